@@ -1,0 +1,96 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# lvx build.  `make` builds build/liblvx.a, build/liblvx.so and build/lvx.
+# `make SAN=1` builds the same with ASan+UBSan into build-asan/.
+# `make check` installs missing Debian packages, builds with sanitizers and runs all tests.
+
+SAN ?= 0
+ifeq ($(SAN),1)
+BUILD ?= build-asan
+SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+OPT := -O1
+else
+BUILD ?= build
+SANFLAGS :=
+OPT := -O2
+endif
+
+CC ?= cc
+SOVERSION := 0
+VERSION := 0.1.0
+PREFIX ?= /usr/local
+DESTDIR ?=
+
+WARN := -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+CFLAGS_ALL := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 $(OPT) -g $(WARN) -fPIC \
+              -Isrc -Iinclude $(SANFLAGS) $(CFLAGS)
+LIBS := -luring -lblkid -lz -lpthread
+LDFLAGS_ALL := $(SANFLAGS) $(LDFLAGS)
+
+LIB_SRC := $(sort $(shell find src -name '*.c' ! -name 'lvx.c' 2>/dev/null))
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+BIN_OBJ := $(BUILD)/obj/src/lvx.o
+UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+TESTLIB_SRC := $(wildcard tests/unit/tap.c tests/unit/fixture.c)
+TESTLIB_OBJ := $(TESTLIB_SRC:%.c=$(BUILD)/obj/%.o)
+
+.PHONY: all lib unit check test fuzz demo clean install bench
+all: $(BUILD)/liblvx.a $(BUILD)/liblvx.so $(BUILD)/lvx
+
+lib: $(BUILD)/liblvx.a $(BUILD)/liblvx.so
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+
+$(BUILD)/liblvx.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/liblvx.so: $(LIB_OBJ)
+	$(CC) -shared -Wl,-soname,liblvx.so.$(SOVERSION) -o $(BUILD)/liblvx.so.$(VERSION) $^ $(LDFLAGS_ALL) $(LIBS)
+	ln -sf liblvx.so.$(VERSION) $(BUILD)/liblvx.so.$(SOVERSION)
+	ln -sf liblvx.so.$(VERSION) $@
+
+$(BUILD)/lvx: $(BIN_OBJ) $(BUILD)/liblvx.a
+	$(CC) -o $@ $(BIN_OBJ) $(BUILD)/liblvx.a $(LDFLAGS_ALL) $(LIBS)
+
+unit: $(UNIT_BIN)
+
+$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(TESTLIB_OBJ) $(BUILD)/liblvx.a
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $< $(TESTLIB_OBJ) $(BUILD)/liblvx.a $(LDFLAGS_ALL) $(LIBS)
+
+# The README's test command.  Installs what is missing (idempotent), builds plain and
+# sanitized, runs every test through prove.
+check:
+	bash tests/install-deps.sh
+	$(MAKE) all unit
+	$(MAKE) SAN=1 all unit
+	bash tests/run-all.sh
+
+test:
+	bash tests/run-all.sh
+
+FUZZ_TARGETS := fuzz_headers fuzz_text
+fuzz:
+	bash fuzz/run.sh $${FUZZ_SECONDS:-60}
+
+demo: all
+	bash tests/tools/demo.sh
+
+bench: all
+	@echo "benchmarks: see bench/"
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include
+	install -m 755 $(BUILD)/lvx $(DESTDIR)$(PREFIX)/sbin/lvx
+	install -m 644 $(BUILD)/liblvx.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(BUILD)/liblvx.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf liblvx.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/liblvx.so.$(SOVERSION)
+	ln -sf liblvx.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/liblvx.so
+
+clean:
+	rm -rf build build-asan build-fuzz
+
+-include $(LIB_OBJ:.o=.d) $(BIN_OBJ:.o=.d)

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * dev/dev.h - devices: which ones a command looks at, their size and topology,
+ * and reading/writing them through the I/O seam (io.h).
+ *
+ * A device is a block device or a regular file (image-file disk).  The list comes
+ * from --devices (names given by the user; files allowed) or from the block devices
+ * of /proc/partitions (never regular files).
+ */
+#ifndef LVX_DEV_DEV_H
+#define LVX_DEV_DEV_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util/ctx.h"
+#include "util/pool.h"
+
+struct lvx_dev {
+    const char *path;          /* name used to report it (as given, or /dev/<name>) */
+    bool is_file;              /* regular file (image disk) */
+    uint32_t major, minor;     /* 0:0 for files */
+    uint64_t size;             /* bytes */
+    unsigned logical_block_size;
+    uint64_t io_min, io_opt, alignment_offset;   /* topology from sysfs, bytes (0 if unknown) */
+    int fd;                    /* -1 when closed */
+    bool writable;             /* opened read-write */
+};
+
+struct lvx_devlist {
+    unsigned count;
+    struct lvx_dev **devs;
+};
+
+/* Devices named explicitly (--devices; comma separated lists already split).  Each must
+ * exist and be a block device or regular file; -ENOENT/-EINVAL with a message otherwise.
+ * Duplicates (same device reached by two names) are listed once. */
+int lvx_devs_from_names(struct lvx_ctx *ctx, struct lvx_pool *pool, const char *const *names,
+                        unsigned count, struct lvx_devlist *out);
+/* All block devices of /proc/partitions (as /dev/<name>) that can be opened. */
+int lvx_devs_from_system(struct lvx_ctx *ctx, struct lvx_pool *pool, struct lvx_devlist *out);
+
+/* Open (read-only or read-write, O_DIRECT not used for metadata), fill size/topology. */
+int lvx_dev_open(struct lvx_ctx *ctx, struct lvx_dev *dev, bool write);
+void lvx_dev_close(struct lvx_ctx *ctx, struct lvx_dev *dev);
+/* Exact-length I/O; short reads past the end fail with -EIO and a message naming the device. */
+int lvx_dev_read(struct lvx_ctx *ctx, struct lvx_dev *dev, void *buf, size_t len, uint64_t offset);
+int lvx_dev_write(struct lvx_ctx *ctx, struct lvx_dev *dev, const void *buf, size_t len,
+                  uint64_t offset);
+int lvx_dev_flush(struct lvx_ctx *ctx, struct lvx_dev *dev);
+
+/* Read [offset, offset+len) of many open devices in one batch (io_uring).  bufs[i] must
+ * hold len bytes; errs[i] gets 0 or -errno (a short read near the end zero-fills the rest
+ * and reports the bytes read in lens[i] if lens is not NULL). */
+int lvx_dev_read_many(struct lvx_ctx *ctx, struct lvx_dev **devs, unsigned count, uint64_t offset,
+                      size_t len, uint8_t **bufs, int *errs, size_t *lens);
+
+#endif

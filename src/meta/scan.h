@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * meta/scan.h - label scan and VG assembly (lvm2-format.md §8).
+ *
+ * lvx_scan() reads the labels of a device list in one batch, then the mda headers
+ * and committed text of every PV's non-ignored metadata areas, and groups what it
+ * found by VG.  lvx_scan_vgs() assembles the VGs: the highest valid seqno wins,
+ * stale/damaged copies and missing PVs produce LVM2-style warnings through
+ * ctx, PVs without (or with ignored) metadata areas are placed by UUID through the
+ * chosen text.  Orphan PVs (label, no VG) are listed too.
+ */
+#ifndef LVX_META_SCAN_H
+#define LVX_META_SCAN_H
+
+#include <stdint.h>
+#include <stdbool.h>
+
+#include "util/ctx.h"
+#include "util/pool.h"
+#include "dev/dev.h"
+#include "format/label.h"
+#include "format/mda.h"
+#include "model/model.h"
+
+/* One metadata area of a scanned PV. */
+struct lvx_scan_mda {
+    struct lvx_mda_header hdr;
+    bool hdr_valid;
+    bool ignored;
+    bool bad;                 /* header or text invalid: message in `problem` */
+    const char *problem;
+    const char *text;         /* committed text (NUL-terminated), NULL if none/ignored/bad */
+    uint64_t text_size;       /* slot 0 size, NUL included */
+    uint32_t seqno;           /* from the parsed text */
+    char vg_name[128];
+    char vg_uuid[LVX_UUID_LEN + 1];
+};
+
+/* A device carrying a valid label. */
+struct lvx_scan_pv {
+    struct lvx_dev *dev;
+    struct lvx_label label;
+    unsigned mda_count;
+    struct lvx_scan_mda mda[2];
+};
+
+struct lvx_scan {
+    struct lvx_pool *pool;
+    struct lvx_devlist devs;     /* every device looked at */
+    unsigned pv_count;
+    struct lvx_scan_pv *pvs;     /* devices with a label, in device order */
+};
+
+struct lvx_scan_opts {
+    const char *const *devices;  /* --devices names, NULL = system scan */
+    unsigned device_count;
+};
+
+int lvx_scan(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts, struct lvx_scan **out);
+void lvx_scan_free(struct lvx_scan *scan);
+
+/* Result of assembling VGs from a scan. */
+struct lvx_vgset {
+    struct lvx_pool *pool;
+    unsigned vg_count;
+    struct lvx_vg **vgs;         /* sorted by name */
+    unsigned orphan_count;
+    struct lvx_pv **orphans;     /* PVs not in any VG (vg == NULL), ondisk filled */
+};
+
+/* Assemble all VGs found by the scan.  Damaged copies and missing PVs give warnings;
+ * a VG whose every copy is damaged gives a warning and is left out (error if named). */
+int lvx_scan_vgs(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_vgset **out);
+void lvx_vgset_free(struct lvx_vgset *set);
+/* The VG with this name (or raw/dashed VG UUID) in a set, or NULL. */
+struct lvx_vg *lvx_vgset_find(const struct lvx_vgset *set, const char *name_or_uuid);
+
+#endif

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * report/report.h - LVM2-style reports (pvs, vgs, lvs, their --segments forms),
+ * driven by one table of fields (report/fields.c).  Output to a buffer; the
+ * command layer writes it to stdout.
+ */
+#ifndef LVX_REPORT_REPORT_H
+#define LVX_REPORT_REPORT_H
+
+#include <stdbool.h>
+
+#include "util/ctx.h"
+#include "util/buf.h"
+#include "model/model.h"
+
+enum lvx_report_kind {
+    LVX_REPORT_PVS,      /* one row per PV (orphans included) */
+    LVX_REPORT_VGS,      /* one row per VG */
+    LVX_REPORT_LVS,      /* one row per LV */
+    LVX_REPORT_SEGS,     /* lvs --segments: one row per LV segment */
+    LVX_REPORT_PVSEGS,   /* pvs --segments: one row per PV segment (used and free runs) */
+};
+
+struct lvx_report_opts {
+    const char *fields;      /* -o: NULL = default columns; "+a,b" appends; may be given several
+                                times, joined by the caller with ',' keeping '+' prefixes */
+    const char *sort;        /* -O: "a,-b", NULL = default order */
+    const char *select;      /* -S: selection expression or NULL */
+    bool noheadings;
+    const char *separator;   /* NULL = aligned columns */
+    bool nosuffix;
+    char units;              /* 0 = 'h' (human, default); one of hHbBsSkKmMgGtTpPeE */
+    bool json;               /* --reportformat json */
+    bool all;                /* -a: include hidden LVs */
+    bool aligned;            /* --aligned with --separator */
+    bool unquoted;
+    bool nameprefixes;       /* --nameprefixes: LVM2_FIELD='value' */
+    bool rows;               /* --rows */
+};
+
+/* Render a report of `kind` over the given VGs and orphan PVs.  -EINVAL with a
+ * message for an unknown field ("Unrecognised field: foo"), a bad selection, etc. */
+int lvx_report(struct lvx_ctx *ctx, enum lvx_report_kind kind, const struct lvx_report_opts *opts,
+               struct lvx_vg *const *vgs, unsigned vg_count, struct lvx_pv *const *orphans,
+               unsigned orphan_count, struct lvx_buf *out);
+
+/* Format a size in sectors with --units semantics (used by display commands too):
+ * units 'h'/'H' human (e.g. "<1.50g" style as LVM2), others fixed; nosuffix drops the unit. */
+void lvx_report_format_size(struct lvx_buf *out, uint64_t sectors, char units, bool nosuffix,
+                            uint32_t extent_size);
+
+#endif

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * util/buf.h - growable byte buffer (always NUL-terminated) for rendering text:
+ * metadata, reports, backup files.  Heap-allocated; lvx_buf_free() releases it.
+ */
+#ifndef LVX_UTIL_BUF_H
+#define LVX_UTIL_BUF_H
+
+#include <stddef.h>
+#include <stdarg.h>
+
+struct lvx_buf {
+    char *data;     /* NULL until the first append */
+    size_t len;     /* bytes used, not counting the terminating NUL */
+    size_t cap;
+};
+
+#define LVX_BUF_INIT { NULL, 0, 0 }
+
+void lvx_buf_reserve(struct lvx_buf *b, size_t extra);
+void lvx_buf_append(struct lvx_buf *b, const void *data, size_t len);
+void lvx_buf_puts(struct lvx_buf *b, const char *s);
+void lvx_buf_putc(struct lvx_buf *b, char c);
+void lvx_buf_printf(struct lvx_buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void lvx_buf_vprintf(struct lvx_buf *b, const char *fmt, va_list ap);
+void lvx_buf_reset(struct lvx_buf *b);           /* len = 0, keeps memory */
+void lvx_buf_free(struct lvx_buf *b);
+/* the string (never NULL; "" when empty) */
+const char *lvx_buf_str(const struct lvx_buf *b);
+
+#endif
