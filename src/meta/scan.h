@@ -24,10 +24,14 @@
 
 /* One metadata area of a scanned PV. */
 struct lvx_scan_mda {
+    uint64_t start;           /* absolute offset of the header (from the pv_header) */
+    uint64_t area_size;       /* bytes (from the pv_header; hdr.size once validated) */
     struct lvx_mda_header hdr;
     bool hdr_valid;
     bool ignored;
-    bool bad;                 /* header or text invalid: message in `problem` */
+    bool bad;                 /* header or text invalid: message in `problem` (hdr_valid
+                               * tells which); also set by lvx_scan_vgs for a same-seqno
+                               * copy that differs from the one chosen */
     const char *problem;
     const char *text;         /* committed text (NUL-terminated), NULL if none/ignored/bad */
     uint64_t text_size;       /* slot 0 size, NUL included */
@@ -46,7 +50,9 @@ struct lvx_scan_pv {
 
 struct lvx_scan {
     struct lvx_pool *pool;
-    struct lvx_devlist devs;     /* every device looked at */
+    const struct lvx_dev_ops *io;/* the I/O seam of the scanning ctx (used to close devices) */
+    struct lvx_devlist devs;     /* every device looked at; labelled ones stay open
+                                  * read-only until lvx_scan_free() */
     unsigned pv_count;
     struct lvx_scan_pv *pvs;     /* devices with a label, in device order */
 };
@@ -56,6 +62,13 @@ struct lvx_scan_opts {
     unsigned device_count;
 };
 
+/*
+ * Devices named in opts->devices that cannot be opened or are too small give a
+ * warning; devices of a system scan are skipped silently.  Per-area problems are
+ * recorded in the areas (bad/problem), not logged: lvx_scan_vgs() reports them.
+ * Returns 0, or a negative errno when the device list cannot be built or the
+ * batched read cannot run.
+ */
 int lvx_scan(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts, struct lvx_scan **out);
 void lvx_scan_free(struct lvx_scan *scan);
 
@@ -66,13 +79,16 @@ struct lvx_vgset {
     struct lvx_vg **vgs;         /* sorted by name */
     unsigned orphan_count;
     struct lvx_pv **orphans;     /* PVs not in any VG (vg == NULL), ondisk filled */
+    unsigned outdated_count;     /* PVs carrying metadata of a VG that no longer lists */
+    struct lvx_pv **outdated;    /* them (§8.4): vg == NULL, ondisk filled, not orphans */
 };
 
 /* Assemble all VGs found by the scan.  Damaged copies and missing PVs give warnings;
  * a VG whose every copy is damaged gives a warning and is left out (error if named). */
 int lvx_scan_vgs(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_vgset **out);
 void lvx_vgset_free(struct lvx_vgset *set);
-/* The VG with this name (or raw/dashed VG UUID) in a set, or NULL. */
+/* The VG with this name (or raw/dashed VG UUID) in a set, or NULL (also NULL when two
+ * VGs share the name: the caller must then ask by UUID). */
 struct lvx_vg *lvx_vgset_find(const struct lvx_vgset *set, const char *name_or_uuid);
 
 #endif

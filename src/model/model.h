@@ -187,6 +187,7 @@ struct lvx_seg {
     struct lvx_lv *data_lv;        /* thin-pool "pool" / cache-pool data LV */
     struct lvx_strlist tags;
     struct lvx_cfg_node *raw;      /* for kind != STRIPED: the parsed segment section, exported as is */
+    struct lvx_cfg_node *extra;    /* STRIPED: unknown keys of the section (detached SECTION) or NULL */
 };
 
 struct lvx_lv {
@@ -264,19 +265,32 @@ bool lvx_tag_valid(const char *tag);
 
 /* --- vg.c --------------------------------------------------------------- */
 struct lvx_vg *lvx_vg_new(struct lvx_pool *pool);     /* empty VG in pool */
+/* Single lookups scan the list (O(n)); code looking up many objects builds an index. */
 struct lvx_pv *lvx_vg_find_pv_uuid(const struct lvx_vg *vg, const char *raw_uuid);
 struct lvx_lv *lvx_vg_find_lv(const struct lvx_vg *vg, const char *name);
-struct lvx_pv *lvx_vg_add_pv(struct lvx_vg *vg);      /* appended, zeroed, index set */
+/* Appended, zeroed, index and vg set; arrays grow by doubling (amortised O(1)). */
+struct lvx_pv *lvx_vg_add_pv(struct lvx_vg *vg);
 struct lvx_lv *lvx_vg_add_lv(struct lvx_vg *vg);
+/* Remove from the VG's list (keeps order, renumbers index); the object stays in the pool. */
+void lvx_vg_remove_pv(struct lvx_vg *vg, struct lvx_pv *pv);
+void lvx_vg_remove_lv(struct lvx_vg *vg, struct lvx_lv *lv);
+/* Segment kind of a type name without "+FLAGS" ("striped" -> STRIPED, "raid5_ls" -> RAID). */
+enum lvx_seg_kind lvx_seg_kind_of(const char *type_name);
+/* Append a copy of s (lists must be grown only through this: capacity doubles). */
 void lvx_strlist_add(struct lvx_pool *pool, struct lvx_strlist *l, const char *s);
 bool lvx_strlist_has(const struct lvx_strlist *l, const char *s);
 
 /* --- derive.c: properties the reports and the allocator need ----------- */
-uint32_t lvx_pv_alloc_count(const struct lvx_pv *pv);     /* PEs covered by PV areas */
+uint32_t lvx_pv_alloc_count(const struct lvx_pv *pv);     /* PEs covered by PV areas; O(areas of VG) */
+/* counts[i] = lvx_pv_alloc_count(vg->pvs[i]) for every PV, in one pass over all areas. */
+void lvx_vg_pv_alloc_counts(const struct lvx_vg *vg, uint32_t *counts);
 uint64_t lvx_vg_extent_count(const struct lvx_vg *vg);    /* sum of pe_count */
 uint64_t lvx_vg_free_count(const struct lvx_vg *vg);
 unsigned lvx_vg_visible_lv_count(const struct lvx_vg *vg);/* LVM2's lv_count */
-bool lvx_lv_is_visible(const struct lvx_lv *lv);          /* snapshot rule of format §10.4 */
+bool lvx_lv_is_visible(const struct lvx_lv *lv);          /* snapshot rule of format §10.4;
+                                                             O(segments of the VG) for hidden LVs */
+/* visible[i] = lvx_lv_is_visible(vg->lvs[i]) for every LV, in one pass. */
+void lvx_vg_lv_visibility(const struct lvx_vg *vg, bool *visible);
 bool lvx_lv_is_cow(const struct lvx_lv *lv);              /* named as cow_store by a snapshot segment */
 bool lvx_lv_is_snapshot_internal(const struct lvx_lv *lv);/* carries a snapshot segment (snapshotN) */
 /* the snapshot segment whose cow_store is lv, or NULL */

@@ -29,7 +29,8 @@ struct lvx_report_opts {
     bool noheadings;
     const char *separator;   /* NULL = aligned columns */
     bool nosuffix;
-    char units;              /* 0 = 'h' (human, default); one of hHbBsSkKmMgGtTpPeE */
+    char units;              /* 0 = 'r' (LVM2's default); one of rRhHbBsSkKmMgGtTpPeE:
+                                r/R human with '<' for rounded values, h/H human */
     bool json;               /* --reportformat json */
     bool all;                /* -a: include hidden LVs */
     bool aligned;            /* --aligned with --separator */
@@ -45,7 +46,9 @@ int lvx_report(struct lvx_ctx *ctx, enum lvx_report_kind kind, const struct lvx_
                unsigned orphan_count, struct lvx_buf *out);
 
 /* Format a size in sectors with --units semantics (used by display commands too):
- * units 'h'/'H' human (e.g. "<1.50g" style as LVM2), others fixed; nosuffix drops the unit. */
+ * 'r'/'R' human with LVM2's '<' mark ("<1.50g"), 'h'/'H' human without it (human units keep
+ * their suffix even with nosuffix, as LVM2), others fixed ("1536.00m", "3145728S"); 0 = 'r'.
+ * extent_size is unused (kept for callers). */
 void lvx_report_format_size(struct lvx_buf *out, uint64_t sectors, char units, bool nosuffix,
                             uint32_t extent_size);
 

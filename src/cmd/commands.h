@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * cmd/commands.h - what the command files share: the command table
+ * (cmd/commands.c), the environment a command runs in, exit codes, and the
+ * helpers of cmd/common.c (loading VGs, printing errors, display-style sizes).
+ *
+ * Adding a command: write cmd/<name>.c with `int lvx_cmd_<name>(struct lvx_cmd_env *)`,
+ * declare it below and add one line to the table in cmd/commands.c.
+ */
+#ifndef LVX_CMD_COMMANDS_H
+#define LVX_CMD_COMMANDS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cmd/options.h"
+#include "util/buf.h"
+#include "util/ctx.h"
+#include "util/pool.h"
+#include "model/model.h"
+
+/* Exit codes, LVM2's values. */
+enum {
+    LVX_EXIT_OK = 0,
+    LVX_EXIT_NO_SUCH_CMD = 2,     /* ENO_SUCH_CMD */
+    LVX_EXIT_INVALID = 3,         /* EINVALID_CMD_LINE */
+    LVX_EXIT_FAILED = 5,          /* ECMD_FAILED */
+};
+
+struct lvx_command;
+
+/* Everything a command gets. */
+struct lvx_cmd_env {
+    struct lvx_ctx *ctx;
+    struct lvx_pool *pool;               /* freed when the command returns */
+    struct lvx_cmd_args *args;
+    const struct lvx_command *command;
+};
+
+/* A command returns its exit code (LVX_EXIT_*). */
+typedef int (*lvx_cmd_fn)(struct lvx_cmd_env *env);
+
+struct lvx_command {
+    const char *name;
+    lvx_cmd_fn fn;
+    const char *summary;                 /* one line for `lvx help` */
+    const char *positional;              /* usage of the positional arguments, e.g. "[PV ...]" */
+    const enum lvx_opt_id *opts;         /* accepted options, LVX_OPT_COUNT-terminated */
+};
+
+/* --- commands.c: the table ------------------------------------------------ */
+const struct lvx_command *lvx_command_find(const char *name);
+const struct lvx_command *lvx_command_table(unsigned *count);
+/* Usage text of one command ("lvx pvs [options] [PV ...]" + its options). */
+void lvx_command_usage(struct lvx_buf *out, const struct lvx_command *cmd);
+/* "Available lvx commands:" and one line per command. */
+void lvx_command_list(struct lvx_buf *out);
+
+/* --- one function per command --------------------------------------------- */
+int lvx_cmd_pvs(struct lvx_cmd_env *env);
+int lvx_cmd_vgs(struct lvx_cmd_env *env);
+int lvx_cmd_lvs(struct lvx_cmd_env *env);
+int lvx_cmd_pvdisplay(struct lvx_cmd_env *env);
+int lvx_cmd_vgdisplay(struct lvx_cmd_env *env);
+int lvx_cmd_lvdisplay(struct lvx_cmd_env *env);
+int lvx_cmd_vgcfgbackup(struct lvx_cmd_env *env);
+int lvx_cmd_version(struct lvx_cmd_env *env);
+int lvx_cmd_help(struct lvx_cmd_env *env);
+
+/* --- common.c: helpers ---------------------------------------------------- */
+
+/* VGs and orphan PVs seen by a command (scan + assembly, freed by lvx_cmd_unload). */
+struct lvx_cmd_vgs {
+    struct lvx_scan *scan;
+    struct lvx_vgset *set;
+};
+
+/* Scan the --devices list (or the system) and assemble the VGs.  On failure the
+ * error is printed and LVX_EXIT_FAILED returned; 0 on success. */
+int lvx_cmd_load(struct lvx_cmd_env *env, struct lvx_cmd_vgs *out);
+void lvx_cmd_unload(struct lvx_cmd_vgs *v);
+
+/* VGs named on the command line (all VGs when names == NULL / count 0).  A name
+ * not found prints "Volume group "x" not found" and sets *failed.  The array lives
+ * in env->pool. */
+struct lvx_vg **lvx_cmd_pick_vgs(struct lvx_cmd_env *env, const struct lvx_cmd_vgs *v,
+                                 char **names, unsigned count, unsigned *out_count, bool *failed);
+
+/* PVs named on the command line (all when count == 0), as VGs narrowed to those PVs
+ * plus orphans.  Unknown names print LVM2's message and set *failed. */
+struct lvx_cmd_pvsel {
+    struct lvx_vg **vgs;
+    unsigned vg_count;
+    struct lvx_pv **orphans;
+    unsigned orphan_count;
+};
+void lvx_cmd_pick_pvs(struct lvx_cmd_env *env, const struct lvx_cmd_vgs *v, char **names,
+                      unsigned count, struct lvx_cmd_pvsel *out, bool *failed);
+
+/* LVs named on the command line as "VG" or "VG/LV" (also "/dev/VG/LV"); all VGs when
+ * count == 0.  VGs narrowed to the named LVs; only_named is true when every VG was
+ * selected through LV names (hidden LVs named explicitly are then shown).  Unknown
+ * names print LVM2's messages and set *failed. */
+struct lvx_cmd_lvsel {
+    struct lvx_vg **vgs;
+    unsigned vg_count;
+    bool only_named;
+};
+void lvx_cmd_pick_lvs(struct lvx_cmd_env *env, const struct lvx_cmd_vgs *v, char **names,
+                      unsigned count, struct lvx_cmd_lvsel *out, bool *failed);
+
+/* Print ctx's recorded error as LVM2 does ("  <msg>" on stderr) and return
+ * LVX_EXIT_FAILED. */
+int lvx_cmd_fail(struct lvx_cmd_env *env);
+/* Print a formatted error line ("  <msg>" on stderr). */
+void lvx_cmd_errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Write a buffer to stdout (returns LVX_EXIT_FAILED with a message on a write error). */
+int lvx_cmd_output(const struct lvx_buf *b);
+
+/* Display-style size ("4.00 MiB", "<101.00 MiB", "4194304 B ", "8192 Se", "0   ")
+ * with --units semantics (0 = 'h'). */
+void lvx_cmd_display_size(struct lvx_buf *out, uint64_t sectors, char units);
+/* Same, returned as a string in pool. */
+const char *lvx_cmd_size_str(struct lvx_pool *pool, uint64_t sectors, char units);
+
+/* --- report_cmd.c: running a report for pvs/vgs/lvs (and display -C) ------ */
+/* Render a report from the command line's report options and print it. */
+int lvx_cmd_report(struct lvx_cmd_env *env, int kind, struct lvx_vg *const *vgs, unsigned vg_count,
+                   struct lvx_pv *const *orphans, unsigned orphan_count, bool all);
+/* A shallow copy of vg whose PV (or LV) list is replaced; in env->pool. */
+struct lvx_vg *lvx_cmd_vg_with_pvs(struct lvx_cmd_env *env, const struct lvx_vg *vg,
+                                   struct lvx_pv **pvs, unsigned count);
+struct lvx_vg *lvx_cmd_vg_with_lvs(struct lvx_cmd_env *env, const struct lvx_vg *vg,
+                                   struct lvx_lv **lvs, unsigned count);
+/* Does a device name given on the command line name this device path? */
+bool lvx_cmd_same_device(const char *given, const char *path);
+
+/* --- display commands (pvdisplay.c, lvdisplay.c) --------------------------- */
+/* -c excludes -s; report options need -C.  0, or the exit code after the message. */
+int lvx_cmd_display_check_args(struct lvx_cmd_env *env);
+/* lvdisplay's full block of one LV (with its segments when maps is set); used by
+ * vgdisplay -v too. */
+void lvx_cmd_display_lv_full(struct lvx_cmd_env *env, struct lvx_buf *b, const struct lvx_lv *lv,
+                             bool maps);
+
+/* The VG's LVs in the order LVM2's display commands show them: thin pools first,
+ * then the others, each group in VG order.  Array in pool. */
+const struct lvx_lv **lvx_cmd_display_order(struct lvx_pool *pool, const struct lvx_vg *vg,
+                                           unsigned *count);
+
+/* "/dev/<vg>/<lv>" */
+const char *lvx_cmd_lv_path(struct lvx_pool *pool, const struct lvx_lv *lv);
+/* The PV's device name, "[unknown]" when its device is missing. */
+const char *lvx_cmd_pv_name(const struct lvx_pv *pv);
+/* PV size in sectors as LVM2 reports pv_size (text dev_size, else device size). */
+uint64_t lvx_cmd_pv_size(const struct lvx_pv *pv);
+
+#endif

@@ -1,0 +1,337 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * cmd/common.c - helpers shared by the command files: load the VGs a command
+ * looks at (scan + assembly), pick the VGs named on the command line, print
+ * errors the way LVM2 does, and format sizes as the display commands show them.
+ *
+ * This is the command layer: it is the one place of liblvx allowed to write to
+ * stdout/stderr (on behalf of lvx_main()).
+ */
+#include "cmd/commands.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "meta/scan.h"
+
+int lvx_cmd_load(struct lvx_cmd_env *env, struct lvx_cmd_vgs *out)
+{
+    struct lvx_scan_opts opts = {
+        .devices = env->args->devices,
+        .device_count = env->args->device_count,
+    };
+
+    memset(out, 0, sizeof(*out));
+    if (lvx_scan(env->ctx, &opts, &out->scan) < 0)
+        return lvx_cmd_fail(env);
+    if (lvx_scan_vgs(env->ctx, out->scan, &out->set) < 0) {
+        lvx_cmd_unload(out);
+        return lvx_cmd_fail(env);
+    }
+    return 0;
+}
+
+void lvx_cmd_unload(struct lvx_cmd_vgs *v)
+{
+    if (v->set)
+        lvx_vgset_free(v->set);
+    if (v->scan)
+        lvx_scan_free(v->scan);
+    v->set = NULL;
+    v->scan = NULL;
+}
+
+struct lvx_vg **lvx_cmd_pick_vgs(struct lvx_cmd_env *env, const struct lvx_cmd_vgs *v,
+                                 char **names, unsigned count, unsigned *out_count, bool *failed)
+{
+    const struct lvx_vgset *set = v->set;
+    struct lvx_vg **vgs;
+    unsigned n = 0;
+
+    if (count == 0) {
+        vgs = lvx_pool_alloc(env->pool, (set->vg_count + 1) * sizeof(*vgs));
+        for (unsigned i = 0; i < set->vg_count; i++)
+            vgs[n++] = set->vgs[i];
+        *out_count = n;
+        return vgs;
+    }
+    vgs = lvx_pool_alloc(env->pool, (count + 1) * sizeof(*vgs));
+    for (unsigned i = 0; i < count; i++) {
+        struct lvx_vg *vg = lvx_vgset_find(set, names[i]);
+        if (!vg) {
+            lvx_cmd_errorf("Volume group \"%s\" not found", names[i]);
+            *failed = true;
+            continue;
+        }
+        bool dup = false;
+        for (unsigned j = 0; j < n; j++)
+            dup |= vgs[j] == vg;
+        if (!dup)
+            vgs[n++] = vg;
+    }
+    *out_count = n;
+    return vgs;
+}
+
+static bool name_matches_pv(char **names, unsigned count, const struct lvx_pv *pv)
+{
+    for (unsigned i = 0; i < count; i++)
+        if (pv->ondisk.present && lvx_cmd_same_device(names[i], pv->ondisk.dev_name))
+            return true;
+    return false;
+}
+
+static void report_unmatched_pv(const struct lvx_cmd_vgs *v, const char *name)
+{
+    for (unsigned i = 0; i < v->scan->devs.count; i++)
+        if (lvx_cmd_same_device(name, v->scan->devs.devs[i]->path)) {
+            lvx_cmd_errorf("Failed to find physical volume \"%s\".", name);
+            return;
+        }
+    lvx_cmd_errorf("Cannot use %s: device not found", name);
+}
+
+void lvx_cmd_pick_pvs(struct lvx_cmd_env *env, const struct lvx_cmd_vgs *v, char **names,
+                      unsigned count, struct lvx_cmd_pvsel *out, bool *failed)
+{
+    const struct lvx_vgset *set = v->set;
+
+    memset(out, 0, sizeof(*out));
+    out->vgs = lvx_pool_alloc(env->pool, (set->vg_count + 1) * sizeof(*out->vgs));
+    out->orphans = lvx_pool_alloc(env->pool, (set->orphan_count + 1) * sizeof(*out->orphans));
+    for (unsigned i = 0; i < set->vg_count; i++) {
+        struct lvx_vg *vg = set->vgs[i];
+        if (count == 0) {
+            out->vgs[out->vg_count++] = vg;
+            continue;
+        }
+        struct lvx_pv **pvs = lvx_pool_alloc(env->pool, (vg->pv_count + 1) * sizeof(*pvs));
+        unsigned n = 0;
+        for (unsigned j = 0; j < vg->pv_count; j++)
+            if (name_matches_pv(names, count, vg->pvs[j]))
+                pvs[n++] = vg->pvs[j];
+        if (n)
+            out->vgs[out->vg_count++] = lvx_cmd_vg_with_pvs(env, vg, pvs, n);
+    }
+    for (unsigned i = 0; i < set->orphan_count; i++)
+        if (count == 0 || name_matches_pv(names, count, set->orphans[i]))
+            out->orphans[out->orphan_count++] = set->orphans[i];
+
+    for (unsigned k = 0; k < count; k++) {
+        bool found = false;
+        for (unsigned i = 0; i < out->vg_count && !found; i++)
+            for (unsigned j = 0; j < out->vgs[i]->pv_count && !found; j++)
+                found = name_matches_pv(&names[k], 1, out->vgs[i]->pvs[j]);
+        for (unsigned i = 0; i < out->orphan_count && !found; i++)
+            found = name_matches_pv(&names[k], 1, out->orphans[i]);
+        if (!found) {
+            report_unmatched_pv(v, names[k]);
+            *failed = true;
+        }
+    }
+}
+
+/* Index of the VG in the set, or -1 (with the error printed). */
+static int find_vg_index(const struct lvx_vgset *set, const char *name)
+{
+    struct lvx_vg *vg = lvx_vgset_find(set, name);
+    for (unsigned i = 0; vg && i < set->vg_count; i++)
+        if (set->vgs[i] == vg)
+            return (int)i;
+    lvx_cmd_errorf("Volume group \"%s\" not found", name);
+    return -1;
+}
+
+void lvx_cmd_pick_lvs(struct lvx_cmd_env *env, const struct lvx_cmd_vgs *v, char **names,
+                      unsigned count, struct lvx_cmd_lvsel *out, bool *failed)
+{
+    const struct lvx_vgset *set = v->set;
+    unsigned nvg = set->vg_count;
+    bool *whole = lvx_pool_alloc(env->pool, (nvg + 1) * sizeof(*whole));
+    struct lvx_lv ***subset = lvx_pool_alloc(env->pool, (nvg + 1) * sizeof(*subset));
+    unsigned *subset_n = lvx_pool_alloc(env->pool, (nvg + 1) * sizeof(*subset_n));
+
+    memset(out, 0, sizeof(*out));
+    out->vgs = lvx_pool_alloc(env->pool, (nvg + 1) * sizeof(*out->vgs));
+    for (unsigned k = 0; k < count; k++) {
+        const char *arg = names[k];
+        if (strncmp(arg, "/dev/", 5) == 0 && strchr(arg + 5, '/'))
+            arg += 5;
+        const char *slash = strchr(arg, '/');
+        char *vg_name = slash ? lvx_pool_strndup(env->pool, arg, (size_t)(slash - arg))
+                              : lvx_pool_strdup(env->pool, arg);
+        int i = find_vg_index(set, vg_name);
+        if (i < 0) {
+            *failed = true;
+            continue;
+        }
+        if (!slash || !slash[1]) {
+            whole[i] = true;
+            continue;
+        }
+        struct lvx_lv *lv = lvx_vg_find_lv(set->vgs[i], slash + 1);
+        if (!lv) {
+            lvx_cmd_errorf("Failed to find logical volume \"%s/%s\"", vg_name, slash + 1);
+            *failed = true;
+            continue;
+        }
+        if (!subset[i])
+            subset[i] = lvx_pool_alloc(env->pool, (set->vgs[i]->lv_count + 1) * sizeof(**subset));
+        bool dup = false;
+        for (unsigned j = 0; j < subset_n[i]; j++)
+            dup |= subset[i][j] == lv;
+        if (!dup)
+            subset[i][subset_n[i]++] = lv;
+    }
+    out->only_named = count > 0;
+    for (unsigned i = 0; i < nvg; i++) {
+        if (count == 0 || whole[i]) {
+            out->vgs[out->vg_count++] = set->vgs[i];
+            out->only_named = out->only_named && count > 0 && !whole[i];
+        } else if (subset_n[i]) {
+            out->vgs[out->vg_count++] = lvx_cmd_vg_with_lvs(env, set->vgs[i], subset[i],
+                                                            subset_n[i]);
+        }
+    }
+}
+
+void lvx_cmd_errorf(const char *fmt, ...)
+{
+    va_list ap;
+    fflush(stdout);
+    fputs("  ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+int lvx_cmd_fail(struct lvx_cmd_env *env)
+{
+    if (env->ctx->errmsg[0])
+        lvx_cmd_errorf("%s", env->ctx->errmsg);
+    else
+        lvx_cmd_errorf("%s failed.", env->command ? env->command->name : "command");
+    lvx_error_clear(env->ctx);
+    return LVX_EXIT_FAILED;
+}
+
+int lvx_cmd_output(const struct lvx_buf *b)
+{
+    if (b->len && fwrite(b->data, 1, b->len, stdout) != b->len) {
+        lvx_cmd_errorf("Failed to write output: %s", strerror(errno));
+        return LVX_EXIT_FAILED;
+    }
+    if (fflush(stdout) != 0) {
+        lvx_cmd_errorf("Failed to write output: %s", strerror(errno));
+        return LVX_EXIT_FAILED;
+    }
+    return 0;
+}
+
+/* --- sizes as the display commands print them ------------------------------ */
+
+struct unit_def {
+    char letter;
+    uint64_t bytes;
+    const char *long_name;
+};
+
+static const struct unit_def display_units[] = {
+    { 'e', 1ull << 60, "EiB" }, { 'p', 1ull << 50, "PiB" }, { 't', 1ull << 40, "TiB" },
+    { 'g', 1ull << 30, "GiB" }, { 'm', 1ull << 20, "MiB" }, { 'k', 1ull << 10, "KiB" },
+    { 'E', 1000000000000000000ull, "EB" }, { 'P', 1000000000000000ull, "PB" },
+    { 'T', 1000000000000ull, "TB" }, { 'G', 1000000000ull, "GB" }, { 'M', 1000000ull, "MB" },
+    { 'K', 1000ull, "kB" },
+};
+
+static const struct unit_def *unit_lookup(char letter)
+{
+    for (size_t i = 0; i < sizeof(display_units) / sizeof(display_units[0]); i++)
+        if (display_units[i].letter == letter)
+            return &display_units[i];
+    return NULL;
+}
+
+/* Human units: the largest unit the size reaches (binary for 'h', SI for 'H'). */
+static const struct unit_def *unit_human(uint64_t bytes, bool si)
+{
+    const char *order = si ? "EPTGMK" : "eptgmk";
+    for (const char *c = order; *c; c++) {
+        const struct unit_def *u = unit_lookup(*c);
+        if (bytes >= u->bytes)
+            return u;
+    }
+    return NULL;   /* below 1 KiB / 1 kB: bytes */
+}
+
+void lvx_cmd_display_size(struct lvx_buf *out, uint64_t sectors, char units)
+{
+    uint64_t bytes = sectors * 512;
+    bool human = units == 0 || units == 'h' || units == 'H';
+
+    if (units == 0)
+        units = 'h';
+    if (units == 's' || units == 'S') {
+        lvx_buf_printf(out, "%llu Se", (unsigned long long)sectors);
+        return;
+    }
+    if (sectors == 0 && human) {
+        lvx_buf_puts(out, "0   ");
+        return;
+    }
+    const struct unit_def *u = human ? unit_human(bytes, units == 'H') : unit_lookup(units);
+    if (!u) {   /* 'b'/'B', or a human size below one KiB */
+        lvx_buf_printf(out, "%llu B ", (unsigned long long)bytes);
+        return;
+    }
+    if (sectors == 0) {
+        lvx_buf_printf(out, "0 %s", u->long_name);
+        return;
+    }
+    /* the value in hundredths of the unit, exact */
+    unsigned __int128 scaled = (unsigned __int128)bytes * 100;
+    uint64_t hundredths = (uint64_t)(scaled / u->bytes);
+    uint64_t rest = (uint64_t)(scaled % u->bytes);
+    const char *prefix = "";
+    if (rest && (unsigned __int128)rest * 2 >= u->bytes) {
+        if (units == 'h')
+            prefix = "<";   /* 'h' never rounds up: the lower value, marked '<' */
+        else
+            hundredths++;
+    }
+    lvx_buf_printf(out, "%s%llu.%02llu %s", prefix, (unsigned long long)(hundredths / 100),
+                   (unsigned long long)(hundredths % 100), u->long_name);
+}
+
+const char *lvx_cmd_size_str(struct lvx_pool *pool, uint64_t sectors, char units)
+{
+    struct lvx_buf b = LVX_BUF_INIT;
+    lvx_cmd_display_size(&b, sectors, units);
+    const char *s = lvx_pool_strdup(pool, lvx_buf_str(&b));
+    lvx_buf_free(&b);
+    return s;
+}
+
+const char *lvx_cmd_lv_path(struct lvx_pool *pool, const struct lvx_lv *lv)
+{
+    return lvx_pool_printf(pool, "/dev/%s/%s", lv->vg->name, lv->name);
+}
+
+const char *lvx_cmd_pv_name(const struct lvx_pv *pv)
+{
+    if (pv->ondisk.present && pv->ondisk.dev_name)
+        return pv->ondisk.dev_name;
+    return "[unknown]";
+}
+
+uint64_t lvx_cmd_pv_size(const struct lvx_pv *pv)
+{
+    if (pv->has_dev_size && pv->dev_size)
+        return pv->dev_size;
+    if (pv->ondisk.dev_bytes)
+        return pv->ondisk.dev_bytes / 512;
+    return pv->ondisk.hdr_device_size / 512;
+}

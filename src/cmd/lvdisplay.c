@@ -1,0 +1,360 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * cmd/lvdisplay.c - `lvx lvdisplay [VG|VG/LV ...]`: LVM2's multi-line LV display
+ * (-a hidden LVs too, -m the segments "--- Segments ---", -c one colon separated
+ * line per LV, -C the lvs report).  lvx_cmd_display_lv_full() is shared with
+ * vgdisplay -v.  The lines that need an active device (LV Status, # open, Block
+ * device) are left out, as LVM2 does with activation disabled.
+ */
+#include "cmd/commands.h"
+
+#include <string.h>
+#include <time.h>
+
+#include "format/cfg.h"
+
+static const char *raw_str(const struct lvx_seg *seg, const char *key, const char *dflt)
+{
+    const char *s;
+    if (seg->raw && lvx_cfg_get_str(seg->raw, key, &s) == 0)
+        return s;
+    return dflt;
+}
+
+static int64_t raw_int(const struct lvx_seg *seg, const char *key, int64_t dflt)
+{
+    int64_t v;
+    if (seg->raw && lvx_cfg_get_int(seg->raw, key, &v) == 0)
+        return v;
+    return dflt;
+}
+
+/* --- the header block ------------------------------------------------------ */
+
+static bool lv_is_pool(const struct lvx_lv *lv)
+{
+    return lv->seg_count &&
+           (lv->segs[0].kind == LVX_SEG_THIN_POOL || lv->segs[0].kind == LVX_SEG_CACHE_POOL);
+}
+
+static bool lv_is_mirrored(const struct lvx_lv *lv)
+{
+    if (!lv->seg_count)
+        return false;
+    const struct lvx_seg *seg = &lv->segs[0];
+    if (seg->kind == LVX_SEG_MIRROR)
+        return true;
+    return seg->kind == LVX_SEG_RAID && seg->type_name &&
+           (strcmp(seg->type_name, "raid1") == 0 || strncmp(seg->type_name, "raid10", 6) == 0);
+}
+
+static void print_creation(struct lvx_buf *b, const struct lvx_lv *lv)
+{
+    char when[64] = "";
+    time_t t = (time_t)lv->creation_time;
+    struct tm tm;
+    if (localtime_r(&t, &tm))
+        strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S %z", &tm);
+    lvx_buf_printf(b, "  LV Creation host, time %s, %s\n",
+                   lv->creation_host ? lv->creation_host : "", when);
+}
+
+/* "LV snapshot status" of an origin: one line per snapshot (cow LV) of it. */
+static void print_origin_status(struct lvx_buf *b, const struct lvx_lv *lv)
+{
+    const struct lvx_vg *vg = lv->vg;
+    bool first = true;
+    for (unsigned i = 0; i < vg->lv_count; i++) {
+        const struct lvx_lv *s = vg->lvs[i];
+        for (unsigned k = 0; k < s->seg_count; k++) {
+            const struct lvx_seg *seg = &s->segs[k];
+            if (seg->kind != LVX_SEG_SNAPSHOT || seg->origin_lv != lv || !seg->cow_lv)
+                continue;
+            if (first)
+                lvx_buf_puts(b, "  LV snapshot status     source of\n");
+            first = false;
+            lvx_buf_printf(b, "                         %s [INACTIVE]\n", seg->cow_lv->name);
+        }
+    }
+}
+
+static void print_pool_lines(struct lvx_buf *b, const struct lvx_lv *lv)
+{
+    const struct lvx_seg *seg = lv->seg_count ? &lv->segs[0] : NULL;
+    if (!seg)
+        return;
+    if (seg->kind == LVX_SEG_THIN_POOL || seg->kind == LVX_SEG_CACHE_POOL) {
+        if (seg->metadata_lv)
+            lvx_buf_printf(b, "  LV Pool metadata       %s\n", seg->metadata_lv->name);
+        if (seg->data_lv)
+            lvx_buf_printf(b, "  LV Pool data           %s\n", seg->data_lv->name);
+    } else if (seg->kind == LVX_SEG_THIN) {
+        if (seg->pool_lv)
+            lvx_buf_printf(b, "  LV Pool name           %s\n", seg->pool_lv->name);
+        if (seg->origin_lv)
+            lvx_buf_printf(b, "  LV Thin origin name    %s\n", seg->origin_lv->name);
+    }
+}
+
+static const char *read_ahead_str(struct lvx_pool *pool, const struct lvx_lv *lv)
+{
+    if (!lv->has_read_ahead || lv->read_ahead == 0)
+        return "auto";
+    if (lv->read_ahead < 0)
+        return "0";
+    return lvx_pool_printf(pool, "%lld", (long long)lv->read_ahead);
+}
+
+/* --- segments (-m) --------------------------------------------------------- */
+
+static void print_area(struct lvx_cmd_env *env, struct lvx_buf *b, const struct lvx_area *a,
+                       uint64_t len, const char *indent)
+{
+    if (a->pv) {
+        lvx_buf_printf(b, "%sPhysical volume\t%s\n", indent, lvx_cmd_pv_name(a->pv));
+        lvx_buf_printf(b, "%sPhysical extents\t%llu to %llu\n", indent,
+                       (unsigned long long)a->start, (unsigned long long)(a->start + len - 1));
+    } else if (a->lv) {
+        lvx_buf_printf(b, "%sLogical volume\t%s\n", indent, a->lv->name);
+        lvx_buf_printf(b, "%sLogical extents\t%llu to %llu\n", indent,
+                       (unsigned long long)a->start, (unsigned long long)(a->start + len - 1));
+    }
+    (void)env;
+}
+
+static void print_seg_striped(struct lvx_cmd_env *env, struct lvx_buf *b, const struct lvx_seg *seg)
+{
+    uint64_t len = lvx_seg_area_len(seg);
+    if (seg->area_count <= 1) {
+        lvx_buf_puts(b, "    Type\t\tlinear\n");
+        if (seg->area_count)
+            print_area(env, b, &seg->areas[0], len, "    ");
+        return;
+    }
+    lvx_buf_puts(b, "    Type\t\tstriped\n");
+    lvx_buf_printf(b, "    Stripes\t\t%u\n", seg->area_count);
+    lvx_buf_printf(b, "    Stripe size\t\t%s\n",
+                   lvx_cmd_size_str(env->pool, seg->stripe_size, env->args->units));
+    for (unsigned i = 0; i < seg->area_count; i++) {
+        lvx_buf_printf(b, "    Stripe %u:\n", i);
+        print_area(env, b, &seg->areas[i], len, "      ");
+    }
+}
+
+static void print_seg_raid(struct lvx_cmd_env *env, struct lvx_buf *b, const struct lvx_seg *seg)
+{
+    bool raid0 = seg->type_name && strncmp(seg->type_name, "raid0", 5) == 0;
+    bool raid10 = seg->type_name && strncmp(seg->type_name, "raid10", 6) == 0;
+    /* LVM2 shows a raid10 image as covering the whole segment (lvs reports the real
+     * image length); the display follows it */
+    uint64_t len = raid10 ? seg->extent_count : lvx_seg_area_len(seg);
+    lvx_buf_printf(b, "    Type\t\t%s\n", seg->type_name);
+    lvx_buf_printf(b, "    Monitoring\t\t%s\n", raid0 ? "not monitored" : "");
+    for (unsigned i = 0; i < seg->area_count; i++) {
+        lvx_buf_printf(b, "    Raid Data LV %u\n", i);
+        print_area(env, b, &seg->areas[i], len, "      ");
+    }
+    for (unsigned i = 0; seg->meta_areas && i < seg->area_count; i++)
+        if (seg->meta_areas[i].lv)
+            lvx_buf_printf(b, "    Raid Metadata LV %u\t%s\n", i, seg->meta_areas[i].lv->name);
+}
+
+static void print_seg_mirror(struct lvx_cmd_env *env, struct lvx_buf *b, const struct lvx_seg *seg)
+{
+    uint64_t len = lvx_seg_area_len(seg);
+    lvx_buf_puts(b, "    Type\t\tmirror\n    Monitoring\t\t\n");
+    lvx_buf_printf(b, "    Mirrors\t\t%u\n", seg->area_count);
+    lvx_buf_printf(b, "    Mirror size\t\t%llu\n", (unsigned long long)len);
+    if (seg->log_lv)
+        lvx_buf_printf(b, "    Mirror log volume\t%s\n", seg->log_lv->name);
+    if (seg->region_size)
+        lvx_buf_printf(b, "    Mirror region size\t%s\n",
+                       lvx_cmd_size_str(env->pool, seg->region_size, env->args->units));
+    for (unsigned i = 0; i < seg->area_count; i++) {
+        if (i == 0)
+            lvx_buf_puts(b, "    Mirror original:\n");
+        else if (i == 1)
+            lvx_buf_puts(b, "    Mirror destinations:\n");
+        print_area(env, b, &seg->areas[i], len, "      ");
+    }
+}
+
+static unsigned thin_count(const struct lvx_lv *pool_lv)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < pool_lv->vg->lv_count; i++) {
+        const struct lvx_lv *lv = pool_lv->vg->lvs[i];
+        if (lv->seg_count && lv->segs[0].kind == LVX_SEG_THIN && lv->segs[0].pool_lv == pool_lv)
+            n++;
+    }
+    return n;
+}
+
+static void print_seg_thin_pool(struct lvx_cmd_env *env, struct lvx_buf *b,
+                                const struct lvx_seg *seg)
+{
+    lvx_buf_printf(b, "    Type\t\t%s\n    Monitoring\t\t\n", seg->type_name);
+    lvx_buf_printf(b, "    Chunk size\t\t%s\n",
+                   lvx_cmd_size_str(env->pool, seg->chunk_size, env->args->units));
+    lvx_buf_printf(b, "    Discards\t\t%s\n", raw_str(seg, "discards", "passdown"));
+    lvx_buf_printf(b, "    Thin count\t\t%u\n", thin_count(seg->lv));
+    lvx_buf_printf(b, "    Transaction ID\t%lld\n", (long long)raw_int(seg, "transaction_id", 0));
+    lvx_buf_printf(b, "    Zero new blocks\t%s\n", raw_int(seg, "zero_new_blocks", 0) ? "yes" : "no");
+}
+
+static void print_segment(struct lvx_cmd_env *env, struct lvx_buf *b, const struct lvx_seg *seg)
+{
+    const char *what = seg->kind == LVX_SEG_THIN ? "Virtual" : "Logical";
+    lvx_buf_printf(b, "  %s extents %llu to %llu:\n", what, (unsigned long long)seg->start_extent,
+                   (unsigned long long)(seg->start_extent + seg->extent_count - 1));
+    switch (seg->kind) {
+    case LVX_SEG_STRIPED:
+        print_seg_striped(env, b, seg);
+        break;
+    case LVX_SEG_RAID:
+        print_seg_raid(env, b, seg);
+        break;
+    case LVX_SEG_MIRROR:
+        print_seg_mirror(env, b, seg);
+        break;
+    case LVX_SEG_THIN_POOL:
+        print_seg_thin_pool(env, b, seg);
+        break;
+    case LVX_SEG_THIN:
+        lvx_buf_puts(b, "    Type\t\tthin\n");
+        lvx_buf_printf(b, "    Device ID\t\t%lld\n", (long long)raw_int(seg, "device_id", 0));
+        break;
+    default:
+        lvx_buf_printf(b, "    Type\t\t%s\n", seg->type_name ? seg->type_name : seg->type);
+        break;
+    }
+    lvx_buf_puts(b, "   \n");
+}
+
+/* --- one LV ---------------------------------------------------------------- */
+
+static bool lv_is_thin_pool(const struct lvx_lv *lv)
+{
+    return lv->seg_count && lv->segs[0].kind == LVX_SEG_THIN_POOL;
+}
+
+const struct lvx_lv **lvx_cmd_display_order(struct lvx_pool *pool, const struct lvx_vg *vg,
+                                           unsigned *count)
+{
+    const struct lvx_lv **lvs = lvx_pool_alloc(pool, (vg->lv_count + 1) * sizeof(*lvs));
+    unsigned n = 0;
+    for (unsigned pass = 0; pass < 2; pass++)
+        for (unsigned i = 0; i < vg->lv_count; i++)
+            if (lv_is_thin_pool(vg->lvs[i]) == (pass == 0))
+                lvs[n++] = vg->lvs[i];
+    *count = n;
+    return lvs;
+}
+
+void lvx_cmd_display_lv_full(struct lvx_cmd_env *env, struct lvx_buf *b, const struct lvx_lv *lv,
+                             bool maps)
+{
+    const struct lvx_vg *vg = lv->vg;
+    char units = env->args->units;
+    char uuid[LVX_UUID_DASHED_LEN + 1];
+    const struct lvx_seg *snap = lvx_lv_is_cow(lv) ? lvx_lv_cow_snapshot_seg(lv) : NULL;
+    const struct lvx_lv *shown = snap && snap->origin_lv ? snap->origin_lv : lv;
+
+    lvx_uuid_format(lv->uuid, uuid);
+    lvx_buf_puts(b, "  --- Logical volume ---\n");
+    if (lvx_lv_is_visible(lv)) {
+        if (!lv_is_pool(lv))
+            lvx_buf_printf(b, "  LV Path                %s\n", lvx_cmd_lv_path(env->pool, lv));
+        lvx_buf_printf(b, "  LV Name                %s\n", lv->name);
+    } else {
+        lvx_buf_printf(b, "  Internal LV Name       %s\n", lv->name);
+    }
+    lvx_buf_printf(b, "  VG Name                %s\n", vg->name);
+    lvx_buf_printf(b, "  LV UUID                %s\n", uuid);
+    lvx_buf_printf(b, "  LV Write Access        %s\n",
+                   lv->status & LVX_LV_WRITE || lv->flags & LVX_LVF_WRITE_LOCKED ? "read/write"
+                                                                                : "read only");
+    if (lv->has_creation)
+        print_creation(b, lv);
+    if (snap && snap->origin_lv)
+        lvx_buf_printf(b, "  LV snapshot status     INACTIVE destination for %s\n",
+                       snap->origin_lv->name);
+    else
+        print_origin_status(b, lv);
+    print_pool_lines(b, lv);
+    lvx_buf_printf(b, "  LV Size                %s\n",
+                   lvx_cmd_size_str(env->pool, lvx_lv_size_sectors(shown), units));
+    lvx_buf_printf(b, "  Current LE             %llu\n", (unsigned long long)shown->le_count);
+    if (lv_is_mirrored(lv))
+        lvx_buf_printf(b, "  Mirrored volumes       %u\n", lv->segs[0].area_count);
+    if (snap) {
+        lvx_buf_printf(b, "  COW-table size         %s\n",
+                       lvx_cmd_size_str(env->pool, lv->le_count * vg->extent_size, units));
+        lvx_buf_printf(b, "  COW-table LE           %llu\n", (unsigned long long)lv->le_count);
+        lvx_buf_printf(b, "  Snapshot chunk size    %s\n",
+                       lvx_cmd_size_str(env->pool, snap->chunk_size, units));
+    }
+    lvx_buf_printf(b, "  Segments               %u\n", lv->seg_count);
+    lvx_buf_printf(b, "  Allocation             %s\n", lvx_alloc_name(lv->alloc));
+    lvx_buf_printf(b, "  Read ahead sectors     %s\n", read_ahead_str(env->pool, lv));
+    lvx_buf_puts(b, "   \n");
+    if (maps) {
+        lvx_buf_puts(b, "  --- Segments ---\n");
+        for (unsigned i = 0; i < lv->seg_count; i++)
+            print_segment(env, b, &lv->segs[i]);
+        lvx_buf_puts(b, "   \n");
+    }
+}
+
+/* path:vg:access:active:-1:open:size:le:-1:alloc:read_ahead:major:minor */
+static void display_lv_colon(struct lvx_cmd_env *env, struct lvx_buf *b, const struct lvx_lv *lv)
+{
+    unsigned access = (lv->status & LVX_LV_READ ? 1 : 0) | (lv->status & LVX_LV_WRITE ? 2 : 0);
+    long long ra = !lv->has_read_ahead || lv->read_ahead == 0 ? -1
+                   : lv->read_ahead < 0                      ? 0
+                                                             : (long long)lv->read_ahead;
+    lvx_buf_printf(b, "  %s:%s:%u:0:-1:0:%llu:%llu:-1:%d:%lld:%lld:%lld\n",
+                   lvx_cmd_lv_path(env->pool, lv), lv->vg->name, access,
+                   (unsigned long long)(lv->le_count * lv->vg->extent_size),
+                   (unsigned long long)lv->le_count, lv->alloc == LVX_ALLOC_CONTIGUOUS ? 2 : 0, ra,
+                   lv->has_major ? (long long)lv->major : -1LL,
+                   lv->has_minor ? (long long)lv->minor : -1LL);
+}
+
+int lvx_cmd_lvdisplay(struct lvx_cmd_env *env)
+{
+    int rc = lvx_cmd_display_check_args(env);
+    if (rc)
+        return rc;
+    if (env->args->count[LVX_OPT_COLUMNS])
+        return lvx_cmd_lvs(env);
+
+    struct lvx_cmd_vgs v;
+    struct lvx_cmd_lvsel sel;
+    struct lvx_buf b = LVX_BUF_INIT;
+    bool failed = false;
+
+    rc = lvx_cmd_load(env, &v);
+    if (rc)
+        return rc;
+    lvx_cmd_pick_lvs(env, &v, env->args->argv, (unsigned)env->args->argc, &sel, &failed);
+    bool all = env->args->count[LVX_OPT_ALL] || sel.only_named;
+    for (unsigned i = 0; i < sel.vg_count; i++) {
+        const struct lvx_vg *vg = sel.vgs[i];
+        unsigned n;
+        const struct lvx_lv **lvs = lvx_cmd_display_order(env->pool, vg, &n);
+        for (unsigned j = 0; j < n; j++) {
+            const struct lvx_lv *lv = lvs[j];
+            if (lvx_lv_is_snapshot_internal(lv) || (!all && !lvx_lv_is_visible(lv)))
+                continue;
+            if (env->args->count[LVX_OPT_COLON])
+                display_lv_colon(env, &b, lv);
+            else
+                lvx_cmd_display_lv_full(env, &b, lv, env->args->count[LVX_OPT_MAPS] > 0);
+        }
+    }
+    rc = lvx_cmd_output(&b);
+    lvx_buf_free(&b);
+    lvx_cmd_unload(&v);
+    return rc ? rc : failed ? LVX_EXIT_FAILED : LVX_EXIT_OK;
+}

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * cmd/options.h - the one table of command-line options (cmd/options.c) and the
+ * parser that turns argv into struct lvx_cmd_args for one command.
+ *
+ * Names and short forms are LVM2's.  Every command accepts the common options
+ * (LVX_OPT_COMMON); the rest must be listed in the command's table line
+ * (cmd/commands.c).  The parser reports a bad command line as one message in
+ * the context and returns -EINVAL; the dispatcher maps it to exit code 3.
+ */
+#ifndef LVX_CMD_OPTIONS_H
+#define LVX_CMD_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "util/ctx.h"
+#include "util/pool.h"
+
+enum lvx_opt_id {
+    LVX_OPT_OPTIONS,        /* -o/--options STRING (repeatable: joined with ',') */
+    LVX_OPT_SORT,           /* -O/--sort STRING */
+    LVX_OPT_SELECT,         /* -S/--select STRING */
+    LVX_OPT_NOHEADINGS,
+    LVX_OPT_SEPARATOR,
+    LVX_OPT_NOSUFFIX,
+    LVX_OPT_UNITS,
+    LVX_OPT_REPORTFORMAT,
+    LVX_OPT_ALL,            /* -a/--all */
+    LVX_OPT_SEGMENTS,
+    LVX_OPT_ALIGNED,
+    LVX_OPT_UNBUFFERED,
+    LVX_OPT_NAMEPREFIXES,
+    LVX_OPT_UNQUOTED,
+    LVX_OPT_ROWS,
+    LVX_OPT_MAPS,           /* -m/--maps (display) */
+    LVX_OPT_COLON,          /* -c/--colon (display) */
+    LVX_OPT_COLUMNS,        /* -C/--columns (display: use the report) */
+    LVX_OPT_SHORT,          /* -s/--short */
+    LVX_OPT_FILE,           /* -f/--file STRING (vgcfgbackup) */
+    /* common options, accepted by every command */
+    LVX_OPT_DEVICES,        /* --devices LIST (repeatable, comma separated) */
+    LVX_OPT_VERBOSE,        /* -v (repeatable) */
+    LVX_OPT_QUIET,          /* -q */
+    LVX_OPT_YES,            /* -y */
+    LVX_OPT_FORCE,          /* -f/--force (commands without --file) */
+    LVX_OPT_DEBUG,          /* -d */
+    LVX_OPT_HELP,           /* -h/--help */
+    LVX_OPT_VERSION,        /* --version */
+    LVX_OPT_TEST,           /* -t/--test */
+    LVX_OPT_CONFIG,         /* --config STRING (stored for later) */
+    LVX_OPT_COUNT
+};
+
+/* One line of the option table. */
+struct lvx_opt_def {
+    enum lvx_opt_id id;
+    const char *long_name;   /* without "--" */
+    char short_name;         /* 0 if none */
+    bool has_arg;
+    const char *arg_name;    /* for help: "String", "basic|json", ... */
+    const char *help;
+};
+
+/* The table, LVX_OPT_COUNT entries in id order. */
+const struct lvx_opt_def *lvx_opt_def(enum lvx_opt_id id);
+
+/* What a command line said. */
+struct lvx_cmd_args {
+    const char *cmd;                     /* command name */
+    unsigned count[LVX_OPT_COUNT];       /* times each option was given */
+    const char *value[LVX_OPT_COUNT];    /* last value (-o: all values joined with ',') */
+    const char **devices;                /* --devices split at ',' */
+    unsigned device_count;
+    char units;                          /* 0 = default ('h'), else the unit letter */
+    bool json;                           /* --reportformat json */
+    int argc;                            /* positional arguments */
+    char **argv;
+    int full_argc;                       /* the whole command line as given (argv[0] = */
+    char **full_argv;                    /*  the command), for descriptions and logs */
+};
+
+/* Parse argv (argv[0] = command name) accepting the common options and those in
+ * `allowed` (terminated by LVX_OPT_COUNT).  Values live in pool.  0 or -EINVAL with a
+ * message such as "lvx pvs: unrecognized option '--foo'". */
+int lvx_opts_parse(struct lvx_ctx *ctx, struct lvx_pool *pool, const char *cmd,
+                   const enum lvx_opt_id *allowed, int argc, char **argv,
+                   struct lvx_cmd_args *out);
+
+/* Validate a --units value ([Number]hHbBsSkKmMgGtTpPeE): 0 and the unit letter, or
+ * -EINVAL.  A number other than 1 before a fixed unit is not supported yet (-ENOTSUP). */
+int lvx_opts_parse_units(const char *s, char *unit);
+
+/* Is option id accepted by this command (common options included)? */
+bool lvx_opts_allowed(const enum lvx_opt_id *allowed, enum lvx_opt_id id);
+
+#endif

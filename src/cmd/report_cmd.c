@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * cmd/report_cmd.c - what pvs, vgs, lvs (and the display commands with -C) share:
+ * turning the command line into struct lvx_report_opts, rendering and printing
+ * the report, and narrowing a VG to the PVs/LVs named on the command line.
+ */
+#include "cmd/commands.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report.h"
+
+static void report_opts_from_args(const struct lvx_cmd_args *a, struct lvx_report_opts *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->fields = a->value[LVX_OPT_OPTIONS];
+    o->sort = a->value[LVX_OPT_SORT];
+    o->select = a->value[LVX_OPT_SELECT];
+    o->noheadings = a->count[LVX_OPT_NOHEADINGS] > 0;
+    o->separator = a->value[LVX_OPT_SEPARATOR];
+    o->nosuffix = a->count[LVX_OPT_NOSUFFIX] > 0;
+    o->units = a->units;
+    o->json = a->json;
+    o->all = a->count[LVX_OPT_ALL] > 0;
+    o->aligned = a->count[LVX_OPT_ALIGNED] > 0;
+    o->unquoted = a->count[LVX_OPT_UNQUOTED] > 0;
+    o->nameprefixes = a->count[LVX_OPT_NAMEPREFIXES] > 0;
+    o->rows = a->count[LVX_OPT_ROWS] > 0;
+}
+
+int lvx_cmd_report(struct lvx_cmd_env *env, int kind, struct lvx_vg *const *vgs, unsigned vg_count,
+                   struct lvx_pv *const *orphans, unsigned orphan_count, bool all)
+{
+    struct lvx_report_opts opts;
+    struct lvx_buf out = LVX_BUF_INIT;
+    int rc;
+
+    report_opts_from_args(env->args, &opts);
+    opts.all |= all;
+    if (lvx_report(env->ctx, (enum lvx_report_kind)kind, &opts, vgs, vg_count, orphans,
+                   orphan_count, &out) < 0)
+        rc = lvx_cmd_fail(env);
+    else
+        rc = lvx_cmd_output(&out);
+    lvx_buf_free(&out);
+    return rc;
+}
+
+struct lvx_vg *lvx_cmd_vg_with_pvs(struct lvx_cmd_env *env, const struct lvx_vg *vg,
+                                   struct lvx_pv **pvs, unsigned count)
+{
+    struct lvx_vg *copy = lvx_pool_alloc(env->pool, sizeof(*copy));
+    *copy = *vg;
+    copy->pvs = pvs;
+    copy->pv_count = count;
+    return copy;
+}
+
+struct lvx_vg *lvx_cmd_vg_with_lvs(struct lvx_cmd_env *env, const struct lvx_vg *vg,
+                                   struct lvx_lv **lvs, unsigned count)
+{
+    struct lvx_vg *copy = lvx_pool_alloc(env->pool, sizeof(*copy));
+    *copy = *vg;
+    copy->lvs = lvs;
+    copy->lv_count = count;
+    return copy;
+}
+
+bool lvx_cmd_same_device(const char *given, const char *path)
+{
+    if (!given || !path)
+        return false;
+    if (strcmp(given, path) == 0)
+        return true;
+    char a[PATH_MAX], b[PATH_MAX];
+    if (!realpath(given, a) || !realpath(path, b))
+        return false;
+    return strcmp(a, b) == 0;
+}

@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * cmd/vgdisplay.c - `lvx vgdisplay [VG ...]`: LVM2's multi-line VG display;
+ * -v adds the VG's LVs and PVs, -c one colon separated line, -s one short line,
+ * -C the vgs report.
+ */
+#include "cmd/commands.h"
+
+static unsigned vg_mda_count(const struct lvx_vg *vg)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < vg->pv_count; i++)
+        n += vg->pvs[i]->ondisk.mda_count;
+    return n;
+}
+
+static unsigned vg_present_pvs(const struct lvx_vg *vg)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < vg->pv_count; i++)
+        n += vg->pvs[i]->ondisk.present;
+    return n;
+}
+
+static bool vg_writable(const struct lvx_vg *vg)
+{
+    return (vg->status & LVX_VG_WRITE) || (vg->flags & LVX_VGF_WRITE_LOCKED);
+}
+
+static void display_vg_full(struct lvx_cmd_env *env, struct lvx_buf *b, const struct lvx_vg *vg)
+{
+    char units = env->args->units;
+    char uuid[LVX_UUID_DASHED_LEN + 1];
+    uint64_t total = lvx_vg_extent_count(vg), free_pe = lvx_vg_free_count(vg);
+    uint64_t alloc = total - free_pe;
+
+    lvx_uuid_format(vg->uuid, uuid);
+    lvx_buf_puts(b, "  --- Volume group ---\n");
+    lvx_buf_printf(b, "  VG Name               %s\n", vg->name);
+    lvx_buf_printf(b, "  System ID             %s\n", vg->system_id ? vg->system_id : "");
+    lvx_buf_printf(b, "  Format                %s\n", vg->format ? vg->format : "lvm2");
+    lvx_buf_printf(b, "  Metadata Areas        %u\n", vg_mda_count(vg));
+    lvx_buf_printf(b, "  Metadata Sequence No  %u\n", vg->seqno);
+    lvx_buf_printf(b, "  VG Access             %s\n", vg_writable(vg) ? "read/write" : "read");
+    lvx_buf_printf(b, "  VG Status             %s%s\n",
+                   vg->status & LVX_VG_EXPORTED ? "exported/" : "",
+                   vg->status & LVX_VG_RESIZEABLE ? "resizable" : "");
+    if (vg->status & LVX_VG_CLUSTERED)
+        lvx_buf_puts(b, "  Clustered             yes\n");
+    if (vg->status & LVX_VG_SHARED)
+        lvx_buf_puts(b, "  Shared                yes\n");
+    lvx_buf_printf(b, "  MAX LV                %u\n", vg->max_lv);
+    lvx_buf_printf(b, "  Cur LV                %u\n", lvx_vg_visible_lv_count(vg));
+    lvx_buf_puts(b, "  Open LV               0\n");
+    lvx_buf_printf(b, "  Max PV                %u\n", vg->max_pv);
+    lvx_buf_printf(b, "  Cur PV                %u\n", vg->pv_count);
+    lvx_buf_printf(b, "  Act PV                %u\n", vg_present_pvs(vg));
+    lvx_buf_printf(b, "  VG Size               %s\n",
+                   lvx_cmd_size_str(env->pool, total * vg->extent_size, units));
+    lvx_buf_printf(b, "  PE Size               %s\n",
+                   lvx_cmd_size_str(env->pool, vg->extent_size, units));
+    lvx_buf_printf(b, "  Total PE              %llu\n", (unsigned long long)total);
+    lvx_buf_printf(b, "  Alloc PE / Size       %llu / %s\n", (unsigned long long)alloc,
+                   lvx_cmd_size_str(env->pool, alloc * vg->extent_size, units));
+    lvx_buf_printf(b, "  Free  PE / Size       %llu / %s\n", (unsigned long long)free_pe,
+                   lvx_cmd_size_str(env->pool, free_pe * vg->extent_size, units));
+    lvx_buf_printf(b, "  VG UUID               %s\n", uuid);
+    lvx_buf_puts(b, "   \n");
+}
+
+/* vgdisplay -v: the VG's LVs, then its PVs. */
+static void display_vg_verbose(struct lvx_cmd_env *env, struct lvx_buf *b, const struct lvx_vg *vg)
+{
+    unsigned n;
+    const struct lvx_lv **lvs = lvx_cmd_display_order(env->pool, vg, &n);
+    for (unsigned i = 0; i < n; i++)
+        if (lvx_lv_is_visible(lvs[i]) && !lvx_lv_is_snapshot_internal(lvs[i]))
+            lvx_cmd_display_lv_full(env, b, lvs[i], false);
+    lvx_buf_puts(b, "  --- Physical volumes ---\n");
+    for (unsigned i = 0; i < vg->pv_count; i++) {
+        const struct lvx_pv *pv = vg->pvs[i];
+        char uuid[LVX_UUID_DASHED_LEN + 1];
+        lvx_uuid_format(pv->uuid, uuid);
+        lvx_buf_printf(b, "  PV Name               %s     \n", lvx_cmd_pv_name(pv));
+        lvx_buf_printf(b, "  PV UUID               %s\n", uuid);
+        lvx_buf_printf(b, "  PV Status             %sallocatable\n",
+                       pv->status & LVX_PV_ALLOCATABLE ? "" : "NOT ");
+        lvx_buf_printf(b, "  Total PE / Free PE    %u / %llu\n", pv->pe_count,
+                       (unsigned long long)(pv->pe_count - lvx_pv_alloc_count(pv)));
+        lvx_buf_puts(b, "   \n");
+    }
+}
+
+/* name:access:status:-1:max_lv:cur_lv:open_lv:-1:max_pv:cur_pv:act_pv:size_kib:pe_kib:
+ * total_pe:alloc_pe:free_pe:uuid */
+static void display_vg_colon(struct lvx_buf *b, const struct lvx_vg *vg)
+{
+    char uuid[LVX_UUID_DASHED_LEN + 1];
+    uint64_t total = lvx_vg_extent_count(vg), free_pe = lvx_vg_free_count(vg);
+    unsigned status = (vg->status & LVX_VG_READ ? 0x100 : 0) | (vg_writable(vg) ? 0x200 : 0) |
+                      (vg->status & LVX_VG_RESIZEABLE ? 0x4 : 0) |
+                      (vg->status & LVX_VG_EXPORTED ? 0x2 : 0);
+
+    lvx_uuid_format(vg->uuid, uuid);
+    lvx_buf_printf(b, "  %s:%s:%u:-1:%u:%u:0:-1:%u:%u:%u:%llu:%u:%llu:%llu:%llu:%s\n", vg->name,
+                   vg_writable(vg) ? "r/w" : "r", status, vg->max_lv,
+                   lvx_vg_visible_lv_count(vg), vg->max_pv, vg->pv_count, vg_present_pvs(vg),
+                   (unsigned long long)(total * vg->extent_size / 2), vg->extent_size / 2,
+                   (unsigned long long)total, (unsigned long long)(total - free_pe),
+                   (unsigned long long)free_pe, uuid);
+}
+
+static void display_vg_short(struct lvx_cmd_env *env, struct lvx_buf *b, const struct lvx_vg *vg)
+{
+    char units = env->args->units;
+    uint64_t total = lvx_vg_extent_count(vg), free_pe = lvx_vg_free_count(vg);
+    lvx_buf_printf(b, "  \"%s\" %-9s [%-9s used / %s free]\n", vg->name,
+                   lvx_cmd_size_str(env->pool, total * vg->extent_size, units),
+                   lvx_cmd_size_str(env->pool, (total - free_pe) * vg->extent_size, units),
+                   lvx_cmd_size_str(env->pool, free_pe * vg->extent_size, units));
+}
+
+int lvx_cmd_vgdisplay(struct lvx_cmd_env *env)
+{
+    int rc = lvx_cmd_display_check_args(env);
+    if (rc)
+        return rc;
+    if (env->args->count[LVX_OPT_COLUMNS])
+        return lvx_cmd_vgs(env);
+
+    struct lvx_cmd_vgs v;
+    struct lvx_buf b = LVX_BUF_INIT;
+    bool failed = false;
+    unsigned n;
+
+    rc = lvx_cmd_load(env, &v);
+    if (rc)
+        return rc;
+    struct lvx_vg **vgs = lvx_cmd_pick_vgs(env, &v, env->args->argv, (unsigned)env->args->argc,
+                                           &n, &failed);
+    for (unsigned i = 0; i < n; i++) {
+        if (env->args->count[LVX_OPT_COLON]) {
+            display_vg_colon(&b, vgs[i]);
+        } else if (env->args->count[LVX_OPT_SHORT]) {
+            display_vg_short(env, &b, vgs[i]);
+        } else {
+            display_vg_full(env, &b, vgs[i]);
+            if (env->args->count[LVX_OPT_VERBOSE])
+                display_vg_verbose(env, &b, vgs[i]);
+        }
+    }
+    rc = lvx_cmd_output(&b);
+    lvx_buf_free(&b);
+    lvx_cmd_unload(&v);
+    return rc ? rc : failed ? LVX_EXIT_FAILED : LVX_EXIT_OK;
+}

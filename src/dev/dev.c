@@ -1,0 +1,358 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * dev/dev.c - devices (dev.h): which ones a command looks at, opening them with
+ * size and topology, and exact-length I/O through the I/O seam (ctx->io).
+ *
+ * Entry points: lvx_devs_from_names(), lvx_devs_from_system(), lvx_dev_open(),
+ * lvx_dev_close(), lvx_dev_read(), lvx_dev_write(), lvx_dev_flush(),
+ * lvx_dev_read_many().
+ *
+ * Size: BLKGETSIZE64 for block devices, st_size for regular files.  Topology
+ * (io_min, io_opt, alignment_offset) comes from /sys/dev/block/MAJ:MIN; a partition
+ * has no queue/ directory of its own, so its parent's is used.
+ */
+#include "dev/dev.h"
+#include "dev/io.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+/* ---- device lists ------------------------------------------------------------- */
+
+/* Identity of a device for de-duplication: the device number of a block device
+ * (any node name reaches the same disk), inode + filesystem for an image file. */
+struct dev_key {
+    bool is_file;
+    dev_t dev;
+    ino_t ino;
+};
+
+static struct dev_key key_of(const struct stat *st)
+{
+    struct dev_key k = { S_ISREG(st->st_mode), 0, 0 };
+    if (k.is_file) {
+        k.dev = st->st_dev;
+        k.ino = st->st_ino;
+    } else {
+        k.dev = st->st_rdev;
+    }
+    return k;
+}
+
+static bool key_equal(const struct dev_key *a, const struct dev_key *b)
+{
+    return a->is_file == b->is_file && a->dev == b->dev && a->ino == b->ino;
+}
+
+static struct lvx_dev *dev_new(struct lvx_pool *pool, const char *path, const struct stat *st)
+{
+    struct lvx_dev *d = lvx_pool_alloc(pool, sizeof(*d));
+    d->path = lvx_pool_strdup(pool, path);
+    d->is_file = S_ISREG(st->st_mode);
+    if (!d->is_file) {
+        d->major = major(st->st_rdev);
+        d->minor = minor(st->st_rdev);
+    } else {
+        d->size = (uint64_t)st->st_size;
+    }
+    d->logical_block_size = 512;
+    d->fd = -1;
+    return d;
+}
+
+/* Append to a list growing in the pool; keys[] runs parallel to devs[]. */
+struct list_builder {
+    struct lvx_pool *pool;
+    struct lvx_devlist *out;
+    struct dev_key *keys;
+    unsigned cap;
+};
+
+static bool builder_has(const struct list_builder *b, const struct dev_key *k)
+{
+    for (unsigned i = 0; i < b->out->count; i++)
+        if (key_equal(&b->keys[i], k))
+            return true;
+    return false;
+}
+
+static void builder_add(struct list_builder *b, struct lvx_dev *d, const struct dev_key *k)
+{
+    if (b->out->count == b->cap) {
+        unsigned ncap = b->cap ? b->cap * 2 : 16;
+        b->out->devs = lvx_pool_realloc(b->pool, b->out->devs, b->cap * sizeof(*b->out->devs),
+                                        ncap * sizeof(*b->out->devs));
+        b->keys = lvx_xrealloc(b->keys, ncap * sizeof(*b->keys));
+        b->cap = ncap;
+    }
+    b->keys[b->out->count] = *k;
+    b->out->devs[b->out->count++] = d;
+}
+
+static int stat_device(struct lvx_ctx *ctx, const char *name, struct stat *st)
+{
+    if (stat(name, st) < 0) {
+        if (errno == ENOENT || errno == ENOTDIR)
+            return lvx_error(ctx, ENOENT, "Device %s not found", name);
+        return lvx_error(ctx, errno, "Cannot access device %s: %s", name, strerror(errno));
+    }
+    if (!S_ISBLK(st->st_mode) && !S_ISREG(st->st_mode))
+        return lvx_error(ctx, EINVAL, "%s is not a block device or regular file", name);
+    return 0;
+}
+
+int lvx_devs_from_names(struct lvx_ctx *ctx, struct lvx_pool *pool, const char *const *names,
+                        unsigned count, struct lvx_devlist *out)
+{
+    struct list_builder b = { pool, out, NULL, 0 };
+    int r = 0;
+
+    out->count = 0;
+    out->devs = NULL;
+    for (unsigned i = 0; i < count && r == 0; i++) {
+        struct stat st;
+        r = stat_device(ctx, names[i], &st);
+        if (r < 0)
+            break;
+        struct dev_key k = key_of(&st);
+        if (!builder_has(&b, &k))
+            builder_add(&b, dev_new(pool, names[i], &st), &k);
+    }
+    free(b.keys);
+    if (r < 0)
+        out->count = 0;
+    return r;
+}
+
+/* One "major minor #blocks name" line of /proc/partitions; false for the header. */
+static bool parse_partition_line(const char *line, unsigned *maj, unsigned *min,
+                                 unsigned long long *blocks, char name[64])
+{
+    return sscanf(line, " %u %u %llu %63s", maj, min, blocks, name) == 4;
+}
+
+int lvx_devs_from_system(struct lvx_ctx *ctx, struct lvx_pool *pool, struct lvx_devlist *out)
+{
+    out->count = 0;
+    out->devs = NULL;
+    FILE *f = fopen("/proc/partitions", "re");
+    if (!f)
+        return lvx_error(ctx, errno, "Cannot read /proc/partitions: %s", strerror(errno));
+
+    struct list_builder b = { pool, out, NULL, 0 };
+    char line[256];
+    while (fgets(line, sizeof(line), f)) {
+        unsigned maj, min;
+        unsigned long long blocks;
+        char name[64], path[80];
+        if (!parse_partition_line(line, &maj, &min, &blocks, name) || blocks == 0)
+            continue;          /* header, blank line, or an empty device (unused loop) */
+        snprintf(path, sizeof(path), "/dev/%s", name);
+        struct stat st;
+        if (stat(path, &st) < 0 || !S_ISBLK(st.st_mode) ||
+            major(st.st_rdev) != maj || minor(st.st_rdev) != min) {
+            lvx_debug(ctx, "Skipping %s: no matching device node", path);
+            continue;
+        }
+        struct dev_key k = key_of(&st);
+        if (builder_has(&b, &k))
+            continue;
+        struct lvx_dev *d = dev_new(pool, path, &st);
+        d->size = (uint64_t)blocks * 1024;     /* a hint; lvx_dev_open() gets the exact size */
+        builder_add(&b, d, &k);
+    }
+    fclose(f);
+    free(b.keys);
+    return 0;
+}
+
+/* ---- open, size, topology ------------------------------------------------------ */
+
+static uint64_t sysfs_number(const char *path)
+{
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return 0;
+    unsigned long long v = 0;
+    if (fscanf(f, "%llu", &v) != 1)
+        v = 0;
+    fclose(f);
+    return v;
+}
+
+/* queue/<attr> of the device, or of its parent disk for a partition. */
+static uint64_t sysfs_queue_number(const struct lvx_dev *dev, const char *attr)
+{
+    char path[128];
+    snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/queue/%s", dev->major, dev->minor, attr);
+    if (access(path, R_OK) == 0)
+        return sysfs_number(path);
+    snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/../queue/%s", dev->major, dev->minor, attr);
+    return sysfs_number(path);
+}
+
+static void read_topology(struct lvx_dev *dev)
+{
+    char path[128];
+    dev->io_min = sysfs_queue_number(dev, "minimum_io_size");
+    dev->io_opt = sysfs_queue_number(dev, "optimal_io_size");
+    snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/alignment_offset", dev->major, dev->minor);
+    dev->alignment_offset = sysfs_number(path);
+}
+
+static int read_size(struct lvx_ctx *ctx, struct lvx_dev *dev)
+{
+    struct stat st;
+    if (fstat(dev->fd, &st) < 0)
+        return lvx_error(ctx, errno, "Cannot stat %s: %s", dev->path, strerror(errno));
+    if (S_ISREG(st.st_mode)) {
+        dev->is_file = true;
+        dev->size = (uint64_t)st.st_size;
+        dev->logical_block_size = 512;
+        dev->io_min = dev->io_opt = dev->alignment_offset = 0;
+        return 0;
+    }
+    if (!S_ISBLK(st.st_mode))
+        return lvx_error(ctx, EINVAL, "%s is not a block device or regular file", dev->path);
+    dev->is_file = false;
+    dev->major = major(st.st_rdev);
+    dev->minor = minor(st.st_rdev);
+    uint64_t size;
+    if (ioctl(dev->fd, BLKGETSIZE64, &size) < 0)
+        return lvx_error(ctx, errno, "Cannot get the size of %s: %s", dev->path, strerror(errno));
+    dev->size = size;
+    int lbs = 0;
+    dev->logical_block_size = ioctl(dev->fd, BLKSSZGET, &lbs) == 0 && lbs > 0 ? (unsigned)lbs : 512;
+    read_topology(dev);
+    return 0;
+}
+
+int lvx_dev_open(struct lvx_ctx *ctx, struct lvx_dev *dev, bool write)
+{
+    if (dev->fd >= 0) {
+        if (dev->writable || !write)
+            return 0;
+        lvx_dev_close(ctx, dev);      /* reopen read-write */
+    }
+    int fd = ctx->io->open(ctx->io->arg, dev->path, write ? O_RDWR : O_RDONLY);
+    if (fd < 0)
+        return lvx_error(ctx, fd, "Cannot open %s%s: %s", dev->path, write ? " for writing" : "",
+                         strerror(-fd));
+    dev->fd = fd;
+    dev->writable = write;
+    int r = read_size(ctx, dev);
+    if (r < 0)
+        lvx_dev_close(ctx, dev);
+    return r;
+}
+
+void lvx_dev_close(struct lvx_ctx *ctx, struct lvx_dev *dev)
+{
+    if (dev->fd < 0)
+        return;
+    ctx->io->close(ctx->io->arg, dev->fd);
+    dev->fd = -1;
+    dev->writable = false;
+}
+
+/* ---- I/O ------------------------------------------------------------------------ */
+
+static int require_open(struct lvx_ctx *ctx, const struct lvx_dev *dev, bool write)
+{
+    if (dev->fd < 0)
+        return lvx_error(ctx, EBADF, "Device %s is not open", dev->path);
+    if (write && !dev->writable)
+        return lvx_error(ctx, EBADF, "Device %s is open read-only", dev->path);
+    return 0;
+}
+
+int lvx_dev_read(struct lvx_ctx *ctx, struct lvx_dev *dev, void *buf, size_t len, uint64_t offset)
+{
+    int r = require_open(ctx, dev, false);
+    if (r < 0)
+        return r;
+    ssize_t n = ctx->io->pread(ctx->io->arg, dev->fd, buf, len, offset);
+    if (n < 0)
+        return lvx_error(ctx, (int)n, "Read of %zu bytes at offset %llu from %s failed: %s", len,
+                         (unsigned long long)offset, dev->path, strerror((int)-n));
+    if ((size_t)n < len)
+        return lvx_error(ctx, EIO, "Short read from %s: %zd of %zu bytes at offset %llu", dev->path,
+                         n, len, (unsigned long long)offset);
+    return 0;
+}
+
+int lvx_dev_write(struct lvx_ctx *ctx, struct lvx_dev *dev, const void *buf, size_t len,
+                  uint64_t offset)
+{
+    int r = require_open(ctx, dev, true);
+    if (r < 0)
+        return r;
+    ssize_t n = ctx->io->pwrite(ctx->io->arg, dev->fd, buf, len, offset);
+    if (n < 0)
+        return lvx_error(ctx, (int)n, "Write of %zu bytes at offset %llu to %s failed: %s", len,
+                         (unsigned long long)offset, dev->path, strerror((int)-n));
+    if ((size_t)n < len)
+        return lvx_error(ctx, EIO, "Short write to %s: %zd of %zu bytes at offset %llu", dev->path,
+                         n, len, (unsigned long long)offset);
+    return 0;
+}
+
+int lvx_dev_flush(struct lvx_ctx *ctx, struct lvx_dev *dev)
+{
+    int r = require_open(ctx, dev, false);
+    if (r < 0)
+        return r;
+    r = ctx->io->flush(ctx->io->arg, dev->fd);
+    if (r < 0)
+        return lvx_error(ctx, r, "Flushing %s failed: %s", dev->path, strerror(-r));
+    return 0;
+}
+
+int lvx_dev_read_many(struct lvx_ctx *ctx, struct lvx_dev **devs, unsigned count, uint64_t offset,
+                      size_t len, uint8_t **bufs, int *errs, size_t *lens)
+{
+    if (count == 0)
+        return 0;
+    struct lvx_io_req *reqs = lvx_xcalloc(count, sizeof(*reqs));
+    unsigned *slot = lvx_xcalloc(count, sizeof(*slot));
+    unsigned n = 0;
+    for (unsigned i = 0; i < count; i++) {
+        errs[i] = 0;
+        if (lens)
+            lens[i] = 0;
+        if (devs[i]->fd < 0) {
+            errs[i] = -EBADF;
+            continue;
+        }
+        reqs[n] = (struct lvx_io_req){ devs[i]->fd, bufs[i], len, offset, 0 };
+        slot[n++] = i;
+    }
+    int r = n ? ctx->io->read_batch(ctx->io->arg, reqs, n) : 0;
+    if (r < 0) {
+        r = lvx_error(ctx, r, "Batched read of %u devices failed: %s", n, strerror(-r));
+    } else {
+        for (unsigned k = 0; k < n; k++) {
+            unsigned i = slot[k];
+            ssize_t got = reqs[k].result;
+            if (got < 0) {
+                errs[i] = (int)got;
+                continue;
+            }
+            if ((size_t)got < len)
+                memset(bufs[i] + got, 0, len - (size_t)got);
+            if (lens)
+                lens[i] = (size_t)got;
+        }
+    }
+    free(reqs);
+    free(slot);
+    return r;
+}

@@ -1,0 +1,367 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * dev/io.c - the I/O seam (io.h): the default ops table (plain syscalls, io_uring
+ * for batched reads) and the test wrapper built from the environment.
+ *
+ * Entry points: lvx_dev_ops_default(), lvx_dev_ops_from_env().
+ *
+ * Default ops: pread/pwrite loop until the whole length is done (retrying EINTR);
+ * pread stops early only at end of file and returns the bytes read.  read_batch
+ * uses one io_uring per call (depth min(count, 256)), submits everything, waits
+ * for everything and completes short reads with pread; when no ring can be set up
+ * it falls back to a pread loop.
+ *
+ * Test wrapper (counters are process-wide, configuration is re-read from the
+ * environment on every lvx_dev_ops_from_env() call):
+ *   LVX_TEST_FAIL_WRITE=N         the Nth write returns -EIO without writing
+ *   LVX_TEST_CRASH_AFTER_WRITE=N  the Nth write is done, fdatasync'ed, then _exit(99)
+ *   LVX_TEST_IO_LOG=FILE          one line appended per event:
+ *                                   "open PATH"
+ *                                   "write FD OFFSET LEN PATH"
+ *                                   "failwrite FD OFFSET LEN PATH"   (injected EIO)
+ *                                   "flush FD PATH"
+ *                                   "crash after write N"
+ */
+#include "dev/io.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <liburing.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Valgrind cannot see the kernel fill buffers through io_uring: tell it (no-op
+ * outside valgrind, and absent when its header is not installed). */
+#if defined(__has_include)
+#if __has_include(<valgrind/memcheck.h>)
+#include <valgrind/memcheck.h>
+#define MARK_DEFINED(p, n) VALGRIND_MAKE_MEM_DEFINED((p), (n))
+#endif
+#endif
+#ifndef MARK_DEFINED
+#define MARK_DEFINED(p, n) ((void)0)
+#endif
+
+#define BATCH_MAX_DEPTH 256u
+#define URING_MAX_READ (1u << 30)
+
+/* ---- default ops ------------------------------------------------------------ */
+
+static int sys_open(void *arg, const char *path, int flags)
+{
+    int fd;
+    do
+        fd = open(path, flags | O_CLOEXEC);
+    while (fd < 0 && errno == EINTR);
+    return fd < 0 ? -errno : fd;
+}
+
+static int sys_close(void *arg, int fd)
+{
+    return close(fd) < 0 ? -errno : 0;
+}
+
+static ssize_t sys_pread(void *arg, int fd, void *buf, size_t len, uint64_t offset)
+{
+    size_t done = 0;
+    while (done < len) {
+        ssize_t r = pread(fd, (char *)buf + done, len - done, (off_t)(offset + done));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            return -errno;
+        if (r == 0)
+            break;                  /* end of file */
+        done += (size_t)r;
+    }
+    return (ssize_t)done;
+}
+
+static ssize_t sys_pwrite(void *arg, int fd, const void *buf, size_t len, uint64_t offset)
+{
+    size_t done = 0;
+    while (done < len) {
+        ssize_t r = pwrite(fd, (const char *)buf + done, len - done, (off_t)(offset + done));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            return -errno;
+        if (r == 0)
+            return -EIO;            /* no progress: treat as an I/O error */
+        done += (size_t)r;
+    }
+    return (ssize_t)done;
+}
+
+static int sys_flush(void *arg, int fd)
+{
+    int r;
+    do
+        r = fdatasync(fd);
+    while (r < 0 && errno == EINTR);
+    return r < 0 ? -errno : 0;
+}
+
+static void batch_by_pread(struct lvx_io_req *reqs, unsigned count)
+{
+    for (unsigned i = 0; i < count; i++)
+        reqs[i].result = sys_pread(NULL, reqs[i].fd, reqs[i].buf, reqs[i].len, reqs[i].offset);
+}
+
+/* Finish a request the ring completed with `res`: short reads and retryable errors
+ * are completed synchronously. */
+static void complete_req(struct lvx_io_req *req, int res)
+{
+    if (res == -EINTR || res == -EAGAIN) {
+        req->result = sys_pread(NULL, req->fd, req->buf, req->len, req->offset);
+        return;
+    }
+    if (res < 0) {
+        req->result = res;
+        return;
+    }
+    size_t got = (size_t)res;
+    MARK_DEFINED(req->buf, got);
+    if (got < req->len && res > 0) {
+        ssize_t more = sys_pread(NULL, req->fd, (char *)req->buf + got, req->len - got,
+                                 req->offset + got);
+        req->result = more < 0 ? more : (ssize_t)(got + (size_t)more);
+        return;
+    }
+    req->result = (ssize_t)got;
+}
+
+/* One chunk of at most the ring depth: submit all, wait for all. */
+static int uring_chunk(struct io_uring *ring, struct lvx_io_req *reqs, unsigned count)
+{
+    for (unsigned i = 0; i < count; i++) {
+        struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
+        if (!sqe)
+            return -EBUSY;
+        unsigned n = reqs[i].len > URING_MAX_READ ? URING_MAX_READ : (unsigned)reqs[i].len;
+        io_uring_prep_read(sqe, reqs[i].fd, reqs[i].buf, n, reqs[i].offset);
+        io_uring_sqe_set_data(sqe, &reqs[i]);
+    }
+    unsigned submitted = 0;
+    while (submitted < count) {
+        int r = io_uring_submit(ring);
+        if (r == -EINTR)
+            continue;
+        if (r <= 0)
+            return r < 0 ? r : -EIO;
+        submitted += (unsigned)r;
+    }
+    for (unsigned seen = 0; seen < count; seen++) {
+        struct io_uring_cqe *cqe;
+        int r;
+        do
+            r = io_uring_wait_cqe(ring, &cqe);
+        while (r == -EINTR);
+        if (r < 0)
+            return r;
+        complete_req(io_uring_cqe_get_data(cqe), cqe->res);
+        io_uring_cqe_seen(ring, cqe);
+    }
+    return 0;
+}
+
+static int sys_read_batch(void *arg, struct lvx_io_req *reqs, unsigned count)
+{
+    if (count == 0)
+        return 0;
+    unsigned depth = count < BATCH_MAX_DEPTH ? count : BATCH_MAX_DEPTH;
+    struct io_uring ring;
+    if (io_uring_queue_init(depth, &ring, 0) < 0) {
+        batch_by_pread(reqs, count);
+        return 0;
+    }
+    int r = 0;
+    for (unsigned i = 0; i < count && r == 0; i += depth) {
+        unsigned n = count - i < depth ? count - i : depth;
+        r = uring_chunk(&ring, reqs + i, n);
+    }
+    io_uring_queue_exit(&ring);
+    return r;
+}
+
+static const struct lvx_dev_ops default_ops = {
+    .open = sys_open,
+    .close = sys_close,
+    .pread = sys_pread,
+    .pwrite = sys_pwrite,
+    .flush = sys_flush,
+    .read_batch = sys_read_batch,
+    .arg = NULL,
+};
+
+const struct lvx_dev_ops *lvx_dev_ops_default(void)
+{
+    return &default_ops;
+}
+
+/* ---- test wrapper -------------------------------------------------------------- */
+
+#define FD_TABLE_SIZE 64
+#define FD_PATH_MAX 256
+
+struct fd_name {
+    int fd;
+    char path[FD_PATH_MAX];
+};
+
+static struct {
+    pthread_mutex_t lock;
+    unsigned long fail_write;       /* 0 = off */
+    unsigned long crash_after;      /* 0 = off */
+    int log_fd;                     /* -1 = off */
+    char log_path[FD_PATH_MAX];
+    unsigned long writes;           /* writes seen by the wrapper, whole process */
+    struct fd_name fds[FD_TABLE_SIZE];
+} hooks = { .lock = PTHREAD_MUTEX_INITIALIZER, .log_fd = -1 };
+
+static const char *fd_path(int fd)
+{
+    for (unsigned i = 0; i < FD_TABLE_SIZE; i++)
+        if (hooks.fds[i].path[0] && hooks.fds[i].fd == fd)
+            return hooks.fds[i].path;
+    return "?";
+}
+
+static void fd_remember(int fd, const char *path)
+{
+    struct fd_name *slot = NULL;
+    for (unsigned i = 0; i < FD_TABLE_SIZE && !slot; i++)
+        if (!hooks.fds[i].path[0] || hooks.fds[i].fd == fd)
+            slot = &hooks.fds[i];
+    if (!slot)
+        return;                     /* table full: the log shows "?" for this fd */
+    slot->fd = fd;
+    snprintf(slot->path, sizeof(slot->path), "%s", path);
+}
+
+static void fd_forget(int fd)
+{
+    for (unsigned i = 0; i < FD_TABLE_SIZE; i++)
+        if (hooks.fds[i].path[0] && hooks.fds[i].fd == fd)
+            hooks.fds[i].path[0] = '\0';
+}
+
+/* Append one line with a single write(2), so it survives _exit() and interleaves
+ * safely with other processes appending to the same file. */
+static void log_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void log_line(const char *fmt, ...)
+{
+    if (hooks.log_fd < 0)
+        return;
+    char line[FD_PATH_MAX + 128];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof(line) - 1, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if ((size_t)n > sizeof(line) - 2)
+        n = (int)sizeof(line) - 2;
+    line[n++] = '\n';
+    ssize_t w = write(hooks.log_fd, line, (size_t)n);
+    (void)w;
+}
+
+static int hook_open(void *arg, const char *path, int flags)
+{
+    int fd = sys_open(arg, path, flags);
+    pthread_mutex_lock(&hooks.lock);
+    if (fd >= 0)
+        fd_remember(fd, path);
+    log_line("open %s", path);
+    pthread_mutex_unlock(&hooks.lock);
+    return fd;
+}
+
+static int hook_close(void *arg, int fd)
+{
+    pthread_mutex_lock(&hooks.lock);
+    fd_forget(fd);
+    pthread_mutex_unlock(&hooks.lock);
+    return sys_close(arg, fd);
+}
+
+static ssize_t hook_pwrite(void *arg, int fd, const void *buf, size_t len, uint64_t offset)
+{
+    pthread_mutex_lock(&hooks.lock);
+    unsigned long n = ++hooks.writes;
+    const char *path = fd_path(fd);
+    if (hooks.fail_write && n == hooks.fail_write) {
+        log_line("failwrite %d %llu %zu %s", fd, (unsigned long long)offset, len, path);
+        pthread_mutex_unlock(&hooks.lock);
+        return -EIO;
+    }
+    ssize_t r = sys_pwrite(arg, fd, buf, len, offset);
+    log_line("write %d %llu %zu %s", fd, (unsigned long long)offset, len, path);
+    if (hooks.crash_after && n == hooks.crash_after) {
+        sys_flush(arg, fd);
+        log_line("crash after write %lu", n);
+        _exit(99);
+    }
+    pthread_mutex_unlock(&hooks.lock);
+    return r;
+}
+
+static int hook_flush(void *arg, int fd)
+{
+    pthread_mutex_lock(&hooks.lock);
+    log_line("flush %d %s", fd, fd_path(fd));
+    pthread_mutex_unlock(&hooks.lock);
+    return sys_flush(arg, fd);
+}
+
+static const struct lvx_dev_ops hook_ops = {
+    .open = hook_open,
+    .close = hook_close,
+    .pread = sys_pread,
+    .pwrite = hook_pwrite,
+    .flush = hook_flush,
+    .read_batch = sys_read_batch,
+    .arg = NULL,
+};
+
+static unsigned long env_count(const char *name)
+{
+    const char *v = getenv(name);
+    if (!v || !*v)
+        return 0;
+    char *end;
+    unsigned long n = strtoul(v, &end, 10);
+    return *end ? 0 : n;
+}
+
+static void configure_log(const char *path)
+{
+    if (path && *path && hooks.log_fd >= 0 && strcmp(path, hooks.log_path) == 0)
+        return;
+    if (hooks.log_fd >= 0)
+        close(hooks.log_fd);
+    hooks.log_fd = -1;
+    hooks.log_path[0] = '\0';
+    if (!path || !*path)
+        return;
+    hooks.log_fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (hooks.log_fd >= 0)
+        snprintf(hooks.log_path, sizeof(hooks.log_path), "%s", path);
+}
+
+const struct lvx_dev_ops *lvx_dev_ops_from_env(void)
+{
+    pthread_mutex_lock(&hooks.lock);
+    hooks.fail_write = env_count("LVX_TEST_FAIL_WRITE");
+    hooks.crash_after = env_count("LVX_TEST_CRASH_AFTER_WRITE");
+    configure_log(getenv("LVX_TEST_IO_LOG"));
+    bool active = hooks.fail_write || hooks.crash_after || hooks.log_fd >= 0;
+    pthread_mutex_unlock(&hooks.lock);
+    return active ? &hook_ops : &default_ops;
+}

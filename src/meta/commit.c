@@ -1,0 +1,385 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * meta/commit.c - the metadata commit (lvm2-format.md §7) and PV label writes.
+ *
+ * lvx_vg_commit() renders the VG text once, then runs three phases over the set of
+ * in-use areas, each phase finished on every area (and flushed) before the next:
+ *   1. text into the circular buffer at the §6.4 location (headers untouched);
+ *   2. precommit: slot 1 = new location, header rewritten;
+ *   3. commit: slot 0 = new location (ignored flag as desired), slot 1 cleared.
+ * The first slot-0 write is the commit point: a crash before it leaves every area at
+ * the old version; after it, readers pick the highest seqno.  A failure in phase 1
+ * or 2 reverts the headers already written (slot 1 cleared).
+ */
+#include "meta/commit.h"
+#include "format/crc.h"
+#include "format/label.h"
+#include "format/mda.h"
+#include "format/vg_text.h"
+#include "util/buf.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct commit_area {
+    struct lvx_scan_pv *spv;
+    struct lvx_pv *pv;
+    unsigned index;                 /* mda index on the PV */
+    struct lvx_mda_header old;      /* header as found */
+    struct lvx_mda_header next;     /* header being written */
+    bool ignore_after;              /* desired RAW_LOCN_IGNORED after the commit */
+    bool header_touched;            /* precommit written */
+};
+
+struct lvx_scan_pv *lvx_scan_find_pv(struct lvx_scan *scan, const char *raw_uuid)
+{
+    for (unsigned i = 0; i < scan->pv_count; i++)
+        if (memcmp(scan->pvs[i].label.pv_uuid, raw_uuid, LVX_UUID_LEN) == 0)
+            return &scan->pvs[i];
+    return NULL;
+}
+
+static int ensure_writable(struct lvx_ctx *ctx, struct lvx_dev *dev)
+{
+    if (dev->fd >= 0 && dev->writable)
+        return 0;
+    if (dev->fd >= 0)
+        lvx_dev_close(ctx, dev);
+    return lvx_dev_open(ctx, dev, true);
+}
+
+static int write_header(struct lvx_ctx *ctx, struct lvx_dev *dev, const struct lvx_mda_header *hdr)
+{
+    uint8_t sector[LVX_MDA_HEADER_SIZE];
+    lvx_mda_header_encode(hdr, sector);
+    return lvx_dev_write(ctx, dev, sector, sizeof(sector), hdr->start);
+}
+
+/* Write `size` bytes of text (NUL included) at the new slot-0 location of an area,
+ * zero-padded to a 512-byte boundary (a wrapped copy: first piece to the area end). */
+static int write_text(struct lvx_ctx *ctx, struct commit_area *a, const char *text,
+                      const struct lvx_raw_locn *locn)
+{
+    struct lvx_mda_range ranges[2];
+    unsigned count;
+    int r = lvx_mda_text_ranges(ctx, a->old.size, locn, ranges, &count);
+    if (r < 0)
+        return r;
+    uint64_t done = 0;
+    for (unsigned i = 0; i < count; i++) {
+        uint64_t padded = (ranges[i].len + 511) / 512 * 512;
+        uint8_t *buf = lvx_xcalloc(1, padded);
+        memcpy(buf, text + done, ranges[i].len);
+        r = lvx_dev_write(ctx, a->spv->dev, buf, padded, a->old.start + ranges[i].offset);
+        free(buf);
+        if (r < 0)
+            return r;
+        done += ranges[i].len;
+    }
+    return 0;
+}
+
+static int flush_devices(struct lvx_ctx *ctx, struct commit_area *areas, unsigned count)
+{
+    for (unsigned i = 0; i < count; i++) {
+        bool seen = false;
+        for (unsigned j = 0; j < i && !seen; j++)
+            seen = areas[j].spv == areas[i].spv;
+        if (seen)
+            continue;
+        int r = lvx_dev_flush(ctx, areas[i].spv->dev);
+        if (r < 0)
+            return r;
+    }
+    return 0;
+}
+
+/* Put the headers back as they were (slot 1 cleared) after a failed phase 1/2. */
+static void revert_headers(struct lvx_ctx *ctx, struct commit_area *areas, unsigned count)
+{
+    struct lvx_ctx quiet = *ctx;   /* keep the original error message */
+    for (unsigned i = 0; i < count; i++) {
+        if (!areas[i].header_touched)
+            continue;
+        struct lvx_mda_header h = areas[i].old;
+        memset(&h.slot[1], 0, sizeof(h.slot[1]));
+        write_header(&quiet, areas[i].spv->dev, &h);
+    }
+    flush_devices(&quiet, areas, count);
+}
+
+/* Collect the areas this commit writes. */
+static unsigned collect_areas(struct lvx_scan *scan, struct lvx_vg *vg, bool repair,
+                              struct commit_area *areas)
+{
+    unsigned n = 0;
+    for (unsigned p = 0; p < vg->pv_count; p++) {
+        struct lvx_pv *pv = vg->pvs[p];
+        struct lvx_scan_pv *spv = lvx_scan_find_pv(scan, pv->uuid);
+        if (!spv)
+            continue;                   /* missing PV */
+        for (unsigned m = 0; m < spv->mda_count; m++) {
+            struct lvx_scan_mda *sm = &spv->mda[m];
+            bool want_ignored = m < pv->ondisk.mda_count ? pv->ondisk.mda[m].ignored : sm->ignored;
+            if (!sm->hdr_valid)
+                continue;               /* bad magic/start: never written (§8.5) */
+            if (sm->bad && !repair)
+                continue;
+            if (sm->ignored && want_ignored)
+                continue;               /* stays switched off */
+            struct commit_area *a = &areas[n++];
+            memset(a, 0, sizeof(*a));
+            a->spv = spv;
+            a->pv = pv;
+            a->index = m;
+            a->old = sm->hdr;
+            a->ignore_after = want_ignored;
+        }
+    }
+    return n;
+}
+
+static int rewrite_labels(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_vg *vg)
+{
+    for (unsigned p = 0; p < vg->pv_count; p++) {
+        struct lvx_scan_pv *spv = lvx_scan_find_pv(scan, vg->pvs[p]->uuid);
+        if (!spv)
+            continue;
+        if (spv->label.ext_version >= 2 && (spv->label.ext_flags & LVX_PV_EXT_USED))
+            continue;
+        spv->label.ext_version = 2;
+        spv->label.ext_flags |= LVX_PV_EXT_USED;
+        int r = ensure_writable(ctx, spv->dev);
+        if (r < 0)
+            return r;
+        if ((r = lvx_pv_write_label(ctx, spv)) < 0)
+            return r;
+        vg->pvs[p]->ondisk.ext_version = 2;
+        vg->pvs[p]->ondisk.ext_flags = spv->label.ext_flags;
+    }
+    return 0;
+}
+
+static int render_text(struct lvx_vg *vg, const char *command_line, struct lvx_buf *text)
+{
+    struct lvx_text_header hdr;
+    char *description = NULL;
+    size_t len = strlen(command_line) + 16;
+    description = lvx_xmalloc(len);
+    snprintf(description, len, "Write from %s.", command_line);
+    lvx_text_header_default(&hdr, description);
+    lvx_vg_export_text(text, vg, &hdr, LVX_CFG_LAYOUT_RAW);
+    lvx_buf_putc(text, '\0');     /* the NUL is part of the copy (size and CRC) */
+    free(description);
+    return 0;
+}
+
+static void update_scan_state(struct commit_area *areas, unsigned count, uint32_t seqno)
+{
+    for (unsigned i = 0; i < count; i++) {
+        struct lvx_scan_mda *sm = &areas[i].spv->mda[areas[i].index];
+        struct lvx_pv_mda *pm = areas[i].index < areas[i].pv->ondisk.mda_count
+                                    ? &areas[i].pv->ondisk.mda[areas[i].index] : NULL;
+        sm->hdr = areas[i].next;
+        sm->ignored = areas[i].ignore_after;
+        sm->bad = false;
+        sm->problem = NULL;
+        sm->text = NULL;           /* the old text pointer is stale now */
+        sm->text_size = areas[i].next.slot[0].size;
+        sm->seqno = seqno;
+        if (pm) {
+            pm->ignored = areas[i].ignore_after;
+            pm->bad = false;
+            pm->text_size = sm->text_size;
+            pm->seqno = seqno;
+        }
+    }
+}
+
+int lvx_vg_commit(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_vg *vg,
+                  const char *command_line, bool repair)
+{
+    unsigned max_areas = 0;
+    for (unsigned p = 0; p < vg->pv_count; p++)
+        max_areas += 2;
+    struct commit_area *areas = lvx_xcalloc(max_areas ? max_areas : 1, sizeof(*areas));
+    struct lvx_buf text = LVX_BUF_INIT;
+    uint32_t old_seqno = vg->seqno;
+    int r = 0;
+
+    unsigned count = collect_areas(scan, vg, repair, areas);
+    bool any_in_use = false;
+    for (unsigned i = 0; i < count; i++)
+        any_in_use |= !areas[i].ignore_after;
+    if (!any_in_use) {
+        r = lvx_error(ctx, EINVAL, "Volume group %s would have no metadata area in use: "
+                      "refusing to write", vg->name);
+        goto out;
+    }
+
+    vg->seqno = old_seqno + 1;
+    render_text(vg, command_line, &text);
+    uint64_t size = text.len;
+    uint32_t crc = lvx_crc(LVX_CRC_INITIAL, text.data, size);
+
+    /* validate space and compute every location before the first write */
+    for (unsigned i = 0; i < count; i++) {
+        struct commit_area *a = &areas[i];
+        const struct lvx_raw_locn *old = a->spv->mda[a->index].ignored || a->spv->mda[a->index].bad
+                                             ? NULL : &a->old.slot[0];
+        a->next = a->old;
+        r = lvx_mda_next_location(ctx, a->old.size, old, size, &a->next.slot[0]);
+        if (r < 0) {
+            lvx_error(ctx, ENOSPC, "Volume group %s metadata (%llu bytes) does not fit in the "
+                      "metadata area of %s at offset %llu: %s", vg->name,
+                      (unsigned long long)size, a->spv->dev->path,
+                      (unsigned long long)a->old.start, ctx->errmsg);
+            goto out;
+        }
+        a->next.slot[0].checksum = crc;
+        a->next.slot[0].flags = a->ignore_after ? LVX_RAW_LOCN_IGNORED : 0;
+    }
+
+    for (unsigned i = 0; i < count; i++)
+        if ((r = ensure_writable(ctx, areas[i].spv->dev)) < 0)
+            goto out;
+    if ((r = rewrite_labels(ctx, scan, vg)) < 0)
+        goto out;
+
+    /* phase 1: text */
+    for (unsigned i = 0; i < count; i++)
+        if ((r = write_text(ctx, &areas[i], text.data, &areas[i].next.slot[0])) < 0)
+            goto fail;
+    if ((r = flush_devices(ctx, areas, count)) < 0)
+        goto fail;
+
+    /* phase 2: precommit */
+    for (unsigned i = 0; i < count; i++) {
+        struct lvx_mda_header pre = areas[i].old;
+        pre.slot[1] = areas[i].next.slot[0];
+        pre.slot[1].flags = 0;
+        pre.slot[0].flags = areas[i].next.slot[0].flags;
+        areas[i].header_touched = true;
+        if ((r = write_header(ctx, areas[i].spv->dev, &pre)) < 0)
+            goto fail;
+    }
+    if ((r = flush_devices(ctx, areas, count)) < 0)
+        goto fail;
+
+    /* phase 3: commit - areas switching to ignored first, as LVM2 */
+    for (int pass = 0; pass < 2; pass++) {
+        for (unsigned i = 0; i < count; i++) {
+            struct commit_area *a = &areas[i];
+            bool switching_off = a->ignore_after && !a->spv->mda[a->index].ignored;
+            if ((pass == 0) != switching_off)
+                continue;
+            memset(&a->next.slot[1], 0, sizeof(a->next.slot[1]));
+            if ((r = write_header(ctx, a->spv->dev, &a->next)) < 0)
+                goto out_committing;
+        }
+    }
+    if ((r = flush_devices(ctx, areas, count)) < 0)
+        goto out_committing;
+    update_scan_state(areas, count, vg->seqno);
+    goto out;
+
+out_committing:
+    /* past the commit point some areas may hold the new version: the next write or
+     * vgck --updatemetadata completes it; report the failure */
+    lvx_error(ctx, EIO, "Failed to commit metadata of volume group %s: %s", vg->name, ctx->errmsg);
+    vg->seqno = old_seqno;
+    goto out;
+fail:
+    revert_headers(ctx, areas, count);
+    vg->seqno = old_seqno;
+out:
+    lvx_buf_free(&text);
+    free(areas);
+    return r;
+}
+
+int lvx_pv_write_label(struct lvx_ctx *ctx, struct lvx_scan_pv *spv)
+{
+    uint8_t sector[LVX_SECTOR_SIZE] = {0};
+    int r = lvx_label_encode(ctx, &spv->label, sector);
+    if (r < 0)
+        return r;
+    r = lvx_dev_write(ctx, spv->dev, sector, sizeof(sector),
+                      (uint64_t)spv->label.sector * LVX_SECTOR_SIZE);
+    if (r < 0)
+        return r;
+    return lvx_dev_flush(ctx, spv->dev);
+}
+
+int lvx_pv_write_new(struct lvx_ctx *ctx, struct lvx_dev *dev, const struct lvx_label *label,
+                     bool mda_ignored)
+{
+    uint8_t head[LVX_LABEL_SCAN_BYTES] = {0};
+    int r = lvx_label_encode(ctx, label, head + (size_t)label->sector * LVX_SECTOR_SIZE);
+    if (r < 0)
+        return r;
+    for (unsigned m = 0; m < label->mda_count; m++) {
+        uint8_t *zero = lvx_xcalloc(1, 4096);
+        struct lvx_mda_header hdr = {.version = LVX_MDA_VERSION,
+                                     .start = label->mda[m].offset,
+                                     .size = label->mda[m].size};
+        if (mda_ignored)
+            hdr.slot[0].flags = LVX_RAW_LOCN_IGNORED;
+        lvx_mda_header_encode(&hdr, zero);
+        r = lvx_dev_write(ctx, dev, zero, 4096, label->mda[m].offset);
+        free(zero);
+        if (r < 0)
+            return r;
+    }
+    if ((r = lvx_dev_flush(ctx, dev)) < 0)
+        return r;
+    /* the label last: until it lands the device is not a PV */
+    if ((r = lvx_dev_write(ctx, dev, head, sizeof(head), 0)) < 0)
+        return r;
+    return lvx_dev_flush(ctx, dev);
+}
+
+int lvx_pv_write_orphan(struct lvx_ctx *ctx, struct lvx_scan_pv *spv)
+{
+    int r = ensure_writable(ctx, spv->dev);
+    if (r < 0)
+        return r;
+    for (unsigned m = 0; m < spv->mda_count; m++) {
+        struct lvx_scan_mda *sm = &spv->mda[m];
+        if (!sm->hdr_valid)
+            continue;
+        struct lvx_mda_header h = sm->hdr;
+        uint32_t ignored = h.slot[0].flags & LVX_RAW_LOCN_IGNORED;
+        memset(h.slot, 0, sizeof(h.slot));
+        h.slot[0].flags = ignored;
+        if ((r = write_header(ctx, spv->dev, &h)) < 0)
+            return r;
+        sm->hdr = h;
+        sm->text = NULL;
+        sm->text_size = 0;
+        sm->seqno = 0;
+    }
+    if ((r = lvx_dev_flush(ctx, spv->dev)) < 0)
+        return r;
+    spv->label.ext_version = 2;
+    spv->label.ext_flags &= ~LVX_PV_EXT_USED;
+    return lvx_pv_write_label(ctx, spv);
+}
+
+int lvx_pv_wipe_label(struct lvx_ctx *ctx, struct lvx_dev *dev)
+{
+    uint8_t head[LVX_LABEL_SCAN_BYTES];
+    int r = lvx_dev_read(ctx, dev, head, sizeof(head), 0);
+    if (r < 0)
+        return r;
+    static const uint8_t zero[LVX_SECTOR_SIZE];
+    for (unsigned s = 0; s < LVX_LABEL_SCAN_SECTORS; s++) {
+        if (!lvx_label_sector_looks_like_label(head + s * LVX_SECTOR_SIZE))
+            continue;
+        if ((r = lvx_dev_write(ctx, dev, zero, sizeof(zero), (uint64_t)s * LVX_SECTOR_SIZE)) < 0)
+            return r;
+    }
+    return lvx_dev_flush(ctx, dev);
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * meta/commit.h - writing a new version of a VG (lvm2-format.md §7): the three-phase
+ * commit over the VG's in-use metadata areas, and the label/mda writes of PV
+ * creation and removal.  All writes go through the I/O seam (dev/io.h).
+ */
+#ifndef LVX_META_COMMIT_H
+#define LVX_META_COMMIT_H
+
+#include "meta/scan.h"
+#include "model/model.h"
+
+/*
+ * Commit `vg` as version vg->seqno + 1 (vg->seqno is incremented on success).
+ * `command_line` goes into the description ("Write from <command_line>.").
+ * Areas in use: every metadata area of every present PV of the VG whose desired
+ * state (pv->ondisk.mda[i].ignored) is "in use", plus areas switching to ignored
+ * by this commit; bad areas are skipped unless `repair` is set (vgck --updatemetadata).
+ * Labels lacking PV_EXT_USED (or with an old extension) are rewritten first.
+ * On a failure before the first commit-slot write the touched headers are reverted
+ * and the VG stays at its old version.
+ */
+int lvx_vg_commit(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_vg *vg,
+                  const char *command_line, bool repair);
+
+/* The scanned PV carrying this PV UUID, or NULL. */
+struct lvx_scan_pv *lvx_scan_find_pv(struct lvx_scan *scan, const char *raw_uuid);
+
+/*
+ * Turn a device into an orphan PV: zero sectors 0-3, write the label (label->sector),
+ * zero the first 4 KiB of each metadata area listed in the label and write an empty
+ * mda_header (slot 0 flagged ignored when mda_ignored).  The device must be open
+ * read-write.  Flushes at the end.
+ */
+int lvx_pv_write_new(struct lvx_ctx *ctx, struct lvx_dev *dev, const struct lvx_label *label,
+                     bool mda_ignored);
+
+/* Rewrite only the label sector of a scanned PV (e.g. to set/clear PV_EXT_USED). */
+int lvx_pv_write_label(struct lvx_ctx *ctx, struct lvx_scan_pv *spv);
+
+/* Detach a PV from its VG's metadata: clear both slots of each of its areas (keeping the
+ * ignored flag) and rewrite the label with PV_EXT_USED cleared (vgremove, vgreduce). */
+int lvx_pv_write_orphan(struct lvx_ctx *ctx, struct lvx_scan_pv *spv);
+
+/* Wipe every sector among 0..3 that looks like a label (pvremove). */
+int lvx_pv_wipe_label(struct lvx_ctx *ctx, struct lvx_dev *dev);
+
+#endif

@@ -1,0 +1,489 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * meta/scan.c - the label scan (lvm2-format.md §2-§6, §8.1).
+ *
+ * lvx_scan() works in three batched phases, each one submission through the I/O seam:
+ *   1. the first 4 KiB of every device (lvx_dev_read_many) -> labels;
+ *   2. the 512-byte mda_header of every metadata area listed by a label (headers that
+ *      lie inside the first 4 KiB are taken from phase 1, never read again);
+ *   3. the committed text (slot 0, one or two pieces when it wraps) of every area that
+ *      is valid, not ignored and not empty.
+ * Each text is checked (CRC, leading VG name) and parsed just enough to learn the VG
+ * name, UUID and seqno; byte-identical copies are parsed once.  Nothing is logged for
+ * damaged areas here: they are marked bad with a problem string for lvx_scan_vgs().
+ *
+ * Entry points: lvx_scan(), lvx_scan_free().
+ */
+#include "meta/scan.h"
+#include "dev/io.h"
+#include "format/cfg.h"
+#include "format/crc.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SCAN_HEAD_BYTES 4096u               /* phase 1 read: labels (and maybe mda0) */
+#define SCAN_MIN_DEVICE_BYTES LVX_LABEL_SCAN_BYTES
+
+/* One read of a multi-offset batch. */
+struct scan_read {
+    struct lvx_dev *dev;
+    uint64_t offset;
+    size_t len;
+    uint8_t *buf;
+    int err;                 /* 0 or -errno after scan_read_batch */
+};
+
+/* Per labelled device: the bytes of phase 1 (to reuse headers found in them). */
+struct scan_head {
+    const uint8_t *buf;
+    size_t len;
+};
+
+/* Finish a short read with plain preads (io_uring may return partial results). */
+static int scan_read_rest(struct lvx_ctx *ctx, struct scan_read *r, size_t done)
+{
+    while (done < r->len) {
+        ssize_t n = ctx->io->pread(ctx->io->arg, r->dev->fd, r->buf + done, r->len - done,
+                                   r->offset + done);
+        if (n < 0)
+            return (int)n;
+        if (n == 0)
+            return -EIO;     /* end of device */
+        done += (size_t)n;
+    }
+    return 0;
+}
+
+/* Read many (device, offset, length) ranges in one submission; per-read errors in r[i].err. */
+static int scan_read_batch(struct lvx_ctx *ctx, struct scan_read *r, unsigned n)
+{
+    if (n == 0)
+        return 0;
+    struct lvx_io_req *reqs = lvx_xcalloc(n, sizeof(*reqs));
+    for (unsigned i = 0; i < n; i++) {
+        reqs[i].fd = r[i].dev->fd;
+        reqs[i].buf = r[i].buf;
+        reqs[i].len = r[i].len;
+        reqs[i].offset = r[i].offset;
+    }
+    int rc = 0;
+    if (ctx->io->read_batch) {
+        rc = ctx->io->read_batch(ctx->io->arg, reqs, n);
+    } else {
+        for (unsigned i = 0; i < n; i++)
+            reqs[i].result = 0;     /* scan_read_rest does the whole read */
+    }
+    if (rc < 0) {
+        free(reqs);
+        return lvx_error(ctx, -rc, "batched read of %u metadata ranges failed: %s", n,
+                         strerror(-rc));
+    }
+    for (unsigned i = 0; i < n; i++) {
+        if (reqs[i].result < 0)
+            r[i].err = (int)reqs[i].result;
+        else
+            r[i].err = scan_read_rest(ctx, &r[i], (size_t)reqs[i].result);
+    }
+    free(reqs);
+    return 0;
+}
+
+/* ---- phase 0: the device list ------------------------------------------------ */
+
+static int scan_open_devices(struct lvx_ctx *ctx, struct lvx_scan *scan, bool named,
+                             struct lvx_dev **usable, unsigned *usable_count)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < scan->devs.count; i++) {
+        struct lvx_dev *dev = scan->devs.devs[i];
+        if (lvx_dev_open(ctx, dev, false) < 0) {
+            if (named)
+                lvx_warn(ctx, "WARNING: Cannot open device %s: %s", dev->path, ctx->errmsg);
+            lvx_error_clear(ctx);
+            continue;
+        }
+        if (dev->size < SCAN_MIN_DEVICE_BYTES) {
+            if (named)
+                lvx_warn(ctx, "WARNING: Device %s is too small to hold a PV label (%" PRIu64
+                         " bytes).", dev->path, dev->size);
+            lvx_dev_close(ctx, dev);
+            continue;
+        }
+        usable[n++] = dev;
+    }
+    *usable_count = n;
+    return 0;
+}
+
+/* ---- phase 1: labels ----------------------------------------------------------- */
+
+static int scan_labels(struct lvx_ctx *ctx, struct lvx_scan *scan, bool named,
+                       struct lvx_dev **devs, unsigned count, struct scan_head *heads)
+{
+    uint8_t **bufs = lvx_xcalloc(count, sizeof(*bufs));
+    int *errs = lvx_xcalloc(count, sizeof(*errs));
+    size_t *lens = lvx_xcalloc(count, sizeof(*lens));
+    for (unsigned i = 0; i < count; i++)
+        bufs[i] = lvx_pool_alloc(scan->pool, SCAN_HEAD_BYTES);
+
+    int rc = count ? lvx_dev_read_many(ctx, devs, count, 0, SCAN_HEAD_BYTES, bufs, errs, lens) : 0;
+    if (rc < 0)
+        goto out;
+
+    for (unsigned i = 0; i < count; i++) {
+        struct lvx_dev *dev = devs[i];
+        size_t len = lens[i] ? lens[i] : SCAN_HEAD_BYTES;
+        if (len > dev->size)
+            len = (size_t)dev->size;
+        if (errs[i] < 0) {
+            if (named)
+                lvx_warn(ctx, "WARNING: Cannot read device %s: %s", dev->path, strerror(-errs[i]));
+            lvx_dev_close(ctx, dev);
+            continue;
+        }
+        struct lvx_scan_pv *pv = &scan->pvs[scan->pv_count];
+        int lrc = lvx_label_find(ctx, bufs[i], len, &pv->label);
+        if (lrc < 0) {
+            if (lrc != -ENOENT)
+                lvx_warn(ctx, "WARNING: Ignoring damaged label on %s: %s", dev->path, ctx->errmsg);
+            lvx_error_clear(ctx);
+            memset(&pv->label, 0, sizeof(pv->label));
+            lvx_dev_close(ctx, dev);     /* not a PV: no more reads */
+            continue;
+        }
+        pv->dev = dev;
+        heads[scan->pv_count].buf = bufs[i];
+        heads[scan->pv_count].len = len;
+        scan->pv_count++;
+    }
+out:
+    free(bufs);
+    free(errs);
+    free(lens);
+    return rc;
+}
+
+/* ---- phase 2: mda headers ------------------------------------------------------ */
+
+static void mda_mark_bad(struct lvx_scan *scan, struct lvx_scan_mda *m, const char *problem)
+{
+    m->bad = true;
+    m->problem = lvx_pool_strdup(scan->pool, problem);
+    m->text = NULL;
+}
+
+/* Set up the areas of one PV; queue header reads not covered by the phase 1 bytes. */
+static void scan_queue_headers(struct lvx_scan *scan, struct lvx_scan_pv *pv,
+                               const struct scan_head *head, struct scan_read *reads,
+                               unsigned *nreads, uint8_t **hdr_bufs)
+{
+    pv->mda_count = pv->label.mda_count < 2 ? pv->label.mda_count : 2;
+    for (unsigned i = 0; i < pv->mda_count; i++) {
+        struct lvx_scan_mda *m = &pv->mda[i];
+        m->start = pv->label.mda[i].offset;
+        m->area_size = pv->label.mda[i].size;
+        hdr_bufs[i] = NULL;
+        if (m->start > pv->dev->size || pv->dev->size - m->start < LVX_MDA_HEADER_SIZE) {
+            char msg[160];
+            snprintf(msg, sizeof(msg), "header at offset %" PRIu64 " lies beyond the end of "
+                     "the device (%" PRIu64 " bytes)", m->start, pv->dev->size);
+            mda_mark_bad(scan, m, msg);
+            continue;
+        }
+        if (m->start + LVX_MDA_HEADER_SIZE <= head->len) {
+            hdr_bufs[i] = (uint8_t *)head->buf + m->start;   /* already read in phase 1 */
+            continue;
+        }
+        hdr_bufs[i] = lvx_pool_alloc(scan->pool, LVX_MDA_HEADER_SIZE);
+        reads[*nreads] = (struct scan_read){ .dev = pv->dev, .offset = m->start,
+                                             .len = LVX_MDA_HEADER_SIZE, .buf = hdr_bufs[i] };
+        (*nreads)++;
+    }
+}
+
+static void scan_decode_header(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_scan_mda *m,
+                               const uint8_t *buf)
+{
+    if (lvx_mda_header_decode(ctx, buf, m->start, &m->hdr) < 0) {
+        mda_mark_bad(scan, m, ctx->errmsg);
+        lvx_error_clear(ctx);
+        return;
+    }
+    m->hdr_valid = true;
+    m->area_size = m->hdr.size;
+    m->ignored = (m->hdr.slot[0].flags & LVX_RAW_LOCN_IGNORED) != 0;
+    if (!m->ignored && m->hdr.slot[0].offset != 0)
+        m->text_size = m->hdr.slot[0].size;
+}
+
+static int scan_headers(struct lvx_ctx *ctx, struct lvx_scan *scan, const struct scan_head *heads)
+{
+    struct scan_read *reads = lvx_xcalloc(scan->pv_count * 2 + 1, sizeof(*reads));
+    uint8_t **bufs = lvx_xcalloc(scan->pv_count * 2 + 1, sizeof(*bufs));
+    unsigned n = 0;
+    for (unsigned p = 0; p < scan->pv_count; p++)
+        scan_queue_headers(scan, &scan->pvs[p], &heads[p], reads, &n, &bufs[p * 2]);
+
+    int rc = scan_read_batch(ctx, reads, n);
+    if (rc < 0)
+        goto out;
+
+    unsigned r = 0;
+    for (unsigned p = 0; p < scan->pv_count; p++) {
+        struct lvx_scan_pv *pv = &scan->pvs[p];
+        for (unsigned i = 0; i < pv->mda_count; i++) {
+            struct lvx_scan_mda *m = &pv->mda[i];
+            uint8_t *buf = bufs[p * 2 + i];
+            if (m->bad || !buf)
+                continue;
+            /* reads were queued in the same (pv, area) order */
+            if (r < n && reads[r].buf == buf) {
+                int err = reads[r++].err;
+                if (err < 0) {
+                    char msg[160];
+                    snprintf(msg, sizeof(msg), "cannot read header at offset %" PRIu64 ": %s",
+                             m->start, strerror(-err));
+                    mda_mark_bad(scan, m, msg);
+                    continue;
+                }
+            }
+            scan_decode_header(ctx, scan, m, buf);
+        }
+    }
+out:
+    free(reads);
+    free(bufs);
+    return rc;
+}
+
+/* ---- phase 3: committed texts ------------------------------------------------------ */
+
+/* Queue the 1 or 2 pieces of an area's committed text. */
+static void scan_queue_text(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_scan_pv *pv,
+                            struct lvx_scan_mda *m, struct scan_read *reads, unsigned *nreads)
+{
+    struct lvx_mda_range rng[2];
+    unsigned count = 0;
+    if (lvx_mda_text_ranges(ctx, m->hdr.size, &m->hdr.slot[0], rng, &count) < 0) {
+        mda_mark_bad(scan, m, ctx->errmsg);
+        lvx_error_clear(ctx);
+        return;
+    }
+    for (unsigned k = 0; k < count; k++) {
+        uint64_t end = m->start + rng[k].offset + rng[k].len;
+        if (end > pv->dev->size || end < m->start) {
+            char msg[200];
+            snprintf(msg, sizeof(msg), "metadata text at offset %" PRIu64 " (%" PRIu64
+                     " bytes) extends past the end of the device (%" PRIu64 " bytes)",
+                     m->start + rng[k].offset, rng[k].len, pv->dev->size);
+            mda_mark_bad(scan, m, msg);
+            return;
+        }
+    }
+    char *text = lvx_pool_alloc(scan->pool, m->text_size + 1);   /* +1: NUL guard */
+    size_t pos = 0;
+    for (unsigned k = 0; k < count; k++) {
+        reads[*nreads] = (struct scan_read){ .dev = pv->dev, .offset = m->start + rng[k].offset,
+                                             .len = (size_t)rng[k].len,
+                                             .buf = (uint8_t *)text + pos };
+        (*nreads)++;
+        pos += (size_t)rng[k].len;
+    }
+    m->text = text;
+}
+
+/* Top-level checks of §8.1 step 5, and the VG name / id / seqno. */
+static int scan_identity_from_tree(struct lvx_ctx *ctx, const struct lvx_cfg_node *root,
+                                   struct lvx_scan_mda *m)
+{
+    const struct lvx_cfg_node *vg = root->child;
+    while (vg && vg->kind != LVX_CFG_SECTION)
+        vg = vg->next;
+    if (!vg || !vg->key)
+        return lvx_error(ctx, EINVAL, "metadata text holds no volume group section");
+    const char *contents = NULL;
+    if (lvx_cfg_get_str(root, "contents", &contents) < 0 ||
+        strcmp(contents, "Text Format Volume Group") != 0)
+        return lvx_error(ctx, EINVAL, "metadata text lacks contents = \"Text Format Volume Group\"");
+    int64_t version = 0;
+    if (lvx_cfg_get_int(root, "version", &version) < 0 || version != 1)
+        return lvx_error(ctx, EINVAL, "metadata text is not version 1");
+    if (strlen(vg->key) >= sizeof(m->vg_name))
+        return lvx_error(ctx, EINVAL, "VG name in metadata text is too long");
+    const char *id = NULL;
+    if (lvx_cfg_get_str(vg, "id", &id) < 0 || lvx_uuid_parse(id, m->vg_uuid) < 0)
+        return lvx_error(ctx, EINVAL, "VG %s: missing or invalid id", vg->key);
+    int64_t seqno = -1;
+    if (lvx_cfg_get_int(vg, "seqno", &seqno) < 0 || seqno < 0 || seqno > UINT32_MAX)
+        return lvx_error(ctx, EINVAL, "VG %s: missing or invalid seqno", vg->key);
+    snprintf(m->vg_name, sizeof(m->vg_name), "%s", vg->key);
+    m->seqno = (uint32_t)seqno;
+    return 0;
+}
+
+static int scan_text_identity(struct lvx_ctx *ctx, struct lvx_scan_mda *m)
+{
+    struct lvx_pool *tmp = lvx_pool_create();
+    struct lvx_cfg_node *root = NULL;
+    int rc = lvx_cfg_parse(ctx, tmp, m->text, (size_t)m->text_size, &root);
+    if (rc == 0)
+        rc = scan_identity_from_tree(ctx, root, m);
+    lvx_pool_destroy(tmp);
+    return rc;
+}
+
+/* An earlier area (already verified: areas are checked in order) holding exactly the
+ * same text, or NULL. */
+static const struct lvx_scan_mda *scan_find_same_text(const struct lvx_scan *scan,
+                                                      const struct lvx_scan_mda *m)
+{
+    for (unsigned p = 0; p < scan->pv_count; p++) {
+        const struct lvx_scan_pv *pv = &scan->pvs[p];
+        for (unsigned i = 0; i < pv->mda_count; i++) {
+            const struct lvx_scan_mda *o = &pv->mda[i];
+            if (o == m)
+                return NULL;
+            if (o->text && !o->bad && o->text_size == m->text_size &&
+                o->hdr.slot[0].checksum == m->hdr.slot[0].checksum &&
+                memcmp(o->text, m->text, (size_t)m->text_size) == 0)
+                return o;
+        }
+    }
+    return NULL;
+}
+
+/* CRC, leading VG name, then name/uuid/seqno (copied from an identical earlier text). */
+static void scan_verify_text(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_scan_mda *m)
+{
+    uint32_t crc = lvx_crc(LVX_CRC_INITIAL, m->text, (size_t)m->text_size);
+    if (crc != m->hdr.slot[0].checksum) {
+        char msg[160];
+        snprintf(msg, sizeof(msg), "metadata text checksum mismatch (computed 0x%08x, header "
+                 "says 0x%08x)", crc, m->hdr.slot[0].checksum);
+        mda_mark_bad(scan, m, msg);
+        return;
+    }
+    const struct lvx_scan_mda *same = scan_find_same_text(scan, m);
+    if (same) {
+        m->seqno = same->seqno;
+        memcpy(m->vg_name, same->vg_name, sizeof(m->vg_name));
+        memcpy(m->vg_uuid, same->vg_uuid, sizeof(m->vg_uuid));
+        return;
+    }
+    char name[128];
+    if (lvx_mda_text_vgname(ctx, m->text, (size_t)m->text_size, name) < 0 ||
+        scan_text_identity(ctx, m) < 0) {
+        mda_mark_bad(scan, m, ctx->errmsg);
+        lvx_error_clear(ctx);
+    }
+}
+
+static int scan_texts(struct lvx_ctx *ctx, struct lvx_scan *scan)
+{
+    struct scan_read *reads = lvx_xcalloc(scan->pv_count * 4 + 1, sizeof(*reads));
+    unsigned n = 0;
+    for (unsigned p = 0; p < scan->pv_count; p++) {
+        struct lvx_scan_pv *pv = &scan->pvs[p];
+        for (unsigned i = 0; i < pv->mda_count; i++) {
+            struct lvx_scan_mda *m = &pv->mda[i];
+            if (m->hdr_valid && !m->bad && !m->ignored && m->text_size)
+                scan_queue_text(ctx, scan, pv, m, reads, &n);
+        }
+    }
+    int rc = scan_read_batch(ctx, reads, n);
+    if (rc < 0)
+        goto out;
+    /* a failed piece spoils its area's text */
+    for (unsigned r = 0; r < n; r++) {
+        if (reads[r].err == 0)
+            continue;
+        for (unsigned p = 0; p < scan->pv_count; p++) {
+            struct lvx_scan_pv *pv = &scan->pvs[p];
+            for (unsigned i = 0; i < pv->mda_count; i++) {
+                struct lvx_scan_mda *m = &pv->mda[i];
+                const uint8_t *t = (const uint8_t *)m->text;
+                if (t && reads[r].buf >= t && reads[r].buf < t + m->text_size) {
+                    char msg[160];
+                    snprintf(msg, sizeof(msg), "cannot read metadata text at offset %" PRIu64
+                             ": %s", reads[r].offset, strerror(-reads[r].err));
+                    mda_mark_bad(scan, m, msg);
+                }
+            }
+        }
+    }
+    for (unsigned p = 0; p < scan->pv_count; p++) {
+        struct lvx_scan_pv *pv = &scan->pvs[p];
+        for (unsigned i = 0; i < pv->mda_count; i++)
+            if (pv->mda[i].text && !pv->mda[i].bad)
+                scan_verify_text(ctx, scan, &pv->mda[i]);
+    }
+out:
+    free(reads);
+    return rc;
+}
+
+/* ---- entry points ------------------------------------------------------------------- */
+
+static int scan_device_list(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts,
+                            struct lvx_scan *scan)
+{
+    if (opts && opts->devices)
+        return lvx_devs_from_names(ctx, scan->pool, opts->devices, opts->device_count,
+                                   &scan->devs);
+    return lvx_devs_from_system(ctx, scan->pool, &scan->devs);
+}
+
+int lvx_scan(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts, struct lvx_scan **out)
+{
+    *out = NULL;
+    struct lvx_pool *pool = lvx_pool_create();
+    struct lvx_scan *scan = lvx_pool_alloc(pool, sizeof(*scan));
+    scan->pool = pool;
+    scan->io = ctx->io;
+    bool named = opts && opts->devices;
+
+    int rc = scan_device_list(ctx, opts, scan);
+    if (rc < 0) {
+        lvx_pool_destroy(pool);
+        return rc;
+    }
+    unsigned ndev = scan->devs.count;
+    struct lvx_dev **usable = lvx_xcalloc(ndev + 1, sizeof(*usable));
+    struct scan_head *heads = lvx_xcalloc(ndev + 1, sizeof(*heads));
+    scan->pvs = lvx_pool_alloc(pool, (ndev + 1) * sizeof(*scan->pvs));
+    unsigned nusable = 0;
+
+    rc = scan_open_devices(ctx, scan, named, usable, &nusable);
+    if (rc == 0)
+        rc = scan_labels(ctx, scan, named, usable, nusable, heads);
+    if (rc == 0)
+        rc = scan_headers(ctx, scan, heads);
+    if (rc == 0)
+        rc = scan_texts(ctx, scan);
+    free(usable);
+    free(heads);
+    if (rc < 0) {
+        lvx_scan_free(scan);
+        return rc;
+    }
+    *out = scan;
+    return 0;
+}
+
+void lvx_scan_free(struct lvx_scan *scan)
+{
+    if (!scan)
+        return;
+    struct lvx_ctx quiet;
+    lvx_ctx_init(&quiet);
+    if (scan->io)
+        quiet.io = scan->io;
+    for (unsigned i = 0; i < scan->devs.count; i++)
+        if (scan->devs.devs[i]->fd >= 0)
+            lvx_dev_close(&quiet, scan->devs.devs[i]);
+    lvx_pool_destroy(scan->pool);
+}

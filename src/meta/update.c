@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * meta/update.c - begin / commit / end of a VG change (see update.h), with LVM2's
+ * archive and backup files:
+ *   archive: <system_dir>/archive/<vg>_<NNNNN>-<random>.vg, the version before the
+ *            change, NNNNN one more than the highest present; pruned to keep at least
+ *            backup/retain_min (10) files and none older than backup/retain_days (30)
+ *            beyond those;
+ *   backup:  <system_dir>/backup/<vg>, the version after the change.
+ */
+#include "meta/update.h"
+#include "meta/backup.h"
+#include "meta/commit.h"
+#include "config/config.h"
+#include "format/vg_text.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+int lvx_vg_update_begin(struct lvx_ctx *ctx, const struct lvx_scan_opts *scan_opts,
+                        const char *vgname, unsigned flags, struct lvx_vg_update *u)
+{
+    memset(u, 0, sizeof(*u));
+    u->flags = flags;
+    u->global_lock.fd = u->vg_lock.fd = -1;
+    bool exclusive = !(flags & LVX_UPDATE_READ_ONLY);
+    int r;
+
+    if ((flags & LVX_UPDATE_GLOBAL_LOCK) &&
+        (r = lvx_lock_global(ctx, exclusive, &u->global_lock)) < 0)
+        goto fail;
+    if (vgname && !(flags & LVX_UPDATE_NO_VG_LOCK) && lvx_name_valid(vgname) &&
+        (r = lvx_lock_vg(ctx, vgname, exclusive, &u->vg_lock)) < 0)
+        goto fail;
+    if ((r = lvx_scan(ctx, scan_opts, &u->scan)) < 0)
+        goto fail;
+    if ((r = lvx_scan_vgs(ctx, u->scan, &u->set)) < 0)
+        goto fail;
+    if (!vgname)
+        return 0;
+
+    u->vg = lvx_vgset_find(u->set, vgname);
+    if (!u->vg) {
+        r = lvx_error(ctx, ENOENT, "Volume group \"%s\" not found", vgname);
+        goto fail;
+    }
+    if (!(flags & LVX_UPDATE_ALLOW_MISSING)) {
+        for (unsigned i = 0; i < u->vg->pv_count; i++) {
+            const struct lvx_pv *pv = u->vg->pvs[i];
+            if (!pv->ondisk.present) {
+                char dashed[LVX_UUID_DASHED_LEN + 1];
+                lvx_uuid_format(pv->uuid, dashed);
+                r = lvx_error(ctx, ENODEV, "Cannot change VG %s while PVs are missing (PV %s). "
+                              "Consider vgreduce --removemissing.", u->vg->name, dashed);
+                goto fail;
+            }
+        }
+    }
+    if (exclusive && (u->vg->status & LVX_VG_EXPORTED)) {
+        r = lvx_error(ctx, EPERM, "Volume group %s is exported", u->vg->name);
+        goto fail;
+    }
+    if (exclusive && !(u->vg->status & LVX_VG_WRITE) && !(u->vg->flags & LVX_VGF_WRITE_LOCKED)) {
+        r = lvx_error(ctx, EPERM, "Volume group %s is read-only", u->vg->name);
+        goto fail;
+    }
+    if (exclusive && (u->vg->lock_type || (u->vg->status & (LVX_VG_CLUSTERED | LVX_VG_SHARED)))) {
+        r = lvx_error(ctx, EPERM, "Volume group %s is shared/clustered (lock_type %s): lvx does "
+                      "not change such VGs", u->vg->name, u->vg->lock_type ? u->vg->lock_type : "clvm");
+        goto fail;
+    }
+    u->old_seqno = u->vg->seqno;
+    struct lvx_text_header hdr;
+    lvx_text_header_default(&hdr, "");
+    lvx_vg_export_text(&u->archive_text, u->vg, &hdr, LVX_CFG_LAYOUT_FILE);
+    return 0;
+fail:
+    lvx_vg_update_end(u);
+    return r;
+}
+
+void lvx_vg_update_end(struct lvx_vg_update *u)
+{
+    if (u->set)
+        lvx_vgset_free(u->set);
+    if (u->scan)
+        lvx_scan_free(u->scan);
+    lvx_buf_free(&u->archive_text);
+    u->set = NULL;
+    u->scan = NULL;
+    u->vg = NULL;
+    lvx_unlock(&u->vg_lock);
+    lvx_unlock(&u->global_lock);
+}
+
+/* ---- archive ------------------------------------------------------------ */
+
+struct archive_entry {
+    char name[512];
+    unsigned index;
+    time_t mtime;
+};
+
+static int archive_cmp(const void *a, const void *b)
+{
+    const struct archive_entry *x = a, *y = b;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* Entries <vg>_NNNNN-R.vg of dir, sorted by index. */
+static struct archive_entry *list_archives(const char *dir, const char *vgname, unsigned *count)
+{
+    *count = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return NULL;
+    size_t vlen = strlen(vgname);
+    unsigned cap = 16;
+    struct archive_entry *v = lvx_xmalloc(cap * sizeof(*v));
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        const char *n = e->d_name;
+        size_t nl = strlen(n);
+        if (strncmp(n, vgname, vlen) || n[vlen] != '_' || nl < vlen + 9 ||
+            strcmp(n + nl - 3, ".vg") || nl >= sizeof(v[0].name))
+            continue;
+        char *end;
+        unsigned long idx = strtoul(n + vlen + 1, &end, 10);
+        if (end != n + vlen + 6 || *end != '-')
+            continue;
+        if (*count == cap)
+            v = lvx_xrealloc(v, (cap *= 2) * sizeof(*v));
+        struct archive_entry *a = &v[(*count)++];
+        snprintf(a->name, sizeof(a->name), "%s/%s", dir, n);
+        a->index = (unsigned)idx;
+        struct stat st;
+        a->mtime = stat(a->name, &st) == 0 ? st.st_mtime : 0;
+    }
+    closedir(d);
+    qsort(v, *count, sizeof(*v), archive_cmp);
+    return v;
+}
+
+static void prune_archives(struct archive_entry *v, unsigned count, int64_t retain_min,
+                           int64_t retain_days)
+{
+    time_t now = time(NULL);
+    for (unsigned i = 0; i + (unsigned)retain_min < count; i++)
+        if (now - v[i].mtime > retain_days * 86400)
+            unlink(v[i].name);
+}
+
+static int write_text_file(struct lvx_ctx *ctx, const char *path, const char *text, size_t len)
+{
+    char tmp[4200];
+    snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return lvx_error(ctx, errno, "Cannot create %s: %s", tmp, strerror(errno));
+    ssize_t w = write(fd, text, len);
+    int ok = w == (ssize_t)len && fsync(fd) == 0;
+    close(fd);
+    if (!ok || rename(tmp, path) < 0) {
+        unlink(tmp);
+        return lvx_error(ctx, EIO, "Cannot write %s", path);
+    }
+    return 0;
+}
+
+/* Replace the description line of the rendered archive text. */
+static void set_description(struct lvx_buf *out, const char *text, const char *description)
+{
+    const char *p = strstr(text, "description = \"");
+    if (!p) {
+        lvx_buf_puts(out, text);
+        return;
+    }
+    const char *eol = strchr(p, '\n');
+    lvx_buf_append(out, text, (size_t)(p - text));
+    lvx_buf_puts(out, "description = ");
+    lvx_cfg_print_quoted(out, description);
+    lvx_buf_puts(out, eol ? eol : "\n");
+}
+
+static int write_archive(struct lvx_ctx *ctx, const struct lvx_config *cfg, struct lvx_vg_update *u,
+                         const char *command_line)
+{
+    if (!lvx_config_int(cfg, "backup/archive", 1) || !u->archive_text.len)
+        return 0;
+    struct lvx_pool *pool = lvx_pool_create();
+    const char *dir = lvx_config_str(cfg, "backup/archive_dir",
+                                     lvx_pool_printf(pool, "%s/archive", lvx_config_system_dir()));
+    int r = lvx_backup_make_dir(ctx, dir);
+    if (r == 0) {
+        unsigned count;
+        struct archive_entry *v = list_archives(dir, u->vg->name, &count);
+        unsigned next = count ? v[count - 1].index + 1 : 0;
+        unsigned rnd = 0;
+        if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
+            rnd = (unsigned)time(NULL);
+        char *path = lvx_pool_printf(pool, "%s/%s_%05u-%u.vg", dir, u->vg->name, next,
+                                     rnd % 1000000000u);
+        char *desc = lvx_pool_printf(pool, "Created *before* executing '%s'", command_line);
+        struct lvx_buf text = LVX_BUF_INIT;
+        set_description(&text, lvx_buf_str(&u->archive_text), desc);
+        r = write_text_file(ctx, path, text.data, text.len);
+        lvx_buf_free(&text);
+        prune_archives(v, count, lvx_config_int(cfg, "backup/retain_min", 10),
+                       lvx_config_int(cfg, "backup/retain_days", 30));
+        free(v);
+    }
+    lvx_pool_destroy(pool);
+    if (r < 0)
+        lvx_warn(ctx, "WARNING: Failed to archive volume group %s: %s", u->vg->name, ctx->errmsg);
+    return 0;     /* as LVM2: a failed archive does not stop the change */
+}
+
+int lvx_vg_write_backup(struct lvx_ctx *ctx, const struct lvx_vg *vg, const char *command_line)
+{
+    struct lvx_config *cfg = NULL;
+    if (lvx_config_load(ctx, &cfg) < 0)
+        return -EINVAL;
+    int r = 0;
+    if (lvx_config_int(cfg, "backup/backup", 1)) {
+        struct lvx_pool *pool = lvx_pool_create();
+        const char *dir = lvx_config_str(cfg, "backup/backup_dir",
+                                         lvx_pool_printf(pool, "%s/backup", lvx_config_system_dir()));
+        r = lvx_backup_make_dir(ctx, dir);
+        if (r == 0)
+            r = lvx_backup_write_file(ctx, vg, lvx_pool_printf(pool, "%s/%s", dir, vg->name),
+                                      lvx_pool_printf(pool, "Created *after* executing '%s'",
+                                                      command_line));
+        lvx_pool_destroy(pool);
+        if (r < 0)
+            lvx_warn(ctx, "WARNING: Backup of volume group %s metadata failed: %s", vg->name,
+                     ctx->errmsg);
+    }
+    lvx_config_free(cfg);
+    return 0;
+}
+
+void lvx_vg_remove_backup(const char *vgname)
+{
+    char path[4200];
+    snprintf(path, sizeof(path), "%s/backup/%s", lvx_config_system_dir(), vgname);
+    unlink(path);
+}
+
+int lvx_vg_update_commit(struct lvx_ctx *ctx, struct lvx_vg_update *u, const char *command_line)
+{
+    struct lvx_config *cfg = NULL;
+    int r = lvx_config_load(ctx, &cfg);
+    if (r < 0)
+        return r;
+    if ((r = lvx_vg_validate(ctx, u->vg)) < 0) {
+        lvx_config_free(cfg);
+        return lvx_error(ctx, EINVAL, "Internal error: refusing to write invalid metadata: %s",
+                         ctx->errmsg);
+    }
+    write_archive(ctx, cfg, u, command_line);
+    lvx_config_free(cfg);
+    r = lvx_vg_commit(ctx, u->scan, u->vg, command_line, false);
+    if (r < 0)
+        return r;
+    return lvx_vg_write_backup(ctx, u->vg, command_line);
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * meta/update.h - the life of a change to a VG, as every writing command runs it:
+ *   begin:  lock (global and/or VG, exclusive), scan, assemble, find the VG, render
+ *           the archive text of the current version;
+ *   (the caller changes update->vg in memory)
+ *   commit: archive the old version, three-phase commit (meta/commit.c), backup the
+ *           new version (LVM2's <system_dir>/archive and /backup, lvm.conf backup settings);
+ *   end:    free everything and unlock.
+ * Commands creating a VG (vgcreate) use begin with vgname NULL and set update->vg.
+ */
+#ifndef LVX_META_UPDATE_H
+#define LVX_META_UPDATE_H
+
+#include <stdbool.h>
+
+#include "meta/lock.h"
+#include "meta/scan.h"
+#include "model/model.h"
+#include "util/buf.h"
+
+enum {
+    LVX_UPDATE_GLOBAL_LOCK   = 1u << 0,  /* also take P_global (orphans, VG names) */
+    LVX_UPDATE_ALLOW_MISSING = 1u << 1,  /* proceed when PVs of the VG are missing */
+    LVX_UPDATE_READ_ONLY     = 1u << 2,  /* shared locks, no commit (vgck without repair) */
+    LVX_UPDATE_NO_VG_LOCK    = 1u << 3,  /* vgname given but lock it later (vgrename) */
+};
+
+struct lvx_vg_update {
+    unsigned flags;
+    struct lvx_lock global_lock;
+    struct lvx_lock vg_lock;
+    struct lvx_scan *scan;
+    struct lvx_vgset *set;
+    struct lvx_vg *vg;          /* the VG being changed (in set's pool), or one the caller built */
+    struct lvx_buf archive_text;/* FILE layout of the version found at begin */
+    uint32_t old_seqno;
+};
+
+int lvx_vg_update_begin(struct lvx_ctx *ctx, const struct lvx_scan_opts *scan_opts,
+                        const char *vgname, unsigned flags, struct lvx_vg_update *u);
+/* Archive, commit, backup.  command_line: the command as typed ("vgextend vg1 /dev/sdc"). */
+int lvx_vg_update_commit(struct lvx_ctx *ctx, struct lvx_vg_update *u, const char *command_line);
+void lvx_vg_update_end(struct lvx_vg_update *u);
+
+/* Write the backup file of vg (unless disabled by lvm.conf backup/backup = 0). */
+int lvx_vg_write_backup(struct lvx_ctx *ctx, const struct lvx_vg *vg, const char *command_line);
+/* Remove the backup file of a VG that no longer exists (vgremove). */
+void lvx_vg_remove_backup(const char *vgname);
+
+#endif

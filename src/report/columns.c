@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * report/columns.c - the -o and -O lists: LVM2's default columns and sort keys
+ * per report, "+field" to append, "-field" to remove, a plain list to replace,
+ * "<obj>_all" for every field of an object; field names resolved with the
+ * report's prefix optional.  Several -o arguments arrive joined by ',' keeping
+ * their prefixes ("+a,b,-c"): a '+' or '-' item starts a new group that the plain
+ * items after it continue.
+ */
+#include "report/report_int.h"
+
+#include <errno.h>
+#include <string.h>
+#include <strings.h>
+
+struct default_spec {
+    const char *fields;
+    const char *sort;
+};
+
+static const struct default_spec defaults[] = {
+    [LVX_REPORT_PVS] = { "pv_name,vg_name,pv_fmt,pv_attr,pv_size,pv_free", "pv_name" },
+    [LVX_REPORT_VGS] = { "vg_name,pv_count,lv_count,snap_count,vg_attr,vg_size,vg_free",
+                         "vg_name" },
+    [LVX_REPORT_LVS] = { "lv_name,vg_name,lv_attr,lv_size,pool_lv,origin,data_percent,"
+                         "metadata_percent,move_pv,mirror_log,copy_percent,convert_lv",
+                         "vg_name,lv_name" },
+    [LVX_REPORT_SEGS] = { "lv_name,vg_name,lv_attr,stripes,segtype,seg_size",
+                          "vg_name,lv_name,seg_start" },
+    [LVX_REPORT_PVSEGS] = { "pv_name,vg_name,pv_fmt,pv_attr,pv_size,pv_free,pvseg_start,"
+                            "pvseg_size", "pv_name,pvseg_start" },
+};
+
+unsigned lvx_report_kind_obj(enum lvx_report_kind kind)
+{
+    switch (kind) {
+    case LVX_REPORT_PVS: return LVX_ROBJ_PV;
+    case LVX_REPORT_VGS: return LVX_ROBJ_VG;
+    case LVX_REPORT_LVS: return LVX_ROBJ_LV;
+    case LVX_REPORT_SEGS: return LVX_ROBJ_SEG;
+    case LVX_REPORT_PVSEGS: return LVX_ROBJ_PVSEG;
+    }
+    return 0;
+}
+
+static void list_add(struct lvx_pool *pool, struct lvx_collist *l, const struct lvx_field *f,
+                     bool desc)
+{
+    if (l->n == l->cap) {
+        unsigned cap = l->cap ? l->cap * 2 : 16;
+        l->f = lvx_pool_realloc(pool, l->f, sizeof(*l->f) * l->cap, sizeof(*l->f) * cap);
+        l->desc = lvx_pool_realloc(pool, l->desc, sizeof(*l->desc) * l->cap,
+                                   sizeof(*l->desc) * cap);
+        l->cap = cap;
+    }
+    l->desc[l->n] = desc;
+    l->f[l->n++] = f;
+}
+
+static void list_remove(struct lvx_collist *l, const struct lvx_field *f)
+{
+    unsigned o = 0;
+    for (unsigned i = 0; i < l->n; i++)
+        if (l->f[i] != f) {
+            l->desc[o] = l->desc[i];
+            l->f[o++] = l->f[i];
+        }
+    l->n = o;
+}
+
+/* "pv_all", "lv_all", ... or "all": every field of those objects, in table order */
+static unsigned all_objects(const char *name, size_t len)
+{
+    static const struct { const char *name; unsigned obj; } all[] = {
+        { "pv_all", LVX_ROBJ_PV }, { "vg_all", LVX_ROBJ_VG }, { "lv_all", LVX_ROBJ_LV },
+        { "seg_all", LVX_ROBJ_SEG }, { "pvseg_all", LVX_ROBJ_PVSEG },
+    };
+    for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+        if (strlen(all[i].name) == len && strncasecmp(all[i].name, name, len) == 0)
+            return all[i].obj;
+    return 0;
+}
+
+static int apply_item(struct lvx_ctx *ctx, struct lvx_pool *pool, struct lvx_collist *l,
+                      const char *name, size_t len, char mode, unsigned obj, bool desc)
+{
+    unsigned objs = all_objects(name, len);
+    if (objs) {
+        for (unsigned i = 0; i < lvx_report_field_count; i++)
+            if (lvx_report_fields[i].obj & objs) {
+                if (mode == '-')
+                    list_remove(l, &lvx_report_fields[i]);
+                else
+                    list_add(pool, l, &lvx_report_fields[i], desc);
+            }
+        return 0;
+    }
+    const struct lvx_field *f = lvx_report_field_find(name, len, obj);
+    if (!f)
+        return lvx_error(ctx, EINVAL, "Unrecognised field: %.*s", (int)len, name);
+    if (mode == '-')
+        list_remove(l, f);
+    else
+        list_add(pool, l, f, desc);
+    return 0;
+}
+
+static int parse_columns_into(struct lvx_ctx *ctx, struct lvx_pool *pool, unsigned obj,
+                             const char *spec, struct lvx_collist *out)
+{
+    char mode = 0;   /* 0: nothing yet, '=' replacing, '+' appending, '-' removing */
+    const char *p = spec;
+    while (*p) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        const char *name = p;
+        p += len + (end ? 1 : 0);
+        if (len && (*name == '+' || *name == '-' || *name == '#')) {
+            mode = *name == '#' ? '+' : *name;
+            name++;
+            len--;
+        } else if (mode == 0) {
+            mode = '=';
+            out->n = 0;
+        }
+        if (*name == '#' && len) {   /* compaction is not supported: show the field */
+            name++;
+            len--;
+        }
+        if (len == 0)
+            continue;
+        int r = apply_item(ctx, pool, out, name, len, mode == '-' ? '-' : '+', obj, false);
+        if (r < 0)
+            return r;
+    }
+    return 0;
+}
+
+int lvx_report_parse_columns(struct lvx_ctx *ctx, struct lvx_pool *pool, enum lvx_report_kind kind,
+                             const char *spec, struct lvx_collist *out)
+{
+    unsigned obj = lvx_report_kind_obj(kind);
+    memset(out, 0, sizeof(*out));
+    int r = parse_columns_into(ctx, pool, obj, defaults[kind].fields, out);
+    if (r < 0 || !spec)
+        return r;
+    return parse_columns_into(ctx, pool, obj, spec, out);
+}
+
+int lvx_report_parse_sort(struct lvx_ctx *ctx, struct lvx_pool *pool, enum lvx_report_kind kind,
+                          const char *spec, struct lvx_collist *out)
+{
+    unsigned obj = lvx_report_kind_obj(kind);
+    const char *p = spec ? spec : defaults[kind].sort;
+    memset(out, 0, sizeof(*out));
+    while (*p) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        const char *name = p;
+        p += len + (end ? 1 : 0);
+        bool desc = false;
+        if (len && (*name == '-' || *name == '+')) {
+            desc = *name == '-';
+            name++;
+            len--;
+        }
+        if (len == 0)
+            continue;
+        int r = apply_item(ctx, pool, out, name, len, '+', obj, desc);
+        if (r < 0)
+            return r;
+    }
+    return 0;
+}

@@ -1,0 +1,470 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * report/getters_lv.c - values of the LV fields, and the constant getters used
+ * by fields whose value needs kernel state lvx does not have ("unknown", -1,
+ * blank percentages).  A row without an LV (a free run in pvs --segments) shows
+ * every LV field blank.  Names of hidden LVs are shown in brackets.
+ */
+#include "report/report_int.h"
+
+#include <string.h>
+#include <time.h>
+
+static const struct lvx_seg *first_seg(const struct lvx_lv *lv)
+{
+    return lv && lv->seg_count ? &lv->segs[0] : NULL;
+}
+
+static enum lvx_seg_kind lv_kind(const struct lvx_lv *lv)
+{
+    const struct lvx_seg *s = first_seg(lv);
+    return s ? s->kind : LVX_SEG_OTHER;
+}
+
+static void list_from_csv(struct lvx_pool *pool, struct lvx_rval *v, const char *csv)
+{
+    struct lvx_strlist l = { 0, NULL };
+    unsigned n = 1;
+    for (const char *p = csv; *p; p++)
+        n += *p == ',';
+    l.v = lvx_pool_alloc(pool, sizeof(*l.v) * n);
+    const char *start = csv;
+    for (const char *p = csv;; p++) {
+        if (*p == ',' || *p == '\0') {
+            l.v[l.n++] = lvx_pool_strndup(pool, start, (size_t)(p - start));
+            if (!*p)
+                break;
+            start = p + 1;
+        }
+    }
+    lvx_rval_list(v, &l);
+}
+
+static void lv_name_value(struct lvx_rctx *rc, const struct lvx_rrow *row,
+                          const struct lvx_lv *lv, struct lvx_rval *v)
+{
+    lvx_rval_str(v, lv ? lvx_report_lv_display_name(rc->pool, row->rvg, lv) : "");
+    if (lv)
+        v->key = lv->name;
+}
+
+static void lv_uuid_value(struct lvx_rctx *rc, const struct lvx_lv *lv, struct lvx_rval *v)
+{
+    if (!lv) {
+        lvx_rval_str(v, "");
+        return;
+    }
+    char *s = lvx_pool_alloc(rc->pool, LVX_UUID_DASHED_LEN + 1);
+    lvx_report_uuid_format(lv->uuid, s);
+    lvx_rval_str(v, s);
+}
+
+/* --- constants for state lvx cannot know ------------------------------- */
+LVX_RGETTER(unknown) { (void)rc; lvx_rval_str(v, row->lv ? "unknown" : ""); }
+LVX_RGETTER(blank_str) { (void)rc; (void)row; lvx_rval_str(v, ""); }
+LVX_RGETTER(blank_num) { (void)rc; (void)row; lvx_rval_blank(v, LVX_FT_NUM); }
+LVX_RGETTER(blank_size) { (void)rc; (void)row; lvx_rval_blank(v, LVX_FT_SIZE); }
+LVX_RGETTER(blank_pct) { (void)rc; (void)row; lvx_rval_blank(v, LVX_FT_PERCENT); }
+LVX_RGETTER(blank_list) { (void)rc; (void)row; lvx_rval_list(v, NULL); }
+
+LVX_RGETTER(minus_one)
+{
+    (void)rc;
+    if (row->lv)
+        lvx_rval_num(v, -1);
+    else
+        lvx_rval_blank(v, LVX_FT_NUM);
+}
+
+/* --- identity ------------------------------------------------------------ */
+LVX_RGETTER(lv_uuid) { lv_uuid_value(rc, row->lv, v); }
+LVX_RGETTER(lv_name) { lv_name_value(rc, row, row->lv, v); }
+
+LVX_RGETTER(lv_full_name)
+{
+    lvx_rval_str(v, row->lv ? lvx_pool_printf(rc->pool, "%s/%s", row->vg->name, row->lv->name) : "");
+}
+
+static bool lv_public(const struct lvx_rrow *row)
+{
+    const struct lvx_rlv *r = lvx_report_rlv(row->rvg, row->lv);
+    return r->visible && lv_kind(row->lv) != LVX_SEG_THIN_POOL &&
+           lv_kind(row->lv) != LVX_SEG_CACHE_POOL;
+}
+
+LVX_RGETTER(lv_path)
+{
+    if (!row->lv || !lv_public(row)) {
+        lvx_rval_str(v, "");
+        return;
+    }
+    lvx_rval_str(v, lvx_pool_printf(rc->pool, "/dev/%s/%s", row->vg->name, row->lv->name));
+}
+
+/* device-mapper name part: every '-' doubled */
+static void dm_escape(struct lvx_buf *b, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '-')
+            lvx_buf_putc(b, '-');
+        lvx_buf_putc(b, *s);
+    }
+}
+
+LVX_RGETTER(lv_dm_path)
+{
+    if (!row->lv) {
+        lvx_rval_str(v, "");
+        return;
+    }
+    struct lvx_buf b = LVX_BUF_INIT;
+    lvx_buf_puts(&b, "/dev/mapper/");
+    dm_escape(&b, row->vg->name);
+    lvx_buf_putc(&b, '-');
+    dm_escape(&b, row->lv->name);
+    lvx_rval_str(v, lvx_pool_strdup(rc->pool, lvx_buf_str(&b)));
+    lvx_buf_free(&b);
+}
+
+LVX_RGETTER(lv_parent)
+{
+    const struct lvx_rlv *r = lvx_report_rlv(row->rvg, row->lv);
+    lv_name_value(rc, row, r->parent_seg ? r->parent_seg->lv : NULL, v);
+}
+
+/* --- layout and role ------------------------------------------------------ */
+/* "raid,raid5,raid5_ls": the level, then the exact layout when it has one */
+static const char *raid_layout(struct lvx_pool *pool, const char *t)
+{
+    if (strcmp(t, "raid5") == 0)
+        return "raid,raid5,raid5_ls";
+    if (strcmp(t, "raid6") == 0)
+        return "raid,raid6,raid6_zr";
+    const char *us = strchr(t, '_');
+    if (us)
+        return lvx_pool_printf(pool, "raid,%.*s,%s", (int)(us - t), t, t);
+    return lvx_pool_printf(pool, "raid,%s", t);
+}
+
+LVX_RGETTER(lv_layout)
+{
+    const struct lvx_seg *s = first_seg(row->lv);
+    if (!s) {
+        lvx_rval_list(v, NULL);
+        return;
+    }
+    const char *t = lvx_report_seg_type(s);
+    const char *csv;
+    switch (s->kind) {
+    case LVX_SEG_STRIPED: csv = t; break;
+    case LVX_SEG_MIRROR: csv = "mirror"; break;
+    case LVX_SEG_THIN_POOL: csv = "thin,pool"; break;
+    case LVX_SEG_THIN: csv = "thin,sparse"; break;
+    case LVX_SEG_CACHE_POOL: csv = "cache,pool"; break;
+    case LVX_SEG_CACHE: csv = "cache"; break;
+    case LVX_SEG_ERROR: csv = "error"; break;
+    case LVX_SEG_ZERO: csv = "zero"; break;
+    case LVX_SEG_RAID: csv = raid_layout(rc->pool, t); break;
+    default: csv = "unknown"; break;
+    }
+    list_from_csv(rc->pool, v, csv);
+}
+
+static const char *role_csv(const struct lvx_rrow *row)
+{
+    const struct lvx_rlv *r = lvx_report_rlv(row->rvg, row->lv);
+    enum lvx_seg_kind k = lv_kind(row->lv);
+    switch (r->role) {
+    case LVX_RROLE_MIMAGE: return "private,mirror,image";
+    case LVX_RROLE_MLOG: return "private,mirror,log";
+    case LVX_RROLE_RIMAGE: return "private,raid,image";
+    case LVX_RROLE_RMETA: return "private,raid,metadata";
+    case LVX_RROLE_TDATA: return "private,thin,pool,data";
+    case LVX_RROLE_TMETA: return "private,thin,pool,metadata";
+    case LVX_RROLE_CDATA: return "private,cache,pool,data";
+    case LVX_RROLE_CMETA: return "private,cache,pool,metadata";
+    case LVX_RROLE_CORIGIN: return "private,cache,origin";
+    default: break;
+    }
+    if (r->pmspare)
+        return "private,pool,spare";
+    if (k == LVX_SEG_THIN_POOL || k == LVX_SEG_CACHE_POOL)
+        return "private";
+    if (r->cow_of)
+        return "public,snapshot,thicksnapshot";
+    if (k == LVX_SEG_THIN && row->lv->segs[0].origin_lv)
+        return "public,snapshot,thinsnapshot";
+    if (r->snapshots)
+        return "public,origin,thickorigin";
+    if (r->thin_snapshots)
+        return "public,origin,thinorigin";
+    return r->visible ? "public" : "private";
+}
+
+LVX_RGETTER(lv_role)
+{
+    if (!row->lv) {
+        lvx_rval_list(v, NULL);
+        return;
+    }
+    list_from_csv(rc->pool, v, role_csv(row));
+}
+
+LVX_RGETTER(lv_modules)
+{
+    const struct lvx_rlv *r = lvx_report_rlv(row->rvg, row->lv);
+    const char *csv = NULL;
+    switch (lv_kind(row->lv)) {
+    case LVX_SEG_MIRROR: csv = "mirror"; break;
+    case LVX_SEG_RAID: csv = "raid"; break;
+    case LVX_SEG_THIN: csv = "thin,thin-pool"; break;
+    case LVX_SEG_THIN_POOL: csv = "thin-pool"; break;
+    case LVX_SEG_CACHE: csv = "cache,cache-pool"; break;
+    case LVX_SEG_CACHE_POOL: csv = "cache-pool"; break;
+    default: break;
+    }
+    if (!csv && row->lv && (r->cow_of || r->snapshots))
+        csv = "snapshot";
+    if (csv)
+        list_from_csv(rc->pool, v, csv);
+    else
+        lvx_rval_list(v, NULL);
+}
+
+/* --- policy and flags ----------------------------------------------------- */
+LVX_RGETTER(lv_allocation_policy)
+{
+    (void)rc;
+    lvx_rval_str(v, row->lv ? lvx_report_alloc_name(row->lv->alloc) : "");
+}
+
+LVX_RGETTER(lv_allocation_locked)
+{
+    (void)rc;
+    lvx_rval_str(v, row->lv && (row->lv->status & LVX_LV_LOCKED) ? "allocation locked" : "");
+}
+
+LVX_RGETTER(lv_fixed_minor)
+{
+    (void)rc;
+    lvx_rval_str(v, row->lv && (row->lv->status & LVX_LV_FIXED_MINOR) ? "fixed minor" : "");
+}
+
+LVX_RGETTER(lv_skip_activation)
+{
+    (void)rc;
+    lvx_rval_str(v, row->lv && (row->lv->flags & LVX_LVF_ACTIVATION_SKIP) ? "skip activation" : "");
+}
+
+LVX_RGETTER(lv_autoactivation)
+{
+    (void)rc;
+    lvx_rval_str(v, row->lv && !(row->lv->flags & LVX_LVF_NOAUTOACTIVATE) ? "enabled" : "");
+}
+
+LVX_RGETTER(lv_when_full)
+{
+    (void)rc;
+    if (lv_kind(row->lv) != LVX_SEG_THIN_POOL) {
+        lvx_rval_str(v, "");
+        return;
+    }
+    lvx_rval_str(v, (row->lv->flags & LVX_LVF_ERROR_WHEN_FULL) ? "error" : "queue");
+}
+
+LVX_RGETTER(lv_health_status)
+{
+    (void)rc;
+    const struct lvx_rlv *r = lvx_report_rlv(row->rvg, row->lv);
+    bool raid = lv_kind(row->lv) == LVX_SEG_RAID || r->role == LVX_RROLE_RIMAGE ||
+                r->role == LVX_RROLE_RMETA;
+    lvx_rval_str(v, row->lv && raid ? "unknown" : "");
+}
+
+LVX_RGETTER(lv_attr)
+{
+    lvx_rval_str(v, row->lv ? lvx_report_lv_attr(rc->pool, row->rvg, row->lv) : "");
+}
+
+/* --- numbers and sizes ---------------------------------------------------- */
+LVX_RGETTER(lv_major)
+{
+    (void)rc;
+    const struct lvx_lv *lv = row->lv;
+    if (!lv)
+        lvx_rval_blank(v, LVX_FT_NUM);
+    else
+        lvx_rval_num(v, (lv->status & LVX_LV_FIXED_MINOR) && lv->has_major ? lv->major : -1);
+}
+
+LVX_RGETTER(lv_minor)
+{
+    (void)rc;
+    const struct lvx_lv *lv = row->lv;
+    if (!lv)
+        lvx_rval_blank(v, LVX_FT_NUM);
+    else
+        lvx_rval_num(v, (lv->status & LVX_LV_FIXED_MINOR) && lv->has_minor ? lv->minor : -1);
+}
+
+LVX_RGETTER(lv_read_ahead)
+{
+    (void)rc;
+    const struct lvx_lv *lv = row->lv;
+    if (!lv) {
+        lvx_rval_blank(v, LVX_FT_SIZE);
+        return;
+    }
+    if (!lv->has_read_ahead || lv->read_ahead == 0) {
+        lvx_rval_size(v, 0);
+        v->str = "auto";
+        return;
+    }
+    lvx_rval_size(v, lv->read_ahead < 0 ? 0 : (uint64_t)lv->read_ahead);
+}
+
+LVX_RGETTER(lv_size)
+{
+    (void)rc;
+    if (row->lv)
+        lvx_rval_size(v, lvx_report_lv_size(row->lv));
+    else
+        lvx_rval_blank(v, LVX_FT_SIZE);
+}
+
+LVX_RGETTER(lv_metadata_size)
+{
+    (void)rc;
+    const struct lvx_seg *s = first_seg(row->lv);
+    if (s && s->metadata_lv && (s->kind == LVX_SEG_THIN_POOL || s->kind == LVX_SEG_CACHE_POOL))
+        lvx_rval_size(v, lvx_report_lv_size(s->metadata_lv));
+    else
+        lvx_rval_blank(v, LVX_FT_SIZE);
+}
+
+LVX_RGETTER(seg_count)
+{
+    (void)rc;
+    if (row->lv)
+        lvx_rval_num(v, row->lv->seg_count);
+    else
+        lvx_rval_blank(v, LVX_FT_NUM);
+}
+
+/* --- related LVs ---------------------------------------------------------- */
+static const struct lvx_lv *origin_of(const struct lvx_rrow *row)
+{
+    const struct lvx_rlv *r = lvx_report_rlv(row->rvg, row->lv);
+    const struct lvx_seg *s = first_seg(row->lv);
+    if (r->cow_of)
+        return r->cow_of->origin_lv;
+    if (s && (s->kind == LVX_SEG_THIN || s->kind == LVX_SEG_CACHE))
+        return s->origin_lv;
+    return NULL;
+}
+
+LVX_RGETTER(origin) { lv_name_value(rc, row, origin_of(row), v); }
+LVX_RGETTER(origin_uuid) { lv_uuid_value(rc, origin_of(row), v); }
+
+LVX_RGETTER(origin_size)
+{
+    (void)rc;
+    const struct lvx_rlv *r = lvx_report_rlv(row->rvg, row->lv);
+    if (r->cow_of && r->cow_of->origin_lv)
+        lvx_rval_size(v, lvx_report_lv_size(r->cow_of->origin_lv));
+    else if (row->lv && r->snapshots)
+        lvx_rval_size(v, lvx_report_lv_size(row->lv));
+    else
+        lvx_rval_blank(v, LVX_FT_SIZE);
+}
+
+static const struct lvx_lv *pool_of(const struct lvx_rrow *row)
+{
+    const struct lvx_seg *s = first_seg(row->lv);
+    return s && (s->kind == LVX_SEG_THIN || s->kind == LVX_SEG_CACHE) ? s->pool_lv : NULL;
+}
+
+static const struct lvx_lv *data_of(const struct lvx_rrow *row)
+{
+    const struct lvx_seg *s = first_seg(row->lv);
+    if (!s || (s->kind != LVX_SEG_THIN_POOL && s->kind != LVX_SEG_CACHE_POOL))
+        return NULL;
+    if (s->data_lv)
+        return s->data_lv;
+    return s->areas && s->area_count ? s->areas[0].lv : NULL;
+}
+
+static const struct lvx_lv *meta_of(const struct lvx_rrow *row)
+{
+    const struct lvx_seg *s = first_seg(row->lv);
+    if (!s || (s->kind != LVX_SEG_THIN_POOL && s->kind != LVX_SEG_CACHE_POOL))
+        return NULL;
+    return s->metadata_lv;
+}
+
+static const struct lvx_lv *log_of(const struct lvx_rrow *row)
+{
+    const struct lvx_seg *s = first_seg(row->lv);
+    return s && s->kind == LVX_SEG_MIRROR ? s->log_lv : NULL;
+}
+
+LVX_RGETTER(pool_lv) { lv_name_value(rc, row, pool_of(row), v); }
+LVX_RGETTER(pool_lv_uuid) { lv_uuid_value(rc, pool_of(row), v); }
+LVX_RGETTER(data_lv) { lv_name_value(rc, row, data_of(row), v); }
+LVX_RGETTER(data_lv_uuid) { lv_uuid_value(rc, data_of(row), v); }
+LVX_RGETTER(metadata_lv) { lv_name_value(rc, row, meta_of(row), v); }
+LVX_RGETTER(metadata_lv_uuid) { lv_uuid_value(rc, meta_of(row), v); }
+LVX_RGETTER(mirror_log) { lv_name_value(rc, row, log_of(row), v); }
+LVX_RGETTER(mirror_log_uuid) { lv_uuid_value(rc, log_of(row), v); }
+
+static void lv_relatives(struct lvx_rctx *rc, const struct lvx_rrow *row, struct lvx_rval *v,
+                         bool descendants)
+{
+    struct lvx_strlist l = { 0, NULL };
+    const struct lvx_vg *vg = row->vg;
+    if (!row->lv) {
+        lvx_rval_list(v, NULL);
+        return;
+    }
+    l.v = lvx_pool_alloc(rc->pool, sizeof(*l.v) * (vg->lv_count + 1));
+    if (!descendants) {
+        struct lvx_rrow r = *row;
+        const struct lvx_lv *o;
+        while ((o = origin_of(&r)) != NULL && l.n < vg->lv_count) {
+            l.v[l.n++] = o->name;
+            r.lv = o;
+        }
+    } else {
+        for (unsigned i = 0; i < vg->lv_count; i++) {
+            struct lvx_rrow r = *row;
+            r.lv = vg->lvs[i];
+            if (origin_of(&r) == row->lv && lvx_report_rlv(row->rvg, vg->lvs[i])->visible)
+                l.v[l.n++] = vg->lvs[i]->name;
+        }
+    }
+    lvx_rval_list(v, &l);
+}
+
+LVX_RGETTER(lv_ancestors) { lv_relatives(rc, row, v, false); }
+LVX_RGETTER(lv_descendants) { lv_relatives(rc, row, v, true); }
+
+/* --- metadata strings ----------------------------------------------------- */
+LVX_RGETTER(lv_tags) { (void)rc; lvx_rval_list(v, row->lv ? &row->lv->tags : NULL); }
+LVX_RGETTER(lv_profile) { (void)rc; lvx_rval_str(v, row->lv ? row->lv->profile : ""); }
+LVX_RGETTER(lv_lockargs) { (void)rc; lvx_rval_str(v, row->lv ? row->lv->lock_args : ""); }
+LVX_RGETTER(lv_host) { (void)rc; lvx_rval_str(v, row->lv ? row->lv->creation_host : ""); }
+
+LVX_RGETTER(lv_time)
+{
+    if (!row->lv || !row->lv->has_creation) {
+        lvx_rval_str(v, "");
+        return;
+    }
+    time_t t = (time_t)row->lv->creation_time;
+    struct tm tm;
+    char buf[64];
+    localtime_r(&t, &tm);
+    strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S %z", &tm);
+    lvx_rval_str(v, lvx_pool_strdup(rc->pool, buf));
+    v->num = (int64_t)row->lv->creation_time;
+}

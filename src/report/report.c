@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * report/report.c - lvx_report(): columns and sort keys (columns.c), the report
+ * type they need, rows (rows.c), selection (select.c), sorting, rendering of
+ * every cell with --units, output (output.c).
+ *
+ * Report type: as LVM2, fields of a "wider" object turn a report into the one
+ * that has rows for them: pvs with LV/segment fields becomes pvs --segments, vgs
+ * with LV fields becomes lvs, lvs with segment fields becomes lvs --segments; LV
+ * and PV fields cannot be mixed outside PV segments.
+ */
+#include "report/report_int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *kind_name(enum lvx_report_kind kind)
+{
+    static const char *const names[] = {
+        [LVX_REPORT_PVS] = "pv", [LVX_REPORT_VGS] = "vg", [LVX_REPORT_LVS] = "lv",
+        [LVX_REPORT_SEGS] = "seg", [LVX_REPORT_PVSEGS] = "pvseg",
+    };
+    return names[kind];
+}
+
+static unsigned list_objects(const struct lvx_collist *l)
+{
+    unsigned m = 0;
+    for (unsigned i = 0; i < l->n; i++)
+        m |= l->f[i]->obj;
+    return m;
+}
+
+/* the report type that has rows for every object in `need` */
+static int final_kind(struct lvx_ctx *ctx, enum lvx_report_kind base, unsigned need,
+                      enum lvx_report_kind *out)
+{
+    const unsigned lv_side = LVX_ROBJ_LV | LVX_ROBJ_SEG;
+    const unsigned pv_side = LVX_ROBJ_PV | LVX_ROBJ_PVSEG;
+    enum lvx_report_kind k = base;
+    if (base == LVX_REPORT_PVS && (need & (lv_side | LVX_ROBJ_PVSEG)))
+        k = LVX_REPORT_PVSEGS;
+    else if (base == LVX_REPORT_VGS && (need & lv_side) && (need & pv_side))
+        goto mixed;
+    else if (base == LVX_REPORT_VGS && (need & LVX_ROBJ_PVSEG))
+        k = LVX_REPORT_PVSEGS;
+    else if (base == LVX_REPORT_VGS && (need & LVX_ROBJ_PV))
+        k = LVX_REPORT_PVS;
+    else if (base == LVX_REPORT_VGS && (need & LVX_ROBJ_SEG))
+        k = LVX_REPORT_SEGS;
+    else if (base == LVX_REPORT_VGS && (need & LVX_ROBJ_LV))
+        k = LVX_REPORT_LVS;
+    else if (base == LVX_REPORT_LVS && (need & pv_side))
+        goto mixed;
+    else if (base == LVX_REPORT_LVS && (need & LVX_ROBJ_SEG))
+        k = LVX_REPORT_SEGS;
+    else if (base == LVX_REPORT_SEGS && (need & pv_side))
+        goto mixed;
+    *out = k;
+    return 0;
+mixed:
+    return lvx_error(ctx, EINVAL,
+                     "Can't report LV and PV fields at the same time in report type \"%s\".",
+                     kind_name(base));
+}
+
+/* qsort has no context argument in C11: the comparator reads the keys here */
+static _Thread_local const struct lvx_collist *sort_keys;
+
+static int row_cmp(const void *a, const void *b)
+{
+    const struct lvx_rrow *x = *(struct lvx_rrow *const *)a;
+    const struct lvx_rrow *y = *(struct lvx_rrow *const *)b;
+    for (unsigned k = 0; k < sort_keys->n; k++) {
+        int c = lvx_rval_cmp(&x->vals[k], &y->vals[k]);
+        if (c)
+            return sort_keys->desc[k] ? -c : c;
+    }
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static void sort_rows(struct lvx_rctx *rc, struct lvx_rrow **rows, unsigned n,
+                      const struct lvx_collist *keys)
+{
+    for (unsigned r = 0; r < n; r++) {
+        rows[r]->vals = lvx_pool_alloc(rc->pool, sizeof(struct lvx_rval) * (keys->n + 1));
+        for (unsigned k = 0; k < keys->n; k++)
+            keys->f[k]->get(rc, rows[r], &rows[r]->vals[k]);
+    }
+    if (n < 2)
+        return;
+    sort_keys = keys;
+    qsort(rows, n, sizeof(*rows), row_cmp);
+    sort_keys = NULL;
+}
+
+static void render_cells(struct lvx_rctx *rc, struct lvx_rrow **rows, unsigned n,
+                         const struct lvx_collist *cols, char units, bool nosuffix)
+{
+    struct lvx_buf b = LVX_BUF_INIT;
+    for (unsigned r = 0; r < n; r++) {
+        rows[r]->cells = lvx_pool_alloc(rc->pool, sizeof(char *) * (cols->n + 1));
+        for (unsigned c = 0; c < cols->n; c++) {
+            struct lvx_rval v;
+            cols->f[c]->get(rc, rows[r], &v);
+            lvx_buf_reset(&b);
+            lvx_rval_format(&b, &v, units, nosuffix);
+            rows[r]->cells[c] = lvx_pool_strdup(rc->pool, lvx_buf_str(&b));
+        }
+    }
+    lvx_buf_free(&b);
+}
+
+static unsigned select_rows(struct lvx_rctx *rc, const struct lvx_sel *sel, struct lvx_rrow **rows,
+                            unsigned n)
+{
+    unsigned kept = 0;
+    for (unsigned r = 0; r < n; r++)
+        if (lvx_report_select_match(rc, sel, rows[r]))
+            rows[kept++] = rows[r];
+    return kept;
+}
+
+static int run_report(struct lvx_ctx *ctx, struct lvx_pool *pool, enum lvx_report_kind base,
+                      const struct lvx_report_opts *opts, struct lvx_vg *const *vgs,
+                      unsigned vg_count, struct lvx_pv *const *orphans, unsigned orphan_count,
+                      struct lvx_buf *out, struct lvx_sel **sel)
+{
+    struct lvx_collist cols, keys;
+    enum lvx_report_kind kind = base;
+    char units = opts->units ? opts->units : 'r';
+    if (!lvx_report_units_valid(units))
+        return lvx_error(ctx, EINVAL, "Invalid units specification: %c", units);
+    int r = lvx_report_parse_columns(ctx, pool, base, opts->fields, &cols);
+    if (r == 0)
+        r = lvx_report_parse_sort(ctx, pool, base, opts->sort, &keys);
+    if (r == 0 && opts->select)
+        r = lvx_report_select_parse(ctx, pool, opts->select, lvx_report_kind_obj(base), sel);
+    if (r == 0)
+        r = final_kind(ctx, base,
+                       list_objects(&cols) | list_objects(&keys) | lvx_report_select_objects(*sel),
+                       &kind);
+    if (r < 0)
+        return r;
+
+    struct lvx_rvg **rvgs = lvx_pool_alloc(pool, sizeof(*rvgs) * (vg_count + 1));
+    for (unsigned g = 0; g < vg_count; g++)
+        rvgs[g] = lvx_report_rvg_build(pool, vgs[g]);
+    struct lvx_rrow **rows;
+    unsigned nrows;
+    lvx_report_build_rows(pool, kind, opts->all, base != LVX_REPORT_VGS, rvgs, vg_count, orphans,
+                          orphan_count, &rows, &nrows);
+
+    struct lvx_rctx rc = { pool };
+    nrows = select_rows(&rc, *sel, rows, nrows);
+    sort_rows(&rc, rows, nrows, &keys);
+    render_cells(&rc, rows, nrows, &cols, units, opts->nosuffix);
+    struct lvx_rout ro = { opts, kind_name(kind), cols.f, cols.n, rows, nrows };
+    lvx_report_render(out, &ro);
+    return 0;
+}
+
+int lvx_report(struct lvx_ctx *ctx, enum lvx_report_kind kind, const struct lvx_report_opts *opts,
+               struct lvx_vg *const *vgs, unsigned vg_count, struct lvx_pv *const *orphans,
+               unsigned orphan_count, struct lvx_buf *out)
+{
+    static const struct lvx_report_opts none;
+    if ((unsigned)kind > LVX_REPORT_PVSEGS)
+        return lvx_error(ctx, EINVAL, "Unknown report type %d", (int)kind);
+    struct lvx_pool *pool = lvx_pool_create();
+    struct lvx_sel *sel = NULL;
+    int r = run_report(ctx, pool, kind, opts ? opts : &none, vgs, vg_count, orphans,
+                       orphan_count, out, &sel);
+    lvx_report_select_free(sel);
+    lvx_pool_destroy(pool);
+    return r;
+}

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# tests/install-deps.sh - install the Debian 12 packages lvx needs to build and test.
+# Idempotent: asks dpkg which packages are missing and installs only those (one
+# `apt-get update` first).  Silent when everything is already there.
+# Called by `make check` and `make demo`; needs root (or sudo) only when something is missing.
+set -euo pipefail
+
+PACKAGES=(
+    build-essential     # gcc, make, libc headers
+    clang               # fuzz harnesses (libFuzzer)
+    libclang-rt-14-dev  # clang 14 runtimes: libFuzzer, ASan, UBSan
+    pkg-config
+    liburing-dev        # batched parallel device reads
+    libblkid-dev        # signature detection (pvcreate, planned)
+    libfuse3-dev        # user-space activation backend (planned)
+    zlib1g-dev          # linked by liblvx; fixture decompression in the unit tests
+    lvm2                # the real LVM2: oracle in tests/cli
+    xfsprogs            # filesystems on activated LVs (planned tests)
+    e2fsprogs
+    fio                 # benchmarks
+    valgrind            # memory checks of the plain build
+    jq                  # JSON in shell tests
+    python3             # test tooling (fixture rebuild, report comparison, damage recipes)
+    perl                # prove (TAP harness)
+    util-linux          # losetup
+    gzip
+)
+
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+    status=$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)
+    if [[ "$status" != "install ok installed" ]]; then
+        missing+=("$pkg")
+    fi
+done
+
+if ((${#missing[@]} == 0)); then
+    exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}" >&2
+SUDO=()
+if [[ $(id -u) -ne 0 ]]; then
+    if command -v sudo >/dev/null 2>&1; then
+        SUDO=(sudo)
+    else
+        echo "install-deps: missing packages (${missing[*]}) and not root; run as root" >&2
+        exit 1
+    fi
+fi
+
+log=$(mktemp /tmp/lvx-install-deps.XXXXXX)
+trap 'rm -f "$log"' EXIT
+if ! "${SUDO[@]}" apt-get update >"$log" 2>&1; then
+    cat "$log" >&2
+    echo "install-deps: apt-get update failed" >&2
+    exit 1
+fi
+if ! "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive \
+        apt-get install -y --no-install-recommends "${missing[@]}" >"$log" 2>&1; then
+    cat "$log" >&2
+    echo "install-deps: apt-get install failed" >&2
+    exit 1
+fi
+echo "install-deps: done" >&2

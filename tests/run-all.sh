@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# tests/run-all.sh - run every test through prove (TAP), from the repository root:
+#   * the sanitized unit tests build-asan/tests/test_*
+#   * the shell tests tests/cli/t*.sh with LVX=build-asan/lvx (ASan+UBSan) and
+#     LVX_PLAIN=build/lvx (valgrind pass t9000; fuzz smoke t9100)
+# Expects `make all unit` and `make SAN=1 all unit` to have run (make check does both).
+# Prints prove's summary; exits non-zero when any test failed.
+#   PROVE_JOBS=N   parallel test files (default 2)
+#   bash tests/run-all.sh tests/cli/t0100-fixture-reports.sh   runs only the files named
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+export LVX="${LVX:-build-asan/lvx}"
+export LVX_PLAIN="${LVX_PLAIN:-build/lvx}"
+
+for f in "$LVX" "$LVX_PLAIN"; do
+    if [[ ! -x $f ]]; then
+        echo "run-all.sh: $f is missing: run 'make all unit' and 'make SAN=1 all unit' first" >&2
+        exit 1
+    fi
+done
+
+if [[ $# -gt 0 ]]; then
+    tests=("$@")
+else
+    tests=()
+    # slow files first, so that -j2 overlaps them with the rest
+    for t in tests/cli/t9100-*.sh tests/cli/t0110-*.sh tests/cli/t9000-*.sh; do
+        [[ -f $t ]] && tests+=("$t")
+    done
+    for t in build-asan/tests/test_* tests/cli/t*.sh; do
+        [[ -f $t ]] || continue
+        case " ${tests[*]} " in *" $t "*) continue ;; esac
+        tests+=("$t")
+    done
+fi
+if [[ ${#tests[@]} -eq 0 ]]; then
+    echo "run-all.sh: no tests found" >&2
+    exit 1
+fi
+
+exec prove -j"${PROVE_JOBS:-2}" --timer --exec "bash tests/tools/tap-exec.sh" "${tests[@]}"
