@@ -47,13 +47,15 @@ $(BUILD)/liblvx.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/liblvx.so: $(LIB_OBJ)
-	$(CC) -shared -Wl,-soname,liblvx.so.$(SOVERSION) -o $(BUILD)/liblvx.so.$(VERSION) $^ $(LDFLAGS_ALL) $(LIBS)
+# Only the public API (include/lvx.h) is exported: src/liblvx.map.
+$(BUILD)/liblvx.so: $(LIB_OBJ) src/liblvx.map
+	$(CC) -shared -Wl,-soname,liblvx.so.$(SOVERSION) -Wl,--version-script,src/liblvx.map \
+		-o $(BUILD)/liblvx.so.$(VERSION) $(LIB_OBJ) $(LDFLAGS_ALL) $(LIBS)
 	ln -sf liblvx.so.$(VERSION) $(BUILD)/liblvx.so.$(SOVERSION)
 	ln -sf liblvx.so.$(VERSION) $@
 
 $(BUILD)/lvx: $(BIN_OBJ) $(BUILD)/liblvx.a
-	$(CC) -o $@ $(BIN_OBJ) $(BUILD)/liblvx.a $(LDFLAGS_ALL) $(LIBS)
+	$(CC) -o $@ $(BIN_OBJ) $(BUILD)/liblvx.a $(LDFLAGS_ALL) $(LIBS) -lreadline
 
 unit: $(UNIT_BIN)
 
@@ -82,13 +84,19 @@ demo: all
 bench: all
 	@echo "benchmarks: see bench/"
 
+# Honours PREFIX and DESTDIR; lvx.pc is generated for the final PREFIX.
 install: all
-	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include
+	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include \
+		$(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 755 $(BUILD)/lvx $(DESTDIR)$(PREFIX)/sbin/lvx
 	install -m 644 $(BUILD)/liblvx.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(BUILD)/liblvx.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/
 	ln -sf liblvx.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/liblvx.so.$(SOVERSION)
 	ln -sf liblvx.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/liblvx.so
+	install -m 644 include/lvx.h $(DESTDIR)$(PREFIX)/include/lvx.h
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' lvx.pc.in \
+		>$(DESTDIR)$(PREFIX)/lib/pkgconfig/lvx.pc
+	chmod 644 $(DESTDIR)$(PREFIX)/lib/pkgconfig/lvx.pc
 
 clean:
 	rm -rf build build-asan build-fuzz

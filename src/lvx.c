@@ -1,10 +1,176 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * lvx.c - the lvx binary: hands argv to the command dispatcher (cmd/dispatch.c).
+ * lvx.c - the lvx binary: hands argv to the command dispatcher (cmd/dispatch.c),
+ * or runs the shell (cmd/shell.c) when asked (`lvx shell [FILE]`) or when started
+ * without arguments with a terminal or a pipe/file on stdin.  On a terminal the shell
+ * reads lines with GNU readline (line editing, history in ~/.lvx_history); that is
+ * why the reader lives here, in the GPL binary, and not in liblvx.
  */
 #include "cmd/cmd.h"
+#include "cmd/commands.h"
+#include "cmd/shell.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <readline/history.h>
+#include <readline/readline.h>
+
+#define HISTORY_FILE ".lvx_history"
+#define HISTORY_MAX 500
+
+/* ---- readers ------------------------------------------------------------------- */
+
+static char *read_file_line(void *arg, const char *prompt)
+{
+    FILE *f = arg;
+    char *line = NULL;
+    size_t cap = 0;
+    (void)prompt;
+    ssize_t n = getline(&line, &cap, f);
+    if (n < 0) {
+        free(line);
+        return NULL;
+    }
+    if (n > 0 && line[n - 1] == '\n')
+        line[n - 1] = '\0';
+    return line;
+}
+
+static char *read_terminal_line(void *arg, const char *prompt)
+{
+    (void)arg;
+    char *line = readline(prompt);
+    if (line && *line && line[strspn(line, " \t")])
+        add_history(line);
+    return line;
+}
+
+/* Complete the first word of a line with command names (and quit/exit). */
+static char *command_generator(const char *text, int state)
+{
+    static unsigned idx;
+    static size_t len;
+    unsigned n;
+    const struct lvx_command *table = lvx_command_table(&n);
+    if (!state) {
+        idx = 0;
+        len = strlen(text);
+    }
+    while (idx < n + 2) {
+        unsigned i = idx++;
+        const char *name = i < n ? table[i].name : i == n ? "quit" : "exit";
+        if (strncmp(name, text, len) == 0)
+            return strdup(name);
+    }
+    return NULL;
+}
+
+static char **complete_command(const char *text, int start, int end)
+{
+    (void)end;
+    if (start != 0)
+        return NULL;          /* file names for the arguments */
+    return rl_completion_matches(text, command_generator);
+}
+
+static const char *history_path(void)
+{
+    static char path[4096];
+    const char *home = getenv("HOME");
+    if (!home || !*home)
+        return NULL;
+    snprintf(path, sizeof(path), "%s/%s", home, HISTORY_FILE);
+    return path;
+}
+
+/* ---- `lvx shell [--status-fd N] [--no-cache] [FILE]` ----------------------------- */
+
+static int shell_usage(const char *msg)
+{
+    fprintf(stderr, "  %s\n  Usage: lvx shell [--status-fd N] [--no-cache] [FILE]\n", msg);
+    return 3;
+}
+
+static int run_shell(int argc, char **argv)
+{
+    struct lvx_shell_opts o = { .status_fd = -1 };
+    const char *file = NULL;
+
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--status-fd") == 0 && i + 1 < argc) {
+            char *end;
+            long fd = strtol(argv[++i], &end, 10);
+            if (*end || fd < 0 || fd > 1023)
+                return shell_usage("Invalid --status-fd.");
+            o.status_fd = (int)fd;
+        } else if (strcmp(argv[i], "--no-cache") == 0) {
+            o.no_cache = true;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return shell_usage("Unknown option.");
+        } else if (!file) {
+            file = argv[i];
+        } else {
+            return shell_usage("Too many arguments.");
+        }
+    }
+    if (file && strcmp(file, "-") != 0) {
+        FILE *f = fopen(file, "re");
+        if (!f) {
+            fprintf(stderr, "  Cannot open %s: %s\n", file, strerror(errno));
+            return 5;
+        }
+        o.read = read_file_line;
+        o.read_arg = f;
+        int rc = lvx_shell_loop(&o);
+        fclose(f);
+        return rc;
+    }
+    if (!isatty(STDIN_FILENO)) {
+        o.read = read_file_line;
+        o.read_arg = stdin;
+        return lvx_shell_loop(&o);
+    }
+    const char *hist = history_path();
+    rl_readline_name = "lvx";
+    rl_attempted_completion_function = complete_command;
+    using_history();
+    stifle_history(HISTORY_MAX);
+    if (hist)
+        read_history(hist);
+    o.read = read_terminal_line;
+    o.prompt = "lvx> ";
+    int rc = lvx_shell_loop(&o);
+    if (hist)
+        write_history(hist);
+    return rc;
+}
+
+/* Without arguments: the shell when stdin is a terminal, a pipe or a file; the command
+ * list otherwise (stdin closed or /dev/null). */
+static bool stdin_wants_shell(void)
+{
+    struct stat st;
+    if (isatty(STDIN_FILENO))
+        return true;
+    if (fstat(STDIN_FILENO, &st) < 0)
+        return false;
+    return S_ISFIFO(st.st_mode) || S_ISREG(st.st_mode) || S_ISSOCK(st.st_mode);
+}
 
 int main(int argc, char **argv)
 {
+    const char *base = argc > 0 && argv[0] ? strrchr(argv[0], '/') : NULL;
+    base = base ? base + 1 : argc > 0 && argv[0] ? argv[0] : "lvx";
+    bool as_lvx = !lvx_command_find(base);       /* not called as "pvs" through a symlink */
+
+    if (as_lvx && argc >= 2 && strcmp(argv[1], "shell") == 0)
+        return run_shell(argc - 2, argv + 2);
+    if (as_lvx && argc == 1 && stdin_wants_shell())
+        return run_shell(0, NULL);
     return lvx_main(argc, argv);
 }

@@ -2,10 +2,12 @@
 # shellcheck shell=bash
 #
 # tests/lib.sh - sourced by every tests/cli/t*.sh.  Provides:
-#   TAP:       plan_later, test_ok, test_fail, test_eq, test_skip, diag, done_testing, skip_all
-#   guards:    need_root, need_loop, need_cmd
+#   TAP:       plan_later, test_ok, test_fail, test_eq, test_skip, diag, done_testing, skip_all;
+#              for checks of your own: _tap_result 0|1 "description", _diag_file LABEL FILE
+#   guards:    need_root, need_loop, need_cmd CMD..., need_lvx (each skips the whole test)
 #   scratch:   $SCRATCH (private mktemp dir, removed on exit)
-#   devices:   make_loop SIZE, attach_loop FILE (only loops made here are detached on exit)
+#   devices:   make_loop SIZE, attach_loop FILE, detach_loop DEV (only loops attached
+#              here are detached on exit, also on failure or Ctrl-C)
 #   fixtures:  fixture_images SCENARIO DIR, fixture_scenarios, fixture_vgs SCENARIO
 #   LVM2:      lvm_sandbox DEV..., lvm2 ARGS... (the real LVM2 restricted to DEV...)
 #   lvx:       lvx ARGS... (runs $LVX, default build-asan/lvx), sanitizer_report FILE

@@ -25,21 +25,87 @@ static const enum lvx_opt_id vgdisplay_opts[] = {
 static const enum lvx_opt_id lvdisplay_opts[] = {
     REPORT_OPTS, LVX_OPT_MAPS, LVX_OPT_COLON, LVX_OPT_COLUMNS, END };
 static const enum lvx_opt_id vgcfgbackup_opts[] = { LVX_OPT_FILE, END };
+static const enum lvx_opt_id pvcreate_opts[] = {
+    LVX_OPT_PVMETADATACOPIES, LVX_OPT_METADATACOPIES_PV, LVX_OPT_METADATASIZE,
+    LVX_OPT_DATAALIGNMENT, LVX_OPT_DATAALIGNMENTOFFSET, LVX_OPT_LABELSECTOR,
+    LVX_OPT_BOOTLOADERAREASIZE, LVX_OPT_METADATAIGNORE, LVX_OPT_UUID_STR, LVX_OPT_RESTOREFILE,
+    LVX_OPT_NORESTOREFILE, LVX_OPT_ZERO, LVX_OPT_SETPHYSICALVOLUMESIZE, END };
+static const enum lvx_opt_id lvcreate_opts[] = {
+    LVX_OPT_SIZE, LVX_OPT_EXTENTS, LVX_OPT_NAME, LVX_OPT_STRIPES, LVX_OPT_STRIPESIZE,
+    LVX_OPT_TYPE, LVX_OPT_ALLOC, LVX_OPT_CONTIGUOUS, LVX_OPT_PERMISSION, LVX_OPT_READAHEAD,
+    LVX_OPT_ADDTAG, LVX_OPT_ZERO, LVX_OPT_WIPESIGNATURES, LVX_OPT_ACTIVATE, END };
+static const enum lvx_opt_id lvresize_opts[] = {
+    LVX_OPT_SIZE, LVX_OPT_EXTENTS, LVX_OPT_STRIPES, LVX_OPT_STRIPESIZE, LVX_OPT_ALLOC, END };
+static const enum lvx_opt_id lvchange_opts[] = {
+    LVX_OPT_PERMISSION, LVX_OPT_READAHEAD, LVX_OPT_ADDTAG, LVX_OPT_DELTAG, LVX_OPT_ALLOC,
+    LVX_OPT_CONTIGUOUS, LVX_OPT_ACTIVATE, END };
+static const enum lvx_opt_id pvchange_opts[] = {
+    LVX_OPT_ALLOCATABLE, LVX_OPT_METADATAIGNORE, LVX_OPT_UUID, LVX_OPT_ADDTAG, LVX_OPT_DELTAG,
+    LVX_OPT_ALL, END };
+static const enum lvx_opt_id pvresize_opts[] = { LVX_OPT_SETPHYSICALVOLUMESIZE, END };
+static const enum lvx_opt_id vgcreate_opts[] = {
+    LVX_OPT_PHYSICALEXTENTSIZE, LVX_OPT_VGMETADATACOPIES, LVX_OPT_METADATACOPIES_VG,
+    LVX_OPT_ALLOC, LVX_OPT_ADDTAG, LVX_OPT_MAXLOGICALVOLUMES, LVX_OPT_MAXPHYSICALVOLUMES, END };
+static const enum lvx_opt_id vgchange_opts[] = {
+    LVX_OPT_RESIZEABLE, LVX_OPT_VGMETADATACOPIES, LVX_OPT_METADATACOPIES_VG, LVX_OPT_ALLOC,
+    LVX_OPT_ADDTAG, LVX_OPT_DELTAG, LVX_OPT_UUID, LVX_OPT_MAXLOGICALVOLUMES,
+    LVX_OPT_MAXPHYSICALVOLUMES, END };
+static const enum lvx_opt_id vgreduce_opts[] = { LVX_OPT_ALL, LVX_OPT_REMOVEMISSING, END };
+static const enum lvx_opt_id vgck_opts[] = { LVX_OPT_UPDATEMETADATA, END };
+static const enum lvx_opt_id vgcfgrestore_opts[] = { LVX_OPT_FILE, LVX_OPT_LIST,
+                                                     LVX_OPT_FORCE_LONG, END };
+static const enum lvx_opt_id config_opts[] = { LVX_OPT_TYPE, END };
 static const enum lvx_opt_id no_opts[] = { END };
 
 static const struct lvx_command command_table[] = {
+    { "config", lvx_cmd_config, "Display the configuration (lvm.conf merged with --config)",
+      "[SECTION|SECTION/KEY ...]", config_opts },
     { "help", lvx_cmd_help, "Display help for commands", "[COMMAND ...]", no_opts },
+    { "lvcreate", lvx_cmd_lvcreate, "Create a logical volume", "VG [PV[:PE-PE] ...]",
+      lvcreate_opts },
+    { "lvchange", lvx_cmd_lvchange, "Change the attributes of logical volume(s)",
+      "VG|VG/LV ...", lvchange_opts },
     { "lvdisplay", lvx_cmd_lvdisplay, "Display information about a logical volume",
       "[VG|VG/LV ...]", lvdisplay_opts },
+    { "lvextend", lvx_cmd_lvextend, "Add space to a logical volume", "VG/LV [PV[:PE-PE] ...]",
+      lvresize_opts },
+    { "lvreduce", lvx_cmd_lvreduce, "Reduce the size of a logical volume", "VG/LV",
+      lvresize_opts },
+    { "lvremove", lvx_cmd_lvremove, "Remove logical volume(s) from the system",
+      "VG|VG/LV ...", no_opts },
+    { "lvrename", lvx_cmd_lvrename, "Rename a logical volume", "VG OLD NEW | VG/OLD VG/NEW",
+      no_opts },
+    { "lvresize", lvx_cmd_lvresize, "Resize a logical volume", "VG/LV [PV[:PE-PE] ...]",
+      lvresize_opts },
     { "lvs", lvx_cmd_lvs, "Display information about logical volumes", "[VG|VG/LV ...]",
       lvs_opts },
+    { "pvchange", lvx_cmd_pvchange, "Change attributes of physical volume(s)", "PV ...",
+      pvchange_opts },
+    { "lvtable", lvx_cmd_lvtable, "Print the device-mapper table of logical volume(s)",
+      "[VG|VG/LV ...]", no_opts },
+    { "pvcreate", lvx_cmd_pvcreate, "Initialize physical volume(s) for use by LVM", "PV ...",
+      pvcreate_opts },
     { "pvdisplay", lvx_cmd_pvdisplay, "Display various attributes of physical volume(s)",
       "[PV ...]", pvdisplay_opts },
+    { "pvremove", lvx_cmd_pvremove, "Remove LVM label(s) from physical volume(s)", "PV ...",
+      no_opts },
+    { "pvresize", lvx_cmd_pvresize, "Resize physical volume(s)", "PV ...", pvresize_opts },
     { "pvs", lvx_cmd_pvs, "Display information about physical volumes", "[PV ...]", pvs_opts },
     { "vgcfgbackup", lvx_cmd_vgcfgbackup, "Backup volume group configuration(s)", "[VG ...]",
       vgcfgbackup_opts },
+    { "vgcfgrestore", lvx_cmd_vgcfgrestore, "Restore volume group configuration", "VG",
+      vgcfgrestore_opts },
+    { "vgchange", lvx_cmd_vgchange, "Change volume group attributes", "[VG ...]", vgchange_opts },
+    { "vgck", lvx_cmd_vgck, "Check the consistency of volume group(s)", "[VG ...]", vgck_opts },
+    { "vgcreate", lvx_cmd_vgcreate, "Create a volume group", "VG PV ...", vgcreate_opts },
     { "vgdisplay", lvx_cmd_vgdisplay, "Display volume group information", "[VG ...]",
       vgdisplay_opts },
+    { "vgextend", lvx_cmd_vgextend, "Add physical volumes to a volume group", "VG PV ...",
+      no_opts },
+    { "vgreduce", lvx_cmd_vgreduce, "Remove physical volume(s) from a volume group", "VG [PV ...]",
+      vgreduce_opts },
+    { "vgremove", lvx_cmd_vgremove, "Remove volume group(s)", "VG ...", no_opts },
+    { "vgrename", lvx_cmd_vgrename, "Rename a volume group", "VG|VG_UUID NEW_VG", no_opts },
     { "vgs", lvx_cmd_vgs, "Display information about volume groups", "[VG ...]", vgs_opts },
     { "version", lvx_cmd_version, "Display software and driver version information", "",
       no_opts },

@@ -11,6 +11,7 @@
 #define LVX_CMD_COMMANDS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "cmd/options.h"
@@ -66,6 +67,27 @@ int lvx_cmd_lvdisplay(struct lvx_cmd_env *env);
 int lvx_cmd_vgcfgbackup(struct lvx_cmd_env *env);
 int lvx_cmd_version(struct lvx_cmd_env *env);
 int lvx_cmd_help(struct lvx_cmd_env *env);
+int lvx_cmd_vgcreate(struct lvx_cmd_env *env);      /* VG commands: cmd/vg*.c, cmd/vgcmd.h */
+int lvx_cmd_vgextend(struct lvx_cmd_env *env);
+int lvx_cmd_vgreduce(struct lvx_cmd_env *env);
+int lvx_cmd_vgremove(struct lvx_cmd_env *env);
+int lvx_cmd_vgrename(struct lvx_cmd_env *env);
+int lvx_cmd_vgchange(struct lvx_cmd_env *env);
+int lvx_cmd_vgck(struct lvx_cmd_env *env);
+int lvx_cmd_vgcfgrestore(struct lvx_cmd_env *env);
+int lvx_cmd_lvcreate(struct lvx_cmd_env *env);      /* cmd/lvcreate.c */
+int lvx_cmd_lvextend(struct lvx_cmd_env *env);      /* cmd/lvresize.c */
+int lvx_cmd_lvreduce(struct lvx_cmd_env *env);      /* cmd/lvresize.c */
+int lvx_cmd_lvresize(struct lvx_cmd_env *env);      /* cmd/lvresize.c */
+int lvx_cmd_lvremove(struct lvx_cmd_env *env);      /* cmd/lvremove.c */
+int lvx_cmd_lvrename(struct lvx_cmd_env *env);      /* cmd/lvrename.c */
+int lvx_cmd_lvchange(struct lvx_cmd_env *env);      /* cmd/lvchange.c */
+int lvx_cmd_lvtable(struct lvx_cmd_env *env);       /* cmd/lvtable.c */
+int lvx_cmd_config(struct lvx_cmd_env *env);        /* cmd/config_cmd.c */
+int lvx_cmd_pvcreate(struct lvx_cmd_env *env);
+int lvx_cmd_pvremove(struct lvx_cmd_env *env);
+int lvx_cmd_pvchange(struct lvx_cmd_env *env);
+int lvx_cmd_pvresize(struct lvx_cmd_env *env);
 
 /* --- common.c: helpers ---------------------------------------------------- */
 
@@ -108,6 +130,22 @@ struct lvx_cmd_lvsel {
 };
 void lvx_cmd_pick_lvs(struct lvx_cmd_env *env, const struct lvx_cmd_vgs *v, char **names,
                       unsigned count, struct lvx_cmd_lvsel *out, bool *failed);
+
+/* --- output routing (common.c) ---------------------------------------------
+ * The dispatcher binds the running command's context; lvx_cmd_errorf(), lvx_cmd_output()
+ * and prompts then go through its callbacks (out_fn, log_fn, ask_fn), else stdout/stderr.
+ * Returns the previously bound context (NULL if none). */
+struct lvx_ctx *lvx_cmd_bind_ctx(struct lvx_ctx *ctx);
+struct lvx_ctx *lvx_cmd_bound_ctx(void);
+/* The binary's log sink: LVM2's layout ("  msg"; NOTICE on stdout, the rest on stderr). */
+void lvx_cmd_log_stdio(void *arg, int level, const char *msg);
+/* An error line printed without indentation (getopt-style messages). */
+void lvx_cmd_error_raw(const char *msg);
+/* Write bytes of command output (0, or LVX_EXIT_FAILED after a message). */
+int lvx_cmd_write(const char *data, size_t len);
+/* When the bound context has a prompt callback, ask it (true, answer in *answer);
+ * false when prompts should use the terminal (stdin/stdout) as before. */
+bool lvx_cmd_ask_hook(const char *question, bool *answer);
 
 /* Print ctx's recorded error as LVM2 does ("  <msg>" on stderr) and return
  * LVX_EXIT_FAILED. */

@@ -5,7 +5,9 @@
  * errors the way LVM2 does, and format sizes as the display commands show them.
  *
  * This is the command layer: it is the one place of liblvx allowed to write to
- * stdout/stderr (on behalf of lvx_main()).
+ * stdout/stderr (on behalf of lvx_main()), and only when the context of the running
+ * command (lvx_cmd_bind_ctx) has no output/log callbacks of its own: a library or
+ * shell session routes everything through its callbacks.
  */
 #include "cmd/commands.h"
 
@@ -197,15 +199,97 @@ void lvx_cmd_pick_lvs(struct lvx_cmd_env *env, const struct lvx_cmd_vgs *v, char
     }
 }
 
+/* ---- output routing ---------------------------------------------------------
+ * Every byte a command prints goes through the context of the command being run
+ * (bound by the dispatcher): report text through ctx->out_fn, messages through the
+ * log callback.  Without a bound context (or without callbacks) the process's
+ * stdout/stderr are used, as LVM2 prints. */
+
+static _Thread_local struct lvx_ctx *bound_ctx;
+
+struct lvx_ctx *lvx_cmd_bind_ctx(struct lvx_ctx *ctx)
+{
+    struct lvx_ctx *old = bound_ctx;
+    bound_ctx = ctx;
+    return old;
+}
+
+struct lvx_ctx *lvx_cmd_bound_ctx(void)
+{
+    return bound_ctx;
+}
+
+void lvx_cmd_log_stdio(void *arg, int level, const char *msg)
+{
+    (void)arg;
+    if (level == LVX_LOG_NOTICE) {
+        printf("  %s\n", msg);
+        return;
+    }
+    fflush(stdout);
+    if (level == LVX_LOG_ERROR_RAW)
+        fprintf(stderr, "%s\n", msg);
+    else if (level == LVX_LOG_WARN && strncmp(msg, "WARNING:", 8) != 0)
+        fprintf(stderr, "  WARNING: %s\n", msg);
+    else if (level >= LVX_LOG_INFO)
+        fprintf(stderr, "      %s\n", msg);
+    else
+        fprintf(stderr, "  %s\n", msg);
+}
+
+/* Send one message at level through the bound context (or straight to stdio). */
+static void emit_message(int level, const char *msg)
+{
+    struct lvx_ctx *ctx = bound_ctx;
+    if (!ctx) {
+        lvx_cmd_log_stdio(NULL, level, msg);
+        return;
+    }
+    if (ctx->log_fn && level <= ctx->log_level)
+        ctx->log_fn(ctx->log_arg, level, msg);     /* any length (the command list) */
+}
+
+void lvx_cmd_error_raw(const char *msg)
+{
+    emit_message(LVX_LOG_ERROR_RAW, msg);
+}
+
 void lvx_cmd_errorf(const char *fmt, ...)
 {
+    char msg[2048];
     va_list ap;
-    fflush(stdout);
-    fputs("  ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    emit_message(LVX_LOG_ERROR, msg);
+}
+
+int lvx_cmd_write(const char *data, size_t len)
+{
+    struct lvx_ctx *ctx = bound_ctx;
+    if (ctx && ctx->out_fn) {
+        if (len)
+            ctx->out_fn(ctx->out_arg, data, len);
+        return 0;
+    }
+    if (len && fwrite(data, 1, len, stdout) != len) {
+        lvx_cmd_errorf("Failed to write output: %s", strerror(errno));
+        return LVX_EXIT_FAILED;
+    }
+    if (fflush(stdout) != 0) {
+        lvx_cmd_errorf("Failed to write output: %s", strerror(errno));
+        return LVX_EXIT_FAILED;
+    }
+    return 0;
+}
+
+bool lvx_cmd_ask_hook(const char *question, bool *answer)
+{
+    struct lvx_ctx *ctx = bound_ctx;
+    if (!ctx || !ctx->ask_fn)
+        return false;
+    *answer = ctx->ask_fn(ctx->ask_arg, question);
+    return true;
 }
 
 int lvx_cmd_fail(struct lvx_cmd_env *env)
@@ -220,15 +304,7 @@ int lvx_cmd_fail(struct lvx_cmd_env *env)
 
 int lvx_cmd_output(const struct lvx_buf *b)
 {
-    if (b->len && fwrite(b->data, 1, b->len, stdout) != b->len) {
-        lvx_cmd_errorf("Failed to write output: %s", strerror(errno));
-        return LVX_EXIT_FAILED;
-    }
-    if (fflush(stdout) != 0) {
-        lvx_cmd_errorf("Failed to write output: %s", strerror(errno));
-        return LVX_EXIT_FAILED;
-    }
-    return 0;
+    return lvx_cmd_write(b->data ? b->data : "", b->len);
 }
 
 /* --- sizes as the display commands print them ------------------------------ */
@@ -270,6 +346,8 @@ static const struct unit_def *unit_human(uint64_t bytes, bool si)
 void lvx_cmd_display_size(struct lvx_buf *out, uint64_t sectors, char units)
 {
     uint64_t bytes = sectors * 512;
+    if (units == 'r' || units == 'R')     /* display commands show 'r' as 'h' */
+        units = units == 'r' ? 'h' : 'H';
     bool human = units == 0 || units == 'h' || units == 'H';
 
     if (units == 0)

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * cmd/dispatch.c - lvx_main(): find the command (argv[0]'s basename when called
- * through a symlink such as "pvs", else argv[1]), set up the context (log sink
- * on stderr/stdout as LVM2 prints, the I/O seam from the environment), parse the
- * options the command accepts, run it and return its exit code.
+ * cmd/dispatch.c - lvx_main() and lvx_main_opts(): find the command (argv[0]'s
+ * basename when called through a symlink such as "pvs", else argv[1]), set up the
+ * context (log sink and output: the caller's callbacks, or stderr/stdout as LVM2
+ * prints; the I/O seam from the environment; --config), parse the options the
+ * command accepts, run it and return its exit code.
  *
  * Exit codes (LVM2's): 0 ok, 2 no such command, 3 invalid command line,
  * 5 command failed.
@@ -16,54 +17,58 @@
 
 #include "dev/io.h"
 
-/* Log sink: LVM2 indents every message by two spaces; informative messages
- * (log_print) go to stdout, everything else to stderr. */
-static void log_to_stdio(void *arg, int level, const char *msg)
+static int log_level_for(const struct lvx_cmd_args *args, int base)
 {
-    (void)arg;
-    if (level == LVX_LOG_NOTICE) {
-        printf("  %s\n", msg);
-        return;
-    }
-    fflush(stdout);
-    if (level == LVX_LOG_WARN && strncmp(msg, "WARNING:", 8) != 0)
-        fprintf(stderr, "  WARNING: %s\n", msg);
-    else if (level >= LVX_LOG_INFO)
-        fprintf(stderr, "      %s\n", msg);
-    else
-        fprintf(stderr, "  %s\n", msg);
-}
-
-static int log_level_for(const struct lvx_cmd_args *args)
-{
+    int level = base ? base : LVX_LOG_NOTICE;
     if (args->count[LVX_OPT_DEBUG] || args->count[LVX_OPT_VERBOSE] >= 2)
-        return LVX_LOG_DEBUG;
+        return level > LVX_LOG_DEBUG ? level : LVX_LOG_DEBUG;
     if (args->count[LVX_OPT_VERBOSE])
-        return LVX_LOG_INFO;
+        return level > LVX_LOG_INFO ? level : LVX_LOG_INFO;
     if (args->count[LVX_OPT_QUIET])
         return LVX_LOG_WARN;
-    return LVX_LOG_NOTICE;
+    return level;
 }
 
 static void print_parse_error(const char *msg)
 {
     /* getopt-style messages ("lvx pvs: ...") are not indented, LVM2's own are */
     if (strncmp(msg, "lvx ", 4) == 0)
-        fprintf(stderr, "%s\n", msg);
+        lvx_cmd_error_raw(msg);
     else
-        fprintf(stderr, "  %s\n", msg);
+        lvx_cmd_errorf("%s", msg);
 }
 
-static int run_command(const struct lvx_command *cmd, int argc, char **argv)
+static void setup_ctx(struct lvx_ctx *ctx, const struct lvx_run_opts *o)
+{
+    lvx_ctx_init(ctx);
+    ctx->log_fn = lvx_cmd_log_stdio;
+    ctx->io = lvx_dev_ops_from_env();
+    if (!o)
+        return;
+    if (o->log_fn) {
+        ctx->log_fn = o->log_fn;
+        ctx->log_arg = o->log_arg;
+    }
+    ctx->out_fn = o->out_fn;
+    ctx->out_arg = o->out_arg;
+    ctx->ask_fn = o->ask_fn;
+    ctx->ask_arg = o->ask_arg;
+    if (o->io)
+        ctx->io = o->io;
+    ctx->cache = o->cache;
+    ctx->config_override = o->config_override;
+}
+
+static int run_command(const struct lvx_run_opts *o, const struct lvx_command *cmd, int argc,
+                       char **argv)
 {
     struct lvx_ctx ctx;
     struct lvx_cmd_args args;
     struct lvx_cmd_env env = { .ctx = &ctx, .args = &args, .command = cmd };
     int rc;
 
-    lvx_ctx_init(&ctx);
-    ctx.log_fn = log_to_stdio;
-    ctx.io = lvx_dev_ops_from_env();
+    setup_ctx(&ctx, o);
+    struct lvx_ctx *outer = lvx_cmd_bind_ctx(&ctx);
     env.pool = lvx_pool_create();
 
     if (lvx_opts_parse(&ctx, env.pool, cmd->name, cmd->opts, argc, argv, &args) < 0) {
@@ -77,10 +82,14 @@ static int run_command(const struct lvx_command *cmd, int argc, char **argv)
     } else if (args.count[LVX_OPT_VERSION]) {
         rc = lvx_cmd_version(&env);
     } else {
-        ctx.log_level = log_level_for(&args);
+        ctx.log_level = log_level_for(&args, o ? o->log_level : 0);
+        if (args.value[LVX_OPT_CONFIG])
+            ctx.config_override = args.value[LVX_OPT_CONFIG];
         rc = cmd->fn(&env);
     }
-    fflush(stdout);
+    if (!ctx.out_fn)
+        fflush(stdout);
+    lvx_cmd_bind_ctx(outer);
     lvx_pool_destroy(env.pool);
     return rc;
 }
@@ -91,19 +100,34 @@ static const char *base_name(const char *path)
     return slash ? slash + 1 : path;
 }
 
-int lvx_main(int argc, char **argv)
+/* Messages printed before any command runs go through a context with the caller's sinks. */
+static void say(const struct lvx_run_opts *o, int level, const char *text)
+{
+    struct lvx_ctx ctx;
+    setup_ctx(&ctx, o);
+    struct lvx_ctx *outer = lvx_cmd_bind_ctx(&ctx);
+    if (level == LVX_LOG_ERROR_RAW)
+        lvx_cmd_error_raw(text);
+    else
+        lvx_cmd_errorf("%s", text);
+    lvx_cmd_bind_ctx(outer);
+}
+
+int lvx_main_opts(const struct lvx_run_opts *o, int argc, char **argv)
 {
     const struct lvx_command *cmd = NULL;
 
     if (argc >= 1 && argv[0])
         cmd = lvx_command_find(base_name(argv[0]));
     if (cmd)
-        return run_command(cmd, argc, argv);
+        return run_command(o, cmd, argc, argv);
 
     if (argc < 2) {
         struct lvx_buf b = LVX_BUF_INIT;
         lvx_command_list(&b);
-        fputs(lvx_buf_str(&b), stderr);
+        if (b.len && b.data[b.len - 1] == '\n')
+            b.data[--b.len] = '\0';
+        say(o, LVX_LOG_ERROR_RAW, lvx_buf_str(&b));
         lvx_buf_free(&b);
         return LVX_EXIT_INVALID;
     }
@@ -114,8 +138,15 @@ int lvx_main(int argc, char **argv)
         name = "help";
     cmd = lvx_command_find(name);
     if (!cmd) {
-        fprintf(stderr, "  No such command '%s'.  Try 'lvx help'.\n", name);
+        char msg[512];
+        snprintf(msg, sizeof(msg), "No such command '%s'.  Try 'lvx help'.", name);
+        say(o, LVX_LOG_ERROR, msg);
         return LVX_EXIT_NO_SUCH_CMD;
     }
-    return run_command(cmd, argc - 1, argv + 1);
+    return run_command(o, cmd, argc - 1, argv + 1);
+}
+
+int lvx_main(int argc, char **argv)
+{
+    return lvx_main_opts(NULL, argc, argv);
 }

@@ -39,6 +39,63 @@ static const struct lvx_opt_def opt_table[LVX_OPT_COUNT] = {
     OPT(LVX_OPT_COLUMNS, "columns", 'C', false, NULL, "Report in columns (as pvs/vgs/lvs)."),
     OPT(LVX_OPT_SHORT, "short", 's', false, NULL, "Short output."),
     OPT(LVX_OPT_FILE, "file", 'f', true, "String", "Output file."),
+    OPT(LVX_OPT_SIZE, "size", 'L', true, "[+|-]Size[m|UNIT]", "Size of the LV (default unit MiB)."),
+    OPT(LVX_OPT_EXTENTS, "extents", 'l', true, "[+|-]Number[%VG|%FREE|%PVS|%LV]",
+        "Size of the LV in extents or as a percentage."),
+    OPT(LVX_OPT_NAME, "name", 'n', true, "String", "Name of the new LV."),
+    OPT(LVX_OPT_STRIPES, "stripes", 'i', true, "Number", "Number of stripes."),
+    OPT(LVX_OPT_STRIPESIZE, "stripesize", 'I', true, "Size[k|UNIT]", "Stripe size (default KiB)."),
+    OPT(LVX_OPT_TYPE, "type", 0, true, "linear|striped", "Segment type."),
+    OPT(LVX_OPT_ALLOC, "alloc", 0, true, "contiguous|cling|normal|anywhere|inherit",
+        "Allocation policy."),
+    OPT(LVX_OPT_CONTIGUOUS, "contiguous", 'C', true, "y|n", "Contiguous allocation."),
+    OPT(LVX_OPT_PERMISSION, "permission", 'p', true, "r|rw", "Access permission."),
+    OPT(LVX_OPT_READAHEAD, "readahead", 'r', true, "auto|none|Number", "Read-ahead in sectors."),
+    OPT(LVX_OPT_ADDTAG, "addtag", 0, true, "Tag", "Add a tag (repeatable)."),
+    OPT(LVX_OPT_DELTAG, "deltag", 0, true, "Tag", "Delete a tag (repeatable)."),
+    OPT(LVX_OPT_ZERO, "zero", 'Z', true, "y|n", "Zero the start of the new LV."),
+    OPT(LVX_OPT_WIPESIGNATURES, "wipesignatures", 'W', true, "y|n", "Wipe signatures."),
+    OPT(LVX_OPT_ACTIVATE, "activate", 'a', true, "y|n", "Activate (not available yet: use n)."),
+    OPT(LVX_OPT_PHYSICALEXTENTSIZE, "physicalextentsize", 's', true, "Size[m|UNIT]",
+        "Extent size of the VG (default 4 MiB)."),
+    OPT(LVX_OPT_VGMETADATACOPIES, "vgmetadatacopies", 0, true, "all|unmanaged|Number",
+        "Number of metadata copies kept in use in the VG."),
+    OPT(LVX_OPT_METADATACOPIES_VG, "metadatacopies", 0, true, "all|unmanaged|Number",
+        "Same as --vgmetadatacopies."),
+    OPT(LVX_OPT_MAXLOGICALVOLUMES, "maxlogicalvolumes", 'l', true, "Number",
+        "Maximum number of LVs (0 = unlimited)."),
+    OPT(LVX_OPT_MAXPHYSICALVOLUMES, "maxphysicalvolumes", 'p', true, "Number",
+        "Maximum number of PVs (0 = unlimited)."),
+    OPT(LVX_OPT_RESIZEABLE, "resizeable", 'x', true, "y|n", "Allow adding/removing PVs."),
+    OPT(LVX_OPT_UUID, "uuid", 'u', false, NULL, "Generate a new UUID."),
+    OPT(LVX_OPT_REMOVEMISSING, "removemissing", 0, false, NULL, "Remove missing PVs."),
+    OPT(LVX_OPT_UPDATEMETADATA, "updatemetadata", 0, false, NULL,
+        "Rewrite stale or damaged metadata copies."),
+    OPT(LVX_OPT_LIST, "list", 'l', false, NULL, "List the archived metadata of the VG."),
+    OPT(LVX_OPT_FORCE_LONG, "force", 0, false, NULL, "Override checks."),
+    OPT(LVX_OPT_PVMETADATACOPIES, "pvmetadatacopies", 0, true, "0|1|2",
+        "Number of metadata areas on the PV."),
+    OPT(LVX_OPT_METADATACOPIES_PV, "metadatacopies", 0, true, "0|1|2",
+        "Same as --pvmetadatacopies."),
+    OPT(LVX_OPT_METADATASIZE, "metadatasize", 0, true, "Size[m|UNIT]",
+        "Minimum size of each metadata area."),
+    OPT(LVX_OPT_DATAALIGNMENT, "dataalignment", 0, true, "Size[k|UNIT]",
+        "Align the start of the data area to a multiple of this."),
+    OPT(LVX_OPT_DATAALIGNMENTOFFSET, "dataalignmentoffset", 0, true, "Size[k|UNIT]",
+        "Shift the start of the data area by this."),
+    OPT(LVX_OPT_LABELSECTOR, "labelsector", 0, true, "Number", "Sector of the label (0-3)."),
+    OPT(LVX_OPT_BOOTLOADERAREASIZE, "bootloaderareasize", 0, true, "Size[m|UNIT]",
+        "Reserve a bootloader area of this size."),
+    OPT(LVX_OPT_METADATAIGNORE, "metadataignore", 0, true, "y|n",
+        "Ignore the PV's metadata areas."),
+    OPT(LVX_OPT_UUID_STR, "uuid", 'u', true, "String", "UUID of the new PV."),
+    OPT(LVX_OPT_RESTOREFILE, "restorefile", 0, true, "String",
+        "Backup file to take the PV's layout from (with --uuid)."),
+    OPT(LVX_OPT_NORESTOREFILE, "norestorefile", 0, false, NULL, "Allow --uuid without --restorefile."),
+    OPT(LVX_OPT_SETPHYSICALVOLUMESIZE, "setphysicalvolumesize", 0, true, "Size[m|UNIT]",
+        "Use this size instead of the device size."),
+    OPT(LVX_OPT_ALLOCATABLE, "allocatable", 'x', true, "y|n",
+        "Allow or forbid allocation of the PV's extents."),
     OPT(LVX_OPT_DEVICES, "devices", 0, true, "PV", "Look only at these devices (files allowed)."),
     OPT(LVX_OPT_VERBOSE, "verbose", 'v', false, NULL, "More messages (repeatable)."),
     OPT(LVX_OPT_QUIET, "quiet", 'q', false, NULL, "Fewer messages."),
@@ -103,11 +160,7 @@ int lvx_opts_parse_units(const char *s, char *unit)
     if (p[0] == '\0' || p[1] != '\0' || !strchr("rRhHbBsSkKmMgGtTpPeE", p[0]))
         return -EINVAL;
     char u = p[0];
-    if (u == 'r')
-        u = 'h';
-    else if (u == 'R')
-        u = 'H';
-    if (has_number && number != 1.0 && u != 'h' && u != 'H')
+    if (has_number && number != 1.0 && !strchr("rRhH", u))
         return -ENOTSUP;
     *unit = u;
     return 0;
@@ -157,7 +210,7 @@ static void add_devices(struct lvx_pool *pool, struct lvx_cmd_args *out, const c
 static void store_value(struct lvx_pool *pool, struct lvx_cmd_args *out, enum lvx_opt_id id,
                         const char *value)
 {
-    if (id == LVX_OPT_OPTIONS && out->value[id])
+    if ((id == LVX_OPT_OPTIONS || id == LVX_OPT_ADDTAG || id == LVX_OPT_DELTAG) && out->value[id])
         out->value[id] = lvx_pool_printf(pool, "%s,%s", out->value[id], value);
     else
         out->value[id] = lvx_pool_strdup(pool, value);

@@ -38,6 +38,48 @@ enum lvx_opt_id {
     LVX_OPT_COLUMNS,        /* -C/--columns (display: use the report) */
     LVX_OPT_SHORT,          /* -s/--short */
     LVX_OPT_FILE,           /* -f/--file STRING (vgcfgbackup) */
+    /* LV commands (lvcreate, lvextend/lvreduce/lvresize, lvchange, ...) */
+    LVX_OPT_SIZE,           /* -L/--size [+|-]SIZE[unit] */
+    LVX_OPT_EXTENTS,        /* -l/--extents [+|-]N[%VG|%FREE|%PVS|%LV] */
+    LVX_OPT_NAME,           /* -n/--name STRING */
+    LVX_OPT_STRIPES,        /* -i/--stripes N */
+    LVX_OPT_STRIPESIZE,     /* -I/--stripesize SIZE[unit] */
+    LVX_OPT_TYPE,           /* --type linear|striped */
+    LVX_OPT_ALLOC,          /* --alloc POLICY */
+    LVX_OPT_CONTIGUOUS,     /* -C/--contiguous y|n */
+    LVX_OPT_PERMISSION,     /* -p/--permission r|rw */
+    LVX_OPT_READAHEAD,      /* -r/--readahead auto|none|N */
+    LVX_OPT_ADDTAG,         /* --addtag TAG (repeatable: joined with ',') */
+    LVX_OPT_DELTAG,         /* --deltag TAG (repeatable: joined with ',') */
+    LVX_OPT_ZERO,           /* -Z/--zero y|n */
+    LVX_OPT_WIPESIGNATURES, /* -W/--wipesignatures y|n */
+    LVX_OPT_ACTIVATE,       /* -a/--activate y|n */
+    /* VG commands (vgcreate, vgchange, vgreduce, vgck, vgcfgrestore, ...) */
+    LVX_OPT_PHYSICALEXTENTSIZE, /* -s/--physicalextentsize SIZE[m|unit] */
+    LVX_OPT_VGMETADATACOPIES,   /* --vgmetadatacopies N|all|unmanaged */
+    LVX_OPT_METADATACOPIES_VG,  /* --metadatacopies (vgcreate/vgchange: vgmetadatacopies) */
+    LVX_OPT_MAXLOGICALVOLUMES,  /* -l/--maxlogicalvolumes N */
+    LVX_OPT_MAXPHYSICALVOLUMES, /* -p/--maxphysicalvolumes N */
+    LVX_OPT_RESIZEABLE,         /* -x/--resizeable y|n */
+    LVX_OPT_UUID,               /* -u/--uuid (vgchange: new VG UUID) */
+    LVX_OPT_REMOVEMISSING,      /* --removemissing (vgreduce) */
+    LVX_OPT_UPDATEMETADATA,     /* --updatemetadata (vgck) */
+    LVX_OPT_LIST,               /* -l/--list (vgcfgrestore) */
+    LVX_OPT_FORCE_LONG,         /* --force without -f (commands where -f is --file) */
+    /* PV commands (pvcreate, pvchange, pvresize; vgcreate/vgextend may list them too) */
+    LVX_OPT_PVMETADATACOPIES,   /* --pvmetadatacopies 0|1|2 */
+    LVX_OPT_METADATACOPIES_PV,  /* --metadatacopies (pvcreate: pvmetadatacopies) */
+    LVX_OPT_METADATASIZE,       /* --metadatasize SIZE[m|unit] */
+    LVX_OPT_DATAALIGNMENT,      /* --dataalignment SIZE[k|unit] */
+    LVX_OPT_DATAALIGNMENTOFFSET,/* --dataalignmentoffset SIZE[k|unit] */
+    LVX_OPT_LABELSECTOR,        /* --labelsector 0..3 */
+    LVX_OPT_BOOTLOADERAREASIZE, /* --bootloaderareasize SIZE[m|unit] */
+    LVX_OPT_METADATAIGNORE,     /* --metadataignore y|n */
+    LVX_OPT_UUID_STR,           /* -u/--uuid STRING (pvcreate: the PV UUID to use) */
+    LVX_OPT_RESTOREFILE,        /* --restorefile FILE */
+    LVX_OPT_NORESTOREFILE,      /* --norestorefile */
+    LVX_OPT_SETPHYSICALVOLUMESIZE, /* --setphysicalvolumesize SIZE[m|unit] */
+    LVX_OPT_ALLOCATABLE,        /* -x/--allocatable y|n (pvchange) */
     /* common options, accepted by every command */
     LVX_OPT_DEVICES,        /* --devices LIST (repeatable, comma separated) */
     LVX_OPT_VERBOSE,        /* -v (repeatable) */

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * config/config.c - loading lvm.conf and looking up settings (see config.h).
+ * config/config.c - loading lvm.conf, merging --config over it, looking up settings,
+ * the device filter and the defaults (see config.h).
  */
 #include "config/config.h"
+#include "dev/filter.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -17,7 +19,7 @@ const char *lvx_config_system_dir(void)
 
 static char *read_whole_file(struct lvx_pool *pool, const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f = fopen(path, "rbe");
     if (!f)
         return NULL;
     struct lvx_buf b = LVX_BUF_INIT;
@@ -32,6 +34,128 @@ static char *read_whole_file(struct lvx_pool *pool, const char *path, size_t *le
     return s;
 }
 
+/* ---- merging ----------------------------------------------------------------------- */
+
+static struct lvx_cfg_node *find_child(struct lvx_cfg_node *section, const char *key,
+                                       size_t keylen)
+{
+    for (struct lvx_cfg_node *n = section->child; n; n = n->next)
+        if (n->key && strlen(n->key) == keylen && strncmp(n->key, key, keylen) == 0)
+            return n;
+    return NULL;
+}
+
+/* Remove a child from its section. */
+static void unlink_child(struct lvx_cfg_node *section, struct lvx_cfg_node *child)
+{
+    struct lvx_cfg_node **pp = &section->child, *prev = NULL;
+    while (*pp && *pp != child) {
+        prev = *pp;
+        pp = &(*pp)->next;
+    }
+    if (!*pp)
+        return;
+    *pp = child->next;
+    if (section->last_child == child)
+        section->last_child = prev;
+    child->next = NULL;
+    child->parent = NULL;
+}
+
+/* Put node where old was (same position in the section). */
+static void replace_child(struct lvx_cfg_node *section, struct lvx_cfg_node *old,
+                          struct lvx_cfg_node *node)
+{
+    struct lvx_cfg_node **pp = &section->child;
+    while (*pp && *pp != old)
+        pp = &(*pp)->next;
+    if (!*pp)
+        return;
+    node->next = old->next;
+    node->parent = section;
+    *pp = node;
+    if (section->last_child == old)
+        section->last_child = node;
+    old->next = NULL;
+    old->parent = NULL;
+}
+
+/* The section for the first part of a "a/b/c" key (created when missing); *rest gets
+ * the remaining key. */
+static struct lvx_cfg_node *section_for_path(struct lvx_pool *pool, struct lvx_cfg_node *dst,
+                                             const char *key, const char **rest)
+{
+    const char *slash;
+    while ((slash = strchr(key, '/')) != NULL) {
+        struct lvx_cfg_node *s = find_child(dst, key, (size_t)(slash - key));
+        if (!s || s->kind != LVX_CFG_SECTION) {
+            if (s)
+                unlink_child(dst, s);
+            s = lvx_cfg_add_section(pool, dst, lvx_pool_strndup(pool, key, (size_t)(slash - key)));
+        }
+        dst = s;
+        key = slash + 1;
+    }
+    *rest = key;
+    return dst;
+}
+
+static void merge_item(struct lvx_pool *pool, struct lvx_cfg_node *dst,
+                       const struct lvx_cfg_node *item)
+{
+    const char *key;
+    struct lvx_cfg_node *section = section_for_path(pool, dst, item->key, &key);
+    struct lvx_cfg_node *old = find_child(section, key, strlen(key));
+    if (item->kind == LVX_CFG_SECTION && old && old->kind == LVX_CFG_SECTION) {
+        lvx_config_merge(pool, old, item);
+        return;
+    }
+    struct lvx_cfg_node *copy = lvx_cfg_clone(pool, item);
+    copy->key = lvx_pool_strdup(pool, key);
+    if (old)
+        replace_child(section, old, copy);
+    else
+        lvx_cfg_append(section, copy);
+}
+
+void lvx_config_merge(struct lvx_pool *pool, struct lvx_cfg_node *dst,
+                      const struct lvx_cfg_node *src)
+{
+    for (const struct lvx_cfg_node *item = src->child; item; item = item->next)
+        if (item->key)
+            merge_item(pool, dst, item);
+}
+
+int lvx_config_check_override(struct lvx_ctx *ctx, const char *text)
+{
+    struct lvx_pool *pool = lvx_pool_create();
+    struct lvx_cfg_node *root = NULL;
+    int r = lvx_cfg_parse(ctx, pool, text, strlen(text), &root);
+    if (r < 0) {
+        char why[sizeof(ctx->errmsg)];
+        snprintf(why, sizeof(why), "%s", ctx->errmsg);
+        r = lvx_error(ctx, EINVAL, "--config: %s", why);
+    }
+    lvx_pool_destroy(pool);
+    return r;
+}
+
+/* ---- loading ------------------------------------------------------------------------ */
+
+static int merge_override(struct lvx_ctx *ctx, struct lvx_config *cfg, const char *text)
+{
+    struct lvx_cfg_node *over = NULL;
+    if (lvx_cfg_parse(ctx, cfg->pool, text, strlen(text), &over) < 0) {
+        char why[sizeof(ctx->errmsg)];
+        snprintf(why, sizeof(why), "%s", ctx->errmsg);
+        return lvx_error(ctx, EINVAL, "--config: %s", why);
+    }
+    if (!cfg->root)
+        cfg->root = lvx_cfg_new(cfg->pool, NULL, NULL, LVX_CFG_SECTION);
+    lvx_config_merge(cfg->pool, cfg->root, over);
+    return 0;
+}
+
 int lvx_config_load(struct lvx_ctx *ctx, struct lvx_config **out)
 {
     struct lvx_pool *pool = lvx_pool_create();
@@ -43,10 +167,16 @@ int lvx_config_load(struct lvx_ctx *ctx, struct lvx_config **out)
     if (text) {
         int r = lvx_cfg_parse(ctx, pool, text, len, &cfg->root);
         if (r < 0) {
-            lvx_error(ctx, EINVAL, "%s: %s", cfg->path, ctx->errmsg);
+            char why[sizeof(ctx->errmsg)];
+            snprintf(why, sizeof(why), "%s", ctx->errmsg);
+            lvx_error(ctx, EINVAL, "%s: %s", cfg->path, why);
             lvx_pool_destroy(pool);
             return -EINVAL;
         }
+    }
+    if (ctx->config_override && merge_override(ctx, cfg, ctx->config_override) < 0) {
+        lvx_pool_destroy(pool);
+        return -EINVAL;
     }
     *out = cfg;
     return 0;
@@ -58,18 +188,87 @@ void lvx_config_free(struct lvx_config *cfg)
         lvx_pool_destroy(cfg->pool);
 }
 
-int64_t lvx_config_int(const struct lvx_config *cfg, const char *path, int64_t dflt)
+const struct lvx_cfg_node *lvx_config_node(const struct lvx_config *cfg, const char *path)
 {
     if (!cfg || !cfg->root)
-        return dflt;
-    struct lvx_cfg_node *n = lvx_cfg_find_path(cfg->root, path);
+        return NULL;
+    return lvx_cfg_find_path(cfg->root, path);
+}
+
+int64_t lvx_config_int(const struct lvx_config *cfg, const char *path, int64_t dflt)
+{
+    const struct lvx_cfg_node *n = lvx_config_node(cfg, path);
     return n && n->kind == LVX_CFG_INT ? n->num : dflt;
 }
 
 const char *lvx_config_str(const struct lvx_config *cfg, const char *path, const char *dflt)
 {
-    if (!cfg || !cfg->root)
-        return dflt;
-    struct lvx_cfg_node *n = lvx_cfg_find_path(cfg->root, path);
+    const struct lvx_cfg_node *n = lvx_config_node(cfg, path);
     return n && n->kind == LVX_CFG_STRING ? n->str : dflt;
+}
+
+/* ---- device filter ------------------------------------------------------------------ */
+
+static int add_patterns(struct lvx_ctx *ctx, const struct lvx_config *cfg, const char *path,
+                        struct lvx_filter **f)
+{
+    const struct lvx_cfg_node *n = lvx_config_node(cfg, path);
+    if (!n)
+        return 0;
+    if (n->kind == LVX_CFG_STRING)
+        return lvx_filter_add(ctx, f, n->str) < 0 ? -EINVAL : 0;
+    if (n->kind != LVX_CFG_ARRAY)
+        return lvx_error(ctx, EINVAL, "%s must be an array of strings", path);
+    for (const struct lvx_cfg_node *e = n->child; e; e = e->next) {
+        if (e->kind != LVX_CFG_STRING)
+            return lvx_error(ctx, EINVAL, "%s must be an array of strings", path);
+        if (lvx_filter_add(ctx, f, e->str) < 0) {
+            char why[sizeof(ctx->errmsg)];
+            snprintf(why, sizeof(why), "%s", ctx->errmsg);
+            return lvx_error(ctx, EINVAL, "%s: %s", path, why);
+        }
+    }
+    return 0;
+}
+
+int lvx_config_device_filter(struct lvx_ctx *ctx, const struct lvx_config *cfg,
+                             struct lvx_filter **out)
+{
+    struct lvx_filter *global = NULL, *local = NULL;
+    *out = NULL;
+    int r = add_patterns(ctx, cfg, "devices/global_filter", &global);
+    if (r == 0)
+        r = add_patterns(ctx, cfg, "devices/filter", &local);
+    if (r < 0) {
+        lvx_filter_free(global);
+        lvx_filter_free(local);
+        return r;
+    }
+    /* two lists, each deciding on its own: a device must pass both */
+    *out = lvx_filter_chain(global, local);
+    return 0;
+}
+
+/* ---- defaults ----------------------------------------------------------------------- */
+
+struct lvx_cfg_node *lvx_config_defaults(struct lvx_pool *pool)
+{
+    const char *sys = lvx_config_system_dir();
+    struct lvx_cfg_node *root = lvx_cfg_new(pool, NULL, NULL, LVX_CFG_SECTION);
+    struct lvx_cfg_node *s = lvx_cfg_add_section(pool, root, "devices");
+    lvx_cfg_array_add_str(pool, lvx_cfg_add_array(pool, s, "scan"), "/dev");
+    lvx_cfg_array_add_str(pool, lvx_cfg_add_array(pool, s, "filter"), "a|.*|");
+    lvx_cfg_array_add_str(pool, lvx_cfg_add_array(pool, s, "global_filter"), "a|.*|");
+    s = lvx_cfg_add_section(pool, root, "backup");
+    lvx_cfg_add_int(pool, s, "backup", 1);
+    lvx_cfg_add_str(pool, s, "backup_dir", lvx_pool_printf(pool, "%s/backup", sys));
+    lvx_cfg_add_int(pool, s, "archive", 1);
+    lvx_cfg_add_str(pool, s, "archive_dir", lvx_pool_printf(pool, "%s/archive", sys));
+    lvx_cfg_add_int(pool, s, "retain_min", 10);
+    lvx_cfg_add_int(pool, s, "retain_days", 30);
+    s = lvx_cfg_add_section(pool, root, "global");
+    lvx_cfg_add_int(pool, s, "activation", 1);
+    s = lvx_cfg_add_section(pool, root, "lvx");
+    lvx_cfg_add_str(pool, s, "activation_backend", "dm");
+    return root;
 }

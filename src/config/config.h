@@ -2,7 +2,18 @@
 /*
  * config/config.h - LVM2's configuration file (lvm.conf, same grammar as the metadata
  * text) for the settings lvx uses: <system_dir>/lvm.conf where system_dir is
- * $LVM_SYSTEM_DIR or /etc/lvm.  A missing file means built-in defaults.
+ * $LVM_SYSTEM_DIR or /etc/lvm.  A missing file means built-in defaults.  The text of
+ * --config (ctx->config_override) is merged over the file: its settings replace the
+ * file's, sections are merged key by key; "section/key = value" is accepted as well as
+ * "section { key = value }".
+ *
+ * Settings lvx reads (defaults in lvx_config_defaults()):
+ *   devices/filter, devices/global_filter   accept/reject regex lists (dev/filter.h)
+ *   devices/scan                            directories of the system scan ("/dev")
+ *   backup/backup, backup/backup_dir, backup/archive, backup/archive_dir,
+ *   backup/retain_min, backup/retain_days   (meta/update.c)
+ *   global/activation                       0 = never activate
+ *   lvx/activation_backend                  "dm" or "user"
  */
 #ifndef LVX_CONFIG_CONFIG_H
 #define LVX_CONFIG_CONFIG_H
@@ -14,19 +25,41 @@
 #include "util/pool.h"
 #include "format/cfg.h"
 
+struct lvx_filter;
+
 struct lvx_config {
     struct lvx_pool *pool;
-    struct lvx_cfg_node *root;      /* NULL when there is no file */
+    struct lvx_cfg_node *root;      /* file merged with the override; NULL when neither */
     const char *path;
 };
 
-/* Load lvm.conf (a parse error is -EINVAL with the file name and line). */
+/* Load lvm.conf and merge ctx->config_override over it (a parse error is -EINVAL with
+ * the file name / "--config" and the line). */
 int lvx_config_load(struct lvx_ctx *ctx, struct lvx_config **out);
 void lvx_config_free(struct lvx_config *cfg);
 /* "section/key" lookups with defaults. */
 int64_t lvx_config_int(const struct lvx_config *cfg, const char *path, int64_t dflt);
 const char *lvx_config_str(const struct lvx_config *cfg, const char *path, const char *dflt);
+/* The node at "section/key", or NULL. */
+const struct lvx_cfg_node *lvx_config_node(const struct lvx_config *cfg, const char *path);
 /* The system directory: $LVM_SYSTEM_DIR or /etc/lvm. */
 const char *lvx_config_system_dir(void);
+
+/* Does a --config text parse?  0 or -EINVAL with the message. */
+int lvx_config_check_override(struct lvx_ctx *ctx, const char *text);
+/* Merge the items of src (a parsed tree's root) over dst (a root SECTION), in pool:
+ * values replace values of the same key, sections merge recursively, "a/b" keys are
+ * split into sections. */
+void lvx_config_merge(struct lvx_pool *pool, struct lvx_cfg_node *dst,
+                      const struct lvx_cfg_node *src);
+
+/* The device filter of a configuration: devices/global_filter followed by
+ * devices/filter (both apply to every device, as LVM2).  *out NULL when there is no
+ * pattern.  -EINVAL for a malformed pattern (message names the setting). */
+int lvx_config_device_filter(struct lvx_ctx *ctx, const struct lvx_config *cfg,
+                             struct lvx_filter **out);
+
+/* The built-in defaults of the settings above, as a tree in pool. */
+struct lvx_cfg_node *lvx_config_defaults(struct lvx_pool *pool);
 
 #endif

@@ -10,6 +10,14 @@
  * The first slot-0 write is the commit point: a crash before it leaves every area at
  * the old version; after it, readers pick the highest seqno.  A failure in phase 1
  * or 2 reverts the headers already written (slot 1 cleared).
+ *
+ * Labels are ordered around the commit point so that every crash reads as the old or
+ * the new version (LVM2 reports a PV flagged PV_EXT_USED that no VG lists as
+ * "[unknown]", and a listed PV lacking the flag normally, with a warning):
+ *   - PVs leaving the VG (detach list, or carrying this VG's metadata without being
+ *     listed: outdated, §8.4) get PV_EXT_USED cleared and their areas emptied after
+ *     phase 2, before the commit point;
+ *   - PVs of the VG lacking PV_EXT_USED get it after phase 3.
  */
 #include "meta/commit.h"
 #include "format/crc.h"
@@ -39,6 +47,16 @@ struct lvx_scan_pv *lvx_scan_find_pv(struct lvx_scan *scan, const char *raw_uuid
         if (memcmp(scan->pvs[i].label.pv_uuid, raw_uuid, LVX_UUID_LEN) == 0)
             return &scan->pvs[i];
     return NULL;
+}
+
+/* A copy of the last error message, to quote it in a new one (vsnprintf into errmsg must
+ * not read errmsg itself). */
+struct saved_error { char text[sizeof(((struct lvx_ctx *)0)->errmsg)]; };
+
+static const char *saved_error(const struct lvx_ctx *ctx, struct saved_error *e)
+{
+    snprintf(e->text, sizeof(e->text), "%s", ctx->errmsg);
+    return e->text;
 }
 
 static int ensure_writable(struct lvx_ctx *ctx, struct lvx_dev *dev)
@@ -198,8 +216,94 @@ static void update_scan_state(struct commit_area *areas, unsigned count, uint32_
     }
 }
 
+static bool vg_lists_pv(const struct lvx_vg *vg, const char *raw_uuid)
+{
+    for (unsigned p = 0; p < vg->pv_count; p++)
+        if (memcmp(vg->pvs[p]->uuid, raw_uuid, LVX_UUID_LEN) == 0)
+            return true;
+    return false;
+}
+
+/* Does this scanned PV leave the VG with this commit?  Named in `detach`, or holding
+ * this VG's metadata (outdated PV, §8.4); in both cases not listed by the new version. */
+static bool pv_leaves_vg(const struct lvx_scan_pv *spv, const struct lvx_vg *vg,
+                         const char (*detach)[LVX_UUID_LEN + 1], unsigned detach_count)
+{
+    if (vg_lists_pv(vg, spv->label.pv_uuid))
+        return false;
+    for (unsigned i = 0; i < detach_count; i++)
+        if (memcmp(detach[i], spv->label.pv_uuid, LVX_UUID_LEN) == 0)
+            return true;
+    for (unsigned m = 0; m < spv->mda_count; m++)
+        if (spv->mda[m].text && memcmp(spv->mda[m].vg_uuid, vg->uuid, LVX_UUID_LEN) == 0)
+            return true;
+    return false;
+}
+
+static bool header_in_use(const struct lvx_mda_header *h)
+{
+    return h->slot[0].offset || h->slot[0].size || h->slot[1].offset || h->slot[1].size;
+}
+
+/* Clear PV_EXT_USED first (the old version still lists the PV, so it reads as a member
+ * lacking the flag), then empty both slots of each area, keeping the ignored flag. */
+static int detach_pv(struct lvx_ctx *ctx, struct lvx_scan_pv *spv)
+{
+    int r = ensure_writable(ctx, spv->dev);
+    if (r < 0)
+        return r;
+    if (spv->label.ext_version < 2 || (spv->label.ext_flags & LVX_PV_EXT_USED)) {
+        spv->label.ext_version = 2;
+        spv->label.ext_flags &= ~LVX_PV_EXT_USED;
+        if ((r = lvx_pv_write_label(ctx, spv)) < 0)
+            return r;
+    }
+    bool wrote = false;
+    for (unsigned m = 0; m < spv->mda_count; m++) {
+        struct lvx_scan_mda *sm = &spv->mda[m];
+        if (!sm->hdr_valid || !header_in_use(&sm->hdr))
+            continue;
+        struct lvx_mda_header h = sm->hdr;
+        uint32_t ignored = h.slot[0].flags & LVX_RAW_LOCN_IGNORED;
+        memset(h.slot, 0, sizeof(h.slot));
+        h.slot[0].flags = ignored;
+        if ((r = write_header(ctx, spv->dev, &h)) < 0)
+            return r;
+        wrote = true;
+        sm->hdr = h;
+        sm->text = NULL;
+        sm->text_size = 0;
+        sm->seqno = 0;
+        memset(sm->vg_uuid, 0, sizeof(sm->vg_uuid));
+        sm->vg_name[0] = '\0';
+    }
+    return wrote ? lvx_dev_flush(ctx, spv->dev) : 0;
+}
+
+static int detach_pvs(struct lvx_ctx *ctx, struct lvx_scan *scan, const struct lvx_vg *vg,
+                      const char (*detach)[LVX_UUID_LEN + 1], unsigned detach_count)
+{
+    for (unsigned i = 0; i < scan->pv_count; i++) {
+        if (!pv_leaves_vg(&scan->pvs[i], vg, detach, detach_count))
+            continue;
+        int r = detach_pv(ctx, &scan->pvs[i]);
+        struct saved_error e;
+        if (r < 0)
+            return lvx_error(ctx, r, "Cannot detach %s from volume group %s: %s",
+                             scan->pvs[i].dev->path, vg->name, saved_error(ctx, &e));
+    }
+    return 0;
+}
+
 int lvx_vg_commit(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_vg *vg,
                   const char *command_line, bool repair)
+{
+    return lvx_vg_commit_detach(ctx, scan, vg, command_line, repair, NULL, 0);
+}
+
+int lvx_vg_commit_detach(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_vg *vg,
+                         const char *command_line, bool repair,
+                         const char (*detach)[LVX_UUID_LEN + 1], unsigned detach_count)
 {
     unsigned max_areas = 0;
     for (unsigned p = 0; p < vg->pv_count; p++)
@@ -232,10 +336,11 @@ int lvx_vg_commit(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_vg *vg,
         a->next = a->old;
         r = lvx_mda_next_location(ctx, a->old.size, old, size, &a->next.slot[0]);
         if (r < 0) {
+            struct saved_error e;
             lvx_error(ctx, ENOSPC, "Volume group %s metadata (%llu bytes) does not fit in the "
                       "metadata area of %s at offset %llu: %s", vg->name,
                       (unsigned long long)size, a->spv->dev->path,
-                      (unsigned long long)a->old.start, ctx->errmsg);
+                      (unsigned long long)a->old.start, saved_error(ctx, &e));
             goto out;
         }
         a->next.slot[0].checksum = crc;
@@ -245,8 +350,6 @@ int lvx_vg_commit(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_vg *vg,
     for (unsigned i = 0; i < count; i++)
         if ((r = ensure_writable(ctx, areas[i].spv->dev)) < 0)
             goto out;
-    if ((r = rewrite_labels(ctx, scan, vg)) < 0)
-        goto out;
 
     /* phase 1: text */
     for (unsigned i = 0; i < count; i++)
@@ -255,17 +358,22 @@ int lvx_vg_commit(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_vg *vg,
     if ((r = flush_devices(ctx, areas, count)) < 0)
         goto fail;
 
-    /* phase 2: precommit */
+    /* phase 2: precommit.  Slot 0 keeps its ignored flag (LVM2 already switches it
+     * here): a crash before the commit point then leaves the old version whole, per-area
+     * "in use" state included, and the next write clears slot 1. */
     for (unsigned i = 0; i < count; i++) {
         struct lvx_mda_header pre = areas[i].old;
         pre.slot[1] = areas[i].next.slot[0];
         pre.slot[1].flags = 0;
-        pre.slot[0].flags = areas[i].next.slot[0].flags;
         areas[i].header_touched = true;
         if ((r = write_header(ctx, areas[i].spv->dev, &pre)) < 0)
             goto fail;
     }
     if ((r = flush_devices(ctx, areas, count)) < 0)
+        goto fail;
+
+    /* PVs leaving the VG, before the commit point (see the top of the file) */
+    if ((r = detach_pvs(ctx, scan, vg, detach, detach_count)) < 0)
         goto fail;
 
     /* phase 3: commit - areas switching to ignored first, as LVM2 */
@@ -283,12 +391,23 @@ int lvx_vg_commit(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_vg *vg,
     if ((r = flush_devices(ctx, areas, count)) < 0)
         goto out_committing;
     update_scan_state(areas, count, vg->seqno);
+    /* after the commit point: a listed PV lacking PV_EXT_USED still reads as a member */
+    if ((r = rewrite_labels(ctx, scan, vg)) < 0) {
+        struct saved_error e;
+        lvx_error(ctx, EIO, "Volume group %s was committed but a PV label could not be "
+                  "updated: %s", vg->name, saved_error(ctx, &e));
+        goto out;
+    }
     goto out;
 
 out_committing:
     /* past the commit point some areas may hold the new version: the next write or
      * vgck --updatemetadata completes it; report the failure */
-    lvx_error(ctx, EIO, "Failed to commit metadata of volume group %s: %s", vg->name, ctx->errmsg);
+    {
+        struct saved_error e;
+        lvx_error(ctx, EIO, "Failed to commit metadata of volume group %s: %s", vg->name,
+                  saved_error(ctx, &e));
+    }
     vg->seqno = old_seqno;
     goto out;
 fail:
@@ -343,29 +462,7 @@ int lvx_pv_write_new(struct lvx_ctx *ctx, struct lvx_dev *dev, const struct lvx_
 
 int lvx_pv_write_orphan(struct lvx_ctx *ctx, struct lvx_scan_pv *spv)
 {
-    int r = ensure_writable(ctx, spv->dev);
-    if (r < 0)
-        return r;
-    for (unsigned m = 0; m < spv->mda_count; m++) {
-        struct lvx_scan_mda *sm = &spv->mda[m];
-        if (!sm->hdr_valid)
-            continue;
-        struct lvx_mda_header h = sm->hdr;
-        uint32_t ignored = h.slot[0].flags & LVX_RAW_LOCN_IGNORED;
-        memset(h.slot, 0, sizeof(h.slot));
-        h.slot[0].flags = ignored;
-        if ((r = write_header(ctx, spv->dev, &h)) < 0)
-            return r;
-        sm->hdr = h;
-        sm->text = NULL;
-        sm->text_size = 0;
-        sm->seqno = 0;
-    }
-    if ((r = lvx_dev_flush(ctx, spv->dev)) < 0)
-        return r;
-    spv->label.ext_version = 2;
-    spv->label.ext_flags &= ~LVX_PV_EXT_USED;
-    return lvx_pv_write_label(ctx, spv);
+    return detach_pv(ctx, spv);
 }
 
 int lvx_pv_wipe_label(struct lvx_ctx *ctx, struct lvx_dev *dev)

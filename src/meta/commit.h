@@ -23,6 +23,17 @@
 int lvx_vg_commit(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_vg *vg,
                   const char *command_line, bool repair);
 
+/*
+ * lvx_vg_commit(), also detaching the PVs that leave the VG: the scanned PVs named in
+ * `detach` (raw PV UUIDs, e.g. the PVs of the old version) or carrying this VG's
+ * metadata, that the new version does not list.  Before the commit point their label
+ * loses PV_EXT_USED and their areas are emptied (ignored flag kept), so that a crash
+ * anywhere reads as the old or the new version (vgreduce, vgck --updatemetadata).
+ */
+int lvx_vg_commit_detach(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_vg *vg,
+                         const char *command_line, bool repair,
+                         const char (*detach)[LVX_UUID_LEN + 1], unsigned detach_count);
+
 /* The scanned PV carrying this PV UUID, or NULL. */
 struct lvx_scan_pv *lvx_scan_find_pv(struct lvx_scan *scan, const char *raw_uuid);
 
@@ -38,8 +49,10 @@ int lvx_pv_write_new(struct lvx_ctx *ctx, struct lvx_dev *dev, const struct lvx_
 /* Rewrite only the label sector of a scanned PV (e.g. to set/clear PV_EXT_USED). */
 int lvx_pv_write_label(struct lvx_ctx *ctx, struct lvx_scan_pv *spv);
 
-/* Detach a PV from its VG's metadata: clear both slots of each of its areas (keeping the
- * ignored flag) and rewrite the label with PV_EXT_USED cleared (vgremove, vgreduce). */
+/* Detach a PV from its VG's metadata: rewrite the label with PV_EXT_USED cleared, then
+ * clear both slots of each of its areas (keeping the ignored flag); writes only what is
+ * not already so (vgremove, vgreduce).  vgremove should clear every label before the
+ * first area, so that no PV is left flagged in use without a VG after a crash. */
 int lvx_pv_write_orphan(struct lvx_ctx *ctx, struct lvx_scan_pv *spv);
 
 /* Wipe every sector among 0..3 that looks like a label (pvremove). */

@@ -15,6 +15,8 @@
  * Entry points: lvx_scan(), lvx_scan_free().
  */
 #include "meta/scan.h"
+#include "config/config.h"
+#include "dev/filter.h"
 #include "dev/io.h"
 #include "format/cfg.h"
 #include "format/crc.h"
@@ -428,13 +430,44 @@ out:
 
 /* ---- entry points ------------------------------------------------------------------- */
 
+/* Drop the devices lvm.conf's devices/global_filter and devices/filter reject, before
+ * anything opens them.  A device is matched by its name and its canonical path. */
+static int scan_filter_devices(struct lvx_ctx *ctx, struct lvx_scan *scan)
+{
+    struct lvx_config *cfg = NULL;
+    struct lvx_filter *filter = NULL;
+    int rc = lvx_config_load(ctx, &cfg);
+    if (rc == 0)
+        rc = lvx_config_device_filter(ctx, cfg, &filter);
+    lvx_config_free(cfg);
+    if (rc < 0 || !filter)
+        return rc;
+    unsigned kept = 0;
+    for (unsigned i = 0; i < scan->devs.count; i++) {
+        struct lvx_dev *dev = scan->devs.devs[i];
+        char *real = realpath(dev->path, NULL);
+        const char *names[2] = { dev->path, real };
+        if (lvx_filter_accepts(filter, names, 2))
+            scan->devs.devs[kept++] = dev;
+        else
+            lvx_debug(ctx, "%s: skipped by the device filter", dev->path);
+        free(real);
+    }
+    scan->devs.count = kept;
+    lvx_filter_free(filter);
+    return 0;
+}
+
 static int scan_device_list(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts,
                             struct lvx_scan *scan)
 {
+    int rc;
     if (opts && opts->devices)
-        return lvx_devs_from_names(ctx, scan->pool, opts->devices, opts->device_count,
-                                   &scan->devs);
-    return lvx_devs_from_system(ctx, scan->pool, &scan->devs);
+        rc = lvx_devs_from_names(ctx, scan->pool, opts->devices, opts->device_count,
+                                 &scan->devs);
+    else
+        rc = lvx_devs_from_system(ctx, scan->pool, &scan->devs);
+    return rc < 0 ? rc : scan_filter_devices(ctx, scan);
 }
 
 int lvx_scan(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts, struct lvx_scan **out)

@@ -11,6 +11,7 @@
 #include "meta/update.h"
 #include "meta/backup.h"
 #include "meta/commit.h"
+#include "meta/mda_policy.h"
 #include "config/config.h"
 #include "format/vg_text.h"
 
@@ -78,6 +79,10 @@ int lvx_vg_update_begin(struct lvx_ctx *ctx, const struct lvx_scan_opts *scan_op
         goto fail;
     }
     u->old_seqno = u->vg->seqno;
+    u->old_pv_count = u->vg->pv_count;
+    u->old_pv_uuids = lvx_pool_alloc(u->set->pool, (u->vg->pv_count + 1) * sizeof(*u->old_pv_uuids));
+    for (unsigned i = 0; i < u->vg->pv_count; i++)
+        memcpy(u->old_pv_uuids[i], u->vg->pvs[i]->uuid, sizeof(u->old_pv_uuids[i]));
     struct lvx_text_header hdr;
     lvx_text_header_default(&hdr, "");
     lvx_vg_export_text(&u->archive_text, u->vg, &hdr, LVX_CFG_LAYOUT_FILE);
@@ -97,6 +102,8 @@ void lvx_vg_update_end(struct lvx_vg_update *u)
     u->set = NULL;
     u->scan = NULL;
     u->vg = NULL;
+    u->old_pv_uuids = NULL;     /* lived in set's pool */
+    u->old_pv_count = 0;
     lvx_unlock(&u->vg_lock);
     lvx_unlock(&u->global_lock);
 }
@@ -262,12 +269,16 @@ int lvx_vg_update_commit(struct lvx_ctx *ctx, struct lvx_vg_update *u, const cha
         return r;
     if ((r = lvx_vg_validate(ctx, u->vg)) < 0) {
         lvx_config_free(cfg);
+        char why[sizeof(ctx->errmsg)];
+        snprintf(why, sizeof(why), "%s", ctx->errmsg);
         return lvx_error(ctx, EINVAL, "Internal error: refusing to write invalid metadata: %s",
-                         ctx->errmsg);
+                         why);
     }
     write_archive(ctx, cfg, u, command_line);
     lvx_config_free(cfg);
-    r = lvx_vg_commit(ctx, u->scan, u->vg, command_line, false);
+    lvx_mda_policy_apply(u->vg);     /* vgmetadatacopies (§12.6) */
+    r = lvx_vg_commit_detach(ctx, u->scan, u->vg, command_line, false, u->old_pv_uuids,
+                             u->old_pv_count);
     if (r < 0)
         return r;
     return lvx_vg_write_backup(ctx, u->vg, command_line);

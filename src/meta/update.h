@@ -35,6 +35,8 @@ struct lvx_vg_update {
     struct lvx_vg *vg;          /* the VG being changed (in set's pool), or one the caller built */
     struct lvx_buf archive_text;/* FILE layout of the version found at begin */
     uint32_t old_seqno;
+    char (*old_pv_uuids)[LVX_UUID_LEN + 1]; /* PVs of the version found at begin: those the */
+    unsigned old_pv_count;                  /* commit no longer lists are detached first */
 };
 
 int lvx_vg_update_begin(struct lvx_ctx *ctx, const struct lvx_scan_opts *scan_opts,

@@ -33,9 +33,10 @@
  *       tightest); stripe j = j-th taken.  Length = the smallest worth.  Two
  *       stripes of a piece never share a PV.
  *    4. anywhere (policy anywhere only, after normal failed): stripes may share a
- *       PV; each stripe in turn takes the area worth most (ties: larger area, lower
- *       PE, earlier PV), cut to the need, the rest of that area staying available
- *       to the next stripe.
+ *       PV.  Every free area is offered (candidates in order, a PV's areas largest
+ *       first), sorted by worth (stable); stripes take one offer each in that
+ *       order.  Only when there are fewer areas than stripes is an area cut again
+ *       for another stripe (its next `need` extents).
  *
  *    Policy contiguous: step 1 only when extending; a new LV needs k areas that
  *    each hold the whole per-stripe need (largest area of each PV, PVs in order).
@@ -120,28 +121,6 @@ static void free_take(struct lvx_pool *pool, struct lvx_pv_free *f, uint64_t sta
     } else {
         r->count = start - r->start;
         run_insert_at(pool, f, (unsigned)i + 1, (struct lvx_pe_run){ end, r_end - end });
-    }
-}
-
-/* Mark [start, start+len) free again (it must be used now). */
-static void free_give(struct lvx_pool *pool, struct lvx_pv_free *f, uint64_t start, uint64_t len)
-{
-    unsigned idx = 0;
-    while (idx < f->run_count && f->runs[idx].start < start)
-        idx++;
-    f->free_count += len;
-    bool join_prev = idx > 0 && f->runs[idx - 1].start + f->runs[idx - 1].count == start;
-    bool join_next = idx < f->run_count && f->runs[idx].start == start + len;
-    if (join_prev && join_next) {
-        f->runs[idx - 1].count += len + f->runs[idx].count;
-        run_remove_at(f, idx);
-    } else if (join_prev) {
-        f->runs[idx - 1].count += len;
-    } else if (join_next) {
-        f->runs[idx].start = start;
-        f->runs[idx].count += len;
-    } else {
-        run_insert_at(pool, f, idx, (struct lvx_pe_run){ start, len });
     }
 }
 
@@ -267,7 +246,8 @@ int lvx_alloc_free_maps(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct
         unsigned cnt = first[i + 1] - first[i];
         f->pv = vg->pvs[i];
         f->usable = (f->pv->status & LVX_PV_ALLOCATABLE) && !(f->pv->flags & LVX_PVF_MISSING);
-        qsort(used + first[i], cnt, sizeof(*used), cmp_run_start);
+        if (cnt > 1)
+            qsort(used + first[i], cnt, sizeof(*used), cmp_run_start);
         r = complement_runs(ctx, pool, f, used + first[i], cnt);
     }
     free(first);
@@ -341,6 +321,14 @@ static struct cand *cand_of(const struct work *w, const struct lvx_pv *pv)
 static void cand_add_runs(struct work *w, struct cand *c, const struct lvx_pv_free *src,
                           unsigned nranges, const struct lvx_pe_run *ranges)
 {
+    if (nranges == 0 && c->f.run_count == 0) {
+        c->f.run_cap = src->run_count;
+        c->f.run_count = src->run_count;
+        c->f.runs = lvx_pool_alloc(w->tmp, (src->run_count + 1) * sizeof(*c->f.runs));
+        if (src->run_count)
+            memcpy(c->f.runs, src->runs, src->run_count * sizeof(*c->f.runs));
+        return;
+    }
     if (nranges == 0) {
         for (unsigned i = 0; i < src->run_count; i++)
             run_insert_at(w->tmp, &c->f, c->f.run_count, src->runs[i]);
@@ -358,12 +346,13 @@ static void cand_add_runs(struct work *w, struct cand *c, const struct lvx_pv_fr
     }
 }
 
-/* Sort a candidate's runs and merge overlapping/adjacent ones (ranges may overlap). */
+/* Sort a candidate's runs and merge adjacent ones (ranges of one PV may touch). */
 static void cand_normalize(struct cand *c)
 {
     struct lvx_pv_free *f = &c->f;
     unsigned out = 0;
-    qsort(f->runs, f->run_count, sizeof(*f->runs), cmp_run_start);
+    if (f->run_count > 1)
+        qsort(f->runs, f->run_count, sizeof(*f->runs), cmp_run_start);
     for (unsigned i = 0; i < f->run_count; i++) {
         if (out > 0 && f->runs[out - 1].start + f->runs[out - 1].count >= f->runs[i].start) {
             uint64_t e = f->runs[i].start + f->runs[i].count;
@@ -392,8 +381,23 @@ static struct cand *cand_get(struct work *w, struct lvx_pv *pv)
     return c;
 }
 
-static int check_ranges(struct work *w, const struct lvx_alloc_pv *ap)
+static const char *pv_label(struct work *w, const struct lvx_pv *pv)
 {
+    if (pv->ondisk.dev_name)
+        return pv->ondisk.dev_name;
+    return lvx_pool_printf(w->tmp, "pv%u", pv->index);
+}
+
+static bool runs_overlap(const struct lvx_pe_run *a, const struct lvx_pe_run *b)
+{
+    return a->start < b->start + b->count && b->start < a->start + a->count;
+}
+
+/* Ranges must lie inside the PV and, like LVM2, must not overlap earlier ranges
+ * given for the same PV (entry i against entries 0..i). */
+static int check_ranges(struct work *w, unsigned i)
+{
+    const struct lvx_alloc_pv *ap = &w->req->pvs[i];
     for (unsigned r = 0; r < ap->range_count; r++) {
         const struct lvx_pe_run *rg = &ap->ranges[r];
         if (rg->count == 0 || rg->start + rg->count > ap->pv->pe_count)
@@ -401,6 +405,22 @@ static int check_ranges(struct work *w, const struct lvx_alloc_pv *ap)
                              (unsigned long long)rg->start,
                              (unsigned long long)(rg->start + rg->count - (rg->count ? 1 : 0)),
                              ap->pv->index, ap->pv->pe_count ? ap->pv->pe_count - 1 : 0);
+        for (unsigned h = 0; h <= i; h++) {
+            const struct lvx_alloc_pv *prev = &w->req->pvs[h];
+            unsigned upto = h == i ? r : prev->range_count;
+            if (prev->pv != ap->pv)
+                continue;
+            for (unsigned q = 0; q < upto; q++)
+                if (runs_overlap(rg, &prev->ranges[q]))
+                    return lvx_error(w->ctx, EINVAL, "Overlapping PE ranges specified "
+                                     "(%llu-%llu, %llu-%llu) on %s",
+                                     (unsigned long long)rg->start,
+                                     (unsigned long long)(rg->start + rg->count - 1),
+                                     (unsigned long long)prev->ranges[q].start,
+                                     (unsigned long long)(prev->ranges[q].start +
+                                                          prev->ranges[q].count - 1),
+                                     pv_label(w, ap->pv));
+        }
     }
     return 0;
 }
@@ -424,7 +444,7 @@ static int build_candidates(struct work *w)
             if (!pv_in_vg(vg, ap->pv))
                 return lvx_error(w->ctx, EINVAL, "Physical volume %u of the list is not in VG %s",
                                  i, vg->name ? vg->name : "?");
-            if ((r = check_ranges(w, ap)) < 0)
+            if ((r = check_ranges(w, i)) < 0)
                 return r;
             if (!w->maps->pvs[ap->pv->index].usable)
                 continue;
@@ -582,56 +602,62 @@ static bool step_whole(struct work *w, uint64_t need, struct pick *p)
     return j == w->k;
 }
 
-/* The area worth most for one stripe of an anywhere piece: *ci, *ri. */
-static bool anywhere_best(const struct work *w, uint64_t need, unsigned *ci, long *ri)
+/* An area offered to the anywhere step. */
+struct offer {
+    uint64_t worth;
+    unsigned cand;
+    uint64_t start, count;
+    uint64_t used;             /* handed out to stripes of this piece so far */
+};
+
+/* Worth first, then candidate order, then larger area, then lower PE. */
+static int cmp_offer(const void *a, const void *b)
 {
-    uint64_t bw = 0, bc = 0, bs = 0;
-    bool found = false;
-    for (unsigned i = 0; i < w->ncand; i++) {
-        const struct lvx_pv_free *f = &w->cands[i].f;
-        for (unsigned r = 0; r < f->run_count; r++) {
-            uint64_t worth = min_u64(f->runs[r].count, need);
-            bool better = !found || worth > bw ||
-                          (worth == bw && i == *ci &&
-                           (f->runs[r].count > bc ||
-                            (f->runs[r].count == bc && f->runs[r].start < bs)));
-            if (!better)
-                continue;
-            found = true;
-            *ci = i;
-            *ri = r;
-            bw = worth;
-            bc = f->runs[r].count;
-            bs = f->runs[r].start;
-        }
-    }
-    return found;
+    const struct offer *x = a, *y = b;
+    if (x->worth != y->worth)
+        return x->worth > y->worth ? -1 : 1;
+    if (x->cand != y->cand)
+        return x->cand < y->cand ? -1 : 1;
+    if (x->count != y->count)
+        return x->count > y->count ? -1 : 1;
+    return x->start < y->start ? -1 : x->start > y->start;
 }
 
+/* Every free area gives one stripe per round, in offer order; areas are cut again
+ * (next round) only when there are fewer areas than stripes. */
 static bool step_anywhere(struct work *w, uint64_t need, struct pick *p)
 {
-    uint64_t *got = lvx_pool_alloc(w->tmp, w->k * sizeof(*got));
-    uint32_t j;
-    bool ok = true;
-
-    p->len = need;
-    for (j = 0; j < w->k; j++) {
-        unsigned ci = 0;
-        long ri = -1;
-        if (!anywhere_best(w, need, &ci, &ri)) {
-            ok = false;
-            break;
+    size_t n = 0;
+    for (unsigned i = 0; i < w->ncand; i++)
+        n += w->cands[i].f.run_count;
+    if (n == 0)
+        return false;
+    struct offer *o = lvx_pool_alloc(w->tmp, n * sizeof(*o));
+    n = 0;
+    for (unsigned i = 0; i < w->ncand; i++)
+        for (unsigned r = 0; r < w->cands[i].f.run_count; r++) {
+            const struct lvx_pe_run *run = &w->cands[i].f.runs[r];
+            o[n++] = (struct offer){ min_u64(run->count, need), i, run->start, run->count, 0 };
         }
-        struct cand *c = &w->cands[ci];
-        p->c[j] = c;
-        p->start[j] = c->f.runs[ri].start;
-        got[j] = min_u64(c->f.runs[ri].count, need);
-        p->len = min_u64(p->len, got[j]);
-        free_take(w->tmp, &c->f, p->start[j], got[j]);   /* reserved for this stripe */
+    qsort(o, n, sizeof(*o), cmp_offer);
+
+    uint32_t j = 0;
+    p->len = need;
+    while (j < w->k) {
+        uint32_t before = j;
+        for (size_t i = 0; i < n && j < w->k; i++) {
+            if (o[i].used >= o[i].count)
+                continue;
+            uint64_t chunk = min_u64(o[i].count - o[i].used, need);
+            p->c[j] = &w->cands[o[i].cand];
+            p->start[j++] = o[i].start + o[i].used;
+            o[i].used += chunk;
+            p->len = min_u64(p->len, chunk);
+        }
+        if (j == before)
+            return false;
     }
-    while (j-- > 0)
-        free_give(w->tmp, &p->c[j]->f, p->start[j], got[j]);
-    return ok;
+    return true;
 }
 
 /* ------------------------------------------------------------------------- */

@@ -57,7 +57,8 @@ int lvx_alloc_free_maps(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct
 
 /* One PV the caller allows ("/dev/sdb" or "/dev/sdb:0-99:200-299" parsed by the
  * caller).  range_count 0 = the whole PV.  The same PV may be listed twice: its
- * ranges are united and it keeps its first position. */
+ * ranges are united and it keeps its first position; overlapping ranges are an
+ * error, as in LVM2 ("Overlapping PE ranges specified (0-30, 10-12) on /dev/x"). */
 struct lvx_alloc_pv {
     struct lvx_pv *pv;
     unsigned range_count;

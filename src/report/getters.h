@@ -139,3 +139,8 @@ LVX_RGETTER(vg_sysid);
 LVX_RGETTER(vg_tags);
 LVX_RGETTER(vg_uuid);
 LVX_RGETTER(zero);
+LVX_RGETTER(lv_initial_image_sync);
+LVX_RGETTER(lv_permissions);
+LVX_RGETTER(reshape_len);
+LVX_RGETTER(reshape_len_le);
+LVX_RGETTER(seg_monitor);

@@ -21,6 +21,17 @@ static enum lvx_seg_kind lv_kind(const struct lvx_lv *lv)
     return s ? s->kind : LVX_SEG_OTHER;
 }
 
+/* a free run of pvs --segments: LVM2 reports it through an empty pseudo LV */
+static bool pseudo_lv(const struct lvx_rrow *row)
+{
+    return !row->lv && row->free_run;
+}
+
+static const char *vg_name_of(const struct lvx_rrow *row)
+{
+    return row->vg ? row->vg->name : "";
+}
+
 static void list_from_csv(struct lvx_pool *pool, struct lvx_rval *v, const char *csv)
 {
     struct lvx_strlist l = { 0, NULL };
@@ -60,7 +71,7 @@ static void lv_uuid_value(struct lvx_rctx *rc, const struct lvx_lv *lv, struct l
 }
 
 /* --- constants for state lvx cannot know ------------------------------- */
-LVX_RGETTER(unknown) { (void)rc; lvx_rval_str(v, row->lv ? "unknown" : ""); }
+LVX_RGETTER(unknown) { (void)rc; lvx_rval_str(v, row->lv || pseudo_lv(row) ? "unknown" : ""); }
 LVX_RGETTER(blank_str) { (void)rc; (void)row; lvx_rval_str(v, ""); }
 LVX_RGETTER(blank_num) { (void)rc; (void)row; lvx_rval_blank(v, LVX_FT_NUM); }
 LVX_RGETTER(blank_size) { (void)rc; (void)row; lvx_rval_blank(v, LVX_FT_SIZE); }
@@ -70,7 +81,7 @@ LVX_RGETTER(blank_list) { (void)rc; (void)row; lvx_rval_list(v, NULL); }
 LVX_RGETTER(minus_one)
 {
     (void)rc;
-    if (row->lv)
+    if (row->lv || pseudo_lv(row))
         lvx_rval_num(v, -1);
     else
         lvx_rval_blank(v, LVX_FT_NUM);
@@ -82,7 +93,10 @@ LVX_RGETTER(lv_name) { lv_name_value(rc, row, row->lv, v); }
 
 LVX_RGETTER(lv_full_name)
 {
-    lvx_rval_str(v, row->lv ? lvx_pool_printf(rc->pool, "%s/%s", row->vg->name, row->lv->name) : "");
+    if (pseudo_lv(row))
+        lvx_rval_str(v, lvx_pool_printf(rc->pool, "%s/", vg_name_of(row)));
+    else
+        lvx_rval_str(v, row->lv ? lvx_pool_printf(rc->pool, "%s/%s", row->vg->name, row->lv->name) : "");
 }
 
 static bool lv_public(const struct lvx_rrow *row)
@@ -94,6 +108,10 @@ static bool lv_public(const struct lvx_rrow *row)
 
 LVX_RGETTER(lv_path)
 {
+    if (pseudo_lv(row)) {
+        lvx_rval_str(v, row->vg ? lvx_pool_printf(rc->pool, "/dev/%s/", row->vg->name) : "");
+        return;
+    }
     if (!row->lv || !lv_public(row)) {
         lvx_rval_str(v, "");
         return;
@@ -113,6 +131,10 @@ static void dm_escape(struct lvx_buf *b, const char *s)
 
 LVX_RGETTER(lv_dm_path)
 {
+    if (pseudo_lv(row)) {
+        lvx_rval_str(v, row->vg ? lvx_pool_printf(rc->pool, "/dev/mapper/%s-", row->vg->name) : "");
+        return;
+    }
     if (!row->lv) {
         lvx_rval_str(v, "");
         return;
@@ -150,7 +172,10 @@ LVX_RGETTER(lv_layout)
 {
     const struct lvx_seg *s = first_seg(row->lv);
     if (!s) {
-        lvx_rval_list(v, NULL);
+        if (pseudo_lv(row))
+            list_from_csv(rc->pool, v, "unknown");
+        else
+            lvx_rval_list(v, NULL);
         return;
     }
     const char *t = lvx_report_seg_type(s);
@@ -204,7 +229,10 @@ static const char *role_csv(const struct lvx_rrow *row)
 LVX_RGETTER(lv_role)
 {
     if (!row->lv) {
-        lvx_rval_list(v, NULL);
+        if (pseudo_lv(row))
+            list_from_csv(rc->pool, v, "public");
+        else
+            lvx_rval_list(v, NULL);
         return;
     }
     list_from_csv(rc->pool, v, role_csv(row));
@@ -259,7 +287,8 @@ LVX_RGETTER(lv_skip_activation)
 LVX_RGETTER(lv_autoactivation)
 {
     (void)rc;
-    lvx_rval_str(v, row->lv && !(row->lv->flags & LVX_LVF_NOAUTOACTIVATE) ? "enabled" : "");
+    lvx_rval_str(v, (row->lv && !(row->lv->flags & LVX_LVF_NOAUTOACTIVATE)) || pseudo_lv(row) ? "enabled"
+                                                                                                 : "");
 }
 
 LVX_RGETTER(lv_when_full)
@@ -281,6 +310,27 @@ LVX_RGETTER(lv_health_status)
     lvx_rval_str(v, row->lv && raid ? "unknown" : "");
 }
 
+LVX_RGETTER(lv_initial_image_sync)
+{
+    (void)rc;
+    enum lvx_seg_kind k = lv_kind(row->lv);
+    bool synced = row->lv && (k == LVX_SEG_MIRROR || k == LVX_SEG_RAID) &&
+                  !(row->lv->status & LVX_LV_NOTSYNCED);
+    lvx_rval_str(v, synced ? "initial image sync" : "");
+}
+
+/* without device-mapper LVM2 only knows a read-only LV from its metadata */
+LVX_RGETTER(lv_permissions)
+{
+    (void)rc;
+    if (!row->lv)
+        lvx_rval_str(v, pseudo_lv(row) ? "unknown" : "");
+    else if (!(row->lv->status & LVX_LV_WRITE) && !(row->lv->flags & LVX_LVF_WRITE_LOCKED))
+        lvx_rval_str(v, "read-only");
+    else
+        lvx_rval_str(v, "unknown");
+}
+
 LVX_RGETTER(lv_attr)
 {
     lvx_rval_str(v, row->lv ? lvx_report_lv_attr(rc->pool, row->rvg, row->lv) : "");
@@ -292,9 +342,10 @@ LVX_RGETTER(lv_major)
     (void)rc;
     const struct lvx_lv *lv = row->lv;
     if (!lv)
-        lvx_rval_blank(v, LVX_FT_NUM);
+        lvx_rval_num(v, -1);
     else
         lvx_rval_num(v, (lv->status & LVX_LV_FIXED_MINOR) && lv->has_major ? lv->major : -1);
+    v->blank = !lv && !pseudo_lv(row);
 }
 
 LVX_RGETTER(lv_minor)
@@ -302,9 +353,10 @@ LVX_RGETTER(lv_minor)
     (void)rc;
     const struct lvx_lv *lv = row->lv;
     if (!lv)
-        lvx_rval_blank(v, LVX_FT_NUM);
+        lvx_rval_num(v, -1);
     else
         lvx_rval_num(v, (lv->status & LVX_LV_FIXED_MINOR) && lv->has_minor ? lv->minor : -1);
+    v->blank = !lv && !pseudo_lv(row);
 }
 
 LVX_RGETTER(lv_read_ahead)
@@ -312,7 +364,8 @@ LVX_RGETTER(lv_read_ahead)
     (void)rc;
     const struct lvx_lv *lv = row->lv;
     if (!lv) {
-        lvx_rval_blank(v, LVX_FT_SIZE);
+        lvx_rval_size(v, 0);
+        v->blank = !pseudo_lv(row);
         return;
     }
     if (!lv->has_read_ahead || lv->read_ahead == 0) {
@@ -326,10 +379,8 @@ LVX_RGETTER(lv_read_ahead)
 LVX_RGETTER(lv_size)
 {
     (void)rc;
-    if (row->lv)
-        lvx_rval_size(v, lvx_report_lv_size(row->lv));
-    else
-        lvx_rval_blank(v, LVX_FT_SIZE);
+    lvx_rval_size(v, row->lv ? lvx_report_lv_size(row->lv) : 0);
+    v->blank = !row->lv && !pseudo_lv(row);
 }
 
 LVX_RGETTER(lv_metadata_size)
@@ -345,10 +396,8 @@ LVX_RGETTER(lv_metadata_size)
 LVX_RGETTER(seg_count)
 {
     (void)rc;
-    if (row->lv)
-        lvx_rval_num(v, row->lv->seg_count);
-    else
-        lvx_rval_blank(v, LVX_FT_NUM);
+    lvx_rval_num(v, row->lv ? row->lv->seg_count : 0);
+    v->blank = !row->lv && !pseudo_lv(row);
 }
 
 /* --- related LVs ---------------------------------------------------------- */
@@ -449,7 +498,7 @@ LVX_RGETTER(lv_ancestors) { lv_relatives(rc, row, v, false); }
 LVX_RGETTER(lv_descendants) { lv_relatives(rc, row, v, true); }
 
 /* --- metadata strings ----------------------------------------------------- */
-LVX_RGETTER(lv_tags) { (void)rc; lvx_rval_list(v, row->lv ? &row->lv->tags : NULL); }
+LVX_RGETTER(lv_tags) { lvx_rval_tags(rc->pool, v, row->lv ? &row->lv->tags : NULL); }
 LVX_RGETTER(lv_profile) { (void)rc; lvx_rval_str(v, row->lv ? row->lv->profile : ""); }
 LVX_RGETTER(lv_lockargs) { (void)rc; lvx_rval_str(v, row->lv ? row->lv->lock_args : ""); }
 LVX_RGETTER(lv_host) { (void)rc; lvx_rval_str(v, row->lv ? row->lv->creation_host : ""); }

@@ -139,7 +139,7 @@ LVX_RGETTER(pv_missing)
 }
 
 LVX_RGETTER(pv_in_use) { (void)rc; lvx_rval_str(v, row->pv->vg ? "used" : ""); }
-LVX_RGETTER(pv_tags) { (void)rc; lvx_rval_list(v, &row->pv->tags); }
+LVX_RGETTER(pv_tags) { lvx_rval_tags(rc->pool, v, &row->pv->tags); }
 
 LVX_RGETTER(pv_device_id)
 {

@@ -76,7 +76,9 @@ LVX_RGETTER(data_copies)
 {
     (void)rc;
     const struct lvx_seg *s = row->seg;
-    if (!s || s->kind != LVX_SEG_RAID || type_starts(s, "raid0"))
+    if (!s && row->free_run)
+        lvx_rval_blank(v, LVX_FT_NUM);
+    else if (!s || s->kind != LVX_SEG_RAID || type_starts(s, "raid0"))
         lvx_rval_num(v, 1);
     else if (type_starts(s, "raid10"))
         lvx_rval_num(v, raid10_copies(s));
@@ -92,7 +94,9 @@ LVX_RGETTER(parity_chunks)
 {
     (void)rc;
     const struct lvx_seg *s = row->seg;
-    if (!s || s->kind != LVX_SEG_RAID || type_starts(s, "raid0"))
+    if (!s && row->free_run)
+        lvx_rval_num(v, UINT32_MAX);   /* what LVM2 prints for a free run */
+    else if (!s || s->kind != LVX_SEG_RAID || type_starts(s, "raid0"))
         lvx_rval_blank(v, LVX_FT_NUM);
     else
         lvx_rval_num(v, type_starts(s, "raid6") ? 2 : 1);
@@ -167,7 +171,7 @@ LVX_RGETTER(zero)
     if (s && (s->kind == LVX_SEG_THIN || s->kind == LVX_SEG_THIN_POOL))
         lvx_rval_str(v, lvx_report_seg_zero(s) ? "zero" : "");
     else
-        lvx_rval_str(v, s ? "unknown" : "");
+        lvx_rval_str(v, s || row->free_run ? "unknown" : "");
 }
 
 LVX_RGETTER(transaction_id)
@@ -213,11 +217,7 @@ static uint64_t seg_extents(const struct lvx_rrow *row)
 LVX_RGETTER(seg_size) { (void)rc; lvx_rval_size(v, seg_extents(row) * extent_size(row)); }
 LVX_RGETTER(seg_size_pe) { (void)rc; lvx_rval_num(v, (int64_t)seg_extents(row)); }
 
-LVX_RGETTER(seg_tags)
-{
-    (void)rc;
-    lvx_rval_list(v, row->seg ? &row->seg->tags : NULL);
-}
+LVX_RGETTER(seg_tags) { lvx_rval_tags(rc->pool, v, row->seg ? &row->seg->tags : NULL); }
 
 static uint64_t lv_extents(const struct lvx_lv *lv)
 {
@@ -305,4 +305,40 @@ LVX_RGETTER(cache_policy)
     const struct lvx_seg *s = row->seg;
     const char *m = s && s->kind == LVX_SEG_CACHE_POOL ? lvx_report_seg_raw_str(s, "policy") : NULL;
     lvx_rval_str(v, m);
+}
+
+/* raid levels that can reshape (not raid0/raid1) and their images: 0 */
+static bool reshapable(const struct lvx_seg *s)
+{
+    return s && s->kind == LVX_SEG_RAID && !type_starts(s, "raid0") &&
+           strcmp(lvx_report_seg_type(s), "raid1") != 0;
+}
+
+static bool has_reshape_len(const struct lvx_rrow *row)
+{
+    const struct lvx_rlv *r = lvx_report_rlv(row->rvg, row->lv);
+    if (row->seg && reshapable(row->seg))
+        return true;
+    return row->seg && r->role == LVX_RROLE_RIMAGE && reshapable(r->parent_seg);
+}
+
+LVX_RGETTER(reshape_len)
+{
+    (void)rc;
+    lvx_rval_size(v, 0);
+    v->blank = !has_reshape_len(row);
+}
+
+LVX_RGETTER(reshape_len_le)
+{
+    (void)rc;
+    lvx_rval_num(v, 0);
+    v->blank = !has_reshape_len(row);
+}
+
+LVX_RGETTER(seg_monitor)
+{
+    (void)rc;
+    const struct lvx_seg *s = row->seg;
+    lvx_rval_str(v, s && s->kind == LVX_SEG_RAID && type_starts(s, "raid0") ? "not monitored" : "");
 }

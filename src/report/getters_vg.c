@@ -40,7 +40,8 @@ const char *lvx_report_alloc_name(enum lvx_alloc a)
     return alloc_name(a);
 }
 
-LVX_RGETTER(vg_fmt) { (void)rc; (void)row; lvx_rval_str(v, "lvm2"); }
+/* an orphan's free run in pvs --segments has no format, its PV row has */
+LVX_RGETTER(vg_fmt) { (void)rc; lvx_rval_str(v, !row->vg && row->free_run ? "" : "lvm2"); }
 LVX_RGETTER(vg_name) { (void)rc; lvx_rval_str(v, row->vg ? row->vg->name : ""); }
 
 LVX_RGETTER(vg_uuid)
@@ -92,7 +93,7 @@ LVX_RGETTER(vg_exported)
 LVX_RGETTER(vg_autoactivation)
 {
     (void)rc;
-    lvx_rval_str(v, row->vg && !(row->vg->flags & LVX_VGF_NOAUTOACTIVATE) ? "enabled" : "");
+    lvx_rval_str(v, !row->vg || !(row->vg->flags & LVX_VGF_NOAUTOACTIVATE) ? "enabled" : "");
 }
 
 LVX_RGETTER(vg_partial)
@@ -136,11 +137,7 @@ LVX_RGETTER(vg_lock_type) { (void)rc; lvx_rval_str(v, row->vg ? row->vg->lock_ty
 LVX_RGETTER(vg_lock_args) { (void)rc; lvx_rval_str(v, row->vg ? row->vg->lock_args : ""); }
 LVX_RGETTER(vg_profile) { (void)rc; lvx_rval_str(v, row->vg ? row->vg->profile : ""); }
 
-LVX_RGETTER(vg_tags)
-{
-    (void)rc;
-    lvx_rval_list(v, row->vg ? &row->vg->tags : NULL);
-}
+LVX_RGETTER(vg_tags) { lvx_rval_tags(rc->pool, v, row->vg ? &row->vg->tags : NULL); }
 
 LVX_RGETTER(vg_extent_size)
 {

@@ -156,7 +156,8 @@ static int run_report(struct lvx_ctx *ctx, struct lvx_pool *pool, enum lvx_repor
     nrows = select_rows(&rc, *sel, rows, nrows);
     sort_rows(&rc, rows, nrows, &keys);
     render_cells(&rc, rows, nrows, &cols, units, opts->nosuffix);
-    struct lvx_rout ro = { opts, kind_name(kind), cols.f, cols.n, rows, nrows };
+    /* JSON names the report after the command asked for (lvs -o seg_size stays "lv") */
+    struct lvx_rout ro = { opts, kind_name(base), cols.f, cols.n, rows, nrows };
     lvx_report_render(out, &ro);
     return 0;
 }

@@ -156,6 +156,8 @@ void lvx_rval_num(struct lvx_rval *v, int64_t n);
 void lvx_rval_size(struct lvx_rval *v, uint64_t sectors);
 void lvx_rval_blank(struct lvx_rval *v, enum lvx_ftype type);
 void lvx_rval_list(struct lvx_rval *v, const struct lvx_strlist *l);
+/* tags: the list sorted, as LVM2 prints them */
+void lvx_rval_tags(struct lvx_pool *pool, struct lvx_rval *v, const struct lvx_strlist *l);
 /* Render a value as LVM2 prints it (units applied to sizes). */
 void lvx_rval_format(struct lvx_buf *out, const struct lvx_rval *v, char units, bool nosuffix);
 /* Compare two values of the same field for sorting: <0, 0, >0. */

@@ -234,7 +234,7 @@ static struct lvx_sel *parse_condition(struct parser *ps)
     skip_space(ps);
     bool regex = c->op == OP_RE || c->op == OP_NRE;
     bool ordered = c->op != OP_EQ && c->op != OP_NE && !regex;
-    if (regex && f->type != LVX_FT_STR && f->type != LVX_FT_STRLIST) {
+    if (regex && f->type != LVX_FT_STR) {
         lvx_error(ps->ctx, EINVAL, "Regular expression not supported for %s field %s in selection.",
                   type_name(f->type), f->name);
         return NULL;

@@ -5,6 +5,7 @@
  */
 #include "report/report_int.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 void lvx_rval_str(struct lvx_rval *v, const char *s)
@@ -42,6 +43,22 @@ void lvx_rval_list(struct lvx_rval *v, const struct lvx_strlist *l)
     v->type = LVX_FT_STRLIST;
     if (l)
         v->list = *l;
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+void lvx_rval_tags(struct lvx_pool *pool, struct lvx_rval *v, const struct lvx_strlist *l)
+{
+    lvx_rval_list(v, NULL);
+    if (!l || !l->n)
+        return;
+    v->list.n = l->n;
+    v->list.v = lvx_pool_alloc(pool, sizeof(char *) * l->n);
+    memcpy(v->list.v, l->v, sizeof(char *) * l->n);
+    qsort(v->list.v, l->n, sizeof(char *), str_cmp);
 }
 
 void lvx_rval_format(struct lvx_buf *out, const struct lvx_rval *v, char units, bool nosuffix)

@@ -17,6 +17,8 @@
 
 /* Log levels, syslog-like (as lvm2_log_fn levels). */
 enum lvx_log_level {
+    LVX_LOG_ERROR_RAW = 2,  /* an error line printed as is, not indented (getopt-style usage
+                             * errors, the command list); sinks may treat it as ERROR */
     LVX_LOG_ERROR = 3,
     LVX_LOG_WARN = 4,
     LVX_LOG_NOTICE = 5,  /* normal informative output of a command ("Logical volume created") */
@@ -24,15 +26,25 @@ enum lvx_log_level {
     LVX_LOG_DEBUG = 7,   /* -vv and more */
 };
 
-typedef void (*lvx_log_fn)(void *arg, int level, const char *msg);
+typedef void (*lvx_log_cb)(void *arg, int level, const char *msg);
+/* Output of the command layer (report text, display blocks, prompts): raw bytes. */
+typedef void (*lvx_out_cb)(void *arg, const char *data, size_t len);
 
 struct lvx_dev_ops;      /* dev/io.h: the I/O seam */
+struct lvx_cache;        /* meta/cache.h: scan cache of a shell/library session */
 
 struct lvx_ctx {
     int err;                 /* negative errno of the last failure, 0 if none */
     char errmsg[1024];       /* one line, no trailing newline */
-    lvx_log_fn log_fn;       /* NULL: messages are dropped */
+    lvx_log_cb log_fn;       /* NULL: messages are dropped */
     void *log_arg;
+    lvx_out_cb out_fn;       /* command output; NULL: stdout (cmd/common.c) */
+    void *out_arg;
+    /* Yes/no prompts of commands; NULL: ask on stdout, read stdin (cmd/common.c). */
+    bool (*ask_fn)(void *arg, const char *question);
+    void *ask_arg;
+    const char *config_override;   /* --config text merged over lvm.conf (config/config.c) */
+    struct lvx_cache *cache; /* kept between commands by a session, or NULL (meta/cache.h) */
     int log_level;           /* messages above this level are dropped (default NOTICE) */
     const struct lvx_dev_ops *io;  /* every device read/write goes through here */
     unsigned warnings;       /* number of warnings logged so far */

@@ -29,7 +29,9 @@ for scenario in p02_striped4_256k p08_segtype_zoo; do
     devices=$(IFS=,; echo "${images[*]}")
     vg=$(fixture_vgs "$scenario" | head -n1)
     while read -r -a cmd; do
-        test_ok "valgrind lvx ${cmd[*]} ($scenario)" "${VG[@]}" "$LVX_PLAIN" "${cmd[@]}" --devices "$devices"
+        desc="valgrind lvx ${cmd[*]} ($scenario)"
+        cmd=("${cmd[@]//FILE/$dir/backup.vg}")
+        test_ok "$desc" "${VG[@]}" "$LVX_PLAIN" "${cmd[@]}" --devices "$devices"
     done <<CMDS
 pvs
 vgs -o +vg_uuid,vg_mda_free
@@ -39,7 +41,7 @@ lvs -a --reportformat json --units b --nosuffix
 pvdisplay
 vgdisplay
 lvdisplay -m
-vgcfgbackup -f $dir/backup.vg $vg
+vgcfgbackup -f FILE $vg
 CMDS
     rm -rf "$dir"
 done

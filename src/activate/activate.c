@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * activate/activate.c - choosing an activation backend and the checks every
+ * backend shares (supported segment types, missing PVs, read-only), see
+ * activate.h.
+ *
+ * Entry points: lvx_activation_choose(), lvx_activation_find(),
+ * lvx_activation_check(), lvx_activate_lv(), lvx_activation_reload().
+ */
+#include "activate/activate.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/config.h"
+
+#define BACKEND_ENV "LVX_ACTIVATION_BACKEND"
+
+static const struct lvx_activation_backend *const backends[] = {
+    &lvx_activation_dm,
+};
+
+const struct lvx_activation_backend *lvx_activation_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof(backends) / sizeof(backends[0]); i++)
+        if (strcmp(backends[i]->name, name) == 0)
+            return backends[i];
+    return NULL;
+}
+
+/* lvm.conf global/activation (default 1). */
+static bool activation_enabled(struct lvx_ctx *ctx)
+{
+    struct lvx_config *cfg = NULL;
+    if (lvx_config_load(ctx, &cfg) < 0) {
+        lvx_error_clear(ctx);
+        return true;
+    }
+    bool on = lvx_config_int(cfg, "global/activation", 1) != 0;
+    lvx_config_free(cfg);
+    return on;
+}
+
+static const struct lvx_activation_backend *choose_named(struct lvx_ctx *ctx, const char *name,
+                                                         const char *origin)
+{
+    if (strcmp(name, "none") == 0) {
+        lvx_error(ctx, ENODEV, "Activation is turned off (%s=none).", origin);
+        return NULL;
+    }
+    const struct lvx_activation_backend *be = lvx_activation_find(name);
+    if (!be) {
+        lvx_error(ctx, EINVAL, "Unknown activation backend \"%s\" (%s): use dm%s or none.", name,
+                  origin, strcmp(name, "user") == 0 ? " (user is not available yet)" : "");
+        return NULL;
+    }
+    return be->probe(ctx) ? be : NULL;
+}
+
+const struct lvx_activation_backend *lvx_activation_choose(struct lvx_ctx *ctx,
+                                                           const char *forced)
+{
+    if (forced && *forced)
+        return choose_named(ctx, forced, "option");
+    const char *env = getenv(BACKEND_ENV);
+    if (env && *env)
+        return choose_named(ctx, env, BACKEND_ENV);
+    if (!activation_enabled(ctx)) {
+        lvx_error(ctx, ENODEV, "Activation is turned off (lvm.conf global/activation = 0).");
+        return NULL;
+    }
+    for (size_t i = 0; i < sizeof(backends) / sizeof(backends[0]); i++) {
+        if (backends[i]->probe(ctx)) {
+            lvx_error_clear(ctx);
+            return backends[i];
+        }
+    }
+    return NULL;   /* the last probe's reason stays in ctx */
+}
+
+bool lvx_activation_lv_partial(const struct lvx_lv *lv)
+{
+    for (unsigned s = 0; s < lv->seg_count; s++) {
+        const struct lvx_seg *seg = &lv->segs[s];
+        for (uint32_t a = 0; seg->areas && a < seg->area_count; a++) {
+            const struct lvx_pv *pv = seg->areas[a].pv;
+            if (pv && ((pv->flags & LVX_PVF_MISSING) || !pv->ondisk.present))
+                return true;
+        }
+    }
+    return false;
+}
+
+static bool seg_supported(const struct lvx_seg *seg)
+{
+    if (seg->kind == LVX_SEG_ERROR || seg->kind == LVX_SEG_ZERO)
+        return true;
+    if (seg->kind != LVX_SEG_STRIPED)
+        return false;
+    for (uint32_t a = 0; a < seg->area_count; a++)
+        if (!seg->areas || !seg->areas[a].pv)
+            return false;
+    return true;
+}
+
+int lvx_activation_check(struct lvx_ctx *ctx, const struct lvx_lv *lv,
+                         const struct lvx_activate_opts *opts)
+{
+    const char *vg = lv->vg->name;
+    if (lv->seg_count == 0)
+        return lvx_error(ctx, EINVAL, "Logical volume %s/%s has no segments.", vg, lv->name);
+    for (unsigned s = 0; s < lv->seg_count; s++)
+        if (!seg_supported(&lv->segs[s]))
+            return lvx_error(ctx, ENOTSUP, "Activation of logical volume %s/%s (segment type %s) "
+                             "is not supported by lvx yet.", vg, lv->name,
+                             lv->segs[s].type_name ? lv->segs[s].type_name : "?");
+    if (lvx_activation_lv_partial(lv) && !(opts && opts->partial))
+        return lvx_error(ctx, ENODEV, "Refusing activation of partial LV %s/%s.  Use "
+                         "'--activationmode partial' to override.", vg, lv->name);
+    return 0;
+}
+
+int lvx_activate_lv(struct lvx_ctx *ctx, const struct lvx_activation_backend *be,
+                    const struct lvx_lv *lv, const struct lvx_activate_opts *opts)
+{
+    int rc = lvx_activation_check(ctx, lv, opts);
+    return rc < 0 ? rc : be->activate(ctx, lv, opts);
+}
+
+int lvx_activation_reload(struct lvx_ctx *ctx, const struct lvx_activation_backend *be,
+                          const struct lvx_lv *lv, const struct lvx_activate_opts *opts)
+{
+    int rc = be->stage(ctx, lv, opts);
+    if (rc < 0)
+        return rc;
+    rc = be->swap(ctx, lv);
+    if (rc < 0) {
+        int keep = ctx->err;
+        char msg[sizeof(ctx->errmsg)];
+        memcpy(msg, ctx->errmsg, sizeof(msg));
+        be->unstage(ctx, lv);
+        ctx->err = keep;
+        memcpy(ctx->errmsg, msg, sizeof(msg));
+    }
+    return rc;
+}
+
+bool lvx_activation_read_only(const struct lvx_lv *lv, const struct lvx_activate_opts *opts)
+{
+    return (opts && opts->read_only) || !(lv->status & LVX_LV_WRITE) ||
+           !(lv->vg->status & LVX_VG_WRITE);
+}

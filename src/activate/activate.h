@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * activate/activate.h - making LVs usable as block devices: ONE interface for
+ * every activation backend.
+ *
+ *   dm    the kernel device-mapper (activate/dm_backend.c): devices named, UUID'd
+ *         and tabled exactly as LVM2 does (format §15), so either tool can manage
+ *         what the other activated;
+ *   user  (later) a userspace datapath exported through FUSE + loop.
+ *
+ * Choosing: lvx_activation_choose() takes, in order, the name forced by the
+ * caller (an option), the environment variable LVX_ACTIVATION_BACKEND
+ * (dm|user|none), lvm.conf `global/activation = 0` (means none, as in LVM2),
+ * then the first backend whose probe says it is usable here (dm: when
+ * /dev/mapper/control answers DM_VERSION).
+ *
+ * Backends act on one LV of the model (top-level linear/striped/error/zero LVs;
+ * lvx_activation_check() says why others cannot be activated).  Devices are
+ * created read-only when the LV (or the VG) lacks WRITE; missing PVs refuse
+ * activation unless opts->partial, then their areas map to the error target.
+ *
+ * Changing an active LV (lvextend/lvreduce): stage() loads the table computed from
+ * the new metadata next to the live one (before the metadata commit), swap() makes
+ * it live (suspend + resume, after the commit), unstage() drops it (commit failed).
+ */
+#ifndef LVX_ACTIVATE_ACTIVATE_H
+#define LVX_ACTIVATE_ACTIVATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model/model.h"
+#include "util/ctx.h"
+
+struct lvx_activate_opts {
+    bool read_only;        /* also when the LV or VG lacks WRITE */
+    bool partial;          /* --activationmode partial: missing areas -> error target */
+    bool force;            /* deactivate: also an open LV (its table is replaced by the
+                              error target, removal deferred to the last close) */
+};
+
+/* Kernel-side state of an LV as a backend sees it. */
+struct lvx_lv_kstate {
+    bool active;            /* a device exists for the LV */
+    bool live_table, inactive_table;
+    bool suspended;
+    bool read_only;
+    int32_t open_count;
+    int64_t major, minor;   /* -1 when inactive */
+    int64_t read_ahead;     /* sectors, -1 unknown */
+    const char *backend;    /* the backend's name */
+};
+
+struct lvx_activation_backend {
+    const char *name;
+    /* usable here?  false with a message in ctx when not */
+    bool (*probe)(struct lvx_ctx *ctx);
+    /* create + load + resume (+ nodes); an LV already active with its UUID is left
+     * as it is.  A failure leaves nothing behind. */
+    int (*activate)(struct lvx_ctx *ctx, const struct lvx_lv *lv,
+                    const struct lvx_activate_opts *opts);
+    /* remove (+ nodes); -EBUSY "Logical volume vg/lv in use." when open and not
+     * forced; 0 when not active */
+    int (*deactivate)(struct lvx_ctx *ctx, const struct lvx_lv *lv,
+                      const struct lvx_activate_opts *opts);
+    /* load the table of lv (the new metadata) as the inactive table */
+    int (*stage)(struct lvx_ctx *ctx, const struct lvx_lv *lv,
+                 const struct lvx_activate_opts *opts);
+    /* suspend + resume: the staged table becomes live */
+    int (*swap)(struct lvx_ctx *ctx, const struct lvx_lv *lv);
+    /* drop a staged table */
+    int (*unstage)(struct lvx_ctx *ctx, const struct lvx_lv *lv);
+    /* lv (old names) becomes new_vg/new_lv */
+    int (*rename)(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char *new_vg,
+                  const char *new_lv);
+    /* state of the LV; 0 with out->active false when it is not active */
+    int (*status)(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_lv_kstate *out);
+};
+
+extern const struct lvx_activation_backend lvx_activation_dm;
+
+/* The backend to use, or NULL (with the reason in ctx, -ENODEV/-EINVAL) when none
+ * is usable or activation is turned off.  forced: a backend name, "none", or NULL. */
+const struct lvx_activation_backend *lvx_activation_choose(struct lvx_ctx *ctx,
+                                                           const char *forced);
+/* The backend called name ("dm", "user"), or NULL. */
+const struct lvx_activation_backend *lvx_activation_find(const char *name);
+
+/* Can lv be activated (with opts)?  0, or -ENOTSUP (type), -ENODEV (missing PV and
+ * not partial: LVM2's "Refusing activation of partial LV ..." message), -EINVAL. */
+int lvx_activation_check(struct lvx_ctx *ctx, const struct lvx_lv *lv,
+                         const struct lvx_activate_opts *opts);
+/* Does lv use a PV whose device is missing? */
+bool lvx_activation_lv_partial(const struct lvx_lv *lv);
+/* lvx_activation_check() then be->activate(). */
+int lvx_activate_lv(struct lvx_ctx *ctx, const struct lvx_activation_backend *be,
+                    const struct lvx_lv *lv, const struct lvx_activate_opts *opts);
+/* stage + swap, for a change that needs no commit in between. */
+int lvx_activation_reload(struct lvx_ctx *ctx, const struct lvx_activation_backend *be,
+                          const struct lvx_lv *lv, const struct lvx_activate_opts *opts);
+/* The LV is created read-only (opts, LV without WRITE, VG without WRITE). */
+bool lvx_activation_read_only(const struct lvx_lv *lv, const struct lvx_activate_opts *opts);
+
+#endif

@@ -1,0 +1,451 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * activate/dm_backend.c - the `dm` activation backend: LVs as kernel
+ * device-mapper devices, named, UUID'd and tabled as LVM2 does (format §15), so
+ * that LVM2 and lvx each see and manage the other's active LVs.
+ *
+ *   activate   DEV_CREATE (name, uuid[, fixed minor]) -> TABLE_LOAD (read-only
+ *              flag for LVs without WRITE) -> resume -> /dev nodes -> read-ahead;
+ *              a failure at any step removes what was made (no half devices);
+ *   deactivate refuses an open device (unless forced), DEV_REMOVE, nodes removed;
+ *   stage/swap/unstage: TABLE_LOAD next to the live table / suspend + resume /
+ *              TABLE_CLEAR, for resizing an active LV;
+ *   rename     DEV_RENAME + nodes; status  DEV_STATUS + sysfs read-ahead.
+ *
+ * Tables: one line per segment from map/ (linear, striped, error, zero); with
+ * partial activation a segment touching a missing PV becomes one `error` line
+ * (whole segment, also for a striped segment with a single missing stripe).
+ */
+#include "activate/activate.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "activate/dm_ioctl.h"
+#include "activate/dm_names.h"
+#include "activate/dm_nodes.h"
+#include "map/map.h"
+
+#define REMOVE_RETRIES 10
+#define REMOVE_RETRY_USEC 100000
+
+struct lv_ids {
+    char name[LVX_DM_NAME_MAX + 1];
+    char uuid[LVX_DM_UUID_MAX + 1];
+};
+
+static int ids_of(struct lvx_ctx *ctx, const char *vg_name, const struct lvx_lv *lv,
+                  struct lv_ids *ids)
+{
+    struct lvx_buf name = LVX_BUF_INIT, uuid = LVX_BUF_INIT;
+    int rc = lvx_dm_lv_name(&name, vg_name, lv->name, NULL);
+    if (rc < 0) {
+        rc = lvx_error(ctx, ENAMETOOLONG, "Device-mapper name of %s/%s is too long.", vg_name,
+                       lv->name);
+    } else if ((rc = lvx_dm_lv_uuid(&uuid, lv->vg->uuid, lv->uuid, NULL)) < 0) {
+        rc = lvx_error(ctx, EINVAL, "Bad UUID of %s/%s.", vg_name, lv->name);
+    } else {
+        snprintf(ids->name, sizeof(ids->name), "%s", lvx_buf_str(&name));
+        snprintf(ids->uuid, sizeof(ids->uuid), "%s", lvx_buf_str(&uuid));
+    }
+    lvx_buf_free(&name);
+    lvx_buf_free(&uuid);
+    return rc;
+}
+
+static bool seg_touches_missing(const struct lvx_seg *seg)
+{
+    for (uint32_t a = 0; seg->areas && a < seg->area_count; a++) {
+        const struct lvx_pv *pv = seg->areas[a].pv;
+        if (pv && ((pv->flags & LVX_PVF_MISSING) || !pv->ondisk.present))
+            return true;
+    }
+    return false;
+}
+
+/* A present PV must be a block device (the kernel cannot map an image file). */
+static int check_block_devices(struct lvx_ctx *ctx, const struct lvx_seg *seg)
+{
+    for (uint32_t a = 0; seg->areas && a < seg->area_count; a++) {
+        const struct lvx_pv *pv = seg->areas[a].pv;
+        if (pv && !pv->ondisk.dev_major && !pv->ondisk.dev_minor)
+            return lvx_error(ctx, ENODEV, "Cannot activate %s/%s: PV %s is not a block device "
+                             "(attach the image to a loop device).", seg->lv->vg->name,
+                             seg->lv->name, pv->ondisk.dev_name ? pv->ondisk.dev_name : "?");
+    }
+    return 0;
+}
+
+/* The LV's table (partial: missing-PV segments as error lines). */
+static int table_of(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool partial,
+                    struct lvx_buf *out)
+{
+    uint32_t e = lv->vg->extent_size;
+    for (unsigned s = 0; s < lv->seg_count; s++) {
+        const struct lvx_seg *seg = &lv->segs[s];
+        uint64_t start = seg->start_extent * (uint64_t)e, len = seg->extent_count * (uint64_t)e;
+        if (partial && seg_touches_missing(seg)) {
+            lvx_buf_printf(out, "%" PRIu64 " %" PRIu64 " error\n", start, len);
+            continue;
+        }
+        int rc;
+        const struct lvx_map_target *t = lvx_map_target_of(ctx, seg);
+        if (!t)
+            return ctx->err ? ctx->err : -ENOTSUP;
+        if ((rc = check_block_devices(ctx, seg)) < 0 || (rc = t->check(ctx, seg, e)) < 0)
+            return rc;
+        lvx_buf_printf(out, "%" PRIu64 " %" PRIu64 " %s", start, len, t->name);
+        if ((rc = t->table(ctx, seg, e, out)) < 0)
+            return rc;
+        lvx_buf_putc(out, '\n');
+    }
+    return 0;
+}
+
+/* Keep the first error message across clean-up calls that may record their own. */
+struct saved_error {
+    int err;
+    char msg[sizeof(((struct lvx_ctx *)0)->errmsg)];
+};
+
+static void save_error(const struct lvx_ctx *ctx, struct saved_error *s)
+{
+    s->err = ctx->err;
+    memcpy(s->msg, ctx->errmsg, sizeof(s->msg));
+}
+
+static int restore_error(struct lvx_ctx *ctx, const struct saved_error *s)
+{
+    ctx->err = s->err;
+    memcpy(ctx->errmsg, s->msg, sizeof(s->msg));
+    return s->err ? s->err : -EIO;
+}
+
+static bool dm_probe(struct lvx_ctx *ctx)
+{
+    struct lvx_dm dm;
+    if (lvx_dm_open(ctx, &dm) < 0)
+        return false;
+    lvx_dm_close(&dm);
+    return true;
+}
+
+/* read_ahead of the LV: auto (not set) leaves the kernel's value, which already
+ * follows the stripe geometry (twice io_opt); none -> 0; N -> N sectors. */
+static void set_read_ahead(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char *name)
+{
+    if (!lv->has_read_ahead || lv->read_ahead == 0)
+        return;
+    unsigned long ra = lv->read_ahead < 0 ? 0 : (unsigned long)lv->read_ahead;
+    char path[256];
+    snprintf(path, sizeof(path), "%s/mapper/%s", lvx_dm_dev_dir(), name);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || ioctl(fd, BLKRASET, ra) < 0)
+        lvx_warn(ctx, "WARNING: cannot set read-ahead of %s: %s", path, strerror(errno));
+    if (fd >= 0)
+        close(fd);
+}
+
+/* Remove a device, retrying while something (e.g. a udev probe) briefly holds it. */
+static int remove_device(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name, bool deferred)
+{
+    int rc = 0;
+    for (int i = 0; i < REMOVE_RETRIES; i++) {
+        rc = lvx_dm_remove(ctx, dm, name, deferred);
+        if (rc != -EBUSY || deferred)
+            break;
+        usleep(REMOVE_RETRY_USEC);
+    }
+    return rc;
+}
+
+/* Undo a half-made activation: remove the device and its nodes. */
+static int undo_create(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lv_ids *ids,
+                       const struct lvx_lv *lv)
+{
+    struct saved_error first;
+    save_error(ctx, &first);
+    remove_device(ctx, dm, ids->name, false);
+    lvx_dm_nodes_remove(ids->name, lv->vg->name, lv->name);
+    return restore_error(ctx, &first);
+}
+
+static int make_live(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *lv,
+                     const struct lv_ids *ids, const char *table, bool ro)
+{
+    struct lvx_dm_info info;
+    int rc;
+    if ((rc = lvx_dm_load(ctx, dm, ids->name, table, ro)) < 0 ||
+        (rc = lvx_dm_resume(ctx, dm, ids->name, &info)) < 0 ||
+        (rc = lvx_dm_nodes_add(ctx, ids->name, info.major, info.minor, lv->vg->name,
+                               lv->name)) < 0)
+        return rc;
+    set_read_ahead(ctx, lv, ids->name);
+    return 0;
+}
+
+/* device-mapper's block major from /proc/devices (253 when not found). */
+static uint32_t dm_block_major(void)
+{
+    FILE *f = fopen("/proc/devices", "r");
+    char line[128], name[64];
+    unsigned nr;
+    uint32_t found = 253;
+    bool block = false;
+    while (f && fgets(line, sizeof(line), f)) {
+        if (strncmp(line, "Block devices:", 14) == 0)
+            block = true;
+        else if (block && sscanf(line, "%u %63s", &nr, name) == 2 &&
+                 strcmp(name, "device-mapper") == 0)
+            found = nr;
+    }
+    if (f)
+        fclose(f);
+    return found;
+}
+
+static int dm_activate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
+                       const struct lvx_activate_opts *opts)
+{
+    struct lv_ids ids;
+    struct lvx_buf table = LVX_BUF_INIT;
+    struct lvx_dm dm;
+    struct lvx_dm_info info;
+    int rc;
+
+    if ((rc = ids_of(ctx, lv->vg->name, lv, &ids)) < 0 ||
+        (rc = table_of(ctx, lv, opts && opts->partial, &table)) < 0 ||
+        (rc = lvx_dm_open(ctx, &dm)) < 0) {
+        lvx_buf_free(&table);
+        return rc;
+    }
+    bool ro = lvx_activation_read_only(lv, opts);
+    if ((rc = lvx_dm_info(ctx, &dm, ids.name, &info)) < 0)
+        goto out;
+    if (info.exists) {
+        if (strcmp(info.uuid, ids.uuid) != 0) {
+            rc = lvx_error(ctx, EEXIST, "Cannot activate %s/%s: device-mapper device %s "
+                           "already exists with UUID \"%s\".", lv->vg->name, lv->name, ids.name,
+                           info.uuid);
+        } else if (info.live_table && !info.suspended) {
+            rc = lvx_dm_nodes_add(ctx, ids.name, info.major, info.minor, lv->vg->name,
+                                  lv->name);           /* already active */
+        } else {
+            rc = make_live(ctx, &dm, lv, &ids, lvx_buf_str(&table), ro);
+        }
+        goto out;
+    }
+    uint32_t fmaj = 0, fmin = 0;
+    if ((lv->status & LVX_LV_FIXED_MINOR) && lv->has_minor && lv->minor >= 0) {
+        fmaj = lv->has_major && lv->major > 0 ? (uint32_t)lv->major : 0;
+        fmin = (uint32_t)lv->minor;
+        if (!fmaj)
+            fmaj = dm_block_major();
+
+    }
+    if ((rc = lvx_dm_create(ctx, &dm, ids.name, ids.uuid, fmaj, fmin, NULL)) < 0)
+        goto out;
+    if ((rc = make_live(ctx, &dm, lv, &ids, lvx_buf_str(&table), ro)) < 0)
+        rc = undo_create(ctx, &dm, &ids, lv);
+out:
+    lvx_dm_close(&dm);
+    lvx_buf_free(&table);
+    return rc;
+}
+
+/* Replace the table by the error target (I/O fails) and remove when last closed. */
+static int force_remove(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lv_ids *ids,
+                        const struct lvx_lv *lv)
+{
+    char table[64];
+    snprintf(table, sizeof(table), "0 %" PRIu64 " error\n",
+             lv->le_count * (uint64_t)lv->vg->extent_size);
+    int rc;
+    if ((rc = lvx_dm_load(ctx, dm, ids->name, table, false)) < 0 ||
+        (rc = lvx_dm_resume(ctx, dm, ids->name, NULL)) < 0)
+        return rc;
+    return remove_device(ctx, dm, ids->name, true);
+}
+
+static int dm_deactivate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
+                         const struct lvx_activate_opts *opts)
+{
+    struct lv_ids ids;
+    struct lvx_dm dm;
+    struct lvx_dm_info info;
+    int rc;
+    if ((rc = ids_of(ctx, lv->vg->name, lv, &ids)) < 0 || (rc = lvx_dm_open(ctx, &dm)) < 0)
+        return rc;
+    if ((rc = lvx_dm_info(ctx, &dm, ids.name, &info)) < 0)
+        goto out;
+    if (!info.exists) {
+        lvx_dm_nodes_remove(ids.name, lv->vg->name, lv->name);   /* stale entries */
+        goto out;
+    }
+    if (info.open_count > 0 && !(opts && opts->force)) {
+        rc = lvx_error(ctx, EBUSY, "Logical volume %s/%s in use.", lv->vg->name, lv->name);
+        goto out;
+    }
+    if (info.open_count > 0)
+        rc = force_remove(ctx, &dm, &ids, lv);
+    else
+        rc = remove_device(ctx, &dm, ids.name, false);
+    if (rc == 0)
+        lvx_dm_nodes_remove(ids.name, lv->vg->name, lv->name);
+out:
+    lvx_dm_close(&dm);
+    return rc;
+}
+
+/* Open the control device and check that lv is active; *ids filled. */
+static int open_active(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char *vg_name,
+                       struct lvx_dm *dm, struct lv_ids *ids, struct lvx_dm_info *info)
+{
+    int rc;
+    if ((rc = ids_of(ctx, vg_name, lv, ids)) < 0 || (rc = lvx_dm_open(ctx, dm)) < 0)
+        return rc;
+    if ((rc = lvx_dm_info(ctx, dm, ids->name, info)) == 0 && !info->exists)
+        rc = lvx_error(ctx, ENXIO, "Logical volume %s/%s is not active.", vg_name, lv->name);
+    if (rc < 0)
+        lvx_dm_close(dm);
+    return rc;
+}
+
+static int dm_stage(struct lvx_ctx *ctx, const struct lvx_lv *lv,
+                    const struct lvx_activate_opts *opts)
+{
+    struct lv_ids ids;
+    struct lvx_dm dm;
+    struct lvx_dm_info info;
+    struct lvx_buf table = LVX_BUF_INIT;
+    int rc = lvx_activation_check(ctx, lv, opts);
+    if (rc < 0 || (rc = table_of(ctx, lv, opts && opts->partial, &table)) < 0 ||
+        (rc = open_active(ctx, lv, lv->vg->name, &dm, &ids, &info)) < 0) {
+        lvx_buf_free(&table);
+        return rc;
+    }
+    rc = lvx_dm_load(ctx, &dm, ids.name, lvx_buf_str(&table), lvx_activation_read_only(lv, opts));
+    lvx_dm_close(&dm);
+    lvx_buf_free(&table);
+    return rc;
+}
+
+static int dm_swap(struct lvx_ctx *ctx, const struct lvx_lv *lv)
+{
+    struct lv_ids ids;
+    struct lvx_dm dm;
+    struct lvx_dm_info info;
+    int rc = open_active(ctx, lv, lv->vg->name, &dm, &ids, &info);
+    if (rc < 0)
+        return rc;
+    if ((rc = lvx_dm_suspend(ctx, &dm, ids.name)) == 0) {
+        rc = lvx_dm_resume(ctx, &dm, ids.name, NULL);
+        if (rc < 0) {                         /* never leave the LV suspended */
+            struct saved_error first;
+            save_error(ctx, &first);
+            lvx_dm_clear(ctx, &dm, ids.name);
+            lvx_dm_resume(ctx, &dm, ids.name, NULL);
+            rc = restore_error(ctx, &first);
+        }
+    }
+    lvx_dm_close(&dm);
+    return rc;
+}
+
+static int dm_unstage(struct lvx_ctx *ctx, const struct lvx_lv *lv)
+{
+    struct lv_ids ids;
+    struct lvx_dm dm;
+    struct lvx_dm_info info;
+    int rc = open_active(ctx, lv, lv->vg->name, &dm, &ids, &info);
+    if (rc < 0)
+        return rc;
+    if (info.inactive_table)
+        rc = lvx_dm_clear(ctx, &dm, ids.name);
+    lvx_dm_close(&dm);
+    return rc;
+}
+
+static int dm_rename(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char *new_vg,
+                     const char *new_lv)
+{
+    struct lv_ids ids;
+    struct lvx_dm dm;
+    struct lvx_dm_info info;
+    struct lvx_buf new_name = LVX_BUF_INIT;
+    int rc = open_active(ctx, lv, lv->vg->name, &dm, &ids, &info);
+    if (rc < 0)
+        return rc;
+    if (lvx_dm_lv_name(&new_name, new_vg, new_lv, NULL) < 0) {
+        rc = lvx_error(ctx, ENAMETOOLONG, "Device-mapper name of %s/%s is too long.", new_vg,
+                       new_lv);
+    } else if ((rc = lvx_dm_rename(ctx, &dm, ids.name, lvx_buf_str(&new_name))) == 0) {
+        lvx_dm_nodes_remove(ids.name, lv->vg->name, lv->name);
+        rc = lvx_dm_nodes_add(ctx, lvx_buf_str(&new_name), info.major, info.minor, new_vg,
+                              new_lv);
+    }
+    lvx_buf_free(&new_name);
+    lvx_dm_close(&dm);
+    return rc;
+}
+
+/* Read-ahead in sectors from sysfs (opening the device would count as an open). */
+static int64_t sysfs_read_ahead(uint32_t major, uint32_t minor)
+{
+    char path[128];
+    snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/queue/read_ahead_kb", major, minor);
+    FILE *f = fopen(path, "r");
+    long long kb = -1;
+    if (f) {
+        if (fscanf(f, "%lld", &kb) != 1)
+            kb = -1;
+        fclose(f);
+    }
+    return kb < 0 ? -1 : kb * 2;
+}
+
+static int dm_status(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_lv_kstate *out)
+{
+    struct lv_ids ids;
+    struct lvx_dm dm;
+    struct lvx_dm_info info;
+    int rc;
+    memset(out, 0, sizeof(*out));
+    out->backend = lvx_activation_dm.name;
+    out->major = out->minor = -1;
+    out->read_ahead = -1;
+    if ((rc = ids_of(ctx, lv->vg->name, lv, &ids)) < 0 || (rc = lvx_dm_open(ctx, &dm)) < 0)
+        return rc;
+    rc = lvx_dm_info(ctx, &dm, ids.name, &info);
+    lvx_dm_close(&dm);
+    if (rc < 0 || !info.exists)
+        return rc;
+    out->active = true;
+    out->live_table = info.live_table;
+    out->inactive_table = info.inactive_table;
+    out->suspended = info.suspended;
+    out->read_only = info.read_only;
+    out->open_count = info.open_count;
+    out->major = info.major;
+    out->minor = info.minor;
+    out->read_ahead = sysfs_read_ahead(info.major, info.minor);
+    return 0;
+}
+
+const struct lvx_activation_backend lvx_activation_dm = {
+    .name = "dm",
+    .probe = dm_probe,
+    .activate = dm_activate,
+    .deactivate = dm_deactivate,
+    .stage = dm_stage,
+    .swap = dm_swap,
+    .unstage = dm_unstage,
+    .rename = dm_rename,
+    .status = dm_status,
+};

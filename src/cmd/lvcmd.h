@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * cmd/lvcmd.h - what the LV-changing commands share (cmd/lvcmd_common.c):
+ * parsing of sizes ("-L +5m"), extent counts ("-l 50%FREE"), stripe options,
+ * PV lists with PE ranges ("/dev/sdb:0-99:200-"), LV names in their VG/LV and
+ * /dev/VG/LV forms; the activation refusal; begin/commit of a VG change with
+ * the command line as description; writing zeros at the start of an LV
+ * through its mapping (map/) and the I/O seam.
+ *
+ * Commands: lvcreate.c, lvresize.c (lvextend, lvreduce, lvresize), lvremove.c,
+ * lvrename.c, lvchange.c, lvtable.c.
+ */
+#ifndef LVX_CMD_LVCMD_H
+#define LVX_CMD_LVCMD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cmd/commands.h"
+#include "meta/update.h"
+#include "model/alloc.h"
+
+/* -l's percentage base. */
+enum lvx_lvcmd_percent {
+    LVX_PCT_NONE = 0,
+    LVX_PCT_VG,
+    LVX_PCT_FREE,
+    LVX_PCT_PVS,
+    LVX_PCT_LV,
+    LVX_PCT_ORIGIN,
+};
+
+/* A -L or -l argument as given. */
+struct lvx_lvcmd_size {
+    bool given;
+    int sign;                      /* 0, +1 ("+5m"), -1 ("-5m") */
+    bool in_extents;               /* -l */
+    uint64_t value;                /* -L: sectors; -l: extents or percent */
+    enum lvx_lvcmd_percent percent;
+};
+
+/* Parse a size "[+|-]NUMBER[.FRACTION][UNIT]" (UNIT one of bBsSkKmMgGtTpPeE, case
+ * does not matter, binary multiples; default_unit used without one) into sectors.
+ * opt names the option for messages ("--size").  Prints LVM2's messages and returns
+ * LVX_EXIT_INVALID, or 0. */
+int lvx_lvcmd_parse_size(const char *s, char default_unit, bool allow_sign, const char *opt,
+                         struct lvx_lvcmd_size *out);
+/* Parse "[+|-]N[%VG|%FREE|%PVS|%LV|%ORIGIN]" (-l). 0 or LVX_EXIT_INVALID (printed). */
+int lvx_lvcmd_parse_extents(const char *s, bool allow_sign, struct lvx_lvcmd_size *out);
+/* The -L or -l of the command line (exactly one may be given; none is an error when
+ * required).  0 or LVX_EXIT_INVALID (printed). */
+int lvx_lvcmd_size_args(struct lvx_cmd_env *env, bool allow_sign, bool required,
+                        struct lvx_lvcmd_size *out);
+
+/* Stripe options: stripes (0 = not given) and stripe size in sectors (0 = not given);
+ * checks the stripe size (power of two, >= 4 KiB) as LVM2.  0 or LVX_EXIT_INVALID. */
+int lvx_lvcmd_stripe_args(struct lvx_cmd_env *env, uint32_t *stripes, uint32_t *stripe_size);
+
+/* Allocation policy from --alloc and -C/--contiguous (*given false when neither).
+ * 0 or LVX_EXIT_INVALID (printed). */
+int lvx_lvcmd_alloc_arg(struct lvx_cmd_env *env, enum lvx_alloc *policy, bool *given);
+/* The policy the allocator uses for lv (or a new LV whose policy is lv_policy). */
+enum lvx_alloc lvx_lvcmd_effective_policy(const struct lvx_vg *vg, enum lvx_alloc lv_policy);
+
+/* -a: true when the command line asks for activation (or does not say -a n and
+ * activate_by_default).  Activation is not implemented yet: the caller refuses. */
+bool lvx_lvcmd_wants_activation(struct lvx_cmd_env *env, bool activate_by_default);
+/* Print the refusal and return LVX_EXIT_FAILED. */
+int lvx_lvcmd_refuse_activation(void);
+
+/* --addtag / --deltag values (validated, '@' prefix stripped), in env->pool.
+ * 0 or LVX_EXIT_INVALID (printed). */
+int lvx_lvcmd_tags_arg(struct lvx_cmd_env *env, enum lvx_opt_id id, char ***tags,
+                       unsigned *count);
+
+/* -r auto|none|N[unit] (sectors by default): *ra 0 = auto, -1 = none (also for 0),
+ * else sectors (rounded down to 4 KiB, at least 8, with LVM2's warning).
+ * 0 or LVX_EXIT_INVALID (printed). */
+int lvx_lvcmd_read_ahead_arg(struct lvx_cmd_env *env, bool *given, int64_t *ra);
+
+/* Parse y|n (also yes/no) for option opt.  0 or LVX_EXIT_INVALID (printed). */
+int lvx_lvcmd_yes_no(struct lvx_cmd_env *env, enum lvx_opt_id opt, bool dflt, bool *out);
+
+/* PV list arguments ("PV[:PE[-PE]|:PE+N ...]") resolved in vg; pool env->pool.
+ * 0 or LVX_EXIT_FAILED / LVX_EXIT_INVALID (printed). */
+int lvx_lvcmd_pv_args(struct lvx_cmd_env *env, const struct lvx_vg *vg, char **args,
+                      unsigned count, struct lvx_alloc_pv **out, unsigned *out_count);
+/* Free extents of the listed PVs (all PVs when count == 0). */
+uint64_t lvx_lvcmd_pvs_free(const struct lvx_free_maps *maps, const struct lvx_vg *vg,
+                            const struct lvx_alloc_pv *pvs, unsigned count);
+
+/* Split "VG/LV", "/dev/VG/LV" or "/dev/mapper/VG-LV" into names (in env->pool).  *lv is
+ * NULL for a plain "VG".  false for something that is not a name at all. */
+bool lvx_lvcmd_split_name(struct lvx_cmd_env *env, const char *arg, const char **vg,
+                          const char **lv);
+
+/* The command line as typed ("lvcreate -an -L 4m vg1"), in env->pool. */
+const char *lvx_lvcmd_command_line(struct lvx_cmd_env *env);
+
+/* Begin a change of VG vgname (lock, scan, find).  0 or LVX_EXIT_FAILED (printed). */
+int lvx_lvcmd_begin(struct lvx_cmd_env *env, const char *vgname, struct lvx_vg_update *u);
+/* Commit (or, with --test, only say so).  0 or LVX_EXIT_FAILED (printed). */
+int lvx_lvcmd_commit(struct lvx_cmd_env *env, struct lvx_vg_update *u);
+
+/* Free maps of u->vg in env->pool.  0 or LVX_EXIT_FAILED (printed). */
+int lvx_lvcmd_free_maps(struct lvx_cmd_env *env, struct lvx_vg_update *u,
+                        struct lvx_free_maps **maps);
+/* Allocate req; with `approx` (percentage sizes) take as many extents as can be placed,
+ * up to req->extents, in multiples of req->stripes (req->extents is set to the count
+ * taken).  maps must be fresh maps of vg.  0 or negative errno (ctx message). */
+int lvx_lvcmd_allocate(struct lvx_cmd_env *env, const struct lvx_vg *vg,
+                       struct lvx_free_maps *maps, struct lvx_alloc_request *req, bool approx,
+                       struct lvx_alloc_result *res);
+
+/* Write `len` zero bytes at the start of lv through its mapping (map/) and the I/O
+ * seam of u's scan, and flush.  0 or negative errno (ctx message). */
+int lvx_lvcmd_zero_start(struct lvx_cmd_env *env, struct lvx_vg_update *u,
+                         const struct lvx_lv *lv, uint64_t len);
+
+/* Which reserved part a name has, as LVM2 words it: "Names starting \"snapshot\" are
+ * reserved..." -- prints the message and returns true when lvx_lv_name_reserved(). */
+bool lvx_lvcmd_name_reserved(const char *name);
+/* Checks a new LV name: valid syntax, not reserved, not taken in vg.  0 or the exit
+ * code after printing LVM2's message. */
+int lvx_lvcmd_check_new_name(const struct lvx_vg *vg, const char *name);
+
+/* Size as LVM2 prints it in these messages ("8.00 MiB"), in env->pool. */
+const char *lvx_lvcmd_size(struct lvx_cmd_env *env, uint64_t sectors);
+
+/* Ask "question [y/n]: " on stdout and read the answer from stdin: true for y/yes.
+ * No answer (end of input) counts as no. */
+bool lvx_lvcmd_confirm(const char *question);
+
+/* LV-commands' refusal for LVs they cannot handle yet: true (and a message) when lv
+ * is not a top-level linear/striped LV. */
+bool lvx_lvcmd_refuse_complex(const struct lvx_lv *lv, const char *what);
+
+#endif

@@ -1,0 +1,339 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * cmd/lvcreate.c - `lvx lvcreate -an -L SIZE|-l N[%VG|%FREE|%PVS] [-n NAME] [-i N [-I SIZE]]
+ * [--type linear|striped] [--alloc P|-C y] [-p r|rw] [-r RA] [--addtag T] [-Z y|n]
+ * [-W y|n] VG [PV[:PE-PE]...]`: a new linear or striped LV placed by the extent
+ * allocator (model/alloc.h), LVM2's rounding and messages.  After the commit the
+ * first 4 KiB of the LV are zeroed through its mapping (unless -Z n).
+ *
+ * Activation does not exist yet: without -a n the command refuses before touching
+ * anything.
+ */
+#include "cmd/lvcmd.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+
+#define DEFAULT_STRIPE_SIZE 128u    /* sectors: 64 KiB */
+#define ZERO_BYTES 4096u
+
+struct create_opts {
+    const char *vg_name;
+    const char *lv_name;            /* NULL: first free lvolN */
+    struct lvx_lvcmd_size size;
+    uint32_t stripes;
+    uint32_t stripe_size;           /* sectors, 0 for linear */
+    enum lvx_alloc policy;          /* stored in the LV */
+    bool zero;
+    bool read_only;
+    int64_t read_ahead;             /* 0 auto, -1 none, else sectors */
+    unsigned tag_count;
+    char **tags;
+    char **pv_args;
+    unsigned pv_arg_count;
+};
+
+/* ---- command line ------------------------------------------------------------- */
+
+static int names_arg(struct lvx_cmd_env *env, struct create_opts *o)
+{
+    const char *n = env->args->value[LVX_OPT_NAME];
+    if (env->args->argc > 0) {
+        const char *vg, *lv;
+        if (!lvx_lvcmd_split_name(env, env->args->argv[0], &vg, &lv) || lv) {
+            lvx_cmd_errorf("Invalid volume group name %s.", env->args->argv[0]);
+            return LVX_EXIT_INVALID;
+        }
+        o->vg_name = vg;
+        o->pv_args = env->args->argv + 1;
+        o->pv_arg_count = (unsigned)env->args->argc - 1;
+    }
+    if (n && strchr(n, '/')) {
+        const char *vg, *lv;
+        if (!lvx_lvcmd_split_name(env, n, &vg, &lv) || !lv) {
+            lvx_cmd_errorf("Logical volume name \"%s\" is invalid.", n);
+            return LVX_EXIT_INVALID;
+        }
+        if (o->vg_name && strcmp(o->vg_name, vg) != 0) {
+            lvx_cmd_errorf("Inconsistent volume group names given: \"%s\" and \"%s\"", vg,
+                           o->vg_name);
+            return LVX_EXIT_INVALID;
+        }
+        o->vg_name = vg;
+        n = lv;
+    }
+    o->lv_name = n;
+    if (!o->vg_name) {
+        lvx_cmd_errorf("Please provide a volume group name");
+        return LVX_EXIT_INVALID;
+    }
+    if (n) {
+        int rc = lvx_lvcmd_check_new_name(NULL, n);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static int stripes_arg(struct lvx_cmd_env *env, struct create_opts *o)
+{
+    const char *type = env->args->value[LVX_OPT_TYPE];
+    int rc = lvx_lvcmd_stripe_args(env, &o->stripes, &o->stripe_size);
+    if (rc)
+        return rc;
+    if (type && strcmp(type, "linear") != 0 && strcmp(type, "striped") != 0) {
+        lvx_cmd_errorf("lvx lvcreate supports only --type linear and striped (not %s).", type);
+        return LVX_EXIT_FAILED;
+    }
+    if (type && !strcmp(type, "linear") && o->stripes > 1) {
+        lvx_cmd_errorf("Command does not accept option: --stripes %s.",
+                       env->args->value[LVX_OPT_STRIPES]);
+        return LVX_EXIT_INVALID;
+    }
+    if (o->stripe_size && !o->stripes) {
+        lvx_cmd_errorf("Command does not accept option: --stripesize %s.",
+                       env->args->value[LVX_OPT_STRIPESIZE]);
+        return LVX_EXIT_INVALID;
+    }
+    if (!o->stripes)
+        o->stripes = 1;
+    if (o->stripes == 1 && o->stripe_size) {
+        lvx_cmd_errorf("Ignoring stripesize argument with single stripe.");
+        o->stripe_size = 0;
+    }
+    if (o->stripes > 1 && !o->stripe_size) {
+        o->stripe_size = DEFAULT_STRIPE_SIZE;
+        lvx_notice(env->ctx, "Using default stripesize %s.",
+                   lvx_lvcmd_size(env, o->stripe_size));
+    }
+    return 0;
+}
+
+static int permission_arg(struct lvx_cmd_env *env, bool *read_only, bool *given)
+{
+    const char *v = env->args->value[LVX_OPT_PERMISSION];
+    *read_only = false;
+    *given = env->args->count[LVX_OPT_PERMISSION] > 0;
+    if (!*given)
+        return 0;
+    if (!strcmp(v, "r")) {
+        *read_only = true;
+        return 0;
+    }
+    if (!strcmp(v, "rw"))
+        return 0;
+    lvx_cmd_errorf("Invalid argument for --permission: %s", v);
+    lvx_cmd_errorf("Error during parsing of command line.");
+    return LVX_EXIT_INVALID;
+}
+
+static int parse_create_args(struct lvx_cmd_env *env, struct create_opts *o)
+{
+    bool given, wipe;
+    int rc;
+
+    memset(o, 0, sizeof(*o));
+    if ((rc = names_arg(env, o)) || (rc = lvx_lvcmd_size_args(env, false, true, &o->size)) ||
+        (rc = stripes_arg(env, o)) || (rc = lvx_lvcmd_alloc_arg(env, &o->policy, &given)) ||
+        (rc = lvx_lvcmd_yes_no(env, LVX_OPT_ZERO, true, &o->zero)) ||
+        (rc = lvx_lvcmd_yes_no(env, LVX_OPT_WIPESIGNATURES, o->zero, &wipe)) ||
+        (rc = permission_arg(env, &o->read_only, &given)) ||
+        (rc = lvx_lvcmd_read_ahead_arg(env, &given, &o->read_ahead)) ||
+        (rc = lvx_lvcmd_tags_arg(env, LVX_OPT_ADDTAG, &o->tags, &o->tag_count)))
+        return rc;
+    /* signatures live at the start: -W y without -Z is served by the same 4 KiB */
+    o->zero = o->zero || (env->args->count[LVX_OPT_WIPESIGNATURES] && wipe);
+    if (o->size.percent == LVX_PCT_LV) {
+        lvx_cmd_errorf("Please express size as %%FREE, %%PVS or %%VG.");
+        return LVX_EXIT_FAILED;
+    }
+    if (o->size.percent == LVX_PCT_ORIGIN) {
+        lvx_cmd_errorf("%%ORIGIN is only valid for snapshots: please express size as %%FREE, "
+                       "%%PVS or %%VG.");
+        return LVX_EXIT_FAILED;
+    }
+    return 0;
+}
+
+/* ---- sizing ----------------------------------------------------------------------- */
+
+static uint64_t percent_base(const struct lvx_vg *vg, const struct lvx_free_maps *maps,
+                             const struct create_opts *o, const struct lvx_alloc_pv *pvs,
+                             unsigned pv_count)
+{
+    switch (o->size.percent) {
+    case LVX_PCT_VG:
+        return lvx_vg_extent_count(vg);
+    case LVX_PCT_FREE:
+        return lvx_vg_free_count(vg);
+    case LVX_PCT_PVS:
+        return lvx_lvcmd_pvs_free(maps, vg, pvs, pv_count);
+    default:
+        return 0;
+    }
+}
+
+/* Extents of the new LV (rounded as LVM2, messages printed); 0 after an error. */
+static uint64_t wanted_extents(struct lvx_cmd_env *env, const struct lvx_vg *vg,
+                               const struct lvx_free_maps *maps, const struct create_opts *o,
+                               const struct lvx_alloc_pv *pvs, unsigned pv_count)
+{
+    uint64_t e = vg->extent_size, ext;
+
+    if (!o->size.in_extents) {
+        ext = o->size.value / e + (o->size.value % e != 0);
+        if (o->size.value % e)
+            lvx_notice(env->ctx, "Rounding up size to full physical extent %s",
+                       lvx_lvcmd_size(env, ext * e));
+    } else if (o->size.percent != LVX_PCT_NONE) {
+        uint64_t pct = o->size.value;
+        if (pct > 100 && o->size.percent != LVX_PCT_VG)
+            pct = 100;
+        ext = (uint64_t)((unsigned __int128)percent_base(vg, maps, o, pvs, pv_count) * pct / 100);
+        if (ext == 0) {
+            lvx_cmd_errorf("Calculated size of logical volume is 0 extents. Needs to be larger.");
+            return 0;
+        }
+    } else {
+        ext = o->size.value;
+    }
+    if (ext > UINT32_MAX) {
+        lvx_cmd_errorf("Volume too large (%llu extents) for extent size %s. Upper limit is "
+                       "%u extents.", (unsigned long long)ext,
+                       lvx_lvcmd_size(env, e), UINT32_MAX);
+        return 0;
+    }
+    if (o->stripes > 1 && ext % o->stripes) {
+        uint64_t up = (ext / o->stripes + 1) * o->stripes;
+        lvx_notice(env->ctx, "Rounding size %s (%llu extents) up to stripe boundary size %s "
+                   "(%llu extents).", lvx_lvcmd_size(env, ext * e), (unsigned long long)ext,
+                   lvx_lvcmd_size(env, up * e), (unsigned long long)up);
+        ext = up;
+    }
+    return ext;
+}
+
+/* ---- the new LV ------------------------------------------------------------------- */
+
+static const char *first_free_name(struct lvx_cmd_env *env, const struct lvx_vg *vg)
+{
+    for (unsigned i = 0;; i++) {
+        const char *n = lvx_pool_printf(env->pool, "lvol%u", i);
+        if (!lvx_vg_find_lv(vg, n))
+            return n;
+    }
+}
+
+static struct lvx_lv *new_lv(struct lvx_vg *vg, const struct create_opts *o, const char *name)
+{
+    struct lvx_lv *lv = lvx_vg_add_lv(vg);
+    struct utsname un;
+
+    lv->name = lvx_pool_strdup(vg->pool, name);
+    lvx_uuid_generate(lv->uuid);
+    lv->status = LVX_LV_READ | LVX_LV_VISIBLE | (o->read_only ? 0 : LVX_LV_WRITE);
+    lv->has_creation = true;
+    lv->creation_time = (uint64_t)time(NULL);
+    lv->creation_host = lvx_pool_strdup(vg->pool, uname(&un) == 0 ? un.nodename : "unknown");
+    lv->alloc = o->policy;
+    lv->has_read_ahead = o->read_ahead != 0;
+    lv->read_ahead = o->read_ahead;
+    for (unsigned i = 0; i < o->tag_count; i++)
+        if (!lvx_strlist_has(&lv->tags, o->tags[i]))
+            lvx_strlist_add(vg->pool, &lv->tags, o->tags[i]);
+    return lv;
+}
+
+static int check_vg_room(const struct lvx_vg *vg)
+{
+    if (vg->max_lv && lvx_vg_visible_lv_count(vg) >= vg->max_lv) {
+        lvx_cmd_errorf("Maximum number of logical volumes (%u) reached in volume group %s",
+                       vg->max_lv, vg->name);
+        return LVX_EXIT_FAILED;
+    }
+    return 0;
+}
+
+/* Zero the start; on failure take the LV out again (a second commit). */
+static int zero_or_undo(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv)
+{
+    if (lvx_lvcmd_zero_start(env, u, lv, ZERO_BYTES) == 0)
+        return 0;
+    lvx_cmd_errorf("Failed to zero the start of %s/%s: %s", lv->vg->name, lv->name,
+                   env->ctx->errmsg);
+    lvx_error_clear(env->ctx);
+    lvx_vg_remove_lv(u->vg, lv);
+    if (lvx_lvcmd_commit(env, u) == 0)
+        lvx_cmd_errorf("Aborting. Logical volume %s was removed again.", lv->name);
+    return LVX_EXIT_FAILED;
+}
+
+static int create_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct create_opts *o)
+{
+    struct lvx_vg *vg = u->vg;
+    struct lvx_free_maps *maps;
+    struct lvx_alloc_pv *pvs;
+    unsigned pv_count;
+    int rc;
+
+    const char *name = o->lv_name ? o->lv_name : first_free_name(env, vg);
+    if ((rc = lvx_lvcmd_check_new_name(vg, name)) || (rc = check_vg_room(vg)))
+        return rc;
+    if (o->stripe_size > vg->extent_size) {
+        lvx_notice(env->ctx, "Reducing requested stripe size %s to maximum, physical extent "
+                   "size %s.", lvx_lvcmd_size(env, o->stripe_size),
+                   lvx_lvcmd_size(env, vg->extent_size));
+        o->stripe_size = vg->extent_size;
+    }
+    if ((rc = lvx_lvcmd_pv_args(env, vg, o->pv_args, o->pv_arg_count, &pvs, &pv_count)) ||
+        (rc = lvx_lvcmd_free_maps(env, u, &maps)))
+        return rc;
+    uint64_t ext = wanted_extents(env, vg, maps, o, pvs, pv_count);
+    if (!ext)
+        return LVX_EXIT_FAILED;
+
+    struct lvx_alloc_request req = {
+        .extents = ext,
+        .stripes = o->stripes,
+        .stripe_size = o->stripes > 1 ? o->stripe_size : 0,
+        .policy = lvx_lvcmd_effective_policy(vg, o->policy),
+        .pv_count = pv_count,
+        .pvs = pvs,
+        .lv_name = name,
+    };
+    struct lvx_alloc_result res;
+    if (lvx_lvcmd_allocate(env, vg, maps, &req, o->size.percent != LVX_PCT_NONE, &res) < 0)
+        return lvx_cmd_fail(env);
+
+    struct lvx_lv *lv = new_lv(vg, o, name);
+    if (lvx_alloc_append(env->ctx, lv, &res) < 0)
+        return lvx_cmd_fail(env);
+    if ((rc = lvx_lvcmd_commit(env, u)))
+        return rc;
+    bool zero = o->zero && !o->read_only;
+    if (zero && !env->args->count[LVX_OPT_TEST] && (rc = zero_or_undo(env, u, lv)))
+        return rc;
+    if (!zero)
+        lvx_warn(env->ctx, "WARNING: Logical volume %s/%s not zeroed.", vg->name, lv->name);
+    lvx_notice(env->ctx, "Logical volume \"%s\" created.", lv->name);
+    return 0;
+}
+
+int lvx_cmd_lvcreate(struct lvx_cmd_env *env)
+{
+    struct create_opts o;
+    struct lvx_vg_update u;
+    int rc = parse_create_args(env, &o);
+    if (rc)
+        return rc;
+    if (lvx_lvcmd_wants_activation(env, true))
+        return lvx_lvcmd_refuse_activation();
+    if ((rc = lvx_lvcmd_begin(env, o.vg_name, &u)))
+        return rc;
+    rc = create_in_vg(env, &u, &o);
+    lvx_vg_update_end(&u);
+    return rc;
+}

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * cmd/lvrename.c - `lvx lvrename VG OLD NEW`, `lvx lvrename VG/OLD VG/NEW` (also
+ * `VG/OLD NEW`): rename an LV inside its VG, with LVM2's checks and messages.
+ * Only LVs whose name no other segment refers to and whose own segments are
+ * linear/striped are renamed (sub-LV names of raid/thin/... LVs would have to
+ * follow, which lvx does not do yet).
+ */
+#include "cmd/lvcmd.h"
+
+#include <string.h>
+
+struct rename_args {
+    const char *vg, *old_name, *new_name;
+};
+
+static int usage_error(const char *msg)
+{
+    lvx_cmd_errorf("%s", msg);
+    lvx_cmd_errorf("Run `lvrename --help' for more information.");
+    return LVX_EXIT_INVALID;
+}
+
+/* "VG OLD NEW" or "[VG/]OLD [VG/]NEW" with one VG. */
+static int parse_rename_args(struct lvx_cmd_env *env, struct rename_args *r)
+{
+    char **argv = env->args->argv;
+    const char *vg1, *lv1, *vg2, *lv2;
+
+    memset(r, 0, sizeof(*r));
+    if (env->args->argc == 3) {
+        if (!lvx_lvcmd_split_name(env, argv[0], &vg1, &lv1) || lv1)
+            return usage_error("Please provide a valid volume group name");
+        r->vg = vg1;
+        r->old_name = argv[1];
+        r->new_name = argv[2];
+        /* "VG VG/OLD VG/NEW" is accepted by LVM2 too */
+        if (lvx_lvcmd_split_name(env, argv[1], &vg2, &lv2) && lv2) {
+            if (strcmp(vg2, vg1) != 0)
+                return usage_error("Logical volume names must have the same volume group");
+            r->old_name = lv2;
+        }
+        if (lvx_lvcmd_split_name(env, argv[2], &vg2, &lv2) && lv2) {
+            if (strcmp(vg2, vg1) != 0)
+                return usage_error("Logical volume names must have the same volume group");
+            r->new_name = lv2;
+        }
+        return 0;
+    }
+    if (env->args->argc != 2)
+        return usage_error("Old and new logical volume names required");
+    if (!lvx_lvcmd_split_name(env, argv[0], &vg1, &lv1) || !lv1) {
+        lvx_cmd_errorf("Path required for Logical Volume \"%s\".", argv[0]);
+        return usage_error("Please provide a valid volume group name");
+    }
+    r->vg = vg1;
+    r->old_name = lv1;
+    r->new_name = argv[1];
+    if (strchr(argv[1], '/')) {
+        if (!lvx_lvcmd_split_name(env, argv[1], &vg2, &lv2) || !lv2)
+            return usage_error("Please provide a valid new logical volume name");
+        if (strcmp(vg1, vg2) != 0)
+            return usage_error(lvx_pool_printf(env->pool, "Logical volume names must have the "
+                                               "same volume group (\"%s\" or \"%s\")", vg1, vg2));
+        r->new_name = lv2;
+    }
+    return 0;
+}
+
+/* Does any segment of the VG refer to lv (by name in kept raw sections too)? */
+static bool referenced(const struct lvx_lv *lv)
+{
+    const char *role = NULL;
+    if (lvx_lv_used_by(lv, &role))
+        return true;
+    for (unsigned i = 0; i < lv->vg->lv_count; i++) {
+        const struct lvx_lv *o = lv->vg->lvs[i];
+        for (unsigned j = 0; j < o->seg_count; j++)
+            if (o->segs[j].origin_lv == lv || o->segs[j].pool_lv == lv)
+                return true;
+    }
+    return false;
+}
+
+static int rename_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u,
+                        const struct rename_args *r)
+{
+    struct lvx_lv *lv = lvx_vg_find_lv(u->vg, r->old_name);
+    int rc;
+
+    if (!lv) {
+        lvx_cmd_errorf("Existing logical volume \"%s\" not found in volume group \"%s\"",
+                       r->old_name, r->vg);
+        return LVX_EXIT_FAILED;
+    }
+    if ((rc = lvx_lvcmd_check_new_name(u->vg, r->new_name)))
+        return rc;
+    if (referenced(lv)) {
+        lvx_cmd_errorf("Can't rename logical volume %s/%s: other LVs refer to it (lvx does "
+                       "not rename stacked LVs yet).", r->vg, r->old_name);
+        return LVX_EXIT_FAILED;
+    }
+    if (lvx_lvcmd_refuse_complex(lv, "rename"))
+        return LVX_EXIT_FAILED;
+    lv->name = lvx_pool_strdup(u->vg->pool, r->new_name);
+    if ((rc = lvx_lvcmd_commit(env, u)))
+        return rc;
+    lvx_notice(env->ctx, "Renamed \"%s\" to \"%s\" in volume group \"%s\"", r->old_name,
+               r->new_name, r->vg);
+    return 0;
+}
+
+int lvx_cmd_lvrename(struct lvx_cmd_env *env)
+{
+    struct rename_args r;
+    struct lvx_vg_update u;
+    int rc = parse_rename_args(env, &r);
+    if (rc)
+        return rc;
+    if (!strcmp(r.old_name, r.new_name)) {
+        lvx_cmd_errorf("Old and new logical volume names must differ");
+        return LVX_EXIT_INVALID;
+    }
+    if (!lvx_name_valid(r.new_name)) {
+        lvx_cmd_errorf("New logical volume name \"%s\" is invalid", r.new_name);
+        return LVX_EXIT_INVALID;
+    }
+    if (lvx_lvcmd_name_reserved(r.new_name)) {
+        lvx_cmd_errorf("Run `lvrename --help' for more information.");
+        return LVX_EXIT_INVALID;
+    }
+    if ((rc = lvx_lvcmd_begin(env, r.vg, &u)))
+        return rc;
+    rc = rename_in_vg(env, &u, &r);
+    lvx_vg_update_end(&u);
+    return rc;
+}

@@ -1,0 +1,333 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * cmd/lvresize.c - `lvx lvextend|lvreduce|lvresize -L [+|-]SIZE | -l [+|-]N[%VG|%FREE|%PVS|%LV]
+ * [-i N [-I SIZE]] [--alloc P] [-f] VG/LV [PV[:PE-PE] ...]`.
+ *
+ * Extending allocates one more segment after the LV's end (model/alloc.h; merged into
+ * the last one when it continues it), with the last segment's stripe geometry unless
+ * -i/-I say otherwise.  Reducing drops extents from the end, splitting the segment the
+ * new end falls into (a striped segment keeps a multiple of its stripe count).
+ * lvreduce asks for confirmation unless -f or -y (no answer on stdin = no).
+ * Only linear/striped LVs that are not sub-LVs of others are handled.
+ */
+#include "cmd/lvcmd.h"
+
+#include <errno.h>
+#include <string.h>
+
+enum direction { EXTEND, REDUCE, EITHER };
+
+struct resize_opts {
+    enum direction dir;
+    const char *vg_name, *lv_name;
+    struct lvx_lvcmd_size size;
+    uint32_t stripes, stripe_size;     /* 0 = keep the last segment's */
+    enum lvx_alloc policy;
+    bool policy_given;
+    char **pv_args;
+    unsigned pv_arg_count;
+};
+
+static int parse_resize_args(struct lvx_cmd_env *env, struct resize_opts *o)
+{
+    int rc;
+    if (env->args->argc < 1) {
+        lvx_cmd_errorf("Please provide the logical volume name");
+        return LVX_EXIT_INVALID;
+    }
+    if (!lvx_lvcmd_split_name(env, env->args->argv[0], &o->vg_name, &o->lv_name) ||
+        !o->lv_name) {
+        lvx_cmd_errorf("Path required for Logical Volume \"%s\".", env->args->argv[0]);
+        return LVX_EXIT_INVALID;
+    }
+    o->pv_args = env->args->argv + 1;
+    o->pv_arg_count = (unsigned)env->args->argc - 1;
+    if ((rc = lvx_lvcmd_size_args(env, true, true, &o->size)) ||
+        (rc = lvx_lvcmd_stripe_args(env, &o->stripes, &o->stripe_size)) ||
+        (rc = lvx_lvcmd_alloc_arg(env, &o->policy, &o->policy_given)))
+        return rc;
+    if (o->dir == EXTEND && o->size.sign < 0) {
+        lvx_cmd_errorf("Negative argument not permitted - use lvreduce");
+        return LVX_EXIT_INVALID;
+    }
+    if (o->dir == REDUCE && o->size.sign > 0) {
+        lvx_cmd_errorf("Positive sign not permitted - use lvextend");
+        return LVX_EXIT_INVALID;
+    }
+    if (o->size.percent == LVX_PCT_ORIGIN) {
+        lvx_cmd_errorf("%%ORIGIN is only valid for snapshots.");
+        return LVX_EXIT_FAILED;
+    }
+    return 0;
+}
+
+static uint64_t percent_base(const struct lvx_lv *lv, const struct lvx_free_maps *maps,
+                             const struct lvx_alloc_pv *pvs, unsigned pv_count,
+                             enum lvx_lvcmd_percent pct)
+{
+    switch (pct) {
+    case LVX_PCT_VG: return lvx_vg_extent_count(lv->vg);
+    case LVX_PCT_FREE: return lvx_vg_free_count(lv->vg);
+    case LVX_PCT_PVS: return lvx_lvcmd_pvs_free(maps, lv->vg, pvs, pv_count);
+    case LVX_PCT_LV: return lv->le_count;
+    default: return 0;
+    }
+}
+
+/* The LV's new extent count from -L/-l; false after printing an error. */
+static bool new_extent_count(struct lvx_cmd_env *env, const struct lvx_lv *lv,
+                             const struct lvx_free_maps *maps, const struct lvx_alloc_pv *pvs,
+                             unsigned pv_count, const struct resize_opts *o, uint64_t *out)
+{
+    uint64_t e = lv->vg->extent_size, cur = lv->le_count, ext;
+    if (!o->size.in_extents) {
+        ext = o->size.value / e + (o->size.value % e != 0);
+        if (o->size.value % e)
+            lvx_notice(env->ctx, "Rounding size to boundary between physical extents: %s.",
+                       lvx_lvcmd_size(env, ext * e));
+    } else if (o->size.percent != LVX_PCT_NONE) {
+        /* as LVM2: rounded up unless the size goes down */
+        unsigned __int128 p = (unsigned __int128)percent_base(lv, maps, pvs, pv_count,
+                                                              o->size.percent) * o->size.value;
+        ext = (uint64_t)((p + (o->size.sign < 0 ? 0 : 99)) / 100);
+    } else {
+        ext = o->size.value;
+    }
+    if (o->size.sign < 0) {
+        if (ext >= cur) {
+            lvx_cmd_errorf("Unable to reduce %s/%s below 1 extent.", lv->vg->name, lv->name);
+            return false;
+        }
+        *out = cur - ext;
+    } else {
+        *out = o->size.sign > 0 ? cur + ext : ext;
+    }
+    if (*out == 0) {
+        lvx_cmd_errorf("Unable to reduce %s/%s below 1 extent.", lv->vg->name, lv->name);
+        return false;
+    }
+    if (*out > UINT32_MAX) {
+        lvx_cmd_errorf("Volume too large (%llu extents) for extent size %s. Upper limit is "
+                       "%u extents.", (unsigned long long)*out, lvx_lvcmd_size(env, e),
+                       UINT32_MAX);
+        return false;
+    }
+    return true;
+}
+
+static bool same_size(uint64_t now, uint64_t cur)
+{
+    if (now != cur)
+        return false;
+    lvx_cmd_errorf("New size (%llu extents) matches existing size (%llu extents).",
+                   (unsigned long long)now, (unsigned long long)cur);
+    return true;
+}
+
+/* ---- extend ------------------------------------------------------------------------ */
+
+static const struct lvx_seg *last_seg(const struct lvx_lv *lv)
+{
+    return lv->seg_count ? &lv->segs[lv->seg_count - 1] : NULL;
+}
+
+static int extend(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
+                  struct lvx_free_maps *maps, struct lvx_alloc_pv *pvs, unsigned pv_count,
+                  const struct resize_opts *o, uint64_t *new_count)
+{
+    const struct lvx_seg *last = last_seg(lv);
+    uint32_t stripes = o->stripes, stripe_size = o->stripe_size;
+    uint64_t e = lv->vg->extent_size, cur = lv->le_count;
+
+    if (!stripes)
+        stripes = last ? last->stripe_count : 1;
+    if (stripes > 1 && !stripe_size) {
+        if (last && last->stripe_count > 1 && last->stripe_size) {
+            stripe_size = last->stripe_size;
+            lvx_notice(env->ctx, "Using stripesize of last segment %s",
+                       lvx_lvcmd_size(env, stripe_size));
+        } else {
+            stripe_size = 128;
+            lvx_notice(env->ctx, "Using default stripesize %s.", lvx_lvcmd_size(env, stripe_size));
+        }
+    }
+    if (stripes == 1)
+        stripe_size = 0;
+    if (stripe_size > e) {
+        lvx_notice(env->ctx, "Reducing requested stripe size %s to maximum, physical extent "
+                   "size %s.", lvx_lvcmd_size(env, stripe_size), lvx_lvcmd_size(env, e));
+        stripe_size = (uint32_t)e;
+    }
+    uint64_t delta = *new_count - cur;
+    if (delta % stripes) {
+        uint64_t up = (delta / stripes + 1) * stripes;
+        lvx_notice(env->ctx, "Rounding size (%llu extents) up to stripe boundary size for "
+                   "segment (%llu extents).", (unsigned long long)*new_count,
+                   (unsigned long long)(cur + up));
+        delta = up;
+    }
+    struct lvx_alloc_request req = {
+        .extents = delta,
+        .stripes = stripes,
+        .stripe_size = stripe_size,
+        .policy = lvx_lvcmd_effective_policy(lv->vg, o->policy_given ? o->policy : lv->alloc),
+        .pv_count = pv_count,
+        .pvs = pvs,
+        .lv = lv,
+        .lv_name = lv->name,
+    };
+    struct lvx_alloc_result res;
+    if (lvx_lvcmd_allocate(env, u->vg, maps, &req, o->size.percent != LVX_PCT_NONE, &res) < 0 ||
+        lvx_alloc_append(env->ctx, lv, &res) < 0)
+        return lvx_cmd_fail(env);
+    *new_count = lv->le_count;
+    return 0;
+}
+
+/* ---- reduce ------------------------------------------------------------------------ */
+
+static bool confirm_reduce(struct lvx_cmd_env *env, const struct lvx_lv *lv)
+{
+    if (env->args->count[LVX_OPT_FORCE] || env->args->count[LVX_OPT_YES])
+        return true;
+    const char *q = lvx_pool_printf(env->pool, "Do you really want to reduce %s/%s? "
+                                    "Data beyond the new end is lost.", lv->vg->name, lv->name);
+    if (lvx_lvcmd_confirm(q))
+        return true;
+    lvx_cmd_errorf("Logical volume %s/%s NOT reduced (no confirmation: use -f or -y).",
+                   lv->vg->name, lv->name);
+    return false;
+}
+
+/* Round the new end up to a stripe row of the segment it falls into. */
+static uint64_t round_to_stripe_row(struct lvx_cmd_env *env, const struct lvx_lv *lv,
+                                    uint64_t new_count)
+{
+    for (unsigned i = 0; i < lv->seg_count; i++) {
+        const struct lvx_seg *s = &lv->segs[i];
+        if (new_count <= s->start_extent || new_count > s->start_extent + s->extent_count)
+            continue;
+        uint64_t off = new_count - s->start_extent, k = s->stripe_count ? s->stripe_count : 1;
+        if (off % k == 0)
+            return new_count;
+        uint64_t up = s->start_extent + (off / k + 1) * k;
+        lvx_notice(env->ctx, "Rounding size (%llu extents) up to stripe boundary size for "
+                   "segment (%llu extents).", (unsigned long long)new_count,
+                   (unsigned long long)up);
+        return up;
+    }
+    return new_count;
+}
+
+static void truncate_lv(struct lvx_lv *lv, uint64_t new_count)
+{
+    unsigned keep = 0;
+    for (unsigned i = 0; i < lv->seg_count; i++) {
+        struct lvx_seg *s = &lv->segs[i];
+        if (s->start_extent >= new_count)
+            break;
+        if (s->start_extent + s->extent_count > new_count)
+            s->extent_count = new_count - s->start_extent;
+        keep = i + 1;
+    }
+    lv->seg_count = keep;
+    lv->le_count = new_count;
+}
+
+/* ---- the command ------------------------------------------------------------------- */
+
+static int check_direction(const struct lvx_lv *lv, enum direction *dir, uint64_t new_count)
+{
+    uint64_t cur = lv->le_count;
+    if (same_size(new_count, cur))
+        return LVX_EXIT_FAILED;
+    if (*dir == EITHER)
+        *dir = new_count > cur ? EXTEND : REDUCE;
+    if (*dir == EXTEND && new_count < cur) {
+        lvx_cmd_errorf("New size given (%llu extents) not larger than existing size (%llu "
+                       "extents)", (unsigned long long)new_count, (unsigned long long)cur);
+        return LVX_EXIT_FAILED;
+    }
+    if (*dir == REDUCE && new_count > cur) {
+        lvx_cmd_errorf("New size given (%llu extents) not less than existing size (%llu "
+                       "extents)", (unsigned long long)new_count, (unsigned long long)cur);
+        return LVX_EXIT_FAILED;
+    }
+    return 0;
+}
+
+static int resize_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct resize_opts *o)
+{
+    struct lvx_lv *lv = lvx_vg_find_lv(u->vg, o->lv_name);
+    struct lvx_free_maps *maps;
+    struct lvx_alloc_pv *pvs;
+    unsigned pv_count;
+    uint64_t new_count, e = u->vg->extent_size;
+    int rc;
+
+    if (!lv) {
+        lvx_cmd_errorf("Failed to find logical volume \"%s/%s\"", o->vg_name, o->lv_name);
+        return LVX_EXIT_FAILED;
+    }
+    if (lvx_lvcmd_refuse_complex(lv, "resize"))
+        return LVX_EXIT_FAILED;
+    if ((rc = lvx_lvcmd_pv_args(env, u->vg, o->pv_args, o->pv_arg_count, &pvs, &pv_count)) ||
+        (rc = lvx_lvcmd_free_maps(env, u, &maps)))
+        return rc;
+    if (!new_extent_count(env, lv, maps, pvs, pv_count, o, &new_count))
+        return LVX_EXIT_FAILED;
+    if ((rc = check_direction(lv, &o->dir, new_count)))
+        return rc;
+
+    uint64_t old_count = lv->le_count;
+    if (o->dir == EXTEND) {
+        if ((rc = extend(env, u, lv, maps, pvs, pv_count, o, &new_count)))
+            return rc;
+    } else {
+        new_count = round_to_stripe_row(env, lv, new_count);
+        if (same_size(new_count, old_count))
+            return LVX_EXIT_FAILED;
+        if (!confirm_reduce(env, lv))
+            return LVX_EXIT_FAILED;
+        truncate_lv(lv, new_count);
+    }
+    lvx_notice(env->ctx, "Size of logical volume %s/%s changed from %s (%llu extents) to %s "
+               "(%llu extents).", lv->vg->name, lv->name, lvx_lvcmd_size(env, old_count * e),
+               (unsigned long long)old_count, lvx_lvcmd_size(env, new_count * e),
+               (unsigned long long)new_count);
+    if ((rc = lvx_lvcmd_commit(env, u)))
+        return rc;
+    lvx_notice(env->ctx, "Logical volume %s/%s successfully resized.", lv->vg->name, lv->name);
+    return 0;
+}
+
+static int resize_main(struct lvx_cmd_env *env, enum direction dir)
+{
+    struct resize_opts o;
+    struct lvx_vg_update u;
+    memset(&o, 0, sizeof(o));
+    o.dir = dir;
+    int rc = parse_resize_args(env, &o);
+    if (rc)
+        return rc;
+    if ((rc = lvx_lvcmd_begin(env, o.vg_name, &u)))
+        return rc;
+    rc = resize_in_vg(env, &u, &o);
+    lvx_vg_update_end(&u);
+    return rc;
+}
+
+int lvx_cmd_lvextend(struct lvx_cmd_env *env)
+{
+    return resize_main(env, EXTEND);
+}
+
+int lvx_cmd_lvreduce(struct lvx_cmd_env *env)
+{
+    return resize_main(env, REDUCE);
+}
+
+int lvx_cmd_lvresize(struct lvx_cmd_env *env)
+{
+    return resize_main(env, EITHER);
+}

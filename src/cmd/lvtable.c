@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * cmd/lvtable.c - `lvx lvtable [VG|VG/LV ...]`: the device-mapper table each LV would
+ * be activated with (map/map.h, lvm2-format.md §15), as `dmsetup table` prints it:
+ * the bare lines for a single LV, "<dm-name>: <line>" lines when several LVs are
+ * shown (all visible LVs of the VGs named, or of every VG).
+ */
+#include "cmd/lvcmd.h"
+
+#include <string.h>
+
+#include "map/map.h"
+
+/* "<vg>-<lv>" with '-' inside each name doubled (§15). */
+static void dm_name_part(struct lvx_buf *b, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '-')
+            lvx_buf_putc(b, '-');
+        lvx_buf_putc(b, *s);
+    }
+}
+
+static void dm_name(struct lvx_buf *b, const struct lvx_lv *lv)
+{
+    dm_name_part(b, lv->vg->name);
+    lvx_buf_putc(b, '-');
+    dm_name_part(b, lv->name);
+}
+
+static int table_of(struct lvx_cmd_env *env, struct lvx_buf *out, const struct lvx_lv *lv,
+                    bool prefixed)
+{
+    struct lvx_buf t = LVX_BUF_INIT;
+    int r = lvx_map_dm_table(env->ctx, lv, &t);
+    if (r < 0) {
+        lvx_buf_free(&t);
+        return lvx_cmd_fail(env);
+    }
+    const char *s = lvx_buf_str(&t);
+    while (*s) {
+        const char *nl = strchr(s, '\n');
+        size_t len = nl ? (size_t)(nl - s) : strlen(s);
+        if (prefixed) {
+            dm_name(out, lv);
+            lvx_buf_puts(out, ": ");
+        }
+        lvx_buf_append(out, s, len);
+        lvx_buf_putc(out, '\n');
+        s += len + (nl != NULL);
+    }
+    lvx_buf_free(&t);
+    return 0;
+}
+
+int lvx_cmd_lvtable(struct lvx_cmd_env *env)
+{
+    struct lvx_cmd_vgs v;
+    struct lvx_cmd_lvsel sel;
+    bool failed = false;
+    int rc = lvx_cmd_load(env, &v);
+    if (rc)
+        return rc;
+    lvx_cmd_pick_lvs(env, &v, env->args->argv, (unsigned)env->args->argc, &sel, &failed);
+
+    unsigned shown = 0;
+    for (unsigned i = 0; i < sel.vg_count; i++)
+        for (unsigned j = 0; j < sel.vgs[i]->lv_count; j++)
+            shown += sel.only_named || lvx_lv_is_visible(sel.vgs[i]->lvs[j]);
+    struct lvx_buf out = LVX_BUF_INIT;
+    for (unsigned i = 0; i < sel.vg_count; i++) {
+        for (unsigned j = 0; j < sel.vgs[i]->lv_count; j++) {
+            const struct lvx_lv *lv = sel.vgs[i]->lvs[j];
+            if (!sel.only_named && !lvx_lv_is_visible(lv))
+                continue;
+            if (table_of(env, &out, lv, shown > 1))
+                failed = true;
+        }
+    }
+    rc = lvx_cmd_output(&out);
+    lvx_buf_free(&out);
+    lvx_cmd_unload(&v);
+    return rc ? rc : failed ? LVX_EXIT_FAILED : LVX_EXIT_OK;
+}

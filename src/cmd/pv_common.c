@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * cmd/pv_common.c - helpers of the PV commands (see pvcmd.h): size / y|n / number
+ * arguments worded as LVM2 words them, confirmation prompts, one scan of the
+ * devices named on the command line, and classification of named PVs into VG
+ * members and orphans.
+ */
+#include "cmd/pvcmd.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/buf.h"
+
+/* ---- arguments ------------------------------------------------------------ */
+
+static int unit_bytes(char u, uint64_t *mult)
+{
+    static const char units[] = "bskmgtpe";
+    static const unsigned shift[] = { 0, 9, 10, 20, 30, 40, 50, 60 };
+    char lower = (char)(u >= 'A' && u <= 'Z' ? u - 'A' + 'a' : u);
+    const char *p = strchr(units, lower);
+    if (!p || !lower)
+        return -EINVAL;
+    *mult = 1ull << shift[p - units];
+    return 0;
+}
+
+int lvx_pvcmd_parse_size(struct lvx_ctx *ctx, const char *s, char default_unit, uint64_t *bytes)
+{
+    if (s[0] == '+' || s[0] == '-')
+        return lvx_error(ctx, EINVAL, "size may not be relative/signed");
+    if (!((s[0] >= '0' && s[0] <= '9') || s[0] == '.'))
+        return lvx_error(ctx, EINVAL, "size requires a number");
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || errno || !isfinite(v) || v < 0)
+        return lvx_error(ctx, EINVAL, "cannot parse the size");
+    char unit = *end ? *end : default_unit;
+    uint64_t mult;
+    if ((*end && end[1]) || unit_bytes(unit, &mult) < 0)
+        return lvx_error(ctx, EINVAL, "cannot parse the size");
+    double b = v * (double)mult;
+    if (b >= 9.2e18)
+        return lvx_error(ctx, ERANGE, "size is too big");
+    uint64_t value = (uint64_t)b;
+    if ((unit == 'b' || unit == 'B') && (value % 512 || b != (double)value))
+        return lvx_error(ctx, EINVAL, "size is not a multiple of 512");
+    *bytes = value / 512 * 512;
+    return 0;
+}
+
+static int invalid_arg(struct lvx_cmd_env *env, enum lvx_opt_id id, const char *why)
+{
+    const char *v = env->args->value[id];
+    if (why)
+        lvx_cmd_errorf("Invalid argument for --%s: %s (%s)", lvx_opt_def(id)->long_name, v, why);
+    else
+        lvx_cmd_errorf("Invalid argument for --%s: %s", lvx_opt_def(id)->long_name, v);
+    lvx_error_clear(env->ctx);
+    return LVX_EXIT_INVALID;
+}
+
+int lvx_pvcmd_size_opt(struct lvx_cmd_env *env, enum lvx_opt_id id, char default_unit,
+                       uint64_t *bytes)
+{
+    if (!env->args->count[id])
+        return 0;
+    if (lvx_pvcmd_parse_size(env->ctx, env->args->value[id], default_unit, bytes) < 0)
+        return invalid_arg(env, id, env->ctx->errmsg);
+    return 0;
+}
+
+int lvx_pvcmd_yes_no_opt(struct lvx_cmd_env *env, enum lvx_opt_id id, bool *out)
+{
+    if (!env->args->count[id])
+        return 0;
+    const char *v = env->args->value[id];
+    if (strcmp(v, "y") == 0 || strcmp(v, "yes") == 0)
+        *out = true;
+    else if (strcmp(v, "n") == 0 || strcmp(v, "no") == 0)
+        *out = false;
+    else
+        return invalid_arg(env, id, NULL);
+    return 0;
+}
+
+int lvx_pvcmd_uint_opt(struct lvx_cmd_env *env, enum lvx_opt_id id, unsigned max, unsigned *out)
+{
+    if (!env->args->count[id])
+        return 0;
+    const char *v = env->args->value[id];
+    char *end;
+    errno = 0;
+    unsigned long n = strtoul(v, &end, 10);
+    if (!*v || *end || errno || v[0] == '-' || v[0] == '+' || n > max)
+        return invalid_arg(env, id, NULL);
+    *out = (unsigned)n;
+    return 0;
+}
+
+bool lvx_pvcmd_confirm(struct lvx_cmd_env *env, const char *fmt, ...)
+{
+    if (env->args->count[LVX_OPT_YES])
+        return true;
+    char question[1024];
+    bool answer;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(question, sizeof(question), fmt, ap);
+    va_end(ap);
+    if (lvx_cmd_ask_hook(question, &answer))    /* a shell or library session */
+        return answer;
+    if (!isatty(STDIN_FILENO))
+        return false;
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    printf(" [y/n]: ");
+    fflush(stdout);
+    char line[64];
+    if (!fgets(line, sizeof(line), stdin))
+        return false;
+    return line[0] == 'y' || line[0] == 'Y';
+}
+
+/* ---- devices named on the command line ------------------------------------ */
+
+static struct lvx_dev *find_scanned_dev(struct lvx_scan *scan, const char *name)
+{
+    for (unsigned i = 0; i < scan->devs.count; i++)
+        if (strcmp(scan->devs.devs[i]->path, name) == 0)
+            return scan->devs.devs[i];
+    for (unsigned i = 0; i < scan->devs.count; i++)
+        if (lvx_cmd_same_device(name, scan->devs.devs[i]->path))
+            return scan->devs.devs[i];
+    return NULL;
+}
+
+int lvx_pvcmd_scan_named(struct lvx_cmd_env *env, char **names, unsigned count,
+                         struct lvx_pvcmd_devs *out)
+{
+    bool missing = false;
+    memset(out, 0, sizeof(*out));
+    for (unsigned i = 0; i < count; i++) {
+        struct lvx_devlist one;
+        const char *name = names[i];
+        if (lvx_devs_from_names(env->ctx, env->pool, &name, 1, &one) < 0) {
+            lvx_cmd_errorf("No device found for %s.", name);
+            lvx_error_clear(env->ctx);
+            missing = true;
+        }
+    }
+    if (missing)
+        return LVX_EXIT_FAILED;
+
+    struct lvx_scan_opts opts = { .devices = (const char *const *)names, .device_count = count };
+    if (lvx_scan(env->ctx, &opts, &out->scan) < 0)
+        return lvx_cmd_fail(env);
+    out->count = count;
+    out->devs = lvx_pool_alloc(env->pool, (count + 1) * sizeof(*out->devs));
+    out->spvs = lvx_pool_alloc(env->pool, (count + 1) * sizeof(*out->spvs));
+    for (unsigned i = 0; i < count; i++) {
+        out->devs[i] = find_scanned_dev(out->scan, names[i]);
+        out->spvs[i] = NULL;
+        for (unsigned j = 0; out->devs[i] && j < out->scan->pv_count; j++)
+            if (out->scan->pvs[j].dev == out->devs[i])
+                out->spvs[i] = &out->scan->pvs[j];
+        if (!out->devs[i]) {
+            lvx_cmd_errorf("No device found for %s.", names[i]);
+            lvx_pvcmd_devs_free(out);
+            return LVX_EXIT_FAILED;
+        }
+    }
+    return 0;
+}
+
+void lvx_pvcmd_devs_free(struct lvx_pvcmd_devs *d)
+{
+    if (d->scan)
+        lvx_scan_free(d->scan);
+    d->scan = NULL;
+}
+
+/* ---- PVs named on the command line, classified ----------------------------- */
+
+static void add_name(struct lvx_pool *pool, const char ***list, unsigned *n, const char *s)
+{
+    for (unsigned i = 0; i < *n; i++)
+        if (strcmp((*list)[i], s) == 0)
+            return;
+    *list = lvx_pool_realloc(pool, *list, *n * sizeof(**list), (*n + 1) * sizeof(**list));
+    (*list)[(*n)++] = lvx_pool_strdup(pool, s);
+}
+
+static void add_vg_pv(struct lvx_cmd_env *env, struct lvx_pvcmd_targets *t, const struct lvx_pv *pv)
+{
+    t->pv_names = lvx_pool_realloc(env->pool, t->pv_names, t->pv_count * sizeof(*t->pv_names),
+                                   (t->pv_count + 1) * sizeof(*t->pv_names));
+    t->pv_uuids = lvx_pool_realloc(env->pool, t->pv_uuids, t->pv_count * sizeof(*t->pv_uuids),
+                                   (t->pv_count + 1) * sizeof(*t->pv_uuids));
+    t->pv_names[t->pv_count] = lvx_pool_strdup(env->pool, lvx_cmd_pv_name(pv));
+    t->pv_uuids[t->pv_count] = lvx_pool_strdup(env->pool, pv->uuid);
+    t->pv_count++;
+    add_name(env->pool, &t->vg_names, &t->vg_count, pv->vg->name);
+}
+
+int lvx_pvcmd_classify(struct lvx_cmd_env *env, char **names, unsigned count, bool all,
+                       struct lvx_pvcmd_targets *out, bool *failed)
+{
+    struct lvx_cmd_vgs v;
+    struct lvx_cmd_pvsel sel;
+
+    memset(out, 0, sizeof(*out));
+    int rc = lvx_cmd_load(env, &v);
+    if (rc)
+        return rc;
+    lvx_cmd_pick_pvs(env, &v, names, all ? 0 : count, &sel, failed);
+    for (unsigned i = 0; i < sel.vg_count; i++)
+        for (unsigned j = 0; j < sel.vgs[i]->pv_count; j++) {
+            const struct lvx_pv *pv = sel.vgs[i]->pvs[j];
+            if (pv->ondisk.present)
+                add_vg_pv(env, out, pv);
+        }
+    for (unsigned i = 0; i < sel.orphan_count; i++)
+        add_name(env->pool, &out->orphan_names, &out->orphan_count,
+                 lvx_cmd_pv_name(sel.orphans[i]));
+    lvx_cmd_unload(&v);
+    return 0;
+}
+
+struct lvx_scan_opts lvx_pvcmd_scan_opts(const struct lvx_cmd_env *env)
+{
+    struct lvx_scan_opts o = {
+        .devices = env->args->devices,
+        .device_count = env->args->device_count,
+    };
+    return o;
+}
+
+const char *lvx_pvcmd_command_line(struct lvx_cmd_env *env)
+{
+    struct lvx_buf b = LVX_BUF_INIT;
+    for (int i = 0; i < env->args->full_argc; i++)
+        lvx_buf_printf(&b, "%s%s", i ? " " : "", env->args->full_argv[i]);
+    const char *s = lvx_pool_strdup(env->pool, lvx_buf_str(&b));
+    lvx_buf_free(&b);
+    return s;
+}

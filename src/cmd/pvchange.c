@@ -1,0 +1,349 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * cmd/pvchange.c - `lvx pvchange [-x y|n] [--metadataignore y|n] [-u] [--addtag T]
+ * [--deltag T] (-a | PV ...)`: change PV properties.
+ *
+ * PVs of a VG are changed in the model and committed once per VG through
+ * meta/update (locks, archive, three-phase commit, backup).  Orphan PVs have no
+ * metadata text: only their UUID (label rewrite) and the ignored flag of their
+ * metadata areas (mda header rewrite) can change; allocatability and tags are
+ * refused as LVM2 refuses them.
+ */
+#include "cmd/commands.h"
+#include "cmd/pvcmd.h"
+
+#include <string.h>
+
+#include "meta/commit.h"
+#include "meta/lock.h"
+#include "meta/pv_init.h"
+#include "meta/update.h"
+
+struct pvchange_opts {
+    bool set_alloc, alloc;
+    bool set_ignore, ignore;
+    bool new_uuid;
+    const char *addtags, *deltags;   /* comma-joined lists or NULL */
+};
+
+struct pvchange_count {
+    unsigned changed, unchanged;
+    bool failed;
+};
+
+/* ---- options --------------------------------------------------------------- */
+
+static bool tags_valid(struct lvx_cmd_env *env, const char *list)
+{
+    if (!list)
+        return true;
+    char *copy = lvx_pool_strdup(env->pool, list);
+    for (char *t = strtok(copy, ","); t; t = strtok(NULL, ","))
+        if (!lvx_tag_valid(t)) {
+            lvx_cmd_errorf("Invalid tag name %s.", t);
+            return false;
+        }
+    return true;
+}
+
+static int parse_opts(struct lvx_cmd_env *env, struct pvchange_opts *o)
+{
+    const struct lvx_cmd_args *a = env->args;
+    int rc;
+    memset(o, 0, sizeof(*o));
+    o->set_alloc = a->count[LVX_OPT_ALLOCATABLE] > 0;
+    o->set_ignore = a->count[LVX_OPT_METADATAIGNORE] > 0;
+    o->new_uuid = a->count[LVX_OPT_UUID] > 0;
+    o->addtags = a->count[LVX_OPT_ADDTAG] ? a->value[LVX_OPT_ADDTAG] : NULL;
+    o->deltags = a->count[LVX_OPT_DELTAG] ? a->value[LVX_OPT_DELTAG] : NULL;
+    if ((rc = lvx_pvcmd_yes_no_opt(env, LVX_OPT_ALLOCATABLE, &o->alloc)) ||
+        (rc = lvx_pvcmd_yes_no_opt(env, LVX_OPT_METADATAIGNORE, &o->ignore)))
+        return rc;
+    if (!o->set_alloc && !o->set_ignore && !o->new_uuid && !o->addtags && !o->deltags) {
+        lvx_cmd_errorf("No change requested: give -x, --metadataignore, -u, --addtag or --deltag.");
+        return LVX_EXIT_INVALID;
+    }
+    if (a->count[LVX_OPT_ALL] && a->argc) {
+        lvx_cmd_errorf("Option --all and PV names are mutually exclusive.");
+        return LVX_EXIT_INVALID;
+    }
+    if (!a->count[LVX_OPT_ALL] && !a->argc) {
+        lvx_cmd_errorf("Please give a physical volume path or use --all.");
+        return LVX_EXIT_INVALID;
+    }
+    if (!tags_valid(env, o->addtags) || !tags_valid(env, o->deltags))
+        return LVX_EXIT_INVALID;
+    return 0;
+}
+
+/* ---- PVs of a VG ------------------------------------------------------------ */
+
+static void strlist_remove(struct lvx_strlist *l, const char *s)
+{
+    for (unsigned i = 0; i < l->n; i++)
+        if (strcmp(l->v[i], s) == 0) {
+            memmove(&l->v[i], &l->v[i + 1], (l->n - i - 1) * sizeof(l->v[0]));
+            l->n--;
+            return;
+        }
+}
+
+static bool change_tags(struct lvx_cmd_env *env, struct lvx_pv *pv, const struct pvchange_opts *o)
+{
+    bool changed = false;
+    if (o->deltags) {
+        char *copy = lvx_pool_strdup(env->pool, o->deltags);
+        for (char *t = strtok(copy, ","); t; t = strtok(NULL, ","))
+            if (lvx_strlist_has(&pv->tags, t)) {
+                strlist_remove(&pv->tags, t);
+                changed = true;
+            }
+    }
+    if (o->addtags) {
+        char *copy = lvx_pool_strdup(env->pool, o->addtags);
+        for (char *t = strtok(copy, ","); t; t = strtok(NULL, ","))
+            if (!lvx_strlist_has(&pv->tags, t)) {
+                lvx_strlist_add(pv->vg->pool, &pv->tags, t);
+                changed = true;
+            }
+    }
+    return changed;
+}
+
+static unsigned vg_mdas_in_use(const struct lvx_vg *vg)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < vg->pv_count; i++) {
+        const struct lvx_pv *pv = vg->pvs[i];
+        for (unsigned m = 0; pv->ondisk.present && m < pv->ondisk.mda_count; m++)
+            n += !pv->ondisk.mda[m].ignored && !pv->ondisk.mda[m].bad;
+    }
+    return n;
+}
+
+/* 1 changed, 0 unchanged, -1 refused (message printed). */
+static int change_mda_ignore(const char *name, struct lvx_pv *pv, bool ignore)
+{
+    struct lvx_pv_ondisk *od = &pv->ondisk;
+    if (od->mda_count == 0) {
+        lvx_cmd_errorf("Physical volume \"%s\" has no metadata areas.", name);
+        return -1;
+    }
+    bool all_same = true;
+    for (unsigned m = 0; m < od->mda_count; m++)
+        all_same &= od->mda[m].ignored == ignore;
+    if (all_same) {
+        lvx_cmd_errorf("Metadata areas on physical volume \"%s\" already %s.", name,
+                       ignore ? "ignored" : "marked as in use");
+        return -1;
+    }
+    bool saved[2] = { od->mda[0].ignored, od->mda_count > 1 && od->mda[1].ignored };
+    for (unsigned m = 0; m < od->mda_count; m++)
+        od->mda[m].ignored = ignore;
+    if (vg_mdas_in_use(pv->vg) == 0) {
+        for (unsigned m = 0; m < od->mda_count; m++)
+            od->mda[m].ignored = saved[m];
+        lvx_cmd_errorf("Cannot disable all metadata areas in volume group %s.", pv->vg->name);
+        return -1;
+    }
+    /* a managed vgmetadatacopies follows the resulting number of areas in use (§12.6) */
+    if (pv->vg->metadata_copies > 0) {
+        pv->vg->metadata_copies = vg_mdas_in_use(pv->vg);
+        pv->vg->has_metadata_copies = true;
+    }
+    return 1;
+}
+
+/* 1 changed, 0 unchanged, -1 refused. */
+static int change_vg_pv(struct lvx_cmd_env *env, struct lvx_vg_update *u, const char *name,
+                        struct lvx_pv *pv, const struct pvchange_opts *o)
+{
+    bool changed = false;
+    if (o->set_alloc) {
+        bool now = pv->status & LVX_PV_ALLOCATABLE;
+        if (now == o->alloc) {
+            lvx_cmd_errorf("Physical volume \"%s\" is already %s.", name,
+                           now ? "allocatable" : "unallocatable");
+        } else {
+            pv->status = o->alloc ? pv->status | LVX_PV_ALLOCATABLE : pv->status & ~LVX_PV_ALLOCATABLE;
+            changed = true;
+        }
+    }
+    if (o->set_ignore) {
+        int r = change_mda_ignore(name, pv, o->ignore);
+        if (r < 0)
+            return -1;
+        changed |= r > 0;
+    }
+    changed |= change_tags(env, pv, o);
+    if (o->new_uuid) {
+        struct lvx_scan_pv *spv = lvx_scan_find_pv(u->scan, pv->uuid);
+        char uuid[LVX_UUID_LEN + 1];
+        if (!spv || lvx_uuid_generate(uuid) < 0) {
+            lvx_cmd_errorf("Cannot change the UUID of %s.", name);
+            return -1;
+        }
+        memcpy(pv->uuid, uuid, sizeof(uuid));
+        memcpy(spv->label.pv_uuid, uuid, sizeof(uuid));
+        changed = true;
+    }
+    return changed ? 1 : 0;
+}
+
+static void change_vg(struct lvx_cmd_env *env, const char *vgname, const struct lvx_pvcmd_targets *t,
+                      const struct pvchange_opts *o, struct pvchange_count *cnt)
+{
+    struct lvx_vg_update u;
+    struct lvx_scan_opts so = lvx_pvcmd_scan_opts(env);
+    if (lvx_vg_update_begin(env->ctx, &so, vgname, 0, &u) < 0) {
+        lvx_cmd_fail(env);
+        cnt->failed = true;
+        return;
+    }
+    const char **changed = lvx_pool_alloc(env->pool, (t->pv_count + 1) * sizeof(*changed));
+    struct lvx_pv **uuid_changed = lvx_pool_alloc(env->pool, (t->pv_count + 1) * sizeof(*uuid_changed));
+    unsigned n = 0;
+    for (unsigned i = 0; i < t->pv_count; i++) {
+        struct lvx_pv *pv = lvx_vg_find_pv_uuid(u.vg, t->pv_uuids[i]);
+        if (!pv)
+            continue;           /* the PV is in another VG (or left this one) */
+        int r = change_vg_pv(env, &u, t->pv_names[i], pv, o);
+        if (r < 0)
+            cnt->failed = true;
+        if (r <= 0) {
+            lvx_notice(env->ctx, "Physical volume %s not changed", t->pv_names[i]);
+            cnt->unchanged++;
+            continue;
+        }
+        uuid_changed[n] = pv;
+        changed[n++] = t->pv_names[i];
+    }
+    if (n && lvx_vg_update_commit(env->ctx, &u, lvx_pvcmd_command_line(env)) < 0) {
+        lvx_cmd_fail(env);
+        cnt->failed = true;
+        cnt->unchanged += n;
+        n = 0;
+    }
+    for (unsigned i = 0; i < n && o->new_uuid; i++) {
+        struct lvx_scan_pv *spv = lvx_scan_find_pv(u.scan, uuid_changed[i]->uuid);
+        if (!spv || lvx_dev_open(env->ctx, spv->dev, true) < 0 || lvx_pv_write_label(env->ctx, spv) < 0) {
+            lvx_cmd_fail(env);
+            cnt->failed = true;
+        }
+    }
+    for (unsigned i = 0; i < n; i++)
+        lvx_notice(env->ctx, "Physical volume \"%s\" changed", changed[i]);
+    cnt->changed += n;
+    lvx_vg_update_end(&u);
+}
+
+/* ---- orphan PVs ----------------------------------------------------------------- */
+
+static int change_orphan(struct lvx_cmd_env *env, const char *name, struct lvx_scan_pv *spv,
+                         const struct pvchange_opts *o)
+{
+    if (!spv) {
+        lvx_cmd_errorf("Failed to find physical volume \"%s\".", name);
+        return -1;
+    }
+    if (lvx_pv_scanned_in_vg(spv)) {
+        lvx_cmd_errorf("Physical volume %s joined a volume group meanwhile: not changed.", name);
+        return -1;
+    }
+    if (o->set_alloc) {
+        lvx_cmd_errorf("Allocatability not supported by orphan lvm2 format PV %s", name);
+        return -1;
+    }
+    if (o->addtags || o->deltags) {
+        lvx_cmd_errorf("Can't change tag on Physical Volume %s not in volume group", name);
+        return -1;
+    }
+    if (o->set_ignore) {
+        bool all_same = spv->mda_count > 0;
+        for (unsigned m = 0; m < spv->mda_count; m++)
+            all_same &= spv->mda[m].ignored == o->ignore;
+        if (spv->mda_count == 0 || all_same) {
+            lvx_cmd_errorf(spv->mda_count ? "Metadata areas on physical volume \"%s\" already %s."
+                                          : "Physical volume \"%s\" has no metadata areas%s.",
+                           name, spv->mda_count ? (o->ignore ? "ignored" : "marked as in use") : "");
+            return -1;
+        }
+    }
+    if (env->args->count[LVX_OPT_TEST])
+        return 1;
+    if (lvx_dev_open(env->ctx, spv->dev, true) < 0)
+        goto fail;
+    if (o->set_ignore && lvx_pv_set_orphan_mdas_ignored(env->ctx, spv, o->ignore) < 0)
+        goto fail;
+    if (o->new_uuid) {
+        char uuid[LVX_UUID_LEN + 1];
+        if (lvx_uuid_generate(uuid) < 0)
+            goto fail;
+        memcpy(spv->label.pv_uuid, uuid, sizeof(uuid));
+        if (lvx_pv_write_label(env->ctx, spv) < 0)
+            goto fail;
+    }
+    return 1;
+fail:
+    lvx_cmd_errorf("Failed to change physical volume %s: %s", name, env->ctx->errmsg);
+    lvx_error_clear(env->ctx);
+    return -1;
+}
+
+static void change_orphans(struct lvx_cmd_env *env, const struct lvx_pvcmd_targets *t,
+                           const struct pvchange_opts *o, struct pvchange_count *cnt)
+{
+    struct lvx_lock global = LVX_LOCK_INIT;
+    struct lvx_pvcmd_devs named;
+    if (lvx_lock_global(env->ctx, true, &global) < 0) {
+        lvx_cmd_fail(env);
+        cnt->failed = true;
+        return;
+    }
+    if (lvx_pvcmd_scan_named(env, (char **)t->orphan_names, t->orphan_count, &named)) {
+        cnt->failed = true;
+        cnt->unchanged += t->orphan_count;
+        lvx_unlock(&global);
+        return;
+    }
+    for (unsigned i = 0; i < t->orphan_count; i++) {
+        int r = change_orphan(env, t->orphan_names[i], named.spvs[i], o);
+        if (r > 0) {
+            lvx_notice(env->ctx, "Physical volume \"%s\" changed", t->orphan_names[i]);
+            cnt->changed++;
+        } else {
+            cnt->failed = true;
+            cnt->unchanged++;
+        }
+    }
+    lvx_pvcmd_devs_free(&named);
+    lvx_unlock(&global);
+}
+
+static const char *plural(unsigned n)
+{
+    return n == 1 ? "" : "s";
+}
+
+int lvx_cmd_pvchange(struct lvx_cmd_env *env)
+{
+    struct pvchange_opts o;
+    struct lvx_pvcmd_targets t;
+    struct pvchange_count cnt = {0};
+    bool failed = false;
+
+    int rc = parse_opts(env, &o);
+    if (rc)
+        return rc;
+    rc = lvx_pvcmd_classify(env, env->args->argv, (unsigned)env->args->argc,
+                            env->args->count[LVX_OPT_ALL] > 0, &t, &failed);
+    if (rc)
+        return rc;
+    for (unsigned i = 0; i < t.vg_count; i++)
+        change_vg(env, t.vg_names[i], &t, &o, &cnt);
+    if (t.orphan_count)
+        change_orphans(env, &t, &o, &cnt);
+    lvx_notice(env->ctx, "%u physical volume%s changed / %u physical volume%s not changed",
+               cnt.changed, plural(cnt.changed), cnt.unchanged, plural(cnt.unchanged));
+    return failed || cnt.failed ? LVX_EXIT_FAILED : LVX_EXIT_OK;
+}

@@ -1,0 +1,356 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * cmd/pvcreate.c - `lvx pvcreate [options] PV ...`: initialise devices as orphan
+ * PVs with the layout LVM2 would write (format/pv_layout.c).
+ *
+ * Three passes, so that bad input writes nothing:
+ *   1. options (exit 3 on a bad value);
+ *   2. under the global lock, one scan of the named devices, then per device: size,
+ *      existing PV (a PV of a VG needs -ff and a confirmation), foreign signatures
+ *      (libblkid; wiped only with -f or -y), layout;
+ *   3. only when every device passed: wipe signatures, write label + mda headers.
+ */
+#include "cmd/commands.h"
+#include "cmd/pvcmd.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dev/signature.h"
+#include "format/vg_text.h"
+#include "meta/commit.h"
+#include "meta/lock.h"
+#include "meta/pv_init.h"
+
+struct pvcreate_opts {
+    struct lvx_pv_layout_req req;   /* without device size and topology */
+    unsigned label_sector;
+    bool mda_ignored;
+    bool zero;
+    bool has_uuid;
+    char uuid[LVX_UUID_LEN + 1];
+    uint64_t set_size;              /* bytes, 0 = the device's size */
+};
+
+struct pvcreate_dev {
+    const char *name;
+    struct lvx_dev *dev;
+    struct lvx_scan_pv *spv;
+    struct lvx_dev_sig *sigs;
+    unsigned sig_count;
+    struct lvx_label label;
+};
+
+/* ---- pass 1: options ------------------------------------------------------- */
+
+static int usage_error(const char *msg)
+{
+    lvx_cmd_errorf("%s", msg);
+    return LVX_EXIT_INVALID;
+}
+
+static int parse_metadata_copies(struct lvx_cmd_env *env, struct pvcreate_opts *o)
+{
+    unsigned copies = 1;
+    int rc = lvx_pvcmd_uint_opt(env, LVX_OPT_METADATACOPIES_PV, 2, &copies);
+    if (!rc)
+        rc = lvx_pvcmd_uint_opt(env, LVX_OPT_PVMETADATACOPIES, 2, &copies);
+    o->req.mda_copies = copies;
+    return rc;
+}
+
+static int parse_sizes(struct lvx_cmd_env *env, struct pvcreate_opts *o)
+{
+    int rc;
+    if ((rc = lvx_pvcmd_size_opt(env, LVX_OPT_METADATASIZE, 'm', &o->req.mda_size)) ||
+        (rc = lvx_pvcmd_size_opt(env, LVX_OPT_DATAALIGNMENT, 'k', &o->req.data_alignment)) ||
+        (rc = lvx_pvcmd_size_opt(env, LVX_OPT_DATAALIGNMENTOFFSET, 'k', &o->req.alignment_offset)) ||
+        (rc = lvx_pvcmd_size_opt(env, LVX_OPT_BOOTLOADERAREASIZE, 'm', &o->req.ba_size)) ||
+        (rc = lvx_pvcmd_size_opt(env, LVX_OPT_SETPHYSICALVOLUMESIZE, 'm', &o->set_size)))
+        return rc;
+    o->req.has_alignment_offset = env->args->count[LVX_OPT_DATAALIGNMENTOFFSET] > 0;
+    return 0;
+}
+
+static int parse_uuid(struct lvx_cmd_env *env, struct pvcreate_opts *o)
+{
+    const struct lvx_cmd_args *a = env->args;
+    if (a->count[LVX_OPT_RESTOREFILE] && !a->count[LVX_OPT_UUID_STR])
+        return usage_error("--uuid is required with --restorefile");
+    if (!a->count[LVX_OPT_UUID_STR])
+        return 0;
+    if (!a->count[LVX_OPT_RESTOREFILE] && !a->count[LVX_OPT_NORESTOREFILE])
+        return usage_error("--restorefile is required with --uuid");
+    if (a->argc > 1)
+        return usage_error("Can only set uuid on one volume at once");
+    if (lvx_uuid_parse(a->value[LVX_OPT_UUID_STR], o->uuid) < 0) {
+        lvx_cmd_errorf("Couldn't read uuid %s: invalid format.", a->value[LVX_OPT_UUID_STR]);
+        return LVX_EXIT_INVALID;
+    }
+    o->has_uuid = true;
+    return 0;
+}
+
+static int parse_opts(struct lvx_cmd_env *env, struct pvcreate_opts *o)
+{
+    int rc;
+    memset(o, 0, sizeof(*o));
+    o->label_sector = 1;
+    if (env->args->argc == 0)
+        return usage_error("Please enter a physical volume path.");
+    if ((rc = parse_metadata_copies(env, o)) || (rc = parse_sizes(env, o)) ||
+        (rc = parse_uuid(env, o)))
+        return rc;
+    if ((rc = lvx_pvcmd_uint_opt(env, LVX_OPT_LABELSECTOR, 1000000, &o->label_sector)))
+        return rc;
+    if (o->label_sector >= LVX_LABEL_SCAN_SECTORS)
+        return usage_error("labelsector must be less than 4.");
+    if ((rc = lvx_pvcmd_yes_no_opt(env, LVX_OPT_METADATAIGNORE, &o->mda_ignored)))
+        return rc;
+    /* LVM2: no zeroing by default when restoring a PV */
+    o->zero = !env->args->count[LVX_OPT_UUID_STR] && !env->args->count[LVX_OPT_RESTOREFILE];
+    if ((rc = lvx_pvcmd_yes_no_opt(env, LVX_OPT_ZERO, &o->zero)))
+        return rc;
+    if (o->mda_ignored && o->req.mda_copies == 0)
+        o->mda_ignored = false;
+    return 0;
+}
+
+/* --restorefile: pe_start and dev_size of the PV with --uuid in a backup file. */
+static char *read_text_file(struct lvx_pool *pool, const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return NULL;
+    struct lvx_buf b = LVX_BUF_INIT;
+    char chunk[8192];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+        lvx_buf_append(&b, chunk, n);
+    bool bad = ferror(f);
+    fclose(f);
+    char *text = bad ? NULL : lvx_pool_strndup(pool, lvx_buf_str(&b), b.len);
+    *len = b.len;
+    lvx_buf_free(&b);
+    return text;
+}
+
+static int apply_restorefile(struct lvx_cmd_env *env, struct pvcreate_opts *o)
+{
+    const char *path = env->args->value[LVX_OPT_RESTOREFILE];
+    if (!path)
+        return 0;
+    size_t len;
+    char *text = read_text_file(env->pool, path, &len);
+    if (!text) {
+        lvx_cmd_errorf("Couldn't read volume group metadata from file %s.", path);
+        return LVX_EXIT_FAILED;
+    }
+    struct lvx_vg *vg;
+    if (lvx_vg_import_text(env->ctx, env->pool, text, len, &vg) < 0) {
+        lvx_cmd_errorf("Couldn't read volume group metadata from file %s: %s", path,
+                       env->ctx->errmsg);
+        lvx_error_clear(env->ctx);
+        return LVX_EXIT_FAILED;
+    }
+    struct lvx_pv *pv = lvx_vg_find_pv_uuid(vg, o->uuid);
+    if (!pv) {
+        char dashed[LVX_UUID_DASHED_LEN + 1];
+        lvx_uuid_format(o->uuid, dashed);
+        lvx_cmd_errorf("Can't find uuid %s in backup file %s", dashed, path);
+        return LVX_EXIT_FAILED;
+    }
+    o->req.pe_start_fixed = pv->pe_start * 512;
+    if (pv->has_dev_size && pv->dev_size && !o->set_size)
+        o->set_size = pv->dev_size * 512;
+    return 0;
+}
+
+/* ---- pass 2: checks -------------------------------------------------------- */
+
+static bool check_existing_pv(struct lvx_cmd_env *env, struct pvcreate_dev *d)
+{
+    if (!d->spv || !lvx_pv_scanned_in_vg(d->spv))
+        return true;
+    const char *vg = lvx_pv_scanned_vg_name(d->spv);
+    if (env->args->count[LVX_OPT_FORCE] < 2) {
+        if (vg)
+            lvx_cmd_errorf("Can't initialize physical volume \"%s\" of volume group \"%s\" without -ff",
+                           d->name, vg);
+        else
+            lvx_cmd_errorf("Can't initialize physical volume \"%s\" in use by a volume group "
+                           "without -ff", d->name);
+        return false;
+    }
+    if (!lvx_pvcmd_confirm(env, "Really INITIALIZE physical volume \"%s\" of volume group \"%s\"?",
+                           d->name, vg ? vg : "[unknown]")) {
+        lvx_cmd_errorf("%s: physical volume not initialized (-ff needs confirmation: add -y).",
+                       d->name);
+        return false;
+    }
+    return true;
+}
+
+static bool check_signatures(struct lvx_cmd_env *env, struct pvcreate_dev *d)
+{
+    if (lvx_dev_find_signatures(env->ctx, env->pool, d->dev, &d->sigs, &d->sig_count) < 0) {
+        lvx_cmd_fail(env);
+        return false;
+    }
+    if (d->sig_count == 0 || env->args->count[LVX_OPT_FORCE] || env->args->count[LVX_OPT_YES])
+        return true;
+    for (unsigned i = 0; i < d->sig_count; i++) {
+        const struct lvx_dev_sig *s = &d->sigs[i];
+        if (!lvx_pvcmd_confirm(env, "WARNING: %s signature detected on %s at offset %llu. Wipe it?",
+                               s->type, d->name, (unsigned long long)s->offset)) {
+            lvx_cmd_errorf("Cannot use %s: %s signature detected at offset %llu "
+                           "(use -f or -y to wipe it).", d->name, s->type,
+                           (unsigned long long)s->offset);
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool check_size(struct lvx_cmd_env *env, const struct pvcreate_opts *o, struct pvcreate_dev *d,
+                       uint64_t *size)
+{
+    *size = o->set_size ? o->set_size : d->dev->size;
+    if (d->dev->size < LVX_MIN_PV_SIZE || *size < LVX_MIN_PV_SIZE) {
+        lvx_cmd_errorf("Cannot use %s: device is too small (pv_min_size)", d->name);
+        return false;
+    }
+    if (o->set_size > d->dev->size) {
+        if (!lvx_pvcmd_confirm(env, "%s: Requested size %s exceeds real size %s. Proceed?", d->name,
+                               lvx_cmd_size_str(env->pool, o->set_size / 512, 0),
+                               lvx_cmd_size_str(env->pool, d->dev->size / 512, 0))) {
+            lvx_cmd_errorf("%s: requested size exceeds the device size (confirm with -y).", d->name);
+            return false;
+        }
+        lvx_warn(env->ctx, "WARNING: %s: Overriding real size %s. You could lose data.", d->name,
+                 lvx_cmd_size_str(env->pool, d->dev->size / 512, 0));
+    }
+    return true;
+}
+
+static bool plan_layout(struct lvx_cmd_env *env, const struct pvcreate_opts *o, struct pvcreate_dev *d)
+{
+    uint64_t size;
+    if (!check_size(env, o, d, &size))
+        return false;
+    struct lvx_pv_layout_req req = o->req;
+    struct lvx_pv_layout layout;
+    req.dev_size = size;
+    req.io_min = d->dev->io_min;
+    req.io_opt = d->dev->io_opt;
+    req.topo_alignment_offset = d->dev->alignment_offset;
+    if (lvx_pv_layout_compute(env->ctx, &req, &layout) < 0) {
+        lvx_cmd_errorf("Failed to set up physical volume \"%s\": %s", d->name, env->ctx->errmsg);
+        lvx_error_clear(env->ctx);
+        return false;
+    }
+    char uuid[LVX_UUID_LEN + 1];
+    if (o->has_uuid)
+        memcpy(uuid, o->uuid, sizeof(uuid));
+    else if (lvx_uuid_generate(uuid) < 0) {
+        lvx_cmd_fail(env);
+        return false;
+    }
+    lvx_pv_label_from_layout(&d->label, &layout, uuid, size, o->label_sector);
+    return true;
+}
+
+/* ---- pass 3: writing ------------------------------------------------------- */
+
+/* -Z n: put back the sectors 0-3 the new label does not use (old labels excepted). */
+static int restore_head(struct lvx_cmd_env *env, struct pvcreate_dev *d, const uint8_t *old)
+{
+    for (unsigned s = 0; s < LVX_LABEL_SCAN_SECTORS; s++) {
+        const uint8_t *sec = old + s * LVX_SECTOR_SIZE;
+        if (s == d->label.sector || lvx_label_sector_looks_like_label(sec))
+            continue;
+        int r = lvx_dev_write(env->ctx, d->dev, sec, LVX_SECTOR_SIZE, (uint64_t)s * LVX_SECTOR_SIZE);
+        if (r < 0)
+            return r;
+    }
+    return lvx_dev_flush(env->ctx, d->dev);
+}
+
+static int write_pv(struct lvx_cmd_env *env, const struct pvcreate_opts *o, struct pvcreate_dev *d)
+{
+    struct lvx_ctx *ctx = env->ctx;
+    uint8_t old[LVX_LABEL_SCAN_BYTES];
+    int r = lvx_dev_open(ctx, d->dev, true);
+    if (r < 0)
+        return r;
+    for (unsigned i = 0; i < d->sig_count; i++) {
+        lvx_notice(ctx, "Wiping %s signature on %s.", d->sigs[i].type, d->name);
+        if ((r = lvx_dev_wipe_signature(ctx, d->dev, &d->sigs[i])) < 0)
+            return r;
+    }
+    if (!o->zero && (r = lvx_dev_read(ctx, d->dev, old, sizeof(old), 0)) < 0)
+        return r;
+    if ((r = lvx_pv_write_new(ctx, d->dev, &d->label, o->mda_ignored)) < 0)
+        return r;
+    if (!o->zero && (r = restore_head(env, d, old)) < 0)
+        return r;
+    return 0;
+}
+
+static int check_all(struct lvx_cmd_env *env, const struct pvcreate_opts *o,
+                     const struct lvx_pvcmd_devs *named, struct pvcreate_dev *devs)
+{
+    bool ok = true;
+    for (unsigned i = 0; i < named->count; i++) {
+        struct pvcreate_dev *d = &devs[i];
+        d->name = env->args->argv[i];
+        d->dev = named->devs[i];
+        d->spv = named->spvs[i];
+        for (unsigned j = 0; j < i; j++)
+            if (devs[j].dev == d->dev) {
+                lvx_cmd_errorf("Device %s is named more than once.", d->name);
+                ok = false;
+            }
+        ok = check_existing_pv(env, d) && check_signatures(env, d) && plan_layout(env, o, d) && ok;
+    }
+    return ok ? 0 : LVX_EXIT_FAILED;
+}
+
+int lvx_cmd_pvcreate(struct lvx_cmd_env *env)
+{
+    struct pvcreate_opts o;
+    struct lvx_lock global = LVX_LOCK_INIT;
+    struct lvx_pvcmd_devs named;
+    unsigned count = (unsigned)env->args->argc;
+
+    int rc = parse_opts(env, &o);
+    if (rc)
+        return rc;
+    if ((rc = apply_restorefile(env, &o)))
+        return rc;
+    if (lvx_lock_global(env->ctx, true, &global) < 0)
+        return lvx_cmd_fail(env);
+    rc = lvx_pvcmd_scan_named(env, env->args->argv, count, &named);
+    if (rc) {
+        lvx_unlock(&global);
+        return rc;
+    }
+    struct pvcreate_dev *devs = lvx_pool_alloc(env->pool, count * sizeof(*devs));
+    memset(devs, 0, count * sizeof(*devs));
+    rc = check_all(env, &o, &named, devs);
+    for (unsigned i = 0; i < count && !rc; i++) {
+        if (env->args->count[LVX_OPT_TEST] == 0 && write_pv(env, &o, &devs[i]) < 0) {
+            lvx_cmd_errorf("Failed to write physical volume \"%s\": %s", devs[i].name,
+                           env->ctx->errmsg);
+            lvx_error_clear(env->ctx);
+            rc = LVX_EXIT_FAILED;
+            break;
+        }
+        lvx_notice(env->ctx, "Physical volume \"%s\" successfully created.", devs[i].name);
+    }
+    lvx_pvcmd_devs_free(&named);
+    lvx_unlock(&global);
+    return rc;
+}

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * cmd/pvremove.c - `lvx pvremove [-f|-ff] [-y] PV ...`: wipe the label of PVs.
+ *
+ * Every named device is checked before anything is written: it must carry a PV
+ * label; a PV belonging to a VG needs -ff and a confirmation (-y or an answer on a
+ * terminal).  Then every label sector among 0-3 is zeroed (lvx_pv_wipe_label).
+ */
+#include "cmd/commands.h"
+#include "cmd/pvcmd.h"
+
+#include <string.h>
+
+#include "meta/commit.h"
+#include "meta/lock.h"
+#include "meta/pv_init.h"
+
+static bool check_pv(struct lvx_cmd_env *env, const char *name, struct lvx_scan_pv *spv)
+{
+    if (!spv) {
+        lvx_cmd_errorf("No PV found on device %s.", name);
+        return false;
+    }
+    if (!lvx_pv_scanned_in_vg(spv))
+        return true;
+    const char *vg = lvx_pv_scanned_vg_name(spv);
+    if (!vg)
+        vg = "[unknown]";
+    if (env->args->count[LVX_OPT_FORCE] < 2) {
+        lvx_cmd_errorf("PV %s is used by VG %s so please use vgreduce first "
+                       "(or confirm by using --force twice).", name, vg);
+        return false;
+    }
+    if (!lvx_pvcmd_confirm(env, "Really WIPE LABELS from physical volume \"%s\" of volume group \"%s\"?",
+                           name, vg)) {
+        lvx_cmd_errorf("%s: physical volume label not removed (-ff needs confirmation: add -y).",
+                       name);
+        return false;
+    }
+    lvx_warn(env->ctx, "WARNING: PV %s is used by VG %s.", name, vg);
+    lvx_warn(env->ctx, "WARNING: Wiping physical volume label from %s of volume group \"%s\".",
+             name, vg);
+    return true;
+}
+
+static int wipe(struct lvx_cmd_env *env, const char *name, struct lvx_dev *dev)
+{
+    if (!env->args->count[LVX_OPT_TEST]) {
+        if (lvx_dev_open(env->ctx, dev, true) < 0 || lvx_pv_wipe_label(env->ctx, dev) < 0) {
+            lvx_cmd_errorf("Failed to wipe the label of %s: %s", name, env->ctx->errmsg);
+            lvx_error_clear(env->ctx);
+            return LVX_EXIT_FAILED;
+        }
+    }
+    lvx_notice(env->ctx, "Labels on physical volume \"%s\" successfully wiped.", name);
+    return 0;
+}
+
+int lvx_cmd_pvremove(struct lvx_cmd_env *env)
+{
+    unsigned count = (unsigned)env->args->argc;
+    struct lvx_lock global = LVX_LOCK_INIT;
+    struct lvx_pvcmd_devs named;
+
+    if (count == 0) {
+        lvx_cmd_errorf("Please enter a physical volume path.");
+        return LVX_EXIT_INVALID;
+    }
+    if (lvx_lock_global(env->ctx, true, &global) < 0)
+        return lvx_cmd_fail(env);
+    int rc = lvx_pvcmd_scan_named(env, env->args->argv, count, &named);
+    if (rc) {
+        lvx_unlock(&global);
+        return rc;
+    }
+    bool ok = true;
+    for (unsigned i = 0; i < count; i++)
+        ok = check_pv(env, env->args->argv[i], named.spvs[i]) && ok;
+    rc = ok ? 0 : LVX_EXIT_FAILED;
+    for (unsigned i = 0; i < count && !rc; i++) {
+        bool dup = false;
+        for (unsigned j = 0; j < i; j++)
+            dup |= named.devs[j] == named.devs[i];
+        if (!dup)
+            rc = wipe(env, env->args->argv[i], named.devs[i]);
+    }
+    lvx_pvcmd_devs_free(&named);
+    lvx_unlock(&global);
+    return rc;
+}

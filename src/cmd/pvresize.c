@@ -1,0 +1,296 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * cmd/pvresize.c - `lvx pvresize [--setphysicalvolumesize SIZE] PV ...`: make PVs
+ * use the current device size (or the size given).
+ *
+ * A PV of a VG gets pe_count = floor((size - pe_start) / extent_size) and dev_size in
+ * the metadata (committed per VG through meta/update), then device_size in its label.
+ * Shrinking below allocated extents is refused.  An orphan PV only gets its label's
+ * device_size rewritten.  A PV with a second metadata area at the end of the device
+ * is resized only when that area stays inside the new size and (in a VG) the size
+ * does not change its place: moving mda1 is not supported.
+ */
+#include "cmd/commands.h"
+#include "cmd/pvcmd.h"
+
+#include <string.h>
+
+#include "meta/commit.h"
+#include "meta/lock.h"
+#include "meta/pv_init.h"
+#include "meta/update.h"
+
+struct pvresize_count {
+    unsigned resized, unchanged;
+    bool failed;
+};
+
+/* The size to use for a PV on dev (bytes), after LVM2's warnings and confirmation;
+ * 0 when refused (message printed). */
+static uint64_t target_size(struct lvx_cmd_env *env, const char *name, const struct lvx_dev *dev,
+                            uint64_t set_size)
+{
+    if (!set_size)
+        return dev->size / 512 * 512;
+    if (set_size > dev->size) {
+        if (!lvx_pvcmd_confirm(env, "%s: Requested size %s exceeds real size %s. Proceed?", name,
+                               lvx_cmd_size_str(env->pool, set_size / 512, 0),
+                               lvx_cmd_size_str(env->pool, dev->size / 512, 0))) {
+            lvx_cmd_errorf("Physical Volume %s not resized: the requested size exceeds the "
+                           "device size (confirm with -y).", name);
+            return 0;
+        }
+        lvx_warn(env->ctx, "WARNING: %s: Overriding real size %s. You could lose data.", name,
+                 lvx_cmd_size_str(env->pool, dev->size / 512, 0));
+    } else if (set_size < dev->size &&
+               !lvx_pvcmd_confirm(env, "%s: Requested size %s is less than real size %s. Proceed?",
+                                  name, lvx_cmd_size_str(env->pool, set_size / 512, 0),
+                                  lvx_cmd_size_str(env->pool, dev->size / 512, 0))) {
+        lvx_cmd_errorf("Physical Volume %s not resized: the requested size is less than the "
+                       "device size (confirm with -y).", name);
+        return 0;
+    }
+    return set_size;
+}
+
+/* LVM2's notice that a size other than the device's is used (once the resize is decided). */
+static void warn_pretending(struct lvx_cmd_env *env, const char *name, const struct lvx_dev *dev,
+                            uint64_t size)
+{
+    if (size != dev->size / 512 * 512)
+        lvx_warn(env->ctx, "WARNING: %s: Pretending size is %llu not %llu sectors.", name,
+                 (unsigned long long)(size / 512), (unsigned long long)(dev->size / 512));
+}
+
+static bool size_fits_layout(const char *name, const struct lvx_scan_pv *spv, uint64_t size)
+{
+    if (size < LVX_MIN_PV_SIZE) {
+        lvx_cmd_errorf("Size must exceed minimum of %u sectors on PV %s.", LVX_MIN_PV_SIZE / 512, name);
+        return false;
+    }
+    for (unsigned m = 0; m < spv->label.mda_count; m++)
+        if (spv->label.mda[m].offset + spv->label.mda[m].size > size) {
+            lvx_cmd_errorf("Cannot resize %s: its metadata area at offset %llu would lie past the "
+                           "new end.", name, (unsigned long long)spv->label.mda[m].offset);
+            return false;
+        }
+    return true;
+}
+
+/* Highest PE (exclusive) used by a segment area on pv. */
+static uint64_t pv_alloc_end(const struct lvx_pv *pv)
+{
+    uint64_t end = 0;
+    const struct lvx_vg *vg = pv->vg;
+    for (unsigned l = 0; l < vg->lv_count; l++)
+        for (unsigned s = 0; s < vg->lvs[l]->seg_count; s++) {
+            const struct lvx_seg *seg = &vg->lvs[l]->segs[s];
+            uint64_t len = lvx_seg_area_len(seg);
+            for (unsigned a = 0; a < seg->area_count; a++)
+                if (seg->areas[a].pv == pv && seg->areas[a].start + len > end)
+                    end = seg->areas[a].start + len;
+            for (unsigned a = 0; seg->meta_areas && a < seg->area_count; a++)
+                if (seg->meta_areas[a].pv == pv && seg->meta_areas[a].start + 1 > end)
+                    end = seg->meta_areas[a].start + 1;
+        }
+    return end;
+}
+
+/* New pe_count of a PV in a VG, or -1 when refused (message printed). */
+static int64_t new_pe_count(const char *name, const struct lvx_pv *pv, const struct lvx_scan_pv *spv,
+                            uint64_t size)
+{
+    uint64_t sectors = size / 512;
+    uint64_t end = sectors;
+    if (spv->label.mda_count == 2)
+        end = spv->label.mda[1].offset / 512;
+    uint32_t es = pv->vg->extent_size;
+    uint64_t count = end > pv->pe_start && es ? (end - pv->pe_start) / es : 0;
+    if (count == 0) {
+        lvx_cmd_errorf("Size must leave space for at least one physical extent of %u sectors on PV %s.",
+                       es, name);
+        return -1;
+    }
+    if (count > UINT32_MAX) {
+        lvx_cmd_errorf("Cannot resize %s: %llu extents exceed the maximum.", name,
+                       (unsigned long long)count);
+        return -1;
+    }
+    uint32_t used = lvx_pv_alloc_count(pv);
+    if (count < used) {
+        lvx_cmd_errorf("%s: cannot resize to %llu extents as %u are allocated.", name,
+                       (unsigned long long)count, used);
+        return -1;
+    }
+    if (count < pv_alloc_end(pv)) {
+        lvx_cmd_errorf("%s: cannot resize to %llu extents as later ones are allocated.", name,
+                       (unsigned long long)count);
+        return -1;
+    }
+    return (int64_t)count;
+}
+
+static bool resize_vg_pv(struct lvx_cmd_env *env, struct lvx_vg_update *u, const char *name,
+                         struct lvx_pv *pv, uint64_t set_size)
+{
+    struct lvx_scan_pv *spv = lvx_scan_find_pv(u->scan, pv->uuid);
+    if (!spv) {
+        lvx_cmd_errorf("Failed to find physical volume \"%s\".", name);
+        return false;
+    }
+    uint64_t size = target_size(env, name, spv->dev, set_size);
+    if (!size || !size_fits_layout(name, spv, size))
+        return false;
+    if (spv->label.mda_count == 2 && size != spv->label.device_size) {
+        lvx_cmd_errorf("Cannot resize %s: moving its second metadata area is not supported by lvx.",
+                       name);
+        return false;
+    }
+    int64_t count = new_pe_count(name, pv, spv, size);
+    if (count < 0)
+        return false;
+    warn_pretending(env, name, spv->dev, size);
+    pv->pe_count = (uint32_t)count;
+    pv->has_dev_size = true;
+    pv->dev_size = size / 512;
+    pv->ondisk.hdr_device_size = size;
+    spv->label.device_size = size;
+    return true;
+}
+
+static void resize_vg(struct lvx_cmd_env *env, const char *vgname, const struct lvx_pvcmd_targets *t,
+                      uint64_t set_size, struct pvresize_count *cnt)
+{
+    struct lvx_vg_update u;
+    struct lvx_scan_opts so = lvx_pvcmd_scan_opts(env);
+    if (lvx_vg_update_begin(env->ctx, &so, vgname, 0, &u) < 0) {
+        lvx_cmd_fail(env);
+        cnt->failed = true;
+        return;
+    }
+    const char **names = lvx_pool_alloc(env->pool, (t->pv_count + 1) * sizeof(*names));
+    struct lvx_pv **pvs = lvx_pool_alloc(env->pool, (t->pv_count + 1) * sizeof(*pvs));
+    unsigned n = 0;
+    for (unsigned i = 0; i < t->pv_count; i++) {
+        struct lvx_pv *pv = lvx_vg_find_pv_uuid(u.vg, t->pv_uuids[i]);
+        if (!pv)
+            continue;
+        if (!resize_vg_pv(env, &u, t->pv_names[i], pv, set_size)) {
+            cnt->failed = true;
+            cnt->unchanged++;
+            continue;
+        }
+        names[n] = t->pv_names[i];
+        pvs[n++] = pv;
+    }
+    if (n && !env->args->count[LVX_OPT_TEST] &&
+        lvx_vg_update_commit(env->ctx, &u, lvx_pvcmd_command_line(env)) < 0) {
+        lvx_cmd_fail(env);
+        cnt->failed = true;
+        cnt->unchanged += n;
+        n = 0;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        struct lvx_scan_pv *spv = lvx_scan_find_pv(u.scan, pvs[i]->uuid);
+        if (!env->args->count[LVX_OPT_TEST] &&
+            (!spv || lvx_dev_open(env->ctx, spv->dev, true) < 0 || lvx_pv_write_label(env->ctx, spv) < 0)) {
+            lvx_cmd_fail(env);
+            cnt->failed = true;
+            cnt->unchanged++;
+            continue;
+        }
+        lvx_notice(env->ctx, "Physical volume \"%s\" changed", names[i]);
+        cnt->resized++;
+    }
+    lvx_vg_update_end(&u);
+}
+
+static bool resize_orphan(struct lvx_cmd_env *env, const char *name, struct lvx_scan_pv *spv,
+                          uint64_t set_size)
+{
+    if (!spv) {
+        lvx_cmd_errorf("Failed to find physical volume \"%s\".", name);
+        return false;
+    }
+    if (lvx_pv_scanned_in_vg(spv)) {
+        lvx_cmd_errorf("Physical volume %s joined a volume group meanwhile: not resized.", name);
+        return false;
+    }
+    uint64_t size = target_size(env, name, spv->dev, set_size);
+    if (!size || !size_fits_layout(name, spv, size))
+        return false;
+    if (spv->label.data_count && spv->label.data[0].offset >= size) {
+        lvx_cmd_errorf("Cannot resize %s: the new size ends before the data area.", name);
+        return false;
+    }
+    warn_pretending(env, name, spv->dev, size);
+    spv->label.device_size = size;
+    if (env->args->count[LVX_OPT_TEST])
+        return true;
+    if (lvx_dev_open(env->ctx, spv->dev, true) < 0 || lvx_pv_write_label(env->ctx, spv) < 0) {
+        lvx_cmd_errorf("Failed to write the label of %s: %s", name, env->ctx->errmsg);
+        lvx_error_clear(env->ctx);
+        return false;
+    }
+    return true;
+}
+
+static void resize_orphans(struct lvx_cmd_env *env, const struct lvx_pvcmd_targets *t,
+                           uint64_t set_size, struct pvresize_count *cnt)
+{
+    struct lvx_lock global = LVX_LOCK_INIT;
+    struct lvx_pvcmd_devs named;
+    if (lvx_lock_global(env->ctx, true, &global) < 0) {
+        lvx_cmd_fail(env);
+        cnt->failed = true;
+        return;
+    }
+    if (lvx_pvcmd_scan_named(env, (char **)t->orphan_names, t->orphan_count, &named)) {
+        cnt->failed = true;
+        cnt->unchanged += t->orphan_count;
+        lvx_unlock(&global);
+        return;
+    }
+    for (unsigned i = 0; i < t->orphan_count; i++) {
+        if (resize_orphan(env, t->orphan_names[i], named.spvs[i], set_size)) {
+            lvx_notice(env->ctx, "Physical volume \"%s\" changed", t->orphan_names[i]);
+            cnt->resized++;
+        } else {
+            cnt->failed = true;
+            cnt->unchanged++;
+        }
+    }
+    lvx_pvcmd_devs_free(&named);
+    lvx_unlock(&global);
+}
+
+int lvx_cmd_pvresize(struct lvx_cmd_env *env)
+{
+    struct lvx_pvcmd_targets t;
+    struct pvresize_count cnt = {0};
+    uint64_t set_size = 0;
+    bool failed = false;
+
+    if (env->args->argc == 0) {
+        lvx_cmd_errorf("Please supply physical volume(s).");
+        return LVX_EXIT_INVALID;
+    }
+    int rc = lvx_pvcmd_size_opt(env, LVX_OPT_SETPHYSICALVOLUMESIZE, 'm', &set_size);
+    if (rc)
+        return rc;
+    if (env->args->count[LVX_OPT_SETPHYSICALVOLUMESIZE] && set_size == 0) {
+        lvx_cmd_errorf("Invalid argument for --setphysicalvolumesize: %s (must be positive)",
+                       env->args->value[LVX_OPT_SETPHYSICALVOLUMESIZE]);
+        return LVX_EXIT_INVALID;
+    }
+    rc = lvx_pvcmd_classify(env, env->args->argv, (unsigned)env->args->argc, false, &t, &failed);
+    if (rc)
+        return rc;
+    for (unsigned i = 0; i < t.vg_count; i++)
+        resize_vg(env, t.vg_names[i], &t, set_size, &cnt);
+    if (t.orphan_count)
+        resize_orphans(env, &t, set_size, &cnt);
+    lvx_notice(env->ctx, "%u physical volume(s) resized or updated / %u physical volume(s) not resized",
+               cnt.resized, cnt.unchanged);
+    return failed || cnt.failed ? LVX_EXIT_FAILED : LVX_EXIT_OK;
+}

@@ -1,0 +1,420 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * cmd/vg_common.c - helpers of the VG commands (see vgcmd.h): option values, the
+ * update begin/commit with errors printed, and resolving the PVs named for
+ * vgcreate/vgextend (with LVM2 2.03's implicit pvcreate of unlabelled devices).
+ */
+#include "cmd/vgcmd.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dev/signature.h"
+#include "format/pv_layout.h"
+#include "meta/commit.h"
+#include "meta/pv_init.h"
+#include "meta/vgops.h"
+
+struct lvx_scan_opts lvx_vgcmd_scan_opts(const struct lvx_cmd_env *env)
+{
+    struct lvx_scan_opts o = { .devices = env->args->devices,
+                               .device_count = env->args->device_count };
+    return o;
+}
+
+const char *lvx_vgcmd_command_line(struct lvx_cmd_env *env)
+{
+    struct lvx_buf b = LVX_BUF_INIT;
+    lvx_buf_puts(&b, env->command->name);
+    for (int i = 1; i < env->args->full_argc; i++)
+        lvx_buf_printf(&b, " %s", env->args->full_argv[i]);
+    if (b.len > 2040) {          /* LVM2 also keeps descriptions short */
+        b.len = 2040;
+        b.data[b.len] = '\0';
+    }
+    const char *s = lvx_pool_strdup(env->pool, lvx_buf_str(&b));
+    lvx_buf_free(&b);
+    return s;
+}
+
+int lvx_vgcmd_begin(struct lvx_cmd_env *env, const char *vgname, unsigned flags,
+                    struct lvx_vg_update *u)
+{
+    struct lvx_scan_opts o = lvx_vgcmd_scan_opts(env);
+    if (lvx_vg_update_begin(env->ctx, &o, vgname, flags, u) < 0)
+        return lvx_cmd_fail(env);
+    return 0;
+}
+
+int lvx_vgcmd_commit(struct lvx_cmd_env *env, struct lvx_vg_update *u)
+{
+    if (env->args->count[LVX_OPT_TEST]) {
+        lvx_notice(env->ctx, "TEST MODE: Metadata will NOT be updated.");
+        return 0;
+    }
+    if (lvx_vg_update_commit(env->ctx, u, lvx_vgcmd_command_line(env)) < 0)
+        return lvx_cmd_fail(env);
+    return 0;
+}
+
+/* ---- option values ------------------------------------------------------------- */
+
+static const char *opt_value(struct lvx_cmd_env *env, enum lvx_opt_id id)
+{
+    return env->args->count[id] ? env->args->value[id] : NULL;
+}
+
+/* LVM2 size: [digits[.digits]][unit], units powers of 1024 in either case, 'b' and 's'
+ * for bytes and sectors.  Sectors (truncated), or -1 after printing the error. */
+static int64_t parse_size_sectors(struct lvx_cmd_env *env, const char *opt, const char *s,
+                                  char default_unit)
+{
+    if (*s == '+' || *s == '-') {
+        lvx_cmd_errorf("Size may not be relative/signed: --%s %s", opt, s);
+        return -1;
+    }
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || errno || !(v >= 0 && v < 1e30) || strspn(s, "0123456789.") != (size_t)(end - s)) {
+        lvx_cmd_errorf("Invalid argument for --%s: %s", opt, s);
+        return -1;
+    }
+    char unit = *end ? *end : default_unit;
+    if (*end && end[1]) {
+        lvx_cmd_errorf("Invalid argument for --%s: %s", opt, s);
+        return -1;
+    }
+    static const char units[] = "bskmgtpe";
+    const char *u = strchr(units, unit | 0x20);
+    if (!u) {
+        lvx_cmd_errorf("Invalid argument for --%s: %s", opt, s);
+        return -1;
+    }
+    double bytes = v;
+    if (*u == 's')
+        bytes = v * 512;
+    else
+        for (const char *k = units + 2; k <= u; k++)
+            bytes *= 1024;
+    if (bytes >= 9.0e18 * 512) {
+        lvx_cmd_errorf("Invalid argument for --%s: %s (too large)", opt, s);
+        return -1;
+    }
+    if (*u == 'b' && (bytes != (double)(uint64_t)bytes || (uint64_t)bytes % 512 != 0)) {
+        lvx_cmd_errorf("Invalid argument for --%s: %s (size is not a multiple of 512)", opt, s);
+        return -1;
+    }
+    return (int64_t)(bytes / 512);     /* truncated, as LVM2 */
+}
+
+int lvx_vgcmd_extent_size(struct lvx_cmd_env *env, uint32_t *out)
+{
+    const char *s = opt_value(env, LVX_OPT_PHYSICALEXTENTSIZE);
+    if (!s)
+        return 0;
+    int64_t sectors = parse_size_sectors(env, "physicalextentsize", s, 'm');
+    if (sectors < 0)
+        return LVX_EXIT_INVALID;
+    if (lvx_vgops_check_extent_size(env->ctx, (uint64_t)sectors) < 0) {
+        lvx_cmd_fail(env);
+        /* zero and too large are command-line errors for LVM2, the 128 KiB rule is not */
+        return sectors == 0 || (uint64_t)sectors > UINT32_MAX ? LVX_EXIT_INVALID : LVX_EXIT_FAILED;
+    }
+    *out = (uint32_t)sectors;
+    return 0;
+}
+
+int lvx_vgcmd_uint_opt(struct lvx_cmd_env *env, enum lvx_opt_id id, uint32_t *out)
+{
+    const char *s = opt_value(env, id);
+    if (!s)
+        return 0;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (!*s || *s == '-' || *s == '+' || *end || errno || v > UINT32_MAX) {
+        lvx_cmd_errorf("Invalid argument for --%s: %s", lvx_opt_def(id)->long_name, s);
+        return LVX_EXIT_INVALID;
+    }
+    *out = (uint32_t)v;
+    return 0;
+}
+
+int lvx_vgcmd_yes_no(struct lvx_cmd_env *env, enum lvx_opt_id id, bool *given, bool *value)
+{
+    const char *s = opt_value(env, id);
+    *given = s != NULL;
+    if (!s)
+        return 0;
+    if (!strcmp(s, "y") || !strcmp(s, "yes"))
+        *value = true;
+    else if (!strcmp(s, "n") || !strcmp(s, "no"))
+        *value = false;
+    else {
+        lvx_cmd_errorf("Invalid argument for --%s: %s", lvx_opt_def(id)->long_name, s);
+        return LVX_EXIT_INVALID;
+    }
+    return 0;
+}
+
+int lvx_vgcmd_mda_copies(struct lvx_cmd_env *env, bool *given, uint32_t *n, bool *all)
+{
+    enum lvx_opt_id id = LVX_OPT_VGMETADATACOPIES;
+    if (!env->args->count[id] && env->args->count[LVX_OPT_METADATACOPIES_VG])
+        id = LVX_OPT_METADATACOPIES_VG;
+    const char *s = opt_value(env, id);
+    *given = s != NULL;
+    *all = false;
+    if (!s)
+        return 0;
+    if (!strcmp(s, "all")) {
+        *all = true;
+        *n = 0;
+        return 0;
+    }
+    if (!strcmp(s, "unmanaged")) {
+        *n = 0;
+        return 0;
+    }
+    return lvx_vgcmd_uint_opt(env, id, n);
+}
+
+int lvx_vgcmd_tags(struct lvx_cmd_env *env, struct lvx_pool *pool, struct lvx_strlist *tags,
+                   bool *changed)
+{
+    const enum lvx_opt_id ids[2] = { LVX_OPT_ADDTAG, LVX_OPT_DELTAG };
+    for (unsigned k = 0; k < 2; k++) {
+        const char *v = opt_value(env, ids[k]);
+        if (!v)
+            continue;
+        char *copy = lvx_pool_strdup(env->pool, v);
+        for (char *tag = copy, *next; tag; tag = next) {
+            next = strchr(tag, ',');
+            if (next)
+                *next++ = '\0';
+            if (!lvx_tag_valid(tag)) {
+                lvx_cmd_errorf("Invalid argument for --%s: %s", lvx_opt_def(ids[k])->long_name,
+                               tag);
+                return LVX_EXIT_INVALID;
+            }
+            bool has = lvx_strlist_has(tags, tag);
+            if (k == 0 && !has) {
+                lvx_strlist_add(pool, tags, tag);
+                *changed = true;
+            } else if (k == 1 && has) {
+                unsigned j = 0;
+                for (unsigned i = 0; i < tags->n; i++)
+                    if (strcmp(tags->v[i], tag) != 0)
+                        tags->v[j++] = tags->v[i];
+                tags->n = j;
+                *changed = true;
+            }
+        }
+    }
+    return 0;
+}
+
+/* ---- PVs named for vgcreate / vgextend --------------------------------------------------- */
+
+static struct lvx_dev *find_dev(const struct lvx_scan *scan, const char *name)
+{
+    for (unsigned i = 0; i < scan->devs.count; i++)
+        if (lvx_cmd_same_device(name, scan->devs.devs[i]->path))
+            return scan->devs.devs[i];
+    return NULL;
+}
+
+static struct lvx_scan_pv *find_spv(const struct lvx_scan *scan, const struct lvx_dev *dev)
+{
+    for (unsigned i = 0; i < scan->pv_count; i++)
+        if (scan->pvs[i].dev == dev)
+            return &scan->pvs[i];
+    return NULL;
+}
+
+static const struct lvx_vg *vg_of_uuid(const struct lvx_vgset *set, const char *pv_uuid)
+{
+    for (unsigned i = 0; i < set->vg_count; i++)
+        if (lvx_vg_find_pv_uuid(set->vgs[i], pv_uuid))
+            return set->vgs[i];
+    return NULL;
+}
+
+static struct lvx_pv *orphan_of_uuid(const struct lvx_vgset *set, const char *pv_uuid)
+{
+    for (unsigned i = 0; i < set->orphan_count; i++)
+        if (strcmp(set->orphans[i]->uuid, pv_uuid) == 0)
+            return set->orphans[i];
+    return NULL;
+}
+
+static bool is_outdated(const struct lvx_vgset *set, const char *pv_uuid)
+{
+    for (unsigned i = 0; i < set->outdated_count; i++)
+        if (strcmp(set->outdated[i]->uuid, pv_uuid) == 0)
+            return true;
+    return false;
+}
+
+/* One-line refusal for a device that cannot join a VG; 0 if it can. */
+static int check_candidate(struct lvx_cmd_env *env, const struct lvx_vg_update *u, const char *name,
+                           const struct lvx_dev *dev, const struct lvx_scan_pv *spv)
+{
+    if (!dev) {
+        lvx_cmd_errorf("No device found for %s.", name);
+        return LVX_EXIT_FAILED;
+    }
+    if (!spv)
+        return 0;                 /* implicit pvcreate */
+    const struct lvx_vg *vg = vg_of_uuid(u->set, spv->label.pv_uuid);
+    if (vg) {
+        lvx_cmd_errorf("Physical volume '%s' is already in volume group '%s'", dev->path, vg->name);
+        return LVX_EXIT_FAILED;
+    }
+    if (is_outdated(u->set, spv->label.pv_uuid)) {
+        lvx_cmd_errorf("Physical volume '%s' holds outdated metadata of a volume group: run "
+                       "vgck --updatemetadata first", dev->path);
+        return LVX_EXIT_FAILED;
+    }
+    if (!orphan_of_uuid(u->set, spv->label.pv_uuid)) {
+        lvx_cmd_errorf("Physical volume '%s' cannot be used (duplicate PV UUID?)", dev->path);
+        return LVX_EXIT_FAILED;
+    }
+    return 0;
+}
+
+/* Refuse a device carrying another signature unless -y/-f (LVM2 would ask). */
+static int check_signatures(struct lvx_cmd_env *env, struct lvx_dev *dev)
+{
+    struct lvx_dev_sig *sigs;
+    unsigned n = 0;
+    if (lvx_dev_find_signatures(env->ctx, env->pool, dev, &sigs, &n) < 0)
+        return lvx_cmd_fail(env);
+    if (n == 0)
+        return 0;
+    if (!env->args->count[LVX_OPT_YES] && !env->args->count[LVX_OPT_FORCE]) {
+        lvx_cmd_errorf("%s signature detected on %s: use -y to wipe it.", sigs[0].type, dev->path);
+        return LVX_EXIT_FAILED;
+    }
+    return 0;
+}
+
+/* pvcreate with default settings: wipe signatures (checked before), write the label
+ * and an empty metadata area. */
+static int implicit_pvcreate(struct lvx_cmd_env *env, struct lvx_dev *dev)
+{
+    struct lvx_ctx *ctx = env->ctx;
+    if (dev->fd >= 0)
+        lvx_dev_close(ctx, dev);
+    if (lvx_dev_open(ctx, dev, true) < 0)
+        return lvx_cmd_fail(env);
+    struct lvx_dev_sig *sigs;
+    unsigned n = 0;
+    if (lvx_dev_find_signatures(ctx, env->pool, dev, &sigs, &n) < 0)
+        return lvx_cmd_fail(env);
+    for (unsigned i = 0; i < n; i++) {
+        if (lvx_dev_wipe_signature(ctx, dev, &sigs[i]) < 0)
+            return lvx_cmd_fail(env);
+        lvx_notice(ctx, "Wiping %s signature on %s.", sigs[i].type, dev->path);
+    }
+    struct lvx_pv_layout_req req = {
+        .dev_size = dev->size, .mda_copies = 1,
+        .io_min = dev->io_min, .io_opt = dev->io_opt,
+        .topo_alignment_offset = dev->alignment_offset,
+    };
+    struct lvx_pv_layout layout;
+    if (lvx_pv_layout_compute(ctx, &req, &layout) < 0) {
+        lvx_cmd_errorf("Cannot use %s: %s", dev->path, ctx->errmsg);
+        return LVX_EXIT_FAILED;
+    }
+    char uuid[LVX_UUID_LEN + 1];
+    if (lvx_uuid_generate(uuid) < 0)
+        return lvx_cmd_fail(env);
+    struct lvx_label label;
+    lvx_pv_label_from_layout(&label, &layout, uuid, dev->size, 1);
+    if (lvx_pv_write_new(ctx, dev, &label, false) < 0)
+        return lvx_cmd_fail(env);
+    lvx_notice(ctx, "Physical volume \"%s\" successfully created.", dev->path);
+    return 0;
+}
+
+static int rescan(struct lvx_cmd_env *env, struct lvx_vg_update *u)
+{
+    char vg_uuid[LVX_UUID_LEN + 1] = "";
+    if (u->vg)
+        memcpy(vg_uuid, u->vg->uuid, sizeof(vg_uuid));
+    lvx_vgset_free(u->set);
+    lvx_scan_free(u->scan);
+    u->set = NULL;
+    u->scan = NULL;
+    u->vg = NULL;
+    struct lvx_scan_opts o = lvx_vgcmd_scan_opts(env);
+    if (lvx_scan(env->ctx, &o, &u->scan) < 0 || lvx_scan_vgs(env->ctx, u->scan, &u->set) < 0)
+        return lvx_cmd_fail(env);
+    if (vg_uuid[0] && !(u->vg = lvx_vgset_find(u->set, vg_uuid))) {
+        lvx_cmd_errorf("Volume group disappeared while adding physical volumes.");
+        return LVX_EXIT_FAILED;
+    }
+    return 0;
+}
+
+int lvx_vgcmd_orphans(struct lvx_cmd_env *env, struct lvx_vg_update *u, char **names,
+                      unsigned count, struct lvx_pv ***out, unsigned *out_count)
+{
+    struct lvx_dev **devs = lvx_pool_alloc(env->pool, (count + 1) * sizeof(*devs));
+    unsigned n = 0, unlabelled = 0;
+    int rc;
+
+    for (unsigned i = 0; i < count; i++) {
+        struct lvx_dev *dev = find_dev(u->scan, names[i]);
+        struct lvx_scan_pv *spv = dev ? find_spv(u->scan, dev) : NULL;
+        int r = check_candidate(env, u, names[i], dev, spv);
+        if (r == 0 && !spv)
+            r = check_signatures(env, dev);
+        if (r)
+            return r;             /* nothing written yet: stop at the first refusal */
+        bool dup = false;
+        for (unsigned j = 0; j < n; j++)
+            dup |= devs[j] == dev;
+        if (!dup) {
+            devs[n++] = dev;
+            unlabelled += !spv;
+        }
+    }
+    if (unlabelled && env->args->count[LVX_OPT_TEST]) {
+        lvx_cmd_errorf("TEST MODE: devices without a PV label cannot be used.");
+        return LVX_EXIT_FAILED;
+    }
+    if (unlabelled) {
+        const char **paths = lvx_pool_alloc(env->pool, (n + 1) * sizeof(*paths));
+        for (unsigned i = 0; i < n; i++) {
+            paths[i] = lvx_pool_strdup(env->pool, devs[i]->path);
+            if (!find_spv(u->scan, devs[i]) && (rc = implicit_pvcreate(env, devs[i])) != 0)
+                return rc;
+        }
+        if ((rc = rescan(env, u)) != 0)
+            return rc;
+        for (unsigned i = 0; i < n; i++) {
+            devs[i] = find_dev(u->scan, paths[i]);
+            struct lvx_scan_pv *spv = devs[i] ? find_spv(u->scan, devs[i]) : NULL;
+            if (!spv) {
+                lvx_cmd_errorf("Physical volume %s not found after pvcreate.", paths[i]);
+                return LVX_EXIT_FAILED;
+            }
+        }
+    }
+    struct lvx_pv **pvs = lvx_pool_alloc(env->pool, (n + 1) * sizeof(*pvs));
+    for (unsigned i = 0; i < n; i++) {
+        struct lvx_scan_pv *spv = find_spv(u->scan, devs[i]);
+        pvs[i] = orphan_of_uuid(u->set, spv->label.pv_uuid);
+        if (!pvs[i]) {
+            lvx_cmd_errorf("Physical volume '%s' is not an orphan PV.", devs[i]->path);
+            return LVX_EXIT_FAILED;
+        }
+    }
+    *out = pvs;
+    *out_count = n;
+    return 0;
+}

@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * cmd/vgchange.c - `lvx vgchange OPTIONS [VG...]` (all VGs when none is named):
+ * -x/--resizeable y|n, --vgmetadatacopies N|all|unmanaged (alias --metadatacopies),
+ * --alloc POLICY, --addtag/--deltag TAG, -u/--uuid (new VG UUID),
+ * -l/--maxlogicalvolumes N, -p/--maxphysicalvolumes N.  Each VG is changed in its
+ * own update (VG lock, commit, backup); the vgmetadatacopies policy is applied by
+ * the commit (meta/mda_policy.c).
+ */
+#include "cmd/vgcmd.h"
+
+#include <string.h>
+
+#include "meta/mda_policy.h"
+#include "meta/scan.h"
+
+struct change {
+    bool x_given, resizeable;
+    bool mda_given, mda_all;
+    uint32_t mda_copies;
+    bool alloc_given;
+    enum lvx_alloc alloc;
+    bool maxlv_given, maxpv_given;
+    uint32_t max_lv, max_pv;
+    bool uuid;
+};
+
+static int parse_change(struct lvx_cmd_env *env, struct change *c)
+{
+    struct lvx_cmd_args *a = env->args;
+    int rc;
+    c->maxlv_given = a->count[LVX_OPT_MAXLOGICALVOLUMES] != 0;
+    c->maxpv_given = a->count[LVX_OPT_MAXPHYSICALVOLUMES] != 0;
+    c->uuid = a->count[LVX_OPT_UUID] != 0;
+    if ((rc = lvx_vgcmd_yes_no(env, LVX_OPT_RESIZEABLE, &c->x_given, &c->resizeable)) ||
+        (rc = lvx_vgcmd_mda_copies(env, &c->mda_given, &c->mda_copies, &c->mda_all)) ||
+        (rc = lvx_vgcmd_uint_opt(env, LVX_OPT_MAXLOGICALVOLUMES, &c->max_lv)) ||
+        (rc = lvx_vgcmd_uint_opt(env, LVX_OPT_MAXPHYSICALVOLUMES, &c->max_pv)))
+        return rc;
+    if (a->count[LVX_OPT_ALLOC]) {
+        c->alloc_given = true;
+        if (lvx_alloc_parse(a->value[LVX_OPT_ALLOC], &c->alloc) < 0) {
+            lvx_cmd_errorf("Invalid argument for --alloc: %s", a->value[LVX_OPT_ALLOC]);
+            return LVX_EXIT_INVALID;
+        }
+        if (c->alloc == LVX_ALLOC_INHERIT) {
+            lvx_cmd_errorf("Volume Group allocation policy cannot inherit from anything");
+            return LVX_EXIT_INVALID;
+        }
+    }
+    if (!c->x_given && !c->mda_given && !c->alloc_given && !c->maxlv_given && !c->maxpv_given &&
+        !c->uuid && !a->count[LVX_OPT_ADDTAG] && !a->count[LVX_OPT_DELTAG]) {
+        lvx_cmd_errorf("No change requested: give one of -x, -u, -l, -p, --alloc, --addtag, "
+                       "--deltag, --vgmetadatacopies.");
+        return LVX_EXIT_INVALID;
+    }
+    return 0;
+}
+
+static void change_mda_copies(struct lvx_cmd_env *env, struct lvx_vg *vg, const struct change *c)
+{
+    if (c->mda_all) {
+        lvx_mda_policy_use_all(vg);
+    } else if (vg->metadata_copies == c->mda_copies) {
+        if (c->mda_copies)
+            lvx_notice(env->ctx, "Number of metadata copies for VG %s is already %u.", vg->name,
+                       c->mda_copies);
+        else
+            lvx_notice(env->ctx, "Number of metadata copies for VG %s is already unmanaged.",
+                       vg->name);
+    }
+    vg->has_metadata_copies = true;
+    vg->metadata_copies = c->mda_copies;
+}
+
+/* Apply the change to one VG in memory; errors printed, *failed set, *changed set when
+ * something is to be written. */
+static void apply(struct lvx_cmd_env *env, struct lvx_vg *vg, const struct change *c, bool *failed,
+                  bool *changed)
+{
+    *changed = c->mda_given || c->alloc_given || c->uuid;
+    if (c->x_given) {
+        bool now = (vg->status & LVX_VG_RESIZEABLE) != 0;
+        if (now == c->resizeable) {
+            lvx_cmd_errorf("Volume group \"%s\" is already %sresizeable", vg->name,
+                           now ? "" : "not ");
+            *failed = true;
+        } else {
+            vg->status ^= LVX_VG_RESIZEABLE;
+            *changed = true;
+        }
+    }
+    if (c->mda_given)
+        change_mda_copies(env, vg, c);
+    if (c->alloc_given)
+        vg->alloc = c->alloc;
+    if (c->maxlv_given) {
+        unsigned n = lvx_vg_visible_lv_count(vg);
+        if (c->max_lv && c->max_lv < n) {
+            lvx_cmd_errorf("MaxLogicalVolume is less than the current number %u of LVs for %s",
+                           n, vg->name);
+            *failed = true;
+        } else {
+            vg->max_lv = c->max_lv;
+            *changed = true;
+        }
+    }
+    if (c->maxpv_given) {
+        if (c->max_pv && c->max_pv < vg->pv_count) {
+            lvx_cmd_errorf("MaxPhysicalVolumes is less than the current number %u of PVs for "
+                           "\"%s\"", vg->pv_count, vg->name);
+            *failed = true;
+        } else {
+            vg->max_pv = c->max_pv;
+            *changed = true;
+        }
+    }
+    if (c->uuid)
+        lvx_uuid_generate(vg->uuid);
+}
+
+static int change_vg(struct lvx_cmd_env *env, const char *name, const struct change *c)
+{
+    struct lvx_vg_update u;
+    int rc = lvx_vgcmd_begin(env, name, 0, &u);
+    if (rc)
+        return rc;
+    bool failed = false, changed = false;
+    struct lvx_vg *vg = u.vg;
+    apply(env, vg, c, &failed, &changed);
+    rc = lvx_vgcmd_tags(env, vg->pool, &vg->tags, &changed);
+    if (!rc && (changed || (!failed && (env->args->count[LVX_OPT_ADDTAG] ||
+                                        env->args->count[LVX_OPT_DELTAG])))) {
+        rc = lvx_vgcmd_commit(env, &u);
+        if (!rc)
+            lvx_notice(env->ctx, "Volume group \"%s\" successfully changed", vg->name);
+    }
+    lvx_vg_update_end(&u);
+    return rc ? rc : failed ? LVX_EXIT_FAILED : 0;
+}
+
+/* Names of every VG (a read-only scan). */
+static char **all_vg_names(struct lvx_cmd_env *env, unsigned *count)
+{
+    struct lvx_cmd_vgs v;
+    *count = 0;
+    if (lvx_cmd_load(env, &v) != 0)
+        return NULL;
+    char **names = lvx_pool_alloc(env->pool, (v.set->vg_count + 1) * sizeof(*names));
+    for (unsigned i = 0; i < v.set->vg_count; i++)
+        names[(*count)++] = lvx_pool_strdup(env->pool, v.set->vgs[i]->name);
+    lvx_cmd_unload(&v);
+    return names;
+}
+
+int lvx_cmd_vgchange(struct lvx_cmd_env *env)
+{
+    struct change c = {0};
+    int rc = parse_change(env, &c);
+    if (rc)
+        return rc;
+    char **names = env->args->argv;
+    unsigned count = (unsigned)env->args->argc;
+    if (count == 0 && !(names = all_vg_names(env, &count)))
+        return LVX_EXIT_FAILED;
+    for (unsigned i = 0; i < count; i++) {
+        int r = change_vg(env, names[i], &c);
+        if (r > rc)
+            rc = r;
+    }
+    return rc;
+}

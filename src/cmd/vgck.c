@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * cmd/vgck.c - `lvx vgck [VG...]`: check VG metadata.  The read reports stale,
+ * damaged or mismatching copies, missing and outdated PVs (lvm2-format.md §8) as
+ * warnings (exit status 0 for those, as LVM2); the VG is also checked for
+ * structural consistency (exit 5 when that fails).
+ * `vgck --updatemetadata VG...` repairs: a commit that also rewrites the damaged
+ * areas that can be repaired (§8.5) and clears outdated PVs carrying the VG's
+ * metadata (§8.4, done by lvx_vg_commit), then the backup file is rewritten.
+ */
+#include "cmd/vgcmd.h"
+
+#include <string.h>
+
+#include "meta/commit.h"
+#include "meta/mda_policy.h"
+#include "meta/vgops.h"
+
+/* Read-only check of the named VGs (all when none): the read itself reports stale,
+ * damaged or mismatching copies, missing and outdated PVs as warnings (exit 0, as
+ * LVM2); a VG failing the structural validation is an error. */
+static int check_vgs(struct lvx_cmd_env *env)
+{
+    struct lvx_cmd_vgs v;
+    bool failed = false;
+    unsigned n;
+    int rc = lvx_cmd_load(env, &v);
+    if (rc)
+        return rc;
+    struct lvx_vg **vgs = lvx_cmd_pick_vgs(env, &v, env->args->argv, (unsigned)env->args->argc,
+                                           &n, &failed);
+    for (unsigned i = 0; i < n; i++)
+        if (lvx_vg_validate(env->ctx, vgs[i]) < 0) {
+            lvx_cmd_fail(env);
+            failed = true;
+        }
+    lvx_cmd_unload(&v);
+    return failed ? LVX_EXIT_FAILED : 0;
+}
+
+static int update_vg(struct lvx_cmd_env *env, const char *name)
+{
+    struct lvx_vg_update u;
+    int rc = lvx_vgcmd_begin(env, name, 0, &u);
+    if (rc)
+        return rc;
+    const char *cmdline = lvx_vgcmd_command_line(env);
+    if (env->args->count[LVX_OPT_TEST]) {
+        lvx_notice(env->ctx, "TEST MODE: Metadata will NOT be updated.");
+        goto out;
+    }
+    /* outdated PVs (§8.4): the commit detaches them */
+    const char **outdated = lvx_pool_alloc(env->pool, (u.scan->pv_count + 1) * sizeof(char *));
+    unsigned n = 0;
+    for (unsigned i = 0; i < u.scan->pv_count; i++) {
+        const struct lvx_scan_pv *spv = &u.scan->pvs[i];
+        if (!lvx_vg_find_pv_uuid(u.vg, spv->label.pv_uuid) && lvx_vgops_spv_holds_vg(spv, u.vg->uuid))
+            outdated[n++] = lvx_pool_strdup(env->pool, spv->dev->path);
+    }
+    lvx_mda_policy_apply(u.vg);
+    if (lvx_vg_commit(env->ctx, u.scan, u.vg, cmdline, true) < 0) {
+        rc = lvx_cmd_fail(env);
+        goto out;
+    }
+    for (unsigned i = 0; i < n; i++)
+        lvx_notice(env->ctx, "Wiped outdated metadata of VG %s on %s.", u.vg->name, outdated[i]);
+    lvx_vg_write_backup(env->ctx, u.vg, cmdline);
+out:
+    lvx_vg_update_end(&u);
+    return rc;
+}
+
+int lvx_cmd_vgck(struct lvx_cmd_env *env)
+{
+    if (!env->args->count[LVX_OPT_UPDATEMETADATA])
+        return check_vgs(env);
+    if (env->args->argc == 0) {
+        lvx_cmd_errorf("vgck --updatemetadata needs a volume group name");
+        return LVX_EXIT_INVALID;
+    }
+    int rc = 0;
+    for (int i = 0; i < env->args->argc; i++) {
+        int r = update_vg(env, env->args->argv[i]);
+        if (r > rc)
+            rc = r;
+    }
+    return rc;
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * cmd/vgcmd.h - helpers shared by the VG commands (vgcreate.c, vgextend.c,
+ * vgreduce.c, vgremove.c, vgrename.c, vgchange.c, vgck.c, vgcfgrestore.c),
+ * implemented in cmd/vg_common.c: option values (extent size, counts,
+ * vgmetadatacopies, y|n), beginning an update with the error printed, and the PVs
+ * named for vgcreate/vgextend (orphans; devices without a label get an implicit
+ * pvcreate with default settings, as LVM2 2.03 does).
+ *
+ * Every function returning int returns 0 or an exit code (LVX_EXIT_*) after
+ * printing one error line.
+ */
+#ifndef LVX_CMD_VGCMD_H
+#define LVX_CMD_VGCMD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cmd/commands.h"
+#include "meta/update.h"
+
+/* Scan options of the command (--devices or the system). */
+struct lvx_scan_opts lvx_vgcmd_scan_opts(const struct lvx_cmd_env *env);
+/* The command line as one string ("vgextend vg1 /dev/sdc"), in env->pool. */
+const char *lvx_vgcmd_command_line(struct lvx_cmd_env *env);
+
+/* lvx_vg_update_begin() with the error printed. */
+int lvx_vgcmd_begin(struct lvx_cmd_env *env, const char *vgname, unsigned flags,
+                    struct lvx_vg_update *u);
+/* lvx_vg_update_commit() with the error printed. */
+int lvx_vgcmd_commit(struct lvx_cmd_env *env, struct lvx_vg_update *u);
+
+/* -s/--physicalextentsize (default unit MiB, §12.2 rules) into sectors; *out is left
+ * unchanged when the option is absent. */
+int lvx_vgcmd_extent_size(struct lvx_cmd_env *env, uint32_t *out);
+/* Unsigned 32-bit number option (left unchanged when absent). */
+int lvx_vgcmd_uint_opt(struct lvx_cmd_env *env, enum lvx_opt_id id, uint32_t *out);
+/* y|n option: *given false when absent. */
+int lvx_vgcmd_yes_no(struct lvx_cmd_env *env, enum lvx_opt_id id, bool *given, bool *value);
+/* --vgmetadatacopies / --metadatacopies: N, "all" (*all set, *n = 0) or "unmanaged"
+ * (*n = 0).  *given false when absent. */
+int lvx_vgcmd_mda_copies(struct lvx_cmd_env *env, bool *given, uint32_t *n, bool *all);
+
+/* Check and apply --addtag/--deltag to a tag list (tags in pool); *changed set when
+ * the list changed. */
+int lvx_vgcmd_tags(struct lvx_cmd_env *env, struct lvx_pool *pool, struct lvx_strlist *tags,
+                   bool *changed);
+
+/*
+ * Resolve the devices named for vgcreate/vgextend into orphan PVs of u->set
+ * (out[i] for names[i], duplicates dropped, *out_count set).  Devices without a
+ * label are made PVs first (implicit pvcreate, default layout), after which the
+ * update's scan is redone (u->vg is looked up again by UUID).  Refuses - before
+ * writing anything - unknown devices, PVs of a VG ("Physical volume '/dev/x' is
+ * already in volume group 'vg0'") and devices carrying other signatures (unless
+ * -y/-f).
+ */
+int lvx_vgcmd_orphans(struct lvx_cmd_env *env, struct lvx_vg_update *u, char **names,
+                      unsigned count, struct lvx_pv ***out, unsigned *out_count);
+
+#endif

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * cmd/vgremove.c - `lvx vgremove [-f] VG...`: remove whole VGs.  A VG holding LVs is
+ * refused unless -f (or -y, LVM2's answer to its prompt), which removes the LVs too.
+ * Every metadata area of every PV of the VG gets both slots cleared and the labels
+ * lose PV_EXT_USED (lvm2-format.md §7.5); outdated PVs still carrying the VG's
+ * metadata are cleared the same way (§8.4).  The VG's backup file is removed.
+ */
+#include "cmd/vgcmd.h"
+
+#include <string.h>
+
+#include "meta/commit.h"
+#include "meta/vgops.h"
+
+static void report_removed_lvs(struct lvx_cmd_env *env, const struct lvx_vg *vg)
+{
+    bool *visible = lvx_pool_alloc(env->pool, (vg->lv_count + 1) * sizeof(bool));
+    lvx_vg_lv_visibility(vg, visible);
+    for (unsigned l = 0; l < vg->lv_count; l++)
+        if (visible[l])
+            lvx_notice(env->ctx, "Logical volume \"%s\" successfully removed.", vg->lvs[l]->name);
+}
+
+static bool carries_vg(const struct lvx_vg *vg, const struct lvx_scan_pv *spv)
+{
+    return lvx_vg_find_pv_uuid(vg, spv->label.pv_uuid) || lvx_vgops_spv_holds_vg(spv, vg->uuid);
+}
+
+/* PV_EXT_USED off on every label first, so that a crash never leaves a PV flagged in use
+ * without a VG; then the metadata slots of every area carrying the VG are cleared. */
+static int wipe_pvs(struct lvx_cmd_env *env, struct lvx_vg_update *u)
+{
+    const struct lvx_vg *vg = u->vg;
+    struct lvx_ctx *ctx = env->ctx;
+    for (unsigned i = 0; i < u->scan->pv_count; i++) {
+        struct lvx_scan_pv *spv = &u->scan->pvs[i];
+        if (!carries_vg(vg, spv) ||
+            (spv->label.ext_version >= 2 && !(spv->label.ext_flags & LVX_PV_EXT_USED)))
+            continue;
+        if (!spv->dev->writable) {
+            if (spv->dev->fd >= 0)
+                lvx_dev_close(ctx, spv->dev);
+            if (lvx_dev_open(ctx, spv->dev, true) < 0)
+                return lvx_cmd_fail(env);
+        }
+        spv->label.ext_version = 2;
+        spv->label.ext_flags &= ~LVX_PV_EXT_USED;
+        if (lvx_pv_write_label(ctx, spv) < 0)
+            return lvx_cmd_fail(env);
+    }
+    int rc = 0;
+    for (unsigned i = 0; i < u->scan->pv_count; i++) {
+        struct lvx_scan_pv *spv = &u->scan->pvs[i];
+        if (carries_vg(vg, spv) && lvx_pv_write_orphan(ctx, spv) < 0)
+            rc = lvx_cmd_fail(env);
+    }
+    return rc;
+}
+
+static int remove_vg(struct lvx_cmd_env *env, const char *name)
+{
+    bool force = env->args->count[LVX_OPT_FORCE] || env->args->count[LVX_OPT_YES];
+    struct lvx_vg_update u;
+    unsigned flags = LVX_UPDATE_GLOBAL_LOCK | (env->args->count[LVX_OPT_FORCE]
+                                                   ? LVX_UPDATE_ALLOW_MISSING : 0);
+    int rc = lvx_vgcmd_begin(env, name, flags, &u);
+    if (rc)
+        return rc;
+    struct lvx_vg *vg = u.vg;
+    unsigned lvs = lvx_vg_visible_lv_count(vg);
+    if (vg->lv_count && !force) {
+        lvx_cmd_errorf("Volume group \"%s\" not removed: it contains %u logical volume(s) "
+                       "(use -f to remove them too).", vg->name, lvs);
+        rc = LVX_EXIT_FAILED;
+    } else if (env->args->count[LVX_OPT_TEST]) {
+        lvx_notice(env->ctx, "TEST MODE: Metadata will NOT be updated.");
+    } else if ((rc = wipe_pvs(env, &u)) == 0) {
+        report_removed_lvs(env, vg);
+        lvx_vg_remove_backup(vg->name);
+        lvx_notice(env->ctx, "Volume group \"%s\" successfully removed", vg->name);
+    }
+    lvx_vg_update_end(&u);
+    return rc;
+}
+
+int lvx_cmd_vgremove(struct lvx_cmd_env *env)
+{
+    struct lvx_cmd_args *a = env->args;
+    if (a->argc < 1) {
+        lvx_cmd_errorf("Please enter one or more volume group paths or use --select for selection.");
+        return LVX_EXIT_INVALID;
+    }
+    int rc = 0;
+    for (int i = 0; i < a->argc; i++) {
+        int r = remove_vg(env, a->argv[i]);
+        if (r > rc)
+            rc = r;
+    }
+    return rc;
+}

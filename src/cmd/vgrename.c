@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * cmd/vgrename.c - `lvx vgrename OLD NEW` (OLD may be the VG UUID).  Takes the
+ * global lock and both VG locks (in name order, so two renames cannot deadlock),
+ * then commits the VG under its new name; the old backup file is removed and the
+ * new one written.
+ */
+#include "cmd/vgcmd.h"
+
+#include <string.h>
+
+static bool name_taken(const struct lvx_vgset *set, const char *name)
+{
+    for (unsigned i = 0; i < set->vg_count; i++)
+        if (strcmp(set->vgs[i]->name, name) == 0)
+            return true;
+    return false;
+}
+
+/* Lock two VG names in strcmp order (a and b differ). */
+static int lock_pair(struct lvx_cmd_env *env, const char *a, const char *b, struct lvx_lock *la,
+                     struct lvx_lock *lb)
+{
+    bool a_first = strcmp(a, b) < 0;
+    if (lvx_lock_vg(env->ctx, a_first ? a : b, true, a_first ? la : lb) < 0 ||
+        lvx_lock_vg(env->ctx, a_first ? b : a, true, a_first ? lb : la) < 0)
+        return lvx_cmd_fail(env);
+    return 0;
+}
+
+static int rename_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, const char *new_name)
+{
+    struct lvx_vg *vg = u->vg;
+    const char *old_name = lvx_pool_strdup(env->pool, vg->name);
+    if (strcmp(old_name, new_name) == 0) {
+        lvx_cmd_errorf("Old and new volume group names need to differ");
+        return LVX_EXIT_FAILED;
+    }
+    if (name_taken(u->set, new_name)) {
+        lvx_cmd_errorf("New VG name \"%s\" already exists", new_name);
+        return LVX_EXIT_FAILED;
+    }
+    vg->name = lvx_pool_strdup(vg->pool, new_name);
+    int rc = lvx_vgcmd_commit(env, u);
+    if (rc)
+        return rc;
+    if (!env->args->count[LVX_OPT_TEST])
+        lvx_vg_remove_backup(old_name);
+    lvx_notice(env->ctx, "Volume group \"%s\" successfully renamed to \"%s\"", old_name, new_name);
+    return 0;
+}
+
+int lvx_cmd_vgrename(struct lvx_cmd_env *env)
+{
+    struct lvx_cmd_args *a = env->args;
+    if (a->argc != 2) {
+        lvx_cmd_errorf("Old and new volume group names need specifying");
+        return LVX_EXIT_INVALID;
+    }
+    const char *old_arg = a->argv[0], *new_name = a->argv[1];
+    if (!lvx_name_valid(new_name)) {
+        lvx_cmd_errorf("New volume group name \"%s\" is invalid.", new_name);
+        return LVX_EXIT_INVALID;
+    }
+    struct lvx_lock global = LVX_LOCK_INIT, lock_old = LVX_LOCK_INIT, lock_new = LVX_LOCK_INIT;
+    struct lvx_lock lock_found = LVX_LOCK_INIT;
+    int rc = 0;
+    if (lvx_lock_global(env->ctx, true, &global) < 0) {
+        rc = lvx_cmd_fail(env);
+        goto out;
+    }
+    if (lvx_name_valid(old_arg) && strcmp(old_arg, new_name) != 0)
+        rc = lock_pair(env, old_arg, new_name, &lock_old, &lock_new);
+    else
+        rc = lvx_lock_vg(env->ctx, new_name, true, &lock_new) < 0 ? lvx_cmd_fail(env) : 0;
+    if (rc)
+        goto out;
+    struct lvx_vg_update u;
+    if ((rc = lvx_vgcmd_begin(env, old_arg, LVX_UPDATE_NO_VG_LOCK, &u)) != 0)
+        goto out;
+    /* named by UUID: lock the real name too */
+    if (strcmp(u.vg->name, old_arg) != 0 && strcmp(u.vg->name, new_name) != 0 &&
+        lvx_lock_vg(env->ctx, u.vg->name, true, &lock_found) < 0)
+        rc = lvx_cmd_fail(env);
+    if (!rc)
+        rc = rename_vg(env, &u, new_name);
+    lvx_vg_update_end(&u);
+out:
+    lvx_unlock(&lock_found);
+    lvx_unlock(&lock_new);
+    lvx_unlock(&lock_old);
+    lvx_unlock(&global);
+    return rc;
+}

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * dev/signature.c - foreign signatures through libblkid (see signature.h).
+ *
+ * One probe with the superblock and partition chains enabled, magic reporting on;
+ * blkid_do_probe() returns one signature per call until none is left.
+ */
+#include "dev/signature.h"
+
+#include <blkid/blkid.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_SIGNATURES 64
+
+static bool lookup(blkid_probe pr, const char *name, const char **value, size_t *len)
+{
+    return blkid_probe_lookup_value(pr, name, value, len) == 0 && *value;
+}
+
+/* The signature the probe stopped at; false when it has no usable magic. */
+static bool current_signature(struct lvx_pool *pool, blkid_probe pr, struct lvx_dev_sig *sig)
+{
+    const char *type, *off, *magic;
+    size_t type_len, off_len, magic_len;
+    bool pt = false;
+
+    if (lookup(pr, "TYPE", &type, &type_len)) {
+        if (!lookup(pr, "SBMAGIC_OFFSET", &off, &off_len) || !lookup(pr, "SBMAGIC", &magic, &magic_len))
+            return false;
+    } else if (lookup(pr, "PTTYPE", &type, &type_len)) {
+        pt = true;
+        if (!lookup(pr, "PTMAGIC_OFFSET", &off, &off_len) || !lookup(pr, "PTMAGIC", &magic, &magic_len))
+            return false;
+    } else {
+        return false;
+    }
+    char *end;
+    unsigned long long offset = strtoull(off, &end, 10);
+    if (end == off)
+        return false;
+    sig->type = lvx_pool_strdup(pool, type);
+    sig->offset = offset;
+    sig->len = magic_len;
+    sig->partition_table = pt;
+    return true;
+}
+
+int lvx_dev_find_signatures(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_dev *dev,
+                            struct lvx_dev_sig **out, unsigned *count)
+{
+    *out = NULL;
+    *count = 0;
+    blkid_probe pr = blkid_new_probe_from_filename(dev->path);
+    if (!pr)
+        return lvx_error(ctx, EIO, "Cannot probe %s for signatures", dev->path);
+    blkid_probe_enable_superblocks(pr, 1);
+    blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_MAGIC |
+                                          BLKID_SUBLKS_BADCSUM);
+    blkid_probe_enable_partitions(pr, 1);
+    blkid_probe_set_partitions_flags(pr, BLKID_PARTS_MAGIC);
+
+    struct lvx_dev_sig *sigs = lvx_pool_alloc(pool, MAX_SIGNATURES * sizeof(*sigs));
+    unsigned n = 0;
+    int rc = 1;
+    while (n < MAX_SIGNATURES && (rc = blkid_do_probe(pr)) == 0) {
+        struct lvx_dev_sig sig;
+        if (!current_signature(pool, pr, &sig))
+            continue;
+        if (strcmp(sig.type, "LVM2_member") == 0)
+            continue;       /* our own label: the commands handle existing PVs */
+        sigs[n++] = sig;
+    }
+    blkid_free_probe(pr);
+    if (n < MAX_SIGNATURES && rc < 0)
+        return lvx_error(ctx, EIO, "Probing %s for signatures failed", dev->path);
+    *out = sigs;
+    *count = n;
+    return 0;
+}
+
+int lvx_dev_wipe_signature(struct lvx_ctx *ctx, struct lvx_dev *dev, const struct lvx_dev_sig *sig)
+{
+    uint8_t zero[64] = {0};
+    if (sig->len > sizeof(zero) || sig->offset + sig->len > dev->size)
+        return lvx_error(ctx, EINVAL, "Cannot wipe %s signature on %s at offset %llu: bad location",
+                         sig->type, dev->path, (unsigned long long)sig->offset);
+    return lvx_dev_write(ctx, dev, zero, sig->len, sig->offset);
+}

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * map/map.h - where an LV's sectors live (lvm2-format.md §13) and the device-mapper
+ * table of an LV (§15).
+ *
+ * Each segment kind has a target (struct lvx_map_target, dm-style): `check`
+ * validates the segment like a dm constructor would, `map` is pure arithmetic from
+ * an offset inside the segment to a PV sector, `table` renders the target's dm
+ * arguments, `io_hints` gives the I/O sizes a filesystem should align to.
+ * Targets: linear (striped with one stripe), striped, error, zero; every other
+ * segment kind is refused with -ENOTSUP naming its type.
+ *
+ * Entry points: lvx_map_lv_sector(), lvx_map_dm_table(), lvx_map_io_hints().
+ */
+#ifndef LVX_MAP_MAP_H
+#define LVX_MAP_MAP_H
+
+#include <stdint.h>
+
+#include "model/model.h"
+#include "util/buf.h"
+#include "util/ctx.h"
+
+enum lvx_map_kind {
+    LVX_MAP_PV,      /* data on pv at pv_sector */
+    LVX_MAP_ZERO,    /* reads return zeros, writes are dropped (zero target) */
+    LVX_MAP_ERROR,   /* every I/O fails (error target) */
+};
+
+/* Where a run of LV sectors lives. */
+struct lvx_map_loc {
+    enum lvx_map_kind kind;
+    const struct lvx_pv *pv;   /* LVX_MAP_PV only */
+    uint64_t pv_sector;        /* absolute: pe_start + pe * extent_size + offset */
+    uint64_t len;              /* sectors from the asked sector up to the next chunk or
+                                  segment boundary (all contiguous on pv) */
+};
+
+/* Sizes a filesystem should align to, bytes (0 = no hint). */
+struct lvx_io_hints {
+    uint64_t io_min;           /* striped: chunk */
+    uint64_t io_opt;           /* striped: chunk x stripes */
+};
+
+struct lvx_map_target {
+    const char *name;          /* dm target name */
+    /* 0, or -EINVAL/-ENOTSUP with a message naming the LV and segment */
+    int (*check)(struct lvx_ctx *ctx, const struct lvx_seg *seg, uint32_t extent_size);
+    /* pure: sector `offset` from the start of a checked segment -> location */
+    void (*map)(const struct lvx_seg *seg, uint32_t extent_size, uint64_t offset,
+                struct lvx_map_loc *out);
+    /* the arguments after "<start> <len> <name>" (leading space included) */
+    int (*table)(struct lvx_ctx *ctx, const struct lvx_seg *seg, uint32_t extent_size,
+                 struct lvx_buf *out);
+    void (*io_hints)(const struct lvx_seg *seg, struct lvx_io_hints *out);
+};
+
+/* The target of a segment, or NULL with -ENOTSUP recorded ("segment type "thin" of
+ * LV vg/lv is not supported by the mapper"). */
+const struct lvx_map_target *lvx_map_target_of(struct lvx_ctx *ctx, const struct lvx_seg *seg);
+
+/* Map one LV sector.  -EINVAL beyond the end of the LV or on a malformed segment,
+ * -ENOTSUP for an unsupported segment type. */
+int lvx_map_lv_sector(struct lvx_ctx *ctx, const struct lvx_lv *lv, uint64_t lv_sector,
+                      struct lvx_map_loc *out);
+
+/* Append the LV's dm table to out, one line per segment ending with '\n':
+ *   "<start> <len> linear <maj>:<min> <offset>"
+ *   "<start> <len> striped <k> <chunk> <maj>:<min> <offset> ..."
+ * Devices are pv->ondisk.dev_major:dev_minor, or pv->ondisk.dev_name when that is
+ * 0:0 (image files).  -ENODEV for a missing PV or one without a device. */
+int lvx_map_dm_table(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_buf *out);
+
+/* I/O hints of the LV: the largest io_min and the least common multiple of io_opt
+ * over its segments. */
+int lvx_map_io_hints(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_io_hints *out);
+
+/* "maj:min", or the device path for 0:0; -ENODEV when neither is known. */
+int lvx_map_device(struct lvx_ctx *ctx, const struct lvx_pv *pv, struct lvx_buf *out);
+
+/* The targets (map/linear.c, map/striped.c, map/fill.c). */
+extern const struct lvx_map_target lvx_map_linear;
+extern const struct lvx_map_target lvx_map_striped;
+extern const struct lvx_map_target lvx_map_error;
+extern const struct lvx_map_target lvx_map_zero;
+
+/* Shared by linear and striped: a striped segment's areas are PVs, counts agree. */
+int lvx_map_check_pv_areas(struct lvx_ctx *ctx, const struct lvx_seg *seg);
+/* Absolute first sector of area j of a segment. */
+uint64_t lvx_map_area_sector(const struct lvx_seg *seg, uint32_t j, uint32_t extent_size);
+
+#endif

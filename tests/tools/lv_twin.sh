@@ -1,0 +1,119 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
+#
+# tests/tools/lv_twin.sh - sourced by the LV command tests (t06xx) after tests/lib.sh.
+# Two "twin" VGs with the same name and geometry on two sets of loop devices, each
+# seen by its own private LVM2 sandbox: side A is changed by lvx, side B by LVM2
+# (`lvm lvcreate -an -Zn ...`).  After each step the sides are compared through
+# LVM2's own reports with device names replaced by D0, D1, ... (position in the set).
+#
+#   twin_setup N SIZE VG [vgcreate-args...]  makes N+N loops, PVs and the two VGs;
+#                                            sets TWIN_A[], TWIN_B[], TWIN_VG
+#   lvm_a / lvm_b ARGS...                    LVM2 restricted to side A / side B
+#   lvx_a ARGS...                            lvx restricted to side A (--devices)
+#   twin_lvs SIDE / twin_pvs SIDE            normalized reports of a side
+#   twin_same                                0 when both sides report the same
+#   twin_diff                                prints the differences (for diag)
+
+_twin_sandbox() {  # _twin_sandbox DIR DEV...
+    local dir=$1 dev accept=""
+    shift
+    mkdir -p "$dir"
+    for dev in "$@"; do accept+="\"a|^${dev}\$|\", "; done
+    cat >"$dir/lvm.conf" <<CONF
+global {
+    activation = 0
+}
+devices {
+    global_filter = [ ${accept}"r|.*|" ]
+    obtain_device_list_from_udev = 0
+    scan = [ "/dev" ]
+    use_devicesfile = 0
+    hints = "none"
+}
+backup {
+    backup = 0
+    archive = 0
+}
+CONF
+}
+
+lvm_a() { LVM_SYSTEM_DIR="$SCRATCH/twin_a" LVM_SUPPRESS_FD_WARNINGS=1 lvm "$@"; }
+lvm_b() { LVM_SYSTEM_DIR="$SCRATCH/twin_b" LVM_SUPPRESS_FD_WARNINGS=1 lvm "$@"; }
+lvx_a() { LVM_SYSTEM_DIR="$SCRATCH/twin_a" "$LVX" "$@" --devices "$(IFS=,; echo "${TWIN_A[*]}")"; }
+
+# Does lvx have a command?  (`lvx help` lists them.)
+lvx_has_command() { "$LVX" help 2>&1 | grep -qE "^  $1 "; }
+
+twin_setup() {
+    local n=$1 size=$2 vg=$3 i
+    shift 3
+    TWIN_VG=$vg
+    TWIN_A=()
+    TWIN_B=()
+    for ((i = 0; i < n; i++)); do TWIN_A+=("$(make_loop "$size")") || return 1; done
+    for ((i = 0; i < n; i++)); do TWIN_B+=("$(make_loop "$size")") || return 1; done
+    _twin_sandbox "$SCRATCH/twin_a" "${TWIN_A[@]}"
+    _twin_sandbox "$SCRATCH/twin_b" "${TWIN_B[@]}"
+    if lvx_has_command vgcreate; then
+        lvx_a vgcreate "$vg" "$@" "${TWIN_A[@]}" >/dev/null 2>&1 || return 1
+    else
+        lvm_a vgcreate "$vg" "$@" "${TWIN_A[@]}" >/dev/null 2>&1 || return 1
+    fi
+    lvm_b vgcreate "$vg" "$@" "${TWIN_B[@]}" >/dev/null 2>&1 || return 1
+}
+
+# sed script replacing the side's device names by D<index> (longest names first).
+_twin_sed() {
+    local side=$1 i script="" devs
+    if [[ $side == a ]]; then devs=("${TWIN_A[@]}"); else devs=("${TWIN_B[@]}"); fi
+    for ((i = ${#devs[@]} - 1; i >= 0; i--)); do script+="s|${devs[$i]}\\b|D$i|g;"; done
+    printf '%s' "$script"
+}
+
+twin_lvs() {  # twin_lvs a|b
+    "lvm_$1" lvs -a --segments --reportformat json \
+        -o lv_name,seg_start_pe,seg_pe_ranges,stripes,stripe_size "$TWIN_VG" 2>/dev/null |
+        sed "$(_twin_sed "$1")"
+}
+
+twin_pvs() {  # twin_pvs a|b
+    "lvm_$1" pvs --segments --noheadings -o pv_name,pvseg_start,pvseg_size,lv_name 2>/dev/null |
+        sed "$(_twin_sed "$1")" | sort
+}
+
+twin_same() {
+    [[ "$(twin_lvs a)" == "$(twin_lvs b)" && "$(twin_pvs a)" == "$(twin_pvs b)" ]]
+}
+
+twin_diff() {
+    diff <(twin_lvs a; twin_pvs a) <(twin_lvs b; twin_pvs b) | head -40
+}
+
+# twin_lvx_args ARGS...: ARGS with "%N" replaced by side A's device N (PV lists).
+twin_args() {  # twin_args a|b ARGS...
+    local side=$1 a out=() i devs
+    shift
+    if [[ $side == a ]]; then devs=("${TWIN_A[@]}"); else devs=("${TWIN_B[@]}"); fi
+    for a in "$@"; do
+        for ((i = 0; i < ${#devs[@]}; i++)); do a=${a//%$i/${devs[$i]}}; done
+        out+=("$a")
+    done
+    printf '%s\0' "${out[@]}"
+}
+
+lvx_b() { LVM_SYSTEM_DIR="$SCRATCH/twin_b" "$LVX" "$@" --devices "$(IFS=,; echo "${TWIN_B[*]}")"; }
+
+# twin_resync: make side B's metadata a copy of side A's (PV ids and device hints
+# mapped), so that the next step starts from the same layout on both sides.
+twin_resync() {
+    local file="$SCRATCH/twin_sync.vg" i ua ub
+    lvm_a vgcfgbackup -f "$file" "$TWIN_VG" >/dev/null 2>&1 || return 1
+    for ((i = 0; i < ${#TWIN_A[@]}; i++)); do
+        ua=$(lvm_a pvs --noheadings -o pv_uuid "${TWIN_A[$i]}" 2>/dev/null | tr -d ' ')
+        ub=$(lvm_b pvs --noheadings -o pv_uuid "${TWIN_B[$i]}" 2>/dev/null | tr -d ' ')
+        [[ -n $ua && -n $ub ]] || return 1
+        sed -i "s|\"$ua\"|\"$ub\"|; s|\"${TWIN_A[$i]}\"|\"${TWIN_B[$i]}\"|" "$file"
+    done
+    lvm_b vgcfgrestore -f "$file" "$TWIN_VG" >/dev/null 2>&1
+}
