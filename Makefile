@@ -67,8 +67,8 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(TESTLIB_OBJ) $(BUILD)/liblvx.a
 # sanitized, runs every test through prove.
 check:
 	bash tests/install-deps.sh
-	$(MAKE) all unit
-	$(MAKE) SAN=1 all unit
+	$(MAKE) -j$$(nproc) all unit
+	$(MAKE) -j$$(nproc) SAN=1 all unit
 	bash tests/run-all.sh
 
 test:
@@ -78,7 +78,9 @@ FUZZ_TARGETS := fuzz_headers fuzz_text
 fuzz:
 	bash fuzz/run.sh $${FUZZ_SECONDS:-60}
 
-demo: all
+demo:
+	bash tests/install-deps.sh
+	$(MAKE) all
 	bash tests/tools/demo.sh
 
 bench: all

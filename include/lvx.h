@@ -158,7 +158,8 @@ int lvx_lv_create_linear(lvx_vg_handle *vg, const char *lvname, uint64_t size);
 int lvx_lv_extend(lvx_vg_handle *vg, const char *lvname, uint64_t new_size);
 /* Remove an (inactive) LV.  -ENOENT when it does not exist. */
 int lvx_lv_remove(lvx_vg_handle *vg, const char *lvname);
-/* Activate / deactivate an LV: -ENOTSUP while this lvx build has no activation. */
+/* Activate / deactivate an LV (lvchange -ay / -an): -ENOTSUP when activation is not
+ * available (no backend in this build, or lvm.conf global/activation = 0). */
 int lvx_lv_activate(lvx_vg_handle *vg, const char *lvname);
 int lvx_lv_deactivate(lvx_vg_handle *vg, const char *lvname);
 

@@ -15,6 +15,7 @@ PACKAGES=(
     liburing-dev        # batched parallel device reads
     libblkid-dev        # signature detection (pvcreate, planned)
     libfuse3-dev        # user-space activation backend (planned)
+    libreadline-dev     # line editing in `lvx shell`
     zlib1g-dev          # linked by liblvx; fixture decompression in the unit tests
     lvm2                # the real LVM2: oracle in tests/cli
     xfsprogs            # filesystems on activated LVs (planned tests)

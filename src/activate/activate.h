@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #include "model/model.h"
+#include "util/buf.h"
 #include "util/ctx.h"
 
 struct lvx_activate_opts {
@@ -78,6 +79,12 @@ struct lvx_activation_backend {
 };
 
 extern const struct lvx_activation_backend lvx_activation_dm;
+
+/* The dm table the `dm` backend loads for lv, appended to out: map/'s lines; with
+ * partial, a segment touching a missing PV is one "<start> <len> error" line.
+ * -ENODEV for a PV that is not a block device (an image file) or missing. */
+int lvx_activation_dm_table(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool partial,
+                            struct lvx_buf *out);
 
 /* The backend to use, or NULL (with the reason in ctx, -ENODEV/-EINVAL) when none
  * is usable or activation is turned off.  forced: a backend name, "none", or NULL. */

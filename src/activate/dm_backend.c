@@ -82,9 +82,8 @@ static int check_block_devices(struct lvx_ctx *ctx, const struct lvx_seg *seg)
     return 0;
 }
 
-/* The LV's table (partial: missing-PV segments as error lines). */
-static int table_of(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool partial,
-                    struct lvx_buf *out)
+int lvx_activation_dm_table(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool partial,
+                            struct lvx_buf *out)
 {
     uint32_t e = lv->vg->extent_size;
     for (unsigned s = 0; s < lv->seg_count; s++) {
@@ -220,7 +219,7 @@ static int dm_activate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
     int rc;
 
     if ((rc = ids_of(ctx, lv->vg->name, lv, &ids)) < 0 ||
-        (rc = table_of(ctx, lv, opts && opts->partial, &table)) < 0 ||
+        (rc = lvx_activation_dm_table(ctx, lv, opts && opts->partial, &table)) < 0 ||
         (rc = lvx_dm_open(ctx, &dm)) < 0) {
         lvx_buf_free(&table);
         return rc;
@@ -325,7 +324,7 @@ static int dm_stage(struct lvx_ctx *ctx, const struct lvx_lv *lv,
     struct lvx_dm_info info;
     struct lvx_buf table = LVX_BUF_INIT;
     int rc = lvx_activation_check(ctx, lv, opts);
-    if (rc < 0 || (rc = table_of(ctx, lv, opts && opts->partial, &table)) < 0 ||
+    if (rc < 0 || (rc = lvx_activation_dm_table(ctx, lv, opts && opts->partial, &table)) < 0 ||
         (rc = open_active(ctx, lv, lv->vg->name, &dm, &ids, &info)) < 0) {
         lvx_buf_free(&table);
         return rc;

@@ -260,7 +260,7 @@ int lvx_dm_load(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name, const 
         return rc;
     /* a real kernel refusal for tests: an unknown target type */
     if (lvx_dm_test_fail("load"))
-        table = "0 8 lvx-injected-failure\n";
+        table = "0 8 lvx-injected\n";
     size_t need = align8(sizeof(struct dm_ioctl));
     unsigned count = 0;
     struct table_line tl;

@@ -14,6 +14,9 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#define NODE_MODE 0660      /* as libdevmapper makes them: root:disk, rw-rw---- */
+#define NODE_GID 6          /* "disk" */
+
 const char *lvx_dm_dev_dir(void)
 {
     const char *d = getenv("DM_DEV_DIR");
@@ -36,8 +39,12 @@ static int make_node(struct lvx_ctx *ctx, const char *path, dev_t dev)
             return 0;
         unlink(path);
     }
-    if (mknod(path, S_IFBLK | 0600, dev) == 0)
+    if (mknod(path, S_IFBLK | NODE_MODE, dev) == 0) {
+        if (chown(path, 0, NODE_GID) < 0 || chmod(path, NODE_MODE) < 0) {
+            /* ownership as LVM2's (root:disk 0660) is cosmetic: keep the node */
+        }
         return 0;
+    }
     int e = errno;
     return lvx_error(ctx, e, "Cannot create device node %s: %s", path, strerror(e));
 }

@@ -218,7 +218,7 @@ int lvx_api_errno_of(lvx_handle *h, int exit_code)
         return -EEXIST;
     if (strstr(h->errmsg, "nsufficient") || strstr(h->errmsg, "free space"))
         return -ENOSPC;
-    if (strstr(h->errmsg, "ctivation is not available"))
+    if (strstr(h->errmsg, "Activation is "))     /* "... not available", "... turned off" */
         return -ENOTSUP;
     return -EIO;
 }

@@ -32,6 +32,7 @@ struct lvx_vg_handle {
 };
 
 #define SEP "|"
+#define ARRAY_LEN(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 /* Run a report command, output captured into out.  0 or a negative errno. */
 static int run_report(lvx_handle *h, const char *const *argv, int argc, struct lvx_buf *out)
@@ -144,19 +145,19 @@ static int load_vg(lvx_vg_handle *vg)
     vg->pv_count = vg->lv_count = 0;
     memset(&vg->info, 0, sizeof(vg->info));
 
-    r = run_report(vg->h, vgs_argv, 9, &out);
+    r = run_report(vg->h, vgs_argv, ARRAY_LEN(vgs_argv), &out);
     if (r == 0 && out.len == 0)
         r = lvx_api_fail(vg->h, ENOENT, "Volume group \"%s\" not found", vg->name);
     if (r == 0)
         r = for_each_row(&out, vg_row, vg);
     lvx_buf_reset(&out);
     if (r == 0)
-        r = run_report(vg->h, pvs_argv, 8, &out);
+        r = run_report(vg->h, pvs_argv, ARRAY_LEN(pvs_argv), &out);
     if (r == 0)
         r = for_each_row(&out, pv_row, vg);
     lvx_buf_reset(&out);
     if (r == 0)
-        r = run_report(vg->h, lvs_argv, 9, &out);
+        r = run_report(vg->h, lvs_argv, ARRAY_LEN(lvs_argv), &out);
     if (r == 0)
         r = for_each_row(&out, lv_row, vg);
     lvx_buf_free(&out);
@@ -274,7 +275,7 @@ int lvx_lv_create_linear(lvx_vg_handle *vg, const char *lvname, uint64_t size)
     snprintf(sz, sizeof(sz), "%" PRIu64 "s", sectors);
     const char *argv[] = { "lvcreate", "-an", "-Zn", "-y", "--type", "linear", "-n", lvname,
                            "-L", sz, vg->name };
-    return change(vg, argv, 11);
+    return change(vg, argv, ARRAY_LEN(argv));
 }
 
 static const char *lv_full(lvx_vg_handle *vg, const char *lvname, char *buf, size_t len)
@@ -290,7 +291,7 @@ int lvx_lv_extend(lvx_vg_handle *vg, const char *lvname, uint64_t new_size)
         return vg->h->err;
     snprintf(sz, sizeof(sz), "%" PRIu64 "s", (new_size + 511) / 512);
     const char *argv[] = { "lvextend", "-L", sz, lv_full(vg, lvname, full, sizeof(full)) };
-    return change(vg, argv, 4);
+    return change(vg, argv, ARRAY_LEN(argv));
 }
 
 int lvx_lv_remove(lvx_vg_handle *vg, const char *lvname)
@@ -299,7 +300,7 @@ int lvx_lv_remove(lvx_vg_handle *vg, const char *lvname)
     if (!lv_name_ok(vg->h, lvname))
         return vg->h->err;
     const char *argv[] = { "lvremove", "-f", lv_full(vg, lvname, full, sizeof(full)) };
-    return change(vg, argv, 3);
+    return change(vg, argv, ARRAY_LEN(argv));
 }
 
 static int set_active(lvx_vg_handle *vg, const char *lvname, bool on)
@@ -308,10 +309,7 @@ static int set_active(lvx_vg_handle *vg, const char *lvname, bool on)
     if (!lv_name_ok(vg->h, lvname))
         return vg->h->err;
     const char *argv[] = { "lvchange", on ? "-ay" : "-an", lv_full(vg, lvname, full, sizeof(full)) };
-    int r = change(vg, argv, 3);
-    if (r == -ENOTSUP)
-        lvx_api_fail(vg->h, ENOTSUP, "Activation is not available in this lvx build.");
-    return r;
+    return change(vg, argv, ARRAY_LEN(argv));
 }
 
 int lvx_lv_activate(lvx_vg_handle *vg, const char *lvname)

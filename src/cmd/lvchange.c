@@ -3,9 +3,12 @@
  * cmd/lvchange.c - `lvx lvchange [-p r|rw] [-r auto|none|N] [--addtag T] [--deltag T]
  * [--alloc P|-C y|n] [-a n] VG|VG/LV ...`: change LV attributes kept in the
  * metadata.  One commit per argument; "Logical volume vg/lv changed." per LV.
- * -a y is refused (no activation yet); -a n is a no-op since nothing is active.
+ * -a y|n [--activationmode partial] activates or deactivates the LVs after any
+ * metadata change (cmd/activation.c).
  */
 #include "cmd/lvcmd.h"
+
+#include "cmd/actcmd.h"
 
 #include <string.h>
 
@@ -29,7 +32,6 @@ static int parse_change_args(struct lvx_cmd_env *env, struct change_opts *o)
     if (o->perm_given) {
         if (strcmp(p, "r") && strcmp(p, "rw")) {
             lvx_cmd_errorf("Invalid argument for --permission: %s", p);
-            lvx_cmd_errorf("Error during parsing of command line.");
             return LVX_EXIT_INVALID;
         }
         o->read_only = !strcmp(p, "r");
@@ -91,6 +93,25 @@ static bool change_lv(const struct change_opts *o, struct lvx_lv *lv)
     return true;
 }
 
+/* -p on active LVs: their tables are reloaded with the new permission (cmd/activation.c).
+ * true when one failed (message printed). */
+static bool reload_active(struct lvx_cmd_env *env, struct lvx_lv **lvs, unsigned n)
+{
+    struct lvx_actcmd act;
+    bool failed = false;
+    if (lvx_actcmd_init(env, &act) || !act.be || act.test)
+        return false;
+    for (unsigned i = 0; i < n; i++) {
+        if (!lvx_actcmd_is_active(env, &act, lvs[i], NULL))
+            continue;
+        if (lvx_activation_reload(env->ctx, act.be, lvs[i], &act.opts) < 0) {
+            lvx_cmd_fail(env);
+            failed = true;
+        }
+    }
+    return failed;
+}
+
 static int change_arg(struct lvx_cmd_env *env, const struct change_opts *o, const char *arg)
 {
     const char *vgname, *lvname;
@@ -132,6 +153,8 @@ static int change_arg(struct lvx_cmd_env *env, const struct change_opts *o, cons
     }
     for (unsigned i = 0; i < changed; i++)
         lvx_notice(env->ctx, "Logical volume %s/%s changed.", lvs[i]->vg->name, lvs[i]->name);
+    if (changed && o->perm_given && reload_active(env, lvs, changed))
+        failed = true;
     lvx_vg_update_end(&u);
     return failed ? LVX_EXIT_FAILED : 0;
 }
@@ -143,8 +166,6 @@ int lvx_cmd_lvchange(struct lvx_cmd_env *env)
     if (rc)
         return rc;
     bool activate_given = env->args->count[LVX_OPT_ACTIVATE] > 0;
-    if (activate_given && lvx_lvcmd_wants_activation(env, false))
-        return lvx_lvcmd_refuse_activation();
     if (!has_changes(&o) && !activate_given) {
         lvx_cmd_errorf("No change requested: give -p, -r, --addtag, --deltag, --alloc, -C or -a.");
         return LVX_EXIT_INVALID;
@@ -153,8 +174,14 @@ int lvx_cmd_lvchange(struct lvx_cmd_env *env)
         lvx_cmd_errorf("Please specify a logical volume path.");
         return LVX_EXIT_INVALID;
     }
-    for (int i = 0; i < env->args->argc; i++) {
+    for (int i = 0; i < env->args->argc && has_changes(&o); i++) {
         int r = change_arg(env, &o, env->args->argv[i]);
+        if (r > rc)
+            rc = r;
+    }
+    for (int i = 0; i < env->args->argc && activate_given; i++) {   /* cmd/activation.c */
+        int r = lvx_actcmd_lvchange(env, env->args->argv[i],
+                                    lvx_lvcmd_wants_activation(env, false));
         if (r > rc)
             rc = r;
     }

@@ -63,7 +63,7 @@ int lvx_lvcmd_alloc_arg(struct lvx_cmd_env *env, enum lvx_alloc *policy, bool *g
 enum lvx_alloc lvx_lvcmd_effective_policy(const struct lvx_vg *vg, enum lvx_alloc lv_policy);
 
 /* -a: true when the command line asks for activation (or does not say -a n and
- * activate_by_default).  Activation is not implemented yet: the caller refuses. */
+ * activate_by_default).  Callers activate (cmd/actcmd.h) or refuse without a backend. */
 bool lvx_lvcmd_wants_activation(struct lvx_cmd_env *env, bool activate_by_default);
 /* Print the refusal and return LVX_EXIT_FAILED. */
 int lvx_lvcmd_refuse_activation(void);

@@ -39,12 +39,13 @@ static uint64_t unit_bytes(char u)
     }
 }
 
+/* One line: "Invalid argument for --size: 16E (Size is too big (>=16EiB).)". */
 static int size_invalid(const char *opt, const char *s, const char *why)
 {
     if (why)
-        lvx_cmd_errorf("%s", why);
-    lvx_cmd_errorf("Invalid argument for %s: %s", opt, s);
-    lvx_cmd_errorf("Error during parsing of command line.");
+        lvx_cmd_errorf("Invalid argument for %s: %s (%s)", opt, s, why);
+    else
+        lvx_cmd_errorf("Invalid argument for %s: %s", opt, s);
     return LVX_EXIT_INVALID;
 }
 
@@ -206,7 +207,6 @@ int lvx_lvcmd_stripe_args(struct lvx_cmd_env *env, uint32_t *stripes, uint32_t *
         unsigned long v = strtoul(s, &end, 10);
         if (!*s || *end || errno || s[0] == '-' || v > UINT32_MAX) {
             lvx_cmd_errorf("Invalid argument for --stripes: %s", s);
-            lvx_cmd_errorf("Error during parsing of command line.");
             return LVX_EXIT_INVALID;
         }
         if (v < 1 || v > STRIPES_MAX) {
@@ -238,7 +238,6 @@ int lvx_lvcmd_alloc_arg(struct lvx_cmd_env *env, enum lvx_alloc *policy, bool *g
     if (a->count[LVX_OPT_ALLOC]) {
         if (lvx_alloc_parse(a->value[LVX_OPT_ALLOC], policy) < 0) {
             lvx_cmd_errorf("Invalid argument for --alloc: %s", a->value[LVX_OPT_ALLOC]);
-            lvx_cmd_errorf("Error during parsing of command line.");
             return LVX_EXIT_INVALID;
         }
         *given = true;
@@ -283,7 +282,6 @@ int lvx_lvcmd_yes_no(struct lvx_cmd_env *env, enum lvx_opt_id opt, bool dflt, bo
         return 0;
     }
     lvx_cmd_errorf("Invalid argument for --%s: %s", lvx_opt_def(opt)->long_name, v);
-    lvx_cmd_errorf("Error during parsing of command line.");
     return LVX_EXIT_INVALID;
 }
 
@@ -298,7 +296,7 @@ bool lvx_lvcmd_wants_activation(struct lvx_cmd_env *env, bool activate_by_defaul
 
 int lvx_lvcmd_refuse_activation(void)
 {
-    lvx_cmd_errorf("Activation is not available yet in lvx: use -an (the LV stays inactive).");
+    lvx_cmd_errorf("Activation is not available here: use -an (the LV stays inactive).");
     return LVX_EXIT_FAILED;
 }
 
@@ -324,7 +322,6 @@ int lvx_lvcmd_tags_arg(struct lvx_cmd_env *env, enum lvx_opt_id id, char ***tags
         if (!lvx_tag_valid(tok)) {
             lvx_cmd_errorf("Invalid argument for --%s: %s", lvx_opt_def(id)->long_name,
                            env->args->value[id]);
-            lvx_cmd_errorf("Error during parsing of command line.");
             return LVX_EXIT_INVALID;
         }
         v[(*count)++] = tok;

@@ -6,10 +6,12 @@
  * allocator (model/alloc.h), LVM2's rounding and messages.  After the commit the
  * first 4 KiB of the LV are zeroed through its mapping (unless -Z n).
  *
- * Activation does not exist yet: without -a n the command refuses before touching
- * anything.
+ * Without -a n the new LV is activated (cmd/activation.c) when an activation backend
+ * is usable; when none is, the command refuses before touching anything.
  */
 #include "cmd/lvcmd.h"
+
+#include "cmd/actcmd.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -101,7 +103,7 @@ static int stripes_arg(struct lvx_cmd_env *env, struct create_opts *o)
     if (!o->stripes)
         o->stripes = 1;
     if (o->stripes == 1 && o->stripe_size) {
-        lvx_cmd_errorf("Ignoring stripesize argument with single stripe.");
+        lvx_warn(env->ctx, "Ignoring stripesize argument with single stripe.");
         o->stripe_size = 0;
     }
     if (o->stripes > 1 && !o->stripe_size) {
@@ -126,7 +128,6 @@ static int permission_arg(struct lvx_cmd_env *env, bool *read_only, bool *given)
     if (!strcmp(v, "rw"))
         return 0;
     lvx_cmd_errorf("Invalid argument for --permission: %s", v);
-    lvx_cmd_errorf("Error during parsing of command line.");
     return LVX_EXIT_INVALID;
 }
 
@@ -271,7 +272,8 @@ static int zero_or_undo(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
     return LVX_EXIT_FAILED;
 }
 
-static int create_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct create_opts *o)
+static int create_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct create_opts *o,
+                        const struct lvx_actcmd *act)
 {
     struct lvx_vg *vg = u->vg;
     struct lvx_free_maps *maps;
@@ -318,6 +320,10 @@ static int create_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
         return rc;
     if (!zero)
         lvx_warn(env->ctx, "WARNING: Logical volume %s/%s not zeroed.", vg->name, lv->name);
+    if (act && (rc = lvx_actcmd_activate(env, act, lv))) {
+        lvx_cmd_errorf("Logical volume \"%s\" created but not activated.", lv->name);
+        return rc;
+    }
     lvx_notice(env->ctx, "Logical volume \"%s\" created.", lv->name);
     return 0;
 }
@@ -329,11 +335,17 @@ int lvx_cmd_lvcreate(struct lvx_cmd_env *env)
     int rc = parse_create_args(env, &o);
     if (rc)
         return rc;
-    if (lvx_lvcmd_wants_activation(env, true))
+    struct lvx_actcmd act;
+    bool activate = lvx_lvcmd_wants_activation(env, true);
+    if (activate && (rc = lvx_actcmd_init(env, &act)))
+        return rc;
+    if (activate && !act.be) {
+        lvx_actcmd_print_why(&act);
         return lvx_lvcmd_refuse_activation();
+    }
     if ((rc = lvx_lvcmd_begin(env, o.vg_name, &u)))
         return rc;
-    rc = create_in_vg(env, &u, &o);
+    rc = create_in_vg(env, &u, &o, activate ? &act : NULL);
     lvx_vg_update_end(&u);
     return rc;
 }

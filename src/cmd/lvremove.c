@@ -6,23 +6,48 @@
  *
  * Refused as LVM2 refuses (or where lvx cannot do what LVM2 would): LVs used by
  * other LVs (sub-LVs, origins of snapshots, pools with thin volumes) and LVs of
- * segment types other than linear/striped.  Nothing is active, so no prompt.
+ * segment types other than linear/striped.  An active LV is deactivated first
+ * (cmd/activation.c) after the question "Do you really want to remove active logical
+ * volume vg/lv?" (skipped with -y or -f); a mounted one is refused, an open one too
+ * unless -f.
  */
 #include "cmd/lvcmd.h"
 
+#include "cmd/actcmd.h"
+
 #include <string.h>
 
+/* Deactivate an active lv (asking first unless -y/-f); false when it stays. */
+static bool deactivate_first(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                             struct lvx_lv *lv)
+{
+    if (!lvx_actcmd_is_active(env, act, lv, NULL))
+        return true;
+    bool force = env->args->count[LVX_OPT_FORCE] > 0;
+    if (!force && !env->args->count[LVX_OPT_YES]) {
+        const char *q = lvx_pool_printf(env->pool, "Do you really want to remove active logical "
+                                        "volume %s/%s?", lv->vg->name, lv->name);
+        if (!lvx_lvcmd_confirm(q)) {
+            lvx_cmd_errorf("Logical volume %s/%s not removed.", lv->vg->name, lv->name);
+            return false;
+        }
+    }
+    return lvx_actcmd_deactivate(env, act, lv, force) == 0;
+}
+
 /* Remove lv from its VG, or print why not.  true when removed. */
-static bool remove_one(struct lvx_lv *lv)
+static bool remove_one(struct lvx_cmd_env *env, const struct lvx_actcmd *act, struct lvx_lv *lv)
 {
     if (lvx_lvcmd_refuse_complex(lv, "remove"))
+        return false;
+    if (!deactivate_first(env, act, lv))
         return false;
     lvx_vg_remove_lv(lv->vg, lv);
     return true;
 }
 
 /* Removable LVs of the VG named by arg (all visible LVs for a plain VG). */
-static int remove_arg(struct lvx_cmd_env *env, const char *arg)
+static int remove_arg(struct lvx_cmd_env *env, const struct lvx_actcmd *act, const char *arg)
 {
     const char *vgname, *lvname;
     struct lvx_vg_update u;
@@ -43,7 +68,7 @@ static int remove_arg(struct lvx_cmd_env *env, const char *arg)
         if (!lv) {
             lvx_cmd_errorf("Failed to find logical volume \"%s/%s\"", vgname, lvname);
             failed = true;
-        } else if (remove_one(lv)) {
+        } else if (remove_one(env, act, lv)) {
             removed[n++] = lv->name;
         } else {
             failed = true;
@@ -56,7 +81,7 @@ static int remove_arg(struct lvx_cmd_env *env, const char *arg)
         for (unsigned i = 0; i < count; i++) {
             if (!lvx_lv_is_visible(lvs[i]))
                 continue;
-            if (remove_one(lvs[i]))
+            if (remove_one(env, act, lvs[i]))
                 removed[n++] = lvs[i]->name;
             else
                 failed = true;
@@ -74,13 +99,16 @@ static int remove_arg(struct lvx_cmd_env *env, const char *arg)
 
 int lvx_cmd_lvremove(struct lvx_cmd_env *env)
 {
+    struct lvx_actcmd act;
     int rc = 0;
     if (env->args->argc < 1) {
         lvx_cmd_errorf("Please specify a logical volume path.");
         return LVX_EXIT_INVALID;
     }
+    if ((rc = lvx_actcmd_init(env, &act)))
+        return rc;
     for (int i = 0; i < env->args->argc; i++) {
-        int r = remove_arg(env, env->args->argv[i]);
+        int r = remove_arg(env, &act, env->args->argv[i]);
         if (r > rc)
             rc = r;
     }

@@ -4,9 +4,12 @@
  * `VG/OLD NEW`): rename an LV inside its VG, with LVM2's checks and messages.
  * Only LVs whose name no other segment refers to and whose own segments are
  * linear/striped are renamed (sub-LV names of raid/thin/... LVs would have to
- * follow, which lvx does not do yet).
+ * follow, which lvx does not do yet).  An active LV's device is renamed after the
+ * commit (DM rename, new /dev nodes).
  */
 #include "cmd/lvcmd.h"
+
+#include "cmd/actcmd.h"
 
 #include <string.h>
 
@@ -17,7 +20,6 @@ struct rename_args {
 static int usage_error(const char *msg)
 {
     lvx_cmd_errorf("%s", msg);
-    lvx_cmd_errorf("Run `lvrename --help' for more information.");
     return LVX_EXIT_INVALID;
 }
 
@@ -50,8 +52,9 @@ static int parse_rename_args(struct lvx_cmd_env *env, struct rename_args *r)
     if (env->args->argc != 2)
         return usage_error("Old and new logical volume names required");
     if (!lvx_lvcmd_split_name(env, argv[0], &vg1, &lv1) || !lv1) {
-        lvx_cmd_errorf("Path required for Logical Volume \"%s\".", argv[0]);
-        return usage_error("Please provide a valid volume group name");
+        return usage_error(lvx_pool_printf(env->pool, "Path required for Logical Volume "
+                                           "\"%s\": please provide a valid volume group name.",
+                                           argv[0]));
     }
     r->vg = vg1;
     r->old_name = lv1;
@@ -102,9 +105,16 @@ static int rename_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u,
     }
     if (lvx_lvcmd_refuse_complex(lv, "rename"))
         return LVX_EXIT_FAILED;
+    struct lvx_actcmd act;
+    if ((rc = lvx_actcmd_init(env, &act)))
+        return rc;
+    struct lvx_lv old = *lv;            /* the active device still has the old name */
+    bool active = lvx_actcmd_is_active(env, &act, &old, NULL);
     lv->name = lvx_pool_strdup(u->vg->pool, r->new_name);
     if ((rc = lvx_lvcmd_commit(env, u)))
         return rc;
+    if (active && !act.test && act.be->rename(env->ctx, &old, r->vg, r->new_name) < 0)
+        return lvx_cmd_fail(env);
     lvx_notice(env->ctx, "Renamed \"%s\" to \"%s\" in volume group \"%s\"", r->old_name,
                r->new_name, r->vg);
     return 0;
@@ -125,10 +135,8 @@ int lvx_cmd_lvrename(struct lvx_cmd_env *env)
         lvx_cmd_errorf("New logical volume name \"%s\" is invalid", r.new_name);
         return LVX_EXIT_INVALID;
     }
-    if (lvx_lvcmd_name_reserved(r.new_name)) {
-        lvx_cmd_errorf("Run `lvrename --help' for more information.");
+    if (lvx_lvcmd_name_reserved(r.new_name))
         return LVX_EXIT_INVALID;
-    }
     if ((rc = lvx_lvcmd_begin(env, r.vg, &u)))
         return rc;
     rc = rename_in_vg(env, &u, &r);

@@ -8,9 +8,12 @@
  * -i/-I say otherwise.  Reducing drops extents from the end, splitting the segment the
  * new end falls into (a striped segment keeps a multiple of its stripe count).
  * lvreduce asks for confirmation unless -f or -y (no answer on stdin = no).
- * Only linear/striped LVs that are not sub-LVs of others are handled.
+ * Only linear/striped LVs that are not sub-LVs of others are handled.  An active LV
+ * gets its new table loaded before the commit and swapped in after it (suspend/resume).
  */
 #include "cmd/lvcmd.h"
+
+#include "cmd/actcmd.h"
 
 #include <errno.h>
 #include <string.h>
@@ -295,7 +298,19 @@ static int resize_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
                "(%llu extents).", lv->vg->name, lv->name, lvx_lvcmd_size(env, old_count * e),
                (unsigned long long)old_count, lvx_lvcmd_size(env, new_count * e),
                (unsigned long long)new_count);
-    if ((rc = lvx_lvcmd_commit(env, u)))
+    /* an active LV: the new table is loaded next to the live one before the metadata
+     * commit and made live (suspend/resume) after it (cmd/activation.c) */
+    struct lvx_actcmd act;
+    bool staged = false;
+    if ((rc = lvx_actcmd_init(env, &act)) || (rc = lvx_actcmd_stage(env, &act, lv, &staged)))
+        return rc;
+    rc = lvx_lvcmd_commit(env, u);
+    if (staged) {
+        int r = lvx_actcmd_finish(env, &act, lv, rc == 0);
+        if (!rc)
+            rc = r;
+    }
+    if (rc)
         return rc;
     lvx_notice(env->ctx, "Logical volume %s/%s successfully resized.", lv->vg->name, lv->name);
     return 0;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/actcmd.h"
 #include "report/report.h"
 
 static void report_opts_from_args(const struct lvx_cmd_args *a, struct lvx_report_opts *o)
@@ -39,6 +40,8 @@ int lvx_cmd_report(struct lvx_cmd_env *env, int kind, struct lvx_vg *const *vgs,
 
     report_opts_from_args(env->args, &opts);
     opts.all |= all;
+    if (kind == LVX_REPORT_LVS || kind == LVX_REPORT_SEGS)
+        lvx_actcmd_report_hook(env, &opts);    /* kernel state of the LVs */
     if (lvx_report(env->ctx, (enum lvx_report_kind)kind, &opts, vgs, vg_count, orphans,
                    orphan_count, &out) < 0)
         rc = lvx_cmd_fail(env);

@@ -5,9 +5,13 @@
  * --alloc POLICY, --addtag/--deltag TAG, -u/--uuid (new VG UUID),
  * -l/--maxlogicalvolumes N, -p/--maxphysicalvolumes N.  Each VG is changed in its
  * own update (VG lock, commit, backup); the vgmetadatacopies policy is applied by
- * the commit (meta/mda_policy.c).
+ * the commit (meta/mda_policy.c).  -a y|n [--activationmode partial] activates or
+ * deactivates the VGs' LVs (cmd/activation.c), after any metadata change.
  */
 #include "cmd/vgcmd.h"
+
+#include "cmd/actcmd.h"
+#include "cmd/lvcmd.h"
 
 #include <string.h>
 
@@ -23,6 +27,7 @@ struct change {
     bool maxlv_given, maxpv_given;
     uint32_t max_lv, max_pv;
     bool uuid;
+    bool metadata;      /* a metadata change was asked (not only -a) */
 };
 
 static int parse_change(struct lvx_cmd_env *env, struct change *c)
@@ -48,8 +53,9 @@ static int parse_change(struct lvx_cmd_env *env, struct change *c)
             return LVX_EXIT_INVALID;
         }
     }
-    if (!c->x_given && !c->mda_given && !c->alloc_given && !c->maxlv_given && !c->maxpv_given &&
-        !c->uuid && !a->count[LVX_OPT_ADDTAG] && !a->count[LVX_OPT_DELTAG]) {
+    c->metadata = c->x_given || c->mda_given || c->alloc_given || c->maxlv_given ||
+                  c->maxpv_given || c->uuid || a->count[LVX_OPT_ADDTAG] || a->count[LVX_OPT_DELTAG];
+    if (!c->metadata && !a->count[LVX_OPT_ACTIVATE]) {
         lvx_cmd_errorf("No change requested: give one of -x, -u, -l, -p, --alloc, --addtag, "
                        "--deltag, --vgmetadatacopies.");
         return LVX_EXIT_INVALID;
@@ -163,8 +169,13 @@ int lvx_cmd_vgchange(struct lvx_cmd_env *env)
     unsigned count = (unsigned)env->args->argc;
     if (count == 0 && !(names = all_vg_names(env, &count)))
         return LVX_EXIT_FAILED;
-    for (unsigned i = 0; i < count; i++) {
+    for (unsigned i = 0; i < count && c.metadata; i++) {
         int r = change_vg(env, names[i], &c);
+        if (r > rc)
+            rc = r;
+    }
+    if (env->args->count[LVX_OPT_ACTIVATE]) {     /* -a y|n (cmd/activation.c) */
+        int r = lvx_actcmd_vgchange(env, names, count, lvx_lvcmd_wants_activation(env, false));
         if (r > rc)
             rc = r;
     }

@@ -12,9 +12,11 @@
  * name, UUID and seqno; byte-identical copies are parsed once.  Nothing is logged for
  * damaged areas here: they are marked bad with a problem string for lvx_scan_vgs().
  *
- * Entry points: lvx_scan(), lvx_scan_free().
+ * Entry points: lvx_scan() (through the session cache of meta/cache.c when ctx->cache
+ * is set), lvx_scan_uncached(), lvx_scan_list_devices(), lvx_scan_free().
  */
 #include "meta/scan.h"
+#include "meta/cache.h"
 #include "config/config.h"
 #include "dev/filter.h"
 #include "dev/io.h"
@@ -431,8 +433,9 @@ out:
 /* ---- entry points ------------------------------------------------------------------- */
 
 /* Drop the devices lvm.conf's devices/global_filter and devices/filter reject, before
- * anything opens them.  A device is matched by its name and its canonical path. */
-static int scan_filter_devices(struct lvx_ctx *ctx, struct lvx_scan *scan)
+ * anything opens them.  A device is matched by its name and its canonical path.  As
+ * LVM2 does, devices named with --devices are not filtered (system scan only). */
+static int scan_filter_devices(struct lvx_ctx *ctx, struct lvx_devlist *devs)
 {
     struct lvx_config *cfg = NULL;
     struct lvx_filter *filter = NULL;
@@ -443,34 +446,41 @@ static int scan_filter_devices(struct lvx_ctx *ctx, struct lvx_scan *scan)
     if (rc < 0 || !filter)
         return rc;
     unsigned kept = 0;
-    for (unsigned i = 0; i < scan->devs.count; i++) {
-        struct lvx_dev *dev = scan->devs.devs[i];
+    for (unsigned i = 0; i < devs->count; i++) {
+        struct lvx_dev *dev = devs->devs[i];
         char *real = realpath(dev->path, NULL);
         const char *names[2] = { dev->path, real };
         if (lvx_filter_accepts(filter, names, 2))
-            scan->devs.devs[kept++] = dev;
+            devs->devs[kept++] = dev;
         else
             lvx_debug(ctx, "%s: skipped by the device filter", dev->path);
         free(real);
     }
-    scan->devs.count = kept;
+    devs->count = kept;
     lvx_filter_free(filter);
     return 0;
 }
 
-static int scan_device_list(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts,
-                            struct lvx_scan *scan)
+int lvx_scan_list_devices(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts,
+                          struct lvx_pool *pool, struct lvx_devlist *out)
 {
     int rc;
     if (opts && opts->devices)
-        rc = lvx_devs_from_names(ctx, scan->pool, opts->devices, opts->device_count,
-                                 &scan->devs);
-    else
-        rc = lvx_devs_from_system(ctx, scan->pool, &scan->devs);
-    return rc < 0 ? rc : scan_filter_devices(ctx, scan);
+        rc = lvx_devs_from_names(ctx, pool, opts->devices, opts->device_count, out);
+    else if ((rc = lvx_devs_from_system(ctx, pool, out)) == 0)
+        rc = scan_filter_devices(ctx, out);
+    return rc;
 }
 
 int lvx_scan(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts, struct lvx_scan **out)
+{
+    if (ctx->cache)
+        return lvx_cache_scan(ctx, opts, out);    /* a session's cache (meta/cache.c) */
+    return lvx_scan_uncached(ctx, opts, out);
+}
+
+int lvx_scan_uncached(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts,
+                      struct lvx_scan **out)
 {
     *out = NULL;
     struct lvx_pool *pool = lvx_pool_create();
@@ -479,7 +489,7 @@ int lvx_scan(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts, struct lvx_s
     scan->io = ctx->io;
     bool named = opts && opts->devices;
 
-    int rc = scan_device_list(ctx, opts, scan);
+    int rc = lvx_scan_list_devices(ctx, opts, pool, &scan->devs);
     if (rc < 0) {
         lvx_pool_destroy(pool);
         return rc;
@@ -511,6 +521,10 @@ void lvx_scan_free(struct lvx_scan *scan)
 {
     if (!scan)
         return;
+    if (scan->cache) {
+        lvx_cache_return(scan->cache, scan);     /* lent by a session's cache: kept */
+        return;
+    }
     struct lvx_ctx quiet;
     lvx_ctx_init(&quiet);
     if (scan->io)

@@ -55,6 +55,8 @@ struct lvx_scan {
                                   * read-only until lvx_scan_free() */
     unsigned pv_count;
     struct lvx_scan_pv *pvs;     /* devices with a label, in device order */
+    struct lvx_cache *cache;     /* set while lent by a session's cache (meta/cache.h):
+                                  * lvx_scan_free() then gives it back instead of freeing */
 };
 
 struct lvx_scan_opts {
@@ -71,6 +73,13 @@ struct lvx_scan_opts {
  */
 int lvx_scan(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts, struct lvx_scan **out);
 void lvx_scan_free(struct lvx_scan *scan);
+/* lvx_scan() without the session cache (ctx->cache ignored). */
+int lvx_scan_uncached(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts,
+                      struct lvx_scan **out);
+/* The devices a scan looks at: the --devices names, or the system's block devices that
+ * lvm.conf's devices/global_filter and devices/filter accept (nothing is opened). */
+int lvx_scan_list_devices(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts,
+                          struct lvx_pool *pool, struct lvx_devlist *out);
 
 /* Result of assembling VGs from a scan. */
 struct lvx_vgset {

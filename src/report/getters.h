@@ -144,3 +144,16 @@ LVX_RGETTER(lv_permissions);
 LVX_RGETTER(reshape_len);
 LVX_RGETTER(reshape_len_le);
 LVX_RGETTER(seg_monitor);
+/* getters_kernel.c (kernel state through the lv_kstate hook) */
+LVX_RGETTER(lv_active);
+LVX_RGETTER(lv_active_locally);
+LVX_RGETTER(lv_active_remotely);
+LVX_RGETTER(lv_active_exclusively);
+LVX_RGETTER(lv_device_open);
+LVX_RGETTER(lv_suspended);
+LVX_RGETTER(lv_live_table);
+LVX_RGETTER(lv_inactive_table);
+LVX_RGETTER(lv_kernel_major);
+LVX_RGETTER(lv_kernel_minor);
+LVX_RGETTER(lv_kernel_read_ahead);
+LVX_RGETTER(lv_activation_backend);

@@ -331,11 +331,6 @@ LVX_RGETTER(lv_permissions)
         lvx_rval_str(v, "unknown");
 }
 
-LVX_RGETTER(lv_attr)
-{
-    lvx_rval_str(v, row->lv ? lvx_report_lv_attr(rc->pool, row->rvg, row->lv) : "");
-}
-
 /* --- numbers and sizes ---------------------------------------------------- */
 LVX_RGETTER(lv_major)
 {

@@ -152,7 +152,7 @@ static int run_report(struct lvx_ctx *ctx, struct lvx_pool *pool, enum lvx_repor
     lvx_report_build_rows(pool, kind, opts->all, base != LVX_REPORT_VGS, rvgs, vg_count, orphans,
                           orphan_count, &rows, &nrows);
 
-    struct lvx_rctx rc = { pool };
+    struct lvx_rctx rc = { .pool = pool, .opts = opts };
     nrows = select_rows(&rc, *sel, rows, nrows);
     sort_rows(&rc, rows, nrows, &keys);
     render_cells(&rc, rows, nrows, &cols, units, opts->nosuffix);

@@ -13,6 +13,8 @@
 #include "util/buf.h"
 #include "model/model.h"
 
+struct lvx_lv_kstate;
+
 enum lvx_report_kind {
     LVX_REPORT_PVS,      /* one row per PV (orphans included) */
     LVX_REPORT_VGS,      /* one row per VG */
@@ -37,6 +39,12 @@ struct lvx_report_opts {
     bool unquoted;
     bool nameprefixes;       /* --nameprefixes: LVM2_FIELD='value' */
     bool rows;               /* --rows */
+    /* Kernel state of an LV from an activation backend (activate/activate.h), or NULL:
+     * the state fields then print what LVM2 prints without device-mapper ('X' in
+     * lv_attr, "unknown", -1).  Returns 0 (out filled; out->active false when the LV
+     * is inactive) or a negative errno (state unknown). */
+    int (*lv_kstate)(void *arg, const struct lvx_lv *lv, struct lvx_lv_kstate *out);
+    void *kstate_arg;
 };
 
 /* Render a report of `kind` over the given VGs and orphan PVs.  -EINVAL with a

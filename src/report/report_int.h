@@ -103,6 +103,11 @@ struct lvx_rval {
 
 struct lvx_rctx {
     struct lvx_pool *pool;    /* strings of values live here */
+    const struct lvx_report_opts *opts;
+    /* kernel state of the last LV asked (getters_kernel.c), NULL until asked */
+    const struct lvx_lv *kstate_lv;
+    struct lvx_lv_kstate *kstate;
+    bool kstate_known;
 };
 
 typedef void (*lvx_rgetter)(struct lvx_rctx *rc, const struct lvx_rrow *row, struct lvx_rval *v);

@@ -106,7 +106,8 @@ for c in pvs vgs lvs pvdisplay vgdisplay lvdisplay vgcfgbackup version help; do
 done
 test_eq "lvx help lists the 9 commands" "$listed" "9"
 test_eq "lvx pvs --help shows its options" "$(lvx pvs --help 2>&1 | grep -c -- '--options')" "1"
-test_fail "lvx with no command is a usage error" lvx
+# (stdin from /dev/null: with a terminal or a pipe on stdin, lvx alone starts the shell)
+test_fail "lvx with no command is a usage error" bash -c '"$LVX" </dev/null'
 
 ln -s "$LVX" "$SCRATCH/pvs"
 rc=0

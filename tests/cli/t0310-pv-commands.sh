@@ -189,7 +189,8 @@ if command -v mkfs.xfs >/dev/null; then
     refuse "pvcreate on an xfs filesystem without -f" lvxs pvcreate "$BIG"
     test_eq "blkid still sees xfs" "$(blkid -p -o value -s TYPE "$BIG")" xfs
     test_ok "pvcreate -f on an xfs filesystem" lvxs pvcreate -f "$BIG"
-    test_ok "lvx said it wiped xfs" grep -q "Wiping xfs signature on $BIG" "$SCRATCH/.out"
+    cp "$SCRATCH/.out" "$SCRATCH/xfs.out"
+    test_ok "lvx said it wiped xfs" grep -q "Wiping xfs signature on $BIG" "$SCRATCH/xfs.out"
     test_eq "blkid sees only the PV" "$(blkid -p -o value -s TYPE "$BIG")" LVM2_member
     test_eq "LVM2 sees the PV" "$(is_pv "$BIG")" yes
 else

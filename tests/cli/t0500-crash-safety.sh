@@ -57,13 +57,15 @@ X() { LVM_SYSTEM_DIR="$SCRATCH/lvm" "$LVX" "$@" --devices "$DEVS"; }
 
 # ---------------------------------------------------------------- device snapshots
 
-# snap_save NAME / snap_restore NAME: the first and last MiB of every device (labels and
-# both metadata areas; the data area is never written), in one process.
+# snap_save NAME / snap_restore NAME: the first 256 KiB of every device and of its last
+# MiB (label, both metadata area headers and the part of their circular buffers this
+# chain of a dozen commits can reach; the data area is never written), in one process.
 _snap() {
     "$PYTHON" - "$1" "$SCRATCH/snap/$2" "${D[@]}" <<'PY'
 import os, sys
 mode, base, devs = sys.argv[1], sys.argv[2], sys.argv[3:]
 MIB = 1 << 20
+SPAN = 256 << 10
 for i, dev in enumerate(devs):
     fd = os.open(dev, os.O_RDWR if mode == "restore" else os.O_RDONLY)
     size = os.lseek(fd, 0, os.SEEK_END)
@@ -71,7 +73,7 @@ for i, dev in enumerate(devs):
         path = "%s.%d.%s" % (base, i, part)
         if mode == "save":
             with open(path, "wb") as f:
-                f.write(os.pread(fd, MIB, off))
+                f.write(os.pread(fd, SPAN, off))
         else:
             with open(path, "rb") as f:
                 os.pwrite(fd, f.read(), off)
@@ -144,7 +146,7 @@ explain_mix() {
 repair() {
     local vg=$1 r=$SCRATCH/run/repair bad=0 rc=0
     if [[ $vg != - ]]; then
-        X vgck --updatemetadata "$vg" >"$r.out" 2>"$r.err" || rc=$?
+        ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0" X vgck --updatemetadata "$vg" >"$r.out" 2>"$r.err" || rc=$?
         if [[ $rc != 0 ]] || sanitizer_report "$r.err"; then
             echo "lvx vgck --updatemetadata $vg: exit $rc: $(head -n 5 "$r.err")"
             bad=1
@@ -220,7 +222,7 @@ step() {
             state=$(classify "$run.k" "$ref.old" "$ref.new")
             if [[ $state == mixed ]]; then
                 problems+="state is neither old nor new:"$'\n'$(explain_mix "$run.k" "$ref.old" "$ref.new")$'\n'
-                [[ $name == vgrename ]] && todo=" # TODO two names for one VG UUID mid-commit (format limitation)"
+                [[ $name == vgrename && $problems == "state is neither"* ]] && todo=" # TODO two names for one VG UUID mid-commit (format limitation)"
             fi
         else
             problems+="$msg"$'\n'
@@ -255,15 +257,22 @@ step() {
         elif [[ $rc != 0 ]] && ! grep -Eqi 'error|fail|cannot|could not|unable' "$run.err"; then
             problems+="no clear error message on stderr: $(head -n 3 "$run.err")"$'\n'
         fi
+        todo=""
         if msg=$(reports "$run.f"); then
             state=$(classify "$run.f" "$ref.old" "$ref.new")
-            [[ $state != mixed ]] ||
+            if [[ $state == mixed ]]; then
                 problems+="state is neither old nor new:"$'\n'$(explain_mix "$run.f" "$ref.old" "$ref.new")$'\n'
+                [[ $name == vgrename && $problems == "state is neither"* ]] && todo=" # TODO two names for one VG UUID mid-commit (format limitation)"
+            fi
         else
             problems+="$msg"$'\n'
         fi
         if [[ -z $problems ]]; then
             _tap_result 0 "$name: write $k/$w fails: exit $rc, both tools read the $state state"
+        elif [[ -n $todo ]]; then
+            _T_NUM=$((_T_NUM + 1))      # a known limitation: reported, not counted as failure
+            printf 'not ok %d - %s: write %d/%d fails%s\n' "$_T_NUM" "$name" "$k" "$w" "$todo"
+            diag "$problems"
         else
             _tap_result 1 "$name: write $k/$w fails"
             diag "$problems"

@@ -78,7 +78,8 @@ twin_lvs() {  # twin_lvs a|b
 }
 
 twin_pvs() {  # twin_pvs a|b
-    "lvm_$1" pvs --segments --noheadings -o pv_name,pvseg_start,pvseg_size,lv_name 2>/dev/null |
+    "lvm_$1" pvs --segments --noheadings --separator : \
+        -o pv_name,pvseg_start,pvseg_size,lv_name 2>/dev/null | tr -d " " |
         sed "$(_twin_sed "$1")" | sort
 }
 

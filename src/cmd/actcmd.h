@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * cmd/actcmd.h - activation in the commands (cmd/activation.c): choosing the
+ * backend once per command, --activationmode, activating/deactivating LVs with
+ * LVM2's messages, `vgchange -a y|n` and `lvchange -a y|n`, the kernel-state hook
+ * of the LV reports, and the hooks the LV-changing commands call (lvcreate,
+ * lvremove, lvextend/lvreduce, lvrename).
+ *
+ * Backend: LVX_ACTIVATION_BACKEND=dm|user|none forces one (activate/activate.h);
+ * lvm.conf/--config global/activation=0 turns activation off.
+ * Every int function returns 0 or an exit code (LVX_EXIT_*) after printing.
+ */
+#ifndef LVX_CMD_ACTCMD_H
+#define LVX_CMD_ACTCMD_H
+
+#include <stdbool.h>
+
+#include "activate/activate.h"
+#include "cmd/commands.h"
+#include "meta/update.h"
+
+struct lvx_report_opts;
+
+struct lvx_actcmd {
+    const struct lvx_activation_backend *be;   /* NULL: no usable backend */
+    const char *why;                           /* the reason when be is NULL */
+    struct lvx_activate_opts opts;             /* --activationmode partial, -f */
+    bool test;                                 /* --test: change nothing in the kernel */
+};
+
+/* Parse --activationmode and choose the backend.  0 or LVX_EXIT_INVALID. */
+int lvx_actcmd_init(struct lvx_cmd_env *env, struct lvx_actcmd *a);
+/* Print why activation is unavailable (when a->be is NULL). */
+void lvx_actcmd_print_why(const struct lvx_actcmd *a);
+
+/* Is lv active (state in *ks when ks is not NULL)?  false without a backend. */
+bool lvx_actcmd_is_active(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
+                          const struct lvx_lv *lv, struct lvx_lv_kstate *ks);
+/* Activate / deactivate one LV, LVM2's messages on failure. */
+int lvx_actcmd_activate(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
+                        const struct lvx_lv *lv);
+int lvx_actcmd_deactivate(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
+                          const struct lvx_lv *lv, bool force);
+
+/* vgchange -a y|n over the named VGs (all when count == 0). */
+int lvx_actcmd_vgchange(struct lvx_cmd_env *env, char **names, unsigned count, bool activate);
+/* lvchange -a y|n of one argument (VG or VG/LV). */
+int lvx_actcmd_lvchange(struct lvx_cmd_env *env, const char *arg, bool activate);
+
+/* Hooks around a metadata change of an active LV (lvextend/lvreduce): stage the
+ * new table before the commit (*staged set when the LV is active), then after the
+ * commit finish (swap, or unstage when the commit failed: committed false). */
+int lvx_actcmd_stage(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
+                     const struct lvx_lv *lv, bool *staged);
+int lvx_actcmd_finish(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
+                      const struct lvx_lv *lv, bool committed);
+
+/* Point the report's kernel-state hook at the chosen backend (LV reports). */
+void lvx_actcmd_report_hook(struct lvx_cmd_env *env, struct lvx_report_opts *opts);
+
+#endif

@@ -1,0 +1,299 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * cmd/activation.c - activation in the commands (see cmd/actcmd.h): vgchange -a,
+ * lvchange -a, the hooks of lvcreate/lvremove/lvresize/lvrename and the report's
+ * kernel state.  Messages are LVM2's:
+ *   "N logical volume(s) in volume group "vg" now active"      (vgchange -a)
+ *   "Logical volume vg/lv contains a filesystem in use."        (mounted)
+ *   "Logical volume vg/lv in use."                              (open)
+ *   "Refusing activation of partial LV vg/lv.  Use '--activationmode partial' to override."
+ */
+#include "cmd/actcmd.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/lvcmd.h"
+#include "cmd/vgcmd.h"
+#include "report/report.h"
+
+int lvx_actcmd_init(struct lvx_cmd_env *env, struct lvx_actcmd *a)
+{
+    memset(a, 0, sizeof(*a));
+    a->test = env->args->count[LVX_OPT_TEST] > 0;
+    if (env->args->count[LVX_OPT_ACTIVATIONMODE]) {
+        const char *m = env->args->value[LVX_OPT_ACTIVATIONMODE];
+        if (strcmp(m, "partial") == 0) {
+            a->opts.partial = true;
+        } else if (strcmp(m, "degraded") != 0 && strcmp(m, "complete") != 0) {
+            lvx_cmd_errorf("Invalid argument for --activationmode: %s", m);
+            lvx_cmd_errorf("Error during parsing of command line.");
+            return LVX_EXIT_INVALID;
+        }
+    }
+    a->be = lvx_activation_choose(env->ctx, NULL);
+    if (!a->be)
+        a->why = lvx_pool_strdup(env->pool, env->ctx->errmsg[0] ? env->ctx->errmsg
+                                                               : "no activation backend");
+    lvx_error_clear(env->ctx);
+    return 0;
+}
+
+void lvx_actcmd_print_why(const struct lvx_actcmd *a)
+{
+    if (!a->be)
+        lvx_cmd_errorf("%s", a->why ? a->why : "No activation backend.");
+}
+
+bool lvx_actcmd_is_active(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
+                          const struct lvx_lv *lv, struct lvx_lv_kstate *ks)
+{
+    struct lvx_lv_kstate local;
+    if (!ks)
+        ks = &local;
+    memset(ks, 0, sizeof(*ks));
+    if (!a->be)
+        return false;
+    if (a->be->status(env->ctx, lv, ks) < 0) {
+        lvx_error_clear(env->ctx);
+        return false;
+    }
+    return ks->active;
+}
+
+/* Is the device major:minor mounted (/proc/self/mountinfo)? */
+static bool mounted(int64_t major, int64_t minor)
+{
+    FILE *f = fopen("/proc/self/mountinfo", "r");
+    char line[4096];
+    bool found = false;
+    while (f && !found && fgets(line, sizeof(line), f)) {
+        long long maj, min;
+        if (sscanf(line, "%*s %*s %lld:%lld", &maj, &min) == 2 && maj == major && min == minor)
+            found = true;
+    }
+    if (f)
+        fclose(f);
+    return found;
+}
+
+int lvx_actcmd_activate(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
+                        const struct lvx_lv *lv)
+{
+    if (!a->be) {
+        lvx_actcmd_print_why(a);
+        return LVX_EXIT_FAILED;
+    }
+    if (a->test)
+        return 0;
+    if (lvx_activate_lv(env->ctx, a->be, lv, &a->opts) < 0)
+        return lvx_cmd_fail(env);
+    return 0;
+}
+
+int lvx_actcmd_deactivate(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
+                          const struct lvx_lv *lv, bool force)
+{
+    struct lvx_lv_kstate ks;
+    if (!lvx_actcmd_is_active(env, a, lv, &ks))
+        return 0;
+    if (ks.open_count > 0 && mounted(ks.major, ks.minor)) {
+        lvx_cmd_errorf("Logical volume %s/%s contains a filesystem in use.", lv->vg->name,
+                       lv->name);
+        return LVX_EXIT_FAILED;
+    }
+    if (a->test)
+        return 0;
+    struct lvx_activate_opts o = a->opts;
+    o.force = force;
+    if (a->be->deactivate(env->ctx, lv, &o) < 0)
+        return lvx_cmd_fail(env);
+    return 0;
+}
+
+/* LVs that vgchange/lvchange -a act on: visible, not skipped, of the VG. */
+static bool wanted_lv(const struct lvx_lv *lv, bool activate)
+{
+    if (!lvx_lv_is_visible(lv))
+        return false;
+    return !activate || !(lv->flags & LVX_LVF_ACTIVATION_SKIP);
+}
+
+static unsigned count_active(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
+                             const struct lvx_vg *vg)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < vg->lv_count; i++)
+        if (lvx_lv_is_visible(vg->lvs[i]) && lvx_actcmd_is_active(env, a, vg->lvs[i], NULL))
+            n++;
+    return n;
+}
+
+static int begin_read(struct lvx_cmd_env *env, const char *vgname, struct lvx_vg_update *u)
+{
+    struct lvx_scan_opts so = lvx_vgcmd_scan_opts(env);
+    if (lvx_vg_update_begin(env->ctx, &so, vgname,
+                            LVX_UPDATE_READ_ONLY | LVX_UPDATE_ALLOW_MISSING, u) < 0)
+        return lvx_cmd_fail(env);
+    return 0;
+}
+
+static int change_lv(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
+                     const struct lvx_lv *lv, bool activate)
+{
+    return activate ? lvx_actcmd_activate(env, a, lv)
+                    : lvx_actcmd_deactivate(env, a, lv, env->args->count[LVX_OPT_FORCE] > 0);
+}
+
+static int vg_activation(struct lvx_cmd_env *env, const struct lvx_actcmd *a, const char *name,
+                         bool activate)
+{
+    struct lvx_vg_update u;
+    int rc = begin_read(env, name, &u);
+    if (rc)
+        return rc;
+    for (unsigned i = 0; i < u.vg->lv_count; i++) {
+        const struct lvx_lv *lv = u.vg->lvs[i];
+        if (!wanted_lv(lv, activate))
+            continue;
+        int r = change_lv(env, a, lv, activate);
+        if (r > rc)
+            rc = r;
+    }
+    lvx_notice(env->ctx, "%u logical volume(s) in volume group \"%s\" now active",
+               count_active(env, a, u.vg), u.vg->name);
+    lvx_vg_update_end(&u);
+    return rc;
+}
+
+/* Names of every VG (a read-only scan). */
+static char **all_vg_names(struct lvx_cmd_env *env, unsigned *count)
+{
+    struct lvx_cmd_vgs v;
+    *count = 0;
+    if (lvx_cmd_load(env, &v) != 0)
+        return NULL;
+    char **names = lvx_pool_alloc(env->pool, (v.set->vg_count + 1) * sizeof(*names));
+    for (unsigned i = 0; i < v.set->vg_count; i++)
+        names[(*count)++] = lvx_pool_strdup(env->pool, v.set->vgs[i]->name);
+    lvx_cmd_unload(&v);
+    return names;
+}
+
+int lvx_actcmd_vgchange(struct lvx_cmd_env *env, char **names, unsigned count, bool activate)
+{
+    struct lvx_actcmd a;
+    int rc = lvx_actcmd_init(env, &a);
+    if (rc)
+        return rc;
+    if (!a.be) {
+        lvx_actcmd_print_why(&a);
+        return LVX_EXIT_FAILED;
+    }
+    if (count == 0 && !(names = all_vg_names(env, &count)))
+        return LVX_EXIT_FAILED;
+    for (unsigned i = 0; i < count; i++) {
+        int r = vg_activation(env, &a, names[i], activate);
+        if (r > rc)
+            rc = r;
+    }
+    return rc;
+}
+
+int lvx_actcmd_lvchange(struct lvx_cmd_env *env, const char *arg, bool activate)
+{
+    const char *vgname, *lvname;
+    struct lvx_vg_update u;
+    struct lvx_actcmd a;
+    int rc = lvx_actcmd_init(env, &a);
+    if (rc)
+        return rc;
+    if (!a.be) {
+        lvx_actcmd_print_why(&a);
+        return LVX_EXIT_FAILED;
+    }
+    if (!lvx_lvcmd_split_name(env, arg, &vgname, &lvname)) {
+        lvx_cmd_errorf("Invalid logical volume name \"%s\".", arg);
+        return LVX_EXIT_INVALID;
+    }
+    if ((rc = begin_read(env, vgname, &u)))
+        return rc;
+    if (lvname) {
+        const struct lvx_lv *lv = lvx_vg_find_lv(u.vg, lvname);
+        if (!lv) {
+            lvx_cmd_errorf("Failed to find logical volume \"%s/%s\"", vgname, lvname);
+            rc = LVX_EXIT_FAILED;
+        } else {
+            rc = change_lv(env, &a, lv, activate);
+        }
+    } else {
+        for (unsigned i = 0; i < u.vg->lv_count; i++) {
+            if (!wanted_lv(u.vg->lvs[i], activate))
+                continue;
+            int r = change_lv(env, &a, u.vg->lvs[i], activate);
+            if (r > rc)
+                rc = r;
+        }
+    }
+    lvx_vg_update_end(&u);
+    return rc;
+}
+
+int lvx_actcmd_stage(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
+                     const struct lvx_lv *lv, bool *staged)
+{
+    *staged = false;
+    if (a->test || !lvx_actcmd_is_active(env, a, lv, NULL))
+        return 0;
+    if (a->be->stage(env->ctx, lv, &a->opts) < 0)
+        return lvx_cmd_fail(env);
+    *staged = true;
+    return 0;
+}
+
+int lvx_actcmd_finish(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
+                      const struct lvx_lv *lv, bool committed)
+{
+    if (!committed) {
+        if (a->be->unstage(env->ctx, lv) < 0)
+            lvx_error_clear(env->ctx);
+        return 0;
+    }
+    if (a->be->swap(env->ctx, lv) < 0) {
+        lvx_cmd_fail(env);
+        lvx_cmd_errorf("Failed to reload %s/%s: the metadata changed but the active device "
+                       "keeps its old table (deactivate and activate it again).",
+                       lv->vg->name, lv->name);
+        return LVX_EXIT_FAILED;
+    }
+    return 0;
+}
+
+/* --- the report's kernel-state hook ------------------------------------- */
+struct hook_arg {
+    struct lvx_cmd_env *env;
+    struct lvx_actcmd act;
+};
+
+static int report_kstate(void *arg, const struct lvx_lv *lv, struct lvx_lv_kstate *out)
+{
+    struct hook_arg *h = arg;
+    int rc = h->act.be->status(h->env->ctx, lv, out);
+    if (rc < 0)
+        lvx_error_clear(h->env->ctx);
+    return rc;
+}
+
+void lvx_actcmd_report_hook(struct lvx_cmd_env *env, struct lvx_report_opts *opts)
+{
+    struct hook_arg *h = lvx_pool_alloc(env->pool, sizeof(*h));
+    h->env = env;
+    memset(&h->act, 0, sizeof(h->act));
+    h->act.be = lvx_activation_choose(env->ctx, NULL);
+    lvx_error_clear(env->ctx);
+    if (!h->act.be)
+        return;
+    opts->lv_kstate = report_kstate;
+    opts->kstate_arg = h;
+}

@@ -1,0 +1,228 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# t0800-shell: `lvx shell` runs LVM2-syntax command lines in one process.
+#  1. A script of 60+ mixed commands (reports, displays, PV/VG/LV changes, failing and
+#     unknown commands, comments, blank lines, the "lvx " prefix) run through the
+#     shell gives the same stdout, the same stderr and the same exit statuses
+#     (--status-fd) as the same commands run one by one, from the same start state
+#     (UUIDs and times masked: they are new on each run).
+#  2. Fed through a FIFO, the shell sees changes made by the real LVM2 between two of
+#     its commands, and its own changes are seen by LVM2 (nothing overwritten).
+#  3. quit/exit, end of input, parse errors, `lvx shell FILE`, no-argument start.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+need_loop
+need_cmd lvm mkfifo
+need_lvx
+plan_later
+
+D=()
+for _ in 0 1 2 3; do D+=("$(make_loop 64M)") || skip_all "cannot make loop devices"; done
+d0=${D[0]} d1=${D[1]} d2=${D[2]} d3=${D[3]}
+lvm_sandbox "${D[@]}"
+export LVM_SYSTEM_DIR=$SCRATCH/lvm LVM_SUPPRESS_FD_WARNINGS=1
+VA=shA$$ VB=shB$$
+
+wipe() {
+    local d
+    for d in "${D[@]}"; do dd if=/dev/zero of="$d" bs=1M count=4 conv=fsync status=none; done
+}
+
+# The script: one command per line, LVM2 syntax.
+cat >"$SCRATCH/script" <<CMDS
+# set up
+pvcreate -y $d0 $d1 $d2 $d3
+pvs -o pv_name,vg_name,pv_size,pv_free
+vgcreate -s 1m $VA $d0 $d1
+
+vgcreate $VB $d2
+vgs -o vg_name,pv_count,lv_count,vg_size,vg_free $VA $VB
+lvx vgs --noheadings -o vg_name,vg_extent_size $VA
+lvcreate -an -Zn -n l1 -L 8m $VA
+lvcreate -an -Zn -n l2 -l 3 $VA
+lvcreate -an -Zn -n l3 -L 4m -i 2 -I 64k $VA
+lvs -o lv_name,lv_size,seg_count,lv_attr $VA
+lvs --segments -o lv_name,segtype,stripes,seg_size $VA
+lvs -a -o lv_name,devices $VA
+lvcreate -an -Zn -n l1 -L 8m $VA
+lvcreate -an -Zn -n big -L 900m $VA
+lvcreate -an -Zn -L 4m nosuchvg
+vgs nosuchvg
+lvs $VA/nosuch
+pvs -o nosuchfield
+frobnicate $VA
+vgs --bogus
+lvextend -L +4m $VA/l1
+lvextend -l +2 $VA/l2
+lvs -o lv_name,lv_size $VA
+lvreduce -f -L 8m $VA/l1
+lvresize -L 6m $VA/l2
+lvs --noheadings -o lv_name,lv_size --units m $VA
+lvrename $VA l2 l2b
+lvrename $VA/l2b $VA/l2
+lvchange --addtag tagA $VA/l1
+lvs -o lv_name,lv_tags $VA
+lvchange --deltag tagA $VA/l1
+lvchange -p r $VA/l3
+lvs -o lv_name,lv_attr $VA
+vgchange --addtag vtag $VA
+vgs -o vg_name,vg_tags $VA
+vgchange --deltag vtag $VA
+vgs -o vg_name,vg_tags,vg_attr $VA
+vgextend $VB $d3
+vgs -o vg_name,pv_count $VB
+pvs -o pv_name,vg_name,pv_pe_count,pv_pe_alloc_count
+vgreduce $VB $d3
+pvchange -x n $d1
+pvs -o pv_name,pv_attr $d1
+pvchange -x y $d1
+pvs --segments -o pv_name,pvseg_start,pvseg_size $d0
+vgdisplay -s
+vgdisplay $VB
+lvdisplay $VA/l1
+pvdisplay $d2
+lvdisplay -c $VA
+vgck $VA
+vgs -o vg_name,vg_seqno --reportformat json $VA
+lvs --nameprefixes --noheadings -o lv_name,lv_size $VA/l1
+lvs -S 'lv_size>5m' -o lv_name $VA
+lvs -O -lv_name -o lv_name $VA
+lvs --units s --nosuffix -o lv_name,lv_size $VA/l2
+vgrename $VB ${VB}x
+vgs -o vg_name ${VB}x
+vgrename ${VB}x $VB
+lvremove -f $VA/l3
+lvremove -f $VA/l3
+lvremove -f $VA
+lvs $VA
+vgremove -f $VB
+vgremove -f $VA
+vgs
+pvremove $d0 $d1 $d2 $d3
+pvs
+version
+help vgs
+CMDS
+
+n_cmds=$(grep -cv '^[[:space:]]*\(#.*\)\?$' "$SCRATCH/script")
+test_ok "the script has at least 60 commands ($n_cmds)" test "$n_cmds" -ge 60
+
+mask() {  # UUIDs and dates differ between runs
+    sed -E -e 's/[A-Za-z0-9]{6}(-[A-Za-z0-9]{4}){5}-[A-Za-z0-9]{6}/<uuid>/g' \
+        -e 's/[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}( [+-][0-9]{4})?/<time>/g' "$1"
+}
+
+# --- 1. the shell vs separate commands --------------------------------------------
+wipe
+"$LVX" shell --status-fd 3 "$SCRATCH/script" >"$SCRATCH/sh.out" 2>"$SCRATCH/sh.err" \
+    3>"$SCRATCH/sh.status"
+test_eq "lvx shell FILE exits 0" "$?" 0
+sanitizer_report "$SCRATCH/sh.err" && _tap_result 1 "no sanitizer report from the shell"
+
+wipe
+: >"$SCRATCH/one.out"
+: >"$SCRATCH/one.err"
+: >"$SCRATCH/one.status"
+while IFS= read -r line; do
+    [[ $line =~ ^[[:space:]]*(#.*)?$ ]] && continue
+    rc=0
+    eval "\"\$LVX\" ${line#lvx }" >>"$SCRATCH/one.out" 2>>"$SCRATCH/one.err" || rc=$?
+    echo "$rc" >>"$SCRATCH/one.status"
+done <"$SCRATCH/script"
+
+test_eq "one exit status per command" "$(wc -l <"$SCRATCH/sh.status")" "$n_cmds"
+if ! test_eq "exit statuses equal those of separate commands" \
+        "$(tr '\n' ' ' <"$SCRATCH/sh.status")" "$(tr '\n' ' ' <"$SCRATCH/one.status")"; then
+    diag "$(paste "$SCRATCH/sh.status" "$SCRATCH/one.status" | grep -nv $'^\\(.*\\)\t\\1$' | head)"
+fi
+ok_some=$(grep -c '^0$' "$SCRATCH/sh.status")
+bad_some=$(grep -vc '^0$' "$SCRATCH/sh.status")
+test_ok "the script has successes ($ok_some) and failures ($bad_some)" \
+    test "$ok_some" -gt 30 -a "$bad_some" -ge 8
+# the shell adds one line at the end of input (a newline, as LVM2's shell)
+head -c -1 "$SCRATCH/sh.out" >"$SCRATCH/sh.out.trim"
+test_eq "the shell ends its output with one newline at the end of input" \
+    "$(tail -c 1 "$SCRATCH/sh.out" | od -An -c | tr -d ' ')" '\n'
+if ! test_ok "stdout equals that of separate commands" \
+        cmp -s <(mask "$SCRATCH/sh.out.trim") <(mask "$SCRATCH/one.out"); then
+    diag "$(diff <(mask "$SCRATCH/sh.out.trim") <(mask "$SCRATCH/one.out") | head -20)"
+fi
+if ! test_ok "stderr equals that of separate commands" \
+        cmp -s <(mask "$SCRATCH/sh.err") <(mask "$SCRATCH/one.err"); then
+    diag "$(diff <(mask "$SCRATCH/sh.err") <(mask "$SCRATCH/one.err") | head -20)"
+fi
+test_ok "an unknown command is reported and the shell goes on" \
+    grep -q "No such command 'frobnicate'" "$SCRATCH/sh.err"
+
+# --- 2. interleaving with LVM2 through a FIFO -----------------------------------------
+wipe
+lvm2 pvcreate -y "${D[@]}" >/dev/null 2>&1
+lvm2 vgcreate "$VA" "${D[@]}" >/dev/null 2>&1
+mkfifo "$SCRATCH/fifo"
+"$LVX" shell --status-fd 3 <"$SCRATCH/fifo" >"$SCRATCH/f.out" 2>"$SCRATCH/f.err" \
+    3>"$SCRATCH/f.status" &
+shell_pid=$!
+exec 4>"$SCRATCH/fifo"
+
+# send CMD: write one line and wait until the shell reported its status
+sent=0
+send() {
+    local i
+    printf '%s\n' "$1" >&4
+    sent=$((sent + 1))
+    for ((i = 0; i < 600; i++)); do
+        [[ $(wc -l <"$SCRATCH/f.status") -ge $sent ]] && return 0
+        sleep 0.05
+    done
+    return 1
+}
+last_status() { tail -n 1 "$SCRATCH/f.status"; }
+
+send "vgs --noheadings -o vg_name,vg_tags $VA"
+test_eq "shell: first vgs ok" "$(last_status)" 0
+lvm2 vgchange --addtag fromlvm "$VA" >/dev/null 2>&1
+: >"$SCRATCH/f.out.mark"; cp "$SCRATCH/f.out" "$SCRATCH/f.out.mark"
+send "vgs --noheadings -o vg_tags $VA"
+test_eq "shell sees the tag LVM2 added between two commands" \
+    "$(diff "$SCRATCH/f.out.mark" "$SCRATCH/f.out" | sed -n 's/^> *//p')" "fromlvm"
+
+send "lvcreate -an -Zn -n fromshell -L 8m $VA"
+test_eq "shell: lvcreate ok" "$(last_status)" 0
+test_eq "LVM2 sees the shell's LV and keeps its own tag" \
+    "$(lvm2 vgs --noheadings -o vg_tags,lv_count "$VA" 2>/dev/null | xargs)" "fromlvm 1"
+lvm2 lvcreate -an -Zn -y -n fromlvm -L 4m "$VA" >/dev/null 2>&1
+cp "$SCRATCH/f.out" "$SCRATCH/f.out.mark"
+send "lvs --noheadings -o lv_name $VA"
+test_eq "shell sees the LV LVM2 created" \
+    "$(diff "$SCRATCH/f.out.mark" "$SCRATCH/f.out" | sed -n 's/^> *//p' | sort | xargs)" \
+    "fromlvm fromshell"
+send "lvremove -f $VA/fromlvm"
+test_eq "shell removes LVM2's LV" "$(last_status)" 0
+lvm2 vgchange --deltag fromlvm --addtag again "$VA" >/dev/null 2>&1
+send "lvcreate -an -Zn -n second -L 4m $VA"
+test_eq "LVM2 and the shell agree after interleaved changes" \
+    "$(lvm2 vgs --noheadings -o vg_tags,lv_count "$VA" 2>/dev/null | xargs)" "again 2"
+test_ok "LVM2's vgck accepts the VG" lvm2 vgck "$VA"
+send "exit"
+exec 4>&-
+wait "$shell_pid"
+test_eq "shell exits 0 after exit" "$?" 0
+test_eq "exit prints Exiting. on stderr" "$(tail -n 1 "$SCRATCH/f.err")" "  Exiting."
+sanitizer_report "$SCRATCH/f.err" && _tap_result 1 "no sanitizer report (fifo session)"
+
+# --- 3. odds and ends ---------------------------------------------------------------------
+out=$(printf 'vgs '"'"'unterminated\nversion\n' | "$LVX" 2>&1)
+test_ok "a parse error is reported and the shell goes on (stdin pipe, no arguments)" \
+    grep -q 'Parse error' <<<"$out"
+test_ok "... and runs the next line" grep -q 'lvx version' <<<"$out"
+out=$(printf 'vgs --bogus\n' | "$LVX" shell --status-fd 3 3>&1 >/dev/null 2>/dev/null)
+test_eq "status of an invalid command line is 3" "$out" 3
+out=$(printf 'frobnicate\n' | "$LVX" shell --status-fd 3 3>&1 >/dev/null 2>/dev/null)
+test_eq "status of an unknown command is 2" "$out" 2
+test_fail "lvx shell with a missing file fails" "$LVX" shell "$SCRATCH/nonexistent"
+test_fail "lvx with no command and stdin /dev/null is a usage error" \
+    bash -c '"$LVX" </dev/null'
+
+done_testing

@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# t0810-library: liblvx as an installed library.
+#  - `make install PREFIX=$SCRATCH/usr` installs lvx.h, liblvx.so with SONAME
+#    liblvx.so.0 exporting only the public API, liblvx.a and lvx.pc;
+#  - examples/vgs_example.c builds with `pkg-config --cflags --libs lvx` and prints, from
+#    its log callback, the same vgs line LVM2 prints for a VG on loop devices;
+#  - a test program checks error paths (unknown command, bad VG, bad quoting: codes and
+#    messages) and the object API (open, lists, create / extend / remove, activation
+#    refused) against LVM2's view, and that the library itself prints nothing.
+# Uses the plain build ($LVX_PLAIN's directory): an ASan-built .so needs the ASan runtime.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+need_loop
+need_cmd lvm pkg-config cc make readelf nm
+BUILD_DIR=$(dirname "$LVX_PLAIN")
+[[ -f $BUILD_DIR/liblvx.so ]] || skip_all "$BUILD_DIR/liblvx.so not built"
+plan_later
+
+PREFIX=$SCRATCH/usr
+if ! test_ok "make install PREFIX=\$SCRATCH/usr" \
+        make -s -C "$LVX_ROOT" BUILD="$BUILD_DIR" install PREFIX="$PREFIX"; then
+    done_testing
+fi
+for f in include/lvx.h lib/liblvx.so lib/liblvx.so.0 lib/liblvx.a lib/pkgconfig/lvx.pc sbin/lvx; do
+    test_ok "installed $f" test -e "$PREFIX/$f"
+done
+test_eq "SONAME is liblvx.so.0" \
+    "$(readelf -d "$PREFIX/lib/liblvx.so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')" "liblvx.so.0"
+exported=$(nm -D --defined-only "$PREFIX/lib/liblvx.so" | awk '$2 == "T" { sub(/@.*/, "", $3); print $3 }')
+test_ok "lvx_run and lvx_vg_open are exported" grep -qx 'lvx_run' <<<"$exported"
+test_eq "internal functions are not exported" \
+    "$(grep -cE '^lvx_(scan|cfg|dev|main|cmd|report)' <<<"$exported")" "0"
+
+export PKG_CONFIG_PATH=$PREFIX/lib/pkgconfig
+test_eq "pkg-config knows lvx" "$(pkg-config --modversion lvx)" "0.1.0"
+# shellcheck disable=SC2046
+if ! test_ok "examples/vgs_example.c compiles with pkg-config" \
+        cc -Wall -Werror -o "$SCRATCH/vgs_example" "$LVX_ROOT/examples/vgs_example.c" \
+        $(pkg-config --cflags --libs lvx); then
+    done_testing
+fi
+
+D=()
+for _ in 0 1; do D+=("$(make_loop 64M)") || skip_all "cannot make loop devices"; done
+lvm_sandbox "${D[@]}"
+export LVM_SYSTEM_DIR=$SCRATCH/lvm LVM_SUPPRESS_FD_WARNINGS=1
+export LD_LIBRARY_PATH=$PREFIX/lib
+VG=lib$$
+lvm2 pvcreate -y "${D[@]}" >/dev/null 2>&1
+lvm2 vgcreate "$VG" "${D[@]}" >/dev/null 2>&1
+lvm2 lvcreate -an -Zn -y -n seed -L 12m "$VG" >/dev/null 2>&1
+
+"$SCRATCH/vgs_example" "$VG" >"$SCRATCH/ex.out" 2>"$SCRATCH/ex.err"
+test_eq "vgs_example exits 0" "$?" 0
+test_eq "the vgs line arrives through the log callback, as LVM2 prints it" \
+    "$(cat "$SCRATCH/ex.out")" "$(lvm2 vgs --noheadings "$VG" 2>/dev/null)"
+"$SCRATCH/vgs_example" "no$VG" >"$SCRATCH/ex2.out" 2>"$SCRATCH/ex2.err"
+test_eq "vgs_example of a missing VG exits 1" "$?" 1
+test_ok "... with the error through the callback" \
+    grep -q "^\[level 3\] Volume group \"no$VG\" not found" "$SCRATCH/ex2.err"
+
+cat >"$SCRATCH/api_test.c" <<'C'
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <lvx.h>
+
+static int failures, lines_out;
+static void check(int cond, const char *what)
+{
+    printf("%s %s\n", cond ? "PASS" : "FAIL", what);
+    failures += !cond;
+}
+static void count_lines(void *user, int level, const char *msg)
+{
+    (void)msg;
+    if (level == LVX_MSG_OUTPUT)
+        (*(int *)user)++;
+}
+int main(int argc, char **argv)
+{
+    const char *vgname = argv[1];
+    (void)argc;
+    lvx_handle *h = lvx_init();
+    check(lvx_run(h, "frobnicate") == LVX_ENO_SUCH_CMD, "unknown command: LVX_ENO_SUCH_CMD");
+    check(strstr(lvx_errmsg(h), "No such command 'frobnicate'") != NULL, "unknown command: message");
+    check(lvx_run(h, "vgs 'open") == LVX_EINVALID_CMD_LINE, "bad quoting: LVX_EINVALID_CMD_LINE");
+    check(lvx_run(h, "vgs --bogus") == LVX_EINVALID_CMD_LINE, "bad option: LVX_EINVALID_CMD_LINE");
+    check(lvx_run(h, "vgs nosuchvg") == LVX_ECMD_FAILED, "missing VG: LVX_ECMD_FAILED");
+    check(strcmp(lvx_errmsg(h), "Volume group \"nosuchvg\" not found") == 0, "missing VG: message");
+    check(lvx_errno(h) == -ENOENT, "missing VG: -ENOENT");
+    lvx_log_fn_user(h, count_lines, &lines_out);
+    char cmd[256];
+    snprintf(cmd, sizeof(cmd), "lvx lvs --noheadings %s", vgname);
+    check(lvx_run(h, cmd) == LVX_ECMD_PROCESSED && lvx_errmsg(h)[0] == '\0', "lvs ok, no error");
+    check(lines_out == 1, "one lvs line through the user callback");
+
+    check(lvx_vg_open(h, "nosuchvg", "r") == NULL && lvx_errno(h) == -ENOENT, "open missing VG: ENOENT");
+    check(lvx_vg_open(h, vgname, "x") == NULL && lvx_errno(h) == -EINVAL, "bad mode: EINVAL");
+    lvx_vg_handle *ro = lvx_vg_open(h, vgname, "r");
+    check(ro != NULL, "open read-only");
+    check(ro && lvx_lv_create_linear(ro, "nope", 4 << 20) == -EPERM, "read-only handle refuses changes");
+    lvx_vg_close(ro);
+
+    lvx_vg_handle *vg = lvx_vg_open(h, vgname, "w");
+    check(vg != NULL, "open for writing");
+    if (!vg)
+        return 1;
+    const struct lvx_vg_info *info;
+    const struct lvx_pv_info *pvs;
+    const struct lvx_lv_info *lvs;
+    unsigned npv, nlv;
+    check(lvx_vg_get_info(vg, &info) == 0 && strcmp(info->name, vgname) == 0, "VG info name");
+    printf("INFO %s %llu %llu %llu %llu\n", info->uuid, (unsigned long long)info->size,
+           (unsigned long long)info->extent_size, (unsigned long long)info->pv_count,
+           (unsigned long long)info->lv_count);
+    check(lvx_vg_list_pvs(vg, &pvs, &npv) == 0 && npv == 2, "two PVs");
+    for (unsigned i = 0; i < npv; i++)
+        printf("PV %s %s %llu\n", pvs[i].name, pvs[i].uuid, (unsigned long long)pvs[i].size);
+    check(lvx_lv_create_linear(vg, "api1", 8 << 20) == 0, "create api1 (8 MiB)");
+    check(lvx_lv_create_linear(vg, "api1", 8 << 20) == -EEXIST, "create api1 again: EEXIST");
+    check(lvx_lv_create_linear(vg, "huge", 1ull << 40) == -ENOSPC, "create 1 TiB: ENOSPC");
+    check(lvx_lv_extend(vg, "api1", 16 << 20) == 0, "extend api1 to 16 MiB");
+    check(lvx_lv_activate(vg, "api1") == -ENOTSUP, "activation: ENOTSUP");
+    check(lvx_lv_remove(vg, "nosuchlv") == -ENOENT, "remove missing LV: ENOENT");
+    check(lvx_vg_list_lvs(vg, &lvs, &nlv) == 0 && nlv == 2, "two LVs listed");
+    for (unsigned i = 0; i < nlv; i++)
+        printf("LV %s %s %s %llu\n", lvs[i].name, lvs[i].uuid, lvs[i].attr,
+               (unsigned long long)lvs[i].size);
+    check(lvx_lv_create_linear(vg, "api2", 4 << 20) == 0, "create api2");
+    check(lvx_lv_remove(vg, "api2") == 0, "remove api2");
+    lvx_vg_close(vg);
+    lvx_exit(h);
+    return failures != 0;
+}
+C
+# shellcheck disable=SC2046
+test_ok "the API test program compiles" \
+    cc -Wall -Werror -o "$SCRATCH/api_test" "$SCRATCH/api_test.c" $(pkg-config --cflags --libs lvx)
+"$SCRATCH/api_test" "$VG" >"$SCRATCH/api.out" 2>"$SCRATCH/api.err"
+test_eq "API test program exits 0" "$?" 0
+while read -r verdict what; do
+    _tap_result "$([[ $verdict == PASS ]] && echo 0 || echo 1)" "api: $what"
+done < <(grep -E '^(PASS|FAIL) ' "$SCRATCH/api.out")
+test_eq "the library printed nothing on stderr" "$(cat "$SCRATCH/api.err")" ""
+test_eq "stdout holds only the program's own lines" \
+    "$(grep -cvE '^(PASS|FAIL|INFO|PV|LV) ' "$SCRATCH/api.out")" "0"
+
+# the object API reports what LVM2 reports
+test_eq "VG info = LVM2's vgs" "$(sed -n 's/^INFO //p' "$SCRATCH/api.out")" \
+    "$(lvm2 vgs --noheadings --units b --nosuffix -o vg_uuid,vg_size,vg_extent_size,pv_count "$VG" 2>/dev/null | xargs) 1"
+test_eq "PV list = LVM2's pvs" "$(sed -n 's/^PV //p' "$SCRATCH/api.out" | sort)" \
+    "$(lvm2 pvs --noheadings --units b --nosuffix -o pv_name,pv_uuid,pv_size "${D[@]}" 2>/dev/null | awk '{$1=$1; print}' | sort)"
+test_eq "LV list = LVM2's lvs after the changes (sizes, attrs, UUIDs)" \
+    "$(sed -n 's/^LV //p' "$SCRATCH/api.out" | sort)" \
+    "$(lvm2 lvs --noheadings --units b --nosuffix -o lv_name,lv_uuid,lv_attr,lv_size "$VG" 2>/dev/null | awk '{$1=$1; print}' | sort)"
+test_ok "LVM2's vgck accepts the VG changed through the API" lvm2 vgck "$VG"
+
+done_testing

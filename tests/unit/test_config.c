@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tests/unit/test_config.c - lvm.conf handling (config/config.h) and device filters
+ * (dev/filter.h): LVM2's documented filter rules (first matching pattern decides, any
+ * delimiter, no match = accept, global_filter and filter must both accept), --config
+ * merged over the file (values replace, sections merge, "a/b" keys), malformed input,
+ * and the shell's word splitting (cmd/shell.h).
+ */
+#include "cmd/shell.h"
+#include "config/config.h"
+#include "dev/filter.h"
+#include "tap.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static struct lvx_ctx ctx;
+
+static bool accepts(const struct lvx_filter *f, const char *path)
+{
+    const char *names[1] = { path };
+    return lvx_filter_accepts(f, names, 1);
+}
+
+static struct lvx_filter *make(const char *const *patterns)
+{
+    struct lvx_filter *f = NULL;
+    for (; *patterns; patterns++)
+        if (lvx_filter_add(&ctx, &f, *patterns) < 0)
+            tap_diag("pattern %s: %s", *patterns, ctx.errmsg);
+    return f;
+}
+
+static void test_filter_order(void)
+{
+    /* lvm.conf(5): the first pattern that matches decides; no match = accepted */
+    const char *const p1[] = { "a|^/dev/loop1$|", "r|.*|", NULL };
+    struct lvx_filter *f = make(p1);
+    ok(accepts(f, "/dev/loop1"), "accept listed before reject-all: loop1 accepted");
+    ok(!accepts(f, "/dev/loop10"), "anchored regex: loop10 rejected");
+    ok(!accepts(f, "/dev/sda"), "reject-all catches the rest");
+    lvx_filter_free(f);
+
+    const char *const p2[] = { "r|.*|", "a|^/dev/loop1$|", NULL };
+    f = make(p2);
+    ok(!accepts(f, "/dev/loop1"), "reject-all first wins over a later accept");
+    lvx_filter_free(f);
+
+    const char *const p3[] = { "r|/dev/sd|", NULL };
+    f = make(p3);
+    ok(accepts(f, "/dev/loop3"), "no pattern matches: accepted");
+    ok(!accepts(f, "/dev/sdb1"), "unanchored regex matches inside the path");
+    lvx_filter_free(f);
+
+    ok(accepts(NULL, "/dev/anything"), "no filter accepts everything");
+
+    /* several names of one device: any name matching an earlier accept wins */
+    const char *const p4[] = { "a|^/dev/disk/by-id/keep$|", "r|.*|", NULL };
+    f = make(p4);
+    const char *names[2] = { "/dev/loop7", "/dev/disk/by-id/keep" };
+    ok(lvx_filter_accepts(f, names, 2), "an alias accepted by the first pattern");
+    lvx_filter_free(f);
+}
+
+static void test_filter_delimiters(void)
+{
+    const char *const p[] = { "a/loop2/", "r#^/dev/loop#", "a,x,", NULL };
+    struct lvx_filter *f = make(p);
+    is_int(lvx_filter_count(f), 3, "three patterns with different delimiters");
+    ok(accepts(f, "/dev/loop2"), "'/' delimiter");
+    ok(!accepts(f, "/dev/loop4"), "'#' delimiter");
+    lvx_filter_free(f);
+
+    f = NULL;
+    ok(lvx_filter_add(&ctx, &f, "a|/dev/(sda|sdb)$|") == 0, "regex with '|' inside parentheses");
+    ok(accepts(f, "/dev/sdb"), "alternation works");
+    lvx_filter_free(f);
+
+    f = NULL;
+    ok(lvx_filter_add(&ctx, &f, "x|.*|") == -EINVAL, "pattern must start with a or r");
+    ok(strstr(ctx.errmsg, "x|.*|") != NULL, "message names the pattern");
+    ok(lvx_filter_add(&ctx, &f, "a|.*") == -EINVAL, "missing closing delimiter");
+    ok(lvx_filter_add(&ctx, &f, "a|(|") == -EINVAL, "bad regex");
+    ok(lvx_filter_add(&ctx, &f, "a") == -EINVAL, "too short");
+    ok(f == NULL, "no filter made from bad patterns");
+}
+
+/* Write lvm.conf into a private system dir. */
+static char sysdir[] = "/tmp/lvx-test-config.XXXXXX";
+
+static void write_conf(const char *text)
+{
+    char path[256];
+    snprintf(path, sizeof(path), "%s/lvm.conf", sysdir);
+    FILE *f = fopen(path, "w");
+    fputs(text, f);
+    fclose(f);
+}
+
+static void test_load_and_merge(void)
+{
+    if (!mkdtemp(sysdir)) {
+        tap_skip("mkdtemp failed");
+        return;
+    }
+    setenv("LVM_SYSTEM_DIR", sysdir, 1);
+    write_conf("backup {\n backup = 0\n archive = 0\n retain_min = 4\n}\n"
+               "devices {\n global_filter = [ \"a|^/dev/loop1$|\", \"r|.*|\" ]\n}\n");
+
+    struct lvx_config *cfg = NULL;
+    lvx_ctx_init(&ctx);
+    ok(lvx_config_load(&ctx, &cfg) == 0, "load lvm.conf");
+    is_int(lvx_config_int(cfg, "backup/backup", 1), 0, "file value read");
+    is_int(lvx_config_int(cfg, "backup/retain_days", 30), 30, "absent key: default");
+    struct lvx_filter *f = NULL;
+    ok(lvx_config_device_filter(&ctx, cfg, &f) == 0 && f, "global_filter built");
+    ok(accepts(f, "/dev/loop1") && !accepts(f, "/dev/loop2"), "global_filter from the file");
+    lvx_filter_free(f);
+    lvx_config_free(cfg);
+
+    /* --config replaces values, merges sections, accepts a/b keys */
+    ctx.config_override = "backup { backup = 1 } devices/filter = [ \"r|^/dev/loop1$|\" ] "
+                          "lvx { activation_backend = \"user\" }";
+    ok(lvx_config_load(&ctx, &cfg) == 0, "load with --config");
+    is_int(lvx_config_int(cfg, "backup/backup", 0), 1, "--config value replaces the file's");
+    is_int(lvx_config_int(cfg, "backup/archive", 1), 0, "other keys of the section kept");
+    is_int(lvx_config_int(cfg, "backup/retain_min", 10), 4, "merged section keeps file keys");
+    is_str(lvx_config_str(cfg, "lvx/activation_backend", "dm"), "user", "new section added");
+    ok(lvx_config_device_filter(&ctx, cfg, &f) == 0, "both filters built");
+    ok(!accepts(f, "/dev/loop1"), "filter rejects what global_filter accepts: both must accept");
+    ok(!accepts(f, "/dev/loop2"), "global_filter still rejects the rest");
+    lvx_filter_free(f);
+    lvx_config_free(cfg);
+
+    ctx.config_override = "backup/backup = 1 backup/backup = 0";
+    ok(lvx_config_load(&ctx, &cfg) == 0, "repeated --config key");
+    is_int(lvx_config_int(cfg, "backup/backup", 5), 0, "the last assignment wins");
+    lvx_config_free(cfg);
+
+    ctx.config_override = "devices { filter = [ \"q|x|\" ] }";
+    ok(lvx_config_load(&ctx, &cfg) == 0, "bad pattern loads");
+    ok(lvx_config_device_filter(&ctx, cfg, &f) == -EINVAL, "bad pattern: -EINVAL");
+    ok(strstr(ctx.errmsg, "devices/filter") != NULL, "message names the setting");
+    lvx_config_free(cfg);
+
+    ctx.config_override = "devices {";
+    ok(lvx_config_load(&ctx, &cfg) == -EINVAL, "unparsable --config: -EINVAL");
+    ok(strncmp(ctx.errmsg, "--config:", 9) == 0, "message says --config");
+    ctx.config_override = NULL;
+
+    write_conf("backup { backup = ");
+    ok(lvx_config_load(&ctx, &cfg) == -EINVAL, "unparsable lvm.conf: -EINVAL");
+    ok(strstr(ctx.errmsg, "lvm.conf") != NULL, "message names the file");
+
+    char path[256];
+    snprintf(path, sizeof(path), "%s/lvm.conf", sysdir);
+    unlink(path);
+    ok(lvx_config_load(&ctx, &cfg) == 0, "missing lvm.conf: defaults");
+    is_int(lvx_config_int(cfg, "backup/backup", 1), 1, "default when there is no file");
+    lvx_config_free(cfg);
+    rmdir(sysdir);
+}
+
+static void test_split(void)
+{
+    struct lvx_pool *pool = lvx_pool_create();
+    const char *err;
+    int argc;
+    char **argv;
+    ok(lvx_shell_split(pool, "  vgs   -o 'vg_name,vg_size'  \"a b\" c\\ d # comment", &argc,
+                       &argv, &err) == 0, "split a line");
+    is_int(argc, 5, "five words, comment dropped");
+    is_str(argv[2], "vg_name,vg_size", "single quotes");
+    is_str(argv[3], "a b", "double quotes keep blanks");
+    is_str(argv[4], "c d", "backslash escapes a blank");
+    ok(argv[5] == NULL, "argv NULL-terminated");
+    ok(lvx_shell_split(pool, "echo \"x\\\"y\" 'p\\q'", &argc, &argv, &err) == 0 &&
+       argc == 3 && strcmp(argv[1], "x\"y") == 0 && strcmp(argv[2], "p\\q") == 0,
+       "\\\" inside double quotes; backslash literal inside single quotes");
+    ok(lvx_shell_split(pool, "# only a comment", &argc, &argv, &err) == 0 && argc == 0,
+       "comment line: no words");
+    ok(lvx_shell_split(pool, "vgs 'open", &argc, &argv, &err) == -EINVAL && err,
+       "unterminated quote is an error");
+    ok(lvx_shell_split(pool, "a#b", &argc, &argv, &err) == 0 && argc == 1 &&
+       strcmp(argv[0], "a#b") == 0, "'#' inside a word is not a comment");
+    lvx_pool_destroy(pool);
+}
+
+int main(void)
+{
+    lvx_ctx_init(&ctx);
+    test_filter_order();
+    test_filter_delimiters();
+    test_load_and_merge();
+    test_split();
+    return tap_done();
+}
