@@ -19,6 +19,7 @@
 
 static const struct lvx_activation_backend *const backends[] = {
     &lvx_activation_dm,
+    &lvx_activation_user,
 };
 
 const struct lvx_activation_backend *lvx_activation_find(const char *name)
@@ -51,8 +52,8 @@ static const struct lvx_activation_backend *choose_named(struct lvx_ctx *ctx, co
     }
     const struct lvx_activation_backend *be = lvx_activation_find(name);
     if (!be) {
-        lvx_error(ctx, EINVAL, "Unknown activation backend \"%s\" (%s): use dm%s or none.", name,
-                  origin, strcmp(name, "user") == 0 ? " (user is not available yet)" : "");
+        lvx_error(ctx, EINVAL, "Unknown activation backend \"%s\" (%s): use dm, user or none.",
+                  name, origin);
         return NULL;
     }
     return be->probe(ctx) ? be : NULL;

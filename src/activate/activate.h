@@ -6,7 +6,9 @@
  *   dm    the kernel device-mapper (activate/dm_backend.c): devices named, UUID'd
  *         and tabled exactly as LVM2 does (format §15), so either tool can manage
  *         what the other activated;
- *   user  (later) a userspace datapath exported through FUSE + loop.
+ *   user  the lvx daemon's user-space datapath (io_uring over the PVs) exported
+ *         as a FUSE file behind a loop device (activate/user_backend.c), for
+ *         machines without device-mapper.
  *
  * Choosing: lvx_activation_choose() takes, in order, the name forced by the
  * caller (an option), the environment variable LVX_ACTIVATION_BACKEND
@@ -79,6 +81,8 @@ struct lvx_activation_backend {
 };
 
 extern const struct lvx_activation_backend lvx_activation_dm;
+/* activate/user_backend.c: FUSE + loop through the lvx daemon (daemon/daemon.h) */
+extern const struct lvx_activation_backend lvx_activation_user;
 
 /* The dm table the `dm` backend loads for lv, appended to out: map/'s lines; with
  * partial, a segment touching a missing PV is one "<start> <len> error" line.

@@ -189,6 +189,42 @@ static int make_live(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv
     return 0;
 }
 
+/* Suspend + resume: a loaded inactive table becomes live.  A failed resume drops the
+ * new table and resumes the old one (an LV is never left suspended). */
+static int swap_tables(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name)
+{
+    int rc = lvx_dm_suspend(ctx, dm, name);
+    if (rc < 0)
+        return rc;
+    rc = lvx_dm_resume(ctx, dm, name, NULL);
+    if (rc < 0) {
+        struct saved_error first;
+        save_error(ctx, &first);
+        lvx_dm_clear(ctx, dm, name);
+        lvx_dm_resume(ctx, dm, name, NULL);
+        rc = restore_error(ctx, &first);
+    }
+    return rc;
+}
+
+/* An LV already active: reload when its live table or permission differs from the
+ * metadata (e.g. changed by another tool while active), then make sure of the nodes. */
+static int refresh(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *lv,
+                   const struct lv_ids *ids, const struct lvx_dm_info *info, const char *table,
+                   bool ro)
+{
+    struct lvx_buf live = LVX_BUF_INIT;
+    int rc = lvx_dm_table(ctx, dm, ids->name, false, &live);
+    bool same = rc == 0 && info->read_only == ro && strcmp(lvx_buf_str(&live), table) == 0;
+    lvx_buf_free(&live);
+    if (rc < 0)
+        return rc;
+    if (!same && ((rc = lvx_dm_load(ctx, dm, ids->name, table, ro)) < 0 ||
+                  (rc = swap_tables(ctx, dm, ids->name)) < 0))
+        return rc;
+    return lvx_dm_nodes_add(ctx, ids->name, info->major, info->minor, lv->vg->name, lv->name);
+}
+
 /* device-mapper's block major from /proc/devices (253 when not found). */
 static uint32_t dm_block_major(void)
 {
@@ -233,8 +269,7 @@ static int dm_activate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
                            "already exists with UUID \"%s\".", lv->vg->name, lv->name, ids.name,
                            info.uuid);
         } else if (info.live_table && !info.suspended) {
-            rc = lvx_dm_nodes_add(ctx, ids.name, info.major, info.minor, lv->vg->name,
-                                  lv->name);           /* already active */
+            rc = refresh(ctx, &dm, lv, &ids, &info, lvx_buf_str(&table), ro);
         } else {
             rc = make_live(ctx, &dm, lv, &ids, lvx_buf_str(&table), ro);
         }
@@ -343,16 +378,7 @@ static int dm_swap(struct lvx_ctx *ctx, const struct lvx_lv *lv)
     int rc = open_active(ctx, lv, lv->vg->name, &dm, &ids, &info);
     if (rc < 0)
         return rc;
-    if ((rc = lvx_dm_suspend(ctx, &dm, ids.name)) == 0) {
-        rc = lvx_dm_resume(ctx, &dm, ids.name, NULL);
-        if (rc < 0) {                         /* never leave the LV suspended */
-            struct saved_error first;
-            save_error(ctx, &first);
-            lvx_dm_clear(ctx, &dm, ids.name);
-            lvx_dm_resume(ctx, &dm, ids.name, NULL);
-            rc = restore_error(ctx, &first);
-        }
-    }
+    rc = swap_tables(ctx, &dm, ids.name);
     lvx_dm_close(&dm);
     return rc;
 }

@@ -56,10 +56,16 @@ static const enum lvx_opt_id vgcfgrestore_opts[] = { LVX_OPT_FILE, LVX_OPT_LIST,
                                                      LVX_OPT_FORCE_LONG, END };
 static const enum lvx_opt_id config_opts[] = { LVX_OPT_TYPE, END };
 static const enum lvx_opt_id no_opts[] = { END };
+static const enum lvx_opt_id daemon_opts[] = { LVX_OPT_FORCE, END };
 
 static const struct lvx_command command_table[] = {
     { "config", lvx_cmd_config, "Display the configuration (lvm.conf merged with --config)",
       "[SECTION|SECTION/KEY ...]", config_opts },
+    { "shell", lvx_cmd_shell,
+      "Run commands from a terminal, stdin or FILE (--status-fd N, --no-cache)", "[FILE]",
+      no_opts },
+    { "daemon", lvx_cmd_daemon, "Start, stop or show the daemon of user-space activation",
+      "[start|stop|status|run]", daemon_opts },
     { "help", lvx_cmd_help, "Display help for commands", "[COMMAND ...]", no_opts },
     { "lvcreate", lvx_cmd_lvcreate, "Create a logical volume", "VG [PV[:PE-PE] ...]",
       lvcreate_opts },

@@ -83,7 +83,9 @@ int lvx_cmd_lvremove(struct lvx_cmd_env *env);      /* cmd/lvremove.c */
 int lvx_cmd_lvrename(struct lvx_cmd_env *env);      /* cmd/lvrename.c */
 int lvx_cmd_lvchange(struct lvx_cmd_env *env);      /* cmd/lvchange.c */
 int lvx_cmd_lvtable(struct lvx_cmd_env *env);       /* cmd/lvtable.c */
+int lvx_cmd_daemon(struct lvx_cmd_env *env);        /* cmd/daemon_cmd.c */
 int lvx_cmd_config(struct lvx_cmd_env *env);        /* cmd/config_cmd.c */
+int lvx_cmd_shell(struct lvx_cmd_env *env);         /* cmd/shell.c (the binary runs the shell) */
 int lvx_cmd_pvcreate(struct lvx_cmd_env *env);
 int lvx_cmd_pvremove(struct lvx_cmd_env *env);
 int lvx_cmd_pvchange(struct lvx_cmd_env *env);

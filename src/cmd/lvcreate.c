@@ -321,7 +321,11 @@ static int create_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
     if (!zero)
         lvx_warn(env->ctx, "WARNING: Logical volume %s/%s not zeroed.", vg->name, lv->name);
     if (act && (rc = lvx_actcmd_activate(env, act, lv))) {
-        lvx_cmd_errorf("Logical volume \"%s\" created but not activated.", lv->name);
+        /* as LVM2: a new LV that cannot be activated is taken out again */
+        lvx_vg_remove_lv(u->vg, lv);
+        if (lvx_lvcmd_commit(env, u) == 0)
+            lvx_cmd_errorf("Aborting. Failed to activate new LV %s/%s: it was removed again.",
+                           vg->name, lv->name);
         return rc;
     }
     lvx_notice(env->ctx, "Logical volume \"%s\" created.", lv->name);

@@ -218,13 +218,14 @@ static void change_vg(struct lvx_cmd_env *env, const char *vgname, const struct 
         uuid_changed[n] = pv;
         changed[n++] = t->pv_names[i];
     }
-    if (n && lvx_vg_update_commit(env->ctx, &u, lvx_pvcmd_command_line(env)) < 0) {
+    bool test = env->args->count[LVX_OPT_TEST] > 0;
+    if (n && !test && lvx_vg_update_commit(env->ctx, &u, lvx_pvcmd_command_line(env)) < 0) {
         lvx_cmd_fail(env);
         cnt->failed = true;
         cnt->unchanged += n;
         n = 0;
     }
-    for (unsigned i = 0; i < n && o->new_uuid; i++) {
+    for (unsigned i = 0; i < n && o->new_uuid && !test; i++) {
         struct lvx_scan_pv *spv = lvx_scan_find_pv(u.scan, uuid_changed[i]->uuid);
         if (!spv || lvx_dev_open(env->ctx, spv->dev, true) < 0 || lvx_pv_write_label(env->ctx, spv) < 0) {
             lvx_cmd_fail(env);

@@ -232,3 +232,12 @@ int lvx_shell_loop(const struct lvx_shell_opts *o)
     lvx_session_fini(&s);
     return 0;
 }
+
+/* `shell` reached through the dispatcher: from inside a shell or through liblvx's
+ * lvx_run() (the lvx binary starts the shell itself, before dispatching). */
+int lvx_cmd_shell(struct lvx_cmd_env *env)
+{
+    (void)env;
+    lvx_cmd_errorf("The shell runs from the lvx binary only (already in a shell or library).");
+    return LVX_EXIT_FAILED;
+}

@@ -3,15 +3,14 @@
  * cmd/vgreduce.c - `lvx vgreduce VG PV...`, `vgreduce -a VG` (every unused PV),
  * `vgreduce --removemissing [--force] VG`.  PVs holding extents are refused
  * ("Physical volume "/dev/x" still in use"), as is the VG's last PV.  One commit
- * without the removed PVs, then each removed PV is made an orphan (its metadata
- * slots cleared, PV_EXT_USED dropped).  --removemissing refuses when LVs use a
+ * without the removed PVs, which detaches them (meta/update.c: metadata slots
+ * cleared, PV_EXT_USED dropped), so they are orphans afterwards.  --removemissing refuses when LVs use a
  * missing PV unless --force, which removes those LVs.
  */
 #include "cmd/vgcmd.h"
 
 #include <string.h>
 
-#include "meta/commit.h"
 #include "meta/vgops.h"
 
 static bool named(char **names, unsigned count, const struct lvx_pv *pv)
@@ -118,16 +117,12 @@ static int reduce(struct lvx_cmd_env *env, struct lvx_vg_update *u, bool missing
         uuids[i] = lvx_pool_strdup(env->pool, rm[i]->uuid);
         lvx_vg_remove_pv(vg, rm[i]);
     }
+    /* the commit detaches the PVs it no longer lists (label first, before its commit
+     * point): they are orphans once it returns */
     int rc = lvx_vgcmd_commit(env, u);
     if (rc)
         return rc;
     for (unsigned i = 0; i < n; i++) {
-        struct lvx_scan_pv *spv = lvx_scan_find_pv(u->scan, uuids[i]);
-        if (spv && !env->args->count[LVX_OPT_TEST] && lvx_pv_write_orphan(env->ctx, spv) < 0) {
-            lvx_cmd_fail(env);
-            failed = true;
-            continue;
-        }
         if (missing) {
             char dashed[LVX_UUID_DASHED_LEN + 1];
             lvx_uuid_format(uuids[i], dashed);

@@ -238,12 +238,15 @@ int lvx_cache_scan(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts, struct
     if (same && c->scan && still_valid(c, ctx)) {
         lvx_pool_destroy(tmp);
         c->hits++;
+        lvx_debug(ctx, "Scan cache: reusing the scan of %u devices (checked unchanged)", c->ndev);
         c->lent = true;
         c->scan->cache = c;
         *out = c->scan;
         return 0;
     }
     c->misses++;
+    lvx_debug(ctx, "Scan cache: %s", !c->scan ? "no scan kept, scanning" :
+              same ? "devices changed on disk, scanning again" : "device list changed, scanning");
     drop_scan(c);
     if (!same)
         take_devices(c, &list);

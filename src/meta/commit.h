@@ -16,7 +16,11 @@
  * Areas in use: every metadata area of every present PV of the VG whose desired
  * state (pv->ondisk.mda[i].ignored) is "in use", plus areas switching to ignored
  * by this commit; bad areas are skipped unless `repair` is set (vgck --updatemetadata).
- * Labels lacking PV_EXT_USED (or with an old extension) are rewritten first.
+ * Labels of VG PVs lacking PV_EXT_USED (or with an old extension) are rewritten after
+ * the commit point (LVM2 does it before; after is crash-safe: a listed PV lacking the
+ * flag still reads as a member, a flagged PV no VG lists reads as "[unknown]").
+ * PVs carrying this VG's metadata but not listed (outdated, §8.4) are detached before
+ * the commit point (see lvx_vg_commit_detach).
  * On a failure before the first commit-slot write the touched headers are reverted
  * and the VG stays at its old version.
  */

@@ -19,6 +19,7 @@
 #include "meta/cache.h"
 #include "config/config.h"
 #include "dev/filter.h"
+#include "dev/scandirs.h"
 #include "dev/io.h"
 #include "format/cfg.h"
 #include "format/crc.h"
@@ -432,14 +433,38 @@ out:
 
 /* ---- entry points ------------------------------------------------------------------- */
 
+/* lvm.conf devices/scan: keep the devices with a node in those directories. */
+static int scan_config_dirs(struct lvx_ctx *ctx, const struct lvx_config *cfg,
+                            struct lvx_pool *pool, struct lvx_devlist *devs)
+{
+    const struct lvx_cfg_node *n = lvx_config_node(cfg, "devices/scan");
+    if (!n)
+        return 0;
+    const char *dirs[64];
+    unsigned count = 0;
+    if (n->kind == LVX_CFG_STRING)
+        dirs[count++] = n->str;
+    for (const struct lvx_cfg_node *e = n->kind == LVX_CFG_ARRAY ? n->child : NULL; e; e = e->next) {
+        if (e->kind != LVX_CFG_STRING || count == 64)
+            return lvx_error(ctx, EINVAL, "devices/scan must be an array of directory names");
+        dirs[count++] = e->str;
+    }
+    if (n->kind != LVX_CFG_STRING && n->kind != LVX_CFG_ARRAY)
+        return lvx_error(ctx, EINVAL, "devices/scan must be an array of directory names");
+    return lvx_devs_restrict_to_dirs(ctx, pool, devs, dirs, count);
+}
+
 /* Drop the devices lvm.conf's devices/global_filter and devices/filter reject, before
  * anything opens them.  A device is matched by its name and its canonical path.  As
  * LVM2 does, devices named with --devices are not filtered (system scan only). */
-static int scan_filter_devices(struct lvx_ctx *ctx, struct lvx_devlist *devs)
+static int scan_filter_devices(struct lvx_ctx *ctx, struct lvx_pool *pool,
+                               struct lvx_devlist *devs)
 {
     struct lvx_config *cfg = NULL;
     struct lvx_filter *filter = NULL;
     int rc = lvx_config_load(ctx, &cfg);
+    if (rc == 0)
+        rc = scan_config_dirs(ctx, cfg, pool, devs);
     if (rc == 0)
         rc = lvx_config_device_filter(ctx, cfg, &filter);
     lvx_config_free(cfg);
@@ -468,7 +493,7 @@ int lvx_scan_list_devices(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts,
     if (opts && opts->devices)
         rc = lvx_devs_from_names(ctx, pool, opts->devices, opts->device_count, out);
     else if ((rc = lvx_devs_from_system(ctx, pool, out)) == 0)
-        rc = scan_filter_devices(ctx, out);
+        rc = scan_filter_devices(ctx, pool, out);
     return rc;
 }
 

@@ -112,7 +112,8 @@ LVX_RGETTER(pv_attr)
     const struct lvx_pv *pv = row->pv;
     char *a = lvx_pool_alloc(rc->pool, 4);
     bool exported = (pv->status & LVX_PV_EXPORTED) || (pv->vg && (pv->vg->status & LVX_VG_EXPORTED));
-    a[0] = pv->vg && (pv->status & LVX_PV_ALLOCATABLE) ? 'a' : '-';
+    /* (a)llocatable, or (u)sed: in a VG but not allocatable (pvchange -x n) */
+    a[0] = !pv->vg ? '-' : (pv->status & LVX_PV_ALLOCATABLE) ? 'a' : 'u';
     a[1] = exported ? 'x' : '-';
     a[2] = pv->vg && lvx_report_pv_missing(pv) ? 'm' : '-';
     lvx_rval_str(v, a);

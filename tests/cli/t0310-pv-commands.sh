@@ -172,6 +172,24 @@ test_ok "pvcreate --uuid U --restorefile FILE" \
 test_eq "LVM2: vgpv complete again" "$(vg_field vgpv vg_missing_pv_count)" 0
 test_ok "LVM2 vgck accepts vgpv after the restore" lvm2 vgck vgpv
 
+# ---------------------------------------------------------------- a VG made by lvx
+
+if lvxs vgcreate --help >/dev/null 2>&1; then
+    test_ok "lvx pvcreate D4 again" lvxs pvcreate "$D4"
+    test_ok "lvx vgcreate vgx D4 D5 (D5 without a metadata area)" lvxd vgcreate vgx "$D4" "$D5"
+    test_eq "LVM2 sees vgx with 2 PVs" "$(vg_field vgx pv_count)" 2
+    test_ok "pvchange -x n on D5" lvxd pvchange -x n "$D5"
+    test_eq "LVM2: D5 not allocatable" "$(pv_field "$D5" pv_allocatable)" ""
+    test_ok "pvresize --setphysicalvolumesize 32m -y on D5" \
+        lvxd pvresize --setphysicalvolumesize 32m -y "$D5"
+    test_eq "LVM2: D5 has 7 extents" "$(pv_field "$D5" pv_pe_count)" 7
+    refuse "pvremove of a PV without metadata areas in a VG" lvxs pvremove "$D5"
+    refuse "pvcreate on a PV without metadata areas in a VG" lvxs pvcreate "$D5"
+    test_ok "LVM2 vgck accepts vgx" lvm2 vgck vgx
+else
+    test_skip "PV commands on a VG made by lvx vgcreate" "lvx vgcreate not available"
+fi
+
 # ---------------------------------------------------------------- bad input
 
 refuse "unknown option" lvxs pvcreate --bogus "$D3"

@@ -22,7 +22,7 @@ plan_later
 
 DIFF="$LVX_ROOT/tests/tools/report_diff.py"
 D=()
-for i in 1 2 3 4 5; do D+=("$(make_loop 64M)") || skip_all "cannot make loop devices"; done
+for _ in 1 2 3 4 5; do D+=("$(make_loop 64M)") || skip_all "cannot make loop devices"; done
 DEVS=$(IFS=,; echo "${D[*]}")
 lvm_sandbox "${D[@]}"
 # lvx with the sandbox's lvm.conf (no backups) and only our devices
@@ -207,5 +207,23 @@ test_eq "restored: 2 PVs, tag r1, seqno above the old one" \
 test_eq "the PV left out is an orphan again for LVM2" "$(lvm2_field pvs vg_name "${D[2]}")" ""
 test_ok "lvx vgremove vgR" lxb vgremove vgR
 test_ok "vgremove removed the backup file" test ! -e "$SCRATCH/lvxsys/backup/vgR"
+
+# a VG with a thin pool (fixture p08, image files): --force needed, as LVM2
+mapfile -t imgs < <(fixture_images p08_segtype_zoo "$SCRATCH/p08")
+if [[ ${#imgs[@]} -gt 0 ]]; then
+    lxf() { LVM_SYSTEM_DIR="$SCRATCH/lvm" lvx "$@" --devices "$(IFS=,; echo "${imgs[*]}")"; }
+    backup="$LVX_ROOT/tests/fixtures/lvm2/p08_segtype_zoo/backup-vg08.vg"
+    seq_before=$(lxf vgs --noheadings -o vg_seqno vg08 2>/dev/null | tr -d ' ')
+    test_fail "vgcfgrestore of a VG with a thin pool without --force is refused" \
+        lxf vgcfgrestore -f "$backup" vg08
+    cp "$SCRATCH/.err" "$SCRATCH/thin.err"
+    test_ok "the refusal asks for --force" grep -q -- "--force" "$SCRATCH/thin.err"
+    test_ok "vgcfgrestore --force -f BACKUP vg08" lxf vgcfgrestore --force -f "$backup" vg08
+    test_eq "vg08 restored as the next version" "$(lxf vgs --noheadings -o vg_seqno vg08 2>/dev/null | tr -d ' ')" \
+        "$((seq_before + 1))"
+    test_ok "lvx vgck vg08 after the restore" lxf vgck vg08
+else
+    test_skip "vgcfgrestore of a VG with a thin pool" "fixture images could not be rebuilt"
+fi
 
 done_testing

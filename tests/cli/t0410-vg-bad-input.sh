@@ -17,7 +17,7 @@ need_lvx
 plan_later
 
 D=()
-for i in 1 2 3 4 5; do D+=("$(make_loop 64M)") || skip_all "cannot make loop devices"; done
+for _ in 1 2 3 4 5; do D+=("$(make_loop 64M)") || skip_all "cannot make loop devices"; done
 DEVS=$(IFS=,; echo "${D[*]}")
 lvm_sandbox "${D[@]}"
 lx() { LVM_SYSTEM_DIR="$SCRATCH/lvm" lvx "$@" --devices "$DEVS"; }
@@ -108,5 +108,14 @@ refused "vgcreate with metadata over the area size" 'does not fit in the metadat
 test_ok "setup: a VG on the small-area PV" lx vgcreate vgT "${D[2]}"
 refused "vgchange adding tags over the area size" 'does not fit in the metadata area' \
     vgchange "${tags[@]}" vgT
+
+# a device without a PV label but with another signature: no implicit pvcreate without -y
+if command -v mkswap >/dev/null 2>&1 && lvm2 pvremove "${D[4]}" >/dev/null 2>&1 &&
+    mkswap "${D[4]}" >/dev/null 2>&1; then
+    refused "vgcreate on a device with a swap signature" 'swap signature detected on' \
+        vgcreate vgS "${D[4]}"
+else
+    test_skip "vgcreate on a device with a swap signature" "mkswap or pvremove failed"
+fi
 
 done_testing

@@ -8,7 +8,7 @@
 #   pvcreate --metadatacopies 2 d0; (setup: pvcreate d1, d2 with 0 areas, d3)
 #   vgcreate vg0 d0 d1 d2; vgextend vg0 d3; vgchange --addtag t1 vg0;
 #   pvchange --metadataignore y d1; pvchange -x n d3; vgreduce vg0 d3;
-#   vgrename vg0 vg1; vgchange -x n vg1
+#   vgrename vg0 vg1; vgchange -x n vg1; vgremove vg1
 # For each step: the devices' metadata regions (first and last MiB) are saved, the
 # command runs once with LVX_TEST_IO_LOG to count its device writes W and to get the
 # "new" reference reports, then for every k in 1..W:
@@ -19,9 +19,9 @@
 #          precommit slot set (tests/tools/mda_slots.py) and LVM2's `vgck VG` clean.
 #   fail:  restore "before", run with LVX_TEST_FAIL_WRITE=k: non-zero exit with a
 #          message, no sanitizer report, and again old or new state in both tools.
-# The per-area report fields (pv/vg_mda_count, pv/vg_mda_used_count, pv/vg_mda_free) are
-# left out of the old/new comparison: they describe each area's own header (the copy it
-# holds, its ignored flag; LVM2 does not count an area still empty or at an older seqno),
+# The per-area report fields (pv/vg_mda_count, _used_count, _size, _free) are left out of
+# the old/new comparison: they describe each area's own header (the copy it holds, its
+# ignored flag; LVM2 leaves out an area still empty or at an older seqno),
 # and after a crash inside the commit phase areas legitimately differ until the next
 # write; the repair check covers them.  pvcreate and vgcreate make random UUIDs, so
 # their runs are compared with the UUIDs masked.
@@ -46,8 +46,8 @@ mkdir -p "$SCRATCH/locks" "$SCRATCH/snap" "$SCRATCH/ref" "$SCRATCH/run"
 export LVX_LOCK_DIR="$SCRATCH/locks"
 MDA_SLOTS="$LVX_ROOT/tests/tools/mda_slots.py"
 
-PVF=pv_name,pv_uuid,vg_name,pv_fmt,dev_size,pv_size,pe_start,pv_pe_count,pv_pe_alloc_count,pv_mda_size,pv_ba_start,pv_ba_size,pv_ext_vsn,pv_attr,pv_allocatable,pv_tags
-VGF=vg_name,vg_uuid,vg_attr,vg_fmt,vg_extent_size,vg_extent_count,vg_free_count,vg_size,vg_free,vg_seqno,pv_count,lv_count,vg_mda_copies,vg_mda_size,max_lv,max_pv,vg_allocation_policy,vg_tags
+PVF=pv_name,pv_uuid,vg_name,pv_fmt,dev_size,pv_size,pe_start,pv_pe_count,pv_pe_alloc_count,pv_ba_start,pv_ba_size,pv_ext_vsn,pv_attr,pv_allocatable,pv_tags
+VGF=vg_name,vg_uuid,vg_attr,vg_fmt,vg_extent_size,vg_extent_count,vg_free_count,vg_size,vg_free,vg_seqno,pv_count,lv_count,vg_mda_copies,max_lv,max_pv,vg_allocation_policy,vg_tags
 MASK_UUIDS=0   # set by step for commands that make new UUIDs (each run makes others)
 
 CRASH_POINTS=0
@@ -132,7 +132,7 @@ explain_mix() {
         if cmp -s "$1.$f" "$2.$f"; then echo "$f: old"
         elif cmp -s "$1.$f" "$3.$f"; then echo "$f: new"
         else
-            echo "$f: neither (diff against new):"
+            echo "$f: neither (diff: < new reference, > this run):"
             diff "$3.$f" "$1.$f" | head -n 12
         fi
     done
@@ -308,6 +308,7 @@ step pvchange-x vg0 vg0 pvchange -x n "$d3"
 step vgreduce vg0 vg0 vgreduce vg0 "$d3"
 step vgrename vg0 vg1 vgrename vg0 vg1
 step vgchange-x vg1 vg1 vgchange -x n vg1
+step vgremove vg1 - vgremove vg1
 
 diag "crash points covered: $CRASH_POINTS"
 done_testing

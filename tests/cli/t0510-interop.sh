@@ -12,6 +12,7 @@
 #    seqno with no precommit slot left set (tests/tools/mda_slots.py).
 # 2. 50 commits alternating lvx / LVM2 on one VG (vgchange --addtag / --deltag): the seqno
 #    goes up by exactly one per commit and both tools report the same after every step.
+# 3. lvx vgremove and pvremove: LVM2 sees orphans, then no PV, as lvx does.
 # Both tools use LVM2's lock directory (LVX_LOCK_DIR is left unset), so the VG names are
 # unique to this run.
 # shellcheck source=tests/lib.sh
@@ -39,33 +40,37 @@ VGF=vg_name,vg_uuid,vg_attr,vg_fmt,vg_extent_size,vg_extent_count,vg_free_count,
 
 X() { LVM_SYSTEM_DIR="$SCRATCH/lvm" "$LVX" "$@" --devices "$DEVS"; }
 
-# same_json A B: exit 0 when the two JSON reports hold the same rows; else print the
-# differences (row by row, field by field).
+# same_json PREFIX: exit 0 when PREFIX.lvx.{pvs,vgs} hold the same rows as
+# PREFIX.lvm2.{pvs,vgs}; else print the differences (row by row, field by field).  Writes
+# the VG seqno LVM2 reports (or "none") to PREFIX.seqno.
 same_json() {
-    "$PYTHON" - "$1" "$2" <<'PY'
+    "$PYTHON" - "$1" <<'PY'
 import json, sys
+p = sys.argv[1]
 def rows(path):
     with open(path) as f:
         doc = json.load(f)
-    out = []
-    for rep in doc.get("report", []):
-        for key, val in rep.items():
-            out.append((key, val))
-    return out
-a, b = rows(sys.argv[1]), rows(sys.argv[2])
-if a == b:
-    sys.exit(0)
-if [k for k, _ in a] != [k for k, _ in b]:
-    print("report sections differ: %s vs %s" % ([k for k, _ in a], [k for k, _ in b]))
-    sys.exit(1)
-for (key, ra), (_, rb) in zip(a, b):
-    if len(ra) != len(rb):
-        print("%s: %d rows (lvx) vs %d rows (LVM2)" % (key, len(ra), len(rb)))
-    for i, (x, y) in enumerate(zip(ra, rb)):
-        for f in sorted(set(x) | set(y)):
-            if x.get(f) != y.get(f):
-                print("%s row %d %s: lvx %r, LVM2 %r" % (key, i, f, x.get(f), y.get(f)))
-sys.exit(1)
+    return [(k, v) for rep in doc.get("report", []) for k, v in rep.items()]
+bad = False
+for what in ("pvs", "vgs"):
+    a, b = rows("%s.lvx.%s" % (p, what)), rows("%s.lvm2.%s" % (p, what))
+    if a == b:
+        continue
+    bad = True
+    if [k for k, _ in a] != [k for k, _ in b]:
+        print("%s: report sections differ: %s vs %s" % (what, [k for k, _ in a], [k for k, _ in b]))
+        continue
+    for (key, ra), (_, rb) in zip(a, b):
+        if len(ra) != len(rb):
+            print("%s: %d rows (lvx) vs %d rows (LVM2)" % (key, len(ra), len(rb)))
+        for i, (x, y) in enumerate(zip(ra, rb)):
+            for f in sorted(set(x) | set(y)):
+                if x.get(f) != y.get(f):
+                    print("%s row %d %s: lvx %r, LVM2 %r" % (key, i, f, x.get(f), y.get(f)))
+vgs = [r for k, v in rows(p + ".lvm2.vgs") if k == "vg" for r in v]
+with open(p + ".seqno", "w") as f:
+    f.write("%s\n" % (vgs[0]["vg_seqno"] if len(vgs) == 1 else "none"))
+sys.exit(1 if bad else 0)
 PY
 }
 
@@ -73,26 +78,25 @@ PY
 compare_reports() {
     local p=$R/$1 rc bad=0 what
     local -x ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0"
+    echo none >"$p.seqno"
     for what in pvs vgs; do
         local fields=$PVF
         [[ $what == vgs ]] && fields=$VGF
         rc=0; X "$what" --reportformat json --units b -o "$fields" >"$p.lvx.$what" 2>"$p.lvx.$what.err" || rc=$?
         if [[ $rc != 0 ]] || sanitizer_report "$p.lvx.$what.err"; then
-            echo "lvx $what: exit $rc: $(head -n 3 "$p.lvx.$what.err")"; bad=1; continue
+            echo "lvx $what: exit $rc: $(head -n 3 "$p.lvx.$what.err")"; bad=1
         fi
         rc=0; lvm2 "$what" --reportformat json --units b -o "$fields" >"$p.lvm2.$what" 2>"$p.lvm2.$what.err" || rc=$?
         if [[ $rc != 0 ]]; then
-            echo "LVM2 $what: exit $rc: $(grep -v 'Activation disabled' "$p.lvm2.$what.err" | head -n 3)"; bad=1; continue
+            echo "LVM2 $what: exit $rc: $(grep -v 'Activation disabled' "$p.lvm2.$what.err" | head -n 3)"; bad=1
         fi
-        same_json "$p.lvx.$what" "$p.lvm2.$what" || bad=1
     done
-    return $bad
+    [[ $bad == 0 ]] || return 1
+    same_json "$p"
 }
 
-# vg_seqno LABEL TOOL: the seqno from the vgs report saved by compare_reports.
-vg_seqno() {
-    "$PYTHON" -c 'import json,sys; r=json.load(open(sys.argv[1]))["report"][0]["vg"]; print(r[0]["vg_seqno"] if r else "none")' "$R/$1.$2.vgs"
-}
+# vg_seqno LABEL: the VG seqno LVM2 reported in compare_reports LABEL.
+vg_seqno() { cat "$R/$1.seqno"; }
 
 # check_written LABEL VG: the full set of checks after an lvx command.
 check_written() {
@@ -171,7 +175,7 @@ lvx_step pvchange-mdaignore-n "$VG1" pvchange --metadataignore n "$d1"
 # ---------------------------------------------------------------- 2. alternating commits
 
 compare_reports alt0 >/dev/null || true
-prev=$(vg_seqno alt0 lvm2 2>/dev/null || echo none)
+prev=$(vg_seqno alt0)
 for ((i = 1; i <= 50; i++)); do
     case $((i % 4)) in
         1) tool=lvx; args=(vgchange --addtag "t$i" "$VG1") ;;
@@ -190,7 +194,7 @@ for ((i = 1; i <= 50; i++)); do
     if ! msg=$(compare_reports "alt$i"); then
         problems+="$msg"$'\n'
     fi
-    seq=$(vg_seqno "alt$i" lvm2 2>/dev/null || echo none)
+    seq=$(vg_seqno "alt$i")
     if [[ $prev =~ ^[0-9]+$ && $seq != $((prev + 1)) ]]; then
         problems+="seqno $seq after $prev (expected $((prev + 1)))"$'\n'
     fi
@@ -203,5 +207,11 @@ for ((i = 1; i <= 50; i++)); do
     prev=$seq
 done
 check_written alternating-end "$VG1"
+
+# ---------------------------------------------------------------- 3. removal
+
+lvx_step vgremove - vgremove "$VG1"
+PV_DEVS=("$d0" "$d3")
+lvx_step pvremove - pvremove "$d1" "$d2"
 
 done_testing

@@ -22,16 +22,22 @@ C=(lvcreate -an -Zn)
 test_ok "an LV to clash with" lvx_a "${C[@]}" -L 8m -n lv1 vg1
 test_ok "a striped LV" lvx_a "${C[@]}" -L 12m -i 3 -n st vg1
 test_ok "fill the first PV" lvx_a "${C[@]}" -l 100%PVS -n full vg1 "${TWIN_A[0]}"
+test_eq "the last PV is still empty" \
+    "$(lvm_a pvs --noheadings -o pv_used --units s --nosuffix "${TWIN_A[3]}" 2>/dev/null | tr -d ' ')" 0
+
+# The devices' checksums as left by the last successful change (refreshed by the
+# callers that change them; bad commands must not).
+BEFORE=$(sha_devs "${TWIN_A[@]}")
 
 # bad "description" EXIT-STATUS PATTERN lvx-args...
+# MAX_LINES (default 1): stderr lines allowed.
 bad() {
-    local desc=$1 want=$2 pattern=$3 rc=0 lines before after
+    local desc=$1 want=$2 pattern=$3 rc=0 lines after before=$BEFORE
     shift 3
-    before=$(sha_devs "${TWIN_A[@]}")
     lvx_a "$@" >"$SCRATCH/b.out" 2>"$SCRATCH/b.err" </dev/null || rc=$?
     after=$(sha_devs "${TWIN_A[@]}")
     lines=$(wc -l <"$SCRATCH/b.err")
-    if [[ $rc -eq $want && $lines -eq 1 && $before == "$after" ]] &&
+    if [[ $rc -eq $want && $lines -ge 1 && $lines -le ${MAX_LINES:-1} && $before == "$after" ]] &&
         grep -Eq -- "$pattern" "$SCRATCH/b.err" && ! sanitizer_report "$SCRATCH/b.err"; then
         _tap_result 0 "$desc"
         return
@@ -67,9 +73,11 @@ bad "unknown option" 3 "unrecognized option '--foo'" lvcreate -an --foo -L 8m vg
 bad "no VG" 3 "volume group" "${C[@]}" -L 8m
 bad "unknown VG" 5 'Volume group "nope" not found' "${C[@]}" -L 8m nope
 bad "PV not in the VG" 5 "not found in Volume Group" "${C[@]}" -L 8m vg1 /dev/null
-bad "lvcreate without -an is refused (no activation yet)" 5 "Activation is not available" lvcreate -Zn -L 8m vg1
-bad "lvcreate -ay is refused" 5 "Activation is not available" lvcreate -ay -Zn -L 8m vg1
-bad "lvchange -ay is refused" 5 "Activation is not available" lvchange -ay vg1/lv1
+# activation is off in the sandbox (lvm.conf global/activation = 0): the reason and
+# the refusal may take two lines
+MAX_LINES=2 bad "lvcreate without -an is refused when activation is off" 5 "Activation" lvcreate -Zn -L 8m vg1
+MAX_LINES=2 bad "lvcreate -ay is refused when activation is off" 5 "Activation" lvcreate -ay -Zn -L 8m vg1
+MAX_LINES=2 bad "lvchange -ay is refused when activation is off" 5 "Activation" lvchange -ay vg1/lv1
 bad "reduce to zero" 5 "below 1 extent" lvreduce -f -l -2 vg1/lv1
 bad "reduce by more than the size" 5 "below 1 extent" lvreduce -f -L -100m vg1/lv1
 bad "lvreduce without -f and no answer" 5 "NOT reduced" lvreduce -L -4m vg1/lv1
@@ -85,29 +93,31 @@ bad "lvrename to an existing name" 5 'already exists' lvrename vg1 lv1 st
 bad "lvrename to a reserved name" 3 'reserved' lvrename vg1 lv1 snapshot0
 bad "lvrename of an unknown LV" 5 'not found' lvrename vg1 nope other
 bad "lvrename across VGs" 3 'same volume group' lvrename vg1/lv1 vg2/lv1
-bad "lvchange -p r twice" 5 'already read only' lvchange -p r vg1/lv1 --test
+test_ok "lvchange -p r" lvx_a lvchange -p r vg1/lv1
+BEFORE=$(sha_devs "${TWIN_A[@]}")
+bad "lvchange -p r again" 5 'already read only' lvchange -p r vg1/lv1
 bad "lvchange without a change" 3 'No change' lvchange vg1/lv1
 bad "lvchange with a bad tag" 3 'Invalid argument for --addtag' lvchange --addtag 'a b' vg1/lv1
 test_ok "LVM2 vgck accepts the VG after all that" lvm_a vgck vg1
 
 # ---- zeroing through the LV's mapping
-pe_start=$(lvm_a pvs --noheadings --units s --nosuffix -o pe_start "${TWIN_A[1]}" 2>/dev/null | tr -d ' ')
+pe_start=$(lvm_a pvs --noheadings --units s --nosuffix -o pe_start "${TWIN_A[3]}" 2>/dev/null | tr -d ' ')
 test_ok "fill a PV with a pattern where the next LV goes" \
     "$PYTHON" -c "
 import sys
-f = open('${TWIN_A[1]}', 'r+b'); f.seek(0, 2); end = f.tell()
+f = open('${TWIN_A[3]}', 'r+b'); f.seek(0, 2); end = f.tell()
 start = $pe_start * 512
 f.seek(start); f.write(b'\xa5' * (end - start)); f.close()" 
-test_ok "lvcreate -an (zeroing by default) on the second PV" \
-    lvx_a lvcreate -an -L 8m -n zeroed vg1 "${TWIN_A[1]}:0-1"
-test_ok "lvcreate -an -Zn on the second PV" lvx_a lvcreate -an -Zn -L 8m -n kept vg1 "${TWIN_A[1]}:2-3"
+test_ok "lvcreate -an (zeroing by default) on the last PV" \
+    lvx_a lvcreate -an -L 8m -n zeroed vg1 "${TWIN_A[3]}:0-1"
+test_ok "lvcreate -an -Zn on the last PV" lvx_a lvcreate -an -Zn -L 8m -n kept vg1 "${TWIN_A[3]}:2-3"
 count_zero() { # count_zero DEV SECTOR LEN-BYTES -> number of zero bytes
     "$PYTHON" -c "
 f = open('$1', 'rb'); f.seek($2 * 512); b = f.read($3); print(b.count(0))"
 }
 ext=$(lvm_a vgs --noheadings --units s --nosuffix -o vg_extent_size vg1 2>/dev/null | tr -d ' ')
-test_eq "the first 4 KiB of the new LV are zero" "$(count_zero "${TWIN_A[1]}" "$pe_start" 4096)" 4096
-test_eq "the byte after them is not" "$(count_zero "${TWIN_A[1]}" $((pe_start + 8)) 512)" 0
-test_eq "-Z n leaves the start alone" "$(count_zero "${TWIN_A[1]}" $((pe_start + 2 * ext)) 4096)" 0
+test_eq "the first 4 KiB of the new LV are zero" "$(count_zero "${TWIN_A[3]}" "$pe_start" 4096)" 4096
+test_eq "the byte after them is not" "$(count_zero "${TWIN_A[3]}" $((pe_start + 8)) 512)" 0
+test_eq "-Z n leaves the start alone" "$(count_zero "${TWIN_A[3]}" $((pe_start + 2 * ext)) 4096)" 0
 
 done_testing

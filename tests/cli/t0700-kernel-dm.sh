@@ -25,9 +25,8 @@ fi
 plan_later
 
 puts=(--put "$LVX_PLAIN:/t/lvx")
-for b in xfs_growfs; do   # not in kvm-dm-test's base image
-    p=$(command -v "$b" 2>/dev/null) && puts+=(--put "$p")
-done
+# xfs_growfs is not in kvm-dm-test's base image
+growfs=$(command -v xfs_growfs 2>/dev/null) && puts+=(--put "$growfs")
 mkdir -p "$SCRATCH/out"
 rc=0
 "$KDT" -q --disks 10 --disk-size 512M --timeout "${LVX_KERNEL_TIMEOUT:-600}" "${puts[@]}" \

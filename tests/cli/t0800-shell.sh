@@ -9,7 +9,8 @@
 #     (UUIDs and times masked: they are new on each run).
 #  2. Fed through a FIFO, the shell sees changes made by the real LVM2 between two of
 #     its commands, and its own changes are seen by LVM2 (nothing overwritten).
-#  3. quit/exit, end of input, parse errors, `lvx shell FILE`, no-argument start.
+#  3. The scan cache is reused when unchanged, and dropped when LVM2 changed the disks.
+#  4. quit/exit, end of input, parse errors, `lvx shell FILE`, no-argument start.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -212,7 +213,20 @@ test_eq "shell exits 0 after exit" "$?" 0
 test_eq "exit prints Exiting. on stderr" "$(tail -n 1 "$SCRATCH/f.err")" "  Exiting."
 sanitizer_report "$SCRATCH/f.err" && _tap_result 1 "no sanitizer report (fifo session)"
 
-# --- 3. odds and ends ---------------------------------------------------------------------
+# --- 3. the scan cache -------------------------------------------------------------------
+# (debug lines of meta/cache.c: a second read-only command reuses the scan after checking
+# it; a change by LVM2 in between makes it scan again, and the change is seen)
+out=$( { printf 'vgs -d %s\nvgs -d %s\n' "$VA" "$VA"; sleep 1
+         lvm2 vgchange --addtag cachetest "$VA" >/dev/null 2>&1
+         printf 'vgs -d --noheadings -o vg_tags %s\n' "$VA"; } | "$LVX" shell 2>&1)
+test_ok "the second command reuses the checked scan" grep -q 'Scan cache: reusing' <<<"$out"
+test_ok "a change by LVM2 in between is detected" \
+    grep -q 'Scan cache: devices changed on disk' <<<"$out"
+test_ok "... and seen" grep -q 'cachetest' <<<"$out"
+out=$(printf 'vgs -d %s\nvgs -d %s\n' "$VA" "$VA" | "$LVX" shell --no-cache 2>&1)
+test_ok "--no-cache: no scan cache" bash -c "! grep -q 'Scan cache' <<<\"\$1\"" _ "$out"
+
+# --- 4. odds and ends ---------------------------------------------------------------------
 out=$(printf 'vgs '"'"'unterminated\nversion\n' | "$LVX" 2>&1)
 test_ok "a parse error is reported and the shell goes on (stdin pipe, no arguments)" \
     grep -q 'Parse error' <<<"$out"

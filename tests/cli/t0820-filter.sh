@@ -97,6 +97,17 @@ test_eq "a VG with a filtered PV is seen with a missing PV" "$got" "flt$$ 2"
 test_eq "VG of LVM2 with the same filter" "$got" \
     "$(LVM_SYSTEM_DIR=$SCRATCH/only01 lvm vgs --noheadings -o vg_name,pv_count 2>/dev/null | xargs)"
 
+# devices/scan: only devices with a node under the listed directories, named by that node
+mkdir -p "$SCRATCH/nodes/sub"
+mknod "$SCRATCH/nodes/sub/mydisk" b "$((16#$(stat -c %t "$d1")))" "$((16#$(stat -c %T "$d1")))"
+scancfg="devices { scan = [ \"$SCRATCH/nodes\" ] global_filter = [ \"a|mydisk|\", \"r|.*|\" ] }"
+: >"$SCRATCH/io.log"
+got=$(lvx_pvs all --config "$scancfg")
+test_eq "devices/scan: the device found under the directory, by that name" "$got" \
+    "$SCRATCH/nodes/sub/mydisk"
+test_eq "... as LVM2 does" "$got" "$(lvm_pvs all --config "$scancfg")"
+test_eq "... and nothing else opened" "$(opened)" "$SCRATCH/nodes/sub/mydisk"
+
 conf bad "\"x|oops|\""
 test_fail "a malformed pattern is an error" env LVM_SYSTEM_DIR="$SCRATCH/bad" "$LVX" pvs
 cp "$SCRATCH/.err" "$SCRATCH/bad.err"

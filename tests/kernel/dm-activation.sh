@@ -15,6 +15,7 @@
 # LV, data written and read back, lvextend of a mounted striped LV under a writer +
 # xfs_growfs, rename and remove of active LVs, partial activation, no leftovers after
 # a failed activation.
+# shellcheck disable=SC2317,SC2086,SC2012  # functions called through check(); disk lists split on purpose
 set -u
 export PATH=/t:$PATH
 LVX=/t/lvx
@@ -49,7 +50,6 @@ check_match() {  # check_match "desc" TEXT FIXED-STRING
 # LVM2 2.03 trusts its device hints (/run/lvm/hints) and would not look at PVs another
 # program made: turn them off
 lvm() { local c=$1; shift; command lvm "$c" --config 'devices { hints = "none" }' "$@"; }
-q() { "$@" >/dev/null 2>&1; }
 dmname() { printf '%s-%s' "${1//-/--}" "${2//-/--}"; }
 devnum() { cat "/sys/block/${1#/dev/}/dev"; }
 trim() { tr -d ' ' ; }
@@ -183,6 +183,10 @@ check "LVM2's lvchange -an / -ay on an lvx-activated LV" sh -c "lvm lvchange -an
 
 # ---------------------------------------------------------------- rename and remove active LVs
 check "lvx vgchange -ay lvx-vg" $LVX vgchange -ay lvx-vg
+dmsetup reload lvx--vg-s3 --table "0 $(blockdev --getsz /dev/lvx-vg/s3) zero" && dmsetup resume lvx--vg-s3
+check "lvx lvchange -ay of an active LV whose live table differs reloads it" $LVX lvchange -ay lvx-vg/s3
+check_eq "... with the table from the metadata again" "$(dmsetup table lvx--vg-s3 | sed "$MAP")" \
+    "$(dmsetup table lvm--vg-s3)"
 check "lvx lvrename of an active LV" $LVX lvrename lvx-vg s2 s-two
 check "renamed device, link and old ones gone" sh -c \
     "dmsetup info lvx--vg-s--two >/dev/null && [ \"\$(readlink /dev/lvx-vg/s-two)\" = ../mapper/lvx--vg-s--two ] &&
@@ -203,6 +207,9 @@ check_fail "an activation whose table load the kernel refuses fails" "table load
     env LVX_TEST_DM_FAIL=load $LVX lvcreate -q -y -L 8m -n bad lvx-vg
 check_eq "no half-made device after the failed table load" "$(dmsetup ls | sort)" "$before"
 check "no node left in /dev/mapper" sh -c "[ ! -e /dev/mapper/lvx--vg-bad ] && [ ! -e /dev/lvx-vg/bad ]"
+check_eq "the LV that could not be activated was taken out of the VG again (as LVM2)" \
+    "$($LVX lvs --noheadings -o lv_name lvx-vg/bad 2>/dev/null | trim)" ""
+check "lvx lvcreate -an of an inactive LV" $LVX lvcreate -q -an -Zn -L 8m -n bad lvx-vg
 check_fail "a failing resume fails too" "resume" env LVX_TEST_DM_FAIL=resume $LVX lvchange -ay lvx-vg/bad
 check_eq "no half-made device after the failed resume" "$(dmsetup ls | sort)" "$before"
 

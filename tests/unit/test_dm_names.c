@@ -198,8 +198,10 @@ static void test_backend_choice(void)
         is_int(r, -ENODEV, "no device-mapper: -ENODEV");
         ok(strstr(ctx.errmsg, "device-mapper not available") != NULL, "with a reason: %s",
            ctx.errmsg);
-        ok(lvx_activation_choose(&ctx, NULL) == NULL, "no backend is chosen");
-        ok(lvx_activation_choose(&ctx, "dm") == NULL, "forcing dm does not help");
+        ok(lvx_activation_choose(&ctx, NULL) != &lvx_activation_dm,
+           "the dm backend is not chosen (another backend may be)");
+        ok(lvx_activation_choose(&ctx, "dm") == NULL && ctx.err == -ENODEV,
+           "forcing dm does not help: %s", ctx.errmsg);
     }
     setenv("LVX_ACTIVATION_BACKEND", "none", 1);
     ok(lvx_activation_choose(&ctx, NULL) == NULL && ctx.err == -ENODEV &&

@@ -40,7 +40,7 @@ static void test_label_worked_example(void)
     want[0x43] = 0x04;                      /* device_size 0x04000000 */
     want[0x4A] = 0x10;                      /* data area offset 1 MiB */
     want[0x69] = 0x10;                      /* mda0 offset 4096 */
-    want[0x79] = 0xF0; want[0x7A] = 0x0F;   /* mda0 size 1044480 = 0x0FF000 */
+    want[0x71] = 0xF0; want[0x72] = 0x0F;   /* mda0 size 1044480 = 0x0FF000 */
     want[0x88] = 0x02;                      /* extension version 2, flags 0 */
     ok(memcmp(sector, want, sizeof(want)) == 0, "label sector equals §3.4 byte for byte");
     for (unsigned i = 0; i < 512; i++)

@@ -1,0 +1,280 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * activate/user_backend.c - the `user` activation backend: LVs served by the lvx
+ * daemon (daemon/daemon.h) as files of its FUSE mount, each behind a loop
+ * device with direct I/O, for machines without device-mapper.
+ *
+ *   activate   ask the daemon (started on demand) to serve the LV: it re-reads
+ *              the VG from the devices itself (this command's view is only used
+ *              to name them), attaches the loop device; then the /dev entries
+ *              /dev/<vg>/<lv> and /dev/mapper/<dm name> (symlinks to the loop
+ *              device) and the stripe geometry hint for mkfs (the loop device
+ *              hides it);
+ *   deactivate refused while the loop device is held (mounted) unless forced;
+ *   stage/swap: the new size and mapping go live at swap (after the commit):
+ *              the daemon re-reads the metadata, the loop device its capacity;
+ *   rename, status (open = the loop device is held exclusively, e.g. mounted).
+ *
+ * probe: /dev/fuse and /dev/loop-control usable, root; a daemon that died
+ * while LVs were active is restarted here, so the next lvx command brings them
+ * back.
+ */
+#include "activate/activate.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "activate/dm_names.h"
+#include "activate/dm_nodes.h"
+#include "daemon/daemon.h"
+
+static bool user_probe(struct lvx_ctx *ctx)
+{
+    if (access("/dev/fuse", R_OK | W_OK) != 0 || access("/dev/loop-control", R_OK | W_OK) != 0) {
+        lvx_error(ctx, ENODEV, "User-space activation needs /dev/fuse and /dev/loop-control.");
+        return false;
+    }
+    if (geteuid() != 0) {
+        lvx_error(ctx, EPERM, "User-space activation needs root.");
+        return false;
+    }
+    if (!lvx_daemon_alive() && lvx_daemon_has_state() && lvx_daemon_start(ctx) < 0) {
+        lvx_warn(ctx, "WARNING: %s", ctx->errmsg);
+        lvx_error_clear(ctx);
+    }
+    return true;
+}
+
+/* " /abs/dev1 /abs/dev2 ..." of the VG's present PVs. */
+static int device_words(struct lvx_ctx *ctx, const struct lvx_vg *vg, struct lvx_buf *out)
+{
+    for (unsigned i = 0; i < vg->pv_count; i++) {
+        const struct lvx_pv *pv = vg->pvs[i];
+        if (!pv->ondisk.present || !pv->ondisk.dev_name)
+            continue;
+        char abs[PATH_MAX];
+        const char *name = pv->ondisk.dev_name;
+        if (name[0] != '/' && realpath(name, abs))
+            name = abs;
+        if (strpbrk(name, " \t\n"))
+            return lvx_error(ctx, EINVAL, "Device name \"%s\" contains blanks.", name);
+        lvx_buf_printf(out, " %s", name);
+    }
+    return 0;
+}
+
+static int dm_name(struct lvx_ctx *ctx, const char *vg, const char *lv, struct lvx_buf *out)
+{
+    if (lvx_dm_lv_name(out, vg, lv, NULL) < 0)
+        return lvx_error(ctx, ENAMETOOLONG, "The device name of %s/%s is too long.", vg, lv);
+    return 0;
+}
+
+/* path -> target, replacing what is there. */
+static int link_replace(struct lvx_ctx *ctx, const char *target, const char *path)
+{
+    char tmp[PATH_MAX + 16];
+    snprintf(tmp, sizeof(tmp), "%s.lvx-tmp", path);
+    unlink(tmp);
+    if (symlink(target, tmp) < 0 || rename(tmp, path) < 0) {
+        int e = errno;
+        unlink(tmp);
+        return lvx_error(ctx, e, "Cannot create %s: %s", path, strerror(e));
+    }
+    return 0;
+}
+
+static int nodes_add(struct lvx_ctx *ctx, const char *vg, const char *lv, const char *loop)
+{
+    const char *dev = lvx_dm_dev_dir();
+    char path[PATH_MAX];
+    struct lvx_buf name = LVX_BUF_INIT;
+    int rc = dm_name(ctx, vg, lv, &name);
+    if (rc == 0) {
+        snprintf(path, sizeof(path), "%s/mapper", dev);
+        mkdir(path, 0755);
+        snprintf(path, sizeof(path), "%s/mapper/%s", dev, lvx_buf_str(&name));
+        rc = link_replace(ctx, loop, path);
+    }
+    if (rc == 0) {
+        snprintf(path, sizeof(path), "%s/%s", dev, vg);
+        mkdir(path, 0755);
+        snprintf(path, sizeof(path), "%s/%s/%s", dev, vg, lv);
+        rc = link_replace(ctx, loop, path);
+    }
+    lvx_buf_free(&name);
+    return rc;
+}
+
+/* Remove the entries when they are symlinks (ours; never a dm node). */
+static void unlink_if_link(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+        unlink(path);
+}
+
+static void nodes_remove(const char *vg, const char *lv)
+{
+    const char *dev = lvx_dm_dev_dir();
+    char path[PATH_MAX];
+    struct lvx_buf name = LVX_BUF_INIT;
+    if (lvx_dm_lv_name(&name, vg, lv, NULL) == 0) {
+        snprintf(path, sizeof(path), "%s/mapper/%s", dev, lvx_buf_str(&name));
+        unlink_if_link(path);
+    }
+    lvx_buf_free(&name);
+    snprintf(path, sizeof(path), "%s/%s/%s", dev, vg, lv);
+    unlink_if_link(path);
+    snprintf(path, sizeof(path), "%s/%s", dev, vg);
+    rmdir(path);   /* only when empty */
+}
+
+/* "su=256k,sw=4" hint for striped LVs. */
+static void geometry_hint(struct lvx_ctx *ctx, uint64_t io_min, uint64_t io_opt)
+{
+    if (!io_min || io_opt <= io_min || io_opt % io_min)
+        return;
+    lvx_notice(ctx, "Stripe geometry hidden by the loop device: use mkfs.xfs -d su=%" PRIu64
+               "k,sw=%" PRIu64, io_min / 1024, io_opt / io_min);
+}
+
+static int user_activate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
+                         const struct lvx_activate_opts *opts)
+{
+    struct lvx_buf req = LVX_BUF_INIT, reply = LVX_BUF_INIT;
+    lvx_buf_printf(&req, "activate %s %s %s %d", lv->vg->name, lv->name, lv->uuid,
+                   lvx_activation_read_only(lv, opts) ? 1 : 0);
+    int rc = device_words(ctx, lv->vg, &req);
+    if (rc == 0)
+        rc = lvx_daemon_call(ctx, lvx_buf_str(&req), true, &reply);
+    if (rc == 0) {
+        char loop[64] = "", file[PATH_MAX];
+        int maj, min;
+        uint64_t io_min = 0, io_opt = 0;
+        if (sscanf(lvx_buf_str(&reply), "%63s %d %d %4095s %" SCNu64 " %" SCNu64, loop, &maj,
+                   &min, file, &io_min, &io_opt) < 4) {
+            rc = lvx_error(ctx, EPROTO, "Unexpected answer of the lvx daemon: %s",
+                           lvx_buf_str(&reply));
+        } else if ((rc = nodes_add(ctx, lv->vg->name, lv->name, loop)) == 0) {
+            geometry_hint(ctx, io_min, io_opt);
+        }
+    }
+    lvx_buf_free(&req);
+    lvx_buf_free(&reply);
+    return rc;
+}
+
+static int user_deactivate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
+                           const struct lvx_activate_opts *opts)
+{
+    char req[512];
+    snprintf(req, sizeof(req), "deactivate %s %s %d", lv->vg->name, lv->name,
+             opts && opts->force ? 1 : 0);
+    int rc = lvx_daemon_call(ctx, req, false, NULL);
+    if (rc == -ENOTCONN) {     /* no daemon: nothing is active */
+        lvx_error_clear(ctx);
+        rc = 0;
+    }
+    if (rc == 0)
+        nodes_remove(lv->vg->name, lv->name);
+    return rc;
+}
+
+static int user_stage(struct lvx_ctx *ctx, const struct lvx_lv *lv,
+                      const struct lvx_activate_opts *opts)
+{
+    return lvx_activation_check(ctx, lv, opts);   /* the new mapping goes live at swap */
+}
+
+static int user_swap(struct lvx_ctx *ctx, const struct lvx_lv *lv)
+{
+    struct lvx_buf req = LVX_BUF_INIT;
+    lvx_buf_printf(&req, "reload %s %s", lv->vg->name, lv->name);
+    int rc = device_words(ctx, lv->vg, &req);
+    if (rc == 0)
+        rc = lvx_daemon_call(ctx, lvx_buf_str(&req), false, NULL);
+    lvx_buf_free(&req);
+    return rc;
+}
+
+static int user_unstage(struct lvx_ctx *ctx, const struct lvx_lv *lv)
+{
+    return 0;
+}
+
+static int user_status(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_lv_kstate *out)
+{
+    char req[512];
+    struct lvx_buf reply = LVX_BUF_INIT;
+    memset(out, 0, sizeof(*out));
+    out->backend = "user";
+    out->major = out->minor = -1;
+    out->read_ahead = -1;
+    snprintf(req, sizeof(req), "status %s %s", lv->vg->name, lv->name);
+    int rc = lvx_daemon_call(ctx, req, false, &reply);
+    if (rc == -ENOTCONN) {
+        lvx_error_clear(ctx);
+        rc = 0;
+    } else if (rc == 0 && strncmp(lvx_buf_str(&reply), "active ", 7) == 0) {
+        char loop[64];
+        int maj, min, ro, open;
+        if (sscanf(lvx_buf_str(&reply) + 7, "%63s %d %d %d %d", loop, &maj, &min, &ro, &open) == 5) {
+            out->active = true;
+            out->live_table = true;
+            out->read_only = ro != 0;
+            out->open_count = open;
+            out->major = maj;
+            out->minor = min;
+            char path[128];
+            snprintf(path, sizeof(path), "/sys/dev/block/%d:%d/queue/read_ahead_kb", maj, min);
+            FILE *f = fopen(path, "r");
+            long long kb;
+            if (f && fscanf(f, "%lld", &kb) == 1)
+                out->read_ahead = kb * 2;
+            if (f)
+                fclose(f);
+        }
+    }
+    lvx_buf_free(&reply);
+    return rc;
+}
+
+static int user_rename(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char *new_vg,
+                       const char *new_lv)
+{
+    struct lvx_lv_kstate ks;
+    int rc = user_status(ctx, lv, &ks);
+    if (rc < 0 || !ks.active)
+        return rc;
+    char req[512], loop[PATH_MAX];
+    snprintf(req, sizeof(req), "rename %s %s %s %s", lv->vg->name, lv->name, new_vg, new_lv);
+    if ((rc = lvx_daemon_call(ctx, req, false, NULL)) < 0)
+        return rc;
+    snprintf(loop, sizeof(loop), "/dev/loop%" PRId64, ks.minor);   /* loop: minor = number */
+    char old[PATH_MAX];
+    snprintf(old, sizeof(old), "%s/%s/%s", lvx_dm_dev_dir(), lv->vg->name, lv->name);
+    ssize_t n = readlink(old, loop, sizeof(loop) - 1);
+    if (n > 0)
+        loop[n] = 0;
+    nodes_remove(lv->vg->name, lv->name);
+    return nodes_add(ctx, new_vg, new_lv, loop);
+}
+
+const struct lvx_activation_backend lvx_activation_user = {
+    .name = "user",
+    .probe = user_probe,
+    .activate = user_activate,
+    .deactivate = user_deactivate,
+    .stage = user_stage,
+    .swap = user_swap,
+    .unstage = user_unstage,
+    .rename = user_rename,
+    .status = user_status,
+};

@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * daemon/client.c - talking to the lvx daemon (see daemon.h): its paths, is it
+ * alive (pid file lock), starting it (double fork, no exec: the grandchild runs
+ * lvx_daemon_serve()), and one request/reply over the control socket.
+ *
+ * Entry points: lvx_daemon_run_dir(), lvx_daemon_path(), lvx_daemon_alive(),
+ * lvx_daemon_has_state(), lvx_daemon_start(), lvx_daemon_call().
+ */
+#include "daemon/daemon.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define RUN_DIR_ENV "LVX_RUN_DIR"
+#define START_WAIT_MS 15000
+#define REPLY_WAIT_MS 300000
+
+const char *lvx_daemon_run_dir(void)
+{
+    const char *d = getenv(RUN_DIR_ENV);
+    return d && *d ? d : "/run/lvx";
+}
+
+void lvx_daemon_path(char *out, size_t n, const char *leaf)
+{
+    snprintf(out, n, "%s/%s", lvx_daemon_run_dir(), leaf);
+}
+
+bool lvx_daemon_alive(void)
+{
+    char path[4096];
+    lvx_daemon_path(path, sizeof(path), LVX_DAEMON_PIDFILE);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    bool alive = flock(fd, LOCK_SH | LOCK_NB) < 0 && errno == EWOULDBLOCK;
+    close(fd);
+    return alive;
+}
+
+bool lvx_daemon_has_state(void)
+{
+    char path[4096];
+    struct stat st;
+    lvx_daemon_path(path, sizeof(path), LVX_DAEMON_STATE);
+    return stat(path, &st) == 0 && st.st_size > 0;
+}
+
+static int connect_socket(void)
+{
+    struct sockaddr_un sa = { .sun_family = AF_UNIX };
+    char path[4096];
+    lvx_daemon_path(path, sizeof(path), LVX_DAEMON_SOCKET);
+    if (strlen(path) >= sizeof(sa.sun_path))
+        return -ENAMETOOLONG;
+    strcpy(sa.sun_path, path);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return -errno;
+    if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+        int e = errno;
+        close(fd);
+        return -e;
+    }
+    return fd;
+}
+
+static void spawn_daemon(void)
+{
+    fflush(NULL);
+    pid_t p = fork();
+    if (p < 0)
+        return;
+    if (p == 0) {
+        setsid();
+        if (fork() == 0) {
+            int null = open("/dev/null", O_RDWR);
+            if (null >= 0) {
+                dup2(null, 0);
+                dup2(null, 1);
+                dup2(null, 2);
+            }
+            for (int fd = 3; fd < 1024; fd++)
+                close(fd);
+            if (chdir("/") < 0)
+                _exit(1);
+            umask(022);
+            _exit(lvx_daemon_serve());
+        }
+        _exit(0);
+    }
+    waitpid(p, NULL, 0);
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+    nanosleep(&ts, NULL);
+}
+
+int lvx_daemon_start(struct lvx_ctx *ctx)
+{
+    char dir[4096];
+    snprintf(dir, sizeof(dir), "%s", lvx_daemon_run_dir());
+    if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+        return lvx_error(ctx, errno, "Cannot create the lvx run directory %s: %s", dir,
+                         strerror(errno));
+    if (!lvx_daemon_alive())
+        spawn_daemon();
+    for (int waited = 0; waited < START_WAIT_MS; waited += 20) {
+        int fd = connect_socket();
+        if (fd >= 0) {
+            close(fd);
+            return 0;
+        }
+        if (waited > 500 && !lvx_daemon_alive())
+            break;
+        sleep_ms(20);
+    }
+    char log[4096];
+    lvx_daemon_path(log, sizeof(log), LVX_DAEMON_LOG);
+    return lvx_error(ctx, ECONNREFUSED, "The lvx daemon did not start (see %s).", log);
+}
+
+static int read_reply(struct lvx_ctx *ctx, int fd, struct lvx_buf *out)
+{
+    char chunk[4096];
+    for (;;) {
+        struct pollfd pfd = { .fd = fd, .events = POLLIN };
+        int r = poll(&pfd, 1, REPLY_WAIT_MS);
+        if (r == 0)
+            return lvx_error(ctx, ETIMEDOUT, "The lvx daemon did not answer.");
+        if (r < 0 && errno == EINTR)
+            continue;
+        ssize_t n = read(fd, chunk, sizeof(chunk));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return lvx_error(ctx, errno, "Reading from the lvx daemon: %s", strerror(errno));
+        if (n == 0)
+            return 0;
+        lvx_buf_append(out, chunk, (size_t)n);
+    }
+}
+
+static int parse_reply(struct lvx_ctx *ctx, const char *text, struct lvx_buf *reply)
+{
+    if (strncmp(text, "ok", 2) == 0 && (text[2] == 0 || text[2] == ' ' || text[2] == '\n')) {
+        const char *rest = text + 2;
+        if (*rest == ' ')
+            rest++;
+        if (reply)
+            lvx_buf_puts(reply, rest);
+        return 0;
+    }
+    int err = EIO;
+    const char *msg = text;
+    if (strncmp(text, "err ", 4) == 0) {
+        char *end;
+        err = (int)strtol(text + 4, &end, 10);
+        msg = *end == ' ' ? end + 1 : end;
+    }
+    size_t len = strcspn(msg, "\n");
+    return lvx_error(ctx, err > 0 ? err : EIO, "%.*s", (int)len,
+                     len ? msg : "The lvx daemon gave no answer.");
+}
+
+int lvx_daemon_call(struct lvx_ctx *ctx, const char *request, bool start, struct lvx_buf *reply)
+{
+    int fd = connect_socket();
+    if (fd < 0 && start) {
+        int rc = lvx_daemon_start(ctx);
+        if (rc < 0)
+            return rc;
+        fd = connect_socket();
+    }
+    if (fd < 0)
+        return lvx_error(ctx, ENOTCONN, "The lvx daemon is not running.");
+    size_t len = strlen(request);
+    struct lvx_buf all = LVX_BUF_INIT;
+    int rc = 0;
+    if (write(fd, request, len) != (ssize_t)len || write(fd, "\n", 1) != 1) {
+        rc = lvx_error(ctx, errno ? errno : EIO, "Writing to the lvx daemon: %s",
+                       strerror(errno));
+    } else {
+        shutdown(fd, SHUT_WR);
+        rc = read_reply(ctx, fd, &all);
+        if (rc == 0)
+            rc = parse_reply(ctx, lvx_buf_str(&all), reply);
+    }
+    close(fd);
+    lvx_buf_free(&all);
+    return rc;
+}

@@ -1,0 +1,368 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * daemon/control.c - the control socket of the worker: one request line per
+ * connection (protocol in daemon.h), handled one at a time.
+ *
+ * Entry point: lvxd_control_loop().
+ */
+#include "daemon/daemon.h"
+#include "daemon/daemon_int.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/buf.h"
+
+#define MAX_REQUEST 65536
+#define MAX_WORDS 300
+
+pid_t lvxd_supervisor_pid;
+static volatile sig_atomic_t term_requested;
+
+static void on_term(int sig)
+{
+    (void)sig;
+    term_requested = 1;
+}
+
+struct request {
+    char *w[MAX_WORDS];
+    int n;
+    const char *mount_dir;
+    struct lvx_ctx *ctx;
+    struct lvx_buf *out;
+    bool stop;
+};
+
+static int fail(struct request *r, int err, const char *msg)
+{
+    lvx_buf_reset(r->out);
+    lvx_buf_printf(r->out, "err %d %s\n", err < 0 ? -err : err, msg);
+    return -1;
+}
+
+static int fail_ctx(struct request *r)
+{
+    return fail(r, r->ctx->err ? r->ctx->err : -EIO, r->ctx->errmsg[0] ? r->ctx->errmsg : "failed");
+}
+
+/* The device words from index i on, joined with spaces. */
+static char *join_from(struct request *r, int i)
+{
+    struct lvx_buf b = LVX_BUF_INIT;
+    for (; i < r->n; i++)
+        lvx_buf_printf(&b, "%s%s", b.len ? " " : "", r->w[i]);
+    char *s = strdup(lvx_buf_str(&b));
+    lvx_buf_free(&b);
+    return s;
+}
+
+static int do_activate(struct request *r)
+{
+    if (r->n < 6)
+        return fail(r, EINVAL, "usage: activate VG LV UUID RO DEV...");
+    char *devs = join_from(r, 5);
+    bool ro = strcmp(r->w[4], "1") == 0;
+    struct lvxd_lv *v;
+    pthread_mutex_lock(&lvxd_lvs_mutex);
+    bool existed = lvxd_volume_find(r->w[1], r->w[2]) != NULL;
+    pthread_mutex_unlock(&lvxd_lvs_mutex);
+    int rc = lvxd_volume_add(r->ctx, r->w[1], r->w[2], r->w[3], ro, devs, 0, &v);
+    free(devs);
+    if (rc < 0)
+        return fail_ctx(r);
+    if (v->loop[0] && v->loop_stale) {
+        int nr = -1;
+        sscanf(v->loop, "/dev/loop%d", &nr);
+        if (lvxd_loop_busy(v->loop))
+            return fail(r, EBUSY, "the loop device of this LV is in use and bound to a dead "
+                        "daemon's file: unmount it first");
+        if (lvxd_loop_detach(r->ctx, v->loop, false) < 0)
+            return fail_ctx(r);
+        v->loop[0] = 0;
+        if ((rc = lvxd_volume_attach(r->ctx, v, r->mount_dir, nr)) < 0)
+            return fail_ctx(r);
+    } else if (!v->loop[0] || !lvxd_loop_attached(v->loop)) {
+        if ((rc = lvxd_volume_attach(r->ctx, v, r->mount_dir, -1)) < 0) {
+            if (!existed)
+                lvxd_volume_remove(v);
+            return fail_ctx(r);
+        }
+    }
+    lvxd_state_save();
+    lvx_buf_printf(r->out, "ok %s %d %d %s/%s %" PRIu64 " %" PRIu64 "\n", v->loop, v->loop_major,
+                   v->loop_minor, r->mount_dir, v->name, v->io_min, v->io_opt);
+    return 0;
+}
+
+static int do_deactivate(struct request *r)
+{
+    if (r->n < 3)
+        return fail(r, EINVAL, "usage: deactivate VG LV [FORCE]");
+    bool force = r->n > 3 && strcmp(r->w[3], "1") == 0;
+    pthread_mutex_lock(&lvxd_lvs_mutex);
+    struct lvxd_lv *v = lvxd_volume_find(r->w[1], r->w[2]);
+    pthread_mutex_unlock(&lvxd_lvs_mutex);
+    if (v && v->loop[0]) {
+        if (!force && lvxd_loop_busy(v->loop)) {
+            char msg[300];
+            snprintf(msg, sizeof(msg), "Logical volume %s/%s in use.", v->vg, v->lv);
+            return fail(r, EBUSY, msg);
+        }
+        if (lvxd_loop_detach(r->ctx, v->loop, force) < 0)
+            return fail_ctx(r);
+    }
+    if (v) {
+        lvxd_volume_remove(v);
+        lvxd_state_save();
+    }
+    lvx_buf_puts(r->out, "ok\n");
+    return 0;
+}
+
+static int do_status(struct request *r)
+{
+    if (r->n < 3)
+        return fail(r, EINVAL, "usage: status VG LV");
+    pthread_mutex_lock(&lvxd_lvs_mutex);
+    struct lvxd_lv *v = lvxd_volume_find(r->w[1], r->w[2]);
+    char loop[32] = "";
+    int maj = -1, min = -1, ro = 0, stale = 0;
+    uint64_t size = 0;
+    if (v) {
+        snprintf(loop, sizeof(loop), "%s", v->loop[0] ? v->loop : "-");
+        maj = v->loop[0] ? v->loop_major : -1;
+        min = v->loop[0] ? v->loop_minor : -1;
+        ro = v->read_only;
+        size = v->size;
+        stale = v->loop_stale;
+    }
+    pthread_mutex_unlock(&lvxd_lvs_mutex);
+    if (!v) {
+        lvx_buf_puts(r->out, "ok inactive\n");
+        return 0;
+    }
+    int open = loop[0] != '-' && lvxd_loop_busy(loop);
+    lvx_buf_printf(r->out, "ok active %s %d %d %d %d %" PRIu64 " %d\n", loop, maj, min, ro, open,
+                   size, stale);
+    return 0;
+}
+
+static int do_reload(struct request *r)
+{
+    if (r->n < 4)
+        return fail(r, EINVAL, "usage: reload VG LV DEV...");
+    pthread_mutex_lock(&lvxd_lvs_mutex);
+    struct lvxd_lv *v = lvxd_volume_find(r->w[1], r->w[2]);
+    pthread_mutex_unlock(&lvxd_lvs_mutex);
+    if (!v)
+        return fail(r, ENXIO, "not active");
+    char *devs = join_from(r, 3);
+    int rc = lvxd_volume_reload(r->ctx, v, devs);
+    free(devs);
+    if (rc < 0)
+        return fail_ctx(r);
+    if (v->loop[0]) {
+        char file[4400];
+        struct stat st;
+        snprintf(file, sizeof(file), "%s/%s", r->mount_dir, v->name);
+        stat(file, &st);     /* the kernel learns the new size (attributes never cached) */
+        if (lvxd_loop_set_capacity(r->ctx, v->loop) < 0)
+            return fail_ctx(r);
+    }
+    lvxd_state_save();
+    lvx_buf_puts(r->out, "ok\n");
+    return 0;
+}
+
+static int do_rename(struct request *r)
+{
+    if (r->n < 5)
+        return fail(r, EINVAL, "usage: rename VG LV NEWVG NEWLV");
+    char name[260];
+    if (lvxd_volume_name(name, sizeof(name), r->w[3], r->w[4]) < 0)
+        return fail(r, ENAMETOOLONG, "name too long");
+    pthread_mutex_lock(&lvxd_lvs_mutex);
+    struct lvxd_lv *v = lvxd_volume_find(r->w[1], r->w[2]);
+    bool taken = lvxd_volume_find(r->w[3], r->w[4]) != NULL;
+    if (v && !taken) {
+        snprintf(v->vg, sizeof(v->vg), "%s", r->w[3]);
+        snprintf(v->lv, sizeof(v->lv), "%s", r->w[4]);
+        snprintf(v->name, sizeof(v->name), "%s", name);
+    }
+    pthread_mutex_unlock(&lvxd_lvs_mutex);
+    if (!v)
+        return fail(r, ENXIO, "not active");
+    if (taken)
+        return fail(r, EEXIST, "the new name is served already");
+    lvxd_state_save();
+    lvx_buf_printf(r->out, "ok %s/%s\n", r->mount_dir, name);
+    return 0;
+}
+
+static int do_list(struct request *r)
+{
+    lvx_buf_puts(r->out, "ok\n");
+    pthread_mutex_lock(&lvxd_lvs_mutex);
+    for (struct lvxd_lv *v = lvxd_lvs; v; v = v->next)
+        if (!v->dying)
+            lvx_buf_printf(r->out, "%s %s %s %d:%d %" PRIu64 "%s\n", v->vg, v->lv,
+                           v->loop[0] ? v->loop : "-", v->loop_major, v->loop_minor, v->size,
+                           v->loop_stale ? " stale" : "");
+    pthread_mutex_unlock(&lvxd_lvs_mutex);
+    return 0;
+}
+
+static unsigned active_count(void)
+{
+    unsigned n = 0;
+    pthread_mutex_lock(&lvxd_lvs_mutex);
+    for (struct lvxd_lv *v = lvxd_lvs; v; v = v->next)
+        n += !v->dying;
+    pthread_mutex_unlock(&lvxd_lvs_mutex);
+    return n;
+}
+
+static int do_stop(struct request *r)
+{
+    bool force = r->n > 1 && strcmp(r->w[1], "1") == 0;
+    unsigned n = active_count();
+    if (n && !force) {
+        char msg[128];
+        snprintf(msg, sizeof(msg), "%u logical volume(s) still active (deactivate them first).",
+                 n);
+        return fail(r, EBUSY, msg);
+    }
+    struct lvxd_lv *list[1024];
+    unsigned cnt = 0;
+    pthread_mutex_lock(&lvxd_lvs_mutex);
+    for (struct lvxd_lv *v = lvxd_lvs; v && cnt < 1024; v = v->next)
+        if (!v->dying)
+            list[cnt++] = v;
+    pthread_mutex_unlock(&lvxd_lvs_mutex);
+    for (unsigned i = 0; i < cnt; i++) {
+        if (list[i]->loop[0])
+            lvxd_loop_detach(r->ctx, list[i]->loop, true);
+        lvx_error_clear(r->ctx);
+        lvxd_volume_remove(list[i]);
+    }
+    lvxd_state_save();
+    r->stop = true;
+    lvx_buf_puts(r->out, "ok\n");
+    return 0;
+}
+
+static void handle(struct request *r, char *line)
+{
+    r->n = 0;
+    for (char *t = strtok(line, " \t\r\n"); t && r->n < MAX_WORDS; t = strtok(NULL, " \t\r\n"))
+        r->w[r->n++] = t;
+    lvx_error_clear(r->ctx);
+    if (r->n == 0) {
+        fail(r, EINVAL, "empty request");
+        return;
+    }
+    const char *cmd = r->w[0];
+    if (strcmp(cmd, "ping") == 0)
+        lvx_buf_printf(r->out, "ok %d %d\n", (int)lvxd_supervisor_pid, (int)getpid());
+    else if (strcmp(cmd, "activate") == 0)
+        do_activate(r);
+    else if (strcmp(cmd, "deactivate") == 0)
+        do_deactivate(r);
+    else if (strcmp(cmd, "status") == 0)
+        do_status(r);
+    else if (strcmp(cmd, "reload") == 0)
+        do_reload(r);
+    else if (strcmp(cmd, "rename") == 0)
+        do_rename(r);
+    else if (strcmp(cmd, "list") == 0)
+        do_list(r);
+    else if (strcmp(cmd, "stop") == 0)
+        do_stop(r);
+    else
+        fail(r, EINVAL, "unknown request");
+}
+
+static bool read_request(int c, char *buf, size_t size)
+{
+    size_t len = 0;
+    while (len < size - 1) {
+        struct pollfd p = { .fd = c, .events = POLLIN };
+        if (poll(&p, 1, 10000) <= 0)
+            return false;
+        ssize_t n = read(c, buf + len, size - 1 - len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        len += (size_t)n;
+        if (memchr(buf, '\n', len))
+            break;
+    }
+    buf[len] = 0;
+    return len > 0;
+}
+
+static void write_all(int fd, const char *s, size_t len)
+{
+    while (len) {
+        ssize_t n = write(fd, s, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return;
+        s += n;
+        len -= (size_t)n;
+    }
+}
+
+int lvxd_control_loop(int listen_fd, const char *mount_dir)
+{
+    struct lvx_ctx ctx;
+    struct lvx_buf out = LVX_BUF_INIT;
+    char *line = malloc(MAX_REQUEST);
+    lvx_ctx_init(&ctx);
+    ctx.log_fn = lvxd_log_cb;
+    ctx.log_level = LVX_LOG_WARN;
+    struct sigaction sa = { .sa_handler = on_term };
+    sigaction(SIGTERM, &sa, NULL);
+    struct request r = { .mount_dir = mount_dir, .ctx = &ctx, .out = &out };
+    while (!r.stop) {
+        if (term_requested) {
+            term_requested = 0;
+            char stop[] = "stop 0";
+            lvx_buf_reset(&out);
+            handle(&r, stop);
+            lvxd_log("SIGTERM: %s", r.stop ? "stopping" : lvx_buf_str(&out));
+            continue;
+        }
+        struct pollfd p = { .fd = listen_fd, .events = POLLIN };
+        if (poll(&p, 1, 500) <= 0)
+            continue;
+        int c = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
+        if (c < 0)
+            continue;
+        lvx_buf_reset(&out);
+        if (read_request(c, line, MAX_REQUEST)) {
+            char first[200];
+            snprintf(first, sizeof(first), "%.*s", (int)strcspn(line, "\n"), line);
+            handle(&r, line);
+            lvxd_log("request \"%s\": %.*s", first, (int)strcspn(lvx_buf_str(&out), "\n"),
+                     lvx_buf_str(&out));
+            write_all(c, lvx_buf_str(&out), out.len);
+        }
+        close(c);
+    }
+    free(line);
+    lvx_buf_free(&out);
+    return 0;
+}

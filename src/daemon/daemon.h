@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * daemon/daemon.h - the lvx daemon ("lvxd"): user-space activation without
+ * device-mapper.  One daemon per host serves every active LV as a file of one
+ * FUSE mount (<run dir>/vol/<vg>-<lv>, the dm name); a loop device with direct
+ * I/O over that file is the LV's block device.  Every FUSE request is mapped
+ * through map/ and its pieces (cut at stripe and PV queue-limit boundaries) are
+ * submitted together to the PVs with io_uring and O_DIRECT.
+ *
+ * Processes: a supervisor (holds the pid file lock and the /dev/fuse fd of the
+ * mount) and one worker it forks (FUSE threads, control socket, state).  A
+ * worker that dies is replaced by the supervisor on the same FUSE connection
+ * (requests in flight are resent by the kernel, FUSE_NOTIFY_RESEND), so active
+ * LVs, even mounted ones, survive it.  When both die, the next lvx command
+ * starts a new daemon which restores the LVs from the state file.
+ *
+ * Files under the run directory ($LVX_RUN_DIR, default /run/lvx):
+ *   control.sock  the control socket (one request line, reply until EOF)
+ *   lvxd.pid      supervisor pid (flock'ed while it runs)   lvxd.log  the log
+ *   state         the active LVs (restored by a new daemon) vol/      the FUSE mount
+ *
+ * Control protocol (text, one request per connection; names never contain blanks):
+ *   ping                                   -> ok <supervisor pid> <worker pid>
+ *   activate VG LV LVUUID RO DEV...        -> ok <loop dev> <major> <minor> <file>
+ *   deactivate VG LV FORCE                 -> ok
+ *   status VG LV                           -> ok active <loop> <maj> <min> <ro> <open> <bytes>
+ *                                             | ok inactive
+ *   reload VG LV DEV...                    -> ok (metadata re-read, new size live)
+ *   rename VG LV NEWVG NEWLV               -> ok <file>
+ *   list                                   -> ok, then "<vg> <lv> <loop> <maj>:<min> <bytes>"
+ *   stop FORCE                             -> ok (then the daemon exits)
+ * Errors: "err <errno> <message>".
+ *
+ * Entry points: lvx_daemon_run_dir(), lvx_daemon_path(), lvx_daemon_call(),
+ * lvx_daemon_alive(), lvx_daemon_start(), lvx_daemon_serve().
+ */
+#ifndef LVX_DAEMON_DAEMON_H
+#define LVX_DAEMON_DAEMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util/buf.h"
+#include "util/ctx.h"
+
+#define LVX_DAEMON_SOCKET "control.sock"
+#define LVX_DAEMON_PIDFILE "lvxd.pid"
+#define LVX_DAEMON_LOG "lvxd.log"
+#define LVX_DAEMON_STATE "state"
+#define LVX_DAEMON_MOUNT "vol"
+
+/* $LVX_RUN_DIR or /run/lvx. */
+const char *lvx_daemon_run_dir(void);
+/* <run dir>/<leaf> into out (size n). */
+void lvx_daemon_path(char *out, size_t n, const char *leaf);
+
+/* Is a daemon running (its pid file is locked)? */
+bool lvx_daemon_alive(void);
+/* Does the state file list active LVs (left by a daemon that died)? */
+bool lvx_daemon_has_state(void);
+/* Start the daemon unless it runs; wait until its control socket answers. */
+int lvx_daemon_start(struct lvx_ctx *ctx);
+/* Send one request line (no '\n'); reply (without the "ok" word) appended to
+ * reply.  start: start the daemon when it is not running.  -ENOTCONN when it is
+ * not running and start is false; the daemon's errno and message on "err". */
+int lvx_daemon_call(struct lvx_ctx *ctx, const char *request, bool start, struct lvx_buf *reply);
+
+/* Run the daemon in this process (supervisor); returns when it stops (exit code). */
+int lvx_daemon_serve(void);
+
+#endif

@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * daemon/loopdev.c - the loop device of an active LV: attached to the LV's FUSE
+ * file with LOOP_CONFIGURE (direct I/O, the PVs' logical block size), detached
+ * with LOOP_CLR_FD, re-bound with LOOP_CHANGE_FD (read-only devices only: the
+ * kernel refuses it for writable ones).  "Busy" means held exclusively (a
+ * mounted file system, an O_EXCL opener), tested with an O_EXCL open.
+ *
+ * Entry points: lvxd_loop_attach(), lvxd_loop_detach(), lvxd_loop_busy(),
+ * lvxd_loop_attached(), lvxd_loop_change_fd(), lvxd_loop_read_ahead(),
+ * lvxd_loop_set_capacity().
+ */
+#include "daemon/daemon_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/loop.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
+
+#define LOOP_MAJOR 7
+#define ATTACH_TRIES 20
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+    nanosleep(&ts, NULL);
+}
+
+/* /dev/loopN, made when devtmpfs has not (yet) created it. */
+static int open_loop(int nr, int flags)
+{
+    char dev[32];
+    snprintf(dev, sizeof(dev), "/dev/loop%d", nr);
+    int fd = open(dev, flags | O_CLOEXEC);
+    if (fd < 0 && errno == ENOENT && mknod(dev, S_IFBLK | 0660, makedev(LOOP_MAJOR, nr)) == 0)
+        fd = open(dev, flags | O_CLOEXEC);
+    return fd;
+}
+
+static int free_loop(struct lvx_ctx *ctx)
+{
+    int ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
+    if (ctl < 0)
+        return lvx_error(ctx, errno, "Cannot open /dev/loop-control: %s", strerror(errno));
+    int nr = ioctl(ctl, LOOP_CTL_GET_FREE);
+    int e = errno;
+    close(ctl);
+    if (nr < 0)
+        return lvx_error(ctx, e, "No free loop device: %s", strerror(e));
+    return nr;
+}
+
+static int configure(int lfd, int ffd, const char *file, bool ro, uint32_t lbs)
+{
+    struct loop_config cfg;
+    memset(&cfg, 0, sizeof(cfg));
+    cfg.fd = (uint32_t)ffd;
+    cfg.block_size = lbs;
+    cfg.info.lo_flags = LO_FLAGS_DIRECT_IO | (ro ? LO_FLAGS_READ_ONLY : 0);
+    snprintf((char *)cfg.info.lo_file_name, sizeof(cfg.info.lo_file_name), "%s", file);
+    return ioctl(lfd, LOOP_CONFIGURE, &cfg) < 0 ? -errno : 0;
+}
+
+int lvxd_loop_attach(struct lvx_ctx *ctx, const char *file, bool ro, uint32_t lbs, int want_nr,
+                     char *dev, size_t devlen, int *major_out, int *minor_out)
+{
+    int ffd = open(file, (ro ? O_RDONLY : O_RDWR) | O_DIRECT | O_CLOEXEC);
+    if (ffd < 0)
+        return lvx_error(ctx, errno, "Cannot open %s: %s", file, strerror(errno));
+    int rc = -EBUSY;
+    for (int i = 0; i < ATTACH_TRIES && rc == -EBUSY; i++) {
+        int nr = want_nr >= 0 && i < ATTACH_TRIES / 2 ? want_nr : free_loop(ctx);
+        if (nr < 0) {
+            rc = nr;
+            break;
+        }
+        int lfd = open_loop(nr, ro ? O_RDONLY : O_RDWR);
+        if (lfd < 0) {
+            rc = lvx_error(ctx, errno, "Cannot open /dev/loop%d: %s", nr, strerror(errno));
+            break;
+        }
+        rc = configure(lfd, ffd, file, ro, lbs);
+        if (rc == 0) {
+            struct stat st;
+            fstat(lfd, &st);
+            snprintf(dev, devlen, "/dev/loop%d", nr);
+            *major_out = (int)major(st.st_rdev);
+            *minor_out = (int)minor(st.st_rdev);
+        } else if (rc == -EBUSY) {
+            sleep_ms(50);     /* taken meanwhile, or still being detached */
+        }
+        close(lfd);
+    }
+    close(ffd);
+    if (rc < 0 && !ctx->err)
+        lvx_error(ctx, -rc, "Cannot attach %s to a loop device: %s", file, strerror(-rc));
+    return rc < 0 ? (ctx->err ? ctx->err : rc) : 0;
+}
+
+bool lvxd_loop_busy(const char *dev)
+{
+    int fd = open(dev, O_RDONLY | O_EXCL | O_CLOEXEC);
+    if (fd < 0)
+        return errno == EBUSY;
+    close(fd);
+    return false;
+}
+
+bool lvxd_loop_attached(const char *dev)
+{
+    struct stat st;
+    char path[128];
+    if (stat(dev, &st) < 0 || !S_ISBLK(st.st_mode))
+        return false;
+    snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/loop/backing_file", major(st.st_rdev),
+             minor(st.st_rdev));
+    return access(path, F_OK) == 0;
+}
+
+int lvxd_loop_detach(struct lvx_ctx *ctx, const char *dev, bool force)
+{
+    if (!force && lvxd_loop_busy(dev))
+        return lvx_error(ctx, EBUSY, "%s is in use.", dev);
+    int fd = open(dev, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return errno == ENOENT ? 0 : lvx_error(ctx, errno, "Cannot open %s: %s", dev,
+                                                strerror(errno));
+    int rc = ioctl(fd, LOOP_CLR_FD, 0) < 0 ? -errno : 0;
+    close(fd);
+    if (rc == -ENXIO)
+        rc = 0;   /* not attached */
+    if (rc < 0)
+        return lvx_error(ctx, -rc, "Cannot detach %s: %s", dev, strerror(-rc));
+    /* the detach completes at the last close: wait for it (not when still open) */
+    for (int i = 0; i < 100 && lvxd_loop_attached(dev) && !lvxd_loop_busy(dev); i++)
+        sleep_ms(10);
+    return 0;
+}
+
+int lvxd_loop_change_fd(struct lvx_ctx *ctx, const char *dev, const char *file)
+{
+    int ffd = open(file, O_RDONLY | O_DIRECT | O_CLOEXEC);
+    if (ffd < 0)
+        return lvx_error(ctx, errno, "Cannot open %s: %s", file, strerror(errno));
+    int fd = open(dev, O_RDONLY | O_CLOEXEC);
+    int rc = fd < 0 || ioctl(fd, LOOP_CHANGE_FD, ffd) < 0 ? -errno : 0;
+    if (fd >= 0)
+        close(fd);
+    close(ffd);
+    if (rc < 0)
+        return lvx_error(ctx, -rc, "Cannot re-bind %s: %s", dev, strerror(-rc));
+    return 0;
+}
+
+void lvxd_loop_read_ahead(const char *dev, unsigned kb)
+{
+    int fd = open(dev, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    if (ioctl(fd, BLKRASET, (unsigned long)kb * 2) < 0)
+        lvxd_log("warning: cannot set the read-ahead of %s: %s", dev, strerror(errno));
+    close(fd);
+}
+
+int lvxd_loop_set_capacity(struct lvx_ctx *ctx, const char *dev)
+{
+    int fd = open(dev, O_RDONLY | O_CLOEXEC);
+    int rc = fd < 0 || ioctl(fd, LOOP_SET_CAPACITY, 0) < 0 ? -errno : 0;
+    if (fd >= 0)
+        close(fd);
+    if (rc < 0)
+        return lvx_error(ctx, -rc, "Cannot resize %s: %s", dev, strerror(-rc));
+    return 0;
+}

@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * daemon/server.c - the daemon's processes.  The supervisor takes the pid file
+ * lock, hardens itself (proc.c), mounts the FUSE file system (after clearing a
+ * dead daemon's mount at the same path) and forks the worker; when the worker
+ * dies by a signal, a new one is forked on the same /dev/fuse connection (the
+ * kernel resends what the dead one had read), so active LVs, mounted file
+ * systems included, only see a pause.  The worker serves the LVs of the state
+ * file, starts the FUSE threads, binds the control socket and answers requests
+ * until told to stop; a daemon started after a complete crash re-binds the
+ * restored LVs' loop devices to the new files (volumes.c).
+ *
+ * Entry point: lvx_daemon_serve().
+ */
+#include "daemon/daemon.h"
+#include "daemon/daemon_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define DEFAULT_THREADS 16
+#define MAX_THREADS 256
+#define MAX_RESTARTS 10
+
+static volatile pid_t worker_pid;
+
+static unsigned thread_count(void)
+{
+    const char *e = getenv("LVX_DAEMON_THREADS");
+    long n = e && *e ? strtol(e, NULL, 10) : DEFAULT_THREADS;
+    return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (unsigned)n;
+}
+
+static int bind_socket(void)
+{
+    struct sockaddr_un sa = { .sun_family = AF_UNIX };
+    char path[4096];
+    lvx_daemon_path(path, sizeof(path), LVX_DAEMON_SOCKET);
+    if (strlen(path) >= sizeof(sa.sun_path))
+        return -ENAMETOOLONG;
+    strcpy(sa.sun_path, path);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return -errno;
+    unlink(path);
+    if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(fd, 64) < 0) {
+        int e = errno;
+        close(fd);
+        return -e;
+    }
+    chmod(path, 0600);
+    return fd;
+}
+
+static int worker_run(int fuse_fd, const char *mount_dir, bool restarted)
+{
+    prctl(PR_SET_NAME, "lvxd-worker", 0, 0, 0);
+    signal(SIGTERM, SIG_DFL);
+    lvxd_proc_harden();
+    struct lvx_ctx ctx;
+    lvx_ctx_init(&ctx);
+    ctx.log_fn = lvxd_log_cb;
+    ctx.log_level = LVX_LOG_WARN;
+    unsigned restored = lvxd_state_load(&ctx);
+    int rc = lvxd_fuse_start(fuse_fd, thread_count(), restarted);
+    if (rc < 0) {
+        lvxd_log("cannot start the FUSE threads: %s", strerror(-rc));
+        return 1;
+    }
+    if (!restarted) {
+        lvxd_fuse_tune_bdi(mount_dir);   /* stat(2) of the mount: threads must serve */
+        lvxd_state_fix_loops(&ctx, mount_dir);
+    }
+    int lfd = bind_socket();
+    if (lfd < 0) {
+        lvxd_log("cannot bind the control socket: %s", strerror(-lfd));
+        return 1;
+    }
+    lvxd_log("worker serving %s with %u threads%s, %u LV(s) restored", mount_dir, thread_count(),
+             restarted ? " (restarted)" : "", restored);
+    rc = lvxd_control_loop(lfd, mount_dir);
+    char sock[4096];
+    lvx_daemon_path(sock, sizeof(sock), LVX_DAEMON_SOCKET);
+    unlink(sock);
+    close(lfd);
+    if (umount2(mount_dir, 0) < 0 && umount2(mount_dir, MNT_DETACH) < 0)
+        lvxd_log("warning: cannot unmount %s: %s", mount_dir, strerror(errno));
+    lvxd_log("worker stopped");
+    return rc;   /* the FUSE threads end with the process */
+}
+
+/* Clear mounts left at dir by a daemon that died (lazily: loop devices may still
+ * hold their files). */
+static void clear_stale_mounts(const char *dir)
+{
+    for (int i = 0; i < 16 && umount2(dir, MNT_DETACH) == 0; i++)
+        lvxd_log("cleared a stale mount at %s", dir);
+}
+
+static void forward_term(int sig)
+{
+    if (worker_pid > 0)
+        kill(worker_pid, sig);
+}
+
+static int supervise(int fuse_fd, const char *mount_dir)
+{
+    bool restarted = false;
+    time_t window = time(NULL);
+    int restarts = 0;
+    struct sigaction sa = { .sa_handler = forward_term };
+    sigaction(SIGTERM, &sa, NULL);
+    for (;;) {
+        pid_t w = fork();
+        if (w < 0) {
+            lvxd_log("fork: %s", strerror(errno));
+            return 1;
+        }
+        if (w == 0)
+            _exit(worker_run(fuse_fd, mount_dir, restarted));
+        worker_pid = w;
+        int status;
+        while (waitpid(w, &status, 0) < 0 && errno == EINTR)
+            ;
+        worker_pid = 0;
+        if (WIFEXITED(status))
+            return WEXITSTATUS(status);
+        lvxd_log("worker %d killed by signal %d: starting a new one", (int)w, WTERMSIG(status));
+        if (time(NULL) - window > 60) {
+            window = time(NULL);
+            restarts = 0;
+        }
+        if (++restarts > MAX_RESTARTS) {
+            lvxd_log("too many worker restarts: giving up");
+            return 1;
+        }
+        restarted = true;
+    }
+}
+
+int lvx_daemon_serve(void)
+{
+    char path[4096], mount_dir[4096];
+    signal(SIGPIPE, SIG_IGN);
+    mkdir(lvx_daemon_run_dir(), 0755);
+    lvxd_log_open();
+    lvx_daemon_path(path, sizeof(path), LVX_DAEMON_PIDFILE);
+    int pfd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (pfd < 0 || flock(pfd, LOCK_EX | LOCK_NB) < 0)
+        return 0;   /* another daemon runs */
+    char pid[32];
+    int n = snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
+    if (ftruncate(pfd, 0) < 0 || write(pfd, pid, (size_t)n) != n)
+        lvxd_log("warning: cannot write %s", path);
+    lvxd_supervisor_pid = getpid();
+    prctl(PR_SET_NAME, "lvxd", 0, 0, 0);
+    lvxd_log("lvx daemon starting (run dir %s)", lvx_daemon_run_dir());
+    lvxd_proc_harden();
+
+    lvx_daemon_path(mount_dir, sizeof(mount_dir), LVX_DAEMON_MOUNT);
+    clear_stale_mounts(mount_dir);
+    mkdir(mount_dir, 0755);
+    int rc = 1;
+    int fuse_fd = open("/dev/fuse", O_RDWR | O_CLOEXEC);
+    if (fuse_fd < 0) {
+        lvxd_log("cannot open /dev/fuse: %s", strerror(errno));
+    } else if ((rc = lvxd_fuse_mount(fuse_fd, mount_dir)) < 0) {
+        lvxd_log("cannot mount %s: %s", mount_dir, strerror(-rc));
+        rc = 1;
+    } else {
+        rc = supervise(fuse_fd, mount_dir);
+        umount2(mount_dir, MNT_DETACH);
+    }
+    if (fuse_fd >= 0)
+        close(fuse_fd);
+    unlink(path);
+    lvxd_log("lvx daemon stopped");
+    close(pfd);
+    return rc;
+}

@@ -1,0 +1,467 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * daemon/volumes.c - the LVs the daemon serves.  Each is read from its devices by
+ * the daemon itself (a lock-free scan of the device list the client sent: the
+ * client's view is never trusted, the LV UUID must match), its PVs opened with
+ * O_DIRECT, and kept with its model (map/ needs it) until deactivated.  The
+ * state file lists them (node id, names, loop device, devices) so that a new
+ * daemon serves the same files with the same node ids.
+ *
+ * Entry points: lvxd_volume_add(), lvxd_volume_reload(), lvxd_volume_remove(),
+ * lvxd_volume_find(), lvxd_volume_get(), lvxd_volume_put(), lvxd_volume_name(),
+ * lvxd_volume_attach(), lvxd_state_save(), lvxd_state_load(), lvxd_state_fix_loops().
+ */
+#include "daemon/daemon.h"
+#include "daemon/daemon_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "activate/activate.h"
+#include "activate/dm_names.h"
+#include "map/map.h"
+#include "util/pool.h"
+
+#define DEFAULT_MAX_PIECE_KB 512u
+#define PAGE 4096u
+
+pthread_mutex_t lvxd_lvs_mutex = PTHREAD_MUTEX_INITIALIZER;
+struct lvxd_lv *lvxd_lvs;
+static uint64_t next_ino = 2;
+
+int lvxd_volume_name(char *out, size_t n, const char *vg, const char *lv)
+{
+    struct lvx_buf b = LVX_BUF_INIT;
+    int rc = lvx_dm_lv_name(&b, vg, lv, NULL);
+    if (rc == 0 && strlen(lvx_buf_str(&b)) < n)
+        snprintf(out, n, "%s", lvx_buf_str(&b));
+    else
+        rc = -ENAMETOOLONG;
+    lvx_buf_free(&b);
+    return rc;
+}
+
+static unsigned read_sysfs_uint(const char *path, unsigned dflt)
+{
+    FILE *f = fopen(path, "r");
+    unsigned v = dflt;
+    if (f) {
+        if (fscanf(f, "%u", &v) != 1)
+            v = dflt;
+        fclose(f);
+    }
+    return v;
+}
+
+/* Largest piece (sectors) a PV takes without being split by the block layer:
+ * max_sectors_kb, and max_segments pages (user buffers: one segment per page). */
+static uint32_t queue_limit(dev_t rdev)
+{
+    char path[128];
+    unsigned kb, segs;
+    snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/queue/max_sectors_kb", major(rdev),
+             minor(rdev));
+    if (access(path, F_OK) != 0)   /* a partition: its disk's queue */
+        snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/../queue/max_sectors_kb",
+                 major(rdev), minor(rdev));
+    kb = read_sysfs_uint(path, DEFAULT_MAX_PIECE_KB);
+    char *leaf = strrchr(path, '/');
+    snprintf(leaf, sizeof(path) - (size_t)(leaf - path), "/max_segments");
+    segs = read_sysfs_uint(path, 0);
+    if (segs && segs * (PAGE / 1024) < kb)
+        kb = segs * (PAGE / 1024);
+    if (kb < 4)
+        kb = 4;
+    return kb * 2;
+}
+
+static int open_pv(struct lvx_ctx *ctx, const struct lvx_pv *pv, bool ro, struct lvxd_pv *out)
+{
+    out->fd = -1;
+    out->path = pv->ondisk.dev_name;
+    out->max_piece = LVXD_MAX_IO / 512;
+    out->lbs = 512;
+    if (!pv->ondisk.present || !pv->ondisk.dev_name || (pv->flags & LVX_PVF_MISSING))
+        return 0;
+    int fd = open(pv->ondisk.dev_name, (ro ? O_RDONLY : O_RDWR) | O_DIRECT | O_CLOEXEC);
+    if (fd < 0)
+        return lvx_error(ctx, errno, "Cannot open PV %s: %s", pv->ondisk.dev_name,
+                         strerror(errno));
+    struct stat st;
+    fstat(fd, &st);
+    out->fd = fd;
+    out->is_blk = S_ISBLK(st.st_mode);
+    if (out->is_blk) {
+        int lbs = 512;
+        if (ioctl(fd, BLKSSZGET, &lbs) == 0 && lbs >= 512)
+            out->lbs = (uint32_t)lbs;
+        out->max_piece = queue_limit(st.st_rdev);
+    }
+    return 0;
+}
+
+static bool lv_uses_pv(const struct lvx_lv *lv, const struct lvx_pv *pv)
+{
+    for (unsigned s = 0; s < lv->seg_count; s++)
+        for (uint32_t a = 0; lv->segs[s].areas && a < lv->segs[s].area_count; a++)
+            if (lv->segs[s].areas[a].pv == pv)
+                return true;
+    return false;
+}
+
+/* The model of one LV, read from the devices. */
+struct loaded {
+    struct lvx_scan *scan;
+    struct lvx_vgset *set;
+    const struct lvx_lv *lv;
+    struct lvxd_pv *pvs;
+    unsigned pv_count;
+};
+
+static void loaded_free(struct loaded *l)
+{
+    for (unsigned i = 0; l->pvs && i < l->pv_count; i++)
+        if (l->pvs[i].fd >= 0)
+            close(l->pvs[i].fd);
+    free(l->pvs);
+    if (l->set)
+        lvx_vgset_free(l->set);
+    if (l->scan)
+        lvx_scan_free(l->scan);
+    memset(l, 0, sizeof(*l));
+}
+
+static int load(struct lvx_ctx *ctx, const char *vgname, const char *lvname, const char *uuid,
+                bool ro, const char *devs, struct loaded *l)
+{
+    char *copy = strdup(devs);
+    const char *names[256];
+    unsigned n = 0;
+    for (char *t = strtok(copy, " "); t && n < 256; t = strtok(NULL, " "))
+        names[n++] = t;
+    struct lvx_scan_opts so = { .devices = names, .device_count = n };
+    memset(l, 0, sizeof(*l));
+    int rc = n ? lvx_scan_uncached(ctx, &so, &l->scan)
+               : lvx_error(ctx, EINVAL, "No devices given for %s/%s.", vgname, lvname);
+    if (rc == 0)
+        rc = lvx_scan_vgs(ctx, l->scan, &l->set);
+    free(copy);
+    if (rc < 0)
+        goto fail;
+    struct lvx_vg *vg = lvx_vgset_find(l->set, vgname);
+    const struct lvx_lv *lv = vg ? lvx_vg_find_lv(vg, lvname) : NULL;
+    if (!vg || !lv) {
+        rc = lvx_error(ctx, ENOENT, "Logical volume %s/%s not found on its devices.", vgname,
+                       lvname);
+        goto fail;
+    }
+    if (uuid && *uuid && strcmp(uuid, "-") != 0 && strcmp(lv->uuid, uuid) != 0) {
+        rc = lvx_error(ctx, ESTALE, "Logical volume %s/%s on the devices has another UUID.",
+                       vgname, lvname);
+        goto fail;
+    }
+    struct lvx_activate_opts ao = { .read_only = ro };
+    if ((rc = lvx_activation_check(ctx, lv, &ao)) < 0)
+        goto fail;
+    l->lv = lv;
+    l->pv_count = vg->pv_count;
+    l->pvs = calloc(vg->pv_count ? vg->pv_count : 1, sizeof(*l->pvs));
+    for (unsigned i = 0; i < vg->pv_count; i++) {
+        l->pvs[i].fd = -1;
+        if (lv_uses_pv(lv, vg->pvs[i]) &&
+            (rc = open_pv(ctx, vg->pvs[i], ro, &l->pvs[vg->pvs[i]->index])) < 0)
+            goto fail;
+    }
+    return 0;
+fail:
+    loaded_free(l);
+    return rc;
+}
+
+static void apply(struct lvxd_lv *v, struct loaded *l)
+{
+    v->scan = l->scan;
+    v->set = l->set;
+    v->model = l->lv;
+    v->pvs = l->pvs;
+    v->pv_count = l->pv_count;
+    v->size = l->lv->le_count * (uint64_t)l->lv->vg->extent_size * 512;
+    v->lbs = 512;
+    for (unsigned i = 0; i < v->pv_count; i++)
+        if (v->pvs[i].fd >= 0 && v->pvs[i].lbs > v->lbs)
+            v->lbs = v->pvs[i].lbs;
+    struct lvx_io_hints h = { 0, 0 };
+    struct lvx_ctx tmp;
+    lvx_ctx_init(&tmp);
+    lvx_map_io_hints(&tmp, l->lv, &h);
+    v->io_min = h.io_min;
+    v->io_opt = h.io_opt;
+}
+
+struct lvxd_lv *lvxd_volume_find(const char *vg, const char *lv)
+{
+    for (struct lvxd_lv *v = lvxd_lvs; v; v = v->next)
+        if (!v->dying && strcmp(v->vg, vg) == 0 && strcmp(v->lv, lv) == 0)
+            return v;
+    return NULL;
+}
+
+int lvxd_volume_add(struct lvx_ctx *ctx, const char *vg, const char *lv, const char *uuid,
+                    bool ro, const char *devs, uint64_t ino, struct lvxd_lv **out)
+{
+    pthread_mutex_lock(&lvxd_lvs_mutex);
+    struct lvxd_lv *v = lvxd_volume_find(vg, lv);
+    pthread_mutex_unlock(&lvxd_lvs_mutex);
+    if (v) {
+        *out = v;
+        if (uuid && strcmp(uuid, "-") != 0 && strcmp(v->uuid, uuid) != 0)
+            return lvx_error(ctx, EEXIST, "%s/%s is served with another UUID.", vg, lv);
+        return 0;
+    }
+    struct loaded l;
+    int rc = load(ctx, vg, lv, uuid, ro, devs, &l);
+    if (rc < 0)
+        return rc;
+    v = calloc(1, sizeof(*v));
+    if ((rc = lvxd_volume_name(v->name, sizeof(v->name), vg, lv)) < 0) {
+        loaded_free(&l);
+        free(v);
+        return lvx_error(ctx, ENAMETOOLONG, "The name of %s/%s is too long.", vg, lv);
+    }
+    snprintf(v->vg, sizeof(v->vg), "%s", vg);
+    snprintf(v->lv, sizeof(v->lv), "%s", lv);
+    snprintf(v->uuid, sizeof(v->uuid), "%s", l.lv->uuid);
+    v->devices = strdup(devs);
+    v->read_only = ro;
+    pthread_rwlock_init(&v->lock, NULL);
+    apply(v, &l);
+    pthread_mutex_lock(&lvxd_lvs_mutex);
+    v->ino = ino ? ino : next_ino++;
+    if (v->ino >= next_ino)
+        next_ino = v->ino + 1;
+    v->next = lvxd_lvs;
+    lvxd_lvs = v;
+    pthread_mutex_unlock(&lvxd_lvs_mutex);
+    lvxd_log("serving %s/%s (%" PRIu64 " bytes) as %s, node %" PRIu64, vg, lv, v->size,
+             v->name, v->ino);
+    *out = v;
+    return 0;
+}
+
+static void drop_model(struct lvxd_lv *v)
+{
+    struct loaded old = { v->scan, v->set, v->model, v->pvs, v->pv_count };
+    loaded_free(&old);
+    v->scan = NULL;
+    v->set = NULL;
+    v->pvs = NULL;
+}
+
+int lvxd_volume_reload(struct lvx_ctx *ctx, struct lvxd_lv *v, const char *devs)
+{
+    struct loaded l;
+    int rc = load(ctx, v->vg, v->lv, v->uuid, v->read_only, devs, &l);
+    if (rc < 0)
+        return rc;
+    pthread_rwlock_wrlock(&v->lock);
+    for (unsigned i = 0; i < v->pv_count; i++)
+        if (v->pvs[i].fd >= 0 && !v->read_only)
+            fdatasync(v->pvs[i].fd);
+    drop_model(v);
+    apply(v, &l);
+    free(v->devices);
+    v->devices = strdup(devs);
+    pthread_rwlock_unlock(&v->lock);
+    lvxd_log("reloaded %s/%s: %" PRIu64 " bytes", v->vg, v->lv, v->size);
+    return 0;
+}
+
+static void volume_free(struct lvxd_lv *v)
+{
+    drop_model(v);
+    pthread_rwlock_destroy(&v->lock);
+    free(v->devices);
+    free(v);
+}
+
+static void unlink_locked(struct lvxd_lv *v)
+{
+    for (struct lvxd_lv **p = &lvxd_lvs; *p; p = &(*p)->next)
+        if (*p == v) {
+            *p = v->next;
+            break;
+        }
+    v->next = NULL;
+}
+
+void lvxd_volume_remove(struct lvxd_lv *v)
+{
+    pthread_mutex_lock(&lvxd_lvs_mutex);
+    bool now = atomic_load(&v->opens) == 0;
+    v->dying = true;          /* not found by name, open or lookup any more */
+    if (now)
+        unlink_locked(v);
+    pthread_mutex_unlock(&lvxd_lvs_mutex);
+    lvxd_log("stopped serving %s/%s%s", v->vg, v->lv, now ? "" : " (freed at the last close)");
+    if (now)
+        volume_free(v);
+}
+
+struct lvxd_lv *lvxd_volume_get(uint64_t ino, bool open)
+{
+    struct lvxd_lv *found = NULL;
+    pthread_mutex_lock(&lvxd_lvs_mutex);
+    for (struct lvxd_lv *v = lvxd_lvs; v && !found; v = v->next)
+        if (v->ino == ino && !(open && v->dying))
+            found = v;
+    if (found && open)
+        atomic_fetch_add(&found->opens, 1);
+    pthread_mutex_unlock(&lvxd_lvs_mutex);
+    return found;
+}
+
+void lvxd_volume_put(struct lvxd_lv *v)
+{
+    pthread_mutex_lock(&lvxd_lvs_mutex);
+    bool last = atomic_fetch_sub(&v->opens, 1) == 1 && v->dying;
+    if (last)
+        unlink_locked(v);
+    pthread_mutex_unlock(&lvxd_lvs_mutex);
+    if (last) {
+        lvxd_log("%s/%s closed: freed", v->vg, v->lv);
+        volume_free(v);
+    }
+}
+
+void lvxd_state_save(void)
+{
+    char path[4096], tmp[4200];
+    lvx_daemon_path(path, sizeof(path), LVX_DAEMON_STATE);
+    snprintf(tmp, sizeof(tmp), "%s.new", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        lvxd_log("warning: cannot write %s: %s", tmp, strerror(errno));
+        return;
+    }
+    pthread_mutex_lock(&lvxd_lvs_mutex);
+    for (struct lvxd_lv *v = lvxd_lvs; v; v = v->next)
+        if (!v->dying)
+            fprintf(f, "%" PRIu64 " %s %s %s %d %s %s\n", v->ino, v->vg, v->lv, v->uuid,
+                v->read_only, v->loop[0] ? v->loop : "-", v->devices);
+    pthread_mutex_unlock(&lvxd_lvs_mutex);
+    fflush(f);
+    fsync(fileno(f));
+    fclose(f);
+    if (rename(tmp, path) < 0)
+        lvxd_log("warning: cannot rename %s: %s", tmp, strerror(errno));
+}
+
+int lvxd_volume_attach(struct lvx_ctx *ctx, struct lvxd_lv *v, const char *mount_dir, int nr)
+{
+    char file[4400], dev[32];
+    int maj, min;
+    snprintf(file, sizeof(file), "%s/%s", mount_dir, v->name);
+    int rc = lvxd_loop_attach(ctx, file, v->read_only, v->lbs, nr, dev, sizeof(dev), &maj, &min);
+    if (rc < 0)
+        return rc;
+    snprintf(v->loop, sizeof(v->loop), "%s", dev);
+    v->loop_major = maj;
+    v->loop_minor = min;
+    v->loop_stale = false;
+    uint64_t ra_kb = 2 * v->io_opt / 1024;
+    lvxd_loop_read_ahead(dev, ra_kb > 128 ? (unsigned)ra_kb : 128);
+    return 0;
+}
+
+/* A restored LV's loop device after a new mount: re-bound (read-only), detached
+ * and attached again with the same number (not in use), or stale (in use by a
+ * file system: unmount it, then lvchange -ay again). */
+static void fix_loop(struct lvx_ctx *ctx, struct lvxd_lv *v, const char *mount_dir)
+{
+    char file[4400];
+    int nr = -1;
+    snprintf(file, sizeof(file), "%s/%s", mount_dir, v->name);
+    sscanf(v->loop, "/dev/loop%d", &nr);
+    if (!lvxd_loop_attached(v->loop)) {
+        v->loop[0] = 0;
+    } else if (v->read_only && lvxd_loop_change_fd(ctx, v->loop, file) == 0) {
+        lvxd_log("%s/%s: %s re-bound to the new file", v->vg, v->lv, v->loop);
+        return;
+    } else if (lvxd_loop_busy(v->loop)) {
+        v->loop_stale = true;
+        lvxd_log("%s/%s: %s is in use and still bound to the previous daemon's file: unmount "
+                 "it, then run lvchange -ay %s/%s", v->vg, v->lv, v->loop, v->vg, v->lv);
+        return;
+    } else if (lvxd_loop_detach(ctx, v->loop, false) < 0) {
+        lvxd_log("%s/%s: cannot detach %s: %s", v->vg, v->lv, v->loop, ctx->errmsg);
+        v->loop_stale = true;
+        return;
+    }
+    if (lvxd_volume_attach(ctx, v, mount_dir, nr) < 0) {
+        lvxd_log("%s/%s: cannot attach a loop device: %s", v->vg, v->lv, ctx->errmsg);
+        v->loop[0] = 0;
+        return;
+    }
+    lvxd_log("%s/%s: attached again as %s", v->vg, v->lv, v->loop);
+}
+
+unsigned lvxd_state_load(struct lvx_ctx *ctx)
+{
+    char path[4096];
+    lvx_daemon_path(path, sizeof(path), LVX_DAEMON_STATE);
+    FILE *f = fopen(path, "r");
+    char line[8192];
+    unsigned count = 0;
+    while (f && fgets(line, sizeof(line), f)) {
+        uint64_t ino;
+        char vg[128], lv[128], uuid[64], loop[32];
+        int ro, pos = 0;
+        line[strcspn(line, "\n")] = 0;
+        if (sscanf(line, "%" SCNu64 " %127s %127s %63s %d %31s %n", &ino, vg, lv, uuid, &ro,
+                   loop, &pos) < 6 || !pos)
+            continue;
+        struct lvxd_lv *v;
+        if (lvxd_volume_add(ctx, vg, lv, uuid, ro != 0, line + pos, ino, &v) < 0) {
+            lvxd_log("cannot restore %s/%s: %s", vg, lv, ctx->errmsg);
+            lvx_error_clear(ctx);
+            continue;
+        }
+        if (strcmp(loop, "-") != 0) {
+            struct stat st;
+            snprintf(v->loop, sizeof(v->loop), "%s", loop);
+            if (stat(loop, &st) == 0) {
+                v->loop_major = (int)major(st.st_rdev);
+                v->loop_minor = (int)minor(st.st_rdev);
+            }
+        }
+        count++;
+    }
+    if (f)
+        fclose(f);
+    return count;
+}
+
+void lvxd_state_fix_loops(struct lvx_ctx *ctx, const char *mount_dir)
+{
+    struct lvxd_lv *list[1024];
+    unsigned n = 0;
+    pthread_mutex_lock(&lvxd_lvs_mutex);
+    for (struct lvxd_lv *v = lvxd_lvs; v && n < 1024; v = v->next)
+        if (v->loop[0])
+            list[n++] = v;
+    pthread_mutex_unlock(&lvxd_lvs_mutex);
+    for (unsigned i = 0; i < n; i++) {
+        fix_loop(ctx, list[i], mount_dir);
+        lvx_error_clear(ctx);
+    }
+    lvxd_state_save();
+}
