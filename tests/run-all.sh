@@ -27,7 +27,7 @@ if [[ $# -gt 0 ]]; then
 else
     tests=()
     # slow files first, so that -j2 overlaps them with the rest
-    for t in tests/cli/t9100-*.sh tests/cli/t0110-*.sh tests/cli/t9000-*.sh; do
+    for t in tests/cli/t0500-*.sh tests/cli/t0700-*.sh tests/cli/t9100-*.sh tests/cli/t0110-*.sh tests/cli/t9000-*.sh; do
         [[ -f $t ]] && tests+=("$t")
     done
     for t in build-asan/tests/test_* tests/cli/t*.sh; do

@@ -139,6 +139,23 @@ static bool parse_partition_line(const char *line, unsigned *maj, unsigned *min,
     return sscanf(line, " %u %u %llu %63s", maj, min, blocks, name) == 4;
 }
 
+/* A device-mapper device made for an LV (DM UUID "LVM-..."), skipped by the system
+ * scan as LVM2 does: reading it would scan the LVs themselves and could block on a
+ * suspended one. */
+static bool is_lvm_dm_device(const char *name)
+{
+    if (strncmp(name, "dm-", 3) != 0)
+        return false;
+    char path[128], uuid[16] = "";
+    snprintf(path, sizeof(path), "/sys/block/%s/dm/uuid", name);
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return false;
+    bool lvm = fgets(uuid, sizeof(uuid), f) && strncmp(uuid, "LVM-", 4) == 0;
+    fclose(f);
+    return lvm;
+}
+
 int lvx_devs_from_system(struct lvx_ctx *ctx, struct lvx_pool *pool, struct lvx_devlist *out)
 {
     out->count = 0;
@@ -155,6 +172,10 @@ int lvx_devs_from_system(struct lvx_ctx *ctx, struct lvx_pool *pool, struct lvx_
         char name[64], path[80];
         if (!parse_partition_line(line, &maj, &min, &blocks, name) || blocks == 0)
             continue;          /* header, blank line, or an empty device (unused loop) */
+        if (is_lvm_dm_device(name)) {
+            lvx_debug(ctx, "Skipping %s: an active LV, not a PV", name);
+            continue;
+        }
         snprintf(path, sizeof(path), "/dev/%s", name);
         struct stat st;
         if (stat(path, &st) < 0 || !S_ISBLK(st.st_mode) ||

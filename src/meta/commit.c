@@ -27,6 +27,9 @@
 #include "util/buf.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -419,6 +422,18 @@ out:
     return r;
 }
 
+/* LVM2 caches which devices are PVs in /run/lvm/hints; a command that writes labels
+ * creates /run/lvm/newhints so that the next LVM2 command rescans (LVM2's own rule). */
+static void lvm2_hints_invalidate(void)
+{
+    struct stat st;
+    if (stat("/run/lvm", &st) < 0 || !S_ISDIR(st.st_mode))
+        return;
+    int fd = open("/run/lvm/newhints", O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+    if (fd >= 0)
+        close(fd);
+}
+
 int lvx_pv_write_label(struct lvx_ctx *ctx, struct lvx_scan_pv *spv)
 {
     uint8_t sector[LVX_SECTOR_SIZE] = {0};
@@ -429,7 +444,9 @@ int lvx_pv_write_label(struct lvx_ctx *ctx, struct lvx_scan_pv *spv)
                       (uint64_t)spv->label.sector * LVX_SECTOR_SIZE);
     if (r < 0)
         return r;
-    return lvx_dev_flush(ctx, spv->dev);
+    int flushed = lvx_dev_flush(ctx, spv->dev);
+    lvm2_hints_invalidate();
+    return flushed;
 }
 
 int lvx_pv_write_new(struct lvx_ctx *ctx, struct lvx_dev *dev, const struct lvx_label *label,
@@ -457,7 +474,9 @@ int lvx_pv_write_new(struct lvx_ctx *ctx, struct lvx_dev *dev, const struct lvx_
     /* the label last: until it lands the device is not a PV */
     if ((r = lvx_dev_write(ctx, dev, head, sizeof(head), 0)) < 0)
         return r;
-    return lvx_dev_flush(ctx, dev);
+    int flushed = lvx_dev_flush(ctx, dev);
+    lvm2_hints_invalidate();
+    return flushed;
 }
 
 int lvx_pv_write_orphan(struct lvx_ctx *ctx, struct lvx_scan_pv *spv)
@@ -478,5 +497,7 @@ int lvx_pv_wipe_label(struct lvx_ctx *ctx, struct lvx_dev *dev)
         if ((r = lvx_dev_write(ctx, dev, zero, sizeof(zero), (uint64_t)s * LVX_SECTOR_SIZE)) < 0)
             return r;
     }
-    return lvx_dev_flush(ctx, dev);
+    int flushed = lvx_dev_flush(ctx, dev);
+    lvm2_hints_invalidate();
+    return flushed;
 }

@@ -73,7 +73,7 @@ test_ok "mkfs.xfs" mkfs.xfs -q -f "/dev/$VG/lv"
 test_ok "mount" mount "/dev/$VG/lv" "$MNT"
 
 # the hog: holds HOG_MB and keeps touching it; the writer: buffered writes of WRITE_MB
-in_cg "$PYTHON" -c '
+bash -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' hog "$CG" "$PYTHON" -c '
 import sys, time
 b = bytearray(int(sys.argv[1]) << 20)
 end = time.time() + float(sys.argv[2])
