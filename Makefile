@@ -82,9 +82,12 @@ demo:
 	bash tests/install-deps.sh
 	$(MAKE) all
 	bash tests/tools/demo.sh
+	LVX=$(BUILD)/lvx bash tests/tools/stripe-demo.sh
 
+# bench/stripe knobs: N (disks), MIBS (per disk), STRIPE, RUNTIME; see bench/stripe.
 bench: all
-	@echo "benchmarks: see bench/"
+	bash tests/install-deps.sh --bench
+	LVX=$(BUILD)/lvx bash bench/stripe
 
 # Honours PREFIX and DESTDIR; lvx.pc is generated for the final PREFIX.
 install: all

@@ -14,13 +14,12 @@ PACKAGES=(
     pkg-config
     liburing-dev        # batched parallel device reads
     libblkid-dev        # signature detection (pvcreate, planned)
-    libfuse3-dev        # user-space activation backend (planned)
     libreadline-dev     # line editing in `lvx shell`
     zlib1g-dev          # linked by liblvx; fixture decompression in the unit tests
     lvm2                # the real LVM2: oracle in tests/cli
-    xfsprogs            # filesystems on activated LVs (planned tests)
+    xfsprogs            # filesystems on activated LVs (user-space activation tests, demo)
     e2fsprogs
-    fio                 # benchmarks
+    fio                 # data verification of activated LVs (t0900), benchmarks
     valgrind            # memory checks of the plain build
     jq                  # JSON in shell tests
     python3             # test tooling (fixture rebuild, report comparison, damage recipes)
@@ -28,6 +27,14 @@ PACKAGES=(
     util-linux          # losetup
     gzip
 )
+
+# `install-deps.sh --bench`: also what the benchmarks need (not needed by make check)
+BENCH_PACKAGES=(
+    python3-matplotlib  # bench/stripe, bench/scale: the PNG charts
+)
+if [[ ${1:-} == --bench ]]; then
+    PACKAGES+=("${BENCH_PACKAGES[@]}")
+fi
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do

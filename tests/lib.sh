@@ -153,6 +153,8 @@ need_lvx() {
 
 SCRATCH=$(mktemp -d /tmp/lvx-test.XXXXXX)
 export SCRATCH
+# lvx's device index (README "Large VGs") of this test stays in the scratch directory
+export LVX_RUN_DIR="$SCRATCH/run"
 : >"$SCRATCH/.loops"
 
 cleanup() {

@@ -225,7 +225,8 @@ static int user_status(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_
     } else if (rc == 0 && strncmp(lvx_buf_str(&reply), "active ", 7) == 0) {
         char loop[64];
         int maj, min, ro, open;
-        if (sscanf(lvx_buf_str(&reply) + 7, "%63s %d %d %d %d", loop, &maj, &min, &ro, &open) == 5) {
+        if (sscanf(lvx_buf_str(&reply) + 7, "%63s %d %d %d %d", loop, &maj, &min, &ro,
+                   &open) == 5) {
             out->active = true;
             out->live_table = true;
             out->read_only = ro != 0;

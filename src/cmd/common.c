@@ -16,7 +16,35 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "meta/index.h"
 #include "meta/scan.h"
+
+/* Commands whose arguments all name VGs (VG, VG/LV, /dev/VG/LV): they read only those
+ * VGs' devices when the device index allows (meta/index.h).  NULL for the others. */
+static const char *const *vg_names_of_args(struct lvx_cmd_env *env, unsigned *count)
+{
+    static const char *const vg_arg_commands[] = {
+        "vgs", "lvs", "vgdisplay", "lvdisplay", "vgcfgbackup", "lvtable",
+    };
+    const struct lvx_cmd_args *a = env->args;
+    bool listed = false;
+    for (size_t i = 0; env->command && i < sizeof(vg_arg_commands) / sizeof(*vg_arg_commands); i++)
+        listed |= strcmp(env->command->name, vg_arg_commands[i]) == 0;
+    if (!listed || a->argc <= 0)
+        return NULL;
+    const char **names = lvx_pool_alloc(env->pool, ((size_t)a->argc + 1) * sizeof(*names));
+    for (int i = 0; i < a->argc; i++) {
+        const char *arg = a->argv[i];
+        if (strncmp(arg, "/dev/", 5) == 0 && strchr(arg + 5, '/'))
+            arg += 5;
+        const char *slash = strchr(arg, '/');
+        names[i] = slash ? lvx_pool_strndup(env->pool, arg, (size_t)(slash - arg)) : arg;
+        if (!names[i][0] || names[i][0] == '@')
+            return NULL;              /* a tag, or not a VG: every device */
+    }
+    *count = (unsigned)a->argc;
+    return names;
+}
 
 int lvx_cmd_load(struct lvx_cmd_env *env, struct lvx_cmd_vgs *out)
 {
@@ -24,11 +52,10 @@ int lvx_cmd_load(struct lvx_cmd_env *env, struct lvx_cmd_vgs *out)
         .devices = env->args->devices,
         .device_count = env->args->device_count,
     };
+    opts.vg_names = vg_names_of_args(env, &opts.vg_name_count);
 
     memset(out, 0, sizeof(*out));
-    if (lvx_scan(env->ctx, &opts, &out->scan) < 0)
-        return lvx_cmd_fail(env);
-    if (lvx_scan_vgs(env->ctx, out->scan, &out->set) < 0) {
+    if (lvx_scan_assemble(env->ctx, &opts, &out->scan, &out->set) < 0) {
         lvx_cmd_unload(out);
         return lvx_cmd_fail(env);
     }

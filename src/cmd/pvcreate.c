@@ -8,7 +8,8 @@
  *   2. under the global lock, one scan of the named devices, then per device: size,
  *      existing PV (a PV of a VG needs -ff and a confirmation), foreign signatures
  *      (libblkid; wiped only with -f or -y), layout;
- *   3. only when every device passed: wipe signatures, write label + mda headers.
+ *   3. only when every device passed: wipe signatures, then write label + mda headers
+ *      of all devices in parallel (util/parallel.h).
  */
 #include "cmd/commands.h"
 #include "cmd/pvcmd.h"
@@ -23,6 +24,7 @@
 #include "meta/commit.h"
 #include "meta/lock.h"
 #include "meta/pv_init.h"
+#include "util/parallel.h"
 
 struct pvcreate_opts {
     struct lvx_pv_layout_req req;   /* without device size and topology */
@@ -41,6 +43,11 @@ struct pvcreate_dev {
     struct lvx_dev_sig *sigs;
     unsigned sig_count;
     struct lvx_label label;
+    uint8_t old[LVX_LABEL_SCAN_BYTES];  /* sectors 0-3 before writing (-Z n) */
+    bool probed;                    /* sigs/sig_count (or probe_rc) filled by probe_all */
+    int probe_rc;
+    int result;                     /* of the writes: 0 or -errno, message in errmsg */
+    char errmsg[sizeof(((struct lvx_ctx *)0)->errmsg)];
 };
 
 /* ---- pass 1: options ------------------------------------------------------- */
@@ -193,9 +200,61 @@ static bool check_existing_pv(struct lvx_cmd_env *env, struct pvcreate_dev *d)
     return true;
 }
 
+/* libblkid probes of all devices on a few threads (each reads dozens of blocks: a
+ * thousand devices probed one after the other take seconds).  Each job has its own
+ * ctx and pool; the results are copied into env->pool by the calling thread. */
+struct probe_job {
+    const struct lvx_dev_ops *io;
+    struct pvcreate_dev *devs;
+    struct lvx_pool **pools;
+};
+
+static void probe_one(void *arg, unsigned i)
+{
+    struct probe_job *j = arg;
+    struct pvcreate_dev *d = &j->devs[i];
+    struct lvx_ctx own;
+    lvx_ctx_init(&own);
+    own.io = j->io;
+    j->pools[i] = lvx_pool_create();
+    d->probe_rc = lvx_dev_find_signatures(&own, j->pools[i], d->dev, &d->sigs, &d->sig_count);
+    if (d->probe_rc < 0)
+        snprintf(d->errmsg, sizeof(d->errmsg), "%s", own.errmsg);
+}
+
+static void probe_all(struct lvx_cmd_env *env, struct pvcreate_dev *devs, unsigned count)
+{
+    struct lvx_dev_sig *first;
+    unsigned n;
+    if (count > 1 && lvx_dev_find_signatures(env->ctx, env->pool, devs[0].dev, &first, &n) < 0)
+        lvx_error_clear(env->ctx);   /* libblkid's one-time set-up, before the threads */
+    struct lvx_pool **pools = lvx_xcalloc(count + 1, sizeof(*pools));
+    struct probe_job job = { env->ctx->io, devs, pools };
+    lvx_parallel_for(count, 0, probe_one, &job);
+    for (unsigned i = 0; i < count; i++) {
+        struct pvcreate_dev *d = &devs[i];
+        if (d->probe_rc == 0 && d->sig_count) {
+            struct lvx_dev_sig *copy = lvx_pool_alloc(env->pool, d->sig_count * sizeof(*copy));
+            for (unsigned k = 0; k < d->sig_count; k++) {
+                copy[k] = d->sigs[k];
+                copy[k].type = lvx_pool_strdup(env->pool, d->sigs[k].type);
+            }
+            d->sigs = copy;
+        }
+        d->probed = true;
+        lvx_pool_destroy(pools[i]);
+    }
+    free(pools);
+}
+
 static bool check_signatures(struct lvx_cmd_env *env, struct pvcreate_dev *d)
 {
-    if (lvx_dev_find_signatures(env->ctx, env->pool, d->dev, &d->sigs, &d->sig_count) < 0) {
+    if (d->probed && d->probe_rc < 0) {
+        lvx_cmd_errorf("%s", d->errmsg);
+        return false;
+    }
+    if (!d->probed &&
+        lvx_dev_find_signatures(env->ctx, env->pool, d->dev, &d->sigs, &d->sig_count) < 0) {
         lvx_cmd_fail(env);
         return false;
     }
@@ -243,6 +302,7 @@ static bool plan_layout(struct lvx_cmd_env *env, const struct pvcreate_opts *o, 
     struct lvx_pv_layout_req req = o->req;
     struct lvx_pv_layout layout;
     req.dev_size = size;
+    lvx_dev_read_topology(d->dev);
     req.io_min = d->dev->io_min;
     req.io_opt = d->dev->io_opt;
     req.topo_alignment_offset = d->dev->alignment_offset;
@@ -278,10 +338,11 @@ static int restore_head(struct lvx_cmd_env *env, struct pvcreate_dev *d, const u
     return lvx_dev_flush(env->ctx, d->dev);
 }
 
-static int write_pv(struct lvx_cmd_env *env, const struct pvcreate_opts *o, struct pvcreate_dev *d)
+/* Before the parallel part: open read-write, wipe signatures (with their notices),
+ * keep the old head for -Z n. */
+static int prepare_pv(struct lvx_cmd_env *env, const struct pvcreate_opts *o, struct pvcreate_dev *d)
 {
     struct lvx_ctx *ctx = env->ctx;
-    uint8_t old[LVX_LABEL_SCAN_BYTES];
     int r = lvx_dev_open(ctx, d->dev, true);
     if (r < 0)
         return r;
@@ -290,13 +351,62 @@ static int write_pv(struct lvx_cmd_env *env, const struct pvcreate_opts *o, stru
         if ((r = lvx_dev_wipe_signature(ctx, d->dev, &d->sigs[i])) < 0)
             return r;
     }
-    if (!o->zero && (r = lvx_dev_read(ctx, d->dev, old, sizeof(old), 0)) < 0)
-        return r;
-    if ((r = lvx_pv_write_new(ctx, d->dev, &d->label, o->mda_ignored)) < 0)
-        return r;
-    if (!o->zero && (r = restore_head(env, d, old)) < 0)
+    if (!o->zero && (r = lvx_dev_read(ctx, d->dev, d->old, sizeof(d->old), 0)) < 0)
         return r;
     return 0;
+}
+
+/* The label and metadata area headers of every device, on a few threads: each device's
+ * writes and flushes are independent of the others' (a thousand PVs cost about as
+ * much as a few).  Each job has its own ctx; messages are copied out. */
+struct write_job {
+    struct lvx_ctx *ctx;
+    struct pvcreate_dev *devs;
+    bool mda_ignored;
+};
+
+static void write_one(void *arg, unsigned i)
+{
+    struct write_job *j = arg;
+    struct pvcreate_dev *d = &j->devs[i];
+    if (d->result < 0)
+        return;                      /* prepare_pv failed */
+    struct lvx_ctx own;
+    lvx_ctx_init(&own);
+    own.io = j->ctx->io;
+    d->result = lvx_pv_write_new(&own, d->dev, &d->label, j->mda_ignored);
+    if (d->result < 0)
+        snprintf(d->errmsg, sizeof(d->errmsg), "%s", own.errmsg);
+}
+
+static int write_all(struct lvx_cmd_env *env, const struct pvcreate_opts *o,
+                     struct pvcreate_dev *devs, unsigned count)
+{
+    for (unsigned i = 0; i < count; i++) {
+        devs[i].result = prepare_pv(env, o, &devs[i]);
+        if (devs[i].result < 0) {
+            snprintf(devs[i].errmsg, sizeof(devs[i].errmsg), "%s", env->ctx->errmsg);
+            lvx_error_clear(env->ctx);
+        }
+    }
+    struct write_job job = { env->ctx, devs, o->mda_ignored };
+    lvx_parallel_for(count, 0, write_one, &job);
+    int rc = 0;
+    for (unsigned i = 0; i < count; i++) {
+        struct pvcreate_dev *d = &devs[i];
+        if (d->result == 0 && !o->zero && restore_head(env, d, d->old) < 0) {
+            d->result = -EIO;
+            snprintf(d->errmsg, sizeof(d->errmsg), "%s", env->ctx->errmsg);
+            lvx_error_clear(env->ctx);
+        }
+        if (d->result < 0) {
+            lvx_cmd_errorf("Failed to write physical volume \"%s\": %s", d->name, d->errmsg);
+            rc = LVX_EXIT_FAILED;
+            continue;
+        }
+        lvx_notice(env->ctx, "Physical volume \"%s\" successfully created.", d->name);
+    }
+    return rc;
 }
 
 static int check_all(struct lvx_cmd_env *env, const struct pvcreate_opts *o,
@@ -304,9 +414,12 @@ static int check_all(struct lvx_cmd_env *env, const struct pvcreate_opts *o,
 {
     bool ok = true;
     for (unsigned i = 0; i < named->count; i++) {
+        devs[i].dev = named->devs[i];
+        devs[i].name = env->args->argv[i];
+    }
+    probe_all(env, devs, named->count);
+    for (unsigned i = 0; i < named->count; i++) {
         struct pvcreate_dev *d = &devs[i];
-        d->name = env->args->argv[i];
-        d->dev = named->devs[i];
         d->spv = named->spvs[i];
         for (unsigned j = 0; j < i; j++)
             if (devs[j].dev == d->dev) {
@@ -340,16 +453,11 @@ int lvx_cmd_pvcreate(struct lvx_cmd_env *env)
     struct pvcreate_dev *devs = lvx_pool_alloc(env->pool, count * sizeof(*devs));
     memset(devs, 0, count * sizeof(*devs));
     rc = check_all(env, &o, &named, devs);
-    for (unsigned i = 0; i < count && !rc; i++) {
-        if (env->args->count[LVX_OPT_TEST] == 0 && write_pv(env, &o, &devs[i]) < 0) {
-            lvx_cmd_errorf("Failed to write physical volume \"%s\": %s", devs[i].name,
-                           env->ctx->errmsg);
-            lvx_error_clear(env->ctx);
-            rc = LVX_EXIT_FAILED;
-            break;
-        }
-        lvx_notice(env->ctx, "Physical volume \"%s\" successfully created.", devs[i].name);
-    }
+    if (!rc && env->args->count[LVX_OPT_TEST] == 0)
+        rc = write_all(env, &o, devs, count);
+    else
+        for (unsigned i = 0; i < count && !rc; i++)
+            lvx_notice(env->ctx, "Physical volume \"%s\" successfully created.", devs[i].name);
     lvx_pvcmd_devs_free(&named);
     lvx_unlock(&global);
     return rc;

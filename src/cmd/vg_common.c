@@ -218,8 +218,13 @@ int lvx_vgcmd_tags(struct lvx_cmd_env *env, struct lvx_pool *pool, struct lvx_st
 
 /* ---- PVs named for vgcreate / vgextend --------------------------------------------------- */
 
+/* The scanned device of a name: the exact path first (cheap even for a thousand names
+ * and devices), then any alias of it (symlinks resolved). */
 static struct lvx_dev *find_dev(const struct lvx_scan *scan, const char *name)
 {
+    for (unsigned i = 0; i < scan->devs.count; i++)
+        if (strcmp(name, scan->devs.devs[i]->path) == 0)
+            return scan->devs.devs[i];
     for (unsigned i = 0; i < scan->devs.count; i++)
         if (lvx_cmd_same_device(name, scan->devs.devs[i]->path))
             return scan->devs.devs[i];
@@ -319,6 +324,7 @@ static int implicit_pvcreate(struct lvx_cmd_env *env, struct lvx_dev *dev)
             return lvx_cmd_fail(env);
         lvx_notice(ctx, "Wiping %s signature on %s.", sigs[i].type, dev->path);
     }
+    lvx_dev_read_topology(dev);
     struct lvx_pv_layout_req req = {
         .dev_size = dev->size, .mda_copies = 1,
         .io_min = dev->io_min, .io_opt = dev->io_opt,

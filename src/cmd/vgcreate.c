@@ -92,6 +92,8 @@ static int create(struct lvx_cmd_env *env, struct lvx_vg_update *u, const char *
             return lvx_cmd_fail(env);
     if (s->mda_all)
         lvx_mda_policy_use_all(vg);
+    else if (!s->mda_given)
+        lvx_mda_policy_join(vg, 0, lvx_mda_policy_auto_limit(env->ctx));   /* Large VGs */
     u->vg = vg;
     if ((rc = lvx_vgcmd_commit(env, u)) != 0)
         return rc;

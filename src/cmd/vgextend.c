@@ -5,6 +5,7 @@
  */
 #include "cmd/vgcmd.h"
 
+#include "meta/mda_policy.h"
 #include "meta/vgops.h"
 
 static int extend(struct lvx_cmd_env *env, struct lvx_vg_update *u)
@@ -21,9 +22,11 @@ static int extend(struct lvx_cmd_env *env, struct lvx_vg_update *u)
     if (rc)
         return rc;
     vg = u->vg;                       /* may have been re-read after an implicit pvcreate */
+    unsigned first_new = vg->pv_count;
     for (unsigned i = 0; i < n; i++)
         if (lvx_vgops_add_orphan(env->ctx, vg, orphans[i], NULL) < 0)
             return lvx_cmd_fail(env);
+    lvx_mda_policy_join(vg, first_new, lvx_mda_policy_auto_limit(env->ctx));   /* Large VGs */
     if ((rc = lvx_vgcmd_commit(env, u)) != 0)
         return rc;
     lvx_notice(env->ctx, "Volume group \"%s\" successfully extended", vg->name);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * daemon/client.c - talking to the lvx daemon (see daemon.h): its paths, is it
- * alive (pid file lock), starting it (double fork, no exec: the grandchild runs
- * lvx_daemon_serve()), and one request/reply over the control socket.
+ * alive (pid file lock), starting it (double fork; the grandchild becomes
+ * `lvx daemon run` when the program is lvx, else runs lvx_daemon_serve() itself),
+ * and one request/reply over the control socket.
  *
  * Entry points: lvx_daemon_run_dir(), lvx_daemon_path(), lvx_daemon_alive(),
  * lvx_daemon_has_state(), lvx_daemon_start(), lvx_daemon_call().
@@ -77,6 +78,21 @@ static int connect_socket(void)
     return fd;
 }
 
+/* When this program is lvx itself, become `lvx daemon run` (a clean process image,
+ * and `ps` names it); other programs using liblvx run the daemon in the fork. */
+static void exec_lvx_daemon(void)
+{
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    if (n <= 0 || getenv("LVX_DAEMON_NO_EXEC"))
+        return;
+    exe[n] = 0;
+    const char *base = strrchr(exe, '/');
+    base = base ? base + 1 : exe;
+    if (strcmp(base, "lvx") == 0)
+        execl(exe, "lvx", "daemon", "run", (char *)NULL);
+}
+
 static void spawn_daemon(void)
 {
     fflush(NULL);
@@ -97,6 +113,7 @@ static void spawn_daemon(void)
             if (chdir("/") < 0)
                 _exit(1);
             umask(022);
+            exec_lvx_daemon();
             _exit(lvx_daemon_serve());
         }
         _exit(0);

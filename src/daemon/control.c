@@ -173,10 +173,9 @@ static int do_reload(struct request *r)
         return fail_ctx(r);
     if (v->loop[0]) {
         char file[4400];
-        struct stat st;
         snprintf(file, sizeof(file), "%s/%s", r->mount_dir, v->name);
-        stat(file, &st);     /* the kernel learns the new size (attributes never cached) */
-        if (lvxd_loop_set_capacity(r->ctx, v->loop) < 0)
+        /* the kernel learns the new size (attributes are never cached) */
+        if (lvxd_file_stat(r->ctx, file) < 0 || lvxd_loop_set_capacity(r->ctx, v->loop) < 0)
             return fail_ctx(r);
     }
     lvxd_state_save();

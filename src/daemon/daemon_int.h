@@ -143,6 +143,9 @@ bool lvxd_loop_attached(const char *dev);
 int lvxd_loop_change_fd(struct lvx_ctx *ctx, const char *dev, const char *file);
 /* Set the read-ahead of a loop device (KiB). */
 void lvxd_loop_read_ahead(const char *dev, unsigned kb);
+/* stat(2) of one of our FUSE files (from a child process: the kernel then asks
+ * the daemon for its attributes, e.g. the new size before LOOP_SET_CAPACITY). */
+int lvxd_file_stat(struct lvx_ctx *ctx, const char *file);
 /* Tell the loop device that the file size changed. */
 int lvxd_loop_set_capacity(struct lvx_ctx *ctx, const char *dev);
 

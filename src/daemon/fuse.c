@@ -70,14 +70,28 @@ int lvxd_fuse_mount(int fd, const char *dir)
     return 0;
 }
 
+/* major:minor of the file system mounted at dir, from /proc/self/mountinfo (no
+ * stat(2): that would be a request to ourselves). */
+static bool mount_dev(const char *dir, unsigned *maj, unsigned *min)
+{
+    FILE *f = fopen("/proc/self/mountinfo", "r");
+    char line[4096], mp[4096];
+    bool found = false;
+    while (f && fgets(line, sizeof(line), f))
+        if (sscanf(line, "%*s %*s %u:%u %*s %4095s", maj, min, mp) == 3 && strcmp(mp, dir) == 0)
+            found = true;   /* the last one: the top of the stack */
+    if (f)
+        fclose(f);
+    return found;
+}
+
 void lvxd_fuse_tune_bdi(const char *dir)
 {
-    struct stat st;
+    unsigned maj, min;
     char path[128];
-    if (stat(dir, &st) < 0)
+    if (!mount_dev(dir, &maj, &min))
         return;
-    snprintf(path, sizeof(path), "/sys/class/bdi/%u:%u/read_ahead_kb", major(st.st_dev),
-             minor(st.st_dev));
+    snprintf(path, sizeof(path), "/sys/class/bdi/%u:%u/read_ahead_kb", maj, min);
     int fd = open(path, O_WRONLY | O_CLOEXEC);
     if (fd < 0 || write(fd, "4096\n", 5) < 0)
         lvxd_log("warning: cannot raise %s", path);
@@ -223,7 +237,7 @@ static void do_open(int fd, const struct fuse_in_header *h, const struct fuse_op
         return;
     }
     out.fh = v->ino;
-    out.open_flags = FOPEN_DIRECT_IO;
+    out.open_flags = FOPEN_DIRECT_IO | FOPEN_PARALLEL_DIRECT_WRITES;
     reply(fd, h->unique, 0, &out, sizeof(out));
 }
 
@@ -235,7 +249,8 @@ static void do_release(int fd, const struct fuse_in_header *h, const struct fuse
     reply(fd, h->unique, 0, NULL, 0);
 }
 
-static void do_read(struct worker *w, const struct fuse_in_header *h, const struct fuse_read_in *in)
+static void do_read(struct worker *w, const struct fuse_in_header *h,
+                    const struct fuse_read_in *in)
 {
     struct lvxd_lv *v = lvxd_volume_get(in->fh, false);
     if (!v) {
@@ -280,7 +295,8 @@ static void do_write(struct worker *w, const struct fuse_in_header *h,
     reply(w->fd, h->unique, rc, &out, sizeof(out));
 }
 
-static void do_fsync(struct worker *w, const struct fuse_in_header *h, const struct fuse_fsync_in *in)
+static void do_fsync(struct worker *w, const struct fuse_in_header *h,
+                     const struct fuse_fsync_in *in)
 {
     struct lvxd_lv *v = lvxd_volume_get(in->fh, false);
     int rc = v ? lvxd_io_flush(&w->io, v) : 0;
@@ -332,7 +348,8 @@ static size_t add_dirent(uint8_t *buf, size_t room, uint64_t ino, uint64_t off, 
     return padded;
 }
 
-static void do_readdir(struct worker *w, const struct fuse_in_header *h, const struct fuse_read_in *in)
+static void do_readdir(struct worker *w, const struct fuse_in_header *h,
+                       const struct fuse_read_in *in)
 {
     uint8_t *buf = w->base + PAGE;
     size_t room = in->size < LVXD_MAX_IO ? in->size : LVXD_MAX_IO, used = 0, n;

@@ -6,20 +6,26 @@
  * kernel refuses it for writable ones).  "Busy" means held exclusively (a
  * mounted file system, an O_EXCL opener), tested with an O_EXCL open.
  *
+ * Opening the LV's FUSE file is a request to the daemon itself: it is done in a
+ * short-lived child process (the result comes back through a pipe), so that it
+ * never waits on a lock of the serving process (valgrind's, for one).
+ *
  * Entry points: lvxd_loop_attach(), lvxd_loop_detach(), lvxd_loop_busy(),
  * lvxd_loop_attached(), lvxd_loop_change_fd(), lvxd_loop_read_ahead(),
- * lvxd_loop_set_capacity().
+ * lvxd_loop_set_capacity(), lvxd_file_stat().
  */
 #include "daemon/daemon_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/fs.h>
 #include <linux/loop.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -67,8 +73,8 @@ static int configure(int lfd, int ffd, const char *file, bool ro, uint32_t lbs)
     return ioctl(lfd, LOOP_CONFIGURE, &cfg) < 0 ? -errno : 0;
 }
 
-int lvxd_loop_attach(struct lvx_ctx *ctx, const char *file, bool ro, uint32_t lbs, int want_nr,
-                     char *dev, size_t devlen, int *major_out, int *minor_out)
+static int attach_here(struct lvx_ctx *ctx, const char *file, bool ro, uint32_t lbs, int want_nr,
+                       char *dev, size_t devlen, int *major_out, int *minor_out)
 {
     int ffd = open(file, (ro ? O_RDONLY : O_RDWR) | O_DIRECT | O_CLOEXEC);
     if (ffd < 0)
@@ -143,7 +149,7 @@ int lvxd_loop_detach(struct lvx_ctx *ctx, const char *dev, bool force)
     return 0;
 }
 
-int lvxd_loop_change_fd(struct lvx_ctx *ctx, const char *dev, const char *file)
+static int change_fd_here(struct lvx_ctx *ctx, const char *dev, const char *file)
 {
     int ffd = open(file, O_RDONLY | O_DIRECT | O_CLOEXEC);
     if (ffd < 0)
@@ -177,4 +183,104 @@ int lvxd_loop_set_capacity(struct lvx_ctx *ctx, const char *dev)
     if (rc < 0)
         return lvx_error(ctx, -rc, "Cannot resize %s: %s", dev, strerror(-rc));
     return 0;
+}
+
+/* What a child sends back. */
+struct child_result {
+    int rc;
+    int nr, major, minor;
+    char msg[sizeof(((struct lvx_ctx *)0)->errmsg)];
+};
+
+enum child_op { OP_ATTACH, OP_CHANGE_FD, OP_STAT };
+
+struct child_job {
+    enum child_op op;
+    const char *file, *dev;
+    bool ro;
+    uint32_t lbs;
+    int want_nr;
+};
+
+static void child_run(const struct child_job *job, struct child_result *res)
+{
+    struct lvx_ctx ctx;
+    char dev[32];
+    struct stat st;
+    lvx_ctx_init(&ctx);
+    memset(res, 0, sizeof(*res));
+    switch (job->op) {
+    case OP_ATTACH:
+        res->rc = attach_here(&ctx, job->file, job->ro, job->lbs, job->want_nr, dev, sizeof(dev),
+                              &res->major, &res->minor);
+        if (res->rc == 0)
+            sscanf(dev, "/dev/loop%d", &res->nr);
+        break;
+    case OP_CHANGE_FD:
+        res->rc = change_fd_here(&ctx, job->dev, job->file);
+        break;
+    case OP_STAT:
+        res->rc = stat(job->file, &st) < 0 ? -errno : 0;
+        break;
+    }
+    snprintf(res->msg, sizeof(res->msg), "%s", ctx.errmsg);
+}
+
+static int in_child(struct lvx_ctx *ctx, const struct child_job *job, struct child_result *res)
+{
+    int p[2];
+    if (pipe2(p, O_CLOEXEC) < 0)
+        return lvx_error(ctx, errno, "pipe: %s", strerror(errno));
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(p[0]);
+        close(p[1]);
+        return lvx_error(ctx, errno, "fork: %s", strerror(errno));
+    }
+    if (pid == 0) {
+        struct child_result r;
+        child_run(job, &r);
+        _exit(write(p[1], &r, sizeof(r)) == (ssize_t)sizeof(r) ? 0 : 1);
+    }
+    close(p[1]);
+    ssize_t n;
+    while ((n = read(p[0], res, sizeof(*res))) < 0 && errno == EINTR)
+        ;
+    close(p[0]);
+    while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+        ;
+    if (n != (ssize_t)sizeof(*res))
+        return lvx_error(ctx, EIO, "The loop helper process failed.");
+    if (res->rc < 0)
+        return lvx_error(ctx, -res->rc, "%s", res->msg[0] ? res->msg : strerror(-res->rc));
+    return 0;
+}
+
+int lvxd_loop_attach(struct lvx_ctx *ctx, const char *file, bool ro, uint32_t lbs, int want_nr,
+                     char *dev, size_t devlen, int *major_out, int *minor_out)
+{
+    struct child_job job = { .op = OP_ATTACH, .file = file, .ro = ro, .lbs = lbs,
+                             .want_nr = want_nr };
+    struct child_result res;
+    int rc = in_child(ctx, &job, &res);
+    if (rc < 0)
+        return rc;
+    snprintf(dev, devlen, "/dev/loop%d", res.nr);
+    *major_out = res.major;
+    *minor_out = res.minor;
+    return 0;
+}
+
+int lvxd_loop_change_fd(struct lvx_ctx *ctx, const char *dev, const char *file)
+{
+    struct child_job job = { .op = OP_CHANGE_FD, .file = file, .dev = dev };
+    struct child_result res;
+    return in_child(ctx, &job, &res);
+}
+
+int lvxd_file_stat(struct lvx_ctx *ctx, const char *file)
+{
+    struct child_job job = { .op = OP_STAT, .file = file };
+    struct child_result res;
+    return in_child(ctx, &job, &res);
 }

@@ -81,7 +81,7 @@ static int worker_run(int fuse_fd, const char *mount_dir, bool restarted)
         return 1;
     }
     if (!restarted) {
-        lvxd_fuse_tune_bdi(mount_dir);   /* stat(2) of the mount: threads must serve */
+        lvxd_fuse_tune_bdi(mount_dir);
         lvxd_state_fix_loops(&ctx, mount_dir);
     }
     int lfd = bind_socket();

@@ -356,7 +356,7 @@ void lvxd_state_save(void)
     for (struct lvxd_lv *v = lvxd_lvs; v; v = v->next)
         if (!v->dying)
             fprintf(f, "%" PRIu64 " %s %s %s %d %s %s\n", v->ino, v->vg, v->lv, v->uuid,
-                v->read_only, v->loop[0] ? v->loop : "-", v->devices);
+                    v->read_only, v->loop[0] ? v->loop : "-", v->devices);
     pthread_mutex_unlock(&lvxd_lvs_mutex);
     fflush(f);
     fsync(fileno(f));
@@ -377,8 +377,8 @@ int lvxd_volume_attach(struct lvx_ctx *ctx, struct lvxd_lv *v, const char *mount
     v->loop_major = maj;
     v->loop_minor = min;
     v->loop_stale = false;
-    uint64_t ra_kb = 2 * v->io_opt / 1024;
-    lvxd_loop_read_ahead(dev, ra_kb > 128 ? (unsigned)ra_kb : 128);
+    uint64_t ra_kb = 2 * v->io_opt / 1024;    /* twice a full stripe, at least 4 MiB */
+    lvxd_loop_read_ahead(dev, ra_kb > 4096 ? (unsigned)ra_kb : 4096);
     return 0;
 }
 

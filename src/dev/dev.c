@@ -5,7 +5,7 @@
  *
  * Entry points: lvx_devs_from_names(), lvx_devs_from_system(), lvx_dev_open(),
  * lvx_dev_close(), lvx_dev_read(), lvx_dev_write(), lvx_dev_flush(),
- * lvx_dev_read_many().
+ * lvx_dev_read_many(), lvx_dev_read_topology().
  *
  * Size: BLKGETSIZE64 for block devices, st_size for regular files.  Topology
  * (io_min, io_opt, alignment_offset) comes from /sys/dev/block/MAJ:MIN; a partition
@@ -220,8 +220,15 @@ static uint64_t sysfs_queue_number(const struct lvx_dev *dev, const char *attr)
     return sysfs_number(path);
 }
 
-static void read_topology(struct lvx_dev *dev)
+void lvx_dev_read_topology(struct lvx_dev *dev)
 {
+    if (dev->topology_known || dev->is_file || (dev->major == 0 && dev->minor == 0))
+        return;
+    dev->topology_known = true;
+    if (dev->fd >= 0) {
+        int lbs = 0;
+        dev->logical_block_size = ioctl(dev->fd, BLKSSZGET, &lbs) == 0 && lbs > 0 ? (unsigned)lbs : 512;
+    }
     char path[128];
     dev->io_min = sysfs_queue_number(dev, "minimum_io_size");
     dev->io_opt = sysfs_queue_number(dev, "optimal_io_size");
@@ -231,6 +238,11 @@ static void read_topology(struct lvx_dev *dev)
 
 static int read_size(struct lvx_ctx *ctx, struct lvx_dev *dev)
 {
+    uint64_t size;
+    if (!dev->is_file && (dev->major || dev->minor) && ioctl(dev->fd, BLKGETSIZE64, &size) == 0) {
+        dev->size = size;     /* a block device of the list: no fstat (a scan opens thousands) */
+        return 0;
+    }
     struct stat st;
     if (fstat(dev->fd, &st) < 0)
         return lvx_error(ctx, errno, "Cannot stat %s: %s", dev->path, strerror(errno));
@@ -246,13 +258,9 @@ static int read_size(struct lvx_ctx *ctx, struct lvx_dev *dev)
     dev->is_file = false;
     dev->major = major(st.st_rdev);
     dev->minor = minor(st.st_rdev);
-    uint64_t size;
     if (ioctl(dev->fd, BLKGETSIZE64, &size) < 0)
         return lvx_error(ctx, errno, "Cannot get the size of %s: %s", dev->path, strerror(errno));
     dev->size = size;
-    int lbs = 0;
-    dev->logical_block_size = ioctl(dev->fd, BLKSSZGET, &lbs) == 0 && lbs > 0 ? (unsigned)lbs : 512;
-    read_topology(dev);
     return 0;
 }
 
@@ -269,6 +277,9 @@ int lvx_dev_open(struct lvx_ctx *ctx, struct lvx_dev *dev, bool write)
                          strerror(-fd));
     dev->fd = fd;
     dev->writable = write;
+    /* metadata I/O is a few small reads: no readahead (a scan of a thousand devices would
+     * otherwise read 128 KiB of each) */
+    posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
     int r = read_size(ctx, dev);
     if (r < 0)
         lvx_dev_close(ctx, dev);

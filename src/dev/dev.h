@@ -22,8 +22,10 @@ struct lvx_dev {
     bool is_file;              /* regular file (image disk) */
     uint32_t major, minor;     /* 0:0 for files */
     uint64_t size;             /* bytes */
-    unsigned logical_block_size;
-    uint64_t io_min, io_opt, alignment_offset;   /* topology from sysfs, bytes (0 if unknown) */
+    unsigned logical_block_size;   /* 512 until lvx_dev_read_topology() */
+    uint64_t io_min, io_opt, alignment_offset;   /* topology from sysfs, bytes (0 if unknown);
+                                                  * read by lvx_dev_read_topology() only */
+    bool topology_known;       /* lvx_dev_read_topology() has run */
     int fd;                    /* -1 when closed */
     bool writable;             /* opened read-write */
 };
@@ -41,8 +43,12 @@ int lvx_devs_from_names(struct lvx_ctx *ctx, struct lvx_pool *pool, const char *
 /* All block devices of /proc/partitions (as /dev/<name>) that can be opened. */
 int lvx_devs_from_system(struct lvx_ctx *ctx, struct lvx_pool *pool, struct lvx_devlist *out);
 
-/* Open (read-only or read-write, O_DIRECT not used for metadata), fill size/topology. */
+/* Open (read-only or read-write, O_DIRECT not used for metadata), fill the size. */
 int lvx_dev_open(struct lvx_ctx *ctx, struct lvx_dev *dev, bool write);
+/* Fill io_min, io_opt, alignment_offset (sysfs) and logical_block_size (open device) once;
+ * block devices only.
+ * Only PV creation needs them, so a scan of many devices does not pay for them. */
+void lvx_dev_read_topology(struct lvx_dev *dev);
 void lvx_dev_close(struct lvx_ctx *ctx, struct lvx_dev *dev);
 /* Exact-length I/O; short reads past the end fail with -EIO and a message naming the device. */
 int lvx_dev_read(struct lvx_ctx *ctx, struct lvx_dev *dev, void *buf, size_t len, uint64_t offset);

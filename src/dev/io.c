@@ -7,7 +7,7 @@
  *
  * Default ops: pread/pwrite loop until the whole length is done (retrying EINTR);
  * pread stops early only at end of file and returns the bytes read.  read_batch
- * uses one io_uring per call (depth min(count, 256)), submits everything, waits
+ * uses one io_uring per call (depth min(count, 1024)), submits everything, waits
  * for everything and completes short reads with pread; when no ring can be set up
  * it falls back to a pread loop.
  *
@@ -17,6 +17,7 @@
  *   LVX_TEST_CRASH_AFTER_WRITE=N  the Nth write is done, fdatasync'ed, then _exit(99)
  *   LVX_TEST_IO_LOG=FILE          one line appended per event:
  *                                   "open PATH"
+ *                                   "read FD OFFSET LEN PATH"  (plain and batched reads)
  *                                   "write FD OFFSET LEN PATH"
  *                                   "failwrite FD OFFSET LEN PATH"   (injected EIO)
  *                                   "flush FD PATH"
@@ -47,7 +48,7 @@
 #define MARK_DEFINED(p, n) ((void)0)
 #endif
 
-#define BATCH_MAX_DEPTH 256u
+#define BATCH_MAX_DEPTH 1024u          /* one submission for the labels of 1000 PVs */
 #define URING_MAX_READ (1u << 30)
 
 /* ---- default ops ------------------------------------------------------------ */
@@ -206,7 +207,7 @@ const struct lvx_dev_ops *lvx_dev_ops_default(void)
 
 /* ---- test wrapper -------------------------------------------------------------- */
 
-#define FD_TABLE_SIZE 64
+#define FD_TABLE_SIZE 4096           /* fds named in the log (a 1000-PV VG opens ~1000) */
 #define FD_PATH_MAX 256
 
 struct fd_name {
@@ -312,6 +313,26 @@ static ssize_t hook_pwrite(void *arg, int fd, const void *buf, size_t len, uint6
     return r;
 }
 
+static ssize_t hook_pread(void *arg, int fd, void *buf, size_t len, uint64_t offset)
+{
+    ssize_t r = sys_pread(arg, fd, buf, len, offset);
+    pthread_mutex_lock(&hooks.lock);
+    log_line("read %d %llu %zu %s", fd, (unsigned long long)offset, len, fd_path(fd));
+    pthread_mutex_unlock(&hooks.lock);
+    return r;
+}
+
+static int hook_read_batch(void *arg, struct lvx_io_req *reqs, unsigned count)
+{
+    int r = sys_read_batch(arg, reqs, count);
+    pthread_mutex_lock(&hooks.lock);
+    for (unsigned i = 0; i < count; i++)
+        log_line("read %d %llu %zu %s", reqs[i].fd, (unsigned long long)reqs[i].offset,
+                 reqs[i].len, fd_path(reqs[i].fd));
+    pthread_mutex_unlock(&hooks.lock);
+    return r;
+}
+
 static int hook_flush(void *arg, int fd)
 {
     pthread_mutex_lock(&hooks.lock);
@@ -323,10 +344,10 @@ static int hook_flush(void *arg, int fd)
 static const struct lvx_dev_ops hook_ops = {
     .open = hook_open,
     .close = hook_close,
-    .pread = sys_pread,
+    .pread = hook_pread,
     .pwrite = hook_pwrite,
     .flush = hook_flush,
-    .read_batch = sys_read_batch,
+    .read_batch = hook_read_batch,
     .arg = NULL,
 };
 

@@ -41,8 +41,9 @@ const struct lvx_dev_ops *lvx_dev_ops_default(void);
  * Test hooks, installed by the lvx binary from the environment (never by default):
  *   LVX_TEST_FAIL_WRITE=N       the Nth device write (1-based) fails with EIO
  *   LVX_TEST_CRASH_AFTER_WRITE=N the process _exit(99)s right after the Nth write
- *   LVX_TEST_IO_LOG=FILE        append one line per open/write/flush to FILE:
- *       "open PATH", "write FD OFFSET LEN PATH", "failwrite FD OFFSET LEN PATH"
+ *   LVX_TEST_IO_LOG=FILE        append one line per open/read/write/flush to FILE:
+ *       "open PATH", "read FD OFFSET LEN PATH", "write FD OFFSET LEN PATH",
+ *       "failwrite FD OFFSET LEN PATH"
  *       (the injected failure), "flush FD PATH", "crash after write N"
  * Writes are counted across the whole process; the variables are re-read on each call.
  * Returns the ops to use (the default when no variable is set).

@@ -24,6 +24,7 @@
 #include "format/label.h"
 #include "format/mda.h"
 #include "format/vg_text.h"
+#include "dev/multi.h"
 #include "util/buf.h"
 
 #include <errno.h>
@@ -41,6 +42,8 @@ struct commit_area {
     struct lvx_mda_header old;      /* header as found */
     struct lvx_mda_header next;     /* header being written */
     bool ignore_after;              /* desired RAW_LOCN_IGNORED after the commit */
+    bool flag_only;                 /* an empty area switched to ignored (a PV joining a
+                                     * large VG): only its header is written, in phase 3 */
     bool header_touched;            /* precommit written */
 };
 
@@ -50,6 +53,60 @@ struct lvx_scan_pv *lvx_scan_find_pv(struct lvx_scan *scan, const char *raw_uuid
         if (memcmp(scan->pvs[i].label.pv_uuid, raw_uuid, LVX_UUID_LEN) == 0)
             return &scan->pvs[i];
     return NULL;
+}
+
+/* Sorted UUID lookups for one commit (a VG of a thousand PVs would otherwise cost a
+ * million comparisons per pass): scan PVs by label UUID (first in device order wins,
+ * as lvx_scan_find_pv), VG PV UUIDs. */
+struct uuid_ref {
+    const char *uuid;
+    unsigned order;
+    void *ptr;
+};
+
+static int uuid_ref_cmp(const void *a, const void *b)
+{
+    const struct uuid_ref *x = a, *y = b;
+    int c = memcmp(x->uuid, y->uuid, LVX_UUID_LEN);
+    return c ? c : (x->order < y->order ? -1 : x->order > y->order);
+}
+
+struct uuid_index {
+    unsigned count;
+    struct uuid_ref *refs;
+};
+
+static void index_scan_pvs(struct uuid_index *ix, struct lvx_scan *scan)
+{
+    ix->refs = lvx_xcalloc(scan->pv_count + 1, sizeof(*ix->refs));
+    ix->count = scan->pv_count;
+    for (unsigned i = 0; i < scan->pv_count; i++)
+        ix->refs[i] = (struct uuid_ref){ scan->pvs[i].label.pv_uuid, i, &scan->pvs[i] };
+    qsort(ix->refs, ix->count, sizeof(*ix->refs), uuid_ref_cmp);
+}
+
+static void index_vg_pvs(struct uuid_index *ix, const struct lvx_vg *vg)
+{
+    ix->refs = lvx_xcalloc(vg->pv_count + 1, sizeof(*ix->refs));
+    ix->count = vg->pv_count;
+    for (unsigned i = 0; i < vg->pv_count; i++)
+        ix->refs[i] = (struct uuid_ref){ vg->pvs[i]->uuid, i, vg->pvs[i] };
+    qsort(ix->refs, ix->count, sizeof(*ix->refs), uuid_ref_cmp);
+}
+
+/* The first entry (lowest order) with this UUID, or NULL. */
+static void *index_find(const struct uuid_index *ix, const char *uuid)
+{
+    unsigned lo = 0, hi = ix->count;
+    while (lo < hi) {
+        unsigned mid = lo + (hi - lo) / 2;
+        if (memcmp(ix->refs[mid].uuid, uuid, LVX_UUID_LEN) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < ix->count && memcmp(ix->refs[lo].uuid, uuid, LVX_UUID_LEN) == 0 ? ix->refs[lo].ptr
+                                                                               : NULL;
 }
 
 /* A copy of the last error message, to quote it in a new one (vsnprintf into errmsg must
@@ -102,19 +159,24 @@ static int write_text(struct lvx_ctx *ctx, struct commit_area *a, const char *te
     return 0;
 }
 
+/* Flush the devices of the areas (each once), in parallel (dev/multi.h); the phases
+ * that do not write flag-only areas leave their devices alone. */
+static int flush_some(struct lvx_ctx *ctx, struct commit_area *areas, unsigned count,
+                      bool with_flag_only)
+{
+    struct lvx_dev **devs = lvx_xcalloc(count + 1, sizeof(*devs));
+    unsigned n = 0;
+    for (unsigned i = 0; i < count; i++)
+        if (with_flag_only || !areas[i].flag_only)
+            devs[n++] = areas[i].spv->dev;
+    int r = lvx_dev_flush_many(ctx, devs, n);
+    free(devs);
+    return r;
+}
+
 static int flush_devices(struct lvx_ctx *ctx, struct commit_area *areas, unsigned count)
 {
-    for (unsigned i = 0; i < count; i++) {
-        bool seen = false;
-        for (unsigned j = 0; j < i && !seen; j++)
-            seen = areas[j].spv == areas[i].spv;
-        if (seen)
-            continue;
-        int r = lvx_dev_flush(ctx, areas[i].spv->dev);
-        if (r < 0)
-            return r;
-    }
-    return 0;
+    return flush_some(ctx, areas, count, true);
 }
 
 /* Put the headers back as they were (slot 1 cleared) after a failed phase 1/2. */
@@ -131,14 +193,16 @@ static void revert_headers(struct lvx_ctx *ctx, struct commit_area *areas, unsig
     flush_devices(&quiet, areas, count);
 }
 
+static bool header_in_use(const struct lvx_mda_header *h);
+
 /* Collect the areas this commit writes. */
-static unsigned collect_areas(struct lvx_scan *scan, struct lvx_vg *vg, bool repair,
+static unsigned collect_areas(const struct uuid_index *scan_ix, struct lvx_vg *vg, bool repair,
                               struct commit_area *areas)
 {
     unsigned n = 0;
     for (unsigned p = 0; p < vg->pv_count; p++) {
         struct lvx_pv *pv = vg->pvs[p];
-        struct lvx_scan_pv *spv = lvx_scan_find_pv(scan, pv->uuid);
+        struct lvx_scan_pv *spv = index_find(scan_ix, pv->uuid);
         if (!spv)
             continue;                   /* missing PV */
         for (unsigned m = 0; m < spv->mda_count; m++) {
@@ -157,30 +221,41 @@ static unsigned collect_areas(struct lvx_scan *scan, struct lvx_vg *vg, bool rep
             a->index = m;
             a->old = sm->hdr;
             a->ignore_after = want_ignored;
+            a->flag_only = want_ignored && !sm->ignored && !sm->bad && !header_in_use(&sm->hdr);
         }
     }
     return n;
 }
 
-static int rewrite_labels(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_vg *vg)
+/* Label sectors of the VG's PVs lacking PV_EXT_USED: all written, then all flushed
+ * in parallel (a VG created on hundreds of PVs rewrites hundreds of labels). */
+static int rewrite_labels(struct lvx_ctx *ctx, const struct uuid_index *scan_ix, struct lvx_vg *vg)
 {
-    for (unsigned p = 0; p < vg->pv_count; p++) {
-        struct lvx_scan_pv *spv = lvx_scan_find_pv(scan, vg->pvs[p]->uuid);
+    struct lvx_dev **written = lvx_xcalloc(vg->pv_count + 1, sizeof(*written));
+    unsigned n = 0;
+    int r = 0;
+    for (unsigned p = 0; p < vg->pv_count && r == 0; p++) {
+        struct lvx_scan_pv *spv = index_find(scan_ix, vg->pvs[p]->uuid);
         if (!spv)
             continue;
         if (spv->label.ext_version >= 2 && (spv->label.ext_flags & LVX_PV_EXT_USED))
             continue;
         spv->label.ext_version = 2;
         spv->label.ext_flags |= LVX_PV_EXT_USED;
-        int r = ensure_writable(ctx, spv->dev);
-        if (r < 0)
-            return r;
-        if ((r = lvx_pv_write_label(ctx, spv)) < 0)
-            return r;
+        uint8_t sector[LVX_SECTOR_SIZE] = {0};
+        if ((r = ensure_writable(ctx, spv->dev)) < 0 ||
+            (r = lvx_label_encode(ctx, &spv->label, sector)) < 0 ||
+            (r = lvx_dev_write(ctx, spv->dev, sector, sizeof(sector),
+                               (uint64_t)spv->label.sector * LVX_SECTOR_SIZE)) < 0)
+            break;
+        written[n++] = spv->dev;
         vg->pvs[p]->ondisk.ext_version = 2;
         vg->pvs[p]->ondisk.ext_flags = spv->label.ext_flags;
     }
-    return 0;
+    if (r == 0)
+        r = lvx_dev_flush_many(ctx, written, n);
+    free(written);
+    return r;
 }
 
 static int render_text(struct lvx_vg *vg, const char *command_line, struct lvx_buf *text)
@@ -208,6 +283,7 @@ static void update_scan_state(struct commit_area *areas, unsigned count, uint32_
         sm->bad = false;
         sm->problem = NULL;
         sm->text = NULL;           /* the old text pointer is stale now */
+        sm->tree = NULL;
         sm->text_size = areas[i].next.slot[0].size;
         sm->seqno = seqno;
         if (pm) {
@@ -219,20 +295,13 @@ static void update_scan_state(struct commit_area *areas, unsigned count, uint32_
     }
 }
 
-static bool vg_lists_pv(const struct lvx_vg *vg, const char *raw_uuid)
-{
-    for (unsigned p = 0; p < vg->pv_count; p++)
-        if (memcmp(vg->pvs[p]->uuid, raw_uuid, LVX_UUID_LEN) == 0)
-            return true;
-    return false;
-}
-
 /* Does this scanned PV leave the VG with this commit?  Named in `detach`, or holding
  * this VG's metadata (outdated PV, §8.4); in both cases not listed by the new version. */
 static bool pv_leaves_vg(const struct lvx_scan_pv *spv, const struct lvx_vg *vg,
+                         const struct uuid_index *vg_ix,
                          const char (*detach)[LVX_UUID_LEN + 1], unsigned detach_count)
 {
-    if (vg_lists_pv(vg, spv->label.pv_uuid))
+    if (index_find(vg_ix, spv->label.pv_uuid))
         return false;
     for (unsigned i = 0; i < detach_count; i++)
         if (memcmp(detach[i], spv->label.pv_uuid, LVX_UUID_LEN) == 0)
@@ -275,6 +344,7 @@ static int detach_pv(struct lvx_ctx *ctx, struct lvx_scan_pv *spv)
         wrote = true;
         sm->hdr = h;
         sm->text = NULL;
+        sm->tree = NULL;
         sm->text_size = 0;
         sm->seqno = 0;
         memset(sm->vg_uuid, 0, sizeof(sm->vg_uuid));
@@ -286,16 +356,45 @@ static int detach_pv(struct lvx_ctx *ctx, struct lvx_scan_pv *spv)
 static int detach_pvs(struct lvx_ctx *ctx, struct lvx_scan *scan, const struct lvx_vg *vg,
                       const char (*detach)[LVX_UUID_LEN + 1], unsigned detach_count)
 {
-    for (unsigned i = 0; i < scan->pv_count; i++) {
-        if (!pv_leaves_vg(&scan->pvs[i], vg, detach, detach_count))
+    struct uuid_index vg_ix;
+    index_vg_pvs(&vg_ix, vg);
+    int r = 0;
+    for (unsigned i = 0; i < scan->pv_count && r == 0; i++) {
+        if (!pv_leaves_vg(&scan->pvs[i], vg, &vg_ix, detach, detach_count))
             continue;
-        int r = detach_pv(ctx, &scan->pvs[i]);
+        r = detach_pv(ctx, &scan->pvs[i]);
         struct saved_error e;
         if (r < 0)
-            return lvx_error(ctx, r, "Cannot detach %s from volume group %s: %s",
-                             scan->pvs[i].dev->path, vg->name, saved_error(ctx, &e));
+            r = lvx_error(ctx, r, "Cannot detach %s from volume group %s: %s",
+                          scan->pvs[i].dev->path, vg->name, saved_error(ctx, &e));
     }
-    return 0;
+    free(vg_ix.refs);
+    return r;
+}
+
+/* Large VGs: warn while there is still room, at 50% and 90% of the text a circular
+ * buffer can take (lvx_mda_max_text_size) in the smallest in-use area. */
+static void warn_space(struct lvx_ctx *ctx, const struct lvx_vg *vg,
+                       const struct commit_area *areas, unsigned count, uint64_t size)
+{
+    const struct commit_area *smallest = NULL;
+    uint64_t room = 0;
+    for (unsigned i = 0; i < count; i++) {
+        uint64_t max = lvx_mda_max_text_size(areas[i].old.size);
+        if (!areas[i].ignore_after && (!smallest || max < room)) {
+            smallest = &areas[i];
+            room = max;
+        }
+    }
+    if (!smallest || room == 0 || size * 100 < room * LVX_MDA_WARN_PERCENT_LOW)
+        return;
+    unsigned pct = (unsigned)(size * 100 / room);
+    lvx_warn(ctx, "WARNING: Volume group %s metadata (%llu bytes) uses %u%% of the space of its "
+             "smallest metadata area (%s, %llu bytes for a copy)%s.", vg->name,
+             (unsigned long long)size, pct, smallest->spv->dev->path, (unsigned long long)room,
+             pct >= LVX_MDA_WARN_PERCENT_HIGH ? "; changes will fail when it is full" : "");
+    lvx_warn(ctx, "WARNING: To make room: vgextend %s with PVs made by pvcreate --metadatasize "
+             "<larger>, then pvchange --metadataignore y the PVs with smaller areas.", vg->name);
 }
 
 int lvx_vg_commit(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_vg *vg,
@@ -316,7 +415,9 @@ int lvx_vg_commit_detach(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_
     uint32_t old_seqno = vg->seqno;
     int r = 0;
 
-    unsigned count = collect_areas(scan, vg, repair, areas);
+    struct uuid_index scan_ix;
+    index_scan_pvs(&scan_ix, scan);
+    unsigned count = collect_areas(&scan_ix, vg, repair, areas);
     bool any_in_use = false;
     for (unsigned i = 0; i < count; i++)
         any_in_use |= !areas[i].ignore_after;
@@ -337,11 +438,24 @@ int lvx_vg_commit_detach(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_
         const struct lvx_raw_locn *old = a->spv->mda[a->index].ignored || a->spv->mda[a->index].bad
                                              ? NULL : &a->old.slot[0];
         a->next = a->old;
-        r = lvx_mda_next_location(ctx, a->old.size, old, size, &a->next.slot[0]);
+        r = a->flag_only ? 0 : lvx_mda_next_location(ctx, a->old.size, old, size, &a->next.slot[0]);
+        if (r < 0 && a->ignore_after) {
+            lvx_error_clear(ctx);     /* too small for the text, switching off anyway: */
+            a->flag_only = true;      /* readers skip an ignored area whatever it points at */
+            r = 0;
+        }
+        if (a->flag_only) {
+            a->next = a->old;
+            memset(&a->next.slot[1], 0, sizeof(a->next.slot[1]));
+            a->next.slot[0].flags = LVX_RAW_LOCN_IGNORED;
+            continue;
+        }
         if (r < 0) {
             struct saved_error e;
             lvx_error(ctx, ENOSPC, "Volume group %s metadata (%llu bytes) does not fit in the "
-                      "metadata area of %s at offset %llu: %s", vg->name,
+                      "metadata area of %s at offset %llu: %s (add PVs made with a larger "
+                      "pvcreate --metadatasize to the VG, then pvchange --metadataignore y "
+                      "the PVs with small areas)", vg->name,
                       (unsigned long long)size, a->spv->dev->path,
                       (unsigned long long)a->old.start, saved_error(ctx, &e));
             goto out;
@@ -350,21 +464,25 @@ int lvx_vg_commit_detach(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_
         a->next.slot[0].flags = a->ignore_after ? LVX_RAW_LOCN_IGNORED : 0;
     }
 
+    warn_space(ctx, vg, areas, count, size);
     for (unsigned i = 0; i < count; i++)
         if ((r = ensure_writable(ctx, areas[i].spv->dev)) < 0)
             goto out;
 
     /* phase 1: text */
     for (unsigned i = 0; i < count; i++)
-        if ((r = write_text(ctx, &areas[i], text.data, &areas[i].next.slot[0])) < 0)
+        if (!areas[i].flag_only &&
+            (r = write_text(ctx, &areas[i], text.data, &areas[i].next.slot[0])) < 0)
             goto fail;
-    if ((r = flush_devices(ctx, areas, count)) < 0)
+    if ((r = flush_some(ctx, areas, count, false)) < 0)
         goto fail;
 
     /* phase 2: precommit.  Slot 0 keeps its ignored flag (LVM2 already switches it
      * here): a crash before the commit point then leaves the old version whole, per-area
      * "in use" state included, and the next write clears slot 1. */
     for (unsigned i = 0; i < count; i++) {
+        if (areas[i].flag_only)
+            continue;
         struct lvx_mda_header pre = areas[i].old;
         pre.slot[1] = areas[i].next.slot[0];
         pre.slot[1].flags = 0;
@@ -372,7 +490,7 @@ int lvx_vg_commit_detach(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_
         if ((r = write_header(ctx, areas[i].spv->dev, &pre)) < 0)
             goto fail;
     }
-    if ((r = flush_devices(ctx, areas, count)) < 0)
+    if ((r = flush_some(ctx, areas, count, false)) < 0)
         goto fail;
 
     /* PVs leaving the VG, before the commit point (see the top of the file) */
@@ -395,7 +513,7 @@ int lvx_vg_commit_detach(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_
         goto out_committing;
     update_scan_state(areas, count, vg->seqno);
     /* after the commit point: a listed PV lacking PV_EXT_USED still reads as a member */
-    if ((r = rewrite_labels(ctx, scan, vg)) < 0) {
+    if ((r = rewrite_labels(ctx, &scan_ix, vg)) < 0) {
         struct saved_error e;
         lvx_error(ctx, EIO, "Volume group %s was committed but a PV label could not be "
                   "updated: %s", vg->name, saved_error(ctx, &e));
@@ -419,6 +537,7 @@ fail:
 out:
     lvx_buf_free(&text);
     free(areas);
+    free(scan_ix.refs);
     return r;
 }
 

@@ -27,6 +27,11 @@
 int lvx_vg_commit(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_vg *vg,
                   const char *command_line, bool repair);
 
+/* A commit whose text takes at least this share of what the smallest in-use area can
+ * hold (lvx_mda_max_text_size) warns, saying how to make room (Large VGs). */
+#define LVX_MDA_WARN_PERCENT_LOW 50u
+#define LVX_MDA_WARN_PERCENT_HIGH 90u
+
 /*
  * lvx_vg_commit(), also detaching the PVs that leave the VG: the scanned PVs named in
  * `detach` (raw PV UUIDs, e.g. the PVs of the old version) or carrying this VG's

@@ -4,9 +4,11 @@
  * commit (see mda_policy.h).  Cost O(#PVs): one pass to count, one to choose.
  *
  * Entry points: lvx_mda_policy_apply(), lvx_mda_policy_use_all(),
- * lvx_mda_policy_in_use().
+ * lvx_mda_policy_in_use(), lvx_mda_policy_join(),
+ * lvx_mda_policy_auto_limit().
  */
 #include "meta/mda_policy.h"
+#include "config/config.h"
 
 static bool usable(const struct lvx_pv *pv, unsigned m)
 {
@@ -75,4 +77,39 @@ unsigned lvx_mda_policy_apply(struct lvx_vg *vg)
     else
         choose(vg, used, want - used);
     return want;
+}
+
+unsigned lvx_mda_policy_join(struct lvx_vg *vg, unsigned first_new, unsigned limit)
+{
+    if (vg->metadata_copies != 0 || limit == 0)
+        return 0;
+    unsigned used = 0, switched = 0;
+    for (unsigned p = 0; p < first_new && p < vg->pv_count; p++)
+        for (unsigned m = 0; m < 2; m++)
+            used += usable(vg->pvs[p], m) && !vg->pvs[p]->ondisk.mda[m].ignored;
+    for (unsigned m = 0; m < 2; m++)
+        for (unsigned p = first_new; p < vg->pv_count; p++) {
+            struct lvx_pv *pv = vg->pvs[p];
+            if (!usable(pv, m) || pv->ondisk.mda[m].ignored)
+                continue;
+            if (used < limit) {
+                used++;
+            } else {
+                pv->ondisk.mda[m].ignored = true;
+                switched++;
+            }
+        }
+    return switched;
+}
+
+unsigned lvx_mda_policy_auto_limit(struct lvx_ctx *ctx)
+{
+    struct lvx_config *cfg = NULL;
+    if (lvx_config_load(ctx, &cfg) < 0) {
+        lvx_error_clear(ctx);
+        return LVX_MDA_AUTO_LIMIT;
+    }
+    int64_t v = lvx_config_int(cfg, "lvx/auto_metadata_copies", LVX_MDA_AUTO_LIMIT);
+    lvx_config_free(cfg);
+    return v < 0 ? 0 : v > 1000000 ? 1000000u : (unsigned)v;
 }

@@ -13,10 +13,12 @@
  * damaged areas here: they are marked bad with a problem string for lvx_scan_vgs().
  *
  * Entry points: lvx_scan() (through the session cache of meta/cache.c when ctx->cache
- * is set), lvx_scan_uncached(), lvx_scan_list_devices(), lvx_scan_free().
+ * is set, or the device index of meta/index.c when opts->vg_names is set),
+ * lvx_scan_uncached(), lvx_scan_devices(), lvx_scan_list_devices(), lvx_scan_free().
  */
 #include "meta/scan.h"
 #include "meta/cache.h"
+#include "meta/index.h"
 #include "config/config.h"
 #include "dev/filter.h"
 #include "dev/scandirs.h"
@@ -29,8 +31,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
-#define SCAN_HEAD_BYTES 4096u               /* phase 1 read: labels (and maybe mda0) */
+#define SCAN_HEAD_BYTES 4608u               /* phase 1 read: labels and mda0's header
+                                             * (at 4096 as LVM2 places it): one read per PV */
 #define SCAN_MIN_DEVICE_BYTES LVX_LABEL_SCAN_BYTES
 
 /* One read of a multi-offset batch. */
@@ -126,14 +130,19 @@ static int scan_open_devices(struct lvx_ctx *ctx, struct lvx_scan *scan, bool na
 
 /* ---- phase 1: labels ----------------------------------------------------------- */
 
+/* The head buffers are one block (*block, freed by the caller once the headers are
+ * decoded), not zeroed: a scan of a thousand devices must not fault in and clear
+ * megabytes it overwrites anyway (short reads are zero-filled by lvx_dev_read_many). */
 static int scan_labels(struct lvx_ctx *ctx, struct lvx_scan *scan, bool named,
-                       struct lvx_dev **devs, unsigned count, struct scan_head *heads)
+                       struct lvx_dev **devs, unsigned count, struct scan_head *heads,
+                       uint8_t **block)
 {
-    uint8_t **bufs = lvx_xcalloc(count, sizeof(*bufs));
-    int *errs = lvx_xcalloc(count, sizeof(*errs));
-    size_t *lens = lvx_xcalloc(count, sizeof(*lens));
+    uint8_t **bufs = lvx_xcalloc(count + 1, sizeof(*bufs));
+    int *errs = lvx_xcalloc(count + 1, sizeof(*errs));
+    size_t *lens = lvx_xcalloc(count + 1, sizeof(*lens));
+    *block = lvx_xmalloc((size_t)(count + 1) * SCAN_HEAD_BYTES);
     for (unsigned i = 0; i < count; i++)
-        bufs[i] = lvx_pool_alloc(scan->pool, SCAN_HEAD_BYTES);
+        bufs[i] = *block + (size_t)i * SCAN_HEAD_BYTES;
 
     int rc = count ? lvx_dev_read_many(ctx, devs, count, 0, SCAN_HEAD_BYTES, bufs, errs, lens) : 0;
     if (rc < 0)
@@ -179,6 +188,7 @@ static void mda_mark_bad(struct lvx_scan *scan, struct lvx_scan_mda *m, const ch
     m->bad = true;
     m->problem = lvx_pool_strdup(scan->pool, problem);
     m->text = NULL;
+    m->tree = NULL;
 }
 
 /* Set up the areas of one PV; queue header reads not covered by the phase 1 bytes. */
@@ -289,7 +299,8 @@ static void scan_queue_text(struct lvx_ctx *ctx, struct lvx_scan *scan, struct l
             return;
         }
     }
-    char *text = lvx_pool_alloc(scan->pool, m->text_size + 1);   /* +1: NUL guard */
+    char *text = lvx_pool_alloc_uninit(scan->pool, m->text_size + 1);   /* filled by the reads */
+    text[m->text_size] = '\0';                                           /* NUL guard */
     size_t pos = 0;
     for (unsigned k = 0; k < count; k++) {
         reads[*nreads] = (struct scan_read){ .dev = pv->dev, .offset = m->start + rng[k].offset,
@@ -330,14 +341,15 @@ static int scan_identity_from_tree(struct lvx_ctx *ctx, const struct lvx_cfg_nod
     return 0;
 }
 
-static int scan_text_identity(struct lvx_ctx *ctx, struct lvx_scan_mda *m)
+/* Parse once: the tree is kept in the scan's pool for the import (one parse per
+ * distinct text, however large the VG). */
+static int scan_text_identity(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_scan_mda *m)
 {
-    struct lvx_pool *tmp = lvx_pool_create();
     struct lvx_cfg_node *root = NULL;
-    int rc = lvx_cfg_parse(ctx, tmp, m->text, (size_t)m->text_size, &root);
+    int rc = lvx_cfg_parse(ctx, scan->pool, m->text, (size_t)m->text_size, &root);
     if (rc == 0)
         rc = scan_identity_from_tree(ctx, root, m);
-    lvx_pool_destroy(tmp);
+    m->tree = rc == 0 ? root : NULL;
     return rc;
 }
 
@@ -364,6 +376,17 @@ static const struct lvx_scan_mda *scan_find_same_text(const struct lvx_scan *sca
 /* CRC, leading VG name, then name/uuid/seqno (copied from an identical earlier text). */
 static void scan_verify_text(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_scan_mda *m)
 {
+    /* a byte-identical copy of a text already verified against the same checksum has
+     * the same CRC: compare (fast) instead of computing it again (8 copies of a large
+     * VG's text) */
+    const struct lvx_scan_mda *same = scan_find_same_text(scan, m);
+    if (same) {
+        m->seqno = same->seqno;
+        m->tree = same->tree;
+        memcpy(m->vg_name, same->vg_name, sizeof(m->vg_name));
+        memcpy(m->vg_uuid, same->vg_uuid, sizeof(m->vg_uuid));
+        return;
+    }
     uint32_t crc = lvx_crc(LVX_CRC_INITIAL, m->text, (size_t)m->text_size);
     if (crc != m->hdr.slot[0].checksum) {
         char msg[160];
@@ -372,16 +395,9 @@ static void scan_verify_text(struct lvx_ctx *ctx, struct lvx_scan *scan, struct 
         mda_mark_bad(scan, m, msg);
         return;
     }
-    const struct lvx_scan_mda *same = scan_find_same_text(scan, m);
-    if (same) {
-        m->seqno = same->seqno;
-        memcpy(m->vg_name, same->vg_name, sizeof(m->vg_name));
-        memcpy(m->vg_uuid, same->vg_uuid, sizeof(m->vg_uuid));
-        return;
-    }
     char name[128];
     if (lvx_mda_text_vgname(ctx, m->text, (size_t)m->text_size, name) < 0 ||
-        scan_text_identity(ctx, m) < 0) {
+        scan_text_identity(ctx, scan, m) < 0) {
         mda_mark_bad(scan, m, ctx->errmsg);
         lvx_error_clear(ctx);
     }
@@ -455,7 +471,8 @@ static int scan_config_dirs(struct lvx_ctx *ctx, const struct lvx_config *cfg,
 }
 
 /* Drop the devices lvm.conf's devices/global_filter and devices/filter reject, before
- * anything opens them.  A device is matched by its name and its canonical path.  As
+ * anything opens them.  A device is matched by its name and, for a symlink, its canonical
+ * path.  As
  * LVM2 does, devices named with --devices are not filtered (system scan only). */
 static int scan_filter_devices(struct lvx_ctx *ctx, struct lvx_pool *pool,
                                struct lvx_devlist *devs)
@@ -473,7 +490,9 @@ static int scan_filter_devices(struct lvx_ctx *ctx, struct lvx_pool *pool,
     unsigned kept = 0;
     for (unsigned i = 0; i < devs->count; i++) {
         struct lvx_dev *dev = devs->devs[i];
-        char *real = realpath(dev->path, NULL);
+        struct stat st;
+        char *real = lstat(dev->path, &st) == 0 && S_ISLNK(st.st_mode) ? realpath(dev->path, NULL)
+                                                                       : NULL;
         const char *names[2] = { dev->path, real };
         if (lvx_filter_accepts(filter, names, 2))
             devs->devs[kept++] = dev;
@@ -501,6 +520,11 @@ int lvx_scan(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts, struct lvx_s
 {
     if (ctx->cache)
         return lvx_cache_scan(ctx, opts, out);    /* a session's cache (meta/cache.c) */
+    if (opts && opts->vg_names && !opts->devices) {
+        int rc = lvx_index_scan(ctx, opts, out);  /* only the named VGs' devices */
+        if (rc != -ESTALE)
+            return rc;
+    }
     return lvx_scan_uncached(ctx, opts, out);
 }
 
@@ -509,27 +533,45 @@ int lvx_scan_uncached(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts,
 {
     *out = NULL;
     struct lvx_pool *pool = lvx_pool_create();
-    struct lvx_scan *scan = lvx_pool_alloc(pool, sizeof(*scan));
-    scan->pool = pool;
-    scan->io = ctx->io;
+    struct lvx_devlist devs;
     bool named = opts && opts->devices;
-
-    int rc = lvx_scan_list_devices(ctx, opts, pool, &scan->devs);
+    int rc = lvx_scan_list_devices(ctx, opts, pool, &devs);
     if (rc < 0) {
         lvx_pool_destroy(pool);
         return rc;
     }
+    uint64_t hash = named ? 0 : lvx_index_hash_devices(&devs);
+    rc = lvx_scan_devices(ctx, pool, &devs, named, out);
+    if (rc == 0 && !named) {
+        (*out)->full_system = true;
+        (*out)->devs_hash = hash;
+    }
+    return rc;
+}
+
+int lvx_scan_devices(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_devlist *devs,
+                     bool named, struct lvx_scan **out)
+{
+    *out = NULL;
+    struct lvx_scan *scan = lvx_pool_alloc(pool, sizeof(*scan));
+    scan->pool = pool;
+    scan->io = ctx->io;
+    scan->devs = *devs;
+    lvx_index_raise_fd_limit(scan->devs.count);
+    int rc;
     unsigned ndev = scan->devs.count;
     struct lvx_dev **usable = lvx_xcalloc(ndev + 1, sizeof(*usable));
     struct scan_head *heads = lvx_xcalloc(ndev + 1, sizeof(*heads));
     scan->pvs = lvx_pool_alloc(pool, (ndev + 1) * sizeof(*scan->pvs));
     unsigned nusable = 0;
 
+    uint8_t *head_block = NULL;
     rc = scan_open_devices(ctx, scan, named, usable, &nusable);
     if (rc == 0)
-        rc = scan_labels(ctx, scan, named, usable, nusable, heads);
+        rc = scan_labels(ctx, scan, named, usable, nusable, heads, &head_block);
     if (rc == 0)
         rc = scan_headers(ctx, scan, heads);
+    free(head_block);                /* headers decoded: the heads are no longer needed */
     if (rc == 0)
         rc = scan_texts(ctx, scan);
     free(usable);

@@ -22,6 +22,8 @@
 #include "format/mda.h"
 #include "model/model.h"
 
+struct lvx_cfg_node;
+
 /* One metadata area of a scanned PV. */
 struct lvx_scan_mda {
     uint64_t start;           /* absolute offset of the header (from the pv_header) */
@@ -34,6 +36,9 @@ struct lvx_scan_mda {
                                * copy that differs from the one chosen */
     const char *problem;
     const char *text;         /* committed text (NUL-terminated), NULL if none/ignored/bad */
+    const struct lvx_cfg_node *tree; /* that text parsed (in the scan's pool, shared by
+                                      * identical copies), imported by lvx_scan_vgs()
+                                      * without parsing again; NULL when text is NULL */
     uint64_t text_size;       /* slot 0 size, NUL included */
     uint32_t seqno;           /* from the parsed text */
     char vg_name[128];
@@ -57,11 +62,20 @@ struct lvx_scan {
     struct lvx_scan_pv *pvs;     /* devices with a label, in device order */
     struct lvx_cache *cache;     /* set while lent by a session's cache (meta/cache.h):
                                   * lvx_scan_free() then gives it back instead of freeing */
+    bool full_system;            /* every device of the system scan was listed: the device
+                                  * index may be rebuilt from it (meta/index.h) */
+    bool narrowed;               /* only the devices the index gives for opts->vg_names */
+    uint64_t devs_hash;          /* of the system device list (lvx_index_hash_devices) */
 };
 
 struct lvx_scan_opts {
     const char *const *devices;  /* --devices names, NULL = system scan */
     unsigned device_count;
+    /* The VGs (names or UUIDs) the command is about, or NULL for all.  A system scan
+     * then reads only their devices when the device index is valid (meta/index.h);
+     * use lvx_scan_assemble(), which falls back to reading every device. */
+    const char *const *vg_names;
+    unsigned vg_name_count;
 };
 
 /*
@@ -73,6 +87,10 @@ struct lvx_scan_opts {
  */
 int lvx_scan(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts, struct lvx_scan **out);
 void lvx_scan_free(struct lvx_scan *scan);
+/* lvx_scan() of a device list built in `pool`; the scan takes the pool over (also on
+ * failure).  `named`: devices named by the user (problems are warned about). */
+int lvx_scan_devices(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_devlist *devs,
+                     bool named, struct lvx_scan **out);
 /* lvx_scan() without the session cache (ctx->cache ignored). */
 int lvx_scan_uncached(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts,
                       struct lvx_scan **out);

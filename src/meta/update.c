@@ -11,6 +11,7 @@
 #include "meta/update.h"
 #include "meta/backup.h"
 #include "meta/commit.h"
+#include "meta/index.h"
 #include "meta/mda_policy.h"
 #include "config/config.h"
 #include "format/vg_text.h"
@@ -41,9 +42,15 @@ int lvx_vg_update_begin(struct lvx_ctx *ctx, const struct lvx_scan_opts *scan_op
     if (vgname && !(flags & LVX_UPDATE_NO_VG_LOCK) && lvx_name_valid(vgname) &&
         (r = lvx_lock_vg(ctx, vgname, exclusive, &u->vg_lock)) < 0)
         goto fail;
-    if ((r = lvx_scan(ctx, scan_opts, &u->scan)) < 0)
-        goto fail;
-    if ((r = lvx_scan_vgs(ctx, u->scan, &u->set)) < 0)
+    /* Only the VG's devices (meta/index.h), unless the command also looks at orphans or
+     * other VGs' names (global lock, rename) */
+    struct lvx_scan_opts opts = scan_opts ? *scan_opts : (struct lvx_scan_opts){ 0 };
+    const char *names[1] = { vgname };
+    if (vgname && !(flags & (LVX_UPDATE_GLOBAL_LOCK | LVX_UPDATE_NO_VG_LOCK))) {
+        opts.vg_names = names;
+        opts.vg_name_count = 1;
+    }
+    if ((r = lvx_scan_assemble(ctx, &opts, &u->scan, &u->set)) < 0)
         goto fail;
     if (!vgname)
         return 0;
@@ -281,5 +288,7 @@ int lvx_vg_update_commit(struct lvx_ctx *ctx, struct lvx_vg_update *u, const cha
                              u->old_pv_count);
     if (r < 0)
         return r;
+    if (u->set)
+        lvx_index_update_vg(ctx, u->scan, u->set, u->vg);   /* new members: meta/index.h */
     return lvx_vg_write_backup(ctx, u->vg, command_line);
 }

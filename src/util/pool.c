@@ -80,6 +80,13 @@ void lvx_pool_destroy(struct lvx_pool *pool)
 
 void *lvx_pool_alloc(struct lvx_pool *pool, size_t size)
 {
+    void *p = lvx_pool_alloc_uninit(pool, size);
+    memset(p, 0, size ? (size + 15) & ~(size_t)15 : 16);
+    return p;
+}
+
+void *lvx_pool_alloc_uninit(struct lvx_pool *pool, size_t size)
+{
     size = (size + 15) & ~(size_t)15;
     if (size == 0)
         size = 16;
@@ -101,7 +108,6 @@ void *lvx_pool_alloc(struct lvx_pool *pool, size_t size)
     }
     void *p = c->data + c->used;
     c->used += size;
-    memset(p, 0, size);
     return p;
 }
 

@@ -17,6 +17,9 @@ struct lvx_pool *lvx_pool_create(void);
 void lvx_pool_destroy(struct lvx_pool *pool);
 
 void *lvx_pool_alloc(struct lvx_pool *pool, size_t size);
+/* The same without zeroing, for buffers that are filled right away (metadata texts of
+ * hundreds of KB read from disk). */
+void *lvx_pool_alloc_uninit(struct lvx_pool *pool, size_t size);
 /* Grow an array allocated in the pool: returns a new zero-extended copy. */
 void *lvx_pool_realloc(struct lvx_pool *pool, void *old, size_t old_size, size_t new_size);
 char *lvx_pool_strdup(struct lvx_pool *pool, const char *s);

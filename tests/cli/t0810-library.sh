@@ -97,6 +97,11 @@ int main(int argc, char **argv)
     snprintf(cmd, sizeof(cmd), "lvx lvs --noheadings %s", vgname);
     check(lvx_run(h, cmd) == LVX_ECMD_PROCESSED && lvx_errmsg(h)[0] == '\0', "lvs ok, no error");
     check(lines_out == 1, "one lvs line through the user callback");
+    check(lvx_config_override(h, "devices {") == -EINVAL, "unparsable override: EINVAL");
+    check(lvx_config_override(h, "devices { global_filter = [ \"r|.*|\" ] }") == 0, "override set");
+    check(lvx_run(h, cmd) == LVX_ECMD_FAILED, "override hides every device: lvs fails");
+    check(lvx_config_override(h, NULL) == 0 && lvx_run(h, cmd) == LVX_ECMD_PROCESSED,
+          "override removed: lvs works again");
 
     check(lvx_vg_open(h, "nosuchvg", "r") == NULL && lvx_errno(h) == -ENOENT, "open missing VG: ENOENT");
     check(lvx_vg_open(h, vgname, "x") == NULL && lvx_errno(h) == -EINVAL, "bad mode: EINVAL");

@@ -85,7 +85,7 @@ test_eq "the loop device uses direct I/O" "1" "$(cat "/sys/block/${loopdev#/dev/
 
 start=$(date +%s.%N)
 run_ok "mkfs.xfs with default discard on the 1 GiB LV" mkfs.xfs -f -q "/dev/$VG/lv1"
-diag "mkfs.xfs (discard on) of 1 GiB took $(echo "$(date +%s.%N) - $start" | bc 2>/dev/null || echo '?') s"
+diag "mkfs.xfs (discard on) of 1 GiB took $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN {printf "%.2f", b - a}') s"
 run_ok "mount" mount "/dev/$VG/lv1" "$MNT"
 head -c 96M /dev/urandom >"$SCRATCH/data"
 sum=$(sha256sum <"$SCRATCH/data")
@@ -193,4 +193,12 @@ uspace_leftovers >"$SCRATCH/left" 2>&1
 test_ok "no loop device, mount or daemon left behind" test ! -s "$SCRATCH/left"
 [[ -s $SCRATCH/left ]] && _diag_file "left" "$SCRATCH/left"
 test_ok "/dev/$VG is gone" test ! -e "/dev/$VG"
+lvx daemon status >"$SCRATCH/out" 2>&1
+rc=$?
+test_ok "lvx daemon status without a daemon fails" test "$rc" -eq 5
+test_ok "... saying it is not running" grep -q "The lvx daemon is not running." "$SCRATCH/out"
+lvx daemon bogus >"$SCRATCH/out" 2>&1
+rc=$?
+test_ok "lvx daemon with an unknown action: exit 3 and one message" \
+    test "$rc" -eq 3 -a "$(wc -l <"$SCRATCH/out")" -eq 1
 done_testing

@@ -67,3 +67,19 @@ uspace_leftovers() {
     grep -F " $LVX_RUN_DIR/vol " /proc/self/mountinfo
     uspace_daemon_pids
 }
+
+# Disk speed limits with the cgroup v1 blkio throttle of the root cgroup (where the
+# daemon's I/O to the PVs is charged): "MAJ:MIN BYTES" per device; 0 removes a rule.
+USPACE_BLKIO=/sys/fs/cgroup/blkio
+uspace_can_throttle() { [[ -w $USPACE_BLKIO/blkio.throttle.read_bps_device ]]; }
+uspace_throttle() {  # uspace_throttle DEV MIB_PER_S (0: remove)
+    local mm
+    mm=$(lsblk -dno MAJ:MIN "$1" | tr -d ' ') || return 1
+    echo "$mm $(($2 * 1048576))" >"$USPACE_BLKIO/blkio.throttle.read_bps_device" &&
+        echo "$mm $(($2 * 1048576))" >"$USPACE_BLKIO/blkio.throttle.write_bps_device"
+}
+uspace_unthrottle() {  # uspace_unthrottle DEV...: remove the rules of DEV... (ignores errors)
+    local d
+    for d in "$@"; do uspace_throttle "$d" 0 2>/dev/null; done
+    return 0
+}

@@ -1,0 +1,445 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * meta/index.c - the persistent device index (see index.h): load and check it, scan
+ * only the devices of the named VGs, fall back to a full scan, rebuild it.
+ *
+ * Entry points: lvx_index_scan(), lvx_scan_assemble(), lvx_index_update(),
+ * lvx_index_update_vg(),
+ * lvx_index_hash_devices(), lvx_index_path(), lvx_index_raise_fd_limit().
+ */
+#include "meta/index.h"
+#include "util/buf.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define INDEX_MAGIC "lvx-index 1"
+#define INDEX_DEFAULT_DIR "/run/lvx"
+
+struct index_entry {
+    uint32_t major, minor;
+    char pv_uuid[LVX_UUID_LEN + 1];
+    char vg_uuid[LVX_UUID_LEN + 1];     /* "" for an orphan */
+    char vg_name[128];                  /* "" for an orphan */
+};
+
+struct index_file {
+    uint64_t devs_hash;
+    unsigned count;
+    struct index_entry *entries;        /* sorted by device number */
+};
+
+static bool index_disabled(void)
+{
+    const char *v = getenv("LVX_INDEX");
+    return v && strcmp(v, "0") == 0;
+}
+
+/* ---- hashing, path ------------------------------------------------------------- */
+
+static uint64_t fnv_add(uint64_t h, const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < len; i++) {
+        h ^= p[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+uint64_t lvx_index_hash_devices(const struct lvx_devlist *devs)
+{
+    uint64_t h = 14695981039346656037ull;
+    for (unsigned i = 0; i < devs->count; i++) {
+        const struct lvx_dev *d = devs->devs[i];
+        uint64_t nums[3] = { d->major, d->minor, d->size / 1024 };
+        h = fnv_add(h, d->path, strlen(d->path) + 1);
+        h = fnv_add(h, nums, sizeof(nums));
+    }
+    return h;
+}
+
+const char *lvx_index_path(void)
+{
+    static _Thread_local char path[4200];
+    const char *dir = getenv("LVX_RUN_DIR");
+    const char *sysdir = getenv("LVM_SYSTEM_DIR");
+    if (!dir || !*dir)
+        dir = INDEX_DEFAULT_DIR;
+    if (sysdir && *sysdir)
+        snprintf(path, sizeof(path), "%s/index-%016" PRIx64, dir,
+                 fnv_add(14695981039346656037ull, sysdir, strlen(sysdir)));
+    else
+        snprintf(path, sizeof(path), "%s/index", dir);
+    return path;
+}
+
+void lvx_index_raise_fd_limit(unsigned count)
+{
+    struct rlimit rl;
+    rlim_t need = (rlim_t)count + 256;
+    if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur >= need)
+        return;
+    rl.rlim_cur = rl.rlim_max != RLIM_INFINITY && rl.rlim_max < need ? rl.rlim_max : need;
+    setrlimit(RLIMIT_NOFILE, &rl);
+}
+
+/* ---- reading the file ------------------------------------------------------------- */
+
+static int entry_cmp(const void *a, const void *b)
+{
+    const struct index_entry *x = a, *y = b;
+    if (x->major != y->major)
+        return x->major < y->major ? -1 : 1;
+    return x->minor < y->minor ? -1 : x->minor > y->minor;
+}
+
+static char *read_whole(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return NULL;
+    struct lvx_buf b = LVX_BUF_INIT;
+    char chunk[16384];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+        lvx_buf_append(&b, chunk, n);
+    fclose(f);
+    *len = b.len;
+    char *s = lvx_xstrdup(lvx_buf_str(&b));
+    lvx_buf_free(&b);
+    return s;
+}
+
+static bool parse_entry(const char *line, struct index_entry *e)
+{
+    char vg_uuid[64], vg_name[200], pv[64];
+    memset(e, 0, sizeof(*e));
+    if (sscanf(line, "pv %" SCNu32 ":%" SCNu32 " %63s %63s %199s", &e->major, &e->minor, pv,
+               vg_uuid, vg_name) != 5 || strlen(pv) != LVX_UUID_LEN)
+        return false;
+    memcpy(e->pv_uuid, pv, LVX_UUID_LEN + 1);
+    if (strcmp(vg_uuid, "-") != 0) {
+        if (strlen(vg_uuid) != LVX_UUID_LEN || strlen(vg_name) >= sizeof(e->vg_name))
+            return false;
+        memcpy(e->vg_uuid, vg_uuid, LVX_UUID_LEN + 1);
+        memcpy(e->vg_name, vg_name, strlen(vg_name) + 1);     /* length checked above */
+    }
+    return true;
+}
+
+/* The index of this configuration, or false (missing or malformed). */
+static bool load_index(struct lvx_pool *pool, struct index_file *out)
+{
+    size_t len;
+    char *text = read_whole(lvx_index_path(), &len);
+    if (!text)
+        return false;
+    memset(out, 0, sizeof(*out));
+    unsigned cap = 0;
+    bool ok = strncmp(text, INDEX_MAGIC "\n", sizeof(INDEX_MAGIC)) == 0;
+    bool have_hash = false;
+    for (char *line = text, *next; ok && line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        if (line == text)
+            continue;
+        if (strncmp(line, "devices ", 8) == 0) {
+            ok = sscanf(line + 8, "%" SCNx64, &out->devs_hash) == 1;
+            have_hash = true;
+            continue;
+        }
+        if (out->count == cap) {
+            unsigned ncap = cap ? cap * 2 : 64;
+            out->entries = lvx_pool_realloc(pool, out->entries, cap * sizeof(*out->entries),
+                                            ncap * sizeof(*out->entries));
+            cap = ncap;
+        }
+        ok = parse_entry(line, &out->entries[out->count]);
+        out->count += ok;
+    }
+    free(text);
+    if (!ok || !have_hash)
+        return false;
+    qsort(out->entries, out->count, sizeof(*out->entries), entry_cmp);
+    return true;
+}
+
+static const struct index_entry *find_entry(const struct index_file *idx, uint32_t major,
+                                            uint32_t minor)
+{
+    struct index_entry key = { .major = major, .minor = minor };
+    return bsearch(&key, idx->entries, idx->count, sizeof(key), entry_cmp);
+}
+
+/* Does the entry belong to one of the VGs named (by name or UUID)? */
+static bool entry_named(const struct index_entry *e, const char *const *names, unsigned count)
+{
+    if (!e->vg_uuid[0])
+        return false;
+    for (unsigned i = 0; i < count; i++) {
+        char raw[LVX_UUID_LEN + 1];
+        if (strcmp(e->vg_name, names[i]) == 0 ||
+            (lvx_uuid_parse(names[i], raw) == 0 && strcmp(raw, e->vg_uuid) == 0))
+            return true;
+    }
+    return false;
+}
+
+/* ---- the narrowed scan ------------------------------------------------------------- */
+
+static int stale(struct lvx_ctx *ctx, struct lvx_pool *pool, const char *why)
+{
+    lvx_debug(ctx, "Device index %s: %s; reading every device", lvx_index_path(), why);
+    if (pool)
+        lvx_pool_destroy(pool);
+    return -ESTALE;
+}
+
+/* Every chosen device must carry a label with the PV UUID the index recorded. */
+static bool labels_match(const struct lvx_scan *scan, const struct index_file *idx)
+{
+    if (scan->pv_count != scan->devs.count)
+        return false;
+    for (unsigned i = 0; i < scan->pv_count; i++) {
+        const struct lvx_scan_pv *pv = &scan->pvs[i];
+        const struct index_entry *e = find_entry(idx, pv->dev->major, pv->dev->minor);
+        if (!e || strcmp(e->pv_uuid, pv->label.pv_uuid) != 0)
+            return false;
+    }
+    return true;
+}
+
+int lvx_index_scan(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts, struct lvx_scan **out)
+{
+    *out = NULL;
+    if (index_disabled())
+        return -ESTALE;
+    struct lvx_pool *pool = lvx_pool_create();
+    struct lvx_scan_opts all = *opts;
+    all.vg_names = NULL;
+    all.vg_name_count = 0;
+    struct lvx_devlist list;
+    int rc = lvx_scan_list_devices(ctx, &all, pool, &list);
+    if (rc < 0) {
+        lvx_pool_destroy(pool);
+        return rc;
+    }
+    struct index_file idx;
+    if (!load_index(pool, &idx))
+        return stale(ctx, pool, "missing or unreadable");
+    if (idx.devs_hash != lvx_index_hash_devices(&list))
+        return stale(ctx, pool, "the device list changed");
+    struct lvx_devlist chosen = { 0, lvx_pool_alloc(pool, (list.count + 1) * sizeof(*list.devs)) };
+    for (unsigned i = 0; i < list.count; i++) {
+        const struct index_entry *e = find_entry(&idx, list.devs[i]->major, list.devs[i]->minor);
+        if (e && entry_named(e, opts->vg_names, opts->vg_name_count))
+            chosen.devs[chosen.count++] = list.devs[i];
+    }
+    if (chosen.count == 0)
+        return stale(ctx, pool, "no device of the volume group(s) named");
+    struct lvx_scan *scan;
+    if ((rc = lvx_scan_devices(ctx, pool, &chosen, false, &scan)) < 0)
+        return rc;
+    if (!labels_match(scan, &idx)) {
+        lvx_scan_free(scan);
+        return stale(ctx, NULL, "a device no longer carries the PV it recorded");
+    }
+    lvx_debug(ctx, "Device index: reading %u of %u devices", chosen.count, list.count);
+    scan->narrowed = true;
+    *out = scan;
+    return 0;
+}
+
+/* ---- scan + assembly with the fallback ------------------------------------------------ */
+
+struct log_counter {
+    unsigned messages;
+};
+
+static void count_message(void *arg, int level, const char *msg)
+{
+    (void)msg;
+    if (level <= LVX_LOG_WARN)
+        ((struct log_counter *)arg)->messages++;
+}
+
+static bool vgs_whole(const struct lvx_vgset *set, const char *const *names, unsigned count)
+{
+    for (unsigned i = 0; i < count; i++) {
+        const struct lvx_vg *vg = lvx_vgset_find(set, names[i]);
+        if (!vg)
+            return false;
+        for (unsigned p = 0; p < vg->pv_count; p++)
+            if (!vg->pvs[p]->ondisk.present)
+                return false;
+    }
+    return true;
+}
+
+int lvx_scan_assemble(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts,
+                      struct lvx_scan **scan, struct lvx_vgset **set)
+{
+    *scan = NULL;
+    *set = NULL;
+    int rc = lvx_scan(ctx, opts, scan);
+    if (rc < 0)
+        return rc;
+    if (!(*scan)->narrowed)
+        return lvx_scan_vgs(ctx, *scan, set);
+
+    /* narrowed: assemble quietly, keep it only when nothing was out of the ordinary */
+    struct log_counter counter = { 0 };
+    lvx_log_cb saved_fn = ctx->log_fn;
+    void *saved_arg = ctx->log_arg;
+    unsigned saved_warnings = ctx->warnings;
+    ctx->log_fn = count_message;          /* held back: printed by the full pass if needed */
+    ctx->log_arg = &counter;
+    rc = lvx_scan_vgs(ctx, *scan, set);
+    ctx->log_fn = saved_fn;
+    ctx->log_arg = saved_arg;
+    bool clean = counter.messages == 0 && ctx->warnings == saved_warnings;
+    ctx->warnings = saved_warnings;
+    if (rc == 0 && clean && vgs_whole(*set, opts->vg_names, opts->vg_name_count))
+        return 0;
+    lvx_error_clear(ctx);
+    lvx_debug(ctx, "Device index: the volume group(s) read from the indexed devices are not "
+              "whole or not clean; reading every device");
+    lvx_vgset_free(*set);
+    lvx_scan_free(*scan);
+    *set = NULL;
+    *scan = NULL;
+    struct lvx_scan_opts all = *opts;
+    all.vg_names = NULL;
+    all.vg_name_count = 0;
+    if ((rc = lvx_scan(ctx, &all, scan)) < 0)
+        return rc;
+    return lvx_scan_vgs(ctx, *scan, set);
+}
+
+/* ---- rebuilding ------------------------------------------------------------------------- */
+
+/* Device number -> VG of the present PVs of the assembled VGs, sorted for bsearch. */
+struct dev_vg {
+    uint32_t major, minor;
+    const struct lvx_vg *vg;
+};
+
+static int dev_vg_cmp(const void *a, const void *b)
+{
+    const struct dev_vg *x = a, *y = b;
+    if (x->major != y->major)
+        return x->major < y->major ? -1 : 1;
+    return x->minor < y->minor ? -1 : x->minor > y->minor;
+}
+
+static int str_ptr_cmp(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static bool has_duplicate_pvs(const struct lvx_scan *scan)
+{
+    const char **u = lvx_xcalloc(scan->pv_count + 1, sizeof(*u));
+    for (unsigned i = 0; i < scan->pv_count; i++)
+        u[i] = scan->pvs[i].label.pv_uuid;
+    qsort(u, scan->pv_count, sizeof(*u), str_ptr_cmp);
+    bool dup = false;
+    for (unsigned i = 1; i < scan->pv_count && !dup; i++)
+        dup = strcmp(u[i - 1], u[i]) == 0;
+    free(u);
+    return dup;
+}
+
+/* The VGs of the set, with `changed` (just committed) in place of the set's VG of the
+ * same UUID, or added. */
+static void add_vg_devices(struct dev_vg *map, unsigned *n, const struct lvx_vg *vg)
+{
+    for (unsigned p = 0; p < vg->pv_count; p++) {
+        const struct lvx_pv *pv = vg->pvs[p];
+        if (pv->ondisk.present)
+            map[(*n)++] = (struct dev_vg){ pv->ondisk.dev_major, pv->ondisk.dev_minor, vg };
+    }
+}
+
+static void render_index(const struct lvx_scan *scan, const struct lvx_vgset *set,
+                         const struct lvx_vg *changed, struct lvx_buf *b)
+{
+    unsigned n = 0, cap = changed ? changed->pv_count : 0;
+    for (unsigned v = 0; v < set->vg_count; v++)
+        cap += set->vgs[v]->pv_count;
+    struct dev_vg *map = lvx_xcalloc(cap + 1, sizeof(*map));
+    for (unsigned v = 0; v < set->vg_count; v++)
+        if (!changed || strcmp(set->vgs[v]->uuid, changed->uuid) != 0)
+            add_vg_devices(map, &n, set->vgs[v]);
+    if (changed)
+        add_vg_devices(map, &n, changed);
+    qsort(map, n, sizeof(*map), dev_vg_cmp);
+    lvx_buf_printf(b, "%s\ndevices %016" PRIx64 "\n", INDEX_MAGIC, scan->devs_hash);
+    for (unsigned i = 0; i < scan->pv_count; i++) {
+        const struct lvx_scan_pv *spv = &scan->pvs[i];
+        if (spv->dev->is_file)
+            continue;
+        struct dev_vg key = { spv->dev->major, spv->dev->minor, NULL };
+        const struct dev_vg *hit = bsearch(&key, map, n, sizeof(key), dev_vg_cmp);
+        const struct lvx_vg *vg = hit ? hit->vg : NULL;
+        lvx_buf_printf(b, "pv %u:%u %s %s %s\n", spv->dev->major, spv->dev->minor,
+                       spv->label.pv_uuid, vg ? vg->uuid : "-", vg ? vg->name : "-");
+    }
+    free(map);
+}
+
+static void write_index(const char *path, const struct lvx_buf *b)
+{
+    char dir[4200];
+    snprintf(dir, sizeof(dir), "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash && slash != dir) {
+        *slash = '\0';
+        mkdir(dir, 0700);
+    }
+    char tmp[4300];
+    snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", path, (long)getpid());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return;
+    bool ok = write(fd, b->data, b->len) == (ssize_t)b->len;
+    close(fd);
+    if (!ok || rename(tmp, path) < 0)
+        unlink(tmp);
+}
+
+void lvx_index_update(struct lvx_ctx *ctx, const struct lvx_scan *scan, const struct lvx_vgset *set)
+{
+    lvx_index_update_vg(ctx, scan, set, NULL);
+}
+
+void lvx_index_update_vg(struct lvx_ctx *ctx, const struct lvx_scan *scan,
+                         const struct lvx_vgset *set, const struct lvx_vg *changed)
+{
+    if (!scan->full_system || index_disabled())
+        return;
+    const char *path = lvx_index_path();
+    if (has_duplicate_pvs(scan)) {        /* duplicates need every device read each time */
+        unlink(path);
+        return;
+    }
+    struct lvx_buf b = LVX_BUF_INIT;
+    render_index(scan, set, changed, &b);
+    size_t len = 0;
+    char *old = read_whole(path, &len);
+    if (!old || len != b.len || memcmp(old, b.data, len) != 0) {
+        write_index(path, &b);
+        lvx_debug(ctx, "Device index %s rewritten (%u PVs)", path, scan->pv_count);
+    }
+    free(old);
+    lvx_buf_free(&b);
+}
