@@ -5,6 +5,7 @@
   scale.py regex LO HI          an LVM2-regex alternation matching exactly the numbers
                                 LO..HI (LVM2's regex engine has no {n} repetition)
   scale.py wipe DEV...          zero the first 64 KiB of each device (threads)
+  scale.py rmloops DEV...       delete the (detached) loop devices DEV... (LOOP_CTL_REMOVE)
   scale.py addlvs IN OUT COUNT  add COUNT one-extent linear LVs to the VG backup file IN
                                 (spread over its PVs, from extent 0 up), write OUT
   scale.py table TSV            median per (N, op, tool) and lvx/LVM2 ratios as a table
@@ -78,6 +79,26 @@ def wipe(devs):
             os.close(fd)
     with ThreadPoolExecutor(16) as ex:
         list(ex.map(one, devs))
+
+
+# ---- removing the loop devices the bench created -----------------------------------------
+
+def remove_loops(devs):
+    """Delete unattached /dev/loopN devices (LOOP_CTL_REMOVE), so that a thousand empty
+    loop devices do not stay behind for every later scan of /dev."""
+    import fcntl
+    fd = os.open("/dev/loop-control", os.O_RDWR)
+    try:
+        for d in devs:
+            n = int(d.rsplit("loop", 1)[1])
+            if os.path.exists("/sys/block/loop%d/loop/backing_file" % n):
+                continue                    # attached again by someone else: leave it
+            try:
+                fcntl.ioctl(fd, 0x4C81, n)  # LOOP_CTL_REMOVE
+            except OSError:
+                pass
+    finally:
+        os.close(fd)
 
 
 # ---- one-extent LVs in a backup file --------------------------------------------------
@@ -220,6 +241,8 @@ def main(argv):
         print(range_regex(int(argv[2]), int(argv[3])))
     elif len(argv) >= 3 and argv[1] == "wipe":
         wipe(argv[2:])
+    elif len(argv) >= 3 and argv[1] == "rmloops":
+        remove_loops(argv[2:])
     elif len(argv) == 5 and argv[1] == "addlvs":
         addlvs(argv[2], argv[3], int(argv[4]))
     elif len(argv) == 3 and argv[1] == "table":

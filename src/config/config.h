@@ -14,6 +14,8 @@
  *   backup/retain_min, backup/retain_days   (meta/update.c)
  *   global/activation                       0 = never activate
  *   lvx/activation_backend                  "dm" or "user"
+ *   lvx/auto_metadata_copies                areas kept in use when PVs join a VG
+ *                                           (meta/mda_policy.c, default 8, 0 = off)
  */
 #ifndef LVX_CONFIG_CONFIG_H
 #define LVX_CONFIG_CONFIG_H

@@ -26,7 +26,8 @@ static void flush_one(void *arg, unsigned i)
 
 static int cmp_ptr(const void *a, const void *b)
 {
-    uintptr_t x = (uintptr_t)*(struct lvx_dev *const *)a, y = (uintptr_t)*(struct lvx_dev *const *)b;
+    uintptr_t x = (uintptr_t)*(struct lvx_dev *const *)a;
+    uintptr_t y = (uintptr_t)*(struct lvx_dev *const *)b;
     return x < y ? -1 : x > y;
 }
 

@@ -176,8 +176,8 @@ static void import_group(struct assembly *a, struct group *g)
     struct copy *best;
     while ((best = best_copy(g)) != NULL) {
         struct lvx_vg *vg = NULL;
-        int r = best->mda->tree
-                    ? lvx_vg_import(a->ctx, a->set->pool, best->mda->tree, &vg)   /* parsed by the scan */
+        int r = best->mda->tree      /* parsed once, by the scan */
+                    ? lvx_vg_import(a->ctx, a->set->pool, best->mda->tree, &vg)
                     : lvx_vg_import_text(a->ctx, a->set->pool, best->mda->text,
                                          (size_t)best->mda->text_size, &vg);
         if (r == 0) {

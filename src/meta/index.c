@@ -113,7 +113,10 @@ static char *read_whole(const char *path, size_t *len)
         lvx_buf_append(&b, chunk, n);
     fclose(f);
     *len = b.len;
-    char *s = lvx_xstrdup(lvx_buf_str(&b));
+    char *s = lvx_xmalloc(b.len + 1);        /* the whole file, NUL-terminated */
+    if (b.len)
+        memcpy(s, b.data, b.len);
+    s[b.len] = '\0';
     lvx_buf_free(&b);
     return s;
 }

@@ -17,7 +17,8 @@
 # 3. The device index: `lvx vgs VG2` of a two-PV VG opens only VG2's devices; a stale entry
 #    is detected and corrected each way - a PV moved to another device number (loop
 #    detached and attached elsewhere), a PV wiped, a PV added to VG2 by LVM2 behind lvx's
-#    back - lvx's reports then equal LVM2's and the index holds the new truth.
+#    back - lvx's reports then equal LVM2's and the index holds the new truth; a damaged
+#    index file is ignored and rewritten.
 # 4. Metadata space: on PVs with 60 KiB metadata areas, lvcreate warns at 50% and at 90%
 #    of the room, naming the way out; pvcreate --metadatasize 1m + vgextend +
 #    pvchange --metadataignore y on the small PVs then let 100 more LVs be created, and
@@ -191,6 +192,13 @@ grep -q "Couldn't find device with uuid" "$R/wiped.err"
 test_eq "PV wiped: lvx reports $VG2 with a missing PV" "$?" 0
 test_eq "PV wiped: the index no longer lists its device" \
     "$(awk -v d="$(majmin "$A")" '$2 == d' "$INDEX" | wc -l)" 0
+
+# 3d. a damaged index file is ignored and rewritten
+printf 'lvx-index 1\ndevices zz\npv 7:x garbage\n\0\377' >"$INDEX"
+test_eq "damaged index: lvx vgs $VG2 still reports its PVs" \
+    "$(X vgs --noheadings -o pv_count "$VG2" 2>/dev/null | tr -d ' ')" 3
+test_eq "damaged index: rewritten by the full scan" "$(head -1 "$INDEX")" "lvx-index 1"
+test_eq "damaged index: ... with every PV again" "$(grep -c '^pv ' "$INDEX")" "$((COUNT + 2))"
 
 # ---- 4. metadata space: warnings and the way out ------------------------------------------
 D1=${SMALL[3]} D2=${SMALL[4]} D3=${SMALL[5]}
