@@ -159,9 +159,10 @@ int lvx_cmd_output(const struct lvx_buf *b);
 
 /* Display-style size ("4.00 MiB", "<101.00 MiB", "4194304 B ", "8192 Se", "0   ")
  * with --units semantics (0 = 'h'). */
-void lvx_cmd_display_size(struct lvx_buf *out, uint64_t sectors, char units);
+void lvx_cmd_display_size(struct lvx_buf *out, uint64_t sectors, char units, uint64_t unit_bytes);
 /* Same, returned as a string in pool. */
-const char *lvx_cmd_size_str(struct lvx_pool *pool, uint64_t sectors, char units);
+const char *lvx_cmd_size_str(struct lvx_pool *pool, uint64_t sectors, char units,
+                             uint64_t unit_bytes);
 
 /* --- report_cmd.c: running a report for pvs/vgs/lvs (and display -C) ------ */
 /* Render a report from the command line's report options and print it. */

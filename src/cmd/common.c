@@ -370,9 +370,37 @@ static const struct unit_def *unit_human(uint64_t bytes, bool si)
     return NULL;   /* below 1 KiB / 1 kB: bytes */
 }
 
-void lvx_cmd_display_size(struct lvx_buf *out, uint64_t sectors, char units)
+/* A size in multiples of a unit ("--units 4k"): b/s letters whole, others with two
+ * decimals, named "Un" for the letter 'U'. */
+static void display_multiple(struct lvx_buf *out, uint64_t bytes, char units, uint64_t unit_bytes)
+{
+    char lower = (char)(units | 0x20);
+    if (lower == 's' || lower == 'b') {
+        lvx_buf_printf(out, lower == 's' ? "%.0Lf Se" : "%.0Lf B ",   /* rounded to nearest */
+                       (long double)bytes / (long double)unit_bytes);
+        return;
+    }
+    const struct unit_def *u = unit_lookup(units);
+    const char *name = u ? u->long_name : "Un";
+    if (bytes == 0) {
+        lvx_buf_printf(out, "0 %s", name);
+        return;
+    }
+    unsigned __int128 scaled = (unsigned __int128)bytes * 100;
+    uint64_t hundredths = (uint64_t)(scaled / unit_bytes);
+    if ((unsigned __int128)(scaled % unit_bytes) * 2 >= unit_bytes)
+        hundredths++;
+    lvx_buf_printf(out, "%llu.%02llu %s", (unsigned long long)(hundredths / 100),
+                   (unsigned long long)(hundredths % 100), name);
+}
+
+void lvx_cmd_display_size(struct lvx_buf *out, uint64_t sectors, char units, uint64_t unit_bytes)
 {
     uint64_t bytes = sectors * 512;
+    if (unit_bytes && !strchr("rRhH", units ? units : 'h')) {
+        display_multiple(out, bytes, units, unit_bytes);
+        return;
+    }
     if (units == 'r' || units == 'R')     /* display commands show 'r' as 'h' */
         units = units == 'r' ? 'h' : 'H';
     bool human = units == 0 || units == 'h' || units == 'H';
@@ -411,10 +439,11 @@ void lvx_cmd_display_size(struct lvx_buf *out, uint64_t sectors, char units)
                    (unsigned long long)(hundredths % 100), u->long_name);
 }
 
-const char *lvx_cmd_size_str(struct lvx_pool *pool, uint64_t sectors, char units)
+const char *lvx_cmd_size_str(struct lvx_pool *pool, uint64_t sectors, char units,
+                             uint64_t unit_bytes)
 {
     struct lvx_buf b = LVX_BUF_INIT;
-    lvx_cmd_display_size(&b, sectors, units);
+    lvx_cmd_display_size(&b, sectors, units, unit_bytes);
     const char *s = lvx_pool_strdup(pool, lvx_buf_str(&b));
     lvx_buf_free(&b);
     return s;

@@ -185,7 +185,7 @@ int lvx_lvcmd_size_args(struct lvx_cmd_env *env, bool allow_sign, bool required,
 
 const char *lvx_lvcmd_size(struct lvx_cmd_env *env, uint64_t sectors)
 {
-    return lvx_cmd_size_str(env->pool, sectors, 'h');
+    return lvx_cmd_size_str(env->pool, sectors, 'h', 0);
 }
 
 /* ---- stripes, policy, y/n, activation --------------------------------------- */

@@ -134,7 +134,8 @@ static void print_seg_striped(struct lvx_cmd_env *env, struct lvx_buf *b, const 
     lvx_buf_puts(b, "    Type\t\tstriped\n");
     lvx_buf_printf(b, "    Stripes\t\t%u\n", seg->area_count);
     lvx_buf_printf(b, "    Stripe size\t\t%s\n",
-                   lvx_cmd_size_str(env->pool, seg->stripe_size, env->args->units));
+                   lvx_cmd_size_str(env->pool, seg->stripe_size, env->args->units,
+                                    env->args->unit_bytes));
     for (unsigned i = 0; i < seg->area_count; i++) {
         lvx_buf_printf(b, "    Stripe %u:\n", i);
         print_area(env, b, &seg->areas[i], len, "      ");
@@ -169,7 +170,8 @@ static void print_seg_mirror(struct lvx_cmd_env *env, struct lvx_buf *b, const s
         lvx_buf_printf(b, "    Mirror log volume\t%s\n", seg->log_lv->name);
     if (seg->region_size)
         lvx_buf_printf(b, "    Mirror region size\t%s\n",
-                       lvx_cmd_size_str(env->pool, seg->region_size, env->args->units));
+                       lvx_cmd_size_str(env->pool, seg->region_size, env->args->units,
+                                    env->args->unit_bytes));
     for (unsigned i = 0; i < seg->area_count; i++) {
         if (i == 0)
             lvx_buf_puts(b, "    Mirror original:\n");
@@ -195,7 +197,8 @@ static void print_seg_thin_pool(struct lvx_cmd_env *env, struct lvx_buf *b,
 {
     lvx_buf_printf(b, "    Type\t\t%s\n    Monitoring\t\t\n", seg->type_name);
     lvx_buf_printf(b, "    Chunk size\t\t%s\n",
-                   lvx_cmd_size_str(env->pool, seg->chunk_size, env->args->units));
+                   lvx_cmd_size_str(env->pool, seg->chunk_size, env->args->units,
+                                    env->args->unit_bytes));
     lvx_buf_printf(b, "    Discards\t\t%s\n", raw_str(seg, "discards", "passdown"));
     lvx_buf_printf(b, "    Thin count\t\t%u\n", thin_count(seg->lv));
     lvx_buf_printf(b, "    Transaction ID\t%lld\n", (long long)raw_int(seg, "transaction_id", 0));
@@ -256,6 +259,7 @@ void lvx_cmd_display_lv_full(struct lvx_cmd_env *env, struct lvx_buf *b, const s
 {
     const struct lvx_vg *vg = lv->vg;
     char units = env->args->units;
+    uint64_t unit_bytes = env->args->unit_bytes;
     char uuid[LVX_UUID_DASHED_LEN + 1];
     const struct lvx_seg *snap = lvx_lv_is_cow(lv) ? lvx_lv_cow_snapshot_seg(lv) : NULL;
     const struct lvx_lv *shown = snap && snap->origin_lv ? snap->origin_lv : lv;
@@ -283,16 +287,16 @@ void lvx_cmd_display_lv_full(struct lvx_cmd_env *env, struct lvx_buf *b, const s
         print_origin_status(b, lv);
     print_pool_lines(b, lv);
     lvx_buf_printf(b, "  LV Size                %s\n",
-                   lvx_cmd_size_str(env->pool, lvx_lv_size_sectors(shown), units));
+                   lvx_cmd_size_str(env->pool, lvx_lv_size_sectors(shown), units, unit_bytes));
     lvx_buf_printf(b, "  Current LE             %llu\n", (unsigned long long)shown->le_count);
     if (lv_is_mirrored(lv))
         lvx_buf_printf(b, "  Mirrored volumes       %u\n", lv->segs[0].area_count);
     if (snap) {
         lvx_buf_printf(b, "  COW-table size         %s\n",
-                       lvx_cmd_size_str(env->pool, lv->le_count * vg->extent_size, units));
+                       lvx_cmd_size_str(env->pool, lv->le_count * vg->extent_size, units, unit_bytes));
         lvx_buf_printf(b, "  COW-table LE           %llu\n", (unsigned long long)lv->le_count);
         lvx_buf_printf(b, "  Snapshot chunk size    %s\n",
-                       lvx_cmd_size_str(env->pool, snap->chunk_size, units));
+                       lvx_cmd_size_str(env->pool, snap->chunk_size, units, unit_bytes));
     }
     lvx_buf_printf(b, "  Segments               %u\n", lv->seg_count);
     lvx_buf_printf(b, "  Allocation             %s\n", lvx_alloc_name(lv->alloc));

@@ -144,28 +144,48 @@ bool lvx_opts_allowed(const enum lvx_opt_id *allowed, enum lvx_opt_id id)
     return in_list(allowed, id);
 }
 
-int lvx_opts_parse_units(const char *s, char *unit)
+static uint64_t unit_letter_bytes(char u)
+{
+    static const char letters[] = "bkmgtpe";
+    if (u == 's' || u == 'S')
+        return 512;
+    uint64_t base = u >= 'a' ? 1024 : 1000, bytes = 1;
+    for (const char *l = letters; *l && *l != (u | 0x20); l++)
+        bytes *= base;
+    return bytes;
+}
+
+int lvx_opts_parse_units(const char *s, char *unit, uint64_t *unit_bytes)
 {
     const char *p = s;
-    bool has_number = false;
     double number = 1.0;
+    bool integer_part_one = true;
 
+    *unit_bytes = 0;
     if (!s || !*s)
         return -EINVAL;
-    if ((*p >= '0' && *p <= '9') || *p == '.') {
+    if (*p >= '0' && *p <= '9') {
         char *end;
         number = strtod(p, &end);
-        if (end == p || number <= 0)
+        if (end == p || !(number > 0))
             return -EINVAL;
-        has_number = true;
+        integer_part_one = strtoull(p, NULL, 10) == 1;
         p = end;
     }
     if (p[0] == '\0' || p[1] != '\0' || !strchr("rRhHbBsSkKmMgGtTpPeE", p[0]))
         return -EINVAL;
     char u = p[0];
-    if (has_number && number != 1.0 && !strchr("rRhH", u))
-        return -ENOTSUP;
     *unit = u;
+    if (number == 1.0 || strchr("rRhH", u))
+        return 0;
+    double bytes = number * (double)unit_letter_bytes(u);
+    if (!(bytes >= 1.0) || bytes >= 18446744073709551616.0)
+        return -EINVAL;
+    *unit_bytes = (uint64_t)bytes;
+    if (!integer_part_one)
+        *unit = 'U';
+    else if (*unit_bytes == unit_letter_bytes(u))
+        *unit_bytes = 0;                 /* "1.0k", "1.9b": the plain unit */
     return 0;
 }
 
@@ -225,9 +245,7 @@ static int check_value(struct lvx_ctx *ctx, struct lvx_cmd_args *out, enum lvx_o
                        const char *value)
 {
     if (id == LVX_OPT_UNITS) {
-        int r = lvx_opts_parse_units(value, &out->units);
-        if (r == -ENOTSUP)
-            return lvx_error(ctx, EINVAL, "Units with a multiplier (%s) are not supported", value);
+        int r = lvx_opts_parse_units(value, &out->units, &out->unit_bytes);
         if (r < 0)
             return lvx_error(ctx, EINVAL, "Invalid units specification: %s", value);
     } else if (id == LVX_OPT_REPORTFORMAT) {

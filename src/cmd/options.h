@@ -116,6 +116,7 @@ struct lvx_cmd_args {
     const char **devices;                /* --devices split at ',' */
     unsigned device_count;
     char units;                          /* 0 = default ('h'), else the unit letter */
+    uint64_t unit_bytes;                 /* 0, or bytes per unit for "--units 4k" */
     bool json;                           /* --reportformat json */
     int argc;                            /* positional arguments */
     char **argv;
@@ -130,9 +131,12 @@ int lvx_opts_parse(struct lvx_ctx *ctx, struct lvx_pool *pool, const char *cmd,
                    const enum lvx_opt_id *allowed, int argc, char **argv,
                    struct lvx_cmd_args *out);
 
-/* Validate a --units value ([Number]hHbBsSkKmMgGtTpPeE): 0 and the unit letter, or
- * -EINVAL.  A number other than 1 before a fixed unit is not supported yet (-ENOTSUP). */
-int lvx_opts_parse_units(const char *s, char *unit);
+/* Parse a --units value ([Number]rRhHbBsSkKmMgGtTpPeE) as LVM2 does: 0 and the unit
+ * letter, or -EINVAL.  With a number before a fixed unit, *unit_bytes is the number
+ * times the unit (truncated to whole bytes; 0 is invalid) and the letter becomes 'U'
+ * unless the number's integer part is 1 ("1.5k" keeps 'k').  Human units ignore the
+ * number.  Otherwise *unit_bytes is 0. */
+int lvx_opts_parse_units(const char *s, char *unit, uint64_t *unit_bytes);
 
 /* Is option id accepted by this command (common options included)? */
 bool lvx_opts_allowed(const enum lvx_opt_id *allowed, enum lvx_opt_id id);

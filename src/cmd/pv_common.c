@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "meta/lock.h"
 #include "util/buf.h"
 
 /* ---- arguments ------------------------------------------------------------ */
@@ -252,4 +253,34 @@ const char *lvx_pvcmd_command_line(struct lvx_cmd_env *env)
     const char *s = lvx_pool_strdup(env->pool, lvx_buf_str(&b));
     lvx_buf_free(&b);
     return s;
+}
+
+void lvx_pvcmd_change_orphans(struct lvx_cmd_env *env, const struct lvx_pvcmd_targets *t,
+                              lvx_pvcmd_orphan_fn fn, const void *arg,
+                              struct lvx_pvcmd_count *cnt)
+{
+    struct lvx_lock global = LVX_LOCK_INIT;
+    struct lvx_pvcmd_devs named;
+    if (lvx_lock_global(env->ctx, true, &global) < 0) {
+        lvx_cmd_fail(env);
+        cnt->failed = true;
+        return;
+    }
+    if (lvx_pvcmd_scan_named(env, (char **)t->orphan_names, t->orphan_count, &named)) {
+        cnt->failed = true;
+        cnt->unchanged += t->orphan_count;
+        lvx_unlock(&global);
+        return;
+    }
+    for (unsigned i = 0; i < t->orphan_count; i++) {
+        if (fn(env, t->orphan_names[i], named.spvs[i], arg)) {
+            lvx_notice(env->ctx, "Physical volume \"%s\" changed", t->orphan_names[i]);
+            cnt->changed++;
+        } else {
+            cnt->failed = true;
+            cnt->unchanged++;
+        }
+    }
+    lvx_pvcmd_devs_free(&named);
+    lvx_unlock(&global);
 }

@@ -26,11 +26,6 @@ struct pvchange_opts {
     const char *addtags, *deltags;   /* comma-joined lists or NULL */
 };
 
-struct pvchange_count {
-    unsigned changed, unchanged;
-    bool failed;
-};
-
 /* ---- options --------------------------------------------------------------- */
 
 static bool tags_valid(struct lvx_cmd_env *env, const char *list)
@@ -191,7 +186,7 @@ static int change_vg_pv(struct lvx_cmd_env *env, struct lvx_vg_update *u, const 
 }
 
 static void change_vg(struct lvx_cmd_env *env, const char *vgname, const struct lvx_pvcmd_targets *t,
-                      const struct pvchange_opts *o, struct pvchange_count *cnt)
+                      const struct pvchange_opts *o, struct lvx_pvcmd_count *cnt)
 {
     struct lvx_vg_update u;
     struct lvx_scan_opts so = lvx_pvcmd_scan_opts(env);
@@ -240,8 +235,8 @@ static void change_vg(struct lvx_cmd_env *env, const char *vgname, const struct 
 
 /* ---- orphan PVs ----------------------------------------------------------------- */
 
-static int change_orphan(struct lvx_cmd_env *env, const char *name, struct lvx_scan_pv *spv,
-                         const struct pvchange_opts *o)
+static int change_orphan_pv(struct lvx_cmd_env *env, const char *name, struct lvx_scan_pv *spv,
+                            const struct pvchange_opts *o)
 {
     if (!spv) {
         lvx_cmd_errorf("Failed to find physical volume \"%s\".", name);
@@ -291,35 +286,12 @@ fail:
     return -1;
 }
 
-static void change_orphans(struct lvx_cmd_env *env, const struct lvx_pvcmd_targets *t,
-                           const struct pvchange_opts *o, struct pvchange_count *cnt)
+static bool change_orphan(struct lvx_cmd_env *env, const char *name, struct lvx_scan_pv *spv,
+                          const void *opts)
 {
-    struct lvx_lock global = LVX_LOCK_INIT;
-    struct lvx_pvcmd_devs named;
-    if (lvx_lock_global(env->ctx, true, &global) < 0) {
-        lvx_cmd_fail(env);
-        cnt->failed = true;
-        return;
-    }
-    if (lvx_pvcmd_scan_named(env, (char **)t->orphan_names, t->orphan_count, &named)) {
-        cnt->failed = true;
-        cnt->unchanged += t->orphan_count;
-        lvx_unlock(&global);
-        return;
-    }
-    for (unsigned i = 0; i < t->orphan_count; i++) {
-        int r = change_orphan(env, t->orphan_names[i], named.spvs[i], o);
-        if (r > 0) {
-            lvx_notice(env->ctx, "Physical volume \"%s\" changed", t->orphan_names[i]);
-            cnt->changed++;
-        } else {
-            cnt->failed = true;
-            cnt->unchanged++;
-        }
-    }
-    lvx_pvcmd_devs_free(&named);
-    lvx_unlock(&global);
+    return change_orphan_pv(env, name, spv, opts) > 0;
 }
+
 
 static const char *plural(unsigned n)
 {
@@ -330,7 +302,7 @@ int lvx_cmd_pvchange(struct lvx_cmd_env *env)
 {
     struct pvchange_opts o;
     struct lvx_pvcmd_targets t;
-    struct pvchange_count cnt = {0};
+    struct lvx_pvcmd_count cnt = {0};
     bool failed = false;
 
     int rc = parse_opts(env, &o);
@@ -343,7 +315,7 @@ int lvx_cmd_pvchange(struct lvx_cmd_env *env)
     for (unsigned i = 0; i < t.vg_count; i++)
         change_vg(env, t.vg_names[i], &t, &o, &cnt);
     if (t.orphan_count)
-        change_orphans(env, &t, &o, &cnt);
+        lvx_pvcmd_change_orphans(env, &t, change_orphan, &o, &cnt);
     lvx_notice(env->ctx, "%u physical volume%s changed / %u physical volume%s not changed",
                cnt.changed, plural(cnt.changed), cnt.unchanged, plural(cnt.unchanged));
     return failed || cnt.failed ? LVX_EXIT_FAILED : LVX_EXIT_OK;

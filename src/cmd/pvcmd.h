@@ -61,6 +61,22 @@ struct lvx_pvcmd_targets {
 int lvx_pvcmd_classify(struct lvx_cmd_env *env, char **names, unsigned count, bool all,
                        struct lvx_pvcmd_targets *out, bool *failed);
 
+/* What a PV command did to the PVs it named (its closing "N physical volume(s) ..." line). */
+struct lvx_pvcmd_count {
+    unsigned changed, unchanged;
+    bool failed;
+};
+
+/* Change one orphan PV (name, its scanned label or NULL, the command's arg): true when
+ * changed, false after printing why not. */
+typedef bool (*lvx_pvcmd_orphan_fn)(struct lvx_cmd_env *env, const char *name,
+                                    struct lvx_scan_pv *spv, const void *arg);
+/* Apply fn to every orphan PV of t under the global lock, after one scan of them,
+ * printing "Physical volume \"X\" changed" for each change and counting into cnt. */
+void lvx_pvcmd_change_orphans(struct lvx_cmd_env *env, const struct lvx_pvcmd_targets *t,
+                              lvx_pvcmd_orphan_fn fn, const void *arg,
+                              struct lvx_pvcmd_count *cnt);
+
 /* Scan options of the command (--devices or the system). */
 struct lvx_scan_opts lvx_pvcmd_scan_opts(const struct lvx_cmd_env *env);
 

@@ -283,13 +283,13 @@ static bool check_size(struct lvx_cmd_env *env, const struct pvcreate_opts *o, s
     }
     if (o->set_size > d->dev->size) {
         if (!lvx_pvcmd_confirm(env, "%s: Requested size %s exceeds real size %s. Proceed?", d->name,
-                               lvx_cmd_size_str(env->pool, o->set_size / 512, 0),
-                               lvx_cmd_size_str(env->pool, d->dev->size / 512, 0))) {
+                               lvx_cmd_size_str(env->pool, o->set_size / 512, 0, 0),
+                               lvx_cmd_size_str(env->pool, d->dev->size / 512, 0, 0))) {
             lvx_cmd_errorf("%s: requested size exceeds the device size (confirm with -y).", d->name);
             return false;
         }
         lvx_warn(env->ctx, "WARNING: %s: Overriding real size %s. You could lose data.", d->name,
-                 lvx_cmd_size_str(env->pool, d->dev->size / 512, 0));
+                 lvx_cmd_size_str(env->pool, d->dev->size / 512, 0, 0));
     }
     return true;
 }

@@ -83,13 +83,15 @@ static void display_pv_map(struct lvx_cmd_env *env, struct lvx_buf *b, const str
 static void print_new_pv(struct lvx_cmd_env *env, struct lvx_buf *b, const struct lvx_pv *pv)
 {
     lvx_buf_printf(b, "  \"%s\" is a new physical volume of \"%s\"\n", lvx_cmd_pv_name(pv),
-                   lvx_cmd_size_str(env->pool, lvx_cmd_pv_size(pv), env->args->units));
+                   lvx_cmd_size_str(env->pool, lvx_cmd_pv_size(pv), env->args->units,
+                                    env->args->unit_bytes));
 }
 
 static void display_pv_full(struct lvx_cmd_env *env, struct lvx_buf *b, const struct lvx_pv *pv)
 {
     const struct lvx_vg *vg = pv->vg;
     char units = env->args->units;
+    uint64_t unit_bytes = env->args->unit_bytes;
     char uuid[LVX_UUID_DASHED_LEN + 1];
     uint64_t size = lvx_cmd_pv_size(pv);
     uint32_t extent = vg ? vg->extent_size : 0;
@@ -106,11 +108,11 @@ static void display_pv_full(struct lvx_cmd_env *env, struct lvx_buf *b, const st
     lvx_buf_printf(b, "  PV Name               %s\n", lvx_cmd_pv_name(pv));
     lvx_buf_printf(b, "  VG Name               %s%s\n", vg ? vg->name : "",
                    vg && (vg->status & LVX_VG_EXPORTED) ? " (exported)" : "");
-    lvx_buf_printf(b, "  PV Size               %s", lvx_cmd_size_str(env->pool, size, units));
+    lvx_buf_printf(b, "  PV Size               %s", lvx_cmd_size_str(env->pool, size, units, unit_bytes));
     if (extent && pe_count) {
         uint64_t used = pe_count * extent;
         lvx_buf_printf(b, " / not usable %s",
-                       lvx_cmd_size_str(env->pool, size > used ? size - used : 0, units));
+                       lvx_cmd_size_str(env->pool, size > used ? size - used : 0, units, unit_bytes));
     }
     lvx_buf_putc(b, '\n');
     if (!vg || !(pv->status & LVX_PV_ALLOCATABLE))
@@ -119,7 +121,7 @@ static void display_pv_full(struct lvx_cmd_env *env, struct lvx_buf *b, const st
         lvx_buf_puts(b, "  Allocatable           yes (but full)\n");
     else
         lvx_buf_puts(b, "  Allocatable           yes \n");
-    lvx_buf_printf(b, "  PE Size               %s\n", lvx_cmd_size_str(env->pool, extent, units));
+    lvx_buf_printf(b, "  PE Size               %s\n", lvx_cmd_size_str(env->pool, extent, units, unit_bytes));
     lvx_buf_printf(b, "  Total PE              %llu\n", (unsigned long long)pe_count);
     lvx_buf_printf(b, "  Free PE               %llu\n", (unsigned long long)(pe_count - alloc));
     lvx_buf_printf(b, "  Allocated PE          %llu\n", (unsigned long long)alloc);
@@ -160,7 +162,8 @@ static void display_pv_short(struct lvx_cmd_env *env, struct lvx_buf *b, const s
     else
         free_sectors = lvx_cmd_pv_size(pv);
     lvx_buf_printf(b, "  Device \"%s\" has a capacity of %s\n", lvx_cmd_pv_name(pv),
-                   lvx_cmd_size_str(env->pool, free_sectors, env->args->units));
+                   lvx_cmd_size_str(env->pool, free_sectors, env->args->units,
+                                    env->args->unit_bytes));
 }
 
 static void display_pv(struct lvx_cmd_env *env, struct lvx_buf *b, const struct lvx_pv *pv)

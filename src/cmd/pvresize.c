@@ -20,11 +20,6 @@
 #include "meta/pv_init.h"
 #include "meta/update.h"
 
-struct pvresize_count {
-    unsigned resized, unchanged;
-    bool failed;
-};
-
 /* The size to use for a PV on dev (bytes), after LVM2's warnings and confirmation;
  * 0 when refused (message printed). */
 static uint64_t target_size(struct lvx_cmd_env *env, const char *name, const struct lvx_dev *dev,
@@ -34,18 +29,18 @@ static uint64_t target_size(struct lvx_cmd_env *env, const char *name, const str
         return dev->size / 512 * 512;
     if (set_size > dev->size) {
         if (!lvx_pvcmd_confirm(env, "%s: Requested size %s exceeds real size %s. Proceed?", name,
-                               lvx_cmd_size_str(env->pool, set_size / 512, 0),
-                               lvx_cmd_size_str(env->pool, dev->size / 512, 0))) {
+                               lvx_cmd_size_str(env->pool, set_size / 512, 0, 0),
+                               lvx_cmd_size_str(env->pool, dev->size / 512, 0, 0))) {
             lvx_cmd_errorf("Physical Volume %s not resized: the requested size exceeds the "
                            "device size (confirm with -y).", name);
             return 0;
         }
         lvx_warn(env->ctx, "WARNING: %s: Overriding real size %s. You could lose data.", name,
-                 lvx_cmd_size_str(env->pool, dev->size / 512, 0));
+                 lvx_cmd_size_str(env->pool, dev->size / 512, 0, 0));
     } else if (set_size < dev->size &&
                !lvx_pvcmd_confirm(env, "%s: Requested size %s is less than real size %s. Proceed?",
-                                  name, lvx_cmd_size_str(env->pool, set_size / 512, 0),
-                                  lvx_cmd_size_str(env->pool, dev->size / 512, 0))) {
+                                  name, lvx_cmd_size_str(env->pool, set_size / 512, 0, 0),
+                                  lvx_cmd_size_str(env->pool, dev->size / 512, 0, 0))) {
         lvx_cmd_errorf("Physical Volume %s not resized: the requested size is less than the "
                        "device size (confirm with -y).", name);
         return 0;
@@ -159,7 +154,7 @@ static bool resize_vg_pv(struct lvx_cmd_env *env, struct lvx_vg_update *u, const
 }
 
 static void resize_vg(struct lvx_cmd_env *env, const char *vgname, const struct lvx_pvcmd_targets *t,
-                      uint64_t set_size, struct pvresize_count *cnt)
+                      uint64_t set_size, struct lvx_pvcmd_count *cnt)
 {
     struct lvx_vg_update u;
     struct lvx_scan_opts so = lvx_pvcmd_scan_opts(env);
@@ -200,14 +195,15 @@ static void resize_vg(struct lvx_cmd_env *env, const char *vgname, const struct 
             continue;
         }
         lvx_notice(env->ctx, "Physical volume \"%s\" changed", names[i]);
-        cnt->resized++;
+        cnt->changed++;
     }
     lvx_vg_update_end(&u);
 }
 
 static bool resize_orphan(struct lvx_cmd_env *env, const char *name, struct lvx_scan_pv *spv,
-                          uint64_t set_size)
+                          const void *arg)
 {
+    uint64_t set_size = *(const uint64_t *)arg;
     if (!spv) {
         lvx_cmd_errorf("Failed to find physical volume \"%s\".", name);
         return false;
@@ -235,39 +231,11 @@ static bool resize_orphan(struct lvx_cmd_env *env, const char *name, struct lvx_
     return true;
 }
 
-static void resize_orphans(struct lvx_cmd_env *env, const struct lvx_pvcmd_targets *t,
-                           uint64_t set_size, struct pvresize_count *cnt)
-{
-    struct lvx_lock global = LVX_LOCK_INIT;
-    struct lvx_pvcmd_devs named;
-    if (lvx_lock_global(env->ctx, true, &global) < 0) {
-        lvx_cmd_fail(env);
-        cnt->failed = true;
-        return;
-    }
-    if (lvx_pvcmd_scan_named(env, (char **)t->orphan_names, t->orphan_count, &named)) {
-        cnt->failed = true;
-        cnt->unchanged += t->orphan_count;
-        lvx_unlock(&global);
-        return;
-    }
-    for (unsigned i = 0; i < t->orphan_count; i++) {
-        if (resize_orphan(env, t->orphan_names[i], named.spvs[i], set_size)) {
-            lvx_notice(env->ctx, "Physical volume \"%s\" changed", t->orphan_names[i]);
-            cnt->resized++;
-        } else {
-            cnt->failed = true;
-            cnt->unchanged++;
-        }
-    }
-    lvx_pvcmd_devs_free(&named);
-    lvx_unlock(&global);
-}
 
 int lvx_cmd_pvresize(struct lvx_cmd_env *env)
 {
     struct lvx_pvcmd_targets t;
-    struct pvresize_count cnt = {0};
+    struct lvx_pvcmd_count cnt = {0};
     uint64_t set_size = 0;
     bool failed = false;
 
@@ -289,8 +257,8 @@ int lvx_cmd_pvresize(struct lvx_cmd_env *env)
     for (unsigned i = 0; i < t.vg_count; i++)
         resize_vg(env, t.vg_names[i], &t, set_size, &cnt);
     if (t.orphan_count)
-        resize_orphans(env, &t, set_size, &cnt);
+        lvx_pvcmd_change_orphans(env, &t, resize_orphan, &set_size, &cnt);
     lvx_notice(env->ctx, "%u physical volume(s) resized or updated / %u physical volume(s) not resized",
-               cnt.resized, cnt.unchanged);
+               cnt.changed, cnt.unchanged);
     return failed || cnt.failed ? LVX_EXIT_FAILED : LVX_EXIT_OK;
 }

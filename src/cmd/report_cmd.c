@@ -23,6 +23,7 @@ static void report_opts_from_args(const struct lvx_cmd_args *a, struct lvx_repor
     o->separator = a->value[LVX_OPT_SEPARATOR];
     o->nosuffix = a->count[LVX_OPT_NOSUFFIX] > 0;
     o->units = a->units;
+    o->unit_bytes = a->unit_bytes;
     o->json = a->json;
     o->all = a->count[LVX_OPT_ALL] > 0;
     o->aligned = a->count[LVX_OPT_ALIGNED] > 0;

@@ -30,6 +30,7 @@ static bool vg_writable(const struct lvx_vg *vg)
 static void display_vg_full(struct lvx_cmd_env *env, struct lvx_buf *b, const struct lvx_vg *vg)
 {
     char units = env->args->units;
+    uint64_t unit_bytes = env->args->unit_bytes;
     char uuid[LVX_UUID_DASHED_LEN + 1];
     uint64_t total = lvx_vg_extent_count(vg), free_pe = lvx_vg_free_count(vg);
     uint64_t alloc = total - free_pe;
@@ -56,14 +57,14 @@ static void display_vg_full(struct lvx_cmd_env *env, struct lvx_buf *b, const st
     lvx_buf_printf(b, "  Cur PV                %u\n", vg->pv_count);
     lvx_buf_printf(b, "  Act PV                %u\n", vg_present_pvs(vg));
     lvx_buf_printf(b, "  VG Size               %s\n",
-                   lvx_cmd_size_str(env->pool, total * vg->extent_size, units));
+                   lvx_cmd_size_str(env->pool, total * vg->extent_size, units, unit_bytes));
     lvx_buf_printf(b, "  PE Size               %s\n",
-                   lvx_cmd_size_str(env->pool, vg->extent_size, units));
+                   lvx_cmd_size_str(env->pool, vg->extent_size, units, unit_bytes));
     lvx_buf_printf(b, "  Total PE              %llu\n", (unsigned long long)total);
     lvx_buf_printf(b, "  Alloc PE / Size       %llu / %s\n", (unsigned long long)alloc,
-                   lvx_cmd_size_str(env->pool, alloc * vg->extent_size, units));
+                   lvx_cmd_size_str(env->pool, alloc * vg->extent_size, units, unit_bytes));
     lvx_buf_printf(b, "  Free  PE / Size       %llu / %s\n", (unsigned long long)free_pe,
-                   lvx_cmd_size_str(env->pool, free_pe * vg->extent_size, units));
+                   lvx_cmd_size_str(env->pool, free_pe * vg->extent_size, units, unit_bytes));
     lvx_buf_printf(b, "  VG UUID               %s\n", uuid);
     lvx_buf_puts(b, "   \n");
 }
@@ -113,11 +114,12 @@ static void display_vg_colon(struct lvx_buf *b, const struct lvx_vg *vg)
 static void display_vg_short(struct lvx_cmd_env *env, struct lvx_buf *b, const struct lvx_vg *vg)
 {
     char units = env->args->units;
+    uint64_t unit_bytes = env->args->unit_bytes;
     uint64_t total = lvx_vg_extent_count(vg), free_pe = lvx_vg_free_count(vg);
     lvx_buf_printf(b, "  \"%s\" %-9s [%-9s used / %s free]\n", vg->name,
-                   lvx_cmd_size_str(env->pool, total * vg->extent_size, units),
-                   lvx_cmd_size_str(env->pool, (total - free_pe) * vg->extent_size, units),
-                   lvx_cmd_size_str(env->pool, free_pe * vg->extent_size, units));
+                   lvx_cmd_size_str(env->pool, total * vg->extent_size, units, unit_bytes),
+                   lvx_cmd_size_str(env->pool, (total - free_pe) * vg->extent_size, units, unit_bytes),
+                   lvx_cmd_size_str(env->pool, free_pe * vg->extent_size, units, unit_bytes));
 }
 
 int lvx_cmd_vgdisplay(struct lvx_cmd_env *env)

@@ -96,7 +96,8 @@ static void sort_rows(struct lvx_rctx *rc, struct lvx_rrow **rows, unsigned n,
 }
 
 static void render_cells(struct lvx_rctx *rc, struct lvx_rrow **rows, unsigned n,
-                         const struct lvx_collist *cols, char units, bool nosuffix)
+                         const struct lvx_collist *cols, char units,
+                         uint64_t unit_bytes, bool nosuffix)
 {
     struct lvx_buf b = LVX_BUF_INIT;
     for (unsigned r = 0; r < n; r++) {
@@ -105,7 +106,7 @@ static void render_cells(struct lvx_rctx *rc, struct lvx_rrow **rows, unsigned n
             struct lvx_rval v;
             cols->f[c]->get(rc, rows[r], &v);
             lvx_buf_reset(&b);
-            lvx_rval_format(&b, &v, units, nosuffix);
+            lvx_rval_format(&b, &v, units, unit_bytes, nosuffix);
             rows[r]->cells[c] = lvx_pool_strdup(rc->pool, lvx_buf_str(&b));
         }
     }
@@ -130,7 +131,7 @@ static int run_report(struct lvx_ctx *ctx, struct lvx_pool *pool, enum lvx_repor
     struct lvx_collist cols, keys;
     enum lvx_report_kind kind = base;
     char units = opts->units ? opts->units : 'r';
-    if (!lvx_report_units_valid(units))
+    if (!lvx_report_units_valid(units) && !(opts->unit_bytes && units == 'U'))
         return lvx_error(ctx, EINVAL, "Invalid units specification: %c", units);
     int r = lvx_report_parse_columns(ctx, pool, base, opts->fields, &cols);
     if (r == 0)
@@ -155,7 +156,7 @@ static int run_report(struct lvx_ctx *ctx, struct lvx_pool *pool, enum lvx_repor
     struct lvx_rctx rc = { .pool = pool, .opts = opts };
     nrows = select_rows(&rc, *sel, rows, nrows);
     sort_rows(&rc, rows, nrows, &keys);
-    render_cells(&rc, rows, nrows, &cols, units, opts->nosuffix);
+    render_cells(&rc, rows, nrows, &cols, units, opts->unit_bytes, opts->nosuffix);
     /* JSON names the report after the command asked for (lvs -o seg_size stays "lv") */
     struct lvx_rout ro = { opts, kind_name(base), cols.f, cols.n, rows, nrows };
     lvx_report_render(out, &ro);

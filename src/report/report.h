@@ -32,7 +32,9 @@ struct lvx_report_opts {
     const char *separator;   /* NULL = aligned columns */
     bool nosuffix;
     char units;              /* 0 = 'r' (LVM2's default); one of rRhHbBsSkKmMgGtTpPeE:
-                                r/R human with '<' for rounded values, h/H human */
+                                r/R human with '<' for rounded values, h/H human; 'U'
+                                with unit_bytes for a number before the letter ("4k") */
+    uint64_t unit_bytes;     /* 0, or the size of one unit in bytes ("4k" = 4096) */
     bool json;               /* --reportformat json */
     bool all;                /* -a: include hidden LVs */
     bool aligned;            /* --aligned with --separator */
@@ -56,8 +58,9 @@ int lvx_report(struct lvx_ctx *ctx, enum lvx_report_kind kind, const struct lvx_
 /* Format a size in sectors with --units semantics (used by display commands too):
  * 'r'/'R' human with LVM2's '<' mark ("<1.50g"), 'h'/'H' human without it (human units keep
  * their suffix even with nosuffix, as LVM2), others fixed ("1536.00m", "3145728S"); 0 = 'r'.
- * extent_size is unused (kept for callers). */
+ * unit_bytes (0 = the letter's own size) divides by a multiple of a unit, as LVM2's
+ * "--units 4k": the value in those units ("24576.00U"; letter 'U', or b/s printed whole). */
 void lvx_report_format_size(struct lvx_buf *out, uint64_t sectors, char units, bool nosuffix,
-                            uint32_t extent_size);
+                            uint64_t unit_bytes);
 
 #endif

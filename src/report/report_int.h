@@ -164,7 +164,8 @@ void lvx_rval_list(struct lvx_rval *v, const struct lvx_strlist *l);
 /* tags: the list sorted, as LVM2 prints them */
 void lvx_rval_tags(struct lvx_pool *pool, struct lvx_rval *v, const struct lvx_strlist *l);
 /* Render a value as LVM2 prints it (units applied to sizes). */
-void lvx_rval_format(struct lvx_buf *out, const struct lvx_rval *v, char units, bool nosuffix);
+void lvx_rval_format(struct lvx_buf *out, const struct lvx_rval *v, char units,
+                     uint64_t unit_bytes, bool nosuffix);
 /* Compare two values of the same field for sorting: <0, 0, >0. */
 int lvx_rval_cmp(const struct lvx_rval *a, const struct lvx_rval *b);
 

@@ -421,7 +421,7 @@ static bool eval_cond(struct lvx_rctx *rc, const struct lvx_sel *c, const struct
         if (v.type == LVX_FT_STR && v.key)
             lvx_buf_puts(&b, v.key);
         else
-            lvx_rval_format(&b, &v, 'r', false);
+            lvx_rval_format(&b, &v, 'r', 0, false);
         bool m = regexec(c->re, lvx_buf_str(&b), 0, NULL, 0) == 0;
         lvx_buf_free(&b);
         return c->op == OP_RE ? m : !m;

@@ -88,10 +88,34 @@ static void format_fixed(struct lvx_buf *out, uint64_t sectors, char units, bool
     print_decimal(out, bytes / unit_factor(power, si), false, units, !nosuffix);
 }
 
-void lvx_report_format_size(struct lvx_buf *out, uint64_t sectors, char units, bool nosuffix,
-                            uint32_t extent_size)
+/* Multiples of a unit ("--units 4k"): b/s letters print whole numbers, the others (and
+ * 'U', LVM2's letter for "units of this size") two decimals. */
+static void format_multiple(struct lvx_buf *out, uint64_t sectors, char units, bool nosuffix,
+                            uint64_t unit_bytes)
 {
-    (void)extent_size;
+    char lower = (char)tolower((unsigned char)units);
+    unsigned __int128 bytes = (unsigned __int128)sectors * 512;
+    if (lower == 'b' || lower == 's') {           /* whole units, rounded to nearest */
+        lvx_buf_printf(out, "%.0Lf", (long double)bytes / (long double)unit_bytes);
+        if (!nosuffix)
+            lvx_buf_putc(out, (char)toupper((unsigned char)units));
+        return;
+    }
+    if (sectors == 0)
+        lvx_buf_putc(out, '0');
+    else
+        print_decimal(out, (long double)bytes / (long double)unit_bytes, false, units, false);
+    if (!nosuffix)
+        lvx_buf_putc(out, units);
+}
+
+void lvx_report_format_size(struct lvx_buf *out, uint64_t sectors, char units, bool nosuffix,
+                            uint64_t unit_bytes)
+{
+    if (unit_bytes && !units_human(units)) {
+        format_multiple(out, sectors, units, nosuffix, unit_bytes);
+        return;
+    }
     if (!lvx_report_units_valid(units))
         units = 'r';
     if (sectors == 0) {

@@ -61,7 +61,8 @@ void lvx_rval_tags(struct lvx_pool *pool, struct lvx_rval *v, const struct lvx_s
     qsort(v->list.v, l->n, sizeof(char *), str_cmp);
 }
 
-void lvx_rval_format(struct lvx_buf *out, const struct lvx_rval *v, char units, bool nosuffix)
+void lvx_rval_format(struct lvx_buf *out, const struct lvx_rval *v, char units,
+                     uint64_t unit_bytes, bool nosuffix)
 {
     if (v->blank)
         return;
@@ -80,7 +81,7 @@ void lvx_rval_format(struct lvx_buf *out, const struct lvx_rval *v, char units, 
         if (v->str)
             lvx_buf_puts(out, v->str);
         else
-            lvx_report_format_size(out, v->size, units, nosuffix, 0);
+            lvx_report_format_size(out, v->size, units, nosuffix, unit_bytes);
         break;
     case LVX_FT_STRLIST:
         for (unsigned i = 0; i < v->list.n; i++) {

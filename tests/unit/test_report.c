@@ -778,7 +778,7 @@ static void test_units(void)
     };
     for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
         struct lvx_buf b = LVX_BUF_INIT;
-        lvx_report_format_size(&b, t[i].sectors, t[i].units, t[i].nosuffix, 8192);
+        lvx_report_format_size(&b, t[i].sectors, t[i].units, t[i].nosuffix, 0);
         is_str(lvx_buf_str(&b), t[i].want, "%llu sectors --units %c%s",
                (unsigned long long)t[i].sectors, t[i].units ? t[i].units : '0',
                t[i].nosuffix ? " --nosuffix" : "");
