@@ -75,10 +75,14 @@ static int remove_vg(struct lvx_cmd_env *env, const char *name)
         rc = LVX_EXIT_FAILED;
     } else if (env->args->count[LVX_OPT_TEST]) {
         lvx_notice(env->ctx, "TEST MODE: Metadata will NOT be updated.");
-    } else if ((rc = wipe_pvs(env, &u)) == 0) {
-        report_removed_lvs(env, vg);
-        lvx_vg_remove_backup(vg->name);
-        lvx_notice(env->ctx, "Volume group \"%s\" successfully removed", vg->name);
+    } else {
+        if (vg->lv_count)      /* as LVM2: the LVs can be brought back with vgcfgrestore */
+            lvx_vg_update_archive(env->ctx, &u, lvx_vgcmd_command_line(env));
+        if ((rc = wipe_pvs(env, &u)) == 0) {
+            report_removed_lvs(env, vg);
+            lvx_vg_remove_backup(env->ctx, vg->name);
+            lvx_notice(env->ctx, "Volume group \"%s\" successfully removed", vg->name);
+        }
     }
     lvx_vg_update_end(&u);
     return rc;

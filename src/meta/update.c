@@ -261,11 +261,31 @@ int lvx_vg_write_backup(struct lvx_ctx *ctx, const struct lvx_vg *vg, const char
     return 0;
 }
 
-void lvx_vg_remove_backup(const char *vgname)
+void lvx_vg_remove_backup(struct lvx_ctx *ctx, const char *vgname)
 {
-    char path[4200];
-    snprintf(path, sizeof(path), "%s/backup/%s", lvx_config_system_dir(), vgname);
-    unlink(path);
+    struct lvx_config *cfg = NULL;
+    if (lvx_config_load(ctx, &cfg) < 0) {
+        lvx_error_clear(ctx);
+        return;
+    }
+    struct lvx_pool *pool = lvx_pool_create();
+    const char *dir = lvx_config_str(cfg, "backup/backup_dir",
+                                     lvx_pool_printf(pool, "%s/backup", lvx_config_system_dir()));
+    unlink(lvx_pool_printf(pool, "%s/%s", dir, vgname));
+    lvx_pool_destroy(pool);
+    lvx_config_free(cfg);
+}
+
+void lvx_vg_update_archive(struct lvx_ctx *ctx, struct lvx_vg_update *u,
+                           const char *command_line)
+{
+    struct lvx_config *cfg = NULL;
+    if (lvx_config_load(ctx, &cfg) < 0) {
+        lvx_error_clear(ctx);
+        return;
+    }
+    write_archive(ctx, cfg, u, command_line);
+    lvx_config_free(cfg);
 }
 
 int lvx_vg_update_commit(struct lvx_ctx *ctx, struct lvx_vg_update *u, const char *command_line)

@@ -47,7 +47,13 @@ void lvx_vg_update_end(struct lvx_vg_update *u);
 
 /* Write the backup file of vg (unless disabled by lvm.conf backup/backup = 0). */
 int lvx_vg_write_backup(struct lvx_ctx *ctx, const struct lvx_vg *vg, const char *command_line);
-/* Remove the backup file of a VG that no longer exists (vgremove). */
-void lvx_vg_remove_backup(const char *vgname);
+/* Remove the backup file of a VG that no longer exists under that name (vgremove,
+ * vgrename), in lvm.conf's backup/backup_dir. */
+void lvx_vg_remove_backup(struct lvx_ctx *ctx, const char *vgname);
+/* Archive the version found at begin now (what a commit does first), for commands
+ * that remove the VG instead of committing it (vgremove of a VG with LVs, so that
+ * vgcfgrestore can bring them back).  Failures only warn, as in a commit. */
+void lvx_vg_update_archive(struct lvx_ctx *ctx, struct lvx_vg_update *u,
+                           const char *command_line);
 
 #endif

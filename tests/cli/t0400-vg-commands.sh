@@ -208,6 +208,24 @@ test_eq "the PV left out is an orphan again for LVM2" "$(lvm2_field pvs vg_name 
 test_ok "lvx vgremove vgR" lxb vgremove vgR
 test_ok "vgremove removed the backup file" test ! -e "$SCRATCH/lvxsys/backup/vgR"
 
+# vgremove -f of a VG with LVs archives it first (as LVM2), so vgcfgrestore brings the
+# LVs back; vgremove of an empty VG archives nothing
+test_ok "lvx vgcreate vgA" lxb vgcreate -q vgA "${D[0]}" "${D[1]}"
+test_ok "lvx lvcreate vgA/keep" lxb lvcreate -an -Zn -L 8m -n keep vgA
+rm -f "$SCRATCH"/lvxsys/archive/vgA_*.vg
+test_ok "lvx vgremove -f vgA (one LV)" lxb vgremove -f vgA
+archive=$(ls "$SCRATCH"/lvxsys/archive/vgA_*.vg 2>/dev/null)
+test_eq "vgremove -f left one archive" "$(echo "$archive" | grep -c .)" 1
+test_ok "the archive says it was made before vgremove" \
+    grep -q "Created \*before\* executing 'vgremove -f vgA" "$archive"
+test_ok "vgcfgrestore -f ARCHIVE brings vgA back" lxb vgcfgrestore -f "$archive" vgA
+test_eq "LVM2 sees the LV again" "$(lvm2_field lvs lv_name vgA)" "keep"
+test_ok "lvx lvremove vgA/keep" lxb lvremove -f vgA/keep
+rm -f "$SCRATCH"/lvxsys/archive/vgA_*.vg
+test_ok "lvx vgremove vgA (no LVs)" lxb vgremove vgA
+test_eq "vgremove of an empty VG archives nothing" "$(ls "$SCRATCH"/lvxsys/archive/vgA_*.vg 2>/dev/null | wc -l)" 0
+test_ok "lvx pvremove of vgA's PVs" lxb pvremove -q "${D[0]}" "${D[1]}"
+
 # a VG with a thin pool (fixture p08, image files): --force needed, as LVM2
 mapfile -t imgs < <(fixture_images p08_segtype_zoo "$SCRATCH/p08")
 if [[ ${#imgs[@]} -gt 0 ]]; then
