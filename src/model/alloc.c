@@ -19,7 +19,7 @@
  *       shortest free run found there.  Only when the stripe counts match.
  *    2. cling: stripe j goes to the PV of stripe j of the LV's FIRST segment (for a
  *       new LV: of its first piece), on that PV's largest free area (lowest PE on a
- *       tie, not the best fit).  Used only when the LV's last segment has the same
+ *       tie, not the best fit: only the first piece of a new LV is a best fit).  Used only when the LV's last segment has the same
  *       stripe count, and only if every stripe finds space (else the step fails
  *       as a whole).  Surprising but observed: an LV on B, D, C (in LE order) is
  *       extended on B, not on C; `--alloc cling` fails when B is full even if C
@@ -39,9 +39,12 @@
  *       for another stripe (its next `need` extents).
  *
  *    Policy contiguous: step 1 only when extending; a new LV needs k areas that
- *    each hold the whole per-stripe need (largest area of each PV, PVs in order).
- *    Policy cling: steps 1 and 2 only; the first piece of a new LV is placed as
- *    in step 3 but on each PV's largest area.  Policy normal: steps 1-3.
+ *    each hold the whole per-stripe need, chosen as in step 3 (best fit on each PV,
+ *    the first k PVs in order that have one).  Policy cling: steps 1 and 2 only;
+ *    the first piece of a new LV is placed by step 3.  (LVM2 2.03.16 places a new
+ *    LV the same way under normal, contiguous and cling: e.g. free areas of 10, 20
+ *    and 2 extents on one PV take a 2-extent LV in the 2-extent area under all
+ *    three.)  Policy normal: steps 1-3.
  *    Policy anywhere: steps 1-4.  No piece found -> the whole request fails.
  *  - Errors, worded as LVM2: more stripes than candidate PVs (not for anywhere):
  *    "Number of stripes (4) must not exceed number of physical volumes (3)";
@@ -124,18 +127,62 @@ static void free_take(struct lvx_pool *pool, struct lvx_pv_free *f, uint64_t sta
     }
 }
 
-/* Smallest run holding need (lowest start on a tie), else the largest; -1 if none. */
-static long run_best_fit(const struct lvx_pv_free *f, uint64_t need)
+/* The run of one PV that LVM2 takes for `need` extents: its "smallest area that
+ * is still big enough", found by a walk that is not a plain best fit.  LVM2 keeps a
+ * PV's areas largest first (ties in PE order) and walks that list reserving `need`
+ * from each big enough area it meets; the reservation moves the area down to where
+ * its reduced size belongs and the walk goes on from its new successor (giving
+ * the previous reservation back).  The walk therefore steps from an area of size s
+ * to the largest area below s - need (strictly), and stops at the first one that
+ * cannot hold need.  So free areas 67, 8 and 5 give 5 for need 1-2 but 8 for need
+ * 3-8; areas 145 and 91 give 91 for need <= 53, 145 above (LVM2 2.03.16, measured;
+ * tests/cli/t0640).  When no area holds need: the largest.  -1 if the PV has none.
+ * Cost O(R log R) for R runs. */
+struct sized_run {
+    uint64_t count, start;
+    unsigned index;
+};
+
+static int cmp_sized_run(const void *a, const void *b)
 {
-    long fit = -1, big = -1;
-    for (unsigned i = 0; i < f->run_count; i++) {
-        uint64_t c = f->runs[i].count;
-        if (c >= need && (fit < 0 || c < f->runs[fit].count))
-            fit = i;
-        if (big < 0 || c > f->runs[big].count)
-            big = i;
+    const struct sized_run *x = a, *y = b;
+    if (x->count != y->count)
+        return x->count > y->count ? -1 : 1;
+    return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static long run_lvm_fit(struct lvx_pool *tmp, const struct lvx_pv_free *f, uint64_t need)
+{
+    unsigned n = f->run_count, fitting = 0;
+    long largest = -1;
+    for (unsigned i = 0; i < n; i++) {
+        fitting += f->runs[i].count >= need;
+        if (largest < 0 || f->runs[i].count > f->runs[largest].count)
+            largest = i;
     }
-    return fit >= 0 ? fit : big;
+    if (fitting <= 1)               /* the walk cannot go past the largest area */
+        return largest;
+    struct sized_run *s = lvx_pool_alloc(tmp, n * sizeof(*s));
+    for (unsigned i = 0; i < n; i++)
+        s[i] = (struct sized_run){ f->runs[i].count, f->runs[i].start, i };
+    qsort(s, n, sizeof(*s), cmp_sized_run);
+    unsigned cur = 0;
+    if (s[0].count < need)
+        return s[0].index;
+    for (;;) {
+        uint64_t below = s[cur].count - need;     /* the next area is smaller than this */
+        unsigned lo = cur + 1, hi = n;
+        while (lo < hi) {                         /* first area below `below` */
+            unsigned mid = lo + (hi - lo) / 2;
+            if (s[mid].count < below)
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        if (lo == n || s[lo].count < need)
+            return s[cur].index;
+        cur = lo;
+    }
 }
 
 /* Largest run (lowest start on a tie) other than `skip`; -1 if none. */
@@ -560,7 +607,7 @@ static bool step_normal(struct work *w, uint64_t need, bool best_fit, struct pic
 
     for (unsigned i = 0; i < w->ncand; i++) {
         struct cand *c = &w->cands[i];
-        run[i] = c->f.free_count ? (best_fit ? run_best_fit(&c->f, need) : run_largest(&c->f, -1))
+        run[i] = c->f.free_count ? (best_fit ? run_lvm_fit(w->tmp, &c->f, need) : run_largest(&c->f, -1))
                                  : -1;
         n += run[i] >= 0;
     }
@@ -587,12 +634,13 @@ static bool step_normal(struct work *w, uint64_t need, bool best_fit, struct pic
     return true;
 }
 
-/* Policy contiguous, new LV: k PVs whose largest area holds the whole need. */
+/* Policy contiguous, new LV: the first k PVs with an area holding the whole need,
+ * each on its best fit. */
 static bool step_whole(struct work *w, uint64_t need, struct pick *p)
 {
     uint32_t j = 0;
     for (unsigned i = 0; i < w->ncand && j < w->k; i++) {
-        long r = run_largest(&w->cands[i].f, -1);
+        long r = w->cands[i].f.free_count ? run_lvm_fit(w->tmp, &w->cands[i].f, need) : -1;
         if (r < 0 || w->cands[i].f.runs[r].count < need)
             continue;
         p->c[j] = &w->cands[i];
@@ -727,7 +775,7 @@ static int place(struct work *w)
             got = step_cling(w, &cling, need, &p);
         if (!got && policy == LVX_ALLOC_CLING) {
             if (!cling.valid && w->npieces == 0)
-                got = step_normal(w, need, false, &p);
+                got = step_normal(w, need, true, &p);
             if (!got)
                 return fail_placement(w, false, need);
         }

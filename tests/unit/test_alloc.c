@@ -262,6 +262,25 @@ static void test_best_fit_in_pv(void)
     mklv(vg, "a2", "A:24-62");
     is_str(run(vg, NEW("t1", 4, .pvs = "A")), "A:5-8", "equal holes: lowest PE first (LVM2)");
     is_str(run(vg, NEW("t2", 8, .pvs = "A")), "A:16-23", "exact fit hole (LVM2)");
+
+    vg = fresh(&pool, 3);
+    /* holes on A: 6-13 (8), 25-29 (5), 44-62 (19): LVM2's walk, not a best fit */
+    mklv(vg, "a0", "A:0-5");
+    mklv(vg, "a1", "A:14-24");
+    mklv(vg, "a2", "A:30-43");
+    is_str(run(vg, NEW("w1", 2, .pvs = "A")), "A:25-26", "areas 19/8/5, need 2: the 5 (LVM2)");
+    vg = fresh(&pool, 3);
+    mklv(vg, "a0", "A:0-5");
+    mklv(vg, "a1", "A:14-24");
+    mklv(vg, "a2", "A:30-43");
+    is_str(run(vg, NEW("w2", 3, .pvs = "A")), "A:6-8",
+           "areas 19/8/5, need 3: the 8, as 8-3 is not above 5 (LVM2)");
+    vg = fresh(&pool, 3);
+    mklv(vg, "a0", "A:0-5");
+    mklv(vg, "a1", "A:14-24");
+    mklv(vg, "a2", "A:30-43");
+    is_str(run(vg, NEW("w3", 9, .pvs = "A")), "A:44-52",
+           "areas 19/8/5, need 9: the 19 (LVM2)");
     lvx_pool_destroy(pool);
 }
 
@@ -493,7 +512,7 @@ static void test_policies_new_lv(void)
                  mklv(vg, "big", "B:0-39"))
     HOLES();
     is_str(run(vg, NEW("c1", 10, .policy = LVX_ALLOC_CONTIGUOUS)), "A:0-9",
-           "contiguous: the PV's largest area, not the best fit (LVM2)");
+           "contiguous: areas 30 and 20, need 10: the 30, not the best fit (LVM2)");
     is_str(run(vg, NEW("c2", 25, .policy = LVX_ALLOC_CONTIGUOUS)), "C:0-24",
            "contiguous: first PV with an area that holds it (LVM2)");
     is_str(run(vg, NEW("c3", 70, .policy = LVX_ALLOC_CONTIGUOUS)),
@@ -503,7 +522,7 @@ static void test_policies_new_lv(void)
            "A:10-19 B:40-49", "contiguous striped (LVM2)");
     HOLES();
     is_str(run(vg, NEW("k1", 10, .policy = LVX_ALLOC_CLING)), "A:0-9",
-           "cling, new LV: largest area of the first PV (LVM2)");
+           "cling, new LV: areas 30 and 20, need 10: the 30, not the best fit (LVM2)");
     HOLES();
     is_str(run(vg, NEW("k", 100, .policy = LVX_ALLOC_CLING)),
            "ERR: Insufficient suitable allocatable extents for logical volume k: 37 more required",
