@@ -136,7 +136,9 @@ static void free_take(struct lvx_pool *pool, struct lvx_pv_free *f, uint64_t sta
  * to the largest area below s - need (strictly), and stops at the first one that
  * cannot hold need.  So free areas 67, 8 and 5 give 5 for need 1-2 but 8 for need
  * 3-8; areas 145 and 91 give 91 for need <= 53, 145 above (LVM2 2.03.16, measured;
- * tests/cli/t0640).  When no area holds need: the largest.  -1 if the PV has none.
+ * tests/cli/t0640).  An area used up entirely leaves the list and the walk goes on
+ * to its old successor, so of several areas of exactly `need` extents the last in
+ * PE order is taken.  When no area holds need: the largest.  -1 if the PV has none.
  * Cost O(R log R) for R runs. */
 struct sized_run {
     uint64_t count, start;
@@ -171,7 +173,7 @@ static long run_lvm_fit(struct lvx_pool *tmp, const struct lvx_pv_free *f, uint6
         return s[0].index;
     for (;;) {
         uint64_t below = s[cur].count - need;     /* the next area is smaller than this */
-        unsigned lo = cur + 1, hi = n;
+        unsigned lo = cur + 1, hi = below ? n : cur + 1;
         while (lo < hi) {                         /* first area below `below` */
             unsigned mid = lo + (hi - lo) / 2;
             if (s[mid].count < below)
@@ -762,6 +764,7 @@ static int place(struct work *w)
     struct ref cont, cling;
 
     lv_references(w, &cont, &cling);
+    bool cling_to_lv = cling.valid;
     while (need > 0) {
         struct pick p = new_pick(w);
         bool got = step_contiguous(w, &cont, need, &p);
@@ -788,7 +791,7 @@ static int place(struct work *w)
         commit_pick(w, &p);
         need -= p.len;
         ref_from_pick(w, &p, &cont);
-        if (!cling.valid)
+        if (!cling_to_lv)            /* a new LV clings to its latest piece (LVM2) */
             ref_from_pick(w, &p, &cling);
     }
     return 0;
