@@ -9,6 +9,7 @@
 #include "cmd/cmd.h"
 #include "cmd/commands.h"
 #include "cmd/shell.h"
+#include "util/hugeheap.h"
 
 #include <errno.h>
 #include <malloc.h>
@@ -172,6 +173,7 @@ static void tune_malloc(void)
     mallopt(M_TRIM_THRESHOLD, 256 << 20);
     mallopt(M_MMAP_THRESHOLD, 64 << 20);
     mallopt(M_TOP_PAD, 8 << 20);
+    lvx_hugeheap_reserve(48 << 20);      /* one fault per 2 MiB of heap (util/hugeheap.h) */
 }
 
 int main(int argc, char **argv)

@@ -346,18 +346,25 @@ static int implicit_pvcreate(struct lvx_cmd_env *env, struct lvx_dev *dev)
     return 0;
 }
 
-static int rescan(struct lvx_cmd_env *env, struct lvx_vg_update *u)
+/* After an implicit pvcreate of devs: read those devices again (not the others) and
+ * assemble again. */
+static int rescan(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_dev **devs,
+                  unsigned count)
 {
     char vg_uuid[LVX_UUID_LEN + 1] = "";
     if (u->vg)
         memcpy(vg_uuid, u->vg->uuid, sizeof(vg_uuid));
+    if (u->old_pv_uuids) {     /* they live in the set's pool (meta/update.c): keep them */
+        char (*keep)[LVX_UUID_LEN + 1] = lvx_pool_alloc(env->pool, (u->old_pv_count + 1) *
+                                                                   sizeof(*keep));
+        memcpy(keep, u->old_pv_uuids, u->old_pv_count * sizeof(*keep));
+        u->old_pv_uuids = keep;
+    }
     lvx_vgset_free(u->set);
-    lvx_scan_free(u->scan);
     u->set = NULL;
-    u->scan = NULL;
     u->vg = NULL;
-    struct lvx_scan_opts o = lvx_vgcmd_scan_opts(env);
-    if (lvx_scan(env->ctx, &o, &u->scan) < 0 || lvx_scan_vgs(env->ctx, u->scan, &u->set) < 0)
+    if (lvx_scan_reread_devices(env->ctx, u->scan, devs, count) < 0 ||
+        lvx_scan_vgs(env->ctx, u->scan, &u->set) < 0)
         return lvx_cmd_fail(env);
     if (vg_uuid[0] && !(u->vg = lvx_vgset_find(u->set, vg_uuid))) {
         lvx_cmd_errorf("Volume group disappeared while adding physical volumes.");
@@ -400,7 +407,7 @@ int lvx_vgcmd_orphans(struct lvx_cmd_env *env, struct lvx_vg_update *u, char **n
             if (!find_spv(u->scan, devs[i]) && (rc = implicit_pvcreate(env, devs[i])) != 0)
                 return rc;
         }
-        if ((rc = rescan(env, u)) != 0)
+        if ((rc = rescan(env, u, devs, n)) != 0)
             return rc;
         for (unsigned i = 0; i < n; i++) {
             devs[i] = find_dev(u->scan, paths[i]);

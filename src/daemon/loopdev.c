@@ -137,6 +137,10 @@ int lvxd_loop_detach(struct lvx_ctx *ctx, const char *dev, bool force)
     if (fd < 0)
         return errno == ENOENT ? 0 : lvx_error(ctx, errno, "Cannot open %s: %s", dev,
                                                 strerror(errno));
+    /* the read-ahead set at attach stays with the loop device after it: give the next
+     * user of this shared device the kernel's default (128 KiB) back */
+    if (ioctl(fd, BLKRASET, 256UL) < 0)
+        lvxd_log("warning: cannot reset the read-ahead of %s: %s", dev, strerror(errno));
     int rc = ioctl(fd, LOOP_CLR_FD, 0) < 0 ? -errno : 0;
     close(fd);
     if (rc == -ENXIO)

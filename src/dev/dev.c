@@ -4,8 +4,8 @@
  * size and topology, and exact-length I/O through the I/O seam (ctx->io).
  *
  * Entry points: lvx_devs_from_names(), lvx_devs_from_system(), lvx_dev_open(),
- * lvx_dev_close(), lvx_dev_read(), lvx_dev_write(), lvx_dev_flush(),
- * lvx_dev_read_many(), lvx_dev_read_topology().
+ * lvx_dev_open_direct(), lvx_dev_end_direct(), lvx_dev_close(), lvx_dev_read(),
+ * lvx_dev_write(), lvx_dev_flush(), lvx_dev_read_many(), lvx_dev_read_topology().
  *
  * Size: BLKGETSIZE64 for block devices, st_size for regular files.  Topology
  * (io_min, io_opt, alignment_offset) comes from /sys/dev/block/MAJ:MIN; a partition
@@ -13,7 +13,9 @@
  */
 #include "dev/dev.h"
 #include "dev/io.h"
+#include "util/parallel.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
@@ -136,7 +138,28 @@ int lvx_devs_from_names(struct lvx_ctx *ctx, struct lvx_pool *pool, const char *
 static bool parse_partition_line(const char *line, unsigned *maj, unsigned *min,
                                  unsigned long long *blocks, char name[64])
 {
-    return sscanf(line, " %u %u %llu %63s", maj, min, blocks, name) == 4;
+    char *end;
+    unsigned long long v[3];
+    const char *p = line;
+    for (unsigned i = 0; i < 3; i++) {       /* strtoull: sscanf costs ~1 us a line */
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p < '0' || *p > '9')
+            return false;
+        v[i] = strtoull(p, &end, 10);
+        p = end;
+    }
+    while (*p == ' ' || *p == '\t')
+        p++;
+    size_t n = strcspn(p, " \t\r\n");
+    if (n == 0 || n >= 64 || v[0] > UINT32_MAX || v[1] > UINT32_MAX)
+        return false;
+    memcpy(name, p, n);
+    name[n] = '\0';
+    *maj = (unsigned)v[0];
+    *min = (unsigned)v[1];
+    *blocks = v[2];
+    return true;
 }
 
 /* A device-mapper device made for an LV (DM UUID "LVM-..."), skipped by the system
@@ -156,17 +179,154 @@ static bool is_lvm_dm_device(const char *name)
     return lvm;
 }
 
+/* The whole of /proc/partitions in one buffer (NUL-terminated, freed by the caller).
+ * Read in large chunks: every read(2) of it makes the kernel walk the block devices
+ * from the start again (unattached loop devices included), so 1 KiB stdio reads cost
+ * a few milliseconds on a machine with a thousand loop devices. */
+static int read_partitions(struct lvx_ctx *ctx, char **out)
+{
+    int fd = open("/proc/partitions", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return lvx_error(ctx, errno, "Cannot read /proc/partitions: %s", strerror(errno));
+    size_t cap = 256 * 1024, len = 0;
+    char *text = lvx_xmalloc(cap + 1);
+    for (;;) {
+        if (cap - len < 65536) {
+            cap *= 2;
+            text = lvx_xrealloc(text, cap + 1);
+        }
+        ssize_t n = read(fd, text + len, cap - len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        len += (size_t)n;
+    }
+    close(fd);
+    text[len] = '\0';
+    *out = text;
+    return 0;
+}
+
+/* Names of the block device nodes directly in /dev (readdir's d_type, no stat): a
+ * hash set, so that listing the devices costs no system call per device.  devtmpfs
+ * creates /dev/<name> for the kernel's device <name>; such a node is taken to be that
+ * device (the number of /proc/partitions).  Other names (symlinks, subdirectories,
+ * d_type unknown) are checked with lstat/stat. */
+struct node_set {
+    unsigned mask;               /* capacity - 1 (a power of two) */
+    char **slot;                 /* NULL = empty */
+    char *names;                 /* all names, NUL-separated */
+};
+
+static uint32_t name_hash(const char *s)
+{
+    uint32_t h = 2166136261u;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
+static void node_set_load(struct node_set *set)
+{
+    memset(set, 0, sizeof(*set));
+    DIR *d = opendir("/dev");
+    if (!d)
+        return;
+    size_t len = 0, cap = 65536;
+    unsigned count = 0;
+    set->names = lvx_xmalloc(cap);
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_type != DT_BLK)
+            continue;
+        size_t n = strlen(e->d_name) + 1;
+        if (len + n > cap) {
+            cap *= 2;
+            set->names = lvx_xrealloc(set->names, cap);
+        }
+        memcpy(set->names + len, e->d_name, n);
+        len += n;
+        count++;
+    }
+    closedir(d);
+    unsigned size = 64;
+    while (size < count * 2)
+        size *= 2;
+    set->mask = size - 1;
+    set->slot = lvx_xcalloc(size, sizeof(*set->slot));
+    for (size_t off = 0; off < len; off += strlen(set->names + off) + 1) {
+        char *name = set->names + off;
+        unsigned i = name_hash(name) & set->mask;
+        while (set->slot[i])
+            i = (i + 1) & set->mask;
+        set->slot[i] = name;
+    }
+}
+
+static bool node_set_has(const struct node_set *set, const char *name)
+{
+    if (!set->slot)
+        return false;
+    for (unsigned i = name_hash(name) & set->mask; set->slot[i]; i = (i + 1) & set->mask)
+        if (strcmp(set->slot[i], name) == 0)
+            return true;
+    return false;
+}
+
+static void node_set_free(struct node_set *set)
+{
+    free(set->slot);
+    free(set->names);
+}
+
+/* A block device of the system list (its node found by readdir). */
+static struct lvx_dev *dev_new_block(struct lvx_pool *pool, const char *path, unsigned maj,
+                                     unsigned min)
+{
+    struct lvx_dev *d = lvx_pool_alloc(pool, sizeof(*d));
+    d->path = lvx_pool_strdup(pool, path);
+    d->major = maj;
+    d->minor = min;
+    d->logical_block_size = 512;
+    d->fd = -1;
+    return d;
+}
+
+/* The node /dev/<name> of a /proc/partitions device, with one lstat: a block node of
+ * that number, or a symlink to one (dev->is_link); false when there is none. */
+static bool node_matches(const char *path, unsigned maj, unsigned min, struct stat *st,
+                         bool *is_link)
+{
+    *is_link = false;
+    if (lstat(path, st) < 0)
+        return false;
+    if (S_ISLNK(st->st_mode)) {
+        *is_link = true;
+        if (stat(path, st) < 0)
+            return false;
+    }
+    return S_ISBLK(st->st_mode) && major(st->st_rdev) == maj && minor(st->st_rdev) == min;
+}
+
 int lvx_devs_from_system(struct lvx_ctx *ctx, struct lvx_pool *pool, struct lvx_devlist *out)
 {
     out->count = 0;
     out->devs = NULL;
-    FILE *f = fopen("/proc/partitions", "re");
-    if (!f)
-        return lvx_error(ctx, errno, "Cannot read /proc/partitions: %s", strerror(errno));
+    char *text = NULL;
+    int r = read_partitions(ctx, &text);
+    if (r < 0)
+        return r;
 
-    struct list_builder b = { pool, out, NULL, 0 };
-    char line[256];
-    while (fgets(line, sizeof(line), f)) {
+    /* /proc/partitions lists each device number once and every entry is tied to its
+     * own node: no de-duplication needed */
+    struct node_set nodes;
+    node_set_load(&nodes);
+    unsigned cap = 0;
+    for (char *line = text, *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
         unsigned maj, min;
         unsigned long long blocks;
         char name[64], path[80];
@@ -177,21 +337,30 @@ int lvx_devs_from_system(struct lvx_ctx *ctx, struct lvx_pool *pool, struct lvx_
             continue;
         }
         snprintf(path, sizeof(path), "/dev/%s", name);
-        struct stat st;
-        if (stat(path, &st) < 0 || !S_ISBLK(st.st_mode) ||
-            major(st.st_rdev) != maj || minor(st.st_rdev) != min) {
-            lvx_debug(ctx, "Skipping %s: no matching device node", path);
-            continue;
+        struct lvx_dev *d;
+        if (node_set_has(&nodes, name)) {
+            d = dev_new_block(pool, path, maj, min);
+        } else {
+            struct stat st;
+            bool is_link;
+            if (!node_matches(path, maj, min, &st, &is_link)) {
+                lvx_debug(ctx, "Skipping %s: no matching device node", path);
+                continue;
+            }
+            d = dev_new(pool, path, &st);
+            d->is_link = is_link;
         }
-        struct dev_key k = key_of(&st);
-        if (builder_has(&b, &k))
-            continue;
-        struct lvx_dev *d = dev_new(pool, path, &st);
+        if (out->count == cap) {
+            unsigned ncap = cap ? cap * 2 : 64;
+            out->devs = lvx_pool_realloc(pool, out->devs, cap * sizeof(*out->devs),
+                                         ncap * sizeof(*out->devs));
+            cap = ncap;
+        }
         d->size = (uint64_t)blocks * 1024;     /* a hint; lvx_dev_open() gets the exact size */
-        builder_add(&b, d, &k);
+        out->devs[out->count++] = d;
     }
-    fclose(f);
-    free(b.keys);
+    node_set_free(&nodes);
+    free(text);
     return 0;
 }
 
@@ -264,26 +433,131 @@ static int read_size(struct lvx_ctx *ctx, struct lvx_dev *dev)
     return 0;
 }
 
-int lvx_dev_open(struct lvx_ctx *ctx, struct lvx_dev *dev, bool write)
+/* Open and size without touching ctx (callable from worker threads): 0 or -errno. */
+static int dev_open_quiet(const struct lvx_dev_ops *io, struct lvx_dev *dev, int flags)
 {
-    if (dev->fd >= 0) {
-        if (dev->writable || !write)
-            return 0;
-        lvx_dev_close(ctx, dev);      /* reopen read-write */
+    int fd = io->open(io->arg, dev->path, flags);
+    if (fd == -EINVAL && (flags & O_DIRECT)) {
+        flags &= ~O_DIRECT;
+        fd = io->open(io->arg, dev->path, flags);
     }
-    int fd = ctx->io->open(ctx->io->arg, dev->path, write ? O_RDWR : O_RDONLY);
+    if (fd < 0)
+        return fd;
+    uint64_t size;
+    struct stat st;
+    if (!dev->is_file && (dev->major || dev->minor) && ioctl(fd, BLKGETSIZE64, &size) == 0) {
+        dev->size = size;
+    } else if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+        dev->size = (uint64_t)st.st_size;
+    } else {
+        io->close(io->arg, fd);
+        return -EAGAIN;              /* the caller retries with ctx for the message */
+    }
+    dev->fd = fd;
+    dev->writable = false;
+    dev->direct = (flags & O_DIRECT) != 0;
+    return 0;
+}
+
+struct open_job {
+    const struct lvx_dev_ops *io;
+    struct lvx_dev **devs;
+    int *results;
+};
+
+static void open_one(void *arg, unsigned i)
+{
+    struct open_job *j = arg;
+    struct lvx_dev *dev = j->devs[i];
+    j->results[i] = dev->fd >= 0 ? 0
+                                 : dev_open_quiet(j->io, dev, dev->is_file ? O_RDONLY
+                                                                           : O_RDONLY | O_DIRECT);
+}
+
+static void close_one(void *arg, unsigned i)
+{
+    struct open_job *j = arg;
+    struct lvx_dev *dev = j->devs[i];
+    if (dev->fd < 0)
+        return;
+    j->io->close(j->io->arg, dev->fd);
+    dev->fd = -1;
+    dev->writable = false;
+    dev->direct = false;
+}
+
+/* Threads for opening or closing `count` devices: a block device open or close costs
+ * a few microseconds of kernel time, worth spreading over the CPUs from ~100 on. */
+static unsigned many_threads(unsigned count)
+{
+    return count >= 128 ? 4 : 1;
+}
+
+void lvx_dev_open_direct_many(struct lvx_ctx *ctx, struct lvx_dev **devs, unsigned count,
+                              int *results)
+{
+    struct open_job job = { ctx->io, devs, results };
+    lvx_parallel_for(count, many_threads(count), open_one, &job);
+}
+
+void lvx_dev_close_many(const struct lvx_dev_ops *io, struct lvx_dev **devs, unsigned count)
+{
+    struct open_job job = { io, devs, NULL };
+    lvx_parallel_for(count, many_threads(count), close_one, &job);
+}
+
+static int dev_open_flags(struct lvx_ctx *ctx, struct lvx_dev *dev, int flags, bool write)
+{
+    int fd = ctx->io->open(ctx->io->arg, dev->path, flags);
+    if (fd == -EINVAL && (flags & O_DIRECT))
+        fd = ctx->io->open(ctx->io->arg, dev->path, flags & ~O_DIRECT);   /* no O_DIRECT here */
+    else if (fd >= 0 && (flags & O_DIRECT))
+        dev->direct = true;
     if (fd < 0)
         return lvx_error(ctx, fd, "Cannot open %s%s: %s", dev->path, write ? " for writing" : "",
                          strerror(-fd));
     dev->fd = fd;
     dev->writable = write;
-    /* metadata I/O is a few small reads: no readahead (a scan of a thousand devices would
-     * otherwise read 128 KiB of each) */
-    posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
+    /* no fadvise: metadata reads are few and small, and the head read bypasses the cache */
     int r = read_size(ctx, dev);
     if (r < 0)
         lvx_dev_close(ctx, dev);
     return r;
+}
+
+int lvx_dev_open(struct lvx_ctx *ctx, struct lvx_dev *dev, bool write)
+{
+    if (dev->fd >= 0) {
+        if (dev->writable || !write) {
+            lvx_dev_end_direct(ctx, dev);
+            return 0;
+        }
+        lvx_dev_close(ctx, dev);      /* reopen read-write */
+    }
+    return dev_open_flags(ctx, dev, write ? O_RDWR : O_RDONLY, write);
+}
+
+int lvx_dev_open_direct(struct lvx_ctx *ctx, struct lvx_dev *dev)
+{
+    if (dev->fd >= 0)
+        return 0;
+    return dev_open_flags(ctx, dev, dev->is_file ? O_RDONLY : O_RDONLY | O_DIRECT, false);
+}
+
+void lvx_dev_end_direct(struct lvx_ctx *ctx, struct lvx_dev *dev)
+{
+    if (dev->fd < 0 || !dev->direct)
+        return;
+    dev->direct = false;
+    if (fcntl(dev->fd, F_SETFL, dev->writable ? O_RDWR : O_RDONLY) == 0) {
+        /* buffered from here: no readahead past the metadata asked for */
+        posix_fadvise(dev->fd, 0, 0, POSIX_FADV_RANDOM);
+        return;
+    }
+    bool write = dev->writable;           /* F_SETFL refused: reopen without O_DIRECT */
+    lvx_dev_close(ctx, dev);
+    if (dev_open_flags(ctx, dev, write ? O_RDWR : O_RDONLY, write) < 0)
+        lvx_error_clear(ctx);             /* the next I/O reports the closed device */
 }
 
 void lvx_dev_close(struct lvx_ctx *ctx, struct lvx_dev *dev)
@@ -293,12 +567,14 @@ void lvx_dev_close(struct lvx_ctx *ctx, struct lvx_dev *dev)
     ctx->io->close(ctx->io->arg, dev->fd);
     dev->fd = -1;
     dev->writable = false;
+    dev->direct = false;
 }
 
 /* ---- I/O ------------------------------------------------------------------------ */
 
-static int require_open(struct lvx_ctx *ctx, const struct lvx_dev *dev, bool write)
+static int require_open(struct lvx_ctx *ctx, struct lvx_dev *dev, bool write)
 {
+    lvx_dev_end_direct(ctx, dev);          /* any length and offset from here on */
     if (dev->fd < 0)
         return lvx_error(ctx, EBADF, "Device %s is not open", dev->path);
     if (write && !dev->writable)
@@ -374,6 +650,13 @@ int lvx_dev_read_many(struct lvx_ctx *ctx, struct lvx_dev **devs, unsigned count
         for (unsigned k = 0; k < n; k++) {
             unsigned i = slot[k];
             ssize_t got = reqs[k].result;
+            if (got == -EINVAL && devs[i]->direct) {
+                /* O_DIRECT alignment refused (e.g. a 4 KiB-sector device): read buffered */
+                lvx_dev_end_direct(ctx, devs[i]);
+                got = devs[i]->fd < 0 ? -EBADF
+                                      : ctx->io->pread(ctx->io->arg, devs[i]->fd, bufs[i], len,
+                                                       offset);
+            }
             if (got < 0) {
                 errs[i] = (int)got;
                 continue;

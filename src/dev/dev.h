@@ -28,6 +28,9 @@ struct lvx_dev {
     bool topology_known;       /* lvx_dev_read_topology() has run */
     int fd;                    /* -1 when closed */
     bool writable;             /* opened read-write */
+    bool direct;               /* fd has O_DIRECT (lvx_dev_open_direct): aligned reads only,
+                                * until lvx_dev_end_direct() */
+    bool is_link;              /* path is a symlink (system list: lstat of the node) */
 };
 
 struct lvx_devlist {
@@ -45,6 +48,21 @@ int lvx_devs_from_system(struct lvx_ctx *ctx, struct lvx_pool *pool, struct lvx_
 
 /* Open (read-only or read-write, O_DIRECT not used for metadata), fill the size. */
 int lvx_dev_open(struct lvx_ctx *ctx, struct lvx_dev *dev, bool write);
+/* Open read-only for one batched head read that bypasses the page cache: O_DIRECT for
+ * a block device (no readahead, no page cache to fill and drop at close), plain for
+ * files or when the device refuses O_DIRECT.  Buffers and offsets given to
+ * lvx_dev_read_many() must then be 512-byte aligned; lvx_dev_read/write and
+ * lvx_dev_end_direct() switch the fd back to buffered I/O. */
+int lvx_dev_open_direct(struct lvx_ctx *ctx, struct lvx_dev *dev);
+/* lvx_dev_open_direct() of many devices, spread over a few threads; results[i] gets 0
+ * or a negative errno, and nothing is recorded in ctx (call lvx_dev_open_direct() on
+ * a failed one for its message). */
+void lvx_dev_open_direct_many(struct lvx_ctx *ctx, struct lvx_dev **devs, unsigned count,
+                              int *results);
+/* Close many devices (those open), spread over a few threads; no ctx needed. */
+void lvx_dev_close_many(const struct lvx_dev_ops *io, struct lvx_dev **devs, unsigned count);
+/* Clear O_DIRECT on an fd opened by lvx_dev_open_direct() (no-op otherwise). */
+void lvx_dev_end_direct(struct lvx_ctx *ctx, struct lvx_dev *dev);
 /* Fill io_min, io_opt, alignment_offset (sysfs) and logical_block_size (open device) once;
  * block devices only.
  * Only PV creation needs them, so a scan of many devices does not pay for them. */

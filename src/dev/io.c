@@ -150,7 +150,8 @@ static int uring_chunk(struct io_uring *ring, struct lvx_io_req *reqs, unsigned 
     }
     unsigned submitted = 0;
     while (submitted < count) {
-        int r = io_uring_submit(ring);
+        /* one system call submits everything and waits for all of it */
+        int r = io_uring_submit_and_wait(ring, count - submitted);
         if (r == -EINTR)
             continue;
         if (r <= 0)

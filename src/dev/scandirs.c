@@ -101,8 +101,10 @@ int lvx_devs_restrict_to_dirs(struct lvx_ctx *ctx, struct lvx_pool *pool, struct
         bool dev_dir_listed = false;
         for (unsigned d = 0; d < ndirs; d++)
             dev_dir_listed |= under(dev->path, dirs[d]);
-        if (!name_ok || !dev_dir_listed)
+        if (!name_ok || !dev_dir_listed) {
             dev->path = lvx_pool_strdup(pool, found);
+            dev->is_link = false;        /* walk() keeps block nodes only */
+        }
         devs->devs[kept++] = dev;
     }
     devs->count = kept;

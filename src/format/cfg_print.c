@@ -52,9 +52,15 @@ static bool key_is_plain(const char *key)
 {
     if (!*key || *key == '"' || *key == '\'')
         return false;
-    for (const char *c = key; *c; c++)
-        if (strchr(" \t\n\r\v\f#={}", *c))
+    for (const char *c = key; *c; c++) {
+        switch (*c) {
+        case ' ': case '\t': case '\n': case '\r': case '\v': case '\f':
+        case '#': case '=': case '{': case '}':
             return false;
+        default:
+            break;
+        }
+    }
     return true;
 }
 

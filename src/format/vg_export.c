@@ -484,10 +484,11 @@ static void print_vg_section(struct lvx_buf *out, const struct lvx_cfg_node *sec
     }
 }
 
-void lvx_vg_export_text(struct lvx_buf *out, const struct lvx_vg *vg,
-                        const struct lvx_text_header *hdr, enum lvx_cfg_layout layout)
+struct lvx_cfg_node *lvx_vg_export_text_tree(struct lvx_buf *out, struct lvx_pool *pool,
+                                             const struct lvx_vg *vg,
+                                             const struct lvx_text_header *hdr,
+                                             enum lvx_cfg_layout layout)
 {
-    struct lvx_pool *pool = lvx_pool_create();
     struct lvx_cfg_node *root = lvx_vg_export_tree(pool, vg, hdr, layout);
 
     for (const struct lvx_cfg_node *n = root->child; n; n = n->next) {
@@ -496,6 +497,14 @@ void lvx_vg_export_text(struct lvx_buf *out, const struct lvx_vg *vg,
         else
             lvx_cfg_print_node(out, n, layout, 0);
     }
+    return root;
+}
+
+void lvx_vg_export_text(struct lvx_buf *out, const struct lvx_vg *vg,
+                        const struct lvx_text_header *hdr, enum lvx_cfg_layout layout)
+{
+    struct lvx_pool *pool = lvx_pool_create();
+    lvx_vg_export_text_tree(out, pool, vg, hdr, layout);
     lvx_pool_destroy(pool);
 }
 

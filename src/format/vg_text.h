@@ -50,5 +50,11 @@ struct lvx_cfg_node *lvx_vg_export_tree(struct lvx_pool *pool, const struct lvx_
  * comments are rendered in UTC. */
 void lvx_vg_export_text(struct lvx_buf *out, const struct lvx_vg *vg,
                         const struct lvx_text_header *hdr, enum lvx_cfg_layout layout);
+/* lvx_vg_export_text() also giving the tree the text was printed from (in `pool`): what
+ * parsing the text would give, for a caller that keeps both (meta/cache.h). */
+struct lvx_cfg_node *lvx_vg_export_text_tree(struct lvx_buf *out, struct lvx_pool *pool,
+                                             const struct lvx_vg *vg,
+                                             const struct lvx_text_header *hdr,
+                                             enum lvx_cfg_layout layout);
 
 #endif

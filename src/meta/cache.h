@@ -13,8 +13,17 @@
  *     lvx_scan() after taking the VG lock, so for them this check runs under the lock;
  *   - the values recorded for the check are read *before* the scan they vouch for, so
  *     a change racing with the scan makes the next check fail, never pass;
- *   - a scan given back with a device reopened for writing (the command wrote) or
- *     closed is dropped: the next command scans afresh.
+ *   - the system device list is listed again (a stat and a filter match per device of
+ *     the system) only when what it is built from changes: the kernel's devices (seen
+ *     through its uevent sequence number, else /proc/partitions), lvm.conf, the
+ *     --config text;
+ *   - a commit through the lent scan (meta/commit.c) keeps the scan: the commit puts the
+ *     text it wrote and the tree it printed that text from into the scan's areas (no
+ *     re-read, no re-parse) and reports its header and label writes here, which patch
+ *     the record, so the next check compares the disk with what this session wrote.
+ *     Any other difference (another lvx, LVM2) still fails the check;
+ *   - a scan given back after a failed commit, with a device written outside a
+ *     successful commit, or a device closed, is dropped: the next command scans afresh.
  * A scan is lent to one user at a time; a second lvx_scan() meanwhile is uncached.
  */
 #ifndef LVX_META_CACHE_H
@@ -31,6 +40,17 @@ void lvx_cache_free(struct lvx_cache *cache);
  * (then cached).  The scan is lent: lvx_scan_free() gives it back. */
 int lvx_cache_scan(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts, struct lvx_scan **out);
 void lvx_cache_return(struct lvx_cache *cache, struct lvx_scan *scan);
+
+/* Called by the commit of a lent scan (scan->cache set), through the cache it was lent
+ * by.  lvx_cache_text_pool(): the pool to hold the new text and tree of VG `vg_uuid`
+ * (the VG's previous one is freed when the scan comes back, after the command's VG
+ * set); lvx_cache_note_write(): a write of the commit that succeeded (metadata text,
+ * header, label: ranges of the record are patched); lvx_cache_note_commit(): the end of
+ * the commit (ok: every phase done and the scan's areas hold `text` of `size` bytes). */
+struct lvx_pool *lvx_cache_text_pool(struct lvx_cache *cache, const char *vg_uuid);
+void lvx_cache_note_write(struct lvx_cache *cache, struct lvx_dev *dev, uint64_t offset,
+                          const void *bytes, size_t len);
+void lvx_cache_note_commit(struct lvx_cache *cache, bool ok, const char *text, size_t size);
 
 /* Counters (for tests and benchmarks). */
 void lvx_cache_stats(const struct lvx_cache *cache, unsigned *hits, unsigned *misses);

@@ -3,12 +3,15 @@
  * meta/commit.c - the metadata commit (lvm2-format.md §7) and PV label writes.
  *
  * lvx_vg_commit() renders the VG text once, then runs three phases over the set of
- * in-use areas, each phase finished on every area (and flushed) before the next:
+ * in-use areas, each phase finished on every area before the next:
  *   1. text into the circular buffer at the §6.4 location (headers untouched);
- *   2. precommit: slot 1 = new location, header rewritten;
- *   3. commit: slot 0 = new location (ignored flag as desired), slot 1 cleared.
+ *   2. precommit: slot 1 = new location, header rewritten; then one flush of every
+ *      device (in parallel) for phases 1 and 2: nothing reads slot 1, so a crash that
+ *      keeps a precommit header but loses its text still reads as the old version;
+ *   3. commit: slot 0 = new location (ignored flag as desired), slot 1 cleared; flush.
  * The first slot-0 write is the commit point: a crash before it leaves every area at
- * the old version; after it, readers pick the highest seqno.  A failure in phase 1
+ * the old version; after it, readers pick the highest seqno.  The flush before it
+ * makes the text durable before any header points at it.  A failure in phase 1
  * or 2 reverts the headers already written (slot 1 cleared).
  *
  * Labels are ordered around the commit point so that every crash reads as the old or
@@ -20,6 +23,7 @@
  *   - PVs of the VG lacking PV_EXT_USED get it after phase 3.
  */
 #include "meta/commit.h"
+#include "meta/cache.h"
 #include "format/crc.h"
 #include "format/label.h"
 #include "format/mda.h"
@@ -46,6 +50,8 @@ struct commit_area {
                                      * large VG): only its header is written, in phase 3 */
     bool header_touched;            /* precommit written */
 };
+
+static void lvm2_hints_invalidate(void);
 
 struct lvx_scan_pv *lvx_scan_find_pv(struct lvx_scan *scan, const char *raw_uuid)
 {
@@ -128,17 +134,39 @@ static int ensure_writable(struct lvx_ctx *ctx, struct lvx_dev *dev)
     return lvx_dev_open(ctx, dev, true);
 }
 
-static int write_header(struct lvx_ctx *ctx, struct lvx_dev *dev, const struct lvx_mda_header *hdr)
+/* A write of the commit; with `cache` (the session cache the scan was lent by, or NULL)
+ * reported to it when it succeeded (meta/cache.h). */
+static int commit_write(struct lvx_ctx *ctx, struct lvx_cache *cache, struct lvx_dev *dev,
+                        const void *buf, size_t len, uint64_t offset)
+{
+    int r = lvx_dev_write(ctx, dev, buf, len, offset);
+    if (r == 0 && cache)
+        lvx_cache_note_write(cache, dev, offset, buf, len);
+    return r;
+}
+
+static int write_header(struct lvx_ctx *ctx, struct lvx_cache *cache, struct lvx_dev *dev,
+                        const struct lvx_mda_header *hdr)
 {
     uint8_t sector[LVX_MDA_HEADER_SIZE];
     lvx_mda_header_encode(hdr, sector);
-    return lvx_dev_write(ctx, dev, sector, sizeof(sector), hdr->start);
+    return commit_write(ctx, cache, dev, sector, sizeof(sector), hdr->start);
+}
+
+static int write_label(struct lvx_ctx *ctx, struct lvx_cache *cache, struct lvx_scan_pv *spv)
+{
+    uint8_t sector[LVX_SECTOR_SIZE] = {0};
+    int r = lvx_label_encode(ctx, &spv->label, sector);
+    if (r < 0)
+        return r;
+    return commit_write(ctx, cache, spv->dev, sector, sizeof(sector),
+                        (uint64_t)spv->label.sector * LVX_SECTOR_SIZE);
 }
 
 /* Write `size` bytes of text (NUL included) at the new slot-0 location of an area,
  * zero-padded to a 512-byte boundary (a wrapped copy: first piece to the area end). */
-static int write_text(struct lvx_ctx *ctx, struct commit_area *a, const char *text,
-                      const struct lvx_raw_locn *locn)
+static int write_text(struct lvx_ctx *ctx, struct lvx_cache *cache, struct commit_area *a,
+                      const char *text, const struct lvx_raw_locn *locn)
 {
     struct lvx_mda_range ranges[2];
     unsigned count;
@@ -150,7 +178,7 @@ static int write_text(struct lvx_ctx *ctx, struct commit_area *a, const char *te
         uint64_t padded = (ranges[i].len + 511) / 512 * 512;
         uint8_t *buf = lvx_xcalloc(1, padded);
         memcpy(buf, text + done, ranges[i].len);
-        r = lvx_dev_write(ctx, a->spv->dev, buf, padded, a->old.start + ranges[i].offset);
+        r = commit_write(ctx, cache, a->spv->dev, buf, padded, a->old.start + ranges[i].offset);
         free(buf);
         if (r < 0)
             return r;
@@ -188,7 +216,7 @@ static void revert_headers(struct lvx_ctx *ctx, struct commit_area *areas, unsig
             continue;
         struct lvx_mda_header h = areas[i].old;
         memset(&h.slot[1], 0, sizeof(h.slot[1]));
-        write_header(&quiet, areas[i].spv->dev, &h);
+        write_header(&quiet, NULL, areas[i].spv->dev, &h);
     }
     flush_devices(&quiet, areas, count);
 }
@@ -229,7 +257,8 @@ static unsigned collect_areas(const struct uuid_index *scan_ix, struct lvx_vg *v
 
 /* Label sectors of the VG's PVs lacking PV_EXT_USED: all written, then all flushed
  * in parallel (a VG created on hundreds of PVs rewrites hundreds of labels). */
-static int rewrite_labels(struct lvx_ctx *ctx, const struct uuid_index *scan_ix, struct lvx_vg *vg)
+static int rewrite_labels(struct lvx_ctx *ctx, struct lvx_cache *cache,
+                          const struct uuid_index *scan_ix, struct lvx_vg *vg)
 {
     struct lvx_dev **written = lvx_xcalloc(vg->pv_count + 1, sizeof(*written));
     unsigned n = 0;
@@ -242,11 +271,7 @@ static int rewrite_labels(struct lvx_ctx *ctx, const struct uuid_index *scan_ix,
             continue;
         spv->label.ext_version = 2;
         spv->label.ext_flags |= LVX_PV_EXT_USED;
-        uint8_t sector[LVX_SECTOR_SIZE] = {0};
-        if ((r = ensure_writable(ctx, spv->dev)) < 0 ||
-            (r = lvx_label_encode(ctx, &spv->label, sector)) < 0 ||
-            (r = lvx_dev_write(ctx, spv->dev, sector, sizeof(sector),
-                               (uint64_t)spv->label.sector * LVX_SECTOR_SIZE)) < 0)
+        if ((r = ensure_writable(ctx, spv->dev)) < 0 || (r = write_label(ctx, cache, spv)) < 0)
             break;
         written[n++] = spv->dev;
         vg->pvs[p]->ondisk.ext_version = 2;
@@ -258,22 +283,33 @@ static int rewrite_labels(struct lvx_ctx *ctx, const struct uuid_index *scan_ix,
     return r;
 }
 
-static int render_text(struct lvx_vg *vg, const char *command_line, struct lvx_buf *text)
+/* The text of the new version; with `tree_pool`, the tree it is printed from is kept
+ * there (what parsing the text would give) and returned. */
+static const struct lvx_cfg_node *render_text(struct lvx_vg *vg, const char *command_line,
+                                              struct lvx_buf *text, struct lvx_pool *tree_pool)
 {
     struct lvx_text_header hdr;
-    char *description = NULL;
+    const struct lvx_cfg_node *tree = NULL;
     size_t len = strlen(command_line) + 16;
-    description = lvx_xmalloc(len);
+    char *description = lvx_xmalloc(len);
     snprintf(description, len, "Write from %s.", command_line);
     lvx_text_header_default(&hdr, description);
-    lvx_vg_export_text(text, vg, &hdr, LVX_CFG_LAYOUT_RAW);
+    if (tree_pool)
+        tree = lvx_vg_export_text_tree(text, tree_pool, vg, &hdr, LVX_CFG_LAYOUT_RAW);
+    else
+        lvx_vg_export_text(text, vg, &hdr, LVX_CFG_LAYOUT_RAW);
     lvx_buf_putc(text, '\0');     /* the NUL is part of the copy (size and CRC) */
     free(description);
-    return 0;
+    return tree;
 }
 
-static void update_scan_state(struct commit_area *areas, unsigned count, uint32_t seqno)
+/* The scan's areas after the commit.  `kept_text`/`tree` (a session cache keeps the
+ * scan, meta/cache.h): the areas in use hold the new text as a fresh scan would read
+ * it; otherwise their text is left out (stale). */
+static void update_scan_state(struct commit_area *areas, unsigned count, const struct lvx_vg *vg,
+                              const char *kept_text, const struct lvx_cfg_node *tree)
 {
+    uint32_t seqno = vg->seqno;
     for (unsigned i = 0; i < count; i++) {
         struct lvx_scan_mda *sm = &areas[i].spv->mda[areas[i].index];
         struct lvx_pv_mda *pm = areas[i].index < areas[i].pv->ondisk.mda_count
@@ -286,6 +322,12 @@ static void update_scan_state(struct commit_area *areas, unsigned count, uint32_
         sm->tree = NULL;
         sm->text_size = areas[i].next.slot[0].size;
         sm->seqno = seqno;
+        if (kept_text && !areas[i].ignore_after) {
+            sm->text = kept_text;
+            sm->tree = tree;
+            snprintf(sm->vg_name, sizeof(sm->vg_name), "%s", vg->name);
+            memcpy(sm->vg_uuid, vg->uuid, sizeof(sm->vg_uuid));
+        }
         if (pm) {
             pm->ignored = areas[i].ignore_after;
             pm->bad = false;
@@ -319,7 +361,7 @@ static bool header_in_use(const struct lvx_mda_header *h)
 
 /* Clear PV_EXT_USED first (the old version still lists the PV, so it reads as a member
  * lacking the flag), then empty both slots of each area, keeping the ignored flag. */
-static int detach_pv(struct lvx_ctx *ctx, struct lvx_scan_pv *spv)
+static int detach_pv(struct lvx_ctx *ctx, struct lvx_cache *cache, struct lvx_scan_pv *spv)
 {
     int r = ensure_writable(ctx, spv->dev);
     if (r < 0)
@@ -327,8 +369,9 @@ static int detach_pv(struct lvx_ctx *ctx, struct lvx_scan_pv *spv)
     if (spv->label.ext_version < 2 || (spv->label.ext_flags & LVX_PV_EXT_USED)) {
         spv->label.ext_version = 2;
         spv->label.ext_flags &= ~LVX_PV_EXT_USED;
-        if ((r = lvx_pv_write_label(ctx, spv)) < 0)
+        if ((r = write_label(ctx, cache, spv)) < 0 || (r = lvx_dev_flush(ctx, spv->dev)) < 0)
             return r;
+        lvm2_hints_invalidate();
     }
     bool wrote = false;
     for (unsigned m = 0; m < spv->mda_count; m++) {
@@ -339,7 +382,7 @@ static int detach_pv(struct lvx_ctx *ctx, struct lvx_scan_pv *spv)
         uint32_t ignored = h.slot[0].flags & LVX_RAW_LOCN_IGNORED;
         memset(h.slot, 0, sizeof(h.slot));
         h.slot[0].flags = ignored;
-        if ((r = write_header(ctx, spv->dev, &h)) < 0)
+        if ((r = write_header(ctx, cache, spv->dev, &h)) < 0)
             return r;
         wrote = true;
         sm->hdr = h;
@@ -353,7 +396,8 @@ static int detach_pv(struct lvx_ctx *ctx, struct lvx_scan_pv *spv)
     return wrote ? lvx_dev_flush(ctx, spv->dev) : 0;
 }
 
-static int detach_pvs(struct lvx_ctx *ctx, struct lvx_scan *scan, const struct lvx_vg *vg,
+static int detach_pvs(struct lvx_ctx *ctx, struct lvx_cache *cache, struct lvx_scan *scan,
+                      const struct lvx_vg *vg,
                       const char (*detach)[LVX_UUID_LEN + 1], unsigned detach_count)
 {
     struct uuid_index vg_ix;
@@ -362,7 +406,7 @@ static int detach_pvs(struct lvx_ctx *ctx, struct lvx_scan *scan, const struct l
     for (unsigned i = 0; i < scan->pv_count && r == 0; i++) {
         if (!pv_leaves_vg(&scan->pvs[i], vg, &vg_ix, detach, detach_count))
             continue;
-        r = detach_pv(ctx, &scan->pvs[i]);
+        r = detach_pv(ctx, cache, &scan->pvs[i]);
         struct saved_error e;
         if (r < 0)
             r = lvx_error(ctx, r, "Cannot detach %s from volume group %s: %s",
@@ -414,6 +458,9 @@ int lvx_vg_commit_detach(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_
     struct lvx_buf text = LVX_BUF_INIT;
     uint32_t old_seqno = vg->seqno;
     int r = 0;
+    /* a scan lent by a session cache is kept up to date: the new text and its tree */
+    struct lvx_cache *cache = scan->cache;
+    const char *kept_text = NULL;
 
     struct uuid_index scan_ix;
     index_scan_pvs(&scan_ix, scan);
@@ -428,7 +475,8 @@ int lvx_vg_commit_detach(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_
     }
 
     vg->seqno = old_seqno + 1;
-    render_text(vg, command_line, &text);
+    struct lvx_pool *keep_pool = cache ? lvx_cache_text_pool(cache, vg->uuid) : NULL;
+    const struct lvx_cfg_node *tree = render_text(vg, command_line, &text, keep_pool);
     uint64_t size = text.len;
     uint32_t crc = lvx_crc(LVX_CRC_INITIAL, text.data, size);
 
@@ -472,14 +520,13 @@ int lvx_vg_commit_detach(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_
     /* phase 1: text */
     for (unsigned i = 0; i < count; i++)
         if (!areas[i].flag_only &&
-            (r = write_text(ctx, &areas[i], text.data, &areas[i].next.slot[0])) < 0)
+            (r = write_text(ctx, cache, &areas[i], text.data, &areas[i].next.slot[0])) < 0)
             goto fail;
-    if ((r = flush_some(ctx, areas, count, false)) < 0)
-        goto fail;
 
     /* phase 2: precommit.  Slot 0 keeps its ignored flag (LVM2 already switches it
      * here): a crash before the commit point then leaves the old version whole, per-area
-     * "in use" state included, and the next write clears slot 1. */
+     * "in use" state included, and the next write clears slot 1.  One flush for the text
+     * and the precommit headers (see the top of the file). */
     for (unsigned i = 0; i < count; i++) {
         if (areas[i].flag_only)
             continue;
@@ -487,14 +534,14 @@ int lvx_vg_commit_detach(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_
         pre.slot[1] = areas[i].next.slot[0];
         pre.slot[1].flags = 0;
         areas[i].header_touched = true;
-        if ((r = write_header(ctx, areas[i].spv->dev, &pre)) < 0)
+        if ((r = write_header(ctx, cache, areas[i].spv->dev, &pre)) < 0)
             goto fail;
     }
     if ((r = flush_some(ctx, areas, count, false)) < 0)
         goto fail;
 
     /* PVs leaving the VG, before the commit point (see the top of the file) */
-    if ((r = detach_pvs(ctx, scan, vg, detach, detach_count)) < 0)
+    if ((r = detach_pvs(ctx, cache, scan, vg, detach, detach_count)) < 0)
         goto fail;
 
     /* phase 3: commit - areas switching to ignored first, as LVM2 */
@@ -505,15 +552,20 @@ int lvx_vg_commit_detach(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_
             if ((pass == 0) != switching_off)
                 continue;
             memset(&a->next.slot[1], 0, sizeof(a->next.slot[1]));
-            if ((r = write_header(ctx, a->spv->dev, &a->next)) < 0)
+            if ((r = write_header(ctx, cache, a->spv->dev, &a->next)) < 0)
                 goto out_committing;
         }
     }
     if ((r = flush_devices(ctx, areas, count)) < 0)
         goto out_committing;
-    update_scan_state(areas, count, vg->seqno);
+    if (keep_pool) {
+        char *copy = lvx_pool_alloc_uninit(keep_pool, size);
+        memcpy(copy, text.data, size);
+        kept_text = copy;
+    }
+    update_scan_state(areas, count, vg, kept_text, tree);
     /* after the commit point: a listed PV lacking PV_EXT_USED still reads as a member */
-    if ((r = rewrite_labels(ctx, &scan_ix, vg)) < 0) {
+    if ((r = rewrite_labels(ctx, cache, &scan_ix, vg)) < 0) {
         struct saved_error e;
         lvx_error(ctx, EIO, "Volume group %s was committed but a PV label could not be "
                   "updated: %s", vg->name, saved_error(ctx, &e));
@@ -535,6 +587,8 @@ fail:
     revert_headers(ctx, areas, count);
     vg->seqno = old_seqno;
 out:
+    if (cache)
+        lvx_cache_note_commit(cache, r == 0, kept_text, text.len);
     lvx_buf_free(&text);
     free(areas);
     free(scan_ix.refs);
@@ -600,7 +654,7 @@ int lvx_pv_write_new(struct lvx_ctx *ctx, struct lvx_dev *dev, const struct lvx_
 
 int lvx_pv_write_orphan(struct lvx_ctx *ctx, struct lvx_scan_pv *spv)
 {
-    return detach_pv(ctx, spv);
+    return detach_pv(ctx, NULL, spv);
 }
 
 int lvx_pv_wipe_label(struct lvx_ctx *ctx, struct lvx_dev *dev)

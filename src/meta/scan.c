@@ -3,9 +3,13 @@
  * meta/scan.c - the label scan (lvm2-format.md §2-§6, §8.1).
  *
  * lvx_scan() works in three batched phases, each one submission through the I/O seam:
- *   1. the first 4 KiB of every device (lvx_dev_read_many) -> labels;
+ *   0. every device opened (on a few threads for many devices; block devices with
+ *      O_DIRECT, see dev.h lvx_dev_open_direct);
+ *   1. the first 4.5 KiB of every device (lvx_dev_read_many, O_DIRECT: no page cache to
+ *      fill, no readahead) -> labels and, where LVM2 puts it, mda0's header;
  *   2. the 512-byte mda_header of every metadata area listed by a label (headers that
- *      lie inside the first 4 KiB are taken from phase 1, never read again);
+ *      lie inside the first 4.5 KiB are taken from phase 1, never read again); the
+ *      devices read from here on are switched back to buffered I/O;
  *   3. the committed text (slot 0, one or two pieces when it wraps) of every area that
  *      is valid, not ignored and not empty.
  * Each text is checked (CRC, leading VG name) and parsed just enough to learn the VG
@@ -14,7 +18,8 @@
  *
  * Entry points: lvx_scan() (through the session cache of meta/cache.c when ctx->cache
  * is set, or the device index of meta/index.c when opts->vg_names is set),
- * lvx_scan_uncached(), lvx_scan_devices(), lvx_scan_list_devices(), lvx_scan_free().
+ * lvx_scan_uncached(), lvx_scan_devices(), lvx_scan_list_devices(),
+ * lvx_scan_reread_devices(), lvx_scan_free().
  */
 #include "meta/scan.h"
 #include "meta/cache.h"
@@ -74,6 +79,7 @@ static int scan_read_batch(struct lvx_ctx *ctx, struct scan_read *r, unsigned n)
         return 0;
     struct lvx_io_req *reqs = lvx_xcalloc(n, sizeof(*reqs));
     for (unsigned i = 0; i < n; i++) {
+        lvx_dev_end_direct(ctx, r[i].dev);    /* unaligned ranges: through the page cache */
         reqs[i].fd = r[i].dev->fd;
         reqs[i].buf = r[i].buf;
         reqs[i].len = r[i].len;
@@ -107,9 +113,11 @@ static int scan_open_devices(struct lvx_ctx *ctx, struct lvx_scan *scan, bool na
                              struct lvx_dev **usable, unsigned *usable_count)
 {
     unsigned n = 0;
+    int *opened = lvx_xcalloc(scan->devs.count + 1, sizeof(*opened));
+    lvx_dev_open_direct_many(ctx, scan->devs.devs, scan->devs.count, opened);
     for (unsigned i = 0; i < scan->devs.count; i++) {
         struct lvx_dev *dev = scan->devs.devs[i];
-        if (lvx_dev_open(ctx, dev, false) < 0) {
+        if (opened[i] < 0 && lvx_dev_open_direct(ctx, dev) < 0) {   /* again: the message */
             if (named)
                 lvx_warn(ctx, "WARNING: Cannot open device %s: %s", dev->path, ctx->errmsg);
             lvx_error_clear(ctx);
@@ -124,11 +132,21 @@ static int scan_open_devices(struct lvx_ctx *ctx, struct lvx_scan *scan, bool na
         }
         usable[n++] = dev;
     }
+    free(opened);
     *usable_count = n;
     return 0;
 }
 
 /* ---- phase 1: labels ----------------------------------------------------------- */
+
+/* Page-aligned memory for O_DIRECT reads (freed with free()). */
+static uint8_t *scan_aligned_alloc(size_t len)
+{
+    void *p = NULL;
+    if (posix_memalign(&p, 4096, len) != 0)
+        abort();                     /* out of memory, as the pool allocators do */
+    return p;
+}
 
 /* The head buffers are one block (*block, freed by the caller once the headers are
  * decoded), not zeroed: a scan of a thousand devices must not fault in and clear
@@ -137,10 +155,11 @@ static int scan_labels(struct lvx_ctx *ctx, struct lvx_scan *scan, bool named,
                        struct lvx_dev **devs, unsigned count, struct scan_head *heads,
                        uint8_t **block)
 {
+    const unsigned first = scan->pv_count;
     uint8_t **bufs = lvx_xcalloc(count + 1, sizeof(*bufs));
     int *errs = lvx_xcalloc(count + 1, sizeof(*errs));
     size_t *lens = lvx_xcalloc(count + 1, sizeof(*lens));
-    *block = lvx_xmalloc((size_t)(count + 1) * SCAN_HEAD_BYTES);
+    *block = scan_aligned_alloc((size_t)(count + 1) * SCAN_HEAD_BYTES);     /* O_DIRECT reads */
     for (unsigned i = 0; i < count; i++)
         bufs[i] = *block + (size_t)i * SCAN_HEAD_BYTES;
 
@@ -170,8 +189,8 @@ static int scan_labels(struct lvx_ctx *ctx, struct lvx_scan *scan, bool named,
             continue;
         }
         pv->dev = dev;
-        heads[scan->pv_count].buf = bufs[i];
-        heads[scan->pv_count].len = len;
+        heads[scan->pv_count - first].buf = bufs[i];    /* heads[0]: the first new PV */
+        heads[scan->pv_count - first].len = len;
         scan->pv_count++;
     }
 out:
@@ -235,20 +254,22 @@ static void scan_decode_header(struct lvx_ctx *ctx, struct lvx_scan *scan, struc
         m->text_size = m->hdr.slot[0].size;
 }
 
-static int scan_headers(struct lvx_ctx *ctx, struct lvx_scan *scan, const struct scan_head *heads)
+/* Headers of the PVs from scan->pvs[first] on (heads[0] is the head of pvs[first]). */
+static int scan_headers(struct lvx_ctx *ctx, struct lvx_scan *scan, unsigned first,
+                        const struct scan_head *heads)
 {
     struct scan_read *reads = lvx_xcalloc(scan->pv_count * 2 + 1, sizeof(*reads));
     uint8_t **bufs = lvx_xcalloc(scan->pv_count * 2 + 1, sizeof(*bufs));
     unsigned n = 0;
-    for (unsigned p = 0; p < scan->pv_count; p++)
-        scan_queue_headers(scan, &scan->pvs[p], &heads[p], reads, &n, &bufs[p * 2]);
+    for (unsigned p = first; p < scan->pv_count; p++)
+        scan_queue_headers(scan, &scan->pvs[p], &heads[p - first], reads, &n, &bufs[p * 2]);
 
     int rc = scan_read_batch(ctx, reads, n);
     if (rc < 0)
         goto out;
 
     unsigned r = 0;
-    for (unsigned p = 0; p < scan->pv_count; p++) {
+    for (unsigned p = first; p < scan->pv_count; p++) {
         struct lvx_scan_pv *pv = &scan->pvs[p];
         for (unsigned i = 0; i < pv->mda_count; i++) {
             struct lvx_scan_mda *m = &pv->mda[i];
@@ -403,11 +424,12 @@ static void scan_verify_text(struct lvx_ctx *ctx, struct lvx_scan *scan, struct 
     }
 }
 
-static int scan_texts(struct lvx_ctx *ctx, struct lvx_scan *scan)
+/* Texts of the PVs from scan->pvs[first] on. */
+static int scan_texts(struct lvx_ctx *ctx, struct lvx_scan *scan, unsigned first)
 {
     struct scan_read *reads = lvx_xcalloc(scan->pv_count * 4 + 1, sizeof(*reads));
     unsigned n = 0;
-    for (unsigned p = 0; p < scan->pv_count; p++) {
+    for (unsigned p = first; p < scan->pv_count; p++) {
         struct lvx_scan_pv *pv = &scan->pvs[p];
         for (unsigned i = 0; i < pv->mda_count; i++) {
             struct lvx_scan_mda *m = &pv->mda[i];
@@ -422,7 +444,7 @@ static int scan_texts(struct lvx_ctx *ctx, struct lvx_scan *scan)
     for (unsigned r = 0; r < n; r++) {
         if (reads[r].err == 0)
             continue;
-        for (unsigned p = 0; p < scan->pv_count; p++) {
+        for (unsigned p = first; p < scan->pv_count; p++) {
             struct lvx_scan_pv *pv = &scan->pvs[p];
             for (unsigned i = 0; i < pv->mda_count; i++) {
                 struct lvx_scan_mda *m = &pv->mda[i];
@@ -436,7 +458,7 @@ static int scan_texts(struct lvx_ctx *ctx, struct lvx_scan *scan)
             }
         }
     }
-    for (unsigned p = 0; p < scan->pv_count; p++) {
+    for (unsigned p = first; p < scan->pv_count; p++) {
         struct lvx_scan_pv *pv = &scan->pvs[p];
         for (unsigned i = 0; i < pv->mda_count; i++)
             if (pv->mda[i].text && !pv->mda[i].bad)
@@ -490,9 +512,7 @@ static int scan_filter_devices(struct lvx_ctx *ctx, struct lvx_pool *pool,
     unsigned kept = 0;
     for (unsigned i = 0; i < devs->count; i++) {
         struct lvx_dev *dev = devs->devs[i];
-        struct stat st;
-        char *real = lstat(dev->path, &st) == 0 && S_ISLNK(st.st_mode) ? realpath(dev->path, NULL)
-                                                                       : NULL;
+        char *real = dev->is_link ? realpath(dev->path, NULL) : NULL;
         const char *names[2] = { dev->path, real };
         if (lvx_filter_accepts(filter, names, 2))
             devs->devs[kept++] = dev;
@@ -570,10 +590,10 @@ int lvx_scan_devices(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lv
     if (rc == 0)
         rc = scan_labels(ctx, scan, named, usable, nusable, heads, &head_block);
     if (rc == 0)
-        rc = scan_headers(ctx, scan, heads);
+        rc = scan_headers(ctx, scan, 0, heads);
     free(head_block);                /* headers decoded: the heads are no longer needed */
     if (rc == 0)
-        rc = scan_texts(ctx, scan);
+        rc = scan_texts(ctx, scan, 0);
     free(usable);
     free(heads);
     if (rc < 0) {
@@ -582,6 +602,69 @@ int lvx_scan_devices(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lv
     }
     *out = scan;
     return 0;
+}
+
+/* Position of dev in scan->devs (devs.count if absent). */
+static unsigned scan_dev_index(const struct lvx_scan *scan, const struct lvx_dev *dev)
+{
+    unsigned i = 0;
+    while (i < scan->devs.count && scan->devs.devs[i] != dev)
+        i++;
+    return i;
+}
+
+/* Move the PVs from pvs[first] on to their places in device order. */
+static void scan_order_new_pvs(struct lvx_scan *scan, unsigned first)
+{
+    for (unsigned k = first; k < scan->pv_count; k++) {
+        struct lvx_scan_pv moved = scan->pvs[k];
+        unsigned at = scan_dev_index(scan, moved.dev), pos = 0;
+        while (pos < k && scan_dev_index(scan, scan->pvs[pos].dev) < at)
+            pos++;
+        memmove(&scan->pvs[pos + 1], &scan->pvs[pos], (k - pos) * sizeof(*scan->pvs));
+        scan->pvs[pos] = moved;
+    }
+}
+
+int lvx_scan_reread_devices(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_dev **devs,
+                            unsigned count)
+{
+    struct lvx_dev **usable = lvx_xcalloc(count + 1, sizeof(*usable));
+    unsigned n = 0;
+    for (unsigned i = 0; i < count; i++) {
+        if (scan_dev_index(scan, devs[i]) == scan->devs.count) {
+            free(usable);
+            return lvx_error(ctx, EINVAL, "Device %s is not part of this scan", devs[i]->path);
+        }
+        for (unsigned p = 0; p < scan->pv_count; p++) {
+            if (scan->pvs[p].dev == devs[i]) {        /* read again: drop what it had */
+                memmove(&scan->pvs[p], &scan->pvs[p + 1],
+                        (scan->pv_count - p - 1) * sizeof(*scan->pvs));
+                scan->pv_count--;
+                break;
+            }
+        }
+        bool dup = false;
+        for (unsigned k = 0; k < n; k++)
+            dup |= usable[k] == devs[i];
+        if (!dup && (devs[i]->fd >= 0 || lvx_dev_open_direct(ctx, devs[i]) == 0) &&
+            devs[i]->size >= SCAN_MIN_DEVICE_BYTES)
+            usable[n++] = devs[i];
+        lvx_error_clear(ctx);
+    }
+    unsigned first = scan->pv_count;
+    struct scan_head *heads = lvx_xcalloc(n + 1, sizeof(*heads));
+    uint8_t *head_block = NULL;
+    int rc = scan_labels(ctx, scan, false, usable, n, heads, &head_block);
+    if (rc == 0)
+        rc = scan_headers(ctx, scan, first, heads);
+    free(head_block);
+    if (rc == 0)
+        rc = scan_texts(ctx, scan, first);
+    scan_order_new_pvs(scan, first);
+    free(heads);
+    free(usable);
+    return rc;
 }
 
 void lvx_scan_free(struct lvx_scan *scan)
@@ -596,8 +679,6 @@ void lvx_scan_free(struct lvx_scan *scan)
     lvx_ctx_init(&quiet);
     if (scan->io)
         quiet.io = scan->io;
-    for (unsigned i = 0; i < scan->devs.count; i++)
-        if (scan->devs.devs[i]->fd >= 0)
-            lvx_dev_close(&quiet, scan->devs.devs[i]);
+    lvx_dev_close_many(quiet.io, scan->devs.devs, scan->devs.count);
     lvx_pool_destroy(scan->pool);
 }

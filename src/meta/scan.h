@@ -91,6 +91,12 @@ void lvx_scan_free(struct lvx_scan *scan);
  * failure).  `named`: devices named by the user (problems are warned about). */
 int lvx_scan_devices(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_devlist *devs,
                      bool named, struct lvx_scan **out);
+/* Read again some devices of a scan (e.g. just made PVs by an implicit pvcreate):
+ * their labels, areas and texts replace what the scan had for them, the other devices
+ * are not read.  Assemble again (lvx_scan_vgs) afterwards.  Every device must be in
+ * scan->devs; one that cannot be opened or read ends up without a label. */
+int lvx_scan_reread_devices(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_dev **devs,
+                            unsigned count);
 /* lvx_scan() without the session cache (ctx->cache ignored). */
 int lvx_scan_uncached(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts,
                       struct lvx_scan **out);

@@ -27,6 +27,19 @@
 #include <time.h>
 #include <unistd.h>
 
+/* lvm.conf backup/archive (on unless 0; an unreadable lvm.conf fails the commit later). */
+static bool archive_enabled(struct lvx_ctx *ctx)
+{
+    struct lvx_config *cfg = NULL;
+    if (lvx_config_load(ctx, &cfg) < 0) {
+        lvx_error_clear(ctx);
+        return true;
+    }
+    bool on = lvx_config_int(cfg, "backup/archive", 1) != 0;
+    lvx_config_free(cfg);
+    return on;
+}
+
 int lvx_vg_update_begin(struct lvx_ctx *ctx, const struct lvx_scan_opts *scan_opts,
                         const char *vgname, unsigned flags, struct lvx_vg_update *u)
 {
@@ -90,9 +103,11 @@ int lvx_vg_update_begin(struct lvx_ctx *ctx, const struct lvx_scan_opts *scan_op
     u->old_pv_uuids = lvx_pool_alloc(u->set->pool, (u->vg->pv_count + 1) * sizeof(*u->old_pv_uuids));
     for (unsigned i = 0; i < u->vg->pv_count; i++)
         memcpy(u->old_pv_uuids[i], u->vg->pvs[i]->uuid, sizeof(u->old_pv_uuids[i]));
-    struct lvx_text_header hdr;
-    lvx_text_header_default(&hdr, "");
-    lvx_vg_export_text(&u->archive_text, u->vg, &hdr, LVX_CFG_LAYOUT_FILE);
+    if (archive_enabled(ctx)) {      /* the version before the change, for the archive */
+        struct lvx_text_header hdr;
+        lvx_text_header_default(&hdr, "");
+        lvx_vg_export_text(&u->archive_text, u->vg, &hdr, LVX_CFG_LAYOUT_FILE);
+    }
     return 0;
 fail:
     lvx_vg_update_end(u);

@@ -16,9 +16,11 @@ static const char uuid_alphabet[] =
 /* generated UUIDs use only the first 62 letters, as LVM2 does */
 #define UUID_GENERATED_LETTERS 62
 
+/* c in uuid_alphabet (tested by ranges: this runs for every UUID character imported) */
 static bool uuid_char_valid(char c)
 {
-    return c != '\0' && strchr(uuid_alphabet, c) != NULL;
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           c == '!' || c == '#';
 }
 
 int lvx_uuid_parse(const char *text, char out[LVX_UUID_LEN + 1])

@@ -9,7 +9,9 @@
 #     (UUIDs and times masked: they are new on each run).
 #  2. Fed through a FIFO, the shell sees changes made by the real LVM2 between two of
 #     its commands, and its own changes are seen by LVM2 (nothing overwritten).
-#  3. The scan cache is reused when unchanged, and dropped when LVM2 changed the disks.
+#  3. The scan cache is reused when unchanged, and dropped when LVM2 changed the disks;
+#     the shell's own writes keep it, LVM2 writing between two shell writes is seen and
+#     nothing of it is overwritten (seqno continues, LVM2's LV stays).
 #  4. quit/exit, end of input, parse errors, `lvx shell FILE`, no-argument start.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -225,6 +227,62 @@ test_ok "a change by LVM2 in between is detected" \
 test_ok "... and seen" grep -q 'cachetest' <<<"$out"
 out=$(printf 'vgs -d %s\nvgs -d %s\n' "$VA" "$VA" | "$LVX" shell --no-cache 2>&1)
 test_ok "--no-cache: no scan cache" bash -c "! grep -q 'Scan cache' <<<\"\$1\"" _ "$out"
+
+# --- 3b. the scan kept across the shell's own commits ------------------------------------
+# (a commit through the cached scan keeps it: the next write reuses it after checking the
+# headers; LVM2 writing in between makes that check fail, the shell reads LVM2's version
+# and its next write continues LVM2's seqno, keeping LVM2's LV)
+mkfifo "$SCRATCH/fifo2"
+"$LVX" shell --status-fd 3 <"$SCRATCH/fifo2" >"$SCRATCH/g.out" 2>"$SCRATCH/g.err" \
+    3>"$SCRATCH/g.status" &
+shell_pid=$!
+exec 4>"$SCRATCH/fifo2"
+sent=0
+send_g() {
+    local i
+    printf '%s\n' "$1" >&4
+    sent=$((sent + 1))
+    for ((i = 0; i < 600; i++)); do
+        [[ $(wc -l <"$SCRATCH/g.status") -ge $sent ]] && return 0
+        sleep 0.05
+    done
+    return 1
+}
+send_g "lvcreate -an -Zn -n keep1 -L 4m $VA"
+: >"$SCRATCH/g.err.mark"; cp "$SCRATCH/g.err" "$SCRATCH/g.err.mark"
+send_g "lvcreate -d -an -Zn -n keep2 -L 4m $VA"
+test_eq "shell: two lvcreates ok" "$(tr '\n' ' ' <"$SCRATCH/g.status")" "0 0 "
+test_ok "the write after a write reuses the scan the first one kept" \
+    bash -c 'diff "$1" "$2" | grep -q "Scan cache: reusing"' _ "$SCRATCH/g.err.mark" "$SCRATCH/g.err"
+seq_before=$(lvm2 vgs --noheadings -o vg_seqno "$VA" 2>/dev/null | xargs)
+lvm2 lvcreate -an -Zn -y -n bylvm2 -L 4m "$VA" >/dev/null 2>&1
+test_eq "LVM2 wrote one version after the shell's" \
+    "$(lvm2 vgs --noheadings -o vg_seqno "$VA" 2>/dev/null | xargs)" "$((seq_before + 1))"
+cp "$SCRATCH/g.err" "$SCRATCH/g.err.mark"
+send_g "lvcreate -d -an -Zn -n keep3 -L 4m $VA"
+test_eq "shell: lvcreate after LVM2's ok" "$(tail -n 1 "$SCRATCH/g.status")" 0
+test_ok "LVM2's write between two shell writes is detected" \
+    bash -c 'diff "$1" "$2" | grep -q "Scan cache: devices changed on disk"' _ \
+    "$SCRATCH/g.err.mark" "$SCRATCH/g.err"
+test_eq "the shell's write continues LVM2's seqno" \
+    "$(lvm2 vgs --noheadings -o vg_seqno "$VA" 2>/dev/null | xargs)" "$((seq_before + 2))"
+test_eq "LVM2's LV and the shell's LVs are all there (LVM2's view)" \
+    "$(lvm2 lvs --noheadings -o lv_name "$VA" 2>/dev/null | grep -E 'keep|bylvm2' | sort | xargs)" \
+    "bylvm2 keep1 keep2 keep3"
+cp "$SCRATCH/g.out" "$SCRATCH/g.out.mark"
+send_g "lvremove -f $VA/keep1 $VA/bylvm2"
+send_g "lvs --noheadings -o lv_name $VA"
+test_eq "the shell's own view after its removes" \
+    "$(diff "$SCRATCH/g.out.mark" "$SCRATCH/g.out" | sed -n 's/^> *//p' | awk '{$1 = $1; print}' | grep -xE 'keep[0-9]|bylvm2' | sort | xargs)" \
+    "keep2 keep3"
+test_eq "LVM2 agrees" \
+    "$(lvm2 lvs --noheadings -o lv_name "$VA" 2>/dev/null | grep -E 'keep|bylvm2' | sort | xargs)" \
+    "keep2 keep3"
+test_ok "LVM2's vgck accepts the VG" lvm2 vgck "$VA"
+send_g "exit"
+exec 4>&-
+wait "$shell_pid"
+sanitizer_report "$SCRATCH/g.err" && _tap_result 1 "no sanitizer report (kept-scan session)"
 
 # --- 4. odds and ends ---------------------------------------------------------------------
 out=$(printf 'vgs '"'"'unterminated\nversion\n' | "$LVX" 2>&1)

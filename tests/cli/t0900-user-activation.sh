@@ -25,7 +25,7 @@ need_lvx
 need_cmd mkfs.xfs fio lvm mountpoint
 [[ -c /dev/fuse ]] || skip_all "no /dev/fuse"
 
-VG=vg1
+VG=vgua$$
 t0900_cleanup() {
     if [[ -n ${LVX_RUN_DIR:-} ]]; then
         "$LVX" vgchange -an "$VG" >/dev/null 2>&1

@@ -23,6 +23,9 @@
 #    of the room, naming the way out; pvcreate --metadatasize 1m + vgextend +
 #    pvchange --metadataignore y on the small PVs then let 100 more LVs be created, and
 #    LVM2 agrees (lv_count, vgck).
+# 5. What a command reads: vgextend with a device without a label (implicit pvcreate)
+#    reads that device again but opens every other device once; a device with 4 KiB
+#    logical sectors (refusing the 4.5 KiB O_DIRECT head read) is read all the same.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -36,6 +39,7 @@ COUNT=${LVX_SCALE_PVS:-200}
 VG="lvxscale$$"
 VG2="lvxscale$$b"
 VG3="lvxscale$$c"
+VG4="lvxscale$$d"
 R=$SCRATCH/r
 mkdir -p "$R" "$SCRATCH/run"
 export LVX_RUN_DIR=$SCRATCH/run
@@ -233,6 +237,35 @@ test_eq "without a space warning" "$(grep -c 'of the space of its smallest' "$R/
 test_eq "LVM2 counts them too" "$(lvm2 vgs --noheadings -o lv_count "$VG3" 2>/dev/null | tr -d ' ')" $((made + 100))
 lvm2 vgck "$VG3" >"$R/vgck3.out" 2>&1
 test_eq "LVM2 vgck of $VG3 is clean" "$?:$(grep -v 'Activation disabled' "$R/vgck3.out" | grep -c WARNING)" "0:0"
+
+# ---- 5. what a command reads -------------------------------------------------------------
+# 5a. vgextend of a device without a label (an implicit pvcreate) reads that device again,
+#     not the others: every other device is opened once.
+E=${SMALL[6]}
+: >"$IOLOG"
+test_ok "vgextend $VG3 with a device without a label" \
+    env LVX_TEST_IO_LOG="$IOLOG" LVM_SYSTEM_DIR="$SCRATCH/lvm" "$LVX" vgextend "$VG3" "$E"
+test_eq "it opens a device of another VG once" "$(grep -c "^open ${BIG[0]}\$" "$IOLOG")" 1
+test_eq "and a member it does not write once" "$(grep -c "^open $D1\$" "$IOLOG")" 1
+test_eq "LVM2 counts the new PV in $VG3" \
+    "$(lvm2 vgs --noheadings -o pv_count "$VG3" 2>/dev/null | tr -d ' ')" 4
+
+# 5b. a device with 4 KiB logical sectors: scans read the head of every device with
+#     O_DIRECT in 4.5 KiB, which such a device refuses; lvx then reads it buffered.
+truncate -s 16M "$SCRATCH/k4.img"
+K4=$(losetup -f --show --sector-size 4096 "$SCRATCH/k4.img" 2>/dev/null)
+if [[ -n $K4 && $(cat "/sys/block/${K4#/dev/}/queue/logical_block_size" 2>/dev/null) == 4096 ]]; then
+    echo "$K4" >>"$SCRATCH/.loops"
+    lvm_sandbox "${ALL[@]}" "$K4"
+    test_ok "pvcreate on a 4 KiB-sector device" X pvcreate -y "$K4"
+    test_ok "vgcreate on it" X vgcreate "$VG4" "$K4"
+    test_eq "lvx vgs $VG4 reads it" "$(X vgs --noheadings -o pv_count "$VG4" 2>/dev/null | tr -d ' ')" 1
+    test_eq "LVM2 agrees" "$(lvm2 vgs --noheadings -o pv_count,vg_mda_count "$VG4" 2>/dev/null | tr -s ' ')" " 1 1"
+    X vgremove -f "$VG4" >/dev/null 2>&1
+else
+    [[ -n $K4 ]] && echo "$K4" >>"$SCRATCH/.loops"
+    for t in pvcreate vgcreate vgs LVM2; do test_skip "4 KiB-sector device: $t" "no losetup --sector-size"; done
+fi
 
 [[ -n ${KEEP:-} ]] && { echo "# kept $SCRATCH"; trap - EXIT; }
 X vgremove -f "$VG" "$VG3" >/dev/null 2>&1

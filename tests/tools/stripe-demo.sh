@@ -8,8 +8,10 @@
 # both activated by lvx's user-space backend (the lvx daemon: FUSE + loop devices);
 # XFS on each, a file written with fio (O_DIRECT) and read back with caches dropped; then
 # the table: single volume vs striped, speed increase, share of the 4-disk limit.
-# Everything made is removed at the end (also on failure or Ctrl-C).
-#   LVX=path/to/lvx (default build/lvx)  DEMO_MIBS=100  DEMO_FILE_MIB=384
+# Everything made is removed at the end (also on failure or Ctrl-C).  The images live
+# on tmpfs (/dev/shm, when it has room) so that dropping the caches does not send the
+# reads to the host's own disk instead of the throttled disks.
+#   LVX=path/to/lvx (default build/lvx)  DEMO_MIBS=100  DEMO_FILE_MIB=384  DEMO_IMGDIR=DIR
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 LVX=$(realpath -m "${LVX:-build/lvx}")
@@ -28,6 +30,12 @@ command -v mkfs.xfs >/dev/null || skip "needs mkfs.xfs"
 command -v fio >/dev/null || skip "needs fio"
 
 tmp=$(mktemp -d /tmp/lvx-stripe-demo.XXXXXX)
+imgdir=${DEMO_IMGDIR:-$tmp}
+if [[ -z ${DEMO_IMGDIR:-} && $(stat -f -c %T /dev/shm 2>/dev/null) == tmpfs &&
+    $(df -m --output=avail /dev/shm 2>/dev/null | tail -1 | tr -d ' ') -gt 6144 ]]; then
+    imgdir=/dev/shm
+fi
+IMG=$(mktemp -d "$imgdir/lvx-stripe-demo.XXXXXX")
 LOOPS=()
 VG=lvxdemo
 finish() {
@@ -40,7 +48,7 @@ finish() {
     fi
     uspace_unthrottle "${LOOPS[@]}"
     for l in "${LOOPS[@]}"; do losetup -d "$l"; done
-    rm -rf "$tmp"
+    rm -rf "$tmp" "$IMG"
 }
 trap finish EXIT
 trap 'exit 130' INT TERM
@@ -51,8 +59,8 @@ run() { printf '$ lvx %s\n' "$*"; "$LVX" "$@"; }
 printf '\n==== Striping without device-mapper: %d disks of %d MiB/s, lvx user-space activation\n' \
     "$NDISKS" "$RATE"
 for i in $(seq 1 $NDISKS); do
-    truncate -s 1200M "$tmp/disk$i.img"
-    LOOPS+=("$(losetup -f --show "$tmp/disk$i.img")")
+    truncate -s 1200M "$IMG/disk$i.img"
+    LOOPS+=("$(losetup -f --show "$IMG/disk$i.img")")
 done
 for l in "${LOOPS[@]}"; do uspace_throttle "$l" "$RATE"; done
 say "     (${LOOPS[*]}: sparse image files, each throttled to $RATE MiB/s read and write)"
