@@ -126,31 +126,13 @@ static int parse_opts(struct lvx_cmd_env *env, struct pvcreate_opts *o)
 }
 
 /* --restorefile: pe_start and dev_size of the PV with --uuid in a backup file. */
-static char *read_text_file(struct lvx_pool *pool, const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "re");
-    if (!f)
-        return NULL;
-    struct lvx_buf b = LVX_BUF_INIT;
-    char chunk[8192];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-        lvx_buf_append(&b, chunk, n);
-    bool bad = ferror(f);
-    fclose(f);
-    char *text = bad ? NULL : lvx_pool_strndup(pool, lvx_buf_str(&b), b.len);
-    *len = b.len;
-    lvx_buf_free(&b);
-    return text;
-}
-
 static int apply_restorefile(struct lvx_cmd_env *env, struct pvcreate_opts *o)
 {
     const char *path = env->args->value[LVX_OPT_RESTOREFILE];
     if (!path)
         return 0;
     size_t len;
-    char *text = read_text_file(env->pool, path, &len);
+    char *text = lvx_pool_read_file(env->pool, path, &len);
     if (!text) {
         lvx_cmd_errorf("Couldn't read volume group metadata from file %s.", path);
         return LVX_EXIT_FAILED;

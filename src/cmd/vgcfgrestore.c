@@ -29,28 +29,9 @@
 /* Whole file in pool (NUL-terminated); NULL with the error printed. */
 static char *read_file(struct lvx_cmd_env *env, const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    char *text = lvx_pool_read_file(env->pool, path, len);
+    if (!text)
         lvx_cmd_errorf("Couldn't open %s: %s", path, strerror(errno));
-        return NULL;
-    }
-    struct lvx_buf b = LVX_BUF_INIT;
-    char chunk[8192];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-        lvx_buf_append(&b, chunk, n);
-    bool err = ferror(f);
-    fclose(f);
-    if (err) {
-        lvx_buf_free(&b);
-        lvx_cmd_errorf("Couldn't read %s", path);
-        return NULL;
-    }
-    *len = b.len;
-    char *text = lvx_pool_alloc(env->pool, b.len + 1);
-    memcpy(text, lvx_buf_str(&b), b.len);
-    text[b.len] = '\0';
-    lvx_buf_free(&b);
     return text;
 }
 

@@ -17,23 +17,6 @@ const char *lvx_config_system_dir(void)
     return d && *d ? d : "/etc/lvm";
 }
 
-static char *read_whole_file(struct lvx_pool *pool, const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rbe");
-    if (!f)
-        return NULL;
-    struct lvx_buf b = LVX_BUF_INIT;
-    char chunk[65536];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-        lvx_buf_append(&b, chunk, n);
-    fclose(f);
-    char *s = lvx_pool_strndup(pool, lvx_buf_str(&b), b.len);
-    *len = b.len;
-    lvx_buf_free(&b);
-    return s;
-}
-
 /* ---- merging ----------------------------------------------------------------------- */
 
 static struct lvx_cfg_node *find_child(struct lvx_cfg_node *section, const char *key,
@@ -163,7 +146,7 @@ int lvx_config_load(struct lvx_ctx *ctx, struct lvx_config **out)
     cfg->pool = pool;
     cfg->path = lvx_pool_printf(pool, "%s/lvm.conf", lvx_config_system_dir());
     size_t len = 0;
-    char *text = read_whole_file(pool, cfg->path, &len);
+    char *text = lvx_pool_read_file(pool, cfg->path, &len);
     if (text) {
         int r = lvx_cfg_parse(ctx, pool, text, len, &cfg->root);
         if (r < 0) {

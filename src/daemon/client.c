@@ -6,9 +6,11 @@
  * and one request/reply over the control socket.
  *
  * Entry points: lvx_daemon_run_dir(), lvx_daemon_path(), lvx_daemon_alive(),
- * lvx_daemon_has_state(), lvx_daemon_start(), lvx_daemon_call().
+ * lvx_daemon_has_state(), lvx_daemon_start(), lvx_daemon_call(); lvxd_control_socket()
+ * (the control socket's address, shared with the server).
  */
 #include "daemon/daemon.h"
+#include "daemon/daemon_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -59,17 +61,25 @@ bool lvx_daemon_has_state(void)
     return stat(path, &st) == 0 && st.st_size > 0;
 }
 
+int lvxd_control_socket(struct sockaddr_un *sa, char *path)
+{
+    memset(sa, 0, sizeof(*sa));
+    sa->sun_family = AF_UNIX;
+    lvx_daemon_path(path, 4096, LVX_DAEMON_SOCKET);
+    if (strlen(path) >= sizeof(sa->sun_path))
+        return -ENAMETOOLONG;
+    strcpy(sa->sun_path, path);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    return fd < 0 ? -errno : fd;
+}
+
 static int connect_socket(void)
 {
-    struct sockaddr_un sa = { .sun_family = AF_UNIX };
+    struct sockaddr_un sa;
     char path[4096];
-    lvx_daemon_path(path, sizeof(path), LVX_DAEMON_SOCKET);
-    if (strlen(path) >= sizeof(sa.sun_path))
-        return -ENAMETOOLONG;
-    strcpy(sa.sun_path, path);
-    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    int fd = lvxd_control_socket(&sa, path);
     if (fd < 0)
-        return -errno;
+        return fd;
     if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
         int e = errno;
         close(fd);

@@ -123,6 +123,11 @@ int lvxd_io_zero(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint64_t l
 int lvxd_fuse_mount(int fd, const char *dir);
 /* Start nthreads threads serving fd (all memory allocated here).  restarted:
  * the connection was initialised by a previous worker (resend in-flight requests). */
+/* A new unix stream socket (close-on-exec) and the address of the daemon's control
+ * socket in sa (its path in path, PATH_MAX bytes): the fd, or -errno. */
+struct sockaddr_un;
+int lvxd_control_socket(struct sockaddr_un *sa, char *path);
+
 int lvxd_fuse_start(int fd, unsigned nthreads, bool restarted);
 /* Stop serving: threads exit after the unmount. */
 void lvxd_fuse_join(void);

@@ -46,15 +46,11 @@ static unsigned thread_count(void)
 
 static int bind_socket(void)
 {
-    struct sockaddr_un sa = { .sun_family = AF_UNIX };
+    struct sockaddr_un sa;
     char path[4096];
-    lvx_daemon_path(path, sizeof(path), LVX_DAEMON_SOCKET);
-    if (strlen(path) >= sizeof(sa.sun_path))
-        return -ENAMETOOLONG;
-    strcpy(sa.sun_path, path);
-    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    int fd = lvxd_control_socket(&sa, path);
     if (fd < 0)
-        return -errno;
+        return fd;
     unlink(path);
     if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(fd, 64) < 0) {
         int e = errno;

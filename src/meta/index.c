@@ -101,26 +101,6 @@ static int entry_cmp(const void *a, const void *b)
     return x->minor < y->minor ? -1 : x->minor > y->minor;
 }
 
-static char *read_whole(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "re");
-    if (!f)
-        return NULL;
-    struct lvx_buf b = LVX_BUF_INIT;
-    char chunk[16384];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-        lvx_buf_append(&b, chunk, n);
-    fclose(f);
-    *len = b.len;
-    char *s = lvx_xmalloc(b.len + 1);        /* the whole file, NUL-terminated */
-    if (b.len)
-        memcpy(s, b.data, b.len);
-    s[b.len] = '\0';
-    lvx_buf_free(&b);
-    return s;
-}
-
 /* Next space-separated token of *p (NUL-terminated in place), or NULL. */
 static char *next_token(char **p)
 {
@@ -179,7 +159,7 @@ static bool parse_entry(char *line, struct index_entry *e)
 static bool load_index(struct lvx_pool *pool, struct index_file *out)
 {
     size_t len;
-    char *text = read_whole(lvx_index_path(), &len);
+    char *text = lvx_pool_read_file(pool, lvx_index_path(), &len);
     if (!text)
         return false;
     memset(out, 0, sizeof(*out));
@@ -206,7 +186,6 @@ static bool load_index(struct lvx_pool *pool, struct index_file *out)
         ok = parse_entry(line, &out->entries[out->count]);
         out->count += ok;
     }
-    free(text);
     if (!ok || !have_hash)
         return false;
     qsort(out->entries, out->count, sizeof(*out->entries), entry_cmp);
@@ -492,12 +471,12 @@ void lvx_index_update_vg(struct lvx_ctx *ctx, const struct lvx_scan *scan,
     }
     struct lvx_buf b = LVX_BUF_INIT;
     render_index(scan, set, changed, &b);
-    size_t len = 0;
-    char *old = read_whole(path, &len);
-    if (!old || len != b.len || memcmp(old, b.data, len) != 0) {
+    struct lvx_buf old = LVX_BUF_INIT;
+    if (lvx_buf_read_file(&old, path) < 0 || old.len != b.len ||
+        memcmp(old.data, b.data, b.len) != 0) {
         write_index(path, &b);
         lvx_debug(ctx, "Device index %s rewritten (%u PVs)", path, scan->pv_count);
     }
-    free(old);
+    lvx_buf_free(&old);
     lvx_buf_free(&b);
 }

@@ -263,24 +263,18 @@ static void test_best_fit_in_pv(void)
     is_str(run(vg, NEW("t1", 4, .pvs = "A")), "A:5-8", "equal holes: lowest PE first (LVM2)");
     is_str(run(vg, NEW("t2", 8, .pvs = "A")), "A:16-23", "exact fit hole (LVM2)");
 
-    vg = fresh(&pool, 3);
     /* holes on A: 6-13 (8), 25-29 (5), 44-62 (19): LVM2's walk, not a best fit */
-    mklv(vg, "a0", "A:0-5");
-    mklv(vg, "a1", "A:14-24");
-    mklv(vg, "a2", "A:30-43");
+#define HOLES_19_8_5() (vg = fresh(&pool, 3), mklv(vg, "a0", "A:0-5"), \
+                        mklv(vg, "a1", "A:14-24"), mklv(vg, "a2", "A:30-43"))
+    HOLES_19_8_5();
     is_str(run(vg, NEW("w1", 2, .pvs = "A")), "A:25-26", "areas 19/8/5, need 2: the 5 (LVM2)");
-    vg = fresh(&pool, 3);
-    mklv(vg, "a0", "A:0-5");
-    mklv(vg, "a1", "A:14-24");
-    mklv(vg, "a2", "A:30-43");
+    HOLES_19_8_5();
     is_str(run(vg, NEW("w2", 3, .pvs = "A")), "A:6-8",
            "areas 19/8/5, need 3: the 8, as 8-3 is not above 5 (LVM2)");
-    vg = fresh(&pool, 3);
-    mklv(vg, "a0", "A:0-5");
-    mklv(vg, "a1", "A:14-24");
-    mklv(vg, "a2", "A:30-43");
+    HOLES_19_8_5();
     is_str(run(vg, NEW("w3", 9, .pvs = "A")), "A:44-52",
            "areas 19/8/5, need 9: the 19 (LVM2)");
+#undef HOLES_19_8_5
     lvx_pool_destroy(pool);
 }
 
