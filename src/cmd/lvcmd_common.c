@@ -597,7 +597,7 @@ int lvx_lvcmd_begin(struct lvx_cmd_env *env, const char *vgname, struct lvx_vg_u
         .devices = env->args->devices,
         .device_count = env->args->device_count,
     };
-    if (lvx_vg_update_begin(env->ctx, &opts, vgname, 0, u) < 0)
+    if (lvx_vg_update_begin(env->ctx, &opts, vgname, LVX_UPDATE_KEEP_SET, u) < 0)
         return lvx_cmd_fail(env);
     return 0;
 }

@@ -89,7 +89,7 @@ static void put_scalar(struct lvx_buf *out, const struct lvx_cfg_node *n)
 {
     switch (n->kind) {
     case LVX_CFG_INT:
-        lvx_buf_printf(out, "%" PRId64, n->num);
+        lvx_buf_put_i64(out, n->num);
         break;
     case LVX_CFG_FLOAT:
         put_float(out, n);

@@ -12,6 +12,7 @@
  * right).  Linear in the size of the VG.
  */
 #include "format/vg_text.h"
+#include "util/buf.h"
 #include "format/vg_text_priv.h"
 
 #include <stdio.h>
@@ -27,6 +28,21 @@ struct exporter {
     const struct lvx_vg *vg;
 };
 
+/* "<q> <unit>": %g of q, done without printf when q is a whole number below 1e6. */
+static const char *size_words(struct lvx_pool *pool, double q, const char *unit)
+{
+    if (q != (double)(uint64_t)q || q >= 1e6)
+        return lvx_pool_printf(pool, "%g %s", q, unit);
+    char tmp[LVX_U64_DIGITS];
+    char *digits = lvx_u64_digits((uint64_t)q, tmp);
+    size_t dlen = (size_t)(tmp + sizeof(tmp) - digits), ulen = strlen(unit);
+    char *text = lvx_pool_alloc_uninit(pool, dlen + 1 + ulen + 1);
+    memcpy(text, digits, dlen);
+    text[dlen] = ' ';
+    memcpy(text + dlen + 1, unit, ulen + 1);
+    return text;
+}
+
 /* "4 Megabytes": the largest unit the size exceeds, %g (LVM2's long size form). */
 static const char *size_comment(struct lvx_pool *pool, uint64_t sectors)
 {
@@ -37,8 +53,8 @@ static const char *size_comment(struct lvx_pool *pool, uint64_t sectors)
 
     for (size_t i = 0; i < sizeof(unit_names) / sizeof(unit_names[0]); i++, unit /= 1024.0)
         if (bytes > unit)
-            return lvx_pool_printf(pool, "%g %s", bytes / unit, unit_names[i]);
-    return lvx_pool_printf(pool, "%g Kilobytes", bytes / 1024.0);
+            return size_words(pool, bytes / unit, unit_names[i]);
+    return size_words(pool, bytes / 1024.0, "Kilobytes");
 }
 
 /* ctime()-style date ("Sun Nov 29 18:46:09 2026"), UTC, with or without '\n'. */
@@ -111,7 +127,7 @@ static void add_extra(struct exporter *ex, struct lvx_cfg_node *sec,
 
 static const char *pv_text_name(struct exporter *ex, const struct lvx_pv *pv)
 {
-    return lvx_pool_printf(ex->pool, "pv%u", pv->index);
+    return lvx_pool_strnum(ex->pool, "pv", pv->index);
 }
 
 static const char *area_name(struct exporter *ex, const struct lvx_area *a)
@@ -308,7 +324,7 @@ static void export_seg(struct exporter *ex, struct lvx_cfg_node *lvsec, const st
                        unsigned number)
 {
     struct lvx_cfg_node *sec =
-        lvx_cfg_add_section(ex->pool, lvsec, lvx_pool_printf(ex->pool, "segment%u", number));
+        lvx_cfg_add_section(ex->pool, lvsec, lvx_pool_strnum(ex->pool, "segment", number));
     sec->blank_before = number == 1;   /* LVM2 separates only the first from the keys */
     if (seg->raw)
         export_raw(ex, sec, seg);

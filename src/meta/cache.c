@@ -75,6 +75,12 @@ struct lvx_cache {
     unsigned text_count;
     struct cache_text *texts;
     unsigned hits, misses;
+    /* The VG set of the last LV command, as its successful commit left it (cache.h):
+     * good while `generation` (bumped by every rescan, drop and commit) is unchanged. */
+    unsigned generation;
+    struct lvx_vgset *kept_set;
+    unsigned kept_generation;
+    unsigned set_hits;
 };
 
 struct lvx_cache *lvx_cache_new(void)
@@ -108,8 +114,16 @@ static void free_texts(struct lvx_cache *c, bool all)
     }
 }
 
+static void drop_kept_set(struct lvx_cache *c)
+{
+    lvx_vgset_free(c->kept_set);
+    c->kept_set = NULL;
+}
+
 static void drop_scan(struct lvx_cache *c)
 {
+    drop_kept_set(c);             /* its PVs point at the scan's devices */
+    c->generation++;
     if (c->scan) {
         c->scan->cache = NULL;
         lvx_scan_free(c->scan);
@@ -157,6 +171,36 @@ void lvx_cache_stats(const struct lvx_cache *c, unsigned *hits, unsigned *misses
 {
     *hits = c->hits;
     *misses = c->misses;
+}
+
+unsigned lvx_cache_set_hits(const struct lvx_cache *c)
+{
+    return c->set_hits;
+}
+
+/* ---- the kept VG set ------------------------------------------------------------ */
+
+bool lvx_cache_keep_set(struct lvx_cache *c, const struct lvx_scan *scan, struct lvx_vgset *set)
+{
+    if (!c || !c->lent || scan != c->scan || c->commit_failed || c->written_count)
+        return false;
+    drop_kept_set(c);
+    c->kept_set = set;
+    c->kept_generation = c->generation;
+    return true;
+}
+
+struct lvx_vgset *lvx_cache_take_set(struct lvx_cache *c, const struct lvx_scan *scan)
+{
+    struct lvx_vgset *set = c->kept_set;
+    c->kept_set = NULL;
+    if (set && (scan != c->scan || c->kept_generation != c->generation)) {
+        lvx_vgset_free(set);
+        set = NULL;
+    }
+    if (set)
+        c->set_hits++;
+    return set;
 }
 
 /* ---- the device list ------------------------------------------------------------ */
@@ -468,6 +512,7 @@ void lvx_cache_note_commit(struct lvx_cache *c, bool ok, const char *text, size_
 {
     if (!c || !c->lent)
         return;
+    c->generation++;              /* a set kept before this commit is stale */
     if (!ok)
         c->commit_failed = true;
     if (ok && c->text_count && !c->texts[c->text_count - 1].text) {

@@ -25,6 +25,12 @@
  *   - a scan given back after a failed commit, with a device written outside a
  *     successful commit, or a device closed, is dropped: the next command scans afresh.
  * A scan is lent to one user at a time; a second lvx_scan() meanwhile is uncached.
+ *
+ * The VG set of an LV command (meta/update.h, LVX_UPDATE_KEEP_SET) may be kept too: after
+ * the command's last step was a successful commit, its in-memory VG is the version on
+ * disk, so the next LV command takes it instead of importing the text again.  It is
+ * good only for the same kept scan with no rescan, drop or commit since (a generation
+ * count); anything else frees it.
  */
 #ifndef LVX_META_CACHE_H
 #define LVX_META_CACHE_H
@@ -52,7 +58,16 @@ void lvx_cache_note_write(struct lvx_cache *cache, struct lvx_dev *dev, uint64_t
                           const void *bytes, size_t len);
 void lvx_cache_note_commit(struct lvx_cache *cache, bool ok, const char *text, size_t size);
 
+/* Keep `set` (assembled from the lent `scan`, its VGs as last committed) for the next
+ * lvx_cache_take_set(); false (nothing kept, the caller still owns set) when the scan is
+ * not this cache's or a commit through it failed or is unfinished.  Take: the kept set if
+ * it is still good for `scan` (owned by the caller from then on), else NULL. */
+bool lvx_cache_keep_set(struct lvx_cache *cache, const struct lvx_scan *scan,
+                        struct lvx_vgset *set);
+struct lvx_vgset *lvx_cache_take_set(struct lvx_cache *cache, const struct lvx_scan *scan);
+
 /* Counters (for tests and benchmarks). */
 void lvx_cache_stats(const struct lvx_cache *cache, unsigned *hits, unsigned *misses);
+unsigned lvx_cache_set_hits(const struct lvx_cache *cache);
 
 #endif

@@ -10,6 +10,7 @@
  */
 #include "meta/update.h"
 #include "meta/backup.h"
+#include "meta/cache.h"
 #include "meta/commit.h"
 #include "meta/index.h"
 #include "meta/mda_policy.h"
@@ -40,6 +41,30 @@ static bool archive_enabled(struct lvx_ctx *ctx)
     return on;
 }
 
+/* The scan and VG set: the set a session kept (KEEP_SET, meta/cache.h) when it is still
+ * good for the revalidated scan and holds the VG, else assembled afresh. */
+static int update_assemble(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts,
+                           const char *vgname, struct lvx_vg_update *u)
+{
+    if ((u->flags & LVX_UPDATE_KEEP_SET) && ctx->cache && vgname) {
+        int r = lvx_scan(ctx, opts, &u->scan);
+        if (r < 0)
+            return r;
+        if (u->scan->cache)
+            u->set = lvx_cache_take_set(u->scan->cache, u->scan);
+        if (u->set && lvx_vgset_find(u->set, vgname)) {
+            lvx_debug(ctx, "Scan cache: reusing VG %s as the previous command committed it",
+                      vgname);
+            return 0;
+        }
+        lvx_vgset_free(u->set);
+        lvx_scan_free(u->scan);
+        u->set = NULL;
+        u->scan = NULL;
+    }
+    return lvx_scan_assemble(ctx, opts, &u->scan, &u->set);
+}
+
 int lvx_vg_update_begin(struct lvx_ctx *ctx, const struct lvx_scan_opts *scan_opts,
                         const char *vgname, unsigned flags, struct lvx_vg_update *u)
 {
@@ -63,7 +88,7 @@ int lvx_vg_update_begin(struct lvx_ctx *ctx, const struct lvx_scan_opts *scan_op
         opts.vg_names = names;
         opts.vg_name_count = 1;
     }
-    if ((r = lvx_scan_assemble(ctx, &opts, &u->scan, &u->set)) < 0)
+    if ((r = update_assemble(ctx, &opts, vgname, u)) < 0)
         goto fail;
     if (!vgname)
         return 0;
@@ -116,6 +141,9 @@ fail:
 
 void lvx_vg_update_end(struct lvx_vg_update *u)
 {
+    if (u->committed && u->set && u->scan && u->scan->cache &&
+        lvx_cache_keep_set(u->scan->cache, u->scan, u->set))
+        u->set = NULL;
     if (u->set)
         lvx_vgset_free(u->set);
     if (u->scan)
@@ -306,6 +334,7 @@ void lvx_vg_update_archive(struct lvx_ctx *ctx, struct lvx_vg_update *u,
 int lvx_vg_update_commit(struct lvx_ctx *ctx, struct lvx_vg_update *u, const char *command_line)
 {
     struct lvx_config *cfg = NULL;
+    u->committed = false;
     int r = lvx_config_load(ctx, &cfg);
     if (r < 0)
         return r;
@@ -325,5 +354,8 @@ int lvx_vg_update_commit(struct lvx_ctx *ctx, struct lvx_vg_update *u, const cha
         return r;
     if (u->set)
         lvx_index_update_vg(ctx, u->scan, u->set, u->vg);   /* new members: meta/index.h */
-    return lvx_vg_write_backup(ctx, u->vg, command_line);
+    r = lvx_vg_write_backup(ctx, u->vg, command_line);
+    u->committed = r == 0 && (u->flags & LVX_UPDATE_KEEP_SET) && u->set &&
+                   lvx_vgset_find(u->set, u->vg->name) == u->vg;
+    return r;
 }

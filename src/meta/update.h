@@ -24,6 +24,10 @@ enum {
     LVX_UPDATE_ALLOW_MISSING = 1u << 1,  /* proceed when PVs of the VG are missing */
     LVX_UPDATE_READ_ONLY     = 1u << 2,  /* shared locks, no commit (vgck without repair) */
     LVX_UPDATE_NO_VG_LOCK    = 1u << 3,  /* vgname given but lock it later (vgrename) */
+    /* A session (meta/cache.h) may hand over the VG as the previous command's commit left
+     * it, and keep this one's after its commit: for callers whose last change to the VG
+     * is always a commit (LV commands; --test never reaches lvx_vg_update_commit). */
+    LVX_UPDATE_KEEP_SET      = 1u << 4,
 };
 
 struct lvx_vg_update {
@@ -37,6 +41,7 @@ struct lvx_vg_update {
     uint32_t old_seqno;
     char (*old_pv_uuids)[LVX_UUID_LEN + 1]; /* PVs of the version found at begin: those the */
     unsigned old_pv_count;                  /* commit no longer lists are detached first */
+    bool committed;             /* KEEP_SET: the last commit succeeded, set may be kept */
 };
 
 int lvx_vg_update_begin(struct lvx_ctx *ctx, const struct lvx_scan_opts *scan_opts,

@@ -251,6 +251,8 @@ struct lvx_vg {
 /* --- uuid.c ------------------------------------------------------------- */
 /* Validate and strip dashes: text may be dashed or raw; out gets 32 chars + NUL. */
 int lvx_uuid_parse(const char *text, char out[LVX_UUID_LEN + 1]);
+/* A raw (undashed) UUID: exactly LVX_UUID_LEN letters of the UUID alphabet. */
+bool lvx_uuid_raw_valid(const char *raw);
 /* 6-4-4-4-4-4-6 dashed form; out must hold 39 bytes. */
 void lvx_uuid_format(const char *raw, char out[LVX_UUID_DASHED_LEN + 1]);
 /* 32 random characters from [0-9a-zA-Z] (getrandom). */

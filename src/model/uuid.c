@@ -2,7 +2,7 @@
 /*
  * model/uuid.c - LVM2 UUIDs (lvm2-format.md §11.1): 32 characters of a 64-letter
  * alphabet, written 6-4-4-4-4-4-6 with dashes in text.  Entry points:
- * lvx_uuid_parse(), lvx_uuid_format(), lvx_uuid_generate().
+ * lvx_uuid_parse(), lvx_uuid_raw_valid(), lvx_uuid_format(), lvx_uuid_generate().
  */
 #include "model/model.h"
 
@@ -21,6 +21,14 @@ static bool uuid_char_valid(char c)
 {
     return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
            c == '!' || c == '#';
+}
+
+bool lvx_uuid_raw_valid(const char *raw)
+{
+    for (unsigned i = 0; i < LVX_UUID_LEN; i++)
+        if (!uuid_char_valid(raw[i]))
+            return false;                 /* also stops at a NUL before the end */
+    return raw[LVX_UUID_LEN] == '\0';
 }
 
 int lvx_uuid_parse(const char *text, char out[LVX_UUID_LEN + 1])

@@ -7,7 +7,7 @@
  *   - striped: area_count == stripe_count and extent_count divisible by it;
  *   - every PV area lies inside [0, pe_count) and no PE is used twice;
  *   - every PV/LV a segment refers to belongs to this VG.
- * Cost: O(A log A) for A areas (one sort of all PV areas), O(n log n) for names.
+ * Cost: O(A log A) for A areas (one sort of all PV areas), O(n) for names (hashed).
  */
 #include "model/model.h"
 
@@ -25,24 +25,38 @@ static bool lv_in_vg(const struct lvx_vg *vg, const struct lvx_lv *lv)
     return lv && lv->index < vg->lv_count && vg->lvs[lv->index] == lv;
 }
 
-static int cmp_str_ptr(const void *a, const void *b)
+static uint64_t str_hash(const char *s)
 {
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
+    uint64_t h = 1469598103934665603ull;            /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
 }
 
-/* First duplicate in a list of strings (sorted in place), or NULL. */
+/* First duplicate (in list order) in a list of strings, or NULL: an open-addressing
+ * hash set, so a commit of a VG with many LVs pays O(n), not a sort. */
 static const char *find_duplicate(const char **v, unsigned n)
 {
-    qsort(v, n, sizeof(v[0]), cmp_str_ptr);
-    for (unsigned i = 1; i < n; i++)
-        if (!strcmp(v[i - 1], v[i]))
-            return v[i];
-    return NULL;
+    size_t cap = 16;
+    while (cap < 2 * (size_t)n)
+        cap *= 2;
+    const char **slots = lvx_xcalloc(cap, sizeof(*slots));
+    const char *dup = NULL;
+    for (unsigned i = 0; i < n && !dup; i++) {
+        size_t at = (size_t)str_hash(v[i]) & (cap - 1);
+        while (slots[at] && strcmp(slots[at], v[i]) != 0)
+            at = (at + 1) & (cap - 1);
+        if (slots[at])
+            dup = v[i];
+        else
+            slots[at] = v[i];
+    }
+    free(slots);
+    return dup;
 }
 
 static int check_pvs(struct lvx_ctx *ctx, const struct lvx_vg *vg)
 {
-    char tmp[LVX_UUID_LEN + 1];
     const char **uuids = lvx_xcalloc(vg->pv_count + 1, sizeof(*uuids));
     int r = 0;
 
@@ -51,7 +65,7 @@ static int check_pvs(struct lvx_ctx *ctx, const struct lvx_vg *vg)
         if (!pv || pv->index != i || pv->vg != vg)
             r = lvx_error(ctx, EINVAL, "Volume group %s: physical volume list is inconsistent at pv%u",
                           vg->name, i);
-        else if (lvx_uuid_parse(pv->uuid, tmp) < 0)
+        else if (!lvx_uuid_raw_valid(pv->uuid))
             r = lvx_error(ctx, EINVAL, "Physical volume pv%u: invalid UUID \"%s\"", i, pv->uuid);
         else
             uuids[i] = pv->uuid;
@@ -71,7 +85,6 @@ static int check_pvs(struct lvx_ctx *ctx, const struct lvx_vg *vg)
 
 static int check_lv_identity(struct lvx_ctx *ctx, const struct lvx_vg *vg)
 {
-    char tmp[LVX_UUID_LEN + 1];
     const char **names = lvx_xcalloc(vg->lv_count + 1, sizeof(*names));
     const char **uuids = lvx_xcalloc(vg->lv_count + 1, sizeof(*uuids));
     const char *dup;
@@ -85,7 +98,7 @@ static int check_lv_identity(struct lvx_ctx *ctx, const struct lvx_vg *vg)
         else if (!lvx_name_valid(lv->name))
             r = lvx_error(ctx, EINVAL, "Volume group %s: invalid logical volume name \"%s\"",
                           vg->name, lv->name ? lv->name : "");
-        else if (lvx_uuid_parse(lv->uuid, tmp) < 0)
+        else if (!lvx_uuid_raw_valid(lv->uuid))
             r = lvx_error(ctx, EINVAL, "Logical volume %s: invalid UUID \"%s\"", lv->name, lv->uuid);
         else {
             names[i] = lv->name;

@@ -37,7 +37,37 @@ void lvx_buf_puts(struct lvx_buf *b, const char *s)
 
 void lvx_buf_putc(struct lvx_buf *b, char c)
 {
-    lvx_buf_append(b, &c, 1);
+    if (b->len + 2 > b->cap)
+        lvx_buf_reserve(b, 1);
+    b->data[b->len++] = c;
+    b->data[b->len] = '\0';
+}
+
+char *lvx_u64_digits(uint64_t v, char out[LVX_U64_DIGITS])
+{
+    char *p = out + LVX_U64_DIGITS;
+    do {
+        *--p = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    return p;
+}
+
+void lvx_buf_put_u64(struct lvx_buf *b, uint64_t v)
+{
+    char tmp[LVX_U64_DIGITS];
+    char *p = lvx_u64_digits(v, tmp);
+    lvx_buf_append(b, p, (size_t)(tmp + sizeof(tmp) - p));
+}
+
+void lvx_buf_put_i64(struct lvx_buf *b, int64_t v)
+{
+    if (v < 0) {
+        lvx_buf_putc(b, '-');
+        lvx_buf_put_u64(b, 0 - (uint64_t)v);
+    } else {
+        lvx_buf_put_u64(b, (uint64_t)v);
+    }
 }
 
 void lvx_buf_vprintf(struct lvx_buf *b, const char *fmt, va_list ap)

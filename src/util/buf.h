@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdarg.h>
+#include <stdint.h>
 
 struct lvx_buf {
     char *data;     /* NULL until the first append */
@@ -21,6 +22,12 @@ void lvx_buf_reserve(struct lvx_buf *b, size_t extra);
 void lvx_buf_append(struct lvx_buf *b, const void *data, size_t len);
 void lvx_buf_puts(struct lvx_buf *b, const char *s);
 void lvx_buf_putc(struct lvx_buf *b, char c);
+/* Decimal, as printf's PRIu64 / PRId64 (without printf: metadata text has many). */
+void lvx_buf_put_u64(struct lvx_buf *b, uint64_t v);
+void lvx_buf_put_i64(struct lvx_buf *b, int64_t v);
+/* The decimal digits of v at the end of out[0..LVX_U64_DIGITS) ; returns the first. */
+#define LVX_U64_DIGITS 20
+char *lvx_u64_digits(uint64_t v, char out[LVX_U64_DIGITS]);
 void lvx_buf_printf(struct lvx_buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void lvx_buf_vprintf(struct lvx_buf *b, const char *fmt, va_list ap);

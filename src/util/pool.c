@@ -4,6 +4,7 @@
  * requests get a chunk of their own.  Nothing is freed before lvx_pool_destroy().
  */
 #include "util/pool.h"
+#include "util/buf.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -124,6 +125,18 @@ char *lvx_pool_strndup(struct lvx_pool *pool, const char *s, size_t n)
     char *p = lvx_pool_alloc(pool, n + 1);
     memcpy(p, s, n);
     p[n] = '\0';
+    return p;
+}
+
+char *lvx_pool_strnum(struct lvx_pool *pool, const char *prefix, uint64_t number)
+{
+    char tmp[LVX_U64_DIGITS];
+    char *digits = lvx_u64_digits(number, tmp);
+    size_t plen = strlen(prefix), dlen = (size_t)(tmp + sizeof(tmp) - digits);
+    char *p = lvx_pool_alloc_uninit(pool, plen + dlen + 1);
+    memcpy(p, prefix, plen);
+    memcpy(p + plen, digits, dlen);
+    p[plen + dlen] = '\0';
     return p;
 }
 

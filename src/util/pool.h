@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdarg.h>
+#include <stdint.h>
 
 struct lvx_pool;
 
@@ -24,6 +25,8 @@ void *lvx_pool_alloc_uninit(struct lvx_pool *pool, size_t size);
 void *lvx_pool_realloc(struct lvx_pool *pool, void *old, size_t old_size, size_t new_size);
 char *lvx_pool_strdup(struct lvx_pool *pool, const char *s);
 char *lvx_pool_strndup(struct lvx_pool *pool, const char *s, size_t n);
+/* prefix followed by the decimal number ("segment" 3 -> "segment3"). */
+char *lvx_pool_strnum(struct lvx_pool *pool, const char *prefix, uint64_t number);
 char *lvx_pool_printf(struct lvx_pool *pool, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

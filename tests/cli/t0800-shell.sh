@@ -284,6 +284,68 @@ exec 4>&-
 wait "$shell_pid"
 sanitizer_report "$SCRATCH/g.err" && _tap_result 1 "no sanitizer report (kept-scan session)"
 
+# --- 3c. the VG kept across LV commands -------------------------------------------------
+# (an LV command whose last step was a successful commit leaves its in-memory VG to the
+# next LV command; a failing command, a --test run, another kind of command or a change
+# on disk in between must not leave anything stale: the metadata written by the shell
+# equals that written by the same commands run one by one)
+cat >"$SCRATCH/keptvg" <<CMDS
+lvcreate -an -Zn -n k1 -L 8m $VA
+lvcreate -d -an -Zn -n k2 -L 4m -i 2 -I 64k $VA
+lvcreate --test -an -Zn -n ktest -L 8m $VA
+lvcreate -an -Zn -n kbig -L 100g $VA
+lvcreate -an -Zn -n k1 -L 4m $VA
+lvextend -L +4m $VA/k1
+lvs -o lv_name,lv_size $VA
+lvreduce -f -L 4m $VA/k1
+lvrename $VA k1 k1b
+lvchange -p r $VA/k2
+vgchange --addtag vt $VA
+lvchange --addtag t1 $VA/k1b
+lvcreate -an -Zn -n k3 -l 1 $VA
+lvremove -f $VA/k2
+lvextend --test -L +4m $VA/k3
+lvcreate -an -Zn -n k4 -L 4m $VA
+lvremove -f $VA/nosuch
+lvcreate -an -Zn -n k5 -l 2 $VA
+lvextend -d -l +1 $VA/k5
+CMDS
+meta_of() {   # the VG's metadata, ids, times and host masked
+    "$LVX" vgcfgbackup -f "$SCRATCH/meta.$2" "$1" >/dev/null 2>&1 || return 1
+    sed -E -e '/^[[:space:]]*(id|creation_time|creation_host|description) = /d' \
+        -e '/^#/d' -e '/^(contents|version|creation_time|creation_host|description) /d' \
+        "$SCRATCH/meta.$2"
+}
+fresh_va() {
+    wipe
+    "$LVX" pvcreate -y "$d0" "$d1" >/dev/null 2>&1 && "$LVX" vgcreate -s 1m "$VA" "$d0" "$d1" >/dev/null 2>&1
+}
+fresh_va
+"$LVX" shell --status-fd 3 "$SCRATCH/keptvg" >"$SCRATCH/k.out" 2>"$SCRATCH/k.err" 3>"$SCRATCH/k.status"
+meta_of "$VA" shell >"$SCRATCH/k.meta.shell"
+fresh_va
+: >"$SCRATCH/k1.status"
+while IFS= read -r line; do
+    rc=0
+    eval "\"\$LVX\" $line" >/dev/null 2>&1 || rc=$?
+    echo "$rc" >>"$SCRATCH/k1.status"
+done <"$SCRATCH/keptvg"
+meta_of "$VA" one >"$SCRATCH/k.meta.one"
+test_eq "kept VG: exit statuses equal those of separate commands" \
+    "$(tr '\n' ' ' <"$SCRATCH/k.status")" "$(tr '\n' ' ' <"$SCRATCH/k1.status")"
+test_ok "kept VG: the shell reused the VG its previous LV command committed" \
+    grep -q "Scan cache: reusing VG $VA as the previous command committed it" "$SCRATCH/k.err"
+test_eq "kept VG: reused by both -d commands that followed an LV commit" \
+    "$(grep -c "reusing VG $VA as the previous" "$SCRATCH/k.err")" 2
+# seqno 14: vgcreate and the 13 commands that succeed without --test
+test_ok "kept VG: the metadata has the LVs (k1b k3 k4 k5, not k2) and seqno 14" \
+    bash -c 'grep -q "k1b {" "$1" && grep -q "k5 {" "$1" && ! grep -q "k2 {" "$1" && grep -q "seqno = 14" "$1"' _ "$SCRATCH/k.meta.shell"
+if ! test_ok "kept VG: the shell wrote the same metadata as separate commands" \
+        cmp -s "$SCRATCH/k.meta.shell" "$SCRATCH/k.meta.one"; then
+    diag "$(diff "$SCRATCH/k.meta.shell" "$SCRATCH/k.meta.one" | head -20)"
+fi
+sanitizer_report "$SCRATCH/k.err" && _tap_result 1 "no sanitizer report (kept-VG session)"
+
 # --- 4. odds and ends ---------------------------------------------------------------------
 out=$(printf 'vgs '"'"'unterminated\nversion\n' | "$LVX" 2>&1)
 test_ok "a parse error is reported and the shell goes on (stdin pipe, no arguments)" \
