@@ -26,6 +26,8 @@
 struct exporter {
     struct lvx_pool *pool;
     const struct lvx_vg *vg;
+    uint64_t last_date_time;     /* date_text() of the previous LV, reused when equal */
+    const char *last_date;
 };
 
 /* "<q> <unit>": %g of q, done without printf when q is a whole number below 1e6. */
@@ -70,9 +72,12 @@ static const char *ctime_text(struct lvx_pool *pool, uint64_t t, bool newline)
     return lvx_pool_strdup(pool, buf);
 }
 
-/* "2026-11-29 18:46:09 +0000" (LV creation_time comment) */
-static const char *date_text(struct lvx_pool *pool, uint64_t t)
+/* "2026-11-29 18:46:09 +0000" (LV creation_time comment); LVs made in the same
+ * second share one text. */
+static const char *date_text(struct exporter *ex, uint64_t t)
 {
+    if (ex->last_date && ex->last_date_time == t)
+        return ex->last_date;
     time_t tt = (time_t)t;
     struct tm tm;
     char buf[64];
@@ -80,7 +85,9 @@ static const char *date_text(struct lvx_pool *pool, uint64_t t)
     if (!gmtime_r(&tt, &tm))
         memset(&tm, 0, sizeof(tm));
     strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S +0000", &tm);
-    return lvx_pool_strdup(pool, buf);
+    ex->last_date_time = t;
+    ex->last_date = lvx_pool_strdup(ex->pool, buf);
+    return ex->last_date;
 }
 
 static struct lvx_cfg_node *add_uuid(struct exporter *ex, struct lvx_cfg_node *sec,
@@ -346,7 +353,7 @@ static void export_lv(struct exporter *ex, struct lvx_cfg_node *lvs, const struc
     if (lv->has_creation) {
         struct lvx_cfg_node *n = lvx_cfg_add_int(ex->pool, sec, "creation_time",
                                                  (int64_t)lv->creation_time);
-        n->comment = date_text(ex->pool, lv->creation_time);
+        n->comment = date_text(ex, lv->creation_time);
         lvx_cfg_add_str(ex->pool, sec, "creation_host", lv->creation_host ? lv->creation_host : "");
     }
     if (lv->lock_args)

@@ -25,10 +25,12 @@ static bool uuid_char_valid(char c)
 
 bool lvx_uuid_raw_valid(const char *raw)
 {
-    for (unsigned i = 0; i < LVX_UUID_LEN; i++)
-        if (!uuid_char_valid(raw[i]))
-            return false;                 /* also stops at a NUL before the end */
-    return raw[LVX_UUID_LEN] == '\0';
+    if (strnlen(raw, LVX_UUID_LEN + 1) != LVX_UUID_LEN)
+        return false;
+    unsigned bad = 0;
+    for (unsigned i = 0; i < LVX_UUID_LEN; i++)     /* no early exit: the compiler vectorises */
+        bad |= !uuid_char_valid(raw[i]);
+    return !bad;
 }
 
 int lvx_uuid_parse(const char *text, char out[LVX_UUID_LEN + 1])
