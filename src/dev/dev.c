@@ -281,6 +281,20 @@ static void node_set_free(struct node_set *set)
 }
 
 /* A block device of the system list (its node found by readdir). */
+struct lvx_dev *lvx_dev_new_listed(struct lvx_pool *pool, const char *path, uint32_t major,
+                                   uint32_t minor, uint64_t size_hint, bool is_link)
+{
+    struct lvx_dev *d = lvx_pool_alloc(pool, sizeof(*d));
+    d->path = lvx_pool_strdup(pool, path);
+    d->major = major;
+    d->minor = minor;
+    d->size = size_hint;
+    d->logical_block_size = 512;
+    d->fd = -1;
+    d->is_link = is_link;
+    return d;
+}
+
 static struct lvx_dev *dev_new_block(struct lvx_pool *pool, const char *path, unsigned maj,
                                      unsigned min)
 {

@@ -38,6 +38,11 @@ struct lvx_devlist {
     struct lvx_dev **devs;
 };
 
+/* A block device of a system list read back from where it was kept (meta/index.c):
+ * closed, size_hint as listed (lvx_dev_open() gets the exact size). */
+struct lvx_dev *lvx_dev_new_listed(struct lvx_pool *pool, const char *path, uint32_t major,
+                                   uint32_t minor, uint64_t size_hint, bool is_link);
+
 /* Devices named explicitly (--devices; comma separated lists already split).  Each must
  * exist and be a block device or regular file; -ENOENT/-EINVAL with a message otherwise.
  * Duplicates (same device reached by two names) are listed once. */

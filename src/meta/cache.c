@@ -62,7 +62,7 @@ struct lvx_cache {
     const struct lvx_dev_ops *io;
     unsigned ndev;
     struct cache_dev *devs;
-    struct lvx_buf list_key;     /* what the system device list was built from (list_key()),
+    struct lvx_buf list_key;     /* what the system device list was built from (lvx_scan_list_key()),
                                   * empty when the list came from --devices or is unknown */
     struct cache_record record;
     struct lvx_scan *scan;
@@ -238,51 +238,6 @@ static void take_devices(struct lvx_cache *c, const struct lvx_devlist *list)
     }
 }
 
-/* Everything a system device list is built from, except the device nodes themselves:
- * the block devices of the system, lvm.conf (filters, devices/scan) and the --config
- * text.  The same key gives the same list, so a session lists the devices again (a
- * stat and a filter match per device of the system) only when it changes.
- * The devices are vouched for by the kernel's uevent sequence number: every device
- * added or removed, every loop device attached or detached, every capacity change of a
- * non-empty disk sends a uevent and counts (whether anybody listens or not).  Without
- * it, /proc/partitions itself (whose reading costs about as much as the listing on a
- * system of a thousand devices: the kernel walks its disks for each 4 KiB read). */
-static void append_file(struct lvx_buf *b, const char *path)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd >= 0) {
-        for (;;) {
-            lvx_buf_reserve(b, 65536);
-            ssize_t n = read(fd, b->data + b->len, 65536);
-            if (n <= 0)
-                break;
-            b->len += (size_t)n;
-        }
-        close(fd);
-    }
-    lvx_buf_append(b, "", 1);       /* separator (NUL): keeps the parts apart */
-}
-
-static void list_key(const struct lvx_ctx *ctx, struct lvx_buf *key)
-{
-    char path[4200];
-    lvx_buf_reset(key);
-    lvx_buf_puts(key, "uevent ");
-    size_t before = key->len;
-    append_file(key, "/sys/kernel/uevent_seqnum");
-    if (key->len - before < 2) {    /* unreadable: the partition list itself */
-        key->len = 0;
-        lvx_buf_puts(key, "partitions ");
-        append_file(key, "/proc/partitions");
-    }
-    snprintf(path, sizeof(path), "%s/lvm.conf", lvx_config_system_dir());
-    lvx_buf_puts(key, path);
-    lvx_buf_append(key, "", 1);
-    append_file(key, path);
-    if (ctx->config_override)
-        lvx_buf_puts(key, ctx->config_override);
-}
-
 static bool same_key(const struct lvx_buf *a, const struct lvx_buf *b)
 {
     return a->len && a->len == b->len && memcmp(a->data, b->data, a->len) == 0;
@@ -412,7 +367,7 @@ int lvx_cache_scan(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts, struct
     struct lvx_buf key = LVX_BUF_INIT;
     bool system = !(opts && opts->devices);
     if (system)
-        list_key(ctx, &key);
+        lvx_scan_list_key(ctx, &key);
     struct lvx_pool *tmp = lvx_pool_create();
     struct lvx_devlist list = { 0 };
     bool same = system && c->devs && same_key(&key, &c->list_key);

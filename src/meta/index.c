@@ -34,6 +34,8 @@ struct index_file {
     uint64_t devs_hash;
     unsigned count;
     struct index_entry *entries;        /* sorted by device number */
+    uint64_t list_key;                  /* lvx_scan_list_key_hash() the list was made under */
+    struct lvx_devlist list;            /* that system device list ("dev" lines), or empty */
 };
 
 static bool index_disabled(void)
@@ -155,6 +157,29 @@ static bool parse_entry(char *line, struct index_entry *e)
     return true;
 }
 
+/* "dev MAJ:MIN KIB LINK PATH" (LINK 0 or 1; PATH the rest of the line). */
+static bool parse_dev(struct lvx_pool *pool, char *line, struct lvx_devlist *list, unsigned *cap)
+{
+    char *p = line + 4;
+    uint32_t maj, min;
+    const char *end;
+    if (!parse_number(p, ':', &end, &maj) || !parse_number(end + 1, ' ', &end, &min))
+        return false;
+    uint64_t kib = 0;
+    for (p = (char *)end + 1; *p >= '0' && *p <= '9'; p++)
+        kib = kib * 10 + (uint64_t)(*p - '0');
+    if (*p != ' ' || (p[1] != '0' && p[1] != '1') || p[2] != ' ' || p[3] != '/')
+        return false;
+    if (list->count == *cap) {
+        unsigned ncap = *cap ? *cap * 2 : 64;
+        list->devs = lvx_pool_realloc(pool, list->devs, *cap * sizeof(*list->devs),
+                                      ncap * sizeof(*list->devs));
+        *cap = ncap;
+    }
+    list->devs[list->count++] = lvx_dev_new_listed(pool, p + 3, maj, min, kib * 1024, p[1] == '1');
+    return true;
+}
+
 /* The index of this configuration, or false (missing or malformed). */
 static bool load_index(struct lvx_pool *pool, struct index_file *out)
 {
@@ -163,7 +188,7 @@ static bool load_index(struct lvx_pool *pool, struct index_file *out)
     if (!text)
         return false;
     memset(out, 0, sizeof(*out));
-    unsigned cap = 0;
+    unsigned cap = 0, list_cap = 0;
     bool ok = strncmp(text, INDEX_MAGIC "\n", sizeof(INDEX_MAGIC)) == 0;
     bool have_hash = false;
     for (char *line = text, *next; ok && line && *line; line = next) {
@@ -175,6 +200,14 @@ static bool load_index(struct lvx_pool *pool, struct index_file *out)
         if (strncmp(line, "devices ", 8) == 0) {
             ok = sscanf(line + 8, "%" SCNx64, &out->devs_hash) == 1;
             have_hash = true;
+            continue;
+        }
+        if (strncmp(line, "listkey ", 8) == 0) {
+            ok = sscanf(line + 8, "%" SCNx64, &out->list_key) == 1;
+            continue;
+        }
+        if (strncmp(line, "dev ", 4) == 0) {
+            ok = parse_dev(pool, line, &out->list, &list_cap);
             continue;
         }
         if (out->count == cap) {
@@ -262,15 +295,20 @@ int lvx_index_scan(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts, struct
     struct lvx_scan_opts all = *opts;
     all.vg_names = NULL;
     all.vg_name_count = 0;
-    struct lvx_devlist list;
-    int rc = lvx_scan_list_devices(ctx, &all, pool, &list);
+    uint64_t key = lvx_scan_list_key_hash(ctx);    /* before any listing: meta/scan.h */
+    struct index_file idx;
+    if (!load_index(pool, &idx))
+        return stale(ctx, pool, "missing or unreadable");
+    struct lvx_devlist list = idx.list;
+    int rc = 0;
+    if (idx.list_key == key && list.count)
+        lvx_debug(ctx, "Device index: using the %u devices listed under the same key", list.count);
+    else
+        rc = lvx_scan_list_devices(ctx, &all, pool, &list);
     if (rc < 0) {
         lvx_pool_destroy(pool);
         return rc;
     }
-    struct index_file idx;
-    if (!load_index(pool, &idx))
-        return stale(ctx, pool, "missing or unreadable");
     if (idx.devs_hash != lvx_index_hash_devices(&list))
         return stale(ctx, pool, "the device list changed");
     struct lvx_devlist chosen = { 0, lvx_pool_alloc(pool, (list.count + 1) * sizeof(*list.devs)) };
@@ -407,6 +445,26 @@ static void add_vg_devices(struct dev_vg *map, unsigned *n, const struct lvx_vg 
     }
 }
 
+/* The system device list and the key it was made under, so that the next command
+ * with the same key (no uevent, same lvm.conf and --config) need not list again.
+ * Left out when a path could not be read back (a space or newline in it). */
+static void render_list(const struct lvx_scan *scan, struct lvx_buf *b)
+{
+    if (!scan->list_key_hash)
+        return;
+    for (unsigned i = 0; i < scan->devs.count; i++) {
+        const struct lvx_dev *d = scan->devs.devs[i];
+        if (d->is_file || d->path[0] != '/' || strpbrk(d->path, " \n"))
+            return;
+    }
+    lvx_buf_printf(b, "listkey %016" PRIx64 "\n", scan->list_key_hash);
+    for (unsigned i = 0; i < scan->devs.count; i++) {
+        const struct lvx_dev *d = scan->devs.devs[i];
+        lvx_buf_printf(b, "dev %u:%u %" PRIu64 " %d %s\n", d->major, d->minor, d->size / 1024,
+                       d->is_link ? 1 : 0, d->path);
+    }
+}
+
 static void render_index(const struct lvx_scan *scan, const struct lvx_vgset *set,
                          const struct lvx_vg *changed, struct lvx_buf *b)
 {
@@ -421,6 +479,7 @@ static void render_index(const struct lvx_scan *scan, const struct lvx_vgset *se
         add_vg_devices(map, &n, changed);
     qsort(map, n, sizeof(*map), dev_vg_cmp);
     lvx_buf_printf(b, "%s\ndevices %016" PRIx64 "\n", INDEX_MAGIC, scan->devs_hash);
+    render_list(scan, b);
     for (unsigned i = 0; i < scan->pv_count; i++) {
         const struct lvx_scan_pv *spv = &scan->pvs[i];
         if (spv->dev->is_file)

@@ -30,13 +30,16 @@
 #include "dev/io.h"
 #include "format/cfg.h"
 #include "format/crc.h"
+#include "util/buf.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define SCAN_HEAD_BYTES 4608u               /* phase 1 read: labels and mda0's header
                                              * (at 4096 as LVM2 places it): one read per PV */
@@ -469,6 +472,64 @@ out:
     return rc;
 }
 
+/* ---- what a system device list is built from ---------------------------------- */
+
+/* Everything a system device list is built from, except the device nodes themselves:
+ * the block devices of the system, lvm.conf (filters, devices/scan) and the --config
+ * text.  The same key gives the same list, so a session lists the devices again (a
+ * stat and a filter match per device of the system) only when it changes.
+ * The devices are vouched for by the kernel's uevent sequence number: every device
+ * added or removed, every loop device attached or detached, every capacity change of a
+ * non-empty disk sends a uevent and counts (whether anybody listens or not).  Without
+ * it, /proc/partitions itself (whose reading costs about as much as the listing on a
+ * system of a thousand devices: the kernel walks its disks for each 4 KiB read). */
+static void key_append_file(struct lvx_buf *b, const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        for (;;) {
+            lvx_buf_reserve(b, 65536);
+            ssize_t n = read(fd, b->data + b->len, 65536);
+            if (n <= 0)
+                break;
+            b->len += (size_t)n;
+        }
+        close(fd);
+    }
+    lvx_buf_append(b, "", 1);       /* separator (NUL): keeps the parts apart */
+}
+
+void lvx_scan_list_key(const struct lvx_ctx *ctx, struct lvx_buf *key)
+{
+    char path[4200];
+    lvx_buf_reset(key);
+    lvx_buf_puts(key, "uevent ");
+    size_t before = key->len;
+    key_append_file(key, "/sys/kernel/uevent_seqnum");
+    if (key->len - before < 2) {    /* unreadable: the partition list itself */
+        key->len = 0;
+        lvx_buf_puts(key, "partitions ");
+        key_append_file(key, "/proc/partitions");
+    }
+    snprintf(path, sizeof(path), "%s/lvm.conf", lvx_config_system_dir());
+    lvx_buf_puts(key, path);
+    lvx_buf_append(key, "", 1);
+    key_append_file(key, path);
+    if (ctx->config_override)
+        lvx_buf_puts(key, ctx->config_override);
+}
+
+uint64_t lvx_scan_list_key_hash(const struct lvx_ctx *ctx)
+{
+    struct lvx_buf key = LVX_BUF_INIT;
+    lvx_scan_list_key(ctx, &key);
+    uint64_t h = 14695981039346656037ull;            /* FNV-1a */
+    for (size_t i = 0; i < key.len; i++)
+        h = (h ^ (unsigned char)key.data[i]) * 1099511628211ull;
+    lvx_buf_free(&key);
+    return h ? h : 1;
+}
+
 /* ---- entry points ------------------------------------------------------------------- */
 
 /* lvm.conf devices/scan: keep the devices with a node in those directories. */
@@ -555,6 +616,7 @@ int lvx_scan_uncached(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts,
     struct lvx_pool *pool = lvx_pool_create();
     struct lvx_devlist devs;
     bool named = opts && opts->devices;
+    uint64_t key = named ? 0 : lvx_scan_list_key_hash(ctx);   /* before the list: see scan.h */
     int rc = lvx_scan_list_devices(ctx, opts, pool, &devs);
     if (rc < 0) {
         lvx_pool_destroy(pool);
@@ -565,6 +627,7 @@ int lvx_scan_uncached(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts,
     if (rc == 0 && !named) {
         (*out)->full_system = true;
         (*out)->devs_hash = hash;
+        (*out)->list_key_hash = key;
     }
     return rc;
 }

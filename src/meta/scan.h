@@ -17,6 +17,7 @@
 
 #include "util/ctx.h"
 #include "util/pool.h"
+#include "util/buf.h"
 #include "dev/dev.h"
 #include "format/label.h"
 #include "format/mda.h"
@@ -66,6 +67,8 @@ struct lvx_scan {
                                   * index may be rebuilt from it (meta/index.h) */
     bool narrowed;               /* only the devices the index gives for opts->vg_names */
     uint64_t devs_hash;          /* of the system device list (lvx_index_hash_devices) */
+    uint64_t list_key_hash;      /* lvx_scan_list_key_hash() taken before that list was
+                                  * made, 0 if not: the index may keep the list under it */
 };
 
 struct lvx_scan_opts {
@@ -97,6 +100,12 @@ int lvx_scan_devices(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lv
  * scan->devs; one that cannot be opened or read ends up without a label. */
 int lvx_scan_reread_devices(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_dev **devs,
                             unsigned count);
+/* Everything a system device list is built from, except the device nodes themselves
+ * (the kernel's uevent counter, lvm.conf, --config): the same key gives the same list.
+ * Read it *before* listing.  The hash form is never 0. */
+void lvx_scan_list_key(const struct lvx_ctx *ctx, struct lvx_buf *key);
+uint64_t lvx_scan_list_key_hash(const struct lvx_ctx *ctx);
+
 /* lvx_scan() without the session cache (ctx->cache ignored). */
 int lvx_scan_uncached(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts,
                       struct lvx_scan **out);

@@ -153,7 +153,10 @@ test_ok "lvx vgcreate $VG2 on two PVs" X vgcreate "$VG2" "$A" "$B"
 X vgs >/dev/null 2>&1      # a full scan writes the index
 test_eq "the index lists every PV" "$(grep -c '^pv ' "$INDEX" 2>/dev/null)" "$((COUNT + 2))"
 : >"$IOLOG"
-LVX_TEST_IO_LOG=$IOLOG X vgs "$VG2" >/dev/null 2>&1
+LVX_TEST_IO_LOG=$IOLOG X vgs -d "$VG2" >/dev/null 2>"$R/listed.err"
+test_ok "the index keeps the device list: vgs $VG2 does not list the devices again" \
+    grep -q "Device index: using the ${#ALL[@]} devices listed under the same key" "$R/listed.err"
+test_eq "the index keeps one dev line per listed device" "$(grep -c '^dev ' "$INDEX")" "${#ALL[@]}"
 test_eq "lvx vgs $VG2 opens only its 2 devices" \
     "$(grep '^open /dev/' "$IOLOG" | sort -u | awk '{ print $2 }' | tr '\n' ' ')" "$A $B "
 
@@ -178,7 +181,7 @@ else
     _diag_file diff "$R/moved.diff"
 fi
 test_eq "PV moved: the index has it at its new device number" \
-    "$(awk -v u="$BUUID" '$3 == u { print $2 }' "$INDEX")" "$(majmin "$B")"
+    "$(awk -v u="$BUUID" '$1 == "pv" && $3 == u { print $2 }' "$INDEX")" "$(majmin "$B")"
 
 # 3b. PV added behind lvx's back (the device list is unchanged: only VG2's metadata says so)
 X vgs "$VG2" >/dev/null 2>&1
@@ -187,7 +190,7 @@ test_eq "LVM2 extended $VG2 behind lvx's back" \
     "$(lvm2 vgs --noheadings -o pv_count "$VG2" 2>/dev/null | tr -d ' ')" 3
 test_eq "lvx vgs $VG2 finds the third PV" "$(X vgs --noheadings -o pv_count "$VG2" 2>/dev/null | tr -d ' ')" 3
 test_eq "PV added by LVM2: the index lists it in $VG2" \
-    "$(awk -v d="$(majmin "$C")" '$2 == d { print $5 }' "$INDEX")" "$VG2"
+    "$(awk -v d="$(majmin "$C")" '$1 == "pv" && $2 == d { print $5 }' "$INDEX")" "$VG2"
 
 # 3c. PV wiped (its label zeroed behind lvx's back)
 dd if=/dev/zero of="$A" bs=4096 count=1 conv=fsync status=none
@@ -195,7 +198,7 @@ X vgs "$VG2" >"$R/wiped.out" 2>"$R/wiped.err"
 grep -q "Couldn't find device with uuid" "$R/wiped.err"
 test_eq "PV wiped: lvx reports $VG2 with a missing PV" "$?" 0
 test_eq "PV wiped: the index no longer lists its device" \
-    "$(awk -v d="$(majmin "$A")" '$2 == d' "$INDEX" | wc -l)" 0
+    "$(awk -v d="$(majmin "$A")" '$1 == "pv" && $2 == d' "$INDEX" | wc -l)" 0
 
 # 3d. a damaged index file is ignored and rewritten
 printf 'lvx-index 1\ndevices zz\npv 7:x garbage\n\0\377' >"$INDEX"
