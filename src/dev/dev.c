@@ -280,7 +280,8 @@ static void node_set_free(struct node_set *set)
     free(set->names);
 }
 
-/* A block device of the system list (its node found by readdir). */
+/* A block device of the system list (its node found by readdir, or read back from the
+ * device index, meta/index.c). */
 struct lvx_dev *lvx_dev_new_listed(struct lvx_pool *pool, const char *path, uint32_t major,
                                    uint32_t minor, uint64_t size_hint, bool is_link)
 {
@@ -292,18 +293,6 @@ struct lvx_dev *lvx_dev_new_listed(struct lvx_pool *pool, const char *path, uint
     d->logical_block_size = 512;
     d->fd = -1;
     d->is_link = is_link;
-    return d;
-}
-
-static struct lvx_dev *dev_new_block(struct lvx_pool *pool, const char *path, unsigned maj,
-                                     unsigned min)
-{
-    struct lvx_dev *d = lvx_pool_alloc(pool, sizeof(*d));
-    d->path = lvx_pool_strdup(pool, path);
-    d->major = maj;
-    d->minor = min;
-    d->logical_block_size = 512;
-    d->fd = -1;
     return d;
 }
 
@@ -353,7 +342,7 @@ int lvx_devs_from_system(struct lvx_ctx *ctx, struct lvx_pool *pool, struct lvx_
         snprintf(path, sizeof(path), "/dev/%s", name);
         struct lvx_dev *d;
         if (node_set_has(&nodes, name)) {
-            d = dev_new_block(pool, path, maj, min);
+            d = lvx_dev_new_listed(pool, path, maj, min, 0, false);
         } else {
             struct stat st;
             bool is_link;

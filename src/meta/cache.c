@@ -80,7 +80,6 @@ struct lvx_cache {
     unsigned generation;
     struct lvx_vgset *kept_set;
     unsigned kept_generation;
-    unsigned set_hits;
 };
 
 struct lvx_cache *lvx_cache_new(void)
@@ -173,11 +172,6 @@ void lvx_cache_stats(const struct lvx_cache *c, unsigned *hits, unsigned *misses
     *misses = c->misses;
 }
 
-unsigned lvx_cache_set_hits(const struct lvx_cache *c)
-{
-    return c->set_hits;
-}
-
 /* ---- the kept VG set ------------------------------------------------------------ */
 
 bool lvx_cache_keep_set(struct lvx_cache *c, const struct lvx_scan *scan, struct lvx_vgset *set)
@@ -198,8 +192,6 @@ struct lvx_vgset *lvx_cache_take_set(struct lvx_cache *c, const struct lvx_scan 
         lvx_vgset_free(set);
         set = NULL;
     }
-    if (set)
-        c->set_hits++;
     return set;
 }
 

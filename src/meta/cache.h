@@ -68,6 +68,5 @@ struct lvx_vgset *lvx_cache_take_set(struct lvx_cache *cache, const struct lvx_s
 
 /* Counters (for tests and benchmarks). */
 void lvx_cache_stats(const struct lvx_cache *cache, unsigned *hits, unsigned *misses);
-unsigned lvx_cache_set_hits(const struct lvx_cache *cache);
 
 #endif

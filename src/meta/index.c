@@ -3,7 +3,8 @@
  * meta/index.c - the persistent device index (see index.h): load and check it, scan
  * only the devices of the named VGs, fall back to a full scan, rebuild it.
  *
- * Entry points: lvx_index_scan(), lvx_scan_assemble(), lvx_index_update(),
+ * Entry points: lvx_index_scan(), lvx_scan_assemble(), lvx_scan_assemble_from(),
+ * lvx_index_update(),
  * lvx_index_update_vg(),
  * lvx_index_hash_devices(), lvx_index_path(), lvx_index_raise_fd_limit().
  */
@@ -368,6 +369,14 @@ int lvx_scan_assemble(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts,
     int rc = lvx_scan(ctx, opts, scan);
     if (rc < 0)
         return rc;
+    return lvx_scan_assemble_from(ctx, opts, scan, set);
+}
+
+int lvx_scan_assemble_from(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts,
+                           struct lvx_scan **scan, struct lvx_vgset **set)
+{
+    int rc;
+    *set = NULL;
     if (!(*scan)->narrowed)
         return lvx_scan_vgs(ctx, *scan, set);
 

@@ -38,6 +38,10 @@ int lvx_index_scan(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts, struct
  * every device is read. */
 int lvx_scan_assemble(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts,
                       struct lvx_scan **scan, struct lvx_vgset **set);
+/* The assembly half of lvx_scan_assemble(), for a scan the caller already made with the
+ * same opts (*scan may be replaced by a full one; freed by the caller either way). */
+int lvx_scan_assemble_from(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts,
+                           struct lvx_scan **scan, struct lvx_vgset **set);
 
 /* Rewrite the index from a full system scan and its assembly (scan->full_system); errors
  * are ignored (the index is only an accelerator). */

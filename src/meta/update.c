@@ -58,9 +58,8 @@ static int update_assemble(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts
             return 0;
         }
         lvx_vgset_free(u->set);
-        lvx_scan_free(u->scan);
         u->set = NULL;
-        u->scan = NULL;
+        return lvx_scan_assemble_from(ctx, opts, &u->scan, &u->set);   /* the same scan */
     }
     return lvx_scan_assemble(ctx, opts, &u->scan, &u->set);
 }
