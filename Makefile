@@ -16,14 +16,14 @@ endif
 
 CC ?= cc
 SOVERSION := 0
-VERSION := 0.1.0
+VERSION := $(shell sed -n 's/^#define LVX_VERSION "\(.*\)"/\1/p' src/util/version.h)
 PREFIX ?= /usr/local
 DESTDIR ?=
 
 WARN := -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CFLAGS_ALL := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 $(OPT) -g $(WARN) -fPIC \
               -Isrc -Iinclude $(SANFLAGS) $(CFLAGS)
-LIBS := -luring -lblkid -lz -lpthread
+LIBS := -luring -lblkid -lpthread
 LDFLAGS_ALL := $(SANFLAGS) $(LDFLAGS)
 
 LIB_SRC := $(sort $(shell find src -name '*.c' ! -name 'lvx.c' 2>/dev/null))
@@ -61,7 +61,7 @@ unit: $(UNIT_BIN)
 
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(TESTLIB_OBJ) $(BUILD)/liblvx.a
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $< $(TESTLIB_OBJ) $(BUILD)/liblvx.a $(LDFLAGS_ALL) $(LIBS)
+	$(CC) -o $@ $< $(TESTLIB_OBJ) $(BUILD)/liblvx.a $(LDFLAGS_ALL) $(LIBS) -lz
 
 # The README's test command.  Installs what is missing (idempotent), builds plain and
 # sanitized, runs every test through prove.
@@ -106,4 +106,5 @@ install: all
 clean:
 	rm -rf build build-asan build-fuzz
 
--include $(LIB_OBJ:.o=.d) $(BIN_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(BIN_OBJ:.o=.d) $(TESTLIB_OBJ:.o=.d) \
+         $(UNIT_SRC:tests/unit/%.c=$(BUILD)/obj/tests/unit/%.d)

@@ -43,7 +43,7 @@ typedef struct lvx_vg_handle lvx_vg_handle;    /* an opened volume group */
 lvx_handle *lvx_init(void);
 /* Free the handle (open VG handles must be closed first). */
 void lvx_exit(lvx_handle *h);
-/* The library version, "0.1.0". */
+/* The library version, as "0.1.0" (src/util/version.h). */
 const char *lvx_version(void);
 
 /* ---- messages -------------------------------------------------------------------- */

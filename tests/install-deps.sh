@@ -15,7 +15,7 @@ PACKAGES=(
     liburing-dev        # batched parallel device reads
     libblkid-dev        # signature detection (pvcreate, planned)
     libreadline-dev     # line editing in `lvx shell`
-    zlib1g-dev          # linked by liblvx; fixture decompression in the unit tests
+    zlib1g-dev          # the unit tests only: fixture decompression, crc32 cross-check
     lvm2                # the real LVM2: oracle in tests/cli
     xfsprogs            # filesystems on activated LVs (user-space activation tests, demo)
     e2fsprogs

@@ -8,6 +8,7 @@
  * Command runs are serialised process-wide (the option parser uses getopt's globals).
  */
 #include "api/api.h"
+#include "util/version.h"
 #include "cmd/commands.h"
 #include "config/config.h"
 
@@ -18,9 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef LVX_VERSION
-#define LVX_VERSION "0.1.0"
-#endif
 
 static pthread_mutex_t run_lock = PTHREAD_MUTEX_INITIALIZER;
 

@@ -4,10 +4,7 @@
  * LVM2 metadata format it reads and writes.
  */
 #include "cmd/commands.h"
-
-#ifndef LVX_VERSION
-#define LVX_VERSION "0.1.0"
-#endif
+#include "util/version.h"
 
 int lvx_cmd_version(struct lvx_cmd_env *env)
 {

@@ -7,8 +7,8 @@
 # tests/kernel/dm-activation.sh with the plain lvx binary ($LVX_PLAIN, built when
 # missing) and 10 virtio disks.  The guest's TAP lines become this test's.
 #
-#   KVM_DM_TEST=PATH        the tool (default: kvm-dm-test on PATH, else
-#                           /work/shared/tools/kvm-dm-test)
+#   KVM_DM_TEST=PATH        the tool (default: the repository's copy,
+#                           tests/tools/kvm-dm-test)
 #   LVX_SKIP_KERNEL=1       skip (e.g. for quick local runs)
 #   LVX_KERNEL_TIMEOUT=SEC  guest time limit (default 600; a loaded host under TCG is slow)
 # Skipped (1..0 # SKIP) where no QEMU/kernel can run (kvm-dm-test exit 77).
@@ -16,7 +16,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 [[ ${LVX_SKIP_KERNEL:-0} == 1 ]] && skip_all "LVX_SKIP_KERNEL=1"
-KDT=${KVM_DM_TEST:-$(command -v kvm-dm-test 2>/dev/null || echo /work/shared/tools/kvm-dm-test)}
+KDT=${KVM_DM_TEST:-$LVX_ROOT/tests/tools/kvm-dm-test}
 [[ -x $KDT ]] || skip_all "kvm-dm-test not found"
 need_root
 if [[ ! -x $LVX_PLAIN ]]; then
