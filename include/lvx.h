@@ -19,8 +19,9 @@
  * each command (metadata area headers re-read under the VG lock), so changes made
  * meanwhile by other processes (lvx or LVM2) are seen and never overwritten.
  *
- * Threads: a handle must not be used by two threads at once.  Commands of all handles
- * of a process run one at a time (the library serialises them internally).
+ * Threads: a handle must not be used by two threads at once.  Different handles may be
+ * used by different threads at the same time: their commands run concurrently and
+ * take the same VG and global locks as separate processes do.
  *
  * Configuration: lvm.conf from $LVM_SYSTEM_DIR (default /etc/lvm), plus an override
  * given with lvx_config_override() (same syntax as --config).

@@ -5,7 +5,9 @@
  *
  * Commands run in-process through a session (cmd/shell.h): the session's output and
  * log callbacks land here, where output is cut into lines and errors are remembered.
- * Command runs are serialised process-wide (the option parser uses getopt's globals).
+ * Handles are independent: commands of different handles run at once in different
+ * threads (the option parser keeps no global state; VG and global locks are taken as
+ * between processes).
  */
 #include "api/api.h"
 #include "util/version.h"
@@ -13,14 +15,11 @@
 #include "config/config.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-
-static pthread_mutex_t run_lock = PTHREAD_MUTEX_INITIALIZER;
 
 const char *lvx_version(void)
 {
@@ -228,13 +227,11 @@ int lvx_api_exec(lvx_handle *h, int argc, const char *const *argv, struct lvx_bu
     for (int i = 0; i < argc; i++)
         full[i + 1] = (char *)argv[i];
 
-    pthread_mutex_lock(&run_lock);
     h->capture = capture;
     h->session.errors = 0;
     int rc = lvx_main_opts(&h->session.run, argc + 1, full);
     h->capture = NULL;
     flush_partial(h);
-    pthread_mutex_unlock(&run_lock);
     free(full);
     if (rc != LVX_EXIT_OK) {
         if (!h->errmsg[0])

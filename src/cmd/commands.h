@@ -196,4 +196,13 @@ const char *lvx_cmd_pv_name(const struct lvx_pv *pv);
 /* PV size in sectors as LVM2 reports pv_size (text dev_size, else device size). */
 uint64_t lvx_cmd_pv_size(const struct lvx_pv *pv);
 
+/* The value of a BOOL option (y|n), or dflt when the command line did not give it. */
+bool lvx_cmd_bool(const struct lvx_cmd_env *env, enum lvx_opt_id id, bool dflt);
+/* Apply the command line's --addtag values, then its --deltag values (validated and
+ * without '@' by the parser) to tags; true when tags changed. */
+bool lvx_cmd_apply_tags(const struct lvx_cmd_env *env, struct lvx_pool *pool,
+                        struct lvx_strlist *tags);
+/* Did the command line give --addtag or --deltag? */
+bool lvx_cmd_has_tag_changes(const struct lvx_cmd_env *env);
+
 #endif

@@ -469,3 +469,31 @@ uint64_t lvx_cmd_pv_size(const struct lvx_pv *pv)
         return pv->ondisk.dev_bytes / 512;
     return pv->ondisk.hdr_device_size / 512;
 }
+
+/* ---- typed option values shared by every family ------------------------------- */
+
+bool lvx_cmd_bool(const struct lvx_cmd_env *env, enum lvx_opt_id id, bool dflt)
+{
+    return env->args->count[id] ? env->args->val[id].b : dflt;
+}
+
+bool lvx_cmd_apply_tags(const struct lvx_cmd_env *env, struct lvx_pool *pool,
+                        struct lvx_strlist *tags)
+{
+    const struct lvx_opt_val *add = &env->args->val[LVX_OPT_ADDTAG];
+    const struct lvx_opt_val *del = &env->args->val[LVX_OPT_DELTAG];
+    bool changed = false;
+    for (unsigned i = 0; i < add->item_count; i++)
+        if (!lvx_strlist_has(tags, add->items[i])) {
+            lvx_strlist_add(pool, tags, add->items[i]);
+            changed = true;
+        }
+    for (unsigned i = 0; i < del->item_count; i++)
+        changed |= lvx_strlist_remove(tags, del->items[i]);
+    return changed;
+}
+
+bool lvx_cmd_has_tag_changes(const struct lvx_cmd_env *env)
+{
+    return env->args->count[LVX_OPT_ADDTAG] || env->args->count[LVX_OPT_DELTAG];
+}

@@ -29,11 +29,15 @@ static int log_level_for(const struct lvx_cmd_args *args, int base)
     return level;
 }
 
-static void print_parse_error(const char *msg)
+/* One line, as every lvx error: LVM2's reason line goes in parentheses after the
+ * message ("Invalid argument for --size: 4x (Can't parse size argument.)"). */
+static void print_parse_error(const struct lvx_cmd_args *args, const char *msg)
 {
     /* getopt-style messages ("lvx pvs: ...") are not indented, LVM2's own are */
     if (strncmp(msg, "lvx ", 4) == 0)
         lvx_cmd_error_raw(msg);
+    else if (args->reason)
+        lvx_cmd_errorf("%s (%s)", msg, args->reason);
     else
         lvx_cmd_errorf("%s", msg);
 }
@@ -72,7 +76,7 @@ static int run_command(const struct lvx_run_opts *o, const struct lvx_command *c
     env.pool = lvx_pool_create();
 
     if (lvx_opts_parse(&ctx, env.pool, cmd->name, cmd->opts, argc, argv, &args) < 0) {
-        print_parse_error(ctx.errmsg);
+        print_parse_error(&args, ctx.errmsg);
         rc = LVX_EXIT_INVALID;
     } else if (args.count[LVX_OPT_HELP]) {
         struct lvx_buf b = LVX_BUF_INIT;

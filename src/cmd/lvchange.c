@@ -16,10 +16,9 @@ struct change_opts {
     bool perm_given, read_only;
     bool ra_given;
     int64_t read_ahead;          /* -1 none, 0 auto, else sectors */
-    char **add_tags, **del_tags;
-    unsigned add_count, del_count;
     bool alloc_given;
     enum lvx_alloc alloc;
+    const struct lvx_cmd_env *env; /* --addtag/--deltag are applied from its args */
 };
 
 static int parse_change_args(struct lvx_cmd_env *env, struct change_opts *o)
@@ -28,6 +27,7 @@ static int parse_change_args(struct lvx_cmd_env *env, struct change_opts *o)
     int rc;
 
     memset(o, 0, sizeof(*o));
+    o->env = env;
     o->perm_given = env->args->count[LVX_OPT_PERMISSION] > 0;
     if (o->perm_given) {
         if (strcmp(p, "r") && strcmp(p, "rw")) {
@@ -37,8 +37,6 @@ static int parse_change_args(struct lvx_cmd_env *env, struct change_opts *o)
         o->read_only = !strcmp(p, "r");
     }
     if ((rc = lvx_lvcmd_read_ahead_arg(env, &o->ra_given, &o->read_ahead)) ||
-        (rc = lvx_lvcmd_tags_arg(env, LVX_OPT_ADDTAG, &o->add_tags, &o->add_count)) ||
-        (rc = lvx_lvcmd_tags_arg(env, LVX_OPT_DELTAG, &o->del_tags, &o->del_count)) ||
         (rc = lvx_lvcmd_alloc_arg(env, &o->alloc, &o->alloc_given)))
         return rc;
     return 0;
@@ -46,16 +44,7 @@ static int parse_change_args(struct lvx_cmd_env *env, struct change_opts *o)
 
 static bool has_changes(const struct change_opts *o)
 {
-    return o->perm_given || o->ra_given || o->add_count || o->del_count || o->alloc_given;
-}
-
-static void del_tag(struct lvx_strlist *l, const char *tag)
-{
-    unsigned k = 0;
-    for (unsigned i = 0; i < l->n; i++)
-        if (strcmp(l->v[i], tag) != 0)
-            l->v[k++] = l->v[i];
-    l->n = k;
+    return o->perm_given || o->ra_given || lvx_cmd_has_tag_changes(o->env) || o->alloc_given;
 }
 
 /* Apply the changes to one LV; false (message printed) when a change is refused. */
@@ -83,11 +72,7 @@ static bool change_lv(const struct change_opts *o, struct lvx_lv *lv)
         lv->has_read_ahead = o->read_ahead != 0;
         lv->read_ahead = o->read_ahead;
     }
-    for (unsigned i = 0; i < o->add_count; i++)
-        if (!lvx_strlist_has(&lv->tags, o->add_tags[i]))
-            lvx_strlist_add(pool, &lv->tags, o->add_tags[i]);
-    for (unsigned i = 0; i < o->del_count; i++)
-        del_tag(&lv->tags, o->del_tags[i]);
+    lvx_cmd_apply_tags(o->env, pool, &lv->tags);
     if (o->alloc_given)
         lv->alloc = o->alloc;
     return true;
@@ -114,32 +99,13 @@ static bool reload_active(struct lvx_cmd_env *env, struct lvx_lv **lvs, unsigned
 
 static int change_arg(struct lvx_cmd_env *env, const struct change_opts *o, const char *arg)
 {
-    const char *vgname, *lvname;
     struct lvx_vg_update u;
-    int rc;
-
-    if (!lvx_lvcmd_split_name(env, arg, &vgname, &lvname)) {
-        lvx_cmd_errorf("Invalid logical volume name \"%s\".", arg);
-        return LVX_EXIT_INVALID;
-    }
-    if ((rc = lvx_lvcmd_begin(env, vgname, &u)))
+    struct lvx_lv **lvs;
+    unsigned n;
+    bool failed;
+    int rc = lvx_lvcmd_begin_arg(env, arg, &u, &lvs, &n, &failed);
+    if (rc)
         return rc;
-    struct lvx_lv **lvs = lvx_pool_alloc(env->pool, (u.vg->lv_count + 1) * sizeof(*lvs));
-    unsigned n = 0;
-    bool failed = false;
-    if (lvname) {
-        struct lvx_lv *lv = lvx_vg_find_lv(u.vg, lvname);
-        if (!lv) {
-            lvx_cmd_errorf("Failed to find logical volume \"%s/%s\"", vgname, lvname);
-            failed = true;
-        } else {
-            lvs[n++] = lv;
-        }
-    } else {
-        for (unsigned i = 0; i < u.vg->lv_count; i++)
-            if (lvx_lv_is_visible(u.vg->lvs[i]))
-                lvs[n++] = u.vg->lvs[i];
-    }
     unsigned changed = 0;
     for (unsigned i = 0; i < n && has_changes(o); i++) {
         if (change_lv(o, lvs[i]))

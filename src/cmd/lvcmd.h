@@ -20,35 +20,18 @@
 #include "meta/update.h"
 #include "model/alloc.h"
 
-/* -l's percentage base. */
-enum lvx_lvcmd_percent {
-    LVX_PCT_NONE = 0,
-    LVX_PCT_VG,
-    LVX_PCT_FREE,
-    LVX_PCT_PVS,
-    LVX_PCT_LV,
-    LVX_PCT_ORIGIN,
-};
-
 /* A -L or -l argument as given. */
 struct lvx_lvcmd_size {
     bool given;
     int sign;                      /* 0, +1 ("+5m"), -1 ("-5m") */
     bool in_extents;               /* -l */
     uint64_t value;                /* -L: sectors; -l: extents or percent */
-    enum lvx_lvcmd_percent percent;
+    enum lvx_pct percent;          /* -l's percentage base (cmd/options.h) */
 };
 
-/* Parse a size "[+|-]NUMBER[.FRACTION][UNIT]" (UNIT one of bBsSkKmMgGtTpPeE, case
- * does not matter, binary multiples; default_unit used without one) into sectors.
- * opt names the option for messages ("--size").  Prints LVM2's messages and returns
- * LVX_EXIT_INVALID, or 0. */
-int lvx_lvcmd_parse_size(const char *s, char default_unit, bool allow_sign, const char *opt,
-                         struct lvx_lvcmd_size *out);
-/* Parse "[+|-]N[%VG|%FREE|%PVS|%LV|%ORIGIN]" (-l). 0 or LVX_EXIT_INVALID (printed). */
-int lvx_lvcmd_parse_extents(const char *s, bool allow_sign, struct lvx_lvcmd_size *out);
-/* The -L or -l of the command line (exactly one may be given; none is an error when
- * required).  0 or LVX_EXIT_INVALID (printed). */
+/* The -L or -l of the command line, as the option parser converted it (exactly one
+ * may be given; none is an error when required; a minus sign only when allow_sign).
+ * 0 or LVX_EXIT_INVALID (printed). */
 int lvx_lvcmd_size_args(struct lvx_cmd_env *env, bool allow_sign, bool required,
                         struct lvx_lvcmd_size *out);
 
@@ -67,11 +50,6 @@ enum lvx_alloc lvx_lvcmd_effective_policy(const struct lvx_vg *vg, enum lvx_allo
 bool lvx_lvcmd_wants_activation(struct lvx_cmd_env *env, bool activate_by_default);
 /* Print the refusal and return LVX_EXIT_FAILED. */
 int lvx_lvcmd_refuse_activation(void);
-
-/* --addtag / --deltag values (validated, '@' prefix stripped), in env->pool.
- * 0 or LVX_EXIT_INVALID (printed). */
-int lvx_lvcmd_tags_arg(struct lvx_cmd_env *env, enum lvx_opt_id id, char ***tags,
-                       unsigned *count);
 
 /* -r auto|none|N[unit] (sectors by default): *ra 0 = auto, -1 = none (also for 0),
  * else sectors (rounded down to 4 KiB, at least 8, with LVM2's warning).
@@ -99,6 +77,13 @@ const char *lvx_lvcmd_command_line(struct lvx_cmd_env *env);
 
 /* Begin a change of VG vgname (lock, scan, find).  0 or LVX_EXIT_FAILED (printed). */
 int lvx_lvcmd_begin(struct lvx_cmd_env *env, const char *vgname, struct lvx_vg_update *u);
+/* One LV argument of lvchange/lvremove-like commands: "VG/LV" (or /dev forms) names one
+ * LV, "VG" all its visible LVs.  Begins the VG update (lvx_lvcmd_begin) and lists the
+ * LVs in *lvs (env->pool, a copy: the caller may remove LVs while walking it).  0 (with
+ * *missing set and a message printed when the named LV is not there), or the exit code
+ * (no update left open). */
+int lvx_lvcmd_begin_arg(struct lvx_cmd_env *env, const char *arg, struct lvx_vg_update *u,
+                        struct lvx_lv ***lvs, unsigned *n, bool *missing);
 /* Commit (or, with --test, only say so).  0 or LVX_EXIT_FAILED (printed). */
 int lvx_lvcmd_commit(struct lvx_cmd_env *env, struct lvx_vg_update *u);
 

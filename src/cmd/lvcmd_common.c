@@ -23,130 +23,21 @@
 
 /* ---- sizes ------------------------------------------------------------------ */
 
-/* Sectors per unit letter; 0 for an unknown letter. */
-static uint64_t unit_bytes(char u)
+/* -L or -l as the parser converted it; a minus sign is refused unless allowed. */
+static int size_of_opt(struct lvx_cmd_env *env, enum lvx_opt_id id, bool allow_sign,
+                       struct lvx_lvcmd_size *out)
 {
-    switch (u) {
-    case 'b': case 'B': return 1;
-    case 's': case 'S': return 512;
-    case 'k': case 'K': return 1ull << 10;
-    case 'm': case 'M': return 1ull << 20;
-    case 'g': case 'G': return 1ull << 30;
-    case 't': case 'T': return 1ull << 40;
-    case 'p': case 'P': return 1ull << 50;
-    case 'e': case 'E': return 1ull << 60;
-    default: return 0;
-    }
-}
-
-/* One line: "Invalid argument for --size: 16E (Size is too big (>=16EiB).)". */
-static int size_invalid(const char *opt, const char *s, const char *why)
-{
-    if (why)
-        lvx_cmd_errorf("Invalid argument for %s: %s (%s)", opt, s, why);
-    else
-        lvx_cmd_errorf("Invalid argument for %s: %s", opt, s);
-    return LVX_EXIT_INVALID;
-}
-
-static int parse_sign(const char **p, bool allow_sign, int *sign)
-{
-    *sign = 0;
-    if (**p == '+' || **p == '-') {
-        *sign = **p == '+' ? 1 : -1;
-        (*p)++;
-        if (!allow_sign && *sign < 0)
-            return -1;
-    }
-    return 0;
-}
-
-int lvx_lvcmd_parse_size(const char *s, char default_unit, bool allow_sign, const char *opt,
-                         struct lvx_lvcmd_size *out)
-{
-    const char *p = s;
-    unsigned __int128 whole = 0, frac = 0, frac_div = 1;
-    bool digits = false;
-
-    memset(out, 0, sizeof(*out));
-    if (parse_sign(&p, allow_sign, &out->sign) < 0)
-        return size_invalid(opt, s, "Size may not be negative.");
-    for (; *p >= '0' && *p <= '9'; p++) {
-        whole = whole * 10 + (unsigned)(*p - '0');
-        digits = true;
-        if (whole > ((unsigned __int128)1 << 80))
-            return size_invalid(opt, s, "Size is too big (>=16EiB).");
-    }
-    if (*p == '.') {
-        for (p++; *p >= '0' && *p <= '9'; p++) {
-            if (frac_div < 1000000000000ull) {
-                frac = frac * 10 + (unsigned)(*p - '0');
-                frac_div *= 10;
-            }
-            digits = true;
-        }
-    }
-    char unit = default_unit;
-    if (*p) {
-        unit = *p++;
-        /* LVM2 accepts a trailing "b" after a unit ("4mb") */
-        if (*p == 'b' || *p == 'B')
-            p++;
-    }
-    uint64_t mult = unit_bytes(unit);
-    if (!digits || !mult || *p)
-        return size_invalid(opt, s, "Can't parse size argument.");
-    unsigned __int128 bytes = whole * mult + (frac * mult + frac_div - 1) / frac_div;
-    if (bytes >= ((unsigned __int128)1 << 64))
-        return size_invalid(opt, s, "Size is too big (>=16EiB).");
-    if ((unit == 'b' || unit == 'B') && bytes % 512) {
-        char why[160];
-        snprintf(why, sizeof(why), "Size is not a multiple of 512. Try using %llu or %llu.",
-                 (unsigned long long)(bytes / 512 * 512),
-                 (unsigned long long)(bytes / 512 * 512 + 512));
-        return size_invalid(opt, s, why);
-    }
+    const struct lvx_opt_val *v = &env->args->val[id];
+    bool extents = id == LVX_OPT_EXTENTS;
+    if (v->sign < 0 && !allow_sign)
+        return lvx_opts_invalid(lvx_opt_def(id)->long_name, env->args->value[id],
+                                extents ? "Extents may not be negative."
+                                        : "Size may not be negative.");
     out->given = true;
-    out->value = (uint64_t)((bytes + 511) / 512);
-    return 0;
-}
-
-static const struct {
-    const char *suffix;
-    enum lvx_lvcmd_percent pct;
-} percent_names[] = {
-    { "VG", LVX_PCT_VG }, { "FREE", LVX_PCT_FREE }, { "PVS", LVX_PCT_PVS },
-    { "LV", LVX_PCT_LV }, { "ORIGIN", LVX_PCT_ORIGIN },
-};
-
-int lvx_lvcmd_parse_extents(const char *s, bool allow_sign, struct lvx_lvcmd_size *out)
-{
-    const char *p = s;
-    char *end;
-
-    memset(out, 0, sizeof(*out));
-    out->in_extents = true;
-    if (parse_sign(&p, allow_sign, &out->sign) < 0)
-        return size_invalid("--extents", s, "Extents may not be negative.");
-    if (*p < '0' || *p > '9')
-        return size_invalid("--extents", s, NULL);
-    errno = 0;
-    unsigned long long v = strtoull(p, &end, 10);
-    if (errno == ERANGE)
-        return size_invalid("--extents", s, "Number is too big.");
-    if (*end == '%') {
-        size_t i;
-        for (i = 0; i < sizeof(percent_names) / sizeof(percent_names[0]); i++)
-            if (strcasecmp(end + 1, percent_names[i].suffix) == 0)
-                break;
-        if (i == sizeof(percent_names) / sizeof(percent_names[0]))
-            return size_invalid("--extents", s, "Specified %type is unknown.");
-        out->percent = percent_names[i].pct;
-    } else if (*end) {
-        return size_invalid("--extents", s, NULL);
-    }
-    out->given = true;
-    out->value = v;
+    out->sign = v->sign;
+    out->in_extents = extents;
+    out->value = extents ? v->n : v->sectors;
+    out->percent = v->pct;
     return 0;
 }
 
@@ -163,14 +54,14 @@ int lvx_lvcmd_size_args(struct lvx_cmd_env *env, bool allow_sign, bool required,
         return LVX_EXIT_INVALID;
     }
     if (has_L) {
-        if ((rc = lvx_lvcmd_parse_size(a->value[LVX_OPT_SIZE], 'm', allow_sign, "--size", out)))
+        if ((rc = size_of_opt(env, LVX_OPT_SIZE, allow_sign, out)))
             return rc;
         if (out->value == 0) {
             lvx_cmd_errorf("Size may not be zero.");
             return LVX_EXIT_INVALID;
         }
     } else if (has_l) {
-        if ((rc = lvx_lvcmd_parse_extents(a->value[LVX_OPT_EXTENTS], allow_sign, out)))
+        if ((rc = size_of_opt(env, LVX_OPT_EXTENTS, allow_sign, out)))
             return rc;
         if (out->value == 0) {
             lvx_cmd_errorf("Extents may not be zero.");
@@ -201,31 +92,21 @@ int lvx_lvcmd_stripe_args(struct lvx_cmd_env *env, uint32_t *stripes, uint32_t *
     *stripes = 0;
     *stripe_size = 0;
     if (a->count[LVX_OPT_STRIPES]) {
-        const char *s = a->value[LVX_OPT_STRIPES];
-        char *end;
-        errno = 0;
-        unsigned long v = strtoul(s, &end, 10);
-        if (!*s || *end || errno || s[0] == '-' || v > UINT32_MAX) {
-            lvx_cmd_errorf("Invalid argument for --stripes: %s", s);
-            return LVX_EXIT_INVALID;
-        }
+        uint64_t v = a->val[LVX_OPT_STRIPES].n;
         if (v < 1 || v > STRIPES_MAX) {
-            lvx_cmd_errorf("Number of stripes (%lu) must be between 1 and %u.", v, STRIPES_MAX);
+            lvx_cmd_errorf("Number of stripes (%llu) must be between 1 and %u.",
+                           (unsigned long long)v, STRIPES_MAX);
             return LVX_EXIT_INVALID;
         }
         *stripes = (uint32_t)v;
     }
     if (a->count[LVX_OPT_STRIPESIZE]) {
-        struct lvx_lvcmd_size sz;
-        int rc = lvx_lvcmd_parse_size(a->value[LVX_OPT_STRIPESIZE], 'k', false, "--stripesize",
-                                      &sz);
-        if (rc)
-            return rc;
-        if (sz.value > UINT32_MAX || !is_pow2(sz.value) || sz.value < STRIPE_SIZE_MIN) {
-            lvx_cmd_errorf("Invalid stripe size %s.", lvx_lvcmd_size(env, sz.value));
+        uint64_t v = a->val[LVX_OPT_STRIPESIZE].sectors;
+        if (v > UINT32_MAX || !is_pow2(v) || v < STRIPE_SIZE_MIN) {
+            lvx_cmd_errorf("Invalid stripe size %s.", lvx_lvcmd_size(env, v));
             return LVX_EXIT_INVALID;
         }
-        *stripe_size = (uint32_t)sz.value;
+        *stripe_size = (uint32_t)v;
     }
     return 0;
 }
@@ -243,10 +124,7 @@ int lvx_lvcmd_alloc_arg(struct lvx_cmd_env *env, enum lvx_alloc *policy, bool *g
         *given = true;
     }
     if (a->count[LVX_OPT_CONTIGUOUS]) {
-        bool contiguous;
-        int rc = lvx_lvcmd_yes_no(env, LVX_OPT_CONTIGUOUS, false, &contiguous);
-        if (rc)
-            return rc;
+        bool contiguous = a->val[LVX_OPT_CONTIGUOUS].b;
         if (*given && (*policy == LVX_ALLOC_CONTIGUOUS) != contiguous) {
             lvx_cmd_errorf("Conflicting contiguous and alloc arguments.");
             return LVX_EXIT_INVALID;
@@ -267,24 +145,6 @@ enum lvx_alloc lvx_lvcmd_effective_policy(const struct lvx_vg *vg, enum lvx_allo
     return p;
 }
 
-int lvx_lvcmd_yes_no(struct lvx_cmd_env *env, enum lvx_opt_id opt, bool dflt, bool *out)
-{
-    const char *v = env->args->value[opt];
-    *out = dflt;
-    if (!env->args->count[opt])
-        return 0;
-    if (!strcmp(v, "y") || !strcmp(v, "yes")) {
-        *out = true;
-        return 0;
-    }
-    if (!strcmp(v, "n") || !strcmp(v, "no")) {
-        *out = false;
-        return 0;
-    }
-    lvx_cmd_errorf("Invalid argument for --%s: %s", lvx_opt_def(opt)->long_name, v);
-    return LVX_EXIT_INVALID;
-}
-
 bool lvx_lvcmd_wants_activation(struct lvx_cmd_env *env, bool activate_by_default)
 {
     if (!env->args->count[LVX_OPT_ACTIVATE])
@@ -300,36 +160,6 @@ int lvx_lvcmd_refuse_activation(void)
     return LVX_EXIT_FAILED;
 }
 
-/* --addtag/--deltag values (joined with ',' by the parser), '@' prefix stripped as LVM2. */
-int lvx_lvcmd_tags_arg(struct lvx_cmd_env *env, enum lvx_opt_id id, char ***tags,
-                       unsigned *count)
-{
-    *tags = NULL;
-    *count = 0;
-    if (!env->args->count[id])
-        return 0;
-    char *copy = lvx_pool_strdup(env->pool, env->args->value[id]);
-    unsigned n = 1;
-    for (const char *c = copy; *c; c++)
-        n += *c == ',';
-    char **v = lvx_pool_alloc(env->pool, n * sizeof(*v));
-    for (char *tok = copy, *next; tok; tok = next) {
-        next = strchr(tok, ',');
-        if (next)
-            *next++ = '\0';
-        if (*tok == '@')
-            tok++;
-        if (!lvx_tag_valid(tok)) {
-            lvx_cmd_errorf("Invalid argument for --%s: %s", lvx_opt_def(id)->long_name,
-                           env->args->value[id]);
-            return LVX_EXIT_INVALID;
-        }
-        v[(*count)++] = tok;
-    }
-    *tags = v;
-    return 0;
-}
-
 int lvx_lvcmd_read_ahead_arg(struct lvx_cmd_env *env, bool *given, int64_t *ra)
 {
     const char *v = env->args->value[LVX_OPT_READAHEAD];
@@ -341,27 +171,27 @@ int lvx_lvcmd_read_ahead_arg(struct lvx_cmd_env *env, bool *given, int64_t *ra)
         *ra = -1;
         return 0;
     }
-    struct lvx_lvcmd_size sz;
-    int rc = lvx_lvcmd_parse_size(v, 's', false, "--readahead", &sz);
-    if (rc)
-        return rc;
-    if (sz.value > INT32_MAX) {
-        lvx_cmd_errorf("Invalid argument for --readahead: %s", v);
-        return LVX_EXIT_INVALID;
-    }
-    if (sz.value == 0) {
+    struct lvx_opt_val sz;
+    const char *reason;
+    if (lvx_opt_parse_size(v, 's', &sz, &reason) < 0)
+        return lvx_opts_invalid("readahead", v, reason);
+    if (sz.sign < 0)
+        return lvx_opts_invalid("readahead", v, "Size may not be negative.");
+    if (sz.sectors > INT32_MAX)
+        return lvx_opts_invalid("readahead", v, NULL);
+    if (sz.sectors == 0) {
         *ra = -1;
         return 0;
     }
-    if (sz.value % 8) {
-        uint64_t r = sz.value / 8 * 8;
+    if (sz.sectors % 8) {
+        uint64_t r = sz.sectors / 8 * 8;
         if (r == 0)
             r = 8;
         lvx_warn(env->ctx, "WARNING: Overriding readahead to %llu sectors, a multiple of 4K "
                  "page size.", (unsigned long long)r);
-        sz.value = r;
+        sz.sectors = r;
     }
-    *ra = (int64_t)sz.value;
+    *ra = (int64_t)sz.sectors;
     return 0;
 }
 
@@ -599,6 +429,37 @@ int lvx_lvcmd_begin(struct lvx_cmd_env *env, const char *vgname, struct lvx_vg_u
     };
     if (lvx_vg_update_begin(env->ctx, &opts, vgname, LVX_UPDATE_KEEP_SET, u) < 0)
         return lvx_cmd_fail(env);
+    return 0;
+}
+
+int lvx_lvcmd_begin_arg(struct lvx_cmd_env *env, const char *arg, struct lvx_vg_update *u,
+                        struct lvx_lv ***lvs, unsigned *n, bool *missing)
+{
+    const char *vgname, *lvname;
+    int rc;
+
+    *n = 0;
+    *missing = false;
+    if (!lvx_lvcmd_split_name(env, arg, &vgname, &lvname)) {
+        lvx_cmd_errorf("Invalid logical volume name \"%s\".", arg);
+        return LVX_EXIT_INVALID;
+    }
+    if ((rc = lvx_lvcmd_begin(env, vgname, u)))
+        return rc;
+    *lvs = lvx_pool_alloc(env->pool, (u->vg->lv_count + 1) * sizeof(**lvs));
+    if (lvname) {
+        struct lvx_lv *lv = lvx_vg_find_lv(u->vg, lvname);
+        if (lv)
+            (*lvs)[(*n)++] = lv;
+        else {
+            lvx_cmd_errorf("Failed to find logical volume \"%s/%s\"", vgname, lvname);
+            *missing = true;
+        }
+        return 0;
+    }
+    for (unsigned i = 0; i < u->vg->lv_count; i++)
+        if (lvx_lv_is_visible(u->vg->lvs[i]))
+            (*lvs)[(*n)++] = u->vg->lvs[i];
     return 0;
 }
 

@@ -32,10 +32,9 @@ struct create_opts {
     bool zero;
     bool read_only;
     int64_t read_ahead;             /* 0 auto, -1 none, else sectors */
-    unsigned tag_count;
-    char **tags;
     char **pv_args;
     unsigned pv_arg_count;
+    const struct lvx_opt_val *tags; /* --addtag values */
 };
 
 /* ---- command line ------------------------------------------------------------- */
@@ -133,18 +132,18 @@ static int permission_arg(struct lvx_cmd_env *env, bool *read_only, bool *given)
 
 static int parse_create_args(struct lvx_cmd_env *env, struct create_opts *o)
 {
-    bool given, wipe;
+    bool given;
     int rc;
 
     memset(o, 0, sizeof(*o));
     if ((rc = names_arg(env, o)) || (rc = lvx_lvcmd_size_args(env, false, true, &o->size)) ||
         (rc = stripes_arg(env, o)) || (rc = lvx_lvcmd_alloc_arg(env, &o->policy, &given)) ||
-        (rc = lvx_lvcmd_yes_no(env, LVX_OPT_ZERO, true, &o->zero)) ||
-        (rc = lvx_lvcmd_yes_no(env, LVX_OPT_WIPESIGNATURES, o->zero, &wipe)) ||
         (rc = permission_arg(env, &o->read_only, &given)) ||
-        (rc = lvx_lvcmd_read_ahead_arg(env, &given, &o->read_ahead)) ||
-        (rc = lvx_lvcmd_tags_arg(env, LVX_OPT_ADDTAG, &o->tags, &o->tag_count)))
+        (rc = lvx_lvcmd_read_ahead_arg(env, &given, &o->read_ahead)))
         return rc;
+    o->zero = lvx_cmd_bool(env, LVX_OPT_ZERO, true);
+    o->tags = &env->args->val[LVX_OPT_ADDTAG];
+    bool wipe = lvx_cmd_bool(env, LVX_OPT_WIPESIGNATURES, o->zero);
     /* signatures live at the start: -W y without -Z is served by the same 4 KiB */
     o->zero = o->zero || (env->args->count[LVX_OPT_WIPESIGNATURES] && wipe);
     if (o->size.percent == LVX_PCT_LV) {
@@ -242,9 +241,9 @@ static struct lvx_lv *new_lv(struct lvx_vg *vg, const struct create_opts *o, con
     lv->alloc = o->policy;
     lv->has_read_ahead = o->read_ahead != 0;
     lv->read_ahead = o->read_ahead;
-    for (unsigned i = 0; i < o->tag_count; i++)
-        if (!lvx_strlist_has(&lv->tags, o->tags[i]))
-            lvx_strlist_add(vg->pool, &lv->tags, o->tags[i]);
+    for (unsigned i = 0; i < o->tags->item_count; i++)
+        if (!lvx_strlist_has(&lv->tags, o->tags->items[i]))
+            lvx_strlist_add(vg->pool, &lv->tags, o->tags->items[i]);
     return lv;
 }
 

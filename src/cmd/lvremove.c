@@ -49,43 +49,20 @@ static bool remove_one(struct lvx_cmd_env *env, const struct lvx_actcmd *act, st
 /* Removable LVs of the VG named by arg (all visible LVs for a plain VG). */
 static int remove_arg(struct lvx_cmd_env *env, const struct lvx_actcmd *act, const char *arg)
 {
-    const char *vgname, *lvname;
     struct lvx_vg_update u;
-    int rc;
-
-    if (!lvx_lvcmd_split_name(env, arg, &vgname, &lvname)) {
-        lvx_cmd_errorf("Invalid logical volume name \"%s\".", arg);
-        return LVX_EXIT_INVALID;
-    }
-    if ((rc = lvx_lvcmd_begin(env, vgname, &u)))
+    struct lvx_lv **lvs;
+    unsigned count, n = 0;
+    bool failed;
+    int rc = lvx_lvcmd_begin_arg(env, arg, &u, &lvs, &count, &failed);
+    if (rc)
         return rc;
-
-    unsigned n = 0;
-    const char **removed = lvx_pool_alloc(env->pool, (u.vg->lv_count + 1) * sizeof(char *));
-    bool failed = false;
-    if (lvname) {
-        struct lvx_lv *lv = lvx_vg_find_lv(u.vg, lvname);
-        if (!lv) {
-            lvx_cmd_errorf("Failed to find logical volume \"%s/%s\"", vgname, lvname);
+    /* visible top-level LVs; sub-LVs go with their owners (refused for now) */
+    const char **removed = lvx_pool_alloc(env->pool, (count + 1) * sizeof(char *));
+    for (unsigned i = 0; i < count; i++) {
+        if (remove_one(env, act, lvs[i]))
+            removed[n++] = lvs[i]->name;
+        else
             failed = true;
-        } else if (remove_one(env, act, lv)) {
-            removed[n++] = lv->name;
-        } else {
-            failed = true;
-        }
-    } else {
-        /* visible top-level LVs; sub-LVs go with their owners (refused for now) */
-        unsigned count = u.vg->lv_count;
-        struct lvx_lv **lvs = lvx_pool_alloc(env->pool, (count + 1) * sizeof(*lvs));
-        memcpy(lvs, u.vg->lvs, count * sizeof(*lvs));
-        for (unsigned i = 0; i < count; i++) {
-            if (!lvx_lv_is_visible(lvs[i]))
-                continue;
-            if (remove_one(env, act, lvs[i]))
-                removed[n++] = lvs[i]->name;
-            else
-                failed = true;
-        }
     }
     if (n && (rc = lvx_lvcmd_commit(env, &u))) {
         lvx_vg_update_end(&u);

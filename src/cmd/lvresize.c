@@ -66,7 +66,7 @@ static int parse_resize_args(struct lvx_cmd_env *env, struct resize_opts *o)
 
 static uint64_t percent_base(const struct lvx_lv *lv, const struct lvx_free_maps *maps,
                              const struct lvx_alloc_pv *pvs, unsigned pv_count,
-                             enum lvx_lvcmd_percent pct)
+                             enum lvx_pct pct)
 {
     switch (pct) {
     case LVX_PCT_VG: return lvx_vg_extent_count(lv->vg);

@@ -1,12 +1,17 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * cmd/options.h - the one table of command-line options (cmd/options.c) and the
- * parser that turns argv into struct lvx_cmd_args for one command.
+ * cmd/options.h - the one table of command-line options (cmd/options.c), the kinds
+ * of their values, and the parser that turns argv into struct lvx_cmd_args for one
+ * command (cmd/opt_parse.c, values by cmd/opt_values.c).
  *
  * Names and short forms are LVM2's.  Every command accepts the common options
  * (LVX_OPT_COMMON); the rest must be listed in the command's table line
- * (cmd/commands.c).  The parser reports a bad command line as one message in
- * the context and returns -EINVAL; the dispatcher maps it to exit code 3.
+ * (cmd/commands.c).  Each option has one value kind; its value is checked and
+ * converted once, by the parser, into args->val[id] (LVM2 does the same in its
+ * arg value functions).  A bad command line is one message in the context (and
+ * LVM2's reason for a bad value in args->reason) and -EINVAL; the dispatcher prints
+ * them as one line and returns exit code 3.  The parser keeps no global state (no getopt), so command
+ * lines may be parsed in several threads at once.
  */
 #ifndef LVX_CMD_OPTIONS_H
 #define LVX_CMD_OPTIONS_H
@@ -16,6 +21,44 @@
 
 #include "util/ctx.h"
 #include "util/pool.h"
+
+/* The kind of an option's value. */
+enum lvx_opt_kind {
+    LVX_ARG_FLAG,       /* no value (counted) */
+    LVX_ARG_STRING,     /* text as given; the command interprets it */
+    LVX_ARG_LIST,       /* text, repeatable: values joined with ',' (-o, --devices) */
+    LVX_ARG_BOOL,       /* y|yes|n|no */
+    LVX_ARG_NUMBER,     /* decimal, no sign, at most UINT32_MAX */
+    LVX_ARG_SIZE,       /* Number[.Fraction][Unit[b]], Unit of bBsSkKmMgGtTpPeE, binary
+                         * multiples, the option's default unit without one */
+    LVX_ARG_SSIZE,      /* [+|-]SIZE: the sign is kept (lvcreate refuses '-' itself) */
+    LVX_ARG_EXTENTS,    /* [+|-]Number[%VG|%FREE|%PVS|%LV|%ORIGIN] */
+    LVX_ARG_TAG,        /* [@]Tag, repeatable */
+    LVX_ARG_UNITS,      /* [Number]r|R|h|H|b|B|s|S|k|K|m|M|g|G|t|T|p|P|e|E */
+    LVX_ARG_REPORTFORMAT, /* basic|json */
+};
+
+/* The base of a percentage in -l. */
+enum lvx_pct {
+    LVX_PCT_NONE = 0,
+    LVX_PCT_VG,
+    LVX_PCT_FREE,
+    LVX_PCT_PVS,
+    LVX_PCT_LV,
+    LVX_PCT_ORIGIN,
+};
+
+/* An option's value after the parser: the members of its kind are set. */
+struct lvx_opt_val {
+    bool b;                 /* BOOL */
+    int sign;               /* SSIZE, EXTENTS: 0, +1 ("+5m"), -1 ("-5m") */
+    uint64_t n;             /* NUMBER; EXTENTS: extents or percent */
+    enum lvx_pct pct;       /* EXTENTS */
+    uint64_t sectors;       /* SIZE, SSIZE: rounded up to whole sectors */
+    uint64_t sectors_floor; /* SIZE, truncated to whole sectors (LVM2's PV/VG sizes) */
+    const char **items;     /* TAG (without '@'), LIST: every value, split at ',' */
+    unsigned item_count;
+};
 
 enum lvx_opt_id {
     LVX_OPT_OPTIONS,        /* -o/--options STRING (repeatable: joined with ',') */
@@ -100,7 +143,9 @@ struct lvx_opt_def {
     enum lvx_opt_id id;
     const char *long_name;   /* without "--" */
     char short_name;         /* 0 if none */
-    bool has_arg;
+    enum lvx_opt_kind kind;
+    char default_unit;       /* SIZE: the unit of a bare number */
+    bool has_arg;            /* kind != LVX_ARG_FLAG */
     const char *arg_name;    /* for help: "String", "basic|json", ... */
     const char *help;
 };
@@ -112,7 +157,10 @@ const struct lvx_opt_def *lvx_opt_def(enum lvx_opt_id id);
 struct lvx_cmd_args {
     const char *cmd;                     /* command name */
     unsigned count[LVX_OPT_COUNT];       /* times each option was given */
-    const char *value[LVX_OPT_COUNT];    /* last value (-o: all values joined with ',') */
+    const char *value[LVX_OPT_COUNT];    /* last value as given (LIST, TAG: all values
+                                          * joined with ',') */
+    struct lvx_opt_val val[LVX_OPT_COUNT]; /* the value, converted by its kind */
+    const char *reason;                  /* a bad value: LVM2's reason line, or NULL */
     const char **devices;                /* --devices split at ',' */
     unsigned device_count;
     char units;                          /* 0 = default ('h'), else the unit letter */
@@ -125,11 +173,22 @@ struct lvx_cmd_args {
 };
 
 /* Parse argv (argv[0] = command name) accepting the common options and those in
- * `allowed` (terminated by LVX_OPT_COUNT).  Values live in pool.  0 or -EINVAL with a
- * message such as "lvx pvs: unrecognized option '--foo'". */
+ * `allowed` (terminated by LVX_OPT_COUNT), as getopt_long would (options and
+ * arguments in any order, "--" ends the options, unambiguous abbreviations of long
+ * options, "-ay" and "--name=value"), converting each value by its kind.  Values live
+ * in pool.  0 or -EINVAL with a message such as "lvx pvs: unrecognized option '--foo'"
+ * or "Invalid argument for --size: 4x" (then out->reason says why, as LVM2). */
 int lvx_opts_parse(struct lvx_ctx *ctx, struct lvx_pool *pool, const char *cmd,
                    const enum lvx_opt_id *allowed, int argc, char **argv,
                    struct lvx_cmd_args *out);
+
+/* The value converters the parser uses, for commands whose option takes one of
+ * several forms ("-r auto|none|Size", "--vgmetadatacopies all|Number").  Each returns
+ * 0, or -EINVAL with *reason set to LVM2's reason line (or NULL when it has none). */
+int lvx_opt_parse_size(const char *s, char default_unit, struct lvx_opt_val *out,
+                       const char **reason);
+int lvx_opt_parse_extents(const char *s, struct lvx_opt_val *out, const char **reason);
+int lvx_opt_parse_number(const char *s, uint64_t max, uint64_t *out);
 
 /* Parse a --units value ([Number]rRhHbBsSkKmMgGtTpPeE) as LVM2 does: 0 and the unit
  * letter, or -EINVAL.  With a number before a fixed unit, *unit_bytes is the number
@@ -140,5 +199,10 @@ int lvx_opts_parse_units(const char *s, char *unit, uint64_t *unit_bytes);
 
 /* Is option id accepted by this command (common options included)? */
 bool lvx_opts_allowed(const enum lvx_opt_id *allowed, enum lvx_opt_id id);
+
+/* Print "Invalid argument for --NAME: VALUE" (with " (REASON)" when given) and return
+ * LVX_EXIT_INVALID (3).  For checks a command makes on a value the parser accepted
+ * ("--labelsector 9"). */
+int lvx_opts_invalid(const char *long_name, const char *value, const char *reason);
 
 #endif

@@ -20,89 +20,19 @@
 
 /* ---- arguments ------------------------------------------------------------ */
 
-static int unit_bytes(char u, uint64_t *mult)
+void lvx_pvcmd_size_opt(struct lvx_cmd_env *env, enum lvx_opt_id id, uint64_t *bytes)
 {
-    static const char units[] = "bskmgtpe";
-    static const unsigned shift[] = { 0, 9, 10, 20, 30, 40, 50, 60 };
-    char lower = (char)(u >= 'A' && u <= 'Z' ? u - 'A' + 'a' : u);
-    const char *p = strchr(units, lower);
-    if (!p || !lower)
-        return -EINVAL;
-    *mult = 1ull << shift[p - units];
-    return 0;
-}
-
-int lvx_pvcmd_parse_size(struct lvx_ctx *ctx, const char *s, char default_unit, uint64_t *bytes)
-{
-    if (s[0] == '+' || s[0] == '-')
-        return lvx_error(ctx, EINVAL, "size may not be relative/signed");
-    if (!((s[0] >= '0' && s[0] <= '9') || s[0] == '.'))
-        return lvx_error(ctx, EINVAL, "size requires a number");
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || errno || !isfinite(v) || v < 0)
-        return lvx_error(ctx, EINVAL, "cannot parse the size");
-    char unit = *end ? *end : default_unit;
-    uint64_t mult;
-    if ((*end && end[1]) || unit_bytes(unit, &mult) < 0)
-        return lvx_error(ctx, EINVAL, "cannot parse the size");
-    double b = v * (double)mult;
-    if (b >= 9.2e18)
-        return lvx_error(ctx, ERANGE, "size is too big");
-    uint64_t value = (uint64_t)b;
-    if ((unit == 'b' || unit == 'B') && (value % 512 || b != (double)value))
-        return lvx_error(ctx, EINVAL, "size is not a multiple of 512");
-    *bytes = value / 512 * 512;
-    return 0;
-}
-
-static int invalid_arg(struct lvx_cmd_env *env, enum lvx_opt_id id, const char *why)
-{
-    const char *v = env->args->value[id];
-    if (why)
-        lvx_cmd_errorf("Invalid argument for --%s: %s (%s)", lvx_opt_def(id)->long_name, v, why);
-    else
-        lvx_cmd_errorf("Invalid argument for --%s: %s", lvx_opt_def(id)->long_name, v);
-    lvx_error_clear(env->ctx);
-    return LVX_EXIT_INVALID;
-}
-
-int lvx_pvcmd_size_opt(struct lvx_cmd_env *env, enum lvx_opt_id id, char default_unit,
-                       uint64_t *bytes)
-{
-    if (!env->args->count[id])
-        return 0;
-    if (lvx_pvcmd_parse_size(env->ctx, env->args->value[id], default_unit, bytes) < 0)
-        return invalid_arg(env, id, env->ctx->errmsg);
-    return 0;
-}
-
-int lvx_pvcmd_yes_no_opt(struct lvx_cmd_env *env, enum lvx_opt_id id, bool *out)
-{
-    if (!env->args->count[id])
-        return 0;
-    const char *v = env->args->value[id];
-    if (strcmp(v, "y") == 0 || strcmp(v, "yes") == 0)
-        *out = true;
-    else if (strcmp(v, "n") == 0 || strcmp(v, "no") == 0)
-        *out = false;
-    else
-        return invalid_arg(env, id, NULL);
-    return 0;
+    if (env->args->count[id])
+        *bytes = env->args->val[id].sectors_floor * 512;
 }
 
 int lvx_pvcmd_uint_opt(struct lvx_cmd_env *env, enum lvx_opt_id id, unsigned max, unsigned *out)
 {
     if (!env->args->count[id])
         return 0;
-    const char *v = env->args->value[id];
-    char *end;
-    errno = 0;
-    unsigned long n = strtoul(v, &end, 10);
-    if (!*v || *end || errno || v[0] == '-' || v[0] == '+' || n > max)
-        return invalid_arg(env, id, NULL);
-    *out = (unsigned)n;
+    if (env->args->val[id].n > max)
+        return lvx_opts_invalid(lvx_opt_def(id)->long_name, env->args->value[id], NULL);
+    *out = (unsigned)env->args->val[id].n;
     return 0;
 }
 

@@ -23,38 +23,20 @@ struct pvchange_opts {
     bool set_alloc, alloc;
     bool set_ignore, ignore;
     bool new_uuid;
-    const char *addtags, *deltags;   /* comma-joined lists or NULL */
 };
 
 /* ---- options --------------------------------------------------------------- */
 
-static bool tags_valid(struct lvx_cmd_env *env, const char *list)
-{
-    if (!list)
-        return true;
-    char *copy = lvx_pool_strdup(env->pool, list);
-    for (char *t = strtok(copy, ","); t; t = strtok(NULL, ","))
-        if (!lvx_tag_valid(t)) {
-            lvx_cmd_errorf("Invalid tag name %s.", t);
-            return false;
-        }
-    return true;
-}
-
 static int parse_opts(struct lvx_cmd_env *env, struct pvchange_opts *o)
 {
     const struct lvx_cmd_args *a = env->args;
-    int rc;
     memset(o, 0, sizeof(*o));
     o->set_alloc = a->count[LVX_OPT_ALLOCATABLE] > 0;
     o->set_ignore = a->count[LVX_OPT_METADATAIGNORE] > 0;
     o->new_uuid = a->count[LVX_OPT_UUID] > 0;
-    o->addtags = a->count[LVX_OPT_ADDTAG] ? a->value[LVX_OPT_ADDTAG] : NULL;
-    o->deltags = a->count[LVX_OPT_DELTAG] ? a->value[LVX_OPT_DELTAG] : NULL;
-    if ((rc = lvx_pvcmd_yes_no_opt(env, LVX_OPT_ALLOCATABLE, &o->alloc)) ||
-        (rc = lvx_pvcmd_yes_no_opt(env, LVX_OPT_METADATAIGNORE, &o->ignore)))
-        return rc;
-    if (!o->set_alloc && !o->set_ignore && !o->new_uuid && !o->addtags && !o->deltags) {
+    o->alloc = lvx_cmd_bool(env, LVX_OPT_ALLOCATABLE, false);
+    o->ignore = lvx_cmd_bool(env, LVX_OPT_METADATAIGNORE, false);
+    if (!o->set_alloc && !o->set_ignore && !o->new_uuid && !lvx_cmd_has_tag_changes(env)) {
         lvx_cmd_errorf("No change requested: give -x, --metadataignore, -u, --addtag or --deltag.");
         return LVX_EXIT_INVALID;
     }
@@ -66,44 +48,10 @@ static int parse_opts(struct lvx_cmd_env *env, struct pvchange_opts *o)
         lvx_cmd_errorf("Please give a physical volume path or use --all.");
         return LVX_EXIT_INVALID;
     }
-    if (!tags_valid(env, o->addtags) || !tags_valid(env, o->deltags))
-        return LVX_EXIT_INVALID;
     return 0;
 }
 
 /* ---- PVs of a VG ------------------------------------------------------------ */
-
-static void strlist_remove(struct lvx_strlist *l, const char *s)
-{
-    for (unsigned i = 0; i < l->n; i++)
-        if (strcmp(l->v[i], s) == 0) {
-            memmove(&l->v[i], &l->v[i + 1], (l->n - i - 1) * sizeof(l->v[0]));
-            l->n--;
-            return;
-        }
-}
-
-static bool change_tags(struct lvx_cmd_env *env, struct lvx_pv *pv, const struct pvchange_opts *o)
-{
-    bool changed = false;
-    if (o->deltags) {
-        char *copy = lvx_pool_strdup(env->pool, o->deltags);
-        for (char *t = strtok(copy, ","); t; t = strtok(NULL, ","))
-            if (lvx_strlist_has(&pv->tags, t)) {
-                strlist_remove(&pv->tags, t);
-                changed = true;
-            }
-    }
-    if (o->addtags) {
-        char *copy = lvx_pool_strdup(env->pool, o->addtags);
-        for (char *t = strtok(copy, ","); t; t = strtok(NULL, ","))
-            if (!lvx_strlist_has(&pv->tags, t)) {
-                lvx_strlist_add(pv->vg->pool, &pv->tags, t);
-                changed = true;
-            }
-    }
-    return changed;
-}
 
 static unsigned vg_mdas_in_use(const struct lvx_vg *vg)
 {
@@ -170,7 +118,7 @@ static int change_vg_pv(struct lvx_cmd_env *env, struct lvx_vg_update *u, const 
             return -1;
         changed |= r > 0;
     }
-    changed |= change_tags(env, pv, o);
+    changed |= lvx_cmd_apply_tags(env, pv->vg->pool, &pv->tags);
     if (o->new_uuid) {
         struct lvx_scan_pv *spv = lvx_scan_find_pv(u->scan, pv->uuid);
         char uuid[LVX_UUID_LEN + 1];
@@ -250,7 +198,7 @@ static int change_orphan_pv(struct lvx_cmd_env *env, const char *name, struct lv
         lvx_cmd_errorf("Allocatability not supported by orphan lvm2 format PV %s", name);
         return -1;
     }
-    if (o->addtags || o->deltags) {
+    if (lvx_cmd_has_tag_changes(env)) {
         lvx_cmd_errorf("Can't change tag on Physical Volume %s not in volume group", name);
         return -1;
     }

@@ -14,16 +14,9 @@
 #include "cmd/commands.h"
 #include "meta/scan.h"
 
-/* Parse an LVM2 size ("960K", "1m", "1.5", "3000s"; units are powers of 1024 in either
- * case; default_unit applies to a bare number) into bytes.  0, or -EINVAL with a message. */
-int lvx_pvcmd_parse_size(struct lvx_ctx *ctx, const char *s, char default_unit, uint64_t *bytes);
-
-/* The value of size option `id` in bytes (left unchanged when the option is absent).
- * 0, or LVX_EXIT_INVALID after printing "Invalid argument for --opt: V (...)". */
-int lvx_pvcmd_size_opt(struct lvx_cmd_env *env, enum lvx_opt_id id, char default_unit,
-                       uint64_t *bytes);
-/* y|n option (left unchanged when absent).  0 or LVX_EXIT_INVALID. */
-int lvx_pvcmd_yes_no_opt(struct lvx_cmd_env *env, enum lvx_opt_id id, bool *out);
+/* The value of size option `id` in bytes (whole sectors, truncated as LVM2), left
+ * unchanged when the option is absent. */
+void lvx_pvcmd_size_opt(struct lvx_cmd_env *env, enum lvx_opt_id id, uint64_t *bytes);
 /* Unsigned number option in [0, max] (left unchanged when absent).  0 or LVX_EXIT_INVALID. */
 int lvx_pvcmd_uint_opt(struct lvx_cmd_env *env, enum lvx_opt_id id, unsigned max, unsigned *out);
 

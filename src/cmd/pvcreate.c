@@ -68,17 +68,14 @@ static int parse_metadata_copies(struct lvx_cmd_env *env, struct pvcreate_opts *
     return rc;
 }
 
-static int parse_sizes(struct lvx_cmd_env *env, struct pvcreate_opts *o)
+static void parse_sizes(struct lvx_cmd_env *env, struct pvcreate_opts *o)
 {
-    int rc;
-    if ((rc = lvx_pvcmd_size_opt(env, LVX_OPT_METADATASIZE, 'm', &o->req.mda_size)) ||
-        (rc = lvx_pvcmd_size_opt(env, LVX_OPT_DATAALIGNMENT, 'k', &o->req.data_alignment)) ||
-        (rc = lvx_pvcmd_size_opt(env, LVX_OPT_DATAALIGNMENTOFFSET, 'k', &o->req.alignment_offset)) ||
-        (rc = lvx_pvcmd_size_opt(env, LVX_OPT_BOOTLOADERAREASIZE, 'm', &o->req.ba_size)) ||
-        (rc = lvx_pvcmd_size_opt(env, LVX_OPT_SETPHYSICALVOLUMESIZE, 'm', &o->set_size)))
-        return rc;
+    lvx_pvcmd_size_opt(env, LVX_OPT_METADATASIZE, &o->req.mda_size);
+    lvx_pvcmd_size_opt(env, LVX_OPT_DATAALIGNMENT, &o->req.data_alignment);
+    lvx_pvcmd_size_opt(env, LVX_OPT_DATAALIGNMENTOFFSET, &o->req.alignment_offset);
+    lvx_pvcmd_size_opt(env, LVX_OPT_BOOTLOADERAREASIZE, &o->req.ba_size);
+    lvx_pvcmd_size_opt(env, LVX_OPT_SETPHYSICALVOLUMESIZE, &o->set_size);
     o->req.has_alignment_offset = env->args->count[LVX_OPT_DATAALIGNMENTOFFSET] > 0;
-    return 0;
 }
 
 static int parse_uuid(struct lvx_cmd_env *env, struct pvcreate_opts *o)
@@ -107,19 +104,17 @@ static int parse_opts(struct lvx_cmd_env *env, struct pvcreate_opts *o)
     o->label_sector = 1;
     if (env->args->argc == 0)
         return usage_error("Please enter a physical volume path.");
-    if ((rc = parse_metadata_copies(env, o)) || (rc = parse_sizes(env, o)) ||
-        (rc = parse_uuid(env, o)))
+    parse_sizes(env, o);
+    if ((rc = parse_metadata_copies(env, o)) || (rc = parse_uuid(env, o)))
         return rc;
     if ((rc = lvx_pvcmd_uint_opt(env, LVX_OPT_LABELSECTOR, 1000000, &o->label_sector)))
         return rc;
     if (o->label_sector >= LVX_LABEL_SCAN_SECTORS)
         return usage_error("labelsector must be less than 4.");
-    if ((rc = lvx_pvcmd_yes_no_opt(env, LVX_OPT_METADATAIGNORE, &o->mda_ignored)))
-        return rc;
+    o->mda_ignored = lvx_cmd_bool(env, LVX_OPT_METADATAIGNORE, false);
     /* LVM2: no zeroing by default when restoring a PV */
-    o->zero = !env->args->count[LVX_OPT_UUID_STR] && !env->args->count[LVX_OPT_RESTOREFILE];
-    if ((rc = lvx_pvcmd_yes_no_opt(env, LVX_OPT_ZERO, &o->zero)))
-        return rc;
+    o->zero = lvx_cmd_bool(env, LVX_OPT_ZERO, !env->args->count[LVX_OPT_UUID_STR] &&
+                                              !env->args->count[LVX_OPT_RESTOREFILE]);
     if (o->mda_ignored && o->req.mda_copies == 0)
         o->mda_ignored = false;
     return 0;

@@ -243,15 +243,13 @@ int lvx_cmd_pvresize(struct lvx_cmd_env *env)
         lvx_cmd_errorf("Please supply physical volume(s).");
         return LVX_EXIT_INVALID;
     }
-    int rc = lvx_pvcmd_size_opt(env, LVX_OPT_SETPHYSICALVOLUMESIZE, 'm', &set_size);
-    if (rc)
-        return rc;
+    lvx_pvcmd_size_opt(env, LVX_OPT_SETPHYSICALVOLUMESIZE, &set_size);
     if (env->args->count[LVX_OPT_SETPHYSICALVOLUMESIZE] && set_size == 0) {
         lvx_cmd_errorf("Invalid argument for --setphysicalvolumesize: %s (must be positive)",
                        env->args->value[LVX_OPT_SETPHYSICALVOLUMESIZE]);
         return LVX_EXIT_INVALID;
     }
-    rc = lvx_pvcmd_classify(env, env->args->argv, (unsigned)env->args->argc, false, &t, &failed);
+    int rc = lvx_pvcmd_classify(env, env->args->argv, (unsigned)env->args->argc, false, &t, &failed);
     if (rc)
         return rc;
     for (unsigned i = 0; i < t.vg_count; i++)

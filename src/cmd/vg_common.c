@@ -60,103 +60,24 @@ int lvx_vgcmd_commit(struct lvx_cmd_env *env, struct lvx_vg_update *u)
 
 /* ---- option values ------------------------------------------------------------- */
 
-static const char *opt_value(struct lvx_cmd_env *env, enum lvx_opt_id id)
-{
-    return env->args->count[id] ? env->args->value[id] : NULL;
-}
-
-/* LVM2 size: [digits[.digits]][unit], units powers of 1024 in either case, 'b' and 's'
- * for bytes and sectors.  Sectors (truncated), or -1 after printing the error. */
-static int64_t parse_size_sectors(struct lvx_cmd_env *env, const char *opt, const char *s,
-                                  char default_unit)
-{
-    if (*s == '+' || *s == '-') {
-        lvx_cmd_errorf("Size may not be relative/signed: --%s %s", opt, s);
-        return -1;
-    }
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || errno || !(v >= 0 && v < 1e30) || strspn(s, "0123456789.") != (size_t)(end - s)) {
-        lvx_cmd_errorf("Invalid argument for --%s: %s", opt, s);
-        return -1;
-    }
-    char unit = *end ? *end : default_unit;
-    if (*end && end[1]) {
-        lvx_cmd_errorf("Invalid argument for --%s: %s", opt, s);
-        return -1;
-    }
-    static const char units[] = "bskmgtpe";
-    const char *u = strchr(units, unit | 0x20);
-    if (!u) {
-        lvx_cmd_errorf("Invalid argument for --%s: %s", opt, s);
-        return -1;
-    }
-    double bytes = v;
-    if (*u == 's')
-        bytes = v * 512;
-    else
-        for (const char *k = units + 2; k <= u; k++)
-            bytes *= 1024;
-    if (bytes >= 9.0e18 * 512) {
-        lvx_cmd_errorf("Invalid argument for --%s: %s (too large)", opt, s);
-        return -1;
-    }
-    if (*u == 'b' && (bytes != (double)(uint64_t)bytes || (uint64_t)bytes % 512 != 0)) {
-        lvx_cmd_errorf("Invalid argument for --%s: %s (size is not a multiple of 512)", opt, s);
-        return -1;
-    }
-    return (int64_t)(bytes / 512);     /* truncated, as LVM2 */
-}
-
 int lvx_vgcmd_extent_size(struct lvx_cmd_env *env, uint32_t *out)
 {
-    const char *s = opt_value(env, LVX_OPT_PHYSICALEXTENTSIZE);
-    if (!s)
+    if (!env->args->count[LVX_OPT_PHYSICALEXTENTSIZE])
         return 0;
-    int64_t sectors = parse_size_sectors(env, "physicalextentsize", s, 'm');
-    if (sectors < 0)
-        return LVX_EXIT_INVALID;
-    if (lvx_vgops_check_extent_size(env->ctx, (uint64_t)sectors) < 0) {
+    uint64_t sectors = env->args->val[LVX_OPT_PHYSICALEXTENTSIZE].sectors_floor;
+    if (lvx_vgops_check_extent_size(env->ctx, sectors) < 0) {
         lvx_cmd_fail(env);
         /* zero and too large are command-line errors for LVM2, the 128 KiB rule is not */
-        return sectors == 0 || (uint64_t)sectors > UINT32_MAX ? LVX_EXIT_INVALID : LVX_EXIT_FAILED;
+        return sectors == 0 || sectors > UINT32_MAX ? LVX_EXIT_INVALID : LVX_EXIT_FAILED;
     }
     *out = (uint32_t)sectors;
     return 0;
 }
 
-int lvx_vgcmd_uint_opt(struct lvx_cmd_env *env, enum lvx_opt_id id, uint32_t *out)
+void lvx_vgcmd_uint_opt(struct lvx_cmd_env *env, enum lvx_opt_id id, uint32_t *out)
 {
-    const char *s = opt_value(env, id);
-    if (!s)
-        return 0;
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (!*s || *s == '-' || *s == '+' || *end || errno || v > UINT32_MAX) {
-        lvx_cmd_errorf("Invalid argument for --%s: %s", lvx_opt_def(id)->long_name, s);
-        return LVX_EXIT_INVALID;
-    }
-    *out = (uint32_t)v;
-    return 0;
-}
-
-int lvx_vgcmd_yes_no(struct lvx_cmd_env *env, enum lvx_opt_id id, bool *given, bool *value)
-{
-    const char *s = opt_value(env, id);
-    *given = s != NULL;
-    if (!s)
-        return 0;
-    if (!strcmp(s, "y") || !strcmp(s, "yes"))
-        *value = true;
-    else if (!strcmp(s, "n") || !strcmp(s, "no"))
-        *value = false;
-    else {
-        lvx_cmd_errorf("Invalid argument for --%s: %s", lvx_opt_def(id)->long_name, s);
-        return LVX_EXIT_INVALID;
-    }
-    return 0;
+    if (env->args->count[id])
+        *out = (uint32_t)env->args->val[id].n;     /* NUMBER: at most UINT32_MAX */
 }
 
 int lvx_vgcmd_mda_copies(struct lvx_cmd_env *env, bool *given, uint32_t *n, bool *all)
@@ -164,55 +85,16 @@ int lvx_vgcmd_mda_copies(struct lvx_cmd_env *env, bool *given, uint32_t *n, bool
     enum lvx_opt_id id = LVX_OPT_VGMETADATACOPIES;
     if (!env->args->count[id] && env->args->count[LVX_OPT_METADATACOPIES_VG])
         id = LVX_OPT_METADATACOPIES_VG;
-    const char *s = opt_value(env, id);
+    const char *s = env->args->count[id] ? env->args->value[id] : NULL;
+    uint64_t v = 0;
     *given = s != NULL;
-    *all = false;
-    if (!s)
+    *all = s && !strcmp(s, "all");
+    *n = 0;
+    if (!s || *all || !strcmp(s, "unmanaged"))
         return 0;
-    if (!strcmp(s, "all")) {
-        *all = true;
-        *n = 0;
-        return 0;
-    }
-    if (!strcmp(s, "unmanaged")) {
-        *n = 0;
-        return 0;
-    }
-    return lvx_vgcmd_uint_opt(env, id, n);
-}
-
-int lvx_vgcmd_tags(struct lvx_cmd_env *env, struct lvx_pool *pool, struct lvx_strlist *tags,
-                   bool *changed)
-{
-    const enum lvx_opt_id ids[2] = { LVX_OPT_ADDTAG, LVX_OPT_DELTAG };
-    for (unsigned k = 0; k < 2; k++) {
-        const char *v = opt_value(env, ids[k]);
-        if (!v)
-            continue;
-        char *copy = lvx_pool_strdup(env->pool, v);
-        for (char *tag = copy, *next; tag; tag = next) {
-            next = strchr(tag, ',');
-            if (next)
-                *next++ = '\0';
-            if (!lvx_tag_valid(tag)) {
-                lvx_cmd_errorf("Invalid argument for --%s: %s", lvx_opt_def(ids[k])->long_name,
-                               tag);
-                return LVX_EXIT_INVALID;
-            }
-            bool has = lvx_strlist_has(tags, tag);
-            if (k == 0 && !has) {
-                lvx_strlist_add(pool, tags, tag);
-                *changed = true;
-            } else if (k == 1 && has) {
-                unsigned j = 0;
-                for (unsigned i = 0; i < tags->n; i++)
-                    if (strcmp(tags->v[i], tag) != 0)
-                        tags->v[j++] = tags->v[i];
-                tags->n = j;
-                *changed = true;
-            }
-        }
-    }
+    if (lvx_opt_parse_number(s, UINT32_MAX, &v) < 0)
+        return lvx_opts_invalid(lvx_opt_def(id)->long_name, s, NULL);
+    *n = (uint32_t)v;
     return 0;
 }
 

@@ -180,7 +180,7 @@ static int attach_pvs(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
                 return LVX_EXIT_FAILED;
             }
         }
-        lvx_vgops_fill_ondisk(vg->pool, pv, spv);
+        lvx_scan_fill_ondisk(vg->pool, &pv->ondisk, spv);
     }
     return 0;
 }

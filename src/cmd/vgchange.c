@@ -37,10 +37,11 @@ static int parse_change(struct lvx_cmd_env *env, struct change *c)
     c->maxlv_given = a->count[LVX_OPT_MAXLOGICALVOLUMES] != 0;
     c->maxpv_given = a->count[LVX_OPT_MAXPHYSICALVOLUMES] != 0;
     c->uuid = a->count[LVX_OPT_UUID] != 0;
-    if ((rc = lvx_vgcmd_yes_no(env, LVX_OPT_RESIZEABLE, &c->x_given, &c->resizeable)) ||
-        (rc = lvx_vgcmd_mda_copies(env, &c->mda_given, &c->mda_copies, &c->mda_all)) ||
-        (rc = lvx_vgcmd_uint_opt(env, LVX_OPT_MAXLOGICALVOLUMES, &c->max_lv)) ||
-        (rc = lvx_vgcmd_uint_opt(env, LVX_OPT_MAXPHYSICALVOLUMES, &c->max_pv)))
+    c->x_given = a->count[LVX_OPT_RESIZEABLE] != 0;
+    c->resizeable = lvx_cmd_bool(env, LVX_OPT_RESIZEABLE, false);
+    lvx_vgcmd_uint_opt(env, LVX_OPT_MAXLOGICALVOLUMES, &c->max_lv);
+    lvx_vgcmd_uint_opt(env, LVX_OPT_MAXPHYSICALVOLUMES, &c->max_pv);
+    if ((rc = lvx_vgcmd_mda_copies(env, &c->mda_given, &c->mda_copies, &c->mda_all)))
         return rc;
     if (a->count[LVX_OPT_ALLOC]) {
         c->alloc_given = true;
@@ -134,9 +135,8 @@ static int change_vg(struct lvx_cmd_env *env, const char *name, const struct cha
     bool failed = false, changed = false;
     struct lvx_vg *vg = u.vg;
     apply(env, vg, c, &failed, &changed);
-    rc = lvx_vgcmd_tags(env, vg->pool, &vg->tags, &changed);
-    if (!rc && (changed || (!failed && (env->args->count[LVX_OPT_ADDTAG] ||
-                                        env->args->count[LVX_OPT_DELTAG])))) {
+    changed |= lvx_cmd_apply_tags(env, vg->pool, &vg->tags);
+    if (changed || (!failed && lvx_cmd_has_tag_changes(env))) {
         rc = lvx_vgcmd_commit(env, &u);
         if (!rc)
             lvx_notice(env->ctx, "Volume group \"%s\" successfully changed", vg->name);

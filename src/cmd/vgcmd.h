@@ -33,18 +33,12 @@ int lvx_vgcmd_commit(struct lvx_cmd_env *env, struct lvx_vg_update *u);
 /* -s/--physicalextentsize (default unit MiB, §12.2 rules) into sectors; *out is left
  * unchanged when the option is absent. */
 int lvx_vgcmd_extent_size(struct lvx_cmd_env *env, uint32_t *out);
-/* Unsigned 32-bit number option (left unchanged when absent). */
-int lvx_vgcmd_uint_opt(struct lvx_cmd_env *env, enum lvx_opt_id id, uint32_t *out);
-/* y|n option: *given false when absent. */
-int lvx_vgcmd_yes_no(struct lvx_cmd_env *env, enum lvx_opt_id id, bool *given, bool *value);
+/* Number option (left unchanged when absent). */
+void lvx_vgcmd_uint_opt(struct lvx_cmd_env *env, enum lvx_opt_id id, uint32_t *out);
 /* --vgmetadatacopies / --metadatacopies: N, "all" (*all set, *n = 0) or "unmanaged"
  * (*n = 0).  *given false when absent. */
 int lvx_vgcmd_mda_copies(struct lvx_cmd_env *env, bool *given, uint32_t *n, bool *all);
 
-/* Check and apply --addtag/--deltag to a tag list (tags in pool); *changed set when
- * the list changed. */
-int lvx_vgcmd_tags(struct lvx_cmd_env *env, struct lvx_pool *pool, struct lvx_strlist *tags,
-                   bool *changed);
 
 /*
  * Resolve the devices named for vgcreate/vgextend into orphan PVs of u->set

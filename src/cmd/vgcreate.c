@@ -25,9 +25,9 @@ static int parse_settings(struct lvx_cmd_env *env, struct vg_settings *s)
     int rc;
     s->extent_size = LVX_DEFAULT_EXTENT_SIZE;
     s->alloc = LVX_ALLOC_NORMAL;
+    lvx_vgcmd_uint_opt(env, LVX_OPT_MAXLOGICALVOLUMES, &s->max_lv);
+    lvx_vgcmd_uint_opt(env, LVX_OPT_MAXPHYSICALVOLUMES, &s->max_pv);
     if ((rc = lvx_vgcmd_extent_size(env, &s->extent_size)) ||
-        (rc = lvx_vgcmd_uint_opt(env, LVX_OPT_MAXLOGICALVOLUMES, &s->max_lv)) ||
-        (rc = lvx_vgcmd_uint_opt(env, LVX_OPT_MAXPHYSICALVOLUMES, &s->max_pv)) ||
         (rc = lvx_vgcmd_mda_copies(env, &s->mda_given, &s->mda_copies, &s->mda_all)))
         return rc;
     const char *alloc = env->args->count[LVX_OPT_ALLOC] ? env->args->value[LVX_OPT_ALLOC] : NULL;
@@ -84,9 +84,7 @@ static int create(struct lvx_cmd_env *env, struct lvx_vg_update *u, const char *
                                 &orphans, &n)) != 0)
         return rc;
     struct lvx_vg *vg = new_vg(u->set->pool, name, s);
-    bool changed = false;
-    if ((rc = lvx_vgcmd_tags(env, vg->pool, &vg->tags, &changed)) != 0)
-        return rc;
+    lvx_cmd_apply_tags(env, vg->pool, &vg->tags);
     for (unsigned i = 0; i < n; i++)
         if (lvx_vgops_add_orphan(env->ctx, vg, orphans[i], NULL) < 0)
             return lvx_cmd_fail(env);
@@ -118,12 +116,6 @@ int lvx_cmd_vgcreate(struct lvx_cmd_env *env)
     int rc = parse_settings(env, &s);
     if (rc)
         return rc;
-    if (a->count[LVX_OPT_ADDTAG]) {
-        struct lvx_strlist probe = {0};
-        bool changed;
-        if ((rc = lvx_vgcmd_tags(env, env->pool, &probe, &changed)) != 0)
-            return rc;
-    }
     struct lvx_vg_update u;
     if ((rc = lvx_vgcmd_begin(env, NULL, LVX_UPDATE_GLOBAL_LOCK, &u)) != 0)
         return rc;

@@ -10,7 +10,8 @@
  * Targets: linear (striped with one stripe), striped, error, zero; every other
  * segment kind is refused with -ENOTSUP naming its type.
  *
- * Entry points: lvx_map_lv_sector(), lvx_map_dm_table(), lvx_map_io_hints().
+ * Entry points: lvx_map_lv_sector(), lvx_map_dm_table(), lvx_map_io_hints(); for
+ * serving, lvx_map_prepare() and lvx_map_prepared_lookup() (map/prepared.c).
  */
 #ifndef LVX_MAP_MAP_H
 #define LVX_MAP_MAP_H
@@ -20,6 +21,7 @@
 #include "model/model.h"
 #include "util/buf.h"
 #include "util/ctx.h"
+#include "util/pool.h"
 
 enum lvx_map_kind {
     LVX_MAP_PV,      /* data on pv at pv_sector */
@@ -63,6 +65,30 @@ const struct lvx_map_target *lvx_map_target_of(struct lvx_ctx *ctx, const struct
  * -ENOTSUP for an unsupported segment type. */
 int lvx_map_lv_sector(struct lvx_ctx *ctx, const struct lvx_lv *lv, uint64_t lv_sector,
                       struct lvx_map_loc *out);
+
+/* An LV prepared for serving (map/prepared.c): checked once, looked up by arithmetic. */
+struct lvx_map_prepared;
+/* One area of a prepared run: its PV (NULL: served as the error target) and the PV
+ * sector where the area starts. */
+struct lvx_map_area {
+    const struct lvx_pv *pv;
+    uint64_t first_sector;
+};
+enum {
+    LVX_MAP_MISSING_IS_ERROR = 1,   /* areas on missing PVs map to error (partial mode) */
+};
+/* Check every segment of lv once and compile it into runs, allocated in pool (which
+ * must outlive the result and keep lv's PVs).  0, or -EINVAL/-ENOTSUP with the
+ * message of the segment's check (an area on a missing PV is refused later, when the
+ * table or the device is needed, unless flags map it to error). */
+int lvx_map_prepare(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_lv *lv,
+                    unsigned flags, struct lvx_map_prepared **out);
+/* Where lv_sector lives (same result as lvx_map_lv_sector), or -ERANGE past the end.
+ * Pure: no checks, no allocation, safe from any thread. */
+int lvx_map_prepared_lookup(const struct lvx_map_prepared *m, uint64_t lv_sector,
+                            struct lvx_map_loc *out);
+/* The LV's size in sectors. */
+uint64_t lvx_map_prepared_sectors(const struct lvx_map_prepared *m);
 
 /* Append the LV's dm table to out, one line per segment ending with '\n':
  *   "<start> <len> linear <maj>:<min> <offset>"

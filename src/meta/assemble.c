@@ -11,7 +11,8 @@
  * the scan; labelled PVs that no VG lists become orphans, except outdated PVs (they
  * hold metadata of a VG that dropped them), which are kept apart as LVM2 hides them.
  *
- * Entry points: lvx_scan_vgs(), lvx_vgset_find(), lvx_vgset_free().
+ * Entry points: lvx_scan_vgs(), lvx_vgset_find(), lvx_vgset_free(),
+ * lvx_scan_fill_ondisk().
  */
 #include "meta/scan.h"
 #include "meta/index.h"
@@ -235,7 +236,8 @@ static void check_other_copies(struct assembly *a, struct group *g)
 
 /* ---- PV placement ------------------------------------------------------------------- */
 
-static void fill_ondisk(struct lvx_pool *pool, struct lvx_pv_ondisk *od, const struct lvx_scan_pv *spv)
+void lvx_scan_fill_ondisk(struct lvx_pool *pool, struct lvx_pv_ondisk *od,
+                          const struct lvx_scan_pv *spv)
 {
     const struct lvx_label *l = &spv->label;
     memset(od, 0, sizeof(*od));
@@ -296,7 +298,7 @@ static void place_pvs(struct assembly *a, struct group *g)
             continue;
         }
         a->claimed[p] = true;
-        fill_ondisk(a->set->pool, &pv->ondisk, &a->scan->pvs[p]);
+        lvx_scan_fill_ondisk(a->set->pool, &pv->ondisk, &a->scan->pvs[p]);
     }
 }
 
@@ -344,7 +346,7 @@ static struct lvx_pv *make_orphan(struct lvx_pool *pool, const struct lvx_scan_p
         pv->ba_size = spv->label.ba[0].size / LVX_SECTOR_SIZE;
     }
     pv->device_hint = lvx_pool_strdup(pool, spv->dev->path);
-    fill_ondisk(pool, &pv->ondisk, spv);
+    lvx_scan_fill_ondisk(pool, &pv->ondisk, spv);
     return pv;
 }
 

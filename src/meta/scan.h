@@ -129,6 +129,11 @@ struct lvx_vgset {
  * a VG whose every copy is damaged gives a warning and is left out (error if named). */
 int lvx_scan_vgs(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_vgset **out);
 void lvx_vgset_free(struct lvx_vgset *set);
+/* A PV's on-disk state (device, label, metadata areas) from its scan record; strings
+ * are copied into pool.  Assembly does it for every PV it places; vgcfgrestore for
+ * the PVs of a restored VG. */
+void lvx_scan_fill_ondisk(struct lvx_pool *pool, struct lvx_pv_ondisk *od,
+                          const struct lvx_scan_pv *spv);
 /* The VG with this name (or raw/dashed VG UUID) in a set, or NULL (also NULL when two
  * VGs share the name: the caller must then ask by UUID). */
 struct lvx_vg *lvx_vgset_find(const struct lvx_vgset *set, const char *name_or_uuid);

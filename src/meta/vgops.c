@@ -4,7 +4,7 @@
  * PV -> VG member, on-disk state from a scan, removal of LVs on missing PVs.
  *
  * Entry points: lvx_vgops_check_extent_size(), lvx_vgops_pe_count(),
- * lvx_vgops_add_orphan(), lvx_vgops_fill_ondisk(), lvx_vgops_has_partial_lvs(),
+ * lvx_vgops_add_orphan(), lvx_vgops_has_partial_lvs(),
  * lvx_vgops_remove_partial_lvs(), lvx_vgops_spv_holds_vg().
  */
 #include "meta/vgops.h"
@@ -70,37 +70,6 @@ int lvx_vgops_add_orphan(struct lvx_ctx *ctx, struct lvx_vg *vg, const struct lv
     if (out)
         *out = pv;
     return 0;
-}
-
-void lvx_vgops_fill_ondisk(struct lvx_pool *pool, struct lvx_pv *pv, const struct lvx_scan_pv *spv)
-{
-    struct lvx_pv_ondisk *od = &pv->ondisk;
-    const struct lvx_label *l = &spv->label;
-    memset(od, 0, sizeof(*od));
-    od->present = true;
-    od->dev_name = lvx_pool_strdup(pool, spv->dev->path);
-    od->dev_major = spv->dev->major;
-    od->dev_minor = spv->dev->minor;
-    od->dev_bytes = spv->dev->size;
-    od->label_sector = l->sector;
-    od->hdr_device_size = l->device_size;
-    od->hdr_pe_start = l->data_count ? l->data[0].offset : 0;
-    od->ext_version = l->ext_version;
-    od->ext_flags = l->ext_flags;
-    if (l->ext_version && l->ba_count) {
-        od->ba_start = l->ba[0].offset;
-        od->ba_size = l->ba[0].size;
-    }
-    od->mda_count = spv->mda_count;
-    for (unsigned i = 0; i < spv->mda_count && i < 2; i++) {
-        const struct lvx_scan_mda *m = &spv->mda[i];
-        od->mda[i].start = m->start;
-        od->mda[i].size = m->area_size;
-        od->mda[i].ignored = m->ignored;
-        od->mda[i].bad = m->bad;
-        od->mda[i].text_size = m->hdr_valid ? m->hdr.slot[0].size : 0;
-        od->mda[i].seqno = m->text && !m->bad ? m->seqno : 0;
-    }
 }
 
 bool lvx_vgops_has_partial_lvs(const struct lvx_vg *vg)

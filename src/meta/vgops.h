@@ -31,8 +31,6 @@ uint32_t lvx_vgops_pe_count(const struct lvx_pv *pv, uint32_t extent_size);
 int lvx_vgops_add_orphan(struct lvx_ctx *ctx, struct lvx_vg *vg, const struct lvx_pv *orphan,
                          struct lvx_pv **out);
 
-/* pv->ondisk from a scanned PV (copies strings into pool). */
-void lvx_vgops_fill_ondisk(struct lvx_pool *pool, struct lvx_pv *pv, const struct lvx_scan_pv *spv);
 
 /* True if an LV segment area of the VG lies on a PV without a device. */
 bool lvx_vgops_has_partial_lvs(const struct lvx_vg *vg);

@@ -281,6 +281,8 @@ enum lvx_seg_kind lvx_seg_kind_of(const char *type_name);
 /* Append a copy of s (lists must be grown only through this: capacity doubles). */
 void lvx_strlist_add(struct lvx_pool *pool, struct lvx_strlist *l, const char *s);
 bool lvx_strlist_has(const struct lvx_strlist *l, const char *s);
+/* Remove every copy of s; true when there was one. */
+bool lvx_strlist_remove(struct lvx_strlist *l, const char *s);
 
 /* --- derive.c: properties the reports and the allocator need ----------- */
 uint32_t lvx_pv_alloc_count(const struct lvx_pv *pv);     /* PEs covered by PV areas; O(areas of VG) */

@@ -133,6 +133,17 @@ bool lvx_strlist_has(const struct lvx_strlist *l, const char *s)
     return false;
 }
 
+bool lvx_strlist_remove(struct lvx_strlist *l, const char *s)
+{
+    unsigned k = 0;
+    for (unsigned i = 0; i < l->n; i++)
+        if (strcmp(l->v[i], s) != 0)
+            l->v[k++] = l->v[i];
+    bool removed = k != l->n;
+    l->n = k;
+    return removed;
+}
+
 enum lvx_seg_kind lvx_seg_kind_of(const char *type_name)
 {
     static const struct {

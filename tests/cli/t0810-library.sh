@@ -8,7 +8,8 @@
 #    its log callback, the same vgs line LVM2 prints for a VG on loop devices;
 #  - a test program checks error paths (unknown command, bad VG, bad quoting: codes and
 #    messages) and the object API (open, lists, create / extend / remove, activation
-#    refused) against LVM2's view, and that the library itself prints nothing.
+#    refused) against LVM2's view, and that the library itself prints nothing;
+#  - two handles in two threads run commands at the same time; every change lands.
 # Uses the plain build ($LVX_PLAIN's directory): an ASan-built .so needs the ASan runtime.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -163,5 +164,51 @@ test_eq "LV list = LVM2's lvs after the changes (sizes, attrs, UUIDs)" \
     "$(sed -n 's/^LV //p' "$SCRATCH/api.out" | sort)" \
     "$(lvm2 lvs --noheadings --units b --nosuffix -o lv_name,lv_uuid,lv_attr,lv_size "$VG" 2>/dev/null | awk '{$1=$1; print}' | sort)"
 test_ok "LVM2's vgck accepts the VG changed through the API" lvm2 vgck "$VG"
+
+# Two handles in two threads at once: commands run concurrently (no process-wide lock,
+# a parser without global state) and the VG lock serialises their changes on disk.
+cat >"$SCRATCH/threads.c" <<'C'
+#include <pthread.h>
+#include <stdio.h>
+#include <lvx.h>
+
+static const char *vgname;
+static void *creator(void *arg)
+{
+    long t = (long)arg, failed = 0;
+    lvx_handle *h = lvx_init();
+    char cmd[256];
+    for (int i = 0; i < 10; i++) {
+        snprintf(cmd, sizeof(cmd), "lvcreate -an -Zn -l1 -n t%ld_%d --addtag @th%ld %s", t, i,
+                 t, vgname);
+        if (lvx_run(h, cmd) != LVX_ECMD_PROCESSED) {
+            fprintf(stderr, "thread %ld: %s: %s\n", t, cmd, lvx_errmsg(h));
+            failed++;
+        }
+    }
+    lvx_exit(h);
+    return (void *)failed;
+}
+int main(int argc, char **argv)
+{
+    pthread_t th[2];
+    void *r[2];
+    (void)argc;
+    vgname = argv[1];
+    for (long t = 0; t < 2; t++)
+        pthread_create(&th[t], NULL, creator, (void *)t);
+    for (int t = 0; t < 2; t++)
+        pthread_join(th[t], &r[t]);
+    return r[0] || r[1];
+}
+C
+# shellcheck disable=SC2046
+test_ok "the two-thread program compiles" \
+    cc -Wall -Werror -o "$SCRATCH/threads" "$SCRATCH/threads.c" -lpthread \
+    $(pkg-config --cflags --libs lvx)
+test_ok "two threads create 10 LVs each through their own handles" "$SCRATCH/threads" "$VG"
+test_eq "LVM2 sees all 20 LVs with their thread's tag" \
+    "$(lvm2 lvs --noheadings -o lv_name,lv_tags "$VG" 2>/dev/null | awk '$1 ~ /^t[01]_/ && $2 == "th" substr($1, 2, 1) {n++} END {print n + 0}')" 20
+test_ok "LVM2's vgck accepts the VG after the concurrent changes" lvm2 vgck "$VG"
 
 done_testing

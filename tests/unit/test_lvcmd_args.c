@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tests/unit/test_lvcmd_args.c - the argument parsers of the LV commands (cmd/lvcmd.h):
- * -L sizes (binary units whatever the case, default unit, fractions rounded up to a
+ * tests/unit/test_lvcmd_args.c - the arguments of the LV commands: the option parser's
+ * size and extent values (cmd/options.h) and their use by cmd/lvcmd.h: -L sizes (binary units whatever the case, default unit, fractions rounded up to a
  * sector, LVM2's "not a multiple of 512" and ">= 16 EiB" refusals), -l extents with
  * their percentage bases, and LV names in VG/LV, /dev/VG/LV and /dev/mapper forms.
  * Expected values are the unit definitions of LVM2's documentation (lvm(8): sizes are
@@ -16,10 +16,29 @@
 
 static uint64_t size_of(const char *s, char unit)
 {
-    struct lvx_lvcmd_size sz;
-    if (lvx_lvcmd_parse_size(s, unit, true, "--size", &sz) != 0)
+    struct lvx_opt_val v;
+    const char *reason;
+    if (lvx_opt_parse_size(s, unit, &v, &reason) != 0)
         return UINT64_MAX;
-    return sz.value;
+    return v.sectors;
+}
+
+/* lvx_lvcmd_size_args() over a parsed "lvcreate|lvresize OPT VALUE" command line. */
+static int size_args(const char *opt, const char *value, bool allow_sign,
+                     struct lvx_lvcmd_size *sz)
+{
+    static const enum lvx_opt_id allowed[] = { LVX_OPT_SIZE, LVX_OPT_EXTENTS, LVX_OPT_COUNT };
+    char *argv[] = { "lvresize", (char *)opt, (char *)value, NULL };
+    struct lvx_pool *pool = lvx_pool_create();
+    struct lvx_ctx ctx;
+    struct lvx_cmd_args args;
+    struct lvx_cmd_env env = { .ctx = &ctx, .pool = pool, .args = &args };
+    lvx_ctx_init(&ctx);
+    int rc = lvx_opts_parse(&ctx, pool, "lvresize", allowed, 3, argv, &args);
+    if (rc == 0)
+        rc = lvx_lvcmd_size_args(&env, allow_sign, true, sz);
+    lvx_pool_destroy(pool);
+    return rc;
 }
 
 static void test_sizes(void)
@@ -45,30 +64,30 @@ static void test_sizes(void)
     is_int(size_of("", 'm'), UINT64_MAX, "empty refused");
 
     struct lvx_lvcmd_size sz;
-    is_int(lvx_lvcmd_parse_size("+8m", 'm', true, "--size", &sz), 0, "+8m parses");
+    is_int(size_args("-L", "+8m", false, &sz), 0, "+8m parses");
     is_int(sz.sign, 1, "+8m: sign +");
-    is_int(lvx_lvcmd_parse_size("-8m", 'm', true, "--size", &sz), 0, "-8m parses where allowed");
+    is_int(size_args("-L", "-8m", true, &sz), 0, "-8m parses where allowed");
     is_int(sz.sign, -1, "-8m: sign -");
-    ok(lvx_lvcmd_parse_size("-8m", 'm', false, "--size", &sz) != 0, "-8m refused for lvcreate");
+    ok(size_args("-L", "-8m", false, &sz) != 0, "-8m refused for lvcreate");
 }
 
 static void test_extents(void)
 {
     struct lvx_lvcmd_size sz;
-    is_int(lvx_lvcmd_parse_extents("10", true, &sz), 0, "-l 10");
+    is_int(size_args("-l", "10", true, &sz), 0, "-l 10");
     ok(sz.in_extents && sz.value == 10 && sz.percent == LVX_PCT_NONE, "-l 10: 10 extents");
-    is_int(lvx_lvcmd_parse_extents("+50%FREE", true, &sz), 0, "-l +50%%FREE");
+    is_int(size_args("-l", "+50%FREE", true, &sz), 0, "-l +50%%FREE");
     ok(sz.sign == 1 && sz.value == 50 && sz.percent == LVX_PCT_FREE, "+50%%FREE understood");
-    is_int(lvx_lvcmd_parse_extents("33%vg", true, &sz), 0, "-l 33%%vg (case ignored)");
+    is_int(size_args("-l", "33%vg", true, &sz), 0, "-l 33%%vg (case ignored)");
     is_int(sz.percent, LVX_PCT_VG, "%%vg is %%VG");
-    is_int(lvx_lvcmd_parse_extents("100%PVS", false, &sz), 0, "-l 100%%PVS");
+    is_int(size_args("-l", "100%PVS", false, &sz), 0, "-l 100%%PVS");
     is_int(sz.percent, LVX_PCT_PVS, "%%PVS");
-    is_int(lvx_lvcmd_parse_extents("-3%LV", true, &sz), 0, "-l -3%%LV");
+    is_int(size_args("-l", "-3%LV", true, &sz), 0, "-l -3%%LV");
     ok(sz.sign == -1 && sz.percent == LVX_PCT_LV, "-3%%LV understood");
-    ok(lvx_lvcmd_parse_extents("10%BOGUS", true, &sz) != 0, "unknown %%type refused");
-    ok(lvx_lvcmd_parse_extents("ten", true, &sz) != 0, "non-number refused");
-    ok(lvx_lvcmd_parse_extents("99999999999999999999999", true, &sz) != 0, "overflow refused");
-    ok(lvx_lvcmd_parse_extents("-1", false, &sz) != 0, "negative refused for lvcreate");
+    ok(size_args("-l", "10%BOGUS", true, &sz) != 0, "unknown %%type refused");
+    ok(size_args("-l", "ten", true, &sz) != 0, "non-number refused");
+    ok(size_args("-l", "99999999999999999999999", true, &sz) != 0, "overflow refused");
+    ok(size_args("-l", "-1", false, &sz) != 0, "negative refused for lvcreate");
 }
 
 static void test_names(void)

@@ -2,8 +2,9 @@
 /*
  * tests/unit/test_map.c - LV -> PV mapping and dm tables (map/).
  *
- * Every chunk of linear, 2/3/4/5-stripe and multi-segment LVs is mapped and
- * compared with the formula of lvm2-format.md §13 written out independently here;
+ * Every chunk of linear, 2/3/4/5-stripe and multi-segment LVs is mapped, by the
+ * one-off lookup and by the prepared mapping the daemon serves with, and compared
+ * with the formula of lvm2-format.md §13 written out independently here;
  * the run lengths must walk the LV chunk by chunk and the chunks of each stripe
  * must cover its PV area exactly once.  dm tables are compared with the examples
  * of §15 (built from the fixtures' backup files of LVM2) and with the example of
@@ -121,7 +122,13 @@ static unsigned check_every_chunk(const struct lvx_lv *lv)
     struct lvx_ctx ctx;
     unsigned bad = 0;
     uint64_t e = lv->vg->extent_size, total = lv->le_count * e;
+    struct lvx_pool *pool = lvx_pool_create();
+    struct lvx_map_prepared *pm = NULL;
     lvx_ctx_init(&ctx);
+    if (lvx_map_prepare(&ctx, pool, lv, 0, &pm) < 0 || lvx_map_prepared_sectors(pm) != total) {
+        lvx_pool_destroy(pool);
+        return 1000;
+    }
 
     for (unsigned i = 0; i < lv->seg_count; i++) {
         const struct lvx_seg *seg = &lv->segs[i];
@@ -147,6 +154,14 @@ static unsigned check_every_chunk(const struct lvx_lv *lv)
                                  (unsigned long long)got.pv_sector, (unsigned long long)got.len,
                                  want.pv->index, (unsigned long long)want.pv_sector,
                                  (unsigned long long)want.len);
+                }
+                struct lvx_map_loc prep = { 0 };
+                if (lvx_map_prepared_lookup(pm, s, &prep) < 0 || prep.kind != got.kind ||
+                    prep.pv != got.pv || prep.pv_sector != got.pv_sector || prep.len != got.len) {
+                    if (bad++ < 5)
+                        tap_diag("sector %llu: prepared mapping gives %llu+%llu",
+                                 (unsigned long long)s, (unsigned long long)prep.pv_sector,
+                                 (unsigned long long)prep.len);
                 }
                 /* inside the area the stripes list names */
                 uint64_t a0 = want.pv->pe_start + seg->areas[want.stripe].start * e;
@@ -176,7 +191,41 @@ static unsigned check_every_chunk(const struct lvx_lv *lv)
         steps++;
     }
     bad += s != total || steps != want_steps;
+    /* the prepared walk takes the same steps and ends past the end */
+    struct lvx_map_loc loc;
+    for (s = 0, steps = 0; s < total && lvx_map_prepared_lookup(pm, s, &loc) == 0; s += loc.len)
+        steps++;
+    bad += s != total || steps != want_steps;
+    bad += lvx_map_prepared_lookup(pm, total, &loc) != -ERANGE;
+    lvx_pool_destroy(pool);
     return bad;
+}
+
+/* Partial activation: a stripe on a missing PV maps to error, the others still map. */
+static void test_prepared_missing(void)
+{
+    struct lvx_pool *pool = lvx_pool_create();
+    struct lvx_vg *vg = mkvg(pool, 2, 8192, NULL);
+    struct lvx_lv *lv = mklv(vg, "part");
+    add_seg(lv, 2, 128, 4, (unsigned[]){ 0, 1 }, (uint64_t[]){ 0, 0 });
+    vg->pvs[1]->flags |= LVX_PVF_MISSING;
+    struct lvx_ctx ctx;
+    struct lvx_map_prepared *pm;
+    struct lvx_map_loc a, b;
+    lvx_ctx_init(&ctx);
+    is_int(lvx_map_prepare(&ctx, pool, lv, LVX_MAP_MISSING_IS_ERROR, &pm), 0,
+           "an LV with a missing PV prepares in partial mode");
+    ok(lvx_map_prepared_lookup(pm, 0, &a) == 0 && a.kind == LVX_MAP_PV && a.pv == vg->pvs[0] &&
+       a.len == 128, "chunk 0 (present PV) maps to pv0");
+    ok(lvx_map_prepared_lookup(pm, 128, &b) == 0 && b.kind == LVX_MAP_ERROR && b.len == 128,
+       "chunk 1 (missing PV) maps to error, one chunk long");
+    is_int(lvx_map_prepare(&ctx, pool, lv, 0, &pm), 0, "without the flag it prepares too");
+    ok(lvx_map_prepared_lookup(pm, 128, &b) == 0 && b.kind == LVX_MAP_PV && b.pv == vg->pvs[1],
+       "... and maps to the PV (refused later, where a device is needed)");
+    lv->segs[0].stripe_size = 0;
+    ok(lvx_map_prepare(&ctx, pool, lv, 0, &pm) == -EINVAL && strstr(ctx.errmsg, "no stripe size"),
+       "a malformed segment is refused once, at preparation: %s", ctx.errmsg);
+    lvx_pool_destroy(pool);
 }
 
 static void test_brute_force(void)
@@ -427,6 +476,7 @@ static void test_errors(void)
 int main(void)
 {
     test_brute_force();
+    test_prepared_missing();
     test_spec_tables();
     test_issue_example();
     test_errors();

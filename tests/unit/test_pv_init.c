@@ -13,6 +13,7 @@
 #include "format/pv_layout.h"
 #include "meta/pv_init.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static void test_label_worked_example(void)
@@ -95,11 +96,21 @@ static void test_sizes(void)
         { "+5", 'm', 0, 0 }, { "abc", 'm', 0, 0 }, { "5x", 'm', 0, 0 }, { "", 'm', 0, 0 },
         { "1mm", 'm', 0, 0 }, { "99999999999e", 'm', 0, 0 }, { "0", 'm', 1, 0 },
     };
+    /* through the option parser: --metadatasize (MiB by default), --dataalignment (KiB) */
+    static const enum lvx_opt_id allowed[] = { LVX_OPT_METADATASIZE, LVX_OPT_DATAALIGNMENT,
+                                               LVX_OPT_COUNT };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         struct lvx_ctx ctx;
+        struct lvx_cmd_args args;
+        struct lvx_pool *pool = lvx_pool_create();
+        enum lvx_opt_id id = cases[i].unit == 'k' ? LVX_OPT_DATAALIGNMENT : LVX_OPT_METADATASIZE;
+        char opt[64];
+        snprintf(opt, sizeof(opt), "--%s=%s", lvx_opt_def(id)->long_name, cases[i].arg);
+        char *argv[] = { "pvcreate", opt, "/dev/x", NULL };
         lvx_ctx_init(&ctx);
-        uint64_t bytes = 12345;
-        int r = lvx_pvcmd_parse_size(&ctx, cases[i].arg, cases[i].unit, &bytes);
+        int r = lvx_opts_parse(&ctx, pool, "pvcreate", allowed, 3, argv, &args);
+        uint64_t bytes = r == 0 ? args.val[id].sectors_floor * 512 : 12345;
+        lvx_pool_destroy(pool);
         if (cases[i].ok) {
             is_int(r, 0, "size '%s' (default unit %c) accepted", cases[i].arg, cases[i].unit);
             is_int(bytes, cases[i].bytes, "size '%s' is %llu bytes", cases[i].arg,
