@@ -51,6 +51,7 @@ struct lvxd_lv {
     struct lvx_scan *scan;
     struct lvx_vgset *set;
     const struct lvx_lv *model;
+    const struct lvx_map_prepared *map;  /* model compiled once: lookups are arithmetic */
     struct lvxd_pv *pvs;         /* by pv->index */
     unsigned pv_count;
     atomic_uint_fast64_t dirty;  /* bit i: pvs[i % 64] written since the last flush */

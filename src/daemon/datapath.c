@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * daemon/datapath.c - LV I/O of one FUSE thread: a request is mapped through
- * map/ (lvx_map_lv_sector), cut at stripe/segment boundaries (the map's run
- * length) and at the PV's queue limits (so that the block layer never splits a
+ * daemon/datapath.c - LV I/O of one FUSE thread: a request is mapped through the
+ * LV's prepared mapping (lvx_map_prepared_lookup), cut at stripe/segment boundaries
+ * (the run length) and at the PV's queue limits (so that the block layer never splits a
  * piece, which throttling would charge twice), and all its pieces go to the PVs
  * at once through the thread's io_uring, O_DIRECT from the request's aligned
  * buffer.  Flushes fdatasync every PV written since the last flush, in parallel;
@@ -152,7 +152,7 @@ int lvxd_io_rw(struct lvxd_io *io, struct lvxd_lv *v, bool write, uint64_t off, 
     }
     while (sector < end && rc == 0) {
         struct lvx_map_loc loc;
-        if (lvx_map_lv_sector(&io->ctx, v->model, sector, &loc) < 0 || loc.len == 0) {
+        if (lvx_map_prepared_lookup(v->map, sector, &loc) < 0 || loc.len == 0) {
             rc = -EIO;
             break;
         }
@@ -254,7 +254,7 @@ int lvxd_io_zero(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint64_t l
     uint64_t sector = off / 512, end = (off + len) / 512;
     while (sector < end && rc == 0) {
         struct lvx_map_loc loc;
-        if (lvx_map_lv_sector(&io->ctx, v->model, sector, &loc) < 0 || loc.len == 0) {
+        if (lvx_map_prepared_lookup(v->map, sector, &loc) < 0 || loc.len == 0) {
             rc = -EIO;
             break;
         }

@@ -123,6 +123,7 @@ struct loaded {
     struct lvx_scan *scan;
     struct lvx_vgset *set;
     const struct lvx_lv *lv;
+    const struct lvx_map_prepared *map;   /* lv compiled for serving, in set's pool */
     struct lvxd_pv *pvs;
     unsigned pv_count;
 };
@@ -170,9 +171,12 @@ static int load(struct lvx_ctx *ctx, const char *vgname, const char *lvname, con
         goto fail;
     }
     struct lvx_activate_opts ao = { .read_only = ro };
-    if ((rc = lvx_activation_check(ctx, lv, &ao)) < 0)
+    struct lvx_map_prepared *map;
+    if ((rc = lvx_activation_check(ctx, lv, &ao)) < 0 ||
+        (rc = lvx_map_prepare(ctx, l->set->pool, lv, 0, &map)) < 0)
         goto fail;
     l->lv = lv;
+    l->map = map;
     l->pv_count = vg->pv_count;
     l->pvs = calloc(vg->pv_count ? vg->pv_count : 1, sizeof(*l->pvs));
     for (unsigned i = 0; i < vg->pv_count; i++) {
@@ -192,6 +196,7 @@ static void apply(struct lvxd_lv *v, struct loaded *l)
     v->scan = l->scan;
     v->set = l->set;
     v->model = l->lv;
+    v->map = l->map;
     v->pvs = l->pvs;
     v->pv_count = l->pv_count;
     v->size = l->lv->le_count * (uint64_t)l->lv->vg->extent_size * 512;
@@ -259,7 +264,7 @@ int lvxd_volume_add(struct lvx_ctx *ctx, const char *vg, const char *lv, const c
 
 static void drop_model(struct lvxd_lv *v)
 {
-    struct loaded old = { v->scan, v->set, v->model, v->pvs, v->pv_count };
+    struct loaded old = { v->scan, v->set, v->model, v->map, v->pvs, v->pv_count };
     loaded_free(&old);
     v->scan = NULL;
     v->set = NULL;
