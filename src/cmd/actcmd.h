@@ -42,7 +42,7 @@ int lvx_actcmd_activate(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
 int lvx_actcmd_deactivate(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
                           const struct lvx_lv *lv, bool force);
 
-/* vgchange -a y|n over the named VGs (all when count == 0). */
+/* vgchange -a y|n over the named VGs (lvx_cmd_vg_names()). */
 int lvx_actcmd_vgchange(struct lvx_cmd_env *env, char **names, unsigned count, bool activate);
 /* lvchange -a y|n of one argument (VG or VG/LV). */
 int lvx_actcmd_lvchange(struct lvx_cmd_env *env, const char *arg, bool activate);

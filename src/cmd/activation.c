@@ -167,20 +167,6 @@ static int vg_activation(struct lvx_cmd_env *env, const struct lvx_actcmd *a, co
     return rc;
 }
 
-/* Names of every VG (a read-only scan). */
-static char **all_vg_names(struct lvx_cmd_env *env, unsigned *count)
-{
-    struct lvx_cmd_vgs v;
-    *count = 0;
-    if (lvx_cmd_load(env, &v) != 0)
-        return NULL;
-    char **names = lvx_pool_alloc(env->pool, (v.set->vg_count + 1) * sizeof(*names));
-    for (unsigned i = 0; i < v.set->vg_count; i++)
-        names[(*count)++] = lvx_pool_strdup(env->pool, v.set->vgs[i]->name);
-    lvx_cmd_unload(&v);
-    return names;
-}
-
 int lvx_actcmd_vgchange(struct lvx_cmd_env *env, char **names, unsigned count, bool activate)
 {
     struct lvx_actcmd a;
@@ -191,8 +177,6 @@ int lvx_actcmd_vgchange(struct lvx_cmd_env *env, char **names, unsigned count, b
         lvx_actcmd_print_why(&a);
         return LVX_EXIT_FAILED;
     }
-    if (count == 0 && !(names = all_vg_names(env, &count)))
-        return LVX_EXIT_FAILED;
     for (unsigned i = 0; i < count; i++) {
         int r = vg_activation(env, &a, names[i], activate);
         if (r > rc)

@@ -109,6 +109,15 @@ void lvx_cmd_unload(struct lvx_cmd_vgs *v);
  * in env->pool. */
 struct lvx_vg **lvx_cmd_pick_vgs(struct lvx_cmd_env *env, const struct lvx_cmd_vgs *v,
                                  char **names, unsigned count, unsigned *out_count, bool *failed);
+/* The VGs a changing command's arguments stand for: the arguments as given, "@tag"
+ * replaced by the VGs with the tag, every VG when there are no arguments (a scan is
+ * made only for tags or no arguments).  In env->pool; NULL when the scan failed
+ * (printed). */
+char **lvx_cmd_vg_names(struct lvx_cmd_env *env, unsigned *count);
+/* The LV arguments of a changing command, "@tag" replaced by "VG/LV" for each visible
+ * LV with the tag (all of a VG with the tag); the arguments themselves when there is
+ * no tag (no scan).  In env->pool; NULL when the scan failed (printed). */
+char **lvx_cmd_lv_args(struct lvx_cmd_env *env, unsigned *count);
 
 /* PVs named on the command line (all when count == 0), as VGs narrowed to those PVs
  * plus orphans.  Unknown names print LVM2's message and set *failed. */

@@ -72,6 +72,14 @@ void lvx_cmd_unload(struct lvx_cmd_vgs *v)
     v->scan = NULL;
 }
 
+static void add_vg_once(struct lvx_vg **vgs, unsigned *n, struct lvx_vg *vg)
+{
+    for (unsigned j = 0; j < *n; j++)
+        if (vgs[j] == vg)
+            return;
+    vgs[(*n)++] = vg;
+}
+
 struct lvx_vg **lvx_cmd_pick_vgs(struct lvx_cmd_env *env, const struct lvx_cmd_vgs *v,
                                  char **names, unsigned count, unsigned *out_count, bool *failed)
 {
@@ -86,29 +94,113 @@ struct lvx_vg **lvx_cmd_pick_vgs(struct lvx_cmd_env *env, const struct lvx_cmd_v
         *out_count = n;
         return vgs;
     }
-    vgs = lvx_pool_alloc(env->pool, (count + 1) * sizeof(*vgs));
+    vgs = lvx_pool_alloc(env->pool, (count + set->vg_count + 1) * sizeof(*vgs));
     for (unsigned i = 0; i < count; i++) {
+        for (unsigned k = 0; names[i][0] == '@' && k < set->vg_count; k++)
+            if (lvx_strlist_has(&set->vgs[k]->tags, names[i] + 1))
+                add_vg_once(vgs, &n, set->vgs[k]);   /* "@tag": the VGs with the tag */
+        if (names[i][0] == '@')
+            continue;
         struct lvx_vg *vg = lvx_vgset_find(set, names[i]);
         if (!vg) {
             lvx_cmd_errorf("Volume group \"%s\" not found", names[i]);
             *failed = true;
             continue;
         }
-        bool dup = false;
-        for (unsigned j = 0; j < n; j++)
-            dup |= vgs[j] == vg;
-        if (!dup)
-            vgs[n++] = vg;
+        add_vg_once(vgs, &n, vg);
     }
     *out_count = n;
     return vgs;
 }
 
+static void add_name_once(char **names, unsigned *n, char *name)
+{
+    for (unsigned j = 0; j < *n; j++)
+        if (strcmp(names[j], name) == 0)
+            return;
+    names[(*n)++] = name;
+}
+
+char **lvx_cmd_vg_names(struct lvx_cmd_env *env, unsigned *count)
+{
+    char **args = env->args->argv;
+    unsigned n = (unsigned)env->args->argc;
+    bool tags = false;
+    for (unsigned i = 0; i < n; i++)
+        tags |= args[i][0] == '@';
+    *count = n;
+    if (n && !tags)
+        return args;
+    struct lvx_cmd_vgs v;
+    if (lvx_cmd_load(env, &v) != 0)
+        return NULL;
+    const struct lvx_vgset *set = v.set;
+    char **names = lvx_pool_alloc(env->pool, (n + set->vg_count + 1) * sizeof(*names));
+    unsigned k = 0;
+    for (unsigned i = 0; i < set->vg_count && n == 0; i++)
+        names[k++] = lvx_pool_strdup(env->pool, set->vgs[i]->name);
+    for (unsigned i = 0; i < n; i++) {
+        if (args[i][0] != '@') {
+            add_name_once(names, &k, args[i]);   /* a missing VG: the command says so */
+            continue;
+        }
+        for (unsigned j = 0; j < set->vg_count; j++)
+            if (lvx_strlist_has(&set->vgs[j]->tags, args[i] + 1))
+                add_name_once(names, &k, lvx_pool_strdup(env->pool, set->vgs[j]->name));
+    }
+    *count = k;
+    lvx_cmd_unload(&v);
+    return names;
+}
+
+char **lvx_cmd_lv_args(struct lvx_cmd_env *env, unsigned *count)
+{
+    char **args = env->args->argv;
+    unsigned n = (unsigned)env->args->argc;
+    bool tags = false;
+    for (unsigned i = 0; i < n; i++)
+        tags |= args[i][0] == '@';
+    *count = n;
+    if (!tags)
+        return args;
+    struct lvx_cmd_vgs v;
+    if (lvx_cmd_load(env, &v) != 0)
+        return NULL;
+    const struct lvx_vgset *set = v.set;
+    unsigned cap = n;
+    for (unsigned j = 0; j < set->vg_count; j++)
+        cap += set->vgs[j]->lv_count;
+    char **out = lvx_pool_alloc(env->pool, (cap + 1) * sizeof(*out));
+    unsigned k = 0;
+    for (unsigned i = 0; i < n; i++) {
+        if (args[i][0] != '@') {
+            add_name_once(out, &k, args[i]);
+            continue;
+        }
+        for (unsigned j = 0; j < set->vg_count; j++) {       /* as lvx_cmd_pick_lvs */
+            const struct lvx_vg *vg = set->vgs[j];
+            bool whole = lvx_strlist_has(&vg->tags, args[i] + 1);
+            for (unsigned l = 0; l < vg->lv_count; l++)
+                if (lvx_lv_is_visible(vg->lvs[l]) &&
+                    (whole || lvx_strlist_has(&vg->lvs[l]->tags, args[i] + 1)))
+                    add_name_once(out, &k, lvx_pool_printf(env->pool, "%s/%s", vg->name,
+                                                           vg->lvs[l]->name));
+        }
+    }
+    *count = k;
+    lvx_cmd_unload(&v);
+    return out;
+}
+
+/* A PV argument: its device name, or "@tag" for the PVs with the tag. */
 static bool name_matches_pv(char **names, unsigned count, const struct lvx_pv *pv)
 {
-    for (unsigned i = 0; i < count; i++)
-        if (pv->ondisk.present && lvx_cmd_same_device(names[i], pv->ondisk.dev_name))
+    for (unsigned i = 0; i < count; i++) {
+        if (names[i][0] == '@' ? lvx_strlist_has(&pv->tags, names[i] + 1)
+                               : pv->ondisk.present &&
+                                     lvx_cmd_same_device(names[i], pv->ondisk.dev_name))
             return true;
+    }
     return false;
 }
 
@@ -149,7 +241,7 @@ void lvx_cmd_pick_pvs(struct lvx_cmd_env *env, const struct lvx_cmd_vgs *v, char
             out->orphans[out->orphan_count++] = set->orphans[i];
 
     for (unsigned k = 0; k < count; k++) {
-        bool found = false;
+        bool found = names[k][0] == '@';     /* a tag that no PV has selects nothing */
         for (unsigned i = 0; i < out->vg_count && !found; i++)
             for (unsigned j = 0; j < out->vgs[i]->pv_count && !found; j++)
                 found = name_matches_pv(&names[k], 1, out->vgs[i]->pvs[j]);
@@ -173,6 +265,17 @@ static int find_vg_index(const struct lvx_vgset *set, const char *name)
     return -1;
 }
 
+static void add_lv_once(struct lvx_cmd_env *env, const struct lvx_vgset *set, unsigned i,
+                        struct lvx_lv ***subset, unsigned *subset_n, struct lvx_lv *lv)
+{
+    if (!subset[i])
+        subset[i] = lvx_pool_alloc(env->pool, (set->vgs[i]->lv_count + 1) * sizeof(**subset));
+    for (unsigned j = 0; j < subset_n[i]; j++)
+        if (subset[i][j] == lv)
+            return;
+    subset[i][subset_n[i]++] = lv;
+}
+
 void lvx_cmd_pick_lvs(struct lvx_cmd_env *env, const struct lvx_cmd_vgs *v, char **names,
                       unsigned count, struct lvx_cmd_lvsel *out, bool *failed)
 {
@@ -186,6 +289,17 @@ void lvx_cmd_pick_lvs(struct lvx_cmd_env *env, const struct lvx_cmd_vgs *v, char
     out->vgs = lvx_pool_alloc(env->pool, (nvg + 1) * sizeof(*out->vgs));
     for (unsigned k = 0; k < count; k++) {
         const char *arg = names[k];
+        if (arg[0] == '@') {            /* the LVs with the tag, all of a VG with the tag */
+            for (unsigned i = 0; i < nvg; i++) {
+                const struct lvx_vg *vg = set->vgs[i];
+                whole[i] |= lvx_strlist_has(&vg->tags, arg + 1);
+                for (unsigned j = 0; j < vg->lv_count && !whole[i]; j++)
+                    if (lvx_lv_is_visible(vg->lvs[j]) &&
+                        lvx_strlist_has(&vg->lvs[j]->tags, arg + 1))
+                        add_lv_once(env, set, i, subset, subset_n, vg->lvs[j]);
+            }
+            continue;
+        }
         if (strncmp(arg, "/dev/", 5) == 0 && strchr(arg + 5, '/'))
             arg += 5;
         const char *slash = strchr(arg, '/');
@@ -206,13 +320,7 @@ void lvx_cmd_pick_lvs(struct lvx_cmd_env *env, const struct lvx_cmd_vgs *v, char
             *failed = true;
             continue;
         }
-        if (!subset[i])
-            subset[i] = lvx_pool_alloc(env->pool, (set->vgs[i]->lv_count + 1) * sizeof(**subset));
-        bool dup = false;
-        for (unsigned j = 0; j < subset_n[i]; j++)
-            dup |= subset[i][j] == lv;
-        if (!dup)
-            subset[i][subset_n[i]++] = lv;
+        add_lv_once(env, set, (unsigned)i, subset, subset_n, lv);
     }
     out->only_named = count > 0;
     for (unsigned i = 0; i < nvg; i++) {

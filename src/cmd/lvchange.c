@@ -140,14 +140,17 @@ int lvx_cmd_lvchange(struct lvx_cmd_env *env)
         lvx_cmd_errorf("Please specify a logical volume path.");
         return LVX_EXIT_INVALID;
     }
-    for (int i = 0; i < env->args->argc && has_changes(&o); i++) {
-        int r = change_arg(env, &o, env->args->argv[i]);
+    unsigned count;
+    char **args = lvx_cmd_lv_args(env, &count);          /* "@tag": the LVs with the tag */
+    if (!args)
+        return LVX_EXIT_FAILED;
+    for (unsigned i = 0; i < count && has_changes(&o); i++) {
+        int r = change_arg(env, &o, args[i]);
         if (r > rc)
             rc = r;
     }
-    for (int i = 0; i < env->args->argc && activate_given; i++) {   /* cmd/activation.c */
-        int r = lvx_actcmd_lvchange(env, env->args->argv[i],
-                                    lvx_lvcmd_wants_activation(env, false));
+    for (unsigned i = 0; i < count && activate_given; i++) {   /* cmd/activation.c */
+        int r = lvx_actcmd_lvchange(env, args[i], lvx_lvcmd_wants_activation(env, false));
         if (r > rc)
             rc = r;
     }

@@ -84,8 +84,12 @@ int lvx_cmd_lvremove(struct lvx_cmd_env *env)
     }
     if ((rc = lvx_actcmd_init(env, &act)))
         return rc;
-    for (int i = 0; i < env->args->argc; i++) {
-        int r = remove_arg(env, &act, env->args->argv[i]);
+    unsigned count;
+    char **args = lvx_cmd_lv_args(env, &count);          /* "@tag": the LVs with the tag */
+    if (!args)
+        return LVX_EXIT_FAILED;
+    for (unsigned i = 0; i < count; i++) {
+        int r = remove_arg(env, &act, args[i]);
         if (r > rc)
             rc = r;
     }

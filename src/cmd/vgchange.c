@@ -145,29 +145,15 @@ static int change_vg(struct lvx_cmd_env *env, const char *name, const struct cha
     return rc ? rc : failed ? LVX_EXIT_FAILED : 0;
 }
 
-/* Names of every VG (a read-only scan). */
-static char **all_vg_names(struct lvx_cmd_env *env, unsigned *count)
-{
-    struct lvx_cmd_vgs v;
-    *count = 0;
-    if (lvx_cmd_load(env, &v) != 0)
-        return NULL;
-    char **names = lvx_pool_alloc(env->pool, (v.set->vg_count + 1) * sizeof(*names));
-    for (unsigned i = 0; i < v.set->vg_count; i++)
-        names[(*count)++] = lvx_pool_strdup(env->pool, v.set->vgs[i]->name);
-    lvx_cmd_unload(&v);
-    return names;
-}
-
 int lvx_cmd_vgchange(struct lvx_cmd_env *env)
 {
     struct change c = {0};
     int rc = parse_change(env, &c);
     if (rc)
         return rc;
-    char **names = env->args->argv;
-    unsigned count = (unsigned)env->args->argc;
-    if (count == 0 && !(names = all_vg_names(env, &count)))
+    unsigned count;
+    char **names = lvx_cmd_vg_names(env, &count);    /* the arguments, tags, or all VGs */
+    if (!names)
         return LVX_EXIT_FAILED;
     for (unsigned i = 0; i < count && c.metadata; i++) {
         int r = change_vg(env, names[i], &c);

@@ -78,9 +78,13 @@ int lvx_cmd_vgck(struct lvx_cmd_env *env)
         lvx_cmd_errorf("vgck --updatemetadata needs a volume group name");
         return LVX_EXIT_INVALID;
     }
+    unsigned count;
+    char **names = lvx_cmd_vg_names(env, &count);     /* "@tag": the VGs with the tag */
+    if (!names)
+        return LVX_EXIT_FAILED;
     int rc = 0;
-    for (int i = 0; i < env->args->argc; i++) {
-        int r = update_vg(env, env->args->argv[i]);
+    for (unsigned i = 0; i < count; i++) {
+        int r = update_vg(env, names[i]);
         if (r > rc)
             rc = r;
     }
