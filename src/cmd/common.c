@@ -121,15 +121,20 @@ static void add_name_once(char **names, unsigned *n, char *name)
     names[(*n)++] = name;
 }
 
+static bool has_tag_arg(const struct lvx_cmd_args *a)
+{
+    for (int i = 0; i < a->argc; i++)
+        if (a->argv[i][0] == '@')
+            return true;
+    return false;
+}
+
 char **lvx_cmd_vg_names(struct lvx_cmd_env *env, unsigned *count)
 {
     char **args = env->args->argv;
     unsigned n = (unsigned)env->args->argc;
-    bool tags = false;
-    for (unsigned i = 0; i < n; i++)
-        tags |= args[i][0] == '@';
     *count = n;
-    if (n && !tags)
+    if (n && !has_tag_arg(env->args))
         return args;
     struct lvx_cmd_vgs v;
     if (lvx_cmd_load(env, &v) != 0)
@@ -157,11 +162,8 @@ char **lvx_cmd_lv_args(struct lvx_cmd_env *env, unsigned *count)
 {
     char **args = env->args->argv;
     unsigned n = (unsigned)env->args->argc;
-    bool tags = false;
-    for (unsigned i = 0; i < n; i++)
-        tags |= args[i][0] == '@';
     *count = n;
-    if (!tags)
+    if (!has_tag_arg(env->args))
         return args;
     struct lvx_cmd_vgs v;
     if (lvx_cmd_load(env, &v) != 0)
