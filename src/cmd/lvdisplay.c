@@ -11,22 +11,18 @@
 #include <string.h>
 #include <time.h>
 
-#include "format/cfg.h"
+#include "report/report.h"
 
 static const char *raw_str(const struct lvx_seg *seg, const char *key, const char *dflt)
 {
-    const char *s;
-    if (seg->raw && lvx_cfg_get_str(seg->raw, key, &s) == 0)
-        return s;
-    return dflt;
+    const char *s = lvx_report_seg_raw_str(seg, key);
+    return s ? s : dflt;
 }
 
 static int64_t raw_int(const struct lvx_seg *seg, const char *key, int64_t dflt)
 {
     int64_t v;
-    if (seg->raw && lvx_cfg_get_int(seg->raw, key, &v) == 0)
-        return v;
-    return dflt;
+    return lvx_report_seg_raw_int(seg, key, &v) ? v : dflt;
 }
 
 /* --- the header block ------------------------------------------------------ */

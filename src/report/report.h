@@ -63,4 +63,10 @@ int lvx_report(struct lvx_ctx *ctx, enum lvx_report_kind kind, const struct lvx_
 void lvx_report_format_size(struct lvx_buf *out, uint64_t sectors, char units, bool nosuffix,
                             uint64_t unit_bytes);
 
+/* A key of a segment's section as LVM2 wrote it, for segment types lvx keeps raw
+ * (thin, cache, raid, ...): the string, or NULL when absent or not a string; the
+ * integer (false when absent or not an integer).  Reports and displays use these. */
+const char *lvx_report_seg_raw_str(const struct lvx_seg *seg, const char *key);
+bool lvx_report_seg_raw_int(const struct lvx_seg *seg, const char *key, int64_t *out);
+
 #endif

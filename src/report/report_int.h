@@ -135,8 +135,6 @@ uint32_t lvx_report_pv_alloc(const struct lvx_rvg *rvg, const struct lvx_pv *pv)
 uint64_t lvx_report_seg_area_len(const struct lvx_seg *seg);
 const char *lvx_report_seg_type(const struct lvx_seg *seg);
 bool lvx_report_seg_zero(const struct lvx_seg *seg);
-const char *lvx_report_seg_raw_str(const struct lvx_seg *seg, const char *key);
-bool lvx_report_seg_raw_int(const struct lvx_seg *seg, const char *key, int64_t *out);
 const char *lvx_report_lv_attr(struct lvx_pool *pool, const struct lvx_rvg *rvg,
                                const struct lvx_lv *lv);
 const char *lvx_report_lv_display_name(struct lvx_pool *pool, const struct lvx_rvg *rvg,
