@@ -277,25 +277,13 @@ static bool plan_layout(struct lvx_cmd_env *env, const struct pvcreate_opts *o, 
     if (!check_size(env, o, d, &size))
         return false;
     struct lvx_pv_layout_req req = o->req;
-    struct lvx_pv_layout layout;
     req.dev_size = size;
-    lvx_dev_read_topology(d->dev);
-    req.io_min = d->dev->io_min;
-    req.io_opt = d->dev->io_opt;
-    req.topo_alignment_offset = d->dev->alignment_offset;
-    if (lvx_pv_layout_compute(env->ctx, &req, &layout) < 0) {
+    if (lvx_pv_plan_label(env->ctx, req, d->dev, o->has_uuid ? o->uuid : NULL, o->label_sector,
+                          &d->label) < 0) {
         lvx_cmd_errorf("Failed to set up physical volume \"%s\": %s", d->name, env->ctx->errmsg);
         lvx_error_clear(env->ctx);
         return false;
     }
-    char uuid[LVX_UUID_LEN + 1];
-    if (o->has_uuid)
-        memcpy(uuid, o->uuid, sizeof(uuid));
-    else if (lvx_uuid_generate(uuid) < 0) {
-        lvx_cmd_fail(env);
-        return false;
-    }
-    lvx_pv_label_from_layout(&d->label, &layout, uuid, size, o->label_sector);
     return true;
 }
 

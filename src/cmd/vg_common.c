@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "dev/signature.h"
-#include "format/pv_layout.h"
 #include "meta/commit.h"
 #include "meta/pv_init.h"
 #include "meta/vgops.h"
@@ -206,22 +205,12 @@ static int implicit_pvcreate(struct lvx_cmd_env *env, struct lvx_dev *dev)
             return lvx_cmd_fail(env);
         lvx_notice(ctx, "Wiping %s signature on %s.", sigs[i].type, dev->path);
     }
-    lvx_dev_read_topology(dev);
-    struct lvx_pv_layout_req req = {
-        .dev_size = dev->size, .mda_copies = 1,
-        .io_min = dev->io_min, .io_opt = dev->io_opt,
-        .topo_alignment_offset = dev->alignment_offset,
-    };
-    struct lvx_pv_layout layout;
-    if (lvx_pv_layout_compute(ctx, &req, &layout) < 0) {
+    struct lvx_pv_layout_req req = { .dev_size = dev->size, .mda_copies = 1 };
+    struct lvx_label label;
+    if (lvx_pv_plan_label(ctx, req, dev, NULL, 1, &label) < 0) {
         lvx_cmd_errorf("Cannot use %s: %s", dev->path, ctx->errmsg);
         return LVX_EXIT_FAILED;
     }
-    char uuid[LVX_UUID_LEN + 1];
-    if (lvx_uuid_generate(uuid) < 0)
-        return lvx_cmd_fail(env);
-    struct lvx_label label;
-    lvx_pv_label_from_layout(&label, &layout, uuid, dev->size, 1);
     if (lvx_pv_write_new(ctx, dev, &label, false) < 0)
         return lvx_cmd_fail(env);
     lvx_notice(ctx, "Physical volume \"%s\" successfully created.", dev->path);

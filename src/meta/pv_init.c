@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+#include "dev/dev.h"
+
 void lvx_pv_label_from_layout(struct lvx_label *label, const struct lvx_pv_layout *layout,
                               const char raw_uuid[LVX_UUID_LEN + 1], uint64_t device_size,
                               unsigned sector)
@@ -68,4 +70,24 @@ bool lvx_pv_scanned_in_vg(const struct lvx_scan_pv *spv)
 {
     return lvx_pv_scanned_vg_name(spv) != NULL ||
            (spv->label.ext_version >= 2 && (spv->label.ext_flags & LVX_PV_EXT_USED));
+}
+
+int lvx_pv_plan_label(struct lvx_ctx *ctx, struct lvx_pv_layout_req req, struct lvx_dev *dev,
+                      const char *raw_uuid, unsigned sector, struct lvx_label *out)
+{
+    struct lvx_pv_layout layout;
+    char uuid[LVX_UUID_LEN + 1];
+    lvx_dev_read_topology(dev);
+    req.io_min = dev->io_min;
+    req.io_opt = dev->io_opt;
+    req.topo_alignment_offset = dev->alignment_offset;
+    int rc = lvx_pv_layout_compute(ctx, &req, &layout);
+    if (rc < 0)
+        return rc;
+    if (raw_uuid)
+        memcpy(uuid, raw_uuid, sizeof(uuid));
+    else if ((rc = lvx_uuid_generate(uuid)) < 0)
+        return lvx_error(ctx, -rc, "Cannot generate a UUID: %s", strerror(-rc));
+    lvx_pv_label_from_layout(out, &layout, uuid, req.dev_size, sector);
+    return 0;
 }

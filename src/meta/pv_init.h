@@ -2,7 +2,8 @@
 /*
  * meta/pv_init.h - small PV-level operations of the pv* commands that touch the
  * label and mda headers of a single device outside a VG commit:
- *   - the label of a new PV from a computed layout (pvcreate);
+ *   - the label of a new PV: layout for its device, then the label (pvcreate,
+ *     the implicit pvcreate of vgcreate/vgextend);
  *   - switching the metadata areas of an orphan PV to ignored / in use (pvchange);
  *   - the metadata-area-related facts a command needs about a scanned PV.
  * Writing goes through meta/commit.c (lvx_pv_write_new, lvx_pv_write_label) and the
@@ -23,6 +24,12 @@
 void lvx_pv_label_from_layout(struct lvx_label *label, const struct lvx_pv_layout *layout,
                               const char raw_uuid[LVX_UUID_LEN + 1], uint64_t device_size,
                               unsigned sector);
+
+/* The label of a new PV on dev: req (with dev_size set by the caller) completed with
+ * the device's topology, LVM2's layout computed (format/pv_layout.c), a new UUID unless
+ * raw_uuid is given, the label at sector.  0, or -EINVAL with the layout's message. */
+int lvx_pv_plan_label(struct lvx_ctx *ctx, struct lvx_pv_layout_req req, struct lvx_dev *dev,
+                      const char *raw_uuid, unsigned sector, struct lvx_label *out);
 
 /* Rewrite the headers of an orphan PV's valid metadata areas with slot 0's
  * RAW_LOCN_IGNORED set (ignored) or cleared; the device must be open read-write. */
