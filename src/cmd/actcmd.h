@@ -34,7 +34,10 @@ struct lvx_actcmd {
  * prints LVM2's "PARTIAL MODE" warning) and choose the backend.  0 or
  * LVX_EXIT_INVALID. */
 int lvx_actcmd_init(struct lvx_cmd_env *env, struct lvx_actcmd *a);
-/* The same for a command that activates (lvcreate, vgchange -a, lvchange -a): under
+/* Only check the mode options (before a command changes metadata): 0 or
+ * LVX_EXIT_INVALID after LVM2's message. */
+int lvx_actcmd_check_mode(struct lvx_cmd_env *env);
+/* The same as lvx_actcmd_init() for a command that activates (lvcreate, vgchange -a, lvchange -a): under
  * global/activation = 0 it first prints LVM2's "WARNING: Activation disabled. ..." */
 int lvx_actcmd_init_activating(struct lvx_cmd_env *env, struct lvx_actcmd *a);
 /* Print why activation is unavailable (when a->be is NULL). */

@@ -27,7 +27,7 @@
 
 /* The activation mode as LVM2 takes it: lvm.conf activation/activation_mode (default
  * "degraded"), overridden by --activationmode; -P/--partial means partial. */
-static int activation_mode(struct lvx_cmd_env *env, struct lvx_actcmd *a)
+static int activation_mode(struct lvx_cmd_env *env, struct lvx_actcmd *a, bool quiet)
 {
     const struct lvx_cmd_args *args = env->args;
     struct lvx_config *cfg = NULL;
@@ -48,7 +48,8 @@ static int activation_mode(struct lvx_cmd_env *env, struct lvx_actcmd *a)
     }
     if (strcmp(mode, "partial") == 0) {
         a->opts.partial = true;
-        lvx_warn(env->ctx, "PARTIAL MODE. Incomplete logical volumes will be processed.");
+        if (!quiet)
+            lvx_warn(env->ctx, "PARTIAL MODE. Incomplete logical volumes will be processed.");
     } else if (strcmp(mode, "degraded") != 0 && strcmp(mode, "complete") != 0) {
         /* degraded differs from complete only for RAID LVs, which lvx does not activate */
         lvx_cmd_errorf("Invalid activation mode given.");
@@ -66,7 +67,7 @@ static int init(struct lvx_cmd_env *env, struct lvx_actcmd *a, bool announce)
     if (a->off && announce)   /* LVM2's words (it prints them in every command) */
         lvx_warn(env->ctx, "WARNING: Activation disabled. No device-mapper interaction will "
                  "be attempted.");
-    int rc = activation_mode(env, a);
+    int rc = activation_mode(env, a, false);
     if (rc)
         return rc;
     a->be = lvx_activation_choose(env->ctx, NULL);
@@ -82,6 +83,13 @@ static int init(struct lvx_cmd_env *env, struct lvx_actcmd *a, bool announce)
 int lvx_actcmd_init(struct lvx_cmd_env *env, struct lvx_actcmd *a)
 {
     return init(env, a, false);
+}
+
+int lvx_actcmd_check_mode(struct lvx_cmd_env *env)
+{
+    struct lvx_actcmd a;
+    memset(&a, 0, sizeof(a));
+    return activation_mode(env, &a, true);
 }
 
 int lvx_actcmd_init_activating(struct lvx_cmd_env *env, struct lvx_actcmd *a)

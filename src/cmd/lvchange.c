@@ -163,7 +163,7 @@ int lvx_cmd_lvchange(struct lvx_cmd_env *env)
 {
     struct change_opts o;
     int rc = parse_change_args(env, &o);
-    if (rc)
+    if (rc || (rc = lvx_actcmd_check_mode(env)))   /* bad modes: nothing changed */
         return rc;
     bool activate_given = env->args->count[LVX_OPT_ACTIVATE] > 0;
     if (!has_changes(&o) && !activate_given) {

@@ -11,7 +11,10 @@
 #     activate it, printing LVM2's "PARTIAL MODE" line (compared with LVM2's own);
 #     the present parts read back what was written before (direct I/O), the missing
 #     part fails reads and writes with EIO, writes to the present parts land;
-#   - bad modes and -P with another --activationmode: LVM2's messages, exit 3;
+#   - bad modes and -P with another --activationmode: LVM2's messages, exit 3, no write
+#     even when the command also changes metadata;
+#   - a daemon killed while serving the partial LV: the next command's daemon restores
+#     it from its state file, still partial;
 #   - with the PV back, the whole LV holds the data of before plus the partial-mode
 #     writes.
 # LVM2 runs with activation off, so it cannot show its refusal's exit code; its lines
@@ -106,6 +109,13 @@ for args in "lvchange -ay --activationmode bogus $VG/lv" \
     # shellcheck disable=SC2086
     test_eq "$args: as LVM2" "$(lvx_line $args)" "$(lvm_line $args)"
 done
+before=$(sha_devs "${D[@]}")
+rc_lines "lvchange --addtag with a bad mode: exit 3" 3 "Invalid activation mode given." \
+    lvx lvchange --addtag t1 -ay --activationmode bogus "$HIDE" "$VG/lv"
+test_eq "... nothing written" "$before" "$(sha_devs "${D[@]}")"
+rc_lines "vgchange -x n with a bad mode: exit 3" 3 "Invalid activation mode given." \
+    lvx vgchange -x n -ay --activationmode bogus "$HIDE" "$VG"
+test_eq "... nothing written" "$before" "$(sha_devs "${D[@]}")"
 test_eq "lvm.conf activation_mode = \"bad\": as LVM2" \
     "$(lvx_line lvchange -ay --config 'activation/activation_mode="bad"' "$VG/lv")" \
     "$(lvm_line lvchange -ay --config 'activation/activation_mode="bad"' "$VG/lv")"
@@ -142,6 +152,17 @@ test_ok "write 1 MiB at 10 MiB (present PV)" \
     dd if="$SCRATCH/new" of="/dev/$VG/lv" bs=1M seek=10 count=1 oflag=direct conv=fsync status=none
 test_ok "... reads back" rd lv 10 1 "$SCRATCH/gotnew"
 test_eq "... with the new data" "$(sha256sum <"$SCRATCH/new")" "$(sha256sum <"$SCRATCH/gotnew")"
+# a daemon killed while serving the partial LV: the next command's daemon restores it
+# from the state file, partial flag included
+read -r sup worker <<<"$(uspace_daemon_pids)"
+kill -9 "$sup" "$worker" 2>/dev/null
+for i in $(seq 50); do [[ -d /proc/$sup ]] || break; sleep 0.1; done
+test_eq "daemon killed: the next lvx command brings lv back" "a" "$(state lv)"
+test_ok "... a new daemon serves it" test -n "$(uspace_daemon_pids)"
+test_ok "... the present part reads back" rd lv 10 1 "$SCRATCH/gotnew"
+test_eq "... unchanged" "$(sha256sum <"$SCRATCH/new")" "$(sha256sum <"$SCRATCH/gotnew")"
+rc_lines "... the missing part still fails with EIO" 1 "Input/output error" \
+    rd lv 60 1 "$SCRATCH/bad"
 test_ok "deactivate the partial LV" lvx lvchange -an "$HIDE" "$VG/lv"
 test_ok "/dev/$VG/lv is gone" test ! -e "/dev/$VG/lv"
 
