@@ -55,8 +55,8 @@ int lvx_actcmd_deactivate(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
 
 /* vgchange -a y|n over the named VGs (all when count == 0). */
 int lvx_actcmd_vgchange(struct lvx_cmd_env *env, char **names, unsigned count, bool activate);
-/* lvchange -a y|n of one argument (VG or VG/LV). */
-int lvx_actcmd_lvchange(struct lvx_cmd_env *env, const char *arg, bool activate);
+/* lvchange -a y|n of the arguments (VG or VG/LV each). */
+int lvx_actcmd_lvchange(struct lvx_cmd_env *env, char **args, unsigned count, bool activate);
 
 /* Hooks around a metadata change of an active LV (lvextend/lvreduce): stage the
  * new table before the commit (*staged set when the LV is active), then after the

@@ -27,16 +27,12 @@
 
 /* The activation mode as LVM2 takes it: lvm.conf activation/activation_mode (default
  * "degraded"), overridden by --activationmode; -P/--partial means partial. */
-static int activation_mode(struct lvx_cmd_env *env, struct lvx_actcmd *a, bool quiet)
+static int activation_mode(struct lvx_cmd_env *env, const struct lvx_config *cfg,
+                           struct lvx_actcmd *a, bool quiet)
 {
     const struct lvx_cmd_args *args = env->args;
-    struct lvx_config *cfg = NULL;
-    const char *mode = "degraded";
-    if (lvx_config_load(env->ctx, &cfg) == 0)
-        mode = lvx_pool_strdup(env->pool,
-                               lvx_config_str(cfg, "activation/activation_mode", mode));
-    lvx_error_clear(env->ctx);
-    lvx_config_free(cfg);
+    const char *mode = cfg ? lvx_config_str(cfg, "activation/activation_mode", "degraded")
+                           : "degraded";
     if (args->count[LVX_OPT_ACTIVATIONMODE]) {
         mode = args->value[LVX_OPT_ACTIVATIONMODE];
         if (args->count[LVX_OPT_PARTIAL] && strcmp(mode, "partial") != 0) {
@@ -58,16 +54,27 @@ static int activation_mode(struct lvx_cmd_env *env, struct lvx_actcmd *a, bool q
     return 0;
 }
 
+/* lvm.conf merged with --config, or NULL (defaults) when it cannot be read. */
+static struct lvx_config *load_config(struct lvx_cmd_env *env)
+{
+    struct lvx_config *cfg = NULL;
+    if (lvx_config_load(env->ctx, &cfg) < 0)
+        cfg = NULL;
+    lvx_error_clear(env->ctx);
+    return cfg;
+}
+
 static int init(struct lvx_cmd_env *env, struct lvx_actcmd *a, bool announce)
 {
     memset(a, 0, sizeof(*a));
     a->test = env->args->count[LVX_OPT_TEST] > 0;
-    a->off = !lvx_activation_enabled(env->ctx);
-    lvx_error_clear(env->ctx);
+    struct lvx_config *cfg = load_config(env);
+    a->off = cfg && lvx_config_int(cfg, "global/activation", 1) == 0;
     if (a->off && announce)   /* LVM2's words (it prints them in every command) */
         lvx_warn(env->ctx, "WARNING: Activation disabled. No device-mapper interaction will "
                  "be attempted.");
-    int rc = activation_mode(env, a, false);
+    int rc = activation_mode(env, cfg, a, false);
+    lvx_config_free(cfg);
     if (rc)
         return rc;
     a->be = lvx_activation_choose(env->ctx, NULL);
@@ -89,7 +96,10 @@ int lvx_actcmd_check_mode(struct lvx_cmd_env *env)
 {
     struct lvx_actcmd a;
     memset(&a, 0, sizeof(a));
-    return activation_mode(env, &a, true);
+    struct lvx_config *cfg = load_config(env);
+    int rc = activation_mode(env, cfg, &a, true);
+    lvx_config_free(cfg);
+    return rc;
 }
 
 int lvx_actcmd_init_activating(struct lvx_cmd_env *env, struct lvx_actcmd *a)
@@ -260,18 +270,12 @@ int lvx_actcmd_vgchange(struct lvx_cmd_env *env, char **names, unsigned count, b
     return rc;
 }
 
-int lvx_actcmd_lvchange(struct lvx_cmd_env *env, const char *arg, bool activate)
+static int lvchange_one(struct lvx_cmd_env *env, const struct lvx_actcmd *a, const char *arg,
+                        bool activate)
 {
     const char *vgname, *lvname;
     struct lvx_vg_update u;
-    struct lvx_actcmd a;
-    int rc = lvx_actcmd_init_activating(env, &a);
-    if (rc)
-        return rc;
-    if (!a.be && !a.off) {
-        lvx_actcmd_print_why(&a);
-        return LVX_EXIT_FAILED;
-    }
+    int rc;
     if (!lvx_lvcmd_split_name(env, arg, &vgname, &lvname)) {
         lvx_cmd_errorf("Invalid logical volume name \"%s\".", arg);
         return LVX_EXIT_INVALID;
@@ -284,18 +288,36 @@ int lvx_actcmd_lvchange(struct lvx_cmd_env *env, const char *arg, bool activate)
             lvx_cmd_errorf("Failed to find logical volume \"%s/%s\"", vgname, lvname);
             rc = LVX_EXIT_FAILED;
         } else {
-            rc = change_lv(env, &a, lv, activate);
+            rc = change_lv(env, a, lv, activate);
         }
     } else {
         for (unsigned i = 0; i < u.vg->lv_count; i++) {
             if (!wanted_lv(u.vg->lvs[i], activate))
                 continue;
-            int r = change_lv(env, &a, u.vg->lvs[i], activate);
+            int r = change_lv(env, a, u.vg->lvs[i], activate);
             if (r > rc)
                 rc = r;
         }
     }
     lvx_vg_update_end(&u);
+    return rc;
+}
+
+int lvx_actcmd_lvchange(struct lvx_cmd_env *env, char **args, unsigned count, bool activate)
+{
+    struct lvx_actcmd a;
+    int rc = lvx_actcmd_init_activating(env, &a);
+    if (rc)
+        return rc;
+    if (!a.be && !a.off) {
+        lvx_actcmd_print_why(&a);
+        return LVX_EXIT_FAILED;
+    }
+    for (unsigned i = 0; i < count; i++) {
+        int r = lvchange_one(env, &a, args[i], activate);
+        if (r > rc)
+            rc = r;
+    }
     return rc;
 }
 

@@ -179,8 +179,8 @@ int lvx_cmd_lvchange(struct lvx_cmd_env *env)
         if (r > rc)
             rc = r;
     }
-    for (int i = 0; i < env->args->argc && activate_given; i++) {   /* cmd/activation.c */
-        int r = lvx_actcmd_lvchange(env, env->args->argv[i],
+    if (activate_given) {                                      /* cmd/activation.c */
+        int r = lvx_actcmd_lvchange(env, env->args->argv, (unsigned)env->args->argc,
                                     lvx_lvcmd_wants_activation(env, false));
         if (r > rc)
             rc = r;

@@ -86,7 +86,7 @@ test_eq "lvcreate -ay with activation off: exit 0, inactive" "0 yes" \
 
 # ---- vgchange / lvchange
 for args in "vgchange -ay $VG" "vgchange -an $VG" "lvchange -ay $VG/a" "lvchange -an $VG/a" \
-    "lvchange -ay $VG"; do
+    "lvchange -ay $VG" "lvchange -ay $VG/a $VG/b"; do
     # shellcheck disable=SC2086
     side $args
     test_eq "$args: exit code as LVM2 (0)" "$(cat "$SCRATCH/l.rc")" "$(cat "$SCRATCH/x.rc")"
