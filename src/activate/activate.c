@@ -4,7 +4,7 @@
  * backend shares (supported segment types, missing PVs, read-only), see
  * activate.h.
  *
- * Entry points: lvx_activation_choose(), lvx_activation_find(),
+ * Entry points: lvx_activation_choose(), lvx_activation_enabled(), lvx_activation_find(),
  * lvx_activation_check(), lvx_activate_lv(), lvx_activation_reload().
  */
 #include "activate/activate.h"
@@ -30,8 +30,7 @@ const struct lvx_activation_backend *lvx_activation_find(const char *name)
     return NULL;
 }
 
-/* lvm.conf global/activation (default 1). */
-static bool activation_enabled(struct lvx_ctx *ctx)
+bool lvx_activation_enabled(struct lvx_ctx *ctx)
 {
     struct lvx_config *cfg = NULL;
     if (lvx_config_load(ctx, &cfg) < 0) {
@@ -65,12 +64,18 @@ const struct lvx_activation_backend *lvx_activation_choose(struct lvx_ctx *ctx,
     if (forced && *forced)
         return choose_named(ctx, forced, "option");
     const char *env = getenv(BACKEND_ENV);
-    if (env && *env)
-        return choose_named(ctx, env, BACKEND_ENV);
-    if (!activation_enabled(ctx)) {
-        lvx_error(ctx, ENODEV, "Activation is turned off (lvm.conf global/activation = 0).");
+    /* lvm.conf global/activation = 0 wins over the environment (docs/design.md
+     * "Activation"): the administrator's configuration says no device is made */
+    if (!lvx_activation_enabled(ctx)) {
+        if (env && *env && strcmp(env, "none") != 0)
+            lvx_error(ctx, ENODEV, "Activation is turned off (lvm.conf global/activation = 0; "
+                      "%s=%s ignored).", BACKEND_ENV, env);
+        else
+            lvx_error(ctx, ENODEV, "Activation is turned off (lvm.conf global/activation = 0).");
         return NULL;
     }
+    if (env && *env)
+        return choose_named(ctx, env, BACKEND_ENV);
     for (size_t i = 0; i < sizeof(backends) / sizeof(backends[0]); i++) {
         if (backends[i]->probe(ctx)) {
             lvx_error_clear(ctx);

@@ -11,10 +11,10 @@
  *         machines without device-mapper.
  *
  * Choosing: lvx_activation_choose() takes, in order, the name forced by the
- * caller (an option), the environment variable LVX_ACTIVATION_BACKEND
- * (dm|user|none), lvm.conf `global/activation = 0` (means none, as in LVM2),
- * then the first backend whose probe says it is usable here (dm: when
- * /dev/mapper/control answers DM_VERSION).
+ * caller (an option), lvm.conf `global/activation = 0` (none, as in LVM2: it
+ * wins over the environment), the environment variable LVX_ACTIVATION_BACKEND
+ * (dm|user|none), then the first backend whose probe says it is usable here
+ * (dm: when /dev/mapper/control answers DM_VERSION).
  *
  * Backends act on one LV of the model (top-level linear/striped/error/zero LVs;
  * lvx_activation_check() says why others cannot be activated).  Devices are
@@ -94,6 +94,8 @@ int lvx_activation_dm_table(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool p
  * is usable or activation is turned off.  forced: a backend name, "none", or NULL. */
 const struct lvx_activation_backend *lvx_activation_choose(struct lvx_ctx *ctx,
                                                            const char *forced);
+/* lvm.conf (with --config) global/activation != 0 (the default). */
+bool lvx_activation_enabled(struct lvx_ctx *ctx);
 /* The backend called name ("dm", "user"), or NULL. */
 const struct lvx_activation_backend *lvx_activation_find(const char *name);
 

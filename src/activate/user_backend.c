@@ -9,7 +9,8 @@
  *              to name them), attaches the loop device; then the /dev entries
  *              /dev/<vg>/<lv> and /dev/mapper/<dm name> (symlinks to the loop
  *              device) and the stripe geometry hint for mkfs (the loop device
- *              hides it);
+ *              hides it); partial (--activationmode partial): the daemon serves
+ *              the LV with its missing PVs' extents failing I/O with EIO;
  *   deactivate refused while the loop device is held (mounted) unless forced;
  *   stage/swap: the new size and mapping go live at swap (after the commit):
  *              the daemon re-reads the metadata, the loop device its capacity;
@@ -149,8 +150,11 @@ static int user_activate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
                          const struct lvx_activate_opts *opts)
 {
     struct lvx_buf req = LVX_BUF_INIT, reply = LVX_BUF_INIT;
+    /* FLAGS: 1 read-only, 2 partial (the daemon serves the present PVs, the missing
+     * ones' extents fail with EIO) */
     lvx_buf_printf(&req, "activate %s %s %s %d", lv->vg->name, lv->name, lv->uuid,
-                   lvx_activation_read_only(lv, opts) ? 1 : 0);
+                   (lvx_activation_read_only(lv, opts) ? 1 : 0) |
+                       (opts && opts->partial ? 2 : 0));
     int rc = device_words(ctx, lv->vg, &req);
     if (rc == 0)
         rc = lvx_daemon_call(ctx, lvx_buf_str(&req), true, &reply);

@@ -11,6 +11,7 @@
  * locks the VG, re-reads it and commits, like the command.
  */
 #include "api/api.h"
+#include "activate/activate.h"
 #include "cmd/commands.h"
 
 #include <errno.h>
@@ -308,6 +309,14 @@ static int set_active(lvx_vg_handle *vg, const char *lvname, bool on)
     char full[512];
     if (!lv_name_ok(vg->h, lvname))
         return vg->h->err;
+    /* lvchange -a succeeds doing nothing under global/activation = 0 (as LVM2's); the
+     * API says so instead (include/lvx.h) */
+    struct lvx_ctx c;
+    lvx_ctx_init(&c);
+    c.config_override = vg->h->config;
+    if (!lvx_activation_enabled(&c))
+        return lvx_api_fail(vg->h, ENOTSUP,
+                            "Activation is turned off (lvm.conf global/activation = 0).");
     const char *argv[] = { "lvchange", on ? "-ay" : "-an", lv_full(vg, lvname, full, sizeof(full)) };
     return change(vg, argv, ARRAY_LEN(argv));
 }

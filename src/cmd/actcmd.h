@@ -7,7 +7,7 @@
  * lvremove, lvextend/lvreduce, lvrename).
  *
  * Backend: LVX_ACTIVATION_BACKEND=dm|user|none forces one (activate/activate.h);
- * lvm.conf/--config global/activation=0 turns activation off.
+ * lvm.conf/--config global/activation=0 turns activation off (and wins over it).
  * Every int function returns 0 or an exit code (LVX_EXIT_*) after printing.
  */
 #ifndef LVX_CMD_ACTCMD_H
@@ -24,19 +24,30 @@ struct lvx_report_opts;
 struct lvx_actcmd {
     const struct lvx_activation_backend *be;   /* NULL: no usable backend */
     const char *why;                           /* the reason when be is NULL */
+    bool off;                                  /* lvm.conf global/activation = 0: LVs are
+                                                  left as they are, commands succeed */
     struct lvx_activate_opts opts;             /* --activationmode partial, -f */
     bool test;                                 /* --test: change nothing in the kernel */
 };
 
-/* Parse --activationmode and choose the backend.  0 or LVX_EXIT_INVALID. */
+/* Parse --activationmode/-P (and lvm.conf activation/activation_mode; partial mode
+ * prints LVM2's "PARTIAL MODE" warning) and choose the backend.  0 or
+ * LVX_EXIT_INVALID. */
 int lvx_actcmd_init(struct lvx_cmd_env *env, struct lvx_actcmd *a);
+/* Only check the mode options (before a command changes metadata): 0 or
+ * LVX_EXIT_INVALID after LVM2's message. */
+int lvx_actcmd_check_mode(struct lvx_cmd_env *env);
+/* The same as lvx_actcmd_init() for a command that activates (lvcreate, vgchange -a, lvchange -a): under
+ * global/activation = 0 it first prints LVM2's "WARNING: Activation disabled. ..." */
+int lvx_actcmd_init_activating(struct lvx_cmd_env *env, struct lvx_actcmd *a);
 /* Print why activation is unavailable (when a->be is NULL). */
 void lvx_actcmd_print_why(const struct lvx_actcmd *a);
 
 /* Is lv active (state in *ks when ks is not NULL)?  false without a backend. */
 bool lvx_actcmd_is_active(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
                           const struct lvx_lv *lv, struct lvx_lv_kstate *ks);
-/* Activate / deactivate one LV, LVM2's messages on failure. */
+/* Activate / deactivate one LV, LVM2's messages on failure (activate: 0 doing
+ * nothing when activation is off). */
 int lvx_actcmd_activate(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
                         const struct lvx_lv *lv);
 int lvx_actcmd_deactivate(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
@@ -44,8 +55,8 @@ int lvx_actcmd_deactivate(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
 
 /* vgchange -a y|n over the named VGs (lvx_cmd_vg_names()). */
 int lvx_actcmd_vgchange(struct lvx_cmd_env *env, char **names, unsigned count, bool activate);
-/* lvchange -a y|n of one argument (VG or VG/LV). */
-int lvx_actcmd_lvchange(struct lvx_cmd_env *env, const char *arg, bool activate);
+/* lvchange -a y|n of the arguments (VG or VG/LV each). */
+int lvx_actcmd_lvchange(struct lvx_cmd_env *env, char **args, unsigned count, bool activate);
 
 /* Hooks around a metadata change of an active LV (lvextend/lvreduce): stage the
  * new table before the commit (*staged set when the LV is active), then after the

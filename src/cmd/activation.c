@@ -7,6 +7,12 @@
  *   "Logical volume vg/lv contains a filesystem in use."        (mounted)
  *   "Logical volume vg/lv in use."                              (open)
  *   "Refusing activation of partial LV vg/lv.  Use '--activationmode partial' to override."
+ *   "PARTIAL MODE. Incomplete logical volumes will be processed."  (partial mode)
+ *   "WARNING: Activation disabled. No device-mapper interaction will be attempted."
+ * The mode: lvm.conf activation/activation_mode, --activationmode, -P/--partial.
+ * Under lvm.conf global/activation = 0 (wins over LVX_ACTIVATION_BACKEND) nothing is
+ * activated or deactivated and the commands succeed, as LVM2's: vgchange -a reports
+ * "0 logical volume(s) ... now active", lvcreate leaves the new LV inactive.
  */
 #include "cmd/actcmd.h"
 
@@ -16,28 +22,89 @@
 
 #include "cmd/lvcmd.h"
 #include "cmd/vgcmd.h"
+#include "config/config.h"
 #include "report/report.h"
 
-int lvx_actcmd_init(struct lvx_cmd_env *env, struct lvx_actcmd *a)
+/* The activation mode as LVM2 takes it: lvm.conf activation/activation_mode (default
+ * "degraded"), overridden by --activationmode; -P/--partial means partial. */
+static int activation_mode(struct lvx_cmd_env *env, const struct lvx_config *cfg,
+                           struct lvx_actcmd *a, bool quiet)
+{
+    const struct lvx_cmd_args *args = env->args;
+    const char *mode = cfg ? lvx_config_str(cfg, "activation/activation_mode", "degraded")
+                           : "degraded";
+    if (args->count[LVX_OPT_ACTIVATIONMODE]) {
+        mode = args->value[LVX_OPT_ACTIVATIONMODE];
+        if (args->count[LVX_OPT_PARTIAL] && strcmp(mode, "partial") != 0) {
+            lvx_cmd_errorf("--partial and --activationmode are mutually exclusive arguments");
+            return LVX_EXIT_INVALID;
+        }
+    } else if (args->count[LVX_OPT_PARTIAL]) {
+        mode = "partial";
+    }
+    if (strcmp(mode, "partial") == 0) {
+        a->opts.partial = true;
+        if (!quiet)
+            lvx_warn(env->ctx, "PARTIAL MODE. Incomplete logical volumes will be processed.");
+    } else if (strcmp(mode, "degraded") != 0 && strcmp(mode, "complete") != 0) {
+        /* degraded differs from complete only for RAID LVs, which lvx does not activate */
+        lvx_cmd_errorf("Invalid activation mode given.");
+        return LVX_EXIT_INVALID;
+    }
+    return 0;
+}
+
+/* lvm.conf merged with --config, or NULL (defaults) when it cannot be read. */
+static struct lvx_config *load_config(struct lvx_cmd_env *env)
+{
+    struct lvx_config *cfg = NULL;
+    if (lvx_config_load(env->ctx, &cfg) < 0)
+        cfg = NULL;
+    lvx_error_clear(env->ctx);
+    return cfg;
+}
+
+static int init(struct lvx_cmd_env *env, struct lvx_actcmd *a, bool announce)
 {
     memset(a, 0, sizeof(*a));
     a->test = env->args->count[LVX_OPT_TEST] > 0;
-    if (env->args->count[LVX_OPT_ACTIVATIONMODE]) {
-        const char *m = env->args->value[LVX_OPT_ACTIVATIONMODE];
-        if (strcmp(m, "partial") == 0) {
-            a->opts.partial = true;
-        } else if (strcmp(m, "degraded") != 0 && strcmp(m, "complete") != 0) {
-            lvx_cmd_errorf("Invalid argument for --activationmode: %s", m);
-            lvx_cmd_errorf("Error during parsing of command line.");
-            return LVX_EXIT_INVALID;
-        }
-    }
+    struct lvx_config *cfg = load_config(env);
+    a->off = cfg && lvx_config_int(cfg, "global/activation", 1) == 0;
+    if (a->off && announce)   /* LVM2's words (it prints them in every command) */
+        lvx_warn(env->ctx, "WARNING: Activation disabled. No device-mapper interaction will "
+                 "be attempted.");
+    int rc = activation_mode(env, cfg, a, false);
+    lvx_config_free(cfg);
+    if (rc)
+        return rc;
     a->be = lvx_activation_choose(env->ctx, NULL);
     if (!a->be)
         a->why = lvx_pool_strdup(env->pool, env->ctx->errmsg[0] ? env->ctx->errmsg
                                                                : "no activation backend");
+    if (a->off && announce)
+        lvx_info(env->ctx, "%s", a->why);
     lvx_error_clear(env->ctx);
     return 0;
+}
+
+int lvx_actcmd_init(struct lvx_cmd_env *env, struct lvx_actcmd *a)
+{
+    return init(env, a, false);
+}
+
+int lvx_actcmd_check_mode(struct lvx_cmd_env *env)
+{
+    struct lvx_actcmd a;
+    memset(&a, 0, sizeof(a));
+    struct lvx_config *cfg = load_config(env);
+    int rc = activation_mode(env, cfg, &a, true);
+    lvx_config_free(cfg);
+    return rc;
+}
+
+int lvx_actcmd_init_activating(struct lvx_cmd_env *env, struct lvx_actcmd *a)
+{
+    return init(env, a, true);
 }
 
 void lvx_actcmd_print_why(const struct lvx_actcmd *a)
@@ -81,6 +148,8 @@ static bool mounted(int64_t major, int64_t minor)
 int lvx_actcmd_activate(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
                         const struct lvx_lv *lv)
 {
+    if (a->off)           /* global/activation = 0: the LV stays inactive, as LVM2 */
+        return 0;
     if (!a->be) {
         lvx_actcmd_print_why(a);
         return LVX_EXIT_FAILED;
@@ -170,10 +239,10 @@ static int vg_activation(struct lvx_cmd_env *env, const struct lvx_actcmd *a, co
 int lvx_actcmd_vgchange(struct lvx_cmd_env *env, char **names, unsigned count, bool activate)
 {
     struct lvx_actcmd a;
-    int rc = lvx_actcmd_init(env, &a);
+    int rc = lvx_actcmd_init_activating(env, &a);
     if (rc)
         return rc;
-    if (!a.be) {
+    if (!a.be && !a.off) {
         lvx_actcmd_print_why(&a);
         return LVX_EXIT_FAILED;
     }
@@ -185,18 +254,12 @@ int lvx_actcmd_vgchange(struct lvx_cmd_env *env, char **names, unsigned count, b
     return rc;
 }
 
-int lvx_actcmd_lvchange(struct lvx_cmd_env *env, const char *arg, bool activate)
+static int lvchange_one(struct lvx_cmd_env *env, const struct lvx_actcmd *a, const char *arg,
+                        bool activate)
 {
     const char *vgname, *lvname;
     struct lvx_vg_update u;
-    struct lvx_actcmd a;
-    int rc = lvx_actcmd_init(env, &a);
-    if (rc)
-        return rc;
-    if (!a.be) {
-        lvx_actcmd_print_why(&a);
-        return LVX_EXIT_FAILED;
-    }
+    int rc;
     if (!lvx_lvcmd_split_name(env, arg, &vgname, &lvname)) {
         lvx_cmd_errorf("Invalid logical volume name \"%s\".", arg);
         return LVX_EXIT_INVALID;
@@ -209,18 +272,36 @@ int lvx_actcmd_lvchange(struct lvx_cmd_env *env, const char *arg, bool activate)
             lvx_cmd_errorf("Failed to find logical volume \"%s/%s\"", vgname, lvname);
             rc = LVX_EXIT_FAILED;
         } else {
-            rc = change_lv(env, &a, lv, activate);
+            rc = change_lv(env, a, lv, activate);
         }
     } else {
         for (unsigned i = 0; i < u.vg->lv_count; i++) {
             if (!wanted_lv(u.vg->lvs[i], activate))
                 continue;
-            int r = change_lv(env, &a, u.vg->lvs[i], activate);
+            int r = change_lv(env, a, u.vg->lvs[i], activate);
             if (r > rc)
                 rc = r;
         }
     }
     lvx_vg_update_end(&u);
+    return rc;
+}
+
+int lvx_actcmd_lvchange(struct lvx_cmd_env *env, char **args, unsigned count, bool activate)
+{
+    struct lvx_actcmd a;
+    int rc = lvx_actcmd_init_activating(env, &a);
+    if (rc)
+        return rc;
+    if (!a.be && !a.off) {
+        lvx_actcmd_print_why(&a);
+        return LVX_EXIT_FAILED;
+    }
+    for (unsigned i = 0; i < count; i++) {
+        int r = lvchange_one(env, &a, args[i], activate);
+        if (r > rc)
+            rc = r;
+    }
     return rc;
 }
 

@@ -366,7 +366,9 @@ void lvx_cmd_log_stdio(void *arg, int level, const char *msg)
     fflush(stdout);
     if (level == LVX_LOG_ERROR_RAW)
         fprintf(stderr, "%s\n", msg);
-    else if (level == LVX_LOG_WARN && strncmp(msg, "WARNING:", 8) != 0)
+    /* LVM2 prints "PARTIAL MODE. ..." as a warning without the prefix */
+    else if (level == LVX_LOG_WARN && strncmp(msg, "WARNING:", 8) != 0 &&
+             strncmp(msg, "PARTIAL MODE.", 13) != 0)
         fprintf(stderr, "  WARNING: %s\n", msg);
     else if (level >= LVX_LOG_INFO)
         fprintf(stderr, "      %s\n", msg);

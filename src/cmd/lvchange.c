@@ -129,7 +129,7 @@ int lvx_cmd_lvchange(struct lvx_cmd_env *env)
 {
     struct change_opts o;
     int rc = parse_change_args(env, &o);
-    if (rc)
+    if (rc || (rc = lvx_actcmd_check_mode(env)))   /* bad modes: nothing changed */
         return rc;
     bool activate_given = env->args->count[LVX_OPT_ACTIVATE] > 0;
     if (!has_changes(&o) && !activate_given) {
@@ -149,8 +149,8 @@ int lvx_cmd_lvchange(struct lvx_cmd_env *env)
         if (r > rc)
             rc = r;
     }
-    for (unsigned i = 0; i < count && activate_given; i++) {   /* cmd/activation.c */
-        int r = lvx_actcmd_lvchange(env, args[i], lvx_lvcmd_wants_activation(env, false));
+    if (activate_given) {                                      /* cmd/activation.c */
+        int r = lvx_actcmd_lvchange(env, args, count, lvx_lvcmd_wants_activation(env, false));
         if (r > rc)
             rc = r;
     }

@@ -480,6 +480,13 @@ int lvx_lvcmd_free_maps(struct lvx_cmd_env *env, struct lvx_vg_update *u,
 {
     if (lvx_alloc_free_maps(env->ctx, env->pool, u->vg, maps) < 0)
         return lvx_cmd_fail(env);
+    for (unsigned i = 0; i < (*maps)->pv_count; i++) {
+        const struct lvx_pv_free *f = &(*maps)->pvs[i];
+        if (f->past_end && f->usable)   /* a shrunk device (model/alloc.h) */
+            lvx_warn(env->ctx, "WARNING: Not using %llu free extents of PV %s beyond the end of "
+                     "its device.", (unsigned long long)f->past_end,
+                     f->pv->ondisk.dev_name ? f->pv->ondisk.dev_name : "?");
+    }
     return 0;
 }
 

@@ -7,7 +7,11 @@
  * first 4 KiB of the LV are zeroed through its mapping (unless -Z n).
  *
  * Without -a n the new LV is activated (cmd/activation.c) when an activation backend
- * is usable; when none is, the command refuses before touching anything.
+ * is usable; when none is, the command refuses before touching anything.  Under
+ * lvm.conf global/activation = 0 it is created inactive after LVM2's warning
+ * ("Activation disabled"), exit 0.  Deliberate difference: LVM2 then skips zeroing
+ * ("Skipping zeroing and wipping, compiled without activation support."); lvx still
+ * zeroes the first 4 KiB through its own mapping (no device is needed for that).
  */
 #include "cmd/lvcmd.h"
 
@@ -340,9 +344,9 @@ int lvx_cmd_lvcreate(struct lvx_cmd_env *env)
         return rc;
     struct lvx_actcmd act;
     bool activate = lvx_lvcmd_wants_activation(env, true);
-    if (activate && (rc = lvx_actcmd_init(env, &act)))
+    if (activate && (rc = lvx_actcmd_init_activating(env, &act)))
         return rc;
-    if (activate && !act.be) {
+    if (activate && !act.be && !act.off) {
         lvx_actcmd_print_why(&act);
         return lvx_lvcmd_refuse_activation();
     }

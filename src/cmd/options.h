@@ -98,6 +98,7 @@ enum lvx_opt_id {
     LVX_OPT_WIPESIGNATURES, /* -W/--wipesignatures y|n */
     LVX_OPT_ACTIVATE,       /* -a/--activate y|n */
     LVX_OPT_ACTIVATIONMODE, /* --activationmode partial|degraded|complete */
+    LVX_OPT_PARTIAL,        /* -P/--partial (= --activationmode partial; ignored by reports) */
     /* VG commands (vgcreate, vgchange, vgreduce, vgck, vgcfgrestore, ...) */
     LVX_OPT_PHYSICALEXTENTSIZE, /* -s/--physicalextentsize SIZE[m|unit] */
     LVX_OPT_VGMETADATACOPIES,   /* --vgmetadatacopies N|all|unmanaged */

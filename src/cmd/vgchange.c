@@ -149,7 +149,7 @@ int lvx_cmd_vgchange(struct lvx_cmd_env *env)
 {
     struct change c = {0};
     int rc = parse_change(env, &c);
-    if (rc)
+    if (rc || (rc = lvx_actcmd_check_mode(env)))   /* bad modes: nothing changed */
         return rc;
     unsigned count;
     char **names = lvx_cmd_vg_names(env, &count);    /* the arguments, tags, or all VGs */

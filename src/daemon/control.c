@@ -69,14 +69,14 @@ static char *join_from(struct request *r, int i)
 static int do_activate(struct request *r)
 {
     if (r->n < 6)
-        return fail(r, EINVAL, "usage: activate VG LV UUID RO DEV...");
+        return fail(r, EINVAL, "usage: activate VG LV UUID FLAGS DEV...");
     char *devs = join_from(r, 5);
-    bool ro = strcmp(r->w[4], "1") == 0;
+    unsigned flags = (unsigned)strtoul(r->w[4], NULL, 10) & (LVXD_FLAG_RO | LVXD_FLAG_PARTIAL);
     struct lvxd_lv *v;
     pthread_mutex_lock(&lvxd_lvs_mutex);
     bool existed = lvxd_volume_find(r->w[1], r->w[2]) != NULL;
     pthread_mutex_unlock(&lvxd_lvs_mutex);
-    int rc = lvxd_volume_add(r->ctx, r->w[1], r->w[2], r->w[3], ro, devs, 0, &v);
+    int rc = lvxd_volume_add(r->ctx, r->w[1], r->w[2], r->w[3], flags, devs, 0, &v);
     free(devs);
     if (rc < 0)
         return fail_ctx(r);

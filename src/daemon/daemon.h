@@ -21,7 +21,9 @@
  *
  * Control protocol (text, one request per connection; names never contain blanks):
  *   ping                                   -> ok <supervisor pid> <worker pid>
- *   activate VG LV LVUUID RO DEV...        -> ok <loop dev> <major> <minor> <file>
+ *   activate VG LV LVUUID FLAGS DEV...     -> ok <loop dev> <major> <minor> <file>
+ *                                             FLAGS: 1 read-only | 2 partial (extents
+ *                                             on missing PVs fail with EIO)
  *   deactivate VG LV FORCE                 -> ok
  *   status VG LV                           -> ok active <loop> <maj> <min> <ro> <open> <bytes>
  *                                             | ok inactive

@@ -43,6 +43,8 @@ struct lvxd_lv {
     char vg[128], lv[128], uuid[LVX_UUID_LEN + 1];
     char *devices;               /* the device list, space separated (heap) */
     bool read_only;
+    bool partial;                /* --activationmode partial: extents on missing PVs fail
+                                    with EIO, the rest is served */
     uint64_t size;               /* bytes */
     uint32_t lbs;                /* largest PV logical block size */
     uint64_t io_min, io_opt;     /* bytes (stripe geometry) */
@@ -67,10 +69,15 @@ struct lvxd_lv {
 extern pthread_mutex_t lvxd_lvs_mutex;
 extern struct lvxd_lv *lvxd_lvs;
 
+/* Flags of an activation (the FLAGS word of the protocol, the state file). */
+#define LVXD_FLAG_RO 1u          /* read-only */
+#define LVXD_FLAG_PARTIAL 2u     /* missing PVs allowed: their extents fail with EIO */
+
 /* Read the VG from devs (space separated), open the LV's PVs, add it as a file.
- * ino 0: a new node id.  *out the LV (already served: the existing one). */
+ * flags: LVXD_FLAG_*.  ino 0: a new node id.  *out the LV (already served: the
+ * existing one). */
 int lvxd_volume_add(struct lvx_ctx *ctx, const char *vg, const char *lv, const char *uuid,
-                    bool ro, const char *devs, uint64_t ino, struct lvxd_lv **out);
+                    unsigned flags, const char *devs, uint64_t ino, struct lvxd_lv **out);
 /* Re-read the metadata (resize): the new size and mapping become live. */
 int lvxd_volume_reload(struct lvx_ctx *ctx, struct lvxd_lv *v, const char *devs);
 /* Remove from the list; freed now, or at the last release when open. */

@@ -142,7 +142,7 @@ static void loaded_free(struct loaded *l)
 }
 
 static int load(struct lvx_ctx *ctx, const char *vgname, const char *lvname, const char *uuid,
-                bool ro, const char *devs, struct loaded *l)
+                bool ro, bool partial, const char *devs, struct loaded *l)
 {
     char *copy = strdup(devs);
     const char *names[256];
@@ -170,10 +170,12 @@ static int load(struct lvx_ctx *ctx, const char *vgname, const char *lvname, con
                        vgname, lvname);
         goto fail;
     }
-    struct lvx_activate_opts ao = { .read_only = ro };
+    /* partial: a missing PV keeps fd -1 and its areas map to error: EIO there */
+    struct lvx_activate_opts ao = { .read_only = ro, .partial = partial };
     struct lvx_map_prepared *map;
     if ((rc = lvx_activation_check(ctx, lv, &ao)) < 0 ||
-        (rc = lvx_map_prepare(ctx, l->set->pool, lv, 0, &map)) < 0)
+        (rc = lvx_map_prepare(ctx, l->set->pool, lv, partial ? LVX_MAP_MISSING_IS_ERROR : 0,
+                              &map)) < 0)
         goto fail;
     l->lv = lv;
     l->map = map;
@@ -221,8 +223,9 @@ struct lvxd_lv *lvxd_volume_find(const char *vg, const char *lv)
 }
 
 int lvxd_volume_add(struct lvx_ctx *ctx, const char *vg, const char *lv, const char *uuid,
-                    bool ro, const char *devs, uint64_t ino, struct lvxd_lv **out)
+                    unsigned flags, const char *devs, uint64_t ino, struct lvxd_lv **out)
 {
+    bool ro = flags & LVXD_FLAG_RO, partial = flags & LVXD_FLAG_PARTIAL;
     pthread_mutex_lock(&lvxd_lvs_mutex);
     struct lvxd_lv *v = lvxd_volume_find(vg, lv);
     pthread_mutex_unlock(&lvxd_lvs_mutex);
@@ -233,7 +236,7 @@ int lvxd_volume_add(struct lvx_ctx *ctx, const char *vg, const char *lv, const c
         return 0;
     }
     struct loaded l;
-    int rc = load(ctx, vg, lv, uuid, ro, devs, &l);
+    int rc = load(ctx, vg, lv, uuid, ro, partial, devs, &l);
     if (rc < 0)
         return rc;
     v = calloc(1, sizeof(*v));
@@ -247,6 +250,7 @@ int lvxd_volume_add(struct lvx_ctx *ctx, const char *vg, const char *lv, const c
     snprintf(v->uuid, sizeof(v->uuid), "%s", l.lv->uuid);
     v->devices = strdup(devs);
     v->read_only = ro;
+    v->partial = partial;
     pthread_rwlock_init(&v->lock, NULL);
     apply(v, &l);
     pthread_mutex_lock(&lvxd_lvs_mutex);
@@ -274,7 +278,7 @@ static void drop_model(struct lvxd_lv *v)
 int lvxd_volume_reload(struct lvx_ctx *ctx, struct lvxd_lv *v, const char *devs)
 {
     struct loaded l;
-    int rc = load(ctx, v->vg, v->lv, v->uuid, v->read_only, devs, &l);
+    int rc = load(ctx, v->vg, v->lv, v->uuid, v->read_only, v->partial, devs, &l);
     if (rc < 0)
         return rc;
     pthread_rwlock_wrlock(&v->lock);
@@ -360,8 +364,9 @@ void lvxd_state_save(void)
     pthread_mutex_lock(&lvxd_lvs_mutex);
     for (struct lvxd_lv *v = lvxd_lvs; v; v = v->next)
         if (!v->dying)
-            fprintf(f, "%" PRIu64 " %s %s %s %d %s %s\n", v->ino, v->vg, v->lv, v->uuid,
-                    v->read_only, v->loop[0] ? v->loop : "-", v->devices);
+            fprintf(f, "%" PRIu64 " %s %s %s %u %s %s\n", v->ino, v->vg, v->lv, v->uuid,
+                    (v->read_only ? LVXD_FLAG_RO : 0) | (v->partial ? LVXD_FLAG_PARTIAL : 0),
+                    v->loop[0] ? v->loop : "-", v->devices);
     pthread_mutex_unlock(&lvxd_lvs_mutex);
     fflush(f);
     fsync(fileno(f));
@@ -435,7 +440,7 @@ unsigned lvxd_state_load(struct lvx_ctx *ctx)
                    loop, &pos) < 6 || !pos)
             continue;
         struct lvxd_lv *v;
-        if (lvxd_volume_add(ctx, vg, lv, uuid, ro != 0, line + pos, ino, &v) < 0) {
+        if (lvxd_volume_add(ctx, vg, lv, uuid, (unsigned)ro, line + pos, ino, &v) < 0) {
             lvxd_log("cannot restore %s/%s: %s", vg, lv, ctx->errmsg);
             lvx_error_clear(ctx);
             continue;

@@ -6,7 +6,8 @@
  * first copy (device order) with the highest seqno is imported into the set's pool.
  * LVM2-style warnings are logged for damaged areas, older copies, same-seqno copies
  * that differ (marked bad), PVs listed in the text but not found, duplicate PV UUIDs
- * (the first device wins), outdated PVs and VG name clashes (messages as LVM2
+ * (the first device wins), outdated PVs, devices smaller than their PV size
+ * (metadata/check_pv_device_sizes) and VG name clashes (messages as LVM2
  * 2.03.16 prints them).  Every VG PV found on a device gets its `ondisk` state from
  * the scan; labelled PVs that no VG lists become orphans, except outdated PVs (they
  * hold metadata of a VG that dropped them), which are kept apart as LVM2 hides them.
@@ -16,6 +17,7 @@
  */
 #include "meta/scan.h"
 #include "meta/index.h"
+#include "config/config.h"
 #include "format/vg_text.h"
 
 #include <errno.h>
@@ -322,6 +324,42 @@ static void warn_outdated(struct assembly *a, struct group *g)
         lvx_warn(a->ctx, "See vgck --updatemetadata to clear outdated metadata.");
 }
 
+/* lvm.conf metadata/check_pv_device_sizes (default 1), read only when a device is short. */
+static bool check_sizes_enabled(struct lvx_ctx *ctx)
+{
+    struct lvx_config *cfg = NULL;
+    if (lvx_config_load(ctx, &cfg) < 0) {
+        lvx_error_clear(ctx);
+        return true;
+    }
+    bool on = lvx_config_int(cfg, "metadata/check_pv_device_sizes", 1) != 0;
+    lvx_config_free(cfg);
+    return on;
+}
+
+/* Devices smaller than the PV size the text records (LVM2's check_pv_dev_sizes()
+ * wording); the allocator does not use the extents past their end (model/alloc.c). */
+static void warn_shrunk(struct assembly *a, struct group *g)
+{
+    const struct lvx_vg *vg = g->vg;
+    bool any = false, checked = false;
+    for (unsigned i = 0; i < vg->pv_count; i++) {
+        const struct lvx_pv *pv = vg->pvs[i];
+        uint64_t dev = pv->ondisk.dev_bytes / LVX_SECTOR_SIZE;
+        if (!pv->ondisk.present || !dev || !pv->has_dev_size || dev >= pv->dev_size)
+            continue;
+        if (!checked && !check_sizes_enabled(a->ctx))
+            return;
+        checked = any = true;
+        lvx_warn(a->ctx, "WARNING: Device %s has size of %" PRIu64 " sectors which is smaller "
+                 "than corresponding PV size of %" PRIu64 " sectors. Was device resized?",
+                 pv->ondisk.dev_name, dev, pv->dev_size);
+    }
+    if (any)
+        lvx_warn(a->ctx, "WARNING: One or more devices used as PVs in VG %s have changed sizes.",
+                 vg->name);
+}
+
 /* ---- orphans, name clashes, ordering --------------------------------------------------- */
 
 static bool holds_copy_of_vg(const struct lvx_scan_pv *pv)
@@ -420,6 +458,7 @@ int lvx_scan_vgs(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_vgset **
         check_other_copies(&a, g);
         place_pvs(&a, g);
         warn_outdated(&a, g);
+        warn_shrunk(&a, g);
         set->vgs[set->vg_count++] = g->vg;
     }
     qsort(set->vgs, set->vg_count, sizeof(*set->vgs), vg_order);

@@ -217,6 +217,35 @@ static int cmp_run_start(const void *a, const void *b)
 }
 
 /* used: the PV's used runs sorted by start -> free runs of f. */
+/* Extents of pv lying wholly on its device as last seen (ondisk.dev_bytes), or
+ * UINT64_MAX when unknown.  Smaller than pe_count when the device shrank below the PV
+ * size (meta/assemble.c warns as LVM2). */
+static uint64_t extents_on_device(const struct lvx_pv *pv)
+{
+    uint64_t dev = pv->ondisk.dev_bytes / 512;
+    uint32_t e = pv->vg ? pv->vg->extent_size : 0;
+    if (!pv->ondisk.present || !dev || !e)
+        return UINT64_MAX;
+    return dev > pv->pe_start ? (dev - pv->pe_start) / e : 0;
+}
+
+/* Take the free extents past the device's end out of f's runs (into f->past_end).
+ * Deliberately safer than LVM2, whose allocator places them (writes there fail). */
+static void trim_past_device(struct lvx_pv_free *f)
+{
+    uint64_t lim = extents_on_device(f->pv);
+    for (unsigned i = 0; i < f->run_count; i++) {
+        struct lvx_pe_run *r = &f->runs[i];
+        if (r->start + r->count <= lim)
+            continue;
+        uint64_t keep = r->start < lim ? lim - r->start : 0;
+        f->past_end += r->count - keep;
+        r->count = keep;
+    }
+    while (f->run_count && f->runs[f->run_count - 1].count == 0)   /* sorted: at the end */
+        f->run_count--;
+}
+
 static int complement_runs(struct lvx_ctx *ctx, struct lvx_pool *pool, struct lvx_pv_free *f,
                            const struct lvx_pe_run *used, unsigned n)
 {
@@ -237,6 +266,7 @@ static int complement_runs(struct lvx_ctx *ctx, struct lvx_pool *pool, struct lv
     }
     if (pos < end)
         run_insert_at(pool, f, f->run_count, (struct lvx_pe_run){ pos, end - pos });
+    trim_past_device(f);
     for (unsigned i = 0; i < f->run_count; i++)
         f->free_count += f->runs[i].count;
     return 0;

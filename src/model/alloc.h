@@ -14,7 +14,9 @@
  * previous one when it continues it on the same PVs (as LVM2 does).
  *
  * The allocator knows no devices: PV order is vg->pvs order (or the order of the
- * request's PV list), sizes are in extents.
+ * request's PV list), sizes are in extents.  The one device fact it uses is the size
+ * meta/ copied into pv->ondisk.dev_bytes: free extents past the end of a device that
+ * shrank are left out of the maps (LVM2 allocates them; lvx refuses on purpose).
  */
 #ifndef LVX_MODEL_ALLOC_H
 #define LVX_MODEL_ALLOC_H
@@ -40,6 +42,8 @@ struct lvx_pv_free {
     unsigned run_cap;
     struct lvx_pe_run *runs;
     uint64_t free_count;       /* sum of run counts */
+    uint64_t past_end;         /* free extents past the end of the PV's device (it shrank
+                                  below the PV size): never allocated, not in runs */
 };
 
 struct lvx_free_maps {

@@ -850,6 +850,37 @@ static void test_scale(void)
     lvx_pool_destroy(pool);
 }
 
+/* A PV whose device shrank below its size (issue 14, item 7): the free extents past
+ * the device's end are left out of the maps.  Deliberately not LVM2's behaviour (its
+ * allocator places them). */
+static void test_shrunk_device(void)
+{
+    struct lvx_pool *pool = NULL;
+    struct lvx_vg *vg = fresh(&pool, 2);
+    struct lvx_ctx ctx;
+    struct lvx_free_maps *maps;
+    lvx_ctx_init(&ctx);
+    struct lvx_pv *a = vg->pvs[0];
+    a->ondisk.present = true;
+    a->ondisk.dev_bytes = (2048 + 20 * 2048 + 100) * 512ull;   /* 20 whole extents */
+    mklv(vg, "x", "A:0-4");
+    ok(lvx_alloc_free_maps(&ctx, pool, vg, &maps) == 0, "maps of a VG with a shrunk device");
+    is_int((int)maps->pvs[0].free_count, 15, "shrunk PV: free extents up to the device's end");
+    is_int((int)maps->pvs[0].past_end, 43, "... the 43 past it are counted apart");
+    is_int((int)maps->pvs[1].past_end, 0, "the other PV (size unknown) is whole");
+    ok(strncmp(run(vg, NEW("a", 16, .pvs = "A")), "ERR: ", 5) == 0,
+       "16 extents on the shrunk PV: refused");
+    is_str(run(vg, NEW("b", 15, .pvs = "A")), "A:5-19", "15 fit before the device's end");
+    is_str(run(vg, NEW("c", 10)), "B:0-9", "then the other PV, not A's past-the-end extents");
+    a->ondisk.dev_bytes = 1024 * 512;                          /* below pe_start */
+    ok(lvx_alloc_free_maps(&ctx, pool, vg, &maps) == 0 && maps->pvs[0].free_count == 0 &&
+       maps->pvs[0].run_count == 0, "a device smaller than pe_start: nothing free on it");
+    a->ondisk.dev_bytes = 0;                                   /* size unknown */
+    ok(lvx_alloc_free_maps(&ctx, pool, vg, &maps) == 0 && maps->pvs[0].free_count == 43 &&
+       maps->pvs[0].past_end == 0, "an unknown device size limits nothing");
+    lvx_pool_destroy(pool);
+}
+
 int main(void)
 {
     test_linear_fill();
@@ -867,6 +898,7 @@ int main(void)
     test_append_merge();
     test_fixture_replays();
     test_scale();
+    test_shrunk_device();
     is_int(map_mismatches, 0, "free maps updated in place always equal rebuilt ones");
     return tap_done();
 }

@@ -210,6 +210,17 @@ static void test_backend_choice(void)
     ok(lvx_activation_choose(&ctx, NULL) == NULL && ctx.err == -EINVAL &&
        strstr(ctx.errmsg, "bogus"), "an unknown backend name is an error: %s", ctx.errmsg);
     ok(lvx_activation_choose(&ctx, "none") == NULL, "an option may refuse activation too");
+    /* lvm.conf global/activation = 0 wins over the environment (issue 14, item 8) */
+    ctx.config_override = "global/activation=0";
+    ok(!lvx_activation_enabled(&ctx), "--config global/activation=0 turns activation off");
+    setenv("LVX_ACTIVATION_BACKEND", "user", 1);
+    ok(lvx_activation_choose(&ctx, NULL) == NULL && ctx.err == -ENODEV &&
+       strstr(ctx.errmsg, "global/activation = 0") &&
+       strstr(ctx.errmsg, "LVX_ACTIVATION_BACKEND=user ignored"),
+       "global/activation=0 wins over LVX_ACTIVATION_BACKEND=user: %s", ctx.errmsg);
+    ctx.config_override = "global/activation=1";
+    ok(lvx_activation_enabled(&ctx), "global/activation=1: on");
+    ctx.config_override = NULL;
     unsetenv("LVX_ACTIVATION_BACKEND");
 
     /* a table that cannot be parsed is refused before any ioctl */
