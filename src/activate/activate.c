@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "config/config.h"
+#include "map/map.h"
 
 #define BACKEND_ENV "LVX_ACTIVATION_BACKEND"
 
@@ -87,44 +88,13 @@ const struct lvx_activation_backend *lvx_activation_choose(struct lvx_ctx *ctx,
 
 bool lvx_activation_lv_partial(const struct lvx_lv *lv)
 {
-    for (unsigned s = 0; s < lv->seg_count; s++) {
-        const struct lvx_seg *seg = &lv->segs[s];
-        for (uint32_t a = 0; seg->areas && a < seg->area_count; a++) {
-            const struct lvx_pv *pv = seg->areas[a].pv;
-            if (pv && ((pv->flags & LVX_PVF_MISSING) || !pv->ondisk.present))
-                return true;
-        }
-    }
-    return false;
-}
-
-static bool seg_supported(const struct lvx_seg *seg)
-{
-    if (seg->kind == LVX_SEG_ERROR || seg->kind == LVX_SEG_ZERO)
-        return true;
-    if (seg->kind != LVX_SEG_STRIPED)
-        return false;
-    for (uint32_t a = 0; a < seg->area_count; a++)
-        if (!seg->areas || !seg->areas[a].pv)
-            return false;
-    return true;
+    return lvx_map_lv_partial(lv);
 }
 
 int lvx_activation_check(struct lvx_ctx *ctx, const struct lvx_lv *lv,
                          const struct lvx_activate_opts *opts)
 {
-    const char *vg = lv->vg->name;
-    if (lv->seg_count == 0)
-        return lvx_error(ctx, EINVAL, "Logical volume %s/%s has no segments.", vg, lv->name);
-    for (unsigned s = 0; s < lv->seg_count; s++)
-        if (!seg_supported(&lv->segs[s]))
-            return lvx_error(ctx, ENOTSUP, "Activation of logical volume %s/%s (segment type %s) "
-                             "is not supported by lvx yet.", vg, lv->name,
-                             lv->segs[s].type_name ? lv->segs[s].type_name : "?");
-    if (lvx_activation_lv_partial(lv) && !(opts && opts->partial))
-        return lvx_error(ctx, ENODEV, "Refusing activation of partial LV %s/%s.  Use "
-                         "'--activationmode partial' to override.", vg, lv->name);
-    return 0;
+    return lvx_map_check_activatable(ctx, lv, opts && opts->partial);
 }
 
 int lvx_activate_lv(struct lvx_ctx *ctx, const struct lvx_activation_backend *be,

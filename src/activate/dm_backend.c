@@ -28,7 +28,7 @@
 #include <unistd.h>
 
 #include "activate/dm_ioctl.h"
-#include "activate/dm_names.h"
+#include "map/dm_names.h"
 #include "activate/dm_nodes.h"
 #include "map/map.h"
 

@@ -31,7 +31,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "activate/dm_names.h"
+#include "map/dm_names.h"
 #include "activate/dm_nodes.h"
 #include "daemon/daemon.h"
 

@@ -26,8 +26,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "activate/activate.h"
-#include "activate/dm_names.h"
+#include "map/dm_names.h"
 #include "map/map.h"
 #include "util/pool.h"
 
@@ -171,9 +170,8 @@ static int load(struct lvx_ctx *ctx, const char *vgname, const char *lvname, con
         goto fail;
     }
     /* partial: a missing PV keeps fd -1 and its areas map to error: EIO there */
-    struct lvx_activate_opts ao = { .read_only = ro, .partial = partial };
     struct lvx_map_prepared *map;
-    if ((rc = lvx_activation_check(ctx, lv, &ao)) < 0 ||
+    if ((rc = lvx_map_check_activatable(ctx, lv, partial)) < 0 ||
         (rc = lvx_map_prepare(ctx, l->set->pool, lv, partial ? LVX_MAP_MISSING_IS_ERROR : 0,
                               &map)) < 0)
         goto fail;

@@ -66,6 +66,15 @@ const struct lvx_map_target *lvx_map_target_of(struct lvx_ctx *ctx, const struct
 int lvx_map_lv_sector(struct lvx_ctx *ctx, const struct lvx_lv *lv, uint64_t lv_sector,
                       struct lvx_map_loc *out);
 
+/* Can lv be activated (map/activatable.c)?  Its segments of mapped kinds over PVs, no
+ * area on a missing PV unless partial.  0, or -EINVAL/-ENOTSUP/-ENODEV with LVM2's
+ * message ("Refusing activation of partial LV vg/lv. ..."). */
+int lvx_map_check_activatable(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool partial);
+/* Does lv have an area on a missing PV? */
+bool lvx_map_lv_partial(const struct lvx_lv *lv);
+/* A PV whose device is missing (flagged MISSING in the metadata, or not found). */
+bool lvx_map_pv_missing(const struct lvx_pv *pv);
+
 /* An LV prepared for serving (map/prepared.c): checked once, looked up by arithmetic. */
 struct lvx_map_prepared;
 /* One area of a prepared run: its PV (NULL: served as the error target) and the PV

@@ -60,7 +60,7 @@ static int prepare_run(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct 
     for (uint32_t j = 0; j < r->stripes; j++) {
         a[j].pv = seg->areas[j].pv;
         a[j].first_sector = lvx_map_area_sector(seg, j, e);
-        if ((flags & LVX_MAP_MISSING_IS_ERROR) && (a[j].pv->flags & LVX_PVF_MISSING))
+        if ((flags & LVX_MAP_MISSING_IS_ERROR) && lvx_map_pv_missing(a[j].pv))
             a[j].pv = NULL;                /* served as the error target */
     }
     r->areas = a;

@@ -8,7 +8,7 @@
  */
 #include "activate/activate.h"
 #include "activate/dm_ioctl.h"
-#include "activate/dm_names.h"
+#include "map/dm_names.h"
 #include "tap.h"
 
 #include <errno.h>

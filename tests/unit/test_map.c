@@ -208,6 +208,7 @@ static void test_prepared_missing(void)
     struct lvx_vg *vg = mkvg(pool, 2, 8192, NULL);
     struct lvx_lv *lv = mklv(vg, "part");
     add_seg(lv, 2, 128, 4, (unsigned[]){ 0, 1 }, (uint64_t[]){ 0, 0 });
+    vg->pvs[0]->ondisk.present = true;          /* pv0 found, pv1 missing */
     vg->pvs[1]->flags |= LVX_PVF_MISSING;
     struct lvx_ctx ctx;
     struct lvx_map_prepared *pm;
@@ -416,6 +417,7 @@ static void test_issue_example(void)
     is_int(lvx_map_dm_table(&ctx, lv, &b), -ENODEV, "no device at all: -ENODEV");
     ok(strstr(ctx.errmsg, "pv2") != NULL, "message names the PV: %s", ctx.errmsg);
     vg->pvs[2]->ondisk.dev_minor = 32;
+    vg->pvs[0]->ondisk.present = true;          /* pv0 found, pv1 missing */
     vg->pvs[1]->flags |= LVX_PVF_MISSING;
     is_int(lvx_map_dm_table(&ctx, lv, &b), -ENODEV, "missing PV: -ENODEV");
     vg->pvs[1]->flags = 0;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * activate/dm_names.h - the device-mapper names and UUIDs LVM2 gives LVs
+ * map/dm_names.h - the device-mapper names and UUIDs LVM2 gives LVs
  * (lvm2-format.md §15), pure string functions:
  *   name  "<vg>-<lv>[-<layer>]", every '-' inside the VG and LV names doubled
  *         ("vg-a" + "lv-b" -> "vg--a-lv--b");
@@ -10,8 +10,8 @@
  *
  * Entry points: lvx_dm_lv_name(), lvx_dm_lv_uuid(), lvx_dm_split_name().
  */
-#ifndef LVX_ACTIVATE_DM_NAMES_H
-#define LVX_ACTIVATE_DM_NAMES_H
+#ifndef LVX_MAP_DM_NAMES_H
+#define LVX_MAP_DM_NAMES_H
 
 #include <stdbool.h>
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * activate/dm_names.c - DM names and UUIDs of LVs (see dm_names.h, format §15).
+ * map/dm_names.c - DM names and UUIDs of LVs (see dm_names.h, format §15).
  */
-#include "activate/dm_names.h"
+#include "map/dm_names.h"
 
 #include <errno.h>
 #include <string.h>

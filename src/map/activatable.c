@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * map/activatable.c - can an LV be served (by device-mapper or by the lvx daemon)?
+ * Its segments must be of kinds the targets map (striped/linear over PVs, error,
+ * zero), and none of its areas may be on a missing PV unless partial activation was
+ * asked.  Both the activation backends (activate/) and the daemon check this.
+ * Entry points: lvx_map_lv_partial(), lvx_map_check_activatable().
+ */
+#include "map/map.h"
+
+#include <errno.h>
+
+bool lvx_map_pv_missing(const struct lvx_pv *pv)
+{
+    return (pv->flags & LVX_PVF_MISSING) || !pv->ondisk.present;
+}
+
+bool lvx_map_lv_partial(const struct lvx_lv *lv)
+{
+    for (unsigned s = 0; s < lv->seg_count; s++) {
+        const struct lvx_seg *seg = &lv->segs[s];
+        for (uint32_t a = 0; seg->areas && a < seg->area_count; a++)
+            if (seg->areas[a].pv && lvx_map_pv_missing(seg->areas[a].pv))
+                return true;
+    }
+    return false;
+}
+
+static bool seg_supported(const struct lvx_seg *seg)
+{
+    if (seg->kind == LVX_SEG_ERROR || seg->kind == LVX_SEG_ZERO)
+        return true;
+    if (seg->kind != LVX_SEG_STRIPED)
+        return false;
+    for (uint32_t a = 0; a < seg->area_count; a++)
+        if (!seg->areas || !seg->areas[a].pv)
+            return false;
+    return true;
+}
+
+int lvx_map_check_activatable(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool partial)
+{
+    const char *vg = lv->vg->name;
+    if (lv->seg_count == 0)
+        return lvx_error(ctx, EINVAL, "Logical volume %s/%s has no segments.", vg, lv->name);
+    for (unsigned s = 0; s < lv->seg_count; s++)
+        if (!seg_supported(&lv->segs[s]))
+            return lvx_error(ctx, ENOTSUP, "Activation of logical volume %s/%s (segment type %s) "
+                             "is not supported by lvx yet.", vg, lv->name,
+                             lv->segs[s].type_name ? lv->segs[s].type_name : "?");
+    if (!partial && lvx_map_lv_partial(lv))
+        return lvx_error(ctx, ENODEV, "Refusing activation of partial LV %s/%s.  Use "
+                         "'--activationmode partial' to override.", vg, lv->name);
+    return 0;
+}
