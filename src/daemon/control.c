@@ -330,6 +330,7 @@ int lvxd_control_loop(int listen_fd, const char *mount_dir)
     struct lvx_buf out = LVX_BUF_INIT;
     char *line = malloc(MAX_REQUEST);
     lvx_ctx_init(&ctx);
+    ctx.io = lvxd_ops();
     ctx.log_fn = lvxd_log_cb;
     ctx.log_level = LVX_LOG_WARN;
     struct sigaction sa = { .sa_handler = on_term };

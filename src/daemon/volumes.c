@@ -3,7 +3,7 @@
  * daemon/volumes.c - the LVs the daemon serves.  Each is read from its devices by
  * the daemon itself (a lock-free scan of the device list the client sent: the
  * client's view is never trusted, the LV UUID must match), its PVs opened with
- * O_DIRECT, and kept with its model (map/ needs it) until deactivated.  The
+ * O_DIRECT through the daemon's I/O seam (lvxd_ops()), and kept with its model (map/ needs it) until deactivated.  The
  * state file lists them (node id, names, loop device, devices) so that a new
  * daemon serves the same files with the same node ids.
  *
@@ -92,12 +92,17 @@ static int open_pv(struct lvx_ctx *ctx, const struct lvx_pv *pv, bool ro, struct
     out->lbs = 512;
     if (!pv->ondisk.present || !pv->ondisk.dev_name || (pv->flags & LVX_PVF_MISSING))
         return 0;
-    int fd = open(pv->ondisk.dev_name, (ro ? O_RDONLY : O_RDWR) | O_DIRECT | O_CLOEXEC);
+    const struct lvx_dev_ops *ops = lvxd_ops();
+    int fd = ops->open(ops->arg, pv->ondisk.dev_name, (ro ? O_RDONLY : O_RDWR) | O_DIRECT);
     if (fd < 0)
-        return lvx_error(ctx, errno, "Cannot open PV %s: %s", pv->ondisk.dev_name,
-                         strerror(errno));
+        return lvx_error(ctx, -fd, "Cannot open PV %s: %s", pv->ondisk.dev_name,
+                         strerror(-fd));
     struct stat st;
-    fstat(fd, &st);
+    if (fstat(fd, &st) < 0) {
+        int e = errno;
+        ops->close(ops->arg, fd);
+        return lvx_error(ctx, e, "Cannot stat PV %s: %s", pv->ondisk.dev_name, strerror(e));
+    }
     out->fd = fd;
     out->is_blk = S_ISBLK(st.st_mode);
     if (out->is_blk) {
@@ -129,9 +134,10 @@ struct loaded {
 
 static void loaded_free(struct loaded *l)
 {
+    const struct lvx_dev_ops *ops = lvxd_ops();
     for (unsigned i = 0; l->pvs && i < l->pv_count; i++)
         if (l->pvs[i].fd >= 0)
-            close(l->pvs[i].fd);
+            ops->close(ops->arg, l->pvs[i].fd);
     free(l->pvs);
     if (l->set)
         lvx_vgset_free(l->set);
@@ -272,10 +278,12 @@ int lvxd_volume_reload(struct lvx_ctx *ctx, struct lvxd_lv *v, const char *devs)
     int rc = load(ctx, v->vg, v->lv, v->uuid, v->read_only, devs, &l);
     if (rc < 0)
         return rc;
+    const struct lvx_dev_ops *ops = lvxd_ops();
     pthread_rwlock_wrlock(&v->lock);
     for (unsigned i = 0; i < v->pv_count; i++)
-        if (v->pvs[i].fd >= 0 && !v->read_only)
-            fdatasync(v->pvs[i].fd);
+        if (v->pvs[i].fd >= 0 && !v->read_only && ops->flush(ops->arg, v->pvs[i].fd) < 0)
+            lvxd_log("warning: %s/%s: flushing %s before the reload failed", v->vg, v->lv,
+                     v->pvs[i].path);
     drop_model(v);
     apply(v, &l);
     free(v->devices);
