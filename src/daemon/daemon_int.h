@@ -53,7 +53,9 @@ struct lvxd_lv {
     const struct lvx_lv *model;
     struct lvxd_pv *pvs;         /* by pv->index */
     unsigned pv_count;
-    atomic_uint_fast64_t dirty;  /* bit i: pvs[i % 64] written since the last flush */
+    atomic_uint_fast64_t dirty;  /* bit i % 64: pvs[i] written since the last flush (with
+                                  * more than 64 PVs a bit stands for every 64th PV:
+                                  * a flush syncs them all) */
     atomic_int opens;            /* FUSE opens */
     bool dying;                  /* deactivated while open: freed at the last release */
     char loop[32];               /* "/dev/loopN" or "" */

@@ -183,15 +183,18 @@ int lvxd_io_flush(struct lvxd_io *io, struct lvxd_lv *v)
     pthread_rwlock_rdlock(&v->lock);
     uint_fast64_t bits = atomic_exchange(&v->dirty, 0);
     unsigned n = 0;
-    for (unsigned i = 0; i < v->pv_count && n < LVXD_MAX_PIECES; i++) {
+    for (unsigned i = 0; i < v->pv_count && rc == 0; i++) {
         if (v->pvs[i].fd < 0 || !(bits & ((uint_fast64_t)1 << (i % 64))))
             continue;
         io->pieces[n].fd = v->pvs[i].fd;
         io->pieces[n].kind = LVX_IO_DATASYNC;
         io->pieces[n].dev = i;
-        n++;
+        if (++n == LVXD_MAX_PIECES) {       /* more PVs than a batch holds */
+            rc = run(io, n);
+            n = 0;
+        }
     }
-    if (n)
+    if (n && rc == 0)
         rc = run(io, n);
     if (rc < 0)
         atomic_fetch_or(&v->dirty, bits);   /* still to be flushed */
