@@ -28,32 +28,12 @@ need_cmd lvm mountpoint blkdiscard dd sha256sum
 [[ -c /dev/fuse ]] || skip_all "no /dev/fuse"
 
 VG=vgdpf$$
-t0930_cleanup() {
-    if [[ -n ${LVX_RUN_DIR:-} ]]; then
-        "$LVX" vgchange -an "$VG" >/dev/null 2>&1
-        uspace_cleanup
-    fi
-    cleanup
-}
-trap t0930_cleanup EXIT
 
 DEVS=()
 for i in 0 1; do DEVS+=("$(make_loop 96M)"); done
-uspace_env "$SCRATCH/us" "${DEVS[@]}"
-export DM_DEV_DIR=$SCRATCH/dev
-mkdir -p "$DM_DEV_DIR"
-lvm_sandbox "${DEVS[@]}"
+uspace_test_env "$VG" "${DEVS[@]}"
 PVREAD=$LVX_ROOT/tests/tools/lv_pvread.py
 MIB=1048576
-
-run_ok() {  # run_ok DESCRIPTION CMD...: ok when CMD exits 0 (output shown on failure)
-    local desc=$1
-    shift
-    "$@" >"$SCRATCH/out" 2>&1
-    local rc=$?
-    _tap_result $((rc != 0)) "$desc"
-    ((rc == 0)) || _diag_file "output" "$SCRATCH/out"
-}
 
 # expect_eio DESCRIPTION CMD...: the command fails and says "Input/output error"
 expect_eio() {
@@ -70,10 +50,10 @@ expect_eio() {
     fi
 }
 
-run_ok "pvcreate" lvx pvcreate "${DEVS[@]}"
-run_ok "vgcreate $VG" lvx vgcreate "$VG" "${DEVS[@]}"
-run_ok "lvcreate s2 (-i 2 -I 64k, 32m)" lvx lvcreate -Zn -n s2 -i 2 -I 64k -L 32m "$VG"
-run_ok "lvcreate lin (linear, 8m on the second PV)" lvx lvcreate -Zn -n lin -L 8m "$VG" "${DEVS[1]}"
+uspace_run_ok "pvcreate" lvx pvcreate "${DEVS[@]}"
+uspace_run_ok "vgcreate $VG" lvx vgcreate "$VG" "${DEVS[@]}"
+uspace_run_ok "lvcreate s2 (-i 2 -I 64k, 32m)" lvx lvcreate -Zn -n s2 -i 2 -I 64k -L 32m "$VG"
+uspace_run_ok "lvcreate lin (linear, 8m on the second PV)" lvx lvcreate -Zn -n lin -L 8m "$VG" "${DEVS[1]}"
 S2=$DM_DEV_DIR/$VG/s2
 LIN=$DM_DEV_DIR/$VG/lin
 test_ok "$S2 is a block device (private DM_DEV_DIR)" test -b "$S2"
@@ -128,8 +108,8 @@ still_same_worker() {
 # ------------------------------------------------------------ fsync'd base data
 head -c $((4 * MIB)) /dev/urandom >"$SCRATCH/base"
 head -c $((4 * MIB)) /dev/urandom >"$SCRATCH/base_lin"
-run_ok "write 4 MiB to s2 (direct, fsync)" dd if="$SCRATCH/base" of="$S2" bs=1M oflag=direct conv=fsync,notrunc status=none
-run_ok "write 4 MiB to lin (direct, fsync)" dd if="$SCRATCH/base_lin" of="$LIN" bs=1M oflag=direct conv=fsync,notrunc status=none
+uspace_run_ok "write 4 MiB to s2 (direct, fsync)" dd if="$SCRATCH/base" of="$S2" bs=1M oflag=direct conv=fsync,notrunc status=none
+uspace_run_ok "write 4 MiB to lin (direct, fsync)" dd if="$SCRATCH/base_lin" of="$LIN" bs=1M oflag=direct conv=fsync,notrunc status=none
 BASE=$(fsum "$SCRATCH/base")
 BASE_LIN=$(fsum "$SCRATCH/base_lin")
 test_eq "s2: the PVs hold the fsync'd data (read directly)" "$(pv_sum s2 0 $((4 * MIB)))" "$BASE"
@@ -158,7 +138,7 @@ expect_eio "write EIO on PV 1: dd oflag=direct to s2 fails with EIO" write_new "
 test_ok "... the fault was injected" test "$(injected eio)" -gt 0
 expect_eio "write EIO on PV 1: a buffered write's fsync fails with EIO" write_new "$S2" $((12 * MIB)) buffered
 expect_eio "write EIO on PV 1: dd oflag=direct to lin (on PV 1) fails" write_new "$LIN" $((6 * MIB))
-run_ok "write EIO on PV 1: a 64k write to s2's first stripe (PV 0) works" \
+uspace_run_ok "write EIO on PV 1: a 64k write to s2's first stripe (PV 0) works" \
     dd if="$SCRATCH/new" of="$S2" bs=64k count=1 oflag=direct,seek_bytes seek=$((16 * MIB)) conv=fsync,notrunc status=none
 test_eq "... and is on PV 0" "$(pv_sum s2 $((16 * MIB)) 65536)" "$(head -c 65536 "$SCRATCH/new" | sha256sum | cut -d' ' -f1)"
 # the failed write: none of its PV 1 stripes (the odd 64k chunks) changed
@@ -185,7 +165,7 @@ still_same_worker "read EIO"
 
 # ------------------------------------------------------------ short transfers
 restart_daemon "pv=${DEVS[1]},op=write,kind=short,count=3;pv=${DEVS[0]},op=read,kind=short,after=2,count=4"
-run_ok "3 short writes on PV 1: the 1 MiB direct write succeeds" write_new "$S2" $OFF
+uspace_run_ok "3 short writes on PV 1: the 1 MiB direct write succeeds" write_new "$S2" $OFF
 test_eq "... exactly 3 short writes were injected on PV 1" "$(grep -c "^dpfault short 1 " "$SCRATCH/io.log")" 3
 test_eq "... the PVs hold exactly the written MiB (read directly)" "$(pv_sum s2 $OFF $MIB)" "$NEW"
 test_eq "4 short reads on PV 0: s2 reads back right" "$(lv_sum "$S2" 0 $((4 * MIB)))" "$BASE"
@@ -205,7 +185,7 @@ restart_daemon "pv=${DEVS[0]},op=write,kind=delay=400"
 head -c $MIB /dev/urandom >"$SCRATCH/new"
 NEW=$(fsum "$SCRATCH/new")
 t0=$(date +%s%N)
-run_ok "writes on PV 0 delayed 400 ms: the 1 MiB direct write succeeds" write_new "$S2" $OFF
+uspace_run_ok "writes on PV 0 delayed 400 ms: the 1 MiB direct write succeeds" write_new "$S2" $OFF
 ms=$((($(date +%s%N) - t0) / 1000000))
 diag "delayed write took $ms ms"
 test_ok "... and took at least 400 ms ($ms ms)" test "$ms" -ge 400
@@ -219,7 +199,7 @@ NEW=$(fsum "$SCRATCH/new")
 expect_eio "lost flush on PV 1: the writer's fsync fails with EIO" write_new "$S2" $OFF
 test_eq "... one lost flush was injected" "$(injected lostflush)" 1
 base_intact "after the lost flush"
-run_ok "the next fsync (the PV stayed dirty, synced again) succeeds" \
+uspace_run_ok "the next fsync (the PV stayed dirty, synced again) succeeds" \
     "$PYTHON" -c "import os; fd = os.open('$S2', os.O_WRONLY); os.fsync(fd)"
 test_eq "... the data written before the lost flush is on the PVs" "$(pv_sum s2 $OFF $MIB)" "$NEW"
 still_same_worker "lost flush"
@@ -246,9 +226,9 @@ for bad in "kind=eio" "pv=/nonexistent/dev,kind=eio" "pv=0,kind=boom" "pv=0,op=r
 done
 test_ok "... saying why" grep -q "Invalid LVX_TEST_DP_FAULT: color: unknown key" "$SCRATCH/out"
 
-run_ok "vgchange -an" lvx vgchange -an "$VG"
-run_ok "vgremove -f" lvx vgremove -f "$VG"
-run_ok "lvx daemon stop" lvx daemon stop
+uspace_run_ok "vgchange -an" lvx vgchange -an "$VG"
+uspace_run_ok "vgremove -f" lvx vgremove -f "$VG"
+uspace_run_ok "lvx daemon stop" lvx daemon stop
 for _ in $(seq 50); do [[ -z $(uspace_daemon_pids) ]] && break; sleep 0.1; done
 uspace_leftovers >"$SCRATCH/left" 2>&1
 test_ok "no loop device, mount or daemon left behind" test ! -s "$SCRATCH/left"

@@ -22,37 +22,17 @@ need_cmd lvm fio mountpoint
 
 COUNT=${LVX_MANY_PVS:-300}
 VG=vgmany$$
-t0932_cleanup() {
-    if [[ -n ${LVX_RUN_DIR:-} ]]; then
-        "$LVX" vgchange -an "$VG" >/dev/null 2>&1
-        uspace_cleanup
-    fi
-    cleanup
-}
-trap t0932_cleanup EXIT
 
 DEVS=()
 for ((i = 0; i < COUNT; i++)); do DEVS+=("$(make_loop 2M)") || break; done
 ((${#DEVS[@]} == COUNT)) || skip_all "could not attach $COUNT loop devices"
-uspace_env "$SCRATCH/us" "${DEVS[@]}"
-export DM_DEV_DIR=$SCRATCH/dev
-mkdir -p "$DM_DEV_DIR"
-lvm_sandbox "${DEVS[@]}"
+uspace_test_env "$VG" "${DEVS[@]}"
 LV=$DM_DEV_DIR/$VG/all
 
-run_ok() {  # run_ok DESCRIPTION CMD...
-    local desc=$1
-    shift
-    "$@" >"$SCRATCH/out" 2>&1
-    local rc=$?
-    _tap_result $((rc != 0)) "$desc"
-    ((rc == 0)) || _diag_file "output" "$SCRATCH/out"
-}
-
-run_ok "pvcreate $COUNT PVs" lvx pvcreate "${DEVS[@]}"
-run_ok "vgcreate -s 1m $VG over $COUNT PVs" lvx vgcreate -s 1m "$VG" "${DEVS[@]}"
+uspace_run_ok "pvcreate $COUNT PVs" lvx pvcreate "${DEVS[@]}"
+uspace_run_ok "vgcreate -s 1m $VG over $COUNT PVs" lvx vgcreate -s 1m "$VG" "${DEVS[@]}"
 test_eq "LVM2 counts $COUNT PVs" "$(lvm2 vgs --noheadings -o pv_count "$VG" 2>/dev/null | tr -d ' ')" "$COUNT"
-run_ok "lvcreate -l 100%FREE (linear over every PV, activated)" lvx lvcreate -Zn -n all -l 100%FREE "$VG"
+uspace_run_ok "lvcreate -l 100%FREE (linear over every PV, activated)" lvx lvcreate -Zn -n all -l 100%FREE "$VG"
 test_eq "the LV spans all $COUNT PVs (LVM2's view)" \
     "$(lvm2 lvs --segments --noheadings -o devices "$VG/all" 2>/dev/null | wc -l)" "$COUNT"
 size=$(lvm2 lvs --noheadings --nosuffix --units b -o lv_size "$VG/all" 2>/dev/null | tr -d ' ')
@@ -61,13 +41,13 @@ test_eq "the LV's device has the whole size" "$(blockdev --getsize64 "$LV")" "$s
 test_eq "the state file names all $COUNT devices" \
     "$(awk -v vg="$VG" '$2 == vg { print NF - 6 }' "$LVX_RUN_DIR/state")" "$COUNT"
 
-run_ok "fio --verify=crc32c over the whole LV (through the daemon)" fio --name=v --filename="$LV" \
+uspace_run_ok "fio --verify=crc32c over the whole LV (through the daemon)" fio --name=v --filename="$LV" \
     --rw=randwrite --bsrange=4k-1m --direct=1 --ioengine=libaio --iodepth=16 \
     --verify=crc32c --do_verify=1 --verify_fatal=1 --size=100% --randrepeat=0
 
 # the last extent: written through the LV, read directly from the last PV
 head -c 1048576 /dev/urandom >"$SCRATCH/last"
-run_ok "write the last MiB of the LV" dd if="$SCRATCH/last" of="$LV" bs=1M seek=$((size / 1048576 - 1)) \
+uspace_run_ok "write the last MiB of the LV" dd if="$SCRATCH/last" of="$LV" bs=1M seek=$((size / 1048576 - 1)) \
     oflag=direct conv=fsync,notrunc status=none
 read -r pv pe < <(lvm2 lvs --segments --noheadings -o seg_start_pe,seg_pe_ranges "$VG/all" 2>/dev/null |
     sort -n | tail -1 | awk '{ split($2, a, ":"); split(a[2], b, "-"); print a[1], b[1] }')
@@ -89,9 +69,9 @@ test_ok "a new worker serves the LV again (from the state file)" test -n "$worke
 test_eq "... the whole LV reads back the same through the new worker" \
     "$(dd if="$LV" iflag=direct bs=1M status=none | sha256sum)" "$whole"
 
-run_ok "vgchange -an" lvx vgchange -an "$VG"
-run_ok "vgremove" lvx vgremove -f "$VG"
-run_ok "lvx daemon stop" lvx daemon stop
+uspace_run_ok "vgchange -an" lvx vgchange -an "$VG"
+uspace_run_ok "vgremove" lvx vgremove -f "$VG"
+uspace_run_ok "lvx daemon stop" lvx daemon stop
 for _ in $(seq 50); do [[ -z $(uspace_daemon_pids) ]] && break; sleep 0.1; done
 uspace_leftovers >"$SCRATCH/left" 2>&1
 test_ok "no loop device, mount or daemon left behind" test ! -s "$SCRATCH/left"
