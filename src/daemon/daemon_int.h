@@ -104,6 +104,8 @@ struct lvxd_io {
     struct lvx_io_queue *queue;  /* the thread's (ops->queue_open, LVXD_RING_ENTRIES) */
     struct lvx_ctx ctx;
     struct lvx_io_op *pieces;    /* LVXD_MAX_PIECES; op.dev = the PV's index */
+    int err_dev;                 /* the last failed run(): the PV index, or -1 */
+    uint64_t err_off;            /* ... and the byte on it */
 };
 
 int lvxd_io_init(struct lvxd_io *io);

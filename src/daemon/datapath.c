@@ -11,7 +11,8 @@
  * Errors: any piece's error fails the whole request (the FUSE reply carries it to
  * the writer or reader); a short piece is continued, one without progress is EIO;
  * a failed flush leaves its PVs dirty (the next flush syncs them again) and is
- * reported to the fsync that asked.
+ * reported to the fsync that asked.  Each failed request is logged (LV, offset,
+ * PV and byte on it; the first LOGGED_ERRORS of the process).
  *
  * Entry points: lvxd_use_ops(), lvxd_ops(), lvxd_io_init(), lvxd_io_exit(),
  * lvxd_io_rw(), lvxd_io_flush(), lvxd_io_zero().
@@ -20,6 +21,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -72,6 +75,7 @@ void lvxd_io_exit(struct lvxd_io *io)
 static int run(struct lvxd_io *io, unsigned n)
 {
     struct lvx_io_op *p = io->pieces;
+    io->err_dev = -1;
     while (n) {
         int rc = io->ops->submit(io->ops->arg, io->queue, p, n);
         if (rc < 0)
@@ -79,13 +83,15 @@ static int run(struct lvxd_io *io, unsigned n)
         unsigned again = 0;
         for (unsigned i = 0; i < n; i++) {
             struct lvx_io_op *op = &p[i];
-            if (op->result < 0)
-                return op->result;
+            if (op->result < 0 || (op->result == 0 && op->len &&
+                                   (op->kind == LVX_IO_READ || op->kind == LVX_IO_WRITE))) {
+                io->err_dev = (int)op->dev;
+                io->err_off = op->off;
+                return op->result < 0 ? op->result : -EIO;   /* 0: no progress */
+            }
             if ((op->kind != LVX_IO_READ && op->kind != LVX_IO_WRITE) ||
                 (uint32_t)op->result >= op->len)
                 continue;
-            if (op->result == 0)
-                return -EIO;               /* no progress */
             struct lvx_io_op *rest = &p[again++];
             uint32_t done = (uint32_t)op->result;
             *rest = *op;
@@ -96,6 +102,33 @@ static int run(struct lvxd_io *io, unsigned n)
         n = again;
     }
     return 0;
+}
+
+/* One log line per failed request (the first LOGGED_ERRORS of the process, then one
+ * saying that the rest are not logged): which LV, what, where, which PV. */
+#define LOGGED_ERRORS 100
+static atomic_uint errors_logged;
+
+static int logged(struct lvxd_io *io, const struct lvxd_lv *v, const char *what, uint64_t off,
+                  uint64_t len, int rc)
+{
+    if (rc >= 0)
+        return rc;
+    unsigned n = atomic_fetch_add(&errors_logged, 1);
+    if (n > LOGGED_ERRORS)
+        return rc;
+    if (n == LOGGED_ERRORS) {
+        lvxd_log("more I/O errors: not logged");
+        return rc;
+    }
+    char where[64] = "", onpv[300] = "";
+    if (len)
+        snprintf(where, sizeof(where), " of %" PRIu64 " bytes at %" PRIu64, len, off);
+    if (io->err_dev >= 0 && (unsigned)io->err_dev < v->pv_count)
+        snprintf(onpv, sizeof(onpv), " (PV %s, byte %" PRIu64 ")", v->pvs[io->err_dev].path,
+                 io->err_off);
+    lvxd_log("%s/%s: %s%s failed: %s%s", v->vg, v->lv, what, where, strerror(-rc), onpv);
+    return rc;
 }
 
 static void set_kind(struct lvxd_io *io, unsigned n, enum lvx_io_kind kind)
@@ -130,6 +163,7 @@ int lvxd_io_rw(struct lvxd_io *io, struct lvxd_lv *v, bool write, uint64_t off, 
     unsigned n = 0;
     uint64_t sector = off / 512, end = (off + len) / 512;
     uint32_t boff = 0;
+    io->err_dev = -1;
     pthread_rwlock_rdlock(&v->lock);
     if (off + len > v->size) {
         rc = write ? -ENOSPC : -EINVAL;
@@ -172,6 +206,7 @@ int lvxd_io_rw(struct lvxd_io *io, struct lvxd_lv *v, bool write, uint64_t off, 
     if (rc == 0 && n)
         rc = run(io, n);
 out:
+    rc = logged(io, v, write ? "write" : "read", off, len, rc);
     pthread_rwlock_unlock(&v->lock);
     return rc;
 }
@@ -179,6 +214,7 @@ out:
 int lvxd_io_flush(struct lvxd_io *io, struct lvxd_lv *v)
 {
     int rc = 0;
+    io->err_dev = -1;
     pthread_mutex_lock(&flush_mutex);
     pthread_rwlock_rdlock(&v->lock);
     uint_fast64_t bits = atomic_exchange(&v->dirty, 0);
@@ -198,6 +234,7 @@ int lvxd_io_flush(struct lvxd_io *io, struct lvxd_lv *v)
         rc = run(io, n);
     if (rc < 0)
         atomic_fetch_or(&v->dirty, bits);   /* still to be flushed */
+    rc = logged(io, v, "flush", 0, 0, rc);
     pthread_rwlock_unlock(&v->lock);
     pthread_mutex_unlock(&flush_mutex);
     return rc;
@@ -239,6 +276,7 @@ int lvxd_io_zero(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint64_t l
 {
     int rc = 0;
     unsigned n = 0;
+    io->err_dev = -1;
     pthread_rwlock_rdlock(&v->lock);
     if (off >= v->size)
         goto out;
@@ -274,6 +312,7 @@ int lvxd_io_zero(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint64_t l
     if (rc == 0 && n)
         rc = zero_batch(io, n);
 out:
+    rc = logged(io, v, "zeroing", off, len, rc);
     pthread_rwlock_unlock(&v->lock);
     return rc;
 }

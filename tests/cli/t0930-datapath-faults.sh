@@ -16,7 +16,7 @@
 #   - lost flush (the flush is not done and fails): the writer's fsync fails; the PV
 #     stays dirty, so the next fsync syncs it again and succeeds;
 #   - EIO on zeroing (blkdiscard -z) reaches blkdiscard;
-# the data fsync'd before the faults is intact on the PVs (read directly where LVM2's
+# the daemon logs every failed request (LV, offset, PV); the data fsync'd before the faults is intact on the PVs (read directly where LVM2's
 # report places it) after each fault, the daemon's worker never dies, and a malformed
 # LVX_TEST_DP_FAULT is refused by lvx before anything starts.
 source "$(dirname "$0")/../lib.sh"
@@ -150,6 +150,10 @@ for c in 1 3 5 7; do
         <(dd if="$SCRATCH/zero" bs=64k skip=$c count=1 status=none) || odd_same=0
 done
 test_eq "... nothing of the failed pieces reached PV 1" "$odd_same" 1
+LOG=$LVX_RUN_DIR/lvxd.log
+test_ok "... the daemon's log names the failed write and PV 1" \
+    grep -q "$VG/s2: write of [0-9]* bytes at [0-9]* failed: Input/output error (PV ${DEVS[1]}, byte " "$LOG"
+diag "daemon log: $(grep -m1 'failed: Input/output error' "$LOG" | cut -d' ' -f3-)"
 still_same_worker "write EIO"
 base_intact "after write EIO"
 
@@ -161,6 +165,8 @@ test_ok "... the fault was injected on PV index 0" grep -q "^dpfault eio 0 " "$S
 test_eq "read EIO on PV 0: lin (on PV 1) reads back" "$(lv_sum "$LIN" 0 $((4 * MIB)))" "$BASE_LIN"
 test_eq "read EIO on PV 0: s2's second stripe (PV 1) reads back" "$(lv_sum "$S2" 65536 65536)" \
     "$(dd if="$SCRATCH/base" bs=64k skip=1 count=1 status=none | sha256sum | cut -d' ' -f1)"
+test_ok "... the daemon's log names the failed read and PV 0" \
+    grep -q "$VG/s2: read of .* failed: Input/output error (PV ${DEVS[0]}, byte " "$LOG"
 still_same_worker "read EIO"
 
 # ------------------------------------------------------------ short transfers
@@ -198,6 +204,8 @@ head -c $MIB /dev/urandom >"$SCRATCH/new"
 NEW=$(fsum "$SCRATCH/new")
 expect_eio "lost flush on PV 1: the writer's fsync fails with EIO" write_new "$S2" $OFF
 test_eq "... one lost flush was injected" "$(injected lostflush)" 1
+test_ok "... the daemon's log names the failed flush and PV 1" \
+    grep -q "$VG/s2: flush failed: Input/output error (PV ${DEVS[1]}, byte 0)" "$LOG"
 base_intact "after the lost flush"
 uspace_run_ok "the next fsync (the PV stayed dirty, synced again) succeeds" \
     "$PYTHON" -c "import os; fd = os.open('$S2', os.O_WRONLY); os.fsync(fd)"
