@@ -4,11 +4,14 @@
  * or runs the shell (cmd/shell.c) when asked (`lvx shell [FILE]`) or when started
  * without arguments with a terminal or a pipe/file on stdin.  On a terminal the shell
  * reads lines with GNU readline (line editing, history in ~/.lvx_history); that is
- * why the reader lives here, in the GPL binary, and not in liblvx.
+ * why the reader lives here, in the GPL binary, and not in liblvx.  The program (not
+ * the library) also chooses the I/O seam: the test wrapper when an LVX_TEST_* variable
+ * asks for it (dev/io.h), for its commands, its shell and the daemon it runs.
  */
 #include "cmd/cmd.h"
 #include "cmd/commands.h"
 #include "cmd/shell.h"
+#include "dev/io.h"
 #include "util/hugeheap.h"
 
 #include <errno.h>
@@ -98,9 +101,9 @@ static int shell_usage(const char *msg)
     return 3;
 }
 
-static int run_shell(int argc, char **argv)
+static int run_shell(int argc, char **argv, const struct lvx_dev_ops *io)
 {
-    struct lvx_shell_opts o = { .status_fd = -1 };
+    struct lvx_shell_opts o = { .status_fd = -1, .io = io };
     const char *file = NULL;
 
     for (int i = 0; i < argc; i++) {
@@ -176,16 +179,34 @@ static void tune_malloc(void)
     lvx_hugeheap_reserve(48 << 20);      /* one fault per 2 MiB of heap (util/hugeheap.h) */
 }
 
+/* The I/O seam from the environment (the test wrapper, or the default); NULL after
+ * printing why when LVX_TEST_DP_FAULT is malformed (an ignored fault would make a
+ * test pass for the wrong reason). */
+static const struct lvx_dev_ops *io_from_env(void)
+{
+    const char *spec = getenv("LVX_TEST_DP_FAULT");
+    char err[256];
+    if (spec && lvx_dev_dp_fault_check(spec, err, sizeof(err)) < 0) {
+        fprintf(stderr, "  Invalid LVX_TEST_DP_FAULT: %s\n", err);
+        return NULL;
+    }
+    return lvx_dev_ops_from_env();
+}
+
 int main(int argc, char **argv)
 {
     tune_malloc();
+    const struct lvx_dev_ops *io = io_from_env();
+    if (!io)
+        return 3;
+    struct lvx_run_opts run = { .io = io };
     const char *base = argc > 0 && argv[0] ? strrchr(argv[0], '/') : NULL;
     base = base ? base + 1 : argc > 0 && argv[0] ? argv[0] : "lvx";
     bool as_lvx = !lvx_command_find(base);       /* not called as "pvs" through a symlink */
 
     if (as_lvx && argc >= 2 && strcmp(argv[1], "shell") == 0)
-        return run_shell(argc - 2, argv + 2);
+        return run_shell(argc - 2, argv + 2, io);
     if (as_lvx && argc == 1 && stdin_wants_shell())
-        return run_shell(0, NULL);
-    return lvx_main(argc, argv);
+        return run_shell(0, NULL, io);
+    return lvx_main_opts(&run, argc, argv);
 }

@@ -24,7 +24,8 @@ struct lvx_run_opts {
     void *out_arg;
     bool (*ask_fn)(void *arg, const char *question);  /* prompts; NULL = the terminal */
     void *ask_arg;
-    const struct lvx_dev_ops *io;   /* NULL = lvx_dev_ops_from_env() */
+    const struct lvx_dev_ops *io;   /* NULL = lvx_dev_ops_default() (the lvx program
+                                     * passes lvx_dev_ops_from_env()) */
     struct lvx_cache *cache;        /* scan cache of a session, or NULL */
     const char *config_override;    /* --config text of the session (a command's own
                                      * --config replaces it) */

@@ -68,7 +68,7 @@ int lvx_cmd_daemon(struct lvx_cmd_env *env)
     if (strcmp(what, "status") == 0)
         return daemon_status(env);
     if (strcmp(what, "run") == 0)
-        return lvx_daemon_serve() == 0 ? 0 : LVX_EXIT_FAILED;
+        return lvx_daemon_serve(env->ctx->io) == 0 ? 0 : LVX_EXIT_FAILED;
     lvx_cmd_errorf("Unknown daemon action \"%s\": use start, stop, status or run.", what);
     return LVX_EXIT_INVALID;
 }

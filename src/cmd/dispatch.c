@@ -3,7 +3,8 @@
  * cmd/dispatch.c - lvx_main() and lvx_main_opts(): find the command (argv[0]'s
  * basename when called through a symlink such as "pvs", else argv[1]), set up the
  * context (log sink and output: the caller's callbacks, or stderr/stdout as LVM2
- * prints; the I/O seam from the environment; --config), parse the options the
+ * prints; the I/O seam the caller gives, else the default: the test wrapper is the
+ * lvx program's choice (src/lvx.c), never the library's; --config), parse the options the
  * command accepts, run it and return its exit code.
  *
  * Exit codes (LVM2's): 0 ok, 2 no such command, 3 invalid command line,
@@ -15,7 +16,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dev/io.h"
 
 static int log_level_for(const struct lvx_cmd_args *args, int base)
 {
@@ -45,8 +45,7 @@ static void print_parse_error(const struct lvx_cmd_args *args, const char *msg)
 static void setup_ctx(struct lvx_ctx *ctx, const struct lvx_run_opts *o)
 {
     lvx_ctx_init(ctx);
-    ctx->log_fn = lvx_cmd_log_stdio;
-    ctx->io = lvx_dev_ops_from_env();
+    ctx->log_fn = lvx_cmd_log_stdio;     /* ctx->io: the default seam (lvx_ctx_init) */
     if (!o)
         return;
     if (o->log_fn) {

@@ -210,6 +210,7 @@ int lvx_shell_loop(const struct lvx_shell_opts *o)
     lvx_session_init(&s, NULL, NULL, !o->no_cache);
     s.run.ask_fn = shell_ask;
     s.run.ask_arg = (void *)o;
+    s.run.io = o->io;
     for (;;) {
         char *line = o->read(o->read_arg, o->prompt);
         if (!line) {

@@ -53,6 +53,7 @@ struct lvx_shell_opts {
     const char *prompt;              /* "lvx> " on a terminal, NULL otherwise */
     int status_fd;                   /* >= 0: write "<exit code>\n" there after each command */
     bool no_cache;                   /* run without the scan cache */
+    const struct lvx_dev_ops *io;    /* the I/O seam of every command; NULL = default */
 };
 
 /* The shell: read lines until the end or quit/exit, running each (a failing or unknown

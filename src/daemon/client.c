@@ -2,7 +2,8 @@
 /*
  * daemon/client.c - talking to the lvx daemon (see daemon.h): its paths, is it
  * alive (pid file lock), starting it (double fork; the grandchild becomes
- * `lvx daemon run` when the program is lvx, else runs lvx_daemon_serve() itself),
+ * `lvx daemon run` when the program is lvx, which sets its I/O seam up from the
+ * environment again, else runs lvx_daemon_serve() itself with the caller's ctx->io),
  * and one request/reply over the control socket.
  *
  * Entry points: lvx_daemon_run_dir(), lvx_daemon_path(), lvx_daemon_alive(),
@@ -103,7 +104,7 @@ static void exec_lvx_daemon(void)
         execl(exe, "lvx", "daemon", "run", (char *)NULL);
 }
 
-static void spawn_daemon(void)
+static void spawn_daemon(const struct lvx_dev_ops *io)
 {
     fflush(NULL);
     pid_t p = fork();
@@ -124,7 +125,7 @@ static void spawn_daemon(void)
                 _exit(1);
             umask(022);
             exec_lvx_daemon();
-            _exit(lvx_daemon_serve());
+            _exit(lvx_daemon_serve(io));
         }
         _exit(0);
     }
@@ -145,7 +146,7 @@ int lvx_daemon_start(struct lvx_ctx *ctx)
         return lvx_error(ctx, errno, "Cannot create the lvx run directory %s: %s", dir,
                          strerror(errno));
     if (!lvx_daemon_alive())
-        spawn_daemon();
+        spawn_daemon(ctx->io);
     for (int waited = 0; waited < START_WAIT_MS; waited += 20) {
         int fd = connect_socket();
         if (fd >= 0) {

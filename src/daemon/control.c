@@ -21,9 +21,10 @@
 #include <unistd.h>
 
 #include "util/buf.h"
+#include "util/pool.h"
 
-#define MAX_REQUEST 65536
-#define MAX_WORDS 300
+#define MAX_REQUEST (1u << 20)   /* a device list of tens of thousands of PVs */
+#define MAX_WORDS 300            /* the last word keeps the rest of the line */
 
 pid_t lvxd_supervisor_pid;
 static volatile sig_atomic_t term_requested;
@@ -61,7 +62,7 @@ static char *join_from(struct request *r, int i)
     struct lvx_buf b = LVX_BUF_INIT;
     for (; i < r->n; i++)
         lvx_buf_printf(&b, "%s%s", b.len ? " " : "", r->w[i]);
-    char *s = strdup(lvx_buf_str(&b));
+    char *s = lvx_xstrdup(lvx_buf_str(&b));
     lvx_buf_free(&b);
     return s;
 }
@@ -263,8 +264,18 @@ static int do_stop(struct request *r)
 static void handle(struct request *r, char *line)
 {
     r->n = 0;
-    for (char *t = strtok(line, " \t\r\n"); t && r->n < MAX_WORDS; t = strtok(NULL, " \t\r\n"))
+    line[strcspn(line, "\r\n")] = 0;
+    for (char *t = line; *t;) {
+        t += strspn(t, " \t");
+        if (!*t)
+            break;
         r->w[r->n++] = t;
+        if (r->n == MAX_WORDS)
+            break;            /* the rest (devices, blank separated) stays one word */
+        t += strcspn(t, " \t");
+        if (*t)
+            *t++ = 0;
+    }
     lvx_error_clear(r->ctx);
     if (r->n == 0) {
         fail(r, EINVAL, "empty request");
@@ -328,8 +339,9 @@ int lvxd_control_loop(int listen_fd, const char *mount_dir)
 {
     struct lvx_ctx ctx;
     struct lvx_buf out = LVX_BUF_INIT;
-    char *line = malloc(MAX_REQUEST);
+    char *line = lvx_xmalloc(MAX_REQUEST);
     lvx_ctx_init(&ctx);
+    ctx.io = lvxd_ops();
     ctx.log_fn = lvxd_log_cb;
     ctx.log_level = LVX_LOG_WARN;
     struct sigaction sa = { .sa_handler = on_term };

@@ -67,7 +67,9 @@ int lvx_daemon_start(struct lvx_ctx *ctx);
  * not running and start is false; the daemon's errno and message on "err". */
 int lvx_daemon_call(struct lvx_ctx *ctx, const char *request, bool start, struct lvx_buf *reply);
 
-/* Run the daemon in this process (supervisor); returns when it stops (exit code). */
-int lvx_daemon_serve(void);
+/* Run the daemon in this process (supervisor); returns when it stops (exit code).
+ * io: the I/O seam for every PV access (scans, the datapath); NULL = the default. */
+struct lvx_dev_ops;
+int lvx_daemon_serve(const struct lvx_dev_ops *io);
 
 #endif

@@ -8,12 +8,12 @@
 #ifndef LVX_DAEMON_DAEMON_INT_H
 #define LVX_DAEMON_DAEMON_INT_H
 
-#include <liburing.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "dev/io.h"
 #include "meta/scan.h"
 #include "model/model.h"
 #include "util/ctx.h"
@@ -56,7 +56,9 @@ struct lvxd_lv {
     const struct lvx_map_prepared *map;  /* model compiled once: lookups are arithmetic */
     struct lvxd_pv *pvs;         /* by pv->index */
     unsigned pv_count;
-    atomic_uint_fast64_t dirty;  /* bit i: pvs[i % 64] written since the last flush */
+    atomic_uint_fast64_t dirty;  /* bit i % 64: pvs[i] written since the last flush (with
+                                  * more than 64 PVs a bit stands for every 64th PV:
+                                  * a flush syncs them all) */
     atomic_int opens;            /* FUSE opens */
     bool dying;                  /* deactivated while open: freed at the last release */
     char loop[32];               /* "/dev/loopN" or "" */
@@ -100,18 +102,18 @@ void lvxd_state_fix_loops(struct lvx_ctx *ctx, const char *mount_dir);
 int lvxd_volume_attach(struct lvx_ctx *ctx, struct lvxd_lv *v, const char *mount_dir, int nr);
 
 /* --- datapath.c: one per FUSE thread --------------------------------------- */
-struct lvxd_piece {
-    int fd;
-    uint64_t off;                /* bytes on the PV */
-    uint32_t len;                /* bytes */
-    uint32_t buf_off;            /* bytes into the request buffer */
-    unsigned pv;                 /* index */
-};
+/* The I/O seam of the daemon (every PV open, read, write, flush): set once by
+ * lvx_daemon_serve() before any thread starts; the default ops until then. */
+void lvxd_use_ops(const struct lvx_dev_ops *ops);
+const struct lvx_dev_ops *lvxd_ops(void);
 
 struct lvxd_io {
-    struct io_uring ring;
+    const struct lvx_dev_ops *ops;
+    struct lvx_io_queue *queue;  /* the thread's (ops->queue_open, LVXD_RING_ENTRIES) */
     struct lvx_ctx ctx;
-    struct lvxd_piece *pieces;   /* LVXD_MAX_PIECES */
+    struct lvx_io_op *pieces;    /* LVXD_MAX_PIECES; op.dev = the PV's index */
+    int err_dev;                 /* the last failed run(): the PV index, or -1 */
+    uint64_t err_off;            /* ... and the byte on it */
 };
 
 int lvxd_io_init(struct lvxd_io *io);

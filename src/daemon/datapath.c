@@ -4,18 +4,25 @@
  * LV's prepared mapping (lvx_map_prepared_lookup), cut at stripe/segment boundaries
  * (the run length) and at the PV's queue limits (so that the block layer never splits a
  * piece, which throttling would charge twice), and all its pieces go to the PVs
- * at once through the thread's io_uring, O_DIRECT from the request's aligned
+ * at once through the I/O seam's submit (dev/io.h) on the thread's queue (the
+ * default ops: one io_uring per thread), O_DIRECT from the request's aligned
  * buffer.  Flushes fdatasync every PV written since the last flush, in parallel;
  * zeroing coalesces the mapped ranges per PV and fallocates them all at once.
+ * Errors: any piece's error fails the whole request (the FUSE reply carries it to
+ * the writer or reader); a short piece is continued, one without progress is EIO;
+ * a failed flush leaves its PVs dirty (the next flush syncs them again) and is
+ * reported to the fsync that asked.  Each failed request is logged (LV, offset,
+ * PV and byte on it; the first LOGGED_ERRORS of the process).
  *
- * Entry points: lvxd_io_init(), lvxd_io_exit(), lvxd_io_rw(), lvxd_io_flush(),
- * lvxd_io_zero().
+ * Entry points: lvxd_use_ops(), lvxd_ops(), lvxd_io_init(), lvxd_io_exit(),
+ * lvxd_io_rw(), lvxd_io_flush(), lvxd_io_zero().
  */
 #include "daemon/daemon_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/falloc.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -23,116 +30,127 @@
 #include "map/map.h"
 
 static pthread_mutex_t flush_mutex = PTHREAD_MUTEX_INITIALIZER;
+static const struct lvx_dev_ops *daemon_ops;
+
+void lvxd_use_ops(const struct lvx_dev_ops *ops)
+{
+    daemon_ops = ops;
+}
+
+const struct lvx_dev_ops *lvxd_ops(void)
+{
+    return daemon_ops ? daemon_ops : lvx_dev_ops_default();
+}
 
 int lvxd_io_init(struct lvxd_io *io)
 {
     memset(io, 0, sizeof(*io));
     lvx_ctx_init(&io->ctx);
-    int rc = io_uring_queue_init(LVXD_RING_ENTRIES, &io->ring, 0);
-    if (rc < 0)
-        return rc;
+    io->ops = lvxd_ops();
+    io->ctx.io = io->ops;
     io->pieces = calloc(LVXD_MAX_PIECES, sizeof(*io->pieces));
-    return 0;
-}
-
-void lvxd_io_exit(struct lvxd_io *io)
-{
-    io_uring_queue_exit(&io->ring);
-    free(io->pieces);
-    io->pieces = NULL;
-}
-
-enum op { OP_READ, OP_WRITE, OP_DATASYNC, OP_PUNCH, OP_ZERO };
-
-static void prep(struct io_uring_sqe *sqe, enum op op, const struct lvxd_piece *p, uint8_t *buf)
-{
-    switch (op) {
-    case OP_READ:
-        io_uring_prep_read(sqe, p->fd, buf + p->buf_off, p->len, p->off);
-        break;
-    case OP_WRITE:
-        io_uring_prep_write(sqe, p->fd, buf + p->buf_off, p->len, p->off);
-        break;
-    case OP_DATASYNC:
-        io_uring_prep_fsync(sqe, p->fd, IORING_FSYNC_DATASYNC);
-        break;
-    case OP_PUNCH:
-        io_uring_prep_fallocate(sqe, p->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, p->off,
-                                p->len);
-        break;
-    case OP_ZERO:
-        io_uring_prep_fallocate(sqe, p->fd, FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE, p->off,
-                                p->len);
-        break;
-    }
-}
-
-/* Run n pieces, all in flight together (as many as the ring holds).  Short
- * transfers are continued.  0 or the first error. */
-static int run(struct lvxd_io *io, enum op op, unsigned n, uint8_t *buf)
-{
-    unsigned next = 0, inflight = 0;
-    int rc = 0;
-    while (next < n || inflight) {
-        struct io_uring_sqe *sqe;
-        while (next < n && (sqe = io_uring_get_sqe(&io->ring))) {
-            prep(sqe, op, &io->pieces[next], buf);
-            io_uring_sqe_set_data64(sqe, next);
-            next++;
-            inflight++;
-        }
-        int r = io_uring_submit_and_wait(&io->ring, 1);
-        if (r < 0 && r != -EINTR && r != -EAGAIN && r != -EBUSY) {
-            rc = r;
-            break;   /* the ring is unusable: nothing we can wait for */
-        }
-        struct io_uring_cqe *cqe;
-        unsigned head, seen = 0;
-        io_uring_for_each_cqe(&io->ring, head, cqe) {
-            struct lvxd_piece *p = &io->pieces[io_uring_cqe_get_data64(cqe)];
-            int res = cqe->res;
-            seen++;
-            inflight--;
-            if (res < 0) {
-                if (!rc)
-                    rc = res;
-            } else if ((op == OP_READ || op == OP_WRITE) && (uint32_t)res < p->len) {
-                if (res == 0) {
-                    if (!rc)
-                        rc = -EIO;
-                    continue;
-                }
-                p->off += (uint32_t)res;   /* continue the rest */
-                p->buf_off += (uint32_t)res;
-                p->len -= (uint32_t)res;
-                struct io_uring_sqe *again = io_uring_get_sqe(&io->ring);
-                if (again) {
-                    prep(again, op, p, buf);
-                    io_uring_sqe_set_data64(again, (uint64_t)(p - io->pieces));
-                    inflight++;
-                } else if (!rc) {
-                    rc = -EIO;
-                }
-            }
-        }
-        io_uring_cq_advance(&io->ring, seen);
+    if (!io->pieces)
+        return -ENOMEM;
+    int rc = io->ops->queue_open(io->ops->arg, LVXD_RING_ENTRIES, &io->queue);
+    if (rc < 0) {
+        free(io->pieces);
+        io->pieces = NULL;
     }
     return rc;
 }
 
+void lvxd_io_exit(struct lvxd_io *io)
+{
+    if (io->queue)
+        io->ops->queue_close(io->ops->arg, io->queue);
+    io->queue = NULL;
+    free(io->pieces);
+    io->pieces = NULL;
+}
+
+/* Run the n pieces (kind set in each) through the I/O seam, all in flight together.
+ * A transfer that comes back short is continued (the rest of every short piece
+ * again, in place); one that makes no progress is an I/O error.  0 or the first
+ * error: never a partial success. */
+static int run(struct lvxd_io *io, unsigned n)
+{
+    struct lvx_io_op *p = io->pieces;
+    io->err_dev = -1;
+    while (n) {
+        int rc = io->ops->submit(io->ops->arg, io->queue, p, n);
+        if (rc < 0)
+            return rc;
+        unsigned again = 0;
+        for (unsigned i = 0; i < n; i++) {
+            struct lvx_io_op *op = &p[i];
+            if (op->result < 0 || (op->result == 0 && op->len &&
+                                   (op->kind == LVX_IO_READ || op->kind == LVX_IO_WRITE))) {
+                io->err_dev = (int)op->dev;
+                io->err_off = op->off;
+                return op->result < 0 ? op->result : -EIO;   /* 0: no progress */
+            }
+            if ((op->kind != LVX_IO_READ && op->kind != LVX_IO_WRITE) ||
+                (uint32_t)op->result >= op->len)
+                continue;
+            struct lvx_io_op *rest = &p[again++];
+            uint32_t done = (uint32_t)op->result;
+            *rest = *op;
+            rest->off += done;
+            rest->buf = (uint8_t *)rest->buf + done;
+            rest->len -= done;
+        }
+        n = again;
+    }
+    return 0;
+}
+
+/* One log line per failed request (the first LOGGED_ERRORS of the process, then one
+ * saying that the rest are not logged): which LV, what, where, which PV. */
+#define LOGGED_ERRORS 100
+static atomic_uint errors_logged;
+
+static int logged(struct lvxd_io *io, const struct lvxd_lv *v, const char *what, uint64_t off,
+                  uint64_t len, int rc)
+{
+    if (rc >= 0)
+        return rc;
+    unsigned n = atomic_fetch_add(&errors_logged, 1);
+    if (n > LOGGED_ERRORS)
+        return rc;
+    if (n == LOGGED_ERRORS) {
+        lvxd_log("more I/O errors: not logged");
+        return rc;
+    }
+    char where[64] = "", onpv[300] = "";
+    if (len)
+        snprintf(where, sizeof(where), " of %" PRIu64 " bytes at %" PRIu64, len, off);
+    if (io->err_dev >= 0 && (unsigned)io->err_dev < v->pv_count)
+        snprintf(onpv, sizeof(onpv), " (PV %s, byte %" PRIu64 ")", v->pvs[io->err_dev].path,
+                 io->err_off);
+    lvxd_log("%s/%s: %s%s failed: %s%s", v->vg, v->lv, what, where, strerror(-rc), onpv);
+    return rc;
+}
+
+static void set_kind(struct lvxd_io *io, unsigned n, enum lvx_io_kind kind)
+{
+    for (unsigned i = 0; i < n; i++)
+        io->pieces[i].kind = (uint8_t)kind;
+}
+
 static void add_piece(struct lvxd_io *io, unsigned *n, const struct lvxd_pv *p, unsigned pv,
-                      uint64_t pv_sector, uint64_t sectors, uint32_t buf_off)
+                      uint8_t kind, uint64_t pv_sector, uint64_t sectors, uint8_t *buf)
 {
     while (sectors) {
         uint64_t room = p->max_piece - pv_sector % p->max_piece;
         uint64_t m = sectors < room ? sectors : room;
-        struct lvxd_piece *pc = &io->pieces[(*n)++];
+        struct lvx_io_op *pc = &io->pieces[(*n)++];
         pc->fd = p->fd;
-        pc->pv = pv;
+        pc->kind = kind;
+        pc->dev = pv;
         pc->off = pv_sector * 512;
         pc->len = (uint32_t)(m * 512);
-        pc->buf_off = buf_off;
-        buf_off += pc->len;
+        pc->buf = buf;
+        buf += pc->len;
         pv_sector += m;
         sectors -= m;
     }
@@ -145,6 +163,7 @@ int lvxd_io_rw(struct lvxd_io *io, struct lvxd_lv *v, bool write, uint64_t off, 
     unsigned n = 0;
     uint64_t sector = off / 512, end = (off + len) / 512;
     uint32_t boff = 0;
+    io->err_dev = -1;
     pthread_rwlock_rdlock(&v->lock);
     if (off + len > v->size) {
         rc = write ? -ENOSPC : -EINVAL;
@@ -172,11 +191,12 @@ int lvxd_io_rw(struct lvxd_io *io, struct lvxd_lv *v, bool write, uint64_t off, 
             /* worst case pieces of this run; flush the batch first when it may not fit */
             uint64_t worst = cnt / p->max_piece + 2;
             if (n + worst > LVXD_MAX_PIECES) {
-                if ((rc = run(io, write ? OP_WRITE : OP_READ, n, buf)) < 0)
+                if ((rc = run(io, n)) < 0)
                     break;
                 n = 0;
             }
-            add_piece(io, &n, p, idx, loc.pv_sector, cnt, boff);
+            add_piece(io, &n, p, idx, write ? LVX_IO_WRITE : LVX_IO_READ, loc.pv_sector, cnt,
+                      buf + boff);
             if (write)
                 atomic_fetch_or(&v->dirty, (uint_fast64_t)1 << (idx % 64));
         }
@@ -184,8 +204,9 @@ int lvxd_io_rw(struct lvxd_io *io, struct lvxd_lv *v, bool write, uint64_t off, 
         boff += (uint32_t)(cnt * 512);
     }
     if (rc == 0 && n)
-        rc = run(io, write ? OP_WRITE : OP_READ, n, buf);
+        rc = run(io, n);
 out:
+    rc = logged(io, v, write ? "write" : "read", off, len, rc);
     pthread_rwlock_unlock(&v->lock);
     return rc;
 }
@@ -193,21 +214,27 @@ out:
 int lvxd_io_flush(struct lvxd_io *io, struct lvxd_lv *v)
 {
     int rc = 0;
+    io->err_dev = -1;
     pthread_mutex_lock(&flush_mutex);
     pthread_rwlock_rdlock(&v->lock);
     uint_fast64_t bits = atomic_exchange(&v->dirty, 0);
     unsigned n = 0;
-    for (unsigned i = 0; i < v->pv_count && n < LVXD_MAX_PIECES; i++) {
+    for (unsigned i = 0; i < v->pv_count && rc == 0; i++) {
         if (v->pvs[i].fd < 0 || !(bits & ((uint_fast64_t)1 << (i % 64))))
             continue;
         io->pieces[n].fd = v->pvs[i].fd;
-        io->pieces[n].pv = i;
-        n++;
+        io->pieces[n].kind = LVX_IO_DATASYNC;
+        io->pieces[n].dev = i;
+        if (++n == LVXD_MAX_PIECES) {       /* more PVs than a batch holds */
+            rc = run(io, n);
+            n = 0;
+        }
     }
-    if (n)
-        rc = run(io, OP_DATASYNC, n, NULL);
+    if (n && rc == 0)
+        rc = run(io, n);
     if (rc < 0)
         atomic_fetch_or(&v->dirty, bits);   /* still to be flushed */
+    rc = logged(io, v, "flush", 0, 0, rc);
     pthread_rwlock_unlock(&v->lock);
     pthread_mutex_unlock(&flush_mutex);
     return rc;
@@ -218,27 +245,30 @@ static void add_range(struct lvxd_io *io, unsigned *n, const struct lvxd_pv *p, 
                       uint64_t off, uint64_t len)
 {
     for (unsigned i = 0; i < *n; i++) {
-        struct lvxd_piece *r = &io->pieces[i];
-        if (r->pv == pv && r->off + r->len == off && r->len + len <= (1u << 30)) {
+        struct lvx_io_op *r = &io->pieces[i];
+        if (r->dev == pv && r->off + r->len == off && r->len + len <= (1u << 30)) {
             r->len += (uint32_t)len;
             return;
         }
     }
-    struct lvxd_piece *r = &io->pieces[(*n)++];
+    struct lvx_io_op *r = &io->pieces[(*n)++];
     r->fd = p->fd;
-    r->pv = pv;
+    r->dev = pv;
     r->off = off;
     r->len = (uint32_t)len;
-    r->buf_off = p->is_blk;
+    r->buf = NULL;
 }
 
 /* Zero the batch: punch (files, and block devices that unmap with zeroes), else
  * zero-range (block devices: write-zeroes). */
 static int zero_batch(struct lvxd_io *io, unsigned n)
 {
-    int rc = run(io, OP_PUNCH, n, NULL);
-    if (rc == -EOPNOTSUPP || rc == -EINVAL)
-        rc = run(io, OP_ZERO, n, NULL);
+    set_kind(io, n, LVX_IO_PUNCH);
+    int rc = run(io, n);
+    if (rc == -EOPNOTSUPP || rc == -EINVAL) {
+        set_kind(io, n, LVX_IO_ZERO);
+        rc = run(io, n);
+    }
     return rc;
 }
 
@@ -246,6 +276,7 @@ int lvxd_io_zero(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint64_t l
 {
     int rc = 0;
     unsigned n = 0;
+    io->err_dev = -1;
     pthread_rwlock_rdlock(&v->lock);
     if (off >= v->size)
         goto out;
@@ -281,6 +312,7 @@ int lvxd_io_zero(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint64_t l
     if (rc == 0 && n)
         rc = zero_batch(io, n);
 out:
+    rc = logged(io, v, "zeroing", off, len, rc);
     pthread_rwlock_unlock(&v->lock);
     return rc;
 }

@@ -456,6 +456,8 @@ static void resend_in_flight(int fd)
 int lvxd_fuse_start(int fd, unsigned nthreads, bool restarted)
 {
     workers = calloc(nthreads, sizeof(*workers));
+    if (!workers)
+        return -ENOMEM;
     nworkers = nthreads;
     for (unsigned i = 0; i < nthreads; i++) {
         struct worker *w = &workers[i];

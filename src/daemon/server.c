@@ -10,7 +10,8 @@
  * until told to stop; a daemon started after a complete crash re-binds the
  * restored LVs' loop devices to the new files (volumes.c).
  *
- * Entry point: lvx_daemon_serve().
+ * Entry point: lvx_daemon_serve() (with the I/O seam every PV access of the daemon
+ * goes through).
  */
 #include "daemon/daemon.h"
 #include "daemon/daemon_int.h"
@@ -68,6 +69,7 @@ static int worker_run(int fuse_fd, const char *mount_dir, bool restarted)
     lvxd_proc_harden();
     struct lvx_ctx ctx;
     lvx_ctx_init(&ctx);
+    ctx.io = lvxd_ops();
     ctx.log_fn = lvxd_log_cb;
     ctx.log_level = LVX_LOG_WARN;
     unsigned restored = lvxd_state_load(&ctx);
@@ -147,9 +149,10 @@ static int supervise(int fuse_fd, const char *mount_dir)
     }
 }
 
-int lvx_daemon_serve(void)
+int lvx_daemon_serve(const struct lvx_dev_ops *io)
 {
     char path[4096], mount_dir[4096];
+    lvxd_use_ops(io);
     signal(SIGPIPE, SIG_IGN);
     mkdir(lvx_daemon_run_dir(), 0755);
     lvxd_log_open();

@@ -3,7 +3,7 @@
  * daemon/volumes.c - the LVs the daemon serves.  Each is read from its devices by
  * the daemon itself (a lock-free scan of the device list the client sent: the
  * client's view is never trusted, the LV UUID must match), its PVs opened with
- * O_DIRECT, and kept with its model (map/ needs it) until deactivated.  The
+ * O_DIRECT through the daemon's I/O seam (lvxd_ops()), and kept with its model (map/ needs it) until deactivated.  The
  * state file lists them (node id, names, loop device, devices) so that a new
  * daemon serves the same files with the same node ids.
  *
@@ -91,12 +91,17 @@ static int open_pv(struct lvx_ctx *ctx, const struct lvx_pv *pv, bool ro, struct
     out->lbs = 512;
     if (!pv->ondisk.present || !pv->ondisk.dev_name || (pv->flags & LVX_PVF_MISSING))
         return 0;
-    int fd = open(pv->ondisk.dev_name, (ro ? O_RDONLY : O_RDWR) | O_DIRECT | O_CLOEXEC);
+    const struct lvx_dev_ops *ops = lvxd_ops();
+    int fd = ops->open(ops->arg, pv->ondisk.dev_name, (ro ? O_RDONLY : O_RDWR) | O_DIRECT);
     if (fd < 0)
-        return lvx_error(ctx, errno, "Cannot open PV %s: %s", pv->ondisk.dev_name,
-                         strerror(errno));
+        return lvx_error(ctx, -fd, "Cannot open PV %s: %s", pv->ondisk.dev_name,
+                         strerror(-fd));
     struct stat st;
-    fstat(fd, &st);
+    if (fstat(fd, &st) < 0) {
+        int e = errno;
+        ops->close(ops->arg, fd);
+        return lvx_error(ctx, e, "Cannot stat PV %s: %s", pv->ondisk.dev_name, strerror(e));
+    }
     out->fd = fd;
     out->is_blk = S_ISBLK(st.st_mode);
     if (out->is_blk) {
@@ -129,9 +134,10 @@ struct loaded {
 
 static void loaded_free(struct loaded *l)
 {
+    const struct lvx_dev_ops *ops = lvxd_ops();
     for (unsigned i = 0; l->pvs && i < l->pv_count; i++)
         if (l->pvs[i].fd >= 0)
-            close(l->pvs[i].fd);
+            ops->close(ops->arg, l->pvs[i].fd);
     free(l->pvs);
     if (l->set)
         lvx_vgset_free(l->set);
@@ -140,20 +146,36 @@ static void loaded_free(struct loaded *l)
     memset(l, 0, sizeof(*l));
 }
 
+static int no_memory(struct lvx_ctx *ctx, const char *vgname, const char *lvname)
+{
+    return lvx_error(ctx, ENOMEM, "Out of memory loading %s/%s.", vgname, lvname);
+}
+
 static int load(struct lvx_ctx *ctx, const char *vgname, const char *lvname, const char *uuid,
                 bool ro, bool partial, const char *devs, struct loaded *l)
 {
+    memset(l, 0, sizeof(*l));
+    /* every device named (no limit: a VG of any number of PVs) */
+    size_t words = 1;
+    for (const char *c = devs; *c; c++)
+        words += *c == ' ';
     char *copy = strdup(devs);
-    const char *names[256];
+    const char **names = calloc(words, sizeof(*names));
+    if (!copy || !names) {
+        free(copy);
+        free(names);
+        return no_memory(ctx, vgname, lvname);
+    }
     unsigned n = 0;
-    for (char *t = strtok(copy, " "); t && n < 256; t = strtok(NULL, " "))
+    char *save = NULL;
+    for (char *t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save))
         names[n++] = t;
     struct lvx_scan_opts so = { .devices = names, .device_count = n };
-    memset(l, 0, sizeof(*l));
     int rc = n ? lvx_scan_uncached(ctx, &so, &l->scan)
                : lvx_error(ctx, EINVAL, "No devices given for %s/%s.", vgname, lvname);
     if (rc == 0)
         rc = lvx_scan_vgs(ctx, l->scan, &l->set);
+    free(names);
     free(copy);
     if (rc < 0)
         goto fail;
@@ -177,14 +199,18 @@ static int load(struct lvx_ctx *ctx, const char *vgname, const char *lvname, con
         goto fail;
     l->lv = lv;
     l->map = map;
-    l->pv_count = vg->pv_count;
     l->pvs = calloc(vg->pv_count ? vg->pv_count : 1, sizeof(*l->pvs));
-    for (unsigned i = 0; i < vg->pv_count; i++) {
+    if (!l->pvs) {
+        rc = no_memory(ctx, vgname, lvname);
+        goto fail;
+    }
+    l->pv_count = vg->pv_count;
+    for (unsigned i = 0; i < vg->pv_count; i++)
         l->pvs[i].fd = -1;
+    for (unsigned i = 0; i < vg->pv_count; i++)      /* pvs[] by pv->index = position */
         if (lv_uses_pv(lv, vg->pvs[i]) &&
             (rc = open_pv(ctx, vg->pvs[i], ro, &l->pvs[vg->pvs[i]->index])) < 0)
             goto fail;
-    }
     return 0;
 fail:
     loaded_free(l);
@@ -238,15 +264,23 @@ int lvxd_volume_add(struct lvx_ctx *ctx, const char *vg, const char *lv, const c
     if (rc < 0)
         return rc;
     v = calloc(1, sizeof(*v));
+    char *devices = strdup(devs);
+    if (!v || !devices) {
+        loaded_free(&l);
+        free(v);
+        free(devices);
+        return no_memory(ctx, vg, lv);
+    }
     if ((rc = lvxd_volume_name(v->name, sizeof(v->name), vg, lv)) < 0) {
         loaded_free(&l);
         free(v);
+        free(devices);
         return lvx_error(ctx, ENAMETOOLONG, "The name of %s/%s is too long.", vg, lv);
     }
     snprintf(v->vg, sizeof(v->vg), "%s", vg);
     snprintf(v->lv, sizeof(v->lv), "%s", lv);
     snprintf(v->uuid, sizeof(v->uuid), "%s", l.lv->uuid);
-    v->devices = strdup(devs);
+    v->devices = devices;
     v->read_only = ro;
     v->partial = partial;
     pthread_rwlock_init(&v->lock, NULL);
@@ -279,14 +313,21 @@ int lvxd_volume_reload(struct lvx_ctx *ctx, struct lvxd_lv *v, const char *devs)
     int rc = load(ctx, v->vg, v->lv, v->uuid, v->read_only, v->partial, devs, &l);
     if (rc < 0)
         return rc;
+    char *devices = strdup(devs);
+    if (!devices) {
+        loaded_free(&l);
+        return no_memory(ctx, v->vg, v->lv);
+    }
+    const struct lvx_dev_ops *ops = lvxd_ops();
     pthread_rwlock_wrlock(&v->lock);
     for (unsigned i = 0; i < v->pv_count; i++)
-        if (v->pvs[i].fd >= 0 && !v->read_only)
-            fdatasync(v->pvs[i].fd);
+        if (v->pvs[i].fd >= 0 && !v->read_only && ops->flush(ops->arg, v->pvs[i].fd) < 0)
+            lvxd_log("warning: %s/%s: flushing %s before the reload failed", v->vg, v->lv,
+                     v->pvs[i].path);
     drop_model(v);
     apply(v, &l);
     free(v->devices);
-    v->devices = strdup(devs);
+    v->devices = devices;
     pthread_rwlock_unlock(&v->lock);
     lvxd_log("reloaded %s/%s: %" PRIu64 " bytes", v->vg, v->lv, v->size);
     return 0;
@@ -427,9 +468,10 @@ unsigned lvxd_state_load(struct lvx_ctx *ctx)
     char path[4096];
     lvx_daemon_path(path, sizeof(path), LVX_DAEMON_STATE);
     FILE *f = fopen(path, "r");
-    char line[8192];
+    char *line = NULL;       /* any length: the device list of a VG of many PVs */
+    size_t cap = 0;
     unsigned count = 0;
-    while (f && fgets(line, sizeof(line), f)) {
+    while (f && getline(&line, &cap, f) > 0) {
         uint64_t ino;
         char vg[128], lv[128], uuid[64], loop[32];
         int ro, pos = 0;
@@ -453,6 +495,7 @@ unsigned lvxd_state_load(struct lvx_ctx *ctx)
         }
         count++;
     }
+    free(line);
     if (f)
         fclose(f);
     return count;

@@ -1,15 +1,20 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * dev/io.c - the I/O seam (io.h): the default ops table (plain syscalls, io_uring
- * for batched reads) and the test wrapper built from the environment.
+ * for batched reads and submitted batches) and the test wrapper built from the
+ * environment.
  *
- * Entry points: lvx_dev_ops_default(), lvx_dev_ops_from_env().
+ * Entry points: lvx_dev_ops_default(), lvx_dev_ops_from_env(), lvx_dev_dp_fault_check().
  *
  * Default ops: pread/pwrite loop until the whole length is done (retrying EINTR);
  * pread stops early only at end of file and returns the bytes read.  read_batch
  * uses one io_uring per call (depth min(count, 1024)), submits everything, waits
  * for everything and completes short reads with pread; when no ring can be set up
- * it falls back to a pread loop.
+ * it falls back to a pread loop.  submit runs on the caller's queue (one io_uring
+ * made by queue_open): everything goes in flight as far as the ring holds, one
+ * system call submits and waits, completions are reaped as they come and short
+ * transfers are continued in the same ring (left short only when the ring is full
+ * or the device made no progress: the caller then continues or fails them).
  *
  * Test wrapper (counters are process-wide, configuration is re-read from the
  * environment on every lvx_dev_ops_from_env() call):
@@ -22,8 +27,14 @@
  *                                   "failwrite FD OFFSET LEN PATH"   (injected EIO)
  *                                   "flush FD PATH"
  *                                   "crash after write N"
+ *                                   "dpfault KIND DEV OFFSET LEN PATH" (LVX_TEST_DP_FAULT)
+ *   LVX_TEST_DP_FAULT=RULE;...    faults of submit() ops (io.h); the counts above
+ *                                 are of pwrite only, submitted ops are not logged
+ *                                 unless a fault hits them.  Parsed again only when
+ *                                 the value changes (its counters then restart).
  */
 #include "dev/io.h"
+#include "dev/io_fault.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -31,9 +42,13 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <linux/falloc.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Valgrind cannot see the kernel fill buffers through io_uring: tell it (no-op
@@ -191,6 +206,106 @@ static int sys_read_batch(void *arg, struct lvx_io_req *reqs, unsigned count)
     return r;
 }
 
+/* ---- submitted batches ------------------------------------------------------- */
+
+struct lvx_io_queue {
+    struct io_uring ring;
+};
+
+static int sys_queue_open(void *arg, unsigned depth, struct lvx_io_queue **out)
+{
+    struct lvx_io_queue *q = calloc(1, sizeof(*q));
+    if (!q)
+        return -ENOMEM;
+    int rc = io_uring_queue_init(depth, &q->ring, 0);
+    if (rc < 0) {
+        free(q);
+        return rc;
+    }
+    *out = q;
+    return 0;
+}
+
+static void sys_queue_close(void *arg, struct lvx_io_queue *q)
+{
+    if (!q)
+        return;
+    io_uring_queue_exit(&q->ring);
+    free(q);
+}
+
+static bool is_transfer(const struct lvx_io_op *op)
+{
+    return op->kind == LVX_IO_READ || op->kind == LVX_IO_WRITE;
+}
+
+/* The rest of op (result = bytes done so far) into sqe. */
+static void prep_op(struct io_uring_sqe *sqe, const struct lvx_io_op *op)
+{
+    uint32_t done = op->result > 0 ? (uint32_t)op->result : 0;
+    switch (op->kind) {
+    case LVX_IO_READ:
+        io_uring_prep_read(sqe, op->fd, (char *)op->buf + done, op->len - done, op->off + done);
+        break;
+    case LVX_IO_WRITE:
+        io_uring_prep_write(sqe, op->fd, (char *)op->buf + done, op->len - done, op->off + done);
+        break;
+    case LVX_IO_DATASYNC:
+        io_uring_prep_fsync(sqe, op->fd, IORING_FSYNC_DATASYNC);
+        break;
+    case LVX_IO_PUNCH:
+        io_uring_prep_fallocate(sqe, op->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, op->off,
+                                op->len);
+        break;
+    default:
+        io_uring_prep_fallocate(sqe, op->fd, FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE, op->off,
+                                op->len);
+        break;
+    }
+}
+
+static int sys_submit(void *arg, struct lvx_io_queue *q, struct lvx_io_op *ops, unsigned n)
+{
+    unsigned next = 0, inflight = 0;
+    while (next < n || inflight) {
+        struct io_uring_sqe *sqe;
+        while (next < n && (sqe = io_uring_get_sqe(&q->ring))) {
+            ops[next].result = 0;
+            prep_op(sqe, &ops[next]);
+            io_uring_sqe_set_data64(sqe, next);
+            next++;
+            inflight++;
+        }
+        int r = io_uring_submit_and_wait(&q->ring, 1);
+        if (r < 0 && r != -EINTR && r != -EAGAIN && r != -EBUSY)
+            return r;   /* the ring is unusable: nothing we can wait for */
+        struct io_uring_cqe *cqe;
+        unsigned head, seen = 0;
+        io_uring_for_each_cqe(&q->ring, head, cqe) {
+            struct lvx_io_op *op = &ops[io_uring_cqe_get_data64(cqe)];
+            int res = cqe->res;
+            seen++;
+            inflight--;
+            if (res < 0 || !is_transfer(op)) {
+                op->result = res < 0 ? res : 0;
+                continue;
+            }
+            MARK_DEFINED((char *)op->buf + op->result, (size_t)res);
+            op->result += res;
+            if (res > 0 && (uint32_t)op->result < op->len) {
+                struct io_uring_sqe *again = io_uring_get_sqe(&q->ring);
+                if (again) {     /* else left short: the caller continues it */
+                    prep_op(again, op);
+                    io_uring_sqe_set_data64(again, (uint64_t)(op - ops));
+                    inflight++;
+                }
+            }
+        }
+        io_uring_cq_advance(&q->ring, seen);
+    }
+    return 0;
+}
+
 static const struct lvx_dev_ops default_ops = {
     .open = sys_open,
     .close = sys_close,
@@ -198,6 +313,9 @@ static const struct lvx_dev_ops default_ops = {
     .pwrite = sys_pwrite,
     .flush = sys_flush,
     .read_batch = sys_read_batch,
+    .queue_open = sys_queue_open,
+    .queue_close = sys_queue_close,
+    .submit = sys_submit,
     .arg = NULL,
 };
 
@@ -342,6 +460,21 @@ static int hook_flush(void *arg, int fd)
     return sys_flush(arg, fd);
 }
 
+static void log_dp_fault(const char *kind, const struct lvx_io_op *op, const char *path)
+{
+    pthread_mutex_lock(&hooks.lock);
+    log_line("dpfault %s %u %llu %u %s", kind, op->dev, (unsigned long long)op->off, op->len,
+             path);
+    pthread_mutex_unlock(&hooks.lock);
+}
+
+static int hook_submit(void *arg, struct lvx_io_queue *q, struct lvx_io_op *ops, unsigned n)
+{
+    if (!lvx_io_fault_active())
+        return sys_submit(arg, q, ops, n);
+    return lvx_io_fault_submit(sys_submit, arg, q, ops, n, log_dp_fault);
+}
+
 static const struct lvx_dev_ops hook_ops = {
     .open = hook_open,
     .close = hook_close,
@@ -349,6 +482,9 @@ static const struct lvx_dev_ops hook_ops = {
     .pwrite = hook_pwrite,
     .flush = hook_flush,
     .read_batch = hook_read_batch,
+    .queue_open = sys_queue_open,
+    .queue_close = sys_queue_close,
+    .submit = hook_submit,
     .arg = NULL,
 };
 
@@ -385,5 +521,14 @@ const struct lvx_dev_ops *lvx_dev_ops_from_env(void)
     configure_log(getenv("LVX_TEST_IO_LOG"));
     bool active = hooks.fail_write || hooks.crash_after || hooks.log_fd >= 0;
     pthread_mutex_unlock(&hooks.lock);
+    char err[256];
+    if (lvx_io_fault_configure(getenv("LVX_TEST_DP_FAULT"), err, sizeof(err)) == 0 &&
+        lvx_io_fault_active())
+        active = true;
     return active ? &hook_ops : &default_ops;
+}
+
+int lvx_dev_dp_fault_check(const char *spec, char *err, size_t n)
+{
+    return lvx_io_fault_parse_only(spec, err, n);
 }

@@ -10,6 +10,11 @@
 #                           it does not stop, unmount its FUSE mount; safe to call twice
 #   uspace_leftovers        prints what is left (loop devices on the daemon's files,
 #                           mounts, daemon processes); empty when clean
+#   uspace_test_env VG DEV...  for tests (after lib.sh): uspace_env $SCRATCH/us DEV...,
+#                           a private DM_DEV_DIR ($SCRATCH/dev), LVM2's sandbox, and an
+#                           EXIT trap deactivating VG, cleaning up the daemon, then lib.sh's
+#                           cleanup
+#   uspace_run_ok DESC CMD...  TAP: ok when CMD exits 0 (its output shown otherwise)
 
 uspace_env() {
     local dir=$1 dev accept=""
@@ -60,6 +65,33 @@ uspace_cleanup() {
     done
     mountpoint -q "$LVX_RUN_DIR/vol" 2>/dev/null && umount -l "$LVX_RUN_DIR/vol"
     return 0
+}
+
+uspace_test_env() {
+    USPACE_VG=$1
+    shift
+    trap _uspace_test_exit EXIT
+    uspace_env "$SCRATCH/us" "$@"
+    export DM_DEV_DIR=$SCRATCH/dev
+    mkdir -p "$DM_DEV_DIR"
+    lvm_sandbox "$@"
+}
+
+_uspace_test_exit() {
+    if [[ -n ${LVX_RUN_DIR:-} ]]; then
+        "$LVX" vgchange -an "$USPACE_VG" >/dev/null 2>&1
+        uspace_cleanup
+    fi
+    cleanup
+}
+
+uspace_run_ok() {
+    local desc=$1 rc
+    shift
+    "$@" >"$SCRATCH/out" 2>&1
+    rc=$?
+    _tap_result $((rc != 0)) "$desc"
+    ((rc == 0)) || _diag_file "output" "$SCRATCH/out"
 }
 
 uspace_leftovers() {
