@@ -4,14 +4,30 @@
  * refused unless -f (or -y, LVM2's answer to its prompt), which removes the LVs too.
  * Every metadata area of every PV of the VG gets both slots cleared and the labels
  * lose PV_EXT_USED (lvm2-format.md §7.5); outdated PVs still carrying the VG's
- * metadata are cleared the same way (§8.4).  The VG's backup file is removed.
+ * metadata are cleared the same way (§8.4).  The VG's backup file is removed.  Active
+ * LVs are deactivated first, as LVM2 does (cmd/activation.c); one that stays active
+ * (open) stops the removal of its VG before anything is written.
  */
 #include "cmd/vgcmd.h"
 
 #include <string.h>
 
+#include "cmd/actcmd.h"
 #include "meta/commit.h"
 #include "meta/vgops.h"
+
+/* Deactivate every active LV of vg; false (message printed) when one stays active. */
+static bool deactivate_lvs(struct lvx_cmd_env *env, const struct lvx_vg *vg)
+{
+    struct lvx_actcmd act;
+    if (lvx_actcmd_init(env, &act) != 0)
+        return false;
+    for (unsigned l = 0; act.be && l < vg->lv_count; l++)
+        if (lvx_actcmd_is_active(env, &act, vg->lvs[l], NULL) &&
+            lvx_actcmd_deactivate(env, &act, vg->lvs[l], false) != 0)
+            return false;
+    return true;
+}
 
 static void report_removed_lvs(struct lvx_cmd_env *env, const struct lvx_vg *vg)
 {
@@ -75,6 +91,9 @@ static int remove_vg(struct lvx_cmd_env *env, const char *name)
         rc = LVX_EXIT_FAILED;
     } else if (env->args->count[LVX_OPT_TEST]) {
         lvx_notice(env->ctx, "TEST MODE: Metadata will NOT be updated.");
+    } else if (!deactivate_lvs(env, vg)) {
+        lvx_cmd_errorf("Volume group \"%s\" not removed.", vg->name);
+        rc = LVX_EXIT_FAILED;
     } else {
         if (vg->lv_count)      /* as LVM2: the LVs can be brought back with vgcfgrestore */
             lvx_vg_update_archive(env->ctx, &u, lvx_vgcmd_command_line(env));
