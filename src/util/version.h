@@ -8,4 +8,9 @@
 
 #define LVX_VERSION "0.1.0"
 
+/* The LVM2 release whose on-disk formats, commands, options and reports lvx follows
+ * (the oracle of the tests).  `lvx version` states it on LVM2's "LVM version:" line,
+ * which programs driving LVM (libblockdev, lvm2-dbusd) parse to choose features. */
+#define LVX_LVM2_VERSION "2.03.16(2)"
+
 #endif
