@@ -59,6 +59,7 @@ struct lvx_vg *lvx_cmd_vg_with_pvs(struct lvx_cmd_env *env, const struct lvx_vg 
     *copy = *vg;
     copy->pvs = pvs;
     copy->pv_count = count;
+    copy->whole = vg->whole ? vg->whole : vg;
     return copy;
 }
 
@@ -69,6 +70,7 @@ struct lvx_vg *lvx_cmd_vg_with_lvs(struct lvx_cmd_env *env, const struct lvx_vg 
     *copy = *vg;
     copy->lvs = lvs;
     copy->lv_count = count;
+    copy->whole = vg->whole ? vg->whole : vg;
     return copy;
 }
 

@@ -246,6 +246,10 @@ struct lvx_vg {
     const char *description;
     const char *creation_host;
     uint64_t creation_time;
+
+    /* A view listing only some of a VG's PVs or LVs (the objects a report names): the
+     * whole VG, whose figures (sizes, counts) the view reports; NULL for a real VG. */
+    const struct lvx_vg *whole;
 };
 
 /* --- uuid.c ------------------------------------------------------------- */

@@ -234,10 +234,12 @@ bool lvx_report_pv_missing(const struct lvx_pv *pv)
     return (pv->flags & LVX_PVF_MISSING) || !pv->ondisk.present;
 }
 
-struct lvx_rvg *lvx_report_rvg_build(struct lvx_pool *pool, const struct lvx_vg *vg)
+struct lvx_rvg *lvx_report_rvg_build(struct lvx_pool *pool, const struct lvx_vg *listed)
 {
+    const struct lvx_vg *vg = listed->whole ? listed->whole : listed;
     struct lvx_rvg *rvg = lvx_pool_alloc(pool, sizeof(*rvg));
     rvg->vg = vg;
+    rvg->listed = listed;
     rvg->lvs = lvx_pool_alloc(pool, sizeof(*rvg->lvs) * (vg->lv_count + 1));
     rvg->pv_alloc = lvx_pool_alloc(pool, sizeof(*rvg->pv_alloc) * (vg->pv_count + 1));
     for (unsigned i = 0; i < vg->lv_count; i++) {

@@ -147,7 +147,7 @@ static int run_report(struct lvx_ctx *ctx, struct lvx_pool *pool, enum lvx_repor
 
     struct lvx_rvg **rvgs = lvx_pool_alloc(pool, sizeof(*rvgs) * (vg_count + 1));
     for (unsigned g = 0; g < vg_count; g++)
-        rvgs[g] = lvx_report_rvg_build(pool, vgs[g]);
+        rvgs[g] = lvx_report_rvg_build(pool, vgs[g]);   /* figures of the whole VG */
     struct lvx_rrow **rows;
     unsigned nrows;
     lvx_report_build_rows(pool, kind, opts->all, base != LVX_REPORT_VGS, rvgs, vg_count, orphans,

@@ -68,7 +68,9 @@ struct lvx_rlv {
 
 /* per-VG derived facts */
 struct lvx_rvg {
-    const struct lvx_vg *vg;
+    const struct lvx_vg *vg;            /* the whole VG: every figure is of it */
+    const struct lvx_vg *listed;        /* its PVs and LVs that get rows (a view of vg
+                                           naming only some of them, or vg itself) */
     struct lvx_rlv *lvs;                /* indexed like vg->lvs */
     uint32_t *pv_alloc;                 /* allocated PEs, indexed like vg->pvs */
     uint64_t extent_count, free_count;
@@ -129,7 +131,7 @@ extern const unsigned lvx_report_field_count;
 const struct lvx_field *lvx_report_field_find(const char *name, size_t len, unsigned report_obj);
 
 /* props.c: derived facts */
-struct lvx_rvg *lvx_report_rvg_build(struct lvx_pool *pool, const struct lvx_vg *vg);
+struct lvx_rvg *lvx_report_rvg_build(struct lvx_pool *pool, const struct lvx_vg *listed);
 const struct lvx_rlv *lvx_report_rlv(const struct lvx_rvg *rvg, const struct lvx_lv *lv);
 uint32_t lvx_report_pv_alloc(const struct lvx_rvg *rvg, const struct lvx_pv *pv);
 uint64_t lvx_report_seg_area_len(const struct lvx_seg *seg);

@@ -136,7 +136,7 @@ void lvx_report_build_rows(struct lvx_pool *pool, enum lvx_report_kind kind, boo
     struct lvx_rowvec rows = { NULL, 0, 0 };
     for (unsigned g = 0; g < vg_count; g++) {
         const struct lvx_rvg *rvg = rvgs[g];
-        const struct lvx_vg *vg = rvg->vg;
+        const struct lvx_vg *vg = rvg->listed;
         if (kind == LVX_REPORT_VGS) {
             new_row(pool, &rows, rvg);
             continue;

@@ -6,7 +6,9 @@
 #    VGs with the tag; LVs with the tag, or every LV of a VG with the tag; PVs with it;
 #    a tag nobody has selects nothing and is no error;
 #  - changing commands (vgchange, lvchange, lvremove, vgremove) act on exactly the
-#    objects the tag selects, read back by LVM2.
+#    objects the tag selects, read back by LVM2;
+#  - a report naming some PVs or LVs prints the figures of their whole VG (pv_count,
+#    vg_size, lv_count, ...), as LVM2 (it used to count only the named ones).
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -53,6 +55,12 @@ for t in @blue @red @pt @nobody; do
     same_report "pvs $t" pvs --noheadings -o pv_name "$t"
 done
 same_report "lvs @red $A/a2 (a tag and a name)" lvs --noheadings -o lv_name @red "$A/a2"
+# a report of some PVs or LVs gives the figures of their whole VG, as LVM2
+same_report "pvs PV -o vg_size,vg_extent_count,pv_count: the whole VG's figures" \
+    pvs --noheadings --units b -o pv_name,vg_size,vg_extent_count,vg_free_count,pv_count,lv_count "${D[0]}"
+same_report "lvs VG/LV -o lv_count,vg_size: the whole VG's figures" \
+    lvs --noheadings --units b -o lv_name,lv_count,vg_size,pv_count,vg_free "$A/a1"
+same_report "pvs @pt -o pv_count,vg_extent_count" pvs --noheadings -o pv_name,pv_count,vg_extent_count @pt
 test_eq "lvs @red selects the two red LVs" \
     "$(lvx lvs --noheadings -o lv_name @red 2>/dev/null | xargs)" "a1 b1"
 
