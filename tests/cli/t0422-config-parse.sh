@@ -4,8 +4,9 @@
 # t0422-config-parse: malformed configuration text is refused before the command runs,
 # as LVM2 does, compared with LVM2 on a vgcreate that would otherwise write:
 #   --config: unterminated list, unterminated section, stray '}', missing value, bad
-#             array commas, a section as a value, a name without '=', an empty text and
-#             one of only comments: exit 3 (EINVALID_CMD_LINE), one lvx line, no write;
+#             array commas, a section as a value, a name without '=', values that start
+#             like numbers and are none (1; 1e5 0x10 1.2.3 --1), an empty text and one
+#             of only comments: exit 3 (EINVALID_CMD_LINE), one lvx line, no write;
 #   lvm.conf: the same kinds of damage: exit 4 (EINIT_FAILED), the file named, no write.
 # lvx only: sections nested 5000 deep (--config) and 100000 deep (lvm.conf) are refused
 # at the parser's depth limit (64) with exit 3 / 4 and no crash.  LVM2 accepts the 5000
@@ -63,6 +64,12 @@ bad_config=(
     'a 1'
     '='
     'a=b c'
+    'a=[1 2]'
+    'a=1;'
+    'a=--1'
+    'a=1.2.3'
+    'a=1e5'
+    'a=0x10'
 )
 for text in "${bad_config[@]}"; do
     compare "--config '$text'" 3 '^  --config: Parse error at line 1: ' \
