@@ -42,6 +42,13 @@ static int rename_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, const cha
         lvx_cmd_errorf("New VG name \"%s\" already exists", new_name);
         return LVX_EXIT_FAILED;
     }
+    for (unsigned i = 0; i < vg->lv_count; i++)
+        if (!lvx_lv_full_name_fits(new_name, vg->lvs[i]->name)) {
+            lvx_cmd_errorf("Internal error: LV name \"%s/%s\" length %zu is not supported.",
+                           new_name, vg->lvs[i]->name,
+                           strlen(new_name) + strlen(vg->lvs[i]->name) + 3);
+            return LVX_EXIT_FAILED;
+        }
     vg->name = lvx_pool_strdup(vg->pool, new_name);
     int rc = lvx_vgcmd_commit(env, u);
     if (rc)

@@ -9,7 +9,9 @@
 #   vgrename: to mapper / null, a bad name, a name whose /dev path is too long, the
 #             same name (all exit 5 in LVM2);
 #   lvcreate / lvrename: the reserved prefixes (snapshot, pvmove) and every reserved
-#             infix (_cdata ... _vorigin), ".", "..".
+#             infix (_cdata ... _vorigin), ".", "..", an LV name that makes "vg/lv"
+#             too long (and vgrename making an LV's full name too long: same message,
+#             exit 5 where LVM2 exits 0 without writing).
 # lvx only: $DM_DEV_DIR replaces /dev for the check.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -111,6 +113,28 @@ like_lvm2 "lvrename to x_rimage_1" 'Names including "_rimage" are reserved.' \
 like_lvm2 "lvrename to x_vorigin" 'Names including "_vorigin" are reserved.' \
     lvrename "$VG" lv0 x_vorigin
 like_lvm2 "lvrename to ." 'New logical volume name "." is invalid' lvrename "$VG" lv0 .
+
+# "vg/lv" plus a dm layer suffix must stay under 128 characters (LVM2's vg_validate)
+n=$((128 - 3 - ${#VG}))
+lvlong=$(printf 'l%.0s' $(seq "$n"))
+like_lvm2 "lvcreate of an LV name one too long for the VG name" \
+    "Internal error: LV name \"$VG/$lvlong\" length 128 is not supported." \
+    lvcreate -an -Zn -l 1 -n "$lvlong" "$VG"
+test_ok "control: one character shorter fits" lx lvcreate -an -Zn -l 1 -n "${lvlong:1}" "$VG"
+# vgrename one character longer: LVM2 prints the error and writes nothing but exits 0
+# (its vgrename ignores the failed write); lvx exits 5
+sha_devs "$D1" "$D2" >"$SCRATCH/sha.before"
+rc=0
+lx vgrename "$VG" "${VG}x" >/dev/null 2>"$SCRATCH/.err" || rc=$?
+test_eq "vgrename making an LV name too long: exit 5" "$rc" 5
+test_eq "vgrename making an LV name too long: LVM2's message" "$(cat "$SCRATCH/.err")" \
+    "  Internal error: LV name \"${VG}x/${lvlong:1}\" length 128 is not supported."
+l2 vgrename "$VG" "${VG}x" >/dev/null 2>"$SCRATCH/lvm.err"
+grep -qF "Internal error: LV name \"${VG}x/${lvlong:1}\" length 128 is not supported." "$SCRATCH/lvm.err"
+test_eq "vgrename making an LV name too long: LVM2 says the same" "$?" 0
+test_eq "vgrename making an LV name too long: devices unchanged" "$(sha_devs "$D1" "$D2")" \
+    "$(cat "$SCRATCH/sha.before")"
+test_ok "cleanup: lvremove of the long LV" lx lvremove -f "$VG/${lvlong:1}"
 
 # controls: names that only look alike are accepted
 test_ok "control: lvcreate -n my_snapshot (prefix rule only at the start)" \
