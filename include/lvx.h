@@ -80,7 +80,8 @@ int lvx_errno(const lvx_handle *h);
 
 /* Configuration override, lvm.conf syntax, as `--config` ("devices { filter = [...] }"
  * or "devices/filter = [...]"); used by every later call on h (a command's own --config
- * takes precedence).  NULL removes it.  0 or -EINVAL if the text does not parse. */
+ * takes precedence).  NULL removes it.  0 or -EINVAL if the text does not parse or holds
+ * no setting (an empty text, as LVM2's --config). */
 int lvx_config_override(lvx_handle *h, const char *text);
 
 /* ---- level 1: command lines ------------------------------------------------------ */
@@ -89,6 +90,7 @@ int lvx_config_override(lvx_handle *h, const char *text);
 #define LVX_ECMD_PROCESSED    1   /* success */
 #define LVX_ENO_SUCH_CMD      2   /* unknown command */
 #define LVX_EINVALID_CMD_LINE 3   /* bad options/arguments, or unbalanced quotes */
+#define LVX_EINIT_FAILED      4   /* lvm.conf cannot be loaded (does not parse, not a file) */
 #define LVX_ECMD_FAILED       5   /* the command failed */
 
 /* Run one command line, split as a shell would (blanks separate words; '...', "..." and

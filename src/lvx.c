@@ -30,19 +30,39 @@
 
 /* ---- readers ------------------------------------------------------------------- */
 
+/* Longest line of a script (file or stdin) taken as a command: the kernel's own limit
+ * for one exec's arguments is 2 MiB (a quarter of the default 8 MiB stack), so no
+ * command line that could be typed elsewhere is refused; a longer line (/dev/zero as
+ * the script) ends the input with an error instead of growing memory without end. */
+#define SCRIPT_LINE_MAX ((size_t)2 << 20)
+static bool script_line_too_long;
+
 static char *read_file_line(void *arg, const char *prompt)
 {
     FILE *f = arg;
-    char *line = NULL;
-    size_t cap = 0;
+    size_t cap = 256, n = 0;
+    char *line = malloc(cap);
+    int c = EOF;
     (void)prompt;
-    ssize_t n = getline(&line, &cap, f);
-    if (n < 0) {
+    if (!line)
+        abort();
+    while ((c = getc_unlocked(f)) != EOF && c != '\n') {
+        if (n == SCRIPT_LINE_MAX) {
+            fprintf(stderr, "  Input line longer than %zu bytes: input ends here.\n",
+                    SCRIPT_LINE_MAX);
+            script_line_too_long = true;
+            free(line);
+            return NULL;
+        }
+        if (n + 1 >= cap && !(line = realloc(line, cap *= 2)))
+            abort();
+        line[n++] = (char)c;
+    }
+    if (c == EOF && n == 0) {
         free(line);
         return NULL;
     }
-    if (n > 0 && line[n - 1] == '\n')
-        line[n - 1] = '\0';
+    line[n] = '\0';
     return line;
 }
 
@@ -133,12 +153,13 @@ static int run_shell(int argc, char **argv, const struct lvx_dev_ops *io)
         o.read_arg = f;
         int rc = lvx_shell_loop(&o);
         fclose(f);
-        return rc;
+        return script_line_too_long ? 5 : rc;
     }
     if (!isatty(STDIN_FILENO)) {
         o.read = read_file_line;
         o.read_arg = stdin;
-        return lvx_shell_loop(&o);
+        int rc = lvx_shell_loop(&o);
+        return script_line_too_long ? 5 : rc;
     }
     const char *hist = history_path();
     rl_readline_name = "lvx";

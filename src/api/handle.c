@@ -207,7 +207,8 @@ int lvx_api_errno_of(lvx_handle *h, int exit_code)
 {
     if (exit_code == LVX_EXIT_OK)
         return 0;
-    if (exit_code == LVX_EXIT_INVALID || exit_code == LVX_EXIT_NO_SUCH_CMD)
+    if (exit_code == LVX_EXIT_INVALID || exit_code == LVX_EXIT_NO_SUCH_CMD ||
+        exit_code == LVX_EXIT_INIT)
         return -EINVAL;
     if (strstr(h->errmsg, "not found") || strstr(h->errmsg, "Failed to find"))
         return -ENOENT;

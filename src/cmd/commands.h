@@ -25,6 +25,7 @@ enum {
     LVX_EXIT_OK = 0,
     LVX_EXIT_NO_SUCH_CMD = 2,     /* ENO_SUCH_CMD */
     LVX_EXIT_INVALID = 3,         /* EINVALID_CMD_LINE */
+    LVX_EXIT_INIT = 4,            /* EINIT_FAILED: lvm.conf cannot be loaded */
     LVX_EXIT_FAILED = 5,          /* ECMD_FAILED */
 };
 

@@ -8,7 +8,13 @@
  * command accepts, run it and return its exit code.
  *
  * Exit codes (LVM2's): 0 ok, 2 no such command, 3 invalid command line,
- * 5 command failed.
+ * 4 lvm.conf cannot be loaded, 5 command failed.
+ *
+ * As LVM2, the configuration is checked before the command runs (and before --help):
+ * an lvm.conf that does not parse (or is not a regular file) fails every command but
+ * `version` with exit 4, a --config text that does not parse with exit 3.  Commands
+ * read the configuration again when they need it; without this check a command that
+ * never looked at it would accept any text.
  */
 #include "cmd/cmd.h"
 #include "cmd/commands.h"
@@ -16,6 +22,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "config/config.h"
 
 static int log_level_for(const struct lvx_cmd_args *args, int base)
 {
@@ -62,6 +69,29 @@ static void setup_ctx(struct lvx_ctx *ctx, const struct lvx_run_opts *o)
     ctx->config_override = o->config_override;
 }
 
+/* lvm.conf, and the --config text of the session, load (0), else the error printed and
+ * the exit code: 4 for lvm.conf, 3 for --config (as LVM2). */
+static int check_system_config(struct lvx_ctx *ctx, const struct lvx_command *cmd)
+{
+    if (strcmp(cmd->name, "version") == 0)
+        return 0;
+    const char *override = ctx->config_override;
+    ctx->config_override = NULL;
+    struct lvx_config *cfg = NULL;
+    int r = lvx_config_load(ctx, &cfg);
+    lvx_config_free(cfg);
+    ctx->config_override = override;
+    if (r < 0) {
+        lvx_cmd_errorf("%s", ctx->errmsg);      /* names the file */
+        return LVX_EXIT_INIT;
+    }
+    if (override && lvx_config_check_override(ctx, override) < 0) {
+        lvx_cmd_errorf("%s", ctx->errmsg);
+        return LVX_EXIT_INVALID;
+    }
+    return 0;
+}
+
 static int run_command(const struct lvx_run_opts *o, const struct lvx_command *cmd, int argc,
                        char **argv)
 {
@@ -74,8 +104,14 @@ static int run_command(const struct lvx_run_opts *o, const struct lvx_command *c
     struct lvx_ctx *outer = lvx_cmd_bind_ctx(&ctx);
     env.pool = lvx_pool_create();
 
-    if (lvx_opts_parse(&ctx, env.pool, cmd->name, cmd->opts, argc, argv, &args) < 0) {
+    if ((rc = check_system_config(&ctx, cmd)) != 0) {
+        ;
+    } else if (lvx_opts_parse(&ctx, env.pool, cmd->name, cmd->opts, argc, argv, &args) < 0) {
         print_parse_error(&args, ctx.errmsg);
+        rc = LVX_EXIT_INVALID;
+    } else if (args.value[LVX_OPT_CONFIG] &&
+               lvx_config_check_override(&ctx, args.value[LVX_OPT_CONFIG]) < 0) {
+        lvx_cmd_errorf("%s", ctx.errmsg);
         rc = LVX_EXIT_INVALID;
     } else if (args.count[LVX_OPT_HELP]) {
         struct lvx_buf b = LVX_BUF_INIT;

@@ -398,6 +398,11 @@ int lvx_lvcmd_check_new_name(const struct lvx_vg *vg, const char *name)
     }
     if (lvx_lvcmd_name_reserved(name))
         return LVX_EXIT_INVALID;
+    if (vg && !lvx_lv_full_name_fits(vg->name, name)) {
+        lvx_cmd_errorf("Internal error: LV name \"%s/%s\" length %zu is not supported.",
+                       vg->name, name, strlen(vg->name) + strlen(name) + 3);
+        return LVX_EXIT_FAILED;             /* as LVM2 (its vg_validate refuses the write) */
+    }
     if (vg && lvx_vg_find_lv(vg, name)) {
         lvx_cmd_errorf("Logical Volume \"%s\" already exists in volume group \"%s\"", name,
                        vg->name);

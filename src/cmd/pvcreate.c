@@ -24,6 +24,7 @@
 #include "meta/commit.h"
 #include "meta/lock.h"
 #include "meta/pv_init.h"
+#include "util/file.h"
 #include "util/parallel.h"
 
 struct pvcreate_opts {
@@ -127,24 +128,25 @@ static int apply_restorefile(struct lvx_cmd_env *env, struct pvcreate_opts *o)
     if (!path)
         return 0;
     size_t len;
-    char *text = lvx_pool_read_file(env->pool, path, &len);
+    char *text = lvx_pool_read_file(env->ctx, env->pool, path, LVX_FILE_MAX_METADATA, &len);
     if (!text) {
-        lvx_cmd_errorf("Couldn't read volume group metadata from file %s.", path);
-        return LVX_EXIT_FAILED;
+        lvx_cmd_errorf("%s", env->ctx->errmsg);
+        lvx_error_clear(env->ctx);
+        return LVX_EXIT_INVALID;   /* as LVM2 */
     }
     struct lvx_vg *vg;
     if (lvx_vg_import_text(env->ctx, env->pool, text, len, &vg) < 0) {
         lvx_cmd_errorf("Couldn't read volume group metadata from file %s: %s", path,
                        env->ctx->errmsg);
         lvx_error_clear(env->ctx);
-        return LVX_EXIT_FAILED;
+        return LVX_EXIT_INVALID;
     }
     struct lvx_pv *pv = lvx_vg_find_pv_uuid(vg, o->uuid);
     if (!pv) {
         char dashed[LVX_UUID_DASHED_LEN + 1];
         lvx_uuid_format(o->uuid, dashed);
         lvx_cmd_errorf("Can't find uuid %s in backup file %s", dashed, path);
-        return LVX_EXIT_FAILED;
+        return LVX_EXIT_INVALID;
     }
     o->req.pe_start_fixed = pv->pe_start * 512;
     if (pv->has_dev_size && pv->dev_size && !o->set_size)

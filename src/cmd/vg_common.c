@@ -9,11 +9,32 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "activate/dm_nodes.h"
 #include "dev/signature.h"
 #include "meta/commit.h"
 #include "meta/pv_init.h"
 #include "meta/vgops.h"
+
+int lvx_vgcmd_new_name(struct lvx_cmd_env *env, const char *name, int rc)
+{
+    if (!lvx_name_valid(name)) {
+        lvx_cmd_errorf("New volume group name \"%s\" is invalid.", name);
+        return rc;
+    }
+    const char *dir = lvx_dm_dev_dir();
+    size_t n = strlen(dir);
+    while (n > 1 && dir[n - 1] == '/')
+        n--;
+    const char *path = lvx_pool_printf(env->pool, "%.*s/%s", (int)n, dir, name);
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        lvx_cmd_errorf("%s: already exists in filesystem", path);
+        return rc;
+    }
+    return 0;
+}
 
 struct lvx_scan_opts lvx_vgcmd_scan_opts(const struct lvx_cmd_env *env)
 {

@@ -25,13 +25,16 @@
 #include "format/vg_text.h"
 #include "meta/commit.h"
 #include "meta/vgops.h"
+#include "util/file.h"
 
 /* Whole file in pool (NUL-terminated); NULL with the error printed. */
 static char *read_file(struct lvx_cmd_env *env, const char *path, size_t *len)
 {
-    char *text = lvx_pool_read_file(env->pool, path, len);
-    if (!text)
-        lvx_cmd_errorf("Couldn't open %s: %s", path, strerror(errno));
+    char *text = lvx_pool_read_file(env->ctx, env->pool, path, LVX_FILE_MAX_METADATA, len);
+    if (!text) {
+        lvx_cmd_errorf("%s", env->ctx->errmsg);
+        lvx_error_clear(env->ctx);
+    }
     return text;
 }
 

@@ -19,6 +19,12 @@
 #include "cmd/commands.h"
 #include "meta/update.h"
 
+/* A name for a new VG (vgcreate, vgrename) as LVM2 checks it: the name syntax, then no
+ * file of that name in /dev ($DM_DEV_DIR): "mapper", "null", "shm", a device node or a
+ * VG active under that name would otherwise get LV links among them.  0, or rc after
+ * printing LVM2's message. */
+int lvx_vgcmd_new_name(struct lvx_cmd_env *env, const char *name, int rc);
+
 /* Scan options of the command (--devices or the system). */
 struct lvx_scan_opts lvx_vgcmd_scan_opts(const struct lvx_cmd_env *env);
 /* The command line as one string ("vgextend vg1 /dev/sdc"), in env->pool. */

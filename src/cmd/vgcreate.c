@@ -108,12 +108,11 @@ int lvx_cmd_vgcreate(struct lvx_cmd_env *env)
         return LVX_EXIT_INVALID;
     }
     const char *name = a->argv[0];
-    if (!lvx_name_valid(name)) {
-        lvx_cmd_errorf("New volume group name \"%s\" is invalid.", name);
-        return LVX_EXIT_INVALID;
-    }
+    int rc = lvx_vgcmd_new_name(env, name, LVX_EXIT_INVALID);
+    if (rc)
+        return rc;
     struct vg_settings s = {0};
-    int rc = parse_settings(env, &s);
+    rc = parse_settings(env, &s);
     if (rc)
         return rc;
     struct lvx_vg_update u;

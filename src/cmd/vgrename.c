@@ -7,6 +7,8 @@
  */
 #include "cmd/vgcmd.h"
 
+#include "activate/dm_nodes.h"
+
 #include <string.h>
 
 static bool name_taken(const struct lvx_vgset *set, const char *name)
@@ -33,13 +35,20 @@ static int rename_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, const cha
     struct lvx_vg *vg = u->vg;
     const char *old_name = lvx_pool_strdup(env->pool, vg->name);
     if (strcmp(old_name, new_name) == 0) {
-        lvx_cmd_errorf("Old and new volume group names need to differ");
+        lvx_cmd_errorf("New VG name must differ from the old VG name.");   /* named by UUID */
         return LVX_EXIT_FAILED;
     }
     if (name_taken(u->set, new_name)) {
         lvx_cmd_errorf("New VG name \"%s\" already exists", new_name);
         return LVX_EXIT_FAILED;
     }
+    for (unsigned i = 0; i < vg->lv_count; i++)
+        if (!lvx_lv_full_name_fits(new_name, vg->lvs[i]->name)) {
+            lvx_cmd_errorf("Internal error: LV name \"%s/%s\" length %zu is not supported.",
+                           new_name, vg->lvs[i]->name,
+                           strlen(new_name) + strlen(vg->lvs[i]->name) + 3);
+            return LVX_EXIT_FAILED;
+        }
     vg->name = lvx_pool_strdup(vg->pool, new_name);
     int rc = lvx_vgcmd_commit(env, u);
     if (rc)
@@ -58,9 +67,19 @@ int lvx_cmd_vgrename(struct lvx_cmd_env *env)
         return LVX_EXIT_INVALID;
     }
     const char *old_arg = a->argv[0], *new_name = a->argv[1];
-    if (!lvx_name_valid(new_name)) {
-        lvx_cmd_errorf("New volume group name \"%s\" is invalid.", new_name);
-        return LVX_EXIT_INVALID;
+    /* as LVM2: the path /dev/<new> must fit a name, and every refusal here is exit 5 */
+    size_t dir_len = strlen(lvx_dm_dev_dir()) + 1;
+    size_t max = LVX_NAME_MAX + 1 > dir_len + 2 ? LVX_NAME_MAX + 1 - dir_len - 2 : 0;
+    if (strlen(new_name) > max) {
+        lvx_cmd_errorf("New volume group path exceeds maximum length of %zu!", max);
+        return LVX_EXIT_FAILED;
+    }
+    int name_rc = lvx_vgcmd_new_name(env, new_name, LVX_EXIT_FAILED);
+    if (name_rc)
+        return name_rc;
+    if (strcmp(old_arg, new_name) == 0) {
+        lvx_cmd_errorf("Old and new volume group names must differ");
+        return LVX_EXIT_FAILED;
     }
     struct lvx_lock global = LVX_LOCK_INIT, lock_old = LVX_LOCK_INIT, lock_new = LVX_LOCK_INIT;
     struct lvx_lock lock_found = LVX_LOCK_INIT;

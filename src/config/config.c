@@ -5,6 +5,7 @@
  */
 #include "config/config.h"
 #include "dev/filter.h"
+#include "util/file.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -118,6 +119,8 @@ int lvx_config_check_override(struct lvx_ctx *ctx, const char *text)
         char why[sizeof(ctx->errmsg)];
         snprintf(why, sizeof(why), "%s", ctx->errmsg);
         r = lvx_error(ctx, EINVAL, "--config: %s", why);
+    } else if (!root->child) {          /* empty or only comments: LVM2 refuses it too */
+        r = lvx_error(ctx, EINVAL, "--config: the text holds no setting");
     }
     lvx_pool_destroy(pool);
     return r;
@@ -146,7 +149,15 @@ int lvx_config_load(struct lvx_ctx *ctx, struct lvx_config **out)
     cfg->pool = pool;
     cfg->path = lvx_pool_printf(pool, "%s/lvm.conf", lvx_config_system_dir());
     size_t len = 0;
-    char *text = lvx_pool_read_file(pool, cfg->path, &len);
+    /* a missing lvm.conf is no configuration (as LVM2); anything else that cannot be
+     * read whole (not a regular file, larger than the cap) fails as a parse error does */
+    char *text = lvx_pool_read_file(ctx, pool, cfg->path, LVX_FILE_MAX_CONFIG, &len);
+    if (!text && errno != ENOENT) {
+        lvx_pool_destroy(pool);
+        return -EINVAL;
+    }
+    if (!text)
+        lvx_error_clear(ctx);
     if (text) {
         int r = lvx_cfg_parse(ctx, pool, text, len, &cfg->root);
         if (r < 0) {

@@ -36,7 +36,8 @@ struct lvx_config {
 };
 
 /* Load lvm.conf and merge ctx->config_override over it (a parse error is -EINVAL with
- * the file name / "--config" and the line). */
+ * the file name / "--config" and the line; an lvm.conf that is not a regular file or is
+ * larger than LVX_FILE_MAX_CONFIG is -EINVAL too; a missing one is no configuration). */
 int lvx_config_load(struct lvx_ctx *ctx, struct lvx_config **out);
 void lvx_config_free(struct lvx_config *cfg);
 /* "section/key" lookups with defaults. */
@@ -47,7 +48,8 @@ const struct lvx_cfg_node *lvx_config_node(const struct lvx_config *cfg, const c
 /* The system directory: $LVM_SYSTEM_DIR or /etc/lvm. */
 const char *lvx_config_system_dir(void);
 
-/* Does a --config text parse?  0 or -EINVAL with the message. */
+/* Does a --config text parse and hold a setting (as LVM2, an empty text or one of only
+ * comments is refused)?  0 or -EINVAL with the message. */
 int lvx_config_check_override(struct lvx_ctx *ctx, const char *text);
 /* Merge the items of src (a parsed tree's root) over dst (a root SECTION), in pool:
  * values replace values of the same key, sections merge recursively, "a/b" keys are

@@ -162,6 +162,10 @@ int lvx_daemon_start(struct lvx_ctx *ctx)
     return lvx_error(ctx, ECONNREFUSED, "The lvx daemon did not start (see %s).", log);
 }
 
+/* Longest reply accepted: a status listing is a line of about 200 bytes per active LV,
+ * so 64 MiB is some 300000 LVs; anything longer is not the daemon speaking. */
+#define REPLY_MAX ((size_t)64 << 20)
+
 static int read_reply(struct lvx_ctx *ctx, int fd, struct lvx_buf *out)
 {
     char chunk[4096];
@@ -179,6 +183,9 @@ static int read_reply(struct lvx_ctx *ctx, int fd, struct lvx_buf *out)
             return lvx_error(ctx, errno, "Reading from the lvx daemon: %s", strerror(errno));
         if (n == 0)
             return 0;
+        if (out->len + (size_t)n > REPLY_MAX)
+            return lvx_error(ctx, EPROTO, "The lvx daemon's reply is longer than %zu bytes.",
+                             REPLY_MAX);
         lvx_buf_append(out, chunk, (size_t)n);
     }
 }

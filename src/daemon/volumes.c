@@ -28,6 +28,8 @@
 
 #include "map/dm_names.h"
 #include "map/map.h"
+#include "util/buf.h"
+#include "util/file.h"
 #include "util/pool.h"
 
 #define DEFAULT_MAX_PIECE_KB 512u
@@ -467,15 +469,22 @@ unsigned lvxd_state_load(struct lvx_ctx *ctx)
 {
     char path[4096];
     lvx_daemon_path(path, sizeof(path), LVX_DAEMON_STATE);
-    FILE *f = fopen(path, "r");
-    char *line = NULL;       /* any length: the device list of a VG of many PVs */
-    size_t cap = 0;
+    /* the daemon's own file, read whole and bounded (util/file.h): a state file that is
+     * not a regular file or is too large restores nothing */
+    struct lvx_buf text = LVX_BUF_INIT;
+    if (lvx_buf_read_file(NULL, &text, path, LVX_FILE_MAX_STATE) < 0)
+        lvx_buf_reset(&text);
     unsigned count = 0;
-    while (f && getline(&line, &cap, f) > 0) {
+    char *end = text.data ? text.data + text.len : NULL;
+    for (char *line = text.data, *next; line && line < end; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        else
+            next = line + strlen(line);
         uint64_t ino;
         char vg[128], lv[128], uuid[64], loop[32];
         int ro, pos = 0;
-        line[strcspn(line, "\n")] = 0;
         if (sscanf(line, "%" SCNu64 " %127s %127s %63s %d %31s %n", &ino, vg, lv, uuid, &ro,
                    loop, &pos) < 6 || !pos)
             continue;
@@ -495,9 +504,7 @@ unsigned lvxd_state_load(struct lvx_ctx *ctx)
         }
         count++;
     }
-    free(line);
-    if (f)
-        fclose(f);
+    lvx_buf_free(&text);
     return count;
 }
 

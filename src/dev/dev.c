@@ -13,6 +13,8 @@
  */
 #include "dev/dev.h"
 #include "dev/io.h"
+#include "util/buf.h"
+#include "util/file.h"
 #include "util/parallel.h"
 
 #include <dirent.h>
@@ -180,31 +182,22 @@ static bool is_lvm_dm_device(const char *name)
 }
 
 /* The whole of /proc/partitions in one buffer (NUL-terminated, freed by the caller).
- * Read in large chunks: every read(2) of it makes the kernel walk the block devices
- * from the start again (unattached loop devices included), so 1 KiB stdio reads cost
- * a few milliseconds on a machine with a thousand loop devices. */
+ * Read in large chunks (util/file.c): every read(2) of it makes the kernel walk the
+ * block devices from the start again (unattached loop devices included), so 1 KiB stdio
+ * reads cost a few milliseconds on a machine with a thousand loop devices. */
 static int read_partitions(struct lvx_ctx *ctx, char **out)
 {
-    int fd = open("/proc/partitions", O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return lvx_error(ctx, errno, "Cannot read /proc/partitions: %s", strerror(errno));
-    size_t cap = 256 * 1024, len = 0;
-    char *text = lvx_xmalloc(cap + 1);
-    for (;;) {
-        if (cap - len < 65536) {
-            cap *= 2;
-            text = lvx_xrealloc(text, cap + 1);
-        }
-        ssize_t n = read(fd, text + len, cap - len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        len += (size_t)n;
+    struct lvx_buf b = LVX_BUF_INIT;
+    int r = lvx_buf_read_file(ctx, &b, "/proc/partitions", LVX_FILE_MAX_PROC);
+    if (r < 0) {
+        lvx_buf_free(&b);
+        char why[sizeof(ctx->errmsg)];
+        snprintf(why, sizeof(why), "%s", ctx->errmsg);
+        return lvx_error(ctx, -r, "Cannot read /proc/partitions: %s", why);
     }
-    close(fd);
-    text[len] = '\0';
-    *out = text;
+    lvx_buf_reserve(&b, 0);         /* data is never NULL */
+    b.data[b.len] = '\0';
+    *out = b.data;
     return 0;
 }
 

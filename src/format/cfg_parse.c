@@ -193,11 +193,14 @@ static int make_number(struct parser *ps, struct lvx_cfg_node *n, const char *s,
     return 0;
 }
 
-/* A number ([+-] digits with at most one '.') or, failing that, a bare word. */
+/* A number ([+-] digits with at most one '.') or a bare word.  As LVM2's lexer, a value
+ * that starts like a number ([0-9+-.]) is a number and nothing else: "1;", "1e5",
+ * "0x10", "1.2.3" or "-x" are errors, not words. */
 static int lex_number_or_word(struct parser *ps, struct lvx_cfg_node *n)
 {
     const char *s = ps->p, *q = s;
     unsigned digits = 0, dots = 0;
+    bool numeric = is_digit(*s) || *s == '+' || *s == '-' || *s == '.';
     if (*q == '+' || *q == '-')
         q++;
     for (; q < ps->end && (is_digit(*q) || *q == '.'); q++) {
@@ -210,6 +213,8 @@ static int lex_number_or_word(struct parser *ps, struct lvx_cfg_node *n)
         ps->p = q;
         return make_number(ps, n, s, (size_t)(q - s), dots == 1);
     }
+    if (numeric)
+        return parse_error(ps, "bad number: %.*s", (int)(ident_len(ps) > 40 ? 40 : ident_len(ps)), s);
     size_t len = ident_len(ps);
     n->kind = LVX_CFG_STRING;
     n->str = lvx_pool_strndup(ps->pool, s, len);
@@ -243,11 +248,13 @@ static struct lvx_cfg_node *new_node(struct parser *ps, struct lvx_cfg_node *par
     return n;
 }
 
-/* "[" elements "]" with optional commas; ps->p is at '['. */
+/* "[" elements "]" with commas; as LVM2's lexer, the comma may be left out only before a
+ * quoted string (["a" "b"] is accepted, [1 2] is not); ps->p is at '['. */
 static int parse_array(struct parser *ps, struct lvx_cfg_node *array)
 {
     unsigned count = 0;
     bool need_value = false;   /* after a comma a value must follow before another comma */
+    bool need_comma = false;   /* after a value, before anything but a quoted string */
     ps->p++;
     for (;;) {
         skip_blank(ps);
@@ -263,11 +270,14 @@ static int parse_array(struct parser *ps, struct lvx_cfg_node *array)
             if (count == 0 || need_value)
                 return parse_error(ps, "unexpected ',' in array");
             need_value = true;
+            need_comma = false;
             ps->p++;
             continue;
         }
         if (c == '[')
             return parse_error(ps, "nested arrays are not allowed");
+        if (need_comma && is_ident_byte(c) && c != '"' && c != '\'')
+            return parse_error(ps, "missing ',' between array elements");
         if (++count > LVX_CFG_MAX_ITEMS)
             return parse_error(ps, "too many array elements");
         struct lvx_cfg_node *e = new_node(ps, array, NULL, LVX_CFG_STRING);
@@ -275,6 +285,7 @@ static int parse_array(struct parser *ps, struct lvx_cfg_node *array)
         if (r < 0)
             return r;
         need_value = false;
+        need_comma = true;
     }
 }
 

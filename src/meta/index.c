@@ -10,6 +10,7 @@
  */
 #include "meta/index.h"
 #include "util/buf.h"
+#include "util/file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -185,7 +186,7 @@ static bool parse_dev(struct lvx_pool *pool, char *line, struct lvx_devlist *lis
 static bool load_index(struct lvx_pool *pool, struct index_file *out)
 {
     size_t len;
-    char *text = lvx_pool_read_file(pool, lvx_index_path(), &len);
+    char *text = lvx_pool_read_file(NULL, pool, lvx_index_path(), LVX_FILE_MAX_INDEX, &len);
     if (!text)
         return false;
     memset(out, 0, sizeof(*out));
@@ -540,7 +541,7 @@ void lvx_index_update_vg(struct lvx_ctx *ctx, const struct lvx_scan *scan,
     struct lvx_buf b = LVX_BUF_INIT;
     render_index(scan, set, changed, &b);
     struct lvx_buf old = LVX_BUF_INIT;
-    if (lvx_buf_read_file(&old, path) < 0 || old.len != b.len ||
+    if (lvx_buf_read_file(NULL, &old, path, LVX_FILE_MAX_INDEX) < 0 || old.len != b.len ||
         memcmp(old.data, b.data, b.len) != 0) {
         write_index(path, &b);
         lvx_debug(ctx, "Device index %s rewritten (%u PVs)", path, scan->pv_count);

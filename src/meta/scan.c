@@ -31,6 +31,7 @@
 #include "format/cfg.h"
 #include "format/crc.h"
 #include "util/buf.h"
+#include "util/file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -483,19 +484,10 @@ out:
  * non-empty disk sends a uevent and counts (whether anybody listens or not).  Without
  * it, /proc/partitions itself (whose reading costs about as much as the listing on a
  * system of a thousand devices: the kernel walks its disks for each 4 KiB read). */
-static void key_append_file(struct lvx_buf *b, const char *path)
+static void key_append_file(struct lvx_buf *b, const char *path, size_t max)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd >= 0) {
-        for (;;) {
-            lvx_buf_reserve(b, 65536);
-            ssize_t n = read(fd, b->data + b->len, 65536);
-            if (n <= 0)
-                break;
-            b->len += (size_t)n;
-        }
-        close(fd);
-    }
+    if (lvx_buf_read_file(NULL, b, path, max) < 0)   /* unreadable, odd or huge: nothing */
+        lvx_buf_puts(b, "-");
     lvx_buf_append(b, "", 1);       /* separator (NUL): keeps the parts apart */
 }
 
@@ -505,16 +497,16 @@ void lvx_scan_list_key(const struct lvx_ctx *ctx, struct lvx_buf *key)
     lvx_buf_reset(key);
     lvx_buf_puts(key, "uevent ");
     size_t before = key->len;
-    key_append_file(key, "/sys/kernel/uevent_seqnum");
+    key_append_file(key, "/sys/kernel/uevent_seqnum", LVX_FILE_MAX_PROC);
     if (key->len - before < 2) {    /* unreadable: the partition list itself */
         key->len = 0;
         lvx_buf_puts(key, "partitions ");
-        key_append_file(key, "/proc/partitions");
+        key_append_file(key, "/proc/partitions", LVX_FILE_MAX_PROC);
     }
     snprintf(path, sizeof(path), "%s/lvm.conf", lvx_config_system_dir());
     lvx_buf_puts(key, path);
     lvx_buf_append(key, "", 1);
-    key_append_file(key, path);
+    key_append_file(key, path, LVX_FILE_MAX_CONFIG);
     if (ctx->config_override)
         lvx_buf_puts(key, ctx->config_override);
 }

@@ -267,6 +267,9 @@ int lvx_uuid_generate(char out[LVX_UUID_LEN + 1]);
 bool lvx_name_valid(const char *name);
 /* LV name reserved for LVM2's internal use (snapshot*, pvmove*, *_mlog, *_rimage, ...). */
 bool lvx_lv_name_reserved(const char *name);
+/* Does an LV of that name fit a VG of that name (LVM2 writes no VG where
+ * len(vg) + len(lv) + 3 >= 128: "Internal error: LV name ... is not supported")? */
+bool lvx_lv_full_name_fits(const char *vg_name, const char *lv_name);
 bool lvx_tag_valid(const char *tag);
 
 /* --- vg.c --------------------------------------------------------------- */

@@ -2,7 +2,7 @@
 /*
  * model/names.c - syntax of VG/LV names and tags (lvm2-format.md §11.2, §11.3) and
  * the LV names LVM2 reserves for its internal LVs.  Entry points: lvx_name_valid(),
- * lvx_lv_name_reserved(), lvx_tag_valid().
+ * lvx_lv_name_reserved(), lvx_lv_full_name_fits(), lvx_tag_valid().
  */
 #include "model/model.h"
 
@@ -26,6 +26,12 @@ bool lvx_name_valid(const char *name)
         if (n >= LVX_NAME_MAX || !name_char_valid(name[n]))
             return false;
     return true;
+}
+
+bool lvx_lv_full_name_fits(const char *vg_name, const char *lv_name)
+{
+    /* LVM2 (vg_validate): "vg/lv" with room for the dm layer suffix must stay below 128 */
+    return strlen(vg_name) + strlen(lv_name) + 3 < LVX_NAME_MAX + 1;
 }
 
 bool lvx_lv_name_reserved(const char *name)

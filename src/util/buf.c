@@ -109,33 +109,3 @@ const char *lvx_buf_str(const struct lvx_buf *b)
 {
     return b->data ? b->data : "";
 }
-
-int lvx_buf_read_file(struct lvx_buf *b, const char *path)
-{
-    FILE *f = fopen(path, "rbe");
-    if (!f)
-        return -errno;
-    char chunk[16384];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-        lvx_buf_append(b, chunk, n);
-    int r = ferror(f) ? -EIO : 0;
-    fclose(f);
-    return r;
-}
-
-char *lvx_pool_read_file(struct lvx_pool *pool, const char *path, size_t *len)
-{
-    struct lvx_buf b = LVX_BUF_INIT;
-    int r = lvx_buf_read_file(&b, path);
-    char *text = NULL;
-    if (r == 0) {
-        text = lvx_pool_alloc(pool, b.len + 1);
-        memcpy(text, lvx_buf_str(&b), b.len + 1);
-        *len = b.len;
-    }
-    lvx_buf_free(&b);
-    if (r < 0)
-        errno = -r;
-    return text;
-}

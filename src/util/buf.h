@@ -36,12 +36,4 @@ void lvx_buf_free(struct lvx_buf *b);
 /* the string (never NULL; "" when empty) */
 const char *lvx_buf_str(const struct lvx_buf *b);
 
-/* Append the whole file at path.  0, or -errno (what was read stays in b). */
-int lvx_buf_read_file(struct lvx_buf *b, const char *path);
-
-struct lvx_pool;
-/* The whole file at path, NUL-terminated, in pool (*len = its size); NULL with errno
- * set when it cannot be opened or read. */
-char *lvx_pool_read_file(struct lvx_pool *pool, const char *path, size_t *len);
-
 #endif

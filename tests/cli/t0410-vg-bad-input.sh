@@ -97,7 +97,7 @@ if lx vgcfgbackup -f "$SCRATCH/vg0.vg" vg0 >/dev/null 2>&1; then
 else
     test_skip "vgcfgrestore of a file naming unknown PV UUIDs" "lvx vgcfgbackup failed"
 fi
-refused "vgcfgrestore of a missing file" "Couldn't open $SCRATCH/none.vg" \
+refused "vgcfgrestore of a missing file" "^  $SCRATCH/none.vg: stat failed: No such file or directory\$" \
     vgcfgrestore -f "$SCRATCH/none.vg" vg0
 
 # metadata larger than the metadata area (DEV3: 32 KiB area): nothing may be written

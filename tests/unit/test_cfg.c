@@ -134,12 +134,13 @@ static void test_strings(void)
 static void test_arrays(void)
 {
     struct lvx_cfg_node *r = parse("a = [1, 2, 3]\n"
-                                   "b = [1 2 3]\n"
+                                   "b = [1, 2 ,3]\n"
                                    "c = [\"x\", \"y\",]\n"
                                    "d = []\n"
                                    "e = [\"pv0\", 0, \"pv1\", 5]\n"
                                    "f = [\n\"pv0\", 0,\n\"pv1\", 1\n]\n"
-                                   "g = [ 1.5 , 'q' ]\n");
+                                   "g = [ 1.5 , 'q' ]\n"
+                                   "h = [\"x\" \"y\" 'z']\n");
     ok(r, "arrays parse");
     if (!r)
         return;
@@ -148,8 +149,9 @@ static void test_arrays(void)
     ok(lvx_cfg_array_at(a, 2) && lvx_cfg_array_at(a, 2)->num == 3, "array_at");
     ok(lvx_cfg_array_at(a, 3) == NULL, "array_at out of range");
     ok(lvx_cfg_equal(a->child, lvx_cfg_find(r, "b")->child) &&
-       lvx_cfg_array_len(lvx_cfg_find(r, "b")) == 3, "commas are optional");
+       lvx_cfg_array_len(lvx_cfg_find(r, "b")) == 3, "blanks around commas");
     is_int(lvx_cfg_array_len(lvx_cfg_find(r, "c")), 2, "trailing comma accepted");
+    is_int(lvx_cfg_array_len(lvx_cfg_find(r, "h")), 3, "no comma needed before a quoted string");
     const struct lvx_cfg_node *d = lvx_cfg_find(r, "d");
     ok(d && d->kind == LVX_CFG_ARRAY && d->child == NULL, "empty array is an ARRAY");
     const struct lvx_cfg_node *e = lvx_cfg_find(r, "e");
@@ -166,7 +168,8 @@ static void test_arrays(void)
     lvx_cfg_print(&b, r, LVX_CFG_LAYOUT_RAW);
     is_str(lvx_buf_str(&b),
            "a = [1, 2, 3]\nb = [1, 2, 3]\nc = [\"x\", \"y\"]\nd = []\n"
-           "e = [\"pv0\", 0, \"pv1\", 5]\nf = [\"pv0\", 0, \"pv1\", 1]\ng = [1.5, \"q\"]\n",
+           "e = [\"pv0\", 0, \"pv1\", 5]\nf = [\"pv0\", 0, \"pv1\", 1]\ng = [1.5, \"q\"]\n"
+           "h = [\"x\", \"y\", \"z\"]\n",
            "arrays printed on one line as LVM2 (status = [\"READ\", \"WRITE\"], flags = [])");
     lvx_buf_free(&b);
     ok(roundtrip(r, LVX_CFG_LAYOUT_FILE), "arrays round trip");
@@ -280,6 +283,15 @@ static void test_errors(void)
         { "a = }", 1, "unexpected '}'" },
         { "a = [1 {]", 1, "unexpected '{'" },
         { "a = [\n1,\n]\nb = ,", 4, "unexpected ','" },
+        /* as LVM2's lexer: a comma may be left out only before a quoted string, and a
+         * value that starts like a number is one */
+        { "a = [1 2]", 1, "missing ','" },
+        { "a = [\"x\" y]", 1, "missing ','" },
+        { "a = 1;", 1, "bad number" },
+        { "a = 1e5", 1, "bad number" },
+        { "a = 0x10", 1, "bad number" },
+        { "a = 1.2.3", 1, "bad number" },
+        { "a = -x", 1, "bad number" },
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         struct lvx_cfg_node *root = (void *)1;
