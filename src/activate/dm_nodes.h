@@ -16,6 +16,9 @@
 
 #include "util/ctx.h"
 
+#define LVX_NODE_MODE 0660   /* an LV's block device node: root:disk, rw-rw---- (LVM2's) */
+#define LVX_NODE_GID 6        /* "disk" */
+
 /* "/dev" or $DM_DEV_DIR. */
 const char *lvx_dm_dev_dir(void);
 /* Make /dev/mapper/<name> (block major:minor) and /dev/<vg>/<lv> -> ../mapper/<name>. */
