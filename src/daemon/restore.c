@@ -155,6 +155,8 @@ static void fix_loop(struct lvx_ctx *ctx, struct lvxd_lv *v, const char *mount_d
             lvxd_log("%s/%s: %s re-bound to the new file", v->vg, v->lv, old);
             return;
         }
+        if (v->read_only)
+            lvxd_log("%s/%s: %s", v->vg, v->lv, ctx->errmsg);
         lvx_error_clear(ctx);
         if (lvxd_loop_detach(ctx, old, true) < 0) {
             lvxd_log("%s/%s: cannot release %s: %s", v->vg, v->lv, old, ctx->errmsg);
