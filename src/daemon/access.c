@@ -2,11 +2,10 @@
 /*
  * daemon/access.c - who may use the lvx daemon, and where it keeps its files
  * (the security model, docs/design.md "User-space activation"):
- *   - the run directory must be a real directory owned by root (or by the
- *     daemon's uid), with no group or other permission bits (0700), inside
- *     directories that only root (or that uid) can change (sticky ones, like
- *     /tmp, are fine).  lvx creates it 0700 and refuses one that is not safe,
- *     with one line naming it and its mode; it never loosens or "repairs" it;
+ *   - the run directory must be private (util/privdir.c: a real directory of
+ *     root or the daemon's uid, mode 0700, inside directories others cannot
+ *     change).  lvx creates it 0700 and refuses one that is not, with one line
+ *     naming it and its mode; it never changes the mode of an existing one;
  *   - the daemon's files in it (state, log, pid file) are opened without
  *     following symlinks, made 0600 and must belong to the daemon's uid;
  *   - callers: root or the daemon's own uid (FUSE requests by their
@@ -27,6 +26,8 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "util/privdir.h"
 
 static bool owner_ok(uid_t uid)
 {
@@ -57,67 +58,9 @@ void lvxd_refused(const char *what, uint32_t uid, uint32_t gid, uint32_t pid)
              (unsigned)uid, (unsigned)gid, (unsigned)pid, extra);
 }
 
-/* Parent directories of dir, up to "/" (or "." for a relative path): none may be
- * changed by others (write permission without the sticky bit, or another owner). */
-static int check_ancestors(struct lvx_ctx *ctx, const char *dir)
-{
-    char path[4096];
-    snprintf(path, sizeof(path), "%s", dir);
-    for (;;) {
-        size_t len = strlen(path);
-        while (len > 1 && path[len - 1] == '/')
-            path[--len] = 0;
-        char *slash = strrchr(path, '/');
-        if (!slash) {
-            if (strcmp(path, ".") == 0)
-                return 0;
-            snprintf(path, sizeof(path), ".");
-        } else if (slash == path) {
-            if (path[1] == 0)
-                return 0;
-            path[1] = 0;
-        } else {
-            *slash = 0;
-        }
-        struct stat st;
-        if (stat(path, &st) < 0)
-            return 0;   /* the run directory's own check reports it */
-        bool others_write = (st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX);
-        if (others_write || !owner_ok(st.st_uid))
-            return lvx_error(ctx, EPERM,
-                             "The lvx run directory %s is inside %s (mode %04o, uid %u), which "
-                             "other users can change.", dir, path,
-                             (unsigned)(st.st_mode & 07777), (unsigned)st.st_uid);
-        if (strcmp(path, "/") == 0 || strcmp(path, ".") == 0)
-            return 0;
-    }
-}
-
 int lvx_daemon_check_run_dir(struct lvx_ctx *ctx, bool create)
 {
-    const char *dir = lvx_daemon_run_dir();
-    struct stat st;
-    if (create && mkdir(dir, 0700) < 0 && errno != EEXIST)
-        return lvx_error(ctx, errno, "Cannot create the lvx run directory %s: %s", dir,
-                         strerror(errno));
-    if (lstat(dir, &st) < 0) {
-        if (errno == ENOENT && !create)
-            return 0;   /* no daemon can run there */
-        return lvx_error(ctx, errno, "Cannot use the lvx run directory %s: %s", dir,
-                         strerror(errno));
-    }
-    if (!S_ISDIR(st.st_mode))
-        return lvx_error(ctx, ENOTDIR, "The lvx run directory %s is not a directory%s.", dir,
-                         S_ISLNK(st.st_mode) ? " (a symbolic link)" : "");
-    if (!owner_ok(st.st_uid))
-        return lvx_error(ctx, EPERM, "The lvx run directory %s belongs to uid %u, not root.",
-                         dir, (unsigned)st.st_uid);
-    if (st.st_mode & 077)
-        return lvx_error(ctx, EPERM,
-                         "The lvx run directory %s has mode %04o: other users can %s it "
-                         "(it must be 0700).", dir, (unsigned)(st.st_mode & 07777),
-                         st.st_mode & 022 ? "change" : "enter");
-    return check_ancestors(ctx, dir);
+    return lvx_privdir_check(ctx, "lvx run directory", lvx_daemon_run_dir(), create);
 }
 
 int lvxd_open_private(const char *path, int flags)
