@@ -60,7 +60,8 @@ void lvxd_refused(const char *what, uint32_t uid, uint32_t gid, uint32_t pid)
 
 int lvx_daemon_check_run_dir(struct lvx_ctx *ctx, bool create)
 {
-    return lvx_privdir_check(ctx, "lvx run directory", lvx_daemon_run_dir(), create);
+    return lvx_privdir_check(ctx, "lvx run directory", lvx_daemon_run_dir(),
+                             create ? LVX_PRIVDIR_CREATE : 0);
 }
 
 int lvxd_open_private(const char *path, int flags)

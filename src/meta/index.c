@@ -46,15 +46,16 @@ static bool index_disabled(void)
     return v && strcmp(v, "0") == 0;
 }
 
-/* The index's directory (the run directory) is private (util/privdir.h): an index in
- * a directory others can change is neither read nor written. */
+/* Nobody else can change the index's directory (the run directory, util/privdir.h;
+ * the index itself is 0600): an index where others could plant files or symlinks is
+ * neither read nor written. */
 static bool index_dir_private(bool create)
 {
     struct lvx_ctx tmp;
     lvx_ctx_init(&tmp);
     const char *dir = getenv("LVX_RUN_DIR");
     return lvx_privdir_check(&tmp, "index directory", dir && *dir ? dir : INDEX_DEFAULT_DIR,
-                             create) == 0;
+                             LVX_PRIVDIR_ENTERABLE | (create ? LVX_PRIVDIR_CREATE : 0)) == 0;
 }
 
 /* ---- hashing, path ------------------------------------------------------------- */

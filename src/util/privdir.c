@@ -5,6 +5,7 @@
 #include "util/privdir.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -51,9 +52,11 @@ static int check_ancestors(struct lvx_ctx *ctx, const char *what, const char *di
     }
 }
 
-int lvx_privdir_check(struct lvx_ctx *ctx, const char *what, const char *dir, bool create)
+int lvx_privdir_check(struct lvx_ctx *ctx, const char *what, const char *dir, unsigned flags)
 {
     struct stat st;
+    bool create = flags & LVX_PRIVDIR_CREATE;
+    mode_t denied = flags & LVX_PRIVDIR_ENTERABLE ? 022 : 077;
     if (create && mkdir(dir, 0700) < 0 && errno != EEXIST)
         return lvx_error(ctx, errno, "Cannot create the %s %s: %s", what, dir,
                          strerror(errno));
@@ -69,7 +72,7 @@ int lvx_privdir_check(struct lvx_ctx *ctx, const char *what, const char *dir, bo
     if (!owner_ok(st.st_uid))
         return lvx_error(ctx, EPERM, "The %s %s belongs to uid %u, not root.", what,
                          dir, (unsigned)st.st_uid);
-    if (st.st_mode & 077)
+    if (st.st_mode & denied)
         return lvx_error(ctx, EPERM,
                          "The %s %s has mode %04o: other users can %s it (it must be 0700).",
                          what, dir, (unsigned)(st.st_mode & 07777),

@@ -17,7 +17,9 @@
 #   - a run directory others can enter or change (a pre-existing 0755 one, 0750,
 #     1777, owned by the user, inside a world-writable directory, a symlink) is refused
 #     with one line naming it and its mode, by `lvx daemon start`, activation and
-#     `lvx daemon run`, and nothing is written into it; made 0700 it works;
+#     `lvx daemon run`, and no daemon file is written into it; made 0700 it works;
+#   - the device index kept in the run directory is 0600 and is not written into a
+#     directory others can change;
 #   - a running daemon whose run directory becomes 0755 refuses requests (client and
 #     daemon side) until it is 0700 again.
 source "$(dirname "$0")/../lib.sh"
@@ -131,10 +133,13 @@ test_eq "the LV's data is unchanged" "$sum" \
 
 # ------------------------------------------------------------ unsafe run directories
 # refused RUNDIR MODE-TEXT DESCRIPTION: lvx daemon start, activation and lvx daemon run
-# fail with one line naming RUNDIR (and MODE-TEXT); nothing is written into RUNDIR
+# fail with one line naming RUNDIR (and MODE-TEXT); no daemon file is written into
+# RUNDIR (the device index, 0600, may be: it only needs a directory nobody else can
+# change)
+daemon_files() { ls -A "$1" 2>/dev/null | grep -v '^index' | sort | tr '\n' ' '; }
 refused() {
     local dir=$1 text=$2 desc=$3 before after rc
-    before=$(ls -A "$dir" 2>/dev/null | sort | tr '\n' ' ')
+    before=$(daemon_files "$dir")
     LVX_RUN_DIR=$dir lvx daemon start >"$SCRATCH/out" 2>&1
     rc=$?
     test_eq "$desc: lvx daemon start fails (5)" "5" "$rc"
@@ -147,8 +152,10 @@ refused() {
     LVX_RUN_DIR=$dir timeout 20 "$LVX" daemon run >"$SCRATCH/out" 2>&1
     test_ok "$desc: lvx daemon run fails, naming $dir" \
         sh -c "test $? -ne 0 -a $? -ne 124 && grep -qF '$dir' '$SCRATCH/out'"
-    after=$(ls -A "$dir" 2>/dev/null | sort | tr '\n' ' ')
-    test_eq "$desc: nothing written into it" "$before" "$after"
+    after=$(daemon_files "$dir")
+    test_eq "$desc: no daemon file written into it" "$before" "$after"
+    test_ok "$desc: an index file there is 0600" \
+        sh -c "! find '$dir/' -maxdepth 1 -name 'index*' ! -perm 0600 | grep -q ."
 }
 test_ok "lvcreate lv2 (not activated)" lvx lvcreate -q -an -Zn -n lv2 -L 8m "$VG"
 R2=$SCRATCH/us/run2
@@ -158,8 +165,11 @@ test_fail "... no daemon answers there" test -e "$R2/control.sock"
 test_ok "... no loop device on its files" sh -c "! losetup -a | grep -qF '$R2/'"
 chmod 0750 "$R2"
 refused "$R2" "mode 0750" "a 0750 run directory"
+rm -f "$R2"/index*
 chmod 1777 "$R2"
 refused "$R2" "mode 1777" "a 1777 run directory"
+test_fail "... no device index written into it (others can change it)" \
+    sh -c "ls -A '$R2' | grep -q '^index'"
 chmod 0700 "$R2"
 chown "$U" "$R2"
 refused "$R2" "uid $UID_U" "a run directory of $U"
@@ -167,6 +177,7 @@ chown root "$R2"
 mkdir -m 0777 "$SCRATCH/us/open"
 mkdir -m 0700 "$SCRATCH/us/open/run"
 refused "$SCRATCH/us/open/run" "$SCRATCH/us/open" "a run directory inside a 0777 directory"
+test_fail "... no device index written into it" sh -c "ls -A '$SCRATCH/us/open/run' | grep -q ."
 ln -s "$R2" "$SCRATCH/us/link"
 refused "$SCRATCH/us/link" "symbolic link" "a symlink as run directory"
 test_ok "made 0700, the run directory is used" env LVX_RUN_DIR="$R2" "$LVX" daemon start
