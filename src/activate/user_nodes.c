@@ -30,6 +30,14 @@ static int link_replace(struct lvx_ctx *ctx, const char *target, const char *pat
     return 0;
 }
 
+/* 0755 as LVM2's, whatever the umask (the daemon's is 077) */
+static void make_dir(const char *path)
+{
+    if (mkdir(path, 0755) == 0 && chmod(path, 0755) < 0) {
+        /* left as the umask made it: root can still use it */
+    }
+}
+
 int lvx_user_nodes_add(struct lvx_ctx *ctx, const char *dev, const char *vg, const char *lv,
                        const char *loop)
 {
@@ -40,13 +48,13 @@ int lvx_user_nodes_add(struct lvx_ctx *ctx, const char *dev, const char *vg, con
         rc = lvx_error(ctx, ENAMETOOLONG, "The device name of %s/%s is too long.", vg, lv);
     if (rc == 0) {
         snprintf(path, sizeof(path), "%s/mapper", dev);
-        mkdir(path, 0755);
+        make_dir(path);
         snprintf(path, sizeof(path), "%s/mapper/%s", dev, lvx_buf_str(&name));
         rc = link_replace(ctx, loop, path);
     }
     if (rc == 0) {
         snprintf(path, sizeof(path), "%s/%s", dev, vg);
-        mkdir(path, 0755);
+        make_dir(path);
         snprintf(path, sizeof(path), "%s/%s/%s", dev, vg, lv);
         rc = link_replace(ctx, loop, path);
     }

@@ -103,6 +103,7 @@ fi
 test_ok "lvx daemon start after the kill" lvx daemon start
 test_ok "a new daemon runs" test -n "$(uspace_daemon_pids)"
 for lv in held idle ro; do test_ok "$lv: links point at its loop device after the restart" links_ok "$lv"; done
+test_eq "/dev/$VG (made again by the daemon) is 0755 like LVM2's" "755" "$(stat -c %a "/dev/$VG")"
 new_held=$(readlink "/dev/$VG/held")
 test_ok "held: a new loop device ($new_held; the old $old_held is held)" test "$new_held" != "$old_held"
 test_eq "held: its old device is still bound to the dead daemon's file" "/$VG-held" "$(backing "$old_held")"
