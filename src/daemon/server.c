@@ -9,7 +9,7 @@
  * file, starts the FUSE threads, binds the control socket and answers requests
  * until told to stop; a daemon started after a complete crash re-binds the
  * restored LVs' loop devices to the new files and points their /dev links at
- * them (volumes.c).  Nothing is created in an unsafe run directory (access.c).
+ * them (restore.c).  Nothing is created in an unsafe run directory (access.c).
  *
  * Entry point: lvx_daemon_serve().
  */
