@@ -74,9 +74,10 @@ int lvx_privdir_check(struct lvx_ctx *ctx, const char *what, const char *dir, un
                          dir, (unsigned)st.st_uid);
     if (st.st_mode & denied)
         return lvx_error(ctx, EPERM,
-                         "The %s %s has mode %04o: other users can %s it (it must be 0700).",
+                         "The %s %s has mode %04o: other users can %s it (it must be %s).",
                          what, dir, (unsigned)(st.st_mode & 07777),
-                         st.st_mode & 022 ? "change" : "enter");
+                         st.st_mode & 022 ? "change" : "enter",
+                         denied == 077 ? "0700" : "0700 or 0755");
     return check_ancestors(ctx, what, dir);
 }
 
