@@ -17,7 +17,9 @@
 #   - the foreign device is left alone (still backed by the foreign image) and no link
 #     points at it;
 #   - while no daemon runs, a linked device is never freed (it stays bound to the dead
-#     daemon's file even after its holder closes).
+#     daemon's file even after its holder closes);
+#   - an LV renamed while active keeps its device and links across a worker kill and
+#     gets its links at its new name after a whole-daemon kill.
 source "$(dirname "$0")/../lib.sh"
 source "$LVX_ROOT/tests/tools/uspace-env.sh"
 
@@ -157,6 +159,30 @@ test_ok "lvs after a second kill (restarts the daemon)" lvx lvs "$VG"
 for lv in held idle ro; do test_ok "$lv: links point at its loop device after the second restart" links_ok "$lv"; done
 test_ok "no link points at a device not backed by its LV's file (second restart)" no_foreign_links
 [[ -n $foreign ]] && test_eq "the foreign device is still left alone" "$SCRATCH/foreign.img" "$(backing "$foreign")"
+
+# a renamed active LV (the kernel keeps the old file name of its loop device): a worker
+# kill, then a whole-daemon kill, still find its device by its backing file
+test_ok "lvrename idle -> idle2 while active" lvx lvrename "$VG" idle idle2
+ren=$(readlink "/dev/$VG/idle2")
+test_ok "idle2: links point at the renamed LV's device" test -n "$ren" -a -b "/dev/$VG/idle2"
+read -r sup worker <<<"$(uspace_daemon_pids)"
+kill -9 "$worker"
+for i in $(seq 50); do
+    read -r sup2 worker2 <<<"$(uspace_daemon_pids)"
+    [[ -n $worker2 && $worker2 != "$worker" ]] && break
+    sleep 0.1
+done
+test_ok "worker killed: the supervisor started a new one" test -n "$worker2" -a "$worker2" != "$worker"
+for i in $(seq 50); do lvx daemon status >/dev/null 2>&1 && break; sleep 0.1; done
+test_eq "idle2 keeps its loop device and links after the worker restart" "$ren" "$(readlink "/dev/$VG/idle2")"
+test_eq "... /dev/mapper too" "$ren" "$(readlink "/dev/mapper/$VG-idle2")"
+read -r sup worker <<<"$(uspace_daemon_pids)"
+kill -9 "$sup" "$worker"
+for i in $(seq 50); do [[ -z $(uspace_daemon_pids) ]] && break; sleep 0.1; done
+test_ok "lvs after killing the whole daemon" lvx lvs "$VG"
+test_ok "idle2: links point at its loop device after the restart" links_ok idle2
+test_ok "no link of the old name idle is left" test ! -e "/dev/$VG/idle" -a ! -L "/dev/mapper/$VG-idle"
+test_ok "no link points at a device not backed by its LV's file (after the rename)" no_foreign_links
 
 test_ok "vgchange -an" lvx vgchange -an "$VG"
 test_ok "links are gone" test ! -e "/dev/$VG" -a ! -e "/dev/mapper/$VG-held"
