@@ -29,7 +29,7 @@
 
 #include "activate/dm_ioctl.h"
 #include "map/dm_names.h"
-#include "activate/dm_nodes.h"
+#include "nodes/dm_nodes.h"
 #include "map/map.h"
 
 #define REMOVE_RETRIES 10

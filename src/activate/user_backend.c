@@ -8,9 +8,11 @@
  *              the VG from the devices itself (this command's view is only used
  *              to name them), attaches the loop device; then the /dev entries
  *              /dev/<vg>/<lv> and /dev/mapper/<dm name> (symlinks to the loop
- *              device) and the stripe geometry hint for mkfs (the loop device
- *              hides it); partial (--activationmode partial): the daemon serves
- *              the LV with its missing PVs' extents failing I/O with EIO;
+ *              device, user_nodes.c; the daemon is told $DM_DEV_DIR so that it
+ *              can point them at a new loop device after a crash) and the stripe
+ *              geometry hint for mkfs (the loop device hides it); partial
+ *              (--activationmode partial): the daemon serves the LV with its missing
+ *              PVs' extents failing I/O with EIO;
  *   deactivate refused while the loop device is held (mounted) unless forced;
  *   stage/swap: the new size and mapping go live at swap (after the commit):
  *              the daemon re-reads the metadata, the loop device its capacity;
@@ -32,7 +34,8 @@
 #include <unistd.h>
 
 #include "map/dm_names.h"
-#include "activate/dm_nodes.h"
+#include "nodes/dm_nodes.h"
+#include "nodes/user_nodes.h"
 #include "daemon/daemon.h"
 
 static bool user_probe(struct lvx_ctx *ctx)
@@ -70,73 +73,6 @@ static int device_words(struct lvx_ctx *ctx, const struct lvx_vg *vg, struct lvx
     return 0;
 }
 
-static int dm_name(struct lvx_ctx *ctx, const char *vg, const char *lv, struct lvx_buf *out)
-{
-    if (lvx_dm_lv_name(out, vg, lv, NULL) < 0)
-        return lvx_error(ctx, ENAMETOOLONG, "The device name of %s/%s is too long.", vg, lv);
-    return 0;
-}
-
-/* path -> target, replacing what is there. */
-static int link_replace(struct lvx_ctx *ctx, const char *target, const char *path)
-{
-    char tmp[PATH_MAX + 16];
-    snprintf(tmp, sizeof(tmp), "%s.lvx-tmp", path);
-    unlink(tmp);
-    if (symlink(target, tmp) < 0 || rename(tmp, path) < 0) {
-        int e = errno;
-        unlink(tmp);
-        return lvx_error(ctx, e, "Cannot create %s: %s", path, strerror(e));
-    }
-    return 0;
-}
-
-static int nodes_add(struct lvx_ctx *ctx, const char *vg, const char *lv, const char *loop)
-{
-    const char *dev = lvx_dm_dev_dir();
-    char path[PATH_MAX];
-    struct lvx_buf name = LVX_BUF_INIT;
-    int rc = dm_name(ctx, vg, lv, &name);
-    if (rc == 0) {
-        snprintf(path, sizeof(path), "%s/mapper", dev);
-        mkdir(path, 0755);
-        snprintf(path, sizeof(path), "%s/mapper/%s", dev, lvx_buf_str(&name));
-        rc = link_replace(ctx, loop, path);
-    }
-    if (rc == 0) {
-        snprintf(path, sizeof(path), "%s/%s", dev, vg);
-        mkdir(path, 0755);
-        snprintf(path, sizeof(path), "%s/%s/%s", dev, vg, lv);
-        rc = link_replace(ctx, loop, path);
-    }
-    lvx_buf_free(&name);
-    return rc;
-}
-
-/* Remove the entries when they are symlinks (ours; never a dm node). */
-static void unlink_if_link(const char *path)
-{
-    struct stat st;
-    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
-        unlink(path);
-}
-
-static void nodes_remove(const char *vg, const char *lv)
-{
-    const char *dev = lvx_dm_dev_dir();
-    char path[PATH_MAX];
-    struct lvx_buf name = LVX_BUF_INIT;
-    if (lvx_dm_lv_name(&name, vg, lv, NULL) == 0) {
-        snprintf(path, sizeof(path), "%s/mapper/%s", dev, lvx_buf_str(&name));
-        unlink_if_link(path);
-    }
-    lvx_buf_free(&name);
-    snprintf(path, sizeof(path), "%s/%s/%s", dev, vg, lv);
-    unlink_if_link(path);
-    snprintf(path, sizeof(path), "%s/%s", dev, vg);
-    rmdir(path);   /* only when empty */
-}
-
 /* "su=256k,sw=4" hint for striped LVs. */
 static void geometry_hint(struct lvx_ctx *ctx, uint64_t io_min, uint64_t io_opt)
 {
@@ -152,10 +88,14 @@ static int user_activate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
     struct lvx_buf req = LVX_BUF_INIT, reply = LVX_BUF_INIT;
     /* FLAGS: 1 read-only, 2 partial (the daemon serves the present PVs, the missing
      * ones' extents fail with EIO) */
-    lvx_buf_printf(&req, "activate %s %s %s %d", lv->vg->name, lv->name, lv->uuid,
+    const char *dev_dir = lvx_dm_dev_dir();
+    lvx_buf_printf(&req, "activate %s %s %s %d %s", lv->vg->name, lv->name, lv->uuid,
                    (lvx_activation_read_only(lv, opts) ? 1 : 0) |
-                       (opts && opts->partial ? 2 : 0));
-    int rc = device_words(ctx, lv->vg, &req);
+                       (opts && opts->partial ? 2 : 0), dev_dir);
+    int rc = strpbrk(dev_dir, " \t\n") || dev_dir[0] != '/'
+                 ? lvx_error(ctx, EINVAL, "DM_DEV_DIR \"%s\" must be an absolute path without "
+                             "blanks.", dev_dir)
+                 : device_words(ctx, lv->vg, &req);
     if (rc == 0)
         rc = lvx_daemon_call(ctx, lvx_buf_str(&req), true, &reply);
     if (rc == 0) {
@@ -166,7 +106,7 @@ static int user_activate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
                    &min, file, &io_min, &io_opt) < 4) {
             rc = lvx_error(ctx, EPROTO, "Unexpected answer of the lvx daemon: %s",
                            lvx_buf_str(&reply));
-        } else if ((rc = nodes_add(ctx, lv->vg->name, lv->name, loop)) == 0) {
+        } else if ((rc = lvx_user_nodes_add(ctx, dev_dir, lv->vg->name, lv->name, loop)) == 0) {
             geometry_hint(ctx, io_min, io_opt);
         }
     }
@@ -187,7 +127,7 @@ static int user_deactivate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
         rc = 0;
     }
     if (rc == 0)
-        nodes_remove(lv->vg->name, lv->name);
+        lvx_user_nodes_remove(lvx_dm_dev_dir(), lv->vg->name, lv->name);
     return rc;
 }
 
@@ -268,8 +208,8 @@ static int user_rename(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char 
     ssize_t n = readlink(old, loop, sizeof(loop) - 1);
     if (n > 0)
         loop[n] = 0;
-    nodes_remove(lv->vg->name, lv->name);
-    return nodes_add(ctx, new_vg, new_lv, loop);
+    lvx_user_nodes_remove(lvx_dm_dev_dir(), lv->vg->name, lv->name);
+    return lvx_user_nodes_add(ctx, lvx_dm_dev_dir(), new_vg, new_lv, loop);
 }
 
 const struct lvx_activation_backend lvx_activation_user = {

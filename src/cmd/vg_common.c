@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "activate/dm_nodes.h"
+#include "nodes/dm_nodes.h"
 #include "dev/signature.h"
 #include "meta/commit.h"
 #include "meta/pv_init.h"

@@ -7,7 +7,7 @@
  */
 #include "cmd/vgcmd.h"
 
-#include "activate/dm_nodes.h"
+#include "nodes/dm_nodes.h"
 
 #include <string.h>
 

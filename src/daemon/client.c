@@ -4,7 +4,8 @@
  * alive (pid file lock), starting it (double fork; the grandchild becomes
  * `lvx daemon run` when the program is lvx, which sets its I/O seam up from the
  * environment again, else runs lvx_daemon_serve() itself with the caller's ctx->io),
- * and one request/reply over the control socket.
+ * and one request/reply over the control socket (after checking the run
+ * directory, access.c, and that the daemon at the other end is root's).
  *
  * Entry points: lvx_daemon_run_dir(), lvx_daemon_path(), lvx_daemon_alive(),
  * lvx_daemon_has_state(), lvx_daemon_start(), lvx_daemon_call(); lvxd_control_socket()
@@ -123,7 +124,7 @@ static void spawn_daemon(const struct lvx_dev_ops *io)
                 close(fd);
             if (chdir("/") < 0)
                 _exit(1);
-            umask(022);
+            umask(077);
             exec_lvx_daemon();
             _exit(lvx_daemon_serve(io));
         }
@@ -140,11 +141,9 @@ static void sleep_ms(long ms)
 
 int lvx_daemon_start(struct lvx_ctx *ctx)
 {
-    char dir[4096];
-    snprintf(dir, sizeof(dir), "%s", lvx_daemon_run_dir());
-    if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-        return lvx_error(ctx, errno, "Cannot create the lvx run directory %s: %s", dir,
-                         strerror(errno));
+    int rc = lvx_daemon_check_run_dir(ctx, true);
+    if (rc < 0)
+        return rc;
     if (!lvx_daemon_alive())
         spawn_daemon(ctx->io);
     for (int waited = 0; waited < START_WAIT_MS; waited += 20) {
@@ -212,20 +211,46 @@ static int parse_reply(struct lvx_ctx *ctx, const char *text, struct lvx_buf *re
                      len ? msg : "The lvx daemon gave no answer.");
 }
 
+/* The process at the other end is root or runs as this uid (not an impostor that
+ * bound the socket). */
+static int check_peer(struct lvx_ctx *ctx, int fd)
+{
+    struct ucred cred;
+    socklen_t len = sizeof(cred);
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0)
+        return lvx_error(ctx, errno, "Cannot identify the lvx daemon: %s", strerror(errno));
+    if (cred.uid != 0 && cred.uid != geteuid())
+        return lvx_error(ctx, EPERM, "The lvx daemon socket is served by uid %u, not root: "
+                         "refusing it.", (unsigned)cred.uid);
+    return 0;
+}
+
 int lvx_daemon_call(struct lvx_ctx *ctx, const char *request, bool start, struct lvx_buf *reply)
 {
+    int rc = lvx_daemon_check_run_dir(ctx, false);
+    if (rc < 0)
+        return rc;
     int fd = connect_socket();
     if (fd < 0 && start) {
-        int rc = lvx_daemon_start(ctx);
+        rc = lvx_daemon_start(ctx);
         if (rc < 0)
             return rc;
         fd = connect_socket();
     }
+    if (fd == -EACCES || fd == -EPERM) {
+        char path[4096];
+        lvx_daemon_path(path, sizeof(path), LVX_DAEMON_SOCKET);
+        return lvx_error(ctx, -fd, "Cannot connect to the lvx daemon at %s: %s", path,
+                         strerror(-fd));
+    }
     if (fd < 0)
         return lvx_error(ctx, ENOTCONN, "The lvx daemon is not running.");
+    if ((rc = check_peer(ctx, fd)) < 0) {
+        close(fd);
+        return rc;
+    }
     size_t len = strlen(request);
     struct lvx_buf all = LVX_BUF_INIT;
-    int rc = 0;
     if (write(fd, request, len) != (ssize_t)len || write(fd, "\n", 1) != 1) {
         rc = lvx_error(ctx, errno ? errno : EIO, "Writing to the lvx daemon: %s",
                        strerror(errno));

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * daemon/control.c - the control socket of the worker: one request line per
- * connection (protocol in daemon.h), handled one at a time.
+ * connection (protocol in daemon.h), handled one at a time; from root (or the
+ * daemon's uid, SO_PEERCRED) only, while the run directory is safe.
  *
  * Entry point: lvxd_control_loop().
  */
@@ -69,9 +70,9 @@ static char *join_from(struct request *r, int i)
 
 static int do_activate(struct request *r)
 {
-    if (r->n < 6)
-        return fail(r, EINVAL, "usage: activate VG LV UUID FLAGS DEV...");
-    char *devs = join_from(r, 5);
+    if (r->n < 7 || r->w[5][0] != '/')
+        return fail(r, EINVAL, "usage: activate VG LV UUID FLAGS DEVDIR DEV...");
+    char *devs = join_from(r, 6);
     unsigned flags = (unsigned)strtoul(r->w[4], NULL, 10) & (LVXD_FLAG_RO | LVXD_FLAG_PARTIAL);
     struct lvxd_lv *v;
     pthread_mutex_lock(&lvxd_lvs_mutex);
@@ -81,18 +82,11 @@ static int do_activate(struct request *r)
     free(devs);
     if (rc < 0)
         return fail_ctx(r);
-    if (v->loop[0] && v->loop_stale) {
-        int nr = -1;
-        sscanf(v->loop, "/dev/loop%d", &nr);
-        if (lvxd_loop_busy(v->loop))
-            return fail(r, EBUSY, "the loop device of this LV is in use and bound to a dead "
-                        "daemon's file: unmount it first");
-        if (lvxd_loop_detach(r->ctx, v->loop, false) < 0)
-            return fail_ctx(r);
+    snprintf(v->dev_dir, sizeof(v->dev_dir), "%s", r->w[5]);
+    /* a device not bound to this LV's file (never attached, or released after a
+     * crash) is not this LV's: attach one */
+    if (!lvxd_volume_loop_ours(v, r->mount_dir)) {
         v->loop[0] = 0;
-        if ((rc = lvxd_volume_attach(r->ctx, v, r->mount_dir, nr)) < 0)
-            return fail_ctx(r);
-    } else if (!v->loop[0] || !lvxd_loop_attached(v->loop)) {
         if ((rc = lvxd_volume_attach(r->ctx, v, r->mount_dir, -1)) < 0) {
             if (!existed)
                 lvxd_volume_remove(v);
@@ -113,7 +107,7 @@ static int do_deactivate(struct request *r)
     pthread_mutex_lock(&lvxd_lvs_mutex);
     struct lvxd_lv *v = lvxd_volume_find(r->w[1], r->w[2]);
     pthread_mutex_unlock(&lvxd_lvs_mutex);
-    if (v && v->loop[0]) {
+    if (v && lvxd_volume_loop_ours(v, r->mount_dir)) {   /* never another's device */
         if (!force && lvxd_loop_busy(v->loop)) {
             char msg[300];
             snprintf(msg, sizeof(msg), "Logical volume %s/%s in use.", v->vg, v->lv);
@@ -137,7 +131,7 @@ static int do_status(struct request *r)
     pthread_mutex_lock(&lvxd_lvs_mutex);
     struct lvxd_lv *v = lvxd_volume_find(r->w[1], r->w[2]);
     char loop[32] = "";
-    int maj = -1, min = -1, ro = 0, stale = 0;
+    int maj = -1, min = -1, ro = 0;
     uint64_t size = 0;
     if (v) {
         snprintf(loop, sizeof(loop), "%s", v->loop[0] ? v->loop : "-");
@@ -145,7 +139,6 @@ static int do_status(struct request *r)
         min = v->loop[0] ? v->loop_minor : -1;
         ro = v->read_only;
         size = v->size;
-        stale = v->loop_stale;
     }
     pthread_mutex_unlock(&lvxd_lvs_mutex);
     if (!v) {
@@ -153,8 +146,8 @@ static int do_status(struct request *r)
         return 0;
     }
     int open = loop[0] != '-' && lvxd_loop_busy(loop);
-    lvx_buf_printf(r->out, "ok active %s %d %d %d %d %" PRIu64 " %d\n", loop, maj, min, ro, open,
-                   size, stale);
+    lvx_buf_printf(r->out, "ok active %s %d %d %d %d %" PRIu64 "\n", loop, maj, min, ro, open,
+                   size);
     return 0;
 }
 
@@ -215,9 +208,8 @@ static int do_list(struct request *r)
     pthread_mutex_lock(&lvxd_lvs_mutex);
     for (struct lvxd_lv *v = lvxd_lvs; v; v = v->next)
         if (!v->dying)
-            lvx_buf_printf(r->out, "%s %s %s %d:%d %" PRIu64 "%s\n", v->vg, v->lv,
-                           v->loop[0] ? v->loop : "-", v->loop_major, v->loop_minor, v->size,
-                           v->loop_stale ? " stale" : "");
+            lvx_buf_printf(r->out, "%s %s %s %d:%d %" PRIu64 "\n", v->vg, v->lv,
+                           v->loop[0] ? v->loop : "-", v->loop_major, v->loop_minor, v->size);
     pthread_mutex_unlock(&lvxd_lvs_mutex);
     return 0;
 }
@@ -250,7 +242,7 @@ static int do_stop(struct request *r)
             list[cnt++] = v;
     pthread_mutex_unlock(&lvxd_lvs_mutex);
     for (unsigned i = 0; i < cnt; i++) {
-        if (list[i]->loop[0])
+        if (lvxd_volume_loop_ours(list[i], r->mount_dir))
             lvxd_loop_detach(r->ctx, list[i]->loop, true);
         lvx_error_clear(r->ctx);
         lvxd_volume_remove(list[i]);
@@ -300,6 +292,26 @@ static void handle(struct request *r, char *line)
         do_stop(r);
     else
         fail(r, EINVAL, "unknown request");
+}
+
+/* Only root (or the daemon's uid) may send requests, and only while the run
+ * directory is safe (access.c). */
+static bool allowed(struct request *r, int c)
+{
+    struct ucred cred = { 0, (uid_t)-1, (gid_t)-1 };
+    socklen_t len = sizeof(cred);
+    if (getsockopt(c, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0 ||
+        !lvxd_caller_allowed(cred.uid)) {
+        lvxd_refused("a control request", cred.uid, cred.gid, (uint32_t)cred.pid);
+        fail(r, EACCES, "Permission denied: only root may send requests to the lvx daemon.");
+        return false;
+    }
+    lvx_error_clear(r->ctx);
+    if (lvx_daemon_check_run_dir(r->ctx, false) < 0) {
+        fail_ctx(r);
+        return false;
+    }
+    return true;
 }
 
 static bool read_request(int c, char *buf, size_t size)
@@ -366,9 +378,11 @@ int lvxd_control_loop(int listen_fd, const char *mount_dir)
         if (read_request(c, line, MAX_REQUEST)) {
             char first[200];
             snprintf(first, sizeof(first), "%.*s", (int)strcspn(line, "\n"), line);
-            handle(&r, line);
-            lvxd_log("request \"%s\": %.*s", first, (int)strcspn(lvx_buf_str(&out), "\n"),
-                     lvx_buf_str(&out));
+            if (allowed(&r, c)) {   /* else refused: the reply says why */
+                handle(&r, line);
+                lvxd_log("request \"%s\": %.*s", first, (int)strcspn(lvx_buf_str(&out), "\n"),
+                         lvx_buf_str(&out));
+            }
             write_all(c, lvx_buf_str(&out), out.len);
         }
         close(c);

@@ -21,9 +21,10 @@
  *
  * Control protocol (text, one request per connection; names never contain blanks):
  *   ping                                   -> ok <supervisor pid> <worker pid>
- *   activate VG LV LVUUID FLAGS DEV...     -> ok <loop dev> <major> <minor> <file>
+ *   activate VG LV LVUUID FLAGS DEVDIR DEV... -> ok <loop dev> <major> <minor> <file>
  *                                             FLAGS: 1 read-only | 2 partial (extents
- *                                             on missing PVs fail with EIO)
+ *                                             on missing PVs fail with EIO); DEVDIR:
+ *                                             where the client links the LV
  *   deactivate VG LV FORCE                 -> ok
  *   status VG LV                           -> ok active <loop> <maj> <min> <ro> <open> <bytes>
  *                                             | ok inactive
@@ -33,8 +34,13 @@
  *   stop FORCE                             -> ok (then the daemon exits)
  * Errors: "err <errno> <message>".
  *
- * Entry points: lvx_daemon_run_dir(), lvx_daemon_path(), lvx_daemon_call(),
- * lvx_daemon_alive(), lvx_daemon_start(), lvx_daemon_serve().
+ * Security (access.c, docs/design.md): the run directory is 0700 and owned by root
+ * (lvx refuses any other), its files 0600; only root (or the daemon's uid) may
+ * send requests (SO_PEERCRED) or use the FUSE files (fuse_in_header uid, and the
+ * kernel's default_permissions); loop devices are root:disk 0660 like LVM2's nodes.
+ *
+ * Entry points: lvx_daemon_run_dir(), lvx_daemon_check_run_dir(), lvx_daemon_path(),
+ * lvx_daemon_call(), lvx_daemon_alive(), lvx_daemon_start(), lvx_daemon_serve().
  */
 #ifndef LVX_DAEMON_DAEMON_H
 #define LVX_DAEMON_DAEMON_H
@@ -53,6 +59,10 @@
 
 /* $LVX_RUN_DIR or /run/lvx. */
 const char *lvx_daemon_run_dir(void);
+/* The run directory is safe (access.c): a directory of root (or this uid), mode 0700,
+ * inside directories others cannot change; create: make it (0700) when missing.
+ * -EPERM etc. with a one-line error naming it and its mode. */
+int lvx_daemon_check_run_dir(struct lvx_ctx *ctx, bool create);
 /* <run dir>/<leaf> into out (size n). */
 void lvx_daemon_path(char *out, size_t n, const char *leaf);
 

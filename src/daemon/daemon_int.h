@@ -3,7 +3,8 @@
  * daemon/daemon_int.h - what the daemon's files share (not used outside
  * src/daemon/): the served LVs (volumes.c), the datapath (datapath.c), the FUSE
  * protocol threads (fuse.c), loop devices (loopdev.c), the control server
- * (control.c), process set-up (proc.c), the log (log.c).
+ * (control.c), process set-up (proc.c), the log (log.c), callers and private
+ * files (access.c).
  */
 #ifndef LVX_DAEMON_DAEMON_INT_H
 #define LVX_DAEMON_DAEMON_INT_H
@@ -11,6 +12,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "dev/io.h"
@@ -27,6 +29,15 @@ void lvxd_log_open(void);
 void lvxd_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* ctx log callback writing to the log */
 void lvxd_log_cb(void *arg, int level, const char *msg);
+
+/* --- access.c: who may use the daemon --------------------------------------- */
+/* root or the daemon's own uid */
+bool lvxd_caller_allowed(uint32_t uid);
+/* Log a refused request (at most one line a second). */
+void lvxd_refused(const char *what, uint32_t uid, uint32_t gid, uint32_t pid);
+/* open(2) a file of the run directory: no symlink, created 0600, must be a regular
+ * file of ours (made 0600 if it was not).  fd or -errno. */
+int lvxd_open_private(const char *path, int flags);
 
 /* --- volumes.c: the served LVs -------------------------------------------- */
 struct lvxd_pv {
@@ -63,7 +74,9 @@ struct lvxd_lv {
     bool dying;                  /* deactivated while open: freed at the last release */
     char loop[32];               /* "/dev/loopN" or "" */
     int loop_major, loop_minor;
-    bool loop_stale;             /* still bound to a dead daemon's file (in use) */
+    char loop_name[260];         /* the file name the loop device was attached with
+                                  * (the kernel keeps it across a rename) */
+    char dev_dir[256];           /* where the client made the LV's /dev links */
     struct lvxd_lv *next;
 };
 
@@ -90,16 +103,25 @@ struct lvxd_lv *lvxd_volume_get(uint64_t ino, bool open);
 void lvxd_volume_put(struct lvxd_lv *v);
 /* Fill the file name of vg/lv (dm name).  -ENAMETOOLONG. */
 int lvxd_volume_name(char *out, size_t n, const char *vg, const char *lv);
+/* (Re)attach the loop device of v to its file; nr: wanted loop number or -1. */
+int lvxd_volume_attach(struct lvx_ctx *ctx, struct lvxd_lv *v, const char *mount_dir, int nr);
+/* v's loop device is bound to v's file of the mount at mount_dir (by the kernel's
+ * backing file, not by the device's name). */
+bool lvxd_volume_loop_ours(const struct lvxd_lv *v, const char *mount_dir);
+
+/* --- restore.c: the state file and a restarted daemon ----------------------- */
 /* Write the state file (every served LV). */
 void lvxd_state_save(void);
 /* Serve the LVs of the state file again (daemon or worker start), before the
  * FUSE threads run: requests the kernel resends find them.  Count restored. */
 unsigned lvxd_state_load(struct lvx_ctx *ctx);
-/* A new daemon (new FUSE mount): bind the restored LVs' loop devices to the new
- * files (re-bind, re-attach, or mark stale when in use).  Then saves the state. */
-void lvxd_state_fix_loops(struct lvx_ctx *ctx, const char *mount_dir);
-/* (Re)attach the loop device of v to its file; nr: wanted loop number or -1. */
-int lvxd_volume_attach(struct lvx_ctx *ctx, struct lvxd_lv *v, const char *mount_dir, int nr);
+/* After the FUSE threads started.  new_mount (a new daemon): bind the restored
+ * LVs' loop devices to the new files (re-bind read-only ones, else release the
+ * old device and attach a new one; a device not bound to our file is never
+ * touched).  Always: every restored LV's /dev links point at the loop device
+ * bound to its file or are removed, those of LVs that could not be restored are
+ * removed.  Then saves the state. */
+void lvxd_state_settle(struct lvx_ctx *ctx, const char *mount_dir, bool new_mount);
 
 /* --- datapath.c: one per FUSE thread --------------------------------------- */
 /* The I/O seam of the daemon (every PV open, read, write, flush): set once by
@@ -154,6 +176,9 @@ int lvxd_loop_detach(struct lvx_ctx *ctx, const char *dev, bool force);
 bool lvxd_loop_busy(const char *dev);
 /* The loop device dev is attached (any file). */
 bool lvxd_loop_attached(const char *dev);
+/* The backing file of loop device dev as the kernel shows it
+ * (/sys/block/loopN/loop/backing_file) into out: 0, or -errno (not attached). */
+int lvxd_loop_backing(const char *dev, char *out, size_t n);
 /* Bind a read-only loop device to a new file (LOOP_CHANGE_FD). */
 int lvxd_loop_change_fd(struct lvx_ctx *ctx, const char *dev, const char *file);
 /* Set the read-ahead of a loop device (KiB). */

@@ -15,6 +15,10 @@
  * and max_read (max_pages 256, and max_read as a mount option), async direct
  * I/O, many background requests; files are opened FOPEN_DIRECT_IO.
  *
+ * Access: root only (mount option default_permissions: the kernel checks the
+ * modes, root's 0700 directory and 0600 files; and the requests' uid, see
+ * needs_root()).
+ *
  * A restarted worker (the previous one died, the supervisor kept the
  * connection) asks the kernel to resend the requests the dead one had read
  * (FUSE_NOTIFY_RESEND, Linux 6.9+).
@@ -63,7 +67,8 @@ int lvxd_fuse_mount(int fd, const char *dir)
 {
     char opts[256];
     snprintf(opts, sizeof(opts),
-             "fd=%d,rootmode=40000,user_id=0,group_id=0,allow_other,max_read=%u", fd,
+             "fd=%d,rootmode=40700,user_id=0,group_id=0,allow_other,default_permissions,"
+             "max_read=%u", fd,
              LVXD_MAX_IO);
     if (mount("lvx", dir, "fuse.lvx", MS_NOSUID | MS_NODEV | MS_NOEXEC, opts) < 0)
         return -errno;
@@ -124,7 +129,7 @@ static void root_attr(struct fuse_attr *a)
 {
     memset(a, 0, sizeof(*a));
     a->ino = ROOT_INO;
-    a->mode = S_IFDIR | 0755;
+    a->mode = S_IFDIR | 0700;
     a->nlink = 2;
     a->blksize = PAGE;
 }
@@ -389,6 +394,25 @@ static void do_opendir(int fd, const struct fuse_in_header *h)
     reply(fd, h->unique, h->nodeid == ROOT_INO ? 0 : -ENOTDIR, &out, sizeof(out));
 }
 
+/* Requests that grant access (names, open, attributes changes, the directory) are
+ * root's (or the daemon uid's) only; the kernel refuses others first
+ * (default_permissions and the modes: root's, 0700 / 0600), this is the second
+ * wall (e.g. for CAP_DAC_OVERRIDE without root).  GETATTR is answered (sizes, as
+ * sysfs shows them; loop status ioctls ask it), and requests on an open handle
+ * carry what its opener was granted: the loop device's I/O comes from kernel
+ * workers or from whoever submits to the block device, whose node decides. */
+static bool needs_root(uint32_t opcode)
+{
+    switch (opcode) {
+    case FUSE_INIT: case FUSE_DESTROY: case FUSE_FORGET: case FUSE_BATCH_FORGET:
+    case FUSE_INTERRUPT: case FUSE_GETATTR: case FUSE_RELEASE: case FUSE_RELEASEDIR:
+    case FUSE_READ: case FUSE_WRITE: case FUSE_FSYNC: case FUSE_FALLOCATE: case FUSE_FLUSH:
+        return false;
+    default:
+        return true;
+    }
+}
+
 static void dispatch(struct worker *w, uint8_t *msg, size_t len)
 {
     struct fuse_in_header h;
@@ -397,6 +421,14 @@ static void dispatch(struct worker *w, uint8_t *msg, size_t len)
     memcpy(&h, msg, sizeof(h));
     void *arg = msg + sizeof(h);
     int fd = w->fd;
+    if (needs_root(h.opcode) && !lvxd_caller_allowed(h.uid)) {
+        char what[48];
+        snprintf(what, sizeof(what), "FUSE request %u on node %llu", h.opcode,
+                 (unsigned long long)h.nodeid);
+        lvxd_refused(what, h.uid, h.gid, h.pid);
+        reply(fd, h.unique, -EACCES, NULL, 0);
+        return;
+    }
     switch (h.opcode) {
     case FUSE_INIT: do_init(fd, &h, arg); break;
     case FUSE_LOOKUP: msg[len - 1] = 0; do_lookup(fd, &h, arg); break;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * daemon/log.c - the daemon's log file (<run dir>/lvxd.log): one timestamped
- * line per message, written with a single write(2) (no allocation).
+ * line per message, written with a single write(2) (no allocation); mode 0600
+ * (it names devices).
  *
  * Entry points: lvxd_log_open(), lvxd_log(), lvxd_log_cb().
  */
@@ -20,7 +21,7 @@ void lvxd_log_open(void)
 {
     char path[4096];
     lvx_daemon_path(path, sizeof(path), LVX_DAEMON_LOG);
-    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+    int fd = lvxd_open_private(path, O_WRONLY | O_CREAT | O_APPEND);   /* 0600 */
     if (fd >= 0)
         log_fd = fd;
 }

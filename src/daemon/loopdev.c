@@ -10,8 +10,12 @@
  * short-lived child process (the result comes back through a pipe), so that it
  * never waits on a lock of the serving process (valgrind's, for one).
  *
+ * An attached device node is made root:disk 0660 (what LVM2's udev rules give
+ * an LV's node).  Whose a device is, is told by its backing file
+ * (lvxd_loop_backing()), never by its number.
+ *
  * Entry points: lvxd_loop_attach(), lvxd_loop_detach(), lvxd_loop_busy(),
- * lvxd_loop_attached(), lvxd_loop_change_fd(), lvxd_loop_read_ahead(),
+ * lvxd_loop_attached(), lvxd_loop_backing(), lvxd_loop_change_fd(), lvxd_loop_read_ahead(),
  * lvxd_loop_set_capacity(), lvxd_file_stat().
  */
 #include "daemon/daemon_int.h"
@@ -28,6 +32,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "nodes/dm_nodes.h"
 
 #define LOOP_MAJOR 7
 #define ATTACH_TRIES 20
@@ -94,6 +100,14 @@ static int attach_here(struct lvx_ctx *ctx, const char *file, bool ro, uint32_t 
         rc = configure(lfd, ffd, file, ro, lbs);
         if (rc == 0) {
             struct stat st;
+            /* the LV's block device: root:disk 0660, as LVM2's udev rules make its nodes */
+            if (fchown(lfd, 0, LVX_NODE_GID) < 0 || fchmod(lfd, LVX_NODE_MODE) < 0) {
+                rc = lvx_error(ctx, errno, "Cannot set the owner of /dev/loop%d: %s", nr,
+                               strerror(errno));
+                ioctl(lfd, LOOP_CLR_FD, 0);
+                close(lfd);
+                break;
+            }
             fstat(lfd, &st);
             snprintf(dev, devlen, "/dev/loop%d", nr);
             *major_out = (int)major(st.st_rdev);
@@ -127,6 +141,27 @@ bool lvxd_loop_attached(const char *dev)
     snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/loop/backing_file", major(st.st_rdev),
              minor(st.st_rdev));
     return access(path, F_OK) == 0;
+}
+
+int lvxd_loop_backing(const char *dev, char *out, size_t n)
+{
+    struct stat st;
+    char path[128];
+    if (stat(dev, &st) < 0 || !S_ISBLK(st.st_mode) || major(st.st_rdev) != LOOP_MAJOR)
+        return -ENODEV;
+    snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/loop/backing_file", major(st.st_rdev),
+             minor(st.st_rdev));
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -errno;
+    ssize_t len = read(fd, out, n - 1);
+    int e = errno;
+    close(fd);
+    if (len < 0)
+        return -e;
+    out[len] = 0;
+    out[strcspn(out, "\n")] = 0;
+    return 0;
 }
 
 int lvxd_loop_detach(struct lvx_ctx *ctx, const char *dev, bool force)

@@ -8,7 +8,8 @@
  * systems included, only see a pause.  The worker serves the LVs of the state
  * file, starts the FUSE threads, binds the control socket and answers requests
  * until told to stop; a daemon started after a complete crash re-binds the
- * restored LVs' loop devices to the new files (volumes.c).
+ * restored LVs' loop devices to the new files and points their /dev links at
+ * them (restore.c).  Nothing is created in an unsafe run directory (access.c).
  *
  * Entry point: lvx_daemon_serve() (with the I/O seam every PV access of the daemon
  * goes through).
@@ -78,10 +79,9 @@ static int worker_run(int fuse_fd, const char *mount_dir, bool restarted)
         lvxd_log("cannot start the FUSE threads: %s", strerror(-rc));
         return 1;
     }
-    if (!restarted) {
+    if (!restarted)
         lvxd_fuse_tune_bdi(mount_dir);
-        lvxd_state_fix_loops(&ctx, mount_dir);
-    }
+    lvxd_state_settle(&ctx, mount_dir, !restarted);
     int lfd = bind_socket();
     if (lfd < 0) {
         lvxd_log("cannot bind the control socket: %s", strerror(-lfd));
@@ -154,10 +154,14 @@ int lvx_daemon_serve(const struct lvx_dev_ops *io)
     char path[4096], mount_dir[4096];
     lvxd_use_ops(io);
     signal(SIGPIPE, SIG_IGN);
-    mkdir(lvx_daemon_run_dir(), 0755);
+    umask(077);   /* socket, state, log, mount point: the daemon's only */
+    struct lvx_ctx check;
+    lvx_ctx_init(&check);
+    if (lvx_daemon_check_run_dir(&check, true) < 0)
+        return 1;   /* nothing written into an unsafe directory (lvx daemon run prints it) */
     lvxd_log_open();
     lvx_daemon_path(path, sizeof(path), LVX_DAEMON_PIDFILE);
-    int pfd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    int pfd = lvxd_open_private(path, O_RDWR | O_CREAT);
     if (pfd < 0 || flock(pfd, LOCK_EX | LOCK_NB) < 0)
         return 0;   /* another daemon runs */
     char pid[32];
@@ -169,9 +173,13 @@ int lvx_daemon_serve(const struct lvx_dev_ops *io)
     lvxd_log("lvx daemon starting (run dir %s)", lvx_daemon_run_dir());
     lvxd_proc_harden();
 
-    lvx_daemon_path(mount_dir, sizeof(mount_dir), LVX_DAEMON_MOUNT);
+    /* the canonical path: the kernel names loop devices' backing files by it */
+    char *run = realpath(lvx_daemon_run_dir(), NULL);
+    snprintf(mount_dir, sizeof(mount_dir), "%s/%s", run ? run : lvx_daemon_run_dir(),
+             LVX_DAEMON_MOUNT);
+    free(run);
     clear_stale_mounts(mount_dir);
-    mkdir(mount_dir, 0755);
+    mkdir(mount_dir, 0700);
     int rc = 1;
     int fuse_fd = open("/dev/fuse", O_RDWR | O_CLOEXEC);
     if (fuse_fd < 0) {

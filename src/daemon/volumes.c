@@ -392,30 +392,6 @@ void lvxd_volume_put(struct lvxd_lv *v)
     }
 }
 
-void lvxd_state_save(void)
-{
-    char path[4096], tmp[4200];
-    lvx_daemon_path(path, sizeof(path), LVX_DAEMON_STATE);
-    snprintf(tmp, sizeof(tmp), "%s.new", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        lvxd_log("warning: cannot write %s: %s", tmp, strerror(errno));
-        return;
-    }
-    pthread_mutex_lock(&lvxd_lvs_mutex);
-    for (struct lvxd_lv *v = lvxd_lvs; v; v = v->next)
-        if (!v->dying)
-            fprintf(f, "%" PRIu64 " %s %s %s %u %s %s\n", v->ino, v->vg, v->lv, v->uuid,
-                    (v->read_only ? LVXD_FLAG_RO : 0) | (v->partial ? LVXD_FLAG_PARTIAL : 0),
-                    v->loop[0] ? v->loop : "-", v->devices);
-    pthread_mutex_unlock(&lvxd_lvs_mutex);
-    fflush(f);
-    fsync(fileno(f));
-    fclose(f);
-    if (rename(tmp, path) < 0)
-        lvxd_log("warning: cannot rename %s: %s", tmp, strerror(errno));
-}
-
 int lvxd_volume_attach(struct lvx_ctx *ctx, struct lvxd_lv *v, const char *mount_dir, int nr)
 {
     char file[4400], dev[32];
@@ -427,99 +403,20 @@ int lvxd_volume_attach(struct lvx_ctx *ctx, struct lvxd_lv *v, const char *mount
     snprintf(v->loop, sizeof(v->loop), "%s", dev);
     v->loop_major = maj;
     v->loop_minor = min;
-    v->loop_stale = false;
+    snprintf(v->loop_name, sizeof(v->loop_name), "%s", v->name);
     uint64_t ra_kb = 2 * v->io_opt / 1024;    /* twice a full stripe, at least 4 MiB */
     lvxd_loop_read_ahead(dev, ra_kb > 4096 ? (unsigned)ra_kb : 4096);
     return 0;
 }
 
-/* A restored LV's loop device after a new mount: re-bound (read-only), detached
- * and attached again with the same number (not in use), or stale (in use by a
- * file system: unmount it, then lvchange -ay again). */
-static void fix_loop(struct lvx_ctx *ctx, struct lvxd_lv *v, const char *mount_dir)
+bool lvxd_volume_loop_ours(const struct lvxd_lv *v, const char *mount_dir)
 {
-    char file[4400];
-    int nr = -1;
-    snprintf(file, sizeof(file), "%s/%s", mount_dir, v->name);
-    sscanf(v->loop, "/dev/loop%d", &nr);
-    if (!lvxd_loop_attached(v->loop)) {
-        v->loop[0] = 0;
-    } else if (v->read_only && lvxd_loop_change_fd(ctx, v->loop, file) == 0) {
-        lvxd_log("%s/%s: %s re-bound to the new file", v->vg, v->lv, v->loop);
-        return;
-    } else if (lvxd_loop_busy(v->loop)) {
-        v->loop_stale = true;
-        lvxd_log("%s/%s: %s is in use and still bound to the previous daemon's file: unmount "
-                 "it, then run lvchange -ay %s/%s", v->vg, v->lv, v->loop, v->vg, v->lv);
-        return;
-    } else if (lvxd_loop_detach(ctx, v->loop, false) < 0) {
-        lvxd_log("%s/%s: cannot detach %s: %s", v->vg, v->lv, v->loop, ctx->errmsg);
-        v->loop_stale = true;
-        return;
-    }
-    if (lvxd_volume_attach(ctx, v, mount_dir, nr) < 0) {
-        lvxd_log("%s/%s: cannot attach a loop device: %s", v->vg, v->lv, ctx->errmsg);
-        v->loop[0] = 0;
-        return;
-    }
-    lvxd_log("%s/%s: attached again as %s", v->vg, v->lv, v->loop);
-}
-
-unsigned lvxd_state_load(struct lvx_ctx *ctx)
-{
-    char path[4096];
-    lvx_daemon_path(path, sizeof(path), LVX_DAEMON_STATE);
-    /* the daemon's own file, read whole and bounded (util/file.h): a state file that is
-     * not a regular file or is too large restores nothing */
-    struct lvx_buf text = LVX_BUF_INIT;
-    if (lvx_buf_read_file(NULL, &text, path, LVX_FILE_MAX_STATE) < 0)
-        lvx_buf_reset(&text);
-    unsigned count = 0;
-    char *end = text.data ? text.data + text.len : NULL;
-    for (char *line = text.data, *next; line && line < end; line = next) {
-        next = strchr(line, '\n');
-        if (next)
-            *next++ = '\0';
-        else
-            next = line + strlen(line);
-        uint64_t ino;
-        char vg[128], lv[128], uuid[64], loop[32];
-        int ro, pos = 0;
-        if (sscanf(line, "%" SCNu64 " %127s %127s %63s %d %31s %n", &ino, vg, lv, uuid, &ro,
-                   loop, &pos) < 6 || !pos)
-            continue;
-        struct lvxd_lv *v;
-        if (lvxd_volume_add(ctx, vg, lv, uuid, (unsigned)ro, line + pos, ino, &v) < 0) {
-            lvxd_log("cannot restore %s/%s: %s", vg, lv, ctx->errmsg);
-            lvx_error_clear(ctx);
-            continue;
-        }
-        if (strcmp(loop, "-") != 0) {
-            struct stat st;
-            snprintf(v->loop, sizeof(v->loop), "%s", loop);
-            if (stat(loop, &st) == 0) {
-                v->loop_major = (int)major(st.st_rdev);
-                v->loop_minor = (int)minor(st.st_rdev);
-            }
-        }
-        count++;
-    }
-    lvx_buf_free(&text);
-    return count;
-}
-
-void lvxd_state_fix_loops(struct lvx_ctx *ctx, const char *mount_dir)
-{
-    struct lvxd_lv *list[1024];
-    unsigned n = 0;
-    pthread_mutex_lock(&lvxd_lvs_mutex);
-    for (struct lvxd_lv *v = lvxd_lvs; v && n < 1024; v = v->next)
-        if (v->loop[0])
-            list[n++] = v;
-    pthread_mutex_unlock(&lvxd_lvs_mutex);
-    for (unsigned i = 0; i < n; i++) {
-        fix_loop(ctx, list[i], mount_dir);
-        lvx_error_clear(ctx);
-    }
-    lvxd_state_save();
+    char backing[4400], file[4400];
+    if (!v->loop[0] || lvxd_loop_backing(v->loop, backing, sizeof(backing)) < 0)
+        return false;
+    /* the name it was attached with; " (deleted)" when the kernel dropped that
+     * name after a rename */
+    int n = snprintf(file, sizeof(file), "%s/%s", mount_dir, v->loop_name);
+    return strncmp(backing, file, (size_t)n) == 0 &&
+           (backing[n] == 0 || strcmp(backing + n, " (deleted)") == 0);
 }

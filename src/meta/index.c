@@ -11,6 +11,7 @@
 #include "meta/index.h"
 #include "util/buf.h"
 #include "util/file.h"
+#include "util/privdir.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -44,6 +45,18 @@ static bool index_disabled(void)
 {
     const char *v = getenv("LVX_INDEX");
     return v && strcmp(v, "0") == 0;
+}
+
+/* Nobody else can change the index's directory (the run directory, util/privdir.h;
+ * the index itself is 0600): an index where others could plant files or symlinks is
+ * neither read nor written. */
+static bool index_dir_private(bool create)
+{
+    struct lvx_ctx tmp;
+    lvx_ctx_init(&tmp);
+    const char *dir = getenv("LVX_RUN_DIR");
+    return lvx_privdir_check(&tmp, "index directory", dir && *dir ? dir : INDEX_DEFAULT_DIR,
+                             LVX_PRIVDIR_ENTERABLE | (create ? LVX_PRIVDIR_CREATE : 0)) == 0;
 }
 
 /* ---- hashing, path ------------------------------------------------------------- */
@@ -186,6 +199,8 @@ static bool parse_dev(struct lvx_pool *pool, char *line, struct lvx_devlist *lis
 static bool load_index(struct lvx_pool *pool, struct index_file *out)
 {
     size_t len;
+    if (!index_dir_private(false))
+        return false;
     char *text = lvx_pool_read_file(NULL, pool, lvx_index_path(), LVX_FILE_MAX_INDEX, &len);
     if (!text)
         return false;
@@ -505,16 +520,12 @@ static void render_index(const struct lvx_scan *scan, const struct lvx_vgset *se
 
 static void write_index(const char *path, const struct lvx_buf *b)
 {
-    char dir[4200];
-    snprintf(dir, sizeof(dir), "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (slash && slash != dir) {
-        *slash = '\0';
-        mkdir(dir, 0700);
-    }
+    if (!index_dir_private(true))
+        return;
     char tmp[4300];
     snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", path, (long)getpid());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    unlink(tmp);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0)
         return;
     bool ok = write(fd, b->data, b->len) == (ssize_t)b->len;

@@ -3,7 +3,7 @@
 #
 # tests/tools/uspace-env.sh - sourced by the tests, demo and benchmark of user-space
 # activation (the lvx daemon: FUSE + loop devices).  Needs $LVX (the lvx binary).
-#   uspace_env DIR DEV...   private daemon run dir, lock dir and lvm.conf (seeing only
+#   uspace_env DIR DEV...   private daemon run dir (0700), lock dir and lvm.conf (seeing only
 #                           DEV...) under DIR; user backend forced
 #   uspace_daemon_pids      "supervisor worker" pids of the running daemon (or nothing)
 #   uspace_cleanup          unmount DIR/mnt*, stop the daemon (forced), kill it by pid if
@@ -20,7 +20,8 @@ uspace_env() {
     local dir=$1 dev accept=""
     shift
     USPACE_DIR=$dir
-    mkdir -p "$dir/etc" "$dir/lock" "$dir/run"
+    mkdir -p "$dir/etc" "$dir/lock"
+    mkdir -p -m 0700 "$dir/run"   # lvx refuses a run directory others can enter
     for dev in "$@"; do accept+="\"a|^${dev}\$|\", "; done
     cat >"$dir/etc/lvm.conf" <<CONF
 devices {

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * activate/dm_nodes.c - /dev/mapper/<name> nodes and /dev/<vg>/<lv> links of
+ * nodes/dm_nodes.c - /dev/mapper/<name> nodes and /dev/<vg>/<lv> links of
  * active LVs (see dm_nodes.h).
  */
-#include "activate/dm_nodes.h"
+#include "nodes/dm_nodes.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -14,8 +14,6 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#define NODE_MODE 0660      /* as libdevmapper makes them: root:disk, rw-rw---- */
-#define NODE_GID 6          /* "disk" */
 
 const char *lvx_dm_dev_dir(void)
 {
@@ -39,8 +37,8 @@ static int make_node(struct lvx_ctx *ctx, const char *path, dev_t dev)
             return 0;
         unlink(path);
     }
-    if (mknod(path, S_IFBLK | NODE_MODE, dev) == 0) {
-        if (chown(path, 0, NODE_GID) < 0 || chmod(path, NODE_MODE) < 0) {
+    if (mknod(path, S_IFBLK | LVX_NODE_MODE, dev) == 0) {
+        if (chown(path, 0, LVX_NODE_GID) < 0 || chmod(path, LVX_NODE_MODE) < 0) {
             /* ownership as LVM2's (root:disk 0660) is cosmetic: keep the node */
         }
         return 0;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * activate/dm_nodes.h - the /dev entries of an active LV, made by lvx itself
+ * nodes/dm_nodes.h - the /dev entries of an active LV, made by lvx itself
  * (no udev needed): the block node /dev/mapper/<dm name> (mknod from the device
  * number device-mapper returned) and the symlink /dev/<vg>/<lv> ->
  * ../mapper/<dm name>, as LVM2's udev rules lay them out.  When udev runs it
@@ -9,12 +9,15 @@
  *
  * Entry points: lvx_dm_nodes_add(), lvx_dm_nodes_remove(), lvx_dm_dev_dir().
  */
-#ifndef LVX_ACTIVATE_DM_NODES_H
-#define LVX_ACTIVATE_DM_NODES_H
+#ifndef LVX_NODES_DM_NODES_H
+#define LVX_NODES_DM_NODES_H
 
 #include <stdint.h>
 
 #include "util/ctx.h"
+
+#define LVX_NODE_MODE 0660   /* an LV's block device node: root:disk, rw-rw---- (LVM2's) */
+#define LVX_NODE_GID 6        /* "disk" */
 
 /* "/dev" or $DM_DEV_DIR. */
 const char *lvx_dm_dev_dir(void);
