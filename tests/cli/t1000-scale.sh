@@ -164,13 +164,12 @@ majmin() { printf '%d:%d' "0x$(stat -c %t "$1")" "0x$(stat -c %T "$1")"; }
 uuid_of() { lvm2 pvs --noheadings -o pv_uuid "$1" 2>/dev/null | tr -d ' -'; }
 
 # 3a. PV moved: B's loop detached and its file attached at another device number
-BFILE=$(losetup -n -O BACK-FILE "$B")
+BFILE=$(loop_backing "$B")
 BUUID=$(uuid_of "$B")
 detach_loop "$B"
+# far from the numbers just freed (losetup -f would give B's back at once)
 n=$(( $(ls /sys/block | sed -n 's/^loop//p' | sort -n | tail -1) + 17 ))
-while [[ -e /sys/block/loop$n/loop ]]; do n=$((n + 1)); done
-losetup "/dev/loop$n" "$BFILE" && echo "/dev/loop$n" >>"$SCRATCH/.loops"
-B=/dev/loop$n
+B=$(attach_loop_from "$n" "$BFILE") || B=/dev/lvx-no-loop
 SMALL[1]=$B
 ALL=("${BIG[@]}" "${SMALL[@]}")
 lvm_sandbox "${ALL[@]}"
@@ -256,9 +255,8 @@ test_eq "LVM2 counts the new PV in $VG3" \
 # 5b. a device with 4 KiB logical sectors: scans read the head of every device with
 #     O_DIRECT in 4.5 KiB, which such a device refuses; lvx then reads it buffered.
 truncate -s 16M "$SCRATCH/k4.img"
-K4=$(losetup -f --show --sector-size 4096 "$SCRATCH/k4.img" 2>/dev/null)
+K4=$(attach_loop "$SCRATCH/k4.img" --sector-size 4096 2>/dev/null)
 if [[ -n $K4 && $(cat "/sys/block/${K4#/dev/}/queue/logical_block_size" 2>/dev/null) == 4096 ]]; then
-    echo "$K4" >>"$SCRATCH/.loops"
     lvm_sandbox "${ALL[@]}" "$K4"
     test_ok "pvcreate on a 4 KiB-sector device" X pvcreate -y "$K4"
     test_ok "vgcreate on it" X vgcreate "$VG4" "$K4"
@@ -266,7 +264,6 @@ if [[ -n $K4 && $(cat "/sys/block/${K4#/dev/}/queue/logical_block_size" 2>/dev/n
     test_eq "LVM2 agrees" "$(lvm2 vgs --noheadings -o pv_count,vg_mda_count "$VG4" 2>/dev/null | tr -s ' ')" " 1 1"
     X vgremove -f "$VG4" >/dev/null 2>&1
 else
-    [[ -n $K4 ]] && echo "$K4" >>"$SCRATCH/.loops"
     for t in pvcreate vgcreate vgs LVM2; do test_skip "4 KiB-sector device: $t" "no losetup --sector-size"; done
 fi
 

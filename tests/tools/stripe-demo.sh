@@ -37,7 +37,7 @@ if [[ -z ${DEMO_IMGDIR:-} && $(stat -f -c %T /dev/shm 2>/dev/null) == tmpfs &&
 fi
 IMG=$(mktemp -d "$imgdir/lvx-stripe-demo.XXXXXX")
 LOOPS=()
-VG=lvxdemo
+VG=lvxdemo$$      # unique: /dev/VG and /dev/mapper/VG-* are shared by every run
 finish() {
     set +e
     if [[ -n ${LVX_RUN_DIR:-} ]]; then
@@ -46,8 +46,10 @@ finish() {
         ((${#LOOPS[@]})) && "$LVX" pvremove -q "${LOOPS[@]}" >/dev/null 2>&1
         uspace_cleanup
     fi
-    uspace_unthrottle "${LOOPS[@]}"
-    for l in "${LOOPS[@]}"; do losetup -d "$l"; done
+    own_loops=()
+    for l in "${LOOPS[@]}"; do loop_backing "$l" | grep -q "^$IMG/" && own_loops+=("$l"); done
+    uspace_unthrottle "${own_loops[@]}"
+    loops_detach_under "$IMG"     # by backing file, never by a remembered name
     rm -rf "$tmp" "$IMG"
 }
 trap finish EXIT
