@@ -116,8 +116,21 @@ test_skip() {
     printf 'ok %d - %s # SKIP %s\n' "$_T_NUM" "$1" "$2"
 }
 
+# _loops_lost: diagnostics for devices of this test detached by someone else meanwhile
+# (a busy machine: failures after that point are not lvx's).
+_loops_lost() {
+    local dev file
+    [[ -f $SCRATCH/.loops ]] || return 0
+    while read -r dev file; do
+        [[ -n $file ]] || continue
+        loop_holds "$dev" "$file" ||
+            diag "$dev is no longer attached to $file: detached by someone else during the test"
+    done <"$SCRATCH/.loops"
+}
+
 done_testing() {
     _T_DONE=1
+    _loops_lost
     printf '1..%d\n' "$_T_NUM"
     if [[ $_T_FAILED -gt 0 ]]; then
         diag "failed $_T_FAILED of $_T_NUM"
@@ -216,8 +229,8 @@ _cleanup_vgs() {
         local pid i
         pid=$(cat "$LVX_RUN_DIR/lvxd.pid" 2>/dev/null)
         if [[ -n $pid && -d /proc/$pid ]]; then
-            "$lvx_bin" vgchange -an >/dev/null 2>&1 </dev/null
-            "$lvx_bin" daemon stop -f >/dev/null 2>&1
+            timeout 60 "$lvx_bin" vgchange -an >/dev/null 2>&1 </dev/null
+            timeout 30 "$lvx_bin" daemon stop -f >/dev/null 2>&1
             for i in $(seq 50); do [[ -d /proc/$pid ]] || break; sleep 0.1; done
         fi
         mountpoint -q "$LVX_RUN_DIR/vol" 2>/dev/null && umount -l "$LVX_RUN_DIR/vol"
@@ -227,9 +240,9 @@ _cleanup_vgs() {
     done < <(our_loops)
     ((${#devs[@]})) || return 0
     list=$(IFS=,; echo "${devs[*]}")
-    for vg in $(LVX_ACTIVATION_BACKEND=none LVM_SYSTEM_DIR="$SCRATCH/lvm" "$lvx_bin" vgs \
+    for vg in $(LVX_ACTIVATION_BACKEND=none LVM_SYSTEM_DIR="$SCRATCH/lvm" timeout 60 "$lvx_bin" vgs \
                 --noheadings -o vg_name --devices "$list" 2>/dev/null); do
-        LVX_ACTIVATION_BACKEND=none LVM_SYSTEM_DIR="$SCRATCH/lvm" "$lvx_bin" vgremove -f -y \
+        LVX_ACTIVATION_BACKEND=none LVM_SYSTEM_DIR="$SCRATCH/lvm" timeout 60 "$lvx_bin" vgremove -f -y \
             --devices "$list" "$vg" >/dev/null 2>&1 </dev/null
     done
     return 0
