@@ -147,8 +147,9 @@ bool lvxd_loop_busy(const char *dev);
 bool lvxd_loop_attached(const char *dev);
 /* dev is still bound to file, the daemon's FUSE file of an LV: the kernel's backing
  * file has its name (its whole path, or only its last component when the mount of a
- * dead daemon is gone) and the loop device was configured with that name.  False for a
- * device detached and taken by anyone else since. */
+ * dead daemon is gone) and the loop device was configured with that name (not asked
+ * when the kernel cannot stat a dead daemon's FUSE file).  False for a device detached
+ * and taken by anyone else since. */
 bool lvxd_loop_holds(const char *dev, const char *file);
 /* Bind a read-only loop device to a new file (LOOP_CHANGE_FD). */
 int lvxd_loop_change_fd(struct lvx_ctx *ctx, const char *dev, const char *file);

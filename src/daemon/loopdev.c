@@ -172,10 +172,11 @@ bool lvxd_loop_holds(const char *dev, const char *file)
     if (fd < 0)
         return false;
     struct loop_info64 info;
-    bool ok = ioctl(fd, LOOP_GET_STATUS64, &info) == 0 &&
-              strncmp((const char *)info.lo_file_name, file, LO_NAME_SIZE - 1) == 0;
+    int rc = ioctl(fd, LOOP_GET_STATUS64, &info) == 0 ? 0 : errno;
     close(fd);
-    return ok;
+    if (rc == ENOTCONN || rc == ECONNABORTED || rc == EIO)
+        return true;   /* the kernel asks the backing file's FUSE mount: a dead daemon's */
+    return rc == 0 && strncmp((const char *)info.lo_file_name, file, LO_NAME_SIZE - 1) == 0;
 }
 
 int lvxd_loop_detach(struct lvx_ctx *ctx, const char *dev, const char *file, bool force)

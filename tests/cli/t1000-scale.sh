@@ -150,12 +150,30 @@ test_eq "and reads the $((COUNT - 8)) without an area in use in one read each" \
 # ---- 3. the device index ---------------------------------------------------------------
 A=${SMALL[0]} B=${SMALL[1]} C=${SMALL[2]}
 test_ok "lvx vgcreate $VG2 on two PVs" X vgcreate "$VG2" "$A" "$B"
-X vgs >/dev/null 2>&1      # a full scan writes the index
+# The list is kept under the kernel's uevent counter: on a busy machine (other programs
+# attaching loop devices) it moves between two commands and lvx rightly lists again, so
+# the check counts only a try during which the counter held still.
+listed=none
+for try in $(seq 20); do
+    seq0=$(cat /sys/kernel/uevent_seqnum)
+    X vgs >/dev/null 2>&1      # a full scan writes the index
+    : >"$IOLOG"
+    LVX_TEST_IO_LOG=$IOLOG X vgs -d "$VG2" >/dev/null 2>"$R/listed.err"
+    if grep -q "Device index: using the ${#ALL[@]} devices listed under the same key" "$R/listed.err"; then
+        listed=yes
+        break
+    fi
+    [[ $(cat /sys/kernel/uevent_seqnum) == "$seq0" ]] && { listed=no; break; }
+done
 test_eq "the index lists every PV" "$(grep -c '^pv ' "$INDEX" 2>/dev/null)" "$((COUNT + 2))"
-: >"$IOLOG"
-LVX_TEST_IO_LOG=$IOLOG X vgs -d "$VG2" >/dev/null 2>"$R/listed.err"
-test_ok "the index keeps the device list: vgs $VG2 does not list the devices again" \
-    grep -q "Device index: using the ${#ALL[@]} devices listed under the same key" "$R/listed.err"
+if [[ $listed == none ]]; then
+    test_skip "the index keeps the device list: vgs $VG2 does not list the devices again" \
+        "the uevent counter moved during each of $try tries (busy machine)"
+else
+    ((try > 1)) && diag "index list check: try $try (the uevent counter moved before)"
+    test_eq "the index keeps the device list: vgs $VG2 does not list the devices again" "$listed" yes ||
+        _diag_file stderr "$R/listed.err"
+fi
 test_eq "the index keeps one dev line per listed device" "$(grep -c '^dev ' "$INDEX")" "${#ALL[@]}"
 test_eq "lvx vgs $VG2 opens only its 2 devices" \
     "$(grep '^open /dev/' "$IOLOG" | sort -u | awk '{ print $2 }' | tr '\n' ' ')" "$A $B "
