@@ -226,12 +226,12 @@ _cleanup_vgs() {
     [[ -x $LVX_PLAIN ]] && lvx_bin=$LVX_PLAIN
     [[ -x $lvx_bin ]] || return 0
     if [[ ${LVX_RUN_DIR:-} == "$SCRATCH"/* && -s $LVX_RUN_DIR/lvxd.pid ]]; then
-        local pid i
+        local pid
         pid=$(cat "$LVX_RUN_DIR/lvxd.pid" 2>/dev/null)
         if [[ -n $pid && -d /proc/$pid ]]; then
             timeout 60 "$lvx_bin" vgchange -an >/dev/null 2>&1 </dev/null
             timeout 30 "$lvx_bin" daemon stop -f >/dev/null 2>&1
-            for i in $(seq 50); do [[ -d /proc/$pid ]] || break; sleep 0.1; done
+            for _ in $(seq 50); do [[ -d /proc/$pid ]] || break; sleep 0.1; done
         fi
         mountpoint -q "$LVX_RUN_DIR/vol" 2>/dev/null && umount -l "$LVX_RUN_DIR/vol"
     fi
@@ -316,11 +316,12 @@ detach_loop() {
     awk -v d="$1" '$1 != d' "$SCRATCH/.loops" >"$SCRATCH/.loops.new" &&
         mv -f "$SCRATCH/.loops.new" "$SCRATCH/.loops"
     _sandbox_auto
-    if [[ -z $file ]]; then
-        file=$(loop_backing "$1") && [[ $file == "$SCRATCH"/* ]] || {
+    if [[ -z $file ]]; then     # not recorded with a file: ours only if backed under $SCRATCH
+        file=$(loop_backing "$1")
+        if [[ $file != "$SCRATCH"/* ]]; then
             echo "detach_loop: $1 is not a loop device of this test: left alone" >&2
             return 1
-        }
+        fi
     fi
     if ! loop_holds "$1" "$file"; then
         echo "detach_loop: $1 is no longer attached to $file: left alone" >&2

@@ -29,6 +29,7 @@ NB=$(mktemp -d /tmp/lvx-t0830-neighbour.XXXXXX)
 NB=$(realpath "$NB")
 truncate -s 16M "$NB/n.img"
 VG=vgbusy$$
+# shellcheck disable=SC2317  # (the EXIT trap)
 t0830_cleanup() {
     uspace_cleanup
     cleanup
@@ -75,7 +76,7 @@ read -r _                                   # the parent attached the neighbour 
 exit 0
 EOF
 coproc CHILD { CHILD_VG=$VG bash "$SCRATCH/child.sh" 2>&1; }
-read -r X Y FY CS <&"${CHILD[0]}"
+read -r X _ FY CS <&"${CHILD[0]}"
 if [[ -n $X ]] && neighbour_at "$X"; then
     echo go >&"${CHILD[1]}"
     wait "$CHILD_PID"
