@@ -80,25 +80,18 @@ static int do_activate(struct request *r)
     free(devs);
     if (rc < 0)
         return fail_ctx(r);
-    char file[4400];
-    snprintf(file, sizeof(file), "%s/%s", r->mount_dir, v->name);
-    if (v->loop[0] && !lvxd_loop_holds(v->loop, file)) {
-        lvxd_log("%s/%s: %s is no longer bound to %s: forgotten", v->vg, v->lv, v->loop, file);
-        v->loop[0] = 0;                    /* detached, maybe taken by someone else */
-        v->loop_stale = false;
-    }
     if (v->loop[0] && v->loop_stale) {
         int nr = -1;
         sscanf(v->loop, "/dev/loop%d", &nr);
         if (lvxd_loop_busy(v->loop))
             return fail(r, EBUSY, "the loop device of this LV is in use and bound to a dead "
                         "daemon's file: unmount it first");
-        if (lvxd_loop_detach(r->ctx, v->loop, file, false) < 0)
+        if (lvxd_loop_detach(r->ctx, v->loop, false) < 0)
             return fail_ctx(r);
         v->loop[0] = 0;
         if ((rc = lvxd_volume_attach(r->ctx, v, r->mount_dir, nr)) < 0)
             return fail_ctx(r);
-    } else if (!v->loop[0]) {
+    } else if (!v->loop[0] || !lvxd_loop_attached(v->loop)) {
         if ((rc = lvxd_volume_attach(r->ctx, v, r->mount_dir, -1)) < 0) {
             if (!existed)
                 lvxd_volume_remove(v);
@@ -119,16 +112,13 @@ static int do_deactivate(struct request *r)
     pthread_mutex_lock(&lvxd_lvs_mutex);
     struct lvxd_lv *v = lvxd_volume_find(r->w[1], r->w[2]);
     pthread_mutex_unlock(&lvxd_lvs_mutex);
-    char file[4400];
-    if (v)
-        snprintf(file, sizeof(file), "%s/%s", r->mount_dir, v->name);
-    if (v && v->loop[0] && lvxd_loop_holds(v->loop, file)) {
+    if (v && v->loop[0]) {
         if (!force && lvxd_loop_busy(v->loop)) {
             char msg[300];
             snprintf(msg, sizeof(msg), "Logical volume %s/%s in use.", v->vg, v->lv);
             return fail(r, EBUSY, msg);
         }
-        if (lvxd_loop_detach(r->ctx, v->loop, file, force) < 0)
+        if (lvxd_loop_detach(r->ctx, v->loop, force) < 0)
             return fail_ctx(r);
     }
     if (v) {
@@ -259,11 +249,8 @@ static int do_stop(struct request *r)
             list[cnt++] = v;
     pthread_mutex_unlock(&lvxd_lvs_mutex);
     for (unsigned i = 0; i < cnt; i++) {
-        if (list[i]->loop[0]) {
-            char file[4400];
-            snprintf(file, sizeof(file), "%s/%s", r->mount_dir, list[i]->name);
-            lvxd_loop_detach(r->ctx, list[i]->loop, file, true);
-        }
+        if (list[i]->loop[0])
+            lvxd_loop_detach(r->ctx, list[i]->loop, true);
         lvx_error_clear(r->ctx);
         lvxd_volume_remove(list[i]);
     }

@@ -138,19 +138,12 @@ void lvxd_fuse_tune_bdi(const char *dir);
 /* Attach file (path) to a free loop device (direct I/O, block size lbs). */
 int lvxd_loop_attach(struct lvx_ctx *ctx, const char *file, bool ro, uint32_t lbs,
                      int want_nr, char *dev, size_t devlen, int *major, int *minor);
-/* Detach dev if it is still bound to file (the LV's FUSE file; else it is left alone,
- * 0); -EBUSY when open and not force (force: detach at the last close). */
-int lvxd_loop_detach(struct lvx_ctx *ctx, const char *dev, const char *file, bool force);
+/* Detach; -EBUSY when open and not force (force: detach at the last close). */
+int lvxd_loop_detach(struct lvx_ctx *ctx, const char *dev, bool force);
 /* Is the loop device held (mounted or opened exclusively)? */
 bool lvxd_loop_busy(const char *dev);
 /* The loop device dev is attached (any file). */
 bool lvxd_loop_attached(const char *dev);
-/* dev is still bound to file, the daemon's FUSE file of an LV: the kernel's backing
- * file has its name (its whole path, or only its last component when the mount of a
- * dead daemon is gone) and the loop device was configured with that name (not asked
- * when the kernel cannot stat a dead daemon's FUSE file).  False for a device detached
- * and taken by anyone else since. */
-bool lvxd_loop_holds(const char *dev, const char *file);
 /* Bind a read-only loop device to a new file (LOOP_CHANGE_FD). */
 int lvxd_loop_change_fd(struct lvx_ctx *ctx, const char *dev, const char *file);
 /* Set the read-ahead of a loop device (KiB). */

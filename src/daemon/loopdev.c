@@ -6,17 +6,12 @@
  * kernel refuses it for writable ones).  "Busy" means held exclusively (a
  * mounted file system, an O_EXCL opener), tested with an O_EXCL open.
  *
- * Loop devices are shared by everything on the machine: a name the daemon remembers
- * (its state file, a volume's record) may have been detached and taken by someone
- * else meanwhile.  Nothing is detached, re-bound or reused as "ours" unless
- * lvxd_loop_holds() says the device is still bound to the LV's FUSE file.
- *
  * Opening the LV's FUSE file is a request to the daemon itself: it is done in a
  * short-lived child process (the result comes back through a pipe), so that it
  * never waits on a lock of the serving process (valgrind's, for one).
  *
  * Entry points: lvxd_loop_attach(), lvxd_loop_detach(), lvxd_loop_busy(),
- * lvxd_loop_attached(), lvxd_loop_holds(), lvxd_loop_change_fd(), lvxd_loop_read_ahead(),
+ * lvxd_loop_attached(), lvxd_loop_change_fd(), lvxd_loop_read_ahead(),
  * lvxd_loop_set_capacity(), lvxd_file_stat().
  */
 #include "daemon/daemon_int.h"
@@ -134,57 +129,8 @@ bool lvxd_loop_attached(const char *dev)
     return access(path, F_OK) == 0;
 }
 
-/* The last path component of a kernel backing-file name ("/a/b (deleted)" -> "b"). */
-static bool same_last_component(const char *kernel_name, const char *file)
+int lvxd_loop_detach(struct lvx_ctx *ctx, const char *dev, bool force)
 {
-    const char *base = strrchr(file, '/');
-    base = base ? base + 1 : file;
-    size_t len = strlen(base), klen = strlen(kernel_name);
-    static const char deleted[] = " (deleted)";
-    if (klen > sizeof(deleted) - 1 && strcmp(kernel_name + klen - (sizeof(deleted) - 1), deleted) == 0)
-        klen -= sizeof(deleted) - 1;
-    return klen > len && kernel_name[klen - len - 1] == '/' &&
-           strncmp(kernel_name + klen - len, base, len) == 0;
-}
-
-bool lvxd_loop_holds(const char *dev, const char *file)
-{
-    struct stat st;
-    char path[128], kname[4200];
-    if (stat(dev, &st) < 0 || !S_ISBLK(st.st_mode) || major(st.st_rdev) != LOOP_MAJOR)
-        return false;
-    snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/loop/backing_file", major(st.st_rdev),
-             minor(st.st_rdev));
-    FILE *f = fopen(path, "re");
-    if (!f)
-        return false;                      /* not attached at all */
-    bool got = fgets(kname, sizeof(kname), f) != NULL;
-    fclose(f);
-    if (!got)
-        return false;
-    kname[strcspn(kname, "\n")] = 0;
-    /* the kernel's name of the backing file: the whole path while the daemon's mount is
-     * there; only the last component is compared (a dead daemon's mount may be gone) */
-    if (strcmp(kname, file) != 0 && !same_last_component(kname, file))
-        return false;
-    /* and the name it was configured with (kept by the loop device itself) */
-    int fd = open(dev, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return false;
-    struct loop_info64 info;
-    int rc = ioctl(fd, LOOP_GET_STATUS64, &info) == 0 ? 0 : errno;
-    close(fd);
-    if (rc == ENOTCONN || rc == ECONNABORTED || rc == EIO)
-        return true;   /* the kernel asks the backing file's FUSE mount: a dead daemon's */
-    return rc == 0 && strncmp((const char *)info.lo_file_name, file, LO_NAME_SIZE - 1) == 0;
-}
-
-int lvxd_loop_detach(struct lvx_ctx *ctx, const char *dev, const char *file, bool force)
-{
-    if (!lvxd_loop_holds(dev, file)) {
-        lvxd_log("%s is no longer bound to %s: left alone", dev, file);
-        return 0;
-    }
     if (!force && lvxd_loop_busy(dev))
         return lvx_error(ctx, EBUSY, "%s is in use.", dev);
     int fd = open(dev, O_RDONLY | O_CLOEXEC);
@@ -202,7 +148,7 @@ int lvxd_loop_detach(struct lvx_ctx *ctx, const char *dev, const char *file, boo
     if (rc < 0)
         return lvx_error(ctx, -rc, "Cannot detach %s: %s", dev, strerror(-rc));
     /* the detach completes at the last close: wait for it (not when still open) */
-    for (int i = 0; i < 100 && lvxd_loop_holds(dev, file) && !lvxd_loop_busy(dev); i++)
+    for (int i = 0; i < 100 && lvxd_loop_attached(dev) && !lvxd_loop_busy(dev); i++)
         sleep_ms(10);
     return 0;
 }
@@ -212,10 +158,6 @@ static int change_fd_here(struct lvx_ctx *ctx, const char *dev, const char *file
     int ffd = open(file, O_RDONLY | O_DIRECT | O_CLOEXEC);
     if (ffd < 0)
         return lvx_error(ctx, errno, "Cannot open %s: %s", file, strerror(errno));
-    if (!lvxd_loop_holds(dev, file)) {     /* not ours (any more): never re-bound */
-        close(ffd);
-        return lvx_error(ctx, ENXIO, "%s is no longer bound to %s", dev, file);
-    }
     int fd = open(dev, O_RDONLY | O_CLOEXEC);
     int rc = fd < 0 || ioctl(fd, LOOP_CHANGE_FD, ffd) < 0 ? -errno : 0;
     if (fd >= 0)

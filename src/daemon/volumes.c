@@ -391,10 +391,7 @@ static void fix_loop(struct lvx_ctx *ctx, struct lvxd_lv *v, const char *mount_d
     int nr = -1;
     snprintf(file, sizeof(file), "%s/%s", mount_dir, v->name);
     sscanf(v->loop, "/dev/loop%d", &nr);
-    if (!lvxd_loop_holds(v->loop, file)) {
-        /* detached meanwhile, maybe taken by someone else: never touched, not reused */
-        if (lvxd_loop_attached(v->loop))
-            nr = -1;
+    if (!lvxd_loop_attached(v->loop)) {
         v->loop[0] = 0;
     } else if (v->read_only && lvxd_loop_change_fd(ctx, v->loop, file) == 0) {
         lvxd_log("%s/%s: %s re-bound to the new file", v->vg, v->lv, v->loop);
@@ -404,7 +401,7 @@ static void fix_loop(struct lvx_ctx *ctx, struct lvxd_lv *v, const char *mount_d
         lvxd_log("%s/%s: %s is in use and still bound to the previous daemon's file: unmount "
                  "it, then run lvchange -ay %s/%s", v->vg, v->lv, v->loop, v->vg, v->lv);
         return;
-    } else if (lvxd_loop_detach(ctx, v->loop, file, false) < 0) {
+    } else if (lvxd_loop_detach(ctx, v->loop, false) < 0) {
         lvxd_log("%s/%s: cannot detach %s: %s", v->vg, v->lv, v->loop, ctx->errmsg);
         v->loop_stale = true;
         return;

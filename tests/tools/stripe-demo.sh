@@ -20,6 +20,7 @@ FILE_MIB=${DEMO_FILE_MIB:-384}
 NDISKS=4
 export LVX
 source tests/tools/uspace-env.sh
+source tests/tools/loops.sh
 
 skip() { printf '\n(stripe demo skipped: %s)\n' "$1"; exit 0; }
 [[ -x $LVX ]] || { echo "stripe-demo: $LVX is not built; run 'make' first" >&2; exit 1; }

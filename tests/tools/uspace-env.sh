@@ -11,9 +11,6 @@
 #   uspace_leftovers        prints what is left (loop devices on the daemon's files,
 #                           mounts, daemon processes); empty when clean
 
-# shellcheck source=tests/tools/loops.sh
-. "$(dirname "${BASH_SOURCE[0]}")/loops.sh"
-
 uspace_env() {
     local dir=$1 dev accept=""
     shift
@@ -57,14 +54,16 @@ uspace_cleanup() {
         # shellcheck disable=SC2086
         [[ -n $(uspace_daemon_pids) ]] && kill -9 $pids 2>/dev/null
     fi
-    # loop devices still bound to the daemon's files (a killed daemon), by backing file
-    loops_detach_under "$LVX_RUN_DIR/vol"
+    # loop devices still bound to the daemon's files (a killed daemon)
+    losetup -a 2>/dev/null | grep -F "$LVX_RUN_DIR/vol/" | cut -d: -f1 | while read -r m; do
+        losetup -d "$m" 2>/dev/null
+    done
     mountpoint -q "$LVX_RUN_DIR/vol" 2>/dev/null && umount -l "$LVX_RUN_DIR/vol"
     return 0
 }
 
 uspace_leftovers() {
-    loops_under "$LVX_RUN_DIR/vol"
+    losetup -a 2>/dev/null | grep -F "$LVX_RUN_DIR/vol/"
     grep -F " $LVX_RUN_DIR/vol " /proc/self/mountinfo
     uspace_daemon_pids
 }
