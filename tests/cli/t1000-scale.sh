@@ -176,7 +176,8 @@ else
 fi
 test_eq "the index keeps one dev line per listed device" "$(grep -c '^dev ' "$INDEX")" "${#ALL[@]}"
 test_eq "lvx vgs $VG2 opens only its 2 devices" \
-    "$(grep '^open /dev/' "$IOLOG" | sort -u | awk '{ print $2 }' | tr '\n' ' ')" "$A $B "
+    "$(grep '^open /dev/' "$IOLOG" | sort -u | awk '{ print $2 }' | tr '\n' ' ')" \
+    "$(printf 'open %s\n' "$A" "$B" | sort | awk '{ print $2 }' | tr '\n' ' ')"
 
 majmin() { printf '%d:%d' "0x$(stat -c %t "$1")" "0x$(stat -c %T "$1")"; }
 uuid_of() { lvm2 pvs --noheadings -o pv_uuid "$1" 2>/dev/null | tr -d ' -'; }
