@@ -274,9 +274,15 @@ attach_loop() {
     file=$(realpath -e "$1") || return 1
     shift
     dev=$(losetup -f --show "$@" "$file") || return 1
-    printf '%s %s\n' "$dev" "$(loop_backing "$dev" || echo "$file")" >>"$SCRATCH/.loops"
+    _loop_record "$dev" "$file"
+}
+
+# _loop_record DEV FILE: remember DEV with its backing file as the kernel names it, let the
+# automatic sandbox see it, print DEV.
+_loop_record() {
+    printf '%s %s\n' "$1" "$(loop_backing "$1" || echo "$2")" >>"$SCRATCH/.loops"
     _sandbox_auto
-    printf '%s\n' "$dev"
+    printf '%s\n' "$1"
 }
 
 # attach_loop_from N FILE -> prints /dev/loopM, the first free M >= N, attached to FILE (a
@@ -289,9 +295,7 @@ attach_loop_from() {
         dev=/dev/loop$n
         # losetup refuses a device taken meanwhile (EBUSY): then try the next number
         if losetup "$dev" "$file" 2>/dev/null && loop_holds "$dev" "$file"; then
-            printf '%s %s\n' "$dev" "$(loop_backing "$dev" || echo "$file")" >>"$SCRATCH/.loops"
-            _sandbox_auto
-            printf '%s\n' "$dev"
+            _loop_record "$dev" "$file"
             return 0
         fi
     done
