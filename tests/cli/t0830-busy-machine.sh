@@ -13,7 +13,8 @@
 #   - the cleanup removes the test's VGs before detaching its devices;
 #   - the lvx daemon (user activation): after the LV's loop device was detached behind
 #     its back and the number taken by a neighbour, lvchange -an and daemon stop -f leave
-#     the neighbour attached, and activation attaches a new device of its own.
+#     the neighbour attached, and activation attaches a new device of its own (the
+#     daemon's check of its loop devices' backing files, lvxd_volume_loop_ours).
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 # shellcheck source=tests/tools/uspace-env.sh
