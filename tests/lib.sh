@@ -6,10 +6,15 @@
 #              for checks of your own: _tap_result 0|1 "description", _diag_file LABEL FILE
 #   guards:    need_root, need_loop, need_cmd CMD..., need_lvx (each skips the whole test)
 #   scratch:   $SCRATCH (private mktemp dir, removed on exit)
-#   devices:   make_loop SIZE, attach_loop FILE, detach_loop DEV (only loops attached
-#              here are detached on exit, also on failure or Ctrl-C)
+#   devices:   make_loop SIZE, attach_loop FILE [OPT...], attach_loop_from N FILE,
+#              detach_loop DEV, loops_of FILE, loop_holds DEV FILE, our_loops; a device
+#              is known by its backing file: at exit (also on failure or Ctrl-C) the
+#              test's lvx daemon is stopped, its VGs removed, then only the devices still
+#              attached to its files are detached (see "scratch + cleanup")
 #   fixtures:  fixture_images SCENARIO DIR, fixture_scenarios, fixture_vgs SCENARIO
-#   LVM2:      lvm_sandbox DEV..., lvm2 ARGS... (the real LVM2 restricted to DEV...)
+#   LVM2:      lvm_sandbox DEV..., lvm2 ARGS... (the real LVM2 restricted to DEV...);
+#              LVM_SYSTEM_DIR=$SCRATCH/lvm is exported: lvx and LVM2 see only the
+#              test's loop devices even before lvm_sandbox
 #   lvx:       lvx ARGS... (runs $LVX, default build-asan/lvx), sanitizer_report FILE
 #   checks:    sha_devs DEV... (one checksum line per device, for "unchanged" checks)
 #
@@ -111,8 +116,21 @@ test_skip() {
     printf 'ok %d - %s # SKIP %s\n' "$_T_NUM" "$1" "$2"
 }
 
+# _loops_lost: diagnostics for devices of this test detached by someone else meanwhile
+# (a busy machine: failures after that point are not lvx's).
+_loops_lost() {
+    local dev file
+    [[ -f $SCRATCH/.loops ]] || return 0
+    while read -r dev file; do
+        [[ -n $file ]] || continue
+        loop_holds "$dev" "$file" ||
+            diag "$dev is no longer attached to $file: detached by someone else during the test"
+    done <"$SCRATCH/.loops"
+}
+
 done_testing() {
     _T_DONE=1
+    _loops_lost
     printf '1..%d\n' "$_T_NUM"
     if [[ $_T_FAILED -gt 0 ]]; then
         diag "failed $_T_FAILED of $_T_NUM"
@@ -150,19 +168,95 @@ need_lvx() {
 }
 
 # ---------------------------------------------------------------- scratch + cleanup
+#
+# Loop devices are shared by everything on the machine (other test runs attach and
+# detach theirs all the time, and take a freed number at once), so a test knows its
+# devices by their backing files, never by a remembered name: $SCRATCH/.loops holds
+# one "DEV FILE" line per device attached here, and a device is acted on (detached,
+# swept at exit) only while the kernel still says it is backed by that file.  Every
+# file of this test lives under $SCRATCH (a private mktemp directory), so a loop
+# device backed by a file under it is this test's, whoever attached it (the lvx
+# daemon's devices over its FUSE files included).
+#
+# Each test also sees only its own devices: lvx and LVM2 read $LVM_SYSTEM_DIR/lvm.conf
+# ($SCRATCH/lvm, exported here), whose global_filter accepts the test's loop devices
+# and nothing else (kept up to date by attach_loop/detach_loop until the test writes
+# its own with lvm_sandbox DEV...); no activation, no backups or archives in /etc/lvm.
+# A test's VG names therefore never meet another run's VGs of the same name in a
+# system scan (a command without --devices).
 
 SCRATCH=$(mktemp -d /tmp/lvx-test.XXXXXX)
+SCRATCH=$(realpath "$SCRATCH")
 export SCRATCH
 # lvx's device index (README "Large VGs") of this test stays in the scratch directory
 export LVX_RUN_DIR="$SCRATCH/run"
 : >"$SCRATCH/.loops"
 
+# shellcheck source=tests/tools/loops.sh
+. "$LVX_ROOT/tests/tools/loops.sh"
+
+# our_loops: "DEV FILE" of every loop device of this test still attached to its file:
+# the recorded ones, and any other backed by a file under $SCRATCH.
+our_loops() {
+    local dev file bf seen=" "
+    while read -r dev file; do
+        [[ -n $dev ]] || continue
+        if [[ -z $file ]]; then                      # a bare "DEV" line (older tests)
+            bf=$(loop_backing "$dev") || continue
+            [[ $bf == "$SCRATCH"/* ]] || continue
+            file=$bf
+        fi
+        loop_holds "$dev" "$file" || continue
+        [[ $seen == *" $dev "* ]] && continue
+        seen+="$dev "
+        printf '%s %s\n' "$dev" "$file"
+    done <"$SCRATCH/.loops"
+    while read -r dev file; do
+        [[ $seen == *" $dev "* ]] && continue
+        seen+="$dev "
+        printf '%s %s\n' "$dev" "$file"
+    done < <(loops_under "$SCRATCH")
+}
+
+# _cleanup_vgs: with the devices still ours, stop this test's lvx daemon (its run
+# directory is private) and remove the VGs on this test's image files, so that no
+# device goes back to the machine with an active LV or a VG on it.
+_cleanup_vgs() {
+    local lvx_bin=$LVX devs=() dev file list vg
+    [[ -x $LVX_PLAIN ]] && lvx_bin=$LVX_PLAIN
+    [[ -x $lvx_bin ]] || return 0
+    if [[ ${LVX_RUN_DIR:-} == "$SCRATCH"/* && -s $LVX_RUN_DIR/lvxd.pid ]]; then
+        local pid
+        pid=$(cat "$LVX_RUN_DIR/lvxd.pid" 2>/dev/null)
+        if [[ -n $pid && -d /proc/$pid ]]; then
+            timeout 60 "$lvx_bin" vgchange -an >/dev/null 2>&1 </dev/null
+            timeout 30 "$lvx_bin" daemon stop -f >/dev/null 2>&1
+            for _ in $(seq 50); do [[ -d /proc/$pid ]] || break; sleep 0.1; done
+        fi
+        mountpoint -q "$LVX_RUN_DIR/vol" 2>/dev/null && umount -l "$LVX_RUN_DIR/vol"
+    fi
+    while read -r dev file; do
+        [[ $file == "$SCRATCH"/* && $file != "$LVX_RUN_DIR"/* ]] && devs+=("$dev")
+    done < <(our_loops)
+    ((${#devs[@]})) || return 0
+    list=$(IFS=,; echo "${devs[*]}")
+    for vg in $(LVX_ACTIVATION_BACKEND=none LVM_SYSTEM_DIR="$SCRATCH/lvm" timeout 60 "$lvx_bin" vgs \
+                --noheadings -o vg_name --devices "$list" 2>/dev/null); do
+        LVX_ACTIVATION_BACKEND=none LVM_SYSTEM_DIR="$SCRATCH/lvm" timeout 60 "$lvx_bin" vgremove -f -y \
+            --devices "$list" "$vg" >/dev/null 2>&1 </dev/null
+    done
+    return 0
+}
+
 cleanup() {
-    local dev
+    local dev file
     if [[ -f $SCRATCH/.loops ]]; then
-        while read -r dev; do
-            [[ -n $dev ]] && losetup -d "$dev" 2>/dev/null
-        done <"$SCRATCH/.loops"
+        _cleanup_vgs
+        # only devices still attached to our files: a name we no longer hold is someone
+        # else's now and is left alone
+        while read -r dev file; do
+            losetup -d "$dev" 2>/dev/null
+        done < <(our_loops)
     fi
     rm -rf "$SCRATCH"
 }
@@ -172,12 +266,40 @@ trap 'exit 143' TERM
 
 # ---------------------------------------------------------------- loop devices
 
-# attach_loop FILE -> prints /dev/loopN; remembered for detaching on exit.
+# attach_loop FILE [LOSETUP-OPTION...] -> prints /dev/loopN (`losetup -f`: attached in one
+# step, never to a number looked up before); remembered with its file for detaching on
+# exit.  LOSETUP-OPTION e.g. --sector-size 4096.
 attach_loop() {
-    local dev
-    dev=$(losetup -f --show "$1") || return 1
-    printf '%s\n' "$dev" >>"$SCRATCH/.loops"
-    printf '%s\n' "$dev"
+    local dev file
+    file=$(realpath -e "$1") || return 1
+    shift
+    dev=$(losetup -f --show "$@" "$file") || return 1
+    _loop_record "$dev" "$file"
+}
+
+# _loop_record DEV FILE: remember DEV with its backing file as the kernel names it, let the
+# automatic sandbox see it, print DEV.
+_loop_record() {
+    printf '%s %s\n' "$1" "$(loop_backing "$1" || echo "$2")" >>"$SCRATCH/.loops"
+    _sandbox_auto
+    printf '%s\n' "$1"
+}
+
+# attach_loop_from N FILE -> prints /dev/loopM, the first free M >= N, attached to FILE (a
+# device number far from the ones just freed, e.g. for a PV that must move).
+attach_loop_from() {
+    local n=$1 file dev
+    file=$(realpath -e "$2") || return 1
+    for ((; n < $1 + 256; n++)); do
+        [[ -e /sys/block/loop$n/loop/backing_file ]] && continue
+        dev=/dev/loop$n
+        # losetup refuses a device taken meanwhile (EBUSY): then try the next number
+        if losetup "$dev" "$file" 2>/dev/null && loop_holds "$dev" "$file"; then
+            _loop_record "$dev" "$file"
+            return 0
+        fi
+    done
+    return 1
 }
 
 # make_loop SIZE (as for truncate: 64M, 1G...) -> prints /dev/loopN backed by a sparse file.
@@ -190,9 +312,26 @@ make_loop() {
     attach_loop "$file"
 }
 
-# detach_loop DEV: detach one of our loops early (and forget it).
+# detach_loop DEV: detach one of our loops early (and forget it).  Refused (status 1,
+# nothing done) when DEV is not attached to the file this test attached it to.
 detach_loop() {
-    losetup -d "$1" && sed -i "\|^$1\$|d" "$SCRATCH/.loops"
+    local file
+    file=$(awk -v d="$1" '$1 == d { sub(/^[^ ]+ ?/, ""); print; exit }' "$SCRATCH/.loops")
+    awk -v d="$1" '$1 != d' "$SCRATCH/.loops" >"$SCRATCH/.loops.new" &&
+        mv -f "$SCRATCH/.loops.new" "$SCRATCH/.loops"
+    _sandbox_auto
+    if [[ -z $file ]]; then     # not recorded with a file: ours only if backed under $SCRATCH
+        file=$(loop_backing "$1")
+        if [[ $file != "$SCRATCH"/* ]]; then
+            echo "detach_loop: $1 is not a loop device of this test: left alone" >&2
+            return 1
+        fi
+    fi
+    if ! loop_holds "$1" "$file"; then
+        echo "detach_loop: $1 is no longer attached to $file: left alone" >&2
+        return 1
+    fi
+    losetup -d "$1"
 }
 
 # ---------------------------------------------------------------- fixtures
@@ -208,13 +347,12 @@ fixture_images() {
 
 # ---------------------------------------------------------------- LVM2 oracle
 
-# lvm_sandbox DEV...: private LVM2 configuration that sees only DEV... and never
-# activates, writes backups or archives.
-lvm_sandbox() {
+# _sandbox_write DEV...: $SCRATCH/lvm/lvm.conf seeing only DEV... (none: no device).
+_sandbox_write() {
     local dev accept=""
     mkdir -p "$SCRATCH/lvm"
     for dev in "$@"; do accept+="\"a|^${dev}\$|\", "; done
-    cat >"$SCRATCH/lvm/lvm.conf" <<CONF
+    cat >"$SCRATCH/lvm/lvm.conf.new" <<CONF
 global {
     activation = 0
 }
@@ -230,7 +368,27 @@ backup {
     archive = 0
 }
 CONF
+    mv -f "$SCRATCH/lvm/lvm.conf.new" "$SCRATCH/lvm/lvm.conf"
 }
+
+# The automatic sandbox: every loop device of the test, until lvm_sandbox is called.
+_sandbox_auto() {
+    [[ -e $SCRATCH/lvm/.explicit ]] && return 0
+    local devs
+    mapfile -t devs < <(awk '$1 != "" {print $1}' "$SCRATCH/.loops")
+    _sandbox_write "${devs[@]}"
+}
+
+# lvm_sandbox DEV...: private LVM2 configuration that sees only DEV... and never
+# activates, writes backups or archives ($SCRATCH/lvm, the exported LVM_SYSTEM_DIR:
+# lvx reads it too).  From then on it is the test's: attach_loop no longer adds devices.
+lvm_sandbox() {
+    _sandbox_write "$@"
+    : >"$SCRATCH/lvm/.explicit"
+}
+
+_sandbox_auto
+export LVM_SYSTEM_DIR="$SCRATCH/lvm"
 
 lvm2() {
     LVM_SYSTEM_DIR="$SCRATCH/lvm" LVM_SUPPRESS_FD_WARNINGS=1 lvm "$@"

@@ -20,6 +20,7 @@ FILE_MIB=${DEMO_FILE_MIB:-384}
 NDISKS=4
 export LVX
 source tests/tools/uspace-env.sh
+source tests/tools/loops.sh
 
 skip() { printf '\n(stripe demo skipped: %s)\n' "$1"; exit 0; }
 [[ -x $LVX ]] || { echo "stripe-demo: $LVX is not built; run 'make' first" >&2; exit 1; }
@@ -37,7 +38,7 @@ if [[ -z ${DEMO_IMGDIR:-} && $(stat -f -c %T /dev/shm 2>/dev/null) == tmpfs &&
 fi
 IMG=$(mktemp -d "$imgdir/lvx-stripe-demo.XXXXXX")
 LOOPS=()
-VG=lvxdemo
+VG=lvxdemo$$      # unique: /dev/VG and /dev/mapper/VG-* are shared by every run
 finish() {
     set +e
     if [[ -n ${LVX_RUN_DIR:-} ]]; then
@@ -46,8 +47,10 @@ finish() {
         ((${#LOOPS[@]})) && "$LVX" pvremove -q "${LOOPS[@]}" >/dev/null 2>&1
         uspace_cleanup
     fi
-    uspace_unthrottle "${LOOPS[@]}"
-    for l in "${LOOPS[@]}"; do losetup -d "$l"; done
+    own_loops=()
+    for l in "${LOOPS[@]}"; do loop_backing "$l" | grep -q "^$IMG/" && own_loops+=("$l"); done
+    uspace_unthrottle "${own_loops[@]}"
+    loops_detach_under "$IMG"     # by backing file, never by a remembered name
     rm -rf "$tmp" "$IMG"
 }
 trap finish EXIT
