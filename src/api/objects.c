@@ -3,16 +3,24 @@
  * api/objects.c - the object level of the public API (include/lvx.h): VG handles,
  * their properties, PV and LV lists, and LV changes.
  *
- * How: properties and lists come from the report code of vgs/pvs/lvs, run in-process
- * with the output captured (--noheadings --separator '|' --units b --nosuffix), so they
- * are exactly what the commands report.  Changes run the lvcreate / lvextend / lvremove
+ * How: open and refresh read the VG as `vgs VG` does (no lock; the session's scan cache
+ * and the device index; warnings to the log callback) and take properties and lists
+ * from the report code's getters and rows (lvx_report_values(): the vgs / pvs / lvs
+ * fields, hidden LVs left out as lvs without -a, lv_attr with the kernel state lvs
+ * shows), so they are exactly what the commands report, without printing or parsing
+ * text.  Changes run the lvcreate / lvextend / lvremove
  * / lvchange commands in-process with built argument vectors (no shell quoting
  * involved) and turn their exit code and message into a negative errno; each change
  * locks the VG, re-reads it and commits, like the command.
  */
 #include "api/api.h"
 #include "activate/activate.h"
+#include "cmd/actcmd.h"
 #include "cmd/commands.h"
+#include "dev/io.h"
+#include "meta/index.h"
+#include "meta/scan.h"
+#include "report/report.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -32,110 +40,120 @@ struct lvx_vg_handle {
     unsigned lv_count;
 };
 
-#define SEP "|"
 #define ARRAY_LEN(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
-/* Run a report command, output captured into out.  0 or a negative errno. */
-static int run_report(lvx_handle *h, const char *const *argv, int argc, struct lvx_buf *out)
+/* ---- reading the VG ------------------------------------------------------------------ */
+
+/* The context a command of the handle's session gets (cmd/dispatch.c): the session's log
+ * sink (warnings and errors reach the user's callback, errors are remembered), the I/O
+ * seam from the environment, the scan cache and the configuration override. */
+static void session_ctx(lvx_handle *h, struct lvx_ctx *ctx)
 {
-    int rc = lvx_api_exec(h, argc, argv, out);
-    return rc == LVX_EXIT_OK ? 0 : lvx_api_errno_of(h, rc);
+    const struct lvx_run_opts *o = &h->session.run;
+    lvx_ctx_init(ctx);
+    ctx->log_fn = o->log_fn;
+    ctx->log_arg = o->log_arg;
+    ctx->io = o->io ? o->io : lvx_dev_ops_from_env();
+    ctx->cache = o->cache;
+    ctx->config_override = o->config_override;
+    ctx->log_level = o->log_level ? o->log_level : LVX_LOG_NOTICE;
 }
 
-/* Split a report row at '|' into exactly n fields (in pool).  false if the count differs. */
-static bool split_row(struct lvx_pool *pool, const char *row, char **fields, unsigned n)
+/* An error as the vgs command prints it: to the log sink (which remembers it as the
+ * handle's message), with the errno lvx_run() gives a failed command with that message. */
+static int fail_logged(lvx_handle *h, struct lvx_ctx *ctx, const char *msg)
 {
-    while (*row == ' ')
-        row++;
-    char *copy = lvx_pool_strdup(pool, row);
-    unsigned k = 0;
-    for (char *p = copy; k < n; k++) {
-        fields[k] = p;
-        char *sep = strchr(p, '|');
-        if (!sep)
-            return k + 1 == n;
-        *sep = '\0';
-        p = sep + 1;
-    }
-    return false;
+    if (ctx->log_fn)
+        ctx->log_fn(ctx->log_arg, LVX_LOG_ERROR, msg);
+    else
+        lvx_api_fail(h, EIO, "%s", msg);
+    h->err = lvx_api_errno_of(h, LVX_EXIT_FAILED);
+    return h->err;
 }
 
-static uint64_t num(const char *s)
-{
-    return strtoull(s, NULL, 10);
-}
+/* The cells of one report over the VG (api/objects.c's fields, report/report.h). */
+struct cells {
+    struct lvx_report_value *v;
+    unsigned rows, cols;
+};
 
-/* Calls fn for each line of text. */
-static int for_each_row(const struct lvx_buf *text, int (*fn)(lvx_vg_handle *, const char *),
-                        lvx_vg_handle *vg)
+static int report_cells(lvx_vg_handle *vg, struct lvx_ctx *ctx, struct lvx_cmd_env *env,
+                        enum lvx_report_kind kind, const char *fields, struct lvx_vg *model,
+                        unsigned want_cols, struct cells *c)
 {
-    char *copy = lvx_xstrdup(lvx_buf_str(text));
-    int r = 0;
-    for (char *line = strtok(copy, "\n"); line && r == 0; line = strtok(NULL, "\n"))
-        r = fn(vg, line);
-    free(copy);
-    return r;
-}
-
-static int bad_row(lvx_vg_handle *vg, const char *row)
-{
-    return lvx_api_fail(vg->h, EIO, "Internal error: unexpected report row \"%s\"", row);
-}
-
-static int vg_row(lvx_vg_handle *vg, const char *row)
-{
-    char *f[11];
-    if (!split_row(vg->pool, row, f, 11))
-        return bad_row(vg, row);
-    struct lvx_vg_info *i = &vg->info;
-    *i = (struct lvx_vg_info){ .name = f[0], .uuid = f[1], .attr = f[2], .size = num(f[3]),
-                               .free = num(f[4]), .extent_size = num(f[5]),
-                               .extent_count = num(f[6]), .free_count = num(f[7]),
-                               .pv_count = num(f[8]), .lv_count = num(f[9]), .seqno = num(f[10]) };
+    struct lvx_report_opts opts = { .fields = fields };
+    if (kind == LVX_REPORT_LVS)
+        lvx_actcmd_report_hook(env, &opts);     /* kernel state, as lvs (lv_attr) */
+    if (lvx_report_values(ctx, vg->pool, kind, &opts, &model, 1, &c->v, &c->rows, &c->cols) < 0)
+        return fail_logged(vg->h, ctx, ctx->errmsg);
+    if (c->cols != want_cols)
+        return lvx_api_fail(vg->h, EIO, "Internal error: %u report fields for %u", c->cols,
+                            want_cols);
     return 0;
 }
 
-static int pv_row(lvx_vg_handle *vg, const char *row)
+static const char *str(const struct lvx_report_value *v)
 {
-    char *f[8];
-    if (!split_row(vg->pool, row, f, 8))
-        return bad_row(vg, row);
-    if (strcmp(f[2], vg->name) != 0)
-        return 0;      /* another VG's PV or an orphan */
-    vg->pvs = lvx_pool_realloc(vg->pool, vg->pvs, vg->pv_count * sizeof(*vg->pvs),
-                               (vg->pv_count + 1) * sizeof(*vg->pvs));
-    vg->pvs[vg->pv_count++] = (struct lvx_pv_info){
-        .name = f[0], .uuid = f[1], .vg_name = f[2], .attr = f[3], .size = num(f[4]),
-        .free = num(f[5]), .pe_count = num(f[6]), .pe_alloc_count = num(f[7]) };
-    return 0;
+    return v->str ? v->str : "";
 }
 
-static int lv_row(lvx_vg_handle *vg, const char *row)
-{
-    char *f[6];
-    if (!split_row(vg->pool, row, f, 6))
-        return bad_row(vg, row);
-    vg->lvs = lvx_pool_realloc(vg->pool, vg->lvs, vg->lv_count * sizeof(*vg->lvs),
-                               (vg->lv_count + 1) * sizeof(*vg->lvs));
-    vg->lvs[vg->lv_count++] = (struct lvx_lv_info){
-        .name = f[0], .uuid = f[1], .vg_name = f[2], .attr = f[3], .path = f[4],
-        .size = num(f[5]) };
-    return 0;
-}
-
-#define REPORT_ARGS "--noheadings", "--separator", SEP, "--units", "b", "--nosuffix", "-o"
-
-static int load_vg(lvx_vg_handle *vg)
+static int fill_vg(lvx_vg_handle *vg, struct lvx_ctx *ctx, struct lvx_cmd_env *env,
+                   struct lvx_vg *model)
 {
     static const char vg_fields[] = "vg_name,vg_uuid,vg_attr,vg_size,vg_free,vg_extent_size,"
                                     "vg_extent_count,vg_free_count,pv_count,lv_count,vg_seqno";
     static const char pv_fields[] = "pv_name,pv_uuid,vg_name,pv_attr,pv_size,pv_free,"
                                     "pv_pe_count,pv_pe_alloc_count";
     static const char lv_fields[] = "lv_name,lv_uuid,vg_name,lv_attr,lv_path,lv_size";
-    const char *vgs_argv[] = { "vgs", REPORT_ARGS, vg_fields, vg->name };
-    const char *pvs_argv[] = { "pvs", REPORT_ARGS, pv_fields };
-    const char *lvs_argv[] = { "lvs", REPORT_ARGS, lv_fields, vg->name };
-    struct lvx_buf out = LVX_BUF_INIT;
+    struct cells c;
+
+    int r = report_cells(vg, ctx, env, LVX_REPORT_VGS, vg_fields, model, 11, &c);
+    if (r < 0)
+        return r;
+    if (c.rows != 1)
+        return lvx_api_fail(vg->h, EIO, "Internal error: %u rows for one VG", c.rows);
+    const struct lvx_report_value *f = c.v;
+    vg->info = (struct lvx_vg_info){ .name = str(&f[0]), .uuid = str(&f[1]), .attr = str(&f[2]),
+                                     .size = f[3].num, .free = f[4].num,
+                                     .extent_size = f[5].num, .extent_count = f[6].num,
+                                     .free_count = f[7].num, .pv_count = f[8].num,
+                                     .lv_count = f[9].num, .seqno = f[10].num };
+
+    if ((r = report_cells(vg, ctx, env, LVX_REPORT_PVS, pv_fields, model, 8, &c)) < 0)
+        return r;
+    vg->pvs = lvx_pool_alloc(vg->pool, (c.rows + 1) * sizeof(*vg->pvs));
+    for (unsigned i = 0; i < c.rows; i++) {
+        f = &c.v[(size_t)i * c.cols];
+        vg->pvs[vg->pv_count++] = (struct lvx_pv_info){
+            .name = str(&f[0]), .uuid = str(&f[1]), .vg_name = str(&f[2]), .attr = str(&f[3]),
+            .size = f[4].num, .free = f[5].num, .pe_count = f[6].num,
+            .pe_alloc_count = f[7].num };
+    }
+
+    if ((r = report_cells(vg, ctx, env, LVX_REPORT_LVS, lv_fields, model, 6, &c)) < 0)
+        return r;
+    vg->lvs = lvx_pool_alloc(vg->pool, (c.rows + 1) * sizeof(*vg->lvs));
+    for (unsigned i = 0; i < c.rows; i++) {
+        f = &c.v[(size_t)i * c.cols];
+        vg->lvs[vg->lv_count++] = (struct lvx_lv_info){
+            .name = str(&f[0]), .uuid = str(&f[1]), .vg_name = str(&f[2]), .attr = str(&f[3]),
+            .path = str(&f[4]), .size = f[5].num };
+    }
+    return 0;
+}
+
+/* Read the VG as `vgs VG` does: no lock; scan (the session's cache, the device index)
+ * and assemble only what the VG needs; its warnings go to the log callback once. */
+static int load_vg(lvx_vg_handle *vg)
+{
+    lvx_handle *h = vg->h;
+    struct lvx_ctx ctx;
+    const char *names[] = { vg->name };
+    struct lvx_scan_opts opts = { .vg_names = names, .vg_name_count = 1 };
+    struct lvx_scan *scan = NULL;
+    struct lvx_vgset *set = NULL;
+    struct lvx_pool *scratch = lvx_pool_create();
+    struct lvx_cmd_env env;
     int r;
 
     if (vg->pool)
@@ -146,22 +164,25 @@ static int load_vg(lvx_vg_handle *vg)
     vg->pv_count = vg->lv_count = 0;
     memset(&vg->info, 0, sizeof(vg->info));
 
-    r = run_report(vg->h, vgs_argv, ARRAY_LEN(vgs_argv), &out);
-    if (r == 0 && out.len == 0)
-        r = lvx_api_fail(vg->h, ENOENT, "Volume group \"%s\" not found", vg->name);
-    if (r == 0)
-        r = for_each_row(&out, vg_row, vg);
-    lvx_buf_reset(&out);
-    if (r == 0)
-        r = run_report(vg->h, pvs_argv, ARRAY_LEN(pvs_argv), &out);
-    if (r == 0)
-        r = for_each_row(&out, pv_row, vg);
-    lvx_buf_reset(&out);
-    if (r == 0)
-        r = run_report(vg->h, lvs_argv, ARRAY_LEN(lvs_argv), &out);
-    if (r == 0)
-        r = for_each_row(&out, lv_row, vg);
-    lvx_buf_free(&out);
+    session_ctx(h, &ctx);
+    env = (struct lvx_cmd_env){ .ctx = &ctx, .pool = scratch };
+    if (lvx_scan_assemble(&ctx, &opts, &scan, &set) < 0) {
+        r = fail_logged(h, &ctx, ctx.errmsg[0] ? ctx.errmsg : "vgs failed.");
+    } else {
+        struct lvx_vg *model = lvx_vgset_find(set, vg->name);
+        if (model) {
+            r = fill_vg(vg, &ctx, &env, model);
+        } else {
+            char msg[sizeof(h->errmsg)];
+            snprintf(msg, sizeof(msg), "Volume group \"%s\" not found", vg->name);
+            r = fail_logged(h, &ctx, msg);
+        }
+    }
+    if (set)
+        lvx_vgset_free(set);
+    if (scan)
+        lvx_scan_free(scan);
+    lvx_pool_destroy(scratch);
     return r;
 }
 

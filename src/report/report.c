@@ -2,7 +2,8 @@
 /*
  * report/report.c - lvx_report(): columns and sort keys (columns.c), the report
  * type they need, rows (rows.c), selection (select.c), sorting, rendering of
- * every cell with --units, output (output.c).
+ * every cell with --units, output (output.c); lvx_report_values(): the same rows and
+ * getters, the cells handed back as values (the liblvx object API).
  *
  * Report type: as LVM2, fields of a "wider" object turn a report into the one
  * that has rows for them: pvs with LV/segment fields becomes pvs --segments, vgs
@@ -123,44 +124,131 @@ static unsigned select_rows(struct lvx_rctx *rc, const struct lvx_sel *sel, stru
     return kept;
 }
 
-static int run_report(struct lvx_ctx *ctx, struct lvx_pool *pool, enum lvx_report_kind base,
-                      const struct lvx_report_opts *opts, struct lvx_vg *const *vgs,
-                      unsigned vg_count, struct lvx_pv *const *orphans, unsigned orphan_count,
-                      struct lvx_buf *out, struct lvx_sel **sel)
+/* What lvx_report() and lvx_report_values() share: the columns of opts->fields, the rows
+ * (hidden LVs only with opts->all, selected, sorted) and the context their getters use. */
+struct prepared {
+    enum lvx_report_kind kind;
+    struct lvx_collist cols;
+    struct lvx_rrow **rows;
+    unsigned nrows;
+    struct lvx_rctx rc;
+};
+
+static int prepare(struct lvx_ctx *ctx, struct lvx_pool *pool, enum lvx_report_kind base,
+                   const struct lvx_report_opts *opts, struct lvx_vg *const *vgs,
+                   unsigned vg_count, struct lvx_pv *const *orphans, unsigned orphan_count,
+                   struct lvx_sel **sel, struct prepared *p)
 {
-    struct lvx_collist cols, keys;
-    enum lvx_report_kind kind = base;
-    char units = opts->units ? opts->units : 'r';
-    if (!lvx_report_units_valid(units) && !(opts->unit_bytes && units == 'U'))
-        return lvx_error(ctx, EINVAL, "Invalid units specification: %c", units);
-    int r = lvx_report_parse_columns(ctx, pool, base, opts->fields, &cols);
+    struct lvx_collist keys;
+    p->kind = base;
+    int r = lvx_report_parse_columns(ctx, pool, base, opts->fields, &p->cols);
     if (r == 0)
         r = lvx_report_parse_sort(ctx, pool, base, opts->sort, &keys);
     if (r == 0 && opts->select)
         r = lvx_report_select_parse(ctx, pool, opts->select, lvx_report_kind_obj(base), sel);
     if (r == 0)
         r = final_kind(ctx, base,
-                       list_objects(&cols) | list_objects(&keys) | lvx_report_select_objects(*sel),
-                       &kind);
+                       list_objects(&p->cols) | list_objects(&keys) |
+                           lvx_report_select_objects(*sel),
+                       &p->kind);
     if (r < 0)
         return r;
 
     struct lvx_rvg **rvgs = lvx_pool_alloc(pool, sizeof(*rvgs) * (vg_count + 1));
     for (unsigned g = 0; g < vg_count; g++)
         rvgs[g] = lvx_report_rvg_build(pool, vgs[g]);   /* figures of the whole VG */
-    struct lvx_rrow **rows;
-    unsigned nrows;
-    lvx_report_build_rows(pool, kind, opts->all, base != LVX_REPORT_VGS, rvgs, vg_count, orphans,
-                          orphan_count, &rows, &nrows);
+    lvx_report_build_rows(pool, p->kind, opts->all, base != LVX_REPORT_VGS, rvgs, vg_count,
+                          orphans, orphan_count, &p->rows, &p->nrows);
 
-    struct lvx_rctx rc = { .pool = pool, .opts = opts };
-    nrows = select_rows(&rc, *sel, rows, nrows);
-    sort_rows(&rc, rows, nrows, &keys);
-    render_cells(&rc, rows, nrows, &cols, units, opts->unit_bytes, opts->nosuffix);
+    p->rc = (struct lvx_rctx){ .pool = pool, .opts = opts };
+    p->nrows = select_rows(&p->rc, *sel, p->rows, p->nrows);
+    sort_rows(&p->rc, p->rows, p->nrows, &keys);
+    return 0;
+}
+
+static int run_report(struct lvx_ctx *ctx, struct lvx_pool *pool, enum lvx_report_kind base,
+                      const struct lvx_report_opts *opts, struct lvx_vg *const *vgs,
+                      unsigned vg_count, struct lvx_pv *const *orphans, unsigned orphan_count,
+                      struct lvx_buf *out, struct lvx_sel **sel)
+{
+    struct prepared p;
+    char units = opts->units ? opts->units : 'r';
+    if (!lvx_report_units_valid(units) && !(opts->unit_bytes && units == 'U'))
+        return lvx_error(ctx, EINVAL, "Invalid units specification: %c", units);
+    int r = prepare(ctx, pool, base, opts, vgs, vg_count, orphans, orphan_count, sel, &p);
+    if (r < 0)
+        return r;
+    render_cells(&p.rc, p.rows, p.nrows, &p.cols, units, opts->unit_bytes, opts->nosuffix);
     /* JSON names the report after the command asked for (lvs -o seg_size stays "lv") */
-    struct lvx_rout ro = { opts, kind_name(base), cols.f, cols.n, rows, nrows };
+    struct lvx_rout ro = { opts, kind_name(base), p.cols.f, p.cols.n, p.rows, p.nrows };
     lvx_report_render(out, &ro);
     return 0;
+}
+
+/* A cell as a value: numbers and sizes (bytes) unformatted, texts as lvx_report() prints
+ * them (tag lists joined with ','), copied into pool. */
+static void cell_value(struct lvx_pool *pool, struct lvx_buf *b, const struct lvx_rval *v,
+                       struct lvx_report_value *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->blank = v->blank;
+    if (v->blank)
+        return;
+    if ((v->type == LVX_FT_NUM || v->type == LVX_FT_PERCENT) && !v->str) {
+        out->num = (uint64_t)v->num;
+        return;
+    }
+    if (v->type == LVX_FT_SIZE && !v->str) {
+        out->num = v->size * 512;
+        return;
+    }
+    lvx_buf_reset(b);
+    lvx_rval_format(b, v, 'b', 0, true);
+    out->str = lvx_pool_strdup(pool, lvx_buf_str(b));
+}
+
+static int run_values(struct lvx_ctx *ctx, struct lvx_pool *scratch, struct lvx_pool *pool,
+                      enum lvx_report_kind base, const struct lvx_report_opts *opts,
+                      struct lvx_vg *const *vgs, unsigned vg_count, struct lvx_sel **sel,
+                      struct lvx_report_value **out, unsigned *rows, unsigned *cols)
+{
+    struct prepared p;
+    int r = prepare(ctx, scratch, base, opts, vgs, vg_count, NULL, 0, sel, &p);
+    if (r < 0)
+        return r;
+    struct lvx_report_value *vals = lvx_pool_alloc(pool, sizeof(*vals) *
+                                                   ((size_t)p.nrows * p.cols.n + 1));
+    struct lvx_buf b = LVX_BUF_INIT;
+    for (unsigned row = 0; row < p.nrows; row++)
+        for (unsigned c = 0; c < p.cols.n; c++) {
+            struct lvx_rval v;
+            p.cols.f[c]->get(&p.rc, p.rows[row], &v);
+            cell_value(pool, &b, &v, &vals[(size_t)row * p.cols.n + c]);
+        }
+    lvx_buf_free(&b);
+    *out = vals;
+    *rows = p.nrows;
+    *cols = p.cols.n;
+    return 0;
+}
+
+int lvx_report_values(struct lvx_ctx *ctx, struct lvx_pool *pool, enum lvx_report_kind kind,
+                      const struct lvx_report_opts *opts, struct lvx_vg *const *vgs,
+                      unsigned vg_count, struct lvx_report_value **out, unsigned *rows,
+                      unsigned *cols)
+{
+    static const struct lvx_report_opts none;
+    *out = NULL;
+    *rows = *cols = 0;
+    if ((unsigned)kind > LVX_REPORT_PVSEGS)
+        return lvx_error(ctx, EINVAL, "Unknown report type %d", (int)kind);
+    struct lvx_pool *scratch = lvx_pool_create();
+    struct lvx_sel *sel = NULL;
+    int r = run_values(ctx, scratch, pool, kind, opts ? opts : &none, vgs, vg_count, &sel, out,
+                       rows, cols);
+    lvx_report_select_free(sel);
+    lvx_pool_destroy(scratch);
+    return r;
 }
 
 int lvx_report(struct lvx_ctx *ctx, enum lvx_report_kind kind, const struct lvx_report_opts *opts,

@@ -2,14 +2,17 @@
 /*
  * report/report.h - LVM2-style reports (pvs, vgs, lvs, their --segments forms),
  * driven by one table of fields (report/fields.c).  Output to a buffer; the
- * command layer writes it to stdout.
+ * command layer writes it to stdout.  lvx_report_values() hands the same cells back
+ * as values instead (the liblvx object API, api/objects.c).
  */
 #ifndef LVX_REPORT_REPORT_H
 #define LVX_REPORT_REPORT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "util/ctx.h"
+#include "util/pool.h"
 #include "util/buf.h"
 #include "model/model.h"
 
@@ -54,6 +57,25 @@ struct lvx_report_opts {
 int lvx_report(struct lvx_ctx *ctx, enum lvx_report_kind kind, const struct lvx_report_opts *opts,
                struct lvx_vg *const *vgs, unsigned vg_count, struct lvx_pv *const *orphans,
                unsigned orphan_count, struct lvx_buf *out);
+
+/* One cell of a report as a value, before --units formatting (lvx_report_values). */
+struct lvx_report_value {
+    const char *str;         /* text fields as printed (tag lists joined with ','), and the
+                                fixed text of a number ("auto"); NULL for numbers */
+    uint64_t num;            /* numbers (a negative one as its two's complement), sizes in
+                                bytes; 0 for texts and blanks */
+    bool blank;              /* printed as "" */
+};
+
+/* The cells a report of `kind` over vgs (no orphans) has for opts->fields, without
+ * printing them: the same rows in the same order as lvx_report() (hidden LVs only with
+ * opts->all, opts->select, opts->sort) and the same getters (lv_kstate included).
+ * *out holds rows * cols values, row by row, in pool; the strings are copied there.
+ * 0, or -EINVAL with a message as lvx_report(). */
+int lvx_report_values(struct lvx_ctx *ctx, struct lvx_pool *pool, enum lvx_report_kind kind,
+                      const struct lvx_report_opts *opts, struct lvx_vg *const *vgs,
+                      unsigned vg_count, struct lvx_report_value **out, unsigned *rows,
+                      unsigned *cols);
 
 /* Format a size in sectors with --units semantics (used by display commands too):
  * 'r'/'R' human with LVM2's '<' mark ("<1.50g"), 'h'/'H' human without it (human units keep
