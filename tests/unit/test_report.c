@@ -8,6 +8,8 @@
  * images attached to loop devices (default columns, separators, json layout, sort
  * order, selections, units).  The loop device names in those outputs are the
  * fixture's own creation-time names for p04 (/dev/loop1..4), so they match.
+ * lvx_report_values() (the object API's reader) is checked against lvx_report() itself:
+ * every field of every row, as values and as printed.
  */
 #include "tap.h"
 
@@ -786,6 +788,83 @@ static void test_units(void)
     }
 }
 
+/* ---- lvx_report_values(): the cells of lvx_report() as values -------------------- */
+
+/* Every field of every row of `kind` (fields = "vg_all", ...) as values against the same
+ * report printed with --units b --nosuffix --separator '|': texts equal, numbers and
+ * sizes print as the text (sizes in bytes), blanks are "". */
+static void check_values(struct lvx_ctx *ctx, const char *scen, struct loaded *l,
+                         enum lvx_report_kind kind, const char *fields, bool all)
+{
+    struct lvx_report_opts o = { .fields = fields, .units = 'b', .nosuffix = true,
+                                 .noheadings = true, .separator = "|", .all = all };
+    struct lvx_buf out = LVX_BUF_INIT;
+    struct lvx_pool *pool = lvx_pool_create();
+    struct lvx_report_value *v;
+    unsigned rows, cols, bad = 0;
+    int r = run(ctx, kind, &o, l->set->vgs, l->set->vg_count, NULL, 0, &out);
+    int rv = lvx_report_values(ctx, pool, kind, &o, l->set->vgs, l->set->vg_count, &v, &rows,
+                               &cols);
+    if (is_int(r, 0, "%s %s: report runs", scen, fields) &&
+        is_int(rv, 0, "%s %s: values run", scen, fields) &&
+        is_int(rows, count_lines(lvx_buf_str(&out)), "%s %s%s: as many rows as the report",
+               scen, fields, all ? " -a" : "")) {
+        for (unsigned i = 0; i < rows; i++) {
+            char *got[256] = { 0 };
+            unsigned n = split_line(lvx_buf_str(&out), i, got, 256);
+            if (n != cols && bad++ < 10)
+                tap_diag("%s %s row %u: %u cells printed, %u values", scen, fields, i, n, cols);
+            for (unsigned k = 0; k < cols && k < n; k++) {
+                const struct lvx_report_value *x = &v[(size_t)i * cols + k];
+                char num[2][32];
+                snprintf(num[0], sizeof(num[0]), "%llu", (unsigned long long)x->num);
+                snprintf(num[1], sizeof(num[1]), "%lld", (long long)x->num);
+                bool same = x->blank ? got[k][0] == '\0' && !x->str
+                          : x->str ? strcmp(x->str, got[k]) == 0
+                                   : strcmp(num[0], got[k]) == 0 || strcmp(num[1], got[k]) == 0;
+                if (!same && bad++ < 10)
+                    tap_diag("%s %s row %u col %u: printed '%s', value '%s' / %s", scen,
+                             fields, i, k, got[k], x->str ? x->str : "(number)", num[0]);
+            }
+            for (unsigned k = 0; k < n; k++)
+                free(got[k]);
+        }
+        is_int(bad, 0, "%s %s%s: every value is what the report prints", scen, fields,
+               all ? " -a" : "");
+    }
+    lvx_pool_destroy(pool);
+    lvx_buf_free(&out);
+}
+
+static void test_values(void)
+{
+    for (const char *const *s = fixture_scenarios(); *s; s++) {
+        struct lvx_ctx ctx;
+        ctx_setup(&ctx);
+        struct loaded l;
+        if (!ok(load_scenario(&ctx, *s, &l), "%s: images scanned", *s)) {
+            unload(&l);
+            continue;
+        }
+        check_values(&ctx, *s, &l, LVX_REPORT_VGS, "vg_all", false);
+        check_values(&ctx, *s, &l, LVX_REPORT_PVS, "pv_all,vg_name", false);
+        check_values(&ctx, *s, &l, LVX_REPORT_LVS, "lv_all,vg_name", false);
+        check_values(&ctx, *s, &l, LVX_REPORT_LVS, "lv_all,vg_name", true);
+        unload(&l);
+    }
+    struct lvx_ctx ctx;
+    ctx_setup(&ctx);
+    struct lvx_pool *pool = lvx_pool_create();
+    struct lvx_report_value *v;
+    unsigned rows, cols;
+    struct lvx_report_opts o = { .fields = "vg_name,nosuchfield" };
+    is_int(lvx_report_values(&ctx, pool, LVX_REPORT_VGS, &o, NULL, 0, &v, &rows, &cols), -EINVAL,
+           "values: unknown field refused");
+    ok(strstr(ctx.errmsg, "nosuchfield") != NULL, "values: ... with the report's message (%s)",
+       ctx.errmsg);
+    lvx_pool_destroy(pool);
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof(tmpdir), "/tmp/lvx-test-report-XXXXXX");
@@ -799,6 +878,7 @@ int main(void)
     test_layouts_p04();
     test_p08();
     test_manifests();
+    test_values();
     rmdir(tmpdir);
     return tap_done();
 }
