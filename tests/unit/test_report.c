@@ -259,6 +259,8 @@ static void check_manifest_report(struct lvx_ctx *ctx, const char *scen, struct 
     free_rows(rows, nrows);
 }
 
+static void check_all_values(struct lvx_ctx *ctx, const char *scen, struct loaded *l);
+
 static void test_manifests(void)
 {
     for (const char *const *s = fixture_scenarios(); *s; s++) {
@@ -274,6 +276,7 @@ static void test_manifests(void)
         check_manifest_report(&ctx, *s, &l, "lvs", LVX_REPORT_LVS, true);
         check_manifest_report(&ctx, *s, &l, "segs", LVX_REPORT_SEGS, true);
         check_manifest_report(&ctx, *s, &l, "pvsegs", LVX_REPORT_PVSEGS, false);
+        check_all_values(&ctx, *s, &l);      /* lvx_report_values() below */
         unload(&l);
     }
 }
@@ -836,22 +839,16 @@ static void check_values(struct lvx_ctx *ctx, const char *scen, struct loaded *l
     lvx_buf_free(&out);
 }
 
-static void test_values(void)
+static void check_all_values(struct lvx_ctx *ctx, const char *scen, struct loaded *l)
 {
-    for (const char *const *s = fixture_scenarios(); *s; s++) {
-        struct lvx_ctx ctx;
-        ctx_setup(&ctx);
-        struct loaded l;
-        if (!ok(load_scenario(&ctx, *s, &l), "%s: images scanned", *s)) {
-            unload(&l);
-            continue;
-        }
-        check_values(&ctx, *s, &l, LVX_REPORT_VGS, "vg_all", false);
-        check_values(&ctx, *s, &l, LVX_REPORT_PVS, "pv_all,vg_name", false);
-        check_values(&ctx, *s, &l, LVX_REPORT_LVS, "lv_all,vg_name", false);
-        check_values(&ctx, *s, &l, LVX_REPORT_LVS, "lv_all,vg_name", true);
-        unload(&l);
-    }
+    check_values(ctx, scen, l, LVX_REPORT_VGS, "vg_all", false);
+    check_values(ctx, scen, l, LVX_REPORT_PVS, "pv_all,vg_name", false);
+    check_values(ctx, scen, l, LVX_REPORT_LVS, "lv_all,vg_name", false);
+    check_values(ctx, scen, l, LVX_REPORT_LVS, "lv_all,vg_name", true);
+}
+
+static void test_values_errors(void)
+{
     struct lvx_ctx ctx;
     ctx_setup(&ctx);
     struct lvx_pool *pool = lvx_pool_create();
@@ -878,7 +875,7 @@ int main(void)
     test_layouts_p04();
     test_p08();
     test_manifests();
-    test_values();
+    test_values_errors();
     rmdir(tmpdir);
     return tap_done();
 }
