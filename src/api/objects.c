@@ -3,15 +3,15 @@
  * api/objects.c - the object level of the public API (include/lvx.h): VG handles,
  * their properties, PV and LV lists, and LV changes.
  *
- * How: open and refresh read the VG as `vgs VG` does (no lock; the session's scan cache
- * and the device index; warnings to the log callback) and take properties and lists
- * from the report code's getters and rows (lvx_report_values(): the vgs / pvs / lvs
- * fields, hidden LVs left out as lvs without -a, lv_attr with the kernel state lvs
- * shows), so they are exactly what the commands report, without printing or parsing
- * text.  Changes run the lvcreate / lvextend / lvremove
- * / lvchange commands in-process with built argument vectors (no shell quoting
- * involved) and turn their exit code and message into a negative errno; each change
- * locks the VG, re-reads it and commits, like the command.
+ * How: open and refresh read the VG as `vgs VG` does in a session (no lock; the scan
+ * through the session's cache; warnings to the log callback, once) and take properties
+ * and lists from the report code's rows and getters (lvx_report_values(): the vgs / pvs
+ * / lvs fields, hidden LVs left out as lvs without -a, lv_attr with the kernel state
+ * lvs shows), so they are exactly what the commands report, without printing or parsing
+ * text.  Changes run the lvcreate / lvextend / lvremove / lvchange commands in-process
+ * with built argument vectors (no shell quoting involved) and turn their exit code and
+ * message into a negative errno; each change locks the VG, re-reads it and commits,
+ * like the command.
  */
 #include "api/api.h"
 #include "activate/activate.h"
@@ -142,8 +142,9 @@ static int fill_vg(lvx_vg_handle *vg, struct lvx_ctx *ctx, struct lvx_cmd_env *e
     return 0;
 }
 
-/* Read the VG as `vgs VG` does: no lock; scan (the session's cache, the device index)
- * and assemble only what the VG needs; its warnings go to the log callback once. */
+/* Read the VG as `vgs VG` does (cmd/vgs.c: lvx_cmd_load, lvx_cmd_pick_vgs): no lock,
+ * scan and assemble (the session's cache; the device index without one), the VG by name
+ * or "not found"; the assembly's warnings go to the log callback once. */
 static int load_vg(lvx_vg_handle *vg)
 {
     lvx_handle *h = vg->h;
