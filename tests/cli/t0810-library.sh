@@ -235,7 +235,7 @@ int main(int argc, char **argv)
 {
     lvx_handle *h = lvx_init();
     lvx_log_fn_user(h, on_log, NULL);
-    if (argc > 2 && lvx_config_override(h, argv[2]) != 0)
+    if (argc > 2 && argv[2][0] && lvx_config_override(h, argv[2]) != 0)
         return 2;
     lvx_vg_handle *vg = lvx_vg_open(h, argv[1], "r");
     if (!vg) {
