@@ -53,7 +53,7 @@ static void session_ctx(lvx_handle *h, struct lvx_ctx *ctx)
     lvx_ctx_init(ctx);
     ctx->log_fn = o->log_fn;
     ctx->log_arg = o->log_arg;
-    ctx->io = o->io ? o->io : lvx_dev_ops_from_env();
+    ctx->io = o->io;                          /* NULL: the default seam */
     ctx->cache = o->cache;
     ctx->config_override = o->config_override;
     ctx->log_level = o->log_level ? o->log_level : LVX_LOG_NOTICE;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "daemon/daemon.h"
+#include "dev/io.h"
 
 static int print_reply(const char *head, const struct lvx_buf *reply)
 {
@@ -70,7 +71,7 @@ int lvx_cmd_daemon(struct lvx_cmd_env *env)
     if (strcmp(what, "run") == 0) {
         if (lvx_daemon_check_run_dir(env->ctx, true) < 0)   /* the daemon cannot say it */
             return lvx_cmd_fail(env);
-        return lvx_daemon_serve(env->ctx->io) == 0 ? 0 : LVX_EXIT_FAILED;
+        return lvx_daemon_serve(lvx_io(env->ctx)) == 0 ? 0 : LVX_EXIT_FAILED;
     }
     lvx_cmd_errorf("Unknown daemon action \"%s\": use start, stop, status or run.", what);
     return LVX_EXIT_INVALID;

@@ -52,7 +52,7 @@ static void print_parse_error(const struct lvx_cmd_args *args, const char *msg)
 static void setup_ctx(struct lvx_ctx *ctx, const struct lvx_run_opts *o)
 {
     lvx_ctx_init(ctx);
-    ctx->log_fn = lvx_cmd_log_stdio;     /* ctx->io: the default seam (lvx_ctx_init) */
+    ctx->log_fn = lvx_cmd_log_stdio;     /* ctx->io NULL: the default seam (dev/io.h) */
     if (!o)
         return;
     if (o->log_fn) {

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dev/io.h"
 #include "dev/signature.h"
 #include "format/vg_text.h"
 #include "meta/commit.h"
@@ -208,7 +209,7 @@ static void probe_all(struct lvx_cmd_env *env, struct pvcreate_dev *devs, unsign
     if (count > 1 && lvx_dev_find_signatures(env->ctx, env->pool, devs[0].dev, &first, &n) < 0)
         lvx_error_clear(env->ctx);   /* libblkid's one-time set-up, before the threads */
     struct lvx_pool **pools = lvx_xcalloc(count + 1, sizeof(*pools));
-    struct probe_job job = { env->ctx->io, devs, pools };
+    struct probe_job job = { lvx_io(env->ctx), devs, pools };
     lvx_parallel_for(count, 0, probe_one, &job);
     for (unsigned i = 0; i < count; i++) {
         struct pvcreate_dev *d = &devs[i];

@@ -145,7 +145,7 @@ int lvx_daemon_start(struct lvx_ctx *ctx)
     if (rc < 0)
         return rc;
     if (!lvx_daemon_alive())
-        spawn_daemon(ctx->io);
+        spawn_daemon(lvx_io(ctx));
     for (int waited = 0; waited < START_WAIT_MS; waited += 20) {
         int fd = connect_socket();
         if (fd >= 0) {

@@ -492,7 +492,7 @@ static unsigned many_threads(unsigned count)
 void lvx_dev_open_direct_many(struct lvx_ctx *ctx, struct lvx_dev **devs, unsigned count,
                               int *results)
 {
-    struct open_job job = { ctx->io, devs, results };
+    struct open_job job = { lvx_io(ctx), devs, results };
     lvx_parallel_for(count, many_threads(count), open_one, &job);
 }
 
@@ -504,9 +504,9 @@ void lvx_dev_close_many(const struct lvx_dev_ops *io, struct lvx_dev **devs, uns
 
 static int dev_open_flags(struct lvx_ctx *ctx, struct lvx_dev *dev, int flags, bool write)
 {
-    int fd = ctx->io->open(ctx->io->arg, dev->path, flags);
+    int fd = lvx_io(ctx)->open(lvx_io(ctx)->arg, dev->path, flags);
     if (fd == -EINVAL && (flags & O_DIRECT))
-        fd = ctx->io->open(ctx->io->arg, dev->path, flags & ~O_DIRECT);   /* no O_DIRECT here */
+        fd = lvx_io(ctx)->open(lvx_io(ctx)->arg, dev->path, flags & ~O_DIRECT);   /* no O_DIRECT here */
     else if (fd >= 0 && (flags & O_DIRECT))
         dev->direct = true;
     if (fd < 0)
@@ -560,7 +560,7 @@ void lvx_dev_close(struct lvx_ctx *ctx, struct lvx_dev *dev)
 {
     if (dev->fd < 0)
         return;
-    ctx->io->close(ctx->io->arg, dev->fd);
+    lvx_io(ctx)->close(lvx_io(ctx)->arg, dev->fd);
     dev->fd = -1;
     dev->writable = false;
     dev->direct = false;
@@ -583,7 +583,7 @@ int lvx_dev_read(struct lvx_ctx *ctx, struct lvx_dev *dev, void *buf, size_t len
     int r = require_open(ctx, dev, false);
     if (r < 0)
         return r;
-    ssize_t n = ctx->io->pread(ctx->io->arg, dev->fd, buf, len, offset);
+    ssize_t n = lvx_io(ctx)->pread(lvx_io(ctx)->arg, dev->fd, buf, len, offset);
     if (n < 0)
         return lvx_error(ctx, (int)n, "Read of %zu bytes at offset %llu from %s failed: %s", len,
                          (unsigned long long)offset, dev->path, strerror((int)-n));
@@ -599,7 +599,7 @@ int lvx_dev_write(struct lvx_ctx *ctx, struct lvx_dev *dev, const void *buf, siz
     int r = require_open(ctx, dev, true);
     if (r < 0)
         return r;
-    ssize_t n = ctx->io->pwrite(ctx->io->arg, dev->fd, buf, len, offset);
+    ssize_t n = lvx_io(ctx)->pwrite(lvx_io(ctx)->arg, dev->fd, buf, len, offset);
     if (n < 0)
         return lvx_error(ctx, (int)n, "Write of %zu bytes at offset %llu to %s failed: %s", len,
                          (unsigned long long)offset, dev->path, strerror((int)-n));
@@ -614,7 +614,7 @@ int lvx_dev_flush(struct lvx_ctx *ctx, struct lvx_dev *dev)
     int r = require_open(ctx, dev, false);
     if (r < 0)
         return r;
-    r = ctx->io->flush(ctx->io->arg, dev->fd);
+    r = lvx_io(ctx)->flush(lvx_io(ctx)->arg, dev->fd);
     if (r < 0)
         return lvx_error(ctx, r, "Flushing %s failed: %s", dev->path, strerror(-r));
     return 0;
@@ -639,7 +639,7 @@ int lvx_dev_read_many(struct lvx_ctx *ctx, struct lvx_dev **devs, unsigned count
         reqs[n] = (struct lvx_io_req){ devs[i]->fd, bufs[i], len, offset, 0 };
         slot[n++] = i;
     }
-    int r = n ? ctx->io->read_batch(ctx->io->arg, reqs, n) : 0;
+    int r = n ? lvx_io(ctx)->read_batch(lvx_io(ctx)->arg, reqs, n) : 0;
     if (r < 0) {
         r = lvx_error(ctx, r, "Batched read of %u devices failed: %s", n, strerror(-r));
     } else {
@@ -650,7 +650,7 @@ int lvx_dev_read_many(struct lvx_ctx *ctx, struct lvx_dev **devs, unsigned count
                 /* O_DIRECT alignment refused (e.g. a 4 KiB-sector device): read buffered */
                 lvx_dev_end_direct(ctx, devs[i]);
                 got = devs[i]->fd < 0 ? -EBADF
-                                      : ctx->io->pread(ctx->io->arg, devs[i]->fd, bufs[i], len,
+                                      : lvx_io(ctx)->pread(lvx_io(ctx)->arg, devs[i]->fd, bufs[i], len,
                                                        offset);
             }
             if (got < 0) {

@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "util/ctx.h"
+
 /* One read of a batch. */
 struct lvx_io_req {
     int fd;
@@ -73,6 +75,12 @@ struct lvx_dev_ops {
 
 /* The default ops (syscalls + io_uring). */
 const struct lvx_dev_ops *lvx_dev_ops_default(void);
+/* The seam a ctx uses: its own (ctx->io), or the default one when it has none (a ctx
+ * fresh from lvx_ctx_init()).  Every device access takes its ops from here. */
+static inline const struct lvx_dev_ops *lvx_io(const struct lvx_ctx *ctx)
+{
+    return ctx->io ? ctx->io : lvx_dev_ops_default();
+}
 
 /*
  * Test hooks, installed by the lvx program (src/lvx.c) from the environment, never by

@@ -45,7 +45,7 @@ int lvx_dev_flush_many(struct lvx_ctx *ctx, struct lvx_dev **devs, unsigned coun
         if (n == 0 || uniq[n - 1] != uniq[i])
             uniq[n++] = uniq[i];
     int *results = lvx_xcalloc(n, sizeof(*results));
-    struct flush_job job = { ctx->io, uniq, results };
+    struct flush_job job = { lvx_io(ctx), uniq, results };
     lvx_parallel_for(n, 0, flush_one, &job);
     int r = 0;
     for (unsigned i = 0; i < count && r == 0; i++) {     /* first failure in list order */

@@ -348,11 +348,11 @@ int lvx_cache_scan(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts, struct
     *out = NULL;
     if (c->lent)
         return lvx_scan_uncached(ctx, opts, out);   /* nested use within one command */
-    if (c->io && c->io != ctx->io) {                /* another I/O seam: start over */
+    if (c->io && c->io != lvx_io(ctx)) {                /* another I/O seam: start over */
         drop_scan(c);
         close_devices(c);
     }
-    c->io = ctx->io;
+    c->io = lvx_io(ctx);
 
     /* the key is read before the list it vouches for: a change racing with the listing
      * makes the next key differ */

@@ -65,7 +65,7 @@ struct scan_head {
 static int scan_read_rest(struct lvx_ctx *ctx, struct scan_read *r, size_t done)
 {
     while (done < r->len) {
-        ssize_t n = ctx->io->pread(ctx->io->arg, r->dev->fd, r->buf + done, r->len - done,
+        ssize_t n = lvx_io(ctx)->pread(lvx_io(ctx)->arg, r->dev->fd, r->buf + done, r->len - done,
                                    r->offset + done);
         if (n < 0)
             return (int)n;
@@ -90,8 +90,8 @@ static int scan_read_batch(struct lvx_ctx *ctx, struct scan_read *r, unsigned n)
         reqs[i].offset = r[i].offset;
     }
     int rc = 0;
-    if (ctx->io->read_batch) {
-        rc = ctx->io->read_batch(ctx->io->arg, reqs, n);
+    if (lvx_io(ctx)->read_batch) {
+        rc = lvx_io(ctx)->read_batch(lvx_io(ctx)->arg, reqs, n);
     } else {
         for (unsigned i = 0; i < n; i++)
             reqs[i].result = 0;     /* scan_read_rest does the whole read */
@@ -630,7 +630,7 @@ int lvx_scan_devices(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lv
     *out = NULL;
     struct lvx_scan *scan = lvx_pool_alloc(pool, sizeof(*scan));
     scan->pool = pool;
-    scan->io = ctx->io;
+    scan->io = lvx_io(ctx);
     scan->devs = *devs;
     lvx_index_raise_fd_limit(scan->devs.count);
     int rc;

@@ -3,7 +3,6 @@
  * util/ctx.c - error recording and logging for struct lvx_ctx (see ctx.h).
  */
 #include "util/ctx.h"
-#include "dev/io.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -14,7 +13,6 @@ void lvx_ctx_init(struct lvx_ctx *ctx)
 {
     memset(ctx, 0, sizeof(*ctx));
     ctx->log_level = LVX_LOG_NOTICE;
-    ctx->io = lvx_dev_ops_default();
 }
 
 int lvx_verror(struct lvx_ctx *ctx, int err, const char *fmt, va_list ap)

@@ -46,7 +46,8 @@ struct lvx_ctx {
     const char *config_override;   /* --config text merged over lvm.conf (config/config.c) */
     struct lvx_cache *cache; /* kept between commands by a session, or NULL (meta/cache.h) */
     int log_level;           /* messages above this level are dropped (default NOTICE) */
-    const struct lvx_dev_ops *io;  /* every device read/write goes through here */
+    const struct lvx_dev_ops *io;  /* every device read/write goes through here; NULL:
+                                    * the default seam (lvx_io() in dev/io.h) */
     unsigned warnings;       /* number of warnings logged so far */
 };
 
