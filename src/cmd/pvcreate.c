@@ -21,11 +21,10 @@
 
 #include "dev/io.h"
 #include "dev/signature.h"
-#include "format/vg_text.h"
+#include "meta/backup.h"
 #include "meta/commit.h"
 #include "meta/lock.h"
 #include "meta/pv_init.h"
-#include "util/file.h"
 #include "util/parallel.h"
 
 struct pvcreate_opts {
@@ -128,19 +127,16 @@ static int apply_restorefile(struct lvx_cmd_env *env, struct pvcreate_opts *o)
     const char *path = env->args->value[LVX_OPT_RESTOREFILE];
     if (!path)
         return 0;
-    size_t len;
-    char *text = lvx_pool_read_file(env->ctx, env->pool, path, LVX_FILE_MAX_METADATA, &len);
-    if (!text) {
-        lvx_cmd_errorf("%s", env->ctx->errmsg);
+    struct lvx_vg *vg;
+    bool bad_text;
+    if (lvx_backup_read(env->ctx, env->pool, path, &vg, &bad_text) < 0) {
+        if (bad_text)
+            lvx_cmd_errorf("Couldn't read volume group metadata from file %s: %s", path,
+                           env->ctx->errmsg);
+        else
+            lvx_cmd_errorf("%s", env->ctx->errmsg);
         lvx_error_clear(env->ctx);
         return LVX_EXIT_INVALID;   /* as LVM2 */
-    }
-    struct lvx_vg *vg;
-    if (lvx_vg_import_text(env->ctx, env->pool, text, len, &vg) < 0) {
-        lvx_cmd_errorf("Couldn't read volume group metadata from file %s: %s", path,
-                       env->ctx->errmsg);
-        lvx_error_clear(env->ctx);
-        return LVX_EXIT_INVALID;
     }
     struct lvx_pv *pv = lvx_vg_find_pv_uuid(vg, o->uuid);
     if (!pv) {

@@ -22,34 +22,23 @@
 #include <time.h>
 
 #include "config/config.h"
-#include "format/vg_text.h"
+#include "meta/backup.h"
 #include "meta/commit.h"
 #include "meta/vgops.h"
-#include "util/file.h"
 
-/* Whole file in pool (NUL-terminated); NULL with the error printed. */
-static char *read_file(struct lvx_cmd_env *env, const char *path, size_t *len)
-{
-    char *text = lvx_pool_read_file(env->ctx, env->pool, path, LVX_FILE_MAX_METADATA, len);
-    if (!text) {
-        lvx_cmd_errorf("%s", env->ctx->errmsg);
-        lvx_error_clear(env->ctx);
-    }
-    return text;
-}
-
+/* The VG of a backup or archive file; NULL with the error printed. */
 static struct lvx_vg *load_file(struct lvx_cmd_env *env, struct lvx_pool *pool, const char *path)
 {
-    size_t len;
-    char *text = read_file(env, path, &len);
-    if (!text)
-        return NULL;
     struct lvx_vg *vg;
-    if (lvx_vg_import_text(env->ctx, pool, text, len, &vg) < 0) {
+    bool bad_text;
+    if (lvx_backup_read(env->ctx, pool, path, &vg, &bad_text) == 0)
+        return vg;
+    if (bad_text)
         lvx_cmd_errorf("Couldn't read volume group metadata from %s: %s", path, env->ctx->errmsg);
-        return NULL;
-    }
-    return vg;
+    else
+        lvx_cmd_errorf("%s", env->ctx->errmsg);
+    lvx_error_clear(env->ctx);
+    return NULL;
 }
 
 static const char *dir_setting(struct lvx_cmd_env *env, const char *key, const char *sub)
@@ -230,17 +219,8 @@ static int restore(struct lvx_cmd_env *env, struct lvx_vg_update *u, const char 
     if (vg->seqno > seqno)
         seqno = vg->seqno;
     vg->seqno = seqno;                      /* the commit writes seqno + 1 */
-    if (cur) {
-        /* PVs of the current version the file does not list are detached by the commit */
-        u->old_pv_count = cur->pv_count;
-        u->old_pv_uuids = lvx_pool_alloc(u->set->pool, (cur->pv_count + 1) *
-                                                           sizeof(*u->old_pv_uuids));
-        for (unsigned p = 0; p < cur->pv_count; p++)
-            memcpy(u->old_pv_uuids[p], cur->pvs[p]->uuid, sizeof(u->old_pv_uuids[p]));
-        struct lvx_text_header hdr;
-        lvx_text_header_default(&hdr, "");
-        lvx_vg_export_text(&u->archive_text, cur, &hdr, LVX_CFG_LAYOUT_FILE);
-    }
+    if (cur)            /* its PVs the file does not list are detached by the commit */
+        lvx_vg_update_set_old(env->ctx, u, cur);
     u->vg = vg;
     if ((rc = lvx_vgcmd_commit(env, u)) != 0)
         return rc;

@@ -11,6 +11,7 @@
 #include "meta/backup.h"
 #include "format/vg_text.h"
 #include "util/buf.h"
+#include "util/file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -164,5 +165,18 @@ int lvx_backup_write_file(struct lvx_ctx *ctx, const struct lvx_vg *vg, const ch
     lvx_vg_export_text(&text, vg, &hdr, LVX_CFG_LAYOUT_FILE);
     int rc = replace_file(ctx, path, lvx_buf_str(&text), text.len);
     lvx_buf_free(&text);
+    return rc;
+}
+
+int lvx_backup_read(struct lvx_ctx *ctx, struct lvx_pool *pool, const char *path,
+                    struct lvx_vg **out, bool *bad_text)
+{
+    size_t len;
+    *bad_text = false;
+    char *text = lvx_pool_read_file(ctx, pool, path, LVX_FILE_MAX_METADATA, &len);
+    if (!text)
+        return -(errno ? errno : EIO);
+    int rc = lvx_vg_import_text(ctx, pool, text, len, out);
+    *bad_text = rc < 0;
     return rc;
 }

@@ -37,4 +37,11 @@ int lvx_backup_expand_name(struct lvx_ctx *ctx, struct lvx_pool *pool, const cha
 /* True if the template contains "%s" (needed when backing up several VGs to files). */
 bool lvx_backup_template_has_vg(const char *tmpl);
 
+/* Read a backup or archive file (a regular file of at most LVX_FILE_MAX_METADATA bytes)
+ * and import its VG into pool (vgcfgrestore -f, pvcreate --restorefile).  0, or a
+ * negative errno with the reason in ctx: the file's error, or (*bad_text set) why the
+ * text is no VG metadata. */
+int lvx_backup_read(struct lvx_ctx *ctx, struct lvx_pool *pool, const char *path,
+                    struct lvx_vg **out, bool *bad_text);
+
 #endif

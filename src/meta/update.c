@@ -123,15 +123,7 @@ int lvx_vg_update_begin(struct lvx_ctx *ctx, const struct lvx_scan_opts *scan_op
         goto fail;
     }
     u->old_seqno = u->vg->seqno;
-    u->old_pv_count = u->vg->pv_count;
-    u->old_pv_uuids = lvx_pool_alloc(u->set->pool, (u->vg->pv_count + 1) * sizeof(*u->old_pv_uuids));
-    for (unsigned i = 0; i < u->vg->pv_count; i++)
-        memcpy(u->old_pv_uuids[i], u->vg->pvs[i]->uuid, sizeof(u->old_pv_uuids[i]));
-    if (archive_enabled(ctx)) {      /* the version before the change, for the archive */
-        struct lvx_text_header hdr;
-        lvx_text_header_default(&hdr, "");
-        lvx_vg_export_text(&u->archive_text, u->vg, &hdr, LVX_CFG_LAYOUT_FILE);
-    }
+    lvx_vg_update_set_old(ctx, u, u->vg);
     return 0;
 fail:
     lvx_vg_update_end(u);
@@ -357,4 +349,18 @@ int lvx_vg_update_commit(struct lvx_ctx *ctx, struct lvx_vg_update *u, const cha
     u->committed = r == 0 && (u->flags & LVX_UPDATE_KEEP_SET) && u->set &&
                    lvx_vgset_find(u->set, u->vg->name) == u->vg;
     return r;
+}
+
+void lvx_vg_update_set_old(struct lvx_ctx *ctx, struct lvx_vg_update *u, const struct lvx_vg *old)
+{
+    u->old_pv_count = old->pv_count;
+    u->old_pv_uuids = lvx_pool_alloc(u->set->pool, (old->pv_count + 1) * sizeof(*u->old_pv_uuids));
+    for (unsigned i = 0; i < old->pv_count; i++)
+        memcpy(u->old_pv_uuids[i], old->pvs[i]->uuid, sizeof(u->old_pv_uuids[i]));
+    lvx_buf_reset(&u->archive_text);
+    if (archive_enabled(ctx)) {      /* the version before the change, for the archive */
+        struct lvx_text_header hdr;
+        lvx_text_header_default(&hdr, "");
+        lvx_vg_export_text(&u->archive_text, old, &hdr, LVX_CFG_LAYOUT_FILE);
+    }
 }

@@ -60,5 +60,9 @@ void lvx_vg_remove_backup(struct lvx_ctx *ctx, const char *vgname);
  * vgcfgrestore can bring them back).  Failures only warn, as in a commit. */
 void lvx_vg_update_archive(struct lvx_ctx *ctx, struct lvx_vg_update *u,
                            const char *command_line);
+/* Make old the version this update replaces (begin does it with the VG it read;
+ * vgcfgrestore with the VG on disk that a backup file replaces): the commit detaches
+ * the PVs old has and the new version lacks, and archives old's text. */
+void lvx_vg_update_set_old(struct lvx_ctx *ctx, struct lvx_vg_update *u, const struct lvx_vg *old);
 
 #endif
