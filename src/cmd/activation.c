@@ -236,7 +236,10 @@ static int vg_activation(struct lvx_cmd_env *env, const struct lvx_actcmd *a, co
     return rc;
 }
 
-int lvx_actcmd_vgchange(struct lvx_cmd_env *env, char **names, unsigned count, bool activate)
+/* fn over the names with one backend chosen for all: the highest exit code. */
+static int activate_each(struct lvx_cmd_env *env, char **names, unsigned count, bool activate,
+                         int (*fn)(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
+                                   const char *name, bool activate))
 {
     struct lvx_actcmd a;
     int rc = lvx_actcmd_init_activating(env, &a);
@@ -247,11 +250,16 @@ int lvx_actcmd_vgchange(struct lvx_cmd_env *env, char **names, unsigned count, b
         return LVX_EXIT_FAILED;
     }
     for (unsigned i = 0; i < count; i++) {
-        int r = vg_activation(env, &a, names[i], activate);
+        int r = fn(env, &a, names[i], activate);
         if (r > rc)
             rc = r;
     }
     return rc;
+}
+
+int lvx_actcmd_vgchange(struct lvx_cmd_env *env, char **names, unsigned count, bool activate)
+{
+    return activate_each(env, names, count, activate, vg_activation);
 }
 
 static int lvchange_one(struct lvx_cmd_env *env, const struct lvx_actcmd *a, const char *arg,
@@ -289,20 +297,7 @@ static int lvchange_one(struct lvx_cmd_env *env, const struct lvx_actcmd *a, con
 
 int lvx_actcmd_lvchange(struct lvx_cmd_env *env, char **args, unsigned count, bool activate)
 {
-    struct lvx_actcmd a;
-    int rc = lvx_actcmd_init_activating(env, &a);
-    if (rc)
-        return rc;
-    if (!a.be && !a.off) {
-        lvx_actcmd_print_why(&a);
-        return LVX_EXIT_FAILED;
-    }
-    for (unsigned i = 0; i < count; i++) {
-        int r = lvchange_one(env, &a, args[i], activate);
-        if (r > rc)
-            rc = r;
-    }
-    return rc;
+    return activate_each(env, args, count, activate, lvchange_one);
 }
 
 int lvx_actcmd_stage(struct lvx_cmd_env *env, const struct lvx_actcmd *a,

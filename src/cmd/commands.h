@@ -119,6 +119,9 @@ char **lvx_cmd_vg_names(struct lvx_cmd_env *env, unsigned *count);
  * LV with the tag (all of a VG with the tag); the arguments themselves when there is
  * no tag (no scan).  In env->pool; NULL when the scan failed (printed). */
 char **lvx_cmd_lv_args(struct lvx_cmd_env *env, unsigned *count);
+/* fn for each VG of lvx_cmd_vg_names(); the highest exit code (LVX_EXIT_FAILED when the
+ * names could not be had). */
+int lvx_cmd_each_vg(struct lvx_cmd_env *env, int (*fn)(struct lvx_cmd_env *env, const char *vg));
 
 /* PVs named on the command line (all when count == 0), as VGs narrowed to those PVs
  * plus orphans.  Unknown names print LVM2's message and set *failed. */

@@ -158,6 +158,21 @@ char **lvx_cmd_vg_names(struct lvx_cmd_env *env, unsigned *count)
     return names;
 }
 
+int lvx_cmd_each_vg(struct lvx_cmd_env *env, int (*fn)(struct lvx_cmd_env *env, const char *vg))
+{
+    unsigned count;
+    char **names = lvx_cmd_vg_names(env, &count);
+    if (!names)
+        return LVX_EXIT_FAILED;
+    int rc = 0;
+    for (unsigned i = 0; i < count; i++) {
+        int r = fn(env, names[i]);
+        if (r > rc)
+            rc = r;
+    }
+    return rc;
+}
+
 char **lvx_cmd_lv_args(struct lvx_cmd_env *env, unsigned *count)
 {
     char **args = env->args->argv;

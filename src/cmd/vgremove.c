@@ -114,15 +114,5 @@ int lvx_cmd_vgremove(struct lvx_cmd_env *env)
         lvx_cmd_errorf("Please enter one or more volume group paths or use --select for selection.");
         return LVX_EXIT_INVALID;
     }
-    unsigned count;
-    char **names = lvx_cmd_vg_names(env, &count);     /* "@tag": the VGs with the tag */
-    if (!names)
-        return LVX_EXIT_FAILED;
-    int rc = 0;
-    for (unsigned i = 0; i < count; i++) {
-        int r = remove_vg(env, names[i]);
-        if (r > rc)
-            rc = r;
-    }
-    return rc;
+    return lvx_cmd_each_vg(env, remove_vg);
 }
