@@ -100,8 +100,8 @@ test_ok "lvx version exits 0" lvx version
 test_eq "lvx version names lvx" "$(lvx version 2>&1 | grep -c 'lvx version')" "1"
 test_eq "lvx --version works too" "$(lvx --version 2>&1 | grep -c 'lvx version')" "1"
 # LVM2's lines, as programs parse them (libblockdev: "LVM version: X.Y.Z"), called as lvm
-ln -s "$LVX" "$SCRATCH/lvm"
-lvx_lvm_version=$("$SCRATCH/lvm" version 2>&1)
+mkdir -p "$SCRATCH/bin" && ln -s "$LVX" "$SCRATCH/bin/lvm"
+lvx_lvm_version=$("$SCRATCH/bin/lvm" version 2>&1)
 test_ok "'lvm version' (lvx called as lvm) has LVM2's 'LVM version: X.Y.Z' line" \
     grep -Eq '^  LVM version: +[0-9]+\.[0-9]+\.[0-9]+' <<<"$lvx_lvm_version"
 test_eq "... the LVM2 release of this machine's LVM2, the oracle lvx follows" \
@@ -111,7 +111,7 @@ test_eq "... with LVM2's labels in LVM2's order" \
     "$(grep -oE '^  (LVM|Library|Configuration)[a-z ]*:' <<<"$lvx_lvm_version" | xargs)" \
     "$(LVM_SUPPRESS_FD_WARNINGS=1 lvm version 2>/dev/null | grep -oE '^  (LVM|Library|Configuration)[a-z ]*:' | xargs)"
 test_ok "... and says it is lvx" grep -q "(lvx " <<<"$lvx_lvm_version"
-rm "$SCRATCH/lvm"
+rm "$SCRATCH/bin/lvm"
 help=$(lvx help 2>&1)
 listed=0
 for c in pvs vgs lvs pvdisplay vgdisplay lvdisplay vgcfgbackup version help; do

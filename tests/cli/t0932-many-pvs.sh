@@ -38,8 +38,9 @@ test_eq "the LV spans all $COUNT PVs (LVM2's view)" \
 size=$(lvm2 lvs --noheadings --nosuffix --units b -o lv_size "$VG/all" 2>/dev/null | tr -d ' ')
 test_ok "$LV is a block device" test -b "$LV"
 test_eq "the LV's device has the whole size" "$(blockdev --getsize64 "$LV")" "$size"
+# state file line: ino vg lv uuid flags loop loop-file-name dev-dir device...
 test_eq "the state file names all $COUNT devices" \
-    "$(awk -v vg="$VG" '$2 == vg { print NF - 6 }' "$LVX_RUN_DIR/state")" "$COUNT"
+    "$(awk -v vg="$VG" '$2 == vg { print NF - 8 }' "$LVX_RUN_DIR/state")" "$COUNT"
 
 uspace_run_ok "fio --verify=crc32c over the whole LV (through the daemon)" fio --name=v --filename="$LV" \
     --rw=randwrite --bsrange=4k-1m --direct=1 --ioengine=libaio --iodepth=16 \

@@ -184,6 +184,8 @@ static void test_backend_choice(void)
     struct lvx_dm dm;
 
     unsetenv("LVX_ACTIVATION_BACKEND");
+    /* no lvm.conf: the caller's (a test sandbox may turn activation off) must not decide */
+    setenv("LVM_SYSTEM_DIR", "/nonexistent/lvx-test-no-lvm-conf", 1);
     ok(lvx_activation_find("dm") == &lvx_activation_dm, "the dm backend is registered");
     ok(lvx_activation_find("nope") == NULL, "unknown names are not");
 
