@@ -6,6 +6,7 @@
 # (default 60) on its seed corpus fuzz/corpus/<harness> or fuzz/corpus/<harness without
 # fuzz_> (read only; new inputs go to build-fuzz/corpus-<harness>).  `make fuzz` calls it;
 # FUZZ_SECONDS sets the time there.  Crash inputs go to build-fuzz/artifacts/.
+# SECONDS 0 only builds (fuzz/deep.sh and the regression replay in t9100 use that).
 # Exit status: 0 when every harness ran clean, 1 on a finding or a build failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -61,6 +62,7 @@ for h in "${harnesses[@]}"; do
         status=1
         continue
     fi
+    [[ $SECONDS_EACH == 0 ]] && continue
     work="$OUT/corpus-$h"
     mkdir -p "$work"
     seeds=()
