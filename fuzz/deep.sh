@@ -129,12 +129,8 @@ done
 wait || true
 
 status=0
-table=$(mktemp)
-{
-    echo "# fuzz/deep.sh ${MINUTES} min per harness, $(date -u '+%Y-%m-%d %H:%M UTC'), $(git rev-parse --short HEAD 2>/dev/null || echo '?'), $JOBS jobs on $(nproc) CPUs"
-    printf '%-14s %8s %12s %8s %6s %7s %8s %8s %8s\n' harness seconds executions exec/s cov ft \
-        corpus KiB crashes
-} >"$table"
+stamp="$(date -u '+%Y-%m-%d %H:%M') $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
+rows=$(mktemp)
 for h in "${harnesses[@]}"; do
     dir="$OUT/deep/$h"
     read -r s e cov ft crashes <"$dir/summary"
@@ -142,12 +138,26 @@ for h in "${harnesses[@]}"; do
     seeds=$(seed_dir "$h")
     files=$(find "$seeds" -maxdepth 1 -type f | wc -l)
     kib=$(find "$seeds" -maxdepth 1 -type f -printf '%s\n' | awk '{ t += $1 } END { print int((t + 1023) / 1024) }')
-    printf '%-14s %8s %12s %8s %6s %7s %8s %8s %8s\n' "$h" "$s" "$e" "$(( s ? e / s : 0 ))" \
-        "$cov" "$ft" "$files" "$kib" "$crashes" >>"$table"
+    printf '%-14s %8s %12s %8s %6s %7s %8s %8s %8s  %s\n' "$h" "$s" "$e" "$(( s ? e / s : 0 ))" \
+        "$cov" "$ft" "$files" "$kib" "$crashes" "$stamp" >>"$rows"
     (( crashes == 0 )) || status=1
 done
-cat "$table"
+# the results file keeps the rows of harnesses this run did not touch
+if [[ -f $RESULTS ]]; then
+    grep -E '^fuzz_' "$RESULTS" | while read -r line; do
+        grep -q "^${line%% *} " "$rows" || echo "$line"
+    done >>"$rows"
+fi
+{
+    echo "# fuzz/deep.sh: libFuzzer time per harness, executions, coverage (cov: edges, ft: features"
+    echo "# of the last status line), repository corpus after the merge, findings (crash/leak/UBSan/"
+    echo "# timeout/OOM inputs); JOBS=$JOBS on $(nproc) CPUs; run = UTC date and commit fuzzed"
+    printf '%-14s %8s %12s %8s %6s %7s %8s %8s %8s  %s\n' harness seconds executions exec/s cov ft \
+        corpus KiB crashes run
+    sort -k1,1 "$rows"
+} >"$rows.table"
+cat "$rows.table"
 mkdir -p "$(dirname "$RESULTS")"
-cp "$table" "$RESULTS"
-rm -f "$table"
+cp "$rows.table" "$RESULTS"
+rm -f "$rows" "$rows.table"
 exit $status
