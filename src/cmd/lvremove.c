@@ -77,7 +77,8 @@ static int remove_arg(struct lvx_cmd_env *env, const struct lvx_actcmd *act, con
         /* visible top-level LVs; sub-LVs go with their owners (refused for now) */
         unsigned count = u.vg->lv_count;
         struct lvx_lv **lvs = lvx_pool_alloc(env->pool, (count + 1) * sizeof(*lvs));
-        memcpy(lvs, u.vg->lvs, count * sizeof(*lvs));
+        if (count)      /* a VG without LVs may have no array at all */
+            memcpy(lvs, u.vg->lvs, count * sizeof(*lvs));
         for (unsigned i = 0; i < count; i++) {
             if (!lvx_lv_is_visible(lvs[i]))
                 continue;
