@@ -114,6 +114,9 @@ merge_one() {
     rm -rf "$keep" "$old" "$dir/tmp"
 }
 
+# the run: when it started and what it fuzzed ("+" = with uncommitted changes)
+stamp="$(date -u '+%Y-%m-%d %H:%M') $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
+git diff --quiet HEAD -- src include 'fuzz/*.c' 2>/dev/null || stamp+="+"
 secs=${FUZZ_DEEP_SECONDS:-$(( MINUTES * 60 ))}     # FUZZ_DEEP_SECONDS: a short trial
 echo "fuzz/deep.sh: ${#harnesses[@]} harnesses, ${MINUTES} min each, $JOBS at a time" >&2
 running=0
@@ -129,7 +132,6 @@ done
 wait || true
 
 status=0
-stamp="$(date -u '+%Y-%m-%d %H:%M') $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
 rows=$(mktemp)
 for h in "${harnesses[@]}"; do
     dir="$OUT/deep/$h"
