@@ -16,6 +16,7 @@
 # for the rest of its time (at most 20 restarts), so one bug does not end the run.
 # Findings belong in fuzz/regress/<name>/ once fixed (tests/cli/t9100 replays them).
 # Work files: build-fuzz/deep/<harness>/ (corpus, logs, findings, TMPDIR).
+# A dictionary fuzz/<harness without fuzz_>.dict is passed when it exists.
 # FUZZ_DEEP_SECONDS=N runs N seconds instead of MINUTES (a trial of the script).
 # Exit status: 0 when no harness found anything, 1 otherwise.
 set -euo pipefail
@@ -50,12 +51,13 @@ fuzz_one() {
     local h=$1 secs=$2 dir="$OUT/deep/$1"
     local seeds; seeds=$(seed_dir "$h")
     rm -rf "$dir" && mkdir -p "$dir/corpus" "$dir/tmp" "$dir/findings"
-    local start=$SECONDS left=$secs runs=0 execs=0 cov=0 ft=0 n=0
+    local start=$SECONDS left=$secs execs=0 cov=0 ft=0 n=0 dict=()
+    [[ -f fuzz/${h#fuzz_}.dict ]] && dict=(-dict="fuzz/${h#fuzz_}.dict")
     while (( left > 0 && n <= MAX_RESTARTS )); do
         local log="$dir/run-$n.log"
         # shellcheck disable=SC2086
         TMPDIR="$PWD/$dir/tmp" "$OUT/$h" -max_total_time="$left" -timeout=10 -rss_limit_mb=2048 \
-            -print_final_stats=1 -artifact_prefix="$dir/findings/" \
+            -print_final_stats=1 -artifact_prefix="$dir/findings/" "${dict[@]}" \
             "$dir/corpus" "$seeds" >"$log" 2>&1 || true
         local e
         e=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n1)
