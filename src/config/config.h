@@ -47,7 +47,9 @@ const struct lvx_cfg_node *lvx_config_node(const struct lvx_config *cfg, const c
 /* The system directory: $LVM_SYSTEM_DIR or /etc/lvm. */
 const char *lvx_config_system_dir(void);
 
-/* Does a --config text parse?  0 or -EINVAL with the message. */
+/* Does a --config text parse?  0 or -EINVAL with the message.  Like lvm.conf, it must not
+ * nest deeper than LVX_CFG_MAX_DEPTH sections, counting each "a/" of a key as one (the
+ * merge splits such keys into sections). */
 int lvx_config_check_override(struct lvx_ctx *ctx, const char *text);
 /* Merge the items of src (a parsed tree's root) over dst (a root SECTION), in pool:
  * values replace values of the same key, sections merge recursively, "a/b" keys are
