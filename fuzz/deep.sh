@@ -9,7 +9,8 @@
 # FUZZ_CORPUS_KIB, default 256, KiB per harness: the largest generated inputs are dropped
 # first), and print one table: harness, seconds, executions, exec/s, coverage (cov: and
 # ft: of libFuzzer's last status line), corpus files and KiB after the merge, crashes.  The table is also
-# written to fuzz/results/deep.txt (FUZZ_RESULTS overrides).
+# written to fuzz/results/deep.txt (FUZZ_RESULTS overrides; latest row per harness) and
+# appended to fuzz/results/deep-history.txt (every run).
 #
 # A finding (crash, leak, UBSan report, timeout, OOM) stops libFuzzer: the input is
 # kept under build-fuzz/deep/<harness>/ and the harness is started again on its corpus
@@ -163,5 +164,7 @@ fi
 cat "$rows.table"
 mkdir -p "$(dirname "$RESULTS")"
 cp "$rows.table" "$RESULTS"
+# every run's rows, oldest first (the table above keeps only the latest per harness)
+grep -F " $stamp" "$rows.table" >>"${RESULTS%.txt}-history.txt" || true
 rm -f "$rows" "$rows.table"
 exit $status
