@@ -174,6 +174,8 @@ int lvx_cmd_lvchange(struct lvx_cmd_env *env)
         lvx_cmd_errorf("Please specify a logical volume path.");
         return LVX_EXIT_INVALID;
     }
+    if ((rc = lvx_lvcmd_check_names(env)))
+        return rc;
     for (int i = 0; i < env->args->argc && has_changes(&o); i++) {
         int r = change_arg(env, &o, env->args->argv[i]);
         if (r > rc)
