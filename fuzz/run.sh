@@ -57,8 +57,10 @@ for h in "${harnesses[@]}"; do
         status=1
         continue
     fi
+    # linked again only when the harness or the library changed
     # shellcheck disable=SC2086
-    if ! $CC_FUZZ $CFLAGS_FUZZ -fsanitize=fuzzer "fuzz/$h.c" "$LIB" $LIBS -o "$OUT/$h"; then
+    if [[ ! -x $OUT/$h || fuzz/$h.c -nt $OUT/$h || $LIB -nt $OUT/$h ]] &&
+            ! $CC_FUZZ $CFLAGS_FUZZ -fsanitize=fuzzer "fuzz/$h.c" "$LIB" $LIBS -o "$OUT/$h"; then
         echo "fuzz/run.sh: $h: build failed" >&2
         status=1
         continue
