@@ -34,7 +34,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TESTLIB_SRC := $(wildcard tests/unit/tap.c tests/unit/fixture.c)
 TESTLIB_OBJ := $(TESTLIB_SRC:%.c=$(BUILD)/obj/%.o)
 
-.PHONY: all lib unit check test fuzz demo clean install bench
+.PHONY: all lib unit check test fuzz fuzz-deep demo clean install bench
 all: $(BUILD)/liblvx.a $(BUILD)/liblvx.so $(BUILD)/lvx
 
 lib: $(BUILD)/liblvx.a $(BUILD)/liblvx.so
@@ -74,9 +74,13 @@ check:
 test:
 	bash tests/run-all.sh
 
-FUZZ_TARGETS := fuzz_headers fuzz_text
+FUZZ_TARGETS := fuzz_headers fuzz_text fuzz_config fuzz_cmdline fuzz_restore
 fuzz:
 	bash fuzz/run.sh $${FUZZ_SECONDS:-60}
+
+# every harness for FUZZ_MINUTES (default 10), corpus merged, table in fuzz/results/deep.txt
+fuzz-deep:
+	bash fuzz/deep.sh $${FUZZ_MINUTES:-10}
 
 demo:
 	bash tests/install-deps.sh

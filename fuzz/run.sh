@@ -6,6 +6,8 @@
 # (default 60) on its seed corpus fuzz/corpus/<harness> or fuzz/corpus/<harness without
 # fuzz_> (read only; new inputs go to build-fuzz/corpus-<harness>).  `make fuzz` calls it;
 # FUZZ_SECONDS sets the time there.  Crash inputs go to build-fuzz/artifacts/.
+# A dictionary fuzz/<harness without fuzz_>.dict is passed when it exists.
+# SECONDS 0 only builds (fuzz/deep.sh and the regression replay in t9100 use that).
 # Exit status: 0 when every harness ran clean, 1 on a finding or a build failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -55,20 +57,25 @@ for h in "${harnesses[@]}"; do
         status=1
         continue
     fi
+    # linked again only when the harness or the library changed
     # shellcheck disable=SC2086
-    if ! $CC_FUZZ $CFLAGS_FUZZ -fsanitize=fuzzer "fuzz/$h.c" "$LIB" $LIBS -o "$OUT/$h"; then
+    if [[ ! -x $OUT/$h || fuzz/$h.c -nt $OUT/$h || $LIB -nt $OUT/$h ]] &&
+            ! $CC_FUZZ $CFLAGS_FUZZ -fsanitize=fuzzer "fuzz/$h.c" "$LIB" $LIBS -o "$OUT/$h"; then
         echo "fuzz/run.sh: $h: build failed" >&2
         status=1
         continue
     fi
+    [[ $SECONDS_EACH == 0 ]] && continue
     work="$OUT/corpus-$h"
     mkdir -p "$work"
     seeds=()
     for d in "fuzz/corpus/$h" "fuzz/corpus/${h#fuzz_}"; do
         if [[ -d $d ]]; then seeds=("$d"); break; fi
     done
+    dict=()
+    [[ -f fuzz/${h#fuzz_}.dict ]] && dict=(-dict="fuzz/${h#fuzz_}.dict")
     echo "fuzz/run.sh: running $h for ${SECONDS_EACH}s" >&2
-    if ! "$OUT/$h" -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 \
+    if ! "$OUT/$h" -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 "${dict[@]}" \
             -print_final_stats=1 -artifact_prefix="$OUT/artifacts/$h-" \
             "$work" "${seeds[@]}" >"$OUT/$h.log" 2>&1; then
         echo "fuzz/run.sh: $h: finding (log: $OUT/$h.log, inputs: $OUT/artifacts/)" >&2

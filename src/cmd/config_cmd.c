@@ -129,7 +129,7 @@ int lvx_cmd_config(struct lvx_cmd_env *env)
         }
         print_node(&b, n, 0, commented);
     }
-    if (env->args->argc == 0)
+    if (rc == 0 && env->args->argc == 0)
         for (const struct lvx_cfg_node *c = tree->child; c; c = c->next)
             print_node(&b, c, 0, commented);
     int out = lvx_cmd_output(&b);

@@ -140,6 +140,8 @@ int lvx_cmd_lvchange(struct lvx_cmd_env *env)
         lvx_cmd_errorf("Please specify a logical volume path.");
         return LVX_EXIT_INVALID;
     }
+    if ((rc = lvx_lvcmd_check_names(env)))
+        return rc;
     unsigned count;
     char **args = lvx_cmd_lv_args(env, &count);          /* "@tag": the LVs with the tag */
     if (!args)

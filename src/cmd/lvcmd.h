@@ -72,6 +72,12 @@ uint64_t lvx_lvcmd_pvs_free(const struct lvx_free_maps *maps, const struct lvx_v
 bool lvx_lvcmd_split_name(struct lvx_cmd_env *env, const char *arg, const char **vg,
                           const char **lv);
 
+/* Every positional argument of an LV command (lvremove, lvchange) is a name
+ * lvx_lvcmd_split_name() takes?  0, or LVM2's message for the first that is not
+ * ("\"a/b/c\": Invalid path for Logical Volume.") and LVX_EXIT_FAILED: as LVM2, a
+ * command line with such an argument changes nothing, not even the valid ones. */
+int lvx_lvcmd_check_names(struct lvx_cmd_env *env);
+
 /* The command line as typed ("lvcreate -an -L 4m vg1"), in env->pool. */
 const char *lvx_lvcmd_command_line(struct lvx_cmd_env *env);
 

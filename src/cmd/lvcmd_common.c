@@ -362,6 +362,17 @@ bool lvx_lvcmd_split_name(struct lvx_cmd_env *env, const char *arg, const char *
     return **vg && **lv && !strchr(*lv, '/');
 }
 
+int lvx_lvcmd_check_names(struct lvx_cmd_env *env)
+{
+    const char *vg, *lv;
+    for (int i = 0; i < env->args->argc; i++)
+        if (!lvx_lvcmd_split_name(env, env->args->argv[i], &vg, &lv)) {
+            lvx_cmd_errorf("\"%s\": Invalid path for Logical Volume.", env->args->argv[i]);
+            return LVX_EXIT_FAILED;
+        }
+    return 0;
+}
+
 bool lvx_lvcmd_name_reserved(const char *name)
 {
     if (!lvx_lv_name_reserved(name))

@@ -82,6 +82,8 @@ int lvx_cmd_lvremove(struct lvx_cmd_env *env)
         lvx_cmd_errorf("Please specify a logical volume path.");
         return LVX_EXIT_INVALID;
     }
+    if ((rc = lvx_lvcmd_check_names(env)))
+        return rc;
     if ((rc = lvx_actcmd_init(env, &act)))
         return rc;
     unsigned count;

@@ -110,18 +110,56 @@ void lvx_config_merge(struct lvx_pool *pool, struct lvx_cfg_node *dst,
             merge_item(pool, dst, item);
 }
 
+/* The first item of an override that the merge would nest deeper than the parser
+ * accepts: each "a/" of a key becomes a section (a 100 KiB "a/a/.../b=1" would otherwise
+ * make a configuration of 50000 levels, printed by `lvx config` as gigabytes of TABs
+ * that no parser reads back).  depth = sections around the items of `section`. */
+static const struct lvx_cfg_node *too_deep(const struct lvx_cfg_node *section, int depth)
+{
+    for (const struct lvx_cfg_node *n = section->child; n; n = n->next) {
+        int d = depth;
+        for (const char *p = n->key ? n->key : ""; *p; p++)
+            d += *p == '/';
+        if (n->kind == LVX_CFG_SECTION)
+            d++;
+        if (d > LVX_CFG_MAX_DEPTH)
+            return n;
+        const struct lvx_cfg_node *deep = n->kind == LVX_CFG_SECTION ? too_deep(n, d) : NULL;
+        if (deep)
+            return deep;
+    }
+    return NULL;
+}
+
+static int deep_error(struct lvx_ctx *ctx, const struct lvx_cfg_node *deep)
+{
+    return lvx_error(ctx, EINVAL, "Parse error at line %d: nesting too deep (more than %d levels)",
+                     deep->line, LVX_CFG_MAX_DEPTH);
+}
+
+/* Parse a --config text into pool; -EINVAL with "--config: <why>". */
+static int parse_override(struct lvx_ctx *ctx, struct lvx_pool *pool, const char *text,
+                          struct lvx_cfg_node **out)
+{
+    int r = lvx_cfg_parse(ctx, pool, text, strlen(text), out);
+    const struct lvx_cfg_node *deep = r == 0 ? too_deep(*out, 0) : NULL;
+    if (deep)
+        r = deep_error(ctx, deep);
+    if (r < 0) {
+        char why[sizeof(ctx->errmsg)];
+        snprintf(why, sizeof(why), "%s", ctx->errmsg);
+        return lvx_error(ctx, EINVAL, "--config: %s", why);
+    }
+    return 0;
+}
+
 int lvx_config_check_override(struct lvx_ctx *ctx, const char *text)
 {
     struct lvx_pool *pool = lvx_pool_create();
     struct lvx_cfg_node *root = NULL;
-    int r = lvx_cfg_parse(ctx, pool, text, strlen(text), &root);
-    if (r < 0) {
-        char why[sizeof(ctx->errmsg)];
-        snprintf(why, sizeof(why), "%s", ctx->errmsg);
-        r = lvx_error(ctx, EINVAL, "--config: %s", why);
-    } else if (!root->child) {          /* empty or only comments: LVM2 refuses it too */
+    int r = parse_override(ctx, pool, text, &root);
+    if (r == 0 && !root->child)         /* empty or only comments: LVM2 refuses it too */
         r = lvx_error(ctx, EINVAL, "--config: the text holds no setting");
-    }
     lvx_pool_destroy(pool);
     return r;
 }
@@ -131,11 +169,8 @@ int lvx_config_check_override(struct lvx_ctx *ctx, const char *text)
 static int merge_override(struct lvx_ctx *ctx, struct lvx_config *cfg, const char *text)
 {
     struct lvx_cfg_node *over = NULL;
-    if (lvx_cfg_parse(ctx, cfg->pool, text, strlen(text), &over) < 0) {
-        char why[sizeof(ctx->errmsg)];
-        snprintf(why, sizeof(why), "%s", ctx->errmsg);
-        return lvx_error(ctx, EINVAL, "--config: %s", why);
-    }
+    if (parse_override(ctx, cfg->pool, text, &over) < 0)
+        return -EINVAL;
     if (!cfg->root)
         cfg->root = lvx_cfg_new(cfg->pool, NULL, NULL, LVX_CFG_SECTION);
     lvx_config_merge(cfg->pool, cfg->root, over);
@@ -160,6 +195,9 @@ int lvx_config_load(struct lvx_ctx *ctx, struct lvx_config **out)
         lvx_error_clear(ctx);
     if (text) {
         int r = lvx_cfg_parse(ctx, pool, text, len, &cfg->root);
+        const struct lvx_cfg_node *deep = r == 0 ? too_deep(cfg->root, 0) : NULL;
+        if (deep)
+            r = deep_error(ctx, deep);   /* `a/b` keys are split when merged (--type full) */
         if (r < 0) {
             char why[sizeof(ctx->errmsg)];
             snprintf(why, sizeof(why), "%s", ctx->errmsg);

@@ -49,7 +49,9 @@ const struct lvx_cfg_node *lvx_config_node(const struct lvx_config *cfg, const c
 const char *lvx_config_system_dir(void);
 
 /* Does a --config text parse and hold a setting (as LVM2, an empty text or one of only
- * comments is refused)?  0 or -EINVAL with the message. */
+ * comments is refused)?  0 or -EINVAL with the message.  Like lvm.conf, it must not
+ * nest deeper than LVX_CFG_MAX_DEPTH sections, counting each "a/" of a key as one (the
+ * merge splits such keys into sections). */
 int lvx_config_check_override(struct lvx_ctx *ctx, const char *text);
 /* Merge the items of src (a parsed tree's root) over dst (a root SECTION), in pool:
  * values replace values of the same key, sections merge recursively, "a/b" keys are

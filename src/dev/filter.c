@@ -21,6 +21,35 @@ struct lvx_filter {
     struct lvx_filter *next;     /* a further list that must accept too */
 };
 
+/* Does re quantify a quantifier ("a++", ".**", "x*{2}")?  POSIX leaves such EREs
+ * undefined, and glibc's regcomp() copies the expression once per repeat: a run of a
+ * hundred '+' takes gigabytes (found by fuzz_config).  Escapes and bracket expressions
+ * are skipped. */
+static bool repeats_a_repeat(const char *re)
+{
+    bool after_quantifier = false;
+    for (const char *p = re; *p; p++) {
+        bool quantifier = *p == '*' || *p == '+' || *p == '?' || *p == '{';
+        if (quantifier && after_quantifier)
+            return true;
+        if (*p == '\\' && p[1]) {
+            p++;
+        } else if (*p == '[') {                 /* to the closing ']' ("[]x]", "[^]x]") */
+            const char *q = p + 1;
+            q += *q == '^';
+            q += *q == ']';
+            while (*q && *q != ']')
+                q++;
+            p = *q ? q : p;
+        } else if (*p == '{') {
+            while (p[1] && *p != '}')
+                p++;
+        }
+        after_quantifier = quantifier;
+    }
+    return false;
+}
+
 int lvx_filter_add(struct lvx_ctx *ctx, struct lvx_filter **f, const char *pattern)
 {
     size_t len = strlen(pattern);
@@ -33,6 +62,11 @@ int lvx_filter_add(struct lvx_ctx *ctx, struct lvx_filter **f, const char *patte
                          "delimiter '%c'", pattern, delim);
     char *re_text = lvx_xstrdup(pattern + 2);
     re_text[len - 3] = '\0';
+    if (repeats_a_repeat(re_text)) {
+        free(re_text);
+        return lvx_error(ctx, EINVAL, "Invalid filter pattern \"%s\": a repetition of a "
+                         "repetition (such as \"++\" or \"**\")", pattern);
+    }
     struct filter_rule rule = { .accept = pattern[0] == 'a' };
     int rc = regcomp(&rule.re, re_text, REG_EXTENDED | REG_NOSUB);
     free(re_text);

@@ -85,7 +85,19 @@ static void test_filter_delimiters(void)
     ok(lvx_filter_add(&ctx, &f, "a|.*") == -EINVAL, "missing closing delimiter");
     ok(lvx_filter_add(&ctx, &f, "a|(|") == -EINVAL, "bad regex");
     ok(lvx_filter_add(&ctx, &f, "a") == -EINVAL, "too short");
+    /* a repeated repetition: glibc's regcomp() takes gigabytes for a long run (fuzz_config) */
+    ok(lvx_filter_add(&ctx, &f, "a|/e+++++++++++++++++++++++++++++++++++++++++/.*|") == -EINVAL,
+       "a run of '+' is refused");
+    ok(strstr(ctx.errmsg, "repetition of a repetition") != NULL, "saying why: %s", ctx.errmsg);
+    ok(lvx_filter_add(&ctx, &f, "r|.**|") == -EINVAL, "'**' is refused");
+    ok(lvx_filter_add(&ctx, &f, "r|x*{2}|") == -EINVAL, "'*{2}' is refused");
     ok(f == NULL, "no filter made from bad patterns");
+    const char *const fine[] = { "a|^/dev/loop[0-9]+$|", "a|x{2}y*|", "a|[*+]+|", "a|\\++|",
+                                 "a|[]+]*|", NULL };
+    for (const char *const *q = fine; *q; q++)
+        ok(lvx_filter_add(&ctx, &f, *q) == 0, "quantifiers that quantify no quantifier: %s", *q);
+    ok(accepts(f, "/dev/loop12") && accepts(f, "+++"), "... and match as regexes");
+    lvx_filter_free(f);
 }
 
 /* Write lvm.conf into a private system dir. */
@@ -164,6 +176,47 @@ static void test_load_and_merge(void)
     rmdir(sysdir);
 }
 
+/* "a/b" keys become sections when merged: 64 of them nest as deep as the parser allows,
+ * 65 are refused (found by fuzz/fuzz_config: `lvx config` printed an unreadable tree). */
+static void test_merge_depth(void)
+{
+    char key[512] = "", conf[600];
+    for (int i = 0; i < 64; i++)
+        strcat(key, "a/");
+    char over[600];
+    snprintf(over, sizeof(over), "%sb = 1", key);
+    lvx_ctx_init(&ctx);
+    ok(lvx_config_check_override(&ctx, over) == 0, "--config with 64 a/ levels accepted");
+    struct lvx_config *cfg = NULL;
+    ctx.config_override = over;
+    ok(lvx_config_load(&ctx, &cfg) == 0, "and loaded");
+    lvx_config_free(cfg);
+    snprintf(over, sizeof(over), "%sa/b = 1", key);
+    ok(lvx_config_check_override(&ctx, over) == -EINVAL, "65 levels refused");
+    ok(strstr(ctx.errmsg, "--config: Parse error at line 1: nesting too deep") != NULL,
+       "message says --config and why");
+    ok(lvx_config_load(&ctx, &cfg) == -EINVAL, "load refuses it too");
+    snprintf(over, sizeof(over), "x { %sb = 1 }", key);
+    ok(lvx_config_check_override(&ctx, over) == -EINVAL, "sections and a/ levels add up");
+    ctx.config_override = NULL;
+
+    memcpy(sysdir + strlen(sysdir) - 6, "XXXXXX", 6);   /* the template again */
+    if (mkdtemp(sysdir) == NULL) {
+        tap_skip("mkdtemp failed");
+        return;
+    }
+    setenv("LVM_SYSTEM_DIR", sysdir, 1);
+    snprintf(conf, sizeof(conf), "\n%sa/b = 1\n", key);
+    write_conf(conf);
+    ok(lvx_config_load(&ctx, &cfg) == -EINVAL, "lvm.conf with 65 levels refused");
+    ok(strstr(ctx.errmsg, "lvm.conf: Parse error at line 2: nesting too deep") != NULL,
+       "message names the file and the line");
+    char path[256];
+    snprintf(path, sizeof(path), "%s/lvm.conf", sysdir);
+    unlink(path);
+    rmdir(sysdir);
+}
+
 static void test_split(void)
 {
     struct lvx_pool *pool = lvx_pool_create();
@@ -195,6 +248,7 @@ int main(void)
     test_filter_order();
     test_filter_delimiters();
     test_load_and_merge();
+    test_merge_depth();
     test_split();
     return tap_done();
 }
