@@ -24,7 +24,8 @@ PACKAGES=(
     jq                  # JSON in shell tests
     python3             # test tooling (fixture rebuild, report comparison, damage recipes)
     perl                # prove (TAP harness)
-    util-linux          # losetup
+    util-linux          # losetup; runuser/setpriv (t0920 runs as an unprivileged user)
+    passwd              # useradd/userdel: t0920 creates and removes that user
     gzip
 )
 
