@@ -14,6 +14,7 @@
 #include "map/map.h"
 #include "model/model.h"
 #include "report/report.h"
+#include "util/file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -161,7 +162,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     lvx_ctx_init(&ctx);
     struct lvx_pool *pool = lvx_pool_create();
     size_t len = 0;
-    char *text = lvx_pool_read_file(pool, file, &len);
+    char *text = lvx_pool_read_file(&ctx, pool, file, LVX_FILE_MAX_METADATA, &len);
     require(text != NULL && len == size, "backup file read back");
     struct lvx_vg *vg = NULL;
     int r = lvx_vg_import_text(&ctx, pool, text, len, &vg);

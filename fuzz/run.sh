@@ -17,7 +17,7 @@ shift || true
 OUT=${FUZZ_BUILD:-build-fuzz}
 CC_FUZZ=${CC_FUZZ:-clang}
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
-CFLAGS_FUZZ="-std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -O1 -g -Isrc -Iinclude $SAN"
+CFLAGS_FUZZ="-std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -O1 -g -Werror=implicit-function-declaration -Isrc -Iinclude $SAN"
 LIBS="-luring -lblkid -lz -lpthread"
 
 if [[ $# -gt 0 ]]; then

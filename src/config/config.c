@@ -150,6 +150,8 @@ static int parse_override(struct lvx_ctx *ctx, struct lvx_pool *pool, const char
         snprintf(why, sizeof(why), "%s", ctx->errmsg);
         return lvx_error(ctx, EINVAL, "--config: %s", why);
     }
+    if (!(*out)->child)                 /* empty or only comments: LVM2 refuses it too */
+        return lvx_error(ctx, EINVAL, "--config: the text holds no setting");
     return 0;
 }
 
@@ -158,8 +160,6 @@ int lvx_config_check_override(struct lvx_ctx *ctx, const char *text)
     struct lvx_pool *pool = lvx_pool_create();
     struct lvx_cfg_node *root = NULL;
     int r = parse_override(ctx, pool, text, &root);
-    if (r == 0 && !root->child)         /* empty or only comments: LVM2 refuses it too */
-        r = lvx_error(ctx, EINVAL, "--config: the text holds no setting");
     lvx_pool_destroy(pool);
     return r;
 }
