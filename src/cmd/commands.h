@@ -5,7 +5,8 @@
  * helpers of cmd/common.c (loading VGs, printing errors, display-style sizes).
  *
  * Adding a command: write cmd/<name>.c with `int lvx_cmd_<name>(struct lvx_cmd_env *)`,
- * declare it below and add one line to the table in cmd/commands.c.
+ * declare it below and add one line to the table in cmd/commands.c.  The walk over the
+ * VGs/PVs/LVs its arguments name (and the VG update cycle) is cmd/toolkit.h's.
  */
 #ifndef LVX_CMD_COMMANDS_H
 #define LVX_CMD_COMMANDS_H
@@ -119,9 +120,6 @@ char **lvx_cmd_vg_names(struct lvx_cmd_env *env, unsigned *count);
  * LV with the tag (all of a VG with the tag); the arguments themselves when there is
  * no tag (no scan).  In env->pool; NULL when the scan failed (printed). */
 char **lvx_cmd_lv_args(struct lvx_cmd_env *env, unsigned *count);
-/* fn for each VG of lvx_cmd_vg_names(); the highest exit code (LVX_EXIT_FAILED when the
- * names could not be had). */
-int lvx_cmd_each_vg(struct lvx_cmd_env *env, int (*fn)(struct lvx_cmd_env *env, const char *vg));
 
 /* PVs named on the command line (all when count == 0), as VGs narrowed to those PVs
  * plus orphans.  Unknown names print LVM2's message and set *failed. */
