@@ -344,10 +344,5 @@ static int display_lvs(struct lvx_cmd_env *env, const struct lvx_tk_sel *sel, st
 
 int lvx_cmd_lvdisplay(struct lvx_cmd_env *env)
 {
-    int rc = lvx_cmd_display_check_args(env);
-    if (rc)
-        return rc;
-    if (env->args->count[LVX_OPT_COLUMNS])
-        return lvx_cmd_lvs(env);
-    return lvx_process_read(env, LVX_TK_LVS, display_lvs, NULL);
+    return lvx_process_display(env, LVX_TK_LVS, lvx_cmd_lvs, display_lvs);
 }

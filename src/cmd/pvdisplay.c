@@ -214,10 +214,5 @@ int lvx_cmd_display_check_args(struct lvx_cmd_env *env)
 
 int lvx_cmd_pvdisplay(struct lvx_cmd_env *env)
 {
-    int rc = lvx_cmd_display_check_args(env);
-    if (rc)
-        return rc;
-    if (env->args->count[LVX_OPT_COLUMNS])
-        return lvx_cmd_pvs(env);
-    return lvx_process_read(env, LVX_TK_PVS, display_pvs, NULL);
+    return lvx_process_display(env, LVX_TK_PVS, lvx_cmd_pvs, display_pvs);
 }

@@ -49,6 +49,17 @@ int lvx_process_read(struct lvx_cmd_env *env, enum lvx_tk_kind kind, lvx_tk_read
     return rc ? rc : wrc ? wrc : sel.failed ? LVX_EXIT_FAILED : LVX_EXIT_OK;
 }
 
+int lvx_process_display(struct lvx_cmd_env *env, enum lvx_tk_kind kind, lvx_cmd_fn columns,
+                        lvx_tk_read_fn fn)
+{
+    int rc = lvx_cmd_display_check_args(env);
+    if (rc)
+        return rc;
+    if (env->args->count[LVX_OPT_COLUMNS])
+        return columns(env);
+    return lvx_process_read(env, kind, fn, NULL);
+}
+
 /* ---- the update cycle ----------------------------------------------------------- */
 
 int lvx_tk_commit(struct lvx_cmd_env *env, struct lvx_vg_update *u, const char *test_line,

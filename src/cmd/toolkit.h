@@ -65,6 +65,12 @@ typedef int (*lvx_tk_read_fn)(struct lvx_cmd_env *env, const struct lvx_tk_sel *
 int lvx_process_read(struct lvx_cmd_env *env, enum lvx_tk_kind kind, lvx_tk_read_fn fn,
                      void *arg);
 
+/* A display command (pvdisplay, vgdisplay, lvdisplay): its argument checks
+ * (lvx_cmd_display_check_args), -C/--columns run as the report command `columns`, else
+ * lvx_process_read() with fn. */
+int lvx_process_display(struct lvx_cmd_env *env, enum lvx_tk_kind kind, lvx_cmd_fn columns,
+                        lvx_tk_read_fn fn);
+
 /* ---- changing VGs ------------------------------------------------------------- */
 
 struct lvx_tk_vg_ops {

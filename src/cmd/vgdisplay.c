@@ -141,10 +141,5 @@ static int display_vgs(struct lvx_cmd_env *env, const struct lvx_tk_sel *sel, st
 
 int lvx_cmd_vgdisplay(struct lvx_cmd_env *env)
 {
-    int rc = lvx_cmd_display_check_args(env);
-    if (rc)
-        return rc;
-    if (env->args->count[LVX_OPT_COLUMNS])
-        return lvx_cmd_vgs(env);
-    return lvx_process_read(env, LVX_TK_VGS, display_vgs, NULL);
+    return lvx_process_display(env, LVX_TK_VGS, lvx_cmd_vgs, display_vgs);
 }
