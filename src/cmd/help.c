@@ -31,5 +31,7 @@ int lvx_cmd_help(struct lvx_cmd_env *env)
     }
     int out = lvx_cmd_output(&b);
     lvx_buf_free(&b);
+    if (rc)     /* LVM2's line after an unknown name */
+        lvx_cmd_errorf("Run `help --help' for more information.");
     return rc ? rc : out;
 }
