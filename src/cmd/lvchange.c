@@ -108,7 +108,13 @@ static int change_arg(struct lvx_cmd_env *env, const struct change_opts *o, cons
         return rc;
     unsigned changed = 0;
     for (unsigned i = 0; i < n && has_changes(o); i++) {
-        if (change_lv(o, lvs[i]))
+        if (lvs[i]->status & LVX_LV_PVMOVE) {        /* LVM2's command rules */
+            lvx_cmd_errorf("Command on LV %s/%s is invalid on LV with properties: "
+                           "lv_is_pvmove .", lvs[i]->vg->name, lvs[i]->name);
+            lvx_cmd_errorf("Command not permitted on LV %s/%s.", lvs[i]->vg->name,
+                           lvs[i]->name);
+            failed = true;
+        } else if (change_lv(o, lvs[i]))
             lvs[changed++] = lvs[i];
         else
             failed = true;
