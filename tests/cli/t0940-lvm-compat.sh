@@ -23,6 +23,7 @@
 #     with an unusable lock directory a writing command fails, --ignorelockingfailure
 #     (vgchange) and --nolocking (lvcreate) go on without the lock.
 source "$(dirname "$0")/../lib.sh"
+source "$LVX_ROOT/tests/tools/side.sh"
 
 need_loop
 need_lvx
@@ -51,33 +52,6 @@ lvm2 lvcreate -q -n two -L 12m --alloc contiguous "$VG" >/dev/null 2>&1
 test_eq "LVM2 made a VG with two LVs" "2" \
     "$(lvm2 vgs --noheadings -o lv_count "$VG" 2>/dev/null | tr -d ' ')"
 mapfile -t PVIDS < <(lvm2 pvs --noheadings -o pv_uuid "${D[@]}" 2>/dev/null | tr -d ' -')
-
-# side ARGS...: run LVM2 and lvx, results in $SCRATCH/{l,x}.{out,err,rc}; the
-# activation warning of the sandbox and PIDs ("pvscan[123]") are taken out
-noact() { grep -v 'WARNING: Activation disabled' | sed -E 's/pvscan\[[0-9]+\]/pvscan[PID]/'; }
-side() {
-    local rc=0
-    lvm2 "$@" >"$SCRATCH/l.raw" 2>"$SCRATCH/l.eraw" || rc=$?
-    echo "$rc" >"$SCRATCH/l.rc"
-    noact <"$SCRATCH/l.raw" >"$SCRATCH/l.out"; noact <"$SCRATCH/l.eraw" >"$SCRATCH/l.err"
-    rc=0
-    lvx "$@" >"$SCRATCH/x.raw" 2>"$SCRATCH/x.eraw" || rc=$?
-    echo "$rc" >"$SCRATCH/x.rc"
-    noact <"$SCRATCH/x.raw" >"$SCRATCH/x.out"; noact <"$SCRATCH/x.eraw" >"$SCRATCH/x.err"
-}
-same() {   # same DESC ARGS...: exit code, stdout and stderr equal
-    local d=$1
-    shift
-    side "$@"
-    if cmp -s "$SCRATCH/l.rc" "$SCRATCH/x.rc" && cmp -s "$SCRATCH/l.out" "$SCRATCH/x.out" &&
-        cmp -s "$SCRATCH/l.err" "$SCRATCH/x.err"; then
-        _tap_result 0 "$d"
-    else
-        _tap_result 1 "$d"
-        diag "exit LVM2 $(cat "$SCRATCH/l.rc") lvx $(cat "$SCRATCH/x.rc")"
-        diag "$(diff "$SCRATCH/l.out" "$SCRATCH/x.out")" "$(diff "$SCRATCH/l.err" "$SCRATCH/x.err")"
-    fi
-}
 
 # ---- listings
 same "pvscan" pvscan
@@ -143,7 +117,7 @@ done
 same "help nosuch" help nosuch
 test_eq "pvs through a link named pvs = LVM2's pvs" \
     "$(lvm2 pvs -o pv_name,vg_name 2>/dev/null)" "$("$SCRATCH/bin/pvs" -o pv_name,vg_name 2>&1)"
-test_eq "lvscan through a link" "$(noact <"$SCRATCH/l.raw" >/dev/null; lvm2 lvscan 2>/dev/null)" \
+test_eq "lvscan through a link" "$(lvm2 lvscan 2>/dev/null)" \
     "$("$SCRATCH/bin/lvscan" 2>&1)"
 test_eq "lvm vgs through a link named lvm" "$(lvm2 vgs "$VG" 2>/dev/null)" \
     "$("$SCRATCH/bin/lvm" vgs "$VG" 2>&1)"

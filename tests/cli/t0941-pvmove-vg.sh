@@ -21,6 +21,7 @@
 #     of the moved LVs is the one it restored;
 #   - activation of a moved LV is refused (lvx cannot map an LV stacked on pvmove0).
 source "$(dirname "$0")/../lib.sh"
+source "$LVX_ROOT/tests/tools/side.sh"
 
 need_loop
 need_lvx
@@ -31,30 +32,6 @@ D=()
 for i in 0 1 2 3 4; do D+=("$(make_loop 64M)"); done
 lvm_sandbox "${D[@]}"
 
-noact() { grep -v 'WARNING: Activation disabled'; }
-side() {
-    local rc=0
-    lvm2 "$@" >"$SCRATCH/l.out" 2>"$SCRATCH/l.eraw" || rc=$?
-    echo "$rc" >"$SCRATCH/l.rc"
-    noact <"$SCRATCH/l.eraw" >"$SCRATCH/l.err"
-    rc=0
-    lvx "$@" >"$SCRATCH/x.out" 2>"$SCRATCH/x.eraw" || rc=$?
-    echo "$rc" >"$SCRATCH/x.rc"
-    noact <"$SCRATCH/x.eraw" >"$SCRATCH/x.err"
-}
-same() {
-    local d=$1
-    shift
-    side "$@"
-    if cmp -s "$SCRATCH/l.rc" "$SCRATCH/x.rc" && cmp -s "$SCRATCH/l.out" "$SCRATCH/x.out" &&
-        cmp -s "$SCRATCH/l.err" "$SCRATCH/x.err"; then
-        _tap_result 0 "$d"
-    else
-        _tap_result 1 "$d"
-        diag "exit LVM2 $(cat "$SCRATCH/l.rc") lvx $(cat "$SCRATCH/x.rc")"
-        diag "$(diff "$SCRATCH/l.out" "$SCRATCH/x.out")" "$(diff "$SCRATCH/l.err" "$SCRATCH/x.err")"
-    fi
-}
 reports() {   # reports TAG: every report of the VG, side by side
     same "$1: lvs -a (devices, ranges, move, copy%)" lvs -a -o lv_name,lv_attr,lv_size,devices,seg_pe_ranges,move_pv,move_pv_uuid,copy_percent,lv_tags "$VG"
     same "$1: lvs" lvs "$VG"
