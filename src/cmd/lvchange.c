@@ -53,6 +53,12 @@ static int change_lv(struct lvx_cmd_env *env, struct lvx_lv *lv, void *arg)
 {
     const struct change_opts *o = arg;
     struct lvx_pool *pool = lv->vg->pool;
+    if (lv->status & LVX_LV_PVMOVE) {                    /* LVM2's command rules */
+        lvx_cmd_errorf("Command on LV %s/%s is invalid on LV with properties: "
+                       "lv_is_pvmove .", lv->vg->name, lv->name);
+        lvx_cmd_errorf("Command not permitted on LV %s/%s.", lv->vg->name, lv->name);
+        return -1;
+    }
     if (o->perm_given) {
         bool writable = lv->status & LVX_LV_WRITE;
         if (o->read_only && !writable) {

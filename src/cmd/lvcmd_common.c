@@ -563,6 +563,13 @@ bool lvx_lvcmd_confirm(const char *question)
 bool lvx_lvcmd_refuse_complex(const struct lvx_lv *lv, const char *what)
 {
     const char *role = NULL;
+    if (lv->status & LVX_LV_LOCKED) {        /* a pvmove is moving it: LVM2's words */
+        if (!strcmp(what, "rename"))
+            lvx_cmd_errorf("Cannot rename locked LV %s", lv->name);
+        else
+            lvx_cmd_errorf("Can't %s locked logical volume %s/%s.", what, lv->vg->name, lv->name);
+        return true;
+    }
     const struct lvx_seg *user = lvx_lv_used_by(lv, &role);
     if (user) {
         lvx_cmd_errorf("Can't %s logical volume %s/%s: it is used by %s/%s (%s).", what,

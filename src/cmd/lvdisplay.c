@@ -159,7 +159,9 @@ static void print_seg_raid(struct lvx_cmd_env *env, struct lvx_buf *b, const str
 static void print_seg_mirror(struct lvx_cmd_env *env, struct lvx_buf *b, const struct lvx_seg *seg)
 {
     uint64_t len = lvx_seg_area_len(seg);
-    lvx_buf_puts(b, "    Type\t\tmirror\n    Monitoring\t\t\n");
+    /* LVM2 never monitors the mirror of a pvmove */
+    lvx_buf_printf(b, "    Type\t\tmirror\n    Monitoring\t\t%s\n",
+                   seg->lv->status & LVX_LV_PVMOVE ? "not monitored" : "");
     lvx_buf_printf(b, "    Mirrors\t\t%u\n", seg->area_count);
     lvx_buf_printf(b, "    Mirror size\t\t%llu\n", (unsigned long long)len);
     if (seg->log_lv)
