@@ -118,7 +118,7 @@ int lvx_cmd_config(struct lvx_cmd_env *env)
         return lvx_cmd_fail(env);
     struct lvx_cfg_node *tree = NULL;
     bool commented = false;
-    int rc = pick_tree(env, cfg, env->args->value[LVX_OPT_TYPE], &tree, &commented);
+    int rc = pick_tree(env, cfg, env->args->value[LVX_OPT_CONFIG_TYPE], &tree, &commented);
     struct lvx_buf b = LVX_BUF_INIT;
     for (int i = 0; rc == 0 && i < env->args->argc; i++) {
         const struct lvx_cfg_node *n = lvx_cfg_find_path(tree, env->args->argv[i]);

@@ -125,6 +125,7 @@ enum lvx_opt_id {
     LVX_OPT_NORESTOREFILE,      /* --norestorefile */
     LVX_OPT_SETPHYSICALVOLUMESIZE, /* --setphysicalvolumesize SIZE[m|unit] */
     LVX_OPT_ALLOCATABLE,        /* -x/--allocatable y|n (pvchange) */
+    LVX_OPT_CONFIG_TYPE,        /* --type current|default|diff|full (config) */
     /* common options, accepted by every command */
     LVX_OPT_DEVICES,        /* --devices LIST (repeatable, comma separated) */
     LVX_OPT_VERBOSE,        /* -v (repeatable) */
