@@ -566,7 +566,7 @@ static void positional_spec(char *out, size_t cap, const char *usage)
         if (bar)
             *bar = '\0';
         const char *kind = "-";
-        char words[128] = "";
+        char words[sizeof(t) + 8] = "";
         if (strcmp(first, "VG") == 0)
             kind = strstr(t, "VG/LV") ? "vglv" : "vg";
         else if (strcmp(first, "VG/LV") == 0)
@@ -594,10 +594,11 @@ static void positional_spec(char *out, size_t cap, const char *usage)
 /* The completion logic (bash >= 4.2); the tables above it are generated. */
 static const char completion_body[] =
     "# _lvx_walk: the words before the cursor: sets _lvx_npos (positional arguments so far),\n"
-    "# _lvx_dev (the --devices value), _lvx_want (the option whose value is being typed).\n"
+    "# _lvx_dev (the --devices value), _lvx_want (the option whose value is being typed),\n"
+    "# _lvx_end (a \"--\" ended the options).\n"
     "_lvx_walk() {\n"
-    "    local cmd=$1 start=$2 i w o k rest endopts=\n"
-    "    _lvx_npos=0 _lvx_dev= _lvx_want=\n"
+    "    local cmd=$1 start=$2 i w o k rest\n"
+    "    _lvx_npos=0 _lvx_dev= _lvx_want= _lvx_end=\n"
     "    for ((i = start; i < COMP_CWORD; i++)); do\n"
     "        w=${COMP_WORDS[i]}\n"
     "        if [[ -n $_lvx_want ]]; then\n"
@@ -606,8 +607,8 @@ static const char completion_body[] =
     "            _lvx_want=\n"
     "            continue\n"
     "        fi\n"
-    "        if [[ -z $endopts && $w == -- ]]; then endopts=1; continue; fi\n"
-    "        if [[ -z $endopts && $w == --?* ]]; then\n"
+    "        if [[ -z $_lvx_end && $w == -- ]]; then _lvx_end=1; continue; fi\n"
+    "        if [[ -z $_lvx_end && $w == --?* ]]; then\n"
     "            o=${w%%=*}\n"
     "            if [[ $w == *=* ]]; then\n"
     "                [[ $o == --devices ]] && _lvx_dev=${w#*=}\n"
@@ -616,7 +617,7 @@ static const char completion_body[] =
     "            fi\n"
     "            continue\n"
     "        fi\n"
-    "        if [[ -z $endopts && $w == -?* ]]; then\n"
+    "        if [[ -z $_lvx_end && $w == -?* ]]; then\n"
     "            rest=${w#-}\n"
     "            while [[ -n $rest ]]; do      # a cluster: -vay\n"
     "                k=-${rest:0:1}\n"
@@ -739,13 +740,13 @@ static const char completion_body[] =
     "        _lvx_value \"$cmd\" \"$_lvx_want\" \"$cur\"\n"
     "        return 0\n"
     "    fi\n"
-    "    if [[ $cur == --?*=* ]]; then\n"
+    "    if [[ -z $_lvx_end && $cur == --?*=* ]]; then\n"
     "        local o=${cur%%=*}\n"
     "        _lvx_value \"$cmd\" \"$o\" \"${cur#*=}\"\n"
     "        COMPREPLY=(\"${COMPREPLY[@]/#/$o=}\")\n"
     "        return 0\n"
     "    fi\n"
-    "    if [[ $cur == -* ]]; then\n"
+    "    if [[ -z $_lvx_end && $cur == -* ]]; then\n"
     "        local -a opts\n"
     "        read -r -a opts <<<\"${_lvx_opts[$cmd]}\"\n"
     "        _lvx_add \"$cur\" \"${opts[@]}\"\n"
