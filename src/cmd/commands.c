@@ -170,7 +170,7 @@ static const struct lvx_command command_table[] = {
     { "vgcfgrestore", lvx_cmd_vgcfgrestore, "Restore volume group configuration", "VG",
       vgcfgrestore_opts,
       "Restores the metadata of a volume group from a backup or archive file onto its PVs (by "
-      "default the latest backup file of the VG), or with -l lists the archived versions of "
+      "default the VG's backup file), or with -l lists the archived versions of "
       "the VG's metadata." },
     { "vgchange", lvx_cmd_vgchange, "Change volume group attributes", "[VG ...]", vgchange_opts,
       "Changes the attributes of volume groups: resizeable, allocation policy, metadata "
