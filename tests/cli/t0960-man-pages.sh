@@ -140,9 +140,9 @@ test_ok "lvx.8: groff -ww and mandoc lint are silent" lint "$MAN/lvx.8"
 
 # man itself (man-db: preprocessors, its own groff call) renders them
 for p in lvx.8 lvx-lvcreate.8; do
-    out=$(MANWIDTH=100 man -l "$MAN/$p" 2>"$SCRATCH/man.err" | col -b)
+    txt=$(MANWIDTH=100 man -l "$MAN/$p" 2>"$SCRATCH/man.err" | col -b)
     test_ok "man -l $p renders, without a message" \
-        test -z "$(cat "$SCRATCH/man.err")" -a "$(grep -c '^EXIT STATUS$' <<<"$out")" = 1
+        test -z "$(cat "$SCRATCH/man.err")" -a "$(grep -c '^EXIT STATUS$' <<<"$txt")" = 1
 done
 missing=()
 for c in "${cmds[@]}"; do

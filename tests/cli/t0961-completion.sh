@@ -41,6 +41,9 @@ ccheck() {
 }
 
 test_ok "the completion file is valid bash" bash -n "$COMP"
+if command -v shellcheck >/dev/null 2>&1; then
+    test_ok "shellcheck finds nothing in it" shellcheck -s bash "$COMP"
+fi
 # "lvx" typed on the command line is the lvx of PATH
 mkdir -p "$SCRATCH/path"
 ln -s "$LVX" "$SCRATCH/path/lvx"
