@@ -27,6 +27,9 @@ PACKAGES=(
     util-linux          # losetup; runuser/setpriv (t0920 runs as an unprivileged user)
     passwd              # useradd/userdel: t0920 creates and removes that user
     gzip
+    groff-base          # man pages: `groff -man -ww` checks the generated pages (t0960)
+    man-db              # man -l / man -w on the generated and installed pages (t0960, t0962)
+    mandoc              # mandoc -T lint on the generated pages (t0960)
 )
 
 # `install-deps.sh --bench`: also what the benchmarks need (not needed by make check)

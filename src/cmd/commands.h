@@ -5,8 +5,10 @@
  * helpers of cmd/common.c (loading VGs, printing errors, display-style sizes).
  *
  * Adding a command: write cmd/<name>.c with `int lvx_cmd_<name>(struct lvx_cmd_env *)`,
- * declare it below and add one line to the table in cmd/commands.c.  The walk over the
- * VGs/PVs/LVs its arguments name (and the VG update cycle) is cmd/toolkit.h's.
+ * declare it below and add one line to the table in cmd/commands.c (with the short
+ * paragraph of its man page: `make man` generates the pages and the shell completion
+ * from the two tables).  The walk over the VGs/PVs/LVs its arguments name (and the VG
+ * update cycle) is cmd/toolkit.h's.
  */
 #ifndef LVX_CMD_COMMANDS_H
 #define LVX_CMD_COMMANDS_H
@@ -51,6 +53,7 @@ struct lvx_command {
     const char *summary;                 /* one line for `lvx help` */
     const char *positional;              /* usage of the positional arguments, e.g. "[PV ...]" */
     const enum lvx_opt_id *opts;         /* accepted options, LVX_OPT_COUNT-terminated */
+    const char *description;             /* a short paragraph for the man page (tools/docgen.c) */
 };
 
 /* --- commands.c: the table ------------------------------------------------ */

@@ -140,6 +140,7 @@ enum lvx_opt_id {
     LVX_OPT_TYPECONFIG,         /* --typeconfig (lvmconfig: = --type) */
     LVX_OPT_WITHCOMMENTS,       /* --withcomments (lvmconfig) */
     LVX_OPT_MERGEDCONFIG,       /* --mergedconfig (lvmconfig) */
+    LVX_OPT_CONFIG_TYPE,        /* --type current|default|diff|full (config) */
     /* common options, accepted by every command */
     LVX_OPT_NOLOCKING,      /* --nolocking */
     LVX_OPT_COMMANDPROFILE, /* --commandprofile String */
