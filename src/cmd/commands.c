@@ -17,6 +17,7 @@
 
 static const enum lvx_opt_id pvs_opts[] = { REPORT_OPTS, LVX_OPT_SEGMENTS, END };
 static const enum lvx_opt_id vgs_opts[] = { REPORT_OPTS, END };
+static const enum lvx_opt_id fullreport_opts[] = { REPORT_OPTS, LVX_OPT_CONFIGREPORT, END };
 static const enum lvx_opt_id lvs_opts[] = { REPORT_OPTS, LVX_OPT_SEGMENTS, END };
 static const enum lvx_opt_id pvdisplay_opts[] = {
     REPORT_OPTS, LVX_OPT_MAPS, LVX_OPT_COLON, LVX_OPT_COLUMNS, LVX_OPT_SHORT, END };
@@ -67,6 +68,9 @@ static const struct lvx_command command_table[] = {
       no_opts },
     { "daemon", lvx_cmd_daemon, "Start, stop or show the daemon of user-space activation",
       "[start|stop|status|run]", daemon_opts },
+    { "fullreport", lvx_cmd_fullreport,
+      "Display full report (vg, pv, lv, pvseg, seg reports of each VG)", "[VG ...]",
+      fullreport_opts },
     { "help", lvx_cmd_help, "Display help for commands", "[COMMAND ...]", no_opts },
     { "lvcreate", lvx_cmd_lvcreate, "Create a logical volume", "VG [PV[:PE-PE] ...]",
       lvcreate_opts },

@@ -30,6 +30,7 @@ enum {
 };
 
 struct lvx_command;
+struct lvx_report_opts;
 
 /* Everything a command gets. */
 struct lvx_cmd_env {
@@ -61,6 +62,7 @@ void lvx_command_list(struct lvx_buf *out);
 /* --- one function per command --------------------------------------------- */
 int lvx_cmd_pvs(struct lvx_cmd_env *env);
 int lvx_cmd_vgs(struct lvx_cmd_env *env);
+int lvx_cmd_fullreport(struct lvx_cmd_env *env);
 int lvx_cmd_lvs(struct lvx_cmd_env *env);
 int lvx_cmd_pvdisplay(struct lvx_cmd_env *env);
 int lvx_cmd_vgdisplay(struct lvx_cmd_env *env);
@@ -181,6 +183,8 @@ const char *lvx_cmd_size_str(struct lvx_pool *pool, uint64_t sectors, char units
 /* Render a report from the command line's report options and print it. */
 int lvx_cmd_report(struct lvx_cmd_env *env, int kind, struct lvx_vg *const *vgs, unsigned vg_count,
                    struct lvx_pv *const *orphans, unsigned orphan_count, bool all);
+/* The report options of a command line (-o, -O, -S, --units, --reportformat, ...). */
+void lvx_cmd_report_opts(const struct lvx_cmd_args *a, struct lvx_report_opts *o);
 /* A shallow copy of vg whose PV (or LV) list is replaced; in env->pool. */
 struct lvx_vg *lvx_cmd_vg_with_pvs(struct lvx_cmd_env *env, const struct lvx_vg *vg,
                                    struct lvx_pv **pvs, unsigned count);

@@ -97,6 +97,8 @@ static const struct lvx_opt_def opt_table[LVX_OPT_COUNT] = {
         "Use this size instead of the device size."),
     OPT(LVX_OPT_ALLOCATABLE, "allocatable", 'x', LVX_ARG_BOOL, 0, "y|n",
         "Allow or forbid allocation of the PV's extents."),
+    OPT(LVX_OPT_CONFIGREPORT, "configreport", 0, LVX_ARG_STRING, 0, "log|vg|lv|pv|pvseg|seg",
+        "The report the -o/-O/-S after it apply to (fullreport)."),
     OPT(LVX_OPT_DEVICES, "devices", 0, LVX_ARG_LIST, 0, "PV", "Look only at these devices (files allowed)."),
     OPT(LVX_OPT_VERBOSE, "verbose", 'v', LVX_ARG_FLAG, 0, NULL, "More messages (repeatable)."),
     OPT(LVX_OPT_QUIET, "quiet", 'q', LVX_ARG_FLAG, 0, NULL, "Fewer messages."),

@@ -13,7 +13,7 @@
 #include "cmd/actcmd.h"
 #include "report/report.h"
 
-static void report_opts_from_args(const struct lvx_cmd_args *a, struct lvx_report_opts *o)
+void lvx_cmd_report_opts(const struct lvx_cmd_args *a, struct lvx_report_opts *o)
 {
     memset(o, 0, sizeof(*o));
     o->fields = a->value[LVX_OPT_OPTIONS];
@@ -39,7 +39,7 @@ int lvx_cmd_report(struct lvx_cmd_env *env, int kind, struct lvx_vg *const *vgs,
     struct lvx_buf out = LVX_BUF_INIT;
     int rc;
 
-    report_opts_from_args(env->args, &opts);
+    lvx_cmd_report_opts(env->args, &opts);
     opts.all |= all;
     if (kind == LVX_REPORT_LVS || kind == LVX_REPORT_SEGS)
         lvx_actcmd_report_hook(env, &opts);    /* kernel state of the LVs */

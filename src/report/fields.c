@@ -22,7 +22,7 @@
 #define R 'R'
 
 const struct lvx_field lvx_report_fields[] = {
-    F(lv_uuid, LV, "LV UUID", 7, STR, L, lv_uuid),
+    F(lv_uuid, LV, "LV UUID", 38, STR, L, lv_uuid),
     F(lv_name, LV, "LV", 4, STR, L, lv_name),
     F(lv_full_name, LV, "LV", 4, STR, L, lv_full_name),
     F(lv_path, LV, "Path", 4, STR, L, lv_path),
@@ -126,7 +126,7 @@ const struct lvx_field lvx_report_fields[] = {
     F(writecache_error, LV, "WCacheErrors", 12, NUM, R, blank_num),
     F(lv_attr, LV, "Attr", 4, STR, L, lv_attr),
     F(pv_fmt, PV, "Fmt", 3, STR, L, pv_fmt),
-    F(pv_uuid, PV, "PV UUID", 7, STR, L, pv_uuid),
+    F(pv_uuid, PV, "PV UUID", 38, STR, L, pv_uuid),
     F(dev_size, PV, "DevSize", 7, SIZE, R, dev_size),
     F(pv_name, PV, "PV", 2, STR, L, pv_name),
     F(pv_major, PV, "Maj", 3, STR, L, pv_major),
@@ -154,7 +154,7 @@ const struct lvx_field lvx_report_fields[] = {
     F(pv_device_id, PV, "DeviceID", 8, STR, L, pv_device_id),
     F(pv_device_id_type, PV, "DeviceIDType", 12, STR, L, pv_device_id_type),
     F(vg_fmt, VG, "Fmt", 3, STR, L, vg_fmt),
-    F(vg_uuid, VG, "VG UUID", 7, STR, L, vg_uuid),
+    F(vg_uuid, VG, "VG UUID", 38, STR, L, vg_uuid),
     F(vg_name, VG, "VG", 2, STR, L, vg_name),
     F(vg_attr, VG, "Attr", 4, STR, L, vg_attr),
     F(vg_permissions, VG, "VPerms", 10, STR, L, vg_permissions),

@@ -36,11 +36,9 @@ static void json_string(struct lvx_buf *out, const char *s)
     lvx_buf_putc(out, '"');
 }
 
-static void render_json(struct lvx_buf *out, const struct lvx_rout *ro)
+/* `"vg": [ rows ]`, at the depth it has inside {"report": [{...}]} */
+static void render_json_section(struct lvx_buf *out, const struct lvx_rout *ro)
 {
-    lvx_buf_puts(out, LINE_PREFIX "{\n");
-    lvx_buf_puts(out, LINE_PREFIX "    \"report\": [\n");
-    lvx_buf_puts(out, LINE_PREFIX "        {\n");
     lvx_buf_printf(out, LINE_PREFIX "            \"%s\": [\n", ro->type_name);
     for (unsigned r = 0; r < ro->nrows; r++) {
         lvx_buf_puts(out, LINE_PREFIX "                {");
@@ -54,6 +52,14 @@ static void render_json(struct lvx_buf *out, const struct lvx_rout *ro)
         lvx_buf_puts(out, r + 1 < ro->nrows ? "},\n" : "}\n");
     }
     lvx_buf_puts(out, LINE_PREFIX "            ]\n");
+}
+
+static void render_json(struct lvx_buf *out, const struct lvx_rout *ro)
+{
+    lvx_buf_puts(out, LINE_PREFIX "{\n");
+    lvx_buf_puts(out, LINE_PREFIX "    \"report\": [\n");
+    lvx_buf_puts(out, LINE_PREFIX "        {\n");
+    render_json_section(out, ro);
     lvx_buf_puts(out, LINE_PREFIX "        }\n");
     lvx_buf_puts(out, LINE_PREFIX "    ]\n");
     lvx_buf_puts(out, LINE_PREFIX "}\n");
@@ -160,6 +166,10 @@ static void render_columns(struct lvx_buf *out, const struct lvx_rout *ro)
 
 void lvx_report_render(struct lvx_buf *out, const struct lvx_rout *ro)
 {
+    if (ro->opts->json && ro->opts->json_section) {
+        render_json_section(out, ro);
+        return;
+    }
     if (ro->opts->json) {
         render_json(out, ro);
         return;

@@ -141,9 +141,10 @@ static int prepare(struct lvx_ctx *ctx, struct lvx_pool *pool, enum lvx_report_k
 {
     struct lvx_collist keys;
     p->kind = base;
-    int r = lvx_report_parse_columns(ctx, pool, base, opts->fields, &p->cols);
+    int r = lvx_report_parse_columns(ctx, pool, base, opts->default_fields, opts->fields,
+                                     &p->cols);
     if (r == 0)
-        r = lvx_report_parse_sort(ctx, pool, base, opts->sort, &keys);
+        r = lvx_report_parse_sort(ctx, pool, base, opts->default_sort, opts->sort, &keys);
     if (r == 0 && opts->select)
         r = lvx_report_select_parse(ctx, pool, opts->select, lvx_report_kind_obj(base), sel);
     if (r == 0)

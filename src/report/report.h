@@ -44,6 +44,10 @@ struct lvx_report_opts {
     bool unquoted;
     bool nameprefixes;       /* --nameprefixes: LVM2_FIELD='value' */
     bool rows;               /* --rows */
+    const char *default_fields; /* NULL: the report's own default columns; fullreport: */
+    const char *default_sort;   /*  LVM2's *_cols_full / *_sort_full */
+    bool json_section;       /* json: only this report's `"vg": [...]` part (fullreport
+                                puts the parts of a VG together) */
     /* Kernel state of an LV from an activation backend (activate/activate.h), or NULL:
      * the state fields then print what LVM2 prints without device-mapper ('X' in
      * lv_attr, "unknown", -1).  Returns 0 (out filled; out->active false when the LV

@@ -176,10 +176,11 @@ struct lvx_collist {
     unsigned n, cap;
 };
 unsigned lvx_report_kind_obj(enum lvx_report_kind kind);
+/* dflt: the columns / sort keys before spec (NULL: the report's own defaults) */
 int lvx_report_parse_columns(struct lvx_ctx *ctx, struct lvx_pool *pool, enum lvx_report_kind kind,
-                             const char *spec, struct lvx_collist *out);
+                             const char *dflt, const char *spec, struct lvx_collist *out);
 int lvx_report_parse_sort(struct lvx_ctx *ctx, struct lvx_pool *pool, enum lvx_report_kind kind,
-                          const char *spec, struct lvx_collist *out);
+                          const char *dflt, const char *spec, struct lvx_collist *out);
 
 /* rows.c */
 void lvx_report_build_rows(struct lvx_pool *pool, enum lvx_report_kind kind, bool all,
