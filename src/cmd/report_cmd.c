@@ -30,6 +30,7 @@ void lvx_cmd_report_opts(const struct lvx_cmd_args *a, struct lvx_report_opts *o
     o->unquoted = a->count[LVX_OPT_UNQUOTED] > 0;
     o->nameprefixes = a->count[LVX_OPT_NAMEPREFIXES] > 0;
     o->rows = a->count[LVX_OPT_ROWS] > 0;
+    o->unbuffered = a->count[LVX_OPT_UNBUFFERED] > 0;
 }
 
 int lvx_cmd_report(struct lvx_cmd_env *env, int kind, struct lvx_vg *const *vgs, unsigned vg_count,

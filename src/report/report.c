@@ -163,7 +163,8 @@ static int prepare(struct lvx_ctx *ctx, struct lvx_pool *pool, enum lvx_report_k
 
     p->rc = (struct lvx_rctx){ .pool = pool, .opts = opts };
     p->nrows = select_rows(&p->rc, *sel, p->rows, p->nrows);
-    sort_rows(&p->rc, p->rows, p->nrows, &keys);
+    if (!opts->unbuffered || opts->sort)
+        sort_rows(&p->rc, p->rows, p->nrows, &keys);
     return 0;
 }
 
@@ -181,7 +182,8 @@ static int run_report(struct lvx_ctx *ctx, struct lvx_pool *pool, enum lvx_repor
         return r;
     render_cells(&p.rc, p.rows, p.nrows, &p.cols, units, opts->unit_bytes, opts->nosuffix);
     /* JSON names the report after the command asked for (lvs -o seg_size stays "lv") */
-    struct lvx_rout ro = { opts, kind_name(base), p.cols.f, p.cols.n, p.rows, p.nrows };
+    struct lvx_rout ro = { opts, kind_name(base), p.cols.f, p.cols.n, p.rows, p.nrows,
+                           opts->unbuffered && !opts->sort };
     lvx_report_render(out, &ro);
     return 0;
 }

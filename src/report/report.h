@@ -44,6 +44,8 @@ struct lvx_report_opts {
     bool unquoted;
     bool nameprefixes;       /* --nameprefixes: LVM2_FIELD='value' */
     bool rows;               /* --rows */
+    bool unbuffered;         /* --unbuffered: without -O rows keep their order (metadata
+                                order, not sorted) and each row is only as wide as it needs */
     const char *default_fields; /* NULL: the report's own default columns; fullreport: */
     const char *default_sort;   /*  LVM2's *_cols_full / *_sort_full */
     bool json_section;       /* json: only this report's `"vg": [...]` part (fullreport

@@ -196,6 +196,8 @@ struct lvx_rout {
     unsigned ncols;
     struct lvx_rrow *const *rows;
     unsigned nrows;
+    bool progressive;                   /* --unbuffered: widths of each row its own,
+                                           the headings take those of the first row */
 };
 void lvx_report_render(struct lvx_buf *out, const struct lvx_rout *ro);
 
