@@ -54,7 +54,7 @@ static int split_groups(struct lvx_cmd_env *env, struct lvx_report_opts *o)
         case LVX_OPT_OPTIONS:
             if (cur >= 0 && cur < FR_COUNT)
                 o[cur].fields = o[cur].fields
-                                    ? lvx_pool_printf(env->pool, "%s,%s", o[cur].fields, v)
+                                    ? lvx_pool_printf(env->pool, "%s\n%s", o[cur].fields, v)
                                     : v;
             break;
         case LVX_OPT_SORT:
@@ -109,7 +109,7 @@ int lvx_cmd_fullreport(struct lvx_cmd_env *env)
     unsigned n;
 
     for (int p = 0; p < FR_COUNT; p++) {
-        lvx_cmd_report_opts(env->args, &o[p]);
+        lvx_cmd_report_opts(env->pool, env->args, &o[p]);
         o[p].fields = o[p].sort = o[p].select = NULL;
         o[p].default_fields = parts[p].cols;
         o[p].default_sort = parts[p].sort;

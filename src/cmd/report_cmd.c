@@ -13,10 +13,21 @@
 #include "cmd/actcmd.h"
 #include "report/report.h"
 
-void lvx_cmd_report_opts(const struct lvx_cmd_args *a, struct lvx_report_opts *o)
+/* The -o arguments one per line (lvx_report_opts.fields), or NULL */
+const char *lvx_cmd_field_args(struct lvx_pool *pool, const struct lvx_cmd_args *a)
+{
+    const char *all = NULL;
+    for (unsigned i = 0; i < a->seq_count; i++)
+        if (a->seq_id[i] == LVX_OPT_OPTIONS)
+            all = all ? lvx_pool_printf(pool, "%s\n%s", all, a->seq_value[i]) : a->seq_value[i];
+    return all;
+}
+
+void lvx_cmd_report_opts(struct lvx_pool *pool, const struct lvx_cmd_args *a,
+                         struct lvx_report_opts *o)
 {
     memset(o, 0, sizeof(*o));
-    o->fields = a->value[LVX_OPT_OPTIONS];
+    o->fields = lvx_cmd_field_args(pool, a);
     o->sort = a->value[LVX_OPT_SORT];
     o->select = a->value[LVX_OPT_SELECT];
     o->noheadings = a->count[LVX_OPT_NOHEADINGS] > 0;
@@ -40,7 +51,7 @@ int lvx_cmd_report(struct lvx_cmd_env *env, int kind, struct lvx_vg *const *vgs,
     struct lvx_buf out = LVX_BUF_INIT;
     int rc;
 
-    lvx_cmd_report_opts(env->args, &opts);
+    lvx_cmd_report_opts(env->pool, env->args, &opts);
     opts.all |= all;
     if (kind == LVX_REPORT_LVS || kind == LVX_REPORT_SEGS)
         lvx_actcmd_report_hook(env, &opts);    /* kernel state of the LVs */

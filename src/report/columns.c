@@ -4,9 +4,9 @@
  * per report, "+field" to append, "-field" to remove, a plain list to replace,
  * "<obj>_all" for every field of an object, "all" for those of the report (as LVM2
  * groups them); field names resolved with the
- * report's prefix optional.  Several -o arguments arrive joined by ',' keeping
- * their prefixes ("+a,b,-c"): a '+' or '-' item starts a new group that the plain
- * items after it continue.
+ * report's prefix optional.  Several -o arguments arrive one per line; as LVM2, a
+ * '+' or '-' at the start of an argument applies to all of its names, an argument
+ * without one replaces the list.
  */
 #include "report/report_int.h"
 
@@ -45,25 +45,31 @@ unsigned lvx_report_kind_obj(enum lvx_report_kind kind)
 }
 
 static void list_add(struct lvx_pool *pool, struct lvx_collist *l, const struct lvx_field *f,
-                     bool desc)
+                     bool desc, bool group)
 {
     if (l->n == l->cap) {
         unsigned cap = l->cap ? l->cap * 2 : 16;
         l->f = lvx_pool_realloc(pool, l->f, sizeof(*l->f) * l->cap, sizeof(*l->f) * cap);
         l->desc = lvx_pool_realloc(pool, l->desc, sizeof(*l->desc) * l->cap,
                                    sizeof(*l->desc) * cap);
+        l->group = lvx_pool_realloc(pool, l->group, sizeof(*l->group) * l->cap,
+                                    sizeof(*l->group) * cap);
         l->cap = cap;
     }
     l->desc[l->n] = desc;
+    l->group[l->n] = group;
     l->f[l->n++] = f;
 }
 
+/* "-o-name" takes out the columns named so, not those an "_all" or "all" brought in
+ * (LVM2 edits the list of names as given: "-o-lv_uuid" leaves lv_all whole) */
 static void list_remove(struct lvx_collist *l, const struct lvx_field *f)
 {
     unsigned o = 0;
     for (unsigned i = 0; i < l->n; i++)
-        if (l->f[i] != f) {
+        if (l->f[i] != f || l->group[i]) {
             l->desc[o] = l->desc[i];
+            l->group[o] = l->group[i];
             l->f[o++] = l->f[i];
         }
     l->n = o;
@@ -130,20 +136,20 @@ static int apply_item(struct lvx_ctx *ctx, struct lvx_pool *pool, struct lvx_col
             if (lvx_only(f) ||
                 !(every ? in_all(kind, f, i, kernel_from, label_end) : (f->obj & objs) != 0))
                 continue;
-            if (mode == '-')
-                list_remove(l, f);
-            else
-                list_add(pool, l, f, desc);
+            if (mode != '-')
+                list_add(pool, l, f, desc, true);
         }
         return 0;
     }
     const struct lvx_field *f = lvx_report_field_find(name, len, obj);
+    if (!f && mode == '-')
+        return 0;      /* nothing of that name to take out (LVM2: "-o-a,+b" drops a only) */
     if (!f)
         return lvx_error(ctx, EINVAL, "Unrecognised field: %.*s", (int)len, name);
     if (mode == '-')
         list_remove(l, f);
     else
-        list_add(pool, l, f, desc);
+        list_add(pool, l, f, desc, false);
     return 0;
 }
 
@@ -151,30 +157,31 @@ static int parse_columns_into(struct lvx_ctx *ctx, struct lvx_pool *pool,
                               enum lvx_report_kind kind, unsigned obj, const char *spec,
                               struct lvx_collist *out)
 {
-    char mode = 0;   /* 0: nothing yet, '=' replacing, '+' appending, '-' removing */
-    const char *p = spec;
-    while (*p) {
-        const char *end = strchr(p, ',');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        const char *name = p;
-        p += len + (end ? 1 : 0);
-        if (len && (*name == '+' || *name == '-' || *name == '#')) {
-            mode = *name == '#' ? '+' : *name;
-            name++;
-            len--;
-        } else if (mode == 0) {
-            mode = '=';
+    const char *arg = spec;
+    while (*arg) {     /* one -o argument per line */
+        const char *eol = strchr(arg, '\n');
+        size_t arglen = eol ? (size_t)(eol - arg) : strlen(arg);
+        char mode = '=';
+        const char *p = arg, *stop = arg + arglen;
+        arg = eol ? eol + 1 : stop;
+        if (p < stop && (*p == '+' || *p == '-' || *p == '#'))
+            mode = *p == '-' ? '-' : '+';   /* '#' (compaction) is not done: shown */
+        if (mode != '=')
+            p++;
+        else
             out->n = 0;
+        while (p < stop) {
+            const char *end = memchr(p, ',', (size_t)(stop - p));
+            size_t len = end ? (size_t)(end - p) : (size_t)(stop - p);
+            const char *name = p;
+            p += len + (end ? 1 : 0);
+            if (len == 0)
+                continue;
+            int r = apply_item(ctx, pool, out, name, len, mode == '-' ? '-' : '+', kind, obj,
+                               false);
+            if (r < 0)
+                return r;
         }
-        if (*name == '#' && len) {   /* compaction is not supported: show the field */
-            name++;
-            len--;
-        }
-        if (len == 0)
-            continue;
-        int r = apply_item(ctx, pool, out, name, len, mode == '-' ? '-' : '+', kind, obj, false);
-        if (r < 0)
-            return r;
     }
     return 0;
 }

@@ -27,8 +27,8 @@ enum lvx_report_kind {
 };
 
 struct lvx_report_opts {
-    const char *fields;      /* -o: NULL = default columns; "+a,b" appends; may be given several
-                                times, joined by the caller with ',' keeping '+' prefixes */
+    const char *fields;      /* -o: NULL = default columns; "+a,b" appends, "-a,b" removes,
+                                "a,b" replaces; several -o arguments one per line ('\n') */
     const char *sort;        /* -O: "a,-b", NULL = default order */
     const char *select;      /* -S: selection expression or NULL */
     bool noheadings;

@@ -173,6 +173,7 @@ int lvx_rval_cmp(const struct lvx_rval *a, const struct lvx_rval *b);
 struct lvx_collist {
     const struct lvx_field **f;
     bool *desc;               /* sort keys: descending */
+    bool *group;              /* brought in by "<obj>_all" / "all" */
     unsigned n, cap;
 };
 unsigned lvx_report_kind_obj(enum lvx_report_kind kind);
