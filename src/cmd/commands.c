@@ -71,6 +71,8 @@ static const struct lvx_command command_table[] = {
     { "fullreport", lvx_cmd_fullreport,
       "Display full report (vg, pv, lv, pvseg, seg reports of each VG)", "[VG ...]",
       fullreport_opts },
+    { "lastlog", lvx_cmd_lastlog, "Display log report of last command run in LVM shell", "",
+      no_opts },
     { "help", lvx_cmd_help, "Display help for commands", "[COMMAND ...]", no_opts },
     { "lvcreate", lvx_cmd_lvcreate, "Create a logical volume", "VG [PV[:PE-PE] ...]",
       lvcreate_opts },

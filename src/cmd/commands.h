@@ -63,6 +63,7 @@ void lvx_command_list(struct lvx_buf *out);
 int lvx_cmd_pvs(struct lvx_cmd_env *env);
 int lvx_cmd_vgs(struct lvx_cmd_env *env);
 int lvx_cmd_fullreport(struct lvx_cmd_env *env);
+int lvx_cmd_lastlog(struct lvx_cmd_env *env);
 int lvx_cmd_lvs(struct lvx_cmd_env *env);
 int lvx_cmd_pvdisplay(struct lvx_cmd_env *env);
 int lvx_cmd_vgdisplay(struct lvx_cmd_env *env);
