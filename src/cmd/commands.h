@@ -184,9 +184,9 @@ const char *lvx_cmd_size_str(struct lvx_pool *pool, uint64_t sectors, char units
 /* Render a report from the command line's report options and print it. */
 int lvx_cmd_report(struct lvx_cmd_env *env, int kind, struct lvx_vg *const *vgs, unsigned vg_count,
                    struct lvx_pv *const *orphans, unsigned orphan_count, bool all);
-/* The report options of a command line (-o, -O, -S, --units, --reportformat, ...). */
-void lvx_cmd_report_opts(struct lvx_pool *pool, const struct lvx_cmd_args *a,
-                         struct lvx_report_opts *o);
+/* The report options of a command line (-o, -O, -S, --units, --reportformat, ...), with
+ * lvm.conf's global/units, global/suffix, report/output_format where it has none. */
+void lvx_cmd_report_opts(struct lvx_cmd_env *env, struct lvx_report_opts *o);
 /* The -o arguments of a command line, one per line (struct lvx_report_opts.fields). */
 const char *lvx_cmd_field_args(struct lvx_pool *pool, const struct lvx_cmd_args *a);
 /* A shallow copy of vg whose PV (or LV) list is replaced; in env->pool. */

@@ -105,11 +105,12 @@ int lvx_cmd_fullreport(struct lvx_cmd_env *env)
     struct lvx_report_opts o[FR_COUNT];
     struct lvx_cmd_vgs v;
     struct lvx_cmd_pvsel sel;
-    bool failed = false, json = env->args->json;
+    bool failed = false, json;
     unsigned n;
 
     for (int p = 0; p < FR_COUNT; p++) {
-        lvx_cmd_report_opts(env->pool, env->args, &o[p]);
+        lvx_cmd_report_opts(env, &o[p]);
+        json = o[p].json;
         o[p].fields = o[p].sort = o[p].select = NULL;
         o[p].default_fields = parts[p].cols;
         o[p].default_sort = parts[p].sort;

@@ -19,42 +19,6 @@
 #include "cmd/commands.h"
 #include "config/config.h"
 #include "util/ctx.h"
-#include "util/file.h"
-
-/* a setting from the command profile (LVM_COMMAND_PROFILE), else lvm.conf's */
-static const char *setting(const struct lvx_config *profile, const struct lvx_config *cfg,
-                           const char *path, const char *dflt)
-{
-    if (profile && lvx_config_node(profile, path))
-        return lvx_config_str(profile, path, dflt);
-    return lvx_config_str(cfg, path, dflt);
-}
-
-static int64_t setting_int(const struct lvx_config *profile, const struct lvx_config *cfg,
-                           const char *path, int64_t dflt)
-{
-    if (profile && lvx_config_node(profile, path))
-        return lvx_config_int(profile, path, dflt);
-    return lvx_config_int(cfg, path, dflt);
-}
-
-static struct lvx_config *load_profile(struct lvx_ctx *ctx)
-{
-    const char *name = getenv("LVM_COMMAND_PROFILE");
-    if (!name || !*name || strchr(name, '/'))
-        return NULL;
-    struct lvx_pool *pool = lvx_pool_create();
-    struct lvx_config *p = lvx_pool_alloc(pool, sizeof(*p));
-    p->pool = pool;
-    p->path = lvx_pool_printf(pool, "%s/profile/%s.profile", lvx_config_system_dir(), name);
-    size_t len = 0;
-    char *text = lvx_pool_read_file(ctx, pool, p->path, LVX_FILE_MAX_CONFIG, &len);
-    if (!text || lvx_cfg_parse(ctx, pool, text, len, &p->root) < 0) {
-        lvx_pool_destroy(pool);
-        return NULL;
-    }
-    return p;
-}
 
 struct lvx_shrep *lvx_shrep_open(void)
 {
@@ -71,14 +35,13 @@ struct lvx_shrep *lvx_shrep_open(void)
 
     struct lvx_ctx ctx;
     lvx_ctx_init(&ctx);
-    struct lvx_config *cfg = NULL, *profile = load_profile(&ctx);
+    struct lvx_config *cfg = NULL;       /* lvm.conf and the command profile */
     if (lvx_config_load(&ctx, &cfg) < 0)
         cfg = NULL;
-    r->log_report = setting_int(profile, cfg, "log/report_command_log", 0) != 0;
-    const char *sel = setting(profile, cfg, "log/command_log_selection", "");
+    r->log_report = lvx_config_int(cfg, "log/report_command_log", 0) != 0;
+    const char *sel = lvx_config_str(cfg, "log/command_log_selection", "");
     r->shell_only = strcmp(sel, "log_context=shell") == 0;
     lvx_config_free(cfg);
-    lvx_config_free(profile);
     return r;
 }
 

@@ -7,7 +7,8 @@
 # lvm2-dbusd's exact invocation (lvmdbusd/cmdhandler.py: lvm_full_report_json and its
 # _dc() prefix), -o all / <obj>_all, --unbuffered (metadata order, per-row widths),
 # --nameprefixes, --unquoted, --rows, --aligned, --separator, --noheadings, --units with
-# --nosuffix, repeated -o, -o+/-o-, and the default sort of vgs/pvs/lvs.  Then the same
+# --nosuffix, repeated -o, -o+/-o-, the default sort of vgs/pvs/lvs, and the report
+# defaults of lvm.conf (global/units, global/suffix, report/output_format).  Then the same
 # for fixture images made by LVM2 (p06 multi-segment, p08 thin/raid/cache/snapshot zoo),
 # attached read-only.  LVM2's stderr is not compared (its activation warning).
 # shellcheck source=tests/lib.sh
@@ -96,6 +97,9 @@ CASES=(
     "vgs --units b --nosuffix" "pvs --units k --nosuffix --reportformat json"
     "lvs -o lv_name -o lv_size -o +lv_uuid" "lvs -o+lv_uuid,lv_tags" "lvs -o-lv_attr"
     "lvs -o lv_name,lv_attr -o-lv_attr,+vg_uuid" "vgs -o+vg_tags -o-vg_attr"
+    "vgs --config 'global/units=b global/suffix=0'" "lvs --config 'report/output_format=json'"
+    "fullreport --config 'report/output_format=json global/units=k'"
+    "vgs --units m --config 'global/units=b'"
 )
 for c in "${CASES[@]}"; do
     eval "args=($c)"
