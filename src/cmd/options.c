@@ -99,6 +99,7 @@ static const struct lvx_opt_def opt_table[LVX_OPT_COUNT] = {
         "Allow or forbid allocation of the PV's extents."),
     OPT(LVX_OPT_CONFIGREPORT, "configreport", 0, LVX_ARG_STRING, 0, "log|vg|lv|pv|pvseg|seg",
         "The report the -o/-O/-S after it apply to (fullreport)."),
+    OPT(LVX_OPT_BINARY, "binary", 0, LVX_ARG_FLAG, 0, NULL, "Binary fields as 1/0 (-1 unknown)."),
     OPT(LVX_OPT_DEVICES, "devices", 0, LVX_ARG_LIST, 0, "PV", "Look only at these devices (files allowed)."),
     OPT(LVX_OPT_VERBOSE, "verbose", 'v', LVX_ARG_FLAG, 0, NULL, "More messages (repeatable)."),
     OPT(LVX_OPT_QUIET, "quiet", 'q', LVX_ARG_FLAG, 0, NULL, "Fewer messages."),

@@ -126,6 +126,7 @@ enum lvx_opt_id {
     LVX_OPT_SETPHYSICALVOLUMESIZE, /* --setphysicalvolumesize SIZE[m|unit] */
     LVX_OPT_ALLOCATABLE,        /* -x/--allocatable y|n (pvchange) */
     LVX_OPT_CONFIGREPORT,       /* --configreport vg|pv|lv|pvseg|seg|log (fullreport) */
+    LVX_OPT_BINARY,             /* --binary (reports) */
     /* common options, accepted by every command */
     LVX_OPT_DEVICES,        /* --devices LIST (repeatable, comma separated) */
     LVX_OPT_VERBOSE,        /* -v (repeatable) */

@@ -68,6 +68,7 @@ void lvx_cmd_report_opts(struct lvx_cmd_env *env, struct lvx_report_opts *o)
     o->nameprefixes = a->count[LVX_OPT_NAMEPREFIXES] > 0;
     o->rows = a->count[LVX_OPT_ROWS] > 0;
     o->unbuffered = a->count[LVX_OPT_UNBUFFERED] > 0;
+    o->binary = a->count[LVX_OPT_BINARY] > 0;
     config_defaults(env->ctx, a, o);
 }
 

@@ -289,3 +289,22 @@ const struct lvx_field *lvx_report_field_find(const char *name, size_t len, unsi
                 return &lvx_report_fields[i];
     return NULL;
 }
+
+/* LVM2's binary fields (a name when set, blank when not, "unknown"): --binary prints
+ * them as 1, 0 and -1 */
+bool lvx_report_field_binary(const struct lvx_field *f)
+{
+    static const char *const names[] = {
+        "lv_initial_image_sync", "lv_image_synced", "lv_merging", "lv_converting",
+        "lv_allocation_locked", "lv_fixed_minor", "lv_skip_activation", "lv_autoactivation",
+        "lv_active_locally", "lv_active_remotely", "lv_active_exclusively", "lv_historical",
+        "lv_suspended", "lv_live_table", "lv_inactive_table", "lv_device_open",
+        "lv_check_needed", "lv_merge_failed", "lv_snapshot_invalid", "pv_allocatable",
+        "pv_exported", "pv_missing", "pv_in_use", "pv_duplicate", "vg_extendable",
+        "vg_exported", "vg_autoactivation", "vg_partial", "vg_clustered", "vg_shared", "zero",
+    };
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        if (strcmp(f->name, names[i]) == 0)
+            return true;
+    return false;
+}

@@ -108,7 +108,10 @@ static void render_cells(struct lvx_rctx *rc, struct lvx_rrow **rows, unsigned n
             cols->f[c]->get(rc, rows[r], &v);
             lvx_buf_reset(&b);
             lvx_rval_format(&b, &v, units, unit_bytes, nosuffix);
-            rows[r]->cells[c] = lvx_pool_strdup(rc->pool, lvx_buf_str(&b));
+            const char *cell = lvx_buf_str(&b);
+            if (rc->opts->binary && lvx_report_field_binary(cols->f[c]))
+                cell = !*cell ? "0" : strcmp(cell, "unknown") == 0 ? "-1" : "1";
+            rows[r]->cells[c] = lvx_pool_strdup(rc->pool, cell);
         }
     }
     lvx_buf_free(&b);

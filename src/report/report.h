@@ -44,6 +44,7 @@ struct lvx_report_opts {
     bool unquoted;
     bool nameprefixes;       /* --nameprefixes: LVM2_FIELD='value' */
     bool rows;               /* --rows */
+    bool binary;             /* --binary: binary fields as 1 (set), 0 (not), -1 (unknown) */
     bool unbuffered;         /* --unbuffered: without -O rows keep their order (metadata
                                 order, not sorted) and each row is only as wide as it needs */
     const char *default_fields; /* NULL: the report's own default columns; fullreport: */

@@ -127,6 +127,8 @@ struct lvx_field {
 /* fields.c */
 extern const struct lvx_field lvx_report_fields[];
 extern const unsigned lvx_report_field_count;
+/* LVM2's binary fields (--binary prints 1/0/-1) */
+bool lvx_report_field_binary(const struct lvx_field *f);
 /* Resolve a user-given field name for a report type (prefix may be omitted). */
 const struct lvx_field *lvx_report_field_find(const char *name, size_t len, unsigned report_obj);
 

@@ -7,7 +7,7 @@
 # lvm2-dbusd's exact invocation (lvmdbusd/cmdhandler.py: lvm_full_report_json and its
 # _dc() prefix), -o all / <obj>_all, --unbuffered (metadata order, per-row widths),
 # --nameprefixes, --unquoted, --rows, --aligned, --separator, --noheadings, --units with
-# --nosuffix, repeated -o, -o+/-o-, the default sort of vgs/pvs/lvs, and the report
+# --nosuffix, --binary, repeated -o, -o+/-o-, the default sort of vgs/pvs/lvs, and the report
 # defaults of lvm.conf (global/units, global/suffix, report/output_format).  Then the same
 # for fixture images made by LVM2 (p06 multi-segment, p08 thin/raid/cache/snapshot zoo),
 # attached read-only.  LVM2's stderr is not compared (its activation warning).
@@ -100,6 +100,9 @@ CASES=(
     "vgs --config 'global/units=b global/suffix=0'" "lvs --config 'report/output_format=json'"
     "fullreport --config 'report/output_format=json global/units=k'"
     "vgs --units m --config 'global/units=b'"
+    "vgs --binary -o vg_all" "lvs --binary -o all" "pvs --binary -o pv_all"
+    "lvs --segments --binary -o seg_all" "fullreport --binary" "pvdisplay -C --binary"
+    "lvs --binary --reportformat json -o lv_name,lv_active,lv_historical,lv_device_open"
 )
 for c in "${CASES[@]}"; do
     eval "args=($c)"
@@ -130,6 +133,7 @@ for scenario in p06_multiseg_extended p08_segtype_zoo; do
     compare "$scenario: lvs -a --segments -o all" lvs -a --segments -o all
     compare "$scenario: lvs -a --unbuffered" lvs -a --unbuffered
     compare "$scenario: lvs -a" lvs -a
+    compare "$scenario: lvs -a --binary -o all" lvs -a --binary -o all
     for dev in "${devs[@]}"; do detach_loop "$dev"; done
     lvm_sandbox "$D1" "$D2" "$D3" "$D4"
 done
