@@ -103,6 +103,7 @@ CASES=(
     "vgs --binary -o vg_all" "lvs --binary -o all" "pvs --binary -o pv_all"
     "lvs --segments --binary -o seg_all" "fullreport --binary" "pvdisplay -C --binary"
     "lvs --binary --reportformat json -o lv_name,lv_active,lv_historical,lv_device_open"
+    "vgs --reportformat json_std" "lvs nosuch --reportformat json" "vgs nosuch --reportformat json"
 )
 for c in "${CASES[@]}"; do
     eval "args=($c)"
