@@ -233,7 +233,10 @@ int lvx_config_load(struct lvx_ctx *ctx, struct lvx_config **out)
             return -EINVAL;
         }
     }
-    if (merge_profile(ctx, cfg) < 0 ||
+    /* a command profile (--commandprofile/--profile, else LVM_COMMAND_PROFILE) goes over
+     * lvm.conf, --config over both */
+    if ((ctx->config_profile ? merge_override(ctx, cfg, ctx->config_profile) < 0
+                             : merge_profile(ctx, cfg) < 0) ||
         (ctx->config_override && merge_override(ctx, cfg, ctx->config_override) < 0)) {
         lvx_pool_destroy(pool);
         return -EINVAL;
