@@ -17,6 +17,7 @@ PACKAGES=(
     libreadline-dev     # line editing in `lvx shell`
     zlib1g-dev          # the unit tests only: fixture decompression, crc32 cross-check
     lvm2                # the real LVM2: oracle in tests/cli
+    lvm2-dbusd          # its cmdhandler/lvm_shell_proxy drive lvx in t0840/t0841
     xfsprogs            # filesystems on activated LVs (user-space activation tests, demo)
     e2fsprogs
     fio                 # data verification of activated LVs (t0900), benchmarks

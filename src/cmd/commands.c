@@ -14,10 +14,11 @@
     LVX_OPT_OPTIONS, LVX_OPT_SORT, LVX_OPT_SELECT, LVX_OPT_NOHEADINGS, LVX_OPT_SEPARATOR,     \
     LVX_OPT_NOSUFFIX, LVX_OPT_UNITS, LVX_OPT_REPORTFORMAT, LVX_OPT_ALL, LVX_OPT_ALIGNED,      \
     LVX_OPT_UNBUFFERED, LVX_OPT_NAMEPREFIXES, LVX_OPT_UNQUOTED, LVX_OPT_ROWS, LVX_OPT_PARTIAL, \
-    LVX_OPT_READONLY, LVX_OPT_IGNORELOCKINGFAILURE
+    LVX_OPT_READONLY, LVX_OPT_IGNORELOCKINGFAILURE, LVX_OPT_BINARY
 
 static const enum lvx_opt_id pvs_opts[] = { REPORT_OPTS, LVX_OPT_SEGMENTS, END };
 static const enum lvx_opt_id vgs_opts[] = { REPORT_OPTS, END };
+static const enum lvx_opt_id fullreport_opts[] = { REPORT_OPTS, LVX_OPT_CONFIGREPORT, END };
 static const enum lvx_opt_id lvs_opts[] = { REPORT_OPTS, LVX_OPT_SEGMENTS, END };
 static const enum lvx_opt_id pvdisplay_opts[] = {
     REPORT_OPTS, LVX_OPT_MAPS, LVX_OPT_COLON, LVX_OPT_COLUMNS, LVX_OPT_SHORT, END };
@@ -93,6 +94,17 @@ static const struct lvx_command command_table[] = {
       "loop devices where there is no device-mapper. Activation starts it on demand; start "
       "starts it explicitly, stop stops it (refused while LVs are active, unless -f), status "
       "shows what it serves, run runs it in the foreground." },
+    { "fullreport", lvx_cmd_fullreport,
+      "Display full report (vg, pv, lv, pvseg, seg reports of each VG)", "[VG ...]",
+      fullreport_opts,
+      "For each volume group named (all by default) prints its vg, pv, lv, pvseg and seg "
+      "reports one after the other, then the orphan PVs, with LVM2's full column sets; "
+      "--configreport NAME makes the -o, -O and -S after it apply to that report. With "
+      "--reportformat json one object per VG holds the five arrays, as LVM2 prints them." },
+    { "lastlog", lvx_cmd_lastlog, "Display log report of last command run in LVM shell", "",
+      no_opts,
+      "In lvx shell, prints the log report of the last command run (its messages as a report), "
+      "as LVM2's lastlog does in its shell." },
     { "help", lvx_cmd_help, "Display help for commands", "[COMMAND ...]", no_opts,
       "Lists the commands with a one-line summary, or prints the usage of each COMMAND named: "
       "the options it accepts with their values, then the common options." },

@@ -33,6 +33,7 @@ enum {
 };
 
 struct lvx_command;
+struct lvx_report_opts;
 
 /* Everything a command gets. */
 struct lvx_cmd_env {
@@ -72,6 +73,8 @@ bool lvx_lvm2_command_name(const char *name);
 /* --- one function per command --------------------------------------------- */
 int lvx_cmd_pvs(struct lvx_cmd_env *env);
 int lvx_cmd_vgs(struct lvx_cmd_env *env);
+int lvx_cmd_fullreport(struct lvx_cmd_env *env);
+int lvx_cmd_lastlog(struct lvx_cmd_env *env);
 int lvx_cmd_lvs(struct lvx_cmd_env *env);
 int lvx_cmd_pvdisplay(struct lvx_cmd_env *env);
 int lvx_cmd_vgdisplay(struct lvx_cmd_env *env);
@@ -195,6 +198,11 @@ const char *lvx_cmd_size_str(struct lvx_pool *pool, uint64_t sectors, char units
 /* Render a report from the command line's report options and print it. */
 int lvx_cmd_report(struct lvx_cmd_env *env, int kind, struct lvx_vg *const *vgs, unsigned vg_count,
                    struct lvx_pv *const *orphans, unsigned orphan_count, bool all);
+/* The report options of a command line (-o, -O, -S, --units, --reportformat, ...), with
+ * lvm.conf's global/units, global/suffix, report/output_format where it has none. */
+void lvx_cmd_report_opts(struct lvx_cmd_env *env, struct lvx_report_opts *o);
+/* The -o arguments of a command line, one per line (struct lvx_report_opts.fields). */
+const char *lvx_cmd_field_args(struct lvx_pool *pool, const struct lvx_cmd_args *a);
 /* A shallow copy of vg whose PV (or LV) list is replaced; in env->pool. */
 struct lvx_vg *lvx_cmd_vg_with_pvs(struct lvx_cmd_env *env, const struct lvx_vg *vg,
                                    struct lvx_pv **pvs, unsigned count);

@@ -109,6 +109,14 @@ static int take_value(struct parser *ps, const struct lvx_opt_def *d, const char
         out->json = value[0] == 'j';
         break;
     }
+    out->seq_id = lvx_pool_realloc(ps->pool, (void *)out->seq_id,
+                                   out->seq_count * sizeof(*out->seq_id),
+                                   (out->seq_count + 1) * sizeof(*out->seq_id));
+    out->seq_value = lvx_pool_realloc(ps->pool, (void *)out->seq_value,
+                                      out->seq_count * sizeof(char *),
+                                      (out->seq_count + 1) * sizeof(char *));
+    ((enum lvx_opt_id *)out->seq_id)[out->seq_count] = d->id;
+    ((const char **)out->seq_value)[out->seq_count++] = lvx_pool_strdup(ps->pool, value);
     if (joined && out->value[d->id])
         out->value[d->id] = lvx_pool_printf(ps->pool, "%s,%s", out->value[d->id], value);
     else

@@ -125,6 +125,8 @@ enum lvx_opt_id {
     LVX_OPT_NORESTOREFILE,      /* --norestorefile */
     LVX_OPT_SETPHYSICALVOLUMESIZE, /* --setphysicalvolumesize SIZE[m|unit] */
     LVX_OPT_ALLOCATABLE,        /* -x/--allocatable y|n (pvchange) */
+    LVX_OPT_CONFIGREPORT,       /* --configreport vg|pv|lv|pvseg|seg|log (fullreport) */
+    LVX_OPT_BINARY,             /* --binary (reports) */
     /* scan commands, LVM2 compatibility (pvscan, vgscan, lvscan, lvmconfig, -K, ...) */
     LVX_OPT_CACHE,              /* --cache (pvscan: record PVs online) */
     LVX_OPT_EXPORTED,           /* -e/--exported (pvscan) */
@@ -189,6 +191,9 @@ struct lvx_cmd_args {
     bool json;                           /* --reportformat json */
     int argc;                            /* positional arguments */
     char **argv;
+    const enum lvx_opt_id *seq_id;       /* every option value in command-line order */
+    const char *const *seq_value;        /*  (fullreport's --configreport groups) */
+    unsigned seq_count;
     int full_argc;                       /* the whole command line as given (argv[0] = */
     char **full_argv;                    /*  the command), for descriptions and logs */
 };
