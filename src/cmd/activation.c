@@ -68,6 +68,7 @@ static int init(struct lvx_cmd_env *env, struct lvx_actcmd *a, bool announce)
 {
     memset(a, 0, sizeof(*a));
     a->test = env->args->count[LVX_OPT_TEST] > 0;
+    a->ignore_skip = env->args->count[LVX_OPT_IGNOREACTIVATIONSKIP] > 0;
     struct lvx_config *cfg = load_config(env);
     a->off = cfg && lvx_config_int(cfg, "global/activation", 1) == 0;
     if (a->off && announce)   /* LVM2's words (it prints them in every command) */
@@ -181,12 +182,16 @@ int lvx_actcmd_deactivate(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
     return 0;
 }
 
-/* LVs that vgchange/lvchange -a act on: visible, not skipped, of the VG. */
-static bool wanted_lv(const struct lvx_lv *lv, bool activate)
+/* An LV that -a y leaves alone: flagged activation skip, without -K. */
+static bool skipped(const struct lvx_actcmd *a, const struct lvx_lv *lv, bool activate)
 {
-    if (!lvx_lv_is_visible(lv))
-        return false;
-    return !activate || !(lv->flags & LVX_LVF_ACTIVATION_SKIP);
+    return activate && !a->ignore_skip && (lv->flags & LVX_LVF_ACTIVATION_SKIP);
+}
+
+/* LVs that vgchange/lvchange -a act on: visible, not skipped, of the VG. */
+static bool wanted_lv(const struct lvx_actcmd *a, const struct lvx_lv *lv, bool activate)
+{
+    return lvx_lv_is_visible(lv) && !skipped(a, lv, activate);
 }
 
 static unsigned count_active(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
@@ -224,7 +229,7 @@ static int vg_activation(struct lvx_cmd_env *env, const struct lvx_actcmd *a, co
         return rc;
     for (unsigned i = 0; i < u.vg->lv_count; i++) {
         const struct lvx_lv *lv = u.vg->lvs[i];
-        if (!wanted_lv(lv, activate))
+        if (!wanted_lv(a, lv, activate))
             continue;
         int r = change_lv(env, a, lv, activate);
         if (r > rc)
@@ -279,12 +284,15 @@ static int lvchange_one(struct lvx_cmd_env *env, const struct lvx_actcmd *a, con
         if (!lv) {
             lvx_cmd_errorf("Failed to find logical volume \"%s/%s\"", vgname, lvname);
             rc = LVX_EXIT_FAILED;
+        } else if (skipped(a, lv, activate)) {  /* LVM2 says so only with -v */
+            lvx_info(env->ctx, "Skipping activation of %s/%s (activation skip flag set).",
+                     vgname, lvname);
         } else {
             rc = change_lv(env, a, lv, activate);
         }
     } else {
         for (unsigned i = 0; i < u.vg->lv_count; i++) {
-            if (!wanted_lv(u.vg->lvs[i], activate))
+            if (!wanted_lv(a, u.vg->lvs[i], activate))
                 continue;
             int r = change_lv(env, a, u.vg->lvs[i], activate);
             if (r > rc)

@@ -57,6 +57,8 @@ static const struct lvx_opt_def opt_table[LVX_OPT_COUNT] = {
         "partial: also activate LVs on missing PVs (missing parts fail I/O)."),
     OPT(LVX_OPT_PARTIAL, "partial", 'P', LVX_ARG_FLAG, 0, NULL,
         "Same as --activationmode partial (accepted and ignored by the reports)."),
+    OPT(LVX_OPT_IGNOREACTIVATIONSKIP, "ignoreactivationskip", 'K', LVX_ARG_FLAG, 0, NULL,
+        "Activate LVs flagged to skip activation too."),
     OPT(LVX_OPT_PHYSICALEXTENTSIZE, "physicalextentsize", 's', LVX_ARG_SIZE, 'm', "Size[m|UNIT]",
         "Extent size of the VG (default 4 MiB)."),
     OPT(LVX_OPT_VGMETADATACOPIES, "vgmetadatacopies", 0, LVX_ARG_STRING, 0, "all|unmanaged|Number",
