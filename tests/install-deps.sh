@@ -27,6 +27,11 @@ PACKAGES=(
     util-linux          # losetup; runuser/setpriv (t0920 runs as an unprivileged user)
     passwd              # useradd/userdel: t0920 creates and removes that user
     gzip
+    libblockdev-lvm2    # tests/clients (t1500): libblockdev's LVM plugin, udisks2's way to LVM
+    gir1.2-blockdev-2.0 #   ... and its GObject binding, with python3-gi
+    python3-gi
+    lvm2-dbusd          # tests/clients (t1510): lvm2-dbusd's command layer (lvmdbusd)
+    ansible             # tests/clients (t1520): community.general.lvg/lvol modules
 )
 
 # `install-deps.sh --bench`: also what the benchmarks need (not needed by make check)

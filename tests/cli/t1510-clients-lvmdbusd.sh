@@ -16,4 +16,4 @@ source "$LVX_ROOT/tests/clients/env.sh"
     skip_all "lvm2-dbusd not installed"
 PYTHON=/usr/bin/python3
 clients_setup "vgdb$$" 3
-clients_run dbusd:json dbusd:text dbusd:shell
+clients_run dbusd:json dbusd:text dbusd:shell/json

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""tests/clients/compare.py CLIENT[:MODE] - run one client script (tests/clients/
-CLIENT.py, given MODE as its last argument) once against the real LVM2 and once against lvx, on the same devices, and
+"""tests/clients/compare.py CLIENT[:MODE[/LVM2MODE]] - run one client script (tests/clients/
+CLIENT.py, given MODE as its last argument; LVM2MODE for the LVM2 run when LVM2 cannot
+run in MODE here) once against the real LVM2 and once against lvx, on the same devices, and
 compare operation by operation: the client's result and the state LVM2 reads after it.
 Prints TAP (one test per operation) and writes the table (operation, LVM2 result, lvx
 result, match) to $CLIENTS_OUT/CLIENT.table.
@@ -22,7 +23,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from known import KNOWN, ACTIVATION, mask_activation  # noqa: E402
+from known import (KNOWN, ACTIVATION, LVX_ONLY, REFRESH_PENDING, ORDER_PENDING, mask_activation,
+                   order_free)  # noqa: E402
 
 
 def run_client(client, label, tool, args):
@@ -96,15 +98,23 @@ def verdict(client, opname, a, b):
     for key, why in known.items():
         if opname.startswith(key):
             return 'known', why
+    if client in ORDER_PENDING and \
+            order_free(mask_activation(a)) == order_free(mask_activation(b)):
+        return 'known', ORDER_PENDING[client]
+    xs = b.get('state')
+    if client in REFRESH_PENDING and isinstance(xs, dict) and 'refresh failed' in xs and \
+            a.get('result') == b.get('result'):
+        return 'known', REFRESH_PENDING[client]
     return 'MISMATCH', None
 
 
 def main():
     client, _, mode = sys.argv[1].partition(':')
+    mode, _, lvm2_mode = mode.partition('/')
     args = [mode] if mode else []
     label = client + ('-' + mode if mode else '')
     out = os.environ['CLIENTS_OUT']
-    rc_l, lrows = run_client(client, label, 'lvm2', args)
+    rc_l, lrows = run_client(client, label, 'lvm2', [lvm2_mode] if lvm2_mode else args)
     rc_x, xrows = run_client(client, label, 'lvx', args)
     client = label
     n = 0
@@ -144,11 +154,23 @@ def main():
                     if v == 'MISMATCH':
                         print('#   %s LVM2: %s' % (part, short(a.get(part))))
                         print('#   %s lvx:  %s' % (part, short(b.get(part))))
-    for name in xby:
+    for name, b in xby.items():      # the lvx run's own checks (LVX_ONLY): True wanted
         n += 1
-        failed += 1
-        print('not ok %d - %s: %s (only in the lvx run)' % (n, client, name))
-    summary = '%s: %d operations, %s' % (client, len(lrows), ', '.join(
+        why = LVX_ONLY.get(client, {}).get(name)
+        if why is None:
+            v = 'MISMATCH'
+            failed += 1
+            print('not ok %d - %s: %s (only in the lvx run)' % (n, client, name))
+        elif b['result'] is True:
+            v = 'match'
+            print('ok %d - %s: %s' % (n, client, name))
+        else:
+            v = 'known'
+            print('not ok %d - %s: %s # TODO %s' % (n, client, name, why))
+        counts[v] = counts.get(v, 0) + 1
+        table.append('%-52s | %-10s | %-10s | %s' % (name[:52], '(n/a)', res(b),
+                                                  v + (': ' + why if v == 'known' else '')))
+    summary = '%s: %d operations, %s' % (client, len(lrows) + len(xby), ', '.join(
         '%s %d' % (k, counts[k]) for k in ('match', 'activation', 'known', 'MISMATCH') if k in counts))
     table.append(summary)
     with open(os.path.join(out, label + '.table'), 'w') as f:

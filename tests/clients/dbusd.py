@@ -53,11 +53,22 @@ def guarded(fn, *args):
 
 
 if MODE == 'shell':
+    # lvm_shell_proxy starts `$LVM_BINARY 32>FIFO` through /bin/sh; Debian's dash knows
+    # only the descriptors 0-9, so `32>` never opens descriptor 32 and even LVM2's shell
+    # fails ("Failed to open stream for file descriptor 32"): run that line with bash,
+    # as on the distributions whose /bin/sh is bash.
+    import subprocess
+
+    class _BashPopen(subprocess.Popen):
+        def __init__(self, *a, **kw):
+            if kw.get('shell'):
+                kw.setdefault('executable', '/bin/bash')
+            super().__init__(*a, **kw)
+    subprocess.Popen = _BashPopen
     started = guarded(cmdhandler.set_execution, True)
     log.record('lvm shell started (set_execution)',
                started if isinstance(started, dict) else bool(cfg.SHELL_IN_USE))
-    if not cfg.SHELL_IN_USE:
-        sys.exit(0)
+    # without a shell the daemon drops back to fork and exec; so does this run
 if MODE == 'text':
     db = lvmdb.DataStore(usejson=False)
 else:
@@ -86,6 +97,7 @@ def model():
     r = guarded(db.refresh, False)
     if isinstance(r, dict):
         return {'refresh failed': r}
+    seqno_deltas(db.vgs)
     m = names()
 
     def n(v):
@@ -99,6 +111,19 @@ def model():
     return n({'pvs': db.pvs, 'vgs': db.vgs, 'lvs': db.lvs, 'pv_lvs': db.pv_lvs,
               'lv_pvs': db.lv_pvs, 'lvs_hidden': db.lvs_hidden,
               'lvs_in_vgs': db.lvs_in_vgs, 'pvs_in_vgs': db.pvs_in_vgs})
+
+
+_SEQNO = {}
+
+
+def seqno_deltas(vgs):
+    """vg_seqno as the number of commits since the previous model (common.state does
+    the same): one extra commit shows at the operation that made it, not ever after."""
+    for u, vg in vgs.items():
+        if isinstance(vg, dict) and 'vg_seqno' in vg:
+            seq = int(vg['vg_seqno'])
+            vg['vg_seqno'] = '+%d' % (seq - _SEQNO.get(u, 0))
+            _SEQNO[u] = seq
 
 
 def op(name, fn, *args):
@@ -120,7 +145,7 @@ op('vg_create VG D0 D1', ch.vg_create, {}, [D0, D1], VG)
 op('vg_extend VG D2', ch.vg_extend, VG, [D2], {})
 op('vg_lv_create_linear lv1 32 MiB', ch.vg_lv_create_linear, VG, {}, 'lv1', 32 * MiB, False)
 op('vg_lv_create_striped lv2 24 MiB x2', ch.vg_lv_create_striped, VG, {}, 'lv2', 24 * MiB, 2, 64, False)
-op('vg_lv_create lv3 8 MiB on D1:2-3', ch.vg_lv_create, VG, {}, 'lv3', 8 * MiB, [(D1, 2, 3)])
+op('vg_lv_create lv3 8 MiB on D1:10-11', ch.vg_lv_create, VG, {}, 'lv3', 8 * MiB, [(D1, 10, 11)])
 op('lv_resize lv1 +16 MiB', ch.lv_resize, VG + '/lv1', 16 * MiB, [], {})
 op('lv_resize lv1 -8 MiB', ch.lv_resize, VG + '/lv1', -8 * MiB, [], {})
 op('lv_rename lv1 lvA', ch.lv_rename, VG + '/lv1', 'lvA', {})

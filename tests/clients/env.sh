@@ -25,6 +25,12 @@ clients_setup() {
     lvm_sandbox "${CLIENTS_DEVS[@]}"
     uspace_env "$SCRATCH/us" "${CLIENTS_DEVS[@]}"   # exports LVX_* and LVM_SYSTEM_DIR
     trap _clients_exit EXIT
+    # lvm2-dbusd's shell runs `lvm` with LVM_COMMAND_PROFILE=lvmdbusd
+    if [[ -f /etc/lvm/profile/lvmdbusd.profile ]]; then
+        mkdir -p "$SCRATCH/lvm/profile" "$SCRATCH/us/etc/profile"
+        cp /etc/lvm/profile/lvmdbusd.profile "$SCRATCH/lvm/profile/"
+        cp /etc/lvm/profile/lvmdbusd.profile "$SCRATCH/us/etc/profile/"
+    fi
     lvm_bin=$(command -v lvm)
     mkdir -p "$SCRATCH/bin-lvm2" "$SCRATCH/bin-lvx" "$SCRATCH/out"
     ln -s "$lvm_bin" "$SCRATCH/bin-lvm2/lvm"

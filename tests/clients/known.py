@@ -7,12 +7,18 @@ runs with activation off (there is no device-mapper on the test host), lvx activ
 through its daemon.  mask_activation() blanks those fields: the state and open bits of
 lv_attr (5th and 6th characters) and lv_active."""
 import copy
+import json
+import re
 
 ACT = 'LVM2 cannot activate here (no device-mapper), lvx activates through its daemon'
 
 # client -> {operation: reason}; '*': every operation of the client
 ACTIVATION = {
     'blockdev': {'*': ACT},
+    'dbusd-json': {'*': ACT},
+    'dbusd-text': {'*': ACT},
+    'dbusd-shell': {'*': ACT},
+    'ansible': {'*': ACT},
 }
 
 NOT_IN_LVX = 'not in lvx: '
@@ -26,20 +32,68 @@ KNOWN = {
         'pvscan': PENDING + 'pvscan is another branch',
     },
 }
+DBUSD = {
+    'supports_vdo': NOT_IN_LVX + '`lvm segtypes` of lvx lists no vdo',
+    'vg_lv_snapshot': NOT_IN_LVX + 'lvcreate -s (snapshots: another branch)',
+    'vg_lv_create_linear pool': NOT_IN_LVX + 'thin LVs (lvcreate --thin)',
+    'pv_scan': PENDING + 'pvscan is another branch',
+}
+KNOWN['dbusd-text'] = dict(DBUSD)
+KNOWN['dbusd-json'] = dict(DBUSD, **{
+    'supports_json': PENDING + '`lvm help` of lvx lists no fullreport yet (another branch)'})
+# The shell mode's oracle is LVM2 in JSON mode (fork and exec): LVM2's own shell cannot
+# start in this sandbox (with activation off it prints a warning before its first prompt,
+# which lvm_shell_proxy takes as a failure; with activation on it fails without
+# device-mapper).  The data model must be the same in both modes.
+KNOWN['dbusd-shell'] = dict(DBUSD)
+LVX_ONLY = {
+    'dbusd-shell': {
+        'lvm shell started (set_execution)': PENDING + 'the lvm shell protocol (a prompt on '
+        'a pipe, LVM_REPORT_FD, lastlog) is another branch'},
+}
+
+# A data model that lvx cannot give yet: the client's refresh failed in the lvx run only
+# (JSON mode needs `lvm fullreport`, another branch); the command's own result is still
+# compared.
+REFRESH_PENDING = {
+    'dbusd-json': PENDING + '`lvm fullreport` (another branch): the model refresh fails',
+    'dbusd-shell': PENDING + '`lvm fullreport` in the lvm shell (another branch)',
+}
+
+
+# an lv_attr value wherever it stands (lvm2-dbusd also keeps it inside tuples)
+LV_ATTR = re.compile(r'^[-a-zA-Z][-rw][-a-zA-Z][-a-zA-Z][-a-zA-Z?][-a-zA-Z?][-a-zA-Z][-a-zA-Z]'
+                     r'[-a-zA-Z][-k]$')
 
 
 def _mask(v):
     if isinstance(v, dict):
         r = {}
         for k, x in v.items():
-            if k in ('attr', 'lv_attr') and isinstance(x, str) and len(x) >= 6:
-                x = x[:4] + '??' + x[6:]
-            elif k in ('lv_active', 'active'):
+            if k in ('lv_active', 'active'):
                 x = '?'
             r[k] = _mask(x)
         return r
     if isinstance(v, list):
         return [_mask(x) for x in v]
+    if isinstance(v, str) and LV_ATTR.match(v):
+        return v[:4] + '??' + v[6:]
+    return v
+
+
+# Rows in another order only: lvm2-dbusd's text mode reads `lvs/pvs --unbuffered`, whose
+# rows LVM2 leaves in metadata order (lvx sorted them until the report branch's fix).
+ORDER_PENDING = {
+    'dbusd-text': PENDING + 'row order of --unbuffered reports (metadata order; report branch)',
+}
+
+
+def order_free(v):
+    """v with every list sorted (by its JSON text): equal when only orders differ."""
+    if isinstance(v, dict):
+        return {k: order_free(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return sorted((order_free(x) for x in v), key=lambda x: json.dumps(x, sort_keys=True))
     return v
 
 
