@@ -37,6 +37,8 @@ DBUSD = {
     'vg_lv_snapshot': NOT_IN_LVX + 'lvcreate -s (snapshots: another branch)',
     'vg_lv_create_linear pool': NOT_IN_LVX + 'thin LVs (lvcreate --thin)',
     'pv_scan': PENDING + 'pvscan is another branch',
+    'pv_tag D0 D1': 'lvx commits a pvchange of two PVs of one VG once (cmd/pvchange.c), '
+                    'LVM2 once per PV: vg_seqno +1 against +2',
 }
 KNOWN['dbusd-text'] = dict(DBUSD)
 KNOWN['dbusd-json'] = dict(DBUSD, **{
