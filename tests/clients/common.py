@@ -80,8 +80,9 @@ def state():
     for vg in out['vgs']:
         u = vg.pop('vg_uuid', '')
         seq = int(vg.get('vg_seqno', 0))
-        vg['vg_seqno'] = '+%d' % (seq - _SEQNO.get(u, 0))
-        _SEQNO[u] = seq
+        name = 'name:%s' % vg.get('vg_name')    # a new UUID (vgchange -u): by name
+        vg['vg_seqno'] = '+%d' % (seq - _SEQNO.get(u, _SEQNO.get(name, 0)))
+        _SEQNO[u] = _SEQNO[name] = seq
     for k, key in (('pvs', 'pv_name'), ('vgs', 'vg_name'), ('lvs', 'lv_name'),
                    ('segs', 'lv_name')):
         out[k].sort(key=lambda r: (r.get('vg_name', ''), r.get(key, ''),

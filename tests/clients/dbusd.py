@@ -122,8 +122,9 @@ def seqno_deltas(vgs):
     for u, vg in vgs.items():
         if isinstance(vg, dict) and 'vg_seqno' in vg:
             seq = int(vg['vg_seqno'])
-            vg['vg_seqno'] = '+%d' % (seq - _SEQNO.get(u, 0))
-            _SEQNO[u] = seq
+            name = 'name:%s' % vg.get('vg_name')     # a new UUID (vgchange -u): by name
+            vg['vg_seqno'] = '+%d' % (seq - _SEQNO.get(u, _SEQNO.get(name, 0)))
+            _SEQNO[u] = _SEQNO[name] = seq
 
 
 def op(name, fn, *args):
