@@ -40,6 +40,10 @@ DBUSD = {
     'pv_tag D0 D1': 'lvx commits a pvchange of two PVs of one VG once (cmd/pvchange.c), '
                     'LVM2 once per PV: vg_seqno +1 against +2',
 }
+KNOWN['ansible'] = {
+    'lvol snapshot': NOT_IN_LVX + 'lvcreate -s (snapshots: another branch)',
+    'lvol thin pool': NOT_IN_LVX + 'thin pools (lvcreate -T)',
+}
 KNOWN['dbusd-text'] = dict(DBUSD)
 KNOWN['dbusd-json'] = dict(DBUSD, **{
     'supports_json': PENDING + '`lvm help` of lvx lists no fullreport yet (another branch)'})
@@ -104,7 +108,8 @@ def order_free(v):
 # with lvx (the LV is already active) it has nothing to do, and the other way round for
 # a deactivation.
 ACTIVATION_CHANGED = {
-    'ansible': ('lvol lv1 32m again (idempotent)', 'lvol deactivate lv1'),
+    'ansible': ('lvol lv1 32m again (idempotent)', 'lvol deactivate lv1',
+                'lvol deactivate lv1 again'),
 }
 
 
