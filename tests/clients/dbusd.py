@@ -68,7 +68,9 @@ if MODE == 'shell':
     started = guarded(cmdhandler.set_execution, True)
     log.record('lvm shell started (set_execution)',
                started if isinstance(started, dict) else bool(cfg.SHELL_IN_USE))
-    # without a shell the daemon drops back to fork and exec; so does this run
+    if not cfg.SHELL_IN_USE:
+        # the daemon would drop back to fork and exec: that is the JSON run already
+        sys.exit(0)
 if MODE == 'text':
     db = lvmdb.DataStore(usejson=False)
 else:
