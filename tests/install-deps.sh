@@ -31,6 +31,11 @@ PACKAGES=(
     groff-base          # man pages: `groff -man -ww` checks the generated pages (t0960)
     man-db              # man -l / man -w on the generated and installed pages (t0960, t0962)
     mandoc              # mandoc -T lint on the generated pages (t0960)
+    libblockdev-lvm2    # tests/clients (t1500): libblockdev's LVM plugin, udisks2's way to LVM
+    gir1.2-blockdev-2.0 #   ... and its GObject binding, with python3-gi
+    python3-gi
+    lvm2-dbusd          # tests/clients (t1510): lvm2-dbusd's command layer (lvmdbusd)
+    ansible             # tests/clients (t1520): community.general.lvg/lvol modules
 )
 
 # `install-deps.sh --bench`: also what the benchmarks need (not needed by make check)

@@ -99,6 +99,7 @@ enum lvx_opt_id {
     LVX_OPT_ACTIVATE,       /* -a/--activate y|n */
     LVX_OPT_ACTIVATIONMODE, /* --activationmode partial|degraded|complete */
     LVX_OPT_PARTIAL,        /* -P/--partial (= --activationmode partial; ignored by reports) */
+    LVX_OPT_IGNOREACTIVATIONSKIP, /* -K/--ignoreactivationskip (lvchange/vgchange/lvcreate -a) */
     /* VG commands (vgcreate, vgchange, vgreduce, vgck, vgcfgrestore, ...) */
     LVX_OPT_PHYSICALEXTENTSIZE, /* -s/--physicalextentsize SIZE[m|unit] */
     LVX_OPT_VGMETADATACOPIES,   /* --vgmetadatacopies N|all|unmanaged */
@@ -135,7 +136,6 @@ enum lvx_opt_id {
     LVX_OPT_BLOCKDEVICE,        /* -b/--blockdevice (lvscan, ignored as by LVM2) */
     LVX_OPT_AUTOACTIVATION,     /* --autoactivation String (pvscan, vgchange) */
     LVX_OPT_NOUDEVSYNC,         /* --noudevsync (accepted; lvx makes its nodes itself) */
-    LVX_OPT_IGNOREACTIVATIONSKIP, /* -K/--ignoreactivationskip */
     LVX_OPT_READONLY,           /* --readonly (reads without locks) */
     LVX_OPT_IGNORELOCKINGFAILURE, /* --ignorelockingfailure */
     LVX_OPT_PROFILE,            /* --profile String (a profile as command profile) */
@@ -184,6 +184,7 @@ struct lvx_cmd_args {
                                           * joined with ',') */
     struct lvx_opt_val val[LVX_OPT_COUNT]; /* the value, converted by its kind */
     const char *reason;                  /* a bad value: LVM2's reason line, or NULL */
+    bool parse_error;                    /* LVM2's "Error during parsing ..." follows */
     const char **devices;                /* --devices split at ',' */
     unsigned device_count;
     char units;                          /* 0 = default ('h'), else the unit letter */
