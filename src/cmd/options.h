@@ -125,6 +125,11 @@ enum lvx_opt_id {
     LVX_OPT_NORESTOREFILE,      /* --norestorefile */
     LVX_OPT_SETPHYSICALVOLUMESIZE, /* --setphysicalvolumesize SIZE[m|unit] */
     LVX_OPT_ALLOCATABLE,        /* -x/--allocatable y|n (pvchange) */
+    LVX_OPT_MIRRORS,            /* -m/--mirrors N (lvcreate: raid1/raid10 images - 1) */
+    LVX_OPT_REGIONSIZE,         /* -R/--regionsize SIZE[m|unit] (raid) */
+    LVX_OPT_NOSYNC,             /* --nosync (raid: no initial resync) */
+    LVX_OPT_MINRECOVERYRATE,    /* --minrecoveryrate SIZE[k|unit] per second (raid) */
+    LVX_OPT_MAXRECOVERYRATE,    /* --maxrecoveryrate SIZE[k|unit] per second (raid) */
     /* common options, accepted by every command */
     LVX_OPT_DEVICES,        /* --devices LIST (repeatable, comma separated) */
     LVX_OPT_VERBOSE,        /* -v (repeatable) */
