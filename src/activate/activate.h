@@ -40,6 +40,7 @@ struct lvx_activate_opts {
     bool partial;          /* --activationmode partial: missing areas -> error target */
     bool force;            /* deactivate: also an open LV (its table is replaced by the
                               error target, removal deferred to the last close) */
+    bool nosync;           /* RAID: the first activation of an LV made with --nosync */
 };
 
 /* Kernel-side state of an LV as a backend sees it. */
@@ -56,6 +57,7 @@ struct lvx_lv_kstate {
 
 struct lvx_activation_backend {
     const char *name;
+    bool raid;             /* activates RAID LVs (dm: stacked sub-LV devices) */
     /* usable here?  false with a message in ctx when not */
     bool (*probe)(struct lvx_ctx *ctx);
     /* create + load + resume (+ nodes); an LV already active with its UUID is left

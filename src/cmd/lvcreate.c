@@ -333,7 +333,11 @@ static int create_raid(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
     }
     if (!zero)
         lvx_warn(env->ctx, "WARNING: Logical volume %s/%s not zeroed.", vg->name, lv->name);
-    return activate_new(env, u, lv, act);
+    if (!act)
+        return activate_new(env, u, lv, NULL);
+    struct lvx_actcmd first = *act;      /* --nosync: the first table says so (LVM2) */
+    first.opts.nosync = o->raid.nosync;
+    return activate_new(env, u, lv, &first);
 }
 
 static int create_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct create_opts *o,

@@ -6,7 +6,8 @@
  *
  * Refused as LVM2 refuses (or where lvx cannot do what LVM2 would): LVs used by
  * other LVs (sub-LVs, origins of snapshots, pools with thin volumes) and LVs of
- * segment types other than linear/striped.  An active LV is deactivated first
+ * segment types other than linear/striped/RAID (a RAID LV goes with its rimage and
+ * rmeta sub-LVs).  An active LV is deactivated first
  * (cmd/activation.c) after the question "Do you really want to remove active logical
  * volume vg/lv?" (skipped with -y or -f); a mounted one is refused, an open one too
  * unless -f.
@@ -14,6 +15,7 @@
 #include "cmd/lvcmd.h"
 
 #include "cmd/actcmd.h"
+#include "map/map.h"
 
 #include <string.h>
 
@@ -38,10 +40,21 @@ static bool deactivate_first(struct lvx_cmd_env *env, const struct lvx_actcmd *a
 /* Remove lv from its VG, or print why not.  true when removed. */
 static bool remove_one(struct lvx_cmd_env *env, const struct lvx_actcmd *act, struct lvx_lv *lv)
 {
-    if (lvx_lvcmd_refuse_complex(lv, "remove"))
+    const char *role;
+    bool raid = lvx_map_lv_is_raid(lv) && !lvx_lv_used_by(lv, &role);
+    if (!raid && lvx_lvcmd_refuse_complex(lv, "remove"))
         return false;
     if (!deactivate_first(env, act, lv))
         return false;
+    if (raid) {                            /* its rimage/rmeta sub-LVs go with it */
+        const struct lvx_seg *seg = &lv->segs[0];
+        for (uint32_t i = 0; i < seg->area_count; i++) {
+            if (seg->areas[i].lv)
+                lvx_vg_remove_lv(lv->vg, seg->areas[i].lv);
+            if (seg->meta_areas && seg->meta_areas[i].lv)
+                lvx_vg_remove_lv(lv->vg, seg->meta_areas[i].lv);
+        }
+    }
     lvx_vg_remove_lv(lv->vg, lv);
     return true;
 }
