@@ -126,11 +126,6 @@ static int stripes_arg(struct lvx_cmd_env *env, struct lvx_raid_opts *o)
         return LVX_EXIT_INVALID;
     }
     unsigned max = LVX_RAID_MAX_IMAGES - t->parity;
-    if (t->mirrored && !is_raid1(t) && stripes * o->mirrors > LVX_RAID_MAX_IMAGES) {
-        lvx_cmd_errorf("Only up to %u stripes in %s supported currently.",
-                       LVX_RAID_MAX_IMAGES / o->mirrors, t->name);
-        return LVX_EXIT_INVALID;
-    }
     if (!t->mirrored && stripes > max) {
         lvx_cmd_errorf("Only up to %u stripes in %s supported currently.", max, t->name);
         return LVX_EXIT_INVALID;
@@ -145,13 +140,15 @@ static int rates_and_region(struct lvx_cmd_env *env, struct lvx_raid_opts *o)
     const struct lvx_cmd_args *a = env->args;
     const struct lvx_raid_type *t = o->type;
     o->region_size = LVX_RAID_DEFAULT_REGION;
-    if (a->count[LVX_OPT_REGIONSIZE]) {
+    if (a->count[LVX_OPT_REGIONSIZE]) {      /* LVM2's regionsize_mb_arg */
         uint64_t r = a->val[LVX_OPT_REGIONSIZE].sectors;
-        if (r == 0 || r > UINT32_MAX || (r & (r - 1)) || r < 8) {
-            lvx_cmd_errorf("Region size (%s) must be a power of 2 and at least 4.00 KiB.",
-                           lvx_lvcmd_size(env, r));
-            return LVX_EXIT_INVALID;
-        }
+        const char *why = r > UINT32_MAX ? "Region size is too big (max 4294967295)."
+                        : r == 0 ? "Region size may not be zero."
+                        : r % 8 ? "Region size must be a multiple of machine memory page size "
+                                  "(4096 bytes)."
+                        : (r & (r - 1)) ? "Region size must be a power of 2." : NULL;
+        if (why)
+            return lvx_opts_invalid("regionsize", a->value[LVX_OPT_REGIONSIZE], why);
         o->region_size = (uint32_t)r;
     }
     if (t->raid0) {
@@ -180,8 +177,13 @@ int lvx_lvcreate_raid_args(struct lvx_cmd_env *env, struct lvx_raid_opts *o)
     memset(o, 0, sizeof(*o));
     if ((rc = pick_type(env, &o->type)) || !o->type)
         return rc;
-    if ((rc = mirrors_arg(env, o)) || (rc = stripes_arg(env, o)))
+    if ((rc = stripes_arg(env, o)) || (rc = mirrors_arg(env, o)))
         return rc;
+    if (is_raid10(o->type) && o->stripes * o->mirrors > LVX_RAID_MAX_IMAGES) {
+        lvx_cmd_errorf("Only up to %u stripes in %s supported currently.",
+                       LVX_RAID_MAX_IMAGES / o->mirrors, o->type->name);
+        return LVX_EXIT_INVALID;
+    }
     o->nosync = a->count[LVX_OPT_NOSYNC] > 0;
     if (o->nosync && o->type->parity == 2) {
         lvx_cmd_errorf("nosync option prohibited on RAID6.");
