@@ -107,7 +107,7 @@ done <<'EOF2'
 r1|--type raid1 -m1 -L 12m|raid1 2 0S 4096S 24576S|1
 r1b|-m2 -L 8m|raid1 3 0S 4096S 16384S|1
 r10|--type raid10 -i2 -m1 -L 12m|raid10 4 128S 4096S 32768S|1
-r10b|-i2 -m1 -I 32k -L 8m|raid10 4 32S 4096S 16384S|1
+r10b|-i2 -m1 -I 32k -L 8m|raid10 4 64S 4096S 16384S|1
 r4|--type raid4 -i3 -L 12m|raid4 4 128S 4096S 24576S|1
 r5|--type raid5 -L 12m|raid5 3 128S 4096S 32768S|1
 r5la|--type raid5_la -i2 -I 16k -L 8m|raid5_la 3 32S 4096S 16384S|1
