@@ -53,6 +53,12 @@ struct lvx_lv_kstate {
     int64_t major, minor;   /* -1 when inactive */
     int64_t read_ahead;     /* sectors, -1 unknown */
     const char *backend;    /* the backend's name */
+    /* RAID LVs: the dm-raid status line (raid false when none was read) */
+    bool raid;
+    char raid_health[257];  /* one letter per image: A in sync, a not yet, D dead */
+    uint64_t sync_done, sync_total;  /* "<done>/<total>" sectors */
+    char sync_action[16];   /* idle frozen resync recover check repair reshape */
+    uint64_t mismatches;
 };
 
 struct lvx_activation_backend {

@@ -565,6 +565,25 @@ static int64_t sysfs_read_ahead(uint32_t major, uint32_t minor)
     return kb < 0 ? -1 : kb * 2;
 }
 
+/* "<start> <len> raid <type> <#devs> <health> <done>/<total> <action> <mismatches> ..."
+ * (dm-raid's status line, docs/dm-formats.md) into out; false when it is not one. */
+static bool parse_raid_status(const char *line, struct lvx_lv_kstate *out)
+{
+    unsigned long long start, len, done, total, mism;
+    unsigned devs;
+    char type[32], health[257], action[16];
+    if (sscanf(line, "%llu %llu raid %31s %u %256s %llu/%llu %15s %llu", &start, &len, type,
+               &devs, health, &done, &total, action, &mism) != 9)
+        return false;
+    out->raid = true;
+    snprintf(out->raid_health, sizeof(out->raid_health), "%s", health);
+    snprintf(out->sync_action, sizeof(out->sync_action), "%s", action);
+    out->sync_done = done;
+    out->sync_total = total;
+    out->mismatches = mism;
+    return true;
+}
+
 static int dm_status(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_lv_kstate *out)
 {
     struct lv_ids ids;
@@ -578,6 +597,12 @@ static int dm_status(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_lv
     if ((rc = ids_of(ctx, lv->vg->name, lv, &ids)) < 0 || (rc = lvx_dm_open(ctx, &dm)) < 0)
         return rc;
     rc = lvx_dm_info(ctx, &dm, ids.name, &info);
+    if (rc == 0 && info.exists && info.live_table && lvx_map_lv_is_raid(lv)) {
+        struct lvx_buf st = LVX_BUF_INIT;
+        if (lvx_dm_table(ctx, &dm, ids.name, true, &st) == 0)
+            parse_raid_status(lvx_buf_str(&st), out);
+        lvx_buf_free(&st);
+    }
     lvx_dm_close(&dm);
     if (rc < 0 || !info.exists)
         return rc;

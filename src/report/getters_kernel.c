@@ -7,13 +7,21 @@
  * "open"/"" (inactive LV: "unknown"), lv_kernel_major/minor (-1 inactive), lv_attr
  * state letter a/s/i/d/- and open letter o/-; lv_activation_backend (lvx's own
  * field) names the backend an active LV runs on ("dm"), "" when inactive.
+ * RAID LVs (not raid0) read the dm-raid status line: sync_percent / copy_percent
+ * (done/total, LVM2's rounding: 100.00 only when done), raid_sync_action,
+ * raid_mismatch_count, lv_health_status ("partial", "refresh needed" for a dead
+ * image, "mismatches exist"; "" when healthy or inactive, "unknown" without a hook).
  *
  * The state of the last LV asked is kept in the report context: a row's fields
  * cost one status query.
  */
 #include "report/report_int.h"
 
+#include <stdio.h>
 #include <string.h>
+
+#include "map/map.h"
+#include "model/raid.h"
 
 #include "activate/activate.h"
 
@@ -141,4 +149,92 @@ LVX_RGETTER(lv_attr)
         a[4] = k->inactive_table ? 'i' : 'd';
     a[5] = k->active && k->open_count > 0 ? 'o' : '-';
     lvx_rval_str(v, a);
+}
+
+/* --- RAID status ---------------------------------------------------------------- */
+
+/* The row's LV is a RAID LV with a bitmap (not raid0) */
+static bool synced_raid(const struct lvx_rrow *row)
+{
+    if (!row->lv || !lvx_map_lv_is_raid(row->lv))
+        return false;
+    const struct lvx_raid_type *t = lvx_raid_type_find(row->lv->segs[0].type_name);
+    return t && !t->raid0;
+}
+
+/* The kernel's RAID status of the row's LV, or NULL. */
+static const struct lvx_lv_kstate *raid_state(struct lvx_rctx *rc, const struct lvx_rrow *row)
+{
+    if (!synced_raid(row))
+        return NULL;
+    const struct lvx_lv_kstate *k = kstate_of(rc, row);
+    return k && k->active && k->raid ? k : NULL;
+}
+
+LVX_RGETTER(raid_sync_action)
+{
+    const struct lvx_lv_kstate *k = raid_state(rc, row);
+    if (!k)
+        lvx_rval_blank(v, LVX_FT_STR);
+    else
+        lvx_rval_str(v, lvx_pool_strdup(rc->pool, k->sync_action));
+}
+
+LVX_RGETTER(raid_mismatch_count)
+{
+    const struct lvx_lv_kstate *k = raid_state(rc, row);
+    if (!k)
+        lvx_rval_blank(v, LVX_FT_NUM);
+    else
+        lvx_rval_num(v, (int64_t)k->mismatches);
+}
+
+/* done/total as LVM2 prints a percentage: two decimals, 100.00 only when complete,
+ * 0.00 only when nothing is done. */
+LVX_RGETTER(sync_percent)
+{
+    const struct lvx_lv_kstate *k = raid_state(rc, row);
+    if (!k || !k->sync_total) {
+        lvx_rval_blank(v, LVX_FT_PERCENT);
+        return;
+    }
+    uint64_t hundredths = (uint64_t)((unsigned __int128)k->sync_done * 10000 / k->sync_total);
+    if (k->sync_done >= k->sync_total)
+        hundredths = 10000;
+    else if (hundredths == 10000)
+        hundredths = 9999;
+    else if (hundredths == 0 && k->sync_done)
+        hundredths = 1;
+    memset(v, 0, sizeof(*v));
+    v->type = LVX_FT_PERCENT;
+    v->num = (int64_t)hundredths / 100;
+    v->str = lvx_pool_printf(rc->pool, "%llu.%02llu", (unsigned long long)(hundredths / 100),
+                             (unsigned long long)(hundredths % 100));
+}
+
+LVX_RGETTER(lv_health_status)
+{
+    const struct lvx_rlv *r = lvx_report_rlv(row->rvg, row->lv);
+    bool raid = row->lv && ((row->lv->seg_count && row->lv->segs[0].kind == LVX_SEG_RAID) || r->role == LVX_RROLE_RIMAGE ||
+                            r->role == LVX_RROLE_RMETA);
+    if (!raid) {
+        lvx_rval_str(v, "");
+        return;
+    }
+    const struct lvx_lv_kstate *k = kstate_of(rc, row);
+    if (!k || !k->backend || strcmp(k->backend, "dm") != 0) {
+        /* no device-mapper state: what LVM2 says without dm */
+        lvx_rval_str(v, "unknown");
+        return;
+    }
+    if (lvx_map_lv_partial(row->lv))
+        lvx_rval_str(v, "partial");
+    else if (!k->active || !k->raid)
+        lvx_rval_str(v, "");
+    else if (strchr(k->raid_health, 'D'))
+        lvx_rval_str(v, "refresh needed");
+    else if (k->mismatches)
+        lvx_rval_str(v, "mismatches exist");
+    else
+        lvx_rval_str(v, "");
 }
