@@ -129,14 +129,11 @@ check_eq "lvx lvtable of every LVM2 device (LVs and sub-LVs) prints LVM2's dmset
 check_eq "the live table of LVM2's --nosync LV has nosync" "$(dmsetup table rl-ns | grep -c ' nosync ')" 1
 uuids=$(lvm lvs -a --noheadings --separator ' ' -o vg_name,lv_name,vg_uuid,lv_uuid rl rx 2>/dev/null | tr -d '[]')
 dminfo=$(dmsetup info -c --noheadings --separator ' ' -o name,uuid,attr,open)
-bad=""
-for d in $(dmsetup ls | awk '$1 ~ /^r[lx]-/ { print $1 }'); do
-    vg=${d%%-*}; lv=${d#*-}
-    uu=$(awk -v v="$vg" -v l="$lv" '$1 == v && $2 == l { print $3 $4 }' <<<"$uuids" | tr -d -)
-    got=$(awk -v n="$d" '$1 == n { print $1, $2 }' <<<"$dminfo")
-    [ "$got" = "$d LVM-$uu" ] || bad="$bad$got (want $d LVM-$uu)
-"
-done
+bad=$( { echo "$uuids"; echo --; echo "$dminfo"; } | awk '
+    $0 == "--" { sep = 1; next }
+    !sep { v = $3 $4; gsub(/-/, "", v); u[$1 "-" $2] = v; next }
+    $1 ~ /^r[lx]-/ { n++; if ($2 != "LVM-" u[$1]) print $1, $2, "want LVM-" u[$1] }
+    END { if (n < 100) print "only", n, "devices" }')
 check_eq "every device of both VGs has LVM2's DM name and UUID (LVM-<vg uuid><lv uuid>)" "$bad" ""
 check_eq "attributes and open counts of lvx's devices equal LVM2's" \
     "$(awk '$1 ~ /^rx-/ { sub(/^rx-/, "", $1); print $1, $3, $4 }' <<<"$dminfo")" \
@@ -150,10 +147,10 @@ check_eq "lvx lvs -a --segments of LVM2's RAID LVs equals LVM2's" \
     "$($LVX lvs -a --segments --units s -o $F rl 2>&1)" "$(lvm lvs -a --segments --units s -o $F rl 2>&1)"
 
 # ---------------------------------------------------------------- sync, data, both directions
-insync() {  # all RAID LVs of VG in sync (raid0: no sync field)
-    lvm lvs --noheadings -o sync_percent "$1" 2>/dev/null | trim | grep -v -e '^$' -e '^100.00$' | wc -l
+insync() {  # RAID LVs of the VGs not in sync yet (raid0: no sync field)
+    lvm lvs --noheadings -o sync_percent "$@" 2>/dev/null | trim | grep -v -e '^$' -e '^100.00$' | wc -l
 }
-for i in $(seq 1 120); do [ "$(insync rx)" = 0 ] && [ "$(insync rl)" = 0 ] && break; sleep 1; done
+for i in $(seq 1 100); do [ "$(insync rl rx)" = 0 ] && break; sleep 2; done
 check_eq "the kernel synced lvx's RAID LVs (sync_percent 100)" "$(insync rx)" 0
 emit "# synced at ${SECONDS}s"
 for lv in $LVS; do
