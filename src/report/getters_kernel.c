@@ -126,6 +126,45 @@ LVX_RGETTER(lv_activation_backend)
     lvx_rval_str(v, k && k->active && k->backend ? k->backend : "");
 }
 
+static bool dm_state(const struct lvx_lv_kstate *k)
+{
+    return k && k->backend && strcmp(k->backend, "dm") == 0;
+}
+
+/* With device-mapper's state, LVM2's RAID letters: an image is 'i' once its health
+ * letter in the RAID LV's status is 'A' ('I' before, and while inactive); the health
+ * letter (9th) of RAID LVs and their sub-LVs is 'r' (a dead image: refresh needed),
+ * 'm' (mismatches) or '-' instead of "unknown" ('X'). */
+static void raid_attr(struct lvx_rctx *rc, const struct lvx_rrow *row,
+                      const struct lvx_lv_kstate *k, char *a)
+{
+    const struct lvx_report_opts *o = rc->opts;
+    if (!dm_state(k) || a[8] != 'X')
+        return;
+    const char *role = NULL;
+    const struct lvx_seg *user = lvx_lv_used_by(row->lv, &role);
+    struct lvx_lv_kstate parent;
+    const struct lvx_lv_kstate *top = k;
+    uint32_t image = UINT32_MAX;
+    if (user && user->kind == LVX_SEG_RAID) {
+        for (uint32_t i = 0; i < user->area_count; i++)
+            if (user->areas[i].lv == row->lv)
+                image = i;
+        memset(&parent, 0, sizeof(parent));
+        top = o->lv_kstate(o->kstate_arg, user->lv, &parent) == 0 ? &parent : NULL;
+    }
+    if (image != UINT32_MAX)
+        a[0] = top && top->active && top->raid && image < strlen(top->raid_health) &&
+               top->raid_health[image] == 'A' ? 'i' : 'I';
+    a[8] = '-';
+    if (top && top->active && top->raid) {
+        if (strchr(top->raid_health, 'D'))
+            a[8] = 'r';
+        else if (!user && top->mismatches)
+            a[8] = 'm';
+    }
+}
+
 LVX_RGETTER(lv_attr)
 {
     if (!row->lv) {
@@ -148,6 +187,7 @@ LVX_RGETTER(lv_attr)
     else
         a[4] = k->inactive_table ? 'i' : 'd';
     a[5] = k->active && k->open_count > 0 ? 'o' : '-';
+    raid_attr(rc, row, k, a);
     lvx_rval_str(v, a);
 }
 
@@ -162,10 +202,12 @@ static bool synced_raid(const struct lvx_rrow *row)
     return t && !t->raid0;
 }
 
-/* The kernel's RAID status of the row's LV, or NULL. */
-static const struct lvx_lv_kstate *raid_state(struct lvx_rctx *rc, const struct lvx_rrow *row)
+/* The kernel's RAID status of the row's LV (any RAID LV; with_sync: not raid0), or
+ * NULL. */
+static const struct lvx_lv_kstate *raid_state(struct lvx_rctx *rc, const struct lvx_rrow *row,
+                                              bool with_sync)
 {
-    if (!synced_raid(row))
+    if (!row->lv || !lvx_map_lv_is_raid(row->lv) || (with_sync && !synced_raid(row)))
         return NULL;
     const struct lvx_lv_kstate *k = kstate_of(rc, row);
     return k && k->active && k->raid ? k : NULL;
@@ -173,7 +215,7 @@ static const struct lvx_lv_kstate *raid_state(struct lvx_rctx *rc, const struct 
 
 LVX_RGETTER(raid_sync_action)
 {
-    const struct lvx_lv_kstate *k = raid_state(rc, row);
+    const struct lvx_lv_kstate *k = raid_state(rc, row, false);
     if (!k)
         lvx_rval_blank(v, LVX_FT_STR);
     else
@@ -182,7 +224,7 @@ LVX_RGETTER(raid_sync_action)
 
 LVX_RGETTER(raid_mismatch_count)
 {
-    const struct lvx_lv_kstate *k = raid_state(rc, row);
+    const struct lvx_lv_kstate *k = raid_state(rc, row, false);
     if (!k)
         lvx_rval_blank(v, LVX_FT_NUM);
     else
@@ -193,7 +235,7 @@ LVX_RGETTER(raid_mismatch_count)
  * 0.00 only when nothing is done. */
 LVX_RGETTER(sync_percent)
 {
-    const struct lvx_lv_kstate *k = raid_state(rc, row);
+    const struct lvx_lv_kstate *k = raid_state(rc, row, true);
     if (!k || !k->sync_total) {
         lvx_rval_blank(v, LVX_FT_PERCENT);
         return;
@@ -222,7 +264,7 @@ LVX_RGETTER(lv_health_status)
         return;
     }
     const struct lvx_lv_kstate *k = kstate_of(rc, row);
-    if (!k || !k->backend || strcmp(k->backend, "dm") != 0) {
+    if (!dm_state(k)) {
         /* no device-mapper state: what LVM2 says without dm */
         lvx_rval_str(v, "unknown");
         return;

@@ -23,7 +23,8 @@ TAP=/tmp/result.tap
 : >"$TAP"
 N=0
 emit() {  # to the console and the TAP file (kept in /out as it grows: a timeout keeps the lines)
-    echo "$1" | tee -a "$TAP"
+    echo "$1"
+    echo "$1" >>"$TAP"
     if [ -d /out ]; then echo "$1" >>/out/result.partial; fi
 }
 pass() { N=$((N + 1)); emit "ok $N - $1"; }
@@ -154,9 +155,9 @@ for i in $(seq 1 100); do [ "$(insync rl rx)" = 0 ] && break; sleep 2; done
 check_eq "the kernel synced lvx's RAID LVs (sync_percent 100)" "$(insync rx)" 0
 emit "# synced at ${SECONDS}s"
 for lv in $LVS; do
-    head -c 1M /dev/urandom >/tmp/d.$lv
+    dd if=/dev/urandom of=/tmp/d.$lv bs=1M count=1 status=none
     dd if=/tmp/d.$lv of=/dev/mapper/rx-$lv bs=1M seek=1 oflag=direct status=none
-    head -c 1M /dev/urandom >/tmp/e.$lv
+    dd if=/dev/urandom of=/tmp/e.$lv bs=1M count=1 status=none
     dd if=/tmp/e.$lv of=/dev/mapper/rl-$lv bs=1M seek=1 oflag=direct status=none
 done
 check "lvx vgchange -an rx" $LVX vgchange -an rx
