@@ -189,7 +189,7 @@ check_eq "lvx's activation of LVM2's LVs equals LVM2's activation of lvx's (ever
 check "lvx vgchange -an rl" $LVX vgchange -an rl
 check_eq "no rl device left" "$(dmsetup ls | grep -c '^rl-')" 0
 check "lvx lvremove -y of an active RAID LV of LVM2's making" sh -c "$LVX lvchange -ay rx/r6 && $LVX lvremove -y rx/r6"
-check_eq "its device and sub-LV devices are gone" "$(dmsetup ls | grep -c '^rx-r6')" 0
+check_eq "its device and sub-LV devices are gone" "$(dmsetup ls | awk '{ print $1 }' | grep -c -E '^rx-r6($|_)')" 0
 check "LVM2's vgck accepts the VG after lvx's lvremove" lvm vgck rx
 
 lvm vgchange -an rx >/dev/null 2>&1
