@@ -192,6 +192,38 @@ check "lvx lvremove -y of an active RAID LV of LVM2's making" sh -c "$LVX lvchan
 check_eq "its device and sub-LV devices are gone" "$(dmsetup ls | awk '{ print $1 }' | grep -c -E '^rx-r6($|_)')" 0
 check "LVM2's vgck accepts the VG after lvx's lvremove" lvm vgck rx
 
+# ---------------------------------------------------------------- other free-space shapes
+# holes left by removed LVs, PV lists, LVs larger than any hole: each tool on its own VG
+lvm lvremove -q -y rl/r6 >/dev/null 2>&1
+check "LVM2 lvremove r1 r5la r0 r10 (holes in rl)" lvm lvremove -q -y rl/r1 rl/r5la rl/r0 rl/r10
+check "lvx lvremove r1 r5la r0 r10 (the same holes in rx)" $LVX lvremove -q -y rx/r1 rx/r5la rx/r0 rx/r10
+HOLES="h1:--type raid1 -m1 -L 20m
+h2:--type raid5 -i3 -L 36m
+h3:--type raid10 -i2 -m1 -L 8m %1 %2 %3 %4
+h4:--type raid6 -i3 -L 60m
+h5:-m1 -L 100m %0 %2
+h6:--type raid4 -i2 -l 3 %4 %3 %2"
+for lv in $(echo "$HOLES" | cut -d: -f1); do
+    a=$(echo "$HOLES" | awk -F: -v n="$lv" '$1 == n { print $2 }')
+    opts=${a%% %*}
+    pvl=""; pvx=""
+    for p in $(echo "$a" | grep -o '%[0-4]'); do
+        i=${p#%}
+        pvl="$pvl $(echo $RL_DISKS | cut -d' ' -f$((i + 1)))"
+        pvx="$pvx $(echo $RX_DISKS | cut -d' ' -f$((i + 1)))"
+    done
+    al="$opts -n $lv rl$pvl"
+    ax="$opts -n $lv rx$pvx"
+    check "LVM2 lvcreate -an $al" lvm lvcreate -q -y -an $al
+    check "lvx lvcreate -an $ax" $LVX lvcreate -q -y -an $ax
+done
+layout rl >/tmp/layout.rl
+layout rx >/tmp/layout.rx
+for lv in $(echo "$HOLES" | cut -d: -f1); do
+    check_eq "$lv (holes, PV lists): lvx's layout equals LVM2's" "$(of_lv "$lv" /tmp/layout.rx)" "$(of_lv "$lv" /tmp/layout.rl)"
+done
+check_eq "after the holes: lvx's metadata text equals LVM2's (ids, times, hosts aside)" "$(meta rx)" "$(meta rl)"
+
 lvm vgchange -an rx >/dev/null 2>&1
 emit "# all done at ${SECONDS}s"
 emit "1..$N"
