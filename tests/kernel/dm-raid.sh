@@ -202,7 +202,8 @@ h2:--type raid5 -i3 -L 36m
 h3:--type raid10 -i2 -m1 -L 8m %1 %2 %3 %4
 h4:--type raid6 -i3 -L 60m
 h5:-m1 -L 100m %0 %2
-h6:--type raid4 -i2 -l 3 %4 %3 %2"
+h6:--type raid4 -i2 -l 3 %4 %3 %2
+h7:-m1 -L 40m %0 %2"
 for lv in $(echo "$HOLES" | cut -d: -f1); do
     a=$(echo "$HOLES" | awk -F: -v n="$lv" '$1 == n { print $2 }')
     opts=${a%% %*}
@@ -214,8 +215,10 @@ for lv in $(echo "$HOLES" | cut -d: -f1); do
     done
     al="$opts -n $lv rl$pvl"
     ax="$opts -n $lv rx$pvx"
-    check "LVM2 lvcreate -an $al" lvm lvcreate -q -y -an $al
-    check "lvx lvcreate -an $ax" $LVX lvcreate -q -y -an $ax
+    outl=$(lvm lvcreate -q -y -an $al 2>&1); rcl=$?
+    outx=$($LVX lvcreate -q -y -an $ax 2>&1); rcx=$?
+    check_eq "lvcreate -an $a -n $lv: lvx's exit status and errors equal LVM2's" \
+        "$rcx $(echo "$outx" | grep -v WARNING)" "$rcl $(echo "$outl" | grep -v WARNING)"
 done
 layout rl >/tmp/layout.rl
 layout rx >/tmp/layout.rx
