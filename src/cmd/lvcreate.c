@@ -294,12 +294,7 @@ static int activate_new(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
     if (act && (rc = lvx_actcmd_activate(env, act, lv))) {
         struct lvx_vg *vg = u->vg;
         const char *name = lv->name;
-        lvx_vg_remove_lv(vg, lv);
-        for (unsigned i = vg->lv_count; i-- > 0;) {   /* and its sub-LVs */
-            const char *role;
-            if (lvx_lv_used_by(vg->lvs[i], &role) == NULL && !(vg->lvs[i]->status & LVX_LV_VISIBLE))
-                lvx_vg_remove_lv(vg, vg->lvs[i]);
-        }
+        lvx_lvcmd_remove_lv(lv);                 /* with its sub-LVs */
         if (lvx_lvcmd_commit(env, u) == 0)
             lvx_cmd_errorf("Aborting. Failed to activate new LV %s/%s: it was removed again.",
                            vg->name, name);
@@ -316,6 +311,12 @@ static int create_raid(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
 {
     struct lvx_vg *vg = u->vg;
     int rc;
+    if (act && act->be && !act->be->raid) {      /* refused before anything is written */
+        lvx_cmd_errorf("Cannot create RAID LV %s/%s active: the %s activation backend does not "
+                       "serve RAID LVs yet (use the dm backend, or -an).", vg->name, name,
+                       act->be->name);
+        return LVX_EXIT_FAILED;
+    }
     if (o->raid.nosync)
         lvx_warn(env->ctx, "WARNING: New %s won't be synchronised. Don't read what you didn't "
                  "write!", o->raid.type->name);

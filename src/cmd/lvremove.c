@@ -46,16 +46,7 @@ static bool remove_one(struct lvx_cmd_env *env, const struct lvx_actcmd *act, st
         return false;
     if (!deactivate_first(env, act, lv))
         return false;
-    if (raid) {                            /* its rimage/rmeta sub-LVs go with it */
-        const struct lvx_seg *seg = &lv->segs[0];
-        for (uint32_t i = 0; i < seg->area_count; i++) {
-            if (seg->areas[i].lv)
-                lvx_vg_remove_lv(lv->vg, seg->areas[i].lv);
-            if (seg->meta_areas && seg->meta_areas[i].lv)
-                lvx_vg_remove_lv(lv->vg, seg->meta_areas[i].lv);
-        }
-    }
-    lvx_vg_remove_lv(lv->vg, lv);
+    lvx_lvcmd_remove_lv(lv);               /* a RAID LV's rimage/rmeta sub-LVs go with it */
     return true;
 }
 

@@ -168,6 +168,11 @@ test_eq "user backend: activating a RAID LV fails with exit 5" "$rc" 5
 test_eq "... with one clear line" "$(grep -c . <<<"$out"):$(grep -c 'does not serve RAID LVs yet' <<<"$out")" "1:1"
 test_eq "... and writes nothing" "$(sha_devs "${TWIN_A[@]}")" "$sums"
 
+sums=$(sha_devs "${TWIN_A[@]}")
+out=$(LVX_ACTIVATION_BACKEND=user "$LVX" lvcreate --config 'global { activation = 1 }' --type raid1 -m1 -L 4m -n ua vg1 --devices "$D" 2>&1); rc=$?
+test_eq "user backend: lvcreate of an active RAID LV fails with exit 5, one line" "$rc:$(grep -c . <<<"$out")" "5:1"
+test_eq "... before writing anything" "$(sha_devs "${TWIN_A[@]}")" "$sums"
+
 test_ok "lvx lvremove of RAID LVs" lvx_a lvremove -y vg1/r1 vg1/r5 vg1/r6 vg1/r10
 test_eq "no sub-LV of them left" "$(lvm_a lvs -a --noheadings -o lv_name vg1 2>/dev/null | grep -c -E '(r1|r5|r6|r10)_r')" 0
 test_ok "LVM2's vgck accepts the VG after the removals" lvm_a vgck vg1
