@@ -218,7 +218,7 @@ for lv in $(echo "$HOLES" | cut -d: -f1); do
     outl=$(lvm lvcreate -q -y -an $al 2>&1); rcl=$?
     outx=$($LVX lvcreate -q -y -an $ax 2>&1); rcx=$?
     check_eq "lvcreate -an $a -n $lv: lvx's exit status and errors equal LVM2's" \
-        "$rcx $(echo "$outx" | grep -v -e WARNING -e "created\." -e "Using default")" "$rcl $(echo "$outl" | grep -v -e WARNING -e "created\." -e "Using default")"
+        "$rcx $(echo "$outx" | grep -v -e WARNING -e "created\." -e "Using default" -e "Rounding size")" "$rcl $(echo "$outl" | grep -v -e WARNING -e "created\." -e "Using default" -e "Rounding size")"
 done
 layout rl >/tmp/layout.rl
 layout rx >/tmp/layout.rx
