@@ -40,6 +40,7 @@ struct lvx_activate_opts {
     bool partial;          /* --activationmode partial: missing areas -> error target */
     bool force;            /* deactivate: also an open LV (its table is replaced by the
                               error target, removal deferred to the last close) */
+    bool nosync;           /* RAID: the first activation of an LV made with --nosync */
 };
 
 /* Kernel-side state of an LV as a backend sees it. */
@@ -52,10 +53,17 @@ struct lvx_lv_kstate {
     int64_t major, minor;   /* -1 when inactive */
     int64_t read_ahead;     /* sectors, -1 unknown */
     const char *backend;    /* the backend's name */
+    /* RAID LVs: the dm-raid status line (raid false when none was read) */
+    bool raid;
+    char raid_health[257];  /* one letter per image: A in sync, a not yet, D dead */
+    uint64_t sync_done, sync_total;  /* "<done>/<total>" sectors */
+    char sync_action[16];   /* idle frozen resync recover check repair reshape */
+    uint64_t mismatches;
 };
 
 struct lvx_activation_backend {
     const char *name;
+    bool raid;             /* activates RAID LVs (dm: stacked sub-LV devices) */
     /* usable here?  false with a message in ctx when not */
     bool (*probe)(struct lvx_ctx *ctx);
     /* create + load + resume (+ nodes); an LV already active with its UUID is left

@@ -6,7 +6,8 @@
  *
  * Refused as LVM2 refuses (or where lvx cannot do what LVM2 would): LVs used by
  * other LVs (sub-LVs, origins of snapshots, pools with thin volumes) and LVs of
- * segment types other than linear/striped.  An active LV is deactivated first
+ * segment types other than linear/striped/RAID (a RAID LV goes with its rimage and
+ * rmeta sub-LVs).  An active LV is deactivated first
  * (cmd/activation.c) after the question "Do you really want to remove active logical
  * volume vg/lv?" (skipped with -y or -f); a mounted one is refused, an open one too
  * unless -f.
@@ -15,6 +16,7 @@
 #include "cmd/toolkit.h"
 
 #include "cmd/actcmd.h"
+#include "map/map.h"
 
 #include <string.h>
 
@@ -41,11 +43,13 @@ static bool deactivate_first(struct lvx_cmd_env *env, const struct lvx_actcmd *a
 static int remove_one(struct lvx_cmd_env *env, struct lvx_lv *lv, void *arg)
 {
     const struct lvx_actcmd *act = arg;
-    if (lvx_lvcmd_refuse_complex(lv, "remove"))
+    const char *role;
+    bool raid = lvx_map_lv_is_raid(lv) && !lvx_lv_used_by(lv, &role);
+    if (!raid && lvx_lvcmd_refuse_complex(lv, "remove"))
         return -1;
     if (!deactivate_first(env, act, lv))
         return -1;
-    lvx_vg_remove_lv(lv->vg, lv);
+    lvx_lvcmd_remove_lv(lv);               /* a RAID LV's rimage/rmeta sub-LVs go with it */
     return 1;
 }
 

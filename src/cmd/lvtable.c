@@ -3,13 +3,15 @@
  * cmd/lvtable.c - `lvx lvtable [VG|VG/LV ...]`: the device-mapper table each LV would
  * be activated with (map/map.h, lvm2-format.md §15), as `dmsetup table` prints it:
  * the bare lines for a single LV, "<dm-name>: <line>" lines when several LVs are
- * shown (all visible LVs of the VGs named, or of every VG).
+ * shown (all visible LVs of the VGs named, or of every VG).  A RAID LV's line names
+ * its sub-LVs' devices, so it is printed only while they are active (device-mapper).
  */
 #include "cmd/lvcmd.h"
 #include "cmd/toolkit.h"
 
 #include <string.h>
 
+#include "activate/activate.h"
 #include "map/map.h"
 
 /* "<vg>-<lv>" with '-' inside each name doubled (§15). */
@@ -33,7 +35,9 @@ static int table_of(struct lvx_cmd_env *env, struct lvx_buf *out, const struct l
                     bool prefixed)
 {
     struct lvx_buf t = LVX_BUF_INIT;
-    int r = lvx_map_dm_table(env->ctx, lv, &t);
+    /* a RAID LV's line names its active sub-LVs' devices: asked from device-mapper */
+    int r = lvx_map_lv_is_raid(lv) ? lvx_activation_dm_table(env->ctx, lv, false, &t)
+                                   : lvx_map_dm_table(env->ctx, lv, &t);
     if (r < 0) {
         lvx_buf_free(&t);
         return lvx_cmd_fail(env);

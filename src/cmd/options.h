@@ -143,6 +143,11 @@ enum lvx_opt_id {
     LVX_OPT_WITHCOMMENTS,       /* --withcomments (lvmconfig) */
     LVX_OPT_MERGEDCONFIG,       /* --mergedconfig (lvmconfig) */
     LVX_OPT_CONFIG_TYPE,        /* --type current|default|diff|full (config) */
+    LVX_OPT_MIRRORS,            /* -m/--mirrors N (lvcreate: raid1/raid10 images - 1) */
+    LVX_OPT_REGIONSIZE,         /* -R/--regionsize SIZE[m|unit] (raid) */
+    LVX_OPT_NOSYNC,             /* --nosync (raid: no initial resync) */
+    LVX_OPT_MINRECOVERYRATE,    /* --minrecoveryrate SIZE[k|unit] per second (raid) */
+    LVX_OPT_MAXRECOVERYRATE,    /* --maxrecoveryrate SIZE[k|unit] per second (raid) */
     /* common options, accepted by every command */
     LVX_OPT_NOLOCKING,      /* --nolocking */
     LVX_OPT_COMMANDPROFILE, /* --commandprofile String */
