@@ -5,6 +5,7 @@
  * vgcreate/vgextend (with LVM2 2.03's implicit pvcreate of unlabelled devices).
  */
 #include "cmd/vgcmd.h"
+#include "cmd/pvcmd.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -226,13 +227,23 @@ static int implicit_pvcreate(struct lvx_cmd_env *env, struct lvx_dev *dev)
             return lvx_cmd_fail(env);
         lvx_notice(ctx, "Wiping %s signature on %s.", sigs[i].type, dev->path);
     }
+    /* the PV options vgcreate/vgextend take for it (as pvcreate's) */
     struct lvx_pv_layout_req req = { .dev_size = dev->size, .mda_copies = 1 };
+    unsigned sector = 1;
+    lvx_pvcmd_size_opt(env, LVX_OPT_METADATASIZE, &req.mda_size);
+    lvx_pvcmd_size_opt(env, LVX_OPT_DATAALIGNMENT, &req.data_alignment);
+    lvx_pvcmd_size_opt(env, LVX_OPT_DATAALIGNMENTOFFSET, &req.alignment_offset);
+    req.has_alignment_offset = env->args->count[LVX_OPT_DATAALIGNMENTOFFSET] > 0;
+    int rc;
+    if ((rc = lvx_pvcmd_uint_opt(env, LVX_OPT_PVMETADATACOPIES, 2, &req.mda_copies)) ||
+        (rc = lvx_pvcmd_uint_opt(env, LVX_OPT_LABELSECTOR, LVX_LABEL_SCAN_SECTORS - 1, &sector)))
+        return rc;
     struct lvx_label label;
-    if (lvx_pv_plan_label(ctx, req, dev, NULL, 1, &label) < 0) {
+    if (lvx_pv_plan_label(ctx, req, dev, NULL, sector, &label) < 0) {
         lvx_cmd_errorf("Cannot use %s: %s", dev->path, ctx->errmsg);
         return LVX_EXIT_FAILED;
     }
-    if (lvx_pv_write_new(ctx, dev, &label, false) < 0)
+    if (lvx_pv_write_new(ctx, dev, &label, lvx_cmd_bool(env, LVX_OPT_METADATAIGNORE, false)) < 0)
         return lvx_cmd_fail(env);
     lvx_notice(ctx, "Physical volume \"%s\" successfully created.", dev->path);
     return 0;
