@@ -17,6 +17,7 @@
 #   --list FILE       tests from FILE (one a line, '#' comments)
 #   --cpus N          vCPUs of each guest (default 1)
 #   --prepare-only    fetch and lay out the test tree, then exit
+#   --table-only      print the table of the results already in --out DIR (no guest)
 #
 # Where the tests come from: Debian's source package of the lvm2 version installed on
 # this host (`apt-get source lvm2=VERSION` through a private apt configuration whose
@@ -53,6 +54,8 @@ OUT=
 LIST=
 CPUS=1
 PREPARE_ONLY=0
+TABLE_ONLY=0
+LAYOUT_VERSION=1     # bump when layout_tree() changes
 declare -a TESTS=()
 
 die() { echo "run.sh: error: $*" >&2; exit 2; }
@@ -70,6 +73,7 @@ while [ $# -gt 0 ]; do
     --list) LIST=$2; shift 2 ;;
     --cpus) CPUS=$2; shift 2 ;;
     --prepare-only) PREPARE_ONLY=1; shift ;;
+    --table-only) TABLE_ONLY=1; shift ;;
     -h|--help) sed -n '3,40p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) die "unknown option $1" ;;
     *) TESTS+=("$1"); shift ;;
@@ -128,7 +132,7 @@ fetch_source() {
 # link per lvm command, `not` and its aliases.
 layout_tree() {
     local t=$SRC/src/lvm2/test key
-    key=$(cat "$t/lib/not.c" "$0" | md5sum | cut -c1-12)
+    key=$(cat "$t/lib/not.c" | md5sum | cut -c1-8)-$LAYOUT_VERSION
     [ -f "$TREE/.layout-$key" ] && return 0
     rm -rf "$TREE"
     mkdir -p "$DATA"/{shell,api,unit,lib,dbus} "$EXEC"
@@ -200,9 +204,13 @@ mkdir -p "$OUT"; OUT=$(cd "$OUT" && pwd)
 CTRL=$SRC/control          # LVM2's recorded results: control/T.rc, control/T.log
 mkdir -p "$CTRL"
 
+[ "$TABLE_ONLY" = 0 ] || [ -d "${OUT:-}" ] || die "--table-only needs --out DIR"
+if [ "$TABLE_ONLY" = 1 ]; then mv "$OUT"/g*/*.rc "$OUT"/g*/*.log "$OUT/" 2>/dev/null || true; fi
+VMRC=0
+if [ "$TABLE_ONLY" = 0 ]; then
 # host tools the guest's busybox lacks or has in too small a form
 PUTS=()
-for c in env ln find xargs pgrep pkill getconf mktemp readlink timeout sort; do
+for c in env ln find xargs pgrep pkill getconf mktemp readlink timeout sort ls; do
     p=$(command -v "$c") || die "the host has no $c"
     PUTS+=(--put "$(readlink -f "$p"):/usr/bin/$c")
 done
@@ -243,7 +251,8 @@ chmod 755 "$GUEST"
 # the jobs: lvx for every test; LVM2 unless skipped or cached
 declare -a JOBLIST=()
 for t in "${TESTS[@]}"; do
-    rm -f "$OUT/$t".*.rc
+    rm -f "$OUT/$t".lvx.rc
+    [ "$CONTROL" != run ] || rm -f "$OUT/$t".lvm2.rc
     JOBLIST+=("$t:lvx")
     case $CONTROL in
     run) JOBLIST+=("$t:lvm2") ;;
@@ -267,13 +276,13 @@ for ((g = 0; g < JOBS; g++)); do
         --out "$OUT/g$g" --run "$GUEST" >"$OUT/g$g/console" 2>&1 &
     PIDS[$g]=$!
 done
-VMRC=0
 for g in "${!PIDS[@]}"; do
     rc=0; wait "${PIDS[$g]}" || rc=$?
     [ $rc = 77 ] && skip "kvm-dm-test cannot run a guest: $(tail -1 "$OUT/g$g/console")"
     [ $rc = 0 ] || { say "guest $g ended with status $rc (console: $OUT/g$g/console)"; VMRC=1; }
     mv "$OUT/g$g"/*.rc "$OUT/g$g"/*.log "$OUT/" 2>/dev/null || true
 done
+fi
 # record LVM2's results for this version
 for t in "${TESTS[@]}"; do
     if [ -f "$OUT/$t.lvm2.rc" ]; then
