@@ -230,12 +230,9 @@ static int implicit_pvcreate(struct lvx_cmd_env *env, struct lvx_dev *dev)
     /* the PV options vgcreate/vgextend take for it (as pvcreate's) */
     struct lvx_pv_layout_req req = { .dev_size = dev->size, .mda_copies = 1 };
     unsigned sector = 1;
-    lvx_pvcmd_size_opt(env, LVX_OPT_METADATASIZE, &req.mda_size);
-    lvx_pvcmd_size_opt(env, LVX_OPT_DATAALIGNMENT, &req.data_alignment);
-    lvx_pvcmd_size_opt(env, LVX_OPT_DATAALIGNMENTOFFSET, &req.alignment_offset);
-    req.has_alignment_offset = env->args->count[LVX_OPT_DATAALIGNMENTOFFSET] > 0;
     int rc;
-    if ((rc = lvx_pvcmd_uint_opt(env, LVX_OPT_PVMETADATACOPIES, 2, &req.mda_copies)) ||
+    if ((rc = lvx_pvcmd_layout_opts(env, &req)) ||
+        (rc = lvx_pvcmd_uint_opt(env, LVX_OPT_PVMETADATACOPIES, 2, &req.mda_copies)) ||
         (rc = lvx_pvcmd_uint_opt(env, LVX_OPT_LABELSECTOR, LVX_LABEL_SCAN_SECTORS - 1, &sector)))
         return rc;
     struct lvx_label label;
