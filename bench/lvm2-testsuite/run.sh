@@ -9,7 +9,8 @@
 #                                    (default: the list in tests.txt next to this file)
 #   -j N              N guests at once, the tests dealt round-robin (default 1)
 #   --control MODE    LVM2 side: run (run it), cache (reuse a result recorded for this
-#                     LVM2 version, run only the missing ones; the default), skip
+#                     LVM2 version, run only the missing ones; the default), skip,
+#                     only (run LVM2 alone: fills the cache)
 #   --lvx PATH        the lvx binary (default build/lvx, built when missing)
 #   --timeout SEC     time limit of one test on one side (default 600)
 #   --out DIR         keep logs and results in DIR (default a fresh directory under
@@ -81,7 +82,7 @@ while [ $# -gt 0 ]; do
 done
 [[ $JOBS =~ ^[1-9][0-9]*$ ]] || die "-j needs a positive number"
 [[ $TEST_TIMEOUT =~ ^[1-9][0-9]*$ ]] || die "--timeout needs a number of seconds"
-case $CONTROL in run|cache|skip) ;; *) die "--control must be run, cache or skip" ;; esac
+case $CONTROL in run|cache|skip|only) ;; *) die "--control must be run, cache, skip or only" ;; esac
 [ "$(id -u)" = 0 ] || skip "needs root (kvm-dm-test, apt)"
 
 # ------------------------------------------------------------------ the test tree
@@ -251,11 +252,9 @@ chmod 755 "$GUEST"
 # the jobs: lvx for every test; LVM2 unless skipped or cached
 declare -a JOBLIST=()
 for t in "${TESTS[@]}"; do
-    rm -f "$OUT/$t".lvx.rc
-    [ "$CONTROL" != run ] || rm -f "$OUT/$t".lvm2.rc
-    JOBLIST+=("$t:lvx")
+    [ "$CONTROL" = only ] || { rm -f "$OUT/$t".lvx.rc; JOBLIST+=("$t:lvx"); }
     case $CONTROL in
-    run) JOBLIST+=("$t:lvm2") ;;
+    run|only) rm -f "$OUT/$t".lvm2.rc; JOBLIST+=("$t:lvm2") ;;
     cache) [ -f "$CTRL/$t.rc" ] || JOBLIST+=("$t:lvm2") ;;
     esac
 done
