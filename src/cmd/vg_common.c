@@ -302,12 +302,18 @@ int lvx_vgcmd_orphans(struct lvx_cmd_env *env, struct lvx_vg_update *u, char **n
     }
     if (unlabelled) {
         const char **paths = lvx_pool_alloc(env->pool, (n + 1) * sizeof(*paths));
+        struct lvx_dev **made = lvx_pool_alloc(env->pool, (n + 1) * sizeof(*made));
+        unsigned m = 0;
         for (unsigned i = 0; i < n; i++) {
             paths[i] = lvx_pool_strdup(env->pool, devs[i]->path);
-            if (!find_spv(u->scan, devs[i]) && (rc = implicit_pvcreate(env, devs[i])) != 0)
+            if (find_spv(u->scan, devs[i]))
+                continue;
+            if ((rc = implicit_pvcreate(env, devs[i])) != 0)
                 return rc;
+            made[m++] = devs[i];
         }
-        if ((rc = rescan(env, u, devs, n)) != 0)
+        /* only the new PVs are read again: the others did not change */
+        if ((rc = rescan(env, u, made, m)) != 0)
             return rc;
         for (unsigned i = 0; i < n; i++) {
             devs[i] = find_dev(u->scan, paths[i]);

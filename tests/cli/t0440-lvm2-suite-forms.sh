@@ -82,6 +82,15 @@ done
     test_eq "metadata/pvmetadatasize=255 with --dataalignment 512k: pe_start as LVM2 (512.00k)" "$cfg_lvx" "$cfg_lvm2"
 }
 
+# vgextend with an orphan PV and a device that is not a PV yet: no warning
+wipe
+lvx pvcreate "${D[0]}" >/dev/null 2>&1
+lvx vgcreate vgx "${D[1]}" >/dev/null 2>&1
+rc=$(run_tool lvx vgextend vgx "${D[0]}" "${D[2]}")
+test_eq "vgextend VG ORPHAN-PV NEW-DEVICE" "$rc" 0
+test_eq "... warns about nothing" "$(grep -c WARNING "$SCRATCH/lvx.err")" 0
+lvx vgremove -f vgx >/dev/null 2>&1
+
 # -------------------------------------------------------------- pvs -a
 wipe
 lvm2 pvcreate "${D[0]}" >/dev/null 2>&1
