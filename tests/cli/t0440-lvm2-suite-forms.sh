@@ -59,19 +59,19 @@ test_ok "... 'Metadata area size too small'" grep -q "Metadata area size too sma
 for t in lvm2 lvx; do
     wipe
     rc=$(run_tool "$t" vgcreate -M2 --zero y --labelsector 2 --pvmetadatacopies 2 --metadatasize 100k \
-        --dataalignment 100k vgt "${D[0]}")
+        --dataalignment 100k t0440t "${D[0]}")
     test_eq "$t vgcreate with pvcreate options" "$rc" 0
     test_ok "$t: the label is in sector 2" sh -c "dd if=${D[0]} bs=512 skip=2 count=1 status=none | grep -q LABELONE"
     eval "mda_$t=\$(field $t pv_mda_count ${D[0]}) start_$t=\$(field $t pe_start ${D[0]})"
     rc=$(run_tool "$t" vgextend --metadataignore y --pvmetadatacopies 1 --dataalignmentoffset 7s \
-        --metadatasize 128k vgt "${D[1]}")
+        --metadatasize 128k t0440t "${D[1]}")
     test_eq "$t vgextend with pvcreate options" "$rc" 0
     eval "used_$t=\$(field $t pv_mda_used_count ${D[1]}) off_$t=\$(field $t pe_start ${D[1]} --units b)"
     eval "cfg_$t=\$($t pvcreate --config 'metadata {pvmetadatasize=255}' --dataalignment 512k ${D[2]} >/dev/null 2>&1; field $t pe_start ${D[2]})"
-    rc=$(run_tool "$t" vgreduce --all vgt)
+    rc=$(run_tool "$t" vgreduce --all t0440t)
     test_eq "$t vgreduce --all keeps the last PV and fails" "$rc" 5
     test_ok "$t: ... 'Can't remove final physical volume'" grep -q "Can't remove final physical volume" "$SCRATCH/$t.err"
-    "$t" vgremove -f vgt >/dev/null 2>&1
+    "$t" vgremove -f t0440t >/dev/null 2>&1
 done
 # shellcheck disable=SC2154  # set by eval above
 {
@@ -85,11 +85,11 @@ done
 # vgextend with an orphan PV and a device that is not a PV yet: no warning
 wipe
 lvx pvcreate "${D[0]}" >/dev/null 2>&1
-lvx vgcreate vgx "${D[1]}" >/dev/null 2>&1
-rc=$(run_tool lvx vgextend vgx "${D[0]}" "${D[2]}")
+lvx vgcreate t0440x "${D[1]}" >/dev/null 2>&1
+rc=$(run_tool lvx vgextend t0440x "${D[0]}" "${D[2]}")
 test_eq "vgextend VG ORPHAN-PV NEW-DEVICE" "$rc" 0
 test_eq "... warns about nothing" "$(grep -c WARNING "$SCRATCH/lvx.err")" 0
-lvx vgremove -f vgx >/dev/null 2>&1
+lvx vgremove -f t0440x >/dev/null 2>&1
 
 # -------------------------------------------------------------- pvs -a
 wipe
@@ -101,20 +101,20 @@ test_eq "pvs -a -o +pv_uuid,dev_size,pe_start,pv_mda_count --reportformat json: 
 
 # -------------------------------------------------------------- lvcreate forms
 wipe
-lvm2 vgcreate vgl "${D[0]}" "${D[1]}" >/dev/null 2>&1
-same_rc "lvcreate --type foo" 3 lvcreate -an --type foo -l1 vgl
+lvm2 vgcreate t0440l "${D[0]}" "${D[1]}" >/dev/null 2>&1
+same_rc "lvcreate --type foo" 3 lvcreate -an --type foo -l1 t0440l
 test_ok "... 'Invalid argument for --type: foo'" grep -q "Invalid argument for --type: foo" "$SCRATCH/lvx.err"
-same_rc "lvcreate -My without --minor" 5 lvcreate -an -My --major 234 -l1 vgl
-same_rc "lvcreate -Mn --major" 5 lvcreate -an -Mn --major 234 -l1 vgl
-same_rc "lvcreate --persistent n --minor" 5 lvcreate -an --persistent n --minor 234 -l1 vgl
-same_rc "lvcreate --minor 9999999" 5 lvcreate -an --minor 9999999 -l1 vgl
+same_rc "lvcreate -My without --minor" 5 lvcreate -an -My --major 234 -l1 t0440l
+same_rc "lvcreate -Mn --major" 5 lvcreate -an -Mn --major 234 -l1 t0440l
+same_rc "lvcreate --persistent n --minor" 5 lvcreate -an --persistent n --minor 234 -l1 t0440l
+same_rc "lvcreate --minor 9999999" 5 lvcreate -an --minor 9999999 -l1 t0440l
 test_ok "... 'outside range'" grep -q "Minor number 9999999 outside range 0-1048575" "$SCRATCH/lvx.err"
-rc=$(run_tool lvx lvcreate -an -My --minor 2345 -j 122 -l1 -n lvm vgl)
+rc=$(run_tool lvx lvcreate -an -My --minor 2345 -j 122 -l1 -n lvm t0440l)
 test_eq "lvx lvcreate -My --minor 2345 -j 122" "$rc" 0
 test_ok "... 'Ignoring supplied major number'" grep -q "Ignoring supplied major number 122" "$SCRATCH/lvx.err"
-got=$(lvm2 lvs --noheadings -o lv_attr,lv_major,lv_minor vgl/lvm 2>/dev/null | tr -s ' ')
+got=$(lvm2 lvs --noheadings -o lv_attr,lv_major,lv_minor t0440l/lvm 2>/dev/null | tr -s ' ')
 dmmaj=$(awk '$2 == "device-mapper" {print $1}' /proc/devices | grep . || echo 0)
 test_eq "LVM2 reads lvx's persistent minor (attr m, major, minor)" \
     "$(awk '{print substr($1, 4, 1), $2, $3}' <<<"$got")" "m $dmmaj 2345"
-lvm2 vgremove -f vgl >/dev/null 2>&1
+lvm2 vgremove -f t0440l >/dev/null 2>&1
 done_testing
