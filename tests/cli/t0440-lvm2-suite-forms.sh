@@ -11,7 +11,8 @@
 #   metadata/pvmetadatasize; --dataalignment 1e (exit 3); "Metadata area size too
 #   small"; pvs -a (byte-identical to LVM2's); vgreduce --all of the last PV (exit 5);
 #   lvcreate --type foo (exit 3), -My --minor N (FIXED_MINOR, major/minor as LVM2
-#   records them), -My without --minor, -Mn --minor, --minor out of range (exit 5).
+#   records them), -My without --minor, -Mn --minor, --minor out of range (exit 5);
+#   lvextend LV PV without a size (all free extents of PV).
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -117,4 +118,15 @@ dmmaj=$(awk '$2 == "device-mapper" {print $1}' /proc/devices | grep . || echo 0)
 test_eq "LVM2 reads lvx's persistent minor (attr m, major, minor)" \
     "$(awk '{print substr($1, 4, 1), $2, $3}' <<<"$got")" "m $dmmaj 2345"
 lvm2 vgremove -f t0440l >/dev/null 2>&1
+
+# lvextend LV PV without a size takes every free extent of the PV (LVM2 bz154691)
+wipe
+lvm2 vgcreate t0440e "${D[0]}" "${D[1]}" >/dev/null 2>&1
+lvm2 lvcreate -an -Zn -L8m -n lv t0440e "${D[0]}" >/dev/null 2>&1
+rc=$(run_tool lvx lvextend t0440e/lv "${D[0]}")
+test_eq "lvx lvextend LV PV (no size)" "$rc" 0
+test_ok "... 'successfully resized'" grep -q "Logical volume t0440e/lv successfully resized" "$SCRATCH/lvx.out"
+test_eq "... the PV has no free extent left (LVM2 reads it)" "$(field lvm2 pv_free "${D[0]}")" "0"
+same_rc "lvextend LV (neither size nor PV)" 3 lvextend t0440e/lv
+lvm2 vgremove -f t0440e >/dev/null 2>&1
 done_testing
