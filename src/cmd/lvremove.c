@@ -12,6 +12,7 @@
  * unless -f.
  */
 #include "cmd/lvcmd.h"
+#include "cmd/toolkit.h"
 
 #include "cmd/actcmd.h"
 
@@ -35,43 +36,24 @@ static bool deactivate_first(struct lvx_cmd_env *env, const struct lvx_actcmd *a
     return lvx_actcmd_deactivate(env, act, lv, force) == 0;
 }
 
-/* Remove lv from its VG, or print why not.  true when removed. */
-static bool remove_one(struct lvx_cmd_env *env, const struct lvx_actcmd *act, struct lvx_lv *lv)
+/* Remove lv from its VG (visible top-level LVs; sub-LVs go with their owners, refused
+ * for now): 1, or -1 after printing why not. */
+static int remove_one(struct lvx_cmd_env *env, struct lvx_lv *lv, void *arg)
 {
+    const struct lvx_actcmd *act = arg;
     if (lvx_lvcmd_refuse_complex(lv, "remove"))
-        return false;
+        return -1;
     if (!deactivate_first(env, act, lv))
-        return false;
+        return -1;
     lvx_vg_remove_lv(lv->vg, lv);
-    return true;
+    return 1;
 }
 
-/* Removable LVs of the VG named by arg (all visible LVs for a plain VG). */
-static int remove_arg(struct lvx_cmd_env *env, const struct lvx_actcmd *act, const char *arg)
+static bool removed(struct lvx_cmd_env *env, struct lvx_lv **lvs, unsigned n, void *arg)
 {
-    struct lvx_vg_update u;
-    struct lvx_lv **lvs;
-    unsigned count, n = 0;
-    bool failed;
-    int rc = lvx_lvcmd_begin_arg(env, arg, &u, &lvs, &count, &failed);
-    if (rc)
-        return rc;
-    /* visible top-level LVs; sub-LVs go with their owners (refused for now) */
-    const char **removed = lvx_pool_alloc(env->pool, (count + 1) * sizeof(char *));
-    for (unsigned i = 0; i < count; i++) {
-        if (remove_one(env, act, lvs[i]))
-            removed[n++] = lvs[i]->name;
-        else
-            failed = true;
-    }
-    if (n && (rc = lvx_lvcmd_commit(env, &u))) {
-        lvx_vg_update_end(&u);
-        return rc;
-    }
     for (unsigned i = 0; i < n; i++)
-        lvx_notice(env->ctx, "Logical volume \"%s\" successfully removed.", removed[i]);
-    lvx_vg_update_end(&u);
-    return failed ? LVX_EXIT_FAILED : 0;
+        lvx_notice(env->ctx, "Logical volume \"%s\" successfully removed.", lvs[i]->name);
+    return false;
 }
 
 int lvx_cmd_lvremove(struct lvx_cmd_env *env)
@@ -86,14 +68,6 @@ int lvx_cmd_lvremove(struct lvx_cmd_env *env)
         return rc;
     if ((rc = lvx_actcmd_init(env, &act)))
         return rc;
-    unsigned count;
-    char **args = lvx_cmd_lv_args(env, &count);          /* "@tag": the LVs with the tag */
-    if (!args)
-        return LVX_EXIT_FAILED;
-    for (unsigned i = 0; i < count; i++) {
-        int r = remove_arg(env, &act, args[i]);
-        if (r > rc)
-            rc = r;
-    }
-    return rc;
+    struct lvx_tk_lv_ops ops = { .lv = remove_one, .done = removed, .arg = &act };
+    return lvx_process_each_lv(env, &ops);
 }

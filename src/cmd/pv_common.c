@@ -18,6 +18,7 @@
 #include "config/config.h"
 #include "format/pv_layout.h"
 #include "meta/lock.h"
+#include "meta/read.h"
 #include "util/buf.h"
 
 /* ---- arguments ------------------------------------------------------------ */

@@ -6,6 +6,7 @@
  */
 #include "cmd/vgcmd.h"
 #include "cmd/pvcmd.h"
+#include "cmd/toolkit.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "dev/signature.h"
 #include "meta/commit.h"
 #include "meta/pv_init.h"
+#include "meta/read.h"
 #include "meta/vgops.h"
 
 int lvx_vgcmd_new_name(struct lvx_cmd_env *env, const char *name, int rc)
@@ -70,13 +72,8 @@ int lvx_vgcmd_begin(struct lvx_cmd_env *env, const char *vgname, unsigned flags,
 
 int lvx_vgcmd_commit(struct lvx_cmd_env *env, struct lvx_vg_update *u)
 {
-    if (env->args->count[LVX_OPT_TEST]) {
-        lvx_notice(env->ctx, "TEST MODE: Metadata will NOT be updated.");
-        return 0;
-    }
-    if (lvx_vg_update_commit(env->ctx, u, lvx_vgcmd_command_line(env)) < 0)
-        return lvx_cmd_fail(env);
-    return 0;
+    return lvx_tk_commit(env, u, "TEST MODE: Metadata will NOT be updated.",
+                         lvx_vgcmd_command_line(env));
 }
 
 /* ---- option values ------------------------------------------------------------- */
@@ -264,7 +261,7 @@ static int rescan(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_d
     u->set = NULL;
     u->vg = NULL;
     if (lvx_scan_reread_devices(env->ctx, u->scan, devs, count) < 0 ||
-        lvx_scan_vgs(env->ctx, u->scan, &u->set) < 0)
+        lvx_read_vgs(env->ctx, u->scan, &u->set) < 0)
         return lvx_cmd_fail(env);
     if (vg_uuid[0] && !(u->vg = lvx_vgset_find(u->set, vg_uuid))) {
         lvx_cmd_errorf("Volume group disappeared while adding physical volumes.");
