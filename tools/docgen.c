@@ -106,6 +106,8 @@ static const char *kind_text(const struct lvx_opt_def *d)
                "unit makes it that many units.";
     case LVX_ARG_REPORTFORMAT:
         return "basic (columns) or json.";
+    case LVX_ARG_MDATYPE:
+        return "lvm2 (also 2 or text, in any case): the only metadata format.";
     }
     return NULL;
 }

@@ -122,4 +122,8 @@ int lvx_activation_reload(struct lvx_ctx *ctx, const struct lvx_activation_backe
 /* The LV is created read-only (opts, LV without WRITE, VG without WRITE). */
 bool lvx_activation_read_only(const struct lvx_lv *lv, const struct lvx_activate_opts *opts);
 
+/* device-mapper's block major from /proc/devices, 0 when the kernel has none (the
+ * major LVM2 records for a persistent minor). */
+uint32_t lvx_activation_dm_major(void);
+
 #endif

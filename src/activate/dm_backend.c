@@ -249,13 +249,12 @@ static int refresh(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *
     return lvx_dm_nodes_add(ctx, ids->name, info->major, info->minor, lv->vg->name, link_of(lv));
 }
 
-/* device-mapper's block major from /proc/devices (253 when not found). */
-static uint32_t dm_block_major(void)
+uint32_t lvx_activation_dm_major(void)
 {
     FILE *f = fopen("/proc/devices", "r");
     char line[128], name[64];
     unsigned nr;
-    uint32_t found = 253;
+    uint32_t found = 0;
     bool block = false;
     while (f && fgets(line, sizeof(line), f)) {
         if (strncmp(line, "Block devices:", 14) == 0)
@@ -297,7 +296,10 @@ static int activate_one(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx
         fmaj = lv->has_major && lv->major > 0 ? (uint32_t)lv->major : 0;
         fmin = (uint32_t)lv->minor;
         if (!fmaj)
-            fmaj = dm_block_major();
+            fmaj = lvx_activation_dm_major();
+        if (!fmaj)
+            fmaj = 253;
+
     }
     if ((rc = lvx_dm_create(ctx, dm, ids.name, ids.uuid, fmaj, fmin, NULL)) < 0)
         return rc;

@@ -16,6 +16,11 @@
     LVX_OPT_UNBUFFERED, LVX_OPT_NAMEPREFIXES, LVX_OPT_UNQUOTED, LVX_OPT_ROWS, LVX_OPT_PARTIAL, \
     LVX_OPT_READONLY, LVX_OPT_IGNORELOCKINGFAILURE, LVX_OPT_BINARY
 
+/* the options of the implicit pvcreate of vgcreate and vgextend */
+#define NEW_PV_OPTS                                                                           \
+    LVX_OPT_METADATATYPE, LVX_OPT_ZERO, LVX_OPT_LABELSECTOR, LVX_OPT_METADATASIZE,            \
+    LVX_OPT_PVMETADATACOPIES, LVX_OPT_DATAALIGNMENT, LVX_OPT_DATAALIGNMENTOFFSET
+
 static const enum lvx_opt_id pvs_opts[] = { REPORT_OPTS, LVX_OPT_SEGMENTS, END };
 static const enum lvx_opt_id vgs_opts[] = { REPORT_OPTS, END };
 static const enum lvx_opt_id fullreport_opts[] = { REPORT_OPTS, LVX_OPT_CONFIGREPORT, END };
@@ -31,13 +36,15 @@ static const enum lvx_opt_id pvcreate_opts[] = {
     LVX_OPT_PVMETADATACOPIES, LVX_OPT_METADATACOPIES_PV, LVX_OPT_METADATASIZE,
     LVX_OPT_DATAALIGNMENT, LVX_OPT_DATAALIGNMENTOFFSET, LVX_OPT_LABELSECTOR,
     LVX_OPT_BOOTLOADERAREASIZE, LVX_OPT_METADATAIGNORE, LVX_OPT_UUID_STR, LVX_OPT_RESTOREFILE,
-    LVX_OPT_NORESTOREFILE, LVX_OPT_ZERO, LVX_OPT_SETPHYSICALVOLUMESIZE, END };
+    LVX_OPT_NORESTOREFILE, LVX_OPT_ZERO, LVX_OPT_SETPHYSICALVOLUMESIZE, LVX_OPT_METADATATYPE,
+    END };
 static const enum lvx_opt_id lvcreate_opts[] = {
     LVX_OPT_SIZE, LVX_OPT_EXTENTS, LVX_OPT_NAME, LVX_OPT_STRIPES, LVX_OPT_STRIPESIZE,
     LVX_OPT_TYPE, LVX_OPT_ALLOC, LVX_OPT_CONTIGUOUS, LVX_OPT_PERMISSION, LVX_OPT_READAHEAD,
-    LVX_OPT_ADDTAG, LVX_OPT_ZERO, LVX_OPT_WIPESIGNATURES, LVX_OPT_ACTIVATE,
-    LVX_OPT_IGNOREACTIVATIONSKIP, LVX_OPT_NOUDEVSYNC, LVX_OPT_MIRRORS, LVX_OPT_REGIONSIZE,
-    LVX_OPT_NOSYNC, LVX_OPT_MINRECOVERYRATE, LVX_OPT_MAXRECOVERYRATE, END };
+    LVX_OPT_ADDTAG, LVX_OPT_ZERO, LVX_OPT_WIPESIGNATURES, LVX_OPT_ACTIVATE, LVX_OPT_PERSISTENT,
+    LVX_OPT_MAJOR, LVX_OPT_MINOR, LVX_OPT_IGNOREACTIVATIONSKIP, LVX_OPT_NOUDEVSYNC,
+    LVX_OPT_MIRRORS, LVX_OPT_REGIONSIZE, LVX_OPT_NOSYNC, LVX_OPT_MINRECOVERYRATE,
+    LVX_OPT_MAXRECOVERYRATE, END };
 static const enum lvx_opt_id lvresize_opts[] = {
     LVX_OPT_SIZE, LVX_OPT_EXTENTS, LVX_OPT_STRIPES, LVX_OPT_STRIPESIZE, LVX_OPT_ALLOC, END };
 static const enum lvx_opt_id lvchange_opts[] = {
@@ -50,17 +57,19 @@ static const enum lvx_opt_id pvchange_opts[] = {
 static const enum lvx_opt_id pvresize_opts[] = { LVX_OPT_SETPHYSICALVOLUMESIZE, END };
 static const enum lvx_opt_id vgcreate_opts[] = {
     LVX_OPT_PHYSICALEXTENTSIZE, LVX_OPT_VGMETADATACOPIES, LVX_OPT_METADATACOPIES_VG,
-    LVX_OPT_ALLOC, LVX_OPT_ADDTAG, LVX_OPT_MAXLOGICALVOLUMES, LVX_OPT_MAXPHYSICALVOLUMES, END };
+    LVX_OPT_ALLOC, LVX_OPT_ADDTAG, LVX_OPT_MAXLOGICALVOLUMES, LVX_OPT_MAXPHYSICALVOLUMES,
+    NEW_PV_OPTS, END };
 static const enum lvx_opt_id vgchange_opts[] = {
     LVX_OPT_RESIZEABLE, LVX_OPT_VGMETADATACOPIES, LVX_OPT_METADATACOPIES_VG, LVX_OPT_ALLOC,
     LVX_OPT_ADDTAG, LVX_OPT_DELTAG, LVX_OPT_UUID, LVX_OPT_MAXLOGICALVOLUMES,
     LVX_OPT_MAXPHYSICALVOLUMES, LVX_OPT_ACTIVATE, LVX_OPT_ACTIVATIONMODE, LVX_OPT_PARTIAL,
     LVX_OPT_IGNOREACTIVATIONSKIP, LVX_OPT_IGNORELOCKINGFAILURE, LVX_OPT_NOUDEVSYNC,
     LVX_OPT_AUTOACTIVATION, END };
+static const enum lvx_opt_id vgextend_opts[] = { NEW_PV_OPTS, LVX_OPT_METADATAIGNORE, END };
 static const enum lvx_opt_id vgreduce_opts[] = { LVX_OPT_ALL, LVX_OPT_REMOVEMISSING, END };
 static const enum lvx_opt_id vgck_opts[] = { LVX_OPT_UPDATEMETADATA, END };
 static const enum lvx_opt_id vgcfgrestore_opts[] = { LVX_OPT_FILE, LVX_OPT_LIST,
-                                                     LVX_OPT_FORCE_LONG, END };
+                                                     LVX_OPT_FORCE_LONG, LVX_OPT_METADATATYPE, END };
 static const enum lvx_opt_id config_opts[] = { LVX_OPT_CONFIG_TYPE, LVX_OPT_TYPECONFIG,
     LVX_OPT_WITHCOMMENTS, LVX_OPT_MERGEDCONFIG, END };
 static const enum lvx_opt_id pvscan_opts[] = { LVX_OPT_CACHE, LVX_OPT_ACTIVATE, LVX_OPT_EXPORTED,
@@ -213,7 +222,7 @@ static const struct lvx_command command_table[] = {
       "PVs), one colon-separated line each with -c, or a short line with -s. With -C it prints "
       "the vgs report instead." },
     { "vgextend", lvx_cmd_vgextend, "Add physical volumes to a volume group", "VG PV ...",
-      no_opts,
+      vgextend_opts,
       "Adds physical volumes to a volume group (devices that are not PVs yet are initialized "
       "first, as by pvcreate)." },
     { "vgreduce", lvx_cmd_vgreduce, "Remove physical volume(s) from a volume group", "VG [PV ...]",

@@ -51,7 +51,7 @@ int lvx_lvcmd_size_args(struct lvx_cmd_env *env, bool allow_sign, bool required,
 
     memset(out, 0, sizeof(*out));
     if (has_l && has_L) {
-        lvx_cmd_errorf("Please specify either size or extents (not both).");
+        lvx_cmd_errorf("Please specify either size or extents but not both.");
         return LVX_EXIT_INVALID;
     }
     if (has_L) {

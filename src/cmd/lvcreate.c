@@ -17,6 +17,7 @@
 
 #include "cmd/actcmd.h"
 #include "cmd/lvcreate_raid.h"
+#include "activate/activate.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -41,6 +42,8 @@ struct create_opts {
     unsigned pv_arg_count;
     const struct lvx_opt_val *tags; /* --addtag values */
     struct lvx_raid_opts raid;      /* raid.type NULL: linear/striped */
+    bool fixed_minor;               /* -My / --minor */
+    int64_t major, minor;
 };
 
 /* ---- command line ------------------------------------------------------------- */
@@ -85,6 +88,24 @@ static int names_arg(struct lvx_cmd_env *env, struct create_opts *o)
     return 0;
 }
 
+/* The segment types LVM2 2.03 knows (the names of its segtype libraries):
+ * an unknown --type is a command-line error (exit 3), a known one lvx cannot create a
+ * failure (exit 5). */
+static bool segtype_known(const char *type)
+{
+    static const char *const known[] = {
+        "linear", "striped", "mirror", "snapshot", "thin", "thin-pool", "cache", "cache-pool",
+        "writecache", "integrity", "vdo", "vdo-pool", "error", "zero", "raid0", "raid0_meta",
+        "raid1", "raid10", "raid10_near", "raid4", "raid5", "raid5_la", "raid5_ra", "raid5_ls",
+        "raid5_rs", "raid5_n", "raid6", "raid6_zr", "raid6_nr", "raid6_nc", "raid6_ls_6",
+        "raid6_rs_6", "raid6_la_6", "raid6_ra_6", "raid6_n_6",
+    };
+    for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+        if (!strcmp(type, known[i]))
+            return true;
+    return false;
+}
+
 static int stripes_arg(struct lvx_cmd_env *env, struct create_opts *o)
 {
     const char *type = env->args->value[LVX_OPT_TYPE];
@@ -99,6 +120,11 @@ static int stripes_arg(struct lvx_cmd_env *env, struct create_opts *o)
     if ((rc = lvx_lvcmd_stripe_args(env, &o->stripes, &o->stripe_size)))
         return rc;
     if (type && strcmp(type, "linear") != 0 && strcmp(type, "striped") != 0) {
+        if (!segtype_known(type)) {
+            lvx_warn(env->ctx, "WARNING: Unrecognised segment type %s", type);
+            lvx_cmd_errorf("Invalid argument for --type: %s", type);
+            return LVX_EXIT_INVALID;
+        }
         lvx_cmd_errorf("lvx lvcreate supports only --type linear and striped (not %s).", type);
         return LVX_EXIT_FAILED;
     }
@@ -143,6 +169,48 @@ static int permission_arg(struct lvx_cmd_env *env, bool *read_only, bool *given)
     return LVX_EXIT_INVALID;
 }
 
+/* -M/--persistent, --minor, -j/--major, with LVM2's rules and messages: -My needs
+ * --minor, -Mn refuses both, a supplied major is ignored (the kernel assigns it), the
+ * minor must fit 20 bits.  LVM2 checks them once the VG is read: failures exit 5. */
+static int persistent_args(struct lvx_cmd_env *env, struct create_opts *o)
+{
+    const struct lvx_cmd_args *a = env->args;
+    bool has_minor = a->count[LVX_OPT_MINOR] > 0, has_major = a->count[LVX_OPT_MAJOR] > 0;
+    if (a->count[LVX_OPT_MINOR] > 1 || a->count[LVX_OPT_MAJOR] > 1) {
+        lvx_cmd_errorf(has_minor && a->count[LVX_OPT_MINOR] > 1
+                           ? "Option --minor may not be repeated."
+                           : "Option -j|--major may not be repeated.");
+        return LVX_EXIT_FAILED;
+    }
+    if (!lvx_cmd_bool(env, LVX_OPT_PERSISTENT, true)) {
+        if (has_minor || has_major) {
+            lvx_cmd_errorf("Options --major and --minor are incompatible with -Mn.");
+            return LVX_EXIT_FAILED;
+        }
+        return 0;
+    }
+    if (a->count[LVX_OPT_PERSISTENT] && !has_minor) {
+        lvx_cmd_errorf("Please specify minor number with --minor when using -My.");
+        return LVX_EXIT_FAILED;
+    }
+    uint32_t dm_major = lvx_activation_dm_major();
+    if (has_major)
+        lvx_warn(env->ctx, "WARNING: Ignoring supplied major number %llu - kernel assigns "
+                 "major numbers dynamically. Using major number %u instead.",
+                 (unsigned long long)a->val[LVX_OPT_MAJOR].n, dm_major);
+    if (!has_minor)
+        return 0;
+    if (a->val[LVX_OPT_MINOR].n > 1048575) {
+        lvx_cmd_errorf("Minor number %llu outside range 0-1048575.",
+                       (unsigned long long)a->val[LVX_OPT_MINOR].n);
+        return LVX_EXIT_FAILED;
+    }
+    o->fixed_minor = true;
+    o->major = dm_major;
+    o->minor = (int64_t)a->val[LVX_OPT_MINOR].n;
+    return 0;
+}
+
 static int parse_create_args(struct lvx_cmd_env *env, struct create_opts *o)
 {
     bool given;
@@ -152,7 +220,8 @@ static int parse_create_args(struct lvx_cmd_env *env, struct create_opts *o)
     if ((rc = names_arg(env, o)) || (rc = lvx_lvcmd_size_args(env, false, true, &o->size)) ||
         (rc = stripes_arg(env, o)) || (rc = lvx_lvcmd_alloc_arg(env, &o->policy, &given)) ||
         (rc = permission_arg(env, &o->read_only, &given)) ||
-        (rc = lvx_lvcmd_read_ahead_arg(env, &given, &o->read_ahead)))
+        (rc = lvx_lvcmd_read_ahead_arg(env, &given, &o->read_ahead)) ||
+        (rc = persistent_args(env, o)))
         return rc;
     o->zero = lvx_cmd_bool(env, LVX_OPT_ZERO, true);
     o->tags = &env->args->val[LVX_OPT_ADDTAG];
@@ -256,6 +325,12 @@ static struct lvx_lv *new_lv(struct lvx_vg *vg, const struct create_opts *o, con
     lv->alloc = o->policy;
     lv->has_read_ahead = o->read_ahead != 0;
     lv->read_ahead = o->read_ahead;
+    if (o->fixed_minor) {
+        lv->status |= LVX_LV_FIXED_MINOR;
+        lv->has_major = lv->has_minor = true;
+        lv->major = o->major;
+        lv->minor = o->minor;
+    }
     for (unsigned i = 0; i < o->tags->item_count; i++)
         if (!lvx_strlist_has(&lv->tags, o->tags->items[i]))
             lvx_strlist_add(vg->pool, &lv->tags, o->tags->items[i]);

@@ -45,7 +45,13 @@ static int parse_resize_args(struct lvx_cmd_env *env, struct resize_opts *o)
     }
     o->pv_args = env->args->argv + 1;
     o->pv_arg_count = (unsigned)env->args->argc - 1;
-    if ((rc = lvx_lvcmd_size_args(env, true, true, &o->size)) ||
+    /* lvextend LV PV... without a size: all free extents of those PVs (as LVM2) */
+    bool pvs_only = o->dir == EXTEND && o->pv_arg_count > 0 &&
+                    !env->args->count[LVX_OPT_SIZE] && !env->args->count[LVX_OPT_EXTENTS];
+    if (pvs_only)
+        o->size = (struct lvx_lvcmd_size){ .given = true, .sign = 1, .in_extents = true,
+                                           .value = 100, .percent = LVX_PCT_PVS };
+    if ((!pvs_only && (rc = lvx_lvcmd_size_args(env, true, true, &o->size))) ||
         (rc = lvx_lvcmd_stripe_args(env, &o->stripes, &o->stripe_size)) ||
         (rc = lvx_lvcmd_alloc_arg(env, &o->policy, &o->policy_given)))
         return rc;

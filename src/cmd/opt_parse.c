@@ -16,6 +16,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <strings.h>
 
 #include "model/model.h"
 #include "util/buf.h"
@@ -109,6 +110,11 @@ static int take_value(struct parser *ps, const struct lvx_opt_def *d, const char
         if (strcmp(value, "basic") != 0 && strcmp(value, "json") != 0)
             return bad_value(ps, d, value, NULL);
         out->json = value[0] == 'j';
+        break;
+    case LVX_ARG_MDATYPE:
+        if (strcasecmp(value, "lvm2") != 0 && strcmp(value, "2") != 0 &&
+            strcasecmp(value, "text") != 0)
+            return bad_value(ps, d, value, NULL);
         break;
     }
     out->seq_id = lvx_pool_realloc(ps->pool, (void *)out->seq_id,

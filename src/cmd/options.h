@@ -36,6 +36,7 @@ enum lvx_opt_kind {
     LVX_ARG_TAG,        /* [@]Tag, repeatable */
     LVX_ARG_UNITS,      /* [Number]r|R|h|H|b|B|s|S|k|K|m|M|g|G|t|T|p|P|e|E */
     LVX_ARG_REPORTFORMAT, /* basic|json */
+    LVX_ARG_MDATYPE,    /* lvm2|2|text (case-insensitive): the one metadata format */
 };
 
 /* The base of a percentage in -l. */
@@ -128,6 +129,10 @@ enum lvx_opt_id {
     LVX_OPT_ALLOCATABLE,        /* -x/--allocatable y|n (pvchange) */
     LVX_OPT_CONFIGREPORT,       /* --configreport vg|pv|lv|pvseg|seg|log (fullreport) */
     LVX_OPT_BINARY,             /* --binary (reports) */
+    LVX_OPT_METADATATYPE,       /* -M/--metadatatype lvm2 (pv/vg commands) */
+    LVX_OPT_PERSISTENT,         /* -M/--persistent y|n (lvcreate) */
+    LVX_OPT_MAJOR,              /* -j/--major N (lvcreate: ignored, as LVM2 on 2.6+) */
+    LVX_OPT_MINOR,              /* --minor N (lvcreate: persistent minor) */
     /* scan commands, LVM2 compatibility (pvscan, vgscan, lvscan, lvmconfig, -K, ...) */
     LVX_OPT_CACHE,              /* --cache (pvscan: record PVs online) */
     LVX_OPT_EXPORTED,           /* -e/--exported (pvscan) */

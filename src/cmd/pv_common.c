@@ -15,6 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "config/config.h"
+#include "format/pv_layout.h"
 #include "meta/lock.h"
 #include "meta/read.h"
 #include "util/buf.h"
@@ -34,6 +36,36 @@ int lvx_pvcmd_uint_opt(struct lvx_cmd_env *env, enum lvx_opt_id id, unsigned max
     if (env->args->val[id].n > max)
         return lvx_opts_invalid(lvx_opt_def(id)->long_name, env->args->value[id], NULL);
     *out = (unsigned)env->args->val[id].n;
+    return 0;
+}
+
+int lvx_pvcmd_layout_opts(struct lvx_cmd_env *env, struct lvx_pv_layout_req *req)
+{
+    const struct lvx_cmd_args *a = env->args;
+    lvx_pvcmd_size_opt(env, LVX_OPT_METADATASIZE, &req->mda_size);
+    lvx_pvcmd_size_opt(env, LVX_OPT_DATAALIGNMENT, &req->data_alignment);
+    lvx_pvcmd_size_opt(env, LVX_OPT_DATAALIGNMENTOFFSET, &req->alignment_offset);
+    req->has_alignment_offset = a->count[LVX_OPT_DATAALIGNMENTOFFSET] > 0;
+    if (a->count[LVX_OPT_DATAALIGNMENT] && a->val[LVX_OPT_DATAALIGNMENT].sectors > UINT32_MAX) {
+        lvx_cmd_errorf("Physical volume data alignment is too big.");
+        return LVX_EXIT_INVALID;
+    }
+    if (a->count[LVX_OPT_DATAALIGNMENTOFFSET] &&
+        a->val[LVX_OPT_DATAALIGNMENTOFFSET].sectors > UINT32_MAX) {
+        lvx_cmd_errorf("Physical volume data alignment offset is too big.");
+        return LVX_EXIT_INVALID;
+    }
+    struct lvx_config *cfg = NULL;
+    if (lvx_config_load(env->ctx, &cfg) < 0) {
+        lvx_error_clear(env->ctx);
+        return 0;
+    }
+    int64_t v;
+    if (!a->count[LVX_OPT_METADATASIZE] && (v = lvx_config_int(cfg, "metadata/pvmetadatasize", 0)) > 0)
+        req->mda_size = (uint64_t)v * 512;
+    if (!a->count[LVX_OPT_DATAALIGNMENT] && (v = lvx_config_int(cfg, "devices/data_alignment", 0)) > 0)
+        req->data_alignment = (uint64_t)v * 1024;
+    lvx_config_free(cfg);
     return 0;
 }
 

@@ -20,6 +20,13 @@ void lvx_pvcmd_size_opt(struct lvx_cmd_env *env, enum lvx_opt_id id, uint64_t *b
 /* Unsigned number option in [0, max] (left unchanged when absent).  0 or LVX_EXIT_INVALID. */
 int lvx_pvcmd_uint_opt(struct lvx_cmd_env *env, enum lvx_opt_id id, unsigned max, unsigned *out);
 
+/* The layout options of a new PV (pvcreate, and the implicit pvcreate of vgcreate and
+ * vgextend): --metadatasize, --dataalignment, --dataalignmentoffset into req, else
+ * lvm.conf metadata/pvmetadatasize (sectors) and devices/data_alignment (KiB).  0, or
+ * LVX_EXIT_INVALID after LVM2's message for an alignment of 2^32 sectors or more. */
+struct lvx_pv_layout_req;
+int lvx_pvcmd_layout_opts(struct lvx_cmd_env *env, struct lvx_pv_layout_req *req);
+
 /* Ask a yes/no question: true with -y; on a terminal the question is asked on stdout
  * and answered from stdin; otherwise false (nothing printed). */
 bool lvx_pvcmd_confirm(struct lvx_cmd_env *env, const char *fmt, ...)

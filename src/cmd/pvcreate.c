@@ -69,14 +69,11 @@ static int parse_metadata_copies(struct lvx_cmd_env *env, struct pvcreate_opts *
     return rc;
 }
 
-static void parse_sizes(struct lvx_cmd_env *env, struct pvcreate_opts *o)
+static int parse_sizes(struct lvx_cmd_env *env, struct pvcreate_opts *o)
 {
-    lvx_pvcmd_size_opt(env, LVX_OPT_METADATASIZE, &o->req.mda_size);
-    lvx_pvcmd_size_opt(env, LVX_OPT_DATAALIGNMENT, &o->req.data_alignment);
-    lvx_pvcmd_size_opt(env, LVX_OPT_DATAALIGNMENTOFFSET, &o->req.alignment_offset);
     lvx_pvcmd_size_opt(env, LVX_OPT_BOOTLOADERAREASIZE, &o->req.ba_size);
     lvx_pvcmd_size_opt(env, LVX_OPT_SETPHYSICALVOLUMESIZE, &o->set_size);
-    o->req.has_alignment_offset = env->args->count[LVX_OPT_DATAALIGNMENTOFFSET] > 0;
+    return lvx_pvcmd_layout_opts(env, &o->req);
 }
 
 static int parse_uuid(struct lvx_cmd_env *env, struct pvcreate_opts *o)
@@ -105,8 +102,8 @@ static int parse_opts(struct lvx_cmd_env *env, struct pvcreate_opts *o)
     o->label_sector = 1;
     if (env->args->argc == 0)
         return usage_error("Please enter a physical volume path.");
-    parse_sizes(env, o);
-    if ((rc = parse_metadata_copies(env, o)) || (rc = parse_uuid(env, o)))
+    if ((rc = parse_sizes(env, o)) || (rc = parse_metadata_copies(env, o)) ||
+        (rc = parse_uuid(env, o)))
         return rc;
     if ((rc = lvx_pvcmd_uint_opt(env, LVX_OPT_LABELSECTOR, 1000000, &o->label_sector)))
         return rc;

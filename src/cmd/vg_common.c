@@ -5,6 +5,7 @@
  * vgcreate/vgextend (with LVM2 2.03's implicit pvcreate of unlabelled devices).
  */
 #include "cmd/vgcmd.h"
+#include "cmd/pvcmd.h"
 #include "cmd/toolkit.h"
 
 #include <errno.h>
@@ -223,13 +224,20 @@ static int implicit_pvcreate(struct lvx_cmd_env *env, struct lvx_dev *dev)
             return lvx_cmd_fail(env);
         lvx_notice(ctx, "Wiping %s signature on %s.", sigs[i].type, dev->path);
     }
+    /* the PV options vgcreate/vgextend take for it (as pvcreate's) */
     struct lvx_pv_layout_req req = { .dev_size = dev->size, .mda_copies = 1 };
+    unsigned sector = 1;
+    int rc;
+    if ((rc = lvx_pvcmd_layout_opts(env, &req)) ||
+        (rc = lvx_pvcmd_uint_opt(env, LVX_OPT_PVMETADATACOPIES, 2, &req.mda_copies)) ||
+        (rc = lvx_pvcmd_uint_opt(env, LVX_OPT_LABELSECTOR, LVX_LABEL_SCAN_SECTORS - 1, &sector)))
+        return rc;
     struct lvx_label label;
-    if (lvx_pv_plan_label(ctx, req, dev, NULL, 1, &label) < 0) {
+    if (lvx_pv_plan_label(ctx, req, dev, NULL, sector, &label) < 0) {
         lvx_cmd_errorf("Cannot use %s: %s", dev->path, ctx->errmsg);
         return LVX_EXIT_FAILED;
     }
-    if (lvx_pv_write_new(ctx, dev, &label, false) < 0)
+    if (lvx_pv_write_new(ctx, dev, &label, lvx_cmd_bool(env, LVX_OPT_METADATAIGNORE, false)) < 0)
         return lvx_cmd_fail(env);
     lvx_notice(ctx, "Physical volume \"%s\" successfully created.", dev->path);
     return 0;
@@ -291,12 +299,18 @@ int lvx_vgcmd_orphans(struct lvx_cmd_env *env, struct lvx_vg_update *u, char **n
     }
     if (unlabelled) {
         const char **paths = lvx_pool_alloc(env->pool, (n + 1) * sizeof(*paths));
+        struct lvx_dev **made = lvx_pool_alloc(env->pool, (n + 1) * sizeof(*made));
+        unsigned m = 0;
         for (unsigned i = 0; i < n; i++) {
             paths[i] = lvx_pool_strdup(env->pool, devs[i]->path);
-            if (!find_spv(u->scan, devs[i]) && (rc = implicit_pvcreate(env, devs[i])) != 0)
+            if (find_spv(u->scan, devs[i]))
+                continue;
+            if ((rc = implicit_pvcreate(env, devs[i])) != 0)
                 return rc;
+            made[m++] = devs[i];
         }
-        if ((rc = rescan(env, u, devs, n)) != 0)
+        /* only the new PVs are read again: the others did not change */
+        if ((rc = rescan(env, u, made, m)) != 0)
             return rc;
         for (unsigned i = 0; i < n; i++) {
             devs[i] = find_dev(u->scan, paths[i]);

@@ -49,8 +49,7 @@ static unsigned pick(struct lvx_cmd_env *env, struct lvx_vg *vg, char **names, u
             continue;
         }
         if (n + 1 >= vg->pv_count) {
-            if (all)
-                continue;     /* -a keeps one PV, as LVM2 */
+            /* -a too keeps the last PV and fails (exit 5), as LVM2 */
             lvx_cmd_errorf("Can't remove final physical volume \"%s\" from volume group \"%s\"",
                            lvx_cmd_pv_name(pv), vg->name);
             *failed = true;

@@ -66,7 +66,7 @@ static int place_mda0(struct lvx_ctx *ctx, const struct lvx_pv_layout_req *req, 
     }
     if (size < 32768)
         return lvx_error(ctx, EINVAL,
-                         "metadata area of %llu bytes is below the 32 KiB minimum (device too small?)",
+                         "Metadata area size too small: %llu bytes. It must be at least 32768 bytes.",
                          (unsigned long long)size);
     out->mda_start[out->mda_count] = start;
     out->mda_size[out->mda_count] = size;

@@ -106,6 +106,7 @@ struct lvx_pv_mda {
 /* What the PV's label said, copied by meta/ (plain data, no device handles). */
 struct lvx_pv_ondisk {
     bool present;              /* a device carrying this PV's label was found */
+    bool no_label;             /* not a PV: a device without a label (pvs -a lists it) */
     const char *dev_name;      /* e.g. "/dev/loop3" or the image path */
     uint32_t dev_major, dev_minor; /* 0:0 for regular files */
     uint64_t dev_bytes;        /* current size of the device in bytes */

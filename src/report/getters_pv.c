@@ -28,6 +28,8 @@ static uint64_t pv_dev_sectors(const struct lvx_pv *pv)
 
 static uint64_t pv_size_sectors(const struct lvx_pv *pv)
 {
+    if (pv->ondisk.no_label)
+        return 0;
     if (pv->vg)
         return (uint64_t)pv->pe_count * pv->vg->extent_size;
     if (pv->ondisk.hdr_device_size)
@@ -47,10 +49,14 @@ static uint64_t mda_free_bytes(const struct lvx_pv_mda *m)
     return max > m->text_size ? (max - m->text_size) / 512 * 512 : 0;
 }
 
-LVX_RGETTER(pv_fmt) { (void)rc; (void)row; lvx_rval_str(v, "lvm2"); }
+LVX_RGETTER(pv_fmt) { (void)rc; lvx_rval_str(v, row->pv->ondisk.no_label ? "" : "lvm2"); }
 
 LVX_RGETTER(pv_uuid)
 {
+    if (row->pv->ondisk.no_label) {
+        lvx_rval_str(v, "");
+        return;
+    }
     char *s = lvx_pool_alloc(rc->pool, LVX_UUID_DASHED_LEN + 1);
     lvx_report_uuid_format(row->pv->uuid, s);
     lvx_rval_str(v, s);

@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# t0440-lvm2-suite-forms: command forms that LVM2's own test suite uses (shell/
+# pvcreate-usage, vgcreate-usage, vgextend-usage, vgreduce-usage, pvremove-usage,
+# lvcreate-usage, select-report), checked against the real LVM2 on loop devices: the
+# same exit codes and the values its tests check.
+#   -M2 / --metadatatype lvm2 (and a bad type: exit 3); vgcreate/vgextend with the
+#   implicit pvcreate's options (--zero, --labelsector, --pvmetadatacopies,
+#   --metadatasize, --dataalignment[offset], --metadataignore); lvm.conf
+#   metadata/pvmetadatasize; --dataalignment 1e (exit 3); "Metadata area size too
+#   small"; vgreduce --all of the last PV (exit 5);
+#   lvcreate --type foo (exit 3), -My --minor N (FIXED_MINOR, major/minor as LVM2
+#   records them), -My without --minor, -Mn --minor, --minor out of range (exit 5);
+#   lvextend LV PV without a size (all free extents of PV).
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+need_loop
+need_cmd lvm
+need_lvx
+plan_later
+
+D=()
+for _ in 1 2 3 4; do D+=("$(make_loop 34M)") || skip_all "cannot make loop devices"; done
+lvm_sandbox "${D[@]}"
+
+# both TOOLARGS...: run with LVM2 then lvx; exit codes must be equal; the outputs are
+# left in $SCRATCH/{lvm2,lvx}.{out,err}.  Each tool cleans up after itself (wipe).
+wipe() { for d in "${D[@]}"; do dd if=/dev/zero of="$d" bs=1M count=2 conv=fsync status=none; done; }
+run_tool() {  # run_tool lvm2|lvx ARGS...
+    local t=$1 rc=0
+    shift
+    "$t" "$@" >"$SCRATCH/$t.out" 2>"$SCRATCH/$t.err" || rc=$?
+    echo "$rc"
+}
+same_rc() {  # same_rc DESC WANT ARGS...
+    local desc=$1 want=$2 a b
+    shift 2
+    a=$(run_tool lvm2 "$@")
+    b=$(run_tool lvx "$@")
+    test_eq "$desc: LVM2 exits $want" "$a" "$want"
+    test_eq "$desc: lvx exits $want" "$b" "$want"
+}
+field() { "$1" pvs --noheadings -o "$2" "${@:4}" "$3" 2>/dev/null | tr -d ' '; }
+vgfield() { "$1" vgs --noheadings -o "$2" "$3" 2>/dev/null | tr -d ' '; }
+
+# -------------------------------------------------------------- metadata type
+wipe
+same_rc "pvcreate -M2" 0 pvcreate -M2 "${D[0]}"
+same_rc "pvcreate --metadatatype lvm2" 0 pvcreate -ff -y --metadatatype lvm2 "${D[0]}"
+same_rc "pvcreate -M1 (lvm1 is not supported)" 3 pvcreate -M1 "${D[1]}"
+test_ok "... 'Invalid argument for --metadatatype: 1'" grep -q "Invalid argument for --metadatatype: 1" "$SCRATCH/lvx.err"
+same_rc "pvcreate --dataalignment 1e" 3 pvcreate --dataalignment 1e "${D[1]}"
+test_ok "... 'Physical volume data alignment is too big.'" grep -q "data alignment is too big" "$SCRATCH/lvx.err"
+same_rc "pvcreate with a 16 KiB metadata area" 5 pvcreate --dataalignment 16384b --metadatasize 16384b "${D[1]}"
+test_ok "... 'Metadata area size too small'" grep -q "Metadata area size too small" "$SCRATCH/lvx.err"
+
+# -------------------------------------------------------------- the implicit pvcreate
+for t in lvm2 lvx; do
+    wipe
+    rc=$(run_tool "$t" vgcreate -M2 --zero y --labelsector 2 --pvmetadatacopies 2 --metadatasize 100k \
+        --dataalignment 100k t0440t "${D[0]}")
+    test_eq "$t vgcreate with pvcreate options" "$rc" 0
+    test_ok "$t: the label is in sector 2" sh -c "dd if=${D[0]} bs=512 skip=2 count=1 status=none | grep -q LABELONE"
+    eval "mda_$t=\$(field $t pv_mda_count ${D[0]}) start_$t=\$(field $t pe_start ${D[0]})"
+    rc=$(run_tool "$t" vgextend --metadataignore y --pvmetadatacopies 1 --dataalignmentoffset 7s \
+        --metadatasize 128k t0440t "${D[1]}")
+    test_eq "$t vgextend with pvcreate options" "$rc" 0
+    eval "used_$t=\$(field $t pv_mda_used_count ${D[1]}) off_$t=\$(field $t pe_start ${D[1]} --units b)"
+    eval "cfg_$t=\$($t pvcreate --config 'metadata {pvmetadatasize=255}' --dataalignment 512k ${D[2]} >/dev/null 2>&1; field $t pe_start ${D[2]})"
+    rc=$(run_tool "$t" vgreduce --all t0440t)
+    test_eq "$t vgreduce --all keeps the last PV and fails" "$rc" 5
+    test_ok "$t: ... 'Can't remove final physical volume'" grep -q "Can't remove final physical volume" "$SCRATCH/$t.err"
+    "$t" vgremove -f t0440t >/dev/null 2>&1
+done
+# shellcheck disable=SC2154  # set by eval above
+{
+    test_eq "vgcreate --pvmetadatacopies 2: lvx as LVM2" "$mda_lvx" "$mda_lvm2"
+    test_eq "vgcreate --metadatasize 100k --dataalignment 100k: pe_start as LVM2 (200.00k)" "$start_lvx" "$start_lvm2"
+    test_eq "vgextend --metadataignore y: no used area, as LVM2" "$used_lvx" "$used_lvm2"
+    test_eq "vgextend --dataalignmentoffset 7s: pe_start as LVM2 (1052160B)" "$off_lvx" "$off_lvm2"
+    test_eq "metadata/pvmetadatasize=255 with --dataalignment 512k: pe_start as LVM2 (512.00k)" "$cfg_lvx" "$cfg_lvm2"
+}
+
+# vgextend with an orphan PV and a device that is not a PV yet: no warning
+wipe
+lvx pvcreate "${D[0]}" >/dev/null 2>&1
+lvx vgcreate t0440x "${D[1]}" >/dev/null 2>&1
+rc=$(run_tool lvx vgextend t0440x "${D[0]}" "${D[2]}")
+test_eq "vgextend VG ORPHAN-PV NEW-DEVICE" "$rc" 0
+test_eq "... warns about nothing" "$(grep -c WARNING "$SCRATCH/lvx.err")" 0
+lvx vgremove -f t0440x >/dev/null 2>&1
+
+# -------------------------------------------------------------- lvcreate forms
+wipe
+lvm2 vgcreate t0440l "${D[0]}" "${D[1]}" >/dev/null 2>&1
+same_rc "lvcreate --type foo" 3 lvcreate -an --type foo -l1 t0440l
+test_ok "... 'Invalid argument for --type: foo'" grep -q "Invalid argument for --type: foo" "$SCRATCH/lvx.err"
+same_rc "lvcreate -My without --minor" 5 lvcreate -an -My --major 234 -l1 t0440l
+same_rc "lvcreate -Mn --major" 5 lvcreate -an -Mn --major 234 -l1 t0440l
+same_rc "lvcreate --persistent n --minor" 5 lvcreate -an --persistent n --minor 234 -l1 t0440l
+same_rc "lvcreate --minor 9999999" 5 lvcreate -an --minor 9999999 -l1 t0440l
+test_ok "... 'outside range'" grep -q "Minor number 9999999 outside range 0-1048575" "$SCRATCH/lvx.err"
+rc=$(run_tool lvx lvcreate -an -My --minor 2345 -j 122 -l1 -n lvm t0440l)
+test_eq "lvx lvcreate -My --minor 2345 -j 122" "$rc" 0
+test_ok "... 'Ignoring supplied major number'" grep -q "Ignoring supplied major number 122" "$SCRATCH/lvx.err"
+got=$(lvm2 lvs --noheadings -o lv_attr,lv_major,lv_minor t0440l/lvm 2>/dev/null | tr -s ' ')
+dmmaj=$(awk '$2 == "device-mapper" {print $1}' /proc/devices | grep . || echo 0)
+test_eq "LVM2 reads lvx's persistent minor (attr m, major, minor)" \
+    "$(awk '{print substr($1, 4, 1), $2, $3}' <<<"$got")" "m $dmmaj 2345"
+lvm2 vgremove -f t0440l >/dev/null 2>&1
+
+# lvextend LV PV without a size takes every free extent of the PV (LVM2 bz154691)
+wipe
+lvm2 vgcreate t0440e "${D[0]}" "${D[1]}" >/dev/null 2>&1
+lvm2 lvcreate -an -Zn -L8m -n lv t0440e "${D[0]}" >/dev/null 2>&1
+rc=$(run_tool lvx lvextend t0440e/lv "${D[0]}")
+test_eq "lvx lvextend LV PV (no size)" "$rc" 0
+test_ok "... 'successfully resized'" grep -q "Logical volume t0440e/lv successfully resized" "$SCRATCH/lvx.out"
+test_eq "... the PV has no free extent left (LVM2 reads it)" "$(field lvm2 pv_free "${D[0]}")" "0"
+same_rc "lvextend LV (neither size nor PV)" 3 lvextend t0440e/lv
+lvm2 vgremove -f t0440e >/dev/null 2>&1
+done_testing
