@@ -185,7 +185,8 @@ static bool repeatable(enum lvx_opt_id id)
     switch (id) {
     case LVX_OPT_VERBOSE: case LVX_OPT_DEBUG: case LVX_OPT_FORCE: case LVX_OPT_FORCE_LONG:
     case LVX_OPT_QUIET: case LVX_OPT_ADDTAG: case LVX_OPT_DELTAG: case LVX_OPT_DEVICES:
-    case LVX_OPT_OPTIONS: case LVX_OPT_SORT: case LVX_OPT_SELECT:
+    case LVX_OPT_OPTIONS: case LVX_OPT_SORT: case LVX_OPT_SELECT: case LVX_OPT_CONFIGREPORT:
+    case LVX_OPT_MINOR:
         return true;
     default:
         return false;
