@@ -40,6 +40,8 @@ struct lvx_activate_opts {
     bool partial;          /* --activationmode partial: missing areas -> error target */
     bool force;            /* deactivate: also an open LV (its table is replaced by the
                               error target, removal deferred to the last close) */
+    bool snapshot_only;    /* deactivate a COW LV: only its snapshot devices (the origin
+                              and its other snapshots stay), for removing it */
 };
 
 /* Kernel-side state of an LV as a backend sees it. */
@@ -52,6 +54,10 @@ struct lvx_lv_kstate {
     int64_t major, minor;   /* -1 when inactive */
     int64_t read_ahead;     /* sectors, -1 unknown */
     const char *backend;    /* the backend's name */
+    /* a COW LV's snapshot device (dm-snap status line), when snapshot is true */
+    bool snapshot;
+    bool snap_invalid;      /* "Invalid"/"Overflow"/"Merge failed" */
+    uint64_t snap_used, snap_total, snap_meta;   /* sectors */
 };
 
 struct lvx_activation_backend {
@@ -103,6 +109,8 @@ const struct lvx_activation_backend *lvx_activation_find(const char *name);
  * not partial: LVM2's "Refusing activation of partial LV ..." message), -EINVAL. */
 int lvx_activation_check(struct lvx_ctx *ctx, const struct lvx_lv *lv,
                          const struct lvx_activate_opts *opts);
+/* Is lv a snapshot's COW LV or an origin with snapshots (activated as one set)? */
+bool lvx_activation_has_snapshots(const struct lvx_lv *lv);
 /* Does lv use a PV whose device is missing? */
 bool lvx_activation_lv_partial(const struct lvx_lv *lv);
 /* lvx_activation_check() then be->activate(). */

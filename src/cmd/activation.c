@@ -161,8 +161,23 @@ int lvx_actcmd_activate(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
     return 0;
 }
 
+static int deactivate(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
+                      const struct lvx_lv *lv, bool force, bool snapshot_only);
+
 int lvx_actcmd_deactivate(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
                           const struct lvx_lv *lv, bool force)
+{
+    return deactivate(env, a, lv, force, false);
+}
+
+int lvx_actcmd_deactivate_snapshot(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
+                                   const struct lvx_lv *cow, bool force)
+{
+    return deactivate(env, a, cow, force, true);
+}
+
+static int deactivate(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
+                      const struct lvx_lv *lv, bool force, bool snapshot_only)
 {
     struct lvx_lv_kstate ks;
     if (!lvx_actcmd_is_active(env, a, lv, &ks))
@@ -176,6 +191,7 @@ int lvx_actcmd_deactivate(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
         return 0;
     struct lvx_activate_opts o = a->opts;
     o.force = force;
+    o.snapshot_only = snapshot_only;
     if (a->be->deactivate(env->ctx, lv, &o) < 0)
         return lvx_cmd_fail(env);
     return 0;

@@ -33,7 +33,8 @@ static const enum lvx_opt_id pvcreate_opts[] = {
 static const enum lvx_opt_id lvcreate_opts[] = {
     LVX_OPT_SIZE, LVX_OPT_EXTENTS, LVX_OPT_NAME, LVX_OPT_STRIPES, LVX_OPT_STRIPESIZE,
     LVX_OPT_TYPE, LVX_OPT_ALLOC, LVX_OPT_CONTIGUOUS, LVX_OPT_PERMISSION, LVX_OPT_READAHEAD,
-    LVX_OPT_ADDTAG, LVX_OPT_ZERO, LVX_OPT_WIPESIGNATURES, LVX_OPT_ACTIVATE, END };
+    LVX_OPT_ADDTAG, LVX_OPT_ZERO, LVX_OPT_WIPESIGNATURES, LVX_OPT_ACTIVATE,
+    LVX_OPT_SNAPSHOT, LVX_OPT_CHUNKSIZE, END };
 static const enum lvx_opt_id lvresize_opts[] = {
     LVX_OPT_SIZE, LVX_OPT_EXTENTS, LVX_OPT_STRIPES, LVX_OPT_STRIPESIZE, LVX_OPT_ALLOC, END };
 static const enum lvx_opt_id lvchange_opts[] = {

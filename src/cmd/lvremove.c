@@ -5,8 +5,10 @@
  * change (one commit) per argument, as LVM2 does per LV.
  *
  * Refused as LVM2 refuses (or where lvx cannot do what LVM2 would): LVs used by
- * other LVs (sub-LVs, origins of snapshots, pools with thin volumes) and LVs of
- * segment types other than linear/striped.  An active LV is deactivated first
+ * other LVs (sub-LVs, pools with thin volumes) and LVs of segment types other than
+ * linear/striped.  A COW snapshot goes with its internal snapshotN LV (an active one:
+ * only its snapshot devices are removed, then the origin's devices are reloaded); an
+ * origin takes its snapshots with it first, as LVM2 (each asked about when active).  An active LV is deactivated first
  * (cmd/activation.c) after the question "Do you really want to remove active logical
  * volume vg/lv?" (skipped with -y or -f); a mounted one is refused, an open one too
  * unless -f.
@@ -16,6 +18,8 @@
 #include "cmd/actcmd.h"
 
 #include <string.h>
+
+#include "model/snapshot.h"
 
 /* Deactivate an active lv (asking first unless -y/-f); false when it stays. */
 static bool deactivate_first(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
@@ -35,14 +39,77 @@ static bool deactivate_first(struct lvx_cmd_env *env, const struct lvx_actcmd *a
     return lvx_actcmd_deactivate(env, act, lv, force) == 0;
 }
 
-/* Remove lv from its VG, or print why not.  true when removed. */
-static bool remove_one(struct lvx_cmd_env *env, const struct lvx_actcmd *act, struct lvx_lv *lv)
+/* What one argument removed: names for the messages, origins to reload after. */
+struct removal {
+    const char **names;
+    unsigned count;
+    struct lvx_lv **origins;        /* active origins that lost a snapshot */
+    unsigned origin_count;
+};
+
+static bool in_vg(const struct lvx_lv *lv)
 {
+    return lv->index < lv->vg->lv_count && lv->vg->lvs[lv->index] == lv;
+}
+
+/* A COW LV: ask (active), remove its snapshot devices, then it and its snapshotN. */
+static bool remove_snapshot(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                            struct lvx_lv *cow, struct removal *r)
+{
+    if (lvx_actcmd_is_active(env, act, cow, NULL)) {
+        bool force = env->args->count[LVX_OPT_FORCE] > 0;
+        if (!force && !env->args->count[LVX_OPT_YES]) {
+            const char *q = lvx_pool_printf(env->pool, "Do you really want to remove active "
+                                            "logical volume %s/%s?", cow->vg->name, cow->name);
+            if (!lvx_lvcmd_confirm(q)) {
+                lvx_cmd_errorf("Logical volume %s/%s not removed.", cow->vg->name, cow->name);
+                return false;
+            }
+        }
+        if (lvx_actcmd_deactivate_snapshot(env, act, cow, force) != 0)
+            return false;
+        struct lvx_lv *origin = lvx_lv_cow_snapshot_seg(cow)->origin_lv;
+        bool listed = false;
+        for (unsigned i = 0; i < r->origin_count; i++)
+            listed = listed || r->origins[i] == origin;
+        if (!listed)
+            r->origins[r->origin_count++] = origin;
+    }
+    lvx_vg_remove_snapshot(cow->vg, cow);
+    lvx_vg_remove_lv(cow->vg, cow);
+    r->names[r->count++] = cow->name;
+    return true;
+}
+
+/* Remove lv from its VG, or print why not.  true when removed. */
+static bool remove_one(struct lvx_cmd_env *env, const struct lvx_actcmd *act, struct lvx_lv *lv,
+                       struct removal *r)
+{
+    if (!in_vg(lv))
+        return true;      /* went with its origin */
+    if (lvx_lv_is_cow(lv))
+        return remove_snapshot(env, act, lv, r);
+    unsigned n = lvx_lv_snapshot_segs(lv, NULL, 0);
+    if (n) {
+        /* an origin: its snapshots first */
+        const struct lvx_seg **segs = lvx_pool_alloc(env->pool, n * sizeof(*segs));
+        struct lvx_lv **cows = lvx_pool_alloc(env->pool, n * sizeof(*cows));
+        lvx_lv_snapshot_segs(lv, segs, n);
+        for (unsigned i = 0; i < n; i++)
+            cows[i] = segs[i]->cow_lv;
+        for (unsigned i = 0; i < n; i++)
+            if (!remove_snapshot(env, act, cows[i], r))
+                return false;
+    }
     if (lvx_lvcmd_refuse_complex(lv, "remove"))
         return false;
     if (!deactivate_first(env, act, lv))
         return false;
     lvx_vg_remove_lv(lv->vg, lv);
+    r->names[r->count++] = lv->name;
+    for (unsigned i = 0; i < r->origin_count; i++)
+        if (r->origins[i] == lv)
+            r->origins[i] = NULL;    /* gone: nothing to reload */
     return true;
 }
 
@@ -57,19 +124,26 @@ static int remove_arg(struct lvx_cmd_env *env, const struct lvx_actcmd *act, con
     if (rc)
         return rc;
     /* visible top-level LVs; sub-LVs go with their owners (refused for now) */
-    const char **removed = lvx_pool_alloc(env->pool, (count + 1) * sizeof(char *));
-    for (unsigned i = 0; i < count; i++) {
-        if (remove_one(env, act, lvs[i]))
-            removed[n++] = lvs[i]->name;
-        else
+    unsigned all = u.vg->lv_count + 1;
+    struct removal r = {
+        .names = lvx_pool_alloc(env->pool, all * sizeof(char *)),
+        .origins = lvx_pool_alloc(env->pool, all * sizeof(struct lvx_lv *)),
+    };
+    for (unsigned i = 0; i < count; i++)
+        if (!remove_one(env, act, lvs[i], &r))
             failed = true;
-    }
+    n = r.count;
     if (n && (rc = lvx_lvcmd_commit(env, &u))) {
         lvx_vg_update_end(&u);
         return rc;
     }
+    /* active origins that keep living: their devices follow the new metadata (the
+     * -real layer goes with the last snapshot) */
+    for (unsigned i = 0; i < r.origin_count; i++)
+        if (r.origins[i] && lvx_actcmd_activate(env, act, r.origins[i]))
+            failed = true;
     for (unsigned i = 0; i < n; i++)
-        lvx_notice(env->ctx, "Logical volume \"%s\" successfully removed.", removed[i]);
+        lvx_notice(env->ctx, "Logical volume \"%s\" successfully removed.", r.names[i]);
     lvx_vg_update_end(&u);
     return failed ? LVX_EXIT_FAILED : 0;
 }

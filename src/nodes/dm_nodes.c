@@ -74,6 +74,8 @@ int lvx_dm_nodes_add(struct lvx_ctx *ctx, const char *name, uint32_t major, uint
     snprintf(node, sizeof(node), "%s/mapper/%s", dev, name);
     if ((rc = make_dir(ctx, dir)) < 0 || (rc = make_node(ctx, node, makedev(major, minor))) < 0)
         return rc;
+    if (!lv)
+        return 0;     /* a layer device (-real, -cow): no /dev/VG/LV link */
     snprintf(dir, sizeof(dir), "%s/%s", dev, vg);
     snprintf(target, sizeof(target), "../mapper/%s", name);
     snprintf(link, sizeof(link), "%s/%s/%s", dev, vg, lv);
@@ -86,10 +88,12 @@ void lvx_dm_nodes_remove(const char *name, const char *vg, const char *lv)
 {
     const char *dev = lvx_dm_dev_dir();
     char path[PATH_MAX];
-    snprintf(path, sizeof(path), "%s/%s/%s", dev, vg, lv);
-    unlink(path);
-    snprintf(path, sizeof(path), "%s/%s", dev, vg);
-    rmdir(path);                   /* only when empty */
+    if (lv) {
+        snprintf(path, sizeof(path), "%s/%s/%s", dev, vg, lv);
+        unlink(path);
+        snprintf(path, sizeof(path), "%s/%s", dev, vg);
+        rmdir(path);               /* only when empty */
+    }
     snprintf(path, sizeof(path), "%s/mapper/%s", dev, name);
     unlink(path);
 }

@@ -21,10 +21,12 @@
 
 /* "/dev" or $DM_DEV_DIR. */
 const char *lvx_dm_dev_dir(void);
-/* Make /dev/mapper/<name> (block major:minor) and /dev/<vg>/<lv> -> ../mapper/<name>. */
+/* Make /dev/mapper/<name> (block major:minor) and /dev/<vg>/<lv> -> ../mapper/<name>
+ * (lv NULL: a layer device, the mapper node only). */
 int lvx_dm_nodes_add(struct lvx_ctx *ctx, const char *name, uint32_t major, uint32_t minor,
                      const char *vg, const char *lv);
-/* Remove both (missing ones are fine) and /dev/<vg> when it became empty. */
+/* Remove both (missing ones are fine; lv NULL: the node only) and /dev/<vg> when it
+ * became empty. */
 void lvx_dm_nodes_remove(const char *name, const char *vg, const char *lv);
 
 #endif
