@@ -423,8 +423,8 @@ static int create_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
     int rc;
 
     const char *name = o->lv_name ? o->lv_name : first_free_name(env, vg);
-    if ((rc = lvx_lvcmd_check_new_name(vg, name)) || (rc = check_vg_room(vg)) ||
-        (o->snapshot && (rc = check_origin(env, vg, o, act))))
+    if ((o->snapshot && (rc = check_origin(env, vg, o, act))) ||
+        (rc = lvx_lvcmd_check_new_name(vg, name)) || (rc = check_vg_room(vg)))
         return rc;
     if (o->stripe_size > vg->extent_size) {
         lvx_notice(env->ctx, "Reducing requested stripe size %s to maximum, physical extent "
