@@ -96,6 +96,13 @@ extern const struct lvx_activation_backend lvx_activation_user;
 int lvx_activation_dm_table(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool partial,
                             struct lvx_buf *out);
 
+/* The dm tables of an origin with snapshots or of a COW LV, as `dmsetup table` prints
+ * them: "<name>: <line>" for the LV's device (snapshot-origin / snapshot) and for its
+ * layer (-real / -cow, its own segments).  The other devices of the set are named by
+ * their device numbers when they exist in the kernel, else by their DM names. */
+int lvx_activation_dm_set_lines(struct lvx_ctx *ctx, const struct lvx_lv *lv,
+                                struct lvx_buf *out);
+
 /* The backend to use, or NULL (with the reason in ctx, -ENODEV/-EINVAL) when none
  * is usable or activation is turned off.  forced: a backend name, "none", or NULL. */
 const struct lvx_activation_backend *lvx_activation_choose(struct lvx_ctx *ctx,

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "map/map.h"
 #include "model/snapshot.h"
 #include "nodes/dm_nodes.h"
 
@@ -338,4 +339,73 @@ int lvx_dm_snapshot_usage(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *na
     }
     lvx_buf_free(&st);
     return 0;
+}
+
+/* "maj:min" of a device of the set when it exists in the kernel, else its DM name. */
+static void dev_ref(struct lvx_ctx *ctx, struct lvx_dm *dm, bool have_dm, const struct lvx_lv *lv,
+                    const char *layer, struct lvx_buf *out)
+{
+    struct lvx_dm_ids ids;
+    struct lvx_dm_info info;
+    if (lvx_dm_ids_of(ctx, lv, layer, &ids) < 0) {
+        lvx_error_clear(ctx);
+        lvx_buf_puts(out, "?");
+        return;
+    }
+    if (have_dm && lvx_dm_info(ctx, dm, ids.name, &info) == 0 && info.exists &&
+        strcmp(info.uuid, ids.uuid) == 0)
+        lvx_buf_printf(out, "%u:%u", info.major, info.minor);
+    else
+        lvx_buf_puts(out, ids.name);
+    lvx_error_clear(ctx);
+}
+
+/* "<name>: <line>" for each line of table */
+static void prefixed(struct lvx_buf *out, const char *name, const char *table)
+{
+    while (*table) {
+        const char *nl = strchr(table, '\n');
+        size_t len = nl ? (size_t)(nl - table) : strlen(table);
+        lvx_buf_printf(out, "%s: ", name);
+        lvx_buf_append(out, table, len);
+        lvx_buf_putc(out, '\n');
+        table += len + (nl != NULL);
+    }
+}
+
+int lvx_activation_dm_set_lines(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_buf *out)
+{
+    const struct lvx_seg *cs = lvx_lv_cow_snapshot_seg(lv);
+    const struct lvx_lv *origin = cs ? cs->origin_lv : lv;
+    uint64_t sectors = origin->le_count * (uint64_t)origin->vg->extent_size;
+    struct lvx_dm_ids top, layer;
+    struct lvx_buf t = LVX_BUF_INIT, real = LVX_BUF_INIT, cow = LVX_BUF_INIT;
+    struct lvx_dm dm;
+    struct lvx_ctx quiet = *ctx;
+    bool have_dm = lvx_dm_open(&quiet, &dm) == 0;
+    int rc;
+    if ((rc = lvx_dm_ids_of(ctx, lv, NULL, &top)) < 0 ||
+        (rc = lvx_dm_ids_of(ctx, lv, cs ? "cow" : "real", &layer)) < 0 ||
+        (rc = lvx_map_dm_table(ctx, lv, &t)) < 0)
+        goto out;
+    dev_ref(&quiet, &dm, have_dm, origin, "real", &real);
+    lvx_buf_reset(&t);
+    if (cs) {
+        dev_ref(&quiet, &dm, have_dm, lv, "cow", &cow);
+        lvx_buf_printf(&t, "0 %" PRIu64 " snapshot %s %s P %u\n", sectors, lvx_buf_str(&real),
+                       lvx_buf_str(&cow), cs->chunk_size);
+    } else {
+        lvx_buf_printf(&t, "0 %" PRIu64 " snapshot-origin %s\n", sectors, lvx_buf_str(&real));
+    }
+    prefixed(out, top.name, lvx_buf_str(&t));
+    lvx_buf_reset(&t);
+    if ((rc = lvx_map_dm_table(ctx, lv, &t)) == 0)
+        prefixed(out, layer.name, lvx_buf_str(&t));
+out:
+    if (have_dm)
+        lvx_dm_close(&dm);
+    lvx_buf_free(&t);
+    lvx_buf_free(&real);
+    lvx_buf_free(&cow);
+    return rc;
 }
