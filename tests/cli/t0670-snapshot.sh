@@ -100,6 +100,23 @@ if [[ -e /dev/fuse ]]; then
             _ "$out"
         test_eq "user backend: nothing written for vg1/$lv" "$(sums)" "$before"
     done
+    # an origin the daemon serves: no snapshot of it (the daemon would not copy chunks)
+    U() { DM_DEV_DIR=$SCRATCH/dev LVX_ACTIVATION_BACKEND=user X "$@" --config 'global { activation = 1 }'; }
+    mkdir -p "$SCRATCH/dev"
+    test_ok "user backend: a plain LV o2 made" sh -c \
+        "'$LVX' lvcreate -an -L 8m -n o2 vg1 --devices $DEVS 2>/dev/null" 
+    test_ok "user backend: o2 activated" U lvchange -ay vg1/o2
+    before=$(sums)
+    rc=0
+    out=$(U lvcreate -s -L 4m -n s9 vg1/o2 2>&1) || rc=$?
+    test_eq "user backend: lvcreate -s of the active o2 refused, exit 5" "$rc" 5
+    test_ok "user backend: one line naming the backend" sh -c \
+        "[ \$(printf '%s\n' \"\$1\" | wc -l) = 1 ] && printf '%s' \"\$1\" | grep -q 'active in the user activation backend'" \
+        _ "$out"
+    test_eq "user backend: nothing written by the refused lvcreate -s" "$(sums)" "$before"
+    test_ok "user backend: o2 deactivated and removed" sh -c \
+        "DM_DEV_DIR=$SCRATCH/dev LVX_ACTIVATION_BACKEND=user '$LVX' lvchange -an vg1/o2 --devices $DEVS --config 'global { activation = 1 }' &&
+         '$LVX' lvremove -f vg1/o2 --devices $DEVS >/dev/null"
     lvx daemon stop >/dev/null 2>&1
 else
     test_skip "user backend refusal" "no /dev/fuse"
