@@ -31,7 +31,7 @@ test_ok "lvx makes vg1 and a 40m origin" sh -c \
     "'$LVX' pvcreate -q $D1 $D2 --devices $DEVS && '$LVX' vgcreate -q vg1 $D1 $D2 --devices $DEVS &&
      '$LVX' lvcreate -an -L 40m -n orig vg1 --devices $DEVS"
 # old data where the COW will be placed (the next free extents on D1)
-pe_start=$(lvm2 pvs --noheadings --units s --nosuffix -o pe_start "$D1" | tr -d ' ')
+pe_start=$(lvm2 pvs --noheadings --units s --nosuffix -o pe_start "$D1" 2>/dev/null | tr -d ' ')
 test_ok "old data written past the origin" sh -c \
     "dd if=/dev/urandom of=$D1 bs=512 seek=$((pe_start + 40 * 2048)) count=16384 conv=notrunc,fsync 2>/dev/null"
 
