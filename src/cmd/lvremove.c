@@ -21,9 +21,10 @@
 
 #include "model/snapshot.h"
 
-/* Deactivate an active lv (asking first unless -y/-f); false when it stays. */
+/* Deactivate an active lv (asking first unless -y/-f; a COW LV: only its snapshot's
+ * devices); false when it stays. */
 static bool deactivate_first(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
-                             struct lvx_lv *lv)
+                             struct lvx_lv *lv, bool snapshot)
 {
     if (!lvx_actcmd_is_active(env, act, lv, NULL))
         return true;
@@ -36,7 +37,8 @@ static bool deactivate_first(struct lvx_cmd_env *env, const struct lvx_actcmd *a
             return false;
         }
     }
-    return lvx_actcmd_deactivate(env, act, lv, force) == 0;
+    return (snapshot ? lvx_actcmd_deactivate_snapshot(env, act, lv, force)
+                     : lvx_actcmd_deactivate(env, act, lv, force)) == 0;
 }
 
 /* What one argument removed: names for the messages, origins to reload after. */
@@ -57,16 +59,7 @@ static bool remove_snapshot(struct lvx_cmd_env *env, const struct lvx_actcmd *ac
                             struct lvx_lv *cow, struct removal *r)
 {
     if (lvx_actcmd_is_active(env, act, cow, NULL)) {
-        bool force = env->args->count[LVX_OPT_FORCE] > 0;
-        if (!force && !env->args->count[LVX_OPT_YES]) {
-            const char *q = lvx_pool_printf(env->pool, "Do you really want to remove active "
-                                            "logical volume %s/%s?", cow->vg->name, cow->name);
-            if (!lvx_lvcmd_confirm(q)) {
-                lvx_cmd_errorf("Logical volume %s/%s not removed.", cow->vg->name, cow->name);
-                return false;
-            }
-        }
-        if (lvx_actcmd_deactivate_snapshot(env, act, cow, force) != 0)
+        if (!deactivate_first(env, act, cow, true))
             return false;
         struct lvx_lv *origin = lvx_lv_cow_snapshot_seg(cow)->origin_lv;
         bool listed = false;
@@ -103,7 +96,7 @@ static bool remove_one(struct lvx_cmd_env *env, const struct lvx_actcmd *act, st
     }
     if (lvx_lvcmd_refuse_complex(lv, "remove"))
         return false;
-    if (!deactivate_first(env, act, lv))
+    if (!deactivate_first(env, act, lv, false))
         return false;
     lvx_vg_remove_lv(lv->vg, lv);
     r->names[r->count++] = lv->name;
