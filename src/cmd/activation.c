@@ -23,6 +23,7 @@
 #include "cmd/lvcmd.h"
 #include "cmd/vgcmd.h"
 #include "config/config.h"
+#include "model/snapshot.h"
 #include "report/report.h"
 
 /* The activation mode as LVM2 takes it: lvm.conf activation/activation_mode (default
@@ -278,6 +279,25 @@ int lvx_actcmd_vgchange(struct lvx_cmd_env *env, char **names, unsigned count, b
     return activate_each(env, names, count, activate, vg_activation);
 }
 
+/* lvchange -a of a COW LV changes its origin and all its snapshots: LVM2's question
+ * first (not with -y).  0, or LVX_EXIT_FAILED when the answer is no. */
+static int confirm_snapshot_change(struct lvx_cmd_env *env, const struct lvx_lv *lv)
+{
+    const struct lvx_seg *cs = lvx_lv_cow_snapshot_seg(lv);
+    if (!cs || !cs->origin_lv || env->args->count[LVX_OPT_YES])
+        return 0;
+    unsigned others = lvx_lv_snapshot_segs(cs->origin_lv, NULL, 0) - 1;
+    const char *more = others ? lvx_pool_printf(env->pool, " and %u other snapshot(s)", others)
+                              : "";
+    const char *q = lvx_pool_printf(env->pool, "Change of snapshot %s/%s will also change its "
+                                    "origin %s/%s%s. Proceed?", lv->vg->name, lv->name,
+                                    lv->vg->name, cs->origin_lv->name, more);
+    if (lvx_lvcmd_confirm(q))
+        return 0;
+    lvx_cmd_errorf("Logical volume %s/%s not changed.", lv->vg->name, lv->name);
+    return LVX_EXIT_FAILED;
+}
+
 static int lvchange_one(struct lvx_cmd_env *env, const struct lvx_actcmd *a, const char *arg,
                         bool activate)
 {
@@ -295,14 +315,16 @@ static int lvchange_one(struct lvx_cmd_env *env, const struct lvx_actcmd *a, con
         if (!lv) {
             lvx_cmd_errorf("Failed to find logical volume \"%s/%s\"", vgname, lvname);
             rc = LVX_EXIT_FAILED;
-        } else {
+        } else if (!(rc = confirm_snapshot_change(env, lv))) {
             rc = change_lv(env, a, lv, activate);
         }
     } else {
         for (unsigned i = 0; i < u.vg->lv_count; i++) {
             if (!wanted_lv(u.vg->lvs[i], activate))
                 continue;
-            int r = change_lv(env, a, u.vg->lvs[i], activate);
+            int r = confirm_snapshot_change(env, u.vg->lvs[i]);
+            if (!r)
+                r = change_lv(env, a, u.vg->lvs[i], activate);
             if (r > rc)
                 rc = r;
         }

@@ -87,6 +87,13 @@ bad "origin without its VG" 3 "The origin name should include the volume group."
 bad "reduce an origin" 5 "Snapshot origin volumes cannot be reduced in size yet." \
     lvreduce -f -L -4m vg1/orig
 
+rc=0
+out=$(echo n | X lvchange -ay vg1/s1 2>&1) || rc=$?
+test_eq "lvchange -a of a snapshot asks about its origin; 'n' changes nothing (exit 5)" "$rc" 5
+test_ok "lvchange -a of a snapshot: LVM2's question and answer" sh -c \
+    "printf '%s' \"\$1\" | grep -qF 'Change of snapshot vg1/s1 will also change its origin vg1/orig and 2 other snapshot(s). Proceed? [y/n]' &&
+     printf '%s' \"\$1\" | grep -qF 'Logical volume vg1/s1 not changed.'" _ "$out"
+
 # ---------------------------------------------------------------- the user-space backend
 if [[ -e /dev/fuse ]]; then
     for lv in orig s1; do
