@@ -99,7 +99,7 @@ if [[ -e /dev/fuse ]]; then
     for lv in orig s1; do
         before=$(sums)
         rc=0
-        out=$(LVX_ACTIVATION_BACKEND=user X lvchange -ay vg1/$lv \
+        out=$(LVX_ACTIVATION_BACKEND=user X lvchange -y -ay vg1/$lv \
             --config 'global { activation = 1 }' 2>&1) || rc=$?
         test_eq "user backend: activation of vg1/$lv refused, exit 5" "$rc" 5
         test_ok "user backend: one line saying snapshots are not supported" sh -c \
