@@ -6,13 +6,14 @@
 #              for checks of your own: _tap_result 0|1 "description", _diag_file LABEL FILE
 #   guards:    need_root, need_loop, need_cmd CMD..., need_lvx (each skips the whole test)
 #   scratch:   $SCRATCH (private mktemp dir, removed on exit)
-#   devices:   make_loop SIZE, attach_loop FILE [OPT...], attach_loop_from N FILE,
+#   devices:   make_loop SIZE, make_loops N SIZE, attach_loop FILE [OPT...], attach_loop_from N FILE,
 #              detach_loop DEV, loops_of FILE, loop_holds DEV FILE, our_loops; a device
 #              is known by its backing file: at exit (also on failure or Ctrl-C) the
 #              test's lvx daemon is stopped, its VGs removed, then only the devices still
 #              attached to its files are detached (see "scratch + cleanup")
 #   fixtures:  fixture_images SCENARIO DIR, fixture_scenarios, fixture_vgs SCENARIO
-#   LVM2:      lvm_sandbox DEV..., lvm2 ARGS... (the real LVM2 restricted to DEV...);
+#   LVM2:      lvm_sandbox DEV..., lvm2 ARGS... (the real LVM2 restricted to DEV...),
+#              both ARGS... (lvx and LVM2 side by side: $SCRATCH/{x,l}.{out,err,rc});
 #              LVM_SYSTEM_DIR=$SCRATCH/lvm is exported: lvx and LVM2 see only the
 #              test's loop devices even before lvm_sandbox
 #   lvx:       lvx ARGS... (runs $LVX, default build-asan/lvx), sanitizer_report FILE
@@ -312,6 +313,13 @@ make_loop() {
     attach_loop "$file"
 }
 
+# make_loops N SIZE -> prints N devices (one a line) as make_loop SIZE does, for
+#   mapfile -t D < <(make_loops 3 64M)
+make_loops() {
+    local i
+    for ((i = 0; i < $1; i++)); do make_loop "$2" || return 1; done
+}
+
 # detach_loop DEV: detach one of our loops early (and forget it).  Refused (status 1,
 # nothing done) when DEV is not attached to the file this test attached it to.
 detach_loop() {
@@ -392,6 +400,18 @@ export LVM_SYSTEM_DIR="$SCRATCH/lvm"
 
 lvm2() {
     LVM_SYSTEM_DIR="$SCRATCH/lvm" LVM_SUPPRESS_FD_WARNINGS=1 lvm "$@"
+}
+
+# both ARGS...: the same command line through lvx (the function or command named by
+# $LVX_CMD, default lvx) and then LVM2 (lvm2); stdout, stderr and exit code of each in
+# $SCRATCH/x.{out,err,rc} and $SCRATCH/l.{out,err,rc}, for side-by-side checks.
+both() {
+    local rc=0
+    "${LVX_CMD:-lvx}" "$@" >"$SCRATCH/x.out" 2>"$SCRATCH/x.err" || rc=$?
+    echo "$rc" >"$SCRATCH/x.rc"
+    rc=0
+    lvm2 "$@" >"$SCRATCH/l.out" 2>"$SCRATCH/l.err" || rc=$?
+    echo "$rc" >"$SCRATCH/l.rc"
 }
 
 # ---------------------------------------------------------------- lvx

@@ -18,7 +18,7 @@
 #include "cmd/actcmd.h"
 #include "cmd/commands.h"
 #include "dev/io.h"
-#include "meta/index.h"
+#include "meta/read.h"
 #include "meta/scan.h"
 #include "report/report.h"
 

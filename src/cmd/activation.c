@@ -198,12 +198,19 @@ static int deactivate(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
     return 0;
 }
 
+/* Is lv flagged to be skipped at activation (and no -K/--ignoreactivationskip)? */
+static bool skipped_lv(struct lvx_cmd_env *env, const struct lvx_lv *lv)
+{
+    return (lv->flags & LVX_LVF_ACTIVATION_SKIP) &&
+           !env->args->count[LVX_OPT_IGNOREACTIVATIONSKIP];
+}
+
 /* LVs that vgchange/lvchange -a act on: visible, not skipped, of the VG. */
-static bool wanted_lv(const struct lvx_lv *lv, bool activate)
+static bool wanted_lv(struct lvx_cmd_env *env, const struct lvx_lv *lv, bool activate)
 {
     if (!lvx_lv_is_visible(lv))
         return false;
-    return !activate || !(lv->flags & LVX_LVF_ACTIVATION_SKIP);
+    return !activate || !skipped_lv(env, lv);
 }
 
 static unsigned count_active(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
@@ -241,7 +248,7 @@ static int vg_activation(struct lvx_cmd_env *env, const struct lvx_actcmd *a, co
         return rc;
     for (unsigned i = 0; i < u.vg->lv_count; i++) {
         const struct lvx_lv *lv = u.vg->lvs[i];
-        if (!wanted_lv(lv, activate))
+        if (!wanted_lv(env, lv, activate))
             continue;
         int r = change_lv(env, a, lv, activate);
         if (r > rc)
@@ -315,12 +322,15 @@ static int lvchange_one(struct lvx_cmd_env *env, const struct lvx_actcmd *a, con
         if (!lv) {
             lvx_cmd_errorf("Failed to find logical volume \"%s/%s\"", vgname, lvname);
             rc = LVX_EXIT_FAILED;
+        } else if (activate && skipped_lv(env, lv)) {       /* LVM2: skipped, exit 0 */
+            lvx_info(env->ctx, "Skipping activation of %s/%s: it is flagged to be skipped "
+                     "(use -K).", vgname, lvname);
         } else if (!(rc = confirm_snapshot_change(env, lv))) {
             rc = change_lv(env, a, lv, activate);
         }
     } else {
         for (unsigned i = 0; i < u.vg->lv_count; i++) {
-            if (!wanted_lv(u.vg->lvs[i], activate))
+            if (!wanted_lv(env, u.vg->lvs[i], activate))
                 continue;
             int r = confirm_snapshot_change(env, u.vg->lvs[i]);
             if (!r)

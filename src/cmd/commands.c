@@ -13,7 +13,8 @@
 #define REPORT_OPTS                                                                           \
     LVX_OPT_OPTIONS, LVX_OPT_SORT, LVX_OPT_SELECT, LVX_OPT_NOHEADINGS, LVX_OPT_SEPARATOR,     \
     LVX_OPT_NOSUFFIX, LVX_OPT_UNITS, LVX_OPT_REPORTFORMAT, LVX_OPT_ALL, LVX_OPT_ALIGNED,      \
-    LVX_OPT_UNBUFFERED, LVX_OPT_NAMEPREFIXES, LVX_OPT_UNQUOTED, LVX_OPT_ROWS, LVX_OPT_PARTIAL
+    LVX_OPT_UNBUFFERED, LVX_OPT_NAMEPREFIXES, LVX_OPT_UNQUOTED, LVX_OPT_ROWS, LVX_OPT_PARTIAL, \
+    LVX_OPT_READONLY, LVX_OPT_IGNORELOCKINGFAILURE
 
 static const enum lvx_opt_id pvs_opts[] = { REPORT_OPTS, LVX_OPT_SEGMENTS, END };
 static const enum lvx_opt_id vgs_opts[] = { REPORT_OPTS, END };
@@ -34,12 +35,13 @@ static const enum lvx_opt_id lvcreate_opts[] = {
     LVX_OPT_SIZE, LVX_OPT_EXTENTS, LVX_OPT_NAME, LVX_OPT_STRIPES, LVX_OPT_STRIPESIZE,
     LVX_OPT_TYPE, LVX_OPT_ALLOC, LVX_OPT_CONTIGUOUS, LVX_OPT_PERMISSION, LVX_OPT_READAHEAD,
     LVX_OPT_ADDTAG, LVX_OPT_ZERO, LVX_OPT_WIPESIGNATURES, LVX_OPT_ACTIVATE,
-    LVX_OPT_SNAPSHOT, LVX_OPT_CHUNKSIZE, END };
+    LVX_OPT_IGNOREACTIVATIONSKIP, LVX_OPT_NOUDEVSYNC, LVX_OPT_SNAPSHOT, LVX_OPT_CHUNKSIZE, END };
 static const enum lvx_opt_id lvresize_opts[] = {
     LVX_OPT_SIZE, LVX_OPT_EXTENTS, LVX_OPT_STRIPES, LVX_OPT_STRIPESIZE, LVX_OPT_ALLOC, END };
 static const enum lvx_opt_id lvchange_opts[] = {
     LVX_OPT_PERMISSION, LVX_OPT_READAHEAD, LVX_OPT_ADDTAG, LVX_OPT_DELTAG, LVX_OPT_ALLOC,
-    LVX_OPT_CONTIGUOUS, LVX_OPT_ACTIVATE, LVX_OPT_ACTIVATIONMODE, LVX_OPT_PARTIAL, END };
+    LVX_OPT_CONTIGUOUS, LVX_OPT_ACTIVATE, LVX_OPT_ACTIVATIONMODE, LVX_OPT_PARTIAL,
+    LVX_OPT_IGNOREACTIVATIONSKIP, LVX_OPT_IGNORELOCKINGFAILURE, LVX_OPT_NOUDEVSYNC, END };
 static const enum lvx_opt_id pvchange_opts[] = {
     LVX_OPT_ALLOCATABLE, LVX_OPT_METADATAIGNORE, LVX_OPT_UUID, LVX_OPT_ADDTAG, LVX_OPT_DELTAG,
     LVX_OPT_ALL, END };
@@ -51,12 +53,21 @@ static const enum lvx_opt_id vgchange_opts[] = {
     LVX_OPT_RESIZEABLE, LVX_OPT_VGMETADATACOPIES, LVX_OPT_METADATACOPIES_VG, LVX_OPT_ALLOC,
     LVX_OPT_ADDTAG, LVX_OPT_DELTAG, LVX_OPT_UUID, LVX_OPT_MAXLOGICALVOLUMES,
     LVX_OPT_MAXPHYSICALVOLUMES, LVX_OPT_ACTIVATE, LVX_OPT_ACTIVATIONMODE, LVX_OPT_PARTIAL,
-    END };
+    LVX_OPT_IGNOREACTIVATIONSKIP, LVX_OPT_IGNORELOCKINGFAILURE, LVX_OPT_NOUDEVSYNC,
+    LVX_OPT_AUTOACTIVATION, END };
 static const enum lvx_opt_id vgreduce_opts[] = { LVX_OPT_ALL, LVX_OPT_REMOVEMISSING, END };
 static const enum lvx_opt_id vgck_opts[] = { LVX_OPT_UPDATEMETADATA, END };
 static const enum lvx_opt_id vgcfgrestore_opts[] = { LVX_OPT_FILE, LVX_OPT_LIST,
                                                      LVX_OPT_FORCE_LONG, END };
-static const enum lvx_opt_id config_opts[] = { LVX_OPT_TYPE, END };
+static const enum lvx_opt_id config_opts[] = { LVX_OPT_TYPE, LVX_OPT_TYPECONFIG,
+    LVX_OPT_WITHCOMMENTS, LVX_OPT_MERGEDCONFIG, END };
+static const enum lvx_opt_id pvscan_opts[] = { LVX_OPT_CACHE, LVX_OPT_ACTIVATE, LVX_OPT_EXPORTED,
+    LVX_OPT_NOVOLUMEGROUP, LVX_OPT_SHORT, LVX_OPT_UUID, LVX_OPT_IGNORELOCKINGFAILURE,
+    LVX_OPT_NOUDEVSYNC, LVX_OPT_AUTOACTIVATION, LVX_OPT_IGNOREACTIVATIONSKIP, END };
+static const enum lvx_opt_id vgscan_opts[] = { LVX_OPT_MKNODES, LVX_OPT_IGNORELOCKINGFAILURE, END };
+static const enum lvx_opt_id lvscan_opts[] = { LVX_OPT_ALL, LVX_OPT_BLOCKDEVICE,
+    LVX_OPT_IGNORELOCKINGFAILURE, LVX_OPT_READONLY, END };
+static const enum lvx_opt_id vgmknodes_opts[] = { LVX_OPT_IGNORELOCKINGFAILURE, END };
 static const enum lvx_opt_id no_opts[] = { END };
 static const enum lvx_opt_id daemon_opts[] = { LVX_OPT_FORCE, END };
 
@@ -117,6 +128,19 @@ static const struct lvx_command command_table[] = {
     { "vgs", lvx_cmd_vgs, "Display information about volume groups", "[VG ...]", vgs_opts },
     { "version", lvx_cmd_version, "Display software and driver version information", "",
       no_opts },
+    { "lvmconfig", lvx_cmd_config, "Display and manipulate configuration information",
+      "[SECTION|SECTION/KEY ...]", config_opts },
+    { "dumpconfig", lvx_cmd_config, "Display and manipulate configuration information",
+      "[SECTION|SECTION/KEY ...]", config_opts },
+    { "segtypes", lvx_cmd_segtypes, "List available segment types", "", no_opts },
+    { "formats", lvx_cmd_formats, "List available metadata formats", "", no_opts },
+    { "pvscan", lvx_cmd_pvscan, "List all physical volumes", "[--cache [PV ...]]", pvscan_opts },
+    { "vgscan", lvx_cmd_vgscan, "Search for all volume groups", "", vgscan_opts },
+    { "lvscan", lvx_cmd_lvscan, "List all logical volumes in all volume groups", "",
+      lvscan_opts },
+    { "vgmknodes", lvx_cmd_vgmknodes,
+      "Create the special files for volume group devices in /dev", "[VG|VG/LV ...]",
+      vgmknodes_opts },
 };
 
 const struct lvx_command *lvx_command_table(unsigned *count)
@@ -166,9 +190,15 @@ void lvx_command_usage(struct lvx_buf *out, const struct lvx_command *cmd)
 
 void lvx_command_list(struct lvx_buf *out)
 {
+    lvx_command_list_as(out, "lvx");
+}
+
+void lvx_command_list_as(struct lvx_buf *out, const char *prog)
+{
     unsigned n;
     const struct lvx_command *t = lvx_command_table(&n);
-    lvx_buf_puts(out, "  Available lvx commands:\n  Use 'lvx help <command>' for more information\n   \n");
+    lvx_buf_printf(out, "  Available %s commands:\n  Use '%s help <command>' for more information\n   \n",
+                   prog, prog);
     for (unsigned i = 0; i < n; i++)
         lvx_buf_printf(out, "  %-15s %s\n", t[i].name, t[i].summary);
 }

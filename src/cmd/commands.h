@@ -5,7 +5,8 @@
  * helpers of cmd/common.c (loading VGs, printing errors, display-style sizes).
  *
  * Adding a command: write cmd/<name>.c with `int lvx_cmd_<name>(struct lvx_cmd_env *)`,
- * declare it below and add one line to the table in cmd/commands.c.
+ * declare it below and add one line to the table in cmd/commands.c.  The walk over the
+ * VGs/PVs/LVs its arguments name (and the VG update cycle) is cmd/toolkit.h's.
  */
 #ifndef LVX_CMD_COMMANDS_H
 #define LVX_CMD_COMMANDS_H
@@ -37,6 +38,8 @@ struct lvx_cmd_env {
     struct lvx_pool *pool;               /* freed when the command returns */
     struct lvx_cmd_args *args;
     const struct lvx_command *command;
+    const char *prog;                    /* "lvm" when called as lvm (or as an LVM2
+                                          * command name), else "lvx": help texts */
 };
 
 /* A command returns its exit code (LVX_EXIT_*). */
@@ -57,6 +60,11 @@ const struct lvx_command *lvx_command_table(unsigned *count);
 void lvx_command_usage(struct lvx_buf *out, const struct lvx_command *cmd);
 /* "Available lvx commands:" and one line per command. */
 void lvx_command_list(struct lvx_buf *out);
+/* The same naming the program prog ("lvm": "Available lvm commands:", as LVM2). */
+void lvx_command_list_as(struct lvx_buf *out, const char *prog);
+/* Is name one of LVM2's command names (cmd/lvm_names.c)?  Those lvx lacks are refused
+ * when lvx is called through a link of that name. */
+bool lvx_lvm2_command_name(const char *name);
 
 /* --- one function per command --------------------------------------------- */
 int lvx_cmd_pvs(struct lvx_cmd_env *env);
@@ -91,6 +99,12 @@ int lvx_cmd_pvcreate(struct lvx_cmd_env *env);
 int lvx_cmd_pvremove(struct lvx_cmd_env *env);
 int lvx_cmd_pvchange(struct lvx_cmd_env *env);
 int lvx_cmd_pvresize(struct lvx_cmd_env *env);
+int lvx_cmd_pvscan(struct lvx_cmd_env *env);        /* cmd/pvscan.c */
+int lvx_cmd_vgscan(struct lvx_cmd_env *env);        /* cmd/vgscan.c */
+int lvx_cmd_lvscan(struct lvx_cmd_env *env);        /* cmd/lvscan.c */
+int lvx_cmd_vgmknodes(struct lvx_cmd_env *env);     /* cmd/vgmknodes.c */
+int lvx_cmd_segtypes(struct lvx_cmd_env *env);      /* cmd/segtypes.c */
+int lvx_cmd_formats(struct lvx_cmd_env *env);       /* cmd/segtypes.c */
 
 /* --- common.c: helpers ---------------------------------------------------- */
 
@@ -119,9 +133,6 @@ char **lvx_cmd_vg_names(struct lvx_cmd_env *env, unsigned *count);
  * LV with the tag (all of a VG with the tag); the arguments themselves when there is
  * no tag (no scan).  In env->pool; NULL when the scan failed (printed). */
 char **lvx_cmd_lv_args(struct lvx_cmd_env *env, unsigned *count);
-/* fn for each VG of lvx_cmd_vg_names(); the highest exit code (LVX_EXIT_FAILED when the
- * names could not be had). */
-int lvx_cmd_each_vg(struct lvx_cmd_env *env, int (*fn)(struct lvx_cmd_env *env, const char *vg));
 
 /* PVs named on the command line (all when count == 0), as VGs narrowed to those PVs
  * plus orphans.  Unknown names print LVM2's message and set *failed. */

@@ -16,11 +16,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "meta/index.h"
-#include "meta/scan.h"
+#include "meta/read.h"
 
 /* Commands whose arguments all name VGs (VG, VG/LV, /dev/VG/LV): they read only those
- * VGs' devices when the device index allows (meta/index.h).  NULL for the others. */
+ * VGs' devices when the device index allows (meta/read.h).  NULL for the others. */
 static const char *const *vg_names_of_args(struct lvx_cmd_env *env, unsigned *count)
 {
     static const char *const vg_arg_commands[] = {
@@ -156,21 +155,6 @@ char **lvx_cmd_vg_names(struct lvx_cmd_env *env, unsigned *count)
     *count = k;
     lvx_cmd_unload(&v);
     return names;
-}
-
-int lvx_cmd_each_vg(struct lvx_cmd_env *env, int (*fn)(struct lvx_cmd_env *env, const char *vg))
-{
-    unsigned count;
-    char **names = lvx_cmd_vg_names(env, &count);
-    if (!names)
-        return LVX_EXIT_FAILED;
-    int rc = 0;
-    for (unsigned i = 0; i < count; i++) {
-        int r = fn(env, names[i]);
-        if (r > rc)
-            rc = r;
-    }
-    return rc;
 }
 
 char **lvx_cmd_lv_args(struct lvx_cmd_env *env, unsigned *count)

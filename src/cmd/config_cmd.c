@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * cmd/config_cmd.c - `lvx config [--type current|default|diff|full] [PATH ...]`
- * (also `lvx lvmconfig`): print the effective configuration - lvm.conf merged with
+ * (also `lvmconfig`, `dumpconfig`; --typeconfig is --type, --withcomments and --mergedconfig are accepted: lvx has no comment
+ * texts, and its default/diff/full trees are always merged with --config): print the effective configuration - lvm.conf merged with
  * --config - in lvmconfig's layout (TAB indentation, key=value, one-element arrays
  * printed as a single value).  PATH ("devices" or "devices/filter") prints only that
  * section or setting.  --type default prints lvx's built-in defaults (commented, as
@@ -118,7 +119,9 @@ int lvx_cmd_config(struct lvx_cmd_env *env)
         return lvx_cmd_fail(env);
     struct lvx_cfg_node *tree = NULL;
     bool commented = false;
-    int rc = pick_tree(env, cfg, env->args->value[LVX_OPT_TYPE], &tree, &commented);
+    const char *type = env->args->value[LVX_OPT_TYPE] ? env->args->value[LVX_OPT_TYPE]
+                                                      : env->args->value[LVX_OPT_TYPECONFIG];
+    int rc = pick_tree(env, cfg, type, &tree, &commented);
     struct lvx_buf b = LVX_BUF_INIT;
     for (int i = 0; rc == 0 && i < env->args->argc; i++) {
         const struct lvx_cfg_node *n = lvx_cfg_find_path(tree, env->args->argv[i]);

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * cmd/dispatch.c - lvx_main() and lvx_main_opts(): find the command (argv[0]'s
- * basename when called through a symlink such as "pvs", else argv[1]), set up the
+ * basename when called through a symlink such as "pvs", else argv[1]; a symlink named
+ * after an LVM2 command lvx lacks, "pvmove", is "no such command", exit 2, not the
+ * multi-command program), set up the
  * context (log sink and output: the caller's callbacks, or stderr/stdout as LVM2
  * prints; the I/O seam the caller gives, else the default: the test wrapper is the
  * lvx program's choice (src/lvx.c), never the library's; --config), parse the options the
@@ -23,6 +25,7 @@
 #include <string.h>
 
 #include "config/config.h"
+#include "util/file.h"
 
 static int log_level_for(const struct lvx_cmd_args *args, int base)
 {
@@ -92,12 +95,30 @@ static int check_system_config(struct lvx_ctx *ctx, const struct lvx_command *cm
     return 0;
 }
 
+/* --commandprofile/--profile NAME: <system dir>/profile/NAME.profile, read and checked
+ * as LVM2 does before the command runs (missing or bad: its two lines, exit 5), then
+ * merged by every configuration load of the command (config/config.c). */
+static int load_profile(struct lvx_ctx *ctx, struct lvx_pool *pool, const char *name)
+{
+    const char *path = lvx_pool_printf(pool, "%s/profile/%s.profile", lvx_config_system_dir(),
+                                       name);
+    size_t len = 0;
+    char *text = lvx_pool_read_file(ctx, pool, path, LVX_FILE_MAX_CONFIG, &len);
+    if (!text || (len && lvx_config_check_override(ctx, text) < 0)) {
+        lvx_cmd_errorf("%s", ctx->errmsg);
+        lvx_cmd_errorf("Failed to apply command profile %s.", name);
+        return LVX_EXIT_FAILED;
+    }
+    ctx->config_profile = len ? text : NULL;
+    return 0;
+}
+
 static int run_command(const struct lvx_run_opts *o, const struct lvx_command *cmd, int argc,
-                       char **argv)
+                       char **argv, const char *prog)
 {
     struct lvx_ctx ctx;
     struct lvx_cmd_args args;
-    struct lvx_cmd_env env = { .ctx = &ctx, .args = &args, .command = cmd };
+    struct lvx_cmd_env env = { .ctx = &ctx, .args = &args, .command = cmd, .prog = prog };
     int rc;
 
     setup_ctx(&ctx, o);
@@ -113,7 +134,7 @@ static int run_command(const struct lvx_run_opts *o, const struct lvx_command *c
                lvx_config_check_override(&ctx, args.value[LVX_OPT_CONFIG]) < 0) {
         lvx_cmd_errorf("%s", ctx.errmsg);
         rc = LVX_EXIT_INVALID;
-    } else if (args.count[LVX_OPT_HELP]) {
+    } else if (args.count[LVX_OPT_HELP] || args.count[LVX_OPT_LONGHELP]) {
         struct lvx_buf b = LVX_BUF_INIT;
         lvx_command_usage(&b, cmd);
         rc = lvx_cmd_output(&b);
@@ -124,7 +145,14 @@ static int run_command(const struct lvx_run_opts *o, const struct lvx_command *c
         ctx.log_level = log_level_for(&args, o ? o->log_level : 0);
         if (args.value[LVX_OPT_CONFIG])
             ctx.config_override = args.value[LVX_OPT_CONFIG];
-        rc = cmd->fn(&env);
+        if (args.count[LVX_OPT_NOLOCKING] || args.count[LVX_OPT_READONLY])
+            ctx.lock_mode = LVX_LOCK_MODE_NONE;
+        else if (args.count[LVX_OPT_IGNORELOCKINGFAILURE])
+            ctx.lock_mode = LVX_LOCK_MODE_IGNORE_FAILURE;
+        const char *profile = args.value[LVX_OPT_COMMANDPROFILE] ? args.value[LVX_OPT_COMMANDPROFILE]
+                                                                 : args.value[LVX_OPT_PROFILE];
+        if (!profile || (rc = load_profile(&ctx, env.pool, profile)) == 0)
+            rc = cmd->fn(&env);
     }
     if (!ctx.out_fn)
         fflush(stdout);
@@ -155,15 +183,22 @@ static void say(const struct lvx_run_opts *o, int level, const char *text)
 int lvx_main_opts(const struct lvx_run_opts *o, int argc, char **argv)
 {
     const struct lvx_command *cmd = NULL;
+    const char *base = argc >= 1 && argv[0] ? base_name(argv[0]) : "lvx";
+    /* called as "lvm": LVM2's name in the messages that name the program */
+    const char *prog = strcmp(base, "lvm") == 0 ? "lvm" : "lvx";
 
-    if (argc >= 1 && argv[0])
-        cmd = lvx_command_find(base_name(argv[0]));
-    if (cmd)
-        return run_command(o, cmd, argc, argv);
+    if ((cmd = lvx_command_find(base)))
+        return run_command(o, cmd, argc, argv, "lvm");
+    if (lvx_lvm2_command_name(base)) {        /* an LVM2 command lvx does not have */
+        char msg[512];
+        snprintf(msg, sizeof(msg), "No such command '%s'.  Try 'lvx help'.", base);
+        say(o, LVX_LOG_ERROR, msg);
+        return LVX_EXIT_NO_SUCH_CMD;
+    }
 
     if (argc < 2) {
         struct lvx_buf b = LVX_BUF_INIT;
-        lvx_command_list(&b);
+        lvx_command_list_as(&b, prog);
         if (b.len && b.data[b.len - 1] == '\n')
             b.data[--b.len] = '\0';
         say(o, LVX_LOG_ERROR_RAW, lvx_buf_str(&b));
@@ -178,11 +213,11 @@ int lvx_main_opts(const struct lvx_run_opts *o, int argc, char **argv)
     cmd = lvx_command_find(name);
     if (!cmd) {
         char msg[512];
-        snprintf(msg, sizeof(msg), "No such command '%s'.  Try 'lvx help'.", name);
+        snprintf(msg, sizeof(msg), "No such command '%s'.  Try '%s help'.", name, prog);
         say(o, LVX_LOG_ERROR, msg);
         return LVX_EXIT_NO_SUCH_CMD;
     }
-    return run_command(o, cmd, argc - 1, argv + 1);
+    return run_command(o, cmd, argc - 1, argv + 1, prog);
 }
 
 int lvx_main(int argc, char **argv)

@@ -7,6 +7,7 @@
  * metadata change (cmd/activation.c).
  */
 #include "cmd/lvcmd.h"
+#include "cmd/toolkit.h"
 
 #include "cmd/actcmd.h"
 
@@ -47,21 +48,28 @@ static bool has_changes(const struct change_opts *o)
     return o->perm_given || o->ra_given || lvx_cmd_has_tag_changes(o->env) || o->alloc_given;
 }
 
-/* Apply the changes to one LV; false (message printed) when a change is refused. */
-static bool change_lv(const struct change_opts *o, struct lvx_lv *lv)
+/* Apply the changes to one LV: 1, or -1 (message printed) when a change is refused. */
+static int change_lv(struct lvx_cmd_env *env, struct lvx_lv *lv, void *arg)
 {
+    const struct change_opts *o = arg;
     struct lvx_pool *pool = lv->vg->pool;
+    if (lv->status & LVX_LV_PVMOVE) {                    /* LVM2's command rules */
+        lvx_cmd_errorf("Command on LV %s/%s is invalid on LV with properties: "
+                       "lv_is_pvmove .", lv->vg->name, lv->name);
+        lvx_cmd_errorf("Command not permitted on LV %s/%s.", lv->vg->name, lv->name);
+        return -1;
+    }
     if (o->perm_given) {
         bool writable = lv->status & LVX_LV_WRITE;
         if (o->read_only && !writable) {
             lvx_cmd_errorf("Logical volume \"%s/%s\" is already read only.", lv->vg->name,
                            lv->name);
-            return false;
+            return -1;
         }
         if (!o->read_only && writable) {
             lvx_cmd_errorf("Logical volume \"%s/%s\" is already writable.", lv->vg->name,
                            lv->name);
-            return false;
+            return -1;
         }
         if (o->read_only)
             lv->status &= ~(uint32_t)LVX_LV_WRITE;
@@ -75,7 +83,7 @@ static bool change_lv(const struct change_opts *o, struct lvx_lv *lv)
     lvx_cmd_apply_tags(o->env, pool, &lv->tags);
     if (o->alloc_given)
         lv->alloc = o->alloc;
-    return true;
+    return 1;
 }
 
 /* -p on active LVs: their tables are reloaded with the new permission (cmd/activation.c).
@@ -97,32 +105,13 @@ static bool reload_active(struct lvx_cmd_env *env, struct lvx_lv **lvs, unsigned
     return failed;
 }
 
-static int change_arg(struct lvx_cmd_env *env, const struct change_opts *o, const char *arg)
+/* After the commit: one line per LV, new tables for -p. */
+static bool changed_lvs(struct lvx_cmd_env *env, struct lvx_lv **lvs, unsigned n, void *arg)
 {
-    struct lvx_vg_update u;
-    struct lvx_lv **lvs;
-    unsigned n;
-    bool failed;
-    int rc = lvx_lvcmd_begin_arg(env, arg, &u, &lvs, &n, &failed);
-    if (rc)
-        return rc;
-    unsigned changed = 0;
-    for (unsigned i = 0; i < n && has_changes(o); i++) {
-        if (change_lv(o, lvs[i]))
-            lvs[changed++] = lvs[i];
-        else
-            failed = true;
-    }
-    if (changed && (rc = lvx_lvcmd_commit(env, &u))) {
-        lvx_vg_update_end(&u);
-        return rc;
-    }
-    for (unsigned i = 0; i < changed; i++)
+    const struct change_opts *o = arg;
+    for (unsigned i = 0; i < n; i++)
         lvx_notice(env->ctx, "Logical volume %s/%s changed.", lvs[i]->vg->name, lvs[i]->name);
-    if (changed && o->perm_given && reload_active(env, lvs, changed))
-        failed = true;
-    lvx_vg_update_end(&u);
-    return failed ? LVX_EXIT_FAILED : 0;
+    return o->perm_given && reload_active(env, lvs, n);
 }
 
 int lvx_cmd_lvchange(struct lvx_cmd_env *env)
@@ -146,11 +135,9 @@ int lvx_cmd_lvchange(struct lvx_cmd_env *env)
     char **args = lvx_cmd_lv_args(env, &count);          /* "@tag": the LVs with the tag */
     if (!args)
         return LVX_EXIT_FAILED;
-    for (unsigned i = 0; i < count && has_changes(&o); i++) {
-        int r = change_arg(env, &o, args[i]);
-        if (r > rc)
-            rc = r;
-    }
+    struct lvx_tk_lv_ops ops = { .lv = change_lv, .done = changed_lvs, .arg = &o };
+    if (has_changes(&o))
+        rc = lvx_process_lv_args(env, args, count, &ops);
     if (activate_given) {                                      /* cmd/activation.c */
         int r = lvx_actcmd_lvchange(env, args, count, lvx_lvcmd_wants_activation(env, false));
         if (r > rc)

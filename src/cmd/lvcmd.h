@@ -83,13 +83,6 @@ const char *lvx_lvcmd_command_line(struct lvx_cmd_env *env);
 
 /* Begin a change of VG vgname (lock, scan, find).  0 or LVX_EXIT_FAILED (printed). */
 int lvx_lvcmd_begin(struct lvx_cmd_env *env, const char *vgname, struct lvx_vg_update *u);
-/* One LV argument of lvchange/lvremove-like commands: "VG/LV" (or /dev forms) names one
- * LV, "VG" all its visible LVs.  Begins the VG update (lvx_lvcmd_begin) and lists the
- * LVs in *lvs (env->pool, a copy: the caller may remove LVs while walking it).  0 (with
- * *missing set and a message printed when the named LV is not there), or the exit code
- * (no update left open). */
-int lvx_lvcmd_begin_arg(struct lvx_cmd_env *env, const char *arg, struct lvx_vg_update *u,
-                        struct lvx_lv ***lvs, unsigned *n, bool *missing);
 /* Commit (or, with --test, only say so).  0 or LVX_EXIT_FAILED (printed). */
 int lvx_lvcmd_commit(struct lvx_cmd_env *env, struct lvx_vg_update *u);
 

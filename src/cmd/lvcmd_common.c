@@ -7,6 +7,7 @@
  * through map/ and the I/O seam.
  */
 #include "cmd/lvcmd.h"
+#include "cmd/toolkit.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -448,47 +449,10 @@ int lvx_lvcmd_begin(struct lvx_cmd_env *env, const char *vgname, struct lvx_vg_u
     return 0;
 }
 
-int lvx_lvcmd_begin_arg(struct lvx_cmd_env *env, const char *arg, struct lvx_vg_update *u,
-                        struct lvx_lv ***lvs, unsigned *n, bool *missing)
-{
-    const char *vgname, *lvname;
-    int rc;
-
-    *n = 0;
-    *missing = false;
-    if (!lvx_lvcmd_split_name(env, arg, &vgname, &lvname)) {
-        lvx_cmd_errorf("Invalid logical volume name \"%s\".", arg);
-        return LVX_EXIT_INVALID;
-    }
-    if ((rc = lvx_lvcmd_begin(env, vgname, u)))
-        return rc;
-    *lvs = lvx_pool_alloc(env->pool, (u->vg->lv_count + 1) * sizeof(**lvs));
-    if (lvname) {
-        struct lvx_lv *lv = lvx_vg_find_lv(u->vg, lvname);
-        if (lv)
-            (*lvs)[(*n)++] = lv;
-        else {
-            lvx_cmd_errorf("Failed to find logical volume \"%s/%s\"", vgname, lvname);
-            *missing = true;
-        }
-        return 0;
-    }
-    for (unsigned i = 0; i < u->vg->lv_count; i++)
-        if (lvx_lv_is_visible(u->vg->lvs[i]))
-            (*lvs)[(*n)++] = u->vg->lvs[i];
-    return 0;
-}
-
 int lvx_lvcmd_commit(struct lvx_cmd_env *env, struct lvx_vg_update *u)
 {
-    if (env->args->count[LVX_OPT_TEST]) {
-        lvx_notice(env->ctx, "TEST MODE: Metadata will NOT be updated and volumes will not be "
-                   "(de)activated.");
-        return 0;
-    }
-    if (lvx_vg_update_commit(env->ctx, u, lvx_lvcmd_command_line(env)) < 0)
-        return lvx_cmd_fail(env);
-    return 0;
+    return lvx_tk_commit(env, u, "TEST MODE: Metadata will NOT be updated and volumes will not "
+                         "be (de)activated.", lvx_lvcmd_command_line(env));
 }
 
 int lvx_lvcmd_free_maps(struct lvx_cmd_env *env, struct lvx_vg_update *u,
@@ -599,6 +563,13 @@ bool lvx_lvcmd_confirm(const char *question)
 bool lvx_lvcmd_refuse_complex(const struct lvx_lv *lv, const char *what)
 {
     const char *role = NULL;
+    if (lv->status & LVX_LV_LOCKED) {        /* a pvmove is moving it: LVM2's words */
+        if (!strcmp(what, "rename"))
+            lvx_cmd_errorf("Cannot rename locked LV %s", lv->name);
+        else
+            lvx_cmd_errorf("Can't %s locked logical volume %s/%s.", what, lv->vg->name, lv->name);
+        return true;
+    }
     const struct lvx_seg *user = lvx_lv_used_by(lv, &role);
     if (user) {
         lvx_cmd_errorf("Can't %s logical volume %s/%s: it is used by %s/%s (%s).", what,

@@ -6,7 +6,7 @@
  * vgdisplay -v.  The lines that need an active device (LV Status, # open, Block
  * device) are left out, as LVM2 does with activation disabled.
  */
-#include "cmd/commands.h"
+#include "cmd/toolkit.h"
 
 #include <string.h>
 #include <time.h>
@@ -159,7 +159,9 @@ static void print_seg_raid(struct lvx_cmd_env *env, struct lvx_buf *b, const str
 static void print_seg_mirror(struct lvx_cmd_env *env, struct lvx_buf *b, const struct lvx_seg *seg)
 {
     uint64_t len = lvx_seg_area_len(seg);
-    lvx_buf_puts(b, "    Type\t\tmirror\n    Monitoring\t\t\n");
+    /* LVM2 never monitors the mirror of a pvmove */
+    lvx_buf_printf(b, "    Type\t\tmirror\n    Monitoring\t\t%s\n",
+                   seg->lv->status & LVX_LV_PVMOVE ? "not monitored" : "");
     lvx_buf_printf(b, "    Mirrors\t\t%u\n", seg->area_count);
     lvx_buf_printf(b, "    Mirror size\t\t%llu\n", (unsigned long long)len);
     if (seg->log_lv)
@@ -321,26 +323,12 @@ static void display_lv_colon(struct lvx_cmd_env *env, struct lvx_buf *b, const s
                    lv->has_minor ? (long long)lv->minor : -1LL);
 }
 
-int lvx_cmd_lvdisplay(struct lvx_cmd_env *env)
+static int display_lvs(struct lvx_cmd_env *env, const struct lvx_tk_sel *sel, struct lvx_buf *b,
+                       void *arg)
 {
-    int rc = lvx_cmd_display_check_args(env);
-    if (rc)
-        return rc;
-    if (env->args->count[LVX_OPT_COLUMNS])
-        return lvx_cmd_lvs(env);
-
-    struct lvx_cmd_vgs v;
-    struct lvx_cmd_lvsel sel;
-    struct lvx_buf b = LVX_BUF_INIT;
-    bool failed = false;
-
-    rc = lvx_cmd_load(env, &v);
-    if (rc)
-        return rc;
-    lvx_cmd_pick_lvs(env, &v, env->args->argv, (unsigned)env->args->argc, &sel, &failed);
-    bool all = env->args->count[LVX_OPT_ALL] || sel.only_named;
-    for (unsigned i = 0; i < sel.vg_count; i++) {
-        const struct lvx_vg *vg = sel.vgs[i];
+    bool all = env->args->count[LVX_OPT_ALL] || sel->only_named;
+    for (unsigned i = 0; i < sel->vg_count; i++) {
+        const struct lvx_vg *vg = sel->vgs[i];
         unsigned n;
         const struct lvx_lv **lvs = lvx_cmd_display_order(env->pool, vg, &n);
         for (unsigned j = 0; j < n; j++) {
@@ -348,13 +336,15 @@ int lvx_cmd_lvdisplay(struct lvx_cmd_env *env)
             if (lvx_lv_is_snapshot_internal(lv) || (!all && !lvx_lv_is_visible(lv)))
                 continue;
             if (env->args->count[LVX_OPT_COLON])
-                display_lv_colon(env, &b, lv);
+                display_lv_colon(env, b, lv);
             else
-                lvx_cmd_display_lv_full(env, &b, lv, env->args->count[LVX_OPT_MAPS] > 0);
+                lvx_cmd_display_lv_full(env, b, lv, env->args->count[LVX_OPT_MAPS] > 0);
         }
     }
-    rc = lvx_cmd_output(&b);
-    lvx_buf_free(&b);
-    lvx_cmd_unload(&v);
-    return rc ? rc : failed ? LVX_EXIT_FAILED : LVX_EXIT_OK;
+    return 0;
+}
+
+int lvx_cmd_lvdisplay(struct lvx_cmd_env *env)
+{
+    return lvx_process_display(env, LVX_TK_LVS, lvx_cmd_lvs, display_lvs);
 }

@@ -14,6 +14,7 @@
  * unless -f.
  */
 #include "cmd/lvcmd.h"
+#include "cmd/toolkit.h"
 
 #include "cmd/actcmd.h"
 
@@ -41,13 +42,27 @@ static bool deactivate_first(struct lvx_cmd_env *env, const struct lvx_actcmd *a
                      : lvx_actcmd_deactivate(env, act, lv, force)) == 0;
 }
 
-/* What one argument removed: names for the messages, origins to reload after. */
+/* What one argument removed (the snapshots an origin takes with it are not in the
+ * toolkit's list): names for the messages, active origins to reload after the commit. */
 struct removal {
+    const struct lvx_actcmd *act;
+    const struct lvx_vg *vg;        /* the names below belong to this VG's update */
     const char **names;
     unsigned count;
-    struct lvx_lv **origins;        /* active origins that lost a snapshot */
+    struct lvx_lv **origins;
     unsigned origin_count;
 };
+
+static void removal_start(struct lvx_cmd_env *env, struct removal *r, const struct lvx_vg *vg)
+{
+    if (r->vg == vg && r->names)
+        return;
+    unsigned all = vg->lv_count + 1;
+    r->vg = vg;
+    r->names = lvx_pool_alloc(env->pool, all * sizeof(char *));
+    r->origins = lvx_pool_alloc(env->pool, all * sizeof(struct lvx_lv *));
+    r->count = r->origin_count = 0;
+}
 
 static bool in_vg(const struct lvx_lv *lv)
 {
@@ -55,11 +70,10 @@ static bool in_vg(const struct lvx_lv *lv)
 }
 
 /* A COW LV: ask (active), remove its snapshot devices, then it and its snapshotN. */
-static bool remove_snapshot(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
-                            struct lvx_lv *cow, struct removal *r)
+static bool remove_snapshot(struct lvx_cmd_env *env, struct lvx_lv *cow, struct removal *r)
 {
-    if (lvx_actcmd_is_active(env, act, cow, NULL)) {
-        if (!deactivate_first(env, act, cow, true))
+    if (lvx_actcmd_is_active(env, r->act, cow, NULL)) {
+        if (!deactivate_first(env, r->act, cow, true))
             return false;
         struct lvx_lv *origin = lvx_lv_cow_snapshot_seg(cow)->origin_lv;
         bool listed = false;
@@ -74,14 +88,17 @@ static bool remove_snapshot(struct lvx_cmd_env *env, const struct lvx_actcmd *ac
     return true;
 }
 
-/* Remove lv from its VG, or print why not.  true when removed. */
-static bool remove_one(struct lvx_cmd_env *env, const struct lvx_actcmd *act, struct lvx_lv *lv,
-                       struct removal *r)
+/* Remove lv from its VG (visible top-level LVs; sub-LVs go with their owners, refused
+ * for now): 1, or -1 after printing why not. */
+static int remove_one(struct lvx_cmd_env *env, struct lvx_lv *lv, void *arg)
 {
+    struct removal *r = arg;
     if (!in_vg(lv))
-        return true;      /* went with its origin */
+        return 0;         /* went with its origin */
+    removal_start(env, r, lv->vg);
+    unsigned before = r->count;
     if (lvx_lv_is_cow(lv))
-        return remove_snapshot(env, act, lv, r);
+        return remove_snapshot(env, lv, r) ? 1 : -1;
     unsigned n = lvx_lv_snapshot_segs(lv, NULL, 0);
     if (n) {
         /* an origin: its snapshots first */
@@ -91,54 +108,34 @@ static bool remove_one(struct lvx_cmd_env *env, const struct lvx_actcmd *act, st
         for (unsigned i = 0; i < n; i++)
             cows[i] = segs[i]->cow_lv;
         for (unsigned i = 0; i < n; i++)
-            if (!remove_snapshot(env, act, cows[i], r))
-                return false;
+            if (!remove_snapshot(env, cows[i], r))
+                return r->count > before ? 1 : -1;
     }
-    if (lvx_lvcmd_refuse_complex(lv, "remove"))
-        return false;
-    if (!deactivate_first(env, act, lv, false))
-        return false;
+    if (lvx_lvcmd_refuse_complex(lv, "remove") || !deactivate_first(env, r->act, lv, false))
+        return r->count > before ? 1 : -1;
     lvx_vg_remove_lv(lv->vg, lv);
     r->names[r->count++] = lv->name;
     for (unsigned i = 0; i < r->origin_count; i++)
         if (r->origins[i] == lv)
             r->origins[i] = NULL;    /* gone: nothing to reload */
-    return true;
+    return 1;
 }
 
-/* Removable LVs of the VG named by arg (all visible LVs for a plain VG). */
-static int remove_arg(struct lvx_cmd_env *env, const struct lvx_actcmd *act, const char *arg)
+static bool removed(struct lvx_cmd_env *env, struct lvx_lv **lvs, unsigned n, void *arg)
 {
-    struct lvx_vg_update u;
-    struct lvx_lv **lvs;
-    unsigned count, n = 0;
-    bool failed;
-    int rc = lvx_lvcmd_begin_arg(env, arg, &u, &lvs, &count, &failed);
-    if (rc)
-        return rc;
-    /* visible top-level LVs; sub-LVs go with their owners (refused for now) */
-    unsigned all = u.vg->lv_count + 1;
-    struct removal r = {
-        .names = lvx_pool_alloc(env->pool, all * sizeof(char *)),
-        .origins = lvx_pool_alloc(env->pool, all * sizeof(struct lvx_lv *)),
-    };
-    for (unsigned i = 0; i < count; i++)
-        if (!remove_one(env, act, lvs[i], &r))
-            failed = true;
-    n = r.count;
-    if (n && (rc = lvx_lvcmd_commit(env, &u))) {
-        lvx_vg_update_end(&u);
-        return rc;
-    }
+    struct removal *r = arg;
+    bool failed = false;
+    (void)lvs;
+    (void)n;
     /* active origins that keep living: their devices follow the new metadata (the
      * -real layer goes with the last snapshot) */
-    for (unsigned i = 0; i < r.origin_count; i++)
-        if (r.origins[i] && lvx_actcmd_activate(env, act, r.origins[i]))
+    for (unsigned i = 0; i < r->origin_count; i++)
+        if (r->origins[i] && lvx_actcmd_activate(env, r->act, r->origins[i]))
             failed = true;
-    for (unsigned i = 0; i < n; i++)
-        lvx_notice(env->ctx, "Logical volume \"%s\" successfully removed.", r.names[i]);
-    lvx_vg_update_end(&u);
-    return failed ? LVX_EXIT_FAILED : 0;
+    for (unsigned i = 0; i < r->count; i++)
+        lvx_notice(env->ctx, "Logical volume \"%s\" successfully removed.", r->names[i]);
+    r->names = NULL;
+    return failed;
 }
 
 int lvx_cmd_lvremove(struct lvx_cmd_env *env)
@@ -153,14 +150,7 @@ int lvx_cmd_lvremove(struct lvx_cmd_env *env)
         return rc;
     if ((rc = lvx_actcmd_init(env, &act)))
         return rc;
-    unsigned count;
-    char **args = lvx_cmd_lv_args(env, &count);          /* "@tag": the LVs with the tag */
-    if (!args)
-        return LVX_EXIT_FAILED;
-    for (unsigned i = 0; i < count; i++) {
-        int r = remove_arg(env, &act, args[i]);
-        if (r > rc)
-            rc = r;
-    }
-    return rc;
+    struct removal r = { .act = &act };
+    struct lvx_tk_lv_ops ops = { .lv = remove_one, .done = removed, .arg = &r };
+    return lvx_process_each_lv(env, &ops);
 }

@@ -9,6 +9,7 @@
  * numbers when active (activate/dm_snapshot.c).
  */
 #include "cmd/lvcmd.h"
+#include "cmd/toolkit.h"
 
 #include <string.h>
 
@@ -59,32 +60,27 @@ static int table_of(struct lvx_cmd_env *env, struct lvx_buf *out, const struct l
     return 0;
 }
 
-int lvx_cmd_lvtable(struct lvx_cmd_env *env)
+static int tables(struct lvx_cmd_env *env, const struct lvx_tk_sel *sel, struct lvx_buf *out,
+                  void *arg)
 {
-    struct lvx_cmd_vgs v;
-    struct lvx_cmd_lvsel sel;
     bool failed = false;
-    int rc = lvx_cmd_load(env, &v);
-    if (rc)
-        return rc;
-    lvx_cmd_pick_lvs(env, &v, env->args->argv, (unsigned)env->args->argc, &sel, &failed);
-
     unsigned shown = 0;
-    for (unsigned i = 0; i < sel.vg_count; i++)
-        for (unsigned j = 0; j < sel.vgs[i]->lv_count; j++)
-            shown += sel.only_named || lvx_lv_is_visible(sel.vgs[i]->lvs[j]);
-    struct lvx_buf out = LVX_BUF_INIT;
-    for (unsigned i = 0; i < sel.vg_count; i++) {
-        for (unsigned j = 0; j < sel.vgs[i]->lv_count; j++) {
-            const struct lvx_lv *lv = sel.vgs[i]->lvs[j];
-            if (!sel.only_named && !lvx_lv_is_visible(lv))
+    for (unsigned i = 0; i < sel->vg_count; i++)
+        for (unsigned j = 0; j < sel->vgs[i]->lv_count; j++)
+            shown += sel->only_named || lvx_lv_is_visible(sel->vgs[i]->lvs[j]);
+    for (unsigned i = 0; i < sel->vg_count; i++) {
+        for (unsigned j = 0; j < sel->vgs[i]->lv_count; j++) {
+            const struct lvx_lv *lv = sel->vgs[i]->lvs[j];
+            if (!sel->only_named && !lvx_lv_is_visible(lv))
                 continue;
-            if (table_of(env, &out, lv, shown > 1))
+            if (table_of(env, out, lv, shown > 1))
                 failed = true;
         }
     }
-    rc = lvx_cmd_output(&out);
-    lvx_buf_free(&out);
-    lvx_cmd_unload(&v);
-    return rc ? rc : failed ? LVX_EXIT_FAILED : LVX_EXIT_OK;
+    return failed ? LVX_EXIT_FAILED : 0;
+}
+
+int lvx_cmd_lvtable(struct lvx_cmd_env *env)
+{
+    return lvx_process_read(env, LVX_TK_LVS, tables, NULL);
 }

@@ -127,7 +127,26 @@ enum lvx_opt_id {
     LVX_OPT_NORESTOREFILE,      /* --norestorefile */
     LVX_OPT_SETPHYSICALVOLUMESIZE, /* --setphysicalvolumesize SIZE[m|unit] */
     LVX_OPT_ALLOCATABLE,        /* -x/--allocatable y|n (pvchange) */
+    /* scan commands, LVM2 compatibility (pvscan, vgscan, lvscan, lvmconfig, -K, ...) */
+    LVX_OPT_CACHE,              /* --cache (pvscan: record PVs online) */
+    LVX_OPT_EXPORTED,           /* -e/--exported (pvscan) */
+    LVX_OPT_NOVOLUMEGROUP,      /* -n/--novolumegroup (pvscan) */
+    LVX_OPT_MKNODES,            /* --mknodes (vgscan) */
+    LVX_OPT_BLOCKDEVICE,        /* -b/--blockdevice (lvscan, ignored as by LVM2) */
+    LVX_OPT_AUTOACTIVATION,     /* --autoactivation String (pvscan, vgchange) */
+    LVX_OPT_NOUDEVSYNC,         /* --noudevsync (accepted; lvx makes its nodes itself) */
+    LVX_OPT_IGNOREACTIVATIONSKIP, /* -K/--ignoreactivationskip */
+    LVX_OPT_READONLY,           /* --readonly (reads without locks) */
+    LVX_OPT_IGNORELOCKINGFAILURE, /* --ignorelockingfailure */
+    LVX_OPT_PROFILE,            /* --profile String (a profile as command profile) */
+    LVX_OPT_TYPECONFIG,         /* --typeconfig (lvmconfig: = --type) */
+    LVX_OPT_WITHCOMMENTS,       /* --withcomments (lvmconfig) */
+    LVX_OPT_MERGEDCONFIG,       /* --mergedconfig (lvmconfig) */
     /* common options, accepted by every command */
+    LVX_OPT_NOLOCKING,      /* --nolocking */
+    LVX_OPT_COMMANDPROFILE, /* --commandprofile String */
+    LVX_OPT_LOCKOPT,        /* --lockopt String (lvmlockd only: accepted, ignored) */
+    LVX_OPT_LONGHELP,       /* --longhelp (= --help) */
     LVX_OPT_DEVICES,        /* --devices LIST (repeatable, comma separated) */
     LVX_OPT_VERBOSE,        /* -v (repeatable) */
     LVX_OPT_QUIET,          /* -q */

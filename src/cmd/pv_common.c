@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "meta/lock.h"
+#include "meta/read.h"
 #include "util/buf.h"
 
 /* ---- arguments ------------------------------------------------------------ */

@@ -11,6 +11,7 @@
  */
 #include "cmd/commands.h"
 #include "cmd/pvcmd.h"
+#include "cmd/toolkit.h"
 
 #include <string.h>
 
@@ -97,10 +98,11 @@ static int change_mda_ignore(const char *name, struct lvx_pv *pv, bool ignore)
     return 1;
 }
 
-/* 1 changed, 0 unchanged, -1 refused. */
+/* A PV of a VG in memory: 1 changed, 0 unchanged, -1 refused. */
 static int change_vg_pv(struct lvx_cmd_env *env, struct lvx_vg_update *u, const char *name,
-                        struct lvx_pv *pv, const struct pvchange_opts *o)
+                        struct lvx_pv *pv, void *arg)
 {
+    const struct pvchange_opts *o = arg;
     bool changed = false;
     if (o->set_alloc) {
         bool now = pv->status & LVX_PV_ALLOCATABLE;
@@ -133,52 +135,19 @@ static int change_vg_pv(struct lvx_cmd_env *env, struct lvx_vg_update *u, const 
     return changed ? 1 : 0;
 }
 
-static void change_vg(struct lvx_cmd_env *env, const char *vgname, const struct lvx_pvcmd_targets *t,
-                      const struct pvchange_opts *o, struct lvx_pvcmd_count *cnt)
+/* After the commit: a new UUID goes to the label too.  1, or 0 when that failed. */
+static int write_label(struct lvx_cmd_env *env, struct lvx_vg_update *u, const char *name,
+                       struct lvx_pv *pv, void *arg)
 {
-    struct lvx_vg_update u;
-    struct lvx_scan_opts so = lvx_pvcmd_scan_opts(env);
-    if (lvx_vg_update_begin(env->ctx, &so, vgname, 0, &u) < 0) {
+    const struct pvchange_opts *o = arg;
+    if (!o->new_uuid)
+        return 1;
+    struct lvx_scan_pv *spv = lvx_scan_find_pv(u->scan, pv->uuid);
+    if (!spv || lvx_dev_open(env->ctx, spv->dev, true) < 0 || lvx_pv_write_label(env->ctx, spv) < 0) {
         lvx_cmd_fail(env);
-        cnt->failed = true;
-        return;
+        return 0;
     }
-    const char **changed = lvx_pool_alloc(env->pool, (t->pv_count + 1) * sizeof(*changed));
-    struct lvx_pv **uuid_changed = lvx_pool_alloc(env->pool, (t->pv_count + 1) * sizeof(*uuid_changed));
-    unsigned n = 0;
-    for (unsigned i = 0; i < t->pv_count; i++) {
-        struct lvx_pv *pv = lvx_vg_find_pv_uuid(u.vg, t->pv_uuids[i]);
-        if (!pv)
-            continue;           /* the PV is in another VG (or left this one) */
-        int r = change_vg_pv(env, &u, t->pv_names[i], pv, o);
-        if (r < 0)
-            cnt->failed = true;
-        if (r <= 0) {
-            lvx_notice(env->ctx, "Physical volume %s not changed", t->pv_names[i]);
-            cnt->unchanged++;
-            continue;
-        }
-        uuid_changed[n] = pv;
-        changed[n++] = t->pv_names[i];
-    }
-    bool test = env->args->count[LVX_OPT_TEST] > 0;
-    if (n && !test && lvx_vg_update_commit(env->ctx, &u, lvx_pvcmd_command_line(env)) < 0) {
-        lvx_cmd_fail(env);
-        cnt->failed = true;
-        cnt->unchanged += n;
-        n = 0;
-    }
-    for (unsigned i = 0; i < n && o->new_uuid && !test; i++) {
-        struct lvx_scan_pv *spv = lvx_scan_find_pv(u.scan, uuid_changed[i]->uuid);
-        if (!spv || lvx_dev_open(env->ctx, spv->dev, true) < 0 || lvx_pv_write_label(env->ctx, spv) < 0) {
-            lvx_cmd_fail(env);
-            cnt->failed = true;
-        }
-    }
-    for (unsigned i = 0; i < n; i++)
-        lvx_notice(env->ctx, "Physical volume \"%s\" changed", changed[i]);
-    cnt->changed += n;
-    lvx_vg_update_end(&u);
+    return 1;
 }
 
 /* ---- orphan PVs ----------------------------------------------------------------- */
@@ -249,22 +218,18 @@ static const char *plural(unsigned n)
 int lvx_cmd_pvchange(struct lvx_cmd_env *env)
 {
     struct pvchange_opts o;
-    struct lvx_pvcmd_targets t;
     struct lvx_pvcmd_count cnt = {0};
-    bool failed = false;
 
     int rc = parse_opts(env, &o);
     if (rc)
         return rc;
-    rc = lvx_pvcmd_classify(env, env->args->argv, (unsigned)env->args->argc,
-                            env->args->count[LVX_OPT_ALL] > 0, &t, &failed);
-    if (rc)
+    struct lvx_tk_pv_ops ops = {
+        .all = env->args->count[LVX_OPT_ALL] > 0, .say_unchanged = true,
+        .vg_pv = change_vg_pv, .committed_pv = write_label, .orphan = change_orphan, .arg = &o,
+    };
+    if ((rc = lvx_process_each_pv(env, &ops, &cnt)))
         return rc;
-    for (unsigned i = 0; i < t.vg_count; i++)
-        change_vg(env, t.vg_names[i], &t, &o, &cnt);
-    if (t.orphan_count)
-        lvx_pvcmd_change_orphans(env, &t, change_orphan, &o, &cnt);
     lvx_notice(env->ctx, "%u physical volume%s changed / %u physical volume%s not changed",
                cnt.changed, plural(cnt.changed), cnt.unchanged, plural(cnt.unchanged));
-    return failed || cnt.failed ? LVX_EXIT_FAILED : LVX_EXIT_OK;
+    return cnt.failed ? LVX_EXIT_FAILED : LVX_EXIT_OK;
 }

@@ -4,7 +4,7 @@
  * with -m the PV's extent map ("--- Physical Segments ---"), -c one colon
  * separated line per PV, -s one short line per PV, -C the pvs report.
  */
-#include "cmd/commands.h"
+#include "cmd/toolkit.h"
 
 #include <stdlib.h>
 
@@ -177,6 +177,17 @@ static void display_pv(struct lvx_cmd_env *env, struct lvx_buf *b, const struct 
 }
 
 /* Report-only options need -C, as in LVM2; -c and -s exclude each other. */
+static int display_pvs(struct lvx_cmd_env *env, const struct lvx_tk_sel *sel, struct lvx_buf *b,
+                       void *arg)
+{
+    for (unsigned i = 0; i < sel->vg_count; i++)
+        for (unsigned j = 0; j < sel->vgs[i]->pv_count; j++)
+            display_pv(env, b, sel->vgs[i]->pvs[j]);
+    for (unsigned i = 0; i < sel->orphan_count; i++)
+        display_pv(env, b, sel->orphans[i]);
+    return 0;
+}
+
 int lvx_cmd_display_check_args(struct lvx_cmd_env *env)
 {
     static const enum lvx_opt_id report_only[] = {
@@ -203,28 +214,5 @@ int lvx_cmd_display_check_args(struct lvx_cmd_env *env)
 
 int lvx_cmd_pvdisplay(struct lvx_cmd_env *env)
 {
-    int rc = lvx_cmd_display_check_args(env);
-    if (rc)
-        return rc;
-    if (env->args->count[LVX_OPT_COLUMNS])
-        return lvx_cmd_pvs(env);
-
-    struct lvx_cmd_vgs v;
-    struct lvx_cmd_pvsel sel;
-    struct lvx_buf b = LVX_BUF_INIT;
-    bool failed = false;
-
-    rc = lvx_cmd_load(env, &v);
-    if (rc)
-        return rc;
-    lvx_cmd_pick_pvs(env, &v, env->args->argv, (unsigned)env->args->argc, &sel, &failed);
-    for (unsigned i = 0; i < sel.vg_count; i++)
-        for (unsigned j = 0; j < sel.vgs[i]->pv_count; j++)
-            display_pv(env, &b, sel.vgs[i]->pvs[j]);
-    for (unsigned i = 0; i < sel.orphan_count; i++)
-        display_pv(env, &b, sel.orphans[i]);
-    rc = lvx_cmd_output(&b);
-    lvx_buf_free(&b);
-    lvx_cmd_unload(&v);
-    return rc ? rc : failed ? LVX_EXIT_FAILED : LVX_EXIT_OK;
+    return lvx_process_display(env, LVX_TK_PVS, lvx_cmd_pvs, display_pvs);
 }

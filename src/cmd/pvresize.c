@@ -12,6 +12,7 @@
  */
 #include "cmd/commands.h"
 #include "cmd/pvcmd.h"
+#include "cmd/toolkit.h"
 
 #include <string.h>
 
@@ -125,79 +126,46 @@ static int64_t new_pe_count(const char *name, const struct lvx_pv *pv, const str
     return (int64_t)count;
 }
 
-static bool resize_vg_pv(struct lvx_cmd_env *env, struct lvx_vg_update *u, const char *name,
-                         struct lvx_pv *pv, uint64_t set_size)
+/* A PV of a VG in memory: 1, or -1 after printing why not. */
+static int resize_vg_pv(struct lvx_cmd_env *env, struct lvx_vg_update *u, const char *name,
+                        struct lvx_pv *pv, void *arg)
 {
+    uint64_t set_size = *(const uint64_t *)arg;
     struct lvx_scan_pv *spv = lvx_scan_find_pv(u->scan, pv->uuid);
     if (!spv) {
         lvx_cmd_errorf("Failed to find physical volume \"%s\".", name);
-        return false;
+        return -1;
     }
     uint64_t size = target_size(env, name, spv->dev, set_size);
     if (!size || !size_fits_layout(name, spv, size))
-        return false;
+        return -1;
     if (spv->label.mda_count == 2 && size != spv->label.device_size) {
         lvx_cmd_errorf("Cannot resize %s: moving its second metadata area is not supported by lvx.",
                        name);
-        return false;
+        return -1;
     }
     int64_t count = new_pe_count(name, pv, spv, size);
     if (count < 0)
-        return false;
+        return -1;
     warn_pretending(env, name, spv->dev, size);
     pv->pe_count = (uint32_t)count;
     pv->has_dev_size = true;
     pv->dev_size = size / 512;
     pv->ondisk.hdr_device_size = size;
     spv->label.device_size = size;
-    return true;
+    return 1;
 }
 
-static void resize_vg(struct lvx_cmd_env *env, const char *vgname, const struct lvx_pvcmd_targets *t,
-                      uint64_t set_size, struct lvx_pvcmd_count *cnt)
+/* After the commit: the label carries the new device size. */
+static int write_label(struct lvx_cmd_env *env, struct lvx_vg_update *u, const char *name,
+                       struct lvx_pv *pv, void *arg)
 {
-    struct lvx_vg_update u;
-    struct lvx_scan_opts so = lvx_pvcmd_scan_opts(env);
-    if (lvx_vg_update_begin(env->ctx, &so, vgname, 0, &u) < 0) {
+    struct lvx_scan_pv *spv = lvx_scan_find_pv(u->scan, pv->uuid);
+    if (!spv || lvx_dev_open(env->ctx, spv->dev, true) < 0 || lvx_pv_write_label(env->ctx, spv) < 0) {
         lvx_cmd_fail(env);
-        cnt->failed = true;
-        return;
+        return -1;
     }
-    const char **names = lvx_pool_alloc(env->pool, (t->pv_count + 1) * sizeof(*names));
-    struct lvx_pv **pvs = lvx_pool_alloc(env->pool, (t->pv_count + 1) * sizeof(*pvs));
-    unsigned n = 0;
-    for (unsigned i = 0; i < t->pv_count; i++) {
-        struct lvx_pv *pv = lvx_vg_find_pv_uuid(u.vg, t->pv_uuids[i]);
-        if (!pv)
-            continue;
-        if (!resize_vg_pv(env, &u, t->pv_names[i], pv, set_size)) {
-            cnt->failed = true;
-            cnt->unchanged++;
-            continue;
-        }
-        names[n] = t->pv_names[i];
-        pvs[n++] = pv;
-    }
-    if (n && !env->args->count[LVX_OPT_TEST] &&
-        lvx_vg_update_commit(env->ctx, &u, lvx_pvcmd_command_line(env)) < 0) {
-        lvx_cmd_fail(env);
-        cnt->failed = true;
-        cnt->unchanged += n;
-        n = 0;
-    }
-    for (unsigned i = 0; i < n; i++) {
-        struct lvx_scan_pv *spv = lvx_scan_find_pv(u.scan, pvs[i]->uuid);
-        if (!env->args->count[LVX_OPT_TEST] &&
-            (!spv || lvx_dev_open(env->ctx, spv->dev, true) < 0 || lvx_pv_write_label(env->ctx, spv) < 0)) {
-            lvx_cmd_fail(env);
-            cnt->failed = true;
-            cnt->unchanged++;
-            continue;
-        }
-        lvx_notice(env->ctx, "Physical volume \"%s\" changed", names[i]);
-        cnt->changed++;
-    }
-    lvx_vg_update_end(&u);
+    return 1;
 }
 
 static bool resize_orphan(struct lvx_cmd_env *env, const char *name, struct lvx_scan_pv *spv,
@@ -234,10 +202,8 @@ static bool resize_orphan(struct lvx_cmd_env *env, const char *name, struct lvx_
 
 int lvx_cmd_pvresize(struct lvx_cmd_env *env)
 {
-    struct lvx_pvcmd_targets t;
     struct lvx_pvcmd_count cnt = {0};
     uint64_t set_size = 0;
-    bool failed = false;
 
     if (env->args->argc == 0) {
         lvx_cmd_errorf("Please supply physical volume(s).");
@@ -249,14 +215,12 @@ int lvx_cmd_pvresize(struct lvx_cmd_env *env)
                        env->args->value[LVX_OPT_SETPHYSICALVOLUMESIZE]);
         return LVX_EXIT_INVALID;
     }
-    int rc = lvx_pvcmd_classify(env, env->args->argv, (unsigned)env->args->argc, false, &t, &failed);
+    struct lvx_tk_pv_ops ops = { .vg_pv = resize_vg_pv, .committed_pv = write_label,
+                                 .orphan = resize_orphan, .arg = &set_size };
+    int rc = lvx_process_each_pv(env, &ops, &cnt);
     if (rc)
         return rc;
-    for (unsigned i = 0; i < t.vg_count; i++)
-        resize_vg(env, t.vg_names[i], &t, set_size, &cnt);
-    if (t.orphan_count)
-        lvx_pvcmd_change_orphans(env, &t, resize_orphan, &set_size, &cnt);
     lvx_notice(env->ctx, "%u physical volume(s) resized or updated / %u physical volume(s) not resized",
                cnt.changed, cnt.unchanged);
-    return failed || cnt.failed ? LVX_EXIT_FAILED : LVX_EXIT_OK;
+    return cnt.failed ? LVX_EXIT_FAILED : LVX_EXIT_OK;
 }

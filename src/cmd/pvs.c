@@ -3,21 +3,18 @@
  * cmd/pvs.c - `lvx pvs [PV ...]`: the PV report (one row per PV segment with
  * --segments).  Named PVs narrow the report; unknown names fail with exit 5.
  */
-#include "cmd/commands.h"
+#include "cmd/toolkit.h"
 #include "report/report.h"
+
+static int report(struct lvx_cmd_env *env, const struct lvx_tk_sel *sel, struct lvx_buf *out,
+                  void *arg)
+{
+    int kind = env->args->count[LVX_OPT_SEGMENTS] ? LVX_REPORT_PVSEGS : LVX_REPORT_PVS;
+    return lvx_cmd_report(env, kind, sel->vgs, sel->vg_count, sel->orphans, sel->orphan_count,
+                          false);
+}
 
 int lvx_cmd_pvs(struct lvx_cmd_env *env)
 {
-    struct lvx_cmd_vgs v;
-    struct lvx_cmd_pvsel sel;
-    bool failed = false;
-
-    int rc = lvx_cmd_load(env, &v);
-    if (rc)
-        return rc;
-    lvx_cmd_pick_pvs(env, &v, env->args->argv, (unsigned)env->args->argc, &sel, &failed);
-    int kind = env->args->count[LVX_OPT_SEGMENTS] ? LVX_REPORT_PVSEGS : LVX_REPORT_PVS;
-    rc = lvx_cmd_report(env, kind, sel.vgs, sel.vg_count, sel.orphans, sel.orphan_count, false);
-    lvx_cmd_unload(&v);
-    return rc ? rc : failed ? LVX_EXIT_FAILED : LVX_EXIT_OK;
+    return lvx_process_read(env, LVX_TK_PVS, report, NULL);
 }

@@ -5,6 +5,7 @@
  * vgcreate/vgextend (with LVM2 2.03's implicit pvcreate of unlabelled devices).
  */
 #include "cmd/vgcmd.h"
+#include "cmd/toolkit.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "dev/signature.h"
 #include "meta/commit.h"
 #include "meta/pv_init.h"
+#include "meta/read.h"
 #include "meta/vgops.h"
 
 int lvx_vgcmd_new_name(struct lvx_cmd_env *env, const char *name, int rc)
@@ -69,13 +71,8 @@ int lvx_vgcmd_begin(struct lvx_cmd_env *env, const char *vgname, unsigned flags,
 
 int lvx_vgcmd_commit(struct lvx_cmd_env *env, struct lvx_vg_update *u)
 {
-    if (env->args->count[LVX_OPT_TEST]) {
-        lvx_notice(env->ctx, "TEST MODE: Metadata will NOT be updated.");
-        return 0;
-    }
-    if (lvx_vg_update_commit(env->ctx, u, lvx_vgcmd_command_line(env)) < 0)
-        return lvx_cmd_fail(env);
-    return 0;
+    return lvx_tk_commit(env, u, "TEST MODE: Metadata will NOT be updated.",
+                         lvx_vgcmd_command_line(env));
 }
 
 /* ---- option values ------------------------------------------------------------- */
@@ -256,7 +253,7 @@ static int rescan(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_d
     u->set = NULL;
     u->vg = NULL;
     if (lvx_scan_reread_devices(env->ctx, u->scan, devs, count) < 0 ||
-        lvx_scan_vgs(env->ctx, u->scan, &u->set) < 0)
+        lvx_read_vgs(env->ctx, u->scan, &u->set) < 0)
         return lvx_cmd_fail(env);
     if (vg_uuid[0] && !(u->vg = lvx_vgset_find(u->set, vg_uuid))) {
         lvx_cmd_errorf("Volume group disappeared while adding physical volumes.");

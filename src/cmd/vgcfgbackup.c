@@ -4,7 +4,7 @@
  * metadata in LVM2's backup-file layout, to FILE ("%s" in it becomes the VG
  * name, required when several VGs are backed up) or to <system_dir>/backup/<vg>.
  */
-#include "cmd/commands.h"
+#include "cmd/toolkit.h"
 
 #include "meta/backup.h"
 
@@ -45,21 +45,18 @@ static int backup_one(struct lvx_cmd_env *env, const struct lvx_vg *vg, unsigned
     return LVX_EXIT_OK;
 }
 
+static int backup_all(struct lvx_cmd_env *env, const struct lvx_tk_sel *sel, struct lvx_buf *out,
+                      void *arg)
+{
+    const char *description = command_line(env);
+    bool failed = false;
+    for (unsigned i = 0; i < sel->vg_count; i++)
+        if (backup_one(env, sel->vgs[i], i, description) != LVX_EXIT_OK)
+            failed = true;
+    return failed ? LVX_EXIT_FAILED : LVX_EXIT_OK;
+}
+
 int lvx_cmd_vgcfgbackup(struct lvx_cmd_env *env)
 {
-    struct lvx_cmd_vgs v;
-    bool failed = false;
-    unsigned n;
-
-    int rc = lvx_cmd_load(env, &v);
-    if (rc)
-        return rc;
-    struct lvx_vg **vgs = lvx_cmd_pick_vgs(env, &v, env->args->argv, (unsigned)env->args->argc,
-                                           &n, &failed);
-    const char *description = command_line(env);
-    for (unsigned i = 0; i < n; i++)
-        if (backup_one(env, vgs[i], i, description) != LVX_EXIT_OK)
-            failed = true;
-    lvx_cmd_unload(&v);
-    return failed ? LVX_EXIT_FAILED : LVX_EXIT_OK;
+    return lvx_process_read(env, LVX_TK_VGS, backup_all, NULL);
 }

@@ -8,6 +8,7 @@
  * the commit (meta/mda_policy.c).  -a y|n [--activationmode partial] activates or
  * deactivates the VGs' LVs (cmd/activation.c), after any metadata change.
  */
+#include "cmd/toolkit.h"
 #include "cmd/vgcmd.h"
 
 #include "cmd/actcmd.h"
@@ -126,23 +127,20 @@ static void apply(struct lvx_cmd_env *env, struct lvx_vg *vg, const struct chang
         lvx_uuid_generate(vg->uuid);
 }
 
-static int change_vg(struct lvx_cmd_env *env, const char *name, const struct change *c)
+static int change_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, bool *commit, void *arg)
 {
-    struct lvx_vg_update u;
-    int rc = lvx_vgcmd_begin(env, name, 0, &u);
-    if (rc)
-        return rc;
     bool failed = false, changed = false;
-    struct lvx_vg *vg = u.vg;
-    apply(env, vg, c, &failed, &changed);
+    struct lvx_vg *vg = u->vg;
+    apply(env, vg, arg, &failed, &changed);
     changed |= lvx_cmd_apply_tags(env, vg->pool, &vg->tags);
-    if (changed || (!failed && lvx_cmd_has_tag_changes(env))) {
-        rc = lvx_vgcmd_commit(env, &u);
-        if (!rc)
-            lvx_notice(env->ctx, "Volume group \"%s\" successfully changed", vg->name);
-    }
-    lvx_vg_update_end(&u);
-    return rc ? rc : failed ? LVX_EXIT_FAILED : 0;
+    *commit = changed || (!failed && lvx_cmd_has_tag_changes(env));
+    return failed ? LVX_EXIT_FAILED : 0;
+}
+
+static int changed_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, void *arg)
+{
+    lvx_notice(env->ctx, "Volume group \"%s\" successfully changed", u->vg->name);
+    return 0;
 }
 
 int lvx_cmd_vgchange(struct lvx_cmd_env *env)
@@ -155,11 +153,9 @@ int lvx_cmd_vgchange(struct lvx_cmd_env *env)
     char **names = lvx_cmd_vg_names(env, &count);    /* the arguments, tags, or all VGs */
     if (!names)
         return LVX_EXIT_FAILED;
-    for (unsigned i = 0; i < count && c.metadata; i++) {
-        int r = change_vg(env, names[i], &c);
-        if (r > rc)
-            rc = r;
-    }
+    struct lvx_tk_vg_ops ops = { .vg = change_vg, .done = changed_vg, .arg = &c };
+    if (c.metadata)
+        rc = lvx_process_vg_names(env, names, count, &ops);
     if (env->args->count[LVX_OPT_ACTIVATE]) {     /* -a y|n (cmd/activation.c) */
         int r = lvx_actcmd_vgchange(env, names, count, lvx_lvcmd_wants_activation(env, false));
         if (r > rc)

@@ -8,6 +8,7 @@
  * areas that can be repaired (§8.5) and clears outdated PVs carrying the VG's
  * metadata (§8.4, done by lvx_vg_commit), then the backup file is rewritten.
  */
+#include "cmd/toolkit.h"
 #include "cmd/vgcmd.h"
 
 #include <string.h>
@@ -19,64 +20,52 @@
 /* Read-only check of the named VGs (all when none): the read itself reports stale,
  * damaged or mismatching copies, missing and outdated PVs as warnings (exit 0, as
  * LVM2); a VG failing the structural validation is an error. */
-static int check_vgs(struct lvx_cmd_env *env)
+static int check_vgs(struct lvx_cmd_env *env, const struct lvx_tk_sel *sel, struct lvx_buf *out,
+                     void *arg)
 {
-    struct lvx_cmd_vgs v;
     bool failed = false;
-    unsigned n;
-    int rc = lvx_cmd_load(env, &v);
-    if (rc)
-        return rc;
-    struct lvx_vg **vgs = lvx_cmd_pick_vgs(env, &v, env->args->argv, (unsigned)env->args->argc,
-                                           &n, &failed);
-    for (unsigned i = 0; i < n; i++)
-        if (lvx_vg_validate(env->ctx, vgs[i]) < 0) {
+    for (unsigned i = 0; i < sel->vg_count; i++)
+        if (lvx_vg_validate(env->ctx, sel->vgs[i]) < 0) {
             lvx_cmd_fail(env);
             failed = true;
         }
-    lvx_cmd_unload(&v);
     return failed ? LVX_EXIT_FAILED : 0;
 }
 
-static int update_vg(struct lvx_cmd_env *env, const char *name)
+/* The repair writes itself (a commit that also rewrites damaged areas), no toolkit commit. */
+static int update_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, bool *commit, void *arg)
 {
-    struct lvx_vg_update u;
-    int rc = lvx_vgcmd_begin(env, name, 0, &u);
-    if (rc)
-        return rc;
     const char *cmdline = lvx_vgcmd_command_line(env);
     if (env->args->count[LVX_OPT_TEST]) {
         lvx_notice(env->ctx, "TEST MODE: Metadata will NOT be updated.");
-        goto out;
+        return 0;
     }
     /* outdated PVs (§8.4): the commit detaches them */
-    const char **outdated = lvx_pool_alloc(env->pool, (u.scan->pv_count + 1) * sizeof(char *));
+    const char **outdated = lvx_pool_alloc(env->pool, (u->scan->pv_count + 1) * sizeof(char *));
     unsigned n = 0;
-    for (unsigned i = 0; i < u.scan->pv_count; i++) {
-        const struct lvx_scan_pv *spv = &u.scan->pvs[i];
-        if (!lvx_vg_find_pv_uuid(u.vg, spv->label.pv_uuid) && lvx_vgops_spv_holds_vg(spv, u.vg->uuid))
+    for (unsigned i = 0; i < u->scan->pv_count; i++) {
+        const struct lvx_scan_pv *spv = &u->scan->pvs[i];
+        if (!lvx_vg_find_pv_uuid(u->vg, spv->label.pv_uuid) &&
+            lvx_vgops_spv_holds_vg(spv, u->vg->uuid))
             outdated[n++] = lvx_pool_strdup(env->pool, spv->dev->path);
     }
-    lvx_mda_policy_apply(u.vg);
-    if (lvx_vg_commit(env->ctx, u.scan, u.vg, cmdline, true) < 0) {
-        rc = lvx_cmd_fail(env);
-        goto out;
-    }
+    lvx_mda_policy_apply(u->vg);
+    if (lvx_vg_commit(env->ctx, u->scan, u->vg, cmdline, true) < 0)
+        return lvx_cmd_fail(env);
     for (unsigned i = 0; i < n; i++)
-        lvx_notice(env->ctx, "Wiped outdated metadata of VG %s on %s.", u.vg->name, outdated[i]);
-    lvx_vg_write_backup(env->ctx, u.vg, cmdline);
-out:
-    lvx_vg_update_end(&u);
-    return rc;
+        lvx_notice(env->ctx, "Wiped outdated metadata of VG %s on %s.", u->vg->name, outdated[i]);
+    lvx_vg_write_backup(env->ctx, u->vg, cmdline);
+    return 0;
 }
 
 int lvx_cmd_vgck(struct lvx_cmd_env *env)
 {
     if (!env->args->count[LVX_OPT_UPDATEMETADATA])
-        return check_vgs(env);
+        return lvx_process_read(env, LVX_TK_VGS, check_vgs, NULL);
     if (env->args->argc == 0) {
         lvx_cmd_errorf("vgck --updatemetadata needs a volume group name");
         return LVX_EXIT_INVALID;
     }
-    return lvx_cmd_each_vg(env, update_vg);
+    struct lvx_tk_vg_ops ops = { .vg = update_vg };
+    return lvx_process_each_vg(env, &ops);
 }

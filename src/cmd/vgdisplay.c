@@ -4,7 +4,7 @@
  * -v adds the VG's LVs and PVs, -c one colon separated line, -s one short line,
  * -C the vgs report.
  */
-#include "cmd/commands.h"
+#include "cmd/toolkit.h"
 
 static unsigned vg_mda_count(const struct lvx_vg *vg)
 {
@@ -122,37 +122,24 @@ static void display_vg_short(struct lvx_cmd_env *env, struct lvx_buf *b, const s
                    lvx_cmd_size_str(env->pool, free_pe * vg->extent_size, units, unit_bytes));
 }
 
-int lvx_cmd_vgdisplay(struct lvx_cmd_env *env)
+static int display_vgs(struct lvx_cmd_env *env, const struct lvx_tk_sel *sel, struct lvx_buf *b,
+                       void *arg)
 {
-    int rc = lvx_cmd_display_check_args(env);
-    if (rc)
-        return rc;
-    if (env->args->count[LVX_OPT_COLUMNS])
-        return lvx_cmd_vgs(env);
-
-    struct lvx_cmd_vgs v;
-    struct lvx_buf b = LVX_BUF_INIT;
-    bool failed = false;
-    unsigned n;
-
-    rc = lvx_cmd_load(env, &v);
-    if (rc)
-        return rc;
-    struct lvx_vg **vgs = lvx_cmd_pick_vgs(env, &v, env->args->argv, (unsigned)env->args->argc,
-                                           &n, &failed);
-    for (unsigned i = 0; i < n; i++) {
+    for (unsigned i = 0; i < sel->vg_count; i++) {
         if (env->args->count[LVX_OPT_COLON]) {
-            display_vg_colon(&b, vgs[i]);
+            display_vg_colon(b, sel->vgs[i]);
         } else if (env->args->count[LVX_OPT_SHORT]) {
-            display_vg_short(env, &b, vgs[i]);
+            display_vg_short(env, b, sel->vgs[i]);
         } else {
-            display_vg_full(env, &b, vgs[i]);
+            display_vg_full(env, b, sel->vgs[i]);
             if (env->args->count[LVX_OPT_VERBOSE])
-                display_vg_verbose(env, &b, vgs[i]);
+                display_vg_verbose(env, b, sel->vgs[i]);
         }
     }
-    rc = lvx_cmd_output(&b);
-    lvx_buf_free(&b);
-    lvx_cmd_unload(&v);
-    return rc ? rc : failed ? LVX_EXIT_FAILED : LVX_EXIT_OK;
+    return 0;
+}
+
+int lvx_cmd_vgdisplay(struct lvx_cmd_env *env)
+{
+    return lvx_process_display(env, LVX_TK_VGS, lvx_cmd_vgs, display_vgs);
 }

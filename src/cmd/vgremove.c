@@ -8,6 +8,7 @@
  * LVs are deactivated first, as LVM2 does (cmd/activation.c); one that stays active
  * (open) stops the removal of its VG before anything is written.
  */
+#include "cmd/toolkit.h"
 #include "cmd/vgcmd.h"
 
 #include <string.h>
@@ -93,16 +94,12 @@ static int wipe_pvs(struct lvx_cmd_env *env, struct lvx_vg_update *u)
     return rc;
 }
 
-static int remove_vg(struct lvx_cmd_env *env, const char *name)
+/* The removal writes itself (labels and areas wiped), no toolkit commit. */
+static int remove_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, bool *commit, void *arg)
 {
     bool force = env->args->count[LVX_OPT_FORCE] || env->args->count[LVX_OPT_YES];
-    struct lvx_vg_update u;
-    unsigned flags = LVX_UPDATE_GLOBAL_LOCK | (env->args->count[LVX_OPT_FORCE]
-                                                   ? LVX_UPDATE_ALLOW_MISSING : 0);
-    int rc = lvx_vgcmd_begin(env, name, flags, &u);
-    if (rc)
-        return rc;
-    struct lvx_vg *vg = u.vg;
+    struct lvx_vg *vg = u->vg;
+    int rc = 0;
     unsigned lvs = lvx_vg_visible_lv_count(vg);
     if (vg->lv_count && !force) {
         lvx_cmd_errorf("Volume group \"%s\" not removed: it contains %u logical volume(s) "
@@ -115,14 +112,13 @@ static int remove_vg(struct lvx_cmd_env *env, const char *name)
         rc = LVX_EXIT_FAILED;
     } else {
         if (vg->lv_count)      /* as LVM2: the LVs can be brought back with vgcfgrestore */
-            lvx_vg_update_archive(env->ctx, &u, lvx_vgcmd_command_line(env));
-        if ((rc = wipe_pvs(env, &u)) == 0) {
+            lvx_vg_update_archive(env->ctx, u, lvx_vgcmd_command_line(env));
+        if ((rc = wipe_pvs(env, u)) == 0) {
             report_removed_lvs(env, vg);
             lvx_vg_remove_backup(env->ctx, vg->name);
             lvx_notice(env->ctx, "Volume group \"%s\" successfully removed", vg->name);
         }
     }
-    lvx_vg_update_end(&u);
     return rc;
 }
 
@@ -133,5 +129,10 @@ int lvx_cmd_vgremove(struct lvx_cmd_env *env)
         lvx_cmd_errorf("Please enter one or more volume group paths or use --select for selection.");
         return LVX_EXIT_INVALID;
     }
-    return lvx_cmd_each_vg(env, remove_vg);
+    struct lvx_tk_vg_ops ops = {
+        .update_flags = LVX_UPDATE_GLOBAL_LOCK |
+                        (a->count[LVX_OPT_FORCE] ? LVX_UPDATE_ALLOW_MISSING : 0),
+        .vg = remove_vg,
+    };
+    return lvx_process_each_vg(env, &ops);
 }

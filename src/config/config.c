@@ -206,7 +206,9 @@ int lvx_config_load(struct lvx_ctx *ctx, struct lvx_config **out)
             return -EINVAL;
         }
     }
-    if (ctx->config_override && merge_override(ctx, cfg, ctx->config_override) < 0) {
+    /* a command profile (--commandprofile/--profile) goes over lvm.conf, --config over both */
+    if ((ctx->config_profile && merge_override(ctx, cfg, ctx->config_profile) < 0) ||
+        (ctx->config_override && merge_override(ctx, cfg, ctx->config_override) < 0)) {
         lvx_pool_destroy(pool);
         return -EINVAL;
     }

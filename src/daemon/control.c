@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "nodes/user_nodes.h"
 #include "util/buf.h"
 #include "util/pool.h"
 
@@ -242,8 +243,14 @@ static int do_stop(struct request *r)
             list[cnt++] = v;
     pthread_mutex_unlock(&lvxd_lvs_mutex);
     for (unsigned i = 0; i < cnt; i++) {
-        if (lvxd_volume_loop_ours(list[i], r->mount_dir))
+        if (lvxd_volume_loop_ours(list[i], r->mount_dir)) {
             lvxd_loop_detach(r->ctx, list[i]->loop, true);
+            /* the LV's /dev/VG/LV and /dev/mapper links (made by the client that
+             * activated it, or by a restore) go with it: only links to a loop device
+             * are removed (nodes/user_nodes.c) */
+            if (list[i]->dev_dir[0])
+                lvx_user_nodes_remove(list[i]->dev_dir, list[i]->vg, list[i]->lv);
+        }
         lvx_error_clear(r->ctx);
         lvxd_volume_remove(list[i]);
     }

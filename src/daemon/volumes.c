@@ -13,6 +13,7 @@
  */
 #include "daemon/daemon.h"
 #include "daemon/daemon_int.h"
+#include "meta/read.h"
 
 #include <errno.h>
 #include <fcntl.h>

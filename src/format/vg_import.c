@@ -381,8 +381,9 @@ static int import_area_pairs(struct importer *im, struct lvx_seg *seg,
         area->start = (uint64_t)num->num;
         if (allow_pv && (area->pv = map_get(&im->pvs, e->str)))
             continue;
-        if (!allow_pv || seg->kind != LVX_SEG_STRIPED)
-            area->lv = map_get(&im->lvs, e->str);
+        /* a striped area naming an LV: LVM2's pvmove ("stripes = [\"pvmove0\", 0]" in an
+         * LV being moved), §10 */
+        area->lv = map_get(&im->lvs, e->str);
         if (!area->lv)
             return lvx_error(im->ctx, EINVAL, "%s: unknown %s \"%s\" in \"%s\"", what,
                              seg->kind == LVX_SEG_STRIPED ? "physical volume" : "volume",

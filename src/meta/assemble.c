@@ -16,7 +16,6 @@
  * lvx_scan_fill_ondisk().
  */
 #include "meta/scan.h"
-#include "meta/index.h"
 #include "config/config.h"
 #include "format/vg_text.h"
 
@@ -466,8 +465,6 @@ int lvx_scan_vgs(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_vgset **
     collect_orphans(&a);
     lvx_pool_destroy(a.tmp);
     *out = set;
-    if (scan->full_system)
-        lvx_index_update(ctx, scan, set);     /* every device seen: refresh meta/index.c */
     return 0;
 }
 

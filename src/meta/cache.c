@@ -124,8 +124,8 @@ static void drop_scan(struct lvx_cache *c)
     drop_kept_set(c);             /* its PVs point at the scan's devices */
     c->generation++;
     if (c->scan) {
-        c->scan->cache = NULL;
-        lvx_scan_free(c->scan);
+        lvx_scan_origin(c->scan)->cache = NULL;
+        lvx_scan_release(c->scan);
     }
     c->scan = NULL;
     c->lent = false;
@@ -328,8 +328,8 @@ static int scan_listed(struct lvx_ctx *ctx, const struct lvx_cache *c, bool syst
     uint64_t hash = system ? lvx_index_hash_devices(&list) : 0;
     int rc = lvx_scan_devices(ctx, pool, &list, !system, out);
     if (rc == 0 && system) {
-        (*out)->full_system = true;
-        (*out)->devs_hash = hash;
+        lvx_scan_origin(*out)->full_system = true;
+        lvx_scan_origin(*out)->devs_hash = hash;
     }
     return rc;
 }
@@ -338,7 +338,7 @@ static void lend(struct lvx_cache *c, struct lvx_scan *scan, struct lvx_scan **o
 {
     forget_commits(c);
     c->lent = true;
-    scan->cache = c;
+    lvx_scan_origin(scan)->cache = c;
     *out = scan;
 }
 
@@ -347,7 +347,7 @@ int lvx_cache_scan(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts, struct
     struct lvx_cache *c = ctx->cache;
     *out = NULL;
     if (c->lent)
-        return lvx_scan_uncached(ctx, opts, out);   /* nested use within one command */
+        return -EBUSY;            /* nested use within one command: the front reads uncached */
     if (c->io && c->io != lvx_io(ctx)) {                /* another I/O seam: start over */
         drop_scan(c);
         close_devices(c);
@@ -513,12 +513,11 @@ static bool scan_still_cacheable(const struct lvx_cache *c, const struct lvx_sca
 
 void lvx_cache_return(struct lvx_cache *c, struct lvx_scan *scan)
 {
+    lvx_scan_origin(scan)->cache = NULL;
     if (scan != c->scan) {            /* not ours (should not happen): free it */
-        scan->cache = NULL;
-        lvx_scan_free(scan);
+        lvx_scan_release(scan);
         return;
     }
-    scan->cache = NULL;
     bool keep = scan_still_cacheable(c, scan);
     c->lent = false;
     forget_commits(c);

@@ -2,7 +2,8 @@
 /*
  * meta/cache.h - the scan cache of a session (lvx shell, liblvx handle): the last
  * label scan, kept between commands with its devices open, and revalidated cheaply
- * before each reuse.  Reached through ctx->cache: lvx_scan() asks lvx_cache_scan().
+ * before each reuse.  Reached through ctx->cache: the read front's lvx_scan()
+ * (meta/read.h) asks lvx_cache_scan().
  *
  * Reuse rules (a change made by anybody else must be seen, never overwritten):
  *   - the device list (--devices names, or /proc/partitions through the filter) must be
@@ -43,11 +44,12 @@ struct lvx_cache *lvx_cache_new(void);
 void lvx_cache_free(struct lvx_cache *cache);
 
 /* lvx_scan() with ctx->cache set: the cached scan when still valid, else a new one
- * (then cached).  The scan is lent: lvx_scan_free() gives it back. */
+ * (then cached).  The scan is lent (its origin names the cache): lvx_scan_free() gives
+ * it back.  -EBUSY while the cache's scan is lent already (the caller reads uncached). */
 int lvx_cache_scan(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts, struct lvx_scan **out);
 void lvx_cache_return(struct lvx_cache *cache, struct lvx_scan *scan);
 
-/* Called by the commit of a lent scan (scan->cache set), through the cache it was lent
+/* Called by the commit of a lent scan (origin->cache set), through the cache it was lent
  * by.  lvx_cache_text_pool(): the pool to hold the new text and tree of VG `vg_uuid`
  * (the VG's previous one is freed when the scan comes back, after the command's VG
  * set); lvx_cache_note_write(): a write of the commit that succeeded (metadata text,

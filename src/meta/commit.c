@@ -459,7 +459,7 @@ int lvx_vg_commit_detach(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_
     uint32_t old_seqno = vg->seqno;
     int r = 0;
     /* a scan lent by a session cache is kept up to date: the new text and its tree */
-    struct lvx_cache *cache = scan->cache;
+    struct lvx_cache *cache = scan->origin ? scan->origin->cache : NULL;
     const char *kept_text = NULL;
 
     struct uuid_index scan_ix;

@@ -3,10 +3,8 @@
  * meta/index.c - the persistent device index (see index.h): load and check it, scan
  * only the devices of the named VGs, fall back to a full scan, rebuild it.
  *
- * Entry points: lvx_index_scan(), lvx_scan_assemble(), lvx_scan_assemble_from(),
- * lvx_index_update(),
- * lvx_index_update_vg(),
- * lvx_index_hash_devices(), lvx_index_path(), lvx_index_raise_fd_limit().
+ * Entry points: lvx_index_scan(), lvx_index_vgs_whole(), lvx_index_update(),
+ * lvx_index_update_vg(), lvx_index_hash_devices(), lvx_index_path().
  */
 #include "meta/index.h"
 #include "util/buf.h"
@@ -96,16 +94,6 @@ const char *lvx_index_path(void)
     else
         snprintf(path, sizeof(path), "%s/index", dir);
     return path;
-}
-
-void lvx_index_raise_fd_limit(unsigned count)
-{
-    struct rlimit rl;
-    rlim_t need = (rlim_t)count + 256;
-    if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur >= need)
-        return;
-    rl.rlim_cur = rl.rlim_max != RLIM_INFINITY && rl.rlim_max < need ? rl.rlim_max : need;
-    setrlimit(RLIMIT_NOFILE, &rl);
 }
 
 /* ---- reading the file ------------------------------------------------------------- */
@@ -342,29 +330,16 @@ int lvx_index_scan(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts, struct
     if ((rc = lvx_scan_devices(ctx, pool, &chosen, false, &scan)) < 0)
         return rc;
     if (!labels_match(scan, &idx)) {
-        lvx_scan_free(scan);
+        lvx_scan_release(scan);
         return stale(ctx, NULL, "a device no longer carries the PV it recorded");
     }
     lvx_debug(ctx, "Device index: reading %u of %u devices", chosen.count, list.count);
-    scan->narrowed = true;
+    lvx_scan_origin(scan)->narrowed = true;
     *out = scan;
     return 0;
 }
 
-/* ---- scan + assembly with the fallback ------------------------------------------------ */
-
-struct log_counter {
-    unsigned messages;
-};
-
-static void count_message(void *arg, int level, const char *msg)
-{
-    (void)msg;
-    if (level <= LVX_LOG_WARN)
-        ((struct log_counter *)arg)->messages++;
-}
-
-static bool vgs_whole(const struct lvx_vgset *set, const char *const *names, unsigned count)
+bool lvx_index_vgs_whole(const struct lvx_vgset *set, const char *const *names, unsigned count)
 {
     for (unsigned i = 0; i < count; i++) {
         const struct lvx_vg *vg = lvx_vgset_find(set, names[i]);
@@ -375,54 +350,6 @@ static bool vgs_whole(const struct lvx_vgset *set, const char *const *names, uns
                 return false;
     }
     return true;
-}
-
-int lvx_scan_assemble(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts,
-                      struct lvx_scan **scan, struct lvx_vgset **set)
-{
-    *scan = NULL;
-    *set = NULL;
-    int rc = lvx_scan(ctx, opts, scan);
-    if (rc < 0)
-        return rc;
-    return lvx_scan_assemble_from(ctx, opts, scan, set);
-}
-
-int lvx_scan_assemble_from(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts,
-                           struct lvx_scan **scan, struct lvx_vgset **set)
-{
-    int rc;
-    *set = NULL;
-    if (!(*scan)->narrowed)
-        return lvx_scan_vgs(ctx, *scan, set);
-
-    /* narrowed: assemble quietly, keep it only when nothing was out of the ordinary */
-    struct log_counter counter = { 0 };
-    lvx_log_cb saved_fn = ctx->log_fn;
-    void *saved_arg = ctx->log_arg;
-    unsigned saved_warnings = ctx->warnings;
-    ctx->log_fn = count_message;          /* held back: printed by the full pass if needed */
-    ctx->log_arg = &counter;
-    rc = lvx_scan_vgs(ctx, *scan, set);
-    ctx->log_fn = saved_fn;
-    ctx->log_arg = saved_arg;
-    bool clean = counter.messages == 0 && ctx->warnings == saved_warnings;
-    ctx->warnings = saved_warnings;
-    if (rc == 0 && clean && vgs_whole(*set, opts->vg_names, opts->vg_name_count))
-        return 0;
-    lvx_error_clear(ctx);
-    lvx_debug(ctx, "Device index: the volume group(s) read from the indexed devices are not "
-              "whole or not clean; reading every device");
-    lvx_vgset_free(*set);
-    lvx_scan_free(*scan);
-    *set = NULL;
-    *scan = NULL;
-    struct lvx_scan_opts all = *opts;
-    all.vg_names = NULL;
-    all.vg_name_count = 0;
-    if ((rc = lvx_scan(ctx, &all, scan)) < 0)
-        return rc;
-    return lvx_scan_vgs(ctx, *scan, set);
 }
 
 /* ---- rebuilding ------------------------------------------------------------------------- */
@@ -475,14 +402,14 @@ static void add_vg_devices(struct dev_vg *map, unsigned *n, const struct lvx_vg 
  * Left out when a path could not be read back (a space or newline in it). */
 static void render_list(const struct lvx_scan *scan, struct lvx_buf *b)
 {
-    if (!scan->list_key_hash)
+    if (!scan->origin->list_key_hash)
         return;
     for (unsigned i = 0; i < scan->devs.count; i++) {
         const struct lvx_dev *d = scan->devs.devs[i];
         if (d->is_file || d->path[0] != '/' || strpbrk(d->path, " \n"))
             return;
     }
-    lvx_buf_printf(b, "listkey %016" PRIx64 "\n", scan->list_key_hash);
+    lvx_buf_printf(b, "listkey %016" PRIx64 "\n", scan->origin->list_key_hash);
     for (unsigned i = 0; i < scan->devs.count; i++) {
         const struct lvx_dev *d = scan->devs.devs[i];
         lvx_buf_printf(b, "dev %u:%u %" PRIu64 " %d %s\n", d->major, d->minor, d->size / 1024,
@@ -503,7 +430,7 @@ static void render_index(const struct lvx_scan *scan, const struct lvx_vgset *se
     if (changed)
         add_vg_devices(map, &n, changed);
     qsort(map, n, sizeof(*map), dev_vg_cmp);
-    lvx_buf_printf(b, "%s\ndevices %016" PRIx64 "\n", INDEX_MAGIC, scan->devs_hash);
+    lvx_buf_printf(b, "%s\ndevices %016" PRIx64 "\n", INDEX_MAGIC, scan->origin->devs_hash);
     render_list(scan, b);
     for (unsigned i = 0; i < scan->pv_count; i++) {
         const struct lvx_scan_pv *spv = &scan->pvs[i];
@@ -542,7 +469,7 @@ void lvx_index_update(struct lvx_ctx *ctx, const struct lvx_scan *scan, const st
 void lvx_index_update_vg(struct lvx_ctx *ctx, const struct lvx_scan *scan,
                          const struct lvx_vgset *set, const struct lvx_vg *changed)
 {
-    if (!scan->full_system || index_disabled())
+    if (!scan->origin || !scan->origin->full_system || index_disabled())
         return;
     const char *path = lvx_index_path();
     if (has_duplicate_pvs(scan)) {        /* duplicates need every device read each time */

@@ -28,22 +28,15 @@
 
 #include "meta/scan.h"
 
-/* A scan of the devices the valid index gives for opts->vg_names (scan->narrowed set), or
+/* A scan of the devices the valid index gives for opts->vg_names (origin narrowed), or
  * -ESTALE when the index cannot be used (missing, stale, VG not in it); other negative
  * errnos as lvx_scan(). */
 int lvx_index_scan(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts, struct lvx_scan **out);
 
-/* lvx_scan() + lvx_scan_vgs(), through the index when opts->vg_names is set, checked as
- * in check 3 above; when the narrowed result does not pass, its messages are dropped and
- * every device is read. */
-int lvx_scan_assemble(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts,
-                      struct lvx_scan **scan, struct lvx_vgset **set);
-/* The assembly half of lvx_scan_assemble(), for a scan the caller already made with the
- * same opts (*scan may be replaced by a full one; freed by the caller either way). */
-int lvx_scan_assemble_from(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts,
-                           struct lvx_scan **scan, struct lvx_vgset **set);
+/* Check 3 above: every named VG found, with every PV its metadata lists present. */
+bool lvx_index_vgs_whole(const struct lvx_vgset *set, const char *const *names, unsigned count);
 
-/* Rewrite the index from a full system scan and its assembly (scan->full_system); errors
+/* Rewrite the index from a full system scan and its assembly (origin full_system); errors
  * are ignored (the index is only an accelerator). */
 void lvx_index_update(struct lvx_ctx *ctx, const struct lvx_scan *scan,
                       const struct lvx_vgset *set);
@@ -59,9 +52,5 @@ uint64_t lvx_index_hash_devices(const struct lvx_devlist *devs);
 
 /* The index file of this configuration (static buffer). */
 const char *lvx_index_path(void);
-
-/* Raise the soft RLIMIT_NOFILE (up to the hard limit) so that `count` devices can be
- * open at once (a scan keeps PVs open). */
-void lvx_index_raise_fd_limit(unsigned count);
 
 #endif

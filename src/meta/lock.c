@@ -38,7 +38,27 @@ static int make_dirs(const char *dir)
     return 0;
 }
 
+static int take_file(struct lvx_ctx *ctx, const char *name, bool exclusive, struct lvx_lock *lock);
+
+/* ctx->lock_mode: no lock at all, or going on without one that failed (as LVM2's
+ * --nolocking / --readonly and --ignorelockingfailure). */
 static int take(struct lvx_ctx *ctx, const char *name, bool exclusive, struct lvx_lock *lock)
+{
+    lock->fd = -1;
+    if (ctx->lock_mode == LVX_LOCK_MODE_NONE)
+        return 0;
+    int r = take_file(ctx, name, exclusive, lock);
+    if (r < 0 && ctx->lock_mode == LVX_LOCK_MODE_IGNORE_FAILURE) {
+        lvx_warn(ctx, "WARNING: %s (going on without the lock: --ignorelockingfailure).",
+                 ctx->errmsg);
+        lvx_error_clear(ctx);
+        lock->fd = -1;
+        return 0;
+    }
+    return r;
+}
+
+static int take_file(struct lvx_ctx *ctx, const char *name, bool exclusive, struct lvx_lock *lock)
 {
     const char *dir = lvx_lock_dir();
     int r = make_dirs(dir);

@@ -16,14 +16,12 @@
  * name, UUID and seqno; byte-identical copies are parsed once.  Nothing is logged for
  * damaged areas here: they are marked bad with a problem string for lvx_scan_vgs().
  *
- * Entry points: lvx_scan() (through the session cache of meta/cache.c when ctx->cache
- * is set, or the device index of meta/index.c when opts->vg_names is set),
- * lvx_scan_uncached(), lvx_scan_devices(), lvx_scan_list_devices(),
- * lvx_scan_reread_devices(), lvx_scan_free().
+ * A plain reader: which devices to read (the session cache, the device index, every
+ * device) is decided above it, by the read front (meta/read.c).
+ * Entry points: lvx_scan_devices(), lvx_scan_list_devices(), lvx_scan_reread_devices(),
+ * lvx_scan_release().
  */
 #include "meta/scan.h"
-#include "meta/cache.h"
-#include "meta/index.h"
 #include "config/config.h"
 #include "dev/filter.h"
 #include "dev/scandirs.h"
@@ -38,6 +36,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -589,39 +588,23 @@ int lvx_scan_list_devices(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts,
     return rc;
 }
 
-int lvx_scan(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts, struct lvx_scan **out)
+/* Raise the soft RLIMIT_NOFILE (up to the hard limit) so that `count` devices can be
+ * open at once (a scan keeps PVs open). */
+static void raise_fd_limit(unsigned count)
 {
-    if (ctx->cache)
-        return lvx_cache_scan(ctx, opts, out);    /* a session's cache (meta/cache.c) */
-    if (opts && opts->vg_names && !opts->devices) {
-        int rc = lvx_index_scan(ctx, opts, out);  /* only the named VGs' devices */
-        if (rc != -ESTALE)
-            return rc;
-    }
-    return lvx_scan_uncached(ctx, opts, out);
+    struct rlimit rl;
+    rlim_t need = (rlim_t)count + 256;
+    if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur >= need)
+        return;
+    rl.rlim_cur = rl.rlim_max != RLIM_INFINITY && rl.rlim_max < need ? rl.rlim_max : need;
+    setrlimit(RLIMIT_NOFILE, &rl);
 }
 
-int lvx_scan_uncached(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts,
-                      struct lvx_scan **out)
+struct lvx_scan_origin *lvx_scan_origin(struct lvx_scan *scan)
 {
-    *out = NULL;
-    struct lvx_pool *pool = lvx_pool_create();
-    struct lvx_devlist devs;
-    bool named = opts && opts->devices;
-    uint64_t key = named ? 0 : lvx_scan_list_key_hash(ctx);   /* before the list: see scan.h */
-    int rc = lvx_scan_list_devices(ctx, opts, pool, &devs);
-    if (rc < 0) {
-        lvx_pool_destroy(pool);
-        return rc;
-    }
-    uint64_t hash = named ? 0 : lvx_index_hash_devices(&devs);
-    rc = lvx_scan_devices(ctx, pool, &devs, named, out);
-    if (rc == 0 && !named) {
-        (*out)->full_system = true;
-        (*out)->devs_hash = hash;
-        (*out)->list_key_hash = key;
-    }
-    return rc;
+    if (!scan->origin)
+        scan->origin = lvx_pool_alloc(scan->pool, sizeof(*scan->origin));
+    return scan->origin;
 }
 
 int lvx_scan_devices(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_devlist *devs,
@@ -632,7 +615,7 @@ int lvx_scan_devices(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lv
     scan->pool = pool;
     scan->io = lvx_io(ctx);
     scan->devs = *devs;
-    lvx_index_raise_fd_limit(scan->devs.count);
+    raise_fd_limit(scan->devs.count);
     int rc;
     unsigned ndev = scan->devs.count;
     struct lvx_dev **usable = lvx_xcalloc(ndev + 1, sizeof(*usable));
@@ -652,7 +635,7 @@ int lvx_scan_devices(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lv
     free(usable);
     free(heads);
     if (rc < 0) {
-        lvx_scan_free(scan);
+        lvx_scan_release(scan);
         return rc;
     }
     *out = scan;
@@ -722,14 +705,10 @@ int lvx_scan_reread_devices(struct lvx_ctx *ctx, struct lvx_scan *scan, struct l
     return rc;
 }
 
-void lvx_scan_free(struct lvx_scan *scan)
+void lvx_scan_release(struct lvx_scan *scan)
 {
     if (!scan)
         return;
-    if (scan->cache) {
-        lvx_cache_return(scan->cache, scan);     /* lent by a session's cache: kept */
-        return;
-    }
     struct lvx_ctx quiet;
     lvx_ctx_init(&quiet);
     if (scan->io)

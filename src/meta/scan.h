@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * meta/scan.h - label scan and VG assembly (lvm2-format.md §8).
+ * meta/scan.h - label scan and VG assembly (lvm2-format.md §8): the plain reader
+ * under the read front (meta/read.h, which picks what to read: the session cache, the
+ * device index, every device).
  *
- * lvx_scan() reads the labels of a device list in one batch, then the mda headers
+ * lvx_scan_devices() reads the labels of a device list in one batch, then the mda headers
  * and committed text of every PV's non-ignored metadata areas, and groups what it
  * found by VG.  lvx_scan_vgs() assembles the VGs: the highest valid seqno wins,
  * stale/damaged copies and missing PVs produce LVM2-style warnings through
@@ -54,13 +56,9 @@ struct lvx_scan_pv {
     struct lvx_scan_mda mda[2];
 };
 
-struct lvx_scan {
-    struct lvx_pool *pool;
-    const struct lvx_dev_ops *io;/* the I/O seam of the scanning ctx (used to close devices) */
-    struct lvx_devlist devs;     /* every device looked at; labelled ones stay open
-                                  * read-only until lvx_scan_free() */
-    unsigned pv_count;
-    struct lvx_scan_pv *pvs;     /* devices with a label, in device order */
+/* What the read front (meta/read.c) and the session cache / device index below it
+ * record about where a scan came from; the scanner itself never reads it. */
+struct lvx_scan_origin {
     struct lvx_cache *cache;     /* set while lent by a session's cache (meta/cache.h):
                                   * lvx_scan_free() then gives it back instead of freeing */
     bool full_system;            /* every device of the system scan was listed: the device
@@ -69,6 +67,16 @@ struct lvx_scan {
     uint64_t devs_hash;          /* of the system device list (lvx_index_hash_devices) */
     uint64_t list_key_hash;      /* lvx_scan_list_key_hash() taken before that list was
                                   * made, 0 if not: the index may keep the list under it */
+};
+
+struct lvx_scan {
+    struct lvx_pool *pool;
+    const struct lvx_dev_ops *io;/* the I/O seam of the scanning ctx (used to close devices) */
+    struct lvx_devlist devs;     /* every device looked at; labelled ones stay open
+                                  * read-only until lvx_scan_free() */
+    unsigned pv_count;
+    struct lvx_scan_pv *pvs;     /* devices with a label, in device order */
+    struct lvx_scan_origin *origin; /* NULL for a plain read; lvx_scan_origin() makes it */
 };
 
 struct lvx_scan_opts {
@@ -82,16 +90,12 @@ struct lvx_scan_opts {
 };
 
 /*
- * Devices named in opts->devices that cannot be opened or are too small give a
- * warning; devices of a system scan are skipped silently.  Per-area problems are
+ * Read a device list built in `pool`; the scan takes the pool over (also on failure).
+ * `named`: devices named by the user: those that cannot be opened or are too small give
+ * a warning (devices of a system scan are skipped silently).  Per-area problems are
  * recorded in the areas (bad/problem), not logged: lvx_scan_vgs() reports them.
- * Returns 0, or a negative errno when the device list cannot be built or the
- * batched read cannot run.
+ * Returns 0, or a negative errno when the batched read cannot run.
  */
-int lvx_scan(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts, struct lvx_scan **out);
-void lvx_scan_free(struct lvx_scan *scan);
-/* lvx_scan() of a device list built in `pool`; the scan takes the pool over (also on
- * failure).  `named`: devices named by the user (problems are warned about). */
 int lvx_scan_devices(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_devlist *devs,
                      bool named, struct lvx_scan **out);
 /* Read again some devices of a scan (e.g. just made PVs by an implicit pvcreate):
@@ -106,9 +110,11 @@ int lvx_scan_reread_devices(struct lvx_ctx *ctx, struct lvx_scan *scan, struct l
 void lvx_scan_list_key(const struct lvx_ctx *ctx, struct lvx_buf *key);
 uint64_t lvx_scan_list_key_hash(const struct lvx_ctx *ctx);
 
-/* lvx_scan() without the session cache (ctx->cache ignored). */
-int lvx_scan_uncached(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts,
-                      struct lvx_scan **out);
+/* Free a scan as the scanner made it (closes its devices).  Users of the read front
+ * call lvx_scan_free() (meta/read.h), which gives a lent scan back instead. */
+void lvx_scan_release(struct lvx_scan *scan);
+/* The scan's origin record (made zeroed in its pool on first use). */
+struct lvx_scan_origin *lvx_scan_origin(struct lvx_scan *scan);
 /* The devices a scan looks at: the --devices names, or the system's block devices that
  * lvm.conf's devices/global_filter and devices/filter accept (nothing is opened). */
 int lvx_scan_list_devices(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts,

@@ -14,6 +14,7 @@
 #include "meta/commit.h"
 #include "meta/index.h"
 #include "meta/mda_policy.h"
+#include "meta/read.h"
 #include "config/config.h"
 #include "format/vg_text.h"
 
@@ -50,8 +51,8 @@ static int update_assemble(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts
         int r = lvx_scan(ctx, opts, &u->scan);
         if (r < 0)
             return r;
-        if (u->scan->cache)
-            u->set = lvx_cache_take_set(u->scan->cache, u->scan);
+        if (u->scan->origin && u->scan->origin->cache)
+            u->set = lvx_cache_take_set(u->scan->origin->cache, u->scan);
         if (u->set && lvx_vgset_find(u->set, vgname)) {
             lvx_debug(ctx, "Scan cache: reusing VG %s as the previous command committed it",
                       vgname);
@@ -132,8 +133,8 @@ fail:
 
 void lvx_vg_update_end(struct lvx_vg_update *u)
 {
-    if (u->committed && u->set && u->scan && u->scan->cache &&
-        lvx_cache_keep_set(u->scan->cache, u->scan, u->set))
+    if (u->committed && u->set && u->scan && u->scan->origin && u->scan->origin->cache &&
+        lvx_cache_keep_set(u->scan->origin->cache, u->scan, u->set))
         u->set = NULL;
     if (u->set)
         lvx_vgset_free(u->set);

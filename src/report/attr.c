@@ -134,6 +134,8 @@ const char *lvx_report_lv_attr(struct lvx_pool *pool, const struct lvx_rvg *rvg,
     char *a = lvx_pool_alloc(pool, 11);
     a[0] = volume_type(lv, r);
     a[1] = (lv->status & LVX_LV_WRITE) || (lv->flags & LVX_LVF_WRITE_LOCKED) ? 'w' : 'r';
+    if (lv->status & LVX_LV_PVMOVE)
+        a[1] = '-';                      /* LVM2: a pvmove LV shows no permission */
     a[2] = alloc_letter(lv);
     a[3] = (lv->status & LVX_LV_FIXED_MINOR) ? 'm' : '-';
     a[4] = 'X';

@@ -38,6 +38,8 @@ LVX_RGETTER(lv_metadata_size);
 LVX_RGETTER(lv_minor);
 LVX_RGETTER(lv_modules);
 LVX_RGETTER(lv_name);
+LVX_RGETTER(move_pv);
+LVX_RGETTER(move_pv_uuid);
 LVX_RGETTER(lv_parent);
 LVX_RGETTER(lv_path);
 LVX_RGETTER(lv_profile);

@@ -91,6 +91,32 @@ LVX_RGETTER(minus_one)
 LVX_RGETTER(lv_uuid) { lv_uuid_value(rc, row->lv, v); }
 LVX_RGETTER(lv_name) { lv_name_value(rc, row, row->lv, v); }
 
+/* The PV a pvmove LV moves from: its mirror's first leg (as LVM2: only the pvmove LV
+ * itself shows it). */
+static const struct lvx_pv *move_source(const struct lvx_rrow *row)
+{
+    const struct lvx_lv *lv = row->lv;
+    if (!lv || !(lv->status & LVX_LV_PVMOVE) || !lv->seg_count || !lv->segs[0].area_count)
+        return NULL;
+    return lv->segs[0].areas[0].pv;
+}
+
+LVX_RGETTER(move_pv)
+{
+    (void)rc;
+    const struct lvx_pv *pv = move_source(row);
+    lvx_rval_str(v, pv ? lvx_report_pv_dev_name(pv) : "");
+}
+
+LVX_RGETTER(move_pv_uuid)
+{
+    const struct lvx_pv *pv = move_source(row);
+    char uuid[LVX_UUID_DASHED_LEN + 1] = "";
+    if (pv)
+        lvx_uuid_format(pv->uuid, uuid);
+    lvx_rval_str(v, lvx_pool_strdup(rc->pool, uuid));
+}
+
 LVX_RGETTER(lv_full_name)
 {
     if (pseudo_lv(row))

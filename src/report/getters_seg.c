@@ -231,9 +231,12 @@ static uint64_t lv_extents(const struct lvx_lv *lv)
 enum area_style { RANGES_PE, RANGES_LE, DEVICES };
 
 static void put_area(struct lvx_rctx *rc, const struct lvx_rrow *row, struct lvx_buf *b,
-                     const struct lvx_area *a, uint64_t len, enum area_style style)
+                     const struct lvx_area *a, uint64_t len, enum area_style style, bool meta)
 {
     const char *name;
+    /* LVM2 prints a data area on an LV from its first extent, whatever LE the segment
+     * starts at there (a pvmove layer: "pvmove0(0)" for every LV it moves) */
+    uint64_t start = a->lv && !meta ? 0 : a->start;
     if (a->pv)
         name = lvx_report_pv_dev_name(a->pv);
     else if (a->lv && style == RANGES_LE)
@@ -241,10 +244,10 @@ static void put_area(struct lvx_rctx *rc, const struct lvx_rrow *row, struct lvx
     else
         name = a->lv ? a->lv->name : "[unknown]";
     if (style == DEVICES)
-        lvx_buf_printf(b, "%s(%llu)", name, (unsigned long long)a->start);
+        lvx_buf_printf(b, "%s(%llu)", name, (unsigned long long)start);
     else
-        lvx_buf_printf(b, "%s:%llu-%llu", name, (unsigned long long)a->start,
-                       (unsigned long long)(a->start + (len ? len - 1 : 0)));
+        lvx_buf_printf(b, "%s:%llu-%llu", name, (unsigned long long)start,
+                       (unsigned long long)(start + (len ? len - 1 : 0)));
 }
 
 static void area_list(struct lvx_rctx *rc, const struct lvx_rrow *row, struct lvx_rval *v,
@@ -262,9 +265,10 @@ static void area_list(struct lvx_rctx *rc, const struct lvx_rrow *row, struct lv
         const struct lvx_area *a = &areas[i];
         if (!a->pv && !a->lv)
             continue;
-        uint64_t len = meta && a->lv ? lv_extents(a->lv) : lvx_report_seg_area_len(s);
+        /* an LV area: the whole sub-LV, as LVM2 */
+        uint64_t len = a->lv ? lv_extents(a->lv) : lvx_report_seg_area_len(s);
         lvx_buf_reset(&b);
-        put_area(rc, row, &b, a, len, style);
+        put_area(rc, row, &b, a, len, style, meta);
         l.v[l.n++] = lvx_pool_strdup(rc->pool, lvx_buf_str(&b));
     }
     lvx_buf_free(&b);

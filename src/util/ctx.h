@@ -44,11 +44,22 @@ struct lvx_ctx {
     bool (*ask_fn)(void *arg, const char *question);
     void *ask_arg;
     const char *config_override;   /* --config text merged over lvm.conf (config/config.c) */
+    const char *config_profile;    /* text of a --commandprofile/--profile file, merged
+                                    * between lvm.conf and config_override */
     struct lvx_cache *cache; /* kept between commands by a session, or NULL (meta/cache.h) */
     int log_level;           /* messages above this level are dropped (default NOTICE) */
     const struct lvx_dev_ops *io;  /* every device read/write goes through here; NULL:
                                     * the default seam (lvx_io() in dev/io.h) */
     unsigned warnings;       /* number of warnings logged so far */
+    int lock_mode;           /* LVX_LOCK_MODE_*: --nolocking/--readonly, --ignorelockingfailure */
+};
+
+/* How meta/lock.c takes VG and global locks for a command. */
+enum {
+    LVX_LOCK_MODE_NORMAL = 0,
+    LVX_LOCK_MODE_NONE,             /* --nolocking, --readonly: no lock is taken */
+    LVX_LOCK_MODE_IGNORE_FAILURE,   /* --ignorelockingfailure: a lock that cannot be taken
+                                     * is a warning, the command goes on without it */
 };
 
 void lvx_ctx_init(struct lvx_ctx *ctx);

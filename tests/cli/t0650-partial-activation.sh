@@ -41,7 +41,7 @@ trap t0650_cleanup EXIT
 [[ -e /dev/$VG ]] && skip_all "/dev/$VG exists"
 
 D=()
-for i in 0 1 2; do D+=("$(make_loop 64M)"); done
+mapfile -t D < <(make_loops 3 64M)
 uspace_env "$SCRATCH/us" "${D[@]}"
 lvm_sandbox "${D[0]}" "${D[2]}"       # LVM2 sees the VG with the middle PV missing
 HIDE="--devices=${D[0]},${D[2]}"

@@ -36,7 +36,7 @@ trap t0651_cleanup EXIT
 [[ -e /dev/$VG ]] && skip_all "/dev/$VG exists"
 
 D=()
-for i in 0 1; do D+=("$(make_loop 64M)"); done
+mapfile -t D < <(make_loops 2 64M)
 uspace_env "$SCRATCH/us" "${D[@]}"        # exports LVX_ACTIVATION_BACKEND=user
 lvm_sandbox "${D[@]}"
 # lvx's configuration with activation off: the uspace one plus global/activation = 0
@@ -47,14 +47,7 @@ xon() { LVM_SYSTEM_DIR=$SCRATCH/us/etc "$LVX" "$@"; }
 
 # side CMD ARGS...: run lvx (activation off) and LVM2 with the same arguments, results in
 # $SCRATCH/{x,l}.{out,err,rc}
-side() {
-    local rc=0
-    xoff "$@" >"$SCRATCH/x.out" 2>"$SCRATCH/x.err" || rc=$?
-    echo "$rc" >"$SCRATCH/x.rc"
-    rc=0
-    lvm2 "$@" >"$SCRATCH/l.out" 2>"$SCRATCH/l.err" || rc=$?
-    echo "$rc" >"$SCRATCH/l.rc"
-}
+side() { LVX_CMD=xoff both "$@"; }
 no_dev() { [[ ! -e /dev/$VG/$1 && ! -e /dev/mapper/$VG-$1 ]]; }
 no_daemon() { [[ -z $(uspace_daemon_pids) ]]; }
 warn="  WARNING: Activation disabled. No device-mapper interaction will be attempted."

@@ -23,7 +23,7 @@ need_cmd lvm truncate
 
 VG=vgshr$$
 D=()
-for i in 0 1; do D+=("$(make_loop 64M)"); done
+mapfile -t D < <(make_loops 2 64M)
 lvm_sandbox "${D[@]}"
 export LVM_SYSTEM_DIR=$SCRATCH/lvm     # lvx reads the same lvm.conf (activation off)
 t0652_cleanup() {
@@ -43,12 +43,11 @@ ON_DEV=9
 
 filt() { grep -v 'Activation disabled' "$1"; }
 side() {  # side DESC ARGS...: lvx and LVM2 give the same stderr lines and exit code
-    local desc=$1 xr=0 lr=0
+    local desc=$1
     shift
-    X "$@" >"$SCRATCH/x.out" 2>"$SCRATCH/x.err" || xr=$?
-    lvm2 "$@" >"$SCRATCH/l.out" 2>"$SCRATCH/l.err" || lr=$?
-    test_eq "$desc: exit code and stderr as LVM2" "$lr
-$(filt "$SCRATCH/l.err")" "$xr
+    LVX_CMD=X both "$@"
+    test_eq "$desc: exit code and stderr as LVM2" "$(cat "$SCRATCH/l.rc")
+$(filt "$SCRATCH/l.err")" "$(cat "$SCRATCH/x.rc")
 $(filt "$SCRATCH/x.err")"
 }
 w1="  WARNING: Device ${D[0]} has size of 81920 sectors which is smaller than corresponding PV size of 131072 sectors. Was device resized?"

@@ -14,7 +14,7 @@
 #include "tap.h"
 
 #include "report/report.h"
-#include "meta/scan.h"
+#include "meta/read.h"
 #include "format/vg_text.h"
 
 #include <errno.h>

@@ -7,7 +7,7 @@
  */
 #include "tap.h"
 
-#include "meta/scan.h"
+#include "meta/read.h"
 #include "meta/backup.h"
 #include "dev/io.h"
 #include "format/cfg.h"

@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * cmd/toolkit.c - the command toolkit (see toolkit.h): the read walk (load, pick the
+ * objects the arguments name, hand them over, print, free) and the change walks over
+ * VGs, LVs and PVs with the VG update cycle (begin, callback, commit, end) run here
+ * once for every command.
+ */
+#include "cmd/toolkit.h"
+
+#include <string.h>
+
+#include "cmd/lvcmd.h"
+#include "cmd/vgcmd.h"
+
+/* ---- reading ------------------------------------------------------------------ */
+
+int lvx_process_read(struct lvx_cmd_env *env, enum lvx_tk_kind kind, lvx_tk_read_fn fn,
+                     void *arg)
+{
+    struct lvx_tk_sel sel;
+    char **names = env->args->argv;
+    unsigned count = (unsigned)env->args->argc;
+
+    memset(&sel, 0, sizeof(sel));
+    int rc = lvx_cmd_load(env, &sel.load);
+    if (rc)
+        return rc;
+    if (kind == LVX_TK_VGS) {
+        sel.vgs = lvx_cmd_pick_vgs(env, &sel.load, names, count, &sel.vg_count, &sel.failed);
+    } else if (kind == LVX_TK_PVS) {
+        struct lvx_cmd_pvsel p;
+        lvx_cmd_pick_pvs(env, &sel.load, names, count, &p, &sel.failed);
+        sel.vgs = p.vgs;
+        sel.vg_count = p.vg_count;
+        sel.orphans = p.orphans;
+        sel.orphan_count = p.orphan_count;
+    } else {
+        struct lvx_cmd_lvsel l;
+        lvx_cmd_pick_lvs(env, &sel.load, names, count, &l, &sel.failed);
+        sel.vgs = l.vgs;
+        sel.vg_count = l.vg_count;
+        sel.only_named = l.only_named;
+    }
+    struct lvx_buf out = LVX_BUF_INIT;
+    rc = fn(env, &sel, &out, arg);
+    int wrc = out.len ? lvx_cmd_output(&out) : 0;
+    lvx_buf_free(&out);
+    lvx_cmd_unload(&sel.load);
+    return rc ? rc : wrc ? wrc : sel.failed ? LVX_EXIT_FAILED : LVX_EXIT_OK;
+}
+
+int lvx_process_display(struct lvx_cmd_env *env, enum lvx_tk_kind kind, lvx_cmd_fn columns,
+                        lvx_tk_read_fn fn)
+{
+    int rc = lvx_cmd_display_check_args(env);
+    if (rc)
+        return rc;
+    if (env->args->count[LVX_OPT_COLUMNS])
+        return columns(env);
+    return lvx_process_read(env, kind, fn, NULL);
+}
+
+/* ---- the update cycle ----------------------------------------------------------- */
+
+int lvx_tk_commit(struct lvx_cmd_env *env, struct lvx_vg_update *u, const char *test_line,
+                  const char *description)
+{
+    if (env->args->count[LVX_OPT_TEST]) {
+        if (test_line)
+            lvx_notice(env->ctx, "%s", test_line);
+        return 0;
+    }
+    if (lvx_vg_update_commit(env->ctx, u, description) < 0)
+        return lvx_cmd_fail(env);
+    return 0;
+}
+
+static int max_rc(int a, int b)
+{
+    return a > b ? a : b;
+}
+
+/* ---- VGs ------------------------------------------------------------------------ */
+
+static int one_vg(struct lvx_cmd_env *env, const char *name, const struct lvx_tk_vg_ops *ops)
+{
+    struct lvx_vg_update u;
+    int rc = lvx_vgcmd_begin(env, name, ops->update_flags, &u);
+    if (rc)
+        return rc;
+    bool commit = false;
+    rc = ops->vg(env, &u, &commit, ops->arg);
+    if (commit) {
+        int r = lvx_vgcmd_commit(env, &u);
+        if (r)
+            rc = r;
+        else if (ops->done)
+            rc = max_rc(rc, ops->done(env, &u, ops->arg));
+    }
+    lvx_vg_update_end(&u);
+    return rc;
+}
+
+int lvx_process_vg_names(struct lvx_cmd_env *env, char **names, unsigned count,
+                         const struct lvx_tk_vg_ops *ops)
+{
+    int rc = 0;
+    for (unsigned i = 0; i < count; i++)
+        rc = max_rc(rc, one_vg(env, names[i], ops));
+    return rc;
+}
+
+int lvx_process_each_vg(struct lvx_cmd_env *env, const struct lvx_tk_vg_ops *ops)
+{
+    unsigned count;
+    char **names = lvx_cmd_vg_names(env, &count);    /* the arguments, tags, or all VGs */
+    if (!names)
+        return LVX_EXIT_FAILED;
+    return lvx_process_vg_names(env, names, count, ops);
+}
+
+/* ---- LVs ------------------------------------------------------------------------ */
+
+/* One LV argument: "VG/LV" (or /dev forms) names one LV, "VG" all its visible LVs.  Begins
+ * the VG update and lists the LVs in *lvs (env->pool, a copy: callbacks may remove LVs
+ * while it is walked).  0 (with *missing set and a message printed when the named LV is
+ * not there), or the exit code (no update left open). */
+static int begin_lv_arg(struct lvx_cmd_env *env, const char *arg, struct lvx_vg_update *u,
+                        struct lvx_lv ***lvs, unsigned *n, bool *missing)
+{
+    const char *vgname, *lvname;
+    int rc;
+
+    *n = 0;
+    *missing = false;
+    if (!lvx_lvcmd_split_name(env, arg, &vgname, &lvname)) {
+        lvx_cmd_errorf("Invalid logical volume name \"%s\".", arg);
+        return LVX_EXIT_INVALID;
+    }
+    if ((rc = lvx_lvcmd_begin(env, vgname, u)))
+        return rc;
+    *lvs = lvx_pool_alloc(env->pool, (u->vg->lv_count + 1) * sizeof(**lvs));
+    if (lvname) {
+        struct lvx_lv *lv = lvx_vg_find_lv(u->vg, lvname);
+        if (lv)
+            (*lvs)[(*n)++] = lv;
+        else {
+            lvx_cmd_errorf("Failed to find logical volume \"%s/%s\"", vgname, lvname);
+            *missing = true;
+        }
+        return 0;
+    }
+    for (unsigned i = 0; i < u->vg->lv_count; i++)
+        if (lvx_lv_is_visible(u->vg->lvs[i]))
+            (*lvs)[(*n)++] = u->vg->lvs[i];
+    return 0;
+}
+
+static int one_lv_arg(struct lvx_cmd_env *env, const char *arg, const struct lvx_tk_lv_ops *ops)
+{
+    struct lvx_vg_update u;
+    struct lvx_lv **lvs;
+    unsigned n, changed = 0;
+    bool failed;
+    int rc = begin_lv_arg(env, arg, &u, &lvs, &n, &failed);
+    if (rc)
+        return rc;
+    for (unsigned i = 0; i < n; i++) {
+        int r = ops->lv(env, lvs[i], ops->arg);
+        if (r > 0)
+            lvs[changed++] = lvs[i];
+        else if (r < 0)
+            failed = true;
+    }
+    if (changed && (rc = lvx_lvcmd_commit(env, &u))) {
+        lvx_vg_update_end(&u);
+        return rc;
+    }
+    if (changed && ops->done && ops->done(env, lvs, changed, ops->arg))
+        failed = true;
+    lvx_vg_update_end(&u);
+    return failed ? LVX_EXIT_FAILED : 0;
+}
+
+int lvx_process_lv_args(struct lvx_cmd_env *env, char **args, unsigned count,
+                        const struct lvx_tk_lv_ops *ops)
+{
+    int rc = 0;
+    for (unsigned i = 0; i < count; i++)
+        rc = max_rc(rc, one_lv_arg(env, args[i], ops));
+    return rc;
+}
+
+int lvx_process_each_lv(struct lvx_cmd_env *env, const struct lvx_tk_lv_ops *ops)
+{
+    int rc = lvx_lvcmd_check_names(env);
+    if (rc)
+        return rc;
+    unsigned count;
+    char **args = lvx_cmd_lv_args(env, &count);          /* "@tag": the LVs with the tag */
+    if (!args)
+        return LVX_EXIT_FAILED;
+    return lvx_process_lv_args(env, args, count, ops);
+}
+
+/* ---- PVs ------------------------------------------------------------------------ */
+
+/* The named PVs of one VG, in one update. */
+static void one_pv_vg(struct lvx_cmd_env *env, const char *vgname, const struct lvx_pvcmd_targets *t,
+                      const struct lvx_tk_pv_ops *ops, struct lvx_pvcmd_count *cnt)
+{
+    struct lvx_vg_update u;
+    if (lvx_vgcmd_begin(env, vgname, 0, &u)) {
+        cnt->failed = true;
+        return;
+    }
+    const char **names = lvx_pool_alloc(env->pool, (t->pv_count + 1) * sizeof(*names));
+    struct lvx_pv **pvs = lvx_pool_alloc(env->pool, (t->pv_count + 1) * sizeof(*pvs));
+    unsigned n = 0;
+    for (unsigned i = 0; i < t->pv_count; i++) {
+        struct lvx_pv *pv = lvx_vg_find_pv_uuid(u.vg, t->pv_uuids[i]);
+        if (!pv)
+            continue;           /* the PV is in another VG (or left this one) */
+        int r = ops->vg_pv(env, &u, t->pv_names[i], pv, ops->arg);
+        if (r < 0)
+            cnt->failed = true;
+        if (r <= 0) {
+            if (ops->say_unchanged)
+                lvx_notice(env->ctx, "Physical volume %s not changed", t->pv_names[i]);
+            cnt->unchanged++;
+            continue;
+        }
+        names[n] = t->pv_names[i];
+        pvs[n++] = pv;
+    }
+    if (n && lvx_tk_commit(env, &u, NULL, lvx_pvcmd_command_line(env))) {
+        cnt->failed = true;
+        cnt->unchanged += n;
+        n = 0;
+    }
+    unsigned k = 0;
+    bool test = env->args->count[LVX_OPT_TEST] > 0;
+    for (unsigned i = 0; i < n; i++) {
+        int r = test || !ops->committed_pv ? 1 : ops->committed_pv(env, &u, names[i], pvs[i],
+                                                                    ops->arg);
+        if (r < 1)
+            cnt->failed = true;
+        if (r < 0)
+            cnt->unchanged++;
+        else
+            names[k++] = names[i];
+    }
+    for (unsigned i = 0; i < k; i++)
+        lvx_notice(env->ctx, "Physical volume \"%s\" changed", names[i]);
+    cnt->changed += k;
+    lvx_vg_update_end(&u);
+}
+
+int lvx_process_each_pv(struct lvx_cmd_env *env, const struct lvx_tk_pv_ops *ops,
+                        struct lvx_pvcmd_count *cnt)
+{
+    struct lvx_pvcmd_targets t;
+    bool failed = false;
+    int rc = lvx_pvcmd_classify(env, env->args->argv, (unsigned)env->args->argc, ops->all, &t,
+                                &failed);
+    if (rc)
+        return rc;
+    for (unsigned i = 0; i < t.vg_count; i++)
+        one_pv_vg(env, t.vg_names[i], &t, ops, cnt);
+    if (t.orphan_count)
+        lvx_pvcmd_change_orphans(env, &t, ops->orphan, ops->arg, cnt);
+    cnt->failed |= failed;
+    return 0;
+}

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * cmd/vgmknodes.c - `lvx vgmknodes [VG|VG/LV ...]` (also `vgscan --mknodes`): make the
+ * /dev entries of the active LVs again and remove those of inactive ones, as LVM2's
+ * vgmknodes.  The activation backend says which LVs are active: device-mapper LVs
+ * get /dev/mapper/<name> and /dev/<vg>/<lv> (nodes/dm_nodes.c), LVs of the lvx daemon
+ * their links to its loop device (nodes/user_nodes.c).  Without a backend nothing can
+ * be known: exit 5 with the reason (LVM2 fails the same way without device-mapper).
+ */
+#include "cmd/actcmd.h"
+#include "cmd/commands.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "map/dm_names.h"
+#include "nodes/dm_nodes.h"
+#include "nodes/user_nodes.h"
+
+static int mknodes_lv(struct lvx_cmd_env *env, const struct lvx_actcmd *a, const struct lvx_lv *lv)
+{
+    struct lvx_lv_kstate ks;
+    struct lvx_buf name = LVX_BUF_INIT;
+    int rc = 0;
+    bool active = lvx_actcmd_is_active(env, a, lv, &ks);
+    bool user = strcmp(a->be->name, "user") == 0;
+
+    lvx_dm_lv_name(&name, lv->vg->name, lv->name, NULL);
+    if (!active) {
+        if (user)
+            lvx_user_nodes_remove(lvx_dm_dev_dir(), lv->vg->name, lv->name);
+        else
+            lvx_dm_nodes_remove(lvx_buf_str(&name), lv->vg->name, lv->name);
+    } else if (user) {
+        char loop[64];
+        snprintf(loop, sizeof(loop), "/dev/loop%" PRId64, ks.minor);   /* loop: minor = number */
+        rc = lvx_user_nodes_add(env->ctx, lvx_dm_dev_dir(), lv->vg->name, lv->name, loop);
+    } else {
+        rc = lvx_dm_nodes_add(env->ctx, lvx_buf_str(&name), (uint32_t)ks.major,
+                              (uint32_t)ks.minor, lv->vg->name, lv->name);
+    }
+    lvx_buf_free(&name);
+    return rc < 0 ? lvx_cmd_fail(env) : 0;
+}
+
+int lvx_cmd_vgmknodes(struct lvx_cmd_env *env)
+{
+    struct lvx_actcmd a = { 0 };
+    struct lvx_cmd_vgs v;
+    struct lvx_cmd_lvsel sel;
+    bool failed = false;
+
+    a.be = lvx_activation_choose(env->ctx, NULL);
+    if (!a.be) {
+        lvx_cmd_fail(env);
+        return LVX_EXIT_FAILED;
+    }
+    int rc = lvx_cmd_load(env, &v);
+    if (rc)
+        return rc;
+    lvx_cmd_pick_lvs(env, &v, env->args->argv, (unsigned)env->args->argc, &sel, &failed);
+    for (unsigned i = 0; i < sel.vg_count; i++)
+        for (unsigned j = 0; j < sel.vgs[i]->lv_count; j++) {
+            const struct lvx_lv *lv = sel.vgs[i]->lvs[j];
+            if (!lvx_lv_is_visible(lv))
+                continue;
+            int r = mknodes_lv(env, &a, lv);
+            if (r > rc)
+                rc = r;
+        }
+    lvx_cmd_unload(&v);
+    return failed ? LVX_EXIT_FAILED : rc;
+}
