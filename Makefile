@@ -19,6 +19,8 @@ SOVERSION := 0
 VERSION := $(shell sed -n 's/^#define LVX_VERSION "\(.*\)"/\1/p' src/util/version.h)
 PREFIX ?= /usr/local
 DESTDIR ?=
+MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 
 WARN := -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CFLAGS_ALL := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 $(OPT) -g $(WARN) -fPIC \
@@ -56,6 +58,24 @@ $(BUILD)/liblvx.so: $(LIB_OBJ) src/liblvx.map
 
 $(BUILD)/lvx: $(BIN_OBJ) $(BUILD)/liblvx.a
 	$(CC) -o $@ $(BIN_OBJ) $(BUILD)/liblvx.a $(LDFLAGS_ALL) $(LIBS) -lreadline
+
+# Man pages ($(BUILD)/man/lvx.8, lvx-CMD.8), the bash completion ($(BUILD)/completion/lvx)
+# and the LVM2 command names lvx implements ($(BUILD)/lvm2-names), generated from the
+# command and option tables by tools/docgen.c.
+.PHONY: man install-lvm-names uninstall
+all: man
+man: $(BUILD)/man/.stamp
+DOCGEN := $(BUILD)/lvx-docgen
+MAN_DATE ?= $(shell git log -1 --format=%cs 2>/dev/null || date +%F)
+$(DOCGEN): $(BUILD)/obj/tools/docgen.o $(BUILD)/liblvx.a
+	$(CC) -o $@ $< $(BUILD)/liblvx.a $(LDFLAGS_ALL) $(LIBS)
+$(BUILD)/man/.stamp: $(DOCGEN)
+	rm -rf $(BUILD)/man $(BUILD)/completion
+	mkdir -p $(BUILD)/man $(BUILD)/completion
+	$(DOCGEN) man $(BUILD)/man "$(MAN_DATE)"
+	$(DOCGEN) completion >$(BUILD)/completion/lvx
+	$(DOCGEN) lvm2-names >$(BUILD)/lvm2-names
+	touch $@
 
 unit: $(UNIT_BIN)
 
@@ -106,9 +126,29 @@ install: all
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' lvx.pc.in \
 		>$(DESTDIR)$(PREFIX)/lib/pkgconfig/lvx.pc
 	chmod 644 $(DESTDIR)$(PREFIX)/lib/pkgconfig/lvx.pc
+	install -d $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(BASHCOMPDIR)
+	install -m 644 $(BUILD)/man/*.8 $(DESTDIR)$(MANDIR)/man8/
+	install -m 644 $(BUILD)/completion/lvx $(DESTDIR)$(BASHCOMPDIR)/lvx
+	$(if $(filter 1,$(LVM2_NAMES)),$(MAKE) install-lvm-names)
+
+# lvm, pvs, lvcreate, ... as links to lvx in $(PREFIX)/sbin, with their man page and
+# completion links (tools/lvm-names.sh: refuses to replace a file that is not its link,
+# unless FORCE=1).  Also `make install LVM2_NAMES=1`.
+LVM_NAMES_ENV = DESTDIR="$(DESTDIR)" SBINDIR="$(PREFIX)/sbin" MANDIR="$(MANDIR)" \
+	BASHCOMPDIR="$(BASHCOMPDIR)" FORCE="$(FORCE)"
+install-lvm-names: man
+	$(LVM_NAMES_ENV) sh tools/lvm-names.sh install $(BUILD)/lvm2-names
+
+uninstall:
+	$(LVM_NAMES_ENV) sh tools/lvm-names.sh uninstall
+	rm -f $(DESTDIR)$(PREFIX)/sbin/lvx $(DESTDIR)$(PREFIX)/lib/liblvx.a \
+		$(DESTDIR)$(PREFIX)/lib/liblvx.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/liblvx.so.$(SOVERSION) \
+		$(DESTDIR)$(PREFIX)/lib/liblvx.so $(DESTDIR)$(PREFIX)/include/lvx.h \
+		$(DESTDIR)$(PREFIX)/lib/pkgconfig/lvx.pc $(DESTDIR)$(BASHCOMPDIR)/lvx
+	rm -f $(DESTDIR)$(MANDIR)/man8/lvx.8 $(DESTDIR)$(MANDIR)/man8/lvx-*.8
 
 clean:
 	rm -rf build build-asan build-fuzz
 
--include $(LIB_OBJ:.o=.d) $(BIN_OBJ:.o=.d) $(TESTLIB_OBJ:.o=.d) \
+-include $(LIB_OBJ:.o=.d) $(BIN_OBJ:.o=.d) $(TESTLIB_OBJ:.o=.d) $(BUILD)/obj/tools/docgen.d \
          $(UNIT_SRC:tests/unit/%.c=$(BUILD)/obj/tests/unit/%.d)

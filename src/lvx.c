@@ -36,6 +36,8 @@
  * the script) ends the input with an error instead of growing memory without end. */
 #define SCRIPT_LINE_MAX ((size_t)2 << 20)
 static bool script_line_too_long;
+/* LVM2's "lvm> " prompt printed on a pipe too (see run_shell), or NULL */
+static const char *pipe_prompt;
 
 static char *read_file_line(void *arg, const char *prompt)
 {
@@ -46,6 +48,10 @@ static char *read_file_line(void *arg, const char *prompt)
     (void)prompt;
     if (!line)
         abort();
+    if (pipe_prompt) {
+        fputs(pipe_prompt, stdout);
+        fflush(stdout);
+    }
     while ((c = getc_unlocked(f)) != EOF && c != '\n') {
         if (n == SCRIPT_LINE_MAX) {
             fprintf(stderr, "  Input line longer than %zu bytes: input ends here.\n",
@@ -121,7 +127,7 @@ static int shell_usage(const char *msg)
     return 3;
 }
 
-static int run_shell(int argc, char **argv, const struct lvx_dev_ops *io)
+static int run_shell(int argc, char **argv, const struct lvx_dev_ops *io, bool as_lvm)
 {
     struct lvx_shell_opts o = { .status_fd = -1, .io = io };
     const char *file = NULL;
@@ -156,6 +162,11 @@ static int run_shell(int argc, char **argv, const struct lvx_dev_ops *io)
         return script_line_too_long ? 5 : rc;
     }
     if (!isatty(STDIN_FILENO)) {
+        /* programs that drive the shell through pipes (lvm2-dbusd's lvm_shell_proxy.py)
+         * wait for "lvm> " after each command: printed when they ask for the report
+         * channel (LVM_REPORT_FD) or run lvx as `lvm` */
+        if (getenv("LVM_REPORT_FD") || as_lvm)
+            pipe_prompt = "lvm> ";
         o.read = read_file_line;
         o.read_arg = stdin;
         int rc = lvx_shell_loop(&o);
@@ -227,8 +238,8 @@ int main(int argc, char **argv)
     bool as_lvx = !lvx_command_find(base) && !lvx_lvm2_command_name(base);
 
     if (as_lvx && argc >= 2 && strcmp(argv[1], "shell") == 0)
-        return run_shell(argc - 2, argv + 2, io);
+        return run_shell(argc - 2, argv + 2, io, false);
     if (as_lvx && argc == 1 && stdin_wants_shell())
-        return run_shell(0, NULL, io);
+        return run_shell(0, NULL, io, strcmp(base, "lvm") == 0);
     return lvx_main_opts(&run, argc, argv);
 }

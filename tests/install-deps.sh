@@ -17,6 +17,7 @@ PACKAGES=(
     libreadline-dev     # line editing in `lvx shell`
     zlib1g-dev          # the unit tests only: fixture decompression, crc32 cross-check
     lvm2                # the real LVM2: oracle in tests/cli
+    lvm2-dbusd          # its cmdhandler/lvm_shell_proxy drive lvx in t0840/t0841
     xfsprogs            # filesystems on activated LVs (user-space activation tests, demo)
     e2fsprogs
     fio                 # data verification of activated LVs (t0900), benchmarks
@@ -27,6 +28,14 @@ PACKAGES=(
     util-linux          # losetup; runuser/setpriv (t0920 runs as an unprivileged user)
     passwd              # useradd/userdel: t0920 creates and removes that user
     gzip
+    groff-base          # man pages: `groff -man -ww` checks the generated pages (t0960)
+    man-db              # man -l / man -w on the generated and installed pages (t0960, t0962)
+    mandoc              # mandoc -T lint on the generated pages (t0960)
+    libblockdev-lvm2    # tests/clients (t1500): libblockdev's LVM plugin, udisks2's way to LVM
+    gir1.2-blockdev-2.0 #   ... and its GObject binding, with python3-gi
+    python3-gi
+    lvm2-dbusd          # tests/clients (t1510): lvm2-dbusd's command layer (lvmdbusd)
+    ansible             # tests/clients (t1520): community.general.lvg/lvol modules
 )
 
 # `install-deps.sh --bench`: also what the benchmarks need (not needed by make check)

@@ -116,6 +116,14 @@ bool lvx_activation_has_snapshots(const struct lvx_lv *lv)
 int lvx_activate_lv(struct lvx_ctx *ctx, const struct lvx_activation_backend *be,
                     const struct lvx_lv *lv, const struct lvx_activate_opts *opts)
 {
+    if (lvx_map_lv_is_raid(lv)) {
+        int rc = be->raid ? lvx_map_check_raid_activatable(ctx, lv, opts && opts->partial)
+                          : lvx_error(ctx, ENOTSUP, "Cannot activate RAID LV %s/%s (%s): the %s "
+                                      "activation backend does not serve RAID LVs yet (use the "
+                                      "dm backend).", lv->vg->name, lv->name,
+                                      lv->segs[0].type_name, be->name);
+        return rc < 0 ? rc : be->activate(ctx, lv, opts);
+    }
     int rc = lvx_activation_check(ctx, lv, opts);
     return rc < 0 ? rc : be->activate(ctx, lv, opts);
 }

@@ -42,6 +42,7 @@ struct lvx_activate_opts {
                               error target, removal deferred to the last close) */
     bool snapshot_only;    /* deactivate a COW LV: only its snapshot devices (the origin
                               and its other snapshots stay), for removing it */
+    bool nosync;           /* RAID: the first activation of an LV made with --nosync */
 };
 
 /* Kernel-side state of an LV as a backend sees it. */
@@ -58,10 +59,17 @@ struct lvx_lv_kstate {
     bool snapshot;
     bool snap_invalid;      /* "Invalid"/"Overflow"/"Merge failed" */
     uint64_t snap_used, snap_total, snap_meta;   /* sectors */
+    /* RAID LVs: the dm-raid status line (raid false when none was read) */
+    bool raid;
+    char raid_health[257];  /* one letter per image: A in sync, a not yet, D dead */
+    uint64_t sync_done, sync_total;  /* "<done>/<total>" sectors */
+    char sync_action[16];   /* idle frozen resync recover check repair reshape */
+    uint64_t mismatches;
 };
 
 struct lvx_activation_backend {
     const char *name;
+    bool raid;             /* activates RAID LVs (dm: stacked sub-LV devices) */
     /* usable here?  false with a message in ctx when not */
     bool (*probe)(struct lvx_ctx *ctx);
     /* create + load + resume (+ nodes); an LV already active with its UUID is left

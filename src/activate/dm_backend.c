@@ -15,6 +15,15 @@
  * Tables: one line per segment from map/ (linear, striped, error, zero); with
  * partial activation a segment touching a missing PV becomes one `error` line
  * (whole segment, also for a striped segment with a single missing stripe).
+ *
+ * RAID LVs (one raid segment): as LVM2, every rmeta/rimage sub-LV is a device of its
+ * own (name vg-lv_rimage_0, UUID LVM-<vg><sub-LV>, /dev/mapper node only: hidden
+ * LVs get no /dev/<vg> link), activated first; the raid device's line (map/raid.c)
+ * names them by major:minor.  Deactivation removes the raid device, then them.  A
+ * failure removes the sub-LV devices this call made.
+ *
+ * An origin with COW snapshots and its snapshots are one device set, activated and
+ * deactivated together by activate/dm_snapshot.c.
  */
 #include "activate/activate.h"
 
@@ -34,6 +43,12 @@
 
 #define REMOVE_RETRIES 10
 #define REMOVE_RETRY_USEC 100000
+
+/* The /dev/<vg>/<lv> link name: none for hidden LVs (RAID sub-LVs), as LVM2. */
+static const char *link_of(const struct lvx_lv *lv)
+{
+    return (lv->status & LVX_LV_VISIBLE) ? lv->name : NULL;
+}
 
 int lvx_dm_ids_of(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char *layer,
                   struct lvx_dm_ids *ids)
@@ -92,10 +107,22 @@ static int check_block_devices(struct lvx_ctx *ctx, const struct lvx_seg *seg)
     return 0;
 }
 
+static int subdev_of(struct lvx_ctx *ctx, void *arg, const struct lvx_lv *sub,
+                     struct lvx_buf *out);
+
 int lvx_activation_dm_table(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool partial,
                             struct lvx_buf *out)
 {
     uint32_t e = lv->vg->extent_size;
+    if (lvx_map_lv_is_raid(lv)) {      /* needs the sub-LVs' devices */
+        struct lvx_dm dm;
+        int rc = lvx_dm_open(ctx, &dm);
+        if (rc < 0)
+            return rc;
+        rc = lvx_map_raid_table(ctx, &lv->segs[0], e, false, subdev_of, &dm, out);
+        lvx_dm_close(&dm);
+        return rc;
+    }
     for (unsigned s = 0; s < lv->seg_count; s++) {
         const struct lvx_seg *seg = &lv->segs[s];
         uint64_t start = seg->start_extent * (uint64_t)e, len = seg->extent_count * (uint64_t)e;
@@ -181,7 +208,7 @@ static int undo_create(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_
     struct saved_error first;
     save_error(ctx, &first);
     lvx_dm_remove_retry(ctx, dm, ids->name, false);
-    lvx_dm_nodes_remove(ids->name, lv->vg->name, lv->name);
+    lvx_dm_nodes_remove(ids->name, lv->vg->name, link_of(lv));
     return restore_error(ctx, &first);
 }
 
@@ -193,7 +220,7 @@ static int make_live(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv
     if ((rc = lvx_dm_load(ctx, dm, ids->name, table, ro)) < 0 ||
         (rc = lvx_dm_resume(ctx, dm, ids->name, &info)) < 0 ||
         (rc = lvx_dm_nodes_add(ctx, ids->name, info.major, info.minor, lv->vg->name,
-                               lv->name)) < 0)
+                               link_of(lv))) < 0)
         return rc;
     set_read_ahead(ctx, lv, ids->name);
     return 0;
@@ -232,7 +259,7 @@ static int refresh(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *
     if (!same && ((rc = lvx_dm_load(ctx, dm, ids->name, table, ro)) < 0 ||
                   (rc = lvx_dm_swap_tables(ctx, dm, ids->name)) < 0))
         return rc;
-    return lvx_dm_nodes_add(ctx, ids->name, info->major, info->minor, lv->vg->name, lv->name);
+    return lvx_dm_nodes_add(ctx, ids->name, info->major, info->minor, lv->vg->name, link_of(lv));
 }
 
 /* device-mapper's block major from /proc/devices (253 when not found). */
@@ -255,42 +282,33 @@ static uint32_t dm_block_major(void)
     return found;
 }
 
-static int dm_activate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
-                       const struct lvx_activate_opts *opts)
+/* Make one LV's device live with `table` (created, or refreshed when it exists with
+ * its UUID).  *created: a new device was made. */
+static int activate_one(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *lv,
+                        const char *table, bool ro, bool *created)
 {
     struct lvx_dm_ids ids;
-    struct lvx_buf table = LVX_BUF_INIT;
-    struct lvx_dm dm;
     struct lvx_dm_info info;
     int rc;
-    bool has_snapshots;
-    const struct lvx_lv *head = lvx_dm_set_head(lv, &has_snapshots);
 
-    if (has_snapshots)
-        return lvx_dm_activate_set(ctx, head, opts);
+    if (created)
+        *created = false;
     if ((rc = ids_of(ctx, lv->vg->name, lv, &ids)) < 0 ||
-        (rc = lvx_activation_dm_table(ctx, lv, opts && opts->partial, &table)) < 0 ||
-        (rc = lvx_dm_open(ctx, &dm)) < 0) {
-        lvx_buf_free(&table);
+        (rc = lvx_dm_info(ctx, dm, ids.name, &info)) < 0)
         return rc;
-    }
-    bool ro = lvx_activation_read_only(lv, opts);
-    if ((rc = lvx_dm_info(ctx, &dm, ids.name, &info)) < 0)
-        goto out;
     if (info.exists) {
-        if (strcmp(info.uuid, ids.uuid) != 0) {
-            rc = lvx_error(ctx, EEXIST, "Cannot activate %s/%s: device-mapper device %s "
-                           "already exists with UUID \"%s\".", lv->vg->name, lv->name, ids.name,
-                           info.uuid);
-        } else if (info.live_table && !info.suspended) {
-            rc = refresh(ctx, &dm, lv, &ids, &info, lvx_buf_str(&table), ro);
-        } else {
-            rc = make_live(ctx, &dm, lv, &ids, lvx_buf_str(&table), ro);
-        }
+        if (strcmp(info.uuid, ids.uuid) != 0)
+            return lvx_error(ctx, EEXIST, "Cannot activate %s/%s: device-mapper device %s "
+                             "already exists with UUID \"%s\".", lv->vg->name, lv->name, ids.name,
+                             info.uuid);
+        if (info.live_table && !info.suspended)
+            rc = refresh(ctx, dm, lv, &ids, &info, table, ro);
+        else
+            rc = make_live(ctx, dm, lv, &ids, table, ro);
         /* an origin whose last snapshot went: its -real layer is unused now */
         if (rc == 0)
-            rc = lvx_dm_drop_real(ctx, &dm, lv);
-        goto out;
+            rc = lvx_dm_drop_real(ctx, dm, lv);
+        return rc;
     }
     uint32_t fmaj = 0, fmin = 0;
     if ((lv->status & LVX_LV_FIXED_MINOR) && lv->has_minor && lv->minor >= 0) {
@@ -298,13 +316,116 @@ static int dm_activate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
         fmin = (uint32_t)lv->minor;
         if (!fmaj)
             fmaj = dm_block_major();
-
     }
-    if ((rc = lvx_dm_create(ctx, &dm, ids.name, ids.uuid, fmaj, fmin, NULL)) < 0)
-        goto out;
-    if ((rc = make_live(ctx, &dm, lv, &ids, lvx_buf_str(&table), ro)) < 0)
-        rc = undo_create(ctx, &dm, &ids, lv);
-out:
+    if ((rc = lvx_dm_create(ctx, dm, ids.name, ids.uuid, fmaj, fmin, NULL)) < 0)
+        return rc;
+    if ((rc = make_live(ctx, dm, lv, &ids, table, ro)) < 0)
+        return undo_create(ctx, dm, &ids, lv);
+    if (created)
+        *created = true;
+    return 0;
+}
+
+/* "maj:min" of an active sub-LV's device (lvx_map_subdev_fn over an open control fd). */
+static int subdev_of(struct lvx_ctx *ctx, void *arg, const struct lvx_lv *sub, struct lvx_buf *out)
+{
+    struct lvx_dm *dm = arg;
+    struct lvx_dm_ids ids;
+    struct lvx_dm_info info;
+    int rc;
+    if ((rc = ids_of(ctx, sub->vg->name, sub, &ids)) < 0 ||
+        (rc = lvx_dm_info(ctx, dm, ids.name, &info)) < 0)
+        return rc;
+    if (!info.exists)
+        return lvx_error(ctx, ENXIO, "Sub-LV %s/%s is not active: its device is not known.",
+                         sub->vg->name, sub->name);
+    lvx_buf_printf(out, "%u:%u", info.major, info.minor);
+    return 0;
+}
+
+/* The sub-LVs of a raid LV in LVM2's table order: rmeta_i, rimage_i. */
+static unsigned raid_subs(const struct lvx_lv *lv, const struct lvx_lv **subs, unsigned cap)
+{
+    const struct lvx_seg *seg = &lv->segs[0];
+    unsigned n = 0;
+    for (uint32_t i = 0; i < seg->area_count && n + 2 <= cap; i++) {
+        if (seg->meta_areas && seg->meta_areas[i].lv)
+            subs[n++] = seg->meta_areas[i].lv;
+        subs[n++] = seg->areas[i].lv;
+    }
+    return n;
+}
+
+#define RAID_SUBS_MAX (2 * 256)
+
+/* Remove the devices of subs[] marked in made[] (clean-up after a failure). */
+static void remove_made(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv **subs,
+                        const bool *made, unsigned n)
+{
+    struct saved_error first;
+    save_error(ctx, &first);
+    for (unsigned i = n; i-- > 0;) {
+        struct lvx_dm_ids ids;
+        if (made[i] && ids_of(ctx, subs[i]->vg->name, subs[i], &ids) == 0 &&
+            lvx_dm_remove_retry(ctx, dm, ids.name, false) == 0)
+            lvx_dm_nodes_remove(ids.name, subs[i]->vg->name, link_of(subs[i]));
+    }
+    restore_error(ctx, &first);
+}
+
+/* A raid LV: its sub-LVs first (linear devices), then the raid device over them. */
+static int activate_raid(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *lv,
+                         const struct lvx_activate_opts *opts)
+{
+    const struct lvx_lv *subs[RAID_SUBS_MAX];
+    bool made[RAID_SUBS_MAX] = { false };
+    unsigned n = raid_subs(lv, subs, RAID_SUBS_MAX);
+    struct lvx_buf table = LVX_BUF_INIT;
+    int rc = 0;
+    for (unsigned i = 0; i < n && rc == 0; i++) {
+        lvx_buf_reset(&table);
+        if ((rc = lvx_activation_dm_table(ctx, subs[i], false, &table)) == 0)
+            rc = activate_one(ctx, dm, subs[i], lvx_buf_str(&table), false, &made[i]);
+    }
+    if (rc == 0) {
+        lvx_buf_reset(&table);
+        rc = lvx_map_raid_table(ctx, &lv->segs[0], lv->vg->extent_size, opts && opts->nosync,
+                                subdev_of, dm, &table);
+    }
+    if (rc == 0)
+        rc = activate_one(ctx, dm, lv, lvx_buf_str(&table), lvx_activation_read_only(lv, opts),
+                          NULL);
+    if (rc < 0)
+        remove_made(ctx, dm, subs, made, n);
+    lvx_buf_free(&table);
+    return rc;
+}
+
+static int dm_activate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
+                       const struct lvx_activate_opts *opts)
+{
+    struct lvx_buf table = LVX_BUF_INIT;
+    struct lvx_dm dm;
+    int rc;
+    bool has_snapshots;
+    const struct lvx_lv *head = lvx_dm_set_head(lv, &has_snapshots);
+
+    if (has_snapshots)
+        return lvx_dm_activate_set(ctx, head, opts);
+    if (!lvx_map_lv_is_raid(lv) &&
+        (rc = lvx_activation_dm_table(ctx, lv, opts && opts->partial, &table)) < 0) {
+        lvx_buf_free(&table);
+        return rc;
+    }
+    if ((rc = lvx_dm_open(ctx, &dm)) < 0) {
+        lvx_buf_free(&table);
+        return rc;
+    }
+    if (lvx_map_lv_is_raid(lv))
+        rc = activate_raid(ctx, &dm, lv, opts);
+    else
+        rc = activate_one(ctx, &dm, lv, lvx_buf_str(&table), lvx_activation_read_only(lv, opts),
+                          NULL);
     lvx_dm_close(&dm);
     lvx_buf_free(&table);
     return rc;
@@ -324,25 +445,19 @@ static int force_remove(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx
     return lvx_dm_remove_retry(ctx, dm, ids->name, true);
 }
 
-static int dm_deactivate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
+static int deactivate_one(struct lvx_ctx *ctx, const struct lvx_lv *lv,
                          const struct lvx_activate_opts *opts)
 {
     struct lvx_dm_ids ids;
     struct lvx_dm dm;
     struct lvx_dm_info info;
     int rc;
-    bool has_snapshots;
-    const struct lvx_lv *head = lvx_dm_set_head(lv, &has_snapshots);
-    if (opts && opts->snapshot_only && lvx_lv_is_cow(lv))
-        return lvx_dm_deactivate_snapshot(ctx, lv, opts);
-    if (has_snapshots)
-        return lvx_dm_deactivate_set(ctx, head, opts);
     if ((rc = ids_of(ctx, lv->vg->name, lv, &ids)) < 0 || (rc = lvx_dm_open(ctx, &dm)) < 0)
         return rc;
     if ((rc = lvx_dm_info(ctx, &dm, ids.name, &info)) < 0)
         goto out;
     if (!info.exists) {
-        lvx_dm_nodes_remove(ids.name, lv->vg->name, lv->name);   /* stale entries */
+        lvx_dm_nodes_remove(ids.name, lv->vg->name, link_of(lv));   /* stale entries */
         goto out;
     }
     if (info.open_count > 0 && !(opts && opts->force)) {
@@ -354,11 +469,31 @@ static int dm_deactivate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
     else
         rc = lvx_dm_remove_retry(ctx, &dm, ids.name, false);
     if (rc == 0)
-        lvx_dm_nodes_remove(ids.name, lv->vg->name, lv->name);
+        lvx_dm_nodes_remove(ids.name, lv->vg->name, link_of(lv));
     if (rc == 0)       /* an origin whose snapshots were just taken away */
         rc = lvx_dm_drop_real(ctx, &dm, lv);
 out:
     lvx_dm_close(&dm);
+    return rc;
+}
+
+/* A raid LV goes first, then its sub-LVs (only when the raid device is gone). */
+static int dm_deactivate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
+                         const struct lvx_activate_opts *opts)
+{
+    bool has_snapshots;
+    const struct lvx_lv *head = lvx_dm_set_head(lv, &has_snapshots);
+    if (opts && opts->snapshot_only && lvx_lv_is_cow(lv))
+        return lvx_dm_deactivate_snapshot(ctx, lv, opts);
+    if (has_snapshots)
+        return lvx_dm_deactivate_set(ctx, head, opts);
+    int rc = deactivate_one(ctx, lv, opts);
+    if (rc < 0 || !lvx_map_lv_is_raid(lv))
+        return rc;
+    const struct lvx_lv *subs[RAID_SUBS_MAX];
+    unsigned n = raid_subs(lv, subs, RAID_SUBS_MAX);
+    for (unsigned i = 0; i < n && rc == 0; i++)
+        rc = deactivate_one(ctx, subs[i], NULL);
     return rc;
 }
 
@@ -466,6 +601,25 @@ static int64_t sysfs_read_ahead(uint32_t major, uint32_t minor)
     return kb < 0 ? -1 : kb * 2;
 }
 
+/* "<start> <len> raid <type> <#devs> <health> <done>/<total> <action> <mismatches> ..."
+ * (dm-raid's status line, docs/dm-formats.md) into out; false when it is not one. */
+static bool parse_raid_status(const char *line, struct lvx_lv_kstate *out)
+{
+    unsigned long long start, len, done, total, mism;
+    unsigned devs;
+    char type[32], health[257], action[16];
+    if (sscanf(line, "%llu %llu raid %31s %u %256s %llu/%llu %15s %llu", &start, &len, type,
+               &devs, health, &done, &total, action, &mism) != 9)
+        return false;
+    out->raid = true;
+    snprintf(out->raid_health, sizeof(out->raid_health), "%s", health);
+    snprintf(out->sync_action, sizeof(out->sync_action), "%s", action);
+    out->sync_done = done;
+    out->sync_total = total;
+    out->mismatches = mism;
+    return true;
+}
+
 static int dm_status(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_lv_kstate *out)
 {
     struct lvx_dm_ids ids;
@@ -481,6 +635,12 @@ static int dm_status(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_lv
     rc = lvx_dm_info(ctx, &dm, ids.name, &info);
     if (rc == 0 && info.exists && lvx_lv_is_cow(lv))
         rc = lvx_dm_snapshot_usage(ctx, &dm, ids.name, out);
+    if (rc == 0 && info.exists && info.live_table && lvx_map_lv_is_raid(lv)) {
+        struct lvx_buf st = LVX_BUF_INIT;
+        if (lvx_dm_table(ctx, &dm, ids.name, true, &st) == 0)
+            parse_raid_status(lvx_buf_str(&st), out);
+        lvx_buf_free(&st);
+    }
     lvx_dm_close(&dm);
     if (rc < 0 || !info.exists)
         return rc;
@@ -498,6 +658,7 @@ static int dm_status(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_lv
 
 const struct lvx_activation_backend lvx_activation_dm = {
     .name = "dm",
+    .raid = true,
     .probe = dm_probe,
     .activate = dm_activate,
     .deactivate = dm_deactivate,

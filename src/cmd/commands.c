@@ -14,10 +14,11 @@
     LVX_OPT_OPTIONS, LVX_OPT_SORT, LVX_OPT_SELECT, LVX_OPT_NOHEADINGS, LVX_OPT_SEPARATOR,     \
     LVX_OPT_NOSUFFIX, LVX_OPT_UNITS, LVX_OPT_REPORTFORMAT, LVX_OPT_ALL, LVX_OPT_ALIGNED,      \
     LVX_OPT_UNBUFFERED, LVX_OPT_NAMEPREFIXES, LVX_OPT_UNQUOTED, LVX_OPT_ROWS, LVX_OPT_PARTIAL, \
-    LVX_OPT_READONLY, LVX_OPT_IGNORELOCKINGFAILURE
+    LVX_OPT_READONLY, LVX_OPT_IGNORELOCKINGFAILURE, LVX_OPT_BINARY
 
 static const enum lvx_opt_id pvs_opts[] = { REPORT_OPTS, LVX_OPT_SEGMENTS, END };
 static const enum lvx_opt_id vgs_opts[] = { REPORT_OPTS, END };
+static const enum lvx_opt_id fullreport_opts[] = { REPORT_OPTS, LVX_OPT_CONFIGREPORT, END };
 static const enum lvx_opt_id lvs_opts[] = { REPORT_OPTS, LVX_OPT_SEGMENTS, END };
 static const enum lvx_opt_id pvdisplay_opts[] = {
     REPORT_OPTS, LVX_OPT_MAPS, LVX_OPT_COLON, LVX_OPT_COLUMNS, LVX_OPT_SHORT, END };
@@ -35,7 +36,9 @@ static const enum lvx_opt_id lvcreate_opts[] = {
     LVX_OPT_SIZE, LVX_OPT_EXTENTS, LVX_OPT_NAME, LVX_OPT_STRIPES, LVX_OPT_STRIPESIZE,
     LVX_OPT_TYPE, LVX_OPT_ALLOC, LVX_OPT_CONTIGUOUS, LVX_OPT_PERMISSION, LVX_OPT_READAHEAD,
     LVX_OPT_ADDTAG, LVX_OPT_ZERO, LVX_OPT_WIPESIGNATURES, LVX_OPT_ACTIVATE,
-    LVX_OPT_IGNOREACTIVATIONSKIP, LVX_OPT_NOUDEVSYNC, LVX_OPT_SNAPSHOT, LVX_OPT_CHUNKSIZE, END };
+    LVX_OPT_IGNOREACTIVATIONSKIP, LVX_OPT_NOUDEVSYNC, LVX_OPT_MIRRORS, LVX_OPT_REGIONSIZE,
+    LVX_OPT_NOSYNC, LVX_OPT_MINRECOVERYRATE, LVX_OPT_MAXRECOVERYRATE, LVX_OPT_SNAPSHOT,
+    LVX_OPT_CHUNKSIZE, END };
 static const enum lvx_opt_id lvresize_opts[] = {
     LVX_OPT_SIZE, LVX_OPT_EXTENTS, LVX_OPT_STRIPES, LVX_OPT_STRIPESIZE, LVX_OPT_ALLOC, END };
 static const enum lvx_opt_id lvchange_opts[] = {
@@ -59,7 +62,7 @@ static const enum lvx_opt_id vgreduce_opts[] = { LVX_OPT_ALL, LVX_OPT_REMOVEMISS
 static const enum lvx_opt_id vgck_opts[] = { LVX_OPT_UPDATEMETADATA, END };
 static const enum lvx_opt_id vgcfgrestore_opts[] = { LVX_OPT_FILE, LVX_OPT_LIST,
                                                      LVX_OPT_FORCE_LONG, END };
-static const enum lvx_opt_id config_opts[] = { LVX_OPT_TYPE, LVX_OPT_TYPECONFIG,
+static const enum lvx_opt_id config_opts[] = { LVX_OPT_CONFIG_TYPE, LVX_OPT_TYPECONFIG,
     LVX_OPT_WITHCOMMENTS, LVX_OPT_MERGEDCONFIG, END };
 static const enum lvx_opt_id pvscan_opts[] = { LVX_OPT_CACHE, LVX_OPT_ACTIVATE, LVX_OPT_EXPORTED,
     LVX_OPT_NOVOLUMEGROUP, LVX_OPT_SHORT, LVX_OPT_UUID, LVX_OPT_IGNORELOCKINGFAILURE,
@@ -73,74 +76,202 @@ static const enum lvx_opt_id daemon_opts[] = { LVX_OPT_FORCE, END };
 
 static const struct lvx_command command_table[] = {
     { "config", lvx_cmd_config, "Display the configuration (lvm.conf merged with --config)",
-      "[SECTION|SECTION/KEY ...]", config_opts },
+      "[SECTION|SECTION/KEY ...]", config_opts,
+      "Prints the configuration lvx uses: lvm.conf (from $LVM_SYSTEM_DIR, else /etc/lvm) "
+      "merged with --config, in the layout of LVM2's lvmconfig. A SECTION or SECTION/KEY "
+      "argument prints only that section or setting; --type default prints the built-in "
+      "defaults, diff the settings that differ from them, full both merged." },
     { "shell", lvx_cmd_shell,
       "Run commands from a terminal, stdin or FILE (--status-fd N, --no-cache)", "[FILE]",
-      no_opts },
+      no_opts,
+      "Runs many command lines in one process: read from a terminal (with line editing and "
+      "history in ~/.lvx_history), from standard input or from FILE. The scan of the devices "
+      "is kept between commands and checked again under each VG lock, so a series of commands "
+      "costs far less than separate processes. --status-fd N writes each command's exit status "
+      "to file descriptor N; --no-cache rescans for every command. Without arguments and with "
+      "a terminal or a pipe on standard input, lvx starts the shell." },
     { "daemon", lvx_cmd_daemon, "Start, stop or show the daemon of user-space activation",
-      "[start|stop|status|run]", daemon_opts },
-    { "help", lvx_cmd_help, "Display help for commands", "[COMMAND ...]", no_opts },
+      "[start|stop|status|run]", daemon_opts,
+      "Controls the daemon of user-space activation, which serves active LVs through FUSE and "
+      "loop devices where there is no device-mapper. Activation starts it on demand; start "
+      "starts it explicitly, stop stops it (refused while LVs are active, unless -f), status "
+      "shows what it serves, run runs it in the foreground." },
+    { "fullreport", lvx_cmd_fullreport,
+      "Display full report (vg, pv, lv, pvseg, seg reports of each VG)", "[VG ...]",
+      fullreport_opts,
+      "For each volume group named (all by default) prints its vg, pv, lv, pvseg and seg "
+      "reports one after the other, then the orphan PVs, with LVM2's full column sets; "
+      "--configreport NAME makes the -o, -O and -S after it apply to that report. With "
+      "--reportformat json one object per VG holds the five arrays, as LVM2 prints them." },
+    { "lastlog", lvx_cmd_lastlog, "Display log report of last command run in LVM shell", "",
+      no_opts,
+      "In lvx shell, prints the log report of the last command run (its messages as a report), "
+      "as LVM2's lastlog does in its shell." },
+    { "help", lvx_cmd_help, "Display help for commands", "[COMMAND ...]", no_opts,
+      "Lists the commands with a one-line summary, or prints the usage of each COMMAND named: "
+      "the options it accepts with their values, then the common options." },
     { "lvcreate", lvx_cmd_lvcreate, "Create a logical volume", "VG [PV[:PE-PE] ...]",
-      lvcreate_opts },
+      lvcreate_opts,
+      "Creates a logical volume in a volume group, of --size or --extents (a number of extents "
+      "or a percentage of the VG, of its free space or of the PVs named), linear or striped "
+      "(--stripes, --stripesize), allocated from the PVs named (optionally PV:PE-PE ranges) or "
+      "from the whole VG. The new LV is activated and its first 4 KiB zeroed unless -an or -Zn "
+      "says otherwise. --type raid* (or -m) makes a RAID LV; -s (--snapshot) makes a COW "
+      "snapshot of the origin LV given as first argument (VG/ORIGIN)." },
     { "lvchange", lvx_cmd_lvchange, "Change the attributes of logical volume(s)",
-      "VG|VG/LV ...", lvchange_opts },
+      "VG|VG/LV ...", lvchange_opts,
+      "Changes the attributes of logical volumes: permission, read-ahead, allocation policy, "
+      "tags, and activation (-ay, -an) through device-mapper or the user-space backend. LVs "
+      "are named as VG/LV or all LVs of a VG by its name." },
     { "lvdisplay", lvx_cmd_lvdisplay, "Display information about a logical volume",
-      "[VG|VG/LV ...]", lvdisplay_opts },
+      "[VG|VG/LV ...]", lvdisplay_opts,
+      "Displays the attributes of logical volumes as blocks of lines (with -m also their "
+      "segments and extent mappings), or as one colon-separated line each with -c. With -C it "
+      "prints the lvs report instead, and takes its report options." },
     { "lvextend", lvx_cmd_lvextend, "Add space to a logical volume", "VG/LV [PV[:PE-PE] ...]",
-      lvresize_opts },
+      lvresize_opts,
+      "Adds space to a logical volume: a new size or extent count, or one relative to the "
+      "current size (+N). The space comes from the PVs named or from the whole VG; an active "
+      "LV is resized in place." },
     { "lvreduce", lvx_cmd_lvreduce, "Reduce the size of a logical volume", "VG/LV",
-      lvresize_opts },
+      lvresize_opts,
+      "Reduces the size of a logical volume to a new size or extent count, or by one relative "
+      "to the current size (-N). The data beyond the new end is lost: a file system on the LV "
+      "must be shrunk first." },
     { "lvremove", lvx_cmd_lvremove, "Remove logical volume(s) from the system",
-      "VG|VG/LV ...", no_opts },
+      "VG|VG/LV ...", no_opts,
+      "Removes logical volumes from their volume group. An active LV is deactivated first, "
+      "after a prompt (answered yes by -y or -f). A RAID LV goes with its sub-LVs, a snapshot "
+      "with its internal snapshot LV, an origin after its snapshots." },
     { "lvrename", lvx_cmd_lvrename, "Rename a logical volume", "VG OLD NEW | VG/OLD VG/NEW",
-      no_opts },
+      no_opts,
+      "Renames a logical volume within its volume group (VG OLD NEW, or VG/OLD VG/NEW). An "
+      "active LV keeps working under its new name." },
     { "lvresize", lvx_cmd_lvresize, "Resize a logical volume", "VG/LV [PV[:PE-PE] ...]",
-      lvresize_opts },
+      lvresize_opts,
+      "Resizes a logical volume to a new size or extent count, or by one relative to the "
+      "current size (+N or -N). Growing takes space from the PVs named or from the whole VG." },
     { "lvs", lvx_cmd_lvs, "Display information about logical volumes", "[VG|VG/LV ...]",
-      lvs_opts },
+      lvs_opts,
+      "Reports logical volumes, one row per LV (or per segment with --segments): the fields "
+      "chosen with -o, sorted with -O, selected with -S, in columns or as JSON (--reportformat "
+      "json), sizes in --units." },
     { "pvchange", lvx_cmd_pvchange, "Change attributes of physical volume(s)", "PV ...",
-      pvchange_opts },
+      pvchange_opts,
+      "Changes the attributes of physical volumes: whether their extents may be allocated "
+      "(-x), whether their metadata areas are used (--metadataignore), their tags, or a new "
+      "UUID (-u)." },
     { "lvtable", lvx_cmd_lvtable, "Print the device-mapper table of logical volume(s)",
-      "[VG|VG/LV ...]", no_opts },
+      "[VG|VG/LV ...]", no_opts,
+      "Prints the device-mapper table each logical volume would be activated with, as dmsetup "
+      "table prints it: the bare lines for one LV, lines prefixed with the device-mapper name "
+      "when several LVs are shown. lvx's own command (LVM2 has none)." },
     { "pvcreate", lvx_cmd_pvcreate, "Initialize physical volume(s) for use by LVM", "PV ...",
-      pvcreate_opts },
+      pvcreate_opts,
+      "Initializes block devices (or image files) as physical volumes: writes the label, the "
+      "PV header and empty metadata areas, after checking the device for file system and "
+      "partition signatures. The layout options (--metadatasize, --dataalignment, "
+      "--pvmetadatacopies, ...) are LVM2's; --uuid with --restorefile recreates a PV from a "
+      "backup." },
     { "pvdisplay", lvx_cmd_pvdisplay, "Display various attributes of physical volume(s)",
-      "[PV ...]", pvdisplay_opts },
+      "[PV ...]", pvdisplay_opts,
+      "Displays the attributes of physical volumes as blocks of lines (with -m also which LV "
+      "uses each extent range), one colon-separated line each with -c, or a short line with "
+      "-s. With -C it prints the pvs report instead." },
     { "pvremove", lvx_cmd_pvremove, "Remove LVM label(s) from physical volume(s)", "PV ...",
-      no_opts },
-    { "pvresize", lvx_cmd_pvresize, "Resize physical volume(s)", "PV ...", pvresize_opts },
-    { "pvs", lvx_cmd_pvs, "Display information about physical volumes", "[PV ...]", pvs_opts },
+      no_opts,
+      "Removes the LVM label from physical volumes that belong to no volume group, so that "
+      "they are no longer seen as PVs." },
+    { "pvresize", lvx_cmd_pvresize, "Resize physical volume(s)", "PV ...", pvresize_opts,
+      "Changes the size recorded for physical volumes to the size of their devices (after a "
+      "device grew or shrank), or to --setphysicalvolumesize. Shrinking below the extents in "
+      "use is refused." },
+    { "pvs", lvx_cmd_pvs, "Display information about physical volumes", "[PV ...]", pvs_opts,
+      "Reports physical volumes, one row per PV (or per segment with --segments): the fields "
+      "chosen with -o, sorted with -O, selected with -S, in columns or as JSON, sizes in "
+      "--units." },
     { "vgcfgbackup", lvx_cmd_vgcfgbackup, "Backup volume group configuration(s)", "[VG ...]",
-      vgcfgbackup_opts },
+      vgcfgbackup_opts,
+      "Writes the metadata of volume groups to backup files, in LVM2's format: by default "
+      "$LVM_SYSTEM_DIR/backup/VG, or the file given with -f (where %s is replaced by the VG "
+      "name)." },
     { "vgcfgrestore", lvx_cmd_vgcfgrestore, "Restore volume group configuration", "VG",
-      vgcfgrestore_opts },
-    { "vgchange", lvx_cmd_vgchange, "Change volume group attributes", "[VG ...]", vgchange_opts },
-    { "vgck", lvx_cmd_vgck, "Check the consistency of volume group(s)", "[VG ...]", vgck_opts },
-    { "vgcreate", lvx_cmd_vgcreate, "Create a volume group", "VG PV ...", vgcreate_opts },
+      vgcfgrestore_opts,
+      "Restores the metadata of a volume group from a backup or archive file onto its PVs (by "
+      "default the VG's backup file), or with -l lists the archived versions of "
+      "the VG's metadata." },
+    { "vgchange", lvx_cmd_vgchange, "Change volume group attributes", "[VG ...]", vgchange_opts,
+      "Changes the attributes of volume groups: resizeable, allocation policy, metadata "
+      "copies, limits, tags, a new UUID (-u), and activation of all their LVs (-ay, -an)." },
+    { "vgck", lvx_cmd_vgck, "Check the consistency of volume group(s)", "[VG ...]", vgck_opts,
+      "Checks the metadata of volume groups: stale, damaged or mismatching copies and missing "
+      "PVs are reported as warnings, a VG that is not consistent as an error. --updatemetadata "
+      "rewrites the copies that can be repaired." },
+    { "vgcreate", lvx_cmd_vgcreate, "Create a volume group", "VG PV ...", vgcreate_opts,
+      "Creates a volume group from physical volumes (devices that are not PVs yet are "
+      "initialized first, as by pvcreate), with the extent size given by -s (default 4 MiB)." },
     { "vgdisplay", lvx_cmd_vgdisplay, "Display volume group information", "[VG ...]",
-      vgdisplay_opts },
+      vgdisplay_opts,
+      "Displays the attributes of volume groups as blocks of lines (with -v also their LVs and "
+      "PVs), one colon-separated line each with -c, or a short line with -s. With -C it prints "
+      "the vgs report instead." },
     { "vgextend", lvx_cmd_vgextend, "Add physical volumes to a volume group", "VG PV ...",
-      no_opts },
+      no_opts,
+      "Adds physical volumes to a volume group (devices that are not PVs yet are initialized "
+      "first, as by pvcreate)." },
     { "vgreduce", lvx_cmd_vgreduce, "Remove physical volume(s) from a volume group", "VG [PV ...]",
-      vgreduce_opts },
-    { "vgremove", lvx_cmd_vgremove, "Remove volume group(s)", "VG ...", no_opts },
-    { "vgrename", lvx_cmd_vgrename, "Rename a volume group", "VG|VG_UUID NEW_VG", no_opts },
-    { "vgs", lvx_cmd_vgs, "Display information about volume groups", "[VG ...]", vgs_opts },
+      vgreduce_opts,
+      "Removes physical volumes from a volume group: the PVs named, every unused one with -a, "
+      "or with --removemissing the PVs whose devices are missing (LVs using them need "
+      "--force, which removes those LVs). A PV with extents in use is refused." },
+    { "vgremove", lvx_cmd_vgremove, "Remove volume group(s)", "VG ...", no_opts,
+      "Removes volume groups: their PVs become orphans and their backup files are removed. A "
+      "VG that still holds LVs is refused unless -f (or -y) is given, which removes the LVs "
+      "too, deactivating active ones first." },
+    { "vgrename", lvx_cmd_vgrename, "Rename a volume group", "VG|VG_UUID NEW_VG", no_opts,
+      "Renames a volume group, named by its name or its UUID. The LVs of the VG keep their "
+      "names." },
+    { "vgs", lvx_cmd_vgs, "Display information about volume groups", "[VG ...]", vgs_opts,
+      "Reports volume groups, one row per VG: the fields chosen with -o, sorted with -O, "
+      "selected with -S, in columns or as JSON, sizes in --units." },
     { "version", lvx_cmd_version, "Display software and driver version information", "",
-      no_opts },
+      no_opts,
+      "Prints the version lines LVM2 prints (LVM version, Library version, Driver version when "
+      "there is a device-mapper driver, Configuration), each stating lvx's own version, then "
+      "lvx's version." },
     { "lvmconfig", lvx_cmd_config, "Display and manipulate configuration information",
-      "[SECTION|SECTION/KEY ...]", config_opts },
+      "[SECTION|SECTION/KEY ...]", config_opts,
+      "Prints the configuration, as lvx config does (LVM2's name for it): lvm.conf merged with "
+      "--config, in lvmconfig's layout. A SECTION or SECTION/KEY argument prints only that "
+      "section or setting; --type (or --typeconfig) default prints the built-in defaults, diff "
+      "the settings that differ from them, full both merged." },
     { "dumpconfig", lvx_cmd_config, "Display and manipulate configuration information",
-      "[SECTION|SECTION/KEY ...]", config_opts },
-    { "segtypes", lvx_cmd_segtypes, "List available segment types", "", no_opts },
-    { "formats", lvx_cmd_formats, "List available metadata formats", "", no_opts },
-    { "pvscan", lvx_cmd_pvscan, "List all physical volumes", "[--cache [PV ...]]", pvscan_opts },
-    { "vgscan", lvx_cmd_vgscan, "Search for all volume groups", "", vgscan_opts },
+      "[SECTION|SECTION/KEY ...]", config_opts,
+      "The older LVM2 name of lvmconfig: prints the configuration as lvmconfig does." },
+    { "segtypes", lvx_cmd_segtypes, "List available segment types", "", no_opts,
+      "Lists the segment types lvx can create, one per line as LVM2 prints them (programs such "
+      "as libblockdev read it). Other types LVM2 writes are still read, reported and written "
+      "back intact." },
+    { "formats", lvx_cmd_formats, "List available metadata formats", "", no_opts,
+      "Lists the metadata formats: lvm2, the only one lvx reads and writes." },
+    { "pvscan", lvx_cmd_pvscan, "List all physical volumes", "[--cache [PV ...]]", pvscan_opts,
+      "Without --cache, lists every PV with its VG, format, size and free space, and a Total "
+      "line, as LVM2 prints them (-s names only, -u with UUIDs, -e only PVs of exported VGs, "
+      "-n only PVs in no VG). With --cache, records the PVs found as online (all of them, or "
+      "the devices named), and with -aay autoactivates each VG whose PVs are all online." },
+    { "vgscan", lvx_cmd_vgscan, "Search for all volume groups", "", vgscan_opts,
+      "Reads every device and names each volume group found, as LVM2 prints it. --mknodes then "
+      "makes the /dev entries of active LVs again, as vgmknodes." },
     { "lvscan", lvx_cmd_lvscan, "List all logical volumes in all volume groups", "",
-      lvscan_opts },
+      lvscan_opts,
+      "Lists every logical volume of every volume group, one line each: whether it is active, "
+      "its /dev path, size and allocation policy. -a adds the hidden LVs." },
     { "vgmknodes", lvx_cmd_vgmknodes,
       "Create the special files for volume group devices in /dev", "[VG|VG/LV ...]",
-      vgmknodes_opts },
+      vgmknodes_opts,
+      "Makes the /dev entries (/dev/mapper nodes, /dev/VG/LV links) of the active LVs of the "
+      "VGs or LVs named (all by default) again, and removes those of inactive LVs. Fails "
+      "without an activation backend, as LVM2 fails without device-mapper." },
 };
 
 const struct lvx_command *lvx_command_table(unsigned *count)

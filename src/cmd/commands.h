@@ -5,8 +5,10 @@
  * helpers of cmd/common.c (loading VGs, printing errors, display-style sizes).
  *
  * Adding a command: write cmd/<name>.c with `int lvx_cmd_<name>(struct lvx_cmd_env *)`,
- * declare it below and add one line to the table in cmd/commands.c.  The walk over the
- * VGs/PVs/LVs its arguments name (and the VG update cycle) is cmd/toolkit.h's.
+ * declare it below and add one line to the table in cmd/commands.c (with the short
+ * paragraph of its man page: `make man` generates the pages and the shell completion
+ * from the two tables).  The walk over the VGs/PVs/LVs its arguments name (and the VG
+ * update cycle) is cmd/toolkit.h's.
  */
 #ifndef LVX_CMD_COMMANDS_H
 #define LVX_CMD_COMMANDS_H
@@ -31,6 +33,7 @@ enum {
 };
 
 struct lvx_command;
+struct lvx_report_opts;
 
 /* Everything a command gets. */
 struct lvx_cmd_env {
@@ -51,6 +54,7 @@ struct lvx_command {
     const char *summary;                 /* one line for `lvx help` */
     const char *positional;              /* usage of the positional arguments, e.g. "[PV ...]" */
     const enum lvx_opt_id *opts;         /* accepted options, LVX_OPT_COUNT-terminated */
+    const char *description;             /* a short paragraph for the man page (tools/docgen.c) */
 };
 
 /* --- commands.c: the table ------------------------------------------------ */
@@ -69,6 +73,8 @@ bool lvx_lvm2_command_name(const char *name);
 /* --- one function per command --------------------------------------------- */
 int lvx_cmd_pvs(struct lvx_cmd_env *env);
 int lvx_cmd_vgs(struct lvx_cmd_env *env);
+int lvx_cmd_fullreport(struct lvx_cmd_env *env);
+int lvx_cmd_lastlog(struct lvx_cmd_env *env);
 int lvx_cmd_lvs(struct lvx_cmd_env *env);
 int lvx_cmd_pvdisplay(struct lvx_cmd_env *env);
 int lvx_cmd_vgdisplay(struct lvx_cmd_env *env);
@@ -192,6 +198,11 @@ const char *lvx_cmd_size_str(struct lvx_pool *pool, uint64_t sectors, char units
 /* Render a report from the command line's report options and print it. */
 int lvx_cmd_report(struct lvx_cmd_env *env, int kind, struct lvx_vg *const *vgs, unsigned vg_count,
                    struct lvx_pv *const *orphans, unsigned orphan_count, bool all);
+/* The report options of a command line (-o, -O, -S, --units, --reportformat, ...), with
+ * lvm.conf's global/units, global/suffix, report/output_format where it has none. */
+void lvx_cmd_report_opts(struct lvx_cmd_env *env, struct lvx_report_opts *o);
+/* The -o arguments of a command line, one per line (struct lvx_report_opts.fields). */
+const char *lvx_cmd_field_args(struct lvx_pool *pool, const struct lvx_cmd_args *a);
 /* A shallow copy of vg whose PV (or LV) list is replaced; in env->pool. */
 struct lvx_vg *lvx_cmd_vg_with_pvs(struct lvx_cmd_env *env, const struct lvx_vg *vg,
                                    struct lvx_pv **pvs, unsigned count);

@@ -119,8 +119,8 @@ int lvx_cmd_config(struct lvx_cmd_env *env)
         return lvx_cmd_fail(env);
     struct lvx_cfg_node *tree = NULL;
     bool commented = false;
-    const char *type = env->args->value[LVX_OPT_TYPE] ? env->args->value[LVX_OPT_TYPE]
-                                                      : env->args->value[LVX_OPT_TYPECONFIG];
+    const char *type = env->args->value[LVX_OPT_CONFIG_TYPE] ? env->args->value[LVX_OPT_CONFIG_TYPE]
+                                                             : env->args->value[LVX_OPT_TYPECONFIG];
     int rc = pick_tree(env, cfg, type, &tree, &commented);
     struct lvx_buf b = LVX_BUF_INIT;
     for (int i = 0; rc == 0 && i < env->args->argc; i++) {

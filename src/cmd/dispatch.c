@@ -50,6 +50,8 @@ static void print_parse_error(const struct lvx_cmd_args *args, const char *msg)
         lvx_cmd_errorf("%s (%s)", msg, args->reason);
     else
         lvx_cmd_errorf("%s", msg);
+    if (args->parse_error)
+        lvx_cmd_errorf("Error during parsing of command line.");
 }
 
 static void setup_ctx(struct lvx_ctx *ctx, const struct lvx_run_opts *o)

@@ -119,4 +119,7 @@ bool lvx_lvcmd_confirm(const char *question);
  * is not a top-level linear/striped LV. */
 bool lvx_lvcmd_refuse_complex(const struct lvx_lv *lv, const char *what);
 
+/* Take lv out of its VG, a RAID LV with its rimage/rmeta sub-LVs (only those). */
+void lvx_lvcmd_remove_lv(struct lvx_lv *lv);
+
 #endif

@@ -560,6 +560,19 @@ bool lvx_lvcmd_confirm(const char *question)
     return line[0] == 'y' || line[0] == 'Y';
 }
 
+void lvx_lvcmd_remove_lv(struct lvx_lv *lv)
+{
+    struct lvx_vg *vg = lv->vg;
+    const struct lvx_seg *seg = lv->seg_count ? &lv->segs[0] : NULL;
+    for (uint32_t i = 0; seg && seg->kind == LVX_SEG_RAID && i < seg->area_count; i++) {
+        if (seg->areas && seg->areas[i].lv)
+            lvx_vg_remove_lv(vg, seg->areas[i].lv);
+        if (seg->meta_areas && seg->meta_areas[i].lv)
+            lvx_vg_remove_lv(vg, seg->meta_areas[i].lv);
+    }
+    lvx_vg_remove_lv(vg, lv);
+}
+
 bool lvx_lvcmd_refuse_complex(const struct lvx_lv *lv, const char *what)
 {
     const char *role = NULL;

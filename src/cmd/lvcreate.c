@@ -16,6 +16,7 @@
 #include "cmd/lvcmd.h"
 
 #include "cmd/actcmd.h"
+#include "cmd/lvcreate_raid.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -47,6 +48,7 @@ struct create_opts {
     struct lvx_lv *origin;          /* -s: found in the VG */
     bool fixed_leak;                /* -s: the kernel's snapshot target does not leak
                                        (LVM2 asks it; lvx: the dm backend is in use) */
+    struct lvx_raid_opts raid;      /* raid.type NULL: linear/striped */
 };
 
 /* ---- command line ------------------------------------------------------------- */
@@ -120,8 +122,19 @@ static int names_arg(struct lvx_cmd_env *env, struct create_opts *o)
 static int stripes_arg(struct lvx_cmd_env *env, struct create_opts *o)
 {
     const char *type = env->args->value[LVX_OPT_TYPE];
-    int rc = lvx_lvcmd_stripe_args(env, &o->stripes, &o->stripe_size);
+    int rc = lvx_lvcreate_raid_args(env, &o->raid);
     if (rc)
+        return rc;
+    if (o->raid.type && o->snapshot) {
+        lvx_cmd_errorf("lvx lvcreate -s makes COW snapshots only, not %s LVs.", o->raid.type->name);
+        return LVX_EXIT_INVALID;
+    }
+    if (o->raid.type) {             /* rounding follows the data stripes */
+        o->stripes = o->raid.stripes;
+        o->stripe_size = o->raid.stripe_size;
+        return 0;
+    }
+    if ((rc = lvx_lvcmd_stripe_args(env, &o->stripes, &o->stripe_size)))
         return rc;
     if (type && strcmp(type, "linear") != 0 && strcmp(type, "striped") != 0 &&
         strcmp(type, "snapshot") != 0) {
@@ -265,6 +278,8 @@ static uint64_t wanted_extents(struct lvx_cmd_env *env, const struct lvx_vg *vg,
         if (pct > 100 && o->size.percent != LVX_PCT_VG)
             pct = 100;
         ext = (uint64_t)((unsigned __int128)percent_base(vg, maps, o, pvs, pv_count) * pct / 100);
+        if (o->raid.type && o->raid.mirrors > 1 && ext)   /* LVM2: per image */
+            ext = ext / o->raid.mirrors ? ext / o->raid.mirrors : 1;
         if (ext == 0) {
             lvx_cmd_errorf("Calculated size of logical volume is 0 extents. Needs to be larger.");
             return 0;
@@ -413,6 +428,61 @@ static int make_snapshot(struct lvx_cmd_env *env, struct lvx_vg_update *u,
     return 0;
 }
 
+/* Activate a new LV; as LVM2, one that cannot be activated is taken out again. */
+static int activate_new(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
+                        const struct lvx_actcmd *act)
+{
+    int rc;
+    if (act && (rc = lvx_actcmd_activate(env, act, lv))) {
+        struct lvx_vg *vg = u->vg;
+        const char *name = lv->name;
+        lvx_lvcmd_remove_lv(lv);                 /* with its sub-LVs */
+        if (lvx_lvcmd_commit(env, u) == 0)
+            lvx_cmd_errorf("Aborting. Failed to activate new LV %s/%s: it was removed again.",
+                           vg->name, name);
+        return rc;
+    }
+    lvx_notice(env->ctx, "Logical volume \"%s\" created.", lv->name);
+    return 0;
+}
+
+static int create_raid(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct create_opts *o,
+                       const struct lvx_actcmd *act, struct lvx_free_maps *maps,
+                       const struct lvx_alloc_pv *pvs, unsigned pv_count, const char *name,
+                       uint64_t ext)
+{
+    struct lvx_vg *vg = u->vg;
+    int rc;
+    if (act && act->be && !act->be->raid) {      /* refused before anything is written */
+        lvx_cmd_errorf("Cannot create RAID LV %s/%s active: the %s activation backend does not "
+                       "serve RAID LVs yet (use the dm backend, or -an).", vg->name, name,
+                       act->be->name);
+        return LVX_EXIT_FAILED;
+    }
+    if (o->raid.nosync)
+        lvx_warn(env->ctx, "WARNING: New %s won't be synchronised. Don't read what you didn't "
+                 "write!", o->raid.type->name);
+    struct lvx_lv *lv = new_lv(vg, o, name);
+    if (lvx_lvcreate_raid_build(env, vg, maps, &o->raid, lv, ext,
+                                lvx_lvcmd_effective_policy(vg, o->policy), pvs, pv_count) < 0)
+        return lvx_cmd_fail(env);
+    if ((rc = lvx_lvcmd_commit(env, u)))
+        return rc;
+    bool zero = o->zero && !o->read_only;
+    if (!env->args->count[LVX_OPT_TEST] && lvx_lvcreate_raid_zero(env, u, lv, zero) < 0) {
+        lvx_cmd_errorf("Failed to zero the sub-LVs of %s/%s: %s", vg->name, lv->name,
+                       env->ctx->errmsg);
+        return LVX_EXIT_FAILED;
+    }
+    if (!zero)
+        lvx_warn(env->ctx, "WARNING: Logical volume %s/%s not zeroed.", vg->name, lv->name);
+    if (!act)
+        return activate_new(env, u, lv, NULL);
+    struct lvx_actcmd first = *act;      /* --nosync: the first table says so (LVM2) */
+    first.opts.nosync = o->raid.nosync;
+    return activate_new(env, u, lv, &first);
+}
+
 static int create_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct create_opts *o,
                         const struct lvx_actcmd *act)
 {
@@ -431,6 +501,7 @@ static int create_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
                    "size %s.", lvx_lvcmd_size(env, o->stripe_size),
                    lvx_lvcmd_size(env, vg->extent_size));
         o->stripe_size = vg->extent_size;
+        o->raid.stripe_size = o->raid.type ? vg->extent_size : 0;
     }
     if ((rc = lvx_lvcmd_pv_args(env, vg, o->pv_args, o->pv_arg_count, &pvs, &pv_count)) ||
         (rc = lvx_lvcmd_free_maps(env, u, &maps)))
@@ -447,6 +518,8 @@ static int create_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
         return LVX_EXIT_FAILED;
     }
 
+    if (o->raid.type)
+        return create_raid(env, u, o, act, maps, pvs, pv_count, name, ext);
     struct lvx_alloc_request req = {
         .extents = ext,
         .stripes = o->stripes,

@@ -6,9 +6,11 @@
  *
  * Refused as LVM2 refuses (or where lvx cannot do what LVM2 would): LVs used by
  * other LVs (sub-LVs, pools with thin volumes) and LVs of segment types other than
- * linear/striped.  A COW snapshot goes with its internal snapshotN LV (an active one:
- * only its snapshot devices are removed, then the origin's devices are reloaded); an
- * origin takes its snapshots with it first, as LVM2 (each asked about when active).  An active LV is deactivated first
+ * linear/striped/RAID (a RAID LV goes with its rimage and rmeta sub-LVs).  A COW
+ * snapshot goes with its internal snapshotN LV (an active one: only its snapshot
+ * devices are removed, then the origin's devices are reloaded); an origin takes its
+ * snapshots with it first, as LVM2 (each asked about when active).  An active LV is
+ * deactivated first
  * (cmd/activation.c) after the question "Do you really want to remove active logical
  * volume vg/lv?" (skipped with -y or -f); a mounted one is refused, an open one too
  * unless -f.
@@ -17,6 +19,7 @@
 #include "cmd/toolkit.h"
 
 #include "cmd/actcmd.h"
+#include "map/map.h"
 
 #include <string.h>
 
@@ -111,13 +114,16 @@ static int remove_one(struct lvx_cmd_env *env, struct lvx_lv *lv, void *arg)
             if (!remove_snapshot(env, cows[i], r))
                 return r->count > before ? 1 : -1;
     }
-    if (lvx_lvcmd_refuse_complex(lv, "remove") || !deactivate_first(env, r->act, lv, false))
+    const char *role;
+    bool raid = lvx_map_lv_is_raid(lv) && !lvx_lv_used_by(lv, &role);
+    if ((!raid && lvx_lvcmd_refuse_complex(lv, "remove")) ||
+        !deactivate_first(env, r->act, lv, false))
         return r->count > before ? 1 : -1;
-    lvx_vg_remove_lv(lv->vg, lv);
     r->names[r->count++] = lv->name;
     for (unsigned i = 0; i < r->origin_count; i++)
         if (r->origins[i] == lv)
             r->origins[i] = NULL;    /* gone: nothing to reload */
+    lvx_lvcmd_remove_lv(lv);               /* a RAID LV's rimage/rmeta sub-LVs go with it */
     return 1;
 }
 

@@ -7,7 +7,9 @@
  * "lvx CMD: "): options and positional arguments in any order, "--" ends the
  * options, "--name=value" or "--name value", unambiguous abbreviations of long
  * names, clustered short options ("-vvv", "-ay", "-L1g").  Only the options the
- * command accepts are known to it.  No global state: reentrant.
+ * command accepts are known to it.  As in LVM2, an option may be given once, except
+ * the countable ones (-v, -d, -f, -q) and the repeatable lists (--addtag, --deltag,
+ * --devices, -o, -O, -S).  No global state: reentrant.
  */
 #include "cmd/commands.h"
 #include "cmd/options.h"
@@ -109,6 +111,14 @@ static int take_value(struct parser *ps, const struct lvx_opt_def *d, const char
         out->json = value[0] == 'j';
         break;
     }
+    out->seq_id = lvx_pool_realloc(ps->pool, (void *)out->seq_id,
+                                   out->seq_count * sizeof(*out->seq_id),
+                                   (out->seq_count + 1) * sizeof(*out->seq_id));
+    out->seq_value = lvx_pool_realloc(ps->pool, (void *)out->seq_value,
+                                      out->seq_count * sizeof(char *),
+                                      (out->seq_count + 1) * sizeof(char *));
+    ((enum lvx_opt_id *)out->seq_id)[out->seq_count] = d->id;
+    ((const char **)out->seq_value)[out->seq_count++] = lvx_pool_strdup(ps->pool, value);
     if (joined && out->value[d->id])
         out->value[d->id] = lvx_pool_printf(ps->pool, "%s,%s", out->value[d->id], value);
     else
@@ -163,6 +173,31 @@ static const struct lvx_opt_def *find_long(struct parser *ps, const char *arg, c
     return found;
 }
 
+/* LVM2's ARG_COUNTABLE and ARG_GROUPABLE options: the ones that may be repeated. */
+static bool repeatable(enum lvx_opt_id id)
+{
+    switch (id) {
+    case LVX_OPT_VERBOSE: case LVX_OPT_DEBUG: case LVX_OPT_FORCE: case LVX_OPT_FORCE_LONG:
+    case LVX_OPT_QUIET: case LVX_OPT_ADDTAG: case LVX_OPT_DELTAG: case LVX_OPT_DEVICES:
+    case LVX_OPT_OPTIONS: case LVX_OPT_SORT: case LVX_OPT_SELECT:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Count one more use of d: LVM2's words when d may not be repeated. */
+static int count_use(struct parser *ps, const struct lvx_opt_def *d)
+{
+    if (ps->out->count[d->id]++ == 0 || repeatable(d->id))
+        return 0;
+    ps->out->parse_error = true;
+    if (d->short_name)
+        return lvx_error(ps->ctx, EINVAL, "Option -%c/--%s may not be repeated.", d->short_name,
+                         d->long_name);
+    return lvx_error(ps->ctx, EINVAL, "Option --%s may not be repeated.", d->long_name);
+}
+
 /* One "--name[=value]" at argv[*i]; *i moves past a separate value. */
 static int long_option(struct parser *ps, int argc, char **argv, int *i)
 {
@@ -170,9 +205,8 @@ static int long_option(struct parser *ps, int argc, char **argv, int *i)
     size_t len = eq ? (size_t)(eq - name) : strlen(name);
     const struct lvx_opt_def *d = find_long(ps, arg, name, len);
 
-    if (!d)
+    if (!d || count_use(ps, d) < 0)
         return -EINVAL;
-    ps->out->count[d->id]++;
     if (!d->has_arg) {
         if (eq)
             return lvx_error(ps->ctx, EINVAL, "lvx %s: option '--%s' doesn't allow an argument",
@@ -194,7 +228,8 @@ static int short_options(struct parser *ps, int argc, char **argv, int *i)
         const struct lvx_opt_def *d = find_short(ps, *p);
         if (!d)
             return lvx_error(ps->ctx, EINVAL, "lvx %s: invalid option -- '%c'", ps->cmd, *p);
-        ps->out->count[d->id]++;
+        if (count_use(ps, d) < 0)
+            return -EINVAL;
         if (!d->has_arg)
             continue;
         if (p[1])

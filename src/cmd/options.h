@@ -101,6 +101,7 @@ enum lvx_opt_id {
     LVX_OPT_PARTIAL,        /* -P/--partial (= --activationmode partial; ignored by reports) */
     LVX_OPT_SNAPSHOT,       /* -s/--snapshot (lvcreate: a COW snapshot of the origin LV) */
     LVX_OPT_CHUNKSIZE,      /* -c/--chunksize SIZE[k|unit] (lvcreate -s) */
+    LVX_OPT_IGNOREACTIVATIONSKIP, /* -K/--ignoreactivationskip (lvchange/vgchange/lvcreate -a) */
     /* VG commands (vgcreate, vgchange, vgreduce, vgck, vgcfgrestore, ...) */
     LVX_OPT_PHYSICALEXTENTSIZE, /* -s/--physicalextentsize SIZE[m|unit] */
     LVX_OPT_VGMETADATACOPIES,   /* --vgmetadatacopies N|all|unmanaged */
@@ -127,6 +128,8 @@ enum lvx_opt_id {
     LVX_OPT_NORESTOREFILE,      /* --norestorefile */
     LVX_OPT_SETPHYSICALVOLUMESIZE, /* --setphysicalvolumesize SIZE[m|unit] */
     LVX_OPT_ALLOCATABLE,        /* -x/--allocatable y|n (pvchange) */
+    LVX_OPT_CONFIGREPORT,       /* --configreport vg|pv|lv|pvseg|seg|log (fullreport) */
+    LVX_OPT_BINARY,             /* --binary (reports) */
     /* scan commands, LVM2 compatibility (pvscan, vgscan, lvscan, lvmconfig, -K, ...) */
     LVX_OPT_CACHE,              /* --cache (pvscan: record PVs online) */
     LVX_OPT_EXPORTED,           /* -e/--exported (pvscan) */
@@ -135,13 +138,18 @@ enum lvx_opt_id {
     LVX_OPT_BLOCKDEVICE,        /* -b/--blockdevice (lvscan, ignored as by LVM2) */
     LVX_OPT_AUTOACTIVATION,     /* --autoactivation String (pvscan, vgchange) */
     LVX_OPT_NOUDEVSYNC,         /* --noudevsync (accepted; lvx makes its nodes itself) */
-    LVX_OPT_IGNOREACTIVATIONSKIP, /* -K/--ignoreactivationskip */
     LVX_OPT_READONLY,           /* --readonly (reads without locks) */
     LVX_OPT_IGNORELOCKINGFAILURE, /* --ignorelockingfailure */
     LVX_OPT_PROFILE,            /* --profile String (a profile as command profile) */
     LVX_OPT_TYPECONFIG,         /* --typeconfig (lvmconfig: = --type) */
     LVX_OPT_WITHCOMMENTS,       /* --withcomments (lvmconfig) */
     LVX_OPT_MERGEDCONFIG,       /* --mergedconfig (lvmconfig) */
+    LVX_OPT_CONFIG_TYPE,        /* --type current|default|diff|full (config) */
+    LVX_OPT_MIRRORS,            /* -m/--mirrors N (lvcreate: raid1/raid10 images - 1) */
+    LVX_OPT_REGIONSIZE,         /* -R/--regionsize SIZE[m|unit] (raid) */
+    LVX_OPT_NOSYNC,             /* --nosync (raid: no initial resync) */
+    LVX_OPT_MINRECOVERYRATE,    /* --minrecoveryrate SIZE[k|unit] per second (raid) */
+    LVX_OPT_MAXRECOVERYRATE,    /* --maxrecoveryrate SIZE[k|unit] per second (raid) */
     /* common options, accepted by every command */
     LVX_OPT_NOLOCKING,      /* --nolocking */
     LVX_OPT_COMMANDPROFILE, /* --commandprofile String */
@@ -183,6 +191,7 @@ struct lvx_cmd_args {
                                           * joined with ',') */
     struct lvx_opt_val val[LVX_OPT_COUNT]; /* the value, converted by its kind */
     const char *reason;                  /* a bad value: LVM2's reason line, or NULL */
+    bool parse_error;                    /* LVM2's "Error during parsing ..." follows */
     const char **devices;                /* --devices split at ',' */
     unsigned device_count;
     char units;                          /* 0 = default ('h'), else the unit letter */
@@ -190,6 +199,9 @@ struct lvx_cmd_args {
     bool json;                           /* --reportformat json */
     int argc;                            /* positional arguments */
     char **argv;
+    const enum lvx_opt_id *seq_id;       /* every option value in command-line order */
+    const char *const *seq_value;        /*  (fullreport's --configreport groups) */
+    unsigned seq_count;
     int full_argc;                       /* the whole command line as given (argv[0] = */
     char **full_argv;                    /*  the command), for descriptions and logs */
 };

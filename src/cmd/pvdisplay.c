@@ -193,7 +193,7 @@ int lvx_cmd_display_check_args(struct lvx_cmd_env *env)
     static const enum lvx_opt_id report_only[] = {
         LVX_OPT_OPTIONS, LVX_OPT_SORT, LVX_OPT_SELECT, LVX_OPT_NOHEADINGS, LVX_OPT_SEPARATOR,
         LVX_OPT_ALIGNED, LVX_OPT_UNBUFFERED, LVX_OPT_NAMEPREFIXES, LVX_OPT_UNQUOTED,
-        LVX_OPT_ROWS, LVX_OPT_REPORTFORMAT,
+        LVX_OPT_ROWS, LVX_OPT_REPORTFORMAT, LVX_OPT_BINARY,
     };
     const struct lvx_cmd_args *a = env->args;
 

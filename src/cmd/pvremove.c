@@ -3,8 +3,10 @@
  * cmd/pvremove.c - `lvx pvremove [-f|-ff] [-y] PV ...`: wipe the label of PVs.
  *
  * Every named device is checked before anything is written: it must carry a PV
- * label; a PV belonging to a VG needs -ff and a confirmation (-y or an answer on a
- * terminal).  Then every label sector among 0-3 is zeroed (lvx_pv_wipe_label).
+ * label (with -f, as in LVM2, a device without one is accepted: only sectors that
+ * look like a label are ever zeroed, so nothing is written to it); a PV belonging to
+ * a VG needs -ff and a confirmation (-y or an answer on a terminal).  Then every
+ * label sector among 0-3 is zeroed (lvx_pv_wipe_label).
  */
 #include "cmd/commands.h"
 #include "cmd/pvcmd.h"
@@ -18,6 +20,8 @@
 static bool check_pv(struct lvx_cmd_env *env, const char *name, struct lvx_scan_pv *spv)
 {
     if (!spv) {
+        if (env->args->count[LVX_OPT_FORCE])
+            return true;
         lvx_cmd_errorf("No PV found on device %s.", name);
         return false;
     }

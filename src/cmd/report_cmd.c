@@ -11,12 +11,49 @@
 #include <string.h>
 
 #include "cmd/actcmd.h"
+#include "config/config.h"
 #include "report/report.h"
 
-static void report_opts_from_args(const struct lvx_cmd_args *a, struct lvx_report_opts *o)
+/* The -o arguments one per line (lvx_report_opts.fields), or NULL */
+const char *lvx_cmd_field_args(struct lvx_pool *pool, const struct lvx_cmd_args *a)
 {
+    const char *all = NULL;
+    for (unsigned i = 0; i < a->seq_count; i++)
+        if (a->seq_id[i] == LVX_OPT_OPTIONS)
+            all = all ? lvx_pool_printf(pool, "%s\n%s", all, a->seq_value[i]) : a->seq_value[i];
+    return all;
+}
+
+/* global/units, global/suffix and report/output_format when the command line has no
+ * --units, --nosuffix or --reportformat (as LVM2; lvm2-dbusd's profile sets them) */
+static void config_defaults(struct lvx_ctx *ctx, const struct lvx_cmd_args *a,
+                            struct lvx_report_opts *o)
+{
+    struct lvx_config *cfg = NULL;
+    if (lvx_config_load(ctx, &cfg) < 0) {
+        lvx_error_clear(ctx);
+        return;
+    }
+    const char *units = lvx_config_str(cfg, "global/units", NULL);
+    char u;
+    uint64_t ub;
+    if (!a->count[LVX_OPT_UNITS] && units && lvx_opts_parse_units(units, &u, &ub) == 0) {
+        o->units = u;
+        o->unit_bytes = ub;
+    }
+    if (!a->count[LVX_OPT_NOSUFFIX] && lvx_config_int(cfg, "global/suffix", 1) == 0)
+        o->nosuffix = true;
+    const char *fmt = lvx_config_str(cfg, "report/output_format", NULL);
+    if (!a->count[LVX_OPT_REPORTFORMAT] && fmt && strcmp(fmt, "json") == 0)
+        o->json = true;
+    lvx_config_free(cfg);
+}
+
+void lvx_cmd_report_opts(struct lvx_cmd_env *env, struct lvx_report_opts *o)
+{
+    const struct lvx_cmd_args *a = env->args;
     memset(o, 0, sizeof(*o));
-    o->fields = a->value[LVX_OPT_OPTIONS];
+    o->fields = lvx_cmd_field_args(env->pool, a);
     o->sort = a->value[LVX_OPT_SORT];
     o->select = a->value[LVX_OPT_SELECT];
     o->noheadings = a->count[LVX_OPT_NOHEADINGS] > 0;
@@ -30,6 +67,9 @@ static void report_opts_from_args(const struct lvx_cmd_args *a, struct lvx_repor
     o->unquoted = a->count[LVX_OPT_UNQUOTED] > 0;
     o->nameprefixes = a->count[LVX_OPT_NAMEPREFIXES] > 0;
     o->rows = a->count[LVX_OPT_ROWS] > 0;
+    o->unbuffered = a->count[LVX_OPT_UNBUFFERED] > 0;
+    o->binary = a->count[LVX_OPT_BINARY] > 0;
+    config_defaults(env->ctx, a, o);
 }
 
 int lvx_cmd_report(struct lvx_cmd_env *env, int kind, struct lvx_vg *const *vgs, unsigned vg_count,
@@ -39,7 +79,7 @@ int lvx_cmd_report(struct lvx_cmd_env *env, int kind, struct lvx_vg *const *vgs,
     struct lvx_buf out = LVX_BUF_INIT;
     int rc;
 
-    report_opts_from_args(env->args, &opts);
+    lvx_cmd_report_opts(env, &opts);
     opts.all |= all;
     if (kind == LVX_REPORT_LVS || kind == LVX_REPORT_SEGS)
         lvx_actcmd_report_hook(env, &opts);    /* kernel state of the LVs */

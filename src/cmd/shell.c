@@ -7,6 +7,7 @@
  */
 #include "cmd/shell.h"
 #include "cmd/commands.h"
+#include "cmd/shell_report.h"
 #include "meta/cache.h"
 
 #include <errno.h>
@@ -94,6 +95,8 @@ static void session_log(void *arg, int level, const char *msg)
     struct lvx_session *s = arg;
     if (level <= LVX_LOG_ERROR)
         s->errors++;
+    if (s->rep && lvx_shrep_message(s->rep, level, msg))
+        return;                      /* in the command log of the report channel */
     if (s->user_log)
         s->user_log(s->user_log_arg, level, msg);
     else
@@ -155,9 +158,18 @@ int lvx_session_run_line(struct lvx_session *s, const char *line)
         return LVX_LINE_EMPTY;
     }
     if (argc == 1 && is_quit(argv[0])) {
+        if (s->rep)
+            lvx_shrep_exit(s->rep, argv[0]);
         lvx_pool_destroy(pool);
         return LVX_LINE_QUIT;
     }
+    if (s->rep && strcmp(argv[0], "lastlog") == 0) {
+        rc = lvx_shrep_lastlog(s->rep);      /* the log it shows stays the last one */
+        lvx_pool_destroy(pool);
+        return rc;
+    }
+    if (s->rep)
+        lvx_shrep_begin(s->rep);
     /* lvx_main_opts wants argv[0] = the program */
     char **full = lvx_pool_alloc(pool, (size_t)(argc + 2) * sizeof(*full));
     full[0] = "lvx";
@@ -171,6 +183,8 @@ int lvx_session_run_line(struct lvx_session *s, const char *line)
         snprintf(msg, sizeof(msg), "Command failed with status code %d.", rc);
         session_error(s, msg);
     }
+    if (s->rep)
+        lvx_shrep_end(s->rep, argv[0], rc);
     lvx_pool_destroy(pool);
     return rc;
 }
@@ -204,10 +218,20 @@ static bool shell_ask(void *arg, const char *question)
     return yes;
 }
 
+static void report_out(void *arg, const char *data, size_t len)
+{
+    lvx_shrep_output(arg, data, len);
+}
+
 int lvx_shell_loop(const struct lvx_shell_opts *o)
 {
     struct lvx_session s;
     lvx_session_init(&s, NULL, NULL, !o->no_cache);
+    s.rep = lvx_shrep_open();          /* LVM_REPORT_FD: reports (and the log) go there */
+    if (s.rep) {
+        s.run.out_fn = report_out;
+        s.run.out_arg = s.rep;
+    }
     s.run.ask_fn = shell_ask;
     s.run.ask_arg = (void *)o;
     s.run.io = o->io;
@@ -222,7 +246,8 @@ int lvx_shell_loop(const struct lvx_shell_opts *o)
         free(line);
         if (rc == LVX_LINE_QUIT) {
             fflush(stdout);
-            fprintf(stderr, "  Exiting.\n");
+            if (!s.rep || !s.rep->log_report)     /* else it is in the command log */
+                fprintf(stderr, "  Exiting.\n");
             break;
         }
         if (rc != LVX_LINE_EMPTY && o->status_fd >= 0)
@@ -230,6 +255,7 @@ int lvx_shell_loop(const struct lvx_shell_opts *o)
         fflush(stdout);
     }
     fflush(stdout);
+    lvx_shrep_close(s.rep);
     lvx_session_fini(&s);
     return 0;
 }

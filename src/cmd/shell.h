@@ -15,6 +15,8 @@
 #include "cmd/cmd.h"
 #include "util/pool.h"
 
+struct lvx_shrep;
+
 /* Split a command line into words: blanks separate words, '...' is literal, "..."
  * and a backslash outside quotes escape (inside "...", \ escapes " \ $ `), a word
  * starting with '#' starts a comment.  Words live in pool; argv is NULL-terminated.
@@ -29,6 +31,7 @@ struct lvx_session {
     void *user_log_arg;
     unsigned errors;                 /* error messages logged by the current command */
     bool use_cache;                  /* keep a scan cache between commands */
+    struct lvx_shrep *rep;           /* LVM_REPORT_FD channel (cmd/shell_report.h) or NULL */
 };
 
 /* Set up a session; log_fn NULL = LVM2's stdout/stderr layout. */

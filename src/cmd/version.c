@@ -16,7 +16,8 @@ int lvx_cmd_version(struct lvx_cmd_env *env)
     struct lvx_ctx quiet;
     struct lvx_dm dm;
 
-    lvx_buf_puts(&b, "  LVM version:     " LVX_LVM2_VERSION " (lvx " LVX_VERSION ")\n");
+    lvx_buf_puts(&b, "  LVM version:     " LVX_LVM2_VERSION " (" LVX_LVM2_DATE ") (lvx " LVX_VERSION
+                     ")\n");
     lvx_buf_puts(&b, "  Library version: liblvx " LVX_VERSION "\n");
     lvx_ctx_init(&quiet);
     quiet.io = env->ctx->io;

@@ -177,6 +177,33 @@ static int merge_override(struct lvx_ctx *ctx, struct lvx_config *cfg, const cha
     return 0;
 }
 
+/* The command profile LVM_COMMAND_PROFILE names ($LVM_SYSTEM_DIR/profile/NAME.profile, as
+ * LVM2; lvm2-dbusd runs its shell with "lvmdbusd"): merged over lvm.conf, under --config.
+ * A profile that is not there is no setting; one that does not parse fails as lvm.conf. */
+static int merge_profile(struct lvx_ctx *ctx, struct lvx_config *cfg)
+{
+    const char *name = getenv("LVM_COMMAND_PROFILE");
+    if (!name || !*name || strchr(name, '/'))
+        return 0;
+    const char *path = lvx_pool_printf(cfg->pool, "%s/profile/%s.profile",
+                                       lvx_config_system_dir(), name);
+    size_t len = 0;
+    char *text = lvx_pool_read_file(ctx, cfg->pool, path, LVX_FILE_MAX_CONFIG, &len);
+    struct lvx_cfg_node *root = NULL;
+    if (!text) {
+        lvx_error_clear(ctx);
+        return 0;
+    }
+    if (lvx_cfg_parse(ctx, cfg->pool, text, len, &root) < 0 || too_deep(root, 0)) {
+        lvx_error(ctx, EINVAL, "%s: cannot be parsed", path);
+        return -EINVAL;
+    }
+    if (!cfg->root)
+        cfg->root = lvx_cfg_new(cfg->pool, NULL, NULL, LVX_CFG_SECTION);
+    lvx_config_merge(cfg->pool, cfg->root, root);
+    return 0;
+}
+
 int lvx_config_load(struct lvx_ctx *ctx, struct lvx_config **out)
 {
     struct lvx_pool *pool = lvx_pool_create();
@@ -206,8 +233,10 @@ int lvx_config_load(struct lvx_ctx *ctx, struct lvx_config **out)
             return -EINVAL;
         }
     }
-    /* a command profile (--commandprofile/--profile) goes over lvm.conf, --config over both */
-    if ((ctx->config_profile && merge_override(ctx, cfg, ctx->config_profile) < 0) ||
+    /* a command profile (--commandprofile/--profile, else LVM_COMMAND_PROFILE) goes over
+     * lvm.conf, --config over both */
+    if ((ctx->config_profile ? merge_override(ctx, cfg, ctx->config_profile) < 0
+                             : merge_profile(ctx, cfg) < 0) ||
         (ctx->config_override && merge_override(ctx, cfg, ctx->config_override) < 0)) {
         lvx_pool_destroy(pool);
         return -EINVAL;

@@ -13,6 +13,11 @@
  *   backup/backup, backup/backup_dir, backup/archive, backup/archive_dir,
  *   backup/retain_min, backup/retain_days   (meta/update.c)
  *   global/activation                       0 = never activate
+ *   global/units, global/suffix, report/output_format   report defaults (cmd/report_cmd.c)
+ *   log/report_command_log, log/command_log_selection   the shell's command log
+ *                                           (cmd/shell_report.c)
+ * The profile LVM_COMMAND_PROFILE names ($LVM_SYSTEM_DIR/profile/NAME.profile) is merged
+ * over lvm.conf (under --config), as LVM2's command profile.
  *   lvx/activation_backend                  "dm" or "user"
  *   lvx/auto_metadata_copies                areas kept in use when PVs join a VG
  *                                           (meta/mda_policy.c, default 8, 0 = off)

@@ -30,6 +30,7 @@
 
 #define RUN_DIR_ENV "LVX_RUN_DIR"
 #define START_WAIT_MS 15000
+#define START_ALIVE_MS 5000
 #define REPLY_WAIT_MS 300000
 
 const char *lvx_daemon_run_dir(void)
@@ -152,7 +153,10 @@ int lvx_daemon_start(struct lvx_ctx *ctx)
             close(fd);
             return 0;
         }
-        if (waited > 500 && !lvx_daemon_alive())
+        /* give up early only when no daemon holds the pid file after a while: a new
+         * daemon takes it right after exec, which on a loaded machine (or a sanitized
+         * build) can take well over half a second */
+        if (waited > START_ALIVE_MS && !lvx_daemon_alive())
             break;
         sleep_ms(20);
     }

@@ -116,6 +116,19 @@ int lvx_map_io_hints(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_io
 /* "maj:min", or the device path for 0:0; -ENODEV when neither is known. */
 int lvx_map_device(struct lvx_ctx *ctx, const struct lvx_pv *pv, struct lvx_buf *out);
 
+/* RAID LVs (map/raid.c): a single raid segment over rimage/rmeta sub-LVs, each its own
+ * dm device.  `dev` appends the "maj:min" of a sub-LV's active device (or fails). */
+typedef int (*lvx_map_subdev_fn)(struct lvx_ctx *ctx, void *arg, const struct lvx_lv *sub,
+                                 struct lvx_buf *out);
+/* Append the raid line of seg (ending with '\n'); nosync: the table of a new LV
+ * created with --nosync.  0, -ENOTSUP / -EINVAL, or dev's error. */
+int lvx_map_raid_table(struct lvx_ctx *ctx, const struct lvx_seg *seg, uint32_t extent_size,
+                       bool nosync, lvx_map_subdev_fn dev, void *arg, struct lvx_buf *out);
+/* lv is one raid segment (what lvx activates as RAID)? */
+bool lvx_map_lv_is_raid(const struct lvx_lv *lv);
+/* Its type is known and every sub-LV is activatable (lvx_map_check_activatable). */
+int lvx_map_check_raid_activatable(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool partial);
+
 /* The targets (map/linear.c, map/striped.c, map/fill.c). */
 extern const struct lvx_map_target lvx_map_linear;
 extern const struct lvx_map_target lvx_map_striped;

@@ -2,10 +2,11 @@
 /*
  * report/columns.c - the -o and -O lists: LVM2's default columns and sort keys
  * per report, "+field" to append, "-field" to remove, a plain list to replace,
- * "<obj>_all" for every field of an object; field names resolved with the
- * report's prefix optional.  Several -o arguments arrive joined by ',' keeping
- * their prefixes ("+a,b,-c"): a '+' or '-' item starts a new group that the plain
- * items after it continue.
+ * "<obj>_all" for every field of an object, "all" for those of the report (as LVM2
+ * groups them); field names resolved with the
+ * report's prefix optional.  Several -o arguments arrive one per line; as LVM2, a
+ * '+' or '-' at the start of an argument applies to all of its names, an argument
+ * without one replaces the list.
  */
 #include "report/report_int.h"
 
@@ -44,31 +45,72 @@ unsigned lvx_report_kind_obj(enum lvx_report_kind kind)
 }
 
 static void list_add(struct lvx_pool *pool, struct lvx_collist *l, const struct lvx_field *f,
-                     bool desc)
+                     bool desc, bool group)
 {
     if (l->n == l->cap) {
         unsigned cap = l->cap ? l->cap * 2 : 16;
         l->f = lvx_pool_realloc(pool, l->f, sizeof(*l->f) * l->cap, sizeof(*l->f) * cap);
         l->desc = lvx_pool_realloc(pool, l->desc, sizeof(*l->desc) * l->cap,
                                    sizeof(*l->desc) * cap);
+        l->group = lvx_pool_realloc(pool, l->group, sizeof(*l->group) * l->cap,
+                                    sizeof(*l->group) * cap);
         l->cap = cap;
     }
     l->desc[l->n] = desc;
+    l->group[l->n] = group;
     l->f[l->n++] = f;
 }
 
+/* "-o-name" takes out the columns named so, not those an "_all" or "all" brought in
+ * (LVM2 edits the list of names as given: "-o-lv_uuid" leaves lv_all whole) */
 static void list_remove(struct lvx_collist *l, const struct lvx_field *f)
 {
     unsigned o = 0;
     for (unsigned i = 0; i < l->n; i++)
-        if (l->f[i] != f) {
+        if (l->f[i] != f || l->group[i]) {
             l->desc[o] = l->desc[i];
+            l->group[o] = l->group[i];
             l->f[o++] = l->f[i];
         }
     l->n = o;
 }
 
-/* "pv_all", "lv_all", ... or "all": every field of those objects, in table order */
+/* lvx's own fields (not LVM2's) are named, never part of an "_all" or "all" */
+static bool lvx_only(const struct lvx_field *f)
+{
+    return strcmp(f->name, "lv_activation_backend") == 0;
+}
+
+/* LVM2's "all": the fields of the report's object types, as LVM2 groups them: lvs has
+ * the LV fields (with those of kernel state) and the VG fields; lvs --segments the LV
+ * fields without kernel state (they start at lv_kernel_major; lv_attr is one of them), VG
+ * and segment fields; pvs --segments the PV label fields (up to pv_ext_vsn) and the PV
+ * segment fields. */
+static unsigned field_index(const char *name)
+{
+    for (unsigned i = 0; i < lvx_report_field_count; i++)
+        if (strcmp(lvx_report_fields[i].name, name) == 0)
+            return i;
+    return 0;
+}
+
+static bool in_all(enum lvx_report_kind kind, const struct lvx_field *f, unsigned idx,
+                   unsigned kernel_from, unsigned label_end)
+{
+    switch (kind) {
+    case LVX_REPORT_PVS: return f->obj == LVX_ROBJ_PV;
+    case LVX_REPORT_VGS: return f->obj == LVX_ROBJ_VG;
+    case LVX_REPORT_LVS: return f->obj == LVX_ROBJ_LV || f->obj == LVX_ROBJ_VG;
+    case LVX_REPORT_SEGS:
+        return (f->obj == LVX_ROBJ_LV && idx < kernel_from) || f->obj == LVX_ROBJ_VG ||
+               f->obj == LVX_ROBJ_SEG;
+    case LVX_REPORT_PVSEGS:
+        return (f->obj == LVX_ROBJ_PV && idx <= label_end) || f->obj == LVX_ROBJ_PVSEG;
+    }
+    return false;
+}
+
+/* "pv_all", "lv_all", ...: every field of those objects, in table order */
 static unsigned all_objects(const char *name, size_t len)
 {
     static const struct { const char *name; unsigned obj; } all[] = {
@@ -82,76 +124,84 @@ static unsigned all_objects(const char *name, size_t len)
 }
 
 static int apply_item(struct lvx_ctx *ctx, struct lvx_pool *pool, struct lvx_collist *l,
-                      const char *name, size_t len, char mode, unsigned obj, bool desc)
+                      const char *name, size_t len, char mode, enum lvx_report_kind kind,
+                      unsigned obj, bool desc)
 {
     unsigned objs = all_objects(name, len);
-    if (objs) {
-        for (unsigned i = 0; i < lvx_report_field_count; i++)
-            if (lvx_report_fields[i].obj & objs) {
-                if (mode == '-')
-                    list_remove(l, &lvx_report_fields[i]);
-                else
-                    list_add(pool, l, &lvx_report_fields[i], desc);
-            }
+    bool every = len == 3 && strncasecmp(name, "all", 3) == 0;
+    if (objs || every) {
+        unsigned kernel_from = field_index("lv_kernel_major"), label_end = field_index("pv_ext_vsn");
+        for (unsigned i = 0; i < lvx_report_field_count; i++) {
+            const struct lvx_field *f = &lvx_report_fields[i];
+            if (lvx_only(f) ||
+                !(every ? in_all(kind, f, i, kernel_from, label_end) : (f->obj & objs) != 0))
+                continue;
+            if (mode != '-')
+                list_add(pool, l, f, desc, true);
+        }
         return 0;
     }
     const struct lvx_field *f = lvx_report_field_find(name, len, obj);
+    if (!f && mode == '-')
+        return 0;      /* nothing of that name to take out (LVM2: "-o-a,+b" drops a only) */
     if (!f)
         return lvx_error(ctx, EINVAL, "Unrecognised field: %.*s", (int)len, name);
     if (mode == '-')
         list_remove(l, f);
     else
-        list_add(pool, l, f, desc);
+        list_add(pool, l, f, desc, false);
     return 0;
 }
 
-static int parse_columns_into(struct lvx_ctx *ctx, struct lvx_pool *pool, unsigned obj,
-                             const char *spec, struct lvx_collist *out)
+static int parse_columns_into(struct lvx_ctx *ctx, struct lvx_pool *pool,
+                              enum lvx_report_kind kind, unsigned obj, const char *spec,
+                              struct lvx_collist *out)
 {
-    char mode = 0;   /* 0: nothing yet, '=' replacing, '+' appending, '-' removing */
-    const char *p = spec;
-    while (*p) {
-        const char *end = strchr(p, ',');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        const char *name = p;
-        p += len + (end ? 1 : 0);
-        if (len && (*name == '+' || *name == '-' || *name == '#')) {
-            mode = *name == '#' ? '+' : *name;
-            name++;
-            len--;
-        } else if (mode == 0) {
-            mode = '=';
+    const char *arg = spec;
+    while (*arg) {     /* one -o argument per line */
+        const char *eol = strchr(arg, '\n');
+        size_t arglen = eol ? (size_t)(eol - arg) : strlen(arg);
+        char mode = '=';
+        const char *p = arg, *stop = arg + arglen;
+        arg = eol ? eol + 1 : stop;
+        if (p < stop && (*p == '+' || *p == '-' || *p == '#'))
+            mode = *p == '-' ? '-' : '+';   /* '#' (compaction) is not done: shown */
+        if (mode != '=')
+            p++;
+        else
             out->n = 0;
+        while (p < stop) {
+            const char *end = memchr(p, ',', (size_t)(stop - p));
+            size_t len = end ? (size_t)(end - p) : (size_t)(stop - p);
+            const char *name = p;
+            p += len + (end ? 1 : 0);
+            if (len == 0)
+                continue;
+            int r = apply_item(ctx, pool, out, name, len, mode == '-' ? '-' : '+', kind, obj,
+                               false);
+            if (r < 0)
+                return r;
         }
-        if (*name == '#' && len) {   /* compaction is not supported: show the field */
-            name++;
-            len--;
-        }
-        if (len == 0)
-            continue;
-        int r = apply_item(ctx, pool, out, name, len, mode == '-' ? '-' : '+', obj, false);
-        if (r < 0)
-            return r;
     }
     return 0;
 }
 
 int lvx_report_parse_columns(struct lvx_ctx *ctx, struct lvx_pool *pool, enum lvx_report_kind kind,
-                             const char *spec, struct lvx_collist *out)
+                             const char *dflt, const char *spec, struct lvx_collist *out)
 {
     unsigned obj = lvx_report_kind_obj(kind);
     memset(out, 0, sizeof(*out));
-    int r = parse_columns_into(ctx, pool, obj, defaults[kind].fields, out);
+    int r = parse_columns_into(ctx, pool, kind, obj, dflt ? dflt : defaults[kind].fields, out);
     if (r < 0 || !spec)
         return r;
-    return parse_columns_into(ctx, pool, obj, spec, out);
+    return parse_columns_into(ctx, pool, kind, obj, spec, out);
 }
 
 int lvx_report_parse_sort(struct lvx_ctx *ctx, struct lvx_pool *pool, enum lvx_report_kind kind,
-                          const char *spec, struct lvx_collist *out)
+                          const char *dflt, const char *spec, struct lvx_collist *out)
 {
     unsigned obj = lvx_report_kind_obj(kind);
-    const char *p = spec ? spec : defaults[kind].sort;
+    const char *p = spec ? spec : dflt ? dflt : defaults[kind].sort;
     memset(out, 0, sizeof(*out));
     while (*p) {
         const char *end = strchr(p, ',');
@@ -166,7 +216,7 @@ int lvx_report_parse_sort(struct lvx_ctx *ctx, struct lvx_pool *pool, enum lvx_r
         }
         if (len == 0)
             continue;
-        int r = apply_item(ctx, pool, out, name, len, '+', obj, desc);
+        int r = apply_item(ctx, pool, out, name, len, '+', kind, obj, desc);
         if (r < 0)
             return r;
     }

@@ -22,7 +22,7 @@
 #define R 'R'
 
 const struct lvx_field lvx_report_fields[] = {
-    F(lv_uuid, LV, "LV UUID", 7, STR, L, lv_uuid),
+    F(lv_uuid, LV, "LV UUID", 38, STR, L, lv_uuid),
     F(lv_name, LV, "LV", 4, STR, L, lv_name),
     F(lv_full_name, LV, "LV", 4, STR, L, lv_full_name),
     F(lv_path, LV, "Path", 4, STR, L, lv_path),
@@ -57,8 +57,8 @@ const struct lvx_field lvx_report_fields[] = {
     F(lv_full_ancestors, LV, "FAncestors", 10, STRLIST, L, lv_ancestors),
     F(lv_descendants, LV, "Descendants", 11, STRLIST, L, lv_descendants),
     F(lv_full_descendants, LV, "FDescendants", 12, STRLIST, L, lv_descendants),
-    F(raid_mismatch_count, LV, "Mismatches", 10, NUM, R, blank_num),
-    F(raid_sync_action, LV, "SyncAction", 10, STR, L, blank_str),
+    F(raid_mismatch_count, LV, "Mismatches", 10, NUM, R, raid_mismatch_count),
+    F(raid_sync_action, LV, "SyncAction", 10, STR, L, raid_sync_action),
     F(raid_write_behind, LV, "WBehind", 7, NUM, R, blank_num),
     F(raid_min_recovery_rate, LV, "MinSync", 7, NUM, R, blank_num),
     F(raid_max_recovery_rate, LV, "MaxSync", 7, NUM, R, blank_num),
@@ -98,8 +98,8 @@ const struct lvx_field lvx_report_fields[] = {
     F(data_percent, LV, "Data%", 6, PERCENT, R, snap_percent),
     F(snap_percent, LV, "Snap%", 6, PERCENT, R, snap_percent),
     F(metadata_percent, LV, "Meta%", 6, PERCENT, R, blank_pct),
-    F(copy_percent, LV, "Cpy%Sync", 8, PERCENT, R, blank_pct),
-    F(sync_percent, LV, "Cpy%Sync", 8, PERCENT, R, blank_pct),
+    F(copy_percent, LV, "Cpy%Sync", 8, PERCENT, L, sync_percent),
+    F(sync_percent, LV, "Cpy%Sync", 8, PERCENT, L, sync_percent),
     F(cache_total_blocks, LV, "CacheTotalBlocks", 16, NUM, R, blank_num),
     F(cache_used_blocks, LV, "CacheUsedBlocks", 16, NUM, R, blank_num),
     F(cache_dirty_blocks, LV, "CacheDirtyBlocks", 16, NUM, R, blank_num),
@@ -126,7 +126,7 @@ const struct lvx_field lvx_report_fields[] = {
     F(writecache_error, LV, "WCacheErrors", 12, NUM, R, blank_num),
     F(lv_attr, LV, "Attr", 4, STR, L, lv_attr),
     F(pv_fmt, PV, "Fmt", 3, STR, L, pv_fmt),
-    F(pv_uuid, PV, "PV UUID", 7, STR, L, pv_uuid),
+    F(pv_uuid, PV, "PV UUID", 38, STR, L, pv_uuid),
     F(dev_size, PV, "DevSize", 7, SIZE, R, dev_size),
     F(pv_name, PV, "PV", 2, STR, L, pv_name),
     F(pv_major, PV, "Maj", 3, STR, L, pv_major),
@@ -154,7 +154,7 @@ const struct lvx_field lvx_report_fields[] = {
     F(pv_device_id, PV, "DeviceID", 8, STR, L, pv_device_id),
     F(pv_device_id_type, PV, "DeviceIDType", 12, STR, L, pv_device_id_type),
     F(vg_fmt, VG, "Fmt", 3, STR, L, vg_fmt),
-    F(vg_uuid, VG, "VG UUID", 7, STR, L, vg_uuid),
+    F(vg_uuid, VG, "VG UUID", 38, STR, L, vg_uuid),
     F(vg_name, VG, "VG", 2, STR, L, vg_name),
     F(vg_attr, VG, "Attr", 4, STR, L, vg_attr),
     F(vg_permissions, VG, "VPerms", 10, STR, L, vg_permissions),
@@ -288,4 +288,23 @@ const struct lvx_field *lvx_report_field_find(const char *name, size_t len, unsi
             if (name_is(lvx_report_fields[i].name, *p, name, len))
                 return &lvx_report_fields[i];
     return NULL;
+}
+
+/* LVM2's binary fields (a name when set, blank when not, "unknown"): --binary prints
+ * them as 1, 0 and -1 */
+bool lvx_report_field_binary(const struct lvx_field *f)
+{
+    static const char *const names[] = {
+        "lv_initial_image_sync", "lv_image_synced", "lv_merging", "lv_converting",
+        "lv_allocation_locked", "lv_fixed_minor", "lv_skip_activation", "lv_autoactivation",
+        "lv_active_locally", "lv_active_remotely", "lv_active_exclusively", "lv_historical",
+        "lv_suspended", "lv_live_table", "lv_inactive_table", "lv_device_open",
+        "lv_check_needed", "lv_merge_failed", "lv_snapshot_invalid", "pv_allocatable",
+        "pv_exported", "pv_missing", "pv_in_use", "pv_duplicate", "vg_extendable",
+        "vg_exported", "vg_autoactivation", "vg_partial", "vg_clustered", "vg_shared", "zero",
+    };
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        if (strcmp(f->name, names[i]) == 0)
+            return true;
+    return false;
 }

@@ -7,13 +7,21 @@
  * "open"/"" (inactive LV: "unknown"), lv_kernel_major/minor (-1 inactive), lv_attr
  * state letter a/s/i/d/- and open letter o/-; lv_activation_backend (lvx's own
  * field) names the backend an active LV runs on ("dm"), "" when inactive.
+ * RAID LVs (not raid0) read the dm-raid status line: sync_percent / copy_percent
+ * (done/total, LVM2's rounding: 100.00 only when done), raid_sync_action,
+ * raid_mismatch_count, lv_health_status ("partial", "refresh needed" for a dead
+ * image, "mismatches exist"; "" when healthy or inactive, "unknown" without a hook).
  *
  * The state of the last LV asked is kept in the report context: a row's fields
  * cost one status query.
  */
 #include "report/report_int.h"
 
+#include <stdio.h>
 #include <string.h>
+
+#include "map/map.h"
+#include "model/raid.h"
 
 #include "activate/activate.h"
 
@@ -118,6 +126,45 @@ LVX_RGETTER(lv_activation_backend)
     lvx_rval_str(v, k && k->active && k->backend ? k->backend : "");
 }
 
+static bool dm_state(const struct lvx_lv_kstate *k)
+{
+    return k && k->backend && strcmp(k->backend, "dm") == 0;
+}
+
+/* With device-mapper's state, LVM2's RAID letters: an image is 'i' once its health
+ * letter in the RAID LV's status is 'A' ('I' before, and while inactive); the health
+ * letter (9th) of RAID LVs and their sub-LVs is 'r' (a dead image: refresh needed),
+ * 'm' (mismatches) or '-' instead of "unknown" ('X'). */
+static void raid_attr(struct lvx_rctx *rc, const struct lvx_rrow *row,
+                      const struct lvx_lv_kstate *k, char *a)
+{
+    const struct lvx_report_opts *o = rc->opts;
+    if (!dm_state(k) || a[8] != 'X')
+        return;
+    const char *role = NULL;
+    const struct lvx_seg *user = lvx_lv_used_by(row->lv, &role);
+    struct lvx_lv_kstate parent;
+    const struct lvx_lv_kstate *top = k;
+    uint32_t image = UINT32_MAX;
+    if (user && user->kind == LVX_SEG_RAID) {
+        for (uint32_t i = 0; i < user->area_count; i++)
+            if (user->areas[i].lv == row->lv)
+                image = i;
+        memset(&parent, 0, sizeof(parent));
+        top = o->lv_kstate(o->kstate_arg, user->lv, &parent) == 0 ? &parent : NULL;
+    }
+    if (image != UINT32_MAX)
+        a[0] = top && top->active && top->raid && image < strlen(top->raid_health) &&
+               top->raid_health[image] == 'A' ? 'i' : 'I';
+    a[8] = '-';
+    if (top && top->active && top->raid) {
+        if (strchr(top->raid_health, 'D'))
+            a[8] = 'r';
+        else if (!user && top->mismatches)
+            a[8] = 'm';
+    }
+}
+
 LVX_RGETTER(lv_attr)
 {
     if (!row->lv) {
@@ -142,6 +189,7 @@ LVX_RGETTER(lv_attr)
     if (k->active && k->snapshot && k->snap_invalid)
         a[4] = k->suspended ? 'S' : 'I';      /* LVM2's invalid (suspended) snapshot */
     a[5] = k->active && k->open_count > 0 ? 'o' : '-';
+    raid_attr(rc, row, k, a);
     lvx_rval_str(v, a);
 }
 
@@ -191,4 +239,94 @@ LVX_RGETTER(snap_percent)
     else
         p = make_percent(k->snap_used, k->snap_total);
     percent_value(rc, v, p);
+}
+
+/* --- RAID status ---------------------------------------------------------------- */
+
+/* The row's LV is a RAID LV with a bitmap (not raid0) */
+static bool synced_raid(const struct lvx_rrow *row)
+{
+    if (!row->lv || !lvx_map_lv_is_raid(row->lv))
+        return false;
+    const struct lvx_raid_type *t = lvx_raid_type_find(row->lv->segs[0].type_name);
+    return t && !t->raid0;
+}
+
+/* The kernel's RAID status of the row's LV (any RAID LV; with_sync: not raid0), or
+ * NULL. */
+static const struct lvx_lv_kstate *raid_state(struct lvx_rctx *rc, const struct lvx_rrow *row,
+                                              bool with_sync)
+{
+    if (!row->lv || !lvx_map_lv_is_raid(row->lv) || (with_sync && !synced_raid(row)))
+        return NULL;
+    const struct lvx_lv_kstate *k = kstate_of(rc, row);
+    return k && k->active && k->raid ? k : NULL;
+}
+
+LVX_RGETTER(raid_sync_action)
+{
+    const struct lvx_lv_kstate *k = raid_state(rc, row, false);
+    if (!k)
+        lvx_rval_blank(v, LVX_FT_STR);
+    else
+        lvx_rval_str(v, lvx_pool_strdup(rc->pool, k->sync_action));
+}
+
+LVX_RGETTER(raid_mismatch_count)
+{
+    const struct lvx_lv_kstate *k = raid_state(rc, row, false);
+    if (!k)
+        lvx_rval_blank(v, LVX_FT_NUM);
+    else
+        lvx_rval_num(v, (int64_t)k->mismatches);
+}
+
+/* done/total as LVM2 prints a percentage: two decimals, 100.00 only when complete,
+ * 0.00 only when nothing is done. */
+LVX_RGETTER(sync_percent)
+{
+    const struct lvx_lv_kstate *k = raid_state(rc, row, true);
+    if (!k || !k->sync_total) {
+        lvx_rval_blank(v, LVX_FT_PERCENT);
+        return;
+    }
+    uint64_t hundredths = (uint64_t)((unsigned __int128)k->sync_done * 10000 / k->sync_total);
+    if (k->sync_done >= k->sync_total)
+        hundredths = 10000;
+    else if (hundredths == 10000)
+        hundredths = 9999;
+    else if (hundredths == 0 && k->sync_done)
+        hundredths = 1;
+    memset(v, 0, sizeof(*v));
+    v->type = LVX_FT_PERCENT;
+    v->num = (int64_t)hundredths / 100;
+    v->str = lvx_pool_printf(rc->pool, "%llu.%02llu", (unsigned long long)(hundredths / 100),
+                             (unsigned long long)(hundredths % 100));
+}
+
+LVX_RGETTER(lv_health_status)
+{
+    const struct lvx_rlv *r = lvx_report_rlv(row->rvg, row->lv);
+    bool raid = row->lv && ((row->lv->seg_count && row->lv->segs[0].kind == LVX_SEG_RAID) || r->role == LVX_RROLE_RIMAGE ||
+                            r->role == LVX_RROLE_RMETA);
+    if (!raid) {
+        lvx_rval_str(v, "");
+        return;
+    }
+    const struct lvx_lv_kstate *k = kstate_of(rc, row);
+    if (!dm_state(k)) {
+        /* no device-mapper state: what LVM2 says without dm */
+        lvx_rval_str(v, "unknown");
+        return;
+    }
+    if (lvx_map_lv_partial(row->lv))
+        lvx_rval_str(v, "partial");
+    else if (!k->active || !k->raid)
+        lvx_rval_str(v, "");
+    else if (strchr(k->raid_health, 'D'))
+        lvx_rval_str(v, "refresh needed");
+    else if (k->mismatches)
+        lvx_rval_str(v, "mismatches exist");
+    else
+        lvx_rval_str(v, "");
 }

@@ -327,15 +327,6 @@ LVX_RGETTER(lv_when_full)
     lvx_rval_str(v, (row->lv->flags & LVX_LVF_ERROR_WHEN_FULL) ? "error" : "queue");
 }
 
-LVX_RGETTER(lv_health_status)
-{
-    (void)rc;
-    const struct lvx_rlv *r = lvx_report_rlv(row->rvg, row->lv);
-    bool raid = lv_kind(row->lv) == LVX_SEG_RAID || r->role == LVX_RROLE_RIMAGE ||
-                r->role == LVX_RROLE_RMETA;
-    lvx_rval_str(v, row->lv && raid ? "unknown" : "");
-}
-
 LVX_RGETTER(lv_initial_image_sync)
 {
     (void)rc;

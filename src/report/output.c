@@ -5,6 +5,8 @@
  *   columns   every line starts with two spaces; columns are at least the field's
  *             width, numbers right-aligned, headings left-aligned and cut to the
  *             width, every column padded (the last one too), joined by " ";
+ *             --unbuffered: each row is as wide as it needs (the headings as the
+ *             first row), as LVM2 prints rows as they come;
  *   separator --separator S: no padding unless --aligned;
  *   prefixes  --nameprefixes: LVM2_FIELD='value' (--unquoted drops the quotes);
  *   rows      --rows: one line per field, heading first;
@@ -36,11 +38,9 @@ static void json_string(struct lvx_buf *out, const char *s)
     lvx_buf_putc(out, '"');
 }
 
-static void render_json(struct lvx_buf *out, const struct lvx_rout *ro)
+/* `"vg": [ rows ]`, at the depth it has inside {"report": [{...}]} */
+static void render_json_section(struct lvx_buf *out, const struct lvx_rout *ro)
 {
-    lvx_buf_puts(out, LINE_PREFIX "{\n");
-    lvx_buf_puts(out, LINE_PREFIX "    \"report\": [\n");
-    lvx_buf_puts(out, LINE_PREFIX "        {\n");
     lvx_buf_printf(out, LINE_PREFIX "            \"%s\": [\n", ro->type_name);
     for (unsigned r = 0; r < ro->nrows; r++) {
         lvx_buf_puts(out, LINE_PREFIX "                {");
@@ -54,6 +54,14 @@ static void render_json(struct lvx_buf *out, const struct lvx_rout *ro)
         lvx_buf_puts(out, r + 1 < ro->nrows ? "},\n" : "}\n");
     }
     lvx_buf_puts(out, LINE_PREFIX "            ]\n");
+}
+
+static void render_json(struct lvx_buf *out, const struct lvx_rout *ro)
+{
+    lvx_buf_puts(out, LINE_PREFIX "{\n");
+    lvx_buf_puts(out, LINE_PREFIX "    \"report\": [\n");
+    lvx_buf_puts(out, LINE_PREFIX "        {\n");
+    render_json_section(out, ro);
     lvx_buf_puts(out, LINE_PREFIX "        }\n");
     lvx_buf_puts(out, LINE_PREFIX "    ]\n");
     lvx_buf_puts(out, LINE_PREFIX "}\n");
@@ -100,11 +108,12 @@ static void render_rows_mode(struct lvx_buf *out, const struct lvx_rout *ro)
     }
 }
 
-static void column_widths(const struct lvx_rout *ro, size_t *w)
+/* Widths of the columns for rows [from, upto) */
+static void column_widths(const struct lvx_rout *ro, unsigned from, unsigned upto, size_t *w)
 {
     for (unsigned c = 0; c < ro->ncols; c++) {
         w[c] = ro->cols[c]->width;
-        for (unsigned r = 0; r < ro->nrows; r++) {
+        for (unsigned r = from; r < upto; r++) {
             size_t len = strlen(ro->rows[r]->cells[c]);
             if (len > w[c])
                 w[c] = len;
@@ -117,7 +126,7 @@ static void render_columns(struct lvx_buf *out, const struct lvx_rout *ro)
     const struct lvx_report_opts *o = ro->opts;
     bool aligned = !o->nameprefixes && (!o->separator || o->aligned);
     size_t *w = lvx_xcalloc(ro->ncols + 1, sizeof(*w));
-    column_widths(ro, w);
+    column_widths(ro, 0, ro->progressive ? 1 : ro->nrows, w);
     if (!o->noheadings) {
         lvx_buf_puts(out, LINE_PREFIX);
         for (unsigned c = 0; c < ro->ncols; c++) {
@@ -135,6 +144,8 @@ static void render_columns(struct lvx_buf *out, const struct lvx_rout *ro)
         lvx_buf_putc(out, '\n');
     }
     for (unsigned r = 0; r < ro->nrows; r++) {
+        if (ro->progressive)
+            column_widths(ro, r, r + 1, w);
         lvx_buf_puts(out, LINE_PREFIX);
         for (unsigned c = 0; c < ro->ncols; c++) {
             const char *v = ro->rows[r]->cells[c];
@@ -160,6 +171,10 @@ static void render_columns(struct lvx_buf *out, const struct lvx_rout *ro)
 
 void lvx_report_render(struct lvx_buf *out, const struct lvx_rout *ro)
 {
+    if (ro->opts->json && ro->opts->json_section) {
+        render_json_section(out, ro);
+        return;
+    }
     if (ro->opts->json) {
         render_json(out, ro);
         return;

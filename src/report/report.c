@@ -108,7 +108,10 @@ static void render_cells(struct lvx_rctx *rc, struct lvx_rrow **rows, unsigned n
             cols->f[c]->get(rc, rows[r], &v);
             lvx_buf_reset(&b);
             lvx_rval_format(&b, &v, units, unit_bytes, nosuffix);
-            rows[r]->cells[c] = lvx_pool_strdup(rc->pool, lvx_buf_str(&b));
+            const char *cell = lvx_buf_str(&b);
+            if (rc->opts->binary && lvx_report_field_binary(cols->f[c]))
+                cell = !*cell ? "0" : strcmp(cell, "unknown") == 0 ? "-1" : "1";
+            rows[r]->cells[c] = lvx_pool_strdup(rc->pool, cell);
         }
     }
     lvx_buf_free(&b);
@@ -141,9 +144,10 @@ static int prepare(struct lvx_ctx *ctx, struct lvx_pool *pool, enum lvx_report_k
 {
     struct lvx_collist keys;
     p->kind = base;
-    int r = lvx_report_parse_columns(ctx, pool, base, opts->fields, &p->cols);
+    int r = lvx_report_parse_columns(ctx, pool, base, opts->default_fields, opts->fields,
+                                     &p->cols);
     if (r == 0)
-        r = lvx_report_parse_sort(ctx, pool, base, opts->sort, &keys);
+        r = lvx_report_parse_sort(ctx, pool, base, opts->default_sort, opts->sort, &keys);
     if (r == 0 && opts->select)
         r = lvx_report_select_parse(ctx, pool, opts->select, lvx_report_kind_obj(base), sel);
     if (r == 0)
@@ -162,7 +166,8 @@ static int prepare(struct lvx_ctx *ctx, struct lvx_pool *pool, enum lvx_report_k
 
     p->rc = (struct lvx_rctx){ .pool = pool, .opts = opts };
     p->nrows = select_rows(&p->rc, *sel, p->rows, p->nrows);
-    sort_rows(&p->rc, p->rows, p->nrows, &keys);
+    if (!opts->unbuffered || opts->sort)
+        sort_rows(&p->rc, p->rows, p->nrows, &keys);
     return 0;
 }
 
@@ -180,7 +185,8 @@ static int run_report(struct lvx_ctx *ctx, struct lvx_pool *pool, enum lvx_repor
         return r;
     render_cells(&p.rc, p.rows, p.nrows, &p.cols, units, opts->unit_bytes, opts->nosuffix);
     /* JSON names the report after the command asked for (lvs -o seg_size stays "lv") */
-    struct lvx_rout ro = { opts, kind_name(base), p.cols.f, p.cols.n, p.rows, p.nrows };
+    struct lvx_rout ro = { opts, kind_name(base), p.cols.f, p.cols.n, p.rows, p.nrows,
+                           opts->unbuffered && !opts->sort };
     lvx_report_render(out, &ro);
     return 0;
 }

@@ -27,8 +27,8 @@ enum lvx_report_kind {
 };
 
 struct lvx_report_opts {
-    const char *fields;      /* -o: NULL = default columns; "+a,b" appends; may be given several
-                                times, joined by the caller with ',' keeping '+' prefixes */
+    const char *fields;      /* -o: NULL = default columns; "+a,b" appends, "-a,b" removes,
+                                "a,b" replaces; several -o arguments one per line ('\n') */
     const char *sort;        /* -O: "a,-b", NULL = default order */
     const char *select;      /* -S: selection expression or NULL */
     bool noheadings;
@@ -44,6 +44,13 @@ struct lvx_report_opts {
     bool unquoted;
     bool nameprefixes;       /* --nameprefixes: LVM2_FIELD='value' */
     bool rows;               /* --rows */
+    bool binary;             /* --binary: binary fields as 1 (set), 0 (not), -1 (unknown) */
+    bool unbuffered;         /* --unbuffered: without -O rows keep their order (metadata
+                                order, not sorted) and each row is only as wide as it needs */
+    const char *default_fields; /* NULL: the report's own default columns; fullreport: */
+    const char *default_sort;   /*  LVM2's *_cols_full / *_sort_full */
+    bool json_section;       /* json: only this report's `"vg": [...]` part (fullreport
+                                puts the parts of a VG together) */
     /* Kernel state of an LV from an activation backend (activate/activate.h), or NULL:
      * the state fields then print what LVM2 prints without device-mapper ('X' in
      * lv_attr, "unknown", -1).  Returns 0 (out filled; out->active false when the LV

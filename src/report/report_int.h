@@ -127,6 +127,8 @@ struct lvx_field {
 /* fields.c */
 extern const struct lvx_field lvx_report_fields[];
 extern const unsigned lvx_report_field_count;
+/* LVM2's binary fields (--binary prints 1/0/-1) */
+bool lvx_report_field_binary(const struct lvx_field *f);
 /* Resolve a user-given field name for a report type (prefix may be omitted). */
 const struct lvx_field *lvx_report_field_find(const char *name, size_t len, unsigned report_obj);
 
@@ -173,13 +175,15 @@ int lvx_rval_cmp(const struct lvx_rval *a, const struct lvx_rval *b);
 struct lvx_collist {
     const struct lvx_field **f;
     bool *desc;               /* sort keys: descending */
+    bool *group;              /* brought in by "<obj>_all" / "all" */
     unsigned n, cap;
 };
 unsigned lvx_report_kind_obj(enum lvx_report_kind kind);
+/* dflt: the columns / sort keys before spec (NULL: the report's own defaults) */
 int lvx_report_parse_columns(struct lvx_ctx *ctx, struct lvx_pool *pool, enum lvx_report_kind kind,
-                             const char *spec, struct lvx_collist *out);
+                             const char *dflt, const char *spec, struct lvx_collist *out);
 int lvx_report_parse_sort(struct lvx_ctx *ctx, struct lvx_pool *pool, enum lvx_report_kind kind,
-                          const char *spec, struct lvx_collist *out);
+                          const char *dflt, const char *spec, struct lvx_collist *out);
 
 /* rows.c */
 void lvx_report_build_rows(struct lvx_pool *pool, enum lvx_report_kind kind, bool all,
@@ -195,6 +199,8 @@ struct lvx_rout {
     unsigned ncols;
     struct lvx_rrow *const *rows;
     unsigned nrows;
+    bool progressive;                   /* --unbuffered: widths of each row its own,
+                                           the headings take those of the first row */
 };
 void lvx_report_render(struct lvx_buf *out, const struct lvx_rout *ro);
 

@@ -12,5 +12,8 @@
  * (the oracle of the tests).  `lvx version` states it on LVM2's "LVM version:" line,
  * which programs driving LVM (libblockdev, lvm2-dbusd) parse to choose features. */
 #define LVX_LVM2_VERSION "2.03.16(2)"
+/* That release's date, which LVM2 prints after it and Ansible's lvol module requires
+ * (it matches "LVM version: X.Y.Z...YYYY-MM-DD" and fails without the date). */
+#define LVX_LVM2_DATE "2022-05-18"
 
 #endif

@@ -107,6 +107,9 @@ test_ok "'lvm version' (lvx called as lvm) has LVM2's 'LVM version: X.Y.Z' line"
 test_eq "... the LVM2 release of this machine's LVM2, the oracle lvx follows" \
     "$(sed -n 's/^  LVM version: *\([0-9.]*\).*/\1/p' <<<"$lvx_lvm_version")" \
     "$(LVM_SUPPRESS_FD_WARNINGS=1 lvm version 2>/dev/null | sed -n 's/^  LVM version: *\([0-9.]*\).*/\1/p')"
+test_eq "... and its date, which Ansible's lvol module requires (YYYY-MM-DD)" \
+    "$(grep -oE '^  LVM version:.*' <<<"$lvx_lvm_version" | grep -oE '[0-9]{4}-[0-9]{2}-[0-9]{2}')" \
+    "$(LVM_SUPPRESS_FD_WARNINGS=1 lvm version 2>/dev/null | grep -oE '^  LVM version:.*' | grep -oE '[0-9]{4}-[0-9]{2}-[0-9]{2}')"
 test_eq "... with LVM2's labels in LVM2's order" \
     "$(grep -oE '^  (LVM|Library|Configuration)[a-z ]*:' <<<"$lvx_lvm_version" | xargs)" \
     "$(LVM_SUPPRESS_FD_WARNINGS=1 lvm version 2>/dev/null | grep -oE '^  (LVM|Library|Configuration)[a-z ]*:' | xargs)"

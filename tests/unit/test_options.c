@@ -8,6 +8,7 @@
  */
 #include "tap.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <string.h>
 
@@ -63,11 +64,20 @@ static void test_argv_forms(void)
     ok(!strcmp(p.a.value[LVX_OPT_NAME], "lv1"), "-n lv1");
     done(&p);
 
-    PARSE(&p, "--stripes", "3", "--stripesize=64", "-i4", "vg");
+    PARSE(&p, "--stripes", "3", "--stripesize=64", "vg");
     is_int(p.rc, 0, "long options with separate and attached values");
-    is_int(p.a.val[LVX_OPT_STRIPES].n, 4, "the last -i wins");
-    is_int(p.a.count[LVX_OPT_STRIPES], 2, "both -i counted");
+    is_int(p.a.val[LVX_OPT_STRIPES].n, 3, "--stripes 3");
     is_int(p.a.val[LVX_OPT_STRIPESIZE].sectors, 128, "--stripesize 64: KiB by default");
+    done(&p);
+
+    /* as in LVM2: an option given twice is refused, unless countable or a list */
+    PARSE(&p, "--stripes", "3", "-i4", "vg");
+    is_int(p.rc, -EINVAL, "-i given twice is refused");
+    ok(p.a.parse_error, "... with LVM2's 'Error during parsing' line to follow");
+    done(&p);
+    PARSE(&p, "-v", "-vv", "--addtag", "a", "--addtag", "b", "vg");
+    is_int(p.rc, 0, "-v and --addtag may be repeated");
+    is_int(p.a.count[LVX_OPT_VERBOSE], 3, "-v -vv counted three times");
     done(&p);
 
     PARSE(&p, "--nosuf", "--noh", "--unit", "k", "vg");

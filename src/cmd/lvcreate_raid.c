@@ -1,0 +1,363 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cmd/lvcreate_raid.c - RAID LVs for lvcreate (cmd/lvcreate_raid.h).
+ *
+ * Options follow LVM2 2.03.16's lvcreate: --type raid0|raid0_meta|raid1|raid10|raid4|
+ * raid5[_ls|_la|_rs|_ra|_n]|raid6[_zr|_nr|_nc|_n_6]; -m without --type is raid1 (raid10
+ * with -i > 1); default stripes 2 (raid6: 3), stripe size 64 KiB, region size 2 MiB
+ * (reduced to the LV size, raised until the LV has at most 2^21 regions, never below
+ * the stripe size); --nosync refused for raid6; recovery rates in KiB/s.
+ *
+ * Layout, as LVM2's allocator does it for RAID ("alloc_and_split_meta"): every image
+ * gets one area holding its rmeta extents followed by its rimage extents, all images
+ * on different PVs; the area is split, rmeta first.  Sub-LVs are created in LVM2's
+ * order (rimage_0, rmeta_0, rimage_1, ...), READ/WRITE and hidden, with the LV's
+ * allocation policy; the rmeta sub-LVs carry the LV's tags (LVM2 copies them so that
+ * they can be activated for wiping).  The segment: type, device_count (raid0:
+ * stripe_count), data_copies (raid10), region_size, stripe_size, recovery rates,
+ * `raids` (rmeta, rimage pairs) or `raid0_lvs`.  --nosync sets NOTSYNCED on the LV.
+ */
+#include "cmd/lvcreate_raid.h"
+
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+
+#include "format/cfg.h"
+
+#define DEFAULT_STRIPE_SIZE 128u    /* sectors: 64 KiB */
+#define ZERO_BYTES 4096u
+
+static bool is_raid1(const struct lvx_raid_type *t)
+{
+    return !strcmp(t->name, "raid1");
+}
+
+static bool is_raid10(const struct lvx_raid_type *t)
+{
+    return !strcmp(t->name, "raid10");
+}
+
+/* The segment type asked for: --type, or -m's default (raid1, raid10 with -i > 1). */
+static int pick_type(struct lvx_cmd_env *env, const struct lvx_raid_type **out)
+{
+    const struct lvx_cmd_args *a = env->args;
+    const char *type = a->value[LVX_OPT_TYPE];
+    *out = NULL;
+    if (type && !strcmp(type, "mirror")) {
+        lvx_cmd_errorf("lvx lvcreate does not create --type mirror LVs yet (use --type raid1).");
+        return LVX_EXIT_FAILED;
+    }
+    if (type && strncmp(type, "raid", 4) != 0) {
+        if (a->count[LVX_OPT_MIRRORS] && a->val[LVX_OPT_MIRRORS].n > 0) {
+            lvx_cmd_errorf("--mirrors is supported only with mirrors or raids");
+            return LVX_EXIT_INVALID;
+        }
+        return 0;
+    }
+    if (!type) {
+        if (!a->count[LVX_OPT_MIRRORS] || a->val[LVX_OPT_MIRRORS].n == 0)
+            return 0;
+        type = a->count[LVX_OPT_STRIPES] && a->val[LVX_OPT_STRIPES].n > 1 ? "raid10" : "raid1";
+    }
+    if (!(*out = lvx_raid_type_find(type))) {
+        lvx_cmd_errorf("lvx lvcreate does not know segment type %s.", type);
+        return LVX_EXIT_FAILED;
+    }
+    return 0;
+}
+
+static int mirrors_arg(struct lvx_cmd_env *env, struct lvx_raid_opts *o)
+{
+    const struct lvx_cmd_args *a = env->args;
+    const struct lvx_raid_type *t = o->type;
+    if (!a->count[LVX_OPT_MIRRORS]) {
+        o->mirrors = t->mirrored ? 2 : 1;
+        return 0;
+    }
+    uint64_t m = a->val[LVX_OPT_MIRRORS].n + 1;
+    if (!t->mirrored) {
+        lvx_cmd_errorf("Mirror argument cannot be used with segment type, %s", t->name);
+        return LVX_EXIT_INVALID;
+    }
+    if (m > 2 && is_raid10(t)) {
+        lvx_cmd_errorf("RAID10 currently supports only 2-way mirroring (i.e. '-m 1')");
+        return LVX_EXIT_INVALID;
+    }
+    if (m == 1) {
+        lvx_cmd_errorf("--mirrors must be at least 1 with segment type %s.", t->name);
+        return LVX_EXIT_INVALID;
+    }
+    if (m > LVX_RAID1_MAX_IMAGES) {
+        lvx_cmd_errorf("Only up to %u mirrors in %s supported currently.", LVX_RAID1_MAX_IMAGES,
+                       t->name);
+        return LVX_EXIT_INVALID;
+    }
+    o->mirrors = (uint32_t)m;
+    return 0;
+}
+
+/* LVM2's get_stripe_params and _read_raid_params for the raid types. */
+static int stripes_arg(struct lvx_cmd_env *env, struct lvx_raid_opts *o)
+{
+    const struct lvx_raid_type *t = o->type;
+    uint32_t stripes, ss;
+    int rc = lvx_lvcmd_stripe_args(env, &stripes, &ss);
+    if (rc)
+        return rc;
+    bool supplied = stripes != 0;
+    if (!supplied)
+        stripes = is_raid1(t) ? 1 : t->parity == 2 ? 3 : 2;
+    if (is_raid1(t)) {
+        if (ss)
+            lvx_notice(env->ctx, "Ignoring stripesize argument for %s devices.", t->name);
+        ss = 0;
+        if (stripes > 1) {
+            lvx_cmd_errorf("Stripes argument cannot be used with segment type, %s", t->name);
+            return LVX_EXIT_INVALID;
+        }
+    } else if (stripes > 1 && !ss) {
+        ss = DEFAULT_STRIPE_SIZE;
+        lvx_notice(env->ctx, "Using default stripesize %s.", lvx_lvcmd_size(env, ss));
+    }
+    unsigned min = is_raid1(t) ? 1 : t->parity == 2 ? 3 : 2;
+    if (stripes < min) {
+        lvx_cmd_errorf("Minimum of %u stripes required for %s.", min, t->name);
+        return LVX_EXIT_INVALID;
+    }
+    unsigned max = LVX_RAID_MAX_IMAGES - t->parity;
+    if (!t->mirrored && stripes > max) {
+        lvx_cmd_errorf("Only up to %u stripes in %s supported currently.", max, t->name);
+        return LVX_EXIT_INVALID;
+    }
+    o->stripes = stripes;
+    o->stripe_size = ss;
+    return 0;
+}
+
+static int rates_and_region(struct lvx_cmd_env *env, struct lvx_raid_opts *o)
+{
+    const struct lvx_cmd_args *a = env->args;
+    const struct lvx_raid_type *t = o->type;
+    o->region_size = LVX_RAID_DEFAULT_REGION;
+    if (a->count[LVX_OPT_REGIONSIZE]) {      /* LVM2's regionsize_mb_arg */
+        uint64_t r = a->val[LVX_OPT_REGIONSIZE].sectors;
+        const char *why = r > UINT32_MAX ? "Region size is too big (max 4294967295)."
+                        : r == 0 ? "Region size may not be zero."
+                        : r % 8 ? "Region size must be a multiple of machine memory page size "
+                                  "(4096 bytes)."
+                        : (r & (r - 1)) ? "Region size must be a power of 2." : NULL;
+        if (why)
+            return lvx_opts_invalid("regionsize", a->value[LVX_OPT_REGIONSIZE], why);
+        o->region_size = (uint32_t)r;
+    }
+    if (t->raid0) {
+        o->region_size = 0;
+        return 0;
+    }
+    o->min_rate = (uint32_t)(a->val[LVX_OPT_MINRECOVERYRATE].sectors / 2);
+    o->max_rate = (uint32_t)(a->val[LVX_OPT_MAXRECOVERYRATE].sectors / 2);
+    if (o->min_rate > o->max_rate) {
+        lvx_cmd_errorf("Minimum recovery rate cannot be higher than maximum.");
+        return LVX_EXIT_INVALID;
+    }
+    if (o->region_size < o->stripe_size) {
+        lvx_notice(env->ctx, "Adjusting %s %s region size to required minimum of stripe size %s.",
+                   t->name, lvx_lvcmd_size(env, o->region_size),
+                   lvx_lvcmd_size(env, o->stripe_size));
+        o->region_size = o->stripe_size;
+    }
+    return 0;
+}
+
+int lvx_lvcreate_raid_args(struct lvx_cmd_env *env, struct lvx_raid_opts *o)
+{
+    const struct lvx_cmd_args *a = env->args;
+    int rc;
+    memset(o, 0, sizeof(*o));
+    if ((rc = pick_type(env, &o->type)) || !o->type)
+        return rc;
+    if ((rc = stripes_arg(env, o)) || (rc = mirrors_arg(env, o)))
+        return rc;
+    if (is_raid10(o->type) && o->stripes * o->mirrors > LVX_RAID_MAX_IMAGES) {
+        lvx_cmd_errorf("Only up to %u stripes in %s supported currently.",
+                       LVX_RAID_MAX_IMAGES / o->mirrors, o->type->name);
+        return LVX_EXIT_INVALID;
+    }
+    o->nosync = a->count[LVX_OPT_NOSYNC] > 0;
+    if (o->nosync && o->type->parity == 2) {
+        lvx_cmd_errorf("nosync option prohibited on RAID6.");
+        return LVX_EXIT_INVALID;
+    }
+    if (o->nosync && o->type->raid0)
+        o->nosync = false;
+    return rates_and_region(env, o);
+}
+
+/* ---- building ---------------------------------------------------------------------- */
+
+static struct lvx_lv *sub_lv(struct lvx_vg *vg, const struct lvx_lv *top, const char *kind,
+                             uint32_t i, bool tags)
+{
+    struct lvx_lv *lv = lvx_vg_add_lv(vg);
+    lv->name = lvx_pool_printf(vg->pool, "%s_%s_%u", top->name, kind, i);
+    lvx_uuid_generate(lv->uuid);
+    lv->status = LVX_LV_READ | LVX_LV_WRITE;
+    lv->has_creation = true;
+    lv->creation_time = top->creation_time;
+    lv->creation_host = top->creation_host;
+    lv->alloc = top->alloc;
+    if (tags)
+        for (unsigned t = 0; t < top->tags.n; t++)
+            lvx_strlist_add(vg->pool, &lv->tags, top->tags.v[t]);
+    return lv;
+}
+
+/* Append `len` extents at PV pe `start` to a linear sub-LV. */
+static int append_run(struct lvx_cmd_env *env, struct lvx_lv *lv, struct lvx_pv *pv,
+                      uint64_t start, uint64_t len)
+{
+    struct lvx_alloc_area area = { pv, start };
+    struct lvx_alloc_seg seg = { lv->le_count, len, 1, 0, &area };
+    struct lvx_alloc_result res = { 1, &seg };
+    return lvx_alloc_append(env->ctx, lv, &res);
+}
+
+/* The raid segment's section as LVM2 writes it (exported from seg->raw). */
+static struct lvx_cfg_node *raw_section(struct lvx_pool *pool, const struct lvx_seg *seg,
+                                        const struct lvx_raid_opts *o)
+{
+    struct lvx_cfg_node *sec = lvx_cfg_add_section(pool, NULL, "segment1");
+    lvx_cfg_add_int(pool, sec, "start_extent", (int64_t)seg->start_extent);
+    lvx_cfg_add_int(pool, sec, "extent_count", (int64_t)seg->extent_count);
+    lvx_cfg_add_str(pool, sec, "type", seg->type);
+    if (o->type->raid0) {
+        lvx_cfg_add_int(pool, sec, "stripe_count", seg->area_count);
+    } else {
+        lvx_cfg_add_int(pool, sec, "device_count", seg->area_count);
+        if (seg->data_copies)
+            lvx_cfg_add_int(pool, sec, "data_copies", seg->data_copies);
+        lvx_cfg_add_int(pool, sec, "region_size", seg->region_size);
+    }
+    if (seg->stripe_size)
+        lvx_cfg_add_int(pool, sec, "stripe_size", seg->stripe_size);
+    if (o->min_rate)
+        lvx_cfg_add_int(pool, sec, "min_recovery_rate", o->min_rate);
+    if (o->max_rate)
+        lvx_cfg_add_int(pool, sec, "max_recovery_rate", o->max_rate);
+    struct lvx_cfg_node *arr = lvx_cfg_add_array(pool, sec, seg->meta_areas ? "raids" : "raid0_lvs");
+    for (uint32_t i = 0; i < seg->area_count; i++) {
+        if (seg->meta_areas)
+            lvx_cfg_array_add_str(pool, arr, seg->meta_areas[i].lv->name);
+        lvx_cfg_array_add_str(pool, arr, seg->areas[i].lv->name);
+    }
+    return sec;
+}
+
+/* Region size rules applied at creation (LVM2: adjusted_mirror_region_size, then
+ * raid_ensure_min_region_size). */
+static void final_region_size(struct lvx_cmd_env *env, struct lvx_raid_opts *o,
+                              uint32_t extent_size, uint64_t extents)
+{
+    if (o->type->raid0)
+        return;
+    uint64_t max = extents * extent_size;
+    if (max < UINT32_MAX && o->region_size > max) {
+        uint32_t r = 1;
+        while ((uint64_t)r * 2 <= max)
+            r *= 2;
+        o->region_size = r;
+        lvx_notice(env->ctx, "Using reduced mirror region size of %s",
+                   lvx_lvcmd_size(env, o->region_size));
+    }
+    o->region_size = lvx_raid_min_region_size(max, o->region_size);
+}
+
+int lvx_lvcreate_raid_build(struct lvx_cmd_env *env, struct lvx_vg *vg,
+                            struct lvx_free_maps *maps, struct lvx_raid_opts *o,
+                            struct lvx_lv *lv, uint64_t extents, enum lvx_alloc policy,
+                            const struct lvx_alloc_pv *pvs, unsigned pv_count)
+{
+    const struct lvx_raid_type *t = o->type;
+    uint32_t images = lvx_raid_images(t, o->stripes, o->mirrors);
+    uint32_t copies = is_raid10(t) ? o->mirrors : 0;
+    uint64_t image_ext = lvx_raid_image_extents(t, extents, images, copies);
+    final_region_size(env, o, vg->extent_size, extents);
+    uint32_t meta_ext = t->meta ? lvx_raid_rmeta_extents(image_ext, o->region_size,
+                                                         vg->extent_size) : 0;
+
+    struct lvx_alloc_request req = {
+        .extents = (uint64_t)images * (image_ext + meta_ext),
+        .stripes = images,
+        .stripe_size = 8,          /* unused: the areas become linear sub-LVs */
+        .policy = policy,
+        .pv_count = pv_count,
+        .pvs = pvs,
+        .lv_name = lv->name,
+    };
+    struct lvx_alloc_result res;
+    int r = lvx_alloc_extents(env->ctx, env->pool, maps, &req, &res);
+    if (r < 0)
+        return r;
+
+    struct lvx_lv **img = lvx_pool_alloc(env->pool, images * sizeof(*img));
+    struct lvx_lv **meta = lvx_pool_alloc(env->pool, images * sizeof(*meta));
+    for (uint32_t i = 0; i < images; i++) {
+        img[i] = sub_lv(vg, lv, "rimage", i, false);
+        meta[i] = t->meta ? sub_lv(vg, lv, "rmeta", i, true) : NULL;
+    }
+    for (uint32_t i = 0; i < images; i++) {
+        uint64_t meta_left = meta_ext;
+        for (unsigned s = 0; s < res.seg_count; s++) {
+            const struct lvx_alloc_seg *as = &res.segs[s];
+            uint64_t len = as->extent_count / as->stripe_count, start = as->areas[i].start;
+            uint64_t m = meta_left < len ? meta_left : len;
+            if (m && (r = append_run(env, meta[i], as->areas[i].pv, start, m)) < 0)
+                return r;
+            meta_left -= m;
+            if (len > m && (r = append_run(env, img[i], as->areas[i].pv, start + m, len - m)) < 0)
+                return r;
+        }
+    }
+
+    lv->segs = lvx_pool_alloc(vg->pool, sizeof(*lv->segs));
+    lv->seg_count = 1;
+    struct lvx_seg *seg = &lv->segs[0];
+    seg->lv = lv;
+    seg->start_extent = 0;
+    seg->extent_count = extents;
+    seg->type = seg->type_name = lvx_pool_strdup(vg->pool, t->name);
+    seg->kind = LVX_SEG_RAID;
+    seg->stripe_count = images;
+    seg->stripe_size = o->stripe_size;
+    seg->region_size = o->region_size;
+    seg->data_copies = copies;
+    seg->area_count = images;
+    seg->areas = lvx_pool_alloc(vg->pool, images * sizeof(*seg->areas));
+    seg->meta_areas = t->meta ? lvx_pool_alloc(vg->pool, images * sizeof(*seg->meta_areas)) : NULL;
+    for (uint32_t i = 0; i < images; i++) {
+        seg->areas[i].lv = img[i];
+        if (seg->meta_areas)
+            seg->meta_areas[i].lv = meta[i];
+    }
+    seg->raw = raw_section(vg->pool, seg, o);
+    lv->le_count = extents;
+    if (o->nosync)
+        lv->status |= LVX_LV_NOTSYNCED;
+    return 0;
+}
+
+int lvx_lvcreate_raid_zero(struct lvx_cmd_env *env, struct lvx_vg_update *u,
+                           const struct lvx_lv *lv, bool zero_data)
+{
+    const struct lvx_seg *seg = &lv->segs[0];
+    int r;
+    for (uint32_t i = 0; i < seg->area_count; i++) {
+        if (seg->meta_areas && (r = lvx_lvcmd_zero_start(env, u, seg->meta_areas[i].lv,
+                                                         ZERO_BYTES)) < 0)
+            return r;
+        if (zero_data && (r = lvx_lvcmd_zero_start(env, u, seg->areas[i].lv, ZERO_BYTES)) < 0)
+            return r;
+    }
+    return 0;
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * cmd/lvcreate_raid.h - the RAID part of lvcreate (cmd/lvcreate_raid.c): options
+ * (--type raid*, -m, -i, -I, -R, --nosync, --min/--maxrecoveryrate) with LVM2's
+ * defaults and messages, and building a new RAID LV: rimage/rmeta sub-LVs placed by
+ * the extent allocator as LVM2 places them, the raid segment written as LVM2 2.03.16
+ * writes it.
+ */
+#ifndef LVX_CMD_LVCREATE_RAID_H
+#define LVX_CMD_LVCREATE_RAID_H
+
+#include "cmd/lvcmd.h"
+#include "model/raid.h"
+
+struct lvx_raid_opts {
+    const struct lvx_raid_type *type;   /* NULL: not a RAID LV */
+    uint32_t stripes;          /* data stripes (raid1: 1; raid10: stripes of mirror pairs) */
+    uint32_t mirrors;          /* copies: raid1 images, raid10 2, else 1 */
+    uint32_t stripe_size;      /* sectors, 0 for raid1 */
+    uint32_t region_size;      /* sectors, 0 for raid0 */
+    bool nosync;
+    uint32_t min_rate, max_rate;   /* KiB/s per device, 0 = not set */
+};
+
+/* RAID options of the command line: *out->type NULL when the LV is not RAID (no raid
+ * --type, no -m).  0 or an exit code (message printed). */
+int lvx_lvcreate_raid_args(struct lvx_cmd_env *env, struct lvx_raid_opts *out);
+
+/* Allocate and add the sub-LVs and the raid segment of lv (new, empty) for `extents`
+ * logical extents.  policy/pvs as for the allocator.  0 or negative errno (ctx). */
+int lvx_lvcreate_raid_build(struct lvx_cmd_env *env, struct lvx_vg *vg,
+                            struct lvx_free_maps *maps, struct lvx_raid_opts *ro,
+                            struct lvx_lv *lv, uint64_t extents, enum lvx_alloc policy,
+                            const struct lvx_alloc_pv *pvs, unsigned pv_count);
+
+/* Zero the first 4 KiB of every rmeta (always, as LVM2 wipes them for the kernel to
+ * write a new superblock) and, with zero_data, of every rimage (the LV's first
+ * 4 KiB: a whole stripe row of zeros has zero parity).  0 or negative errno. */
+int lvx_lvcreate_raid_zero(struct lvx_cmd_env *env, struct lvx_vg_update *u,
+                           const struct lvx_lv *lv, bool zero_data);
+
+#endif

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * map/raid.c - the dm-raid table line of a RAID segment, as LVM2 2.03.16 loads it
+ * (libdm's raid line for dm-raid >= 1.11, docs/dm-formats.md):
+ *
+ *   <start> <len> raid <type> <#params> <chunk>[ nosync][ rebuild N]...
+ *       [ min_recovery_rate R][ max_recovery_rate R][ write_mostly N]...
+ *       [ max_write_behind W][ region_size S][ raid10_copies C][ data_offset O]
+ *       <#devs> <meta|-> <data> ...
+ *
+ * <type> is the kernel's name (raid5 -> raid5_ls, raid6 -> raid6_zr, raid0_meta ->
+ * raid0), <chunk> the stripe size in sectors (0 for raid1), <#params> counts the
+ * words between it and <#devs> plus one; devices are the sub-LVs' dm devices, given
+ * by the caller (they exist only while the sub-LVs are active); raid0 has no rmeta
+ * ("-").  Rates, write-behind and data_offset come from the segment's metadata
+ * section; rebuild / write_mostly from the images' REBUILD / WRITEMOSTLY status.
+ * Entry point: lvx_map_raid_table().
+ */
+#include "map/map.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "format/cfg.h"
+#include "model/raid.h"
+
+static uint32_t raw_u32(const struct lvx_seg *seg, const char *key, bool *present)
+{
+    int64_t v = 0;
+    bool has = seg->raw && lvx_cfg_get_int(seg->raw, key, &v) == 0 && v >= 0 && v <= UINT32_MAX;
+    if (present)
+        *present = has;
+    return has ? (uint32_t)v : 0;
+}
+
+int lvx_map_raid_table(struct lvx_ctx *ctx, const struct lvx_seg *seg, uint32_t extent_size,
+                       bool nosync, lvx_map_subdev_fn dev, void *arg, struct lvx_buf *out)
+{
+    const struct lvx_lv *lv = seg->lv;
+    const struct lvx_raid_type *t = lvx_raid_type_find(seg->type_name);
+    if (!t || seg->kind != LVX_SEG_RAID || !seg->area_count || !seg->areas)
+        return lvx_error(ctx, ENOTSUP, "Segment type \"%s\" of LV %s/%s is not a RAID type lvx "
+                         "activates", seg->type_name ? seg->type_name : "?", lv->vg->name, lv->name);
+    for (uint32_t i = 0; i < seg->area_count; i++)
+        if (!seg->areas[i].lv || (t->meta && (!seg->meta_areas || !seg->meta_areas[i].lv)))
+            return lvx_error(ctx, EINVAL, "RAID LV %s/%s: image %u has no sub-LV", lv->vg->name,
+                             lv->name, i);
+    bool has_offset;
+    uint32_t min_rate = 0, max_rate = 0, wb = 0, copies = 0, offset = 0;
+    unsigned rebuilds = 0, mostly = 0;
+    if (!t->raid0) {
+        min_rate = raw_u32(seg, "min_recovery_rate", NULL);
+        max_rate = raw_u32(seg, "max_recovery_rate", NULL);
+        wb = !strcmp(t->name, "raid1") ? raw_u32(seg, "writebehind", NULL) : 0;
+        offset = raw_u32(seg, "data_offset", &has_offset);
+        if (!strcmp(t->name, "raid10"))
+            copies = seg->data_copies >= 2 ? seg->data_copies : 2;
+        for (uint32_t i = 0; i < seg->area_count; i++) {
+            rebuilds += (seg->areas[i].lv->status & LVX_LV_REBUILD) != 0;
+            mostly += (seg->areas[i].lv->status & LVX_LV_WRITEMOSTLY) != 0;
+        }
+    } else {
+        has_offset = false;
+        nosync = false;
+    }
+    uint32_t region = t->raid0 ? 0 : seg->region_size;
+    unsigned params = 1 + (nosync ? 1 : 0) + 2 * ((region != 0) + (wb != 0) + (min_rate != 0) +
+                                                  (max_rate != 0) + (copies > 1) + has_offset) +
+                      2 * (rebuilds + mostly);
+    lvx_buf_printf(out, "%" PRIu64 " %" PRIu64 " raid %s %u %u", seg->start_extent * extent_size,
+                   seg->extent_count * extent_size, t->dm_name, params, seg->stripe_size);
+    if (nosync)
+        lvx_buf_puts(out, " nosync");
+    for (uint32_t i = 0; rebuilds && i < seg->area_count; i++)
+        if (seg->areas[i].lv->status & LVX_LV_REBUILD)
+            lvx_buf_printf(out, " rebuild %u", i);
+    if (min_rate)
+        lvx_buf_printf(out, " min_recovery_rate %u", min_rate);
+    if (max_rate)
+        lvx_buf_printf(out, " max_recovery_rate %u", max_rate);
+    for (uint32_t i = 0; mostly && i < seg->area_count; i++)
+        if (seg->areas[i].lv->status & LVX_LV_WRITEMOSTLY)
+            lvx_buf_printf(out, " write_mostly %u", i);
+    if (wb)
+        lvx_buf_printf(out, " max_write_behind %u", wb);
+    if (region)
+        lvx_buf_printf(out, " region_size %u", region);
+    if (copies > 1)
+        lvx_buf_printf(out, " raid10_copies %u", copies);
+    if (has_offset)
+        lvx_buf_printf(out, " data_offset %u", offset);
+    lvx_buf_printf(out, " %u", seg->area_count);
+    for (uint32_t i = 0; i < seg->area_count; i++) {
+        int r;
+        lvx_buf_putc(out, ' ');
+        if (t->meta) {
+            if ((r = dev(ctx, arg, seg->meta_areas[i].lv, out)) < 0)
+                return r;
+        } else {
+            lvx_buf_putc(out, '-');
+        }
+        lvx_buf_putc(out, ' ');
+        if ((r = dev(ctx, arg, seg->areas[i].lv, out)) < 0)
+            return r;
+    }
+    lvx_buf_putc(out, '\n');
+    return 0;
+}
+
+bool lvx_map_lv_is_raid(const struct lvx_lv *lv)
+{
+    return lv->seg_count == 1 && lv->segs[0].kind == LVX_SEG_RAID;
+}
+
+int lvx_map_check_raid_activatable(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool partial)
+{
+    const struct lvx_seg *seg = &lv->segs[0];
+    const struct lvx_raid_type *t = lvx_raid_type_find(seg->type_name);
+    if (!t)
+        return lvx_error(ctx, ENOTSUP, "Activation of logical volume %s/%s (segment type %s) "
+                         "is not supported by lvx yet.", lv->vg->name, lv->name,
+                         seg->type_name ? seg->type_name : "?");
+    for (uint32_t i = 0; i < seg->area_count; i++) {
+        const struct lvx_lv *subs[2] = { seg->areas ? seg->areas[i].lv : NULL,
+                                         seg->meta_areas ? seg->meta_areas[i].lv : NULL };
+        for (int k = 0; k < 2; k++) {
+            int r;
+            if (!subs[k]) {
+                if (k == 0 || t->meta)
+                    return lvx_error(ctx, EINVAL, "RAID LV %s/%s: image %u has no sub-LV",
+                                     lv->vg->name, lv->name, i);
+                continue;
+            }
+            if (lvx_map_lv_is_raid(subs[k]))
+                return lvx_error(ctx, ENOTSUP, "RAID LV %s/%s: nested RAID sub-LV %s is not "
+                                 "supported.", lv->vg->name, lv->name, subs[k]->name);
+            if ((r = lvx_map_check_activatable(ctx, subs[k], partial)) < 0)
+                return r;
+        }
+    }
+    return 0;
+}

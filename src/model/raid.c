@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * model/raid.c - the RAID segment type table and LVM2 2.03.16's size rules
+ * (model/raid.h).  Facts from LVM2's lib/metadata/raid_manip.c (rmeta size,
+ * minimum region size) and libdm's raid type names ("raid5" is raid5_ls and
+ * "raid6" raid6_zr for the kernel, raid0_meta is raid0).
+ */
+#include "model/raid.h"
+
+#include <string.h>
+
+static const struct lvx_raid_type types[] = {
+    { "raid0", "raid0", 0, false, true, false },
+    { "raid0_meta", "raid0", 0, false, true, true },
+    { "raid1", "raid1", 0, true, false, true },
+    { "raid10", "raid10", 0, true, false, true },
+    { "raid4", "raid4", 1, false, false, true },
+    { "raid5", "raid5_ls", 1, false, false, true },
+    { "raid5_ls", "raid5_ls", 1, false, false, true },
+    { "raid5_la", "raid5_la", 1, false, false, true },
+    { "raid5_rs", "raid5_rs", 1, false, false, true },
+    { "raid5_ra", "raid5_ra", 1, false, false, true },
+    { "raid5_n", "raid5_n", 1, false, false, true },
+    { "raid6", "raid6_zr", 2, false, false, true },
+    { "raid6_zr", "raid6_zr", 2, false, false, true },
+    { "raid6_nr", "raid6_nr", 2, false, false, true },
+    { "raid6_nc", "raid6_nc", 2, false, false, true },
+    { "raid6_n_6", "raid6_n_6", 2, false, false, true },
+};
+
+const struct lvx_raid_type *lvx_raid_type_find(const char *name)
+{
+    if (!name)
+        return NULL;
+    for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+        if (!strcmp(types[i].name, name))
+            return &types[i];
+    return NULL;
+}
+
+uint32_t lvx_raid_rmeta_extents(uint64_t rimage_extents, uint32_t region_size,
+                                uint32_t extent_size)
+{
+    if (!region_size)
+        region_size = LVX_RAID_DEFAULT_REGION;
+    uint64_t regions = rimage_extents * extent_size / region_size;
+    uint64_t bytes = 2 * 4096 + (regions + 7) / 8;
+    uint64_t sectors = (bytes + 511) / 512;
+    return (uint32_t)((sectors + extent_size - 1) / extent_size);
+}
+
+uint32_t lvx_raid_min_region_size(uint64_t raid_sectors, uint32_t region_size)
+{
+    uint64_t min = raid_sectors >> 21;
+    while (region_size && region_size < min)
+        region_size *= 2;
+    return region_size;
+}
+
+uint32_t lvx_raid_images(const struct lvx_raid_type *t, uint32_t stripes, uint32_t mirrors)
+{
+    if (t->mirrored && !strcmp(t->name, "raid1"))
+        return mirrors;
+    if (t->mirrored)
+        return stripes * mirrors;
+    return stripes + t->parity;
+}
+
+uint64_t lvx_raid_image_extents(const struct lvx_raid_type *t, uint64_t le_count,
+                                uint32_t images, uint32_t data_copies)
+{
+    if (!images)
+        return 0;
+    if (!strcmp(t->name, "raid1"))
+        return le_count;
+    if (t->mirrored)
+        return le_count * (data_copies ? data_copies : 2) / images;
+    return le_count / (images - t->parity);
+}
