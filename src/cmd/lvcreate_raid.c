@@ -13,17 +13,15 @@
  * on different PVs; the area is split, rmeta first.  Sub-LVs are created in LVM2's
  * order (rimage_0, rmeta_0, rimage_1, ...), READ/WRITE and hidden, with the LV's
  * allocation policy; the rmeta sub-LVs carry the LV's tags (LVM2 copies them so that
- * they can be activated for wiping).  The segment: type, device_count (raid0:
- * stripe_count), data_copies (raid10), region_size, stripe_size, recovery rates,
- * `raids` (rmeta, rimage pairs) or `raid0_lvs`.  --nosync sets NOTSYNCED on the LV.
+ * they can be activated for wiping).  The segment carries typed fields only (image
+ * count, data_copies for raid10, region and stripe size, recovery rates, the sub-LVs);
+ * format/vg_export.c writes its section as LVM2 does.  --nosync sets NOTSYNCED on the LV.
  */
 #include "cmd/lvcreate_raid.h"
 
 #include <errno.h>
 #include <string.h>
 #include <time.h>
-
-#include "format/cfg.h"
 
 #define DEFAULT_STRIPE_SIZE 128u    /* sectors: 64 KiB */
 #define ZERO_BYTES 4096u
@@ -223,37 +221,6 @@ static int append_run(struct lvx_cmd_env *env, struct lvx_lv *lv, struct lvx_pv 
     return lvx_alloc_append(env->ctx, lv, &res);
 }
 
-/* The raid segment's section as LVM2 writes it (exported from seg->raw). */
-static struct lvx_cfg_node *raw_section(struct lvx_pool *pool, const struct lvx_seg *seg,
-                                        const struct lvx_raid_opts *o)
-{
-    struct lvx_cfg_node *sec = lvx_cfg_add_section(pool, NULL, "segment1");
-    lvx_cfg_add_int(pool, sec, "start_extent", (int64_t)seg->start_extent);
-    lvx_cfg_add_int(pool, sec, "extent_count", (int64_t)seg->extent_count);
-    lvx_cfg_add_str(pool, sec, "type", seg->type);
-    if (o->type->raid0) {
-        lvx_cfg_add_int(pool, sec, "stripe_count", seg->area_count);
-    } else {
-        lvx_cfg_add_int(pool, sec, "device_count", seg->area_count);
-        if (seg->data_copies)
-            lvx_cfg_add_int(pool, sec, "data_copies", seg->data_copies);
-        lvx_cfg_add_int(pool, sec, "region_size", seg->region_size);
-    }
-    if (seg->stripe_size)
-        lvx_cfg_add_int(pool, sec, "stripe_size", seg->stripe_size);
-    if (o->min_rate)
-        lvx_cfg_add_int(pool, sec, "min_recovery_rate", o->min_rate);
-    if (o->max_rate)
-        lvx_cfg_add_int(pool, sec, "max_recovery_rate", o->max_rate);
-    struct lvx_cfg_node *arr = lvx_cfg_add_array(pool, sec, seg->meta_areas ? "raids" : "raid0_lvs");
-    for (uint32_t i = 0; i < seg->area_count; i++) {
-        if (seg->meta_areas)
-            lvx_cfg_array_add_str(pool, arr, seg->meta_areas[i].lv->name);
-        lvx_cfg_array_add_str(pool, arr, seg->areas[i].lv->name);
-    }
-    return sec;
-}
-
 /* Region size rules applied at creation (LVM2: adjusted_mirror_region_size, then
  * raid_ensure_min_region_size). */
 static void final_region_size(struct lvx_cmd_env *env, struct lvx_raid_opts *o,
@@ -332,6 +299,8 @@ int lvx_lvcreate_raid_build(struct lvx_cmd_env *env, struct lvx_vg *vg,
     seg->stripe_size = o->stripe_size;
     seg->region_size = o->region_size;
     seg->data_copies = copies;
+    seg->min_recovery_rate = o->min_rate;
+    seg->max_recovery_rate = o->max_rate;
     seg->area_count = images;
     seg->areas = lvx_pool_alloc(vg->pool, images * sizeof(*seg->areas));
     seg->meta_areas = t->meta ? lvx_pool_alloc(vg->pool, images * sizeof(*seg->meta_areas)) : NULL;
@@ -340,7 +309,6 @@ int lvx_lvcreate_raid_build(struct lvx_cmd_env *env, struct lvx_vg *vg,
         if (seg->meta_areas)
             seg->meta_areas[i].lv = meta[i];
     }
-    seg->raw = raw_section(vg->pool, seg, o);
     lv->le_count = extents;
     if (o->nosync)
         lv->status |= LVX_LV_NOTSYNCED;

@@ -16,8 +16,8 @@
 #include <unistd.h>
 
 #include "config/config.h"
-#include "format/pv_layout.h"
 #include "meta/lock.h"
+#include "meta/pv_init.h"
 #include "meta/read.h"
 #include "util/buf.h"
 

@@ -9,11 +9,13 @@
  * written first, then hidden ones.  PVs are named pv<index>.  Segments other than
  * striped are written from their raw section, with start/count, area lists and LV
  * references refreshed from the model (so renamed LVs and renumbered PVs stay
- * right).  Linear in the size of the VG.
+ * right); RAID and snapshot segments lvx created (no raw section) from their typed
+ * fields, as LVM2 writes them.  Linear in the size of the VG.
  */
 #include "format/vg_text.h"
 #include "util/buf.h"
 #include "format/vg_text_priv.h"
+#include "model/raid.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -327,6 +329,47 @@ static void export_raw(struct exporter *ex, struct lvx_cfg_node *sec, const stru
     set_raw_hints(ex, sec, seg);
 }
 
+/* A RAID segment lvx created (no raw section): keys in LVM2's order. */
+static void export_new_raid(struct exporter *ex, struct lvx_cfg_node *sec,
+                            const struct lvx_seg *seg)
+{
+    const struct lvx_raid_type *t = lvx_raid_type_find(seg->type_name);
+    struct lvx_pool *pool = ex->pool;
+    add_seg_head(ex, sec, seg);
+    if (t && t->raid0) {
+        lvx_cfg_add_int(pool, sec, "stripe_count", seg->area_count);
+    } else {
+        lvx_cfg_add_int(pool, sec, "device_count", seg->area_count);
+        if (seg->data_copies)
+            lvx_cfg_add_int(pool, sec, "data_copies", seg->data_copies);
+        lvx_cfg_add_int(pool, sec, "region_size", seg->region_size);
+    }
+    if (seg->stripe_size)
+        lvx_cfg_add_int(pool, sec, "stripe_size", seg->stripe_size);
+    if (seg->min_recovery_rate)
+        lvx_cfg_add_int(pool, sec, "min_recovery_rate", seg->min_recovery_rate);
+    if (seg->max_recovery_rate)
+        lvx_cfg_add_int(pool, sec, "max_recovery_rate", seg->max_recovery_rate);
+    struct lvx_cfg_node *arr = lvx_cfg_add_array(pool, sec, seg->meta_areas ? "raids" : "raid0_lvs");
+    for (uint32_t i = 0; i < seg->area_count; i++) {
+        if (seg->meta_areas)
+            lvx_cfg_array_add_str(pool, arr, area_name(ex, &seg->meta_areas[i]));
+        lvx_cfg_array_add_str(pool, arr, area_name(ex, &seg->areas[i]));
+    }
+    set_raw_hints(ex, sec, seg);
+}
+
+/* A snapshot segment lvx created (no raw section). */
+static void export_new_snapshot(struct exporter *ex, struct lvx_cfg_node *sec,
+                                const struct lvx_seg *seg)
+{
+    add_seg_head(ex, sec, seg);
+    lvx_cfg_add_int(ex->pool, sec, "chunk_size", seg->chunk_size);
+    lvx_cfg_add_str(ex->pool, sec, "origin", seg->origin_lv->name);
+    lvx_cfg_add_str(ex->pool, sec, "cow_store", seg->cow_lv->name);
+    set_raw_hints(ex, sec, seg);
+}
+
 static void export_seg(struct exporter *ex, struct lvx_cfg_node *lvsec, const struct lvx_seg *seg,
                        unsigned number)
 {
@@ -335,6 +378,10 @@ static void export_seg(struct exporter *ex, struct lvx_cfg_node *lvsec, const st
     sec->blank_before = number == 1;   /* LVM2 separates only the first from the keys */
     if (seg->raw)
         export_raw(ex, sec, seg);
+    else if (seg->kind == LVX_SEG_RAID)
+        export_new_raid(ex, sec, seg);
+    else if (seg->kind == LVX_SEG_SNAPSHOT)
+        export_new_snapshot(ex, sec, seg);
     else
         export_striped(ex, sec, seg);
 }

@@ -459,6 +459,17 @@ static int import_raid_lv_list(struct importer *im, struct lvx_seg *seg,
     return 0;
 }
 
+/* An optional number the dm-raid line uses: kept when it is a valid uint32, otherwise
+ * left unset as if absent (the text is written back from raw unchanged either way). */
+static bool opt_u32(const struct lvx_cfg_node *sec, const char *key, uint32_t *out)
+{
+    int64_t v = 0;
+    if (lvx_cfg_get_int(sec, key, &v) != 0 || v < 0 || v > UINT32_MAX)
+        return false;
+    *out = (uint32_t)v;
+    return true;
+}
+
 static int import_raid(struct importer *im, struct lvx_seg *seg,
                        const struct lvx_cfg_node *sec, const char *what)
 {
@@ -476,6 +487,10 @@ static int import_raid(struct importer *im, struct lvx_seg *seg,
     if (get_u32(im, sec, "region_size", what, false, &seg->region_size) == -EINVAL ||
         get_u32(im, sec, "stripe_size", what, false, &seg->stripe_size) == -EINVAL)
         return -EINVAL;
+    opt_u32(sec, "min_recovery_rate", &seg->min_recovery_rate);
+    opt_u32(sec, "max_recovery_rate", &seg->max_recovery_rate);
+    opt_u32(sec, "writebehind", &seg->writebehind);
+    seg->has_data_offset = opt_u32(sec, "data_offset", &seg->data_offset);
     if (lvx_cfg_find(sec, "raid0_lvs")) {
         if (!(arr = get_array(im, sec, "raid0_lvs", what, seg->stripe_count)))
             return -EINVAL;

@@ -12,8 +12,8 @@
  * raid0), <chunk> the stripe size in sectors (0 for raid1), <#params> counts the
  * words between it and <#devs> plus one; devices are the sub-LVs' dm devices, given
  * by the caller (they exist only while the sub-LVs are active); raid0 has no rmeta
- * ("-").  Rates, write-behind and data_offset come from the segment's metadata
- * section; rebuild / write_mostly from the images' REBUILD / WRITEMOSTLY status.
+ * ("-").  Rates, write-behind and data_offset come from the segment's typed fields
+ * (read from the metadata by format/vg_import.c); rebuild / write_mostly from the images' REBUILD / WRITEMOSTLY status.
  * Entry point: lvx_map_raid_table().
  */
 #include "map/map.h"
@@ -22,17 +22,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "format/cfg.h"
 #include "model/raid.h"
-
-static uint32_t raw_u32(const struct lvx_seg *seg, const char *key, bool *present)
-{
-    int64_t v = 0;
-    bool has = seg->raw && lvx_cfg_get_int(seg->raw, key, &v) == 0 && v >= 0 && v <= UINT32_MAX;
-    if (present)
-        *present = has;
-    return has ? (uint32_t)v : 0;
-}
 
 int lvx_map_raid_table(struct lvx_ctx *ctx, const struct lvx_seg *seg, uint32_t extent_size,
                        bool nosync, lvx_map_subdev_fn dev, void *arg, struct lvx_buf *out)
@@ -50,10 +40,11 @@ int lvx_map_raid_table(struct lvx_ctx *ctx, const struct lvx_seg *seg, uint32_t 
     uint32_t min_rate = 0, max_rate = 0, wb = 0, copies = 0, offset = 0;
     unsigned rebuilds = 0, mostly = 0;
     if (!t->raid0) {
-        min_rate = raw_u32(seg, "min_recovery_rate", NULL);
-        max_rate = raw_u32(seg, "max_recovery_rate", NULL);
-        wb = !strcmp(t->name, "raid1") ? raw_u32(seg, "writebehind", NULL) : 0;
-        offset = raw_u32(seg, "data_offset", &has_offset);
+        min_rate = seg->min_recovery_rate;
+        max_rate = seg->max_recovery_rate;
+        wb = !strcmp(t->name, "raid1") ? seg->writebehind : 0;
+        has_offset = seg->has_data_offset;
+        offset = seg->data_offset;
         if (!strcmp(t->name, "raid10"))
             copies = seg->data_copies >= 2 ? seg->data_copies : 2;
         for (uint32_t i = 0; i < seg->area_count; i++) {

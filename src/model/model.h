@@ -10,7 +10,9 @@
  * Metadata lvx does not interpret is never lost: unknown keys of VG/PV/LV sections
  * are kept in `extra`, unknown compatible flag words in `flags_extra`, and every
  * segment that is not striped/linear keeps its parsed section in `raw`, which the
- * exporter writes back (renaming pvN references if PV numbering changed).
+ * exporter writes back (renaming pvN references if PV numbering changed).  Segments
+ * lvx creates itself (RAID, snapshot) carry typed fields only (raw NULL); the exporter
+ * writes their sections from those fields.
  *
  * Entry points: model/vg.c (lookups, add/remove), model/derive.c (counts and
  * properties the reports need), model/uuid.c, model/names.c.
@@ -177,6 +179,11 @@ struct lvx_seg {
     uint32_t region_size;      /* sectors, 0 if none */
     uint32_t chunk_size;       /* sectors (thin-pool, snapshot, cache-pool), 0 if none */
     uint32_t data_copies;      /* raid10; 0 when not written */
+    uint32_t min_recovery_rate;    /* raid: KiB/s per device, 0 when not written */
+    uint32_t max_recovery_rate;    /* raid: KiB/s per device, 0 when not written */
+    uint32_t writebehind;          /* raid1: max outstanding writes to write-mostly images, 0 if none */
+    bool has_data_offset;          /* raid: "data_offset" written */
+    uint32_t data_offset;          /* raid: sectors */
     uint32_t area_count;
     struct lvx_area *areas;        /* stripes / mirrors / raid images / raid0_lvs / pool data */
     struct lvx_area *meta_areas;   /* raid: the rmeta LVs (area_count of them) or NULL */
@@ -187,7 +194,9 @@ struct lvx_seg {
     struct lvx_lv *metadata_lv;    /* thin-pool / cache-pool metadata LV */
     struct lvx_lv *data_lv;        /* thin-pool "pool" / cache-pool data LV */
     struct lvx_strlist tags;
-    struct lvx_cfg_node *raw;      /* for kind != STRIPED: the parsed segment section, exported as is */
+    struct lvx_cfg_node *raw;      /* kind != STRIPED read from metadata: the parsed section, exported
+                                      as is; NULL for RAID/SNAPSHOT segments lvx made (the exporter
+                                      writes them from the typed fields) */
     struct lvx_cfg_node *extra;    /* STRIPED: unknown keys of the section (detached SECTION) or NULL */
 };
 

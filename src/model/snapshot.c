@@ -24,8 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format/cfg.h"
-
 #define MAX_EXTENT_COUNT UINT32_MAX
 
 uint64_t lvx_cow_max_sectors(uint64_t origin_sectors, uint32_t chunk, bool fixed_leak)
@@ -116,16 +114,7 @@ struct lvx_lv *lvx_vg_add_snapshot(struct lvx_vg *vg, struct lvx_lv *origin, str
     seg->kind = LVX_SEG_SNAPSHOT;
     seg->chunk_size = chunk;
     seg->origin_lv = origin;
-    seg->cow_lv = cow;
-    /* the section the exporter writes (keys in LVM2's order) */
-    struct lvx_cfg_node *raw = lvx_cfg_new(vg->pool, NULL, "segment1", LVX_CFG_SECTION);
-    lvx_cfg_add_int(vg->pool, raw, "start_extent", 0);
-    lvx_cfg_add_int(vg->pool, raw, "extent_count", (int64_t)origin->le_count);
-    lvx_cfg_add_str(vg->pool, raw, "type", "snapshot");
-    lvx_cfg_add_int(vg->pool, raw, "chunk_size", chunk);
-    lvx_cfg_add_str(vg->pool, raw, "origin", origin->name);
-    lvx_cfg_add_str(vg->pool, raw, "cow_store", cow->name);
-    seg->raw = raw;
+    seg->cow_lv = cow;     /* raw stays NULL: the exporter writes the typed fields */
 
     cow->status &= ~LVX_LV_VISIBLE;
     return snap;

@@ -383,6 +383,56 @@ static void test_spec_tables(void)
     lvx_pool_destroy(pool);
 }
 
+static int subdev_name(struct lvx_ctx *ctx, void *arg, const struct lvx_lv *sub,
+                       struct lvx_buf *out)
+{
+    lvx_buf_puts(out, sub->name);
+    return 0;
+}
+
+/* The raid line reads the segment's typed fields, as format/vg_import.c fills them from
+ * LVM2's keys (min/max_recovery_rate, writebehind, data_offset, region_size). */
+static void test_raid_line(void)
+{
+    static const char add[] = "min_recovery_rate = 100\nmax_recovery_rate = 2000\n"
+                              "writebehind = 64\ndata_offset = 0\n";
+    struct lvx_pool *pool = lvx_pool_create();
+    size_t len;
+    char *text = fixture_read_file("p08_segtype_zoo", "backup-vg08.vg", &len);
+    const char *t1 = text ? strstr(text, "type = \"raid1\"") : NULL;
+    const char *at = t1 ? strstr(t1, "region_size = 4096\n") : NULL;
+    ok(at != NULL, "p08 has a raid1 segment with region_size");
+    for (int pass = 0; at && pass < 2; pass++) {
+        struct lvx_buf in = LVX_BUF_INIT, b = LVX_BUF_INIT;
+        size_t cut = (size_t)(at - text) + strlen("region_size = 4096\n");
+        lvx_buf_append(&in, text, cut);
+        if (pass)
+            lvx_buf_puts(&in, add);
+        lvx_buf_puts(&in, text + cut);
+        struct lvx_ctx ctx;
+        struct lvx_vg *vg = NULL;
+        lvx_ctx_init(&ctx);
+        int r = lvx_vg_import_text(&ctx, pool, in.data, in.len, &vg);
+        const struct lvx_lv *lv = r == 0 ? lvx_vg_find_lv(vg, "r1") : NULL;
+        ok(lv != NULL, "raid1 text imports (pass %d) %s", pass, ctx.errmsg);
+        if (lv) {
+            ok(lvx_map_raid_table(&ctx, &lv->segs[0], vg->extent_size, false, subdev_name, NULL,
+                                  &b) == 0, "raid1 line (pass %d)", pass);
+            is_str(lvx_buf_str(&b), pass
+                   ? "0 16384 raid raid1 11 0 min_recovery_rate 100 max_recovery_rate 2000 "
+                     "max_write_behind 64 region_size 4096 data_offset 0 2 r1_rmeta_0 "
+                     "r1_rimage_0 r1_rmeta_1 r1_rimage_1\n"
+                   : "0 16384 raid raid1 3 0 region_size 4096 2 r1_rmeta_0 r1_rimage_0 "
+                     "r1_rmeta_1 r1_rimage_1\n",
+                   "raid1 line %s", pass ? "with rates, write-behind, data_offset" : "plain");
+        }
+        lvx_buf_free(&b);
+        lvx_buf_free(&in);
+    }
+    free(text);
+    lvx_pool_destroy(pool);
+}
+
 /* The issue's example: 512 MiB, 4 stripes of 256 KiB, four PVs with pe_start 1 MiB. */
 static void test_issue_example(void)
 {
@@ -481,6 +531,7 @@ int main(void)
     test_prepared_missing();
     test_spec_tables();
     test_issue_example();
+    test_raid_line();
     test_errors();
     return tap_done();
 }
