@@ -11,6 +11,7 @@ whole data model.  MODE:
 Each record: the command's exit status and the normalised data model (UUID keys replaced
 by the object's name).  lvmdbusd finds `lvm` through $LVM_BINARY (set by compare.py)."""
 import argparse
+import json
 import os
 import signal
 import sys
@@ -110,9 +111,15 @@ def model():
         if isinstance(v, (list, tuple)):
             return [n(x) for x in v]
         return v
-    return n({'pvs': db.pvs, 'vgs': db.vgs, 'lvs': db.lvs, 'pv_lvs': db.pv_lvs,
-              'lv_pvs': db.lv_pvs, 'lvs_hidden': db.lvs_hidden,
-              'lvs_in_vgs': db.lvs_in_vgs, 'pvs_in_vgs': db.pvs_in_vgs})
+    r = n({'pvs': db.pvs, 'vgs': db.vgs, 'lvs': db.lvs, 'pv_lvs': db.pv_lvs,
+           'lv_pvs': db.lv_pvs, 'lvs_hidden': db.lvs_hidden,
+           'lvs_in_vgs': db.lvs_in_vgs, 'pvs_in_vgs': db.pvs_in_vgs})
+    # lvmdb orders the LVs of a PV (and the PVs of an LV) by UUID, which is random in
+    # each run: by name instead
+    for k in ('pv_lvs', 'lv_pvs'):
+        for key, lst in r[k].items():
+            r[k][key] = sorted(lst, key=lambda e: json.dumps(e, sort_keys=True))
+    return r
 
 
 _SEQNO = {}
