@@ -15,6 +15,7 @@
 
 #include "config/config.h"
 #include "map/map.h"
+#include "model/snapshot.h"
 
 #define BACKEND_ENV "LVX_ACTIVATION_BACKEND"
 
@@ -94,7 +95,22 @@ bool lvx_activation_lv_partial(const struct lvx_lv *lv)
 int lvx_activation_check(struct lvx_ctx *ctx, const struct lvx_lv *lv,
                          const struct lvx_activate_opts *opts)
 {
-    return lvx_map_check_activatable(ctx, lv, opts && opts->partial);
+    bool partial = opts && opts->partial;
+    /* a COW LV is activated with its origin, an origin with its snapshots */
+    const struct lvx_seg *cs = lvx_lv_cow_snapshot_seg(lv);
+    if (cs && cs->origin_lv)
+        lv = cs->origin_lv;
+    int rc = lvx_map_check_activatable(ctx, lv, partial);
+    const struct lvx_seg *snaps[64];
+    unsigned n = lvx_lv_snapshot_segs(lv, snaps, 64);
+    for (unsigned i = 0; rc == 0 && i < n && i < 64; i++)
+        rc = lvx_map_check_activatable(ctx, snaps[i]->cow_lv, partial);
+    return rc;
+}
+
+bool lvx_activation_has_snapshots(const struct lvx_lv *lv)
+{
+    return lvx_lv_is_cow(lv) || lvx_lv_snapshot_segs(lv, NULL, 0) > 0;
 }
 
 int lvx_activate_lv(struct lvx_ctx *ctx, const struct lvx_activation_backend *be,

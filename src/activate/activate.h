@@ -40,6 +40,8 @@ struct lvx_activate_opts {
     bool partial;          /* --activationmode partial: missing areas -> error target */
     bool force;            /* deactivate: also an open LV (its table is replaced by the
                               error target, removal deferred to the last close) */
+    bool snapshot_only;    /* deactivate a COW LV: only its snapshot devices (the origin
+                              and its other snapshots stay), for removing it */
     bool nosync;           /* RAID: the first activation of an LV made with --nosync */
 };
 
@@ -53,6 +55,10 @@ struct lvx_lv_kstate {
     int64_t major, minor;   /* -1 when inactive */
     int64_t read_ahead;     /* sectors, -1 unknown */
     const char *backend;    /* the backend's name */
+    /* a COW LV's snapshot device (dm-snap status line), when snapshot is true */
+    bool snapshot;
+    bool snap_invalid;      /* "Invalid"/"Overflow"/"Merge failed" */
+    uint64_t snap_used, snap_total, snap_meta;   /* sectors */
     /* RAID LVs: the dm-raid status line (raid false when none was read) */
     bool raid;
     char raid_health[257];  /* one letter per image: A in sync, a not yet, D dead */
@@ -98,6 +104,13 @@ extern const struct lvx_activation_backend lvx_activation_user;
 int lvx_activation_dm_table(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool partial,
                             struct lvx_buf *out);
 
+/* The dm tables of an origin with snapshots or of a COW LV, as `dmsetup table` prints
+ * them: "<name>: <line>" for the LV's device (snapshot-origin / snapshot) and for its
+ * layer (-real / -cow, its own segments).  The other devices of the set are named by
+ * their device numbers when they exist in the kernel, else by their DM names. */
+int lvx_activation_dm_set_lines(struct lvx_ctx *ctx, const struct lvx_lv *lv,
+                                struct lvx_buf *out);
+
 /* The backend to use, or NULL (with the reason in ctx, -ENODEV/-EINVAL) when none
  * is usable or activation is turned off.  forced: a backend name, "none", or NULL. */
 const struct lvx_activation_backend *lvx_activation_choose(struct lvx_ctx *ctx,
@@ -111,6 +124,8 @@ const struct lvx_activation_backend *lvx_activation_find(const char *name);
  * not partial: LVM2's "Refusing activation of partial LV ..." message), -EINVAL. */
 int lvx_activation_check(struct lvx_ctx *ctx, const struct lvx_lv *lv,
                          const struct lvx_activate_opts *opts);
+/* Is lv a snapshot's COW LV or an origin with snapshots (activated as one set)? */
+bool lvx_activation_has_snapshots(const struct lvx_lv *lv);
 /* Does lv use a PV whose device is missing? */
 bool lvx_activation_lv_partial(const struct lvx_lv *lv);
 /* lvx_activation_check() then be->activate(). */

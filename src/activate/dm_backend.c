@@ -21,6 +21,9 @@
  * LVs get no /dev/<vg> link), activated first; the raid device's line (map/raid.c)
  * names them by major:minor.  Deactivation removes the raid device, then them.  A
  * failure removes the sub-LV devices this call made.
+ *
+ * An origin with COW snapshots and its snapshots are one device set, activated and
+ * deactivated together by activate/dm_snapshot.c.
  */
 #include "activate/activate.h"
 
@@ -33,18 +36,13 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "activate/dm_ioctl.h"
-#include "map/dm_names.h"
+#include "activate/dm_int.h"
+#include "model/snapshot.h"
 #include "nodes/dm_nodes.h"
 #include "map/map.h"
 
 #define REMOVE_RETRIES 10
 #define REMOVE_RETRY_USEC 100000
-
-struct lv_ids {
-    char name[LVX_DM_NAME_MAX + 1];
-    char uuid[LVX_DM_UUID_MAX + 1];
-};
 
 /* The /dev/<vg>/<lv> link name: none for hidden LVs (RAID sub-LVs), as LVM2. */
 static const char *link_of(const struct lvx_lv *lv)
@@ -52,15 +50,16 @@ static const char *link_of(const struct lvx_lv *lv)
     return (lv->status & LVX_LV_VISIBLE) ? lv->name : NULL;
 }
 
-static int ids_of(struct lvx_ctx *ctx, const char *vg_name, const struct lvx_lv *lv,
-                  struct lv_ids *ids)
+int lvx_dm_ids_of(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char *layer,
+                  struct lvx_dm_ids *ids)
 {
+    const char *vg_name = lv->vg->name;
     struct lvx_buf name = LVX_BUF_INIT, uuid = LVX_BUF_INIT;
-    int rc = lvx_dm_lv_name(&name, vg_name, lv->name, NULL);
+    int rc = lvx_dm_lv_name(&name, vg_name, lv->name, layer);
     if (rc < 0) {
         rc = lvx_error(ctx, ENAMETOOLONG, "Device-mapper name of %s/%s is too long.", vg_name,
                        lv->name);
-    } else if ((rc = lvx_dm_lv_uuid(&uuid, lv->vg->uuid, lv->uuid, NULL)) < 0) {
+    } else if ((rc = lvx_dm_lv_uuid(&uuid, lv->vg->uuid, lv->uuid, layer)) < 0) {
         rc = lvx_error(ctx, EINVAL, "Bad UUID of %s/%s.", vg_name, lv->name);
     } else {
         snprintf(ids->name, sizeof(ids->name), "%s", lvx_buf_str(&name));
@@ -69,6 +68,20 @@ static int ids_of(struct lvx_ctx *ctx, const char *vg_name, const struct lvx_lv 
     lvx_buf_free(&name);
     lvx_buf_free(&uuid);
     return rc;
+}
+
+static int ids_of(struct lvx_ctx *ctx, const char *vg_name, const struct lvx_lv *lv,
+                  struct lvx_dm_ids *ids)
+{
+    (void)vg_name;
+    return lvx_dm_ids_of(ctx, lv, NULL, ids);
+}
+
+/* The device of lv that its own segments are loaded into (stage/swap/unstage): a COW
+ * LV's is its "-cow" layer (its own name carries the snapshot target). */
+static const char *own_layer(const struct lvx_lv *lv)
+{
+    return lvx_lv_is_cow(lv) ? "cow" : NULL;
 }
 
 static bool seg_touches_missing(const struct lvx_seg *seg)
@@ -176,7 +189,7 @@ static void set_read_ahead(struct lvx_ctx *ctx, const struct lvx_lv *lv, const c
 }
 
 /* Remove a device, retrying while something (e.g. a udev probe) briefly holds it. */
-static int remove_device(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name, bool deferred)
+int lvx_dm_remove_retry(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name, bool deferred)
 {
     int rc = 0;
     for (int i = 0; i < REMOVE_RETRIES; i++) {
@@ -189,18 +202,18 @@ static int remove_device(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *nam
 }
 
 /* Undo a half-made activation: remove the device and its nodes. */
-static int undo_create(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lv_ids *ids,
+static int undo_create(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_dm_ids *ids,
                        const struct lvx_lv *lv)
 {
     struct saved_error first;
     save_error(ctx, &first);
-    remove_device(ctx, dm, ids->name, false);
+    lvx_dm_remove_retry(ctx, dm, ids->name, false);
     lvx_dm_nodes_remove(ids->name, lv->vg->name, link_of(lv));
     return restore_error(ctx, &first);
 }
 
 static int make_live(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *lv,
-                     const struct lv_ids *ids, const char *table, bool ro)
+                     const struct lvx_dm_ids *ids, const char *table, bool ro)
 {
     struct lvx_dm_info info;
     int rc;
@@ -215,7 +228,7 @@ static int make_live(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv
 
 /* Suspend + resume: a loaded inactive table becomes live.  A failed resume drops the
  * new table and resumes the old one (an LV is never left suspended). */
-static int swap_tables(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name)
+int lvx_dm_swap_tables(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name)
 {
     int rc = lvx_dm_suspend(ctx, dm, name);
     if (rc < 0)
@@ -234,7 +247,7 @@ static int swap_tables(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name)
 /* An LV already active: reload when its live table or permission differs from the
  * metadata (e.g. changed by another tool while active), then make sure of the nodes. */
 static int refresh(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *lv,
-                   const struct lv_ids *ids, const struct lvx_dm_info *info, const char *table,
+                   const struct lvx_dm_ids *ids, const struct lvx_dm_info *info, const char *table,
                    bool ro)
 {
     struct lvx_buf live = LVX_BUF_INIT;
@@ -244,7 +257,7 @@ static int refresh(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *
     if (rc < 0)
         return rc;
     if (!same && ((rc = lvx_dm_load(ctx, dm, ids->name, table, ro)) < 0 ||
-                  (rc = swap_tables(ctx, dm, ids->name)) < 0))
+                  (rc = lvx_dm_swap_tables(ctx, dm, ids->name)) < 0))
         return rc;
     return lvx_dm_nodes_add(ctx, ids->name, info->major, info->minor, lv->vg->name, link_of(lv));
 }
@@ -273,7 +286,7 @@ uint32_t lvx_activation_dm_major(void)
 static int activate_one(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *lv,
                         const char *table, bool ro, bool *created)
 {
-    struct lv_ids ids;
+    struct lvx_dm_ids ids;
     struct lvx_dm_info info;
     int rc;
 
@@ -288,8 +301,13 @@ static int activate_one(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx
                              "already exists with UUID \"%s\".", lv->vg->name, lv->name, ids.name,
                              info.uuid);
         if (info.live_table && !info.suspended)
-            return refresh(ctx, dm, lv, &ids, &info, table, ro);
-        return make_live(ctx, dm, lv, &ids, table, ro);
+            rc = refresh(ctx, dm, lv, &ids, &info, table, ro);
+        else
+            rc = make_live(ctx, dm, lv, &ids, table, ro);
+        /* an origin whose last snapshot went: its -real layer is unused now */
+        if (rc == 0)
+            rc = lvx_dm_drop_real(ctx, dm, lv);
+        return rc;
     }
     uint32_t fmaj = 0, fmin = 0;
     if ((lv->status & LVX_LV_FIXED_MINOR) && lv->has_minor && lv->minor >= 0) {
@@ -314,7 +332,7 @@ static int activate_one(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx
 static int subdev_of(struct lvx_ctx *ctx, void *arg, const struct lvx_lv *sub, struct lvx_buf *out)
 {
     struct lvx_dm *dm = arg;
-    struct lv_ids ids;
+    struct lvx_dm_ids ids;
     struct lvx_dm_info info;
     int rc;
     if ((rc = ids_of(ctx, sub->vg->name, sub, &ids)) < 0 ||
@@ -349,9 +367,9 @@ static void remove_made(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx
     struct saved_error first;
     save_error(ctx, &first);
     for (unsigned i = n; i-- > 0;) {
-        struct lv_ids ids;
+        struct lvx_dm_ids ids;
         if (made[i] && ids_of(ctx, subs[i]->vg->name, subs[i], &ids) == 0 &&
-            remove_device(ctx, dm, ids.name, false) == 0)
+            lvx_dm_remove_retry(ctx, dm, ids.name, false) == 0)
             lvx_dm_nodes_remove(ids.name, subs[i]->vg->name, link_of(subs[i]));
     }
     restore_error(ctx, &first);
@@ -391,7 +409,11 @@ static int dm_activate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
     struct lvx_buf table = LVX_BUF_INIT;
     struct lvx_dm dm;
     int rc;
+    bool has_snapshots;
+    const struct lvx_lv *head = lvx_dm_set_head(lv, &has_snapshots);
 
+    if (has_snapshots)
+        return lvx_dm_activate_set(ctx, head, opts);
     if (!lvx_map_lv_is_raid(lv) &&
         (rc = lvx_activation_dm_table(ctx, lv, opts && opts->partial, &table)) < 0) {
         lvx_buf_free(&table);
@@ -412,7 +434,7 @@ static int dm_activate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
 }
 
 /* Replace the table by the error target (I/O fails) and remove when last closed. */
-static int force_remove(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lv_ids *ids,
+static int force_remove(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_dm_ids *ids,
                         const struct lvx_lv *lv)
 {
     char table[64];
@@ -422,13 +444,13 @@ static int force_remove(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lv_
     if ((rc = lvx_dm_load(ctx, dm, ids->name, table, false)) < 0 ||
         (rc = lvx_dm_resume(ctx, dm, ids->name, NULL)) < 0)
         return rc;
-    return remove_device(ctx, dm, ids->name, true);
+    return lvx_dm_remove_retry(ctx, dm, ids->name, true);
 }
 
 static int deactivate_one(struct lvx_ctx *ctx, const struct lvx_lv *lv,
                          const struct lvx_activate_opts *opts)
 {
-    struct lv_ids ids;
+    struct lvx_dm_ids ids;
     struct lvx_dm dm;
     struct lvx_dm_info info;
     int rc;
@@ -447,9 +469,11 @@ static int deactivate_one(struct lvx_ctx *ctx, const struct lvx_lv *lv,
     if (info.open_count > 0)
         rc = force_remove(ctx, &dm, &ids, lv);
     else
-        rc = remove_device(ctx, &dm, ids.name, false);
+        rc = lvx_dm_remove_retry(ctx, &dm, ids.name, false);
     if (rc == 0)
         lvx_dm_nodes_remove(ids.name, lv->vg->name, link_of(lv));
+    if (rc == 0)       /* an origin whose snapshots were just taken away */
+        rc = lvx_dm_drop_real(ctx, &dm, lv);
 out:
     lvx_dm_close(&dm);
     return rc;
@@ -459,6 +483,12 @@ out:
 static int dm_deactivate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
                          const struct lvx_activate_opts *opts)
 {
+    bool has_snapshots;
+    const struct lvx_lv *head = lvx_dm_set_head(lv, &has_snapshots);
+    if (opts && opts->snapshot_only && lvx_lv_is_cow(lv))
+        return lvx_dm_deactivate_snapshot(ctx, lv, opts);
+    if (has_snapshots)
+        return lvx_dm_deactivate_set(ctx, head, opts);
     int rc = deactivate_one(ctx, lv, opts);
     if (rc < 0 || !lvx_map_lv_is_raid(lv))
         return rc;
@@ -470,11 +500,12 @@ static int dm_deactivate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
 }
 
 /* Open the control device and check that lv is active; *ids filled. */
-static int open_active(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char *vg_name,
-                       struct lvx_dm *dm, struct lv_ids *ids, struct lvx_dm_info *info)
+static int open_active(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char *layer,
+                       struct lvx_dm *dm, struct lvx_dm_ids *ids, struct lvx_dm_info *info)
 {
+    const char *vg_name = lv->vg->name;
     int rc;
-    if ((rc = ids_of(ctx, vg_name, lv, ids)) < 0 || (rc = lvx_dm_open(ctx, dm)) < 0)
+    if ((rc = lvx_dm_ids_of(ctx, lv, layer, ids)) < 0 || (rc = lvx_dm_open(ctx, dm)) < 0)
         return rc;
     if ((rc = lvx_dm_info(ctx, dm, ids->name, info)) == 0 && !info->exists)
         rc = lvx_error(ctx, ENXIO, "Logical volume %s/%s is not active.", vg_name, lv->name);
@@ -486,13 +517,13 @@ static int open_active(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char 
 static int dm_stage(struct lvx_ctx *ctx, const struct lvx_lv *lv,
                     const struct lvx_activate_opts *opts)
 {
-    struct lv_ids ids;
+    struct lvx_dm_ids ids;
     struct lvx_dm dm;
     struct lvx_dm_info info;
     struct lvx_buf table = LVX_BUF_INIT;
     int rc = lvx_activation_check(ctx, lv, opts);
     if (rc < 0 || (rc = lvx_activation_dm_table(ctx, lv, opts && opts->partial, &table)) < 0 ||
-        (rc = open_active(ctx, lv, lv->vg->name, &dm, &ids, &info)) < 0) {
+        (rc = open_active(ctx, lv, own_layer(lv), &dm, &ids, &info)) < 0) {
         lvx_buf_free(&table);
         return rc;
     }
@@ -504,23 +535,23 @@ static int dm_stage(struct lvx_ctx *ctx, const struct lvx_lv *lv,
 
 static int dm_swap(struct lvx_ctx *ctx, const struct lvx_lv *lv)
 {
-    struct lv_ids ids;
+    struct lvx_dm_ids ids;
     struct lvx_dm dm;
     struct lvx_dm_info info;
-    int rc = open_active(ctx, lv, lv->vg->name, &dm, &ids, &info);
+    int rc = open_active(ctx, lv, own_layer(lv), &dm, &ids, &info);
     if (rc < 0)
         return rc;
-    rc = swap_tables(ctx, &dm, ids.name);
+    rc = lvx_dm_swap_tables(ctx, &dm, ids.name);
     lvx_dm_close(&dm);
     return rc;
 }
 
 static int dm_unstage(struct lvx_ctx *ctx, const struct lvx_lv *lv)
 {
-    struct lv_ids ids;
+    struct lvx_dm_ids ids;
     struct lvx_dm dm;
     struct lvx_dm_info info;
-    int rc = open_active(ctx, lv, lv->vg->name, &dm, &ids, &info);
+    int rc = open_active(ctx, lv, own_layer(lv), &dm, &ids, &info);
     if (rc < 0)
         return rc;
     if (info.inactive_table)
@@ -532,11 +563,16 @@ static int dm_unstage(struct lvx_ctx *ctx, const struct lvx_lv *lv)
 static int dm_rename(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char *new_vg,
                      const char *new_lv)
 {
-    struct lv_ids ids;
+    struct lvx_dm_ids ids;
     struct lvx_dm dm;
     struct lvx_dm_info info;
     struct lvx_buf new_name = LVX_BUF_INIT;
-    int rc = open_active(ctx, lv, lv->vg->name, &dm, &ids, &info);
+    bool has_snapshots;
+    lvx_dm_set_head(lv, &has_snapshots);
+    if (has_snapshots)
+        return lvx_error(ctx, ENOTSUP, "Renaming active %s/%s (a snapshot or an origin with "
+                         "snapshots) is not supported by lvx yet.", lv->vg->name, lv->name);
+    int rc = open_active(ctx, lv, NULL, &dm, &ids, &info);
     if (rc < 0)
         return rc;
     if (lvx_dm_lv_name(&new_name, new_vg, new_lv, NULL) < 0) {
@@ -588,7 +624,7 @@ static bool parse_raid_status(const char *line, struct lvx_lv_kstate *out)
 
 static int dm_status(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_lv_kstate *out)
 {
-    struct lv_ids ids;
+    struct lvx_dm_ids ids;
     struct lvx_dm dm;
     struct lvx_dm_info info;
     int rc;
@@ -599,6 +635,8 @@ static int dm_status(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_lv
     if ((rc = ids_of(ctx, lv->vg->name, lv, &ids)) < 0 || (rc = lvx_dm_open(ctx, &dm)) < 0)
         return rc;
     rc = lvx_dm_info(ctx, &dm, ids.name, &info);
+    if (rc == 0 && info.exists && lvx_lv_is_cow(lv))
+        rc = lvx_dm_snapshot_usage(ctx, &dm, ids.name, out);
     if (rc == 0 && info.exists && info.live_table && lvx_map_lv_is_raid(lv)) {
         struct lvx_buf st = LVX_BUF_INIT;
         if (lvx_dm_table(ctx, &dm, ids.name, true, &st) == 0)

@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "map/dm_names.h"
+#include "map/map.h"
 #include "nodes/dm_nodes.h"
 #include "nodes/user_nodes.h"
 #include "daemon/daemon.h"
@@ -85,6 +86,8 @@ static void geometry_hint(struct lvx_ctx *ctx, uint64_t io_min, uint64_t io_opt)
 static int user_activate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
                          const struct lvx_activate_opts *opts)
 {
+    if (lvx_map_refuse_snapshots(ctx, lv) < 0)
+        return ctx->err;
     struct lvx_buf req = LVX_BUF_INIT, reply = LVX_BUF_INIT;
     /* FLAGS: 1 read-only, 2 partial (the daemon serves the present PVs, the missing
      * ones' extents fail with EIO) */
@@ -134,7 +137,8 @@ static int user_deactivate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
 static int user_stage(struct lvx_ctx *ctx, const struct lvx_lv *lv,
                       const struct lvx_activate_opts *opts)
 {
-    return lvx_activation_check(ctx, lv, opts);   /* the new mapping goes live at swap */
+    int rc = lvx_activation_check(ctx, lv, opts);   /* the new mapping goes live at swap */
+    return rc < 0 ? rc : lvx_map_refuse_snapshots(ctx, lv);
 }
 
 static int user_swap(struct lvx_ctx *ctx, const struct lvx_lv *lv)

@@ -52,6 +52,9 @@ int lvx_actcmd_activate(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
                         const struct lvx_lv *lv);
 int lvx_actcmd_deactivate(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
                           const struct lvx_lv *lv, bool force);
+/* Deactivate only the snapshot of a COW LV (its origin and other snapshots stay). */
+int lvx_actcmd_deactivate_snapshot(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
+                                   const struct lvx_lv *cow, bool force);
 
 /* vgchange -a y|n over the named VGs (lvx_cmd_vg_names()). */
 int lvx_actcmd_vgchange(struct lvx_cmd_env *env, char **names, unsigned count, bool activate);

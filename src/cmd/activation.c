@@ -23,6 +23,7 @@
 #include "cmd/lvcmd.h"
 #include "cmd/vgcmd.h"
 #include "config/config.h"
+#include "model/snapshot.h"
 #include "report/report.h"
 
 /* The activation mode as LVM2 takes it: lvm.conf activation/activation_mode (default
@@ -161,8 +162,23 @@ int lvx_actcmd_activate(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
     return 0;
 }
 
+static int deactivate(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
+                      const struct lvx_lv *lv, bool force, bool snapshot_only);
+
 int lvx_actcmd_deactivate(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
                           const struct lvx_lv *lv, bool force)
+{
+    return deactivate(env, a, lv, force, false);
+}
+
+int lvx_actcmd_deactivate_snapshot(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
+                                   const struct lvx_lv *cow, bool force)
+{
+    return deactivate(env, a, cow, force, true);
+}
+
+static int deactivate(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
+                      const struct lvx_lv *lv, bool force, bool snapshot_only)
 {
     struct lvx_lv_kstate ks;
     if (!lvx_actcmd_is_active(env, a, lv, &ks))
@@ -176,6 +192,7 @@ int lvx_actcmd_deactivate(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
         return 0;
     struct lvx_activate_opts o = a->opts;
     o.force = force;
+    o.snapshot_only = snapshot_only;
     if (a->be->deactivate(env->ctx, lv, &o) < 0)
         return lvx_cmd_fail(env);
     return 0;
@@ -269,6 +286,25 @@ int lvx_actcmd_vgchange(struct lvx_cmd_env *env, char **names, unsigned count, b
     return activate_each(env, names, count, activate, vg_activation);
 }
 
+/* lvchange -a of a COW LV changes its origin and all its snapshots: LVM2's question
+ * first (not with -y).  0, or LVX_EXIT_FAILED when the answer is no. */
+static int confirm_snapshot_change(struct lvx_cmd_env *env, const struct lvx_lv *lv)
+{
+    const struct lvx_seg *cs = lvx_lv_cow_snapshot_seg(lv);
+    if (!cs || !cs->origin_lv || env->args->count[LVX_OPT_YES])
+        return 0;
+    unsigned others = lvx_lv_snapshot_segs(cs->origin_lv, NULL, 0) - 1;
+    const char *more = others ? lvx_pool_printf(env->pool, " and %u other snapshot(s)", others)
+                              : "";
+    const char *q = lvx_pool_printf(env->pool, "Change of snapshot %s/%s will also change its "
+                                    "origin %s/%s%s. Proceed?", lv->vg->name, lv->name,
+                                    lv->vg->name, cs->origin_lv->name, more);
+    if (lvx_lvcmd_confirm(q))
+        return 0;
+    lvx_cmd_errorf("Logical volume %s/%s not changed.", lv->vg->name, lv->name);
+    return LVX_EXIT_FAILED;
+}
+
 static int lvchange_one(struct lvx_cmd_env *env, const struct lvx_actcmd *a, const char *arg,
                         bool activate)
 {
@@ -289,14 +325,16 @@ static int lvchange_one(struct lvx_cmd_env *env, const struct lvx_actcmd *a, con
         } else if (activate && skipped_lv(env, lv)) {       /* LVM2: skipped, exit 0 */
             lvx_info(env->ctx, "Skipping activation of %s/%s: it is flagged to be skipped "
                      "(use -K).", vgname, lvname);
-        } else {
+        } else if (!(rc = confirm_snapshot_change(env, lv))) {
             rc = change_lv(env, a, lv, activate);
         }
     } else {
         for (unsigned i = 0; i < u.vg->lv_count; i++) {
             if (!wanted_lv(env, u.vg->lvs[i], activate))
                 continue;
-            int r = change_lv(env, a, u.vg->lvs[i], activate);
+            int r = confirm_snapshot_change(env, u.vg->lvs[i]);
+            if (!r)
+                r = change_lv(env, a, u.vg->lvs[i], activate);
             if (r > rc)
                 rc = r;
         }

@@ -44,7 +44,7 @@ static const enum lvx_opt_id lvcreate_opts[] = {
     LVX_OPT_ADDTAG, LVX_OPT_ZERO, LVX_OPT_WIPESIGNATURES, LVX_OPT_ACTIVATE, LVX_OPT_PERSISTENT,
     LVX_OPT_MAJOR, LVX_OPT_MINOR, LVX_OPT_IGNOREACTIVATIONSKIP, LVX_OPT_NOUDEVSYNC,
     LVX_OPT_MIRRORS, LVX_OPT_REGIONSIZE, LVX_OPT_NOSYNC, LVX_OPT_MINRECOVERYRATE,
-    LVX_OPT_MAXRECOVERYRATE, END };
+    LVX_OPT_MAXRECOVERYRATE, LVX_OPT_SNAPSHOT, LVX_OPT_CHUNKSIZE, END };
 static const enum lvx_opt_id lvresize_opts[] = {
     LVX_OPT_SIZE, LVX_OPT_EXTENTS, LVX_OPT_STRIPES, LVX_OPT_STRIPESIZE, LVX_OPT_ALLOC, END };
 static const enum lvx_opt_id lvchange_opts[] = {
@@ -124,7 +124,8 @@ static const struct lvx_command command_table[] = {
       "or a percentage of the VG, of its free space or of the PVs named), linear or striped "
       "(--stripes, --stripesize), allocated from the PVs named (optionally PV:PE-PE ranges) or "
       "from the whole VG. The new LV is activated and its first 4 KiB zeroed unless -an or -Zn "
-      "says otherwise." },
+      "says otherwise. --type raid* (or -m) makes a RAID LV; -s (--snapshot) makes a COW "
+      "snapshot of the origin LV given as first argument (VG/ORIGIN)." },
     { "lvchange", lvx_cmd_lvchange, "Change the attributes of logical volume(s)",
       "VG|VG/LV ...", lvchange_opts,
       "Changes the attributes of logical volumes: permission, read-ahead, allocation policy, "
@@ -148,7 +149,8 @@ static const struct lvx_command command_table[] = {
     { "lvremove", lvx_cmd_lvremove, "Remove logical volume(s) from the system",
       "VG|VG/LV ...", no_opts,
       "Removes logical volumes from their volume group. An active LV is deactivated first, "
-      "after a prompt (answered yes by -y or -f)." },
+      "after a prompt (answered yes by -y or -f). A RAID LV goes with its sub-LVs, a snapshot "
+      "with its internal snapshot LV, an origin after its snapshots." },
     { "lvrename", lvx_cmd_lvrename, "Rename a logical volume", "VG OLD NEW | VG/OLD VG/NEW",
       no_opts,
       "Renames a logical volume within its volume group (VG OLD NEW, or VG/OLD VG/NEW). An "

@@ -21,6 +21,8 @@
 
 #include <errno.h>
 #include <stdlib.h>
+
+#include "model/snapshot.h"
 #include <string.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -41,6 +43,12 @@ struct create_opts {
     char **pv_args;
     unsigned pv_arg_count;
     const struct lvx_opt_val *tags; /* --addtag values */
+    bool snapshot;                  /* -s: a COW snapshot of origin_name */
+    const char *origin_name;
+    uint32_t chunk;                 /* -s: chunk size, sectors */
+    struct lvx_lv *origin;          /* -s: found in the VG */
+    bool fixed_leak;                /* -s: the kernel's snapshot target does not leak
+                                       (LVM2 asks it; lvx: the dm backend is in use) */
     struct lvx_raid_opts raid;      /* raid.type NULL: linear/striped */
     bool fixed_minor;               /* -My / --minor */
     int64_t major, minor;
@@ -48,10 +56,32 @@ struct create_opts {
 
 /* ---- command line ------------------------------------------------------------- */
 
+/* -s [VG/]ORIGIN: the first argument is the origin (its VG, or the one of -n VG/NAME). */
+static int origin_arg(struct lvx_cmd_env *env, struct create_opts *o)
+{
+    if (env->args->argc < 1) {
+        lvx_cmd_errorf("Please specify a logical volume to act as the snapshot origin.");
+        return LVX_EXIT_INVALID;
+    }
+    const char *arg = env->args->argv[0], *vg = NULL, *lv = arg;
+    if (strchr(arg, '/') && (!lvx_lvcmd_split_name(env, arg, &vg, &lv) || !lv)) {
+        lvx_cmd_errorf("Invalid logical volume name %s.", arg);
+        return LVX_EXIT_INVALID;
+    }
+    o->vg_name = vg;
+    o->origin_name = lv;
+    o->pv_args = env->args->argv + 1;
+    o->pv_arg_count = (unsigned)env->args->argc - 1;
+    return 0;
+}
+
 static int names_arg(struct lvx_cmd_env *env, struct create_opts *o)
 {
     const char *n = env->args->value[LVX_OPT_NAME];
-    if (env->args->argc > 0) {
+    int orc;
+    if (o->snapshot && (orc = origin_arg(env, o)))
+        return orc;
+    if (!o->snapshot && env->args->argc > 0) {
         const char *vg, *lv;
         if (!lvx_lvcmd_split_name(env, env->args->argv[0], &vg, &lv) || lv) {
             lvx_cmd_errorf("Invalid volume group name %s.", env->args->argv[0]);
@@ -76,6 +106,10 @@ static int names_arg(struct lvx_cmd_env *env, struct create_opts *o)
         n = lv;
     }
     o->lv_name = n;
+    if (!o->vg_name && o->snapshot) {
+        lvx_cmd_errorf("The origin name should include the volume group.");
+        return LVX_EXIT_INVALID;
+    }
     if (!o->vg_name) {
         lvx_cmd_errorf("Please provide a volume group name");
         return LVX_EXIT_INVALID;
@@ -112,6 +146,10 @@ static int stripes_arg(struct lvx_cmd_env *env, struct create_opts *o)
     int rc = lvx_lvcreate_raid_args(env, &o->raid);
     if (rc)
         return rc;
+    if (o->raid.type && o->snapshot) {
+        lvx_cmd_errorf("lvx lvcreate -s makes COW snapshots only, not %s LVs.", o->raid.type->name);
+        return LVX_EXIT_INVALID;
+    }
     if (o->raid.type) {             /* rounding follows the data stripes */
         o->stripes = o->raid.stripes;
         o->stripe_size = o->raid.stripe_size;
@@ -119,7 +157,8 @@ static int stripes_arg(struct lvx_cmd_env *env, struct create_opts *o)
     }
     if ((rc = lvx_lvcmd_stripe_args(env, &o->stripes, &o->stripe_size)))
         return rc;
-    if (type && strcmp(type, "linear") != 0 && strcmp(type, "striped") != 0) {
+    if (type && strcmp(type, "linear") != 0 && strcmp(type, "striped") != 0 &&
+        strcmp(type, "snapshot") != 0) {
         if (!segtype_known(type)) {
             lvx_warn(env->ctx, "WARNING: Unrecognised segment type %s", type);
             lvx_cmd_errorf("Invalid argument for --type: %s", type);
@@ -211,13 +250,37 @@ static int persistent_args(struct lvx_cmd_env *env, struct create_opts *o)
     return 0;
 }
 
+/* -c (only with -s and a size, as LVM2) */
+static int snapshot_args(struct lvx_cmd_env *env, struct create_opts *o)
+{
+    bool given = env->args->count[LVX_OPT_CHUNKSIZE] > 0;
+    if (given && !o->snapshot) {
+        lvx_cmd_errorf("Command does not accept option: --chunksize %s.",
+                       env->args->value[LVX_OPT_CHUNKSIZE]);
+        return LVX_EXIT_INVALID;
+    }
+    o->chunk = LVX_SNAPSHOT_DEFAULT_CHUNK;
+    if (given) {
+        uint64_t c = env->args->val[LVX_OPT_CHUNKSIZE].sectors;
+        if (c < LVX_SNAPSHOT_DEFAULT_CHUNK || c > LVX_SNAPSHOT_MAX_CHUNK || (c & (c - 1))) {
+            lvx_cmd_errorf("Chunk size must be a power of 2 in the range 4K to 512K.");
+            return LVX_EXIT_INVALID;
+        }
+        o->chunk = (uint32_t)c;
+    }
+    return 0;
+}
+
 static int parse_create_args(struct lvx_cmd_env *env, struct create_opts *o)
 {
     bool given;
     int rc;
 
     memset(o, 0, sizeof(*o));
-    if ((rc = names_arg(env, o)) || (rc = lvx_lvcmd_size_args(env, false, true, &o->size)) ||
+    const char *type = env->args->value[LVX_OPT_TYPE];
+    o->snapshot = env->args->count[LVX_OPT_SNAPSHOT] || (type && !strcmp(type, "snapshot"));
+    if ((rc = snapshot_args(env, o)) || (rc = names_arg(env, o)) ||
+        (rc = lvx_lvcmd_size_args(env, false, !o->snapshot, &o->size)) ||
         (rc = stripes_arg(env, o)) || (rc = lvx_lvcmd_alloc_arg(env, &o->policy, &given)) ||
         (rc = permission_arg(env, &o->read_only, &given)) ||
         (rc = lvx_lvcmd_read_ahead_arg(env, &given, &o->read_ahead)) ||
@@ -228,11 +291,15 @@ static int parse_create_args(struct lvx_cmd_env *env, struct create_opts *o)
     bool wipe = lvx_cmd_bool(env, LVX_OPT_WIPESIGNATURES, o->zero);
     /* signatures live at the start: -W y without -Z is served by the same 4 KiB */
     o->zero = o->zero || (env->args->count[LVX_OPT_WIPESIGNATURES] && wipe);
-    if (o->size.percent == LVX_PCT_LV) {
+    if (o->size.percent == LVX_PCT_LV && !o->snapshot) {
         lvx_cmd_errorf("Please express size as %%FREE, %%PVS or %%VG.");
         return LVX_EXIT_FAILED;
     }
-    if (o->size.percent == LVX_PCT_ORIGIN) {
+    if (o->snapshot && o->size.percent == LVX_PCT_LV) {
+        lvx_cmd_errorf("Please express size as %%FREE, %%ORIGIN, %%PVS or %%VG.");
+        return LVX_EXIT_FAILED;
+    }
+    if (o->size.percent == LVX_PCT_ORIGIN && !o->snapshot) {
         lvx_cmd_errorf("%%ORIGIN is only valid for snapshots: please express size as %%FREE, "
                        "%%PVS or %%VG.");
         return LVX_EXIT_FAILED;
@@ -270,6 +337,11 @@ static uint64_t wanted_extents(struct lvx_cmd_env *env, const struct lvx_vg *vg,
         if (o->size.value % e)
             lvx_notice(env->ctx, "Rounding up size to full physical extent %s",
                        lvx_lvcmd_size(env, ext * e));
+    } else if (o->size.percent == LVX_PCT_ORIGIN) {
+        /* the COW's metadata estimate plus the percentage of the origin, rounded up */
+        uint64_t ole = o->origin->le_count;
+        ext = lvx_cow_max_extents(o->origin, o->chunk, o->fixed_leak) - ole +
+              (ole * o->size.value + 99) / 100;
     } else if (o->size.percent != LVX_PCT_NONE) {
         uint64_t pct = o->size.value;
         if (pct > 100 && o->size.percent != LVX_PCT_VG)
@@ -289,6 +361,14 @@ static uint64_t wanted_extents(struct lvx_cmd_env *env, const struct lvx_vg *vg,
                        "%u extents.", (unsigned long long)ext,
                        lvx_lvcmd_size(env, e), UINT32_MAX);
         return 0;
+    }
+    if (o->snapshot) {
+        uint64_t max = lvx_cow_max_extents(o->origin, o->chunk, o->fixed_leak);
+        if (max < ext) {
+            lvx_notice(env->ctx, "Reducing COW size %s down to maximum usable size %s.",
+                       lvx_lvcmd_size(env, ext * e), lvx_lvcmd_size(env, max * e));
+            ext = max;
+        }
     }
     if (o->stripes > 1 && ext % o->stripes) {
         uint64_t up = (ext / o->stripes + 1) * o->stripes;
@@ -361,6 +441,68 @@ static int zero_or_undo(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
     return LVX_EXIT_FAILED;
 }
 
+/* -s: the origin exists and can have a snapshot (LVM2's validate_snapshot_origin, for the
+ * LV kinds lvx makes), a size was given, and the origin's state allows it. */
+static int check_origin(struct lvx_cmd_env *env, struct lvx_vg *vg, struct create_opts *o,
+                        const struct lvx_actcmd *act)
+{
+    o->origin = lvx_vg_find_lv(vg, o->origin_name);
+    if (!o->origin) {
+        lvx_cmd_errorf("Snapshot origin LV %s not found in Volume group %s.", o->origin_name,
+                       vg->name);
+        return LVX_EXIT_FAILED;
+    }
+    if (!o->size.given) {
+        lvx_cmd_errorf("Please specify either size or extents with snapshots.");
+        return LVX_EXIT_FAILED;
+    }
+    const struct lvx_lv *org = o->origin;
+    const char *err = lvx_lv_is_cow(org) ? "snapshots"
+                      : lvx_lv_is_snapshot_internal(org) || !lvx_lv_is_visible(org)
+                          ? "hidden volumes"
+                          : NULL;
+    if (err) {
+        lvx_cmd_errorf("Snapshots of %s are not supported.", err);
+        return LVX_EXIT_FAILED;
+    }
+    for (unsigned i = 0; i < org->seg_count; i++)
+        if (org->segs[i].kind != LVX_SEG_STRIPED) {
+            lvx_cmd_errorf("lvx makes snapshots of linear and striped LVs only (%s/%s has a %s "
+                           "segment).", vg->name, org->name, org->segs[i].type_name);
+            return LVX_EXIT_FAILED;
+        }
+    o->fixed_leak = act && act->be == &lvx_activation_dm;
+    /* the user-space backend serves no snapshot: an origin active there must stay as it is */
+    if (act && act->be && act->be != &lvx_activation_dm &&
+        lvx_actcmd_is_active(env, act, org, NULL)) {
+        lvx_cmd_errorf("Cannot snapshot %s/%s: it is active in the %s activation backend, which "
+                       "does not support snapshots yet.", vg->name, org->name, act->be->name);
+        return LVX_EXIT_FAILED;
+    }
+    return 0;
+}
+
+/* -s after the COW LV is committed and zeroed: tie it to its origin (snapshotN), commit,
+ * and load the origin's new device set when it is active. */
+static int make_snapshot(struct lvx_cmd_env *env, struct lvx_vg_update *u,
+                         const struct create_opts *o, struct lvx_lv *cow,
+                         const struct lvx_actcmd *act)
+{
+    struct lvx_vg *vg = u->vg;
+    bool active = act && act->be && lvx_actcmd_is_active(env, act, o->origin, NULL);
+    if (o->read_only)
+        cow->status &= ~LVX_LV_WRITE;   /* writable only for the zeroing, as LVM2 */
+    lvx_vg_add_snapshot(vg, o->origin, cow, o->chunk);
+    int rc = lvx_lvcmd_commit(env, u);
+    if (rc)
+        return rc;
+    if (active && !env->args->count[LVX_OPT_TEST] && (rc = lvx_actcmd_activate(env, act, o->origin))) {
+        lvx_cmd_errorf("Aborting. Manual intervention required.");
+        return rc;
+    }
+    return 0;
+}
+
 /* Activate a new LV; as LVM2, one that cannot be activated is taken out again. */
 static int activate_new(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
                         const struct lvx_actcmd *act)
@@ -426,7 +568,8 @@ static int create_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
     int rc;
 
     const char *name = o->lv_name ? o->lv_name : first_free_name(env, vg);
-    if ((rc = lvx_lvcmd_check_new_name(vg, name)) || (rc = check_vg_room(vg)))
+    if ((o->snapshot && (rc = check_origin(env, vg, o, act))) ||
+        (rc = lvx_lvcmd_check_new_name(vg, name)) || (rc = check_vg_room(vg)))
         return rc;
     if (o->stripe_size > vg->extent_size) {
         lvx_notice(env->ctx, "Reducing requested stripe size %s to maximum, physical extent "
@@ -441,6 +584,14 @@ static int create_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
     uint64_t ext = wanted_extents(env, vg, maps, o, pvs, pv_count);
     if (!ext)
         return LVX_EXIT_FAILED;
+    if (o->snapshot && !lvx_cow_min_ok(vg, ext, o->chunk)) {
+        uint64_t min = (uint64_t)LVX_SNAPSHOT_MIN_CHUNKS * o->chunk;
+        lvx_cmd_errorf("Snapshot volume cannot be smaller than %u chunks (%llu extents, %s).",
+                       LVX_SNAPSHOT_MIN_CHUNKS,
+                       (unsigned long long)((min + vg->extent_size - 1) / vg->extent_size),
+                       lvx_lvcmd_size(env, min));
+        return LVX_EXIT_FAILED;
+    }
 
     if (o->raid.type)
         return create_raid(env, u, o, act, maps, pvs, pv_count, name, ext);
@@ -458,16 +609,21 @@ static int create_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
         return lvx_cmd_fail(env);
 
     struct lvx_lv *lv = new_lv(vg, o, name);
+    if (o->snapshot)
+        lv->status |= LVX_LV_WRITE;     /* the exception store must be zeroed */
     if (lvx_alloc_append(env->ctx, lv, &res) < 0)
         return lvx_cmd_fail(env);
     if ((rc = lvx_lvcmd_commit(env, u)))
         return rc;
-    bool zero = o->zero && !o->read_only;
+    bool zero = o->snapshot || (o->zero && !o->read_only);
     if (zero && !env->args->count[LVX_OPT_TEST] && (rc = zero_or_undo(env, u, lv)))
         return rc;
     if (!zero)
         lvx_warn(env->ctx, "WARNING: Logical volume %s/%s not zeroed.", vg->name, lv->name);
-    if (act && (rc = lvx_actcmd_activate(env, act, lv))) {
+    if (o->snapshot) {
+        if ((rc = make_snapshot(env, u, o, lv, act)))
+            return rc;
+    } else if (act && (rc = lvx_actcmd_activate(env, act, lv))) {
         /* as LVM2: a new LV that cannot be activated is taken out again */
         lvx_vg_remove_lv(u->vg, lv);
         if (lvx_lvcmd_commit(env, u) == 0)
@@ -488,6 +644,16 @@ int lvx_cmd_lvcreate(struct lvx_cmd_env *env)
         return rc;
     struct lvx_actcmd act;
     bool activate = lvx_lvcmd_wants_activation(env, true);
+    if (o.snapshot) {
+        /* a snapshot is active when its origin is: the backend is needed only then */
+        if ((rc = activate ? lvx_actcmd_init_activating(env, &act) : lvx_actcmd_init(env, &act)))
+            return rc;
+        if ((rc = lvx_lvcmd_begin(env, o.vg_name, &u)))
+            return rc;
+        rc = create_in_vg(env, &u, &o, &act);
+        lvx_vg_update_end(&u);
+        return rc;
+    }
     if (activate && (rc = lvx_actcmd_init_activating(env, &act)))
         return rc;
     if (activate && !act.be && !act.off) {

@@ -14,6 +14,7 @@
 #include "cmd/lvcmd.h"
 
 #include "cmd/actcmd.h"
+#include "model/snapshot.h"
 
 #include <errno.h>
 #include <string.h>
@@ -265,6 +266,41 @@ static int check_direction(const struct lvx_lv *lv, enum direction *dir, uint64_
     return 0;
 }
 
+/* An origin of snapshots, as LVM2: never reduced, resized only while inactive (lvx
+ * does not resize them at all yet). */
+static int check_origin(struct lvx_cmd_env *env, const struct lvx_lv *lv, enum direction dir)
+{
+    struct lvx_actcmd act;
+    if (dir != EXTEND) {
+        lvx_cmd_errorf("Snapshot origin volumes cannot be reduced in size yet.");
+        return LVX_EXIT_FAILED;
+    }
+    if (lvx_actcmd_init(env, &act) == 0 && lvx_actcmd_is_active(env, &act, lv, NULL)) {
+        lvx_cmd_errorf("Snapshot origin volumes can be resized only while inactive: try "
+                       "lvchange -an.");
+        return LVX_EXIT_FAILED;
+    }
+    lvx_cmd_errorf("Can't resize logical volume %s/%s: lvx does not resize snapshot origins "
+                   "yet.", lv->vg->name, lv->name);
+    return LVX_EXIT_FAILED;
+}
+
+/* A COW LV grows no larger than its origin can fill (LVM2's "Reached maximum COW
+ * size").  true when it is there already: nothing to do. */
+static bool cap_cow(struct lvx_cmd_env *env, const struct lvx_lv *lv, uint64_t *new_count)
+{
+    const struct lvx_seg *snap = lvx_lv_cow_snapshot_seg(lv);
+    struct lvx_actcmd act;
+    bool fixed_leak = lvx_actcmd_init(env, &act) == 0 && act.be == &lvx_activation_dm;
+    uint64_t max = lvx_cow_max_extents(snap->origin_lv, snap->chunk_size, fixed_leak);
+    if (max >= *new_count)
+        return false;
+    lvx_notice(env->ctx, "Reached maximum COW size %s (%llu extents).",
+               lvx_lvcmd_size(env, max * lv->vg->extent_size), (unsigned long long)max);
+    *new_count = max;
+    return max <= lv->le_count;
+}
+
 static int resize_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct resize_opts *o)
 {
     struct lvx_lv *lv = lvx_vg_find_lv(u->vg, o->lv_name);
@@ -278,7 +314,8 @@ static int resize_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
         lvx_cmd_errorf("Failed to find logical volume \"%s/%s\"", o->vg_name, o->lv_name);
         return LVX_EXIT_FAILED;
     }
-    if (lvx_lvcmd_refuse_complex(lv, "resize"))
+    bool cow = lvx_lv_is_cow(lv), origin = lvx_lv_snapshot_segs(lv, NULL, 0) > 0;
+    if (!cow && !origin && lvx_lvcmd_refuse_complex(lv, "resize"))
         return LVX_EXIT_FAILED;
     if ((rc = lvx_lvcmd_pv_args(env, u->vg, o->pv_args, o->pv_arg_count, &pvs, &pv_count)) ||
         (rc = lvx_lvcmd_free_maps(env, u, &maps)))
@@ -287,6 +324,10 @@ static int resize_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
         return LVX_EXIT_FAILED;
     if ((rc = check_direction(lv, &o->dir, new_count)))
         return rc;
+    if (origin && (rc = check_origin(env, lv, o->dir)))
+        return rc;
+    if (cow && o->dir == EXTEND && cap_cow(env, lv, &new_count))
+        return 0;
 
     uint64_t old_count = lv->le_count;
     if (o->dir == EXTEND) {

@@ -3,8 +3,11 @@
  * cmd/lvtable.c - `lvx lvtable [VG|VG/LV ...]`: the device-mapper table each LV would
  * be activated with (map/map.h, lvm2-format.md §15), as `dmsetup table` prints it:
  * the bare lines for a single LV, "<dm-name>: <line>" lines when several LVs are
- * shown (all visible LVs of the VGs named, or of every VG).  A RAID LV's line names
- * its sub-LVs' devices, so it is printed only while they are active (device-mapper).
+ * shown (all visible LVs of the VGs named, or of every VG).  An origin with snapshots
+ * and a COW LV have two devices each (snapshot-origin + -real, snapshot + -cow): their
+ * lines are always prefixed, other devices of the set named by their kernel device
+ * numbers when active (activate/dm_snapshot.c).  A RAID LV's line names its sub-LVs'
+ * devices, so it is printed only while they are active (device-mapper).
  */
 #include "cmd/lvcmd.h"
 #include "cmd/toolkit.h"
@@ -35,6 +38,8 @@ static int table_of(struct lvx_cmd_env *env, struct lvx_buf *out, const struct l
                     bool prefixed)
 {
     struct lvx_buf t = LVX_BUF_INIT;
+    if (lvx_activation_has_snapshots(lv))     /* two devices each: always prefixed */
+        return lvx_activation_dm_set_lines(env->ctx, lv, out) < 0 ? lvx_cmd_fail(env) : 0;
     /* a RAID LV's line names its active sub-LVs' devices: asked from device-mapper */
     int r = lvx_map_lv_is_raid(lv) ? lvx_activation_dm_table(env->ctx, lv, false, &t)
                                    : lvx_map_dm_table(env->ctx, lv, &t);

@@ -100,6 +100,8 @@ enum lvx_opt_id {
     LVX_OPT_ACTIVATE,       /* -a/--activate y|n */
     LVX_OPT_ACTIVATIONMODE, /* --activationmode partial|degraded|complete */
     LVX_OPT_PARTIAL,        /* -P/--partial (= --activationmode partial; ignored by reports) */
+    LVX_OPT_SNAPSHOT,       /* -s/--snapshot (lvcreate: a COW snapshot of the origin LV) */
+    LVX_OPT_CHUNKSIZE,      /* -c/--chunksize SIZE[k|unit] (lvcreate -s) */
     LVX_OPT_IGNOREACTIVATIONSKIP, /* -K/--ignoreactivationskip (lvchange/vgchange/lvcreate -a) */
     /* VG commands (vgcreate, vgchange, vgreduce, vgck, vgcfgrestore, ...) */
     LVX_OPT_PHYSICALEXTENTSIZE, /* -s/--physicalextentsize SIZE[m|unit] */

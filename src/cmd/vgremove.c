@@ -16,6 +16,7 @@
 #include "cmd/actcmd.h"
 #include "meta/commit.h"
 #include "meta/vgops.h"
+#include "model/snapshot.h"
 
 /* Deactivate every active LV of vg; false (message printed) when one stays active. */
 static bool deactivate_lvs(struct lvx_cmd_env *env, const struct lvx_vg *vg)
@@ -30,13 +31,31 @@ static bool deactivate_lvs(struct lvx_cmd_env *env, const struct lvx_vg *vg)
     return true;
 }
 
+static void report_removed(struct lvx_cmd_env *env, const struct lvx_lv *lv, bool *said)
+{
+    if (said[lv->index])
+        return;
+    said[lv->index] = true;
+    lvx_notice(env->ctx, "Logical volume \"%s\" successfully removed.", lv->name);
+}
+
+/* In LVM2's order: an origin's snapshots just before it. */
 static void report_removed_lvs(struct lvx_cmd_env *env, const struct lvx_vg *vg)
 {
     bool *visible = lvx_pool_alloc(env->pool, (vg->lv_count + 1) * sizeof(bool));
+    bool *said = lvx_pool_alloc(env->pool, (vg->lv_count + 1) * sizeof(bool));
+    memset(said, 0, (vg->lv_count + 1) * sizeof(bool));
     lvx_vg_lv_visibility(vg, visible);
-    for (unsigned l = 0; l < vg->lv_count; l++)
-        if (visible[l])
-            lvx_notice(env->ctx, "Logical volume \"%s\" successfully removed.", vg->lvs[l]->name);
+    for (unsigned l = 0; l < vg->lv_count; l++) {
+        if (!visible[l])
+            continue;
+        unsigned n = lvx_lv_snapshot_segs(vg->lvs[l], NULL, 0);
+        const struct lvx_seg **snaps = lvx_pool_alloc(env->pool, (n + 1) * sizeof(*snaps));
+        lvx_lv_snapshot_segs(vg->lvs[l], snaps, n);
+        for (unsigned i = 0; i < n; i++)
+            report_removed(env, snaps[i]->cow_lv, said);
+        report_removed(env, vg->lvs[l], said);
+    }
 }
 
 static bool carries_vg(const struct lvx_vg *vg, const struct lvx_scan_pv *spv)

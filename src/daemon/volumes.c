@@ -197,6 +197,7 @@ static int load(struct lvx_ctx *ctx, const char *vgname, const char *lvname, con
     /* partial: a missing PV keeps fd -1 and its areas map to error: EIO there */
     struct lvx_map_prepared *map;
     if ((rc = lvx_map_check_activatable(ctx, lv, partial)) < 0 ||
+        (rc = lvx_map_refuse_snapshots(ctx, lv)) < 0 ||
         (rc = lvx_map_prepare(ctx, l->set->pool, lv, partial ? LVX_MAP_MISSING_IS_ERROR : 0,
                               &map)) < 0)
         goto fail;

@@ -374,10 +374,14 @@ static void export_lv(struct exporter *ex, struct lvx_cfg_node *lvs, const struc
         export_seg(ex, sec, &lv->segs[s], s + 1);
 }
 
-/* LVM2's notion for ordering: VISIBLE status, or a snapshot COW LV whose origin is
- * visible.  cow_origin[i] is the origin of LV i when it is a COW LV. */
+/* LVM2's notion for ordering (lv_is_visible): VISIBLE status, or a snapshot COW LV whose
+ * origin is visible; the internal snapshotN LV never.  cow_origin[i] is the origin of LV i when it is a COW LV. */
 static bool written_as_visible(const struct lvx_lv *lv, const struct lvx_lv *const *cow_origin)
 {
+    /* snapshotN (carries the snapshot segment) is never visible, whatever its status */
+    for (unsigned s = 0; s < lv->seg_count; s++)
+        if (lv->segs[s].kind == LVX_SEG_SNAPSHOT)
+            return false;
     if (lv->status & LVX_LV_VISIBLE)
         return true;
     const struct lvx_lv *origin = cow_origin[lv->index];

@@ -4,11 +4,15 @@
  * Its segments must be of kinds the targets map (striped/linear over PVs, error,
  * zero), and none of its areas may be on a missing PV unless partial activation was
  * asked.  Both the activation backends (activate/) and the daemon check this.
- * Entry points: lvx_map_lv_partial(), lvx_map_check_activatable().
+ * COW snapshots are served by the kernel only: lvx_map_refuse_snapshots() says so for
+ * the user-space backend and the daemon.
+ * Entry points: lvx_map_lv_partial(), lvx_map_check_activatable(), lvx_map_refuse_snapshots().
  */
 #include "map/map.h"
 
 #include <errno.h>
+
+#include "model/snapshot.h"
 
 bool lvx_map_pv_missing(const struct lvx_pv *pv)
 {
@@ -52,4 +56,13 @@ int lvx_map_check_activatable(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool
         return lvx_error(ctx, ENODEV, "Refusing activation of partial LV %s/%s.  Use "
                          "'--activationmode partial' to override.", vg, lv->name);
     return 0;
+}
+
+int lvx_map_refuse_snapshots(struct lvx_ctx *ctx, const struct lvx_lv *lv)
+{
+    if (!lvx_lv_is_cow(lv) && lvx_lv_snapshot_segs(lv, NULL, 0) == 0)
+        return 0;
+    return lvx_error(ctx, ENOTSUP, "Activation of logical volume %s/%s (%s) is not supported by "
+                     "the user-space backend yet.", lv->vg->name, lv->name,
+                     lvx_lv_is_cow(lv) ? "a snapshot" : "an origin of snapshots");
 }

@@ -70,6 +70,9 @@ int lvx_map_lv_sector(struct lvx_ctx *ctx, const struct lvx_lv *lv, uint64_t lv_
  * area on a missing PV unless partial.  0, or -EINVAL/-ENOTSUP/-ENODEV with LVM2's
  * message ("Refusing activation of partial LV vg/lv. ..."). */
 int lvx_map_check_activatable(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool partial);
+/* -ENOTSUP with a one-line message when lv is a snapshot (COW LV) or the origin of
+ * snapshots (the user-space datapath has no exception store yet), else 0. */
+int lvx_map_refuse_snapshots(struct lvx_ctx *ctx, const struct lvx_lv *lv);
 /* Does lv have an area on a missing PV? */
 bool lvx_map_lv_partial(const struct lvx_lv *lv);
 /* A PV whose device is missing (flagged MISSING in the metadata, or not found). */

@@ -74,7 +74,7 @@ int lvx_dm_nodes_add(struct lvx_ctx *ctx, const char *name, uint32_t major, uint
     snprintf(node, sizeof(node), "%s/mapper/%s", dev, name);
     if ((rc = make_dir(ctx, dir)) < 0 || (rc = make_node(ctx, node, makedev(major, minor))) < 0)
         return rc;
-    if (!lv)                       /* a hidden sub-LV: no /dev/<vg> link (LVM2's rules) */
+    if (!lv)   /* a hidden sub-LV or a layer device (-real, -cow): no /dev/<vg> link */
         return 0;
     snprintf(dir, sizeof(dir), "%s/%s", dev, vg);
     snprintf(target, sizeof(target), "../mapper/%s", name);

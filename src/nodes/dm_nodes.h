@@ -22,7 +22,7 @@
 /* "/dev" or $DM_DEV_DIR. */
 const char *lvx_dm_dev_dir(void);
 /* Make /dev/mapper/<name> (block major:minor) and /dev/<vg>/<lv> -> ../mapper/<name>
- * (no link when lv is NULL: a hidden sub-LV). */
+ * (no link when lv is NULL: a hidden sub-LV or a layer device such as -real, -cow). */
 int lvx_dm_nodes_add(struct lvx_ctx *ctx, const char *name, uint32_t major, uint32_t minor,
                      const char *vg, const char *lv);
 /* Remove both (missing ones are fine; lv NULL: only the node) and /dev/<vg> when it

@@ -22,6 +22,7 @@ LVX_RGETTER(lv_allocation_locked);
 LVX_RGETTER(lv_allocation_policy);
 LVX_RGETTER(lv_ancestors);
 LVX_RGETTER(lv_attr);
+LVX_RGETTER(snap_percent);
 LVX_RGETTER(lv_autoactivation);
 LVX_RGETTER(lv_count);
 LVX_RGETTER(lv_descendants);

@@ -186,9 +186,59 @@ LVX_RGETTER(lv_attr)
         a[4] = 'a';
     else
         a[4] = k->inactive_table ? 'i' : 'd';
+    if (k->active && k->snapshot && k->snap_invalid)
+        a[4] = k->suspended ? 'S' : 'I';      /* LVM2's invalid (suspended) snapshot */
     a[5] = k->active && k->open_count > 0 ? 'o' : '-';
     raid_attr(rc, row, k, a);
     lvx_rval_str(v, a);
+}
+
+/* LVM2's dm_percent_t: percent scaled by 1000000, made and rounded as libdevmapper
+ * does (dm_make_percent, dm_percent_to_round_float), printed with two decimals. */
+#define PCT_1 1000000
+#define PCT_100 (100 * PCT_1)
+
+static int32_t make_percent(uint64_t num, uint64_t den)
+{
+    if (!den || num == den)
+        return PCT_100;
+    if (!num)
+        return 0;
+    int32_t p = (int32_t)(PCT_100 * ((double)num / (double)den));
+    return p == PCT_100 ? PCT_100 - 1 : p == 0 ? 1 : p;
+}
+
+static void percent_value(struct lvx_rctx *rc, struct lvx_rval *v, int32_t p)
+{
+    float f = (float)p / PCT_1 + 0.f, r = PCT_1 * .01f;
+    if (p < r && p > 0)
+        f = .01f;
+    else if (p > PCT_100 - r && p < PCT_100)
+        f = (float)(PCT_100 - r) / PCT_1;
+    v->type = LVX_FT_PERCENT;
+    v->blank = false;
+    v->num = p;
+    v->str = lvx_pool_printf(rc->pool, "%.2f", f);
+}
+
+/* snap_percent and data_percent: a snapshot's COW usage from its device's status
+ * (invalid: 100.00, only the store's metadata: 0.00); blank for other LVs and
+ * inactive snapshots. */
+LVX_RGETTER(snap_percent)
+{
+    const struct lvx_lv_kstate *k = row->lv && lvx_lv_is_cow(row->lv) ? kstate_of(rc, row) : NULL;
+    if (!k || !k->active || !k->snapshot) {
+        lvx_rval_blank(v, LVX_FT_PERCENT);
+        return;
+    }
+    int32_t p;
+    if (k->snap_invalid)
+        p = PCT_100;
+    else if (k->snap_used == k->snap_meta)
+        p = 0;
+    else
+        p = make_percent(k->snap_used, k->snap_total);
+    percent_value(rc, v, p);
 }
 
 /* --- RAID status ---------------------------------------------------------------- */

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * activate/dm_int.h - what the dm backend's files share (activate/dm_backend.c,
+ * activate/dm_snapshot.c): device ids of an LV or one of its layers, removal with
+ * retries, the suspend/resume swap, and the device sets of origins with COW
+ * snapshots.  Not for use outside activate/.
+ */
+#ifndef LVX_ACTIVATE_DM_INT_H
+#define LVX_ACTIVATE_DM_INT_H
+
+#include "activate/activate.h"
+#include "activate/dm_ioctl.h"
+#include "map/dm_names.h"
+
+struct lvx_dm_ids {
+    char name[LVX_DM_NAME_MAX + 1];
+    char uuid[LVX_DM_UUID_MAX + 1];
+};
+
+/* DM name and UUID of lv (layer NULL) or of its layer device ("real", "cow"). */
+int lvx_dm_ids_of(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char *layer,
+                  struct lvx_dm_ids *ids);
+/* DEV_REMOVE, retried while something briefly holds the device. */
+int lvx_dm_remove_retry(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name, bool deferred);
+/* Suspend + resume (a loaded inactive table becomes live; on a failed resume the new
+ * table is dropped and the old one resumed). */
+int lvx_dm_swap_tables(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name);
+
+/* dm_snapshot.c.  The LV whose device set holds lv (its origin for a COW LV), and
+ * whether that set has snapshots. */
+const struct lvx_lv *lvx_dm_set_head(const struct lvx_lv *lv, bool *has_snapshots);
+/* Activate / deactivate an origin with snapshots and all its devices (origin,
+ * origin-real, each snapshot and its -cow). */
+int lvx_dm_activate_set(struct lvx_ctx *ctx, const struct lvx_lv *origin,
+                        const struct lvx_activate_opts *opts);
+int lvx_dm_deactivate_set(struct lvx_ctx *ctx, const struct lvx_lv *origin,
+                          const struct lvx_activate_opts *opts);
+/* Remove only the snapshot devices of one COW LV (snapshot + -cow), the origin left. */
+int lvx_dm_deactivate_snapshot(struct lvx_ctx *ctx, const struct lvx_lv *cow,
+                               const struct lvx_activate_opts *opts);
+/* After an origin's set lost its last snapshot: remove a leftover <origin>-real. */
+int lvx_dm_drop_real(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *origin);
+/* Snapshot usage of an active COW LV from its snapshot device's status line. */
+int lvx_dm_snapshot_usage(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name,
+                          struct lvx_lv_kstate *out);
+
+#endif
