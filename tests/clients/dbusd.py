@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """tests/clients/dbusd.py DEV0 DEV1 DEV2 VG LOG MODE - lvm2-dbusd's command layer
 (Debian lvm2-dbusd, python module lvmdbusd) called directly, without D-Bus: every
-cmdhandler function that applies to linear/striped LVs (plus a snapshot and a thin pool,
-which lvx does not make), each followed by a refresh of lvmdb.DataStore, the daemon's
+cmdhandler function that applies to linear/striped LVs (plus a snapshot and a thin pool:
+known.py lists their differences), each followed by a refresh of lvmdb.DataStore, the daemon's
 whole data model.  MODE:
   json   DataStore in JSON mode: one `lvm fullreport --reportformat json` per refresh
   text   DataStore in text mode: pvs/vgs/lvs with --separator (no fullreport)
@@ -178,6 +178,7 @@ op('pv_resize D2 48 MiB', ch.pv_resize, D2, 48 * MiB, {})
 op('pv_resize D2 device size', ch.pv_resize, D2, 0, {})
 op('vg_uuid_gen VG', ch.vg_uuid_gen, VG, None, {})
 op('vg_lv_snapshot lvA snap', ch.vg_lv_snapshot, VG + '/lvA', {}, 'snap', 8 * MiB)
+op('lv_remove snap (cleanup)', ch.lv_remove, VG + '/snap', {})
 op('vg_lv_create_linear pool 16 MiB (thin)', ch.vg_lv_create_linear, VG, {}, 'thin1', 16 * MiB, True)
 op('vg_reduce VG D2', ch.vg_reduce, VG, False, [D2], {})
 op('pv_scan --cache', ch.pv_scan, False, True, [], [], {})
