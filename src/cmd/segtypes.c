@@ -4,29 +4,27 @@
  * indented name per line).  segtypes lists the segment types lvx can create (clients
  * such as libblockdev read it to decide which LV types they may ask for); every other
  * type LVM2 writes is still read, reported and written back intact.  formats: lvm2.
+ * The names are messages of print level (LVM2's log_print), not report output: on
+ * stdout as "  name", and in the lvm shell with a command log (LVM_REPORT_FD) entries
+ * of type "print" in that log, as LVM2's shell gives them.
  */
 #include "cmd/commands.h"
 
-static int print_lines(const char *const *names)
+static int print_lines(struct lvx_cmd_env *env, const char *const *names)
 {
-    struct lvx_buf b = LVX_BUF_INIT;
     for (; *names; names++)
-        lvx_buf_printf(&b, "  %s\n", *names);
-    int rc = lvx_cmd_output(&b);
-    lvx_buf_free(&b);
-    return rc;
+        lvx_notice(env->ctx, "%s", *names);
+    return 0;
 }
 
 int lvx_cmd_segtypes(struct lvx_cmd_env *env)
 {
     static const char *const created[] = { "linear", "striped", NULL };
-    (void)env;
-    return print_lines(created);
+    return print_lines(env, created);
 }
 
 int lvx_cmd_formats(struct lvx_cmd_env *env)
 {
     static const char *const formats[] = { "lvm2", NULL };
-    (void)env;
-    return print_lines(formats);
+    return print_lines(env, formats);
 }

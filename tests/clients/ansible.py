@@ -34,6 +34,7 @@ TASKS = [
     ('lvol activate lv1', 'lvol', {'vg': VG, 'lv': 'lv1', 'active': True}),
     ('lvol deactivate lv1 again', 'lvol', {'vg': VG, 'lv': 'lv1', 'active': False}),
     ('lvol snapshot snap of lv1 8m', 'lvol', {'vg': VG, 'lv': 'lv1', 'snapshot': 'snap', 'size': '8m'}),
+    ('lvol remove snap (cleanup)', 'lvol', {'vg': VG, 'lv': 'snap', 'state': 'absent', 'force': True}),
     ('lvol thin pool 16m', 'lvol', {'vg': VG, 'thinpool': 'pool', 'size': '16m'}),
     ('lvol remove lv4 (force)', 'lvol', {'vg': VG, 'lv': 'lv4', 'state': 'absent', 'force': True}),
     ('lvol remove lv4 again (absent)', 'lvol', {'vg': VG, 'lv': 'lv4', 'state': 'absent', 'force': True}),

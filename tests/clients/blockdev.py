@@ -3,7 +3,7 @@
 udisks2 and Cockpit use; Debian: libblockdev-lvm2 2.28, through gir1.2-blockdev-2.0),
 driven through its GObject binding as a program would: one run of every operation the
 plugin offers that applies to linear/striped LVs, plus the snapshot/thin/pvmove ones
-(lvx does not make those: the driver lists them).  Each result (True, the returned
+(known.py lists their differences).  Each result (True, the returned
 struct's fields, or the GLib error with the exit status libblockdev quotes) goes to LOG
 with the state LVM2 reads afterwards (common.py).  Which `lvm` it runs is up to PATH."""
 import re
@@ -120,6 +120,7 @@ op('lvs VG (after vgactivate)', bd.lvm_lvs, VG, sort=by_name)
 op('vgdeactivate VG', bd.lvm_vgdeactivate, VG, None)
 op('lvs VG (after vgdeactivate)', bd.lvm_lvs, VG, sort=by_name)
 op('lvsnapshotcreate lvA -> snap 8 MiB', bd.lvm_lvsnapshotcreate, VG, 'lvA', 'snap', 8 * MiB, None)
+op('lvremove snap (cleanup)', bd.lvm_lvremove, VG, 'snap', True, None)
 op('lvorigin lvA', bd.lvm_lvorigin, VG, 'lvA')
 op('thpoolcreate pool 16 MiB', bd.lvm_thpoolcreate, VG, 'pool', 16 * MiB, 0, 0, None, None)
 op('pvscan', bd.lvm_pvscan, None, False, None)

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """tests/clients/dbusd.py DEV0 DEV1 DEV2 VG LOG MODE - lvm2-dbusd's command layer
 (Debian lvm2-dbusd, python module lvmdbusd) called directly, without D-Bus: every
-cmdhandler function that applies to linear/striped LVs (plus a snapshot and a thin pool,
-which lvx does not make), each followed by a refresh of lvmdb.DataStore, the daemon's
+cmdhandler function that applies to linear/striped LVs (plus a snapshot and a thin pool:
+known.py lists their differences), each followed by a refresh of lvmdb.DataStore, the daemon's
 whole data model.  MODE:
   json   DataStore in JSON mode: one `lvm fullreport --reportformat json` per refresh
   text   DataStore in text mode: pvs/vgs/lvs with --separator (no fullreport)
@@ -11,6 +11,7 @@ whole data model.  MODE:
 Each record: the command's exit status and the normalised data model (UUID keys replaced
 by the object's name).  lvmdbusd finds `lvm` through $LVM_BINARY (set by compare.py)."""
 import argparse
+import json
 import os
 import signal
 import sys
@@ -110,9 +111,15 @@ def model():
         if isinstance(v, (list, tuple)):
             return [n(x) for x in v]
         return v
-    return n({'pvs': db.pvs, 'vgs': db.vgs, 'lvs': db.lvs, 'pv_lvs': db.pv_lvs,
-              'lv_pvs': db.lv_pvs, 'lvs_hidden': db.lvs_hidden,
-              'lvs_in_vgs': db.lvs_in_vgs, 'pvs_in_vgs': db.pvs_in_vgs})
+    r = n({'pvs': db.pvs, 'vgs': db.vgs, 'lvs': db.lvs, 'pv_lvs': db.pv_lvs,
+           'lv_pvs': db.lv_pvs, 'lvs_hidden': db.lvs_hidden,
+           'lvs_in_vgs': db.lvs_in_vgs, 'pvs_in_vgs': db.pvs_in_vgs})
+    # lvmdb orders the LVs of a PV (and the PVs of an LV) by UUID, which is random in
+    # each run: by name instead
+    for k in ('pv_lvs', 'lv_pvs'):
+        for key, lst in r[k].items():
+            r[k][key] = sorted(lst, key=lambda e: json.dumps(e, sort_keys=True))
+    return r
 
 
 _SEQNO = {}
@@ -171,6 +178,7 @@ op('pv_resize D2 48 MiB', ch.pv_resize, D2, 48 * MiB, {})
 op('pv_resize D2 device size', ch.pv_resize, D2, 0, {})
 op('vg_uuid_gen VG', ch.vg_uuid_gen, VG, None, {})
 op('vg_lv_snapshot lvA snap', ch.vg_lv_snapshot, VG + '/lvA', {}, 'snap', 8 * MiB)
+op('lv_remove snap (cleanup)', ch.lv_remove, VG + '/snap', {})
 op('vg_lv_create_linear pool 16 MiB (thin)', ch.vg_lv_create_linear, VG, {}, 'thin1', 16 * MiB, True)
 op('vg_reduce VG D2', ch.vg_reduce, VG, False, [D2], {})
 op('pv_scan --cache', ch.pv_scan, False, True, [], [], {})
