@@ -36,6 +36,9 @@ PACKAGES=(
     python3-gi
     lvm2-dbusd          # tests/clients (t1510): lvm2-dbusd's command layer (lvmdbusd)
     ansible             # tests/clients (t1520): community.general.lvg/lvol modules
+    sanlock             # shared VGs (t0850): the lock manager daemon of the test hosts
+    libsanlock-dev      # shared VGs (issue 19): sanlock's client library, for lvx's own leases
+    lvm2-lockd          # shared VGs (t0850): LVM2's lvmlockd makes the shared VGs lvx reads
 )
 
 # `install-deps.sh --bench`: also what the benchmarks need (not needed by make check)

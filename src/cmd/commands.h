@@ -118,6 +118,8 @@ int lvx_cmd_formats(struct lvx_cmd_env *env);       /* cmd/segtypes.c */
 struct lvx_cmd_vgs {
     struct lvx_scan *scan;
     struct lvx_vgset *set;
+    unsigned hidden_count;       /* shared VGs left out of set (no lvmlockd, no --shared) */
+    struct lvx_vg **hidden;
 };
 
 /* Scan the --devices list (or the system) and assemble the VGs.  On failure the

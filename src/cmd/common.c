@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "meta/lockd.h"
 #include "meta/read.h"
 
 /* Commands whose arguments all name VGs (VG, VG/LV, /dev/VG/LV): they read only those
@@ -45,6 +46,47 @@ static const char *const *vg_names_of_args(struct lvx_cmd_env *env, unsigned *co
     return names;
 }
 
+/* Shared VGs (meta/lockd.h): without lvmlockd LVM2 leaves them out of every list and
+ * refuses them by name, unless a report asks with --shared; with lvmlockd they are read
+ * (without a lock: said once per VG). */
+static void hide_shared_vgs(struct lvx_cmd_env *env, struct lvx_cmd_vgs *v)
+{
+    struct lvx_vgset *set = v->set;
+    bool any = false;
+    for (unsigned i = 0; i < set->vg_count; i++)
+        any |= lvx_vg_is_lockd(set->vgs[i]);
+    if (!any)
+        return;
+    bool use = lvx_lockd_use(env->ctx);
+    if (use || env->args->count[LVX_OPT_SHARED]) {
+        for (unsigned i = 0; i < set->vg_count && use; i++)
+            if (lvx_vg_is_lockd(set->vgs[i]))
+                lvx_lockd_access(env->ctx, set->vgs[i], false);
+        return;
+    }
+    v->hidden = lvx_pool_alloc(env->pool, (set->vg_count + 1) * sizeof(*v->hidden));
+    unsigned kept = 0;
+    for (unsigned i = 0; i < set->vg_count; i++) {
+        if (lvx_vg_is_lockd(set->vgs[i]))
+            v->hidden[v->hidden_count++] = set->vgs[i];
+        else
+            set->vgs[kept++] = set->vgs[i];
+    }
+    set->vg_count = kept;
+}
+
+/* A VG name the arguments give is not in the set: LVM2's message for it. */
+static void vg_not_found(const struct lvx_cmd_vgs *v, const char *name)
+{
+    for (unsigned i = 0; i < v->hidden_count; i++)
+        if (strcmp(v->hidden[i]->name, name) == 0) {
+            lvx_cmd_errorf("Cannot access VG %s with lock type %s that requires lvmlockd.",
+                           name, v->hidden[i]->lock_type);
+            return;
+        }
+    lvx_cmd_errorf("Volume group \"%s\" not found", name);
+}
+
 int lvx_cmd_load(struct lvx_cmd_env *env, struct lvx_cmd_vgs *out)
 {
     struct lvx_scan_opts opts = {
@@ -58,6 +100,7 @@ int lvx_cmd_load(struct lvx_cmd_env *env, struct lvx_cmd_vgs *out)
         lvx_cmd_unload(out);
         return lvx_cmd_fail(env);
     }
+    hide_shared_vgs(env, out);
     return 0;
 }
 
@@ -102,7 +145,7 @@ struct lvx_vg **lvx_cmd_pick_vgs(struct lvx_cmd_env *env, const struct lvx_cmd_v
             continue;
         struct lvx_vg *vg = lvx_vgset_find(set, names[i]);
         if (!vg) {
-            lvx_cmd_errorf("Volume group \"%s\" not found", names[i]);
+            vg_not_found(v, names[i]);
             *failed = true;
             continue;
         }
@@ -256,13 +299,14 @@ void lvx_cmd_pick_pvs(struct lvx_cmd_env *env, const struct lvx_cmd_vgs *v, char
 }
 
 /* Index of the VG in the set, or -1 (with the error printed). */
-static int find_vg_index(const struct lvx_vgset *set, const char *name)
+static int find_vg_index(const struct lvx_cmd_vgs *v, const char *name)
 {
+    const struct lvx_vgset *set = v->set;
     struct lvx_vg *vg = lvx_vgset_find(set, name);
     for (unsigned i = 0; vg && i < set->vg_count; i++)
         if (set->vgs[i] == vg)
             return (int)i;
-    lvx_cmd_errorf("Volume group \"%s\" not found", name);
+    vg_not_found(v, name);
     return -1;
 }
 
@@ -306,7 +350,7 @@ void lvx_cmd_pick_lvs(struct lvx_cmd_env *env, const struct lvx_cmd_vgs *v, char
         const char *slash = strchr(arg, '/');
         char *vg_name = slash ? lvx_pool_strndup(env->pool, arg, (size_t)(slash - arg))
                               : lvx_pool_strdup(env->pool, arg);
-        int i = find_vg_index(set, vg_name);
+        int i = find_vg_index(v, vg_name);
         if (i < 0) {
             *failed = true;
             continue;
@@ -365,9 +409,10 @@ void lvx_cmd_log_stdio(void *arg, int level, const char *msg)
     fflush(stdout);
     if (level == LVX_LOG_ERROR_RAW)
         fprintf(stderr, "%s\n", msg);
-    /* LVM2 prints "PARTIAL MODE. ..." as a warning without the prefix */
+    /* LVM2 prints "PARTIAL MODE. ..." and "Reading VG X without a lock." as warnings
+     * without the prefix */
     else if (level == LVX_LOG_WARN && strncmp(msg, "WARNING:", 8) != 0 &&
-             strncmp(msg, "PARTIAL MODE.", 13) != 0)
+             strncmp(msg, "PARTIAL MODE.", 13) != 0 && strncmp(msg, "Reading VG ", 11) != 0)
         fprintf(stderr, "  WARNING: %s\n", msg);
     else if (level >= LVX_LOG_INFO)
         fprintf(stderr, "      %s\n", msg);

@@ -143,6 +143,7 @@ static const struct lvx_opt_def opt_table[LVX_OPT_COUNT] = {
     OPT(LVX_OPT_NOSYNC, "nosync", 0, LVX_ARG_FLAG, 0, NULL, "Skip the initial RAID synchronisation."),
     OPT(LVX_OPT_MINRECOVERYRATE, "minrecoveryrate", 0, LVX_ARG_SIZE, 'k', "Size[k|UNIT]", "Minimum RAID recovery rate per second per device."),
     OPT(LVX_OPT_MAXRECOVERYRATE, "maxrecoveryrate", 0, LVX_ARG_SIZE, 'k', "Size[k|UNIT]", "Maximum RAID recovery rate per second per device."),
+    OPT(LVX_OPT_SHARED, "shared", 0, LVX_ARG_FLAG, 0, NULL, "Also report shared VGs (lock type sanlock/dlm) when lvmlockd is not used."),
     OPT(LVX_OPT_DEVICES, "devices", 0, LVX_ARG_LIST, 0, "PV", "Look only at these devices (files allowed)."),
     OPT(LVX_OPT_VERBOSE, "verbose", 'v', LVX_ARG_FLAG, 0, NULL, "More messages (repeatable)."),
     OPT(LVX_OPT_QUIET, "quiet", 'q', LVX_ARG_FLAG, 0, NULL, "Fewer messages."),

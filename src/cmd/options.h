@@ -155,6 +155,7 @@ enum lvx_opt_id {
     LVX_OPT_NOSYNC,             /* --nosync (raid: no initial resync) */
     LVX_OPT_MINRECOVERYRATE,    /* --minrecoveryrate SIZE[k|unit] per second (raid) */
     LVX_OPT_MAXRECOVERYRATE,    /* --maxrecoveryrate SIZE[k|unit] per second (raid) */
+    LVX_OPT_SHARED,             /* --shared (reports: show shared VGs without lvmlockd) */
     /* common options, accepted by every command */
     LVX_OPT_NOLOCKING,      /* --nolocking */
     LVX_OPT_COMMANDPROFILE, /* --commandprofile String */

@@ -13,6 +13,7 @@
 #include "meta/cache.h"
 #include "meta/commit.h"
 #include "meta/index.h"
+#include "meta/lockd.h"
 #include "meta/mda_policy.h"
 #include "meta/read.h"
 #include "config/config.h"
@@ -98,6 +99,9 @@ int lvx_vg_update_begin(struct lvx_ctx *ctx, const struct lvx_scan_opts *scan_op
         r = lvx_error(ctx, ENOENT, "Volume group \"%s\" not found", vgname);
         goto fail;
     }
+    /* a shared VG first, as LVM2's vg_read checks its lock type before anything else */
+    if ((r = lvx_lockd_access(ctx, u->vg, exclusive)) < 0)
+        goto fail;
     if (!(flags & LVX_UPDATE_ALLOW_MISSING)) {
         for (unsigned i = 0; i < u->vg->pv_count; i++) {
             const struct lvx_pv *pv = u->vg->pvs[i];
@@ -118,7 +122,7 @@ int lvx_vg_update_begin(struct lvx_ctx *ctx, const struct lvx_scan_opts *scan_op
         r = lvx_error(ctx, EPERM, "Volume group %s is read-only", u->vg->name);
         goto fail;
     }
-    if (exclusive && (u->vg->lock_type || (u->vg->status & (LVX_VG_CLUSTERED | LVX_VG_SHARED)))) {
+    if (!lvx_vg_is_lockd(u->vg) && exclusive && (u->vg->lock_type || (u->vg->status & (LVX_VG_CLUSTERED | LVX_VG_SHARED)))) {
         r = lvx_error(ctx, EPERM, "Volume group %s is shared/clustered (lock_type %s): lvx does "
                       "not change such VGs", u->vg->name, u->vg->lock_type ? u->vg->lock_type : "clvm");
         goto fail;

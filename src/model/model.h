@@ -287,6 +287,9 @@ struct lvx_vg *lvx_vg_new(struct lvx_pool *pool);     /* empty VG in pool */
 /* Single lookups scan the list (O(n)); code looking up many objects builds an index. */
 struct lvx_pv *lvx_vg_find_pv_uuid(const struct lvx_vg *vg, const char *raw_uuid);
 struct lvx_lv *lvx_vg_find_lv(const struct lvx_vg *vg, const char *name);
+/* A shared VG: its lock_type is one lvmlockd manages (sanlock, dlm, idm), LVM2's
+ * vg_is_shared(): the `s` of vg_attr, vg_shared, and the locks it needs (meta/lockd.h) */
+bool lvx_vg_is_lockd(const struct lvx_vg *vg);
 /* Appended, zeroed, index and vg set; arrays grow by doubling (amortised O(1)). */
 struct lvx_pv *lvx_vg_add_pv(struct lvx_vg *vg);
 struct lvx_lv *lvx_vg_add_lv(struct lvx_vg *vg);

@@ -166,3 +166,9 @@ enum lvx_seg_kind lvx_seg_kind_of(const char *type_name)
         return LVX_SEG_RAID;
     return LVX_SEG_OTHER;
 }
+
+bool lvx_vg_is_lockd(const struct lvx_vg *vg)
+{
+    const char *t = vg ? vg->lock_type : NULL;
+    return t && (!strcmp(t, "sanlock") || !strcmp(t, "dlm") || !strcmp(t, "idm"));
+}

@@ -13,6 +13,7 @@
  */
 #include "report/report_int.h"
 
+#include <ctype.h>
 #include <string.h>
 #include <strings.h>
 
@@ -250,12 +251,23 @@ const struct lvx_field lvx_report_fields[] = {
 
 const unsigned lvx_report_field_count = sizeof(lvx_report_fields) / sizeof(lvx_report_fields[0]);
 
+/* LVM2 compares field names without their underscores ("lv_lock_args" is lv_lockargs),
+ * case insensitive */
 static bool name_is(const char *field, const char *prefix, const char *name, size_t len)
 {
-    size_t plen = strlen(prefix);
+    size_t plen = strlen(prefix), i = 0;
     if (strncasecmp(field, prefix, plen) != 0)
         return false;
-    return strlen(field) == plen + len && strncasecmp(field + plen, name, len) == 0;
+    for (field += plen;; field++, i++) {
+        while (*field == '_')
+            field++;
+        while (i < len && name[i] == '_')
+            i++;
+        if (!*field || i == len)
+            return !*field && i == len;
+        if (tolower((unsigned char)*field) != tolower((unsigned char)name[i]))
+            return false;
+    }
 }
 
 static const char *const *prefixes_of(unsigned report_obj)

@@ -68,7 +68,8 @@ LVX_RGETTER(vg_attr)
     a[2] = (vg->status & LVX_VG_EXPORTED) ? 'x' : '-';
     a[3] = row->rvg && row->rvg->missing_pvs ? 'p' : '-';
     a[4] = vg_alloc_letter(vg->alloc);
-    a[5] = (vg->status & LVX_VG_CLUSTERED) ? 'c' : (vg->status & LVX_VG_SHARED) ? 's' : '-';
+    a[5] = (vg->status & LVX_VG_CLUSTERED) ? 'c'
+           : (vg->status & LVX_VG_SHARED) || lvx_vg_is_lockd(vg) ? 's' : '-';
     lvx_rval_str(v, a);
 }
 
@@ -111,7 +112,8 @@ LVX_RGETTER(vg_clustered)
 LVX_RGETTER(vg_shared)
 {
     (void)rc;
-    lvx_rval_str(v, row->vg && (row->vg->status & LVX_VG_SHARED) ? "shared" : "");
+    lvx_rval_str(v, row->vg && ((row->vg->status & LVX_VG_SHARED) || lvx_vg_is_lockd(row->vg))
+                        ? "shared" : "");
 }
 
 LVX_RGETTER(vg_allocation_policy)
