@@ -10,7 +10,10 @@
 # device-mapper, the host's lvm/dmsetup) with DISKS virtio disks, the plain lvx binary
 # ($LVX_PLAIN, built when missing) at /t/lvx, and runs tests/kernel/SCRIPT there.  The
 # guest's TAP lines (out/result.tap, or out/result.partial when it ran out of time)
-# become this file's, followed by one check that the guest ran the whole script.
+# become this file's, followed by one check that the guest ran the whole script.  The
+# guest script sources /t/guest-tap.sh (tests/kernel/guest-tap.sh, put there too).  A
+# guest that reports not even its first line (it did not boot, or could not share
+# /out) is started once more, and the first console's end goes to stderr.
 #
 # Guests run one at a time: each takes both cores under software emulation, and two at
 # once (prove -j2 in `make check`) pushed each past its time limit.  The lock is
@@ -35,17 +38,28 @@ kernel_guest_test() {
     fi
     need_cmd flock
 
-    mkdir -p "$SCRATCH/out"
-    local rc=0 lock=${LVX_VM_LOCK:-/tmp/lvx-kvm-dm-test.lock} waited=$SECONDS
+    local rc=0 lock=${LVX_VM_LOCK:-/tmp/lvx-kvm-dm-test.lock} waited=$SECONDS try
     {
         flock 8
         waited=$((SECONDS - waited))
-        "$kdt" -q --disks "$disks" --disk-size "$size" --timeout "$timeout" \
-            --put "$LVX_PLAIN:/t/lvx" "$@" --out "$SCRATCH/out" \
-            --run "$LVX_ROOT/tests/kernel/$script" >"$SCRATCH/console" 2>&1 || rc=$?
+        for try in 1 2; do
+            rc=0
+            rm -rf "$SCRATCH/out"
+            mkdir -p "$SCRATCH/out"
+            "$kdt" -q --disks "$disks" --disk-size "$size" --timeout "$timeout" \
+                --put "$LVX_PLAIN:/t/lvx" --put "$LVX_ROOT/tests/kernel/guest-tap.sh:/t/guest-tap.sh" \
+                "$@" --out "$SCRATCH/out" \
+                --run "$LVX_ROOT/tests/kernel/$script" >"$SCRATCH/console" 2>&1 || rc=$?
+            # a guest that never got to its first line (no boot, no /out) is tried once more
+            [[ $rc == 0 || $rc == 77 || -s $SCRATCH/out/result.partial || $try == 2 ]] && break
+            {
+                echo "$(basename "$0"): the guest reported nothing (kvm-dm-test exit $rc); once more. Console tail:"
+                tail -n 40 "$SCRATCH/console"
+            } >&2
+        done
     } 8>>"$lock"
     [[ $rc == 77 ]] && skip_all "no QEMU or kernel for kvm-dm-test: $(tail -n 1 "$SCRATCH/console")"
-    diag "waited ${waited}s for the guest lock; guest limit ${timeout}s"
+    diag "waited ${waited}s for the guest lock; guest limit ${timeout}s; attempts: $try"
 
     local result=$SCRATCH/out/result.tap line
     [[ -s $result ]] || result=$SCRATCH/out/result.partial
