@@ -37,7 +37,7 @@ PACKAGES=(
     lvm2-dbusd          # tests/clients (t1510): lvm2-dbusd's command layer (lvmdbusd)
     ansible             # tests/clients (t1520): community.general.lvg/lvol modules
     sanlock             # shared VGs (t0850): the lock manager daemon of the test hosts
-    libsanlock-dev      # shared VGs (issue 19): sanlock's client library, for lvx's own leases
+    libsanlock-dev      # vgcreate --shared: sanlock headers (the client library is dlopened)
     lvm2-lockd          # shared VGs (t0850): LVM2's lvmlockd makes the shared VGs lvx reads
 )
 
