@@ -9,7 +9,7 @@
 #   implicit pvcreate's options (--zero, --labelsector, --pvmetadatacopies,
 #   --metadatasize, --dataalignment[offset], --metadataignore); lvm.conf
 #   metadata/pvmetadatasize; --dataalignment 1e (exit 3); "Metadata area size too
-#   small"; vgreduce --all of the last PV (exit 5);
+#   small"; pvs -a (byte-identical to LVM2's); vgreduce --all of the last PV (exit 5);
 #   lvcreate --type foo (exit 3), -My --minor N (FIXED_MINOR, major/minor as LVM2
 #   records them), -My without --minor, -Mn --minor, --minor out of range (exit 5);
 #   lvextend LV PV without a size (all free extents of PV).
@@ -91,6 +91,19 @@ rc=$(run_tool lvx vgextend t0440x "${D[0]}" "${D[2]}")
 test_eq "vgextend VG ORPHAN-PV NEW-DEVICE" "$rc" 0
 test_eq "... warns about nothing" "$(grep -c WARNING "$SCRATCH/lvx.err")" 0
 lvx vgremove -f t0440x >/dev/null 2>&1
+
+# -------------------------------------------------------------- pvs -a
+wipe
+lvm2 pvcreate "${D[0]}" >/dev/null 2>&1
+test_eq "pvs -a: non-PV devices listed as LVM2 does" "$(lvx pvs -a 2>/dev/null)" "$(lvm2 pvs -a 2>/dev/null)"
+test_eq "pvs -a -o +pv_uuid,dev_size,pe_start,pv_mda_count --reportformat json: as LVM2" \
+    "$(lvx pvs -a -o +pv_uuid,dev_size,pe_start,pv_mda_count --reportformat json 2>/dev/null)" \
+    "$(lvm2 pvs -a -o +pv_uuid,dev_size,pe_start,pv_mda_count --reportformat json 2>/dev/null)"
+lvm2 vgcreate t0440a "${D[0]}" "${D[1]}" >/dev/null 2>&1
+test_eq "pvs -a with a VG: as LVM2" "$(lvx pvs -a -o +dev_size 2>/dev/null)" "$(lvm2 pvs -a -o +dev_size 2>/dev/null)"
+test_eq "pvs -a -S pv_fmt=\"\": the non-PV devices, as LVM2" \
+    "$(lvx pvs -a -S 'pv_fmt=""' 2>/dev/null)" "$(lvm2 pvs -a -S 'pv_fmt=""' 2>/dev/null)"
+lvm2 vgremove -f t0440a >/dev/null 2>&1
 
 # -------------------------------------------------------------- lvcreate forms
 wipe
