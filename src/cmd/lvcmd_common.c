@@ -293,14 +293,30 @@ int lvx_lvcmd_pv_args(struct lvx_cmd_env *env, const struct lvx_vg *vg, char **a
     *out_count = 0;
     if (!count)
         return 0;
-    struct lvx_alloc_pv *pvs = lvx_pool_alloc(env->pool, count * sizeof(*pvs));
+    unsigned cap = 0;
+    for (unsigned i = 0; i < count; i++)
+        cap += args[i][0] == '@' ? vg->pv_count : 1;
+    struct lvx_alloc_pv *pvs = lvx_pool_alloc(env->pool, (cap + 1) * sizeof(*pvs));
+    unsigned n = 0;
     for (unsigned i = 0; i < count; i++) {
-        int rc = one_pv_arg(env, vg, args[i], &pvs[i]);
+        if (args[i][0] == '@') {         /* LVM2: every PV of the VG with the tag */
+            for (unsigned j = 0; j < vg->pv_count; j++)
+                if (lvx_strlist_has(&vg->pvs[j]->tags, args[i] + 1)) {
+                    memset(&pvs[n], 0, sizeof(pvs[n]));
+                    pvs[n++].pv = vg->pvs[j];
+                }
+            continue;
+        }
+        int rc = one_pv_arg(env, vg, args[i], &pvs[n++]);
         if (rc)
             return rc;
     }
+    if (!n) {
+        lvx_cmd_errorf("No specified PVs have space available.");
+        return LVX_EXIT_FAILED;
+    }
     *out = pvs;
-    *out_count = count;
+    *out_count = n;
     return 0;
 }
 

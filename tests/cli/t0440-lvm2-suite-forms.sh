@@ -134,4 +134,18 @@ test_ok "... 'successfully resized'" grep -q "Logical volume t0440e/lv successfu
 test_eq "... the PV has no free extent left (LVM2 reads it)" "$(field lvm2 pv_free "${D[0]}")" "0"
 same_rc "lvextend LV (neither size nor PV)" 3 lvextend t0440e/lv
 lvm2 vgremove -f t0440e >/dev/null 2>&1
+
+# PV arguments as @tag (shell/lvcreate-pvtags): the VG's PVs with the tag
+for t in lvm2 lvx; do
+    wipe
+    lvm2 vgcreate t0440g "${D[0]}" "${D[1]}" "${D[2]}" >/dev/null 2>&1
+    lvm2 pvchange --addtag fast "${D[0]}" "${D[2]}" >/dev/null 2>&1
+    test_eq "$t lvcreate -l2 -i2 VG @fast" "$(run_tool "$t" lvcreate -an -Zn -l2 -i2 -n s t0440g @fast)" 0
+    eval "devs_$t=\$(lvm2 lvs --noheadings -o devices t0440g/s 2>/dev/null | tr -d ' ')"
+    test_eq "$t lvcreate -l3 -i3 VG @fast (2 PVs tagged)" "$(run_tool "$t" lvcreate -an -Zn -l3 -i3 -n t t0440g @fast)" 5
+    test_eq "$t lvcreate -l1 VG @none (no PV tagged)" "$(run_tool "$t" lvcreate -an -Zn -l1 -n u t0440g @none)" 5
+    lvm2 vgremove -f t0440g >/dev/null 2>&1
+done
+test_eq "lvcreate VG @fast: the LV on the tagged PVs, as LVM2" "$devs_lvx" "$devs_lvm2"
+test_ok "... both tagged PVs used" grep -q "${D[2]}" <<<"$devs_lvx"
 done_testing
