@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/config.h"
 #include "dev/dev.h"
 #include "map/map.h"
 #include "meta/commit.h"
@@ -337,6 +338,35 @@ uint64_t lvx_lvcmd_pvs_free(const struct lvx_free_maps *maps, const struct lvx_v
             total += lvx_alloc_pv_free(maps, pvs[i].pv);
     }
     return total;
+}
+
+/* ---- activation lists ----------------------------------------------------------- */
+
+bool lvx_lvcmd_in_volume_list(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char *key)
+{
+    struct lvx_config *cfg = NULL;
+    if (lvx_config_load(ctx, &cfg) < 0) {
+        lvx_error_clear(ctx);
+        return false;
+    }
+    bool hit = false;
+    const struct lvx_cfg_node *list = lvx_config_node(cfg, key);
+    for (const struct lvx_cfg_node *n = list && list->kind == LVX_CFG_ARRAY ? list->child : NULL;
+         n && !hit; n = n->next) {
+        if (n->kind != LVX_CFG_STRING || !n->str[0])
+            continue;
+        const char *s = n->str, *slash = strchr(s, '/');
+        if (s[0] == '@') {            /* a tag of the LV or of its VG */
+            hit = lvx_strlist_has(&lv->tags, s + 1) || lvx_strlist_has(&lv->vg->tags, s + 1);
+        } else if (!slash) {          /* a VG name */
+            hit = strcmp(s, lv->vg->name) == 0;
+        } else {                      /* VG/LV */
+            hit = (size_t)(slash - s) == strlen(lv->vg->name) &&
+                  strncmp(s, lv->vg->name, (size_t)(slash - s)) == 0 && strcmp(slash + 1, lv->name) == 0;
+        }
+    }
+    lvx_config_free(cfg);
+    return hit;
 }
 
 /* ---- names -------------------------------------------------------------------- */

@@ -615,10 +615,15 @@ static int create_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
         return lvx_cmd_fail(env);
     if ((rc = lvx_lvcmd_commit(env, u)))
         return rc;
-    bool zero = o->snapshot || (o->zero && !o->read_only);
+    bool ro_listed = !o->snapshot &&
+                     lvx_lvcmd_in_volume_list(env->ctx, lv, "activation/read_only_volume_list");
+    bool zero = o->snapshot || (o->zero && !o->read_only && !ro_listed);
     if (zero && !env->args->count[LVX_OPT_TEST] && (rc = zero_or_undo(env, u, lv)))
         return rc;
-    if (!zero)
+    if (ro_listed)
+        lvx_warn(env->ctx, "WARNING: Read-only activated logical volume %s/%s not zeroed.",
+                 vg->name, lv->name);
+    else if (!zero)
         lvx_warn(env->ctx, "WARNING: Logical volume %s/%s not zeroed.", vg->name, lv->name);
     if (o->snapshot) {
         if ((rc = make_snapshot(env, u, o, lv, act)))

@@ -146,6 +146,23 @@ for t in lvm2 lvx; do
     test_eq "$t lvcreate -l1 VG @none (no PV tagged)" "$(run_tool "$t" lvcreate -an -Zn -l1 -n u t0440g @none)" 5
     lvm2 vgremove -f t0440g >/dev/null 2>&1
 done
+# activation/read_only_volume_list (shell/tags): the LV is not zeroed, and says so
+wipe
+lvm2 vgcreate t0440r "${D[0]}" >/dev/null 2>&1
+pe=$(lvm2 pvs --noheadings --units b --nosuffix -o pe_start "${D[0]}" 2>/dev/null | tr -d ' ')
+dd if=/dev/urandom of="${D[0]}" bs=4096 seek=$((pe / 4096)) count=1 conv=fsync status=none
+head_sum() { dd if="${D[0]}" bs=4096 skip=$((pe / 4096)) count=1 status=none | md5sum; }
+before=$(head_sum)
+test_eq "lvx lvcreate --addtag RO with read_only_volume_list [\"@RO\"]" \
+    "$(run_tool lvx lvcreate -an -l1 -n ro --addtag RO t0440r --config 'activation/read_only_volume_list = [ "@RO" ]')" 0
+test_ok "... 'WARNING: Read-only activated logical volume t0440r/ro not zeroed.'" \
+    grep -q "Read-only activated logical volume t0440r/ro not zeroed" "$SCRATCH/lvx.err"
+test_eq "... the LV's first 4 KiB were left alone" "$(head_sum)" "$before"
+test_eq "lvx lvcreate with read_only_volume_list not matching" \
+    "$(run_tool lvx lvcreate -an -l1 -n rw t0440r --config 'activation/read_only_volume_list = [ "@RO", "t0440r/x", "other" ]')" 0
+test_eq "... no warning" "$(grep -c "not zeroed" "$SCRATCH/lvx.err")" 0
+lvm2 vgremove -f t0440r >/dev/null 2>&1
+
 test_eq "lvcreate VG @fast: the LV on the tagged PVs, as LVM2" "$devs_lvx" "$devs_lvm2"
 test_ok "... both tagged PVs used" grep -q "${D[2]}" <<<"$devs_lvx"
 done_testing
