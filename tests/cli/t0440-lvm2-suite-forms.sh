@@ -163,6 +163,29 @@ test_eq "lvx lvcreate with read_only_volume_list not matching" \
 test_eq "... no warning" "$(grep -c "not zeroed" "$SCRATCH/lvx.err")" 0
 lvm2 vgremove -f t0440r >/dev/null 2>&1
 
+# report compaction (shell/report-fields) and an empty subset selection (select-report)
+wipe
+lvm2 vgcreate t0440c "${D[0]}" "${D[1]}" >/dev/null 2>/dev/null
+lvm2 lvcreate -an -Zn -l1 -n tagged --addtag t1 t0440c >/dev/null 2>/dev/null
+lvm2 lvcreate -an -Zn -l1 -n plain t0440c >/dev/null 2>/dev/null
+for form in "-o pv_name,pv_exported,pv_tags -o#pv_tags" "-o pv_name,pv_tags,pv_exported -o#pv_tags,pv_exported" \
+            "-o pv_name,pv_tags -o#pv_name,pv_tags"; do
+    # shellcheck disable=SC2086
+    test_eq "pvs --nameprefixes $form: as LVM2" "$(lvx pvs --nameprefixes $form 2>/dev/null)" "$(lvm2 pvs --nameprefixes $form 2>/dev/null)"
+done
+test_eq "pvs with report/compact_output_cols=\"pv_tags\": as LVM2" \
+    "$(lvx pvs -o pv_name,pv_tags --config 'report/compact_output_cols="pv_tags"' 2>/dev/null)" \
+    "$(lvm2 pvs -o pv_name,pv_tags --config 'report/compact_output_cols="pv_tags"' 2>/dev/null)"
+test_eq "lvs with report/compact_output=1: as LVM2" \
+    "$(lvx lvs -o lv_name,lv_tags,origin t0440c --config 'report/compact_output=1' 2>/dev/null)" \
+    "$(lvm2 lvs -o lv_name,lv_tags,origin t0440c --config 'report/compact_output=1' 2>/dev/null)"
+for sel in 'tags={}' 'tags=[]' 'tags=""' 'tags={"t1"}'; do
+    test_eq "lvs -S '$sel': as LVM2" "$(lvx lvs --noheadings -o lv_name -S "$sel" t0440c 2>/dev/null)" \
+        "$(lvm2 lvs --noheadings -o lv_name -S "$sel" t0440c 2>/dev/null)"
+done
+test_eq "... 'tags={}' is the untagged LV" "$(lvx lvs --noheadings -o lv_name -S 'tags={}' t0440c 2>/dev/null | tr -d ' ')" plain
+lvm2 vgremove -f t0440c >/dev/null 2>&1
+
 test_eq "lvcreate VG @fast: the LV on the tagged PVs, as LVM2" "$devs_lvx" "$devs_lvm2"
 test_ok "... both tagged PVs used" grep -q "${D[2]}" <<<"$devs_lvx"
 done_testing
