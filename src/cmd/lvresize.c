@@ -164,7 +164,7 @@ static int extend(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_l
     if (stripes == 1)
         stripe_size = 0;
     if (stripe_size > e) {
-        lvx_notice(env->ctx, "Reducing requested stripe size %s to maximum, physical extent "
+        lvx_notice(env->ctx, "Reducing stripe size %s to maximum, physical extent "
                    "size %s.", lvx_lvcmd_size(env, stripe_size), lvx_lvcmd_size(env, e));
         stripe_size = (uint32_t)e;
     }
