@@ -186,6 +186,27 @@ done
 test_eq "... 'tags={}' is the untagged LV" "$(lvx lvs --noheadings -o lv_name -S 'tags={}' t0440c 2>/dev/null | tr -d ' ')" plain
 lvm2 vgremove -f t0440c >/dev/null 2>&1
 
+# small forms: pvdisplay -a alone, an invalid global/units, -L+-N, a bootloader area
+# past the device end, lvextend -I above the extent size
+same_rc "pvdisplay -a (without -C)" 3 pvdisplay -a
+test_ok "... 'Incompatible options selected'" grep -q "Incompatible options selected" "$SCRATCH/lvx.err"
+same_rc "pvs with global/units \"<\"" 5 pvs --config 'global { units = "<" }'
+test_ok "... 'Unrecognised configuration setting for global/units: <'" \
+    grep -q "Unrecognised configuration setting for global/units: <" "$SCRATCH/lvx.err"
+wipe
+lvm2 vgcreate -s 1m t0440s "${D[0]}" "${D[1]}" >/dev/null 2>&1
+same_rc "lvcreate -L+-10" 3 lvcreate -an -L+-10 -n x t0440s
+test_ok "... 'Multiple sign symbols detected.'" grep -q "Multiple sign symbols detected." "$SCRATCH/lvx.err"
+lvm2 lvcreate -an -Zn -i2 -l2 -n st t0440s >/dev/null 2>&1
+test_eq "lvx lvextend -i2 -I2m (extent size 1m)" "$(run_tool lvx lvextend -l+2 -i2 -I2m t0440s/st)" 0
+test_ok "... 'Reducing stripe size 2.00 MiB to maximum, physical extent size 1.00 MiB.'" \
+    grep -q "Reducing stripe size 2.00 MiB to maximum, physical extent size 1.00 MiB." "$SCRATCH/lvx.out"
+lvm2 vgremove -f t0440s >/dev/null 2>&1
+wipe
+same_rc "pvcreate --bootloaderareasize past the device end" 5 pvcreate --bootloaderareasize 40m "${D[2]}"
+test_ok "... 'Bootloader area with data-aligned start must not exceed device size'" \
+    grep -q "Bootloader area with data-aligned start must not exceed device size" "$SCRATCH/lvx.err"
+
 test_eq "lvcreate VG @fast: the LV on the tagged PVs, as LVM2" "$devs_lvx" "$devs_lvm2"
 test_ok "... both tagged PVs used" grep -q "${D[2]}" <<<"$devs_lvx"
 done_testing
