@@ -110,6 +110,8 @@ static int names_arg(struct lvx_cmd_env *env, struct create_opts *o)
         lvx_cmd_errorf("The origin name should include the volume group.");
         return LVX_EXIT_INVALID;
     }
+    if (!o->vg_name && getenv("LVM_VG_NAME") && *getenv("LVM_VG_NAME"))
+        o->vg_name = getenv("LVM_VG_NAME");     /* LVM2's default VG */
     if (!o->vg_name) {
         lvx_cmd_errorf("Please provide a volume group name");
         return LVX_EXIT_INVALID;

@@ -207,6 +207,21 @@ same_rc "pvcreate --bootloaderareasize past the device end" 5 pvcreate --bootloa
 test_ok "... 'Bootloader area with data-aligned start must not exceed device size'" \
     grep -q "Bootloader area with data-aligned start must not exceed device size" "$SCRATCH/lvx.err"
 
+# LVM_VG_NAME (shell/vg-name-from-env): the VG of lvcreate without one, of LV names
+wipe
+lvm2 vgcreate t0440v1 "${D[0]}" >/dev/null 2>&1
+lvm2 vgcreate t0440v2 "${D[1]}" >/dev/null 2>&1
+test_eq "LVM_VG_NAME=t0440v1 lvx lvcreate -n a -l1 (no VG)" "$(LVM_VG_NAME=t0440v1 run_tool lvx lvcreate -an -Zn -n a -l1)" 0
+lvm2 lvcreate -an -Zn -n b -l1 t0440v2 >/dev/null 2>&1
+test_eq "... LVM2 sees the LV in t0440v1" "$(lvm2 lvs --noheadings -o lv_name t0440v1 2>/dev/null | tr -d ' ')" a
+for args in "" "a" "t0440v1" "b" "t0440v2/b" "a t0440v2/b"; do
+    # shellcheck disable=SC2086
+    LVM_VG_NAME=t0440v1 same_rc "LVM_VG_NAME=t0440v1 lvs $args" \
+        "$(LVM_VG_NAME=t0440v1 run_tool lvm2 lvs --noheadings -o vg_name,lv_name $args)" lvs --noheadings -o vg_name,lv_name $args
+    test_eq "... same rows" "$(cat "$SCRATCH/lvx.out")" "$(cat "$SCRATCH/lvm2.out")"
+done
+lvm2 vgremove -f t0440v1 t0440v2 >/dev/null 2>&1
+
 test_eq "lvcreate VG @fast: the LV on the tagged PVs, as LVM2" "$devs_lvx" "$devs_lvm2"
 test_ok "... both tagged PVs used" grep -q "${D[2]}" <<<"$devs_lvx"
 done_testing
