@@ -181,6 +181,17 @@ static int pool_args(struct lvx_cmd_env *env, struct thin_opts *o)
     if (a->count[LVX_OPT_CHUNKSIZE]) {
         uint64_t c = a->val[LVX_OPT_CHUNKSIZE].sectors;
         o->chunk = c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
+        /* checked with the command line, as LVM2 (both messages, exit 3) */
+        bool range = c < LVX_THIN_MIN_CHUNK || c > LVX_THIN_MAX_CHUNK;
+        if (range)
+            lvx_cmd_errorf("Thin pool chunk size %s is not in the range %s to %s.",
+                           lvx_lvcmd_size(env, c), lvx_lvcmd_size(env, LVX_THIN_MIN_CHUNK),
+                           lvx_lvcmd_size(env, LVX_THIN_MAX_CHUNK));
+        if (c & (LVX_THIN_MIN_CHUNK - 1))
+            lvx_cmd_errorf("Thin pool chunk size %s must be a multiple of %s.",
+                           lvx_lvcmd_size(env, c), lvx_lvcmd_size(env, LVX_THIN_MIN_CHUNK));
+        if (range || (c & (LVX_THIN_MIN_CHUNK - 1)))
+            return LVX_EXIT_INVALID;
     }
     if (a->count[LVX_OPT_POOLMETADATASIZE]) {
         if (a->val[LVX_OPT_POOLMETADATASIZE].sign) {
@@ -266,8 +277,7 @@ static void add_tags(struct lvx_cmd_env *env, struct lvx_lv *lv)
             lvx_strlist_add(lv->vg->pool, &lv->tags, t->items[i]);
 }
 
-/* LVM2's pool_check_overprovisioning, with activation/thin_pool_autoextend_* */
-static void overprovisioning(struct lvx_cmd_env *env, const struct lvx_lv *pool)
+void lvx_thin_overprovisioning(struct lvx_cmd_env *env, const struct lvx_lv *pool)
 {
     const struct lvx_vg *vg = pool->vg;
     uint64_t e = vg->extent_size, thinsum = 0, poolsum = pool->le_count * e;
@@ -414,8 +424,12 @@ static int make_pool(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct th
         data = up;
     }
     struct lvx_thin_params p = { .chunk = o->chunk };
-    if (o->meta_sectors)
+    if (o->meta_sectors) {
         p.meta_extents = (o->meta_sectors + e - 1) / e;
+        if (o->meta_sectors % e)
+            lvx_notice(env->ctx, "Rounding up size to full physical extent %s",
+                       lvx_lvcmd_size(env, p.meta_extents * e));
+    }
     bool bad = lvx_thin_pool_params(data, e, &p) < 0;
     if (p.chunk_too_small)
         lvx_warn(env->ctx, o->meta_sectors ? "WARNING: Chunk size is smaller then suggested "
@@ -437,16 +451,6 @@ static int make_pool(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct th
     }
     lvx_notice(env->ctx, "Thin pool volume with chunk size %s can address at most %s of data.",
                lvx_lvcmd_size(env, p.chunk), lvx_lvcmd_size(env, p.max_data_sectors));
-    bool range = p.chunk < LVX_THIN_MIN_CHUNK || p.chunk > LVX_THIN_MAX_CHUNK;
-    if (range)
-        lvx_cmd_errorf("Thin pool chunk size %s is not in the range %s to %s.",
-                       lvx_lvcmd_size(env, p.chunk), lvx_lvcmd_size(env, LVX_THIN_MIN_CHUNK),
-                       lvx_lvcmd_size(env, LVX_THIN_MAX_CHUNK));
-    if (p.chunk & (LVX_THIN_MIN_CHUNK - 1))
-        lvx_cmd_errorf("Thin pool chunk size %s must be a multiple of %s.",
-                       lvx_lvcmd_size(env, p.chunk), lvx_lvcmd_size(env, LVX_THIN_MIN_CHUNK));
-    if (range || (p.chunk & (LVX_THIN_MIN_CHUNK - 1)))
-        return LVX_EXIT_FAILED;
     if ((uint64_t)p.chunk > data * e) {
         lvx_cmd_errorf("Size of thin-pool data volume cannot be smaller than chunk size %s.",
                        lvx_lvcmd_size(env, p.chunk));
@@ -634,7 +638,7 @@ static int create_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
                    lvx_lvcmd_size(env, le * e));
     if ((rc = make_thin(env, u, act, pool, thin_name, le, NULL, &thin)))
         return rc;
-    overprovisioning(env, pool);
+    lvx_thin_overprovisioning(env, pool);
     if (o->activate && (rc = activate_thin(env, act, thin)))
         return rc;
     lvx_notice(env->ctx, "Logical volume \"%s\" created.", thin->name);
@@ -681,7 +685,7 @@ int lvx_lvcreate_thin_snapshot(struct lvx_cmd_env *env, struct lvx_vg_update *u,
     if ((rc = make_thin(env, u, &act, pool, n, origin->le_count, origin, &snap)))
         return rc;
     bool skip = (snap->flags & LVX_LVF_ACTIVATION_SKIP) != 0;
-    overprovisioning(env, pool);
+    lvx_thin_overprovisioning(env, pool);
     bool k = env->args->count[LVX_OPT_IGNOREACTIVATIONSKIP] > 0;
     if (activate && (!skip || k) && (rc = activate_thin(env, &act, snap)))
         return rc;

@@ -21,4 +21,9 @@ int lvx_lvcreate_thin(struct lvx_cmd_env *env);
 int lvx_lvcreate_thin_snapshot(struct lvx_cmd_env *env, struct lvx_vg_update *u,
                                struct lvx_lv *origin, const char *name);
 
+/* LVM2's over-provisioning warnings (pool_check_overprovisioning, with lvm.conf
+ * activation/thin_pool_autoextend_threshold and _percent) after pool has grown users
+ * or shrunk. */
+void lvx_thin_overprovisioning(struct lvx_cmd_env *env, const struct lvx_lv *pool);
+
 #endif
