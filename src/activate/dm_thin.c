@@ -411,22 +411,18 @@ int lvx_dm_thin_status(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_
         lvx_buf_free(&st);
         return rc;
     }
-    /* a pool: active when its own device or its thin-pool device exists; the open
-     * count and the status are the thin-pool device's */
+    /* a pool: active when its own device exists (as LVM2 sees it); the open count
+     * and the status are the thin-pool device's */
     struct lvx_dm_ids tp, top;
     struct lvx_dm_info ti;
     if ((rc = tpool_ids(ctx, lv, &tp)) < 0 || (rc = lvx_dm_ids_of(ctx, lv, NULL, &top)) < 0 ||
-        (rc = lvx_dm_info(ctx, dm, top.name, info)) < 0 ||
-        (rc = lvx_dm_info(ctx, dm, tp.name, &ti)) < 0)
+        (rc = lvx_dm_info(ctx, dm, top.name, info)) < 0 || !info->exists ||
+        (rc = lvx_dm_info(ctx, dm, tp.name, &ti)) < 0 || !ti.exists)
         return rc;
-    if (!ti.exists)
-        return 0;
-    if (!info->exists || strcmp(tp.name, top.name) != 0) {
-        bool top_exists = info->exists;
+    if (strcmp(tp.name, top.name) != 0) {
         bool top_ro = info->read_only;
         *info = ti;
-        if (top_exists)
-            info->read_only = top_ro;
+        info->read_only = top_ro;
     }
     return pool_status(ctx, dm, tp.name, out);
 }

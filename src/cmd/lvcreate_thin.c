@@ -608,7 +608,7 @@ static int create_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
     if (!o->make_pool) {
         pool = lvx_vg_find_lv(vg, o->pool_name);
         if (!pool) {
-            lvx_cmd_errorf("Thin pool %s/%s not found.", vg->name, o->pool_name);
+            lvx_cmd_errorf("Pool %s not found in Volume group %s.", o->pool_name, vg->name);
             return LVX_EXIT_FAILED;
         }
         if (!lvx_lv_is_thin_pool(pool)) {
@@ -640,6 +640,9 @@ static int create_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
         return rc;
     lvx_thin_overprovisioning(env, pool);
     if (o->activate && (rc = activate_thin(env, act, thin)))
+        return rc;
+    /* a pool made with its first thin LV is left active too, as LVM2 leaves it */
+    if (o->make_pool && o->activate && (rc = lvx_actcmd_activate(env, act, pool)))
         return rc;
     lvx_notice(env->ctx, "Logical volume \"%s\" created.", thin->name);
     return 0;
