@@ -1,50 +1,19 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# t0702-kernel-thin: thin pools, thin LVs and thin snapshots through the kernel device-mapper, next to LVM2.  The
+# t0702-kernel-thin: thin pools, thin LVs and thin snapshots through the kernel
+# device-mapper, next to LVM2 (both directions, thin_check on lvx's pools).  The
 # host kernel may lack device-mapper, so the checks run inside a throw-away QEMU
 # guest (kvm-dm-test: stock Debian kernel, the host's lvm/dmsetup) running
 # tests/kernel/thin.sh with the plain lvx binary ($LVX_PLAIN, built when missing)
 # and 4 virtio disks.  The guest's TAP lines become this test's.  Costs one guest
-# boot and about 60-120 s of CPU under TCG.
+# boot and about 2-4 min of both cores under TCG (about 45 LVM2/lvx commands).
 #
-#   KVM_DM_TEST=PATH        the tool (default: the repository's copy,
-#                           tests/tools/kvm-dm-test)
-#   LVX_SKIP_KERNEL=1       skip (e.g. for quick local runs)
-#   LVX_KERNEL_TIMEOUT=SEC  guest time limit (default 600; a loaded host under TCG is slow)
-# Skipped (1..0 # SKIP) where no QEMU/kernel can run (kvm-dm-test exit 77).
+# Runs through tests/lib_kernel.sh (one guest at a time; LVX_SKIP_KERNEL=1 skips;
+# LVX_KERNEL_TIMEOUT=SEC overrides the guest limit of 900 s).
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
+# shellcheck source=tests/lib_kernel.sh
+. "$LVX_ROOT/tests/lib_kernel.sh"
 
-[[ ${LVX_SKIP_KERNEL:-0} == 1 ]] && skip_all "LVX_SKIP_KERNEL=1"
-KDT=${KVM_DM_TEST:-$LVX_ROOT/tests/tools/kvm-dm-test}
-[[ -x $KDT ]] || skip_all "kvm-dm-test not found"
-need_root
-if [[ ! -x $LVX_PLAIN ]]; then
-    make -s -C "$LVX_ROOT" all >"$SCRATCH/make.log" 2>&1 || skip_all "cannot build $LVX_PLAIN"
-fi
-plan_later
-
-puts=(--put "$LVX_PLAIN:/t/lvx")
-mkdir -p "$SCRATCH/out"
-rc=0
-"$KDT" -q --disks 4 --disk-size 256M --timeout "${LVX_KERNEL_TIMEOUT:-600}" "${puts[@]}" \
-    --out "$SCRATCH/out" --run "$LVX_ROOT/tests/kernel/thin.sh" \
-    >"$SCRATCH/console" 2>&1 || rc=$?
-[[ $rc == 77 ]] && skip_all "no QEMU or kernel for kvm-dm-test: $(tail -n 1 "$SCRATCH/console")"
-
-# the guest's results, renumbered into this file's TAP stream
-result=$SCRATCH/out/result.tap
-if [[ -s $result ]]; then
-    while IFS= read -r line; do
-        case $line in
-        "ok "*) _tap_result 0 "${line#ok * - }" ;;
-        "not ok "*) _tap_result 1 "${line#not ok * - }" ;;
-        "#"*) printf '%s\n' "$line" ;;
-        esac
-    done <"$result"
-fi
-_tap_result "$([[ $rc == 0 && -s $result ]] && echo 0 || echo 1)" \
-    "the guest ran the whole script (kvm-dm-test exit status $rc)"
-[[ $rc == 0 && -s $result ]] || _diag_file "guest console" "$SCRATCH/console"
-done_testing
+kernel_guest_test thin.sh 4 256M 900

@@ -19,29 +19,7 @@
 # thin_check on lvx's pool) with equal tables and reads the other's data byte for byte;
 # thin_check accepts lvx's pool metadata; lvremove of a pool with its thin LVs.
 # shellcheck disable=SC2086  # disk lists split on purpose
-set -u
-export PATH=/t:$PATH
-LVX=/t/lvx
-TAP=/tmp/result.tap
-: >"$TAP"
-N=0
-FAILS=0
-
-emit() { echo "$1" | tee -a "$TAP"; }
-pass() { N=$((N + 1)); emit "ok $N - $1"; }
-fail() { N=$((N + 1)); FAILS=$((FAILS + 1)); emit "not ok $N - $1"; }
-note() { local l; while IFS= read -r l; do emit "#   $l"; done <<<"$1"; }
-check() {  # check "desc" cmd...   (output shown on failure)
-    local desc=$1 out rc=0
-    shift
-    out=$("$@" 2>&1) || rc=$?
-    if [ $rc = 0 ]; then pass "$desc"; else fail "$desc"; note "command: $* (exit $rc)"; note "$out"; fi
-}
-check_eq() {  # check_eq "desc" got want
-    if [ "$2" = "$3" ]; then pass "$1"; else fail "$1"; note "got:  $2"; note "want: $3"; fi
-}
-lvm() { local c=$1; shift; command lvm "$c" --config 'devices { hints = "none" }' "$@"; }
-trim() { tr -d ' '; }
+. /t/guest-tap.sh
 
 # both "desc" ARGS...: the same command by LVM2 on lvm-th and by lvx on lvx-th ("VG" in
 # ARGS is the VG): same exit status and output (VG names mapped; LVM2's "Run `lvcreate
@@ -164,9 +142,5 @@ check "thin_check accepts lvx's pool metadata again after the removals" sh -c \
     "$LVX vgchange -an lvx-th && lvm lvchange -ay -y lvx-th/pool_tmeta &&
      thin_check /dev/mapper/lvx--th-pool_tmeta && lvm lvchange -an lvx-th/pool_tmeta"
 check_eq "metadata equal at the end" "$(meta $LVX lvx-th)" "$(meta lvm lvm-th)"
-mkdir -p /out/fixtures 2>/dev/null && for vg in lvm-th lvx-th; do lvm vgcfgbackup -f /out/fixtures/$vg.vg $vg >/dev/null 2>&1; done
 
-emit "# all done at ${SECONDS}s"
-emit "1..$N"
-[ -d /out ] && cp "$TAP" /out/result.tap
-exit 0
+guest_done
