@@ -23,16 +23,24 @@
  * metadata's minus the number of messages (LVM2's check).  A thin origin that is
  * active is suspended around create_snap.
  *
+ * Before a thin-pool device is made, thin_check runs on its metadata as LVM2 runs it
+ * (global/thin_check_executable and _options; skipped for a new, zeroed pool).
+ *
  * Status: "<tid> <used meta>/<total meta> <used data>/<total data> ..." of the pool,
  * "<mapped sectors> <highest>" of a thin LV (dm-thin.c pool_status/thin_status).
  */
 #include "activate/dm_int.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "config/config.h"
 
 #include "map/map.h"
 #include "model/thin.h"
@@ -81,6 +89,8 @@ static void devno(const struct lvx_dm_info *info, char *out, size_t size)
     snprintf(out, size, "%u:%u", info->major, info->minor);
 }
 
+static int run_thin_check(struct lvx_ctx *ctx, const struct lvx_lv *pool, const char *meta_dm);
+
 /* Bring up tmeta, tdata and the thin-pool device; its "maj:min" in dev. */
 static int pool_up(struct lvx_ctx *ctx, struct lvx_dm_run *r, const struct lvx_lv *pool,
                    bool partial, char *dev, size_t size)
@@ -119,6 +129,10 @@ static int pool_up(struct lvx_ctx *ctx, struct lvx_dm_run *r, const struct lvx_l
         }
     }
     lvx_buf_reset(&t);
+    /* a thin-pool device about to be made: its metadata is checked first, as LVM2 */
+    if (lvx_dm_info(ctx, &r->dm, tp.name, &info) == 0 && !info.exists &&
+        (rc = run_thin_check(ctx, pool, meta.name)) < 0)
+        goto out;
     if ((rc = lvx_map_thin_pool_line(ctx, ps, pool->vg->extent_size, mdev, ddev, &t)) < 0 ||
         (rc = lvx_dm_put_table(ctx, r, &tp, lvx_buf_str(&t), false, &info)) < 0)
         goto out;
@@ -130,6 +144,74 @@ static int pool_up(struct lvx_ctx *ctx, struct lvx_dm_run *r, const struct lvx_l
     devno(&info, dev, size);
 out:
     lvx_buf_free(&t);
+    return rc;
+}
+
+/* LVM2's check before a pool's thin-pool table is loaded (dev_manager.c
+ * _pool_callback): global/thin_check_executable (default /usr/sbin/thin_check, "" =
+ * none) with global/thin_check_options (default "-q") on the metadata device, unless
+ * its first 64 bytes are zero (a new pool: the kernel formats it).  A failure refuses
+ * the activation, as LVM2 ("Manual repair required"). */
+static int run_thin_check(struct lvx_ctx *ctx, const struct lvx_lv *pool, const char *meta_dm)
+{
+    char path[LVX_DM_NAME_MAX + 32], head[64];
+    snprintf(path, sizeof(path), "/dev/mapper/%s", meta_dm);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return lvx_error(ctx, errno, "Cannot open %s to check the pool metadata: %s", path,
+                         strerror(errno));
+    ssize_t n = pread(fd, head, sizeof(head), 0);
+    close(fd);
+    bool zero = n == (ssize_t)sizeof(head);
+    for (ssize_t i = 0; zero && i < n; i++)
+        zero = head[i] == 0;
+    if (zero)
+        return 0;
+    struct lvx_config *cfg = NULL;
+    const char *argv[18];
+    unsigned argc = 0;
+    int rc = 0;
+    if (lvx_config_load(ctx, &cfg) < 0)
+        return -EINVAL;
+    const char *exe = lvx_config_str(cfg, "global/thin_check_executable", "/usr/sbin/thin_check");
+    if (!exe || !*exe)
+        goto out;
+    argv[argc++] = exe;
+    const struct lvx_cfg_node *opts = lvx_config_node(cfg, "global/thin_check_options");
+    if (opts && opts->kind == LVX_CFG_ARRAY) {
+        for (const struct lvx_cfg_node *o = opts->child; o && argc < 16; o = o->next)
+            if (o->kind == LVX_CFG_STRING)
+                argv[argc++] = o->str;
+    } else if (opts && opts->kind == LVX_CFG_STRING) {
+        argv[argc++] = opts->str;
+    } else {
+        argv[argc++] = "-q";
+    }
+    argv[argc++] = path;
+    argv[argc] = NULL;
+    pid_t pid = fork();
+    if (pid < 0) {
+        rc = lvx_error(ctx, errno, "Cannot run %s: %s", exe, strerror(errno));
+        goto out;
+    }
+    if (pid == 0) {
+        int null = open("/dev/null", O_RDWR);
+        if (null >= 0) {
+            dup2(null, 0);
+            dup2(null, 1);
+            dup2(null, 2);
+        }
+        execv(exe, (char *const *)argv);
+        _exit(127);
+    }
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+        rc = lvx_error(ctx, EIO, "Check of pool %s/%s failed (status:%d). Manual repair required!",
+                       pool->vg->name, pool->name, WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+out:
+    lvx_config_free(cfg);
     return rc;
 }
 

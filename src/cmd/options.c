@@ -60,7 +60,7 @@ static const struct lvx_opt_def opt_table[LVX_OPT_COUNT] = {
     OPT(LVX_OPT_SNAPSHOT, "snapshot", 's', LVX_ARG_FLAG, 0, NULL,
         "Create a COW snapshot of the origin LV given as argument."),
     OPT(LVX_OPT_CHUNKSIZE, "chunksize", 'c', LVX_ARG_SIZE, 'k', "Size[k|UNIT]",
-        "Snapshot chunk size, a power of 2 from 4 KiB to 512 KiB (default 4 KiB)."),
+        "Snapshot chunk size (4 KiB to 512 KiB, a power of 2; default 4 KiB) or thin pool chunk size (64 KiB to 1 GiB, a multiple of 64 KiB)."),
     OPT(LVX_OPT_IGNOREACTIVATIONSKIP, "ignoreactivationskip", 'K', LVX_ARG_FLAG, 0, NULL,
         "Activate LVs flagged to skip activation too."),
     OPT(LVX_OPT_PHYSICALEXTENTSIZE, "physicalextentsize", 's', LVX_ARG_SIZE, 'm', "Size[m|UNIT]",
