@@ -600,11 +600,6 @@ static int create_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
     struct lvx_lv *pool = NULL, *thin;
     int rc;
     const char *thin_name = NULL;
-    if (o->make_thin) {
-        thin_name = o->thin_name ? o->thin_name : free_name(env, vg, "");
-        if ((rc = lvx_lvcmd_check_new_name(vg, thin_name)) || (rc = need_messages(act, vg, "thin LV")))
-            return rc;
-    }
     if (!o->make_pool) {
         pool = lvx_vg_find_lv(vg, o->pool_name);
         if (!pool) {
@@ -615,7 +610,13 @@ static int create_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
             lvx_cmd_errorf("Logical volume %s/%s is not a thin pool.", vg->name, pool->name);
             return LVX_EXIT_FAILED;
         }
-    } else {
+    }
+    if (o->make_thin) {
+        thin_name = o->thin_name ? o->thin_name : free_name(env, vg, "");
+        if ((rc = lvx_lvcmd_check_new_name(vg, thin_name)) || (rc = need_messages(act, vg, "thin LV")))
+            return rc;
+    }
+    if (o->make_pool) {
         if (o->activate && act->be && !act->be->thin_message) {
             lvx_cmd_errorf("Cannot create thin pool %s/%s active: the %s activation backend "
                            "does not serve thin pools yet (use the dm backend, or -an).",
