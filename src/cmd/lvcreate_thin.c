@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * cmd/lvcreate_thin.c - lvcreate of thin pools, thin LVs and thin snapshots, as
  * LVM2 2.03.16 makes them (tools/lvcreate.c, lib/metadata/thin_manip.c,
