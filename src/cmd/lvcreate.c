@@ -17,12 +17,14 @@
 
 #include "cmd/actcmd.h"
 #include "cmd/lvcreate_raid.h"
+#include "cmd/lvcreate_thin.h"
 #include "activate/activate.h"
 
 #include <errno.h>
 #include <stdlib.h>
 
 #include "model/snapshot.h"
+#include "model/thin.h"
 #include <string.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -646,11 +648,30 @@ int lvx_cmd_lvcreate(struct lvx_cmd_env *env)
 {
     struct create_opts o;
     struct lvx_vg_update u;
+    if (lvx_lvcreate_is_thin(env) && !env->args->count[LVX_OPT_SNAPSHOT])
+        return lvx_lvcreate_thin(env);
+    if (env->args->count[LVX_OPT_VIRTUALSIZE]) {
+        lvx_cmd_errorf("lvx lvcreate -V makes thin LVs only (give the pool with -T VG/POOL or "
+                       "--thinpool): sparse snapshots are not supported.");
+        return LVX_EXIT_FAILED;
+    }
     int rc = parse_create_args(env, &o);
     if (rc)
         return rc;
     struct lvx_actcmd act;
     bool activate = lvx_lvcmd_wants_activation(env, true);
+    if (o.snapshot && !o.size.given) {
+        /* without a size: a thin snapshot (of a thin LV), else LVM2's error */
+        if ((rc = lvx_lvcmd_begin(env, o.vg_name, &u)))
+            return rc;
+        struct lvx_lv *origin = lvx_vg_find_lv(u.vg, o.origin_name);
+        if (origin && lvx_lv_is_thin(origin))
+            rc = lvx_lvcreate_thin_snapshot(env, &u, origin, o.lv_name);
+        else
+            rc = create_in_vg(env, &u, &o, NULL);
+        lvx_vg_update_end(&u);
+        return rc;
+    }
     if (o.snapshot) {
         /* a snapshot is active when its origin is: the backend is needed only then */
         if ((rc = activate ? lvx_actcmd_init_activating(env, &act) : lvx_actcmd_init(env, &act)))
