@@ -155,6 +155,9 @@ enum lvx_opt_id {
     LVX_OPT_NOSYNC,             /* --nosync (raid: no initial resync) */
     LVX_OPT_MINRECOVERYRATE,    /* --minrecoveryrate SIZE[k|unit] per second (raid) */
     LVX_OPT_MAXRECOVERYRATE,    /* --maxrecoveryrate SIZE[k|unit] per second (raid) */
+    LVX_OPT_BASEVGNAME,         /* -n/--basevgname VG (vgimportclone) */
+    LVX_OPT_IMPORT,             /* -i/--import (vgimportclone) */
+    LVX_OPT_MIRRORSONLY,        /* --mirrorsonly (vgreduce --removemissing) */
     /* common options, accepted by every command */
     LVX_OPT_NOLOCKING,      /* --nolocking */
     LVX_OPT_COMMANDPROFILE, /* --commandprofile String */

@@ -140,6 +140,8 @@ int lvx_cmd_vgreduce(struct lvx_cmd_env *env)
     struct lvx_cmd_args *a = env->args;
     bool missing = a->count[LVX_OPT_REMOVEMISSING] != 0;
     bool all = a->count[LVX_OPT_ALL] != 0;
+    if (a->count[LVX_OPT_MIRRORSONLY] && !missing)
+        return lvx_vgcmd_syntax(env, NULL);
     if (a->argc < 1) {
         lvx_cmd_errorf("Please give volume group name");
         return LVX_EXIT_INVALID;
