@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# t0680-vg-surgery: vgsplit, vgmerge, vgexport, vgimport, vgimportclone, vgchange -u and
-# pvchange -u on twin setups (tests/tools/lv_twin.sh): side A changed by lvx, side B by
+# t0680-vg-surgery: vgsplit, vgmerge, vgexport, vgimport, vgimportclone, vgchange -u,
+# pvchange -u and vgreduce --removemissing [--force [--mirrorsonly]] (D3 hidden from
+# both tools) on twin setups (tests/tools/lv_twin.sh): side A changed by lvx, side B by
 # LVM2, the same command line on both.  Every step starts from the same layout (VG vgsa
 # on D0..D3, extent size 1 MiB: l1 on D0, l2 striped over D0+D1, l3 on D2, l4 on D3; made
 # by LVM2 on both sides) and checks:
@@ -64,7 +65,8 @@ reset() {
 # LVM2's lines that only one side prints (no activation, no backups in the sandbox)
 filter_msgs() {
     grep -v -e 'Activation disabled' -e 'NOT backed up' -e 'leaked on lvm invocation' \
-        -e 'WARNING: updating old metadata' | sed "$1"
+        -e 'WARNING: updating old metadata' -e "Couldn't find device with uuid" \
+        -e 'is missing PV' | sed "$1"
 }
 
 VGF=vg_name,vg_attr,vg_fmt,vg_extent_size,vg_extent_count,vg_free_count,vg_size,vg_free,vg_seqno,pv_count,lv_count,snap_count,vg_mda_count,vg_mda_used_count,vg_mda_copies,max_lv,max_pv,vg_allocation_policy,vg_systemid,vg_tags,vg_exported
@@ -235,6 +237,30 @@ test_ok "vgchange -u: a new VG UUID" test -n "$new_vg" -a "$new_vg" != "$old_vg"
 step "pvchange -u" pvchange -u %2
 new_pv=$(lvm_a pvs --noheadings -o pv_uuid "${TWIN_A[2]}" 2>/dev/null | tr -d ' ')
 test_ok "pvchange -u: a new PV UUID" test -n "$new_pv" -a "$new_pv" != "$old_pv"
+
+# ---- vgreduce --removemissing -------------------------------------------------------
+# D3 (l4's PV) disappears: both sandboxes and lvx's --devices stop seeing it
+FULL_A=("${TWIN_A[@]}") FULL_B=("${TWIN_B[@]}")
+hide_d3() {
+    TWIN_A=("${FULL_A[@]:0:3}") TWIN_B=("${FULL_B[@]:0:3}")
+    _twin_sandbox "$SCRATCH/twin_a" "${TWIN_A[@]}"
+    _twin_sandbox "$SCRATCH/twin_b" "${TWIN_B[@]}"
+}
+show_all() {
+    TWIN_A=("${FULL_A[@]}") TWIN_B=("${FULL_B[@]}")
+    _twin_sandbox "$SCRATCH/twin_a" "${TWIN_A[@]}"
+    _twin_sandbox "$SCRATCH/twin_b" "${TWIN_B[@]}"
+}
+reset; hide_d3
+step "vgreduce --removemissing with a partial LV" vgreduce --removemissing vgsa
+step "vgreduce --removemissing --mirrorsonly --force" vgreduce --removemissing --mirrorsonly --force vgsa
+step "vgreduce --removemissing --force" vgreduce --removemissing --force vgsa
+step "vgreduce --removemissing, consistent" vgreduce --removemissing vgsa
+show_all; reset
+lvm_a lvremove -y vgsa/l4 >/dev/null 2>&1; lvm_b lvremove -y vgsa/l4 >/dev/null 2>&1; hide_d3
+step "vgreduce --removemissing, empty missing PV" vgreduce --removemissing vgsa
+step "vgreduce --mirrorsonly alone" vgreduce --mirrorsonly vgsa
+show_all
 
 # ---- vgimportclone -----------------------------------------------------------------
 # a dd copy of side s's D0..D3 on four more loop devices (C0..C3), the original attached
