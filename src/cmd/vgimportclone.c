@@ -106,11 +106,6 @@ static int update_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, char **ar
         lvx_cmd_errorf("VG %s is exported, use the --import option.", vg->name);
         return LVX_EXIT_FAILED;
     }
-    for (unsigned i = 0; i < vg->pv_count; i++)
-        if (!vg->pvs[i]->ondisk.present) {
-            lvx_cmd_errorf("VG %s is partial, it must be complete.", vg->name);
-            return LVX_EXIT_FAILED;
-        }
     for (int i = 0; i < argc; i++) {
         bool in = false;
         for (unsigned p = 0; p < vg->pv_count && !in; p++)
@@ -200,6 +195,15 @@ int lvx_cmd_vgimportclone(struct lvx_cmd_env *env)
         rc = LVX_EXIT_FAILED;
         goto out;
     }
+    for (unsigned i = 0; i < u.vg->pv_count; i++)
+        if (!u.vg->pvs[i]->ondisk.present) {      /* LVM2 2.03's read refuses it */
+            lvx_cmd_errorf("Cannot change VG %s while PVs are missing.", old);
+            lvx_cmd_errorf("See vgreduce --removemissing and vgextend --restoremissing.");
+            lvx_cmd_errorf("Failed to read VG %s from devices being imported.", old);
+            rc = LVX_EXIT_FAILED;
+            lvx_vg_update_end(&u);
+            goto out;
+        }
     rc = update_vg(env, &u, a->argv, a->argc, name);
     if (rc)
         lvx_cmd_errorf("Failed to update VG on devices being imported.");

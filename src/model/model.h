@@ -328,7 +328,8 @@ uint32_t lvx_seg_report_stripes(const struct lvx_seg *seg);
 /* Extents each area covers (extent_count / stripes for striped, raid images etc). */
 uint64_t lvx_seg_area_len(const struct lvx_seg *seg);
 
-/* --- vgsplit.c: moving PVs and LVs between two VGs of one pool (vgsplit, vgmerge) --- */
+/* --- vgsplit.c (the moves themselves in vg.c): PVs and LVs between two VGs of one
+ * pool (vgsplit, vgmerge) --- */
 /* Append pv / lv to `to`, removed from its VG (addresses kept: areas stay valid). */
 void lvx_vg_move_pv(struct lvx_vg *to, struct lvx_pv *pv);
 void lvx_vg_move_lv(struct lvx_vg *to, struct lvx_lv *lv);

@@ -12,37 +12,6 @@
 #include <errno.h>
 #include <string.h>
 
-static void *grow(struct lvx_pool *pool, void *arr, unsigned count)
-{
-    /* the arrays of model/vg.c: capacity max(4, next power of two of count) */
-    if (!arr)
-        return lvx_pool_alloc(pool, 4 * sizeof(void *));
-    if (count < 4 || (count & (count - 1)) != 0)
-        return arr;
-    return lvx_pool_realloc(pool, arr, (size_t)count * sizeof(void *),
-                            2 * (size_t)count * sizeof(void *));
-}
-
-void lvx_vg_move_pv(struct lvx_vg *to, struct lvx_pv *pv)
-{
-    if (pv->vg)
-        lvx_vg_remove_pv(pv->vg, pv);
-    to->pvs = grow(to->pool, to->pvs, to->pv_count);
-    pv->vg = to;
-    pv->index = to->pv_count;
-    to->pvs[to->pv_count++] = pv;
-}
-
-void lvx_vg_move_lv(struct lvx_vg *to, struct lvx_lv *lv)
-{
-    if (lv->vg)
-        lvx_vg_remove_lv(lv->vg, lv);
-    to->lvs = grow(to->pool, to->lvs, to->lv_count);
-    lv->vg = to;
-    lv->index = to->lv_count;
-    to->lvs[to->lv_count++] = lv;
-}
-
 static bool on_vg_pvs(const struct lvx_lv *lv, const struct lvx_vg *vg, unsigned depth)
 {
     if (depth > 16)

@@ -66,7 +66,8 @@ reset() {
 filter_msgs() {
     grep -v -e 'Activation disabled' -e 'NOT backed up' -e 'leaked on lvm invocation' \
         -e 'WARNING: updating old metadata' -e "Couldn't find device with uuid" \
-        -e 'is missing PV' | sed "$1"
+        -e 'is missing PV' -e 'memory leak' -e '^ *\[0x' -e 'Unreleased memory pool' |
+        sed "$1" | if [[ -n ${SORT_MSGS:-} ]]; then sort; else cat; fi
 }
 
 VGF=vg_name,vg_attr,vg_fmt,vg_extent_size,vg_extent_count,vg_free_count,vg_size,vg_free,vg_seqno,pv_count,lv_count,snap_count,vg_mda_count,vg_mda_used_count,vg_mda_copies,max_lv,max_pv,vg_allocation_policy,vg_systemid,vg_tags,vg_exported
@@ -138,7 +139,9 @@ step() {
     test_eq "$desc: exit code" "$xa" "$xb"
     test_eq "$desc: messages" "$(cat "$SCRATCH/a.out" "$SCRATCH/a.err" | filter_msgs "$(_twin_sed a)")" \
         "$(cat "$SCRATCH/b.out" "$SCRATCH/b.err" | filter_msgs "$(_twin_sed b)")"
-    if [[ $xb != 0 ]]; then
+    # STEP_WRITES: LVM2 fails but writes (vgreduce --removemissing with partial LVs,
+    # vgimport -a with a VG not exported)
+    if [[ $xb != 0 && -z ${STEP_WRITES:-} ]]; then
         test_eq "$desc: refused, nothing written" "$(sha_a)" "$before"
     else
         test_ok "$desc: reports and metadata equal" sides_equal
@@ -213,10 +216,11 @@ step "vgexport: no argument" vgexport
 step "vgimport: -a with a VG" vgimport -a vgsa
 reset; split_both
 lvm_a vgexport vgsa >/dev/null 2>&1; lvm_b vgexport vgsa >/dev/null 2>&1
-step "vgimport -a (one exported, one not)" vgimport -a
+STEP_WRITES=1 SORT_MSGS=1 step "vgimport -a (one exported, one not)" vgimport -a
 lvm_a vgexport -a >/dev/null 2>&1; lvm_b vgexport -a >/dev/null 2>&1
-step "vgimport -a" vgimport -a
-step "vgexport -a" vgexport -a
+# LVM2 walks the VGs in the reverse order of its scan: the lines are compared sorted
+SORT_MSGS=1 step "vgimport -a" vgimport -a
+SORT_MSGS=1 step "vgexport -a" vgexport -a
 
 # ---- LVM2 reads lvx's split, lvx merges LVM2's --------------------------------------
 reset
@@ -252,7 +256,7 @@ show_all() {
     _twin_sandbox "$SCRATCH/twin_b" "${TWIN_B[@]}"
 }
 reset; hide_d3
-step "vgreduce --removemissing with a partial LV" vgreduce --removemissing vgsa
+STEP_WRITES=1 step "vgreduce --removemissing with a partial LV" vgreduce --removemissing vgsa
 step "vgreduce --removemissing --mirrorsonly --force" vgreduce --removemissing --mirrorsonly --force vgsa
 step "vgreduce --removemissing --force" vgreduce --removemissing --force vgsa
 step "vgreduce --removemissing, consistent" vgreduce --removemissing vgsa
@@ -287,6 +291,8 @@ step "vgimportclone: a device of no VG" vgimportclone /dev/nosuchdev
 reset; clone
 lvm_a vgexport vgsa >/dev/null 2>&1; lvm_b vgexport vgsa >/dev/null 2>&1; clone
 step "vgimportclone: exported" vgimportclone -n vgx %4 %5 %6 %7
+# (not again on the VG just imported as vgx: LVM2 2.03.16 then locks V_vgx twice and hangs)
+reset; lvm_a vgexport vgsa >/dev/null 2>&1; lvm_b vgexport vgsa >/dev/null 2>&1; clone
 step "vgimportclone -i -n" vgimportclone -i -n vgx %4 %5 %6 %7
 test_ok "the clone's PV UUIDs differ from the original's" \
     test "$(lvm_a pvs --noheadings -o pv_uuid "${TWIN_A[0]}" 2>/dev/null)" != \
