@@ -77,10 +77,10 @@ LVF=lv_name,vg_name,lv_attr,lv_size,seg_count,devices,lv_tags
 report() {  # report a|b: every report without UUIDs, devices as D<n>, sorted
     local s=$1
     {
-        "lvm_$s" vgs --noheadings --separator '|' -o "$VGF" 2>/dev/null | sort
-        "lvm_$s" pvs --noheadings --separator '|' -o "$PVF" 2>/dev/null | sort
-        "lvm_$s" lvs -a --noheadings --separator '|' -o "$LVF" 2>/dev/null | sort
-    } | tr -s ' ' | sed "$(_twin_sed "$s")"
+        "lvm_$s" vgs --noheadings --separator '|' -o "$VGF" 2>/dev/null | sed 's/^/vg /'
+        "lvm_$s" pvs --noheadings --separator '|' -o "$PVF" 2>/dev/null | sed 's/^/pv /'
+        "lvm_$s" lvs -a --noheadings --separator '|' -o "$LVF" 2>/dev/null | sed 's/^/lv /'
+    } | tr -s ' ' | sed "$(_twin_sed "$s")" | sort     # sorted after the names are D<n>
 }
 
 # the metadata of VG on side s as LVM2 backs it up, without ids, times, hosts
