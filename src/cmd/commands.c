@@ -69,7 +69,14 @@ static const enum lvx_opt_id vgchange_opts[] = {
     LVX_OPT_IGNOREACTIVATIONSKIP, LVX_OPT_IGNORELOCKINGFAILURE, LVX_OPT_NOUDEVSYNC,
     LVX_OPT_AUTOACTIVATION, END };
 static const enum lvx_opt_id vgextend_opts[] = { NEW_PV_OPTS, LVX_OPT_METADATAIGNORE, END };
-static const enum lvx_opt_id vgreduce_opts[] = { LVX_OPT_ALL, LVX_OPT_REMOVEMISSING, END };
+static const enum lvx_opt_id vgreduce_opts[] = { LVX_OPT_ALL, LVX_OPT_REMOVEMISSING,
+    LVX_OPT_MIRRORSONLY, END };
+static const enum lvx_opt_id vgsplit_opts[] = { LVX_OPT_NAME, LVX_OPT_ALLOC,
+    LVX_OPT_MAXLOGICALVOLUMES, LVX_OPT_MAXPHYSICALVOLUMES, LVX_OPT_VGMETADATACOPIES,
+    LVX_OPT_METADATACOPIES_VG, LVX_OPT_METADATATYPE, END };
+static const enum lvx_opt_id vgmerge_opts[] = { LVX_OPT_LIST, END };
+static const enum lvx_opt_id vgexport_opts[] = { LVX_OPT_ALL, END };
+static const enum lvx_opt_id vgimportclone_opts[] = { LVX_OPT_BASEVGNAME, LVX_OPT_IMPORT, END };
 static const enum lvx_opt_id vgck_opts[] = { LVX_OPT_UPDATEMETADATA, END };
 static const enum lvx_opt_id vgcfgrestore_opts[] = { LVX_OPT_FILE, LVX_OPT_LIST,
                                                      LVX_OPT_FORCE_LONG, LVX_OPT_METADATATYPE, END };
@@ -235,6 +242,28 @@ static const struct lvx_command command_table[] = {
       "Removes physical volumes from a volume group: the PVs named, every unused one with -a, "
       "or with --removemissing the PVs whose devices are missing (LVs using them need "
       "--force, which removes those LVs). A PV with extents in use is refused." },
+    { "vgsplit", lvx_cmd_vgsplit, "Move physical volumes into a new or existing volume group",
+      "VG VG [PV ...]", vgsplit_opts,
+      "Moves the PVs named (or with -n the PVs an LV uses) from the first VG to the second, a "
+      "new VG (its attributes taken from the first unless -l, -p, --alloc or "
+      "--vgmetadatacopies say otherwise) or an existing one with the same extent size. The LVs "
+      "on those PVs move with them; an LV on both sides or an active one is refused." },
+    { "vgmerge", lvx_cmd_vgmerge, "Merge volume groups", "VG VG ...", vgmerge_opts,
+      "Merges the PVs and LVs of the other VGs into the first one. Refused when an LV of a "
+      "merged VG is active, the extent sizes differ, the first VG's limits would be exceeded "
+      "or an LV name is used in both." },
+    { "vgexport", lvx_cmd_vgexport, "Unregister volume group(s) from the system", "[VG ...]",
+      vgexport_opts,
+      "Marks volume groups (or all with -a) as exported, so that they can be moved to another "
+      "system; their LVs must be inactive. vgimport undoes it." },
+    { "vgimport", lvx_cmd_vgimport, "Register exported volume group with system", "[VG ...]",
+      vgexport_opts,
+      "Clears the exported mark of volume groups (or of all with -a)." },
+    { "vgimportclone", lvx_cmd_vgimportclone, "Import a VG from cloned PVs", "PV ...",
+      vgimportclone_opts,
+      "Makes the PVs of a disk copy a volume group of its own: new PV UUIDs, a new VG UUID and "
+      "a new VG name (-n/--basevgname, or the old name, with a number appended while taken); "
+      "-i also imports an exported VG." },
     { "vgremove", lvx_cmd_vgremove, "Remove volume group(s)", "VG ...", no_opts,
       "Removes volume groups: their PVs become orphans and their backup files are removed. A "
       "VG that still holds LVs is refused unless -f (or -y) is given, which removes the LVs "

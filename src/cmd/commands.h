@@ -85,6 +85,11 @@ int lvx_cmd_help(struct lvx_cmd_env *env);
 int lvx_cmd_vgcreate(struct lvx_cmd_env *env);      /* VG commands: cmd/vg*.c, cmd/vgcmd.h */
 int lvx_cmd_vgextend(struct lvx_cmd_env *env);
 int lvx_cmd_vgreduce(struct lvx_cmd_env *env);
+int lvx_cmd_vgsplit(struct lvx_cmd_env *env);
+int lvx_cmd_vgmerge(struct lvx_cmd_env *env);
+int lvx_cmd_vgexport(struct lvx_cmd_env *env);
+int lvx_cmd_vgimport(struct lvx_cmd_env *env);
+int lvx_cmd_vgimportclone(struct lvx_cmd_env *env);
 int lvx_cmd_vgremove(struct lvx_cmd_env *env);
 int lvx_cmd_vgrename(struct lvx_cmd_env *env);
 int lvx_cmd_vgchange(struct lvx_cmd_env *env);

@@ -163,6 +163,9 @@ enum lvx_opt_id {
     LVX_OPT_POOLMETADATASPARE,  /* --poolmetadataspare y|n (thin pools) */
     LVX_OPT_DISCARDS,           /* --discards passdown|nopassdown|ignore (thin pools) */
     LVX_OPT_SETACTIVATIONSKIP,  /* -k/--setactivationskip y|n (lvcreate) */
+    LVX_OPT_BASEVGNAME,         /* -n/--basevgname VG (vgimportclone) */
+    LVX_OPT_IMPORT,             /* -i/--import (vgimportclone) */
+    LVX_OPT_MIRRORSONLY,        /* --mirrorsonly (vgreduce --removemissing) */
     /* common options, accepted by every command */
     LVX_OPT_NOLOCKING,      /* --nolocking */
     LVX_OPT_COMMANDPROFILE, /* --commandprofile String */

@@ -13,6 +13,7 @@
 #include "cmd/commands.h"
 #include "cmd/pvcmd.h"
 #include "cmd/toolkit.h"
+#include "cmd/vgcmd.h"
 
 #include <string.h>
 
@@ -99,25 +100,13 @@ static int change_mda_ignore(const char *name, struct lvx_pv *pv, bool ignore)
     return 1;
 }
 
-/* Has the VG an active LV?  (pvchange -u refuses then, as LVM2.) */
-static bool vg_has_active_lv(struct lvx_cmd_env *env, const struct lvx_vg *vg)
-{
-    struct lvx_actcmd act;
-    if (lvx_actcmd_init(env, &act) != 0 || !act.be)
-        return false;
-    for (unsigned l = 0; l < vg->lv_count; l++)
-        if (lvx_actcmd_is_active(env, &act, vg->lvs[l], NULL))
-            return true;
-    return false;
-}
-
 /* A PV of a VG in memory: 1 changed, 0 unchanged, -1 refused. */
 static int change_vg_pv(struct lvx_cmd_env *env, struct lvx_vg_update *u, const char *name,
                         struct lvx_pv *pv, void *arg)
 {
     const struct pvchange_opts *o = arg;
     bool changed = false;
-    if (o->new_uuid && vg_has_active_lv(env, pv->vg)) {
+    if (o->new_uuid && lvx_vgcmd_has_active_lv(env, pv->vg)) {
         lvx_cmd_errorf("Volume group containing %s has active logical volumes", name);
         return -1;
     }

@@ -7,8 +7,10 @@
 #include "cmd/vgcmd.h"
 #include "cmd/pvcmd.h"
 #include "cmd/toolkit.h"
+#include "cmd/actcmd.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -333,4 +335,115 @@ int lvx_vgcmd_orphans(struct lvx_cmd_env *env, struct lvx_vg_update *u, char **n
     *out = pvs;
     *out_count = n;
     return 0;
+}
+
+bool lvx_vgcmd_lv_active(const struct lvx_lv *lv, void *arg)
+{
+    struct lvx_cmd_env *env = arg;
+    struct lvx_actcmd act;
+    return lvx_actcmd_init(env, &act) == 0 && act.be && lvx_actcmd_is_active(env, &act, lv, NULL);
+}
+
+bool lvx_vgcmd_has_active_lv(struct lvx_cmd_env *env, const struct lvx_vg *vg)
+{
+    struct lvx_actcmd act;
+    if (lvx_actcmd_init(env, &act) != 0 || !act.be)
+        return false;
+    for (unsigned l = 0; l < vg->lv_count; l++)
+        if (lvx_actcmd_is_active(env, &act, vg->lvs[l], NULL))
+            return true;
+    return false;
+}
+
+/* vgexport and vgimport: the same argument rules (LVM2's wording differs by a word) */
+int lvx_vgcmd_export_args(struct lvx_cmd_env *env)
+{
+    struct lvx_cmd_args *a = env->args;
+    if (!a->argc && !a->count[LVX_OPT_ALL])
+        return lvx_vgcmd_syntax(env, NULL);
+    if (a->count[LVX_OPT_ALL] && a->argc)
+        return lvx_vgcmd_extra_arg(a->argv[0]);
+    return 0;
+}
+
+void lvx_vgcmd_set_exported(struct lvx_vg *vg, bool exported)
+{
+    vg->status = exported ? vg->status | LVX_VG_EXPORTED : vg->status & ~LVX_VG_EXPORTED;
+    vg->system_id = NULL;     /* vgimport: the host's system ID, none in lvx (as LVM2's
+                               * default global/system_id_source = "none") */
+    for (unsigned i = 0; i < vg->pv_count; i++)
+        vg->pvs[i]->status = exported ? vg->pvs[i]->status | LVX_PV_EXPORTED
+                                      : vg->pvs[i]->status & ~LVX_PV_EXPORTED;
+}
+
+int lvx_vgcmd_lock_pair(struct lvx_cmd_env *env, const char *a, const char *b, struct lvx_lock *la,
+                        struct lvx_lock *lb)
+{
+    bool a_first = strcmp(a, b) < 0;
+    if (lvx_lock_vg(env->ctx, a_first ? a : b, true, a_first ? la : lb) < 0 ||
+        lvx_lock_vg(env->ctx, a_first ? b : a, true, a_first ? lb : la) < 0)
+        return lvx_cmd_fail(env);
+    return 0;
+}
+
+int lvx_vgcmd_compatible(struct lvx_cmd_env *env, const struct lvx_vg *from, const struct lvx_vg *to)
+{
+    if (lvx_vgcmd_has_active_lv(env, from)) {
+        lvx_cmd_errorf("Logical volumes in \"%s\" must be inactive", from->name);
+        return LVX_EXIT_FAILED;
+    }
+    if (to->extent_size != from->extent_size) {
+        lvx_cmd_errorf("Extent sizes differ: %u (%s) and %u (%s)", to->extent_size, to->name,
+                       from->extent_size, from->name);
+        return LVX_EXIT_FAILED;
+    }
+    if (to->max_pv && to->max_pv < to->pv_count + from->pv_count) {
+        lvx_cmd_errorf("Maximum number of physical volumes (%u) exceeded  for \"%s\" and \"%s\"",
+                       to->max_pv, to->name, from->name);
+        return LVX_EXIT_FAILED;
+    }
+    if (to->max_lv && to->max_lv < lvx_vg_visible_lv_count(to) + lvx_vg_visible_lv_count(from)) {
+        lvx_cmd_errorf("Maximum number of logical volumes (%u) exceeded  for \"%s\" and \"%s\"",
+                       to->max_lv, to->name, from->name);
+        return LVX_EXIT_FAILED;
+    }
+    for (unsigned i = 0; i < to->lv_count; i++)
+        if (lvx_vg_find_lv(from, to->lvs[i]->name)) {
+            lvx_cmd_errorf("Duplicate logical volume name \"%s\" in \"%s\" and \"%s\"",
+                           to->lvs[i]->name, to->name, from->name);
+            return LVX_EXIT_FAILED;
+        }
+    return 0;
+}
+
+struct lvx_vg *lvx_vgcmd_find_named(const struct lvx_vgset *set, const char *name)
+{
+    for (unsigned i = 0; i < set->vg_count; i++)
+        if (strcmp(set->vgs[i]->name, name) == 0)
+            return set->vgs[i];
+    return NULL;
+}
+
+const char *lvx_vgcmd_skip_dev_dir(const char *name)
+{
+    return strncmp(name, "/dev/", 5) == 0 ? name + 5 : name;
+}
+
+int lvx_vgcmd_syntax(struct lvx_cmd_env *env, const char *usage)
+{
+    lvx_cmd_errorf("No command with matching syntax recognised.  Run '%s --help' for more "
+                   "information.", env->args->cmd);
+    if (usage) {       /* commands with one form also print it, as LVM2 (on stdout) */
+        lvx_cmd_errorf("Correct command syntax is:");
+        char line[256];
+        int n = snprintf(line, sizeof(line), "  %s\n\n", usage);
+        lvx_cmd_write(line, n > 0 && (size_t)n < sizeof(line) ? (size_t)n : 0);
+    }
+    return LVX_EXIT_INVALID;
+}
+
+int lvx_vgcmd_extra_arg(const char *arg)
+{
+    lvx_cmd_errorf("Command does not accept argument: %s.", arg);
+    return LVX_EXIT_INVALID;
 }

@@ -58,4 +58,34 @@ int lvx_vgcmd_mda_copies(struct lvx_cmd_env *env, bool *given, uint32_t *n, bool
 int lvx_vgcmd_orphans(struct lvx_cmd_env *env, struct lvx_vg_update *u, char **names,
                       unsigned count, struct lvx_pv ***out, unsigned *out_count);
 
+/* Is lv active (an lvx_lv_active_fn, arg = env)?  Has vg an active LV?  false when no
+ * activation backend answers. */
+bool lvx_vgcmd_lv_active(const struct lvx_lv *lv, void *arg);
+bool lvx_vgcmd_has_active_lv(struct lvx_cmd_env *env, const struct lvx_vg *vg);
+
+/* vgexport/vgimport: VG names or -a, not both (LVM2's two forms). */
+int lvx_vgcmd_export_args(struct lvx_cmd_env *env);
+/* Set or clear EXPORTED on the VG and its PVs; the system ID is cleared. */
+void lvx_vgcmd_set_exported(struct lvx_vg *vg, bool exported);
+
+/* Lock two different VG names exclusively in strcmp order (no deadlock between two
+ * commands taking the same pair).  0 or the exit code (printed). */
+int lvx_vgcmd_lock_pair(struct lvx_cmd_env *env, const char *a, const char *b, struct lvx_lock *la,
+                        struct lvx_lock *lb);
+/* LVM2's rules for moving PVs and LVs of `from` into the existing VG `to` (vgsplit into
+ * an existing VG, vgmerge): no active LV in from, equal extent sizes, to's PV and LV
+ * limits, no LV name in both.  0 or LVX_EXIT_FAILED after LVM2's message. */
+int lvx_vgcmd_compatible(struct lvx_cmd_env *env, const struct lvx_vg *from, const struct lvx_vg *to);
+/* The VG of that exact name in the set (not a UUID), or NULL. */
+struct lvx_vg *lvx_vgcmd_find_named(const struct lvx_vgset *set, const char *name);
+
+/* A VG argument without a leading "/dev/" (LVM2's skip_dev_dir). */
+const char *lvx_vgcmd_skip_dev_dir(const char *name);
+
+/* LVM2's refusals of a command line that fits none of the command's forms: "No command
+ * with matching syntax recognised ..." (with the usage of a one-form command), and
+ * "Command does not accept argument: ARG.".  LVX_EXIT_INVALID. */
+int lvx_vgcmd_syntax(struct lvx_cmd_env *env, const char *usage);
+int lvx_vgcmd_extra_arg(const char *arg);
+
 #endif

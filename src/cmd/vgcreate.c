@@ -50,14 +50,6 @@ static int parse_settings(struct lvx_cmd_env *env, struct vg_settings *s)
     return 0;
 }
 
-static bool vg_name_taken(const struct lvx_vgset *set, const char *name)
-{
-    for (unsigned i = 0; i < set->vg_count; i++)
-        if (strcmp(set->vgs[i]->name, name) == 0)
-            return true;
-    return false;
-}
-
 static struct lvx_vg *new_vg(struct lvx_pool *pool, const char *name, const struct vg_settings *s)
 {
     struct lvx_vg *vg = lvx_vg_new(pool);
@@ -161,7 +153,7 @@ static int create(struct lvx_cmd_env *env, struct lvx_vg_update *u, const char *
     int rc;
     if (lvx_lock_vg(env->ctx, name, true, &u->vg_lock) < 0)
         return lvx_cmd_fail(env);
-    if (vg_name_taken(u->set, name)) {
+    if (lvx_vgcmd_find_named(u->set, name)) {
         lvx_cmd_errorf("A volume group called %s already exists.", name);
         return LVX_EXIT_FAILED;
     }

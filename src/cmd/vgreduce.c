@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * cmd/vgreduce.c - `lvx vgreduce VG PV...`, `vgreduce -a VG` (every unused PV),
- * `vgreduce --removemissing [--force] VG`.  PVs holding extents are refused
- * ("Physical volume "/dev/x" still in use"), as is the VG's last PV.  One commit
+ * `vgreduce --removemissing [--force [--mirrorsonly]] VG`.  PVs holding extents are
+ * refused ("Physical volume "/dev/x" still in use"), as is the VG's last PV.  One commit
  * without the removed PVs, which detaches them (meta/update.c: metadata slots
- * cleared, PV_EXT_USED dropped), so they are orphans afterwards.  --removemissing refuses when LVs use a
- * missing PV unless --force, which removes those LVs.
+ * cleared, PV_EXT_USED dropped), so they are orphans afterwards.
+ * --removemissing follows LVM2's repair: partial LVs are reported and the VG is written
+ * anyway (missing PVs flagged MISSING) with exit 5; --force removes them, one commit per
+ * removed LV as LVM2, then the missing PVs; --mirrorsonly --force only names the
+ * non-mirror partial LVs ("can't remove") and writes the VG unchanged.  RAID and mirror
+ * LVs with missing images are refused with --force (LVM2 replaces the images with error
+ * segments; lvx does not yet).
  */
 #include "cmd/vgcmd.h"
 
@@ -60,38 +65,142 @@ static unsigned pick(struct lvx_cmd_env *env, struct lvx_vg *vg, char **names, u
     return n;
 }
 
-/* --removemissing: the PVs without a device; their LVs go only with --force. */
-static unsigned pick_missing(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_pv **out,
-                             bool *failed)
+/* ---- --removemissing, as LVM2's vgreduce repair ------------------------------------ */
+
+static bool lv_partial(const struct lvx_lv *lv, unsigned depth)
 {
-    if (lvx_vgops_has_partial_lvs(vg)) {
-        if (!env->args->count[LVX_OPT_FORCE]) {
-            lvx_cmd_errorf("There are still partial LVs in VG %s: to remove them unconditionally "
-                           "use: vgreduce --removemissing --force.", vg->name);
-            *failed = true;
-            return 0;
+    if (depth > 16)
+        return false;
+    for (unsigned s = 0; s < lv->seg_count; s++) {
+        const struct lvx_seg *seg = &lv->segs[s];
+        for (unsigned a = 0; a < seg->area_count; a++) {
+            if (seg->areas[a].pv && !seg->areas[a].pv->ondisk.present)
+                return true;
+            if (seg->areas[a].lv && lv_partial(seg->areas[a].lv, depth + 1))
+                return true;
+            if (seg->meta_areas && seg->meta_areas[a].lv && lv_partial(seg->meta_areas[a].lv, depth + 1))
+                return true;
         }
-        struct lvx_strlist removed = {0};
-        lvx_vgops_remove_partial_lvs(vg, &removed);
-        for (unsigned i = 0; i < removed.n; i++)
-            lvx_notice(env->ctx, "Logical volume \"%s\" successfully removed.", removed.v[i]);
+        if (seg->log_lv && lv_partial(seg->log_lv, depth + 1))
+            return true;
+    }
+    return false;
+}
+
+/* LVM2's consolidation: with partial LVs left only messages (false), else the missing
+ * PVs leave the VG (false when one cannot). */
+static bool consolidate(struct lvx_cmd_env *env, struct lvx_vg *vg)
+{
+    bool ok = true;
+    for (unsigned l = 0; l < vg->lv_count; l++)
+        if (lv_partial(vg->lvs[l], 0)) {
+            lvx_warn(env->ctx, "WARNING: Partial LV %s needs to be repaired or removed. ",
+                     vg->lvs[l]->name);
+            ok = false;
+        }
+    if (!ok) {
+        lvx_cmd_errorf("There are still partial LVs in VG %s.", vg->name);
+        lvx_cmd_errorf("To remove them unconditionally use: vgreduce --removemissing --force.");
+        lvx_cmd_errorf("To remove them unconditionally from mirror LVs use: vgreduce "
+                       "--removemissing --mirrorsonly --force.");
+        lvx_warn(env->ctx, "WARNING: Proceeding to remove empty missing PVs.");
+        return false;
     }
     uint32_t *used = lvx_pool_alloc(env->pool, (vg->pv_count + 1) * sizeof(*used));
     lvx_vg_pv_alloc_counts(vg, used);
-    unsigned n = 0;
+    for (unsigned p = 0, orig = 0; p < vg->pv_count; orig++) {
+        struct lvx_pv *pv = vg->pvs[p];
+        if (pv->ondisk.present) {
+            p++;
+            continue;
+        }
+        char dashed[LVX_UUID_DASHED_LEN + 1];
+        lvx_uuid_format(pv->uuid, dashed);
+        if (vg->pv_count == 1) {
+            lvx_cmd_errorf("Volume Groups must always contain at least one PV.");
+            return false;
+        }
+        if (used[orig]) {
+            lvx_cmd_errorf("LVs still present on PV with UUID %s: Can't remove from VG %s.",
+                           dashed, vg->name);
+            return false;
+        }
+        lvx_vg_remove_pv(vg, pv);
+    }
+    return true;
+}
+
+static int commit_missing(struct lvx_cmd_env *env, struct lvx_vg_update *u)
+{
+    for (unsigned p = 0; p < u->vg->pv_count; p++)
+        if (!u->vg->pvs[p]->ondisk.present) {       /* as LVM2 writes a missing PV */
+            u->vg->pvs[p]->flags |= LVX_PVF_MISSING;
+            u->vg->pvs[p]->device_hint = "[unknown]";
+        }
+    return lvx_vgcmd_commit(env, u);
+}
+
+static int remove_missing(struct lvx_cmd_env *env, struct lvx_vg_update *u)
+{
+    struct lvx_vg *vg = u->vg;
+    unsigned missing = 0;
     for (unsigned p = 0; p < vg->pv_count; p++)
-        if (!vg->pvs[p]->ondisk.present && !used[p])
-            out[n++] = vg->pvs[p];
-    if (n == vg->pv_count) {
-        lvx_cmd_errorf("Volume group %s has no PV left after removing the missing ones.", vg->name);
-        *failed = true;
+        missing += !vg->pvs[p]->ondisk.present;
+    if (!missing) {
+        lvx_notice(env->ctx, "Volume group \"%s\" is already consistent.", vg->name);
         return 0;
     }
-    return n;
+    if (!(vg->status & LVX_VG_RESIZEABLE)) {
+        lvx_cmd_errorf("Volume group %s is not resizeable.", vg->name);
+        return LVX_EXIT_FAILED;
+    }
+    bool fixed, force = env->args->count[LVX_OPT_FORCE] != 0;
+    int rc;
+    if (force) {
+        for (unsigned l = 0; l < vg->lv_count; l++) {
+            const struct lvx_lv *lv = vg->lvs[l];
+            enum lvx_seg_kind k = lv->seg_count ? lv->segs[0].kind : LVX_SEG_STRIPED;
+            if ((k == LVX_SEG_RAID || k == LVX_SEG_MIRROR) && lv_partial(lv, 0)) {
+                /* LVM2 puts error segments in place of the missing images */
+                lvx_cmd_errorf("Cannot remove the missing images of %s LV %s: lvx does not "
+                               "repair RAID or mirror LVs yet.", lv->segs[0].type_name, lv->name);
+                return LVX_EXIT_FAILED;
+            }
+        }
+        if (env->args->count[LVX_OPT_MIRRORSONLY]) {
+            for (unsigned l = 0; l < vg->lv_count; l++)
+                if (lv_partial(vg->lvs[l], 0))
+                    lvx_cmd_errorf("Non-mirror-image LV %s found: can't remove.", vg->lvs[l]->name);
+        } else {
+            struct lvx_strlist removed = {0};
+            lvx_vgops_remove_partial_lvs(vg, &removed);
+            /* LVM2 removes them one by one in VG order, one commit each */
+            for (unsigned i = removed.n; i-- > 0;) {
+                lvx_warn(env->ctx, "WARNING: Removing partial LV %s/%s.", vg->name, removed.v[i]);
+                if ((rc = commit_missing(env, u)))
+                    return rc;
+                lvx_notice(env->ctx, "Logical volume \"%s\" successfully removed.", removed.v[i]);
+            }
+        }
+        consolidate(env, vg);
+        fixed = true;
+    } else {
+        fixed = consolidate(env, vg);
+    }
+    if ((rc = commit_missing(env, u))) {
+        lvx_cmd_errorf("Failed to write out a consistent VG for %s", vg->name);
+        return rc;
+    }
+    if (!fixed)
+        return LVX_EXIT_FAILED;
+    lvx_notice(env->ctx, "Wrote out consistent volume group %s.", vg->name);
+    return 0;
 }
 
 static int reduce(struct lvx_cmd_env *env, struct lvx_vg_update *u, bool missing)
 {
+    if (missing)
+        return remove_missing(env, u);
     struct lvx_vg *vg = u->vg;
     bool failed = false;
     if (!(vg->status & LVX_VG_RESIZEABLE)) {
@@ -99,21 +208,12 @@ static int reduce(struct lvx_cmd_env *env, struct lvx_vg_update *u, bool missing
         return LVX_EXIT_FAILED;
     }
     struct lvx_pv **rm = lvx_pool_alloc(env->pool, (vg->pv_count + 1) * sizeof(*rm));
-    unsigned n = missing ? pick_missing(env, vg, rm, &failed)
-                         : pick(env, vg, env->args->argv + 1, (unsigned)env->args->argc - 1, rm,
-                                &failed);
-    if (n == 0) {
-        if (missing && !failed) {
-            lvx_notice(env->ctx, "Volume group \"%s\" is already consistent.", vg->name);
-            return 0;
-        }
+    unsigned n = pick(env, vg, env->args->argv + 1, (unsigned)env->args->argc - 1, rm, &failed);
+    if (n == 0)
         return LVX_EXIT_FAILED;
-    }
     const char **paths = lvx_pool_alloc(env->pool, (n + 1) * sizeof(*paths));
-    char **uuids = lvx_pool_alloc(env->pool, (n + 1) * sizeof(*uuids));
     for (unsigned i = 0; i < n; i++) {
         paths[i] = lvx_pool_strdup(env->pool, lvx_cmd_pv_name(rm[i]));
-        uuids[i] = lvx_pool_strdup(env->pool, rm[i]->uuid);
         lvx_vg_remove_pv(vg, rm[i]);
     }
     /* the commit detaches the PVs it no longer lists (label first, before its commit
@@ -121,17 +221,8 @@ static int reduce(struct lvx_cmd_env *env, struct lvx_vg_update *u, bool missing
     int rc = lvx_vgcmd_commit(env, u);
     if (rc)
         return rc;
-    for (unsigned i = 0; i < n; i++) {
-        if (missing) {
-            char dashed[LVX_UUID_DASHED_LEN + 1];
-            lvx_uuid_format(uuids[i], dashed);
-            lvx_notice(env->ctx, "Removed missing PV %s from volume group \"%s\"", dashed, vg->name);
-        } else {
-            lvx_notice(env->ctx, "Removed \"%s\" from volume group \"%s\"", paths[i], vg->name);
-        }
-    }
-    if (missing)
-        lvx_notice(env->ctx, "Wrote out consistent volume group %s.", vg->name);
+    for (unsigned i = 0; i < n; i++)
+        lvx_notice(env->ctx, "Removed \"%s\" from volume group \"%s\"", paths[i], vg->name);
     return failed ? LVX_EXIT_FAILED : 0;
 }
 
@@ -140,6 +231,8 @@ int lvx_cmd_vgreduce(struct lvx_cmd_env *env)
     struct lvx_cmd_args *a = env->args;
     bool missing = a->count[LVX_OPT_REMOVEMISSING] != 0;
     bool all = a->count[LVX_OPT_ALL] != 0;
+    if (a->count[LVX_OPT_MIRRORSONLY] && !missing)
+        return lvx_vgcmd_syntax(env, NULL);
     if (a->argc < 1) {
         lvx_cmd_errorf("Please give volume group name");
         return LVX_EXIT_INVALID;

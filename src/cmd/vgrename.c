@@ -11,25 +11,6 @@
 
 #include <string.h>
 
-static bool name_taken(const struct lvx_vgset *set, const char *name)
-{
-    for (unsigned i = 0; i < set->vg_count; i++)
-        if (strcmp(set->vgs[i]->name, name) == 0)
-            return true;
-    return false;
-}
-
-/* Lock two VG names in strcmp order (a and b differ). */
-static int lock_pair(struct lvx_cmd_env *env, const char *a, const char *b, struct lvx_lock *la,
-                     struct lvx_lock *lb)
-{
-    bool a_first = strcmp(a, b) < 0;
-    if (lvx_lock_vg(env->ctx, a_first ? a : b, true, a_first ? la : lb) < 0 ||
-        lvx_lock_vg(env->ctx, a_first ? b : a, true, a_first ? lb : la) < 0)
-        return lvx_cmd_fail(env);
-    return 0;
-}
-
 static int rename_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, const char *new_name)
 {
     struct lvx_vg *vg = u->vg;
@@ -38,7 +19,7 @@ static int rename_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, const cha
         lvx_cmd_errorf("New VG name must differ from the old VG name.");   /* named by UUID */
         return LVX_EXIT_FAILED;
     }
-    if (name_taken(u->set, new_name)) {
+    if (lvx_vgcmd_find_named(u->set, new_name)) {
         lvx_cmd_errorf("New VG name \"%s\" already exists", new_name);
         return LVX_EXIT_FAILED;
     }
@@ -89,7 +70,7 @@ int lvx_cmd_vgrename(struct lvx_cmd_env *env)
         goto out;
     }
     if (lvx_name_valid(old_arg) && strcmp(old_arg, new_name) != 0)
-        rc = lock_pair(env, old_arg, new_name, &lock_old, &lock_new);
+        rc = lvx_vgcmd_lock_pair(env, old_arg, new_name, &lock_old, &lock_new);
     else
         rc = lvx_lock_vg(env->ctx, new_name, true, &lock_new) < 0 ? lvx_cmd_fail(env) : 0;
     if (rc)

@@ -102,37 +102,38 @@ int lvx_vg_update_begin(struct lvx_ctx *ctx, const struct lvx_scan_opts *scan_op
     /* a shared VG first, as LVM2's vg_read checks its lock type before anything else */
     if ((r = lvx_lockd_access(ctx, u->vg, exclusive)) < 0)
         goto fail;
-    if (!(flags & LVX_UPDATE_ALLOW_MISSING)) {
-        for (unsigned i = 0; i < u->vg->pv_count; i++) {
-            const struct lvx_pv *pv = u->vg->pvs[i];
-            if (!pv->ondisk.present) {
-                char dashed[LVX_UUID_DASHED_LEN + 1];
-                lvx_uuid_format(pv->uuid, dashed);
-                r = lvx_error(ctx, ENODEV, "Cannot change VG %s while PVs are missing (PV %s). "
-                              "Consider vgreduce --removemissing.", u->vg->name, dashed);
-                goto fail;
-            }
-        }
-    }
-    if (exclusive && (u->vg->status & LVX_VG_EXPORTED)) {
-        r = lvx_error(ctx, EPERM, "Volume group %s is exported", u->vg->name);
+    if ((r = lvx_vg_update_check(ctx, u->vg, flags)) < 0)
         goto fail;
-    }
-    if (exclusive && !(u->vg->status & LVX_VG_WRITE) && !(u->vg->flags & LVX_VGF_WRITE_LOCKED)) {
-        r = lvx_error(ctx, EPERM, "Volume group %s is read-only", u->vg->name);
-        goto fail;
-    }
-    if (!lvx_vg_is_lockd(u->vg) && exclusive && (u->vg->lock_type || (u->vg->status & (LVX_VG_CLUSTERED | LVX_VG_SHARED)))) {
-        r = lvx_error(ctx, EPERM, "Volume group %s is shared/clustered (lock_type %s): lvx does "
-                      "not change such VGs", u->vg->name, u->vg->lock_type ? u->vg->lock_type : "clvm");
-        goto fail;
-    }
     u->old_seqno = u->vg->seqno;
     lvx_vg_update_set_old(ctx, u, u->vg);
     return 0;
 fail:
     lvx_vg_update_end(u);
     return r;
+}
+
+int lvx_vg_update_check(struct lvx_ctx *ctx, const struct lvx_vg *vg, unsigned flags)
+{
+    bool exclusive = !(flags & LVX_UPDATE_READ_ONLY);
+    if (!(flags & LVX_UPDATE_ALLOW_MISSING)) {
+        for (unsigned i = 0; i < vg->pv_count; i++) {
+            const struct lvx_pv *pv = vg->pvs[i];
+            if (!pv->ondisk.present) {
+                char dashed[LVX_UUID_DASHED_LEN + 1];
+                lvx_uuid_format(pv->uuid, dashed);
+                return lvx_error(ctx, ENODEV, "Cannot change VG %s while PVs are missing (PV %s). "
+                                 "Consider vgreduce --removemissing.", vg->name, dashed);
+            }
+        }
+    }
+    if (exclusive && (vg->status & LVX_VG_EXPORTED) && !(flags & LVX_UPDATE_ALLOW_EXPORTED))
+        return lvx_error(ctx, EPERM, "Volume group %s is exported", vg->name);
+    if (exclusive && !(vg->status & LVX_VG_WRITE) && !(vg->flags & LVX_VGF_WRITE_LOCKED))
+        return lvx_error(ctx, EPERM, "Volume group %s is read-only", vg->name);
+    if (!lvx_vg_is_lockd(vg) && exclusive && (vg->lock_type || (vg->status & (LVX_VG_CLUSTERED | LVX_VG_SHARED))))
+        return lvx_error(ctx, EPERM, "Volume group %s is shared/clustered (lock_type %s): lvx does "
+                         "not change such VGs", vg->name, vg->lock_type ? vg->lock_type : "clvm");
+    return 0;
 }
 
 void lvx_vg_update_end(struct lvx_vg_update *u)

@@ -28,6 +28,7 @@ enum {
      * it, and keep this one's after its commit: for callers whose last change to the VG
      * is always a commit (LV commands; --test never reaches lvx_vg_update_commit). */
     LVX_UPDATE_KEEP_SET      = 1u << 4,
+    LVX_UPDATE_ALLOW_EXPORTED = 1u << 5, /* an exported VG may be changed (vgimport) */
 };
 
 struct lvx_vg_update {
@@ -49,6 +50,10 @@ int lvx_vg_update_begin(struct lvx_ctx *ctx, const struct lvx_scan_opts *scan_op
 /* Archive, commit, backup.  command_line: the command as typed ("vgextend vg1 /dev/sdc"). */
 int lvx_vg_update_commit(struct lvx_ctx *ctx, struct lvx_vg_update *u, const char *command_line);
 void lvx_vg_update_end(struct lvx_vg_update *u);
+/* The checks begin makes on the VG it changes (missing PVs unless ALLOW_MISSING,
+ * exported unless ALLOW_EXPORTED, read-only, shared), for a second VG a command changes
+ * (vgsplit, vgmerge).  0 or a negative errno with LVM2's message. */
+int lvx_vg_update_check(struct lvx_ctx *ctx, const struct lvx_vg *vg, unsigned flags);
 
 /* Write the backup file of vg (unless disabled by lvm.conf backup/backup = 0). */
 int lvx_vg_write_backup(struct lvx_ctx *ctx, const struct lvx_vg *vg, const char *command_line);

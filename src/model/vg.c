@@ -80,6 +80,26 @@ struct lvx_lv *lvx_vg_add_lv(struct lvx_vg *vg)
     return lv;
 }
 
+void lvx_vg_move_pv(struct lvx_vg *to, struct lvx_pv *pv)
+{
+    if (pv->vg)
+        lvx_vg_remove_pv(pv->vg, pv);
+    to->pvs = grow_ptr_array(to->pool, to->pvs, to->pv_count);
+    pv->vg = to;
+    pv->index = to->pv_count;
+    to->pvs[to->pv_count++] = pv;
+}
+
+void lvx_vg_move_lv(struct lvx_vg *to, struct lvx_lv *lv)
+{
+    if (lv->vg)
+        lvx_vg_remove_lv(lv->vg, lv);
+    to->lvs = grow_ptr_array(to->pool, to->lvs, to->lv_count);
+    lv->vg = to;
+    lv->index = to->lv_count;
+    to->lvs[to->lv_count++] = lv;
+}
+
 void lvx_vg_remove_pv(struct lvx_vg *vg, struct lvx_pv *pv)
 {
     unsigned i = pv->index;
