@@ -10,7 +10,7 @@
                                 (spread over its PVs, from extent 0 up), write OUT
   scale.py table TSV            median per (N, op, tool) and lvx/LVM2 ratios as a table
   scale.py chart TSV PNG        time against N, log-log, one panel per operation
-  scale.py phases TSV OP        lvx's phase times of OP (median per phase) per N
+  scale.py phases TSV OP TOOL   phase times of OP by TOOL (lvx, lvx0), median per phase
 The TSV has one line per timed command: N, op, tool, run, seconds, exit status.  N is
 a number or "Nx2", the many-devices case (the chart leaves it out).
 """
@@ -20,9 +20,9 @@ import statistics
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-OPS = ["pvcreate", "vgcreate", "vgextend", "lvcreate", "lvcreate-i16", "lvextend",
-       "lvremove", "vgs", "pvs", "lvs", "vgreduce", "pvremove", "lvs-1000LV", "lvcreate-1001"]
-TOOLS = ["lvx", "lvm2"]
+OPS = ["pvcreate", "vgcreate", "vgextend", "vgreduce", "pvremove", "lvcreate", "lvcreate-i16",
+       "lvextend", "lvremove", "vgs", "pvs", "lvs", "lvs-1000LV", "lvcreate-1001"]
+TOOLS = ["lvx", "lvx0", "lvm2"]     # lvx0: a second lvx (bench/scale LVX_BEFORE)
 
 
 # ---- regex -------------------------------------------------------------------------
@@ -177,16 +177,22 @@ def fmt_ms(v, bad):
 
 def table(tsv):
     med, failed, ns = load(tsv)
+    before = any(k[2] == "lvx0" for k in med)
     head = ["operation"]
     for n in ns:
-        head += ["lvx N=%s" % n, "LVM2 N=%s" % n, "LVM2/lvx"]
+        head += ["lvx N=%s" % n] + (["lvx0 N=%s" % n] if before else []) + \
+                ["LVM2 N=%s" % n, "LVM2/lvx"] + (["LVM2/lvx0"] if before else [])
     rows = [head]
     for op in OPS:
         row = [op]
         for n in ns:
-            a, b = med.get((n, op, "lvx")), med.get((n, op, "lvm2"))
-            row += [fmt_ms(a, (n, op, "lvx") in failed), fmt_ms(b, (n, op, "lvm2") in failed),
-                    "%.1fx" % (b / a) if a and b else "-"]
+            a, z, b = med.get((n, op, "lvx")), med.get((n, op, "lvx0")), med.get((n, op, "lvm2"))
+            row += [fmt_ms(a, (n, op, "lvx") in failed)]
+            if before:
+                row += [fmt_ms(z, (n, op, "lvx0") in failed)]
+            row += [fmt_ms(b, (n, op, "lvm2") in failed), "%.1fx" % (b / a) if a and b else "-"]
+            if before:
+                row += ["%.1fx" % (b / z) if z and b else "-"]
         rows.append(row)
     if len(ns) > 1:
         rows.append([])
@@ -246,12 +252,12 @@ def chart(tsv, png):
     print("chart: %s" % png)
 
 
-def phases(tsv, op):
-    """Median ms of each phase of lvx's OP per N, phases in first-seen order."""
+def phases(tsv, op, tool):
+    """Median ms of each phase of TOOL's OP per N, phases in first-seen order."""
     data, order = {}, []
     for line in open(tsv):
-        f = line.split("\t")
-        if len(f) < 6 or f[0] == "N" or f[1] != op:
+        f = line.rstrip("\n").split("\t")
+        if len(f) < 7 or f[0] == "N" or f[1] != op or f[6] != tool:
             continue
         n, name, ms = f[0], f[3], float(f[4])
         data.setdefault((n, name), []).append(ms)
@@ -261,8 +267,9 @@ def phases(tsv, op):
     if not ns:
         return
     print()
-    print("lvx %s: milliseconds per phase (median of the runs; phases nest: 'total' is "
-          "the whole command, 'list' holds 'filter', ...)" % op)
+    print("%s %s: milliseconds per phase, median of the runs ('total': the whole command; "
+          "'index.scan' holds the listing and reading of a narrowed scan; a phase with a count "
+          "above 1 in phases.tsv ran several times, on helper threads they overlap)" % (tool, op))
     head = ["phase"] + ["N=%s" % n for n in ns]
     rows = [head]
     for name in order:
@@ -286,8 +293,8 @@ def main(argv):
         table(argv[2])
     elif len(argv) == 4 and argv[1] == "chart":
         chart(argv[2], argv[3])
-    elif len(argv) == 4 and argv[1] == "phases":
-        phases(argv[2], argv[3])
+    elif len(argv) == 5 and argv[1] == "phases":
+        phases(argv[2], argv[3], argv[4])
     elif len(argv) == 2 and argv[1] == "selftest":
         _self_test_regex()
         print("ok")
