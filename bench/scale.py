@@ -10,7 +10,9 @@
                                 (spread over its PVs, from extent 0 up), write OUT
   scale.py table TSV            median per (N, op, tool) and lvx/LVM2 ratios as a table
   scale.py chart TSV PNG        time against N, log-log, one panel per operation
-The TSV has one line per timed command: N, op, tool, run, seconds, exit status.
+  scale.py phases TSV OP TOOL   phase times of OP by TOOL (lvx, lvx0), median per phase
+The TSV has one line per timed command: N, op, tool, run, seconds, exit status.  N is
+a number or "Nx2", the many-devices case (the chart leaves it out).
 """
 import os
 import re
@@ -18,9 +20,9 @@ import statistics
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-OPS = ["pvcreate", "vgcreate", "vgextend", "lvcreate", "lvcreate-i16", "lvextend",
-       "lvremove", "vgs", "pvs", "lvs", "lvs-1000LV", "lvcreate-1001"]
-TOOLS = ["lvx", "lvm2"]
+OPS = ["pvcreate", "vgcreate", "vgextend", "vgreduce", "pvremove", "lvcreate", "lvcreate-i16",
+       "lvextend", "lvremove", "vgs", "pvs", "lvs", "lvs-1000LV", "lvcreate-1001"]
+TOOLS = ["lvx", "lvx0", "lvm2"]     # lvx0: a second lvx (bench/scale LVX_BEFORE)
 
 
 # ---- regex -------------------------------------------------------------------------
@@ -153,12 +155,17 @@ def load(tsv):
         f = line.split()
         if len(f) < 6 or f[0] == "N":
             continue
-        n, op, tool, _run, secs, status = int(f[0]), f[1], f[2], f[3], float(f[4]), int(f[5])
+        n, op, tool, _run, secs, status = f[0], f[1], f[2], f[3], float(f[4]), int(f[5])
         data.setdefault((n, op, tool), []).append(secs)
         if status != 0:
             failed.add((n, op, tool))
     med = {k: statistics.median(v) for k, v in data.items()}
-    return med, failed, sorted({k[0] for k in data})
+    return med, failed, sorted({k[0] for k in data}, key=n_key)
+
+
+def n_key(label):
+    """Sort key of an N label: 10 < 100 < 1000 < 1000x2."""
+    return (int(label[:-2]) if label.endswith("x2") else int(label), label)
 
 
 def fmt_ms(v, bad):
@@ -170,21 +177,27 @@ def fmt_ms(v, bad):
 
 def table(tsv):
     med, failed, ns = load(tsv)
+    before = any(k[2] == "lvx0" for k in med)
     head = ["operation"]
     for n in ns:
-        head += ["lvx N=%d" % n, "LVM2 N=%d" % n, "LVM2/lvx"]
+        head += ["lvx N=%s" % n] + (["lvx0 N=%s" % n] if before else []) + \
+                ["LVM2 N=%s" % n, "LVM2/lvx"] + (["LVM2/lvx0"] if before else [])
     rows = [head]
     for op in OPS:
         row = [op]
         for n in ns:
-            a, b = med.get((n, op, "lvx")), med.get((n, op, "lvm2"))
-            row += [fmt_ms(a, (n, op, "lvx") in failed), fmt_ms(b, (n, op, "lvm2") in failed),
-                    "%.1fx" % (b / a) if a and b else "-"]
+            a, z, b = med.get((n, op, "lvx")), med.get((n, op, "lvx0")), med.get((n, op, "lvm2"))
+            row += [fmt_ms(a, (n, op, "lvx") in failed)]
+            if before:
+                row += [fmt_ms(z, (n, op, "lvx0") in failed)]
+            row += [fmt_ms(b, (n, op, "lvm2") in failed), "%.1fx" % (b / a) if a and b else "-"]
+            if before:
+                row += ["%.1fx" % (b / z) if z and b else "-"]
         rows.append(row)
     if len(ns) > 1:
         rows.append([])
         lo, hi = ns[0], ns[-1]
-        row = ["lvx N=%d / N=%d" % (hi, lo)]
+        row = ["lvx N=%s / N=%s" % (hi, lo)]
         for op in OPS:
             a, b = med.get((lo, op, "lvx")), med.get((hi, op, "lvx"))
             row.append("%s %.2f" % (op, b / a) if a and b else "%s -" % op)
@@ -198,7 +211,7 @@ def table(tsv):
         print("  ".join(c.rjust(widths[i]) if i else c.ljust(widths[i]) for i, c in enumerate(r)))
     if len(ns) > 1:
         print()
-        print("lvx time at N=%d divided by its time at N=%d:" % (ns[-1], ns[0]))
+        print("lvx time at N=%s divided by its time at N=%s:" % (ns[-1], ns[0]))
         print("  " + ", ".join(rows[-1][1:]))
 
 
@@ -211,6 +224,9 @@ def chart(tsv, png):
         print("scale.py chart: python3-matplotlib is not installed; no chart")
         return
     med, _failed, ns = load(tsv)
+    ns = [n for n in ns if not n.endswith("x2")]
+    med = {(int(k[0]), k[1], k[2]): v for k, v in med.items() if not k[0].endswith("x2")}
+    ns = [int(n) for n in ns]
     cols = 4
     rows = (len(OPS) + cols - 1) // cols
     fig, axes = plt.subplots(rows, cols, figsize=(4 * cols, 3.2 * rows), squeeze=False)
@@ -236,6 +252,34 @@ def chart(tsv, png):
     print("chart: %s" % png)
 
 
+def phases(tsv, op, tool):
+    """Median ms of each phase of TOOL's OP per N, phases in first-seen order."""
+    data, order = {}, []
+    for line in open(tsv):
+        f = line.rstrip("\n").split("\t")
+        if len(f) < 7 or f[0] == "N" or f[1] != op or f[6] != tool:
+            continue
+        n, name, ms = f[0], f[3], float(f[4])
+        data.setdefault((n, name), []).append(ms)
+        if name not in order:
+            order.append(name)
+    ns = sorted({k[0] for k in data}, key=n_key)
+    if not ns:
+        return
+    print()
+    print("%s %s: milliseconds per phase, median of the runs ('total': the whole command; "
+          "'index.scan' holds the listing and reading of a narrowed scan; a phase with a count "
+          "above 1 in phases.tsv ran several times, on helper threads they overlap)" % (tool, op))
+    head = ["phase"] + ["N=%s" % n for n in ns]
+    rows = [head]
+    for name in order:
+        rows.append([name] + ["%.2f" % statistics.median(data[(n, name)]) if (n, name) in data
+                              else "-" for n in ns])
+    widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
+    for r in rows:
+        print("  ".join(c.rjust(widths[i]) if i else c.ljust(widths[i]) for i, c in enumerate(r)))
+
+
 def main(argv):
     if len(argv) >= 4 and argv[1] == "regex":
         print(range_regex(int(argv[2]), int(argv[3])))
@@ -249,6 +293,8 @@ def main(argv):
         table(argv[2])
     elif len(argv) == 4 and argv[1] == "chart":
         chart(argv[2], argv[3])
+    elif len(argv) == 5 and argv[1] == "phases":
+        phases(argv[2], argv[3], argv[4])
     elif len(argv) == 2 and argv[1] == "selftest":
         _self_test_regex()
         print("ok")

@@ -7,12 +7,15 @@
  * why the reader lives here, in the GPL binary, and not in liblvx.  The program (not
  * the library) also chooses the I/O seam: the test wrapper when an LVX_TEST_* variable
  * asks for it (dev/io.h), for its commands, its shell and the daemon it runs.
+ * LVX_PHASES=1: the time of each phase of a command on stderr at its end
+ * (util/phase.h), for bench/scale.
  */
 #include "cmd/cmd.h"
 #include "cmd/commands.h"
 #include "cmd/shell.h"
 #include "dev/io.h"
 #include "util/hugeheap.h"
+#include "util/phase.h"
 
 #include <errno.h>
 #include <malloc.h>
@@ -241,5 +244,14 @@ int main(int argc, char **argv)
         return run_shell(argc - 2, argv + 2, io, false);
     if (as_lvx && argc == 1 && stdin_wants_shell())
         return run_shell(0, NULL, io, strcmp(base, "lvm") == 0);
-    return lvx_main_opts(&run, argc, argv);
+    const char *phases = getenv("LVX_PHASES");    /* profiling: util/phase.h */
+    if (!phases || strcmp(phases, "1") != 0)
+        return lvx_main_opts(&run, argc, argv);
+    lvx_phase_enable();
+    int rc = lvx_main_opts(&run, argc, argv);
+    struct lvx_buf b = LVX_BUF_INIT;
+    lvx_phase_report(&b);
+    fputs(lvx_buf_str(&b), stderr);
+    lvx_buf_free(&b);
+    return rc;
 }

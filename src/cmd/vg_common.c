@@ -21,6 +21,7 @@
 #include "meta/pv_init.h"
 #include "meta/read.h"
 #include "meta/vgops.h"
+#include "util/phase.h"
 
 int lvx_vgcmd_new_name(struct lvx_cmd_env *env, const char *name, int rc)
 {
@@ -67,6 +68,10 @@ int lvx_vgcmd_begin(struct lvx_cmd_env *env, const char *vgname, unsigned flags,
                     struct lvx_vg_update *u)
 {
     struct lvx_scan_opts o = lvx_vgcmd_scan_opts(env);
+    if ((flags & LVX_UPDATE_NAMED_ORPHANS) && env->args->argc > 1) {
+        o.also_devices = (const char *const *)env->args->argv + 1;   /* after the VG name */
+        o.also_count = (unsigned)env->args->argc - 1;
+    }
     if (lvx_vg_update_begin(env->ctx, &o, vgname, flags, u) < 0)
         return lvx_cmd_fail(env);
     return 0;
@@ -272,8 +277,8 @@ static int rescan(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_d
     return 0;
 }
 
-int lvx_vgcmd_orphans(struct lvx_cmd_env *env, struct lvx_vg_update *u, char **names,
-                      unsigned count, struct lvx_pv ***out, unsigned *out_count)
+static int vgcmd_orphans(struct lvx_cmd_env *env, struct lvx_vg_update *u, char **names,
+                         unsigned count, struct lvx_pv ***out, unsigned *out_count)
 {
     struct lvx_dev **devs = lvx_pool_alloc(env->pool, (count + 1) * sizeof(*devs));
     unsigned n = 0, unlabelled = 0;
@@ -446,4 +451,13 @@ int lvx_vgcmd_extra_arg(const char *arg)
 {
     lvx_cmd_errorf("Command does not accept argument: %s.", arg);
     return LVX_EXIT_INVALID;
+}
+
+int lvx_vgcmd_orphans(struct lvx_cmd_env *env, struct lvx_vg_update *u, char **names,
+                      unsigned count, struct lvx_pv ***out, unsigned *out_count)
+{
+    uint64_t t = lvx_phase_start();
+    int rc = vgcmd_orphans(env, u, names, count, out, out_count);
+    lvx_phase_end("orphans", t);
+    return rc;
 }

@@ -41,7 +41,9 @@ int lvx_cmd_vgextend(struct lvx_cmd_env *env)
         return LVX_EXIT_INVALID;
     }
     struct lvx_vg_update u;
-    int rc = lvx_vgcmd_begin(env, env->args->argv[0], LVX_UPDATE_GLOBAL_LOCK, &u);
+    /* the VG through the device index, the devices named with it (meta/update.h) */
+    int rc = lvx_vgcmd_begin(env, env->args->argv[0],
+                             LVX_UPDATE_GLOBAL_LOCK | LVX_UPDATE_NAMED_ORPHANS, &u);
     if (rc)
         return rc;
     rc = extend(env, &u);

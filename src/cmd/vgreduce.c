@@ -248,7 +248,8 @@ int lvx_cmd_vgreduce(struct lvx_cmd_env *env)
         return LVX_EXIT_INVALID;
     }
     struct lvx_vg_update u;
-    unsigned flags = LVX_UPDATE_GLOBAL_LOCK | (missing ? LVX_UPDATE_ALLOW_MISSING : 0);
+    unsigned flags = LVX_UPDATE_GLOBAL_LOCK | LVX_UPDATE_NAMED_ORPHANS |
+                     (missing ? LVX_UPDATE_ALLOW_MISSING : 0);
     int rc = lvx_vgcmd_begin(env, a->argv[0], flags, &u);
     if (rc)
         return rc;

@@ -6,6 +6,7 @@
 #include "config/config.h"
 #include "dev/filter.h"
 #include "util/file.h"
+#include "util/phase.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -204,7 +205,7 @@ static int merge_profile(struct lvx_ctx *ctx, struct lvx_config *cfg)
     return 0;
 }
 
-int lvx_config_load(struct lvx_ctx *ctx, struct lvx_config **out)
+static int lvx_config_load_unt(struct lvx_ctx *ctx, struct lvx_config **out)
 {
     struct lvx_pool *pool = lvx_pool_create();
     struct lvx_config *cfg = lvx_pool_alloc(pool, sizeof(*cfg));
@@ -243,6 +244,14 @@ int lvx_config_load(struct lvx_ctx *ctx, struct lvx_config **out)
     }
     *out = cfg;
     return 0;
+}
+
+int lvx_config_load(struct lvx_ctx *ctx, struct lvx_config **out)
+{
+    uint64_t t = lvx_phase_start();
+    int rc = lvx_config_load_unt(ctx, out);
+    lvx_phase_end("config", t);
+    return rc;
 }
 
 void lvx_config_free(struct lvx_config *cfg)

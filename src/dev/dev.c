@@ -16,6 +16,7 @@
 #include "util/buf.h"
 #include "util/file.h"
 #include "util/parallel.h"
+#include "util/phase.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -305,7 +306,7 @@ static bool node_matches(const char *path, unsigned maj, unsigned min, struct st
     return S_ISBLK(st->st_mode) && major(st->st_rdev) == maj && minor(st->st_rdev) == min;
 }
 
-int lvx_devs_from_system(struct lvx_ctx *ctx, struct lvx_pool *pool, struct lvx_devlist *out)
+static int lvx_devs_from_system_unt(struct lvx_ctx *ctx, struct lvx_pool *pool, struct lvx_devlist *out)
 {
     out->count = 0;
     out->devs = NULL;
@@ -358,6 +359,14 @@ int lvx_devs_from_system(struct lvx_ctx *ctx, struct lvx_pool *pool, struct lvx_
     node_set_free(&nodes);
     free(text);
     return 0;
+}
+
+int lvx_devs_from_system(struct lvx_ctx *ctx, struct lvx_pool *pool, struct lvx_devlist *out)
+{
+    uint64_t t = lvx_phase_start();
+    int rc = lvx_devs_from_system_unt(ctx, pool, out);
+    lvx_phase_end("list", t);
+    return rc;
 }
 
 /* ---- open, size, topology ------------------------------------------------------ */

@@ -1,25 +1,127 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * dev/filter.c - LVM2-style accept/reject regex lists (see filter.h).
+ *
+ * Cost independent of the number of patterns where it can be: a pattern that names one
+ * device exactly ("a|^/dev/loop7$|": anchored at both ends, no special character but
+ * escaped punctuation) is not compiled but kept as its text in a hash table, and a
+ * pattern matching every name (".*", "^.*$") as a flag.  A device's verdict is then
+ * the lowest-numbered of: the exact patterns naming one of its names (one hash lookup
+ * per name) and the regexes before it, tried in order.  A configuration of one pattern
+ * per device plus "r|.*|" costs two lookups and one flag test per device instead of
+ * one regexec per pattern.
  */
 #include "dev/filter.h"
 #include "util/pool.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <stdint.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 
+enum rule_kind { RULE_REGEX, RULE_EXACT, RULE_ALL };
+
 struct filter_rule {
     bool accept;
-    regex_t re;
+    enum rule_kind kind;
+    regex_t re;                  /* RULE_REGEX */
+    char *exact;                 /* RULE_EXACT: the one name it matches */
 };
 
 struct lvx_filter {
     unsigned count;
     struct filter_rule *rules;
+    unsigned *tried;             /* indices of the rules that are not RULE_EXACT, in order */
+    unsigned tried_count;
+    unsigned *slots;             /* open-addressing hash of the RULE_EXACT rules: index + 1, */
+    unsigned slot_count;         /* 0 = empty; a power of two, at most half full */
+    unsigned exact_count;
     struct lvx_filter *next;     /* a further list that must accept too */
 };
+
+static uint64_t name_hash(const char *s)
+{
+    uint64_t h = 14695981039346656037ull;            /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+/* Put exact rule r into the hash; an earlier rule of the same name keeps its slot (the
+ * first matching rule decides). */
+static void slot_insert(struct lvx_filter *f, unsigned r)
+{
+    unsigned mask = f->slot_count - 1;
+    for (unsigned i = (unsigned)name_hash(f->rules[r].exact) & mask;; i = (i + 1) & mask) {
+        if (!f->slots[i]) {
+            f->slots[i] = r + 1;
+            return;
+        }
+        if (strcmp(f->rules[f->slots[i] - 1].exact, f->rules[r].exact) == 0)
+            return;
+    }
+}
+
+static void slots_grow(struct lvx_filter *f)
+{
+    free(f->slots);
+    f->slot_count = f->slot_count ? f->slot_count * 2 : 64;
+    f->slots = lvx_xcalloc(f->slot_count, sizeof(*f->slots));
+    for (unsigned r = 0; r < f->count; r++)
+        if (f->rules[r].kind == RULE_EXACT)
+            slot_insert(f, r);
+}
+
+/* The lowest index of an exact rule naming `name`, or UINT_MAX. */
+static unsigned exact_lookup(const struct lvx_filter *f, const char *name)
+{
+    if (!f->exact_count)
+        return UINT_MAX;
+    unsigned mask = f->slot_count - 1;
+    for (unsigned i = (unsigned)name_hash(name) & mask; f->slots[i]; i = (i + 1) & mask)
+        if (strcmp(f->rules[f->slots[i] - 1].exact, name) == 0)
+            return f->slots[i] - 1;
+    return UINT_MAX;
+}
+
+/* The name an ERE matches exactly and only ("^/dev/sda$", "^/dev/mapper/a\.b$"), or
+ * NULL when it has any other special meaning.  Allocated. */
+static char *exact_name(const char *re)
+{
+    size_t len = strlen(re);
+    if (len < 3 || re[0] != '^' || re[len - 1] != '$')
+        return NULL;
+    char *out = lvx_xmalloc(len);
+    size_t n = 0;
+    for (size_t i = 1; i < len - 1; i++) {
+        char c = re[i];
+        if (c == '\\') {
+            c = re[++i];
+            /* an escaped punctuation character is itself; "\\w", "\\1", a trailing
+             * backslash before the '$' are something else */
+            if (i >= len - 1 || !strchr("./-_+*?()[]{}|^$\\:@,=~#%&!<>'\" ", c))
+                goto not_exact;
+        } else if (strchr(".[]()*+?{}|^$", c)) {
+            goto not_exact;
+        }
+        out[n++] = c;
+    }
+    if (n == 0)
+        goto not_exact;
+    out[n] = '\0';
+    return out;
+not_exact:
+    free(out);
+    return NULL;
+}
+
+/* Does the ERE match every string (".*" anchored or not)? */
+static bool matches_all(const char *re)
+{
+    return !strcmp(re, ".*") || !strcmp(re, "^.*") || !strcmp(re, ".*$") || !strcmp(re, "^.*$");
+}
 
 /* Does re quantify a quantifier ("a++", ".**", "x*{2}")?  POSIX leaves such EREs
  * undefined, and glibc's regcomp() copies the expression once per repeat: a run of a
@@ -67,29 +169,56 @@ int lvx_filter_add(struct lvx_ctx *ctx, struct lvx_filter **f, const char *patte
         return lvx_error(ctx, EINVAL, "Invalid filter pattern \"%s\": a repetition of a "
                          "repetition (such as \"++\" or \"**\")", pattern);
     }
-    struct filter_rule rule = { .accept = pattern[0] == 'a' };
-    int rc = regcomp(&rule.re, re_text, REG_EXTENDED | REG_NOSUB);
-    free(re_text);
-    if (rc != 0) {
-        char why[128];
-        regerror(rc, &rule.re, why, sizeof(why));
-        return lvx_error(ctx, EINVAL, "Invalid filter pattern \"%s\": %s", pattern, why);
+    struct filter_rule rule = { .accept = pattern[0] == 'a', .kind = RULE_REGEX };
+    if ((rule.exact = exact_name(re_text)) != NULL) {
+        rule.kind = RULE_EXACT;
+    } else if (matches_all(re_text)) {
+        rule.kind = RULE_ALL;
+    } else {
+        int rc = regcomp(&rule.re, re_text, REG_EXTENDED | REG_NOSUB);
+        if (rc != 0) {
+            char why[128];
+            regerror(rc, &rule.re, why, sizeof(why));
+            free(re_text);
+            return lvx_error(ctx, EINVAL, "Invalid filter pattern \"%s\": %s", pattern, why);
+        }
     }
+    free(re_text);
     if (!*f)
         *f = lvx_xcalloc(1, sizeof(**f));
-    (*f)->rules = lvx_xrealloc((*f)->rules, ((*f)->count + 1) * sizeof(*(*f)->rules));
-    (*f)->rules[(*f)->count++] = rule;
+    struct lvx_filter *l = *f;
+    unsigned r = l->count;
+    l->rules = lvx_xrealloc(l->rules, (r + 1) * sizeof(*l->rules));
+    l->rules[l->count++] = rule;
+    if (rule.kind == RULE_EXACT) {
+        if (++l->exact_count * 2 > l->slot_count)
+            slots_grow(l);               /* re-inserts every exact rule, r included */
+        else
+            slot_insert(l, r);
+    } else {
+        l->tried = lvx_xrealloc(l->tried, (l->tried_count + 1) * sizeof(*l->tried));
+        l->tried[l->tried_count++] = r;
+    }
     return 0;
 }
 
 /* The verdict of one list: the first rule matching any name, else accept. */
 static bool list_accepts(const struct lvx_filter *f, const char *const *names, unsigned count)
 {
-    for (unsigned r = 0; r < f->count; r++)
+    unsigned first_exact = UINT_MAX;
+    for (unsigned n = 0; n < count; n++) {
+        unsigned r = names[n] ? exact_lookup(f, names[n]) : UINT_MAX;
+        first_exact = r < first_exact ? r : first_exact;
+    }
+    for (unsigned t = 0; t < f->tried_count && f->tried[t] < first_exact; t++) {
+        const struct filter_rule *rule = &f->rules[f->tried[t]];
+        if (rule->kind == RULE_ALL)
+            return rule->accept;
         for (unsigned n = 0; n < count; n++)
-            if (names[n] && regexec(&f->rules[r].re, names[n], 0, NULL, 0) == 0)
-                return f->rules[r].accept;
-    return true;
+            if (names[n] && regexec(&rule->re, names[n], 0, NULL, 0) == 0)
+                return rule->accept;
+    }
+    return first_exact == UINT_MAX ? true : f->rules[first_exact].accept;
 }
 
 bool lvx_filter_accepts(const struct lvx_filter *f, const char *const *names, unsigned count)
@@ -123,9 +252,14 @@ void lvx_filter_free(struct lvx_filter *f)
 {
     while (f) {
         struct lvx_filter *next = f->next;
-        for (unsigned i = 0; i < f->count; i++)
-            regfree(&f->rules[i].re);
+        for (unsigned i = 0; i < f->count; i++) {
+            if (f->rules[i].kind == RULE_REGEX)
+                regfree(&f->rules[i].re);
+            free(f->rules[i].exact);
+        }
         free(f->rules);
+        free(f->tried);
+        free(f->slots);
         free(f);
         f = next;
     }

@@ -6,6 +6,7 @@
  * blkid_do_probe() returns one signature per call until none is left.
  */
 #include "dev/signature.h"
+#include "util/phase.h"
 
 #include <blkid/blkid.h>
 #include <errno.h>
@@ -47,7 +48,7 @@ static bool current_signature(struct lvx_pool *pool, blkid_probe pr, struct lvx_
     return true;
 }
 
-int lvx_dev_find_signatures(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_dev *dev,
+static int lvx_dev_find_signatures_unt(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_dev *dev,
                             struct lvx_dev_sig **out, unsigned *count)
 {
     *out = NULL;
@@ -78,6 +79,14 @@ int lvx_dev_find_signatures(struct lvx_ctx *ctx, struct lvx_pool *pool, const st
     *out = sigs;
     *count = n;
     return 0;
+}
+
+int lvx_dev_find_signatures(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_dev *dev, struct lvx_dev_sig **out, unsigned *count)
+{
+    uint64_t t = lvx_phase_start();
+    int rc = lvx_dev_find_signatures_unt(ctx, pool, dev, out, count);
+    lvx_phase_end("signatures", t);
+    return rc;
 }
 
 int lvx_dev_wipe_signature(struct lvx_ctx *ctx, struct lvx_dev *dev, const struct lvx_dev_sig *sig)

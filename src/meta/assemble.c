@@ -18,6 +18,7 @@
 #include "meta/scan.h"
 #include "config/config.h"
 #include "format/vg_text.h"
+#include "util/phase.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -434,7 +435,7 @@ static int vg_order(const void *x, const void *y)
 
 /* ---- entry points ----------------------------------------------------------------------- */
 
-int lvx_scan_vgs(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_vgset **out)
+static int lvx_scan_vgs_unt(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_vgset **out)
 {
     struct lvx_pool *pool = lvx_pool_create();
     struct lvx_vgset *set = lvx_pool_alloc(pool, sizeof(*set));
@@ -466,6 +467,14 @@ int lvx_scan_vgs(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_vgset **
     lvx_pool_destroy(a.tmp);
     *out = set;
     return 0;
+}
+
+int lvx_scan_vgs(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_vgset **out)
+{
+    uint64_t t = lvx_phase_start();
+    int rc = lvx_scan_vgs_unt(ctx, scan, out);
+    lvx_phase_end("assemble", t);
+    return rc;
 }
 
 void lvx_vgset_free(struct lvx_vgset *set)

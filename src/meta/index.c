@@ -10,6 +10,7 @@
 #include "util/buf.h"
 #include "util/file.h"
 #include "util/privdir.h"
+#include "util/phase.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +20,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #define INDEX_MAGIC "lvx-index 1"
@@ -277,21 +279,80 @@ static int stale(struct lvx_ctx *ctx, struct lvx_pool *pool, const char *why)
     return -ESTALE;
 }
 
-/* Every chosen device must carry a label with the PV UUID the index recorded. */
-static bool labels_match(const struct lvx_scan *scan, const struct index_file *idx)
+/* The listed device a name the command gave is (its path, else its device number), or
+ * NULL. */
+static struct lvx_dev *find_listed(const struct lvx_devlist *list, const char *name)
 {
-    if (scan->pv_count != scan->devs.count)
+    for (unsigned i = 0; i < list->count; i++)
+        if (strcmp(list->devs[i]->path, name) == 0)
+            return list->devs[i];
+    struct stat st;
+    if (stat(name, &st) < 0 || !S_ISBLK(st.st_mode))
+        return NULL;
+    for (unsigned i = 0; i < list->count; i++)
+        if (list->devs[i]->major == major(st.st_rdev) && list->devs[i]->minor == minor(st.st_rdev))
+            return list->devs[i];
+    return NULL;
+}
+
+/* Is a PV provably an orphan from its own device: no "used" flag and a metadata area
+ * in use holding no VG text (a member of a VG whose areas are all ignored, or that has
+ * none, is told only by the other PVs' metadata: not provable here). */
+static bool provably_orphan(const struct lvx_scan_pv *pv)
+{
+    if (pv->label.ext_flags & LVX_PV_EXT_USED)
         return false;
+    bool in_use = false;
+    for (unsigned i = 0; i < pv->mda_count; i++) {
+        const struct lvx_scan_mda *m = &pv->mda[i];
+        if (!m->hdr_valid || m->bad || m->text || m->vg_name[0])
+            return false;
+        in_use |= !m->ignored;
+    }
+    return in_use;
+}
+
+/* Every chosen device of the VGs must carry a label with the PV UUID the index recorded;
+ * a device named besides them (`also`: the command's own list) either carries no label
+ * and has no entry, or carries a PV that is provably an orphan on the device and not
+ * recorded otherwise (no entry: labelled since the index was written, e.g. by pvcreate;
+ * or an orphan entry of the same PV). */
+static bool labels_match(const struct lvx_scan *scan, const struct index_file *idx,
+                         const struct lvx_devlist *also)
+{
+    unsigned labelled_also = 0;
     for (unsigned i = 0; i < scan->pv_count; i++) {
         const struct lvx_scan_pv *pv = &scan->pvs[i];
         const struct index_entry *e = find_entry(idx, pv->dev->major, pv->dev->minor);
-        if (!e || strcmp(e->pv_uuid, pv->label.pv_uuid) != 0)
+        bool named = false;
+        for (unsigned a = 0; a < also->count && !named; a++)
+            named = also->devs[a] == pv->dev;
+        if (named) {
+            if ((e && (e->vg_uuid[0] || strcmp(e->pv_uuid, pv->label.pv_uuid) != 0)) ||
+                !provably_orphan(pv))
+                return false;
+            labelled_also++;
+        } else if (!e || strcmp(e->pv_uuid, pv->label.pv_uuid) != 0) {
             return false;
+        }
     }
-    return true;
+    /* the others: every VG device has its label (counted above), no named one lost its */
+    unsigned unlabelled = 0;
+    for (unsigned a = 0; a < also->count; a++) {
+        bool has_label = false;
+        for (unsigned i = 0; i < scan->pv_count && !has_label; i++)
+            has_label = scan->pvs[i].dev == also->devs[a];
+        if (!has_label) {
+            if (find_entry(idx, also->devs[a]->major, also->devs[a]->minor))
+                return false;
+            unlabelled++;
+        }
+    }
+    return scan->pv_count + unlabelled == scan->devs.count && labelled_also + unlabelled ==
+           also->count;
 }
 
-int lvx_index_scan(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts, struct lvx_scan **out)
+static int lvx_index_scan_unt(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts, struct lvx_scan **out)
 {
     *out = NULL;
     if (index_disabled())
@@ -317,6 +378,7 @@ int lvx_index_scan(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts, struct
     if (idx.devs_hash != lvx_index_hash_devices(&list))
         return stale(ctx, pool, "the device list changed");
     struct lvx_devlist chosen = { 0, lvx_pool_alloc(pool, (list.count + 1) * sizeof(*list.devs)) };
+    struct lvx_devlist also = { 0, lvx_pool_alloc(pool, (opts->also_count + 1) * sizeof(*list.devs)) };
     struct named_vgs nv;
     named_vgs_init(&nv, pool, opts->vg_names, opts->vg_name_count);
     for (unsigned i = 0; i < list.count; i++) {
@@ -326,17 +388,41 @@ int lvx_index_scan(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts, struct
     }
     if (chosen.count == 0)
         return stale(ctx, pool, "no device of the volume group(s) named");
+    unsigned vg_devs = chosen.count;
+    for (unsigned a = 0; a < opts->also_count; a++) {
+        struct lvx_dev *d = find_listed(&list, opts->also_devices[a]);
+        if (!d)
+            return stale(ctx, pool, "a device named is not in the device list");
+        bool dup = false;
+        for (unsigned i = 0; i < chosen.count && !dup; i++)
+            dup = chosen.devs[i] == d;
+        if (!dup) {                    /* one of the VG's own devices stays one of them */
+            chosen.devs[chosen.count++] = d;
+            also.devs[also.count++] = d;
+        }
+    }
     struct lvx_scan *scan;
     if ((rc = lvx_scan_devices(ctx, pool, &chosen, false, &scan)) < 0)
         return rc;
-    if (!labels_match(scan, &idx)) {
+    if (!labels_match(scan, &idx, &also)) {
         lvx_scan_release(scan);
-        return stale(ctx, NULL, "a device no longer carries the PV it recorded");
+        return stale(ctx, NULL, "a device no longer carries the PV it recorded, or a device "
+                     "named is not provably an orphan");
     }
-    lvx_debug(ctx, "Device index: reading %u of %u devices", chosen.count, list.count);
+    lvx_debug(ctx, "Device index: reading %u of %u devices (%u named)", chosen.count, list.count,
+              chosen.count - vg_devs);
     lvx_scan_origin(scan)->narrowed = true;
+    scan->origin->devs_hash = idx.devs_hash;     /* for update_narrowed() */
     *out = scan;
     return 0;
+}
+
+int lvx_index_scan(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts, struct lvx_scan **out)
+{
+    uint64_t t = lvx_phase_start();
+    int rc = lvx_index_scan_unt(ctx, opts, out);
+    lvx_phase_end("index.scan", t);
+    return rc;
 }
 
 bool lvx_index_vgs_whole(const struct lvx_vgset *set, const char *const *names, unsigned count)
@@ -466,11 +552,68 @@ void lvx_index_update(struct lvx_ctx *ctx, const struct lvx_scan *scan, const st
     lvx_index_update_vg(ctx, scan, set, NULL);
 }
 
+/* After a commit on a narrowed scan (the VG's devices and the devices the command
+ * named): the entries of the devices read are replaced, the others kept, in the index
+ * the scan was narrowed by (same device list; anything else: left alone). */
+static void update_narrowed(struct lvx_ctx *ctx, const struct lvx_scan *scan,
+                            const struct lvx_vgset *set, const struct lvx_vg *changed)
+{
+    struct lvx_pool *pool = lvx_pool_create();
+    struct index_file idx;
+    if (!load_index(pool, &idx) || idx.devs_hash != scan->origin->devs_hash) {
+        lvx_pool_destroy(pool);
+        return;
+    }
+    struct lvx_buf fresh = LVX_BUF_INIT;
+    struct lvx_scan_origin o = *scan->origin;
+    o.list_key_hash = 0;                /* the "dev" lines are copied from the old file */
+    struct lvx_scan part = *scan;
+    part.origin = &o;
+    render_index(&part, set, changed, &fresh);
+    /* header and list of the old file, then its entries of devices not read, then the
+     * entries of the devices read (render_index's "pv" lines) */
+    struct lvx_buf b = LVX_BUF_INIT;
+    lvx_buf_printf(&b, "%s\ndevices %016" PRIx64 "\n", INDEX_MAGIC, idx.devs_hash);
+    if (idx.list_key && idx.list.count) {
+        lvx_buf_printf(&b, "listkey %016" PRIx64 "\n", idx.list_key);
+        for (unsigned i = 0; i < idx.list.count; i++) {
+            const struct lvx_dev *d = idx.list.devs[i];
+            lvx_buf_printf(&b, "dev %u:%u %" PRIu64 " %d %s\n", d->major, d->minor,
+                           d->size / 1024, d->is_link ? 1 : 0, d->path);
+        }
+    }
+    for (unsigned i = 0; i < idx.count; i++) {
+        const struct index_entry *e = &idx.entries[i];
+        bool read = false;
+        for (unsigned d = 0; d < scan->devs.count && !read; d++)
+            read = scan->devs.devs[d]->major == e->major && scan->devs.devs[d]->minor == e->minor;
+        if (!read)
+            lvx_buf_printf(&b, "pv %u:%u %s %s %s\n", e->major, e->minor, e->pv_uuid,
+                           e->vg_uuid[0] ? e->vg_uuid : "-", e->vg_uuid[0] ? e->vg_name : "-");
+    }
+    const char *pv_lines = strstr(lvx_buf_str(&fresh), "\npv ");
+    if (pv_lines)
+        lvx_buf_puts(&b, pv_lines + 1);
+    write_index(lvx_index_path(), &b);
+    lvx_debug(ctx, "Device index %s: entries of the %u devices read replaced", lvx_index_path(),
+              scan->devs.count);
+    lvx_buf_free(&b);
+    lvx_buf_free(&fresh);
+    lvx_pool_destroy(pool);
+}
+
 void lvx_index_update_vg(struct lvx_ctx *ctx, const struct lvx_scan *scan,
                          const struct lvx_vgset *set, const struct lvx_vg *changed)
 {
+    if (scan->origin && scan->origin->narrowed && changed && !index_disabled()) {
+        uint64_t t = lvx_phase_start();
+        update_narrowed(ctx, scan, set, changed);
+        lvx_phase_end("index.update", t);
+        return;
+    }
     if (!scan->origin || !scan->origin->full_system || index_disabled())
         return;
+    uint64_t t = lvx_phase_start();
     const char *path = lvx_index_path();
     if (has_duplicate_pvs(scan)) {        /* duplicates need every device read each time */
         unlink(path);
@@ -486,4 +629,5 @@ void lvx_index_update_vg(struct lvx_ctx *ctx, const struct lvx_scan *scan,
     }
     lvx_buf_free(&old);
     lvx_buf_free(&b);
+    lvx_phase_end("index.update", t);
 }

@@ -5,6 +5,7 @@
  * reopened, so two processes never believe they hold the same lock.
  */
 #include "meta/lock.h"
+#include "util/phase.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -96,7 +97,10 @@ int lvx_lock_vg(struct lvx_ctx *ctx, const char *vgname, bool exclusive, struct 
 
 int lvx_lock_global(struct lvx_ctx *ctx, bool exclusive, struct lvx_lock *lock)
 {
-    return take(ctx, "P_global", exclusive, lock);
+    uint64_t t = lvx_phase_start();
+    int rc = take(ctx, "P_global", exclusive, lock);
+    lvx_phase_end("lock", t);
+    return rc;
 }
 
 void lvx_unlock(struct lvx_lock *lock)

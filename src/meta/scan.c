@@ -22,6 +22,7 @@
  * lvx_scan_release().
  */
 #include "meta/scan.h"
+#include "util/phase.h"
 #include "config/config.h"
 #include "dev/filter.h"
 #include "dev/scandirs.h"
@@ -512,12 +513,14 @@ void lvx_scan_list_key(const struct lvx_ctx *ctx, struct lvx_buf *key)
 
 uint64_t lvx_scan_list_key_hash(const struct lvx_ctx *ctx)
 {
+    uint64_t t = lvx_phase_start();
     struct lvx_buf key = LVX_BUF_INIT;
     lvx_scan_list_key(ctx, &key);
     uint64_t h = 14695981039346656037ull;            /* FNV-1a */
     for (size_t i = 0; i < key.len; i++)
         h = (h ^ (unsigned char)key.data[i]) * 1099511628211ull;
     lvx_buf_free(&key);
+    lvx_phase_end("listkey", t);
     return h ? h : 1;
 }
 
@@ -556,11 +559,14 @@ static int scan_filter_devices(struct lvx_ctx *ctx, struct lvx_pool *pool,
     int rc = lvx_config_load(ctx, &cfg);
     if (rc == 0)
         rc = scan_config_dirs(ctx, cfg, pool, devs);
+    uint64_t t = lvx_phase_start();
     if (rc == 0)
         rc = lvx_config_device_filter(ctx, cfg, &filter);
+    lvx_phase_end("filter.compile", t);
     lvx_config_free(cfg);
     if (rc < 0 || !filter)
         return rc;
+    t = lvx_phase_start();
     unsigned kept = 0;
     for (unsigned i = 0; i < devs->count; i++) {
         struct lvx_dev *dev = devs->devs[i];
@@ -574,6 +580,7 @@ static int scan_filter_devices(struct lvx_ctx *ctx, struct lvx_pool *pool,
     }
     devs->count = kept;
     lvx_filter_free(filter);
+    lvx_phase_end("filter", t);
     return 0;
 }
 
@@ -624,14 +631,20 @@ int lvx_scan_devices(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lv
     unsigned nusable = 0;
 
     uint8_t *head_block = NULL;
+    uint64_t t = lvx_phase_start();
     rc = scan_open_devices(ctx, scan, named, usable, &nusable);
+    lvx_phase_end("open", t);
+    t = lvx_phase_start();
     if (rc == 0)
         rc = scan_labels(ctx, scan, named, usable, nusable, heads, &head_block);
+    lvx_phase_end("labels", t);
+    t = lvx_phase_start();
     if (rc == 0)
         rc = scan_headers(ctx, scan, 0, heads);
     free(head_block);                /* headers decoded: the heads are no longer needed */
     if (rc == 0)
         rc = scan_texts(ctx, scan, 0);
+    lvx_phase_end("texts", t);
     free(usable);
     free(heads);
     if (rc < 0) {
@@ -693,6 +706,7 @@ int lvx_scan_reread_devices(struct lvx_ctx *ctx, struct lvx_scan *scan, struct l
     unsigned first = scan->pv_count;
     struct scan_head *heads = lvx_xcalloc(n + 1, sizeof(*heads));
     uint8_t *head_block = NULL;
+    uint64_t t = lvx_phase_start();
     int rc = scan_labels(ctx, scan, false, usable, n, heads, &head_block);
     if (rc == 0)
         rc = scan_headers(ctx, scan, first, heads);
@@ -700,6 +714,7 @@ int lvx_scan_reread_devices(struct lvx_ctx *ctx, struct lvx_scan *scan, struct l
     if (rc == 0)
         rc = scan_texts(ctx, scan, first);
     scan_order_new_pvs(scan, first);
+    lvx_phase_end("reread", t);
     free(heads);
     free(usable);
     return rc;
@@ -713,6 +728,8 @@ void lvx_scan_release(struct lvx_scan *scan)
     lvx_ctx_init(&quiet);
     if (scan->io)
         quiet.io = scan->io;
+    uint64_t t = lvx_phase_start();
     lvx_dev_close_many(quiet.io, scan->devs.devs, scan->devs.count);
     lvx_pool_destroy(scan->pool);
+    lvx_phase_end("close", t);
 }

@@ -87,6 +87,10 @@ struct lvx_scan_opts {
      * use lvx_scan_assemble(), which falls back to reading every device. */
     const char *const *vg_names;
     unsigned vg_name_count;
+    /* Devices the command names besides those VGs (the PVs vgextend adds): read too,
+     * through the index only when each is provably an orphan or no PV (meta/index.h). */
+    const char *const *also_devices;
+    unsigned also_count;
 };
 
 /*

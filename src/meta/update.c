@@ -18,6 +18,7 @@
 #include "meta/read.h"
 #include "config/config.h"
 #include "format/vg_text.h"
+#include "util/phase.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -82,10 +83,11 @@ int lvx_vg_update_begin(struct lvx_ctx *ctx, const struct lvx_scan_opts *scan_op
         (r = lvx_lock_vg(ctx, vgname, exclusive, &u->vg_lock)) < 0)
         goto fail;
     /* Only the VG's devices (meta/index.h), unless the command also looks at orphans or
-     * other VGs' names (global lock, rename) */
+     * other VGs' names (global lock, rename); the orphans it names are read with them */
     struct lvx_scan_opts opts = scan_opts ? *scan_opts : (struct lvx_scan_opts){ 0 };
     const char *names[1] = { vgname };
-    if (vgname && !(flags & (LVX_UPDATE_GLOBAL_LOCK | LVX_UPDATE_NO_VG_LOCK))) {
+    if (vgname && !(flags & LVX_UPDATE_NO_VG_LOCK) &&
+        (!(flags & LVX_UPDATE_GLOBAL_LOCK) || (flags & LVX_UPDATE_NAMED_ORPHANS))) {
         opts.vg_names = names;
         opts.vg_name_count = 1;
     }
@@ -328,7 +330,7 @@ void lvx_vg_update_archive(struct lvx_ctx *ctx, struct lvx_vg_update *u,
     lvx_config_free(cfg);
 }
 
-int lvx_vg_update_commit(struct lvx_ctx *ctx, struct lvx_vg_update *u, const char *command_line)
+static int lvx_vg_update_commit_unt(struct lvx_ctx *ctx, struct lvx_vg_update *u, const char *command_line)
 {
     struct lvx_config *cfg = NULL;
     u->committed = false;
@@ -355,6 +357,14 @@ int lvx_vg_update_commit(struct lvx_ctx *ctx, struct lvx_vg_update *u, const cha
     u->committed = r == 0 && (u->flags & LVX_UPDATE_KEEP_SET) && u->set &&
                    lvx_vgset_find(u->set, u->vg->name) == u->vg;
     return r;
+}
+
+int lvx_vg_update_commit(struct lvx_ctx *ctx, struct lvx_vg_update *u, const char *command_line)
+{
+    uint64_t t = lvx_phase_start();
+    int rc = lvx_vg_update_commit_unt(ctx, u, command_line);
+    lvx_phase_end("commit", t);
+    return rc;
 }
 
 void lvx_vg_update_set_old(struct lvx_ctx *ctx, struct lvx_vg_update *u, const struct lvx_vg *old)

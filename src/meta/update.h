@@ -29,6 +29,10 @@ enum {
      * is always a commit (LV commands; --test never reaches lvx_vg_update_commit). */
     LVX_UPDATE_KEEP_SET      = 1u << 4,
     LVX_UPDATE_ALLOW_EXPORTED = 1u << 5, /* an exported VG may be changed (vgimport) */
+    /* The command takes the global lock but looks at orphans only through the devices
+     * it names (scan_opts->also_devices: vgextend) or not at all (vgreduce): the VG is
+     * read through the device index (meta/index.h) as without the global lock. */
+    LVX_UPDATE_NAMED_ORPHANS = 1u << 6,
 };
 
 struct lvx_vg_update {

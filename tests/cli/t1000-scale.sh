@@ -24,8 +24,14 @@
 #    pvchange --metadataignore y on the small PVs then let 100 more LVs be created, and
 #    LVM2 agrees (lv_count, vgck).
 # 5. What a command reads: vgextend with a device without a label (implicit pvcreate)
-#    reads that device again but opens every other device once; a device with 4 KiB
-#    logical sectors (refusing the 4.5 KiB O_DIRECT head read) is read all the same.
+#    reads the VG's devices (through the index) and that device, no other device, and
+#    the index then lists it in the VG; vgreduce reads only the VG's devices and the
+#    index then lists the PV as an orphan, and vgextend of that orphan reads only the VG
+#    and it; a PV without metadata areas that LVM2 added to another VG behind lvx's back
+#    (the index still says orphan) is refused as that VG's ("already in volume group"):
+#    such a device is not provably an orphan, so every device is read; a device with
+#    4 KiB logical sectors (refusing the 4.5 KiB O_DIRECT head read) is read all the
+#    same.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -40,6 +46,7 @@ VG="lvxscale$$"
 VG2="lvxscale$$b"
 VG3="lvxscale$$c"
 VG4="lvxscale$$d"
+VG5="lvxscale$$e"
 R=$SCRATCH/r
 mkdir -p "$R" "$SCRATCH/run"
 export LVX_RUN_DIR=$SCRATCH/run
@@ -48,7 +55,7 @@ BIG=()
 for ((i = 0; i < COUNT; i++)); do BIG+=("$(make_loop 8M)") || break; done
 ((${#BIG[@]} == COUNT)) || skip_all "could not attach $COUNT loop devices"
 SMALL=()
-for i in 0 1 2 3 4 5 6; do SMALL+=("$(make_loop 12M)"); done
+for i in 0 1 2 3 4 5 6 7 8; do SMALL+=("$(make_loop 12M)"); done
 ALL=("${BIG[@]}" "${SMALL[@]}")
 lvm_sandbox "${ALL[@]}"
 INDEX=$(LVM_SYSTEM_DIR="$SCRATCH/lvm" "$PYTHON" -c 'import os, sys
@@ -260,18 +267,57 @@ lvm2 vgck "$VG3" >"$R/vgck3.out" 2>&1
 test_eq "LVM2 vgck of $VG3 is clean" "$?:$(grep -v 'Activation disabled' "$R/vgck3.out" | grep -c WARNING)" "0:0"
 
 # ---- 5. what a command reads -------------------------------------------------------------
-# 5a. vgextend of a device without a label (an implicit pvcreate) reads that device again,
-#     not the others: every other device is opened once.
+# 5a. vgextend of a device without a label (an implicit pvcreate) reads the VG's devices
+#     and that one (again after the pvcreate), no device of another VG.
 E=${SMALL[6]}
+X vgs >/dev/null 2>&1            # a full scan: the index is up to date
 : >"$IOLOG"
 test_ok "vgextend $VG3 with a device without a label" \
     env LVX_TEST_IO_LOG="$IOLOG" LVM_SYSTEM_DIR="$SCRATCH/lvm" "$LVX" vgextend "$VG3" "$E"
-test_eq "it opens a device of another VG once" "$(grep -c "^open ${BIG[0]}\$" "$IOLOG")" 1
+test_eq "it opens no device of another VG" "$(grep -c "^open ${BIG[0]}\$" "$IOLOG")" 0
 test_eq "and a member it does not write once" "$(grep -c "^open $D1\$" "$IOLOG")" 1
+test_eq "it opens $((3 + 1)) devices: the VG's and the one named" \
+    "$(awk '$1 == "open" { print $2 }' "$IOLOG" | sort -u | wc -l)" 4
 test_eq "LVM2 counts the new PV in $VG3" \
     "$(lvm2 vgs --noheadings -o pv_count "$VG3" 2>/dev/null | tr -d ' ')" 4
+test_eq "the index lists the new PV in $VG3" \
+    "$(awk -v d="$(majmin "$E")" '$1 == "pv" && $2 == d { print $5 }' "$INDEX")" "$VG3"
 
-# 5b. a device with 4 KiB logical sectors: scans read the head of every device with
+# 5b. vgreduce reads only the VG's devices; the index then says orphan
+: >"$IOLOG"
+test_ok "vgreduce $VG3 of that PV" \
+    env LVX_TEST_IO_LOG="$IOLOG" LVM_SYSTEM_DIR="$SCRATCH/lvm" "$LVX" vgreduce "$VG3" "$E"
+test_eq "vgreduce opens no device of another VG" "$(grep -c "^open ${BIG[0]}\$" "$IOLOG")" 0
+test_eq "the index lists the PV as an orphan" \
+    "$(awk -v d="$(majmin "$E")" '$1 == "pv" && $2 == d { print $4, $5 }' "$INDEX")" "- -"
+test_eq "LVM2 counts 3 PVs in $VG3" \
+    "$(lvm2 vgs --noheadings -o pv_count "$VG3" 2>/dev/null | tr -d ' ')" 3
+: >"$IOLOG"
+test_ok "vgextend $VG3 with that orphan" \
+    env LVX_TEST_IO_LOG="$IOLOG" LVM_SYSTEM_DIR="$SCRATCH/lvm" "$LVX" vgextend "$VG3" "$E"
+test_eq "it opens the VG's devices and the orphan only" \
+    "$(awk '$1 == "open" { print $2 }' "$IOLOG" | sort -u | wc -l)" 4
+test_eq "LVM2 counts 4 PVs in $VG3 again" \
+    "$(lvm2 vgs --noheadings -o pv_count "$VG3" 2>/dev/null | tr -d ' ')" 4
+
+# 5c. a PV without metadata areas put into a VG by LVM2 behind lvx's back: the index still
+#     says orphan, the device cannot prove it is one: lvx reads every device and refuses.
+F=${SMALL[7]} G=${SMALL[8]}
+lvm2 pvcreate -y --pvmetadatacopies 0 "$F" >/dev/null 2>&1
+lvm2 pvcreate -y "$G" >/dev/null 2>&1
+X vgs >/dev/null 2>&1            # a full scan: the index records F and G as orphans
+lvm2 vgcreate "$VG5" "$G" "$F" >/dev/null 2>&1
+test_eq "LVM2 put the area-less PV into $VG5" \
+    "$(lvm2 pvs --noheadings -o vg_name "$F" 2>/dev/null | tr -d ' ')" "$VG5"
+test_eq "the index still lists it as an orphan (no full scan since)" \
+    "$(awk -v d="$(majmin "$F")" '$1 == "pv" && $2 == d { print $5 }' "$INDEX")" "-"
+X vgextend "$VG3" "$F" >"$R/steal.out" 2>"$R/steal.err"
+test_eq "lvx vgextend $VG3 with it fails (exit 5)" "$?" 5
+test_eq "naming $VG5" "$(grep -c "is already in volume group '$VG5'" "$R/steal.err")" 1
+test_eq "LVM2 still counts 4 PVs in $VG3" \
+    "$(lvm2 vgs --noheadings -o pv_count "$VG3" 2>/dev/null | tr -d ' ')" 4
+
+# 5d. a device with 4 KiB logical sectors: scans read the head of every device with
 #     O_DIRECT in 4.5 KiB, which such a device refuses; lvx then reads it buffered.
 truncate -s 16M "$SCRATCH/k4.img"
 K4=$(attach_loop "$SCRATCH/k4.img" --sector-size 4096 2>/dev/null)
@@ -288,5 +334,5 @@ fi
 
 [[ -n ${KEEP:-} ]] && { echo "# kept $SCRATCH"; trap - EXIT; }
 X vgremove -f "$VG" "$VG3" >/dev/null 2>&1
-lvm2 vgremove -f "$VG2" >/dev/null 2>&1
+lvm2 vgremove -f "$VG2" "$VG5" >/dev/null 2>&1
 done_testing

@@ -12,6 +12,7 @@
 #include "tap.h"
 
 #include <errno.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,82 @@ static void test_filter_order(void)
     f = make(p4);
     const char *names[2] = { "/dev/loop7", "/dev/disk/by-id/keep" };
     ok(lvx_filter_accepts(f, names, 2), "an alias accepted by the first pattern");
+    lvx_filter_free(f);
+}
+
+/* The verdict LVM2's rule gives (first pattern matching any name decides, none =
+ * accept), computed the plain way: every pattern compiled and tried in order. */
+static bool reference_accepts(const char *const *patterns, const char *const *names,
+                              unsigned count)
+{
+    for (; *patterns; patterns++) {
+        const char *p = *patterns;
+        size_t len = strlen(p);
+        char re_text[256];
+        snprintf(re_text, sizeof(re_text), "%.*s", (int)(len - 3), p + 2);
+        regex_t re;
+        if (regcomp(&re, re_text, REG_EXTENDED | REG_NOSUB) != 0)
+            return false;
+        bool hit = false;
+        for (unsigned n = 0; n < count; n++)
+            hit |= names[n] && regexec(&re, names[n], 0, NULL, 0) == 0;
+        regfree(&re);
+        if (hit)
+            return p[0] == 'a';
+    }
+    return true;
+}
+
+/* Exact-name patterns are looked up in a hash and ".*" is a flag (dev/filter.c): the
+ * verdicts must stay those of trying every regex in order, whatever the mix. */
+static void test_filter_fast_paths(void)
+{
+    const char *const sets[][8] = {
+        { "a|^/dev/loop1$|", "a|^/dev/loop2$|", "r|.*|", NULL },
+        { "r|^/dev/loop1$|", "a|loop|", "r|.*|", NULL },
+        { "a|loop1|", "r|^/dev/loop1$|", "r|^/dev/loop12$|", NULL },
+        { "r|^/dev/loop2$|", "a|^/dev/loop2$|", "a|.*|", NULL },
+        { "a|^/dev/mapper/a\\.b$|", "r|^/dev/mapper/a.b$|", "r|^.*$|", NULL },
+        { "a|^/dev/loop1|", "r|/dev/loop1$|", "a|^/dev/loop$|", NULL },
+        { "r|^/dev/x\\$|", "a|^/dev/x\\\\$|", "r|.*$|", NULL },
+        { "a|^/dev/disk/by-id/keep$|", "r|^/dev/loop7$|", NULL },
+    };
+    const char *const names[] = { "/dev/loop1", "/dev/loop2", "/dev/loop12", "/dev/mapper/a.b",
+                                  "/dev/mapper/axb", "/dev/loop", "/dev/x$", "/dev/x\\",
+                                  "/dev/loop7", "/dev/disk/by-id/keep", "/dev/sda" };
+    unsigned nnames = sizeof(names) / sizeof(names[0]);
+    for (unsigned s = 0; s < sizeof(sets) / sizeof(sets[0]); s++) {
+        struct lvx_filter *f = make(sets[s]);
+        unsigned wrong = 0;
+        for (unsigned a = 0; a < nnames; a++) {
+            for (unsigned b = 0; b <= nnames; b++) {      /* b == nnames: one name only */
+                const char *two[2] = { names[a], b < nnames ? names[b] : NULL };
+                if (lvx_filter_accepts(f, two, 2) != reference_accepts(sets[s], two, 2)) {
+                    tap_diag("set %u: %s + %s", s, two[0], two[1] ? two[1] : "-");
+                    wrong++;
+                }
+            }
+        }
+        is_int(wrong, 0, "pattern set %u: verdicts of every name pair as trying each regex", s);
+        lvx_filter_free(f);
+    }
+
+    /* a thousand exact patterns (one per device, as tests/lib.sh writes them) */
+    struct lvx_filter *f = NULL;
+    char pat[64], name[64];
+    for (unsigned i = 0; i < 1000; i++) {
+        snprintf(pat, sizeof(pat), "a|^/dev/loop%u$|", 7000 + 2 * i);
+        lvx_filter_add(&ctx, &f, pat);
+    }
+    lvx_filter_add(&ctx, &f, "r|.*|");
+    unsigned wrong = 0;
+    for (unsigned i = 6900; i < 9100; i++) {
+        snprintf(name, sizeof(name), "/dev/loop%u", i);
+        bool want = i >= 7000 && i < 9000 && i % 2 == 0;
+        wrong += accepts(f, name) != want;
+    }
+    is_int(wrong, 0, "1000 exact accepts + reject-all: exactly the listed devices");
+    is_int(lvx_filter_count(f), 1001, "1001 patterns counted");
     lvx_filter_free(f);
 }
 
@@ -247,6 +324,7 @@ int main(void)
     lvx_ctx_init(&ctx);
     test_filter_order();
     test_filter_delimiters();
+    test_filter_fast_paths();
     test_load_and_merge();
     test_merge_depth();
     test_split();
