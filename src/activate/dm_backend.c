@@ -9,7 +9,8 @@
  *              a failure at any step removes what was made (no half devices);
  *   deactivate refuses an open device (unless forced), DEV_REMOVE, nodes removed;
  *   stage/swap/unstage: TABLE_LOAD next to the live table / suspend + resume /
- *              TABLE_CLEAR, for resizing an active LV;
+ *              TABLE_CLEAR, for resizing an active LV (a raid LV's sub-LV devices are
+ *              made live first: lvconvert's new images);
  *   rename     DEV_RENAME + nodes; status  DEV_STATUS + sysfs read-ahead.
  *
  * Tables: one line per segment from map/ (linear, striped, error, zero); with
@@ -514,6 +515,23 @@ static int open_active(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char 
     return rc;
 }
 
+/* The sub-LV devices of a raid LV being staged: made live (new ones created, e.g. the
+ * images lvconvert adds, or the rimage_0 layer of a linear LV becoming raid1); made[]
+ * marks the created ones. */
+static int stage_raid_subs(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv **subs,
+                           bool *made, unsigned n)
+{
+    struct lvx_buf table = LVX_BUF_INIT;
+    int rc = 0;
+    for (unsigned i = 0; i < n && rc == 0; i++) {
+        lvx_buf_reset(&table);
+        if ((rc = lvx_activation_dm_table(ctx, subs[i], false, &table)) == 0)
+            rc = activate_one(ctx, dm, subs[i], lvx_buf_str(&table), false, &made[i]);
+    }
+    lvx_buf_free(&table);
+    return rc;
+}
+
 static int dm_stage(struct lvx_ctx *ctx, const struct lvx_lv *lv,
                     const struct lvx_activate_opts *opts)
 {
@@ -521,15 +539,56 @@ static int dm_stage(struct lvx_ctx *ctx, const struct lvx_lv *lv,
     struct lvx_dm dm;
     struct lvx_dm_info info;
     struct lvx_buf table = LVX_BUF_INIT;
-    int rc = lvx_activation_check(ctx, lv, opts);
-    if (rc < 0 || (rc = lvx_activation_dm_table(ctx, lv, opts && opts->partial, &table)) < 0 ||
-        (rc = open_active(ctx, lv, own_layer(lv), &dm, &ids, &info)) < 0) {
-        lvx_buf_free(&table);
+    const struct lvx_lv *subs[RAID_SUBS_MAX];
+    bool made[RAID_SUBS_MAX] = { false };
+    bool raid = lvx_map_lv_is_raid(lv);
+    unsigned n = raid ? raid_subs(lv, subs, RAID_SUBS_MAX) : 0;
+    int rc = raid ? lvx_map_check_raid_activatable(ctx, lv, opts && opts->partial)
+                  : lvx_activation_check(ctx, lv, opts);
+    if (rc < 0 || (rc = open_active(ctx, lv, own_layer(lv), &dm, &ids, &info)) < 0)
         return rc;
-    }
-    rc = lvx_dm_load(ctx, &dm, ids.name, lvx_buf_str(&table), lvx_activation_read_only(lv, opts));
+    if (raid && (rc = stage_raid_subs(ctx, &dm, subs, made, n)) == 0)
+        rc = lvx_map_raid_table(ctx, &lv->segs[0], lv->vg->extent_size, false, subdev_of, &dm,
+                                &table);
+    else if (!raid)
+        rc = lvx_activation_dm_table(ctx, lv, opts && opts->partial, &table);
+    if (rc == 0)
+        rc = lvx_dm_load(ctx, &dm, ids.name, lvx_buf_str(&table),
+                         lvx_activation_read_only(lv, opts));
+    if (rc < 0)
+        remove_made(ctx, &dm, subs, made, n);
     lvx_dm_close(&dm);
     lvx_buf_free(&table);
+    return rc;
+}
+
+/* A hidden sub-LV's device called <vg>-<old_name> takes the name of sub (lvconvert
+ * shifting or extracting RAID images); no /dev/<vg> links are involved. */
+static int dm_rename_sub(struct lvx_ctx *ctx, const struct lvx_lv *sub, const char *old_name)
+{
+    struct lvx_dm dm;
+    struct lvx_dm_ids ids;
+    struct lvx_dm_info info;
+    struct lvx_buf old = LVX_BUF_INIT;
+    int rc;
+    if ((rc = ids_of(ctx, sub->vg->name, sub, &ids)) < 0)
+        return rc;
+    if (lvx_dm_lv_name(&old, sub->vg->name, old_name, NULL) < 0) {
+        lvx_buf_free(&old);
+        return lvx_error(ctx, ENAMETOOLONG, "Device-mapper name of %s/%s is too long.",
+                         sub->vg->name, old_name);
+    }
+    if ((rc = lvx_dm_open(ctx, &dm)) < 0) {
+        lvx_buf_free(&old);
+        return rc;
+    }
+    if ((rc = lvx_dm_info(ctx, &dm, lvx_buf_str(&old), &info)) == 0 && info.exists &&
+        (rc = lvx_dm_rename(ctx, &dm, lvx_buf_str(&old), ids.name)) == 0) {
+        lvx_dm_nodes_remove(lvx_buf_str(&old), sub->vg->name, NULL);
+        rc = lvx_dm_nodes_add(ctx, ids.name, info.major, info.minor, sub->vg->name, NULL);
+    }
+    lvx_dm_close(&dm);
+    lvx_buf_free(&old);
     return rc;
 }
 
@@ -668,5 +727,6 @@ const struct lvx_activation_backend lvx_activation_dm = {
     .swap = dm_swap,
     .unstage = dm_unstage,
     .rename = dm_rename,
+    .rename_sub = dm_rename_sub,
     .status = dm_status,
 };

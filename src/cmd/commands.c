@@ -47,6 +47,8 @@ static const enum lvx_opt_id lvcreate_opts[] = {
     LVX_OPT_MAXRECOVERYRATE, LVX_OPT_SNAPSHOT, LVX_OPT_CHUNKSIZE, END };
 static const enum lvx_opt_id lvresize_opts[] = {
     LVX_OPT_SIZE, LVX_OPT_EXTENTS, LVX_OPT_STRIPES, LVX_OPT_STRIPESIZE, LVX_OPT_ALLOC, END };
+static const enum lvx_opt_id lvconvert_opts[] = {
+    LVX_OPT_MIRRORS, LVX_OPT_TYPE, LVX_OPT_REGIONSIZE, END };
 static const enum lvx_opt_id lvchange_opts[] = {
     LVX_OPT_PERMISSION, LVX_OPT_READAHEAD, LVX_OPT_ADDTAG, LVX_OPT_DELTAG, LVX_OPT_ALLOC,
     LVX_OPT_CONTIGUOUS, LVX_OPT_ACTIVATE, LVX_OPT_ACTIVATIONMODE, LVX_OPT_PARTIAL,
@@ -131,6 +133,13 @@ static const struct lvx_command command_table[] = {
       "Changes the attributes of logical volumes: permission, read-ahead, allocation policy, "
       "tags, and activation (-ay, -an) through device-mapper or the user-space backend. LVs "
       "are named as VG/LV or all LVs of a VG by its name." },
+    { "lvconvert", lvx_cmd_lvconvert, "Change logical volume layout", "VG/LV [PV ...]",
+      lvconvert_opts,
+      "Changes the layout of an active logical volume: -m/--mirrors N sets the number of "
+      "raid1 images to N+1 (a linear LV becomes raid1, -m 0 makes a raid1 LV linear again), "
+      "--type raid1 makes a linear LV a two-image raid1 LV, --type linear a raid1 LV linear. "
+      "New images go to the PVs named (or any PV the LV does not use) and are rebuilt by the "
+      "kernel; images leave from the PVs named (or from the highest-numbered)." },
     { "lvdisplay", lvx_cmd_lvdisplay, "Display information about a logical volume",
       "[VG|VG/LV ...]", lvdisplay_opts,
       "Displays the attributes of logical volumes as blocks of lines (with -m also their "

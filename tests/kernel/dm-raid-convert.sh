@@ -1,0 +1,165 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# tests/kernel/dm-raid-convert.sh - runs INSIDE a kvm-dm-test guest (started by
+# tests/cli/t0712-kernel-raid-convert.sh) with 8 virtio disks, lvx at /t/lvx and the
+# host's LVM2/dmsetup.  Prints TAP (also to /out/result.tap when /out is shared).
+#
+#   vda-vdd  VG "rl": LVs converted by LVM2
+#   vde-vdh  VG "rx": the same LVs, the same conversions, by lvx (dm backend)
+#
+# Every conversion (lvconvert -m N up and down, with and without a PV list, linear ->
+# raid1 -> linear, --type raid1/linear) is made by each tool on its own VG, on active
+# LVs holding data; after each: lvx's layout and metadata text equal LVM2's (ids and
+# times aside), its dm tables equal LVM2's (device numbers named, "rebuild N" of the
+# new images included), the data is intact, and LVM2's vgck accepts lvx's VG.  At the
+# end LVM2 activates lvx's VG and reads the data.
+# shellcheck disable=SC2317,SC2086  # functions called through check(); lists split on purpose
+set -u
+export PATH=/t:$PATH
+LVX=/t/lvx
+TAP=/tmp/result.tap
+: >"$TAP"
+N=0
+emit() {
+    echo "$1"
+    echo "$1" >>"$TAP"
+    if [ -d /out ]; then echo "$1" >>/out/result.partial; fi
+}
+pass() { N=$((N + 1)); emit "ok $N - $1"; }
+fail() { N=$((N + 1)); emit "not ok $N - $1"; }
+note() { local l; while IFS= read -r l; do emit "#   $l"; done <<<"$1"; }
+check() {
+    local desc=$1 out rc=0
+    shift
+    out=$("$@" 2>&1) || rc=$?
+    if [ $rc = 0 ]; then pass "$desc"; else fail "$desc"; note "command: $* (exit $rc)"; note "$out"; fi
+}
+check_eq() { if [ "$2" = "$3" ]; then pass "$1"; else fail "$1"; note "got:  $2"; note "want: $3"; fi; }
+lvm() { local c=$1; shift; command lvm "$c" --config 'devices { hints = "none" }' "$@"; }
+trim() { tr -d ' '; }
+
+RL_DISKS="/dev/vda /dev/vdb /dev/vdc /dev/vdd"
+RX_DISKS="/dev/vde /dev/vdf /dev/vdg /dev/vdh"
+disk() { echo "$2" | cut -d' ' -f$(($1 + 1)); }   # disk INDEX LIST
+
+norm() {
+    sed -e 's#/dev/vd[ae]\([(:]\)#D0\1#g; s#/dev/vd[bf]\([(:]\)#D1\1#g; s#/dev/vd[cg]\([(:]\)#D2\1#g; s#/dev/vd[dh]\([(:]\)#D3\1#g'
+}
+layout() {  # LVM2's report of every LV and sub-LV of VG $1, one line per segment
+    lvm lvs -a --noheadings --segments --units s --separator ' ' \
+        -o lv_name,segtype,lv_size,stripes,region_size,seg_pe_ranges,devices,lv_attr "$1" 2>/dev/null |
+        norm | sed 's/^ *//; s/[][]//g'
+}
+meta() {  # the metadata text without ids, times, hosts and seqno
+    lvm vgcfgbackup -q -f "/tmp/$1.vg" "$1" >/dev/null 2>&1
+    sed -n '/^[a-z][a-z]* {/,$p' "/tmp/$1.vg" | sed -E '/^\t*(id|creation_time|creation_host|seqno|device|dev_size) = /d; s/^(r[lx]) \{/V {/'
+}
+names() {
+    dmsetup info -c --noheadings --separator ' ' -o major,minor,name | awk '{ printf "s/ %s:%s( |$)/ %s\\1/g;", $1, $2, $3 }'
+    for d in a b c d e f g h; do printf 's/ %s( |$)/ vd%s\\1/g;' "$(cat /sys/block/vd$d/dev)" "$d"; done
+}
+tables() {  # tables() VG: every device of the VG, "<name>: <line>", numbers named, VG -> V
+    local n
+    n=$(names)
+    dmsetup table | grep -E "^$1-" | sed -E "$n" |
+        sed -E "s/^$1-//; s/ $1-/ V-/g; s/ vd[ae]( |$)/ D0\\1/g; s/ vd[bf]( |$)/ D1\\1/g; s/ vd[cg]( |$)/ D2\\1/g; s/ vd[dh]( |$)/ D3\\1/g" | sort
+}
+wait_sync() {  # until every RAID LV of the VGs is in sync
+    local i
+    for i in $(seq 1 120); do
+        [ "$(lvm lvs --noheadings -o sync_percent "$@" 2>/dev/null | trim | grep -v -e '^$' -e '^100.00$' | wc -l)" = 0 ] && return 0
+        sleep 1
+    done
+    return 1
+}
+data_ok() {  # data_ok VG LV: the LV still holds what was written
+    dd if=/dev/mapper/$1-$2 bs=1M count=8 iflag=direct status=none | cmp - /tmp/data.$2
+}
+# same() STEP: the two VGs agree after a conversion
+same() {
+    check_eq "$1: lvx's layout equals LVM2's" "$(layout rx)" "$(layout rl)"
+    check_eq "$1: lvx's metadata text equals LVM2's (ids, times aside)" "$(meta rx)" "$(meta rl)"
+    check_eq "$1: lvx's dm tables equal LVM2's (device numbers named)" "$(tables rx)" "$(tables rl)"
+    check "$1: LVM2's vgck accepts lvx's VG" lvm vgck rx
+    for lv in $LVS; do
+        check "$1: $lv's data intact in both VGs" sh -c "$(declare -f data_ok); data_ok rl $lv && data_ok rx $lv"
+    done
+}
+# conv() DESC ARGS...: the same lvconvert by LVM2 on rl and by lvx on rx; %N is disk N
+conv() {
+    local desc=$1 al="" ax="" a rcl rcx outl outx
+    shift
+    for a in "$@"; do
+        case $a in
+        %[0-3]) al="$al $(disk "${a#%}" "$RL_DISKS")"; ax="$ax $(disk "${a#%}" "$RX_DISKS")" ;;
+        V/*) al="$al rl/${a#V/}"; ax="$ax rx/${a#V/}" ;;
+        *) al="$al $a"; ax="$ax $a" ;;
+        esac
+    done
+    outl=$(lvm lvconvert $al 2>&1); rcl=$?
+    outx=$($LVX lvconvert $ax 2>&1); rcx=$?
+    check_eq "$desc: lvx lvconvert exits as LVM2 (0) and says what it says" \
+        "$rcx $(echo "$outx" | sed 's/rx/V/g' | grep -v WARNING)" "$rcl $(echo "$outl" | sed 's/rl/V/g' | grep -v WARNING)"
+    [ $rcl = 0 ] || note "$outl"
+}
+
+# ---------------------------------------------------------------- set up
+lvm pvcreate -q $RL_DISKS >/dev/null && lvm vgcreate -q rl $RL_DISKS >/dev/null
+$LVX pvcreate -q $RX_DISKS >/dev/null && $LVX vgcreate -q rx $RX_DISKS >/dev/null
+LVS="a b"
+for lv in $LVS; do
+    check "LVM2 lvcreate -L 8m -n $lv rl" lvm lvcreate -q -y -L 8m -n $lv rl
+    check "lvx lvcreate -L 8m -n $lv rx" $LVX lvcreate -q -y -L 8m -n $lv rx
+    dd if=/dev/urandom of=/tmp/data.$lv bs=1M count=8 status=none
+    dd if=/tmp/data.$lv of=/dev/mapper/rl-$lv bs=1M oflag=direct status=none
+    dd if=/tmp/data.$lv of=/dev/mapper/rx-$lv bs=1M oflag=direct status=none
+done
+same "linear LVs"
+
+# ---------------------------------------------------------------- conversions
+conv "linear -> raid1 (-m1)" -y -m1 V/a
+same "after -m1 of a linear LV (new image rebuilding)"
+wait_sync rl rx
+check_eq "the kernel rebuilt lvx's new image (sync 100%, healthy, idle)" \
+    "$(lvm lvs --noheadings -o sync_percent,lv_health_status,raid_sync_action rx/a | trim)" "100.00idle"
+conv "raid1 2 -> 3 images (-m2)" -y -m2 V/a
+same "after -m2"
+wait_sync rl rx
+conv "raid1 3 -> 2 images (-m1, the highest goes)" -y -m1 V/a
+same "after -m1 of a 3-image raid1"
+conv "raid1 2 -> 4 images (-m3)" -y -m3 V/a
+wait_sync rl rx
+same "after -m3"
+conv "raid1 4 -> 3 images taking the one on disk 1 (images above move down)" -y -m2 V/a %1
+same "after -m2 with a PV list"
+conv "raid1 -> linear (-m0)" -y -m0 V/a
+same "after -m0"
+conv "linear -> raid1 (--type raid1)" -y --type raid1 V/b
+wait_sync rl rx
+same "after --type raid1"
+conv "raid1 -> linear (--type linear)" -y --type linear V/b
+same "after --type linear"
+conv "linear -> raid1 with 3 images and -R 1m" -y -m2 -R 1m V/b
+wait_sync rl rx
+same "after -m2 -R 1m of a linear LV"
+conv "same image count: a warning only" -y -m2 V/b
+out=$($LVX lvconvert -m1 rx/b </dev/null 2>&1); rc=$?
+check_eq "no answer to the prompt: not converted, exit 5" "$rc $(echo "$out" | tail -n 1)" \
+    "5 Logical volume rx/b NOT converted."
+
+# ---------------------------------------------------------------- LVM2 reads lvx's result
+check "lvx vgchange -an rx" $LVX vgchange -an rx
+check_eq "no rx device left" "$(dmsetup ls | grep -c '^rx-')" 0
+check "LVM2 activates lvx's VG" lvm vgchange -ay rx
+wait_sync rx
+for lv in $LVS; do
+    check "$lv: LVM2 reads the data lvx's conversions kept" sh -c "$(declare -f data_ok); data_ok rx $lv"
+done
+check "LVM2 deactivates it" lvm vgchange -an rx
+lvm vgchange -an rl >/dev/null 2>&1
+
+emit "# all done at ${SECONDS}s"
+emit "1..$N"
+[ -d /out ] && cp "$TAP" /out/result.tap
+exit 0
