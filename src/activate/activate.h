@@ -94,6 +94,9 @@ struct lvx_activation_backend {
     /* the device of a hidden sub-LV (RAID image) called old_name takes sub's name (no
      * links); NULL when the backend has no such devices */
     int (*rename_sub)(struct lvx_ctx *ctx, const struct lvx_lv *sub, const char *old_name);
+    /* send a message to the LV's target (dm-raid: "check", "repair"); NULL when the
+     * backend cannot */
+    int (*message)(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char *msg);
     /* state of the LV; 0 with out->active false when it is not active */
     int (*status)(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_lv_kstate *out);
 };

@@ -647,6 +647,19 @@ static int dm_rename(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char *n
     return rc;
 }
 
+static int dm_message(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char *msg)
+{
+    struct lvx_dm_ids ids;
+    struct lvx_dm dm;
+    struct lvx_dm_info info;
+    int rc = open_active(ctx, lv, NULL, &dm, &ids, &info);
+    if (rc < 0)
+        return rc;
+    rc = lvx_dm_message(ctx, &dm, ids.name, msg);
+    lvx_dm_close(&dm);
+    return rc;
+}
+
 /* Read-ahead in sectors from sysfs (opening the device would count as an open). */
 static int64_t sysfs_read_ahead(uint32_t major, uint32_t minor)
 {
@@ -728,5 +741,6 @@ const struct lvx_activation_backend lvx_activation_dm = {
     .unstage = dm_unstage,
     .rename = dm_rename,
     .rename_sub = dm_rename_sub,
+    .message = dm_message,
     .status = dm_status,
 };

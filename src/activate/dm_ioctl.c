@@ -290,6 +290,22 @@ int lvx_dm_load(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name, const 
     return rc;
 }
 
+int lvx_dm_message(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name, const char *msg)
+{
+    int rc = 0;
+    if (!name_fits(ctx, name, &rc))
+        return rc;
+    size_t len = strlen(msg);
+    size_t need = align8(sizeof(struct dm_ioctl)) + align8(sizeof(struct dm_target_msg) + len + 1);
+    struct dm_ioctl *io = request_new(need, name);
+    struct dm_target_msg *m = (struct dm_target_msg *)((char *)io + io->data_start);
+    m->sector = 0;
+    memcpy(m->message, msg, len + 1);
+    rc = dm_call(ctx, dm, DM_TARGET_MSG, io, "message");
+    free(io);
+    return rc;
+}
+
 static int suspend_call(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name, bool suspend,
                         struct lvx_dm_info *out)
 {

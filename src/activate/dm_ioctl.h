@@ -73,6 +73,9 @@ int lvx_dm_remove(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name, bool
 /* DEV_RENAME to new_name. */
 int lvx_dm_rename(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name,
                   const char *new_name);
+/* TARGET_MSG: send msg to the target at sector 0 ("check", "repair", "idle" for
+ * dm-raid). */
+int lvx_dm_message(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name, const char *msg);
 /* DEV_STATUS.  A device that does not exist is 0 with out->exists false. */
 int lvx_dm_info(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name,
                 struct lvx_dm_info *out);

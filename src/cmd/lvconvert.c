@@ -37,6 +37,9 @@ struct convert_opts {
     bool region_given;
     uint32_t region_size;
     bool yes;
+    bool repair;                /* --repair */
+    char **replace;             /* --replace PVs */
+    unsigned replace_count;
 };
 
 static int parse_args(struct lvx_cmd_env *env, struct convert_opts *o)
@@ -60,6 +63,21 @@ static int parse_args(struct lvx_cmd_env *env, struct convert_opts *o)
     o->yes = a->count[LVX_OPT_YES] > 0;
     if ((rc = lvx_raid_region_arg(env, &o->region_size, &o->region_given)))
         return rc;
+    o->repair = a->count[LVX_OPT_REPAIR] > 0;
+    o->replace = (char **)a->val[LVX_OPT_REPLACE].items;
+    o->replace_count = a->val[LVX_OPT_REPLACE].item_count;
+    if (o->repair || o->replace_count) {
+        if (o->repair && o->replace_count) {
+            lvx_cmd_errorf("--repair and --replace are incompatible");   /* as LVM2's rules */
+            return LVX_EXIT_INVALID;
+        }
+        if (o->mirrors_given || o->type) {
+            lvx_cmd_errorf("Command does not accept option: %s.",
+                           o->mirrors_given ? "--mirrors" : "--type");
+            return LVX_EXIT_INVALID;
+        }
+        return 0;
+    }
     if (o->type && !strcmp(o->type, "mirror")) {
         lvx_cmd_errorf("lvx lvconvert does not convert to --type mirror yet (use --type raid1).");
         return LVX_EXIT_FAILED;
@@ -302,6 +320,77 @@ static int change_images(struct lvx_cmd_env *env, struct lvx_vg_update *u,
     return 0;
 }
 
+/* --repair / --replace: LVM2's lv_raid_replace over the failed (missing) PVs or the
+ * PVs named. */
+static int replace_images(struct lvx_cmd_env *env, struct lvx_vg_update *u,
+                          struct convert_opts *o, struct lvx_lv *lv)
+{
+    struct lvx_actcmd act;
+    struct lvx_lv_kstate ks;
+    struct lvx_raid_change ch;
+    struct lvx_vg *vg = u->vg;
+    const char *full = lvx_pool_printf(env->pool, "%s/%s", vg->name, lv->name);
+    const char *action = "replace";
+    int rc;
+
+    if ((rc = lvx_actcmd_init(env, &act)))
+        return rc;
+    if ((rc = need_active(env, &act, lv, &ks)))
+        return rc;
+    if (o->repair && !o->yes &&
+        !lvx_lvcmd_confirm("Attempt to replace failed RAID images (requires full device "
+                           "resync)?"))
+        return 0;                       /* LVM2: not an error */
+    /* the PVs to leave: the missing ones holding extents, or those named */
+    struct lvx_alloc_pv *remove = NULL, *pvs = NULL;
+    unsigned remove_n = 0, pv_count = 0;
+    if (o->repair) {
+        remove = lvx_pool_alloc(env->pool, (vg->pv_count ? vg->pv_count : 1) * sizeof(*remove));
+        for (unsigned i = 0; i < vg->pv_count; i++)
+            if (!vg->pvs[i]->ondisk.present && lvx_pv_alloc_count(vg->pvs[i]))
+                remove[remove_n++] = (struct lvx_alloc_pv){ vg->pvs[i], 0, NULL };
+    } else if ((rc = lvx_lvcmd_pv_args(env, vg, o->replace, o->replace_count, &remove,
+                                       &remove_n))) {
+        return rc;
+    }
+    if ((rc = lvx_lvcmd_pv_args(env, vg, o->pv_args, o->pv_arg_count, &pvs, &pv_count)))
+        return rc;
+    if (!in_sync(lv, &ks)) {
+        lvx_cmd_errorf("Unable to replace devices in %s while it is not in-sync.", full);
+        return o->repair ? (lvx_cmd_errorf("Failed to replace faulty devices in %s.", full),
+                            LVX_EXIT_FAILED) : LVX_EXIT_FAILED;
+    }
+    struct lvx_free_maps *maps;
+    uint32_t n;
+    if ((rc = lvx_lvcmd_free_maps(env, u, &maps)))
+        return rc;
+    if (lvx_raid_replace_images(env, vg, maps, lv, remove, remove_n, pvs, pv_count, action, &ch,
+                                &n) < 0) {
+        lvx_cmd_fail(env);
+        if (o->repair)
+            lvx_cmd_errorf("Failed to replace faulty devices in %s.", full);
+        return LVX_EXIT_FAILED;
+    }
+    if (!n) {
+        if (remove_n && !o->repair) {
+            lvx_cmd_errorf("Logical volume %s does not contain devices specified to %s.", full,
+                           action);
+            return LVX_EXIT_FAILED;
+        }
+        lvx_notice(env->ctx, "%s does not contain devices specified to %s.", full, action);
+        return 0;
+    }
+    /* LVM2 reloads twice: with the new images rebuilding, then without REBUILD */
+    if ((rc = reload(env, u, &act, lv, &ch)))
+        return rc;
+    if (!env->args->count[LVX_OPT_TEST] && lvx_actcmd_stage(env, &act, lv, &(bool){ false }) == 0)
+        if (lvx_actcmd_finish(env, &act, lv, true))
+            return LVX_EXIT_FAILED;
+    if (o->repair)
+        lvx_notice(env->ctx, "Faulty devices in %s successfully replaced.", full);
+    return 0;
+}
+
 static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct convert_opts *o)
 {
     struct lvx_lv *lv = lvx_vg_find_lv(u->vg, o->lv_name);
@@ -314,6 +403,19 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
         lvx_cmd_errorf("Can't convert logical volume %s/%s: it is a sub-LV (%s).", lv->vg->name,
                        lv->name, role ? role : "sub-LV");
         return LVX_EXIT_FAILED;
+    }
+    if (o->repair || o->replace_count) {
+        if (!lvx_map_lv_is_raid(lv)) {
+            lvx_cmd_errorf("lvx lvconvert %s works on RAID LVs only (%s/%s is %s).",
+                           o->repair ? "--repair" : "--replace", lv->vg->name, lv->name,
+                           lv->seg_count ? lvx_seg_report_type(&lv->segs[0]) : "empty");
+            return LVX_EXIT_FAILED;
+        }
+        /* missing PVs are written as MISSING (LVM2) and never allocated */
+        for (unsigned i = 0; i < u->vg->pv_count; i++)
+            if (!u->vg->pvs[i]->ondisk.present)
+                u->vg->pvs[i]->flags |= LVX_PVF_MISSING;
+        return replace_images(env, u, o, lv);
     }
     bool linear = lvx_raid_lv_is_linear(lv);
     bool raid1 = lvx_map_lv_is_raid(lv) && !strcmp(lv->segs[0].type_name, "raid1");
@@ -354,8 +456,15 @@ int lvx_cmd_lvconvert(struct lvx_cmd_env *env)
     int rc = parse_args(env, &o);
     if (rc)
         return rc;
-    if ((rc = lvx_lvcmd_begin(env, o.vg_name, &u)))
+    if (o.repair) {                  /* the VG has missing PVs: that is the point */
+        struct lvx_scan_opts so = { .devices = env->args->devices,
+                                    .device_count = env->args->device_count };
+        if (lvx_vg_update_begin(env->ctx, &so, o.vg_name,
+                                LVX_UPDATE_KEEP_SET | LVX_UPDATE_ALLOW_MISSING, &u) < 0)
+            return lvx_cmd_fail(env);
+    } else if ((rc = lvx_lvcmd_begin(env, o.vg_name, &u))) {
         return rc;
+    }
     rc = convert_in_vg(env, &u, &o);
     lvx_vg_update_end(&u);
     return rc;

@@ -384,3 +384,87 @@ bool lvx_raid_clear_rebuild(struct lvx_lv *lv)
     }
     return any;
 }
+
+int lvx_raid_replace_images(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_free_maps *maps,
+                            struct lvx_lv *lv, const struct lvx_alloc_pv *remove, unsigned remove_n,
+                            const struct lvx_alloc_pv *pvs, unsigned pv_count, const char *action,
+                            struct lvx_raid_change *ch, uint32_t *replaced)
+{
+    struct lvx_seg *seg = &lv->segs[0];
+    const struct lvx_raid_type *t = lvx_raid_type_find(seg->type_name);
+    const char *full = lvx_pool_printf(env->pool, "%s/%s", vg->name, lv->name);
+    bool *match = lvx_pool_alloc(env->pool, seg->area_count * sizeof(*match));
+    uint32_t n = 0;
+    int r;
+
+    memset(ch, 0, sizeof(*ch));
+    *replaced = 0;
+    if (!t || t->raid0 || !seg->meta_areas)
+        return lvx_error(env->ctx, EINVAL, "Can't replace any devices in %s LV %s.",
+                         seg->type_name, full);
+    for (uint32_t s = 0; s < seg->area_count; s++) {
+        const struct lvx_lv *img = seg->areas[s].lv, *meta = seg->meta_areas[s].lv;
+        match[s] = sub_failed(img) || sub_failed(meta) || on_any(img, remove, remove_n) ||
+                   on_any(meta, remove, remove_n);
+        n += match[s];
+    }
+    if (!n)
+        return 0;
+    if (n == seg->area_count)
+        return lvx_error(env->ctx, EINVAL, "Unable to %s all PVs from %s at once.", action, full);
+    if (t->parity && n > t->parity)
+        return lvx_error(env->ctx, EINVAL, "Unable to %s more than %u PVs from (%s) %s.", action,
+                         t->parity, seg->type_name, full);
+    if (!strcmp(t->name, "raid10")) {
+        uint32_t per_group = 0;
+        for (uint32_t i = 0; i < seg->area_count * 2; i++) {
+            uint32_t s = i % seg->area_count;
+            if (!(i % 2))
+                per_group = 0;
+            if (on_any(seg->areas[s].lv, remove, remove_n) ||
+                on_any(seg->meta_areas[s].lv, remove, remove_n) ||
+                is_error_sub(seg->areas[s].lv) || is_error_sub(seg->meta_areas[s].lv))
+                per_group++;
+            if (per_group >= 2)
+                return lvx_error(env->ctx, EINVAL, "Unable to %s all the devices in a RAID10 "
+                                 "mirror group.", action);
+        }
+    }
+
+    /* new images first (named after the highest in use, as LVM2 allocates them before
+     * the old ones leave), on PVs the LV does not use */
+    uint64_t image_ext = 0, meta_ext = 0;
+    for (uint32_t s = 0; s < seg->area_count; s++)
+        if (!match[s]) {
+            image_ext = seg->areas[s].lv->le_count;
+            meta_ext = seg->meta_areas[s].lv->le_count;
+            break;
+        }
+    struct lvx_lv **img = lvx_pool_alloc(env->pool, n * sizeof(*img));
+    struct lvx_lv **meta = lvx_pool_alloc(env->pool, n * sizeof(*meta));
+    for (uint32_t k = 0; k < n; k++) {
+        meta[k] = new_sub(vg, lv, "rmeta", next_index(vg, lv->name, "rmeta"), true, ch);
+        img[k] = new_sub(vg, lv, "rimage", next_index(vg, lv->name, "rimage"), true, ch);
+    }
+    struct lvx_alloc_pv *where;
+    unsigned where_n = image_pvs(env, lv, pvs, pv_count, &where);
+    if ((r = lvx_raid_alloc_images(env, maps, lv->name, n, image_ext, (uint32_t)meta_ext,
+                                   lvx_lvcmd_effective_policy(vg, lv->alloc), where, where_n,
+                                   img, meta)) < 0)
+        return r;
+    /* the old ones leave their slots (no shift); the new ones take the slots and names */
+    uint32_t k = 0;
+    for (uint32_t s = 0; s < seg->area_count; s++) {
+        if (!match[s])
+            continue;
+        extract(lv, s, ch);
+        meta[k]->name = lvx_pool_printf(vg->pool, "%s_rmeta_%u", lv->name, s);
+        img[k]->name = lvx_pool_printf(vg->pool, "%s_rimage_%u", lv->name, s);
+        seg->meta_areas[s] = (struct lvx_area){ NULL, meta[k], 0 };
+        seg->areas[s] = (struct lvx_area){ NULL, img[k], 0 };
+        k++;
+    }
+    seg->raw = NULL;
+    *replaced = n;
+    return 0;
+}

@@ -155,6 +155,9 @@ enum lvx_opt_id {
     LVX_OPT_NOSYNC,             /* --nosync (raid: no initial resync) */
     LVX_OPT_MINRECOVERYRATE,    /* --minrecoveryrate SIZE[k|unit] per second (raid) */
     LVX_OPT_MAXRECOVERYRATE,    /* --maxrecoveryrate SIZE[k|unit] per second (raid) */
+    LVX_OPT_REPAIR,             /* --repair (lvconvert: replace failed RAID images) */
+    LVX_OPT_REPLACE,            /* --replace PV (lvconvert, repeatable) */
+    LVX_OPT_SYNCACTION,         /* --syncaction check|repair (lvchange, RAID) */
     /* common options, accepted by every command */
     LVX_OPT_NOLOCKING,      /* --nolocking */
     LVX_OPT_COMMANDPROFILE, /* --commandprofile String */

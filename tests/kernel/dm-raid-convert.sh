@@ -12,8 +12,12 @@
 # raid1 -> linear, --type raid1/linear) is made by each tool on its own VG, on active
 # LVs holding data; after each: lvx's layout and metadata text equal LVM2's (ids and
 # times aside), its dm tables equal LVM2's (device numbers named, "rebuild N" of the
-# new images included), the data is intact, and LVM2's vgck accepts lvx's VG.  At the
-# end LVM2 activates lvx's VG and reads the data.
+# new images included), the data is intact, and LVM2's vgck accepts lvx's VG; LVM2
+# activates lvx's VG and reads the data.  Then --replace PV, and a disk of each VG
+# unplugged (virtio unbind: I/O errors, PV missing) followed by --repair: lvx's result
+# equals LVM2's (layout, metadata with the PV flagged MISSING, tables), the kernel
+# rebuilds the new image, the data is intact, LVM2 activates the repaired LV and its
+# --syncaction check finds no mismatch.
 # shellcheck disable=SC2317,SC2086  # functions called through check(); lists split on purpose
 set -u
 export PATH=/t:$PATH
@@ -156,7 +160,60 @@ wait_sync rx
 for lv in $LVS; do
     check "$lv: LVM2 reads the data lvx's conversions kept" sh -c "$(declare -f data_ok); data_ok rx $lv"
 done
-check "LVM2 deactivates it" lvm vgchange -an rx
+
+# ---------------------------------------------------------------- --replace, a failed disk, --repair
+check "LVM2 activates rl again, lvx rx" sh -c "lvm vgchange -q -ay rl >/dev/null && $LVX vgchange -q -ay rx >/dev/null"
+check "LVM2 lvcreate --type raid1 -m1 -L 8m -n c rl (disks 1, 2)" \
+    lvm lvcreate -q -y --type raid1 -m1 -L 8m -n c rl "$(disk 1 "$RL_DISKS")" "$(disk 2 "$RL_DISKS")"
+check "lvx lvcreate --type raid1 -m1 -L 8m -n c rx (disks 1, 2)" \
+    $LVX lvcreate -q -y --type raid1 -m1 -L 8m -n c rx "$(disk 1 "$RX_DISKS")" "$(disk 2 "$RX_DISKS")"
+dd if=/dev/urandom of=/tmp/data.c bs=1M count=8 status=none
+dd if=/tmp/data.c of=/dev/mapper/rl-c bs=1M oflag=direct status=none
+dd if=/tmp/data.c of=/dev/mapper/rx-c bs=1M oflag=direct status=none
+LVS="a b c"
+wait_sync rl rx
+conv "--replace disk 2" -y --replace %2 V/c
+same "after --replace of disk 2"
+wait_sync rl rx
+check_eq "the kernel rebuilt lvx's replacement image" \
+    "$(lvm lvs --noheadings -o sync_percent,lv_health_status,raid_sync_action rx/c | trim)" "100.00idle"
+fail_disk() {  # the virtio disk goes away (hot unplug): I/O errors, its PV missing
+    basename "$(readlink -f /sys/block/$1/device)" >/sys/bus/virtio/drivers/virtio_blk/unbind
+}
+fail_disk vdb
+fail_disk vdf
+check_eq "disk 1 of each VG is gone" "$(ls /sys/block | grep -c -e '^vdb$' -e '^vdf$')" 0
+for v in rl rx; do   # writes reach the dead image: the kernel marks it failed
+    dd if=/tmp/data.c of=/dev/mapper/$v-c bs=1M oflag=direct status=none
+done
+check_eq "the kernel sees rx/c degraded (a dead image)" \
+    "$(dmsetup status rx-c | awk '{ print $6 }' | tr -d 'A')" "D"
+outl=$(lvm lvconvert -y --repair rl/c 2>&1); rcl=$?
+outx=$($LVX lvconvert -y --repair rx/c 2>&1); rcx=$?
+check_eq "--repair: lvx exits as LVM2 (0) and says it replaced the faulty devices" \
+    "$rcx $(echo "$outx" | grep -v WARNING | sed 's/rx/V/g')" "$rcl $(echo "$outl" | grep -v WARNING | sed 's/rl/V/g')"
+[ $rcx = 0 ] || note "$outx"
+check_eq "after --repair: lvx's layout equals LVM2's" "$(layout rx)" "$(layout rl)"
+check_eq "after --repair: lvx's metadata text equals LVM2's (missing PV flagged)" "$(meta rx)" "$(meta rl)"
+check_eq "after --repair: lvx's dm tables equal LVM2's" "$(tables rx)" "$(tables rl)"
+wait_sync rl rx
+check_eq "the kernel rebuilt the repaired image of lvx's LV (healthy, in sync)" \
+    "$(lvm lvs --noheadings -o sync_percent,lv_health_status,raid_sync_action rx/c | trim)" "100.00idle"
+check "c's data intact after the repair, both VGs" sh -c "$(declare -f data_ok); data_ok rl c && data_ok rx c"
+check "lvx deactivates rx/c" $LVX lvchange -an rx/c
+check "LVM2 activates lvx's repaired LV" lvm lvchange -ay rx/c
+check "LVM2 reads c's data from it" sh -c "$(declare -f data_ok); data_ok rx c"
+check "lvx lvchange --syncaction check rx/c" $LVX lvchange --syncaction check rx/c
+check_eq "the kernel is checking (or done already)" \
+    "$(dmsetup status rx-c | awk '{ print ($8 == "check" || $8 == "idle") ? "ok" : $8 }')" "ok"
+for i in $(seq 1 60); do
+    [ "$(lvm lvs --noheadings -o raid_sync_action rx/c 2>/dev/null | trim)" = idle ] && break; sleep 1
+done
+check_eq "the check found no mismatch between the old and the rebuilt image" \
+    "$(lvm lvs --noheadings -o raid_mismatch_count,lv_health_status rx/c 2>/dev/null | trim)" "0"
+F=lv_name,sync_percent,raid_sync_action,raid_mismatch_count,raid_min_recovery_rate,raid_max_recovery_rate,raid_write_behind,region_size
+check_eq "lvx lvs of the RAID fields equals LVM2's" "$($LVX lvs -a -o $F rx 2>/dev/null)" "$(lvm lvs -a -o $F rx 2>/dev/null)"
+lvm vgchange -an rx >/dev/null 2>&1
 lvm vgchange -an rl >/dev/null 2>&1
 
 emit "# all done at ${SECONDS}s"
