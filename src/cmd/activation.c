@@ -301,8 +301,10 @@ static int syncaction_one(struct lvx_cmd_env *env, const struct lvx_actcmd *a, c
         lvx_cmd_errorf("Failed to find logical volume \"%s/%s\"", vgname, lvname);
         rc = LVX_EXIT_FAILED;
     } else if (!lvx_map_lv_is_raid(lv)) {
-        lvx_cmd_errorf("%s/%s must be a RAID logical volume to perform this action.", vgname,
-                       lvname);
+        /* LVM2's command definitions take only RAID LVs for --syncaction */
+        lvx_cmd_errorf("Command on LV %s/%s does not accept LV type %s.", vgname, lvname,
+                       lv->seg_count ? lvx_seg_report_type(&lv->segs[0]) : "linear");
+        lvx_cmd_errorf("Command not permitted on LV %s/%s.", vgname, lvname);
         rc = LVX_EXIT_FAILED;
     } else if (!lvx_actcmd_is_active(env, a, lv, &ks)) {
         lvx_cmd_errorf("Unable to send message to an inactive logical volume.");
@@ -331,9 +333,7 @@ int lvx_actcmd_syncaction(struct lvx_cmd_env *env, char **args, unsigned count, 
     if (rc)
         return rc;
     for (unsigned i = 0; i < count; i++) {
-        int r = a.be ? syncaction_one(env, &a, args[i], msg)
-                     : (lvx_cmd_errorf("Unable to send message to an inactive logical volume."),
-                        LVX_EXIT_FAILED);
+        int r = syncaction_one(env, &a, args[i], msg);
         if (r > rc)
             rc = r;
     }

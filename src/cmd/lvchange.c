@@ -130,6 +130,8 @@ int lvx_cmd_lvchange(struct lvx_cmd_env *env)
         lvx_cmd_errorf("Please specify a logical volume path.");
         return LVX_EXIT_INVALID;
     }
+    if (sync && strcmp(sync, "check") && strcmp(sync, "repair"))
+        return lvx_opts_invalid("syncaction", sync, NULL);
     if (sync)      /* cmd/activation.c: a message to the kernel, no metadata change */
         return lvx_actcmd_syncaction(env, env->args->argv, (unsigned)env->args->argc, sync);
     if (!has_changes(&o) && !activate_given) {

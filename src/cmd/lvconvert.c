@@ -88,17 +88,12 @@ static int parse_args(struct lvx_cmd_env *env, struct convert_opts *o)
         return LVX_EXIT_FAILED;
     }
     if (o->type && !strcmp(o->type, "linear")) {
-        if (o->mirrors_given && o->mirrors) {
-            lvx_cmd_errorf("Cannot specify mirrors with linear type.");
-            return LVX_EXIT_FAILED;
+        if (o->mirrors_given && o->mirrors) {      /* LVM2's command definitions */
+            lvx_cmd_errorf("Command does not accept option: --mirrors %u.", o->mirrors);
+            return LVX_EXIT_INVALID;
         }
         o->mirrors_given = true;
         o->mirrors = 0;
-    }
-    if (!o->mirrors_given && !o->type) {
-        lvx_cmd_errorf("lvx lvconvert: no conversion requested (use -m/--mirrors or --type "
-                       "raid1|linear).");
-        return LVX_EXIT_INVALID;
     }
     return 0;
 }
@@ -404,13 +399,20 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
                        lv->name, role ? role : "sub-LV");
         return LVX_EXIT_FAILED;
     }
+    bool none = !o->repair && !o->replace_count && !o->mirrors_given && !o->type;
+    if ((o->repair || o->replace_count || none) && !lvx_map_lv_is_raid(lv)) {
+        /* LVM2's command definitions: these forms take RAID (or mirror) LVs */
+        lvx_cmd_errorf("Command on LV %s/%s does not accept LV type %s.", lv->vg->name, lv->name,
+                       lv->seg_count ? lvx_seg_report_type(&lv->segs[0]) : "linear");
+        lvx_cmd_errorf("Command not permitted on LV %s/%s.", lv->vg->name, lv->name);
+        return LVX_EXIT_FAILED;
+    }
+    if (none) {
+        lvx_cmd_errorf("lvx lvconvert: no conversion requested (use -m/--mirrors, --type "
+                       "raid1|linear, --repair or --replace).");
+        return LVX_EXIT_INVALID;
+    }
     if (o->repair || o->replace_count) {
-        if (!lvx_map_lv_is_raid(lv)) {
-            lvx_cmd_errorf("lvx lvconvert %s works on RAID LVs only (%s/%s is %s).",
-                           o->repair ? "--repair" : "--replace", lv->vg->name, lv->name,
-                           lv->seg_count ? lvx_seg_report_type(&lv->segs[0]) : "empty");
-            return LVX_EXIT_FAILED;
-        }
         /* missing PVs are written as MISSING (LVM2) and never allocated */
         for (unsigned i = 0; i < u->vg->pv_count; i++)
             if (!u->vg->pvs[i]->ondisk.present)
@@ -439,12 +441,6 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
     if (linear && o->type && strcmp(o->type, "raid1") && new_count > 1) {
         lvx_cmd_errorf("lvx lvconvert does not convert to --type %s yet.", o->type);
         return LVX_EXIT_FAILED;
-    }
-    if (linear && new_count == 1) {
-        lvx_warn(env->ctx, "WARNING: %s/%s already has image count of 1.", lv->vg->name, lv->name);
-        lvx_notice(env->ctx, "Logical volume %s/%s successfully converted.", lv->vg->name,
-                   lv->name);
-        return 0;
     }
     return change_images(env, u, o, lv, new_count);
 }
