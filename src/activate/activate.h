@@ -39,6 +39,8 @@
 struct lvx_activate_opts {
     bool read_only;        /* also when the LV or VG lacks WRITE */
     bool partial;          /* --activationmode partial: missing areas -> error target */
+    bool degraded;         /* --activationmode degraded (LVM2's default): RAID LVs that
+                              keep their data run without the images on missing PVs */
     bool force;            /* deactivate: also an open LV (its table is replaced by the
                               error target, removal deferred to the last close) */
     bool snapshot_only;    /* deactivate a COW LV: only its snapshot devices (the origin

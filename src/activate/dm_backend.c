@@ -352,6 +352,8 @@ static unsigned raid_subs(const struct lvx_lv *lv, const struct lvx_lv **subs, u
     const struct lvx_seg *seg = &lv->segs[0];
     unsigned n = 0;
     for (uint32_t i = 0; i < seg->area_count && n + 2 <= cap; i++) {
+        if (lvx_map_raid_image_missing(seg, i))      /* degraded: not activated */
+            continue;
         if (seg->meta_areas && seg->meta_areas[i].lv)
             subs[n++] = seg->meta_areas[i].lv;
         subs[n++] = seg->areas[i].lv;
@@ -543,7 +545,8 @@ static int dm_stage(struct lvx_ctx *ctx, const struct lvx_lv *lv,
     bool made[RAID_SUBS_MAX] = { false };
     bool raid = lvx_map_lv_is_raid(lv);
     unsigned n = raid ? raid_subs(lv, subs, RAID_SUBS_MAX) : 0;
-    int rc = raid ? lvx_map_check_raid_activatable(ctx, lv, opts && opts->partial)
+    int rc = raid ? lvx_map_check_raid_activatable(ctx, lv, opts && opts->partial,
+                                                   opts && opts->degraded)
                   : lvx_activation_check(ctx, lv, opts);
     if (rc < 0 || (rc = open_active(ctx, lv, own_layer(lv), &dm, &ids, &info)) < 0)
         return rc;

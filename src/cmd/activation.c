@@ -48,8 +48,9 @@ static int activation_mode(struct lvx_cmd_env *env, const struct lvx_config *cfg
         a->opts.partial = true;
         if (!quiet)
             lvx_warn(env->ctx, "PARTIAL MODE. Incomplete logical volumes will be processed.");
-    } else if (strcmp(mode, "degraded") != 0 && strcmp(mode, "complete") != 0) {
-        /* degraded differs from complete only for RAID LVs, which lvx does not activate */
+    } else if (strcmp(mode, "degraded") == 0) {
+        a->opts.degraded = true;     /* differs from complete only for RAID LVs */
+    } else if (strcmp(mode, "complete") != 0) {
         lvx_cmd_errorf("Invalid activation mode given.");
         return LVX_EXIT_INVALID;
     }

@@ -185,7 +185,7 @@ int lvx_raid_add_images(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_f
     /* LVM2 sizes the new rmeta LVs with the region size the LV has at that point: a
      * linear LV's is the default, raised for the 2^21-region bitmap */
     uint32_t alloc_region = linear ? lvx_raid_min_region_size(lv->le_count * (uint64_t)es,
-                                                              LVX_RAID_DEFAULT_REGION)
+                                                              lvx_raid_default_region(env))
                                    : lv->segs[0].region_size;
     uint32_t meta_ext = lvx_raid_rmeta_extents(image_ext, alloc_region, es);
     struct lvx_lv *rmeta0 = NULL;

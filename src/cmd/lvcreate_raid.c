@@ -19,6 +19,8 @@
  */
 #include "cmd/lvcreate_raid.h"
 
+#include "config/config.h"
+
 #include <errno.h>
 #include <string.h>
 #include <time.h>
@@ -133,10 +135,40 @@ static int stripes_arg(struct lvx_cmd_env *env, struct lvx_raid_opts *o)
     return 0;
 }
 
+uint32_t lvx_raid_default_region(struct lvx_cmd_env *env)
+{
+    struct lvx_config *cfg = NULL;
+    if (lvx_config_load(env->ctx, &cfg) < 0) {
+        lvx_error_clear(env->ctx);
+        return LVX_RAID_DEFAULT_REGION;
+    }
+    /* KiB; the old mirror_region_size counts only where raid_region_size is 0 */
+    int64_t mrs = 2 * lvx_config_int(cfg, "activation/mirror_region_size", 2048);
+    int64_t rrs = 2 * lvx_config_int(cfg, "activation/raid_region_size", 2048);
+    lvx_config_free(cfg);
+    int64_t r = rrs ? rrs : mrs ? mrs : LVX_RAID_DEFAULT_REGION;
+    if (r <= 0 || r > INT32_MAX)
+        r = LVX_RAID_DEFAULT_REGION;
+    if (r & (r - 1)) {              /* rounded down to a power of 2 */
+        int64_t p = 1;
+        while (p * 2 <= r)
+            p *= 2;
+        lvx_info(env->ctx, "Reducing region size to %lld kiB (power of 2).",
+                    (long long)(p / 2));
+        r = p;
+    }
+    if (r % 8) {                    /* a multiple of the page size */
+        r = LVX_RAID_DEFAULT_REGION;
+        lvx_info(env->ctx, "Using default region size %u kiB (multiple of page size).",
+                    LVX_RAID_DEFAULT_REGION / 2);
+    }
+    return (uint32_t)r;
+}
+
 int lvx_raid_region_arg(struct lvx_cmd_env *env, uint32_t *out, bool *given)
 {
     const struct lvx_cmd_args *a = env->args;
-    *out = LVX_RAID_DEFAULT_REGION;
+    *out = lvx_raid_default_region(env);
     *given = a->count[LVX_OPT_REGIONSIZE] > 0;
     if (*given) {      /* LVM2's regionsize_mb_arg */
         uint64_t r = a->val[LVX_OPT_REGIONSIZE].sectors;

@@ -33,6 +33,11 @@ int lvx_lvcreate_raid_build(struct lvx_cmd_env *env, struct lvx_vg *vg,
                             struct lvx_lv *lv, uint64_t extents, enum lvx_alloc policy,
                             const struct lvx_alloc_pv *pvs, unsigned pv_count);
 
+/* LVM2's default region size (sectors): lvm.conf activation/raid_region_size (KiB;
+ * mirror_region_size where it is 0), rounded down to a power of 2, 2 MiB when not a
+ * multiple of the page size. */
+uint32_t lvx_raid_default_region(struct lvx_cmd_env *env);
+
 /* -R/--regionsize checked as LVM2 checks it (exit code after the message), or the
  * default region size; *given says whether it was on the command line. */
 int lvx_raid_region_arg(struct lvx_cmd_env *env, uint32_t *out, bool *given);

@@ -126,8 +126,13 @@ int lvx_map_raid_table(struct lvx_ctx *ctx, const struct lvx_seg *seg, uint32_t 
                        bool nosync, lvx_map_subdev_fn dev, void *arg, struct lvx_buf *out);
 /* lv is one raid segment (what lvx activates as RAID)? */
 bool lvx_map_lv_is_raid(const struct lvx_lv *lv);
-/* Its type is known and every sub-LV is activatable (lvx_map_check_activatable). */
-int lvx_map_check_raid_activatable(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool partial);
+/* Its type is known and every sub-LV is activatable (lvx_map_check_activatable);
+ * images on missing PVs are left out (null areas) when partial, or when degraded and
+ * the LV keeps its data without them (LVM2's refusals otherwise). */
+int lvx_map_check_raid_activatable(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool partial,
+                                   bool degraded);
+/* Does image i of a raid segment have a sub-LV on a missing PV? */
+bool lvx_map_raid_image_missing(const struct lvx_seg *seg, uint32_t i);
 
 /* The targets (map/linear.c, map/striped.c, map/fill.c). */
 extern const struct lvx_map_target lvx_map_linear;

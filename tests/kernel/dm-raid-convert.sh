@@ -17,7 +17,8 @@
 # unplugged (virtio unbind: I/O errors, PV missing) followed by --repair: lvx's result
 # equals LVM2's (layout, metadata with the PV flagged MISSING, tables), the kernel
 # rebuilds the new image, the data is intact, LVM2 activates the repaired LV and its
-# --syncaction check finds no mismatch.
+# --syncaction check finds no mismatch; a raid1 LV with an image on the unplugged disk
+# is refused in complete mode and activated degraded (null area) as LVM2 does.
 # shellcheck disable=SC2317,SC2086  # functions called through check(); lists split on purpose
 set -u
 export PATH=/t:$PATH
@@ -212,6 +213,19 @@ check_eq "the check found no mismatch between the old and the rebuilt image" \
     "$(lvm lvs --noheadings -o raid_mismatch_count,lv_health_status rx/c 2>/dev/null | trim)" "0"
 F=lv_name,sync_percent,raid_sync_action,raid_mismatch_count,raid_min_recovery_rate,raid_max_recovery_rate,raid_write_behind,region_size
 check_eq "lvx lvs of the RAID fields equals LVM2's" "$($LVX lvs -a -o $F rx 2>/dev/null)" "$(lvm lvs -a -o $F rx 2>/dev/null)"
+# degraded activation: b has an image on the unplugged disk
+check "LVM2 deactivates rl/b, lvx rx/b" sh -c "lvm lvchange -an rl/b && $LVX lvchange -an rx/b"
+outl=$(lvm lvchange -ay --activationmode complete rl/b 2>&1); rcl=$?
+outx=$($LVX lvchange -ay --activationmode complete rx/b 2>&1); rcx=$?
+check_eq "--activationmode complete: lvx refuses the degraded raid1 LV as LVM2 does" \
+    "$rcx $(echo "$outx" | grep -v WARNING | sed 's/rx/V/g; s/^ *//')" "$rcl $(echo "$outl" | grep -v WARNING | sed 's/rl/V/g; s/^ *//')"
+check "LVM2 activates rl/b degraded (its default mode)" lvm lvchange -ay rl/b
+check "lvx activates rx/b degraded (the default mode)" $LVX lvchange -ay rx/b
+check_eq "degraded: lvx's dm tables equal LVM2's (the missing image a null area)" "$(tables rx)" "$(tables rl)"
+check "degraded: b's data readable through lvx's device" sh -c "$(declare -f data_ok); data_ok rx b"
+check_eq "lvx's health and attributes of the degraded LV equal LVM2's" \
+    "$($LVX lvs --noheadings -o lv_attr,lv_health_status,sync_percent rx/b 2>/dev/null)" \
+    "$(lvm lvs --noheadings -o lv_attr,lv_health_status,sync_percent rx/b 2>/dev/null)"
 lvm vgchange -an rx >/dev/null 2>&1
 lvm vgchange -an rl >/dev/null 2>&1
 
