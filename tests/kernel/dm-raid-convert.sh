@@ -120,6 +120,11 @@ for lv in $LVS; do
 done
 same "linear LVs"
 
+# PHASES=repair (a development run): only the --replace/--repair/degraded part, b made raid1 directly
+if [ "${PHASES:-all}" = repair ]; then
+    lvm lvconvert -q -y -m2 rl/b >/dev/null 2>&1; $LVX lvconvert -q -y -m2 rx/b >/dev/null 2>&1
+    wait_sync rl rx
+else
 # ---------------------------------------------------------------- conversions
 conv "linear -> raid1 (-m1)" -y -m1 V/a
 same "after -m1 of a linear LV (new image rebuilding)"
@@ -160,6 +165,7 @@ wait_sync rx
 for lv in $LVS; do
     check "$lv: LVM2 reads the data lvx's conversions kept" sh -c "$(declare -f data_ok); data_ok rx $lv"
 done
+fi
 
 # ---------------------------------------------------------------- --replace, a failed disk, --repair
 check "LVM2 activates rl again, lvx rx" sh -c "lvm vgchange -q -ay rl >/dev/null && $LVX vgchange -q -ay rx >/dev/null"
