@@ -378,6 +378,23 @@ static void remove_made(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx
     restore_error(ctx, &first);
 }
 
+/* The sub-LV devices of a raid LV made live (created, or refreshed when they exist:
+ * at a stage, the images lvconvert adds or the rimage_0 layer of a linear LV becoming
+ * raid1 are new); made[] marks the created ones. */
+static int stage_raid_subs(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv **subs,
+                           bool *made, unsigned n)
+{
+    struct lvx_buf table = LVX_BUF_INIT;
+    int rc = 0;
+    for (unsigned i = 0; i < n && rc == 0; i++) {
+        lvx_buf_reset(&table);
+        if ((rc = lvx_activation_dm_table(ctx, subs[i], false, &table)) == 0)
+            rc = activate_one(ctx, dm, subs[i], lvx_buf_str(&table), false, &made[i]);
+    }
+    lvx_buf_free(&table);
+    return rc;
+}
+
 /* A raid LV: its sub-LVs first (linear devices), then the raid device over them. */
 static int activate_raid(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *lv,
                          const struct lvx_activate_opts *opts)
@@ -386,14 +403,8 @@ static int activate_raid(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lv
     bool made[RAID_SUBS_MAX] = { false };
     unsigned n = raid_subs(lv, subs, RAID_SUBS_MAX);
     struct lvx_buf table = LVX_BUF_INIT;
-    int rc = 0;
-    for (unsigned i = 0; i < n && rc == 0; i++) {
-        lvx_buf_reset(&table);
-        if ((rc = lvx_activation_dm_table(ctx, subs[i], false, &table)) == 0)
-            rc = activate_one(ctx, dm, subs[i], lvx_buf_str(&table), false, &made[i]);
-    }
+    int rc = stage_raid_subs(ctx, dm, subs, made, n);
     if (rc == 0) {
-        lvx_buf_reset(&table);
         rc = lvx_map_raid_table(ctx, &lv->segs[0], lv->vg->extent_size, opts && opts->nosync,
                                 subdev_of, dm, &table);
     }
@@ -514,23 +525,6 @@ static int open_active(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char 
         rc = lvx_error(ctx, ENXIO, "Logical volume %s/%s is not active.", vg_name, lv->name);
     if (rc < 0)
         lvx_dm_close(dm);
-    return rc;
-}
-
-/* The sub-LV devices of a raid LV being staged: made live (new ones created, e.g. the
- * images lvconvert adds, or the rimage_0 layer of a linear LV becoming raid1); made[]
- * marks the created ones. */
-static int stage_raid_subs(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv **subs,
-                           bool *made, unsigned n)
-{
-    struct lvx_buf table = LVX_BUF_INIT;
-    int rc = 0;
-    for (unsigned i = 0; i < n && rc == 0; i++) {
-        lvx_buf_reset(&table);
-        if ((rc = lvx_activation_dm_table(ctx, subs[i], false, &table)) == 0)
-            rc = activate_one(ctx, dm, subs[i], lvx_buf_str(&table), false, &made[i]);
-    }
-    lvx_buf_free(&table);
     return rc;
 }
 
