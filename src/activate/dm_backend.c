@@ -245,6 +245,57 @@ int lvx_dm_swap_tables(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name)
     return rc;
 }
 
+/* A dm-raid line without its one-time parameters ("nosync", "rebuild N": what the
+ * table of a new LV or of new images carried when it was loaded), the parameter count
+ * adjusted; other lines as they are. */
+static void raid_line_settled(const char *line, struct lvx_buf *out)
+{
+    char type[16];
+    unsigned long long start, len;
+    unsigned nparams;
+    int pos = 0;
+    if (sscanf(line, "%llu %llu raid %15s %u %n", &start, &len, type, &nparams, &pos) != 4 ||
+        !pos) {
+        lvx_buf_puts(out, line);
+        return;
+    }
+    const char *p = line + pos;
+    struct lvx_buf params = LVX_BUF_INIT;
+    unsigned kept = 0;
+    for (unsigned i = 0; i < nparams && *p; i++) {   /* <chunk> then the optional words */
+        size_t n = strcspn(p, " \n");
+        bool drop = (n == 6 && !strncmp(p, "nosync", 6)) || (n == 7 && !strncmp(p, "rebuild", 7));
+        if (drop && n == 7) {                         /* "rebuild N": two words */
+            p += n + (p[n] == ' ');
+            n = strcspn(p, " \n");
+            i++;
+        }
+        if (!drop) {
+            lvx_buf_printf(&params, " %.*s", (int)n, p);
+            kept++;
+        }
+        p += n + (p[n] == ' ');
+    }
+    lvx_buf_printf(out, "%llu %llu raid %s %u%s %s", start, len, type, kept,
+                   lvx_buf_str(&params), p);
+    lvx_buf_free(&params);
+}
+
+/* Equal tables, one-time dm-raid parameters aside (LVM2 does not reload an active RAID
+ * LV to drop them either). */
+static bool same_table(const char *live, const char *want)
+{
+    if (!strcmp(live, want))
+        return true;
+    struct lvx_buf a = LVX_BUF_INIT, b = LVX_BUF_INIT;
+    raid_line_settled(live, &a);
+    raid_line_settled(want, &b);
+    bool same = !strcmp(lvx_buf_str(&a), lvx_buf_str(&b));
+    lvx_buf_free(&a);
+    lvx_buf_free(&b);
+    return same;
+}
+
 /* An LV already active: reload when its live table or permission differs from the
  * metadata (e.g. changed by another tool while active), then make sure of the nodes. */
 static int refresh(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *lv,
@@ -253,7 +304,7 @@ static int refresh(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *
 {
     struct lvx_buf live = LVX_BUF_INIT;
     int rc = lvx_dm_table(ctx, dm, ids->name, false, &live);
-    bool same = rc == 0 && info->read_only == ro && strcmp(lvx_buf_str(&live), table) == 0;
+    bool same = rc == 0 && info->read_only == ro && same_table(lvx_buf_str(&live), table);
     lvx_buf_free(&live);
     if (rc < 0)
         return rc;
