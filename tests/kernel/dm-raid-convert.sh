@@ -213,8 +213,8 @@ check_eq "--activationmode complete: lvx refuses the degraded raid1 LV as LVM2 d
     "$rcx $(echo "$outx" | grep -v WARNING | sed 's/rx/V/g; s/^ *//')" "$rcl $(echo "$outl" | grep -v WARNING | sed 's/rl/V/g; s/^ *//')"
 check "LVM2 activates rl/b degraded (its default mode)" lvm lvchange -ay rl/b
 check "lvx activates rx/b degraded (the default mode)" $LVX lvchange -ay rx/b
-check_eq "degraded: lvx's raid line leaves the missing image out (- -), the others as LVM2's" \
-    "$(tables rx | grep '^b:' | sed 's/ V-b_rmeta_1 V-b_rimage_1 / - - /')" "$(tables rx | grep '^b:' | grep ' - - ')"
+check_eq "degraded: lvx's raid line leaves the missing image out (- -), the rest as LVM2's" \
+    "$(tables rx | grep '^b:' | grep ' - - ' | sed 's/ - - / V-b_rmeta_1 V-b_rimage_1 /')" "$(tables rl | grep '^b:')"
 check "degraded: b's data readable through lvx's device" sh -c "$(declare -f data_ok); data_ok rx b"
 check_eq "lvx's health and attributes of the degraded LV equal LVM2's" \
     "$($LVX lvs --noheadings -o lv_attr,lv_health_status,sync_percent rx/b 2>/dev/null)" \
