@@ -153,7 +153,9 @@ done
 fi
 
 # ---------------------------------------------------------------- --replace, a failed disk, --repair
-check "LVM2 activates rl again, lvx rx" sh -c "lvm vgchange -q -ay rl >/dev/null && $LVX vgchange -q -ay rx >/dev/null"
+# both VGs activated afresh (live tables without the one-time "rebuild" of earlier steps)
+check "LVM2 activates rl afresh, lvx rx" sh -c "lvm vgchange -q -an rl >/dev/null && lvm vgchange -q -ay rl >/dev/null &&
+    $LVX vgchange -q -an rx >/dev/null && $LVX vgchange -q -ay rx >/dev/null"
 check "LVM2 lvcreate --type raid1 -m1 -L 8m -n c rl (disks 1, 2)" \
     lvm lvcreate -q -y --type raid1 -m1 -L 8m -n c rl "$(disk 1 "$RL_DISKS")" "$(disk 2 "$RL_DISKS")"
 check "lvx lvcreate --type raid1 -m1 -L 8m -n c rx (disks 1, 2)" \
