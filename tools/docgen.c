@@ -416,7 +416,7 @@ static void man_lvx(FILE *f, const char *date)
           "of the VG metadata, in LVM2's format.\n"
           ".TP\n.I /run/lvx/\nThe device index and the daemon of user\\-space activation.\n", f);
     roff_exit_status(f);
-    fputs(".SH SEE ALSO\n", f);
+    fputs(".SH SEE ALSO\n.nh\n", f);    /* no hyphen inside a page name */
     for (unsigned i = 0; i < count; i++)
         fprintf(f, ".BR lvx\\-%s (8),\n", t[i].name);
     fputs(".BR lvm.conf (5)\n", f);

@@ -118,7 +118,8 @@ int lvx_activate_lv(struct lvx_ctx *ctx, const struct lvx_activation_backend *be
                     const struct lvx_lv *lv, const struct lvx_activate_opts *opts)
 {
     if (lvx_map_lv_is_raid(lv)) {
-        int rc = be->raid ? lvx_map_check_raid_activatable(ctx, lv, opts && opts->partial)
+        int rc = be->raid ? lvx_map_check_raid_activatable(ctx, lv, opts && opts->partial,
+                                                             opts && opts->degraded)
                           : lvx_error(ctx, ENOTSUP, "Cannot activate RAID LV %s/%s (%s): the %s "
                                       "activation backend does not serve RAID LVs yet (use the "
                                       "dm backend).", lv->vg->name, lv->name,

@@ -21,9 +21,10 @@
  * created read-only when the LV (or the VG) lacks WRITE; missing PVs refuse
  * activation unless opts->partial, then their areas map to the error target.
  *
- * Changing an active LV (lvextend/lvreduce): stage() loads the table computed from
- * the new metadata next to the live one (before the metadata commit), swap() makes
- * it live (suspend + resume, after the commit), unstage() drops it (commit failed).
+ * Changing an active LV (lvextend/lvreduce, lvconvert): stage() loads the table
+ * computed from the new metadata next to the live one (before the metadata commit;
+ * a raid LV's sub-LV devices are made live first), swap() makes it live (suspend +
+ * resume, after the commit), unstage() drops it (commit failed).
  */
 #ifndef LVX_ACTIVATE_ACTIVATE_H
 #define LVX_ACTIVATE_ACTIVATE_H
@@ -38,6 +39,8 @@
 struct lvx_activate_opts {
     bool read_only;        /* also when the LV or VG lacks WRITE */
     bool partial;          /* --activationmode partial: missing areas -> error target */
+    bool degraded;         /* --activationmode degraded (LVM2's default): RAID LVs that
+                              keep their data run without the images on missing PVs */
     bool force;            /* deactivate: also an open LV (its table is replaced by the
                               error target, removal deferred to the last close) */
     bool snapshot_only;    /* deactivate a COW LV: only its snapshot devices (the origin
@@ -97,6 +100,12 @@ struct lvx_activation_backend {
     /* lv (old names) becomes new_vg/new_lv */
     int (*rename)(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char *new_vg,
                   const char *new_lv);
+    /* the device of a hidden sub-LV (RAID image) called old_name takes sub's name (no
+     * links); NULL when the backend has no such devices */
+    int (*rename_sub)(struct lvx_ctx *ctx, const struct lvx_lv *sub, const char *old_name);
+    /* send a message to the LV's target (dm-raid: "check", "repair"); NULL when the
+     * backend cannot */
+    int (*message)(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char *msg);
     /* state of the LV; 0 with out->active false when it is not active */
     int (*status)(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_lv_kstate *out);
     /* Thin pools (NULL: the backend serves no thin pools or thin LVs).  Send msgs

@@ -9,7 +9,8 @@
  *              a failure at any step removes what was made (no half devices);
  *   deactivate refuses an open device (unless forced), DEV_REMOVE, nodes removed;
  *   stage/swap/unstage: TABLE_LOAD next to the live table / suspend + resume /
- *              TABLE_CLEAR, for resizing an active LV;
+ *              TABLE_CLEAR, for resizing an active LV (a raid LV's sub-LV devices are
+ *              made live first: lvconvert's new images);
  *   rename     DEV_RENAME + nodes; status  DEV_STATUS + sysfs read-ahead.
  *
  * Tables: one line per segment from map/ (linear, striped, error, zero); with
@@ -246,6 +247,57 @@ int lvx_dm_swap_tables(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name)
     return rc;
 }
 
+/* A dm-raid line without its one-time parameters ("nosync", "rebuild N": what the
+ * table of a new LV or of new images carried when it was loaded), the parameter count
+ * adjusted; other lines as they are. */
+static void raid_line_settled(const char *line, struct lvx_buf *out)
+{
+    char type[16];
+    unsigned long long start, len;
+    unsigned nparams;
+    int pos = 0;
+    if (sscanf(line, "%llu %llu raid %15s %u %n", &start, &len, type, &nparams, &pos) != 4 ||
+        !pos) {
+        lvx_buf_puts(out, line);
+        return;
+    }
+    const char *p = line + pos;
+    struct lvx_buf params = LVX_BUF_INIT;
+    unsigned kept = 0;
+    for (unsigned i = 0; i < nparams && *p; i++) {   /* <chunk> then the optional words */
+        size_t n = strcspn(p, " \n");
+        bool drop = (n == 6 && !strncmp(p, "nosync", 6)) || (n == 7 && !strncmp(p, "rebuild", 7));
+        if (drop && n == 7) {                         /* "rebuild N": two words */
+            p += n + (p[n] == ' ');
+            n = strcspn(p, " \n");
+            i++;
+        }
+        if (!drop) {
+            lvx_buf_printf(&params, " %.*s", (int)n, p);
+            kept++;
+        }
+        p += n + (p[n] == ' ');
+    }
+    lvx_buf_printf(out, "%llu %llu raid %s %u%s %s", start, len, type, kept,
+                   lvx_buf_str(&params), p);
+    lvx_buf_free(&params);
+}
+
+/* Equal tables, one-time dm-raid parameters aside (LVM2 does not reload an active RAID
+ * LV to drop them either). */
+static bool same_table(const char *live, const char *want)
+{
+    if (!strcmp(live, want))
+        return true;
+    struct lvx_buf a = LVX_BUF_INIT, b = LVX_BUF_INIT;
+    raid_line_settled(live, &a);
+    raid_line_settled(want, &b);
+    bool same = !strcmp(lvx_buf_str(&a), lvx_buf_str(&b));
+    lvx_buf_free(&a);
+    lvx_buf_free(&b);
+    return same;
+}
+
 /* An LV already active: reload when its live table or permission differs from the
  * metadata (e.g. changed by another tool while active), then make sure of the nodes. */
 static int refresh(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *lv,
@@ -254,7 +306,7 @@ static int refresh(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *
 {
     struct lvx_buf live = LVX_BUF_INIT;
     int rc = lvx_dm_table(ctx, dm, ids->name, false, &live);
-    bool same = rc == 0 && info->read_only == ro && strcmp(lvx_buf_str(&live), table) == 0;
+    bool same = rc == 0 && info->read_only == ro && same_table(lvx_buf_str(&live), table);
     lvx_buf_free(&live);
     if (rc < 0)
         return rc;
@@ -353,6 +405,8 @@ static unsigned raid_subs(const struct lvx_lv *lv, const struct lvx_lv **subs, u
     const struct lvx_seg *seg = &lv->segs[0];
     unsigned n = 0;
     for (uint32_t i = 0; i < seg->area_count && n + 2 <= cap; i++) {
+        if (lvx_map_raid_image_missing(seg, i))      /* degraded: not activated */
+            continue;
         if (seg->meta_areas && seg->meta_areas[i].lv)
             subs[n++] = seg->meta_areas[i].lv;
         subs[n++] = seg->areas[i].lv;
@@ -377,6 +431,23 @@ static void remove_made(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx
     restore_error(ctx, &first);
 }
 
+/* The sub-LV devices of a raid LV made live (created, or refreshed when they exist:
+ * at a stage, the images lvconvert adds or the rimage_0 layer of a linear LV becoming
+ * raid1 are new); made[] marks the created ones. */
+static int stage_raid_subs(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv **subs,
+                           bool *made, unsigned n)
+{
+    struct lvx_buf table = LVX_BUF_INIT;
+    int rc = 0;
+    for (unsigned i = 0; i < n && rc == 0; i++) {
+        lvx_buf_reset(&table);
+        if ((rc = lvx_activation_dm_table(ctx, subs[i], false, &table)) == 0)
+            rc = activate_one(ctx, dm, subs[i], lvx_buf_str(&table), false, &made[i]);
+    }
+    lvx_buf_free(&table);
+    return rc;
+}
+
 /* A raid LV: its sub-LVs first (linear devices), then the raid device over them. */
 static int activate_raid(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *lv,
                          const struct lvx_activate_opts *opts)
@@ -385,14 +456,8 @@ static int activate_raid(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lv
     bool made[RAID_SUBS_MAX] = { false };
     unsigned n = raid_subs(lv, subs, RAID_SUBS_MAX);
     struct lvx_buf table = LVX_BUF_INIT;
-    int rc = 0;
-    for (unsigned i = 0; i < n && rc == 0; i++) {
-        lvx_buf_reset(&table);
-        if ((rc = lvx_activation_dm_table(ctx, subs[i], false, &table)) == 0)
-            rc = activate_one(ctx, dm, subs[i], lvx_buf_str(&table), false, &made[i]);
-    }
+    int rc = stage_raid_subs(ctx, dm, subs, made, n);
     if (rc == 0) {
-        lvx_buf_reset(&table);
         rc = lvx_map_raid_table(ctx, &lv->segs[0], lv->vg->extent_size, opts && opts->nosync,
                                 subdev_of, dm, &table);
     }
@@ -527,15 +592,57 @@ static int dm_stage(struct lvx_ctx *ctx, const struct lvx_lv *lv,
     struct lvx_dm dm;
     struct lvx_dm_info info;
     struct lvx_buf table = LVX_BUF_INIT;
-    int rc = lvx_activation_check(ctx, lv, opts);
-    if (rc < 0 || (rc = lvx_activation_dm_table(ctx, lv, opts && opts->partial, &table)) < 0 ||
-        (rc = open_active(ctx, lv, own_layer(lv), &dm, &ids, &info)) < 0) {
-        lvx_buf_free(&table);
+    const struct lvx_lv *subs[RAID_SUBS_MAX];
+    bool made[RAID_SUBS_MAX] = { false };
+    bool raid = lvx_map_lv_is_raid(lv);
+    unsigned n = raid ? raid_subs(lv, subs, RAID_SUBS_MAX) : 0;
+    int rc = raid ? lvx_map_check_raid_activatable(ctx, lv, opts && opts->partial,
+                                                   opts && opts->degraded)
+                  : lvx_activation_check(ctx, lv, opts);
+    if (rc < 0 || (rc = open_active(ctx, lv, own_layer(lv), &dm, &ids, &info)) < 0)
         return rc;
-    }
-    rc = lvx_dm_load(ctx, &dm, ids.name, lvx_buf_str(&table), lvx_activation_read_only(lv, opts));
+    if (raid && (rc = stage_raid_subs(ctx, &dm, subs, made, n)) == 0)
+        rc = lvx_map_raid_table(ctx, &lv->segs[0], lv->vg->extent_size, false, subdev_of, &dm,
+                                &table);
+    else if (!raid)
+        rc = lvx_activation_dm_table(ctx, lv, opts && opts->partial, &table);
+    if (rc == 0)
+        rc = lvx_dm_load(ctx, &dm, ids.name, lvx_buf_str(&table),
+                         lvx_activation_read_only(lv, opts));
+    if (rc < 0)
+        remove_made(ctx, &dm, subs, made, n);
     lvx_dm_close(&dm);
     lvx_buf_free(&table);
+    return rc;
+}
+
+/* A hidden sub-LV's device called <vg>-<old_name> takes the name of sub (lvconvert
+ * shifting or extracting RAID images); no /dev/<vg> links are involved. */
+static int dm_rename_sub(struct lvx_ctx *ctx, const struct lvx_lv *sub, const char *old_name)
+{
+    struct lvx_dm dm;
+    struct lvx_dm_ids ids;
+    struct lvx_dm_info info;
+    struct lvx_buf old = LVX_BUF_INIT;
+    int rc;
+    if ((rc = ids_of(ctx, sub->vg->name, sub, &ids)) < 0)
+        return rc;
+    if (lvx_dm_lv_name(&old, sub->vg->name, old_name, NULL) < 0) {
+        lvx_buf_free(&old);
+        return lvx_error(ctx, ENAMETOOLONG, "Device-mapper name of %s/%s is too long.",
+                         sub->vg->name, old_name);
+    }
+    if ((rc = lvx_dm_open(ctx, &dm)) < 0) {
+        lvx_buf_free(&old);
+        return rc;
+    }
+    if ((rc = lvx_dm_info(ctx, &dm, lvx_buf_str(&old), &info)) == 0 && info.exists &&
+        (rc = lvx_dm_rename(ctx, &dm, lvx_buf_str(&old), ids.name)) == 0) {
+        lvx_dm_nodes_remove(lvx_buf_str(&old), sub->vg->name, NULL);
+        rc = lvx_dm_nodes_add(ctx, ids.name, info.major, info.minor, sub->vg->name, NULL);
+    }
+    lvx_dm_close(&dm);
+    lvx_buf_free(&old);
     return rc;
 }
 
@@ -590,6 +697,19 @@ static int dm_rename(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char *n
                               new_lv);
     }
     lvx_buf_free(&new_name);
+    lvx_dm_close(&dm);
+    return rc;
+}
+
+static int dm_message(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char *msg)
+{
+    struct lvx_dm_ids ids;
+    struct lvx_dm dm;
+    struct lvx_dm_info info;
+    int rc = open_active(ctx, lv, NULL, &dm, &ids, &info);
+    if (rc < 0)
+        return rc;
+    rc = lvx_dm_message(ctx, &dm, ids.name, 0, msg);
     lvx_dm_close(&dm);
     return rc;
 }
@@ -677,6 +797,8 @@ const struct lvx_activation_backend lvx_activation_dm = {
     .swap = dm_swap,
     .unstage = dm_unstage,
     .rename = dm_rename,
+    .rename_sub = dm_rename_sub,
+    .message = dm_message,
     .status = dm_status,
     .thin_message = lvx_dm_thin_message,
 };

@@ -73,7 +73,8 @@ int lvx_dm_remove(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name, bool
 /* DEV_RENAME to new_name. */
 int lvx_dm_rename(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name,
                   const char *new_name);
-/* TARGET_MSG: message (e.g. "create_thin 1") to the target at sector of name. */
+/* TARGET_MSG: message to the target at sector of name ("create_thin 1" for dm-thin-pool,
+ * "check", "repair", "idle" for dm-raid at sector 0). */
 int lvx_dm_message(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name, uint64_t sector,
                    const char *message);
 /* DEV_STATUS.  A device that does not exist is 0 with out->exists false. */

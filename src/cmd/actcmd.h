@@ -61,6 +61,10 @@ int lvx_actcmd_vgchange(struct lvx_cmd_env *env, char **names, unsigned count, b
 /* lvchange -a y|n of the arguments (VG or VG/LV each). */
 int lvx_actcmd_lvchange(struct lvx_cmd_env *env, char **args, unsigned count, bool activate);
 
+/* lvchange --syncaction check|repair of the VG/LV arguments (RAID LVs, active, idle):
+ * the message to the kernel, LVM2's checks and messages. */
+int lvx_actcmd_syncaction(struct lvx_cmd_env *env, char **args, unsigned count, const char *msg);
+
 /* Hooks around a metadata change of an active LV (lvextend/lvreduce): stage the
  * new table before the commit (*staged set when the LV is active), then after the
  * commit finish (swap, or unstage when the commit failed: committed false). */

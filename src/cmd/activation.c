@@ -23,6 +23,7 @@
 #include "cmd/lvcmd.h"
 #include "cmd/vgcmd.h"
 #include "config/config.h"
+#include "map/map.h"
 #include "model/snapshot.h"
 #include "report/report.h"
 
@@ -47,8 +48,9 @@ static int activation_mode(struct lvx_cmd_env *env, const struct lvx_config *cfg
         a->opts.partial = true;
         if (!quiet)
             lvx_warn(env->ctx, "PARTIAL MODE. Incomplete logical volumes will be processed.");
-    } else if (strcmp(mode, "degraded") != 0 && strcmp(mode, "complete") != 0) {
-        /* degraded differs from complete only for RAID LVs, which lvx does not activate */
+    } else if (strcmp(mode, "degraded") == 0) {
+        a->opts.degraded = true;     /* differs from complete only for RAID LVs */
+    } else if (strcmp(mode, "complete") != 0) {
         lvx_cmd_errorf("Invalid activation mode given.");
         return LVX_EXIT_INVALID;
     }
@@ -275,6 +277,64 @@ static int activate_each(struct lvx_cmd_env *env, char **names, unsigned count, 
     }
     for (unsigned i = 0; i < count; i++) {
         int r = fn(env, &a, names[i], activate);
+        if (r > rc)
+            rc = r;
+    }
+    return rc;
+}
+
+/* lvchange --syncaction: LVM2's lv_raid_message for one VG/LV argument. */
+static int syncaction_one(struct lvx_cmd_env *env, const struct lvx_actcmd *a, const char *arg,
+                          const char *msg)
+{
+    const char *vgname, *lvname;
+    struct lvx_vg_update u;
+    struct lvx_lv_kstate ks;
+    if (!lvx_lvcmd_split_name(env, arg, &vgname, &lvname) || !lvname) {
+        lvx_cmd_errorf("\"%s\": Invalid path for Logical Volume.", arg);
+        return LVX_EXIT_FAILED;
+    }
+    int rc = begin_read(env, vgname, &u);
+    if (rc)
+        return rc;
+    const struct lvx_lv *lv = lvx_vg_find_lv(u.vg, lvname);
+    if (!lv) {
+        lvx_cmd_errorf("Failed to find logical volume \"%s/%s\"", vgname, lvname);
+        rc = LVX_EXIT_FAILED;
+    } else if (!lvx_map_lv_is_raid(lv)) {
+        /* LVM2's command definitions take only RAID LVs for --syncaction */
+        lvx_cmd_errorf("Command on LV %s/%s does not accept LV type %s.", vgname, lvname,
+                       lv->seg_count ? lvx_seg_report_type(&lv->segs[0]) : "linear");
+        lvx_cmd_errorf("Command not permitted on LV %s/%s.", vgname, lvname);
+        rc = LVX_EXIT_FAILED;
+    } else if (!lvx_actcmd_is_active(env, a, lv, &ks)) {
+        lvx_cmd_errorf("Unable to send message to an inactive logical volume.");
+        rc = LVX_EXIT_FAILED;
+    } else if (!a->be->message || !ks.raid || !ks.sync_action[0]) {
+        lvx_cmd_errorf("Kernel driver does not support this action: %s", msg);
+        rc = LVX_EXIT_FAILED;
+    } else if (strcmp(msg, "check") && strcmp(msg, "repair")) {
+        lvx_cmd_errorf("\"%s\" is not a supported sync operation.", msg);
+        rc = LVX_EXIT_FAILED;
+    } else if (strcmp(ks.sync_action, "idle")) {
+        lvx_cmd_errorf("%s/%s state is currently \"%s\".  Unable to switch to \"%s\".", vgname,
+                       lvname, ks.sync_action, msg);
+        rc = LVX_EXIT_FAILED;
+    } else if (a->be->message(env->ctx, lv, msg) < 0) {
+        rc = lvx_cmd_fail(env);
+    }
+    lvx_vg_update_end(&u);
+    return rc;
+}
+
+int lvx_actcmd_syncaction(struct lvx_cmd_env *env, char **args, unsigned count, const char *msg)
+{
+    struct lvx_actcmd a;
+    int rc = lvx_actcmd_init(env, &a);
+    if (rc)
+        return rc;
+    for (unsigned i = 0; i < count; i++) {
+        int r = syncaction_one(env, &a, args[i], msg);
         if (r > rc)
             rc = r;
     }

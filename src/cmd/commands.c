@@ -50,10 +50,13 @@ static const enum lvx_opt_id lvcreate_opts[] = {
 static const enum lvx_opt_id lvresize_opts[] = {
     LVX_OPT_SIZE, LVX_OPT_EXTENTS, LVX_OPT_STRIPES, LVX_OPT_STRIPESIZE, LVX_OPT_ALLOC,
     LVX_OPT_POOLMETADATASIZE, END };
+static const enum lvx_opt_id lvconvert_opts[] = {
+    LVX_OPT_MIRRORS, LVX_OPT_TYPE, LVX_OPT_REGIONSIZE, LVX_OPT_REPAIR, LVX_OPT_REPLACE, END };
 static const enum lvx_opt_id lvchange_opts[] = {
     LVX_OPT_PERMISSION, LVX_OPT_READAHEAD, LVX_OPT_ADDTAG, LVX_OPT_DELTAG, LVX_OPT_ALLOC,
     LVX_OPT_CONTIGUOUS, LVX_OPT_ACTIVATE, LVX_OPT_ACTIVATIONMODE, LVX_OPT_PARTIAL,
-    LVX_OPT_IGNOREACTIVATIONSKIP, LVX_OPT_IGNORELOCKINGFAILURE, LVX_OPT_NOUDEVSYNC, END };
+    LVX_OPT_IGNOREACTIVATIONSKIP, LVX_OPT_IGNORELOCKINGFAILURE, LVX_OPT_NOUDEVSYNC,
+    LVX_OPT_SYNCACTION, END };
 static const enum lvx_opt_id pvchange_opts[] = {
     LVX_OPT_ALLOCATABLE, LVX_OPT_METADATAIGNORE, LVX_OPT_UUID, LVX_OPT_ADDTAG, LVX_OPT_DELTAG,
     LVX_OPT_ALL, END };
@@ -141,6 +144,15 @@ static const struct lvx_command command_table[] = {
       "Changes the attributes of logical volumes: permission, read-ahead, allocation policy, "
       "tags, and activation (-ay, -an) through device-mapper or the user-space backend. LVs "
       "are named as VG/LV or all LVs of a VG by its name." },
+    { "lvconvert", lvx_cmd_lvconvert, "Change logical volume layout", "VG/LV [PV ...]",
+      lvconvert_opts,
+      "Changes the layout of an active logical volume: -m/--mirrors N sets the number of "
+      "raid1 images to N+1 (a linear LV becomes raid1, -m 0 makes a raid1 LV linear again), "
+      "--type raid1 makes a linear LV a two-image raid1 LV, --type linear a raid1 LV linear. "
+      "New images go to the PVs named (or any PV the LV does not use) and are rebuilt by the "
+      "kernel; images leave from the PVs named (or from the highest-numbered). --repair "
+      "replaces the images of a RAID LV on missing PVs, --replace PV those on PV, by new ones "
+      "on the PVs named or any PV the LV does not use." },
     { "lvdisplay", lvx_cmd_lvdisplay, "Display information about a logical volume",
       "[VG|VG/LV ...]", lvdisplay_opts,
       "Displays the attributes of logical volumes as blocks of lines (with -m also their "

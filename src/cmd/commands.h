@@ -102,6 +102,7 @@ int lvx_cmd_lvresize(struct lvx_cmd_env *env);      /* cmd/lvresize.c */
 int lvx_cmd_lvremove(struct lvx_cmd_env *env);      /* cmd/lvremove.c */
 int lvx_cmd_lvrename(struct lvx_cmd_env *env);      /* cmd/lvrename.c */
 int lvx_cmd_lvchange(struct lvx_cmd_env *env);      /* cmd/lvchange.c */
+int lvx_cmd_lvconvert(struct lvx_cmd_env *env);     /* cmd/lvconvert.c */
 int lvx_cmd_lvtable(struct lvx_cmd_env *env);       /* cmd/lvtable.c */
 int lvx_cmd_daemon(struct lvx_cmd_env *env);        /* cmd/daemon_cmd.c */
 int lvx_cmd_config(struct lvx_cmd_env *env);        /* cmd/config_cmd.c */

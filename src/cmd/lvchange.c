@@ -121,6 +121,19 @@ int lvx_cmd_lvchange(struct lvx_cmd_env *env)
     if (rc || (rc = lvx_actcmd_check_mode(env)))   /* bad modes: nothing changed */
         return rc;
     bool activate_given = env->args->count[LVX_OPT_ACTIVATE] > 0;
+    const char *sync = env->args->value[LVX_OPT_SYNCACTION];
+    if (sync && (has_changes(&o) || activate_given)) {
+        lvx_cmd_errorf("--syncaction cannot be combined with other changes.");
+        return LVX_EXIT_INVALID;
+    }
+    if (sync && env->args->argc < 1) {
+        lvx_cmd_errorf("Please specify a logical volume path.");
+        return LVX_EXIT_INVALID;
+    }
+    if (sync && strcmp(sync, "check") && strcmp(sync, "repair"))
+        return lvx_opts_invalid("syncaction", sync, NULL);
+    if (sync)      /* cmd/activation.c: a message to the kernel, no metadata change */
+        return lvx_actcmd_syncaction(env, env->args->argv, (unsigned)env->args->argc, sync);
     if (!has_changes(&o) && !activate_given) {
         lvx_cmd_errorf("No change requested: give -p, -r, --addtag, --deltag, --alloc, -C or -a.");
         return LVX_EXIT_INVALID;

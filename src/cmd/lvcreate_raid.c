@@ -19,6 +19,8 @@
  */
 #include "cmd/lvcreate_raid.h"
 
+#include "config/config.h"
+
 #include <errno.h>
 #include <string.h>
 #include <time.h>
@@ -133,12 +135,42 @@ static int stripes_arg(struct lvx_cmd_env *env, struct lvx_raid_opts *o)
     return 0;
 }
 
-static int rates_and_region(struct lvx_cmd_env *env, struct lvx_raid_opts *o)
+uint32_t lvx_raid_default_region(struct lvx_cmd_env *env)
+{
+    struct lvx_config *cfg = NULL;
+    if (lvx_config_load(env->ctx, &cfg) < 0) {
+        lvx_error_clear(env->ctx);
+        return LVX_RAID_DEFAULT_REGION;
+    }
+    /* KiB; the old mirror_region_size counts only where raid_region_size is 0 */
+    int64_t mrs = 2 * lvx_config_int(cfg, "activation/mirror_region_size", 2048);
+    int64_t rrs = 2 * lvx_config_int(cfg, "activation/raid_region_size", 2048);
+    lvx_config_free(cfg);
+    int64_t r = rrs ? rrs : mrs ? mrs : LVX_RAID_DEFAULT_REGION;
+    if (r <= 0 || r > INT32_MAX)
+        r = LVX_RAID_DEFAULT_REGION;
+    if (r & (r - 1)) {              /* rounded down to a power of 2 */
+        int64_t p = 1;
+        while (p * 2 <= r)
+            p *= 2;
+        lvx_info(env->ctx, "Reducing region size to %lld kiB (power of 2).",
+                    (long long)(p / 2));
+        r = p;
+    }
+    if (r % 8) {                    /* a multiple of the page size */
+        r = LVX_RAID_DEFAULT_REGION;
+        lvx_info(env->ctx, "Using default region size %u kiB (multiple of page size).",
+                    LVX_RAID_DEFAULT_REGION / 2);
+    }
+    return (uint32_t)r;
+}
+
+int lvx_raid_region_arg(struct lvx_cmd_env *env, uint32_t *out, bool *given)
 {
     const struct lvx_cmd_args *a = env->args;
-    const struct lvx_raid_type *t = o->type;
-    o->region_size = LVX_RAID_DEFAULT_REGION;
-    if (a->count[LVX_OPT_REGIONSIZE]) {      /* LVM2's regionsize_mb_arg */
+    *out = lvx_raid_default_region(env);
+    *given = a->count[LVX_OPT_REGIONSIZE] > 0;
+    if (*given) {      /* LVM2's regionsize_mb_arg */
         uint64_t r = a->val[LVX_OPT_REGIONSIZE].sectors;
         const char *why = r > UINT32_MAX ? "Region size is too big (max 4294967295)."
                         : r == 0 ? "Region size may not be zero."
@@ -147,8 +179,19 @@ static int rates_and_region(struct lvx_cmd_env *env, struct lvx_raid_opts *o)
                         : (r & (r - 1)) ? "Region size must be a power of 2." : NULL;
         if (why)
             return lvx_opts_invalid("regionsize", a->value[LVX_OPT_REGIONSIZE], why);
-        o->region_size = (uint32_t)r;
+        *out = (uint32_t)r;
     }
+    return 0;
+}
+
+static int rates_and_region(struct lvx_cmd_env *env, struct lvx_raid_opts *o)
+{
+    const struct lvx_cmd_args *a = env->args;
+    const struct lvx_raid_type *t = o->type;
+    bool given;
+    int rc = lvx_raid_region_arg(env, &o->region_size, &given);
+    if (rc)
+        return rc;
     if (t->raid0) {
         o->region_size = 0;
         return 0;
@@ -194,8 +237,8 @@ int lvx_lvcreate_raid_args(struct lvx_cmd_env *env, struct lvx_raid_opts *o)
 
 /* ---- building ---------------------------------------------------------------------- */
 
-static struct lvx_lv *sub_lv(struct lvx_vg *vg, const struct lvx_lv *top, const char *kind,
-                             uint32_t i, bool tags)
+struct lvx_lv *lvx_raid_new_sub(struct lvx_vg *vg, const struct lvx_lv *top, const char *kind,
+                                uint32_t i, bool tags)
 {
     struct lvx_lv *lv = lvx_vg_add_lv(vg);
     lv->name = lvx_pool_printf(vg->pool, "%s_%s_%u", top->name, kind, i);
@@ -240,6 +283,40 @@ static void final_region_size(struct lvx_cmd_env *env, struct lvx_raid_opts *o,
     o->region_size = lvx_raid_min_region_size(max, o->region_size);
 }
 
+int lvx_raid_alloc_images(struct lvx_cmd_env *env, struct lvx_free_maps *maps,
+                          const char *lv_name, uint32_t count, uint64_t image_ext,
+                          uint32_t meta_ext, enum lvx_alloc policy, const struct lvx_alloc_pv *pvs,
+                          unsigned pv_count, struct lvx_lv **img, struct lvx_lv **meta)
+{
+    struct lvx_alloc_request req = {
+        .extents = (uint64_t)count * (image_ext + meta_ext),
+        .stripes = count,
+        .stripe_size = 8,          /* unused: the areas become linear sub-LVs */
+        .policy = policy,
+        .pv_count = pv_count,
+        .pvs = pvs,
+        .lv_name = lv_name,
+    };
+    struct lvx_alloc_result res;
+    int r = lvx_alloc_extents(env->ctx, env->pool, maps, &req, &res);
+    if (r < 0)
+        return r;
+    for (uint32_t i = 0; i < count; i++) {
+        uint64_t meta_left = meta ? meta_ext : 0;
+        for (unsigned s = 0; s < res.seg_count; s++) {
+            const struct lvx_alloc_seg *as = &res.segs[s];
+            uint64_t len = as->extent_count / as->stripe_count, start = as->areas[i].start;
+            uint64_t m = meta_left < len ? meta_left : len;
+            if (m && (r = append_run(env, meta[i], as->areas[i].pv, start, m)) < 0)
+                return r;
+            meta_left -= m;
+            if (len > m && (r = append_run(env, img[i], as->areas[i].pv, start + m, len - m)) < 0)
+                return r;
+        }
+    }
+    return 0;
+}
+
 int lvx_lvcreate_raid_build(struct lvx_cmd_env *env, struct lvx_vg *vg,
                             struct lvx_free_maps *maps, struct lvx_raid_opts *o,
                             struct lvx_lv *lv, uint64_t extents, enum lvx_alloc policy,
@@ -253,39 +330,16 @@ int lvx_lvcreate_raid_build(struct lvx_cmd_env *env, struct lvx_vg *vg,
     uint32_t meta_ext = t->meta ? lvx_raid_rmeta_extents(image_ext, o->region_size,
                                                          vg->extent_size) : 0;
 
-    struct lvx_alloc_request req = {
-        .extents = (uint64_t)images * (image_ext + meta_ext),
-        .stripes = images,
-        .stripe_size = 8,          /* unused: the areas become linear sub-LVs */
-        .policy = policy,
-        .pv_count = pv_count,
-        .pvs = pvs,
-        .lv_name = lv->name,
-    };
-    struct lvx_alloc_result res;
-    int r = lvx_alloc_extents(env->ctx, env->pool, maps, &req, &res);
-    if (r < 0)
-        return r;
-
     struct lvx_lv **img = lvx_pool_alloc(env->pool, images * sizeof(*img));
     struct lvx_lv **meta = lvx_pool_alloc(env->pool, images * sizeof(*meta));
     for (uint32_t i = 0; i < images; i++) {
-        img[i] = sub_lv(vg, lv, "rimage", i, false);
-        meta[i] = t->meta ? sub_lv(vg, lv, "rmeta", i, true) : NULL;
+        img[i] = lvx_raid_new_sub(vg, lv, "rimage", i, false);
+        meta[i] = t->meta ? lvx_raid_new_sub(vg, lv, "rmeta", i, true) : NULL;
     }
-    for (uint32_t i = 0; i < images; i++) {
-        uint64_t meta_left = meta_ext;
-        for (unsigned s = 0; s < res.seg_count; s++) {
-            const struct lvx_alloc_seg *as = &res.segs[s];
-            uint64_t len = as->extent_count / as->stripe_count, start = as->areas[i].start;
-            uint64_t m = meta_left < len ? meta_left : len;
-            if (m && (r = append_run(env, meta[i], as->areas[i].pv, start, m)) < 0)
-                return r;
-            meta_left -= m;
-            if (len > m && (r = append_run(env, img[i], as->areas[i].pv, start + m, len - m)) < 0)
-                return r;
-        }
-    }
+    int r = lvx_raid_alloc_images(env, maps, lv->name, images, image_ext, meta_ext, policy, pvs,
+                                  pv_count, img, meta);
+    if (r < 0)
+        return r;
 
     lv->segs = lvx_pool_alloc(vg->pool, sizeof(*lv->segs));
     lv->seg_count = 1;

@@ -33,6 +33,28 @@ int lvx_lvcreate_raid_build(struct lvx_cmd_env *env, struct lvx_vg *vg,
                             struct lvx_lv *lv, uint64_t extents, enum lvx_alloc policy,
                             const struct lvx_alloc_pv *pvs, unsigned pv_count);
 
+/* LVM2's default region size (sectors): lvm.conf activation/raid_region_size (KiB;
+ * mirror_region_size where it is 0), rounded down to a power of 2, 2 MiB when not a
+ * multiple of the page size. */
+uint32_t lvx_raid_default_region(struct lvx_cmd_env *env);
+
+/* -R/--regionsize checked as LVM2 checks it (exit code after the message), or the
+ * default region size; *given says whether it was on the command line. */
+int lvx_raid_region_arg(struct lvx_cmd_env *env, uint32_t *out, bool *given);
+
+/* A new sub-LV "<top>_<kind>_<i>" of top appended to vg: READ/WRITE, hidden, top's
+ * allocation policy and creation time (and tags when `tags`). */
+struct lvx_lv *lvx_raid_new_sub(struct lvx_vg *vg, const struct lvx_lv *top, const char *kind,
+                                uint32_t i, bool tags);
+
+/* Allocate `count` images as LVM2 does for RAID: one area per image on distinct PVs,
+ * holding meta_ext rmeta extents (appended to meta[i]; none when meta is NULL) followed
+ * by image_ext rimage extents (appended to img[i]).  0 or negative errno (ctx). */
+int lvx_raid_alloc_images(struct lvx_cmd_env *env, struct lvx_free_maps *maps,
+                          const char *lv_name, uint32_t count, uint64_t image_ext,
+                          uint32_t meta_ext, enum lvx_alloc policy, const struct lvx_alloc_pv *pvs,
+                          unsigned pv_count, struct lvx_lv **img, struct lvx_lv **meta);
+
 /* Zero the first 4 KiB of every rmeta (always, as LVM2 wipes them for the kernel to
  * write a new superblock) and, with zero_data, of every rimage (the LV's first
  * 4 KiB: a whole stripe row of zeros has zero parity).  0 or negative errno. */

@@ -166,6 +166,9 @@ enum lvx_opt_id {
     LVX_OPT_BASEVGNAME,         /* -n/--basevgname VG (vgimportclone) */
     LVX_OPT_IMPORT,             /* -i/--import (vgimportclone) */
     LVX_OPT_MIRRORSONLY,        /* --mirrorsonly (vgreduce --removemissing) */
+    LVX_OPT_REPAIR,             /* --repair (lvconvert: replace failed RAID images) */
+    LVX_OPT_REPLACE,            /* --replace PV (lvconvert, repeatable) */
+    LVX_OPT_SYNCACTION,         /* --syncaction check|repair (lvchange, RAID) */
     /* common options, accepted by every command */
     LVX_OPT_NOLOCKING,      /* --nolocking */
     LVX_OPT_COMMANDPROFILE, /* --commandprofile String */

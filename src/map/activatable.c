@@ -19,15 +19,26 @@ bool lvx_map_pv_missing(const struct lvx_pv *pv)
     return (pv->flags & LVX_PVF_MISSING) || !pv->ondisk.present;
 }
 
-bool lvx_map_lv_partial(const struct lvx_lv *lv)
+static bool lv_partial(const struct lvx_lv *lv, unsigned depth)
 {
+    if (!lv || depth > 8)
+        return false;
     for (unsigned s = 0; s < lv->seg_count; s++) {
         const struct lvx_seg *seg = &lv->segs[s];
         for (uint32_t a = 0; seg->areas && a < seg->area_count; a++)
-            if (seg->areas[a].pv && lvx_map_pv_missing(seg->areas[a].pv))
+            if ((seg->areas[a].pv && lvx_map_pv_missing(seg->areas[a].pv)) ||
+                (seg->kind == LVX_SEG_RAID && lv_partial(seg->areas[a].lv, depth + 1)))
+                return true;
+        for (uint32_t a = 0; seg->kind == LVX_SEG_RAID && seg->meta_areas && a < seg->area_count; a++)
+            if (lv_partial(seg->meta_areas[a].lv, depth + 1))
                 return true;
     }
     return false;
+}
+
+bool lvx_map_lv_partial(const struct lvx_lv *lv)
+{
+    return lv_partial(lv, 0);
 }
 
 static bool seg_supported(const struct lvx_seg *seg)

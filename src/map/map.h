@@ -73,7 +73,8 @@ int lvx_map_check_activatable(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool
 /* -ENOTSUP with a one-line message when lv is a snapshot (COW LV) or the origin of
  * snapshots (the user-space datapath has no exception store yet), else 0. */
 int lvx_map_refuse_snapshots(struct lvx_ctx *ctx, const struct lvx_lv *lv);
-/* Does lv have an area on a missing PV? */
+/* Does lv have an area on a missing PV (a RAID LV: through its sub-LVs, as LVM2's
+ * PARTIAL_LV)? */
 bool lvx_map_lv_partial(const struct lvx_lv *lv);
 /* A PV whose device is missing (flagged MISSING in the metadata, or not found). */
 bool lvx_map_pv_missing(const struct lvx_pv *pv);
@@ -126,8 +127,13 @@ int lvx_map_raid_table(struct lvx_ctx *ctx, const struct lvx_seg *seg, uint32_t 
                        bool nosync, lvx_map_subdev_fn dev, void *arg, struct lvx_buf *out);
 /* lv is one raid segment (what lvx activates as RAID)? */
 bool lvx_map_lv_is_raid(const struct lvx_lv *lv);
-/* Its type is known and every sub-LV is activatable (lvx_map_check_activatable). */
-int lvx_map_check_raid_activatable(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool partial);
+/* Its type is known and every sub-LV is activatable (lvx_map_check_activatable);
+ * images on missing PVs are left out ("- -") when partial, or when degraded and
+ * the LV keeps its data without them (LVM2's refusals otherwise). */
+int lvx_map_check_raid_activatable(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool partial,
+                                   bool degraded);
+/* Does image i of a raid segment have a sub-LV on a missing PV? */
+bool lvx_map_raid_image_missing(const struct lvx_seg *seg, uint32_t i);
 
 /* Thin pools and thin LVs (map/thin.c).  The thin-pool line of a pool segment over the
  * devices of its metadata and data sub-LVs ("maj:min"), and the thin line of a thin LV

@@ -14,6 +14,11 @@
  * by the caller (they exist only while the sub-LVs are active); raid0 has no rmeta
  * ("-").  Rates, write-behind and data_offset come from the segment's typed fields
  * (read from the metadata by format/vg_import.c); rebuild / write_mostly from the images' REBUILD / WRITEMOSTLY status.
+ * An image whose rmeta or rimage lies on a missing PV is "- -" (dm-raid's absent
+ * device: degraded or partial activation; lvx_map_check_raid_activatable() applies
+ * LVM2's rules for when that is allowed).  LVM2 instead activates such sub-LVs over
+ * "<lv>-missing_N_M" error devices: the kernel runs the array degraded either way, but
+ * the tables differ.
  * Entry point: lvx_map_raid_table().
  */
 #include "map/map.h"
@@ -84,6 +89,10 @@ int lvx_map_raid_table(struct lvx_ctx *ctx, const struct lvx_seg *seg, uint32_t 
     lvx_buf_printf(out, " %u", seg->area_count);
     for (uint32_t i = 0; i < seg->area_count; i++) {
         int r;
+        if (lvx_map_raid_image_missing(seg, i)) {   /* degraded: an absent device */
+            lvx_buf_puts(out, " - -");
+            continue;
+        }
         lvx_buf_putc(out, ' ');
         if (t->meta) {
             if ((r = dev(ctx, arg, seg->meta_areas[i].lv, out)) < 0)
@@ -104,7 +113,39 @@ bool lvx_map_lv_is_raid(const struct lvx_lv *lv)
     return lv->seg_count == 1 && lv->segs[0].kind == LVX_SEG_RAID;
 }
 
-int lvx_map_check_raid_activatable(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool partial)
+bool lvx_map_raid_image_missing(const struct lvx_seg *seg, uint32_t i)
+{
+    const struct lvx_lv *img = seg->areas ? seg->areas[i].lv : NULL;
+    const struct lvx_lv *meta = seg->meta_areas ? seg->meta_areas[i].lv : NULL;
+    return (img && lvx_map_lv_partial(img)) || (meta && lvx_map_lv_partial(meta));
+}
+
+/* LVM2's _partial_raid_lv_is_redundant: can the LV work without its missing images?
+ * (raid0 never: the kernel cannot run it degraded.) */
+static bool redundant(const struct lvx_seg *seg, const struct lvx_raid_type *t)
+{
+    uint32_t failed = 0;
+    for (uint32_t i = 0; i < seg->area_count; i++)
+        failed += lvx_map_raid_image_missing(seg, i);
+    if (!strcmp(t->name, "raid10")) {        /* pairs of 2 copies */
+        for (uint32_t i = 0, per = 0; i < seg->area_count * 2; i++) {
+            if (!(i % 2))
+                per = 0;
+            per += lvx_map_raid_image_missing(seg, i % seg->area_count);
+            if (per >= 2)
+                return false;
+        }
+        return true;
+    }
+    if (t->raid0)
+        return failed == 0;
+    if (failed == seg->area_count)
+        return false;
+    return !(t->parity && failed > t->parity);
+}
+
+int lvx_map_check_raid_activatable(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool partial,
+                                   bool degraded)
 {
     const struct lvx_seg *seg = &lv->segs[0];
     const struct lvx_raid_type *t = lvx_raid_type_find(seg->type_name);
@@ -112,6 +153,7 @@ int lvx_map_check_raid_activatable(struct lvx_ctx *ctx, const struct lvx_lv *lv,
         return lvx_error(ctx, ENOTSUP, "Activation of logical volume %s/%s (segment type %s) "
                          "is not supported by lvx yet.", lv->vg->name, lv->name,
                          seg->type_name ? seg->type_name : "?");
+    bool missing = false;
     for (uint32_t i = 0; i < seg->area_count; i++) {
         const struct lvx_lv *subs[2] = { seg->areas ? seg->areas[i].lv : NULL,
                                          seg->meta_areas ? seg->meta_areas[i].lv : NULL };
@@ -126,9 +168,22 @@ int lvx_map_check_raid_activatable(struct lvx_ctx *ctx, const struct lvx_lv *lv,
             if (lvx_map_lv_is_raid(subs[k]))
                 return lvx_error(ctx, ENOTSUP, "RAID LV %s/%s: nested RAID sub-LV %s is not "
                                  "supported.", lv->vg->name, lv->name, subs[k]->name);
+            if (lvx_map_raid_image_missing(seg, i)) {
+                missing = true;          /* not activated: absent ("- -") in the table */
+                continue;
+            }
             if ((r = lvx_map_check_activatable(ctx, subs[k], partial)) < 0)
                 return r;
         }
     }
+    if (!missing || partial)
+        return 0;
+    /* LVM2's rules for a partial RAID LV (activation_mode degraded is the default) */
+    if (!redundant(seg, t))
+        return lvx_error(ctx, ENODEV, "Refusing activation of partial LV %s/%s.  Use "
+                         "'--activationmode partial' to override.", lv->vg->name, lv->name);
+    if (!degraded)
+        return lvx_error(ctx, ENODEV, "Refusing activation of partial LV %s/%s.  Try "
+                         "'--activationmode degraded'.", lv->vg->name, lv->name);
     return 0;
 }

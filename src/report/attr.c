@@ -10,6 +10,8 @@
  */
 #include "report/report_int.h"
 
+#include "map/map.h"
+
 #include <ctype.h>
 #include <string.h>
 
@@ -115,15 +117,10 @@ static char target_type(const struct lvx_lv *lv, const struct lvx_rlv *r)
     return '-';
 }
 
+/* An area on a missing PV, also through RAID sub-LVs (LVM2's PARTIAL_LV). */
 static bool lv_partial(const struct lvx_lv *lv)
 {
-    for (unsigned s = 0; s < lv->seg_count; s++)
-        for (uint32_t a = 0; lv->segs[s].areas && a < lv->segs[s].area_count; a++) {
-            const struct lvx_pv *pv = lv->segs[s].areas[a].pv;
-            if (pv && lvx_report_pv_missing(pv))
-                return true;
-        }
-    return false;
+    return lvx_map_lv_partial(lv);
 }
 
 const char *lvx_report_lv_attr(struct lvx_pool *pool, const struct lvx_rvg *rvg,

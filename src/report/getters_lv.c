@@ -7,6 +7,7 @@
  */
 #include "report/report_int.h"
 
+#include <stddef.h>
 #include <string.h>
 #include <time.h>
 
@@ -68,6 +69,30 @@ static void lv_uuid_value(struct lvx_rctx *rc, const struct lvx_lv *lv, struct l
     char *s = lvx_pool_alloc(rc->pool, LVX_UUID_DASHED_LEN + 1);
     lvx_report_uuid_format(lv->uuid, s);
     lvx_rval_str(v, s);
+}
+
+/* --- RAID settings of the metadata: the raid segment's value, blank when 0 or not RAID */
+static void raid_seg_num(const struct lvx_rrow *row, struct lvx_rval *v, size_t off)
+{
+    const struct lvx_lv *lv = row->lv;
+    uint32_t n = 0;
+    if (lv && lv->seg_count && lv->segs[0].kind == LVX_SEG_RAID)
+        memcpy(&n, (const char *)&lv->segs[0] + off, sizeof(n));
+    if (n)
+        lvx_rval_num(v, n);
+    else
+        lvx_rval_blank(v, LVX_FT_NUM);
+}
+LVX_RGETTER(raid_write_behind) { (void)rc; raid_seg_num(row, v, offsetof(struct lvx_seg, writebehind)); }
+LVX_RGETTER(raid_min_recovery_rate)
+{
+    (void)rc;
+    raid_seg_num(row, v, offsetof(struct lvx_seg, min_recovery_rate));
+}
+LVX_RGETTER(raid_max_recovery_rate)
+{
+    (void)rc;
+    raid_seg_num(row, v, offsetof(struct lvx_seg, max_recovery_rate));
 }
 
 /* --- constants for state lvx cannot know ------------------------------- */

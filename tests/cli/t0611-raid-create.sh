@@ -14,6 +14,11 @@
 #   * bad option combinations: same exit code and message as LVM2 (which checks them
 #     before it looks for device-mapper), nothing written;
 #   * the user-space backend refuses to activate a RAID LV: exit 5, one line, no write;
+#   * lvconvert (-m, --type raid1|linear, --repair, --replace) and lvchange --syncaction
+#     refuse what LVM2 refuses here (inactive LVs, wrong LV types, bad options) with
+#     LVM2's words and exit codes, writing nothing; lvs of the RAID settings fields
+#     (recovery rates, write-behind, region size) equals LVM2's; the default region
+#     size follows lvm.conf's activation/raid_region_size as LVM2's does;
 #   * lvremove takes the sub-LVs with the LV.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -160,6 +165,58 @@ done <<'EOF2'
 --type raid0 -i1
 EOF2
 test_eq "nothing written by the refused commands" "$(seqno)" "$before"
+
+# ---------------------------------------------------------------- lvconvert / lvchange refusals
+# LVM2 converts only active LVs (none here): each refusal with LVM2's words and exit code,
+# on lvx's RAID LVs (LVM2 reading the same VG A) and on a linear LV of each twin VG
+test_ok "lvx lvcreate -an -L 8m -n lin (A)" lvx_a lvcreate -an -Zn -L 8m -n lin vg1
+test_ok "LVM2 lvcreate -an -L 8m -n lin (B)" lvm_b lvcreate -an -Zn -L 8m -n lin vg1
+conv_same() {  # conv_same TOOL-SUFFIX(a|b) CMD ARGS...: LVM2 and lvx on that VG, the same answer
+    local v=$1 c=$2
+    shift 2
+    "lvm_$v" "$c" "$@" >"$SCRATCH/l.out" 2>"$SCRATCH/l.err"; rcl=$?
+    if [[ $v == a ]]; then lvx_a "$c" "$@"; else lvx_b "$c" "$@"; fi >"$SCRATCH/x.out" 2>"$SCRATCH/x.err"; rcx=$?
+    test_eq "$c $*: lvx's exit code and messages are LVM2's" \
+        "$rcx $(cat "$SCRATCH/x.out" "$SCRATCH/x.err" | sed 's/^ *//; s/ (Region size must.*//' | grep -v -e WARNING -e 'Error during parsing' -e '^Region size must')" \
+        "$rcl $(cat "$SCRATCH/l.out" "$SCRATCH/l.err" | sed 's/^ *//; s/ (Region size must.*//' | grep -v -e WARNING -e 'Error during parsing' -e '^Region size must')"
+}
+before=$(seqno)
+conv_same a lvconvert -y -m2 vg1/r1b
+conv_same a lvconvert -y -m0 vg1/r1b
+conv_same a lvconvert -y --type linear vg1/r1b
+conv_same a lvconvert -y -m 70 vg1/r1b
+conv_same a lvchange --syncaction check vg1/r1b
+conv_same a lvchange --syncaction frob vg1/r1b
+conv_same a lvchange --syncaction check vg1/lin
+for v in a b; do
+    conv_same $v lvconvert -y -m1 vg1/lin
+    conv_same $v lvconvert -y --type raid1 vg1/lin
+    conv_same $v lvconvert -y -m0 vg1/lin
+    conv_same $v lvconvert -y --type linear -m1 vg1/lin
+    conv_same $v lvconvert -y --repair vg1/lin
+    conv_same $v lvconvert -y --replace "$(eval echo "\${TWIN_${v^^}[0]}")" vg1/lin
+    conv_same $v lvconvert vg1/lin
+    conv_same $v lvconvert -y -m1 vg1/nosuch
+    conv_same $v lvconvert -y -m1 -R 3k vg1/lin
+done
+test_eq "nothing written by the refused conversions" "$(seqno)" "$before"
+F=lv_name,raid_min_recovery_rate,raid_max_recovery_rate,raid_write_behind,region_size,raid_sync_action,raid_mismatch_count
+test_eq "lvx lvs of the RAID settings fields equals LVM2's (every LV and sub-LV)" \
+    "$(lvx_a lvs -a -o $F vg1 2>/dev/null)" "$(lvm_a lvs -a -o $F vg1 2>/dev/null)"
+
+# ---------------------------------------------------------------- default region size
+# lvm.conf activation/raid_region_size (KiB), as LVM2: rounded down to a power of 2,
+# mirror_region_size only where raid_region_size is 0
+while IFS='|' read -r name conf want; do
+    test_ok "lvx lvcreate --type raid1 with --config '$conf'" \
+        lvx_a lvcreate -an -Zn --config "$conf" --type raid1 -m1 -L 8m -n "$name" vg1
+    test_eq "$name: LVM2 reads region size $want" "$(report "$name" | awk '{ print $4 }')" "$want"
+done <<'EOF2'
+rg1|activation { raid_region_size = 1024 }|2048S
+rg2|activation { raid_region_size = 3000 }|4096S
+rg3|activation { raid_region_size = 0 mirror_region_size = 512 }|1024S
+rg4|activation { raid_region_size = 2 }|4096S
+EOF2
 
 # ---------------------------------------------------------------- user-space backend
 sums=$(sha_devs "${TWIN_A[@]}")

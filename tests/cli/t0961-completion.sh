@@ -53,7 +53,7 @@ export PATH=$SCRATCH/path:$PATH
 mapfile -t cmds < <(lvx help 2>&1 | awk '/^  [a-z][a-z0-9]* +[^ ]/ && !/^  Use / && !/^  Available/ {print $1}')
 test_ok "lvx help lists commands (${#cmds[@]})" test "${#cmds[@]}" -ge 20
 ccheck "lvx <TAB>: every command" "$(printf '%s\n' "${cmds[@]}" | sort | paste -sd' ')" lvx ""
-ccheck "lvx lvc<TAB>" "lvchange lvcreate" lvx lvc
+ccheck "lvx lvc<TAB>" "lvchange lvconvert lvcreate" lvx lvc
 
 # the "-s" and "--long" words of the usage lines of `lvx help CMD`
 help_words() {

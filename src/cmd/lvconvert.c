@@ -1,0 +1,467 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cmd/lvconvert.c - `lvx lvconvert -m N | --type raid1|linear [-R SIZE] [-y] VG/LV
+ * [PV ...]`: the image count of raid1 LVs (linear -> raid1, more or fewer images,
+ * raid1 -> linear), with LVM2 2.03.16's checks, prompts and messages.
+ *
+ * As LVM2, the LV must be active (a conversion is done on the live device), so the
+ * kernel (dm) backend is needed; the user-space backend does not serve RAID LVs yet.
+ * Sequence (LVM2's lv_update_and_reload): the model is changed (cmd/lvconvert_raid.c);
+ * new rmeta sub-LVs get their first 4 KiB zeroed; devices of images that leave or move
+ * down are renamed to their new names; the new table is staged (new sub-LV devices
+ * made live first, the raid line with "rebuild N" for new images loaded next to the
+ * live one); the metadata is committed; the table is swapped in (suspend/resume); the
+ * devices of sub-LVs that left are removed; then the REBUILD flags, now in the kernel,
+ * are cleared with a second commit.
+ */
+#include "cmd/lvcmd.h"
+
+#include "cmd/actcmd.h"
+#include "cmd/lvconvert_raid.h"
+#include "cmd/lvcreate_raid.h"
+#include "map/map.h"
+#include "model/snapshot.h"
+
+#include <errno.h>
+#include <string.h>
+
+#define ZERO_BYTES 4096u
+
+struct convert_opts {
+    const char *vg_name, *lv_name;
+    char **pv_args;
+    unsigned pv_arg_count;
+    bool mirrors_given;
+    uint32_t mirrors;
+    const char *type;           /* --type or NULL */
+    bool region_given;
+    uint32_t region_size;
+    bool yes;
+    bool repair;                /* --repair */
+    char **replace;             /* --replace PVs */
+    unsigned replace_count;
+};
+
+static int parse_args(struct lvx_cmd_env *env, struct convert_opts *o)
+{
+    const struct lvx_cmd_args *a = env->args;
+    int rc;
+    memset(o, 0, sizeof(*o));
+    if (a->argc < 1) {
+        lvx_cmd_errorf("Please provide logical volume path.");
+        return LVX_EXIT_INVALID;
+    }
+    if (!lvx_lvcmd_split_name(env, a->argv[0], &o->vg_name, &o->lv_name) || !o->lv_name) {
+        lvx_cmd_errorf("Path required for Logical Volume \"%s\".", a->argv[0]);
+        return LVX_EXIT_INVALID;
+    }
+    o->pv_args = a->argv + 1;
+    o->pv_arg_count = (unsigned)a->argc - 1;
+    o->mirrors_given = a->count[LVX_OPT_MIRRORS] > 0;
+    o->mirrors = o->mirrors_given ? (uint32_t)a->val[LVX_OPT_MIRRORS].n : 0;
+    o->type = a->value[LVX_OPT_TYPE];
+    o->yes = a->count[LVX_OPT_YES] > 0;
+    if ((rc = lvx_raid_region_arg(env, &o->region_size, &o->region_given)))
+        return rc;
+    o->repair = a->count[LVX_OPT_REPAIR] > 0;
+    o->replace = (char **)a->val[LVX_OPT_REPLACE].items;
+    o->replace_count = a->val[LVX_OPT_REPLACE].item_count;
+    if (o->repair || o->replace_count) {
+        if (o->repair && o->replace_count) {
+            lvx_cmd_errorf("--repair and --replace are incompatible");   /* as LVM2's rules */
+            return LVX_EXIT_INVALID;
+        }
+        if (o->mirrors_given || o->type) {
+            lvx_cmd_errorf("Command does not accept option: %s.",
+                           o->mirrors_given ? "--mirrors" : "--type");
+            return LVX_EXIT_INVALID;
+        }
+        return 0;
+    }
+    if (o->type && !strcmp(o->type, "mirror")) {
+        lvx_cmd_errorf("lvx lvconvert does not convert to --type mirror yet (use --type raid1).");
+        return LVX_EXIT_FAILED;
+    }
+    if (o->type && strcmp(o->type, "raid1") && strcmp(o->type, "linear") &&
+        strcmp(o->type, "striped")) {
+        lvx_cmd_errorf("lvx lvconvert does not convert to --type %s yet.", o->type);
+        return LVX_EXIT_FAILED;
+    }
+    if (o->type && !strcmp(o->type, "linear")) {
+        if (o->mirrors_given && o->mirrors) {      /* LVM2's command definitions */
+            lvx_cmd_errorf("Command does not accept option: --mirrors %u.", o->mirrors);
+            return LVX_EXIT_INVALID;
+        }
+        o->mirrors_given = true;
+        o->mirrors = 0;
+    }
+    return 0;
+}
+
+/* The kernel state of an active LV, or the exit code after LVM2's message. */
+static int need_active(struct lvx_cmd_env *env, struct lvx_actcmd *act, const struct lvx_lv *lv,
+                       struct lvx_lv_kstate *ks)
+{
+    if (!lvx_actcmd_is_active(env, act, lv, ks)) {
+        lvx_cmd_errorf("%s/%s must be active to perform this operation.", lv->vg->name, lv->name);
+        return LVX_EXIT_FAILED;
+    }
+    if (!act->be->raid || !act->be->rename_sub) {
+        lvx_cmd_errorf("lvx lvconvert changes RAID LVs through device-mapper only: the %s "
+                       "backend does not serve RAID LVs yet.", act->be->name);
+        return LVX_EXIT_FAILED;
+    }
+    return 0;
+}
+
+static bool in_sync(const struct lvx_lv *lv, const struct lvx_lv_kstate *ks)
+{
+    if (!lvx_map_lv_is_raid(lv))
+        return true;
+    return ks->raid && ks->sync_total && ks->sync_done == ks->sync_total;
+}
+
+/* LVM2's _raid_allow_extraction for a raid1 LV that is not in sync. */
+static bool allow_extraction(const struct lvx_lv *lv, const struct lvx_lv_kstate *ks,
+                             uint32_t new_count)
+{
+    if (in_sync(lv, ks))
+        return true;
+    const struct lvx_seg *seg = &lv->segs[0];
+    if (!ks->raid)
+        return true;
+    if (!strcmp(ks->sync_action, "resync")) {
+        if (new_count > 0 && seg->area_count > 1)   /* images go from the top: never 0 */
+            return true;
+        lvx_cmd_errorf("Unable to remove primary RAID image while array resyncing.");
+        return false;
+    }
+    if (strcmp(ks->sync_action, "recover") && strcmp(ks->sync_action, "rebuild") &&
+        strcmp(ks->sync_action, "idle")) {
+        lvx_cmd_errorf("Unable to remove RAID image while array is performing \"%s\"",
+                       ks->sync_action);
+        return false;
+    }
+    uint32_t redundancy = 0;
+    for (uint32_t s = 0; s < seg->area_count && ks->raid_health[s]; s++)
+        redundancy += ks->raid_health[s] == 'A';
+    for (uint32_t s = seg->area_count; s-- > new_count;)
+        if (ks->raid_health[s] == 'A' && !--redundancy) {
+            lvx_cmd_errorf("Unable to remove all primary source devices");
+            return false;
+        }
+    return true;
+}
+
+/* Rename the devices of images that left or moved (gone ones first: a moved image may
+ * take the name a gone one had). */
+static int rename_devices(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                          const struct lvx_raid_change *ch)
+{
+    for (unsigned i = 0; i < ch->gone_n; i++)
+        if (strcmp(ch->gone_old[i], ch->gone[i]->name) &&
+            act->be->rename_sub(env->ctx, ch->gone[i], ch->gone_old[i]) < 0)
+            return lvx_cmd_fail(env);
+    /* moved ones from the lowest new number up: each takes a name freed before */
+    for (unsigned i = 0; i < ch->moved_n; i++)
+        if (act->be->rename_sub(env->ctx, ch->moved[i], ch->moved_old[i]) < 0)
+            return lvx_cmd_fail(env);
+    return 0;
+}
+
+static void drop_devices(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                         struct lvx_lv *const *subs, unsigned n)
+{
+    for (unsigned i = n; i-- > 0;)
+        if (act->be->deactivate(env->ctx, subs[i], NULL) < 0) {
+            lvx_cmd_fail(env);
+            lvx_error_clear(env->ctx);
+        }
+}
+
+/* The kernel side of a change: stage, commit, swap, drop what left, clear REBUILD. */
+static int reload(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_actcmd *act,
+                  struct lvx_lv *lv, const struct lvx_raid_change *ch)
+{
+    int rc;
+    if (env->args->count[LVX_OPT_TEST])
+        return lvx_lvcmd_commit(env, u);
+    for (unsigned i = 0; i < ch->added_n; i++)
+        if (!strstr(ch->added[i]->name, "_rimage_") &&
+            lvx_lvcmd_zero_start(env, u, ch->added[i], ZERO_BYTES) < 0)
+            return lvx_cmd_fail(env);
+    if ((rc = rename_devices(env, act, ch)))
+        return rc;
+    if (act->be->stage(env->ctx, lv, &act->opts) < 0)
+        return lvx_cmd_fail(env);
+    if ((rc = lvx_lvcmd_commit(env, u))) {
+        if (act->be->unstage(env->ctx, lv) < 0)
+            lvx_error_clear(env->ctx);
+        drop_devices(env, act, ch->added, ch->added_n);
+        return rc;
+    }
+    if (act->be->swap(env->ctx, lv) < 0) {
+        lvx_cmd_fail(env);
+        lvx_cmd_errorf("Failed to reload %s/%s: the metadata changed but the active device "
+                       "keeps its old table (deactivate and activate it again).",
+                       lv->vg->name, lv->name);
+        return LVX_EXIT_FAILED;
+    }
+    drop_devices(env, act, ch->gone, ch->gone_n);
+    if (lvx_raid_clear_rebuild(lv) && (rc = lvx_lvcmd_commit(env, u))) {
+        lvx_cmd_errorf("Failed to clear REBUILD flag for %s/%s components.", lv->vg->name,
+                       lv->name);
+        return rc;
+    }
+    return 0;
+}
+
+static bool confirm(struct lvx_cmd_env *env, const struct convert_opts *o, const char *q)
+{
+    if (o->yes)
+        return true;
+    return lvx_lvcmd_confirm(lvx_pool_printf(env->pool, "%s", q));
+}
+
+static int change_images(struct lvx_cmd_env *env, struct lvx_vg_update *u,
+                         struct convert_opts *o, struct lvx_lv *lv, uint32_t new_count)
+{
+    struct lvx_actcmd act;
+    struct lvx_lv_kstate ks;
+    struct lvx_raid_change ch;
+    const char *full = lvx_pool_printf(env->pool, "%s/%s", lv->vg->name, lv->name);
+    uint32_t old = lvx_raid_image_count(lv);
+    const char *segname = lvx_seg_report_type(&lv->segs[0]);
+    int rc;
+
+    if (new_count > LVX_RAID1_MAX_IMAGES) {
+        lvx_cmd_errorf("Only up to %u mirrors in raid1 LV %s supported currently.",
+                       LVX_RAID1_MAX_IMAGES, full);
+        return LVX_EXIT_FAILED;
+    }
+    if ((rc = lvx_actcmd_init(env, &act)))
+        return rc;
+    if ((rc = need_active(env, &act, lv, &ks)))
+        return rc;
+    if (new_count != 1 &&
+        !confirm(env, o, lvx_pool_printf(env->pool, "Are you sure you want to convert %s LV %s "
+                                         "to %s%u images %s resilience?", segname, full,
+                                         old == 1 ? "raid1 with " : "", new_count,
+                                         new_count < old ? "reducing" : "enhancing"))) {
+        lvx_cmd_errorf("Logical volume %s NOT converted.", full);
+        return LVX_EXIT_FAILED;
+    }
+    bool degraded = lvx_map_lv_is_raid(lv) && lvx_raid_failed_images(lv) && new_count >= old;
+    if (degraded) {
+        lvx_cmd_errorf("Can't change number of mirrors of degraded %s.", full);
+        lvx_cmd_errorf("Please run \"lvconvert --repair %s\" first.", full);
+    }
+    if (old == new_count) {
+        lvx_warn(env->ctx, "WARNING: %s already has image count of %u.", full, new_count);
+        if (degraded)
+            return LVX_EXIT_FAILED;
+        lvx_notice(env->ctx, "Logical volume %s successfully converted.", full);
+        return 0;
+    }
+    if (degraded)
+        return LVX_EXIT_FAILED;
+
+    struct lvx_alloc_pv *pvs = NULL;
+    unsigned pv_count = 0;
+    if ((rc = lvx_lvcmd_pv_args(env, u->vg, o->pv_args, o->pv_arg_count, &pvs, &pv_count)))
+        return rc;
+    if (new_count > old) {
+        if (lv->status & LVX_LV_NOTSYNCED) {
+            lvx_cmd_errorf("Can't add image to out-of-sync RAID LV: use 'lvchange --resync' "
+                           "first.");
+            return LVX_EXIT_FAILED;
+        }
+        if (!in_sync(lv, &ks)) {
+            lvx_cmd_errorf("Can't add image to RAID LV that is still initializing.");
+            return LVX_EXIT_FAILED;
+        }
+        /* the region size: -R, else the LV's (a linear LV's: the default), raised for
+         * the 2^21-region bitmap (LVM2's _check_and_adjust_region_size) */
+        uint32_t rs = o->region_given || old == 1 ? o->region_size : lv->segs[0].region_size;
+        uint64_t size = lv->le_count * (uint64_t)u->vg->extent_size;
+        uint32_t adj = lvx_raid_min_region_size(size, rs);
+        if (adj != rs)
+            lvx_notice(env->ctx, "Adjusting region size of %s LV from %s to %s.", full,
+                       lvx_lvcmd_size(env, rs), lvx_lvcmd_size(env, adj));
+        struct lvx_free_maps *maps;
+        if ((rc = lvx_lvcmd_free_maps(env, u, &maps)))
+            return rc;
+        if (lvx_raid_add_images(env, u->vg, maps, lv, new_count, adj, pvs, pv_count, &ch) < 0)
+            return lvx_cmd_fail(env);
+    } else {
+        if (!allow_extraction(lv, &ks, new_count))
+            return LVX_EXIT_FAILED;
+        if (new_count == 1 &&
+            !confirm(env, o, lvx_pool_printf(env->pool, "Are you sure you want to convert %s "
+                                             "LV %s to type linear losing all resilience?",
+                                             segname, full))) {
+            lvx_cmd_errorf("Logical volume %s NOT converted to \"linear\".", full);
+            return LVX_EXIT_FAILED;
+        }
+        if (lvx_raid_remove_images(env, lv, new_count, pvs, pv_count, &ch) < 0) {
+            lvx_cmd_fail(env);
+            lvx_cmd_errorf("Failed to extract images from %s.", full);
+            return LVX_EXIT_FAILED;
+        }
+    }
+    if ((rc = reload(env, u, &act, lv, &ch)))
+        return rc;
+    lvx_notice(env->ctx, "Logical volume %s successfully converted.", full);
+    return 0;
+}
+
+/* --repair / --replace: LVM2's lv_raid_replace over the failed (missing) PVs or the
+ * PVs named. */
+static int replace_images(struct lvx_cmd_env *env, struct lvx_vg_update *u,
+                          struct convert_opts *o, struct lvx_lv *lv)
+{
+    struct lvx_actcmd act;
+    struct lvx_lv_kstate ks;
+    struct lvx_raid_change ch;
+    struct lvx_vg *vg = u->vg;
+    const char *full = lvx_pool_printf(env->pool, "%s/%s", vg->name, lv->name);
+    const char *action = "replace";
+    int rc;
+
+    if ((rc = lvx_actcmd_init(env, &act)))
+        return rc;
+    if ((rc = need_active(env, &act, lv, &ks)))
+        return rc;
+    if (o->repair && !o->yes &&
+        !lvx_lvcmd_confirm("Attempt to replace failed RAID images (requires full device "
+                           "resync)?"))
+        return 0;                       /* LVM2: not an error */
+    /* the PVs to leave: the missing ones holding extents, or those named */
+    struct lvx_alloc_pv *remove = NULL, *pvs = NULL;
+    unsigned remove_n = 0, pv_count = 0;
+    if (o->repair) {
+        remove = lvx_pool_alloc(env->pool, (vg->pv_count ? vg->pv_count : 1) * sizeof(*remove));
+        for (unsigned i = 0; i < vg->pv_count; i++)
+            if (!vg->pvs[i]->ondisk.present && lvx_pv_alloc_count(vg->pvs[i]))
+                remove[remove_n++] = (struct lvx_alloc_pv){ vg->pvs[i], 0, NULL };
+    } else if ((rc = lvx_lvcmd_pv_args(env, vg, o->replace, o->replace_count, &remove,
+                                       &remove_n))) {
+        return rc;
+    }
+    if ((rc = lvx_lvcmd_pv_args(env, vg, o->pv_args, o->pv_arg_count, &pvs, &pv_count)))
+        return rc;
+    if (!in_sync(lv, &ks)) {
+        lvx_cmd_errorf("Unable to replace devices in %s while it is not in-sync.", full);
+        return o->repair ? (lvx_cmd_errorf("Failed to replace faulty devices in %s.", full),
+                            LVX_EXIT_FAILED) : LVX_EXIT_FAILED;
+    }
+    struct lvx_free_maps *maps;
+    uint32_t n;
+    if ((rc = lvx_lvcmd_free_maps(env, u, &maps)))
+        return rc;
+    if (lvx_raid_replace_images(env, vg, maps, lv, remove, remove_n, pvs, pv_count, action, &ch,
+                                &n) < 0) {
+        lvx_cmd_fail(env);
+        if (o->repair)
+            lvx_cmd_errorf("Failed to replace faulty devices in %s.", full);
+        return LVX_EXIT_FAILED;
+    }
+    if (!n) {
+        if (remove_n && !o->repair) {
+            lvx_cmd_errorf("Logical volume %s does not contain devices specified to %s.", full,
+                           action);
+            return LVX_EXIT_FAILED;
+        }
+        lvx_notice(env->ctx, "%s does not contain devices specified to %s.", full, action);
+        return 0;
+    }
+    /* LVM2 reloads twice: with the new images rebuilding, then without REBUILD */
+    if ((rc = reload(env, u, &act, lv, &ch)))
+        return rc;
+    if (!env->args->count[LVX_OPT_TEST] && lvx_actcmd_stage(env, &act, lv, &(bool){ false }) == 0)
+        if (lvx_actcmd_finish(env, &act, lv, true))
+            return LVX_EXIT_FAILED;
+    if (o->repair)
+        lvx_notice(env->ctx, "Faulty devices in %s successfully replaced.", full);
+    return 0;
+}
+
+static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct convert_opts *o)
+{
+    struct lvx_lv *lv = lvx_vg_find_lv(u->vg, o->lv_name);
+    if (!lv) {
+        lvx_cmd_errorf("Failed to find logical volume \"%s/%s\"", o->vg_name, o->lv_name);
+        return LVX_EXIT_FAILED;
+    }
+    const char *role = NULL;
+    if (lvx_lv_used_by(lv, &role)) {
+        lvx_cmd_errorf("Can't convert logical volume %s/%s: it is a sub-LV (%s).", lv->vg->name,
+                       lv->name, role ? role : "sub-LV");
+        return LVX_EXIT_FAILED;
+    }
+    bool none = !o->repair && !o->replace_count && !o->mirrors_given && !o->type;
+    if ((o->repair || o->replace_count || none) && !lvx_map_lv_is_raid(lv)) {
+        /* LVM2's command definitions: these forms take RAID (or mirror) LVs */
+        lvx_cmd_errorf("Command on LV %s/%s does not accept LV type %s.", lv->vg->name, lv->name,
+                       lv->seg_count ? lvx_seg_report_type(&lv->segs[0]) : "linear");
+        lvx_cmd_errorf("Command not permitted on LV %s/%s.", lv->vg->name, lv->name);
+        return LVX_EXIT_FAILED;
+    }
+    if (none) {
+        lvx_cmd_errorf("lvx lvconvert: no conversion requested (use -m/--mirrors, --type "
+                       "raid1|linear, --repair or --replace).");
+        return LVX_EXIT_INVALID;
+    }
+    if (o->repair || o->replace_count) {
+        /* missing PVs are written as MISSING (LVM2) and never allocated */
+        for (unsigned i = 0; i < u->vg->pv_count; i++)
+            if (!u->vg->pvs[i]->ondisk.present)
+                u->vg->pvs[i]->flags |= LVX_PVF_MISSING;
+        return replace_images(env, u, o, lv);
+    }
+    bool linear = lvx_raid_lv_is_linear(lv);
+    bool raid1 = lvx_map_lv_is_raid(lv) && !strcmp(lv->segs[0].type_name, "raid1");
+    if (!linear && !raid1) {
+        lvx_cmd_errorf("lvx lvconvert changes the image count of linear and raid1 LVs only, "
+                       "not of %s/%s (%s).", lv->vg->name, lv->name,
+                       lv->seg_count ? lvx_seg_report_type(&lv->segs[0]) : "empty");
+        return LVX_EXIT_FAILED;
+    }
+    if (lv->status & LVX_LV_LOCKED || lvx_lv_snapshot_segs(lv, NULL, 0) > 0 || lvx_lv_is_cow(lv)) {
+        lvx_cmd_errorf("lvx lvconvert does not convert snapshots, origins or locked LVs yet.");
+        return LVX_EXIT_FAILED;
+    }
+    uint32_t new_count;
+    if (o->mirrors_given)
+        new_count = o->mirrors + 1;
+    else if (linear)                 /* --type raid1: LVM2's takeover makes 2 images */
+        new_count = 2;
+    else
+        new_count = lvx_raid_image_count(lv);
+    if (linear && o->type && strcmp(o->type, "raid1") && new_count > 1) {
+        lvx_cmd_errorf("lvx lvconvert does not convert to --type %s yet.", o->type);
+        return LVX_EXIT_FAILED;
+    }
+    return change_images(env, u, o, lv, new_count);
+}
+
+int lvx_cmd_lvconvert(struct lvx_cmd_env *env)
+{
+    struct convert_opts o;
+    struct lvx_vg_update u;
+    int rc = parse_args(env, &o);
+    if (rc)
+        return rc;
+    if (o.repair) {                  /* the VG has missing PVs: that is the point */
+        struct lvx_scan_opts so = { .devices = env->args->devices,
+                                    .device_count = env->args->device_count };
+        if (lvx_vg_update_begin(env->ctx, &so, o.vg_name,
+                                LVX_UPDATE_KEEP_SET | LVX_UPDATE_ALLOW_MISSING, &u) < 0)
+            return lvx_cmd_fail(env);
+    } else if ((rc = lvx_lvcmd_begin(env, o.vg_name, &u))) {
+        return rc;
+    }
+    rc = convert_in_vg(env, &u, &o);
+    lvx_vg_update_end(&u);
+    return rc;
+}

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * cmd/lvconvert_raid.h - changing the image count of raid1 LVs in the model, as LVM2
+ * 2.03.16's raid_manip.c does it (cmd/lvconvert_raid.c): images added to a raid1 LV
+ * or to a linear LV (which becomes raid1: its segments move to a new rimage_0 layer
+ * and it gets an rmeta_0), images removed from a raid1 LV (down to linear: the layer
+ * goes away).  No devices: the command (cmd/lvconvert.c) reloads the kernel.
+ */
+#ifndef LVX_CMD_LVCONVERT_RAID_H
+#define LVX_CMD_LVCONVERT_RAID_H
+
+#include "cmd/lvcmd.h"
+#include "model/raid.h"
+
+#define LVX_RAID_CHANGE_MAX (2 * LVX_RAID1_MAX_IMAGES + 2)
+
+/* What a change did to the sub-LVs, for the kernel reload. */
+struct lvx_raid_change {
+    unsigned added_n;                      /* new sub-LVs (rmeta and rimage) */
+    struct lvx_lv *added[LVX_RAID_CHANGE_MAX];
+    unsigned gone_n;                       /* sub-LVs taken out of the VG */
+    struct lvx_lv *gone[LVX_RAID_CHANGE_MAX];
+    const char *gone_old[LVX_RAID_CHANGE_MAX];  /* their names while they were images */
+    unsigned moved_n;                      /* images renamed by the shift down */
+    struct lvx_lv *moved[LVX_RAID_CHANGE_MAX];
+    const char *moved_old[LVX_RAID_CHANGE_MAX];
+};
+
+/* A linear LV as LVM2's seg_is_linear(first_seg) sees it. */
+bool lvx_raid_lv_is_linear(const struct lvx_lv *lv);
+/* Images of a raid1 LV (1 for a linear LV). */
+uint32_t lvx_raid_image_count(const struct lvx_lv *lv);
+
+/* Sub-LVs of a raid LV that cannot be used (a missing PV or an error segment), as
+ * LVM2's _lv_get_nr_failed_components counts them (per image). */
+uint32_t lvx_raid_failed_images(const struct lvx_lv *lv);
+
+/* Add images to lv (raid1 or linear) up to new_count, region_size the LV's region size
+ * after the change (sectors).  pvs/pv_count: where the images may go (0 = every PV);
+ * PVs the LV already uses are never taken.  New sub-LVs carry REBUILD (the kernel
+ * recovers them instead of resyncing the whole LV).  0 or negative errno (ctx). */
+int lvx_raid_add_images(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_free_maps *maps,
+                        struct lvx_lv *lv, uint32_t new_count, uint32_t region_size,
+                        const struct lvx_alloc_pv *pvs, unsigned pv_count,
+                        struct lvx_raid_change *ch);
+
+/* Remove images of raid1 lv down to new_count (1: the LV becomes linear), as LVM2
+ * chooses them: images on error segments first, then the highest-numbered ones on the
+ * PVs named (every PV when pv_count is 0); later images move down and are renamed.
+ * 0 or negative errno (ctx). */
+int lvx_raid_remove_images(struct lvx_cmd_env *env, struct lvx_lv *lv, uint32_t new_count,
+                           const struct lvx_alloc_pv *pvs, unsigned pv_count,
+                           struct lvx_raid_change *ch);
+
+/* Replace the images (rmeta + rimage) that have a sub-LV on a PV of `remove` or a
+ * failed sub-LV (missing PV, error segment) by new ones allocated on pvs (0 = every
+ * PV) away from the PVs the LV uses; each new pair takes the slot and names of the
+ * pair it replaces and carries REBUILD (LVM2's _lv_raid_rebuild_or_replace, action
+ * "replace").  *replaced: how many (0: nothing to do).  0 or negative errno (ctx:
+ * LVM2's message). */
+int lvx_raid_replace_images(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_free_maps *maps,
+                            struct lvx_lv *lv, const struct lvx_alloc_pv *remove, unsigned remove_n,
+                            const struct lvx_alloc_pv *pvs, unsigned pv_count, const char *action,
+                            struct lvx_raid_change *ch, uint32_t *replaced);
+
+/* Clear REBUILD on the images and rmeta sub-LVs of lv; true when one had it. */
+bool lvx_raid_clear_rebuild(struct lvx_lv *lv);
+
+#endif

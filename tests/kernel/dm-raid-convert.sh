@@ -1,0 +1,227 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# tests/kernel/dm-raid-convert.sh - runs INSIDE a kvm-dm-test guest (started by
+# tests/cli/t0712-kernel-raid-convert.sh) with 8 virtio disks, lvx at /t/lvx and the
+# host's LVM2/dmsetup.  Prints TAP (also to /out/result.tap when /out is shared).
+#
+#   vda-vdd  VG "rl": LVs converted by LVM2
+#   vde-vdh  VG "rx": the same LVs, the same conversions, by lvx (dm backend)
+#
+# Every conversion (lvconvert -m N up and down, with and without a PV list, linear ->
+# raid1 -> linear, --type raid1/linear) is made by each tool on its own VG, on active
+# LVs holding data; after each: lvx's layout and metadata text equal LVM2's (ids and
+# times aside), its dm tables equal LVM2's (device numbers named, "rebuild N" of the
+# new images included), the data is intact; LVM2's vgck accepts lvx's VG, LVM2
+# activates lvx's VG and reads the data.  Then --replace PV, and a disk of each VG
+# unplugged (virtio unbind: I/O errors, PV missing) followed by --repair: lvx's result
+# equals LVM2's (layout, metadata with the PV flagged MISSING, tables), the kernel
+# rebuilds the new image, the data is intact, LVM2 activates the repaired LV and its
+# --syncaction check finds no mismatch; a raid1 LV with an image on the unplugged disk
+# is refused in complete mode as LVM2 refuses it and activated degraded (lvx leaves the
+# missing image out of the raid line, "- -"; LVM2 maps it to "-missing_" error devices),
+# health and attributes as LVM2's.
+# shellcheck disable=SC2317,SC2086  # functions called through check(); lists split on purpose
+# shellcheck source=tests/kernel/guest-tap.sh
+. /t/guest-tap.sh
+
+RL_DISKS="/dev/vda /dev/vdb /dev/vdc /dev/vdd"
+RX_DISKS="/dev/vde /dev/vdf /dev/vdg /dev/vdh"
+disk() { echo "$2" | cut -d' ' -f$(($1 + 1)); }   # disk INDEX LIST
+
+norm() {
+    sed -e 's#/dev/vd[ae]\([(:]\)#D0\1#g; s#/dev/vd[bf]\([(:]\)#D1\1#g; s#/dev/vd[cg]\([(:]\)#D2\1#g; s#/dev/vd[dh]\([(:]\)#D3\1#g'
+}
+layout() {  # LVM2's report of every LV and sub-LV of VG $1, one line per segment
+    lvm lvs -a --noheadings --segments --units s --separator ' ' \
+        -o lv_name,segtype,lv_size,stripes,region_size,seg_pe_ranges,devices,lv_attr "$1" 2>/dev/null |
+        norm | sed 's/^ *//; s/[][]//g'
+}
+meta() {  # the metadata text without ids, times, hosts and seqno
+    lvm vgcfgbackup -q -f "/tmp/$1.vg" "$1" >/dev/null 2>&1
+    sed -n '/^[a-z][a-z]* {/,$p' "/tmp/$1.vg" | sed -E '/^\t*(id|creation_time|creation_host|seqno|device|dev_size) = /d; s/^(r[lx]) \{/V {/'
+}
+names() {
+    dmsetup info -c --noheadings --separator ' ' -o major,minor,name | awk '{ printf "s/ %s:%s( |$)/ %s\\1/g;", $1, $2, $3 }'
+    for d in a b c d e f g h; do
+        [ -e /sys/block/vd$d/dev ] && printf 's/ %s( |$)/ vd%s\\1/g;' "$(cat /sys/block/vd$d/dev)" "$d"
+    done
+    # unplugged disks, by the numbers they had
+    [ -s /tmp/gone ] && while read -r n d; do printf 's/ %s( |$)/ %s\\1/g;' "$n" "$d"; done </tmp/gone
+}
+tables() {  # tables() VG: every device of the VG, "<name>: <line>", numbers named, VG -> V
+    local n
+    n=$(names)
+    dmsetup table | grep -E "^$1-" | sed -E "$n" |
+        sed -E "s/^$1-//; s/ $1-/ V-/g; s/ vd[ae]( |$)/ D0\\1/g; s/ vd[bf]( |$)/ D1\\1/g; s/ vd[cg]( |$)/ D2\\1/g; s/ vd[dh]( |$)/ D3\\1/g" | sort
+}
+wait_sync() {  # until every RAID LV of the VGs is in sync
+    local i
+    for i in $(seq 1 120); do
+        [ "$(lvm lvs --noheadings -o sync_percent "$@" 2>/dev/null | trim | grep -v -e '^$' -e '^100.00$' | wc -l)" = 0 ] && return 0
+        sleep 1
+    done
+    return 1
+}
+data_ok() {  # data_ok VG LV: the LV still holds what was written
+    dd if=/dev/mapper/$1-$2 bs=1M count=8 iflag=direct status=none | cmp - /tmp/data.$2
+}
+# same() STEP: the two VGs agree after a conversion
+same() {
+    check_eq "$1: lvx's layout equals LVM2's" "$(layout rx)" "$(layout rl)"
+    check_eq "$1: lvx's metadata text equals LVM2's (ids, times aside)" "$(meta rx)" "$(meta rl)"
+    check_eq "$1: lvx's dm tables equal LVM2's (device numbers named)" "$(tables rx)" "$(tables rl)"
+    check "$1: the data of every LV intact in both VGs" sh -c "$(declare -f data_ok)
+        for lv in $LVS; do data_ok rl \$lv && data_ok rx \$lv || exit 1; done"
+}
+# conv() DESC ARGS...: the same lvconvert by LVM2 on rl and by lvx on rx; %N is disk N
+conv() {
+    local desc=$1 al="" ax="" a rcl rcx outl outx
+    shift
+    for a in "$@"; do
+        case $a in
+        %[0-3]) al="$al $(disk "${a#%}" "$RL_DISKS")"; ax="$ax $(disk "${a#%}" "$RX_DISKS")" ;;
+        V/*) al="$al rl/${a#V/}"; ax="$ax rx/${a#V/}" ;;
+        *) al="$al $a"; ax="$ax $a" ;;
+        esac
+    done
+    outl=$(lvm lvconvert $al 2>&1); rcl=$?
+    outx=$($LVX lvconvert $ax 2>&1); rcx=$?
+    check_eq "$desc: lvx lvconvert exits as LVM2 (0) and says what it says" \
+        "$rcx $(echo "$outx" | sed 's/rx/V/g' | grep -v WARNING)" "$rcl $(echo "$outl" | sed 's/rl/V/g' | grep -v WARNING)"
+    [ $rcl = 0 ] || note "$outl"
+}
+
+# ---------------------------------------------------------------- set up
+lvm pvcreate -q $RL_DISKS >/dev/null && lvm vgcreate -q rl $RL_DISKS >/dev/null
+$LVX pvcreate -q $RX_DISKS >/dev/null && $LVX vgcreate -q rx $RX_DISKS >/dev/null
+LVS="a b"
+for lv in $LVS; do
+    check "LVM2 lvcreate -L 8m -n $lv rl" lvm lvcreate -q -y -L 8m -n $lv rl
+    check "lvx lvcreate -L 8m -n $lv rx" $LVX lvcreate -q -y -L 8m -n $lv rx
+    dd if=/dev/urandom of=/tmp/data.$lv bs=1M count=8 status=none
+    dd if=/tmp/data.$lv of=/dev/mapper/rl-$lv bs=1M oflag=direct status=none
+    dd if=/tmp/data.$lv of=/dev/mapper/rx-$lv bs=1M oflag=direct status=none
+done
+same "linear LVs"
+
+# PHASES=repair (a development run): only the --replace/--repair/degraded part, b made raid1 directly
+if [ "${PHASES:-all}" = repair ]; then
+    lvm lvconvert -q -y -m2 rl/b >/dev/null 2>&1; $LVX lvconvert -q -y -m2 rx/b >/dev/null 2>&1
+    wait_sync rl rx
+else
+# ---------------------------------------------------------------- conversions
+conv "linear -> raid1 (-m1)" -y -m1 V/a
+same "after -m1 of a linear LV (new image rebuilding)"
+wait_sync rl rx
+check_eq "the kernel rebuilt lvx's new image (sync 100%, healthy, idle)" \
+    "$(lvm lvs --noheadings -o sync_percent,lv_health_status,raid_sync_action rx/a | trim)" "100.00idle"
+conv "raid1 2 -> 3 images (-m2)" -y -m2 V/a
+same "after -m2"
+wait_sync rl rx
+conv "raid1 3 -> 2 images (-m1, the highest goes)" -y -m1 V/a
+same "after -m1 of a 3-image raid1"
+conv "raid1 2 -> 4 images (-m3)" -y -m3 V/a
+wait_sync rl rx
+same "after -m3"
+conv "raid1 4 -> 3 images taking the one on disk 1 (images above move down)" -y -m2 V/a %1
+same "after -m2 with a PV list"
+conv "raid1 -> linear (-m0)" -y -m0 V/a
+same "after -m0"
+conv "linear -> raid1 (--type raid1)" -y --type raid1 V/b
+wait_sync rl rx
+same "after --type raid1"
+conv "raid1 -> linear (--type linear)" -y --type linear V/b
+same "after --type linear"
+conv "linear -> raid1 with 3 images and -R 1m" -y -m2 -R 1m V/b
+wait_sync rl rx
+same "after -m2 -R 1m of a linear LV"
+conv "same image count: a warning only" -y -m2 V/b
+out=$($LVX lvconvert -m1 rx/b </dev/null 2>&1); rc=$?
+check_eq "no answer to the prompt: not converted, exit 5" "$rc $(echo "$out" | tail -n 1 | sed 's/^ *//')" \
+    "5 Logical volume rx/b NOT converted."
+
+# ---------------------------------------------------------------- LVM2 reads lvx's result
+check "LVM2's vgck accepts lvx's VG" lvm vgck rx
+check "lvx vgchange -an rx" $LVX vgchange -an rx
+check_eq "no rx device left" "$(dmsetup ls | grep -c '^rx-')" 0
+check "LVM2 activates lvx's VG" lvm vgchange -ay rx
+wait_sync rx
+for lv in $LVS; do
+    check "$lv: LVM2 reads the data lvx's conversions kept" sh -c "$(declare -f data_ok); data_ok rx $lv"
+done
+fi
+
+# ---------------------------------------------------------------- --replace, a failed disk, --repair
+# both VGs activated afresh (live tables without the one-time "rebuild" of earlier steps)
+check "LVM2 activates rl afresh, lvx rx" sh -c "lvm vgchange -q -an rl >/dev/null && lvm vgchange -q -ay rl >/dev/null &&
+    $LVX vgchange -q -an rx >/dev/null && $LVX vgchange -q -ay rx >/dev/null"
+check "LVM2 lvcreate --type raid1 -m1 -L 8m -n c rl (disks 1, 2)" \
+    lvm lvcreate -q -y --type raid1 -m1 -L 8m -n c rl "$(disk 1 "$RL_DISKS")" "$(disk 2 "$RL_DISKS")"
+check "lvx lvcreate --type raid1 -m1 -L 8m -n c rx (disks 1, 2)" \
+    $LVX lvcreate -q -y --type raid1 -m1 -L 8m -n c rx "$(disk 1 "$RX_DISKS")" "$(disk 2 "$RX_DISKS")"
+dd if=/dev/urandom of=/tmp/data.c bs=1M count=8 status=none
+dd if=/tmp/data.c of=/dev/mapper/rl-c bs=1M oflag=direct status=none
+dd if=/tmp/data.c of=/dev/mapper/rx-c bs=1M oflag=direct status=none
+LVS="a b c"
+wait_sync rl rx
+conv "--replace disk 2" -y --replace %2 V/c
+same "after --replace of disk 2"
+wait_sync rl rx
+check_eq "the kernel rebuilt lvx's replacement image" \
+    "$(lvm lvs --noheadings -o sync_percent,lv_health_status,raid_sync_action rx/c | trim)" "100.00idle"
+fail_disk() {  # the virtio disk goes away (hot unplug): I/O errors, its PV missing
+    echo "$(cat /sys/block/$1/dev) $1" >>/tmp/gone
+    basename "$(readlink -f /sys/block/$1/device)" >/sys/bus/virtio/drivers/virtio_blk/unbind
+}
+fail_disk vdb
+fail_disk vdf
+check_eq "disk 1 of each VG is gone" "$(ls /sys/block | grep -c -e '^vdb$' -e '^vdf$')" 0
+for v in rl rx; do   # writes reach the dead image: the kernel marks it failed
+    dd if=/tmp/data.c of=/dev/mapper/$v-c bs=1M oflag=direct status=none
+done
+check_eq "the kernel sees rx/c degraded (a dead image)" \
+    "$(dmsetup status rx-c | awk '{ print $6 }' | tr -d 'A')" "D"
+outl=$(lvm lvconvert -y --repair rl/c 2>&1); rcl=$?
+outx=$($LVX lvconvert -y --repair rx/c 2>&1); rcx=$?
+check_eq "--repair: lvx exits as LVM2 (0) and says it replaced the faulty devices" \
+    "$rcx $(echo "$outx" | grep -v WARNING | sed 's/rx/V/g')" "$rcl $(echo "$outl" | grep -v WARNING | sed 's/rl/V/g')"
+[ $rcx = 0 ] || note "$outx"
+check_eq "after --repair: lvx's layout equals LVM2's" "$(layout rx)" "$(layout rl)"
+check_eq "after --repair: lvx's metadata text equals LVM2's (missing PV flagged)" "$(meta rx)" "$(meta rl)"
+check_eq "after --repair: lvx's dm tables equal LVM2's" "$(tables rx)" "$(tables rl)"
+wait_sync rl rx
+check_eq "the kernel rebuilt the repaired image of lvx's LV (healthy, in sync)" \
+    "$(lvm lvs --noheadings -o sync_percent,lv_health_status,raid_sync_action rx/c | trim)" "100.00idle"
+check "c's data intact after the repair, both VGs" sh -c "$(declare -f data_ok); data_ok rl c && data_ok rx c"
+check "lvx deactivates rx/c" $LVX lvchange -an rx/c
+check "LVM2 activates lvx's repaired LV" lvm lvchange -ay rx/c
+check "LVM2 reads c's data from it" sh -c "$(declare -f data_ok); data_ok rx c"
+check "lvx lvchange --syncaction check rx/c" $LVX lvchange --syncaction check rx/c
+check_eq "the kernel is checking (or done already)" \
+    "$(dmsetup status rx-c | awk '{ print ($8 == "check" || $8 == "idle") ? "ok" : $8 }')" "ok"
+for i in $(seq 1 60); do
+    [ "$(lvm lvs --noheadings -o raid_sync_action rx/c 2>/dev/null | trim)" = idle ] && break; sleep 1
+done
+check_eq "the check found no mismatch between the old and the rebuilt image" \
+    "$(lvm lvs --noheadings -o raid_mismatch_count,lv_health_status rx/c 2>/dev/null | trim)" "0"
+F=lv_name,sync_percent,raid_sync_action,raid_mismatch_count,raid_min_recovery_rate,raid_max_recovery_rate,raid_write_behind,region_size
+check_eq "lvx lvs of the RAID fields equals LVM2's" "$($LVX lvs -a -o $F rx 2>/dev/null)" "$(lvm lvs -a -o $F rx 2>/dev/null)"
+# degraded activation: b has an image on the unplugged disk
+check "LVM2 deactivates rl/b, lvx rx/b" sh -c "lvm lvchange -an rl/b && $LVX lvchange -an rx/b"
+outl=$(lvm lvchange -ay --activationmode complete rl/b 2>&1); rcl=$?
+outx=$($LVX lvchange -ay --activationmode complete rx/b 2>&1); rcx=$?
+check_eq "--activationmode complete: lvx refuses the degraded raid1 LV as LVM2 does" \
+    "$rcx $(echo "$outx" | grep -v WARNING | sed 's/rx/V/g; s/^ *//')" "$rcl $(echo "$outl" | grep -v WARNING | sed 's/rl/V/g; s/^ *//')"
+check "LVM2 activates rl/b degraded (its default mode)" lvm lvchange -ay rl/b
+check "lvx activates rx/b degraded (the default mode)" $LVX lvchange -ay rx/b
+check_eq "degraded: lvx's raid line leaves the missing image out (- -), the rest as LVM2's" \
+    "$(tables rx | grep '^b:' | grep ' - - ' | sed 's/ - - / V-b_rmeta_1 V-b_rimage_1 /')" "$(tables rl | grep '^b:')"
+check "degraded: b's data readable through lvx's device" sh -c "$(declare -f data_ok); data_ok rx b"
+check_eq "lvx's health and attributes of the degraded LV equal LVM2's" \
+    "$($LVX lvs --noheadings -o lv_attr,lv_health_status,sync_percent rx/b 2>/dev/null)" \
+    "$(lvm lvs --noheadings -o lv_attr,lv_health_status,sync_percent rx/b 2>/dev/null)"
+lvm vgchange -an rx >/dev/null 2>&1
+lvm vgchange -an rl >/dev/null 2>&1
+
+guest_done
