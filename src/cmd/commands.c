@@ -79,6 +79,9 @@ static const enum lvx_opt_id vgscan_opts[] = { LVX_OPT_MKNODES, LVX_OPT_IGNORELO
 static const enum lvx_opt_id lvscan_opts[] = { LVX_OPT_ALL, LVX_OPT_BLOCKDEVICE,
     LVX_OPT_IGNORELOCKINGFAILURE, LVX_OPT_READONLY, END };
 static const enum lvx_opt_id vgmknodes_opts[] = { LVX_OPT_IGNORELOCKINGFAILURE, END };
+static const enum lvx_opt_id lvmdevices_opts[] = { LVX_OPT_CHECK, LVX_OPT_UPDATE, LVX_OPT_ADDDEV,
+    LVX_OPT_DELDEV, LVX_OPT_ADDPVID, LVX_OPT_DELPVID, LVX_OPT_DEVICEIDTYPE, END };
+static const enum lvx_opt_id vgimportdevices_opts[] = { LVX_OPT_ALL, END };
 static const enum lvx_opt_id no_opts[] = { END };
 static const enum lvx_opt_id daemon_opts[] = { LVX_OPT_FORCE, END };
 
@@ -280,6 +283,19 @@ static const struct lvx_command command_table[] = {
       "Makes the /dev entries (/dev/mapper nodes, /dev/VG/LV links) of the active LVs of the "
       "VGs or LVs named (all by default) again, and removes those of inactive LVs. Fails "
       "without an activation backend, as LVM2 fails without device-mapper." },
+    { "lvmdevices", lvx_cmd_lvmdevices, "Manage the devices file", "", lvmdevices_opts,
+      "Lists the entries of the devices file (<system dir>/devices/system.devices, or the "
+      "file --devicesfile names), which limits the devices LVM commands use when "
+      "devices/use_devicesfile is set: each device by its ID (loop backing file, WWID, "
+      "serial, md/dm UUID, else its name) with the PVID last seen. --check reports entries "
+      "whose PVID or device name changed (exit 5), --update corrects them; --adddev and "
+      "--deldev add and remove a device, --addpvid and --delpvid the device holding a "
+      "PVID. The file is written as LVM2 writes it, and LVM2 reads it." },
+    { "vgimportdevices", lvx_cmd_vgimportdevices, "Add devices for a VG to the devices file",
+      "VG ... | -a", vgimportdevices_opts,
+      "Adds the PVs of the volume groups named (every VG with -a) to the devices file, "
+      "creating it when missing, and records each PV's device ID in the VG metadata, as "
+      "LVM2 does. The VGs are looked for on every device the filters accept." },
 };
 
 const struct lvx_command *lvx_command_table(unsigned *count)

@@ -355,6 +355,13 @@ struct lvx_ctx *lvx_cmd_bound_ctx(void)
     return bound_ctx;
 }
 
+/* Warnings LVM2 prints without "WARNING: " (log_warn of the devices file code). */
+bool lvx_cmd_plain_warning(const char *msg)
+{
+    return strncmp(msg, "Devices file ", 13) == 0 || strncmp(msg, "Please remove the lvm.conf ", 27) == 0 ||
+           strncmp(msg, "Device /", 8) == 0;
+}
+
 void lvx_cmd_log_stdio(void *arg, int level, const char *msg)
 {
     (void)arg;
@@ -367,7 +374,7 @@ void lvx_cmd_log_stdio(void *arg, int level, const char *msg)
         fprintf(stderr, "%s\n", msg);
     /* LVM2 prints "PARTIAL MODE. ..." as a warning without the prefix */
     else if (level == LVX_LOG_WARN && strncmp(msg, "WARNING:", 8) != 0 &&
-             strncmp(msg, "PARTIAL MODE.", 13) != 0)
+             strncmp(msg, "PARTIAL MODE.", 13) != 0 && !lvx_cmd_plain_warning(msg))
         fprintf(stderr, "  WARNING: %s\n", msg);
     else if (level >= LVX_LOG_INFO)
         fprintf(stderr, "      %s\n", msg);

@@ -143,6 +143,21 @@ static const struct lvx_opt_def opt_table[LVX_OPT_COUNT] = {
     OPT(LVX_OPT_NOSYNC, "nosync", 0, LVX_ARG_FLAG, 0, NULL, "Skip the initial RAID synchronisation."),
     OPT(LVX_OPT_MINRECOVERYRATE, "minrecoveryrate", 0, LVX_ARG_SIZE, 'k', "Size[k|UNIT]", "Minimum RAID recovery rate per second per device."),
     OPT(LVX_OPT_MAXRECOVERYRATE, "maxrecoveryrate", 0, LVX_ARG_SIZE, 'k', "Size[k|UNIT]", "Maximum RAID recovery rate per second per device."),
+    OPT(LVX_OPT_CHECK, "check", 0, LVX_ARG_FLAG, 0, NULL,
+        "Check the devices file against the devices (exit 5 when it needs updates)."),
+    OPT(LVX_OPT_UPDATE, "update", 0, LVX_ARG_FLAG, 0, NULL,
+        "Correct the devices file: PVIDs and device names as found."),
+    OPT(LVX_OPT_ADDDEV, "adddev", 0, LVX_ARG_STRING, 0, "PV", "Add a device to the devices file."),
+    OPT(LVX_OPT_DELDEV, "deldev", 0, LVX_ARG_STRING, 0, "String",
+        "Remove a device (by its name) from the devices file."),
+    OPT(LVX_OPT_ADDPVID, "addpvid", 0, LVX_ARG_STRING, 0, "String",
+        "Add the device holding this PVID to the devices file."),
+    OPT(LVX_OPT_DELPVID, "delpvid", 0, LVX_ARG_STRING, 0, "String",
+        "Remove the entry of this PVID from the devices file."),
+    OPT(LVX_OPT_DEVICEIDTYPE, "deviceidtype", 0, LVX_ARG_STRING, 0, "String",
+        "Device ID type of the added entry (sys_wwid, sys_serial, devname, loop_file, ...)."),
+    OPT(LVX_OPT_DEVICESFILE, "devicesfile", 0, LVX_ARG_STRING, 0, "String",
+        "Use <system dir>/devices/String as devices file (\"\": none)."),
     OPT(LVX_OPT_DEVICES, "devices", 0, LVX_ARG_LIST, 0, "PV", "Look only at these devices (files allowed)."),
     OPT(LVX_OPT_VERBOSE, "verbose", 'v', LVX_ARG_FLAG, 0, NULL, "More messages (repeatable)."),
     OPT(LVX_OPT_QUIET, "quiet", 'q', LVX_ARG_FLAG, 0, NULL, "Fewer messages."),
@@ -158,7 +173,7 @@ static const struct lvx_opt_def opt_table[LVX_OPT_COUNT] = {
 
 static const enum lvx_opt_id common_opts[] = {
     LVX_OPT_NOLOCKING, LVX_OPT_COMMANDPROFILE, LVX_OPT_LOCKOPT,
-    LVX_OPT_LONGHELP, LVX_OPT_PROFILE, LVX_OPT_DEVICES, LVX_OPT_VERBOSE, LVX_OPT_QUIET, LVX_OPT_YES, LVX_OPT_FORCE,
+    LVX_OPT_LONGHELP, LVX_OPT_PROFILE, LVX_OPT_DEVICES, LVX_OPT_DEVICESFILE, LVX_OPT_VERBOSE, LVX_OPT_QUIET, LVX_OPT_YES, LVX_OPT_FORCE,
     LVX_OPT_DEBUG, LVX_OPT_HELP, LVX_OPT_VERSION, LVX_OPT_TEST, LVX_OPT_CONFIG,
 };
 

@@ -155,6 +155,14 @@ enum lvx_opt_id {
     LVX_OPT_NOSYNC,             /* --nosync (raid: no initial resync) */
     LVX_OPT_MINRECOVERYRATE,    /* --minrecoveryrate SIZE[k|unit] per second (raid) */
     LVX_OPT_MAXRECOVERYRATE,    /* --maxrecoveryrate SIZE[k|unit] per second (raid) */
+    LVX_OPT_CHECK,              /* --check (lvmdevices) */
+    LVX_OPT_UPDATE,             /* --update (lvmdevices) */
+    LVX_OPT_ADDDEV,             /* --adddev PV (lvmdevices) */
+    LVX_OPT_DELDEV,             /* --deldev String (lvmdevices) */
+    LVX_OPT_ADDPVID,            /* --addpvid String (lvmdevices) */
+    LVX_OPT_DELPVID,            /* --delpvid String (lvmdevices) */
+    LVX_OPT_DEVICEIDTYPE,       /* --deviceidtype String (lvmdevices --adddev/--addpvid) */
+    LVX_OPT_DEVICESFILE,        /* --devicesfile String (common: the devices file to use) */
     /* common options, accepted by every command */
     LVX_OPT_NOLOCKING,      /* --nolocking */
     LVX_OPT_COMMANDPROFILE, /* --commandprofile String */
