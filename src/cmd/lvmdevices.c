@@ -347,13 +347,18 @@ int lvx_cmd_lvmdevices(struct lvx_cmd_env *env)
         lvx_cmd_errorf("Command does not accept argument: %s.", a->argv[0]);
         return LVX_EXIT_INVALID;
     }
-    unsigned ops = (a->count[LVX_OPT_CHECK] > 0) + (a->count[LVX_OPT_UPDATE] > 0) +
-                   (a->count[LVX_OPT_ADDDEV] > 0) + (a->count[LVX_OPT_DELDEV] > 0) +
-                   (a->count[LVX_OPT_ADDPVID] > 0) + (a->count[LVX_OPT_DELPVID] > 0);
-    if (ops > 1) {
-        lvx_cmd_errorf("No command with matching syntax recognised.  Run '%s --help' for more "
-                       "information.", env->command->name);
-        return LVX_EXIT_INVALID;
+    /* one operation: LVM2 takes the first as the command and refuses the next */
+    static const enum lvx_opt_id op_ids[] = { LVX_OPT_CHECK, LVX_OPT_UPDATE, LVX_OPT_ADDDEV,
+                                              LVX_OPT_DELDEV, LVX_OPT_ADDPVID, LVX_OPT_DELPVID };
+    unsigned ops = 0;
+    for (size_t i = 0; i < sizeof(op_ids) / sizeof(op_ids[0]); i++) {
+        if (!a->count[op_ids[i]])
+            continue;
+        if (ops++) {
+            lvx_cmd_errorf("Command does not accept option: --%s.",
+                           lvx_opt_def(op_ids[i])->long_name);
+            return LVX_EXIT_INVALID;
+        }
     }
     bool modify = ops && !a->count[LVX_OPT_CHECK];
     struct lvx_cmd_devfile f;

@@ -15,12 +15,14 @@
 struct import {
     struct lvx_cmd_devfile *f;
     unsigned added;
+    unsigned vgs;       /* VGs begun */
 };
 
 static int import_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, bool *commit, void *arg)
 {
     struct import *im = arg;
     struct lvx_vg *vg = u->vg;
+    im->vgs++;
     for (unsigned i = 0; i < vg->pv_count; i++) {
         struct lvx_pv *pv = vg->pvs[i];
         if (!pv->ondisk.present || !pv->ondisk.dev_name || !pv->ondisk.dev_major)
@@ -61,7 +63,16 @@ int lvx_cmd_vgimportdevices(struct lvx_cmd_env *env)
         const char *saved = env->ctx->devices_file;
         env->ctx->devices_file = "";
         struct lvx_tk_vg_ops ops = { .vg = import_vg, .arg = &im };
-        rc = lvx_process_each_vg(env, &ops);
+        unsigned count;
+        char **names = lvx_cmd_vg_names(env, &count);
+        rc = names ? 0 : LVX_EXIT_FAILED;
+        for (unsigned i = 0; names && i < count; i++) {
+            unsigned before = im.vgs;
+            int r = lvx_process_vg_names(env, &names[i], 1, &ops);
+            if (r && im.vgs == before)
+                lvx_cmd_errorf("Cannot process volume group %s", names[i]);
+            rc = r > rc ? r : rc;
+        }
         env->ctx->devices_file = saved;
         if (im.added) {
             if (lvx_devices_file_write(env->ctx, &f.df, "vgimportdevices") < 0) {
