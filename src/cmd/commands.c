@@ -74,7 +74,8 @@ static const enum lvx_opt_id config_opts[] = { LVX_OPT_CONFIG_TYPE, LVX_OPT_TYPE
     LVX_OPT_WITHCOMMENTS, LVX_OPT_MERGEDCONFIG, END };
 static const enum lvx_opt_id pvscan_opts[] = { LVX_OPT_CACHE, LVX_OPT_ACTIVATE, LVX_OPT_EXPORTED,
     LVX_OPT_NOVOLUMEGROUP, LVX_OPT_SHORT, LVX_OPT_UUID, LVX_OPT_IGNORELOCKINGFAILURE,
-    LVX_OPT_NOUDEVSYNC, LVX_OPT_AUTOACTIVATION, LVX_OPT_IGNOREACTIVATIONSKIP, END };
+    LVX_OPT_NOUDEVSYNC, LVX_OPT_AUTOACTIVATION, LVX_OPT_IGNOREACTIVATIONSKIP, LVX_OPT_LISTVG,
+    LVX_OPT_LISTLVS, LVX_OPT_CHECKCOMPLETE, LVX_OPT_VGONLINE, LVX_OPT_UDEVOUTPUT, END };
 static const enum lvx_opt_id vgscan_opts[] = { LVX_OPT_MKNODES, LVX_OPT_IGNORELOCKINGFAILURE, END };
 static const enum lvx_opt_id lvscan_opts[] = { LVX_OPT_ALL, LVX_OPT_BLOCKDEVICE,
     LVX_OPT_IGNORELOCKINGFAILURE, LVX_OPT_READONLY, END };
@@ -269,7 +270,10 @@ static const struct lvx_command command_table[] = {
       "Without --cache, lists every PV with its VG, format, size and free space, and a Total "
       "line, as LVM2 prints them (-s names only, -u with UUIDs, -e only PVs of exported VGs, "
       "-n only PVs in no VG). With --cache, records the PVs found as online (all of them, or "
-      "the devices named), and with -aay autoactivates each VG whose PVs are all online." },
+      "the devices named), and with -aay autoactivates each VG whose PVs are all online. "
+      "--listvg/--listlvs PV (what LVM2's udev rule runs) print the PV's VG and the LVs using "
+      "it; --checkcomplete says whether they are complete, --vgonline records a complete VG "
+      "once, --udevoutput prints only LVM_VG_NAME_COMPLETE='VG' or LVM_VG_NAME_INCOMPLETE='VG'." },
     { "vgscan", lvx_cmd_vgscan, "Search for all volume groups", "", vgscan_opts,
       "Reads every device and names each volume group found, as LVM2 prints it. --mknodes then "
       "makes the /dev entries of active LVs again, as vgmknodes." },

@@ -163,6 +163,11 @@ enum lvx_opt_id {
     LVX_OPT_DELPVID,            /* --delpvid String (lvmdevices) */
     LVX_OPT_DEVICEIDTYPE,       /* --deviceidtype String (lvmdevices --adddev/--addpvid) */
     LVX_OPT_DEVICESFILE,        /* --devicesfile String (common: the devices file to use) */
+    LVX_OPT_LISTVG,             /* --listvg (pvscan --cache: the udev rule's) */
+    LVX_OPT_LISTLVS,            /* --listlvs (pvscan --cache) */
+    LVX_OPT_CHECKCOMPLETE,      /* --checkcomplete (pvscan --listvg/--listlvs) */
+    LVX_OPT_VGONLINE,           /* --vgonline (pvscan --listvg/--listlvs --checkcomplete) */
+    LVX_OPT_UDEVOUTPUT,         /* --udevoutput (pvscan --listvg --checkcomplete) */
     /* common options, accepted by every command */
     LVX_OPT_NOLOCKING,      /* --nolocking */
     LVX_OPT_COMMANDPROFILE, /* --commandprofile String */
