@@ -119,7 +119,7 @@ static const struct lvx_opt_def opt_table[LVX_OPT_COUNT] = {
     OPT(LVX_OPT_MKNODES, "mknodes", 0, LVX_ARG_FLAG, 0, NULL, "Also make the /dev entries (vgmknodes)."),
     OPT(LVX_OPT_BLOCKDEVICE, "blockdevice", 'b', LVX_ARG_FLAG, 0, NULL, "No effect (LVM2 ignores it too)."),
     OPT(LVX_OPT_AUTOACTIVATION, "autoactivation", 0, LVX_ARG_STRING, 0, "String",
-        "Accepted (lvx has no event-activation setting: autoactivation always runs)."),
+        "pvscan --listvg/--listlvs: a value other than event skips (as LVM2); else accepted."),
     OPT(LVX_OPT_NOUDEVSYNC, "noudevsync", 0, LVX_ARG_FLAG, 0, NULL, "No effect (lvx makes its /dev entries itself)."),
     OPT(LVX_OPT_READONLY, "readonly", 0, LVX_ARG_FLAG, 0, NULL, "Read the metadata without taking locks."),
     OPT(LVX_OPT_IGNORELOCKINGFAILURE, "ignorelockingfailure", 0, LVX_ARG_FLAG, 0, NULL,
