@@ -418,10 +418,10 @@ static void man_lvx(FILE *f, const char *date)
           "of the VG metadata, in LVM2's format.\n"
           ".TP\n.I /run/lvx/\nThe device index and the daemon of user\\-space activation.\n", f);
     roff_exit_status(f);
-    fputs(".SH SEE ALSO\n", f);
+    fputs(".SH SEE ALSO\n.nh\n", f);        /* page names are not hyphenated */
     for (unsigned i = 0; i < count; i++)
         fprintf(f, ".BR lvx\\-%s (8),\n", t[i].name);
-    fputs(".BR lvm.conf (5)\n", f);
+    fputs(".BR lvm.conf (5)\n.hy\n", f);
 }
 
 static FILE *open_out(const char *dir, const char *name, char *path, size_t cap)
