@@ -16,6 +16,7 @@
 #include "config/config.h"
 #include "map/map.h"
 #include "model/snapshot.h"
+#include "model/thin.h"
 
 #define BACKEND_ENV "LVX_ACTIVATION_BACKEND"
 
@@ -122,6 +123,15 @@ int lvx_activate_lv(struct lvx_ctx *ctx, const struct lvx_activation_backend *be
                                       "activation backend does not serve RAID LVs yet (use the "
                                       "dm backend).", lv->vg->name, lv->name,
                                       lv->segs[0].type_name, be->name);
+        return rc < 0 ? rc : be->activate(ctx, lv, opts);
+    }
+    if (lvx_map_lv_is_thin_kind(lv)) {
+        int rc = be->thin_message
+                     ? lvx_map_check_thin_activatable(ctx, lv, opts && opts->partial)
+                     : lvx_error(ctx, ENOTSUP, "Cannot activate %s %s/%s: the %s activation "
+                                 "backend does not serve thin pools and thin LVs yet (use the dm "
+                                 "backend).", lvx_lv_is_thin(lv) ? "thin LV" : "thin pool",
+                                 lv->vg->name, lv->name, be->name);
         return rc < 0 ? rc : be->activate(ctx, lv, opts);
     }
     int rc = lvx_activation_check(ctx, lv, opts);

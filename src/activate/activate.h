@@ -59,6 +59,13 @@ struct lvx_lv_kstate {
     bool snapshot;
     bool snap_invalid;      /* "Invalid"/"Overflow"/"Merge failed" */
     uint64_t snap_used, snap_total, snap_meta;   /* sectors */
+    /* thin pools: the -tpool device's status (thin_pool false when none was read) */
+    bool thin_pool;
+    uint64_t pool_tid;
+    uint64_t meta_used, meta_total, data_used, data_total;   /* blocks */
+    /* thin LVs: the thin device's status (thin false when none was read) */
+    bool thin;
+    uint64_t thin_mapped;   /* sectors */
     /* RAID LVs: the dm-raid status line (raid false when none was read) */
     bool raid;
     char raid_health[257];  /* one letter per image: A in sync, a not yet, D dead */
@@ -92,6 +99,14 @@ struct lvx_activation_backend {
                   const char *new_lv);
     /* state of the LV; 0 with out->active false when it is not active */
     int (*status)(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_lv_kstate *out);
+    /* Thin pools (NULL: the backend serves no thin pools or thin LVs).  Send msgs
+     * ("create_thin 1", "create_snap 2 1", "delete 2") to the pool, then
+     * "set_transaction_id <tid - n> <tid>" with tid the pool segment's transaction_id
+     * (the metadata already counts the messages; the pool's kernel metadata must be at
+     * tid - n).  The pool is brought up for it when it is not active (and taken down
+     * again afterwards); suspend (NULL or a thin LV) is held suspended meanwhile. */
+    int (*thin_message)(struct lvx_ctx *ctx, const struct lvx_lv *pool,
+                        const char *const *msgs, unsigned n, const struct lvx_lv *suspend);
 };
 
 extern const struct lvx_activation_backend lvx_activation_dm;

@@ -23,7 +23,8 @@
  * failure removes the sub-LV devices this call made.
  *
  * An origin with COW snapshots and its snapshots are one device set, activated and
- * deactivated together by activate/dm_snapshot.c.
+ * deactivated together by activate/dm_snapshot.c.  Thin pools and thin LVs (their
+ * stacked devices, pool messages, status) are activate/dm_thin.c's.
  */
 #include "activate/activate.h"
 
@@ -38,6 +39,7 @@
 
 #include "activate/dm_int.h"
 #include "model/snapshot.h"
+#include "model/thin.h"
 #include "nodes/dm_nodes.h"
 #include "map/map.h"
 
@@ -414,6 +416,8 @@ static int dm_activate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
 
     if (has_snapshots)
         return lvx_dm_activate_set(ctx, head, opts);
+    if (lvx_map_lv_is_thin_kind(lv))
+        return lvx_dm_thin_activate(ctx, lv, opts);
     if (!lvx_map_lv_is_raid(lv) &&
         (rc = lvx_activation_dm_table(ctx, lv, opts && opts->partial, &table)) < 0) {
         lvx_buf_free(&table);
@@ -489,6 +493,8 @@ static int dm_deactivate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
         return lvx_dm_deactivate_snapshot(ctx, lv, opts);
     if (has_snapshots)
         return lvx_dm_deactivate_set(ctx, head, opts);
+    if (lvx_map_lv_is_thin_kind(lv))
+        return lvx_dm_thin_deactivate(ctx, lv, opts);
     int rc = deactivate_one(ctx, lv, opts);
     if (rc < 0 || !lvx_map_lv_is_raid(lv))
         return rc;
@@ -634,7 +640,10 @@ static int dm_status(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_lv
     out->read_ahead = -1;
     if ((rc = ids_of(ctx, lv->vg->name, lv, &ids)) < 0 || (rc = lvx_dm_open(ctx, &dm)) < 0)
         return rc;
-    rc = lvx_dm_info(ctx, &dm, ids.name, &info);
+    if (lvx_map_lv_is_thin_kind(lv))
+        rc = lvx_dm_thin_status(ctx, &dm, lv, &info, out);
+    else
+        rc = lvx_dm_info(ctx, &dm, ids.name, &info);
     if (rc == 0 && info.exists && lvx_lv_is_cow(lv))
         rc = lvx_dm_snapshot_usage(ctx, &dm, ids.name, out);
     if (rc == 0 && info.exists && info.live_table && lvx_map_lv_is_raid(lv)) {
@@ -669,4 +678,5 @@ const struct lvx_activation_backend lvx_activation_dm = {
     .unstage = dm_unstage,
     .rename = dm_rename,
     .status = dm_status,
+    .thin_message = lvx_dm_thin_message,
 };

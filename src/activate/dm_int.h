@@ -26,6 +26,27 @@ int lvx_dm_remove_retry(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name
  * table is dropped and the old one resumed). */
 int lvx_dm_swap_tables(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name);
 
+/* A set of devices being made (dm_snapshot.c, dm_thin.c): the control device and the
+ * names of the devices created so far, removed again by lvx_dm_run_undo(). */
+#define LVX_DM_RUN_MAX (2 * 256 + 2)
+struct lvx_dm_run {
+    struct lvx_dm dm;
+    struct {
+        char name[LVX_DM_NAME_MAX + 1];
+    } made[LVX_DM_RUN_MAX];
+    unsigned made_count;
+};
+/* Make table live on the device ids (created when missing, remembered in r), unless it
+ * already is; *info describes the device afterwards. */
+int lvx_dm_put_table(struct lvx_ctx *ctx, struct lvx_dm_run *r, const struct lvx_dm_ids *ids,
+                     const char *table, bool ro, struct lvx_dm_info *info);
+/* Remove the devices r made, newest first (the error in ctx is kept). */
+void lvx_dm_run_undo(struct lvx_ctx *ctx, struct lvx_dm_run *r);
+/* Remove one device and its nodes (link_lv: its /dev/VG/LV link, or NULL); a missing
+ * device is fine; an open one is -EBUSY unless force (then removed at last close). */
+int lvx_dm_remove_one(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_dm_ids *ids,
+                      const struct lvx_lv *link_lv, bool force);
+
 /* dm_snapshot.c.  The LV whose device set holds lv (its origin for a COW LV), and
  * whether that set has snapshots. */
 const struct lvx_lv *lvx_dm_set_head(const struct lvx_lv *lv, bool *has_snapshots);
@@ -43,5 +64,17 @@ int lvx_dm_drop_real(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv
 /* Snapshot usage of an active COW LV from its snapshot device's status line. */
 int lvx_dm_snapshot_usage(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name,
                           struct lvx_lv_kstate *out);
+
+/* dm_thin.c: thin pools (tmeta, tdata, thin-pool, the pool's own device) and thin LVs
+ * (with their pool's stack); pool messages; status of either. */
+int lvx_dm_thin_activate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
+                         const struct lvx_activate_opts *opts);
+int lvx_dm_thin_deactivate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
+                           const struct lvx_activate_opts *opts);
+int lvx_dm_thin_message(struct lvx_ctx *ctx, const struct lvx_lv *pool, const char *const *msgs,
+                        unsigned n, const struct lvx_lv *suspend);
+/* *info: the LV's device (a pool: its thin-pool device's open count), out: the status. */
+int lvx_dm_thin_status(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *lv,
+                       struct lvx_dm_info *info, struct lvx_lv_kstate *out);
 
 #endif

@@ -67,6 +67,7 @@ static const char *op_name(unsigned long req)
     case DM_DEV_STATUS: return "DM_DEV_STATUS";
     case DM_TABLE_STATUS: return "DM_TABLE_STATUS";
     case DM_LIST_DEVICES: return "DM_LIST_DEVICES";
+    case DM_TARGET_MSG: return "DM_TARGET_MSG";
     default: return "DM ioctl";
     }
 }
@@ -354,6 +355,27 @@ int lvx_dm_rename(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name,
     struct dm_ioctl *io = request_new(align8(sizeof(struct dm_ioctl)) + DM_NAME_LEN, name);
     strcpy((char *)io + io->data_start, new_name);
     rc = dm_call(ctx, dm, DM_DEV_RENAME, io, "rename");
+    free(io);
+    return rc;
+}
+
+int lvx_dm_message(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name, uint64_t sector,
+                   const char *message)
+{
+    int rc = 0;
+    if (!name_fits(ctx, name, &rc))
+        return rc;
+    if (lvx_dm_test_fail("message"))
+        return injected(ctx, "message", name);
+    size_t len = strlen(message);
+    size_t off = align8(sizeof(struct dm_ioctl));
+    struct dm_ioctl *io = request_new(off + sizeof(struct dm_target_msg) + len + 1 + 64, name);
+    struct dm_target_msg *msg = (struct dm_target_msg *)((char *)io + off);
+    msg->sector = sector;
+    memcpy(msg->message, message, len + 1);
+    char what[96];
+    snprintf(what, sizeof(what), "message \"%.60s\"", message);
+    rc = dm_call(ctx, dm, DM_TARGET_MSG, io, what);
     free(io);
     return rc;
 }

@@ -73,6 +73,9 @@ int lvx_dm_remove(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name, bool
 /* DEV_RENAME to new_name. */
 int lvx_dm_rename(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name,
                   const char *new_name);
+/* TARGET_MSG: message (e.g. "create_thin 1") to the target at sector of name. */
+int lvx_dm_message(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name, uint64_t sector,
+                   const char *message);
 /* DEV_STATUS.  A device that does not exist is 0 with out->exists false. */
 int lvx_dm_info(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name,
                 struct lvx_dm_info *out);
@@ -85,7 +88,7 @@ int lvx_dm_list(struct lvx_ctx *ctx, struct lvx_dm *dm, struct lvx_pool *pool,
                 const char ***names, unsigned *count);
 
 /* Test seam: LVX_TEST_DM_FAIL=<op> makes the next call of that operation ("create",
- * "load", "resume", "suspend", "rename") fail with EIO before reaching the kernel.
+ * "load", "resume", "suspend", "rename", "message") fail with EIO before reaching the kernel.
  * Returns the value of the variable checked against op. */
 bool lvx_dm_test_fail(const char *op);
 

@@ -42,19 +42,8 @@ const struct lvx_lv *lvx_dm_set_head(const struct lvx_lv *lv, bool *has_snapshot
     return lv;
 }
 
-/* One device of the set being made. */
-struct made {
-    char name[LVX_DM_NAME_MAX + 1];
-};
-
-struct run {
-    struct lvx_dm dm;
-    struct made made[2 * MAX_SNAPS + 2];
-    unsigned made_count;
-};
-
 /* The device exists with uuid, or is created (remembered for undo).  *info filled. */
-static int ensure_device(struct lvx_ctx *ctx, struct run *r, const struct lvx_dm_ids *ids,
+static int ensure_device(struct lvx_ctx *ctx, struct lvx_dm_run *r, const struct lvx_dm_ids *ids,
                          struct lvx_dm_info *info)
 {
     int rc = lvx_dm_info(ctx, &r->dm, ids->name, info);
@@ -74,7 +63,7 @@ static int ensure_device(struct lvx_ctx *ctx, struct run *r, const struct lvx_dm
 }
 
 /* Make table live on the device (created when missing), unless it already is. */
-static int put_table(struct lvx_ctx *ctx, struct run *r, const struct lvx_dm_ids *ids,
+int lvx_dm_put_table(struct lvx_ctx *ctx, struct lvx_dm_run *r, const struct lvx_dm_ids *ids,
                      const char *table, bool ro, struct lvx_dm_info *info)
 {
     int rc = ensure_device(ctx, r, ids, info);
@@ -99,7 +88,7 @@ static int put_table(struct lvx_ctx *ctx, struct run *r, const struct lvx_dm_ids
     return lvx_dm_resume(ctx, &r->dm, ids->name, info);
 }
 
-static void undo(struct lvx_ctx *ctx, struct run *r)
+void lvx_dm_run_undo(struct lvx_ctx *ctx, struct lvx_dm_run *r)
 {
     int err = ctx->err;
     char msg[sizeof(ctx->errmsg)];
@@ -132,7 +121,7 @@ int lvx_dm_activate_set(struct lvx_ctx *ctx, const struct lvx_lv *origin,
     struct lvx_dm_ids top, real;
     struct lvx_dm_info top_info, info;
     struct lvx_buf t = LVX_BUF_INIT;
-    struct run *r = calloc(1, sizeof(*r));
+    struct lvx_dm_run *r = calloc(1, sizeof(*r));
     bool suspended = false;
     int rc;
     if (!r)
@@ -159,7 +148,7 @@ int lvx_dm_activate_set(struct lvx_ctx *ctx, const struct lvx_lv *origin,
         suspended = true;
     }
     if ((rc = layer_table(ctx, origin, partial, &t)) < 0 ||
-        (rc = put_table(ctx, r, &real, lvx_buf_str(&t), ro, &info)) < 0 ||
+        (rc = lvx_dm_put_table(ctx, r, &real, lvx_buf_str(&t), ro, &info)) < 0 ||
         (rc = lvx_dm_nodes_add(ctx, real.name, info.major, info.minor, NULL, NULL)) < 0)
         goto fail;
     uint32_t real_maj = info.major, real_min = info.minor;
@@ -171,13 +160,13 @@ int lvx_dm_activate_set(struct lvx_ctx *ctx, const struct lvx_lv *origin,
             goto fail;
         lvx_buf_reset(&t);
         if ((rc = layer_table(ctx, cow, partial, &t)) < 0 ||
-            (rc = put_table(ctx, r, &cid, lvx_buf_str(&t), false, &info)) < 0 ||
+            (rc = lvx_dm_put_table(ctx, r, &cid, lvx_buf_str(&t), false, &info)) < 0 ||
             (rc = lvx_dm_nodes_add(ctx, cid.name, info.major, info.minor, NULL, NULL)) < 0)
             goto fail;
         lvx_buf_reset(&t);
         lvx_buf_printf(&t, "0 %" PRIu64 " snapshot %u:%u %u:%u P %u\n", sectors, real_maj,
                        real_min, info.major, info.minor, snaps[i]->chunk_size);
-        if ((rc = put_table(ctx, r, &sid, lvx_buf_str(&t), lvx_activation_read_only(cow, opts),
+        if ((rc = lvx_dm_put_table(ctx, r, &sid, lvx_buf_str(&t), lvx_activation_read_only(cow, opts),
                             &info)) < 0 ||
             (rc = lvx_dm_nodes_add(ctx, sid.name, info.major, info.minor, cow->vg->name,
                                    cow->name)) < 0)
@@ -190,7 +179,7 @@ int lvx_dm_activate_set(struct lvx_ctx *ctx, const struct lvx_lv *origin,
             (rc = lvx_dm_resume(ctx, &r->dm, top.name, &info)) < 0)
             goto fail;
         suspended = false;
-    } else if ((rc = put_table(ctx, r, &top, lvx_buf_str(&t), ro, &info)) < 0) {
+    } else if ((rc = lvx_dm_put_table(ctx, r, &top, lvx_buf_str(&t), ro, &info)) < 0) {
         goto fail;
     }
     rc = lvx_dm_nodes_add(ctx, top.name, info.major, info.minor, origin->vg->name, origin->name);
@@ -206,7 +195,7 @@ fail:
         ctx->err = err;
         memcpy(ctx->errmsg, msg, sizeof(msg));
     }
-    undo(ctx, r);
+    lvx_dm_run_undo(ctx, r);
 out:
     lvx_buf_free(&t);
     lvx_dm_close(&r->dm);
@@ -215,7 +204,7 @@ out:
 }
 
 /* Remove one device of the set (nodes too); a missing one is fine. */
-static int remove_one(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_dm_ids *ids,
+int lvx_dm_remove_one(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_dm_ids *ids,
                       const struct lvx_lv *link_lv, bool force)
 {
     struct lvx_dm_info info;
@@ -269,14 +258,14 @@ int lvx_dm_deactivate_set(struct lvx_ctx *ctx, const struct lvx_lv *origin,
     }
     for (unsigned i = 0; i < n && rc == 0; i++)
         if ((rc = lvx_dm_ids_of(ctx, snaps[i]->cow_lv, NULL, &ids)) == 0)
-            rc = remove_one(ctx, &dm, &ids, snaps[i]->cow_lv, force);
+            rc = lvx_dm_remove_one(ctx, &dm, &ids, snaps[i]->cow_lv, force);
     if (rc == 0)
-        rc = remove_one(ctx, &dm, &top, origin, force);
+        rc = lvx_dm_remove_one(ctx, &dm, &top, origin, force);
     for (unsigned i = 0; i < n && rc == 0; i++)
         if ((rc = lvx_dm_ids_of(ctx, snaps[i]->cow_lv, "cow", &ids)) == 0)
-            rc = remove_one(ctx, &dm, &ids, NULL, true);
+            rc = lvx_dm_remove_one(ctx, &dm, &ids, NULL, true);
     if (rc == 0)
-        rc = remove_one(ctx, &dm, &real, NULL, true);
+        rc = lvx_dm_remove_one(ctx, &dm, &real, NULL, true);
 out:
     lvx_dm_close(&dm);
     return rc;
@@ -291,8 +280,8 @@ int lvx_dm_deactivate_snapshot(struct lvx_ctx *ctx, const struct lvx_lv *cow,
     if ((rc = lvx_dm_ids_of(ctx, cow, NULL, &sid)) < 0 ||
         (rc = lvx_dm_ids_of(ctx, cow, "cow", &cid)) < 0 || (rc = lvx_dm_open(ctx, &dm)) < 0)
         return rc;
-    if ((rc = remove_one(ctx, &dm, &sid, cow, opts && opts->force)) == 0)
-        rc = remove_one(ctx, &dm, &cid, NULL, true);
+    if ((rc = lvx_dm_remove_one(ctx, &dm, &sid, cow, opts && opts->force)) == 0)
+        rc = lvx_dm_remove_one(ctx, &dm, &cid, NULL, true);
     lvx_dm_close(&dm);
     return rc;
 }
@@ -307,7 +296,7 @@ int lvx_dm_drop_real(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv
         return rc;
     if (strcmp(info.uuid, real.uuid) != 0)
         return 0;   /* not ours */
-    return remove_one(ctx, dm, &real, NULL, false);
+    return lvx_dm_remove_one(ctx, dm, &real, NULL, false);
 }
 
 int lvx_dm_snapshot_usage(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name,

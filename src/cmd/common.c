@@ -547,11 +547,13 @@ void lvx_cmd_display_size(struct lvx_buf *out, uint64_t sectors, char units, uin
     uint64_t hundredths = (uint64_t)(scaled / u->bytes);
     uint64_t rest = (uint64_t)(scaled % u->bytes);
     const char *prefix = "";
-    if (rest && (unsigned __int128)rest * 2 >= u->bytes) {
+    /* printf's rounding of the exact value (an exact half goes to the even hundredth);
+     * in human units a value rounded up is marked '<' (libdm's dm_size_to_string) */
+    unsigned __int128 twice = (unsigned __int128)rest * 2;
+    if (twice > u->bytes || (twice == u->bytes && (hundredths & 1))) {
+        hundredths++;
         if (units == 'h')
-            prefix = "<";   /* 'h' never rounds up: the lower value, marked '<' */
-        else
-            hundredths++;
+            prefix = "<";
     }
     lvx_buf_printf(out, "%s%llu.%02llu %s", prefix, (unsigned long long)(hundredths / 100),
                    (unsigned long long)(hundredths % 100), u->long_name);

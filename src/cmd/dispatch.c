@@ -97,6 +97,30 @@ static int check_system_config(struct lvx_ctx *ctx, const struct lvx_command *cm
     return 0;
 }
 
+/* global/units of the effective configuration must be a unit LVM2 knows: else its two
+ * lines and exit 5, before the command runs (shell/lvm-init). */
+static int check_units_setting(struct lvx_ctx *ctx, const struct lvx_command *cmd)
+{
+    if (strcmp(cmd->name, "version") == 0)
+        return 0;
+    struct lvx_config *cfg = NULL;
+    if (lvx_config_load(ctx, &cfg) < 0) {
+        lvx_error_clear(ctx);
+        return 0;                  /* reported by the command's own load */
+    }
+    const char *units = lvx_config_str(cfg, "global/units", NULL);
+    char u;
+    uint64_t ub;
+    int rc = 0;
+    if (units && lvx_opts_parse_units(units, &u, &ub) < 0) {
+        lvx_cmd_errorf("Unrecognised configuration setting for global/units: %s", units);
+        lvx_cmd_errorf("Updated config file invalid. Aborting.");
+        rc = LVX_EXIT_FAILED;
+    }
+    lvx_config_free(cfg);
+    return rc;
+}
+
 /* --commandprofile/--profile NAME: <system dir>/profile/NAME.profile, read and checked
  * as LVM2 does before the command runs (missing or bad: its two lines, exit 5), then
  * merged by every configuration load of the command (config/config.c). */
@@ -155,7 +179,8 @@ static int run_command(const struct lvx_run_opts *o, const struct lvx_command *c
             ctx.lock_mode = LVX_LOCK_MODE_IGNORE_FAILURE;
         const char *profile = args.value[LVX_OPT_COMMANDPROFILE] ? args.value[LVX_OPT_COMMANDPROFILE]
                                                                  : args.value[LVX_OPT_PROFILE];
-        if (!profile || (rc = load_profile(&ctx, env.pool, profile)) == 0)
+        if ((!profile || (rc = load_profile(&ctx, env.pool, profile)) == 0) &&
+            (rc = check_units_setting(&ctx, cmd)) == 0)
             rc = cmd->fn(&env);
     }
     if (!ctx.out_fn)

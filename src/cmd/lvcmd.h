@@ -59,7 +59,12 @@ int lvx_lvcmd_read_ahead_arg(struct lvx_cmd_env *env, bool *given, int64_t *ra);
 /* Parse y|n (also yes/no) for option opt.  0 or LVX_EXIT_INVALID (printed). */
 int lvx_lvcmd_yes_no(struct lvx_cmd_env *env, enum lvx_opt_id opt, bool dflt, bool *out);
 
-/* PV list arguments ("PV[:PE[-PE]|:PE+N ...]") resolved in vg; pool env->pool.
+/* Does lv match an lvm.conf activation list at key ("activation/read_only_volume_list"):
+ * "VG", "VG/LV" or "@tag" (of the LV or its VG) entries, as LVM2.  false when unset. */
+bool lvx_lvcmd_in_volume_list(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char *key);
+
+/* PV list arguments ("PV[:PE[-PE]|:PE+N ...]", "@tag": the VG's PVs with the tag)
+ * resolved in vg; pool env->pool.
  * 0 or LVX_EXIT_FAILED / LVX_EXIT_INVALID (printed). */
 int lvx_lvcmd_pv_args(struct lvx_cmd_env *env, const struct lvx_vg *vg, char **args,
                       unsigned count, struct lvx_alloc_pv **out, unsigned *out_count);

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/config.h"
 #include "dev/dev.h"
 #include "map/map.h"
 #include "meta/commit.h"
@@ -293,14 +294,30 @@ int lvx_lvcmd_pv_args(struct lvx_cmd_env *env, const struct lvx_vg *vg, char **a
     *out_count = 0;
     if (!count)
         return 0;
-    struct lvx_alloc_pv *pvs = lvx_pool_alloc(env->pool, count * sizeof(*pvs));
+    unsigned cap = 0;
+    for (unsigned i = 0; i < count; i++)
+        cap += args[i][0] == '@' ? vg->pv_count : 1;
+    struct lvx_alloc_pv *pvs = lvx_pool_alloc(env->pool, (cap + 1) * sizeof(*pvs));
+    unsigned n = 0;
     for (unsigned i = 0; i < count; i++) {
-        int rc = one_pv_arg(env, vg, args[i], &pvs[i]);
+        if (args[i][0] == '@') {         /* LVM2: every PV of the VG with the tag */
+            for (unsigned j = 0; j < vg->pv_count; j++)
+                if (lvx_strlist_has(&vg->pvs[j]->tags, args[i] + 1)) {
+                    memset(&pvs[n], 0, sizeof(pvs[n]));
+                    pvs[n++].pv = vg->pvs[j];
+                }
+            continue;
+        }
+        int rc = one_pv_arg(env, vg, args[i], &pvs[n++]);
         if (rc)
             return rc;
     }
+    if (!n) {
+        lvx_cmd_errorf("No specified PVs have space available.");
+        return LVX_EXIT_FAILED;
+    }
     *out = pvs;
-    *out_count = count;
+    *out_count = n;
     return 0;
 }
 
@@ -321,6 +338,35 @@ uint64_t lvx_lvcmd_pvs_free(const struct lvx_free_maps *maps, const struct lvx_v
             total += lvx_alloc_pv_free(maps, pvs[i].pv);
     }
     return total;
+}
+
+/* ---- activation lists ----------------------------------------------------------- */
+
+bool lvx_lvcmd_in_volume_list(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char *key)
+{
+    struct lvx_config *cfg = NULL;
+    if (lvx_config_load(ctx, &cfg) < 0) {
+        lvx_error_clear(ctx);
+        return false;
+    }
+    bool hit = false;
+    const struct lvx_cfg_node *list = lvx_config_node(cfg, key);
+    for (const struct lvx_cfg_node *n = list && list->kind == LVX_CFG_ARRAY ? list->child : NULL;
+         n && !hit; n = n->next) {
+        if (n->kind != LVX_CFG_STRING || !n->str[0])
+            continue;
+        const char *s = n->str, *slash = strchr(s, '/');
+        if (s[0] == '@') {            /* a tag of the LV or of its VG */
+            hit = lvx_strlist_has(&lv->tags, s + 1) || lvx_strlist_has(&lv->vg->tags, s + 1);
+        } else if (!slash) {          /* a VG name */
+            hit = strcmp(s, lv->vg->name) == 0;
+        } else {                      /* VG/LV */
+            hit = (size_t)(slash - s) == strlen(lv->vg->name) &&
+                  strncmp(s, lv->vg->name, (size_t)(slash - s)) == 0 && strcmp(slash + 1, lv->name) == 0;
+        }
+    }
+    lvx_config_free(cfg);
+    return hit;
 }
 
 /* ---- names -------------------------------------------------------------------- */

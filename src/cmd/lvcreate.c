@@ -17,12 +17,14 @@
 
 #include "cmd/actcmd.h"
 #include "cmd/lvcreate_raid.h"
+#include "cmd/lvcreate_thin.h"
 #include "activate/activate.h"
 
 #include <errno.h>
 #include <stdlib.h>
 
 #include "model/snapshot.h"
+#include "model/thin.h"
 #include <string.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -110,6 +112,8 @@ static int names_arg(struct lvx_cmd_env *env, struct create_opts *o)
         lvx_cmd_errorf("The origin name should include the volume group.");
         return LVX_EXIT_INVALID;
     }
+    if (!o->vg_name && getenv("LVM_VG_NAME") && *getenv("LVM_VG_NAME"))
+        o->vg_name = getenv("LVM_VG_NAME");     /* LVM2's default VG */
     if (!o->vg_name) {
         lvx_cmd_errorf("Please provide a volume group name");
         return LVX_EXIT_INVALID;
@@ -615,10 +619,15 @@ static int create_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
         return lvx_cmd_fail(env);
     if ((rc = lvx_lvcmd_commit(env, u)))
         return rc;
-    bool zero = o->snapshot || (o->zero && !o->read_only);
+    bool ro_listed = !o->snapshot &&
+                     lvx_lvcmd_in_volume_list(env->ctx, lv, "activation/read_only_volume_list");
+    bool zero = o->snapshot || (o->zero && !o->read_only && !ro_listed);
     if (zero && !env->args->count[LVX_OPT_TEST] && (rc = zero_or_undo(env, u, lv)))
         return rc;
-    if (!zero)
+    if (ro_listed)
+        lvx_warn(env->ctx, "WARNING: Read-only activated logical volume %s/%s not zeroed.",
+                 vg->name, lv->name);
+    else if (!zero)
         lvx_warn(env->ctx, "WARNING: Logical volume %s/%s not zeroed.", vg->name, lv->name);
     if (o->snapshot) {
         if ((rc = make_snapshot(env, u, o, lv, act)))
@@ -639,11 +648,30 @@ int lvx_cmd_lvcreate(struct lvx_cmd_env *env)
 {
     struct create_opts o;
     struct lvx_vg_update u;
+    if (lvx_lvcreate_is_thin(env) && !env->args->count[LVX_OPT_SNAPSHOT])
+        return lvx_lvcreate_thin(env);
+    if (env->args->count[LVX_OPT_VIRTUALSIZE]) {
+        lvx_cmd_errorf("lvx lvcreate -V makes thin LVs only (give the pool with -T VG/POOL or "
+                       "--thinpool): sparse snapshots are not supported.");
+        return LVX_EXIT_FAILED;
+    }
     int rc = parse_create_args(env, &o);
     if (rc)
         return rc;
     struct lvx_actcmd act;
     bool activate = lvx_lvcmd_wants_activation(env, true);
+    if (o.snapshot && !o.size.given) {
+        /* without a size: a thin snapshot (of a thin LV), else LVM2's error */
+        if ((rc = lvx_lvcmd_begin(env, o.vg_name, &u)))
+            return rc;
+        struct lvx_lv *origin = lvx_vg_find_lv(u.vg, o.origin_name);
+        if (origin && lvx_lv_is_thin(origin))
+            rc = lvx_lvcreate_thin_snapshot(env, &u, origin, o.lv_name);
+        else
+            rc = create_in_vg(env, &u, &o, NULL);
+        lvx_vg_update_end(&u);
+        return rc;
+    }
     if (o.snapshot) {
         /* a snapshot is active when its origin is: the backend is needed only then */
         if ((rc = activate ? lvx_actcmd_init_activating(env, &act) : lvx_actcmd_init(env, &act)))

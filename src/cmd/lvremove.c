@@ -13,7 +13,9 @@
  * deactivated first
  * (cmd/activation.c) after the question "Do you really want to remove active logical
  * volume vg/lv?" (skipped with -y or -f); a mounted one is refused, an open one too
- * unless -f.
+ * unless -f.  A thin LV is deleted from its pool (delete message, with device-mapper
+ * only); a thin pool goes with its thin LVs, its _tdata/_tmeta and, when it was the
+ * last pool, lvol0_pmspare.
  */
 #include "cmd/lvcmd.h"
 #include "cmd/toolkit.h"
@@ -24,6 +26,8 @@
 #include <string.h>
 
 #include "model/snapshot.h"
+#include "model/thin.h"
+#include <stdio.h>
 
 /* Deactivate an active lv (asking first unless -y/-f; a COW LV: only its snapshot's
  * devices); false when it stays. */
@@ -91,6 +95,80 @@ static bool remove_snapshot(struct lvx_cmd_env *env, struct lvx_lv *cow, struct 
     return true;
 }
 
+/* A thin LV: deactivated (asked when active), "delete <id>" sent to its pool (the
+ * pool's transaction id moves on), then out of the VG.  Without a backend that sends
+ * pool messages it stays (the pool's kernel metadata would keep the device). */
+static bool remove_thin(struct lvx_cmd_env *env, struct lvx_lv *thin, struct removal *r)
+{
+    const struct lvx_vg *vg = thin->vg;
+    struct lvx_seg *ts = lvx_lv_thin_seg(thin);
+    struct lvx_seg *ps = lvx_lv_thin_pool_seg(ts->pool_lv);
+    for (unsigned i = 0; i < vg->lv_count; i++) {
+        const struct lvx_seg *s = lvx_lv_thin_seg(vg->lvs[i]);
+        if (s && s->origin_lv == thin) {
+            lvx_cmd_errorf("lvx cannot remove thin origin %s/%s yet: remove its thin snapshot "
+                           "%s first.", vg->name, thin->name, vg->lvs[i]->name);
+            return false;
+        }
+    }
+    if (!ps || !r->act->be || !r->act->be->thin_message) {
+        lvx_cmd_errorf("Cannot remove thin LV %s/%s without device-mapper: its pool's kernel "
+                       "metadata must drop it (delete message).", vg->name, thin->name);
+        return false;
+    }
+    if (!deactivate_first(env, r->act, thin, false))
+        return false;
+    char msg[32];
+    snprintf(msg, sizeof(msg), "delete %u", ts->device_id);
+    const char *msgs[1] = { msg };
+    ps->transaction_id++;
+    if (!r->act->test && r->act->be->thin_message(env->ctx, ts->pool_lv, msgs, 1, NULL) < 0) {
+        ps->transaction_id--;
+        lvx_cmd_fail(env);
+        return false;
+    }
+    lvx_vg_remove_lv(thin->vg, thin);
+    r->names[r->count++] = thin->name;
+    return true;
+}
+
+/* A thin pool with its thin LVs (no messages: the pool's metadata goes), its data and
+ * metadata LVs, and the metadata spare when it was the last pool (as LVM2). */
+static bool remove_pool(struct lvx_cmd_env *env, struct lvx_lv *pool, struct removal *r)
+{
+    struct lvx_vg *vg = pool->vg;
+    unsigned n = lvx_thin_pool_users(pool, NULL, 0);
+    struct lvx_lv **thins = lvx_pool_alloc(env->pool, (n + 1) * sizeof(*thins));
+    lvx_thin_pool_users(pool, thins, n);
+    for (unsigned i = 0; i < n; i++)
+        if (!deactivate_first(env, r->act, thins[i], false))
+            return false;
+    if (!deactivate_first(env, r->act, pool, false))
+        return false;
+    for (unsigned i = 0; i < n; i++) {
+        lvx_vg_remove_lv(vg, thins[i]);
+        r->names[r->count++] = thins[i]->name;
+    }
+    struct lvx_seg *ps = lvx_lv_thin_pool_seg(pool);
+    lvx_vg_remove_lv(vg, pool);
+    if (ps->data_lv)
+        lvx_vg_remove_lv(vg, ps->data_lv);
+    if (ps->metadata_lv)
+        lvx_vg_remove_lv(vg, ps->metadata_lv);
+    r->names[r->count++] = pool->name;
+    bool last = true;
+    for (unsigned i = 0; i < vg->lv_count; i++)
+        if (vg->lvs[i]->seg_count && (vg->lvs[i]->segs[0].kind == LVX_SEG_THIN_POOL ||
+                                      vg->lvs[i]->segs[0].kind == LVX_SEG_THIN ||
+                                      vg->lvs[i]->segs[0].kind == LVX_SEG_CACHE_POOL ||
+                                      vg->lvs[i]->segs[0].kind == LVX_SEG_CACHE))
+            last = false;
+    struct lvx_lv *spare = lvx_vg_pmspare(vg);
+    if (last && spare)
+        lvx_vg_remove_lv(vg, spare);
+    return true;
+}
+
 /* Remove lv from its VG (visible top-level LVs; sub-LVs go with their owners, refused
  * for now): 1, or -1 after printing why not. */
 static int remove_one(struct lvx_cmd_env *env, struct lvx_lv *lv, void *arg)
@@ -102,6 +180,10 @@ static int remove_one(struct lvx_cmd_env *env, struct lvx_lv *lv, void *arg)
     unsigned before = r->count;
     if (lvx_lv_is_cow(lv))
         return remove_snapshot(env, lv, r) ? 1 : -1;
+    if (lvx_lv_is_thin(lv))
+        return remove_thin(env, lv, r) ? 1 : -1;
+    if (lvx_lv_is_thin_pool(lv))
+        return remove_pool(env, lv, r) ? 1 : -1;
     unsigned n = lvx_lv_snapshot_segs(lv, NULL, 0);
     if (n) {
         /* an origin: its snapshots first */

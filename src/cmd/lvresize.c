@@ -15,6 +15,8 @@
 
 #include "cmd/actcmd.h"
 #include "model/snapshot.h"
+#include "model/thin.h"
+#include "cmd/lvcreate_thin.h"
 
 #include <errno.h>
 #include <string.h>
@@ -52,7 +54,9 @@ static int parse_resize_args(struct lvx_cmd_env *env, struct resize_opts *o)
     if (pvs_only)
         o->size = (struct lvx_lvcmd_size){ .given = true, .sign = 1, .in_extents = true,
                                            .value = 100, .percent = LVX_PCT_PVS };
-    if ((!pvs_only && (rc = lvx_lvcmd_size_args(env, true, true, &o->size))) ||
+    bool meta_only = env->args->count[LVX_OPT_POOLMETADATASIZE] &&
+                     !env->args->count[LVX_OPT_SIZE] && !env->args->count[LVX_OPT_EXTENTS];
+    if ((!pvs_only && !meta_only && (rc = lvx_lvcmd_size_args(env, true, true, &o->size))) ||
         (rc = lvx_lvcmd_stripe_args(env, &o->stripes, &o->stripe_size)) ||
         (rc = lvx_lvcmd_alloc_arg(env, &o->policy, &o->policy_given)))
         return rc;
@@ -164,7 +168,7 @@ static int extend(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_l
     if (stripes == 1)
         stripe_size = 0;
     if (stripe_size > e) {
-        lvx_notice(env->ctx, "Reducing requested stripe size %s to maximum, physical extent "
+        lvx_notice(env->ctx, "Reducing stripe size %s to maximum, physical extent "
                    "size %s.", lvx_lvcmd_size(env, stripe_size), lvx_lvcmd_size(env, e));
         stripe_size = (uint32_t)e;
     }
@@ -301,6 +305,123 @@ static bool cap_cow(struct lvx_cmd_env *env, const struct lvx_lv *lv, uint64_t *
     return max <= lv->le_count;
 }
 
+/* ---- thin pools and thin LVs -------------------------------------------------------- */
+
+static void set_le(struct lvx_lv *lv, uint64_t le)
+{
+    lv->le_count = le;
+    lv->segs[0].extent_count = le;
+}
+
+static void size_changed(struct lvx_cmd_env *env, const struct lvx_lv *lv, uint64_t old_count)
+{
+    uint64_t e = lv->vg->extent_size;
+    lvx_notice(env->ctx, "Size of logical volume %s/%s changed from %s (%llu extents) to %s "
+               "(%llu extents).", lv->vg->name, lv->name, lvx_lvcmd_size(env, old_count * e),
+               (unsigned long long)old_count, lvx_lvcmd_size(env, lv->le_count * e),
+               (unsigned long long)lv->le_count);
+}
+
+/* lvextend of a thin LV (its virtual size), of a pool's data (-L/-l: <pool>_tdata) or
+ * metadata (--poolmetadatasize: <pool>_tmeta, and the spare grown to match), as LVM2.
+ * An active pool or thin LV gets its new tables after the commit. */
+static int resize_thin(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
+                       struct resize_opts *o)
+{
+    struct lvx_free_maps *maps;
+    struct lvx_alloc_pv *pvs;
+    unsigned pv_count;
+    struct lvx_actcmd act;
+    uint64_t new_count;
+    int rc;
+    bool thin = lvx_lv_is_thin(lv);
+    struct lvx_seg *ps = thin ? NULL : lvx_lv_thin_pool_seg(lv);
+    struct lvx_lv *pool = thin ? lvx_lv_thin_seg(lv)->pool_lv : lv;
+    struct lvx_lv *target = lv;      /* the LV whose size the message names */
+    if (o->dir == REDUCE || (o->size.given && o->size.sign < 0)) {
+        lvx_cmd_errorf("lvx does not reduce thin pools or thin LVs yet.");
+        return LVX_EXIT_FAILED;
+    }
+    o->dir = EXTEND;
+    if ((rc = lvx_lvcmd_pv_args(env, u->vg, o->pv_args, o->pv_arg_count, &pvs, &pv_count)) ||
+        (rc = lvx_lvcmd_free_maps(env, u, &maps)))
+        return rc;
+    bool meta = ps && env->args->count[LVX_OPT_POOLMETADATASIZE];
+    if (meta) {
+        const struct lvx_opt_val *v = &env->args->val[LVX_OPT_POOLMETADATASIZE];
+        uint64_t e = u->vg->extent_size, ext = (v->sectors + e - 1) / e;
+        target = ps->metadata_lv;
+        new_count = v->sign > 0 ? target->le_count + ext : ext;
+        if (v->sectors % e)
+            lvx_notice(env->ctx, "Rounding size to boundary between physical extents: %s.",
+                       lvx_lvcmd_size(env, new_count * e));
+        if (new_count <= target->le_count) {
+            lvx_cmd_errorf("New size (%llu extents) matches existing size (%llu extents).",
+                           (unsigned long long)new_count, (unsigned long long)target->le_count);
+            return LVX_EXIT_FAILED;
+        }
+        uint64_t old = target->le_count;
+        struct resize_opts mo = *o;
+        mo.size.percent = LVX_PCT_NONE;
+        if ((rc = extend(env, u, target, maps, pvs, pv_count, &mo, &new_count)))
+            return rc;
+        size_changed(env, target, old);
+        struct lvx_lv *spare = lvx_vg_pmspare(u->vg);
+        uint64_t want = lvx_vg_pmspare_wanted(u->vg, 0);
+        if (spare && spare->le_count < want) {
+            uint64_t sc = want;
+            if ((rc = extend(env, u, spare, maps, NULL, 0, &mo, &sc)))
+                return rc;
+        }
+    } else {
+        if (!o->size.given) {
+            lvx_cmd_errorf("Please specify either size or extents.");
+            return LVX_EXIT_INVALID;
+        }
+        if (!new_extent_count(env, lv, maps, pvs, pv_count, o, &new_count))
+            return LVX_EXIT_FAILED;
+        if (same_size(new_count, lv->le_count))
+            return LVX_EXIT_FAILED;
+        if (new_count < lv->le_count) {
+            lvx_cmd_errorf("lvx does not reduce thin pools or thin LVs yet.");
+            return LVX_EXIT_FAILED;
+        }
+        uint64_t old = lv->le_count;
+        if (thin) {
+            set_le(lv, new_count);
+        } else {
+            target = ps->data_lv;
+            uint64_t data_new = new_count;
+            old = target->le_count;
+            if ((rc = extend(env, u, target, maps, pvs, pv_count, o, &data_new)))
+                return rc;
+            set_le(lv, target->le_count);
+        }
+        size_changed(env, target, old);
+    }
+    lvx_thin_overprovisioning(env, pool);
+    if ((rc = lvx_actcmd_init(env, &act)) || (rc = lvx_lvcmd_commit(env, u)))
+        return rc;
+    /* new tables: the LV itself when active; a pool whose own device is not active
+     * through one of its active thin LVs (their activation reloads the pool's stack) */
+    if (act.be && lvx_actcmd_is_active(env, &act, lv, NULL)) {
+        if ((rc = lvx_actcmd_activate(env, &act, lv)))
+            return rc;
+    } else if (act.be && !thin) {
+        for (unsigned i = 0; i < u->vg->lv_count; i++) {
+            const struct lvx_seg *s = lvx_lv_thin_seg(u->vg->lvs[i]);
+            if (s && s->pool_lv == lv && lvx_actcmd_is_active(env, &act, u->vg->lvs[i], NULL)) {
+                if ((rc = lvx_actcmd_activate(env, &act, u->vg->lvs[i])))
+                    return rc;
+                break;
+            }
+        }
+    }
+    lvx_notice(env->ctx, "Logical volume %s/%s successfully resized.", u->vg->name,
+               meta ? target->name : lv->name);
+    return 0;
+}
+
 static int resize_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct resize_opts *o)
 {
     struct lvx_lv *lv = lvx_vg_find_lv(u->vg, o->lv_name);
@@ -313,6 +434,13 @@ static int resize_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
     if (!lv) {
         lvx_cmd_errorf("Failed to find logical volume \"%s/%s\"", o->vg_name, o->lv_name);
         return LVX_EXIT_FAILED;
+    }
+    if (lvx_lv_is_thin(lv) || lvx_lv_is_thin_pool(lv))
+        return resize_thin(env, u, lv, o);
+    if (env->args->count[LVX_OPT_POOLMETADATASIZE]) {
+        lvx_cmd_errorf("Logical volume %s/%s is not a thin pool: --poolmetadatasize does not "
+                       "apply.", u->vg->name, lv->name);
+        return LVX_EXIT_INVALID;
     }
     bool cow = lvx_lv_is_cow(lv), origin = lvx_lv_snapshot_segs(lv, NULL, 0) > 0;
     if (!cow && !origin && lvx_lvcmd_refuse_complex(lv, "resize"))

@@ -56,6 +56,8 @@ int lvx_opt_parse_size(const char *s, char default_unit, struct lvx_opt_val *out
     memset(out, 0, sizeof(*out));
     *reason = NULL;
     take_sign(&p, &out->sign);
+    if (*p == '+' || *p == '-')
+        return bad(reason, "Multiple sign symbols detected.");
     if (!*p)
         return bad(reason, "Size requires number argument.");
     for (; *p >= '0' && *p <= '9'; p++) {

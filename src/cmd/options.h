@@ -168,6 +168,13 @@ enum lvx_opt_id {
     LVX_OPT_CHECKCOMPLETE,      /* --checkcomplete (pvscan --listvg/--listlvs) */
     LVX_OPT_VGONLINE,           /* --vgonline (pvscan --listvg/--listlvs --checkcomplete) */
     LVX_OPT_UDEVOUTPUT,         /* --udevoutput (pvscan --listvg --checkcomplete) */
+    LVX_OPT_THIN,               /* -T/--thin (lvcreate: a thin pool and/or a thin LV) */
+    LVX_OPT_THINPOOL,           /* --thinpool [VG/]POOL (lvcreate) */
+    LVX_OPT_VIRTUALSIZE,        /* -V/--virtualsize SIZE[m|unit] (lvcreate: thin LV size) */
+    LVX_OPT_POOLMETADATASIZE,   /* --poolmetadatasize [+]SIZE[m|unit] (thin pools) */
+    LVX_OPT_POOLMETADATASPARE,  /* --poolmetadataspare y|n (thin pools) */
+    LVX_OPT_DISCARDS,           /* --discards passdown|nopassdown|ignore (thin pools) */
+    LVX_OPT_SETACTIVATIONSKIP,  /* -k/--setactivationskip y|n (lvcreate) */
     /* common options, accepted by every command */
     LVX_OPT_NOLOCKING,      /* --nolocking */
     LVX_OPT_COMMANDPROFILE, /* --commandprofile String */

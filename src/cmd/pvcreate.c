@@ -151,6 +151,15 @@ static int apply_restorefile(struct lvx_cmd_env *env, struct pvcreate_opts *o)
 
 /* ---- pass 2: checks -------------------------------------------------------- */
 
+/* A mounted (or otherwise exclusively held) device: LVM2's words, exit 5. */
+static bool check_not_held(struct lvx_cmd_env *env, struct pvcreate_dev *d)
+{
+    if (!lvx_dev_held(env->ctx, d->dev))
+        return true;
+    lvx_cmd_errorf("Can't open %s exclusively.  Mounted filesystem?", d->name);
+    return false;
+}
+
 static bool check_existing_pv(struct lvx_cmd_env *env, struct pvcreate_dev *d)
 {
     if (!d->spv || !lvx_pv_scanned_in_vg(d->spv))
@@ -399,7 +408,7 @@ static int check_all(struct lvx_cmd_env *env, const struct pvcreate_opts *o,
                 lvx_cmd_errorf("Device %s is named more than once.", d->name);
                 ok = false;
             }
-        ok = check_existing_pv(env, d) && check_signatures(env, d) && plan_layout(env, o, d) && ok;
+        ok = check_not_held(env, d) && check_existing_pv(env, d) && check_signatures(env, d) && plan_layout(env, o, d) && ok;
     }
     return ok ? 0 : LVX_EXIT_FAILED;
 }

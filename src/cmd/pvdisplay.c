@@ -214,5 +214,10 @@ int lvx_cmd_display_check_args(struct lvx_cmd_env *env)
 
 int lvx_cmd_pvdisplay(struct lvx_cmd_env *env)
 {
+    if (env->args->count[LVX_OPT_ALL] && !env->args->count[LVX_OPT_COLUMNS]) {
+        lvx_cmd_errorf("Incompatible options selected");     /* LVM2: -a needs -C */
+        lvx_cmd_errorf("Run `pvdisplay --help' for more information.");
+        return LVX_EXIT_INVALID;
+    }
     return lvx_process_display(env, LVX_TK_PVS, lvx_cmd_pvs, display_pvs);
 }

@@ -25,9 +25,10 @@ const char *lvx_cmd_field_args(struct lvx_pool *pool, const struct lvx_cmd_args 
 }
 
 /* global/units, global/suffix and report/output_format when the command line has no
- * --units, --nosuffix or --reportformat (as LVM2; lvm2-dbusd's profile sets them) */
-static void config_defaults(struct lvx_ctx *ctx, const struct lvx_cmd_args *a,
-                            struct lvx_report_opts *o)
+ * --units, --nosuffix or --reportformat (as LVM2; lvm2-dbusd's profile sets them);
+ * report/compact_output and, without -o#, report/compact_output_cols */
+static void config_defaults(struct lvx_ctx *ctx, struct lvx_pool *pool,
+                            const struct lvx_cmd_args *a, struct lvx_report_opts *o)
 {
     struct lvx_config *cfg = NULL;
     if (lvx_config_load(ctx, &cfg) < 0) {
@@ -46,6 +47,10 @@ static void config_defaults(struct lvx_ctx *ctx, const struct lvx_cmd_args *a,
     const char *fmt = lvx_config_str(cfg, "report/output_format", NULL);
     if (!a->count[LVX_OPT_REPORTFORMAT] && fmt && strcmp(fmt, "json") == 0)
         o->json = true;
+    o->compact_all = lvx_config_int(cfg, "report/compact_output", 0) != 0;
+    const char *cc = lvx_config_str(cfg, "report/compact_output_cols", NULL);
+    if (cc && *cc && !o->compact)
+        o->compact = lvx_pool_strdup(pool, cc);
     lvx_config_free(cfg);
 }
 
@@ -69,7 +74,7 @@ void lvx_cmd_report_opts(struct lvx_cmd_env *env, struct lvx_report_opts *o)
     o->rows = a->count[LVX_OPT_ROWS] > 0;
     o->unbuffered = a->count[LVX_OPT_UNBUFFERED] > 0;
     o->binary = a->count[LVX_OPT_BINARY] > 0;
-    config_defaults(env->ctx, a, o);
+    config_defaults(env->ctx, env->pool, a, o);
 }
 
 int lvx_cmd_report(struct lvx_cmd_env *env, int kind, struct lvx_vg *const *vgs, unsigned vg_count,

@@ -7,6 +7,7 @@
  */
 #include "cmd/toolkit.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd/lvcmd.h"
@@ -14,9 +15,24 @@
 
 /* ---- reading ------------------------------------------------------------------ */
 
+/* LVM_VG_NAME (LVM2's default VG): LV arguments without a VG ("lv", not "vg/lv",
+ * "/dev/...", "@tag") name an LV of that VG.  The arguments are rewritten in place. */
+static void default_vg_names(struct lvx_cmd_env *env)
+{
+    const char *vg = getenv("LVM_VG_NAME");
+    if (!vg || !*vg || strchr(vg, '/'))
+        return;
+    char **argv = env->args->argv;
+    for (int i = 0; i < env->args->argc; i++)
+        if (argv[i][0] != '@' && !strchr(argv[i], '/'))
+            argv[i] = lvx_pool_printf(env->pool, "%s/%s", vg, argv[i]);
+}
+
 int lvx_process_read(struct lvx_cmd_env *env, enum lvx_tk_kind kind, lvx_tk_read_fn fn,
                      void *arg)
 {
+    if (kind == LVX_TK_LVS)
+        default_vg_names(env);
     struct lvx_tk_sel sel;
     char **names = env->args->argv;
     unsigned count = (unsigned)env->args->argc;
@@ -193,6 +209,7 @@ int lvx_process_lv_args(struct lvx_cmd_env *env, char **args, unsigned count,
 
 int lvx_process_each_lv(struct lvx_cmd_env *env, const struct lvx_tk_lv_ops *ops)
 {
+    default_vg_names(env);
     int rc = lvx_lvcmd_check_names(env);
     if (rc)
         return rc;

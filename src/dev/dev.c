@@ -556,6 +556,16 @@ void lvx_dev_end_direct(struct lvx_ctx *ctx, struct lvx_dev *dev)
         lvx_error_clear(ctx);             /* the next I/O reports the closed device */
 }
 
+bool lvx_dev_held(struct lvx_ctx *ctx, const struct lvx_dev *dev)
+{
+    if (dev->is_file)
+        return false;
+    int fd = lvx_io(ctx)->open(lvx_io(ctx)->arg, dev->path, O_RDONLY | O_EXCL);
+    if (fd >= 0)
+        lvx_io(ctx)->close(lvx_io(ctx)->arg, fd);
+    return fd == -EBUSY;
+}
+
 void lvx_dev_close(struct lvx_ctx *ctx, struct lvx_dev *dev)
 {
     if (dev->fd < 0)

@@ -66,6 +66,9 @@ void lvx_dev_open_direct_many(struct lvx_ctx *ctx, struct lvx_dev **devs, unsign
                               int *results);
 /* Close many devices (those open), spread over a few threads; no ctx needed. */
 void lvx_dev_close_many(const struct lvx_dev_ops *io, struct lvx_dev **devs, unsigned count);
+/* A block device held exclusively by someone else (mounted, or opened with O_EXCL):
+ * an O_EXCL open refused with EBUSY.  Files are never held. */
+bool lvx_dev_held(struct lvx_ctx *ctx, const struct lvx_dev *dev);
 /* Clear O_DIRECT on an fd opened by lvx_dev_open_direct() (no-op otherwise). */
 void lvx_dev_end_direct(struct lvx_ctx *ctx, struct lvx_dev *dev);
 /* Fill io_min, io_opt, alignment_offset (sysfs) and logical_block_size (open device) once;

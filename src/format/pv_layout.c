@@ -96,7 +96,8 @@ int lvx_pv_layout_compute(struct lvx_ctx *ctx, const struct lvx_pv_layout_req *r
 
     uint64_t b = req->ba_size ? round_up(req->ba_size, a) : 0;
     if (b && a + f + b > req->dev_size)
-        return lvx_error(ctx, EINVAL, "bootloader area of %llu bytes does not fit on the %llu-byte device",
+        return lvx_error(ctx, EINVAL, "Bootloader area with data-aligned start must not exceed "
+                         "device size (%llu bytes on a %llu-byte device).",
                          (unsigned long long)b, (unsigned long long)req->dev_size);
     uint64_t data_start = a + f;
     if (req->mda_copies >= 1) {

@@ -9,7 +9,8 @@
  * written first, then hidden ones.  PVs are named pv<index>.  Segments other than
  * striped are written from their raw section, with start/count, area lists and LV
  * references refreshed from the model (so renamed LVs and renumbered PVs stay
- * right); RAID and snapshot segments lvx created (no raw section) from their typed
+ * right; a thin pool's transaction_id from the typed field); RAID, snapshot, thin-pool
+ * and thin segments lvx created (no raw section) from their typed
  * fields, as LVM2 writes them.  Linear in the size of the VG.
  */
 #include "format/vg_text.h"
@@ -271,10 +272,13 @@ static void refresh_refs(struct exporter *ex, struct lvx_cfg_node *sec, const st
     case LVX_SEG_THIN_POOL:
         set_ref(ex, sec, "metadata", seg->metadata_lv);
         set_ref(ex, sec, "pool", seg->data_lv);
+        if (seg->has_thin_ids)      /* lvx's thin commands move it on */
+            set_int(lvx_cfg_find(sec, "transaction_id"), (int64_t)seg->transaction_id);
         break;
     case LVX_SEG_THIN:
         set_ref(ex, sec, "thin_pool", seg->pool_lv);
         set_ref(ex, sec, "origin", seg->origin_lv);
+        set_ref(ex, sec, "external_origin", seg->external_lv);
         break;
     case LVX_SEG_SNAPSHOT:
         set_ref(ex, sec, "origin", seg->origin_lv);
@@ -370,6 +374,36 @@ static void export_new_snapshot(struct exporter *ex, struct lvx_cfg_node *sec,
     set_raw_hints(ex, sec, seg);
 }
 
+/* A thin-pool segment lvx created (no raw section): keys in LVM2's order. */
+static void export_new_thin_pool(struct exporter *ex, struct lvx_cfg_node *sec,
+                                 const struct lvx_seg *seg)
+{
+    add_seg_head(ex, sec, seg);
+    lvx_cfg_add_str(ex->pool, sec, "metadata", seg->metadata_lv->name);
+    lvx_cfg_add_str(ex->pool, sec, "pool", seg->data_lv->name);
+    lvx_cfg_add_int(ex->pool, sec, "transaction_id", (int64_t)seg->transaction_id);
+    lvx_cfg_add_int(ex->pool, sec, "chunk_size", seg->chunk_size);
+    lvx_cfg_add_str(ex->pool, sec, "discards", seg->discards ? seg->discards : "passdown");
+    if (seg->zero_new_blocks)
+        lvx_cfg_add_int(ex->pool, sec, "zero_new_blocks", 1);
+    set_raw_hints(ex, sec, seg);
+}
+
+/* A thin segment lvx created (no raw section). */
+static void export_new_thin(struct exporter *ex, struct lvx_cfg_node *sec,
+                            const struct lvx_seg *seg)
+{
+    add_seg_head(ex, sec, seg);
+    lvx_cfg_add_str(ex->pool, sec, "thin_pool", seg->pool_lv->name);
+    lvx_cfg_add_int(ex->pool, sec, "transaction_id", (int64_t)seg->transaction_id);
+    lvx_cfg_add_int(ex->pool, sec, "device_id", seg->device_id);
+    if (seg->external_lv)
+        lvx_cfg_add_str(ex->pool, sec, "external_origin", seg->external_lv->name);
+    if (seg->origin_lv)
+        lvx_cfg_add_str(ex->pool, sec, "origin", seg->origin_lv->name);
+    set_raw_hints(ex, sec, seg);
+}
+
 static void export_seg(struct exporter *ex, struct lvx_cfg_node *lvsec, const struct lvx_seg *seg,
                        unsigned number)
 {
@@ -382,6 +416,10 @@ static void export_seg(struct exporter *ex, struct lvx_cfg_node *lvsec, const st
         export_new_raid(ex, sec, seg);
     else if (seg->kind == LVX_SEG_SNAPSHOT)
         export_new_snapshot(ex, sec, seg);
+    else if (seg->kind == LVX_SEG_THIN_POOL)
+        export_new_thin_pool(ex, sec, seg);
+    else if (seg->kind == LVX_SEG_THIN)
+        export_new_thin(ex, sec, seg);
     else
         export_striped(ex, sec, seg);
 }

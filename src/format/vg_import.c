@@ -503,6 +503,25 @@ static int import_raid(struct importer *im, struct lvx_seg *seg,
     return import_raid_lv_list(im, seg, arr, "raids", what, true);
 }
 
+/* The typed thin fields (transaction/device ids, zeroing, discards); the section itself
+ * stays in seg->raw, so a value of the wrong kind is only left unset here. */
+static void import_thin_fields(struct importer *im, struct lvx_seg *seg,
+                               const struct lvx_cfg_node *sec)
+{
+    int64_t v = 0;
+    const struct lvx_cfg_node *n;
+    if (lvx_cfg_get_int(sec, "transaction_id", &v) == 0 && v >= 0) {
+        seg->transaction_id = (uint64_t)v;
+        seg->has_thin_ids = true;
+    }
+    if (lvx_cfg_get_int(sec, "device_id", &v) == 0 && v >= 0 && v <= UINT32_MAX)
+        seg->device_id = (uint32_t)v;
+    if (lvx_cfg_get_int(sec, "zero_new_blocks", &v) == 0)
+        seg->zero_new_blocks = v != 0;
+    if ((n = lvx_cfg_find(sec, "discards")) && n->kind == LVX_CFG_STRING)
+        seg->discards = lvx_pool_strdup(im->pool, n->str);
+}
+
 /* Pools and their users: data/metadata sub-LVs and named references. */
 static int import_pool_like(struct importer *im, struct lvx_seg *seg,
                             const struct lvx_cfg_node *sec, const char *what)
@@ -516,6 +535,7 @@ static int import_pool_like(struct importer *im, struct lvx_seg *seg,
             return -EINVAL;
         alloc_areas(im, seg, 1, false);
         seg->areas[0].lv = seg->data_lv;
+        import_thin_fields(im, seg, sec);
         return 0;
     case LVX_SEG_CACHE_POOL:
         if (get_lv_ref(im, sec, "data", what, true, &seg->data_lv) < 0 ||
@@ -526,8 +546,10 @@ static int import_pool_like(struct importer *im, struct lvx_seg *seg,
         return 0;
     case LVX_SEG_THIN:
         if (get_lv_ref(im, sec, "thin_pool", what, true, &seg->pool_lv) < 0 ||
-            get_lv_ref(im, sec, "origin", what, false, &seg->origin_lv) < 0)
+            get_lv_ref(im, sec, "origin", what, false, &seg->origin_lv) < 0 ||
+            get_lv_ref(im, sec, "external_origin", what, false, &seg->external_lv) < 0)
             return -EINVAL;
+        import_thin_fields(im, seg, sec);
         return 0;
     case LVX_SEG_CACHE:
         if (get_lv_ref(im, sec, "cache_pool", what, true, &seg->pool_lv) < 0 ||

@@ -129,6 +129,18 @@ bool lvx_map_lv_is_raid(const struct lvx_lv *lv);
 /* Its type is known and every sub-LV is activatable (lvx_map_check_activatable). */
 int lvx_map_check_raid_activatable(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool partial);
 
+/* Thin pools and thin LVs (map/thin.c).  The thin-pool line of a pool segment over the
+ * devices of its metadata and data sub-LVs ("maj:min"), and the thin line of a thin LV
+ * over its pool's -tpool device; each ends with '\n'. */
+int lvx_map_thin_pool_line(struct lvx_ctx *ctx, const struct lvx_seg *seg, uint32_t extent_size,
+                           const char *meta_dev, const char *data_dev, struct lvx_buf *out);
+int lvx_map_thin_line(const struct lvx_lv *thin, const char *pool_dev, struct lvx_buf *out);
+/* lv is a thin pool or a thin LV? */
+bool lvx_map_lv_is_thin_kind(const struct lvx_lv *lv);
+/* The pool's sub-LVs are activatable (lvx_map_check_activatable), a thin LV has one
+ * thin segment and no external origin. */
+int lvx_map_check_thin_activatable(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool partial);
+
 /* The targets (map/linear.c, map/striped.c, map/fill.c). */
 extern const struct lvx_map_target lvx_map_linear;
 extern const struct lvx_map_target lvx_map_striped;

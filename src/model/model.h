@@ -193,6 +193,12 @@ struct lvx_seg {
     struct lvx_lv *cow_lv;         /* snapshot cow_store (or merging_store) */
     struct lvx_lv *metadata_lv;    /* thin-pool / cache-pool metadata LV */
     struct lvx_lv *data_lv;        /* thin-pool "pool" / cache-pool data LV */
+    struct lvx_lv *external_lv;    /* thin: external_origin, or NULL */
+    uint64_t transaction_id;       /* thin-pool / thin: "transaction_id" (has_thin_ids) */
+    uint32_t device_id;            /* thin: "device_id" */
+    bool has_thin_ids;             /* thin-pool / thin: transaction_id (and device_id) read or set */
+    bool zero_new_blocks;          /* thin-pool: "zero_new_blocks = 1" */
+    const char *discards;          /* thin-pool: "passdown", "nopassdown", "ignore"; NULL if absent */
     struct lvx_strlist tags;
     struct lvx_cfg_node *raw;      /* kind != STRIPED read from metadata: the parsed section, exported
                                       as is; NULL for RAID/SNAPSHOT segments lvx made (the exporter

@@ -164,8 +164,10 @@ static int parse_columns_into(struct lvx_ctx *ctx, struct lvx_pool *pool,
         char mode = '=';
         const char *p = arg, *stop = arg + arglen;
         arg = eol ? eol + 1 : stop;
-        if (p < stop && (*p == '+' || *p == '-' || *p == '#'))
-            mode = *p == '-' ? '-' : '+';   /* '#' (compaction) is not done: shown */
+        if (p < stop && *p == '#')
+            continue;                       /* columns to compact (lvx_report_compact_spec) */
+        if (p < stop && (*p == '+' || *p == '-'))
+            mode = *p;
         if (mode != '=')
             p++;
         else
@@ -184,6 +186,22 @@ static int parse_columns_into(struct lvx_ctx *ctx, struct lvx_pool *pool,
         }
     }
     return 0;
+}
+
+const char *lvx_report_compact_spec(struct lvx_pool *pool, const char *spec)
+{
+    const char *last = NULL;
+    size_t len = 0;
+    for (const char *arg = spec; arg && *arg;) {
+        const char *eol = strchr(arg, '\n');
+        size_t n = eol ? (size_t)(eol - arg) : strlen(arg);
+        if (n && *arg == '#') {
+            last = arg + 1;
+            len = n - 1;
+        }
+        arg = eol ? eol + 1 : arg + n;
+    }
+    return last ? lvx_pool_strndup(pool, last, len) : NULL;
 }
 
 int lvx_report_parse_columns(struct lvx_ctx *ctx, struct lvx_pool *pool, enum lvx_report_kind kind,

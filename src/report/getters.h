@@ -23,6 +23,8 @@ LVX_RGETTER(lv_allocation_policy);
 LVX_RGETTER(lv_ancestors);
 LVX_RGETTER(lv_attr);
 LVX_RGETTER(snap_percent);
+LVX_RGETTER(data_percent);
+LVX_RGETTER(metadata_percent);
 LVX_RGETTER(lv_autoactivation);
 LVX_RGETTER(lv_count);
 LVX_RGETTER(lv_descendants);

@@ -22,6 +22,7 @@
 
 #include "map/map.h"
 #include "model/raid.h"
+#include "model/thin.h"
 
 #include "activate/activate.h"
 
@@ -239,6 +240,39 @@ LVX_RGETTER(snap_percent)
     else
         p = make_percent(k->snap_used, k->snap_total);
     percent_value(rc, v, p);
+}
+
+/* data_percent: a COW LV's snap_percent; a thin pool's used data blocks, a thin LV's
+ * mapped sectors (dm-thin status) against its size; blank when inactive. */
+LVX_RGETTER(data_percent)
+{
+    const struct lvx_lv *lv = row->lv;
+    bool pool = lv && lvx_lv_is_thin_pool(lv), thin = lv && lvx_lv_is_thin(lv);
+    if (!pool && !thin) {
+        lvx_rget_snap_percent(rc, row, v);
+        return;
+    }
+    const struct lvx_lv_kstate *k = kstate_of(rc, row);
+    if (!k || !k->active || (pool && !k->thin_pool) || (thin && !k->thin)) {
+        lvx_rval_blank(v, LVX_FT_PERCENT);
+        return;
+    }
+    if (pool)
+        percent_value(rc, v, make_percent(k->data_used, k->data_total));
+    else
+        percent_value(rc, v, make_percent(k->thin_mapped,
+                                          lv->le_count * (uint64_t)lv->vg->extent_size));
+}
+
+/* metadata_percent: a thin pool's used metadata blocks; blank otherwise. */
+LVX_RGETTER(metadata_percent)
+{
+    const struct lvx_lv *lv = row->lv;
+    const struct lvx_lv_kstate *k = lv && lvx_lv_is_thin_pool(lv) ? kstate_of(rc, row) : NULL;
+    if (!k || !k->active || !k->thin_pool)
+        lvx_rval_blank(v, LVX_FT_PERCENT);
+    else
+        percent_value(rc, v, make_percent(k->meta_used, k->meta_total));
 }
 
 /* --- RAID status ---------------------------------------------------------------- */

@@ -247,6 +247,8 @@ static const char *role_csv(const struct lvx_rrow *row)
         return "public,snapshot,thinsnapshot";
     if (r->snapshots)
         return "public,origin,thickorigin";
+    if (r->thin_snapshots > 1)
+        return "public,origin,thinorigin,multithinorigin";
     if (r->thin_snapshots)
         return "public,origin,thinorigin";
     return r->visible ? "public" : "private";

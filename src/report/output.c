@@ -141,6 +141,8 @@ static void render_columns(struct lvx_buf *out, const struct lvx_rout *ro)
                 lvx_buf_puts(out, h);
             }
         }
+        if (ro->header_tail_sep && ro->ncols)
+            lvx_buf_puts(out, separator(o));
         lvx_buf_putc(out, '\n');
     }
     for (unsigned r = 0; r < ro->nrows; r++) {

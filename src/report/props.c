@@ -105,14 +105,35 @@ static const struct lvx_cfg_node *raw_find(const struct lvx_seg *seg, const char
     return NULL;
 }
 
+/* The thin keys come from the typed fields (set by the importer, or by lvx's thin
+ * commands for segments they made or changed). */
+static bool thin_kind(const struct lvx_seg *seg)
+{
+    return seg->kind == LVX_SEG_THIN_POOL || seg->kind == LVX_SEG_THIN;
+}
+
 const char *lvx_report_seg_raw_str(const struct lvx_seg *seg, const char *key)
 {
+    if (thin_kind(seg) && !strcmp(key, "discards"))
+        return seg->kind == LVX_SEG_THIN_POOL ? seg->discards : NULL;
     const struct lvx_cfg_node *n = raw_find(seg, key);
     return n && n->kind == LVX_CFG_STRING ? n->str : NULL;
 }
 
 bool lvx_report_seg_raw_int(const struct lvx_seg *seg, const char *key, int64_t *out)
 {
+    if (thin_kind(seg) && !strcmp(key, "transaction_id")) {
+        *out = (int64_t)seg->transaction_id;
+        return seg->has_thin_ids;
+    }
+    if (seg->kind == LVX_SEG_THIN && !strcmp(key, "device_id")) {
+        *out = seg->device_id;
+        return seg->has_thin_ids;
+    }
+    if (seg->kind == LVX_SEG_THIN_POOL && !strcmp(key, "zero_new_blocks")) {
+        *out = seg->zero_new_blocks;
+        return seg->zero_new_blocks;
+    }
     const struct lvx_cfg_node *n = raw_find(seg, key);
     if (!n || n->kind != LVX_CFG_INT)
         return false;

@@ -171,6 +171,45 @@ static int prepare(struct lvx_ctx *ctx, struct lvx_pool *pool, enum lvx_report_k
     return 0;
 }
 
+/* LVM2's compaction: the columns asked for (-o#a,b, report/compact_output_cols, or all
+ * with report/compact_output) that are blank in every row are left out.  Without rows
+ * nothing is left out. */
+static int compact_columns(struct lvx_ctx *ctx, struct lvx_pool *pool,
+                           const struct lvx_report_opts *opts, enum lvx_report_kind kind,
+                           struct prepared *p, bool *tail)
+{
+    *tail = false;
+    const char *spec = lvx_report_compact_spec(pool, opts->fields);
+    if (!spec)
+        spec = opts->compact;
+    if (!p->nrows || (!spec && !opts->compact_all))
+        return 0;
+    struct lvx_collist want = { 0 };
+    if (spec && !opts->compact_all) {
+        int r = lvx_report_parse_columns(ctx, pool, kind, "", spec, &want);
+        if (r < 0)
+            return r;
+    }
+    unsigned kept = 0;
+    for (unsigned c = 0; c < p->cols.n; c++) {
+        bool asked = opts->compact_all;
+        for (unsigned i = 0; i < want.n && !asked; i++)
+            asked = want.f[i] == p->cols.f[c];
+        bool blank = asked;
+        for (unsigned r = 0; r < p->nrows && blank; r++)
+            blank = !p->rows[r]->cells[c][0];
+        *tail = blank;
+        if (blank)
+            continue;
+        p->cols.f[kept] = p->cols.f[c];
+        for (unsigned r = 0; r < p->nrows; r++)
+            p->rows[r]->cells[kept] = p->rows[r]->cells[c];
+        kept++;
+    }
+    p->cols.n = kept;
+    return 0;
+}
+
 static int run_report(struct lvx_ctx *ctx, struct lvx_pool *pool, enum lvx_report_kind base,
                       const struct lvx_report_opts *opts, struct lvx_vg *const *vgs,
                       unsigned vg_count, struct lvx_pv *const *orphans, unsigned orphan_count,
@@ -184,9 +223,12 @@ static int run_report(struct lvx_ctx *ctx, struct lvx_pool *pool, enum lvx_repor
     if (r < 0)
         return r;
     render_cells(&p.rc, p.rows, p.nrows, &p.cols, units, opts->unit_bytes, opts->nosuffix);
+    bool tail;
+    if ((r = compact_columns(ctx, pool, opts, p.kind, &p, &tail)) < 0)
+        return r;
     /* JSON names the report after the command asked for (lvs -o seg_size stays "lv") */
     struct lvx_rout ro = { opts, kind_name(base), p.cols.f, p.cols.n, p.rows, p.nrows,
-                           opts->unbuffered && !opts->sort };
+                           opts->unbuffered && !opts->sort, tail };
     lvx_report_render(out, &ro);
     return 0;
 }

@@ -49,6 +49,10 @@ struct lvx_report_opts {
                                 order, not sorted) and each row is only as wide as it needs */
     const char *default_fields; /* NULL: the report's own default columns; fullreport: */
     const char *default_sort;   /*  LVM2's *_cols_full / *_sort_full */
+    bool compact_all;        /* report/compact_output: columns blank in every row go */
+    const char *compact;     /* columns dropped when blank in every row: the last -o#a,b
+                                (set from opts.fields by lvx_report) or report/
+                                compact_output_cols; NULL none */
     bool json_section;       /* json: only this report's `"vg": [...]` part (fullreport
                                 puts the parts of a VG together) */
     /* Kernel state of an LV from an activation backend (activate/activate.h), or NULL:

@@ -182,6 +182,8 @@ unsigned lvx_report_kind_obj(enum lvx_report_kind kind);
 /* dflt: the columns / sort keys before spec (NULL: the report's own defaults) */
 int lvx_report_parse_columns(struct lvx_ctx *ctx, struct lvx_pool *pool, enum lvx_report_kind kind,
                              const char *dflt, const char *spec, struct lvx_collist *out);
+/* The fields of the last "-o#a,b" argument of spec (one per line), or NULL. */
+const char *lvx_report_compact_spec(struct lvx_pool *pool, const char *spec);
 int lvx_report_parse_sort(struct lvx_ctx *ctx, struct lvx_pool *pool, enum lvx_report_kind kind,
                           const char *dflt, const char *spec, struct lvx_collist *out);
 
@@ -201,6 +203,8 @@ struct lvx_rout {
     unsigned nrows;
     bool progressive;                   /* --unbuffered: widths of each row its own,
                                            the headings take those of the first row */
+    bool header_tail_sep;               /* the last column was compacted away: LVM2 still
+                                           ends the heading line with a separator */
 };
 void lvx_report_render(struct lvx_buf *out, const struct lvx_rout *ro);
 

@@ -401,7 +401,8 @@ static bool list_match(const struct lvx_sel *c, const struct lvx_strlist *have)
         found += list_has(have, c->items.v[i]);
     switch (c->mode) {
     case LIST_ANY: return found > 0;
-    case LIST_SUBSET: return found == c->items.n;
+    case LIST_SUBSET:     /* "{}" (no item) matches the empty list only, as LVM2 */
+        return c->items.n ? found == c->items.n : have->n == 0;
     case LIST_STRICT: {
         unsigned distinct = 0;
         for (unsigned i = 0; i < have->n; i++)

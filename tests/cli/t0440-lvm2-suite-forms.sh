@@ -9,7 +9,7 @@
 #   implicit pvcreate's options (--zero, --labelsector, --pvmetadatacopies,
 #   --metadatasize, --dataalignment[offset], --metadataignore); lvm.conf
 #   metadata/pvmetadatasize; --dataalignment 1e (exit 3); "Metadata area size too
-#   small"; vgreduce --all of the last PV (exit 5);
+#   small"; pvs -a (byte-identical to LVM2's); vgreduce --all of the last PV (exit 5);
 #   lvcreate --type foo (exit 3), -My --minor N (FIXED_MINOR, major/minor as LVM2
 #   records them), -My without --minor, -Mn --minor, --minor out of range (exit 5);
 #   lvextend LV PV without a size (all free extents of PV).
@@ -92,6 +92,19 @@ test_eq "vgextend VG ORPHAN-PV NEW-DEVICE" "$rc" 0
 test_eq "... warns about nothing" "$(grep -c WARNING "$SCRATCH/lvx.err")" 0
 lvx vgremove -f t0440x >/dev/null 2>&1
 
+# -------------------------------------------------------------- pvs -a
+wipe
+lvm2 pvcreate "${D[0]}" >/dev/null 2>&1
+test_eq "pvs -a: non-PV devices listed as LVM2 does" "$(lvx pvs -a 2>/dev/null)" "$(lvm2 pvs -a 2>/dev/null)"
+test_eq "pvs -a -o +pv_uuid,dev_size,pe_start,pv_mda_count --reportformat json: as LVM2" \
+    "$(lvx pvs -a -o +pv_uuid,dev_size,pe_start,pv_mda_count --reportformat json 2>/dev/null)" \
+    "$(lvm2 pvs -a -o +pv_uuid,dev_size,pe_start,pv_mda_count --reportformat json 2>/dev/null)"
+lvm2 vgcreate t0440a "${D[0]}" "${D[1]}" >/dev/null 2>&1
+test_eq "pvs -a with a VG: as LVM2" "$(lvx pvs -a -o +dev_size 2>/dev/null)" "$(lvm2 pvs -a -o +dev_size 2>/dev/null)"
+test_eq "pvs -a -S pv_fmt=\"\": the non-PV devices, as LVM2" \
+    "$(lvx pvs -a -S 'pv_fmt=""' 2>/dev/null)" "$(lvm2 pvs -a -S 'pv_fmt=""' 2>/dev/null)"
+lvm2 vgremove -f t0440a >/dev/null 2>&1
+
 # -------------------------------------------------------------- lvcreate forms
 wipe
 lvm2 vgcreate t0440l "${D[0]}" "${D[1]}" >/dev/null 2>&1
@@ -121,4 +134,94 @@ test_ok "... 'successfully resized'" grep -q "Logical volume t0440e/lv successfu
 test_eq "... the PV has no free extent left (LVM2 reads it)" "$(field lvm2 pv_free "${D[0]}")" "0"
 same_rc "lvextend LV (neither size nor PV)" 3 lvextend t0440e/lv
 lvm2 vgremove -f t0440e >/dev/null 2>&1
+
+# PV arguments as @tag (shell/lvcreate-pvtags): the VG's PVs with the tag
+for t in lvm2 lvx; do
+    wipe
+    lvm2 vgcreate t0440g "${D[0]}" "${D[1]}" "${D[2]}" >/dev/null 2>&1
+    lvm2 pvchange --addtag fast "${D[0]}" "${D[2]}" >/dev/null 2>&1
+    test_eq "$t lvcreate -l2 -i2 VG @fast" "$(run_tool "$t" lvcreate -an -Zn -l2 -i2 -n s t0440g @fast)" 0
+    eval "devs_$t=\$(lvm2 lvs --noheadings -o devices t0440g/s 2>/dev/null | tr -d ' ')"
+    test_eq "$t lvcreate -l3 -i3 VG @fast (2 PVs tagged)" "$(run_tool "$t" lvcreate -an -Zn -l3 -i3 -n t t0440g @fast)" 5
+    test_eq "$t lvcreate -l1 VG @none (no PV tagged)" "$(run_tool "$t" lvcreate -an -Zn -l1 -n u t0440g @none)" 5
+    lvm2 vgremove -f t0440g >/dev/null 2>&1
+done
+# activation/read_only_volume_list (shell/tags): the LV is not zeroed, and says so
+wipe
+lvm2 vgcreate t0440r "${D[0]}" >/dev/null 2>&1
+pe=$(lvm2 pvs --noheadings --units b --nosuffix -o pe_start "${D[0]}" 2>/dev/null | tr -d ' ')
+dd if=/dev/urandom of="${D[0]}" bs=4096 seek=$((pe / 4096)) count=1 conv=fsync status=none
+head_sum() { dd if="${D[0]}" bs=4096 skip=$((pe / 4096)) count=1 status=none | md5sum; }
+before=$(head_sum)
+test_eq "lvx lvcreate --addtag RO with read_only_volume_list [\"@RO\"]" \
+    "$(run_tool lvx lvcreate -an -l1 -n ro --addtag RO t0440r --config 'activation/read_only_volume_list = [ "@RO" ]')" 0
+test_ok "... 'WARNING: Read-only activated logical volume t0440r/ro not zeroed.'" \
+    grep -q "Read-only activated logical volume t0440r/ro not zeroed" "$SCRATCH/lvx.err"
+test_eq "... the LV's first 4 KiB were left alone" "$(head_sum)" "$before"
+test_eq "lvx lvcreate with read_only_volume_list not matching" \
+    "$(run_tool lvx lvcreate -an -l1 -n rw t0440r --config 'activation/read_only_volume_list = [ "@RO", "t0440r/x", "other" ]')" 0
+test_eq "... no warning" "$(grep -c "not zeroed" "$SCRATCH/lvx.err")" 0
+lvm2 vgremove -f t0440r >/dev/null 2>&1
+
+# report compaction (shell/report-fields) and an empty subset selection (select-report)
+wipe
+lvm2 vgcreate t0440c "${D[0]}" "${D[1]}" >/dev/null 2>/dev/null
+lvm2 lvcreate -an -Zn -l1 -n tagged --addtag t1 t0440c >/dev/null 2>/dev/null
+lvm2 lvcreate -an -Zn -l1 -n plain t0440c >/dev/null 2>/dev/null
+for form in "-o pv_name,pv_exported,pv_tags -o#pv_tags" "-o pv_name,pv_tags,pv_exported -o#pv_tags,pv_exported" \
+            "-o pv_name,pv_tags -o#pv_name,pv_tags"; do
+    # shellcheck disable=SC2086
+    test_eq "pvs --nameprefixes $form: as LVM2" "$(lvx pvs --nameprefixes $form 2>/dev/null)" "$(lvm2 pvs --nameprefixes $form 2>/dev/null)"
+done
+test_eq "pvs with report/compact_output_cols=\"pv_tags\": as LVM2" \
+    "$(lvx pvs -o pv_name,pv_tags --config 'report/compact_output_cols="pv_tags"' 2>/dev/null)" \
+    "$(lvm2 pvs -o pv_name,pv_tags --config 'report/compact_output_cols="pv_tags"' 2>/dev/null)"
+test_eq "lvs with report/compact_output=1: as LVM2" \
+    "$(lvx lvs -o lv_name,lv_tags,origin t0440c --config 'report/compact_output=1' 2>/dev/null)" \
+    "$(lvm2 lvs -o lv_name,lv_tags,origin t0440c --config 'report/compact_output=1' 2>/dev/null)"
+for sel in 'tags={}' 'tags=[]' 'tags=""' 'tags={"t1"}'; do
+    test_eq "lvs -S '$sel': as LVM2" "$(lvx lvs --noheadings -o lv_name -S "$sel" t0440c 2>/dev/null)" \
+        "$(lvm2 lvs --noheadings -o lv_name -S "$sel" t0440c 2>/dev/null)"
+done
+test_eq "... 'tags={}' is the untagged LV" "$(lvx lvs --noheadings -o lv_name -S 'tags={}' t0440c 2>/dev/null | tr -d ' ')" plain
+lvm2 vgremove -f t0440c >/dev/null 2>&1
+
+# small forms: pvdisplay -a alone, an invalid global/units, -L+-N, a bootloader area
+# past the device end, lvextend -I above the extent size
+same_rc "pvdisplay -a (without -C)" 3 pvdisplay -a
+test_ok "... 'Incompatible options selected'" grep -q "Incompatible options selected" "$SCRATCH/lvx.err"
+same_rc "pvs with global/units \"<\"" 5 pvs --config 'global { units = "<" }'
+test_ok "... 'Unrecognised configuration setting for global/units: <'" \
+    grep -q "Unrecognised configuration setting for global/units: <" "$SCRATCH/lvx.err"
+wipe
+lvm2 vgcreate -s 1m t0440s "${D[0]}" "${D[1]}" >/dev/null 2>&1
+same_rc "lvcreate -L+-10" 3 lvcreate -an -L+-10 -n x t0440s
+test_ok "... 'Multiple sign symbols detected.'" grep -q "Multiple sign symbols detected." "$SCRATCH/lvx.err"
+lvm2 lvcreate -an -Zn -i2 -l2 -n st t0440s >/dev/null 2>&1
+test_eq "lvx lvextend -i2 -I2m (extent size 1m)" "$(run_tool lvx lvextend -l+2 -i2 -I2m t0440s/st)" 0
+test_ok "... 'Reducing stripe size 2.00 MiB to maximum, physical extent size 1.00 MiB.'" \
+    grep -q "Reducing stripe size 2.00 MiB to maximum, physical extent size 1.00 MiB." "$SCRATCH/lvx.out"
+lvm2 vgremove -f t0440s >/dev/null 2>&1
+wipe
+same_rc "pvcreate --bootloaderareasize past the device end" 5 pvcreate --bootloaderareasize 40m "${D[2]}"
+test_ok "... 'Bootloader area with data-aligned start must not exceed device size'" \
+    grep -q "Bootloader area with data-aligned start must not exceed device size" "$SCRATCH/lvx.err"
+
+# LVM_VG_NAME (shell/vg-name-from-env): the VG of lvcreate without one, of LV names
+wipe
+lvm2 vgcreate t0440v1 "${D[0]}" >/dev/null 2>&1
+lvm2 vgcreate t0440v2 "${D[1]}" >/dev/null 2>&1
+test_eq "LVM_VG_NAME=t0440v1 lvx lvcreate -n a -l1 (no VG)" "$(LVM_VG_NAME=t0440v1 run_tool lvx lvcreate -an -Zn -n a -l1)" 0
+lvm2 lvcreate -an -Zn -n b -l1 t0440v2 >/dev/null 2>&1
+test_eq "... LVM2 sees the LV in t0440v1" "$(lvm2 lvs --noheadings -o lv_name t0440v1 2>/dev/null | tr -d ' ')" a
+for args in "" "a" "t0440v1" "b" "t0440v2/b" "a t0440v2/b"; do
+    # shellcheck disable=SC2086
+    LVM_VG_NAME=t0440v1 same_rc "LVM_VG_NAME=t0440v1 lvs $args" \
+        "$(LVM_VG_NAME=t0440v1 run_tool lvm2 lvs --noheadings -o vg_name,lv_name $args)" lvs --noheadings -o vg_name,lv_name $args
+    test_eq "... same rows" "$(cat "$SCRATCH/lvx.out")" "$(cat "$SCRATCH/lvm2.out")"
+done
+lvm2 vgremove -f t0440v1 t0440v2 >/dev/null 2>&1
+
+test_eq "lvcreate VG @fast: the LV on the tagged PVs, as LVM2" "$devs_lvx" "$devs_lvm2"
+test_ok "... both tagged PVs used" grep -q "${D[2]}" <<<"$devs_lvx"
 done_testing

@@ -1,0 +1,510 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * activate/dm_thin.c - the device-mapper devices of thin pools and thin LVs, named,
+ * UUID'd and tabled as LVM2 2.03 builds them (lib/activate/dev_manager.c,
+ * lib/misc/lvm-string.c build_dm_uuid; docs/dm-formats.md §1, §9):
+ *
+ *   <vg>-<pool>_tmeta  uuid LVM-<vg><tmeta>-tmeta  the metadata LV's segments
+ *   <vg>-<pool>_tdata  uuid LVM-<vg><tdata>-tdata  the data LV's segments
+ *   a pool whose transaction_id is 0 ("new", no thin LV was ever made in it):
+ *   <vg>-<pool>        uuid LVM-<vg><pool>-tpool   thin-pool <tmeta> <tdata> ...
+ *   a used pool:
+ *   <vg>-<pool>-tpool  uuid LVM-<vg><pool>-tpool   thin-pool <tmeta> <tdata> ...
+ *   <vg>-<pool>        uuid LVM-<vg><pool>-pool    linear <tpool> 0, read-only
+ *                      (only while the pool LV itself is active)
+ *   <vg>-<thin>        uuid LVM-<vg><thin>         thin <tpool> <device_id>
+ *
+ * When a new pool becomes used, its live thin-pool device is renamed to <pool>-tpool
+ * (its UUID stays), as LVM2 does.  A thin LV brings up its pool's -tpool stack; the
+ * stack goes when neither the pool LV nor any of its thin LVs is active.
+ *
+ * Messages (create_thin, create_snap, delete) go to the thin-pool device after it is
+ * loaded, then set_transaction_id; before them the kernel's transaction id must be the
+ * metadata's minus the number of messages (LVM2's check).  A thin origin that is
+ * active is suspended around create_snap.
+ *
+ * Before a thin-pool device is made, thin_check runs on its metadata as LVM2 runs it
+ * (global/thin_check_executable and _options; skipped for a new, zeroed pool).
+ *
+ * Status: "<tid> <used meta>/<total meta> <used data>/<total data> ..." of the pool,
+ * "<mapped sectors> <highest>" of a thin LV (dm-thin.c pool_status/thin_status).
+ */
+#include "activate/dm_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "config/config.h"
+
+#include "map/map.h"
+#include "model/thin.h"
+#include "nodes/dm_nodes.h"
+
+static const char *link_of(const struct lvx_lv *lv)
+{
+    return (lv->status & LVX_LV_VISIBLE) ? lv->name : NULL;
+}
+
+/* ids of lv's device with a UUID suffix but no name layer (tmeta, tdata, a new pool) */
+static int ids_suffixed(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char *suffix,
+                        struct lvx_dm_ids *ids)
+{
+    int rc = lvx_dm_ids_of(ctx, lv, NULL, ids);
+    if (rc == 0 && suffix) {
+        size_t len = strlen(ids->uuid);
+        snprintf(ids->uuid + len, sizeof(ids->uuid) - len, "-%s", suffix);
+    }
+    return rc;
+}
+
+static bool pool_used(const struct lvx_lv *pool)
+{
+    const struct lvx_seg *s = lvx_lv_thin_pool_seg(pool);
+    return s && s->transaction_id != 0;
+}
+
+/* The ids of the pool's thin-pool device (name by the pool's state) and of its top. */
+static int tpool_ids(struct lvx_ctx *ctx, const struct lvx_lv *pool, struct lvx_dm_ids *tp)
+{
+    int rc = pool_used(pool) ? lvx_dm_ids_of(ctx, pool, "tpool", tp)
+                             : ids_suffixed(ctx, pool, "tpool", tp);
+    return rc;
+}
+
+static bool exists_as(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_dm_ids *ids,
+                      struct lvx_dm_info *info)
+{
+    return lvx_dm_info(ctx, dm, ids->name, info) == 0 && info->exists &&
+           strcmp(info->uuid, ids->uuid) == 0;
+}
+
+static void devno(const struct lvx_dm_info *info, char *out, size_t size)
+{
+    snprintf(out, size, "%u:%u", info->major, info->minor);
+}
+
+static int run_thin_check(struct lvx_ctx *ctx, const struct lvx_lv *pool, const char *meta_dm);
+
+/* Bring up tmeta, tdata and the thin-pool device; its "maj:min" in dev. */
+static int pool_up(struct lvx_ctx *ctx, struct lvx_dm_run *r, const struct lvx_lv *pool,
+                   bool partial, char *dev, size_t size)
+{
+    const struct lvx_seg *ps = lvx_lv_thin_pool_seg(pool);
+    struct lvx_dm_ids meta, data, tp;
+    struct lvx_dm_info info;
+    struct lvx_buf t = LVX_BUF_INIT;
+    char mdev[32], ddev[32];
+    int rc;
+    if ((rc = ids_suffixed(ctx, ps->metadata_lv, "tmeta", &meta)) < 0 ||
+        (rc = ids_suffixed(ctx, ps->data_lv, "tdata", &data)) < 0 ||
+        (rc = tpool_ids(ctx, pool, &tp)) < 0)
+        return rc;
+    if ((rc = lvx_activation_dm_table(ctx, ps->metadata_lv, partial, &t)) < 0 ||
+        (rc = lvx_dm_put_table(ctx, r, &meta, lvx_buf_str(&t), false, &info)) < 0 ||
+        (rc = lvx_dm_nodes_add(ctx, meta.name, info.major, info.minor, NULL, NULL)) < 0)
+        goto out;
+    devno(&info, mdev, sizeof(mdev));
+    lvx_buf_reset(&t);
+    if ((rc = lvx_activation_dm_table(ctx, ps->data_lv, partial, &t)) < 0 ||
+        (rc = lvx_dm_put_table(ctx, r, &data, lvx_buf_str(&t), false, &info)) < 0 ||
+        (rc = lvx_dm_nodes_add(ctx, data.name, info.major, info.minor, NULL, NULL)) < 0)
+        goto out;
+    devno(&info, ddev, sizeof(ddev));
+    /* a pool that was new when activated and is used now: its device is renamed */
+    if (pool_used(pool)) {
+        struct lvx_dm_ids top;
+        if ((rc = lvx_dm_ids_of(ctx, pool, NULL, &top)) < 0)
+            goto out;
+        if (lvx_dm_info(ctx, &r->dm, top.name, &info) == 0 && info.exists &&
+            !strcmp(info.uuid, tp.uuid)) {
+            if ((rc = lvx_dm_rename(ctx, &r->dm, top.name, tp.name)) < 0)
+                goto out;
+            lvx_dm_nodes_remove(top.name, pool->vg->name, link_of(pool));
+        }
+    }
+    lvx_buf_reset(&t);
+    /* a thin-pool device about to be made: its metadata is checked first, as LVM2 */
+    if (lvx_dm_info(ctx, &r->dm, tp.name, &info) == 0 && !info.exists &&
+        (rc = run_thin_check(ctx, pool, meta.name)) < 0)
+        goto out;
+    if ((rc = lvx_map_thin_pool_line(ctx, ps, pool->vg->extent_size, mdev, ddev, &t)) < 0 ||
+        (rc = lvx_dm_put_table(ctx, r, &tp, lvx_buf_str(&t), false, &info)) < 0)
+        goto out;
+    if (pool_used(pool))
+        rc = lvx_dm_nodes_add(ctx, tp.name, info.major, info.minor, NULL, NULL);
+    else
+        rc = lvx_dm_nodes_add(ctx, tp.name, info.major, info.minor, pool->vg->name,
+                              link_of(pool));
+    devno(&info, dev, size);
+out:
+    lvx_buf_free(&t);
+    return rc;
+}
+
+/* LVM2's check before a pool's thin-pool table is loaded (dev_manager.c
+ * _pool_callback): global/thin_check_executable (default /usr/sbin/thin_check, "" =
+ * none) with global/thin_check_options (default "-q") on the metadata device, unless
+ * its first 64 bytes are zero (a new pool: the kernel formats it).  A failure refuses
+ * the activation, as LVM2 ("Manual repair required"). */
+static int run_thin_check(struct lvx_ctx *ctx, const struct lvx_lv *pool, const char *meta_dm)
+{
+    char path[LVX_DM_NAME_MAX + 32], head[64];
+    snprintf(path, sizeof(path), "/dev/mapper/%s", meta_dm);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return lvx_error(ctx, errno, "Cannot open %s to check the pool metadata: %s", path,
+                         strerror(errno));
+    ssize_t n = pread(fd, head, sizeof(head), 0);
+    close(fd);
+    bool zero = n == (ssize_t)sizeof(head);
+    for (ssize_t i = 0; zero && i < n; i++)
+        zero = head[i] == 0;
+    if (zero)
+        return 0;
+    struct lvx_config *cfg = NULL;
+    const char *argv[18];
+    unsigned argc = 0;
+    int rc = 0;
+    if (lvx_config_load(ctx, &cfg) < 0)
+        return -EINVAL;
+    const char *exe = lvx_config_str(cfg, "global/thin_check_executable", "/usr/sbin/thin_check");
+    if (!exe || !*exe)
+        goto out;
+    argv[argc++] = exe;
+    const struct lvx_cfg_node *opts = lvx_config_node(cfg, "global/thin_check_options");
+    if (opts && opts->kind == LVX_CFG_ARRAY) {
+        for (const struct lvx_cfg_node *o = opts->child; o && argc < 16; o = o->next)
+            if (o->kind == LVX_CFG_STRING)
+                argv[argc++] = o->str;
+    } else if (opts && opts->kind == LVX_CFG_STRING) {
+        argv[argc++] = opts->str;
+    } else {
+        argv[argc++] = "-q";
+    }
+    argv[argc++] = path;
+    argv[argc] = NULL;
+    pid_t pid = fork();
+    if (pid < 0) {
+        rc = lvx_error(ctx, errno, "Cannot run %s: %s", exe, strerror(errno));
+        goto out;
+    }
+    if (pid == 0) {
+        int null = open("/dev/null", O_RDWR);
+        if (null >= 0) {
+            dup2(null, 0);
+            dup2(null, 1);
+            dup2(null, 2);
+        }
+        execv(exe, (char *const *)argv);
+        _exit(127);
+    }
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+        rc = lvx_error(ctx, EIO, "Check of pool %s/%s failed (status:%d). Manual repair required!",
+                       pool->vg->name, pool->name, WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+out:
+    lvx_config_free(cfg);
+    return rc;
+}
+
+/* "<start> <len> thin-pool <tid> <um>/<tm> <ud>/<td> ..." of the thin-pool device */
+static int pool_status(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name,
+                       struct lvx_lv_kstate *out)
+{
+    struct lvx_buf st = LVX_BUF_INIT;
+    int rc = lvx_dm_table(ctx, dm, name, true, &st);
+    unsigned long long s, l, tid, um, tm, ud, td;
+    if (rc == 0 && sscanf(lvx_buf_str(&st), "%llu %llu thin-pool %llu %llu/%llu %llu/%llu", &s,
+                          &l, &tid, &um, &tm, &ud, &td) == 7) {
+        out->thin_pool = true;
+        out->pool_tid = tid;
+        out->meta_used = um;
+        out->meta_total = tm;
+        out->data_used = ud;
+        out->data_total = td;
+    }
+    lvx_buf_free(&st);
+    return rc;
+}
+
+static int check_tid(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *pool,
+                     const char *tpname, uint64_t want)
+{
+    struct lvx_lv_kstate ks;
+    memset(&ks, 0, sizeof(ks));
+    int rc = pool_status(ctx, dm, tpname, &ks);
+    if (rc < 0)
+        return rc;
+    if (!ks.thin_pool)
+        return lvx_error(ctx, EIO, "Cannot read the status of thin pool %s.", tpname);
+    if (ks.pool_tid != want)
+        return lvx_error(ctx, EINVAL, "Thin pool %s transaction_id is %" PRIu64 ", while "
+                         "expected %" PRIu64 ".", tpname, ks.pool_tid, want);
+    return 0;
+}
+
+/* Is any thin LV of pool active (other than except)? */
+static bool thins_active(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *pool,
+                         const struct lvx_lv *except)
+{
+    const struct lvx_vg *vg = pool->vg;
+    struct lvx_dm_ids ids;
+    struct lvx_dm_info info;
+    for (unsigned i = 0; i < vg->lv_count; i++) {
+        const struct lvx_seg *s = lvx_lv_thin_seg(vg->lvs[i]);
+        if (!s || s->pool_lv != pool || vg->lvs[i] == except)
+            continue;
+        if (lvx_dm_ids_of(ctx, vg->lvs[i], NULL, &ids) == 0 && exists_as(ctx, dm, &ids, &info))
+            return true;
+    }
+    lvx_error_clear(ctx);
+    return false;
+}
+
+/* The used pool's own device (linear over -tpool, read-only) is active? */
+static bool pool_top_active(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *pool)
+{
+    struct lvx_dm_ids top;
+    struct lvx_dm_info info;
+    return ids_suffixed(ctx, pool, "pool", &top) == 0 && exists_as(ctx, dm, &top, &info);
+}
+
+/* Take the pool's stack down (thin-pool device, tdata, tmeta) when nothing uses it. */
+static int pool_down(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *pool,
+                     const struct lvx_lv *except)
+{
+    const struct lvx_seg *ps = lvx_lv_thin_pool_seg(pool);
+    struct lvx_dm_ids tp, meta, data, top;
+    int rc;
+    if (thins_active(ctx, dm, pool, except) || pool_top_active(ctx, dm, pool))
+        return 0;
+    if ((rc = tpool_ids(ctx, pool, &tp)) < 0 ||
+        (rc = ids_suffixed(ctx, ps->metadata_lv, "tmeta", &meta)) < 0 ||
+        (rc = ids_suffixed(ctx, ps->data_lv, "tdata", &data)) < 0 ||
+        (rc = lvx_dm_ids_of(ctx, pool, "tpool", &top)) < 0)
+        return rc;
+    if (!pool_used(pool))
+        rc = lvx_dm_remove_one(ctx, dm, &tp, pool, false);
+    else
+        rc = lvx_dm_remove_one(ctx, dm, &tp, NULL, false);
+    if (rc == 0)
+        rc = lvx_dm_remove_one(ctx, dm, &data, NULL, false);
+    if (rc == 0)
+        rc = lvx_dm_remove_one(ctx, dm, &meta, NULL, false);
+    return rc;
+}
+
+static int activate_pool(struct lvx_ctx *ctx, struct lvx_dm_run *r, const struct lvx_lv *pool,
+                         const struct lvx_activate_opts *opts)
+{
+    char dev[32];
+    struct lvx_dm_ids top;
+    struct lvx_dm_info info;
+    struct lvx_buf t = LVX_BUF_INIT;
+    int rc = pool_up(ctx, r, pool, opts && opts->partial, dev, sizeof(dev));
+    if (rc < 0 || !pool_used(pool))
+        return rc;
+    if ((rc = check_tid(ctx, &r->dm, pool, lvx_dm_ids_of(ctx, pool, "tpool", &top) == 0
+                                               ? top.name : "?",
+                        lvx_lv_thin_pool_seg(pool)->transaction_id)) < 0 ||
+        (rc = ids_suffixed(ctx, pool, "pool", &top)) < 0)
+        return rc;
+    lvx_buf_printf(&t, "0 %" PRIu64 " linear %s 0\n",
+                   pool->le_count * (uint64_t)pool->vg->extent_size, dev);
+    if ((rc = lvx_dm_put_table(ctx, r, &top, lvx_buf_str(&t), true, &info)) == 0)
+        rc = lvx_dm_nodes_add(ctx, top.name, info.major, info.minor, pool->vg->name,
+                              link_of(pool));
+    lvx_buf_free(&t);
+    return rc;
+}
+
+static int activate_thin(struct lvx_ctx *ctx, struct lvx_dm_run *r, const struct lvx_lv *thin,
+                         const struct lvx_activate_opts *opts)
+{
+    const struct lvx_lv *pool = lvx_lv_thin_seg(thin)->pool_lv;
+    char dev[32];
+    struct lvx_dm_ids ids, tp;
+    struct lvx_dm_info info;
+    struct lvx_buf t = LVX_BUF_INIT;
+    int rc;
+    if (!pool_used(pool))
+        return lvx_error(ctx, EINVAL, "Thin pool %s/%s of %s has transaction_id 0.",
+                         pool->vg->name, pool->name, thin->name);
+    if ((rc = pool_up(ctx, r, pool, opts && opts->partial, dev, sizeof(dev))) < 0 ||
+        (rc = tpool_ids(ctx, pool, &tp)) < 0 ||
+        (rc = check_tid(ctx, &r->dm, pool, tp.name,
+                        lvx_lv_thin_pool_seg(pool)->transaction_id)) < 0 ||
+        (rc = lvx_dm_ids_of(ctx, thin, NULL, &ids)) < 0)
+        return rc;
+    lvx_map_thin_line(thin, dev, &t);
+    if ((rc = lvx_dm_put_table(ctx, r, &ids, lvx_buf_str(&t),
+                               lvx_activation_read_only(thin, opts), &info)) == 0)
+        rc = lvx_dm_nodes_add(ctx, ids.name, info.major, info.minor, thin->vg->name,
+                              link_of(thin));
+    lvx_buf_free(&t);
+    return rc;
+}
+
+int lvx_dm_thin_activate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
+                         const struct lvx_activate_opts *opts)
+{
+    struct lvx_dm_run *r = calloc(1, sizeof(*r));
+    if (!r)
+        abort();
+    int rc = lvx_dm_open(ctx, &r->dm);
+    if (rc == 0) {
+        rc = lvx_lv_is_thin(lv) ? activate_thin(ctx, r, lv, opts) : activate_pool(ctx, r, lv, opts);
+        if (rc < 0)
+            lvx_dm_run_undo(ctx, r);
+        lvx_dm_close(&r->dm);
+    }
+    free(r);
+    return rc;
+}
+
+int lvx_dm_thin_deactivate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
+                           const struct lvx_activate_opts *opts)
+{
+    struct lvx_dm dm;
+    struct lvx_dm_ids ids;
+    bool force = opts && opts->force;
+    int rc = lvx_dm_open(ctx, &dm);
+    if (rc < 0)
+        return rc;
+    const struct lvx_lv *pool = lv;
+    if (lvx_lv_is_thin(lv)) {
+        pool = lvx_lv_thin_seg(lv)->pool_lv;
+        if ((rc = lvx_dm_ids_of(ctx, lv, NULL, &ids)) == 0)
+            rc = lvx_dm_remove_one(ctx, &dm, &ids, lv, force);
+        if (rc == 0)
+            rc = pool_down(ctx, &dm, pool, lv);
+    } else if (pool_used(lv)) {
+        if ((rc = ids_suffixed(ctx, lv, "pool", &ids)) == 0)
+            rc = lvx_dm_remove_one(ctx, &dm, &ids, lv, force);
+        if (rc == 0)
+            rc = pool_down(ctx, &dm, lv, NULL);
+    } else {
+        rc = pool_down(ctx, &dm, lv, NULL);
+    }
+    lvx_dm_close(&dm);
+    return rc;
+}
+
+int lvx_dm_thin_message(struct lvx_ctx *ctx, const struct lvx_lv *pool, const char *const *msgs,
+                        unsigned n, const struct lvx_lv *suspend)
+{
+    const struct lvx_seg *ps = lvx_lv_thin_pool_seg(pool);
+    struct lvx_dm_run *r = calloc(1, sizeof(*r));
+    struct lvx_dm_ids tp, sid;
+    struct lvx_dm_info info;
+    char dev[32], m[64];
+    bool suspended = false;
+    if (!r)
+        abort();
+    if (!ps || ps->transaction_id < n) {
+        free(r);
+        return lvx_error(ctx, EINVAL, "Thin pool %s/%s: bad transaction_id.", pool->vg->name,
+                         pool->name);
+    }
+    int rc = lvx_dm_open(ctx, &r->dm);
+    if (rc < 0) {
+        free(r);
+        return rc;
+    }
+    bool was_up = false;
+    if ((rc = tpool_ids(ctx, pool, &tp)) < 0)
+        goto out;
+    was_up = thins_active(ctx, &r->dm, pool, NULL) || pool_top_active(ctx, &r->dm, pool);
+    {   /* a new pool active under its own name counts too */
+        struct lvx_dm_ids top;
+        if (lvx_dm_ids_of(ctx, pool, NULL, &top) == 0 &&
+            lvx_dm_info(ctx, &r->dm, top.name, &info) == 0 && info.exists)
+            was_up = true;
+    }
+    if ((rc = pool_up(ctx, r, pool, false, dev, sizeof(dev))) < 0 ||
+        (rc = check_tid(ctx, &r->dm, pool, tp.name, ps->transaction_id - n)) < 0)
+        goto fail;
+    if (suspend && lvx_dm_ids_of(ctx, suspend, NULL, &sid) == 0 &&
+        exists_as(ctx, &r->dm, &sid, &info) && !info.suspended) {
+        if ((rc = lvx_dm_suspend(ctx, &r->dm, sid.name)) < 0)
+            goto fail;
+        suspended = true;
+    }
+    for (unsigned i = 0; i < n && rc == 0; i++)
+        rc = lvx_dm_message(ctx, &r->dm, tp.name, 0, msgs[i]);
+    if (rc == 0) {
+        snprintf(m, sizeof(m), "set_transaction_id %" PRIu64 " %" PRIu64,
+                 ps->transaction_id - n, ps->transaction_id);
+        rc = lvx_dm_message(ctx, &r->dm, tp.name, 0, m);
+    }
+    if (suspended) {
+        int err = ctx->err;
+        char msg[sizeof(ctx->errmsg)];
+        memcpy(msg, ctx->errmsg, sizeof(msg));
+        int r2 = lvx_dm_resume(ctx, &r->dm, sid.name, NULL);
+        if (rc == 0)
+            rc = r2;
+        else {
+            ctx->err = err;
+            memcpy(ctx->errmsg, msg, sizeof(msg));
+        }
+    }
+    if (rc < 0)
+        goto out;
+    /* the pool LV was active as a new pool: its read-only top device comes with the rename */
+    if (was_up && pool_used(pool) && !thins_active(ctx, &r->dm, pool, NULL) &&
+        !pool_top_active(ctx, &r->dm, pool))
+        rc = activate_pool(ctx, r, pool, NULL);
+    else if (!was_up)
+        rc = pool_down(ctx, &r->dm, pool, NULL);
+    goto out;
+fail:
+    lvx_dm_run_undo(ctx, r);
+out:
+    lvx_dm_close(&r->dm);
+    free(r);
+    return rc;
+}
+
+int lvx_dm_thin_status(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *lv,
+                       struct lvx_dm_info *info, struct lvx_lv_kstate *out)
+{
+    struct lvx_dm_ids ids;
+    int rc;
+    if (lvx_lv_is_thin(lv)) {
+        if ((rc = lvx_dm_ids_of(ctx, lv, NULL, &ids)) < 0 ||
+            (rc = lvx_dm_info(ctx, dm, ids.name, info)) < 0 || !info->exists)
+            return rc;
+        struct lvx_buf st = LVX_BUF_INIT;
+        unsigned long long s, l, mapped;
+        if ((rc = lvx_dm_table(ctx, dm, ids.name, true, &st)) == 0 &&
+            sscanf(lvx_buf_str(&st), "%llu %llu thin %llu", &s, &l, &mapped) == 3) {
+            out->thin = true;
+            out->thin_mapped = mapped;
+        }
+        lvx_buf_free(&st);
+        return rc;
+    }
+    /* a pool: active when its own device exists (as LVM2 sees it); the open count
+     * and the status are the thin-pool device's */
+    struct lvx_dm_ids tp, top;
+    struct lvx_dm_info ti;
+    if ((rc = tpool_ids(ctx, lv, &tp)) < 0 || (rc = lvx_dm_ids_of(ctx, lv, NULL, &top)) < 0 ||
+        (rc = lvx_dm_info(ctx, dm, top.name, info)) < 0 || !info->exists ||
+        (rc = lvx_dm_info(ctx, dm, tp.name, &ti)) < 0 || !ti.exists)
+        return rc;
+    if (strcmp(tp.name, top.name) != 0) {
+        bool top_ro = info->read_only;
+        *info = ti;
+        info->read_only = top_ro;
+    }
+    return pool_status(ctx, dm, tp.name, out);
+}

@@ -1,0 +1,698 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * cmd/lvcreate_thin.c - lvcreate of thin pools, thin LVs and thin snapshots, as
+ * LVM2 2.03.16 makes them (tools/lvcreate.c, lib/metadata/thin_manip.c,
+ * pool_manip.c, lv_manip.c; model/thin.c has the layout and the size rules):
+ *
+ *   lvcreate -T -L SIZE VG/POOL | --type thin-pool -L SIZE -n POOL VG |
+ *            --thinpool POOL -L SIZE VG        a pool: lvol0_pmspare (first, grown to
+ *                                              the new metadata size), then the data
+ *                                              (<pool>_tdata) and the metadata
+ *                                              (<pool>_tmeta, on another PV when one has
+ *                                              room); the metadata's first 4 KiB zeroed
+ *                                              (the kernel formats it on first load);
+ *   lvcreate -V SIZE -T VG/POOL [-n THIN] | --type thin -V SIZE --thinpool POOL VG
+ *                                              a thin LV: device id, transaction id,
+ *                                              then create_thin sent to the pool;
+ *   lvcreate -T -L SIZE -V SIZE -n THIN VG/POOL   both;
+ *   lvcreate -s VG/THIN [-n NAME] [-k y|n]     a thin snapshot: create_snap, flagged
+ *                                              ACTIVATION_SKIP unless -kn.
+ *
+ * Options: -c (pool chunk), --poolmetadatasize, -Z (zero_new_blocks), --discards,
+ * --poolmetadataspare, -i/-I (striped data), -a, --addtag, -p, -r.
+ *
+ * A pool can be made without device-mapper (its metadata is only zeroed).  A thin LV
+ * needs the pool's kernel metadata to record it: only a backend that sends pool
+ * messages (dm) can make one; without it lvx refuses before writing anything.  After
+ * a thin LV or snapshot the over-provisioning warnings of LVM2 are printed.
+ */
+#include "cmd/lvcreate_thin.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+
+#include "config/config.h"
+#include "model/thin.h"
+
+#define ZERO_BYTES 4096u
+
+struct thin_opts {
+    const char *vg_name;
+    const char *pool_name;      /* NULL: lvolN (new pool) */
+    const char *thin_name;      /* NULL: lvolN */
+    bool make_pool, make_thin;
+    struct lvx_lvcmd_size size; /* pool data */
+    uint64_t virtual_sectors;
+    uint32_t stripes, stripe_size;
+    uint32_t chunk;             /* 0: LVM2's choice */
+    uint64_t meta_sectors;      /* 0: LVM2's choice */
+    const char *discards;
+    bool zero;
+    bool spare;
+    enum lvx_alloc policy;
+    bool read_only;
+    int64_t read_ahead;
+    char **pv_args;
+    unsigned pv_arg_count;
+    bool activate;
+};
+
+bool lvx_lvcreate_is_thin(struct lvx_cmd_env *env)
+{
+    const char *type = env->args->value[LVX_OPT_TYPE];
+    return env->args->count[LVX_OPT_THIN] || env->args->count[LVX_OPT_THINPOOL] ||
+           (type && (!strcmp(type, "thin") || !strcmp(type, "thin-pool")));
+}
+
+/* ---- command line ------------------------------------------------------------- */
+
+static int split(struct lvx_cmd_env *env, const char *arg, const char **vg, const char **lv)
+{
+    if (!lvx_lvcmd_split_name(env, arg, vg, lv)) {
+        lvx_cmd_errorf("Invalid logical volume name %s.", arg);
+        return LVX_EXIT_INVALID;
+    }
+    return 0;
+}
+
+static int set_vg(const char **have, const char *vg)
+{
+    if (*have && vg && strcmp(*have, vg) != 0) {
+        lvx_cmd_errorf("Inconsistent volume group names given: \"%s\" and \"%s\"", vg, *have);
+        return LVX_EXIT_INVALID;
+    }
+    if (vg)
+        *have = vg;
+    return 0;
+}
+
+static int names_args(struct lvx_cmd_env *env, struct thin_opts *o)
+{
+    const struct lvx_cmd_args *a = env->args;
+    const char *type = a->value[LVX_OPT_TYPE];
+    const char *vg = NULL, *lv = NULL, *name = a->value[LVX_OPT_NAME];
+    int rc;
+    if (a->argc > 0) {
+        if ((rc = split(env, a->argv[0], &vg, &lv)))
+            return rc;
+        o->vg_name = vg;
+        if (lv)
+            o->pool_name = lv;
+        o->pv_args = a->argv + 1;
+        o->pv_arg_count = (unsigned)a->argc - 1;
+    }
+    if (a->count[LVX_OPT_THINPOOL]) {
+        const char *tp = a->value[LVX_OPT_THINPOOL];
+        if (strchr(tp, '/')) {
+            if ((rc = split(env, tp, &vg, &lv)) || (rc = set_vg(&o->vg_name, vg)))
+                return rc;
+            tp = lv;
+        }
+        if (o->pool_name && tp && strcmp(o->pool_name, tp) != 0) {
+            lvx_cmd_errorf("Please specify either the thin pool name or --thinpool, not both.");
+            return LVX_EXIT_INVALID;
+        }
+        o->pool_name = tp;
+    }
+    if (name && strchr(name, '/')) {
+        if ((rc = split(env, name, &vg, &lv)) || (rc = set_vg(&o->vg_name, vg)))
+            return rc;
+        name = lv;
+    }
+    bool has_size = a->count[LVX_OPT_SIZE] || a->count[LVX_OPT_EXTENTS];
+    o->make_thin = a->count[LVX_OPT_VIRTUALSIZE] > 0;
+    o->make_pool = has_size && !(type && !strcmp(type, "thin"));
+    if (type && !strcmp(type, "thin-pool")) {
+        if (o->make_thin) {
+            lvx_cmd_errorf("Command does not accept option: --virtualsize %s.",
+                           a->value[LVX_OPT_VIRTUALSIZE]);
+            return LVX_EXIT_INVALID;
+        }
+        o->make_pool = true;
+    }
+    if (type && !strcmp(type, "thin") && !o->make_thin) {
+        lvx_cmd_errorf("--virtualsize is required for --type thin.");
+        return LVX_EXIT_INVALID;
+    }
+    if (!o->make_pool && !o->make_thin) {
+        lvx_cmd_errorf("Please specify either size or extents for a new thin pool, or "
+                       "--virtualsize for a thin LV.");
+        return LVX_EXIT_INVALID;
+    }
+    if (o->make_thin)
+        o->thin_name = name;
+    else if (!o->pool_name)
+        o->pool_name = name;
+    else if (name && strcmp(name, o->pool_name) != 0) {
+        lvx_cmd_errorf("Please specify either the thin pool name or -n, not both.");
+        return LVX_EXIT_INVALID;
+    }
+    if (!o->vg_name) {
+        lvx_cmd_errorf("Please provide a volume group name");
+        return LVX_EXIT_INVALID;
+    }
+    if (o->make_thin && !o->make_pool && !o->pool_name) {
+        lvx_cmd_errorf("Please specify the name of the thin pool (-T VG/POOL or --thinpool).");
+        return LVX_EXIT_INVALID;
+    }
+    if (o->pool_name && o->make_pool && (rc = lvx_lvcmd_check_new_name(NULL, o->pool_name)))
+        return rc;
+    if (o->thin_name && (rc = lvx_lvcmd_check_new_name(NULL, o->thin_name)))
+        return rc;
+    return 0;
+}
+
+static int pool_args(struct lvx_cmd_env *env, struct thin_opts *o)
+{
+    const struct lvx_cmd_args *a = env->args;
+    int rc;
+    bool given;
+    if (o->make_pool) {
+        if ((rc = lvx_lvcmd_size_args(env, false, true, &o->size)))
+            return rc;
+        if (o->size.percent != LVX_PCT_NONE) {
+            lvx_cmd_errorf("lvx lvcreate does not take percentage sizes for thin pools yet.");
+            return LVX_EXIT_FAILED;
+        }
+    }
+    if (a->count[LVX_OPT_CHUNKSIZE]) {
+        uint64_t c = a->val[LVX_OPT_CHUNKSIZE].sectors;
+        o->chunk = c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
+        /* checked with the command line, as LVM2 (both messages, exit 3) */
+        bool range = c < LVX_THIN_MIN_CHUNK || c > LVX_THIN_MAX_CHUNK;
+        if (range)
+            lvx_cmd_errorf("Thin pool chunk size %s is not in the range %s to %s.",
+                           lvx_lvcmd_size(env, c), lvx_lvcmd_size(env, LVX_THIN_MIN_CHUNK),
+                           lvx_lvcmd_size(env, LVX_THIN_MAX_CHUNK));
+        if (c & (LVX_THIN_MIN_CHUNK - 1))
+            lvx_cmd_errorf("Thin pool chunk size %s must be a multiple of %s.",
+                           lvx_lvcmd_size(env, c), lvx_lvcmd_size(env, LVX_THIN_MIN_CHUNK));
+        if (range || (c & (LVX_THIN_MIN_CHUNK - 1)))
+            return LVX_EXIT_INVALID;
+    }
+    if (a->count[LVX_OPT_POOLMETADATASIZE]) {
+        if (a->val[LVX_OPT_POOLMETADATASIZE].sign) {
+            lvx_cmd_errorf("Invalid argument for --poolmetadatasize: %s",
+                           a->value[LVX_OPT_POOLMETADATASIZE]);
+            return LVX_EXIT_INVALID;
+        }
+        o->meta_sectors = a->val[LVX_OPT_POOLMETADATASIZE].sectors;
+    }
+    if ((o->chunk || o->meta_sectors || a->count[LVX_OPT_DISCARDS]) && !o->make_pool) {
+        lvx_cmd_errorf("Command does not accept option: %s.",
+                       o->chunk ? "--chunksize" : o->meta_sectors ? "--poolmetadatasize"
+                                                                  : "--discards");
+        return LVX_EXIT_INVALID;
+    }
+    o->discards = "passdown";
+    if (a->count[LVX_OPT_DISCARDS]) {
+        const char *d = a->value[LVX_OPT_DISCARDS];
+        if (strcmp(d, "passdown") && strcmp(d, "nopassdown") && strcmp(d, "ignore")) {
+            lvx_cmd_errorf("Thin pool discards type \"%s\" is unknown.", d);
+            return LVX_EXIT_INVALID;
+        }
+        o->discards = d;
+    }
+    o->zero = lvx_cmd_bool(env, LVX_OPT_ZERO, true);
+    o->spare = lvx_cmd_bool(env, LVX_OPT_POOLMETADATASPARE, true);
+    if ((rc = lvx_lvcmd_stripe_args(env, &o->stripes, &o->stripe_size)) ||
+        (rc = lvx_lvcmd_alloc_arg(env, &o->policy, &given)) ||
+        (rc = lvx_lvcmd_read_ahead_arg(env, &given, &o->read_ahead)))
+        return rc;
+    if (!o->stripes)
+        o->stripes = 1;
+    if (o->stripes > 1 && !o->stripe_size)
+        o->stripe_size = 128;
+    if (o->stripes == 1)
+        o->stripe_size = 0;
+    if (a->count[LVX_OPT_PERMISSION]) {
+        const char *p = a->value[LVX_OPT_PERMISSION];
+        if (strcmp(p, "r") && strcmp(p, "rw")) {
+            lvx_cmd_errorf("Invalid argument for --permission: %s", p);
+            return LVX_EXIT_INVALID;
+        }
+        o->read_only = !strcmp(p, "r");
+    }
+    o->virtual_sectors = a->val[LVX_OPT_VIRTUALSIZE].sectors;
+    if (o->make_thin && !o->virtual_sectors) {
+        lvx_cmd_errorf("Virtual size must be larger than 0.");
+        return LVX_EXIT_INVALID;
+    }
+    return 0;
+}
+
+/* ---- helpers ---------------------------------------------------------------------- */
+
+static const char *free_name(struct lvx_cmd_env *env, const struct lvx_vg *vg, const char *suffix)
+{
+    for (unsigned i = 0;; i++) {
+        const char *n = lvx_pool_printf(env->pool, "lvol%u", i);
+        if (!lvx_vg_find_lv(vg, n) &&
+            !lvx_vg_find_lv(vg, lvx_pool_printf(env->pool, "%s%s", n, suffix)))
+            return n;
+    }
+}
+
+static struct lvx_lv *new_lv(struct lvx_vg *vg, const char *name, uint64_t now)
+{
+    struct lvx_lv *lv = lvx_vg_add_lv(vg);
+    struct utsname un;
+    lv->name = lvx_pool_strdup(vg->pool, name);
+    lvx_uuid_generate(lv->uuid);
+    lv->status = LVX_LV_READ | LVX_LV_WRITE | LVX_LV_VISIBLE;
+    lv->has_creation = true;
+    lv->creation_time = now;
+    lv->creation_host = lvx_pool_strdup(vg->pool, uname(&un) == 0 ? un.nodename : "unknown");
+    return lv;
+}
+
+static void add_tags(struct lvx_cmd_env *env, struct lvx_lv *lv)
+{
+    const struct lvx_opt_val *t = &env->args->val[LVX_OPT_ADDTAG];
+    for (unsigned i = 0; i < t->item_count; i++)
+        if (!lvx_strlist_has(&lv->tags, t->items[i]))
+            lvx_strlist_add(lv->vg->pool, &lv->tags, t->items[i]);
+}
+
+void lvx_thin_overprovisioning(struct lvx_cmd_env *env, const struct lvx_lv *pool)
+{
+    const struct lvx_vg *vg = pool->vg;
+    uint64_t e = vg->extent_size, thinsum = 0, poolsum = pool->le_count * e;
+    unsigned more = 0;
+    struct lvx_config *cfg = NULL;
+    int64_t threshold = 100, percent = 20;
+    if (lvx_config_load(env->ctx, &cfg) == 0) {
+        threshold = lvx_config_int(cfg, "activation/thin_pool_autoextend_threshold", 100);
+        percent = lvx_config_int(cfg, "activation/thin_pool_autoextend_percent", 20);
+        lvx_config_free(cfg);
+    } else {
+        lvx_error_clear(env->ctx);
+    }
+    for (unsigned i = 0; i < vg->lv_count; i++) {
+        const struct lvx_seg *s = lvx_lv_thin_seg(vg->lvs[i]);
+        if (s && s->pool_lv == pool)
+            thinsum += vg->lvs[i]->le_count * e;
+    }
+    if (thinsum <= poolsum)
+        return;
+    for (unsigned i = 0; i < vg->lv_count; i++) {
+        const struct lvx_lv *p = vg->lvs[i];
+        if (!lvx_lv_is_thin_pool(p) || p == pool)
+            continue;
+        more++;
+        poolsum += p->le_count * e;
+        for (unsigned j = 0; j < vg->lv_count; j++) {
+            const struct lvx_seg *s = lvx_lv_thin_seg(vg->lvs[j]);
+            if (s && s->pool_lv == p)
+                thinsum += vg->lvs[j]->le_count * e;
+        }
+    }
+    if (thinsum <= poolsum)
+        return;
+    uint64_t sz;
+    const char *txt = "";
+    bool nowarn = false;
+    if ((sz = lvx_vg_extent_count(vg) * e) < thinsum)
+        txt = " and the size of whole volume group";
+    else if ((sz = lvx_vg_free_count(vg) * e) < thinsum)
+        txt = sz ? " and the amount of free space in volume group" : "";
+    else if (threshold > 99 || !percent)
+        sz = poolsum;
+    else
+        nowarn = true;
+    if (nowarn)
+        return;
+    lvx_warn(env->ctx, "WARNING: Sum of all thin volume sizes (%s) exceeds the size of thin "
+             "pool%s%s%s (%s).", lvx_lvcmd_size(env, thinsum), more ? "s" : " ",
+             more ? "" : lvx_pool_printf(env->pool, "%s/%s", vg->name, pool->name), txt,
+             sz ? lvx_lvcmd_size(env, sz) : "no free space in volume group");
+    if (threshold > 99 || !percent)
+        lvx_notice(env->ctx, "WARNING: You have not turned on protection against thin pools "
+                   "running out of space.");
+    if (threshold > 99)
+        lvx_notice(env->ctx, "WARNING: Set activation/thin_pool_autoextend_threshold below 100 "
+                   "to trigger automatic extension of thin pools before they get full.");
+    if (!percent)
+        lvx_notice(env->ctx, "WARNING: Set activation/thin_pool_autoextend_percent above 0 to "
+                   "specify by how much to extend thin pools reaching the threshold.");
+}
+
+/* The backend that will send the pool's messages, or an exit code after the message. */
+static int need_messages(const struct lvx_actcmd *act, const struct lvx_vg *vg, const char *what)
+{
+    if (act->be && act->be->thin_message)
+        return 0;
+    lvx_cmd_errorf("Cannot create %s in %s without device-mapper: the thin pool's kernel "
+                   "metadata must record it (%s%s).", what, vg->name,
+                   act->off ? "activation is disabled" : act->be ? "the backend in use is "
+                                                                 : "no activation backend",
+                   !act->off && act->be ? act->be->name : "");
+    return LVX_EXIT_FAILED;
+}
+
+/* ---- the pool ----------------------------------------------------------------------- */
+
+/* Allocate extents for lv (empty) in maps; pvs order preferred. */
+static int alloc_into(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_free_maps *maps,
+                      struct lvx_lv *lv, uint64_t extents, uint32_t stripes, uint32_t stripe_size,
+                      enum lvx_alloc policy, const struct lvx_alloc_pv *pvs, unsigned pv_count)
+{
+    struct lvx_alloc_request req = {
+        .extents = extents,
+        .stripes = stripes,
+        .stripe_size = stripes > 1 ? stripe_size : 0,
+        .policy = policy,
+        .pv_count = pv_count,
+        .pvs = pvs,
+        .lv = lv->le_count ? lv : NULL,
+        .lv_name = lv->name,
+    };
+    struct lvx_alloc_result res;
+    if (lvx_lvcmd_allocate(env, vg, maps, &req, false, &res) < 0 ||
+        lvx_alloc_append(env->ctx, lv, &res) < 0)
+        return lvx_cmd_fail(env);
+    return 0;
+}
+
+/* The PV list for the metadata: PVs the data does not use first (LVM2 puts the pool's
+ * metadata on another PV when it can), then the data's. */
+static struct lvx_alloc_pv *meta_pvs(struct lvx_cmd_env *env, const struct lvx_vg *vg,
+                                     const struct lvx_lv *tdata, const struct lvx_alloc_pv *pvs,
+                                     unsigned pv_count, unsigned *out_count)
+{
+    unsigned n = pv_count ? pv_count : vg->pv_count, k = 0;
+    struct lvx_alloc_pv *out = lvx_pool_alloc(env->pool, (n ? n : 1) * sizeof(*out));
+    for (int pass = 0; pass < 2; pass++)
+        for (unsigned i = 0; i < n; i++) {
+            struct lvx_alloc_pv p = pv_count ? pvs[i] : (struct lvx_alloc_pv){ vg->pvs[i], 0, NULL };
+            bool used = false;
+            for (unsigned s = 0; s < tdata->seg_count; s++)
+                for (uint32_t a = 0; a < tdata->segs[s].area_count; a++)
+                    if (tdata->segs[s].areas[a].pv == p.pv)
+                        used = true;
+            if (used == (pass == 1))
+                out[k++] = p;
+        }
+    *out_count = k;
+    return out;
+}
+
+static int make_pool(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct thin_opts *o,
+                     struct lvx_lv **out)
+{
+    struct lvx_vg *vg = u->vg;
+    uint32_t e = vg->extent_size;
+    struct lvx_free_maps *maps;
+    struct lvx_alloc_pv *pvs;
+    unsigned pv_count;
+    int rc;
+    const char *name = o->pool_name ? o->pool_name : free_name(env, vg, "");
+    if ((rc = lvx_lvcmd_check_new_name(vg, name)))
+        return rc;
+    uint64_t data = o->size.in_extents ? o->size.value : (o->size.value + e - 1) / e;
+    if (!o->size.in_extents && o->size.value % e)
+        lvx_notice(env->ctx, "Rounding up size to full physical extent %s",
+                   lvx_lvcmd_size(env, data * e));
+    if (o->stripes > 1 && data % o->stripes) {
+        uint64_t up = (data / o->stripes + 1) * o->stripes;
+        lvx_notice(env->ctx, "Rounding size %s (%llu extents) up to stripe boundary size %s "
+                   "(%llu extents).", lvx_lvcmd_size(env, data * e), (unsigned long long)data,
+                   lvx_lvcmd_size(env, up * e), (unsigned long long)up);
+        data = up;
+    }
+    struct lvx_thin_params p = { .chunk = o->chunk };
+    if (o->meta_sectors) {
+        p.meta_extents = (o->meta_sectors + e - 1) / e;
+        if (o->meta_sectors % e)
+            lvx_notice(env->ctx, "Rounding up size to full physical extent %s",
+                       lvx_lvcmd_size(env, p.meta_extents * e));
+    }
+    bool bad = lvx_thin_pool_params(data, e, &p) < 0;
+    if (p.chunk_too_small)
+        lvx_warn(env->ctx, o->meta_sectors ? "WARNING: Chunk size is smaller then suggested "
+                                             "minimum size %s."
+                                           : "WARNING: Chunk size is too small for pool, "
+                                             "suggested minimum is %s.",
+                 lvx_lvcmd_size(env, p.suggested_chunk));
+    if (p.meta_clamped_from)
+        lvx_notice(env->ctx, p.meta_clamped_from > p.meta_extents * e
+                                 ? "Reducing pool metadata size %s to maximum usable size %s."
+                                 : "Extending pool metadata size %s to required minimal size %s.",
+                   lvx_lvcmd_size(env, p.meta_clamped_from),
+                   lvx_lvcmd_size(env, p.meta_extents * e));
+    if (bad) {
+        lvx_cmd_errorf("Selected chunk size %s cannot address more then %s of thin pool data "
+                       "space.", lvx_lvcmd_size(env, p.chunk),
+                       lvx_lvcmd_size(env, p.max_data_sectors));
+        return LVX_EXIT_FAILED;
+    }
+    lvx_notice(env->ctx, "Thin pool volume with chunk size %s can address at most %s of data.",
+               lvx_lvcmd_size(env, p.chunk), lvx_lvcmd_size(env, p.max_data_sectors));
+    if ((uint64_t)p.chunk > data * e) {
+        lvx_cmd_errorf("Size of thin-pool data volume cannot be smaller than chunk size %s.",
+                       lvx_lvcmd_size(env, p.chunk));
+        return LVX_EXIT_FAILED;
+    }
+    if (o->zero && p.chunk >= 1024) {
+        lvx_warn(env->ctx, "WARNING: Pool zeroing and %s large chunk size slows down thin "
+                 "provisioning.", lvx_lvcmd_size(env, p.chunk));
+        lvx_warn(env->ctx, "WARNING: Consider disabling zeroing (-Zn) or using smaller chunk "
+                 "size (<%s).", lvx_lvcmd_size(env, 1024));
+    }
+    if (vg->max_lv && lvx_vg_visible_lv_count(vg) >= vg->max_lv) {
+        lvx_cmd_errorf("Maximum number of logical volumes (%u) reached in volume group %s",
+                       vg->max_lv, vg->name);
+        return LVX_EXIT_FAILED;
+    }
+    if ((rc = lvx_lvcmd_pv_args(env, vg, o->pv_args, o->pv_arg_count, &pvs, &pv_count)) ||
+        (rc = lvx_lvcmd_free_maps(env, u, &maps)))
+        return rc;
+    enum lvx_alloc policy = lvx_lvcmd_effective_policy(vg, o->policy);
+    uint64_t now = (uint64_t)time(NULL);
+    /* the spare first, as LVM2 (handle_pool_metadata_spare) */
+    struct lvx_lv *spare = lvx_vg_pmspare(vg);
+    uint64_t want = lvx_vg_pmspare_wanted(vg, p.meta_extents);
+    if (!o->spare) {
+        lvx_warn(env->ctx, "WARNING: recovery of pools without pool metadata spare LV is not "
+                 "automated.");
+    } else if (!spare) {
+        const char *base = free_name(env, vg, "_pmspare");
+        spare = new_lv(vg, lvx_pool_printf(env->pool, "%s_pmspare", base), now);
+        spare->status &= ~LVX_LV_VISIBLE;
+        if ((rc = alloc_into(env, vg, maps, spare, want, 1, 0, policy, pvs, pv_count)))
+            return rc;
+    } else if (spare->le_count < want) {
+        if ((rc = alloc_into(env, vg, maps, spare, want - spare->le_count, 1, 0, policy, pvs,
+                             pv_count)))
+            return rc;
+    }
+    struct lvx_lv *pool = new_lv(vg, name, now);
+    pool->alloc = o->policy;
+    if (!o->make_thin) {
+        pool->has_read_ahead = o->read_ahead != 0;
+        pool->read_ahead = o->read_ahead;
+        add_tags(env, pool);
+    }
+    struct lvx_lv *tmeta = new_lv(vg, lvx_pool_printf(env->pool, "%s_tmeta", name), now);
+    struct lvx_lv *tdata = new_lv(vg, lvx_pool_printf(env->pool, "%s_tdata", name), now);
+    if ((rc = alloc_into(env, vg, maps, tdata, data, o->stripes, o->stripe_size, policy, pvs,
+                         pv_count)))
+        return rc;
+    unsigned mcount;
+    struct lvx_alloc_pv *mpvs = meta_pvs(env, vg, tdata, pvs, pv_count, &mcount);
+    if ((rc = alloc_into(env, vg, maps, tmeta, p.meta_extents, 1, 0, policy, mpvs, mcount)))
+        return rc;
+    lvx_vg_make_thin_pool(vg, pool, tdata, tmeta, p.chunk, o->discards, o->zero);
+    if ((rc = lvx_lvcmd_commit(env, u)))
+        return rc;
+    if (!env->args->count[LVX_OPT_TEST] && lvx_lvcmd_zero_start(env, u, tmeta, ZERO_BYTES) < 0) {
+        lvx_cmd_errorf("Failed to zero the metadata of thin pool %s/%s: %s", vg->name, name,
+                       env->ctx->errmsg);
+        return LVX_EXIT_FAILED;
+    }
+    *out = pool;
+    return 0;
+}
+
+/* ---- thin LVs ------------------------------------------------------------------------ */
+
+/* Add thin (origin: a snapshot) to pool, commit, send the message; on a failed message
+ * the LV is taken out again.  *out the new LV. */
+/* What the command line sets on a new thin LV or snapshot: tags, permission,
+ * read-ahead, and for a snapshot ACTIVATION_SKIP (unless -kn). */
+static void thin_attrs(struct lvx_cmd_env *env, struct lvx_lv *thin, bool snapshot)
+{
+    const struct lvx_cmd_args *a = env->args;
+    bool given;
+    int64_t ra = 0;
+    add_tags(env, thin);
+    if (a->count[LVX_OPT_PERMISSION] && !strcmp(a->value[LVX_OPT_PERMISSION], "r"))
+        thin->status &= ~LVX_LV_WRITE;
+    if (a->count[LVX_OPT_READAHEAD] && lvx_lvcmd_read_ahead_arg(env, &given, &ra) == 0 && ra) {
+        thin->has_read_ahead = true;
+        thin->read_ahead = ra;
+    }
+    if (snapshot && lvx_cmd_bool(env, LVX_OPT_SETACTIVATIONSKIP, true))
+        thin->flags |= LVX_LVF_ACTIVATION_SKIP;
+}
+
+static int make_thin(struct lvx_cmd_env *env, struct lvx_vg_update *u, const struct lvx_actcmd *act,
+                     struct lvx_lv *pool, const char *name, uint64_t le, struct lvx_lv *origin,
+                     struct lvx_lv **out)
+{
+    struct lvx_vg *vg = u->vg;
+    struct lvx_seg *ps = lvx_lv_thin_pool_seg(pool);
+    int rc;
+    if (!lvx_thin_free_device_id(pool)) {
+        lvx_cmd_errorf("Free device_id exhausted...");
+        return LVX_EXIT_FAILED;
+    }
+    if (vg->max_lv && lvx_vg_visible_lv_count(vg) >= vg->max_lv) {
+        lvx_cmd_errorf("Maximum number of logical volumes (%u) reached in volume group %s",
+                       vg->max_lv, vg->name);
+        return LVX_EXIT_FAILED;
+    }
+    struct lvx_lv *thin = new_lv(vg, name, (uint64_t)time(NULL));
+    lvx_vg_make_thin(vg, thin, pool, le, origin);
+    thin_attrs(env, thin, origin != NULL);
+    const struct lvx_seg *ts = lvx_lv_thin_seg(thin);
+    char msg[64];
+    if (origin)
+        snprintf(msg, sizeof(msg), "create_snap %u %u", ts->device_id,
+                 lvx_lv_thin_seg(origin)->device_id);
+    else
+        snprintf(msg, sizeof(msg), "create_thin %u", ts->device_id);
+    *out = thin;
+    if ((rc = lvx_lvcmd_commit(env, u)))
+        return rc;
+    if (env->args->count[LVX_OPT_TEST])
+        return 0;
+    const char *msgs[1] = { msg };
+    if (act->be->thin_message(env->ctx, pool, msgs, 1, origin) < 0) {
+        lvx_cmd_errorf("Failed to send message to thin pool %s/%s: %s", vg->name, pool->name,
+                       env->ctx->errmsg);
+        lvx_error_clear(env->ctx);
+        lvx_vg_remove_lv(vg, thin);
+        ps->transaction_id--;
+        if (lvx_lvcmd_commit(env, u) == 0)
+            lvx_cmd_errorf("Aborting. Logical volume %s/%s was removed again.", vg->name, name);
+        return LVX_EXIT_FAILED;
+    }
+    return 0;
+}
+
+static int activate_thin(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                         const struct lvx_lv *thin)
+{
+    int rc = lvx_actcmd_activate(env, act, thin);
+    if (rc)
+        lvx_cmd_errorf("Aborting. Failed to activate thin %s.", thin->name);
+    return rc;
+}
+
+static int create_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct thin_opts *o,
+                        const struct lvx_actcmd *act)
+{
+    struct lvx_vg *vg = u->vg;
+    struct lvx_lv *pool = NULL, *thin;
+    int rc;
+    const char *thin_name = NULL;
+    if (!o->make_pool) {
+        pool = lvx_vg_find_lv(vg, o->pool_name);
+        if (!pool) {
+            lvx_cmd_errorf("Pool %s not found in Volume group %s.", o->pool_name, vg->name);
+            return LVX_EXIT_FAILED;
+        }
+        if (!lvx_lv_is_thin_pool(pool)) {
+            lvx_cmd_errorf("Logical volume %s/%s is not a thin pool.", vg->name, pool->name);
+            return LVX_EXIT_FAILED;
+        }
+    }
+    if (o->make_thin) {
+        thin_name = o->thin_name ? o->thin_name : free_name(env, vg, "");
+        if ((rc = lvx_lvcmd_check_new_name(vg, thin_name)) || (rc = need_messages(act, vg, "thin LV")))
+            return rc;
+    }
+    if (o->make_pool) {
+        if (o->activate && act->be && !act->be->thin_message) {
+            lvx_cmd_errorf("Cannot create thin pool %s/%s active: the %s activation backend "
+                           "does not serve thin pools yet (use the dm backend, or -an).",
+                           vg->name, o->pool_name ? o->pool_name : "lvol", act->be->name);
+            return LVX_EXIT_FAILED;
+        }
+        if ((rc = make_pool(env, u, o, &pool)))
+            return rc;
+        /* a pool alone is left active as LVM2 leaves it; one for a thin LV comes up with it */
+        if (!o->make_thin && o->activate && (rc = lvx_actcmd_activate(env, act, pool)))
+            return rc;
+        if (!o->make_thin) {
+            lvx_notice(env->ctx, "Logical volume \"%s\" created.", pool->name);
+            return 0;
+        }
+    }
+    uint64_t e = vg->extent_size, le = (o->virtual_sectors + e - 1) / e;
+    if (o->virtual_sectors % e)
+        lvx_notice(env->ctx, "Rounding up size to full physical extent %s",
+                   lvx_lvcmd_size(env, le * e));
+    if ((rc = make_thin(env, u, act, pool, thin_name, le, NULL, &thin)))
+        return rc;
+    lvx_thin_overprovisioning(env, pool);
+    if (o->activate && (rc = activate_thin(env, act, thin)))
+        return rc;
+    /* a pool made with its first thin LV is left active too, as LVM2 leaves it */
+    if (o->make_pool && o->activate && (rc = lvx_actcmd_activate(env, act, pool)))
+        return rc;
+    lvx_notice(env->ctx, "Logical volume \"%s\" created.", thin->name);
+    return 0;
+}
+
+int lvx_lvcreate_thin(struct lvx_cmd_env *env)
+{
+    struct thin_opts o;
+    struct lvx_vg_update u;
+    struct lvx_actcmd act;
+    memset(&o, 0, sizeof(o));
+    int rc = names_args(env, &o);
+    if (rc || (rc = pool_args(env, &o)))
+        return rc;
+    o.activate = lvx_lvcmd_wants_activation(env, true);
+    if ((rc = o.activate ? lvx_actcmd_init_activating(env, &act) : lvx_actcmd_init(env, &act)))
+        return rc;
+    if (o.activate && !act.be && !act.off && !o.make_thin) {
+        lvx_actcmd_print_why(&act);
+        return lvx_lvcmd_refuse_activation();
+    }
+    if ((rc = lvx_lvcmd_begin(env, o.vg_name, &u)))
+        return rc;
+    rc = create_in_vg(env, &u, &o, &act);
+    lvx_vg_update_end(&u);
+    return rc;
+}
+
+int lvx_lvcreate_thin_snapshot(struct lvx_cmd_env *env, struct lvx_vg_update *u,
+                               struct lvx_lv *origin, const char *name)
+{
+    struct lvx_actcmd act;
+    struct lvx_vg *vg = u->vg;
+    struct lvx_lv *snap;
+    bool activate = lvx_lvcmd_wants_activation(env, true);
+    int rc = activate ? lvx_actcmd_init_activating(env, &act) : lvx_actcmd_init(env, &act);
+    if (rc)
+        return rc;
+    const char *n = name ? name : free_name(env, vg, "");
+    if ((rc = lvx_lvcmd_check_new_name(vg, n)) || (rc = need_messages(&act, vg, "thin snapshot")))
+        return rc;
+    struct lvx_lv *pool = lvx_lv_thin_seg(origin)->pool_lv;
+    if ((rc = make_thin(env, u, &act, pool, n, origin->le_count, origin, &snap)))
+        return rc;
+    bool skip = (snap->flags & LVX_LVF_ACTIVATION_SKIP) != 0;
+    lvx_thin_overprovisioning(env, pool);
+    bool k = env->args->count[LVX_OPT_IGNOREACTIVATIONSKIP] > 0;
+    if (activate && (!skip || k) && (rc = activate_thin(env, &act, snap)))
+        return rc;
+    lvx_notice(env->ctx, "Logical volume \"%s\" created.", snap->name);
+    return 0;
+}

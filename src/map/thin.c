@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * map/thin.c - the dm lines of thin pools and thin LVs, as LVM2 2.03.16 loads them
+ * (lib/thin/thin.c _thin_pool_add_target_line, _thin_add_target_line; libdm's
+ * _thin_pool_emit_segment_line; docs/dm-formats.md §1, §9):
+ *
+ *   thin-pool <tmeta> <tdata> <chunk> <low_water_mark> <#features> [skip_block_zeroing]
+ *             [ignore_discard] [no_discard_passdown] [error_if_no_space]
+ *   thin <tpool> <device_id>
+ *
+ * low_water_mark is 0 (activation/thin_pool_autoextend_threshold 100, LVM2's default);
+ * the features follow the pool segment (zero_new_blocks, discards) and the pool LV's
+ * ERROR_WHEN_FULL flag.  Also: can a thin pool / thin LV be activated (its data and
+ * metadata sub-LVs must be), and the refusal of the user-space backend.
+ * Entry points: lvx_map_thin_pool_line(), lvx_map_thin_line(), lvx_map_lv_is_thin_kind(),
+ * lvx_map_check_thin_activatable().
+ */
+#include "map/map.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "model/thin.h"
+
+int lvx_map_thin_pool_line(struct lvx_ctx *ctx, const struct lvx_seg *seg, uint32_t extent_size,
+                           const char *meta_dev, const char *data_dev, struct lvx_buf *out)
+{
+    if (seg->kind != LVX_SEG_THIN_POOL || !seg->chunk_size)
+        return lvx_error(ctx, EINVAL, "%s/%s is not a thin pool with a chunk size.",
+                         seg->lv->vg->name, seg->lv->name);
+    const char *d = seg->discards ? seg->discards : "passdown";
+    bool skip_zero = !seg->zero_new_blocks;
+    bool ignore = !strcmp(d, "ignore") || (seg->chunk_size & (seg->chunk_size - 1));
+    bool nopass = !ignore && !strcmp(d, "nopassdown");
+    bool error_full = (seg->lv->flags & LVX_LVF_ERROR_WHEN_FULL) != 0;
+    unsigned n = skip_zero + ignore + nopass + error_full;
+    lvx_buf_printf(out, "0 %" PRIu64 " thin-pool %s %s %u 0 %u%s%s%s%s\n",
+                   seg->lv->le_count * (uint64_t)extent_size, meta_dev, data_dev,
+                   seg->chunk_size, n, skip_zero ? " skip_block_zeroing" : "",
+                   ignore ? " ignore_discard" : "", nopass ? " no_discard_passdown" : "",
+                   error_full ? " error_if_no_space" : "");
+    return 0;
+}
+
+int lvx_map_thin_line(const struct lvx_lv *thin, const char *pool_dev, struct lvx_buf *out)
+{
+    const struct lvx_seg *s = lvx_lv_thin_seg(thin);
+    lvx_buf_printf(out, "0 %" PRIu64 " thin %s %u\n",
+                   thin->le_count * (uint64_t)thin->vg->extent_size, pool_dev,
+                   s ? s->device_id : 0);
+    return 0;
+}
+
+bool lvx_map_lv_is_thin_kind(const struct lvx_lv *lv)
+{
+    return lvx_lv_is_thin_pool(lv) || lvx_lv_is_thin(lv);
+}
+
+int lvx_map_check_thin_activatable(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool partial)
+{
+    const struct lvx_lv *pool = lv;
+    const struct lvx_seg *ts = lvx_lv_thin_seg(lv);
+    if (ts) {
+        if (lv->seg_count != 1 || !ts->pool_lv)
+            return lvx_error(ctx, ENOTSUP, "Activation of thin LV %s/%s with %u segments is not "
+                             "supported.", lv->vg->name, lv->name, lv->seg_count);
+        if (ts->external_lv)
+            return lvx_error(ctx, ENOTSUP, "Activation of thin LV %s/%s with an external origin "
+                             "is not supported by lvx yet.", lv->vg->name, lv->name);
+        pool = ts->pool_lv;
+    }
+    const struct lvx_seg *ps = lvx_lv_thin_pool_seg(pool);
+    if (!ps || !ps->metadata_lv || !ps->data_lv)
+        return lvx_error(ctx, EINVAL, "%s/%s is not a thin pool.", pool->vg->name, pool->name);
+    int rc = lvx_map_check_activatable(ctx, ps->metadata_lv, partial);
+    if (rc == 0)
+        rc = lvx_map_check_activatable(ctx, ps->data_lv, partial);
+    return rc;
+}

@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * model/thin.c - thin pools and thin LVs in the model, laid out as LVM2 2.03 keeps
+ * them (facts from lib/metadata/thin_manip.c, pool_manip.c, lib/thin/thin.c; see
+ * docs/dm-formats.md §9):
+ *
+ *   <pool>          READ WRITE VISIBLE, one segment `type = "thin-pool"` with
+ *                   metadata, pool, transaction_id, chunk_size, discards,
+ *                   zero_new_blocks; as many extents as its data LV;
+ *   <pool>_tdata    READ WRITE (hidden), the data, linear/striped;
+ *   <pool>_tmeta    READ WRITE (hidden), the kernel's pool metadata;
+ *   lvol0_pmspare   READ WRITE (hidden), one per VG, as large as the largest pool
+ *                   metadata LV (at most 16 GiB), for `lvconvert --repair`;
+ *   <thin>          READ WRITE VISIBLE, one segment `type = "thin"` with thin_pool,
+ *                   transaction_id (the pool's when it was made), device_id (the
+ *                   highest id of the pool + 1), origin for a thin snapshot.
+ *
+ * The pool's transaction_id counts the pool messages LVM2 has sent (create_thin,
+ * create_snap, delete): each moves it on by one, and the kernel's pool metadata keeps
+ * the same number (set_transaction_id).
+ *
+ * Pool parameters follow LVM2's update_thin_pool_params: the default chunk is 64 KiB,
+ * doubled while the metadata estimate (64 bytes per chunk) exceeds 128 MiB; the
+ * metadata size is that estimate rounded up to extents, at least 2 MiB, at most
+ * 255 x 16320 blocks of 4 KiB; a given metadata size picks the chunk instead.
+ */
+#include "model/thin.h"
+
+#include <string.h>
+
+static uint64_t estimate(uint64_t data_extents, uint32_t extent_size, uint64_t size)
+{
+    return data_extents * extent_size / (size * (512 / 64));
+}
+
+uint32_t lvx_thin_estimate_chunk(uint64_t data_extents, uint32_t extent_size, uint64_t meta_sectors)
+{
+    const uint64_t big = 2 * 1024 - 1;      /* 1 MiB alignment for large chunks */
+    uint64_t c = estimate(data_extents, extent_size, meta_sectors ? meta_sectors : 1);
+    if (c > big)
+        c = (c + big) & ~big;
+    else {
+        uint64_t p = 1;
+        while (p < c)
+            p <<= 1;
+        c = p;
+    }
+    if (c < LVX_THIN_MIN_CHUNK)
+        c = LVX_THIN_MIN_CHUNK;
+    if (c > LVX_THIN_MAX_CHUNK)
+        c = LVX_THIN_MAX_CHUNK;
+    return (uint32_t)c;
+}
+
+static uint64_t round_up(uint64_t v, uint64_t to)
+{
+    return (v + to - 1) / to * to;
+}
+
+int lvx_thin_pool_params(uint64_t data_extents, uint32_t extent_size, struct lvx_thin_params *p)
+{
+    uint64_t meta;
+    p->chunk_too_small = false;
+    p->meta_clamped_from = 0;
+    if (!p->meta_extents) {
+        if (!p->chunk) {
+            p->chunk = LVX_THIN_DEFAULT_CHUNK;
+            meta = estimate(data_extents, extent_size, p->chunk);
+            while (meta > LVX_THIN_OPTIMAL_META && p->chunk < LVX_THIN_MAX_CHUNK) {
+                p->chunk <<= 1;
+                meta >>= 1;
+            }
+        } else {
+            meta = estimate(data_extents, extent_size, p->chunk);
+            if (meta > LVX_THIN_MAX_META) {
+                p->chunk_too_small = true;
+                p->suggested_chunk = lvx_thin_estimate_chunk(data_extents, extent_size,
+                                                             LVX_THIN_MAX_META);
+            }
+        }
+        meta = round_up(meta ? meta : 1, extent_size);
+    } else {
+        meta = p->meta_extents * extent_size;
+        uint32_t est = lvx_thin_estimate_chunk(data_extents, extent_size, meta);
+        if (!p->chunk)
+            p->chunk = est;
+        else if (p->chunk < est) {
+            p->chunk_too_small = true;
+            p->suggested_chunk = est;
+        }
+    }
+    uint64_t max = round_up(LVX_THIN_MAX_META, extent_size);
+    uint64_t min = round_up(LVX_THIN_MIN_META, extent_size);
+    if (meta > max || meta < min) {
+        if (p->meta_extents)
+            p->meta_clamped_from = meta;
+        meta = meta > max ? max : min;
+    }
+    p->meta_extents = (meta + extent_size - 1) / extent_size;
+    p->max_data_sectors = LVX_THIN_MAX_META * p->chunk * (512 / 64);
+    if (p->max_data_sectors / extent_size < data_extents)
+        return -22;    /* -EINVAL */
+    return 0;
+}
+
+struct lvx_seg *lvx_lv_thin_pool_seg(const struct lvx_lv *lv)
+{
+    if (lv && lv->seg_count == 1 && lv->segs[0].kind == LVX_SEG_THIN_POOL)
+        return &lv->segs[0];
+    return NULL;
+}
+
+struct lvx_seg *lvx_lv_thin_seg(const struct lvx_lv *lv)
+{
+    if (lv && lv->seg_count >= 1 && lv->segs[0].kind == LVX_SEG_THIN)
+        return &lv->segs[0];
+    return NULL;
+}
+
+bool lvx_lv_is_thin_pool(const struct lvx_lv *lv)
+{
+    return lvx_lv_thin_pool_seg(lv) != NULL;
+}
+
+bool lvx_lv_is_thin(const struct lvx_lv *lv)
+{
+    return lvx_lv_thin_seg(lv) != NULL;
+}
+
+unsigned lvx_thin_pool_users(const struct lvx_lv *pool, struct lvx_lv **out, unsigned max)
+{
+    unsigned n = 0;
+    const struct lvx_vg *vg = pool->vg;
+    for (unsigned i = 0; i < vg->lv_count; i++) {
+        const struct lvx_seg *s = lvx_lv_thin_seg(vg->lvs[i]);
+        if (s && s->pool_lv == pool) {
+            if (out && n < max)
+                out[n] = vg->lvs[i];
+            n++;
+        }
+    }
+    return n;
+}
+
+uint32_t lvx_thin_free_device_id(const struct lvx_lv *pool)
+{
+    uint32_t high = 0;
+    const struct lvx_vg *vg = pool->vg;
+    for (unsigned i = 0; i < vg->lv_count; i++) {
+        const struct lvx_seg *s = lvx_lv_thin_seg(vg->lvs[i]);
+        if (s && s->pool_lv == pool && s->device_id > high)
+            high = s->device_id;
+    }
+    return high + 1 > LVX_THIN_MAX_DEVICE_ID ? 0 : high + 1;
+}
+
+struct lvx_lv *lvx_vg_pmspare(const struct lvx_vg *vg)
+{
+    for (unsigned i = 0; i < vg->lv_count; i++) {
+        const char *n = vg->lvs[i]->name;
+        size_t len = n ? strlen(n) : 0;
+        if (len > 8 && !strcmp(n + len - 8, "_pmspare") && !(vg->lvs[i]->status & LVX_LV_VISIBLE))
+            return vg->lvs[i];
+    }
+    return NULL;
+}
+
+uint64_t lvx_vg_pmspare_wanted(const struct lvx_vg *vg, uint64_t at_least)
+{
+    uint64_t e = vg->extent_size, max = (LVX_THIN_SPARE_MAX_SECTORS + e - 1) / e;
+    uint64_t want = at_least;
+    for (unsigned i = 0; i < vg->lv_count; i++) {
+        const struct lvx_seg *s = lvx_lv_thin_pool_seg(vg->lvs[i]);
+        if (s && s->metadata_lv && s->metadata_lv->le_count > want)
+            want = s->metadata_lv->le_count;
+    }
+    return want > max ? max : want;
+}
+
+static struct lvx_seg *one_seg(struct lvx_vg *vg, struct lvx_lv *lv, uint64_t le, const char *type,
+                               enum lvx_seg_kind kind)
+{
+    lv->seg_count = 1;
+    lv->le_count = le;
+    lv->segs = lvx_pool_alloc(vg->pool, sizeof(*lv->segs));
+    memset(lv->segs, 0, sizeof(*lv->segs));
+    struct lvx_seg *seg = &lv->segs[0];
+    seg->lv = lv;
+    seg->extent_count = le;
+    seg->type = seg->type_name = type;
+    seg->kind = kind;
+    return seg;
+}
+
+void lvx_vg_make_thin_pool(struct lvx_vg *vg, struct lvx_lv *pool, struct lvx_lv *tdata,
+                           struct lvx_lv *tmeta, uint32_t chunk, const char *discards, bool zero)
+{
+    tdata->name = lvx_pool_printf(vg->pool, "%s_tdata", pool->name);
+    tmeta->name = lvx_pool_printf(vg->pool, "%s_tmeta", pool->name);
+    tdata->status &= ~LVX_LV_VISIBLE;
+    tmeta->status &= ~LVX_LV_VISIBLE;
+    struct lvx_seg *seg = one_seg(vg, pool, tdata->le_count, "thin-pool", LVX_SEG_THIN_POOL);
+    seg->chunk_size = chunk;
+    seg->metadata_lv = tmeta;
+    seg->data_lv = tdata;
+    seg->area_count = 1;
+    seg->areas = lvx_pool_alloc(vg->pool, sizeof(*seg->areas));
+    memset(seg->areas, 0, sizeof(*seg->areas));
+    seg->areas[0].lv = tdata;
+    seg->has_thin_ids = true;
+    seg->transaction_id = 0;
+    seg->discards = discards;
+    seg->zero_new_blocks = zero;
+}
+
+void lvx_vg_make_thin(struct lvx_vg *vg, struct lvx_lv *thin, struct lvx_lv *pool, uint64_t le,
+                      struct lvx_lv *origin)
+{
+    struct lvx_seg *ps = lvx_lv_thin_pool_seg(pool);
+    uint32_t id = lvx_thin_free_device_id(pool);
+    struct lvx_seg *seg = one_seg(vg, thin, le, "thin", LVX_SEG_THIN);
+    seg->pool_lv = pool;
+    seg->origin_lv = origin;
+    seg->has_thin_ids = true;
+    seg->device_id = id;
+    seg->transaction_id = ps->transaction_id++;
+}

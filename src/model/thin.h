@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * model/thin.h - thin pools and thin LVs in the model (model/thin.c): LVM2's pool
+ * parameter rules (chunk size, metadata size, the metadata spare), the pool's sub-LVs
+ * (<pool>_tdata, <pool>_tmeta, lvol0_pmspare), thin LVs and thin snapshots with their
+ * device and transaction ids, and the lookups the commands and activation need.
+ */
+#ifndef LVX_MODEL_THIN_H
+#define LVX_MODEL_THIN_H
+
+#include "model/model.h"
+
+#define LVX_THIN_MIN_CHUNK 128u                 /* sectors: 64 KiB (DM_THIN_MIN_DATA_BLOCK_SIZE) */
+#define LVX_THIN_MAX_CHUNK 2097152u             /* sectors: 1 GiB */
+#define LVX_THIN_DEFAULT_CHUNK 128u             /* allocation/thin_pool_chunk_size_policy generic */
+#define LVX_THIN_MIN_META 4096u                 /* sectors: 2 MiB */
+#define LVX_THIN_OPTIMAL_META 262144u           /* sectors: 128 MiB */
+/* without crop_metadata: 255 bitmaps of 16320 blocks of 4 KiB, in sectors */
+#define LVX_THIN_MAX_META (UINT64_C(255) * ((1u << 14) - 64) * 4 * 2)
+#define LVX_THIN_MAX_DEVICE_ID ((1u << 24) - 1)
+#define LVX_THIN_SPARE_MAX_SECTORS (UINT64_C(32) * 1024 * 1024)   /* 16 GiB */
+
+/* What LVM2's update_thin_pool_params decides for a new pool of data_extents. */
+struct lvx_thin_params {
+    uint32_t chunk;              /* sectors; in: 0 = choose */
+    uint64_t meta_extents;       /* in: 0 = choose */
+    bool chunk_too_small;        /* chunk given, metadata would need more than the max */
+    uint32_t suggested_chunk;    /* for that warning (sectors) */
+    uint64_t meta_clamped_from;  /* != 0: a given metadata size was raised/lowered (sectors) */
+    uint64_t max_data_sectors;   /* what the chunk size can address */
+};
+/* Fill p for a pool of data_extents (extent_size sectors).  -EINVAL when the chunk
+ * cannot address the data (p->max_data_sectors says how much it could). */
+int lvx_thin_pool_params(uint64_t data_extents, uint32_t extent_size, struct lvx_thin_params *p);
+/* The chunk size LVM2 estimates for data_extents with meta_sectors of metadata. */
+uint32_t lvx_thin_estimate_chunk(uint64_t data_extents, uint32_t extent_size, uint64_t meta_sectors);
+
+/* The pool segment of a thin pool LV (or NULL), the pool segment of a thin LV's pool. */
+struct lvx_seg *lvx_lv_thin_pool_seg(const struct lvx_lv *lv);
+struct lvx_seg *lvx_lv_thin_seg(const struct lvx_lv *lv);
+bool lvx_lv_is_thin_pool(const struct lvx_lv *lv);
+bool lvx_lv_is_thin(const struct lvx_lv *lv);
+/* Thin LVs of pool (up to max in out); the count. */
+unsigned lvx_thin_pool_users(const struct lvx_lv *pool, struct lvx_lv **out, unsigned max);
+/* The next free device id of a pool (LVM2: highest in use + 1); 0 when exhausted. */
+uint32_t lvx_thin_free_device_id(const struct lvx_lv *pool);
+/* The VG's pool metadata spare LV (lvol0_pmspare), or NULL. */
+struct lvx_lv *lvx_vg_pmspare(const struct lvx_vg *vg);
+/* Extents the spare should have: the largest pool metadata LV, capped at 16 GiB. */
+uint64_t lvx_vg_pmspare_wanted(const struct lvx_vg *vg, uint64_t at_least);
+
+/* pool (an LV with no segments yet, its creation data set) becomes a thin pool over
+ * tdata and tmeta (which lose VISIBLE and are renamed <pool>_tdata / <pool>_tmeta). */
+void lvx_vg_make_thin_pool(struct lvx_vg *vg, struct lvx_lv *pool, struct lvx_lv *tdata,
+                           struct lvx_lv *tmeta, uint32_t chunk, const char *discards, bool zero);
+/* thin (an LV with no segments) becomes a thin LV of pool with extents le; origin
+ * (NULL or a thin LV of the same pool) makes it a thin snapshot.  Takes the next
+ * device id and the pool's transaction id (which moves on by one). */
+void lvx_vg_make_thin(struct lvx_vg *vg, struct lvx_lv *thin, struct lvx_lv *pool, uint64_t le,
+                      struct lvx_lv *origin);
+
+#endif

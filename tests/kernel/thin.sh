@@ -1,0 +1,146 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# tests/kernel/thin.sh - runs INSIDE a kvm-dm-test guest (started by
+# tests/cli/t0702-kernel-thin.sh) with 4 virtio disks, lvx at /t/lvx and the host's
+# LVM2/dmsetup/thin-provisioning-tools.  Prints TAP (also to /out/result.tap).  Thin
+# pools, thin LVs and thin snapshots, both tools:
+#
+#   vda-vdb  VG "lvm-th": made, written and activated by LVM2
+#   vdc-vdd  VG "lvx-th": the same command lines through lvx
+#
+# Checks: lvcreate -T/-V/--type thin-pool/thin/-s output and exit codes equal LVM2's;
+# the metadata text equal to LVM2's once ids/times/names are normalized (sub-LVs,
+# pmspare, transaction and device ids, placement); dm names, UUID forms and tables
+# (tmeta, tdata, tpool, pool, thin) equal; reports (attr, Data%, Meta%, #Thins,
+# TransId, ThId, discards, zero, chunk) equal; the thin snapshot keeps the old data;
+# lvextend of pool data/metadata and of a thin LV, lvremove of a thin snapshot (delete
+# message) with equal output and tables; each tool activates the other's VG (LVM2 runs
+# thin_check on lvx's pool) with equal tables and reads the other's data byte for byte;
+# thin_check accepts lvx's pool metadata; lvremove of a pool with its thin LVs.
+# shellcheck disable=SC2086  # disk lists split on purpose
+. /t/guest-tap.sh
+
+# both "desc" ARGS...: the same command by LVM2 on lvm-th and by lvx on lvx-th ("VG" in
+# ARGS is the VG): same exit status and output (VG names mapped; LVM2's "Run `lvcreate
+# --help' for more information." after a bad option is not printed by lvx: one-line
+# errors, README "Where lvx deliberately differs")
+both() {
+    local desc=$1 ra=0 rb=0 oa ob
+    shift
+    oa=$(lvm "${@//VG/lvm-th}" 2>&1 | grep -v "' for more information.$"; exit "${PIPESTATUS[0]}") || ra=$?
+    ob=$($LVX "${@//VG/lvx-th}" 2>&1) || rb=$?
+    check_eq "$desc: lvx's exit status and output equal LVM2's" \
+        "$rb ${ob//lvx-th/VG}" "$ra ${oa//lvm-th/VG}"
+}
+
+
+# the metadata text of a VG without what differs between two VGs (ids, times, hosts,
+# seqno, device hints, names)
+meta() {  # meta TOOL VG (the text the tool itself writes)
+    rm -f /tmp/meta.vg
+    $1 vgcfgbackup -f /tmp/meta.vg "$2" >/dev/null 2>&1
+    sed -n '/logical_volumes {/,$p' /tmp/meta.vg |
+        grep -vE '^\s*(id|creation_time|creation_host) = ' | sed "s/$2/VG/g"
+}
+
+# dm tables of a VG's devices, device numbers replaced by DM names (and lvx's PVs by
+# LVM2's, same order), VG prefix "VG"
+devnum() { cat "/sys/block/${1#/dev/}/dev"; }
+PVMAP="s/ $(devnum /dev/vdc) / $(devnum /dev/vda) /g;s/ $(devnum /dev/vdd) / $(devnum /dev/vdb) /g"
+tables() {
+    local vg=${1//-/--} map
+    map=$(dmsetup info -c --noheadings --separator ' ' -o major,minor,name |
+        awk '{ printf "s/ %s:%s( |$)/ %s\\1/g;", $1, $2, $3 }')
+    dmsetup table | grep "^$vg-" | sort | sed -E "$map" | sed "$PVMAP;s/$vg-/VG-/g"
+}
+# names, UUID forms (suffixes) and read-only state of a VG's devices
+dm_of() {
+    dmsetup info -c --noheadings --separator ' ' -o name,uuid,attr | grep "^${1//-/--}-" | sort |
+        sed -E "s/^${1//-/--}-/VG-/; s/ LVM-[A-Za-z0-9]{64}/ LVM-U/"
+}
+
+REP=lv_name,lv_attr,lv_size,pool_lv,origin,data_percent,metadata_percent,thin_count,transaction_id,thin_id,discards,zero,chunk_size,lv_metadata_size,seg_pe_ranges
+report() {  # report TOOL VG
+    $1 lvs -a --noheadings --separator , -o $REP "$2" 2>/dev/null | trim | sed "s/$2/VG/g;s#/dev/vd[ac]#PV0#g;s#/dev/vd[bd]#PV1#g"
+}
+
+for p in A B C; do dd if=/dev/urandom of=/tmp/$p bs=1M count=8 2>/dev/null; done
+check_eq "three 8 MiB random patterns" "$(cat /tmp/A /tmp/B /tmp/C | wc -c)" 25165824
+
+# ---------------------------------------------------------------- create
+check "LVM2 makes lvm-th, lvx makes lvx-th" sh -c \
+    "lvm pvcreate -q /dev/vda /dev/vdb && lvm vgcreate -q lvm-th /dev/vda /dev/vdb &&
+     $LVX pvcreate -q /dev/vdc /dev/vdd && $LVX vgcreate -q lvx-th /dev/vdc /dev/vdd"
+both "lvcreate -T -L 16m VG/pool" lvcreate -T -L 16m VG/pool
+check_eq "a new pool: one thin-pool device under the pool's name, as LVM2's" \
+    "$(dm_of lvx-th; tables lvx-th)" "$(dm_of lvm-th; tables lvm-th)"
+both "lvcreate -V 32m -T VG/pool -n thin1" lvcreate -V 32m -T VG/pool -n thin1
+check "pattern A written to both thin LVs" sh -c \
+    "dd if=/tmp/A of=/dev/lvm-th/thin1 bs=1M oflag=direct 2>/dev/null &&
+     dd if=/tmp/A of=/dev/lvx-th/thin1 bs=1M oflag=direct 2>/dev/null"
+both "lvcreate -s VG/thin1 (thin snapshot, activation skipped)" lvcreate -s VG/thin1 -n snap1
+both "lvcreate -s -kn VG/thin1 (thin snapshot, active)" lvcreate -s -kn VG/thin1 -n snap2
+check "pattern B written over both origins" sh -c \
+    "dd if=/tmp/B of=/dev/lvm-th/thin1 bs=1M oflag=direct 2>/dev/null &&
+     dd if=/tmp/B of=/dev/lvx-th/thin1 bs=1M oflag=direct 2>/dev/null"
+for vg in lvm-th lvx-th; do
+    check "$vg: the snapshot reads A, the origin B" sh -c \
+        "cmp -n 8388608 /tmp/A /dev/$vg/snap2 && cmp -n 8388608 /tmp/B /dev/$vg/thin1"
+done
+both "lvcreate --type thin-pool -c 256k --poolmetadatasize 8m -Zn --discards nopassdown" \
+    lvcreate --type thin-pool -L 100m -c 256k --poolmetadatasize 8m -Zn --discards nopassdown -n pool2 VG
+both "lvcreate --type thin --thinpool pool2" lvcreate --type thin -V 64m --thinpool pool2 -n thin2 VG
+both "lvcreate -T -L -V: a pool and a thin LV at once" lvcreate -T -L 8m -V 16m -n thin3 VG/pool3
+check "pattern C written to both thin2" sh -c \
+    "dd if=/tmp/C of=/dev/lvm-th/thin2 bs=1M oflag=direct 2>/dev/null &&
+     dd if=/tmp/C of=/dev/lvx-th/thin2 bs=1M oflag=direct 2>/dev/null"
+
+check_eq "metadata of lvx's thin VG equals LVM2's (ids, times, names normalized)" \
+    "$(meta $LVX lvx-th)" "$(meta lvm lvm-th)"
+check_eq "dm devices: names, UUID suffixes and read-only states as LVM2's" \
+    "$(dm_of lvx-th)" "$(dm_of lvm-th)"
+check_eq "dm tables of lvx's devices equal LVM2's (devices as names)" "$(tables lvx-th)" "$(tables lvm-th)"
+check_eq "reports: lvx on its VG equals LVM2 on its VG" "$(report $LVX lvx-th)" "$(report lvm lvm-th)"
+
+# ---------------------------------------------------------------- resize, remove
+both "lvextend -L +8m of an active pool" lvextend -L +8m VG/pool
+both "lvextend --poolmetadatasize +4m" lvextend --poolmetadatasize +4m VG/pool
+both "lvextend -L +16m of an active thin LV" lvextend -L +16m VG/thin1
+both "lvremove -y of an active thin snapshot" lvremove -y VG/snap2
+check_eq "dm tables equal after the resizes and the removal" "$(tables lvx-th)" "$(tables lvm-th)"
+check_eq "metadata equal after the resizes and the removal" "$(meta $LVX lvx-th)" "$(meta lvm lvm-th)"
+
+# ---------------------------------------------------------------- each tool activates the other's
+check "lvx deactivates its VG, LVM2 deactivates its own" sh -c \
+    "$LVX vgchange -an lvx-th && lvm vgchange -an lvm-th"
+check_eq "no device of either VG left" "$(dmsetup ls | grep -E '^lv[mx]--th-' || true)" ""
+check "thin_check accepts lvx's pool metadata (tmeta activated read-only by LVM2)" sh -c \
+    "lvm lvchange -ay -y lvx-th/pool_tmeta && thin_check /dev/mapper/lvx--th-pool_tmeta &&
+     lvm lvchange -an lvx-th/pool_tmeta"
+check "LVM2 activates lvx's VG (thin_check at activation), lvx activates LVM2's" sh -c \
+    "lvm vgchange -ay lvx-th && $LVX vgchange -ay lvm-th"
+check_eq "dm tables: lvx's activation of LVM2's VG equals LVM2's of lvx's" \
+    "$(tables lvm-th)" "$(tables lvx-th)"
+for vg in lvm-th lvx-th; do
+    check "$vg (activated by the other tool): thin1 reads B, thin2 C" sh -c \
+        "cmp -n 8388608 /tmp/B /dev/$vg/thin1 && cmp -n 8388608 /tmp/C /dev/$vg/thin2"
+done
+check "the snapshots, activated with -K by the other tool, read A" sh -c \
+    "lvm lvchange -ay -K lvx-th/snap1 && $LVX lvchange -ay -K lvm-th/snap1 &&
+     cmp -n 8388608 /tmp/A /dev/lvx-th/snap1 && cmp -n 8388608 /tmp/A /dev/lvm-th/snap1"
+check_eq "reports equal in both tools for both VGs" \
+    "$(report $LVX lvx-th; report $LVX lvm-th)" "$(report lvm lvx-th; report lvm lvm-th)"
+check "lvx removes a thin LV of LVM2's pool, LVM2 one of lvx's (delete messages)" sh -c \
+    "$LVX lvremove -y lvm-th/thin3 && lvm lvremove -y lvx-th/thin3"
+check "both VGs deactivated and activated again by their own tools (transaction ids agree)" sh -c \
+    "lvm vgchange -an lvx-th && $LVX vgchange -an lvm-th &&
+     $LVX vgchange -ay lvx-th && lvm vgchange -ay lvm-th"
+check_eq "dm tables equal after the cross removals" "$(tables lvx-th)" "$(tables lvm-th)"
+both "lvremove -y of a pool with its thin LVs" lvremove -y VG/pool2
+check "thin_check accepts lvx's pool metadata again after the removals" sh -c \
+    "$LVX vgchange -an lvx-th && lvm lvchange -ay -y lvx-th/pool_tmeta &&
+     thin_check /dev/mapper/lvx--th-pool_tmeta && lvm lvchange -an lvx-th/pool_tmeta"
+check_eq "metadata equal at the end" "$(meta $LVX lvx-th)" "$(meta lvm lvm-th)"
+
+guest_done
