@@ -17,6 +17,8 @@
  */
 #include "cmd/commands.h"
 #include "cmd/options.h"
+#include "report/report.h"
+#include "util/buf.h"
 #include "util/version.h"
 
 #include <errno.h>
@@ -419,7 +421,7 @@ static void man_lvx(FILE *f, const char *date)
     fputs(".SH SEE ALSO\n.nh\n", f);    /* no hyphen inside a page name */
     for (unsigned i = 0; i < count; i++)
         fprintf(f, ".BR lvx\\-%s (8),\n", t[i].name);
-    fputs(".BR lvm.conf (5)\n", f);
+    fputs(".BR lvm.conf (5)\n.hy\n", f);
 }
 
 static FILE *open_out(const char *dir, const char *name, char *path, size_t cap)
@@ -593,6 +595,19 @@ static void positional_spec(char *out, size_t cap, const char *usage)
         out[cap - 1] = '\0';
 }
 
+/* The report whose field names -o/-O of a command complete: pvs, vgs, lvs by the
+ * command's name (pvdisplay -C is pvs ...), all for fullreport. */
+static const char *field_kind(const char *cmd)
+{
+    if (strncmp(cmd, "pv", 2) == 0)
+        return "pvs";
+    if (strncmp(cmd, "vg", 2) == 0)
+        return "vgs";
+    if (strncmp(cmd, "lv", 2) == 0)
+        return "lvs";
+    return "all";
+}
+
 /* The completion logic (bash >= 4.2); the tables above it are generated. */
 static const char completion_body[] =
     "# _lvx_walk: the words before the cursor: sets _lvx_npos (positional arguments so far),\n"
@@ -666,6 +681,15 @@ static const char completion_body[] =
     "    file)\n"
     "        compopt -o filenames 2>/dev/null\n"
     "        mapfile -t COMPREPLY < <(compgen -f -- \"$cur\") ;;\n"
+    "    fields:*)   # field names: after the last ',' and a leading '+' or '-'\n"
+    "        local head='' word=$cur\n"
+    "        [[ $word == *,* ]] && { head=${word%,*},; word=${word##*,}; }\n"
+    "        [[ $word == [+-]* ]] && { head+=${word:0:1}; word=${word:1}; }\n"
+    "        local -a words\n"
+    "        read -r -a words <<<\"${_lvx_fields[${spec#fields:}]}\"\n"
+    "        _lvx_add \"$word\" \"${words[@]}\"\n"
+    "        COMPREPLY=(\"${COMPREPLY[@]/#/$head}\")\n"
+    "        compopt -o nospace 2>/dev/null ;;\n"
     "    files)\n"
     "        local head=\n"
     "        [[ $cur == *,* ]] && head=${cur%,*},\n"
@@ -802,7 +826,23 @@ static int gen_completion(FILE *f)
             fprintf(f, " %s", t[i].name);
     fputs("'\n", f);
     /* -g: global even when sourced inside a function (bash-completion's loader) */
-    fputs("declare -gA _lvx_opts=() _lvx_args=() _lvx_pos=()\n", f);
+    fputs("declare -gA _lvx_opts=() _lvx_args=() _lvx_pos=() _lvx_fields=()\n", f);
+    static const struct { const char *name; enum lvx_report_kind kind; } reports[] = {
+        { "pvs", LVX_REPORT_PVS }, { "vgs", LVX_REPORT_VGS }, { "lvs", LVX_REPORT_LVS } };
+    struct lvx_buf every = LVX_BUF_INIT;
+    for (size_t r = 0; r < sizeof(reports) / sizeof(reports[0]); r++) {
+        struct lvx_buf b = LVX_BUF_INIT;
+        lvx_report_field_names(reports[r].kind, &b);
+        fprintf(f, "_lvx_fields[%s]=", reports[r].name);
+        sh_quoted(f, lvx_buf_str(&b));
+        fputc('\n', f);
+        lvx_buf_printf(&every, "%s%s", every.len ? " " : "", lvx_buf_str(&b));
+        lvx_buf_free(&b);
+    }
+    fputs("_lvx_fields[all]=", f);          /* fullreport: every report's fields */
+    sh_quoted(f, lvx_buf_str(&every));
+    fputc('\n', f);
+    lvx_buf_free(&every);
     for (unsigned i = 0; i < count; i++) {
         enum lvx_opt_id ids[LVX_OPT_COUNT];
         unsigned own, n = command_options(&t[i], ids, &own);
@@ -819,6 +859,8 @@ static int gen_completion(FILE *f)
             if (!d->has_arg)
                 continue;
             value_spec(spec, sizeof(spec), d);
+            if (ids[j] == LVX_OPT_OPTIONS || ids[j] == LVX_OPT_SORT)   /* report field names */
+                snprintf(spec, sizeof(spec), "fields:%s", field_kind(t[i].name));
             if (d->short_name) {
                 fprintf(f, "_lvx_args['%s -%c']=", t[i].name, d->short_name);
                 sh_quoted(f, spec);

@@ -87,11 +87,15 @@ static const enum lvx_opt_id config_opts[] = { LVX_OPT_CONFIG_TYPE, LVX_OPT_TYPE
     LVX_OPT_WITHCOMMENTS, LVX_OPT_MERGEDCONFIG, END };
 static const enum lvx_opt_id pvscan_opts[] = { LVX_OPT_CACHE, LVX_OPT_ACTIVATE, LVX_OPT_EXPORTED,
     LVX_OPT_NOVOLUMEGROUP, LVX_OPT_SHORT, LVX_OPT_UUID, LVX_OPT_IGNORELOCKINGFAILURE,
-    LVX_OPT_NOUDEVSYNC, LVX_OPT_AUTOACTIVATION, LVX_OPT_IGNOREACTIVATIONSKIP, END };
+    LVX_OPT_NOUDEVSYNC, LVX_OPT_AUTOACTIVATION, LVX_OPT_IGNOREACTIVATIONSKIP, LVX_OPT_LISTVG,
+    LVX_OPT_LISTLVS, LVX_OPT_CHECKCOMPLETE, LVX_OPT_VGONLINE, LVX_OPT_UDEVOUTPUT, END };
 static const enum lvx_opt_id vgscan_opts[] = { LVX_OPT_MKNODES, LVX_OPT_IGNORELOCKINGFAILURE, END };
 static const enum lvx_opt_id lvscan_opts[] = { LVX_OPT_ALL, LVX_OPT_BLOCKDEVICE,
     LVX_OPT_IGNORELOCKINGFAILURE, LVX_OPT_READONLY, END };
 static const enum lvx_opt_id vgmknodes_opts[] = { LVX_OPT_IGNORELOCKINGFAILURE, END };
+static const enum lvx_opt_id lvmdevices_opts[] = { LVX_OPT_CHECK, LVX_OPT_UPDATE, LVX_OPT_ADDDEV,
+    LVX_OPT_DELDEV, LVX_OPT_ADDPVID, LVX_OPT_DELPVID, LVX_OPT_DEVICEIDTYPE, END };
+static const enum lvx_opt_id vgimportdevices_opts[] = { LVX_OPT_ALL, END };
 static const enum lvx_opt_id no_opts[] = { END };
 static const enum lvx_opt_id daemon_opts[] = { LVX_OPT_FORCE, END };
 
@@ -310,7 +314,10 @@ static const struct lvx_command command_table[] = {
       "Without --cache, lists every PV with its VG, format, size and free space, and a Total "
       "line, as LVM2 prints them (-s names only, -u with UUIDs, -e only PVs of exported VGs, "
       "-n only PVs in no VG). With --cache, records the PVs found as online (all of them, or "
-      "the devices named), and with -aay autoactivates each VG whose PVs are all online." },
+      "the devices named), and with -aay autoactivates each VG whose PVs are all online. "
+      "--listvg/--listlvs PV (what LVM2's udev rule runs) print the PV's VG and the LVs using "
+      "it; --checkcomplete says whether they are complete, --vgonline records a complete VG "
+      "once, --udevoutput prints only LVM_VG_NAME_COMPLETE='VG' or LVM_VG_NAME_INCOMPLETE='VG'." },
     { "vgscan", lvx_cmd_vgscan, "Search for all volume groups", "", vgscan_opts,
       "Reads every device and names each volume group found, as LVM2 prints it. --mknodes then "
       "makes the /dev entries of active LVs again, as vgmknodes." },
@@ -324,6 +331,19 @@ static const struct lvx_command command_table[] = {
       "Makes the /dev entries (/dev/mapper nodes, /dev/VG/LV links) of the active LVs of the "
       "VGs or LVs named (all by default) again, and removes those of inactive LVs. Fails "
       "without an activation backend, as LVM2 fails without device-mapper." },
+    { "lvmdevices", lvx_cmd_lvmdevices, "Manage the devices file", "", lvmdevices_opts,
+      "Lists the entries of the devices file (<system dir>/devices/system.devices, or the "
+      "file --devicesfile names), which limits the devices LVM commands use when "
+      "devices/use_devicesfile is set: each device by its ID (loop backing file, WWID, "
+      "serial, md/dm UUID, else its name) with the PVID last seen. --check reports entries "
+      "whose PVID or device name changed (exit 5), --update corrects them; --adddev and "
+      "--deldev add and remove a device, --addpvid and --delpvid the device holding a "
+      "PVID. The file is written as LVM2 writes it, and LVM2 reads it." },
+    { "vgimportdevices", lvx_cmd_vgimportdevices, "Add devices for a VG to the devices file",
+      "VG ... | -a", vgimportdevices_opts,
+      "Adds the PVs of the volume groups named (every VG with -a) to the devices file, "
+      "creating it when missing, and records each PV's device ID in the VG metadata, as "
+      "LVM2 does. The VGs are looked for on every device the filters accept." },
 };
 
 const struct lvx_command *lvx_command_table(unsigned *count)

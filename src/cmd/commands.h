@@ -117,6 +117,8 @@ int lvx_cmd_lvscan(struct lvx_cmd_env *env);        /* cmd/lvscan.c */
 int lvx_cmd_vgmknodes(struct lvx_cmd_env *env);     /* cmd/vgmknodes.c */
 int lvx_cmd_segtypes(struct lvx_cmd_env *env);      /* cmd/segtypes.c */
 int lvx_cmd_formats(struct lvx_cmd_env *env);       /* cmd/segtypes.c */
+int lvx_cmd_lvmdevices(struct lvx_cmd_env *env);    /* cmd/lvmdevices.c */
+int lvx_cmd_vgimportdevices(struct lvx_cmd_env *env); /* cmd/vgimportdevices.c */
 
 /* --- common.c: helpers ---------------------------------------------------- */
 
@@ -179,6 +181,8 @@ struct lvx_ctx *lvx_cmd_bind_ctx(struct lvx_ctx *ctx);
 struct lvx_ctx *lvx_cmd_bound_ctx(void);
 /* The binary's log sink: LVM2's layout ("  msg"; NOTICE on stdout, the rest on stderr). */
 void lvx_cmd_log_stdio(void *arg, int level, const char *msg);
+/* A warning LVM2 prints without the "WARNING: " prefix (devices file messages). */
+bool lvx_cmd_plain_warning(const char *msg);
 /* An error line printed without indentation (getopt-style messages). */
 void lvx_cmd_error_raw(const char *msg);
 /* Write bytes of command output (0, or LVX_EXIT_FAILED after a message). */

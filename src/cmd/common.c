@@ -399,6 +399,13 @@ struct lvx_ctx *lvx_cmd_bound_ctx(void)
     return bound_ctx;
 }
 
+/* Warnings LVM2 prints without "WARNING: " (log_warn of the devices file code). */
+bool lvx_cmd_plain_warning(const char *msg)
+{
+    return strncmp(msg, "Devices file ", 13) == 0 || strncmp(msg, "Please remove the lvm.conf ", 27) == 0 ||
+           strncmp(msg, "Device /", 8) == 0;
+}
+
 void lvx_cmd_log_stdio(void *arg, int level, const char *msg)
 {
     (void)arg;
@@ -412,7 +419,8 @@ void lvx_cmd_log_stdio(void *arg, int level, const char *msg)
     /* LVM2 prints "PARTIAL MODE. ..." and "Reading VG X without a lock." as warnings
      * without the prefix */
     else if (level == LVX_LOG_WARN && strncmp(msg, "WARNING:", 8) != 0 &&
-             strncmp(msg, "PARTIAL MODE.", 13) != 0 && strncmp(msg, "Reading VG ", 11) != 0)
+             strncmp(msg, "PARTIAL MODE.", 13) != 0 && strncmp(msg, "Reading VG ", 11) != 0 &&
+             !lvx_cmd_plain_warning(msg))
         fprintf(stderr, "  WARNING: %s\n", msg);
     else if (level >= LVX_LOG_INFO)
         fprintf(stderr, "      %s\n", msg);

@@ -171,6 +171,8 @@ static int run_command(const struct lvx_run_opts *o, const struct lvx_command *c
         ctx.log_level = log_level_for(&args, o ? o->log_level : 0);
         if (args.value[LVX_OPT_CONFIG])
             ctx.config_override = args.value[LVX_OPT_CONFIG];
+        if (args.count[LVX_OPT_DEVICESFILE])
+            ctx.devices_file = args.value[LVX_OPT_DEVICESFILE];
         if (args.count[LVX_OPT_NOLOCKING] || args.count[LVX_OPT_READONLY])
             ctx.lock_mode = LVX_LOCK_MODE_NONE;
         else if (args.count[LVX_OPT_IGNORELOCKINGFAILURE])

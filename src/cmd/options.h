@@ -156,6 +156,19 @@ enum lvx_opt_id {
     LVX_OPT_MINRECOVERYRATE,    /* --minrecoveryrate SIZE[k|unit] per second (raid) */
     LVX_OPT_MAXRECOVERYRATE,    /* --maxrecoveryrate SIZE[k|unit] per second (raid) */
     LVX_OPT_SHARED,             /* --shared (reports: show shared VGs without lvmlockd) */
+    LVX_OPT_CHECK,              /* --check (lvmdevices) */
+    LVX_OPT_UPDATE,             /* --update (lvmdevices) */
+    LVX_OPT_ADDDEV,             /* --adddev PV (lvmdevices) */
+    LVX_OPT_DELDEV,             /* --deldev String (lvmdevices) */
+    LVX_OPT_ADDPVID,            /* --addpvid String (lvmdevices) */
+    LVX_OPT_DELPVID,            /* --delpvid String (lvmdevices) */
+    LVX_OPT_DEVICEIDTYPE,       /* --deviceidtype String (lvmdevices --adddev/--addpvid) */
+    LVX_OPT_DEVICESFILE,        /* --devicesfile String (common: the devices file to use) */
+    LVX_OPT_LISTVG,             /* --listvg (pvscan --cache: the udev rule's) */
+    LVX_OPT_LISTLVS,            /* --listlvs (pvscan --cache) */
+    LVX_OPT_CHECKCOMPLETE,      /* --checkcomplete (pvscan --listvg/--listlvs) */
+    LVX_OPT_VGONLINE,           /* --vgonline (pvscan --listvg/--listlvs --checkcomplete) */
+    LVX_OPT_UDEVOUTPUT,         /* --udevoutput (pvscan --listvg --checkcomplete) */
     LVX_OPT_THIN,               /* -T/--thin (lvcreate: a thin pool and/or a thin LV) */
     LVX_OPT_THINPOOL,           /* --thinpool [VG/]POOL (lvcreate) */
     LVX_OPT_VIRTUALSIZE,        /* -V/--virtualsize SIZE[m|unit] (lvcreate: thin LV size) */

@@ -13,6 +13,7 @@
  */
 #include "cmd/commands.h"
 #include "cmd/pvcmd.h"
+#include "cmd/devfile_cmd.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -376,6 +377,17 @@ static int write_all(struct lvx_cmd_env *env, const struct pvcreate_opts *o,
         }
         lvx_notice(env->ctx, "Physical volume \"%s\" successfully created.", d->name);
     }
+    /* the new PVs in the devices file, when one is in use */
+    struct lvx_dev **made = lvx_pool_alloc(env->pool, (count + 1) * sizeof(*made));
+    const char **pvids = lvx_pool_alloc(env->pool, (count + 1) * sizeof(*pvids));
+    unsigned n = 0;
+    for (unsigned i = 0; i < count; i++) {
+        if (devs[i].result < 0)
+            continue;
+        made[n] = devs[i].dev;
+        pvids[n++] = devs[i].label.pv_uuid;
+    }
+    lvx_cmd_devfile_note(env, made, pvids, n, true);
     return rc;
 }
 

@@ -10,6 +10,7 @@
  */
 #include "cmd/commands.h"
 #include "cmd/pvcmd.h"
+#include "cmd/devfile_cmd.h"
 
 #include <string.h>
 
@@ -88,6 +89,8 @@ int lvx_cmd_pvremove(struct lvx_cmd_env *env)
         if (!dup)
             rc = wipe(env, env->args->argv[i], named.devs[i]);
     }
+    if (!rc)      /* their entries in the devices file keep the device, without PVID */
+        lvx_cmd_devfile_note(env, named.devs, NULL, count, false);
     lvx_pvcmd_devs_free(&named);
     lvx_unlock(&global);
     return rc;

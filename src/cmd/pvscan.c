@@ -10,6 +10,12 @@
  *     nothing.  With -aay each VG whose every PV is online is autoactivated once
  *     ("VG vg run autoactivation.", then as `vgchange -aay`; "skip autoactivation."
  *     when it was already done since the records were last made from nothing).
+ *   - --cache --listvg|--listlvs PV (the udev rule's call): "VG vg" (and "LV vg/lv" for
+ *     each visible LV using the PV); --checkcomplete adds LVM2's "PV ... online, VG ..."
+ *     line and "complete"/"incomplete" (with --vgonline the VG's online record is made,
+ *     "finished" when it was there), --udevoutput prints only
+ *     LVM_VG_NAME_COMPLETE='vg' / LVM_VG_NAME_INCOMPLETE='vg' (LVM_EVENT_ACTIVATION=0
+ *     with global/event_activation = 0), --autoactivation other than "event" skips.
  * The records are LVM2's pvs_online / vgs_online files (same content: "MAJ:MIN",
  * "vg:NAME", "dev:PATH"), kept in lvx's run directory ($LVX_RUN_DIR, /run/lvx), not in
  * LVM2's /run/lvm: lvx's autoactivation state is its own.
@@ -26,6 +32,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "config/config.h"
 #include "util/privdir.h"
 
 #define ORPHAN_VG_NAME "#orphans_lvm2"     /* LVM2 counts it in the VG column width */
@@ -233,6 +240,87 @@ static bool named(struct lvx_cmd_env *env, const struct lvx_pv *pv)
     return false;
 }
 
+/* A line on stdout as it is (--udevoutput: no indentation). */
+static void out_line(const char *fmt, const char *arg)
+{
+    struct lvx_buf b = LVX_BUF_INIT;
+    lvx_buf_printf(&b, fmt, arg);
+    lvx_cmd_output(&b);
+    lvx_buf_free(&b);
+}
+
+/* Does lv use pv, itself or through its sub-LVs? */
+static bool lv_uses_pv(const struct lvx_lv *lv, const struct lvx_pv *pv, unsigned depth)
+{
+    if (depth > 16)
+        return false;
+    for (unsigned s = 0; s < lv->seg_count; s++) {
+        const struct lvx_seg *seg = &lv->segs[s];
+        for (unsigned a = 0; a < seg->area_count; a++) {
+            if (seg->areas[a].pv == pv ||
+                (seg->areas[a].lv && lv_uses_pv(seg->areas[a].lv, pv, depth + 1)))
+                return true;
+            if (seg->meta_areas && seg->meta_areas[a].lv &&
+                lv_uses_pv(seg->meta_areas[a].lv, pv, depth + 1))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* Every PV lv uses has an online record. */
+static bool lv_complete(const struct online *o, const struct lvx_lv *lv)
+{
+    for (unsigned i = 0; i < lv->vg->pv_count; i++)
+        if (lv_uses_pv(lv, lv->vg->pvs[i], 0) && !record_exists(o->pvs, lv->vg->pvs[i]->uuid))
+            return false;
+    return true;
+}
+
+/* --listvg / --listlvs of one PV of a VG (LVM2's lines; see the top of the file). */
+static void list_vg(struct lvx_cmd_env *env, const struct online *o, const struct entry *e,
+                    bool complete)
+{
+    const struct lvx_cmd_args *a = env->args;
+    const char *vg = e->vg->name;
+    bool check = a->count[LVX_OPT_CHECKCOMPLETE] > 0, udev = a->count[LVX_OPT_UDEVOUTPUT] > 0;
+    if (!check) {
+        lvx_notice(env->ctx, "VG %s", vg);
+    } else if (complete) {
+        bool created = true;
+        if (a->count[LVX_OPT_VGONLINE]) {
+            char path[4500];
+            snprintf(path, sizeof(path), "%s/%s", o->vgs, vg);
+            int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+            created = fd >= 0;
+            if (fd >= 0)
+                close(fd);
+        }
+        if (!created)
+            lvx_notice(env->ctx, "VG %s finished", vg);
+        else if (udev)
+            out_line("LVM_VG_NAME_COMPLETE='%s'\n", vg);
+        else
+            lvx_notice(env->ctx, "VG %s complete", vg);
+    } else if (udev) {
+        out_line("LVM_VG_NAME_INCOMPLETE='%s'\n", vg);
+    } else {
+        lvx_notice(env->ctx, "VG %s incomplete", vg);
+    }
+    if (!a->count[LVX_OPT_LISTLVS])
+        return;
+    for (unsigned i = 0; i < e->vg->lv_count; i++) {
+        const struct lvx_lv *lv = e->vg->lvs[i];
+        if (!lvx_lv_is_visible(lv) || !lv_uses_pv(lv, e->pv, 0))
+            continue;
+        if (!check)
+            lvx_notice(env->ctx, "LV %s/%s", vg, lv->name);
+        else
+            lvx_notice(env->ctx, "LV %s/%s %scomplete", vg, lv->name,
+                       complete || lv_complete(o, lv) ? "" : "in");
+    }
+}
+
 static int cache_pvs(struct lvx_cmd_env *env, const struct entry *e, unsigned n)
 {
     const char *act = env->args->value[LVX_OPT_ACTIVATE];
@@ -254,6 +342,15 @@ static int cache_pvs(struct lvx_cmd_env *env, const struct entry *e, unsigned n)
     }
     const char **complete = lvx_pool_alloc(env->pool, (n + 1) * sizeof(*complete));
     unsigned ncomplete = 0;
+    bool list = env->args->count[LVX_OPT_LISTVG] || env->args->count[LVX_OPT_LISTLVS];
+    bool check = env->args->count[LVX_OPT_CHECKCOMPLETE] > 0;
+    for (int k = 0; k < env->args->argc; k++) {       /* named devices that are no PV */
+        bool pv = false;
+        for (unsigned i = 0; i < n && !pv; i++)
+            pv = lvx_cmd_same_device(env->args->argv[k], e[i].pv->ondisk.dev_name);
+        if (!pv)
+            lvx_notice(env->ctx, "pvscan[%d] %s not an lvm device.", pid, env->args->argv[k]);
+    }
     for (unsigned i = 0; i < n; i++) {
         const struct lvx_pv *pv = e[i].pv;
         const char *dev = pv->ondisk.dev_name;
@@ -272,7 +369,11 @@ static int cache_pvs(struct lvx_cmd_env *env, const struct entry *e, unsigned n)
             rc = LVX_EXIT_FAILED;
             continue;
         }
-        if (!aay) {
+        if (list && !check) {
+            list_vg(env, &o, &e[i], false);
+            continue;
+        }
+        if (!aay && !list) {
             lvx_notice(env->ctx, "pvscan[%d] PV %s online.", pid, dev);
             continue;
         }
@@ -280,10 +381,16 @@ static int cache_pvs(struct lvx_cmd_env *env, const struct entry *e, unsigned n)
         if (need) {
             lvx_notice(env->ctx, "pvscan[%d] PV %s online, VG %s incomplete (need %d).", pid,
                        dev, e[i].vg->name, need);
+            if (list)
+                list_vg(env, &o, &e[i], false);
             continue;
         }
         lvx_notice(env->ctx, "pvscan[%d] PV %s online, VG %s is complete.", pid, dev,
                    e[i].vg->name);
+        if (list) {
+            list_vg(env, &o, &e[i], true);
+            continue;
+        }
         bool dup = false;
         for (unsigned k = 0; k < ncomplete && !dup; k++)
             dup = strcmp(complete[k], e[i].vg->name) == 0;
@@ -311,11 +418,71 @@ static int cache_pvs(struct lvx_cmd_env *env, const struct entry *e, unsigned n)
     return rc;
 }
 
+/* The udev rule's options (--listvg, --listlvs, --checkcomplete, --vgonline,
+ * --udevoutput, --autoactivation) checked as LVM2's command definitions and settings
+ * do: -1 to go on, else the exit code (after LVM2's line). */
+static int udev_options(struct lvx_cmd_env *env, bool *cache)
+{
+    const struct lvx_cmd_args *a = env->args;
+    int pid = (int)getpid();
+    bool list = a->count[LVX_OPT_LISTVG] || a->count[LVX_OPT_LISTLVS];
+    static const enum lvx_opt_id need_list[] = { LVX_OPT_CHECKCOMPLETE, LVX_OPT_VGONLINE,
+                                                 LVX_OPT_UDEVOUTPUT };
+    const char *refused = NULL;
+    if (a->count[LVX_OPT_UDEVOUTPUT])     /* udev imports stdout: LVM2 says nothing at all */
+        env->ctx->log_level = 0;
+    for (size_t i = 0; i < sizeof(need_list) / sizeof(need_list[0]) && !list && !refused; i++)
+        if (a->count[need_list[i]])
+            refused = lvx_opt_def(need_list[i])->long_name;
+    if (!refused && list && a->argc != 1)
+        refused = a->count[LVX_OPT_LISTVG] ? "listvg" : "listlvs";
+    if (!refused && a->count[LVX_OPT_LISTLVS] && a->count[LVX_OPT_UDEVOUTPUT])
+        refused = "udevoutput";
+    if (refused && list && a->argc > 1) {
+        lvx_cmd_errorf("Command does not accept argument: %s.", a->argv[1]);
+        return LVX_EXIT_INVALID;
+    }
+    if (!refused && list && a->count[LVX_OPT_ACTIVATE]) {
+        lvx_cmd_errorf("Command does not accept option: --activate %s.", a->value[LVX_OPT_ACTIVATE]);
+        return LVX_EXIT_INVALID;
+    }
+    if (refused) {
+        lvx_cmd_errorf("Command does not accept option: --%s.", refused);
+        return LVX_EXIT_INVALID;
+    }
+    if (!list)
+        return -1;
+    *cache = true;                        /* --listvg/--listlvs are pvscan --cache's */
+    const char *aa = a->value[LVX_OPT_AUTOACTIVATION];
+    if (aa && strcmp(aa, "event") != 0) {
+        lvx_notice(env->ctx, "pvscan[%d] Skip pvscan for unknown autoactivation value.", pid);
+        return LVX_EXIT_OK;
+    }
+    struct lvx_config *cfg = NULL;
+    int64_t event = 1;
+    if (lvx_config_load(env->ctx, &cfg) == 0)
+        event = lvx_config_int(cfg, "global/event_activation", 1);
+    lvx_error_clear(env->ctx);
+    lvx_config_free(cfg);
+    if (a->count[LVX_OPT_CHECKCOMPLETE] && !event) {
+        if (a->count[LVX_OPT_UDEVOUTPUT])
+            out_line("%s", "LVM_EVENT_ACTIVATION=0\n");
+        else
+            lvx_notice(env->ctx, "pvscan[%d] Ignoring pvscan with --checkcomplete because "
+                       "event_activation is disabled.", pid);
+        return LVX_EXIT_OK;
+    }
+    return -1;
+}
+
 int lvx_cmd_pvscan(struct lvx_cmd_env *env)
 {
     struct lvx_cmd_vgs v;
     unsigned n;
     bool cache = env->args->count[LVX_OPT_CACHE] > 0;
+    int urc = udev_options(env, &cache);
+    if (urc >= 0)
+        return urc;
 
     if (!cache && env->args->count[LVX_OPT_ACTIVATE]) {
         lvx_cmd_errorf("The --activate option is only used with --cache.");

@@ -8,6 +8,7 @@
 #include "cmd/pvcmd.h"
 #include "cmd/toolkit.h"
 #include "cmd/actcmd.h"
+#include "cmd/devfile_cmd.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -44,6 +45,11 @@ int lvx_vgcmd_new_name(struct lvx_cmd_env *env, const char *name, int rc)
 
 struct lvx_scan_opts lvx_vgcmd_scan_opts(const struct lvx_cmd_env *env)
 {
+    /* vgcreate/vgextend: the devices they name count even if the devices file lacks them */
+    if (strcmp(env->command->name, "vgcreate") == 0 || strcmp(env->command->name, "vgextend") == 0) {
+        env->ctx->devices_also = (const char *const *)env->args->argv;
+        env->ctx->devices_also_count = (unsigned)env->args->argc;
+    }
     struct lvx_scan_opts o = { .devices = env->args->devices,
                                .device_count = env->args->device_count };
     return o;
@@ -329,6 +335,7 @@ static int vgcmd_orphans(struct lvx_cmd_env *env, struct lvx_vg_update *u, char 
         }
     }
     struct lvx_pv **pvs = lvx_pool_alloc(env->pool, (n + 1) * sizeof(*pvs));
+    const char **pvids = lvx_pool_alloc(env->pool, (n + 1) * sizeof(*pvids));
     for (unsigned i = 0; i < n; i++) {
         struct lvx_scan_pv *spv = find_spv(u->scan, devs[i]);
         pvs[i] = orphan_of_uuid(u->set, spv->label.pv_uuid);
@@ -336,7 +343,10 @@ static int vgcmd_orphans(struct lvx_cmd_env *env, struct lvx_vg_update *u, char 
             lvx_cmd_errorf("Physical volume '%s' is not an orphan PV.", devs[i]->path);
             return LVX_EXIT_FAILED;
         }
+        pvids[i] = pvs[i]->uuid;
     }
+    /* the devices join the devices file, when one is in use (as LVM2) */
+    lvx_cmd_devfile_note(env, devs, pvids, n, true);
     *out = pvs;
     *out_count = n;
     return 0;

@@ -321,6 +321,22 @@ int lvx_config_device_filter(struct lvx_ctx *ctx, const struct lvx_config *cfg,
     return 0;
 }
 
+/* ---- devices file ------------------------------------------------------------------- */
+
+const char *lvx_config_devices_file(const struct lvx_ctx *ctx, const struct lvx_config *cfg,
+                                    struct lvx_pool *pool)
+{
+    const char *name = ctx->devices_file;
+    if (!name) {
+        if (!lvx_config_int(cfg, "devices/use_devicesfile", 0))
+            return NULL;
+        name = lvx_config_str(cfg, "devices/devicesfile", "system.devices");
+    }
+    if (!name[0])
+        return NULL;
+    return lvx_pool_printf(pool, "%s/devices/%s", lvx_config_system_dir(), name);
+}
+
 /* ---- defaults ----------------------------------------------------------------------- */
 
 struct lvx_cfg_node *lvx_config_defaults(struct lvx_pool *pool)

@@ -70,6 +70,12 @@ void lvx_config_merge(struct lvx_pool *pool, struct lvx_cfg_node *dst,
 int lvx_config_device_filter(struct lvx_ctx *ctx, const struct lvx_config *cfg,
                              struct lvx_filter **out);
 
+/* The devices file commands use (<system dir>/devices/NAME): --devicesfile NAME
+ * (ctx->devices_file; "" is none), else devices/devicesfile (default system.devices)
+ * when devices/use_devicesfile is set; NULL when none is used.  In pool. */
+const char *lvx_config_devices_file(const struct lvx_ctx *ctx, const struct lvx_config *cfg,
+                                    struct lvx_pool *pool);
+
 /* The built-in defaults of the settings above, as a tree in pool. */
 struct lvx_cfg_node *lvx_config_defaults(struct lvx_pool *pool);
 

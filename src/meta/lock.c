@@ -103,6 +103,14 @@ int lvx_lock_global(struct lvx_ctx *ctx, bool exclusive, struct lvx_lock *lock)
     return rc;
 }
 
+int lvx_lock_devices_file(struct lvx_ctx *ctx, const char *file_name, bool exclusive,
+                          struct lvx_lock *lock)
+{
+    char name[300];
+    snprintf(name, sizeof(name), "D_%s", file_name);
+    return take(ctx, name, exclusive, lock);
+}
+
 void lvx_unlock(struct lvx_lock *lock)
 {
     if (lock->fd >= 0) {

@@ -23,6 +23,9 @@ struct lvx_lock {
 int lvx_lock_vg(struct lvx_ctx *ctx, const char *vgname, bool exclusive, struct lvx_lock *lock);
 /* Take the global lock. */
 int lvx_lock_global(struct lvx_ctx *ctx, bool exclusive, struct lvx_lock *lock);
+/* Take LVM2's lock of a devices file (<locking_dir>/D_<file name>). */
+int lvx_lock_devices_file(struct lvx_ctx *ctx, const char *file_name, bool exclusive,
+                          struct lvx_lock *lock);
 void lvx_unlock(struct lvx_lock *lock);
 /* The directory holding the lock files. */
 const char *lvx_lock_dir(void);

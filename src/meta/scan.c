@@ -22,6 +22,7 @@
  * lvx_scan_release().
  */
 #include "meta/scan.h"
+#include "dev/devices_file.h"
 #include "util/phase.h"
 #include "config/config.h"
 #include "dev/filter.h"
@@ -40,6 +41,7 @@
 #include <sys/resource.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #define SCAN_HEAD_BYTES 4608u               /* phase 1 read: labels and mda0's header
@@ -507,6 +509,16 @@ void lvx_scan_list_key(const struct lvx_ctx *ctx, struct lvx_buf *key)
     lvx_buf_puts(key, path);
     lvx_buf_append(key, "", 1);
     key_append_file(key, path, LVX_FILE_MAX_CONFIG);
+    /* the devices file (the system one, or --devicesfile's) decides which devices count */
+    snprintf(path, sizeof(path), "%s/devices/%s", lvx_config_system_dir(),
+             ctx->devices_file && ctx->devices_file[0] ? ctx->devices_file : "system.devices");
+    lvx_buf_puts(key, path);
+    lvx_buf_append(key, "", 1);
+    key_append_file(key, path, LVX_FILE_MAX_CONFIG);
+    if (ctx->devices_file)
+        lvx_buf_printf(key, "--devicesfile=%s", ctx->devices_file);
+    for (unsigned i = 0; i < ctx->devices_also_count; i++)
+        lvx_buf_printf(key, "%c+%s", '\0', ctx->devices_also[i]);
     if (ctx->config_override)
         lvx_buf_puts(key, ctx->config_override);
 }
@@ -547,6 +559,51 @@ static int scan_config_dirs(struct lvx_ctx *ctx, const struct lvx_config *cfg,
     return lvx_devs_restrict_to_dirs(ctx, pool, devs, dirs, count);
 }
 
+/* Is dev one of the devices a command names to add (ctx->devices_also)? */
+static bool named_also(const struct lvx_ctx *ctx, const struct lvx_dev *dev)
+{
+    struct stat st;
+    for (unsigned i = 0; i < ctx->devices_also_count; i++)
+        if (strcmp(ctx->devices_also[i], dev->path) == 0 ||
+            (stat(ctx->devices_also[i], &st) == 0 && S_ISBLK(st.st_mode) &&
+             major(st.st_rdev) == dev->major && minor(st.st_rdev) == dev->minor))
+            return true;
+    return false;
+}
+
+int lvx_scan_devices_file(struct lvx_ctx *ctx, const struct lvx_config *cfg,
+                          struct lvx_pool *pool, struct lvx_devlist *devs, bool *used)
+{
+    *used = false;
+    const char *path = lvx_config_devices_file(ctx, cfg, pool);
+    if (!path)
+        return 0;
+    struct lvx_devices_file df;
+    int rc = lvx_devices_file_read(ctx, pool, path, &df);
+    if (rc < 0 || !df.exists)          /* as LVM2: no file, no devices file */
+        return rc;
+    *used = true;
+    lvx_devices_file_match(pool, &df, devs);
+    bool say = !ctx->devices_file_said;          /* once per command, as LVM2 */
+    ctx->devices_file_said = true;
+    for (unsigned i = 0; i < df.count && say; i++)
+        if (!df.entries[i].dev)
+            lvx_warn(ctx, "%s", lvx_devices_file_not_found(pool, &df.entries[i]));
+    if (say && lvx_config_node(cfg, "devices/global_filter"))
+        lvx_warn(ctx, "Please remove the lvm.conf global_filter, it is ignored with the devices file.");
+    if (say && lvx_config_node(cfg, "devices/filter"))
+        lvx_warn(ctx, "Please remove the lvm.conf filter, it is ignored with the devices file.");
+    unsigned kept = 0;
+    for (unsigned i = 0; i < devs->count; i++) {
+        if (lvx_devices_file_for_dev(&df, devs->devs[i]) || named_also(ctx, devs->devs[i]))
+            devs->devs[kept++] = devs->devs[i];
+        else
+            lvx_debug(ctx, "%s: not in the devices file", devs->devs[i]->path);
+    }
+    devs->count = kept;
+    return 0;
+}
+
 /* Drop the devices lvm.conf's devices/global_filter and devices/filter reject, before
  * anything opens them.  A device is matched by its name and, for a symlink, its canonical
  * path.  As
@@ -556,11 +613,14 @@ static int scan_filter_devices(struct lvx_ctx *ctx, struct lvx_pool *pool,
 {
     struct lvx_config *cfg = NULL;
     struct lvx_filter *filter = NULL;
+    bool devices_file = false;
     int rc = lvx_config_load(ctx, &cfg);
     if (rc == 0)
         rc = scan_config_dirs(ctx, cfg, pool, devs);
     uint64_t t = lvx_phase_start();
     if (rc == 0)
+        rc = lvx_scan_devices_file(ctx, cfg, pool, devs, &devices_file);
+    if (rc == 0 && !devices_file)
         rc = lvx_config_device_filter(ctx, cfg, &filter);
     lvx_phase_end("filter.compile", t);
     lvx_config_free(cfg);

@@ -120,9 +120,17 @@ void lvx_scan_release(struct lvx_scan *scan);
 /* The scan's origin record (made zeroed in its pool on first use). */
 struct lvx_scan_origin *lvx_scan_origin(struct lvx_scan *scan);
 /* The devices a scan looks at: the --devices names, or the system's block devices that
- * lvm.conf's devices/global_filter and devices/filter accept (nothing is opened). */
+ * the devices file lists when one is in use (lvm.conf's devices/use_devicesfile or
+ * --devicesfile, and the file exists), else those lvm.conf's devices/global_filter and
+ * devices/filter accept (nothing is opened). */
 int lvx_scan_list_devices(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts,
                           struct lvx_pool *pool, struct lvx_devlist *out);
+
+/* Keep only the devices of devs the devices file lists, when one is in use (*used then
+ * true): LVM2's warnings for entries without a device and for filters it ignores. */
+struct lvx_config;
+int lvx_scan_devices_file(struct lvx_ctx *ctx, const struct lvx_config *cfg,
+                          struct lvx_pool *pool, struct lvx_devlist *devs, bool *used);
 
 /* Result of assembling VGs from a scan. */
 struct lvx_vgset {

@@ -320,3 +320,15 @@ bool lvx_report_field_binary(const struct lvx_field *f)
             return true;
     return false;
 }
+
+void lvx_report_field_names(enum lvx_report_kind kind, struct lvx_buf *out)
+{
+    unsigned objs = LVX_ROBJ_VG;
+    if (kind == LVX_REPORT_PVS || kind == LVX_REPORT_PVSEGS)
+        objs |= LVX_ROBJ_PV | LVX_ROBJ_PVSEG;
+    else if (kind == LVX_REPORT_LVS || kind == LVX_REPORT_SEGS)
+        objs |= LVX_ROBJ_LV | LVX_ROBJ_SEG;
+    for (unsigned i = 0; i < lvx_report_field_count; i++)
+        if (lvx_report_fields[i].obj & objs)
+            lvx_buf_printf(out, "%s%s", out->len ? " " : "", lvx_report_fields[i].name);
+}

@@ -65,6 +65,12 @@ struct lvx_report_opts {
 
 /* Render a report of `kind` over the given VGs and orphan PVs.  -EINVAL with a
  * message for an unknown field ("Unrecognised field: foo"), a bad selection, etc. */
+/* The field names a report of kind offers for -o/-O (its own objects' fields and those
+ * of the objects LVM2 joins to its rows: VG fields in pvs and lvs, segment fields in
+ * lvs, PV segment fields in pvs), space separated, into out (for the completion). */
+struct lvx_buf;
+void lvx_report_field_names(enum lvx_report_kind kind, struct lvx_buf *out);
+
 int lvx_report(struct lvx_ctx *ctx, enum lvx_report_kind kind, const struct lvx_report_opts *opts,
                struct lvx_vg *const *vgs, unsigned vg_count, struct lvx_pv *const *orphans,
                unsigned orphan_count, struct lvx_buf *out);

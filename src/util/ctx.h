@@ -46,6 +46,13 @@ struct lvx_ctx {
     const char *config_override;   /* --config text merged over lvm.conf (config/config.c) */
     const char *config_profile;    /* text of a --commandprofile/--profile file, merged
                                     * between lvm.conf and config_override */
+    const char *devices_file;      /* --devicesfile NAME ("" = none); NULL when not given
+                                    * (config/config.c: lvx_config_devices_file) */
+    /* devices named by vgcreate/vgextend: used even when the devices file does not list
+     * them (as LVM2) */
+    const char *const *devices_also;
+    unsigned devices_also_count;
+    bool devices_file_said;        /* the devices file warnings of this command are out */
     struct lvx_cache *cache; /* kept between commands by a session, or NULL (meta/cache.h) */
     int log_level;           /* messages above this level are dropped (default NOTICE) */
     const struct lvx_dev_ops *io;  /* every device read/write goes through here; NULL:

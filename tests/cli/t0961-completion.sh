@@ -18,6 +18,7 @@
 #     are links to the lvx found in PATH, never LVM2's own programs;
 #   - on loop devices (root): a VG made by lvx and one made by LVM2 (with its LV), seen
 #     without --devices through the test's lvm.conf filter.
+# -o/-O complete the field names of the command's report (pvs, vgs, lvs; fullreport all).
 # Costs about 20 s (80-odd bash runs, a few lvx reports per name completion).
 source "$(dirname "$0")/../lib.sh"
 
@@ -113,7 +114,7 @@ ccheck "lvs -- -<TAB>: after --, no options (no VG named so)" "" lvx lvs --devic
 mkdir -p "$SCRATCH/bin" "$SCRATCH/other"
 for n in lvm lvx lvremove vgs; do ln -s "$LVX" "$SCRATCH/bin/$n"; done   # not in PATH
 ccheck "lvremove (link) <TAB>" "$VG $VG/lvone" "$SCRATCH/bin/lvremove" --devices "$IMGS" ""
-ccheck "lvremove (link) --dev<TAB>" "--devices" "$SCRATCH/bin/lvremove" --dev
+ccheck "lvremove (link) --dev<TAB>" "--devices --devicesfile" "$SCRATCH/bin/lvremove" --dev
 ccheck "lvm vgs v<TAB>" "$VG" "$SCRATCH/bin/lvm" vgs --devices "$IMGS" v
 ccheck "lvm lvcr<TAB>" "lvcreate" "$SCRATCH/bin/lvm" lvcr
 
@@ -128,6 +129,21 @@ printf '#!/bin/sh\nexit 0\n' >"$SCRATCH/other/vgs"
 chmod +x "$SCRATCH/other/vgs"
 ccheck_reg "not registered: a vgs in PATH that is not lvx (LVM2's)" "lvx lvm lvremove" \
     "$SCRATCH/other:$SCRATCH/bin:$PATH" lvx lvm lvremove vgs
+
+# ---- -o/-O: the report's field names (after ',' and a leading '+' or '-') ------------
+ccheck "lvs -o lv_na<TAB>" "lv_name" lvx lvs -o lv_na
+ccheck "lvs -o +lv_name,vg_ex<TAB>" \
+    "+lv_name,vg_exported +lv_name,vg_extendable +lv_name,vg_extent_count +lv_name,vg_extent_size" \
+    lvx lvs -o +lv_name,vg_ex
+ccheck "lvs -O -lv_si<TAB>" "-lv_size" lvx lvs -O -lv_si
+ccheck "vgs -o lv_na<TAB>: no LV fields in vgs" "" lvx vgs -o lv_na
+ccheck "fullreport -o pvseg_s<TAB>" "pvseg_size pvseg_start" lvx fullreport -o pvseg_s
+truncate -s 1M "$SCRATCH/empty.img"
+for r in pvs vgs lvs; do
+    fields=$(comp lvx "$r" -o "" | tr ' ' ',')
+    test_ok "$r -o <TAB>: $(tr ',' '\n' <<<"$fields" | wc -l) names, every one accepted by lvx $r" \
+        "$LVX" "$r" -o "$fields" --devices "$SCRATCH/empty.img"
+done
 
 # ---- names on loop devices, without --devices ---------------------------------------
 if [[ $(id -u) -eq 0 ]] && command -v lvm >/dev/null 2>&1 && losetup -f >/dev/null 2>&1; then

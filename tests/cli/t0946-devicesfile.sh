@@ -1,0 +1,199 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# t0946-devicesfile: LVM2's devices file (<system dir>/devices/system.devices) with lvx
+# and the real LVM2 side by side on the same loop devices (issue 15):
+#   - lvmdevices (list, --check, --update, --adddev, --deldev, --addpvid, --delpvid,
+#     --deviceidtype, --devicesfile) and vgimportdevices (VG, -a): each run by LVM2
+#     and by lvx from the same starting file: same exit code, stdout, stderr and the
+#     same file afterwards (its second line names the PID and time: checked for form);
+#   - devices/use_devicesfile honoured by the scan: only listed devices are seen (pvs),
+#     entries without a device and the ignored global_filter warned about as LVM2;
+#     --devicesfile NAME / "" as LVM2;
+#   - the files are shared: LVM2 reads and checks what lvx wrote (its VERSION counter
+#     continued), lvx what LVM2 wrote; the PV device IDs vgimportdevices puts in the
+#     metadata are LVM2's;
+#   - pvcreate / vgextend / pvremove keep the file as LVM2 does (new PVs added with
+#     their PVID, a removed PV's PVID cleared).
+# LVM2's "WARNING: This metadata update is NOT backed up." (vgimportdevices writes the
+# metadata; lvx never prints that line) is left out of the vgimportdevices comparisons.
+source "$(dirname "$0")/../lib.sh"
+source "$LVX_ROOT/tests/tools/side.sh"
+
+need_loop
+need_lvx
+need_cmd lvm
+
+VG=vgdf$$
+D=()
+for i in 0 1 2 3; do D+=("$(make_loop 64M)"); done
+lvm_sandbox "${D[@]}"
+mkdir -p -m 0700 "$SCRATCH/run"
+CONF=$SCRATCH/lvm/lvm.conf
+DF=$SCRATCH/lvm/devices/system.devices
+use_devicesfile() { sed -i -E "s/use_devicesfile = [01]/use_devicesfile = $1/" "$CONF"; }
+
+lvm2 pvcreate -q "${D[0]}" "${D[1]}" "${D[2]}" >/dev/null 2>&1
+lvm2 vgcreate -q "$VG" "${D[0]}" "${D[1]}" >/dev/null 2>&1
+lvm2 lvcreate -q -n one -L 8m "$VG" >/dev/null 2>&1
+test_eq "LVM2 made the VG and an orphan PV" "3" \
+    "$(lvm2 pvs --noheadings -o pv_name 2>/dev/null | wc -l)"
+pvid() { lvm2 pvs --noheadings -o pv_uuid "$1" 2>/dev/null | tr -d ' -'; }
+P0=$(pvid "${D[0]}") P1=$(pvid "${D[1]}") P2=$(pvid "${D[2]}")
+use_devicesfile 1
+
+# dfop DESC START ARGS...: LVM2 and lvx each from START (a file, or "none": no devices
+# file), then compare exit code, stdout, stderr and the file left (but its line 2).
+# FILTER_ERR: a regexp of LVM2-only stderr lines to leave out.
+dfop() {
+    local desc=$1 start=$2 who ok=0 line2
+    shift 2
+    for who in l x; do
+        if [[ $start == none ]]; then rm -f "$DF"; else mkdir -p "$(dirname "$DF")"; cp "$start" "$DF"; fi
+        local rc=0
+        if [[ $who == l ]]; then lvm2 "$@" >"$SCRATCH/$who.raw" 2>"$SCRATCH/$who.eraw" || rc=$?
+        else lvx "$@" >"$SCRATCH/$who.raw" 2>"$SCRATCH/$who.eraw" || rc=$?; fi
+        echo "$rc" >"$SCRATCH/$who.rc"
+        side_filter <"$SCRATCH/$who.raw" >"$SCRATCH/$who.out"
+        side_filter <"$SCRATCH/$who.eraw" | grep -Ev "${FILTER_ERR:-^\$^}" >"$SCRATCH/$who.err"
+        if [[ -e $DF ]]; then sed 2d "$DF" >"$SCRATCH/$who.file"; line2=$(sed -n 2p "$DF")
+        else echo "(no file)" >"$SCRATCH/$who.file"; line2=""; fi
+        if [[ -n $line2 && ! $line2 =~ ^"# Created by LVM command "[a-z]+" pid "[0-9]+" at "[A-Z][a-z]{2}" "[A-Z][a-z]{2}" "[\ 0-9]{2}" "[0-9:]{8}" "[0-9]{4}$ ]]; then
+            diag "$who: second line not as LVM2 writes it: $line2"
+            ok=1
+        fi
+    done
+    for f in rc out err file; do cmp -s "$SCRATCH/l.$f" "$SCRATCH/x.$f" || ok=1; done
+    _tap_result "$ok" "$desc"
+    if [[ $ok != 0 ]]; then
+        diag "exit LVM2 $(cat "$SCRATCH/l.rc") lvx $(cat "$SCRATCH/x.rc")"
+        diag "$(diff "$SCRATCH/l.out" "$SCRATCH/x.out")" "$(diff "$SCRATCH/l.err" "$SCRATCH/x.err")" \
+             "$(diff "$SCRATCH/l.file" "$SCRATCH/x.file")"
+    fi
+}
+
+# ---- no devices file yet: the filters decide, lvmdevices says so
+dfop "lvmdevices without a file: exit 5" none lvmdevices
+dfop "lvmdevices --check without a file" none lvmdevices --check
+dfop "pvs without a file: every device the filter accepts" none pvs
+FILTER_ERR='This metadata update is NOT backed up' \
+    dfop "vgimportdevices VG creates the file" none vgimportdevices "$VG"
+test_eq "... the VG's two PVs listed, by their loop files" "2" \
+    "$(grep -c "^IDTYPE=loop_file IDNAME=$SCRATCH/loop[01].img DEVNAME=/dev/loop[0-9]* PVID=\($P0\|$P1\)\$" \
+       "$SCRATCH/x.file")"
+# the PV device IDs lvx wrote into the metadata, as LVM2 reads them
+devid() { lvm2 pvs --noheadings -o pv_name,deviceidtype,deviceid "${D[0]}" "${D[1]}" 2>/dev/null | awk '{$1=$1; print}'; }
+x_ids=$(devid)
+rm -f "$DF"; lvm2 vgimportdevices "$VG" >/dev/null 2>&1
+test_eq "... the device IDs in the metadata as LVM2's vgimportdevices writes them" "$(devid)" "$x_ids"
+test_eq "... which are the loop backing files" "${D[0]} loop_file $SCRATCH/loop0.img" \
+    "$(head -n 1 <<<"$x_ids")"
+cp "$DF" "$SCRATCH/start.devices"           # LVM2's file: D0 and D1
+FILTER_ERR='This metadata update is NOT backed up' \
+    dfop "vgimportdevices -a over an existing file" "$SCRATCH/start.devices" vgimportdevices -a
+dfop "vgimportdevices without VG: exit 3" "$SCRATCH/start.devices" vgimportdevices
+dfop "vgimportdevices unknown VG" "$SCRATCH/start.devices" vgimportdevices nosuch$$ 
+
+# ---- the file as the scan's device list
+dfop "lvmdevices lists LVM2's file" "$SCRATCH/start.devices" lvmdevices
+dfop "pvs sees only the listed devices (not the orphan PV on D2)" "$SCRATCH/start.devices" pvs
+dfop "vgs" "$SCRATCH/start.devices" vgs
+dfop "lvs -o lv_name,vg_name" "$SCRATCH/start.devices" lvs -o lv_name,vg_name
+dfop "pvs --devicesfile \"\": the filters again" "$SCRATCH/start.devices" pvs --devicesfile ""
+dfop "lvmdevices --check: nothing to do" "$SCRATCH/start.devices" lvmdevices --check
+dfop "lvmdevices --update: nothing to do" "$SCRATCH/start.devices" lvmdevices --update
+
+# ---- adding and removing
+dfop "lvmdevices --adddev (an orphan PV)" "$SCRATCH/start.devices" lvmdevices --adddev "${D[2]}"
+dfop "lvmdevices --adddev (no PV: PVID .)" "$SCRATCH/start.devices" lvmdevices --adddev "${D[3]}"
+dfop "lvmdevices --adddev of a listed device: moved to the end" "$SCRATCH/start.devices" \
+    lvmdevices --adddev "${D[0]}"
+dfop "lvmdevices --adddev --deviceidtype devname" "$SCRATCH/start.devices" \
+    lvmdevices --adddev "${D[2]}" --deviceidtype devname
+dfop "lvmdevices --adddev --deviceidtype sys_wwid (none on a loop device)" \
+    "$SCRATCH/start.devices" lvmdevices --adddev "${D[2]}" --deviceidtype sys_wwid
+dfop "lvmdevices --adddev of no device" "$SCRATCH/start.devices" lvmdevices --adddev /dev/nosuch$$
+dfop "lvmdevices --deldev" "$SCRATCH/start.devices" lvmdevices --deldev "${D[1]}"
+dfop "lvmdevices --deldev of an unlisted device" "$SCRATCH/start.devices" lvmdevices --deldev "${D[2]}"
+dfop "lvmdevices --delpvid" "$SCRATCH/start.devices" lvmdevices --delpvid "$P0"
+dfop "lvmdevices --delpvid of an unlisted PVID" "$SCRATCH/start.devices" lvmdevices --delpvid "$P2"
+dfop "lvmdevices --delpvid bad" "$SCRATCH/start.devices" lvmdevices --delpvid bad
+dfop "lvmdevices --addpvid (dashed)" "$SCRATCH/start.devices" lvmdevices --addpvid \
+    "$(lvm2 pvs --noheadings -o pv_uuid "${D[2]}" 2>/dev/null | tr -d ' ')"
+dfop "lvmdevices --addpvid of a listed PVID" "$SCRATCH/start.devices" lvmdevices --addpvid "$P1"
+dfop "lvmdevices --addpvid found nowhere" "$SCRATCH/start.devices" lvmdevices --addpvid \
+    CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCC
+dfop "lvmdevices --addpvid x" "$SCRATCH/start.devices" lvmdevices --addpvid x
+
+# ---- stale entries: wrong PVID, renamed device, a device that is gone
+sed "s/PVID=$P0/PVID=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/" "$SCRATCH/start.devices" >"$SCRATCH/pvid.devices"
+sed "s|DEVNAME=${D[1]} |DEVNAME=/dev/loop999 |" "$SCRATCH/start.devices" >"$SCRATCH/name.devices"
+{ cat "$SCRATCH/start.devices"
+  echo "IDTYPE=loop_file IDNAME=$SCRATCH/gone.img DEVNAME=/dev/loop998 PVID=BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB"
+  echo "IDTYPE=devname IDNAME=/dev/nosuch$$ DEVNAME=/dev/nosuch$$ PVID=."; } >"$SCRATCH/gone.devices"
+dfop "--check: wrong PVID (exit 5)" "$SCRATCH/pvid.devices" lvmdevices --check
+dfop "--update: wrong PVID corrected" "$SCRATCH/pvid.devices" lvmdevices --update
+dfop "--check: renamed device" "$SCRATCH/name.devices" lvmdevices --check
+dfop "--update: renamed device" "$SCRATCH/name.devices" lvmdevices --update
+dfop "list: renamed device as recorded" "$SCRATCH/name.devices" lvmdevices
+dfop "list: entries without a device" "$SCRATCH/gone.devices" lvmdevices
+dfop "--check: entries without a device" "$SCRATCH/gone.devices" lvmdevices --check
+dfop "--update: entries without a device kept" "$SCRATCH/gone.devices" lvmdevices --update
+dfop "pvs: entries without a device warned about" "$SCRATCH/gone.devices" pvs
+dfop "two operations at once: exit 3" "$SCRATCH/start.devices" lvmdevices --check --update
+
+# ---- another file, and devices files switched off
+mkdir -p "$SCRATCH/lvm/devices"
+rm -f "$SCRATCH/lvm/devices/other.devices"
+lvm2 lvmdevices --devicesfile other.devices --adddev "${D[2]}" >/dev/null 2>&1
+mv "$SCRATCH/lvm/devices/other.devices" "$SCRATCH/other.l"
+lvx lvmdevices --devicesfile other.devices --adddev "${D[2]}" >/dev/null 2>&1
+mv "$SCRATCH/lvm/devices/other.devices" "$SCRATCH/other.x"
+test_eq "--devicesfile other.devices --adddev: the same new file" \
+    "$(sed 2d "$SCRATCH/other.l")" "$(sed 2d "$SCRATCH/other.x")"
+cp "$SCRATCH/other.x" "$SCRATCH/lvm/devices/other.devices"
+dfop "pvs --devicesfile other.devices: only D2" "$SCRATCH/start.devices" pvs --devicesfile other.devices
+dfop "lvmdevices --devicesfile other.devices" "$SCRATCH/start.devices" lvmdevices --devicesfile other.devices
+rm -f "$SCRATCH/lvm/devices/other.devices"
+use_devicesfile 0
+dfop "use_devicesfile=0: lvmdevices not enabled" "$SCRATCH/start.devices" lvmdevices
+dfop "use_devicesfile=0: --adddev not enabled" "$SCRATCH/start.devices" lvmdevices --adddev "${D[2]}"
+dfop "use_devicesfile=0: pvs ignores the file" "$SCRATCH/start.devices" pvs
+use_devicesfile 1
+
+# ---- one file, both programs
+cp "$SCRATCH/start.devices" "$DF"
+lvx lvmdevices --adddev "${D[2]}" >/dev/null 2>&1
+v_x=$(sed -n 's/^VERSION=//p' "$DF")
+test_eq "LVM2 --check accepts lvx's file" "0" "$(lvm2 lvmdevices --check >/dev/null 2>&1; echo $?)"
+test_eq "... and LVM2's pvs sees the device lvx added" "3" \
+    "$(lvm2 pvs --noheadings -o pv_name 2>/dev/null | wc -l)"
+lvm2 lvmdevices --deldev "${D[2]}" >/dev/null 2>&1
+test_eq "LVM2 continues lvx's VERSION counter" "1.1.$((${v_x##*.} + 1))" \
+    "$(sed -n 's/^VERSION=//p' "$DF")"
+lvx lvmdevices --adddev "${D[2]}" >/dev/null 2>&1
+test_eq "... and lvx LVM2's" "1.1.$((${v_x##*.} + 2))" "$(sed -n 's/^VERSION=//p' "$DF")"
+
+# ---- PV commands keep the file (PVIDs are new each time: compared without them)
+mask() { sed -e 2d -e 's/PVID=[A-Za-z0-9]\{32\}/PVID=X/' "$DF"; }
+for who in l x; do
+    cp "$SCRATCH/start.devices" "$DF"
+    if [[ $who == l ]]; then run=lvm2; else run=lvx; fi
+    $run pvcreate -q -y "${D[3]}" >/dev/null 2>&1
+    mask >"$SCRATCH/$who.pvcreate"
+    grep -q "PVID=$(pvid "${D[3]}")\$" "$DF" && echo yes >"$SCRATCH/$who.pvid"
+    $run pvremove -q "${D[3]}" >/dev/null 2>&1
+    mask >"$SCRATCH/$who.pvremove"
+    $run vgextend -q "$VG" "${D[3]}" >/dev/null 2>&1
+    mask >"$SCRATCH/$who.vgextend"
+    $run vgreduce -q "$VG" "${D[3]}" >/dev/null 2>&1
+    $run pvremove -q "${D[3]}" >/dev/null 2>&1
+done
+for step in pvcreate pvremove vgextend; do
+    test_eq "$step: the devices file as LVM2 leaves it" "$(cat "$SCRATCH/l.$step")" \
+        "$(cat "$SCRATCH/x.$step")"
+done
+test_eq "pvcreate: the new PV's PVID recorded (LVM2, lvx)" "yes yes" \
+    "$(cat "$SCRATCH/l.pvid" 2>/dev/null) $(cat "$SCRATCH/x.pvid" 2>/dev/null)"
+
+done_testing
