@@ -155,6 +155,9 @@ enum lvx_opt_id {
     LVX_OPT_NOSYNC,             /* --nosync (raid: no initial resync) */
     LVX_OPT_MINRECOVERYRATE,    /* --minrecoveryrate SIZE[k|unit] per second (raid) */
     LVX_OPT_MAXRECOVERYRATE,    /* --maxrecoveryrate SIZE[k|unit] per second (raid) */
+    LVX_OPT_ABORT,              /* --abort (pvmove) */
+    LVX_OPT_BACKGROUND,         /* -b/--background (pvmove) */
+    LVX_OPT_INTERVAL,           /* -i/--interval [+]Number (pvmove progress) */
     /* common options, accepted by every command */
     LVX_OPT_NOLOCKING,      /* --nolocking */
     LVX_OPT_COMMANDPROFILE, /* --commandprofile String */
