@@ -361,7 +361,7 @@ static int run_copy(struct lvx_cmd_env *env, const struct mv_opts *o, const char
         rc = lvx_vgcmd_commit(env, &u);
         if (!rc) {
             pr.done = lvx_pvmove_copied(mv);
-            if (o->interval && time(NULL) - pr.last >= (time_t)o->interval)
+            if (o->interval && pr.done != pr.total && time(NULL) - pr.last >= (time_t)o->interval)
                 progress_line(&pr, pr.done);
         }
         lvx_vg_update_end(&u);

@@ -9,8 +9,8 @@
  * written first, then hidden ones.  PVs are named pv<index>.  Segments other than
  * striped are written from their raw section, with start/count, area lists and LV
  * references refreshed from the model (so renamed LVs and renumbered PVs stay
- * right); RAID and snapshot segments lvx created (no raw section) from their typed
- * fields, as LVM2 writes them.  Linear in the size of the VG.
+ * right); RAID, snapshot, pvmove mirror and error segments lvx created (no raw
+ * section) from their typed fields, as LVM2 writes them.  Linear in the size of the VG.
  */
 #include "format/vg_text.h"
 #include "util/buf.h"

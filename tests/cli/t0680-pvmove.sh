@@ -119,7 +119,13 @@ twin() {
     fill_all vf
     [[ $name != "whole PV" ]] || test_eq "the PVs' data start at 1 MiB (the maps rely on it)" \
         "$PE_START" "$(lvx pvs --noheadings --units b --nosuffix -o pe_start "${D[0]}" | tr -d ' ')"
-    sub() { local s=${*//A/$1}; s=${s//B/$2}; s=${s//C/$3}; echo "$s"; }
+    sub() {
+        local a=$1 b=$2 c=$3
+        shift 3
+        local s=${*//A/$a}
+        s=${s//B/$b}
+        echo "${s//C/$c}"
+    }
     # shellcheck disable=SC2046
     lvm2 pvmove $(sub "${D[0]}" "${D[1]}" "${D[2]}" "$@") >"$SCRATCH/l.pm" 2>&1
     grep -q "Interrupted: No longer active" "$SCRATCH/l.pm"
@@ -197,8 +203,17 @@ crash_at() {    # crash_at N LABEL
     lvm2 vgs $VG >/dev/null 2>"$SCRATCH/v.err" || { ok=1; why+="LVM2 vgs failed; "; }
     lvm2 lvs -a $VG >/dev/null 2>>"$SCRATCH/v.err" || { ok=1; why+="LVM2 lvs failed; "; }
     lvm2 vgck $VG >/dev/null 2>>"$SCRATCH/v.err" || { ok=1; why+="LVM2 vgck failed; "; }
-    grep -v "Activation disabled" "$SCRATCH/v.err" | grep -q . && { ok=1; why+="LVM2 warned: $(grep -v Activation "$SCRATCH/v.err" | head -2); "; }
+    # inside a commit the copies may differ until the next commit (LVM2 takes the
+    # newest and says so); at a commit's end LVM2 has nothing to say
+    local allow="Activation disabled"
+    [[ " ${CKPT[*]} " == *" $1 "* ]] || allow+="|WARNING: ignoring metadata seqno"
+    grep -Ev "$allow" "$SCRATCH/v.err" | grep -q . &&
+        { ok=1; why+="LVM2 warned: $(grep -Ev "$allow" "$SCRATCH/v.err" | head -2); "; }
     lvx pvmove -i 0 >"$SCRATCH/r.out" 2>&1 || { ok=1; why+="resume failed: $(head -3 "$SCRATCH/r.out"); "; }
+    # a crash inside the setup commit may leave the old version (no move): start again
+    if [[ $1 -le ${CKPT[0]} ]] && lvm2 lvs --noheadings -o devices $VG 2>/dev/null | grep -q "${K[0]}"; then
+        lvx pvmove -i 0 "${K[0]}" >"$SCRATCH/r.out" 2>&1 || { ok=1; why+="the new move failed; "; }
+    fi
     [[ -z $(lvm2 lvs -a --noheadings -o lv_name $VG 2>/dev/null | grep pvmove) ]] ||
         { ok=1; why+="pvmove LV left; "; }
     [[ $(sums_now $VG) == "$(cat "$SCRATCH/$VG.sums")" ]] || { ok=1; why+="data differs; "; }
@@ -212,7 +227,7 @@ for n in "${CKPT[@]}"; do
     i=$((i + 1))
     crash_at "$n" "end of commit $i"
 done
-for r in 1 2 3 4 5 6 7 8 9 10; do
+for r in 1 2 3 4 5 6 7 8; do
     n=$(( (RANDOM % (TOTAL - 1)) + 1 ))
     crash_at "$n" "random point $r"
 done
