@@ -6,7 +6,7 @@
 #   * the shell tests tests/cli/t*.sh with LVX=build-asan/lvx (ASan+UBSan) and
 #     LVX_PLAIN=build/lvx (valgrind pass t9000; fuzz smoke t9100)
 # Expects `make all unit` and `make SAN=1 all unit` to have run (make check does both).
-# Prints prove's summary; exits non-zero when any test failed.
+# Prints prove's summary (TAP::Harness, tests/tools/harness.pl); exits non-zero when any test failed.
 #   PROVE_JOBS=N   parallel test files (default 2)
 #   bash tests/run-all.sh tests/cli/t0100-fixture-reports.sh   runs only the files named
 set -euo pipefail
@@ -44,4 +44,6 @@ if [[ ${#tests[@]} -eq 0 ]]; then
     exit 1
 fi
 
-exec prove -j"${PROVE_JOBS:-2}" --timer --exec "bash tests/tools/tap-exec.sh" "${tests[@]}"
+# prove's engine through tests/tools/harness.pl: the QEMU-guest tests one after another
+# (each takes both cores), beside the rest
+exec perl tests/tools/harness.pl "${PROVE_JOBS:-2}" "${tests[@]}"

@@ -7,45 +7,14 @@
 # tests/kernel/dm-activation.sh with the plain lvx binary ($LVX_PLAIN, built when
 # missing) and 10 virtio disks.  The guest's TAP lines become this test's.
 #
-#   KVM_DM_TEST=PATH        the tool (default: the repository's copy,
-#                           tests/tools/kvm-dm-test)
-#   LVX_SKIP_KERNEL=1       skip (e.g. for quick local runs)
-#   LVX_KERNEL_TIMEOUT=SEC  guest time limit (default 600; a loaded host under TCG is slow)
-# Skipped (1..0 # SKIP) where no QEMU/kernel can run (kvm-dm-test exit 77).
+# Runs through tests/lib_kernel.sh (one guest at a time; LVX_SKIP_KERNEL=1 skips;
+# LVX_KERNEL_TIMEOUT=SEC overrides the guest limit of 900 s).
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
+# shellcheck source=tests/lib_kernel.sh
+. "$LVX_ROOT/tests/lib_kernel.sh"
 
-[[ ${LVX_SKIP_KERNEL:-0} == 1 ]] && skip_all "LVX_SKIP_KERNEL=1"
-KDT=${KVM_DM_TEST:-$LVX_ROOT/tests/tools/kvm-dm-test}
-[[ -x $KDT ]] || skip_all "kvm-dm-test not found"
-need_root
-if [[ ! -x $LVX_PLAIN ]]; then
-    make -s -C "$LVX_ROOT" all >"$SCRATCH/make.log" 2>&1 || skip_all "cannot build $LVX_PLAIN"
-fi
-plan_later
-
-puts=(--put "$LVX_PLAIN:/t/lvx")
 # xfs_growfs is not in kvm-dm-test's base image
+puts=()
 growfs=$(command -v xfs_growfs 2>/dev/null) && puts+=(--put "$growfs")
-mkdir -p "$SCRATCH/out"
-rc=0
-"$KDT" -q --disks 10 --disk-size 512M --timeout "${LVX_KERNEL_TIMEOUT:-600}" "${puts[@]}" \
-    --out "$SCRATCH/out" --run "$LVX_ROOT/tests/kernel/dm-activation.sh" \
-    >"$SCRATCH/console" 2>&1 || rc=$?
-[[ $rc == 77 ]] && skip_all "no QEMU or kernel for kvm-dm-test: $(tail -n 1 "$SCRATCH/console")"
-
-# the guest's results, renumbered into this file's TAP stream
-result=$SCRATCH/out/result.tap
-if [[ -s $result ]]; then
-    while IFS= read -r line; do
-        case $line in
-        "ok "*) _tap_result 0 "${line#ok * - }" ;;
-        "not ok "*) _tap_result 1 "${line#not ok * - }" ;;
-        "#"*) printf '%s\n' "$line" ;;
-        esac
-    done <"$result"
-fi
-_tap_result "$([[ $rc == 0 && -s $result ]] && echo 0 || echo 1)" \
-    "the guest ran the whole script (kvm-dm-test exit status $rc)"
-[[ $rc == 0 && -s $result ]] || _diag_file "guest console" "$SCRATCH/console"
-done_testing
+kernel_guest_test dm-activation.sh 10 512M 900 "${puts[@]}"

@@ -25,8 +25,12 @@ plan_later
 
 read -r -a tests <<<"${LVX_SUITE_TESTS:-vgrename-usage}"
 rc=0
-"$RUN" --control skip --lvx "$LVX_PLAIN" --timeout "${LVX_SUITE_TIMEOUT:-240}" \
-    --out "$SCRATCH/out" "${tests[@]}" >"$SCRATCH/table" 2>"$SCRATCH/log" || rc=$?
+# one guest at a time, as tests/lib_kernel.sh does for the other kernel tests
+{
+    flock 8
+    "$RUN" --control skip --lvx "$LVX_PLAIN" --timeout "${LVX_SUITE_TIMEOUT:-240}" \
+        --out "$SCRATCH/out" "${tests[@]}" >"$SCRATCH/table" 2>"$SCRATCH/log" || rc=$?
+} 8>>"${LVX_VM_LOCK:-/tmp/lvx-kvm-dm-test.lock}"
 [[ $rc == 77 ]] && skip_all "$(grep SKIP "$SCRATCH/log" | tail -n 1)"
 
 for t in "${tests[@]}"; do
@@ -38,5 +42,5 @@ for t in "${tests[@]}"; do
         "the runner's table says $t passed with lvx"
 done
 _tap_result "$([[ $rc == 0 ]] && echo 0 || echo 1)" "run.sh exit status 0 (was $rc)"
-[[ $rc == 0 ]] || { _diag_file table "$SCRATCH/table"; _diag_file "run.sh stderr" "$SCRATCH/log"; }
+[[ $rc == 0 ]] || { _diag_file table "$SCRATCH/table"; _diag_file "run.sh stderr" "$SCRATCH/log"; tail -n 20 "$SCRATCH/log" >&2; }
 done_testing

@@ -51,7 +51,8 @@ lvm2 lvcreate -q -n one -L 8m "$VG" >/dev/null 2>&1
 lvm2 lvcreate -q -n two -L 12m --alloc contiguous "$VG" >/dev/null 2>&1
 test_eq "LVM2 made a VG with two LVs" "2" \
     "$(lvm2 vgs --noheadings -o lv_count "$VG" 2>/dev/null | tr -d ' ')"
-mapfile -t PVIDS < <(lvm2 pvs --noheadings -o pv_uuid "${D[@]}" 2>/dev/null | tr -d ' -')
+# one device at a time: pvs sorts its lines by device name, not in the order of D
+for d in "${D[@]}"; do PVIDS+=("$(lvm2 pvs --noheadings -o pv_uuid "$d" 2>/dev/null | tr -d ' -')"); done
 
 # ---- listings
 same "pvscan" pvscan

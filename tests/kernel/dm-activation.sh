@@ -16,43 +16,10 @@
 # xfs_growfs, rename and remove of active LVs, partial activation, no leftovers after
 # a failed activation.
 # shellcheck disable=SC2317,SC2086,SC2012  # functions called through check(); disk lists split on purpose
-set -u
-export PATH=/t:$PATH
-LVX=/t/lvx
-TAP=/tmp/result.tap
-: >"$TAP"
-N=0
-FAILS=0
-
-emit() { echo "$1" | tee -a "$TAP"; }
-pass() { N=$((N + 1)); emit "ok $N - $1"; }
-fail() { N=$((N + 1)); FAILS=$((FAILS + 1)); emit "not ok $N - $1"; }
-note() { local l; while IFS= read -r l; do emit "#   $l"; done <<<"$1"; }
-check() {  # check "desc" cmd...   (output shown on failure)
-    local desc=$1 out rc=0
-    shift
-    out=$("$@" 2>&1) || rc=$?
-    if [ $rc = 0 ]; then pass "$desc"; else fail "$desc"; note "command: $* (exit $rc)"; note "$out"; fi
-}
-check_eq() {  # check_eq "desc" got want
-    if [ "$2" = "$3" ]; then pass "$1"; else fail "$1"; note "got:  $2"; note "want: $3"; fi
-}
-check_fail() {  # check_fail "desc" PATTERN cmd...  (must fail, output must match PATTERN)
-    local desc=$1 pat=$2 out rc=0
-    shift 2
-    out=$("$@" 2>&1) || rc=$?
-    if [ $rc != 0 ] && grep -q -- "$pat" <<<"$out"; then pass "$desc"
-    else fail "$desc"; note "command: $* (exit $rc)"; note "$out"; fi
-}
-check_match() {  # check_match "desc" TEXT FIXED-STRING
-    if grep -qF -- "$3" <<<"$2"; then pass "$1"; else fail "$1"; note "$2"; fi
-}
-# LVM2 2.03 trusts its device hints (/run/lvm/hints) and would not look at PVs another
-# program made: turn them off
-lvm() { local c=$1; shift; command lvm "$c" --config 'devices { hints = "none" }' "$@"; }
+# shellcheck source=tests/kernel/guest-tap.sh
+. /t/guest-tap.sh
 dmname() { printf '%s-%s' "${1//-/--}" "${2//-/--}"; }
 devnum() { cat "/sys/block/${1#/dev/}/dev"; }
-trim() { tr -d ' ' ; }
 
 LVM_DISKS="/dev/vda /dev/vdb /dev/vdc /dev/vdd"
 LVX_DISKS="/dev/vde /dev/vdf /dev/vdg /dev/vdh"
@@ -234,7 +201,4 @@ check_eq "all part-vg devices gone" "$(dmsetup ls | grep -c '^part--vg-')" 0
 # ---------------------------------------------------------------- end
 $LVX vgchange -an lvx-vg >/dev/null 2>&1
 lvm vgchange -an lvm-vg >/dev/null 2>&1
-emit "# all done at ${SECONDS}s"
-emit "1..$N"
-[ -d /out ] && cp "$TAP" /out/result.tap
-exit 0
+guest_done

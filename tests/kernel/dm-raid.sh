@@ -16,29 +16,8 @@
 # written through lvx's devices reads back through LVM2's activation and the other way
 # round; `lvchange --syncaction check` finds no mismatch; deactivation leaves nothing.
 # shellcheck disable=SC2317,SC2086  # functions called through check(); lists split on purpose
-set -u
-export PATH=/t:$PATH
-LVX=/t/lvx
-TAP=/tmp/result.tap
-: >"$TAP"
-N=0
-emit() {  # to the console and the TAP file (kept in /out as it grows: a timeout keeps the lines)
-    echo "$1"
-    echo "$1" >>"$TAP"
-    if [ -d /out ]; then echo "$1" >>/out/result.partial; fi
-}
-pass() { N=$((N + 1)); emit "ok $N - $1"; }
-fail() { N=$((N + 1)); emit "not ok $N - $1"; }
-note() { local l; while IFS= read -r l; do emit "#   $l"; done <<<"$1"; }
-check() {
-    local desc=$1 out rc=0
-    shift
-    out=$("$@" 2>&1) || rc=$?
-    if [ $rc = 0 ]; then pass "$desc"; else fail "$desc"; note "command: $* (exit $rc)"; note "$out"; fi
-}
-check_eq() { if [ "$2" = "$3" ]; then pass "$1"; else fail "$1"; note "got:  $2"; note "want: $3"; fi; }
-lvm() { local c=$1; shift; command lvm "$c" --config 'devices { hints = "none" }' "$@"; }
-trim() { tr -d ' '; }
+# shellcheck source=tests/kernel/guest-tap.sh
+. /t/guest-tap.sh
 
 RL_DISKS="/dev/vda /dev/vdb /dev/vdc /dev/vdd /dev/vde"
 RX_DISKS="/dev/vdf /dev/vdg /dev/vdh /dev/vdi /dev/vdj"
@@ -228,7 +207,4 @@ done
 check_eq "after the holes: lvx's metadata text equals LVM2's (ids, times, hosts aside)" "$(meta rx)" "$(meta rl)"
 
 lvm vgchange -an rx >/dev/null 2>&1
-emit "# all done at ${SECONDS}s"
-emit "1..$N"
-[ -d /out ] && cp "$TAP" /out/result.tap
-exit 0
+guest_done

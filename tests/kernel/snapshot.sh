@@ -19,29 +19,8 @@
 # (attr I, 100.00) and the origin keeps working; lvremove of a snapshot and of an
 # origin with snapshots, no device left behind.
 # shellcheck disable=SC2086  # disk lists split on purpose
-set -u
-export PATH=/t:$PATH
-LVX=/t/lvx
-TAP=/tmp/result.tap
-: >"$TAP"
-N=0
-FAILS=0
-
-emit() { echo "$1" | tee -a "$TAP"; }
-pass() { N=$((N + 1)); emit "ok $N - $1"; }
-fail() { N=$((N + 1)); FAILS=$((FAILS + 1)); emit "not ok $N - $1"; }
-note() { local l; while IFS= read -r l; do emit "#   $l"; done <<<"$1"; }
-check() {  # check "desc" cmd...   (output shown on failure)
-    local desc=$1 out rc=0
-    shift
-    out=$("$@" 2>&1) || rc=$?
-    if [ $rc = 0 ]; then pass "$desc"; else fail "$desc"; note "command: $* (exit $rc)"; note "$out"; fi
-}
-check_eq() {  # check_eq "desc" got want
-    if [ "$2" = "$3" ]; then pass "$1"; else fail "$1"; note "got:  $2"; note "want: $3"; fi
-}
-lvm() { local c=$1; shift; command lvm "$c" --config 'devices { hints = "none" }' "$@"; }
-trim() { tr -d ' '; }
+# shellcheck source=tests/kernel/guest-tap.sh
+. /t/guest-tap.sh
 
 # both "desc" ARGS...: the same command by LVM2 on lvm-sn and by lvx on lvx-sn ("VG" in
 # ARGS is the VG): same exit status and output (VG names mapped; LVM2's "Run `lvcreate
@@ -182,7 +161,4 @@ both "lvremove -f of the origin with its snapshots" lvremove -f VG/orig
 check_eq "no device of either VG left" "$(dmsetup ls | grep -E '^lv[mx]--sn-' || true)" ""
 check_eq "metadata equal after the removals" "$(meta $LVX lvx-sn)" "$(meta lvm lvm-sn)"
 
-emit "# all done at ${SECONDS}s"
-emit "1..$N"
-[ -d /out ] && cp "$TAP" /out/result.tap
-exit 0
+guest_done

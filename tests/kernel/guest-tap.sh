@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash disable=SC2034
+#
+# tests/kernel/guest-tap.sh - the TAP helpers every guest script sources (kernel_guest_test
+# in tests/lib_kernel.sh puts this file at /t/guest-tap.sh; the guest script starts with
+# `. /t/guest-tap.sh`).  Lines go to the console, to /tmp/result.tap and, as they come,
+# to /out/result.partial (so a guest that runs out of time still reports the lines it
+# got to); guest_done copies the whole stream to /out/result.tap, the sign that the
+# script ran to its end.
+#
+#   pass DESC | fail DESC | note TEXT          one result / comment lines
+#   check DESC CMD...                          CMD must exit 0 (output shown otherwise)
+#   check_eq DESC GOT WANT                     equal strings
+#   check_fail DESC PATTERN CMD...             CMD must fail with PATTERN in its output
+#   check_match DESC TEXT FIXED-STRING         TEXT contains FIXED-STRING
+#   lvm CMD ARGS...                            the host's LVM2 without device hints
+#   trim                                       filter: drop spaces
+#   guest_done                                 plan line, result.tap, exit 0
+set -u
+export PATH=/t:$PATH
+LVX=/t/lvx
+TAP=/tmp/result.tap
+: >"$TAP"
+N=0
+FAILS=0
+
+emit() {
+    echo "$1"
+    echo "$1" >>"$TAP"
+    if [ -d /out ]; then echo "$1" >>/out/result.partial; fi
+}
+pass() { N=$((N + 1)); emit "ok $N - $1"; }
+fail() { N=$((N + 1)); FAILS=$((FAILS + 1)); emit "not ok $N - $1"; }
+note() { local l; while IFS= read -r l; do emit "#   $l"; done <<<"$1"; }
+check() {
+    local desc=$1 out rc=0
+    shift
+    out=$("$@" 2>&1) || rc=$?
+    if [ $rc = 0 ]; then pass "$desc"; else fail "$desc"; note "command: $* (exit $rc)"; note "$out"; fi
+}
+check_eq() {
+    if [ "$2" = "$3" ]; then pass "$1"; else fail "$1"; note "got:  $2"; note "want: $3"; fi
+}
+check_fail() {
+    local desc=$1 pat=$2 out rc=0
+    shift 2
+    out=$("$@" 2>&1) || rc=$?
+    if [ $rc != 0 ] && grep -q -- "$pat" <<<"$out"; then pass "$desc"
+    else fail "$desc"; note "command: $* (exit $rc)"; note "$out"; fi
+}
+check_match() {
+    if grep -qF -- "$3" <<<"$2"; then pass "$1"; else fail "$1"; note "$2"; fi
+}
+lvm() { local c=$1; shift; command lvm "$c" --config 'devices { hints = "none" }' "$@"; }
+trim() { tr -d ' '; }
+
+guest_done() {
+    emit "# all done at ${SECONDS}s"
+    emit "1..$N"
+    if [ -d /out ]; then cp "$TAP" /out/result.tap; fi
+    exit 0
+}

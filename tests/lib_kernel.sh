@@ -1,0 +1,86 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
+#
+# tests/lib_kernel.sh - the one way a tests/cli file runs a guest script under the kernel
+# device-mapper (sourced after tests/lib.sh by the t07NN-kernel-*.sh files).
+#
+#   kernel_guest_test SCRIPT DISKS DISK_SIZE TIMEOUT [kvm-dm-test options...]
+#
+# boots a throw-away QEMU guest (tests/tools/kvm-dm-test: stock Debian kernel with
+# device-mapper, the host's lvm/dmsetup) with DISKS virtio disks, the plain lvx binary
+# ($LVX_PLAIN, built when missing) at /t/lvx, and runs tests/kernel/SCRIPT there.  The
+# guest's TAP lines (out/result.tap, or out/result.partial when it ran out of time)
+# become this file's, followed by one check that the guest ran the whole script.  The
+# guest script sources /t/guest-tap.sh (tests/kernel/guest-tap.sh, put there too).  A
+# guest that reports not even its first line (it did not boot, or could not share
+# /out) is started once more, and the first console's end goes to stderr.
+#
+# Guests run one at a time: each takes both cores under software emulation, and two at
+# once (prove -j2 in `make check`) pushed each past its time limit.  The lock is
+# ${LVX_VM_LOCK:-/tmp/lvx-kvm-dm-test.lock}; TIMEOUT counts from the guest's start, after
+# the lock is held.  When the guest fails, the end of its console goes to stderr too, so
+# that prove's summary (and CI's log) shows why.
+#
+#   KVM_DM_TEST=PATH        the tool (default: tests/tools/kvm-dm-test)
+#   LVX_SKIP_KERNEL=1       skip (e.g. for quick local runs)
+#   LVX_KERNEL_TIMEOUT=SEC  overrides TIMEOUT
+# Skipped (1..0 # SKIP) where no QEMU/kernel can run (kvm-dm-test exit 77).
+
+kernel_guest_test() {
+    local script=$1 disks=$2 size=$3 timeout=${LVX_KERNEL_TIMEOUT:-$4}
+    shift 4
+    [[ ${LVX_SKIP_KERNEL:-0} == 1 ]] && skip_all "LVX_SKIP_KERNEL=1"
+    local kdt=${KVM_DM_TEST:-$LVX_ROOT/tests/tools/kvm-dm-test}
+    [[ -x $kdt ]] || skip_all "kvm-dm-test not found"
+    need_root
+    if [[ ! -x $LVX_PLAIN ]]; then
+        make -s -C "$LVX_ROOT" all >"$SCRATCH/make.log" 2>&1 || skip_all "cannot build $LVX_PLAIN"
+    fi
+    need_cmd flock
+
+    local rc=0 lock=${LVX_VM_LOCK:-/tmp/lvx-kvm-dm-test.lock} waited=$SECONDS try
+    {
+        flock 8
+        waited=$((SECONDS - waited))
+        for try in 1 2; do
+            rc=0
+            rm -rf "$SCRATCH/out"
+            mkdir -p "$SCRATCH/out"
+            "$kdt" -q --disks "$disks" --disk-size "$size" --timeout "$timeout" \
+                --put "$LVX_PLAIN:/t/lvx" --put "$LVX_ROOT/tests/kernel/guest-tap.sh:/t/guest-tap.sh" \
+                "$@" --out "$SCRATCH/out" \
+                --run "$LVX_ROOT/tests/kernel/$script" >"$SCRATCH/console" 2>&1 || rc=$?
+            # a guest that never got to its first line (no boot, no /out) is tried once more
+            [[ $rc == 0 || $rc == 77 || -s $SCRATCH/out/result.partial || $try == 2 ]] && break
+            {
+                echo "$(basename "$0"): the guest reported nothing (kvm-dm-test exit $rc); once more. Console tail:"
+                tail -n 40 "$SCRATCH/console"
+            } >&2
+        done
+    } 8>>"$lock"
+    [[ $rc == 77 ]] && skip_all "no QEMU or kernel for kvm-dm-test: $(tail -n 1 "$SCRATCH/console")"
+    diag "waited ${waited}s for the guest lock; guest limit ${timeout}s; attempts: $try"
+
+    local result=$SCRATCH/out/result.tap line
+    [[ -s $result ]] || result=$SCRATCH/out/result.partial
+    if [[ -s $result ]]; then
+        while IFS= read -r line; do
+            case $line in
+            "ok "*) _tap_result 0 "${line#ok * - }" ;;
+            "not ok "*) _tap_result 1 "${line#not ok * - }" ;;
+            "#"*) printf '%s\n' "$line" ;;
+            esac
+        done <"$result"
+    fi
+    local whole=1
+    [[ $rc == 0 && -s $SCRATCH/out/result.tap ]] && whole=0
+    _tap_result "$whole" "the guest ran the whole script (kvm-dm-test exit status $rc)"
+    if [[ $whole != 0 ]]; then
+        _diag_file "guest console" "$SCRATCH/console"
+        {
+            echo "$(basename "$0"): guest failed (kvm-dm-test exit $rc, limit ${timeout}s); console tail:"
+            tail -n 40 "$SCRATCH/console"
+        } >&2
+    fi
+    done_testing
+}
