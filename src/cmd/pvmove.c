@@ -16,7 +16,8 @@
  * that is active is refused (exit 5): neither backend redirects writes during a
  * copy yet.  One copier per move: it holds an flock on
  * <locking_dir>/lvx_pvmove_<pvmove LV uuid> with its pid in it; --abort stops it
- * (SIGTERM) and waits for the lock before detaching.  A copier killed at any point
+ * (SIGTERM) and waits for the lock before detaching; another `pvmove` of the same
+ * move reports its progress until it is gone.  A copier killed at any point
  * leaves the last checkpoint, and `pvmove` resumes from it.
  */
 #include "cmd/cmd.h"
@@ -294,16 +295,41 @@ static int finish(struct lvx_cmd_env *env, struct lvx_vg_update *u, const char *
     return rc;
 }
 
+/* Another lvx copies the move: report its progress (from the checkpoints, every
+ * interval) until the move is gone, as LVM2's poller does for a move it did not start. */
+static int watch(struct lvx_cmd_env *env, const struct mv_opts *o, const char *vgname,
+                 const char *mv_uuid, const char *name)
+{
+    struct progress pr = { .env = env, .o = o, .name = name };
+    for (;;) {
+        struct lvx_vg_update u;
+        int rc = lvx_vgcmd_begin(env, vgname, LVX_UPDATE_READ_ONLY, &u);
+        if (rc)
+            return rc;
+        struct lvx_lv *mv = find_mv_uuid(u.vg, mv_uuid);
+        if (mv) {
+            pr.total = mv->le_count;
+            progress_line(&pr, lvx_pvmove_copied(mv));
+        }
+        lvx_vg_update_end(&u);
+        if (!mv) {
+            lvx_notice(env->ctx, "%s: No pvmove in progress - already finished or aborted.",
+                       name);
+            return 0;
+        }
+        struct timespec ts = { o->interval ? (time_t)o->interval : 1, 0 };
+        nanosleep(&ts, NULL);
+    }
+}
+
 /* Copy every segment of the move left, checkpointing each, then finish.  The move is
  * pvmove LV mv_uuid of VG vgname; name: its source device (progress lines). */
 static int run_copy(struct lvx_cmd_env *env, const struct mv_opts *o, const char *vgname,
                     const char *mv_uuid, const char *name)
 {
     int lock = copier_lock(env, mv_uuid);
-    if (lock == -EBUSY) {
-        lvx_cmd_errorf("%s: pvmove is already running (another lvx copies it).", name);
-        return LVX_EXIT_FAILED;
-    }
+    if (lock == -EBUSY)
+        return watch(env, o, vgname, mv_uuid, name);
     struct sigaction sa = { .sa_handler = on_term }, old;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGTERM, &sa, &old);
@@ -602,6 +628,8 @@ static int move_one(struct lvx_cmd_env *env, const struct mv_opts *o)
         const char *lv_name = NULL;
         if (o->lv_name && !(lv_name = lv_name_arg(vg->name, o->lv_name))) {
             lvx_vg_update_end(&u);
+            lvx_cmd_errorf("Failed to find an LV name.");
+            lvx_cmd_errorf("Run `pvmove --help' for more information.");
             return LVX_EXIT_INVALID;
         }
         if (lv_name && !lvx_vg_find_lv(vg, lv_name)) {
@@ -733,19 +761,20 @@ int lvx_cmd_pvmove(struct lvx_cmd_env *env)
     if (a->count[LVX_OPT_INTERVAL]) {
         const char *v = a->value[LVX_OPT_INTERVAL];
         uint64_t n;
-        if (v[0] == '-') {
-            lvx_cmd_errorf("Argument to --interval cannot be negative.");
+        if (lvx_opt_parse_number(v[0] == '+' ? v + 1 : v, UINT32_MAX, &n) < 0) {
+            lvx_opts_invalid("interval", v, NULL);   /* a sign '-' too, as LVM2's parser */
+            lvx_cmd_errorf("Error during parsing of command line.");
             return LVX_EXIT_INVALID;
         }
-        if (lvx_opt_parse_number(v[0] == '+' ? v + 1 : v, UINT32_MAX, &n) < 0)
-            return lvx_opts_invalid("interval", v, NULL);
         o.interval = (unsigned)n;
     }
     if (a->count[LVX_OPT_NAME])
         o.lv_name = a->value[LVX_OPT_NAME];
     if (a->count[LVX_OPT_ALLOC] && lvx_alloc_parse(a->value[LVX_OPT_ALLOC], &o.policy) < 0) {
         lvx_cmd_errorf("Unrecognised allocation policy %s", a->value[LVX_OPT_ALLOC]);
-        return lvx_opts_invalid("alloc", a->value[LVX_OPT_ALLOC], NULL);
+        lvx_opts_invalid("alloc", a->value[LVX_OPT_ALLOC], NULL);
+        lvx_cmd_errorf("Error during parsing of command line.");
+        return LVX_EXIT_INVALID;
     }
     if (a->argc == 0)
         return move_all(env, &o);
