@@ -358,6 +358,9 @@ static int run_copy(struct lvx_cmd_env *env, const struct mv_opts *o, const char
             rc = finish(env, &u, mv_uuid);
             break;
         }
+        /* the paths live in the VG's pool, which the end frees */
+        pc.src_path = lvx_pool_strdup(env->pool, pc.src_path);
+        pc.dst_path = lvx_pool_strdup(env->pool, pc.dst_path);
         lvx_vg_update_end(&u);          /* no lock held while copying */
         rc = copy_piece(env, &pc, &pr);
         if (rc == -EINTR) {              /* --abort asked us to stop */
