@@ -237,7 +237,7 @@ int main(int argc, char **argv)
     struct lvx_run_opts run = { .io = io };
     const char *base = argc > 0 && argv[0] ? strrchr(argv[0], '/') : NULL;
     base = base ? base + 1 : argc > 0 && argv[0] ? argv[0] : "lvx";
-    /* not called as "pvs" (or "pvmove", an LVM2 command lvx lacks) through a symlink */
+    /* not called as "pvs" (or "lvmsadc", an LVM2 command lvx lacks) through a symlink */
     bool as_lvx = !lvx_command_find(base) && !lvx_lvm2_command_name(base);
 
     if (as_lvx && argc >= 2 && strcmp(argv[1], "shell") == 0)

@@ -89,6 +89,8 @@ static const enum lvx_opt_id pvscan_opts[] = { LVX_OPT_CACHE, LVX_OPT_ACTIVATE, 
     LVX_OPT_NOVOLUMEGROUP, LVX_OPT_SHORT, LVX_OPT_UUID, LVX_OPT_IGNORELOCKINGFAILURE,
     LVX_OPT_NOUDEVSYNC, LVX_OPT_AUTOACTIVATION, LVX_OPT_IGNOREACTIVATIONSKIP, LVX_OPT_LISTVG,
     LVX_OPT_LISTLVS, LVX_OPT_CHECKCOMPLETE, LVX_OPT_VGONLINE, LVX_OPT_UDEVOUTPUT, END };
+static const enum lvx_opt_id pvmove_opts[] = { LVX_OPT_NAME, LVX_OPT_ALLOC, LVX_OPT_ABORT,
+    LVX_OPT_BACKGROUND, LVX_OPT_INTERVAL, END };
 static const enum lvx_opt_id vgscan_opts[] = { LVX_OPT_MKNODES, LVX_OPT_IGNORELOCKINGFAILURE, END };
 static const enum lvx_opt_id lvscan_opts[] = { LVX_OPT_ALL, LVX_OPT_BLOCKDEVICE,
     LVX_OPT_IGNORELOCKINGFAILURE, LVX_OPT_READONLY, END };
@@ -318,6 +320,13 @@ static const struct lvx_command command_table[] = {
       "--listvg/--listlvs PV (what LVM2's udev rule runs) print the PV's VG and the LVs using "
       "it; --checkcomplete says whether they are complete, --vgonline records a complete VG "
       "once, --udevoutput prints only LVM_VG_NAME_COMPLETE='VG' or LVM_VG_NAME_INCOMPLETE='VG'." },
+    { "pvmove", lvx_cmd_pvmove, "Move extents from one physical volume to another",
+      "[PV[:PE-PE...] [PV[:PE-PE...] ...]]", pvmove_opts,
+      "Moves the extents of the LVs on the first PV (or the PE ranges given) to other PVs of "
+      "its VG (those named, else any), through a temporary pvmove LV laid out as LVM2 lays it "
+      "out, one checkpoint per segment copied. Without arguments it resumes every unfinished "
+      "move; --abort stops them (segments already copied stay moved). lvx copies the extents "
+      "of inactive LVs itself; a move of an active LV is refused." },
     { "vgscan", lvx_cmd_vgscan, "Search for all volume groups", "", vgscan_opts,
       "Reads every device and names each volume group found, as LVM2 prints it. --mknodes then "
       "makes the /dev entries of active LVs again, as vgmknodes." },

@@ -112,6 +112,7 @@ int lvx_cmd_pvremove(struct lvx_cmd_env *env);
 int lvx_cmd_pvchange(struct lvx_cmd_env *env);
 int lvx_cmd_pvresize(struct lvx_cmd_env *env);
 int lvx_cmd_pvscan(struct lvx_cmd_env *env);        /* cmd/pvscan.c */
+int lvx_cmd_pvmove(struct lvx_cmd_env *env);        /* cmd/pvmove.c */
 int lvx_cmd_vgscan(struct lvx_cmd_env *env);        /* cmd/vgscan.c */
 int lvx_cmd_lvscan(struct lvx_cmd_env *env);        /* cmd/lvscan.c */
 int lvx_cmd_vgmknodes(struct lvx_cmd_env *env);     /* cmd/vgmknodes.c */

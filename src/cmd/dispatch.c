@@ -2,7 +2,7 @@
 /*
  * cmd/dispatch.c - lvx_main() and lvx_main_opts(): find the command (argv[0]'s
  * basename when called through a symlink such as "pvs", else argv[1]; a symlink named
- * after an LVM2 command lvx lacks, "pvmove", is "no such command", exit 2, not the
+ * after an LVM2 command lvx lacks, "lvmsadc", is "no such command", exit 2, not the
  * multi-command program), set up the
  * context (log sink and output: the caller's callbacks, or stderr/stdout as LVM2
  * prints; the I/O seam the caller gives, else the default: the test wrapper is the

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * cmd/lvm_names.c - the names of LVM2's commands (`lvm help` of LVM2 2.03), so that
- * lvx called through a link named after one it does not have ("pvmove", "lvconvert")
+ * lvx called through a link named after one it does not have ("lvmsadc", "pvck")
  * says so instead of acting as the multi-command program.
  */
 #include "cmd/commands.h"

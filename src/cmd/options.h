@@ -182,6 +182,9 @@ enum lvx_opt_id {
     LVX_OPT_REPAIR,             /* --repair (lvconvert: replace failed RAID images) */
     LVX_OPT_REPLACE,            /* --replace PV (lvconvert, repeatable) */
     LVX_OPT_SYNCACTION,         /* --syncaction check|repair (lvchange, RAID) */
+    LVX_OPT_ABORT,              /* --abort (pvmove) */
+    LVX_OPT_BACKGROUND,         /* -b/--background (pvmove) */
+    LVX_OPT_INTERVAL,           /* -i/--interval [+]Number (pvmove progress) */
     /* common options, accepted by every command */
     LVX_OPT_NOLOCKING,      /* --nolocking */
     LVX_OPT_COMMANDPROFILE, /* --commandprofile String */

@@ -9,8 +9,8 @@
  * written first, then hidden ones.  PVs are named pv<index>.  Segments other than
  * striped are written from their raw section, with start/count, area lists and LV
  * references refreshed from the model (so renamed LVs and renumbered PVs stay
- * right; a thin pool's transaction_id from the typed field); RAID, snapshot, thin-pool
- * and thin segments lvx created (no raw section) from their typed
+ * right; a thin pool's transaction_id from the typed field); RAID, snapshot, thin-pool,
+ * thin, pvmove mirror and error segments lvx created (no raw section) from their typed
  * fields, as LVM2 writes them.  Linear in the size of the VG.
  */
 #include "format/vg_text.h"
@@ -268,6 +268,7 @@ static void refresh_refs(struct exporter *ex, struct lvx_cfg_node *sec, const st
     switch (seg->kind) {
     case LVX_SEG_MIRROR:
         set_ref(ex, sec, "mirror_log", seg->log_lv);
+        set_int(lvx_cfg_find(sec, "extents_moved"), seg->extents_moved);
         break;
     case LVX_SEG_THIN_POOL:
         set_ref(ex, sec, "metadata", seg->metadata_lv);
@@ -308,6 +309,8 @@ static void set_raw_hints(struct exporter *ex, struct lvx_cfg_node *sec, const s
             n->comment = size_comment(ex->pool, (uint64_t)n->num * ex->vg->extent_size);
         else if (!strcmp(n->key, "type"))
             n->blank_before = true;
+        else if (!strcmp(n->key, "extents_moved") && n->kind == LVX_CFG_INT)
+            n->comment = size_comment(ex->pool, (uint64_t)n->num * ex->vg->extent_size);
         else if (n->kind == LVX_CFG_ARRAY &&
                  (!strcmp(n->key, "mirrors") || !strcmp(n->key, "raids") ||
                   !strcmp(n->key, "stripes"))) {
@@ -404,6 +407,25 @@ static void export_new_thin(struct exporter *ex, struct lvx_cfg_node *sec,
     set_raw_hints(ex, sec, seg);
 }
 
+/* A pvmove mirror segment lvx created (no raw section): LVM2's keys and order. */
+static void export_new_mirror(struct exporter *ex, struct lvx_cfg_node *sec,
+                              const struct lvx_seg *seg)
+{
+    struct lvx_pool *pool = ex->pool;
+    add_seg_head(ex, sec, seg);
+    lvx_cfg_add_int(pool, sec, "mirror_count", seg->area_count);
+    if (seg->lv->status & LVX_LV_PVMOVE)
+        lvx_cfg_add_int(pool, sec, "extents_moved", seg->extents_moved);
+    if (seg->region_size)
+        lvx_cfg_add_int(pool, sec, "region_size", seg->region_size);
+    struct lvx_cfg_node *arr = lvx_cfg_add_array(pool, sec, "mirrors");
+    for (uint32_t i = 0; i < seg->area_count; i++) {
+        lvx_cfg_array_add_str(pool, arr, area_name(ex, &seg->areas[i]));
+        lvx_cfg_array_add_int(pool, arr, (int64_t)seg->areas[i].start);
+    }
+    set_raw_hints(ex, sec, seg);
+}
+
 static void export_seg(struct exporter *ex, struct lvx_cfg_node *lvsec, const struct lvx_seg *seg,
                        unsigned number)
 {
@@ -420,6 +442,10 @@ static void export_seg(struct exporter *ex, struct lvx_cfg_node *lvsec, const st
         export_new_thin_pool(ex, sec, seg);
     else if (seg->kind == LVX_SEG_THIN)
         export_new_thin(ex, sec, seg);
+    else if (seg->kind == LVX_SEG_MIRROR)
+        export_new_mirror(ex, sec, seg);
+    else if (seg->kind == LVX_SEG_ERROR)
+        add_seg_head(ex, sec, seg);   /* an error segment has no keys of its own */
     else
         export_striped(ex, sec, seg);
 }

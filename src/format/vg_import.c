@@ -430,6 +430,7 @@ static int import_mirror(struct importer *im, struct lvx_seg *seg,
     if ((r = get_u32(im, sec, "mirror_count", what, true, &seg->stripe_count)) < 0)
         return r;
     if (get_u32(im, sec, "region_size", what, false, &seg->region_size) == -EINVAL ||
+        get_u32(im, sec, "extents_moved", what, false, &seg->extents_moved) == -EINVAL ||
         get_lv_ref(im, sec, "mirror_log", what, false, &seg->log_lv) < 0)
         return -EINVAL;
     if (!(arr = get_array(im, sec, "mirrors", what, 2 * (uint64_t)seg->stripe_count)))

@@ -5,7 +5,7 @@
 # LVM2 on the same loop devices (sandboxed; LVM2's "Activation disabled" warning, which
 # it prints for every command in the sandbox, is left out of the comparisons):
 #   - called through links named lvm, pvs, lvscan: LVM2's conventions; a link named
-#     after an LVM2 command lvx lacks (pvmove) is "no such command", exit 2, and never
+#     after an LVM2 command lvx lacks (lvmsadc) is "no such command", exit 2, and never
 #     the shell; `lvm help` lists the commands on stderr (nothing on stdout) under
 #     LVM2's heading, every name in it is one of LVM2's; `help nosuch` as LVM2;
 #   - pvscan (plain, -s, -u, -n, -e, -e -n), vgscan, lvscan (-a, refused argument),
@@ -103,7 +103,7 @@ side help
 test_eq "help: exit 0, nothing on stdout" "0 0 0 0" \
     "$(cat "$SCRATCH/l.rc") $(cat "$SCRATCH/x.rc") $(wc -c <"$SCRATCH/l.out") $(wc -c <"$SCRATCH/x.out")"
 mkdir -p "$SCRATCH/bin"
-for n in lvm pvs lvscan pvmove; do ln -s "$LVX" "$SCRATCH/bin/$n"; done
+for n in lvm pvs lvscan lvmsadc; do ln -s "$LVX" "$SCRATCH/bin/$n"; done
 "$SCRATCH/bin/lvm" help >"$SCRATCH/h.out" 2>"$SCRATCH/h.err"
 test_eq "lvm help (as lvm): LVM2's three heading lines on stderr" \
     "$(head -n 3 "$SCRATCH/l.err")" "$(head -n 3 "$SCRATCH/h.err")"
@@ -122,9 +122,9 @@ test_eq "lvscan through a link" "$(lvm2 lvscan 2>/dev/null)" \
     "$("$SCRATCH/bin/lvscan" 2>&1)"
 test_eq "lvm vgs through a link named lvm" "$(lvm2 vgs "$VG" 2>/dev/null)" \
     "$("$SCRATCH/bin/lvm" vgs "$VG" 2>&1)"
-out=$(echo "vgs" | "$SCRATCH/bin/pvmove" 2>&1)
-test_eq "a link named pvmove (not in lvx): exit 2, not a shell on a pipe" "2" "$?"
-test_eq "... says so" "  No such command 'pvmove'.  Try 'lvx help'." "$out"
+out=$(echo "vgs" | "$SCRATCH/bin/lvmsadc" 2>&1)
+test_eq "a link named lvmsadc (not in lvx): exit 2, not a shell on a pipe" "2" "$?"
+test_eq "... says so" "  No such command 'lvmsadc'.  Try 'lvx help'." "$out"
 out=$("$SCRATCH/bin/lvm" nosuch 2>&1)
 test_eq "lvm nosuch: exit 2" "2" "$?"
 

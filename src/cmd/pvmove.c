@@ -1,0 +1,785 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * cmd/pvmove.c - `lvx pvmove SRC[:PE-PE...] [DST[:PE-PE]...]`, `-n LV`, `--alloc`,
+ * `-b`, `-i [+]N`, `--abort`, and `pvmove` without arguments (resume every unfinished
+ * move, or abort them all with --abort).
+ *
+ * The metadata is LVM2's (model/pvmove.c); the commits are LVM2's too: the setup,
+ * one checkpoint per pvmove segment copied (its extents_moved complete), then the
+ * end in two commits (the LVs on their new extents and pvmoveN an error segment;
+ * then pvmoveN removed).  A move another tool started is continued the same way.
+ *
+ * The copy: lvx copies the extents of inactive LVs itself, through the I/O seam
+ * (read the old area, write the new one, flush it), with no lock held, so readers
+ * (lvx or LVM2) see the VG at every checkpoint; each checkpoint re-reads the VG under
+ * its lock and checks that the segment is still the one copied.  A move of an LV
+ * that is active is refused (exit 5): neither backend redirects writes during a
+ * copy yet.  One copier per move: it holds an flock on
+ * <locking_dir>/lvx_pvmove_<pvmove LV uuid> with its pid in it; --abort stops it
+ * (SIGTERM) and waits for the lock before detaching; another `pvmove` of the same
+ * move reports its progress until it is gone.  A copier killed at any point
+ * leaves the last checkpoint, and `pvmove` resumes from it.
+ */
+#include "cmd/cmd.h"
+#include "cmd/actcmd.h"
+#include "cmd/lvcmd.h"
+#include "cmd/vgcmd.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "dev/io.h"
+#include "meta/lock.h"
+#include "model/pvmove.h"
+
+#define COPY_CHUNK (1u << 20)          /* bytes per read/write of the copy */
+#define REGION_SIZE_DEFAULT 4096       /* sectors: LVM2's activation/mirror_region_size */
+
+struct mv_opts {
+    bool abort;
+    bool background;
+    unsigned interval;                 /* seconds between progress lines (0: none) */
+    const char *lv_name;
+    enum lvx_alloc policy;             /* INHERIT: the VG's */
+};
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_term(int sig)
+{
+    (void)sig;
+    stop_requested = 1;
+}
+
+/* ---- progress ------------------------------------------------------------------ */
+
+/* LVM2's display of a percentage: two decimals, never 0.00 for a started copy nor
+ * 100.00 for an unfinished one. */
+static const char *percent_text(char *buf, size_t size, uint64_t num, uint64_t den)
+{
+    double p = den ? 100.0 * (double)num / (double)den : 100.0;
+    if (num && num < den && p < 0.01)
+        p = 0.01;
+    if (num < den && p > 99.99)
+        p = 99.99;
+    snprintf(buf, size, "%.2f", p);
+    return buf;
+}
+
+struct progress {
+    struct lvx_cmd_env *env;
+    const struct mv_opts *o;
+    const char *name;                  /* the source PV's device */
+    uint64_t total, done;              /* extents of the move, copied before this segment */
+    time_t last;
+};
+
+static void progress_line(struct progress *p, uint64_t copied)
+{
+    char pct[32];
+    percent_text(pct, sizeof(pct), copied, p->total);
+    if (p->o->interval)
+        lvx_notice(p->env->ctx, "%s: Moved: %s%%", p->name, pct);
+    else
+        lvx_info(p->env->ctx, "%s: Moved: %s%%", p->name, pct);
+    p->last = time(NULL);
+}
+
+/* ---- the copy of one segment --------------------------------------------------- */
+
+struct piece {
+    const char *src_path, *dst_path;
+    uint64_t src_off, dst_off, bytes;  /* byte offsets on the devices */
+    uint64_t extents;
+    uint64_t seg_le;                   /* start_extent of the pvmove segment */
+    struct lvx_pv *src_pv, *dst_pv;    /* for the re-check */
+    char src_uuid[LVX_UUID_LEN + 1], dst_uuid[LVX_UUID_LEN + 1];
+    uint64_t src_pe, dst_pe;
+};
+
+static int copy_piece(struct lvx_cmd_env *env, const struct piece *pc, struct progress *pr)
+{
+    const struct lvx_dev_ops *io = lvx_io(env->ctx);
+    int in = io->open(io->arg, pc->src_path, O_RDONLY);
+    if (in < 0) {
+        lvx_cmd_errorf("%s: open failed: %s", pc->src_path, strerror(-in));
+        return LVX_EXIT_FAILED;
+    }
+    int out = io->open(io->arg, pc->dst_path, O_RDWR);
+    if (out < 0) {
+        io->close(io->arg, in);
+        lvx_cmd_errorf("%s: open failed: %s", pc->dst_path, strerror(-out));
+        return LVX_EXIT_FAILED;
+    }
+    char *buf = lvx_pool_alloc(env->pool, COPY_CHUNK);
+    int rc = 0;
+    for (uint64_t off = 0; off < pc->bytes && !rc; off += COPY_CHUNK) {
+        if (stop_requested) {
+            rc = -EINTR;
+            break;
+        }
+        size_t len = pc->bytes - off < COPY_CHUNK ? (size_t)(pc->bytes - off) : COPY_CHUNK;
+        ssize_t n = io->pread(io->arg, in, buf, len, pc->src_off + off);
+        if (n != (ssize_t)len) {
+            lvx_cmd_errorf("%s: read failed at %llu: %s", pc->src_path,
+                           (unsigned long long)(pc->src_off + off),
+                           strerror(n < 0 ? (int)-n : EIO));
+            rc = LVX_EXIT_FAILED;
+            break;
+        }
+        n = io->pwrite(io->arg, out, buf, len, pc->dst_off + off);
+        if (n != (ssize_t)len) {
+            lvx_cmd_errorf("%s: write failed at %llu: %s", pc->dst_path,
+                           (unsigned long long)(pc->dst_off + off),
+                           strerror(n < 0 ? (int)-n : EIO));
+            rc = LVX_EXIT_FAILED;
+            break;
+        }
+        if (pr->o->interval && time(NULL) - pr->last >= (time_t)pr->o->interval)
+            progress_line(pr, pr->done + pc->extents * (off + len) / pc->bytes);
+    }
+    if (!rc) {
+        int f = io->flush(io->arg, out);
+        if (f < 0) {
+            lvx_cmd_errorf("%s: flush failed: %s", pc->dst_path, strerror(-f));
+            rc = LVX_EXIT_FAILED;
+        }
+    }
+    io->close(io->arg, out);
+    io->close(io->arg, in);
+    return rc;
+}
+
+/* ---- finding the move ----------------------------------------------------------- */
+
+static struct lvx_lv *find_mv_uuid(const struct lvx_vg *vg, const char *uuid)
+{
+    for (unsigned i = 0; i < vg->lv_count; i++)
+        if (!strcmp(vg->lvs[i]->uuid, uuid) &&
+            ((vg->lvs[i]->status & LVX_LV_PVMOVE) || lvx_pvmove_is_leftover(vg, vg->lvs[i])))
+            return vg->lvs[i];
+    return NULL;
+}
+
+/* The first mirror segment of mv not copied yet, as a piece; false when none. */
+static bool next_piece(const struct lvx_vg *vg, const struct lvx_lv *mv, struct piece *pc)
+{
+    for (unsigned i = 0; i < mv->seg_count; i++) {
+        const struct lvx_seg *s = &mv->segs[i];
+        if (s->kind != LVX_SEG_MIRROR || s->area_count != 2 || s->extents_moved >= s->extent_count)
+            continue;
+        struct lvx_pv *a = s->areas[0].pv, *b = s->areas[1].pv;
+        if (!a || !b)
+            continue;
+        uint64_t es = (uint64_t)vg->extent_size * 512;
+        memset(pc, 0, sizeof(*pc));
+        pc->src_path = a->ondisk.dev_name;
+        pc->dst_path = b->ondisk.dev_name;
+        pc->src_off = a->pe_start * 512 + s->areas[0].start * es;
+        pc->dst_off = b->pe_start * 512 + s->areas[1].start * es;
+        pc->bytes = s->extent_count * es;
+        pc->extents = s->extent_count;
+        pc->seg_le = s->start_extent;
+        memcpy(pc->src_uuid, a->uuid, sizeof(pc->src_uuid));
+        memcpy(pc->dst_uuid, b->uuid, sizeof(pc->dst_uuid));
+        pc->src_pe = s->areas[0].start;
+        pc->dst_pe = s->areas[1].start;
+        return true;
+    }
+    return false;
+}
+
+/* ---- the copier lock ------------------------------------------------------------ */
+
+static const char *copier_lock_path(struct lvx_cmd_env *env, const char *mv_uuid)
+{
+    return lvx_pool_printf(env->pool, "%s/lvx_pvmove_%s", lvx_lock_dir(), mv_uuid);
+}
+
+/* Take the copier lock (fd >= 0), or -EBUSY when another copier holds it. */
+static int copier_lock(struct lvx_cmd_env *env, const char *mv_uuid)
+{
+    const char *path = copier_lock_path(env, mv_uuid);
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd < 0)
+        return -errno;
+    if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+        close(fd);
+        return -EBUSY;
+    }
+    char pid[32];
+    int n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+    if (ftruncate(fd, 0) < 0 || pwrite(fd, pid, (size_t)n, 0) != n) {
+        /* the pid only serves --abort; the lock itself is what counts */
+    }
+    return fd;
+}
+
+static void copier_unlock(struct lvx_cmd_env *env, int fd, const char *mv_uuid)
+{
+    if (fd < 0)
+        return;
+    unlink(copier_lock_path(env, mv_uuid));
+    close(fd);
+}
+
+/* Stop a copier of the move (SIGTERM to the pid in its lock file) and wait until it
+ * has let go of the lock.  Returns the lock fd held now, or -errno. */
+static int copier_stop(struct lvx_cmd_env *env, const char *mv_uuid)
+{
+    for (int tries = 0; tries < 600; tries++) {
+        int fd = copier_lock(env, mv_uuid);
+        if (fd != -EBUSY)
+            return fd;
+        char buf[32] = "";
+        int pf = open(copier_lock_path(env, mv_uuid), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+        if (pf >= 0) {
+            ssize_t n = read(pf, buf, sizeof(buf) - 1);
+            buf[n > 0 ? n : 0] = 0;
+            close(pf);
+        }
+        long pid = strtol(buf, NULL, 10);
+        if (pid > 1 && tries % 10 == 0)
+            kill((pid_t)pid, SIGTERM);
+        struct timespec ts = { 0, 100 * 1000000L };
+        nanosleep(&ts, NULL);
+    }
+    return -EBUSY;
+}
+
+/* ---- update cycles -------------------------------------------------------------- */
+
+static int begin(struct lvx_cmd_env *env, const char *vgname, struct lvx_vg_update *u)
+{
+    return lvx_vgcmd_begin(env, vgname, 0, u);
+}
+
+/* The end of a move, in LVM2's two commits.  The update u is begun and holds mv;
+ * it is ended here. */
+static int finish(struct lvx_cmd_env *env, struct lvx_vg_update *u, const char *mv_uuid)
+{
+    struct lvx_lv *mv = find_mv_uuid(u->vg, mv_uuid);
+    char *vgname = lvx_pool_strdup(env->pool, u->vg->name);
+    int rc = 0;
+    if (mv && !lvx_pvmove_is_leftover(u->vg, mv)) {
+        if (lvx_pvmove_detach(env->ctx, u->vg, mv) < 0) {
+            lvx_vg_update_end(u);
+            lvx_cmd_fail(env);
+            lvx_cmd_errorf("ABORTING: Removal of temporary mirror failed");
+            return LVX_EXIT_FAILED;
+        }
+        rc = lvx_vgcmd_commit(env, u);
+        lvx_vg_update_end(u);
+        if (rc)
+            return rc;
+        if ((rc = begin(env, vgname, u)))
+            return rc;
+        mv = find_mv_uuid(u->vg, mv_uuid);
+    }
+    if (mv) {
+        lvx_info(env->ctx, "Removing temporary pvmove LV");
+        lvx_vg_remove_lv(u->vg, mv);
+        lvx_info(env->ctx, "Writing out final volume group after pvmove");
+        rc = lvx_vgcmd_commit(env, u);
+    }
+    lvx_vg_update_end(u);
+    return rc;
+}
+
+/* Another lvx copies the move: report its progress (from the checkpoints, every
+ * interval) until the move is gone, as LVM2's poller does for a move it did not start. */
+static int watch(struct lvx_cmd_env *env, const struct mv_opts *o, const char *vgname,
+                 const char *mv_uuid, const char *name)
+{
+    struct progress pr = { .env = env, .o = o, .name = name };
+    for (;;) {
+        struct lvx_vg_update u;
+        int rc = lvx_vgcmd_begin(env, vgname, LVX_UPDATE_READ_ONLY, &u);
+        if (rc)
+            return rc;
+        struct lvx_lv *mv = find_mv_uuid(u.vg, mv_uuid);
+        if (mv) {
+            pr.total = mv->le_count;
+            progress_line(&pr, lvx_pvmove_copied(mv));
+        }
+        lvx_vg_update_end(&u);
+        if (!mv) {
+            lvx_notice(env->ctx, "%s: No pvmove in progress - already finished or aborted.",
+                       name);
+            return 0;
+        }
+        struct timespec ts = { o->interval ? (time_t)o->interval : 1, 0 };
+        nanosleep(&ts, NULL);
+    }
+}
+
+/* Copy every segment of the move left, checkpointing each, then finish.  The move is
+ * pvmove LV mv_uuid of VG vgname; name: its source device (progress lines). */
+static int run_copy(struct lvx_cmd_env *env, const struct mv_opts *o, const char *vgname,
+                    const char *mv_uuid, const char *name)
+{
+    int lock = copier_lock(env, mv_uuid);
+    if (lock == -EBUSY)
+        return watch(env, o, vgname, mv_uuid, name);
+    struct sigaction sa = { .sa_handler = on_term }, old;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, &old);
+    stop_requested = 0;
+    struct progress pr = { .env = env, .o = o, .name = name };
+    bool first = true;
+    int rc = 0;
+    for (;;) {
+        struct lvx_vg_update u;
+        if ((rc = begin(env, vgname, &u)))
+            break;
+        struct lvx_lv *mv = find_mv_uuid(u.vg, mv_uuid);
+        if (!mv) {
+            lvx_vg_update_end(&u);
+            lvx_notice(env->ctx, "%s: No pvmove in progress - already finished or aborted.",
+                       name);
+            break;
+        }
+        pr.total = mv->le_count;
+        pr.done = lvx_pvmove_copied(mv);
+        if (first && (o->interval || o->background))
+            progress_line(&pr, pr.done);
+        first = false;
+        struct piece pc;
+        if (!next_piece(u.vg, mv, &pc)) {
+            rc = finish(env, &u, mv_uuid);
+            break;
+        }
+        /* the paths live in the VG's pool, which the end frees */
+        pc.src_path = lvx_pool_strdup(env->pool, pc.src_path);
+        pc.dst_path = lvx_pool_strdup(env->pool, pc.dst_path);
+        lvx_vg_update_end(&u);          /* no lock held while copying */
+        rc = copy_piece(env, &pc, &pr);
+        if (rc == -EINTR) {              /* --abort asked us to stop */
+            rc = 0;
+            break;
+        }
+        if (rc)
+            break;
+        /* the checkpoint: the same segment, still there, is complete now */
+        if ((rc = begin(env, vgname, &u)))
+            break;
+        mv = find_mv_uuid(u.vg, mv_uuid);
+        struct lvx_seg *s = NULL;
+        for (unsigned i = 0; mv && i < mv->seg_count; i++)
+            if (mv->segs[i].start_extent == pc.seg_le)
+                s = &mv->segs[i];
+        if (!s || s->kind != LVX_SEG_MIRROR || s->area_count != 2 || !s->areas[0].pv ||
+            !s->areas[1].pv || strcmp(s->areas[0].pv->uuid, pc.src_uuid) ||
+            strcmp(s->areas[1].pv->uuid, pc.dst_uuid) || s->areas[0].start != pc.src_pe ||
+            s->areas[1].start != pc.dst_pe || s->extent_count != pc.extents) {
+            lvx_vg_update_end(&u);
+            lvx_notice(env->ctx, "%s: No pvmove in progress - already finished or aborted.",
+                       name);
+            break;
+        }
+        s->extents_moved = (uint32_t)s->extent_count;
+        rc = lvx_vgcmd_commit(env, &u);
+        if (!rc) {
+            pr.done = lvx_pvmove_copied(mv);
+            if (o->interval && pr.done != pr.total && time(NULL) - pr.last >= (time_t)o->interval)
+                progress_line(&pr, pr.done);
+        }
+        lvx_vg_update_end(&u);
+        if (rc)
+            break;
+        if (pr.done == pr.total && o->interval)
+            progress_line(&pr, pr.done);
+    }
+    sigaction(SIGTERM, &old, NULL);
+    copier_unlock(env, lock, mv_uuid);
+    return rc;
+}
+
+/* ---- background ----------------------------------------------------------------- */
+
+/* Run the copy of the move off SRC in a detached process: this program again as
+ * `lvx pvmove SRC` (a clean process image) when it is lvx, else the fork itself. */
+static int background(struct lvx_cmd_env *env, const struct mv_opts *o, const char *vgname,
+                      const char *mv_uuid, const char *name)
+{
+    fflush(NULL);
+    pid_t p = fork();
+    if (p < 0) {
+        lvx_cmd_errorf("fork failed: %s", strerror(errno));
+        return LVX_EXIT_FAILED;
+    }
+    if (p == 0) {
+        setsid();
+        if (fork() == 0) {
+            int null = open("/dev/null", O_RDWR);
+            if (null >= 0) {
+                dup2(null, 0);
+                dup2(null, 1);
+                dup2(null, 2);
+            }
+            char exe[4096];
+            ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+            if (n > 0) {
+                exe[n] = 0;
+                const char *base = strrchr(exe, '/');
+                base = base ? base + 1 : exe;
+                if (!strcmp(base, "lvx")) {
+                    const char *argv[16];
+                    unsigned k = 0;
+                    argv[k++] = "lvx";
+                    argv[k++] = "pvmove";
+                    if (env->args->count[LVX_OPT_DEVICES]) {
+                        argv[k++] = "--devices";
+                        argv[k++] = env->args->value[LVX_OPT_DEVICES];
+                    }
+                    if (env->args->count[LVX_OPT_CONFIG]) {
+                        argv[k++] = "--config";
+                        argv[k++] = env->args->value[LVX_OPT_CONFIG];
+                    }
+                    argv[k++] = "-i";
+                    argv[k++] = lvx_pool_printf(env->pool, "%u", o->interval);
+                    argv[k++] = name;
+                    argv[k] = NULL;
+                    execv(exe, (char *const *)argv);
+                }
+            }
+            struct mv_opts bo = *o;
+            bo.background = false;
+            _exit(run_copy(env, &bo, vgname, mv_uuid, name));
+        }
+        _exit(0);
+    }
+    waitpid(p, NULL, 0);
+    return 0;
+}
+
+static int go(struct lvx_cmd_env *env, const struct mv_opts *o, const char *vgname,
+              const char *mv_uuid, const char *name)
+{
+    if (o->background)
+        return background(env, o, vgname, mv_uuid, name);
+    return run_copy(env, o, vgname, mv_uuid, name);
+}
+
+/* ---- setup ---------------------------------------------------------------------- */
+
+struct setup_arg {
+    struct lvx_cmd_env *env;
+    struct lvx_actcmd act;
+    bool refused;
+};
+
+static void say_moving(void *arg, const struct lvx_lv *lv, uint64_t n)
+{
+    struct setup_arg *a = arg;
+    lvx_info(a->env->ctx, "Moving %llu extents of logical volume %s/%s.", (unsigned long long)n,
+             lv->vg->name, lv->name);
+}
+
+static void say_locked(void *arg, const struct lvx_lv *lv)
+{
+    struct setup_arg *a = arg;
+    lvx_notice(a->env->ctx, "Skipping locked LV %s/%s.", lv->vg->name, lv->name);
+}
+
+/* An LV in use (active) is not moved: lvx does not redirect writes during a copy. */
+static bool refuse_active(void *arg, const struct lvx_lv *lv)
+{
+    struct setup_arg *a = arg;
+    const struct lvx_lv *top = lv;
+    const char *role;
+    const struct lvx_seg *seg;
+    for (int d = 0; d < 16 && (seg = lvx_lv_used_by(top, &role)); d++)
+        top = seg->lv;
+    if (!lvx_actcmd_is_active(a->env, &a->act, lv, NULL) &&
+        (top == lv || !lvx_actcmd_is_active(a->env, &a->act, top, NULL)))
+        return false;
+    lvx_cmd_errorf("Logical volume %s/%s is active: lvx moves only inactive LVs for now "
+                   "(deactivate it first).", lv->vg->name, top->name);
+    a->refused = true;
+    return true;
+}
+
+static struct lvx_pv *find_pv(const struct lvx_vg *vg, const char *dev)
+{
+    for (unsigned i = 0; i < vg->pv_count; i++)
+        if (vg->pvs[i]->ondisk.present && lvx_cmd_same_device(dev, vg->pvs[i]->ondisk.dev_name))
+            return vg->pvs[i];
+    return NULL;
+}
+
+/* The VG holding the PV named dev ("" when an orphan), or NULL (message printed). */
+static const char *vg_of_device(struct lvx_cmd_env *env, const char *dev, int *rc)
+{
+    struct lvx_cmd_vgs v;
+    if ((*rc = lvx_cmd_load(env, &v)))
+        return NULL;
+    const char *name = NULL;
+    for (unsigned i = 0; i < v.set->vg_count && !name; i++)
+        if (find_pv(v.set->vgs[i], dev))
+            name = lvx_pool_strdup(env->pool, v.set->vgs[i]->name);
+    for (unsigned i = 0; i < v.set->orphan_count && !name; i++)
+        if (v.set->orphans[i]->ondisk.present &&
+            lvx_cmd_same_device(dev, v.set->orphans[i]->ondisk.dev_name))
+            name = "";
+    lvx_cmd_unload(&v);
+    if (!name) {
+        if (access(dev, F_OK) < 0) {
+            lvx_cmd_errorf("Cannot use %s: device not found", dev);
+            lvx_cmd_errorf("Run `pvmove --help' for more information.");
+            *rc = LVX_EXIT_INVALID;
+        } else {
+            lvx_cmd_errorf("Failed to find physical volume \"%s\".", dev);
+            *rc = LVX_EXIT_INVALID;
+        }
+        return NULL;
+    }
+    if (!*name) {
+        lvx_cmd_errorf("Physical volume %s not in a volume group.", dev);
+        *rc = LVX_EXIT_INVALID;
+        return NULL;
+    }
+    return name;
+}
+
+/* -n VG/LV or LV: the LV name in VG (LVM2's rules), or NULL (message printed). */
+static const char *lv_name_arg(const char *vgname, const char *arg)
+{
+    if (!strchr(arg, '/'))
+        return arg;
+    const char *p = arg;
+    if (!strncmp(p, "/dev/", 5))
+        p += 5;
+    while (*p == '/')
+        p++;
+    if (!strchr(p, '/')) {
+        lvx_cmd_errorf("--name takes a logical volume name.");
+        return NULL;
+    }
+    size_t l = strlen(vgname);
+    if (strncmp(p, vgname, l) || p[l] != '/') {
+        lvx_cmd_errorf("Named LV and old PV must be in the same VG.");
+        return NULL;
+    }
+    p += l;
+    while (*p == '/')
+        p++;
+    if (!*p) {
+        lvx_cmd_errorf("Incomplete LV name supplied with --name.");
+        return NULL;
+    }
+    return p;
+}
+
+/* pvmove SRC [DST...]: set up a new move (or find the one in progress), then copy. */
+static int move_one(struct lvx_cmd_env *env, const struct mv_opts *o)
+{
+    struct lvx_cmd_args *a = env->args;
+    char *src_arg = a->argv[0];
+    char *dev = lvx_pool_strdup(env->pool, src_arg);
+    char *colon = strchr(dev, ':');
+    if (colon)
+        *colon = '\0';
+    int rc = 0;
+    const char *vgname = vg_of_device(env, dev, &rc);
+    if (!vgname)
+        return rc;
+    struct lvx_vg_update u;
+    if ((rc = begin(env, vgname, &u)))
+        return rc;
+    struct lvx_vg *vg = u.vg;
+    struct lvx_pv *pv = find_pv(vg, dev);
+    const char *name = pv ? lvx_pool_strdup(env->pool, lvx_cmd_pv_name(pv)) : dev;
+    struct lvx_lv *mv = pv ? lvx_pvmove_find(vg, pv) : NULL;
+    if (o->abort) {
+        if (!mv) {
+            lvx_vg_update_end(&u);
+            lvx_notice(env->ctx, "%s: No pvmove in progress - already finished or aborted.", name);
+            return 0;
+        }
+        char uuid[LVX_UUID_LEN + 1];
+        memcpy(uuid, mv->uuid, sizeof(uuid));
+        lvx_vg_update_end(&u);
+        int lock = copier_stop(env, uuid);
+        if ((rc = begin(env, vgname, &u))) {
+            copier_unlock(env, lock, uuid);
+            return rc;
+        }
+        rc = find_mv_uuid(u.vg, uuid) ? finish(env, &u, uuid) : (lvx_vg_update_end(&u), 0);
+        copier_unlock(env, lock, uuid);
+        return rc;
+    }
+    if (mv) {
+        lvx_notice(env->ctx, "Detected pvmove in progress for %s.", name);
+        if (a->argc > 1 || o->lv_name)
+            lvx_warn(env->ctx, "WARNING: Ignoring remaining command line arguments.");
+    } else {
+        struct setup_arg sa = { .env = env };
+        if ((rc = lvx_actcmd_init(env, &sa.act))) {
+            lvx_vg_update_end(&u);
+            return rc;
+        }
+        const char *lv_name = NULL;
+        if (o->lv_name && !(lv_name = lv_name_arg(vg->name, o->lv_name))) {
+            lvx_vg_update_end(&u);
+            lvx_cmd_errorf("Failed to find an LV name.");
+            lvx_cmd_errorf("Run `pvmove --help' for more information.");
+            return LVX_EXIT_INVALID;
+        }
+        if (lv_name && !lvx_vg_find_lv(vg, lv_name)) {
+            lvx_vg_update_end(&u);
+            lvx_cmd_errorf("Logical volume %s not found.", lv_name);
+            return LVX_EXIT_FAILED;
+        }
+        struct lvx_alloc_pv *src, *dst;
+        unsigned nsrc, ndst;
+        if ((rc = lvx_lvcmd_pv_args(env, vg, &src_arg, 1, &src, &nsrc)) ||
+            (rc = lvx_lvcmd_pv_args(env, vg, a->argv + 1, (unsigned)a->argc - 1, &dst, &ndst))) {
+            lvx_vg_update_end(&u);
+            return rc;
+        }
+        enum lvx_alloc policy = o->policy == LVX_ALLOC_INHERIT ? vg->alloc : o->policy;
+        if (!ndst) {
+            ndst = vg->pv_count;
+            dst = lvx_pool_alloc(env->pool, (ndst + 1) * sizeof(*dst));
+            for (unsigned i = 0; i < ndst; i++)
+                dst[i] = (struct lvx_alloc_pv){ .pv = vg->pvs[i] };
+        }
+        uint32_t *used = lvx_pool_alloc(env->pool, (vg->pv_count + 1) * sizeof(*used));
+        lvx_vg_pv_alloc_counts(vg, used);
+        unsigned k = 0;
+        for (unsigned i = 0; i < ndst; i++) {
+            if (policy != LVX_ALLOC_ANYWHERE && dst[i].pv == src->pv)
+                continue;
+            if (used[dst[i].pv->index] >= dst[i].pv->pe_count)
+                continue;
+            dst[k++] = dst[i];
+        }
+        if (!k) {
+            lvx_vg_update_end(&u);
+            lvx_cmd_errorf("No extents available for allocation.");
+            return LVX_EXIT_FAILED;
+        }
+        struct utsname un;
+        struct lvx_pvmove_setup s = {
+            .src = src, .lv_name = lv_name, .dst = dst, .dst_count = k, .policy = policy,
+            .region_size = REGION_SIZE_DEFAULT, .now = (uint64_t)time(NULL),
+            .host = uname(&un) == 0 ? un.nodename : "unknown",
+            .moving = say_moving, .skip_locked = say_locked, .refuse = refuse_active, .arg = &sa,
+        };
+        bool skipped;
+        lvx_info(env->ctx, "Creating logical volume %s", lvx_pvmove_free_name(vg));
+        int r = lvx_pvmove_setup(env->ctx, vg, &s, &skipped, &mv);
+        if (r < 0) {
+            lvx_vg_update_end(&u);
+            if (r == -EBUSY)
+                return LVX_EXIT_FAILED;
+            if (r == -ENODATA && skipped)
+                lvx_cmd_errorf("All data on source PV skipped. It contains locked, hidden or "
+                               "non-top level LVs only.");
+            lvx_cmd_fail(env);
+            if (r == -ENOSPC) {
+                lvx_cmd_errorf("Unable to allocate mirror extents for %s/%s.", vg->name,
+                               "pvmove0");
+                lvx_cmd_errorf("Failed to convert pvmove LV to mirrored.");
+            }
+            return LVX_EXIT_FAILED;
+        }
+        if ((rc = lvx_vgcmd_commit(env, &u))) {
+            lvx_vg_update_end(&u);
+            return rc;
+        }
+        if (a->count[LVX_OPT_TEST]) {
+            lvx_vg_update_end(&u);
+            return 0;
+        }
+    }
+    char uuid[LVX_UUID_LEN + 1];
+    memcpy(uuid, mv->uuid, sizeof(uuid));
+    lvx_vg_update_end(&u);
+    return go(env, o, vgname, uuid, name);
+}
+
+/* pvmove (no arguments): every unfinished move of every VG, resumed or aborted. */
+static int move_all(struct lvx_cmd_env *env, const struct mv_opts *o)
+{
+    struct lvx_cmd_vgs v;
+    int rc = lvx_cmd_load(env, &v);
+    if (rc)
+        return rc;
+    unsigned n = 0;
+    for (unsigned i = 0; i < v.set->vg_count; i++)
+        n += v.set->vgs[i]->lv_count;
+    const char **vgs = lvx_pool_alloc(env->pool, (n + 1) * sizeof(*vgs));
+    const char **uuids = lvx_pool_alloc(env->pool, (n + 1) * sizeof(*uuids));
+    const char **names = lvx_pool_alloc(env->pool, (n + 1) * sizeof(*names));
+    unsigned k = 0;
+    for (unsigned i = 0; i < v.set->vg_count; i++) {
+        const struct lvx_vg *vg = v.set->vgs[i];
+        for (unsigned l = 0; l < vg->lv_count; l++) {
+            const struct lvx_lv *lv = vg->lvs[l];
+            if (!(lv->status & LVX_LV_PVMOVE) && !lvx_pvmove_is_leftover(vg, lv))
+                continue;
+            struct lvx_pv *src = lvx_pvmove_source(lv);
+            vgs[k] = lvx_pool_strdup(env->pool, vg->name);
+            uuids[k] = lvx_pool_strdup(env->pool, lv->uuid);
+            names[k] = lvx_pool_strdup(env->pool, src ? lvx_cmd_pv_name(src) : lv->name);
+            k++;
+        }
+    }
+    lvx_cmd_unload(&v);
+    for (unsigned i = 0; i < k; i++) {
+        int r;
+        if (o->abort) {
+            int lock = copier_stop(env, uuids[i]);
+            struct lvx_vg_update u;
+            if (!(r = begin(env, vgs[i], &u)))
+                r = find_mv_uuid(u.vg, uuids[i]) ? finish(env, &u, uuids[i])
+                                                 : (lvx_vg_update_end(&u), 0);
+            copier_unlock(env, lock, uuids[i]);
+        } else {
+            r = go(env, o, vgs[i], uuids[i], names[i]);
+        }
+        if (r > rc)
+            rc = r;
+    }
+    return rc;
+}
+
+int lvx_cmd_pvmove(struct lvx_cmd_env *env)
+{
+    struct lvx_cmd_args *a = env->args;
+    struct mv_opts o = { .interval = 15, .policy = LVX_ALLOC_INHERIT };
+    o.abort = a->count[LVX_OPT_ABORT] != 0;
+    o.background = a->count[LVX_OPT_BACKGROUND] != 0;
+    if (a->count[LVX_OPT_INTERVAL]) {
+        const char *v = a->value[LVX_OPT_INTERVAL];
+        uint64_t n;
+        if (lvx_opt_parse_number(v[0] == '+' ? v + 1 : v, UINT32_MAX, &n) < 0) {
+            lvx_opts_invalid("interval", v, NULL);   /* a sign '-' too, as LVM2's parser */
+            lvx_cmd_errorf("Error during parsing of command line.");
+            return LVX_EXIT_INVALID;
+        }
+        o.interval = (unsigned)n;
+    }
+    if (a->count[LVX_OPT_NAME])
+        o.lv_name = a->value[LVX_OPT_NAME];
+    if (a->count[LVX_OPT_ALLOC] && lvx_alloc_parse(a->value[LVX_OPT_ALLOC], &o.policy) < 0) {
+        lvx_cmd_errorf("Unrecognised allocation policy %s", a->value[LVX_OPT_ALLOC]);
+        lvx_opts_invalid("alloc", a->value[LVX_OPT_ALLOC], NULL);
+        lvx_cmd_errorf("Error during parsing of command line.");
+        return LVX_EXIT_INVALID;
+    }
+    if (a->argc == 0)
+        return move_all(env, &o);
+    return move_one(env, &o);
+}

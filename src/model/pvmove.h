@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * model/pvmove.h - the metadata of a pvmove, laid out as LVM2 2.03 lays it out
+ * (tools/pvmove.c, lib/metadata/mirror.c; docs/lvm2-format.md), in memory only:
+ *
+ *   setup:      a hidden LV "pvmoveN" (READ WRITE PVMOVE LOCKED, allocation_policy
+ *               contiguous) gets one segment per moved area (an LV area on the source
+ *               PV, inside the PE ranges); the moved LV's area then points at that
+ *               segment ("pvmove0", LE) and the LV is LOCKED.  Each pvmove segment then
+ *               becomes a 2-way "mirror" segment [old area, new area] with
+ *               extents_moved 0 and the default region size; a segment whose new
+ *               space comes in pieces is split, and the LV segment above it too.
+ *   checkpoint: a segment copied gets extents_moved = its length (LVM2 commits then).
+ *   detach:     every pvmove segment keeps its new area when its extents_moved is
+ *               complete, else its old one; the LVs take those areas back (LOCKED
+ *               cleared, adjacent segments merged as LVM2 merges them) and pvmoveN
+ *               becomes one "error" segment, PVMOVE and LOCKED dropped (LVM2's
+ *               first commit of the end; an --abort is the same step).
+ *   remove:     pvmoveN goes (the second commit).
+ * The model knows no devices: copying the extents is the command's job.
+ */
+#ifndef LVX_MODEL_PVMOVE_H
+#define LVX_MODEL_PVMOVE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model/alloc.h"
+#include "model/model.h"
+#include "util/ctx.h"
+
+struct lvx_pvmove_setup {
+    const struct lvx_alloc_pv *src;     /* the source PV, its PE ranges (none: all of it) */
+    const char *lv_name;                /* -n: only this LV (and its sub-LVs), or NULL */
+    const struct lvx_alloc_pv *dst;     /* PVs to allocate from (the source left out) */
+    unsigned dst_count;
+    enum lvx_alloc policy;              /* resolved (not INHERIT) */
+    uint32_t region_size;               /* sectors */
+    const char *host;                   /* creation_host of pvmoveN */
+    uint64_t now;                       /* creation_time of pvmoveN */
+    /* Messages and checks of the command (each optional):
+     * moving: LVM2's verbose "Moving N extents of logical volume VG/LV.";
+     * skip_locked: "Skipping locked LV VG/LV.";
+     * refuse: an LV that would be moved; true stops the setup (-EBUSY, the message
+     * is the callback's). */
+    void (*moving)(void *arg, const struct lvx_lv *lv, uint64_t extents);
+    void (*skip_locked)(void *arg, const struct lvx_lv *lv);
+    bool (*refuse)(void *arg, const struct lvx_lv *lv);
+    void *arg;
+};
+
+/* Set up the move in vg (changed in place).  0 and *out = pvmoveN; -ENODATA when
+ * nothing is on the source ("No data to move for VG.", message set; *skipped tells
+ * whether locked LVs were left out), -ENOENT an unknown -n LV, -ENOSPC no space
+ * (the allocator's message), -EBUSY refused by the callback, -EINVAL otherwise.
+ * On failure vg is left half changed: the caller drops it. */
+int lvx_pvmove_setup(struct lvx_ctx *ctx, struct lvx_vg *vg, const struct lvx_pvmove_setup *s,
+                     bool *skipped, struct lvx_lv **out);
+
+/* The name setup gives the pvmove LV: "pvmoveN", the first N free (in vg->pool). */
+const char *lvx_pvmove_free_name(struct lvx_vg *vg);
+/* The pvmove LV moving off pv (its first mirror leg is on pv), or with pv NULL the
+ * first pvmove LV of the VG; NULL when none. */
+struct lvx_lv *lvx_pvmove_find(const struct lvx_vg *vg, const struct lvx_pv *pv);
+/* The PV a pvmove LV moves from (first leg of its first mirror segment), or NULL (an
+ * LV already detached: one error segment). */
+struct lvx_pv *lvx_pvmove_source(const struct lvx_lv *mv);
+/* Extents copied as LVM2 counts them (copy_percent): complete mirror segments count
+ * their extents_moved, other segments their length. */
+uint64_t lvx_pvmove_copied(const struct lvx_lv *mv);
+/* A pvmove LV the end of a move left between its two commits (hidden "pvmoveN", one
+ * error segment, no PVMOVE flag, used by no LV): what a resume removes. */
+bool lvx_pvmove_is_leftover(const struct lvx_vg *vg, const struct lvx_lv *lv);
+/* The LVs whose segments point at mv, in VG order, into out (vg->lv_count room). */
+unsigned lvx_pvmove_users(const struct lvx_vg *vg, const struct lvx_lv *mv,
+                          struct lvx_lv **out);
+
+/* Detach (finish or abort): see above.  0 or -EINVAL (a layout LVM2 would refuse
+ * too: "Layer boundary mismatch", a pvmove segment that is not a 2-way mirror). */
+int lvx_pvmove_detach(struct lvx_ctx *ctx, struct lvx_vg *vg, struct lvx_lv *mv);
+/* Merge adjacent segments of lv that continue each other on the same PVs (LVM2's
+ * lv_merge_segments for striped segments). */
+void lvx_lv_merge_segments(struct lvx_lv *lv);
+
+#endif
