@@ -19,7 +19,6 @@
 # shellcheck source=tests/kernel/guest-tap.sh
 . /t/guest-tap.sh
 dmname() { printf '%s-%s' "${1//-/--}" "${2//-/--}"; }
-devnum() { cat "/sys/block/${1#/dev/}/dev"; }
 
 LVM_DISKS="/dev/vda /dev/vdb /dev/vdc /dev/vdd"
 LVX_DISKS="/dev/vde /dev/vdf /dev/vdg /dev/vdh"

@@ -15,6 +15,7 @@
 #   check_match DESC TEXT FIXED-STRING         TEXT contains FIXED-STRING
 #   lvm CMD ARGS...                            the host's LVM2 without device hints
 #   trim                                       filter: drop spaces
+#   both, meta, tables, devnum                 twin-VG comparisons (below)
 #   guest_done                                 plan line, result.tap, exit 0
 set -u
 export PATH=/t:$PATH
@@ -53,6 +54,37 @@ check_match() {
 }
 lvm() { local c=$1; shift; command lvm "$c" --config 'devices { hints = "none" }' "$@"; }
 trim() { tr -d ' '; }
+
+# Twin VGs, one made by each tool: the script sets LVM_VG (LVM2's) and LVX_VG (lvx's), and
+# PVMAP (a sed script mapping lvx's PV device numbers to LVM2's) for `tables`.
+#   both DESC ARGS...   the same command by LVM2 on LVM_VG and by lvx on LVX_VG ("VG" in
+#                       ARGS is the VG): same exit status and output (VG names mapped;
+#                       LVM2's "Run `lvcreate --help' for more information." after a bad
+#                       option is not printed by lvx: README "Where lvx deliberately differs")
+#   meta TOOL VG        the metadata text the tool writes, without ids, times and hosts
+#   tables VG           the VG's dm tables, device numbers as dm names, PVs as LVM2's
+#   devnum DEV          MAJ:MIN of a disk
+both() {
+    local desc=$1 ra=0 rb=0 oa ob
+    shift
+    oa=$(lvm "${@//VG/$LVM_VG}" 2>&1 | grep -v "' for more information.$"; exit "${PIPESTATUS[0]}") || ra=$?
+    ob=$($LVX "${@//VG/$LVX_VG}" 2>&1) || rb=$?
+    check_eq "$desc: lvx's exit status and output equal LVM2's" \
+        "$rb ${ob//$LVX_VG/VG}" "$ra ${oa//$LVM_VG/VG}"
+}
+meta() {
+    rm -f /tmp/meta.vg
+    $1 vgcfgbackup -f /tmp/meta.vg "$2" >/dev/null 2>&1
+    sed -n '/logical_volumes {/,$p' /tmp/meta.vg |
+        grep -vE '^\s*(id|creation_time|creation_host) = ' | sed "s/$2/VG/g"
+}
+tables() {
+    local vg=${1//-/--} map
+    map=$(dmsetup info -c --noheadings --separator ' ' -o major,minor,name |
+        awk '{ printf "s/ %s:%s( |$)/ %s\\1/g;", $1, $2, $3 }')
+    dmsetup table | grep "^$vg-" | sort | sed -E "$map" | sed "${PVMAP:-}s/$vg-/VG-/g"
+}
+devnum() { cat "/sys/block/${1#/dev/}/dev"; }
 
 guest_done() {
     emit "# all done at ${SECONDS}s"

@@ -21,39 +21,11 @@
 # shellcheck disable=SC2086  # disk lists split on purpose
 . /t/guest-tap.sh
 
-# both "desc" ARGS...: the same command by LVM2 on lvm-th and by lvx on lvx-th ("VG" in
-# ARGS is the VG): same exit status and output (VG names mapped; LVM2's "Run `lvcreate
-# --help' for more information." after a bad option is not printed by lvx: one-line
-# errors, README "Where lvx deliberately differs")
-both() {
-    local desc=$1 ra=0 rb=0 oa ob
-    shift
-    oa=$(lvm "${@//VG/lvm-th}" 2>&1 | grep -v "' for more information.$"; exit "${PIPESTATUS[0]}") || ra=$?
-    ob=$($LVX "${@//VG/lvx-th}" 2>&1) || rb=$?
-    check_eq "$desc: lvx's exit status and output equal LVM2's" \
-        "$rb ${ob//lvx-th/VG}" "$ra ${oa//lvm-th/VG}"
-}
+LVM_VG=lvm-th
+LVX_VG=lvx-th
 
-
-# the metadata text of a VG without what differs between two VGs (ids, times, hosts,
-# seqno, device hints, names)
-meta() {  # meta TOOL VG (the text the tool itself writes)
-    rm -f /tmp/meta.vg
-    $1 vgcfgbackup -f /tmp/meta.vg "$2" >/dev/null 2>&1
-    sed -n '/logical_volumes {/,$p' /tmp/meta.vg |
-        grep -vE '^\s*(id|creation_time|creation_host) = ' | sed "s/$2/VG/g"
-}
-
-# dm tables of a VG's devices, device numbers replaced by DM names (and lvx's PVs by
-# LVM2's, same order), VG prefix "VG"
-devnum() { cat "/sys/block/${1#/dev/}/dev"; }
-PVMAP="s/ $(devnum /dev/vdc) / $(devnum /dev/vda) /g;s/ $(devnum /dev/vdd) / $(devnum /dev/vdb) /g"
-tables() {
-    local vg=${1//-/--} map
-    map=$(dmsetup info -c --noheadings --separator ' ' -o major,minor,name |
-        awk '{ printf "s/ %s:%s( |$)/ %s\\1/g;", $1, $2, $3 }')
-    dmsetup table | grep "^$vg-" | sort | sed -E "$map" | sed "$PVMAP;s/$vg-/VG-/g"
-}
+# lvx's PVs as LVM2's (same order) in `tables`
+PVMAP="s/ $(devnum /dev/vdc) / $(devnum /dev/vda) /g;s/ $(devnum /dev/vdd) / $(devnum /dev/vdb) /g;"
 # names, UUID forms (suffixes) and read-only state of a VG's devices
 dm_of() {
     dmsetup info -c --noheadings --separator ' ' -o name,uuid,attr | grep "^${1//-/--}-" | sort |
