@@ -415,6 +415,9 @@ static void test_raid_line(void)
         int r = lvx_vg_import_text(&ctx, pool, in.data, in.len, &vg);
         const struct lvx_lv *lv = r == 0 ? lvx_vg_find_lv(vg, "r1") : NULL;
         ok(lv != NULL, "raid1 text imports (pass %d) %s", pass, ctx.errmsg);
+        /* text alone has no devices: its PVs are present as a scan would find them */
+        for (unsigned i = 0; r == 0 && i < vg->pv_count; i++)
+            vg->pvs[i]->ondisk.present = true;
         if (lv) {
             ok(lvx_map_raid_table(&ctx, &lv->segs[0], vg->extent_size, false, subdev_name, NULL,
                                   &b) == 0, "raid1 line (pass %d)", pass);
@@ -425,6 +428,15 @@ static void test_raid_line(void)
                    : "0 16384 raid raid1 3 0 region_size 4096 2 r1_rmeta_0 r1_rimage_0 "
                      "r1_rmeta_1 r1_rimage_1\n",
                    "raid1 line %s", pass ? "with rates, write-behind, data_offset" : "plain");
+            if (!pass) {    /* every PV gone: both images absent ("- -"), as degraded mode */
+                for (unsigned i = 0; i < vg->pv_count; i++)
+                    vg->pvs[i]->ondisk.present = false;
+                lvx_buf_reset(&b);
+                ok(lvx_map_raid_table(&ctx, &lv->segs[0], vg->extent_size, false, subdev_name,
+                                      NULL, &b) == 0, "raid1 line with its PVs missing");
+                is_str(lvx_buf_str(&b), "0 16384 raid raid1 3 0 region_size 4096 2 - - - -\n",
+                       "missing images are absent devices");
+            }
         }
         lvx_buf_free(&b);
         lvx_buf_free(&in);
