@@ -40,6 +40,7 @@
 #include "dev/io.h"
 #include "meta/lock.h"
 #include "model/pvmove.h"
+#include "util/detach.h"
 
 #define COPY_CHUNK (1u << 20)          /* bytes per read/write of the copy */
 #define REGION_SIZE_DEFAULT 4096       /* sectors: LVM2's activation/mirror_region_size */
@@ -411,55 +412,36 @@ static int run_copy(struct lvx_cmd_env *env, const struct mv_opts *o, const char
 static int background(struct lvx_cmd_env *env, const struct mv_opts *o, const char *vgname,
                       const char *mv_uuid, const char *name)
 {
-    fflush(NULL);
-    pid_t p = fork();
-    if (p < 0) {
+    int r = lvx_detach_fork();
+    if (r < 0) {
         lvx_cmd_errorf("fork failed: %s", strerror(errno));
         return LVX_EXIT_FAILED;
     }
-    if (p == 0) {
-        setsid();
-        if (fork() == 0) {
-            int null = open("/dev/null", O_RDWR);
-            if (null >= 0) {
-                dup2(null, 0);
-                dup2(null, 1);
-                dup2(null, 2);
-            }
-            char exe[4096];
-            ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-            if (n > 0) {
-                exe[n] = 0;
-                const char *base = strrchr(exe, '/');
-                base = base ? base + 1 : exe;
-                if (!strcmp(base, "lvx")) {
-                    const char *argv[16];
-                    unsigned k = 0;
-                    argv[k++] = "lvx";
-                    argv[k++] = "pvmove";
-                    if (env->args->count[LVX_OPT_DEVICES]) {
-                        argv[k++] = "--devices";
-                        argv[k++] = env->args->value[LVX_OPT_DEVICES];
-                    }
-                    if (env->args->count[LVX_OPT_CONFIG]) {
-                        argv[k++] = "--config";
-                        argv[k++] = env->args->value[LVX_OPT_CONFIG];
-                    }
-                    argv[k++] = "-i";
-                    argv[k++] = lvx_pool_printf(env->pool, "%u", o->interval);
-                    argv[k++] = name;
-                    argv[k] = NULL;
-                    execv(exe, (char *const *)argv);
-                }
-            }
-            struct mv_opts bo = *o;
-            bo.background = false;
-            _exit(run_copy(env, &bo, vgname, mv_uuid, name));
+    if (r > 0)
+        return 0;
+    char exe[4096];
+    if (lvx_self_is_lvx(exe, sizeof(exe))) {
+        const char *argv[16];
+        unsigned k = 0;
+        argv[k++] = "lvx";
+        argv[k++] = "pvmove";
+        if (env->args->count[LVX_OPT_DEVICES]) {
+            argv[k++] = "--devices";
+            argv[k++] = env->args->value[LVX_OPT_DEVICES];
         }
-        _exit(0);
+        if (env->args->count[LVX_OPT_CONFIG]) {
+            argv[k++] = "--config";
+            argv[k++] = env->args->value[LVX_OPT_CONFIG];
+        }
+        argv[k++] = "-i";
+        argv[k++] = lvx_pool_printf(env->pool, "%u", o->interval);
+        argv[k++] = name;
+        argv[k] = NULL;
+        execv(exe, (char *const *)argv);
     }
-    waitpid(p, NULL, 0);
-    return 0;
+    struct mv_opts bo = *o;
+    bo.background = false;
+    _exit(run_copy(env, &bo, vgname, mv_uuid, name));
 }
 
 static int go(struct lvx_cmd_env *env, const struct mv_opts *o, const char *vgname,

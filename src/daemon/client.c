@@ -28,6 +28,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/detach.h"
+
 #define RUN_DIR_ENV "LVX_RUN_DIR"
 #define START_WAIT_MS 15000
 #define START_ALIVE_MS 5000
@@ -96,42 +98,21 @@ static int connect_socket(void)
 static void exec_lvx_daemon(void)
 {
     char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-    if (n <= 0 || getenv("LVX_DAEMON_NO_EXEC"))
-        return;
-    exe[n] = 0;
-    const char *base = strrchr(exe, '/');
-    base = base ? base + 1 : exe;
-    if (strcmp(base, "lvx") == 0)
+    if (!getenv("LVX_DAEMON_NO_EXEC") && lvx_self_is_lvx(exe, sizeof(exe)))
         execl(exe, "lvx", "daemon", "run", (char *)NULL);
 }
 
 static void spawn_daemon(const struct lvx_dev_ops *io)
 {
-    fflush(NULL);
-    pid_t p = fork();
-    if (p < 0)
-        return;
-    if (p == 0) {
-        setsid();
-        if (fork() == 0) {
-            int null = open("/dev/null", O_RDWR);
-            if (null >= 0) {
-                dup2(null, 0);
-                dup2(null, 1);
-                dup2(null, 2);
-            }
-            for (int fd = 3; fd < 1024; fd++)
-                close(fd);
-            if (chdir("/") < 0)
-                _exit(1);
-            umask(077);
-            exec_lvx_daemon();
-            _exit(lvx_daemon_serve(io));
-        }
-        _exit(0);
-    }
-    waitpid(p, NULL, 0);
+    if (lvx_detach_fork() != 0)
+        return;            /* the caller (or a failed fork: the wait below reports it) */
+    for (int fd = 3; fd < 1024; fd++)
+        close(fd);
+    if (chdir("/") < 0)
+        _exit(1);
+    umask(077);
+    exec_lvx_daemon();
+    _exit(lvx_daemon_serve(io));
 }
 
 static void sleep_ms(long ms)
