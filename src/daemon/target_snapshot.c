@@ -226,6 +226,27 @@ static int add_origin_chunk(struct lvxd_io *io, struct lvxd_lv *v, const struct 
     return lvxd_io_map_add(io, v, s->origin_map, false, off, len, buf, n);
 }
 
+/* Add chunks[0..k) (slot i of buf holds chunks[i]) as runs of consecutive chunk
+ * numbers, one range each, clipped at end bytes (a read's clipped tail is zeroed). */
+static int add_runs(struct lvxd_io *io, struct lvxd_lv *v, const struct lvx_map_prepared *map,
+                    bool write, const uint64_t *chunks, unsigned k, uint32_t cb, uint64_t end,
+                    uint8_t *buf, unsigned *n)
+{
+    int rc = 0;
+    for (unsigned i = 0, j; i < k && rc == 0; i = j) {
+        for (j = i + 1; j < k && chunks[j] == chunks[j - 1] + 1; j++)
+            ;
+        uint64_t off = chunks[i] * cb, len = (uint64_t)(j - i) * cb;
+        if (off + len > end) {
+            if (!write)
+                memset(buf + (size_t)i * cb + (end - off), 0, off + len - end);
+            len = end - off;
+        }
+        rc = lvxd_io_map_add(io, v, map, write, off, (uint32_t)len, buf + (size_t)i * cb, n);
+    }
+    return rc;
+}
+
 /* Before an origin write of [off, off+len): every chunk it touches that r's snapshot
  * has not saved yet is copied and committed.  Failures invalidate the snapshot (the
  * origin write goes on, as the kernel's). */
@@ -245,7 +266,7 @@ static void copy_out(struct lvxd_io *io, struct lvxd_lv *v, const struct cow_sta
     pthread_rwlock_wrlock(&sh->lock);
     unsigned k = 0, n = 0;
     int rc = 0;
-    for (uint64_t c = first; c <= last && sh->st.valid && rc == 0; c++) {
+    for (uint64_t c = first; c <= last && sh->st.valid; c++) {
         if (lvx_cow_lookup(&sh->st, c))
             continue;
         uint64_t nc;
@@ -254,17 +275,16 @@ static void copy_out(struct lvxd_io *io, struct lvxd_lv *v, const struct cow_sta
             break;
         }
         sh->olds[k] = c;
-        sh->news[k] = nc;
-        rc = add_origin_chunk(io, v, s, sh->cb, c, sh->copy + (size_t)k * sh->cb, &n);
-        k++;
+        sh->news[k++] = nc;
     }
     if (sh->st.valid && k) {
+        rc = add_runs(io, v, s->origin_map, false, sh->olds, k, sh->cb,
+                      lvx_map_prepared_sectors(s->origin_map) * 512, sh->copy, &n);
         if (rc == 0 && n)
             rc = lvxd_io_run(io, n);
         n = 0;
-        for (unsigned i = 0; i < k && rc == 0; i++)
-            rc = lvxd_io_map_add(io, v, r->cow_map, true, sh->news[i] * sh->cb, sh->cb,
-                                 sh->copy + (size_t)i * sh->cb, &n);
+        if (rc == 0)
+            rc = add_runs(io, v, r->cow_map, true, sh->news, k, sh->cb, UINT64_MAX, sh->copy, &n);
         if (rc == 0 && n)
             rc = lvxd_io_run(io, n);
         if (rc == 0)
