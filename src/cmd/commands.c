@@ -49,7 +49,7 @@ static const enum lvx_opt_id lvcreate_opts[] = {
     LVX_OPT_DISCARDS, LVX_OPT_SETACTIVATIONSKIP, END };
 static const enum lvx_opt_id lvresize_opts[] = {
     LVX_OPT_SIZE, LVX_OPT_EXTENTS, LVX_OPT_STRIPES, LVX_OPT_STRIPESIZE, LVX_OPT_ALLOC,
-    LVX_OPT_POOLMETADATASIZE, END };
+    LVX_OPT_POOLMETADATASIZE, LVX_OPT_TYPE, END };
 static const enum lvx_opt_id lvconvert_opts[] = {
     LVX_OPT_MIRRORS, LVX_OPT_TYPE, LVX_OPT_REGIONSIZE, LVX_OPT_REPAIR, LVX_OPT_REPLACE, END };
 static const enum lvx_opt_id lvchange_opts[] = {

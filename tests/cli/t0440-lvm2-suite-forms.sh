@@ -12,7 +12,8 @@
 #   small"; pvs -a (byte-identical to LVM2's); vgreduce --all of the last PV (exit 5);
 #   lvcreate --type foo (exit 3), -My --minor N (FIXED_MINOR, major/minor as LVM2
 #   records them), -My without --minor, -Mn --minor, --minor out of range (exit 5);
-#   lvextend LV PV without a size (all free extents of PV).
+#   lvextend LV PV without a size (all free extents of PV); --type zero|error LVs made,
+#   extended with mixed types, reported, reduced, renamed and removed as by LVM2.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -224,4 +225,37 @@ lvm2 vgremove -f t0440v1 t0440v2 >/dev/null 2>&1
 
 test_eq "lvcreate VG @fast: the LV on the tagged PVs, as LVM2" "$devs_lvx" "$devs_lvm2"
 test_ok "... both tagged PVs used" grep -q "${D[2]}" <<<"$devs_lvx"
+# --type zero|error (shell/zero-usage, error-usage, unknown-segment): segments without
+# PV space, mixed with linear/striped ones by lvextend, as LVM2 makes and reports them
+wipe
+for t in lvm2 lvx; do
+    "$t" vgcreate -s 512k "t0440z$t" "${D[$([[ $t == lvm2 ]] && echo 0 || echo 1)]}" >/dev/null 2>&1
+    vg=t0440z$t
+    {
+        for cmd in "lvcreate -an --type zero -L1 -n z $vg" "lvextend -L+1 $vg/z" \
+                   "lvextend -L+1 --type error $vg/z" "lvextend -L+1 --type linear $vg/z" \
+                   "lvextend -L+1 --type striped $vg/z" "lvextend -L+1 --type zero $vg/z" \
+                   "lvcreate -an --type error -L1 -n e $vg" "lvextend -L+1 -I64 -i2 $vg/e"; do
+            # shellcheck disable=SC2086
+            echo "$cmd: $(run_tool "$t" $cmd)"
+            grep -v WARNING "$SCRATCH/$t.out" "$SCRATCH/$t.err" | sed "s/$vg/VG/g; s/^[^:]*://"
+        done
+        "$t" lvs -o lv_name,lv_modules,segtype,seg_size_pe,seg_count,lv_size "$vg" 2>/dev/null
+        "$t" vgcfgbackup -f "$SCRATCH/$t.bak" "$vg" >/dev/null 2>&1
+        grep -E '^\s*(start_extent|extent_count|type|stripe_count) ' "$SCRATCH/$t.bak"
+        for cmd in "lvreduce -f -L-1 $vg/z" "lvrename $vg/z z2" "lvremove -f $vg/z2 $vg/e"; do
+            # shellcheck disable=SC2086
+            echo "$cmd: $(run_tool "$t" $cmd)"
+        done
+    } >"$SCRATCH/zero.$t" 2>&1
+    "$t" vgremove -f "$vg" >/dev/null 2>&1
+done
+test_ok "lvcreate --type zero succeeds (LVM2)" grep -q "^lvcreate -an --type zero -L1 -n z t0440zlvm2: 0" "$SCRATCH/zero.lvm2"
+test_ok "lvcreate --type zero succeeds (lvx)" grep -q "^lvcreate -an --type zero -L1 -n z t0440zlvx: 0" "$SCRATCH/zero.lvx"
+test_ok "lvextend --type error: LVM2's 'mixing segment types zero and error'" \
+    grep -q "is using mixing segment types zero and error" "$SCRATCH/zero.lvx"
+test_ok "lvs: lv_modules error,zero and 4 segments" grep -Eq "^ *z +error,zero +zero +4 +4 +6.00m" "$SCRATCH/zero.lvx"
+test_eq "zero/error LVs: exit codes, messages, lvs, metadata segments, reduce/rename/remove as LVM2" \
+    "$(sed 's/t0440zlvx/VG/g' "$SCRATCH/zero.lvx")" "$(sed 's/t0440zlvm2/VG/g' "$SCRATCH/zero.lvm2")"
+
 done_testing
