@@ -151,7 +151,7 @@ int lvx_cmd_vgchange(struct lvx_cmd_env *env)
         return rc;
     unsigned count;
     char **names = lvx_cmd_vg_names(env, &count);    /* the arguments, tags, or all VGs */
-    if (!names)
+    if (!names || !(names = lvx_tk_select_vgs(env, names, count, &count)))   /* -S */
         return LVX_EXIT_FAILED;
     struct lvx_tk_vg_ops ops = { .vg = change_vg, .done = changed_vg, .arg = &c };
     if (c.metadata)

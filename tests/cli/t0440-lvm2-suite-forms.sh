@@ -13,7 +13,8 @@
 #   lvcreate --type foo (exit 3), -My --minor N (FIXED_MINOR, major/minor as LVM2
 #   records them), -My without --minor, -Mn --minor, --minor out of range (exit 5);
 #   lvextend LV PV without a size (all free extents of PV); --type zero|error LVs made,
-#   extended with mixed types, reported, reduced, renamed and removed as by LVM2.
+#   extended with mixed types, reported, reduced, renamed and removed as by LVM2;
+#   -S/--select in vgchange, lvchange, pvchange, vgremove (the tags each step leaves).
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -257,5 +258,56 @@ test_ok "lvextend --type error: LVM2's 'mixing segment types zero and error'" \
 test_ok "lvs: lv_modules error,zero and 4 segments" grep -Eq "^ *z +error,zero +zero +4 +4 +6.00m" "$SCRATCH/zero.lvx"
 test_eq "zero/error LVs: exit codes, messages, lvs, metadata segments, reduce/rename/remove as LVM2" \
     "$(sed 's/t0440zlvx/VG/g' "$SCRATCH/zero.lvx")" "$(sed 's/t0440zlvm2/VG/g' "$SCRATCH/zero.lvm2")"
+
+# -S/--select in changing commands (shell/select-tools): vgchange, lvchange, pvchange and
+# vgremove act on what the selection picks, with LV, segment, PV and PV-segment fields
+# joined as in the reports, intersected with named arguments; the same tag changes as
+# LVM2 from the same start
+sel_run() {  # sel_run TOOL: the select-tools steps, the tags after each step
+    local t=$1 step
+    wipe
+    lvm2 vgcreate -s 4m t0440s1 "${D[0]}" "${D[1]}" >/dev/null 2>&1
+    lvm2 vgcreate -s 4m t0440s2 "${D[2]}" >/dev/null 2>&1
+    lvm2 lvcreate -an -l1 -n lv1 t0440s1 "${D[0]}" >/dev/null 2>&1
+    lvm2 lvcreate -an -l3 -n lv2 t0440s1 "${D[0]}" "${D[1]}" >/dev/null 2>&1
+    lvm2 lvcreate -an -l1 -n lv1 t0440s2 >/dev/null 2>&1
+    while IFS= read -r step; do
+        # shellcheck disable=SC2086
+        echo "$step: $(run_tool "$t" $step)"
+        grep -h "Selection failed\|Can't report LV and PV" "$SCRATCH/$t.err" | sort -u
+        lvm2 vgs --noheadings -o vg_name,vg_tags t0440s1 t0440s2 2>/dev/null
+        lvm2 lvs --noheadings -o vg_name,lv_name,lv_tags t0440s1 t0440s2 2>/dev/null
+        lvm2 pvs --noheadings -o pv_name,pv_tags "${D[@]:0:3}" 2>/dev/null
+    done <<STEPS
+vgchange --addtag 101 -S vg_name=t0440s1
+vgchange --addtag 102 -S lv_name=lv2
+vgchange --addtag 104 -S seg_start=8m
+vgchange --addtag 108 -S pvseg_size=2
+vgchange --addtag 110 -S vg_name=t0440s1 t0440s2
+vgchange --addtag 111 -S vg_name=t0440s1 t0440s1
+lvchange --addtag 201 -S vg_name=t0440s1
+lvchange --addtag 203 -S lv_name=lv1
+lvchange --addtag 204 -S seg_start=8m
+lvchange --addtag 205 -S pv_name=${D[0]}
+lvchange --addtag 207 -S lv_name=lv2 t0440s1/lv1
+lvchange --addtag 208 -S lv_name=lv2 t0440s1/lv2
+pvchange --addtag 301 -S vg_name=t0440s1
+pvchange --addtag 303 -S seg_start=8m
+pvchange --addtag 305 -S pvseg_size=2
+pvchange --addtag 306 -S pv_name=${D[0]} ${D[1]}
+vgremove --yes -S lv_name=lv2
+STEPS
+    lvm2 vgremove -f t0440s1 t0440s2 >/dev/null 2>&1
+}
+sel_run lvm2 >"$SCRATCH/sel.lvm2" 2>&1
+sel_run lvx >"$SCRATCH/sel.lvx" 2>&1
+test_ok "vgchange -S lv_name=lv2 tags only the VG with lv2 (lvx)" \
+    grep -Eq "^ *t0440s1 +101,102$" "$SCRATCH/sel.lvx"
+test_ok "lvchange -S with a PV field: LVM2's 'Selection failed for LV'" \
+    grep -q "Selection failed for LV lv1" "$SCRATCH/sel.lvx"
+test_ok "vgremove -S lv_name=lv2 removed t0440s1 only (lvx)" \
+    grep -q "^vgremove --yes -S lv_name=lv2: 0" "$SCRATCH/sel.lvx"
+test_eq "-S in vgchange/lvchange/pvchange/vgremove: exit codes and the tags after each step as LVM2" \
+    "$(sed 's/report type "[a-z]*"/report type/' "$SCRATCH/sel.lvx")" "$(sed 's/report type "[a-z]*"/report type/' "$SCRATCH/sel.lvm2")"
 
 done_testing
