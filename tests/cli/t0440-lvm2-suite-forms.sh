@@ -14,7 +14,8 @@
 #   records them), -My without --minor, -Mn --minor, --minor out of range (exit 5);
 #   lvextend LV PV without a size (all free extents of PV); --type zero|error LVs made,
 #   extended with mixed types, reported, reduced, renamed and removed as by LVM2;
-#   -S/--select in vgchange, lvchange, pvchange, vgremove (the tags each step leaves).
+#   -S/--select in vgchange, lvchange, pvchange, vgremove (the tags each step leaves);
+#   devices/pv_min_size (a smaller device is no PV; under 512 KiB: LVM2's note).
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -309,5 +310,18 @@ test_ok "vgremove -S lv_name=lv2 removed t0440s1 only (lvx)" \
     grep -q "^vgremove --yes -S lv_name=lv2: 0" "$SCRATCH/sel.lvx"
 test_eq "-S in vgchange/lvchange/pvchange/vgremove: exit codes and the tags after each step as LVM2" \
     "$(sed 's/report type "[a-z]*"/report type/' "$SCRATCH/sel.lvx")" "$(sed 's/report type "[a-z]*"/report type/' "$SCRATCH/sel.lvm2")"
+
+# devices/pv_min_size (shell/pv-min-size): smaller devices are no PVs; a value under
+# 512 KiB counts as 512 with LVM2's note (the devices here are 34 MiB = 34816 KiB)
+wipe
+lvm2 pvcreate "${D[0]}" >/dev/null 2>&1
+same_rc "pvs DEV with pv_min_size 34816 (the device's size)" 0 pvs --config 'devices {pv_min_size=34816}' "${D[0]}"
+same_rc "pvs DEV with pv_min_size 34817 (one KiB more)" 5 pvs --config 'devices {pv_min_size=34817}' "${D[0]}"
+same_rc "pvs with pv_min_size -100" 0 pvs --config 'devices {pv_min_size=-100}' "${D[0]}"
+test_ok "... LVM2's 'Ignoring too small pv_min_size -100KB, using default 512KB.'" \
+    grep -q "^  Ignoring too small pv_min_size -100KB, using default 512KB.$" "$SCRATCH/lvx.err"
+test_eq "... said once" "$(grep -c "Ignoring too small" "$SCRATCH/lvx.err")" 1
+same_rc "pvcreate of a device under pv_min_size" 5 pvcreate --config 'devices {pv_min_size=40000}' "${D[1]}"
+test_ok "... 'device is too small (pv_min_size)'" grep -q "Cannot use ${D[1]}: device is too small (pv_min_size)" "$SCRATCH/lvx.err"
 
 done_testing
