@@ -15,7 +15,8 @@
 #   lvextend LV PV without a size (all free extents of PV); --type zero|error LVs made,
 #   extended with mixed types, reported, reduced, renamed and removed as by LVM2;
 #   -S/--select in vgchange, lvchange, pvchange, vgremove (the tags each step leaves);
-#   devices/pv_min_size (a smaller device is no PV; under 512 KiB: LVM2's note).
+#   devices/pv_min_size (a smaller device is no PV; under 512 KiB: LVM2's note);
+#   vgchange --addtag/--deltag while a PV is missing (other changes still refused).
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -323,5 +324,17 @@ test_ok "... LVM2's 'Ignoring too small pv_min_size -100KB, using default 512KB.
 test_eq "... said once" "$(grep -c "Ignoring too small" "$SCRATCH/lvx.err")" 1
 same_rc "pvcreate of a device under pv_min_size" 5 pvcreate --config 'devices {pv_min_size=40000}' "${D[1]}"
 test_ok "... 'device is too small (pv_min_size)'" grep -q "Cannot use ${D[1]}: device is too small (pv_min_size)" "$SCRATCH/lvx.err"
+
+# tags may change while a PV is missing, nothing else (shell/vgchange-partial)
+wipe
+lvm2 vgcreate t0440p "${D[0]}" "${D[1]}" >/dev/null 2>&1
+lvm_sandbox "${D[@]:1}"         # D0 goes missing
+test_eq "vgchange --addtag with a missing PV: lvx exits 0 (as LVM2)" "$(run_tool lvx vgchange --addtag foo t0440p)" 0
+test_eq "... LVM2 reads the tag" "$(lvm2 vgs --noheadings -o vg_tags t0440p 2>/dev/null | tr -d ' ')" foo
+same_rc "vgchange -p 10 with a missing PV" 5 vgchange -p 10 t0440p
+same_rc "vgchange -p 10 --addtag bar with a missing PV" 5 vgchange -p 10 --addtag bar t0440p
+test_eq "... the tags unchanged" "$(lvm2 vgs --noheadings -o vg_tags t0440p 2>/dev/null | tr -d ' ')" foo
+lvm_sandbox "${D[@]}"
+lvm2 vgremove -ff t0440p >/dev/null 2>&1
 
 done_testing
