@@ -16,7 +16,8 @@
 #   extended with mixed types, reported, reduced, renamed and removed as by LVM2;
 #   -S/--select in vgchange, lvchange, pvchange, vgremove (the tags each step leaves);
 #   devices/pv_min_size (a smaller device is no PV; under 512 KiB: LVM2's note);
-#   vgchange --addtag/--deltag while a PV is missing (other changes still refused).
+#   vgchange --addtag/--deltag while a PV is missing (other changes still refused);
+#   pvremove -ff without an answer says "is used" first.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -336,5 +337,14 @@ same_rc "vgchange -p 10 --addtag bar with a missing PV" 5 vgchange -p 10 --addta
 test_eq "... the tags unchanged" "$(lvm2 vgs --noheadings -o vg_tags t0440p 2>/dev/null | tr -d ' ')" foo
 lvm_sandbox "${D[@]}"
 lvm2 vgremove -ff t0440p >/dev/null 2>&1
+
+# pvremove -ff of a PV in a VG without an answer: "is used" said before the question
+# (shell/pvremove-usage greps it)
+wipe
+lvm2 vgcreate t0440r "${D[0]}" >/dev/null 2>&1
+same_rc "pvremove -ff PV-IN-VG, no answer" 5 pvremove -ff "${D[0]}"
+test_ok "... 'WARNING: PV DEV is used by VG t0440r.' (lvx)" grep -q "WARNING: PV ${D[0]} is used by VG t0440r." "$SCRATCH/lvx.err"
+test_ok "... 'WARNING: PV DEV is used by VG t0440r.' (LVM2)" grep -q "WARNING: PV ${D[0]} is used by VG t0440r." "$SCRATCH/lvm2.err"
+lvm2 vgremove -ff t0440r >/dev/null 2>&1
 
 done_testing
