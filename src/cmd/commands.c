@@ -49,17 +49,17 @@ static const enum lvx_opt_id lvcreate_opts[] = {
     LVX_OPT_DISCARDS, LVX_OPT_SETACTIVATIONSKIP, END };
 static const enum lvx_opt_id lvresize_opts[] = {
     LVX_OPT_SIZE, LVX_OPT_EXTENTS, LVX_OPT_STRIPES, LVX_OPT_STRIPESIZE, LVX_OPT_ALLOC,
-    LVX_OPT_POOLMETADATASIZE, END };
+    LVX_OPT_POOLMETADATASIZE, LVX_OPT_TYPE, END };
 static const enum lvx_opt_id lvconvert_opts[] = {
     LVX_OPT_MIRRORS, LVX_OPT_TYPE, LVX_OPT_REGIONSIZE, LVX_OPT_REPAIR, LVX_OPT_REPLACE, END };
 static const enum lvx_opt_id lvchange_opts[] = {
     LVX_OPT_PERMISSION, LVX_OPT_READAHEAD, LVX_OPT_ADDTAG, LVX_OPT_DELTAG, LVX_OPT_ALLOC,
     LVX_OPT_CONTIGUOUS, LVX_OPT_ACTIVATE, LVX_OPT_ACTIVATIONMODE, LVX_OPT_PARTIAL,
     LVX_OPT_IGNOREACTIVATIONSKIP, LVX_OPT_IGNORELOCKINGFAILURE, LVX_OPT_NOUDEVSYNC,
-    LVX_OPT_SYNCACTION, END };
+    LVX_OPT_SYNCACTION, LVX_OPT_SELECT, END };
 static const enum lvx_opt_id pvchange_opts[] = {
     LVX_OPT_ALLOCATABLE, LVX_OPT_METADATAIGNORE, LVX_OPT_UUID, LVX_OPT_ADDTAG, LVX_OPT_DELTAG,
-    LVX_OPT_ALL, END };
+    LVX_OPT_ALL, LVX_OPT_SELECT, END };
 static const enum lvx_opt_id pvresize_opts[] = { LVX_OPT_SETPHYSICALVOLUMESIZE, END };
 static const enum lvx_opt_id vgcreate_opts[] = {
     LVX_OPT_PHYSICALEXTENTSIZE, LVX_OPT_VGMETADATACOPIES, LVX_OPT_METADATACOPIES_VG,
@@ -70,7 +70,8 @@ static const enum lvx_opt_id vgchange_opts[] = {
     LVX_OPT_ADDTAG, LVX_OPT_DELTAG, LVX_OPT_UUID, LVX_OPT_MAXLOGICALVOLUMES,
     LVX_OPT_MAXPHYSICALVOLUMES, LVX_OPT_ACTIVATE, LVX_OPT_ACTIVATIONMODE, LVX_OPT_PARTIAL,
     LVX_OPT_IGNOREACTIVATIONSKIP, LVX_OPT_IGNORELOCKINGFAILURE, LVX_OPT_NOUDEVSYNC,
-    LVX_OPT_AUTOACTIVATION, LVX_OPT_LOCKSTART, LVX_OPT_LOCKSTOP, END };
+    LVX_OPT_AUTOACTIVATION, LVX_OPT_LOCKSTART, LVX_OPT_LOCKSTOP, LVX_OPT_SELECT, END };
+static const enum lvx_opt_id vgremove_opts[] = { LVX_OPT_SELECT, END };
 static const enum lvx_opt_id vgextend_opts[] = { NEW_PV_OPTS, LVX_OPT_METADATAIGNORE, END };
 static const enum lvx_opt_id vgreduce_opts[] = { LVX_OPT_ALL, LVX_OPT_REMOVEMISSING,
     LVX_OPT_MIRRORSONLY, END };
@@ -282,7 +283,7 @@ static const struct lvx_command command_table[] = {
       "Makes the PVs of a disk copy a volume group of its own: new PV UUIDs, a new VG UUID and "
       "a new VG name (-n/--basevgname, or the old name, with a number appended while taken); "
       "-i also imports an exported VG." },
-    { "vgremove", lvx_cmd_vgremove, "Remove volume group(s)", "VG ...", no_opts,
+    { "vgremove", lvx_cmd_vgremove, "Remove volume group(s)", "VG ...", vgremove_opts,
       "Removes volume groups: their PVs become orphans and their backup files are removed. A "
       "VG that still holds LVs is refused unless -f (or -y) is given, which removes the LVs "
       "too, deactivating active ones first." },

@@ -399,11 +399,12 @@ struct lvx_ctx *lvx_cmd_bound_ctx(void)
     return bound_ctx;
 }
 
-/* Warnings LVM2 prints without "WARNING: " (log_warn of the devices file code). */
+/* Warnings LVM2 prints without "WARNING: " (log_warn of the devices file code, the
+ * pv_min_size note). */
 bool lvx_cmd_plain_warning(const char *msg)
 {
     return strncmp(msg, "Devices file ", 13) == 0 || strncmp(msg, "Please remove the lvm.conf ", 27) == 0 ||
-           strncmp(msg, "Device /", 8) == 0;
+           strncmp(msg, "Device /", 8) == 0 || strncmp(msg, "Ignoring too small pv_min_size", 30) == 0;
 }
 
 void lvx_cmd_log_stdio(void *arg, int level, const char *msg)

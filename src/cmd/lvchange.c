@@ -138,7 +138,7 @@ int lvx_cmd_lvchange(struct lvx_cmd_env *env)
         lvx_cmd_errorf("No change requested: give -p, -r, --addtag, --deltag, --alloc, -C or -a.");
         return LVX_EXIT_INVALID;
     }
-    if (env->args->argc < 1) {
+    if (env->args->argc < 1 && !env->args->count[LVX_OPT_SELECT]) {
         lvx_cmd_errorf("Please specify a logical volume path.");
         return LVX_EXIT_INVALID;
     }
@@ -146,7 +146,7 @@ int lvx_cmd_lvchange(struct lvx_cmd_env *env)
         return rc;
     unsigned count;
     char **args = lvx_cmd_lv_args(env, &count);          /* "@tag": the LVs with the tag */
-    if (!args)
+    if (!args || !(args = lvx_tk_select_lvs(env, args, count, &count)))   /* -S */
         return LVX_EXIT_FAILED;
     struct lvx_tk_lv_ops ops = { .lv = change_lv, .done = changed_lvs, .arg = &o };
     if (has_changes(&o))

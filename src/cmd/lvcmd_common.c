@@ -637,7 +637,8 @@ bool lvx_lvcmd_refuse_complex(const struct lvx_lv *lv, const char *what)
         return true;
     }
     for (unsigned i = 0; i < lv->seg_count; i++) {
-        if (lv->segs[i].kind != LVX_SEG_STRIPED) {
+        enum lvx_seg_kind k = lv->segs[i].kind;
+        if (k != LVX_SEG_STRIPED && k != LVX_SEG_ZERO && k != LVX_SEG_ERROR) {
             lvx_cmd_errorf("Can't %s logical volume %s/%s: lvx does not handle segment type "
                            "%s yet.", what, lv->vg->name, lv->name, lv->segs[i].type_name);
             return true;

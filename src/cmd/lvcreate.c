@@ -52,6 +52,7 @@ struct create_opts {
     bool fixed_leak;                /* -s: the kernel's snapshot target does not leak
                                        (LVM2 asks it; lvx: the dm backend is in use) */
     struct lvx_raid_opts raid;      /* raid.type NULL: linear/striped */
+    enum lvx_seg_kind virt;         /* --type zero|error: LVX_SEG_ZERO/ERROR, else STRIPED */
     bool fixed_minor;               /* -My / --minor */
     int64_t major, minor;
 };
@@ -161,6 +162,13 @@ static int stripes_arg(struct lvx_cmd_env *env, struct create_opts *o)
     }
     if ((rc = lvx_lvcmd_stripe_args(env, &o->stripes, &o->stripe_size)))
         return rc;
+    if (type && (!strcmp(type, "zero") || !strcmp(type, "error"))) {
+        /* no PV space: stripes do not apply (LVM2 ignores them) */
+        o->virt = !strcmp(type, "zero") ? LVX_SEG_ZERO : LVX_SEG_ERROR;
+        o->stripes = 1;
+        o->stripe_size = 0;
+        return 0;
+    }
     if (type && strcmp(type, "linear") != 0 && strcmp(type, "striped") != 0 &&
         strcmp(type, "snapshot") != 0) {
         if (!segtype_known(type)) {
@@ -562,6 +570,36 @@ static int create_raid(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
     return activate_new(env, u, lv, &first);
 }
 
+/* Activate the new LV; as LVM2, one that cannot be activated is taken out again. */
+static int activate_or_remove(struct lvx_cmd_env *env, struct lvx_vg_update *u,
+                              const struct lvx_actcmd *act, struct lvx_lv *lv)
+{
+    int rc = lvx_actcmd_activate(env, act, lv);
+    if (!rc)
+        return 0;
+    lvx_vg_remove_lv(u->vg, lv);
+    if (lvx_lvcmd_commit(env, u) == 0)
+        lvx_cmd_errorf("Aborting. Failed to activate new LV %s/%s: it was removed again.",
+                       u->vg->name, lv->name);
+    return rc;
+}
+
+/* --type zero|error: one segment without PV space, nothing to zero (as LVM2). */
+static int create_virtual(struct lvx_cmd_env *env, struct lvx_vg_update *u,
+                          const struct create_opts *o, const struct lvx_actcmd *act,
+                          const char *name, uint64_t ext)
+{
+    struct lvx_lv *lv = new_lv(u->vg, o, name);
+    lvx_alloc_append_virtual(lv, o->virt, ext);
+    int rc = lvx_lvcmd_commit(env, u);
+    if (rc)
+        return rc;
+    if (act && (rc = activate_or_remove(env, u, act, lv)))
+        return rc;
+    lvx_notice(env->ctx, "Logical volume \"%s\" created.", lv->name);
+    return 0;
+}
+
 static int create_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct create_opts *o,
                         const struct lvx_actcmd *act)
 {
@@ -599,6 +637,8 @@ static int create_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
 
     if (o->raid.type)
         return create_raid(env, u, o, act, maps, pvs, pv_count, name, ext);
+    if (o->virt != LVX_SEG_STRIPED)
+        return create_virtual(env, u, o, act, name, ext);
     struct lvx_alloc_request req = {
         .extents = ext,
         .stripes = o->stripes,
@@ -632,12 +672,7 @@ static int create_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
     if (o->snapshot) {
         if ((rc = make_snapshot(env, u, o, lv, act)))
             return rc;
-    } else if (act && (rc = lvx_actcmd_activate(env, act, lv))) {
-        /* as LVM2: a new LV that cannot be activated is taken out again */
-        lvx_vg_remove_lv(u->vg, lv);
-        if (lvx_lvcmd_commit(env, u) == 0)
-            lvx_cmd_errorf("Aborting. Failed to activate new LV %s/%s: it was removed again.",
-                           vg->name, lv->name);
+    } else if (act && (rc = activate_or_remove(env, u, act, lv))) {
         return rc;
     }
     lvx_notice(env->ctx, "Logical volume \"%s\" created.", lv->name);

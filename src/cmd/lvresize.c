@@ -8,7 +8,7 @@
  * -i/-I say otherwise.  Reducing drops extents from the end, splitting the segment the
  * new end falls into (a striped segment keeps a multiple of its stripe count).
  * lvreduce asks for confirmation unless -f or -y (no answer on stdin = no).
- * Only linear/striped LVs that are not sub-LVs of others are handled.  An active LV
+ * Only linear/striped LVs (and zero/error ones: --type zero|error adds such a segment) that are not sub-LVs of others are handled.  An active LV
  * gets its new table loaded before the commit and swapped in after it (suspend/resume).
  */
 #include "cmd/lvcmd.h"
@@ -28,6 +28,7 @@ struct resize_opts {
     const char *vg_name, *lv_name;
     struct lvx_lvcmd_size size;
     uint32_t stripes, stripe_size;     /* 0 = keep the last segment's */
+    const char *type;                  /* --type, or NULL: the last segment's */
     enum lvx_alloc policy;
     bool policy_given;
     char **pv_args;
@@ -70,6 +71,13 @@ static int parse_resize_args(struct lvx_cmd_env *env, struct resize_opts *o)
     }
     if (o->size.percent == LVX_PCT_ORIGIN) {
         lvx_cmd_errorf("%%ORIGIN is only valid for snapshots.");
+        return LVX_EXIT_FAILED;
+    }
+    o->type = env->args->value[LVX_OPT_TYPE];
+    if (o->type && strcmp(o->type, "linear") && strcmp(o->type, "striped") &&
+        strcmp(o->type, "zero") && strcmp(o->type, "error")) {
+        lvx_cmd_errorf("lvx %s --type supports linear, striped, zero and error (not %s).",
+                       env->args->cmd, o->type);
         return LVX_EXIT_FAILED;
     }
     return 0;
@@ -145,6 +153,16 @@ static const struct lvx_seg *last_seg(const struct lvx_lv *lv)
     return lv->seg_count ? &lv->segs[lv->seg_count - 1] : NULL;
 }
 
+/* LVM2's note when the new segment's type differs from the last one's */
+static void mixing_note(struct lvx_cmd_env *env, const struct lvx_lv *lv,
+                        const struct lvx_seg *last, const char *type)
+{
+    const char *had = last ? (last->kind == LVX_SEG_STRIPED ? "striped" : last->type_name) : NULL;
+    if (had && strcmp(had, type))
+        lvx_notice(env->ctx, "Logical volume %s/%s is using mixing segment types %s and %s.",
+                   lv->vg->name, lv->name, had, type);
+}
+
 static int extend(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
                   struct lvx_free_maps *maps, struct lvx_alloc_pv *pvs, unsigned pv_count,
                   const struct resize_opts *o, uint64_t *new_count)
@@ -152,9 +170,21 @@ static int extend(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_l
     const struct lvx_seg *last = last_seg(lv);
     uint32_t stripes = o->stripes, stripe_size = o->stripe_size;
     uint64_t e = lv->vg->extent_size, cur = lv->le_count;
+    bool last_virtual = last && (last->kind == LVX_SEG_ZERO || last->kind == LVX_SEG_ERROR);
 
+    /* zero and error segments take no PV space: -i/-I are ignored (as LVM2) */
+    if ((o->type && (!strcmp(o->type, "zero") || !strcmp(o->type, "error"))) ||
+        (!o->type && last_virtual)) {
+        enum lvx_seg_kind k = o->type ? (!strcmp(o->type, "zero") ? LVX_SEG_ZERO : LVX_SEG_ERROR)
+                                      : last->kind;
+        mixing_note(env, lv, last, k == LVX_SEG_ZERO ? "zero" : "error");
+        lvx_alloc_append_virtual(lv, k, *new_count - cur);
+        return 0;
+    }
+    if (last_virtual)
+        mixing_note(env, lv, last, "striped");
     if (!stripes)
-        stripes = last ? last->stripe_count : 1;
+        stripes = last && !last_virtual ? last->stripe_count : 1;
     if (stripes > 1 && !stripe_size) {
         if (last && last->stripe_count > 1 && last->stripe_size) {
             stripe_size = last->stripe_size;

@@ -8,8 +8,8 @@
  * options, "--name=value" or "--name value", unambiguous abbreviations of long
  * names, clustered short options ("-vvv", "-ay", "-L1g").  Only the options the
  * command accepts are known to it.  As in LVM2, an option may be given once, except
- * the countable ones (-v, -d, -f, -q) and the repeatable lists (--addtag, --deltag,
- * --devices, -o, -O, -S).  No global state: reentrant.
+ * those the option table marks repeatable (the countable -v, -d, -f, -q and the lists
+ * --addtag, --deltag, --devices, -o, -O, -S).  No global state: reentrant.
  */
 #include "cmd/commands.h"
 #include "cmd/options.h"
@@ -179,24 +179,10 @@ static const struct lvx_opt_def *find_long(struct parser *ps, const char *arg, c
     return found;
 }
 
-/* LVM2's ARG_COUNTABLE and ARG_GROUPABLE options: the ones that may be repeated. */
-static bool repeatable(enum lvx_opt_id id)
-{
-    switch (id) {
-    case LVX_OPT_VERBOSE: case LVX_OPT_DEBUG: case LVX_OPT_FORCE: case LVX_OPT_FORCE_LONG:
-    case LVX_OPT_QUIET: case LVX_OPT_ADDTAG: case LVX_OPT_DELTAG: case LVX_OPT_DEVICES:
-    case LVX_OPT_OPTIONS: case LVX_OPT_SORT: case LVX_OPT_SELECT: case LVX_OPT_CONFIGREPORT:
-    case LVX_OPT_MINOR:
-        return true;
-    default:
-        return false;
-    }
-}
-
 /* Count one more use of d: LVM2's words when d may not be repeated. */
 static int count_use(struct parser *ps, const struct lvx_opt_def *d)
 {
-    if (ps->out->count[d->id]++ == 0 || repeatable(d->id))
+    if (ps->out->count[d->id]++ == 0 || d->repeatable)
         return 0;
     ps->out->parse_error = true;
     if (d->short_name)

@@ -12,11 +12,13 @@
 
 #include <stddef.h>
 
-#define OPT(id, l, s, k, u, an, h) [id] = { id, l, s, k, u, (k) != LVX_ARG_FLAG, an, h }
+#define OPT(id, l, s, k, u, an, h) [id] = { id, l, s, k, u, (k) != LVX_ARG_FLAG, an, h, false }
+/* OPTR: an option that may be given more than once (LVM2's countable and groupable) */
+#define OPTR(id, l, s, k, u, an, h) [id] = { id, l, s, k, u, (k) != LVX_ARG_FLAG, an, h, true }
 static const struct lvx_opt_def opt_table[LVX_OPT_COUNT] = {
-    OPT(LVX_OPT_OPTIONS, "options", 'o', LVX_ARG_LIST, 0, "String", "Fields to report (repeatable; '+f' adds)."),
-    OPT(LVX_OPT_SORT, "sort", 'O', LVX_ARG_STRING, 0, "String", "Sort keys, '-' prefix for descending."),
-    OPT(LVX_OPT_SELECT, "select", 'S', LVX_ARG_STRING, 0, "String", "Report only the items matching."),
+    OPTR(LVX_OPT_OPTIONS, "options", 'o', LVX_ARG_LIST, 0, "String", "Fields to report (repeatable; '+f' adds)."),
+    OPTR(LVX_OPT_SORT, "sort", 'O', LVX_ARG_STRING, 0, "String", "Sort keys, '-' prefix for descending."),
+    OPTR(LVX_OPT_SELECT, "select", 'S', LVX_ARG_STRING, 0, "String", "Report only the items matching."),
     OPT(LVX_OPT_NOHEADINGS, "noheadings", 0, LVX_ARG_FLAG, 0, NULL, "Suppress the heading line."),
     OPT(LVX_OPT_SEPARATOR, "separator", 0, LVX_ARG_STRING, 0, "String", "Column separator."),
     OPT(LVX_OPT_NOSUFFIX, "nosuffix", 0, LVX_ARG_FLAG, 0, NULL, "Print sizes without a unit suffix."),
@@ -47,8 +49,8 @@ static const struct lvx_opt_def opt_table[LVX_OPT_COUNT] = {
     OPT(LVX_OPT_CONTIGUOUS, "contiguous", 'C', LVX_ARG_BOOL, 0, "y|n", "Contiguous allocation."),
     OPT(LVX_OPT_PERMISSION, "permission", 'p', LVX_ARG_STRING, 0, "r|rw", "Access permission."),
     OPT(LVX_OPT_READAHEAD, "readahead", 'r', LVX_ARG_STRING, 0, "auto|none|Number", "Read-ahead in sectors."),
-    OPT(LVX_OPT_ADDTAG, "addtag", 0, LVX_ARG_TAG, 0, "Tag", "Add a tag (repeatable)."),
-    OPT(LVX_OPT_DELTAG, "deltag", 0, LVX_ARG_TAG, 0, "Tag", "Delete a tag (repeatable)."),
+    OPTR(LVX_OPT_ADDTAG, "addtag", 0, LVX_ARG_TAG, 0, "Tag", "Add a tag (repeatable)."),
+    OPTR(LVX_OPT_DELTAG, "deltag", 0, LVX_ARG_TAG, 0, "Tag", "Delete a tag (repeatable)."),
     OPT(LVX_OPT_ZERO, "zero", 'Z', LVX_ARG_BOOL, 0, "y|n", "Zero the start of the new LV."),
     OPT(LVX_OPT_WIPESIGNATURES, "wipesignatures", 'W', LVX_ARG_BOOL, 0, "y|n", "Wipe signatures."),
     OPT(LVX_OPT_ACTIVATE, "activate", 'a', LVX_ARG_STRING, 0, "y|n",
@@ -79,7 +81,7 @@ static const struct lvx_opt_def opt_table[LVX_OPT_COUNT] = {
     OPT(LVX_OPT_UPDATEMETADATA, "updatemetadata", 0, LVX_ARG_FLAG, 0, NULL,
         "Rewrite stale or damaged metadata copies."),
     OPT(LVX_OPT_LIST, "list", 'l', LVX_ARG_FLAG, 0, NULL, "List the archived metadata of the VG."),
-    OPT(LVX_OPT_FORCE_LONG, "force", 0, LVX_ARG_FLAG, 0, NULL, "Override checks."),
+    OPTR(LVX_OPT_FORCE_LONG, "force", 0, LVX_ARG_FLAG, 0, NULL, "Override checks."),
     OPT(LVX_OPT_PVMETADATACOPIES, "pvmetadatacopies", 0, LVX_ARG_NUMBER, 0, "0|1|2",
         "Number of metadata areas on the PV."),
     OPT(LVX_OPT_METADATACOPIES_PV, "metadatacopies", 0, LVX_ARG_NUMBER, 0, "0|1|2",
@@ -103,7 +105,7 @@ static const struct lvx_opt_def opt_table[LVX_OPT_COUNT] = {
         "Use this size instead of the device size."),
     OPT(LVX_OPT_ALLOCATABLE, "allocatable", 'x', LVX_ARG_BOOL, 0, "y|n",
         "Allow or forbid allocation of the PV's extents."),
-    OPT(LVX_OPT_CONFIGREPORT, "configreport", 0, LVX_ARG_STRING, 0, "log|vg|lv|pv|pvseg|seg",
+    OPTR(LVX_OPT_CONFIGREPORT, "configreport", 0, LVX_ARG_STRING, 0, "log|vg|lv|pv|pvseg|seg",
         "The report the -o/-O/-S after it apply to (fullreport)."),
     OPT(LVX_OPT_BINARY, "binary", 0, LVX_ARG_FLAG, 0, NULL, "Binary fields as 1/0 (-1 unknown)."),
     OPT(LVX_OPT_METADATATYPE, "metadatatype", 'M', LVX_ARG_MDATYPE, 0, "lvm2",
@@ -112,7 +114,7 @@ static const struct lvx_opt_def opt_table[LVX_OPT_COUNT] = {
         "Make the minor number (--minor) persistent."),
     OPT(LVX_OPT_MAJOR, "major", 'j', LVX_ARG_NUMBER, 0, "Number",
         "Major number (ignored: the kernel assigns it)."),
-    OPT(LVX_OPT_MINOR, "minor", 0, LVX_ARG_NUMBER, 0, "Number", "Persistent minor number."),
+    OPTR(LVX_OPT_MINOR, "minor", 0, LVX_ARG_NUMBER, 0, "Number", "Persistent minor number."),
     OPT(LVX_OPT_CACHE, "cache", 0, LVX_ARG_FLAG, 0, NULL, "Record the PVs online (autoactivation)."),
     OPT(LVX_OPT_EXPORTED, "exported", 'e', LVX_ARG_FLAG, 0, NULL, "Only PVs of exported VGs."),
     OPT(LVX_OPT_NOVOLUMEGROUP, "novolumegroup", 'n', LVX_ARG_FLAG, 0, NULL, "Only PVs in no VG."),
@@ -187,12 +189,12 @@ static const struct lvx_opt_def opt_table[LVX_OPT_COUNT] = {
     OPT(LVX_OPT_ABORT, "abort", 0, LVX_ARG_FLAG, 0, NULL, "Abort the moves in progress (the segments copied stay moved)."),
     OPT(LVX_OPT_BACKGROUND, "background", 'b', LVX_ARG_FLAG, 0, NULL, "Copy in the background."),
     OPT(LVX_OPT_INTERVAL, "interval", 'i', LVX_ARG_STRING, 0, "[+]Number", "Seconds between progress lines (0: none)."),
-    OPT(LVX_OPT_DEVICES, "devices", 0, LVX_ARG_LIST, 0, "PV", "Look only at these devices (files allowed)."),
-    OPT(LVX_OPT_VERBOSE, "verbose", 'v', LVX_ARG_FLAG, 0, NULL, "More messages (repeatable)."),
-    OPT(LVX_OPT_QUIET, "quiet", 'q', LVX_ARG_FLAG, 0, NULL, "Fewer messages."),
+    OPTR(LVX_OPT_DEVICES, "devices", 0, LVX_ARG_LIST, 0, "PV", "Look only at these devices (files allowed)."),
+    OPTR(LVX_OPT_VERBOSE, "verbose", 'v', LVX_ARG_FLAG, 0, NULL, "More messages (repeatable)."),
+    OPTR(LVX_OPT_QUIET, "quiet", 'q', LVX_ARG_FLAG, 0, NULL, "Fewer messages."),
     OPT(LVX_OPT_YES, "yes", 'y', LVX_ARG_FLAG, 0, NULL, "Answer yes to prompts."),
-    OPT(LVX_OPT_FORCE, "force", 'f', LVX_ARG_FLAG, 0, NULL, "Override checks."),
-    OPT(LVX_OPT_DEBUG, "debug", 'd', LVX_ARG_FLAG, 0, NULL, "Debug messages (repeatable)."),
+    OPTR(LVX_OPT_FORCE, "force", 'f', LVX_ARG_FLAG, 0, NULL, "Override checks."),
+    OPTR(LVX_OPT_DEBUG, "debug", 'd', LVX_ARG_FLAG, 0, NULL, "Debug messages (repeatable)."),
     OPT(LVX_OPT_HELP, "help", 'h', LVX_ARG_FLAG, 0, NULL, "Show help."),
     OPT(LVX_OPT_VERSION, "version", 0, LVX_ARG_FLAG, 0, NULL, "Show the version."),
     OPT(LVX_OPT_TEST, "test", 't', LVX_ARG_FLAG, 0, NULL, "Run without writing metadata."),

@@ -215,6 +215,7 @@ struct lvx_opt_def {
     bool has_arg;            /* kind != LVX_ARG_FLAG */
     const char *arg_name;    /* for help: "String", "basic|json", ... */
     const char *help;
+    bool repeatable;         /* may be given more than once (-v, --addtag, -o, ...) */
 };
 
 /* The table, LVX_OPT_COUNT entries in id order. */

@@ -47,7 +47,7 @@ static int parse_opts(struct lvx_cmd_env *env, struct pvchange_opts *o)
         lvx_cmd_errorf("Option --all and PV names are mutually exclusive.");
         return LVX_EXIT_INVALID;
     }
-    if (!a->count[LVX_OPT_ALL] && !a->argc) {
+    if (!a->count[LVX_OPT_ALL] && !a->argc && !a->count[LVX_OPT_SELECT]) {
         lvx_cmd_errorf("Please give a physical volume path or use --all.");
         return LVX_EXIT_INVALID;
     }
@@ -230,7 +230,8 @@ int lvx_cmd_pvchange(struct lvx_cmd_env *env)
     if (rc)
         return rc;
     struct lvx_tk_pv_ops ops = {
-        .all = env->args->count[LVX_OPT_ALL] > 0, .say_unchanged = true,
+        .all = env->args->count[LVX_OPT_ALL] > 0 ||
+               (env->args->count[LVX_OPT_SELECT] && !env->args->argc), .say_unchanged = true,
         .vg_pv = change_vg_pv, .committed_pv = write_label, .orphan = change_orphan, .arg = &o,
     };
     if ((rc = lvx_process_each_pv(env, &ops, &cnt)))

@@ -260,7 +260,7 @@ static bool check_size(struct lvx_cmd_env *env, const struct pvcreate_opts *o, s
                        uint64_t *size)
 {
     *size = o->set_size ? o->set_size : d->dev->size;
-    if (d->dev->size < LVX_MIN_PV_SIZE || *size < LVX_MIN_PV_SIZE) {
+    if (d->dev->size < lvx_scan_pv_min_bytes(env->ctx) || *size < LVX_MIN_PV_SIZE) {
         lvx_cmd_errorf("Cannot use %s: device is too small (pv_min_size)", d->name);
         return false;
     }

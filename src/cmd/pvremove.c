@@ -36,13 +36,13 @@ static bool check_pv(struct lvx_cmd_env *env, const char *name, struct lvx_scan_
                        "(or confirm by using --force twice).", name, vg);
         return false;
     }
+    lvx_warn(env->ctx, "WARNING: PV %s is used by VG %s.", name, vg);   /* before the question */
     if (!lvx_pvcmd_confirm(env, "Really WIPE LABELS from physical volume \"%s\" of volume group \"%s\"?",
                            name, vg)) {
         lvx_cmd_errorf("%s: physical volume label not removed (-ff needs confirmation: add -y).",
                        name);
         return false;
     }
-    lvx_warn(env->ctx, "WARNING: PV %s is used by VG %s.", name, vg);
     lvx_warn(env->ctx, "WARNING: Wiping physical volume label from %s of volume group \"%s\".",
              name, vg);
     return true;

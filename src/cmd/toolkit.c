@@ -12,6 +12,7 @@
 
 #include "cmd/lvcmd.h"
 #include "cmd/vgcmd.h"
+#include "report/report.h"
 
 /* ---- reading ------------------------------------------------------------------ */
 
@@ -91,6 +92,126 @@ int lvx_tk_commit(struct lvx_cmd_env *env, struct lvx_vg_update *u, const char *
     return 0;
 }
 
+/* ---- -S/--select for changing commands ------------------------------------------- */
+
+static const char *select_expr(const struct lvx_cmd_env *env)
+{
+    return env->args->count[LVX_OPT_SELECT] ? env->args->value[LVX_OPT_SELECT] : NULL;
+}
+
+/* The report of kind over vgs with fields, filtered by -S: *vals (rows x cols). */
+static int selected_rows(struct lvx_cmd_env *env, enum lvx_report_kind kind, const char *fields,
+                         struct lvx_vg *const *vgs, unsigned n, struct lvx_report_value **vals,
+                         unsigned *rows, unsigned *cols)
+{
+    struct lvx_report_opts o = { .fields = fields, .select = select_expr(env), .all = true };
+    *rows = 0;
+    if (!n)
+        return 0;
+    return lvx_report_values(env->ctx, env->pool, kind, &o, vgs, n, vals, rows, cols);
+}
+
+static bool name_in(const char *name, char **names, unsigned count)
+{
+    for (unsigned i = 0; i < count; i++)
+        if (!strcmp(names[i], name))
+            return true;
+    return false;
+}
+
+char **lvx_tk_select_vgs(struct lvx_cmd_env *env, char **names, unsigned count,
+                         unsigned *out_count)
+{
+    *out_count = count;
+    if (!select_expr(env))
+        return names;
+    struct lvx_cmd_vgs load;
+    if (lvx_cmd_load(env, &load))
+        return NULL;
+    char **out = lvx_pool_alloc(env->pool, (count + 1) * sizeof(*out));
+    unsigned n = 0, rows, cols;
+    struct lvx_report_value *v;
+    struct lvx_vg **vgs = lvx_pool_alloc(env->pool, (count + 1) * sizeof(*vgs));
+    for (unsigned i = 0; i < load.set->vg_count; i++)
+        if (name_in(load.set->vgs[i]->name, names, count))
+            vgs[n++] = load.set->vgs[i];
+    if (selected_rows(env, LVX_REPORT_VGS, "vg_name", vgs, n, &v, &rows, &cols) < 0) {
+        lvx_cmd_errorf("%s", env->ctx->errmsg);
+        lvx_cmd_unload(&load);
+        return NULL;
+    }
+    n = 0;
+    for (unsigned i = 0; i < count; i++)     /* the argument order, each VG once */
+        for (unsigned r = 0; r < rows; r++)
+            if (v[r * cols].str && !strcmp(v[r * cols].str, names[i]) && !name_in(names[i], out, n)) {
+                out[n++] = names[i];
+                break;
+            }
+    lvx_cmd_unload(&load);
+    *out_count = n;
+    return out;
+}
+
+char **lvx_tk_select_lvs(struct lvx_cmd_env *env, char **args, unsigned count,
+                         unsigned *out_count)
+{
+    *out_count = count;
+    if (!select_expr(env))
+        return args;
+    struct lvx_cmd_vgs load;
+    if (lvx_cmd_load(env, &load))
+        return NULL;
+    struct lvx_vgset *set = load.set;
+    unsigned rows = 0, cols = 0, n = 0;
+    struct lvx_report_value *v = NULL;
+    if (selected_rows(env, LVX_REPORT_LVS, "vg_name,lv_name", set->vgs, set->vg_count, &v,
+                      &rows, &cols) < 0) {
+        /* as LVM2: the selection fails for each LV, which is left alone */
+        for (unsigned i = 0; i < set->vg_count; i++)
+            for (unsigned j = 0; j < set->vgs[i]->lv_count; j++)
+                if (lvx_lv_is_visible(set->vgs[i]->lvs[j])) {
+                    lvx_cmd_errorf("%s", env->ctx->errmsg);
+                    lvx_cmd_errorf("Selection failed for LV %s.", set->vgs[i]->lvs[j]->name);
+                }
+        rows = 0;
+    }
+    char **out = lvx_pool_alloc(env->pool, (rows + 1) * sizeof(*out));
+    for (unsigned r = 0; r < rows; r++) {
+        const char *vg = v[r * cols].str, *lv = v[r * cols + 1].str;
+        if (!vg || !lv)
+            continue;
+        const char *full = lvx_pool_printf(env->pool, "%s/%s", vg, lv);
+        bool want = count == 0;
+        for (unsigned i = 0; i < count && !want; i++)
+            want = !strcmp(args[i], full) || !strcmp(args[i], vg);
+        if (want && !name_in(full, out, n))
+            out[n++] = (char *)full;
+    }
+    lvx_cmd_unload(&load);
+    *out_count = n;
+    return out;
+}
+
+/* A PV of u's VG in the report of PVs that -S selects (true without -S); a selection
+ * that cannot be applied selects nothing (its message printed once per PV). */
+static bool pv_selected(struct lvx_cmd_env *env, struct lvx_vg_update *u, const struct lvx_pv *pv)
+{
+    if (!select_expr(env))
+        return true;
+    struct lvx_report_value *v;
+    unsigned rows, cols;
+    char id[LVX_UUID_DASHED_LEN + 1];
+    if (selected_rows(env, LVX_REPORT_PVS, "pv_uuid", &u->vg, 1, &v, &rows, &cols) < 0) {
+        lvx_cmd_errorf("%s", env->ctx->errmsg);
+        return false;
+    }
+    lvx_uuid_format(pv->uuid, id);
+    for (unsigned r = 0; r < rows; r++)
+        if (v[r * cols].str && !strcmp(v[r * cols].str, id))
+            return true;
+    return false;
+}
+
 static int max_rc(int a, int b)
 {
     return a > b ? a : b;
@@ -130,7 +251,7 @@ int lvx_process_each_vg(struct lvx_cmd_env *env, const struct lvx_tk_vg_ops *ops
 {
     unsigned count;
     char **names = lvx_cmd_vg_names(env, &count);    /* the arguments, tags, or all VGs */
-    if (!names)
+    if (!names || !(names = lvx_tk_select_vgs(env, names, count, &count)))
         return LVX_EXIT_FAILED;
     return lvx_process_vg_names(env, names, count, ops);
 }
@@ -236,8 +357,8 @@ static void one_pv_vg(struct lvx_cmd_env *env, const char *vgname, const struct 
     unsigned n = 0;
     for (unsigned i = 0; i < t->pv_count; i++) {
         struct lvx_pv *pv = lvx_vg_find_pv_uuid(u.vg, t->pv_uuids[i]);
-        if (!pv)
-            continue;           /* the PV is in another VG (or left this one) */
+        if (!pv || !pv_selected(env, &u, pv))
+            continue;           /* the PV is in another VG (or left this one), or not selected */
         int r = ops->vg_pv(env, &u, t->pv_names[i], pv, ops->arg);
         if (r < 0)
             cnt->failed = true;
@@ -284,7 +405,7 @@ int lvx_process_each_pv(struct lvx_cmd_env *env, const struct lvx_tk_pv_ops *ops
         return rc;
     for (unsigned i = 0; i < t.vg_count; i++)
         one_pv_vg(env, t.vg_names[i], &t, ops, cnt);
-    if (t.orphan_count)
+    if (t.orphan_count && !select_expr(env))      /* -S: PVs of VGs only (lvx) */
         lvx_pvcmd_change_orphans(env, &t, ops->orphan, ops->arg, cnt);
     cnt->failed |= failed;
     return 0;

@@ -6,7 +6,10 @@
  *
  * Arguments: names, "@tag" (the objects with the tag; for LVs also every LV of a VG
  * with the tag) and, with no argument, everything.  -S/--select is applied by the
- * report layer to what the read walk hands over (cmd/report_cmd.c).
+ * report layer to what the read walk hands over (cmd/report_cmd.c); the changing
+ * commands narrow their VG and LV arguments with lvx_tk_select_vgs()/_lvs() and the
+ * PV walk checks each PV of a VG (LVM2: an object is selected when a row of the
+ * report of its kind over its VG, with the joined LV/segment/PV fields, matches).
  *
  * Reading (vgs, pvs, lvs, displays, lvtable, vgck, vgcfgbackup, ...):
  *     lvx_process_read(env, LVX_TK_VGS | LVX_TK_PVS | LVX_TK_LVS, fn, arg)
@@ -70,6 +73,19 @@ int lvx_process_read(struct lvx_cmd_env *env, enum lvx_tk_kind kind, lvx_tk_read
  * lvx_process_read() with fn. */
 int lvx_process_display(struct lvx_cmd_env *env, enum lvx_tk_kind kind, lvx_cmd_fn columns,
                         lvx_tk_read_fn fn);
+
+/* ---- -S/--select for changing commands ------------------------------------------- */
+
+/* The VG names among names[0..count) that -S selects (all of them without -S), in
+ * env->pool; NULL after a printed error (a bad selection, a failed scan). */
+char **lvx_tk_select_vgs(struct lvx_cmd_env *env, char **names, unsigned count,
+                         unsigned *out_count);
+/* The LV arguments ("VG/LV", or "VG" for its visible LVs; none: every VG) narrowed by
+ * -S to "VG/LV" names (the arguments themselves without -S).  A selection that
+ * cannot be applied to LVs prints LVM2's "Selection failed for LV ..." lines and
+ * selects nothing.  NULL after a printed error. */
+char **lvx_tk_select_lvs(struct lvx_cmd_env *env, char **args, unsigned count,
+                         unsigned *out_count);
 
 /* ---- changing VGs ------------------------------------------------------------- */
 

@@ -202,9 +202,12 @@ int lvx_cmd_vgchange(struct lvx_cmd_env *env)
         return rc;
     unsigned count;
     char **names = lvx_cmd_vg_names(env, &count);    /* the arguments, tags, or all VGs */
-    if (!names)
+    if (!names || !(names = lvx_tk_select_vgs(env, names, count, &count)))   /* -S */
         return LVX_EXIT_FAILED;
     struct lvx_tk_vg_ops ops = { .vg = change_vg, .done = changed_vg, .arg = &c };
+    /* tags alone may change while PVs are missing (LVM2's shell/vgchange-partial) */
+    if (!(c.x_given || c.mda_given || c.alloc_given || c.maxlv_given || c.maxpv_given || c.uuid))
+        ops.update_flags |= LVX_UPDATE_ALLOW_MISSING;
     if (c.metadata)
         rc = lvx_process_vg_names(env, names, count, &ops);
     if (env->args->count[LVX_OPT_ACTIVATE]) {     /* -a y|n (cmd/activation.c) */

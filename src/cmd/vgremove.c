@@ -125,7 +125,7 @@ static int remove_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, bool *com
 int lvx_cmd_vgremove(struct lvx_cmd_env *env)
 {
     struct lvx_cmd_args *a = env->args;
-    if (a->argc < 1) {
+    if (a->argc < 1 && !a->count[LVX_OPT_SELECT]) {
         lvx_cmd_errorf("Please enter one or more volume group paths or use --select for selection.");
         return LVX_EXIT_INVALID;
     }

@@ -444,8 +444,8 @@ static void export_seg(struct exporter *ex, struct lvx_cfg_node *lvsec, const st
         export_new_thin(ex, sec, seg);
     else if (seg->kind == LVX_SEG_MIRROR)
         export_new_mirror(ex, sec, seg);
-    else if (seg->kind == LVX_SEG_ERROR)
-        add_seg_head(ex, sec, seg);   /* an error segment has no keys of its own */
+    else if (seg->kind == LVX_SEG_ERROR || seg->kind == LVX_SEG_ZERO)
+        add_seg_head(ex, sec, seg);   /* error and zero segments have no keys of their own */
     else
         export_striped(ex, sec, seg);
 }

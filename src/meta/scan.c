@@ -119,6 +119,7 @@ static int scan_open_devices(struct lvx_ctx *ctx, struct lvx_scan *scan, bool na
                              struct lvx_dev **usable, unsigned *usable_count)
 {
     unsigned n = 0;
+    uint64_t min_bytes = lvx_scan_pv_min_bytes(ctx);
     int *opened = lvx_xcalloc(scan->devs.count + 1, sizeof(*opened));
     lvx_dev_open_direct_many(ctx, scan->devs.devs, scan->devs.count, opened);
     for (unsigned i = 0; i < scan->devs.count; i++) {
@@ -133,6 +134,11 @@ static int scan_open_devices(struct lvx_ctx *ctx, struct lvx_scan *scan, bool na
             if (named)
                 lvx_warn(ctx, "WARNING: Device %s is too small to hold a PV label (%" PRIu64
                          " bytes).", dev->path, dev->size);
+            lvx_dev_close(ctx, dev);
+            continue;
+        }
+        if (dev->size < min_bytes) {             /* devices/pv_min_size, as LVM2's filter */
+            lvx_debug(ctx, "%s: smaller than devices/pv_min_size", dev->path);
             lvx_dev_close(ctx, dev);
             continue;
         }
@@ -537,6 +543,25 @@ uint64_t lvx_scan_list_key_hash(const struct lvx_ctx *ctx)
 }
 
 /* ---- entry points ------------------------------------------------------------------- */
+
+uint64_t lvx_scan_pv_min_bytes(struct lvx_ctx *ctx)
+{
+    struct lvx_config *cfg = NULL;
+    int64_t kib = 2048;
+    if (lvx_config_load(ctx, &cfg) == 0)
+        kib = lvx_config_int(cfg, "devices/pv_min_size", 2048);
+    else
+        lvx_error_clear(ctx);   /* a bad lvm.conf is reported by the scan's own load */
+    lvx_config_free(cfg);
+    if (kib < 512) {
+        if (!ctx->pv_min_size_said)
+            lvx_warn(ctx, "Ignoring too small pv_min_size %lldKB, using default 512KB.",
+                     (long long)kib);
+        ctx->pv_min_size_said = true;
+        kib = 512;
+    }
+    return (uint64_t)kib * 1024;
+}
 
 /* lvm.conf devices/scan: keep the devices with a node in those directories. */
 static int scan_config_dirs(struct lvx_ctx *ctx, const struct lvx_config *cfg,

@@ -102,6 +102,10 @@ struct lvx_scan_opts {
  */
 int lvx_scan_devices(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_devlist *devs,
                      bool named, struct lvx_scan **out);
+/* lvm.conf devices/pv_min_size in bytes (KiB there, default 2048): smaller devices are
+ * left out of scans and refused by pvcreate.  A value under 512 KiB counts as 512, with
+ * LVM2's warning (once per command). */
+uint64_t lvx_scan_pv_min_bytes(struct lvx_ctx *ctx);
 /* Read again some devices of a scan (e.g. just made PVs by an implicit pvcreate):
  * their labels, areas and texts replace what the scan had for them, the other devices
  * are not read.  Assemble again (lvx_scan_vgs) afterwards.  Every device must be in

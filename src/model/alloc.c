@@ -974,6 +974,26 @@ static void add_segment(struct lvx_lv *lv, const struct lvx_alloc_seg *s)
     }
 }
 
+void lvx_alloc_append_virtual(struct lvx_lv *lv, enum lvx_seg_kind kind, uint64_t count)
+{
+    struct lvx_seg *last = lv->seg_count ? &lv->segs[lv->seg_count - 1] : NULL;
+    if (last && last->kind == kind && !last->tags.n && !last->area_count) {
+        last->extent_count += count;
+    } else {
+        struct lvx_pool *pool = lv->vg->pool;
+        lv->segs = lvx_pool_realloc(pool, lv->segs, lv->seg_count * sizeof(*lv->segs),
+                                    (lv->seg_count + 1) * sizeof(*lv->segs));
+        struct lvx_seg *seg = &lv->segs[lv->seg_count++];
+        memset(seg, 0, sizeof(*seg));
+        seg->lv = lv;
+        seg->start_extent = lv->le_count;
+        seg->extent_count = count;
+        seg->type = seg->type_name = kind == LVX_SEG_ZERO ? "zero" : "error";
+        seg->kind = kind;
+    }
+    lv->le_count += count;
+}
+
 int lvx_alloc_append(struct lvx_ctx *ctx, struct lvx_lv *lv, const struct lvx_alloc_result *res)
 {
     if (!lv || !lv->vg)

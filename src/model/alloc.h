@@ -116,6 +116,11 @@ int lvx_alloc_extents(struct lvx_ctx *ctx, struct lvx_pool *pool, struct lvx_fre
  * The segments must start at lv->le_count.  0 or -EINVAL. */
 int lvx_alloc_append(struct lvx_ctx *ctx, struct lvx_lv *lv, const struct lvx_alloc_result *res);
 
+/* Append count extents of a segment without PV areas (kind LVX_SEG_ZERO or
+ * LVX_SEG_ERROR: the "zero" and "error" targets) at lv's end, merged into the last
+ * segment when that is of the same kind and untagged (as LVM2 does). */
+void lvx_alloc_append_virtual(struct lvx_lv *lv, enum lvx_seg_kind kind, uint64_t count);
+
 /* Free extents of one PV as seen by the maps (0 for an unknown PV). */
 uint64_t lvx_alloc_pv_free(const struct lvx_free_maps *maps, const struct lvx_pv *pv);
 

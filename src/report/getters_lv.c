@@ -306,6 +306,14 @@ LVX_RGETTER(lv_modules)
     }
     if (!csv && row->lv && (r->cow_of || r->snapshots))
         csv = "snapshot";
+    if (!csv && row->lv) {      /* the error and zero targets of its segments, sorted */
+        bool err = false, zero = false;
+        for (unsigned i = 0; i < row->lv->seg_count; i++) {
+            err = err || row->lv->segs[i].kind == LVX_SEG_ERROR;
+            zero = zero || row->lv->segs[i].kind == LVX_SEG_ZERO;
+        }
+        csv = err && zero ? "error,zero" : err ? "error" : zero ? "zero" : NULL;
+    }
     if (csv)
         list_from_csv(rc->pool, v, csv);
     else

@@ -53,6 +53,7 @@ struct lvx_ctx {
     const char *const *devices_also;
     unsigned devices_also_count;
     bool devices_file_said;        /* the devices file warnings of this command are out */
+    bool pv_min_size_said;         /* the devices/pv_min_size warning of this command is out */
     struct lvx_cache *cache; /* kept between commands by a session, or NULL (meta/cache.h) */
     int log_level;           /* messages above this level are dropped (default NOTICE) */
     const struct lvx_dev_ops *io;  /* every device read/write goes through here; NULL:

@@ -12,7 +12,12 @@
 #   small"; pvs -a (byte-identical to LVM2's); vgreduce --all of the last PV (exit 5);
 #   lvcreate --type foo (exit 3), -My --minor N (FIXED_MINOR, major/minor as LVM2
 #   records them), -My without --minor, -Mn --minor, --minor out of range (exit 5);
-#   lvextend LV PV without a size (all free extents of PV).
+#   lvextend LV PV without a size (all free extents of PV); --type zero|error LVs made,
+#   extended with mixed types, reported, reduced, renamed and removed as by LVM2;
+#   -S/--select in vgchange, lvchange, pvchange, vgremove (the tags each step leaves);
+#   devices/pv_min_size (a smaller device is no PV; under 512 KiB: LVM2's note);
+#   vgchange --addtag/--deltag while a PV is missing (other changes still refused);
+#   pvremove -ff without an answer says "is used" first.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -224,4 +229,122 @@ lvm2 vgremove -f t0440v1 t0440v2 >/dev/null 2>&1
 
 test_eq "lvcreate VG @fast: the LV on the tagged PVs, as LVM2" "$devs_lvx" "$devs_lvm2"
 test_ok "... both tagged PVs used" grep -q "${D[2]}" <<<"$devs_lvx"
+# --type zero|error (shell/zero-usage, error-usage, unknown-segment): segments without
+# PV space, mixed with linear/striped ones by lvextend, as LVM2 makes and reports them
+wipe
+for t in lvm2 lvx; do
+    "$t" vgcreate -s 512k "t0440z$t" "${D[$([[ $t == lvm2 ]] && echo 0 || echo 1)]}" >/dev/null 2>&1
+    vg=t0440z$t
+    {
+        for cmd in "lvcreate -an --type zero -L1 -n z $vg" "lvextend -L+1 $vg/z" \
+                   "lvextend -L+1 --type error $vg/z" "lvextend -L+1 --type linear $vg/z" \
+                   "lvextend -L+1 --type striped $vg/z" "lvextend -L+1 --type zero $vg/z" \
+                   "lvcreate -an --type error -L1 -n e $vg" "lvextend -L+1 -I64 -i2 $vg/e"; do
+            # shellcheck disable=SC2086
+            echo "$cmd: $(run_tool "$t" $cmd)"
+            grep -v WARNING "$SCRATCH/$t.out" "$SCRATCH/$t.err" | sed "s/$vg/VG/g; s/^[^:]*://"
+        done
+        "$t" lvs -o lv_name,lv_modules,segtype,seg_size_pe,seg_count,lv_size "$vg" 2>/dev/null
+        "$t" vgcfgbackup -f "$SCRATCH/$t.bak" "$vg" >/dev/null 2>&1
+        grep -E '^\s*(start_extent|extent_count|type|stripe_count) ' "$SCRATCH/$t.bak"
+        for cmd in "lvreduce -f -L-1 $vg/z" "lvrename $vg/z z2" "lvremove -f $vg/z2 $vg/e"; do
+            # shellcheck disable=SC2086
+            echo "$cmd: $(run_tool "$t" $cmd)"
+        done
+    } >"$SCRATCH/zero.$t" 2>&1
+    "$t" vgremove -f "$vg" >/dev/null 2>&1
+done
+test_ok "lvcreate --type zero succeeds (LVM2)" grep -q "^lvcreate -an --type zero -L1 -n z t0440zlvm2: 0" "$SCRATCH/zero.lvm2"
+test_ok "lvcreate --type zero succeeds (lvx)" grep -q "^lvcreate -an --type zero -L1 -n z t0440zlvx: 0" "$SCRATCH/zero.lvx"
+test_ok "lvextend --type error: LVM2's 'mixing segment types zero and error'" \
+    grep -q "is using mixing segment types zero and error" "$SCRATCH/zero.lvx"
+test_ok "lvs: lv_modules error,zero and 4 segments" grep -Eq "^ *z +error,zero +zero +4 +4 +6.00m" "$SCRATCH/zero.lvx"
+test_eq "zero/error LVs: exit codes, messages, lvs, metadata segments, reduce/rename/remove as LVM2" \
+    "$(sed 's/t0440zlvx/VG/g' "$SCRATCH/zero.lvx")" "$(sed 's/t0440zlvm2/VG/g' "$SCRATCH/zero.lvm2")"
+
+# -S/--select in changing commands (shell/select-tools): vgchange, lvchange, pvchange and
+# vgremove act on what the selection picks, with LV, segment, PV and PV-segment fields
+# joined as in the reports, intersected with named arguments; the same tag changes as
+# LVM2 from the same start
+sel_run() {  # sel_run TOOL: the select-tools steps, the tags after each step
+    local t=$1 step
+    wipe
+    lvm2 vgcreate -s 4m t0440s1 "${D[0]}" "${D[1]}" >/dev/null 2>&1
+    lvm2 vgcreate -s 4m t0440s2 "${D[2]}" >/dev/null 2>&1
+    lvm2 lvcreate -an -l1 -n lv1 t0440s1 "${D[0]}" >/dev/null 2>&1
+    lvm2 lvcreate -an -l3 -n lv2 t0440s1 "${D[0]}" "${D[1]}" >/dev/null 2>&1
+    lvm2 lvcreate -an -l1 -n lv1 t0440s2 >/dev/null 2>&1
+    while IFS= read -r step; do
+        # shellcheck disable=SC2086
+        echo "$step: $(run_tool "$t" $step)"
+        grep -h "Selection failed\|Can't report LV and PV" "$SCRATCH/$t.err" | sort -u
+        lvm2 vgs --noheadings -o vg_name,vg_tags t0440s1 t0440s2 2>/dev/null
+        lvm2 lvs --noheadings -o vg_name,lv_name,lv_tags t0440s1 t0440s2 2>/dev/null
+        lvm2 pvs --noheadings -o pv_name,pv_tags "${D[@]:0:3}" 2>/dev/null
+    done <<STEPS
+vgchange --addtag 101 -S vg_name=t0440s1
+vgchange --addtag 102 -S lv_name=lv2
+vgchange --addtag 104 -S seg_start=8m
+vgchange --addtag 108 -S pvseg_size=2
+vgchange --addtag 110 -S vg_name=t0440s1 t0440s2
+vgchange --addtag 111 -S vg_name=t0440s1 t0440s1
+lvchange --addtag 201 -S vg_name=t0440s1
+lvchange --addtag 203 -S lv_name=lv1
+lvchange --addtag 204 -S seg_start=8m
+lvchange --addtag 205 -S pv_name=${D[0]}
+lvchange --addtag 207 -S lv_name=lv2 t0440s1/lv1
+lvchange --addtag 208 -S lv_name=lv2 t0440s1/lv2
+pvchange --addtag 301 -S vg_name=t0440s1
+pvchange --addtag 303 -S seg_start=8m
+pvchange --addtag 305 -S pvseg_size=2
+pvchange --addtag 306 -S pv_name=${D[0]} ${D[1]}
+vgremove --yes -S lv_name=lv2
+STEPS
+    lvm2 vgremove -f t0440s1 t0440s2 >/dev/null 2>&1
+}
+sel_run lvm2 >"$SCRATCH/sel.lvm2" 2>&1
+sel_run lvx >"$SCRATCH/sel.lvx" 2>&1
+test_ok "vgchange -S lv_name=lv2 tags only the VG with lv2 (lvx)" \
+    grep -Eq "^ *t0440s1 +101,102$" "$SCRATCH/sel.lvx"
+test_ok "lvchange -S with a PV field: LVM2's 'Selection failed for LV'" \
+    grep -q "Selection failed for LV lv1" "$SCRATCH/sel.lvx"
+test_ok "vgremove -S lv_name=lv2 removed t0440s1 only (lvx)" \
+    grep -q "^vgremove --yes -S lv_name=lv2: 0" "$SCRATCH/sel.lvx"
+test_eq "-S in vgchange/lvchange/pvchange/vgremove: exit codes and the tags after each step as LVM2" \
+    "$(sed 's/report type "[a-z]*"/report type/' "$SCRATCH/sel.lvx")" "$(sed 's/report type "[a-z]*"/report type/' "$SCRATCH/sel.lvm2")"
+
+# devices/pv_min_size (shell/pv-min-size): smaller devices are no PVs; a value under
+# 512 KiB counts as 512 with LVM2's note (the devices here are 34 MiB = 34816 KiB)
+wipe
+lvm2 pvcreate "${D[0]}" >/dev/null 2>&1
+same_rc "pvs DEV with pv_min_size 34816 (the device's size)" 0 pvs --config 'devices {pv_min_size=34816}' "${D[0]}"
+same_rc "pvs DEV with pv_min_size 34817 (one KiB more)" 5 pvs --config 'devices {pv_min_size=34817}' "${D[0]}"
+same_rc "pvs with pv_min_size -100" 0 pvs --config 'devices {pv_min_size=-100}' "${D[0]}"
+test_ok "... LVM2's 'Ignoring too small pv_min_size -100KB, using default 512KB.'" \
+    grep -q "^  Ignoring too small pv_min_size -100KB, using default 512KB.$" "$SCRATCH/lvx.err"
+test_eq "... said once" "$(grep -c "Ignoring too small" "$SCRATCH/lvx.err")" 1
+same_rc "pvcreate of a device under pv_min_size" 5 pvcreate --config 'devices {pv_min_size=40000}' "${D[1]}"
+test_ok "... 'device is too small (pv_min_size)'" grep -q "Cannot use ${D[1]}: device is too small (pv_min_size)" "$SCRATCH/lvx.err"
+
+# tags may change while a PV is missing, nothing else (shell/vgchange-partial)
+wipe
+lvm2 vgcreate t0440p "${D[0]}" "${D[1]}" >/dev/null 2>&1
+lvm_sandbox "${D[@]:1}"         # D0 goes missing
+test_eq "vgchange --addtag with a missing PV: lvx exits 0 (as LVM2)" "$(run_tool lvx vgchange --addtag foo t0440p)" 0
+test_eq "... LVM2 reads the tag" "$(lvm2 vgs --noheadings -o vg_tags t0440p 2>/dev/null | tr -d ' ')" foo
+same_rc "vgchange -p 10 with a missing PV" 5 vgchange -p 10 t0440p
+same_rc "vgchange -p 10 --addtag bar with a missing PV" 5 vgchange -p 10 --addtag bar t0440p
+test_eq "... the tags unchanged" "$(lvm2 vgs --noheadings -o vg_tags t0440p 2>/dev/null | tr -d ' ')" foo
+lvm_sandbox "${D[@]}"
+lvm2 vgremove -ff t0440p >/dev/null 2>&1
+
+# pvremove -ff of a PV in a VG without an answer: "is used" said before the question
+# (shell/pvremove-usage greps it)
+wipe
+lvm2 vgcreate t0440r "${D[0]}" >/dev/null 2>&1
+same_rc "pvremove -ff PV-IN-VG, no answer" 5 pvremove -ff "${D[0]}"
+test_ok "... 'WARNING: PV DEV is used by VG t0440r.' (lvx)" grep -q "WARNING: PV ${D[0]} is used by VG t0440r." "$SCRATCH/lvx.err"
+test_ok "... 'WARNING: PV DEV is used by VG t0440r.' (LVM2)" grep -q "WARNING: PV ${D[0]} is used by VG t0440r." "$SCRATCH/lvm2.err"
+lvm2 vgremove -ff t0440r >/dev/null 2>&1
+
 done_testing
