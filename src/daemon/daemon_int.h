@@ -211,6 +211,8 @@ int lvxd_control_socket(struct sockaddr_un *sa, char *path);
 int lvxd_fuse_start(int fd, unsigned nthreads, bool restarted);
 /* Stop serving: threads exit after the unmount. */
 void lvxd_fuse_join(void);
+/* Log how many requests went through each transport (io_uring, /dev/fuse). */
+void lvxd_fuse_log_counts(void);
 /* Raise the read-ahead of the mount's bdi. */
 void lvxd_fuse_tune_bdi(const char *dir);
 

@@ -23,12 +23,19 @@
  * connection) asks the kernel to resend the requests the dead one had read
  * (FUSE_NOTIFY_RESEND, Linux 6.9+).
  *
+ * Transports: /dev/fuse reads and writes, or io_uring ring entries
+ * (FUSE_OVER_IO_URING, Linux 6.14+) when the kernel offers them; see the
+ * transport sections below.  The requests are served the same way either way.
+ *
  * Entry points: lvxd_fuse_mount(), lvxd_fuse_start(), lvxd_fuse_join(),
- * lvxd_fuse_tune_bdi().
+ * lvxd_fuse_tune_bdi(), lvxd_fuse_log_counts().
  */
 #include "daemon/daemon_int.h"
+#include "daemon/fuse_uring_abi.h"
 
 #include <errno.h>
+#include <liburing.h>
+#include <stdatomic.h>
 #include <fcntl.h>
 #include <linux/falloc.h>
 #include <linux/fuse.h>
@@ -58,10 +65,37 @@ struct worker {
     uint8_t *base;          /* BUF_SIZE, page aligned */
     struct lvxd_io io;
     bool started;
+    /* io_uring transport (workers 1..n-1) */
+    bool has_ring;
+    struct io_uring ring;
+    struct lvx_fuse_uring_req_header *hdr;
+    struct iovec reg_iov[2];
+    uint16_t qid;
+    bool ring_req;          /* the request being served came through the ring */
+    bool replied;
 };
 
 static struct worker *workers;
 static unsigned nworkers;
+
+/* The transport: 0 undecided (until INIT is answered), 1 rings, -1 /dev/fuse. */
+static pthread_mutex_t tp_mutex = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t tp_cond = PTHREAD_COND_INITIALIZER;
+static int tp_state;
+static bool rings_made;             /* every worker but 0 has its ring */
+static const char *ring_why = "";   /* why not, when not */
+static unsigned nqueues;            /* the kernel's: one per possible CPU */
+static unsigned reg_done, reg_ok;
+static int reg_error;
+static atomic_ulong served_ring, served_dev;
+
+static void set_transport(int state)
+{
+    pthread_mutex_lock(&tp_mutex);
+    tp_state = state;
+    pthread_cond_broadcast(&tp_cond);
+    pthread_mutex_unlock(&tp_mutex);
+}
 
 int lvxd_fuse_mount(int fd, const char *dir)
 {
@@ -105,23 +139,40 @@ void lvxd_fuse_tune_bdi(const char *dir)
 }
 
 /* --- replies ---------------------------------------------------------------- */
-static void send_iov(int fd, uint64_t unique, int err, struct iovec *iov, int cnt)
+/* A reply to a request read from /dev/fuse is written there; one that came
+ * through the worker's ring entry is put into the entry (the out header, the
+ * body at the start of the payload buffer) and committed by uring_serve(). */
+static void send_iov(struct worker *w, uint64_t unique, int err, struct iovec *iov, int cnt)
 {
     struct fuse_out_header out = { .error = -abs(err), .unique = unique };
     size_t len = sizeof(out);
+    if (w->ring_req) {
+        uint8_t *p = w->base + PAGE;
+        size_t body = 0;
+        for (int i = 1; i < cnt; i++) {
+            if ((uint8_t *)iov[i].iov_base != p + body)
+                memmove(p + body, iov[i].iov_base, iov[i].iov_len);
+            body += iov[i].iov_len;
+        }
+        out.len = (uint32_t)(len + body);
+        memcpy(w->hdr->in_out, &out, sizeof(out));
+        w->hdr->ring_ent_in_out.payload_sz = (uint32_t)body;
+        w->replied = true;
+        return;
+    }
     iov[0].iov_base = &out;
     iov[0].iov_len = sizeof(out);
     for (int i = 1; i < cnt; i++)
         len += iov[i].iov_len;
     out.len = (uint32_t)len;
-    if (writev(fd, iov, cnt) < 0 && errno != ENOENT)
+    if (writev(w->fd, iov, cnt) < 0 && errno != ENOENT)
         lvxd_log("warning: FUSE reply %llu: %s", (unsigned long long)unique, strerror(errno));
 }
 
-static void reply(int fd, uint64_t unique, int err, const void *data, size_t len)
+static void reply(struct worker *w, uint64_t unique, int err, const void *data, size_t len)
 {
     struct iovec iov[2] = { { 0, 0 }, { (void *)data, len } };
-    send_iov(fd, unique, err, iov, err || !len ? 1 : 2);
+    send_iov(w, unique, err, iov, err || !len ? 1 : 2);
 }
 
 /* --- attributes -------------------------------------------------------------- */
@@ -164,7 +215,7 @@ static bool node_attr(uint64_t ino, struct fuse_attr *a)
 }
 
 /* --- requests ------------------------------------------------------------------ */
-static void do_init(int fd, const struct fuse_in_header *h, const void *arg)
+static void do_init(struct worker *w, const struct fuse_in_header *h, const void *arg)
 {
     const struct fuse_init_in *in = arg;
     struct fuse_init_out out;
@@ -179,12 +230,22 @@ static void do_init(int fd, const struct fuse_in_header *h, const void *arg)
     out.max_write = LVXD_MAX_IO;
     out.time_gran = 1;
     out.max_pages = LVXD_MAX_IO / PAGE;
+    bool offered = (in->flags & FUSE_INIT_EXT) && (in->flags2 & (FUSE_OVER_IO_URING >> 32));
+    bool ring = offered && rings_made;
+    if (ring) {
+        out.flags |= FUSE_INIT_EXT;
+        out.flags2 = (uint32_t)(FUSE_OVER_IO_URING >> 32);
+    }
     lvxd_log("FUSE init: kernel %u.%u, flags 0x%x -> 0x%x, max_write %u", in->major, in->minor,
              in->flags, out.flags, out.max_write);
-    reply(fd, h->unique, 0, &out, sizeof(out));
+    reply(w, h->unique, 0, &out, sizeof(out));
+    if (!ring)
+        lvxd_log("FUSE transport: /dev/fuse reads (%s)",
+                 !offered ? "the kernel does not offer io_uring" : ring_why);
+    set_transport(ring ? 1 : -1);   /* the kernel is initialised: rings may register */
 }
 
-static void do_lookup(int fd, const struct fuse_in_header *h, const char *name)
+static void do_lookup(struct worker *w, const struct fuse_in_header *h, const char *name)
 {
     struct fuse_entry_out e;
     memset(&e, 0, sizeof(e));
@@ -200,58 +261,58 @@ static void do_lookup(int fd, const struct fuse_in_header *h, const char *name)
             }
         pthread_mutex_unlock(&lvxd_lvs_mutex);
     }
-    reply(fd, h->unique, found ? 0 : -ENOENT, &e, sizeof(e));
+    reply(w, h->unique, found ? 0 : -ENOENT, &e, sizeof(e));
 }
 
-static void do_getattr(int fd, const struct fuse_in_header *h)
+static void do_getattr(struct worker *w, const struct fuse_in_header *h)
 {
     struct fuse_attr_out out;
     memset(&out, 0, sizeof(out));
     bool found = node_attr(h->nodeid, &out.attr);
-    reply(fd, h->unique, found ? 0 : -ENOENT, &out, sizeof(out));
+    reply(w, h->unique, found ? 0 : -ENOENT, &out, sizeof(out));
 }
 
-static void do_setattr(int fd, const struct fuse_in_header *h, const struct fuse_setattr_in *in)
+static void do_setattr(struct worker *w, const struct fuse_in_header *h, const struct fuse_setattr_in *in)
 {
     struct fuse_attr_out out;
     memset(&out, 0, sizeof(out));
     if (!node_attr(h->nodeid, &out.attr))
-        reply(fd, h->unique, -ENOENT, NULL, 0);
+        reply(w, h->unique, -ENOENT, NULL, 0);
     else if ((in->valid & FATTR_SIZE) && in->size != out.attr.size)
-        reply(fd, h->unique, -EPERM, NULL, 0);   /* an LV is resized with lvresize */
+        reply(w, h->unique, -EPERM, NULL, 0);   /* an LV is resized with lvresize */
     else
-        reply(fd, h->unique, 0, &out, sizeof(out));
+        reply(w, h->unique, 0, &out, sizeof(out));
 }
 
-static void do_open(int fd, const struct fuse_in_header *h, const struct fuse_open_in *in)
+static void do_open(struct worker *w, const struct fuse_in_header *h, const struct fuse_open_in *in)
 {
     struct fuse_open_out out;
     memset(&out, 0, sizeof(out));
     if (h->nodeid == ROOT_INO) {
-        reply(fd, h->unique, -EISDIR, NULL, 0);
+        reply(w, h->unique, -EISDIR, NULL, 0);
         return;
     }
     struct lvxd_lv *v = lvxd_volume_get(h->nodeid, true);
     if (!v) {
-        reply(fd, h->unique, -ENOENT, NULL, 0);
+        reply(w, h->unique, -ENOENT, NULL, 0);
         return;
     }
     if (v->read_only && (in->flags & O_ACCMODE) != O_RDONLY) {
         lvxd_volume_put(v);
-        reply(fd, h->unique, -EROFS, NULL, 0);
+        reply(w, h->unique, -EROFS, NULL, 0);
         return;
     }
     out.fh = v->ino;
     out.open_flags = FOPEN_DIRECT_IO | FOPEN_PARALLEL_DIRECT_WRITES;
-    reply(fd, h->unique, 0, &out, sizeof(out));
+    reply(w, h->unique, 0, &out, sizeof(out));
 }
 
-static void do_release(int fd, const struct fuse_in_header *h, const struct fuse_release_in *in)
+static void do_release(struct worker *w, const struct fuse_in_header *h, const struct fuse_release_in *in)
 {
     struct lvxd_lv *v = lvxd_volume_get(in->fh, false);
     if (v)
         lvxd_volume_put(v);
-    reply(fd, h->unique, 0, NULL, 0);
+    reply(w, h->unique, 0, NULL, 0);
 }
 
 static void do_read(struct worker *w, const struct fuse_in_header *h,
@@ -259,7 +320,7 @@ static void do_read(struct worker *w, const struct fuse_in_header *h,
 {
     struct lvxd_lv *v = lvxd_volume_get(in->fh, false);
     if (!v) {
-        reply(w->fd, h->unique, -EBADF, NULL, 0);
+        reply(w, h->unique, -EBADF, NULL, 0);
         return;
     }
     uint64_t off = in->offset, size = in->size > LVXD_MAX_IO ? LVXD_MAX_IO : in->size;
@@ -280,7 +341,7 @@ static void do_read(struct worker *w, const struct fuse_in_header *h,
         rc = lvxd_io_rw(&w->io, v, false, a0, (uint32_t)(a1 - a0), data);
     }
     struct iovec iov[2] = { { 0, 0 }, { data + skip, size } };
-    send_iov(w->fd, h->unique, rc, iov, rc || !size ? 1 : 2);
+    send_iov(w, h->unique, rc, iov, rc || !size ? 1 : 2);
 }
 
 static void do_write(struct worker *w, const struct fuse_in_header *h,
@@ -297,7 +358,7 @@ static void do_write(struct worker *w, const struct fuse_in_header *h,
         rc = -EINVAL;   /* block-aligned writes only (the loop device's) */
     else if (in->size)
         rc = lvxd_io_rw(&w->io, v, true, in->offset, in->size, payload);
-    reply(w->fd, h->unique, rc, &out, sizeof(out));
+    reply(w, h->unique, rc, &out, sizeof(out));
 }
 
 static void do_fsync(struct worker *w, const struct fuse_in_header *h,
@@ -305,7 +366,7 @@ static void do_fsync(struct worker *w, const struct fuse_in_header *h,
 {
     struct lvxd_lv *v = lvxd_volume_get(in->fh, false);
     int rc = v ? lvxd_io_flush(&w->io, v) : 0;
-    reply(w->fd, h->unique, rc, NULL, 0);
+    reply(w, h->unique, rc, NULL, 0);
 }
 
 static void do_fallocate(struct worker *w, const struct fuse_in_header *h,
@@ -326,17 +387,17 @@ static void do_fallocate(struct worker *w, const struct fuse_in_header *h,
         rc = -EINVAL;
     else
         rc = lvxd_io_zero(&w->io, v, in->offset, in->length);
-    reply(w->fd, h->unique, rc, NULL, 0);
+    reply(w, h->unique, rc, NULL, 0);
 }
 
-static void do_statfs(int fd, const struct fuse_in_header *h)
+static void do_statfs(struct worker *w, const struct fuse_in_header *h)
 {
     struct fuse_statfs_out out;
     memset(&out, 0, sizeof(out));
     out.st.bsize = PAGE;
     out.st.frsize = PAGE;
     out.st.namelen = 255;
-    reply(fd, h->unique, 0, &out, sizeof(out));
+    reply(w, h->unique, 0, &out, sizeof(out));
 }
 
 static size_t add_dirent(uint8_t *buf, size_t room, uint64_t ino, uint64_t off, const char *name,
@@ -360,7 +421,7 @@ static void do_readdir(struct worker *w, const struct fuse_in_header *h,
     size_t room = in->size < LVXD_MAX_IO ? in->size : LVXD_MAX_IO, used = 0, n;
     uint64_t idx = 0;
     if (h->nodeid != ROOT_INO) {
-        reply(w->fd, h->unique, -ENOTDIR, NULL, 0);
+        reply(w, h->unique, -ENOTDIR, NULL, 0);
         return;
     }
     if (in->offset <= idx && (n = add_dirent(buf + used, room - used, ROOT_INO, idx + 1, ".",
@@ -384,14 +445,14 @@ static void do_readdir(struct worker *w, const struct fuse_in_header *h,
         idx++;
     }
     pthread_mutex_unlock(&lvxd_lvs_mutex);
-    reply(w->fd, h->unique, 0, buf, used);
+    reply(w, h->unique, 0, buf, used);
 }
 
-static void do_opendir(int fd, const struct fuse_in_header *h)
+static void do_opendir(struct worker *w, const struct fuse_in_header *h)
 {
     struct fuse_open_out out;
     memset(&out, 0, sizeof(out));
-    reply(fd, h->unique, h->nodeid == ROOT_INO ? 0 : -ENOTDIR, &out, sizeof(out));
+    reply(w, h->unique, h->nodeid == ROOT_INO ? 0 : -ENOTDIR, &out, sizeof(out));
 }
 
 /* Requests that grant access (names, open, attributes changes, the directory) are
@@ -413,52 +474,65 @@ static bool needs_root(uint32_t opcode)
     }
 }
 
-static void dispatch(struct worker *w, uint8_t *msg, size_t len)
-{
+/* One request: its header, the opcode's first argument (op) and what follows it
+ * (data: a WRITE's payload, a LOOKUP's name).  From /dev/fuse they are one
+ * message; from a ring entry op is the header buffer's op_in, data the payload. */
+struct request {
     struct fuse_in_header h;
-    if (len < sizeof(h))
-        return;
-    memcpy(&h, msg, sizeof(h));
-    void *arg = msg + sizeof(h);
-    int fd = w->fd;
-    if (needs_root(h.opcode) && !lvxd_caller_allowed(h.uid)) {
+    void *op;
+    uint8_t *data;
+    size_t data_len;
+};
+
+static void dispatch(struct worker *w, struct request *r)
+{
+    const struct fuse_in_header *h = &r->h;
+    void *arg = r->op;
+    if (needs_root(h->opcode) && !lvxd_caller_allowed(h->uid)) {
         char what[48];
-        snprintf(what, sizeof(what), "FUSE request %u on node %llu", h.opcode,
-                 (unsigned long long)h.nodeid);
-        lvxd_refused(what, h.uid, h.gid, h.pid);
-        reply(fd, h.unique, -EACCES, NULL, 0);
+        snprintf(what, sizeof(what), "FUSE request %u on node %llu", h->opcode,
+                 (unsigned long long)h->nodeid);
+        lvxd_refused(what, h->uid, h->gid, h->pid);
+        reply(w, h->unique, -EACCES, NULL, 0);
         return;
     }
-    switch (h.opcode) {
-    case FUSE_INIT: do_init(fd, &h, arg); break;
-    case FUSE_LOOKUP: msg[len - 1] = 0; do_lookup(fd, &h, arg); break;
+    switch (h->opcode) {
+    case FUSE_INIT: do_init(w, h, arg); break;
+    case FUSE_LOOKUP:
+        if (!r->data_len)
+            reply(w, h->unique, -EINVAL, NULL, 0);
+        else {
+            r->data[r->data_len - 1] = 0;
+            do_lookup(w, h, (const char *)r->data);
+        }
+        break;
     case FUSE_FORGET: case FUSE_BATCH_FORGET: case FUSE_INTERRUPT: break;   /* no reply */
-    case FUSE_GETATTR: do_getattr(fd, &h); break;
-    case FUSE_SETATTR: do_setattr(fd, &h, arg); break;
-    case FUSE_OPEN: do_open(fd, &h, arg); break;
-    case FUSE_RELEASE: do_release(fd, &h, arg); break;
-    case FUSE_READ: do_read(w, &h, arg); break;
-    case FUSE_WRITE: do_write(w, &h, arg, msg + HDR_LEN); break;
-    case FUSE_FSYNC: do_fsync(w, &h, arg); break;
-    case FUSE_FALLOCATE: do_fallocate(w, &h, arg); break;
-    case FUSE_STATFS: do_statfs(fd, &h); break;
-    case FUSE_OPENDIR: do_opendir(fd, &h); break;
-    case FUSE_READDIR: do_readdir(w, &h, arg); break;
+    case FUSE_GETATTR: do_getattr(w, h); break;
+    case FUSE_SETATTR: do_setattr(w, h, arg); break;
+    case FUSE_OPEN: do_open(w, h, arg); break;
+    case FUSE_RELEASE: do_release(w, h, arg); break;
+    case FUSE_READ: do_read(w, h, arg); break;
+    case FUSE_WRITE: do_write(w, h, arg, r->data); break;
+    case FUSE_FSYNC: do_fsync(w, h, arg); break;
+    case FUSE_FALLOCATE: do_fallocate(w, h, arg); break;
+    case FUSE_STATFS: do_statfs(w, h); break;
+    case FUSE_OPENDIR: do_opendir(w, h); break;
+    case FUSE_READDIR: do_readdir(w, h, arg); break;
     case FUSE_FLUSH: case FUSE_RELEASEDIR: case FUSE_FSYNCDIR: case FUSE_ACCESS:
-        reply(fd, h.unique, 0, NULL, 0);
+        reply(w, h->unique, 0, NULL, 0);
         break;
     case FUSE_DESTROY:
-        reply(fd, h.unique, 0, NULL, 0);
+        reply(w, h->unique, 0, NULL, 0);
         break;
     default:
-        reply(fd, h.unique, -ENOSYS, NULL, 0);
+        reply(w, h->unique, -ENOSYS, NULL, 0);
         break;
     }
 }
 
-static void *worker_main(void *arg)
+/* --- transport: /dev/fuse reads ------------------------------------------------ */
+static void dev_serve(struct worker *w)
 {
-    struct worker *w = arg;
     uint8_t *msg = w->base + PAGE - HDR_LEN;
     size_t room = BUF_SIZE - (PAGE - HDR_LEN);
     for (;;) {
@@ -470,8 +544,147 @@ static void *worker_main(void *arg)
                 lvxd_log("FUSE read: %s", strerror(errno));
             break;
         }
-        dispatch(w, msg, (size_t)n);
+        struct request r;
+        if ((size_t)n < sizeof(r.h))
+            continue;
+        memcpy(&r.h, msg, sizeof(r.h));
+        r.op = msg + sizeof(r.h);
+        r.data = r.h.opcode == FUSE_WRITE ? msg + HDR_LEN : msg + sizeof(r.h);
+        r.data_len = (size_t)n > (size_t)(r.data - msg) ? (size_t)n - (size_t)(r.data - msg) : 0;
+        atomic_fetch_add(&served_dev, 1);
+        dispatch(w, &r);
     }
+}
+
+/* --- transport: io_uring --------------------------------------------------------
+ * Workers 1..n-1 each own a ring (128-byte SQEs) with one registered entry: the
+ * header buffer w->hdr and the payload w->base + PAGE (the buffer /dev/fuse reads
+ * would use: READ data is read into it and replied from it, WRITE data arrives
+ * page aligned in it).  Worker i serves queue (i - 1) % nqueues (the kernel keeps
+ * one queue per possible CPU and hands a request to the queue of the CPU that
+ * issued it; it switches to the rings once every queue has an entry).  Worker 0
+ * keeps reading /dev/fuse: INIT, and what the kernel never sends through the rings
+ * (FORGETs, INTERRUPTs).  Used when the kernel offers FUSE_OVER_IO_URING in INIT
+ * (module parameter fuse.enable_uring; set by tests and benches, not by the daemon)
+ * and the rings could be made; a registration the kernel refuses leaves the
+ * connection on /dev/fuse (the kernel drops io_uring for it) and the worker reads
+ * /dev/fuse like the others. */
+static struct io_uring_sqe *prep_cmd(struct io_uring *ring, int fd, uint32_t op, uint16_t qid,
+                                     uint64_t commit)
+{
+    struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
+    if (!sqe)
+        return NULL;        /* never: one SQE in use at a time */
+    uint8_t *raw = (uint8_t *)sqe;
+    memset(raw, 0, 128);    /* a 128-byte SQE */
+    sqe->opcode = IORING_OP_URING_CMD;
+    sqe->fd = fd;
+    sqe->cmd_op = op;
+    struct lvx_fuse_uring_cmd_req req = { .commit_id = commit, .qid = qid };
+    memcpy(raw + 48, &req, sizeof(req));   /* the command area */
+    return sqe;
+}
+
+/* One registration done (rc 0 or -errno); the last one logs the transport. */
+static void registration_done(int rc)
+{
+    pthread_mutex_lock(&tp_mutex);
+    if (rc < 0 && !reg_error)
+        reg_error = rc;
+    else if (rc == 0)
+        reg_ok++;
+    if (++reg_done == nworkers - 1) {
+        if (!reg_error)
+            lvxd_log("FUSE transport: io_uring (%u queues, %u entries)", nqueues, reg_ok);
+        else
+            lvxd_log("FUSE transport: /dev/fuse reads (io_uring registration: %s; %u of %u "
+                     "entries registered)", strerror(-reg_error), reg_ok, nworkers - 1);
+    }
+    pthread_mutex_unlock(&tp_mutex);
+}
+
+/* Serve the worker's ring entry until the connection ends: true; false when the
+ * registration was refused (serve /dev/fuse instead). */
+static bool uring_serve(struct worker *w)
+{
+    w->reg_iov[0] = (struct iovec){ w->hdr, sizeof(*w->hdr) };
+    w->reg_iov[1] = (struct iovec){ w->base + PAGE, BUF_SIZE - PAGE };
+    struct io_uring_sqe *sqe = prep_cmd(&w->ring, w->fd, LVX_FUSE_IO_URING_CMD_REGISTER, w->qid, 0);
+    int rc = -EBUSY;
+    if (sqe) {
+        sqe->addr = (uintptr_t)w->reg_iov;
+        sqe->len = 2;
+        rc = io_uring_submit(&w->ring);
+    }
+    struct io_uring_cqe *cqe;
+    if (rc >= 0 && io_uring_peek_cqe(&w->ring, &cqe) == 0) {
+        rc = cqe->res;          /* completed at once: refused (a queued one completes later) */
+        io_uring_cqe_seen(&w->ring, cqe);
+        if (rc >= 0)
+            rc = -EPROTO;
+    }
+    registration_done(rc < 0 ? rc : 0);
+    if (rc < 0)
+        return false;
+    for (;;) {
+        rc = io_uring_wait_cqe(&w->ring, &cqe);
+        if (rc == -EINTR)
+            continue;
+        if (rc < 0)
+            break;
+        int res = cqe->res;
+        io_uring_cqe_seen(&w->ring, cqe);
+        if (res < 0) {
+            if (res != -ENOTCONN && res != -ECANCELED && res != -ENODEV)
+                lvxd_log("FUSE ring (queue %u): %s", w->qid, strerror(-res));
+            break;
+        }
+        struct request r;
+        memcpy(&r.h, w->hdr->in_out, sizeof(r.h));
+        uint64_t commit = w->hdr->ring_ent_in_out.commit_id;
+        uint32_t plen = w->hdr->ring_ent_in_out.payload_sz;
+        r.op = w->hdr->op_in;
+        r.data = w->base + PAGE;
+        r.data_len = plen < BUF_SIZE - PAGE ? plen : BUF_SIZE - PAGE;
+        w->ring_req = true;
+        w->replied = false;
+        atomic_fetch_add(&served_ring, 1);
+        dispatch(w, &r);
+        if (!w->replied)        /* every ring request is committed */
+            reply(w, r.h.unique, -ENOSYS, NULL, 0);
+        w->ring_req = false;
+        sqe = prep_cmd(&w->ring, w->fd, LVX_FUSE_IO_URING_CMD_COMMIT_AND_FETCH, w->qid, commit);
+        rc = -EBUSY;
+        if (sqe)
+            do
+                rc = io_uring_submit(&w->ring);
+            while (rc == -EINTR);
+        if (rc < 0) {
+            lvxd_log("FUSE ring (queue %u): commit: %s", w->qid, strerror(-rc));
+            break;
+        }
+    }
+    return true;
+}
+
+/* Wait until worker 0 has answered INIT (or, restarted, at once): true when
+ * this worker is to serve a ring entry. */
+static bool wait_transport(void)
+{
+    pthread_mutex_lock(&tp_mutex);
+    while (tp_state == 0)
+        pthread_cond_wait(&tp_cond, &tp_mutex);
+    bool ring = tp_state > 0;
+    pthread_mutex_unlock(&tp_mutex);
+    return ring;
+}
+
+static void *worker_main(void *arg)
+{
+    struct worker *w = arg;
+    if (w->has_ring && wait_transport() && uring_serve(w))
+        return NULL;
+    dev_serve(w);
     return NULL;
 }
 
@@ -483,6 +696,68 @@ static void resend_in_flight(int fd)
                  strerror(errno));
     else
         lvxd_log("asked the kernel to resend the previous worker's requests");
+}
+
+/* The number of possible CPUs (/sys/devices/system/cpu/possible: "0-1", "0,2-5"). */
+static unsigned possible_cpus(void)
+{
+    char buf[256] = "";
+    int fd = open("/sys/devices/system/cpu/possible", O_RDONLY | O_CLOEXEC);
+    ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+    if (fd >= 0)
+        close(fd);
+    if (n <= 0)
+        return 0;
+    buf[n] = 0;
+    unsigned max = 0;
+    for (char *p = buf; *p;) {
+        if (*p >= '0' && *p <= '9') {
+            unsigned long v = strtoul(p, &p, 10);
+            if (v + 1 > max)
+                max = (unsigned)v + 1;
+        } else
+            p++;
+    }
+    return max;
+}
+
+/* Make the rings of workers 1..n-1 (before INIT is answered: io_uring is
+ * offered to the kernel only when they exist). */
+static void make_rings(unsigned nthreads)
+{
+    const char *e = getenv("LVX_FUSE_URING");
+    nqueues = possible_cpus();
+    if (e && strcmp(e, "0") == 0) {
+        ring_why = "LVX_FUSE_URING=0";
+        return;
+    }
+    if (!nqueues || nqueues > 0xffff || nthreads < nqueues + 1) {
+        ring_why = "fewer threads than CPUs";
+        return;
+    }
+    for (unsigned i = 1; i < nthreads; i++) {
+        struct worker *w = &workers[i];
+        if (posix_memalign((void **)&w->hdr, 64, sizeof(*w->hdr)) != 0) {
+            w->hdr = NULL;
+            ring_why = "out of memory";
+            break;
+        }
+        memset(w->hdr, 0, sizeof(*w->hdr));
+        int rc = io_uring_queue_init(4, &w->ring, IORING_SETUP_SQE128);
+        if (rc < 0) {
+            ring_why = "io_uring with 128-byte SQEs not available";
+            break;
+        }
+        w->has_ring = true;
+        w->qid = (uint16_t)((i - 1) % nqueues);
+    }
+    rings_made = nthreads > 1 && workers[nthreads - 1].has_ring;
+    if (!rings_made)
+        for (unsigned i = 1; i < nthreads; i++)
+            if (workers[i].has_ring) {
+                io_uring_queue_exit(&workers[i].ring);
+                workers[i].has_ring = false;
+            }
 }
 
 int lvxd_fuse_start(int fd, unsigned nthreads, bool restarted)
@@ -501,6 +776,11 @@ int lvxd_fuse_start(int fd, unsigned nthreads, bool restarted)
         if (rc < 0)
             return rc;
     }
+    make_rings(nthreads);
+    /* restarted: the connection is initialised; the rings register at once (the
+     * kernel refuses them when it never offered io_uring) */
+    if (restarted)
+        tp_state = rings_made ? 1 : -1;
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, STACK_SIZE);
@@ -518,12 +798,22 @@ int lvxd_fuse_start(int fd, unsigned nthreads, bool restarted)
     return 0;
 }
 
+void lvxd_fuse_log_counts(void)
+{
+    lvxd_log("FUSE requests served: %lu through io_uring, %lu through /dev/fuse reads",
+             (unsigned long)atomic_load(&served_ring), (unsigned long)atomic_load(&served_dev));
+}
+
 void lvxd_fuse_join(void)
 {
+    set_transport(-1);      /* threads still waiting for INIT: on to /dev/fuse (ends) */
     for (unsigned i = 0; i < nworkers; i++) {
         if (workers[i].started)
             pthread_join(workers[i].th, NULL);
         lvxd_io_exit(&workers[i].io);
+        if (workers[i].has_ring)
+            io_uring_queue_exit(&workers[i].ring);
+        free(workers[i].hdr);
         free(workers[i].base);
     }
     free(workers);

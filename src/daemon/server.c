@@ -96,6 +96,7 @@ static int worker_run(int fuse_fd, const char *mount_dir, bool restarted)
     close(lfd);
     if (umount2(mount_dir, 0) < 0 && umount2(mount_dir, MNT_DETACH) < 0)
         lvxd_log("warning: cannot unmount %s: %s", mount_dir, strerror(errno));
+    lvxd_fuse_log_counts();
     lvxd_log("worker stopped");
     return rc;   /* the FUSE threads end with the process */
 }
