@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# t0905-fuse-uring: the daemon's FUSE transport (issue 20).  With the kernel's
+# t0906-fuse-uring: the daemon's FUSE transport (issue 20).  With the kernel's
 # fuse.enable_uring module parameter set (this test sets it as root and puts the old
 # value back at the end; the daemon never changes it) the daemon serves its requests
 # through io_uring ring entries (FUSE_OVER_IO_URING): its log names the transport and,
@@ -26,11 +26,11 @@ VG=vgur$$
 D=()
 for i in 0 1; do D+=("$(make_loop 160M)"); done
 uspace_test_env "$VG" "${D[@]}"
-t0905_exit() {
+t0906_exit() {
     [[ -n $OLD_PARAM ]] && echo "$OLD_PARAM" >"$PARAM" 2>/dev/null
     _uspace_test_exit
 }
-trap t0905_exit EXIT
+trap t0906_exit EXIT
 LOG=$LVX_RUN_DIR/lvxd.log
 export LVX_DAEMON_THREADS=5     # worker 0 on /dev/fuse, 4 ring entries
 LV=$DM_DEV_DIR/$VG/lv
