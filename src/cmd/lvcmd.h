@@ -54,6 +54,9 @@ int lvx_lvcmd_refuse_activation(void);
 /* -r auto|none|N[unit] (sectors by default): *ra 0 = auto, -1 = none (also for 0),
  * else sectors (rounded down to 4 KiB, at least 8, with LVM2's warning).
  * 0 or LVX_EXIT_INVALID (printed). */
+/* -i/--interval [+]N seconds into *interval (left as it is when not given); 0 or
+ * LVX_EXIT_INVALID after LVM2's message. */
+int lvx_lvcmd_interval_arg(struct lvx_cmd_env *env, unsigned *interval);
 int lvx_lvcmd_read_ahead_arg(struct lvx_cmd_env *env, bool *given, int64_t *ra);
 
 /* Parse y|n (also yes/no) for option opt.  0 or LVX_EXIT_INVALID (printed). */

@@ -162,6 +162,22 @@ int lvx_lvcmd_refuse_activation(void)
     return LVX_EXIT_FAILED;
 }
 
+int lvx_lvcmd_interval_arg(struct lvx_cmd_env *env, unsigned *interval)
+{
+    const struct lvx_cmd_args *a = env->args;
+    if (!a->count[LVX_OPT_INTERVAL])
+        return 0;
+    const char *v = a->value[LVX_OPT_INTERVAL];
+    uint64_t n;
+    if (lvx_opt_parse_number(v[0] == '+' ? v + 1 : v, UINT32_MAX, &n) < 0) {
+        lvx_opts_invalid("interval", v, NULL);   /* a sign '-' too, as LVM2's parser */
+        lvx_cmd_errorf("Error during parsing of command line.");
+        return LVX_EXIT_INVALID;
+    }
+    *interval = (unsigned)n;
+    return 0;
+}
+
 int lvx_lvcmd_read_ahead_arg(struct lvx_cmd_env *env, bool *given, int64_t *ra)
 {
     const char *v = env->args->value[LVX_OPT_READAHEAD];

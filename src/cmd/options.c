@@ -184,6 +184,8 @@ static const struct lvx_opt_def opt_table[LVX_OPT_COUNT] = {
     OPT(LVX_OPT_ABORT, "abort", 0, LVX_ARG_FLAG, 0, NULL, "Abort the moves in progress (the segments copied stay moved)."),
     OPT(LVX_OPT_BACKGROUND, "background", 'b', LVX_ARG_FLAG, 0, NULL, "Copy in the background."),
     OPT(LVX_OPT_INTERVAL, "interval", 'i', LVX_ARG_STRING, 0, "[+]Number", "Seconds between progress lines (0: none)."),
+    OPT(LVX_OPT_MERGE, "merge", 0, LVX_ARG_FLAG, 0, NULL, "Merge a snapshot back into its origin."),
+    OPT(LVX_OPT_POLL, "poll", 0, LVX_ARG_BOOL, 0, "y|n", "Wait for and finish snapshot merges the activation starts (default y)."),
     OPT(LVX_OPT_DEVICES, "devices", 0, LVX_ARG_LIST, 0, "PV", "Look only at these devices (files allowed)."),
     OPT(LVX_OPT_VERBOSE, "verbose", 'v', LVX_ARG_FLAG, 0, NULL, "More messages (repeatable)."),
     OPT(LVX_OPT_QUIET, "quiet", 'q', LVX_ARG_FLAG, 0, NULL, "Fewer messages."),
