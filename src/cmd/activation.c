@@ -26,6 +26,7 @@
 #include "config/config.h"
 #include "map/map.h"
 #include "model/snapshot.h"
+#include "model/thin.h"
 #include "report/report.h"
 
 /* The activation mode as LVM2 takes it: lvm.conf activation/activation_mode (default
@@ -488,6 +489,23 @@ struct hook_arg {
     struct lvx_cmd_env *env;
     struct lvx_actcmd act;
 };
+
+int lvx_actcmd_reload_thin(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
+                           const struct lvx_lv *lv)
+{
+    if (!a->be || a->test)
+        return 0;
+    if (lvx_actcmd_is_active(env, a, lv, NULL))
+        return lvx_actcmd_activate(env, a, lv);
+    if (lvx_lv_is_thin(lv))
+        return 0;
+    for (unsigned i = 0; i < lv->vg->lv_count; i++) {
+        const struct lvx_seg *s = lvx_lv_thin_seg(lv->vg->lvs[i]);
+        if (s && s->pool_lv == lv && lvx_actcmd_is_active(env, a, lv->vg->lvs[i], NULL))
+            return lvx_actcmd_activate(env, a, lv->vg->lvs[i]);
+    }
+    return 0;
+}
 
 static int report_kstate(void *arg, const struct lvx_lv *lv, struct lvx_lv_kstate *out)
 {

@@ -50,6 +50,7 @@ struct thin_opts {
     uint32_t chunk;             /* 0: LVM2's choice */
     uint64_t meta_sectors;      /* 0: LVM2's choice */
     const char *discards;
+    bool error_when_full;       /* --errorwhenfull, else activation/error_when_full */
     bool zero;
     bool spare;
     enum lvx_alloc policy;
@@ -201,10 +202,11 @@ static int pool_args(struct lvx_cmd_env *env, struct thin_opts *o)
         }
         o->meta_sectors = a->val[LVX_OPT_POOLMETADATASIZE].sectors;
     }
-    if ((o->chunk || o->meta_sectors || a->count[LVX_OPT_DISCARDS]) && !o->make_pool) {
+    if ((o->chunk || o->meta_sectors || a->count[LVX_OPT_DISCARDS] ||
+         a->count[LVX_OPT_ERRORWHENFULL]) && !o->make_pool) {
         lvx_cmd_errorf("Command does not accept option: %s.",
                        o->chunk ? "--chunksize" : o->meta_sectors ? "--poolmetadatasize"
-                                                                  : "--discards");
+                       : a->count[LVX_OPT_DISCARDS] ? "--discards" : "--errorwhenfull");
         return LVX_EXIT_INVALID;
     }
     o->discards = "passdown";
@@ -215,6 +217,17 @@ static int pool_args(struct lvx_cmd_env *env, struct thin_opts *o)
             return LVX_EXIT_INVALID;
         }
         o->discards = d;
+    }
+    if (a->count[LVX_OPT_ERRORWHENFULL]) {
+        o->error_when_full = a->val[LVX_OPT_ERRORWHENFULL].b;
+    } else if (o->make_pool) {
+        struct lvx_config *cfg;
+        if (lvx_config_load(env->ctx, &cfg) == 0) {
+            o->error_when_full = lvx_config_int(cfg, "activation/error_when_full", 0) != 0;
+            lvx_config_free(cfg);
+        } else {
+            lvx_error_clear(env->ctx);
+        }
     }
     o->zero = lvx_cmd_bool(env, LVX_OPT_ZERO, true);
     o->spare = lvx_cmd_bool(env, LVX_OPT_POOLMETADATASPARE, true);
@@ -506,6 +519,8 @@ static int make_pool(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct th
     if ((rc = alloc_into(env, vg, maps, tmeta, p.meta_extents, 1, 0, policy, mpvs, mcount)))
         return rc;
     lvx_vg_make_thin_pool(vg, pool, tdata, tmeta, p.chunk, o->discards, o->zero);
+    if (o->error_when_full)
+        pool->flags |= LVX_LVF_ERROR_WHEN_FULL;
     if ((rc = lvx_lvcmd_commit(env, u)))
         return rc;
     if (!env->args->count[LVX_OPT_TEST] && lvx_lvcmd_zero_start(env, u, tmeta, ZERO_BYTES) < 0) {

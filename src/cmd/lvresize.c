@@ -402,21 +402,8 @@ static int resize_thin(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
     lvx_thin_overprovisioning(env, pool);
     if ((rc = lvx_actcmd_init(env, &act)) || (rc = lvx_lvcmd_commit(env, u)))
         return rc;
-    /* new tables: the LV itself when active; a pool whose own device is not active
-     * through one of its active thin LVs (their activation reloads the pool's stack) */
-    if (act.be && lvx_actcmd_is_active(env, &act, lv, NULL)) {
-        if ((rc = lvx_actcmd_activate(env, &act, lv)))
-            return rc;
-    } else if (act.be && !thin) {
-        for (unsigned i = 0; i < u->vg->lv_count; i++) {
-            const struct lvx_seg *s = lvx_lv_thin_seg(u->vg->lvs[i]);
-            if (s && s->pool_lv == lv && lvx_actcmd_is_active(env, &act, u->vg->lvs[i], NULL)) {
-                if ((rc = lvx_actcmd_activate(env, &act, u->vg->lvs[i])))
-                    return rc;
-                break;
-            }
-        }
-    }
+    if ((rc = lvx_actcmd_reload_thin(env, &act, lv)))     /* the new tables */
+        return rc;
     lvx_notice(env->ctx, "Logical volume %s/%s successfully resized.", u->vg->name,
                meta ? target->name : lv->name);
     return 0;

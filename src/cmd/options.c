@@ -185,6 +185,7 @@ static const struct lvx_opt_def opt_table[LVX_OPT_COUNT] = {
     OPT(LVX_OPT_BACKGROUND, "background", 'b', LVX_ARG_FLAG, 0, NULL, "Copy in the background."),
     OPT(LVX_OPT_INTERVAL, "interval", 'i', LVX_ARG_STRING, 0, "[+]Number", "Seconds between progress lines (0: none)."),
     OPT(LVX_OPT_MERGE, "merge", 0, LVX_ARG_FLAG, 0, NULL, "Merge a snapshot back into its origin."),
+    OPT(LVX_OPT_ERRORWHENFULL, "errorwhenfull", 0, LVX_ARG_BOOL, 0, "y|n", "A full thin pool fails writes at once (y) or queues them (n, the kernel's 60 s)."),
     OPT(LVX_OPT_POLL, "poll", 0, LVX_ARG_BOOL, 0, "y|n", "Wait for and finish snapshot merges the activation starts (default y)."),
     OPT(LVX_OPT_DEVICES, "devices", 0, LVX_ARG_LIST, 0, "PV", "Look only at these devices (files allowed)."),
     OPT(LVX_OPT_VERBOSE, "verbose", 'v', LVX_ARG_FLAG, 0, NULL, "More messages (repeatable)."),

@@ -187,6 +187,7 @@ enum lvx_opt_id {
     LVX_OPT_INTERVAL,           /* -i/--interval [+]Number (pvmove progress) */
     LVX_OPT_MERGE,              /* --merge (lvconvert: a snapshot into its origin) */
     LVX_OPT_POLL,               /* --poll y|n (vgchange/lvchange -ay: finish merges) */
+    LVX_OPT_ERRORWHENFULL,      /* --errorwhenfull y|n (thin pools: lvcreate, lvchange) */
     /* common options, accepted by every command */
     LVX_OPT_NOLOCKING,      /* --nolocking */
     LVX_OPT_COMMANDPROFILE, /* --commandprofile String */
