@@ -71,10 +71,12 @@ static int change_lv(struct lvx_cmd_env *env, struct lvx_lv *lv, void *arg)
         return -1;
     }
     if (o->ewf_given) {
-        if (o->ewf == !!(lv->flags & LVX_LVF_ERROR_WHEN_FULL))
-            lvx_warn(env->ctx, "WARNING: Error when full is already %sset for %s/%s.",
-                     o->ewf ? "" : "un", lv->vg->name, lv->name);
-        else if (o->ewf)
+        if (o->ewf == !!(lv->flags & LVX_LVF_ERROR_WHEN_FULL)) {
+            lvx_cmd_errorf("Error when full is already %sset for %s/%s.", o->ewf ? "" : "un",
+                           lv->vg->name, lv->name);
+            return -1;
+        }
+        if (o->ewf)
             lv->flags |= LVX_LVF_ERROR_WHEN_FULL;
         else
             lv->flags &= ~(uint32_t)LVX_LVF_ERROR_WHEN_FULL;

@@ -650,6 +650,11 @@ int lvx_cmd_lvcreate(struct lvx_cmd_env *env)
     struct lvx_vg_update u;
     if (lvx_lvcreate_is_thin(env) && !env->args->count[LVX_OPT_SNAPSHOT])
         return lvx_lvcreate_thin(env);
+    if (env->args->count[LVX_OPT_ERRORWHENFULL]) {        /* thin pools only */
+        lvx_cmd_errorf("Command does not accept option: --errorwhenfull %s.",
+                       env->args->value[LVX_OPT_ERRORWHENFULL]);
+        return LVX_EXIT_INVALID;
+    }
     if (env->args->count[LVX_OPT_VIRTUALSIZE]) {
         lvx_cmd_errorf("lvx lvcreate -V makes thin LVs only (give the pool with -T VG/POOL or "
                        "--thinpool): sparse snapshots are not supported.");

@@ -204,9 +204,11 @@ static int pool_args(struct lvx_cmd_env *env, struct thin_opts *o)
     }
     if ((o->chunk || o->meta_sectors || a->count[LVX_OPT_DISCARDS] ||
          a->count[LVX_OPT_ERRORWHENFULL]) && !o->make_pool) {
-        lvx_cmd_errorf("Command does not accept option: %s.",
+        lvx_cmd_errorf("Command does not accept option: %s%s.",
                        o->chunk ? "--chunksize" : o->meta_sectors ? "--poolmetadatasize"
-                       : a->count[LVX_OPT_DISCARDS] ? "--discards" : "--errorwhenfull");
+                       : a->count[LVX_OPT_DISCARDS] ? "--discards" : "--errorwhenfull ",
+                       o->chunk || o->meta_sectors || a->count[LVX_OPT_DISCARDS]
+                           ? "" : a->value[LVX_OPT_ERRORWHENFULL]);
         return LVX_EXIT_INVALID;
     }
     o->discards = "passdown";
