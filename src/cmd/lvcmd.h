@@ -127,6 +127,10 @@ bool lvx_lvcmd_confirm(const char *question);
  * is not a top-level linear/striped LV. */
 bool lvx_lvcmd_refuse_complex(const struct lvx_lv *lv, const char *what);
 
+/* A new LV named name in vg (the name copied into vg's pool): a fresh UUID, READ,
+ * WRITE and VISIBLE, created at now (seconds) on this host, as LVM2 stamps it. */
+struct lvx_lv *lvx_lvcmd_new_lv(struct lvx_vg *vg, const char *name, uint64_t now);
+
 /* Take lv out of its VG, a RAID LV with its rimage/rmeta sub-LVs (only those). */
 void lvx_lvcmd_remove_lv(struct lvx_lv *lv);
 

@@ -31,7 +31,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <time.h>
 
 #include "config/config.h"
@@ -271,19 +270,6 @@ static const char *free_name(struct lvx_cmd_env *env, const struct lvx_vg *vg, c
     }
 }
 
-static struct lvx_lv *new_lv(struct lvx_vg *vg, const char *name, uint64_t now)
-{
-    struct lvx_lv *lv = lvx_vg_add_lv(vg);
-    struct utsname un;
-    lv->name = lvx_pool_strdup(vg->pool, name);
-    lvx_uuid_generate(lv->uuid);
-    lv->status = LVX_LV_READ | LVX_LV_WRITE | LVX_LV_VISIBLE;
-    lv->has_creation = true;
-    lv->creation_time = now;
-    lv->creation_host = lvx_pool_strdup(vg->pool, uname(&un) == 0 ? un.nodename : "unknown");
-    return lv;
-}
-
 static void add_tags(struct lvx_cmd_env *env, struct lvx_lv *lv)
 {
     const struct lvx_opt_val *t = &env->args->val[LVX_OPT_ADDTAG];
@@ -495,7 +481,7 @@ static int make_pool(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct th
                  "automated.");
     } else if (!spare) {
         const char *base = free_name(env, vg, "_pmspare");
-        spare = new_lv(vg, lvx_pool_printf(env->pool, "%s_pmspare", base), now);
+        spare = lvx_lvcmd_new_lv(vg, lvx_pool_printf(env->pool, "%s_pmspare", base), now);
         spare->status &= ~LVX_LV_VISIBLE;
         if ((rc = alloc_into(env, vg, maps, spare, want, 1, 0, policy, pvs, pv_count)))
             return rc;
@@ -504,15 +490,15 @@ static int make_pool(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct th
                              pv_count)))
             return rc;
     }
-    struct lvx_lv *pool = new_lv(vg, name, now);
+    struct lvx_lv *pool = lvx_lvcmd_new_lv(vg, name, now);
     pool->alloc = o->policy;
     if (!o->make_thin) {
         pool->has_read_ahead = o->read_ahead != 0;
         pool->read_ahead = o->read_ahead;
         add_tags(env, pool);
     }
-    struct lvx_lv *tmeta = new_lv(vg, lvx_pool_printf(env->pool, "%s_tmeta", name), now);
-    struct lvx_lv *tdata = new_lv(vg, lvx_pool_printf(env->pool, "%s_tdata", name), now);
+    struct lvx_lv *tmeta = lvx_lvcmd_new_lv(vg, lvx_pool_printf(env->pool, "%s_tmeta", name), now);
+    struct lvx_lv *tdata = lvx_lvcmd_new_lv(vg, lvx_pool_printf(env->pool, "%s_tdata", name), now);
     if ((rc = alloc_into(env, vg, maps, tdata, data, o->stripes, o->stripe_size, policy, pvs,
                          pv_count)))
         return rc;
@@ -572,7 +558,7 @@ static int make_thin(struct lvx_cmd_env *env, struct lvx_vg_update *u, const str
                        vg->max_lv, vg->name);
         return LVX_EXIT_FAILED;
     }
-    struct lvx_lv *thin = new_lv(vg, name, (uint64_t)time(NULL));
+    struct lvx_lv *thin = lvx_lvcmd_new_lv(vg, name, (uint64_t)time(NULL));
     lvx_vg_make_thin(vg, thin, pool, le, origin);
     thin_attrs(env, thin, origin != NULL);
     const struct lvx_seg *ts = lvx_lv_thin_seg(thin);
