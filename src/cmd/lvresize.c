@@ -325,6 +325,14 @@ static void size_changed(struct lvx_cmd_env *env, const struct lvx_lv *lv, uint6
 /* lvextend of a thin LV (its virtual size), of a pool's data (-L/-l: <pool>_tdata) or
  * metadata (--poolmetadatasize: <pool>_tmeta, and the spare grown to match), as LVM2.
  * An active pool or thin LV gets its new tables after the commit. */
+/* LVM2's _lvresize_check_type: a pool's data LV is never reduced. */
+static int refuse_pool_reduce(const struct lvx_seg *ps)
+{
+    lvx_cmd_errorf("Thin pool volumes %s/%s cannot be reduced in size yet.",
+                   ps->data_lv->vg->name, ps->data_lv->name);
+    return LVX_EXIT_FAILED;
+}
+
 static int resize_thin(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
                        struct resize_opts *o)
 {
@@ -338,11 +346,11 @@ static int resize_thin(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
     struct lvx_seg *ps = thin ? NULL : lvx_lv_thin_pool_seg(lv);
     struct lvx_lv *pool = thin ? lvx_lv_thin_seg(lv)->pool_lv : lv;
     struct lvx_lv *target = lv;      /* the LV whose size the message names */
-    if (o->dir == REDUCE || (o->size.given && o->size.sign < 0)) {
-        lvx_cmd_errorf("lvx does not reduce thin pools or thin LVs yet.");
-        return LVX_EXIT_FAILED;
-    }
-    o->dir = EXTEND;
+    bool reducing = o->dir == REDUCE || (o->size.given && o->size.sign < 0);
+    if (reducing && !thin)
+        return refuse_pool_reduce(ps);
+    if (!reducing)
+        o->dir = EXTEND;
     if ((rc = lvx_lvcmd_pv_args(env, u->vg, o->pv_args, o->pv_arg_count, &pvs, &pv_count)) ||
         (rc = lvx_lvcmd_free_maps(env, u, &maps)))
         return rc;
@@ -382,10 +390,10 @@ static int resize_thin(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
             return LVX_EXIT_FAILED;
         if (same_size(new_count, lv->le_count))
             return LVX_EXIT_FAILED;
-        if (new_count < lv->le_count) {
-            lvx_cmd_errorf("lvx does not reduce thin pools or thin LVs yet.");
-            return LVX_EXIT_FAILED;
-        }
+        if (new_count < lv->le_count && !thin)
+            return refuse_pool_reduce(ps);
+        if (new_count < lv->le_count && !confirm_reduce(env, lv))
+            return LVX_EXIT_FAILED;        /* a thin LV: its blocks past the end stay mapped */
         uint64_t old = lv->le_count;
         if (thin) {
             set_le(lv, new_count);

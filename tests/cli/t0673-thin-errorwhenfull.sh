@@ -8,7 +8,8 @@
 #   * lvchange --errorwhenfull n|y: lvx's lines and exit code equal LVM2's on the same
 #     pool (a change, the "already set" warning), and LVM2 reads the flag lvx wrote;
 #   * refused as LVM2: on a plain LV (its rule lines, exit 5), lvcreate --errorwhenfull
-#     of a plain LV; nothing written.
+#     of a plain LV; nothing written.  Also LVM2's refusal to reduce a pool (lvreduce,
+#     lvresize to less).
 # The kernel side (the pool table's error_if_no_space) is t0702's (VM).
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -57,6 +58,8 @@ same "lvchange --errorwhenfull n of p1" lvchange --errorwhenfull n vgw/p1
 same "lvchange --errorwhenfull n of p1 again (already unset)" lvchange --errorwhenfull n vgw/p1
 same "lvchange --errorwhenfull y of p2" lvchange --errorwhenfull y vgw/p2
 same "lvchange --errorwhenfull y of a plain LV" lvchange --errorwhenfull y vgw/plain
+same "lvreduce of a pool is refused" lvreduce -f -L -4m vgw/p1
+same "lvresize of a pool to less is refused" lvresize -f -L 4m vgw/p2
 
 before=$(sums)
 rc=0
