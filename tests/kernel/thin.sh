@@ -15,7 +15,8 @@
 # (tmeta, tdata, tpool, pool, thin) equal; reports (attr, Data%, Meta%, #Thins,
 # TransId, ThId, discards, zero, chunk) equal; the thin snapshot keeps the old data;
 # lvextend of pool data/metadata and of a thin LV, --errorwhenfull (lvchange of an active
-# pool: table reloaded with error_if_no_space; lvcreate), lvremove of a thin snapshot (delete
+# pool: table reloaded with error_if_no_space; lvcreate), lvreduce of a thin LV and the
+# refusal for a pool, lvremove of a thin snapshot (delete
 # message) with equal output and tables; each tool activates the other's VG (LVM2 runs
 # thin_check on lvx's pool) with equal tables and reads the other's data byte for byte;
 # thin_check accepts lvx's pool metadata; lvremove of a pool with its thin LVs.
@@ -90,6 +91,9 @@ both "lvchange --errorwhenfull y again: refused" lvchange --errorwhenfull y VG/p
 both "lvcreate -T --errorwhenfull y" lvcreate -T -L 8m --errorwhenfull y VG/pool4
 check_eq "dm tables equal after --errorwhenfull" "$(tables lvx-th)" "$(tables lvm-th)"
 check_eq "metadata equal after --errorwhenfull (ERROR_WHEN_FULL)" "$(meta $LVX lvx-th)" "$(meta lvm lvm-th)"
+both "lvreduce -f of an active thin LV" lvreduce -f -L -8m VG/thin1
+both "lvreduce of a pool is refused" lvreduce -f -L -4m VG/pool
+check_eq "dm tables equal after lvreduce of a thin LV" "$(tables lvx-th)" "$(tables lvm-th)"
 
 # ---------------------------------------------------------------- each tool activates the other's
 check "lvx deactivates its VG, LVM2 deactivates its own" sh -c \
