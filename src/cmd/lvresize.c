@@ -346,7 +346,7 @@ static int resize_thin(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
     struct lvx_seg *ps = thin ? NULL : lvx_lv_thin_pool_seg(lv);
     struct lvx_lv *pool = thin ? lvx_lv_thin_seg(lv)->pool_lv : lv;
     struct lvx_lv *target = lv;      /* the LV whose size the message names */
-    bool reducing = o->dir == REDUCE || (o->size.given && o->size.sign < 0);
+    bool reducing = o->dir == REDUCE || (o->size.given && o->size.sign < 0), shrunk = false;
     if (reducing && !thin)
         return refuse_pool_reduce(ps);
     if (!reducing)
@@ -392,8 +392,17 @@ static int resize_thin(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
             return LVX_EXIT_FAILED;
         if (new_count < lv->le_count && !thin)
             return refuse_pool_reduce(ps);
-        if (new_count < lv->le_count && !confirm_reduce(env, lv))
-            return LVX_EXIT_FAILED;        /* a thin LV: its blocks past the end stay mapped */
+        if (new_count < lv->le_count) {  /* a thin LV: its blocks past the end stay mapped */
+            struct lvx_actcmd a;
+            if (lvx_actcmd_init(env, &a) == 0 && lvx_actcmd_is_active(env, &a, lv, NULL)) {
+                lvx_warn(env->ctx, "WARNING: Reducing active logical volume to %s.",
+                         lvx_lvcmd_size(env, new_count * u->vg->extent_size));
+                lvx_warn(env->ctx, "THIS MAY DESTROY YOUR DATA (filesystem etc.)");
+            }
+            if (!confirm_reduce(env, lv))
+                return LVX_EXIT_FAILED;
+            shrunk = true;
+        }
         uint64_t old = lv->le_count;
         if (thin) {
             set_le(lv, new_count);
@@ -407,7 +416,8 @@ static int resize_thin(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
         }
         size_changed(env, target, old);
     }
-    lvx_thin_overprovisioning(env, pool);
+    if (!shrunk)                           /* LVM2 warns when a pool's LVs grow */
+        lvx_thin_overprovisioning(env, pool);
     if ((rc = lvx_actcmd_init(env, &act)) || (rc = lvx_lvcmd_commit(env, u)))
         return rc;
     if ((rc = lvx_actcmd_reload_thin(env, &act, lv)))     /* the new tables */
