@@ -61,6 +61,7 @@ struct lvx_lv_kstate {
     /* a COW LV's snapshot device (dm-snap status line), when snapshot is true */
     bool snapshot;
     bool snap_invalid;      /* "Invalid"/"Overflow"/"Merge failed" */
+    bool snap_merging;      /* an origin's snapshot-merge status (its merge runs) */
     uint64_t snap_used, snap_total, snap_meta;   /* sectors */
     /* thin pools: the -tpool device's status (thin_pool false when none was read) */
     bool thin_pool;

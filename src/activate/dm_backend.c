@@ -554,7 +554,7 @@ static int dm_deactivate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
 {
     bool has_snapshots;
     const struct lvx_lv *head = lvx_dm_set_head(lv, &has_snapshots);
-    if (opts && opts->snapshot_only && lvx_lv_is_cow(lv))
+    if (opts && opts->snapshot_only)     /* also a COW LV just taken out of the VG */
         return lvx_dm_deactivate_snapshot(ctx, lv, opts);
     if (has_snapshots)
         return lvx_dm_deactivate_set(ctx, head, opts);
@@ -764,7 +764,7 @@ static int dm_status(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_lv
         rc = lvx_dm_thin_status(ctx, &dm, lv, &info, out);
     else
         rc = lvx_dm_info(ctx, &dm, ids.name, &info);
-    if (rc == 0 && info.exists && lvx_lv_is_cow(lv))
+    if (rc == 0 && info.exists && (lvx_lv_is_cow(lv) || lvx_lv_merging_snapshot(lv)))
         rc = lvx_dm_snapshot_usage(ctx, &dm, ids.name, out);
     if (rc == 0 && info.exists && info.live_table && lvx_map_lv_is_raid(lv)) {
         struct lvx_buf st = LVX_BUF_INIT;

@@ -16,8 +16,16 @@
  * origin's snapshot-origin table, resumed last.  A failure removes the devices this
  * call created and resumes the origin.
  *
+ * An origin with a merging snapshot (lvconvert --merge) gets LVM2's merge layout
+ * when the merge can run (it already runs, or neither the origin nor the merging
+ * snapshot is open, as dev_manager.c decides): the origin's table is
+ * `snapshot-merge <real> <cow> P <chunk>` and the merging snapshot's own device the
+ * error target (the kernel copies the COW's chunks back into -real); otherwise the
+ * usual tables, and the merge waits for the next activation.
+ *
  * Snapshot status ("<used>/<total> <metadata>", "Invalid", "Overflow", "Merge
- * failed", dm-snap.c snapshot_status) gives the snap_percent of the reports.
+ * failed", dm-snap.c snapshot_status) gives the snap_percent of the reports and,
+ * on a merging origin (target snapshot-merge), the merge's progress.
  */
 #include "activate/dm_int.h"
 
@@ -108,6 +116,44 @@ static int layer_table(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool partia
     return lvx_activation_dm_table(ctx, lv, partial, out);
 }
 
+/* The live target of device name ("" when none or no device). */
+static void live_target(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name, char *out,
+                        size_t size)
+{
+    struct lvx_buf t = LVX_BUF_INIT;
+    unsigned long long start, len;
+    out[0] = 0;
+    if (lvx_dm_table(ctx, dm, name, false, &t) == 0 &&
+        sscanf(lvx_buf_str(&t), "%llu %llu %31s", &start, &len, out) != 3)
+        out[0] = 0;
+    (void)size;
+    lvx_buf_free(&t);
+    lvx_error_clear(ctx);
+}
+
+/* Can the merge of origin's merging snapshot run now (LVM2's dev_manager rules)? */
+static bool merge_can_run(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_dm_ids *top,
+                          const struct lvx_dm_info *top_info, const struct lvx_seg *merge)
+{
+    struct lvx_dm_ids sid;
+    struct lvx_dm_info info;
+    char target[32];
+    if (top_info->exists && top_info->live_table) {
+        live_target(ctx, dm, top->name, target, sizeof(target));
+        if (!strcmp(target, "snapshot-merge"))
+            return true;                  /* already merging */
+        if (top_info->open_count > 0)
+            return false;
+    }
+    if (lvx_dm_ids_of(ctx, merge->cow_lv, NULL, &sid) < 0) {
+        lvx_error_clear(ctx);
+        return false;
+    }
+    bool open = lvx_dm_info(ctx, dm, sid.name, &info) == 0 && info.exists && info.open_count > 0;
+    lvx_error_clear(ctx);
+    return !open;
+}
+
 int lvx_dm_activate_set(struct lvx_ctx *ctx, const struct lvx_lv *origin,
                         const struct lvx_activate_opts *opts)
 {
@@ -141,6 +187,10 @@ int lvx_dm_activate_set(struct lvx_ctx *ctx, const struct lvx_lv *origin,
                        top_info.uuid);
         goto out;
     }
+    const struct lvx_seg *merge = lvx_lv_merging_snapshot(origin);
+    if (merge && !merge_can_run(ctx, &r->dm, &top, &top_info, merge))
+        merge = NULL;
+    uint32_t mcow_maj = 0, mcow_min = 0;
     /* hold the origin's I/O while its snapshots are set up */
     if (top_info.exists && top_info.live_table && !top_info.suspended) {
         if ((rc = lvx_dm_suspend(ctx, &r->dm, top.name)) < 0)
@@ -164,8 +214,14 @@ int lvx_dm_activate_set(struct lvx_ctx *ctx, const struct lvx_lv *origin,
             (rc = lvx_dm_nodes_add(ctx, cid.name, info.major, info.minor, NULL, NULL)) < 0)
             goto fail;
         lvx_buf_reset(&t);
-        lvx_buf_printf(&t, "0 %" PRIu64 " snapshot %u:%u %u:%u P %u\n", sectors, real_maj,
-                       real_min, info.major, info.minor, snaps[i]->chunk_size);
+        if (snaps[i] == merge) {      /* its chunks go back to -real: no snapshot device */
+            mcow_maj = info.major;
+            mcow_min = info.minor;
+            lvx_buf_printf(&t, "0 %" PRIu64 " error\n", sectors);
+        } else {
+            lvx_buf_printf(&t, "0 %" PRIu64 " snapshot %u:%u %u:%u P %u\n", sectors, real_maj,
+                           real_min, info.major, info.minor, snaps[i]->chunk_size);
+        }
         if ((rc = lvx_dm_put_table(ctx, r, &sid, lvx_buf_str(&t), lvx_activation_read_only(cow, opts),
                             &info)) < 0 ||
             (rc = lvx_dm_nodes_add(ctx, sid.name, info.major, info.minor, cow->vg->name,
@@ -173,7 +229,11 @@ int lvx_dm_activate_set(struct lvx_ctx *ctx, const struct lvx_lv *origin,
             goto fail;
     }
     lvx_buf_reset(&t);
-    lvx_buf_printf(&t, "0 %" PRIu64 " snapshot-origin %u:%u\n", sectors, real_maj, real_min);
+    if (merge)
+        lvx_buf_printf(&t, "0 %" PRIu64 " snapshot-merge %u:%u %u:%u P %u\n", sectors, real_maj,
+                       real_min, mcow_maj, mcow_min, merge->chunk_size);
+    else
+        lvx_buf_printf(&t, "0 %" PRIu64 " snapshot-origin %u:%u\n", sectors, real_maj, real_min);
     if (suspended) {
         if ((rc = lvx_dm_load(ctx, &r->dm, top.name, lvx_buf_str(&t), ro)) < 0 ||
             (rc = lvx_dm_resume(ctx, &r->dm, top.name, &info)) < 0)
@@ -314,8 +374,9 @@ int lvx_dm_snapshot_usage(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *na
     int off = 0;
     const char *s = lvx_buf_str(&st);
     if (sscanf(s, "%llu %llu %31s %n", &start, &len, target, &off) == 3 &&
-        strcmp(target, "snapshot") == 0) {
+        (strcmp(target, "snapshot") == 0 || strcmp(target, "snapshot-merge") == 0)) {
         out->snapshot = true;
+        out->snap_merging = strcmp(target, "snapshot-merge") == 0;
         const char *p = s + off;
         if (sscanf(p, "%llu/%llu %llu", &used, &total, &meta) == 3) {
             out->snap_used = used;
@@ -379,10 +440,17 @@ int lvx_activation_dm_set_lines(struct lvx_ctx *ctx, const struct lvx_lv *lv, st
         goto out;
     dev_ref(&quiet, &dm, have_dm, origin, "real", &real);
     lvx_buf_reset(&t);
-    if (cs) {
+    const struct lvx_seg *merge = lvx_lv_merging_snapshot(origin);
+    if (cs && cs->merging) {
+        lvx_buf_printf(&t, "0 %" PRIu64 " error\n", sectors);
+    } else if (cs) {
         dev_ref(&quiet, &dm, have_dm, lv, "cow", &cow);
         lvx_buf_printf(&t, "0 %" PRIu64 " snapshot %s %s P %u\n", sectors, lvx_buf_str(&real),
                        lvx_buf_str(&cow), cs->chunk_size);
+    } else if (merge) {
+        dev_ref(&quiet, &dm, have_dm, merge->cow_lv, "cow", &cow);
+        lvx_buf_printf(&t, "0 %" PRIu64 " snapshot-merge %s %s P %u\n", sectors,
+                       lvx_buf_str(&real), lvx_buf_str(&cow), merge->chunk_size);
     } else {
         lvx_buf_printf(&t, "0 %" PRIu64 " snapshot-origin %s\n", sectors, lvx_buf_str(&real));
     }

@@ -73,6 +73,11 @@ int lvx_actcmd_stage(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
 int lvx_actcmd_finish(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
                       const struct lvx_lv *lv, bool committed);
 
+/* New tables for a changed thin pool or thin LV: lv itself when active, else (a pool)
+ * through one of its active thin LVs, whose activation reloads the pool's stack. */
+int lvx_actcmd_reload_thin(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
+                           const struct lvx_lv *lv);
+
 /* Point the report's kernel-state hook at the chosen backend (LV reports). */
 void lvx_actcmd_report_hook(struct lvx_cmd_env *env, struct lvx_report_opts *opts);
 

@@ -15,6 +15,7 @@
  * "0 logical volume(s) ... now active", lvcreate leaves the new LV inactive.
  */
 #include "cmd/actcmd.h"
+#include "cmd/lvconvert_merge.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -25,6 +26,7 @@
 #include "config/config.h"
 #include "map/map.h"
 #include "model/snapshot.h"
+#include "model/thin.h"
 #include "report/report.h"
 
 /* The activation mode as LVM2 takes it: lvm.conf activation/activation_mode (default
@@ -239,6 +241,38 @@ static int begin_read(struct lvx_cmd_env *env, const char *vgname, struct lvx_vg
     return 0;
 }
 
+/* After activating LVs of vgname: a merge into an origin that now runs in the kernel
+ * (snapshot-merge) is waited for and finished, as LVM2's background poller does. */
+static int finish_merges(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
+                         const char *vgname)
+{
+    struct lvx_vg_update u;
+    int rc = 0;
+    if (a->off || !a->be || a->test || strcmp(a->be->name, "dm") != 0 ||
+        (env->args->count[LVX_OPT_POLL] && !env->args->val[LVX_OPT_POLL].b))
+        return 0;
+    if ((rc = lvx_lvcmd_begin(env, vgname, &u)))
+        return rc;
+    for (unsigned i = 0; i < u.vg->lv_count && !rc; i++) {
+        struct lvx_lv *lv = u.vg->lvs[i];
+        struct lvx_lv_kstate ks;
+        if (lvx_lv_merging_snapshot(lv) && lvx_actcmd_is_active(env, a, lv, &ks) &&
+            ks.snap_merging)
+            rc = lvx_merge_poll(env, &u, a, lv, 0, false);
+    }
+    lvx_vg_update_end(&u);
+    return rc;
+}
+
+/* Does the VG hold an origin whose merge waits for an activation? */
+static bool has_merges(const struct lvx_vg *vg)
+{
+    for (unsigned i = 0; i < vg->lv_count; i++)
+        if (lvx_lv_merging_snapshot(vg->lvs[i]))
+            return true;
+    return false;
+}
+
 static int change_lv(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
                      const struct lvx_lv *lv, bool activate)
 {
@@ -263,7 +297,13 @@ static int vg_activation(struct lvx_cmd_env *env, const struct lvx_actcmd *a, co
     }
     lvx_notice(env->ctx, "%u logical volume(s) in volume group \"%s\" now active",
                count_active(env, a, u.vg), u.vg->name);
+    bool merges = activate && has_merges(u.vg);
     lvx_vg_update_end(&u);
+    if (merges) {
+        int r = finish_merges(env, a, name);
+        if (r > rc)
+            rc = r;
+    }
     return rc;
 }
 
@@ -404,7 +444,13 @@ static int lvchange_one(struct lvx_cmd_env *env, const struct lvx_actcmd *a, con
                 rc = r;
         }
     }
+    bool merges = activate && has_merges(u.vg);
     lvx_vg_update_end(&u);
+    if (merges) {
+        int r = finish_merges(env, a, vgname);
+        if (r > rc)
+            rc = r;
+    }
     return rc;
 }
 
@@ -448,6 +494,23 @@ struct hook_arg {
     struct lvx_cmd_env *env;
     struct lvx_actcmd act;
 };
+
+int lvx_actcmd_reload_thin(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
+                           const struct lvx_lv *lv)
+{
+    if (!a->be || a->test)
+        return 0;
+    if (lvx_actcmd_is_active(env, a, lv, NULL))
+        return lvx_actcmd_activate(env, a, lv);
+    if (lvx_lv_is_thin(lv))
+        return 0;
+    for (unsigned i = 0; i < lv->vg->lv_count; i++) {
+        const struct lvx_seg *s = lvx_lv_thin_seg(lv->vg->lvs[i]);
+        if (s && s->pool_lv == lv && lvx_actcmd_is_active(env, a, lv->vg->lvs[i], NULL))
+            return lvx_actcmd_activate(env, a, lv->vg->lvs[i]);
+    }
+    return 0;
+}
 
 static int report_kstate(void *arg, const struct lvx_lv *lv, struct lvx_lv_kstate *out)
 {

@@ -10,6 +10,7 @@
 #include "cmd/toolkit.h"
 
 #include "cmd/actcmd.h"
+#include "model/thin.h"
 
 #include <string.h>
 
@@ -19,6 +20,7 @@ struct change_opts {
     int64_t read_ahead;          /* -1 none, 0 auto, else sectors */
     bool alloc_given;
     enum lvx_alloc alloc;
+    bool ewf_given, ewf;         /* --errorwhenfull (thin pools) */
     const struct lvx_cmd_env *env; /* --addtag/--deltag are applied from its args */
 };
 
@@ -37,6 +39,8 @@ static int parse_change_args(struct lvx_cmd_env *env, struct change_opts *o)
         }
         o->read_only = !strcmp(p, "r");
     }
+    o->ewf_given = env->args->count[LVX_OPT_ERRORWHENFULL] > 0;
+    o->ewf = o->ewf_given && env->args->val[LVX_OPT_ERRORWHENFULL].b;
     if ((rc = lvx_lvcmd_read_ahead_arg(env, &o->ra_given, &o->read_ahead)) ||
         (rc = lvx_lvcmd_alloc_arg(env, &o->alloc, &o->alloc_given)))
         return rc;
@@ -45,7 +49,8 @@ static int parse_change_args(struct lvx_cmd_env *env, struct change_opts *o)
 
 static bool has_changes(const struct change_opts *o)
 {
-    return o->perm_given || o->ra_given || lvx_cmd_has_tag_changes(o->env) || o->alloc_given;
+    return o->perm_given || o->ra_given || lvx_cmd_has_tag_changes(o->env) || o->alloc_given ||
+           o->ewf_given;
 }
 
 /* Apply the changes to one LV: 1, or -1 (message printed) when a change is refused. */
@@ -58,6 +63,23 @@ static int change_lv(struct lvx_cmd_env *env, struct lvx_lv *lv, void *arg)
                        "lv_is_pvmove .", lv->vg->name, lv->name);
         lvx_cmd_errorf("Command not permitted on LV %s/%s.", lv->vg->name, lv->name);
         return -1;
+    }
+    if (o->ewf_given && !lvx_lv_is_thin_pool(lv)) {    /* LVM2's rule: LV_thinpool */
+        lvx_cmd_errorf("Command on LV %s/%s uses options that require LV types thinpool .",
+                       lv->vg->name, lv->name);
+        lvx_cmd_errorf("Command not permitted on LV %s/%s.", lv->vg->name, lv->name);
+        return -1;
+    }
+    if (o->ewf_given) {
+        if (o->ewf == !!(lv->flags & LVX_LVF_ERROR_WHEN_FULL)) {
+            lvx_cmd_errorf("Error when full is already %sset for %s/%s.", o->ewf ? "" : "un",
+                           lv->vg->name, lv->name);
+            return -1;
+        }
+        if (o->ewf)
+            lv->flags |= LVX_LVF_ERROR_WHEN_FULL;
+        else
+            lv->flags &= ~(uint32_t)LVX_LVF_ERROR_WHEN_FULL;
     }
     if (o->perm_given) {
         bool writable = lv->status & LVX_LV_WRITE;
@@ -95,6 +117,10 @@ static bool reload_active(struct lvx_cmd_env *env, struct lvx_lv **lvs, unsigned
     if (lvx_actcmd_init(env, &act) || !act.be || act.test)
         return false;
     for (unsigned i = 0; i < n; i++) {
+        if (lvx_lv_is_thin_pool(lvs[i])) {       /* --errorwhenfull: the pool's table */
+            failed |= lvx_actcmd_reload_thin(env, &act, lvs[i]) != 0;
+            continue;
+        }
         if (!lvx_actcmd_is_active(env, &act, lvs[i], NULL))
             continue;
         if (lvx_activation_reload(env->ctx, act.be, lvs[i], &act.opts) < 0) {
@@ -111,7 +137,7 @@ static bool changed_lvs(struct lvx_cmd_env *env, struct lvx_lv **lvs, unsigned n
     const struct change_opts *o = arg;
     for (unsigned i = 0; i < n; i++)
         lvx_notice(env->ctx, "Logical volume %s/%s changed.", lvs[i]->vg->name, lvs[i]->name);
-    return o->perm_given && reload_active(env, lvs, n);
+    return (o->perm_given || o->ewf_given) && reload_active(env, lvs, n);
 }
 
 int lvx_cmd_lvchange(struct lvx_cmd_env *env)

@@ -54,6 +54,9 @@ int lvx_lvcmd_refuse_activation(void);
 /* -r auto|none|N[unit] (sectors by default): *ra 0 = auto, -1 = none (also for 0),
  * else sectors (rounded down to 4 KiB, at least 8, with LVM2's warning).
  * 0 or LVX_EXIT_INVALID (printed). */
+/* -i/--interval [+]N seconds into *interval (left as it is when not given); 0 or
+ * LVX_EXIT_INVALID after LVM2's message. */
+int lvx_lvcmd_interval_arg(struct lvx_cmd_env *env, unsigned *interval);
 int lvx_lvcmd_read_ahead_arg(struct lvx_cmd_env *env, bool *given, int64_t *ra);
 
 /* Parse y|n (also yes/no) for option opt.  0 or LVX_EXIT_INVALID (printed). */
@@ -123,6 +126,10 @@ bool lvx_lvcmd_confirm(const char *question);
 /* LV-commands' refusal for LVs they cannot handle yet: true (and a message) when lv
  * is not a top-level linear/striped LV. */
 bool lvx_lvcmd_refuse_complex(const struct lvx_lv *lv, const char *what);
+
+/* A new LV named name in vg (the name copied into vg's pool): a fresh UUID, READ,
+ * WRITE and VISIBLE, created at now (seconds) on this host, as LVM2 stamps it. */
+struct lvx_lv *lvx_lvcmd_new_lv(struct lvx_vg *vg, const char *name, uint64_t now);
 
 /* Take lv out of its VG, a RAID LV with its rimage/rmeta sub-LVs (only those). */
 void lvx_lvcmd_remove_lv(struct lvx_lv *lv);

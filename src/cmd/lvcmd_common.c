@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "config/config.h"
 #include "dev/dev.h"
@@ -160,6 +161,35 @@ int lvx_lvcmd_refuse_activation(void)
 {
     lvx_cmd_errorf("Activation is not available here: use -an (the LV stays inactive).");
     return LVX_EXIT_FAILED;
+}
+
+struct lvx_lv *lvx_lvcmd_new_lv(struct lvx_vg *vg, const char *name, uint64_t now)
+{
+    struct lvx_lv *lv = lvx_vg_add_lv(vg);
+    struct utsname un;
+    lv->name = lvx_pool_strdup(vg->pool, name);
+    lvx_uuid_generate(lv->uuid);
+    lv->status = LVX_LV_READ | LVX_LV_WRITE | LVX_LV_VISIBLE;
+    lv->has_creation = true;
+    lv->creation_time = now;
+    lv->creation_host = lvx_pool_strdup(vg->pool, uname(&un) == 0 ? un.nodename : "unknown");
+    return lv;
+}
+
+int lvx_lvcmd_interval_arg(struct lvx_cmd_env *env, unsigned *interval)
+{
+    const struct lvx_cmd_args *a = env->args;
+    if (!a->count[LVX_OPT_INTERVAL])
+        return 0;
+    const char *v = a->value[LVX_OPT_INTERVAL];
+    uint64_t n;
+    if (lvx_opt_parse_number(v[0] == '+' ? v + 1 : v, UINT32_MAX, &n) < 0) {
+        lvx_opts_invalid("interval", v, NULL);   /* a sign '-' too, as LVM2's parser */
+        lvx_cmd_errorf("Error during parsing of command line.");
+        return LVX_EXIT_INVALID;
+    }
+    *interval = (unsigned)n;
+    return 0;
 }
 
 int lvx_lvcmd_read_ahead_arg(struct lvx_cmd_env *env, bool *given, int64_t *ra)

@@ -17,6 +17,7 @@
 #include "cmd/lvcmd.h"
 
 #include "cmd/actcmd.h"
+#include "cmd/lvconvert_merge.h"
 #include "cmd/lvconvert_raid.h"
 #include "cmd/lvcreate_raid.h"
 #include "map/map.h"
@@ -40,6 +41,9 @@ struct convert_opts {
     bool repair;                /* --repair */
     char **replace;             /* --replace PVs */
     unsigned replace_count;
+    bool merge;                 /* --merge (cmd/lvconvert_merge.c) */
+    bool background;            /* -b */
+    unsigned interval;          /* -i, seconds between merge progress lines */
 };
 
 static int parse_args(struct lvx_cmd_env *env, struct convert_opts *o)
@@ -57,6 +61,25 @@ static int parse_args(struct lvx_cmd_env *env, struct convert_opts *o)
     }
     o->pv_args = a->argv + 1;
     o->pv_arg_count = (unsigned)a->argc - 1;
+    o->merge = a->count[LVX_OPT_MERGE] > 0;
+    o->background = a->count[LVX_OPT_BACKGROUND] > 0;
+    o->interval = 15;                /* LVM2's activation/polling_interval */
+    if ((rc = lvx_lvcmd_interval_arg(env, &o->interval)))
+        return rc;
+    if (o->merge) {                  /* LVM2's command definition: only -b and -i */
+        static const enum lvx_opt_id others[] = { LVX_OPT_MIRRORS, LVX_OPT_TYPE,
+            LVX_OPT_REGIONSIZE, LVX_OPT_REPAIR, LVX_OPT_REPLACE };
+        for (unsigned i = 0; i < sizeof(others) / sizeof(others[0]); i++)
+            if (a->count[others[i]]) {   /* LVM2 picks the other command, which refuses --merge */
+                lvx_cmd_errorf("Command does not accept option: --merge.");
+                return LVX_EXIT_INVALID;
+            }
+        if (a->argc > 1) {
+            lvx_cmd_errorf("Too many arguments.");
+            return LVX_EXIT_INVALID;
+        }
+        return 0;
+    }
     o->mirrors_given = a->count[LVX_OPT_MIRRORS] > 0;
     o->mirrors = o->mirrors_given ? (uint32_t)a->val[LVX_OPT_MIRRORS].n : 0;
     o->type = a->value[LVX_OPT_TYPE];
@@ -393,6 +416,8 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
         lvx_cmd_errorf("Failed to find logical volume \"%s/%s\"", o->vg_name, o->lv_name);
         return LVX_EXIT_FAILED;
     }
+    if (o->merge)
+        return lvx_lvconvert_merge(env, u, lv, o->interval, o->background);
     const char *role = NULL;
     if (lvx_lv_used_by(lv, &role)) {
         lvx_cmd_errorf("Can't convert logical volume %s/%s: it is a sub-LV (%s).", lv->vg->name,

@@ -26,7 +26,6 @@
 #include "model/snapshot.h"
 #include "model/thin.h"
 #include <string.h>
-#include <sys/utsname.h>
 #include <time.h>
 
 #define DEFAULT_STRIPE_SIZE 128u    /* sectors: 64 KiB */
@@ -405,15 +404,9 @@ static const char *first_free_name(struct lvx_cmd_env *env, const struct lvx_vg 
 
 static struct lvx_lv *new_lv(struct lvx_vg *vg, const struct create_opts *o, const char *name)
 {
-    struct lvx_lv *lv = lvx_vg_add_lv(vg);
-    struct utsname un;
-
-    lv->name = lvx_pool_strdup(vg->pool, name);
-    lvx_uuid_generate(lv->uuid);
-    lv->status = LVX_LV_READ | LVX_LV_VISIBLE | (o->read_only ? 0 : LVX_LV_WRITE);
-    lv->has_creation = true;
-    lv->creation_time = (uint64_t)time(NULL);
-    lv->creation_host = lvx_pool_strdup(vg->pool, uname(&un) == 0 ? un.nodename : "unknown");
+    struct lvx_lv *lv = lvx_lvcmd_new_lv(vg, name, (uint64_t)time(NULL));
+    if (o->read_only)
+        lv->status &= ~(uint32_t)LVX_LV_WRITE;
     lv->alloc = o->policy;
     lv->has_read_ahead = o->read_ahead != 0;
     lv->read_ahead = o->read_ahead;
@@ -685,6 +678,11 @@ int lvx_cmd_lvcreate(struct lvx_cmd_env *env)
     struct lvx_vg_update u;
     if (lvx_lvcreate_is_thin(env) && !env->args->count[LVX_OPT_SNAPSHOT])
         return lvx_lvcreate_thin(env);
+    if (env->args->count[LVX_OPT_ERRORWHENFULL]) {        /* thin pools only */
+        lvx_cmd_errorf("Command does not accept option: --errorwhenfull %s.",
+                       env->args->value[LVX_OPT_ERRORWHENFULL]);
+        return LVX_EXIT_INVALID;
+    }
     if (env->args->count[LVX_OPT_VIRTUALSIZE]) {
         lvx_cmd_errorf("lvx lvcreate -V makes thin LVs only (give the pool with -T VG/POOL or "
                        "--thinpool): sparse snapshots are not supported.");

@@ -31,7 +31,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <time.h>
 
 #include "config/config.h"
@@ -50,6 +49,7 @@ struct thin_opts {
     uint32_t chunk;             /* 0: LVM2's choice */
     uint64_t meta_sectors;      /* 0: LVM2's choice */
     const char *discards;
+    bool error_when_full;       /* --errorwhenfull, else activation/error_when_full */
     bool zero;
     bool spare;
     enum lvx_alloc policy;
@@ -201,10 +201,13 @@ static int pool_args(struct lvx_cmd_env *env, struct thin_opts *o)
         }
         o->meta_sectors = a->val[LVX_OPT_POOLMETADATASIZE].sectors;
     }
-    if ((o->chunk || o->meta_sectors || a->count[LVX_OPT_DISCARDS]) && !o->make_pool) {
-        lvx_cmd_errorf("Command does not accept option: %s.",
+    if ((o->chunk || o->meta_sectors || a->count[LVX_OPT_DISCARDS] ||
+         a->count[LVX_OPT_ERRORWHENFULL]) && !o->make_pool) {
+        lvx_cmd_errorf("Command does not accept option: %s%s.",
                        o->chunk ? "--chunksize" : o->meta_sectors ? "--poolmetadatasize"
-                                                                  : "--discards");
+                       : a->count[LVX_OPT_DISCARDS] ? "--discards" : "--errorwhenfull ",
+                       o->chunk || o->meta_sectors || a->count[LVX_OPT_DISCARDS]
+                           ? "" : a->value[LVX_OPT_ERRORWHENFULL]);
         return LVX_EXIT_INVALID;
     }
     o->discards = "passdown";
@@ -215,6 +218,17 @@ static int pool_args(struct lvx_cmd_env *env, struct thin_opts *o)
             return LVX_EXIT_INVALID;
         }
         o->discards = d;
+    }
+    if (a->count[LVX_OPT_ERRORWHENFULL]) {
+        o->error_when_full = a->val[LVX_OPT_ERRORWHENFULL].b;
+    } else if (o->make_pool) {
+        struct lvx_config *cfg;
+        if (lvx_config_load(env->ctx, &cfg) == 0) {
+            o->error_when_full = lvx_config_int(cfg, "activation/error_when_full", 0) != 0;
+            lvx_config_free(cfg);
+        } else {
+            lvx_error_clear(env->ctx);
+        }
     }
     o->zero = lvx_cmd_bool(env, LVX_OPT_ZERO, true);
     o->spare = lvx_cmd_bool(env, LVX_OPT_POOLMETADATASPARE, true);
@@ -254,19 +268,6 @@ static const char *free_name(struct lvx_cmd_env *env, const struct lvx_vg *vg, c
             !lvx_vg_find_lv(vg, lvx_pool_printf(env->pool, "%s%s", n, suffix)))
             return n;
     }
-}
-
-static struct lvx_lv *new_lv(struct lvx_vg *vg, const char *name, uint64_t now)
-{
-    struct lvx_lv *lv = lvx_vg_add_lv(vg);
-    struct utsname un;
-    lv->name = lvx_pool_strdup(vg->pool, name);
-    lvx_uuid_generate(lv->uuid);
-    lv->status = LVX_LV_READ | LVX_LV_WRITE | LVX_LV_VISIBLE;
-    lv->has_creation = true;
-    lv->creation_time = now;
-    lv->creation_host = lvx_pool_strdup(vg->pool, uname(&un) == 0 ? un.nodename : "unknown");
-    return lv;
 }
 
 static void add_tags(struct lvx_cmd_env *env, struct lvx_lv *lv)
@@ -480,7 +481,7 @@ static int make_pool(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct th
                  "automated.");
     } else if (!spare) {
         const char *base = free_name(env, vg, "_pmspare");
-        spare = new_lv(vg, lvx_pool_printf(env->pool, "%s_pmspare", base), now);
+        spare = lvx_lvcmd_new_lv(vg, lvx_pool_printf(env->pool, "%s_pmspare", base), now);
         spare->status &= ~LVX_LV_VISIBLE;
         if ((rc = alloc_into(env, vg, maps, spare, want, 1, 0, policy, pvs, pv_count)))
             return rc;
@@ -489,15 +490,15 @@ static int make_pool(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct th
                              pv_count)))
             return rc;
     }
-    struct lvx_lv *pool = new_lv(vg, name, now);
+    struct lvx_lv *pool = lvx_lvcmd_new_lv(vg, name, now);
     pool->alloc = o->policy;
     if (!o->make_thin) {
         pool->has_read_ahead = o->read_ahead != 0;
         pool->read_ahead = o->read_ahead;
         add_tags(env, pool);
     }
-    struct lvx_lv *tmeta = new_lv(vg, lvx_pool_printf(env->pool, "%s_tmeta", name), now);
-    struct lvx_lv *tdata = new_lv(vg, lvx_pool_printf(env->pool, "%s_tdata", name), now);
+    struct lvx_lv *tmeta = lvx_lvcmd_new_lv(vg, lvx_pool_printf(env->pool, "%s_tmeta", name), now);
+    struct lvx_lv *tdata = lvx_lvcmd_new_lv(vg, lvx_pool_printf(env->pool, "%s_tdata", name), now);
     if ((rc = alloc_into(env, vg, maps, tdata, data, o->stripes, o->stripe_size, policy, pvs,
                          pv_count)))
         return rc;
@@ -506,6 +507,8 @@ static int make_pool(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct th
     if ((rc = alloc_into(env, vg, maps, tmeta, p.meta_extents, 1, 0, policy, mpvs, mcount)))
         return rc;
     lvx_vg_make_thin_pool(vg, pool, tdata, tmeta, p.chunk, o->discards, o->zero);
+    if (o->error_when_full)
+        pool->flags |= LVX_LVF_ERROR_WHEN_FULL;
     if ((rc = lvx_lvcmd_commit(env, u)))
         return rc;
     if (!env->args->count[LVX_OPT_TEST] && lvx_lvcmd_zero_start(env, u, tmeta, ZERO_BYTES) < 0) {
@@ -555,7 +558,7 @@ static int make_thin(struct lvx_cmd_env *env, struct lvx_vg_update *u, const str
                        vg->max_lv, vg->name);
         return LVX_EXIT_FAILED;
     }
-    struct lvx_lv *thin = new_lv(vg, name, (uint64_t)time(NULL));
+    struct lvx_lv *thin = lvx_lvcmd_new_lv(vg, name, (uint64_t)time(NULL));
     lvx_vg_make_thin(vg, thin, pool, le, origin);
     thin_attrs(env, thin, origin != NULL);
     const struct lvx_seg *ts = lvx_lv_thin_seg(thin);

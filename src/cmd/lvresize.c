@@ -355,6 +355,14 @@ static void size_changed(struct lvx_cmd_env *env, const struct lvx_lv *lv, uint6
 /* lvextend of a thin LV (its virtual size), of a pool's data (-L/-l: <pool>_tdata) or
  * metadata (--poolmetadatasize: <pool>_tmeta, and the spare grown to match), as LVM2.
  * An active pool or thin LV gets its new tables after the commit. */
+/* LVM2's _lvresize_check_type: a pool's data LV is never reduced. */
+static int refuse_pool_reduce(const struct lvx_seg *ps)
+{
+    lvx_cmd_errorf("Thin pool volumes %s/%s cannot be reduced in size yet.",
+                   ps->data_lv->vg->name, ps->data_lv->name);
+    return LVX_EXIT_FAILED;
+}
+
 static int resize_thin(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
                        struct resize_opts *o)
 {
@@ -368,11 +376,11 @@ static int resize_thin(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
     struct lvx_seg *ps = thin ? NULL : lvx_lv_thin_pool_seg(lv);
     struct lvx_lv *pool = thin ? lvx_lv_thin_seg(lv)->pool_lv : lv;
     struct lvx_lv *target = lv;      /* the LV whose size the message names */
-    if (o->dir == REDUCE || (o->size.given && o->size.sign < 0)) {
-        lvx_cmd_errorf("lvx does not reduce thin pools or thin LVs yet.");
-        return LVX_EXIT_FAILED;
-    }
-    o->dir = EXTEND;
+    bool reducing = o->dir == REDUCE || (o->size.given && o->size.sign < 0), shrunk = false;
+    if (reducing && !thin)
+        return refuse_pool_reduce(ps);
+    if (!reducing)
+        o->dir = EXTEND;
     if ((rc = lvx_lvcmd_pv_args(env, u->vg, o->pv_args, o->pv_arg_count, &pvs, &pv_count)) ||
         (rc = lvx_lvcmd_free_maps(env, u, &maps)))
         return rc;
@@ -412,9 +420,18 @@ static int resize_thin(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
             return LVX_EXIT_FAILED;
         if (same_size(new_count, lv->le_count))
             return LVX_EXIT_FAILED;
-        if (new_count < lv->le_count) {
-            lvx_cmd_errorf("lvx does not reduce thin pools or thin LVs yet.");
-            return LVX_EXIT_FAILED;
+        if (new_count < lv->le_count && !thin)
+            return refuse_pool_reduce(ps);
+        if (new_count < lv->le_count) {  /* a thin LV: its blocks past the end stay mapped */
+            struct lvx_actcmd a;
+            if (lvx_actcmd_init(env, &a) == 0 && lvx_actcmd_is_active(env, &a, lv, NULL)) {
+                lvx_warn(env->ctx, "WARNING: Reducing active logical volume to %s.",
+                         lvx_lvcmd_size(env, new_count * u->vg->extent_size));
+                lvx_warn(env->ctx, "THIS MAY DESTROY YOUR DATA (filesystem etc.)");
+            }
+            if (!confirm_reduce(env, lv))
+                return LVX_EXIT_FAILED;
+            shrunk = true;
         }
         uint64_t old = lv->le_count;
         if (thin) {
@@ -429,24 +446,12 @@ static int resize_thin(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
         }
         size_changed(env, target, old);
     }
-    lvx_thin_overprovisioning(env, pool);
+    if (!shrunk)                           /* LVM2 warns when a pool's LVs grow */
+        lvx_thin_overprovisioning(env, pool);
     if ((rc = lvx_actcmd_init(env, &act)) || (rc = lvx_lvcmd_commit(env, u)))
         return rc;
-    /* new tables: the LV itself when active; a pool whose own device is not active
-     * through one of its active thin LVs (their activation reloads the pool's stack) */
-    if (act.be && lvx_actcmd_is_active(env, &act, lv, NULL)) {
-        if ((rc = lvx_actcmd_activate(env, &act, lv)))
-            return rc;
-    } else if (act.be && !thin) {
-        for (unsigned i = 0; i < u->vg->lv_count; i++) {
-            const struct lvx_seg *s = lvx_lv_thin_seg(u->vg->lvs[i]);
-            if (s && s->pool_lv == lv && lvx_actcmd_is_active(env, &act, u->vg->lvs[i], NULL)) {
-                if ((rc = lvx_actcmd_activate(env, &act, u->vg->lvs[i])))
-                    return rc;
-                break;
-            }
-        }
-    }
+    if ((rc = lvx_actcmd_reload_thin(env, &act, lv)))     /* the new tables */
+        return rc;
     lvx_notice(env->ctx, "Logical volume %s/%s successfully resized.", u->vg->name,
                meta ? target->name : lv->name);
     return 0;

@@ -185,6 +185,9 @@ enum lvx_opt_id {
     LVX_OPT_ABORT,              /* --abort (pvmove) */
     LVX_OPT_BACKGROUND,         /* -b/--background (pvmove) */
     LVX_OPT_INTERVAL,           /* -i/--interval [+]Number (pvmove progress) */
+    LVX_OPT_MERGE,              /* --merge (lvconvert: a snapshot into its origin) */
+    LVX_OPT_POLL,               /* --poll y|n (vgchange/lvchange -ay: finish merges) */
+    LVX_OPT_ERRORWHENFULL,      /* --errorwhenfull y|n (thin pools: lvcreate, lvchange) */
     LVX_OPT_LOCKSTART,          /* --lockstart (vgchange: join shared VGs' lockspaces) */
     LVX_OPT_LOCKSTOP,           /* --lockstop (vgchange: leave them) */
     /* common options, accepted by every command */

@@ -743,16 +743,8 @@ int lvx_cmd_pvmove(struct lvx_cmd_env *env)
     struct mv_opts o = { .interval = 15, .policy = LVX_ALLOC_INHERIT };
     o.abort = a->count[LVX_OPT_ABORT] != 0;
     o.background = a->count[LVX_OPT_BACKGROUND] != 0;
-    if (a->count[LVX_OPT_INTERVAL]) {
-        const char *v = a->value[LVX_OPT_INTERVAL];
-        uint64_t n;
-        if (lvx_opt_parse_number(v[0] == '+' ? v + 1 : v, UINT32_MAX, &n) < 0) {
-            lvx_opts_invalid("interval", v, NULL);   /* a sign '-' too, as LVM2's parser */
-            lvx_cmd_errorf("Error during parsing of command line.");
-            return LVX_EXIT_INVALID;
-        }
-        o.interval = (unsigned)n;
-    }
+    if (lvx_lvcmd_interval_arg(env, &o.interval))
+        return LVX_EXIT_INVALID;
     if (a->count[LVX_OPT_NAME])
         o.lv_name = a->value[LVX_OPT_NAME];
     if (a->count[LVX_OPT_ALLOC] && lvx_alloc_parse(a->value[LVX_OPT_ALLOC], &o.policy) < 0) {

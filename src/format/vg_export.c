@@ -373,7 +373,8 @@ static void export_new_snapshot(struct exporter *ex, struct lvx_cfg_node *sec,
     add_seg_head(ex, sec, seg);
     lvx_cfg_add_int(ex->pool, sec, "chunk_size", seg->chunk_size);
     lvx_cfg_add_str(ex->pool, sec, "origin", seg->origin_lv->name);
-    lvx_cfg_add_str(ex->pool, sec, "cow_store", seg->cow_lv->name);
+    lvx_cfg_add_str(ex->pool, sec, seg->merging ? "merging_store" : "cow_store",
+                    seg->cow_lv->name);
     set_raw_hints(ex, sec, seg);
 }
 
@@ -509,7 +510,8 @@ static void export_lvs(struct exporter *ex, struct lvx_cfg_node *vgsec)
     for (unsigned l = 0; l < vg->lv_count; l++)
         for (unsigned s = 0; s < vg->lvs[l]->seg_count; s++) {
             const struct lvx_seg *seg = &vg->lvs[l]->segs[s];
-            if (seg->kind == LVX_SEG_SNAPSHOT && seg->cow_lv && seg->cow_lv->index < vg->lv_count)
+            if (seg->kind == LVX_SEG_SNAPSHOT && seg->cow_lv && !seg->merging &&
+                seg->cow_lv->index < vg->lv_count)     /* a merging COW is internal */
                 cow_origin[seg->cow_lv->index] = seg->origin_lv;
         }
     for (int pass = 0; pass < 2; pass++)

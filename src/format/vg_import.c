@@ -562,8 +562,10 @@ static int import_pool_like(struct importer *im, struct lvx_seg *seg,
     case LVX_SEG_SNAPSHOT:
         if (get_lv_ref(im, sec, "origin", what, true, &seg->origin_lv) < 0)
             return -EINVAL;
-        if (lvx_cfg_find(sec, "merging_store"))
+        if (lvx_cfg_find(sec, "merging_store")) {
+            seg->merging = true;
             return get_lv_ref(im, sec, "merging_store", what, true, &seg->cow_lv);
+        }
         return get_lv_ref(im, sec, "cow_store", what, true, &seg->cow_lv);
     default:
         return 0;

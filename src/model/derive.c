@@ -135,7 +135,7 @@ static bool lv_visible_depth(const struct lvx_lv *lv, int depth)
     if (lv->status & LVX_LV_VISIBLE)
         return true;
     const struct lvx_seg *snap = lvx_lv_cow_snapshot_seg(lv);
-    if (snap && snap->origin_lv)
+    if (snap && snap->origin_lv && !snap->merging)     /* a merging COW is internal */
         return lv_visible_depth(snap->origin_lv, depth + 1);
     return false;
 }
@@ -159,7 +159,7 @@ void lvx_vg_lv_visibility(const struct lvx_vg *vg, bool *visible)
             if (seg->kind != LVX_SEG_SNAPSHOT)
                 continue;
             internal[l] = true;
-            if (seg->cow_lv && seg->cow_lv->index < vg->lv_count &&
+            if (seg->cow_lv && !seg->merging && seg->cow_lv->index < vg->lv_count &&
                 vg->lvs[seg->cow_lv->index] == seg->cow_lv)
                 cow_origin[seg->cow_lv->index] = seg->origin_lv;
         }

@@ -15,8 +15,14 @@
  * chunk size (header chunk + one data chunk per origin chunk + metadata chunks, plus
  * 1/64 when the kernel's snapshot target may leak), and the 3-chunk minimum.
  *
+ * A merge (lvconvert --merge) marks the snapshot segment merging (written as
+ * `merging_store` instead of `cow_store`, LVM2's MERGING) and takes VISIBLE from the
+ * snapshotN LV, as LVM2's init_snapshot_merge; the COW LV and its snapshotN go when
+ * the kernel has finished (lvx_vg_remove_snapshot + removing the COW LV).
+ *
  * Entry points: lvx_vg_add_snapshot(), lvx_vg_remove_snapshot(), lvx_cow_max_extents(),
- * lvx_cow_min_ok(), lvx_lv_snapshot_segs().
+ * lvx_cow_min_ok(), lvx_lv_snapshot_segs(), lvx_snapshot_start_merge(),
+ * lvx_lv_merging_snapshot().
  */
 #include "model/snapshot.h"
 
@@ -129,4 +135,24 @@ struct lvx_lv *lvx_vg_remove_snapshot(struct lvx_vg *vg, struct lvx_lv *cow)
     lvx_vg_remove_lv(vg, seg->lv);
     cow->status |= LVX_LV_VISIBLE;
     return origin;
+}
+
+void lvx_snapshot_start_merge(struct lvx_seg *snap_seg)
+{
+    snap_seg->merging = true;
+    snap_seg->raw = NULL;       /* the exporter writes merging_store from the typed fields */
+    snap_seg->lv->status &= ~LVX_LV_VISIBLE;
+}
+
+struct lvx_seg *lvx_lv_merging_snapshot(const struct lvx_lv *origin)
+{
+    const struct lvx_vg *vg = origin->vg;
+    for (unsigned l = 0; l < vg->lv_count; l++) {
+        struct lvx_lv *lv = vg->lvs[l];
+        for (unsigned s = 0; s < lv->seg_count; s++)
+            if (lv->segs[s].kind == LVX_SEG_SNAPSHOT && lv->segs[s].merging &&
+                lv->segs[s].origin_lv == origin && lv->segs[s].cow_lv)
+                return &lv->segs[s];
+    }
+    return NULL;
 }

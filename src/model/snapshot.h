@@ -29,6 +29,12 @@ struct lvx_lv *lvx_vg_add_snapshot(struct lvx_vg *vg, struct lvx_lv *origin, str
  * the origin, or NULL when cow is no COW LV. */
 struct lvx_lv *lvx_vg_remove_snapshot(struct lvx_vg *vg, struct lvx_lv *cow);
 
+/* LVM2's init_snapshot_merge for a COW snapshot: the segment is written with
+ * merging_store and its snapshotN LV loses VISIBLE. */
+void lvx_snapshot_start_merge(struct lvx_seg *snap_seg);
+/* The merging snapshot segment of origin, or NULL. */
+struct lvx_seg *lvx_lv_merging_snapshot(const struct lvx_lv *origin);
+
 /* The snapshot segments whose origin is origin (up to max stored in out); the count. */
 unsigned lvx_lv_snapshot_segs(const struct lvx_lv *origin, const struct lvx_seg **out,
                               unsigned max);

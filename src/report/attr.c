@@ -8,6 +8,7 @@
  *   4 fixed minor   5 state         6 device open
  *   7 target type   8 zero new blocks   9 health   10 skip activation
  */
+#include "model/snapshot.h"
 #include "report/report_int.h"
 
 #include "map/map.h"
@@ -70,9 +71,9 @@ static char volume_type(const struct lvx_lv *lv, const struct lvx_rlv *r)
     if (seg_type_is(lv, "vdo-pool"))
         return 'd';
     if (r->cow_of)
-        return 's';
+        return r->cow_of->merging ? 'S' : 's';
     if (r->snapshots)
-        return 'o';
+        return lvx_lv_merging_snapshot(lv) ? 'O' : 'o';
     if (k == LVX_SEG_ERROR || k == LVX_SEG_ZERO)
         return 'v';
     return '-';

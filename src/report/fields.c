@@ -33,7 +33,7 @@ const struct lvx_field lvx_report_fields[] = {
     F(lv_role, LV, "Role", 10, STRLIST, L, lv_role),
     F(lv_initial_image_sync, LV, "InitImgSync", 10, STR, R, lv_initial_image_sync),
     F(lv_image_synced, LV, "ImgSynced", 10, NUM, R, blank_num),
-    F(lv_merging, LV, "Merging", 10, NUM, R, blank_num),
+    F(lv_merging, LV, "Merging", 10, STR, R, lv_merging),
     F(lv_converting, LV, "Converting", 10, NUM, R, blank_num),
     F(lv_allocation_policy, LV, "AllocPol", 10, STR, L, lv_allocation_policy),
     F(lv_allocation_locked, LV, "AllocLock", 10, STR, R, lv_allocation_locked),

@@ -5,6 +5,7 @@
  */
 LVX_RGETTER(blank_list);
 LVX_RGETTER(blank_num);
+LVX_RGETTER(lv_merging);
 LVX_RGETTER(blank_pct);
 LVX_RGETTER(blank_size);
 LVX_RGETTER(blank_str);

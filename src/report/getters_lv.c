@@ -7,6 +7,8 @@
  */
 #include "report/report_int.h"
 
+#include "model/snapshot.h"
+
 #include <stddef.h>
 #include <string.h>
 #include <time.h>
@@ -337,6 +339,15 @@ LVX_RGETTER(lv_fixed_minor)
 {
     (void)rc;
     lvx_rval_str(v, row->lv && (row->lv->status & LVX_LV_FIXED_MINOR) ? "fixed minor" : "");
+}
+
+/* a merging origin or merging COW LV (LVM2's lv_is_merging_origin/_cow) */
+LVX_RGETTER(lv_merging)
+{
+    (void)rc;
+    const struct lvx_seg *cs = row->lv ? lvx_lv_cow_snapshot_seg(row->lv) : NULL;
+    bool merging = row->lv && ((cs && cs->merging) || lvx_lv_merging_snapshot(row->lv));
+    lvx_rval_str(v, merging ? "merging" : "");
 }
 
 LVX_RGETTER(lv_skip_activation)

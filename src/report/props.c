@@ -240,7 +240,7 @@ static void derive_visibility(struct lvx_rvg *rvg)
         if (!r->cow_of)
             continue;
         const struct lvx_rlv *origin = rlv_of(rvg, r->cow_of->origin_lv);
-        r->visible = origin ? origin->visible : false;
+        r->visible = origin && !r->cow_of->merging ? origin->visible : false;
     }
     for (unsigned i = 0; i < vg->lv_count; i++) {
         if (rvg->lvs[i].visible)

@@ -14,7 +14,9 @@
 # pmspare, transaction and device ids, placement); dm names, UUID forms and tables
 # (tmeta, tdata, tpool, pool, thin) equal; reports (attr, Data%, Meta%, #Thins,
 # TransId, ThId, discards, zero, chunk) equal; the thin snapshot keeps the old data;
-# lvextend of pool data/metadata and of a thin LV, lvremove of a thin snapshot (delete
+# lvextend of pool data/metadata and of a thin LV, --errorwhenfull (lvchange of an active
+# pool: table reloaded with error_if_no_space; lvcreate), lvreduce of a thin LV and the
+# refusal for a pool, lvremove of a thin snapshot (delete
 # message) with equal output and tables; each tool activates the other's VG (LVM2 runs
 # thin_check on lvx's pool) with equal tables and reads the other's data byte for byte;
 # thin_check accepts lvx's pool metadata; lvremove of a pool with its thin LVs.
@@ -82,6 +84,16 @@ both "lvextend -L +16m of an active thin LV" lvextend -L +16m VG/thin1
 both "lvremove -y of an active thin snapshot" lvremove -y VG/snap2
 check_eq "dm tables equal after the resizes and the removal" "$(tables lvx-th)" "$(tables lvm-th)"
 check_eq "metadata equal after the resizes and the removal" "$(meta $LVX lvx-th)" "$(meta lvm lvm-th)"
+both "lvchange --errorwhenfull y of an active pool" lvchange --errorwhenfull y VG/pool
+check_match "lvx's active pool table carries error_if_no_space" \
+    "$(dmsetup table lvx--th-pool-tpool 2>&1)" " error_if_no_space"
+both "lvchange --errorwhenfull y again: refused" lvchange --errorwhenfull y VG/pool
+both "lvcreate -T --errorwhenfull y" lvcreate -T -L 8m --errorwhenfull y VG/pool4
+check_eq "dm tables equal after --errorwhenfull" "$(tables lvx-th)" "$(tables lvm-th)"
+check_eq "metadata equal after --errorwhenfull (ERROR_WHEN_FULL)" "$(meta $LVX lvx-th)" "$(meta lvm lvm-th)"
+both "lvreduce -f of an active thin LV" lvreduce -f -L -8m VG/thin1
+both "lvreduce of a pool is refused" lvreduce -f -L -4m VG/pool
+check_eq "dm tables equal after lvreduce of a thin LV" "$(tables lvx-th)" "$(tables lvm-th)"
 
 # ---------------------------------------------------------------- each tool activates the other's
 check "lvx deactivates its VG, LVM2 deactivates its own" sh -c \
