@@ -12,9 +12,12 @@
  * The copy: lvx copies the extents of inactive LVs itself, through the I/O seam
  * (read the old area, write the new one, flush it), with no lock held, so readers
  * (lvx or LVM2) see the VG at every checkpoint; each checkpoint re-reads the VG under
- * its lock and checks that the segment is still the one copied.  A move of an LV
- * that is active is refused (exit 5): neither backend redirects writes during a
- * copy yet.  One copier per move: it holds an flock on
+ * its lock and checks that the segment is still the one copied.  An LV active in
+ * the user-space backend is moved while in use: after the setup commit, each
+ * checkpoint and the end the daemon reloads it (its pvmove target mirrors writes to
+ * both legs), and the daemon copies its segments (`pvcopy` requests, against the
+ * writes); an LV activated during a direct copy is copied again through the daemon.
+ * A move of an LV active in the kernel backend is refused (exit 5).  One copier per move: it holds an flock on
  * <locking_dir>/lvx_pvmove_<pvmove LV uuid> with its pid in it; --abort stops it
  * (SIGTERM) and waits for the lock before detaching; another `pvmove` of the same
  * move reports its progress until it is gone.  A copier killed at any point
@@ -37,6 +40,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "activate/activate.h"
+#include "daemon/daemon.h"
 #include "dev/io.h"
 #include "meta/lock.h"
 #include "model/pvmove.h"
@@ -160,6 +165,111 @@ static int copy_piece(struct lvx_cmd_env *env, const struct piece *pc, struct pr
     return rc;
 }
 
+/* ---- LVs active in the daemon -------------------------------------------------- */
+
+/* The LV with an area on extent le of the pvmove LV mv (NULL when none). */
+static struct lvx_lv *owner_of(const struct lvx_vg *vg, const struct lvx_lv *mv, uint64_t le)
+{
+    for (unsigned i = 0; i < vg->lv_count; i++) {
+        struct lvx_lv *lv = vg->lvs[i];
+        for (unsigned s = 0; s < lv->seg_count; s++)
+            for (unsigned a = 0; a < lv->segs[s].area_count; a++) {
+                const struct lvx_area *ar = &lv->segs[s].areas[a];
+                if (ar->lv == mv && le >= ar->start &&
+                    le < ar->start + lvx_seg_area_len(&lv->segs[s]))
+                    return lv;
+            }
+    }
+    return NULL;
+}
+
+/* lv is active in the user-space backend (the daemon serves it). */
+static bool in_daemon(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                      const struct lvx_lv *lv)
+{
+    return act->be == &lvx_activation_user && lvx_actcmd_is_active(env, act, lv, NULL);
+}
+
+/* The daemon re-reads lv's metadata (the commit just made), when it serves lv. */
+static int reload_lv(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                     const struct lvx_lv *lv)
+{
+    if (!in_daemon(env, act, lv))
+        return 0;
+    if (act->be->swap(env->ctx, lv) < 0) {
+        lvx_cmd_errorf("Failed to reload %s/%s: %s", lv->vg->name, lv->name,
+                       env->ctx->errmsg[0] ? env->ctx->errmsg : "failed");
+        lvx_error_clear(env->ctx);
+        return LVX_EXIT_FAILED;
+    }
+    return 0;
+}
+
+/* Reload every LV with an area on the pvmove LV mv (or named in names). */
+static int reload_users(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                        const struct lvx_vg *vg, const struct lvx_lv *mv, char **names)
+{
+    int rc = 0;
+    for (unsigned i = 0; i < vg->lv_count; i++) {
+        const struct lvx_lv *lv = vg->lvs[i];
+        bool user = false;
+        for (unsigned s = 0; mv && s < lv->seg_count && !user; s++)
+            for (unsigned a = 0; a < lv->segs[s].area_count; a++)
+                user |= lv->segs[s].areas[a].lv == mv;
+        for (unsigned k = 0; names && names[k] && !user; k++)
+            user = !strcmp(names[k], lv->name);
+        if (user && !rc)
+            rc = reload_lv(env, act, lv);
+    }
+    return rc;
+}
+
+/* The names of the LVs with an area on mv (NULL-terminated, in env's pool). */
+static char **user_names(struct lvx_cmd_env *env, const struct lvx_vg *vg, const struct lvx_lv *mv)
+{
+    char **names = lvx_pool_alloc(env->pool, (vg->lv_count + 1) * sizeof(*names));
+    unsigned k = 0;
+    for (unsigned i = 0; i < vg->lv_count; i++) {
+        const struct lvx_lv *lv = vg->lvs[i];
+        bool user = false;
+        for (unsigned s = 0; s < lv->seg_count && !user; s++)
+            for (unsigned a = 0; a < lv->segs[s].area_count; a++)
+                user |= lv->segs[s].areas[a].lv == mv;
+        if (user)
+            names[k++] = lvx_pool_strdup(env->pool, lv->name);
+    }
+    names[k] = NULL;
+    return names;
+}
+
+#define DAEMON_PIECE 16384u            /* sectors per pvcopy request (8 MiB) */
+
+/* The copy of a segment of an LV the daemon serves: the daemon copies (against the
+ * LV's writes), a request per DAEMON_PIECE, the last one flushed. */
+static int copy_piece_daemon(struct lvx_cmd_env *env, const struct piece *pc, const char *vgname,
+                             const char *lvname, struct progress *pr)
+{
+    uint64_t sectors = pc->bytes / 512;
+    for (uint64_t off = 0; off < sectors;) {
+        if (stop_requested)
+            return -EINTR;
+        uint64_t n = sectors - off < DAEMON_PIECE ? sectors - off : DAEMON_PIECE;
+        char req[600];
+        snprintf(req, sizeof(req), "pvcopy %s %s %llu %llu %llu %d", vgname, lvname,
+                 (unsigned long long)pc->seg_le, (unsigned long long)off, (unsigned long long)n,
+                 off + n == sectors);
+        if (lvx_daemon_call(env->ctx, req, false, NULL) < 0) {
+            lvx_cmd_errorf("%s", env->ctx->errmsg[0] ? env->ctx->errmsg : "pvcopy failed");
+            lvx_error_clear(env->ctx);
+            return LVX_EXIT_FAILED;
+        }
+        off += n;
+        if (pr->o->interval && time(NULL) - pr->last >= (time_t)pr->o->interval)
+            progress_line(pr, pr->done + pc->extents * off / sectors);
+    }
+    return 0;
+}
+
 /* ---- finding the move ----------------------------------------------------------- */
 
 static struct lvx_lv *find_mv_uuid(const struct lvx_vg *vg, const char *uuid)
@@ -271,7 +381,11 @@ static int finish(struct lvx_cmd_env *env, struct lvx_vg_update *u, const char *
     struct lvx_lv *mv = find_mv_uuid(u->vg, mv_uuid);
     char *vgname = lvx_pool_strdup(env->pool, u->vg->name);
     int rc = 0;
+    struct lvx_actcmd act;
+    if (lvx_actcmd_init(env, &act))
+        act.be = NULL;
     if (mv && !lvx_pvmove_is_leftover(u->vg, mv)) {
+        char **names = user_names(env, u->vg, mv);
         if (lvx_pvmove_detach(env->ctx, u->vg, mv) < 0) {
             lvx_vg_update_end(u);
             lvx_cmd_fail(env);
@@ -279,6 +393,9 @@ static int finish(struct lvx_cmd_env *env, struct lvx_vg_update *u, const char *
             return LVX_EXIT_FAILED;
         }
         rc = lvx_vgcmd_commit(env, u);
+        /* the LVs on their new extents: the daemon serves them so before the end */
+        if (!rc)
+            rc = reload_users(env, &act, u->vg, NULL, names);
         lvx_vg_update_end(u);
         if (rc)
             return rc;
@@ -338,6 +455,9 @@ static int run_copy(struct lvx_cmd_env *env, const struct mv_opts *o, const char
     struct progress pr = { .env = env, .o = o, .name = name };
     bool first = true;
     int rc = 0;
+    struct lvx_actcmd act;
+    if (lvx_actcmd_init(env, &act))
+        act.be = NULL;
     for (;;) {
         struct lvx_vg_update u;
         if ((rc = begin(env, vgname, &u)))
@@ -347,6 +467,12 @@ static int run_copy(struct lvx_cmd_env *env, const struct mv_opts *o, const char
             lvx_vg_update_end(&u);
             lvx_notice(env->ctx, "%s: No pvmove in progress - already finished or aborted.",
                        name);
+            break;
+        }
+        /* a copier that resumes: the daemon serves what the metadata says (a crash
+         * may have come between a checkpoint and its reload) */
+        if (first && (rc = reload_users(env, &act, u.vg, mv, NULL))) {
+            lvx_vg_update_end(&u);
             break;
         }
         pr.total = mv->le_count;
@@ -362,8 +488,25 @@ static int run_copy(struct lvx_cmd_env *env, const struct mv_opts *o, const char
         /* the paths live in the VG's pool, which the end frees */
         pc.src_path = lvx_pool_strdup(env->pool, pc.src_path);
         pc.dst_path = lvx_pool_strdup(env->pool, pc.dst_path);
+        const struct lvx_lv *owner = owner_of(u.vg, mv, pc.seg_le);
+        const char *owner_name = owner ? lvx_pool_strdup(env->pool, owner->name) : NULL;
+        bool live = owner && in_daemon(env, &act, owner);
         lvx_vg_update_end(&u);          /* no lock held while copying */
-        rc = copy_piece(env, &pc, &pr);
+        rc = live ? copy_piece_daemon(env, &pc, vgname, owner_name, &pr)
+                  : copy_piece(env, &pc, &pr);
+        if (rc == 0 && !live && owner_name) {
+            /* activated while we copied it directly: copy it again through the
+             * daemon, which mirrors the writes made since */
+            struct lvx_vg_update c;
+            bool now = false;
+            if (lvx_vgcmd_begin(env, vgname, LVX_UPDATE_READ_ONLY, &c) == 0) {
+                const struct lvx_lv *l = lvx_vg_find_lv(c.vg, owner_name);
+                now = l && in_daemon(env, &act, l);
+                lvx_vg_update_end(&c);
+            }
+            if (now)
+                rc = copy_piece_daemon(env, &pc, vgname, owner_name, &pr);
+        }
         if (rc == -EINTR) {              /* --abort asked us to stop */
             rc = 0;
             break;
@@ -389,6 +532,12 @@ static int run_copy(struct lvx_cmd_env *env, const struct mv_opts *o, const char
         }
         s->extents_moved = (uint32_t)s->extent_count;
         rc = lvx_vgcmd_commit(env, &u);
+        /* the daemon reads the segment from its new place from now on */
+        if (!rc && owner_name) {
+            const struct lvx_lv *l = lvx_vg_find_lv(u.vg, owner_name);
+            if (l)
+                rc = reload_lv(env, &act, l);
+        }
         if (!rc) {
             pr.done = lvx_pvmove_copied(mv);
             if (o->interval && pr.done != pr.total && time(NULL) - pr.last >= (time_t)o->interval)
@@ -473,7 +622,9 @@ static void say_locked(void *arg, const struct lvx_lv *lv)
     lvx_notice(a->env->ctx, "Skipping locked LV %s/%s.", lv->vg->name, lv->name);
 }
 
-/* An LV in use (active) is not moved: lvx does not redirect writes during a copy. */
+/* An LV in use (active) is moved only when the daemon serves it (its pvmove target
+ * mirrors the writes): a linear/striped top-level LV in the user-space backend.  The
+ * kernel backend (no pvmove tables yet) and sub-LVs of active LVs are refused. */
 static bool refuse_active(void *arg, const struct lvx_lv *lv)
 {
     struct setup_arg *a = arg;
@@ -485,8 +636,13 @@ static bool refuse_active(void *arg, const struct lvx_lv *lv)
     if (!lvx_actcmd_is_active(a->env, &a->act, lv, NULL) &&
         (top == lv || !lvx_actcmd_is_active(a->env, &a->act, top, NULL)))
         return false;
-    lvx_cmd_errorf("Logical volume %s/%s is active: lvx moves only inactive LVs for now "
-                   "(deactivate it first).", lv->vg->name, top->name);
+    bool plain = top == lv;
+    for (unsigned s = 0; plain && s < lv->seg_count; s++)
+        plain = lv->segs[s].kind == LVX_SEG_STRIPED;
+    if (plain && a->act.be == &lvx_activation_user)
+        return false;
+    lvx_cmd_errorf("Logical volume %s/%s is active: lvx moves active LVs only in the "
+                   "user-space backend (deactivate it first).", lv->vg->name, top->name);
     a->refused = true;
     return true;
 }
@@ -683,6 +839,11 @@ static int move_one(struct lvx_cmd_env *env, const struct mv_opts *o)
         if (a->count[LVX_OPT_TEST]) {
             lvx_vg_update_end(&u);
             return 0;
+        }
+        /* the daemon mirrors the writes of the LVs it serves before any copy */
+        if ((rc = reload_users(env, &sa.act, u.vg, mv, NULL))) {
+            lvx_vg_update_end(&u);
+            return rc;
         }
     }
     char uuid[LVX_UUID_LEN + 1];
