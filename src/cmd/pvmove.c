@@ -43,6 +43,7 @@
 #include "activate/activate.h"
 #include "daemon/daemon.h"
 #include "dev/io.h"
+#include "meta/jobs.h"
 #include "meta/lock.h"
 #include "model/pvmove.h"
 #include "util/detach.h"
@@ -87,7 +88,19 @@ struct progress {
     const char *name;                  /* the source PV's device */
     uint64_t total, done;              /* extents of the move, copied before this segment */
     time_t last;
+    /* the job file (meta/jobs.h): the copier's lock */
+    int job_fd;
+    const char *vg, *lv;
+    uint32_t extent_size;
 };
+
+/* The job line: copied sectors (done extents + sectors of the segment in copy). */
+static void job_update(struct progress *p, uint64_t seg_sectors)
+{
+    if (p->job_fd >= 0 && p->lv)
+        lvx_job_write(p->job_fd, p->vg, p->lv, p->name,
+                      p->done * p->extent_size + seg_sectors, p->total * p->extent_size);
+}
 
 static void progress_line(struct progress *p, uint64_t copied)
 {
@@ -150,6 +163,7 @@ static int copy_piece(struct lvx_cmd_env *env, const struct piece *pc, struct pr
             rc = LVX_EXIT_FAILED;
             break;
         }
+        job_update(pr, (off + len) / 512);
         if (pr->o->interval && time(NULL) - pr->last >= (time_t)pr->o->interval)
             progress_line(pr, pr->done + pc->extents * (off + len) / pc->bytes);
     }
@@ -264,6 +278,7 @@ static int copy_piece_daemon(struct lvx_cmd_env *env, const struct piece *pc, co
             return LVX_EXIT_FAILED;
         }
         off += n;
+        job_update(pr, off);
         if (pr->o->interval && time(NULL) - pr->last >= (time_t)pr->o->interval)
             progress_line(pr, pr->done + pc->extents * off / sectors);
     }
@@ -418,7 +433,7 @@ static int finish(struct lvx_cmd_env *env, struct lvx_vg_update *u, const char *
 static int watch(struct lvx_cmd_env *env, const struct mv_opts *o, const char *vgname,
                  const char *mv_uuid, const char *name)
 {
-    struct progress pr = { .env = env, .o = o, .name = name };
+    struct progress pr = { .env = env, .o = o, .name = name, .job_fd = -1 };
     for (;;) {
         struct lvx_vg_update u;
         int rc = lvx_vgcmd_begin(env, vgname, LVX_UPDATE_READ_ONLY, &u);
@@ -452,7 +467,8 @@ static int run_copy(struct lvx_cmd_env *env, const struct mv_opts *o, const char
     sigemptyset(&sa.sa_mask);
     sigaction(SIGTERM, &sa, &old);
     stop_requested = 0;
-    struct progress pr = { .env = env, .o = o, .name = name };
+    struct progress pr = { .env = env, .o = o, .name = name, .job_fd = lock,
+                           .vg = vgname };
     bool first = true;
     int rc = 0;
     struct lvx_actcmd act;
@@ -477,6 +493,10 @@ static int run_copy(struct lvx_cmd_env *env, const struct mv_opts *o, const char
         }
         pr.total = mv->le_count;
         pr.done = lvx_pvmove_copied(mv);
+        pr.extent_size = u.vg->extent_size;
+        if (!pr.lv)
+            pr.lv = lvx_pool_strdup(env->pool, mv->name);
+        job_update(&pr, 0);
         if (first && (o->interval || o->background))
             progress_line(&pr, pr.done);
         first = false;
@@ -747,14 +767,7 @@ static int move_one(struct lvx_cmd_env *env, const struct mv_opts *o)
         char uuid[LVX_UUID_LEN + 1];
         memcpy(uuid, mv->uuid, sizeof(uuid));
         lvx_vg_update_end(&u);
-        int lock = copier_stop(env, uuid);
-        if ((rc = begin(env, vgname, &u))) {
-            copier_unlock(env, lock, uuid);
-            return rc;
-        }
-        rc = find_mv_uuid(u.vg, uuid) ? finish(env, &u, uuid) : (lvx_vg_update_end(&u), 0);
-        copier_unlock(env, lock, uuid);
-        return rc;
+        return lvx_pvmove_abort(env, vgname, uuid);
     }
     if (mv) {
         lvx_notice(env->ctx, "Detected pvmove in progress for %s.", name);
@@ -852,6 +865,16 @@ static int move_one(struct lvx_cmd_env *env, const struct mv_opts *o)
     return go(env, o, vgname, uuid, name);
 }
 
+int lvx_pvmove_abort(struct lvx_cmd_env *env, const char *vgname, const char *uuid)
+{
+    int lock = copier_stop(env, uuid), r;
+    struct lvx_vg_update u;
+    if (!(r = begin(env, vgname, &u)))
+        r = find_mv_uuid(u.vg, uuid) ? finish(env, &u, uuid) : (lvx_vg_update_end(&u), 0);
+    copier_unlock(env, lock, uuid);
+    return r;
+}
+
 /* pvmove (no arguments): every unfinished move of every VG, resumed or aborted. */
 static int move_all(struct lvx_cmd_env *env, const struct mv_opts *o)
 {
@@ -883,12 +906,7 @@ static int move_all(struct lvx_cmd_env *env, const struct mv_opts *o)
     for (unsigned i = 0; i < k; i++) {
         int r;
         if (o->abort) {
-            int lock = copier_stop(env, uuids[i]);
-            struct lvx_vg_update u;
-            if (!(r = begin(env, vgs[i], &u)))
-                r = find_mv_uuid(u.vg, uuids[i]) ? finish(env, &u, uuids[i])
-                                                 : (lvx_vg_update_end(&u), 0);
-            copier_unlock(env, lock, uuids[i]);
+            r = lvx_pvmove_abort(env, vgs[i], uuids[i]);
         } else {
             r = go(env, o, vgs[i], uuids[i], names[i]);
         }

@@ -67,15 +67,20 @@ stripe_pvs() {  # the devices of the LV's stripes, in order (LVM2's report)
 }
 
 # ------------------------------------------------------------ every PV to a new disk
-seen_progress=no
+seen_job=no seen_pct=no
 for i in 0 1 2 3; do
     t0=$SECONDS
     lvx pvmove -i 0 "${OLD[$i]}" "${NEW[$i]}" >"$SCRATCH/mv.out" 2>&1 &
     mvpid=$!
-    for _ in $(seq 100); do
+    for _ in $(seq 200); do
+        j=$(lvx jobs 2>/dev/null | awk -v vg="$VG" '$1 == vg {print $2, $3, $4}')
         r=$(lvx lvs -a --noheadings -o lv_name,move_pv,copy_percent "$VG" 2>/dev/null |
             awk '$1 ~ /pvmove/ {print $2, $3}')
-        [[ -n $r ]] && { [[ $r == "${OLD[$i]} "* ]] && seen_progress=yes; break; }
+        [[ -n $j ]] && last_seen+="jobs: $j; lvs: $r|"
+        pat="^pvmove0 ${OLD[$i]} [0-9]+\$"
+        [[ $j =~ $pat ]] && seen_job=yes
+        pat="^${OLD[$i]} [0-9]+[.][0-9][0-9]\$"
+        [[ $r =~ $pat ]] && seen_pct=yes
         kill -0 "$mvpid" 2>/dev/null || break
         sleep 0.05
     done
@@ -87,9 +92,31 @@ for i in 0 1 2 3; do
     ((rc == 0)) || _diag_file "output" "$SCRATCH/mv.out"
     test_eq "LVM2 reads the VG during the move" "0" "$lvm_ok"
 done
-test_eq "lvs -o move_pv,copy_percent showed the move" "yes" "$seen_progress"
+diag "last seen: ${last_seen:-}"
+test_eq "lvx jobs showed the moves (pvmove0, source PV, copier pid)" "yes" "$seen_job"
+test_eq "lvs -o move_pv,copy_percent showed the moves (source PV, percentage)" "yes" "$seen_pct"
 test_eq "the stripes are on the new disks" "${NEW[*]}" "$(stripe_pvs)"
 test_eq "no pvmove LV left" "" "$(lvx lvs -a --noheadings -o lv_name "$VG" | grep pvmove)"
+
+# ------------------------------------------------------------ lvx jobs --abort
+lvx pvmove -i 0 "${NEW[0]}" "${OLD[0]}" >"$SCRATCH/ab.out" 2>&1 &
+mvpid=$!
+for _ in $(seq 200); do
+    [[ -n $(lvx jobs "$VG/pvmove0" 2>/dev/null | awk -v vg="$VG" '$1 == vg') ]] && break
+    sleep 0.05
+done
+uspace_run_ok "lvx jobs --abort VG/pvmove0 during the move" lvx jobs --abort "$VG/pvmove0"
+wait "$mvpid"
+test_eq "... the copier stops, exit 0" "0" "$?"
+test_eq "... no job left" "" "$(lvx jobs | awk -v vg="$VG" '$1 == vg')"
+test_eq "... no pvmove LV left" "" "$(lvx lvs -a --noheadings -o lv_name "$VG" | grep pvmove)"
+# the one segment stays where it was unless its checkpoint came first
+after=$(stripe_pvs)
+[[ $after == "${NEW[*]}" || $after == "${OLD[0]} ${NEW[*]:1}" ]]
+_tap_result $? "... the stripe is on its old disk (or on the new one when copied): $after"
+if [[ $after != "${NEW[*]}" ]]; then
+    lvx pvmove -i 0 "${OLD[0]}" "${NEW[0]}" >/dev/null 2>&1
+fi
 
 # ------------------------------------------------------------ SIGKILL and resume
 cur=("${NEW[@]}") oth=("${OLD[@]}")
