@@ -14,7 +14,7 @@
 #     after a remount with caches dropped, the LV is where the moves put it (LVM2's
 #     report), LVM2's vgck accepts the VG, xfs_repair -n finds nothing.
 # RUNS: $LVX_PVMOVE_KILL_RUNS (default 3, what CI runs; the issue's demonstration is 10).
-# Cost: about 40-60 s on an idle machine.
+# Cost: about 60-90 s on an idle machine (plain build; the ASan build is slower).
 source "$(dirname "$0")/../lib.sh"
 source "$LVX_ROOT/tests/tools/uspace-env.sh"
 
@@ -103,6 +103,7 @@ lvx pvmove -i 0 "${NEW[0]}" "${OLD[0]}" >"$SCRATCH/ab.out" 2>&1 &
 mvpid=$!
 for _ in $(seq 200); do
     [[ -n $(lvx jobs "$VG/pvmove0" 2>/dev/null | awk -v vg="$VG" '$1 == vg') ]] && break
+    kill -0 "$mvpid" 2>/dev/null || break
     sleep 0.05
 done
 uspace_run_ok "lvx jobs --abort VG/pvmove0 during the move" lvx jobs --abort "$VG/pvmove0"
