@@ -96,6 +96,7 @@ static const enum lvx_opt_id pvscan_opts[] = { LVX_OPT_CACHE, LVX_OPT_ACTIVATE, 
     LVX_OPT_LISTLVS, LVX_OPT_CHECKCOMPLETE, LVX_OPT_VGONLINE, LVX_OPT_UDEVOUTPUT, END };
 static const enum lvx_opt_id pvmove_opts[] = { LVX_OPT_NAME, LVX_OPT_ALLOC, LVX_OPT_ABORT,
     LVX_OPT_BACKGROUND, LVX_OPT_INTERVAL, END };
+static const enum lvx_opt_id jobs_opts[] = { LVX_OPT_ABORT, END };
 static const enum lvx_opt_id vgscan_opts[] = { LVX_OPT_MKNODES, LVX_OPT_IGNORELOCKINGFAILURE, END };
 static const enum lvx_opt_id lvscan_opts[] = { LVX_OPT_ALL, LVX_OPT_BLOCKDEVICE,
     LVX_OPT_IGNORELOCKINGFAILURE, LVX_OPT_READONLY, END };
@@ -331,7 +332,15 @@ static const struct lvx_command command_table[] = {
       "its VG (those named, else any), through a temporary pvmove LV laid out as LVM2 lays it "
       "out, one checkpoint per segment copied. Without arguments it resumes every unfinished "
       "move; --abort stops them (segments already copied stay moved). lvx copies the extents "
-      "of inactive LVs itself; a move of an active LV is refused." },
+      "of inactive LVs itself; an LV active in the user-space backend is copied by the lvx "
+      "daemon, which mirrors its writes meanwhile; a move of an LV active in the kernel "
+      "backend is refused." },
+    { "jobs", lvx_cmd_jobs, "List or abort the running copies (pvmove)", "[VG/LV|PV ...]",
+      jobs_opts,
+      "Lists the running pvmove copiers (VG, pvmove LV, source PV, copier pid, percentage "
+      "copied; lvs -o copy_percent shows the same on the pvmove LV). With --abort, stops the "
+      "moves named (the pvmove LV or its source PV; all when none is named) as pvmove --abort "
+      "does: segments already copied stay moved. lvx's own command (LVM2 has none)." },
     { "vgscan", lvx_cmd_vgscan, "Search for all volume groups", "", vgscan_opts,
       "Reads every device and names each volume group found, as LVM2 prints it. --mknodes then "
       "makes the /dev entries of active LVs again, as vgmknodes." },

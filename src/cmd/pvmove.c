@@ -12,9 +12,12 @@
  * The copy: lvx copies the extents of inactive LVs itself, through the I/O seam
  * (read the old area, write the new one, flush it), with no lock held, so readers
  * (lvx or LVM2) see the VG at every checkpoint; each checkpoint re-reads the VG under
- * its lock and checks that the segment is still the one copied.  A move of an LV
- * that is active is refused (exit 5): neither backend redirects writes during a
- * copy yet.  One copier per move: it holds an flock on
+ * its lock and checks that the segment is still the one copied.  An LV active in
+ * the user-space backend is moved while in use: after the setup commit, each
+ * checkpoint and the end the daemon reloads it (its pvmove target mirrors writes to
+ * both legs), and the daemon copies its segments (`pvcopy` requests, against the
+ * writes); an LV activated during a direct copy is copied again through the daemon.
+ * A move of an LV active in the kernel backend is refused (exit 5).  One copier per move: it holds an flock on
  * <locking_dir>/lvx_pvmove_<pvmove LV uuid> with its pid in it; --abort stops it
  * (SIGTERM) and waits for the lock before detaching; another `pvmove` of the same
  * move reports its progress until it is gone.  A copier killed at any point
@@ -37,7 +40,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "activate/activate.h"
+#include "daemon/daemon.h"
 #include "dev/io.h"
+#include "meta/jobs.h"
 #include "meta/lock.h"
 #include "model/pvmove.h"
 #include "util/detach.h"
@@ -82,7 +88,19 @@ struct progress {
     const char *name;                  /* the source PV's device */
     uint64_t total, done;              /* extents of the move, copied before this segment */
     time_t last;
+    /* the job file (meta/jobs.h): the copier's lock */
+    int job_fd;
+    const char *vg, *lv;
+    uint32_t extent_size;
 };
+
+/* The job line: copied sectors (done extents + sectors of the segment in copy). */
+static void job_update(struct progress *p, uint64_t seg_sectors)
+{
+    if (p->job_fd >= 0 && p->lv)
+        lvx_job_write(p->job_fd, p->vg, p->lv, p->name,
+                      p->done * p->extent_size + seg_sectors, p->total * p->extent_size);
+}
 
 static void progress_line(struct progress *p, uint64_t copied)
 {
@@ -145,6 +163,7 @@ static int copy_piece(struct lvx_cmd_env *env, const struct piece *pc, struct pr
             rc = LVX_EXIT_FAILED;
             break;
         }
+        job_update(pr, (off + len) / 512);
         if (pr->o->interval && time(NULL) - pr->last >= (time_t)pr->o->interval)
             progress_line(pr, pr->done + pc->extents * (off + len) / pc->bytes);
     }
@@ -158,6 +177,112 @@ static int copy_piece(struct lvx_cmd_env *env, const struct piece *pc, struct pr
     io->close(io->arg, out);
     io->close(io->arg, in);
     return rc;
+}
+
+/* ---- LVs active in the daemon -------------------------------------------------- */
+
+/* The LV with an area on extent le of the pvmove LV mv (NULL when none). */
+static struct lvx_lv *owner_of(const struct lvx_vg *vg, const struct lvx_lv *mv, uint64_t le)
+{
+    for (unsigned i = 0; i < vg->lv_count; i++) {
+        struct lvx_lv *lv = vg->lvs[i];
+        for (unsigned s = 0; s < lv->seg_count; s++)
+            for (unsigned a = 0; a < lv->segs[s].area_count; a++) {
+                const struct lvx_area *ar = &lv->segs[s].areas[a];
+                if (ar->lv == mv && le >= ar->start &&
+                    le < ar->start + lvx_seg_area_len(&lv->segs[s]))
+                    return lv;
+            }
+    }
+    return NULL;
+}
+
+/* lv is active in the user-space backend (the daemon serves it). */
+static bool in_daemon(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                      const struct lvx_lv *lv)
+{
+    return act->be == &lvx_activation_user && lvx_actcmd_is_active(env, act, lv, NULL);
+}
+
+/* The daemon re-reads lv's metadata (the commit just made), when it serves lv. */
+static int reload_lv(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                     const struct lvx_lv *lv)
+{
+    if (!in_daemon(env, act, lv))
+        return 0;
+    if (act->be->swap(env->ctx, lv) < 0) {
+        lvx_cmd_errorf("Failed to reload %s/%s: %s", lv->vg->name, lv->name,
+                       env->ctx->errmsg[0] ? env->ctx->errmsg : "failed");
+        lvx_error_clear(env->ctx);
+        return LVX_EXIT_FAILED;
+    }
+    return 0;
+}
+
+/* Reload every LV with an area on the pvmove LV mv (or named in names). */
+static int reload_users(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                        const struct lvx_vg *vg, const struct lvx_lv *mv, char **names)
+{
+    int rc = 0;
+    for (unsigned i = 0; i < vg->lv_count; i++) {
+        const struct lvx_lv *lv = vg->lvs[i];
+        bool user = false;
+        for (unsigned s = 0; mv && s < lv->seg_count && !user; s++)
+            for (unsigned a = 0; a < lv->segs[s].area_count; a++)
+                user |= lv->segs[s].areas[a].lv == mv;
+        for (unsigned k = 0; names && names[k] && !user; k++)
+            user = !strcmp(names[k], lv->name);
+        if (user && !rc)
+            rc = reload_lv(env, act, lv);
+    }
+    return rc;
+}
+
+/* The names of the LVs with an area on mv (NULL-terminated, in env's pool). */
+static char **user_names(struct lvx_cmd_env *env, const struct lvx_vg *vg, const struct lvx_lv *mv)
+{
+    char **names = lvx_pool_alloc(env->pool, (vg->lv_count + 1) * sizeof(*names));
+    unsigned k = 0;
+    for (unsigned i = 0; i < vg->lv_count; i++) {
+        const struct lvx_lv *lv = vg->lvs[i];
+        bool user = false;
+        for (unsigned s = 0; s < lv->seg_count && !user; s++)
+            for (unsigned a = 0; a < lv->segs[s].area_count; a++)
+                user |= lv->segs[s].areas[a].lv == mv;
+        if (user)
+            names[k++] = lvx_pool_strdup(env->pool, lv->name);
+    }
+    names[k] = NULL;
+    return names;
+}
+
+#define DAEMON_PIECE 16384u            /* sectors per pvcopy request (8 MiB) */
+
+/* The copy of a segment of an LV the daemon serves: the daemon copies (against the
+ * LV's writes), a request per DAEMON_PIECE, the last one flushed. */
+static int copy_piece_daemon(struct lvx_cmd_env *env, const struct piece *pc, const char *vgname,
+                             const char *lvname, struct progress *pr)
+{
+    uint64_t sectors = pc->bytes / 512;
+    for (uint64_t off = 0; off < sectors;) {
+        if (stop_requested)
+            return -EINTR;
+        uint64_t n = sectors - off < DAEMON_PIECE ? sectors - off : DAEMON_PIECE;
+        char req[600];
+        snprintf(req, sizeof(req), "pvcopy %s %s %llu %llu %llu %d", vgname, lvname,
+                 (unsigned long long)pc->seg_le, (unsigned long long)off, (unsigned long long)n,
+                 off + n == sectors);
+        if (lvx_daemon_call(env->ctx, req, false, NULL) < 0) {
+            lvx_cmd_errorf("%s", env->ctx->errmsg[0] ? env->ctx->errmsg : "pvcopy failed");
+            lvx_error_clear(env->ctx);
+            return LVX_EXIT_FAILED;
+        }
+        off += n;
+        job_update(pr, off);
+        if (pr->o->interval && time(NULL) - pr->last >= (time_t)pr->o->interval)
+            progress_line(pr, pr->done + pc->extents * off / sectors);
+    }
+    return 0;
 }
 
 /* ---- finding the move ----------------------------------------------------------- */
@@ -271,7 +396,11 @@ static int finish(struct lvx_cmd_env *env, struct lvx_vg_update *u, const char *
     struct lvx_lv *mv = find_mv_uuid(u->vg, mv_uuid);
     char *vgname = lvx_pool_strdup(env->pool, u->vg->name);
     int rc = 0;
+    struct lvx_actcmd act;
+    if (lvx_actcmd_init(env, &act))
+        act.be = NULL;
     if (mv && !lvx_pvmove_is_leftover(u->vg, mv)) {
+        char **names = user_names(env, u->vg, mv);
         if (lvx_pvmove_detach(env->ctx, u->vg, mv) < 0) {
             lvx_vg_update_end(u);
             lvx_cmd_fail(env);
@@ -279,6 +408,9 @@ static int finish(struct lvx_cmd_env *env, struct lvx_vg_update *u, const char *
             return LVX_EXIT_FAILED;
         }
         rc = lvx_vgcmd_commit(env, u);
+        /* the LVs on their new extents: the daemon serves them so before the end */
+        if (!rc)
+            rc = reload_users(env, &act, u->vg, NULL, names);
         lvx_vg_update_end(u);
         if (rc)
             return rc;
@@ -301,7 +433,7 @@ static int finish(struct lvx_cmd_env *env, struct lvx_vg_update *u, const char *
 static int watch(struct lvx_cmd_env *env, const struct mv_opts *o, const char *vgname,
                  const char *mv_uuid, const char *name)
 {
-    struct progress pr = { .env = env, .o = o, .name = name };
+    struct progress pr = { .env = env, .o = o, .name = name, .job_fd = -1 };
     for (;;) {
         struct lvx_vg_update u;
         int rc = lvx_vgcmd_begin(env, vgname, LVX_UPDATE_READ_ONLY, &u);
@@ -335,9 +467,13 @@ static int run_copy(struct lvx_cmd_env *env, const struct mv_opts *o, const char
     sigemptyset(&sa.sa_mask);
     sigaction(SIGTERM, &sa, &old);
     stop_requested = 0;
-    struct progress pr = { .env = env, .o = o, .name = name };
+    struct progress pr = { .env = env, .o = o, .name = name, .job_fd = lock,
+                           .vg = vgname };
     bool first = true;
     int rc = 0;
+    struct lvx_actcmd act;
+    if (lvx_actcmd_init(env, &act))
+        act.be = NULL;
     for (;;) {
         struct lvx_vg_update u;
         if ((rc = begin(env, vgname, &u)))
@@ -349,8 +485,18 @@ static int run_copy(struct lvx_cmd_env *env, const struct mv_opts *o, const char
                        name);
             break;
         }
+        /* a copier that resumes: the daemon serves what the metadata says (a crash
+         * may have come between a checkpoint and its reload) */
+        if (first && (rc = reload_users(env, &act, u.vg, mv, NULL))) {
+            lvx_vg_update_end(&u);
+            break;
+        }
         pr.total = mv->le_count;
         pr.done = lvx_pvmove_copied(mv);
+        pr.extent_size = u.vg->extent_size;
+        if (!pr.lv)
+            pr.lv = lvx_pool_strdup(env->pool, mv->name);
+        job_update(&pr, 0);
         if (first && (o->interval || o->background))
             progress_line(&pr, pr.done);
         first = false;
@@ -362,8 +508,25 @@ static int run_copy(struct lvx_cmd_env *env, const struct mv_opts *o, const char
         /* the paths live in the VG's pool, which the end frees */
         pc.src_path = lvx_pool_strdup(env->pool, pc.src_path);
         pc.dst_path = lvx_pool_strdup(env->pool, pc.dst_path);
+        const struct lvx_lv *owner = owner_of(u.vg, mv, pc.seg_le);
+        const char *owner_name = owner ? lvx_pool_strdup(env->pool, owner->name) : NULL;
+        bool live = owner && in_daemon(env, &act, owner);
         lvx_vg_update_end(&u);          /* no lock held while copying */
-        rc = copy_piece(env, &pc, &pr);
+        rc = live ? copy_piece_daemon(env, &pc, vgname, owner_name, &pr)
+                  : copy_piece(env, &pc, &pr);
+        if (rc == 0 && !live && owner_name) {
+            /* activated while we copied it directly: copy it again through the
+             * daemon, which mirrors the writes made since */
+            struct lvx_vg_update c;
+            bool now = false;
+            if (lvx_vgcmd_begin(env, vgname, LVX_UPDATE_READ_ONLY, &c) == 0) {
+                const struct lvx_lv *l = lvx_vg_find_lv(c.vg, owner_name);
+                now = l && in_daemon(env, &act, l);
+                lvx_vg_update_end(&c);
+            }
+            if (now)
+                rc = copy_piece_daemon(env, &pc, vgname, owner_name, &pr);
+        }
         if (rc == -EINTR) {              /* --abort asked us to stop */
             rc = 0;
             break;
@@ -389,6 +552,12 @@ static int run_copy(struct lvx_cmd_env *env, const struct mv_opts *o, const char
         }
         s->extents_moved = (uint32_t)s->extent_count;
         rc = lvx_vgcmd_commit(env, &u);
+        /* the daemon reads the segment from its new place from now on */
+        if (!rc && owner_name) {
+            const struct lvx_lv *l = lvx_vg_find_lv(u.vg, owner_name);
+            if (l)
+                rc = reload_lv(env, &act, l);
+        }
         if (!rc) {
             pr.done = lvx_pvmove_copied(mv);
             if (o->interval && pr.done != pr.total && time(NULL) - pr.last >= (time_t)o->interval)
@@ -473,7 +642,9 @@ static void say_locked(void *arg, const struct lvx_lv *lv)
     lvx_notice(a->env->ctx, "Skipping locked LV %s/%s.", lv->vg->name, lv->name);
 }
 
-/* An LV in use (active) is not moved: lvx does not redirect writes during a copy. */
+/* An LV in use (active) is moved only when the daemon serves it (its pvmove target
+ * mirrors the writes): a linear/striped top-level LV in the user-space backend.  The
+ * kernel backend (no pvmove tables yet) and sub-LVs of active LVs are refused. */
 static bool refuse_active(void *arg, const struct lvx_lv *lv)
 {
     struct setup_arg *a = arg;
@@ -485,8 +656,13 @@ static bool refuse_active(void *arg, const struct lvx_lv *lv)
     if (!lvx_actcmd_is_active(a->env, &a->act, lv, NULL) &&
         (top == lv || !lvx_actcmd_is_active(a->env, &a->act, top, NULL)))
         return false;
-    lvx_cmd_errorf("Logical volume %s/%s is active: lvx moves only inactive LVs for now "
-                   "(deactivate it first).", lv->vg->name, top->name);
+    bool plain = top == lv;
+    for (unsigned s = 0; plain && s < lv->seg_count; s++)
+        plain = lv->segs[s].kind == LVX_SEG_STRIPED;
+    if (plain && a->act.be == &lvx_activation_user)
+        return false;
+    lvx_cmd_errorf("Logical volume %s/%s is active: lvx moves active LVs only in the "
+                   "user-space backend (deactivate it first).", lv->vg->name, top->name);
     a->refused = true;
     return true;
 }
@@ -591,14 +767,7 @@ static int move_one(struct lvx_cmd_env *env, const struct mv_opts *o)
         char uuid[LVX_UUID_LEN + 1];
         memcpy(uuid, mv->uuid, sizeof(uuid));
         lvx_vg_update_end(&u);
-        int lock = copier_stop(env, uuid);
-        if ((rc = begin(env, vgname, &u))) {
-            copier_unlock(env, lock, uuid);
-            return rc;
-        }
-        rc = find_mv_uuid(u.vg, uuid) ? finish(env, &u, uuid) : (lvx_vg_update_end(&u), 0);
-        copier_unlock(env, lock, uuid);
-        return rc;
+        return lvx_pvmove_abort(env, vgname, uuid);
     }
     if (mv) {
         lvx_notice(env->ctx, "Detected pvmove in progress for %s.", name);
@@ -684,11 +853,26 @@ static int move_one(struct lvx_cmd_env *env, const struct mv_opts *o)
             lvx_vg_update_end(&u);
             return 0;
         }
+        /* the daemon mirrors the writes of the LVs it serves before any copy */
+        if ((rc = reload_users(env, &sa.act, u.vg, mv, NULL))) {
+            lvx_vg_update_end(&u);
+            return rc;
+        }
     }
     char uuid[LVX_UUID_LEN + 1];
     memcpy(uuid, mv->uuid, sizeof(uuid));
     lvx_vg_update_end(&u);
     return go(env, o, vgname, uuid, name);
+}
+
+int lvx_pvmove_abort(struct lvx_cmd_env *env, const char *vgname, const char *uuid)
+{
+    int lock = copier_stop(env, uuid), r;
+    struct lvx_vg_update u;
+    if (!(r = begin(env, vgname, &u)))
+        r = find_mv_uuid(u.vg, uuid) ? finish(env, &u, uuid) : (lvx_vg_update_end(&u), 0);
+    copier_unlock(env, lock, uuid);
+    return r;
 }
 
 /* pvmove (no arguments): every unfinished move of every VG, resumed or aborted. */
@@ -722,12 +906,7 @@ static int move_all(struct lvx_cmd_env *env, const struct mv_opts *o)
     for (unsigned i = 0; i < k; i++) {
         int r;
         if (o->abort) {
-            int lock = copier_stop(env, uuids[i]);
-            struct lvx_vg_update u;
-            if (!(r = begin(env, vgs[i], &u)))
-                r = find_mv_uuid(u.vg, uuids[i]) ? finish(env, &u, uuids[i])
-                                                 : (lvx_vg_update_end(&u), 0);
-            copier_unlock(env, lock, uuids[i]);
+            r = lvx_pvmove_abort(env, vgs[i], uuids[i]);
         } else {
             r = go(env, o, vgs[i], uuids[i], names[i]);
         }

@@ -129,6 +129,47 @@ int lvx_vgcmd_mda_copies(struct lvx_cmd_env *env, bool *given, uint32_t *n, bool
     return 0;
 }
 
+int lvx_vgcmd_settings(struct lvx_cmd_env *env, struct lvx_vgcmd_settings *s)
+{
+    lvx_vgcmd_uint_opt(env, LVX_OPT_MAXLOGICALVOLUMES, &s->max_lv);
+    lvx_vgcmd_uint_opt(env, LVX_OPT_MAXPHYSICALVOLUMES, &s->max_pv);
+    uint32_t n = 0;
+    int rc = lvx_vgcmd_mda_copies(env, &s->mda_given, &n, &s->mda_all);
+    if (rc)
+        return rc;
+    if (s->mda_given)
+        s->mda_copies = n;
+    const char *alloc = env->args->count[LVX_OPT_ALLOC] ? env->args->value[LVX_OPT_ALLOC] : NULL;
+    if (alloc && lvx_alloc_parse(alloc, &s->alloc) < 0) {
+        lvx_cmd_errorf("Invalid argument for --alloc: %s", alloc);
+        return LVX_EXIT_INVALID;
+    }
+    if (s->alloc == LVX_ALLOC_INHERIT) {
+        lvx_cmd_errorf("Volume Group allocation policy cannot inherit from anything");
+        return LVX_EXIT_INVALID;
+    }
+    return 0;
+}
+
+struct lvx_vg *lvx_vgcmd_new_vg(struct lvx_pool *pool, const char *name,
+                                const struct lvx_vgcmd_settings *s)
+{
+    struct lvx_vg *vg = lvx_vg_new(pool);
+    vg->name = lvx_pool_strdup(pool, name);
+    lvx_uuid_generate(vg->uuid);
+    vg->seqno = 0;                       /* the commit writes seqno 1 */
+    vg->format = "lvm2";
+    vg->status = LVX_VG_RESIZEABLE | LVX_VG_READ | LVX_VG_WRITE;
+    vg->has_flags = true;
+    vg->extent_size = s->extent_size;
+    vg->max_lv = s->max_lv;
+    vg->max_pv = s->max_pv;
+    vg->alloc = s->alloc;
+    vg->has_metadata_copies = true;
+    vg->metadata_copies = s->mda_copies;
+    return vg;
+}
+
 /* ---- PVs named for vgcreate / vgextend --------------------------------------------------- */
 
 /* The scanned device of a name: the exact path first (cheap even for a thousand names

@@ -45,6 +45,19 @@ void lvx_vgcmd_uint_opt(struct lvx_cmd_env *env, enum lvx_opt_id id, uint32_t *o
  * (*n = 0).  *given false when absent. */
 int lvx_vgcmd_mda_copies(struct lvx_cmd_env *env, bool *given, uint32_t *n, bool *all);
 
+/* The attributes of a new VG (vgcreate, vgsplit into a new VG): the caller sets the
+ * defaults, lvx_vgcmd_settings() applies -l/-p, --vgmetadatacopies and --alloc (LVM2's
+ * refusals: exit 3), lvx_vgcmd_new_vg() makes the VG (new UUID, seqno 0: the commit
+ * writes 1). */
+struct lvx_vgcmd_settings {
+    uint32_t extent_size, max_lv, max_pv, mda_copies;
+    bool mda_given, mda_all;
+    enum lvx_alloc alloc;
+};
+int lvx_vgcmd_settings(struct lvx_cmd_env *env, struct lvx_vgcmd_settings *s);
+struct lvx_vg *lvx_vgcmd_new_vg(struct lvx_pool *pool, const char *name,
+                                const struct lvx_vgcmd_settings *s);
+
 
 /*
  * Resolve the devices named for vgcreate/vgextend into orphan PVs of u->set

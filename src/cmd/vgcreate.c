@@ -21,51 +21,12 @@
 #include "model/alloc.h"
 #include "util/file.h"
 
-/* The VG attributes given on the command line. */
-struct vg_settings {
-    uint32_t extent_size, max_lv, max_pv, mda_copies;
-    bool mda_given, mda_all;
-    enum lvx_alloc alloc;
-};
-
-static int parse_settings(struct lvx_cmd_env *env, struct vg_settings *s)
+static int parse_settings(struct lvx_cmd_env *env, struct lvx_vgcmd_settings *s)
 {
-    int rc;
     s->extent_size = LVX_DEFAULT_EXTENT_SIZE;
     s->alloc = LVX_ALLOC_NORMAL;
-    lvx_vgcmd_uint_opt(env, LVX_OPT_MAXLOGICALVOLUMES, &s->max_lv);
-    lvx_vgcmd_uint_opt(env, LVX_OPT_MAXPHYSICALVOLUMES, &s->max_pv);
-    if ((rc = lvx_vgcmd_extent_size(env, &s->extent_size)) ||
-        (rc = lvx_vgcmd_mda_copies(env, &s->mda_given, &s->mda_copies, &s->mda_all)))
-        return rc;
-    const char *alloc = env->args->count[LVX_OPT_ALLOC] ? env->args->value[LVX_OPT_ALLOC] : NULL;
-    if (alloc && lvx_alloc_parse(alloc, &s->alloc) < 0) {
-        lvx_cmd_errorf("Invalid argument for --alloc: %s", alloc);
-        return LVX_EXIT_INVALID;
-    }
-    if (s->alloc == LVX_ALLOC_INHERIT) {
-        lvx_cmd_errorf("Volume Group allocation policy cannot inherit from anything");
-        return LVX_EXIT_INVALID;
-    }
-    return 0;
-}
-
-static struct lvx_vg *new_vg(struct lvx_pool *pool, const char *name, const struct vg_settings *s)
-{
-    struct lvx_vg *vg = lvx_vg_new(pool);
-    vg->name = lvx_pool_strdup(pool, name);
-    lvx_uuid_generate(vg->uuid);
-    vg->seqno = 0;                       /* the commit writes seqno 1 */
-    vg->format = "lvm2";
-    vg->status = LVX_VG_RESIZEABLE | LVX_VG_READ | LVX_VG_WRITE;
-    vg->has_flags = true;
-    vg->extent_size = s->extent_size;
-    vg->max_lv = s->max_lv;
-    vg->max_pv = s->max_pv;
-    vg->alloc = s->alloc;
-    vg->has_metadata_copies = true;
-    vg->metadata_copies = s->mda_copies;
-    return vg;
+    int rc = lvx_vgcmd_extent_size(env, &s->extent_size);
+    return rc ? rc : lvx_vgcmd_settings(env, s);
 }
 
 /* ---- vgcreate --shared (lock type sanlock, docs/lvm2-format.md 10.7) ---------------- */
@@ -148,7 +109,7 @@ static bool first_shared_vg(const struct lvx_vgset *set)
 }
 
 static int create(struct lvx_cmd_env *env, struct lvx_vg_update *u, const char *name,
-                  const struct vg_settings *s)
+                  const struct lvx_vgcmd_settings *s)
 {
     int rc;
     if (lvx_lock_vg(env->ctx, name, true, &u->vg_lock) < 0)
@@ -162,7 +123,7 @@ static int create(struct lvx_cmd_env *env, struct lvx_vg_update *u, const char *
     if ((rc = lvx_vgcmd_orphans(env, u, env->args->argv + 1, (unsigned)env->args->argc - 1,
                                 &orphans, &n)) != 0)
         return rc;
-    struct lvx_vg *vg = new_vg(u->set->pool, name, s);
+    struct lvx_vg *vg = lvx_vgcmd_new_vg(u->set->pool, name, s);
     lvx_cmd_apply_tags(env, vg->pool, &vg->tags);
     for (unsigned i = 0; i < n; i++)
         if (lvx_vgops_add_orphan(env->ctx, vg, orphans[i], NULL) < 0)
@@ -206,7 +167,7 @@ int lvx_cmd_vgcreate(struct lvx_cmd_env *env)
     int rc = lvx_vgcmd_new_name(env, name, LVX_EXIT_INVALID);
     if (rc)
         return rc;
-    struct vg_settings s = {0};
+    struct lvx_vgcmd_settings s = {0};
     rc = parse_settings(env, &s);
     if (rc)
         return rc;

@@ -31,42 +31,15 @@ static int new_dest(struct lvx_cmd_env *env, struct lvx_vg_update *u, const char
                     struct lvx_vg **out)
 {
     const struct lvx_vg *from = u->vg;
-    struct lvx_vg *vg = lvx_vg_new(u->set->pool);
-    vg->name = lvx_pool_strdup(vg->pool, name);
-    lvx_uuid_generate(vg->uuid);
-    vg->seqno = 0;
-    vg->format = "lvm2";
-    vg->status = LVX_VG_RESIZEABLE | LVX_VG_READ | LVX_VG_WRITE;
-    vg->has_flags = true;
-    vg->extent_size = from->extent_size;
-    vg->max_lv = from->max_lv;
-    vg->max_pv = from->max_pv;
-    vg->alloc = from->alloc;
-    vg->system_id = from->system_id;
-    vg->has_metadata_copies = true;
-    vg->metadata_copies = from->metadata_copies;
-    lvx_vgcmd_uint_opt(env, LVX_OPT_MAXLOGICALVOLUMES, &vg->max_lv);
-    lvx_vgcmd_uint_opt(env, LVX_OPT_MAXPHYSICALVOLUMES, &vg->max_pv);
-    if (env->args->count[LVX_OPT_ALLOC]) {
-        enum lvx_alloc al;
-        if (lvx_alloc_parse(env->args->value[LVX_OPT_ALLOC], &al) < 0) {
-            lvx_cmd_errorf("Invalid argument for --alloc: %s", env->args->value[LVX_OPT_ALLOC]);
-            return LVX_EXIT_INVALID;
-        }
-        if (al == LVX_ALLOC_INHERIT) {
-            lvx_cmd_errorf("Volume Group allocation policy cannot inherit from anything");
-            return LVX_EXIT_INVALID;
-        }
-        vg->alloc = al;
-    }
-    bool given = false, all = false;
-    uint32_t n = 0;
-    int rc = lvx_vgcmd_mda_copies(env, &given, &n, &all);
+    struct lvx_vgcmd_settings s = {
+        .extent_size = from->extent_size, .max_lv = from->max_lv, .max_pv = from->max_pv,
+        .mda_copies = from->metadata_copies, .alloc = from->alloc,
+    };
+    int rc = lvx_vgcmd_settings(env, &s);
     if (rc)
         return rc;
-    if (given)
-        vg->metadata_copies = n;
-    *out = vg;
+    *out = lvx_vgcmd_new_vg(u->set->pool, name, &s);
+    (*out)->system_id = from->system_id;
     return 0;
 }
 

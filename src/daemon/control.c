@@ -184,6 +184,24 @@ static int do_reload(struct request *r)
     return 0;
 }
 
+/* pvcopy VG LV MVLE OFFSET SECTORS FLUSH: one piece of a pvmove segment's copy */
+static int do_pvcopy(struct request *r)
+{
+    unsigned long long le, off, cnt;
+    if (r->n < 7 || sscanf(r->w[3], "%llu", &le) != 1 || sscanf(r->w[4], "%llu", &off) != 1 ||
+        sscanf(r->w[5], "%llu", &cnt) != 1)
+        return fail(r, EINVAL, "usage: pvcopy VG LV MVLE OFFSET SECTORS FLUSH");
+    pthread_mutex_lock(&lvxd_lvs_mutex);
+    struct lvxd_lv *v = lvxd_volume_find(r->w[1], r->w[2]);
+    pthread_mutex_unlock(&lvxd_lvs_mutex);
+    if (!v)
+        return fail(r, ENXIO, "not active");
+    if (lvxd_pvmove_copy(r->ctx, v, le, off, cnt, strcmp(r->w[6], "1") == 0) < 0)
+        return fail_ctx(r);
+    lvx_buf_puts(r->out, "ok\n");
+    return 0;
+}
+
 static int do_rename(struct request *r)
 {
     if (r->n < 5)
@@ -299,6 +317,8 @@ static void handle(struct request *r, char *line)
         do_reload(r);
     else if (strcmp(cmd, "rename") == 0)
         do_rename(r);
+    else if (strcmp(cmd, "pvcopy") == 0)
+        do_pvcopy(r);
     else if (strcmp(cmd, "list") == 0)
         do_list(r);
     else if (strcmp(cmd, "stop") == 0)

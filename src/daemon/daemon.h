@@ -30,6 +30,9 @@
  *                                             | ok inactive
  *   reload VG LV DEV...                    -> ok (metadata re-read, new size live)
  *   rename VG LV NEWVG NEWLV               -> ok <file>
+ *   pvcopy VG LV MVLE OFFSET SECTORS FLUSH -> ok (sectors of the pvmove segment at
+ *                                             extent MVLE copied leg 0 -> leg 1 against
+ *                                             the LV's writes; FLUSH 1: then synced)
  *   list                                   -> ok, then "<vg> <lv> <loop> <maj>:<min> <bytes>"
  *   stop FORCE                             -> ok (then the daemon exits)
  * Errors: "err <errno> <message>".

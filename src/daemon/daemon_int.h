@@ -195,6 +195,13 @@ struct lvxd_target {
     void (*status)(struct lvxd_lv *v, char *out, size_t n);
 };
 extern const struct lvxd_target lvxd_target_plain;
+/* target_pvmove.c: an LV with extents under a pvmove (writes to both legs) */
+extern const struct lvxd_target lvxd_target_pvmove;
+/* Copy sectors [off, off+sectors) of the pvmove segment starting at extent mv_le of
+ * the pvmove LV from its leg 0 to its leg 1, against v's concurrent writes (region
+ * buckets); flush: then fdatasync the written PVs.  0 or -errno (message in ctx). */
+int lvxd_pvmove_copy(struct lvx_ctx *ctx, struct lvxd_lv *v, uint64_t mv_le, uint64_t off,
+                     uint64_t sectors, bool flush);
 /* The target serving lv (never NULL: the plain one is last). */
 const struct lvxd_target *lvxd_target_for(const struct lvx_lv *lv);
 

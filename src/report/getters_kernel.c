@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "map/map.h"
+#include "meta/jobs.h"
 #include "model/raid.h"
 #include "model/thin.h"
 
@@ -320,16 +321,25 @@ LVX_RGETTER(raid_mismatch_count)
 LVX_RGETTER(sync_percent)
 {
     const struct lvx_lv_kstate *k = raid_state(rc, row, true);
-    if (!k || !k->sync_total) {
+    uint64_t done = k ? k->sync_done : 0, total = k ? k->sync_total : 0;
+    struct lvx_job job;
+    /* a pvmove LV: the progress of its running copier (meta/jobs.h); none: blank,
+     * as LVM2 for a move that is not active */
+    if (row->lv && (row->lv->status & LVX_LV_PVMOVE) &&
+        lvx_job_find(rc->pool, row->lv->uuid, &job)) {
+        done = job.done;
+        total = job.total;
+    }
+    if (!total) {
         lvx_rval_blank(v, LVX_FT_PERCENT);
         return;
     }
-    uint64_t hundredths = (uint64_t)((unsigned __int128)k->sync_done * 10000 / k->sync_total);
-    if (k->sync_done >= k->sync_total)
+    uint64_t hundredths = (uint64_t)((unsigned __int128)done * 10000 / total);
+    if (done >= total)
         hundredths = 10000;
     else if (hundredths == 10000)
         hundredths = 9999;
-    else if (hundredths == 0 && k->sync_done)
+    else if (hundredths == 0 && done)
         hundredths = 1;
     memset(v, 0, sizeof(*v));
     v->type = LVX_FT_PERCENT;
