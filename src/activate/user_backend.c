@@ -218,6 +218,7 @@ static int user_rename(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char 
 
 const struct lvx_activation_backend lvx_activation_user = {
     .name = "user",
+    .raid = true,          /* the daemon's RAID target (raid1, raid10) refuses the rest */
     .probe = user_probe,
     .activate = user_activate,
     .deactivate = user_deactivate,

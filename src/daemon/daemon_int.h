@@ -193,6 +193,7 @@ struct lvxd_target {
     int (*flush)(struct lvxd_io *io, struct lvxd_lv *v);
 };
 extern const struct lvxd_target lvxd_target_plain;
+extern const struct lvxd_target lvxd_target_raid;     /* target_raid.c: raid1, raid10 */
 /* The target serving lv (never NULL: the plain one is last). */
 const struct lvxd_target *lvxd_target_for(const struct lvx_lv *lv);
 

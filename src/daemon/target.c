@@ -59,6 +59,7 @@ const struct lvxd_target lvxd_target_plain = {
 
 /* First match wins; a target for a segment type goes before the plain one. */
 static const struct lvxd_target *const targets[] = {
+    &lvxd_target_raid,
     &lvxd_target_plain,
 };
 
