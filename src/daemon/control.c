@@ -134,7 +134,12 @@ static int do_status(struct request *r)
     char loop[32] = "";
     int maj = -1, min = -1, ro = 0;
     uint64_t size = 0;
+    char extra[400] = "";
     if (v) {
+        pthread_rwlock_rdlock(&v->lock);
+        if (v->target && v->target->status)
+            v->target->status(v, extra, sizeof(extra));
+        pthread_rwlock_unlock(&v->lock);
         snprintf(loop, sizeof(loop), "%s", v->loop[0] ? v->loop : "-");
         maj = v->loop[0] ? v->loop_major : -1;
         min = v->loop[0] ? v->loop_minor : -1;
@@ -147,8 +152,8 @@ static int do_status(struct request *r)
         return 0;
     }
     int open = loop[0] != '-' && lvxd_loop_busy(loop);
-    lvx_buf_printf(r->out, "ok active %s %d %d %d %d %" PRIu64 "\n", loop, maj, min, ro, open,
-                   size);
+    lvx_buf_printf(r->out, "ok active %s %d %d %d %d %" PRIu64 "%s\n", loop, maj, min, ro, open,
+                   size, extra);
     return 0;
 }
 

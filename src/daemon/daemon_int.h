@@ -191,6 +191,8 @@ struct lvxd_target {
     int (*zero)(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint64_t len);
     /* optional (default lvxd_io_flush_pvs) */
     int (*flush)(struct lvxd_io *io, struct lvxd_lv *v);
+    /* optional: words appended to the status reply (" raid AD 16384/16384 idle") */
+    void (*status)(struct lvxd_lv *v, char *out, size_t n);
 };
 extern const struct lvxd_target lvxd_target_plain;
 extern const struct lvxd_target lvxd_target_raid;     /* target_raid.c: raid1, raid10 */

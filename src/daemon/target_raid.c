@@ -768,6 +768,21 @@ static void raid_dtr(struct lvxd_lv *v, void *state)
     raid_free(r);
 }
 
+/* " raid <health> <done>/<total> <action>" as dm-raid's status: A live, D failed or
+ * missing (the resync runs at start: always complete and idle while served) */
+static void raid_status(struct lvxd_lv *v, char *out, size_t n)
+{
+    struct raid *r = v->tstate;
+    if (!r || n < r->n + 64)
+        return;
+    char h[MAX_LEGS + 1];
+    for (unsigned i = 0; i < r->n; i++)
+        h[i] = leg_ok(r, i) ? 'A' : 'D';
+    h[r->n] = 0;
+    snprintf(out, n, " raid %s %" PRIu64 "/%" PRIu64 " %s", h, r->sectors, r->sectors,
+             r->started ? "idle" : "frozen");
+}
+
 const struct lvxd_target lvxd_target_raid = {
     .name = "raid",
     .serves = raid_serves,
@@ -777,4 +792,5 @@ const struct lvxd_target lvxd_target_raid = {
     .rw = raid_rw,
     .zero = raid_zero,
     .flush = raid_flush,
+    .status = raid_status,
 };
