@@ -35,6 +35,7 @@
 
 #include "map/dm_names.h"
 #include "map/map.h"
+#include "model/snapshot.h"
 #include "nodes/dm_nodes.h"
 #include "nodes/user_nodes.h"
 #include "daemon/daemon.h"
@@ -83,11 +84,9 @@ static void geometry_hint(struct lvx_ctx *ctx, uint64_t io_min, uint64_t io_opt)
                "k,sw=%" PRIu64, io_min / 1024, io_opt / io_min);
 }
 
-static int user_activate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
-                         const struct lvx_activate_opts *opts)
+static int activate_one(struct lvx_ctx *ctx, const struct lvx_lv *lv,
+                        const struct lvx_activate_opts *opts)
 {
-    if (lvx_map_refuse_snapshots(ctx, lv) < 0)
-        return ctx->err;
     struct lvx_buf req = LVX_BUF_INIT, reply = LVX_BUF_INIT;
     /* FLAGS: 1 read-only, 2 partial (the daemon serves the present PVs, the missing
      * ones' extents fail with EIO) */
@@ -118,8 +117,8 @@ static int user_activate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
     return rc;
 }
 
-static int user_deactivate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
-                           const struct lvx_activate_opts *opts)
+static int deactivate_one(struct lvx_ctx *ctx, const struct lvx_lv *lv,
+                          const struct lvx_activate_opts *opts)
 {
     char req[512];
     snprintf(req, sizeof(req), "deactivate %s %s %d", lv->vg->name, lv->name,
@@ -134,14 +133,85 @@ static int user_deactivate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
     return rc;
 }
 
+static int user_swap(struct lvx_ctx *ctx, const struct lvx_lv *lv);
+
+/* The daemon's status words of lv: 1 served (more: the target's own words), 0 not. */
+static int served(struct lvx_ctx *ctx, const struct lvx_lv *lv, char *more, size_t n)
+{
+    char req[512];
+    struct lvx_buf reply = LVX_BUF_INIT;
+    snprintf(req, sizeof(req), "status %s %s", lv->vg->name, lv->name);
+    more[0] = 0;
+    int rc = lvx_daemon_call(ctx, req, false, &reply);
+    if (rc == -ENOTCONN) {
+        lvx_error_clear(ctx);
+        rc = 0;
+    } else if (rc == 0 && strncmp(lvx_buf_str(&reply), "active ", 7) == 0) {
+        const char *w = lvx_buf_str(&reply) + 7;
+        for (int i = 0; i < 6 && w; i++)        /* loop maj min ro open size */
+            if ((w = strchr(w, ' ')))
+                w++;
+        snprintf(more, n, "%s%s", w ? " " : "", w ? w : "");
+        rc = 1;
+    }
+    lvx_buf_free(&reply);
+    return rc;
+}
+
+/* An origin with snapshots and its COW LVs are served as one set (the daemon's
+ * snapshot-origin and snapshot targets share each COW's exception store): the
+ * origin first (reloaded when it is served already, so that it copies for the
+ * snapshots of the new metadata, or for none any more), then each COW LV. */
+static int user_activate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
+                         const struct lvx_activate_opts *opts)
+{
+    const struct lvx_seg *cs = lvx_lv_cow_snapshot_seg(lv), *segs[64];
+    const struct lvx_lv *origin = cs && cs->origin_lv ? cs->origin_lv : lv;
+    unsigned n = lvx_lv_snapshot_segs(origin, segs, 64);
+    char more[128];
+    int st = n || cs ? served(ctx, origin, more, sizeof(more)) : 0;
+    if (st < 0)
+        return st;
+    int rc = st > 0 && (n || strstr(more, " origin ")) ? user_swap(ctx, origin)
+                                                     : activate_one(ctx, origin, opts);
+    for (unsigned i = 0; i < n && i < 64 && rc == 0; i++)
+        rc = activate_one(ctx, segs[i]->cow_lv, opts);
+    if (rc < 0 && st == 0 && (n || cs)) {       /* a failure leaves nothing behind */
+        int keep = ctx->err;
+        char msg[sizeof(ctx->errmsg)];
+        memcpy(msg, ctx->errmsg, sizeof(msg));
+        for (unsigned i = 0; i < n && i < 64; i++)
+            deactivate_one(ctx, segs[i]->cow_lv, NULL);
+        deactivate_one(ctx, origin, NULL);
+        ctx->err = keep;
+        memcpy(ctx->errmsg, msg, sizeof(msg));
+    }
+    return rc;
+}
+
+/* A COW LV or an origin: the whole set (its COW LVs first), unless only the
+ * snapshot is asked for (lvremove of a snapshot). */
+static int user_deactivate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
+                           const struct lvx_activate_opts *opts)
+{
+    const struct lvx_seg *cs = lvx_lv_cow_snapshot_seg(lv), *segs[64];
+    if (cs && opts && opts->snapshot_only)
+        return deactivate_one(ctx, lv, opts);
+    const struct lvx_lv *origin = cs && cs->origin_lv ? cs->origin_lv : lv;
+    unsigned n = lvx_lv_snapshot_segs(origin, segs, 64);
+    int rc = 0;
+    for (unsigned i = 0; i < n && i < 64 && rc == 0; i++)
+        rc = deactivate_one(ctx, segs[i]->cow_lv, opts);
+    return rc < 0 ? rc : deactivate_one(ctx, origin, opts);
+}
+
 static int user_stage(struct lvx_ctx *ctx, const struct lvx_lv *lv,
                       const struct lvx_activate_opts *opts)
 {
-    int rc = lvx_activation_check(ctx, lv, opts);   /* the new mapping goes live at swap */
-    return rc < 0 ? rc : lvx_map_refuse_snapshots(ctx, lv);
+    return lvx_activation_check(ctx, lv, opts);   /* the new mapping goes live at swap */
 }
 
-static int user_swap(struct lvx_ctx *ctx, const struct lvx_lv *lv)
+static int swap_one(struct lvx_ctx *ctx, const struct lvx_lv *lv)
 {
     struct lvx_buf req = LVX_BUF_INIT;
     lvx_buf_printf(&req, "reload %s %s", lv->vg->name, lv->name);
@@ -150,6 +220,21 @@ static int user_swap(struct lvx_ctx *ctx, const struct lvx_lv *lv)
         rc = lvx_daemon_call(ctx, lvx_buf_str(&req), false, NULL);
     lvx_buf_free(&req);
     return rc;
+}
+
+/* A snapshot set: the origin first, then its served COW LVs (an extended COW is
+ * used by the origin's copies from then on). */
+static int user_swap(struct lvx_ctx *ctx, const struct lvx_lv *lv)
+{
+    const struct lvx_seg *cs = lvx_lv_cow_snapshot_seg(lv), *segs[64];
+    const struct lvx_lv *origin = cs && cs->origin_lv ? cs->origin_lv : lv;
+    unsigned n = lvx_lv_snapshot_segs(origin, segs, 64);
+    int rc = swap_one(ctx, origin);
+    char more[128];
+    for (unsigned i = 0; i < n && i < 64 && rc == 0; i++)
+        if ((rc = served(ctx, segs[i]->cow_lv, more, sizeof(more))) > 0)
+            rc = swap_one(ctx, segs[i]->cow_lv);
+    return rc < 0 ? rc : 0;
 }
 
 static int user_unstage(struct lvx_ctx *ctx, const struct lvx_lv *lv)
@@ -181,6 +266,18 @@ static int user_status(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_
             out->open_count = open;
             out->major = maj;
             out->minor = min;
+            /* a snapshot: " snapshot VALID USED TOTAL META" (sectors) */
+            const char *sn = strstr(lvx_buf_str(&reply), " snapshot ");
+            int valid;
+            uint64_t used, total, meta;
+            if (sn && sscanf(sn, " snapshot %d %" SCNu64 " %" SCNu64 " %" SCNu64, &valid, &used,
+                             &total, &meta) == 4) {
+                out->snapshot = true;
+                out->snap_invalid = !valid;
+                out->snap_used = used;
+                out->snap_total = total;
+                out->snap_meta = meta;
+            }
             char path[128];
             snprintf(path, sizeof(path), "/sys/dev/block/%d:%d/queue/read_ahead_kb", maj, min);
             FILE *f = fopen(path, "r");

@@ -134,12 +134,13 @@ static int do_status(struct request *r)
     char loop[32] = "";
     int maj = -1, min = -1, ro = 0;
     uint64_t size = 0;
-    char extra[400] = "";
+    char more[128] = "";        /* the target's own status words */
     if (v) {
-        pthread_rwlock_rdlock(&v->lock);
-        if (v->target && v->target->status)
-            v->target->status(v, extra, sizeof(extra));
-        pthread_rwlock_unlock(&v->lock);
+        if (v->target && v->target->status) {
+            pthread_rwlock_rdlock(&v->lock);
+            v->target->status(v, more, sizeof(more));
+            pthread_rwlock_unlock(&v->lock);
+        }
         snprintf(loop, sizeof(loop), "%s", v->loop[0] ? v->loop : "-");
         maj = v->loop[0] ? v->loop_major : -1;
         min = v->loop[0] ? v->loop_minor : -1;
@@ -153,7 +154,7 @@ static int do_status(struct request *r)
     }
     int open = loop[0] != '-' && lvxd_loop_busy(loop);
     lvx_buf_printf(r->out, "ok active %s %d %d %d %d %" PRIu64 "%s\n", loop, maj, min, ro, open,
-                   size, extra);
+                   size, more);
     return 0;
 }
 

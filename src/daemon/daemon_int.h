@@ -191,7 +191,8 @@ struct lvxd_target {
     int (*zero)(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint64_t len);
     /* optional (default lvxd_io_flush_pvs) */
     int (*flush)(struct lvxd_io *io, struct lvxd_lv *v);
-    /* optional: words appended to the status reply (" raid AD 16384/16384 idle") */
+    /* optional: words appended to the status reply (" snapshot ...", " raid AD 16384/16384
+     * idle"; v's read lock held) */
     void (*status)(struct lvxd_lv *v, char *out, size_t n);
 };
 extern const struct lvxd_target lvxd_target_plain;

@@ -58,8 +58,11 @@ const struct lvxd_target lvxd_target_plain = {
 };
 
 /* First match wins; a target for a segment type goes before the plain one. */
+extern const struct lvxd_target lvxd_target_origin, lvxd_target_snapshot;  /* target_snapshot.c */
 static const struct lvxd_target *const targets[] = {
     &lvxd_target_raid,
+    &lvxd_target_snapshot,
+    &lvxd_target_origin,
     &lvxd_target_plain,
 };
 

@@ -29,6 +29,7 @@
 
 #include "map/dm_names.h"
 #include "map/map.h"
+#include "model/snapshot.h"
 #include "util/buf.h"
 #include "util/file.h"
 #include "util/pool.h"
@@ -133,6 +134,18 @@ static bool lv_uses_pv(const struct lvx_lv *lv, const struct lvx_pv *pv, unsigne
     return false;
 }
 
+/* ... or an LV served with it (a COW LV's origin, an origin's COW LVs: the snapshot
+ * targets, target_snapshot.c, copy between them). */
+static bool set_uses_pv(const struct lvx_lv *lv, const struct lvx_pv *pv)
+{
+    const struct lvx_seg *segs[64], *cs = lvx_lv_cow_snapshot_seg(lv);
+    unsigned n = cs ? 0 : lvx_lv_snapshot_segs(lv, segs, 64);
+    bool uses = lv_uses_pv(lv, pv, 0) || (cs && lv_uses_pv(cs->origin_lv, pv, 0));
+    for (unsigned i = 0; i < n && i < 64 && !uses; i++)
+        uses = lv_uses_pv(segs[i]->cow_lv, pv, 0);
+    return uses;
+}
+
 /* The model of one LV, read from the devices. */
 struct loaded {
     struct lvx_scan *scan;
@@ -221,7 +234,7 @@ static int load(struct lvx_ctx *ctx, const char *vgname, const char *lvname, con
     for (unsigned i = 0; i < vg->pv_count; i++)
         l->pvs[i].fd = -1;
     for (unsigned i = 0; i < vg->pv_count; i++)      /* pvs[] by pv->index = position */
-        if (lv_uses_pv(lv, vg->pvs[i], 0) &&
+        if (set_uses_pv(lv, vg->pvs[i]) &&
             (rc = open_pv(ctx, vg->pvs[i], ro, &l->pvs[vg->pvs[i]->index])) < 0)
             goto fail;
     return 0;

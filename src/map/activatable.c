@@ -4,8 +4,9 @@
  * Its segments must be of kinds the targets map (striped/linear over PVs, error,
  * zero), and none of its areas may be on a missing PV unless partial activation was
  * asked.  Both the activation backends (activate/) and the daemon check this.
- * COW snapshots are served by the kernel only: lvx_map_refuse_snapshots() says so for
- * the user-space backend and the daemon.
+ * COW snapshots and their origins are served by the daemon's snapshot targets
+ * (daemon/target_snapshot.c); lvx_map_refuse_snapshots() keeps the daemon's plain target
+ * from serving them.
  * Entry points: lvx_map_lv_partial(), lvx_map_check_activatable(), lvx_map_refuse_snapshots().
  */
 #include "map/map.h"

@@ -1,0 +1,674 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * daemon/target_snapshot.c - COW snapshots served by the daemon, as the kernel's
+ * snapshot-origin and snapshot targets do, over an exception store kept on the COW LV
+ * in the kernel's persistent format (map/cow_store.c), so either backend (and LVM2)
+ * takes over a store the other wrote.
+ *
+ *   origin    an LV with snapshots: reads go straight to it; a write first saves each
+ *             chunk it touches that a snapshot has not copied yet: the old chunk is
+ *             copied to the snapshot's next free COW chunk, the COW PVs flushed, the
+ *             record written into the current metadata area and flushed (the kernel's
+ *             order: data, then metadata, then the origin write); then the origin is
+ *             written.  A COW that fills up invalidates its snapshot (header valid 0)
+ *             and the origin keeps working.
+ *   snapshot  the COW LV, served with the origin's size: a chunk with a record is read
+ *             from the COW, others from the origin; a write to a chunk without one
+ *             allocates it (the origin chunk copied first when the write covers only
+ *             part of it).  An invalid snapshot fails every request with EIO.
+ *
+ * The store of a COW LV is one object shared by the origin's and the snapshot's
+ * served files (a registry keyed by VG and COW LV UUIDs): loaded from disk by the
+ * first start hook, its table in memory, its buffers allocated then (serving
+ * allocates nothing).  Its rwlock orders the two sides: snapshot reads that go to the
+ * origin hold it shared, so an origin chunk is never overwritten before its copy is
+ * committed; copies and snapshot writes hold it exclusively.
+ *
+ * Entry points: lvxd_target_origin, lvxd_target_snapshot (target.c's table).
+ */
+#include "daemon/daemon_int.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "map/cow_store.h"
+#include "map/map.h"
+#include "model/snapshot.h"
+#include "util/pool.h"
+
+#define MAX_SNAPS 64
+#define ALIGN 4096
+
+/* A zero buffer for zeroing a snapshot through its write path. */
+static uint8_t zeroes[LVXD_MAX_IO] __attribute__((aligned(ALIGN)));
+
+/* The exception store of one COW LV, shared by the files that use it. */
+struct cow_shared {
+    struct cow_shared *next;
+    char key[2 * LVX_UUID_LEN + 2];
+    unsigned refs;
+    pthread_rwlock_t lock;
+    bool loaded;
+    bool header_pending;       /* a new store not written yet (first loaded read-only) */
+    char name[260];            /* vg/snapshot, for the log */
+    struct lvx_cow st;
+    uint32_t cb;               /* chunk bytes */
+    uint8_t *area;             /* the current metadata area, in memory */
+    uint8_t *scratch;          /* one chunk: header, zeroes */
+    uint8_t *copy;             /* chunks of one request (slots) */
+    uint64_t *olds, *news;     /* records of one request */
+    unsigned slots;
+};
+
+static pthread_mutex_t registry_mutex = PTHREAD_MUTEX_INITIALIZER;
+static struct cow_shared *registry;
+
+/* One snapshot as a served file sees it. */
+struct snap_ref {
+    const struct lvx_lv *cow_lv;
+    const struct lvx_map_prepared *cow_map;
+    uint32_t chunk;            /* the table's chunk size (a header's wins) */
+    struct cow_shared *sh;     /* from start */
+};
+
+struct cow_state {
+    bool origin;               /* the origin's file (else a snapshot's) */
+    const struct lvx_map_prepared *origin_map;
+    unsigned n;
+    struct snap_ref refs[];
+};
+
+static void shared_free(struct cow_shared *sh)
+{
+    lvx_cow_free(&sh->st);
+    free(sh->area);
+    free(sh->scratch);
+    free(sh->copy);
+    free(sh->olds);
+    free(sh->news);
+    pthread_rwlock_destroy(&sh->lock);
+    free(sh);
+}
+
+static struct cow_shared *shared_get(const struct lvx_lv *cow)
+{
+    char key[sizeof(((struct cow_shared *)0)->key)];
+    snprintf(key, sizeof(key), "%s/%s", cow->vg->uuid, cow->uuid);
+    pthread_mutex_lock(&registry_mutex);
+    struct cow_shared *sh = registry;
+    while (sh && strcmp(sh->key, key) != 0)
+        sh = sh->next;
+    if (!sh && (sh = calloc(1, sizeof(*sh)))) {
+        snprintf(sh->key, sizeof(sh->key), "%s", key);
+        snprintf(sh->name, sizeof(sh->name), "%s/%s", cow->vg->name, cow->name);
+        pthread_rwlock_init(&sh->lock, NULL);
+        sh->next = registry;
+        registry = sh;
+    }
+    if (sh)
+        sh->refs++;
+    pthread_mutex_unlock(&registry_mutex);
+    return sh;
+}
+
+static void shared_put(struct cow_shared *sh)
+{
+    pthread_mutex_lock(&registry_mutex);
+    bool last = --sh->refs == 0;
+    if (last)
+        for (struct cow_shared **p = &registry; *p; p = &(*p)->next)
+            if (*p == sh) {
+                *p = sh->next;
+                break;
+            }
+    pthread_mutex_unlock(&registry_mutex);
+    if (last)
+        shared_free(sh);
+}
+
+/* --- I/O over the store (sh->lock held by the caller) ---------------------- */
+
+static int run_one(struct lvxd_io *io, struct lvxd_lv *v, const struct lvx_map_prepared *map,
+                   bool write, uint64_t off, uint32_t len, uint8_t *buf)
+{
+    unsigned n = 0;
+    int rc = lvxd_io_map_add(io, v, map, write, off, len, buf, &n);
+    return rc == 0 && n ? lvxd_io_run(io, n) : rc;
+}
+
+static int write_chunk(struct lvxd_io *io, struct lvxd_lv *v, const struct snap_ref *r,
+                       uint64_t chunk, uint8_t *buf)
+{
+    return run_one(io, v, r->cow_map, true, chunk * r->sh->cb, r->sh->cb, buf);
+}
+
+/* The snapshot is invalid from now on: header valid 0, as the kernel's
+ * drop_snapshot (errors here leave the in-memory state invalid all the same). */
+static void invalidate(struct lvxd_io *io, struct lvxd_lv *v, const struct snap_ref *r,
+                       const char *why)
+{
+    struct cow_shared *sh = r->sh;
+    if (!sh->st.valid)
+        return;
+    sh->st.valid = false;
+    lvxd_log("snapshot %s invalidated: %s", sh->name, why);
+    if (v->read_only)
+        return;
+    lvx_cow_header_encode(sh->scratch, sh->cb, false, sh->st.chunk);
+    if (write_chunk(io, v, r, 0, sh->scratch) < 0 || lvxd_io_flush_pvs(io, v) < 0)
+        lvxd_log("snapshot %s: writing the invalid header failed", sh->name);
+}
+
+/* A new store on disk: area 0 zeroed, then the header (valid). */
+static int init_store(struct lvxd_io *io, struct lvxd_lv *v, const struct snap_ref *r)
+{
+    struct cow_shared *sh = r->sh;
+    int rc;
+    memset(sh->scratch, 0, sh->cb);
+    if ((rc = write_chunk(io, v, r, lvx_cow_area_chunk(&sh->st, 0), sh->scratch)) < 0 ||
+        (rc = lvxd_io_flush_pvs(io, v)) < 0)
+        return rc;
+    lvx_cow_header_encode(sh->scratch, sh->cb, true, sh->st.chunk);
+    if ((rc = write_chunk(io, v, r, 0, sh->scratch)) < 0 || (rc = lvxd_io_flush_pvs(io, v)) < 0)
+        return rc;
+    sh->header_pending = false;
+    return 0;
+}
+
+/* Commit the k records of sh->olds/news (their data already on disk and flushed):
+ * each into the current area; a full area is written after the next one was zeroed;
+ * the current area written and flushed last.  Then they go into the table. */
+static int commit_records(struct lvxd_io *io, struct lvxd_lv *v, const struct snap_ref *r,
+                          unsigned k)
+{
+    struct cow_shared *sh = r->sh;
+    struct lvx_cow *st = &sh->st;
+    int rc = 0;
+    bool pending = false;
+    if (sh->header_pending && (rc = init_store(io, v, r)) < 0)
+        return rc;
+    for (unsigned i = 0; i < k && rc == 0; i++) {
+        pending = true;
+        if (!lvx_cow_commit(st, sh->area, sh->olds[i], sh->news[i]))
+            continue;
+        uint64_t next = lvx_cow_area_chunk(st, st->area + 1);
+        memset(sh->scratch, 0, sh->cb);
+        if (next < st->chunks && ((rc = write_chunk(io, v, r, next, sh->scratch)) < 0 ||
+                                  (rc = lvxd_io_flush_pvs(io, v)) < 0))
+            break;
+        if ((rc = write_chunk(io, v, r, lvx_cow_area_chunk(st, st->area), sh->area)) < 0 ||
+            (rc = lvxd_io_flush_pvs(io, v)) < 0)
+            break;
+        lvx_cow_next_area(st);
+        memset(sh->area, 0, sh->cb);
+        pending = false;
+    }
+    if (rc == 0 && pending &&
+        ((rc = write_chunk(io, v, r, lvx_cow_area_chunk(st, st->area), sh->area)) < 0 ||
+         (rc = lvxd_io_flush_pvs(io, v)) < 0))
+        return rc;
+    for (unsigned i = 0; i < k && rc == 0; i++)
+        lvx_cow_insert(st, sh->olds[i], sh->news[i]);
+    return rc;
+}
+
+/* Read origin chunk c into buf (a chunk; past the origin's end zeroes). */
+static int add_origin_chunk(struct lvxd_io *io, struct lvxd_lv *v, const struct cow_state *s,
+                            uint32_t cb, uint64_t c, uint8_t *buf, unsigned *n)
+{
+    uint64_t end = lvx_map_prepared_sectors(s->origin_map) * 512, off = c * cb;
+    uint32_t len = off + cb <= end ? cb : (uint32_t)(end - off);
+    if (len < cb)
+        memset(buf + len, 0, cb - len);
+    return lvxd_io_map_add(io, v, s->origin_map, false, off, len, buf, n);
+}
+
+/* Add chunks[0..k) (slot i of buf holds chunks[i]) as runs of consecutive chunk
+ * numbers, one range each, clipped at end bytes (a read's clipped tail is zeroed). */
+static int add_runs(struct lvxd_io *io, struct lvxd_lv *v, const struct lvx_map_prepared *map,
+                    bool write, const uint64_t *chunks, unsigned k, uint32_t cb, uint64_t end,
+                    uint8_t *buf, unsigned *n)
+{
+    int rc = 0;
+    for (unsigned i = 0, j; i < k && rc == 0; i = j) {
+        for (j = i + 1; j < k && chunks[j] == chunks[j - 1] + 1; j++)
+            ;
+        uint64_t off = chunks[i] * cb, len = (uint64_t)(j - i) * cb;
+        if (off + len > end) {
+            if (!write)
+                memset(buf + (size_t)i * cb + (end - off), 0, off + len - end);
+            len = end - off;
+        }
+        rc = lvxd_io_map_add(io, v, map, write, off, (uint32_t)len, buf + (size_t)i * cb, n);
+    }
+    return rc;
+}
+
+/* Before an origin write of [off, off+len): every chunk it touches that r's snapshot
+ * has not saved yet is copied and committed.  Failures invalidate the snapshot (the
+ * origin write goes on, as the kernel's). */
+static void copy_out(struct lvxd_io *io, struct lvxd_lv *v, const struct cow_state *s,
+                     const struct snap_ref *r, uint64_t off, uint64_t len)
+{
+    struct cow_shared *sh = r->sh;
+    uint64_t first = off / sh->cb, last = (off + len - 1) / sh->cb;
+    bool all = true;
+    pthread_rwlock_rdlock(&sh->lock);
+    for (uint64_t c = first; c <= last && all && sh->st.valid; c++)
+        all = lvx_cow_lookup(&sh->st, c) != 0;
+    all = all || !sh->st.valid;
+    pthread_rwlock_unlock(&sh->lock);
+    if (all)
+        return;
+    pthread_rwlock_wrlock(&sh->lock);
+    unsigned k = 0, n = 0;
+    int rc = 0;
+    for (uint64_t c = first; c <= last && sh->st.valid; c++) {
+        if (lvx_cow_lookup(&sh->st, c))
+            continue;
+        uint64_t nc;
+        if (lvx_cow_alloc(&sh->st, &nc) < 0) {
+            invalidate(io, v, r, "the COW area is full");
+            break;
+        }
+        sh->olds[k] = c;
+        sh->news[k++] = nc;
+    }
+    if (sh->st.valid && k) {
+        rc = add_runs(io, v, s->origin_map, false, sh->olds, k, sh->cb,
+                      lvx_map_prepared_sectors(s->origin_map) * 512, sh->copy, &n);
+        if (rc == 0 && n)
+            rc = lvxd_io_run(io, n);
+        n = 0;
+        if (rc == 0)
+            rc = add_runs(io, v, r->cow_map, true, sh->news, k, sh->cb, UINT64_MAX, sh->copy, &n);
+        if (rc == 0 && n)
+            rc = lvxd_io_run(io, n);
+        if (rc == 0)
+            rc = lvxd_io_flush_pvs(io, v);
+        if (rc == 0)
+            rc = commit_records(io, v, r, k);
+        if (rc < 0)
+            invalidate(io, v, r, strerror(-rc));
+    }
+    pthread_rwlock_unlock(&sh->lock);
+}
+
+/* --- constructors ------------------------------------------------------------ */
+
+static int prepare_ref(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_seg *seg,
+                       bool partial, struct snap_ref *r)
+{
+    struct lvx_map_prepared *m;
+    int rc;
+    if ((rc = lvx_map_check_activatable(ctx, seg->cow_lv, partial)) < 0 ||
+        (rc = lvx_map_prepare(ctx, pool, seg->cow_lv, partial ? LVX_MAP_MISSING_IS_ERROR : 0,
+                              &m)) < 0)
+        return rc;
+    r->cow_lv = seg->cow_lv;
+    r->cow_map = m;
+    r->chunk = seg->chunk_size ? seg->chunk_size : LVX_SNAPSHOT_DEFAULT_CHUNK;
+    return 0;
+}
+
+static int cow_ctr(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_lv *lv,
+                   bool partial, const struct lvx_map_prepared **map, void **state)
+{
+    const struct lvx_seg *segs[MAX_SNAPS];
+    const struct lvx_seg *cs = lvx_lv_cow_snapshot_seg(lv);
+    const struct lvx_lv *origin = cs ? cs->origin_lv : lv;
+    unsigned n = cs ? 1 : lvx_lv_snapshot_segs(lv, segs, MAX_SNAPS);
+    *state = NULL;
+    if (cs)
+        segs[0] = cs;
+    if (!origin || n == 0)
+        return lvx_error(ctx, EINVAL, "Logical volume %s/%s has no snapshot set.", lv->vg->name,
+                         lv->name);
+    if (n > MAX_SNAPS)
+        return lvx_error(ctx, ENOTSUP, "Logical volume %s/%s has more than %d snapshots.",
+                         lv->vg->name, lv->name, MAX_SNAPS);
+    struct lvx_map_prepared *om;
+    int rc;
+    if ((rc = lvx_map_check_activatable(ctx, origin, partial)) < 0 ||
+        (rc = lvx_map_prepare(ctx, pool, origin, partial ? LVX_MAP_MISSING_IS_ERROR : 0,
+                              &om)) < 0)
+        return rc;
+    struct cow_state *s = calloc(1, sizeof(*s) + n * sizeof(s->refs[0]));
+    if (!s)
+        return lvx_error(ctx, ENOMEM, "Out of memory.");
+    s->origin = cs == NULL;
+    s->origin_map = om;
+    s->n = n;
+    for (unsigned i = 0; i < n; i++)
+        if ((rc = prepare_ref(ctx, pool, segs[i], partial, &s->refs[i])) < 0) {
+            free(s);
+            return rc;
+        }
+    *map = s->origin ? om : s->refs[0].cow_map;
+    *state = s;
+    return 0;
+}
+
+/* Load r's store from the COW LV (the first user of it). */
+static int load_store(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
+                      const struct cow_state *s, struct snap_ref *r)
+{
+    struct cow_shared *sh = r->sh;
+    const char *name = sh->name;
+    uint32_t maxb = LVX_SNAPSHOT_MAX_CHUNK * 512;
+    lvx_cow_free(&sh->st);          /* what an earlier failed load left */
+    free(sh->scratch);
+    free(sh->area);
+    free(sh->copy);
+    free(sh->olds);
+    free(sh->news);
+    sh->area = sh->copy = NULL;
+    sh->olds = sh->news = NULL;
+    if (posix_memalign((void **)&sh->scratch, ALIGN, maxb) != 0) {
+        sh->scratch = NULL;
+        return lvx_error(ctx, ENOMEM, "Out of memory.");
+    }
+    int rc = run_one(io, v, r->cow_map, false, 0, ALIGN, sh->scratch);
+    if (rc < 0)
+        return lvx_error(ctx, -rc, "Cannot read the snapshot header of %s: %s", name,
+                         strerror(-rc));
+    struct lvx_cow_header h;
+    lvx_cow_header_decode(sh->scratch, &h);
+    int kind = lvx_cow_header_check(&h);
+    if (kind < 0)
+        return lvx_error(ctx, EINVAL, "Invalid or corrupt snapshot %s (header magic %08" PRIx32
+                         ", version %" PRIu32 ", chunk size %" PRIu32 ").", name, h.magic,
+                         h.version, h.chunk);
+    uint32_t chunk = kind ? h.chunk : r->chunk;
+    if (chunk != r->chunk)
+        lvxd_log("snapshot %s: chunk size %" PRIu32 " of its header overrides %" PRIu32, name,
+                 chunk, r->chunk);
+    uint64_t cow_sectors = lvx_map_prepared_sectors(r->cow_map);
+    uint64_t origin_chunks = lvx_map_prepared_sectors(s->origin_map) / chunk + 1;
+    if ((rc = lvx_cow_init(&sh->st, chunk, cow_sectors, origin_chunks)) < 0)
+        return lvx_error(ctx, -rc, "Cannot set up the exception store of %s.", name);
+    sh->cb = chunk * 512;
+    sh->slots = LVXD_MAX_IO / sh->cb + 2;
+    if (posix_memalign((void **)&sh->area, ALIGN, sh->cb) != 0 ||
+        posix_memalign((void **)&sh->copy, ALIGN, (size_t)sh->slots * sh->cb) != 0 ||
+        !(sh->olds = calloc(sh->slots, sizeof(*sh->olds))) ||
+        !(sh->news = calloc(sh->slots, sizeof(*sh->news))))
+        return lvx_error(ctx, ENOMEM, "Out of memory.");
+    memset(sh->area, 0, sh->cb);
+    if (cow_sectors < 3ull * chunk)
+        return lvx_error(ctx, EINVAL, "The COW LV of %s is smaller than 3 chunks.", name);
+    if (kind == 0) {                       /* new: written now, or at the first commit */
+        sh->header_pending = true;
+        if (!v->read_only && (rc = init_store(io, v, r)) < 0)
+            return lvx_error(ctx, -rc, "Cannot write the snapshot header of %s: %s", name,
+                             strerror(-rc));
+        return 0;
+    }
+    if (!h.valid) {
+        sh->st.valid = false;
+        return 0;
+    }
+    for (;;) {
+        uint64_t c = lvx_cow_area_chunk(&sh->st, sh->st.area);
+        if (c >= sh->st.chunks)
+            break;
+        if ((rc = run_one(io, v, r->cow_map, false, c * sh->cb, sh->cb, sh->area)) < 0)
+            return lvx_error(ctx, -rc, "Cannot read the exceptions of %s: %s", name,
+                             strerror(-rc));
+        if ((rc = lvx_cow_load_area(&sh->st, sh->area)) < 0)
+            return lvx_error(ctx, EINVAL, "Invalid or corrupt snapshot %s (metadata area %"
+                             PRIu64 ").", name, sh->st.area);
+        if (rc == 0)
+            return 0;
+        lvx_cow_next_area(&sh->st);
+        memset(sh->area, 0, sh->cb);
+    }
+    return 0;
+}
+
+static int cow_start(struct lvx_ctx *ctx, struct lvxd_lv *v)
+{
+    struct cow_state *s = v->tstate;
+    struct lvxd_io io;
+    int rc = lvxd_io_init(&io);
+    if (rc < 0)
+        return lvx_error(ctx, -rc, "Cannot set up I/O for %s/%s.", v->vg, v->lv);
+    for (unsigned i = 0; i < s->n && rc == 0; i++) {
+        struct snap_ref *r = &s->refs[i];
+        if (!r->sh && !(r->sh = shared_get(r->cow_lv))) {
+            rc = lvx_error(ctx, ENOMEM, "Out of memory.");
+            break;
+        }
+        pthread_rwlock_wrlock(&r->sh->lock);
+        struct lvx_cow *st = &r->sh->st;
+        uint64_t cow_sectors = lvx_map_prepared_sectors(r->cow_map);
+        if (!r->sh->loaded) {
+            rc = load_store(ctx, &io, v, s, r);
+            r->sh->loaded = rc == 0;
+        } else if (!s->origin && cow_sectors > st->sectors) {
+            /* an extended COW LV (lvextend): the snapshot is reloaded after its origin,
+             * so both files map the new size by now */
+            st->sectors = cow_sectors;
+            st->chunks = cow_sectors / st->chunk;
+        }
+        pthread_rwlock_unlock(&r->sh->lock);
+        if (rc < 0) {          /* a half-loaded store is dropped with its last user */
+            shared_put(r->sh);
+            r->sh = NULL;
+        }
+    }
+    lvxd_io_exit(&io);
+    if (rc == 0 && !s->origin)    /* a snapshot is as large as its origin */
+        v->size = lvx_map_prepared_sectors(s->origin_map) * 512;
+    return rc;
+}
+
+static void cow_dtr(struct lvxd_lv *v, void *state)
+{
+    struct cow_state *s = state;
+    (void)v;
+    for (unsigned i = 0; s && i < s->n; i++)
+        if (s->refs[i].sh)
+            shared_put(s->refs[i].sh);
+    free(s);
+}
+
+/* --- origin ------------------------------------------------------------------ */
+
+static bool origin_serves(const struct lvx_lv *lv)
+{
+    return lvx_lv_snapshot_segs(lv, NULL, 0) > 0;
+}
+
+static int origin_rw(struct lvxd_io *io, struct lvxd_lv *v, bool write, uint64_t off,
+                     uint32_t len, uint8_t *buf)
+{
+    const struct cow_state *s = v->tstate;
+    for (unsigned i = 0; write && len && i < s->n; i++)
+        copy_out(io, v, s, &s->refs[i], off, len);
+    return run_one(io, v, v->map, write, off, len, buf);
+}
+
+static int origin_zero(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint64_t len)
+{
+    const struct cow_state *s = v->tstate;
+    for (uint64_t o = off; o < off + len; o += LVXD_MAX_IO) {
+        uint64_t l = off + len - o < LVXD_MAX_IO ? off + len - o : LVXD_MAX_IO;
+        for (unsigned i = 0; i < s->n; i++)
+            copy_out(io, v, s, &s->refs[i], o, l);
+    }
+    return lvxd_io_map_zero(io, v, v->map, off, len);
+}
+
+/* " origin N": N snapshots */
+static void origin_status(struct lvxd_lv *v, char *out, size_t n)
+{
+    const struct cow_state *s = v->tstate;
+    snprintf(out, n, " origin %u", s ? s->n : 0);
+}
+
+const struct lvxd_target lvxd_target_origin = {
+    .name = "snapshot-origin",
+    .serves = origin_serves,
+    .ctr = cow_ctr,
+    .start = cow_start,
+    .dtr = cow_dtr,
+    .rw = origin_rw,
+    .zero = origin_zero,
+    .status = origin_status,
+};
+
+/* --- snapshot ------------------------------------------------------------------ */
+
+static bool snapshot_serves(const struct lvx_lv *lv)
+{
+    return lvx_lv_is_cow(lv);
+}
+
+static int snapshot_read(struct lvxd_io *io, struct lvxd_lv *v, const struct cow_state *s,
+                         uint64_t off, uint32_t len, uint8_t *buf)
+{
+    const struct snap_ref *r = &s->refs[0];
+    struct cow_shared *sh = r->sh;
+    uint64_t end = off + len;
+    unsigned n = 0;
+    int rc = 0;
+    uint64_t run = off;      /* start of a run of chunks read from the origin */
+    for (uint64_t o = off; o < end && rc == 0;) {
+        uint64_t c = o / sh->cb, cend = (c + 1) * sh->cb;
+        uint64_t e = cend < end ? cend : end;
+        uint64_t nc = lvx_cow_lookup(&sh->st, c);
+        if (nc) {
+            if (run < o)
+                rc = lvxd_io_map_add(io, v, s->origin_map, false, run, (uint32_t)(o - run),
+                                     buf + (run - off), &n);
+            if (rc == 0)
+                rc = lvxd_io_map_add(io, v, r->cow_map, false, nc * sh->cb + (o - c * sh->cb),
+                                     (uint32_t)(e - o), buf + (o - off), &n);
+            run = e;
+        }
+        o = e;
+    }
+    if (rc == 0 && run < end)
+        rc = lvxd_io_map_add(io, v, s->origin_map, false, run, (uint32_t)(end - run),
+                             buf + (run - off), &n);
+    return rc == 0 && n ? lvxd_io_run(io, n) : rc;
+}
+
+static int snapshot_write(struct lvxd_io *io, struct lvxd_lv *v, const struct cow_state *s,
+                          uint64_t off, uint32_t len, const uint8_t *buf)
+{
+    const struct snap_ref *r = &s->refs[0];
+    struct cow_shared *sh = r->sh;
+    uint64_t end = off + len;
+    unsigned k = 0, n = 0;
+    int rc = 0;
+    /* 1: chunks without a record get one; partly written ones read the origin first */
+    for (uint64_t o = off; o < end && rc == 0;) {
+        uint64_t c = o / sh->cb, cend = (c + 1) * sh->cb;
+        uint64_t e = cend < end ? cend : end;
+        if (!lvx_cow_lookup(&sh->st, c)) {
+            uint64_t nc;
+            if (lvx_cow_alloc(&sh->st, &nc) < 0) {
+                invalidate(io, v, r, "the COW area is full");
+                return -EIO;
+            }
+            sh->olds[k] = c;
+            sh->news[k] = nc;
+            if (e - o < sh->cb)
+                rc = add_origin_chunk(io, v, s, sh->cb, c, sh->copy + (size_t)k * sh->cb, &n);
+            k++;
+        }
+        o = e;
+    }
+    if (rc == 0 && n)
+        rc = lvxd_io_run(io, n);
+    /* 2: the data: into existing COW chunks, or whole new chunks */
+    n = 0;
+    unsigned j = 0;
+    for (uint64_t o = off; o < end && rc == 0;) {
+        uint64_t c = o / sh->cb, cend = (c + 1) * sh->cb;
+        uint64_t e = cend < end ? cend : end;
+        uint64_t inner = o - c * sh->cb;
+        uint8_t *src = (uint8_t *)buf + (o - off);
+        if (j < k && sh->olds[j] == c) {
+            if (e - o < sh->cb) {
+                memcpy(sh->copy + (size_t)j * sh->cb + inner, src, e - o);
+                src = sh->copy + (size_t)j * sh->cb;
+            }
+            rc = lvxd_io_map_add(io, v, r->cow_map, true, sh->news[j] * sh->cb, sh->cb, src,
+                                 &n);
+            j++;
+        } else {
+            rc = lvxd_io_map_add(io, v, r->cow_map, true,
+                                 lvx_cow_lookup(&sh->st, c) * sh->cb + inner, (uint32_t)(e - o),
+                                 src, &n);
+        }
+        o = e;
+    }
+    if (rc == 0 && n)
+        rc = lvxd_io_run(io, n);
+    /* 3: the records of new chunks, after their data */
+    if (rc == 0 && k && (rc = lvxd_io_flush_pvs(io, v)) == 0)
+        rc = commit_records(io, v, r, k);
+    if (rc < 0 && k)
+        invalidate(io, v, r, strerror(-rc));
+    return rc;
+}
+
+static int snapshot_rw(struct lvxd_io *io, struct lvxd_lv *v, bool write, uint64_t off,
+                       uint32_t len, uint8_t *buf)
+{
+    const struct cow_state *s = v->tstate;
+    struct cow_shared *sh = s->refs[0].sh;
+    if (!len)
+        return 0;
+    if (write)
+        pthread_rwlock_wrlock(&sh->lock);
+    else
+        pthread_rwlock_rdlock(&sh->lock);
+    int rc = !sh->st.valid ? -EIO
+             : write       ? snapshot_write(io, v, s, off, len, buf)
+                           : snapshot_read(io, v, s, off, len, buf);
+    pthread_rwlock_unlock(&sh->lock);
+    return rc;
+}
+
+static int snapshot_zero(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint64_t len)
+{
+    int rc = 0;
+    for (uint64_t o = off; o < off + len && rc == 0; o += LVXD_MAX_IO) {
+        uint64_t l = off + len - o < LVXD_MAX_IO ? off + len - o : LVXD_MAX_IO;
+        rc = snapshot_rw(io, v, true, o, (uint32_t)l, zeroes);
+    }
+    return rc;
+}
+
+/* " snapshot VALID USED TOTAL META" (sectors, as the kernel's status line counts) */
+static void snapshot_status(struct lvxd_lv *v, char *out, size_t n)
+{
+    const struct cow_state *s = v->tstate;
+    struct cow_shared *sh = s ? s->refs[0].sh : NULL;
+    if (!sh)
+        return;
+    uint64_t used, total, meta;
+    pthread_rwlock_rdlock(&sh->lock);
+    lvx_cow_usage(&sh->st, &used, &total, &meta);
+    snprintf(out, n, " snapshot %d %" PRIu64 " %" PRIu64 " %" PRIu64, sh->st.valid ? 1 : 0,
+             used, total, meta);
+    pthread_rwlock_unlock(&sh->lock);
+}
+
+const struct lvxd_target lvxd_target_snapshot = {
+    .name = "snapshot",
+    .serves = snapshot_serves,
+    .ctr = cow_ctr,
+    .start = cow_start,
+    .dtr = cow_dtr,
+    .rw = snapshot_rw,
+    .zero = snapshot_zero,
+    .status = snapshot_status,
+};

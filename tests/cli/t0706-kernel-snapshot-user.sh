@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# t0706-kernel-snapshot-user: COW snapshot stores move between lvx's daemon (the `user`
+# backend, on this host) and LVM2 with the kernel (a kvm-dm-test guest), both ways, on
+# four disk images that the host attaches as loop devices and the guest gets as
+# /dev/vda-vdd (kvm-dm-test --disk-dir --reuse-disks):
+#   1. host: lvx makes VG lvxs on images a-b, an origin and two snapshots; its daemon
+#      writes them (origin rewritten, writes to s1, s2 overflows);
+#   2. guest (tests/kernel/snapshot-user.sh): LVM2 activates lvxs with the kernel, origin
+#      and s1 read back byte for byte, s1's usage as lvx reported, s2 invalid; the kernel
+#      writes on; then LVM2 makes VG lvms on images c-d the same way;
+#   3. host: lvx's daemon serves LVM2's lvms: origin and s1 byte for byte as the kernel
+#      served them, the same usage, s2 invalid; the daemon goes on with the kernel's
+#      store, which then still parses (tests/tools/cow_check.py).
+# One guest boot (about 1-2 min under TCG) plus ~15 s on the host.  LVX_SKIP_KERNEL=1
+# skips.
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+# shellcheck source=tests/lib_kernel.sh
+. "$LVX_ROOT/tests/lib_kernel.sh"
+source "$LVX_ROOT/tests/tools/uspace-env.sh"
+
+[[ ${LVX_SKIP_KERNEL:-0} == 1 ]] && skip_all "LVX_SKIP_KERNEL=1"
+[[ -x ${KVM_DM_TEST:-$LVX_ROOT/tests/tools/kvm-dm-test} ]] || skip_all "kvm-dm-test not found"
+need_root
+need_loop
+need_lvx
+need_cmd lvm flock
+[[ -c /dev/fuse ]] || skip_all "no /dev/fuse"
+
+DISKS=$SCRATCH/disks
+mkdir -p "$DISKS"
+for l in a b c d; do truncate -s 256M "$DISKS/vd$l.img"; done
+attach() {  # attach l...: the images as loop devices, in D[]
+    D=()
+    local l
+    for l in "$@"; do D+=("$(attach_loop "$DISKS/vd$l.img")") || skip_all "cannot attach loop devices"; done
+}
+attach a b
+uspace_test_env lvxs "${D[@]}"
+DEV=$DM_DEV_DIR
+fsum() { sha256sum <"$1" | cut -d' ' -f1; }
+lv_sum() { dd if="$DEV/$1" bs=1M iflag=direct status=none | sha256sum | cut -d' ' -f1; }
+field() { lvx lvs --noheadings -o "$2" "$1" 2>/dev/null | tr -d ' '; }
+
+head -c 16M /dev/urandom >"$SCRATCH/A"
+head -c 16M /dev/urandom >"$SCRATCH/B"
+head -c 1M /dev/urandom >"$SCRATCH/C"
+
+# ------------------------------------------------------------ 1. lvx's daemon writes lvxs
+uspace_run_ok "lvx: vgcreate lvxs, origin of 16m" sh -c \
+    "$LVX vgcreate lvxs ${D[*]} && $LVX lvcreate -n orig -L 16m lvxs"
+uspace_run_ok "pattern A written to lvxs/orig" \
+    dd if="$SCRATCH/A" of="$DEV/lvxs/orig" bs=1M oflag=direct status=none
+uspace_run_ok "lvx: snapshots s1 (20m) and s2 (4m) of the inactive origin, the set activated" \
+    sh -c "$LVX lvchange -an lvxs/orig && $LVX lvcreate -s -L 20m -n s1 lvxs/orig &&
+           $LVX lvcreate -s -L 4m -n s2 lvxs/orig && $LVX lvchange -ay lvxs/orig"
+uspace_run_ok "pattern B over the origin (the daemon copies to s1 and s2)" \
+    dd if="$SCRATCH/B" of="$DEV/lvxs/orig" bs=1M oflag=direct status=none
+uspace_run_ok "C written to s1 at 3 MiB and 512 bytes at sector 20001" sh -c \
+    "dd if=$SCRATCH/C of=$DEV/lvxs/s1 bs=1M seek=3 oflag=direct status=none &&
+     dd if=$SCRATCH/C of=$DEV/lvxs/s1 bs=512 count=1 seek=20001 oflag=direct status=none"
+cp "$SCRATCH/A" "$SCRATCH/S1"
+dd if="$SCRATCH/C" of="$SCRATCH/S1" bs=1M seek=3 conv=notrunc status=none
+dd if="$SCRATCH/C" of="$SCRATCH/S1" bs=512 count=1 seek=20001 conv=notrunc status=none
+test_eq "lvxs/s1 reads A with its writes" "$(lv_sum lvxs/s1)" "$(fsum "$SCRATCH/S1")"
+attr=$(field lvxs/s2 lv_attr)
+test_eq "lvxs/s2 overflowed: lv_attr I" "${attr:4:1}" "I"
+{
+    echo "orig $(lv_sum lvxs/orig)"
+    echo "s1 $(lv_sum lvxs/s1)"
+    echo "s1pct $(field lvxs/s1 snap_percent)"
+} >"$SCRATCH/host.sums"
+diag "$(cat "$SCRATCH/host.sums")"
+uspace_run_ok "lvx: the set deactivated" lvx vgchange -an lvxs
+uspace_cleanup
+for d in "${D[@]}"; do detach_loop "$d"; done
+
+# ------------------------------------------------------------ 2. the guest
+eval "_lib_done_testing() $(declare -f done_testing | sed 1d)"
+done_testing() { :; }      # kernel_guest_test ends with it: the host part 3 follows
+kernel_guest_test snapshot-user.sh 4 256M 900 --disk-dir "$DISKS" --reuse-disks \
+    --put "$SCRATCH/A:/t/A" --put "$SCRATCH/B:/t/B" --put "$SCRATCH/C:/t/C" \
+    --put "$SCRATCH/host.sums:/t/host.sums"
+done_testing() { _lib_done_testing; }
+
+# ------------------------------------------------------------ 3. lvx's daemon serves lvms
+G=$SCRATCH/guest.sums
+cp "$SCRATCH/out/guest.sums" "$G" 2>/dev/null
+rm -rf "$SCRATCH/out"      # the guest's directory; uspace_run_ok's file from here on
+USPACE_VG=lvms
+test_ok "the guest wrote its sums" test -s "$G"
+guest() { awk -v k="$1" '$1 == k { print $2 }' "$G"; }
+attach c d
+uspace_env "$SCRATCH/us" "${D[@]}"
+lvm_sandbox "${D[@]}"
+uspace_run_ok "lvx activates LVM2's lvms (origin and snapshots)" lvx vgchange -ay lvms
+test_eq "lvms/orig reads back as the kernel served it" "$(lv_sum lvms/orig)" "$(guest orig)"
+test_eq "lvms/s1 reads back as the kernel served it" "$(lv_sum lvms/s1)" "$(guest s1)"
+test_eq "lvms/s1: snap_percent as the kernel reported it" "$(field lvms/s1 snap_percent)" \
+    "$(guest s1pct)"
+attr=$(field lvms/s2 lv_attr)
+test_eq "lvms/s2 (invalidated by the kernel) is invalid for lvx: lv_attr I" "${attr:4:1}" "I"
+s1=$(lv_sum lvms/s1)
+uspace_run_ok "lvx's daemon writes the origin (A over it)" \
+    dd if="$SCRATCH/A" of="$DEV/lvms/orig" bs=1M oflag=direct status=none
+test_eq "lvms/s1 unchanged after lvx went on with the kernel's store" "$(lv_sum lvms/s1)" "$s1"
+dd if="$DEV/lvms/orig" of="$SCRATCH/orig.now" bs=1M iflag=direct status=none
+dd if="$DEV/lvms/s1" of="$SCRATCH/s1.now" bs=1M iflag=direct status=none
+uspace_run_ok "lvx: the set deactivated" lvx vgchange -an lvms
+lvm2 lvs --segments -o lv_name,seg_start,seg_size,stripes,stripe_size,seg_pe_ranges \
+    --units s --nosuffix --reportformat json lvms/s1 >"$SCRATCH/segs.json" 2>/dev/null
+lvm2 pvs -o pv_name,pe_start --units s --nosuffix --reportformat json >"$SCRATCH/pvs.json" 2>/dev/null
+lvm2 vgs -o vg_extent_size --units s --nosuffix --reportformat json lvms >"$SCRATCH/vgs.json" 2>/dev/null
+cow_size=$(lvm2 lvs --noheadings --units b --nosuffix -o lv_size lvms/s1 2>/dev/null | tr -d ' ')
+"$PYTHON" "$LVX_ROOT/tests/tools/lv_pvread.py" "$SCRATCH/segs.json" "$SCRATCH/pvs.json" \
+    "$SCRATCH/vgs.json" 0 "$cow_size" "$SCRATCH/cow.bin" >/dev/null 2>&1
+uspace_run_ok "the store (kernel's, continued by lvx) parses; read as the kernel does, s1 is the same" \
+    "$PYTHON" "$LVX_ROOT/tests/tools/cow_check.py" "$SCRATCH/cow.bin" - "$SCRATCH/orig.now" \
+    "$SCRATCH/s1.now"
+diag "$(cat "$SCRATCH/out")"
+done_testing
