@@ -28,6 +28,7 @@
 #   KVM_DM_TEST=PATH        the tool (default: tests/tools/kvm-dm-test)
 #   LVX_SKIP_KERNEL=1       skip (e.g. for quick local runs)
 #   LVX_KERNEL_TIMEOUT=SEC  overrides TIMEOUT
+#   KERNEL_GUEST_MORE=1     do not end the TAP stream (the caller checks more after the guest)
 # Skipped (1..0 # SKIP) where no QEMU/kernel can run (kvm-dm-test exit 77).
 
 kernel_guest_test() {
@@ -88,5 +89,5 @@ kernel_guest_test() {
             tail -n 40 "$SCRATCH/console"
         } >&2
     fi
-    done_testing
+    [[ ${KERNEL_GUEST_MORE:-0} == 1 ]] || done_testing   # 1: the caller checks more, then ends
 }

@@ -114,16 +114,26 @@ bool lvx_activation_has_snapshots(const struct lvx_lv *lv)
     return lvx_lv_is_cow(lv) || lvx_lv_snapshot_segs(lv, NULL, 0) > 0;
 }
 
+bool lvx_activation_serves_raid(const struct lvx_activation_backend *be, const char *type)
+{
+    if (!be->raid)
+        return false;
+    return be != &lvx_activation_user ||
+           (type && (!strcmp(type, "raid1") || !strcmp(type, "raid10")));
+}
+
 int lvx_activate_lv(struct lvx_ctx *ctx, const struct lvx_activation_backend *be,
                     const struct lvx_lv *lv, const struct lvx_activate_opts *opts)
 {
     if (lvx_map_lv_is_raid(lv)) {
-        int rc = be->raid ? lvx_map_check_raid_activatable(ctx, lv, opts && opts->partial,
-                                                             opts && opts->degraded)
-                          : lvx_error(ctx, ENOTSUP, "Cannot activate RAID LV %s/%s (%s): the %s "
-                                      "activation backend does not serve RAID LVs yet (use the "
-                                      "dm backend).", lv->vg->name, lv->name,
-                                      lv->segs[0].type_name, be->name);
+        const char *type = lv->segs[0].type_name;
+        int rc = lvx_activation_serves_raid(be, type)
+                     ? lvx_map_check_raid_activatable(ctx, lv, opts && opts->partial,
+                                                      opts && opts->degraded)
+                     : lvx_error(ctx, ENOTSUP, "Cannot activate RAID LV %s/%s (%s): the %s "
+                                 "activation backend does not serve %s LVs yet (use the "
+                                 "dm backend).", lv->vg->name, lv->name, type ? type : "?",
+                                 be->name, type ? type : "RAID");
         return rc < 0 ? rc : be->activate(ctx, lv, opts);
     }
     if (lvx_map_lv_is_thin_kind(lv)) {

@@ -151,6 +151,9 @@ int lvx_activation_check(struct lvx_ctx *ctx, const struct lvx_lv *lv,
                          const struct lvx_activate_opts *opts);
 /* Is lv a snapshot's COW LV or an origin with snapshots (activated as one set)? */
 bool lvx_activation_has_snapshots(const struct lvx_lv *lv);
+/* Does be serve RAID LVs of this segment type (metadata name)?  dm: every type; the
+ * user backend (the daemon's RAID target): raid1 and raid10. */
+bool lvx_activation_serves_raid(const struct lvx_activation_backend *be, const char *type);
 /* Does lv use a PV whose device is missing? */
 bool lvx_activation_lv_partial(const struct lvx_lv *lv);
 /* lvx_activation_check() then be->activate(). */

@@ -286,6 +286,11 @@ static int user_status(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_
                 out->read_ahead = kb * 2;
             if (f)
                 fclose(f);
+            /* RAID LVs: " raid <health> <done>/<total> <action>" after the size */
+            const char *raid = strstr(lvx_buf_str(&reply), " raid ");
+            if (raid && sscanf(raid, " raid %256s %" SCNu64 "/%" SCNu64 " %15s", out->raid_health,
+                               &out->sync_done, &out->sync_total, out->sync_action) == 4)
+                out->raid = true;
         }
     }
     lvx_buf_free(&reply);
@@ -315,6 +320,7 @@ static int user_rename(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char 
 
 const struct lvx_activation_backend lvx_activation_user = {
     .name = "user",
+    .raid = true,          /* the daemon's RAID target (raid1, raid10) refuses the rest */
     .probe = user_probe,
     .activate = user_activate,
     .deactivate = user_deactivate,

@@ -533,10 +533,11 @@ static int create_raid(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
 {
     struct lvx_vg *vg = u->vg;
     int rc;
-    if (act && act->be && !act->be->raid) {      /* refused before anything is written */
+    if (act && act->be && !lvx_activation_serves_raid(act->be, o->raid.type->name)) {
+        /* refused before anything is written */
         lvx_cmd_errorf("Cannot create RAID LV %s/%s active: the %s activation backend does not "
-                       "serve RAID LVs yet (use the dm backend, or -an).", vg->name, name,
-                       act->be->name);
+                       "serve %s LVs yet (use the dm backend, or -an).", vg->name, name,
+                       act->be->name, o->raid.type->name);
         return LVX_EXIT_FAILED;
     }
     if (o->raid.nosync)

@@ -191,7 +191,8 @@ struct lvxd_target {
     int (*zero)(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint64_t len);
     /* optional (default lvxd_io_flush_pvs) */
     int (*flush)(struct lvxd_io *io, struct lvxd_lv *v);
-    /* optional: words appended to the status reply (" snapshot ..."; v's read lock held) */
+    /* optional: words appended to the status reply (" snapshot ...", " raid AD 16384/16384
+     * idle"; v's read lock held) */
     void (*status)(struct lvxd_lv *v, char *out, size_t n);
 };
 extern const struct lvxd_target lvxd_target_plain;
@@ -202,6 +203,7 @@ extern const struct lvxd_target lvxd_target_pvmove;
  * buckets); flush: then fdatasync the written PVs.  0 or -errno (message in ctx). */
 int lvxd_pvmove_copy(struct lvx_ctx *ctx, struct lvxd_lv *v, uint64_t mv_le, uint64_t off,
                      uint64_t sectors, bool flush);
+extern const struct lvxd_target lvxd_target_raid;     /* target_raid.c: raid1, raid10 */
 /* The target serving lv (never NULL: the plain one is last). */
 const struct lvxd_target *lvxd_target_for(const struct lvx_lv *lv);
 

@@ -358,8 +358,8 @@ LVX_RGETTER(lv_health_status)
         return;
     }
     const struct lvx_lv_kstate *k = kstate_of(rc, row);
-    if (!dm_state(k)) {
-        /* no device-mapper state: what LVM2 says without dm */
+    if (!dm_state(k) && !(k && k->active && k->raid)) {
+        /* no device-mapper state (nor the daemon's RAID status): LVM2's without dm */
         lvx_rval_str(v, "unknown");
         return;
     }

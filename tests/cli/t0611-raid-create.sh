@@ -13,7 +13,7 @@
 #     distinct PVs; the rmeta's first 4 KiB are zeroed (and the rimages' with -Z y);
 #   * bad option combinations: same exit code and message as LVM2 (which checks them
 #     before it looks for device-mapper), nothing written;
-#   * the user-space backend refuses to activate a RAID LV: exit 5, one line, no write;
+#   * the user-space backend refuses to activate or create active a raid5 LV (its daemon serves raid1 and raid10 only): exit 5, one line, no write;
 #   * lvconvert (-m, --type raid1|linear, --repair, --replace) and lvchange --syncaction
 #     refuse what LVM2 refuses here (inactive LVs, wrong LV types, bad options) with
 #     LVM2's words and exit codes, writing nothing; lvs of the RAID settings fields
@@ -222,11 +222,11 @@ EOF2
 sums=$(sha_devs "${TWIN_A[@]}")
 out=$(LVX_ACTIVATION_BACKEND=user "$LVX" lvchange -ay --config 'global { activation = 1 }' vg1/r5 --devices "$D" 2>&1); rc=$?
 test_eq "user backend: activating a RAID LV fails with exit 5" "$rc" 5
-test_eq "... with one clear line" "$(grep -c . <<<"$out"):$(grep -c 'does not serve RAID LVs yet' <<<"$out")" "1:1"
+test_eq "... with one clear line" "$(grep -c . <<<"$out"):$(grep -c 'does not serve raid5 LVs yet' <<<"$out")" "1:1"
 test_eq "... and writes nothing" "$(sha_devs "${TWIN_A[@]}")" "$sums"
 
 sums=$(sha_devs "${TWIN_A[@]}")
-out=$(LVX_ACTIVATION_BACKEND=user "$LVX" lvcreate --config 'global { activation = 1 }' --type raid1 -m1 -L 4m -n ua vg1 --devices "$D" 2>&1); rc=$?
+out=$(LVX_ACTIVATION_BACKEND=user "$LVX" lvcreate --config 'global { activation = 1 }' --type raid5 -i2 -I 64k -L 8m -n ua vg1 --devices "$D" 2>&1); rc=$?
 test_eq "user backend: lvcreate of an active RAID LV fails with exit 5, one line" "$rc:$(grep -c . <<<"$out")" "5:1"
 test_eq "... before writing anything" "$(sha_devs "${TWIN_A[@]}")" "$sums"
 

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# t0936-kernel-user-raid: the same RAID disks move between lvx's user-space daemon
+# (daemon/target_raid.c) on the host and LVM2 + the kernel's dm-raid in a throw-away
+# QEMU guest (tests/kernel/user-raid.sh), in both directions, without a resync:
+#   1. host: on four 64 MiB disk images (loop devices), lvx makes VG ux with raid1 r1 and
+#      raid10 r10 (8 MiB each); its daemon syncs them and writes 8 MiB of random data to
+#      each; clean deactivation;
+#   2. guest (the images as virtio disks vda-vdd, four empty ones vde-vdh): dm-raid
+#      activates ux in sync at once, reads the daemon's bytes, `--syncaction check` finds
+#      no mismatch; LVM2 makes VG kx (same LVs) on vde-vdh, the kernel syncs and writes
+#      them;
+#   3. host: the daemon activates kx and ux (after the kernel's use) without a resync or
+#      rebuild (its log says none), reads the kernel's bytes; the superblocks are clean.
+# Runs through tests/lib_kernel.sh (one guest at a time; LVX_SKIP_KERNEL=1 skips).
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+# shellcheck source=tests/lib_kernel.sh
+. "$LVX_ROOT/tests/lib_kernel.sh"
+source "$LVX_ROOT/tests/tools/uspace-env.sh"
+
+[[ ${LVX_SKIP_KERNEL:-0} == 1 ]] && skip_all "LVX_SKIP_KERNEL=1"
+need_root
+need_loop
+need_lvx
+need_cmd lvm dd sha256sum qemu-system-x86_64
+[[ -c /dev/fuse ]] || skip_all "no /dev/fuse"
+[[ -x $LVX_PLAIN ]] || skip_all "no plain lvx build ($LVX_PLAIN)"
+
+DISKS=$SCRATCH/disks
+mkdir -p "$DISKS" "$SCRATCH/data"
+IMGS=() DEVS=()
+for l in a b c d e f g h; do
+    truncate -s 64M "$DISKS/vd$l.img"
+    IMGS+=("$DISKS/vd$l.img")
+done
+attach_all() {
+    DEVS=()
+    for f in "${IMGS[@]}"; do DEVS+=("$(attach_loop "$f")"); done
+}
+detach_all() { for d in "${DEVS[@]}"; do detach_loop "$d"; done; }
+attach_all
+uspace_test_env ux "${DEVS[@]}"
+LOG=$LVX_RUN_DIR/lvxd.log
+sha() { sha256sum <"$1" | cut -d' ' -f1; }
+lv_sha() { dd if="$1" bs=1M iflag=direct status=none | sha256sum | cut -d' ' -f1; }
+
+# ---- 1. lvx's daemon makes and writes ux
+uspace_run_ok "lvx pvcreate, vgcreate ux (vda-vdd)" sh -c \
+    "'$LVX' pvcreate -q ${DEVS[*]:0:4} && '$LVX' vgcreate -q ux ${DEVS[*]:0:4}"
+uspace_run_ok "lvx lvcreate --type raid1 -m1 -L 8m ux/r1 (the daemon syncs it)" \
+    lvx lvcreate -q -Zn --type raid1 -m1 -L 8m -n r1 ux
+uspace_run_ok "lvx lvcreate --type raid10 -i2 -m1 -I 64k -L 8m ux/r10" \
+    lvx lvcreate -q -Zn --type raid10 -i2 -m1 -I 64k -L 8m -n r10 ux
+for lv in r1 r10; do
+    head -c 8M /dev/urandom >"$SCRATCH/data/ux_$lv.bin"
+    uspace_run_ok "ux/$lv: 8 MiB written through the daemon" dd if="$SCRATCH/data/ux_$lv.bin" \
+        of="$DM_DEV_DIR/ux/$lv" bs=1M oflag=direct conv=fsync status=none
+done
+uspace_run_ok "deactivate ux" lvx vgchange -an ux
+lvx daemon stop >/dev/null 2>&1
+for _ in $(seq 100); do [[ -z $(uspace_daemon_pids) ]] && break; sleep 0.1; done
+detach_all
+
+# ---- 2. the guest
+KERNEL_GUEST_MORE=1 kernel_guest_test user-raid.sh 8 64M 900 --disk-dir "$DISKS" --reuse-disks \
+    --put "$SCRATCH/data:/t/data"
+
+# ---- 3. lvx's daemon reads what the kernel wrote
+attach_all
+uspace_env "$SCRATCH/us" "${DEVS[@]}"
+lvm_sandbox "${DEVS[@]}"
+: >"$LOG"
+uspace_run_ok "lvx activates kx (made by LVM2, written by the kernel)" lvx vgchange -ay kx
+uspace_run_ok "lvx activates ux again (after the kernel's use)" lvx vgchange -ay ux
+test_eq "kx/r1 reads the kernel's bytes" "$(lv_sha "$DM_DEV_DIR/kx/r1")" "$(sha "$SCRATCH/data/ux_r10.bin")"
+test_eq "kx/r10 reads the kernel's bytes" "$(lv_sha "$DM_DEV_DIR/kx/r10")" "$(sha "$SCRATCH/data/ux_r1.bin")"
+test_eq "ux/r1 still reads the daemon's bytes" "$(lv_sha "$DM_DEV_DIR/ux/r1")" "$(sha "$SCRATCH/data/ux_r1.bin")"
+test_eq "ux/r10 still reads the daemon's bytes" "$(lv_sha "$DM_DEV_DIR/ux/r10")" "$(sha "$SCRATCH/data/ux_r10.bin")"
+test_eq "no resync, rebuild or initial sync in the daemon's log" \
+    "$(grep -c -e 'new RAID set' -e 'is rebuilt' -e 'resynced' -e 'failed' "$LOG")" "0"
+test_ok "the daemon served the four RAID LVs" test "$(grep -c 'serving [uk]x/r1' "$LOG")" -eq 4
+uspace_run_ok "deactivate kx and ux" sh -c "'$LVX' vgchange -an kx && '$LVX' vgchange -an ux"
+done_testing
