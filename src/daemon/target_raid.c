@@ -107,6 +107,17 @@ static int raid_ctr(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx
     int rc = lvx_map_check_raid_activatable(ctx, lv, partial, true);
     if (rc < 0)
         return rc;
+    /* an image under a pvmove would be written on its old place only (the pvmove
+     * target mirrors top-level LVs): refused until the move is done */
+    for (uint32_t i = 0; seg->areas && i < seg->area_count; i++) {
+        const struct lvx_lv *img = seg->areas[i].lv;
+        for (unsigned s = 0; img && s < img->seg_count; s++)
+            for (uint32_t a = 0; img->segs[s].areas && a < img->segs[s].area_count; a++)
+                if (img->segs[s].areas[a].lv && (img->segs[s].areas[a].lv->status & LVX_LV_PVMOVE))
+                    return lvx_error(ctx, EBUSY, "RAID LV %s/%s: its image %s is being moved by "
+                                     "pvmove; the user-space backend serves it after the move.",
+                                     lv->vg->name, lv->name, img->name);
+    }
     if (!t || !t->mirrored)
         return lvx_error(ctx, ENOTSUP, "Activation of RAID LV %s/%s (%s) is not supported by "
                          "the user-space backend yet (raid1 and raid10 are).", lv->vg->name,
