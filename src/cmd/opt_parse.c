@@ -84,6 +84,11 @@ static int take_value(struct parser *ps, const struct lvx_opt_def *d, const char
         if (lvx_opt_parse_number(value, UINT32_MAX, &v->n) < 0)
             return bad_value(ps, d, value, NULL);
         break;
+    case LVX_ARG_SNUMBER:
+        v->sign = value[0] == '+' ? 1 : value[0] == '-' ? -1 : 0;
+        if (lvx_opt_parse_number(value + (v->sign != 0), UINT32_MAX, &v->n) < 0)
+            return bad_value(ps, d, value, NULL);
+        break;
     case LVX_ARG_SIZE:
     case LVX_ARG_SSIZE:
         if (lvx_opt_parse_size(value, d->default_unit, v, &reason) < 0)
@@ -186,7 +191,7 @@ static bool repeatable(enum lvx_opt_id id)
     case LVX_OPT_VERBOSE: case LVX_OPT_DEBUG: case LVX_OPT_FORCE: case LVX_OPT_FORCE_LONG:
     case LVX_OPT_QUIET: case LVX_OPT_ADDTAG: case LVX_OPT_DELTAG: case LVX_OPT_DEVICES:
     case LVX_OPT_OPTIONS: case LVX_OPT_SORT: case LVX_OPT_SELECT: case LVX_OPT_CONFIGREPORT:
-    case LVX_OPT_MINOR:
+    case LVX_OPT_MINOR: case LVX_OPT_REPLACE: case LVX_OPT_REBUILD:
         return true;
     default:
         return false;
