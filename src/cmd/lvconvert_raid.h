@@ -87,6 +87,17 @@ int lvx_lvconvert_reload(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
 /* lvchange --rebuild PV... / --resync VG/LV... (cmd/lvchange_raid.c): the exit code. */
 int lvx_lvchange_raid(struct lvx_cmd_env *env);
 
+/* lvextend/lvreduce of a RAID LV (cmd/lvresize_raid.c): *new_count rounded up to the
+ * data stripes (LVM2's line), every rimage grown (placed as LVM2 places a raid
+ * extension, on pvs or every PV, policy resolved) or shrunk by its share, the rmeta
+ * sub-LVs untouched.  0 or the exit code (printed).  Before it, the check of any LV
+ * given to lvextend/lvreduce/lvresize: a RAID image or rmeta is refused, and lvreduce
+ * (not lvresize) of a RAID LV wants a kernel whose dm-raid can shrink (LVM2's words). */
+int lvx_lvresize_raid_check(struct lvx_cmd_env *env, const struct lvx_lv *lv, bool lvreduce);
+int lvx_lvresize_raid(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
+                      uint64_t *new_count, const struct lvx_alloc_pv *pvs, unsigned pv_count,
+                      enum lvx_alloc policy);
+
 /* Clear REBUILD on the images and rmeta sub-LVs of lv; true when one had it. */
 bool lvx_raid_clear_rebuild(struct lvx_lv *lv);
 

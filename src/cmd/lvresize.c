@@ -8,7 +8,8 @@
  * -i/-I say otherwise.  Reducing drops extents from the end, splitting the segment the
  * new end falls into (a striped segment keeps a multiple of its stripe count).
  * lvreduce asks for confirmation unless -f or -y (no answer on stdin = no).
- * Only linear/striped LVs that are not sub-LVs of others are handled.  An active LV
+ * Only linear/striped LVs that are not sub-LVs of others are handled here; RAID LVs by
+ * cmd/lvresize_raid.c.  An active LV
  * gets its new table loaded before the commit and swapped in after it (suspend/resume).
  */
 #include "cmd/lvcmd.h"
@@ -17,6 +18,8 @@
 #include "model/snapshot.h"
 #include "model/thin.h"
 #include "cmd/lvcreate_thin.h"
+#include "cmd/lvconvert_raid.h"
+#include "map/map.h"
 
 #include <errno.h>
 #include <string.h>
@@ -435,6 +438,8 @@ static int resize_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
         lvx_cmd_errorf("Failed to find logical volume \"%s/%s\"", o->vg_name, o->lv_name);
         return LVX_EXIT_FAILED;
     }
+    if ((rc = lvx_lvresize_raid_check(env, lv, o->dir == REDUCE)))
+        return rc;
     if (lvx_lv_is_thin(lv) || lvx_lv_is_thin_pool(lv))
         return resize_thin(env, u, lv, o);
     if (env->args->count[LVX_OPT_POOLMETADATASIZE]) {
@@ -443,7 +448,8 @@ static int resize_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
         return LVX_EXIT_INVALID;
     }
     bool cow = lvx_lv_is_cow(lv), origin = lvx_lv_snapshot_segs(lv, NULL, 0) > 0;
-    if (!cow && !origin && lvx_lvcmd_refuse_complex(lv, "resize"))
+    bool raid = lvx_map_lv_is_raid(lv) && !(lv->status & LVX_LV_LOCKED);
+    if (!cow && !origin && !raid && lvx_lvcmd_refuse_complex(lv, "resize"))
         return LVX_EXIT_FAILED;
     if ((rc = lvx_lvcmd_pv_args(env, u->vg, o->pv_args, o->pv_arg_count, &pvs, &pv_count)) ||
         (rc = lvx_lvcmd_free_maps(env, u, &maps)))
@@ -458,7 +464,14 @@ static int resize_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
         return 0;
 
     uint64_t old_count = lv->le_count;
-    if (o->dir == EXTEND) {
+    if (raid) {                                             /* cmd/lvresize_raid.c */
+        if (o->dir == REDUCE && !confirm_reduce(env, lv))
+            return LVX_EXIT_FAILED;
+        if ((rc = lvx_lvresize_raid(env, u, lv, &new_count, pvs, pv_count,
+                                    lvx_lvcmd_effective_policy(lv->vg, o->policy_given ?
+                                                               o->policy : lv->alloc))))
+            return rc;
+    } else if (o->dir == EXTEND) {
         if ((rc = extend(env, u, lv, maps, pvs, pv_count, o, &new_count)))
             return rc;
     } else {

@@ -9,7 +9,9 @@
 #   lvconvert -m +N / -m -N (with and without PVs), LVM2's refusals of impossible
 #   counts; lvchange --rebuild PV (raid1, raid5; a PV the LV does not use; no answer
 #   to the question), lvchange --resync of an active and of an inactive LV (the
-#   kernel resyncs, data intact); lvcreate -m -1 refused as LVM2 refuses it; then a
+#   kernel resyncs, data intact); lvcreate -m -1 refused as LVM2 refuses it;
+#   lvextend of raid1/raid5/raid10 (rounding, allocation, tables), lvreduce rounding
+#   down to nothing, lvresize down of raid1, sub-LVs refused; then a
 #   disk of each VG unplugged and the VGs activated degraded: lvx's devices (the
 #   sub-LVs on the missing PV over "<vg>-<sub-LV>-missing_0_0" error devices, their
 #   names, UUIDs and attributes) equal LVM2's, the data reads back through lvx's
@@ -82,6 +84,20 @@ same "after --resync of an inactive LV, activated and synced"
 check "LVM2's vgck accepts lvx's VG" lvm vgck rx
 
 emit "# --resync done at ${SECONDS}s"
+# ---------------------------------------------------------------- lvextend/lvreduce/lvresize
+mk t "0 1 2 3" --type raid10 -i2 -m1 -L 8m
+LVS="a r5 t"
+wait_sync rl rx
+twin lvextend "lvextend -L +4m raid1 (3 images)" -L +4m V/a
+twin lvextend "lvextend -L +4m raid5 (rounded up to 2 data stripes)" -L +4m V/r5
+twin lvextend "lvextend -l +1 raid10 (rounded up)" -l +1 V/t
+same "after lvextend of raid1, raid5, raid10"
+wait_sync rl rx
+twin lvreduce "lvreduce -l -1 raid5: rounded down to nothing" -y -l -1 V/r5
+twin lvresize "lvresize -L 8m raid1 (reduce)" -y -L 8m V/a
+twin lvextend "lvextend of an rimage directly: refused" -L +4m V/a_rimage_0
+twin lvextend "lvextend of an rmeta directly: refused" -L +4m V/a_rmeta_0
+same "after the reductions"
 # ---------------------------------------------------------------- degraded activation
 check "both VGs deactivated" sh -c "lvm vgchange -q -an rl >/dev/null && $LVX vgchange -q -an rx >/dev/null"
 for d in vdd vdh; do   # disk 3 of each VG goes away
