@@ -186,6 +186,8 @@ enum lvx_opt_id {
     LVX_OPT_ABORT,              /* --abort (pvmove) */
     LVX_OPT_BACKGROUND,         /* -b/--background (pvmove) */
     LVX_OPT_INTERVAL,           /* -i/--interval [+]Number (pvmove progress) */
+    LVX_OPT_LOCKSTART,          /* --lockstart (vgchange: join shared VGs' lockspaces) */
+    LVX_OPT_LOCKSTOP,           /* --lockstop (vgchange: leave them) */
     LVX_OPT_REBUILD,            /* --rebuild PV (lvchange, RAID; repeatable) */
     LVX_OPT_RESYNC,             /* --resync (lvchange, RAID) */
     /* common options, accepted by every command */
