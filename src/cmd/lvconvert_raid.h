@@ -93,6 +93,8 @@ int lvx_lvchange_raid(struct lvx_cmd_env *env);
  * sub-LVs untouched.  0 or the exit code (printed).  Before it, the check of any LV
  * given to lvextend/lvreduce/lvresize: a RAID image or rmeta is refused, and lvreduce
  * (not lvresize) of a RAID LV wants a kernel whose dm-raid can shrink (LVM2's words). */
+/* lv cut to new_count extents from the end (cmd/lvresize.c). */
+void lvx_lvresize_truncate(struct lvx_lv *lv, uint64_t new_count);
 int lvx_lvresize_raid_check(struct lvx_cmd_env *env, const struct lvx_lv *lv, bool lvreduce);
 int lvx_lvresize_raid(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
                       uint64_t *new_count, const struct lvx_alloc_pv *pvs, unsigned pv_count,

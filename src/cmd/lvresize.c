@@ -236,7 +236,7 @@ static uint64_t round_to_stripe_row(struct lvx_cmd_env *env, const struct lvx_lv
     return new_count;
 }
 
-static void truncate_lv(struct lvx_lv *lv, uint64_t new_count)
+void lvx_lvresize_truncate(struct lvx_lv *lv, uint64_t new_count)
 {
     unsigned keep = 0;
     for (unsigned i = 0; i < lv->seg_count; i++) {
@@ -480,7 +480,7 @@ static int resize_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
             return LVX_EXIT_FAILED;
         if (!confirm_reduce(env, lv))
             return LVX_EXIT_FAILED;
-        truncate_lv(lv, new_count);
+        lvx_lvresize_truncate(lv, new_count);
     }
     lvx_notice(env->ctx, "Size of logical volume %s/%s changed from %s (%llu extents) to %s "
                "(%llu extents).", lv->vg->name, lv->name, lvx_lvcmd_size(env, old_count * e),

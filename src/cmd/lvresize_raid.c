@@ -69,21 +69,6 @@ static unsigned image_targets(struct lvx_cmd_env *env, const struct lvx_seg *seg
     return n;
 }
 
-static void shrink(struct lvx_lv *lv, uint64_t new_count)
-{
-    unsigned keep = 0;
-    for (unsigned i = 0; i < lv->seg_count; i++) {
-        struct lvx_seg *s = &lv->segs[i];
-        if (s->start_extent >= new_count)
-            break;
-        if (s->start_extent + s->extent_count > new_count)
-            s->extent_count = new_count - s->start_extent;
-        keep = i + 1;
-    }
-    lv->seg_count = keep;
-    lv->le_count = new_count;
-}
-
 int lvx_lvresize_raid_check(struct lvx_cmd_env *env, const struct lvx_lv *lv, bool lvreduce)
 {
     const char *role = NULL;
@@ -153,7 +138,7 @@ int lvx_lvresize_raid(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
             return LVX_EXIT_FAILED;
         }
         if (img_ext < img->le_count) {
-            shrink(img, img_ext);
+            lvx_lvresize_truncate(img, img_ext);
             continue;
         }
         struct lvx_free_maps *maps;
