@@ -9,10 +9,10 @@
 # test's.
 #
 # Runs through tests/lib_kernel.sh (one guest at a time; LVX_SKIP_KERNEL=1 skips;
-# LVX_KERNEL_TIMEOUT=SEC overrides the guest limit of 600 s).
+# LVX_KERNEL_TIMEOUT=SEC overrides the guest limit of 900 s).
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 # shellcheck source=tests/lib_kernel.sh
 . "$LVX_ROOT/tests/lib_kernel.sh"
 
-kernel_guest_test dm-raid-more.sh 8 64M 600 --put "$LVX_ROOT/tests/kernel/raid-twins.sh:/t/raid-twins.sh"
+kernel_guest_test dm-raid-more.sh 8 64M 900 --put "$LVX_ROOT/tests/kernel/raid-twins.sh:/t/raid-twins.sh"
