@@ -91,6 +91,8 @@ static const char *kind_text(const struct lvx_opt_def *d)
         return "y, yes, n or no.";
     case LVX_ARG_NUMBER:
         return "A decimal number without sign.";
+    case LVX_ARG_SNUMBER:
+        return "A decimal number; a leading + or - makes it relative to the current value.";
     case LVX_ARG_SIZE:
         return SIZE_TEXT ".";
     case LVX_ARG_SSIZE:

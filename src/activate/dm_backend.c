@@ -21,7 +21,11 @@
  * own (name vg-lv_rimage_0, UUID LVM-<vg><sub-LV>, /dev/mapper node only: hidden
  * LVs get no /dev/<vg> link), activated first; the raid device's line (map/raid.c)
  * names them by major:minor.  Deactivation removes the raid device, then them.  A
- * failure removes the sub-LV devices this call made.
+ * failure removes the sub-LV devices this call made.  A sub-LV segment on a missing PV
+ * (degraded or partial activation) is, as LVM2 makes it, "linear" over an error device
+ * of its own, "<vg>-<sub-LV>-missing_<segment>_<area>" (UUID: the sub-LV's with
+ * "-missing_S_A"), removed with the sub-LV.  (Only for one-area segments, what RAID
+ * sub-LVs have; a striped sub-LV segment on a missing PV is one `error` line.)
  *
  * An origin with COW snapshots and its snapshots are one device set, activated and
  * deactivated together by activate/dm_snapshot.c.  Thin pools and thin LVs (their
@@ -399,14 +403,104 @@ static int subdev_of(struct lvx_ctx *ctx, void *arg, const struct lvx_lv *sub, s
     return 0;
 }
 
+/* The layer name of the error device standing for area a of segment s of a sub-LV on
+ * a missing PV (LVM2's "missing_S_A"). */
+static void missing_layer(char *buf, size_t size, unsigned s, uint32_t a)
+{
+    snprintf(buf, size, "missing_%u_%u", s, a);
+}
+
+/* One-area segment s of lv on a missing PV: its error device made live when it is not
+ * there yet ("0 <len> error"); "maj:min" appended to out. */
+static int missing_dev(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *lv,
+                       unsigned s, struct lvx_buf *out)
+{
+    char layer[32], table[64];
+    struct lvx_dm_ids ids;
+    struct lvx_dm_info info;
+    int rc;
+    missing_layer(layer, sizeof(layer), s, 0);
+    if ((rc = lvx_dm_ids_of(ctx, lv, layer, &ids)) < 0 ||
+        (rc = lvx_dm_info(ctx, dm, ids.name, &info)) < 0)
+        return rc;
+    if (!info.exists) {
+        snprintf(table, sizeof(table), "0 %" PRIu64 " error\n",
+                 lv->segs[s].extent_count * (uint64_t)lv->vg->extent_size);
+        if ((rc = lvx_dm_create(ctx, dm, ids.name, ids.uuid, 0, 0, NULL)) < 0)
+            return rc;
+        if ((rc = lvx_dm_load(ctx, dm, ids.name, table, false)) < 0 ||
+            (rc = lvx_dm_resume(ctx, dm, ids.name, &info)) < 0 ||
+            (rc = lvx_dm_nodes_add(ctx, ids.name, info.major, info.minor, lv->vg->name,
+                                   NULL)) < 0) {
+            struct saved_error first;
+            save_error(ctx, &first);
+            lvx_dm_remove_retry(ctx, dm, ids.name, false);
+            lvx_dm_nodes_remove(ids.name, lv->vg->name, NULL);
+            return restore_error(ctx, &first);
+        }
+    }
+    lvx_buf_printf(out, "%u:%u", info.major, info.minor);
+    return 0;
+}
+
+/* The error devices of lv's segments on missing PVs removed (after lv's own device). */
+static void remove_missing_devs(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *lv)
+{
+    for (unsigned s = 0; s < lv->seg_count; s++) {
+        char layer[32];
+        struct lvx_dm_ids ids;
+        struct lvx_dm_info info;
+        if (!seg_touches_missing(&lv->segs[s]) || lv->segs[s].area_count != 1)
+            continue;
+        missing_layer(layer, sizeof(layer), s, 0);
+        if (lvx_dm_ids_of(ctx, lv, layer, &ids) < 0 || lvx_dm_info(ctx, dm, ids.name, &info) < 0)
+            lvx_error_clear(ctx);
+        else if (info.exists && lvx_dm_remove_retry(ctx, dm, ids.name, false) == 0)
+            lvx_dm_nodes_remove(ids.name, lv->vg->name, NULL);
+    }
+}
+
+/* The table of a RAID sub-LV: its segments as any LV's, one-area segments on a missing
+ * PV as "linear" over their error devices (made here). */
+static int raid_sub_table(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *sub,
+                          struct lvx_buf *out)
+{
+    uint32_t e = sub->vg->extent_size;
+    for (unsigned s = 0; s < sub->seg_count; s++) {
+        const struct lvx_seg *seg = &sub->segs[s];
+        if (seg->area_count != 1 || seg->kind != LVX_SEG_STRIPED || !seg_touches_missing(seg))
+            continue;
+        struct lvx_buf t = LVX_BUF_INIT;
+        int rc = 0;
+        for (unsigned k = 0; k < sub->seg_count && rc == 0; k++) {
+            const struct lvx_seg *g = &sub->segs[k];
+            if (g->area_count == 1 && g->kind == LVX_SEG_STRIPED && seg_touches_missing(g)) {
+                lvx_buf_printf(&t, "%" PRIu64 " %" PRIu64 " linear ", g->start_extent * (uint64_t)e,
+                               g->extent_count * (uint64_t)e);
+                if ((rc = missing_dev(ctx, dm, sub, k, &t)) == 0)
+                    lvx_buf_puts(&t, " 0\n");
+                continue;
+            }
+            /* the other segments: their own lines (partial: a missing stripe is error) */
+            struct lvx_lv one = *sub;
+            one.segs = (struct lvx_seg *)g;
+            one.seg_count = 1;
+            rc = lvx_activation_dm_table(ctx, &one, true, &t);
+        }
+        if (rc == 0)
+            lvx_buf_puts(out, lvx_buf_str(&t));
+        lvx_buf_free(&t);
+        return rc;
+    }
+    return lvx_activation_dm_table(ctx, sub, false, out);
+}
+
 /* The sub-LVs of a raid LV in LVM2's table order: rmeta_i, rimage_i. */
 static unsigned raid_subs(const struct lvx_lv *lv, const struct lvx_lv **subs, unsigned cap)
 {
     const struct lvx_seg *seg = &lv->segs[0];
     unsigned n = 0;
     for (uint32_t i = 0; i < seg->area_count && n + 2 <= cap; i++) {
-        if (lvx_map_raid_image_missing(seg, i))      /* degraded: not activated */
-            continue;
         if (seg->meta_areas && seg->meta_areas[i].lv)
             subs[n++] = seg->meta_areas[i].lv;
         subs[n++] = seg->areas[i].lv;
@@ -425,8 +519,10 @@ static void remove_made(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx
     for (unsigned i = n; i-- > 0;) {
         struct lvx_dm_ids ids;
         if (made[i] && ids_of(ctx, subs[i]->vg->name, subs[i], &ids) == 0 &&
-            lvx_dm_remove_retry(ctx, dm, ids.name, false) == 0)
+            lvx_dm_remove_retry(ctx, dm, ids.name, false) == 0) {
             lvx_dm_nodes_remove(ids.name, subs[i]->vg->name, link_of(subs[i]));
+            remove_missing_devs(ctx, dm, subs[i]);
+        }
     }
     restore_error(ctx, &first);
 }
@@ -441,7 +537,7 @@ static int stage_raid_subs(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct 
     int rc = 0;
     for (unsigned i = 0; i < n && rc == 0; i++) {
         lvx_buf_reset(&table);
-        if ((rc = lvx_activation_dm_table(ctx, subs[i], false, &table)) == 0)
+        if ((rc = raid_sub_table(ctx, dm, subs[i], &table)) == 0)
             rc = activate_one(ctx, dm, subs[i], lvx_buf_str(&table), false, &made[i]);
     }
     lvx_buf_free(&table);
@@ -529,6 +625,7 @@ static int deactivate_one(struct lvx_ctx *ctx, const struct lvx_lv *lv,
         goto out;
     if (!info.exists) {
         lvx_dm_nodes_remove(ids.name, lv->vg->name, link_of(lv));   /* stale entries */
+        remove_missing_devs(ctx, &dm, lv);
         goto out;
     }
     if (info.open_count > 0 && !(opts && opts->force)) {
@@ -541,6 +638,8 @@ static int deactivate_one(struct lvx_ctx *ctx, const struct lvx_lv *lv,
         rc = lvx_dm_remove_retry(ctx, &dm, ids.name, false);
     if (rc == 0)
         lvx_dm_nodes_remove(ids.name, lv->vg->name, link_of(lv));
+    if (rc == 0)       /* a RAID sub-LV's error devices of missing PVs */
+        remove_missing_devs(ctx, &dm, lv);
     if (rc == 0)       /* an origin whose snapshots were just taken away */
         rc = lvx_dm_drop_real(ctx, &dm, lv);
 out:

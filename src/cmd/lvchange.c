@@ -10,6 +10,7 @@
 #include "cmd/toolkit.h"
 
 #include "cmd/actcmd.h"
+#include "cmd/lvconvert_raid.h"
 #include "model/thin.h"
 
 #include <string.h>
@@ -158,6 +159,13 @@ int lvx_cmd_lvchange(struct lvx_cmd_env *env)
     }
     if (sync && strcmp(sync, "check") && strcmp(sync, "repair"))
         return lvx_opts_invalid("syncaction", sync, NULL);
+    if (env->args->count[LVX_OPT_REBUILD] || env->args->count[LVX_OPT_RESYNC]) {
+        if (sync || has_changes(&o) || activate_given) {
+            lvx_cmd_errorf("--rebuild and --resync cannot be combined with other changes.");
+            return LVX_EXIT_INVALID;
+        }
+        return lvx_lvchange_raid(env);     /* cmd/lvchange_raid.c */
+    }
     if (sync)      /* cmd/activation.c: a message to the kernel, no metadata change */
         return lvx_actcmd_syncaction(env, env->args->argv, (unsigned)env->args->argc, sync);
     if (!has_changes(&o) && !activate_given) {

@@ -34,6 +34,7 @@ struct convert_opts {
     unsigned pv_arg_count;
     bool mirrors_given;
     uint32_t mirrors;
+    int mirrors_sign;           /* -m +N / -m -N: relative to the image count */
     const char *type;           /* --type or NULL */
     bool region_given;
     uint32_t region_size;
@@ -82,6 +83,7 @@ static int parse_args(struct lvx_cmd_env *env, struct convert_opts *o)
     }
     o->mirrors_given = a->count[LVX_OPT_MIRRORS] > 0;
     o->mirrors = o->mirrors_given ? (uint32_t)a->val[LVX_OPT_MIRRORS].n : 0;
+    o->mirrors_sign = o->mirrors_given ? a->val[LVX_OPT_MIRRORS].sign : 0;
     o->type = a->value[LVX_OPT_TYPE];
     o->yes = a->count[LVX_OPT_YES] > 0;
     if ((rc = lvx_raid_region_arg(env, &o->region_size, &o->region_given)))
@@ -122,7 +124,7 @@ static int parse_args(struct lvx_cmd_env *env, struct convert_opts *o)
 }
 
 /* The kernel state of an active LV, or the exit code after LVM2's message. */
-static int need_active(struct lvx_cmd_env *env, struct lvx_actcmd *act, const struct lvx_lv *lv,
+int lvx_lvconvert_need_active(struct lvx_cmd_env *env, struct lvx_actcmd *act, const struct lvx_lv *lv,
                        struct lvx_lv_kstate *ks)
 {
     if (!lvx_actcmd_is_active(env, act, lv, ks)) {
@@ -137,7 +139,7 @@ static int need_active(struct lvx_cmd_env *env, struct lvx_actcmd *act, const st
     return 0;
 }
 
-static bool in_sync(const struct lvx_lv *lv, const struct lvx_lv_kstate *ks)
+bool lvx_lvconvert_in_sync(const struct lvx_lv *lv, const struct lvx_lv_kstate *ks)
 {
     if (!lvx_map_lv_is_raid(lv))
         return true;
@@ -148,7 +150,7 @@ static bool in_sync(const struct lvx_lv *lv, const struct lvx_lv_kstate *ks)
 static bool allow_extraction(const struct lvx_lv *lv, const struct lvx_lv_kstate *ks,
                              uint32_t new_count)
 {
-    if (in_sync(lv, ks))
+    if (lvx_lvconvert_in_sync(lv, ks))
         return true;
     const struct lvx_seg *seg = &lv->segs[0];
     if (!ks->raid)
@@ -202,9 +204,8 @@ static void drop_devices(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
         }
 }
 
-/* The kernel side of a change: stage, commit, swap, drop what left, clear REBUILD. */
-static int reload(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_actcmd *act,
-                  struct lvx_lv *lv, const struct lvx_raid_change *ch)
+int lvx_lvconvert_reload(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_actcmd *act,
+                         struct lvx_lv *lv, const struct lvx_raid_change *ch)
 {
     int rc;
     if (env->args->count[LVX_OPT_TEST])
@@ -264,7 +265,7 @@ static int change_images(struct lvx_cmd_env *env, struct lvx_vg_update *u,
     }
     if ((rc = lvx_actcmd_init(env, &act)))
         return rc;
-    if ((rc = need_active(env, &act, lv, &ks)))
+    if ((rc = lvx_lvconvert_need_active(env, &act, lv, &ks)))
         return rc;
     if (new_count != 1 &&
         !confirm(env, o, lvx_pool_printf(env->pool, "Are you sure you want to convert %s LV %s "
@@ -299,7 +300,7 @@ static int change_images(struct lvx_cmd_env *env, struct lvx_vg_update *u,
                            "first.");
             return LVX_EXIT_FAILED;
         }
-        if (!in_sync(lv, &ks)) {
+        if (!lvx_lvconvert_in_sync(lv, &ks)) {
             lvx_cmd_errorf("Can't add image to RAID LV that is still initializing.");
             return LVX_EXIT_FAILED;
         }
@@ -332,7 +333,7 @@ static int change_images(struct lvx_cmd_env *env, struct lvx_vg_update *u,
             return LVX_EXIT_FAILED;
         }
     }
-    if ((rc = reload(env, u, &act, lv, &ch)))
+    if ((rc = lvx_lvconvert_reload(env, u, &act, lv, &ch)))
         return rc;
     lvx_notice(env->ctx, "Logical volume %s successfully converted.", full);
     return 0;
@@ -353,7 +354,7 @@ static int replace_images(struct lvx_cmd_env *env, struct lvx_vg_update *u,
 
     if ((rc = lvx_actcmd_init(env, &act)))
         return rc;
-    if ((rc = need_active(env, &act, lv, &ks)))
+    if ((rc = lvx_lvconvert_need_active(env, &act, lv, &ks)))
         return rc;
     if (o->repair && !o->yes &&
         !lvx_lvcmd_confirm("Attempt to replace failed RAID images (requires full device "
@@ -373,7 +374,7 @@ static int replace_images(struct lvx_cmd_env *env, struct lvx_vg_update *u,
     }
     if ((rc = lvx_lvcmd_pv_args(env, vg, o->pv_args, o->pv_arg_count, &pvs, &pv_count)))
         return rc;
-    if (!in_sync(lv, &ks)) {
+    if (!lvx_lvconvert_in_sync(lv, &ks)) {
         lvx_cmd_errorf("Unable to replace devices in %s while it is not in-sync.", full);
         return o->repair ? (lvx_cmd_errorf("Failed to replace faulty devices in %s.", full),
                             LVX_EXIT_FAILED) : LVX_EXIT_FAILED;
@@ -399,7 +400,7 @@ static int replace_images(struct lvx_cmd_env *env, struct lvx_vg_update *u,
         return 0;
     }
     /* LVM2 reloads twice: with the new images rebuilding, then without REBUILD */
-    if ((rc = reload(env, u, &act, lv, &ch)))
+    if ((rc = lvx_lvconvert_reload(env, u, &act, lv, &ch)))
         return rc;
     if (!env->args->count[LVX_OPT_TEST] && lvx_actcmd_stage(env, &act, lv, &(bool){ false }) == 0)
         if (lvx_actcmd_finish(env, &act, lv, true))
@@ -456,8 +457,14 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
         lvx_cmd_errorf("lvx lvconvert does not convert snapshots, origins or locked LVs yet.");
         return LVX_EXIT_FAILED;
     }
-    uint32_t new_count;
-    if (o->mirrors_given)
+    uint32_t new_count, cur = lvx_raid_image_count(lv);
+    if (o->mirrors_given && o->mirrors_sign < 0 && o->mirrors >= cur) {
+        lvx_cmd_errorf("Unable to reduce images by specified amount.");
+        return LVX_EXIT_FAILED;
+    }
+    if (o->mirrors_given && o->mirrors_sign)
+        new_count = o->mirrors_sign > 0 ? cur + o->mirrors : cur - o->mirrors;
+    else if (o->mirrors_given)
         new_count = o->mirrors + 1;
     else if (linear)                 /* --type raid1: LVM2's takeover makes 2 images */
         new_count = 2;

@@ -385,34 +385,31 @@ bool lvx_raid_clear_rebuild(struct lvx_lv *lv)
     return any;
 }
 
-int lvx_raid_replace_images(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_free_maps *maps,
-                            struct lvx_lv *lv, const struct lvx_alloc_pv *remove, unsigned remove_n,
-                            const struct lvx_alloc_pv *pvs, unsigned pv_count, const char *action,
-                            struct lvx_raid_change *ch, uint32_t *replaced)
+/* The images of lv to replace/rebuild (match[]): those with a sub-LV on a PV of
+ * `remove` (and, with failed, those whose sub-LVs failed), with LVM2's refusals (ctx
+ * message, -EINVAL).  *n: how many (0: none). */
+static int select_images(struct lvx_cmd_env *env, struct lvx_lv *lv,
+                         const struct lvx_alloc_pv *remove, unsigned remove_n, bool failed,
+                         const char *action, bool *match, uint32_t *n)
 {
     struct lvx_seg *seg = &lv->segs[0];
     const struct lvx_raid_type *t = lvx_raid_type_find(seg->type_name);
-    const char *full = lvx_pool_printf(env->pool, "%s/%s", vg->name, lv->name);
-    bool *match = lvx_pool_alloc(env->pool, seg->area_count * sizeof(*match));
-    uint32_t n = 0;
-    int r;
-
-    memset(ch, 0, sizeof(*ch));
-    *replaced = 0;
+    const char *full = lvx_pool_printf(env->pool, "%s/%s", lv->vg->name, lv->name);
+    *n = 0;
     if (!t || t->raid0 || !seg->meta_areas)
         return lvx_error(env->ctx, EINVAL, "Can't replace any devices in %s LV %s.",
                          seg->type_name, full);
     for (uint32_t s = 0; s < seg->area_count; s++) {
         const struct lvx_lv *img = seg->areas[s].lv, *meta = seg->meta_areas[s].lv;
-        match[s] = sub_failed(img) || sub_failed(meta) || on_any(img, remove, remove_n) ||
-                   on_any(meta, remove, remove_n);
-        n += match[s];
+        match[s] = (failed && (sub_failed(img) || sub_failed(meta))) ||
+                   on_any(img, remove, remove_n) || on_any(meta, remove, remove_n);
+        *n += match[s];
     }
-    if (!n)
+    if (!*n)
         return 0;
-    if (n == seg->area_count)
+    if (*n == seg->area_count)
         return lvx_error(env->ctx, EINVAL, "Unable to %s all PVs from %s at once.", action, full);
-    if (t->parity && n > t->parity)
+    if (t->parity && *n > t->parity)
         return lvx_error(env->ctx, EINVAL, "Unable to %s more than %u PVs from (%s) %s.", action,
                          t->parity, seg->type_name, full);
     if (!strcmp(t->name, "raid10")) {
@@ -430,6 +427,44 @@ int lvx_raid_replace_images(struct lvx_cmd_env *env, struct lvx_vg *vg, struct l
                                  "mirror group.", action);
         }
     }
+    return 0;
+}
+
+int lvx_raid_mark_rebuild(struct lvx_cmd_env *env, struct lvx_lv *lv,
+                          const struct lvx_alloc_pv *pvs, unsigned pv_count, uint32_t *marked)
+{
+    struct lvx_seg *seg = &lv->segs[0];
+    bool *match = lvx_pool_alloc(env->pool, (seg->area_count ? seg->area_count : 1) * sizeof(*match));
+    int r = select_images(env, lv, pvs, pv_count, false, "rebuild", match, marked);
+    if (r < 0 || !*marked)
+        return r;
+    for (uint32_t s = 0; s < seg->area_count; s++) {
+        if (!match[s])
+            continue;
+        if ((seg->areas[s].lv->status | seg->meta_areas[s].lv->status) & LVX_LV_REBUILD)
+            return lvx_error(env->ctx, EINVAL, "Can't rebuild the same area twice in RAID LV "
+                             "%s/%s.", lv->vg->name, lv->name);
+        seg->areas[s].lv->status |= LVX_LV_REBUILD;
+        seg->meta_areas[s].lv->status |= LVX_LV_REBUILD;
+    }
+    seg->raw = NULL;
+    return 0;
+}
+
+int lvx_raid_replace_images(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_free_maps *maps,
+                            struct lvx_lv *lv, const struct lvx_alloc_pv *remove, unsigned remove_n,
+                            const struct lvx_alloc_pv *pvs, unsigned pv_count, const char *action,
+                            struct lvx_raid_change *ch, uint32_t *replaced)
+{
+    struct lvx_seg *seg = &lv->segs[0];
+    bool *match = lvx_pool_alloc(env->pool, (seg->area_count ? seg->area_count : 1) * sizeof(*match));
+    uint32_t n = 0;
+    int r;
+
+    memset(ch, 0, sizeof(*ch));
+    *replaced = 0;
+    if ((r = select_images(env, lv, remove, remove_n, true, action, match, &n)) < 0 || !n)
+        return r;
 
     /* new images first (named after the highest in use, as LVM2 allocates them before
      * the old ones leave), on PVs the LV does not use */

@@ -63,6 +63,43 @@ int lvx_raid_replace_images(struct lvx_cmd_env *env, struct lvx_vg *vg, struct l
                             const struct lvx_alloc_pv *pvs, unsigned pv_count, const char *action,
                             struct lvx_raid_change *ch, uint32_t *replaced);
 
+/* lvchange --rebuild: REBUILD set on the images (rmeta and rimage) with a sub-LV on a
+ * PV of pvs, LVM2's refusals as for a replacement (action "rebuild").  *marked: how
+ * many (0: none on those PVs).  0 or negative errno (ctx: LVM2's message). */
+int lvx_raid_mark_rebuild(struct lvx_cmd_env *env, struct lvx_lv *lv,
+                          const struct lvx_alloc_pv *pvs, unsigned pv_count, uint32_t *marked);
+
+/* The commands' side (cmd/lvconvert.c), shared with lvchange --rebuild:
+ * lv active and served by a backend that changes RAID LVs (its state in *ks), else
+ * LVM2's message and the exit code; */
+struct lvx_actcmd;
+struct lvx_lv_kstate;
+int lvx_lvconvert_need_active(struct lvx_cmd_env *env, struct lvx_actcmd *act,
+                              const struct lvx_lv *lv, struct lvx_lv_kstate *ks);
+/* the kernel says the RAID LV is in sync (true for a non-RAID LV); */
+bool lvx_lvconvert_in_sync(const struct lvx_lv *lv, const struct lvx_lv_kstate *ks);
+/* a changed RAID LV reloaded as LVM2 does: new rmeta zeroed, devices renamed, the new
+ * table staged, commit, swap, devices of sub-LVs that left removed, REBUILD flags
+ * cleared by a second commit.  0 or the exit code (printed). */
+int lvx_lvconvert_reload(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_actcmd *act,
+                         struct lvx_lv *lv, const struct lvx_raid_change *ch);
+
+/* lvchange --rebuild PV... / --resync VG/LV... (cmd/lvchange_raid.c): the exit code. */
+int lvx_lvchange_raid(struct lvx_cmd_env *env);
+
+/* lvextend/lvreduce of a RAID LV (cmd/lvresize_raid.c): *new_count rounded up to the
+ * data stripes (LVM2's line), every rimage grown (placed as LVM2 places a raid
+ * extension, on pvs or every PV, policy resolved) or shrunk by its share, the rmeta
+ * sub-LVs untouched.  0 or the exit code (printed).  Before it, the check of any LV
+ * given to lvextend/lvreduce/lvresize: a RAID image or rmeta is refused, and lvreduce
+ * (not lvresize) of a RAID LV wants a kernel whose dm-raid can shrink (LVM2's words). */
+/* lv cut to new_count extents from the end (cmd/lvresize.c). */
+void lvx_lvresize_truncate(struct lvx_lv *lv, uint64_t new_count);
+int lvx_lvresize_raid_check(struct lvx_cmd_env *env, const struct lvx_lv *lv, bool lvreduce);
+int lvx_lvresize_raid(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
+                      uint64_t *new_count, const struct lvx_alloc_pv *pvs, unsigned pv_count,
+                      enum lvx_alloc policy);
+
 /* Clear REBUILD on the images and rmeta sub-LVs of lv; true when one had it. */
 bool lvx_raid_clear_rebuild(struct lvx_lv *lv);
 

@@ -689,6 +689,12 @@ int lvx_cmd_lvcreate(struct lvx_cmd_env *env)
                        "--thinpool): sparse snapshots are not supported.");
         return LVX_EXIT_FAILED;
     }
+    if (env->args->count[LVX_OPT_MIRRORS] && env->args->val[LVX_OPT_MIRRORS].sign < 0) {
+        lvx_cmd_errorf("Number may not be negative.");            /* LVM2's three lines */
+        lvx_cmd_errorf("Invalid argument for --mirrors: %s", env->args->value[LVX_OPT_MIRRORS]);
+        lvx_cmd_errorf("Error during parsing of command line.");
+        return LVX_EXIT_INVALID;
+    }
     int rc = parse_create_args(env, &o);
     if (rc)
         return rc;

@@ -8,7 +8,8 @@
  * -i/-I say otherwise.  Reducing drops extents from the end, splitting the segment the
  * new end falls into (a striped segment keeps a multiple of its stripe count).
  * lvreduce asks for confirmation unless -f or -y (no answer on stdin = no).
- * Only linear/striped LVs (and zero/error ones: --type zero|error adds such a segment) that are not sub-LVs of others are handled.  An active LV
+ * Only linear/striped LVs (and zero/error ones: --type zero|error adds such a segment) that
+ * are not sub-LVs of others are handled here; RAID LVs by cmd/lvresize_raid.c.  An active LV
  * gets its new table loaded before the commit and swapped in after it (suspend/resume).
  */
 #include "cmd/lvcmd.h"
@@ -17,6 +18,8 @@
 #include "model/snapshot.h"
 #include "model/thin.h"
 #include "cmd/lvcreate_thin.h"
+#include "cmd/lvconvert_raid.h"
+#include "map/map.h"
 
 #include <errno.h>
 #include <string.h>
@@ -263,7 +266,7 @@ static uint64_t round_to_stripe_row(struct lvx_cmd_env *env, const struct lvx_lv
     return new_count;
 }
 
-static void truncate_lv(struct lvx_lv *lv, uint64_t new_count)
+void lvx_lvresize_truncate(struct lvx_lv *lv, uint64_t new_count)
 {
     unsigned keep = 0;
     for (unsigned i = 0; i < lv->seg_count; i++) {
@@ -470,6 +473,8 @@ static int resize_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
         lvx_cmd_errorf("Failed to find logical volume \"%s/%s\"", o->vg_name, o->lv_name);
         return LVX_EXIT_FAILED;
     }
+    if ((rc = lvx_lvresize_raid_check(env, lv, o->dir == REDUCE)))
+        return rc;
     if (lvx_lv_is_thin(lv) || lvx_lv_is_thin_pool(lv))
         return resize_thin(env, u, lv, o);
     if (env->args->count[LVX_OPT_POOLMETADATASIZE]) {
@@ -478,7 +483,8 @@ static int resize_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
         return LVX_EXIT_INVALID;
     }
     bool cow = lvx_lv_is_cow(lv), origin = lvx_lv_snapshot_segs(lv, NULL, 0) > 0;
-    if (!cow && !origin && lvx_lvcmd_refuse_complex(lv, "resize"))
+    bool raid = lvx_map_lv_is_raid(lv) && !(lv->status & LVX_LV_LOCKED);
+    if (!cow && !origin && !raid && lvx_lvcmd_refuse_complex(lv, "resize"))
         return LVX_EXIT_FAILED;
     if ((rc = lvx_lvcmd_pv_args(env, u->vg, o->pv_args, o->pv_arg_count, &pvs, &pv_count)) ||
         (rc = lvx_lvcmd_free_maps(env, u, &maps)))
@@ -493,7 +499,14 @@ static int resize_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
         return 0;
 
     uint64_t old_count = lv->le_count;
-    if (o->dir == EXTEND) {
+    if (raid) {                                             /* cmd/lvresize_raid.c */
+        if (o->dir == REDUCE && !confirm_reduce(env, lv))
+            return LVX_EXIT_FAILED;
+        if ((rc = lvx_lvresize_raid(env, u, lv, &new_count, pvs, pv_count,
+                                    lvx_lvcmd_effective_policy(lv->vg, o->policy_given ?
+                                                               o->policy : lv->alloc))))
+            return rc;
+    } else if (o->dir == EXTEND) {
         if ((rc = extend(env, u, lv, maps, pvs, pv_count, o, &new_count)))
             return rc;
     } else {
@@ -502,7 +515,7 @@ static int resize_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
             return LVX_EXIT_FAILED;
         if (!confirm_reduce(env, lv))
             return LVX_EXIT_FAILED;
-        truncate_lv(lv, new_count);
+        lvx_lvresize_truncate(lv, new_count);
     }
     lvx_notice(env->ctx, "Size of logical volume %s/%s changed from %s (%llu extents) to %s "
                "(%llu extents).", lv->vg->name, lv->name, lvx_lvcmd_size(env, old_count * e),

@@ -84,6 +84,11 @@ static int take_value(struct parser *ps, const struct lvx_opt_def *d, const char
         if (lvx_opt_parse_number(value, UINT32_MAX, &v->n) < 0)
             return bad_value(ps, d, value, NULL);
         break;
+    case LVX_ARG_SNUMBER:
+        v->sign = value[0] == '+' ? 1 : value[0] == '-' ? -1 : 0;
+        if (lvx_opt_parse_number(value + (v->sign != 0), UINT32_MAX, &v->n) < 0)
+            return bad_value(ps, d, value, NULL);
+        break;
     case LVX_ARG_SIZE:
     case LVX_ARG_SSIZE:
         if (lvx_opt_parse_size(value, d->default_unit, v, &reason) < 0)

@@ -37,6 +37,7 @@ enum lvx_opt_kind {
     LVX_ARG_UNITS,      /* [Number]r|R|h|H|b|B|s|S|k|K|m|M|g|G|t|T|p|P|e|E */
     LVX_ARG_REPORTFORMAT, /* basic|json */
     LVX_ARG_MDATYPE,    /* lvm2|2|text (case-insensitive): the one metadata format */
+    LVX_ARG_SNUMBER,    /* [+|-]Number: the sign kept in .sign (lvconvert -m +1) */
 };
 
 /* The base of a percentage in -l. */
@@ -190,6 +191,8 @@ enum lvx_opt_id {
     LVX_OPT_ERRORWHENFULL,      /* --errorwhenfull y|n (thin pools: lvcreate, lvchange) */
     LVX_OPT_LOCKSTART,          /* --lockstart (vgchange: join shared VGs' lockspaces) */
     LVX_OPT_LOCKSTOP,           /* --lockstop (vgchange: leave them) */
+    LVX_OPT_REBUILD,            /* --rebuild PV (lvchange, RAID; repeatable) */
+    LVX_OPT_RESYNC,             /* --resync (lvchange, RAID) */
     /* common options, accepted by every command */
     LVX_OPT_NOLOCKING,      /* --nolocking */
     LVX_OPT_COMMANDPROFILE, /* --commandprofile String */

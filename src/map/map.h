@@ -128,8 +128,9 @@ int lvx_map_raid_table(struct lvx_ctx *ctx, const struct lvx_seg *seg, uint32_t 
 /* lv is one raid segment (what lvx activates as RAID)? */
 bool lvx_map_lv_is_raid(const struct lvx_lv *lv);
 /* Its type is known and every sub-LV is activatable (lvx_map_check_activatable);
- * images on missing PVs are left out ("- -") when partial, or when degraded and
- * the LV keeps its data without them (LVM2's refusals otherwise). */
+ * images on missing PVs are allowed (the backend maps them over error devices) when
+ * partial, or when degraded and the LV keeps its data without them (LVM2's refusals
+ * otherwise). */
 int lvx_map_check_raid_activatable(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool partial,
                                    bool degraded);
 /* Does image i of a raid segment have a sub-LV on a missing PV? */

@@ -14,11 +14,10 @@
  * by the caller (they exist only while the sub-LVs are active); raid0 has no rmeta
  * ("-").  Rates, write-behind and data_offset come from the segment's typed fields
  * (read from the metadata by format/vg_import.c); rebuild / write_mostly from the images' REBUILD / WRITEMOSTLY status.
- * An image whose rmeta or rimage lies on a missing PV is "- -" (dm-raid's absent
- * device: degraded or partial activation; lvx_map_check_raid_activatable() applies
- * LVM2's rules for when that is allowed).  LVM2 instead activates such sub-LVs over
- * "<lv>-missing_N_M" error devices: the kernel runs the array degraded either way, but
- * the tables differ.
+ * An image whose rmeta or rimage lies on a missing PV is named like any other: as
+ * LVM2, the backend activates such a sub-LV over "<vg>-<sub-LV>-missing_S_A" error
+ * devices (degraded or partial activation; lvx_map_check_raid_activatable() applies
+ * LVM2's rules for when that is allowed), so the kernel sees a failing device.
  * Entry point: lvx_map_raid_table().
  */
 #include "map/map.h"
@@ -89,10 +88,6 @@ int lvx_map_raid_table(struct lvx_ctx *ctx, const struct lvx_seg *seg, uint32_t 
     lvx_buf_printf(out, " %u", seg->area_count);
     for (uint32_t i = 0; i < seg->area_count; i++) {
         int r;
-        if (lvx_map_raid_image_missing(seg, i)) {   /* degraded: an absent device */
-            lvx_buf_puts(out, " - -");
-            continue;
-        }
         lvx_buf_putc(out, ' ');
         if (t->meta) {
             if ((r = dev(ctx, arg, seg->meta_areas[i].lv, out)) < 0)
@@ -169,7 +164,7 @@ int lvx_map_check_raid_activatable(struct lvx_ctx *ctx, const struct lvx_lv *lv,
                 return lvx_error(ctx, ENOTSUP, "RAID LV %s/%s: nested RAID sub-LV %s is not "
                                  "supported.", lv->vg->name, lv->name, subs[k]->name);
             if (lvx_map_raid_image_missing(seg, i)) {
-                missing = true;          /* not activated: absent ("- -") in the table */
+                missing = true;          /* activated over "-missing_S_A" error devices */
                 continue;
             }
             if ((r = lvx_map_check_activatable(ctx, subs[k], partial)) < 0)

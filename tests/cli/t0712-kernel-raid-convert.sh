@@ -17,4 +17,4 @@
 # shellcheck source=tests/lib_kernel.sh
 . "$LVX_ROOT/tests/lib_kernel.sh"
 
-kernel_guest_test dm-raid-convert.sh 8 64M 900
+kernel_guest_test dm-raid-convert.sh 8 64M 900 --put "$LVX_ROOT/tests/kernel/raid-twins.sh:/t/raid-twins.sh"

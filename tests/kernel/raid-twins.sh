@@ -1,0 +1,85 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash disable=SC2086
+#
+# tests/kernel/raid-twins.sh - helpers of the RAID guest scripts that change twin VGs
+# (dm-raid-convert.sh, dm-raid-more.sh): sourced after /t/guest-tap.sh, put at
+# /t/raid-twins.sh by their t07NN file.  8 virtio disks:
+#
+#   vda-vdd  VG "rl": changed by LVM2       vde-vdh  VG "rx": the same changes by lvx
+#
+#   disk N LIST        the Nth disk of a list
+#   layout VG          LVM2's report of every LV and sub-LV, one line per segment
+#   meta VG            the metadata text without ids, times, hosts and seqno
+#   tables VG          every device of the VG, "<name>: <line>", numbers named, VG -> V
+#   wait_sync VG...    until every RAID LV of the VGs is in sync
+#   data_ok VG LV      the LV still holds /tmp/data.LV (8 MiB)
+#   same STEP          layout, metadata, tables and data ($LVS) of rx equal rl's
+#   twin CMD DESC ARGS the same command by LVM2 on rl and by lvx on rx: exit status and
+#                      output equal (an unanswered question's echo aside); in ARGS %N
+#                      is disk N, V/LV an LV; stdin is /dev/null (no answers)
+#   conv DESC ARGS     twin lvconvert
+RL_DISKS="/dev/vda /dev/vdb /dev/vdc /dev/vdd"
+RX_DISKS="/dev/vde /dev/vdf /dev/vdg /dev/vdh"
+disk() { echo "$2" | cut -d' ' -f$(($1 + 1)); }
+
+norm() {
+    sed -e 's#/dev/vd[ae]\([(:]\)#D0\1#g; s#/dev/vd[bf]\([(:]\)#D1\1#g; s#/dev/vd[cg]\([(:]\)#D2\1#g; s#/dev/vd[dh]\([(:]\)#D3\1#g'
+}
+layout() {
+    lvm lvs -a --noheadings --segments --units s --separator ' ' \
+        -o lv_name,segtype,lv_size,stripes,region_size,seg_pe_ranges,devices,lv_attr "$1" 2>/dev/null |
+        norm | sed 's/^ *//; s/[][]//g'
+}
+meta() {
+    lvm vgcfgbackup -q -f "/tmp/$1.vg" "$1" >/dev/null 2>&1
+    sed -n '/^[a-z][a-z]* {/,$p' "/tmp/$1.vg" | sed -E '/^\t*(id|creation_time|creation_host|seqno|device|dev_size) = /d; s/^(r[lx]) \{/V {/'
+}
+names() {
+    dmsetup info -c --noheadings --separator ' ' -o major,minor,name | awk '{ printf "s/ %s:%s( |$)/ %s\\1/g;", $1, $2, $3 }'
+    for d in a b c d e f g h; do
+        [ -e /sys/block/vd$d/dev ] && printf 's/ %s( |$)/ vd%s\\1/g;' "$(cat /sys/block/vd$d/dev)" "$d"
+    done
+    # unplugged disks, by the numbers they had
+    [ -s /tmp/gone ] && while read -r n d; do printf 's/ %s( |$)/ %s\\1/g;' "$n" "$d"; done </tmp/gone
+}
+tables() {
+    local n
+    n=$(names)
+    dmsetup table | grep -E "^$1-" | sed -E "$n" |
+        sed -E "s/^$1-//; s/ $1-/ V-/g; s/ vd[ae]( |$)/ D0\\1/g; s/ vd[bf]( |$)/ D1\\1/g; s/ vd[cg]( |$)/ D2\\1/g; s/ vd[dh]( |$)/ D3\\1/g" | sort
+}
+wait_sync() {
+    local i
+    for i in $(seq 1 120); do
+        [ "$(lvm lvs --noheadings -o sync_percent "$@" 2>/dev/null | trim | grep -v -e '^$' -e '^100.00$' | wc -l)" = 0 ] && return 0
+        sleep 1
+    done
+    return 1
+}
+data_ok() {
+    dd if=/dev/mapper/$1-$2 bs=1M count=8 iflag=direct status=none | cmp - /tmp/data.$2
+}
+same() {
+    check_eq "$1: lvx's layout equals LVM2's" "$(layout rx)" "$(layout rl)"
+    check_eq "$1: lvx's metadata text equals LVM2's (ids, times aside)" "$(meta rx)" "$(meta rl)"
+    check_eq "$1: lvx's dm tables equal LVM2's (device numbers named)" "$(tables rx)" "$(tables rl)"
+    check "$1: the data of every LV intact in both VGs" sh -c "$(declare -f data_ok)
+        for lv in $LVS; do data_ok rl \$lv && data_ok rx \$lv || exit 1; done"
+}
+twin() {
+    local cmd=$1 desc=$2 al="" ax="" a rcl rcx outl outx
+    shift 2
+    for a in "$@"; do
+        case $a in
+        %[0-3]) al="$al $(disk "${a#%}" "$RL_DISKS")"; ax="$ax $(disk "${a#%}" "$RX_DISKS")" ;;
+        V/*) al="$al rl/${a#V/}"; ax="$ax rx/${a#V/}" ;;
+        *) al="$al $a"; ax="$ax $a" ;;
+        esac
+    done
+    outl=$(lvm $cmd $al 2>&1 </dev/null); rcl=$?
+    outx=$($LVX $cmd $ax 2>&1 </dev/null); rcx=$?
+    check_eq "$desc: lvx $cmd exits as LVM2 ($rcl) and says what it says" \
+        "$rcx $(echo "$outx" | sed 's/rx/V/g; s/vd[e-h]/D/g; s/\[y\/n\]: .*$/[y\/n]:/' | grep -v WARNING)" \
+        "$rcl $(echo "$outl" | sed 's/rl/V/g; s/vd[a-d]/D/g; s/\[y\/n\]: .*$/[y\/n]:/' | grep -v WARNING)"
+}
+conv() { twin lvconvert "$@"; }
