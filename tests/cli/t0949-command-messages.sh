@@ -8,7 +8,9 @@
 #     message where LVM2 prints it (a life cycle of 28 commands, vgcreate ... pvremove,
 #     run by each program on the same devices, stdout and stderr as one stream);
 #   - "Cannot process volume group X" after "Volume group "X" not found" for a named
-#     VG that is missing (reports, displays, changes, LV commands), exit 5.
+#     VG that is missing (reports, displays, changes, LV commands), exit 5;
+#   - lvmconfig's --type current (the front of LVM2's cascade: lvm.conf as LVM2 merges
+#     it, or the --config text alone).
 # Left out: LVM2's vgmerge "WARNING: updating old metadata to N on DEV" (it rewrites
 # the merged PV's own old copy; lvx's commit writes the new one at once), and
 # `vgextend`/`vgreduce` of a missing VG (LVM2 first makes the device a PV there).
@@ -107,5 +109,12 @@ vgexport nosuch
 vgimport nosuch
 EOT
 lvm2 vgremove -q -f "$VG" >/dev/null 2>&1
+
+# ---- lvmconfig: what LVM2 prints is the front of its configuration cascade
+same "lvmconfig: lvm.conf's sections in LVM2's order" lvmconfig
+same "lvmconfig --type current global" lvmconfig --type current global
+same "lvmconfig --config: the --config text alone, in its order" lvmconfig \
+    --config 'report{aligned=0} global{units="m"} backup{archive=1}'
+same "lvmconfig --config global/units=m global" lvmconfig --config global/units=m global
 
 done_testing
