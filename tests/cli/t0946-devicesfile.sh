@@ -18,15 +18,9 @@
 source "$(dirname "$0")/../lib.sh"
 source "$LVX_ROOT/tests/tools/side.sh"
 
-need_loop
-need_lvx
-need_cmd lvm
 
 VG=vgdf$$
-D=()
-for i in 0 1 2 3; do D+=("$(make_loop 64M)"); done
-lvm_sandbox "${D[@]}"
-mkdir -p -m 0700 "$SCRATCH/run"
+side_setup 4
 CONF=$SCRATCH/lvm/lvm.conf
 DF=$SCRATCH/lvm/devices/system.devices
 use_devicesfile() { sed -i -E "s/use_devicesfile = [01]/use_devicesfile = $1/" "$CONF"; }
@@ -42,7 +36,7 @@ use_devicesfile 1
 
 # dfop DESC START ARGS...: LVM2 and lvx each from START (a file, or "none": no devices
 # file), then compare exit code, stdout, stderr and the file left (but its line 2).
-# FILTER_ERR: a regexp of LVM2-only stderr lines to leave out.
+# FILTER_ERR: a regexp of stderr lines to leave out (default SIDE_NOISE, tools/side.sh).
 dfop() {
     local desc=$1 start=$2 who ok=0 line2
     shift 2
@@ -53,7 +47,7 @@ dfop() {
         else lvx "$@" >"$SCRATCH/$who.raw" 2>"$SCRATCH/$who.eraw" || rc=$?; fi
         echo "$rc" >"$SCRATCH/$who.rc"
         side_filter <"$SCRATCH/$who.raw" >"$SCRATCH/$who.out"
-        side_filter <"$SCRATCH/$who.eraw" | grep -Ev "${FILTER_ERR:-^\$^}" >"$SCRATCH/$who.err"
+        side_filter <"$SCRATCH/$who.eraw" | grep -Ev "${FILTER_ERR:-$SIDE_NOISE}" >"$SCRATCH/$who.err"
         if [[ -e $DF ]]; then sed 2d "$DF" >"$SCRATCH/$who.file"; line2=$(sed -n 2p "$DF")
         else echo "(no file)" >"$SCRATCH/$who.file"; line2=""; fi
         if [[ -n $line2 && ! $line2 =~ ^"# Created by LVM command "[a-z]+" pid "[0-9]+" at "[A-Z][a-z]{2}" "[A-Z][a-z]{2}" "[\ 0-9]{2}" "[0-9:]{8}" "[0-9]{4}$ ]]; then

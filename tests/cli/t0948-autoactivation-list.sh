@@ -11,17 +11,10 @@
 source "$(dirname "$0")/../lib.sh"
 source "$LVX_ROOT/tests/tools/side.sh"
 
-need_loop
-need_lvx
-need_cmd lvm
 [[ -c /dev/fuse ]] || skip_all "no /dev/fuse (user activation backend)"
-
 VG=vgaa$$
-D=()
-for i in 0 1; do D+=("$(make_loop 64M)"); done
-lvm_sandbox "${D[@]}"
-mkdir -p -m 0700 "$SCRATCH/run" "$SCRATCH/dev"
-export LVX_RUN_DIR=$SCRATCH/run
+side_setup 2
+mkdir -p "$SCRATCH/dev"
 ON='global { activation = 1 }'
 U() { DM_DEV_DIR=$SCRATCH/dev LVX_ACTIVATION_BACKEND=user lvx "$@"; }
 active() {      # the active LVs of the VG, one line

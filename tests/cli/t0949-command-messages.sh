@@ -17,14 +17,9 @@
 source "$(dirname "$0")/../lib.sh"
 source "$LVX_ROOT/tests/tools/side.sh"
 
-need_loop
-need_lvx
-need_cmd lvm
 
 VG=vgcm$$
-D=()
-for i in 0 1 2; do D+=("$(make_loop 64M)"); done
-lvm_sandbox "${D[@]}"
+side_setup 3
 
 life() {        # life PROGRAM: the sequence, each command's output as one stream
     local c
