@@ -4,7 +4,7 @@
  * src/daemon/): the served LVs (volumes.c), the datapath (datapath.c), the FUSE
  * protocol threads (fuse.c), loop devices (loopdev.c), the control server
  * (control.c), process set-up (proc.c), the log (log.c), callers and private
- * files (access.c).
+ * files (access.c), how an LV is served (target.c and one file per target).
  */
 #ifndef LVX_DAEMON_DAEMON_INT_H
 #define LVX_DAEMON_DAEMON_INT_H
@@ -48,6 +48,8 @@ struct lvxd_pv {
     const char *path;
 };
 
+struct lvxd_target;
+
 struct lvxd_lv {
     uint64_t ino;                /* FUSE node id, also the fh; stable across restarts */
     char name[260];              /* the file name: dm name "<vg>-<lv>" */
@@ -65,6 +67,8 @@ struct lvxd_lv {
     struct lvx_vgset *set;
     const struct lvx_lv *model;
     const struct lvx_map_prepared *map;  /* model compiled once: lookups are arithmetic */
+    const struct lvxd_target *target;    /* how it is served (target.c) */
+    void *tstate;                /* the target's, from its ctr (freed by its dtr) */
     struct lvxd_pv *pvs;         /* by pv->index */
     unsigned pv_count;
     atomic_uint_fast64_t dirty;  /* bit i % 64: pvs[i] written since the last flush (with
@@ -140,15 +144,57 @@ struct lvxd_io {
 
 int lvxd_io_init(struct lvxd_io *io);
 void lvxd_io_exit(struct lvxd_io *io);
-/* Read/write len bytes at LV offset off (both multiples of the LV's block size)
- * from/to buf (aligned).  0 or -errno. */
+/* What the FUSE threads call: v's read lock held, the target's rw/zero/flush, a
+ * failure logged.  Read/write len bytes at LV offset off (both multiples of the LV's
+ * block size) from/to buf (aligned).  0 or -errno. */
 int lvxd_io_rw(struct lvxd_io *io, struct lvxd_lv *v, bool write, uint64_t off, uint32_t len,
                uint8_t *buf);
-/* fdatasync every PV written since the last flush (all at once). */
+/* The target's flush (default: lvxd_io_flush_pvs). */
 int lvxd_io_flush(struct lvxd_io *io, struct lvxd_lv *v);
-/* Zero [off, off+len) of the LV: every PV range in parallel (block devices:
- * fallocate ZERO_RANGE = write-zeroes; files: PUNCH_HOLE). */
+/* Zero [off, off+len) of the LV (clipped at its end). */
 int lvxd_io_zero(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint64_t len);
+
+/* For targets (v's lock held by the caller).  Append the pieces of [off, off+len)
+ * (bytes) of map (v->map, or a sub-LV's prepared mapping) to the batch of *n pieces
+ * in io, running the batch first when it could overflow; written PVs are marked
+ * dirty.  Zero areas read as zeroes; error areas and missing PVs give -EIO. */
+int lvxd_io_map_add(struct lvxd_io *io, struct lvxd_lv *v, const struct lvx_map_prepared *map,
+                    bool write, uint64_t off, uint32_t len, uint8_t *buf, unsigned *n);
+/* Run the batch of n pieces (all in flight together; short ones continued). */
+int lvxd_io_run(struct lvxd_io *io, unsigned n);
+/* Zero [off, off+len) of map: every PV range in parallel (block devices: fallocate
+ * ZERO_RANGE = write-zeroes; files: PUNCH_HOLE). */
+int lvxd_io_map_zero(struct lvxd_io *io, struct lvxd_lv *v, const struct lvx_map_prepared *map,
+                     uint64_t off, uint64_t len);
+/* fdatasync every PV written since the last flush (all at once). */
+int lvxd_io_flush_pvs(struct lvxd_io *io, struct lvxd_lv *v);
+
+/* --- target.c: how an LV is served (a dm target's shape) ----------------------- */
+struct lvx_pool;
+struct lvx_map_prepared;
+struct lvxd_target {
+    const char *name;
+    /* this target serves lv (its segment types) */
+    bool (*serves)(const struct lvx_lv *lv);
+    /* Validate lv once and compile it: *map (in pool, freed with the model; may
+     * stay NULL) and *state (freed by dtr).  Refusals are one lvx_error line. */
+    int (*ctr)(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_lv *lv,
+               bool partial, const struct lvx_map_prepared **map, void **state);
+    /* optional: after the PVs are open and v holds the new model (add, reload under
+     * the write lock), e.g. to read on-disk state; a failure fails the activation */
+    int (*start)(struct lvx_ctx *ctx, struct lvxd_lv *v);
+    /* optional: free what ctr/start made (before the PVs close; v is NULL when the
+     * activation failed before v was made) */
+    void (*dtr)(struct lvxd_lv *v, void *state);
+    int (*rw)(struct lvxd_io *io, struct lvxd_lv *v, bool write, uint64_t off, uint32_t len,
+              uint8_t *buf);
+    int (*zero)(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint64_t len);
+    /* optional (default lvxd_io_flush_pvs) */
+    int (*flush)(struct lvxd_io *io, struct lvxd_lv *v);
+};
+extern const struct lvxd_target lvxd_target_plain;
+/* The target serving lv (never NULL: the plain one is last). */
+const struct lvxd_target *lvxd_target_for(const struct lvx_lv *lv);
 
 /* --- fuse.c: the FUSE threads ------------------------------------------------ */
 /* Mount a FUSE file system for /dev/fuse fd at dir.  0 or -errno. */

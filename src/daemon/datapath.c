@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * daemon/datapath.c - LV I/O of one FUSE thread: a request is mapped through the
- * LV's prepared mapping (lvx_map_prepared_lookup), cut at stripe/segment boundaries
+ * daemon/datapath.c - LV I/O of one FUSE thread: a request goes to the LV's target
+ * (target.c) under the LV's read lock, and comes back logged when it failed.  The
+ * targets' batch helpers live here: a range is mapped through a prepared mapping
+ * (lvx_map_prepared_lookup), cut at stripe/segment boundaries
  * (the run length) and at the PV's queue limits (so that the block layer never splits a
  * piece, which throttling would charge twice), and all its pieces go to the PVs
  * at once through the I/O seam's submit (dev/io.h) on the thread's queue (the
@@ -15,7 +17,8 @@
  * PV and byte on it; the first LOGGED_ERRORS of the process).
  *
  * Entry points: lvxd_use_ops(), lvxd_ops(), lvxd_io_init(), lvxd_io_exit(),
- * lvxd_io_rw(), lvxd_io_flush(), lvxd_io_zero().
+ * lvxd_io_rw(), lvxd_io_flush(), lvxd_io_zero(); for targets lvxd_io_map_add(),
+ * lvxd_io_run(), lvxd_io_map_zero(), lvxd_io_flush_pvs().
  */
 #include "daemon/daemon_int.h"
 
@@ -72,7 +75,7 @@ void lvxd_io_exit(struct lvxd_io *io)
  * A transfer that comes back short is continued (the rest of every short piece
  * again, in place); one that makes no progress is an I/O error.  0 or the first
  * error: never a partial success. */
-static int run(struct lvxd_io *io, unsigned n)
+int lvxd_io_run(struct lvxd_io *io, unsigned n)
 {
     struct lvx_io_op *p = io->pieces;
     io->err_dev = -1;
@@ -156,22 +159,16 @@ static void add_piece(struct lvxd_io *io, unsigned *n, const struct lvxd_pv *p, 
     }
 }
 
-int lvxd_io_rw(struct lvxd_io *io, struct lvxd_lv *v, bool write, uint64_t off, uint32_t len,
-               uint8_t *buf)
+int lvxd_io_map_add(struct lvxd_io *io, struct lvxd_lv *v, const struct lvx_map_prepared *map,
+                    bool write, uint64_t off, uint32_t len, uint8_t *buf, unsigned *np)
 {
     int rc = 0;
-    unsigned n = 0;
+    unsigned n = *np;
     uint64_t sector = off / 512, end = (off + len) / 512;
     uint32_t boff = 0;
-    io->err_dev = -1;
-    pthread_rwlock_rdlock(&v->lock);
-    if (off + len > v->size) {
-        rc = write ? -ENOSPC : -EINVAL;
-        goto out;
-    }
     while (sector < end && rc == 0) {
         struct lvx_map_loc loc;
-        if (lvx_map_prepared_lookup(v->map, sector, &loc) < 0 || loc.len == 0) {
+        if (lvx_map_prepared_lookup(map, sector, &loc) < 0 || loc.len == 0) {
             rc = -EIO;
             break;
         }
@@ -191,7 +188,7 @@ int lvxd_io_rw(struct lvxd_io *io, struct lvxd_lv *v, bool write, uint64_t off, 
             /* worst case pieces of this run; flush the batch first when it may not fit */
             uint64_t worst = cnt / p->max_piece + 2;
             if (n + worst > LVXD_MAX_PIECES) {
-                if ((rc = run(io, n)) < 0)
+                if ((rc = lvxd_io_run(io, n)) < 0)
                     break;
                 n = 0;
             }
@@ -203,20 +200,29 @@ int lvxd_io_rw(struct lvxd_io *io, struct lvxd_lv *v, bool write, uint64_t off, 
         sector += cnt;
         boff += (uint32_t)(cnt * 512);
     }
-    if (rc == 0 && n)
-        rc = run(io, n);
-out:
+    *np = rc < 0 ? 0 : n;
+    return rc;
+}
+
+int lvxd_io_rw(struct lvxd_io *io, struct lvxd_lv *v, bool write, uint64_t off, uint32_t len,
+               uint8_t *buf)
+{
+    int rc;
+    io->err_dev = -1;
+    pthread_rwlock_rdlock(&v->lock);
+    if (off + len > v->size)
+        rc = write ? -ENOSPC : -EINVAL;
+    else
+        rc = v->target->rw(io, v, write, off, len, buf);
     rc = logged(io, v, write ? "write" : "read", off, len, rc);
     pthread_rwlock_unlock(&v->lock);
     return rc;
 }
 
-int lvxd_io_flush(struct lvxd_io *io, struct lvxd_lv *v)
+int lvxd_io_flush_pvs(struct lvxd_io *io, struct lvxd_lv *v)
 {
     int rc = 0;
-    io->err_dev = -1;
     pthread_mutex_lock(&flush_mutex);
-    pthread_rwlock_rdlock(&v->lock);
     uint_fast64_t bits = atomic_exchange(&v->dirty, 0);
     unsigned n = 0;
     for (unsigned i = 0; i < v->pv_count && rc == 0; i++) {
@@ -226,17 +232,25 @@ int lvxd_io_flush(struct lvxd_io *io, struct lvxd_lv *v)
         io->pieces[n].kind = LVX_IO_DATASYNC;
         io->pieces[n].dev = i;
         if (++n == LVXD_MAX_PIECES) {       /* more PVs than a batch holds */
-            rc = run(io, n);
+            rc = lvxd_io_run(io, n);
             n = 0;
         }
     }
     if (n && rc == 0)
-        rc = run(io, n);
+        rc = lvxd_io_run(io, n);
     if (rc < 0)
         atomic_fetch_or(&v->dirty, bits);   /* still to be flushed */
+    pthread_mutex_unlock(&flush_mutex);
+    return rc;
+}
+
+int lvxd_io_flush(struct lvxd_io *io, struct lvxd_lv *v)
+{
+    io->err_dev = -1;
+    pthread_rwlock_rdlock(&v->lock);
+    int rc = v->target->flush ? v->target->flush(io, v) : lvxd_io_flush_pvs(io, v);
     rc = logged(io, v, "flush", 0, 0, rc);
     pthread_rwlock_unlock(&v->lock);
-    pthread_mutex_unlock(&flush_mutex);
     return rc;
 }
 
@@ -264,28 +278,23 @@ static void add_range(struct lvxd_io *io, unsigned *n, const struct lvxd_pv *p, 
 static int zero_batch(struct lvxd_io *io, unsigned n)
 {
     set_kind(io, n, LVX_IO_PUNCH);
-    int rc = run(io, n);
+    int rc = lvxd_io_run(io, n);
     if (rc == -EOPNOTSUPP || rc == -EINVAL) {
         set_kind(io, n, LVX_IO_ZERO);
-        rc = run(io, n);
+        rc = lvxd_io_run(io, n);
     }
     return rc;
 }
 
-int lvxd_io_zero(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint64_t len)
+int lvxd_io_map_zero(struct lvxd_io *io, struct lvxd_lv *v, const struct lvx_map_prepared *map,
+                     uint64_t off, uint64_t len)
 {
     int rc = 0;
     unsigned n = 0;
-    io->err_dev = -1;
-    pthread_rwlock_rdlock(&v->lock);
-    if (off >= v->size)
-        goto out;
-    if (len > v->size - off)
-        len = v->size - off;
     uint64_t sector = off / 512, end = (off + len) / 512;
     while (sector < end && rc == 0) {
         struct lvx_map_loc loc;
-        if (lvx_map_prepared_lookup(v->map, sector, &loc) < 0 || loc.len == 0) {
+        if (lvx_map_prepared_lookup(map, sector, &loc) < 0 || loc.len == 0) {
             rc = -EIO;
             break;
         }
@@ -311,7 +320,19 @@ int lvxd_io_zero(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint64_t l
     }
     if (rc == 0 && n)
         rc = zero_batch(io, n);
-out:
+    return rc;
+}
+
+int lvxd_io_zero(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint64_t len)
+{
+    int rc = 0;
+    io->err_dev = -1;
+    pthread_rwlock_rdlock(&v->lock);
+    if (off < v->size) {
+        if (len > v->size - off)
+            len = v->size - off;
+        rc = v->target->zero(io, v, off, len);
+    }
     rc = logged(io, v, "zeroing", off, len, rc);
     pthread_rwlock_unlock(&v->lock);
     return rc;

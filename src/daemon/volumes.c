@@ -116,12 +116,20 @@ static int open_pv(struct lvx_ctx *ctx, const struct lvx_pv *pv, bool ro, struct
     return 0;
 }
 
-static bool lv_uses_pv(const struct lvx_lv *lv, const struct lvx_pv *pv)
+/* lv or one of its sub-LVs (RAID images and metadata, ...) has an area on pv. */
+static bool lv_uses_pv(const struct lvx_lv *lv, const struct lvx_pv *pv, unsigned depth)
 {
-    for (unsigned s = 0; s < lv->seg_count; s++)
-        for (uint32_t a = 0; lv->segs[s].areas && a < lv->segs[s].area_count; a++)
-            if (lv->segs[s].areas[a].pv == pv)
+    if (!lv || depth > 8)
+        return false;
+    for (unsigned s = 0; s < lv->seg_count; s++) {
+        const struct lvx_seg *seg = &lv->segs[s];
+        for (uint32_t a = 0; seg->areas && a < seg->area_count; a++)
+            if (seg->areas[a].pv == pv || lv_uses_pv(seg->areas[a].lv, pv, depth + 1))
                 return true;
+        for (uint32_t a = 0; seg->meta_areas && a < seg->area_count; a++)
+            if (seg->meta_areas[a].pv == pv || lv_uses_pv(seg->meta_areas[a].lv, pv, depth + 1))
+                return true;
+    }
     return false;
 }
 
@@ -131,12 +139,17 @@ struct loaded {
     struct lvx_vgset *set;
     const struct lvx_lv *lv;
     const struct lvx_map_prepared *map;   /* lv compiled for serving, in set's pool */
+    const struct lvxd_target *target;
+    void *tstate;
     struct lvxd_pv *pvs;
     unsigned pv_count;
 };
 
-static void loaded_free(struct loaded *l)
+/* v: the volume l was applied to (the target's dtr may need its PVs), or NULL */
+static void loaded_free(struct loaded *l, struct lvxd_lv *v)
 {
+    if (l->target && l->target->dtr && (l->tstate || v))
+        l->target->dtr(v, l->tstate);
     const struct lvx_dev_ops *ops = lvxd_ops();
     for (unsigned i = 0; l->pvs && i < l->pv_count; i++)
         if (l->pvs[i].fd >= 0)
@@ -195,14 +208,10 @@ static int load(struct lvx_ctx *ctx, const char *vgname, const char *lvname, con
         goto fail;
     }
     /* partial: a missing PV keeps fd -1 and its areas map to error: EIO there */
-    struct lvx_map_prepared *map;
-    if ((rc = lvx_map_check_activatable(ctx, lv, partial)) < 0 ||
-        (rc = lvx_map_refuse_snapshots(ctx, lv)) < 0 ||
-        (rc = lvx_map_prepare(ctx, l->set->pool, lv, partial ? LVX_MAP_MISSING_IS_ERROR : 0,
-                              &map)) < 0)
+    l->target = lvxd_target_for(lv);
+    if ((rc = l->target->ctr(ctx, l->set->pool, lv, partial, &l->map, &l->tstate)) < 0)
         goto fail;
     l->lv = lv;
-    l->map = map;
     l->pvs = calloc(vg->pv_count ? vg->pv_count : 1, sizeof(*l->pvs));
     if (!l->pvs) {
         rc = no_memory(ctx, vgname, lvname);
@@ -212,12 +221,12 @@ static int load(struct lvx_ctx *ctx, const char *vgname, const char *lvname, con
     for (unsigned i = 0; i < vg->pv_count; i++)
         l->pvs[i].fd = -1;
     for (unsigned i = 0; i < vg->pv_count; i++)      /* pvs[] by pv->index = position */
-        if (lv_uses_pv(lv, vg->pvs[i]) &&
+        if (lv_uses_pv(lv, vg->pvs[i], 0) &&
             (rc = open_pv(ctx, vg->pvs[i], ro, &l->pvs[vg->pvs[i]->index])) < 0)
             goto fail;
     return 0;
 fail:
-    loaded_free(l);
+    loaded_free(l, NULL);
     return rc;
 }
 
@@ -227,6 +236,8 @@ static void apply(struct lvxd_lv *v, struct loaded *l)
     v->set = l->set;
     v->model = l->lv;
     v->map = l->map;
+    v->target = l->target;
+    v->tstate = l->tstate;
     v->pvs = l->pvs;
     v->pv_count = l->pv_count;
     v->size = l->lv->le_count * (uint64_t)l->lv->vg->extent_size * 512;
@@ -270,13 +281,13 @@ int lvxd_volume_add(struct lvx_ctx *ctx, const char *vg, const char *lv, const c
     v = calloc(1, sizeof(*v));
     char *devices = strdup(devs);
     if (!v || !devices) {
-        loaded_free(&l);
+        loaded_free(&l, NULL);
         free(v);
         free(devices);
         return no_memory(ctx, vg, lv);
     }
     if ((rc = lvxd_volume_name(v->name, sizeof(v->name), vg, lv)) < 0) {
-        loaded_free(&l);
+        loaded_free(&l, NULL);
         free(v);
         free(devices);
         return lvx_error(ctx, ENAMETOOLONG, "The name of %s/%s is too long.", vg, lv);
@@ -289,6 +300,13 @@ int lvxd_volume_add(struct lvx_ctx *ctx, const char *vg, const char *lv, const c
     v->partial = partial;
     pthread_rwlock_init(&v->lock, NULL);
     apply(v, &l);
+    if (v->target->start && (rc = v->target->start(ctx, v)) < 0) {
+        loaded_free(&l, v);
+        pthread_rwlock_destroy(&v->lock);
+        free(v);
+        free(devices);
+        return rc;
+    }
     pthread_mutex_lock(&lvxd_lvs_mutex);
     v->ino = ino ? ino : next_ino++;
     if (v->ino >= next_ino)
@@ -304,8 +322,11 @@ int lvxd_volume_add(struct lvx_ctx *ctx, const char *vg, const char *lv, const c
 
 static void drop_model(struct lvxd_lv *v)
 {
-    struct loaded old = { v->scan, v->set, v->model, v->map, v->pvs, v->pv_count };
-    loaded_free(&old);
+    struct loaded old = { v->scan, v->set, v->model, v->map, v->target, v->tstate, v->pvs,
+                          v->pv_count };
+    loaded_free(&old, v);
+    v->target = NULL;
+    v->tstate = NULL;
     v->scan = NULL;
     v->set = NULL;
     v->pvs = NULL;
@@ -319,7 +340,7 @@ int lvxd_volume_reload(struct lvx_ctx *ctx, struct lvxd_lv *v, const char *devs)
         return rc;
     char *devices = strdup(devs);
     if (!devices) {
-        loaded_free(&l);
+        loaded_free(&l, NULL);
         return no_memory(ctx, v->vg, v->lv);
     }
     const struct lvx_dev_ops *ops = lvxd_ops();
@@ -332,7 +353,14 @@ int lvxd_volume_reload(struct lvx_ctx *ctx, struct lvxd_lv *v, const char *devs)
     apply(v, &l);
     free(v->devices);
     v->devices = devices;
+    /* a target that cannot start on the new model fails its requests (its own
+     * state says so) until the next reload */
+    if (v->target->start && (rc = v->target->start(ctx, v)) < 0)
+        lvxd_log("%s/%s: the %s target did not start after the reload", v->vg, v->lv,
+                 v->target->name);
     pthread_rwlock_unlock(&v->lock);
+    if (rc < 0)
+        return rc;
     lvxd_log("reloaded %s/%s: %" PRIu64 " bytes", v->vg, v->lv, v->size);
     return 0;
 }
