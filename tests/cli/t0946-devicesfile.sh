@@ -77,8 +77,9 @@ devid() { lvm2 pvs --noheadings -o pv_name,deviceidtype,deviceid "${D[0]}" "${D[
 x_ids=$(devid)
 rm -f "$DF"; lvm2 vgimportdevices "$VG" >/dev/null 2>&1
 test_eq "... the device IDs in the metadata as LVM2's vgimportdevices writes them" "$(devid)" "$x_ids"
+# (pvs sorts by name: /dev/loop18 before /dev/loop9, so D0's line is picked by name)
 test_eq "... which are the loop backing files" "${D[0]} loop_file $SCRATCH/loop0.img" \
-    "$(head -n 1 <<<"$x_ids")"
+    "$(grep "^${D[0]} " <<<"$x_ids")"
 cp "$DF" "$SCRATCH/start.devices"           # LVM2's file: D0 and D1
 dfop "vgimportdevices -a over an existing file" "$SCRATCH/start.devices" vgimportdevices -a
 dfop "vgimportdevices without VG: exit 3" "$SCRATCH/start.devices" vgimportdevices
