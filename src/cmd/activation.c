@@ -153,6 +153,11 @@ int lvx_actcmd_activate(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
 {
     if (a->off)           /* global/activation = 0: the LV stays inactive, as LVM2 */
         return 0;
+    if (lvx_vg_is_lockd(lv->vg)) {   /* no LV lease holder yet (meta/lockd.h) */
+        lvx_cmd_errorf("LV %s/%s: lvx does not take lvmlockd's LV locks yet: activate LVs of "
+                       "shared VG %s on a host with lvmlockd.", lv->vg->name, lv->name, lv->vg->name);
+        return LVX_EXIT_FAILED;
+    }
     if (!a->be) {
         lvx_actcmd_print_why(a);
         return LVX_EXIT_FAILED;

@@ -185,6 +185,8 @@ enum lvx_opt_id {
     LVX_OPT_ABORT,              /* --abort (pvmove) */
     LVX_OPT_BACKGROUND,         /* -b/--background (pvmove) */
     LVX_OPT_INTERVAL,           /* -i/--interval [+]Number (pvmove progress) */
+    LVX_OPT_LOCKSTART,          /* --lockstart (vgchange: join shared VGs' lockspaces) */
+    LVX_OPT_LOCKSTOP,           /* --lockstop (vgchange: leave them) */
     /* common options, accepted by every command */
     LVX_OPT_NOLOCKING,      /* --nolocking */
     LVX_OPT_COMMANDPROFILE, /* --commandprofile String */

@@ -7,6 +7,8 @@
  * own update (VG lock, commit, backup); the vgmetadatacopies policy is applied by
  * the commit (meta/mda_policy.c).  -a y|n [--activationmode partial] activates or
  * deactivates the VGs' LVs (cmd/activation.c), after any metadata change.
+ * --lockstart/--lockstop join/leave the sanlock lockspaces of shared VGs (meta/lockd.h;
+ * other VGs are passed over, as by LVM2).
  */
 #include "cmd/toolkit.h"
 #include "cmd/vgcmd.h"
@@ -16,6 +18,7 @@
 
 #include <string.h>
 
+#include "meta/lockd.h"
 #include "meta/mda_policy.h"
 #include "meta/scan.h"
 
@@ -143,8 +146,56 @@ static int changed_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, void *ar
     return 0;
 }
 
+/* --lockstart in LVM2's order: the VGs' lines first, then the wait for all of them. */
+struct lockstart {
+    bool start, announce;
+    unsigned started;
+};
+
+static int lock_start_stop_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, bool *commit,
+                              void *arg)
+{
+    struct lockstart *l = arg;
+    if (!lvx_vg_is_lockd(u->vg))
+        return 0;
+    if (!l->start)
+        return lvx_lockd_stop(env->ctx, u->vg) < 0 ? LVX_EXIT_FAILED : 0;
+    if (l->announce) {
+        lvx_notice(env->ctx, "VG %s starting %s lockspace", u->vg->name, u->vg->lock_type);
+        l->started++;
+        return 0;
+    }
+    if (lvx_lockd_start(env->ctx, u->vg) < 0) {
+        lvx_cmd_errorf("Failed to start locking");
+        return LVX_EXIT_FAILED;
+    }
+    return 0;
+}
+
+static int lock_start_stop(struct lvx_cmd_env *env, char **names, unsigned count)
+{
+    struct lockstart l = { .start = env->args->count[LVX_OPT_LOCKSTART] != 0, .announce = true };
+    struct lvx_tk_vg_ops ops = { .vg = lock_start_stop_vg, .arg = &l,
+                                 .update_flags = LVX_UPDATE_READ_ONLY |
+                                                 LVX_UPDATE_LOCKD_UNLOCKED |
+                                                 LVX_UPDATE_ALLOW_EXPORTED };
+    if (!l.start)
+        return lvx_process_vg_names(env, names, count, &ops);
+    int rc = lvx_process_vg_names(env, names, count, &ops);
+    if (rc || !l.started)
+        return rc;
+    lvx_notice(env->ctx, "Starting locking.  Waiting for sanlock may take 20 sec to 3 min...");
+    l.announce = false;
+    return lvx_process_vg_names(env, names, count, &ops);
+}
+
 int lvx_cmd_vgchange(struct lvx_cmd_env *env)
 {
+    if (env->args->count[LVX_OPT_LOCKSTART] || env->args->count[LVX_OPT_LOCKSTOP]) {
+        unsigned count;
+        char **names = lvx_cmd_vg_names(env, &count);
+        return names ? lock_start_stop(env, names, count) : LVX_EXIT_FAILED;
+    }
     struct change c = {0};
     int rc = parse_change(env, &c);
     if (rc || (rc = lvx_actcmd_check_mode(env)))   /* bad modes: nothing changed */

@@ -3,8 +3,11 @@
  * meta/lockd.h - shared VGs (lvmlockd's lock types, lvmlockd(8)): which VGs need
  * lvmlockd's locks (lock_type sanlock, dlm or idm in the metadata), whether this host
  * uses them (lvm.conf global/use_lvmlockd), and the access rule LVM2 applies to such a
- * VG before reading or changing it.  lvx takes no lvmlockd locks yet: a shared VG is
- * refused for every change, and read without a lock, with LVM2's messages.
+ * VG before reading or changing it.  For lock type sanlock lvx does lvmlockd's part
+ * itself, through the host's sanlock daemon (meta/lockd_sanlock.c): it joins and
+ * leaves the VG's lockspace (vgchange --lockstart/--lockstop) and holds the VG lease
+ * (VGLK) exclusively around every change, so lvx hosts and LVM2+lvmlockd hosts take
+ * the same leases.  Reads take no lock (LVM2's warning); dlm and idm VGs are read only.
  */
 #ifndef LVX_META_LOCKD_H
 #define LVX_META_LOCKD_H
@@ -22,5 +25,23 @@ bool lvx_lockd_use(struct lvx_ctx *ctx);
  * a change is refused with LVM2's failed-lock line (-EAGAIN) since lvx cannot take
  * the VG lock yet, a read gets LVM2's "Reading VG ... without a lock." warning. */
 int lvx_lockd_access(struct lvx_ctx *ctx, const struct lvx_vg *vg, bool write);
+
+/* Before a change of a shared VG: the VG lease, held in *hold (0: none) until
+ * lvx_lockd_vg_unlock (without use_lvmlockd: lvx_lockd_access's refusal).  A lease
+ * held by another host is tried again for a few seconds, then LVM2's "VG X lock
+ * failed: held by other host." and "Cannot access VG X due to failed lock." (-EAGAIN);
+ * a lockspace not started here (or no sanlock daemon) gets the second line only.  The caller must read the VG
+ * again once it holds the lease. */
+int lvx_lockd_vg_lock(struct lvx_ctx *ctx, const struct lvx_vg *vg, int *hold);
+void lvx_lockd_vg_unlock(int *hold);
+/* Before a shared VG's commit (its lease held): every LV that needs its own lease
+ * (visible, not a thin LV, not a snapshot, not the lock LV) and has no lock_args gets
+ * one, as lvmlockd's init_lv: lock_args "1.0.0:<offset in the lvmlock LV>". */
+int lvx_lockd_init_lvs(struct lvx_ctx *ctx, struct lvx_vg *vg);
+/* vgchange --lockstart: join the VG's lockspace as lvmlocal.conf's local/host_id
+ * (sanlock I/O timeout LVX_SANLOCK_IO_TIMEOUT seconds, else sanlock's default). */
+int lvx_lockd_start(struct lvx_ctx *ctx, const struct lvx_vg *vg);
+/* vgchange --lockstop: leave it (0 when it was not joined). */
+int lvx_lockd_stop(struct lvx_ctx *ctx, const struct lvx_vg *vg);
 
 #endif

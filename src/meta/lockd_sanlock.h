@@ -3,7 +3,8 @@
  * meta/lockd_sanlock.h - the sanlock leases of a shared VG as lvmlockd lays them out
  * (docs/lvm2-format.md §10.7) on its lvmlock LV, written through sanlock's client
  * library and the running sanlock daemon: the lockspace "lvm_<vg>", the global lock,
- * the VG lock and the free LV lease slots.
+ * the VG lock and the free LV lease slots; joining/leaving the lockspace and holding
+ * the VG lease around a change, as lvmlockd does for LVM2's commands.
  */
 #ifndef LVX_META_LOCKD_SANLOCK_H
 #define LVX_META_LOCKD_SANLOCK_H
@@ -31,5 +32,26 @@ uint64_t lvx_sanlock_lv_bytes(unsigned sector_size);
  * the area.  Needs the sanlock daemon; -errno with the error set. */
 int lvx_sanlock_init_vg(struct lvx_ctx *ctx, const char *vgname,
                         const struct lvx_sanlock_area *a, bool global);
+
+/* Join the VG's lockspace (vgchange --lockstart) as host_id, sanlock's I/O timeout
+ * io_timeout seconds (0: sanlock's default): the lockspace's sizes are read from the
+ * area first.  Returns when joined (sanlock takes 2-3 I/O timeouts); 0 when it already
+ * was. */
+int lvx_sanlock_start(struct lvx_ctx *ctx, const char *vgname, const struct lvx_sanlock_area *a,
+                      uint64_t host_id, unsigned io_timeout);
+/* Leave it (vgchange --lockstop): -ENOENT when not joined. */
+int lvx_sanlock_stop(struct lvx_ctx *ctx, const char *vgname);
+/* The VG's lockspace is joined on this host. */
+bool lvx_sanlock_started(struct lvx_ctx *ctx, const char *vgname);
+/* Take the VG lease (lvmlockd's VGLK) exclusively for this process, trying retries
+ * more times while another host holds it; *sock holds it until lvx_sanlock_vg_unlock
+ * (or the process's end: sanlock then releases it).  LVM2's lines on failure. */
+int lvx_sanlock_vg_lock(struct lvx_ctx *ctx, const char *vgname, unsigned retries, int *sock);
+void lvx_sanlock_vg_unlock(int *sock);
+/* A lease for a new LV (lvmlockd's init_lv): the first free LV slot of the lockspace
+ * (joined here) gets the resource named lv_uuid (dashed); *offset its byte offset in
+ * the lvmlock LV, for the LV's lock_args "1.0.0:<offset>". */
+int lvx_sanlock_init_lv(struct lvx_ctx *ctx, const char *vgname, const char *lv_uuid,
+                        uint64_t *offset);
 
 #endif

@@ -102,9 +102,27 @@ int lvx_vg_update_begin(struct lvx_ctx *ctx, const struct lvx_scan_opts *scan_op
         r = lvx_error(ctx, ENOENT, "Volume group \"%s\" not found", vgname);
         goto fail;
     }
-    /* a shared VG first, as LVM2's vg_read checks its lock type before anything else */
-    if ((r = lvx_lockd_access(ctx, u->vg, exclusive)) < 0)
+    /* a shared VG first, as LVM2's vg_read checks its lock type before anything else;
+     * a change holds its lease, and the VG is read again under it (another host may
+     * have changed it since) */
+    if (lvx_vg_is_lockd(u->vg) && exclusive) {
+        if ((r = lvx_lockd_vg_lock(ctx, u->vg, &u->lockd_hold)) < 0)
+            goto fail;
+        lvx_vgset_free(u->set);
+        lvx_scan_free(u->scan);
+        u->set = NULL;
+        u->scan = NULL;
+        if ((r = lvx_scan_assemble(ctx, &opts, &u->scan, &u->set)) < 0)
+            goto fail;
+        u->vg = lvx_vgset_find(u->set, vgname);
+        if (!u->vg) {
+            r = lvx_error(ctx, ENOENT, "Volume group \"%s\" not found", vgname);
+            goto fail;
+        }
+    } else if (!(flags & LVX_UPDATE_LOCKD_UNLOCKED) &&
+               (r = lvx_lockd_access(ctx, u->vg, exclusive)) < 0) {
         goto fail;
+    }
     if ((r = lvx_vg_update_check(ctx, u->vg, flags)) < 0)
         goto fail;
     u->old_seqno = u->vg->seqno;
@@ -154,6 +172,7 @@ void lvx_vg_update_end(struct lvx_vg_update *u)
     u->vg = NULL;
     u->old_pv_uuids = NULL;     /* lived in set's pool */
     u->old_pv_count = 0;
+    lvx_lockd_vg_unlock(&u->lockd_hold);
     lvx_unlock(&u->vg_lock);
     lvx_unlock(&u->global_lock);
     if (u->ctx)
@@ -351,6 +370,10 @@ static int lvx_vg_update_commit_unt(struct lvx_ctx *ctx, struct lvx_vg_update *u
     int r = lvx_config_load(ctx, &cfg);
     if (r < 0)
         return r;
+    if (u->lockd_hold && (r = lvx_lockd_init_lvs(ctx, u->vg)) < 0) {  /* new LVs' leases */
+        lvx_config_free(cfg);
+        return r;
+    }
     if ((r = lvx_vg_validate(ctx, u->vg)) < 0) {
         lvx_config_free(cfg);
         char why[sizeof(ctx->errmsg)];

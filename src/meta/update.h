@@ -33,12 +33,15 @@ enum {
      * it names (scan_opts->also_devices: vgextend) or not at all (vgreduce): the VG is
      * read through the device index (meta/index.h) as without the global lock. */
     LVX_UPDATE_NAMED_ORPHANS = 1u << 6,
+    /* read a shared VG without its lease and without LVM2's warning (--lockstart) */
+    LVX_UPDATE_LOCKD_UNLOCKED = 1u << 7,
 };
 
 struct lvx_vg_update {
     unsigned flags;
     struct lvx_lock global_lock;
     struct lvx_lock vg_lock;
+    int lockd_hold;             /* a shared VG's lease (meta/lockd.h), 0: none */
     struct lvx_scan *scan;
     struct lvx_vgset *set;
     struct lvx_vg *vg;          /* the VG being changed (in set's pool), or one the caller built */

@@ -10,8 +10,9 @@
 # vgs/pvs/lvs, refused by name with LVM2's line and exit 5, shown by --shared with
 # vg_lock_type, vg_lock_args, vg_shared, the `s` of vg_attr and lv_lock_args as LVM2
 # shows them; every change is refused with LVM2's message and exit code and nothing is
-# written.  With use_lvmlockd = 1 lvx (which takes no lvmlockd locks yet) reads with
-# LVM2's "without a lock" warning and refuses changes with LVM2's failed-lock line.
+# written.  With use_lvmlockd = 1 but no lockspace started here (no sanlock daemon in
+# the test's namespace) lvx reads with LVM2's "without a lock" warning and refuses
+# changes with LVM2's failed-lock line (t0851 takes the locks).
 # Step 2: on a second host (sanlock only, host id 2) lvx runs `vgcreate --shared`: the
 # leases it writes through libsanlock are at lvmlockd's offsets with lvmlockd's names,
 # and the LVM2 host starts that VG's lockspace and creates an LV in it.
@@ -100,7 +101,7 @@ same "vgremove refused" vgremove -f sh1
 same "vgrename refused" vgrename sh1 sh2
 test_eq "nothing was written" "$(sha_devs "${D[0]}" "${D[1]}")" "$before"
 
-# ---- with use_lvmlockd = 1: lvx takes no lvmlockd lock yet
+# ---- with use_lvmlockd = 1 and no lockspace started here
 C='global/use_lvmlockd=1'
 rc=0
 lvx vgs --config "$C" -o vg_name,vg_attr,vg_lock_type sh1 >"$SCRATCH/o" 2>"$SCRATCH/e" || rc=$?
