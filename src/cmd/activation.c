@@ -214,12 +214,21 @@ static bool skipped_lv(struct lvx_cmd_env *env, const struct lvx_lv *lv)
            !env->args->count[LVX_OPT_IGNOREACTIVATIONSKIP];
 }
 
+/* -aay leaves out (as LVM2, silently) an LV flagged NOAUTOACTIVATE, of a VG so
+ * flagged, or not in lvm.conf activation/auto_activation_volume_list. */
+static bool not_autoactivated(struct lvx_cmd_env *env, const struct lvx_lv *lv)
+{
+    return lvx_lvcmd_autoactivating(env) &&
+           ((lv->flags & LVX_LVF_NOAUTOACTIVATE) || (lv->vg->flags & LVX_VGF_NOAUTOACTIVATE) ||
+            !lvx_lvcmd_passes_auto_list(env->ctx, lv));
+}
+
 /* LVs that vgchange/lvchange -a act on: visible, not skipped, of the VG. */
 static bool wanted_lv(struct lvx_cmd_env *env, const struct lvx_lv *lv, bool activate)
 {
     if (!lvx_lv_is_visible(lv))
         return false;
-    return !activate || !skipped_lv(env, lv);
+    return !activate || (!skipped_lv(env, lv) && !not_autoactivated(env, lv));
 }
 
 static unsigned count_active(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
@@ -287,6 +296,10 @@ static int vg_activation(struct lvx_cmd_env *env, const struct lvx_actcmd *a, co
     int rc = begin_read(env, name, &u);
     if (rc)
         return rc;
+    if (activate && lvx_lvcmd_autoactivating(env) && (u.vg->flags & LVX_VGF_NOAUTOACTIVATE)) {
+        lvx_vg_update_end(&u);          /* LVM2: "Autoactivation is disabled", no count */
+        return 0;
+    }
     for (unsigned i = 0; i < u.vg->lv_count; i++) {
         const struct lvx_lv *lv = u.vg->lvs[i];
         if (!wanted_lv(env, lv, activate))
@@ -430,6 +443,7 @@ static int lvchange_one(struct lvx_cmd_env *env, const struct lvx_actcmd *a, con
         } else if (activate && skipped_lv(env, lv)) {       /* LVM2: skipped, exit 0 */
             lvx_info(env->ctx, "Skipping activation of %s/%s: it is flagged to be skipped "
                      "(use -K).", vgname, lvname);
+        } else if (activate && not_autoactivated(env, lv)) {  /* LVM2: silently, exit 0 */
         } else if (!(rc = confirm_snapshot_change(env, lv))) {
             rc = change_lv(env, a, lv, activate);
         }

@@ -85,6 +85,7 @@ static void vg_not_found(const struct lvx_cmd_vgs *v, const char *name)
             return;
         }
     lvx_cmd_errorf("Volume group \"%s\" not found", name);
+    lvx_cmd_errorf("Cannot process volume group %s", name);
 }
 
 int lvx_cmd_load(struct lvx_cmd_env *env, struct lvx_cmd_vgs *out)
@@ -486,10 +487,17 @@ bool lvx_cmd_ask_hook(const char *question, bool *answer)
 
 int lvx_cmd_fail(struct lvx_cmd_env *env)
 {
-    if (env->ctx->errmsg[0])
-        lvx_cmd_errorf("%s", env->ctx->errmsg);
-    else
+    const char *msg = env->ctx->errmsg;
+    char vg[256];
+    int end = 0;
+    if (!msg[0]) {
         lvx_cmd_errorf("%s failed.", env->command ? env->command->name : "command");
+    } else {
+        lvx_cmd_errorf("%s", msg);
+        /* a named VG the update cycle did not find (meta/update.c): LVM2's toolkit adds */
+        if (sscanf(msg, "Volume group \"%255[^\"]\" not found%n", vg, &end) == 1 && !msg[end])
+            lvx_cmd_errorf("Cannot process volume group %s", vg);
+    }
     lvx_error_clear(env->ctx);
     return LVX_EXIT_FAILED;
 }

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * cmd/config_cmd.c - `lvx config [--type current|default|diff|full] [PATH ...]`
- * (also `lvmconfig`, `dumpconfig`; --typeconfig is --type, --withcomments and --mergedconfig are accepted: lvx has no comment
- * texts, and its default/diff/full trees are always merged with --config): print the effective configuration - lvm.conf merged with
- * --config - in lvmconfig's layout (TAB indentation, key=value, one-element arrays
+ * (also `lvmconfig`, `dumpconfig`; --typeconfig is --type, --withcomments is accepted: lvx has no comment
+ * texts, and its default/diff/full trees are always merged with --config): print the configuration - for
+ * --type current LVM2's front of the cascade (current_tree) - in lvmconfig's layout (TAB indentation, key=value, one-element arrays
  * printed as a single value).  PATH ("devices" or "devices/filter") prints only that
  * section or setting.  --type default prints lvx's built-in defaults (commented, as
  * lvmconfig does), diff the settings that differ from them, full both merged.
@@ -89,6 +89,36 @@ static struct lvx_cfg_node *diff_tree(struct lvx_pool *pool, const struct lvx_cf
     return out;
 }
 
+/* LVM2's --type current: the front of its configuration cascade.  With --config (and
+ * no --mergedconfig) that is the --config text alone, in its order; else lvm.conf,
+ * which LVM2 merges into an empty tree inserting each new section after the first
+ * one: the first section, then the others in reverse order. */
+static struct lvx_cfg_node *current_tree(struct lvx_cmd_env *env, struct lvx_cfg_node *cur)
+{
+    struct lvx_cfg_node *t = lvx_cfg_new(env->pool, NULL, NULL, LVX_CFG_SECTION);
+    const char *over = env->ctx->config_override;
+    if (over && !env->args->count[LVX_OPT_MERGEDCONFIG]) {
+        struct lvx_cfg_node *root = NULL;
+        if (lvx_cfg_parse(env->ctx, env->pool, over, strlen(over), &root) == 0) {
+            lvx_config_merge(env->pool, t, root);
+            return t;
+        }
+        lvx_error_clear(env->ctx);      /* checked by the dispatcher: cannot happen */
+        return cur;
+    }
+    if (over || !cur->child || !cur->child->next)
+        return cur;
+    struct lvx_cfg_node *first = cur->child, *rest = NULL;
+    for (struct lvx_cfg_node *c = first->next, *next; c; c = next) {
+        next = c->next;
+        c->next = rest;
+        rest = c;
+    }
+    cur->last_child = first->next;      /* the old second one ends the list now */
+    first->next = rest;
+    return cur;
+}
+
 static int pick_tree(struct lvx_cmd_env *env, const struct lvx_config *cfg, const char *type,
                      struct lvx_cfg_node **tree, bool *commented)
 {
@@ -96,7 +126,7 @@ static int pick_tree(struct lvx_cmd_env *env, const struct lvx_config *cfg, cons
     struct lvx_cfg_node *cur = cfg->root ? cfg->root : empty;
     *commented = false;
     if (!type || strcmp(type, "current") == 0) {
-        *tree = cur;
+        *tree = current_tree(env, cur);
     } else if (strcmp(type, "default") == 0) {
         *tree = lvx_config_defaults(env->pool);
         *commented = true;

@@ -242,7 +242,10 @@ int lvx_main_opts(const struct lvx_run_opts *o, int argc, char **argv)
     cmd = lvx_command_find(name);
     if (!cmd) {
         char msg[512];
-        snprintf(msg, sizeof(msg), "No such command '%s'.  Try '%s help'.", name, prog);
+        if (strcmp(prog, "lvm") == 0)     /* LVM2's lvm names no command there */
+            snprintf(msg, sizeof(msg), "No such command.  Try 'lvm help'.");
+        else
+            snprintf(msg, sizeof(msg), "No such command '%s'.  Try 'lvx help'.", name);
         say(o, LVX_LOG_ERROR, msg);
         return LVX_EXIT_NO_SUCH_CMD;
     }

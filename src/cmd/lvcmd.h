@@ -65,6 +65,10 @@ int lvx_lvcmd_yes_no(struct lvx_cmd_env *env, enum lvx_opt_id opt, bool dflt, bo
 /* Does lv match an lvm.conf activation list at key ("activation/read_only_volume_list"):
  * "VG", "VG/LV" or "@tag" (of the LV or its VG) entries, as LVM2.  false when unset. */
 bool lvx_lvcmd_in_volume_list(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char *key);
+/* -aay: does lv pass activation/auto_activation_volume_list (true when it is not set)? */
+bool lvx_lvcmd_passes_auto_list(struct lvx_ctx *ctx, const struct lvx_lv *lv);
+/* Was the activation argument "ay" (-aay: autoactivation)? */
+bool lvx_lvcmd_autoactivating(struct lvx_cmd_env *env);
 
 /* PV list arguments ("PV[:PE[-PE]|:PE+N ...]", "@tag": the VG's PVs with the tag)
  * resolved in vg; pool env->pool.

@@ -372,15 +372,21 @@ uint64_t lvx_lvcmd_pvs_free(const struct lvx_free_maps *maps, const struct lvx_v
 
 /* ---- activation lists ----------------------------------------------------------- */
 
-bool lvx_lvcmd_in_volume_list(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char *key)
+/* lv against the list at key; unset: the list is not defined. */
+static bool volume_list_match(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char *key,
+                              bool unset)
 {
     struct lvx_config *cfg = NULL;
     if (lvx_config_load(ctx, &cfg) < 0) {
         lvx_error_clear(ctx);
-        return false;
+        return unset;
     }
     bool hit = false;
     const struct lvx_cfg_node *list = lvx_config_node(cfg, key);
+    if (!list || list->kind != LVX_CFG_ARRAY) {
+        lvx_config_free(cfg);
+        return unset;
+    }
     for (const struct lvx_cfg_node *n = list && list->kind == LVX_CFG_ARRAY ? list->child : NULL;
          n && !hit; n = n->next) {
         if (n->kind != LVX_CFG_STRING || !n->str[0])
@@ -397,6 +403,21 @@ bool lvx_lvcmd_in_volume_list(struct lvx_ctx *ctx, const struct lvx_lv *lv, cons
     }
     lvx_config_free(cfg);
     return hit;
+}
+
+bool lvx_lvcmd_in_volume_list(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char *key)
+{
+    return volume_list_match(ctx, lv, key, false);
+}
+
+bool lvx_lvcmd_passes_auto_list(struct lvx_ctx *ctx, const struct lvx_lv *lv)
+{
+    return volume_list_match(ctx, lv, "activation/auto_activation_volume_list", true);
+}
+
+bool lvx_lvcmd_autoactivating(struct lvx_cmd_env *env)
+{
+    return env->args->count[LVX_OPT_ACTIVATE] && !strcmp(env->args->value[LVX_OPT_ACTIVATE], "ay");
 }
 
 /* ---- names -------------------------------------------------------------------- */

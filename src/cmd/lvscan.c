@@ -7,6 +7,8 @@
  */
 #include "cmd/actcmd.h"
 #include "cmd/commands.h"
+#include "cmd/toolkit.h"
+#include "cmd/vgcmd.h"
 
 #include "activate/activate.h"
 #include "nodes/dm_nodes.h"
@@ -24,26 +26,14 @@ static bool is_origin(const struct lvx_lv *lv)
     return false;
 }
 
-int lvx_cmd_lvscan(struct lvx_cmd_env *env)
+static int scan_lines(struct lvx_cmd_env *env, const struct lvx_tk_sel *sel, struct lvx_buf *b,
+                      void *arg)
 {
-    struct lvx_cmd_vgs v;
-    bool failed = false;
-    unsigned n;
-
-    if (env->args->argc > 0) {
-        lvx_cmd_errorf("Command does not accept argument: %s.", env->args->argv[0]);
-        return LVX_EXIT_INVALID;
-    }
-    int rc = lvx_cmd_load(env, &v);
-    if (rc)
-        return rc;
-    struct lvx_vg **vgs = lvx_cmd_pick_vgs(env, &v, NULL, 0, &n, &failed);
     struct lvx_actcmd act = { 0 };
     act.be = lvx_activation_choose(env->ctx, NULL);
     lvx_error_clear(env->ctx);
-    struct lvx_buf b = LVX_BUF_INIT;
-    for (unsigned i = 0; i < n; i++) {
-        const struct lvx_vg *vg = vgs[i];
+    for (unsigned i = 0; i < sel->vg_count; i++) {
+        const struct lvx_vg *vg = sel->vgs[i];
         for (unsigned j = 0; j < vg->lv_count; j++) {
             const struct lvx_lv *lv = vg->lvs[j];
             if (!env->args->count[LVX_OPT_ALL] && !lvx_lv_is_visible(lv))
@@ -51,15 +41,19 @@ int lvx_cmd_lvscan(struct lvx_cmd_env *env)
             bool active = act.be && lvx_actcmd_is_active(env, &act, lv, NULL);
             const char *snap = is_origin(lv) ? "Original" : lvx_lv_is_cow(lv) ? "Snapshot"
                                                                               : "        ";
-            lvx_buf_printf(&b, "  %s%s '%s/%s/%s' [", active ? "ACTIVE   " : "inactive ", snap,
+            lvx_buf_printf(b, "  %s%s '%s/%s/%s' [", active ? "ACTIVE   " : "inactive ", snap,
                            lvx_dm_dev_dir(), vg->name, lv->name);
-            lvx_cmd_display_size(&b, lvx_lv_size_sectors(lv), env->args->units,
+            lvx_cmd_display_size(b, lvx_lv_size_sectors(lv), env->args->units,
                                  env->args->unit_bytes);
-            lvx_buf_printf(&b, "] %s\n", lvx_alloc_name(lv->alloc));
+            lvx_buf_printf(b, "] %s\n", lvx_alloc_name(lv->alloc));
         }
     }
-    rc = lvx_cmd_output(&b);
-    lvx_buf_free(&b);
-    lvx_cmd_unload(&v);
-    return failed ? LVX_EXIT_FAILED : rc;
+    return 0;
+}
+
+int lvx_cmd_lvscan(struct lvx_cmd_env *env)
+{
+    if (env->args->argc > 0)
+        return lvx_vgcmd_extra_arg(env->args->argv[0]);
+    return lvx_process_read(env, LVX_TK_VGS, scan_lines, NULL);     /* every VG */
 }

@@ -171,10 +171,12 @@ static int change_orphan_pv(struct lvx_cmd_env *env, const char *name, struct lv
     }
     if (o->set_alloc) {
         lvx_cmd_errorf("Allocatability not supported by orphan lvm2 format PV %s", name);
+        lvx_cmd_errorf("Physical volume %s not changed", name);     /* LVM2 */
         return -1;
     }
     if (lvx_cmd_has_tag_changes(env)) {
         lvx_cmd_errorf("Can't change tag on Physical Volume %s not in volume group", name);
+        lvx_cmd_errorf("Physical volume %s not changed", name);     /* LVM2 */
         return -1;
     }
     if (o->set_ignore) {
@@ -233,6 +235,7 @@ int lvx_cmd_pvchange(struct lvx_cmd_env *env)
         .all = env->args->count[LVX_OPT_ALL] > 0 ||
                (env->args->count[LVX_OPT_SELECT] && !env->args->argc), .say_unchanged = true,
         .vg_pv = change_vg_pv, .committed_pv = write_label, .orphan = change_orphan, .arg = &o,
+        .backup_warning_first = true,
     };
     if ((rc = lvx_process_each_pv(env, &ops, &cnt)))
         return rc;

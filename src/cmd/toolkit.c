@@ -388,6 +388,8 @@ static void one_pv_vg(struct lvx_cmd_env *env, const char *vgname, const struct 
         else
             names[k++] = names[i];
     }
+    if (ops->backup_warning_first)
+        lvx_vg_backup_warning(env->ctx);
     for (unsigned i = 0; i < k; i++)
         lvx_notice(env->ctx, "Physical volume \"%s\" changed", names[i]);
     cnt->changed += k;

@@ -134,6 +134,8 @@ struct lvx_tk_pv_ops {
     bool all;                    /* --all: every PV (no names) */
     bool say_unchanged;          /* "Physical volume X not changed" for each PV of a VG
                                   * left unchanged */
+    bool backup_warning_first;   /* LVM2's "NOT backed up" before the "changed" lines
+                                  * (pvchange; pvresize: after them) */
     /* A PV of the VG u->vg, in memory: 1 changed, 0 unchanged, -1 refused (printed). */
     int (*vg_pv)(struct lvx_cmd_env *env, struct lvx_vg_update *u, const char *name,
                  struct lvx_pv *pv, void *arg);

@@ -151,6 +151,7 @@ static int create(struct lvx_cmd_env *env, struct lvx_vg_update *u, const char *
             return LVX_EXIT_FAILED;
         }
     }
+    lvx_vg_backup_warning(env->ctx);          /* LVM2: before its message */
     lvx_notice(env->ctx, "Volume group \"%s\" successfully created", name);
     return 0;
 }

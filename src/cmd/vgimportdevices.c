@@ -15,14 +15,12 @@
 struct import {
     struct lvx_cmd_devfile *f;
     unsigned added;
-    unsigned vgs;       /* VGs begun */
 };
 
 static int import_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, bool *commit, void *arg)
 {
     struct import *im = arg;
     struct lvx_vg *vg = u->vg;
-    im->vgs++;
     for (unsigned i = 0; i < vg->pv_count; i++) {
         struct lvx_pv *pv = vg->pvs[i];
         if (!pv->ondisk.present || !pv->ondisk.dev_name || !pv->ondisk.dev_major)
@@ -67,10 +65,7 @@ int lvx_cmd_vgimportdevices(struct lvx_cmd_env *env)
         char **names = lvx_cmd_vg_names(env, &count);
         rc = names ? 0 : LVX_EXIT_FAILED;
         for (unsigned i = 0; names && i < count; i++) {
-            unsigned before = im.vgs;
-            int r = lvx_process_vg_names(env, &names[i], 1, &ops);
-            if (r && im.vgs == before)
-                lvx_cmd_errorf("Cannot process volume group %s", names[i]);
+            int r = lvx_process_vg_names(env, &names[i], 1, &ops);   /* "Cannot process" */
             rc = r > rc ? r : rc;
         }
         env->ctx->devices_file = saved;

@@ -45,6 +45,7 @@ static int merge_one(struct lvx_cmd_env *env, const char *to_name, const char *f
         const char *fname = lvx_pool_strdup(env->pool, from->name);
         lvx_vg_merge(to, from);
         rc = lvx_vgcmd_commit(env, &u);
+        lvx_vg_backup_warning(env->ctx);      /* LVM2: before its message */
         if (!rc)
             lvx_notice(env->ctx, "Volume group \"%s\" successfully merged into \"%s\"", fname,
                        to->name);

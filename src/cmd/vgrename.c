@@ -36,6 +36,7 @@ static int rename_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, const cha
         return rc;
     if (!env->args->count[LVX_OPT_TEST])
         lvx_vg_remove_backup(env->ctx, old_name);
+    lvx_vg_backup_warning(env->ctx);          /* LVM2: before its message */
     lvx_notice(env->ctx, "Volume group \"%s\" successfully renamed to \"%s\"", old_name, new_name);
     return 0;
 }

@@ -154,6 +154,7 @@ static int split(struct lvx_cmd_env *env, struct lvx_vg_update *u, const char *t
             rc = write_both(env, u, &ut);
     }
     lvx_buf_free(&ut.archive_text);
+    lvx_vg_backup_warning(env->ctx);          /* LVM2: before its message */
     if (!rc)
         lvx_notice(env->ctx, "%s volume group \"%s\" successfully split from \"%s\"",
                    existing ? "Existing" : "New", to_name, from->name);

@@ -72,6 +72,7 @@ int lvx_vg_update_begin(struct lvx_ctx *ctx, const struct lvx_scan_opts *scan_op
 {
     memset(u, 0, sizeof(*u));
     u->flags = flags;
+    u->ctx = ctx;
     u->global_lock.fd = u->vg_lock.fd = -1;
     bool exclusive = !(flags & LVX_UPDATE_READ_ONLY);
     int r;
@@ -174,6 +175,8 @@ void lvx_vg_update_end(struct lvx_vg_update *u)
     lvx_lockd_vg_unlock(&u->lockd_hold);
     lvx_unlock(&u->vg_lock);
     lvx_unlock(&u->global_lock);
+    if (u->ctx)
+        lvx_vg_backup_warning(u->ctx);
 }
 
 /* ---- archive ------------------------------------------------------------ */
@@ -317,9 +320,19 @@ int lvx_vg_write_backup(struct lvx_ctx *ctx, const struct lvx_vg *vg, const char
         if (r < 0)
             lvx_warn(ctx, "WARNING: Backup of volume group %s metadata failed: %s", vg->name,
                      ctx->errmsg);
+    } else if (!ctx->backup_unsaved) {
+        ctx->backup_unsaved = 1;
     }
     lvx_config_free(cfg);
     return 0;
+}
+
+void lvx_vg_backup_warning(struct lvx_ctx *ctx)
+{
+    if (ctx->backup_unsaved != 1)
+        return;
+    ctx->backup_unsaved = 2;
+    lvx_warn(ctx, "WARNING: This metadata update is NOT backed up.");
 }
 
 void lvx_vg_remove_backup(struct lvx_ctx *ctx, const char *vgname)
@@ -353,6 +366,7 @@ static int lvx_vg_update_commit_unt(struct lvx_ctx *ctx, struct lvx_vg_update *u
 {
     struct lvx_config *cfg = NULL;
     u->committed = false;
+    u->ctx = ctx;
     int r = lvx_config_load(ctx, &cfg);
     if (r < 0)
         return r;

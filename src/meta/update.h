@@ -50,12 +50,16 @@ struct lvx_vg_update {
     char (*old_pv_uuids)[LVX_UUID_LEN + 1]; /* PVs of the version found at begin: those the */
     unsigned old_pv_count;                  /* commit no longer lists are detached first */
     bool committed;             /* KEEP_SET: the last commit succeeded, set may be kept */
+    struct lvx_ctx *ctx;        /* set by begin and commit: end prints what is due */
 };
 
 int lvx_vg_update_begin(struct lvx_ctx *ctx, const struct lvx_scan_opts *scan_opts,
                         const char *vgname, unsigned flags, struct lvx_vg_update *u);
 /* Archive, commit, backup.  command_line: the command as typed ("vgextend vg1 /dev/sdc"). */
 int lvx_vg_update_commit(struct lvx_ctx *ctx, struct lvx_vg_update *u, const char *command_line);
+/* Unlock and free; then LVM2's "WARNING: This metadata update is NOT backed up."
+ * when a commit of this command was not backed up (once per command, as LVM2 prints
+ * it when it unlocks the VG). */
 void lvx_vg_update_end(struct lvx_vg_update *u);
 /* The checks begin makes on the VG it changes (missing PVs unless ALLOW_MISSING,
  * exported unless ALLOW_EXPORTED, read-only, shared), for a second VG a command changes
@@ -64,6 +68,9 @@ int lvx_vg_update_check(struct lvx_ctx *ctx, const struct lvx_vg *vg, unsigned f
 
 /* Write the backup file of vg (unless disabled by lvm.conf backup/backup = 0). */
 int lvx_vg_write_backup(struct lvx_ctx *ctx, const struct lvx_vg *vg, const char *command_line);
+/* Print the "NOT backed up" warning now if it is due (commands where LVM2 prints it
+ * before their own message: vgcreate, vgrename, vgmerge, vgsplit, pvchange). */
+void lvx_vg_backup_warning(struct lvx_ctx *ctx);
 /* Remove the backup file of a VG that no longer exists under that name (vgremove,
  * vgrename), in lvm.conf's backup/backup_dir. */
 void lvx_vg_remove_backup(struct lvx_ctx *ctx, const char *vgname);

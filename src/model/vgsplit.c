@@ -106,7 +106,8 @@ static struct lvx_lv **lv_list(struct split *sp, unsigned *n)
 {
     *n = sp->from->lv_count;
     struct lvx_lv **v = lvx_pool_alloc(sp->from->pool, (*n + 1) * sizeof(*v));
-    memcpy(v, sp->from->lvs, *n * sizeof(*v));
+    if (*n)                     /* a VG without LVs may have no array at all */
+        memcpy(v, sp->from->lvs, *n * sizeof(*v));
     return v;
 }
 

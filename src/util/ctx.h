@@ -54,6 +54,8 @@ struct lvx_ctx {
     unsigned devices_also_count;
     bool devices_file_said;        /* the devices file warnings of this command are out */
     bool pv_min_size_said;         /* the devices/pv_min_size warning of this command is out */
+    int backup_unsaved;            /* LVM2's "NOT backed up" warning (backup/backup = 0):
+                                    * 1 due, 2 printed (once per command, meta/update.c) */
     struct lvx_cache *cache; /* kept between commands by a session, or NULL (meta/cache.h) */
     int log_level;           /* messages above this level are dropped (default NOTICE) */
     const struct lvx_dev_ops *io;  /* every device read/write goes through here; NULL:

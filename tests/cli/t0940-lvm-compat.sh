@@ -127,6 +127,7 @@ test_eq "a link named lvmsadc (not in lvx): exit 2, not a shell on a pipe" "2" "
 test_eq "... says so" "  No such command 'lvmsadc'.  Try 'lvx help'." "$out"
 out=$("$SCRATCH/bin/lvm" nosuch 2>&1)
 test_eq "lvm nosuch: exit 2" "2" "$?"
+test_eq "... LVM2's line" "  No such command.  Try 'lvm help'." "$out"
 
 # ---- pvscan --cache: LVM2 with a device each time, lvx in its own run directory
 export LVX_RUN_DIR=$SCRATCH/run

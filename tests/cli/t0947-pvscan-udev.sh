@@ -15,15 +15,9 @@
 source "$(dirname "$0")/../lib.sh"
 source "$LVX_ROOT/tests/tools/side.sh"
 
-need_loop
-need_lvx
-need_cmd lvm
 
 VG=vgud$$
-D=()
-for i in 0 1 2 3; do D+=("$(make_loop 64M)"); done
-lvm_sandbox "${D[@]}"
-mkdir -p -m 0700 "$SCRATCH/run"
+side_setup 4
 PVIDS=()
 forget() {      # LVM2's and lvx's online records of this test's PVs and VG
     local pv

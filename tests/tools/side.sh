@@ -7,8 +7,28 @@
 #                      the sandbox's "WARNING: Activation disabled" line (LVM2 prints it
 #                      for every command) is taken out, and PIDs of "pvscan[123]"
 #   same DESC ARGS...  TAP: ok when exit code, stdout and stderr are equal (diffs shown)
+#   side_setup N       the usual start of such a test: skip without loop devices, lvx or
+#                      LVM2; N loop devices of 64 MiB in D[], LVM2's sandbox seeing only
+#                      them, a private run directory $SCRATCH/run (LVX_RUN_DIR)
+#   SIDE_NOISE         a regexp of stderr lines left out on both sides: LVM2's read
+#                      errors on loop devices other tests attach while it scans every
+#                      device of the machine (with the devices file it ignores the
+#                      global_filter)
 
 side_filter() { grep -v 'WARNING: Activation disabled' | sed -E 's/pvscan\[[0-9]+\]/pvscan[PID]/'; }
+SIDE_NOISE='^  Error reading device /dev/loop[0-9]+ at [0-9]+ length [0-9]+\.$'
+
+side_setup() {
+    local i
+    need_loop
+    need_lvx
+    need_cmd lvm
+    D=()
+    for ((i = 0; i < $1; i++)); do D+=("$(make_loop 64M)"); done
+    lvm_sandbox "${D[@]}"
+    mkdir -p -m 0700 "$SCRATCH/run"
+    export LVX_RUN_DIR=$SCRATCH/run
+}
 
 side() {
     local rc=0
