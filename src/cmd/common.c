@@ -401,11 +401,12 @@ struct lvx_ctx *lvx_cmd_bound_ctx(void)
 }
 
 /* Warnings LVM2 prints without "WARNING: " (log_warn of the devices file code, the
- * pv_min_size note). */
+ * pv_min_size note, the second line of lvreduce's warning on an active LV). */
 bool lvx_cmd_plain_warning(const char *msg)
 {
     return strncmp(msg, "Devices file ", 13) == 0 || strncmp(msg, "Please remove the lvm.conf ", 27) == 0 ||
-           strncmp(msg, "Device /", 8) == 0 || strncmp(msg, "Ignoring too small pv_min_size", 30) == 0;
+           strncmp(msg, "Device /", 8) == 0 || strncmp(msg, "Ignoring too small pv_min_size", 30) == 0 ||
+           strncmp(msg, "THIS MAY DESTROY YOUR DATA", 26) == 0;
 }
 
 void lvx_cmd_log_stdio(void *arg, int level, const char *msg)
@@ -494,8 +495,10 @@ int lvx_cmd_fail(struct lvx_cmd_env *env)
         lvx_cmd_errorf("%s failed.", env->command ? env->command->name : "command");
     } else {
         lvx_cmd_errorf("%s", msg);
-        /* a named VG the update cycle did not find (meta/update.c): LVM2's toolkit adds */
-        if (sscanf(msg, "Volume group \"%255[^\"]\" not found%n", vg, &end) == 1 && !msg[end])
+        /* a named VG the update cycle did not find (meta/update.c): LVM2's toolkit adds
+         * this line (vgsplit reads its VGs outside the toolkit: not there) */
+        if (sscanf(msg, "Volume group \"%255[^\"]\" not found%n", vg, &end) == 1 && !msg[end] &&
+            !(env->command && strcmp(env->command->name, "vgsplit") == 0))
             lvx_cmd_errorf("Cannot process volume group %s", vg);
     }
     lvx_error_clear(env->ctx);
