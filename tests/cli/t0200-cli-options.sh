@@ -82,8 +82,14 @@ expect_error "bad --reportformat: exit 3" 3 "Invalid argument for --reportformat
 expect_error "-c with -s: exit 3" 3 "not allowed" pvdisplay -c -s --devices "$D01"
 expect_error "report option without -C: exit 3" 3 "requires -C" vgdisplay -o vg_name --devices "$D01"
 expect_error "unknown report field: exit 5" 5 "[Uu]nrecognised field.*foo" pvs -o foo --devices "$D01"
-expect_error "missing VG: exit 5" 5 'Volume group "nosuch" not found' vgs nosuch --devices "$D01"
-expect_error "missing VG for vgdisplay: exit 5" 5 'Volume group "nosuch" not found' vgdisplay nosuch --devices "$D01"
+# a missing VG: LVM2's two lines (the toolkit's "Cannot process" after "not found")
+for c in vgs vgdisplay; do
+    rc=0
+    lvx $c nosuch --devices "$D01" >"$SCRATCH/e.out" 2>"$SCRATCH/e.err" || rc=$?
+    test_eq "missing VG for $c: exit 5, LVM2's two lines" "$rc $(cat "$SCRATCH/e.err")" \
+        "5   Volume group \"nosuch\" not found
+  Cannot process volume group nosuch"
+done
 expect_error "missing LV: exit 5" 5 'Failed to find logical volume "vg01/nosuch"' lvs vg01/nosuch --devices "$D01"
 expect_error "missing PV: exit 5" 5 "Cannot use /nonexistent/pv: device not found" pvs /nonexistent/pv --devices "$D01"
 expect_error "missing --devices file: exit 5" 5 "/nonexistent/disk" pvs --devices /nonexistent/disk

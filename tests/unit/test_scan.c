@@ -644,12 +644,15 @@ static void test_truncated(void)
         struct lvx_scan *scan;
         struct lvx_vgset *set = scan_files(&ctx, d.paths, d.n, &scan);
         ok(set != NULL && set->vg_count == 0, "truncated (%s): no VG, no failure", what[i]);
-        ok(ctx.warnings >= 1, "truncated (%s): warned (%u)", what[i], ctx.warnings);
         if (i < 2) {
-            const struct lvx_scan_pv *spv = scan_pv_on(scan, d.path[0]);
-            ok(spv && spv->mda[0].bad && spv->mda[0].problem, "truncated (%s): area bad: %s",
-               what[i], spv && spv->mda[0].problem ? spv->mda[0].problem : "-");
+            /* a few KiB: below devices/pv_min_size (2 MiB by default), so not scanned at
+             * all, silently, as LVM2's filter (a cut inside a metadata area of a device
+             * that size cannot happen then) */
+            ok(ctx.warnings == 0 && scan && scan->pv_count == 0 && !scan_pv_on(scan, d.path[0]),
+               "truncated (%s): under pv_min_size, not scanned, nothing said (%u)", what[i],
+               ctx.warnings);
         } else {
+            ok(ctx.warnings >= 1, "truncated (%s): warned (%u)", what[i], ctx.warnings);
             ok(scan && scan->pv_count == 0, "truncated (%s): too small, not a PV", what[i]);
         }
         lvx_vgset_free(set);
