@@ -104,7 +104,9 @@ lvx pvchange --addtag @pt "${D[0]}" >/dev/null 2>>"$SCRATCH/e1"
 test_eq "pvchange --addtag @pt" "$(lvm2 pvs --noheadings -o pv_tags "${D[0]}" 2>/dev/null | xargs)" "pt"
 lvx lvchange --addtag @lt "$VG/lv1" >/dev/null 2>>"$SCRATCH/e1"
 test_eq "lvchange --addtag @lt" "$(lvm2 lvs --noheadings -o lv_tags "$VG/lv1" 2>/dev/null | xargs)" "lt"
-test_eq "no messages from the tag changes" "$(cat "$SCRATCH/e1")" ""
+# (backups are off in the sandbox: LVM2's backup warning, checked by t0949, aside)
+test_eq "no messages from the tag changes" \
+    "$(grep -v 'metadata update is NOT backed up' "$SCRATCH/e1")" ""
 
 lvm2 pvcreate -y --metadatasize 4mb "${D[2]}" >/dev/null 2>&1
 lvm2 vgcreate -s 8mb --addtag @a "l$VG" "${D[2]}" >/dev/null 2>&1
