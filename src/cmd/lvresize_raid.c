@@ -129,6 +129,11 @@ int lvx_lvresize_raid(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
                        (unsigned long long)*new_count, (unsigned long long)cur);
         return LVX_EXIT_FAILED;
     }
+    if (!extend) {              /* LVM2 (VM, t0713): this line alone for an active RAID LV */
+        struct lvx_actcmd a;
+        if (lvx_actcmd_init(env, &a) == 0 && lvx_actcmd_is_active(env, &a, lv, NULL))
+            lvx_warn(env->ctx, "THIS MAY DESTROY YOUR DATA (filesystem etc.)");
+    }
     uint64_t img_ext = lvx_raid_image_extents(t, *new_count, seg->area_count, seg->data_copies);
     for (uint32_t s = 0; s < seg->area_count; s++) {
         struct lvx_lv *img = seg->areas[s].lv;
