@@ -30,8 +30,10 @@ refused() {
     sha_devs "${D[@]}" >"$SCRATCH/sha.before"
     test_fail "$what: refused" lx "$@"
     local lines
-    lines=$(grep -c '' "$SCRATCH/.err")
-    if [[ $lines -eq 1 ]] && grep -Eq -- "$want" "$SCRATCH/.err"; then
+    # LVM2's toolkit line after a missing VG's (t0949 checks it) is not counted
+    grep -v '^  Cannot process volume group ' "$SCRATCH/.err" >"$SCRATCH/.err1"
+    lines=$(grep -c '' "$SCRATCH/.err1")
+    if [[ $lines -eq 1 ]] && grep -Eq -- "$want" "$SCRATCH/.err1"; then
         _tap_result 0 "$what: one clear error line"
     else
         _tap_result 1 "$what: one clear error line"
