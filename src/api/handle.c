@@ -61,6 +61,9 @@ static void remember_error(lvx_handle *h, const char *msg)
     const char *p = msg;
     while (*p == ' ')
         p++;
+    /* the toolkit's follow-up to a missing VG says less than the line before it */
+    if (strncmp(p, "Cannot process volume group ", 28) == 0 && h->errmsg[0])
+        return;
     snprintf(h->errmsg, sizeof(h->errmsg), "%s", p);
     char *nl = strchr(h->errmsg, '\n');
     if (nl)
