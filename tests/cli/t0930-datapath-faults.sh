@@ -205,7 +205,8 @@ NEW=$(fsum "$SCRATCH/new")
 expect_eio "lost flush on PV 1: the writer's fsync fails with EIO" write_new "$S2" $OFF
 test_eq "... one lost flush was injected" "$(injected lostflush)" 1
 test_ok "... the daemon's log names the failed flush and PV 1" \
-    grep -q "$VG/s2: flush failed: Input/output error (PV ${DEVS[1]}, byte 0)" "$LOG"
+    grep -q "$VG/s2: flush failed: Input/output error (PV ${DEVS[1]}, byte 0)" "$LOG" ||
+    diag "the daemon's error lines: $(grep -E 'failed|error' "$LOG" | tail -4)"
 base_intact "after the lost flush"
 uspace_run_ok "the next fsync (the PV stayed dirty, synced again) succeeds" \
     "$PYTHON" -c "import os; fd = os.open('$S2', os.O_WRONLY); os.fsync(fd)"
