@@ -39,6 +39,13 @@ PACKAGES=(
     sanlock             # shared VGs (t0850): the lock manager daemon of the test hosts
     libsanlock-dev      # vgcreate --shared: sanlock headers (the client library is dlopened)
     lvm2-lockd          # shared VGs (t0850): LVM2's lvmlockd makes the shared VGs lvx reads
+    # the VM of tests/tools/kvm-dm-test (device-mapper, md: the kernel as the oracle of
+    # RAID, snapshot, thin and pvmove tables); the tool installs them itself too, but a
+    # test that checks for qemu first must not depend on another VM test having run
+    qemu-system-x86
+    busybox-static cpio kmod xz-utils zstd
+    dmsetup
+    thin-provisioning-tools # thin_check/thin_dump: the kernel's thin metadata checked
 )
 
 # `install-deps.sh --bench`: also what the benchmarks need (not needed by make check)

@@ -14,7 +14,8 @@
 # guest script sources /t/guest-tap.sh (tests/kernel/guest-tap.sh, put there too).  A
 # guest that reports not even its first line (it did not boot, or could not share
 # /out), or whose kernel panicked (kvm-dm-test exit 125), is started once more, and the
-# first console's end goes to stderr.  Guests get one vCPU (LVX_GUEST_CPUS, default 1):
+# first console's end goes to stderr.  The guest's /out is $KERNEL_OUT (not
+# $SCRATCH/out, which tests/tools/uspace-env.sh uses as a file).  Guests get one vCPU (LVX_GUEST_CPUS, default 1):
 # with two, the stock kernel once panicked here in __kmalloc at a cmpxchg16b with
 # corrupted EFLAGS under QEMU's multi-threaded TCG (about 1 of 15 guest runs this day;
 # CI's t0700/t0701 failure, guests that reported nothing, looks the same).
@@ -31,6 +32,7 @@
 #   KERNEL_GUEST_MORE=1     do not end the TAP stream (the caller checks more after the guest)
 # Skipped (1..0 # SKIP) where no QEMU/kernel can run (kvm-dm-test exit 77).
 
+KERNEL_OUT=$SCRATCH/guest-out
 kernel_guest_test() {
     local script=$1 disks=$2 size=$3 timeout=${LVX_KERNEL_TIMEOUT:-$4}
     shift 4
@@ -49,16 +51,16 @@ kernel_guest_test() {
         waited=$((SECONDS - waited))
         for try in 1 2; do
             rc=0
-            rm -rf "$SCRATCH/out"
-            mkdir -p "$SCRATCH/out"
+            rm -rf "$KERNEL_OUT"
+            mkdir -p "$KERNEL_OUT"
             "$kdt" -q --cpus "${LVX_GUEST_CPUS:-1}" --disks "$disks" --disk-size "$size" --timeout "$timeout" \
                 --put "$LVX_PLAIN:/t/lvx" --put "$LVX_ROOT/tests/kernel/guest-tap.sh:/t/guest-tap.sh" \
-                "$@" --out "$SCRATCH/out" \
+                "$@" --out "$KERNEL_OUT" \
                 --run "$LVX_ROOT/tests/kernel/$script" >"$SCRATCH/console" 2>&1 || rc=$?
             # a guest that never got to its first line (no boot, no /out), or whose kernel
             # died (exit 125), is tried once more
             [[ $rc == 0 || $rc == 77 || $try == 2 ]] && break
-            [[ $rc != 125 && -s $SCRATCH/out/result.partial ]] && break
+            [[ $rc != 125 && -s $KERNEL_OUT/result.partial ]] && break
             {
                 echo "$(basename "$0"): the guest reported nothing or its kernel died (kvm-dm-test exit $rc); once more. Console tail:"
                 tail -n 40 "$SCRATCH/console"
@@ -68,8 +70,8 @@ kernel_guest_test() {
     [[ $rc == 77 ]] && skip_all "no QEMU or kernel for kvm-dm-test: $(tail -n 1 "$SCRATCH/console")"
     diag "waited ${waited}s for the guest lock; guest limit ${timeout}s; attempts: $try"
 
-    local result=$SCRATCH/out/result.tap line
-    [[ -s $result ]] || result=$SCRATCH/out/result.partial
+    local result=$KERNEL_OUT/result.tap line
+    [[ -s $result ]] || result=$KERNEL_OUT/result.partial
     if [[ -s $result ]]; then
         while IFS= read -r line; do
             case $line in
@@ -80,7 +82,7 @@ kernel_guest_test() {
         done <"$result"
     fi
     local whole=1
-    [[ $rc == 0 && -s $SCRATCH/out/result.tap ]] && whole=0
+    [[ $rc == 0 && -s $KERNEL_OUT/result.tap ]] && whole=0
     _tap_result "$whole" "the guest ran the whole script (kvm-dm-test exit status $rc)"
     if [[ $whole != 0 ]]; then
         _diag_file "guest console" "$SCRATCH/console"

@@ -95,7 +95,7 @@ static const enum lvx_opt_id pvscan_opts[] = { LVX_OPT_CACHE, LVX_OPT_ACTIVATE, 
     LVX_OPT_NOUDEVSYNC, LVX_OPT_AUTOACTIVATION, LVX_OPT_IGNOREACTIVATIONSKIP, LVX_OPT_LISTVG,
     LVX_OPT_LISTLVS, LVX_OPT_CHECKCOMPLETE, LVX_OPT_VGONLINE, LVX_OPT_UDEVOUTPUT, END };
 static const enum lvx_opt_id pvmove_opts[] = { LVX_OPT_NAME, LVX_OPT_ALLOC, LVX_OPT_ABORT,
-    LVX_OPT_BACKGROUND, LVX_OPT_INTERVAL, END };
+    LVX_OPT_BACKGROUND, LVX_OPT_INTERVAL, LVX_OPT_MAXRECOVERYRATE, END };
 static const enum lvx_opt_id jobs_opts[] = { LVX_OPT_ABORT, END };
 static const enum lvx_opt_id vgscan_opts[] = { LVX_OPT_MKNODES, LVX_OPT_IGNORELOCKINGFAILURE, END };
 static const enum lvx_opt_id lvscan_opts[] = { LVX_OPT_ALL, LVX_OPT_BLOCKDEVICE,

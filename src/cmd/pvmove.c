@@ -49,6 +49,7 @@
 #include "util/detach.h"
 
 #define COPY_CHUNK (1u << 20)          /* bytes per read/write of the copy */
+#define COPY_GROUP 4u                  /* chunks read (and written) by each batch */
 #define REGION_SIZE_DEFAULT 4096       /* sectors: LVM2's activation/mirror_region_size */
 
 struct mv_opts {
@@ -57,6 +58,8 @@ struct mv_opts {
     unsigned interval;                 /* seconds between progress lines (0: none) */
     const char *lv_name;
     enum lvx_alloc policy;             /* INHERIT: the VG's */
+    uint64_t max_rate;                 /* --maxrecoveryrate: copy bytes per second (0: no
+                                        * limit), an lvx extension */
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -92,7 +95,31 @@ struct progress {
     int job_fd;
     const char *vg, *lv;
     uint32_t extent_size;
+    /* --maxrecoveryrate: bytes copied since started (this command's copy) */
+    uint64_t rated;
+    struct timespec started;
 };
+
+/* --maxrecoveryrate: after bytes more were copied, sleep until the copy is not ahead of
+ * the rate (the average since the copy began; rate_wait(p, 0) starts the clock). */
+static void rate_wait(struct progress *p, uint64_t bytes)
+{
+    if (!p->o->max_rate)
+        return;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (!p->started.tv_sec && !p->started.tv_nsec)
+        p->started = now;           /* rate_wait(p, 0) as the copy begins */
+    p->rated += bytes;
+    int64_t due_ns = (int64_t)((double)p->rated * 1e9 / (double)p->o->max_rate);
+    int64_t spent_ns = (int64_t)(now.tv_sec - p->started.tv_sec) * 1000000000 +
+                       (now.tv_nsec - p->started.tv_nsec);
+    if (due_ns > spent_ns && !stop_requested) {
+        int64_t w = due_ns - spent_ns;
+        struct timespec ts = { .tv_sec = w / 1000000000, .tv_nsec = w % 1000000000 };
+        nanosleep(&ts, NULL);
+    }
+}
 
 /* The job line: copied sectors (done extents + sectors of the segment in copy). */
 static void job_update(struct progress *p, uint64_t seg_sectors)
@@ -125,48 +152,103 @@ struct piece {
     uint64_t src_pe, dst_pe;
 };
 
+/* One transfer of copy_piece's batch failed or came back short: say which. */
+static int copy_failed(const struct piece *pc, const struct lvx_io_op *op, bool write)
+{
+    int err = op->result < 0 ? -op->result : EIO;
+    lvx_cmd_errorf("%s: %s failed at %llu: %s", write ? pc->dst_path : pc->src_path,
+                   write ? "write" : "read", (unsigned long long)op->off, strerror(err));
+    return LVX_EXIT_FAILED;
+}
+
+/* open with O_DIRECT when the piece allows it (4 KiB-aligned) and the device takes it
+ * (a file on tmpfs does not): buffered writes would reach the disk only at the flush,
+ * after every read, and the copy would take the sum of the two times */
+static int open_for_copy(const struct lvx_dev_ops *io, const struct piece *pc, const char *path,
+                         int flags)
+{
+    bool aligned = pc->src_off % 4096 == 0 && pc->dst_off % 4096 == 0 && pc->bytes % 4096 == 0;
+    int fd = aligned ? io->open(io->arg, path, flags | O_DIRECT) : -EINVAL;
+    return fd == -EINVAL ? io->open(io->arg, path, flags) : fd;
+}
+
+/* The copy of one piece, COPY_GROUP chunks at a time with reads and writes overlapping:
+ * each batch writes group k and reads group k+1 (two halves of the buffer), so the copy
+ * runs at the slower disk's speed, not at the sum of the read and write times.  The
+ * destination is flushed at the end. */
 static int copy_piece(struct lvx_cmd_env *env, const struct piece *pc, struct progress *pr)
 {
     const struct lvx_dev_ops *io = lvx_io(env->ctx);
-    int in = io->open(io->arg, pc->src_path, O_RDONLY);
+    int in = open_for_copy(io, pc, pc->src_path, O_RDONLY);
     if (in < 0) {
         lvx_cmd_errorf("%s: open failed: %s", pc->src_path, strerror(-in));
         return LVX_EXIT_FAILED;
     }
-    int out = io->open(io->arg, pc->dst_path, O_RDWR);
+    int out = open_for_copy(io, pc, pc->dst_path, O_RDWR);
     if (out < 0) {
         io->close(io->arg, in);
         lvx_cmd_errorf("%s: open failed: %s", pc->dst_path, strerror(-out));
         return LVX_EXIT_FAILED;
     }
-    char *buf = lvx_pool_alloc(env->pool, COPY_CHUNK);
-    int rc = 0;
-    for (uint64_t off = 0; off < pc->bytes && !rc; off += COPY_CHUNK) {
+    struct lvx_io_queue *q = NULL;
+    int rc = io->queue_open(io->arg, 2 * COPY_GROUP, &q);
+    if (rc < 0) {
+        io->close(io->arg, out);
+        io->close(io->arg, in);
+        lvx_cmd_errorf("%s: no I/O queue for the copy: %s", pc->src_path, strerror(-rc));
+        return LVX_EXIT_FAILED;
+    }
+    /* two halves of COPY_GROUP chunks, 4 KiB-aligned for O_DIRECT */
+    uintptr_t base = (uintptr_t)lvx_pool_alloc_uninit(env->pool, 2 * COPY_GROUP * COPY_CHUNK + 4096);
+    char *half[2] = { (char *)((base + 4095) & ~(uintptr_t)4095), NULL };
+    half[1] = half[0] + COPY_GROUP * COPY_CHUNK;
+    rate_wait(pr, 0);
+    uint64_t group_bytes = (uint64_t)COPY_GROUP * COPY_CHUNK;
+    uint64_t groups = (pc->bytes + group_bytes - 1) / group_bytes;
+    /* batch k (0..groups): the writes of group k-1 and the reads of group k, every
+     * chunk of both in flight at once */
+    for (uint64_t k = 0; k <= groups && !rc; k++) {
         if (stop_requested) {
             rc = -EINTR;
             break;
         }
-        size_t len = pc->bytes - off < COPY_CHUNK ? (size_t)(pc->bytes - off) : COPY_CHUNK;
-        ssize_t n = io->pread(io->arg, in, buf, len, pc->src_off + off);
-        if (n != (ssize_t)len) {
-            lvx_cmd_errorf("%s: read failed at %llu: %s", pc->src_path,
-                           (unsigned long long)(pc->src_off + off),
-                           strerror(n < 0 ? (int)-n : EIO));
+        struct lvx_io_op ops[2 * COPY_GROUP];
+        unsigned n = 0;
+        uint64_t written = 0;
+        for (int side = 0; side < 2; side++) {       /* 0: writes of k-1, 1: reads of k */
+            uint64_t g = k - 1 + (uint64_t)side;
+            if ((side == 0 && k == 0) || (side == 1 && k == groups))
+                continue;
+            for (unsigned c = 0; c < COPY_GROUP; c++) {
+                uint64_t off = g * group_bytes + (uint64_t)c * COPY_CHUNK;
+                if (off >= pc->bytes)
+                    break;
+                uint32_t len = (uint32_t)(pc->bytes - off < COPY_CHUNK ? pc->bytes - off : COPY_CHUNK);
+                ops[n++] = (struct lvx_io_op){
+                    .fd = side ? in : out, .kind = side ? LVX_IO_READ : LVX_IO_WRITE,
+                    .buf = half[g & 1] + (size_t)c * COPY_CHUNK, .len = len, .dev = side ? 0 : 1,
+                    .off = (side ? pc->src_off : pc->dst_off) + off };
+                if (!side)
+                    written = off + len;
+            }
+        }
+        int s = io->submit(io->arg, q, ops, n);
+        if (s < 0) {
+            lvx_cmd_errorf("%s: copy failed: %s", pc->src_path, strerror(-s));
             rc = LVX_EXIT_FAILED;
             break;
         }
-        n = io->pwrite(io->arg, out, buf, len, pc->dst_off + off);
-        if (n != (ssize_t)len) {
-            lvx_cmd_errorf("%s: write failed at %llu: %s", pc->dst_path,
-                           (unsigned long long)(pc->dst_off + off),
-                           strerror(n < 0 ? (int)-n : EIO));
-            rc = LVX_EXIT_FAILED;
-            break;
+        for (unsigned i = 0; i < n && !rc; i++)
+            if (ops[i].result != (int32_t)ops[i].len)
+                rc = copy_failed(pc, &ops[i], ops[i].kind == LVX_IO_WRITE);
+        if (!rc && k > 0) {
+            rate_wait(pr, written - (k - 1) * group_bytes);   /* this batch's writes */
+            job_update(pr, written / 512);
+            if (pr->o->interval && time(NULL) - pr->last >= (time_t)pr->o->interval)
+                progress_line(pr, pr->done + pc->extents * written / pc->bytes);
         }
-        job_update(pr, (off + len) / 512);
-        if (pr->o->interval && time(NULL) - pr->last >= (time_t)pr->o->interval)
-            progress_line(pr, pr->done + pc->extents * (off + len) / pc->bytes);
     }
+    io->queue_close(io->arg, q);
     if (!rc) {
         int f = io->flush(io->arg, out);
         if (f < 0) {
@@ -264,10 +346,13 @@ static int copy_piece_daemon(struct lvx_cmd_env *env, const struct piece *pc, co
                              const char *lvname, struct progress *pr)
 {
     uint64_t sectors = pc->bytes / 512;
+    /* under a rate limit, 1 MiB requests: the rate holds over shorter spans */
+    uint64_t piece = pr->o->max_rate ? 2048 : DAEMON_PIECE;
+    rate_wait(pr, 0);
     for (uint64_t off = 0; off < sectors;) {
         if (stop_requested)
             return -EINTR;
-        uint64_t n = sectors - off < DAEMON_PIECE ? sectors - off : DAEMON_PIECE;
+        uint64_t n = sectors - off < piece ? sectors - off : piece;
         char req[600];
         snprintf(req, sizeof(req), "pvcopy %s %s %llu %llu %llu %d", vgname, lvname,
                  (unsigned long long)pc->seg_le, (unsigned long long)off, (unsigned long long)n,
@@ -278,6 +363,7 @@ static int copy_piece_daemon(struct lvx_cmd_env *env, const struct piece *pc, co
             return LVX_EXIT_FAILED;
         }
         off += n;
+        rate_wait(pr, n * 512);
         job_update(pr, off);
         if (pr->o->interval && time(NULL) - pr->last >= (time_t)pr->o->interval)
             progress_line(pr, pr->done + pc->extents * off / sectors);
@@ -604,6 +690,10 @@ static int background(struct lvx_cmd_env *env, const struct mv_opts *o, const ch
         }
         argv[k++] = "-i";
         argv[k++] = lvx_pool_printf(env->pool, "%u", o->interval);
+        if (o->max_rate) {
+            argv[k++] = "--maxrecoveryrate";
+            argv[k++] = lvx_pool_printf(env->pool, "%llus", (unsigned long long)(o->max_rate / 512));
+        }
         argv[k++] = name;
         argv[k] = NULL;
         execv(exe, (char *const *)argv);
@@ -926,6 +1016,8 @@ int lvx_cmd_pvmove(struct lvx_cmd_env *env)
         return LVX_EXIT_INVALID;
     if (a->count[LVX_OPT_NAME])
         o.lv_name = a->value[LVX_OPT_NAME];
+    if (a->count[LVX_OPT_MAXRECOVERYRATE])
+        o.max_rate = a->val[LVX_OPT_MAXRECOVERYRATE].sectors * 512;
     if (a->count[LVX_OPT_ALLOC] && lvx_alloc_parse(a->value[LVX_OPT_ALLOC], &o.policy) < 0) {
         lvx_cmd_errorf("Unrecognised allocation policy %s", a->value[LVX_OPT_ALLOC]);
         lvx_opts_invalid("alloc", a->value[LVX_OPT_ALLOC], NULL);

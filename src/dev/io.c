@@ -28,10 +28,10 @@
  *                                   "flush FD PATH"
  *                                   "crash after write N"
  *                                   "dpfault KIND DEV OFFSET LEN PATH" (LVX_TEST_DP_FAULT)
- *   LVX_TEST_DP_FAULT=RULE;...    faults of submit() ops (io.h); the counts above
- *                                 are of pwrite only, submitted ops are not logged
- *                                 unless a fault hits them.  Parsed again only when
- *                                 the value changes (its counters then restart).
+ *                                 (submit()'s ops too: a WRITE op counts and logs as
+ *                                 a pwrite; under FAIL/CRASH a batch runs op by op)
+ *   LVX_TEST_DP_FAULT=RULE;...    faults of submit() ops (io.h).  Parsed again only
+ *                                 when the value changes (its counters then restart).
  */
 #include "dev/io.h"
 #include "dev/io_fault.h"
@@ -468,11 +468,72 @@ static void log_dp_fault(const char *kind, const struct lvx_io_op *op, const cha
     pthread_mutex_unlock(&hooks.lock);
 }
 
+/* One op of a submitted batch in the log, as the single calls log theirs. */
+static void log_op(const struct lvx_io_op *op)
+{
+    static const char *const names[] = { "read", "write", "flush", "punch", "zero" };
+    const char *name = op->kind < sizeof(names) / sizeof(names[0]) ? names[op->kind] : "op";
+    if (op->kind == LVX_IO_DATASYNC)
+        log_line("flush %d %s", op->fd, fd_path(op->fd));
+    else
+        log_line("%s %d %llu %u %s", name, op->fd, (unsigned long long)op->off, op->len,
+                 fd_path(op->fd));
+}
+
+/* Submitted batches under the write hooks: a WRITE op counts as a write as pwrite's do.
+ * With LVX_TEST_FAIL_WRITE or LVX_TEST_CRASH_AFTER_WRITE set the ops run one at a time, in
+ * order, so the Nth write fails (nothing done) or ends the process right after it is done
+ * (and synced), as with pwrite; otherwise the batch runs whole and is logged after. */
+static int counted_submit(void *arg, struct lvx_io_queue *q, struct lvx_io_op *ops, unsigned n)
+{
+    pthread_mutex_lock(&hooks.lock);
+    bool one_by_one = hooks.fail_write || hooks.crash_after;
+    pthread_mutex_unlock(&hooks.lock);
+    if (!one_by_one) {
+        int r = sys_submit(arg, q, ops, n);
+        pthread_mutex_lock(&hooks.lock);
+        for (unsigned i = 0; i < n; i++) {
+            hooks.writes += ops[i].kind == LVX_IO_WRITE;
+            log_op(&ops[i]);
+        }
+        pthread_mutex_unlock(&hooks.lock);
+        return r;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        struct lvx_io_op *op = &ops[i];
+        unsigned long k = 0;
+        if (op->kind == LVX_IO_WRITE) {
+            pthread_mutex_lock(&hooks.lock);
+            k = ++hooks.writes;
+            if (k == hooks.fail_write) {
+                log_line("failwrite %d %llu %u %s", op->fd, (unsigned long long)op->off, op->len,
+                         fd_path(op->fd));
+                pthread_mutex_unlock(&hooks.lock);
+                op->result = -EIO;
+                continue;
+            }
+            pthread_mutex_unlock(&hooks.lock);
+        }
+        int r = sys_submit(arg, q, op, 1);
+        if (r < 0)
+            return r;
+        pthread_mutex_lock(&hooks.lock);
+        log_op(op);
+        if (k && k == hooks.crash_after) {
+            sys_flush(arg, op->fd);
+            log_line("crash after write %lu", k);
+            _exit(99);
+        }
+        pthread_mutex_unlock(&hooks.lock);
+    }
+    return 0;
+}
+
 static int hook_submit(void *arg, struct lvx_io_queue *q, struct lvx_io_op *ops, unsigned n)
 {
     if (!lvx_io_fault_active())
-        return sys_submit(arg, q, ops, n);
-    return lvx_io_fault_submit(sys_submit, arg, q, ops, n, log_dp_fault);
+        return counted_submit(arg, q, ops, n);
+    return lvx_io_fault_submit(counted_submit, arg, q, ops, n, log_dp_fault);
 }
 
 static const struct lvx_dev_ops hook_ops = {

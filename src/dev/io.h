@@ -106,8 +106,11 @@ static inline const struct lvx_dev_ops *lvx_io(const struct lvx_ctx *ctx)
  *         after=N         the first N matching ops pass (default 0)
  *         count=M         then M ops get the fault (default 0: every later one)
  *       each injection is logged as "dpfault KIND DEV OFF LEN PATH" when
- *       LVX_TEST_IO_LOG is set (datapath ops are not logged otherwise).
- * Writes are counted across the whole process; the variables are re-read on each call.
+ *       LVX_TEST_IO_LOG is set.
+ * Writes are counted across the whole process, those of submitted batches too (each
+ * WRITE op one write; under LVX_TEST_FAIL_WRITE/CRASH_AFTER_WRITE a batch runs one op
+ * at a time, in order); every op of a batch is logged as the single calls are ("read",
+ * "write", "flush", "punch", "zero" lines).  The variables are re-read on each call.
  * Returns the ops to use (the default when no variable is set).  A bad
  * LVX_TEST_DP_FAULT is ignored (lvx_dev_dp_fault_check() tells why).
  */

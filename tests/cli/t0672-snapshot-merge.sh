@@ -52,7 +52,7 @@ test_ok "origin writable again" X lvchange -prw vg1/orig
 bad "--merge with --type" lvconvert --merge --type raid1 vg1/s1
 
 # (the sandbox's backup warning, checked by t0949, aside)
-out=$(X lvconvert --merge vg1/s1 2>&1 | grep -v 'metadata update is NOT backed up'; exit "${PIPESTATUS[0]}")
+out=$(X lvconvert --merge vg1/s1 2>&1 | sandbox_noise; exit "${PIPESTATUS[0]}")
 test_eq "lvconvert --merge of an inactive origin's snapshot: exit 0, LVM2's line" \
     "$?:$out" "0:  Merging of snapshot vg1/s1 will occur on next activation of vg1/orig."
 test_ok "LVM2's vgck accepts the merging snapshot" lvm2 vgck vg1

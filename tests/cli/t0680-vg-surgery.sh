@@ -64,8 +64,7 @@ reset() {
 
 # LVM2's lines that only one side prints (no activation, no backups in the sandbox)
 filter_msgs() {
-    grep -v -e 'Activation disabled' -e 'NOT backed up' -e 'leaked on lvm invocation' \
-        -e 'WARNING: updating old metadata' -e "Couldn't find device with uuid" \
+    sandbox_noise | grep -v -e 'WARNING: updating old metadata' -e "Couldn't find device with uuid" \
         -e 'is missing PV' -e 'memory leak' -e '^ *\[0x' -e 'Unreleased memory pool' |
         sed "$1" | if [[ -n ${SORT_MSGS:-} ]]; then sort; else cat; fi
 }

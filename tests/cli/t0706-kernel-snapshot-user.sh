@@ -87,8 +87,7 @@ done_testing() { _lib_done_testing; }
 
 # ------------------------------------------------------------ 3. lvx's daemon serves lvms
 G=$SCRATCH/guest.sums
-cp "$SCRATCH/out/guest.sums" "$G" 2>/dev/null
-rm -rf "$SCRATCH/out"      # the guest's directory; uspace_run_ok's file from here on
+cp "$KERNEL_OUT/guest.sums" "$G" 2>/dev/null
 USPACE_VG=lvms
 test_ok "the guest wrote its sums" test -s "$G"
 guest() { awk -v k="$1" '$1 == k { print $2 }' "$G"; }

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # tests/kernel/user-raid.sh - runs INSIDE a kvm-dm-test guest (started by
-# tests/cli/t0936-kernel-user-raid.sh) on 8 virtio disks kept on the host:
+# tests/cli/t0714-kernel-user-raid.sh) on 8 virtio disks kept on the host:
 #   vda-vdd  VG "ux": raid1 r1 and raid10 r10 made by lvx on the host, synced and
 #            written by lvx's user-space daemon (data: /t/data/ux_LV.bin)
 #   vde-vdh  empty: VG "kx" with the same LVs is made here by LVM2, synced by the
