@@ -4,9 +4,9 @@
 # t0936-kernel-user-raid: the same RAID disks move between lvx's user-space daemon
 # (daemon/target_raid.c) on the host and LVM2 + the kernel's dm-raid in a throw-away
 # QEMU guest (tests/kernel/user-raid.sh), in both directions, without a resync:
-#   1. host: on four 64 MiB disk images (loop devices), lvx makes VG ux with raid1 r1 and
-#      raid10 r10 (8 MiB each); its daemon syncs them and writes 8 MiB of random data to
-#      each; clean deactivation;
+#   1. host: on four 64 MiB disk images (loop devices), lvx makes VG ux with raid1 r1,
+#      raid10 r10 (8 MiB each) and raid5 r5 (-i3, 12 MiB; daemon/target_parity.c); its
+#      daemon syncs them and writes random data to each; clean deactivation;
 #   2. guest (the images as virtio disks vda-vdd, four empty ones vde-vdh): dm-raid
 #      activates ux in sync at once, reads the daemon's bytes, `--syncaction check` finds
 #      no mismatch; LVM2 makes VG kx (same LVs) on vde-vdh, the kernel syncs and writes
@@ -53,9 +53,14 @@ uspace_run_ok "lvx lvcreate --type raid1 -m1 -L 8m ux/r1 (the daemon syncs it)" 
     lvx lvcreate -q -Zn --type raid1 -m1 -L 8m -n r1 ux
 uspace_run_ok "lvx lvcreate --type raid10 -i2 -m1 -I 64k -L 8m ux/r10" \
     lvx lvcreate -q -Zn --type raid10 -i2 -m1 -I 64k -L 8m -n r10 ux
-for lv in r1 r10; do
-    head -c 8M /dev/urandom >"$SCRATCH/data/ux_$lv.bin"
-    uspace_run_ok "ux/$lv: 8 MiB written through the daemon" dd if="$SCRATCH/data/ux_$lv.bin" \
+uspace_run_ok "lvx lvcreate --type raid5 -i3 -I 64k -L 12m ux/r5 (the daemon computes parity)" \
+    lvx lvcreate -q -Zn --type raid5 -i3 -I 64k -L 12m -n r5 ux
+head -c 12M /dev/urandom >"$SCRATCH/data/kx_r5.bin"     # for the kernel to write to kx/r5
+for lv in r1 r10 r5; do
+    sz=8M
+    [[ $lv == r5 ]] && sz=12M
+    head -c $sz /dev/urandom >"$SCRATCH/data/ux_$lv.bin"
+    uspace_run_ok "ux/$lv: $sz written through the daemon" dd if="$SCRATCH/data/ux_$lv.bin" \
         of="$DM_DEV_DIR/ux/$lv" bs=1M oflag=direct conv=fsync status=none
 done
 uspace_run_ok "deactivate ux" lvx vgchange -an ux
@@ -78,8 +83,10 @@ test_eq "kx/r1 reads the kernel's bytes" "$(lv_sha "$DM_DEV_DIR/kx/r1")" "$(sha 
 test_eq "kx/r10 reads the kernel's bytes" "$(lv_sha "$DM_DEV_DIR/kx/r10")" "$(sha "$SCRATCH/data/ux_r1.bin")"
 test_eq "ux/r1 still reads the daemon's bytes" "$(lv_sha "$DM_DEV_DIR/ux/r1")" "$(sha "$SCRATCH/data/ux_r1.bin")"
 test_eq "ux/r10 still reads the daemon's bytes" "$(lv_sha "$DM_DEV_DIR/ux/r10")" "$(sha "$SCRATCH/data/ux_r10.bin")"
+test_eq "kx/r5 (raid5_ls) reads the kernel's bytes" "$(lv_sha "$DM_DEV_DIR/kx/r5")" "$(sha "$SCRATCH/data/kx_r5.bin")"
+test_eq "ux/r5 still reads the daemon's bytes" "$(lv_sha "$DM_DEV_DIR/ux/r5")" "$(sha "$SCRATCH/data/ux_r5.bin")"
 test_eq "no resync, rebuild or initial sync in the daemon's log" \
     "$(grep -c -e 'new RAID set' -e 'is rebuilt' -e 'resynced' -e 'failed' "$LOG")" "0"
-test_ok "the daemon served the four RAID LVs" test "$(grep -c 'serving [uk]x/r1' "$LOG")" -eq 4
+test_ok "the daemon served the six RAID LVs" test "$(grep -c 'serving [uk]x/r[15]' "$LOG")" -eq 6
 uspace_run_ok "deactivate kx and ux" sh -c "'$LVX' vgchange -an kx && '$LVX' vgchange -an ux"
 done_testing
