@@ -71,6 +71,8 @@ detach_all
 # ---- 2. the guest
 KERNEL_GUEST_MORE=1 kernel_guest_test user-raid.sh 8 64M 900 --disk-dir "$DISKS" --reuse-disks \
     --put "$SCRATCH/data:/t/data"
+# the guest's output directory is $SCRATCH/out, the file uspace_run_ok writes to
+mv "$SCRATCH/out" "$SCRATCH/guest-out"
 
 # ---- 3. lvx's daemon reads what the kernel wrote
 attach_all

@@ -16,6 +16,10 @@
 #     (reconstruct-write); with the PV back the leg is rebuilt (data and parity right);
 #   - SIGKILL of the daemon during random writes: the next start resyncs the dirty
 #     regions (parity recomputed): every stripe's parity is the XOR of its data;
+#   - a leg failing while in use (LVX_TEST_DP_FAULT: EIO on every write to its PV):
+#     fio --verify=crc32c with partial-stripe writes verifies, the daemon logs the
+#     failed leg, lv_health_status says "refresh needed"; the next activation rebuilds
+#     it (fio verifies, parity right);
 #   - raid5_la, raid5_rs, raid5_ra, raid5_n and raid4 (-i2): data and parity placed as
 #     md's layout says.
 source "$(dirname "$0")/../lib.sh"
@@ -144,6 +148,29 @@ layout_ok "after the resync: every stripe's parity is the XOR of its data" \
 stop_daemon
 report r5_rmeta_1
 test_eq "no dirty region after the clean stop" "$(sb_field r5_rmeta_1 dirty)" "0"
+
+# ---- a leg failing while in use: every write to the third PV fails from now on
+LVX_TEST_DP_FAULT="pv=${DEVS[2]},op=write,kind=eio,after=6" lvx lvchange -ay "$VG/r5" >"$SCRATCH/o" 2>&1
+_tap_result $? "activate r5 with writes to ${DEVS[2]} failing after 6"
+fio --name=leg --filename="$R5" --direct=1 --ioengine=psync --rw=randwrite --bs=16k \
+    --size=24m --verify=crc32c --do_verify=1 --verify_fatal=1 --randseed=37 \
+    --output="$SCRATCH/fio2.out" >/dev/null 2>&1
+_tap_result $? "fio --verify=crc32c (16 KiB: partial stripes) over r5 verifies while leg 2 fails"
+[[ $? == 0 ]] || _diag_file fio "$SCRATCH/fio2.out"
+test_ok "the daemon logged the failed leg" grep -q "RAID leg 2 failed (write error)" "$LOG"
+test_eq "lvs -o lv_health_status says so" \
+    "$(lvx lvs --noheadings -o lv_health_status "$VG/r5" 2>/dev/null | tr -d ' ')" "refreshneeded"
+stop_daemon
+: >"$LOG"
+uspace_run_ok "activate r5 with every PV healthy" lvx lvchange -ay "$VG/r5"
+test_ok "the daemon rebuilt leg 2" grep -q "RAID leg 2 is rebuilt from the others" "$LOG"
+test_ok "fio verifies the data after the rebuild" fio --name=leg --filename="$R5" --direct=1 \
+    --ioengine=psync --rw=randwrite --bs=16k --size=24m --verify=crc32c --verify_only \
+    --randseed=37 --output="$SCRATCH/fio3.out"
+dd if="$R5" of="$SCRATCH/now" bs=1M iflag=direct status=none
+layout_ok "after the rebuild: data and parity right on every leg" \
+    r5 raid5_ls 4 $((8 * MIB)) "$SCRATCH/now"
+stop_daemon
 uspace_run_ok "lvremove r5" lvx lvremove -f "$VG/r5"
 
 # ---- the other layouts, three legs
