@@ -68,9 +68,10 @@ int raid_core_new(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_l
                                      "pvmove; the user-space backend serves it after the move.",
                                      lv->vg->name, lv->name, img->name);
     }
-    if (!t || t->raid0 || !t->meta || (t->parity > 1))
+    if (!t || t->raid0 || !t->meta)
         return lvx_error(ctx, ENOTSUP, "Activation of RAID LV %s/%s (%s) is not supported by "
-                         "the user-space backend yet (raid1, raid10, raid4 and raid5 are).",
+                         "the user-space backend yet (raid1, raid10, raid4, raid5 and raid6 "
+                         "zr/nr are).",
                          lv->vg->name, lv->name, seg->type_name ? seg->type_name : "?");
     if (seg->area_count < 2 || seg->area_count > RAID_MAX_LEGS)
         return lvx_error(ctx, EINVAL, "RAID LV %s/%s: %u images (2 to %u served).",

@@ -1,17 +1,21 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * daemon/target_parity.c - the daemon's parity RAID target: raid4 and raid5 (ls, la,
- * rs, ra, n) LVs served over prepared mappings of their rimage and rmeta sub-LVs with
+ * daemon/target_parity.c - the daemon's parity RAID target: raid4, raid5 (ls, la,
+ * rs, ra, n) and raid6 (zr, nr) LVs served over prepared mappings of their rimage and rmeta sub-LVs with
  * md's stripe geometry (docs/dm-formats.md §5.2), the dm-raid superblock and bitmap
  * kept by raid_core.c, so the same disks move between this daemon and the kernel.
  *
  *   geometry LV chunk c (C sectors): stripe s = c div d, data index k = c mod d
- *            (d = legs - 1); the parity leg P and data leg of (s, k) by md's layout:
+ *            (d = legs - parity legs); the parity leg P and data leg of (s, k) by md's
+ *            layout:
  *            la: P = d - s mod n, k (+1 past P); ra: P = s mod n, k (+1 past P);
  *            ls: P = d - s mod n, (P + 1 + k) mod n; rs: P = s mod n, (P + 1 + k)
- *            mod n; raid4 (PARITY_0): P = 0, k + 1; raid5_n: P = d, k.  Row s of
+ *            mod n; raid4 (PARITY_0): P = 0, k + 1; raid5_n: P = d, k; raid6 zr:
+ *            P = s mod n, nr: P = n-1 - (s+1) mod n, both Q = P + 1 (0 after the last
+ *            leg), data k + 1 when P is the last leg, else k (+2 past P).  Row s of
  *            every leg is its sectors [s*C, (s+1)*C) after the data offset.
- *            P = XOR of the stripe's data chunks.
+ *            P = XOR of the stripe's data chunks; raid6 Q = XOR of g^j * chunk over
+ *            the data chunks, j its leg (GF(2^8), 0x11D; md's DDF layouts).
  *   reads    from the data chunk; a chunk on a failed or missing leg is rebuilt
  *            from the other legs of its rows (data and parity XORed).
  *   writes   bitmap bits of the rows first (the bitmap counts leg sectors), then
@@ -20,8 +24,10 @@
  *            the written ranges and the old parity (read-modify-write), or, with a
  *            data leg failed, the rows of the other legs (reconstruct-write).  A leg
  *            whose I/O fails is marked failed and the LV keeps serving on the rest.
- *   resync   dirty regions: the parity of their rows recomputed from the data; a
- *            rebuilt leg: its rows from the XOR of the others.
+ *            raid6 is served with one leg gone at most (Q is kept, not yet used to
+ *            rebuild data).
+ *   resync   dirty regions: P (and Q) of their rows recomputed from the data; a
+ *            rebuilt leg: data from P and the other data, P and Q from the data.
  *
  * Entry point: lvxd_target_parity (one line in target.c's table).
  */
@@ -36,6 +42,8 @@
 #include "map/map.h"
 
 static const struct raid_geom parity_geom;
+static pthread_once_t gf_once = PTHREAD_ONCE_INIT;
+static void gf_init(void);
 
 static bool parity_serves(const struct lvx_lv *lv)
 {
@@ -55,18 +63,19 @@ static int parity_ctr(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct l
         return rc;
     uint32_t level = 0;
     r->parity = r->type->parity;
+    pthread_once(&gf_once, gf_init);
     r->copies = 1;
     r->chunk = seg->stripe_size;
     r->stripe_sectors = (uint32_t)r->chunk;
     r->sync_size = r->leg_sectors;
     r->lv_per_bm = r->n - r->parity;
-    if (!lvx_raid_md_level(r->dm_name, 0, &level, &r->md_layout) || level != 5 ||
-        r->md_layout > 5)
+    if (!lvx_raid_md_level(r->dm_name, 0, &level, &r->md_layout) ||
+        !(level == 5 ? r->md_layout <= 5 : r->md_layout == 8 || r->md_layout == 9))
         rc = lvx_error(ctx, ENOTSUP, "RAID LV %s/%s: layout %s is not served by the user-space "
                        "backend.", lv->vg->name, lv->name, r->dm_name);
-    else if (r->n < 3 || !r->chunk)
-        rc = lvx_error(ctx, EINVAL, "RAID LV %s/%s: %s needs at least 3 images and a stripe "
-                       "size.", lv->vg->name, lv->name, r->type->name);
+    else if (r->n < 2 + r->parity || !r->chunk)
+        rc = lvx_error(ctx, EINVAL, "RAID LV %s/%s: %s needs at least %u images and a stripe "
+                       "size.", lv->vg->name, lv->name, r->type->name, 2 + r->parity);
     else if (r->sectors > r->leg_sectors / r->chunk * r->chunk * (r->n - r->parity))
         rc = lvx_error(ctx, EINVAL, "RAID LV %s/%s: images too small for the LV.", lv->vg->name,
                        lv->name);
@@ -84,13 +93,24 @@ static int parity_ctr(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct l
 
 static unsigned parity_leg(const struct raid *r, uint64_t stripe)
 {
-    unsigned n = r->n, d = n - 1, m = (unsigned)(stripe % n);
+    unsigned n = r->n, d = n - r->parity, m = (unsigned)(stripe % n);
     switch (r->md_layout) {
     case 0: case 2: return d - m;          /* left asymmetric / symmetric */
     case 1: case 3: return m;              /* right asymmetric / symmetric */
     case 4: return 0;                      /* PARITY_0: raid4 */
+    case 8: return m;                      /* raid6 ROTATING_ZERO_RESTART */
+    case 9: return n - 1 - (unsigned)((stripe + 1) % n);   /* ROTATING_N_RESTART */
     default: return d;                     /* PARITY_N */
     }
+}
+
+/* raid6: the Q leg of a stripe (zr, nr); r->n without one */
+static unsigned q_leg(const struct raid *r, uint64_t stripe)
+{
+    if (r->parity < 2)
+        return r->n;
+    unsigned p = parity_leg(r, stripe);
+    return p == r->n - 1 ? 0 : p + 1;
 }
 
 static unsigned data_leg(const struct raid *r, uint64_t stripe, unsigned k)
@@ -100,15 +120,41 @@ static unsigned data_leg(const struct raid *r, uint64_t stripe, unsigned k)
     case 0: case 1: return k >= p ? k + 1 : k;
     case 2: case 3: return (p + 1 + k) % r->n;
     case 4: return k + 1;
+    case 8: case 9: return p == r->n - 1 ? k + 1 : k >= p ? k + 2 : k;
     default: return k;
     }
+}
+
+/* --- GF(2^8) for raid6's Q (polynomial 0x11D, generator 2; DDF layouts: the
+ * coefficient of a data chunk is g^(its leg index)) ------------------------------ */
+
+static uint8_t gf_exp[512], gf_log[256];
+
+static void gf_init(void)
+{
+    unsigned x = 1;
+    for (unsigned i = 0; i < 255; i++) {
+        gf_exp[i] = gf_exp[i + 255] = (uint8_t)x;
+        gf_log[x] = (uint8_t)i;
+        x <<= 1;
+        if (x & 0x100)
+            x ^= 0x11D;
+    }
+}
+
+/* q ^= g^j * src, bytes long */
+static void q_acc(uint8_t *q, const uint8_t *src, size_t bytes, unsigned j)
+{
+    for (size_t i = 0; i < bytes; i++)
+        if (src[i])
+            q[i] ^= gf_exp[gf_log[src[i]] + j % 255];
 }
 
 /* LV sector s: its stripe, data leg and row offset in the chunk. */
 static unsigned locate(const struct raid *r, uint64_t s, uint64_t *stripe, uint64_t *off)
 {
     uint64_t c = s / r->chunk;
-    unsigned d = r->n - 1;
+    unsigned d = r->n - r->parity;
     *stripe = c / d;
     *off = s % r->chunk;
     return data_leg(r, *stripe, (unsigned)(c % d));
@@ -140,10 +186,11 @@ static unsigned failed_legs(const struct raid *r, int *which)
     return f;
 }
 
+/* raid6 too: one leg gone at most (two would need Q to rebuild data) */
 static bool parity_covered(const struct raid *r)
 {
     int w;
-    return failed_legs(r, &w) <= r->parity;
+    return failed_legs(r, &w) <= 1;
 }
 
 /* --- leg I/O: a batch, and each op alone when it fails ---------------------------- */
@@ -210,10 +257,11 @@ static int reconstruct(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, ui
     if (posix_memalign((void **)&tmp, 4096, bytes * r->n))
         return -ENOMEM;
     int rc = 0;
+    unsigned q = q_leg(r, stripe);
     for (int attempt = 0; attempt < 2; attempt++) {
         unsigned c = 0;
         for (unsigned i = 0; i < r->n && rc == 0; i++) {
-            if (i == leg)
+            if (i == leg || i == q)
                 continue;
             if (!raid_leg_ok(r, i))
                 rc = -EIO;          /* two legs gone */
@@ -229,7 +277,7 @@ static int reconstruct(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, ui
     if (rc == 0) {
         memset(out, 0, bytes);
         for (unsigned i = 0; i < r->n; i++)
-            if (i != leg)
+            if (i != leg && i != q)
                 xor_into(out, tmp + i * bytes, bytes);
     }
     free(tmp);
@@ -284,35 +332,44 @@ static int parity_read(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, ui
 static int write_stripe_once(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r,
                              uint64_t st, uint64_t a, uint64_t b, const uint8_t *src)
 {
-    unsigned d = r->n - 1, p = parity_leg(r, st);
+    unsigned d = r->n - r->parity, p = parity_leg(r, st), q = q_leg(r, st);
     uint64_t base = st * d * r->chunk, C = r->chunk;
     unsigned k0 = (unsigned)((a - base) / C), k1 = (unsigned)((b - 1 - base) / C);
     uint64_t o0 = k0 == k1 ? (a - base) % C : 0, o1 = k0 == k1 ? (b - 1 - base) % C + 1 : C;
     size_t rows = (o1 - o0) * 512;
     bool full = a == base && b == base + d * C;
     int miss;
-    unsigned nf = failed_legs(r, &miss);
-    if (nf > 1)
+    if (failed_legs(r, &miss) > 1)
         return -EIO;
-    bool pok = raid_leg_ok(r, p);
-    bool degraded = nf == 1 && pok;        /* a data leg is gone: reconstruct-write */
-    uint8_t *pb, *rowbuf = NULL;
+    bool pok = raid_leg_ok(r, p), qok = q < r->n && raid_leg_ok(r, q);
+    unsigned km = d;                       /* data index of a failed data leg */
+    for (unsigned k = 0; k < d; k++)
+        if ((int)data_leg(r, st, k) == miss)
+            km = k;
+    uint8_t *pb, *qb, *rowbuf;
     struct lop ops[2 * RAID_MAX_LEGS];
     unsigned c = 0;
-    if (posix_memalign((void **)&pb, 4096, rows * (r->n + 1)))
+    if (posix_memalign((void **)&pb, 4096, rows * (r->n + 2)))
         return -ENOMEM;
-    rowbuf = pb + rows;                    /* rows of data index k: rowbuf + k*rows */
+    qb = pb + rows;
+    rowbuf = qb + rows;                    /* rows of data index k: rowbuf + k*rows */
     int rc = 0;
-    /* the new data of data index k: [ka, kb) in the chunk, from src + ... */
+    /* the new data of data index k: [K_A, K_B) of its chunk, at K_SRC */
 #define K_A(k) ((k) == k0 ? (a - base) % C : 0)
 #define K_B(k) ((k) == k1 ? (b - 1 - base) % C + 1 : C)
 #define K_SRC(k) (src + ((base + (uint64_t)(k) * C + K_A(k)) - a) * 512)
-    if (full) {
-        memset(pb, 0, rows);
-        for (unsigned k = 0; k < d; k++)
+    if (full) {                            /* no reads */
+        memset(pb, 0, 2 * rows);
+        for (unsigned k = 0; k < d; k++) {
             xor_into(pb, K_SRC(k), rows);
-    } else if (pok && !degraded) {         /* read-modify-write */
-        ops[c++] = (struct lop){ p, false, leg_byte(r, st, o0), (uint32_t)rows, pb };
+            if (qok)
+                q_acc(qb, K_SRC(k), rows, data_leg(r, st, k));
+        }
+    } else if (km == d && (pok || qok)) {  /* read-modify-write */
+        if (pok)
+            ops[c++] = (struct lop){ p, false, leg_byte(r, st, o0), (uint32_t)rows, pb };
+        if (qok)
+            ops[c++] = (struct lop){ q, false, leg_byte(r, st, o0), (uint32_t)rows, qb };
         for (unsigned k = k0; k <= k1; k++)
             ops[c++] = (struct lop){ data_leg(r, st, k), false, leg_byte(r, st, K_A(k)),
                                      (uint32_t)((K_B(k) - K_A(k)) * 512),
@@ -321,30 +378,36 @@ static int write_stripe_once(struct lvxd_io *io, struct lvxd_lv *v, struct raid 
             goto out;
         for (unsigned k = k0; k <= k1; k++) {
             size_t at = (K_A(k) - o0) * 512, sz = (K_B(k) - K_A(k)) * 512;
-            xor_into(pb + at, rowbuf + k * rows + at, sz);
-            xor_into(pb + at, K_SRC(k), sz);
+            uint8_t *delta = rowbuf + k * rows + at;     /* old ^ new */
+            xor_into(delta, K_SRC(k), sz);
+            xor_into(pb + at, delta, sz);
+            if (qok)
+                q_acc(qb + at, delta, sz, data_leg(r, st, k));
         }
-    } else if (degraded) {                 /* reconstruct-write: rows of the others */
+    } else if (km < d) {                   /* reconstruct-write: rows of the others */
+        if (!pok) {
+            rc = -EIO;
+            goto out;
+        }
         ops[c++] = (struct lop){ p, false, leg_byte(r, st, o0), (uint32_t)rows, pb };
         for (unsigned k = 0; k < d; k++)
-            if ((int)data_leg(r, st, k) != miss)
+            if (k != km)
                 ops[c++] = (struct lop){ data_leg(r, st, k), false, leg_byte(r, st, o0),
                                          (uint32_t)rows, rowbuf + k * rows };
         if ((rc = run_lops(io, v, r, ops, c, false)) != 0)
             goto out;
-        unsigned km = d;                   /* data index of the missing leg */
-        for (unsigned k = 0; k < d; k++)
-            if ((int)data_leg(r, st, k) == miss)
-                km = k;
         memcpy(rowbuf + km * rows, pb, rows);  /* its old rows: P ^ the others */
         for (unsigned k = 0; k < d; k++)
             if (k != km)
                 xor_into(rowbuf + km * rows, rowbuf + k * rows, rows);
         for (unsigned k = k0; k <= k1; k++)
             memcpy(rowbuf + k * rows + (K_A(k) - o0) * 512, K_SRC(k), (K_B(k) - K_A(k)) * 512);
-        memset(pb, 0, rows);
-        for (unsigned k = 0; k < d; k++)
+        memset(pb, 0, 2 * rows);
+        for (unsigned k = 0; k < d; k++) {
             xor_into(pb, rowbuf + k * rows, rows);
+            if (qok)
+                q_acc(qb, rowbuf + k * rows, rows, data_leg(r, st, k));
+        }
     }
     /* writes: the data ranges, then parity */
     c = 0;
@@ -353,6 +416,8 @@ static int write_stripe_once(struct lvxd_io *io, struct lvxd_lv *v, struct raid 
                                  (uint32_t)((K_B(k) - K_A(k)) * 512), (uint8_t *)K_SRC(k) };
     if (pok)
         ops[c++] = (struct lop){ p, true, leg_byte(r, st, o0), (uint32_t)rows, pb };
+    if (qok)
+        ops[c++] = (struct lop){ q, true, leg_byte(r, st, o0), (uint32_t)rows, qb };
     rc = run_lops(io, v, r, ops, c, false);
     if (rc == 1)                           /* written on the rest: served while one is left */
         rc = parity_covered(r) ? 0 : -EIO;
@@ -379,7 +444,7 @@ static int write_stripe(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, u
 static int parity_write(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint64_t off,
                         uint32_t len, const uint8_t *buf)
 {
-    uint64_t s = off / 512, end = (off + len) / 512, sw = (r->n - 1) * r->chunk;
+    uint64_t s = off / 512, end = (off + len) / 512, sw = (r->n - r->parity) * r->chunk;
     uint64_t st0 = s / sw, st1 = (end - 1) / sw;
     uint64_t r0 = st0 * r->chunk / r->region, r1 = ((st1 + 1) * r->chunk - 1) / r->region;
     if (r1 >= r->regions)
@@ -407,16 +472,17 @@ static int parity_rw(struct lvxd_io *io, struct lvxd_lv *v, bool write, uint64_t
 
 /* --- resync ----------------------------------------------------------------------- */
 
-/* Bitmap regions [g0, g1) (leg sectors): legs in `to` not in `insync` are rebuilt from
- * the XOR of the others; without such a leg the parity of the rows is recomputed
- * from the data (when every leg is live).  mu held. */
+/* Bitmap regions [g0, g1) (leg sectors): a leg in `to` not in `insync` is rebuilt
+ * (data from P and the other data, P and Q from the data); without such a leg P and
+ * Q of the rows are recomputed from the data (when every leg is live).  mu held. */
 static int parity_sync(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint64_t g0,
                        uint64_t g1, uint64_t insync, uint64_t to, uint8_t *buf)
 {
     uint64_t used = r->leg_sectors - r->data_offset;
     uint64_t x = g0 * r->region, end = g1 * r->region < used ? g1 * r->region : used;
-    size_t slice = (RAID_COPY_BYTES / (r->n + 1)) & ~(size_t)4095;
-    uint8_t *acc = buf + r->n * slice;
+    size_t slice = (RAID_COPY_BYTES / (r->n + 2)) & ~(size_t)4095;
+    uint8_t *pacc = buf + r->n * slice, *qacc = pacc + slice;
+    unsigned d = r->n - r->parity;
     struct lop ops[RAID_MAX_LEGS];
     while (x < end) {
         uint64_t st = x / r->chunk, o = x % r->chunk;
@@ -426,7 +492,7 @@ static int parity_sync(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, ui
         if (cnt > end - x)
             cnt = end - x;
         uint32_t bytes = (uint32_t)(cnt * 512);
-        unsigned p = parity_leg(r, st), c = 0, live = 0, target = r->n;
+        unsigned p = parity_leg(r, st), q = q_leg(r, st), c = 0, live = 0, target = r->n;
         for (unsigned i = 0; i < r->n; i++) {
             if (!raid_leg_ok(r, i))
                 continue;
@@ -444,18 +510,39 @@ static int parity_sync(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, ui
                      target);
             return -EIO;
         }
-        for (unsigned i = 0; i < r->n; i++)
-            if (raid_leg_ok(r, i) && ((insync >> i) & 1) && (target != r->n || i != p))
-                ops[c++] = (struct lop){ i, false, leg_byte(r, st, o), bytes, buf + i * slice };
+        bool tdata = target != r->n && target != p && target != q;
+        for (unsigned k = 0; k < d; k++) {
+            unsigned leg = data_leg(r, st, k);
+            if (leg != target)
+                ops[c++] = (struct lop){ leg, false, leg_byte(r, st, o), bytes, buf + leg * slice };
+        }
+        if (tdata)
+            ops[c++] = (struct lop){ p, false, leg_byte(r, st, o), bytes, buf + p * slice };
         int rc = run_lops(io, v, r, ops, c, true);
         if (rc != 0)
             return rc < 0 ? rc : -EIO;
-        unsigned dst = target != r->n ? target : p;
-        memset(acc, 0, bytes);
-        for (unsigned j = 0; j < c; j++)
-            xor_into(acc, ops[j].buf, bytes);
-        struct lop w = { dst, true, leg_byte(r, st, o), bytes, acc };
-        if ((rc = run_lops(io, v, r, &w, 1, true)) != 0)
+        if (tdata) {                       /* the data leg's rows: P ^ the other data */
+            memset(buf + target * slice, 0, bytes);
+            for (unsigned j = 0; j < c; j++)
+                xor_into(buf + target * slice, ops[j].buf, bytes);
+        }
+        memset(pacc, 0, bytes);
+        memset(qacc, 0, bytes);
+        for (unsigned k = 0; k < d; k++) {
+            unsigned leg = data_leg(r, st, k);
+            xor_into(pacc, buf + leg * slice, bytes);
+            if (q < r->n)
+                q_acc(qacc, buf + leg * slice, bytes, leg);
+        }
+        c = 0;
+        if (target == r->n || target == p)
+            ops[c++] = (struct lop){ p, true, leg_byte(r, st, o), bytes, pacc };
+        if (q < r->n && (target == r->n || target == q))
+            ops[c++] = (struct lop){ q, true, leg_byte(r, st, o), bytes, qacc };
+        if (tdata)
+            ops[c++] = (struct lop){ target, true, leg_byte(r, st, o), bytes,
+                                     buf + target * slice };
+        if ((rc = run_lops(io, v, r, ops, c, true)) != 0)
             return rc < 0 ? rc : -EIO;
         x += cnt;
     }

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# t0937-user-raid5: raid4 and raid5 LVs served by the lvx daemon (daemon/target_parity.c),
-# user-space activation over four 64 MiB loop devices, LVM2 (activation off) as the
+# t0937-user-raid5: raid4, raid5 and raid6 LVs served by the lvx daemon
+# (daemon/target_parity.c), user-space activation over five 64 MiB loop devices, LVM2 (activation off) as the
 # oracle of where each rimage/rmeta lives (tests/tools/raid-pvread.sh), md's layouts
 # computed independently by tests/tools/parity_check.py:
 #   - raid5 -i3 -I 64k (raid5_ls): data written through the LV (1 MiB requests: full
@@ -21,7 +21,10 @@
 #     failed leg, lv_health_status says "refresh needed"; the next activation rebuilds
 #     it (fio verifies, parity right);
 #   - raid5_la, raid5_rs, raid5_ra, raid5_n and raid4 (-i2): data and parity placed as
-#     md's layout says.
+#     md's layout says;
+#   - raid6 (raid6_zr) -i3: data, P and Q (GF(2^8)) placed as md's layout says, after
+#     full-stripe and read-modify-write writes; degraded (a PV hidden) reads and
+#     writes; the leg rebuilt when the PV is back.
 source "$(dirname "$0")/../lib.sh"
 source "$LVX_ROOT/tests/tools/uspace-env.sh"
 
@@ -32,7 +35,7 @@ need_cmd lvm dd sha256sum fio
 
 VG=vgur5$$
 DEVS=()
-for i in 0 1 2 3; do DEVS+=("$(make_loop 64M)"); done
+for i in 0 1 2 3 4; do DEVS+=("$(make_loop 64M)"); done
 uspace_test_env "$VG" "${DEVS[@]}"
 source "$LVX_ROOT/tests/tools/raid-pvread.sh"
 MIB=1048576
@@ -71,7 +74,7 @@ stop_daemon() {
 uspace_run_ok "pvcreate" lvx pvcreate "${DEVS[@]}"
 uspace_run_ok "vgcreate $VG" lvx vgcreate "$VG" "${DEVS[@]}"
 uspace_run_ok "lvcreate --type raid5 -i3 -I 64k -L 24m (first use: parity computed)" \
-    lvx lvcreate -Zn --type raid5 -i3 -I 64k -L 24m -n r5 "$VG"
+    lvx lvcreate -Zn --type raid5 -i3 -I 64k -L 24m -n r5 "$VG" "${DEVS[@]:0:4}"
 R5=$DM_DEV_DIR/$VG/r5
 test_ok "$R5 is a block device" test -b "$R5"
 test_ok "the daemon made the new set in sync" grep -q "r5: new RAID set: full initial sync" "$LOG"
@@ -101,7 +104,7 @@ for i in 0 3; do
 done
 
 # ---- degraded: the second PV hidden
-HIDE="--devices=${DEVS[0]},${DEVS[2]},${DEVS[3]}"
+HIDE="--devices=${DEVS[0]},${DEVS[2]},${DEVS[3]},${DEVS[4]}"
 uspace_run_ok "activate r5 with ${DEVS[1]} missing (--activationmode degraded)" \
     lvx lvchange -ay --activationmode degraded "$HIDE" "$VG/r5"
 test_eq "the degraded r5 reads every byte (missing chunks rebuilt from parity)" \
@@ -188,5 +191,37 @@ for t in raid5_la raid5_rs raid5_ra raid5_n raid4; do
         p "$t" 3 $((4 * MIB)) "$SCRATCH/exp"
     lvx lvremove -f "$VG/p" >/dev/null 2>&1
 done
+
+# ---- raid6 (raid6_zr), five legs
+uspace_run_ok "lvcreate --type raid6 -i3 -I 64k -L 12m" \
+    lvx lvcreate -Zn --type raid6 -i3 -I 64k -L 12m -n r6 "$VG"
+R6=$DM_DEV_DIR/$VG/r6
+head -c $((12 * MIB)) /dev/urandom >"$SCRATCH/exp"
+uspace_run_ok "write 12 MiB to r6" dd if="$SCRATCH/exp" of="$R6" bs=1M oflag=direct conv=fsync status=none
+uspace_run_ok "20 small random writes to r6 (read-modify-write of P and Q)" \
+    small_writes "$R6" "$SCRATCH/exp" 20 $((12 * MIB))
+sync
+test_eq "r6 reads back" "$(lv_sum "$R6" 0 $((12 * MIB)))" "$(fsum "$SCRATCH/exp")"
+uspace_run_ok "deactivate r6" lvx lvchange -an "$VG/r6"
+report r6_rmeta_0
+test_eq "r6_rmeta_0: level 6, layout 8 (zr), 5 devices" \
+    "$(sb_field r6_rmeta_0 level) $(sb_field r6_rmeta_0 layout) $(sb_field r6_rmeta_0 devices)" "6 8 5"
+layout_ok "raid6_zr: data, P and Q placed as md's layout says" r6 raid6_zr 5 $((4 * MIB)) "$SCRATCH/exp"
+HIDE6="--devices=${DEVS[0]},${DEVS[1]},${DEVS[3]},${DEVS[4]}"
+uspace_run_ok "activate r6 with ${DEVS[2]} missing (--activationmode degraded)" \
+    lvx lvchange -ay --activationmode degraded "$HIDE6" "$VG/r6"
+test_eq "the degraded r6 reads every byte" "$(lv_sum "$R6" 0 $((12 * MIB)))" "$(fsum "$SCRATCH/exp")"
+uspace_run_ok "20 small random writes to the degraded r6" \
+    small_writes "$R6" "$SCRATCH/exp" 20 $((12 * MIB))
+sync
+test_eq "the degraded r6 reads back its writes" "$(lv_sum "$R6" 0 $((12 * MIB)))" "$(fsum "$SCRATCH/exp")"
+udevadm settle >/dev/null 2>&1
+uspace_run_ok "deactivate" lvx lvchange -an "$HIDE6" "$VG/r6"
+: >"$LOG"
+uspace_run_ok "activate r6 with the PV back" lvx lvchange -ay "$VG/r6"
+test_ok "the daemon rebuilt leg 2" grep -q "RAID leg 2 is rebuilt from the others" "$LOG"
+uspace_run_ok "deactivate r6" lvx lvchange -an "$VG/r6"
+layout_ok "raid6_zr after the rebuild: data, P and Q right on every leg" \
+    r6 raid6_zr 5 $((4 * MIB)) "$SCRATCH/exp"
 
 done_testing
