@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * daemon/raid_core.h - what the daemon's RAID targets share (target_raid.c: raid1,
- * raid10; target_parity.c: raid4, raid5): the array and its legs, the dm-raid
+ * raid10; target_parity.c: raid4, raid5, raid6): the array and its legs, the dm-raid
  * superblock and md write-intent bitmap kept as the kernel keeps them (raid_core.c),
  * start-up (freshest superblock, dirty regions, legs to rebuild), the bitmap bits set
  * before writes and cleared after flushes, failed legs, the clean stop and the
