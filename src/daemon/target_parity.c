@@ -23,9 +23,9 @@
  *            data and parity without reading; a partial one reads the old data of
  *            the written ranges and the old parity (read-modify-write), or, with a
  *            data leg failed, the rows of the other legs (reconstruct-write).  A leg
- *            whose I/O fails is marked failed and the LV keeps serving on the rest.
- *            raid6 is served with one leg gone at most (Q is kept, not yet used to
- *            rebuild data).
+ *            whose I/O fails is marked failed and the LV keeps serving on the rest:
+ *            raid6 with two legs gone (a data chunk rebuilt from P or Q, two from
+ *            both: Dx = (Q' ^ g^y P') / (g^x ^ g^y), Dy = P' ^ Dx).
  *   resync   dirty regions: P (and Q) of their rows recomputed from the data; a
  *            rebuilt leg: data from P and the other data, P and Q from the data.
  *
@@ -150,6 +150,21 @@ static void q_acc(uint8_t *q, const uint8_t *src, size_t bytes, unsigned j)
             q[i] ^= gf_exp[gf_log[src[i]] + j % 255];
 }
 
+/* dst ^= c * src; dst = c * dst (c != 0) */
+static void gf_mul_acc(uint8_t *dst, const uint8_t *src, size_t bytes, uint8_t c)
+{
+    for (size_t i = 0; i < bytes; i++)
+        if (src[i])
+            dst[i] ^= gf_exp[gf_log[src[i]] + gf_log[c]];
+}
+
+static void gf_scale(uint8_t *dst, size_t bytes, uint8_t c)
+{
+    for (size_t i = 0; i < bytes; i++)
+        if (dst[i])
+            dst[i] = gf_exp[gf_log[dst[i]] + gf_log[c]];
+}
+
 /* LV sector s: its stripe, data leg and row offset in the chunk. */
 static unsigned locate(const struct raid *r, uint64_t s, uint64_t *stripe, uint64_t *off)
 {
@@ -186,11 +201,10 @@ static unsigned failed_legs(const struct raid *r, int *which)
     return f;
 }
 
-/* raid6 too: one leg gone at most (two would need Q to rebuild data) */
 static bool parity_covered(const struct raid *r)
 {
     int w;
-    return failed_legs(r, &w) <= 1;
+    return failed_legs(r, &w) <= r->parity;
 }
 
 /* --- leg I/O: a batch, and each op alone when it fails ---------------------------- */
@@ -247,39 +261,95 @@ static int run_lops(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, struc
 
 /* --- reads ------------------------------------------------------------------------ */
 
-/* Rows [off, off+cnt) of `stripe` on leg `leg`, rebuilt from every other leg. */
+/* The data rows [off, off + bytes) (off: sectors into the chunk) of every data index
+ * of stripe st into rowbuf (index k at k * bytes), read from the legs in `usable`;
+ * up to `parity` data legs outside it are rebuilt: one from P (or from Q), two from P
+ * and Q.  pb and qb (bytes each) are scratch.  0, 1 (a leg failed: marked; call
+ * again with the new mask), or -errno. */
+static int load_rows(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint64_t st,
+                     uint64_t off, size_t bytes, uint64_t usable, uint8_t *rowbuf,
+                     uint8_t *pb, uint8_t *qb, bool locked)
+{
+    unsigned d = r->n - r->parity, p = parity_leg(r, st), q = q_leg(r, st);
+    unsigned miss[2], nm = 0, c = 0;
+    struct lop ops[RAID_MAX_LEGS];
+    for (unsigned k = 0; k < d; k++) {
+        unsigned leg = data_leg(r, st, k);
+        if ((usable >> leg) & 1)
+            ops[c++] = (struct lop){ leg, false, leg_byte(r, st, off), (uint32_t)bytes,
+                                     rowbuf + k * bytes };
+        else if (nm == 2)
+            return -EIO;
+        else
+            miss[nm++] = k;
+    }
+    bool pu = (usable >> p) & 1, qu = q < r->n && ((usable >> q) & 1);
+    bool use_p = nm && pu, use_q = qu && (nm == 2 || (nm == 1 && !pu));
+    if ((nm == 1 && !pu && !qu) || (nm == 2 && !(pu && qu)))
+        return -EIO;
+    if (use_p)
+        ops[c++] = (struct lop){ p, false, leg_byte(r, st, off), (uint32_t)bytes, pb };
+    if (use_q)
+        ops[c++] = (struct lop){ q, false, leg_byte(r, st, off), (uint32_t)bytes, qb };
+    int rc = run_lops(io, v, r, ops, c, locked);
+    if (rc != 0 || !nm)
+        return rc;
+    uint8_t *dx = rowbuf + miss[0] * bytes;
+    if (nm == 1 && use_p) {                /* D = P ^ the other data */
+        memcpy(dx, pb, bytes);
+        for (unsigned k = 0; k < d; k++)
+            if (k != miss[0])
+                xor_into(dx, rowbuf + k * bytes, bytes);
+        return 0;
+    }
+    /* Q' = Q ^ sum of g^leg * D over the data read */
+    for (unsigned k = 0; k < d; k++)
+        if (k != miss[0] && (nm == 1 || k != miss[1]))
+            q_acc(qb, rowbuf + k * bytes, bytes, data_leg(r, st, k));
+    unsigned lx = data_leg(r, st, miss[0]);
+    if (nm == 1) {                         /* D = Q' / g^leg */
+        memcpy(dx, qb, bytes);
+        gf_scale(dx, bytes, gf_exp[255 - lx]);
+        return 0;
+    }
+    /* two: Dx ^ Dy = P' (P ^ the other data), g^x Dx ^ g^y Dy = Q' */
+    unsigned ly = data_leg(r, st, miss[1]);
+    uint8_t *dy = rowbuf + miss[1] * bytes;
+    memcpy(dy, pb, bytes);
+    for (unsigned k = 0; k < d; k++)
+        if (k != miss[0] && k != miss[1])
+            xor_into(dy, rowbuf + k * bytes, bytes);
+    uint8_t gx = gf_exp[lx], gy = gf_exp[ly];
+    gf_mul_acc(qb, dy, bytes, gy);         /* g^x Dx ^ g^y Dx ... = Q' ^ g^y P' */
+    gf_scale(qb, bytes, gf_exp[255 - gf_log[gx ^ gy]]);
+    memcpy(dx, qb, bytes);
+    xor_into(dy, dx, bytes);
+    return 0;
+}
+
+static uint64_t ok_mask(const struct raid *r)
+{
+    uint64_t m = 0;
+    for (unsigned i = 0; i < r->n; i++)
+        if (raid_leg_ok(r, i))
+            m |= (uint64_t)1 << i;
+    return m;
+}
+
+/* Rows [off, off+cnt) of data index k of `stripe`, rebuilt from the other legs. */
 static int reconstruct(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint64_t stripe,
-                       uint64_t off, uint64_t cnt, unsigned leg, uint8_t *out)
+                       uint64_t off, uint64_t cnt, unsigned k, uint8_t *out)
 {
     size_t bytes = cnt * 512;
     uint8_t *tmp;
-    struct lop ops[RAID_MAX_LEGS];
-    if (posix_memalign((void **)&tmp, 4096, bytes * r->n))
+    if (posix_memalign((void **)&tmp, 4096, bytes * (r->n + 2)))
         return -ENOMEM;
-    int rc = 0;
-    unsigned q = q_leg(r, stripe);
-    for (int attempt = 0; attempt < 2; attempt++) {
-        unsigned c = 0;
-        for (unsigned i = 0; i < r->n && rc == 0; i++) {
-            if (i == leg || i == q)
-                continue;
-            if (!raid_leg_ok(r, i))
-                rc = -EIO;          /* two legs gone */
-            ops[c++] = (struct lop){ i, false, leg_byte(r, stripe, off), (uint32_t)bytes,
-                                     tmp + i * bytes };
-        }
-        if (rc < 0)
-            break;
-        if ((rc = run_lops(io, v, r, ops, c, false)) != 1)
-            break;
-        rc = 0;
-    }
-    if (rc == 0) {
-        memset(out, 0, bytes);
-        for (unsigned i = 0; i < r->n; i++)
-            if (i != leg && i != q)
-                xor_into(out, tmp + i * bytes, bytes);
-    }
+    int rc = 1;
+    for (int attempt = 0; attempt < 3 && rc == 1; attempt++)
+        rc = load_rows(io, v, r, stripe, off, bytes, ok_mask(r), tmp + 2 * bytes, tmp,
+                       tmp + bytes, false);
+    if (rc == 0)
+        memcpy(out, tmp + (2 + k) * bytes, bytes);
     free(tmp);
     return rc < 0 ? rc : (rc ? -EIO : 0);
 }
@@ -315,7 +385,8 @@ static int parity_read(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, ui
         rc = raid_leg_ok(r, leg) ? run_lops(io, v, r, &op, 1, false) : 1;
         if (rc == 1) {
             pthread_mutex_lock(&r->stripe_mu[st % 64]);
-            rc = reconstruct(io, v, r, st, o, cnt, leg, p);
+            rc = reconstruct(io, v, r, st, o, cnt,
+                             (unsigned)(x / r->chunk % (r->n - r->parity)), p);
             pthread_mutex_unlock(&r->stripe_mu[st % 64]);
         }
         if (rc < 0)
@@ -339,13 +410,12 @@ static int write_stripe_once(struct lvxd_io *io, struct lvxd_lv *v, struct raid 
     size_t rows = (o1 - o0) * 512;
     bool full = a == base && b == base + d * C;
     int miss;
-    if (failed_legs(r, &miss) > 1)
+    if (failed_legs(r, &miss) > r->parity)
         return -EIO;
     bool pok = raid_leg_ok(r, p), qok = q < r->n && raid_leg_ok(r, q);
-    unsigned km = d;                       /* data index of a failed data leg */
+    unsigned dmiss = 0;                    /* failed data legs */
     for (unsigned k = 0; k < d; k++)
-        if ((int)data_leg(r, st, k) == miss)
-            km = k;
+        dmiss += !raid_leg_ok(r, data_leg(r, st, k));
     uint8_t *pb, *qb, *rowbuf;
     struct lop ops[2 * RAID_MAX_LEGS];
     unsigned c = 0;
@@ -365,7 +435,7 @@ static int write_stripe_once(struct lvxd_io *io, struct lvxd_lv *v, struct raid 
             if (qok)
                 q_acc(qb, K_SRC(k), rows, data_leg(r, st, k));
         }
-    } else if (km == d && (pok || qok)) {  /* read-modify-write */
+    } else if (!dmiss && (pok || qok)) {   /* read-modify-write */
         if (pok)
             ops[c++] = (struct lop){ p, false, leg_byte(r, st, o0), (uint32_t)rows, pb };
         if (qok)
@@ -384,22 +454,9 @@ static int write_stripe_once(struct lvxd_io *io, struct lvxd_lv *v, struct raid 
             if (qok)
                 q_acc(qb + at, delta, sz, data_leg(r, st, k));
         }
-    } else if (km < d) {                   /* reconstruct-write: rows of the others */
-        if (!pok) {
-            rc = -EIO;
+    } else if (dmiss) {                    /* reconstruct-write: rows of the others */
+        if ((rc = load_rows(io, v, r, st, o0, rows, ok_mask(r), rowbuf, pb, qb, false)) != 0)
             goto out;
-        }
-        ops[c++] = (struct lop){ p, false, leg_byte(r, st, o0), (uint32_t)rows, pb };
-        for (unsigned k = 0; k < d; k++)
-            if (k != km)
-                ops[c++] = (struct lop){ data_leg(r, st, k), false, leg_byte(r, st, o0),
-                                         (uint32_t)rows, rowbuf + k * rows };
-        if ((rc = run_lops(io, v, r, ops, c, false)) != 0)
-            goto out;
-        memcpy(rowbuf + km * rows, pb, rows);  /* its old rows: P ^ the others */
-        for (unsigned k = 0; k < d; k++)
-            if (k != km)
-                xor_into(rowbuf + km * rows, rowbuf + k * rows, rows);
         for (unsigned k = k0; k <= k1; k++)
             memcpy(rowbuf + k * rows + (K_A(k) - o0) * 512, K_SRC(k), (K_B(k) - K_A(k)) * 512);
         memset(pb, 0, 2 * rows);
@@ -472,17 +529,19 @@ static int parity_rw(struct lvxd_io *io, struct lvxd_lv *v, bool write, uint64_t
 
 /* --- resync ----------------------------------------------------------------------- */
 
-/* Bitmap regions [g0, g1) (leg sectors): a leg in `to` not in `insync` is rebuilt
- * (data from P and the other data, P and Q from the data); without such a leg P and
- * Q of the rows are recomputed from the data (when every leg is live).  mu held. */
+/* Bitmap regions [g0, g1) (leg sectors): legs in `to` not in `insync` are rebuilt
+ * (data from the other data and P/Q, P and Q from the data); without such a leg P
+ * and Q of the rows are recomputed from the data (when every leg is live).  mu held. */
 static int parity_sync(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint64_t g0,
                        uint64_t g1, uint64_t insync, uint64_t to, uint8_t *buf)
 {
     uint64_t used = r->leg_sectors - r->data_offset;
     uint64_t x = g0 * r->region, end = g1 * r->region < used ? g1 * r->region : used;
-    size_t slice = (RAID_COPY_BYTES / (r->n + 2)) & ~(size_t)4095;
-    uint8_t *pacc = buf + r->n * slice, *qacc = pacc + slice;
+    size_t slice = (RAID_COPY_BYTES / (r->n + 4)) & ~(size_t)4095;
+    uint8_t *pacc = buf, *qacc = pacc + slice, *pb = qacc + slice, *qb = pb + slice;
+    uint8_t *rowbuf = qb + slice;
     unsigned d = r->n - r->parity;
+    uint64_t all = r->n == 64 ? ~(uint64_t)0 : ((uint64_t)1 << r->n) - 1;
     struct lop ops[RAID_MAX_LEGS];
     while (x < end) {
         uint64_t st = x / r->chunk, o = x % r->chunk;
@@ -492,56 +551,31 @@ static int parity_sync(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, ui
         if (cnt > end - x)
             cnt = end - x;
         uint32_t bytes = (uint32_t)(cnt * 512);
-        unsigned p = parity_leg(r, st), q = q_leg(r, st), c = 0, live = 0, target = r->n;
-        for (unsigned i = 0; i < r->n; i++) {
-            if (!raid_leg_ok(r, i))
-                continue;
-            if ((insync >> i) & 1)
-                live++;
-            else if ((to >> i) & 1)
-                target = i;
-        }
-        if (target == r->n && live < r->n) {
+        unsigned p = parity_leg(r, st), q = q_leg(r, st), c = 0;
+        uint64_t usable = ok_mask(r) & insync, targets = ok_mask(r) & to & ~insync;
+        if (!targets && usable != all) {
             x += cnt;                      /* degraded: no parity to recompute */
             continue;
         }
-        if (target != r->n && live < r->n - 1) {
-            lvxd_log("%s/%s: leg %u cannot be rebuilt: a second leg is missing", v->vg, v->lv,
-                     target);
-            return -EIO;
-        }
-        bool tdata = target != r->n && target != p && target != q;
-        for (unsigned k = 0; k < d; k++) {
-            unsigned leg = data_leg(r, st, k);
-            if (leg != target)
-                ops[c++] = (struct lop){ leg, false, leg_byte(r, st, o), bytes, buf + leg * slice };
-        }
-        if (tdata)
-            ops[c++] = (struct lop){ p, false, leg_byte(r, st, o), bytes, buf + p * slice };
-        int rc = run_lops(io, v, r, ops, c, true);
-        if (rc != 0)
+        int rc = load_rows(io, v, r, st, o, bytes, usable, rowbuf, pb, qb, true);
+        if (rc != 0) {
+            lvxd_log("%s/%s: stripe %" PRIu64 " cannot be rebuilt from the legs left", v->vg,
+                     v->lv, st);
             return rc < 0 ? rc : -EIO;
-        if (tdata) {                       /* the data leg's rows: P ^ the other data */
-            memset(buf + target * slice, 0, bytes);
-            for (unsigned j = 0; j < c; j++)
-                xor_into(buf + target * slice, ops[j].buf, bytes);
         }
-        memset(pacc, 0, bytes);
-        memset(qacc, 0, bytes);
+        memset(pacc, 0, 2 * (size_t)slice);
         for (unsigned k = 0; k < d; k++) {
             unsigned leg = data_leg(r, st, k);
-            xor_into(pacc, buf + leg * slice, bytes);
+            xor_into(pacc, rowbuf + k * bytes, bytes);
             if (q < r->n)
-                q_acc(qacc, buf + leg * slice, bytes, leg);
+                q_acc(qacc, rowbuf + k * bytes, bytes, leg);
+            if ((targets >> leg) & 1)
+                ops[c++] = (struct lop){ leg, true, leg_byte(r, st, o), bytes, rowbuf + k * bytes };
         }
-        c = 0;
-        if (target == r->n || target == p)
+        if (!targets || ((targets >> p) & 1))
             ops[c++] = (struct lop){ p, true, leg_byte(r, st, o), bytes, pacc };
-        if (q < r->n && (target == r->n || target == q))
+        if (q < r->n && (!targets || ((targets >> q) & 1)))
             ops[c++] = (struct lop){ q, true, leg_byte(r, st, o), bytes, qacc };
-        if (tdata)
-            ops[c++] = (struct lop){ target, true, leg_byte(r, st, o), bytes,
-                                     buf + target * slice };
         if ((rc = run_lops(io, v, r, ops, c, true)) != 0)
             return rc < 0 ? rc : -EIO;
         x += cnt;

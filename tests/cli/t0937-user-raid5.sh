@@ -23,8 +23,9 @@
 #   - raid5_la, raid5_rs, raid5_ra, raid5_n and raid4 (-i2): data and parity placed as
 #     md's layout says;
 #   - raid6 (raid6_zr) -i3: data, P and Q (GF(2^8)) placed as md's layout says, after
-#     full-stripe and read-modify-write writes; degraded (a PV hidden) reads and
-#     writes; the leg rebuilt when the PV is back.
+#     full-stripe and read-modify-write writes; degraded (one PV hidden, then two:
+#     data rebuilt from P and Q) reads and writes; the legs rebuilt when the PVs are
+#     back.
 source "$(dirname "$0")/../lib.sh"
 source "$LVX_ROOT/tests/tools/uspace-env.sh"
 
@@ -222,6 +223,28 @@ uspace_run_ok "activate r6 with the PV back" lvx lvchange -ay "$VG/r6"
 test_ok "the daemon rebuilt leg 2" grep -q "RAID leg 2 is rebuilt from the others" "$LOG"
 uspace_run_ok "deactivate r6" lvx lvchange -an "$VG/r6"
 layout_ok "raid6_zr after the rebuild: data, P and Q right on every leg" \
+    r6 raid6_zr 5 $((4 * MIB)) "$SCRATCH/exp"
+
+HIDE2="--devices=${DEVS[0]},${DEVS[2]},${DEVS[4]}"
+uspace_run_ok "activate r6 with ${DEVS[1]} and ${DEVS[3]} missing (two legs: P and Q used)" \
+    lvx lvchange -ay --activationmode degraded "$HIDE2" "$VG/r6"
+test_eq "r6 with two legs gone reads every byte" "$(lv_sum "$R6" 0 $((12 * MIB)))" "$(fsum "$SCRATCH/exp")"
+uspace_run_ok "20 small random writes with two legs gone" \
+    small_writes "$R6" "$SCRATCH/exp" 20 $((12 * MIB))
+head -c $((3 * MIB)) /dev/urandom >"$SCRATCH/d6"
+dd if="$SCRATCH/d6" of="$SCRATCH/exp" bs=1M seek=4 conv=notrunc status=none
+uspace_run_ok "write 3 MiB with two legs gone" \
+    dd if="$SCRATCH/d6" of="$R6" bs=1M seek=4 oflag=direct conv=fsync status=none
+sync
+test_eq "r6 with two legs gone reads back its writes" "$(lv_sum "$R6" 0 $((12 * MIB)))" "$(fsum "$SCRATCH/exp")"
+udevadm settle >/dev/null 2>&1
+uspace_run_ok "deactivate" lvx lvchange -an "$HIDE2" "$VG/r6"
+: >"$LOG"
+uspace_run_ok "activate r6 with both PVs back" lvx lvchange -ay "$VG/r6"
+test_ok "the daemon rebuilt legs 1 and 3" \
+    sh -c "grep -q 'RAID leg 1 is rebuilt' '$LOG' && grep -q 'RAID leg 3 is rebuilt' '$LOG'"
+uspace_run_ok "deactivate r6" lvx lvchange -an "$VG/r6"
+layout_ok "raid6_zr after rebuilding two legs: data, P and Q right on every leg" \
     r6 raid6_zr 5 $((4 * MIB)) "$SCRATCH/exp"
 
 done_testing
