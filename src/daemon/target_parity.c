@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * daemon/target_parity.c - the daemon's parity RAID target: raid4, raid5 (ls, la,
- * rs, ra, n) and raid6 (zr, nr) LVs served over prepared mappings of their rimage and rmeta sub-LVs with
- * md's stripe geometry (docs/dm-formats.md §5.2), the dm-raid superblock and bitmap
- * kept by raid_core.c, so the same disks move between this daemon and the kernel.
+ * rs, ra, n) and raid6 (zr, nr) LVs served over prepared mappings of their rimage
+ * and rmeta sub-LVs with md's stripe geometry (docs/dm-formats.md §5.2), the dm-raid
+ * superblock and bitmap kept by raid_core.c, so the same disks move between this
+ * daemon and the kernel.
  *
  *   geometry LV chunk c (C sectors): stripe s = c div d, data index k = c mod d
  *            (d = legs - parity legs); the parity leg P and data leg of (s, k) by md's
@@ -17,12 +18,13 @@
  *            P = XOR of the stripe's data chunks; raid6 Q = XOR of g^j * chunk over
  *            the data chunks, j its leg (GF(2^8), 0x11D; md's DDF layouts).
  *   reads    from the data chunk; a chunk on a failed or missing leg is rebuilt
- *            from the other legs of its rows (data and parity XORed).
+ *            from the other legs of its rows (data and P XORed, or from Q).
  *   writes   bitmap bits of the rows first (the bitmap counts leg sectors), then
  *            per stripe under its lock: a request covering the whole stripe writes
  *            data and parity without reading; a partial one reads the old data of
- *            the written ranges and the old parity (read-modify-write), or, with a
- *            data leg failed, the rows of the other legs (reconstruct-write).  A leg
+ *            the written ranges and the old P/Q (read-modify-write: P ^= old ^ new,
+ *            Q ^= g^j (old ^ new)), or, with a data leg failed, the rows of the
+ *            other legs (reconstruct-write).  A leg
  *            whose I/O fails is marked failed and the LV keeps serving on the rest:
  *            raid6 with two legs gone (a data chunk rebuilt from P or Q, two from
  *            both: Dx = (Q' ^ g^y P') / (g^x ^ g^y), Dy = P' ^ Dx).
