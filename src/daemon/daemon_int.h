@@ -204,6 +204,7 @@ extern const struct lvxd_target lvxd_target_pvmove;
 int lvxd_pvmove_copy(struct lvx_ctx *ctx, struct lvxd_lv *v, uint64_t mv_le, uint64_t off,
                      uint64_t sectors, bool flush);
 extern const struct lvxd_target lvxd_target_raid;     /* target_raid.c: raid1, raid10 */
+extern const struct lvxd_target lvxd_target_parity;   /* target_parity.c: raid4/5/6 */
 /* The target serving lv (never NULL: the plain one is last). */
 const struct lvxd_target *lvxd_target_for(const struct lvx_lv *lv);
 

@@ -62,6 +62,7 @@ extern const struct lvxd_target lvxd_target_origin, lvxd_target_snapshot;  /* ta
 static const struct lvxd_target *const targets[] = {
     &lvxd_target_pvmove,      /* first: its ctr refuses origins and snapshots being moved */
     &lvxd_target_raid,
+    &lvxd_target_parity,
     &lvxd_target_snapshot,
     &lvxd_target_origin,
     &lvxd_target_plain,

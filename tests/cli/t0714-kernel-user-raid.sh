@@ -4,12 +4,13 @@
 # t0936-kernel-user-raid: the same RAID disks move between lvx's user-space daemon
 # (daemon/target_raid.c) on the host and LVM2 + the kernel's dm-raid in a throw-away
 # QEMU guest (tests/kernel/user-raid.sh), in both directions, without a resync:
-#   1. host: on four 64 MiB disk images (loop devices), lvx makes VG ux with raid1 r1 and
-#      raid10 r10 (8 MiB each); its daemon syncs them and writes 8 MiB of random data to
-#      each; clean deactivation;
-#   2. guest (the images as virtio disks vda-vdd, four empty ones vde-vdh): dm-raid
+#   1. host: on five 64 MiB disk images (loop devices), lvx makes VG ux with raid1 r1,
+#      raid10 r10 (8 MiB each), raid5 r5 and raid6 r6 (-i3, 12 MiB;
+#      daemon/target_parity.c); its daemon syncs them and writes random data to each;
+#      clean deactivation;
+#   2. guest (the images as virtio disks vda-vde, five empty ones vdf-vdj): dm-raid
 #      activates ux in sync at once, reads the daemon's bytes, `--syncaction check` finds
-#      no mismatch; LVM2 makes VG kx (same LVs) on vde-vdh, the kernel syncs and writes
+#      no mismatch; LVM2 makes VG kx (same LVs) on vdf-vdj, the kernel syncs and writes
 #      them;
 #   3. host: the daemon activates kx and ux (after the kernel's use) without a resync or
 #      rebuild (its log says none), reads the kernel's bytes; the superblocks are clean.
@@ -31,7 +32,7 @@ need_cmd lvm dd sha256sum qemu-system-x86_64
 DISKS=$SCRATCH/disks
 mkdir -p "$DISKS" "$SCRATCH/data"
 IMGS=() DEVS=()
-for l in a b c d e f g h; do
+for l in a b c d e f g h i j; do
     truncate -s 64M "$DISKS/vd$l.img"
     IMGS+=("$DISKS/vd$l.img")
 done
@@ -47,15 +48,23 @@ sha() { sha256sum <"$1" | cut -d' ' -f1; }
 lv_sha() { dd if="$1" bs=1M iflag=direct status=none | sha256sum | cut -d' ' -f1; }
 
 # ---- 1. lvx's daemon makes and writes ux
-uspace_run_ok "lvx pvcreate, vgcreate ux (vda-vdd)" sh -c \
-    "'$LVX' pvcreate -q ${DEVS[*]:0:4} && '$LVX' vgcreate -q ux ${DEVS[*]:0:4}"
+uspace_run_ok "lvx pvcreate, vgcreate ux (vda-vde)" sh -c \
+    "'$LVX' pvcreate -q ${DEVS[*]:0:5} && '$LVX' vgcreate -q ux ${DEVS[*]:0:5}"
 uspace_run_ok "lvx lvcreate --type raid1 -m1 -L 8m ux/r1 (the daemon syncs it)" \
     lvx lvcreate -q -Zn --type raid1 -m1 -L 8m -n r1 ux
 uspace_run_ok "lvx lvcreate --type raid10 -i2 -m1 -I 64k -L 8m ux/r10" \
     lvx lvcreate -q -Zn --type raid10 -i2 -m1 -I 64k -L 8m -n r10 ux
-for lv in r1 r10; do
-    head -c 8M /dev/urandom >"$SCRATCH/data/ux_$lv.bin"
-    uspace_run_ok "ux/$lv: 8 MiB written through the daemon" dd if="$SCRATCH/data/ux_$lv.bin" \
+uspace_run_ok "lvx lvcreate --type raid5 -i3 -I 64k -L 12m ux/r5 (the daemon computes parity)" \
+    lvx lvcreate -q -Zn --type raid5 -i3 -I 64k -L 12m -n r5 ux
+uspace_run_ok "lvx lvcreate --type raid6 -i3 -I 64k -L 12m ux/r6 (P and Q)" \
+    lvx lvcreate -q -Zn --type raid6 -i3 -I 64k -L 12m -n r6 ux
+head -c 12M /dev/urandom >"$SCRATCH/data/kx_r5.bin"     # for the kernel to write to kx/r5
+head -c 12M /dev/urandom >"$SCRATCH/data/kx_r6.bin"     # ... and kx/r6
+for lv in r1 r10 r5 r6; do
+    sz=8M
+    [[ $lv == r[56] ]] && sz=12M
+    head -c $sz /dev/urandom >"$SCRATCH/data/ux_$lv.bin"
+    uspace_run_ok "ux/$lv: $sz written through the daemon" dd if="$SCRATCH/data/ux_$lv.bin" \
         of="$DM_DEV_DIR/ux/$lv" bs=1M oflag=direct conv=fsync status=none
 done
 uspace_run_ok "deactivate ux" lvx vgchange -an ux
@@ -64,7 +73,7 @@ for _ in $(seq 100); do [[ -z $(uspace_daemon_pids) ]] && break; sleep 0.1; done
 detach_all
 
 # ---- 2. the guest
-KERNEL_GUEST_MORE=1 kernel_guest_test user-raid.sh 8 64M 900 --disk-dir "$DISKS" --reuse-disks \
+KERNEL_GUEST_MORE=1 kernel_guest_test user-raid.sh 10 64M 900 --disk-dir "$DISKS" --reuse-disks \
     --put "$SCRATCH/data:/t/data"
 
 # ---- 3. lvx's daemon reads what the kernel wrote
@@ -78,8 +87,12 @@ test_eq "kx/r1 reads the kernel's bytes" "$(lv_sha "$DM_DEV_DIR/kx/r1")" "$(sha 
 test_eq "kx/r10 reads the kernel's bytes" "$(lv_sha "$DM_DEV_DIR/kx/r10")" "$(sha "$SCRATCH/data/ux_r1.bin")"
 test_eq "ux/r1 still reads the daemon's bytes" "$(lv_sha "$DM_DEV_DIR/ux/r1")" "$(sha "$SCRATCH/data/ux_r1.bin")"
 test_eq "ux/r10 still reads the daemon's bytes" "$(lv_sha "$DM_DEV_DIR/ux/r10")" "$(sha "$SCRATCH/data/ux_r10.bin")"
+test_eq "kx/r5 (raid5_ls) reads the kernel's bytes" "$(lv_sha "$DM_DEV_DIR/kx/r5")" "$(sha "$SCRATCH/data/kx_r5.bin")"
+test_eq "ux/r5 still reads the daemon's bytes" "$(lv_sha "$DM_DEV_DIR/ux/r5")" "$(sha "$SCRATCH/data/ux_r5.bin")"
+test_eq "kx/r6 (raid6_zr) reads the kernel's bytes" "$(lv_sha "$DM_DEV_DIR/kx/r6")" "$(sha "$SCRATCH/data/kx_r6.bin")"
+test_eq "ux/r6 still reads the daemon's bytes" "$(lv_sha "$DM_DEV_DIR/ux/r6")" "$(sha "$SCRATCH/data/ux_r6.bin")"
 test_eq "no resync, rebuild or initial sync in the daemon's log" \
     "$(grep -c -e 'new RAID set' -e 'is rebuilt' -e 'resynced' -e 'failed' "$LOG")" "0"
-test_ok "the daemon served the four RAID LVs" test "$(grep -c 'serving [uk]x/r1' "$LOG")" -eq 4
+test_ok "the daemon served the eight RAID LVs" test "$(grep -c 'serving [uk]x/r[156]' "$LOG")" -eq 8
 uspace_run_ok "deactivate kx and ux" sh -c "'$LVX' vgchange -an kx && '$LVX' vgchange -an ux"
 done_testing

@@ -22,7 +22,8 @@
 #     activation resyncs them ("dirty regions of the bitmap resynced"), legs equal;
 #   - raid10 -i2 -m1 (near, 64 KiB chunks): data through the LV, each rimage holds the
 #     chunks md's near layout puts there, read directly;
-#   - raid5 is refused by the user backend with a one-line message, exit 5.
+#   - raid0 is refused by the user backend with a one-line message, exit 5 (raid4/5:
+#     t0937).
 source "$(dirname "$0")/../lib.sh"
 source "$LVX_ROOT/tests/tools/uspace-env.sh"
 
@@ -35,51 +36,9 @@ VG=vgurd$$
 DEVS=()
 for i in 0 1 2 3; do DEVS+=("$(make_loop 64M)"); done
 uspace_test_env "$VG" "${DEVS[@]}"
-PVREAD=$LVX_ROOT/tests/tools/lv_pvread.py
 MIB=1048576
 
-report() {  # report LV: SCRATCH/LV.segs.json (+ pvs.json, vgs.json), hidden LVs too
-    lvm2 lvs -a --segments -o lv_name,seg_start,seg_size,stripes,stripe_size,seg_pe_ranges \
-        --units s --nosuffix --reportformat json "$VG/$1" >"$SCRATCH/$1.segs.json" 2>/dev/null
-    lvm2 pvs -o pv_name,pe_start --units s --nosuffix --reportformat json >"$SCRATCH/pvs.json" 2>/dev/null
-    lvm2 vgs -o vg_extent_size --units s --nosuffix --reportformat json "$VG" >"$SCRATCH/vgs.json" 2>/dev/null
-}
-# pv_get LV OFFSET LENGTH OUT: bytes of the (sub-)LV read directly from its PVs
-pv_get() {
-    "$PYTHON" "$PVREAD" "$SCRATCH/$1.segs.json" "$SCRATCH/pvs.json" "$SCRATCH/vgs.json" \
-        "$2" "$3" "$4" >"$SCRATCH/pvread.out" 2>&1 || echo "pvread of $1 failed" >"$4"
-}
-pv_sum() { pv_get "$@" "$SCRATCH/pvread.bin"; sha256sum <"$SCRATCH/pvread.bin" | cut -d' ' -f1; }
-fsum() { sha256sum <"$1" | cut -d' ' -f1; }
-lv_sum() {  # lv_sum DEV OFFSET LENGTH: through the LV, direct I/O
-    dd if="$1" iflag=direct,skip_bytes,count_bytes skip="$2" count="$3" bs=64k status=none | sha256sum | cut -d' ' -f1
-}
-# sb_field RMETA FIELD: a field of the dm-raid superblock / md bitmap of a rmeta, read
-# directly (offsets of docs/dm-formats.md §2, §3)
-sb_field() {
-    pv_get "$1" 0 $((12 * 1024)) "$SCRATCH/meta.bin"
-    "$PYTHON" - "$SCRATCH/meta.bin" "$2" <<'PY'
-import struct, sys
-b = open(sys.argv[1], "rb").read()
-f = sys.argv[2]
-sb = {"magic": b[0:4].decode("latin1"), "position": struct.unpack_from("<I", b, 0x0C)[0],
-      "events": struct.unpack_from("<Q", b, 0x10)[0], "failed": struct.unpack_from("<Q", b, 0x18)[0],
-      "recovery": "%x" % struct.unpack_from("<Q", b, 0x20)[0],
-      "resync": "%x" % struct.unpack_from("<Q", b, 0x28)[0],
-      "level": struct.unpack_from("<I", b, 0x30)[0], "layout": struct.unpack_from("<I", b, 0x34)[0],
-      "stripe": struct.unpack_from("<I", b, 0x38)[0],
-      "array_sectors": struct.unpack_from("<Q", b, 0x58)[0], "devices": struct.unpack_from("<I", b, 0x08)[0],
-      "bm_magic": b[4096:4100].decode("latin1"), "bm_version": struct.unpack_from("<I", b, 4100)[0],
-      "bm_events": struct.unpack_from("<Q", b, 4096 + 24)[0],
-      "bm_cleared": struct.unpack_from("<Q", b, 4096 + 32)[0],
-      "bm_sync_size": struct.unpack_from("<Q", b, 4096 + 40)[0],
-      "bm_chunk": struct.unpack_from("<I", b, 4096 + 52)[0]}
-chunks = -(-sb["bm_sync_size"] // (sb["bm_chunk"] // 512)) if sb["bm_chunk"] else 0
-bits = b[4096 + 256:]
-sb["dirty"] = sum((bits[c // 8] >> (c % 8)) & 1 for c in range(chunks))
-print(sb[f])
-PY
-}
+source "$LVX_ROOT/tests/tools/raid-pvread.sh"
 worker_pid() { read -r _ w <<<"$(uspace_daemon_pids)"; echo "$w"; }
 
 uspace_run_ok "pvcreate" lvx pvcreate "${DEVS[@]}"
@@ -224,10 +183,10 @@ test_eq "r10_rmeta_0: level 10, layout 0x102 (near 2), chunk 128, 4 devices" \
 test_eq "r10_rmeta_0: the bitmap covers the array (raid10)" "$(sb_field r10_rmeta_0 bm_sync_size)" "32768"
 
 # ---- not served yet
-lvx lvcreate -an -Zn --type raid5 -i2 -L 8m -n r5 "$VG" >"$SCRATCH/o" 2>&1
+lvx lvcreate -an -Zn --type raid0 -i2 -L 8m -n r0 "$VG" >"$SCRATCH/o" 2>&1
 rc=0
-lvx lvchange -ay "$VG/r5" >"$SCRATCH/o" 2>"$SCRATCH/e" || rc=$?
-test_eq "raid5: refused by the user backend, exit 5" "$rc" "5"
-test_ok "... with one line saying so" grep -q "does not serve raid5 LVs yet" "$SCRATCH/e"
+lvx lvchange -ay "$VG/r0" >"$SCRATCH/o" 2>"$SCRATCH/e" || rc=$?
+test_eq "raid0: refused by the user backend, exit 5" "$rc" "5"
+test_ok "... with one line saying so" grep -q "does not serve raid0 LVs yet" "$SCRATCH/e"
 
 done_testing

@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # tests/kernel/user-raid.sh - runs INSIDE a kvm-dm-test guest (started by
-# tests/cli/t0714-kernel-user-raid.sh) on 8 virtio disks kept on the host:
-#   vda-vdd  VG "ux": raid1 r1 and raid10 r10 made by lvx on the host, synced and
-#            written by lvx's user-space daemon (data: /t/data/ux_LV.bin)
-#   vde-vdh  empty: VG "kx" with the same LVs is made here by LVM2, synced by the
+# tests/cli/t0714-kernel-user-raid.sh) on 10 virtio disks kept on the host:
+#   vda-vde  VG "ux": raid1 r1, raid10 r10, raid5 r5 and raid6 r6 made by lvx on the
+#            host, synced and written by lvx's user-space daemon (data: /t/data/ux_LV.bin)
+#   vdf-vdj  empty: VG "kx" with the same LVs is made here by LVM2, synced by the
 #            kernel and written through dm-raid (data: /t/data/kx_LV.bin: ux's
-#            data of the other LV), for the host's
+#            data of the other LV; r5, r6: kx_LV.bin), for the host's
 #            daemon to read back.
 # Checks: the kernel's dm-raid activates the daemon's LVs in sync at once (health all
 # "A", sync ratio complete, action idle: no resync), reads the daemon's bytes, and a
@@ -21,7 +21,7 @@ raid_status() { dmsetup status "$1" | awk '{ print $6, $7, $8, $9 }'; }
 sha() { sha256sum <"$1" | cut -d' ' -f1; }
 
 check "LVM2 activates the daemon's VG ux" lvm vgchange -ay ux
-for lv in r1 r10; do
+for lv in r1 r10 r5 r6; do
     n=$(lvm lvs --noheadings -o devices ux/$lv | tr ',' '\n' | grep -c rimage)
     st=$(raid_status ux-$lv)
     set -- $st
@@ -39,10 +39,12 @@ for lv in r1 r10; do
 done
 check "deactivate ux" lvm vgchange -an ux
 
-check "LVM2 makes VG kx on vde-vdh" sh -c "lvm pvcreate -q /dev/vde /dev/vdf /dev/vdg /dev/vdh >/dev/null && lvm vgcreate -q kx /dev/vde /dev/vdf /dev/vdg /dev/vdh >/dev/null"
+check "LVM2 makes VG kx on vdf-vdj" sh -c "lvm pvcreate -q /dev/vdf /dev/vdg /dev/vdh /dev/vdi /dev/vdj >/dev/null && lvm vgcreate -q kx /dev/vdf /dev/vdg /dev/vdh /dev/vdi /dev/vdj >/dev/null"
 check "LVM2 lvcreate --type raid1 -m1 -L 8m kx/r1" lvm lvcreate -q -y --type raid1 -m1 -L 8m -n r1 kx
 check "LVM2 lvcreate --type raid10 -i2 -m1 -I 64k -L 8m kx/r10" lvm lvcreate -q -y --type raid10 -i2 -m1 -I 64k -L 8m -n r10 kx
-for lv in r1 r10; do
+check "LVM2 lvcreate --type raid5 -i3 -I 64k -L 12m kx/r5" lvm lvcreate -q -y --type raid5 -i3 -I 64k -L 12m -n r5 kx
+check "LVM2 lvcreate --type raid6 -i3 -I 64k -L 12m kx/r6" lvm lvcreate -q -y --type raid6 -i3 -I 64k -L 12m -n r6 kx
+for lv in r1 r10 r5 r6; do
     for _ in $(seq 600); do
         set -- $(raid_status kx-$lv)
         [ "$3" = idle ] && [ "${2%/*}" = "${2#*/}" ] && break
@@ -51,6 +53,8 @@ for lv in r1 r10; do
     check_eq "kx/$lv: the kernel synced it" "$3 ${2%/*}" "idle ${2#*/}"
     src=/t/data/ux_r1.bin
     [ $lv = r1 ] && src=/t/data/ux_r10.bin
+    [ $lv = r5 ] && src=/t/data/kx_r5.bin
+    [ $lv = r6 ] && src=/t/data/kx_r6.bin
     check "kx/$lv: write $src through dm-raid" dd if=$src of=/dev/kx/$lv bs=1M oflag=direct conv=fsync status=none
     check_eq "kx/$lv: reads back" "$(sha /dev/kx/$lv)" "$(sha $src)"
 done

@@ -1,0 +1,548 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * daemon/raid_core.c - the part of the daemon's RAID targets that does not depend on
+ * where the data lives (raid_core.h): the on-disk state kept as the kernel's dm-raid
+ * keeps it (model/raid_sb.h, docs/dm-formats.md §2-§3), so that the same disks move
+ * between this daemon and LVM2 + the kernel without a full resync.
+ *
+ *   bitmap   a write's regions have their bits set and written to every live rmeta
+ *            before the data goes out; bits are cleared after a flush made the
+ *            regions' data durable (regions written meanwhile stay dirty), and all
+ *            at a clean stop.
+ *   failing  a leg whose I/O fails is marked failed (its bit in the superblocks of
+ *            the others, events + 1, as dm-raid does).
+ *   start    the superblocks of the present legs are read, the freshest (highest
+ *            events) is the array's; legs missing (absent PVs, activation mode
+ *            degraded) or failed are left out; dirty bitmap regions (and the whole
+ *            array on first use, a stale or absent bitmap, or an interrupted resync)
+ *            are resynced by the target's geometry, a leg that comes back after a
+ *            failure (or with an older superblock) is rebuilt in full; then every live
+ *            superblock and bitmap is written clean with events + 1.  The resync is
+ *            synchronous: activation returns when the LV is in sync.
+ *   read-only activation: nothing is written (no resync, no superblock update).
+ */
+#include "daemon/raid_core.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "map/map.h"
+
+void raid_core_free(struct raid *r)
+{
+    if (!r)
+        return;
+    for (unsigned i = 0; i < r->n; i++)
+        free(r->legs[i].sbuf);
+    free(r->area);
+    free(r->pending);
+    free(r->touched);
+    free(r->cand);
+    pthread_mutex_destroy(&r->mu);
+    for (unsigned i = 0; i < 64; i++)
+        pthread_mutex_destroy(&r->stripe_mu[i]);
+    free(r);
+}
+
+int raid_core_new(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_lv *lv,
+                  bool partial, const struct raid_geom *geom, struct raid **out)
+{
+    *out = NULL;
+    const struct lvx_seg *seg = &lv->segs[0];
+    const struct lvx_raid_type *t = lvx_raid_type_find(seg->type_name);
+    /* the client enforced the activation mode; here: what can run at all */
+    int rc = lvx_map_check_raid_activatable(ctx, lv, partial, true);
+    if (rc < 0)
+        return rc;
+    /* an image under a pvmove would be written on its old place only (the pvmove
+     * target mirrors top-level LVs): refused until the move is done */
+    for (uint32_t i = 0; seg->areas && i < seg->area_count; i++) {
+        const struct lvx_lv *img = seg->areas[i].lv;
+        for (unsigned s = 0; img && s < img->seg_count; s++)
+            for (uint32_t a = 0; img->segs[s].areas && a < img->segs[s].area_count; a++)
+                if (img->segs[s].areas[a].lv && (img->segs[s].areas[a].lv->status & LVX_LV_PVMOVE))
+                    return lvx_error(ctx, EBUSY, "RAID LV %s/%s: its image %s is being moved by "
+                                     "pvmove; the user-space backend serves it after the move.",
+                                     lv->vg->name, lv->name, img->name);
+    }
+    if (!t || t->raid0 || !t->meta)
+        return lvx_error(ctx, ENOTSUP, "Activation of RAID LV %s/%s (%s) is not supported by "
+                         "the user-space backend yet (raid1, raid10, raid4, raid5 and raid6 "
+                         "zr/nr are).",
+                         lv->vg->name, lv->name, seg->type_name ? seg->type_name : "?");
+    if (seg->area_count < 2 || seg->area_count > RAID_MAX_LEGS)
+        return lvx_error(ctx, EINVAL, "RAID LV %s/%s: %u images (2 to %u served).",
+                         lv->vg->name, lv->name, seg->area_count, RAID_MAX_LEGS);
+    uint32_t e = lv->vg->extent_size;
+    struct raid *r = calloc(1, sizeof(*r) + seg->area_count * sizeof(struct raid_leg));
+    if (!r)
+        return lvx_error(ctx, ENOMEM, "Out of memory loading %s/%s.", lv->vg->name, lv->name);
+    pthread_mutex_init(&r->mu, NULL);
+    for (unsigned i = 0; i < 64; i++)
+        pthread_mutex_init(&r->stripe_mu[i], NULL);
+    r->type = t;
+    r->geom = geom;
+    snprintf(r->dm_name, sizeof(r->dm_name), "%s", t->dm_name);
+    r->n = seg->area_count;
+    r->sectors = lv->le_count * (uint64_t)e;
+    r->leg_sectors = seg->areas[0].lv->le_count * (uint64_t)e;
+    r->data_offset = seg->has_data_offset ? seg->data_offset : 0;
+    r->region = seg->region_size ? seg->region_size : LVX_RAID_DEFAULT_REGION;
+    r->lv_per_bm = 1;
+    if (r->region < 8 || (r->region & (r->region - 1)))
+        rc = lvx_error(ctx, EINVAL, "RAID LV %s/%s: region size %u is not a power of two of "
+                       "at least 4 KiB.", lv->vg->name, lv->name, r->region);
+    for (unsigned i = 0; rc == 0 && i < r->n; i++) {
+        struct raid_leg *g = &r->legs[i];
+        struct lvx_map_prepared *m;
+        if (posix_memalign((void **)&g->sbuf, 4096, RAID_SB_BYTES)) {
+            rc = lvx_error(ctx, ENOMEM, "Out of memory loading %s/%s.", lv->vg->name, lv->name);
+            break;
+        }
+        if (lvx_map_raid_image_missing(seg, i)) {
+            g->absent = true;
+            atomic_store(&g->failed, true);
+            continue;
+        }
+        if (seg->areas[i].lv->le_count * (uint64_t)e != r->leg_sectors)
+            rc = lvx_error(ctx, EINVAL, "RAID LV %s/%s: images of different sizes.",
+                           lv->vg->name, lv->name);
+        if (rc == 0 && (rc = lvx_map_prepare(ctx, pool, seg->areas[i].lv, 0, &m)) == 0)
+            g->data = m;
+        if (rc == 0 && (rc = lvx_map_prepare(ctx, pool, seg->meta_areas[i].lv, 0, &m)) == 0)
+            g->meta = m;
+    }
+    if (rc < 0) {
+        raid_core_free(r);
+        return rc;
+    }
+    *out = r;
+    return 0;
+}
+
+int raid_core_alloc(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct raid *r)
+{
+    r->regions = (r->sync_size + r->region - 1) / r->region;
+    r->area_bytes = lvx_raid_bm_area_bytes(r->regions);
+    if (posix_memalign((void **)&r->area, 4096, r->area_bytes) ||
+        !(r->pending = calloc(r->regions, sizeof(*r->pending))) ||
+        !(r->touched = calloc(r->regions, 1)) || !(r->cand = calloc(r->regions, 1)))
+        return lvx_error(ctx, ENOMEM, "Out of memory loading %s/%s.", lv->vg->name, lv->name);
+    const struct lvx_seg *seg = &lv->segs[0];
+    for (unsigned i = 0; i < r->n; i++)
+        if (r->legs[i].meta &&
+            lvx_map_prepared_sectors(r->legs[i].meta) * 512 < RAID_SB_BYTES + r->area_bytes)
+            return lvx_error(ctx, EINVAL, "RAID LV %s/%s: rmeta %s is too small for the bitmap.",
+                             lv->vg->name, lv->name, seg->meta_areas[i].lv->name);
+    return 0;
+}
+
+/* --- rmeta I/O ------------------------------------------------------------------ */
+
+static int meta_add(struct lvxd_io *io, struct lvxd_lv *v, struct raid_leg *g, bool write,
+                    uint64_t off, uint32_t len, uint8_t *buf, unsigned *n)
+{
+    return lvxd_io_map_add(io, v, g->meta, write, off, len, buf, n);
+}
+
+void raid_mark_failed_locked(struct lvxd_lv *v, struct raid *r, unsigned i, const char *why)
+{
+    if (atomic_exchange(&r->legs[i].failed, true))
+        return;
+    lvx_raid_sb_set_failed(&r->sb, i, true);
+    lvxd_log("%s/%s: RAID leg %u failed (%s): served from the other legs", v->vg, v->lv, i,
+             why);
+}
+
+/* Write the superblock (events + 1) and the whole bitmap area to every live leg;
+ * legs whose write fails are marked failed and the others written again.  mu held. */
+int raid_write_state_locked(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, bool clean)
+{
+    for (unsigned attempt = 0; attempt <= r->n; attempt++) {
+        r->sb.events++;
+        r->bm.events = r->sb.events;
+        if (clean)                        /* every bit clear */
+            r->bm.events_cleared = r->sb.events;
+        lvx_raid_bm_encode(&r->bm, r->area);
+        unsigned n = 0, live = 0;
+        int rc = 0;
+        for (unsigned i = 0; i < r->n && rc == 0; i++) {
+            struct raid_leg *g = &r->legs[i];
+            if (!raid_leg_ok(r, i))
+                continue;
+            struct lvx_raid_sb s = r->sb;
+            s.array_position = i;
+            s.disk_recovery_offset = LVX_RAID_MAX_SECTOR;
+            lvx_raid_sb_encode(&s, g->sbuf, RAID_SB_BYTES);
+            live++;
+            if ((rc = meta_add(io, v, g, true, 0, RAID_SB_BYTES, g->sbuf, &n)) == 0)
+                rc = meta_add(io, v, g, true, RAID_SB_BYTES, (uint32_t)r->area_bytes, r->area,
+                              &n);
+        }
+        if (!live)
+            return -EIO;
+        if (rc == 0 && (!n || (rc = lvxd_io_run(io, n)) == 0))
+            return 0;
+        /* find the legs that fail, one at a time */
+        bool any = false;
+        for (unsigned i = 0; i < r->n; i++) {
+            struct raid_leg *g = &r->legs[i];
+            unsigned m = 0;
+            if (!raid_leg_ok(r, i))
+                continue;
+            int e = meta_add(io, v, g, true, 0, RAID_SB_BYTES, g->sbuf, &m);
+            if (e == 0)
+                e = meta_add(io, v, g, true, RAID_SB_BYTES, (uint32_t)r->area_bytes, r->area, &m);
+            if (e == 0 && m)
+                e = lvxd_io_run(io, m);
+            if (e < 0) {
+                raid_mark_failed_locked(v, r, i, "superblock write failed");
+                any = true;
+            }
+        }
+        if (!any)
+            return rc;          /* not a leg's fault: give up */
+    }
+    return -EIO;
+}
+
+/* Write the bitmap pages [first, last] to every live leg (mu held). */
+static int write_pages_locked(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r,
+                              size_t first, size_t last)
+{
+    unsigned n = 0;
+    int rc = 0;
+    uint32_t len = (uint32_t)((last - first + 1) * 4096);
+    for (unsigned i = 0; i < r->n && rc == 0; i++)
+        if (raid_leg_ok(r, i))
+            rc = meta_add(io, v, &r->legs[i], true, RAID_SB_BYTES + first * 4096, len,
+                          r->area + first * 4096, &n);
+    if (rc == 0 && n)
+        rc = lvxd_io_run(io, n);
+    if (rc < 0) {                /* a leg failing: the superblocks say so, bits included */
+        for (unsigned i = 0; i < r->n; i++) {
+            unsigned m = 0;
+            if (!raid_leg_ok(r, i))
+                continue;
+            int e = meta_add(io, v, &r->legs[i], true, RAID_SB_BYTES + first * 4096, len,
+                             r->area + first * 4096, &m);
+            if ((e == 0 && m && (e = lvxd_io_run(io, m)) < 0) || e < 0)
+                raid_mark_failed_locked(v, r, i, "bitmap write failed");
+        }
+        rc = raid_write_state_locked(io, v, r, false);
+    }
+    return rc;
+}
+
+static size_t page_of(uint64_t region)
+{
+    return (LVX_RAID_BM_SB_SIZE + region / 8) / 4096;
+}
+
+int raid_bits_begin(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint64_t r0,
+                    uint64_t r1)
+{
+    int rc = 0;
+    pthread_mutex_lock(&r->mu);
+    size_t pfirst = SIZE_MAX, plast = 0;
+    for (uint64_t g = r0; g <= r1; g++) {
+        r->pending[g]++;
+        r->touched[g] = 1;
+        if (!lvx_raid_bm_bit(r->area, g)) {
+            lvx_raid_bm_set(r->area, g, true);
+            size_t p = page_of(g);
+            pfirst = p < pfirst ? p : pfirst;
+            plast = p > plast ? p : plast;
+        }
+    }
+    if (pfirst != SIZE_MAX)
+        rc = write_pages_locked(io, v, r, pfirst, plast);
+    pthread_mutex_unlock(&r->mu);
+    return rc;
+}
+
+void raid_bits_end(struct raid *r, uint64_t r0, uint64_t r1)
+{
+    pthread_mutex_lock(&r->mu);
+    for (uint64_t g = r0; g <= r1; g++)
+        r->pending[g]--;
+    pthread_mutex_unlock(&r->mu);
+}
+
+/* Zeroing: written as zeroes through the target's write path (bitmap and legs). */
+int raid_core_zero(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint64_t len)
+{
+    uint8_t *z;
+    if (posix_memalign((void **)&z, 4096, RAID_COPY_BYTES))
+        return -ENOMEM;
+    memset(z, 0, RAID_COPY_BYTES);
+    int rc = 0;
+    while (len && rc == 0) {
+        uint32_t m = len < RAID_COPY_BYTES ? (uint32_t)len : RAID_COPY_BYTES;
+        rc = v->target->rw(io, v, true, off, m, z);
+        off += m;
+        len -= m;
+    }
+    free(z);
+    return rc;
+}
+
+/* Data durable first, then the bits of regions with nothing in flight and not
+ * written since the flush began are cleared (lazily: not flushed themselves). */
+int raid_core_flush(struct lvxd_io *io, struct lvxd_lv *v)
+{
+    struct raid *r = v->tstate;
+    if (!r || !r->started)
+        return -EIO;
+    bool any = false;
+    pthread_mutex_lock(&r->mu);
+    for (uint64_t g = 0; g < r->regions; g++) {
+        r->cand[g] = lvx_raid_bm_bit(r->area, g) && !r->pending[g];
+        r->touched[g] = 0;
+        any |= r->cand[g];
+    }
+    pthread_mutex_unlock(&r->mu);
+    int rc = lvxd_io_flush_pvs(io, v);
+    if (rc < 0 || !any || v->read_only)
+        return rc;
+    pthread_mutex_lock(&r->mu);
+    size_t pfirst = SIZE_MAX, plast = 0;
+    for (uint64_t g = 0; g < r->regions; g++)
+        if (r->cand[g] && !r->pending[g] && !r->touched[g]) {
+            lvx_raid_bm_set(r->area, g, false);
+            size_t p = page_of(g);
+            pfirst = p < pfirst ? p : pfirst;
+            plast = p > plast ? p : plast;
+        }
+    if (pfirst != SIZE_MAX)
+        rc = write_pages_locked(io, v, r, pfirst, plast);
+    pthread_mutex_unlock(&r->mu);
+    return rc;
+}
+
+/* --- start: superblocks, bitmap, resync ------------------------------------------ */
+
+static int read_legs(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint8_t *areas)
+{
+    for (unsigned i = 0; i < r->n; i++) {
+        struct raid_leg *g = &r->legs[i];
+        if (g->absent)
+            continue;
+        unsigned n = 0;
+        uint8_t *a = areas + i * r->area_bytes;
+        int rc = meta_add(io, v, g, false, 0, RAID_SB_BYTES, g->sbuf, &n);
+        if (rc == 0)
+            rc = meta_add(io, v, g, false, RAID_SB_BYTES, (uint32_t)r->area_bytes, a, &n);
+        if (rc == 0 && n)
+            rc = lvxd_io_run(io, n);
+        if (rc < 0) {
+            raid_mark_failed_locked(v, r, i, "superblock read failed");
+            continue;
+        }
+        g->has_sb = lvx_raid_sb_decode(g->sbuf, RAID_SB_BYTES, &g->sb);
+    }
+    return 0;
+}
+
+static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
+                    struct raid *r, uint8_t *areas, uint8_t *buf)
+{
+    read_legs(io, v, r, areas);
+    int best = -1;
+    for (unsigned i = 0; i < r->n; i++)
+        if (raid_leg_ok(r, i) && r->legs[i].has_sb &&
+            (best < 0 || r->legs[i].sb.events > r->legs[best].sb.events))
+            best = (int)i;
+    uint32_t level, layout;
+    lvx_raid_md_level(r->dm_name, r->copies, &level, &layout);
+    bool full = best < 0;                /* first use: every leg new */
+    if (best >= 0) {
+        const struct lvx_raid_sb *b = &r->legs[best].sb;
+        const char *bad = NULL;
+        if (b->incompat_features || (b->compat_features & ~1u))
+            bad = "unknown feature flags";
+        else if (b->num_devices != r->n)
+            bad = "another number of devices";
+        else if (b->level != level || b->layout != layout)
+            bad = "another RAID level or layout";
+        else if ((b->flags & 1) || b->reshape_position != LVX_RAID_MAX_SECTOR ||
+                 b->new_level != b->level || b->new_layout != b->layout || b->delta_disks)
+            bad = "a reshape in progress";
+        else if (r->stripe_sectors && b->stripe_sectors != r->stripe_sectors)
+            bad = "another stripe size";
+        if (bad)
+            return lvx_error(ctx, EINVAL, "RAID LV %s/%s: the superblock of image %d says %s: "
+                             "not served.", v->vg, v->lv, best, bad);
+        r->sb = *b;
+        r->data_offset = b->data_offset;
+        for (unsigned i = 0; i < r->n; i++) {
+            struct raid_leg *g = &r->legs[i];
+            if (!raid_leg_ok(r, i))
+                continue;
+            g->rebuild = !g->has_sb || g->sb.events < b->events || lvx_raid_sb_failed(b, i) ||
+                         g->sb.disk_recovery_offset != LVX_RAID_MAX_SECTOR;
+            if (g->rebuild)
+                lvxd_log("%s/%s: RAID leg %u is rebuilt from the others", v->vg, v->lv, i);
+        }
+        /* the bitmap of the freshest leg: stale or absent means a full resync */
+        const uint8_t *a = areas + (size_t)best * r->area_bytes;
+        struct lvx_raid_bm bm;
+        if (!lvx_raid_bm_decode(a, &bm) || lvx_raid_bm_invalid(&bm) || bm.events < b->events ||
+            (bm.state & LVX_RAID_BM_STALE) || bm.chunksize != r->region * 512u)
+            full = true;
+        else
+            memcpy(r->area, a, r->area_bytes);
+        if (b->array_resync_offset != LVX_RAID_MAX_SECTOR)
+            full = true;                     /* resync interrupted (or never done) */
+        if (b->array_sectors && b->array_sectors < r->sectors && !full)
+            for (uint64_t g = b->array_sectors / r->lv_per_bm / r->region; g < r->regions; g++)
+                lvx_raid_bm_set(r->area, g, true);     /* extended since */
+        r->sb.failed[0] = r->sb.failed[1] = r->sb.failed[2] = r->sb.failed[3] = 0;
+    } else {
+        memset(&r->sb, 0, sizeof(r->sb));
+        r->sb.events = 0;
+        lvxd_log("%s/%s: new RAID set: full initial sync", v->vg, v->lv);
+    }
+    if (full) {
+        memset(r->area, 0, r->area_bytes);
+        for (uint64_t g = 0; g < r->regions; g++)
+            lvx_raid_bm_set(r->area, g, true);
+    }
+    /* the array's superblock as dm-raid writes it */
+    r->sb.compat_features = 1;
+    r->sb.num_devices = r->n;
+    r->sb.level = r->sb.new_level = level;
+    r->sb.layout = r->sb.new_layout = layout;
+    r->sb.stripe_sectors = r->sb.new_stripe_sectors = r->stripe_sectors;
+    r->sb.flags = 0;
+    r->sb.reshape_position = LVX_RAID_MAX_SECTOR;
+    r->sb.delta_disks = 0;
+    r->sb.array_sectors = r->sectors;
+    r->sb.data_offset = r->sb.new_data_offset = r->data_offset;
+    r->sb.sectors = r->leg_sectors;
+    r->sb.incompat_features = 0;
+    r->sb.array_resync_offset = LVX_RAID_MAX_SECTOR;
+    for (unsigned i = 0; i < r->n; i++)
+        if (!raid_leg_ok(r, i))
+            lvx_raid_sb_set_failed(&r->sb, i, true);
+    r->bm.version = 4;
+    r->bm.events_cleared = r->sb.events;
+    r->bm.sync_size = r->sync_size;
+    r->bm.state = 0;
+    r->bm.chunksize = r->region * 512u;
+    r->bm.daemon_sleep = 5;
+    r->bm.write_behind = 0;
+    if (v->read_only)
+        return 0;
+    /* resync: dirty regions of every in-sync leg, then rebuilt legs in full */
+    uint64_t insync = 0, rebuild = 0, all = 0;
+    for (unsigned i = 0; i < r->n; i++) {
+        if (!raid_leg_ok(r, i))
+            continue;
+        all |= (uint64_t)1 << i;
+        *(r->legs[i].rebuild ? &rebuild : &insync) |= (uint64_t)1 << i;
+    }
+    if (!insync)
+        return lvx_error(ctx, EIO, "RAID LV %s/%s: no image is in sync: not served.", v->vg,
+                         v->lv);
+    uint64_t dirty = 0;
+    for (uint64_t g = 0; g < r->regions; g++) {
+        if (!lvx_raid_bm_bit(r->area, g))
+            continue;
+        if (r->geom->sync(io, v, r, g, g + 1, insync, all, buf) < 0)
+            return lvx_error(ctx, EIO, "RAID LV %s/%s: resync failed.", v->vg, v->lv);
+        dirty++;
+    }
+    if (dirty && !full)
+        lvxd_log("%s/%s: %" PRIu64 " dirty regions of the bitmap resynced", v->vg, v->lv, dirty);
+    if (rebuild && r->geom->sync(io, v, r, 0, r->regions, insync, rebuild, buf) < 0)
+        return lvx_error(ctx, EIO, "RAID LV %s/%s: rebuild failed.", v->vg, v->lv);
+    for (unsigned i = 0; i < r->n; i++)
+        if (!raid_leg_ok(r, i))
+            lvx_raid_sb_set_failed(&r->sb, i, true);
+    if (!r->geom->covered(r))
+        return lvx_error(ctx, EIO, "RAID LV %s/%s: not every chunk has a live copy: not "
+                         "served.", v->vg, v->lv);
+    int rc = lvxd_io_flush_pvs(io, v);
+    for (uint64_t g = 0; g < r->regions; g++)
+        lvx_raid_bm_set(r->area, g, false);
+    if (rc == 0)
+        rc = raid_write_state_locked(io, v, r, true);
+    if (rc == 0)
+        rc = lvxd_io_flush_pvs(io, v);
+    if (rc < 0)
+        return lvx_error(ctx, EIO, "RAID LV %s/%s: writing the superblocks failed.", v->vg,
+                         v->lv);
+    return 0;
+}
+
+int raid_core_start(struct lvx_ctx *ctx, struct lvxd_lv *v)
+{
+    struct raid *r = v->tstate;
+    struct lvxd_io io;
+    uint8_t *areas = NULL, *buf = NULL;
+    int rc = lvxd_io_init(&io);
+    if (rc < 0)
+        return lvx_error(ctx, -rc, "RAID LV %s/%s: no I/O queue: %s", v->vg, v->lv,
+                         strerror(-rc));
+    if (posix_memalign((void **)&areas, 4096, r->n * r->area_bytes) ||
+        posix_memalign((void **)&buf, 4096, RAID_COPY_BYTES))
+        rc = lvx_error(ctx, ENOMEM, "Out of memory starting %s/%s.", v->vg, v->lv);
+    else {
+        pthread_mutex_lock(&r->mu);
+        rc = start_io(ctx, &io, v, r, areas, buf);
+        pthread_mutex_unlock(&r->mu);
+    }
+    free(areas);
+    free(buf);
+    lvxd_io_exit(&io);
+    r->started = rc == 0;
+    return rc;
+}
+
+/* A clean stop: data flushed, every bit cleared, superblocks events + 1. */
+void raid_core_dtr(struct lvxd_lv *v, void *state)
+{
+    struct raid *r = state;
+    if (!r)
+        return;
+    if (v && r->started && !v->read_only) {
+        struct lvxd_io io;
+        if (lvxd_io_init(&io) == 0) {
+            pthread_mutex_lock(&r->mu);
+            int rc = lvxd_io_flush_pvs(&io, v);
+            if (rc == 0) {
+                for (uint64_t g = 0; g < r->regions; g++)
+                    if (!r->pending[g])
+                        lvx_raid_bm_set(r->area, g, false);
+                rc = raid_write_state_locked(&io, v, r, true);
+            }
+            if (rc == 0)
+                rc = lvxd_io_flush_pvs(&io, v);
+            pthread_mutex_unlock(&r->mu);
+            if (rc < 0)
+                lvxd_log("%s/%s: the RAID state was not written clean: %s", v->vg, v->lv,
+                         strerror(-rc));
+            lvxd_io_exit(&io);
+        }
+    }
+    raid_core_free(r);
+}
+
+/* " raid <health> <done>/<total> <action>" as dm-raid's status: A live, D failed or
+ * missing (the resync runs at start: always complete and idle while served) */
+void raid_core_status(struct lvxd_lv *v, char *out, size_t n)
+{
+    struct raid *r = v->tstate;
+    if (!r || n < r->n + 64)
+        return;
+    char h[RAID_MAX_LEGS + 1];
+    for (unsigned i = 0; i < r->n; i++)
+        h[i] = raid_leg_ok(r, i) ? 'A' : 'D';
+    h[r->n] = 0;
+    snprintf(out, n, " raid %s %" PRIu64 "/%" PRIu64 " %s", h, r->sectors, r->sectors,
+             r->started ? "idle" : "frozen");
+}

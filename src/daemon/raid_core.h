@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * daemon/raid_core.h - what the daemon's RAID targets share (target_raid.c: raid1,
+ * raid10; target_parity.c: raid4, raid5, raid6): the array and its legs, the dm-raid
+ * superblock and md write-intent bitmap kept as the kernel keeps them (raid_core.c),
+ * start-up (freshest superblock, dirty regions, legs to rebuild), the bitmap bits set
+ * before writes and cleared after flushes, failed legs, the clean stop and the
+ * status words.  A target supplies its geometry as struct raid_geom.
+ */
+#ifndef LVX_DAEMON_RAID_CORE_H
+#define LVX_DAEMON_RAID_CORE_H
+
+#include "daemon/daemon_int.h"
+#include "model/raid.h"
+#include "model/raid_sb.h"
+
+#define RAID_SB_BYTES 4096u         /* written at rmeta 0: superblock + zeroes */
+#define RAID_COPY_BYTES (1u << 20)  /* resync buffer */
+#define RAID_MAX_LEGS 64u
+
+struct raid;
+
+struct raid_leg {
+    const struct lvx_map_prepared *data, *meta;
+    bool absent;                    /* not activated (a missing PV) */
+    atomic_bool failed;             /* absent, or its I/O failed */
+    bool rebuild;                   /* needs a full copy at start */
+    bool has_sb;
+    struct lvx_raid_sb sb;          /* as read at start */
+    uint8_t *sbuf;                  /* RAID_SB_BYTES, aligned */
+};
+
+/* The geometry of a target (mu held for both, at start). */
+struct raid_geom {
+    /* Resync bitmap regions [g0, g1): read from legs in `insync`, write the legs in
+     * `to` (mirrors: the copies; parity: rebuilt legs, or the parity of the rows). */
+    int (*sync)(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint64_t g0,
+                uint64_t g1, uint64_t insync, uint64_t to, uint8_t *buf);
+    /* Every byte of the LV can still be served from the live legs? */
+    bool (*covered)(const struct raid *r);
+};
+
+struct raid {
+    pthread_mutex_t mu;             /* bitmap, superblock writes, failing legs */
+    const struct lvx_raid_type *type;
+    const struct raid_geom *geom;
+    char dm_name[16];
+    unsigned n, copies;             /* legs; copies of a chunk (mirrors) */
+    unsigned parity;                /* parity legs (raid4/5: 1) */
+    uint32_t md_layout;             /* md's layout number (parity placement) */
+    uint64_t chunk;                 /* sectors per chunk (raid1: the LV) */
+    uint32_t stripe_sectors;        /* the superblock's (0 for raid1) */
+    uint64_t sectors;               /* of the LV */
+    uint64_t leg_sectors;           /* of each rimage */
+    uint64_t sync_size;             /* sectors the bitmap covers */
+    uint64_t data_offset;           /* sectors into each rimage */
+    uint32_t region;                /* sectors per bitmap bit */
+    uint64_t regions;
+    unsigned lv_per_bm;             /* LV sectors per bitmap sector (parity: data legs) */
+    bool started;
+    struct lvx_raid_sb sb;          /* the array's (freshest) superblock */
+    struct lvx_raid_bm bm;
+    uint8_t *area;                  /* bitmap area: superblock + bits (aligned) */
+    size_t area_bytes;
+    uint32_t *pending;              /* writes in flight per region */
+    uint8_t *touched, *cand;        /* per region: written since / clearable at the flush */
+    atomic_uint rr;                 /* read balancing */
+    pthread_mutex_t stripe_mu[64];  /* parity: rows of a stripe (by stripe % 64) */
+    struct raid_leg legs[];
+};
+
+/* The common part of a RAID target's ctr: checks, legs' mappings, per-leg state.
+ * The target then sets chunk, stripe_sectors, sync_size, lv_per_bm, copies/parity
+ * and calls raid_core_alloc.  *out freed with raid_core_free. */
+int raid_core_new(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_lv *lv,
+                  bool partial, const struct raid_geom *geom, struct raid **out);
+/* Bitmap area and per-region counters for r->sync_size / r->region. */
+int raid_core_alloc(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct raid *r);
+void raid_core_free(struct raid *r);
+
+static inline bool raid_leg_ok(const struct raid *r, unsigned i)
+{
+    return !atomic_load(&r->legs[i].failed);
+}
+/* Mark leg i failed (its bit in the superblock; logged once).  mu held. */
+void raid_mark_failed_locked(struct lvxd_lv *v, struct raid *r, unsigned i, const char *why);
+/* Superblock (events + 1) and bitmap to every live leg.  mu held. */
+int raid_write_state_locked(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, bool clean);
+
+/* Before writing bitmap regions [r0, r1]: pending counts up, bits set and on disk.
+ * raid_bits_end after the data is written. */
+int raid_bits_begin(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint64_t r0,
+                    uint64_t r1);
+void raid_bits_end(struct raid *r, uint64_t r0, uint64_t r1);
+
+/* The target hooks shared as they are. */
+int raid_core_start(struct lvx_ctx *ctx, struct lvxd_lv *v);
+void raid_core_dtr(struct lvxd_lv *v, void *state);
+int raid_core_zero(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint64_t len);
+int raid_core_flush(struct lvxd_io *io, struct lvxd_lv *v);
+void raid_core_status(struct lvxd_lv *v, char *out, size_t n);
+
+#endif

@@ -1,0 +1,600 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * daemon/target_parity.c - the daemon's parity RAID target: raid4, raid5 (ls, la,
+ * rs, ra, n) and raid6 (zr, nr) LVs served over prepared mappings of their rimage
+ * and rmeta sub-LVs with md's stripe geometry (docs/dm-formats.md §5.2), the dm-raid
+ * superblock and bitmap kept by raid_core.c, so the same disks move between this
+ * daemon and the kernel.
+ *
+ *   geometry LV chunk c (C sectors): stripe s = c div d, data index k = c mod d
+ *            (d = legs - parity legs); the parity leg P and data leg of (s, k) by md's
+ *            layout:
+ *            la: P = d - s mod n, k (+1 past P); ra: P = s mod n, k (+1 past P);
+ *            ls: P = d - s mod n, (P + 1 + k) mod n; rs: P = s mod n, (P + 1 + k)
+ *            mod n; raid4 (PARITY_0): P = 0, k + 1; raid5_n: P = d, k; raid6 zr:
+ *            P = s mod n, nr: P = n-1 - (s+1) mod n, both Q = P + 1 (0 after the last
+ *            leg), data k + 1 when P is the last leg, else k (+2 past P).  Row s of
+ *            every leg is its sectors [s*C, (s+1)*C) after the data offset.
+ *            P = XOR of the stripe's data chunks; raid6 Q = XOR of g^j * chunk over
+ *            the data chunks, j its leg (GF(2^8), 0x11D; md's DDF layouts).
+ *   reads    from the data chunk; a chunk on a failed or missing leg is rebuilt
+ *            from the other legs of its rows (data and P XORed, or from Q).
+ *   writes   bitmap bits of the rows first (the bitmap counts leg sectors), then
+ *            per stripe under its lock: a request covering the whole stripe writes
+ *            data and parity without reading; a partial one reads the old data of
+ *            the written ranges and the old P/Q (read-modify-write: P ^= old ^ new,
+ *            Q ^= g^j (old ^ new)), or, with a data leg failed, the rows of the
+ *            other legs (reconstruct-write).  A leg
+ *            whose I/O fails is marked failed and the LV keeps serving on the rest:
+ *            raid6 with two legs gone (a data chunk rebuilt from P or Q, two from
+ *            both: Dx = (Q' ^ g^y P') / (g^x ^ g^y), Dy = P' ^ Dx).
+ *   resync   dirty regions: P (and Q) of their rows recomputed from the data; a
+ *            rebuilt leg: data from P and the other data, P and Q from the data.
+ *
+ * Entry point: lvxd_target_parity (one line in target.c's table).
+ */
+#include "daemon/raid_core.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "map/map.h"
+
+static const struct raid_geom parity_geom;
+static pthread_once_t gf_once = PTHREAD_ONCE_INIT;
+static void gf_init(void);
+
+static bool parity_serves(const struct lvx_lv *lv)
+{
+    const struct lvx_raid_type *t = lvx_raid_type_find(lv->segs[0].type_name);
+    return lvx_map_lv_is_raid(lv) && t && t->parity;
+}
+
+static int parity_ctr(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_lv *lv,
+                      bool partial, const struct lvx_map_prepared **map, void **state)
+{
+    *state = NULL;
+    *map = NULL;
+    const struct lvx_seg *seg = &lv->segs[0];
+    struct raid *r;
+    int rc = raid_core_new(ctx, pool, lv, partial, &parity_geom, &r);
+    if (rc < 0)
+        return rc;
+    uint32_t level = 0;
+    r->parity = r->type->parity;
+    pthread_once(&gf_once, gf_init);
+    r->copies = 1;
+    r->chunk = seg->stripe_size;
+    r->stripe_sectors = (uint32_t)r->chunk;
+    r->sync_size = r->leg_sectors;
+    r->lv_per_bm = r->n - r->parity;
+    if (!lvx_raid_md_level(r->dm_name, 0, &level, &r->md_layout) ||
+        !(level == 5 ? r->md_layout <= 5 : r->md_layout == 8 || r->md_layout == 9))
+        rc = lvx_error(ctx, ENOTSUP, "RAID LV %s/%s: layout %s is not served by the user-space "
+                       "backend.", lv->vg->name, lv->name, r->dm_name);
+    else if (r->n < 2 + r->parity || !r->chunk)
+        rc = lvx_error(ctx, EINVAL, "RAID LV %s/%s: %s needs at least %u images and a stripe "
+                       "size.", lv->vg->name, lv->name, r->type->name, 2 + r->parity);
+    else if (r->sectors > r->leg_sectors / r->chunk * r->chunk * (r->n - r->parity))
+        rc = lvx_error(ctx, EINVAL, "RAID LV %s/%s: images too small for the LV.", lv->vg->name,
+                       lv->name);
+    if (rc == 0)
+        rc = raid_core_alloc(ctx, lv, r);
+    if (rc < 0) {
+        raid_core_free(r);
+        return rc;
+    }
+    *state = r;
+    return 0;
+}
+
+/* --- geometry ------------------------------------------------------------------ */
+
+static unsigned parity_leg(const struct raid *r, uint64_t stripe)
+{
+    unsigned n = r->n, d = n - r->parity, m = (unsigned)(stripe % n);
+    switch (r->md_layout) {
+    case 0: case 2: return d - m;          /* left asymmetric / symmetric */
+    case 1: case 3: return m;              /* right asymmetric / symmetric */
+    case 4: return 0;                      /* PARITY_0: raid4 */
+    case 8: return m;                      /* raid6 ROTATING_ZERO_RESTART */
+    case 9: return n - 1 - (unsigned)((stripe + 1) % n);   /* ROTATING_N_RESTART */
+    default: return d;                     /* PARITY_N */
+    }
+}
+
+/* raid6: the Q leg of a stripe (zr, nr); r->n without one */
+static unsigned q_leg(const struct raid *r, uint64_t stripe)
+{
+    if (r->parity < 2)
+        return r->n;
+    unsigned p = parity_leg(r, stripe);
+    return p == r->n - 1 ? 0 : p + 1;
+}
+
+static unsigned data_leg(const struct raid *r, uint64_t stripe, unsigned k)
+{
+    unsigned p = parity_leg(r, stripe);
+    switch (r->md_layout) {
+    case 0: case 1: return k >= p ? k + 1 : k;
+    case 2: case 3: return (p + 1 + k) % r->n;
+    case 4: return k + 1;
+    case 8: case 9: return p == r->n - 1 ? k + 1 : k >= p ? k + 2 : k;
+    default: return k;
+    }
+}
+
+/* --- GF(2^8) for raid6's Q (polynomial 0x11D, generator 2; DDF layouts: the
+ * coefficient of a data chunk is g^(its leg index)) ------------------------------ */
+
+static uint8_t gf_exp[512], gf_log[256];
+
+static void gf_init(void)
+{
+    unsigned x = 1;
+    for (unsigned i = 0; i < 255; i++) {
+        gf_exp[i] = gf_exp[i + 255] = (uint8_t)x;
+        gf_log[x] = (uint8_t)i;
+        x <<= 1;
+        if (x & 0x100)
+            x ^= 0x11D;
+    }
+}
+
+/* q ^= g^j * src, bytes long */
+static void q_acc(uint8_t *q, const uint8_t *src, size_t bytes, unsigned j)
+{
+    for (size_t i = 0; i < bytes; i++)
+        if (src[i])
+            q[i] ^= gf_exp[gf_log[src[i]] + j % 255];
+}
+
+/* dst ^= c * src; dst = c * dst (c != 0) */
+static void gf_mul_acc(uint8_t *dst, const uint8_t *src, size_t bytes, uint8_t c)
+{
+    for (size_t i = 0; i < bytes; i++)
+        if (src[i])
+            dst[i] ^= gf_exp[gf_log[src[i]] + gf_log[c]];
+}
+
+static void gf_scale(uint8_t *dst, size_t bytes, uint8_t c)
+{
+    for (size_t i = 0; i < bytes; i++)
+        if (dst[i])
+            dst[i] = gf_exp[gf_log[dst[i]] + gf_log[c]];
+}
+
+/* LV sector s: its stripe, data leg and row offset in the chunk. */
+static unsigned locate(const struct raid *r, uint64_t s, uint64_t *stripe, uint64_t *off)
+{
+    uint64_t c = s / r->chunk;
+    unsigned d = r->n - r->parity;
+    *stripe = c / d;
+    *off = s % r->chunk;
+    return data_leg(r, *stripe, (unsigned)(c % d));
+}
+
+/* Byte offset in the rimage of row offset `off` of stripe `stripe`. */
+static uint64_t leg_byte(const struct raid *r, uint64_t stripe, uint64_t off)
+{
+    return (r->data_offset + stripe * r->chunk + off) * 512;
+}
+
+static void xor_into(uint8_t *dst, const uint8_t *src, size_t bytes)
+{
+    uint64_t *a = (uint64_t *)(void *)dst;
+    const uint64_t *b = (const uint64_t *)(const void *)src;
+    for (size_t i = 0; i < bytes / 8; i++)
+        a[i] ^= b[i];
+}
+
+static unsigned failed_legs(const struct raid *r, int *which)
+{
+    unsigned f = 0;
+    *which = -1;
+    for (unsigned i = 0; i < r->n; i++)
+        if (!raid_leg_ok(r, i)) {
+            f++;
+            *which = (int)i;
+        }
+    return f;
+}
+
+static bool parity_covered(const struct raid *r)
+{
+    int w;
+    return failed_legs(r, &w) <= r->parity;
+}
+
+/* --- leg I/O: a batch, and each op alone when it fails ---------------------------- */
+
+struct lop {
+    unsigned leg;
+    bool write;
+    uint64_t off;                   /* bytes into the rimage */
+    uint32_t len;
+    uint8_t *buf;
+};
+
+static int lop_add(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, const struct lop *o,
+                   unsigned *n)
+{
+    return lvxd_io_map_add(io, v, r->legs[o->leg].data, o->write, o->off, o->len, o->buf, n);
+}
+
+/* Run ops (on live legs) together.  0: all done; 1: legs failed (marked, the
+ * superblocks written); -errno: no leg to blame. */
+static int run_lops(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, struct lop *ops,
+                    unsigned cnt, bool locked)
+{
+    unsigned n = 0;
+    int rc = 0;
+    for (unsigned i = 0; i < cnt && rc == 0; i++)
+        if (raid_leg_ok(r, ops[i].leg))
+            rc = lop_add(io, v, r, &ops[i], &n);
+    if (rc == 0 && n)
+        rc = lvxd_io_run(io, n);
+    if (rc == 0)
+        return 0;
+    if (!locked)
+        pthread_mutex_lock(&r->mu);
+    bool any = false;
+    for (unsigned i = 0; i < cnt; i++) {
+        unsigned m = 0;
+        if (!raid_leg_ok(r, ops[i].leg))
+            continue;
+        int e = lop_add(io, v, r, &ops[i], &m);
+        if (e == 0 && m)
+            e = lvxd_io_run(io, m);
+        if (e < 0) {
+            raid_mark_failed_locked(v, r, ops[i].leg, ops[i].write ? "write error" : "read error");
+            any = true;
+        }
+    }
+    if (any && !locked)
+        raid_write_state_locked(io, v, r, false);
+    if (!locked)
+        pthread_mutex_unlock(&r->mu);
+    return any ? 1 : rc;
+}
+
+/* --- reads ------------------------------------------------------------------------ */
+
+/* The data rows [off, off + bytes) (off: sectors into the chunk) of every data index
+ * of stripe st into rowbuf (index k at k * bytes), read from the legs in `usable`;
+ * up to `parity` data legs outside it are rebuilt: one from P (or from Q), two from P
+ * and Q.  pb and qb (bytes each) are scratch.  0, 1 (a leg failed: marked; call
+ * again with the new mask), or -errno. */
+static int load_rows(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint64_t st,
+                     uint64_t off, size_t bytes, uint64_t usable, uint8_t *rowbuf,
+                     uint8_t *pb, uint8_t *qb, bool locked)
+{
+    unsigned d = r->n - r->parity, p = parity_leg(r, st), q = q_leg(r, st);
+    unsigned miss[2], nm = 0, c = 0;
+    struct lop ops[RAID_MAX_LEGS];
+    for (unsigned k = 0; k < d; k++) {
+        unsigned leg = data_leg(r, st, k);
+        if ((usable >> leg) & 1)
+            ops[c++] = (struct lop){ leg, false, leg_byte(r, st, off), (uint32_t)bytes,
+                                     rowbuf + k * bytes };
+        else if (nm == 2)
+            return -EIO;
+        else
+            miss[nm++] = k;
+    }
+    bool pu = (usable >> p) & 1, qu = q < r->n && ((usable >> q) & 1);
+    bool use_p = nm && pu, use_q = qu && (nm == 2 || (nm == 1 && !pu));
+    if ((nm == 1 && !pu && !qu) || (nm == 2 && !(pu && qu)))
+        return -EIO;
+    if (use_p)
+        ops[c++] = (struct lop){ p, false, leg_byte(r, st, off), (uint32_t)bytes, pb };
+    if (use_q)
+        ops[c++] = (struct lop){ q, false, leg_byte(r, st, off), (uint32_t)bytes, qb };
+    int rc = run_lops(io, v, r, ops, c, locked);
+    if (rc != 0 || !nm)
+        return rc;
+    uint8_t *dx = rowbuf + miss[0] * bytes;
+    if (nm == 1 && use_p) {                /* D = P ^ the other data */
+        memcpy(dx, pb, bytes);
+        for (unsigned k = 0; k < d; k++)
+            if (k != miss[0])
+                xor_into(dx, rowbuf + k * bytes, bytes);
+        return 0;
+    }
+    /* Q' = Q ^ sum of g^leg * D over the data read */
+    for (unsigned k = 0; k < d; k++)
+        if (k != miss[0] && (nm == 1 || k != miss[1]))
+            q_acc(qb, rowbuf + k * bytes, bytes, data_leg(r, st, k));
+    unsigned lx = data_leg(r, st, miss[0]);
+    if (nm == 1) {                         /* D = Q' / g^leg */
+        memcpy(dx, qb, bytes);
+        gf_scale(dx, bytes, gf_exp[255 - lx]);
+        return 0;
+    }
+    /* two: Dx ^ Dy = P' (P ^ the other data), g^x Dx ^ g^y Dy = Q' */
+    unsigned ly = data_leg(r, st, miss[1]);
+    uint8_t *dy = rowbuf + miss[1] * bytes;
+    memcpy(dy, pb, bytes);
+    for (unsigned k = 0; k < d; k++)
+        if (k != miss[0] && k != miss[1])
+            xor_into(dy, rowbuf + k * bytes, bytes);
+    uint8_t gx = gf_exp[lx], gy = gf_exp[ly];
+    gf_mul_acc(qb, dy, bytes, gy);         /* g^x Dx ^ g^y Dx ... = Q' ^ g^y P' */
+    gf_scale(qb, bytes, gf_exp[255 - gf_log[gx ^ gy]]);
+    memcpy(dx, qb, bytes);
+    xor_into(dy, dx, bytes);
+    return 0;
+}
+
+static uint64_t ok_mask(const struct raid *r)
+{
+    uint64_t m = 0;
+    for (unsigned i = 0; i < r->n; i++)
+        if (raid_leg_ok(r, i))
+            m |= (uint64_t)1 << i;
+    return m;
+}
+
+/* Rows [off, off+cnt) of data index k of `stripe`, rebuilt from the other legs. */
+static int reconstruct(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint64_t stripe,
+                       uint64_t off, uint64_t cnt, unsigned k, uint8_t *out)
+{
+    size_t bytes = cnt * 512;
+    uint8_t *tmp;
+    if (posix_memalign((void **)&tmp, 4096, bytes * (r->n + 2)))
+        return -ENOMEM;
+    int rc = 1;
+    for (int attempt = 0; attempt < 3 && rc == 1; attempt++)
+        rc = load_rows(io, v, r, stripe, off, bytes, ok_mask(r), tmp + 2 * bytes, tmp,
+                       tmp + bytes, false);
+    if (rc == 0)
+        memcpy(out, tmp + (2 + k) * bytes, bytes);
+    free(tmp);
+    return rc < 0 ? rc : (rc ? -EIO : 0);
+}
+
+static int parity_read(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint64_t off,
+                       uint32_t len, uint8_t *buf)
+{
+    uint64_t s = off / 512, end = (off + len) / 512;
+    unsigned n = 0;
+    int rc = 0;
+    /* fast path: every piece from its data leg, one batch */
+    for (uint64_t x = s; x < end && rc == 0;) {
+        uint64_t st, o;
+        unsigned leg = locate(r, x, &st, &o);
+        uint64_t cnt = r->chunk - o < end - x ? r->chunk - o : end - x;
+        rc = !raid_leg_ok(r, leg) ? -EIO
+                                  : lvxd_io_map_add(io, v, r->legs[leg].data, false,
+                                                    leg_byte(r, st, o), (uint32_t)(cnt * 512),
+                                                    buf + (x - s) * 512, &n);
+        x += cnt;
+    }
+    if (rc == 0 && n)
+        rc = lvxd_io_run(io, n);
+    if (rc == 0)
+        return 0;
+    /* slow path: piece by piece, failed legs rebuilt from the others */
+    for (uint64_t x = s; x < end;) {
+        uint64_t st, o;
+        unsigned leg = locate(r, x, &st, &o);
+        uint64_t cnt = r->chunk - o < end - x ? r->chunk - o : end - x;
+        uint8_t *p = buf + (x - s) * 512;
+        struct lop op = { leg, false, leg_byte(r, st, o), (uint32_t)(cnt * 512), p };
+        rc = raid_leg_ok(r, leg) ? run_lops(io, v, r, &op, 1, false) : 1;
+        if (rc == 1) {
+            pthread_mutex_lock(&r->stripe_mu[st % 64]);
+            rc = reconstruct(io, v, r, st, o, cnt,
+                             (unsigned)(x / r->chunk % (r->n - r->parity)), p);
+            pthread_mutex_unlock(&r->stripe_mu[st % 64]);
+        }
+        if (rc < 0)
+            return rc;
+        x += cnt;
+    }
+    return 0;
+}
+
+/* --- writes ----------------------------------------------------------------------- */
+
+/* Write LV sectors [a, b) of stripe `st` from src (LV sector a).  Stripe lock held.
+ * 0, 1 (a leg failed while reading: try again), or -errno. */
+static int write_stripe_once(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r,
+                             uint64_t st, uint64_t a, uint64_t b, const uint8_t *src)
+{
+    unsigned d = r->n - r->parity, p = parity_leg(r, st), q = q_leg(r, st);
+    uint64_t base = st * d * r->chunk, C = r->chunk;
+    unsigned k0 = (unsigned)((a - base) / C), k1 = (unsigned)((b - 1 - base) / C);
+    uint64_t o0 = k0 == k1 ? (a - base) % C : 0, o1 = k0 == k1 ? (b - 1 - base) % C + 1 : C;
+    size_t rows = (o1 - o0) * 512;
+    bool full = a == base && b == base + d * C;
+    int miss;
+    if (failed_legs(r, &miss) > r->parity)
+        return -EIO;
+    bool pok = raid_leg_ok(r, p), qok = q < r->n && raid_leg_ok(r, q);
+    unsigned dmiss = 0;                    /* failed data legs */
+    for (unsigned k = 0; k < d; k++)
+        dmiss += !raid_leg_ok(r, data_leg(r, st, k));
+    uint8_t *pb, *qb, *rowbuf;
+    struct lop ops[2 * RAID_MAX_LEGS];
+    unsigned c = 0;
+    if (posix_memalign((void **)&pb, 4096, rows * (r->n + 2)))
+        return -ENOMEM;
+    qb = pb + rows;
+    rowbuf = qb + rows;                    /* rows of data index k: rowbuf + k*rows */
+    int rc = 0;
+    /* the new data of data index k: [K_A, K_B) of its chunk, at K_SRC */
+#define K_A(k) ((k) == k0 ? (a - base) % C : 0)
+#define K_B(k) ((k) == k1 ? (b - 1 - base) % C + 1 : C)
+#define K_SRC(k) (src + ((base + (uint64_t)(k) * C + K_A(k)) - a) * 512)
+    if (full) {                            /* no reads */
+        memset(pb, 0, 2 * rows);
+        for (unsigned k = 0; k < d; k++) {
+            xor_into(pb, K_SRC(k), rows);
+            if (qok)
+                q_acc(qb, K_SRC(k), rows, data_leg(r, st, k));
+        }
+    } else if (!dmiss && (pok || qok)) {   /* read-modify-write */
+        if (pok)
+            ops[c++] = (struct lop){ p, false, leg_byte(r, st, o0), (uint32_t)rows, pb };
+        if (qok)
+            ops[c++] = (struct lop){ q, false, leg_byte(r, st, o0), (uint32_t)rows, qb };
+        for (unsigned k = k0; k <= k1; k++)
+            ops[c++] = (struct lop){ data_leg(r, st, k), false, leg_byte(r, st, K_A(k)),
+                                     (uint32_t)((K_B(k) - K_A(k)) * 512),
+                                     rowbuf + k * rows + (K_A(k) - o0) * 512 };
+        if ((rc = run_lops(io, v, r, ops, c, false)) != 0)
+            goto out;
+        for (unsigned k = k0; k <= k1; k++) {
+            size_t at = (K_A(k) - o0) * 512, sz = (K_B(k) - K_A(k)) * 512;
+            uint8_t *delta = rowbuf + k * rows + at;     /* old ^ new */
+            xor_into(delta, K_SRC(k), sz);
+            xor_into(pb + at, delta, sz);
+            if (qok)
+                q_acc(qb + at, delta, sz, data_leg(r, st, k));
+        }
+    } else if (dmiss) {                    /* reconstruct-write: rows of the others */
+        if ((rc = load_rows(io, v, r, st, o0, rows, ok_mask(r), rowbuf, pb, qb, false)) != 0)
+            goto out;
+        for (unsigned k = k0; k <= k1; k++)
+            memcpy(rowbuf + k * rows + (K_A(k) - o0) * 512, K_SRC(k), (K_B(k) - K_A(k)) * 512);
+        memset(pb, 0, 2 * rows);
+        for (unsigned k = 0; k < d; k++) {
+            xor_into(pb, rowbuf + k * rows, rows);
+            if (qok)
+                q_acc(qb, rowbuf + k * rows, rows, data_leg(r, st, k));
+        }
+    }
+    /* writes: the data ranges, then parity */
+    c = 0;
+    for (unsigned k = k0; k <= k1; k++)
+        ops[c++] = (struct lop){ data_leg(r, st, k), true, leg_byte(r, st, K_A(k)),
+                                 (uint32_t)((K_B(k) - K_A(k)) * 512), (uint8_t *)K_SRC(k) };
+    if (pok)
+        ops[c++] = (struct lop){ p, true, leg_byte(r, st, o0), (uint32_t)rows, pb };
+    if (qok)
+        ops[c++] = (struct lop){ q, true, leg_byte(r, st, o0), (uint32_t)rows, qb };
+    rc = run_lops(io, v, r, ops, c, false);
+    if (rc == 1)                           /* written on the rest: served while one is left */
+        rc = parity_covered(r) ? 0 : -EIO;
+out:
+#undef K_A
+#undef K_B
+#undef K_SRC
+    free(pb);
+    return rc;
+}
+
+static int write_stripe(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint64_t st,
+                        uint64_t a, uint64_t b, const uint8_t *src)
+{
+    pthread_mutex_t *mu = &r->stripe_mu[st % 64];
+    int rc = 1;
+    pthread_mutex_lock(mu);
+    for (unsigned attempt = 0; attempt < 3 && rc == 1; attempt++)
+        rc = write_stripe_once(io, v, r, st, a, b, src);
+    pthread_mutex_unlock(mu);
+    return rc == 1 ? -EIO : rc;
+}
+
+static int parity_write(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint64_t off,
+                        uint32_t len, const uint8_t *buf)
+{
+    uint64_t s = off / 512, end = (off + len) / 512, sw = (r->n - r->parity) * r->chunk;
+    uint64_t st0 = s / sw, st1 = (end - 1) / sw;
+    uint64_t r0 = st0 * r->chunk / r->region, r1 = ((st1 + 1) * r->chunk - 1) / r->region;
+    if (r1 >= r->regions)
+        r1 = r->regions - 1;
+    /* bits first: on disk before data and parity */
+    int rc = raid_bits_begin(io, v, r, r0, r1);
+    for (uint64_t st = st0; st <= st1 && rc == 0; st++) {
+        uint64_t a = st * sw > s ? st * sw : s, b = (st + 1) * sw < end ? (st + 1) * sw : end;
+        rc = write_stripe(io, v, r, st, a, b, buf + (a - s) * 512);
+    }
+    raid_bits_end(r, r0, r1);
+    return rc;
+}
+
+static int parity_rw(struct lvxd_io *io, struct lvxd_lv *v, bool write, uint64_t off,
+                     uint32_t len, uint8_t *buf)
+{
+    struct raid *r = v->tstate;
+    if (!r || !r->started)
+        return -EIO;
+    if (!len)
+        return 0;
+    return write ? parity_write(io, v, r, off, len, buf) : parity_read(io, v, r, off, len, buf);
+}
+
+/* --- resync ----------------------------------------------------------------------- */
+
+/* Bitmap regions [g0, g1) (leg sectors): legs in `to` not in `insync` are rebuilt
+ * (data from the other data and P/Q, P and Q from the data); without such a leg P
+ * and Q of the rows are recomputed from the data (when every leg is live).  mu held. */
+static int parity_sync(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint64_t g0,
+                       uint64_t g1, uint64_t insync, uint64_t to, uint8_t *buf)
+{
+    uint64_t used = r->leg_sectors - r->data_offset;
+    uint64_t x = g0 * r->region, end = g1 * r->region < used ? g1 * r->region : used;
+    size_t slice = (RAID_COPY_BYTES / (r->n + 4)) & ~(size_t)4095;
+    uint8_t *pacc = buf, *qacc = pacc + slice, *pb = qacc + slice, *qb = pb + slice;
+    uint8_t *rowbuf = qb + slice;
+    unsigned d = r->n - r->parity;
+    uint64_t all = r->n == 64 ? ~(uint64_t)0 : ((uint64_t)1 << r->n) - 1;
+    struct lop ops[RAID_MAX_LEGS];
+    while (x < end) {
+        uint64_t st = x / r->chunk, o = x % r->chunk;
+        uint64_t cnt = r->chunk - o;
+        if (cnt > slice / 512)
+            cnt = slice / 512;
+        if (cnt > end - x)
+            cnt = end - x;
+        uint32_t bytes = (uint32_t)(cnt * 512);
+        unsigned p = parity_leg(r, st), q = q_leg(r, st), c = 0;
+        uint64_t usable = ok_mask(r) & insync, targets = ok_mask(r) & to & ~insync;
+        if (!targets && usable != all) {
+            x += cnt;                      /* degraded: no parity to recompute */
+            continue;
+        }
+        int rc = load_rows(io, v, r, st, o, bytes, usable, rowbuf, pb, qb, true);
+        if (rc != 0) {
+            lvxd_log("%s/%s: stripe %" PRIu64 " cannot be rebuilt from the legs left", v->vg,
+                     v->lv, st);
+            return rc < 0 ? rc : -EIO;
+        }
+        memset(pacc, 0, 2 * (size_t)slice);
+        for (unsigned k = 0; k < d; k++) {
+            unsigned leg = data_leg(r, st, k);
+            xor_into(pacc, rowbuf + k * bytes, bytes);
+            if (q < r->n)
+                q_acc(qacc, rowbuf + k * bytes, bytes, leg);
+            if ((targets >> leg) & 1)
+                ops[c++] = (struct lop){ leg, true, leg_byte(r, st, o), bytes, rowbuf + k * bytes };
+        }
+        if (!targets || ((targets >> p) & 1))
+            ops[c++] = (struct lop){ p, true, leg_byte(r, st, o), bytes, pacc };
+        if (q < r->n && (!targets || ((targets >> q) & 1)))
+            ops[c++] = (struct lop){ q, true, leg_byte(r, st, o), bytes, qacc };
+        if ((rc = run_lops(io, v, r, ops, c, true)) != 0)
+            return rc < 0 ? rc : -EIO;
+        x += cnt;
+    }
+    return 0;
+}
+
+static const struct raid_geom parity_geom = { .sync = parity_sync, .covered = parity_covered };
+
+const struct lvxd_target lvxd_target_parity = {
+    .name = "raid-parity",
+    .serves = parity_serves,
+    .ctr = parity_ctr,
+    .start = raid_core_start,
+    .dtr = raid_core_dtr,
+    .rw = parity_rw,
+    .zero = raid_core_zero,
+    .flush = raid_core_flush,
+    .status = raid_core_status,
+};

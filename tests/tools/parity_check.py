@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""parity_check.py - where md's raid4/5 layouts put data and parity, checked on images.
+
+  parity_check.py LAYOUT CHUNK_BYTES DATA IMG0 IMG1 ...
+      LAYOUT: raid5_ls|raid5_la|raid5_rs|raid5_ra|raid5_n|raid4|raid6_zr|raid6_nr.  DATA: the LV's
+      bytes; IMGi: rimage i's bytes (read from the PVs).  Checks each data chunk is on
+      the rimage and row the layout puts it, and the parity chunk of every stripe is
+      the XOR of its data chunks.  Prints "data_bad N parity_bad M stripes S"; exit 1
+      on any mismatch.
+The layout arithmetic follows docs/dm-formats.md §5.2 (md's raid5_compute_sector),
+written here independently of lvx's daemon.
+"""
+import sys
+
+
+def place6(layout, n, stripe, k):
+    if layout == "raid6_zr":
+        p = stripe % n
+    else:                                   # raid6_nr
+        p = n - 1 - (stripe + 1) % n
+    q = 0 if p == n - 1 else p + 1
+    if p == n - 1:
+        dd = k + 1
+    elif k >= p:
+        dd = k + 2
+    else:
+        dd = k
+    return p, q, dd
+
+
+def gmul(a, b):
+    r = 0
+    while b:
+        if b & 1:
+            r ^= a
+        a <<= 1
+        if a & 0x100:
+            a ^= 0x11D
+        b >>= 1
+    return r
+
+
+def place(layout, n, stripe, k):
+    if layout.startswith("raid6"):
+        return place6(layout, n, stripe, k)
+    d = n - 1
+    if layout in ("raid5_la", "raid5_ls"):
+        p = d - stripe % n
+    elif layout in ("raid5_ra", "raid5_rs"):
+        p = stripe % n
+    elif layout == "raid4":
+        p = 0
+    else:                                   # raid5_n
+        p = d
+    if layout in ("raid5_la", "raid5_ra"):
+        dd = k + 1 if k >= p else k
+    elif layout in ("raid5_ls", "raid5_rs"):
+        dd = (p + 1 + k) % n
+    elif layout == "raid4":
+        dd = k + 1
+    else:
+        dd = k
+    return p, None, dd
+
+
+def main():
+    layout, chunk = sys.argv[1], int(sys.argv[2])
+    data = open(sys.argv[3], "rb").read()
+    imgs = [open(p, "rb").read() for p in sys.argv[4:]]
+    n = len(imgs)
+    d = n - (2 if layout.startswith("raid6") else 1)
+    stripes = len(data) // (chunk * d)
+    data_bad = parity_bad = 0
+    mul = {}
+    for s in range(stripes):
+        acc = bytearray(chunk)
+        qacc = bytearray(chunk) if d == n - 2 else None
+        p = q = None
+        for k in range(d):
+            p, q, dd = place(layout, n, s, k)
+            want = data[(s * d + k) * chunk:(s * d + k + 1) * chunk]
+            if imgs[dd][s * chunk:(s + 1) * chunk] != want:
+                data_bad += 1
+            x = int.from_bytes(acc, "little") ^ int.from_bytes(want, "little")
+            acc = bytearray(x.to_bytes(chunk, "little"))
+            if qacc is not None:
+                g = 1
+                for _ in range(dd):
+                    g = gmul(g, 2)
+                if g not in mul:
+                    mul[g] = bytes(gmul(v, g) for v in range(256))
+                t = bytes(want).translate(mul[g])
+                x = int.from_bytes(qacc, "little") ^ int.from_bytes(t, "little")
+                qacc = bytearray(x.to_bytes(chunk, "little"))
+        if imgs[p][s * chunk:(s + 1) * chunk] != bytes(acc):
+            parity_bad += 1
+        if qacc is not None and imgs[q][s * chunk:(s + 1) * chunk] != bytes(qacc):
+            parity_bad += 1
+    print("data_bad", data_bad, "parity_bad", parity_bad, "stripes", stripes)
+    return 1 if data_bad or parity_bad or not stripes else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
