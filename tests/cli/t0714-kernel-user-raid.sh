@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# t0936-kernel-user-raid: the same RAID disks move between lvx's user-space daemon
+# t0714-kernel-user-raid: the same RAID disks move between lvx's user-space daemon
 # (daemon/target_raid.c) on the host and LVM2 + the kernel's dm-raid in a throw-away
 # QEMU guest (tests/kernel/user-raid.sh), in both directions, without a resync:
 #   1. host: on five 64 MiB disk images (loop devices), lvx makes VG ux with raid1 r1,
