@@ -67,10 +67,14 @@ stripe_pvs() {  # the devices of the LV's stripes, in order (LVM2's report)
 }
 
 # ------------------------------------------------------------ every PV to a new disk
+# the first move under --maxrecoveryrate 16m (about 5 s for its 80 MiB): a move at full
+# speed can end between two polls of this loop (an ASan lvx takes a while to start)
 seen_job=no seen_pct=no
 for i in 0 1 2 3; do
     t0=$SECONDS
-    lvx pvmove -i 0 "${OLD[$i]}" "${NEW[$i]}" >"$SCRATCH/mv.out" 2>&1 &
+    rate=()
+    ((i == 0)) && rate=(--maxrecoveryrate 16m)
+    lvx pvmove -i 0 "${rate[@]}" "${OLD[$i]}" "${NEW[$i]}" >"$SCRATCH/mv.out" 2>&1 &
     mvpid=$!
     for _ in $(seq 200); do
         j=$(lvx jobs 2>/dev/null | awk -v vg="$VG" '$1 == vg {print $2, $3, $4}')
