@@ -82,7 +82,7 @@ void lvx_cmd_devfile_filter_warnings(struct lvx_cmd_env *env, struct lvx_cmd_dev
 }
 
 void lvx_cmd_devfile_note(struct lvx_cmd_env *env, struct lvx_dev **devs, const char *const *pvids,
-                          unsigned count, bool add)
+                          unsigned count, bool add, struct lvx_pv **pvs)
 {
     struct lvx_ctx *ctx = env->ctx;
     struct lvx_config *cfg = NULL;
@@ -92,12 +92,23 @@ void lvx_cmd_devfile_note(struct lvx_cmd_env *env, struct lvx_dev **devs, const 
     if (env->args->count[LVX_OPT_TEST] || lvx_config_load(ctx, &cfg) < 0 ||
         !(path = lvx_config_devices_file(ctx, cfg, env->pool)) ||
         lvx_lock_devices_file(ctx, strrchr(path, '/') + 1, true, &lock) < 0 ||
-        lvx_devices_file_read(ctx, env->pool, path, &df) < 0 || !df.exists) {
+        lvx_devices_file_read(ctx, env->pool, path, &df) < 0) {
         lvx_error_clear(ctx);
         lvx_unlock(&lock);
         lvx_config_free(cfg);
         return;
     }
+    /* a missing system devices file is made by pvcreate and vgcreate (LVM2 2.03: not
+     * by vgextend, and another file named by --devicesfile silently) */
+    bool create = add && !df.exists &&
+                  (!strcmp(env->command->name, "pvcreate") || !strcmp(env->command->name, "vgcreate"));
+    if (!df.exists && !create) {
+        lvx_unlock(&lock);
+        lvx_config_free(cfg);
+        return;
+    }
+    if (create && !ctx->devices_file)
+        lvx_warn(ctx, "Creating devices file %s", path);
     struct lvx_devlist list = { 0, lvx_pool_alloc(env->pool, (count + 1) * sizeof(void *)) };
     for (unsigned i = 0; i < count; i++)
         if (!devs[i]->is_file)
@@ -109,7 +120,12 @@ void lvx_cmd_devfile_note(struct lvx_cmd_env *env, struct lvx_dev **devs, const 
             continue;
         if (add) {
             const char *why = NULL;
-            lvx_devices_file_add(env->pool, &df, devs[i], pvids[i], NULL, &why);
+            struct lvx_df_entry *e = lvx_devices_file_add(env->pool, &df, devs[i], pvids[i], NULL, &why);
+            /* the PV's device ID in the VG, as LVM2 writes it (none for devname IDs) */
+            if (pvs && e && e->idtype && e->idname && strcmp(e->idtype, "devname")) {
+                pvs[i]->device_id_type = e->idtype;
+                pvs[i]->device_id = e->idname;
+            }
             changed = true;
         } else {
             struct lvx_df_entry *e = lvx_devices_file_for_dev(&df, devs[i]);
