@@ -34,11 +34,14 @@ void lvx_cmd_devfile_filter_warnings(struct lvx_cmd_env *env, struct lvx_cmd_dev
 /* After pvcreate (add: each device with its new PVID) or pvremove (!add: the PVID of its
  * entry cleared), when a devices file is in use: the file updated as LVM2 updates it,
  * naming the command; pvcreate and vgcreate create a missing one ("Creating devices
- * file"), as LVM2.  pvs (vgcreate/vgextend, else NULL): each PV joining a VG gets the
+ * file") unless scan (the command's, before the change; NULL: a system scan is made)
+ * found a VG, as LVM2.  pvs (vgcreate/vgextend, else NULL): each PV joining a VG gets the
  * device ID of its entry (device_id_type, device_id in the metadata).  Image files are
  * left out.  Failures are warnings. */
 struct lvx_pv;
+struct lvx_scan;
 void lvx_cmd_devfile_note(struct lvx_cmd_env *env, struct lvx_dev **devs, const char *const *pvids,
-                          unsigned count, bool add, struct lvx_pv **pvs);
+                          unsigned count, bool add, struct lvx_pv **pvs,
+                          const struct lvx_scan *scan);
 
 #endif

@@ -10,6 +10,7 @@
 #include "cmd/devfile_cmd.h"
 #include "config/config.h"
 #include "dev/filter.h"
+#include "meta/read.h"
 #include "meta/scan.h"
 #include "model/model.h"
 
@@ -81,8 +82,19 @@ void lvx_cmd_devfile_filter_warnings(struct lvx_cmd_env *env, struct lvx_cmd_dev
         lvx_warn(env->ctx, "Please remove the lvm.conf filter, it is ignored with the devices file.");
 }
 
+/* Did the scan find metadata of any VG? */
+static bool scan_has_vgs(const struct lvx_scan *scan)
+{
+    for (unsigned i = 0; scan && i < scan->pv_count; i++)
+        for (unsigned m = 0; m < scan->pvs[i].mda_count; m++)
+            if (scan->pvs[i].mda[m].text && scan->pvs[i].mda[m].vg_uuid[0])
+                return true;
+    return false;
+}
+
 void lvx_cmd_devfile_note(struct lvx_cmd_env *env, struct lvx_dev **devs, const char *const *pvids,
-                          unsigned count, bool add, struct lvx_pv **pvs)
+                          unsigned count, bool add, struct lvx_pv **pvs,
+                          const struct lvx_scan *scan)
 {
     struct lvx_ctx *ctx = env->ctx;
     struct lvx_config *cfg = NULL;
@@ -102,6 +114,21 @@ void lvx_cmd_devfile_note(struct lvx_cmd_env *env, struct lvx_dev **devs, const 
      * by vgextend, and another file named by --devicesfile silently) */
     bool create = add && !df.exists &&
                   (!strcmp(env->command->name, "pvcreate") || !strcmp(env->command->name, "vgcreate"));
+    if (!df.exists && !create) {
+        lvx_unlock(&lock);
+        lvx_config_free(cfg);
+        return;
+    }
+    struct lvx_scan *sys = NULL;        /* pvcreate read only its devices: all of them now */
+    if (create && !scan && lvx_scan(ctx, NULL, &sys) < 0)
+        lvx_error_clear(ctx);
+    bool vgs = create && scan_has_vgs(scan ? scan : sys);
+    if (sys)
+        lvx_scan_free(sys);
+    if (vgs) {   /* they would no longer be seen: as LVM2 */
+        lvx_warn(ctx, "Not creating system devices file due to existing VGs.");
+        create = false;
+    }
     if (!df.exists && !create) {
         lvx_unlock(&lock);
         lvx_config_free(cfg);
