@@ -6,11 +6,14 @@
  * --type current LVM2's front of the cascade (current_tree) - in lvmconfig's layout (TAB indentation, key=value, one-element arrays
  * printed as a single value).  PATH ("devices" or "devices/filter") prints only that
  * section or setting.  --type default prints lvx's built-in defaults (commented, as
- * lvmconfig does), diff the settings that differ from them, full both merged.
+ * lvmconfig does), diff the settings that differ from them, full both merged, list the
+ * path of each of those settings (lvx's table, not LVM2's).  --withcomments: a warning
+ * that lvx has no comment texts (LVM2's prose is not copied), the settings without.
  */
 #include "cmd/commands.h"
 #include "config/config.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static void print_value(struct lvx_buf *b, const struct lvx_cfg_node *v)
@@ -65,6 +68,22 @@ static void print_node(struct lvx_buf *b, const struct lvx_cfg_node *n, int dept
     lvx_buf_printf(b, "%s%s=", commented ? "# " : "", n->key);
     print_value(b, n);
     lvx_buf_putc(b, '\n');
+}
+
+/* --type list: the path of each setting under n ("section/key"), one a line, as LVM2's
+ * list; the settings are lvx's own table (lvx_config_defaults), not LVM2's. */
+static void print_list(struct lvx_buf *b, const struct lvx_cfg_node *n, const char *prefix)
+{
+    if (!n->key)
+        return;
+    if (n->kind != LVX_CFG_SECTION) {
+        lvx_buf_printf(b, "%s%s%s\n", prefix, prefix[0] ? "/" : "", n->key);
+        return;
+    }
+    char path[512];
+    snprintf(path, sizeof(path), "%s%s%s", prefix, prefix[0] ? "/" : "", n->key);
+    for (const struct lvx_cfg_node *c = n->child; c; c = c->next)
+        print_list(b, c, path);
 }
 
 /* Items of cur not present with an equal value in defaults (sections recursively), as a
@@ -135,8 +154,10 @@ static int pick_tree(struct lvx_cmd_env *env, const struct lvx_config *cfg, cons
     } else if (strcmp(type, "full") == 0) {
         *tree = lvx_config_defaults(env->pool);
         lvx_config_merge(env->pool, *tree, cur);
+    } else if (strcmp(type, "list") == 0) {
+        *tree = lvx_config_defaults(env->pool);
     } else {
-        lvx_cmd_errorf("Invalid argument for --type: %s (current, default, diff or full)", type);
+        lvx_cmd_errorf("Invalid argument for --type: %s (current, default, diff, full or list)", type);
         return LVX_EXIT_INVALID;
     }
     return 0;
@@ -152,6 +173,11 @@ int lvx_cmd_config(struct lvx_cmd_env *env)
     const char *type = env->args->value[LVX_OPT_CONFIG_TYPE] ? env->args->value[LVX_OPT_CONFIG_TYPE]
                                                              : env->args->value[LVX_OPT_TYPECONFIG];
     int rc = pick_tree(env, cfg, type, &tree, &commented);
+    bool list = rc == 0 && type && strcmp(type, "list") == 0;
+    /* LVM2's comment texts are its own prose (GPL): lvx prints none, and says so */
+    if (rc == 0 && env->args->count[LVX_OPT_WITHCOMMENTS] && !list)
+        lvx_warn(env->ctx, "WARNING: --withcomments: lvx has no comment texts for its settings; "
+                 "printing them without.");
     struct lvx_buf b = LVX_BUF_INIT;
     for (int i = 0; rc == 0 && i < env->args->argc; i++) {
         const struct lvx_cfg_node *n = lvx_cfg_find_path(tree, env->args->argv[i]);
@@ -160,11 +186,23 @@ int lvx_cmd_config(struct lvx_cmd_env *env)
             rc = LVX_EXIT_FAILED;
             continue;
         }
-        print_node(&b, n, 0, commented);
+        if (list) {
+            const char *slash = strrchr(env->args->argv[i], '/');
+            char parent[512];
+            snprintf(parent, sizeof(parent), "%.*s", slash ? (int)(slash - env->args->argv[i]) : 0,
+                     env->args->argv[i]);
+            print_list(&b, n, parent);
+        } else {
+            print_node(&b, n, 0, commented);
+        }
     }
     if (rc == 0 && env->args->argc == 0)
-        for (const struct lvx_cfg_node *c = tree->child; c; c = c->next)
-            print_node(&b, c, 0, commented);
+        for (const struct lvx_cfg_node *c = tree->child; c; c = c->next) {
+            if (list)
+                print_list(&b, c, "");
+            else
+                print_node(&b, c, 0, commented);
+        }
     int out = lvx_cmd_output(&b);
     lvx_buf_free(&b);
     lvx_config_free(cfg);
