@@ -6,11 +6,15 @@
  * --type current LVM2's front of the cascade (current_tree) - in lvmconfig's layout (TAB indentation, key=value, one-element arrays
  * printed as a single value).  PATH ("devices" or "devices/filter") prints only that
  * section or setting.  --type default prints lvx's built-in defaults (commented, as
- * lvmconfig does), diff the settings that differ from them, full both merged.
+ * lvmconfig does), diff the settings that differ from them (in LVM2's order), full both
+ * merged, list the
+ * path of each of those settings (lvx's table, not LVM2's).  --withcomments: a warning
+ * that lvx has no comment texts (LVM2's prose is not copied), the settings without.
  */
 #include "cmd/commands.h"
 #include "config/config.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static void print_value(struct lvx_buf *b, const struct lvx_cfg_node *v)
@@ -67,6 +71,22 @@ static void print_node(struct lvx_buf *b, const struct lvx_cfg_node *n, int dept
     lvx_buf_putc(b, '\n');
 }
 
+/* --type list: the path of each setting under n ("section/key"), one a line, as LVM2's
+ * list; the settings are lvx's own table (lvx_config_defaults), not LVM2's. */
+static void print_list(struct lvx_buf *b, const struct lvx_cfg_node *n, const char *prefix)
+{
+    if (!n->key)
+        return;
+    if (n->kind != LVX_CFG_SECTION) {
+        lvx_buf_printf(b, "%s%s%s\n", prefix, prefix[0] ? "/" : "", n->key);
+        return;
+    }
+    char path[512];
+    snprintf(path, sizeof(path), "%s%s%s", prefix, prefix[0] ? "/" : "", n->key);
+    for (const struct lvx_cfg_node *c = n->child; c; c = c->next)
+        print_list(b, c, path);
+}
+
 /* Items of cur not present with an equal value in defaults (sections recursively), as a
  * new tree in pool. */
 static struct lvx_cfg_node *diff_tree(struct lvx_pool *pool, const struct lvx_cfg_node *cur,
@@ -87,6 +107,69 @@ static struct lvx_cfg_node *diff_tree(struct lvx_pool *pool, const struct lvx_cf
         }
     }
     return out;
+}
+
+/* A section's items as a list: first, then the others in reverse order (LVM2 builds its
+ * trees inserting each new item after the first one). */
+static void first_then_reversed(struct lvx_cfg_node *sec)
+{
+    struct lvx_cfg_node *first = sec->child;
+    if (!first || !first->next)
+        return;
+    struct lvx_cfg_node *rest = NULL;
+    for (struct lvx_cfg_node *c = first->next, *next; c; c = next) {
+        next = c->next;
+        c->next = rest;
+        rest = c;
+    }
+    sec->last_child = first->next;
+    sec->last_child->next = NULL;
+    first->next = rest;
+    for (struct lvx_cfg_node *c = first; c; c = c->next)
+        sec->last_child = c;
+}
+
+/* --type diff as LVM2 orders it: the items LVM2 walks (with --config: lvm.conf's
+ * sections in the cascade's order - first_then_reversed - then the sections only
+ * --config has; inside a section lvm.conf's items, then --config's new ones; without
+ * --config lvm.conf's order), each level of the result first_then_reversed.  file: the
+ * lvm.conf tree without --config (NULL when none was given). */
+static void diff_order(struct lvx_cfg_node *sec, const struct lvx_cfg_node *file, bool top)
+{
+    if (file && top) {
+        /* lvm.conf's items first, in the cascade's order, then the others */
+        struct lvx_cfg_node *old = NULL, *old_last = NULL, *fresh = NULL, *fresh_last = NULL;
+        for (struct lvx_cfg_node *c = sec->child, *next; c; c = next) {
+            next = c->next;
+            c->next = NULL;
+            bool in_file = c->key && lvx_cfg_find(file, c->key);
+            struct lvx_cfg_node **head = in_file ? &old : &fresh, **last = in_file ? &old_last : &fresh_last;
+            if (*last)
+                (*last)->next = c;
+            else
+                *head = c;
+            *last = c;
+        }
+        struct lvx_cfg_node tmp = { .kind = LVX_CFG_SECTION, .child = old, .last_child = old_last };
+        first_then_reversed(&tmp);
+        sec->child = tmp.child ? tmp.child : fresh;
+        if (tmp.last_child)
+            tmp.last_child->next = fresh;
+        sec->last_child = fresh_last ? fresh_last : tmp.last_child;
+    }
+    for (struct lvx_cfg_node *c = sec->child; c; c = c->next)
+        if (c->kind == LVX_CFG_SECTION) {
+            const struct lvx_cfg_node *f = file ? lvx_cfg_find(file, c->key) : NULL;
+            diff_order(c, f && f->kind == LVX_CFG_SECTION ? f : NULL, false);
+        }
+}
+
+static void diff_order_result(struct lvx_cfg_node *sec)
+{
+    first_then_reversed(sec);
+    for (struct lvx_cfg_node *c = sec->child; c; c = c->next)
+        if (c->kind == LVX_CFG_SECTION)
+            diff_order_result(c);
 }
 
 /* LVM2's --type current: the front of its configuration cascade.  With --config (and
@@ -131,12 +214,27 @@ static int pick_tree(struct lvx_cmd_env *env, const struct lvx_config *cfg, cons
         *tree = lvx_config_defaults(env->pool);
         *commented = true;
     } else if (strcmp(type, "diff") == 0) {
-        *tree = diff_tree(env->pool, cur, lvx_config_defaults(env->pool), NULL);
+        /* the order LVM2 prints it in needs lvm.conf without --config too */
+        struct lvx_config *file = NULL;
+        const char *over = env->ctx->config_override;
+        if (over) {
+            env->ctx->config_override = NULL;
+            if (lvx_config_load(env->ctx, &file) < 0)
+                lvx_error_clear(env->ctx);
+            env->ctx->config_override = over;
+        }
+        struct lvx_cfg_node *walk = lvx_cfg_clone(env->pool, cur);
+        diff_order(walk, file ? (file->root ? file->root : empty) : NULL, true);
+        *tree = diff_tree(env->pool, walk, lvx_config_defaults(env->pool), NULL);
+        diff_order_result(*tree);
+        lvx_config_free(file);
     } else if (strcmp(type, "full") == 0) {
         *tree = lvx_config_defaults(env->pool);
         lvx_config_merge(env->pool, *tree, cur);
+    } else if (strcmp(type, "list") == 0) {
+        *tree = lvx_config_defaults(env->pool);
     } else {
-        lvx_cmd_errorf("Invalid argument for --type: %s (current, default, diff or full)", type);
+        lvx_cmd_errorf("Invalid argument for --type: %s (current, default, diff, full or list)", type);
         return LVX_EXIT_INVALID;
     }
     return 0;
@@ -152,6 +250,11 @@ int lvx_cmd_config(struct lvx_cmd_env *env)
     const char *type = env->args->value[LVX_OPT_CONFIG_TYPE] ? env->args->value[LVX_OPT_CONFIG_TYPE]
                                                              : env->args->value[LVX_OPT_TYPECONFIG];
     int rc = pick_tree(env, cfg, type, &tree, &commented);
+    bool list = rc == 0 && type && strcmp(type, "list") == 0;
+    /* LVM2's comment texts are its own prose (GPL): lvx prints none, and says so */
+    if (rc == 0 && env->args->count[LVX_OPT_WITHCOMMENTS] && !list)
+        lvx_warn(env->ctx, "WARNING: --withcomments: lvx has no comment texts for its settings; "
+                 "printing them without.");
     struct lvx_buf b = LVX_BUF_INIT;
     for (int i = 0; rc == 0 && i < env->args->argc; i++) {
         const struct lvx_cfg_node *n = lvx_cfg_find_path(tree, env->args->argv[i]);
@@ -160,11 +263,23 @@ int lvx_cmd_config(struct lvx_cmd_env *env)
             rc = LVX_EXIT_FAILED;
             continue;
         }
-        print_node(&b, n, 0, commented);
+        if (list) {
+            const char *slash = strrchr(env->args->argv[i], '/');
+            char parent[512];
+            snprintf(parent, sizeof(parent), "%.*s", slash ? (int)(slash - env->args->argv[i]) : 0,
+                     env->args->argv[i]);
+            print_list(&b, n, parent);
+        } else {
+            print_node(&b, n, 0, commented);
+        }
     }
     if (rc == 0 && env->args->argc == 0)
-        for (const struct lvx_cfg_node *c = tree->child; c; c = c->next)
-            print_node(&b, c, 0, commented);
+        for (const struct lvx_cfg_node *c = tree->child; c; c = c->next) {
+            if (list)
+                print_list(&b, c, "");
+            else
+                print_node(&b, c, 0, commented);
+        }
     int out = lvx_cmd_output(&b);
     lvx_buf_free(&b);
     lvx_config_free(cfg);

@@ -32,9 +32,16 @@ void lvx_cmd_devfile_close(struct lvx_cmd_devfile *f);
 void lvx_cmd_devfile_filter_warnings(struct lvx_cmd_env *env, struct lvx_cmd_devfile *f);
 
 /* After pvcreate (add: each device with its new PVID) or pvremove (!add: the PVID of its
- * entry cleared), when a devices file is in use and exists: the file updated as LVM2
- * updates it, naming the command.  Image files are left out.  Failures are warnings. */
+ * entry cleared), when a devices file is in use: the file updated as LVM2 updates it,
+ * naming the command; pvcreate and vgcreate create a missing one ("Creating devices
+ * file") unless scan (the command's, before the change; NULL: a system scan is made)
+ * found a VG, as LVM2.  pvs (vgcreate/vgextend, else NULL): each PV joining a VG gets the
+ * device ID of its entry (device_id_type, device_id in the metadata).  Image files are
+ * left out.  Failures are warnings. */
+struct lvx_pv;
+struct lvx_scan;
 void lvx_cmd_devfile_note(struct lvx_cmd_env *env, struct lvx_dev **devs, const char *const *pvids,
-                          unsigned count, bool add);
+                          unsigned count, bool add, struct lvx_pv **pvs,
+                          const struct lvx_scan *scan);
 
 #endif

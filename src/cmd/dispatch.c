@@ -173,6 +173,11 @@ static int run_command(const struct lvx_run_opts *o, const struct lvx_command *c
             ctx.config_override = args.value[LVX_OPT_CONFIG];
         if (args.count[LVX_OPT_DEVICESFILE])
             ctx.devices_file = args.value[LVX_OPT_DEVICESFILE];
+        ctx.command_name = cmd->name;
+        /* stale PVIDs of the devices file: corrected after the scan, as LVM2 (lvmdevices
+         * and vgimportdevices do their own checking) */
+        if (strcmp(cmd->name, "lvmdevices") && strcmp(cmd->name, "vgimportdevices"))
+            ctx.devices_file_check = args.count[LVX_OPT_TEST] ? LVX_DFCHECK_WARN : LVX_DFCHECK_FIX;
         if (args.count[LVX_OPT_NOLOCKING] || args.count[LVX_OPT_READONLY])
             ctx.lock_mode = LVX_LOCK_MODE_NONE;
         else if (args.count[LVX_OPT_IGNORELOCKINGFAILURE])

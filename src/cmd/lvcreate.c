@@ -508,11 +508,26 @@ static int make_snapshot(struct lvx_cmd_env *env, struct lvx_vg_update *u,
     return 0;
 }
 
+/* -aay: a new LV that activation/auto_activation_volume_list does not let through stays
+ * inactive (created, no error), as LVM2 */
+static const struct lvx_actcmd *auto_filtered(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                                              const struct lvx_lv *lv)
+{
+    if (act && lvx_lvcmd_autoactivating(env) && !lvx_lvcmd_passes_auto_list(env->ctx, lv)) {
+        lvx_info(env->ctx, "New logical volume %s/%s left inactive: not in "
+                 "activation/auto_activation_volume_list.",
+                 lv->vg->name, lv->name);
+        return NULL;
+    }
+    return act;
+}
+
 /* Activate a new LV; as LVM2, one that cannot be activated is taken out again. */
 static int activate_new(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
                         const struct lvx_actcmd *act)
 {
     int rc;
+    act = auto_filtered(env, act, lv);
     if (act && (rc = lvx_actcmd_activate(env, act, lv))) {
         struct lvx_vg *vg = u->vg;
         const char *name = lv->name;
@@ -568,6 +583,8 @@ static int create_raid(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
 static int activate_or_remove(struct lvx_cmd_env *env, struct lvx_vg_update *u,
                               const struct lvx_actcmd *act, struct lvx_lv *lv)
 {
+    if (!(act = auto_filtered(env, act, lv)))
+        return 0;
     int rc = lvx_actcmd_activate(env, act, lv);
     if (!rc)
         return 0;

@@ -10,6 +10,7 @@
 #include "cmd/devfile_cmd.h"
 #include "config/config.h"
 #include "dev/filter.h"
+#include "meta/read.h"
 #include "meta/scan.h"
 #include "model/model.h"
 
@@ -81,8 +82,19 @@ void lvx_cmd_devfile_filter_warnings(struct lvx_cmd_env *env, struct lvx_cmd_dev
         lvx_warn(env->ctx, "Please remove the lvm.conf filter, it is ignored with the devices file.");
 }
 
+/* Did the scan find metadata of any VG? */
+static bool scan_has_vgs(const struct lvx_scan *scan)
+{
+    for (unsigned i = 0; scan && i < scan->pv_count; i++)
+        for (unsigned m = 0; m < scan->pvs[i].mda_count; m++)
+            if (scan->pvs[i].mda[m].text && scan->pvs[i].mda[m].vg_uuid[0])
+                return true;
+    return false;
+}
+
 void lvx_cmd_devfile_note(struct lvx_cmd_env *env, struct lvx_dev **devs, const char *const *pvids,
-                          unsigned count, bool add)
+                          unsigned count, bool add, struct lvx_pv **pvs,
+                          const struct lvx_scan *scan)
 {
     struct lvx_ctx *ctx = env->ctx;
     struct lvx_config *cfg = NULL;
@@ -92,12 +104,38 @@ void lvx_cmd_devfile_note(struct lvx_cmd_env *env, struct lvx_dev **devs, const 
     if (env->args->count[LVX_OPT_TEST] || lvx_config_load(ctx, &cfg) < 0 ||
         !(path = lvx_config_devices_file(ctx, cfg, env->pool)) ||
         lvx_lock_devices_file(ctx, strrchr(path, '/') + 1, true, &lock) < 0 ||
-        lvx_devices_file_read(ctx, env->pool, path, &df) < 0 || !df.exists) {
+        lvx_devices_file_read(ctx, env->pool, path, &df) < 0) {
         lvx_error_clear(ctx);
         lvx_unlock(&lock);
         lvx_config_free(cfg);
         return;
     }
+    /* a missing system devices file is made by pvcreate and vgcreate (LVM2 2.03: not
+     * by vgextend, and another file named by --devicesfile silently) */
+    bool create = add && !df.exists &&
+                  (!strcmp(env->command->name, "pvcreate") || !strcmp(env->command->name, "vgcreate"));
+    if (!df.exists && !create) {
+        lvx_unlock(&lock);
+        lvx_config_free(cfg);
+        return;
+    }
+    struct lvx_scan *sys = NULL;        /* pvcreate read only its devices: all of them now */
+    if (create && !scan && lvx_scan(ctx, NULL, &sys) < 0)
+        lvx_error_clear(ctx);
+    bool vgs = create && scan_has_vgs(scan ? scan : sys);
+    if (sys)
+        lvx_scan_free(sys);
+    if (vgs) {   /* they would no longer be seen: as LVM2 */
+        lvx_warn(ctx, "Not creating system devices file due to existing VGs.");
+        create = false;
+    }
+    if (!df.exists && !create) {
+        lvx_unlock(&lock);
+        lvx_config_free(cfg);
+        return;
+    }
+    if (create && !ctx->devices_file)
+        lvx_warn(ctx, "Creating devices file %s", path);
     struct lvx_devlist list = { 0, lvx_pool_alloc(env->pool, (count + 1) * sizeof(void *)) };
     for (unsigned i = 0; i < count; i++)
         if (!devs[i]->is_file)
@@ -109,7 +147,12 @@ void lvx_cmd_devfile_note(struct lvx_cmd_env *env, struct lvx_dev **devs, const 
             continue;
         if (add) {
             const char *why = NULL;
-            lvx_devices_file_add(env->pool, &df, devs[i], pvids[i], NULL, &why);
+            struct lvx_df_entry *e = lvx_devices_file_add(env->pool, &df, devs[i], pvids[i], NULL, &why);
+            /* the PV's device ID in the VG, as LVM2 writes it (none for devname IDs) */
+            if (pvs && e && e->idtype && e->idname && strcmp(e->idtype, "devname")) {
+                pvs[i]->device_id_type = e->idtype;
+                pvs[i]->device_id = e->idname;
+            }
             changed = true;
         } else {
             struct lvx_df_entry *e = lvx_devices_file_for_dev(&df, devs[i]);

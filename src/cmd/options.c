@@ -130,7 +130,7 @@ static const struct lvx_opt_def opt_table[LVX_OPT_COUNT] = {
         "Settings of <system dir>/profile/String.profile over lvm.conf."),
     OPT(LVX_OPT_TYPECONFIG, "typeconfig", 0, LVX_ARG_STRING, 0, "current|default|diff|full",
         "Same as --type."),
-    OPT(LVX_OPT_WITHCOMMENTS, "withcomments", 0, LVX_ARG_FLAG, 0, NULL, "Accepted (no comment texts)."),
+    OPT(LVX_OPT_WITHCOMMENTS, "withcomments", 0, LVX_ARG_FLAG, 0, NULL, "Accepted: lvx has no comment texts (says so, prints the settings)."),
     OPT(LVX_OPT_MERGEDCONFIG, "mergedconfig", 0, LVX_ARG_FLAG, 0, NULL,
         "With --type default/diff/full: the configuration merged with --config (always so in lvx)."),
     OPT(LVX_OPT_NOLOCKING, "nolocking", 0, LVX_ARG_FLAG, 0, NULL, "Take no locks."),

@@ -387,7 +387,7 @@ static int write_all(struct lvx_cmd_env *env, const struct pvcreate_opts *o,
         made[n] = devs[i].dev;
         pvids[n++] = devs[i].label.pv_uuid;
     }
-    lvx_cmd_devfile_note(env, made, pvids, n, true);
+    lvx_cmd_devfile_note(env, made, pvids, n, true, NULL, NULL);
     return rc;
 }
 

@@ -90,7 +90,7 @@ int lvx_cmd_pvremove(struct lvx_cmd_env *env)
             rc = wipe(env, env->args->argv[i], named.devs[i]);
     }
     if (!rc)      /* their entries in the devices file keep the device, without PVID */
-        lvx_cmd_devfile_note(env, named.devs, NULL, count, false);
+        lvx_cmd_devfile_note(env, named.devs, NULL, count, false, NULL, NULL);
     lvx_pvcmd_devs_free(&named);
     lvx_unlock(&global);
     return rc;

@@ -387,7 +387,7 @@ static int vgcmd_orphans(struct lvx_cmd_env *env, struct lvx_vg_update *u, char 
         pvids[i] = pvs[i]->uuid;
     }
     /* the devices join the devices file, when one is in use (as LVM2) */
-    lvx_cmd_devfile_note(env, devs, pvids, n, true);
+    lvx_cmd_devfile_note(env, devs, pvids, n, true, pvs, u->scan);
     *out = pvs;
     *out_count = n;
     return 0;

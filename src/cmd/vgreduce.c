@@ -14,7 +14,9 @@
  */
 #include "cmd/vgcmd.h"
 
+#include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "meta/vgops.h"
 
@@ -247,13 +249,36 @@ int lvx_cmd_vgreduce(struct lvx_cmd_env *env)
         lvx_cmd_errorf("--removemissing and --all are incompatible");
         return LVX_EXIT_INVALID;
     }
+    /* as LVM2: a named device that does not exist is left out first, with its line */
+    bool gone = false;
+    int kept = 1;
+    for (int i = 1; i < a->argc; i++) {
+        struct stat st;
+        if (stat(a->argv[i], &st) < 0) {
+            lvx_cmd_errorf("Cannot use %s: device not found", a->argv[i]);
+            gone = true;
+        } else {
+            a->argv[kept++] = a->argv[i];
+        }
+    }
+    if (gone && kept == 1)
+        return LVX_EXIT_FAILED;
+    a->argc = kept;
     struct lvx_vg_update u;
     unsigned flags = LVX_UPDATE_GLOBAL_LOCK | LVX_UPDATE_NAMED_ORPHANS |
                      (missing ? LVX_UPDATE_ALLOW_MISSING : 0);
-    int rc = lvx_vgcmd_begin(env, a->argv[0], flags, &u);
-    if (rc)
+    struct lvx_scan_opts o = lvx_vgcmd_scan_opts(env);
+    o.also_devices = (const char *const *)a->argv + 1;      /* after the VG name */
+    o.also_count = (unsigned)a->argc - 1;
+    if (lvx_vg_update_begin(env->ctx, &o, a->argv[0], flags, &u) < 0) {
+        bool not_found = env->ctx->err == -ENOENT;
+        int rc = lvx_cmd_fail(env);
+        /* LVM2 then names each PV it could not take from the VG it did not find */
+        for (int i = 1; i < a->argc && not_found; i++)
+            lvx_cmd_errorf("Failed to find physical volume \"%s\".", a->argv[i]);
         return rc;
-    rc = reduce(env, &u, missing);
+    }
+    int rc = reduce(env, &u, missing);
     lvx_vg_update_end(&u);
-    return rc;
+    return gone ? LVX_EXIT_FAILED : rc;
 }

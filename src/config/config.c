@@ -345,8 +345,11 @@ struct lvx_cfg_node *lvx_config_defaults(struct lvx_pool *pool)
     struct lvx_cfg_node *root = lvx_cfg_new(pool, NULL, NULL, LVX_CFG_SECTION);
     struct lvx_cfg_node *s = lvx_cfg_add_section(pool, root, "devices");
     lvx_cfg_array_add_str(pool, lvx_cfg_add_array(pool, s, "scan"), "/dev");
+    lvx_cfg_add_int(pool, s, "obtain_device_list_from_udev", 0);   /* lvx lists /proc/partitions */
     lvx_cfg_array_add_str(pool, lvx_cfg_add_array(pool, s, "filter"), "a|.*|");
     lvx_cfg_array_add_str(pool, lvx_cfg_add_array(pool, s, "global_filter"), "a|.*|");
+    lvx_cfg_add_int(pool, s, "use_devicesfile", 0);
+    lvx_cfg_add_str(pool, s, "devicesfile", "system.devices");
     s = lvx_cfg_add_section(pool, root, "backup");
     lvx_cfg_add_int(pool, s, "backup", 1);
     lvx_cfg_add_str(pool, s, "backup_dir", lvx_pool_printf(pool, "%s/backup", sys));

@@ -7,6 +7,7 @@
  * lvx_index_update_vg(), lvx_index_hash_devices(), lvx_index_path().
  */
 #include "meta/index.h"
+#include "config/config.h"
 #include "util/buf.h"
 #include "util/file.h"
 #include "util/privdir.h"
@@ -352,6 +353,19 @@ static bool labels_match(const struct lvx_scan *scan, const struct index_file *i
            also->count;
 }
 
+/* Does lvm.conf (or --devicesfile) ask for a devices file that exists? */
+static bool devices_file_on(struct lvx_ctx *ctx, struct lvx_pool *pool)
+{
+    struct lvx_config *cfg = NULL;
+    bool on = false;
+    const char *path;
+    if (lvx_config_load(ctx, &cfg) == 0 && (path = lvx_config_devices_file(ctx, cfg, pool)))
+        on = access(path, F_OK) == 0;
+    lvx_error_clear(ctx);
+    lvx_config_free(cfg);
+    return on;
+}
+
 static int lvx_index_scan_unt(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts, struct lvx_scan **out)
 {
     *out = NULL;
@@ -362,6 +376,11 @@ static int lvx_index_scan_unt(struct lvx_ctx *ctx, const struct lvx_scan_opts *o
     all.vg_names = NULL;
     all.vg_name_count = 0;
     uint64_t key = lvx_scan_list_key_hash(ctx);    /* before any listing: meta/scan.h */
+    /* with a devices file every device it lists is read, as LVM2 does: its warnings
+     * and the check of its PVIDs against the labels (meta/devfile_check.c) are due
+     * for every command */
+    if (devices_file_on(ctx, pool))
+        return stale(ctx, pool, "a devices file is in use");
     struct index_file idx;
     if (!load_index(pool, &idx))
         return stale(ctx, pool, "missing or unreadable");

@@ -23,6 +23,7 @@
  */
 #include "meta/scan.h"
 #include "dev/devices_file.h"
+#include "meta/devfile_check.h"
 #include "util/phase.h"
 #include "config/config.h"
 #include "dev/filter.h"
@@ -608,6 +609,7 @@ int lvx_scan_devices_file(struct lvx_ctx *ctx, const struct lvx_config *cfg,
     if (rc < 0 || !df.exists)          /* as LVM2: no file, no devices file */
         return rc;
     *used = true;
+    ctx->devices_file_used = true;
     lvx_devices_file_match(pool, &df, devs);
     bool say = !ctx->devices_file_said;          /* once per command, as LVM2 */
     ctx->devices_file_said = true;
@@ -736,6 +738,8 @@ int lvx_scan_devices(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lv
         lvx_scan_release(scan);
         return rc;
     }
+    if (!named)
+        lvx_devfile_check_scan(ctx, scan);
     *out = scan;
     return 0;
 }

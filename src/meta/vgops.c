@@ -66,6 +66,8 @@ int lvx_vgops_add_orphan(struct lvx_ctx *ctx, struct lvx_vg *vg, const struct lv
     pv->ba_size = orphan->ba_size;
     pv->ondisk = orphan->ondisk;
     pv->ondisk.dev_name = dup_or_null(vg->pool, orphan->ondisk.dev_name);
+    pv->device_id_type = dup_or_null(vg->pool, orphan->device_id_type);  /* devices file */
+    pv->device_id = dup_or_null(vg->pool, orphan->device_id);
     pv->pe_count = lvx_vgops_pe_count(pv, vg->extent_size);
     if (out)
         *out = pv;

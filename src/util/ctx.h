@@ -53,6 +53,11 @@ struct lvx_ctx {
     const char *const *devices_also;
     unsigned devices_also_count;
     bool devices_file_said;        /* the devices file warnings of this command are out */
+    bool devices_file_used;        /* a system scan of this command used the devices file */
+    bool devices_file_checked;     /* its PVIDs were checked (meta/devfile_check.c) */
+    int devices_file_check;        /* LVX_DFCHECK_*: what that check does (the dispatcher
+                                    * sets it per command; library callers: off) */
+    const char *command_name;      /* the command running ("pvs"), named in files lvx writes */
     bool pv_min_size_said;         /* the devices/pv_min_size warning of this command is out */
     int backup_unsaved;            /* LVM2's "NOT backed up" warning (backup/backup = 0):
                                     * 1 due, 2 printed (once per command, meta/update.c) */
@@ -62,6 +67,13 @@ struct lvx_ctx {
                                     * the default seam (lvx_io() in dev/io.h) */
     unsigned warnings;       /* number of warnings logged so far */
     int lock_mode;           /* LVX_LOCK_MODE_*: --nolocking/--readonly, --ignorelockingfailure */
+};
+
+/* The devices file check after a scan (meta/devfile_check.h). */
+enum {
+    LVX_DFCHECK_OFF = 0,            /* not done (lvmdevices, vgimportdevices: their own) */
+    LVX_DFCHECK_WARN,               /* stale PVIDs warned about, the file kept (--test) */
+    LVX_DFCHECK_FIX,                /* warned about and corrected in the file, as LVM2 */
 };
 
 /* How meta/lock.c takes VG and global locks for a command. */

@@ -11,7 +11,8 @@
 #   - pvscan (plain, -s, -u, -n, -e, -e -n), vgscan, lvscan (-a, refused argument),
 #     formats, segtypes (lvx lists what it creates: a subset of LVM2's list), lvmconfig /
 #     dumpconfig / config (a key, --typeconfig full, an unknown key): same bytes and
-#     exit codes (--withcomments: LVM2's lines without its comments, which lvx lacks);
+#     exit codes (--withcomments: LVM2's lines without its comments, which lvx lacks,
+#     with a warning saying so; --type list: lvx's own settings, by LVM2's names);
 #   - pvscan --cache DEV (-aay): the same lines as LVM2 (PIDs aside), in the same
 #     sequence: incomplete (need 1), complete + run autoactivation, then skip; lvx keeps
 #     its records in its own run directory.  LVM2 runs only with a DEV (a full
@@ -84,6 +85,13 @@ same "lvmconfig --type current backup" lvmconfig --type current backup
 side lvmconfig --withcomments --mergedconfig backup/archive
 test_eq "lvmconfig --withcomments --mergedconfig: LVM2's setting line (lvx has no comment texts)" \
     "$(grep -v -e '^#' -e '^$' "$SCRATCH/l.out")" "$(cat "$SCRATCH/x.out")"
+test_ok "... and lvx says on stderr that it prints none" \
+    grep -q "^  WARNING: --withcomments: lvx has no comment texts" "$SCRATCH/x.err"
+side lvmconfig --type list
+test_eq "lvmconfig --type list: lvx's settings, each one LVM2 lists too (but lvx/)" "" \
+    "$(grep -v '^lvx/' "$SCRATCH/x.out" | grep -vxF -f "$SCRATCH/l.out")"
+test_ok "... at least the backup settings" grep -qx "backup/retain_days" "$SCRATCH/x.out"
+same "lvmconfig --type list backup/archive" lvmconfig --type list backup/archive
 same "lvmconfig of an unknown key" lvmconfig nosuch/key
 same "dumpconfig global" dumpconfig global
 same "config backup" config backup

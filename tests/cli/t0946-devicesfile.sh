@@ -14,7 +14,11 @@
 #     continued), lvx what LVM2 wrote; the PV device IDs vgimportdevices puts in the
 #     metadata are LVM2's;
 #   - pvcreate / vgextend / pvremove keep the file as LVM2 does (new PVs added with
-#     their PVID, a removed PV's PVID cleared).
+#     their PVID, a removed PV's PVID cleared); a PV joining a VG gets its entry's
+#     device ID in the metadata (device_id_type, device_id); without a file pvcreate and
+#     vgcreate make one ("Creating devices file"), vgextend does not;
+#   - a stale PVID (another PV on the device, none, or ".") is warned about and
+#     corrected in the file by any command that reads the devices (not with --test).
 source "$(dirname "$0")/../lib.sh"
 source "$LVX_ROOT/tests/tools/side.sh"
 
@@ -131,6 +135,19 @@ dfop "list: entries without a device" "$SCRATCH/gone.devices" lvmdevices
 dfop "--check: entries without a device" "$SCRATCH/gone.devices" lvmdevices --check
 dfop "--update: entries without a device kept" "$SCRATCH/gone.devices" lvmdevices --update
 dfop "pvs: entries without a device warned about" "$SCRATCH/gone.devices" pvs
+# a stale PVID is corrected by any command that reads the devices (LVM2's
+# device_ids_validate): the line about it, the file rewritten naming the command
+{ cat "$SCRATCH/start.devices"
+  echo "IDTYPE=loop_file IDNAME=$SCRATCH/loop2.img DEVNAME=${D[2]} PVID=BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB"
+  echo "IDTYPE=loop_file IDNAME=$SCRATCH/loop3.img DEVNAME=${D[3]} PVID=CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCC"
+} >"$SCRATCH/nopv.devices"
+sed "s/PVID=$P1/PVID=./" "$SCRATCH/start.devices" >"$SCRATCH/dot.devices"
+dfop "pvs: a wrong PVID warned about and corrected in the file" "$SCRATCH/pvid.devices" pvs
+dfop "lvs VG: the same (every listed device read)" "$SCRATCH/pvid.devices" lvs -o lv_name "$VG"
+dfop "vgs VG: another PV on a device, and a device without a PV" "$SCRATCH/nopv.devices" vgs "$VG"
+dfop "pvs -o pv_name: a PVID '.' of a PV filled in" "$SCRATCH/dot.devices" pvs -o pv_name
+FILTER_ERR="$SIDE_NOISE|^  TEST MODE: " dfop "pvs --test: warned about, the file kept" \
+    "$SCRATCH/pvid.devices" pvs --test
 dfop "two operations at once: exit 3" "$SCRATCH/start.devices" lvmdevices --check --update
 
 # ---- another file, and devices files switched off
@@ -165,6 +182,26 @@ test_eq "LVM2 continues lvx's VERSION counter" "1.1.$((${v_x##*.} + 1))" \
 lvx lvmdevices --adddev "${D[2]}" >/dev/null 2>&1
 test_eq "... and lvx LVM2's" "1.1.$((${v_x##*.} + 2))" "$(sed -n 's/^VERSION=//p' "$DF")"
 
+# nofile WHO CMD RUN TAG: CMD (pvcreate, vgcreate or vgextend of D3) run by RUN without a
+# devices file; its output, exit code, the file it leaves (or none) and D3's device ID
+# in the metadata into $SCRATCH/WHO.TAG.CMD; D3 is an orphan again afterwards
+nofile() {
+    local who=$1 c=$2 run=$3 out=$SCRATCH/$1.$4.$2
+    rm -f "$DF"
+    case $c in
+    pvcreate) $run pvcreate -y "${D[3]}" >"$out" 2>"$out.err" ;;
+    vgcreate) $run vgcreate "vgn$$" "${D[3]}" >"$out" 2>"$out.err" ;;
+    vgextend) $run vgextend "$VG" "${D[3]}" >"$out" 2>"$out.err" ;;
+    esac
+    echo "rc $?" >>"$out"
+    if [[ -e $DF ]]; then mask >>"$out"; else echo "(no file)" >>"$out"; fi
+    lvm2 pvs --devicesfile "" --noheadings -o pv_name,vg_name,deviceidtype,deviceid "${D[3]}" 2>/dev/null |
+        awk '{$1=$1; print}' >>"$out"
+    side_filter <"$out.err" | grep -Ev "$SIDE_NOISE" >>"$out"
+    lvm2 vgremove --devicesfile "" -f "vgn$$" >/dev/null 2>&1
+    lvm2 vgreduce --devicesfile "" "$VG" "${D[3]}" >/dev/null 2>&1
+    lvm2 pvremove --devicesfile "" -y "${D[3]}" >/dev/null 2>&1
+}
 # ---- PV commands keep the file (PVIDs are new each time: compared without them)
 mask() { sed -e 2d -e 's/PVID=[A-Za-z0-9]\{32\}/PVID=X/' "$DF"; }
 for who in l x; do
@@ -177,14 +214,42 @@ for who in l x; do
     mask >"$SCRATCH/$who.pvremove"
     $run vgextend -q "$VG" "${D[3]}" >/dev/null 2>&1
     mask >"$SCRATCH/$who.vgextend"
+    lvm2 pvs --noheadings -o pv_name,deviceidtype,deviceid "${D[3]}" 2>/dev/null | awk '{$1=$1; print}' \
+        >"$SCRATCH/$who.vgextend_id"
     $run vgreduce -q "$VG" "${D[3]}" >/dev/null 2>&1
     $run pvremove -q "${D[3]}" >/dev/null 2>&1
+    for c in pvcreate vgcreate vgextend; do nofile "$who" "$c" "$run" vgs; done
+    cp "$SCRATCH/start.devices" "$DF"
 done
+test_eq "vgextend: the new PV's device ID in the metadata as LVM2 writes it" \
+    "$(cat "$SCRATCH/l.vgextend_id")" "$(cat "$SCRATCH/x.vgextend_id")"
+test_eq "... which is its loop file" "${D[3]} loop_file $SCRATCH/loop3.img" "$(cat "$SCRATCH/x.vgextend_id")"
+for c in pvcreate vgcreate vgextend; do
+    test_eq "$c without a devices file, another VG on the system: not made, as LVM2" \
+        "$(cat "$SCRATCH/l.vgs.$c")" "$(cat "$SCRATCH/x.vgs.$c")"
+done
+test_ok "... LVM2's reason given" grep -q "^  Not creating system devices file due to existing VGs.\$" \
+    "$SCRATCH/x.vgs.vgcreate"
 for step in pvcreate pvremove vgextend; do
     test_eq "$step: the devices file as LVM2 leaves it" "$(cat "$SCRATCH/l.$step")" \
         "$(cat "$SCRATCH/x.$step")"
 done
 test_eq "pvcreate: the new PV's PVID recorded (LVM2, lvx)" "yes yes" \
     "$(cat "$SCRATCH/l.pvid" 2>/dev/null) $(cat "$SCRATCH/x.pvid" 2>/dev/null)"
+
+# ---- no VG on the system: pvcreate and vgcreate make the devices file
+lvm2 vgremove -f "$VG" >/dev/null 2>&1
+for who in l x; do
+    if [[ $who == l ]]; then run=lvm2; else run=lvx; fi
+    for c in pvcreate vgcreate; do nofile "$who" "$c" "$run" novg; done
+done
+for c in pvcreate vgcreate; do
+    test_eq "$c without a devices file and no VG: the file made, as LVM2" \
+        "$(cat "$SCRATCH/l.novg.$c")" "$(cat "$SCRATCH/x.novg.$c")"
+done
+test_ok "... vgcreate says 'Creating devices file'" grep -q "^  Creating devices file $DF\$" \
+    "$SCRATCH/x.novg.vgcreate"
+test_ok "... and its PV has the device ID in the metadata" \
+    grep -q "^${D[3]} vgn$$ loop_file $SCRATCH/loop3.img\$" "$SCRATCH/x.novg.vgcreate"
 
 done_testing

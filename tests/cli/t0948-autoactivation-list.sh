@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# t0948-autoactivation-list: autoactivation (-aay) of vgchange, lvchange and
+# t0948-autoactivation-list: autoactivation (-aay) of vgchange, lvchange, lvcreate and
 # pvscan --cache as LVM2 (issue 15): lvm.conf activation/auto_activation_volume_list
 # ("VG", "VG/LV", "@tag" of the LV or its VG; an empty list activates nothing; unset:
 # everything), the LV and VG NOAUTOACTIVATE flags (set by LVM2's --setautoactivation n),
@@ -71,6 +71,21 @@ _tap_result $? "... ran the autoactivation"
 test_eq "... only b (lvm.conf's list) active" "b " "$(active)"
 cp "$SCRATCH/lvm.conf.plain" "$SCRATCH/lvm/lvm.conf"
 off
+
+# lvcreate -aay: the new LV is activated only when the list lets it through; it is
+# created either way (exit 0)
+test_ok "lvcreate -aay of an LV not in the list: created" \
+    U lvcreate -aay -Zn --config "$ON $(list "\"$VG/a\"")" -n d -L 4m "$VG"
+test_eq "... left inactive" "" "$(active)"
+test_ok "lvcreate -aay of an LV in the list" \
+    U lvcreate -aay -Zn --config "$ON $(list "\"$VG/e\"")" -n e -L 4m "$VG"
+test_eq "... active" "e " "$(active)"
+test_ok "lvcreate -ay ignores the list" \
+    U lvcreate -ay -Zn --config "$ON $(list "\"$VG/a\"")" -n f -L 4m "$VG"
+test_eq "... active" "e f " "$(active)"
+off
+U lvremove -f --config "$ON" "$VG/d" "$VG/e" "$VG/f" >/dev/null 2>&1
+test_eq "... removed again" "a b c" "$(lvm2 lvs --noheadings -o lv_name "$VG" 2>/dev/null | xargs)"
 
 # the flags LVM2's --setautoactivation n sets
 lvm2 lvchange -q --setautoactivation n "$VG/c" >/dev/null 2>&1

@@ -8,12 +8,14 @@
 #     message where LVM2 prints it (a life cycle of 28 commands, vgcreate ... pvremove,
 #     run by each program on the same devices, stdout and stderr as one stream);
 #   - "Cannot process volume group X" after "Volume group "X" not found" for a named
-#     VG that is missing (reports, displays, changes, LV commands), exit 5;
+#     VG that is missing (reports, displays, changes, LV commands), exit 5; vgreduce's
+#     "Failed to find physical volume" lines after them, "Cannot use X: device not
+#     found" for a named device that does not exist;
 #   - lvmconfig's --type current (the front of LVM2's cascade: lvm.conf as LVM2 merges
-#     it, or the --config text alone).
+#     it, or the --config text alone) and --type diff's order with and without --config.
 # Left out: LVM2's vgmerge "WARNING: updating old metadata to N on DEV" (it rewrites
 # the merged PV's own old copy; lvx's commit writes the new one at once), and
-# `vgextend`/`vgreduce` of a missing VG (LVM2 first makes the device a PV there).
+# `vgextend` of a missing VG (LVM2 first makes the device a PV there).
 source "$(dirname "$0")/../lib.sh"
 source "$LVX_ROOT/tests/tools/side.sh"
 
@@ -102,7 +104,14 @@ vgrename nosuch other
 lvrename nosuch a b
 vgexport nosuch
 vgimport nosuch
+vgreduce nosuch ${D[0]}
+vgreduce nosuch ${D[0]} /dev/nosuch$$
 EOT
+# vgreduce names each PV it could not take from the missing VG ("Failed to find physical
+# volume"), a device that does not exist first ("Cannot use X: device not found")
+test_ok "vgreduce of a missing VG: LVM2's 'Failed to find physical volume' line" \
+    grep -qx "  Failed to find physical volume \"${D[0]}\"." "$SCRATCH/x.err"
+same "vgreduce of a missing device: left out first, exit 5" vgreduce "$VG" /dev/nosuch$$
 lvm2 vgremove -q -f "$VG" >/dev/null 2>&1
 
 # ---- lvmconfig: what LVM2 prints is the front of its configuration cascade
@@ -111,5 +120,14 @@ same "lvmconfig --type current global" lvmconfig --type current global
 same "lvmconfig --config: the --config text alone, in its order" lvmconfig \
     --config 'report{aligned=0} global{units="m"} backup{archive=1}'
 same "lvmconfig --config global/units=m global" lvmconfig --config global/units=m global
+# --type diff in LVM2's order: the sections of the cascade (lvm.conf's first, then those
+# only --config has), each level first item first, the others reversed
+same "lvmconfig --type diff" lvmconfig --type diff
+same "lvmconfig --type diff --config: new sections" lvmconfig --type diff \
+    --config 'report{aligned=0} log{prefix="x"} global{units="m"}'
+same "lvmconfig --type diff --config: new keys in a section" lvmconfig --type diff \
+    --config 'global{units="m" suffix=0 lvdisplay_shows_full_device_path=1}'
+same "lvmconfig --type diff --config: settings equal to the defaults left out" lvmconfig \
+    --type diff --config 'report{aligned=0} global{units="m"} backup{archive=1} devices{scan=["/dev"]}'
 
 done_testing

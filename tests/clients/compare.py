@@ -53,10 +53,15 @@ def run_client(client, label, tool, args):
     log = os.path.join(out, '%s.%s.jsonl' % (label, tool))
     errf = os.path.join(out, '%s.%s.stderr' % (label, tool))
     with open(errf, 'w') as ef:
-        p = subprocess.run([sys.executable, os.path.join(HERE, client + '.py')] + devs +
-                           [os.environ['CLIENTS_VG'], log] + args, env=env, stdout=ef,
-                           stderr=subprocess.STDOUT, timeout=600)
-    return p.returncode, read_log(log) if os.path.exists(log) else []
+        try:
+            rc = subprocess.run([sys.executable, os.path.join(HERE, client + '.py')] + devs +
+                                [os.environ['CLIENTS_VG'], log] + args, env=env, stdout=ef,
+                                stderr=subprocess.STDOUT, timeout=600).returncode
+        except subprocess.TimeoutExpired:
+            # a failing "run ... completed" line; the operations done so far compared
+            rc = 'timed out after 600 s'
+            print('# %s run of %s timed out (see %s)' % (tool, label, errf))
+    return rc, read_log(log) if os.path.exists(log) else []
 
 
 def res(rec):
@@ -128,7 +133,8 @@ def main():
         n += 1
         ok = rc == 0
         failed += not ok
-        print('%s %d - %s run of %s completed' % ('ok' if ok else 'not ok', n, tool, client))
+        print('%s %d - %s run of %s completed%s' % ('ok' if ok else 'not ok', n, tool, client,
+                                                    '' if ok else ' (%s)' % rc))
     xby = {r['op']: r for r in xrows}
     counts = {}
     for a in lrows:
