@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# t0320-pvck: pvck with lvx and the real LVM2 side by side on the same loop devices
+# (issue 21): plain `pvck PV...`, --dump headers|metadata|metadata_all|metadata_search|
+# metadata_area (also from an image file, -f FILE), bad --dump/--repairtype values and
+# the damaged cases (wiped label, bad label CRC, bad mda header checksum, bad metadata
+# text checksum, a second mda): same exit code, stdout and stderr.  --repairtype
+# label_header on twin devices (one repaired by LVM2, one by lvx): the same bytes.
+source "$(dirname "$0")/../lib.sh"
+source "$LVX_ROOT/tests/tools/side.sh"
+
+VG=vgck$$
+side_setup 4
+lvm2 pvcreate -q "${D[0]}" "${D[1]}" >/dev/null 2>&1
+lvm2 pvcreate -q --pvmetadatacopies 2 "${D[2]}" >/dev/null 2>&1
+lvm2 vgcreate -q "$VG" "${D[0]}" "${D[1]}" "${D[2]}" >/dev/null 2>&1
+lvm2 lvcreate -q -an -n one -L 8m "$VG" >/dev/null 2>&1
+lvm2 lvcreate -q -an -n two -L 4m "$VG" >/dev/null 2>&1
+test_eq "LVM2 made the VG with 3 PVs" "3" "$(lvm2 vgs --noheadings -o pv_count "$VG" 2>/dev/null | tr -d ' ')"
+
+# -f files: a different name for each side, the contents compared
+fside() {  # fside DESC DUMP DEV: --dump DUMP -f FILE by both, outputs and files compared
+    rm -f "$SCRATCH/f.l" "$SCRATCH/f.x"
+    local rl=0 rx=0
+    lvm2 pvck --dump "$2" -f "$SCRATCH/f.l" "$3" >"$SCRATCH/l.out" 2>"$SCRATCH/l.err" || rl=$?
+    lvx pvck --dump "$2" -f "$SCRATCH/f.x" "$3" >"$SCRATCH/x.out" 2>"$SCRATCH/x.err" || rx=$?
+    test_eq "$1: exit code" "$rl" "$rx"
+    test_eq "$1: output" "$(side_filter <"$SCRATCH/l.out"; side_filter <"$SCRATCH/l.err")" \
+        "$(side_filter <"$SCRATCH/x.out"; side_filter <"$SCRATCH/x.err")"
+    test_ok "$1: file contents" cmp "$SCRATCH/f.l" "$SCRATCH/f.x"
+}
+
+for d in "${D[0]}" "${D[2]}"; do
+    same "pvck $d" pvck "$d"
+    for t in headers metadata metadata_all metadata_search metadata_area; do
+        same "pvck --dump $t $d" pvck --dump "$t" "$d"
+    done
+    same "pvck --dump metadata_all -v $d" pvck --dump metadata_all -v "$d"
+done
+same "pvck two PVs" pvck "${D[0]}" "${D[1]}"
+same "pvck --dump metadata of the second mda" pvck --dump metadata --pvmetadatacopies 2 "${D[2]}"
+same "pvck --dump metadata_search of the second mda" pvck --dump metadata_search --pvmetadatacopies 2 "${D[2]}"
+same "pvck --dump headers of a PV without a second mda, asking for it" pvck --dump metadata --pvmetadatacopies 2 "${D[0]}"
+fside "--dump metadata -f" metadata "${D[0]}"
+fside "--dump metadata_all -f" metadata_all "${D[0]}"
+fside "--dump metadata_area -f" metadata_area "${D[0]}"
+fside "--dump metadata_search -f" metadata_search "${D[2]}"
+touch "$SCRATCH/exists"
+same "-f of an existing file" pvck --dump metadata -f "$SCRATCH/exists" "${D[0]}"
+same "metadata_area -f of an existing file" pvck --dump metadata_area -f "$SCRATCH/exists" "${D[0]}"
+
+# an image file (the first 2 MiB of a PV)
+dd if="${D[0]}" of="$SCRATCH/img" bs=1M count=2 status=none
+same "pvck --dump headers of an image file" pvck --dump headers "$SCRATCH/img"
+same "pvck --dump metadata of an image file" pvck --dump metadata "$SCRATCH/img"
+
+# bad arguments
+same "no PV" pvck
+same "bad --dump" pvck --dump foo "${D[0]}"
+same "bad --repairtype" pvck --repairtype foo "${D[0]}"
+same "missing file for --dump" pvck --dump headers "$SCRATCH/nope"
+same "an orphan-less device (no label)" pvck "${D[3]}"
+same "--dump headers of a device without a label" pvck --dump headers "${D[3]}"
+
+# damage, one kind at a time on D[1] (restored between)
+dd if="${D[1]}" of="$SCRATCH/d1" bs=1M count=2 status=none
+restore() { dd if="$SCRATCH/d1" of="${D[1]}" bs=1M count=2 conv=notrunc status=none; }
+damage() {  # damage DESC OFFSET BYTES(printf format)
+    restore
+    printf "$3" | dd of="${D[1]}" bs=1 seek="$2" conv=notrunc status=none
+    same "$1: pvck" pvck "${D[1]}"
+    same "$1: --dump headers" pvck --dump headers "${D[1]}"
+    same "$1: --dump metadata" pvck --dump metadata "${D[1]}"
+}
+damage "wiped label" 512 '\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0'
+damage "label crc" 528 '\1\2\3\4'
+damage "label sector field" 520 '\7'
+damage "pv uuid" 544 '\1'
+damage "mda header checksum" 4096 '\1\2\3\4'
+damage "mda header magic" 4100 'X'
+damage "metadata text checksum" 4152 '\1\2\3\4'
+damage "metadata text bytes" 5700 'ZZZZ'
+restore
+
+# --repairtype label_header on twins: D[1]'s first 2 MiB copied to D[3], the same damage
+dd if="$SCRATCH/d1" of="${D[3]}" bs=1M count=2 conv=notrunc status=none
+for d in "${D[1]}" "${D[3]}"; do
+    printf '\1\2\3\4' | dd of="$d" bs=1 seek=528 conv=notrunc status=none
+    printf 'XXXX' | dd of="$d" bs=1 seek=512 conv=notrunc status=none
+done
+rl=0 rx=0
+lvm2 pvck -y --repairtype label_header "${D[1]}" >"$SCRATCH/l.out" 2>"$SCRATCH/l.err" || rl=$?
+lvx pvck -y --repairtype label_header "${D[3]}" >"$SCRATCH/x.out" 2>"$SCRATCH/x.err" || rx=$?
+test_eq "repair label_header: exit code" "$rl" "$rx"
+test_eq "repair label_header: output" "$(side_filter <"$SCRATCH/l.out"; side_filter <"$SCRATCH/l.err" | sed "s|${D[1]}|DEV|g")" \
+    "$(side_filter <"$SCRATCH/x.out"; side_filter <"$SCRATCH/x.err" | sed "s|${D[3]}|DEV|g")"
+test_ok "repair label_header: the same first 1 MiB on both" \
+    cmp <(dd if="${D[1]}" bs=1M count=1 status=none) <(dd if="${D[3]}" bs=1M count=1 status=none)
+same "after the repair: pvck clean" pvck "${D[3]}"
+restore
+dd if=/dev/zero of="${D[3]}" bs=1M count=2 conv=notrunc status=none
+
+# -t: nothing written
+printf '\1\2\3\4' | dd of="${D[1]}" bs=1 seek=528 conv=notrunc status=none
+sum=$(dd if="${D[1]}" bs=1M count=1 status=none | sha1sum)
+lvx pvck -t -y --repairtype label_header "${D[1]}" >/dev/null 2>&1
+test_eq "repair label_header -t writes nothing" "$sum" "$(dd if="${D[1]}" bs=1M count=1 status=none | sha1sum)"
+restore
+
+lvm2 vgremove -q -f "$VG" >/dev/null 2>&1
+done_testing
