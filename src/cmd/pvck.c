@@ -10,11 +10,12 @@
  *   pvck --dump metadata_search  the same without trusting the headers for the area
  *   pvck --dump metadata_area -f FILE   the area's bytes after the mda header
  *   pvck --repairtype label_header PV   rewrite the label_header fields and CRC
+ *   pvck --repairtype pv_header|metadata, --repair -f FILE PV: cmd/pvck_repair.c
  * Problems are "CHECK: ..." lines on stdout; the exit code is 5 when one was found.
  * --dump also reads regular files (images).  The I/O is plain pread/pwrite on the
- * named path.  Not done here: --repairtype pv_header|metadata, --repair, --settings.
+ * named path.  Not done: --settings, --dump backup_to_raw.
  */
-#include "cmd/commands.h"
+#include "cmd/pvck.h"
 #include "cmd/pvcmd.h"
 
 #include <ctype.h>
@@ -37,22 +38,7 @@
 
 enum text_mode { TEXT_CHECK, TEXT_CURRENT, TEXT_ALL };
 
-struct pvck {
-    struct lvx_cmd_env *env;
-    const char *name;
-    int fd;
-    uint64_t size;
-    uint64_t sector;         /* label sector */
-    const char *tofile;      /* -f */
-    /* from the pv_header */
-    bool found_label;
-    unsigned mda_count;
-    uint64_t mda_off[2], mda_size[2];
-    bool errored;            /* an error line was printed */
-};
-
-static void say(struct pvck *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void say(struct pvck *p, const char *fmt, ...)
+void lvx_pvck_say(struct pvck *p, const char *fmt, ...)
 {
     char msg[1024];
     va_list ap;
@@ -62,8 +48,7 @@ static void say(struct pvck *p, const char *fmt, ...)
     lvx_notice(p->env->ctx, "%s", msg);
 }
 
-static void err(struct pvck *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void err(struct pvck *p, const char *fmt, ...)
+void lvx_pvck_err(struct pvck *p, const char *fmt, ...)
 {
     char msg[1024];
     va_list ap;
@@ -74,7 +59,7 @@ static void err(struct pvck *p, const char *fmt, ...)
     p->errored = true;
 }
 
-static bool read_at(struct pvck *p, uint64_t off, size_t len, void *buf)
+bool lvx_pvck_read(struct pvck *p, uint64_t off, size_t len, void *buf)
 {
     if (off > p->size || len > p->size - off)
         return false;
@@ -111,7 +96,7 @@ static const char *hexstr(const uint8_t *in, size_t n, char *out)
 
 /* The pv_uuid as LVM2 reads it: a C string from the field (dashes skipped), exactly 32
  * characters of the UUID alphabet. */
-static bool uuid_ok(const uint8_t *s, size_t max)
+bool lvx_pvck_uuid_ok(const uint8_t *s, size_t max)
 {
     static const char alpha[] = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ!#";
     unsigned n = 0;
@@ -135,10 +120,10 @@ static size_t locn_list(struct pvck *p, const uint8_t *buf, size_t at, const cha
         uint64_t o = lvx_get_le64(buf + at), s = lvx_get_le64(buf + at + 8);
         bool end = o == 0;
         if (print) {
-            say(p, "%s.disk_locn[%u] at %llu # %s", prefix, *di, (unsigned long long)(lh_off + at),
+            lvx_pvck_say(p, "%s.disk_locn[%u] at %llu # %s", prefix, *di, (unsigned long long)(lh_off + at),
                 end ? "location list end" : what);
-            say(p, "%s.disk_locn[%u].offset %llu", prefix, *di, (unsigned long long)o);
-            say(p, "%s.disk_locn[%u].size %llu", prefix, *di, (unsigned long long)s);
+            lvx_pvck_say(p, "%s.disk_locn[%u].offset %llu", prefix, *di, (unsigned long long)o);
+            lvx_pvck_say(p, "%s.disk_locn[%u].size %llu", prefix, *di, (unsigned long long)s);
         }
         (*di)++;
         at += 16;
@@ -157,7 +142,7 @@ static size_t locn_list(struct pvck *p, const uint8_t *buf, size_t at, const cha
 
 /* Label sector and pv_header: CHECK lines for bad fields, every field when print.
  * Returns the number of problems. */
-static int label_and_pv_header(struct pvck *p, bool print)
+int lvx_pvck_label(struct pvck *p, bool print)
 {
     uint8_t buf[LVX_SECTOR_SIZE];
     char str[64];
@@ -167,49 +152,49 @@ static int label_and_pv_header(struct pvck *p, bool print)
     p->mda_count = 0;
     memset(p->mda_off, 0, sizeof(p->mda_off));
     memset(p->mda_size, 0, sizeof(p->mda_size));
-    if (!read_at(p, lh_off, sizeof(buf), buf)) {
-        say(p, "CHECK: failed to read label_header at %llu", (unsigned long long)lh_off);
+    if (!lvx_pvck_read(p, lh_off, sizeof(buf), buf)) {
+        lvx_pvck_say(p, "CHECK: failed to read label_header at %llu", (unsigned long long)lh_off);
         return 1;
     }
     if (print) {
-        say(p, "label_header at %llu", (unsigned long long)lh_off);
-        say(p, "label_header.id %s", printable(buf, 8, str));
-        say(p, "label_header.sector %llu", (unsigned long long)lvx_get_le64(buf + 8));
-        say(p, "label_header.crc 0x%x", lvx_get_le32(buf + 16));
-        say(p, "label_header.offset %u", lvx_get_le32(buf + 20));
-        say(p, "label_header.type %s", printable(buf + 24, 8, str));
+        lvx_pvck_say(p, "label_header at %llu", (unsigned long long)lh_off);
+        lvx_pvck_say(p, "label_header.id %s", printable(buf, 8, str));
+        lvx_pvck_say(p, "label_header.sector %llu", (unsigned long long)lvx_get_le64(buf + 8));
+        lvx_pvck_say(p, "label_header.crc 0x%x", lvx_get_le32(buf + 16));
+        lvx_pvck_say(p, "label_header.offset %u", lvx_get_le32(buf + 20));
+        lvx_pvck_say(p, "label_header.type %s", printable(buf + 24, 8, str));
     }
     bool good_id = memcmp(buf, LVX_LABEL_ID, 8) == 0, good_type = memcmp(buf + 24, LVX_LABEL_TYPE, 8) == 0;
     if (!good_id) {
-        say(p, "CHECK: label_header.id expected %s", LVX_LABEL_ID);
+        lvx_pvck_say(p, "CHECK: label_header.id expected %s", LVX_LABEL_ID);
         bad++;
     }
     if (lvx_get_le64(buf + 8) != p->sector) {
-        say(p, "CHECK: label_header.sector expected %d", (int)p->sector);
+        lvx_pvck_say(p, "CHECK: label_header.sector expected %d", (int)p->sector);
         bad++;
     }
     uint32_t crc = lvx_crc(LVX_CRC_INITIAL, buf + 20, LVX_SECTOR_SIZE - 20);
     if (crc != lvx_get_le32(buf + 16)) {
-        say(p, "CHECK: label_header.crc expected 0x%x", crc);
+        lvx_pvck_say(p, "CHECK: label_header.crc expected 0x%x", crc);
         bad++;
     }
     if (lvx_get_le32(buf + 20) != 32) {
-        say(p, "CHECK: label_header.offset expected 32");
+        lvx_pvck_say(p, "CHECK: label_header.offset expected 32");
         bad++;
     }
     if (!good_type) {
-        say(p, "CHECK: label_header.type expected %s", LVX_LABEL_TYPE);
+        lvx_pvck_say(p, "CHECK: label_header.type expected %s", LVX_LABEL_TYPE);
         bad++;
     }
     p->found_label = good_id && good_type;
 
     if (print) {
-        say(p, "pv_header at %llu", (unsigned long long)(lh_off + 32));
-        say(p, "pv_header.pv_uuid %s", printable(buf + 32, 32, str));
-        say(p, "pv_header.device_size %llu", (unsigned long long)lvx_get_le64(buf + 64));
+        lvx_pvck_say(p, "pv_header at %llu", (unsigned long long)(lh_off + 32));
+        lvx_pvck_say(p, "pv_header.pv_uuid %s", printable(buf + 32, 32, str));
+        lvx_pvck_say(p, "pv_header.device_size %llu", (unsigned long long)lvx_get_le64(buf + 64));
     }
-    if (!uuid_ok(buf + 32, sizeof(buf) - 32)) {
-        say(p, "CHECK: pv_header.pv_uuid invalid format");
+    if (!lvx_pvck_uuid_ok(buf + 32, sizeof(buf) - 32)) {
+        lvx_pvck_say(p, "CHECK: pv_header.pv_uuid invalid format");
         bad++;
     }
     unsigned di = 0;
@@ -219,13 +204,13 @@ static int label_and_pv_header(struct pvck *p, bool print)
         at = locn_list(p, buf, at, "pv_header", "location of metadata area", print, &di, lh_off,
                        p->mda_off, p->mda_size, 2, &p->mda_count);
     if (p->mda_count && p->mda_off[0] != 4096 && p->mda_off[0] != 8192 && p->mda_off[0] != 65536)
-        say(p, "WARNING: pv_header.disk_locn[%u].offset %llu is unexpected # for first mda",
+        lvx_pvck_say(p, "WARNING: pv_header.disk_locn[%u].offset %llu is unexpected # for first mda",
             di - p->mda_count - 1, (unsigned long long)p->mda_off[0]);
     if (at && at + 8 <= sizeof(buf)) {
         if (print) {
-            say(p, "pv_header_extension at %llu", (unsigned long long)(lh_off + at));
-            say(p, "pv_header_extension.version %u", lvx_get_le32(buf + at));
-            say(p, "pv_header_extension.flags %u", lvx_get_le32(buf + at + 4));
+            lvx_pvck_say(p, "pv_header_extension at %llu", (unsigned long long)(lh_off + at));
+            lvx_pvck_say(p, "pv_header_extension.version %u", lvx_get_le32(buf + at));
+            lvx_pvck_say(p, "pv_header_extension.flags %u", lvx_get_le32(buf + at + 4));
         }
         di = 0;
         locn_list(p, buf, at + 8, "pv_header_extension", "bootloader area", print, &di, lh_off,
@@ -241,7 +226,7 @@ static bool write_new_file(struct pvck *p, const char *path, const void *data, s
 {
     int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd < 0) {
-        err(p, "Failed to create file %s", path);
+        lvx_pvck_err(p, "Failed to create file %s", path);
         return false;
     }
     bool ok = (size_t)write(fd, data, n) == n;
@@ -276,13 +261,13 @@ static int current_text(struct pvck *p, int mn, bool print, enum text_mode mode,
     bool ok;
     if (off + size > mda_size) {
         uint64_t wrap = off + size - mda_size;
-        ok = read_at(p, mda_off + off, size - wrap, text) &&
-             read_at(p, mda_off + LVX_MDA_HEADER_SIZE, wrap, text + size - wrap);
+        ok = lvx_pvck_read(p, mda_off + off, size - wrap, text) &&
+             lvx_pvck_read(p, mda_off + LVX_MDA_HEADER_SIZE, wrap, text + size - wrap);
     } else {
-        ok = read_at(p, mda_off + off, size, text);
+        ok = lvx_pvck_read(p, mda_off + off, size, text);
     }
     if (!ok) {
-        say(p, "CHECK: failed to read metadata text at mda_header_%d.raw_locn[0].offset %llu size %llu",
+        lvx_pvck_say(p, "CHECK: failed to read metadata text at mda_header_%d.raw_locn[0].offset %llu size %llu",
             mn, (unsigned long long)off, (unsigned long long)size);
         return 1;
     }
@@ -290,29 +275,29 @@ static int current_text(struct pvck *p, int mn, bool print, enum text_mode mode,
     int bad = 0;
     uint32_t crc = lvx_crc(LVX_CRC_INITIAL, text, size);
     if (crc != checksum) {
-        say(p, "CHECK: metadata text at %llu crc does not match mda_header_%d.raw_locn[0].checksum",
+        lvx_pvck_say(p, "CHECK: metadata text at %llu crc does not match mda_header_%d.raw_locn[0].checksum",
             (unsigned long long)(mda_off + off), mn);
         bad++;
     }
     const char *vgname = NULL;
     uint32_t seqno = 0;
     if (!text_parse(p, text, strnlen(text, size), &vgname, &seqno)) {
-        say(p, "CHECK: failed to parse metadata text at %llu size %llu",
+        lvx_pvck_say(p, "CHECK: failed to parse metadata text at %llu size %llu",
             (unsigned long long)(mda_off + off), (unsigned long long)size);
         bad++;
     }
     if (print || mode == TEXT_CURRENT)
-        say(p, "metadata text at %llu crc 0x%x # vgname %s seqno %u", (unsigned long long)(mda_off + off),
+        lvx_pvck_say(p, "metadata text at %llu crc 0x%x # vgname %s seqno %u", (unsigned long long)(mda_off + off),
             crc, vgname ? vgname : "?", seqno);
     if (mode != TEXT_CURRENT)
         return bad;
     if (!p->tofile) {
         struct lvx_buf b = LVX_BUF_INIT;
         lvx_buf_printf(&b, "%s\n", text);
-        say(p, "---");
+        lvx_pvck_say(p, "---");
         lvx_cmd_output(&b);
         lvx_buf_free(&b);
-        say(p, "---");
+        lvx_pvck_say(p, "---");
     } else {
         write_new_file(p, p->tofile, text, strlen(text));
     }
@@ -320,7 +305,7 @@ static int current_text(struct pvck *p, int mn, bool print, enum text_mode mode,
 }
 
 /* Does a line start a VG's metadata ("name {")?  Length of the name, or 0. */
-static int vgname_start(const char *line)
+int lvx_pvck_vgname_start(const char *line)
 {
     int chars = 0;
     bool space = false;
@@ -374,7 +359,7 @@ static char *copy_out(struct pvck *p, const char *buf, uint64_t start, uint64_t 
         n = len_a + len_b;
     }
     if (n < 256) {
-        say(p, "skip invalid metadata with len %llu at %llu", (unsigned long long)n,
+        lvx_pvck_say(p, "skip invalid metadata with len %llu at %llu", (unsigned long long)n,
             (unsigned long long)start);
         return NULL;
     }
@@ -396,7 +381,7 @@ static void all_text(struct pvck *p, uint64_t mda_off, uint64_t mda_size, const 
 {
     int fd = -1;
     if (p->tofile && (fd = open(p->tofile, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666)) < 0) {
-        err(p, "Failed to create file %s", p->tofile);
+        lvx_pvck_err(p, "Failed to create file %s", p->tofile);
         return;
     }
     char line[128], vgname[130], id[40], id_first[40] = "";
@@ -408,7 +393,7 @@ static void all_text(struct pvck *p, uint64_t mda_off, uint64_t mda_size, const 
         uint64_t off = LVX_MDA_HEADER_SIZE + count * 512;
         const char *s = buf + off;
         s += copy_line(s, end, line, sizeof(line));
-        int nl = vgname_start(line);
+        int nl = lvx_pvck_vgname_start(line);
         if (!nl) {
             count++;
             continue;
@@ -432,7 +417,7 @@ static void all_text(struct pvck *p, uint64_t mda_off, uint64_t mda_size, const 
         bool bad_end = false;
         char *t = copy_out(p, buf, off, first ? first : off, mda_size, &len, &bad_end);
         if (!t) {
-            err(p, "Failed to extract full metadata text at %llu, skipping.",
+            lvx_pvck_err(p, "Failed to extract full metadata text at %llu, skipping.",
                            (unsigned long long)(mda_off + off));
             count++;
             continue;
@@ -441,7 +426,7 @@ static void all_text(struct pvck *p, uint64_t mda_off, uint64_t mda_size, const 
             memcpy(id_first, id, sizeof(id_first));
         else if (memcmp(id_first, id, sizeof(id_first)) != 0)
             multiple = true;
-        say(p, "metadata at %llu length %llu crc %08x vg %s seqno %u id %s",
+        lvx_pvck_say(p, "metadata at %llu length %llu crc %08x vg %s seqno %u id %s",
             (unsigned long long)(mda_off + off), (unsigned long long)len,
             lvx_crc(LVX_CRC_INITIAL, t, len), vgname, seqno, id);
         if (!first)
@@ -454,14 +439,14 @@ static void all_text(struct pvck *p, uint64_t mda_off, uint64_t mda_size, const 
         if (p->env->args->count[LVX_OPT_VERBOSE]) {
             const char *d = strstr(t, "description = "), *c = d ? strstr(d, "creation_time = ") : NULL;
             if (d)
-                say(p, "%.*s", (int)strcspn(d, "\n"), d);
+                lvx_pvck_say(p, "%.*s", (int)strcspn(d, "\n"), d);
             if (c)
-                say(p, "%.*s\n", (int)strcspn(c, "\n"), c);
+                lvx_pvck_say(p, "%.*s\n", (int)strcspn(c, "\n"), c);
         }
         if (fd >= 0) {
             size_t tl = strlen(t);
             if ((printed++ && write(fd, "\n--\n", 4) != 4) || (size_t)write(fd, t, tl) != tl)
-                err(p, "Failed to write file %s", p->tofile);
+                lvx_pvck_err(p, "Failed to write file %s", p->tofile);
         }
         count += len < 512 ? 1 : (len + 511) / 512;
     }
@@ -480,21 +465,21 @@ static int raw_locn(struct pvck *p, const uint8_t *h, int mn, int ri, uint64_t m
     uint64_t o = lvx_get_le64(r), s = lvx_get_le64(r + 8);
     uint32_t c = lvx_get_le32(r + 16), f = lvx_get_le32(r + 20);
     if (print) {
-        say(p, "mda_header_%d.raw_locn[%d] at %llu # %s%s", mn, ri,
+        lvx_pvck_say(p, "mda_header_%d.raw_locn[%d] at %llu # %s%s", mn, ri,
             (unsigned long long)(mda_off + 40 + 24 * ri), ri == 0 ? "commit" : "precommit",
             o + s > mda_size ? " wrapped" : "");
-        say(p, "mda_header_%d.raw_locn[%d].offset %llu", mn, ri, (unsigned long long)o);
-        say(p, "mda_header_%d.raw_locn[%d].size %llu", mn, ri, (unsigned long long)s);
-        say(p, "mda_header_%d.raw_locn[%d].checksum 0x%x", mn, ri, c);
-        say(p, "mda_header_%d.raw_locn[%d].flags 0x%x%s", mn, ri, f,
+        lvx_pvck_say(p, "mda_header_%d.raw_locn[%d].offset %llu", mn, ri, (unsigned long long)o);
+        lvx_pvck_say(p, "mda_header_%d.raw_locn[%d].size %llu", mn, ri, (unsigned long long)s);
+        lvx_pvck_say(p, "mda_header_%d.raw_locn[%d].checksum 0x%x", mn, ri, c);
+        lvx_pvck_say(p, "mda_header_%d.raw_locn[%d].flags 0x%x%s", mn, ri, f,
             f & LVX_RAW_LOCN_IGNORED ? " # RAW_LOCN_IGNORED" : "");
     }
     if (ri == 1 && o)
-        say(p, "CHECK: mda_header_%d.raw_locn[%d] for precommit not empty", mn, ri);
+        lvx_pvck_say(p, "CHECK: mda_header_%d.raw_locn[%d] for precommit not empty", mn, ri);
     if (f & LVX_RAW_LOCN_IGNORED)
         return 0;
     if (s > mda_size - LVX_MDA_HEADER_SIZE) {
-        say(p, "CHECK: mda_header_%d.raw_locn[%d].size larger than metadata area size", mn, ri);
+        lvx_pvck_say(p, "CHECK: mda_header_%d.raw_locn[%d].size larger than metadata area size", mn, ri);
         s = mda_size - LVX_MDA_HEADER_SIZE;
     }
     if (off) {
@@ -515,40 +500,40 @@ static int mda_header(struct pvck *p, bool print, enum text_mode mode, bool area
     char str[80];
     int mn = mda_off == 4096 ? 1 : 2, bad = 0;
     *sum0 = 0;
-    if (!read_at(p, mda_off, sizeof(h), h)) {
-        say(p, "CHECK: failed to read mda_header at %llu", (unsigned long long)mda_off);
+    if (!lvx_pvck_read(p, mda_off, sizeof(h), h)) {
+        lvx_pvck_say(p, "CHECK: failed to read mda_header at %llu", (unsigned long long)mda_off);
         return 1;
     }
     if (print) {
-        say(p, "mda_header_%d at %llu # metadata area", mn, (unsigned long long)mda_off);
-        say(p, "mda_header_%d.checksum 0x%x", mn, lvx_get_le32(h));
-        say(p, "mda_header_%d.magic 0x%s", mn, hexstr(h + 4, 16, str));
-        say(p, "mda_header_%d.version %u", mn, lvx_get_le32(h + 20));
-        say(p, "mda_header_%d.start %llu", mn, (unsigned long long)lvx_get_le64(h + 24));
-        say(p, "mda_header_%d.size %llu", mn, (unsigned long long)lvx_get_le64(h + 32));
+        lvx_pvck_say(p, "mda_header_%d at %llu # metadata area", mn, (unsigned long long)mda_off);
+        lvx_pvck_say(p, "mda_header_%d.checksum 0x%x", mn, lvx_get_le32(h));
+        lvx_pvck_say(p, "mda_header_%d.magic 0x%s", mn, hexstr(h + 4, 16, str));
+        lvx_pvck_say(p, "mda_header_%d.version %u", mn, lvx_get_le32(h + 20));
+        lvx_pvck_say(p, "mda_header_%d.start %llu", mn, (unsigned long long)lvx_get_le64(h + 24));
+        lvx_pvck_say(p, "mda_header_%d.size %llu", mn, (unsigned long long)lvx_get_le64(h + 32));
     }
     uint32_t crc = lvx_crc(LVX_CRC_INITIAL, h + 4, sizeof(h) - 4);
     if (crc != lvx_get_le32(h)) {
-        say(p, "CHECK: mda_header_%d.checksum expected 0x%x", mn, crc);
+        lvx_pvck_say(p, "CHECK: mda_header_%d.checksum expected 0x%x", mn, crc);
         bad++;
     }
     bool magic = memcmp(h + 4, LVX_MDA_MAGIC, 16) == 0;
     if (!magic) {
-        say(p, "CHECK: mda_header_%d.magic expected 0x%s", mn,
+        lvx_pvck_say(p, "CHECK: mda_header_%d.magic expected 0x%s", mn,
             hexstr((const uint8_t *)LVX_MDA_MAGIC, 16, str));
         bad++;
     }
     if (lvx_get_le32(h + 20) != LVX_MDA_VERSION) {
-        say(p, "CHECK: mda_header_%d.version expected %u", mn, LVX_MDA_VERSION);
+        lvx_pvck_say(p, "CHECK: mda_header_%d.version expected %u", mn, LVX_MDA_VERSION);
         bad++;
     }
     if (lvx_get_le64(h + 24) != mda_off) {
-        say(p, "CHECK: mda_header_%d.start does not match pv_header.disk_locn.offset %llu", mn,
+        lvx_pvck_say(p, "CHECK: mda_header_%d.start does not match pv_header.disk_locn.offset %llu", mn,
             (unsigned long long)mda_off);
         bad++;
     }
     if (lvx_get_le64(h + 32) != mda_size) {
-        say(p, "CHECK: mda_header_%d.size does not match pv_header.disk_locn.size %llu", mn,
+        lvx_pvck_say(p, "CHECK: mda_header_%d.size does not match pv_header.disk_locn.size %llu", mn,
             (unsigned long long)mda_size);
         bad++;
     }
@@ -560,8 +545,8 @@ static int mda_header(struct pvck *p, bool print, enum text_mode mode, bool area
         char *b = p->tofile ? lvx_pool_alloc(p->env->pool, mda_size) : NULL;
         if (!b)
             return bad + 1;
-        if (!read_at(p, mda_off, mda_size, b)) {
-            say(p, "CHECK: failed to read metadata area at offset %llu size %llu",
+        if (!lvx_pvck_read(p, mda_off, mda_size, b)) {
+            lvx_pvck_say(p, "CHECK: failed to read metadata area at offset %llu size %llu",
                 (unsigned long long)mda_off, (unsigned long long)mda_size);
             return bad + 1;
         }
@@ -576,8 +561,8 @@ static int mda_header(struct pvck *p, bool print, enum text_mode mode, bool area
     if (mode != TEXT_ALL)
         return bad + current_text(p, mn, print, mode, mda_off, mda_size, off, size, *sum0);
     char *b = lvx_pool_alloc(p->env->pool, mda_size);
-    if (!read_at(p, mda_off, mda_size, b)) {
-        say(p, "CHECK: failed to read metadata area at offset %llu size %llu",
+    if (!lvx_pvck_read(p, mda_off, mda_size, b)) {
+        lvx_pvck_say(p, "CHECK: failed to read metadata area at offset %llu size %llu",
             (unsigned long long)mda_off, (unsigned long long)mda_size);
         return bad + 1;
     }
@@ -587,16 +572,16 @@ static int mda_header(struct pvck *p, bool print, enum text_mode mode, bool area
 
 static int dump_headers(struct pvck *p)
 {
-    int bad = label_and_pv_header(p, true);
+    int bad = lvx_pvck_label(p, true);
     uint32_t sum[2] = { 0, 0 };
     if (!p->mda_count) {
-        say(p, "zero metadata copies");
+        lvx_pvck_say(p, "zero metadata copies");
         return 0;
     }
     for (unsigned i = 0; i < p->mda_count; i++)
         bad += mda_header(p, true, TEXT_CHECK, false, p->mda_off[i], p->mda_size[i], &sum[i], NULL);
     if (p->mda_count > 1 && sum[0] && sum[1] && sum[0] != sum[1])
-        say(p, "CHECK: mdas have different raw_locn[0].checksum values");
+        lvx_pvck_say(p, "CHECK: mdas have different raw_locn[0].checksum values");
     return bad;
 }
 
@@ -604,15 +589,15 @@ static int dump_headers(struct pvck *p)
  * the second) area. */
 static int dump_metadata(struct pvck *p, enum text_mode mode, bool area)
 {
-    int bad = label_and_pv_header(p, false);
+    int bad = lvx_pvck_label(p, false);
     unsigned mn = p->env->args->count[LVX_OPT_PVMETADATACOPIES] ? p->env->args->val[LVX_OPT_PVMETADATACOPIES].n : 1;
     uint32_t sum;
     if (!p->mda_count) {
-        say(p, "zero metadata copies");
+        lvx_pvck_say(p, "zero metadata copies");
         return 0;
     }
     if (mn == 2 && p->mda_count < 2) {
-        say(p, "CHECK: second mda not found");
+        lvx_pvck_say(p, "CHECK: second mda not found");
         return bad + 1;
     }
     if (mn == 1 || mn == 2)
@@ -623,7 +608,7 @@ static int dump_metadata(struct pvck *p, enum text_mode mode, bool area)
 /* --dump metadata_search: the area from the pv_header, or the usual place. */
 static int dump_search(struct pvck *p)
 {
-    label_and_pv_header(p, false);
+    lvx_pvck_label(p, false);
     unsigned mn = p->env->args->count[LVX_OPT_PVMETADATACOPIES] ? p->env->args->val[LVX_OPT_PVMETADATACOPIES].n : 1;
     uint64_t off, size;
     if (mn == 1 && p->found_label && p->mda_count && p->mda_off[0] && p->mda_size[0]) {
@@ -632,9 +617,9 @@ static int dump_search(struct pvck *p)
     } else if (mn == 1) {
         off = 4096;
         size = AREA_DEFAULT_SIZE;
-        say(p, "Using common defaults for first mda: offset %llu size %llu.", (unsigned long long)off,
+        lvx_pvck_say(p, "Using common defaults for first mda: offset %llu size %llu.", (unsigned long long)off,
             (unsigned long long)size);
-        say(p, "Override defaults with --settings \"mda_offset=<bytes> mda_size=<bytes>\"");
+        lvx_pvck_say(p, "Override defaults with --settings \"mda_offset=<bytes> mda_size=<bytes>\"");
     } else if (mn == 2 && p->found_label && p->mda_count > 1 && p->mda_off[1] && p->mda_size[1]) {
         off = p->mda_off[1];
         size = p->mda_size[1];
@@ -644,21 +629,21 @@ static int dump_search(struct pvck *p)
             return 1;
         off = p->size - p->size % mib - mib;
         size = p->size - off;
-        say(p, "Using defaults for second mda: offset %llu size %llu.", (unsigned long long)off,
+        lvx_pvck_say(p, "Using defaults for second mda: offset %llu size %llu.", (unsigned long long)off,
             (unsigned long long)size);
-        say(p, "Override defaults with --settings \"mda_offset=<bytes> mda_size=<bytes>\"");
+        lvx_pvck_say(p, "Override defaults with --settings \"mda_offset=<bytes> mda_size=<bytes>\"");
     } else {
-        err(p, "No mda location.");
+        lvx_pvck_err(p, "No mda location.");
         return 1;
     }
     if (mn == 1 && ((p->mda_off[0] && p->mda_off[0] != off) || (p->mda_size[0] && p->mda_size[0] != size)))
-        say(p, "Ignoring mda1_offset %llu mda1_size %llu from pv_header.",
+        lvx_pvck_say(p, "Ignoring mda1_offset %llu mda1_size %llu from pv_header.",
             (unsigned long long)p->mda_off[0], (unsigned long long)p->mda_size[0]);
-    say(p, "Searching for metadata at offset %llu size %llu", (unsigned long long)off,
+    lvx_pvck_say(p, "Searching for metadata at offset %llu size %llu", (unsigned long long)off,
         (unsigned long long)size);
     char *b = size >= LVX_MDA_HEADER_SIZE ? lvx_pool_alloc(p->env->pool, size) : NULL;
-    if (!b || !read_at(p, off, size, b)) {
-        say(p, "CHECK: failed to read metadata area at offset %llu size %llu", (unsigned long long)off,
+    if (!b || !lvx_pvck_read(p, off, size, b)) {
+        lvx_pvck_say(p, "CHECK: failed to read metadata area at offset %llu size %llu", (unsigned long long)off,
             (unsigned long long)size);
         return 1;
     }
@@ -669,20 +654,20 @@ static int dump_search(struct pvck *p)
 /* Plain `pvck PV`: the checks, then LVM2's historical "Found ..." lines. */
 static int check_found(struct pvck *p)
 {
-    int bad = label_and_pv_header(p, false);
+    int bad = lvx_pvck_label(p, false);
     bool found[2] = { false, false };
     uint32_t sum;
     if (p->found_label)
         for (unsigned i = 0; i < p->mda_count; i++)
             bad += mda_header(p, false, TEXT_CHECK, false, p->mda_off[i], p->mda_size[i], &sum, &found[i]);
     if (!p->found_label) {
-        err(p, "Could not find LVM label on %s", p->name);
+        lvx_pvck_err(p, "Could not find LVM label on %s", p->name);
         return 1;
     }
-    say(p, "Found label on %s, sector %llu, type=LVM2 001", p->name, (unsigned long long)p->sector);
+    lvx_pvck_say(p, "Found label on %s, sector %llu, type=LVM2 001", p->name, (unsigned long long)p->sector);
     for (unsigned i = 0; i < p->mda_count; i++)
         if (found[i])
-            say(p, "Found text metadata area: offset=%llu, size=%llu", (unsigned long long)p->mda_off[i],
+            lvx_pvck_say(p, "Found text metadata area: offset=%llu, size=%llu", (unsigned long long)p->mda_off[i],
                 (unsigned long long)p->mda_size[i]);
     return bad;
 }
@@ -691,7 +676,7 @@ static int check_found(struct pvck *p)
  * sector kept. */
 static int repair_label_header(struct pvck *p)
 {
-    label_and_pv_header(p, false);
+    lvx_pvck_label(p, false);
     if (!p->found_label) {
         lvx_cmd_errorf("WARNING: No LVM label found on %s.  It may not be an LVM device.", p->name);
         if (!lvx_pvcmd_confirm(p->env, "Write LVM header to device?"))
@@ -699,8 +684,8 @@ static int repair_label_header(struct pvck *p)
     }
     uint8_t buf[LVX_SECTOR_SIZE];
     uint64_t lh_off = p->sector * LVX_SECTOR_SIZE;
-    if (!read_at(p, lh_off, sizeof(buf), buf)) {
-        err(p, "Failed to read label_header at %llu", (unsigned long long)lh_off);
+    if (!lvx_pvck_read(p, lh_off, sizeof(buf), buf)) {
+        lvx_pvck_err(p, "Failed to read label_header at %llu", (unsigned long long)lh_off);
         return 1;
     }
     memcpy(buf, LVX_LABEL_ID, 8);
@@ -709,7 +694,7 @@ static int repair_label_header(struct pvck *p)
     lvx_put_le32(buf + 20, 32);
     uint32_t crc = lvx_crc(LVX_CRC_INITIAL, buf + 20, sizeof(buf) - 20);
     lvx_put_le32(buf + 16, crc);
-    say(p, "Writing label_header.crc 0x%08x", crc);
+    lvx_pvck_say(p, "Writing label_header.crc 0x%08x", crc);
     if (p->env->args->count[LVX_OPT_TEST]) {
         lvx_cmd_errorf("Skip writing in test mode.");
         return 0;
@@ -717,7 +702,7 @@ static int repair_label_header(struct pvck *p)
     if (!lvx_pvcmd_confirm(p->env, "Write new LVM header to %s?", p->name))
         return 1;
     if (pwrite(p->fd, buf, sizeof(buf), (off_t)lh_off) != (ssize_t)sizeof(buf) || fsync(p->fd) != 0) {
-        err(p, "Failed to write new header");
+        lvx_pvck_err(p, "Failed to write new header");
         return 1;
     }
     return 0;
@@ -729,18 +714,18 @@ static bool open_src(struct pvck *p, bool dump, bool write)
     struct stat st;
     if (stat(p->name, &st) < 0) {
         if (dump)
-            err(p, "Cannot access %s.", p->name);
+            lvx_pvck_err(p, "Cannot access %s.", p->name);
         else
-            err(p, "Cannot use %s: device not found.", p->name);
+            lvx_pvck_err(p, "Cannot use %s: device not found.", p->name);
         return false;
     }
     if (!S_ISBLK(st.st_mode) && !(dump && S_ISREG(st.st_mode))) {
-        err(p, "Cannot use %s: device not found.", p->name);
+        lvx_pvck_err(p, "Cannot use %s: device not found.", p->name);
         return false;
     }
     p->fd = open(p->name, (write ? O_RDWR : O_RDONLY) | O_CLOEXEC);
     if (p->fd < 0) {
-        err(p, "Cannot use %s: %s.", p->name, strerror(errno));
+        lvx_pvck_err(p, "Cannot use %s: %s.", p->name, strerror(errno));
         return false;
     }
     p->size = (uint64_t)st.st_size;
@@ -772,37 +757,42 @@ int lvx_cmd_pvck(struct lvx_cmd_env *env)
     for (unsigned i = 0; dump && dumps[i]; i++)
         known |= strcmp(dump, dumps[i]) == 0;
     if (!known) {
-        err(&p, "Invalid argument for --dump: %s", dump);
-        err(&p, "Error during parsing of command line.");
+        lvx_pvck_err(&p, "Invalid argument for --dump: %s", dump);
+        lvx_pvck_err(&p, "Error during parsing of command line.");
         return LVX_EXIT_INVALID;
     }
     known = !repair;
     for (unsigned i = 0; repair && repairs[i]; i++)
         known |= strcmp(repair, repairs[i]) == 0;
     if (!known) {
-        err(&p, "Invalid argument for --repairtype: %s", repair);
-        err(&p, "Error during parsing of command line.");
+        lvx_pvck_err(&p, "Invalid argument for --repairtype: %s", repair);
+        lvx_pvck_err(&p, "Error during parsing of command line.");
         return LVX_EXIT_INVALID;
     }
-    if (a->argc < 1 || ((dump || repair) && a->argc != 1)) {
-        err(&p, "No command with matching syntax recognised.  Run 'pvck --help' for more "
+    if (a->argc < 1 || ((dump || repair || a->count[LVX_OPT_REPAIR]) && a->argc != 1)) {
+        lvx_pvck_err(&p, "No command with matching syntax recognised.  Run 'pvck --help' for more "
                        "information.");
         return LVX_EXIT_INVALID;
     }
     if (a->count[LVX_OPT_LABELSECTOR])
         p.sector = a->val[LVX_OPT_LABELSECTOR].n;
-    if (a->count[LVX_OPT_REPAIR] || (repair && strcmp(repair, "label_header") != 0) ||
-        (dump && strcmp(dump, "backup_to_raw") == 0)) {
-        err(&p, "pvck: this form is not supported by lvx yet.");
+    if (dump && strcmp(dump, "backup_to_raw") == 0) {
+        lvx_pvck_err(&p, "pvck: this form is not supported by lvx yet.");
         return LVX_EXIT_FAILED;
     }
-    if (dump || repair) {
+    if (a->count[LVX_OPT_TEST])
+        lvx_cmd_errorf("TEST MODE: Metadata will NOT be updated and volumes will not be "
+                       "(de)activated.");
+    bool fix = repair || a->count[LVX_OPT_REPAIR];
+    if (dump || fix) {
         p.name = a->argv[0];
-        if (!open_src(&p, dump != NULL, repair != NULL))
+        if (!open_src(&p, dump != NULL, fix))
             return LVX_EXIT_FAILED;
         int bad;
-        if (repair)
+        if (repair && strcmp(repair, "label_header") == 0)
             bad = repair_label_header(&p);
+        else if (fix)
+            bad = lvx_pvck_repair(&p, repair);
         else if (strcmp(dump, "headers") == 0)
             bad = dump_headers(&p);
         else if (strcmp(dump, "metadata_search") == 0)
@@ -813,7 +803,7 @@ int lvx_cmd_pvck(struct lvx_cmd_env *env)
                                 strcmp(dump, "metadata_area") == 0);
         close(p.fd);
         if (bad && dump && strcmp(dump, "metadata_search") != 0)
-            err(&p, "Found bad header or metadata values.");
+            lvx_pvck_err(&p, "Found bad header or metadata values.");
         return bad ? LVX_EXIT_FAILED : 0;
     }
     int failed = 0;

@@ -108,5 +108,69 @@ lvx pvck -t -y --repairtype label_header "${D[1]}" >/dev/null 2>&1
 test_eq "repair label_header -t writes nothing" "$sum" "$(dd if="${D[1]}" bs=1M count=1 status=none | sha1sum)"
 restore
 
+# --repairtype pv_header|metadata and --repair with a metadata file, on twins: the
+# damaged device copied whole to D[3]; LVM2 repairs the original, its result is kept and
+# the damage put back (so that the PV UUID is on no other device), then lvx repairs the
+# twin: same exit code, output and bytes.
+lvm2 pvck --dump metadata -f "$SCRATCH/md" "${D[0]}" >/dev/null 2>&1
+twin() {  # twin DESC DEV ARGS...: DEV already damaged
+    local desc=$1 dev=$2 rl=0 rx=0
+    shift 2
+    dd if="$dev" of="${D[3]}" bs=4M status=none conv=notrunc
+    dd if="$dev" of="$SCRATCH/damaged" bs=4M status=none
+    lvm2 pvck -y "$@" "$dev" >"$SCRATCH/l.out" 2>"$SCRATCH/l.err" || rl=$?
+    dd if="$dev" of="$SCRATCH/fixed" bs=4M status=none
+    dd if="$SCRATCH/damaged" of="$dev" bs=4M status=none conv=notrunc
+    lvx pvck -y "$@" "${D[3]}" >"$SCRATCH/x.out" 2>"$SCRATCH/x.err" || rx=$?
+    test_eq "$desc: exit code" "$rl" "$rx"
+    test_eq "$desc: output" \
+        "$(cat "$SCRATCH/l.out" "$SCRATCH/l.err" | side_filter | sed "s|$dev|DEV|g")" \
+        "$(cat "$SCRATCH/x.out" "$SCRATCH/x.err" | side_filter | sed "s|${D[3]}|DEV|g")"
+    test_ok "$desc: the same bytes written" cmp "$SCRATCH/fixed" "${D[3]}"
+}
+zero() { dd if=/dev/zero of="$1" bs=1 seek="$2" count="$3" conv=notrunc status=none; }
+full_restore() { dd if="$SCRATCH/full$1" of="${D[$1]}" bs=4M conv=notrunc status=none; }
+dd if="${D[1]}" of="$SCRATCH/full1" bs=4M status=none
+dd if="${D[2]}" of="$SCRATCH/full2" bs=4M status=none
+
+zero "${D[1]}" 584 100
+twin "pv_header, areas list zeroed" "${D[1]}" --repairtype pv_header -f "$SCRATCH/md"
+full_restore 1
+printf '\1\2\3\4' | dd of="${D[1]}" bs=1 seek=528 conv=notrunc status=none
+zero "${D[1]}" 600 60
+twin "pv_header, label crc and mda entry damaged" "${D[1]}" --repairtype pv_header -f "$SCRATCH/md"
+full_restore 1
+zero "${D[1]}" 4096 512
+zero "${D[1]}" 5000 3000
+twin "metadata, mda header and text zeroed" "${D[1]}" --repairtype metadata -f "$SCRATCH/md"
+full_restore 1
+zero "${D[1]}" 584 100
+zero "${D[1]}" 4096 512
+twin "--repair, pv_header list and mda header zeroed" "${D[1]}" --repair -f "$SCRATCH/md"
+full_restore 1
+zero "${D[2]}" 584 100
+twin "pv_header of a PV with two areas, list zeroed (mda2 found)" "${D[2]}" --repairtype pv_header -f "$SCRATCH/md"
+full_restore 2
+zero "${D[2]}" 4096 512
+twin "metadata of a PV with two areas" "${D[2]}" --repairtype metadata -f "$SCRATCH/md"
+full_restore 2
+dd if=/dev/zero of="${D[3]}" bs=4M count=16 conv=notrunc status=none
+
+# refusals, the same device for both sides (nothing written: -t or an error)
+zero "${D[1]}" 512 512
+same "pv_header with the label wiped (name from the file), -t" pvck -t -y --repairtype pv_header -f "$SCRATCH/md" "${D[1]}"
+same "metadata with the label wiped" pvck -y --repairtype metadata -f "$SCRATCH/md" "${D[1]}"
+full_restore 1
+same "pv_header without a file" pvck -y --repairtype pv_header "${D[1]}"
+same "metadata without a file" pvck -y --repairtype metadata "${D[1]}"
+same "metadata -t" pvck -t -y --repairtype metadata -f "$SCRATCH/md" "${D[1]}"
+same "pv_header whose UUID is on another device" pvck -y --repairtype pv_header -f "$SCRATCH/md" "${D[1]}"
+lvm2 pvck --dump metadata "${D[0]}" >"$SCRATCH/stdout-md" 2>/dev/null
+same "pvck's stdout as the file" pvck -y --repairtype metadata -f "$SCRATCH/stdout-md" "${D[1]}"
+same "a missing file" pvck -y --repairtype metadata -f "$SCRATCH/nope" "${D[1]}"
+: >"$SCRATCH/empty"
+same "an empty file" pvck -y --repairtype metadata -f "$SCRATCH/empty" "${D[1]}"
+test_eq "D[1] unchanged by the refusals" "$(sha1sum <"$SCRATCH/full1")" "$(dd if="${D[1]}" bs=4M status=none | sha1sum)"
+
 lvm2 vgremove -q -f "$VG" >/dev/null 2>&1
 done_testing
