@@ -65,7 +65,7 @@ static const enum lvx_opt_id pvchange_opts[] = {
     LVX_OPT_ALL, LVX_OPT_SELECT, END };
 static const enum lvx_opt_id pvck_opts[] = {
     LVX_OPT_DUMP, LVX_OPT_REPAIRTYPE, LVX_OPT_REPAIR, LVX_OPT_FILE, LVX_OPT_LABELSECTOR,
-    LVX_OPT_PVMETADATACOPIES, END };
+    LVX_OPT_PVMETADATACOPIES, LVX_OPT_SETTINGS, END };
 static const enum lvx_opt_id pvresize_opts[] = { LVX_OPT_SETPHYSICALVOLUMESIZE, END };
 static const enum lvx_opt_id vgcreate_opts[] = {
     LVX_OPT_PHYSICALEXTENTSIZE, LVX_OPT_VGMETADATACOPIES, LVX_OPT_METADATACOPIES_VG,

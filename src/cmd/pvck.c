@@ -19,6 +19,7 @@
 #include "cmd/pvcmd.h"
 
 #include <ctype.h>
+#include <stddef.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -389,9 +390,17 @@ static void all_text(struct pvck *p, uint64_t mda_off, uint64_t mda_size, const 
     bool multiple = false;
     unsigned printed = 0;
     const char *end = buf + mda_size;
-    while (count < chunks) {
+    bool one_found = false;
+    while (count < chunks && !one_found) {
         uint64_t off = LVX_MDA_HEADER_SIZE + count * 512;
         const char *s = buf + off;
+        if (p->set.metadata_offset_set) {     /* only the copy there */
+            if (p->set.metadata_offset != mda_off + off) {
+                count++;
+                continue;
+            }
+            one_found = true;
+        }
         s += copy_line(s, end, line, sizeof(line));
         int nl = lvx_pvck_vgname_start(line);
         if (!nl) {
@@ -412,6 +421,13 @@ static void all_text(struct pvck *p, uint64_t mda_off, uint64_t mda_size, const 
         if (strncmp(line, "seqno = ", 8) != 0 || sscanf(line, "seqno = %u", &seqno) != 1) {
             count++;
             continue;
+        }
+        if (p->set.seqno_set) {               /* only the copy of this seqno */
+            if (p->set.seqno != seqno) {
+                count++;
+                continue;
+            }
+            one_found = true;
         }
         uint64_t len = 0;
         bool bad_end = false;
@@ -570,6 +586,15 @@ static int mda_header(struct pvck *p, bool print, enum text_mode mode, bool area
     return bad;
 }
 
+/* The area --dump looks at: --settings mda_num, else --pvmetadatacopies, else 1. */
+static unsigned mda_num(struct pvck *p)
+{
+    const struct lvx_cmd_args *a = p->env->args;
+    if (p->set.mda_num)
+        return p->set.mda_num;
+    return a->count[LVX_OPT_PVMETADATACOPIES] ? (unsigned)a->val[LVX_OPT_PVMETADATACOPIES].n : 1;
+}
+
 static int dump_headers(struct pvck *p)
 {
     int bad = lvx_pvck_label(p, true);
@@ -590,7 +615,7 @@ static int dump_headers(struct pvck *p)
 static int dump_metadata(struct pvck *p, enum text_mode mode, bool area)
 {
     int bad = lvx_pvck_label(p, false);
-    unsigned mn = p->env->args->count[LVX_OPT_PVMETADATACOPIES] ? p->env->args->val[LVX_OPT_PVMETADATACOPIES].n : 1;
+    unsigned mn = mda_num(p);
     uint32_t sum;
     if (!p->mda_count) {
         lvx_pvck_say(p, "zero metadata copies");
@@ -605,13 +630,88 @@ static int dump_metadata(struct pvck *p, enum text_mode mode, bool area)
     return bad;
 }
 
-/* --dump metadata_search: the area from the pv_header, or the usual place. */
+/* Where mda2 would be for a given size / offset: the area ends at the last MiB
+ * boundary of the device (0 below 2 MiB). */
+static uint64_t mda2_end(const struct pvck *p)
+{
+    uint64_t mib = 1u << 20;
+    return p->size < 2 * mib ? 0 : p->size - p->size % mib;
+}
+
+static uint64_t mda2_offset_for(const struct pvck *p, uint64_t size)
+{
+    return mda2_end(p) ? mda2_end(p) - size : 0;
+}
+
+static uint64_t mda2_size_for(const struct pvck *p, uint64_t off)
+{
+    return mda2_end(p) ? mda2_end(p) - off : 0;
+}
+
+/* --dump metadata_search with --settings giving the area: 0 and the area, 1 after the
+ * error. */
+static int search_area_from_settings(struct pvck *p, unsigned *mn, uint64_t *off, uint64_t *size)
+{
+    const struct pvck_settings *st = &p->set;
+    unsigned given = 0;
+    uint64_t o = 0, s = 0;
+    bool second = !(st->mda_offset_set || st->mda_size_set);
+    if (!second) {
+        if (st->mda_offset_set) {
+            o = st->mda_offset;
+            given++;
+        }
+        if (st->mda_size_set) {
+            s = st->mda_size;
+            given++;
+        }
+    } else {
+        if (st->mda2_offset_set) {
+            o = st->mda2_offset;
+            given++;
+        }
+        if (st->mda_size_set) {    /* LVM2 2.03.16 reads mda2_size only with mda_size given */
+            s = st->mda2_size;
+            given++;
+        }
+    }
+    if ((*mn = st->mda_num))
+        given++;
+    if (!(o && s)) {
+        if (given < 2) {
+            lvx_pvck_err(p, second ? "Specify at least two values from: mda_num, mda2_offset, mda2_size."
+                                   : "Specify at least two values from: mda_num, mda_offset, mda_size.");
+            return 1;
+        }
+        if (second && *mn == 1) {
+            lvx_pvck_err(p, "Invalid mda_num=1 and mda2 settings.");
+            return 1;
+        }
+        unsigned k = second ? 2 : *mn;
+        if (!s)
+            s = k == 1 ? (p->mda_size[0] ? p->mda_size[0] : AREA_DEFAULT_SIZE)
+                : k == 2 ? (p->mda_count > 1 && p->mda_size[1] ? p->mda_size[1] : mda2_size_for(p, o)) : 0;
+        if (!o)
+            o = k == 1 ? 4096 : k == 2 ? (second && p->mda_count > 1 && p->mda_off[1] ? p->mda_off[1] : mda2_offset_for(p, s)) : 0;
+        if (!second && (st->mda2_offset_set || st->mda2_size_set))
+            lvx_pvck_say(p, "Ignoring mda2 values from settings.");
+    }
+    *off = o;
+    *size = s;
+    return 0;
+}
+
+/* --dump metadata_search: the area from --settings, the pv_header, or the usual place. */
 static int dump_search(struct pvck *p)
 {
     lvx_pvck_label(p, false);
-    unsigned mn = p->env->args->count[LVX_OPT_PVMETADATACOPIES] ? p->env->args->val[LVX_OPT_PVMETADATACOPIES].n : 1;
+    const struct pvck_settings *st = &p->set;
+    unsigned mn = mda_num(p);
     uint64_t off, size;
-    if (mn == 1 && p->found_label && p->mda_count && p->mda_off[0] && p->mda_size[0]) {
+    if (st->mda_offset_set || st->mda_size_set || st->mda2_offset_set || st->mda2_size_set) {
+        if (search_area_from_settings(p, &mn, &off, &size))
+            return 1;
+    } else if (mn == 1 && p->found_label && p->mda_count && p->mda_off[0] && p->mda_size[0]) {
         off = p->mda_off[0];
         size = p->mda_size[0];
     } else if (mn == 1) {
@@ -639,6 +739,10 @@ static int dump_search(struct pvck *p)
     if (mn == 1 && ((p->mda_off[0] && p->mda_off[0] != off) || (p->mda_size[0] && p->mda_size[0] != size)))
         lvx_pvck_say(p, "Ignoring mda1_offset %llu mda1_size %llu from pv_header.",
             (unsigned long long)p->mda_off[0], (unsigned long long)p->mda_size[0]);
+    if (mn == 2 && p->mda_count > 1 &&
+        ((p->mda_off[1] && p->mda_off[1] != off) || (p->mda_size[1] && p->mda_size[1] != size)))
+        lvx_pvck_say(p, "Ignoring mda2_offset %llu mda2_size %llu from pv_header.",
+                     (unsigned long long)p->mda_off[1], (unsigned long long)p->mda_size[1]);
     lvx_pvck_say(p, "Searching for metadata at offset %llu size %llu", (unsigned long long)off,
         (unsigned long long)size);
     char *b = size >= LVX_MDA_HEADER_SIZE ? lvx_pool_alloc(p->env->pool, size) : NULL;
@@ -734,6 +838,92 @@ static bool open_src(struct pvck *p, bool dump, bool write)
     return true;
 }
 
+/* One "key=value" of --settings (keys matched by prefix, as LVM2). */
+static bool one_setting(struct pvck *p, const char *key, const char *val)
+{
+    struct pvck_settings *st = &p->set;
+    static const struct {
+        const char *key;
+        size_t off, set_off;
+    } nums[] = {
+#define NUM(k) { #k, offsetof(struct pvck_settings, k), offsetof(struct pvck_settings, k##_set) }
+        NUM(metadata_offset), NUM(mda_offset), NUM(mda_size), NUM(mda2_offset), NUM(mda2_size),
+        NUM(device_size), NUM(data_offset),
+#undef NUM
+    };
+    unsigned long long v;
+    unsigned u;
+    if (strncmp(key, "seqno", 5) == 0) {
+        if (sscanf(val, "%u", &u) != 1)
+            goto bad;
+        st->seqno = u;
+        st->seqno_set = true;
+        return true;
+    }
+    if (strncmp(key, "backup_file", 11) == 0) {
+        lvx_pvck_err(p, "pvck: the backup_file setting is not supported by lvx.");
+        return false;
+    }
+    for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
+        if (strncmp(key, nums[i].key, strlen(nums[i].key)) != 0)
+            continue;
+        if (sscanf(val, "%llu", &v) != 1)
+            goto bad;
+        *(uint64_t *)((char *)st + nums[i].off) = v;
+        *(bool *)((char *)st + nums[i].set_off) = true;
+        return true;
+    }
+    if (strncmp(key, "pv_uuid", 7) == 0) {
+        if (strchr(val, '-') && strlen(val) == 32) {
+            memcpy(st->pvid, val, 32);
+        } else if (lvx_pvck_uuid_ok((const uint8_t *)val, strlen(val))) {
+            unsigned n = 0;
+            for (const char *c = val; *c; c++)
+                if (*c != '-')
+                    st->pvid[n++] = *c;
+        } else {
+            lvx_pvck_err(p, "Failed to parse UUID from pv_uuid setting.");
+            goto bad;
+        }
+        st->pvid[32] = 0;
+        st->pvid_set = true;
+        return true;
+    }
+    if (strncmp(key, "mda_num", 7) == 0) {
+        if (sscanf(val, "%u", &u) != 1)
+            goto bad;
+        st->mda_num = u;
+        return true;
+    }
+bad:
+    lvx_pvck_err(p, "Invalid setting: %s", key);
+    return false;
+}
+
+/* Every --settings "k1=v1 k2 = v2" given. */
+static bool get_settings(struct pvck *p)
+{
+    const struct lvx_cmd_args *a = p->env->args;
+    for (unsigned i = 0; i < a->seq_count; i++) {
+        if (a->seq_id[i] != LVX_OPT_SETTINGS)
+            continue;
+        const char *str = a->seq_value[i];
+        size_t pos = 0, len = strlen(str);
+        while (pos < len) {
+            char key[64] = "", val[64] = "";
+            int n = 0;
+            if (sscanf(str + pos, " %63[^=]=%63s %n", key, val, &n) != 2) {
+                lvx_pvck_err(p, "Invalid setting at: %s", str + pos);
+                return false;
+            }
+            pos += (size_t)n;
+            if (!one_setting(p, key, val))
+                return false;
+        }
+    }
+    return true;
+}
+
 /* The exit code; LVM2's last line when the command failed without an error line. */
 static int finish(struct pvck *p, int bad)
 {
@@ -788,6 +978,10 @@ int lvx_cmd_pvck(struct lvx_cmd_env *env)
         p.name = a->argv[0];
         if (!open_src(&p, dump != NULL, fix))
             return LVX_EXIT_FAILED;
+        if (!get_settings(&p)) {
+            close(p.fd);
+            return LVX_EXIT_FAILED;
+        }
         int bad;
         if (repair && strcmp(repair, "label_header") == 0)
             bad = repair_label_header(&p);
@@ -804,8 +998,10 @@ int lvx_cmd_pvck(struct lvx_cmd_env *env)
         close(p.fd);
         if (bad && dump && strcmp(dump, "metadata_search") != 0)
             lvx_pvck_err(&p, "Found bad header or metadata values.");
-        return bad ? LVX_EXIT_FAILED : 0;
+        return finish(&p, bad);
     }
+    if (!get_settings(&p))
+        return LVX_EXIT_FAILED;
     int failed = 0;
     for (int i = 0; i < a->argc; i++) {
         p.name = a->argv[i];

@@ -13,6 +13,17 @@
 
 #include "cmd/commands.h"
 
+/* --settings (LVM2's names; offsets and sizes in bytes) */
+struct pvck_settings {
+    unsigned mda_num;                       /* 0 = not given */
+    bool metadata_offset_set, seqno_set, mda_offset_set, mda_size_set, mda2_offset_set,
+        mda2_size_set, device_size_set, data_offset_set, pvid_set;
+    uint64_t metadata_offset, mda_offset, mda_size, mda2_offset, mda2_size, device_size,
+        data_offset;
+    uint32_t seqno;
+    char pvid[33];                          /* 32 raw characters */
+};
+
 struct pvck {
     struct lvx_cmd_env *env;
     const char *name;
@@ -25,6 +36,7 @@ struct pvck {
     unsigned mda_count;
     uint64_t mda_off[2], mda_size[2];
     bool errored;            /* an error line was printed */
+    struct pvck_settings set;
 };
 
 /* "  msg" on stdout (LVM2's log_print). */

@@ -37,6 +37,65 @@ struct mdfile {
     char vgid[39];
 };
 
+/* One line of in (through '\n' or NUL, at most max bytes): its length with the end. */
+static size_t line_len(const char *in, size_t max)
+{
+    size_t i = 0;
+    while (i < max && in[i] != '\n' && in[i] != '\0')
+        i++;
+    return i < max ? i + 1 : max;
+}
+
+/* A backup file made raw text as LVM2 2.03.16 does: from the "name {" line on, each line
+ * without its leading TABs and its TAB-separated trailing comment, empty lines kept; the
+ * file's lines before the VG (the "# Generated" header and contents/version/description
+ * lines) appended after it; a NUL at the end. */
+static void backup_to_raw(struct pvck *p, struct mdfile *mf)
+{
+    const char *in = mf->text, *end = mf->text + mf->size;
+    char *out = lvx_pool_alloc(p->env->pool, mf->size * 2 + 4);
+    size_t o = 0, pre = 0;
+    const char *c = in;
+    while (c < end) {
+        size_t n = line_len(c, (size_t)(end - c));
+        c += n;
+        if (n < 3)
+            continue;
+        char line[4096] = "";
+        memcpy(line, c - n, n < sizeof(line) - 1 ? n : sizeof(line) - 1);
+        if (lvx_pvck_vgname_start(line)) {
+            memcpy(out, c - n, n);
+            o = n;
+            pre = (size_t)(c - in) - n;
+            break;
+        }
+    }
+    while (c < end && *c) {
+        size_t n = line_len(c, (size_t)(end - c));
+        const char *l = c;
+        c += n;
+        if (n == 1) {
+            out[o++] = '\n';
+            continue;
+        }
+        bool copying = false;
+        for (size_t i = 0; i < n && l[i] != '\n' && l[i] != '\0'; i++) {
+            if (!copying && l[i] == '\t')
+                continue;
+            if (copying && l[i] == '\t' && memchr(l + i, '#', n - i))
+                break;
+            copying = true;
+            out[o++] = l[i];
+        }
+        out[o++] = '\n';
+    }
+    memcpy(out + o, in, pre);
+    o += pre;
+    out[o++] = 0;
+    mf->text = out;
+    mf->size = o;
+}
+
 static bool read_file(struct pvck *p, const char *path, struct mdfile *mf)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -62,12 +121,9 @@ static bool read_file(struct pvck *p, const char *path, struct mdfile *mf)
     if (!ok)
         return false;
     mf->text[mf->size++] = 0;
+    if (mf->text[0] == '#' && strncmp(mf->text, "# Generated", 11) == 0)
+        backup_to_raw(p, mf);
     const char *t = mf->text;
-    if (t[0] == '#' && strncmp(t, "# Generated", 11) == 0) {
-        lvx_pvck_err(p, "Invalid raw text metadata in file.");
-        lvx_pvck_err(p, "(a metadata backup file as input is not supported by lvx.)");
-        return false;
-    }
     if (mf->size < 129) {
         lvx_pvck_err(p, "Invalid raw text metadata in file.  File size is too small.");
         return false;
@@ -103,10 +159,15 @@ static bool read_file(struct pvck *p, const char *path, struct mdfile *mf)
 static bool pv_from_file(struct pvck *p, const struct mdfile *mf, const uint8_t *cur_uuid,
                          char uuid[33], uint64_t *dev_size, uint64_t *pe_start)
 {
-    char cur[33] = "";
+    char cur[33] = "", use[33] = "";
+    const struct pvck_settings *st = &p->set;
     bool cur_ok = lvx_pvck_uuid_ok(cur_uuid, LVX_SECTOR_SIZE - 32);
     if (cur_ok)
-        memcpy(cur, cur_uuid, 32);
+        memcpy(use, memcpy(cur, cur_uuid, 32), 32);
+    if (st->pvid_set)
+        memcpy(use, st->pvid, 33);
+    if (cur_ok && st->pvid_set && strcmp(cur, st->pvid) != 0)
+        lvx_cmd_errorf("WARNING: existing PV UUID %s does not match pv_uuid setting %s.", cur, st->pvid);
     struct lvx_cfg_node *root = NULL, *pvs = NULL;
     if (lvx_cfg_parse(p->env->ctx, p->env->pool, mf->text, mf->size - 1, &root) < 0 || !root->child ||
         !(pvs = lvx_cfg_find(root->child, "physical_volumes"))) {
@@ -125,7 +186,7 @@ static bool pv_from_file(struct pvck *p, const struct mdfile *mf, const uint8_t 
             if (*c != '-')
                 raw[n++] = *c;
         raw[n] = 0;
-        bool match = cur_ok ? strcmp(raw, cur) == 0
+        bool match = use[0] ? strcmp(raw, use) == 0
                             : dev && dev->kind == LVX_CFG_STRING && strcmp(dev->str, p->name) == 0;
         if (!match)
             continue;
@@ -134,7 +195,9 @@ static bool pv_from_file(struct pvck *p, const struct mdfile *mf, const uint8_t 
         *pe_start = (uint64_t)ps->num;
         return true;
     }
-    if (cur_ok)
+    if (st->pvid_set)
+        lvx_pvck_err(p, "PV UUID %s not found in metadata file.", st->pvid);
+    else if (cur_ok)
         lvx_pvck_err(p, "PV UUID %s in existing pv_header not found in metadata file.", cur);
     else
         lvx_pvck_err(p, "PV name %s not found in metadata file.", p->name);
@@ -221,7 +284,10 @@ static int repair_pv_header(struct pvck *p, const struct mdfile *mf)
         if (find_mda2(p, mf, &mda2_off, &mda2_size))
             count = 2;
     }
-    if (!count) {
+    const struct pvck_settings *st = &p->set;
+    if (!count && st->mda_offset_set && st->mda_size_set && !st->mda_offset && !st->mda_size) {
+        lvx_cmd_errorf("WARNING: PV will have no metadata with zero metadata areas.");
+    } else if (!count) {
         lvx_cmd_errorf("WARNING: no previous metadata areas found on device.");
         if (!lvx_pvcmd_confirm(p->env, "Should a metadata area be included?")) {
             lvx_pvck_err(p, "To repair with zero metadata areas, use --settings \"mda_offset=0 mda_size=0\".");
@@ -229,23 +295,50 @@ static int repair_pv_header(struct pvck *p, const struct mdfile *mf)
         }
         count = 1;
     }
+    if (count && (st->mda2_offset_set || st->mda2_size_set)) {
+        if (mda2_off && mda2_off != st->mda2_offset) {
+            lvx_pvck_err(p, "mda2_offset setting %llu does not match mda2_offset found on disk %llu.",
+                         (unsigned long long)st->mda2_offset, (unsigned long long)mda2_off);
+            return 1;
+        }
+        if (mda2_size && mda2_size != st->mda2_size) {
+            lvx_pvck_err(p, "mda2_size setting %llu does not match mda2_size found on disk %llu.",
+                         (unsigned long long)st->mda2_size, (unsigned long long)mda2_size);
+            return 1;
+        }
+        mda2_off = st->mda2_offset;
+        mda2_size = st->mda2_size;
+        count = 2;
+    }
     uint8_t buf[LVX_SECTOR_SIZE];
     uint64_t lh_off = p->sector * LVX_SECTOR_SIZE;
     if (!lvx_pvck_read(p, lh_off, sizeof(buf), buf)) {
         lvx_pvck_err(p, "Failed to read label_header at %llu", (unsigned long long)lh_off);
         return 1;
     }
-    if (!mf) {
+    char uuid[33];
+    uint64_t dev_size, data_off;
+    if (st->device_size_set && st->pvid_set && st->data_offset_set && !mf) {
+        dev_size = st->device_size;
+        data_off = st->data_offset / 512 * 512;
+        memcpy(uuid, st->pvid, 33);
+        if (p->size && p->size != dev_size)
+            lvx_cmd_errorf("WARNING: device_size setting %llu bytes does not match device size %llu bytes.",
+                           (unsigned long long)dev_size, (unsigned long long)p->size);
+    } else if (!mf) {
         lvx_pvck_err(p, "Metadata input file is needed for pv_header info.");
         lvx_pvck_err(p, "See pvck --dump to locate and create a metadata file.");
         return 1;
+    } else {
+        uint64_t dev_sectors, pe_start;
+        if (!pv_from_file(p, mf, buf + 32, uuid, &dev_sectors, &pe_start))
+            return 1;
+        dev_size = dev_sectors * 512;
+        data_off = pe_start * 512;
     }
-    char uuid[33];
-    uint64_t dev_sectors, pe_start;
-    if (!pv_from_file(p, mf, buf + 32, uuid, &dev_sectors, &pe_start) || uuid_elsewhere(p, uuid))
+    if (uuid_elsewhere(p, uuid))
         return 1;
-    uint64_t dev_size = dev_sectors * 512, data_off = pe_start * 512;
-    uint64_t mda1_off = 4096, mda1_size = data_off - 4096;
+    uint64_t mda1_off = count ? 4096 : 0, mda1_size = count ? data_off - 4096 : 0;
     memcpy(buf, LVX_LABEL_ID, 8);
     memcpy(buf + 24, LVX_LABEL_TYPE, 8);
     lvx_put_le64(buf + 8, p->sector);
@@ -342,14 +435,26 @@ static int repair_metadata(struct pvck *p, const struct mdfile *mf)
         lvx_pvck_err(p, "See --repairtype pv_header to repair headers.");
         return 1;
     }
+    const struct pvck_settings *st = &p->set;
+    if (!p->mda_count && st->mda_offset_set && st->mda_size_set && !st->mda_offset && !st->mda_size) {
+        lvx_pvck_say(p, "No metadata areas on device to repair.");
+        return 0;
+    }
     if (!p->mda_count) {
         lvx_pvck_err(p, "No metadata areas found on device.");
         lvx_pvck_err(p, "See --repairtype pv_header to repair headers.");
         return 1;
     }
+    unsigned mn = st->mda_num;
+    for (unsigned i = 1; i <= 2; i++)
+        if (mn == i && !(p->mda_count >= i && p->mda_off[i - 1])) {
+            lvx_pvck_err(p, "No mda%u offset found.", i);
+            lvx_pvck_err(p, "See --repairtype pv_header to repair headers.");
+            return 1;
+        }
     int bad = 0;
     for (unsigned i = 0; i < p->mda_count; i++)
-        if (p->mda_off[i])
+        if (p->mda_off[i] && (!mn || mn == i + 1))
             bad += update_mda(p, mf, (int)i + 1, p->mda_off[i], p->mda_size[i]);
     return bad;
 }
