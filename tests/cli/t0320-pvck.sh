@@ -156,6 +156,37 @@ twin "metadata of a PV with two areas" "${D[2]}" --repairtype metadata -f "$SCRA
 full_restore 2
 dd if=/dev/zero of="${D[3]}" bs=4M count=16 conv=notrunc status=none
 
+# --settings
+same "metadata_search seqno=1" pvck --dump metadata_search --settings seqno=1 "${D[0]}"
+same "metadata_all metadata_offset" pvck --dump metadata_all --settings "metadata_offset=4608" "${D[0]}"
+same "metadata mda_num=2" pvck --dump metadata --settings mda_num=2 "${D[2]}"
+same "metadata mda_num=2 without mda2" pvck --dump metadata --settings mda_num=2 "${D[0]}"
+same "metadata_search mda_num=2 on a PV without mda2" pvck --dump metadata_search --settings mda_num=2 "${D[0]}"
+same "metadata_search mda_num=1 mda_size" pvck --dump metadata_search --settings "mda_num=1 mda_size=1044480" "${D[0]}"
+same "metadata_search mda_num=2 mda_size" pvck --dump metadata_search --settings "mda_num=2 mda_size=1048576" "${D[2]}"
+same "metadata_search one value only" pvck --dump metadata_search --settings "mda_size=1044480" "${D[0]}"
+same "two --settings" pvck --dump metadata_search --settings mda_num=1 --settings seqno=2 "${D[0]}"
+same "bad setting" pvck --dump metadata --settings "foo=1" "${D[0]}"
+same "bad settings syntax" pvck --dump metadata --settings "foo" "${D[0]}"
+same "bad pv_uuid setting" pvck --dump metadata --settings "pv_uuid=xyz" "${D[0]}"
+
+# a backup file as the repair input, on twins
+lvm2 vgcfgbackup -f "$SCRATCH/backup" "$VG" >/dev/null 2>&1
+zero "${D[1]}" 584 100
+zero "${D[1]}" 4096 512
+twin "--repair from a backup file" "${D[1]}" --repair -f "$SCRATCH/backup"
+full_restore 1
+zero "${D[1]}" 4096 512
+twin "metadata mda_num=1 from a backup file" "${D[1]}" --repairtype metadata --settings mda_num=1 -f "$SCRATCH/backup"
+full_restore 1
+zero "${D[1]}" 512 512
+U1=$(lvm2 pvs --noheadings -o pv_uuid "${D[0]}" 2>/dev/null | tr -d ' ')
+same "pv_header, label wiped, pv_uuid setting of another PV in use, -t" pvck -t -y --repairtype pv_header --settings "pv_uuid=$U1" -f "$SCRATCH/md" "${D[1]}"
+same "pv_header, zero mdas by settings, -t" pvck -t -y --repairtype pv_header --settings "mda_offset=0 mda_size=0" -f "$SCRATCH/md" "${D[1]}"
+same "pv_header from settings only, -t" pvck -t -y --repairtype pv_header --settings "pv_uuid=$U1 device_size=67108864 data_offset=1048576" "${D[1]}"
+full_restore 1
+dd if=/dev/zero of="${D[3]}" bs=4M count=16 conv=notrunc status=none
+
 # refusals, the same device for both sides (nothing written: -t or an error)
 zero "${D[1]}" 512 512
 same "pv_header with the label wiped (name from the file), -t" pvck -t -y --repairtype pv_header -f "$SCRATCH/md" "${D[1]}"
