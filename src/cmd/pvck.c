@@ -13,7 +13,8 @@
  *   pvck --repairtype pv_header|metadata, --repair -f FILE PV: cmd/pvck_repair.c
  * Problems are "CHECK: ..." lines on stdout; the exit code is 5 when one was found.
  * --dump also reads regular files (images).  The I/O is plain pread/pwrite on the
- * named path.  Not done: --settings, --dump backup_to_raw.
+ * named path.  --settings (LVM2's keys) adjust locations and values.  Not done:
+ * --dump backup_to_raw and the backup_file setting.
  */
 #include "cmd/pvck.h"
 #include "cmd/pvcmd.h"

@@ -9,8 +9,9 @@
  *     no area), extension version 2 with the "used" flag; the rest of the sector kept;
  *   metadata: the file's text (NUL added) written right after each listed area's mda
  *     header, and that header rewritten (slot 0 pointing at it, slot 1 cleared).
- * The file is raw metadata text as `pvck --dump metadata -f` writes it.  Not done:
- * --settings, a backup file as input.
+ * The file is raw metadata text as `pvck --dump metadata -f` writes it, or a backup
+ * file (converted to raw text as LVM2 does).  --settings: pv_uuid, device_size,
+ * data_offset, mda_offset/mda_size 0 (no areas), mda2_offset/mda2_size, mda_num.
  */
 #include "cmd/pvck.h"
 #include "cmd/pvcmd.h"
