@@ -92,7 +92,7 @@ static const enum lvx_opt_id vgck_opts[] = { LVX_OPT_UPDATEMETADATA, END };
 static const enum lvx_opt_id vgcfgrestore_opts[] = { LVX_OPT_FILE, LVX_OPT_LIST,
                                                      LVX_OPT_FORCE_LONG, LVX_OPT_METADATATYPE, END };
 static const enum lvx_opt_id config_opts[] = { LVX_OPT_CONFIG_TYPE, LVX_OPT_TYPECONFIG,
-    LVX_OPT_WITHCOMMENTS, LVX_OPT_MERGEDCONFIG, END };
+    LVX_OPT_WITHCOMMENTS, LVX_OPT_MERGEDCONFIG, LVX_OPT_FILE, END };
 static const enum lvx_opt_id pvscan_opts[] = { LVX_OPT_CACHE, LVX_OPT_ACTIVATE, LVX_OPT_EXPORTED,
     LVX_OPT_NOVOLUMEGROUP, LVX_OPT_SHORT, LVX_OPT_UUID, LVX_OPT_IGNORELOCKINGFAILURE,
     LVX_OPT_NOUDEVSYNC, LVX_OPT_AUTOACTIVATION, LVX_OPT_IGNOREACTIVATIONSKIP, LVX_OPT_LISTVG,
