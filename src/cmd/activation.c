@@ -247,6 +247,11 @@ static int begin_read(struct lvx_cmd_env *env, const char *vgname, struct lvx_vg
     if (lvx_vg_update_begin(env->ctx, &so, vgname,
                             LVX_UPDATE_READ_ONLY | LVX_UPDATE_ALLOW_MISSING, u) < 0)
         return lvx_cmd_fail(env);
+    if (u->vg->status & LVX_VG_EXPORTED) {      /* LVM2: no (de)activation either */
+        lvx_cmd_errorf("Volume group %s is exported", u->vg->name);
+        lvx_vg_update_end(u);
+        return LVX_EXIT_FAILED;
+    }
     return 0;
 }
 

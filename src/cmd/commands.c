@@ -63,6 +63,9 @@ static const enum lvx_opt_id lvchange_opts[] = {
 static const enum lvx_opt_id pvchange_opts[] = {
     LVX_OPT_ALLOCATABLE, LVX_OPT_METADATAIGNORE, LVX_OPT_UUID, LVX_OPT_ADDTAG, LVX_OPT_DELTAG,
     LVX_OPT_ALL, LVX_OPT_SELECT, END };
+static const enum lvx_opt_id pvck_opts[] = {
+    LVX_OPT_DUMP, LVX_OPT_REPAIRTYPE, LVX_OPT_REPAIR, LVX_OPT_FILE, LVX_OPT_LABELSECTOR,
+    LVX_OPT_PVMETADATACOPIES, LVX_OPT_SETTINGS, END };
 static const enum lvx_opt_id pvresize_opts[] = { LVX_OPT_SETPHYSICALVOLUMESIZE, END };
 static const enum lvx_opt_id vgcreate_opts[] = {
     LVX_OPT_PHYSICALEXTENTSIZE, LVX_OPT_VGMETADATACOPIES, LVX_OPT_METADATACOPIES_VG,
@@ -89,7 +92,7 @@ static const enum lvx_opt_id vgck_opts[] = { LVX_OPT_UPDATEMETADATA, END };
 static const enum lvx_opt_id vgcfgrestore_opts[] = { LVX_OPT_FILE, LVX_OPT_LIST,
                                                      LVX_OPT_FORCE_LONG, LVX_OPT_METADATATYPE, END };
 static const enum lvx_opt_id config_opts[] = { LVX_OPT_CONFIG_TYPE, LVX_OPT_TYPECONFIG,
-    LVX_OPT_WITHCOMMENTS, LVX_OPT_MERGEDCONFIG, END };
+    LVX_OPT_WITHCOMMENTS, LVX_OPT_MERGEDCONFIG, LVX_OPT_FILE, END };
 static const enum lvx_opt_id pvscan_opts[] = { LVX_OPT_CACHE, LVX_OPT_ACTIVATE, LVX_OPT_EXPORTED,
     LVX_OPT_NOVOLUMEGROUP, LVX_OPT_SHORT, LVX_OPT_UUID, LVX_OPT_IGNORELOCKINGFAILURE,
     LVX_OPT_NOUDEVSYNC, LVX_OPT_AUTOACTIVATION, LVX_OPT_IGNOREACTIVATIONSKIP, LVX_OPT_LISTVG,
@@ -198,6 +201,10 @@ static const struct lvx_command command_table[] = {
       "Reports logical volumes, one row per LV (or per segment with --segments): the fields "
       "chosen with -o, sorted with -O, selected with -S, in columns or as JSON (--reportformat "
       "json), sizes in --units." },
+    { "pvck", lvx_cmd_pvck, "Check metadata on physical volumes", "PV ...", pvck_opts,
+      "Checks the label, headers and metadata areas of physical volumes and prints what it "
+      "finds; --dump prints the headers or metadata (also from an image file), "
+      "--repairtype label_header rewrites a damaged label header." },
     { "pvchange", lvx_cmd_pvchange, "Change attributes of physical volume(s)", "PV ...",
       pvchange_opts,
       "Changes the attributes of physical volumes: whether their extents may be allocated "

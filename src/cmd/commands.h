@@ -94,6 +94,7 @@ int lvx_cmd_vgremove(struct lvx_cmd_env *env);
 int lvx_cmd_vgrename(struct lvx_cmd_env *env);
 int lvx_cmd_vgchange(struct lvx_cmd_env *env);
 int lvx_cmd_vgck(struct lvx_cmd_env *env);
+int lvx_cmd_pvck(struct lvx_cmd_env *env);
 int lvx_cmd_vgcfgrestore(struct lvx_cmd_env *env);
 int lvx_cmd_lvcreate(struct lvx_cmd_env *env);      /* cmd/lvcreate.c */
 int lvx_cmd_lvextend(struct lvx_cmd_env *env);      /* cmd/lvresize.c */

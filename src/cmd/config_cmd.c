@@ -14,8 +14,10 @@
 #include "cmd/commands.h"
 #include "config/config.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static void print_value(struct lvx_buf *b, const struct lvx_cfg_node *v)
 {
@@ -240,6 +242,21 @@ static int pick_tree(struct lvx_cmd_env *env, const struct lvx_config *cfg, cons
     return 0;
 }
 
+/* -f/--file: the output into FILE (created or truncated, mode 0600 as LVM2's umask
+ * gives it) instead of stdout; written also when a node is not found (the others in it). */
+static int write_file(const char *path, const struct lvx_buf *b)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    bool ok = fd >= 0 && (b->len == 0 || write(fd, b->data, b->len) == (ssize_t)b->len);
+    if (fd >= 0 && close(fd) != 0)
+        ok = false;
+    if (!ok) {
+        lvx_cmd_errorf("Failed to write configuration file %s.", path);
+        return LVX_EXIT_FAILED;
+    }
+    return 0;
+}
+
 int lvx_cmd_config(struct lvx_cmd_env *env)
 {
     struct lvx_config *cfg = NULL;
@@ -280,7 +297,8 @@ int lvx_cmd_config(struct lvx_cmd_env *env)
             else
                 print_node(&b, c, 0, commented);
         }
-    int out = lvx_cmd_output(&b);
+    const char *file = env->args->value[LVX_OPT_FILE];
+    int out = file ? write_file(file, &b) : lvx_cmd_output(&b);
     lvx_buf_free(&b);
     lvx_config_free(cfg);
     return rc ? rc : out;

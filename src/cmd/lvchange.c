@@ -100,6 +100,15 @@ static int change_lv(struct lvx_cmd_env *env, struct lvx_lv *lv, void *arg)
             lv->status |= LVX_LV_WRITE;
     }
     if (o->ra_given) {
+        int64_t cur = lv->has_read_ahead ? lv->read_ahead : 0;
+        if (cur == o->read_ahead) {                     /* LVM2's message, exit 5 */
+            if (cur == 0)
+                lvx_cmd_errorf("Read ahead is already auto for %s/%s.", lv->vg->name, lv->name);
+            else
+                lvx_cmd_errorf("Read ahead is already %lld for %s/%s.", (long long)(cur < 0 ? 0 : cur),
+                               lv->vg->name, lv->name);
+            return -1;
+        }
         lv->has_read_ahead = o->read_ahead != 0;
         lv->read_ahead = o->read_ahead;
     }

@@ -180,7 +180,7 @@ enum lvx_opt_id {
     LVX_OPT_BASEVGNAME,         /* -n/--basevgname VG (vgimportclone) */
     LVX_OPT_IMPORT,             /* -i/--import (vgimportclone) */
     LVX_OPT_MIRRORSONLY,        /* --mirrorsonly (vgreduce --removemissing) */
-    LVX_OPT_REPAIR,             /* --repair (lvconvert: replace failed RAID images) */
+    LVX_OPT_REPAIR,             /* --repair (lvconvert: replace failed RAID images; pvck) */
     LVX_OPT_REPLACE,            /* --replace PV (lvconvert, repeatable) */
     LVX_OPT_SYNCACTION,         /* --syncaction check|repair (lvchange, RAID) */
     LVX_OPT_ABORT,              /* --abort (pvmove) */
@@ -193,6 +193,9 @@ enum lvx_opt_id {
     LVX_OPT_LOCKSTOP,           /* --lockstop (vgchange: leave them) */
     LVX_OPT_REBUILD,            /* --rebuild PV (lvchange, RAID; repeatable) */
     LVX_OPT_RESYNC,             /* --resync (lvchange, RAID) */
+    LVX_OPT_DUMP,               /* --dump headers|metadata|... (pvck) */
+    LVX_OPT_REPAIRTYPE,         /* --repairtype label_header|pv_header|metadata (pvck) */
+    LVX_OPT_SETTINGS,           /* --settings "key=value ..." (pvck; repeatable) */
     /* common options, accepted by every command */
     LVX_OPT_NOLOCKING,      /* --nolocking */
     LVX_OPT_COMMANDPROFILE, /* --commandprofile String */

@@ -80,7 +80,7 @@ ccheck "vgs --reportformat <TAB>" "basic json" lvx vgs --reportformat ""
 units=$(comp lvx vgs --units "" | wc -w)
 test_eq "vgs --units <TAB>: the 20 unit letters" "$units" 20
 ccheck "daemon st<TAB>" "start status stop" lvx daemon st
-ccheck "help pvc<TAB>" "pvchange pvcreate" lvx help pvc
+ccheck "help pvc<TAB>" "pvchange pvck pvcreate" lvx help pvc
 ccheck "lvcreate --size <TAB>: nothing (a number)" "" lvx lvcreate --size ""
 mkdir -p "$SCRATCH/f"
 : >"$SCRATCH/f/backup.vg"
