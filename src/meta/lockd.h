@@ -38,6 +38,16 @@ void lvx_lockd_vg_unlock(int *hold);
  * (visible, not a thin LV, not a snapshot, not the lock LV) and has no lock_args gets
  * one, as lvmlockd's init_lv: lock_args "1.0.0:<offset in the lvmlock LV>". */
 int lvx_lockd_init_lvs(struct lvx_ctx *ctx, struct lvx_vg *vg);
+/* Activation: the LV's own lease (lvmlockd's LV lock, the resource named by its UUID
+ * at its lock_args offset), exclusive (-aey, -ay) or shared (-asy), held in *hold (0:
+ * none: the LV has no lease) by this process until lvx_lockd_lv_unlock or its end (the
+ * user-space backend's daemon holds it while it serves the LV).  Another host holding
+ * it: LVM2's "LV locked by other host: vg/lv" (-EAGAIN). */
+int lvx_lockd_lv_lock(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool shared, int *hold);
+void lvx_lockd_lv_unlock(int *hold);
+/* lvremove (the VG lease held): the LV's lease slot back to the free list as lvmlockd's
+ * free_lv, refused (-EAGAIN, "LV locked by other host") while it is active elsewhere. */
+int lvx_lockd_free_lv(struct lvx_ctx *ctx, const struct lvx_lv *lv);
 /* vgchange --lockstart: join the VG's lockspace as lvmlocal.conf's local/host_id
  * (sanlock I/O timeout LVX_SANLOCK_IO_TIMEOUT seconds, else sanlock's default). */
 int lvx_lockd_start(struct lvx_ctx *ctx, const struct lvx_vg *vg);

@@ -47,7 +47,19 @@ bool lvx_sanlock_started(struct lvx_ctx *ctx, const char *vgname);
  * more times while another host holds it; *sock holds it until lvx_sanlock_vg_unlock
  * (or the process's end: sanlock then releases it).  LVM2's lines on failure. */
 int lvx_sanlock_vg_lock(struct lvx_ctx *ctx, const char *vgname, unsigned retries, int *sock);
-void lvx_sanlock_vg_unlock(int *sock);
+/* Take an LV's lease (lvmlockd's LV lock: the resource named lv_uuid, dashed, at byte
+ * offset of the lvmlock LV), exclusive or shared, for this process; once, no retry.
+ * -EAGAIN "LV locked by other host: vg/lv" (LVM2's line) or, the lockspace not joined
+ * here, "Cannot access VG vg due to failed lock.". */
+int lvx_sanlock_lv_lock(struct lvx_ctx *ctx, const char *vgname, const char *lvname,
+                        const char *lv_uuid, uint64_t offset, bool shared, int *sock);
+/* Release what *sock holds (a VG or an LV lease). */
+void lvx_sanlock_unlock(int *sock);
+/* A removed LV's slot back to the free list (lvmlockd's free_lv): the lease is taken
+ * exclusively first (-EAGAIN "LV locked by other host" when it is active elsewhere),
+ * then the resource is written as "#unused". */
+int lvx_sanlock_free_lv(struct lvx_ctx *ctx, const char *vgname, const char *lvname,
+                        const char *lv_uuid, uint64_t offset);
 /* A lease for a new LV (lvmlockd's init_lv): the first free LV slot of the lockspace
  * (joined here) gets the resource named lv_uuid (dashed); *offset its byte offset in
  * the lvmlock LV, for the LV's lock_args "1.0.0:<offset>". */
