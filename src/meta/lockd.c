@@ -145,6 +145,18 @@ int lvx_lockd_vg_lock(struct lvx_ctx *ctx, const struct lvx_vg *vg, int *hold)
     return r;
 }
 
+int lvx_lockd_gl_lock(struct lvx_ctx *ctx, int *hold)
+{
+    *hold = 0;
+    if (!lvx_lockd_use(ctx))
+        return 0;
+    int sock = -1;
+    int r = lvx_sanlock_gl_lock(ctx, LOCK_RETRIES, &sock);
+    if (r == 0 && sock >= 0)
+        *hold = sock + 1;
+    return r;
+}
+
 void lvx_lockd_vg_unlock(int *hold)
 {
     if (*hold > 0) {

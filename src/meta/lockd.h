@@ -34,6 +34,14 @@ int lvx_lockd_access(struct lvx_ctx *ctx, const struct lvx_vg *vg, bool write);
  * again once it holds the lease. */
 int lvx_lockd_vg_lock(struct lvx_ctx *ctx, const struct lvx_vg *vg, int *hold);
 void lvx_lockd_vg_unlock(int *hold);
+/* Commands that change the VG namespace or the orphan PVs (vgcreate, vgremove,
+ * pvcreate, vgextend, ...): the global lock (lvmlockd's GLLK, in the started sanlock VG
+ * that has it enabled) exclusively, held in *hold until lvx_lockd_vg_unlock; taken
+ * before any VG lease.  Held by another host: retried a few seconds, then LVM2's
+ * "Global lock failed: held by other host." (-EAGAIN).  Without use_lvmlockd, or no
+ * started VG holding it: 0, nothing held (LVM2 fails then unless it creates the first
+ * sanlock VG: a difference). */
+int lvx_lockd_gl_lock(struct lvx_ctx *ctx, int *hold);
 /* Before a shared VG's commit (its lease held): every LV that needs its own lease
  * (visible, not a thin LV, not a snapshot, not the lock LV) and has no lock_args gets
  * one, as lvmlockd's init_lv: lock_args "1.0.0:<offset in the lvmlock LV>". */

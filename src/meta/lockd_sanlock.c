@@ -307,6 +307,46 @@ int lvx_sanlock_vg_lock(struct lvx_ctx *ctx, const char *vgname, unsigned retrie
     return 0;
 }
 
+int lvx_sanlock_gl_lock(struct lvx_ctx *ctx, unsigned retries, int *sock)
+{
+    *sock = -1;
+    struct sanlock_fns f = { 0 };
+    if (load(ctx, &f) < 0) {
+        lvx_error_clear(ctx);
+        return 0;                 /* no sanlock here: no global lock to take */
+    }
+    struct sanlk_lockspace *all = NULL;
+    int n = 0;
+    int r = f.get_lockspaces(&all, &n, 0);
+    if (r < 0 && r != -ENOSPC) {
+        free(all);
+        return 0;                 /* no sanlock daemon */
+    }
+    char vgname[SANLK_NAME_LEN + 1] = "";
+    for (int i = 0; i < n && all && !vgname[0]; i++) {
+        if (strncmp(all[i].name, "lvm_", 4) != 0)
+            continue;
+        /* lvmlockd's global lock: slot 65 named "GLLK" (else "_GLLK_disabled") */
+        struct one_res rb;
+        struct sanlk_resource *rs = slot_res(&rb, all[i].name, all[i].host_id_disk.path,
+                                             all[i].host_id_disk.offset,
+                                             all[i].flags & SANLK_LSF_SECTOR4K, SLOT_GL, NULL);
+        if (f.read_resource(rs, 0) == 0 && strncmp(rs->name, "GLLK", SANLK_NAME_LEN) == 0)
+            snprintf(vgname, sizeof(vgname), "%.*s", SANLK_NAME_LEN - 4, all[i].name + 4);
+    }
+    free(all);
+    if (!vgname[0])
+        return 0;                 /* no started VG holds it */
+    r = acquire(ctx, vgname, SLOT_GL, 0, "GLLK", false, retries, sock);
+    if (r == -EAGAIN)
+        return lvx_error(ctx, EAGAIN, "Global lock failed: held by other host.");
+    if (r == -ENOENT)
+        return 0;
+    if (r < 0)
+        return lvx_error(ctx, EIO, "Global lock failed: %s", ctx->errmsg);
+    return 0;
+}
+
 int lvx_sanlock_lv_lock(struct lvx_ctx *ctx, const char *vgname, const char *lvname,
                         const char *lv_uuid, uint64_t offset, bool shared, int *sock)
 {
@@ -323,8 +363,16 @@ int lvx_sanlock_lv_lock(struct lvx_ctx *ctx, const char *vgname, const char *lvn
 
 void lvx_sanlock_unlock(int *sock)
 {
-    if (*sock >= 0)
-        close(*sock);             /* sanlock releases the process's leases */
+    if (*sock < 0)
+        return;
+    /* released now, not when sanlock notices the closed connection: a lease taken
+     * again at once (lvremove after deactivation, another host) must find it free */
+    struct sanlock_fns f = { 0 };
+    struct lvx_ctx tmp;
+    lvx_ctx_init(&tmp);
+    if (load(&tmp, &f) == 0)
+        f.release(*sock, -1, SANLK_REL_ALL, 0, NULL);
+    close(*sock);                 /* anything left goes with the connection */
     *sock = -1;
 }
 

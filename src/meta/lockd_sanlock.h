@@ -47,6 +47,11 @@ bool lvx_sanlock_started(struct lvx_ctx *ctx, const char *vgname);
  * more times while another host holds it; *sock holds it until lvx_sanlock_vg_unlock
  * (or the process's end: sanlock then releases it).  LVM2's lines on failure. */
 int lvx_sanlock_vg_lock(struct lvx_ctx *ctx, const char *vgname, unsigned retries, int *sock);
+/* Take the global lock (lvmlockd's GLLK) exclusively for this process, from the joined
+ * lockspace whose GLLK slot is enabled, trying retries more times while another host
+ * holds it (then LVM2's "Global lock failed: held by other host.", -EAGAIN).  *sock
+ * -1 and 0 when no joined lockspace holds it (or no sanlock runs here). */
+int lvx_sanlock_gl_lock(struct lvx_ctx *ctx, unsigned retries, int *sock);
 /* Take an LV's lease (lvmlockd's LV lock: the resource named lv_uuid, dashed, at byte
  * offset of the lvmlock LV), exclusive or shared, for this process; once, no retry.
  * -EAGAIN "LV locked by other host: vg/lv" (LVM2's line) or, the lockspace not joined

@@ -14,6 +14,9 @@
 #   - -asy on a and b at once; LVM2's -aey on c refused meanwhile;
 #   - the other way round: LVM2 (c) holds an LV exclusively, lvx on a is refused;
 #   - lvremove of an LV active on another host refused (LVM2's line), nothing removed;
+#   - lvcreate of an active LV takes the new LV's lease exclusively;
+#   - the global lock (GLLK in sv, the first sanlock VG): lvx's vgextend holds it, lvx's
+#     and LVM2's pvcreate are refused meanwhile with LVM2's line;
 #   - a removed LV's slot is freed ("#unused", lvmlockd's free_lv) and the next
 #     lvcreate gets it again, whichever of lvx and LVM2 removed and creates.
 # No lease expiry is waited for: about 4 min on 2 busy cores (three lockspace joins).
@@ -50,8 +53,8 @@ stop_all() {
 }
 trap stop_all EXIT
 
-mapfile -t D < <(make_loops 2 384M)
-[[ ${#D[@]} == 2 ]] || skip_all "cannot attach loop devices"
+mapfile -t D < <(make_loops 3 384M)
+[[ ${#D[@]} == 3 ]] || skip_all "cannot attach loop devices"
 lvm_sandbox "${D[@]}"
 host_start a 1 || skip_all "cannot start sanlock in a mount namespace"
 host_start b 2 || skip_all "cannot start a second sanlock in a mount namespace"
@@ -79,7 +82,7 @@ locked_lines() {
     printf '5   LV locked by other host: sv/%s\n  Failed to lock logical volume sv/%s.' "$1" "$1"
 }
 
-test_ok "host a: vgcreate --shared" hx a vgcreate --shared sv "${D[@]}"
+test_ok "host a: vgcreate --shared" hx a vgcreate --shared sv "${D[0]}" "${D[1]}"
 test_ok "host a: vgchange --lockstart" hx a vgchange --lockstart sv
 test_ok "host b: vgchange --lockstart" hx b vgchange --lockstart sv
 for n in 1 2 3; do
@@ -163,10 +166,41 @@ if command -v lvmlockd >/dev/null && command -v lvm >/dev/null; then
     test_eq "LVM2's new LV gets the slot lvx freed" "$(args_of lv6)" "$A2"
     test_eq "LVM2's new LV has a slot of its own" \
         "$(hx a lvs --noheadings -o lv_lockargs sv 2>/dev/null | awk 'NF' | sort | uniq -d | wc -l)" "0"
+
+    # the global lock: lvx's vgextend on b holds it (and the VG lease) for a while
+    host_run b env LVX_RUN_DIR="$SCRATCH/host-b/lvxrun" LVX_TEST_LOCKD_HOLD=25 \
+        "$LVX" vgextend sv "${D[2]}" >/dev/null 2>"$SCRATCH/ext.err" &
+    extender=$!
+    got=1
+    for _ in $(seq 100); do
+        held_gl=$(host_run b sanlock client status 2>/dev/null | awk '$1 == "r" {split($2, f, ":"); print f[1] ":" f[2]}' | grep -c '^lvm_sv:GLLK$')
+        [[ $held_gl == 1 ]] && { got=0; break; }
+        sleep 0.2
+    done
+    _tap_result "$got" "lvx's vgextend holds the global lock (GLLK of sv, the first sanlock VG)"
+    test_eq "host a: lvx pvcreate refused meanwhile, LVM2's line, exit 5" \
+        "$(refused hx a pvcreate "${D[2]}")" "5   Global lock failed: held by other host."
+    rc=0
+    host_run c pvcreate "${D[2]}" >/dev/null 2>"$SCRATCH/e" || rc=$?
+    test_eq "LVM2 host c: pvcreate refused too (the same lease), exit 5" \
+        "$rc $(grep -c '^  Global lock failed: held by other host\.$' "$SCRATCH/e")" "5 1"
+    diag "LVM2's pvcreate: $(tr '\n' '|' <"$SCRATCH/e")"
+    wait "$extender"
+    test_eq "b's vgextend landed" "$(hx a vgs --noheadings -o pv_count sv 2>/dev/null | tr -d ' ')" "3"
+    test_eq "... and b released the global lock" \
+        "$(host_run b sanlock client status 2>/dev/null | grep -c 'GLLK')" "0"
     host_run c vgchange --lockstop sv >/dev/null 2>&1
 else
     test_skip "the LVM2 host part" "no lvmlockd or lvm"
 fi
+
+# ---- lvcreate activates (exclusively) after giving the new LV its lease
+test_ok "host a: lvcreate lv7 (active)" hx a lvcreate -Zn -l4 -n lv7 sv
+test_eq "... a holds lv7's lease" "$(held a | cut -d: -f1)" "$(uuid_of lv7)"
+test_eq "host b: lvchange -asy sv/lv7 refused" \
+    "$(refused hx b lvchange -asy sv/lv7)" "$(locked_lines lv7)"
+test_ok "host a: lvremove -f of the active lv7 (deactivated first)" hx a lvremove -f sv/lv7
+test_eq "... no lease held, none left named by it" "$(held a)" ""
 
 # ---- slot reuse: lvx frees, lvx reuses
 A5=$(args_of lv1)
