@@ -82,7 +82,7 @@ static bool lease_free_later(struct lvx_cmd_env *env, struct removal *r, struct 
     if (!lvx_vg_is_lockd(lv->vg) || !lv->lock_args)
         return true;
     int hold = 0;
-    if (lvx_lockd_lv_lock(env->ctx, lv, false, &hold) < 0) {
+    if (lvx_lockd_lv_lock(env->ctx, lv, false, 20, &hold) < 0) {
         lvx_cmd_fail(env);
         return false;
     }

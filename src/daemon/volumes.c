@@ -295,7 +295,7 @@ int lvxd_volume_add(struct lvx_ctx *ctx, const char *vg, const char *lv, const c
     /* a shared VG's LV: its lease, held by this process as long as the LV is served */
     int lease = 0;
     bool shared = flags & LVXD_FLAG_LOCK_SH;
-    if ((rc = lvx_lockd_lv_lock(ctx, l.lv, shared, &lease)) < 0) {
+    if ((rc = lvx_lockd_lv_lock(ctx, l.lv, shared, 0, &lease)) < 0) {
         loaded_free(&l, NULL);
         return rc;
     }

@@ -206,7 +206,8 @@ static bool lv_lease(const struct lvx_lv *lv, char *dashed, uint64_t *offset)
     return true;
 }
 
-int lvx_lockd_lv_lock(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool shared, int *hold)
+int lvx_lockd_lv_lock(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool shared,
+                      unsigned retries, int *hold)
 {
     *hold = 0;
     char dashed[LVX_UUID_DASHED_LEN + 1];
@@ -214,7 +215,8 @@ int lvx_lockd_lv_lock(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool shared,
     if (!lv_lease(lv, dashed, &off))
         return 0;
     int sock = -1;
-    int r = lvx_sanlock_lv_lock(ctx, lv->vg->name, lv->name, dashed, off, shared, &sock);
+    int r = lvx_sanlock_lv_lock(ctx, lv->vg->name, lv->name, dashed, off, shared, retries,
+                                  &sock);
     if (r == 0)
         *hold = sock + 1;
     return r;

@@ -50,8 +50,11 @@ int lvx_lockd_init_lvs(struct lvx_ctx *ctx, struct lvx_vg *vg);
  * at its lock_args offset), exclusive (-aey, -ay) or shared (-asy), held in *hold (0:
  * none: the LV has no lease) by this process until lvx_lockd_lv_unlock or its end (the
  * user-space backend's daemon holds it while it serves the LV).  Another host holding
- * it: LVM2's "LV locked by other host: vg/lv" (-EAGAIN). */
-int lvx_lockd_lv_lock(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool shared, int *hold);
+ * it: LVM2's "LV locked by other host: vg/lv" (-EAGAIN) after retries more tries (0 for
+ * activation, as lvmlockd; lvremove waits a few seconds for a local deactivation whose
+ * daemon frees the LV at its last close). */
+int lvx_lockd_lv_lock(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool shared,
+                      unsigned retries, int *hold);
 void lvx_lockd_lv_unlock(int *hold);
 /* lvremove (the VG lease held): the LV's lease slot back to the free list as lvmlockd's
  * free_lv, refused (-EAGAIN, "LV locked by other host") while it is active elsewhere. */

@@ -348,9 +348,10 @@ int lvx_sanlock_gl_lock(struct lvx_ctx *ctx, unsigned retries, int *sock)
 }
 
 int lvx_sanlock_lv_lock(struct lvx_ctx *ctx, const char *vgname, const char *lvname,
-                        const char *lv_uuid, uint64_t offset, bool shared, int *sock)
+                        const char *lv_uuid, uint64_t offset, bool shared, unsigned retries,
+                        int *sock)
 {
-    int r = acquire(ctx, vgname, 0, offset, lv_uuid, shared, 0, sock);
+    int r = acquire(ctx, vgname, 0, offset, lv_uuid, shared, retries, sock);
     if (r == -EAGAIN)
         return lvx_error(ctx, EAGAIN, "LV locked by other host: %s/%s", vgname, lvname);
     if (r == -ENOENT)
@@ -417,7 +418,7 @@ int lvx_sanlock_free_lv(struct lvx_ctx *ctx, const char *vgname, const char *lvn
 {
     /* not active on any host: an exclusive lease we can take (and drop) */
     int sock = -1;
-    int r = lvx_sanlock_lv_lock(ctx, vgname, lvname, lv_uuid, offset, false, &sock);
+    int r = lvx_sanlock_lv_lock(ctx, vgname, lvname, lv_uuid, offset, false, 20, &sock);
     if (r < 0)
         return r;
     lvx_sanlock_unlock(&sock);

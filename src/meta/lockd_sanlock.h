@@ -53,15 +53,18 @@ int lvx_sanlock_vg_lock(struct lvx_ctx *ctx, const char *vgname, unsigned retrie
  * -1 and 0 when no joined lockspace holds it (or no sanlock runs here). */
 int lvx_sanlock_gl_lock(struct lvx_ctx *ctx, unsigned retries, int *sock);
 /* Take an LV's lease (lvmlockd's LV lock: the resource named lv_uuid, dashed, at byte
- * offset of the lvmlock LV), exclusive or shared, for this process; once, no retry.
+ * offset of the lvmlock LV), exclusive or shared, for this process; retries more tries
+ * while it is held (activation: none, as lvmlockd).
  * -EAGAIN "LV locked by other host: vg/lv" (LVM2's line) or, the lockspace not joined
  * here, "Cannot access VG vg due to failed lock.". */
 int lvx_sanlock_lv_lock(struct lvx_ctx *ctx, const char *vgname, const char *lvname,
-                        const char *lv_uuid, uint64_t offset, bool shared, int *sock);
+                        const char *lv_uuid, uint64_t offset, bool shared, unsigned retries,
+                        int *sock);
 /* Release what *sock holds (a VG or an LV lease). */
 void lvx_sanlock_unlock(int *sock);
 /* A removed LV's slot back to the free list (lvmlockd's free_lv): the lease is taken
- * exclusively first (-EAGAIN "LV locked by other host" when it is active elsewhere),
+ * exclusively first (a few seconds of tries: a local deactivation may still be
+ * releasing it) (-EAGAIN "LV locked by other host" when it is active elsewhere),
  * then the resource is written as "#unused". */
 int lvx_sanlock_free_lv(struct lvx_ctx *ctx, const char *vgname, const char *lvname,
                         const char *lv_uuid, uint64_t offset);
