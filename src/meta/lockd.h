@@ -5,9 +5,10 @@
  * uses them (lvm.conf global/use_lvmlockd), and the access rule LVM2 applies to such a
  * VG before reading or changing it.  For lock type sanlock lvx does lvmlockd's part
  * itself, through the host's sanlock daemon (meta/lockd_sanlock.c): it joins and
- * leaves the VG's lockspace (vgchange --lockstart/--lockstop) and holds the VG lease
- * (VGLK) exclusively around every change, so lvx hosts and LVM2+lvmlockd hosts take
- * the same leases.  Reads take no lock (LVM2's warning); dlm and idm VGs are read only.
+ * leaves the VG's lockspace (vgchange --lockstart/--lockstop), holds the VG lease
+ * (VGLK) exclusively around every change, the global lock (GLLK) around changes of VG
+ * names and orphan PVs, and an LV's lease while the LV is active (in the daemon that
+ * serves it), so lvx hosts and LVM2+lvmlockd hosts take the same leases.  Reads take no lock (LVM2's warning); dlm and idm VGs are read only.
  */
 #ifndef LVX_META_LOCKD_H
 #define LVX_META_LOCKD_H
