@@ -46,6 +46,8 @@ struct lvx_activate_opts {
     bool snapshot_only;    /* deactivate a COW LV: only its snapshot devices (the origin
                               and its other snapshots stay), for removing it */
     bool nosync;           /* RAID: the first activation of an LV made with --nosync */
+    bool lock_shared;      /* shared VG: the LV's lease shared (-asy), else exclusive; the
+                              user backend's daemon holds it while it serves the LV */
 };
 
 /* Kernel-side state of an LV as a backend sees it. */

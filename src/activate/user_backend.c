@@ -89,11 +89,12 @@ static int activate_one(struct lvx_ctx *ctx, const struct lvx_lv *lv,
 {
     struct lvx_buf req = LVX_BUF_INIT, reply = LVX_BUF_INIT;
     /* FLAGS: 1 read-only, 2 partial (the daemon serves the present PVs, the missing
-     * ones' extents fail with EIO) */
+     * ones' extents fail with EIO), 4 a shared VG's LV lease taken shared */
     const char *dev_dir = lvx_dm_dev_dir();
     lvx_buf_printf(&req, "activate %s %s %s %d %s", lv->vg->name, lv->name, lv->uuid,
                    (lvx_activation_read_only(lv, opts) ? 1 : 0) |
-                       (opts && opts->partial ? 2 : 0), dev_dir);
+                       (opts && opts->partial ? 2 : 0) | (opts && opts->lock_shared ? 4 : 0),
+                   dev_dir);
     int rc = strpbrk(dev_dir, " \t\n") || dev_dir[0] != '/'
                  ? lvx_error(ctx, EINVAL, "DM_DEV_DIR \"%s\" must be an absolute path without "
                              "blanks.", dev_dir)

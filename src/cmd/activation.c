@@ -80,6 +80,9 @@ static int init(struct lvx_cmd_env *env, struct lvx_actcmd *a, bool announce)
                  "be attempted.");
     int rc = activation_mode(env, cfg, a, false);
     lvx_config_free(cfg);
+    /* -asy: a shared VG's LV lease shared; -ay, -aey (and -aly) exclusive, as LVM2 */
+    const char *av = env->args->count[LVX_OPT_ACTIVATE] ? env->args->value[LVX_OPT_ACTIVATE] : "";
+    a->opts.lock_shared = av[0] == 's';
     if (rc)
         return rc;
     a->be = lvx_activation_choose(env->ctx, NULL);
@@ -155,19 +158,27 @@ int lvx_actcmd_activate(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
 {
     if (a->off)           /* global/activation = 0: the LV stays inactive, as LVM2 */
         return 0;
-    if (lvx_vg_is_lockd(lv->vg)) {   /* no LV lease holder yet (meta/lockd.h) */
-        lvx_cmd_errorf("LV %s/%s: lvx does not take lvmlockd's LV locks yet: activate LVs of "
-                       "shared VG %s on a host with lvmlockd.", lv->vg->name, lv->name, lv->vg->name);
-        return LVX_EXIT_FAILED;
-    }
     if (!a->be) {
         lvx_actcmd_print_why(a);
         return LVX_EXIT_FAILED;
     }
+    bool lockd = lvx_vg_is_lockd(lv->vg);
+    /* the LV's lease needs a process that lives while the LV is active: the daemon */
+    if (lockd && strcmp(a->be->name, "user") != 0) {
+        lvx_cmd_errorf("LV %s/%s: lvx holds the LV locks of shared VG %s in its daemon: "
+                       "activate it with the user activation backend.", lv->vg->name, lv->name,
+                       lv->vg->name);
+        return LVX_EXIT_FAILED;
+    }
     if (a->test)
         return 0;
-    if (lvx_activate_lv(env->ctx, a->be, lv, &a->opts) < 0)
-        return lvx_cmd_fail(env);
+    if (lvx_activate_lv(env->ctx, a->be, lv, &a->opts) < 0) {
+        bool lock_failed = lockd && env->ctx->err == -EAGAIN;
+        int rc = lvx_cmd_fail(env);
+        if (lock_failed)      /* LVM2's second line */
+            lvx_cmd_errorf("Failed to lock logical volume %s/%s.", lv->vg->name, lv->name);
+        return rc;
+    }
     return 0;
 }
 

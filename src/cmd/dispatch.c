@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "config/config.h"
+#include "meta/lockd.h"
 #include "util/file.h"
 
 static int log_level_for(const struct lvx_cmd_args *args, int base)
@@ -139,6 +140,27 @@ static int load_profile(struct lvx_ctx *ctx, struct lvx_pool *pool, const char *
     return 0;
 }
 
+/* Commands that change the VG namespace or the orphan PVs take lvmlockd's global lock
+ * first, as LVM2's (meta/lockd.h); 0 or LVM2's failure. */
+static int global_lock(struct lvx_cmd_env *env, int *hold)
+{
+    static const char *const changers[] = {
+        "vgcreate", "vgremove", "vgrename", "vgsplit", "vgmerge", "vgextend", "vgreduce",
+        "pvcreate", "pvremove", "vgimportclone",
+    };
+    bool listed = false;
+    for (size_t i = 0; i < sizeof(changers) / sizeof(*changers); i++)
+        listed |= strcmp(env->command->name, changers[i]) == 0;
+    if (!listed || env->ctx->lock_mode == LVX_LOCK_MODE_NONE || env->args->count[LVX_OPT_TEST])
+        return 0;
+    if (lvx_lockd_gl_lock(env->ctx, hold) < 0) {
+        lvx_cmd_errorf("%s", env->ctx->errmsg);
+        lvx_error_clear(env->ctx);
+        return LVX_EXIT_FAILED;
+    }
+    return 0;
+}
+
 static int run_command(const struct lvx_run_opts *o, const struct lvx_command *cmd, int argc,
                        char **argv, const char *prog)
 {
@@ -184,9 +206,11 @@ static int run_command(const struct lvx_run_opts *o, const struct lvx_command *c
             ctx.lock_mode = LVX_LOCK_MODE_IGNORE_FAILURE;
         const char *profile = args.value[LVX_OPT_COMMANDPROFILE] ? args.value[LVX_OPT_COMMANDPROFILE]
                                                                  : args.value[LVX_OPT_PROFILE];
+        int gl = 0;
         if ((!profile || (rc = load_profile(&ctx, env.pool, profile)) == 0) &&
-            (rc = check_units_setting(&ctx, cmd)) == 0)
+            (rc = check_units_setting(&ctx, cmd)) == 0 && (rc = global_lock(&env, &gl)) == 0)
             rc = cmd->fn(&env);
+        lvx_lockd_vg_unlock(&gl);
     }
     if (!ctx.out_fn)
         fflush(stdout);

@@ -22,6 +22,7 @@
 
 #include "cmd/actcmd.h"
 #include "map/map.h"
+#include "meta/lockd.h"
 
 #include <string.h>
 
@@ -58,6 +59,8 @@ struct removal {
     unsigned count;
     struct lvx_lv **origins;
     unsigned origin_count;
+    struct lvx_lv *leased;          /* shared VG: copies of removed LVs with a lease */
+    unsigned leased_count;
 };
 
 static void removal_start(struct lvx_cmd_env *env, struct removal *r, const struct lvx_vg *vg)
@@ -68,7 +71,24 @@ static void removal_start(struct lvx_cmd_env *env, struct removal *r, const stru
     r->vg = vg;
     r->names = lvx_pool_alloc(env->pool, all * sizeof(char *));
     r->origins = lvx_pool_alloc(env->pool, all * sizeof(struct lvx_lv *));
-    r->count = r->origin_count = 0;
+    r->leased = lvx_pool_alloc(env->pool, all * sizeof(struct lvx_lv));
+    r->count = r->origin_count = r->leased_count = 0;
+}
+
+/* A shared VG's LV is not removed while active on another host (LVM2 takes its lease
+ * exclusively first); its lease slot is freed after the commit (removed()). */
+static bool lease_free_later(struct lvx_cmd_env *env, struct removal *r, struct lvx_lv *lv)
+{
+    if (!lvx_vg_is_lockd(lv->vg) || !lv->lock_args)
+        return true;
+    int hold = 0;
+    if (lvx_lockd_lv_lock(env->ctx, lv, false, 20, &hold) < 0) {
+        lvx_cmd_fail(env);
+        return false;
+    }
+    lvx_lockd_lv_unlock(&hold);
+    r->leased[r->leased_count++] = *lv;
+    return true;
 }
 
 static bool in_vg(const struct lvx_lv *lv)
@@ -199,7 +219,7 @@ static int remove_one(struct lvx_cmd_env *env, struct lvx_lv *lv, void *arg)
     const char *role;
     bool raid = lvx_map_lv_is_raid(lv) && !lvx_lv_used_by(lv, &role);
     if ((!raid && lvx_lvcmd_refuse_complex(lv, "remove")) ||
-        !deactivate_first(env, r->act, lv, false))
+        !deactivate_first(env, r->act, lv, false) || !lease_free_later(env, r, lv))
         return r->count > before ? 1 : -1;
     r->names[r->count++] = lv->name;
     for (unsigned i = 0; i < r->origin_count; i++)
@@ -220,9 +240,15 @@ static bool removed(struct lvx_cmd_env *env, struct lvx_lv **lvs, unsigned n, vo
     for (unsigned i = 0; i < r->origin_count; i++)
         if (r->origins[i] && lvx_actcmd_activate(env, r->act, r->origins[i]))
             failed = true;
+    for (unsigned i = 0; i < r->leased_count; i++)    /* lvmlockd's free_lv */
+        if (lvx_lockd_free_lv(env->ctx, &r->leased[i]) < 0) {
+            lvx_cmd_fail(env);
+            failed = true;
+        }
     for (unsigned i = 0; i < r->count; i++)
         lvx_notice(env->ctx, "Logical volume \"%s\" successfully removed.", r->names[i]);
     r->names = NULL;
+    r->leased_count = 0;
     return failed;
 }
 

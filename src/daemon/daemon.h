@@ -23,7 +23,9 @@
  *   ping                                   -> ok <supervisor pid> <worker pid>
  *   activate VG LV LVUUID FLAGS DEVDIR DEV... -> ok <loop dev> <major> <minor> <file>
  *                                             FLAGS: 1 read-only | 2 partial (extents
- *                                             on missing PVs fail with EIO); DEVDIR:
+ *                                             on missing PVs fail with EIO) | 4 a
+ *                                             shared VG's LV lease shared (else
+ *                                             exclusive; meta/lockd.h); DEVDIR:
  *                                             where the client links the LV
  *   deactivate VG LV FORCE                 -> ok
  *   status VG LV                           -> ok active <loop> <maj> <min> <ro> <open> <bytes>

@@ -81,6 +81,9 @@ struct lvxd_lv {
     char loop_name[260];         /* the file name the loop device was attached with
                                   * (the kernel keeps it across a rename) */
     char dev_dir[256];           /* where the client made the LV's /dev links */
+    int lease;                   /* shared VG: the LV's sanlock lease (meta/lockd.h), held
+                                  * while served; 0: none */
+    bool lease_shared;
     struct lvxd_lv *next;
 };
 
@@ -91,6 +94,7 @@ extern struct lvxd_lv *lvxd_lvs;
 /* Flags of an activation (the FLAGS word of the protocol, the state file). */
 #define LVXD_FLAG_RO 1u          /* read-only */
 #define LVXD_FLAG_PARTIAL 2u     /* missing PVs allowed: their extents fail with EIO */
+#define LVXD_FLAG_LOCK_SH 4u     /* shared VG: the LV's lease shared (-asy), else exclusive */
 
 /* Read the VG from devs (space separated), open the LV's PVs, add it as a file.
  * flags: LVXD_FLAG_*.  ino 0: a new node id.  *out the LV (already served: the

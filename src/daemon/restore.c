@@ -59,7 +59,8 @@ void lvxd_state_save(void)
     for (struct lvxd_lv *v = lvxd_lvs; v; v = v->next)
         if (!v->dying)
             fprintf(f, "%" PRIu64 " %s %s %s %u %s %s %s %s\n", v->ino, v->vg, v->lv, v->uuid,
-                    (v->read_only ? LVXD_FLAG_RO : 0) | (v->partial ? LVXD_FLAG_PARTIAL : 0),
+                    (v->read_only ? LVXD_FLAG_RO : 0) | (v->partial ? LVXD_FLAG_PARTIAL : 0) |
+                        (v->lease_shared ? LVXD_FLAG_LOCK_SH : 0),
                     v->loop[0] ? v->loop : "-",
                     v->loop[0] && v->loop_name[0] ? v->loop_name : "-", v->dev_dir, v->devices);
     pthread_mutex_unlock(&lvxd_lvs_mutex);

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "map/dm_names.h"
+#include "meta/lockd.h"
 #include "map/map.h"
 #include "model/snapshot.h"
 #include "util/buf.h"
@@ -291,15 +292,24 @@ int lvxd_volume_add(struct lvx_ctx *ctx, const char *vg, const char *lv, const c
     int rc = load(ctx, vg, lv, uuid, ro, partial, devs, &l);
     if (rc < 0)
         return rc;
+    /* a shared VG's LV: its lease, held by this process as long as the LV is served */
+    int lease = 0;
+    bool shared = flags & LVXD_FLAG_LOCK_SH;
+    if ((rc = lvx_lockd_lv_lock(ctx, l.lv, shared, 0, &lease)) < 0) {
+        loaded_free(&l, NULL);
+        return rc;
+    }
     v = calloc(1, sizeof(*v));
     char *devices = strdup(devs);
     if (!v || !devices) {
+        lvx_lockd_lv_unlock(&lease);
         loaded_free(&l, NULL);
         free(v);
         free(devices);
         return no_memory(ctx, vg, lv);
     }
     if ((rc = lvxd_volume_name(v->name, sizeof(v->name), vg, lv)) < 0) {
+        lvx_lockd_lv_unlock(&lease);
         loaded_free(&l, NULL);
         free(v);
         free(devices);
@@ -311,9 +321,12 @@ int lvxd_volume_add(struct lvx_ctx *ctx, const char *vg, const char *lv, const c
     v->devices = devices;
     v->read_only = ro;
     v->partial = partial;
+    v->lease = lease;
+    v->lease_shared = shared && lease;
     pthread_rwlock_init(&v->lock, NULL);
     apply(v, &l);
     if (v->target->start && (rc = v->target->start(ctx, v)) < 0) {
+        lvx_lockd_lv_unlock(&v->lease);
         loaded_free(&l, v);
         pthread_rwlock_destroy(&v->lock);
         free(v);
@@ -381,6 +394,7 @@ int lvxd_volume_reload(struct lvx_ctx *ctx, struct lvxd_lv *v, const char *devs)
 static void volume_free(struct lvxd_lv *v)
 {
     drop_model(v);
+    lvx_lockd_lv_unlock(&v->lease);
     pthread_rwlock_destroy(&v->lock);
     free(v->devices);
     free(v);

@@ -145,11 +145,23 @@ int lvx_lockd_vg_lock(struct lvx_ctx *ctx, const struct lvx_vg *vg, int *hold)
     return r;
 }
 
+int lvx_lockd_gl_lock(struct lvx_ctx *ctx, int *hold)
+{
+    *hold = 0;
+    if (!lvx_lockd_use(ctx))
+        return 0;
+    int sock = -1;
+    int r = lvx_sanlock_gl_lock(ctx, LOCK_RETRIES, &sock);
+    if (r == 0 && sock >= 0)
+        *hold = sock + 1;
+    return r;
+}
+
 void lvx_lockd_vg_unlock(int *hold)
 {
     if (*hold > 0) {
         int sock = *hold - 1;
-        lvx_sanlock_vg_unlock(&sock);
+        lvx_sanlock_unlock(&sock);
     }
     *hold = 0;
 }
@@ -177,4 +189,49 @@ int lvx_lockd_init_lvs(struct lvx_ctx *ctx, struct lvx_vg *vg)
         lv->lock_args = lvx_pool_strdup(vg->pool, text);
     }
     return 0;
+}
+
+/* The LV's lease: its dashed UUID and the offset its lock_args "1.0.0:<offset>" names;
+ * false for an LV without one (thin LVs, snapshots, the lock LV). */
+static bool lv_lease(const struct lvx_lv *lv, char *dashed, uint64_t *offset)
+{
+    const char *off = lv->lock_args ? strrchr(lv->lock_args, ':') : NULL;
+    if (!lvx_vg_is_lockd(lv->vg) || strcmp(lv->vg->lock_type, "sanlock") != 0 || !off)
+        return false;
+    char *end = NULL;
+    *offset = strtoull(off + 1, &end, 10);
+    if (!end || *end || end == off + 1)
+        return false;
+    lvx_uuid_format(lv->uuid, dashed);
+    return true;
+}
+
+int lvx_lockd_lv_lock(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool shared,
+                      unsigned retries, int *hold)
+{
+    *hold = 0;
+    char dashed[LVX_UUID_DASHED_LEN + 1];
+    uint64_t off;
+    if (!lv_lease(lv, dashed, &off))
+        return 0;
+    int sock = -1;
+    int r = lvx_sanlock_lv_lock(ctx, lv->vg->name, lv->name, dashed, off, shared, retries,
+                                  &sock);
+    if (r == 0)
+        *hold = sock + 1;
+    return r;
+}
+
+void lvx_lockd_lv_unlock(int *hold)
+{
+    lvx_lockd_vg_unlock(hold);
+}
+
+int lvx_lockd_free_lv(struct lvx_ctx *ctx, const struct lvx_lv *lv)
+{
+    char dashed[LVX_UUID_DASHED_LEN + 1];
+    uint64_t off;
+    if (!lv_lease(lv, dashed, &off))
+        return 0;
+    return lvx_sanlock_free_lv(ctx, lv->vg->name, lv->name, dashed, off);
 }

@@ -5,9 +5,10 @@
  * uses them (lvm.conf global/use_lvmlockd), and the access rule LVM2 applies to such a
  * VG before reading or changing it.  For lock type sanlock lvx does lvmlockd's part
  * itself, through the host's sanlock daemon (meta/lockd_sanlock.c): it joins and
- * leaves the VG's lockspace (vgchange --lockstart/--lockstop) and holds the VG lease
- * (VGLK) exclusively around every change, so lvx hosts and LVM2+lvmlockd hosts take
- * the same leases.  Reads take no lock (LVM2's warning); dlm and idm VGs are read only.
+ * leaves the VG's lockspace (vgchange --lockstart/--lockstop), holds the VG lease
+ * (VGLK) exclusively around every change, the global lock (GLLK) around changes of VG
+ * names and orphan PVs, and an LV's lease while the LV is active (in the daemon that
+ * serves it), so lvx hosts and LVM2+lvmlockd hosts take the same leases.  Reads take no lock (LVM2's warning); dlm and idm VGs are read only.
  */
 #ifndef LVX_META_LOCKD_H
 #define LVX_META_LOCKD_H
@@ -34,10 +35,31 @@ int lvx_lockd_access(struct lvx_ctx *ctx, const struct lvx_vg *vg, bool write);
  * again once it holds the lease. */
 int lvx_lockd_vg_lock(struct lvx_ctx *ctx, const struct lvx_vg *vg, int *hold);
 void lvx_lockd_vg_unlock(int *hold);
+/* Commands that change the VG namespace or the orphan PVs (vgcreate, vgremove,
+ * pvcreate, vgextend, ...): the global lock (lvmlockd's GLLK, in the started sanlock VG
+ * that has it enabled) exclusively, held in *hold until lvx_lockd_vg_unlock; taken
+ * before any VG lease.  Held by another host: retried a few seconds, then LVM2's
+ * "Global lock failed: held by other host." (-EAGAIN).  Without use_lvmlockd, or no
+ * started VG holding it: 0, nothing held (LVM2 fails then unless it creates the first
+ * sanlock VG: a difference). */
+int lvx_lockd_gl_lock(struct lvx_ctx *ctx, int *hold);
 /* Before a shared VG's commit (its lease held): every LV that needs its own lease
  * (visible, not a thin LV, not a snapshot, not the lock LV) and has no lock_args gets
  * one, as lvmlockd's init_lv: lock_args "1.0.0:<offset in the lvmlock LV>". */
 int lvx_lockd_init_lvs(struct lvx_ctx *ctx, struct lvx_vg *vg);
+/* Activation: the LV's own lease (lvmlockd's LV lock, the resource named by its UUID
+ * at its lock_args offset), exclusive (-aey, -ay) or shared (-asy), held in *hold (0:
+ * none: the LV has no lease) by this process until lvx_lockd_lv_unlock or its end (the
+ * user-space backend's daemon holds it while it serves the LV).  Another host holding
+ * it: LVM2's "LV locked by other host: vg/lv" (-EAGAIN) after retries more tries (0 for
+ * activation, as lvmlockd; lvremove waits a few seconds for a local deactivation whose
+ * daemon frees the LV at its last close). */
+int lvx_lockd_lv_lock(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool shared,
+                      unsigned retries, int *hold);
+void lvx_lockd_lv_unlock(int *hold);
+/* lvremove (the VG lease held): the LV's lease slot back to the free list as lvmlockd's
+ * free_lv, refused (-EAGAIN, "LV locked by other host") while it is active elsewhere. */
+int lvx_lockd_free_lv(struct lvx_ctx *ctx, const struct lvx_lv *lv);
 /* vgchange --lockstart: join the VG's lockspace as lvmlocal.conf's local/host_id
  * (sanlock I/O timeout LVX_SANLOCK_IO_TIMEOUT seconds, else sanlock's default). */
 int lvx_lockd_start(struct lvx_ctx *ctx, const struct lvx_vg *vg);

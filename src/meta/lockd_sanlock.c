@@ -240,7 +240,13 @@ static bool held_elsewhere(int r)
            r == SANLK_DBLOCK_LVER || r == SANLK_DBLOCK_MBAL;
 }
 
-int lvx_sanlock_vg_lock(struct lvx_ctx *ctx, const char *vgname, unsigned retries, int *sock)
+/* Acquire the lease of slot (or of the byte offset lv_off in the lvmlock LV when slot is
+ * 0) named name, exclusive or shared, for a new sanlock client of this process, trying
+ * retries more times while another host holds it.  *sock the client (its close
+ * releases the lease); -EAGAIN held elsewhere, -ENOENT lockspace not joined, both
+ * without a message; other failures with one. */
+static int acquire(struct lvx_ctx *ctx, const char *vgname, uint64_t slot, uint64_t lv_off,
+                   const char *name, bool shared, unsigned retries, int *sock)
 {
     *sock = -1;
     struct sanlock_fns f = { 0 };
@@ -252,13 +258,17 @@ int lvx_sanlock_vg_lock(struct lvx_ctx *ctx, const char *vgname, unsigned retrie
         /* no sanlock daemon, or the lockspace not joined here (vgchange --lockstart) */
         lvx_error_clear(ctx);
         lvx_debug(ctx, "VG %s: lockspace lvm_%s is not started on this host.", vgname, vgname);
-        return lvx_error(ctx, EAGAIN, "Cannot access VG %s due to failed lock.", vgname);
+        return -ENOENT;
     }
+    bool big = ls.flags & SANLK_LSF_SECTOR4K;
     struct one_res rb;
     struct sanlk_resource *rs = slot_res(&rb, ls.name, ls.host_id_disk.path,
-                                         ls.host_id_disk.offset, ls.flags & SANLK_LSF_SECTOR4K,
-                                         SLOT_VG, "VGLK");
-    /* a process-owned lease (not persistent): released by sanlock if lvx dies */
+                                         ls.host_id_disk.offset, big, slot, name);
+    if (!slot)
+        rs->disks[0].offset = ls.host_id_disk.offset + lv_off;
+    if (shared)
+        rs->flags |= SANLK_RES_SHARED;
+    /* a process-owned lease (not persistent): released by sanlock if the holder dies */
     int s = f.reg();
     if (s < 0)
         return lvx_error(ctx, EIO, "VG %s lock failed: cannot register with sanlock (error %d).",
@@ -278,19 +288,92 @@ int lvx_sanlock_vg_lock(struct lvx_ctx *ctx, const char *vgname, unsigned retrie
     if (r < 0) {
         close(s);
         if (held_elsewhere(r))
-            lvx_log(ctx, LVX_LOG_ERROR, "VG %s lock failed: held by other host.", vgname);
-        else
-            lvx_log(ctx, LVX_LOG_ERROR, "VG %s lock failed: sanlock error %d.", vgname, r);
-        return lvx_error(ctx, EAGAIN, "Cannot access VG %s due to failed lock.", vgname);
+            return -EAGAIN;
+        return lvx_error(ctx, EIO, "sanlock error %d.", r);
     }
     *sock = s;
     return 0;
 }
 
-void lvx_sanlock_vg_unlock(int *sock)
+int lvx_sanlock_vg_lock(struct lvx_ctx *ctx, const char *vgname, unsigned retries, int *sock)
 {
-    if (*sock >= 0)
-        close(*sock);             /* sanlock releases the process's leases */
+    int r = acquire(ctx, vgname, SLOT_VG, 0, "VGLK", false, retries, sock);
+    if (r == -EAGAIN)
+        lvx_log(ctx, LVX_LOG_ERROR, "VG %s lock failed: held by other host.", vgname);
+    else if (r < 0 && r != -ENOENT)
+        lvx_log(ctx, LVX_LOG_ERROR, "VG %s lock failed: %s", vgname, ctx->errmsg);
+    if (r < 0)
+        return lvx_error(ctx, EAGAIN, "Cannot access VG %s due to failed lock.", vgname);
+    return 0;
+}
+
+int lvx_sanlock_gl_lock(struct lvx_ctx *ctx, unsigned retries, int *sock)
+{
+    *sock = -1;
+    struct sanlock_fns f = { 0 };
+    if (load(ctx, &f) < 0) {
+        lvx_error_clear(ctx);
+        return 0;                 /* no sanlock here: no global lock to take */
+    }
+    struct sanlk_lockspace *all = NULL;
+    int n = 0;
+    int r = f.get_lockspaces(&all, &n, 0);
+    if (r < 0 && r != -ENOSPC) {
+        free(all);
+        return 0;                 /* no sanlock daemon */
+    }
+    char vgname[SANLK_NAME_LEN + 1] = "";
+    for (int i = 0; i < n && all && !vgname[0]; i++) {
+        if (strncmp(all[i].name, "lvm_", 4) != 0)
+            continue;
+        /* lvmlockd's global lock: slot 65 named "GLLK" (else "_GLLK_disabled") */
+        struct one_res rb;
+        struct sanlk_resource *rs = slot_res(&rb, all[i].name, all[i].host_id_disk.path,
+                                             all[i].host_id_disk.offset,
+                                             all[i].flags & SANLK_LSF_SECTOR4K, SLOT_GL, NULL);
+        if (f.read_resource(rs, 0) == 0 && strncmp(rs->name, "GLLK", SANLK_NAME_LEN) == 0)
+            snprintf(vgname, sizeof(vgname), "%.*s", SANLK_NAME_LEN - 4, all[i].name + 4);
+    }
+    free(all);
+    if (!vgname[0])
+        return 0;                 /* no started VG holds it */
+    r = acquire(ctx, vgname, SLOT_GL, 0, "GLLK", false, retries, sock);
+    if (r == -EAGAIN)
+        return lvx_error(ctx, EAGAIN, "Global lock failed: held by other host.");
+    if (r == -ENOENT)
+        return 0;
+    if (r < 0)
+        return lvx_error(ctx, EIO, "Global lock failed: %s", ctx->errmsg);
+    return 0;
+}
+
+int lvx_sanlock_lv_lock(struct lvx_ctx *ctx, const char *vgname, const char *lvname,
+                        const char *lv_uuid, uint64_t offset, bool shared, unsigned retries,
+                        int *sock)
+{
+    int r = acquire(ctx, vgname, 0, offset, lv_uuid, shared, retries, sock);
+    if (r == -EAGAIN)
+        return lvx_error(ctx, EAGAIN, "LV locked by other host: %s/%s", vgname, lvname);
+    if (r == -ENOENT)
+        return lvx_error(ctx, EAGAIN, "Cannot access VG %s due to failed lock.", vgname);
+    if (r < 0)
+        return lvx_error(ctx, EIO, "LV lock %s error: %s/%s: %s", shared ? "sh" : "ex", vgname,
+                         lvname, ctx->errmsg);
+    return 0;
+}
+
+void lvx_sanlock_unlock(int *sock)
+{
+    if (*sock < 0)
+        return;
+    /* released now, not when sanlock notices the closed connection: a lease taken
+     * again at once (lvremove after deactivation, another host) must find it free */
+    struct sanlock_fns f = { 0 };
+    struct lvx_ctx tmp;
+    lvx_ctx_init(&tmp);
+    if (load(&tmp, &f) == 0)
+        f.release(*sock, -1, SANLK_REL_ALL, 0, NULL);
+    close(*sock);                 /* anything left goes with the connection */
     *sock = -1;
 }
 
@@ -328,4 +411,28 @@ int lvx_sanlock_init_lv(struct lvx_ctx *ctx, const char *vgname, const char *lv_
         *offset = slot * align;
         return 0;
     }
+}
+
+int lvx_sanlock_free_lv(struct lvx_ctx *ctx, const char *vgname, const char *lvname,
+                        const char *lv_uuid, uint64_t offset)
+{
+    /* not active on any host: an exclusive lease we can take (and drop) */
+    int sock = -1;
+    int r = lvx_sanlock_lv_lock(ctx, vgname, lvname, lv_uuid, offset, false, 20, &sock);
+    if (r < 0)
+        return r;
+    lvx_sanlock_unlock(&sock);
+    struct sanlock_fns f = { 0 };
+    struct sanlk_lockspace ls;
+    if ((r = load(ctx, &f)) < 0 || (r = find_lockspace(ctx, &f, vgname, &ls)) < 0)
+        return r;
+    struct one_res rb;
+    struct sanlk_resource *rs = slot_res(&rb, ls.name, ls.host_id_disk.path,
+                                         ls.host_id_disk.offset, ls.flags & SANLK_LSF_SECTOR4K,
+                                         0, "#unused");
+    rs->disks[0].offset = ls.host_id_disk.offset + offset;
+    if ((r = f.write_resource(rs, 0, 0, 0)) < 0)
+        return lvx_error(ctx, EIO, "VG %s: sanlock write_resource error %d freeing the lease of "
+                         "LV %s.", vgname, r, lvname);
+    return 0;
 }

@@ -47,7 +47,27 @@ bool lvx_sanlock_started(struct lvx_ctx *ctx, const char *vgname);
  * more times while another host holds it; *sock holds it until lvx_sanlock_vg_unlock
  * (or the process's end: sanlock then releases it).  LVM2's lines on failure. */
 int lvx_sanlock_vg_lock(struct lvx_ctx *ctx, const char *vgname, unsigned retries, int *sock);
-void lvx_sanlock_vg_unlock(int *sock);
+/* Take the global lock (lvmlockd's GLLK) exclusively for this process, from the joined
+ * lockspace whose GLLK slot is enabled, trying retries more times while another host
+ * holds it (then LVM2's "Global lock failed: held by other host.", -EAGAIN).  *sock
+ * -1 and 0 when no joined lockspace holds it (or no sanlock runs here). */
+int lvx_sanlock_gl_lock(struct lvx_ctx *ctx, unsigned retries, int *sock);
+/* Take an LV's lease (lvmlockd's LV lock: the resource named lv_uuid, dashed, at byte
+ * offset of the lvmlock LV), exclusive or shared, for this process; retries more tries
+ * while it is held (activation: none, as lvmlockd).
+ * -EAGAIN "LV locked by other host: vg/lv" (LVM2's line) or, the lockspace not joined
+ * here, "Cannot access VG vg due to failed lock.". */
+int lvx_sanlock_lv_lock(struct lvx_ctx *ctx, const char *vgname, const char *lvname,
+                        const char *lv_uuid, uint64_t offset, bool shared, unsigned retries,
+                        int *sock);
+/* Release what *sock holds (a VG or an LV lease). */
+void lvx_sanlock_unlock(int *sock);
+/* A removed LV's slot back to the free list (lvmlockd's free_lv): the lease is taken
+ * exclusively first (a few seconds of tries: a local deactivation may still be
+ * releasing it) (-EAGAIN "LV locked by other host" when it is active elsewhere),
+ * then the resource is written as "#unused". */
+int lvx_sanlock_free_lv(struct lvx_ctx *ctx, const char *vgname, const char *lvname,
+                        const char *lv_uuid, uint64_t offset);
 /* A lease for a new LV (lvmlockd's init_lv): the first free LV slot of the lockspace
  * (joined here) gets the resource named lv_uuid (dashed); *offset its byte offset in
  * the lvmlock LV, for the LV's lock_args "1.0.0:<offset>". */
