@@ -28,7 +28,7 @@ else
     tests=()
     # slow files first, so that -j2 overlaps them with the rest
     for t in tests/cli/t0500-*.sh tests/cli/t0680-*.sh tests/cli/t0681-*.sh tests/cli/t0685-*.sh \
-             tests/cli/t0671-*.sh tests/cli/t0850-*.sh tests/cli/t0851-*.sh tests/cli/t0946-*.sh \
+             tests/cli/t0671-*.sh tests/cli/t0850-*.sh tests/cli/t0851-*.sh tests/cli/t0852-*.sh tests/cli/t0946-*.sh \
              tests/cli/t0710-*.sh tests/cli/t0700-*.sh tests/cli/t0701-*.sh \
              tests/cli/t0702-*.sh tests/cli/t0712-*.sh tests/cli/t0713-*.sh tests/cli/t0714-*.sh \
              tests/cli/t0703-*.sh tests/cli/t0706-*.sh \
