@@ -55,5 +55,5 @@ int lvx_cmd_lvscan(struct lvx_cmd_env *env)
 {
     if (env->args->argc > 0)
         return lvx_vgcmd_extra_arg(env->args->argv[0]);
-    return lvx_process_read(env, LVX_TK_VGS, scan_lines, NULL);     /* every VG */
+    return lvx_process_read(env, LVX_TK_VGS | LVX_TK_NO_EXPORTED, scan_lines, NULL);
 }

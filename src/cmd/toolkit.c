@@ -29,9 +29,42 @@ static void default_vg_names(struct lvx_cmd_env *env)
             argv[i] = lvx_pool_printf(env->pool, "%s/%s", vg, argv[i]);
 }
 
-int lvx_process_read(struct lvx_cmd_env *env, enum lvx_tk_kind kind, lvx_tk_read_fn fn,
+/* Does an argument name vg (VG, VG/LV, /dev/VG/LV, /dev/mapper is not LVM2's form)? */
+static bool names_vg(char **names, unsigned count, const char *vg)
+{
+    size_t l = strlen(vg);
+    for (unsigned i = 0; i < count; i++) {
+        const char *n = names[i];
+        if (strncmp(n, "/dev/", 5) == 0)
+            n += 5;
+        if (strncmp(n, vg, l) == 0 && (n[l] == '\0' || n[l] == '/'))
+            return true;
+    }
+    return false;
+}
+
+/* LVX_TK_NO_EXPORTED: the exported VGs out of sel, the named ones refused. */
+static void drop_exported(struct lvx_tk_sel *sel, char **names, unsigned count)
+{
+    unsigned k = 0;
+    for (unsigned i = 0; i < sel->vg_count; i++) {
+        struct lvx_vg *vg = sel->vgs[i];
+        if (!(vg->status & LVX_VG_EXPORTED)) {
+            sel->vgs[k++] = vg;
+            continue;
+        }
+        if (names_vg(names, count, vg->name)) {
+            lvx_cmd_errorf("Volume group %s is exported", vg->name);
+            sel->failed = true;
+        }
+    }
+    sel->vg_count = k;
+}
+
+int lvx_process_read(struct lvx_cmd_env *env, enum lvx_tk_kind kind_flags, lvx_tk_read_fn fn,
                      void *arg)
 {
+    enum lvx_tk_kind kind = kind_flags & LVX_TK_KIND_MASK;
     if (kind == LVX_TK_LVS)
         default_vg_names(env);
     struct lvx_tk_sel sel;
@@ -58,6 +91,8 @@ int lvx_process_read(struct lvx_cmd_env *env, enum lvx_tk_kind kind, lvx_tk_read
         sel.vg_count = l.vg_count;
         sel.only_named = l.only_named;
     }
+    if (kind == LVX_TK_LVS || (kind_flags & LVX_TK_NO_EXPORTED))
+        drop_exported(&sel, names, count);
     struct lvx_buf out = LVX_BUF_INIT;
     rc = fn(env, &sel, &out, arg);
     int wrc = out.len ? lvx_cmd_output(&out) : 0;

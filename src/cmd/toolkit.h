@@ -49,6 +49,11 @@ enum lvx_tk_kind {
     LVX_TK_VGS,          /* arguments name VGs (or @tags) */
     LVX_TK_PVS,          /* PV device names (or @tags): VGs narrowed to them + orphans */
     LVX_TK_LVS,          /* VG, VG/LV, /dev/VG/LV (or @tags): VGs narrowed to the LVs */
+    LVX_TK_KIND_MASK = 3,
+    /* or'ed in (implied by LVX_TK_LVS): exported VGs are not read, as LVM2's commands
+     * without READ_ALLOW_EXPORTED (lvs, lvdisplay, lvscan, vgck): one named by an
+     * argument gets "Volume group X is exported" (exit 5), the others are left out */
+    LVX_TK_NO_EXPORTED = 4,
 };
 
 /* What the arguments of a read command stand for (in env->pool, valid during fn). */

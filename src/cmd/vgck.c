@@ -61,7 +61,7 @@ static int update_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, bool *com
 int lvx_cmd_vgck(struct lvx_cmd_env *env)
 {
     if (!env->args->count[LVX_OPT_UPDATEMETADATA])
-        return lvx_process_read(env, LVX_TK_VGS, check_vgs, NULL);
+        return lvx_process_read(env, LVX_TK_VGS | LVX_TK_NO_EXPORTED, check_vgs, NULL);
     if (env->args->argc == 0) {
         lvx_cmd_errorf("vgck --updatemetadata needs a volume group name");
         return LVX_EXIT_INVALID;
