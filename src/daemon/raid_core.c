@@ -242,6 +242,16 @@ static size_t page_of(uint64_t region)
     return (LVX_RAID_BM_SB_SIZE + region / 8) / 4096;
 }
 
+/* Set region g's bit to on in the in-memory bitmap and widen [*pfirst, *plast] to the
+ * bitmap page that holds it (the pages to write). */
+static void bit_set_span(struct raid *r, uint64_t g, bool on, size_t *pfirst, size_t *plast)
+{
+    lvx_raid_bm_set(r->area, g, on);
+    size_t p = page_of(g);
+    *pfirst = p < *pfirst ? p : *pfirst;
+    *plast = p > *plast ? p : *plast;
+}
+
 int raid_bits_begin(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint64_t r0,
                     uint64_t r1)
 {
@@ -251,12 +261,8 @@ int raid_bits_begin(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint6
     for (uint64_t g = r0; g <= r1; g++) {
         r->pending[g]++;
         r->touched[g] = 1;
-        if (!lvx_raid_bm_bit(r->area, g)) {
-            lvx_raid_bm_set(r->area, g, true);
-            size_t p = page_of(g);
-            pfirst = p < pfirst ? p : pfirst;
-            plast = p > plast ? p : plast;
-        }
+        if (!lvx_raid_bm_bit(r->area, g))
+            bit_set_span(r, g, true, &pfirst, &plast);
     }
     if (pfirst != SIZE_MAX)
         rc = write_pages_locked(io, v, r, pfirst, plast);
@@ -311,12 +317,8 @@ int raid_core_flush(struct lvxd_io *io, struct lvxd_lv *v)
     pthread_mutex_lock(&r->mu);
     size_t pfirst = SIZE_MAX, plast = 0;
     for (uint64_t g = 0; g < r->regions; g++)
-        if (r->cand[g] && !r->pending[g] && !r->touched[g]) {
-            lvx_raid_bm_set(r->area, g, false);
-            size_t p = page_of(g);
-            pfirst = p < pfirst ? p : pfirst;
-            plast = p > plast ? p : plast;
-        }
+        if (r->cand[g] && !r->pending[g] && !r->touched[g])
+            bit_set_span(r, g, false, &pfirst, &plast);
     if (pfirst != SIZE_MAX)
         rc = write_pages_locked(io, v, r, pfirst, plast);
     pthread_mutex_unlock(&r->mu);
