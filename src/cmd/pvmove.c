@@ -21,7 +21,10 @@
  * <locking_dir>/lvx_pvmove_<pvmove LV uuid> with its pid in it; --abort stops it
  * (SIGTERM) and waits for the lock before detaching; another `pvmove` of the same
  * move reports its progress until it is gone.  A copier killed at any point
- * leaves the last checkpoint, and `pvmove` resumes from it.
+ * leaves the last checkpoint, and `pvmove` resumes from it.  The background copier
+ * of `-b` is this program again, `lvx pvmove SRC`, told the move's uuid in its
+ * environment: it copies that move or nothing (an --abort may end the move before the
+ * copier starts; it must not then set up a new one).
  */
 #include "cmd/cmd.h"
 #include "cmd/actcmd.h"
@@ -60,7 +63,13 @@ struct mv_opts {
     enum lvx_alloc policy;             /* INHERIT: the VG's */
     uint64_t max_rate;                 /* --maxrecoveryrate: copy bytes per second (0: no
                                         * limit), an lvx extension */
+    const char *resume_uuid;           /* the background copier: the one move it copies */
 };
+
+/* The environment variable that tells a background copier (this program again, run by
+ * `pvmove -b`) which move it copies: started after that move has ended (an --abort
+ * ahead of it), it must exit, not set up a new move of the same PV. */
+#define RESUME_ENV "LVX_PVMOVE_RESUME_UUID"
 
 static volatile sig_atomic_t stop_requested;
 
@@ -696,6 +705,7 @@ static int background(struct lvx_cmd_env *env, const struct mv_opts *o, const ch
         }
         argv[k++] = name;
         argv[k] = NULL;
+        setenv(RESUME_ENV, mv_uuid, 1);
         execv(exe, (char *const *)argv);
     }
     struct mv_opts bo = *o;
@@ -848,6 +858,11 @@ static int move_one(struct lvx_cmd_env *env, const struct mv_opts *o)
     struct lvx_pv *pv = find_pv(vg, dev);
     const char *name = pv ? lvx_pool_strdup(env->pool, lvx_cmd_pv_name(pv)) : dev;
     struct lvx_lv *mv = pv ? lvx_pvmove_find(vg, pv) : NULL;
+    if (o->resume_uuid && (!mv || strcmp(mv->uuid, o->resume_uuid))) {
+        lvx_vg_update_end(&u);
+        lvx_notice(env->ctx, "%s: No pvmove in progress - already finished or aborted.", name);
+        return 0;
+    }
     if (o->abort) {
         if (!mv) {
             lvx_vg_update_end(&u);
@@ -1016,6 +1031,9 @@ int lvx_cmd_pvmove(struct lvx_cmd_env *env)
         return LVX_EXIT_INVALID;
     if (a->count[LVX_OPT_NAME])
         o.lv_name = a->value[LVX_OPT_NAME];
+    const char *resume = getenv(RESUME_ENV);
+    if (resume && *resume && !o.abort && !o.background && a->argc == 1)
+        o.resume_uuid = resume;
     if (a->count[LVX_OPT_MAXRECOVERYRATE])
         o.max_rate = a->val[LVX_OPT_MAXRECOVERYRATE].sectors * 512;
     if (a->count[LVX_OPT_ALLOC] && lvx_alloc_parse(a->value[LVX_OPT_ALLOC], &o.policy) < 0) {

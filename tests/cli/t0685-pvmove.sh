@@ -332,6 +332,20 @@ lvx pvmove --abort >/dev/null 2>&1
 test_eq "... --abort stops the slow copier: no pvmove LV left" "" \
     "$(lvm2 lvs -a --noheadings -o lv_name $VG 2>/dev/null | grep pvmove)"
 test_eq "... data intact" "$(cat "$SCRATCH/$VG.sums")" "$(sums_now $VG)"
+# the race CI once lost: --abort ended the move before the background copier (this
+# program again, `lvx pvmove SRC`, told the move's uuid in LVX_PVMOVE_RESUME_UUID) got
+# going; the late copier must find its move gone and exit, not set up a new move
+restore_k
+lvx pvmove -b -i 0 --maxrecoveryrate 1m "${K[0]}" >/dev/null 2>&1
+mv_uuid=$(lvm2 lvs -a --noheadings -o lv_uuid,lv_name $VG 2>/dev/null | awk '/pvmove/ {print $1}')
+lvx pvmove --abort >/dev/null 2>&1
+late=$(LVX_PVMOVE_RESUME_UUID=${mv_uuid//-/} "$LVX_PLAIN" pvmove -i 0 "${K[0]}" 2>&1; echo "rc=$?")
+test_eq "a copier that starts after --abort ended its move: LVM2's line, exit 0" \
+    "  ${K[0]}: No pvmove in progress - already finished or aborted.
+rc=0" "$late"
+test_eq "... and no new move set up" "" \
+    "$(lvm2 lvs -a --noheadings -o lv_name $VG 2>/dev/null | grep pvmove)"
+test_eq "... data intact" "$(cat "$SCRATCH/$VG.sums")" "$(sums_now $VG)"
 MAX_RATE_BAD=$(lvx pvmove --maxrecoveryrate bogus "${K[0]}" 2>&1; echo "rc=$?")
 test_ok "--maxrecoveryrate bogus: refused with exit 3" grep -q "rc=3" <<<"$MAX_RATE_BAD"
 
