@@ -111,6 +111,12 @@ struct lvx_activation_backend {
     int (*message)(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char *msg);
     /* state of the LV; 0 with out->active false when it is not active */
     int (*status)(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_lv_kstate *out);
+    /* One step of the merge of the active origin's merging COW snapshot, for a backend
+     * whose merge does not run by itself (user: the daemon copies up to max chunks
+     * back per call); *left: chunks still to merge.  NULL: the merge runs on its own
+     * once the origin is (re)activated (dm: the kernel's snapshot-merge). */
+    int (*merge_step)(struct lvx_ctx *ctx, const struct lvx_lv *origin, unsigned max,
+                      uint64_t *left);
     /* Thin pools (NULL: the backend serves no thin pools or thin LVs).  Send msgs
      * ("create_thin 1", "create_snap 2 1", "delete 2") to the pool, then
      * "set_transaction_id <tid - n> <tid>" with tid the pool segment's transaction_id

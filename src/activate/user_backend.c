@@ -267,13 +267,20 @@ static int user_status(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_
             out->open_count = open;
             out->major = maj;
             out->minor = min;
-            /* a snapshot: " snapshot VALID USED TOTAL META" (sectors) */
+            /* a snapshot: " snapshot VALID USED TOTAL META" (sectors); an origin
+             * whose snapshot merges: " snapshot-merge VALID USED TOTAL META" */
             const char *sn = strstr(lvx_buf_str(&reply), " snapshot ");
+            const char *mg = strstr(lvx_buf_str(&reply), " snapshot-merge ");
             int valid;
             uint64_t used, total, meta;
-            if (sn && sscanf(sn, " snapshot %d %" SCNu64 " %" SCNu64 " %" SCNu64, &valid, &used,
-                             &total, &meta) == 4) {
+            int got = mg ? sscanf(mg, " snapshot-merge %d %" SCNu64 " %" SCNu64 " %" SCNu64,
+                                  &valid, &used, &total, &meta)
+                      : sn ? sscanf(sn, " snapshot %d %" SCNu64 " %" SCNu64 " %" SCNu64, &valid,
+                                    &used, &total, &meta)
+                           : 0;
+            if (got == 4) {
                 out->snapshot = true;
+                out->snap_merging = mg != NULL;
                 out->snap_invalid = !valid;
                 out->snap_used = used;
                 out->snap_total = total;
@@ -319,6 +326,20 @@ static int user_rename(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char 
     return lvx_user_nodes_add(ctx, lvx_dm_dev_dir(), new_vg, new_lv, loop);
 }
 
+static int user_merge_step(struct lvx_ctx *ctx, const struct lvx_lv *origin, unsigned max,
+                           uint64_t *left)
+{
+    char req[512];
+    struct lvx_buf reply = LVX_BUF_INIT;
+    snprintf(req, sizeof(req), "snapmerge %s %s %u", origin->vg->name, origin->name, max);
+    int rc = lvx_daemon_call(ctx, req, false, &reply);
+    if (rc == 0 && sscanf(lvx_buf_str(&reply), "%" SCNu64, left) != 1)
+        rc = lvx_error(ctx, EPROTO, "Unexpected answer of the lvx daemon: %s",
+                       lvx_buf_str(&reply));
+    lvx_buf_free(&reply);
+    return rc;
+}
+
 const struct lvx_activation_backend lvx_activation_user = {
     .name = "user",
     .raid = true,          /* the daemon's RAID target (raid1, raid10) refuses the rest */
@@ -330,4 +351,5 @@ const struct lvx_activation_backend lvx_activation_user = {
     .unstage = user_unstage,
     .rename = user_rename,
     .status = user_status,
+    .merge_step = user_merge_step,
 };

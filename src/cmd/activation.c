@@ -266,14 +266,15 @@ static int begin_read(struct lvx_cmd_env *env, const char *vgname, struct lvx_vg
     return 0;
 }
 
-/* After activating LVs of vgname: a merge into an origin that now runs in the kernel
- * (snapshot-merge) is waited for and finished, as LVM2's background poller does. */
+/* After activating LVs of vgname: a merge into an origin that now runs (the kernel's
+ * snapshot-merge, or the daemon's merge, which the poll drives) is waited for and
+ * finished, as LVM2's background poller does. */
 static int finish_merges(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
                          const char *vgname)
 {
     struct lvx_vg_update u;
     int rc = 0;
-    if (a->off || !a->be || a->test || strcmp(a->be->name, "dm") != 0 ||
+    if (a->off || !a->be || a->test || (strcmp(a->be->name, "dm") != 0 && !a->be->merge_step) ||
         (env->args->count[LVX_OPT_POLL] && !env->args->val[LVX_OPT_POLL].b))
         return 0;
     if ((rc = lvx_lvcmd_begin(env, vgname, &u)))

@@ -25,6 +25,11 @@
  * Unlike LVM2's poller, lvx holds the VG's lock while it polls (no other command
  * changes the VG meanwhile) and polls in the foreground with --background too (it
  * then only skips the progress lines).
+ *
+ * In the user-space backend the daemon serves the origin as snapshot-merge does
+ * (daemon/target_snapshot.c) and the poll drives the copy: each round asks the daemon
+ * for one step (MERGE_STEP chunks back to the origin) instead of sleeping, and prints
+ * the progress line every --interval seconds.
  */
 #include "cmd/lvconvert_merge.h"
 
@@ -90,19 +95,35 @@ int lvx_merge_finish(struct lvx_cmd_env *env, struct lvx_vg_update *u,
     return 0;
 }
 
+#define MERGE_STEP 256u        /* chunks per step of a merge the backend drives */
+
 int lvx_merge_poll(struct lvx_cmd_env *env, struct lvx_vg_update *u,
                    const struct lvx_actcmd *act, struct lvx_lv *origin, unsigned interval,
                    bool show)
 {
+    bool driven = act->be->merge_step != NULL;
+    time_t last = 0;
     for (;;) {
         double left = 0;
         int st = merge_state(env, act, origin, &left);
         if (st < 0)
             return -st;
-        if (show && interval)
+        if (show && interval && (!driven || st == 0 || time(NULL) - last >= (time_t)interval)) {
             lvx_notice(env->ctx, "%s: Merged: %.2f%%", full(env, origin), 100.0 - left);
+            last = time(NULL);
+        }
         if (st == 0)
             return lvx_merge_finish(env, u, act, origin);
+        if (driven) {
+            uint64_t chunks = 0;
+            if (act->be->merge_step(env->ctx, origin, MERGE_STEP, &chunks) < 0) {
+                lvx_cmd_errorf("%s", env->ctx->errmsg);
+                lvx_error_clear(env->ctx);
+                lvx_cmd_errorf("%s: Merging snapshot failed. Aborting merge.", full(env, origin));
+                return LVX_EXIT_FAILED;
+            }
+            continue;
+        }
         struct timespec ts = { interval ? interval : 1, 0 };
         if (!interval)
             ts = (struct timespec){ 0, 100000000 };
@@ -152,11 +173,6 @@ int lvx_lvconvert_merge(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
     bool origin_active = lvx_actcmd_is_active(env, &act, origin, &ks);
     if (origin_active) {
         struct lvx_lv_kstate sks;
-        if (strcmp(act.be->name, "dm") != 0) {
-            lvx_cmd_errorf("lvx lvconvert --merge of an active origin needs the dm backend "
-                           "(the %s backend serves %s).", act.be->name, full(env, origin));
-            return LVX_EXIT_FAILED;
-        }
         if (ks.open_count > 0) {
             lvx_notice(env->ctx, "Delaying merge since origin is open.");
             later = true;

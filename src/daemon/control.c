@@ -202,6 +202,24 @@ static int do_pvcopy(struct request *r)
     return 0;
 }
 
+/* snapmerge VG LV MAX: one step of the merge into origin LV -> ok LEFT (records left) */
+static int do_snapmerge(struct request *r)
+{
+    unsigned max;
+    if (r->n < 4 || sscanf(r->w[3], "%u", &max) != 1 || max == 0)
+        return fail(r, EINVAL, "usage: snapmerge VG LV MAX");
+    pthread_mutex_lock(&lvxd_lvs_mutex);
+    struct lvxd_lv *v = lvxd_volume_find(r->w[1], r->w[2]);
+    pthread_mutex_unlock(&lvxd_lvs_mutex);
+    if (!v)
+        return fail(r, ENXIO, "not active");
+    uint64_t left = 0;
+    if (lvxd_snapshot_merge(r->ctx, v, max, &left) < 0)
+        return fail_ctx(r);
+    lvx_buf_printf(r->out, "ok %" PRIu64 "\n", left);
+    return 0;
+}
+
 static int do_rename(struct request *r)
 {
     if (r->n < 5)
@@ -319,6 +337,8 @@ static void handle(struct request *r, char *line)
         do_rename(r);
     else if (strcmp(cmd, "pvcopy") == 0)
         do_pvcopy(r);
+    else if (strcmp(cmd, "snapmerge") == 0)
+        do_snapmerge(r);
     else if (strcmp(cmd, "list") == 0)
         do_list(r);
     else if (strcmp(cmd, "stop") == 0)

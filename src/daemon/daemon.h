@@ -35,6 +35,9 @@
  *   pvcopy VG LV MVLE OFFSET SECTORS FLUSH -> ok (sectors of the pvmove segment at
  *                                             extent MVLE copied leg 0 -> leg 1 against
  *                                             the LV's writes; FLUSH 1: then synced)
+ *   snapmerge VG LV MAX                    -> ok <left> (one step of the merge of the
+ *                                             origin's merging snapshot: up to MAX
+ *                                             chunks copied back; <left> records remain)
  *   list                                   -> ok, then "<vg> <lv> <loop> <maj>:<min> <bytes>"
  *   stop FORCE                             -> ok (then the daemon exits)
  * Errors: "err <errno> <message>".

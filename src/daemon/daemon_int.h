@@ -200,6 +200,10 @@ struct lvxd_target {
     void (*status)(struct lvxd_lv *v, char *out, size_t n);
 };
 extern const struct lvxd_target lvxd_target_plain;
+/* target_snapshot.c: one step of the merge of an origin's merging snapshot: up to
+ * max chunks copied back to the origin and their records dropped; *left: records
+ * still to merge.  0 or -errno (message in ctx). */
+int lvxd_snapshot_merge(struct lvx_ctx *ctx, struct lvxd_lv *v, unsigned max, uint64_t *left);
 /* target_pvmove.c: an LV with extents under a pvmove (writes to both legs) */
 extern const struct lvxd_target lvxd_target_pvmove;
 /* Copy sectors [off, off+sectors) of the pvmove segment starting at extent mv_le of

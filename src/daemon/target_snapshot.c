@@ -16,6 +16,16 @@
  *             from the COW, others from the origin; a write to a chunk without one
  *             allocates it (the origin chunk copied first when the write covers only
  *             part of it).  An invalid snapshot fails every request with EIO.
+ *   merge     an origin whose snapshot merges (lvconvert --merge), as the kernel's
+ *             snapshot-merge: a chunk the merging snapshot still holds is read from
+ *             and written to its COW chunk; other writes copy out for the other
+ *             snapshots, then go to the origin.  lvxd_snapshot_merge() (a request of
+ *             the command that polls the merge, as pvmove's pvcopy) moves records
+ *             back, from the store's end: the COW chunks copied to the origin (the
+ *             other snapshots saving the chunks first), flushed, then the records
+ *             zeroed in their area, written and flushed, so that a crash leaves a
+ *             store the kernel (or the daemon) goes on merging.  The merging
+ *             snapshot's own device fails every request (the kernel's error target).
  *
  * The store of a COW LV is one object shared by the origin's and the snapshot's
  * served files (a registry keyed by VG and COW LV UUIDs): loaded from disk by the
@@ -24,7 +34,8 @@
  * origin hold it shared, so an origin chunk is never overwritten before its copy is
  * committed; copies and snapshot writes hold it exclusively.
  *
- * Entry points: lvxd_target_origin, lvxd_target_snapshot (target.c's table).
+ * Entry points: lvxd_target_origin, lvxd_target_snapshot (target.c's table),
+ * lvxd_snapshot_merge().
  */
 #include "daemon/daemon_int.h"
 
@@ -76,6 +87,8 @@ struct snap_ref {
 
 struct cow_state {
     bool origin;               /* the origin's file (else a snapshot's) */
+    int merging;               /* refs[merging] merges into the origin (origin: -1 none;
+                                * a snapshot's file: 0 when it is the merging one) */
     const struct lvx_map_prepared *origin_map;
     unsigned n;
     struct snap_ref refs[];
@@ -342,6 +355,10 @@ static int cow_ctr(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_
     s->origin = cs == NULL;
     s->origin_map = om;
     s->n = n;
+    s->merging = -1;
+    for (unsigned i = 0; i < n; i++)
+        if (segs[i]->merging)
+            s->merging = (int)i;
     for (unsigned i = 0; i < n; i++)
         if ((rc = prepare_ref(ctx, pool, segs[i], partial, &s->refs[i])) < 0) {
             free(s);
@@ -478,23 +495,89 @@ static void cow_dtr(struct lvxd_lv *v, void *state)
 
 /* --- origin ------------------------------------------------------------------ */
 
+extern const struct lvxd_target lvxd_target_origin;
+
 static bool origin_serves(const struct lvx_lv *lv)
 {
     return lvx_lv_snapshot_segs(lv, NULL, 0) > 0;
+}
+
+static int cow_read(struct lvxd_io *io, struct lvxd_lv *v, const struct cow_state *s,
+                    const struct snap_ref *r, uint64_t off, uint32_t len, uint8_t *buf);
+
+/* An origin write that lands on the origin: the snapshots (but the merging one)
+ * save the chunks first. */
+static int origin_write(struct lvxd_io *io, struct lvxd_lv *v, const struct cow_state *s,
+                        uint64_t off, uint32_t len, uint8_t *buf)
+{
+    for (unsigned i = 0; len && i < s->n; i++)
+        if ((int)i != s->merging)
+            copy_out(io, v, s, &s->refs[i], off, len);
+    return run_one(io, v, v->map, true, off, len, buf);
+}
+
+/* A write to a merging origin (the merging store's write lock held): the pieces of
+ * chunks the store still holds go to their COW chunks, the rest to the origin. */
+static int merge_write(struct lvxd_io *io, struct lvxd_lv *v, const struct cow_state *s,
+                       uint64_t off, uint32_t len, uint8_t *buf)
+{
+    const struct snap_ref *m = &s->refs[s->merging];
+    struct cow_shared *sh = m->sh;
+    uint64_t end = off + len, run = off;
+    int rc = 0;
+    for (uint64_t o = off; o < end && rc == 0;) {
+        uint64_t c = o / sh->cb, cend = (c + 1) * sh->cb;
+        uint64_t e = cend < end ? cend : end;
+        uint64_t nc = lvx_cow_lookup(&sh->st, c);
+        if (nc) {
+            if (run < o)
+                rc = origin_write(io, v, s, run, (uint32_t)(o - run), buf + (run - off));
+            if (rc == 0)
+                rc = run_one(io, v, m->cow_map, true, nc * sh->cb + (o - c * sh->cb),
+                             (uint32_t)(e - o), buf + (o - off));
+            run = e;
+        }
+        o = e;
+    }
+    if (rc == 0 && run < end)
+        rc = origin_write(io, v, s, run, (uint32_t)(end - run), buf + (run - off));
+    return rc;
 }
 
 static int origin_rw(struct lvxd_io *io, struct lvxd_lv *v, bool write, uint64_t off,
                      uint32_t len, uint8_t *buf)
 {
     const struct cow_state *s = v->tstate;
-    for (unsigned i = 0; write && len && i < s->n; i++)
-        copy_out(io, v, s, &s->refs[i], off, len);
-    return run_one(io, v, v->map, write, off, len, buf);
+    struct cow_shared *msh = s->merging >= 0 ? s->refs[s->merging].sh : NULL;
+    if (msh) {
+        if (write)
+            pthread_rwlock_wrlock(&msh->lock);
+        else
+            pthread_rwlock_rdlock(&msh->lock);
+        /* an invalid merging snapshot: the origin alone, as the kernel's */
+        int rc = !msh->st.valid ? (write ? origin_write(io, v, s, off, len, buf)
+                                         : run_one(io, v, v->map, false, off, len, buf))
+                 : write ? merge_write(io, v, s, off, len, buf)
+                         : cow_read(io, v, s, &s->refs[s->merging], off, len, buf);
+        pthread_rwlock_unlock(&msh->lock);
+        return rc;
+    }
+    if (!write)
+        return run_one(io, v, v->map, false, off, len, buf);
+    return origin_write(io, v, s, off, len, buf);
 }
 
 static int origin_zero(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint64_t len)
 {
     const struct cow_state *s = v->tstate;
+    if (s->merging >= 0) {       /* through the merge's write path */
+        int rc = 0;
+        for (uint64_t o = off; o < off + len && rc == 0; o += LVXD_MAX_IO) {
+            uint64_t l = off + len - o < LVXD_MAX_IO ? off + len - o : LVXD_MAX_IO;
+            rc = origin_rw(io, v, true, o, (uint32_t)l, zeroes);
+        }
+        return rc;
+    }
     for (uint64_t o = off; o < off + len; o += LVXD_MAX_IO) {
         uint64_t l = off + len - o < LVXD_MAX_IO ? off + len - o : LVXD_MAX_IO;
         for (unsigned i = 0; i < s->n; i++)
@@ -503,11 +586,97 @@ static int origin_zero(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint
     return lvxd_io_map_zero(io, v, v->map, off, len);
 }
 
-/* " origin N": N snapshots */
+/* " origin N": N snapshots; a merge adds " snapshot-merge VALID USED TOTAL META"
+ * (sectors, as the kernel's status line of snapshot-merge: merged when USED = META) */
 static void origin_status(struct lvxd_lv *v, char *out, size_t n)
 {
     const struct cow_state *s = v->tstate;
-    snprintf(out, n, " origin %u", s ? s->n : 0);
+    struct cow_shared *sh = s && s->merging >= 0 ? s->refs[s->merging].sh : NULL;
+    int k = snprintf(out, n, " origin %u", s ? s->n : 0);
+    if (!sh || k < 0 || (size_t)k >= n)
+        return;
+    uint64_t used, total, meta;
+    pthread_rwlock_rdlock(&sh->lock);
+    lvx_cow_usage(&sh->st, &used, &total, &meta);
+    snprintf(out + k, n - (size_t)k, " snapshot-merge %d %" PRIu64 " %" PRIu64 " %" PRIu64,
+             sh->st.valid ? 1 : 0, used, total, meta);
+    pthread_rwlock_unlock(&sh->lock);
+}
+
+/* One step of the merge: up to max records of the store's end (at most one request's
+ * slots, within one metadata area) copied back (see the top of the file). */
+static int merge_step(struct lvxd_io *io, struct lvxd_lv *v, const struct cow_state *s,
+                      unsigned max)
+{
+    const struct snap_ref *m = &s->refs[s->merging];
+    struct cow_shared *sh = m->sh;
+    struct lvx_cow *st = &sh->st;
+    int rc = 0;
+    if (lvx_cow_merge_prev_area(st) &&
+        (rc = run_one(io, v, m->cow_map, false, lvx_cow_area_chunk(st, st->area) * sh->cb,
+                      sh->cb, sh->area)) < 0)
+        return rc;
+    unsigned k = lvx_cow_merge_last(st, sh->area, sh->olds, sh->news,
+                                    max < sh->slots ? max : sh->slots);
+    if (k == 0)
+        return 0;
+    uint64_t end = lvx_map_prepared_sectors(s->origin_map) * 512;
+    for (unsigned i = 0; i < k; i++) {          /* the other snapshots keep their view */
+        uint64_t off = sh->olds[i] * sh->cb;
+        if (off >= end)
+            return -EINVAL;                     /* a record past the origin: corrupt */
+        for (unsigned j = 0; j < s->n; j++)
+            if ((int)j != s->merging)
+                copy_out(io, v, s, &s->refs[j], off, off + sh->cb <= end ? sh->cb : end - off);
+    }
+    unsigned n = 0;
+    if ((rc = add_runs(io, v, m->cow_map, false, sh->news, k, sh->cb, UINT64_MAX, sh->copy,
+                       &n)) < 0 || (n && (rc = lvxd_io_run(io, n)) < 0))
+        return rc;
+    n = 0;
+    if ((rc = add_runs(io, v, s->origin_map, true, sh->olds, k, sh->cb, end, sh->copy, &n)) < 0 ||
+        (n && (rc = lvxd_io_run(io, n)) < 0) || (rc = lvxd_io_flush_pvs(io, v)) < 0)
+        return rc;
+    lvx_cow_merge_drop(st, sh->area, k);
+    if ((rc = write_chunk(io, v, m, lvx_cow_area_chunk(st, st->area), sh->area)) < 0)
+        return rc;
+    return lvxd_io_flush_pvs(io, v);
+}
+
+int lvxd_snapshot_merge(struct lvx_ctx *ctx, struct lvxd_lv *v, unsigned max, uint64_t *left)
+{
+    int rc = 0;
+    pthread_rwlock_rdlock(&v->lock);
+    const struct cow_state *s = v->target == &lvxd_target_origin ? v->tstate : NULL;
+    struct cow_shared *sh = s && s->merging >= 0 ? s->refs[s->merging].sh : NULL;
+    if (!sh) {
+        rc = lvx_error(ctx, EINVAL, "%s/%s is not an origin with a merging snapshot (reload it).",
+                       v->vg, v->lv);
+        goto out;
+    }
+    if (v->read_only) {
+        rc = lvx_error(ctx, EROFS, "%s/%s is read-only: its merge cannot run.", v->vg, v->lv);
+        goto out;
+    }
+    struct lvxd_io io;
+    if ((rc = lvxd_io_init(&io)) < 0) {
+        lvx_error(ctx, -rc, "Cannot set up I/O for %s/%s.", v->vg, v->lv);
+        goto out;
+    }
+    pthread_rwlock_wrlock(&sh->lock);
+    if (!sh->st.valid)
+        rc = lvx_error(ctx, EINVAL, "%s: Merging snapshot invalidated.", sh->name);
+    else if ((rc = merge_step(&io, v, s, max)) < 0) {
+        lvxd_log("merge of %s into %s/%s: %s", sh->name, v->vg, v->lv, strerror(-rc));
+        lvx_error(ctx, -rc, "Merging %s into %s/%s failed: %s", sh->name, v->vg, v->lv,
+                  strerror(-rc));
+    }
+    *left = sh->st.count;
+    pthread_rwlock_unlock(&sh->lock);
+    lvxd_io_exit(&io);
+out:
+    pthread_rwlock_unlock(&v->lock);
+    return rc;
 }
 
 const struct lvxd_target lvxd_target_origin = {
@@ -528,10 +697,11 @@ static bool snapshot_serves(const struct lvx_lv *lv)
     return lvx_lv_is_cow(lv);
 }
 
-static int snapshot_read(struct lvxd_io *io, struct lvxd_lv *v, const struct cow_state *s,
-                         uint64_t off, uint32_t len, uint8_t *buf)
+/* Read through snapshot r's view: chunks it holds from its COW, the rest from the
+ * origin (a snapshot's reads; a merging origin's reads, r the merging snapshot). */
+static int cow_read(struct lvxd_io *io, struct lvxd_lv *v, const struct cow_state *s,
+                    const struct snap_ref *r, uint64_t off, uint32_t len, uint8_t *buf)
 {
-    const struct snap_ref *r = &s->refs[0];
     struct cow_shared *sh = r->sh;
     uint64_t end = off + len;
     unsigned n = 0;
@@ -630,9 +800,9 @@ static int snapshot_rw(struct lvxd_io *io, struct lvxd_lv *v, bool write, uint64
         pthread_rwlock_wrlock(&sh->lock);
     else
         pthread_rwlock_rdlock(&sh->lock);
-    int rc = !sh->st.valid ? -EIO
-             : write       ? snapshot_write(io, v, s, off, len, buf)
-                           : snapshot_read(io, v, s, off, len, buf);
+    int rc = !sh->st.valid || s->merging == 0 ? -EIO      /* merging: the error target */
+             : write ? snapshot_write(io, v, s, off, len, buf)
+                     : cow_read(io, v, s, &s->refs[0], off, len, buf);
     pthread_rwlock_unlock(&sh->lock);
     return rc;
 }

@@ -12,7 +12,8 @@
  *
  * Entry points: lvx_cow_header_*(), lvx_cow_init(), lvx_cow_load_area(),
  * lvx_cow_lookup(), lvx_cow_alloc(), lvx_cow_commit(), lvx_cow_insert(),
- * lvx_cow_usage().
+ * lvx_cow_merge_*() (records leaving the store from its end, as the kernel's merge
+ * takes them), lvx_cow_usage().
  */
 #include "map/cow_store.h"
 
@@ -201,6 +202,69 @@ int lvx_cow_commit(struct lvx_cow *s, uint8_t *area, uint64_t old, uint64_t new_
     put64(area + s->committed * LVX_COW_RECORD + 8, new_chunk);
     s->committed++;
     return s->committed == s->epa;
+}
+
+/* Take old's entry out of the table: the entries after it in its probe run move
+ * back into the hole when their home slot allows (linear probing's deletion). */
+static void table_remove(struct lvx_cow *s, uint64_t old)
+{
+    uint64_t i = slot_of(s, old);
+    for (;; i = (i + 1) & s->mask) {
+        if (s->new_[i] == 0)
+            return;
+        if (s->old[i] == old)
+            break;
+    }
+    s->count--;
+    for (uint64_t j = i;;) {
+        s->new_[i] = 0;
+        s->old[i] = 0;
+        for (;;) {
+            j = (j + 1) & s->mask;
+            if (s->new_[j] == 0)
+                return;
+            uint64_t home = slot_of(s, s->old[j]);
+            /* j's entry may fill the hole at i unless its home lies in (i, j] */
+            bool stays = i <= j ? (i < home && home <= j) : (i < home || home <= j);
+            if (!stays)
+                break;
+        }
+        s->old[i] = s->old[j];
+        s->new_[i] = s->new_[j];
+        i = j;
+    }
+}
+
+bool lvx_cow_merge_prev_area(struct lvx_cow *s)
+{
+    if (s->committed || s->area == 0)
+        return false;
+    s->area--;
+    s->committed = s->epa;
+    return true;
+}
+
+unsigned lvx_cow_merge_last(const struct lvx_cow *s, const uint8_t *area, uint64_t *olds,
+                            uint64_t *news, unsigned max)
+{
+    unsigned k = 0;
+    for (uint64_t i = s->committed; i > 0 && k < max; i--, k++) {
+        olds[k] = get64(area + (i - 1) * LVX_COW_RECORD);
+        news[k] = get64(area + (i - 1) * LVX_COW_RECORD + 8);
+    }
+    return k;
+}
+
+void lvx_cow_merge_drop(struct lvx_cow *s, uint8_t *area, unsigned k)
+{
+    for (unsigned n = 0; n < k && s->committed > 0; n++) {
+        uint8_t *rec = area + (s->committed - 1) * LVX_COW_RECORD;
+        table_remove(s, get64(rec));
+        memset(rec, 0, LVX_COW_RECORD);
+        s->committed--;
+    }
+    /* the kernel's persistent store counts the allocation from here on so */
+    s->next_free = lvx_cow_area_chunk(s, s->area) + s->committed + 1;
 }
 
 void lvx_cow_usage(const struct lvx_cow *s, uint64_t *used, uint64_t *total, uint64_t *meta)

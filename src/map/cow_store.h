@@ -70,6 +70,18 @@ int lvx_cow_alloc(struct lvx_cow *s, uint64_t *out);
 int lvx_cow_commit(struct lvx_cow *s, uint8_t *area, uint64_t old, uint64_t new_chunk);
 /* Add old -> new_chunk to the table (a committed record). */
 void lvx_cow_insert(struct lvx_cow *s, uint64_t old, uint64_t new_chunk);
+/* Merging (the kernel's snapshot-merge order: records leave the store from its end,
+ * the last area first).  lvx_cow_merge_prev_area(): when the current area is empty
+ * and an earlier one exists, step back to it (full: the caller reads it into its area
+ * buffer) and return true.  lvx_cow_merge_last(): the last k records of the current
+ * area (k <= max, last record first) into olds/news.  lvx_cow_merge_drop(): those k
+ * records zeroed in the area buffer and dropped from the table (the caller has copied
+ * their chunks back to the origin and flushed; it writes the area next); the usage
+ * numbers follow, so the store reads "merged" (allocated == metadata) when empty. */
+bool lvx_cow_merge_prev_area(struct lvx_cow *s);
+unsigned lvx_cow_merge_last(const struct lvx_cow *s, const uint8_t *area, uint64_t *olds,
+                            uint64_t *news, unsigned max);
+void lvx_cow_merge_drop(struct lvx_cow *s, uint8_t *area, unsigned k);
 /* The kernel's status numbers (sectors): allocated, total, metadata. */
 void lvx_cow_usage(const struct lvx_cow *s, uint64_t *used, uint64_t *total, uint64_t *meta);
 

@@ -5,7 +5,10 @@
  * example, area locations, allocation stepping over metadata chunks, ENOSPC at the
  * COW's end, records committed into an area and read back by a second store (as a
  * restarted daemon or the kernel loads them), a full area followed by the next one,
- * corrupt records refused, and the usage numbers of the kernel's status line.
+ * corrupt records refused, and the usage numbers of the kernel's status line; the
+ * merge: records leave from the store's end, area by area, the table and the usage
+ * follow, and a store loaded from the areas in the middle of a merge holds exactly
+ * the records left (a merge interrupted by a crash resumes from there).
  */
 #include "map/cow_store.h"
 #include "tap.h"
@@ -117,9 +120,94 @@ static void test_alloc_commit_load(void)
     lvx_cow_free(&t);
 }
 
+/* Load a store of `sectors` from the on-disk areas (the kernel's read). */
+static int load_from(struct lvx_cow *t, uint64_t sectors, uint8_t *const *disk, unsigned areas)
+{
+    int r = 1;
+    lvx_cow_init(t, 8, sectors, 1000);
+    for (unsigned a = 0; a < areas && r == 1; a++) {
+        r = lvx_cow_load_area(t, disk[a]);
+        if (r == 1)
+            lvx_cow_next_area(t);
+    }
+    return r;
+}
+
+static void test_merge(void)
+{
+    /* 700 records over areas 0 (256), 1 (256) and 2 (188); old chunk 5000 + i */
+    const unsigned N = 700;
+    uint64_t sectors = 800 * 8;
+    struct lvx_cow s, t;
+    lvx_cow_init(&s, 8, sectors, 1000);
+    uint8_t *disk[4];
+    for (unsigned a = 0; a < 4; a++)
+        disk[a] = calloc(1, 4096);
+    uint64_t newc[700], c;
+    for (unsigned i = 0; i < N; i++) {
+        lvx_cow_alloc(&s, &c);
+        newc[i] = c;
+        if (lvx_cow_commit(&s, disk[s.area], 5000 + i, c))
+            lvx_cow_next_area(&s);
+        lvx_cow_insert(&s, 5000 + i, c);
+    }
+    lvx_cow_free(&s);
+    is_int(load_from(&s, sectors, disk, 4), 0, "merge: the store loaded (700 records)");
+    is_int(s.area, 2, "... current area 2");
+
+    uint8_t *buf = calloc(1, 4096);
+    memcpy(buf, disk[s.area], 4096);
+    uint64_t olds[100], news[100];
+    unsigned left = N, steps = 0, order_ok = 1, lookup_ok = 1, resume_ok = 1;
+    for (;;) {
+        if (lvx_cow_merge_prev_area(&s))
+            memcpy(buf, disk[s.area], 4096);         /* the caller reads the area */
+        unsigned k = lvx_cow_merge_last(&s, buf, olds, news, 100);
+        if (k == 0)
+            break;
+        for (unsigned i = 0; i < k; i++)
+            if (olds[i] != 5000 + left - 1 - i || news[i] != newc[left - 1 - i])
+                order_ok = 0;
+        lvx_cow_merge_drop(&s, buf, k);
+        memcpy(disk[s.area], buf, 4096);             /* the area written back */
+        left -= k;
+        steps++;
+        for (unsigned i = 0; i < N; i += 7)
+            if ((lvx_cow_lookup(&s, 5000 + i) != 0) != (i < left))
+                lookup_ok = 0;
+        if (s.count != left)
+            lookup_ok = 0;
+        /* a crash here: the kernel (or a restarted daemon) loads what is on disk */
+        if (load_from(&t, sectors, disk, 4) != 0 || t.count != left ||
+            (left && lvx_cow_lookup(&t, 5000 + left - 1) != newc[left - 1]) ||
+            lvx_cow_lookup(&t, 5000 + left) != 0)
+            resume_ok = 0;
+        lvx_cow_free(&t);
+    }
+    is_int(left, 0, "merge: every record taken");
+    ok(order_ok, "... from the end of the store, last record first, area by area");
+    ok(lookup_ok, "... each taken record leaves the table, the others stay found");
+    ok(resume_ok, "... the on-disk areas after every step load as the records left");
+    is_int(steps, 2 + 3 + 3, "... in steps of at most 100 records within one area (188, 256, 256)");
+    is_int(s.area, 0, "... back at area 0");
+    uint64_t used, total, meta;
+    lvx_cow_usage(&s, &used, &total, &meta);
+    is_int(used, meta, "... the usage reads merged (allocated == metadata), as the kernel's");
+    uint64_t z = 0;
+    for (unsigned a = 0; a < 3; a++)
+        for (unsigned i = 0; i < 4096; i++)
+            z |= disk[a][i];
+    is_int(z, 0, "... every record zeroed on disk");
+    free(buf);
+    for (unsigned a = 0; a < 4; a++)
+        free(disk[a]);
+    lvx_cow_free(&s);
+}
+
 int main(void)
 {
     test_header();
     test_alloc_commit_load();
+    test_merge();
     return tap_done();
 }
