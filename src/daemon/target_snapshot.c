@@ -260,6 +260,24 @@ static int add_runs(struct lvxd_io *io, struct lvxd_lv *v, const struct lvx_map_
     return rc;
 }
 
+/* A walk over [off, end) chunk by chunk: each step the piece [o, e) inside chunk c,
+ * and nc, the COW chunk that holds c in the store (0: none). */
+struct chunk_walk {
+    uint64_t o, e, end, c, nc;
+};
+
+static bool walk_next(const struct cow_shared *sh, struct chunk_walk *w)
+{
+    w->o = w->e;
+    if (w->o >= w->end)
+        return false;
+    w->c = w->o / sh->cb;
+    uint64_t cend = (w->c + 1) * sh->cb;
+    w->e = cend < w->end ? cend : w->end;
+    w->nc = lvx_cow_lookup(&sh->st, w->c);
+    return true;
+}
+
 /* Before an origin write of [off, off+len): every chunk it touches that r's snapshot
  * has not saved yet is copied and committed.  Failures invalidate the snapshot (the
  * origin write goes on, as the kernel's). */
@@ -523,24 +541,21 @@ static int merge_write(struct lvxd_io *io, struct lvxd_lv *v, const struct cow_s
 {
     const struct snap_ref *m = &s->refs[s->merging];
     struct cow_shared *sh = m->sh;
-    uint64_t end = off + len, run = off;
+    uint64_t run = off;      /* start of a run of chunks written to the origin */
+    struct chunk_walk w = { .e = off, .end = off + len };
     int rc = 0;
-    for (uint64_t o = off; o < end && rc == 0;) {
-        uint64_t c = o / sh->cb, cend = (c + 1) * sh->cb;
-        uint64_t e = cend < end ? cend : end;
-        uint64_t nc = lvx_cow_lookup(&sh->st, c);
-        if (nc) {
-            if (run < o)
-                rc = origin_write(io, v, s, run, (uint32_t)(o - run), buf + (run - off));
-            if (rc == 0)
-                rc = run_one(io, v, m->cow_map, true, nc * sh->cb + (o - c * sh->cb),
-                             (uint32_t)(e - o), buf + (o - off));
-            run = e;
-        }
-        o = e;
+    while (rc == 0 && walk_next(sh, &w)) {
+        if (!w.nc)
+            continue;
+        if (run < w.o)
+            rc = origin_write(io, v, s, run, (uint32_t)(w.o - run), buf + (run - off));
+        if (rc == 0)
+            rc = run_one(io, v, m->cow_map, true, w.nc * sh->cb + (w.o - w.c * sh->cb),
+                         (uint32_t)(w.e - w.o), buf + (w.o - off));
+        run = w.e;
     }
-    if (rc == 0 && run < end)
-        rc = origin_write(io, v, s, run, (uint32_t)(end - run), buf + (run - off));
+    if (rc == 0 && run < w.end)
+        rc = origin_write(io, v, s, run, (uint32_t)(w.end - run), buf + (run - off));
     return rc;
 }
 
@@ -703,27 +718,23 @@ static int cow_read(struct lvxd_io *io, struct lvxd_lv *v, const struct cow_stat
                     const struct snap_ref *r, uint64_t off, uint32_t len, uint8_t *buf)
 {
     struct cow_shared *sh = r->sh;
-    uint64_t end = off + len;
     unsigned n = 0;
     int rc = 0;
     uint64_t run = off;      /* start of a run of chunks read from the origin */
-    for (uint64_t o = off; o < end && rc == 0;) {
-        uint64_t c = o / sh->cb, cend = (c + 1) * sh->cb;
-        uint64_t e = cend < end ? cend : end;
-        uint64_t nc = lvx_cow_lookup(&sh->st, c);
-        if (nc) {
-            if (run < o)
-                rc = lvxd_io_map_add(io, v, s->origin_map, false, run, (uint32_t)(o - run),
-                                     buf + (run - off), &n);
-            if (rc == 0)
-                rc = lvxd_io_map_add(io, v, r->cow_map, false, nc * sh->cb + (o - c * sh->cb),
-                                     (uint32_t)(e - o), buf + (o - off), &n);
-            run = e;
-        }
-        o = e;
+    struct chunk_walk w = { .e = off, .end = off + len };
+    while (rc == 0 && walk_next(sh, &w)) {
+        if (!w.nc)
+            continue;
+        if (run < w.o)
+            rc = lvxd_io_map_add(io, v, s->origin_map, false, run, (uint32_t)(w.o - run),
+                                 buf + (run - off), &n);
+        if (rc == 0)
+            rc = lvxd_io_map_add(io, v, r->cow_map, false, w.nc * sh->cb + (w.o - w.c * sh->cb),
+                                 (uint32_t)(w.e - w.o), buf + (w.o - off), &n);
+        run = w.e;
     }
-    if (rc == 0 && run < end)
-        rc = lvxd_io_map_add(io, v, s->origin_map, false, run, (uint32_t)(end - run),
+    if (rc == 0 && run < w.end)
+        rc = lvxd_io_map_add(io, v, s->origin_map, false, run, (uint32_t)(w.end - run),
                              buf + (run - off), &n);
     return rc == 0 && n ? lvxd_io_run(io, n) : rc;
 }

@@ -13,8 +13,10 @@
 #     runs and finishes it;
 #   * an open origin: "Delaying merge since origin is open.", done at the next
 #     activation;
-#   * a merge killed in the middle (SIGKILL of the polling command): the daemon and
-#     the on-disk store stay consistent, the next activation finishes it, data right;
+#   * a merge in steps (activated with --poll n, steps asked of the daemon): in the
+#     middle the origin reads right and the raw PVs hold a store the kernel would
+#     finish (tests/tools/cow_check.py); after a SIGKILL of the daemon the next
+#     activation finishes it, data right;
 #   * after each merge LVM2's vgck passes and LVM2's lvs -a equals lvx's.
 # The kernel's side (LVM2 merging a store lvx wrote and the other way round) is t0703.
 # shellcheck source=tests/lib.sh
@@ -40,6 +42,12 @@ same_lvs() {
     test_eq "$1: LVM2's lvs -a equals lvx's" "$(X lvs -a --noheadings -o $rep vg1 2>&1)" \
         "$(lvm2 lvs -a --noheadings -o $rep vg1 2>/dev/null)"
     test_ok "$1: LVM2's vgck passes" lvm2 vgck vg1
+}
+# new_snap NAME SIZE: the set deactivated, snapshot NAME of orig taken, the set active
+new_snap() {
+    U lvchange -an vg1/orig >/dev/null 2>&1 &&
+        X lvcreate -s -L "$2" -n "$1" vg1/orig >/dev/null 2>&1 &&
+        U lvchange -ay vg1/orig >/dev/null 2>&1
 }
 cleanup_merge() { lvx daemon stop >/dev/null 2>&1; }
 trap cleanup_merge EXIT
@@ -95,10 +103,7 @@ test_fail "... the origin read differently before the merge" test "$o_before" = 
 same_lvs "after the deferred merge of s2"
 
 # ---------------------------------------------------------------- 3: open origin
-test_ok "the set deactivated; s3 taken" sh -c \
-    "DM_DEV_DIR=$SCRATCH/dev LVX_ACTIVATION_BACKEND=user '$LVX' lvchange -an vg1/orig --devices $DEVS --config 'global { activation = 1 }' &&
-     '$LVX' lvcreate -s -L 40m -n s3 vg1/orig --devices $DEVS >/dev/null"
-U lvchange -ay vg1/orig >/dev/null 2>&1
+test_ok "s3 taken" new_snap s3 40m
 s3=$(sum s3)
 put orig 0 256
 # held open exclusively, as a mounted filesystem holds it
@@ -118,35 +123,70 @@ test_ok "... done at the next activation" grep -q "has finished." <<<"$out"
 test_eq "the origin reads as s3 did" "$(sum orig)" "$s3"
 same_lvs "after the delayed merge of s3"
 
-# ---------------------------------------------------------------- 4: a merge killed
-test_ok "the set deactivated; s4 taken, 40 MiB of the origin rewritten" sh -c \
-    "DM_DEV_DIR=$SCRATCH/dev LVX_ACTIVATION_BACKEND=user '$LVX' lvchange -an vg1/orig --devices $DEVS --config 'global { activation = 1 }' &&
-     '$LVX' lvcreate -s -L 44m -n s4 vg1/orig --devices $DEVS >/dev/null"
-U lvchange -ay vg1/orig >/dev/null 2>&1
+# ---------------------------------------------------------------- 4: a merge in steps
+# The merge activated without its poll (--poll n), then driven one step at a time by
+# requests to the daemon (what the poll sends): in the middle the origin reads as the
+# snapshot did, and the PVs hold a store the kernel would finish (checked by
+# tests/tools/cow_check.py from the raw PVs, written independently of lvx); a
+# SIGKILL of the daemon there, then the next activation finishes the merge.
+step() {  # step MAX: one snapmerge request; prints the records left
+    python3 - "$LVX_RUN_DIR/control.sock" "$1" <<'PY'
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.connect(sys.argv[1])
+s.sendall(("snapmerge vg1 orig %s\n" % sys.argv[2]).encode())
+s.shutdown(socket.SHUT_WR)
+reply = b""
+while True:
+    d = s.recv(4096)
+    if not d:
+        break
+    reply += d
+print(reply.decode().strip())
+PY
+}
+pvread() {  # pvread LV OUT: the LV's bytes straight from the PVs, by LVM2's report
+    local r=$SCRATCH/pvr        # (-a -S: a merging snapshot is hidden)
+    lvm2 lvs -a --segments -o lv_name,seg_start,seg_size,stripes,stripe_size,seg_pe_ranges \
+        --units s --nosuffix --reportformat json -S "lv_name=$1" vg1 >"$r.segs" 2>/dev/null
+    lvm2 pvs -o pv_name,pe_start --units s --nosuffix --reportformat json >"$r.pvs" 2>/dev/null
+    lvm2 vgs -o vg_extent_size --units s --nosuffix --reportformat json vg1 >"$r.vgs" 2>/dev/null
+    local size
+    size=$(lvm2 lvs -a --noheadings --units s --nosuffix -o lv_size -S "lv_name=$1" vg1 2>/dev/null | tr -d ' ')
+    python3 "$LVX_ROOT/tests/tools/lv_pvread.py" "$r.segs" "$r.pvs" "$r.vgs" 0 $((size * 512)) "$2" >/dev/null
+}
+test_ok "s4 taken (40 MiB of the origin rewritten next)" new_snap s4 44m
 s4=$(sum s4)
 put orig 0 640
 U lvchange -an vg1/orig >/dev/null 2>&1
 U lvconvert --merge vg1/s4 >/dev/null 2>&1
-DM_DEV_DIR=$SCRATCH/dev LVX_ACTIVATION_BACKEND=user "$LVX_PLAIN" lvchange -ay vg1/orig --devices "$DEVS" \
-    --config 'global { activation = 1 }' >"$SCRATCH/k.out" 2>&1 &
-kpid=$!
-for _ in $(seq 1 400); do [[ -e $(dev orig) ]] && break; sleep 0.02; done
-sleep 0.2             # the merge runs: about 10000 chunks to copy back
-kill -KILL "$kpid" 2>/dev/null
-wait "$kpid" 2>/dev/null
-if grep -q "has finished" "$SCRATCH/k.out"; then
-    diag "the merge ended before the kill (no interrupted state this run)"
-else
-    diag "killed in the middle of the merge"
-fi
-test_eq "after the kill: the origin (still merging or merged) reads as s4 did" "$(sum orig)" "$s4"
+test_ok "lvchange -ay --poll n: the origin served, merging, the merge not polled" \
+    U lvchange -ay --poll n vg1/orig
+test_eq "... the merging origin reads as s4 did (nothing merged yet)" "$(sum orig)" "$s4"
+r1=$(step 200)
+r2=$(step 200)
+r3=$(step 100000)
+diag "records left after three steps: $r1, $r2, $r3"
+test_ok "three merge steps: each answers the records left, fewer each time" \
+    python3 -c 'import sys; v = [int(x.split()[1]) for x in sys.argv[1:]]; sys.exit(not (v[0] > v[1] > v[2] > 0))' \
+    "$r1" "$r2" "$r3"
+test_eq "... in the middle of the merge the origin reads as s4 did" "$(sum orig)" "$s4"
+pvread orig "$SCRATCH/orig.bin"
+pvread s4 "$SCRATCH/cow.bin"
+dd if="$(dev orig)" of="$SCRATCH/s4.bin" bs=1M iflag=direct status=none
+chk=$(python3 "$LVX_ROOT/tests/tools/cow_check.py" "$SCRATCH/cow.bin" - "$SCRATCH/orig.bin" "$SCRATCH/s4.bin" 2>&1)
+test_ok "... the PVs hold a store the kernel reads as s4 over the half-merged origin" \
+    grep -q "records=${r3#ok }" <<<"$chk"
+diag "$chk"
+kill -KILL "$(cat "$LVX_RUN_DIR/lvxd.pid")" 2>/dev/null
+sleep 0.5
 out=$(U lvchange -an vg1/orig 2>&1; U lvchange -ay vg1/orig 2>&1)
-test_ok "the next activation (or the killed command) finished the merge" \
-    grep -q 'has finished' <<<"$out
-$(cat "$SCRATCH/k.out")"
+test_ok "after a SIGKILL of the daemon: the next activation finishes the merge" \
+    grep -q 'has finished' <<<"$out"
+diag "$out"
 test_eq "the origin reads as s4 did" "$(sum orig)" "$s4"
 test_eq "no snapshot left" "$(X lvs -a --noheadings -o lv_name vg1 2>/dev/null | tr -d ' ')" orig
-same_lvs "after the killed merge"
+same_lvs "after the merge in steps"
 
 test_ok "deactivated, VG removed" sh -c \
     "DM_DEV_DIR=$SCRATCH/dev LVX_ACTIVATION_BACKEND=user '$LVX' lvchange -an vg1/orig --devices $DEVS --config 'global { activation = 1 }' &&
