@@ -129,21 +129,8 @@ same_lvs "after the delayed merge of s3"
 # snapshot did, and the PVs hold a store the kernel would finish (checked by
 # tests/tools/cow_check.py from the raw PVs, written independently of lvx); a
 # SIGKILL of the daemon there, then the next activation finishes the merge.
-step() {  # step MAX: one snapmerge request; prints the records left
-    python3 - "$LVX_RUN_DIR/control.sock" "$1" <<'PY'
-import socket, sys
-s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-s.connect(sys.argv[1])
-s.sendall(("snapmerge vg1 orig %s\n" % sys.argv[2]).encode())
-s.shutdown(socket.SHUT_WR)
-reply = b""
-while True:
-    d = s.recv(4096)
-    if not d:
-        break
-    reply += d
-print(reply.decode().strip())
-PY
+step() {  # step MAX: one snapmerge request; prints the daemon's answer
+    python3 "$LVX_ROOT/tests/tools/lvxd_request.py" snapmerge vg1 orig "$1"
 }
 pvread() {  # pvread LV OUT: the LV's bytes straight from the PVs, by LVM2's report
     local r=$SCRATCH/pvr        # (-a -S: a merging snapshot is hidden)

@@ -6,13 +6,16 @@
 # four disk images that the host attaches as loop devices and the guest gets as
 # /dev/vda-vdd (kvm-dm-test --disk-dir --reuse-disks):
 #   1. host: lvx makes VG lvxs on images a-b, an origin and two snapshots; its daemon
-#      writes them (origin rewritten, writes to s1, s2 overflows);
+#      writes them (origin rewritten, writes to s1, s2 overflows); o2 with snapshot m1,
+#      whose merge lvx's daemon begins (two steps) and leaves half done;
 #   2. guest (tests/kernel/snapshot-user.sh): LVM2 activates lvxs with the kernel, origin
 #      and s1 read back byte for byte, s1's usage as lvx reported, s2 invalid; the kernel
-#      writes on; then LVM2 makes VG lvms on images c-d the same way;
+#      writes on; the kernel finishes the merge of m1 into o2; then LVM2 makes VG lvms
+#      on images c-d the same way, and o2 with snapshot m1 whose merge waits (o2 open);
 #   3. host: lvx's daemon serves LVM2's lvms: origin and s1 byte for byte as the kernel
 #      served them, the same usage, s2 invalid; the daemon goes on with the kernel's
-#      store, which then still parses (tests/tools/cow_check.py).
+#      store, which then still parses (tests/tools/cow_check.py); its activation runs
+#      the merge of m1 into o2 the kernel left pending.
 # One guest boot (about 1-2 min under TCG) plus ~15 s on the host.  LVX_SKIP_KERNEL=1
 # skips.
 # shellcheck source=tests/lib.sh
@@ -67,10 +70,25 @@ dd if="$SCRATCH/C" of="$SCRATCH/S1" bs=512 count=1 seek=20001 conv=notrunc statu
 test_eq "lvxs/s1 reads A with its writes" "$(lv_sum lvxs/s1)" "$(fsum "$SCRATCH/S1")"
 attr=$(field lvxs/s2 lv_attr)
 test_eq "lvxs/s2 overflowed: lv_attr I" "${attr:4:1}" "I"
+# a merge lvx's daemon begins and the kernel finishes: o2 (A), snapshot m1, B over o2,
+# lvconvert --merge, o2 activated without the poll, two steps asked of the daemon
+uspace_run_ok "lvx: o2 (16m, A), snapshot m1 (20m), B over o2" sh -c \
+    "$LVX lvcreate -n o2 -L 16m lvxs && dd if=$SCRATCH/A of=$DEV/lvxs/o2 bs=1M oflag=direct status=none &&
+     $LVX lvchange -an lvxs/o2 && $LVX lvcreate -s -L 20m -n m1 lvxs/o2 && $LVX lvchange -ay lvxs/o2 &&
+     dd if=$SCRATCH/B of=$DEV/lvxs/o2 bs=1M oflag=direct status=none"
+uspace_run_ok "lvx: lvconvert --merge lvxs/m1, o2 activated with --poll n" sh -c \
+    "$LVX lvchange -an lvxs/o2 && $LVX lvconvert --merge lvxs/m1 && $LVX lvchange -ay --poll n lvxs/o2"
+r1=$(python3 "$LVX_ROOT/tests/tools/lvxd_request.py" snapmerge lvxs o2 200)
+r2=$(python3 "$LVX_ROOT/tests/tools/lvxd_request.py" snapmerge lvxs o2 200)
+diag "m1's records left after two merge steps: $r1, $r2"
+test_ok "two merge steps by lvx's daemon, records left" \
+    python3 -c 'import sys; a, b = (int(x.split()[1]) for x in sys.argv[1:]); sys.exit(not a > b > 0)' "$r1" "$r2"
+test_eq "lvxs/o2, half merged, reads A (m1's contents)" "$(lv_sum lvxs/o2)" "$(fsum "$SCRATCH/A")"
 {
     echo "orig $(lv_sum lvxs/orig)"
     echo "s1 $(lv_sum lvxs/s1)"
     echo "s1pct $(field lvxs/s1 snap_percent)"
+    echo "m1 $(fsum "$SCRATCH/A")"
 } >"$SCRATCH/host.sums"
 diag "$(cat "$SCRATCH/host.sums")"
 uspace_run_ok "lvx: the set deactivated" lvx vgchange -an lvxs
@@ -94,7 +112,13 @@ guest() { awk -v k="$1" '$1 == k { print $2 }' "$G"; }
 attach c d
 uspace_env "$SCRATCH/us" "${D[@]}"
 lvm_sandbox "${D[@]}"
-uspace_run_ok "lvx activates LVM2's lvms (origin and snapshots)" lvx vgchange -ay lvms
+uspace_run_ok "lvx activates LVM2's lvms (origin and snapshots; the merge of m1 into o2 runs)" \
+    lvx vgchange -ay lvms
+test_ok "... lvx's daemon ran the merge the kernel left pending, as LVM2 says" \
+    grep -q "Merge of snapshot into logical volume lvms/o2 has finished." "$SCRATCH/out"
+test_eq "lvms/o2 reads A (m1's contents, merged back by lvx)" "$(lv_sum lvms/o2)" "$(fsum "$SCRATCH/A")"
+test_eq "LVM2 reads lvms without m1" "$(lvm2 lvs -a --noheadings -o lv_name lvms 2>/dev/null | tr -d ' ' | grep -c '^\[*m1')" 0
+test_ok "LVM2's vgck of lvms after lvx's merge" lvm2 vgck lvms
 test_eq "lvms/orig reads back as the kernel served it" "$(lv_sum lvms/orig)" "$(guest orig)"
 test_eq "lvms/s1 reads back as the kernel served it" "$(lv_sum lvms/s1)" "$(guest s1)"
 test_eq "lvms/s1: snap_percent as the kernel reported it" "$(field lvms/s1 snap_percent)" \
