@@ -16,13 +16,17 @@
  *   deactivate refused while the loop device is held (mounted) unless forced;
  *   stage/swap: the new size and mapping go live at swap (after the commit):
  *              the daemon re-reads the metadata, the loop device its capacity;
- *   rename, status (open = the loop device is held exclusively, e.g. mounted).
+ *   rename, status (open = the loop device is held exclusively, e.g. mounted);
+ *   a snapshot added to a served origin: the origin reloaded (the daemon copies for
+ *              the new snapshot from then on) with its filesystem frozen meanwhile
+ *              (user_freeze.c), as LVM2's suspend with lockfs.
  *
  * probe: /dev/fuse and /dev/loop-control usable, root; a daemon that died
  * while LVs were active is restarted here, so the next lvx command brings them
  * back.
  */
 #include "activate/activate.h"
+#include "activate/user_freeze.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -135,6 +139,7 @@ static int deactivate_one(struct lvx_ctx *ctx, const struct lvx_lv *lv,
 }
 
 static int user_swap(struct lvx_ctx *ctx, const struct lvx_lv *lv);
+static int user_status(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_lv_kstate *out);
 
 /* The daemon's status words of lv: 1 served (more: the target's own words), 0 not. */
 static int served(struct lvx_ctx *ctx, const struct lvx_lv *lv, char *more, size_t n)
@@ -173,8 +178,23 @@ static int user_activate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
     int st = n || cs ? served(ctx, origin, more, sizeof(more)) : 0;
     if (st < 0)
         return st;
-    int rc = st > 0 && (n || strstr(more, " origin ")) ? user_swap(ctx, origin)
-                                                     : activate_one(ctx, origin, opts);
+    int rc;
+    if (st > 0 && (n || strstr(more, " origin "))) {
+        /* a new snapshot of the served origin: its writes so far reach the daemon and
+         * none runs while the daemon switches to copying for it (a dm suspend with
+         * lockfs: the mounted filesystem frozen) */
+        struct lvx_user_freeze fr = { .fd = -1 };
+        bool added = false;
+        for (unsigned i = 0; i < n && i < 64 && !added; i++)
+            added = served(ctx, segs[i]->cow_lv, more, sizeof(more)) == 0;
+        struct lvx_lv_kstate ks;
+        if (added && user_status(ctx, origin, &ks) == 0 && ks.active)
+            lvx_user_freeze(&fr, (int)ks.major, (int)ks.minor);
+        rc = user_swap(ctx, origin);
+        lvx_user_thaw(&fr);
+    } else {
+        rc = activate_one(ctx, origin, opts);
+    }
     for (unsigned i = 0; i < n && i < 64 && rc == 0; i++)
         rc = activate_one(ctx, segs[i]->cow_lv, opts);
     if (rc < 0 && st == 0 && (n || cs)) {       /* a failure leaves nothing behind */

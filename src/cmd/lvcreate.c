@@ -477,13 +477,6 @@ static int check_origin(struct lvx_cmd_env *env, struct lvx_vg *vg, struct creat
             return LVX_EXIT_FAILED;
         }
     o->fixed_leak = act && act->be == &lvx_activation_dm;
-    /* the user-space backend serves no snapshot: an origin active there must stay as it is */
-    if (act && act->be && act->be != &lvx_activation_dm &&
-        lvx_actcmd_is_active(env, act, org, NULL)) {
-        lvx_cmd_errorf("Cannot snapshot %s/%s: it is active in the %s activation backend, which "
-                       "does not support snapshots yet.", vg->name, org->name, act->be->name);
-        return LVX_EXIT_FAILED;
-    }
     return 0;
 }
 

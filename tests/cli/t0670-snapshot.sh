@@ -11,7 +11,9 @@
 #   * lvextend of a COW LV (capped at the origin's maximum), lvremove of a snapshot and
 #     of an origin with its snapshots, as LVM2 then reads them;
 #   * the user-space backend activates an origin with its snapshots as one set (and
-#     deactivates it); lvcreate -s of an origin it serves is refused (one line, exit 5).
+#     deactivates it); lvcreate -s of an origin it serves takes the snapshot at once,
+#     cached writes included, and a mounted filesystem frozen meanwhile (the file
+#     just written is in the snapshot, which mounts without a journal replay).
 # LVM2 itself refuses lvcreate -s without device-mapper: the comparison of lvx's
 # snapshots with LVM2's own (metadata, dm tables, data) is t0701 (kernel, in a VM).
 # shellcheck source=tests/lib.sh
@@ -105,24 +107,47 @@ if [[ -e /dev/fuse ]]; then
         "test -b $SCRATCH/dev/vg1/s1 && test -b $SCRATCH/dev/vg1/s2"
     test_ok "user backend: lvchange -an vg1/s1 deactivates the set" U lvchange -y -an vg1/s1
     test_fail "user backend: the origin is not served any more" test -b "$SCRATCH/dev/vg1/orig"
-    # an origin the daemon serves: no snapshot of it yet (lvcreate -s refuses)
+    # a snapshot of an origin the daemon serves: taken at once, a point in time
     test_ok "user backend: a plain LV o2 made" sh -c \
-        "'$LVX' lvcreate -an -L 8m -n o2 vg1 --devices $DEVS 2>/dev/null" 
+        "'$LVX' lvcreate -an -L 8m -n o2 vg1 --devices $DEVS 2>/dev/null"
     test_ok "user backend: o2 activated" U lvchange -ay vg1/o2
-    before=$(sums)
-    rc=0
-    out=$(U lvcreate -s -L 4m -n s9 vg1/o2 2>&1) || rc=$?
-    test_eq "user backend: lvcreate -s of the active o2 refused, exit 5" "$rc" 5
-    test_ok "user backend: one line naming the backend" sh -c \
-        "[ \$(printf '%s\n' \"\$1\" | wc -l) = 1 ] && printf '%s' \"\$1\" | grep -q 'active in the user activation backend'" \
-        _ "$out"
-    test_eq "user backend: nothing written by the refused lvcreate -s" "$(sums)" "$before"
-    test_ok "user backend: o2 deactivated and removed" sh -c \
+    head -c 8M /dev/urandom >"$SCRATCH/P1"
+    head -c 8M /dev/urandom >"$SCRATCH/P2"
+    dd if="$SCRATCH/P1" of="$SCRATCH/dev/vg1/o2" bs=1M status=none    # (cached: no sync)
+    out=$(U lvcreate -s -L 16m -n s9 vg1/o2 2>&1 | sandbox_noise; exit "${PIPESTATUS[0]}")
+    test_eq "user backend: lvcreate -s of the active o2: exit 0, created" "$?:$(tail -n 1 <<<"$out")" \
+        '0:  Logical volume "s9" created.'
+    test_ok "user backend: s9 is served at once" test -b "$SCRATCH/dev/vg1/s9"
+    test_eq "user backend: s9 holds o2's data, cached writes included (flushed first)" \
+        "$(sha256sum <"$SCRATCH/dev/vg1/s9" | cut -d' ' -f1)" "$(sha256sum <"$SCRATCH/P1" | cut -d' ' -f1)"
+    dd if="$SCRATCH/P2" of="$SCRATCH/dev/vg1/o2" bs=1M oflag=direct status=none
+    test_eq "user backend: o2 rewritten reads the new data" \
+        "$(sha256sum <"$SCRATCH/dev/vg1/o2" | cut -d' ' -f1)" "$(sha256sum <"$SCRATCH/P2" | cut -d' ' -f1)"
+    test_eq "user backend: s9 keeps the data of its point in time" \
+        "$(sha256sum <"$SCRATCH/dev/vg1/s9" | cut -d' ' -f1)" "$(sha256sum <"$SCRATCH/P1" | cut -d' ' -f1)"
+    test_ok "user backend: LVM2's vgck with s9" lvm2 vgck vg1
+    # a mounted filesystem is frozen while the snapshot is taken (as LVM2's suspend
+    # with lockfs): a file written just before, still in the page cache, is in it
+    if command -v mkfs.ext4 >/dev/null; then
+        mkdir -p "$SCRATCH/m1" "$SCRATCH/m2"
+        test_ok "user backend: ext4 on o2, mounted, a file written (no sync)" sh -c \
+            "mkfs.ext4 -q -F $SCRATCH/dev/vg1/o2 && mount $SCRATCH/dev/vg1/o2 $SCRATCH/m1 &&
+             head -c 1M /dev/urandom >$SCRATCH/m1/f && cp $SCRATCH/m1/f $SCRATCH/f.want"
+        test_ok "user backend: lvcreate -s of the mounted o2" U lvcreate -s -L 16m -n s10 vg1/o2
+        test_ok "user backend: s10 mounts read-only without a journal replay, the file in it" sh -c \
+            "mount -o ro,noload $SCRATCH/dev/vg1/s10 $SCRATCH/m2 && cmp $SCRATCH/m2/f $SCRATCH/f.want"
+        umount "$SCRATCH/m2" 2>/dev/null
+        umount "$SCRATCH/m1" 2>/dev/null
+        U lvremove -f vg1/s10 >/dev/null 2>&1
+    else
+        test_skip "no mkfs.ext4" 3
+    fi
+    test_ok "user backend: o2 deactivated and removed with s9" sh -c \
         "DM_DEV_DIR=$SCRATCH/dev LVX_ACTIVATION_BACKEND=user '$LVX' lvchange -an vg1/o2 --devices $DEVS --config 'global { activation = 1 }' &&
          '$LVX' lvremove -f vg1/o2 --devices $DEVS >/dev/null"
     lvx daemon stop >/dev/null 2>&1
 else
-    test_skip "user backend refusal" "no /dev/fuse"
+    test_skip "user backend" "no /dev/fuse"
 fi
 
 # ---------------------------------------------------------------- extend, remove
