@@ -104,7 +104,8 @@ struct lvx_activation_backend {
     int (*rename)(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char *new_vg,
                   const char *new_lv);
     /* the device of a hidden sub-LV (RAID image) called old_name takes sub's name (no
-     * links); NULL when the backend has no such devices */
+     * links); NULL when the backend has no such devices (then no sub-LV devices are
+     * made or removed by conversions either) */
     int (*rename_sub)(struct lvx_ctx *ctx, const struct lvx_lv *sub, const char *old_name);
     /* send a message to the LV's target (dm-raid: "check", "repair"); NULL when the
      * backend cannot */

@@ -229,7 +229,11 @@ static int user_deactivate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
 static int user_stage(struct lvx_ctx *ctx, const struct lvx_lv *lv,
                       const struct lvx_activate_opts *opts)
 {
-    return lvx_activation_check(ctx, lv, opts);   /* the new mapping goes live at swap */
+    /* the new mapping goes live at swap: here only the checks of an activation */
+    if (lvx_map_lv_is_raid(lv))
+        return lvx_map_check_raid_activatable(ctx, lv, opts && opts->partial,
+                                              opts && opts->degraded);
+    return lvx_activation_check(ctx, lv, opts);
 }
 
 static int swap_one(struct lvx_ctx *ctx, const struct lvx_lv *lv)

@@ -4,8 +4,10 @@
  * [PV ...]`: the image count of raid1 LVs (linear -> raid1, more or fewer images,
  * raid1 -> linear), with LVM2 2.03.16's checks, prompts and messages.
  *
- * As LVM2, the LV must be active (a conversion is done on the live device), so the
- * kernel (dm) backend is needed; the user-space backend does not serve RAID LVs yet.
+ * As LVM2, the LV must be active (a conversion is done on the live device), in the
+ * kernel (dm) backend or in the user-space one (the daemon serves the RAID LV as one
+ * file: no sub-LV devices to rename or remove; at the swap it re-reads the images and
+ * rebuilds a new one, whose superblock is blank, from the others before serving on).
  * Sequence (LVM2's lv_update_and_reload): the model is changed (cmd/lvconvert_raid.c);
  * new rmeta sub-LVs get their first 4 KiB zeroed; devices of images that leave or move
  * down are renamed to their new names; the new table is staged (new sub-LV devices
@@ -131,7 +133,7 @@ int lvx_lvconvert_need_active(struct lvx_cmd_env *env, struct lvx_actcmd *act, c
         lvx_cmd_errorf("%s/%s must be active to perform this operation.", lv->vg->name, lv->name);
         return LVX_EXIT_FAILED;
     }
-    if (!act->be->raid || !act->be->rename_sub) {
+    if (!act->be->raid) {
         lvx_cmd_errorf("lvx lvconvert changes RAID LVs through device-mapper only: the %s "
                        "backend does not serve RAID LVs yet.", act->be->name);
         return LVX_EXIT_FAILED;
@@ -179,10 +181,13 @@ static bool allow_extraction(const struct lvx_lv *lv, const struct lvx_lv_kstate
 }
 
 /* Rename the devices of images that left or moved (gone ones first: a moved image may
- * take the name a gone one had). */
+ * take the name a gone one had).  A backend without sub-LV devices (user: the daemon
+ * serves the RAID LV as one file and re-reads its images at the reload) has none. */
 static int rename_devices(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
                           const struct lvx_raid_change *ch)
 {
+    if (!act->be->rename_sub)
+        return 0;
     for (unsigned i = 0; i < ch->gone_n; i++)
         if (strcmp(ch->gone_old[i], ch->gone[i]->name) &&
             act->be->rename_sub(env->ctx, ch->gone[i], ch->gone_old[i]) < 0)
@@ -197,6 +202,8 @@ static int rename_devices(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
 static void drop_devices(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
                          struct lvx_lv *const *subs, unsigned n)
 {
+    if (!act->be->rename_sub)          /* no sub-LV devices (see rename_devices) */
+        return;
     for (unsigned i = n; i-- > 0;)
         if (act->be->deactivate(env->ctx, subs[i], NULL) < 0) {
             lvx_cmd_fail(env);

@@ -366,7 +366,7 @@ static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
         const char *bad = NULL;
         if (b->incompat_features || (b->compat_features & ~1u))
             bad = "unknown feature flags";
-        else if (b->num_devices != r->n)
+        else if (b->num_devices != r->n && level != 1)
             bad = "another number of devices";
         else if (b->level != level || b->layout != layout)
             bad = "another RAID level or layout";
@@ -384,7 +384,12 @@ static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
             struct raid_leg *g = &r->legs[i];
             if (!raid_leg_ok(r, i))
                 continue;
-            g->rebuild = !g->has_sb || g->sb.events < b->events || lvx_raid_sb_failed(b, i) ||
+            /* raid1 with images added or taken out (lvconvert -m): the failed bits
+             * name the old positions, so only the events count (a leg that failed
+             * missed the later writes) and the leg's own state say it is behind */
+            bool same_set = b->num_devices == r->n;
+            g->rebuild = !g->has_sb || g->sb.events < b->events ||
+                         (same_set && lvx_raid_sb_failed(b, i)) ||
                          g->sb.disk_recovery_offset != LVX_RAID_MAX_SECTOR;
             if (g->rebuild)
                 lvxd_log("%s/%s: RAID leg %u is rebuilt from the others", v->vg, v->lv, i);

@@ -120,6 +120,7 @@ wait "$holder" 2>/dev/null
 test_fail "... nothing merged yet" test "$(sum orig)" = "$s3"
 out=$(U lvchange -an vg1/orig 2>&1 && U lvchange -ay vg1/orig 2>&1)
 test_ok "... done at the next activation" grep -q "has finished." <<<"$out"
+diag "$out"
 test_eq "the origin reads as s3 did" "$(sum orig)" "$s3"
 same_lvs "after the delayed merge of s3"
 
