@@ -7,7 +7,8 @@
 #   1. host: on five 64 MiB disk images (loop devices), lvx makes VG ux with raid1 r1,
 #      raid10 r10 (8 MiB each), raid5 r5 and raid6 r6 (-i3, 12 MiB;
 #      daemon/target_parity.c); its daemon syncs them and writes random data to each;
-#      clean deactivation;
+#      raid1 rc gets a third image (lvconvert -m2) and loses image 0 (-m1 PV) through
+#      the daemon; clean deactivation;
 #   2. guest (the images as virtio disks vda-vde, five empty ones vdf-vdj): dm-raid
 #      activates ux in sync at once, reads the daemon's bytes, `--syncaction check` finds
 #      no mismatch; LVM2 makes VG kx (same LVs) on vdf-vdj, the kernel syncs and writes
@@ -67,6 +68,17 @@ for lv in r1 r10 r5 r6; do
     uspace_run_ok "ux/$lv: $sz written through the daemon" dd if="$SCRATCH/data/ux_$lv.bin" \
         of="$DM_DEV_DIR/ux/$lv" bs=1M oflag=direct conv=fsync status=none
 done
+# a raid1 whose images lvx's daemon changed (lvconvert in the user backend): a third
+# image added and rebuilt, then image 0 taken out (image 1 and 2 move down)
+uspace_run_ok "lvx lvcreate --type raid1 -m1 -L 8m ux/rc" lvx lvcreate -q -Zn --type raid1 -m1 -L 8m -n rc ux
+head -c 8M /dev/urandom >"$SCRATCH/data/ux_rc.bin"
+uspace_run_ok "ux/rc: 8M written, lvconvert -m2 (the daemon rebuilds the new image)" sh -c \
+    "dd if=$SCRATCH/data/ux_rc.bin of=$DM_DEV_DIR/ux/rc bs=1M oflag=direct conv=fsync status=none &&
+     '$LVX' lvconvert -y -m2 ux/rc"
+rc0=$(lvx lvs -a --noheadings -o devices ux/rc_rimage_0 2>/dev/null | tr -d ' ' | sed 's/(.*//')
+uspace_run_ok "ux/rc: lvconvert -m1 ux/rc $rc0 (image 0 leaves, the others move down)" \
+    lvx lvconvert -y -m1 ux/rc "$rc0"
+test_eq "ux/rc reads its data after both conversions" "$(lv_sha "$DM_DEV_DIR/ux/rc")" "$(sha "$SCRATCH/data/ux_rc.bin")"
 uspace_run_ok "deactivate ux" lvx vgchange -an ux
 lvx daemon stop >/dev/null 2>&1
 for _ in $(seq 100); do [[ -z $(uspace_daemon_pids) ]] && break; sleep 0.1; done

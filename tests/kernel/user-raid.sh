@@ -4,7 +4,8 @@
 # tests/kernel/user-raid.sh - runs INSIDE a kvm-dm-test guest (started by
 # tests/cli/t0714-kernel-user-raid.sh) on 10 virtio disks kept on the host:
 #   vda-vde  VG "ux": raid1 r1, raid10 r10, raid5 r5 and raid6 r6 made by lvx on the
-#            host, synced and written by lvx's user-space daemon (data: /t/data/ux_LV.bin)
+#            host, synced and written by lvx's user-space daemon (data: /t/data/ux_LV.bin);
+#            raid1 rc whose images the daemon changed (lvconvert -m2, then -m1 PV)
 #   vdf-vdj  empty: VG "kx" with the same LVs is made here by LVM2, synced by the
 #            kernel and written through dm-raid (data: /t/data/kx_LV.bin: ux's
 #            data of the other LV; r5, r6: kx_LV.bin), for the host's
@@ -21,7 +22,7 @@ raid_status() { dmsetup status "$1" | awk '{ print $6, $7, $8, $9 }'; }
 sha() { sha256sum <"$1" | cut -d' ' -f1; }
 
 check "LVM2 activates the daemon's VG ux" lvm vgchange -ay ux
-for lv in r1 r10 r5 r6; do
+for lv in r1 r10 r5 r6 rc; do
     n=$(lvm lvs --noheadings -o devices ux/$lv | tr ',' '\n' | grep -c rimage)
     st=$(raid_status ux-$lv)
     set -- $st
