@@ -16,12 +16,15 @@
  * linear sub-LVs NAME_mimage_K placed as RAID images are (one area per image, on
  * distinct PVs); the disk log NAME_mlog (1 extent for any LV lvx can make with 4 MiB
  * extents) goes on a PV without an image when the PV list has one, else on the PV of
- * the last image (also under --alloc anywhere).  Sub-LVs are READ/WRITE, hidden,
+ * the last image (also under --alloc anywhere; never with lvm.conf's
+ * allocation/mirror_logs_require_separate_pvs = 1).  Sub-LVs are READ/WRITE, hidden,
  * with the LV's creation time/host and allocation policy, no tags; the LV lists them
  * in that order (images, then the log).  The region size is reduced to the largest
  * power of 2 not above the LV size ("Using reduced mirror region size of ...").
  */
 #include "cmd/lvcreate_raid.h"
+
+#include "config/config.h"
 
 #include <errno.h>
 #include <string.h>
@@ -110,10 +113,24 @@ static bool holds_image(struct lvx_lv *const *img, uint32_t count, const struct 
     return false;
 }
 
+/* lvm.conf allocation/mirror_logs_require_separate_pvs (LVM2's default 0). */
+static bool separate_log_pvs(struct lvx_cmd_env *env)
+{
+    struct lvx_config *cfg = NULL;
+    if (lvx_config_load(env->ctx, &cfg) < 0) {
+        lvx_error_clear(env->ctx);
+        return false;
+    }
+    bool on = lvx_config_int(cfg, "allocation/mirror_logs_require_separate_pvs", 0) != 0;
+    lvx_config_free(cfg);
+    return on;
+}
+
 /* Place the disk log: on a candidate PV without an image when one can take it, else
- * on the last image's PV, else anywhere allowed. */
+ * on the last image's PV, else anywhere allowed (with mirror_logs_require_separate_pvs
+ * only the first). */
 static int alloc_log(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_free_maps *maps,
-                     struct lvx_lv *log, uint32_t ext, struct lvx_lv *const *img, uint32_t count,
+                     const char *top_name, struct lvx_lv *log, uint32_t ext, struct lvx_lv *const *img, uint32_t count,
                      enum lvx_alloc policy, const struct lvx_alloc_pv *pvs, unsigned pv_count)
 {
     unsigned n = pv_count ? pv_count : vg->pv_count;
@@ -132,7 +149,11 @@ static int alloc_log(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_free
     const struct { const struct lvx_alloc_pv *pvs; unsigned n; } tries[] = {
         { others, k }, { &last_pv, 1 }, { pvs, pv_count },
     };
-    for (unsigned t = 0; t < 3; t++) {
+    unsigned tries_n = separate_log_pvs(env) ? 1 : 3;
+    if (k == 0 && tries_n == 1)
+        return lvx_error(env->ctx, ENOSPC, "Insufficient suitable allocatable extents for "
+                         "logical volume %s: %u more required", top_name, ext);
+    for (unsigned t = 0; t < tries_n; t++) {
         if (t == 0 && k == 0)
             continue;
         struct lvx_alloc_request req = {
@@ -143,7 +164,7 @@ static int alloc_log(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_free
         int r = lvx_alloc_extents(env->ctx, env->pool, maps, &req, &res);
         if (r == 0)
             return lvx_alloc_append(env->ctx, log, &res);
-        if (t == 2)
+        if (t == tries_n - 1)
             return r;
         lvx_error_clear(env->ctx);
     }
@@ -175,7 +196,7 @@ int lvx_lvcreate_mirror_build(struct lvx_cmd_env *env, struct lvx_vg *vg,
                       (unsigned long long)(images * extents));      /* LVM2's words */
     if (r < 0)
         return r;
-    if (log && (r = alloc_log(env, vg, maps, log, log_extents(size, o->region_size,
+    if (log && (r = alloc_log(env, vg, maps, lv->name, log, log_extents(size, o->region_size,
                                                                 vg->extent_size),
                               img, images, policy, pvs, pv_count)) < 0)
         return r;

@@ -8,7 +8,8 @@
 #   * with activation off (the sandbox's lvm.conf) lvx refuses as LVM2, with -an too;
 #     bad options get LVM2's words and exit codes (LVM2 checks them first), no write;
 #   * with activation on and -an, lvx makes mirrors (disk/core log, -m2, --nosync, -R,
-#     --corelog, PV lists, --alloc anywhere): the placement of every image and log is
+#     --corelog, PV lists, --alloc anywhere, allocation/mirror_logs_require_separate_pvs):
+#     the placement of every image and log is
 #     the one LVM2 2.03.16 chose for the same command sequence in the VM (pinned PE
 #     ranges); LVM2's vgck accepts the VG; LVM2's vgcfgbackup of the VG is lvx's text
 #     (so lvx writes mirrors as LVM2 writes them); LVM2's lvs -a (attr, devices, log,
@@ -84,6 +85,15 @@ test_eq "-R 16m over 4 MiB: reduced as LVM2" "$(mk --type mirror -m1 -L 4m -R 16
     "  Using reduced mirror region size of 4.00 MiB
   WARNING: Logical volume vg/m20 not zeroed.
   Logical volume \"m20\" created."
+S=(--config "global/activation=1 allocation/mirror_logs_require_separate_pvs=1")
+test_eq "mirror_logs_require_separate_pvs=1: no log on an image's PV (exit 5)" \
+    "$("$LVX" lvcreate "${S[@]}" -an --type mirror -m1 -L 4m -n m9 vg "$d1" "$d2" 2>&1; echo "rc=$?")" \
+    "  Insufficient suitable allocatable extents for logical volume m9: 1 more required
+rc=5"
+test_ok "mirror_logs_require_separate_pvs=1: the log on the third PV" \
+    "$LVX" lvcreate "${S[@]}" -an --type mirror -m1 -L 4m -n m9 vg "$d1" "$d2" "$d3"
+test_eq "... and it is there" "$(lvm2 lvs -a --noheadings -o devices vg/m9_mlog 2>/dev/null | tr -d ' ')" "$d3(7)"
+test_ok "lvx lvremove of it" "$LVX" lvremove -y vg/m9
 test_eq "-i2: not made by lvx (exit 5, one line)" \
     "$(mk --type mirror -m1 -i2 -L 8m -n m6 vg; echo "rc=$?")" \
     "  lvx lvcreate does not create striped mirrors (-i 2) yet.
