@@ -14,7 +14,8 @@
 #     ranges); LVM2's vgck accepts the VG; LVM2's vgcfgbackup of the VG is lvx's text
 #     (so lvx writes mirrors as LVM2 writes them); LVM2's lvs -a (attr, devices, log,
 #     region, roles, sizes) and lvdisplay -m equal lvx's; the log's first 4 KiB are
-#     zeroed; lvremove (either tool) takes the images and the log along.
+#     zeroed; lvrename renames the images and the log as LVM2's lvrename does;
+#     lvremove (either tool) takes the images and the log along.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -103,7 +104,7 @@ rc=5"
 # tests/kernel/mirror.sh's sequence m1..m19 without the refused ones).
 ranges() {
     lvm2 lvs -a --noheadings --separator ' ' -o lv_name,seg_pe_ranges vg 2>/dev/null |
-        sed -e "s#$d1#A#g" -e "s#$d2#B#g" -e "s#$d3#C#g" -e 's/^ *//' | sort
+        sed -e "s#$d1:#A:#g" -e "s#$d2:#B:#g" -e "s#$d3:#C:#g" -e 's/^ *//' | sort
 }
 test_eq "placement of images and logs equals LVM2's in the VM" "$(ranges | grep -v '^m[0-9]* ' | grep -v m20)" \
 "[m12_mimage_0] A:8-8
@@ -157,6 +158,22 @@ for sub in m3_mlog m3_mimage_2; do
     test_eq "lvdisplay -a -m of $sub: lvx equals LVM2" \
         "$("$LVX" lvdisplay -a -m vg/$sub 2>&1)" "$(lvm2 lvdisplay -a -m vg/$sub 2>&1 | sandbox_noise)"
 done
+
+# ---------------------------------------------------------------- rename
+subs() { lvm2 lvs -a --noheadings -o lv_name,devices,mirror_log --separator , vg 2>/dev/null | tr -d ' ' | grep "$1" | sort; }
+test_ok "lvx renames a mirror" "$LVX" lvrename vg m18 big
+test_ok "LVM2 renames another" lvm2 lvrename vg m19 small
+test_eq "lvx's renamed mirror: names, devices, log" "$(subs big)" \
+"[big_mimage_0],$d1(9),
+[big_mimage_1],$d2(11),
+[big_mlog],$d3(4),
+big,big_mimage_0(0),big_mimage_1(0),[big_mlog]"
+test_eq "LVM2's renamed mirror: names, devices, log" "$(subs small)" \
+"[small_mimage_0],$d1(12),
+[small_mimage_1],$d2(14),
+[small_mlog],$d3(5),
+small,small_mimage_0(0),small_mimage_1(0),[small_mlog]"
+test_ok "LVM2's vgck accepts the renamed mirrors" lvm2 vgck vg
 
 # ---------------------------------------------------------------- remove
 test_ok "lvx lvremove of a disk-log and a core-log mirror" "$LVX" lvremove -y vg/m1 vg/m2
