@@ -96,8 +96,7 @@ int lvx_lvcreate_mirror_args(struct lvx_cmd_env *env, struct lvx_raid_opts *o)
     return 0;
 }
 
-/* The log's size: a 1 KiB header area and one bit per region, whole extents. */
-static uint32_t log_extents(uint64_t lv_sectors, uint32_t region_size, uint32_t extent_size)
+uint32_t lvx_mirror_log_extents(uint64_t lv_sectors, uint32_t region_size, uint32_t extent_size)
 {
     uint64_t regions = (lv_sectors + region_size - 1) / region_size;
     uint64_t sectors = (1024 + (regions + 7) / 8 + 511) / 512;
@@ -126,20 +125,48 @@ static bool separate_log_pvs(struct lvx_cmd_env *env)
     return on;
 }
 
-/* Place the disk log: on a candidate PV without an image when one can take it, else
- * on the last image's PV, else anywhere allowed (with mirror_logs_require_separate_pvs
- * only the first). */
-static int alloc_log(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_free_maps *maps,
-                     const char *top_name, struct lvx_lv *log, uint32_t ext, struct lvx_lv *const *img, uint32_t count,
-                     enum lvx_alloc policy, const struct lvx_alloc_pv *pvs, unsigned pv_count)
+/* The start of the largest free area among the candidates (the earlier one on a tie),
+ * as LVM2 places a log it allocates together with the images: *out is that PV with a
+ * range of ext extents there.  False when no area holds ext extents. */
+static bool largest_area(const struct lvx_free_maps *maps, const struct lvx_alloc_pv *c,
+                         unsigned n, uint32_t ext, struct lvx_alloc_pv *out, struct lvx_pe_run *run)
+{
+    uint64_t best = 0;
+    for (unsigned i = 0; i < n; i++) {
+        const struct lvx_pv_free *f = &maps->pvs[c[i].pv->index];
+        for (unsigned r = 0; f->usable && r < f->run_count; r++) {
+            uint64_t s0 = f->runs[r].start, e0 = s0 + f->runs[r].count;
+            for (unsigned g = 0; g < (c[i].range_count ? c[i].range_count : 1); g++) {
+                uint64_t s = s0, e = e0;
+                if (c[i].range_count) {       /* inside the PV's ranges only */
+                    const struct lvx_pe_run *pr = &c[i].ranges[g];
+                    s = s > pr->start ? s : pr->start;
+                    e = e < pr->start + pr->count ? e : pr->start + pr->count;
+                }
+                if (e > s && e - s > best) {
+                    best = e - s;
+                    *run = (struct lvx_pe_run){ s, ext };
+                    *out = (struct lvx_alloc_pv){ c[i].pv, 1, run };
+                }
+            }
+        }
+    }
+    return best >= ext;
+}
+
+int lvx_mirror_alloc_log(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_free_maps *maps,
+                         const char *top_name, struct lvx_lv *log, uint32_t ext,
+                         struct lvx_lv *const *img, uint32_t count, bool largest,
+                         enum lvx_alloc policy, const struct lvx_alloc_pv *pvs, unsigned pv_count)
 {
     unsigned n = pv_count ? pv_count : vg->pv_count;
     struct lvx_alloc_pv *others = lvx_pool_alloc(env->pool, (n + 1) * sizeof(*others));
+    struct lvx_alloc_pv *all = lvx_pool_alloc(env->pool, (n + 1) * sizeof(*all));
     unsigned k = 0;
     for (unsigned i = 0; i < n; i++) {
-        struct lvx_alloc_pv c = pvs ? pvs[i] : (struct lvx_alloc_pv){ vg->pvs[i], 0, NULL };
-        if (!holds_image(img, count, c.pv))
-            others[k++] = c;
+        all[i] = pvs ? pvs[i] : (struct lvx_alloc_pv){ vg->pvs[i], 0, NULL };
+        if (!holds_image(img, count, all[i].pv))
+            others[k++] = all[i];
     }
     const struct lvx_pv *last = img[count - 1]->segs[img[count - 1]->seg_count - 1].areas[0].pv;
     struct lvx_alloc_pv last_pv = { (struct lvx_pv *)last, 0, NULL };
@@ -147,7 +174,7 @@ static int alloc_log(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_free
         if (pvs[i].pv == last)
             last_pv = pvs[i];
     const struct { const struct lvx_alloc_pv *pvs; unsigned n; } tries[] = {
-        { others, k }, { &last_pv, 1 }, { pvs, pv_count },
+        { others, k }, { &last_pv, 1 }, { all, n },
     };
     unsigned tries_n = separate_log_pvs(env) ? 1 : 3;
     if (k == 0 && tries_n == 1)
@@ -156,9 +183,12 @@ static int alloc_log(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_free
     for (unsigned t = 0; t < tries_n; t++) {
         if (t == 0 && k == 0)
             continue;
+        struct lvx_alloc_pv at;
+        struct lvx_pe_run run;
+        bool one = largest && largest_area(maps, tries[t].pvs, tries[t].n, ext, &at, &run);
         struct lvx_alloc_request req = {
-            .extents = ext, .stripes = 1, .policy = policy, .pv_count = tries[t].n,
-            .pvs = tries[t].pvs, .lv_name = log->name,
+            .extents = ext, .stripes = 1, .policy = policy, .pv_count = one ? 1 : tries[t].n,
+            .pvs = one ? &at : tries[t].pvs, .lv_name = log->name,
         };
         struct lvx_alloc_result res;
         int r = lvx_alloc_extents(env->ctx, env->pool, maps, &req, &res);
@@ -196,9 +226,10 @@ int lvx_lvcreate_mirror_build(struct lvx_cmd_env *env, struct lvx_vg *vg,
                       (unsigned long long)(images * extents));      /* LVM2's words */
     if (r < 0)
         return r;
-    if (log && (r = alloc_log(env, vg, maps, lv->name, log, log_extents(size, o->region_size,
+    if (log && (r = lvx_mirror_alloc_log(env, vg, maps, lv->name, log,
+                                         lvx_mirror_log_extents(size, o->region_size,
                                                                 vg->extent_size),
-                              img, images, policy, pvs, pv_count)) < 0)
+                                         img, images, true, policy, pvs, pv_count)) < 0)
         return r;
 
     struct lvx_seg *seg = lvx_raid_new_seg(vg, lv, "mirror", LVX_SEG_MIRROR, extents, images, img,

@@ -86,6 +86,18 @@ int lvx_lvcreate_mirror_build(struct lvx_cmd_env *env, struct lvx_vg *vg,
                               struct lvx_free_maps *maps, struct lvx_raid_opts *o,
                               struct lvx_lv *lv, uint64_t extents, enum lvx_alloc policy,
                               const struct lvx_alloc_pv *pvs, unsigned pv_count);
+/* The log's size: a 1 KiB header area and one bit per region, whole extents. */
+uint32_t lvx_mirror_log_extents(uint64_t lv_sectors, uint32_t region_size, uint32_t extent_size);
+/* Place the disk log `log` (ext extents) of the mirror top_name with images img[0..count):
+ * on a candidate PV without an image when one can take it, else on the last image's PV,
+ * else anywhere allowed (with allocation/mirror_logs_require_separate_pvs only the
+ * first); `largest`: at the start of the largest free area of those (LVM2, when the log
+ * is allocated together with images), else where the allocator's best fit puts it (a
+ * log added alone).  0 or negative errno (ctx). */
+int lvx_mirror_alloc_log(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_free_maps *maps,
+                         const char *top_name, struct lvx_lv *log, uint32_t ext,
+                         struct lvx_lv *const *img, uint32_t count, bool largest,
+                         enum lvx_alloc policy, const struct lvx_alloc_pv *pvs, unsigned pv_count);
 /* Zero the first 4 KiB of the log (the kernel then starts a new one: a full resync
  * unless nosync) and, with zero_data, of every image.  0 or negative errno. */
 int lvx_lvcreate_mirror_zero(struct lvx_cmd_env *env, struct lvx_vg_update *u,
