@@ -60,8 +60,8 @@ test_eq "-m +1 of a mirror: not done by lvx (exit 5, one line)" \
     "5   lvx lvconvert does not add images to mirror vg1/m4 yet."
 test_ok "LVM2's vgck accepts lvx's side" lvm_a vgck vg1
 test_eq "LVM2 reports lvx's side as its own (types, devices, logs)" \
-    "$(lvm_a lvs -a --noheadings -o lv_name,segtype,devices,mirror_log vg1 2>/dev/null | sed "$(_twin_sed a)")" \
-    "$(lvm_b lvs -a --noheadings -o lv_name,segtype,devices,mirror_log vg1 2>/dev/null | sed "$(_twin_sed b)")"
+    "$(lvm_a lvs -a --noheadings -o lv_name,segtype,devices,mirror_log vg1 2>/dev/null | sed "$(_twin_sed a)" | tr -s ' ')" \
+    "$(lvm_b lvs -a --noheadings -o lv_name,segtype,devices,mirror_log vg1 2>/dev/null | sed "$(_twin_sed b)" | tr -s ' ')"
 
 lvx_a vgremove -ff vg1 >/dev/null 2>&1
 lvm_b vgremove -ff vg1 >/dev/null 2>&1
