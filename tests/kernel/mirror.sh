@@ -16,7 +16,9 @@
 # sub-LV devices) equal; reports (attr, Cpy%Sync, devices, log, region, roles) and
 # lvdisplay -m equal, also lvx's on LVM2's VG; data written through each tool's
 # activation lands on every image; each tool activates the other's VG with equal
-# tables and reads the other's data byte for byte; lvremove takes the sub-LVs along.
+# tables and reads the other's data byte for byte; lvrename of an active mirror (sub-LV
+# devices renamed); lvconvert of inactive LVs linear -> mirror -> linear with the data
+# kept and synced to the new image by the kernel; lvremove takes the sub-LVs along.
 # shellcheck disable=SC2086  # disk lists split on purpose
 . /t/guest-tap.sh
 
@@ -158,6 +160,37 @@ for vg in lvm-mi lvx-mi; do
         "cmp /tmp/B /dev/$vg/m1 && cmp /tmp/B /dev/mapper/${vg//-/--}-m1_mimage_0 &&
          cmp /tmp/B /dev/mapper/${vg//-/--}-m1_mimage_1"
 done
+
+# ---------------------------------------------------------------- rename, convert
+both "lvrename of an active mirror" lvrename VG m5 big
+check_eq "after the rename: dm names and UUID suffixes as LVM2's" "$(dm_of lvx-mi)" "$(dm_of lvm-mi)"
+check_eq "after the rename: dm tables as LVM2's" "$(tables lvx-mi)" "$(tables lvm-mi)"
+check_eq "after the rename: metadata as LVM2's" "$(meta $LVX lvx-mi)" "$(meta lvm lvm-mi)"
+check_fail "lvx refuses to convert an active mirror (exit 5)" "converts inactive mirrors only" \
+    $LVX lvconvert -y -m0 lvx-mi/big
+both "lvcreate of a linear LV" lvcreate -L 8m -n lin VG
+check "pattern A written to both, then deactivated" sh -c \
+    "dd if=/tmp/A of=/dev/lvm-mi/lin bs=1M oflag=direct 2>/dev/null &&
+     dd if=/tmp/A of=/dev/lvx-mi/lin bs=1M oflag=direct 2>/dev/null &&
+     lvm lvchange -an lvm-mi/lin && $LVX lvchange -an lvx-mi/lin"
+both "lvconvert --type mirror -m1 of an inactive linear LV" lvconvert -y --type mirror -m1 VG/lin
+check_eq "metadata after linear -> mirror as LVM2's" "$(meta $LVX lvx-mi)" "$(meta lvm lvm-mi)"
+both "lvchange -ay of the converted LV" lvchange -ay VG/lin
+wait_sync lvm-mi lin
+wait_sync lvx-mi lin
+check_eq "the converted mirror: tables as LVM2's" "$(tables lvx-mi | grep -- -lin)" \
+    "$(tables lvm-mi | grep -- -lin)"
+for vg in lvm-mi lvx-mi; do
+    check "$vg: the converted mirror and both its images read A" sh -c \
+        "cmp /tmp/A /dev/$vg/lin && cmp /tmp/A /dev/mapper/${vg//-/--}-lin_mimage_0 &&
+         cmp /tmp/A /dev/mapper/${vg//-/--}-lin_mimage_1"
+done
+both "lvchange -an of the mirror" lvchange -an VG/lin
+both "lvconvert -m0 of the inactive mirror" lvconvert -y -m0 VG/lin
+check_eq "metadata after mirror -> linear as LVM2's" "$(meta $LVX lvx-mi)" "$(meta lvm lvm-mi)"
+check "both activate the linear LV again and read A" sh -c \
+    "lvm lvchange -ay lvm-mi/lin && $LVX lvchange -ay lvx-mi/lin &&
+     cmp /tmp/A /dev/lvm-mi/lin && cmp /tmp/A /dev/lvx-mi/lin"
 
 # ---------------------------------------------------------------- remove
 both "lvremove -y of an active mirror" lvremove -y VG/m1
