@@ -439,7 +439,10 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
         return LVX_EXIT_FAILED;
     }
     bool mirror = lvx_map_lv_is_mirror(lv);
-    if (mirror || (o->type && !strcmp(o->type, "mirror")) || o->mirrorlog) {
+    bool to_mirror = (o->type && !strcmp(o->type, "mirror")) ||
+                     (!o->type && o->mirrors_given && o->mirrors && lvx_raid_lv_is_linear(lv) &&
+                      lvx_raid_default_is_mirror(env));
+    if (mirror || to_mirror || o->mirrorlog) {
         if (!mirror && !lvx_raid_lv_is_linear(lv)) {
             lvx_cmd_errorf("lvx lvconvert makes mirrors of linear LVs only, not of %s/%s (%s).",
                            lv->vg->name, lv->name,
@@ -448,7 +451,7 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
         }
         struct lvx_mirror_conv c = {
             .mirrors_given = o->mirrors_given, .mirrors = o->mirrors,
-            .mirrors_sign = o->mirrors_sign, .type = o->type,
+            .mirrors_sign = o->mirrors_sign, .type = to_mirror ? "mirror" : o->type,
             .core_log = o->mirrorlog && !strcmp(o->mirrorlog, "core"),
             .disk_log = o->mirrorlog && !strcmp(o->mirrorlog, "disk"),
             .region_size = o->region_size, .pv_args = o->pv_args,

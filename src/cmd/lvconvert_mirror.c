@@ -76,7 +76,7 @@ static void to_linear(struct lvx_lv *lv)
 }
 
 static int add_log(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
-                   const struct lvx_alloc_pv *pvs, unsigned pv_count, bool largest)
+                   const struct lvx_alloc_pv *pvs, unsigned pv_count)
 {
     struct lvx_vg *vg = u->vg;
     struct lvx_seg *seg = &lv->segs[0];
@@ -90,7 +90,7 @@ static int add_log(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_
         img[i] = seg->areas[i].lv;
     uint32_t ext = lvx_mirror_log_extents(lv->le_count * vg->extent_size, seg->region_size,
                                           vg->extent_size);
-    if (lvx_mirror_alloc_log(env, vg, maps, lv->name, log, ext, img, seg->area_count, largest,
+    if (lvx_mirror_alloc_log(env, vg, maps, lv->name, log, ext, img, seg->area_count, 0,
                              lvx_lvcmd_effective_policy(vg, lv->alloc), pvs, pv_count) < 0)
         return lvx_cmd_fail(env);
     seg->log_lv = log;
@@ -140,7 +140,7 @@ static int from_linear(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
     if (log && lvx_mirror_alloc_log(env, vg, maps, lv->name, log,
                                     lvx_mirror_log_extents(lv->le_count * vg->extent_size,
                                                            o.region_size, vg->extent_size),
-                                    img, images, true, policy, pvs, pv_count) < 0)
+                                    img, images, lv->le_count, policy, pvs, pv_count) < 0)
         return lvx_cmd_fail(env);
     o.nosync = false;
     struct lvx_seg *seg = lvx_raid_new_seg(vg, lv, "mirror", LVX_SEG_MIRROR, lv->le_count,
@@ -210,7 +210,7 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
         to_linear(lv);
     } else if (!linear) {
         drop_subs(lv, want, c->core_log);
-        if (c->disk_log && !lv->segs[0].log_lv && (rc = add_log(env, u, lv, pvs, pv_count, false)))
+        if (c->disk_log && !lv->segs[0].log_lv && (rc = add_log(env, u, lv, pvs, pv_count)))
             return rc;
     }
     if ((rc = lvx_lvcmd_commit(env, u)))

@@ -17,7 +17,9 @@
  * distinct PVs); the disk log NAME_mlog (1 extent for any LV lvx can make with 4 MiB
  * extents) goes on a PV without an image when the PV list has one, else on the PV of
  * the last image (also under --alloc anywhere; never with lvm.conf's
- * allocation/mirror_logs_require_separate_pvs = 1).  Sub-LVs are READ/WRITE, hidden,
+ * allocation/mirror_logs_require_separate_pvs = 1), at the start of the smallest free
+ * area there that would hold an image (the largest such area over the PVs: LVM2
+ * allocates the images and the log at once; seen with lvconvert, t0677).  Sub-LVs are READ/WRITE, hidden,
  * with the LV's creation time/host and allocation policy, no tags; the LV lists them
  * in that order (images, then the log).  The region size is reduced to the largest
  * power of 2 not above the LV size ("Using reduced mirror region size of ...").
@@ -125,15 +127,18 @@ static bool separate_log_pvs(struct lvx_cmd_env *env)
     return on;
 }
 
-/* The start of the largest free area among the candidates (the earlier one on a tie),
- * as LVM2 places a log it allocates together with the images: *out is that PV with a
- * range of ext extents there.  False when no area holds ext extents. */
-static bool largest_area(const struct lvx_free_maps *maps, const struct lvx_alloc_pv *c,
-                         unsigned n, uint32_t ext, struct lvx_alloc_pv *out, struct lvx_pe_run *run)
+/* Where LVM2 puts a log it allocates together with images of `need` extents each:
+ * every candidate PV offers its smallest free area holding `need` (the lowest on a
+ * tie), the largest offer wins (the earlier candidate on a tie), the log goes at its
+ * start.  *out is that PV with a range of ext extents there.  False when no area
+ * holds `need`. */
+static bool log_area(const struct lvx_free_maps *maps, const struct lvx_alloc_pv *c, unsigned n,
+                     uint64_t need, uint32_t ext, struct lvx_alloc_pv *out, struct lvx_pe_run *run)
 {
     uint64_t best = 0;
     for (unsigned i = 0; i < n; i++) {
         const struct lvx_pv_free *f = &maps->pvs[c[i].pv->index];
+        uint64_t fit = 0, fit_start = 0;
         for (unsigned r = 0; f->usable && r < f->run_count; r++) {
             uint64_t s0 = f->runs[r].start, e0 = s0 + f->runs[r].count;
             for (unsigned g = 0; g < (c[i].range_count ? c[i].range_count : 1); g++) {
@@ -143,20 +148,24 @@ static bool largest_area(const struct lvx_free_maps *maps, const struct lvx_allo
                     s = s > pr->start ? s : pr->start;
                     e = e < pr->start + pr->count ? e : pr->start + pr->count;
                 }
-                if (e > s && e - s > best) {
-                    best = e - s;
-                    *run = (struct lvx_pe_run){ s, ext };
-                    *out = (struct lvx_alloc_pv){ c[i].pv, 1, run };
+                if (e > s && e - s >= need && (!fit || e - s < fit)) {
+                    fit = e - s;
+                    fit_start = s;
                 }
             }
         }
+        if (fit > best) {
+            best = fit;
+            *run = (struct lvx_pe_run){ fit_start, ext };
+            *out = (struct lvx_alloc_pv){ c[i].pv, 1, run };
+        }
     }
-    return best >= ext;
+    return best != 0;
 }
 
 int lvx_mirror_alloc_log(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_free_maps *maps,
                          const char *top_name, struct lvx_lv *log, uint32_t ext,
-                         struct lvx_lv *const *img, uint32_t count, bool largest,
+                         struct lvx_lv *const *img, uint32_t count, uint64_t with_images,
                          enum lvx_alloc policy, const struct lvx_alloc_pv *pvs, unsigned pv_count)
 {
     unsigned n = pv_count ? pv_count : vg->pv_count;
@@ -185,7 +194,9 @@ int lvx_mirror_alloc_log(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_
             continue;
         struct lvx_alloc_pv at;
         struct lvx_pe_run run;
-        bool one = largest && largest_area(maps, tries[t].pvs, tries[t].n, ext, &at, &run);
+        bool one = with_images &&
+                   (log_area(maps, tries[t].pvs, tries[t].n, with_images, ext, &at, &run) ||
+                    log_area(maps, tries[t].pvs, tries[t].n, ext, ext, &at, &run));
         struct lvx_alloc_request req = {
             .extents = ext, .stripes = 1, .policy = policy, .pv_count = one ? 1 : tries[t].n,
             .pvs = one ? &at : tries[t].pvs, .lv_name = log->name,
@@ -229,7 +240,7 @@ int lvx_lvcreate_mirror_build(struct lvx_cmd_env *env, struct lvx_vg *vg,
     if (log && (r = lvx_mirror_alloc_log(env, vg, maps, lv->name, log,
                                          lvx_mirror_log_extents(size, o->region_size,
                                                                 vg->extent_size),
-                                         img, images, true, policy, pvs, pv_count)) < 0)
+                                         img, images, extents, policy, pvs, pv_count)) < 0)
         return r;
 
     struct lvx_seg *seg = lvx_raid_new_seg(vg, lv, "mirror", LVX_SEG_MIRROR, extents, images, img,

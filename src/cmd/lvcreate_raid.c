@@ -4,7 +4,8 @@
  *
  * Options follow LVM2 2.03.16's lvcreate: --type raid0|raid0_meta|raid1|raid10|raid4|
  * raid5[_ls|_la|_rs|_ra|_n]|raid6[_zr|_nr|_nc|_n_6]; -m without --type is raid1 (raid10
- * with -i > 1); default stripes 2 (raid6: 3), stripe size 64 KiB, region size 2 MiB
+ * with -i > 1; mirror when lvm.conf's global/mirror_segtype_default says so); default
+ * stripes 2 (raid6: 3), stripe size 64 KiB, region size 2 MiB
  * (reduced to the LV size, raised until the LV has at most 2^21 regions, never below
  * the stripe size); --nosync refused for raid6; recovery rates in KiB/s.
  *
@@ -211,16 +212,36 @@ static int rates_and_region(struct lvx_cmd_env *env, struct lvx_raid_opts *o)
     return 0;
 }
 
+bool lvx_raid_default_is_mirror(struct lvx_cmd_env *env)
+{
+    const struct lvx_cmd_args *a = env->args;
+    if (a->count[LVX_OPT_STRIPES] && a->val[LVX_OPT_STRIPES].n > 1)
+        return false;
+    struct lvx_config *cfg = NULL;
+    if (lvx_config_load(env->ctx, &cfg) < 0) {
+        lvx_error_clear(env->ctx);
+        return false;
+    }
+    bool mirror = !strcmp(lvx_config_str(cfg, "global/mirror_segtype_default", "raid1"), "mirror");
+    lvx_config_free(cfg);
+    return mirror;
+}
+
 int lvx_lvcreate_raid_args(struct lvx_cmd_env *env, struct lvx_raid_opts *o)
 {
     const struct lvx_cmd_args *a = env->args;
     int rc;
     memset(o, 0, sizeof(*o));
     const char *type = a->value[LVX_OPT_TYPE];
-    if (type && !strcmp(type, "mirror"))
+    bool m = a->count[LVX_OPT_MIRRORS] && a->val[LVX_OPT_MIRRORS].n > 0;
+    if ((type && !strcmp(type, "mirror")) || (!type && m && lvx_raid_default_is_mirror(env)))
         return lvx_lvcreate_mirror_args(env, o);
     for (int k = 0; k < 2; k++) {
         enum lvx_opt_id id = k ? LVX_OPT_CORELOG : LVX_OPT_MIRRORLOG;
+        if (a->count[id] && !type && m) {   /* -m of the default raid1 */
+            lvx_cmd_errorf("--%s is supported only with mirrors.", k ? "corelog" : "mirrorlog");
+            return LVX_EXIT_INVALID;
+        }
         if (a->count[id]) {     /* mirror options only */
             lvx_cmd_errorf("Command does not accept option: --mirrorlog%s%s.", k ? "" : " ",
                            k ? "" : a->value[id]);     /* LVM2 names --corelog so too */

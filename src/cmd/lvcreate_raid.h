@@ -78,6 +78,9 @@ int lvx_lvcreate_raid_zero(struct lvx_cmd_env *env, struct lvx_vg_update *u,
 /* The options of an old-style mirror (--type mirror): out->type becomes the mirror
  * type (lvx_raid_opts_mirror() true).  0 or an exit code (message printed). */
 int lvx_lvcreate_mirror_args(struct lvx_cmd_env *env, struct lvx_raid_opts *out);
+/* -m without --type (and without -i > 1) makes a mirror: lvm.conf's
+ * global/mirror_segtype_default is "mirror" (LVM2's default is raid1). */
+bool lvx_raid_default_is_mirror(struct lvx_cmd_env *env);
 /* Is o a --type mirror request? */
 bool lvx_raid_opts_mirror(const struct lvx_raid_opts *o);
 /* Allocate and add the mimage sub-LVs, the mlog (unless core_log) and the mirror
@@ -91,12 +94,12 @@ uint32_t lvx_mirror_log_extents(uint64_t lv_sectors, uint32_t region_size, uint3
 /* Place the disk log `log` (ext extents) of the mirror top_name with images img[0..count):
  * on a candidate PV without an image when one can take it, else on the last image's PV,
  * else anywhere allowed (with allocation/mirror_logs_require_separate_pvs only the
- * first); `largest`: at the start of the largest free area of those (LVM2, when the log
- * is allocated together with images), else where the allocator's best fit puts it (a
- * log added alone).  0 or negative errno (ctx). */
+ * first).  with_images (the extents of each image allocated with it, LVM2 allocating
+ * both at once): on each PV the smallest area holding that many, the largest of those;
+ * 0 (a log added alone): where the allocator's best fit puts it.  0 or negative errno. */
 int lvx_mirror_alloc_log(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_free_maps *maps,
                          const char *top_name, struct lvx_lv *log, uint32_t ext,
-                         struct lvx_lv *const *img, uint32_t count, bool largest,
+                         struct lvx_lv *const *img, uint32_t count, uint64_t with_images,
                          enum lvx_alloc policy, const struct lvx_alloc_pv *pvs, unsigned pv_count);
 /* Zero the first 4 KiB of the log (the kernel then starts a new one: a full resync
  * unless nosync) and, with zero_data, of every image.  0 or negative errno. */

@@ -51,6 +51,10 @@ same "-R 3m" lvcreate --type mirror -m1 -L 4m -R 3m -n m1 vg
 same "-R 1k" lvcreate --type mirror -m1 -L 4m -R 1k -n m1 vg
 same "--mirrorlog with --type raid1" lvcreate --type raid1 -m1 -L 4m --mirrorlog core -n m1 vg
 same "--corelog with --type raid1" lvcreate --type raid1 -m1 -L 4m --corelog -n m1 vg
+same "-m1 --mirrorlog core (raid1 by default)" lvcreate -m1 -L 4m --mirrorlog core -n m1 vg
+same "-m1 --corelog (raid1 by default)" lvcreate -m1 -L 4m --corelog -n m1 vg
+same "-m1 with global/mirror_segtype_default=mirror: a mirror" \
+    lvcreate -m1 -L 4m --config global/mirror_segtype_default=mirror -n m1 vg
 test_eq "nothing was written by the refusals" \
     "$(lvm2 vgs --noheadings -o vg_seqno vg 2>/dev/null | tr -d ' ')" "$seq0"
 

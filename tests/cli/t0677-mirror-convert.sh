@@ -6,7 +6,8 @@
 # (LVM2 makes no mirror without device-mapper), then side A is converted by lvx and
 # side B by LVM2 (which converts inactive mirrors without device-mapper):
 # mirror -> linear (-m0, --type linear), fewer images (-m1 of 3), --mirrorlog
-# core|disk (--corelog), linear -> mirror (--type mirror [-m2] [--corelog]).  After
+# core|disk (--corelog), linear -> mirror (--type mirror [-m2] [--corelog], and -m1 with
+# lvm.conf's global/mirror_segtype_default = "mirror").  After
 # each step: same output and exit code, and the same metadata text (ids, times, hosts,
 # seqno, device hints aside: LVM2's vgcfgbackup on both sides): sub-LV names, order,
 # placement, log, region size.  Refusals: --type raid1 of an inactive mirror (LVM2's
@@ -30,6 +31,7 @@ for side in a b; do
     done
     "lvx_$side" lvcreate -an -L 8m -n lin vg1 >/dev/null 2>&1
     "lvx_$side" lvcreate -an -L 4m -n lin2 vg1 >/dev/null 2>&1
+    "lvx_$side" lvcreate -an -L 4m -n lin3 vg1 >/dev/null 2>&1
 done
 test_eq "the same mirrors made on both sides" "$(twin_meta a)" "$(twin_meta b)"
 
@@ -51,6 +53,8 @@ step "--mirrorlog disk (best fit on the PV without an image)" -y --mirrorlog dis
 step "--type linear of a mirror" -y --type linear vg1/m3
 step "--type mirror -m2 --corelog of a linear LV" -y --type mirror -m2 --corelog vg1/lin2
 step "--corelog of a mirror" -y --corelog vg1/lin
+step "-m1 with global/mirror_segtype_default=mirror: linear -> mirror" \
+    -y -m1 --config global/mirror_segtype_default=mirror vg1/lin3
 step "--type raid1 of an inactive mirror: refused" -y --type raid1 vg1/m4
 step "--mirrorlog bogus: refused" -y --mirrorlog bogus vg1/m4
 rca=0
