@@ -13,7 +13,8 @@
 #     the one LVM2 2.03.16 chose for the same command sequence in the VM (pinned PE
 #     ranges); LVM2's vgck accepts the VG; LVM2's vgcfgbackup of the VG is lvx's text
 #     (so lvx writes mirrors as LVM2 writes them); LVM2's lvs -a (attr, devices, log,
-#     region, roles, sizes) and lvdisplay -m equal lvx's; the log's first 4 KiB are
+#     region, roles, sizes; also with report/mark_hidden_devices=0) and lvdisplay -m
+#     equal lvx's; the log's first 4 KiB are
 #     zeroed; lvrename renames the images and the log as LVM2's lvrename does;
 #     lvremove (either tool) takes the images and the log along.
 # shellcheck source=tests/lib.sh
@@ -156,6 +157,10 @@ test_eq "lvs -a: lvx equals LVM2 on lvx's mirrors" \
     "$("$LVX" lvs -a -o "$REP" vg 2>&1)" "$(lvm2 lvs -a -o "$REP" vg 2>&1 | sandbox_noise)"
 test_eq "lvs -a (default columns): lvx equals LVM2" \
     "$("$LVX" lvs -a vg 2>&1)" "$(lvm2 lvs -a vg 2>&1 | sandbox_noise)"
+H=(--config report/mark_hidden_devices=0)
+test_eq "lvs -a with report/mark_hidden_devices=0: lvx equals LVM2 (no [ ])" \
+    "$("$LVX" lvs "${H[@]}" -a -o name,mirror_log,devices,seg_pe_ranges vg 2>&1)" \
+    "$(lvm2 lvs "${H[@]}" -a -o name,mirror_log,devices,seg_pe_ranges vg 2>&1 | sandbox_noise)"
 test_eq "lvdisplay -m of a 3-image mirror: lvx equals LVM2" \
     "$("$LVX" lvdisplay -m vg/m3 2>&1)" "$(lvm2 lvdisplay -m vg/m3 2>&1 | sandbox_noise)"
 for sub in m3_mlog m3_mimage_2; do
