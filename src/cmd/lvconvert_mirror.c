@@ -131,7 +131,8 @@ static int from_linear(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
     enum lvx_alloc policy = lvx_lvcmd_effective_policy(vg, lv->alloc);
     if (!k) {
         lvx_cmd_errorf("Insufficient suitable allocatable extents for logical volume %s: %llu "
-                       "more required", lv->name, (unsigned long long)((images - 1) * lv->le_count));
+                       "more required", lv->name,
+                       (unsigned long long)((images - 1) * lv->le_count));
         return LVX_EXIT_FAILED;
     }
     if (lvx_raid_alloc_images(env, maps, lv->name, images - 1, lv->le_count, 0, policy, others, k,

@@ -19,9 +19,9 @@
  * the last image (also under --alloc anywhere; never with lvm.conf's
  * allocation/mirror_logs_require_separate_pvs = 1), at the start of the smallest free
  * area there that would hold an image (the largest such area over the PVs: LVM2
- * allocates the images and the log at once; seen with lvconvert, t0677).  Sub-LVs are READ/WRITE, hidden,
- * with the LV's creation time/host and allocation policy, no tags; the LV lists them
- * in that order (images, then the log).  The region size is reduced to the largest
+ * allocates the images and the log at once; seen with lvconvert, t0677).  Sub-LVs are
+ * READ/WRITE, hidden, with the LV's creation time/host and allocation policy, no tags;
+ * the LV lists them in that order (images, then the log).  The region size is reduced to the largest
  * power of 2 not above the LV size ("Using reduced mirror region size of ...").
  */
 #include "cmd/lvcreate_raid.h"
