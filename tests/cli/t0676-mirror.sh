@@ -161,6 +161,10 @@ H=(--config report/mark_hidden_devices=0)
 test_eq "lvs -a with report/mark_hidden_devices=0: lvx equals LVM2 (no [ ])" \
     "$("$LVX" lvs "${H[@]}" -a -o name,mirror_log,devices,seg_pe_ranges vg 2>&1)" \
     "$(lvm2 lvs "${H[@]}" -a -o name,mirror_log,devices,seg_pe_ranges vg 2>&1 | sandbox_noise)"
+P=(--config 'log/prefix="" report/mark_hidden_devices=0')
+test_eq "lvs --noheadings with log/prefix=\"\" (LVM2's report-hidden.sh): lvx equals LVM2" \
+    "$("$LVX" lvs "${P[@]}" --noheadings -a -o name vg 2>&1)" \
+    "$(lvm2 lvs "${P[@]}" --noheadings -a -o name vg 2>&1 | sandbox_noise)"
 test_eq "lvdisplay -m of a 3-image mirror: lvx equals LVM2" \
     "$("$LVX" lvdisplay -m vg/m3 2>&1)" "$(lvm2 lvdisplay -m vg/m3 2>&1 | sandbox_noise)"
 for sub in m3_mlog m3_mimage_2; do
