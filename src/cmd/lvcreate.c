@@ -558,9 +558,9 @@ static int create_raid(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
     }
     if (act && act->be && !lvx_activation_serves_raid(act->be, o->raid.type->name)) {
         /* refused before anything is written */
-        lvx_cmd_errorf("Cannot create RAID LV %s/%s active: the %s activation backend does not "
-                       "serve %s LVs yet (use the dm backend, or -an).", vg->name, name,
-                       act->be->name, o->raid.type->name);
+        lvx_cmd_errorf("Cannot create %s LV %s/%s active: the %s activation backend does not "
+                       "serve %s LVs yet (use the dm backend, or -an).", mirror ? "mirror" : "RAID",
+                       vg->name, name, act->be->name, o->raid.type->name);
         return LVX_EXIT_FAILED;
     }
     if (o->raid.nosync)
