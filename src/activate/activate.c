@@ -139,6 +139,14 @@ int lvx_activate_lv(struct lvx_ctx *ctx, const struct lvx_activation_backend *be
                                  be->name, type ? type : "RAID");
         return rc < 0 ? rc : be->activate(ctx, lv, opts);
     }
+    if (lvx_map_lv_is_mirror(lv)) {
+        int rc = lvx_activation_serves_raid(be, "mirror")
+                     ? lvx_map_check_mirror_activatable(ctx, lv, opts && opts->partial)
+                     : lvx_error(ctx, ENOTSUP, "Cannot activate mirror LV %s/%s: the %s "
+                                 "activation backend does not serve mirror LVs yet (use the "
+                                 "dm backend).", lv->vg->name, lv->name, be->name);
+        return rc < 0 ? rc : be->activate(ctx, lv, opts);
+    }
     if (lvx_map_lv_is_thin_kind(lv)) {
         int rc = be->thin_message
                      ? lvx_map_check_thin_activatable(ctx, lv, opts && opts->partial)

@@ -78,6 +78,9 @@ struct lvx_lv_kstate {
     uint64_t sync_done, sync_total;  /* "<done>/<total>" sectors */
     char sync_action[16];   /* idle frozen resync recover check repair reshape */
     uint64_t mismatches;
+    /* mirror LVs: the dm-mirror status line (mirror false when none was read); its
+     * in-sync/total region counts are sync_done/sync_total */
+    bool mirror;
 };
 
 struct lvx_activation_backend {

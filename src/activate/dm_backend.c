@@ -117,16 +117,32 @@ static int check_block_devices(struct lvx_ctx *ctx, const struct lvx_seg *seg)
 static int subdev_of(struct lvx_ctx *ctx, void *arg, const struct lvx_lv *sub,
                      struct lvx_buf *out);
 
+/* A raid or mirror LV: a device over its sub-LVs' devices. */
+static bool stacked(const struct lvx_lv *lv)
+{
+    return lvx_map_lv_is_raid(lv) || lvx_map_lv_is_mirror(lv);
+}
+
+/* The raid or mirror line of a stacked LV. */
+static int stacked_table(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool nosync,
+                         struct lvx_dm *dm, struct lvx_buf *out)
+{
+    uint32_t e = lv->vg->extent_size;
+    return lvx_map_lv_is_mirror(lv)
+               ? lvx_map_mirror_table(ctx, &lv->segs[0], e, nosync, subdev_of, dm, out)
+               : lvx_map_raid_table(ctx, &lv->segs[0], e, nosync, subdev_of, dm, out);
+}
+
 int lvx_activation_dm_table(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool partial,
                             struct lvx_buf *out)
 {
     uint32_t e = lv->vg->extent_size;
-    if (lvx_map_lv_is_raid(lv)) {      /* needs the sub-LVs' devices */
+    if (stacked(lv)) {      /* needs the sub-LVs' devices */
         struct lvx_dm dm;
         int rc = lvx_dm_open(ctx, &dm);
         if (rc < 0)
             return rc;
-        rc = lvx_map_raid_table(ctx, &lv->segs[0], e, false, subdev_of, &dm, out);
+        rc = stacked_table(ctx, lv, false, &dm, out);
         lvx_dm_close(&dm);
         return rc;
     }
@@ -287,18 +303,39 @@ static void raid_line_settled(const char *line, struct lvx_buf *out)
     lvx_buf_free(&params);
 }
 
-/* Equal tables, one-time dm-raid parameters aside (LVM2 does not reload an active RAID
- * LV to drop them either). */
+/* A dm-mirror line without "nosync" (the log's argument count one less); other lines
+ * as they are. */
+static void mirror_line_settled(const char *line, struct lvx_buf *out)
+{
+    const char *m = strstr(line, " mirror "), *ns = strstr(line, " nosync ");
+    const char *sp = m ? strchr(m + 8, ' ') : NULL;     /* after the log type */
+    unsigned n;
+    int pos = 0;
+    if (!sp || ns < sp || sscanf(sp + 1, "%u%n", &n, &pos) != 1 || !n) {
+        lvx_buf_puts(out, line);
+        return;
+    }
+    const char *rest = sp + 1 + pos;
+    lvx_buf_printf(out, "%.*s %u%.*s%s", (int)(sp - line), line, n - 1, (int)(ns - rest), rest,
+                   ns + 7);
+}
+
+/* Equal tables, one-time dm-raid/dm-mirror parameters aside (LVM2 does not reload an
+ * active RAID or mirror LV to drop them either). */
 static bool same_table(const char *live, const char *want)
 {
     if (!strcmp(live, want))
         return true;
-    struct lvx_buf a = LVX_BUF_INIT, b = LVX_BUF_INIT;
+    struct lvx_buf a = LVX_BUF_INIT, b = LVX_BUF_INIT, c = LVX_BUF_INIT, d = LVX_BUF_INIT;
     raid_line_settled(live, &a);
     raid_line_settled(want, &b);
-    bool same = !strcmp(lvx_buf_str(&a), lvx_buf_str(&b));
+    mirror_line_settled(lvx_buf_str(&a), &c);
+    mirror_line_settled(lvx_buf_str(&b), &d);
+    bool same = !strcmp(lvx_buf_str(&c), lvx_buf_str(&d));
     lvx_buf_free(&a);
     lvx_buf_free(&b);
+    lvx_buf_free(&c);
+    lvx_buf_free(&d);
     return same;
 }
 
@@ -495,11 +532,14 @@ static int raid_sub_table(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct l
     return lvx_activation_dm_table(ctx, sub, false, out);
 }
 
-/* The sub-LVs of a raid LV in LVM2's table order: rmeta_i, rimage_i. */
+/* The sub-LVs of a raid LV in LVM2's table order: rmeta_i, rimage_i; of a mirror:
+ * the log, then the images. */
 static unsigned raid_subs(const struct lvx_lv *lv, const struct lvx_lv **subs, unsigned cap)
 {
     const struct lvx_seg *seg = &lv->segs[0];
     unsigned n = 0;
+    if (seg->kind == LVX_SEG_MIRROR && seg->log_lv && cap)
+        subs[n++] = seg->log_lv;
     for (uint32_t i = 0; i < seg->area_count && n + 2 <= cap; i++) {
         if (seg->meta_areas && seg->meta_areas[i].lv)
             subs[n++] = seg->meta_areas[i].lv;
@@ -554,8 +594,7 @@ static int activate_raid(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lv
     struct lvx_buf table = LVX_BUF_INIT;
     int rc = stage_raid_subs(ctx, dm, subs, made, n);
     if (rc == 0) {
-        rc = lvx_map_raid_table(ctx, &lv->segs[0], lv->vg->extent_size, opts && opts->nosync,
-                                subdev_of, dm, &table);
+        rc = stacked_table(ctx, lv, opts && opts->nosync, dm, &table);
     }
     if (rc == 0)
         rc = activate_one(ctx, dm, lv, lvx_buf_str(&table), lvx_activation_read_only(lv, opts),
@@ -579,7 +618,7 @@ static int dm_activate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
         return lvx_dm_activate_set(ctx, head, opts);
     if (lvx_map_lv_is_thin_kind(lv))
         return lvx_dm_thin_activate(ctx, lv, opts);
-    if (!lvx_map_lv_is_raid(lv) &&
+    if (!stacked(lv) &&
         (rc = lvx_activation_dm_table(ctx, lv, opts && opts->partial, &table)) < 0) {
         lvx_buf_free(&table);
         return rc;
@@ -588,7 +627,7 @@ static int dm_activate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
         lvx_buf_free(&table);
         return rc;
     }
-    if (lvx_map_lv_is_raid(lv))
+    if (stacked(lv))
         rc = activate_raid(ctx, &dm, lv, opts);
     else
         rc = activate_one(ctx, &dm, lv, lvx_buf_str(&table), lvx_activation_read_only(lv, opts),
@@ -660,7 +699,7 @@ static int dm_deactivate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
     if (lvx_map_lv_is_thin_kind(lv))
         return lvx_dm_thin_deactivate(ctx, lv, opts);
     int rc = deactivate_one(ctx, lv, opts);
-    if (rc < 0 || !lvx_map_lv_is_raid(lv))
+    if (rc < 0 || !stacked(lv))
         return rc;
     const struct lvx_lv *subs[RAID_SUBS_MAX];
     unsigned n = raid_subs(lv, subs, RAID_SUBS_MAX);
@@ -847,6 +886,30 @@ static bool parse_raid_status(const char *line, struct lvx_lv_kstate *out)
     return true;
 }
 
+/* "<start> <len> mirror <#images> <dev>... <in-sync>/<regions> ..." (dm-mirror's
+ * status line) into out; false when it is not one. */
+static bool parse_mirror_status(const char *line, struct lvx_lv_kstate *out)
+{
+    unsigned long long start, len, done, total;
+    unsigned images;
+    int pos = 0;
+    if (sscanf(line, "%llu %llu mirror %u %n", &start, &len, &images, &pos) != 3 || images > 64)
+        return false;
+    const char *p = line + pos;
+    for (unsigned i = 0; i < images; i++) {       /* skip the image devices */
+        p = strchr(p, ' ');
+        if (!p)
+            return false;
+        p++;
+    }
+    if (sscanf(p, "%llu/%llu", &done, &total) != 2)
+        return false;
+    out->mirror = true;
+    out->sync_done = done;
+    out->sync_total = total;
+    return true;
+}
+
 static int dm_status(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_lv_kstate *out)
 {
     struct lvx_dm_ids ids;
@@ -865,10 +928,11 @@ static int dm_status(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_lv
         rc = lvx_dm_info(ctx, &dm, ids.name, &info);
     if (rc == 0 && info.exists && (lvx_lv_is_cow(lv) || lvx_lv_merging_snapshot(lv)))
         rc = lvx_dm_snapshot_usage(ctx, &dm, ids.name, out);
-    if (rc == 0 && info.exists && info.live_table && lvx_map_lv_is_raid(lv)) {
+    if (rc == 0 && info.exists && info.live_table && stacked(lv)) {
         struct lvx_buf st = LVX_BUF_INIT;
-        if (lvx_dm_table(ctx, &dm, ids.name, true, &st) == 0)
-            parse_raid_status(lvx_buf_str(&st), out);
+        if (lvx_dm_table(ctx, &dm, ids.name, true, &st) == 0 &&
+            !parse_raid_status(lvx_buf_str(&st), out))
+            parse_mirror_status(lvx_buf_str(&st), out);
         lvx_buf_free(&st);
     }
     lvx_dm_close(&dm);

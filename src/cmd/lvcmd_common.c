@@ -661,7 +661,11 @@ void lvx_lvcmd_remove_lv(struct lvx_lv *lv)
 {
     struct lvx_vg *vg = lv->vg;
     const struct lvx_seg *seg = lv->seg_count ? &lv->segs[0] : NULL;
-    for (uint32_t i = 0; seg && seg->kind == LVX_SEG_RAID && i < seg->area_count; i++) {
+    bool stacked = seg && (seg->kind == LVX_SEG_RAID ||
+                           (seg->kind == LVX_SEG_MIRROR && !(lv->status & LVX_LV_PVMOVE)));
+    if (stacked && seg->kind == LVX_SEG_MIRROR && seg->log_lv)
+        lvx_vg_remove_lv(vg, seg->log_lv);
+    for (uint32_t i = 0; stacked && i < seg->area_count; i++) {
         if (seg->areas && seg->areas[i].lv)
             lvx_vg_remove_lv(vg, seg->areas[i].lv);
         if (seg->meta_areas && seg->meta_areas[i].lv)

@@ -20,6 +20,7 @@
 
 #include "cmd/actcmd.h"
 #include "cmd/lvconvert_merge.h"
+#include "cmd/lvconvert_mirror.h"
 #include "cmd/lvconvert_raid.h"
 #include "cmd/lvcreate_raid.h"
 #include "map/map.h"
@@ -38,6 +39,7 @@ struct convert_opts {
     uint32_t mirrors;
     int mirrors_sign;           /* -m +N / -m -N: relative to the image count */
     const char *type;           /* --type or NULL */
+    const char *mirrorlog;      /* --mirrorlog (--corelog: "core") or NULL */
     bool region_given;
     uint32_t region_size;
     bool yes;
@@ -105,10 +107,21 @@ static int parse_args(struct lvx_cmd_env *env, struct convert_opts *o)
         }
         return 0;
     }
-    if (o->type && !strcmp(o->type, "mirror")) {
-        lvx_cmd_errorf("lvx lvconvert does not convert to --type mirror yet (use --type raid1).");
-        return LVX_EXIT_FAILED;
+    o->mirrorlog = a->count[LVX_OPT_MIRRORLOG] ? a->value[LVX_OPT_MIRRORLOG]
+                   : a->count[LVX_OPT_CORELOG] ? "core" : NULL;
+    if (o->mirrorlog && strcmp(o->mirrorlog, "core") && strcmp(o->mirrorlog, "disk")) {
+        if (!strcmp(o->mirrorlog, "mirrored")) {
+            lvx_cmd_errorf("Log type \"mirrored\" is DEPRECATED. Use RAID1 LV or disk log "
+                           "instead.");
+            return LVX_EXIT_FAILED;
+        }
+        lvx_cmd_errorf("Mirror log type \"%s\" is unknown.", o->mirrorlog);
+        lvx_cmd_errorf("Invalid argument for --mirrorlog: %s", o->mirrorlog);
+        lvx_cmd_errorf("Error during parsing of command line.");
+        return LVX_EXIT_INVALID;
     }
+    if ((o->type && !strcmp(o->type, "mirror")) || o->mirrorlog)
+        return 0;                   /* cmd/lvconvert_mirror.c */
     if (o->type && strcmp(o->type, "raid1") && strcmp(o->type, "linear") &&
         strcmp(o->type, "striped")) {
         lvx_cmd_errorf("lvx lvconvert does not convert to --type %s yet.", o->type);
@@ -431,6 +444,27 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
         lvx_cmd_errorf("Can't convert logical volume %s/%s: it is a sub-LV (%s).", lv->vg->name,
                        lv->name, role ? role : "sub-LV");
         return LVX_EXIT_FAILED;
+    }
+    bool mirror = lvx_map_lv_is_mirror(lv);
+    bool to_mirror = (o->type && !strcmp(o->type, "mirror")) ||
+                     (!o->type && o->mirrors_given && o->mirrors && lvx_raid_lv_is_linear(lv) &&
+                      lvx_raid_default_is_mirror(env));
+    if (mirror || to_mirror || o->mirrorlog) {
+        if (!mirror && !lvx_raid_lv_is_linear(lv)) {
+            lvx_cmd_errorf("lvx lvconvert makes mirrors of linear LVs only, not of %s/%s (%s).",
+                           lv->vg->name, lv->name,
+                           lv->seg_count ? lvx_seg_report_type(&lv->segs[0]) : "empty");
+            return LVX_EXIT_FAILED;
+        }
+        struct lvx_mirror_conv c = {
+            .mirrors_given = o->mirrors_given, .mirrors = o->mirrors,
+            .mirrors_sign = o->mirrors_sign, .type = to_mirror ? "mirror" : o->type,
+            .core_log = o->mirrorlog && !strcmp(o->mirrorlog, "core"),
+            .disk_log = o->mirrorlog && !strcmp(o->mirrorlog, "disk"),
+            .region_size = o->region_size, .pv_args = o->pv_args,
+            .pv_arg_count = o->pv_arg_count,
+        };
+        return lvx_lvconvert_mirror(env, u, lv, &c);
     }
     bool none = !o->repair && !o->replace_count && !o->mirrors_given && !o->type;
     if ((o->repair || o->replace_count || none) && !lvx_map_lv_is_raid(lv)) {

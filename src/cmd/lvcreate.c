@@ -541,24 +541,37 @@ static int create_raid(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
 {
     struct lvx_vg *vg = u->vg;
     int rc;
+    bool mirror = lvx_raid_opts_mirror(&o->raid), act_off = false;
+    struct lvx_actcmd probe;
+    if (mirror && !act && (rc = lvx_actcmd_init(env, &probe)) == 0)
+        act_off = probe.off;             /* -an: lvm.conf still counts */
+    if (mirror && ((act && act->off) || act_off)) {  /* LVM2 needs the kernel for the log */
+        lvx_cmd_errorf("Can't create mirror without using device-mapper kernel driver.");
+        return LVX_EXIT_FAILED;
+    }
     if (act && act->be && !lvx_activation_serves_raid(act->be, o->raid.type->name)) {
         /* refused before anything is written */
-        lvx_cmd_errorf("Cannot create RAID LV %s/%s active: the %s activation backend does not "
-                       "serve %s LVs yet (use the dm backend, or -an).", vg->name, name,
-                       act->be->name, o->raid.type->name);
+        lvx_cmd_errorf("Cannot create %s LV %s/%s active: the %s activation backend does not "
+                       "serve %s LVs yet (use the dm backend, or -an).", mirror ? "mirror" : "RAID",
+                       vg->name, name, act->be->name, o->raid.type->name);
         return LVX_EXIT_FAILED;
     }
     if (o->raid.nosync)
         lvx_warn(env->ctx, "WARNING: New %s won't be synchronised. Don't read what you didn't "
                  "write!", o->raid.type->name);
     struct lvx_lv *lv = new_lv(vg, o, name);
-    if (lvx_lvcreate_raid_build(env, vg, maps, &o->raid, lv, ext,
-                                lvx_lvcmd_effective_policy(vg, o->policy), pvs, pv_count) < 0)
+    enum lvx_alloc policy = lvx_lvcmd_effective_policy(vg, o->policy);
+    if ((mirror ? lvx_lvcreate_mirror_build(env, vg, maps, &o->raid, lv, ext, policy, pvs, pv_count)
+                : lvx_lvcreate_raid_build(env, vg, maps, &o->raid, lv, ext, policy, pvs,
+                                          pv_count)) < 0)
         return lvx_cmd_fail(env);
     if ((rc = lvx_lvcmd_commit(env, u)))
         return rc;
-    bool zero = o->zero && !o->read_only;
-    if (!env->args->count[LVX_OPT_TEST] && lvx_lvcreate_raid_zero(env, u, lv, zero) < 0) {
+    /* a mirror is zeroed through its device, as LVM2: not with -an */
+    bool zero = o->zero && !o->read_only && (!mirror || act);
+    if (!env->args->count[LVX_OPT_TEST] &&
+        (mirror ? lvx_lvcreate_mirror_zero(env, u, lv, zero)
+                : lvx_lvcreate_raid_zero(env, u, lv, zero)) < 0) {
         lvx_cmd_errorf("Failed to zero the sub-LVs of %s/%s: %s", vg->name, lv->name,
                        env->ctx->errmsg);
         return LVX_EXIT_FAILED;

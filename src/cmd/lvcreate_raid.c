@@ -4,7 +4,8 @@
  *
  * Options follow LVM2 2.03.16's lvcreate: --type raid0|raid0_meta|raid1|raid10|raid4|
  * raid5[_ls|_la|_rs|_ra|_n]|raid6[_zr|_nr|_nc|_n_6]; -m without --type is raid1 (raid10
- * with -i > 1); default stripes 2 (raid6: 3), stripe size 64 KiB, region size 2 MiB
+ * with -i > 1; mirror when lvm.conf's global/mirror_segtype_default says so); default
+ * stripes 2 (raid6: 3), stripe size 64 KiB, region size 2 MiB
  * (reduced to the LV size, raised until the LV has at most 2^21 regions, never below
  * the stripe size); --nosync refused for raid6; recovery rates in KiB/s.
  *
@@ -44,10 +45,6 @@ static int pick_type(struct lvx_cmd_env *env, const struct lvx_raid_type **out)
     const struct lvx_cmd_args *a = env->args;
     const char *type = a->value[LVX_OPT_TYPE];
     *out = NULL;
-    if (type && !strcmp(type, "mirror")) {
-        lvx_cmd_errorf("lvx lvcreate does not create --type mirror LVs yet (use --type raid1).");
-        return LVX_EXIT_FAILED;
-    }
     if (type && strncmp(type, "raid", 4) != 0) {
         if (a->count[LVX_OPT_MIRRORS] && a->val[LVX_OPT_MIRRORS].n > 0) {
             lvx_cmd_errorf("--mirrors is supported only with mirrors or raids");
@@ -177,8 +174,12 @@ int lvx_raid_region_arg(struct lvx_cmd_env *env, uint32_t *out, bool *given)
                         : r % 8 ? "Region size must be a multiple of machine memory page size "
                                   "(4096 bytes)."
                         : (r & (r - 1)) ? "Region size must be a power of 2." : NULL;
-        if (why)
-            return lvx_opts_invalid("regionsize", a->value[LVX_OPT_REGIONSIZE], why);
+        if (why) {          /* LVM2's three lines */
+            lvx_cmd_errorf("%s", why);
+            lvx_cmd_errorf("Invalid argument for --regionsize: %s", a->value[LVX_OPT_REGIONSIZE]);
+            lvx_cmd_errorf("Error during parsing of command line.");
+            return LVX_EXIT_INVALID;
+        }
         *out = (uint32_t)r;
     }
     return 0;
@@ -211,11 +212,42 @@ static int rates_and_region(struct lvx_cmd_env *env, struct lvx_raid_opts *o)
     return 0;
 }
 
+bool lvx_raid_default_is_mirror(struct lvx_cmd_env *env)
+{
+    const struct lvx_cmd_args *a = env->args;
+    if (a->count[LVX_OPT_STRIPES] && a->val[LVX_OPT_STRIPES].n > 1)
+        return false;
+    struct lvx_config *cfg = NULL;
+    if (lvx_config_load(env->ctx, &cfg) < 0) {
+        lvx_error_clear(env->ctx);
+        return false;
+    }
+    bool mirror = !strcmp(lvx_config_str(cfg, "global/mirror_segtype_default", "raid1"), "mirror");
+    lvx_config_free(cfg);
+    return mirror;
+}
+
 int lvx_lvcreate_raid_args(struct lvx_cmd_env *env, struct lvx_raid_opts *o)
 {
     const struct lvx_cmd_args *a = env->args;
     int rc;
     memset(o, 0, sizeof(*o));
+    const char *type = a->value[LVX_OPT_TYPE];
+    bool m = a->count[LVX_OPT_MIRRORS] && a->val[LVX_OPT_MIRRORS].n > 0;
+    if ((type && !strcmp(type, "mirror")) || (!type && m && lvx_raid_default_is_mirror(env)))
+        return lvx_lvcreate_mirror_args(env, o);
+    for (int k = 0; k < 2; k++) {
+        enum lvx_opt_id id = k ? LVX_OPT_CORELOG : LVX_OPT_MIRRORLOG;
+        if (a->count[id] && !type && m) {   /* -m of the default raid1 */
+            lvx_cmd_errorf("--%s is supported only with mirrors.", k ? "corelog" : "mirrorlog");
+            return LVX_EXIT_INVALID;
+        }
+        if (a->count[id]) {     /* mirror options only */
+            lvx_cmd_errorf("Command does not accept option: --mirrorlog%s%s.", k ? "" : " ",
+                           k ? "" : a->value[id]);     /* LVM2 names --corelog so too */
+            return LVX_EXIT_INVALID;
+        }
+    }
     if ((rc = pick_type(env, &o->type)) || !o->type)
         return rc;
     if ((rc = stripes_arg(env, o)) || (rc = mirrors_arg(env, o)))
@@ -254,6 +286,32 @@ struct lvx_lv *lvx_raid_new_sub(struct lvx_vg *vg, const struct lvx_lv *top, con
     return lv;
 }
 
+struct lvx_seg *lvx_raid_new_seg(struct lvx_vg *vg, struct lvx_lv *lv, const char *type,
+                                 enum lvx_seg_kind kind, uint64_t extents, uint32_t images,
+                                 struct lvx_lv *const *img, const struct lvx_raid_opts *o)
+{
+    lv->segs = lvx_pool_alloc(vg->pool, sizeof(*lv->segs));
+    lv->seg_count = 1;
+    struct lvx_seg *seg = &lv->segs[0];
+    memset(seg, 0, sizeof(*seg));
+    seg->lv = lv;
+    seg->extent_count = extents;
+    seg->type = seg->type_name = lvx_pool_strdup(vg->pool, type);
+    seg->kind = kind;
+    seg->stripe_count = images;
+    seg->region_size = o->region_size;
+    seg->area_count = images;
+    seg->areas = lvx_pool_alloc(vg->pool, images * sizeof(*seg->areas));
+    for (uint32_t i = 0; i < images; i++) {
+        memset(&seg->areas[i], 0, sizeof(seg->areas[i]));
+        seg->areas[i].lv = img[i];
+    }
+    lv->le_count = extents;
+    if (o->nosync)
+        lv->status |= LVX_LV_NOTSYNCED;
+    return seg;
+}
+
 /* Append `len` extents at PV pe `start` to a linear sub-LV. */
 static int append_run(struct lvx_cmd_env *env, struct lvx_lv *lv, struct lvx_pv *pv,
                       uint64_t start, uint64_t len)
@@ -266,20 +324,25 @@ static int append_run(struct lvx_cmd_env *env, struct lvx_lv *lv, struct lvx_pv 
 
 /* Region size rules applied at creation (LVM2: adjusted_mirror_region_size, then
  * raid_ensure_min_region_size). */
+void lvx_raid_reduce_region(struct lvx_cmd_env *env, struct lvx_raid_opts *o, uint64_t sectors)
+{
+    if (sectors < UINT32_MAX && o->region_size > sectors) {
+        uint32_t r = 1;
+        while ((uint64_t)r * 2 <= sectors)
+            r *= 2;
+        o->region_size = r;
+        lvx_notice(env->ctx, "Using reduced mirror region size of %s",
+                   lvx_lvcmd_size(env, o->region_size));
+    }
+}
+
 static void final_region_size(struct lvx_cmd_env *env, struct lvx_raid_opts *o,
                               uint32_t extent_size, uint64_t extents)
 {
     if (o->type->raid0)
         return;
     uint64_t max = extents * extent_size;
-    if (max < UINT32_MAX && o->region_size > max) {
-        uint32_t r = 1;
-        while ((uint64_t)r * 2 <= max)
-            r *= 2;
-        o->region_size = r;
-        lvx_notice(env->ctx, "Using reduced mirror region size of %s",
-                   lvx_lvcmd_size(env, o->region_size));
-    }
+    lvx_raid_reduce_region(env, o, max);
     o->region_size = lvx_raid_min_region_size(max, o->region_size);
 }
 
@@ -341,31 +404,15 @@ int lvx_lvcreate_raid_build(struct lvx_cmd_env *env, struct lvx_vg *vg,
     if (r < 0)
         return r;
 
-    lv->segs = lvx_pool_alloc(vg->pool, sizeof(*lv->segs));
-    lv->seg_count = 1;
-    struct lvx_seg *seg = &lv->segs[0];
-    seg->lv = lv;
-    seg->start_extent = 0;
-    seg->extent_count = extents;
-    seg->type = seg->type_name = lvx_pool_strdup(vg->pool, t->name);
-    seg->kind = LVX_SEG_RAID;
-    seg->stripe_count = images;
+    struct lvx_seg *seg = lvx_raid_new_seg(vg, lv, t->name, LVX_SEG_RAID, extents, images, img,
+                                           o);
     seg->stripe_size = o->stripe_size;
-    seg->region_size = o->region_size;
     seg->data_copies = copies;
     seg->min_recovery_rate = o->min_rate;
     seg->max_recovery_rate = o->max_rate;
-    seg->area_count = images;
-    seg->areas = lvx_pool_alloc(vg->pool, images * sizeof(*seg->areas));
     seg->meta_areas = t->meta ? lvx_pool_alloc(vg->pool, images * sizeof(*seg->meta_areas)) : NULL;
-    for (uint32_t i = 0; i < images; i++) {
-        seg->areas[i].lv = img[i];
-        if (seg->meta_areas)
-            seg->meta_areas[i].lv = meta[i];
-    }
-    lv->le_count = extents;
-    if (o->nosync)
-        lv->status |= LVX_LV_NOTSYNCED;
+    for (uint32_t i = 0; seg->meta_areas && i < images; i++)
+        seg->meta_areas[i].lv = meta[i];
     return 0;
 }
 

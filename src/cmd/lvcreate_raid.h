@@ -20,6 +20,8 @@ struct lvx_raid_opts {
     uint32_t region_size;      /* sectors, 0 for raid0 */
     bool nosync;
     uint32_t min_rate, max_rate;   /* KiB/s per device, 0 = not set */
+    bool core_log;             /* --type mirror: --mirrorlog core / --corelog (no log LV) */
+    bool mirrored_log;         /* --type mirror --mirrorlog mirrored (refused at creation) */
 };
 
 /* RAID options of the command line: *out->type NULL when the LV is not RAID (no raid
@@ -38,6 +40,10 @@ int lvx_lvcreate_raid_build(struct lvx_cmd_env *env, struct lvx_vg *vg,
  * multiple of the page size. */
 uint32_t lvx_raid_default_region(struct lvx_cmd_env *env);
 
+/* The region size reduced to the largest power of 2 not above the LV's size (sectors),
+ * with LVM2's notice "Using reduced mirror region size of ...". */
+void lvx_raid_reduce_region(struct lvx_cmd_env *env, struct lvx_raid_opts *o, uint64_t sectors);
+
 /* -R/--regionsize checked as LVM2 checks it (exit code after the message), or the
  * default region size; *given says whether it was on the command line. */
 int lvx_raid_region_arg(struct lvx_cmd_env *env, uint32_t *out, bool *given);
@@ -46,6 +52,12 @@ int lvx_raid_region_arg(struct lvx_cmd_env *env, uint32_t *out, bool *given);
  * allocation policy and creation time (and tags when `tags`). */
 struct lvx_lv *lvx_raid_new_sub(struct lvx_vg *vg, const struct lvx_lv *top, const char *kind,
                                 uint32_t i, bool tags);
+
+/* The one segment of a new RAID or mirror LV lv over the image sub-LVs img[0..images):
+ * type, kind, extents, region size from o, le_count set, NOTSYNCED with o->nosync. */
+struct lvx_seg *lvx_raid_new_seg(struct lvx_vg *vg, struct lvx_lv *lv, const char *type,
+                                 enum lvx_seg_kind kind, uint64_t extents, uint32_t images,
+                                 struct lvx_lv *const *img, const struct lvx_raid_opts *o);
 
 /* Allocate `count` images as LVM2 does for RAID: one area per image on distinct PVs,
  * holding meta_ext rmeta extents (appended to meta[i]; none when meta is NULL) followed
@@ -60,5 +72,38 @@ int lvx_raid_alloc_images(struct lvx_cmd_env *env, struct lvx_free_maps *maps,
  * 4 KiB: a whole stripe row of zeros has zero parity).  0 or negative errno. */
 int lvx_lvcreate_raid_zero(struct lvx_cmd_env *env, struct lvx_vg_update *u,
                            const struct lvx_lv *lv, bool zero_data);
+
+/* ---- --type mirror (cmd/lvcreate_mirror.c) ---- */
+
+/* The options of an old-style mirror (--type mirror): out->type becomes the mirror
+ * type (lvx_raid_opts_mirror() true).  0 or an exit code (message printed). */
+int lvx_lvcreate_mirror_args(struct lvx_cmd_env *env, struct lvx_raid_opts *out);
+/* -m without --type (and without -i > 1) makes a mirror: lvm.conf's
+ * global/mirror_segtype_default is "mirror" (LVM2's default is raid1). */
+bool lvx_raid_default_is_mirror(struct lvx_cmd_env *env);
+/* Is o a --type mirror request? */
+bool lvx_raid_opts_mirror(const struct lvx_raid_opts *o);
+/* Allocate and add the mimage sub-LVs, the mlog (unless core_log) and the mirror
+ * segment of lv (new, empty).  0 or negative errno (ctx). */
+int lvx_lvcreate_mirror_build(struct lvx_cmd_env *env, struct lvx_vg *vg,
+                              struct lvx_free_maps *maps, struct lvx_raid_opts *o,
+                              struct lvx_lv *lv, uint64_t extents, enum lvx_alloc policy,
+                              const struct lvx_alloc_pv *pvs, unsigned pv_count);
+/* The log's size: a 1 KiB header area and one bit per region, whole extents. */
+uint32_t lvx_mirror_log_extents(uint64_t lv_sectors, uint32_t region_size, uint32_t extent_size);
+/* Place the disk log `log` (ext extents) of the mirror top_name with images img[0..count):
+ * on a candidate PV without an image when one can take it, else on the last image's PV,
+ * else anywhere allowed (with allocation/mirror_logs_require_separate_pvs only the
+ * first).  with_images (the extents of each image allocated with it, LVM2 allocating
+ * both at once): on each PV the smallest area holding that many, the largest of those;
+ * 0 (a log added alone): where the allocator's best fit puts it.  0 or negative errno. */
+int lvx_mirror_alloc_log(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_free_maps *maps,
+                         const char *top_name, struct lvx_lv *log, uint32_t ext,
+                         struct lvx_lv *const *img, uint32_t count, uint64_t with_images,
+                         enum lvx_alloc policy, const struct lvx_alloc_pv *pvs, unsigned pv_count);
+/* Zero the first 4 KiB of the log (the kernel then starts a new one: a full resync
+ * unless nosync) and, with zero_data, of every image.  0 or negative errno. */
+int lvx_lvcreate_mirror_zero(struct lvx_cmd_env *env, struct lvx_vg_update *u,
+                             const struct lvx_lv *lv, bool zero_data);
 
 #endif

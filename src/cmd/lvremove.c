@@ -217,7 +217,7 @@ static int remove_one(struct lvx_cmd_env *env, struct lvx_lv *lv, void *arg)
                 return r->count > before ? 1 : -1;
     }
     const char *role;
-    bool raid = lvx_map_lv_is_raid(lv) && !lvx_lv_used_by(lv, &role);
+    bool raid = (lvx_map_lv_is_raid(lv) || lvx_map_lv_is_mirror(lv)) && !lvx_lv_used_by(lv, &role);
     if ((!raid && lvx_lvcmd_refuse_complex(lv, "remove")) ||
         !deactivate_first(env, r->act, lv, false) || !lease_free_later(env, r, lv))
         return r->count > before ? 1 : -1;

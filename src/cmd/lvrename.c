@@ -4,12 +4,15 @@
  * `VG/OLD NEW`): rename an LV inside its VG, with LVM2's checks and messages.
  * Only LVs whose name no other segment refers to and whose own segments are
  * linear/striped are renamed (sub-LV names of raid/thin/... LVs would have to
- * follow, which lvx does not do yet).  An active LV's device is renamed after the
- * commit (DM rename, new /dev nodes).
+ * follow, which lvx does not do yet), and mirrors (lvcreate --type mirror), whose
+ * NAME_mimage_K and NAME_mlog sub-LVs take the new name as LVM2's do.  An active LV's
+ * device (and a mirror's sub-LV devices) is renamed after the commit (DM rename, new
+ * /dev nodes).
  */
 #include "cmd/lvcmd.h"
 
 #include "cmd/actcmd.h"
+#include "map/map.h"
 
 #include <string.h>
 
@@ -85,6 +88,22 @@ static bool referenced(const struct lvx_lv *lv)
     return false;
 }
 
+#define LVX_MIRROR_SUBS 9     /* up to 8 images and the log */
+
+/* The sub-LVs of a mirror whose names start with the mirror's (as LVM2 names them). */
+static unsigned mirror_subs(struct lvx_lv *lv, struct lvx_lv **subs)
+{
+    const struct lvx_seg *seg = &lv->segs[0];
+    size_t len = strlen(lv->name);
+    unsigned n = 0;
+    for (uint32_t i = 0; i <= seg->area_count && n < LVX_MIRROR_SUBS; i++) {
+        struct lvx_lv *sub = i < seg->area_count ? seg->areas[i].lv : seg->log_lv;
+        if (sub && !strncmp(sub->name, lv->name, len) && sub->name[len] == '_')
+            subs[n++] = sub;
+    }
+    return n;
+}
+
 static int rename_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u,
                         const struct rename_args *r)
 {
@@ -103,16 +122,41 @@ static int rename_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u,
                        "not rename stacked LVs yet).", r->vg, r->old_name);
         return LVX_EXIT_FAILED;
     }
-    if (lvx_lvcmd_refuse_complex(lv, "rename"))
+    const char *role;
+    bool mirror = lvx_map_lv_is_mirror(lv) && !(lv->status & LVX_LV_LOCKED) &&
+                  !lvx_lv_used_by(lv, &role);
+    if (!mirror && lvx_lvcmd_refuse_complex(lv, "rename"))
         return LVX_EXIT_FAILED;
     struct lvx_actcmd act;
     if ((rc = lvx_actcmd_init(env, &act)))
         return rc;
     struct lvx_lv old = *lv;            /* the active device still has the old name */
     bool active = lvx_actcmd_is_active(env, &act, &old, NULL);
+    if (active && mirror && !act.be->rename_sub) {
+        lvx_cmd_errorf("Can't rename active mirror %s/%s: the %s activation backend does not "
+                       "rename sub-LV devices.", r->vg, r->old_name, act.be->name);
+        return LVX_EXIT_FAILED;
+    }
+    struct lvx_lv *subs[LVX_MIRROR_SUBS];
+    const char *sub_old[LVX_MIRROR_SUBS];
+    unsigned n = mirror ? mirror_subs(lv, subs) : 0;
+    for (unsigned i = 0; i < n; i++) {  /* NAME_mimage_K, NAME_mlog follow the LV's name */
+        sub_old[i] = subs[i]->name;
+        const char *name = lvx_pool_printf(u->vg->pool, "%s%s", r->new_name,
+                                           subs[i]->name + strlen(r->old_name));
+        if (lvx_vg_find_lv(u->vg, name)) {
+            lvx_cmd_errorf("Logical volume \"%s\" already exists in volume group \"%s\"",
+                           name, r->vg);
+            return LVX_EXIT_FAILED;
+        }
+        subs[i]->name = name;
+    }
     lv->name = lvx_pool_strdup(u->vg->pool, r->new_name);
     if ((rc = lvx_lvcmd_commit(env, u)))
         return rc;
+    for (unsigned i = 0; active && !act.test && i < n; i++)
+        if (act.be->rename_sub(env->ctx, subs[i], sub_old[i]) < 0)
+            return lvx_cmd_fail(env);
     if (active && !act.test && act.be->rename(env->ctx, &old, r->vg, r->new_name) < 0)
         return lvx_cmd_fail(env);
     lvx_notice(env->ctx, "Renamed \"%s\" to \"%s\" in volume group \"%s\"", r->old_name,

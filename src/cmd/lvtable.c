@@ -40,9 +40,10 @@ static int table_of(struct lvx_cmd_env *env, struct lvx_buf *out, const struct l
     struct lvx_buf t = LVX_BUF_INIT;
     if (lvx_activation_has_snapshots(lv))     /* two devices each: always prefixed */
         return lvx_activation_dm_set_lines(env->ctx, lv, out) < 0 ? lvx_cmd_fail(env) : 0;
-    /* a RAID LV's line names its active sub-LVs' devices: asked from device-mapper */
-    int r = lvx_map_lv_is_raid(lv) ? lvx_activation_dm_table(env->ctx, lv, false, &t)
-                                   : lvx_map_dm_table(env->ctx, lv, &t);
+    /* a RAID or mirror LV's line names its active sub-LVs' devices: asked from device-mapper */
+    bool stacked = lvx_map_lv_is_raid(lv) || lvx_map_lv_is_mirror(lv);
+    int r = stacked ? lvx_activation_dm_table(env->ctx, lv, false, &t)
+                    : lvx_map_dm_table(env->ctx, lv, &t);
     if (r < 0) {
         lvx_buf_free(&t);
         return lvx_cmd_fail(env);

@@ -196,6 +196,8 @@ enum lvx_opt_id {
     LVX_OPT_DUMP,               /* --dump headers|metadata|... (pvck) */
     LVX_OPT_REPAIRTYPE,         /* --repairtype label_header|pv_header|metadata (pvck) */
     LVX_OPT_SETTINGS,           /* --settings "key=value ..." (pvck; repeatable) */
+    LVX_OPT_MIRRORLOG,          /* --mirrorlog disk|core|mirrored (lvcreate --type mirror) */
+    LVX_OPT_CORELOG,            /* --corelog (lvcreate --type mirror: --mirrorlog core) */
     /* common options, accepted by every command */
     LVX_OPT_NOLOCKING,      /* --nolocking */
     LVX_OPT_COMMANDPROFILE, /* --commandprofile String */

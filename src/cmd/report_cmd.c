@@ -48,6 +48,10 @@ static void config_defaults(struct lvx_ctx *ctx, struct lvx_pool *pool,
     if (!a->count[LVX_OPT_REPORTFORMAT] && fmt && strcmp(fmt, "json") == 0)
         o->json = true;
     o->compact_all = lvx_config_int(cfg, "report/compact_output", 0) != 0;
+    o->unmark_hidden = lvx_config_int(cfg, "report/mark_hidden_devices", 1) == 0;
+    const char *prefix = lvx_config_str(cfg, "log/prefix", NULL);
+    if (prefix)
+        o->line_prefix = lvx_pool_strdup(pool, prefix);
     const char *cc = lvx_config_str(cfg, "report/compact_output_cols", NULL);
     if (cc && *cc && !o->compact)
         o->compact = lvx_pool_strdup(pool, cc);

@@ -417,6 +417,8 @@ static void export_new_mirror(struct exporter *ex, struct lvx_cfg_node *sec,
     lvx_cfg_add_int(pool, sec, "mirror_count", seg->area_count);
     if (seg->lv->status & LVX_LV_PVMOVE)
         lvx_cfg_add_int(pool, sec, "extents_moved", seg->extents_moved);
+    if (seg->log_lv)
+        lvx_cfg_add_str(pool, sec, "mirror_log", seg->log_lv->name);
     if (seg->region_size)
         lvx_cfg_add_int(pool, sec, "region_size", seg->region_size);
     struct lvx_cfg_node *arr = lvx_cfg_add_array(pool, sec, "mirrors");

@@ -28,8 +28,11 @@ static bool lv_partial(const struct lvx_lv *lv, unsigned depth)
         const struct lvx_seg *seg = &lv->segs[s];
         for (uint32_t a = 0; seg->areas && a < seg->area_count; a++)
             if ((seg->areas[a].pv && lvx_map_pv_missing(seg->areas[a].pv)) ||
-                (seg->kind == LVX_SEG_RAID && lv_partial(seg->areas[a].lv, depth + 1)))
+                ((seg->kind == LVX_SEG_RAID || seg->kind == LVX_SEG_MIRROR) &&
+                 lv_partial(seg->areas[a].lv, depth + 1)))
                 return true;
+        if (seg->kind == LVX_SEG_MIRROR && lv_partial(seg->log_lv, depth + 1))
+            return true;
         for (uint32_t a = 0; seg->kind == LVX_SEG_RAID && seg->meta_areas && a < seg->area_count; a++)
             if (lv_partial(seg->meta_areas[a].lv, depth + 1))
                 return true;

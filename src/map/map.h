@@ -136,6 +136,16 @@ int lvx_map_check_raid_activatable(struct lvx_ctx *ctx, const struct lvx_lv *lv,
 /* Does image i of a raid segment have a sub-LV on a missing PV? */
 bool lvx_map_raid_image_missing(const struct lvx_seg *seg, uint32_t i);
 
+/* Old-style mirror LVs (map/mirror.c): one "mirror" segment (not a pvmove) over
+ * mimage sub-LVs and an optional mlog sub-LV, each its own dm device.  The mirror line
+ * of seg (ending with '\n'); nosync: the table of a new LV created with --nosync. */
+int lvx_map_mirror_table(struct lvx_ctx *ctx, const struct lvx_seg *seg, uint32_t extent_size,
+                         bool nosync, lvx_map_subdev_fn dev, void *arg, struct lvx_buf *out);
+/* lv is one mirror segment over sub-LVs (what lvx activates as a mirror)? */
+bool lvx_map_lv_is_mirror(const struct lvx_lv *lv);
+/* Every image and the log are activatable (lvx_map_check_activatable). */
+int lvx_map_check_mirror_activatable(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool partial);
+
 /* Thin pools and thin LVs (map/thin.c).  The thin-pool line of a pool segment over the
  * devices of its metadata and data sub-LVs ("maj:min"), and the thin line of a thin LV
  * over its pool's -tpool device; each ends with '\n'. */

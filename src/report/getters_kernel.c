@@ -141,6 +141,17 @@ static void raid_attr(struct lvx_rctx *rc, const struct lvx_rrow *row,
                       const struct lvx_lv_kstate *k, char *a)
 {
     const struct lvx_report_opts *o = rc->opts;
+    if (dm_state(k) && a[0] == 'I' && a[8] == '-') {     /* a mirror image: 'i' once in sync */
+        const char *mrole = NULL;
+        const struct lvx_seg *m = lvx_lv_used_by(row->lv, &mrole);
+        struct lvx_lv_kstate ms;
+        memset(&ms, 0, sizeof(ms));
+        if (m && m->kind == LVX_SEG_MIRROR && lvx_map_lv_is_mirror(m->lv) &&
+            o->lv_kstate(o->kstate_arg, m->lv, &ms) == 0 && ms.active && ms.mirror &&
+            ms.sync_total && ms.sync_done == ms.sync_total)
+            a[0] = 'i';
+        return;
+    }
     if (!dm_state(k) || a[8] != 'X')
         return;
     const char *role = NULL;
@@ -318,9 +329,20 @@ LVX_RGETTER(raid_mismatch_count)
 
 /* done/total as LVM2 prints a percentage: two decimals, 100.00 only when complete,
  * 0.00 only when nothing is done. */
+/* The kernel's dm-mirror status of the row's mirror LV, or NULL. */
+static const struct lvx_lv_kstate *mirror_state(struct lvx_rctx *rc, const struct lvx_rrow *row)
+{
+    if (!row->lv || !lvx_map_lv_is_mirror(row->lv))
+        return NULL;
+    const struct lvx_lv_kstate *k = kstate_of(rc, row);
+    return k && k->active && k->mirror ? k : NULL;
+}
+
 LVX_RGETTER(sync_percent)
 {
     const struct lvx_lv_kstate *k = raid_state(rc, row, true);
+    if (!k)
+        k = mirror_state(rc, row);
     uint64_t done = k ? k->sync_done : 0, total = k ? k->sync_total : 0;
     struct lvx_job job;
     /* a pvmove LV: the progress of its running copier (meta/jobs.h); none: blank,

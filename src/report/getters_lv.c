@@ -57,7 +57,8 @@ static void list_from_csv(struct lvx_pool *pool, struct lvx_rval *v, const char 
 static void lv_name_value(struct lvx_rctx *rc, const struct lvx_rrow *row,
                           const struct lvx_lv *lv, struct lvx_rval *v)
 {
-    lvx_rval_str(v, lv ? lvx_report_lv_display_name(rc->pool, row->rvg, lv) : "");
+    lvx_rval_str(v, lv ? lvx_report_lv_display_name(rc->pool, row->rvg, lv,
+                                                    rc->opts->unmark_hidden) : "");
     if (lv)
         v->key = lv->name;
 }

@@ -240,7 +240,8 @@ static void put_area(struct lvx_rctx *rc, const struct lvx_rrow *row, struct lvx
     if (a->pv)
         name = lvx_report_pv_dev_name(a->pv);
     else if (a->lv && style == RANGES_LE)
-        name = lvx_report_lv_display_name(rc->pool, row->rvg, a->lv);
+        name = lvx_report_lv_display_name(rc->pool, row->rvg, a->lv,
+                                          rc->opts->unmark_hidden);
     else
         name = a->lv ? a->lv->name : "[unknown]";
     if (style == DEVICES)

@@ -2,9 +2,10 @@
 /*
  * report/output.c - prints rendered rows the ways LVM2 does:
  *
- *   columns   every line starts with two spaces; columns are at least the field's
- *             width, numbers right-aligned, headings left-aligned and cut to the
- *             width, every column padded (the last one too), joined by " ";
+ *   columns   every line starts with two spaces (lvm.conf log/prefix); columns are at
+ *             least the field's width, numbers right-aligned, headings left-aligned
+ *             and cut to the width, every column padded (the last one too), joined
+ *             by " ";
  *             --unbuffered: each row is as wide as it needs (the headings as the
  *             first row), as LVM2 prints rows as they come;
  *   separator --separator S: no padding unless --aligned;
@@ -67,6 +68,12 @@ static void render_json(struct lvx_buf *out, const struct lvx_rout *ro)
     lvx_buf_puts(out, LINE_PREFIX "}\n");
 }
 
+/* lvm.conf log/prefix (LVM2 prints report lines as log lines), two spaces by default */
+static const char *line_prefix(const struct lvx_report_opts *o)
+{
+    return o->line_prefix ? o->line_prefix : LINE_PREFIX;
+}
+
 static const char *separator(const struct lvx_report_opts *o)
 {
     return o->separator ? o->separator : " ";
@@ -89,7 +96,7 @@ static void render_rows_mode(struct lvx_buf *out, const struct lvx_rout *ro)
 {
     const struct lvx_report_opts *o = ro->opts;
     for (unsigned c = 0; c < ro->ncols; c++) {
-        lvx_buf_puts(out, LINE_PREFIX);
+        lvx_buf_puts(out, line_prefix(o));
         bool first = true;
         if (!o->noheadings) {
             lvx_buf_puts(out, ro->cols[c]->heading);
@@ -128,7 +135,7 @@ static void render_columns(struct lvx_buf *out, const struct lvx_rout *ro)
     size_t *w = lvx_xcalloc(ro->ncols + 1, sizeof(*w));
     column_widths(ro, 0, ro->progressive ? 1 : ro->nrows, w);
     if (!o->noheadings) {
-        lvx_buf_puts(out, LINE_PREFIX);
+        lvx_buf_puts(out, line_prefix(o));
         for (unsigned c = 0; c < ro->ncols; c++) {
             const char *h = ro->cols[c]->heading;
             if (c)
@@ -148,7 +155,7 @@ static void render_columns(struct lvx_buf *out, const struct lvx_rout *ro)
     for (unsigned r = 0; r < ro->nrows; r++) {
         if (ro->progressive)
             column_widths(ro, r, r + 1, w);
-        lvx_buf_puts(out, LINE_PREFIX);
+        lvx_buf_puts(out, line_prefix(o));
         for (unsigned c = 0; c < ro->ncols; c++) {
             const char *v = ro->rows[r]->cells[c];
             if (c)

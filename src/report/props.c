@@ -288,11 +288,11 @@ const char *lvx_report_pv_dev_name(const struct lvx_pv *pv)
 }
 
 const char *lvx_report_lv_display_name(struct lvx_pool *pool, const struct lvx_rvg *rvg,
-                                       const struct lvx_lv *lv)
+                                       const struct lvx_lv *lv, bool unmarked)
 {
     if (!lv)
         return "";
-    if (lvx_report_rlv(rvg, lv)->visible)
+    if (unmarked || lvx_report_rlv(rvg, lv)->visible)
         return lv->name;
     return lvx_pool_printf(pool, "[%s]", lv->name);
 }

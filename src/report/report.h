@@ -50,6 +50,8 @@ struct lvx_report_opts {
     const char *default_fields; /* NULL: the report's own default columns; fullreport: */
     const char *default_sort;   /*  LVM2's *_cols_full / *_sort_full */
     bool compact_all;        /* report/compact_output: columns blank in every row go */
+    bool unmark_hidden;      /* report/mark_hidden_devices = 0: hidden LVs without [ ] */
+    const char *line_prefix; /* lvm.conf log/prefix before column/row lines; NULL: "  " */
     const char *compact;     /* columns dropped when blank in every row: the last -o#a,b
                                 (set from opts.fields by lvx_report) or report/
                                 compact_output_cols; NULL none */

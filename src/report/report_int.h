@@ -141,8 +141,10 @@ const char *lvx_report_seg_type(const struct lvx_seg *seg);
 bool lvx_report_seg_zero(const struct lvx_seg *seg);
 const char *lvx_report_lv_attr(struct lvx_pool *pool, const struct lvx_rvg *rvg,
                                const struct lvx_lv *lv);
+/* An LV's name as reports show it: "[name]" for a hidden LV unless unmarked
+ * (lvm.conf report/mark_hidden_devices = 0). */
 const char *lvx_report_lv_display_name(struct lvx_pool *pool, const struct lvx_rvg *rvg,
-                                       const struct lvx_lv *lv);
+                                       const struct lvx_lv *lv, bool unmarked);
 const char *lvx_report_pv_dev_name(const struct lvx_pv *pv);
 bool lvx_report_pv_missing(const struct lvx_pv *pv);
 uint64_t lvx_report_lv_size(const struct lvx_lv *lv);

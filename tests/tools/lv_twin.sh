@@ -12,6 +12,7 @@
 #   lvm_a / lvm_b ARGS...                    LVM2 restricted to side A / side B
 #   lvx_a ARGS...                            lvx restricted to side A (--devices)
 #   twin_lvs SIDE / twin_pvs SIDE            normalized reports of a side
+#   twin_meta SIDE                           the side's metadata text, ids/times aside
 #   twin_same                                0 when both sides report the same
 #   twin_diff                                prints the differences (for diag)
 
@@ -81,6 +82,14 @@ twin_pvs() {  # twin_pvs a|b
     "lvm_$1" pvs --segments --noheadings --separator : \
         -o pv_name,pvseg_start,pvseg_size,lv_name 2>/dev/null | tr -d " " |
         sed "$(_twin_sed "$1")" | sort
+}
+
+# twin_meta a|b: the side's metadata text (LVM2's vgcfgbackup) without ids, times,
+# hosts, seqno and device hints.
+twin_meta() {
+    "lvm_$1" vgcfgbackup -f "$SCRATCH/twin_meta_$1.vg" "$TWIN_VG" >/dev/null 2>&1
+    sed -n "/^$TWIN_VG {/,\$p" "$SCRATCH/twin_meta_$1.vg" |
+        sed -E '/^\t*(id|creation_time|creation_host|seqno|device|dev_size) = /d'
 }
 
 twin_same() {

@@ -447,6 +447,40 @@ static void test_raid_line(void)
     lvx_pool_destroy(pool);
 }
 
+/* The dm-mirror line of LVM2's mirror in p08 (disk log, region 1024), with nosync, and
+ * with a core log (LVM2's lines, seen with dmsetup table in the VM: t0718). */
+static void test_mirror_line(void)
+{
+    struct lvx_pool *pool = lvx_pool_create();
+    size_t len;
+    char *text = fixture_read_file("p08_segtype_zoo", "backup-vg08.vg", &len);
+    struct lvx_ctx ctx;
+    struct lvx_vg *vg = NULL;
+    lvx_ctx_init(&ctx);
+    int r = text ? lvx_vg_import_text(&ctx, pool, text, len, &vg) : -1;
+    struct lvx_lv *lv = r == 0 ? lvx_vg_find_lv(vg, "m1") : NULL;
+    ok(lv && lvx_map_lv_is_mirror(lv), "p08's m1 is a mirror lvx activates %s", ctx.errmsg);
+    ok(!lvx_map_lv_is_mirror(lvx_vg_find_lv(vg, "m1_mimage_0")), "its image is not");
+    for (int pass = 0; lv && pass < 3; pass++) {
+        struct lvx_buf b = LVX_BUF_INIT;
+        if (pass == 2)
+            lv->segs[0].log_lv = NULL;
+        ok(lvx_map_mirror_table(&ctx, &lv->segs[0], vg->extent_size, pass == 1, subdev_name,
+                                NULL, &b) == 0, "mirror line (pass %d)", pass);
+        static const char *const want[] = {
+            "0 16384 mirror disk 2 m1_mlog 1024 2 m1_mimage_0 0 m1_mimage_1 0 1 handle_errors\n",
+            "0 16384 mirror disk 3 m1_mlog 1024 nosync 2 m1_mimage_0 0 m1_mimage_1 0 1 "
+            "handle_errors\n",
+            "0 16384 mirror core 1 1024 2 m1_mimage_0 0 m1_mimage_1 0 1 handle_errors\n",
+        };
+        is_str(lvx_buf_str(&b), want[pass], "mirror line: %s",
+               pass == 0 ? "disk log" : pass == 1 ? "nosync" : "core log");
+        lvx_buf_free(&b);
+    }
+    free(text);
+    lvx_pool_destroy(pool);
+}
+
 /* The issue's example: 512 MiB, 4 stripes of 256 KiB, four PVs with pe_start 1 MiB. */
 static void test_issue_example(void)
 {
@@ -546,6 +580,7 @@ int main(void)
     test_spec_tables();
     test_issue_example();
     test_raid_line();
+    test_mirror_line();
     test_errors();
     return tap_done();
 }

@@ -1,0 +1,231 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cmd/lvconvert_mirror.c - lvconvert of old-style mirrors (cmd/lvconvert_mirror.h),
+ * for inactive LVs, as LVM2 2.03.16 does them without device-mapper (seen with
+ * activation disabled: the same metadata text):
+ *
+ *   mirror -> linear  (-m 0, --type linear): the LV takes its first image's segments;
+ *                     the other images and the log go;
+ *   fewer images      (-m N, -m -N): the last images go;
+ *   --mirrorlog core  the log goes; --mirrorlog disk: a new NAME_mlog, placed as a log
+ *                     added alone (on a PV without an image, best fit);
+ *   linear -> mirror  (--type mirror [-m N]): the LV's segments become NAME_mimage_0,
+ *                     N new images on other PVs and a log (the log created first, then
+ *                     the images: LVM2's order in the metadata), the log's first 4 KiB
+ *                     zeroed; "Conversion starts after activation."
+ *
+ * Each prints "Logical volume VG/LV converted." (linear -> mirror: "... being
+ * converted.").  Active LVs (a live conversion with a resync to follow) and adding
+ * images to a mirror are not done by lvx yet (exit 5); --type raid1 of an inactive
+ * mirror gets LVM2's "must be active" refusal.
+ */
+#include "cmd/lvconvert_mirror.h"
+
+#include "cmd/actcmd.h"
+#include "cmd/lvcreate_raid.h"
+#include "map/map.h"
+
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+
+#define LOG_ZERO_BYTES 4096u
+
+/* A new hidden sub-LV of lv for lvconvert: created now. */
+static struct lvx_lv *new_sub(struct lvx_vg *vg, const struct lvx_lv *lv, const char *suffix)
+{
+    struct lvx_lv *s = lvx_raid_new_sub(vg, lv, "x", 0, false);
+    s->name = lvx_pool_printf(vg->pool, "%s_%s", lv->name, suffix);
+    s->creation_time = (uint64_t)time(NULL);
+    return s;
+}
+
+static bool on_pv(const struct lvx_lv *lv, const struct lvx_pv *pv)
+{
+    for (unsigned s = 0; s < lv->seg_count; s++)
+        for (uint32_t a = 0; lv->segs[s].areas && a < lv->segs[s].area_count; a++)
+            if (lv->segs[s].areas[a].pv == pv)
+                return true;
+    return false;
+}
+
+/* The mirror's images from index `keep` on go (with `log` the log too). */
+static void drop_subs(struct lvx_lv *lv, uint32_t keep, bool log)
+{
+    struct lvx_seg *seg = &lv->segs[0];
+    seg->raw = NULL;                /* written from its typed fields now */
+    for (uint32_t i = keep; i < seg->area_count; i++)
+        lvx_vg_remove_lv(lv->vg, seg->areas[i].lv);
+    seg->area_count = seg->stripe_count = keep;
+    if (log && seg->log_lv) {
+        lvx_vg_remove_lv(lv->vg, seg->log_lv);
+        seg->log_lv = NULL;
+    }
+}
+
+static void to_linear(struct lvx_lv *lv)
+{
+    struct lvx_lv *img = lv->segs[0].areas[0].lv;
+    drop_subs(lv, 1, true);
+    lvx_vg_remove_lv(lv->vg, img);
+    lv->segs = img->segs;
+    lv->seg_count = img->seg_count;
+    for (unsigned s = 0; s < lv->seg_count; s++)
+        lv->segs[s].lv = lv;
+    lv->status &= ~(uint32_t)LVX_LV_NOTSYNCED;
+}
+
+static int add_log(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
+                   const struct lvx_alloc_pv *pvs, unsigned pv_count)
+{
+    struct lvx_vg *vg = u->vg;
+    struct lvx_seg *seg = &lv->segs[0];
+    struct lvx_free_maps *maps;
+    int rc;
+    if ((rc = lvx_lvcmd_free_maps(env, u, &maps)))
+        return rc;
+    struct lvx_lv *log = new_sub(vg, lv, "mlog");
+    struct lvx_lv **img = lvx_pool_alloc(env->pool, seg->area_count * sizeof(*img));
+    for (uint32_t i = 0; i < seg->area_count; i++)
+        img[i] = seg->areas[i].lv;
+    uint32_t ext = lvx_mirror_log_extents(lv->le_count * vg->extent_size, seg->region_size,
+                                          vg->extent_size);
+    if (lvx_mirror_alloc_log(env, vg, maps, lv->name, log, ext, img, seg->area_count, 0,
+                             lvx_lvcmd_effective_policy(vg, lv->alloc), pvs, pv_count) < 0)
+        return lvx_cmd_fail(env);
+    seg->log_lv = log;
+    seg->raw = NULL;
+    return 0;
+}
+
+/* linear -> mirror of `images` images: the LV's segments become NAME_mimage_0. */
+static int from_linear(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
+                       const struct lvx_mirror_conv *c, uint32_t images,
+                       const struct lvx_alloc_pv *pvs, unsigned pv_count)
+{
+    struct lvx_vg *vg = u->vg;
+    struct lvx_free_maps *maps;
+    int rc;
+    if ((rc = lvx_lvcmd_free_maps(env, u, &maps)))
+        return rc;
+    struct lvx_raid_opts o = { .region_size = c->region_size };
+    lvx_raid_reduce_region(env, &o, lv->le_count * vg->extent_size);
+    struct lvx_lv *log = c->core_log ? NULL : new_sub(vg, lv, "mlog");
+    struct lvx_lv **img = lvx_pool_alloc(env->pool, images * sizeof(*img));
+    img[0] = new_sub(vg, lv, "mimage_0");
+    img[0]->segs = lv->segs;
+    img[0]->seg_count = lv->seg_count;
+    img[0]->le_count = lv->le_count;
+    for (unsigned s = 0; s < img[0]->seg_count; s++)
+        img[0]->segs[s].lv = img[0];
+    for (uint32_t i = 1; i < images; i++)
+        img[i] = new_sub(vg, lv, lvx_pool_printf(env->pool, "mimage_%u", i));
+    /* the new images on PVs without the data */
+    unsigned n = pv_count ? pv_count : vg->pv_count, k = 0;
+    struct lvx_alloc_pv *others = lvx_pool_alloc(env->pool, (n + 1) * sizeof(*others));
+    for (unsigned i = 0; i < n; i++) {
+        struct lvx_alloc_pv cand = pvs ? pvs[i] : (struct lvx_alloc_pv){ vg->pvs[i], 0, NULL };
+        if (!on_pv(img[0], cand.pv))
+            others[k++] = cand;
+    }
+    enum lvx_alloc policy = lvx_lvcmd_effective_policy(vg, lv->alloc);
+    if (!k) {
+        lvx_cmd_errorf("Insufficient suitable allocatable extents for logical volume %s: %llu "
+                       "more required", lv->name,
+                       (unsigned long long)((images - 1) * lv->le_count));
+        return LVX_EXIT_FAILED;
+    }
+    if (lvx_raid_alloc_images(env, maps, lv->name, images - 1, lv->le_count, 0, policy, others, k,
+                              img + 1, NULL) < 0)
+        return lvx_cmd_fail(env);
+    if (log && lvx_mirror_alloc_log(env, vg, maps, lv->name, log,
+                                    lvx_mirror_log_extents(lv->le_count * vg->extent_size,
+                                                           o.region_size, vg->extent_size),
+                                    img, images, lv->le_count, policy, pvs, pv_count) < 0)
+        return lvx_cmd_fail(env);
+    o.nosync = false;
+    struct lvx_seg *seg = lvx_raid_new_seg(vg, lv, "mirror", LVX_SEG_MIRROR, lv->le_count,
+                                           images, img, &o);
+    seg->log_lv = log;
+    return 0;
+}
+
+static uint32_t wanted_images(const struct lvx_mirror_conv *c, uint32_t cur, bool linear)
+{
+    if (c->type && !strcmp(c->type, "linear"))
+        return 1;
+    if (!c->mirrors_given)
+        return linear ? 2 : cur;
+    if (c->mirrors_sign)
+        return c->mirrors_sign > 0 ? cur + c->mirrors : cur - c->mirrors;
+    return c->mirrors + 1;
+}
+
+int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
+                         const struct lvx_mirror_conv *c)
+{
+    const char *vg = lv->vg->name;
+    bool linear = !lvx_map_lv_is_mirror(lv);
+    struct lvx_actcmd act;
+    int rc;
+    if ((rc = lvx_actcmd_init(env, &act)))
+        return rc;
+    bool active = lvx_actcmd_is_active(env, &act, lv, NULL);
+    if (!linear && c->type && !strcmp(c->type, "raid1") && !active) {
+        lvx_cmd_errorf("%s/%s must be active to perform this operation.", vg, lv->name);
+        return LVX_EXIT_FAILED;
+    }
+    if (active) {
+        lvx_cmd_errorf("lvx lvconvert converts inactive mirrors only: deactivate %s/%s first.",
+                       vg, lv->name);
+        return LVX_EXIT_FAILED;
+    }
+    if (c->type && strcmp(c->type, "mirror") && strcmp(c->type, "linear")) {
+        lvx_cmd_errorf("lvx lvconvert does not convert mirror %s/%s to --type %s yet.", vg,
+                       lv->name, c->type);
+        return LVX_EXIT_FAILED;
+    }
+    uint32_t cur = linear ? 1 : lv->segs[0].area_count;
+    if (c->mirrors_given && c->mirrors_sign < 0 && c->mirrors >= cur) {
+        lvx_cmd_errorf("Unable to reduce images by specified amount.");
+        return LVX_EXIT_FAILED;
+    }
+    uint32_t want = wanted_images(c, cur, linear);
+    if (want > 8) {
+        lvx_cmd_errorf("Only up to 8 images in mirror supported currently.");
+        return LVX_EXIT_FAILED;
+    }
+    if (!linear && want > cur) {
+        lvx_cmd_errorf("lvx lvconvert does not add images to mirror %s/%s yet.", vg, lv->name);
+        return LVX_EXIT_FAILED;
+    }
+    struct lvx_alloc_pv *pvs = NULL;
+    unsigned pv_count = 0;
+    if ((rc = lvx_lvcmd_pv_args(env, u->vg, c->pv_args, c->pv_arg_count, &pvs, &pv_count)))
+        return rc;
+    const struct lvx_lv *old_log = linear ? NULL : lv->segs[0].log_lv;
+    if (linear && want > 1) {
+        if ((rc = from_linear(env, u, lv, c, want, pvs, pv_count)))
+            return rc;
+    } else if (!linear && want == 1) {
+        to_linear(lv);
+    } else if (!linear) {
+        drop_subs(lv, want, c->core_log);
+        if (c->disk_log && !lv->segs[0].log_lv && (rc = add_log(env, u, lv, pvs, pv_count)))
+            return rc;
+    }
+    if ((rc = lvx_lvcmd_commit(env, u)))
+        return rc;
+    const struct lvx_seg *seg = &lv->segs[0];
+    const struct lvx_lv *log = seg->kind == LVX_SEG_MIRROR ? seg->log_lv : NULL;
+    if (!env->args->count[LVX_OPT_TEST] && log && log != old_log &&    /* a new log */
+        lvx_lvcmd_zero_start(env, u, log, LOG_ZERO_BYTES) < 0)
+        return lvx_cmd_fail(env);
+    if (linear && want > 1) {
+        lvx_notice(env->ctx, "Logical volume %s/%s being converted.", vg, lv->name);
+        lvx_notice(env->ctx, "Conversion starts after activation.");
+    } else {
+        lvx_notice(env->ctx, "Logical volume %s/%s converted.", vg, lv->name);
+    }
+    return 0;
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * cmd/lvconvert_mirror.h - lvconvert of old-style mirrors (cmd/lvconvert_mirror.c):
+ * mirror -> linear, fewer images, --mirrorlog core|disk, linear -> mirror, for
+ * inactive LVs as LVM2 does them.
+ */
+#ifndef LVX_CMD_LVCONVERT_MIRROR_H
+#define LVX_CMD_LVCONVERT_MIRROR_H
+
+#include "cmd/lvcmd.h"
+
+struct lvx_mirror_conv {
+    bool mirrors_given;
+    uint32_t mirrors;
+    int mirrors_sign;          /* -m +N / -m -N */
+    const char *type;          /* "mirror", "linear", other, or NULL */
+    bool core_log, disk_log;   /* --mirrorlog core (or --corelog) / disk */
+    uint32_t region_size;      /* sectors: -R or the default */
+    char **pv_args;
+    unsigned pv_arg_count;
+};
+
+/* Convert lv (a mirror, or a linear LV with --type mirror) as c asks; the exit code
+ * (messages printed). */
+int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
+                         const struct lvx_mirror_conv *c);
+
+#endif

@@ -1,0 +1,263 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cmd/lvcreate_mirror.c - `lvcreate --type mirror` (the old dm-mirror segment type)
+ * for lvcreate, next to the RAID code it shares its option record with
+ * (cmd/lvcreate_raid.h).
+ *
+ * Options as LVM2 2.03.16 takes them: -m N (N+1 images, default 1; at least 1, at
+ * most 7), --mirrorlog disk|core ("mirrored" is refused as deprecated, exit 5, after
+ * the activation check as LVM2),
+ * --corelog (= core), -R/--regionsize (LVM2's checks and default, shared with RAID),
+ * --nosync (NOTSYNCED on the LV: the kernel table says "nosync").  Striped mirrors
+ * (-i > 1) are not made by lvx (exit 5).  With activation disabled in lvm.conf,
+ * LVM2 refuses to create a mirror; lvcreate.c does the same.
+ *
+ * Layout, as observed with LVM2 in the VM (tests/kernel/mirror.sh): the images are
+ * linear sub-LVs NAME_mimage_K placed as RAID images are (one area per image, on
+ * distinct PVs); the disk log NAME_mlog (1 extent for any LV lvx can make with 4 MiB
+ * extents) goes on a PV without an image when the PV list has one, else on the PV of
+ * the last image (also under --alloc anywhere; never with lvm.conf's
+ * allocation/mirror_logs_require_separate_pvs = 1), at the start of the smallest free
+ * area there that would hold an image (the largest such area over the PVs: LVM2
+ * allocates the images and the log at once; seen with lvconvert, t0677).  Sub-LVs are
+ * READ/WRITE, hidden, with the LV's creation time/host and allocation policy, no tags;
+ * the LV lists them in that order (images, then the log).  The region size is reduced to the largest
+ * power of 2 not above the LV size ("Using reduced mirror region size of ...").
+ */
+#include "cmd/lvcreate_raid.h"
+
+#include "config/config.h"
+
+#include <errno.h>
+#include <string.h>
+
+#define MIRROR_MAX_IMAGES 8u
+#define LOG_ZERO_BYTES 4096u
+
+static const struct lvx_raid_type mirror_type = { "mirror", "mirror", 0, true, false, false };
+
+bool lvx_raid_opts_mirror(const struct lvx_raid_opts *o)
+{
+    return o->type == &mirror_type;
+}
+
+static int log_arg(struct lvx_cmd_env *env, struct lvx_raid_opts *o)
+{
+    const struct lvx_cmd_args *a = env->args;
+    o->core_log = a->count[LVX_OPT_CORELOG] > 0;
+    if (!a->count[LVX_OPT_MIRRORLOG])
+        return 0;
+    const char *v = a->value[LVX_OPT_MIRRORLOG];
+    if (!strcmp(v, "core")) {
+        o->core_log = true;
+    } else if (!strcmp(v, "mirrored")) {
+        o->mirrored_log = true;         /* refused by lvx_lvcreate_mirror_build */
+    } else if (strcmp(v, "disk") != 0) {
+        lvx_cmd_errorf("Mirror log type \"%s\" is unknown.", v);
+        lvx_cmd_errorf("Invalid argument for --mirrorlog: %s", v);
+        lvx_cmd_errorf("Error during parsing of command line.");
+        return LVX_EXIT_INVALID;
+    }
+    return 0;
+}
+
+int lvx_lvcreate_mirror_args(struct lvx_cmd_env *env, struct lvx_raid_opts *o)
+{
+    const struct lvx_cmd_args *a = env->args;
+    int rc;
+    o->type = &mirror_type;
+    o->mirrors = 2;
+    if (a->count[LVX_OPT_MIRRORS]) {
+        uint64_t m = a->val[LVX_OPT_MIRRORS].n + 1;
+        if (m == 1) {
+            lvx_cmd_errorf("--mirrors must be at least 1 with segment type mirror.");
+            return LVX_EXIT_INVALID;
+        }
+        if (m > MIRROR_MAX_IMAGES) {
+            lvx_cmd_errorf("Only up to %u images in mirror supported currently.",
+                           MIRROR_MAX_IMAGES);
+            return LVX_EXIT_INVALID;
+        }
+        o->mirrors = (uint32_t)m;
+    }
+    uint32_t stripes, ss;
+    if ((rc = lvx_lvcmd_stripe_args(env, &stripes, &ss)))
+        return rc;
+    if (stripes > 1) {
+        lvx_cmd_errorf("lvx lvcreate does not create striped mirrors (-i %u) yet.", stripes);
+        return LVX_EXIT_FAILED;
+    }
+    o->stripes = 1;
+    o->stripe_size = 0;
+    if ((rc = log_arg(env, o)))
+        return rc;
+    bool given;
+    if ((rc = lvx_raid_region_arg(env, &o->region_size, &given)))
+        return rc;
+    o->nosync = a->count[LVX_OPT_NOSYNC] > 0;
+    return 0;
+}
+
+uint32_t lvx_mirror_log_extents(uint64_t lv_sectors, uint32_t region_size, uint32_t extent_size)
+{
+    uint64_t regions = (lv_sectors + region_size - 1) / region_size;
+    uint64_t sectors = (1024 + (regions + 7) / 8 + 511) / 512;
+    return (uint32_t)((sectors + extent_size - 1) / extent_size);
+}
+
+static bool holds_image(struct lvx_lv *const *img, uint32_t count, const struct lvx_pv *pv)
+{
+    for (uint32_t i = 0; i < count; i++)
+        for (unsigned s = 0; s < img[i]->seg_count; s++)
+            if (img[i]->segs[s].areas && img[i]->segs[s].areas[0].pv == pv)
+                return true;
+    return false;
+}
+
+/* lvm.conf allocation/mirror_logs_require_separate_pvs (LVM2's default 0). */
+static bool separate_log_pvs(struct lvx_cmd_env *env)
+{
+    struct lvx_config *cfg = NULL;
+    if (lvx_config_load(env->ctx, &cfg) < 0) {
+        lvx_error_clear(env->ctx);
+        return false;
+    }
+    bool on = lvx_config_int(cfg, "allocation/mirror_logs_require_separate_pvs", 0) != 0;
+    lvx_config_free(cfg);
+    return on;
+}
+
+/* Where LVM2 puts a log it allocates together with images of `need` extents each:
+ * every candidate PV offers its smallest free area holding `need` (the lowest on a
+ * tie), the largest offer wins (the earlier candidate on a tie), the log goes at its
+ * start.  *out is that PV with a range of ext extents there.  False when no area
+ * holds `need`. */
+static bool log_area(const struct lvx_free_maps *maps, const struct lvx_alloc_pv *c, unsigned n,
+                     uint64_t need, uint32_t ext, struct lvx_alloc_pv *out, struct lvx_pe_run *run)
+{
+    uint64_t best = 0;
+    for (unsigned i = 0; i < n; i++) {
+        const struct lvx_pv_free *f = &maps->pvs[c[i].pv->index];
+        uint64_t fit = 0, fit_start = 0;
+        for (unsigned r = 0; f->usable && r < f->run_count; r++) {
+            uint64_t s0 = f->runs[r].start, e0 = s0 + f->runs[r].count;
+            for (unsigned g = 0; g < (c[i].range_count ? c[i].range_count : 1); g++) {
+                uint64_t s = s0, e = e0;
+                if (c[i].range_count) {       /* inside the PV's ranges only */
+                    const struct lvx_pe_run *pr = &c[i].ranges[g];
+                    s = s > pr->start ? s : pr->start;
+                    e = e < pr->start + pr->count ? e : pr->start + pr->count;
+                }
+                if (e > s && e - s >= need && (!fit || e - s < fit)) {
+                    fit = e - s;
+                    fit_start = s;
+                }
+            }
+        }
+        if (fit > best) {
+            best = fit;
+            *run = (struct lvx_pe_run){ fit_start, ext };
+            *out = (struct lvx_alloc_pv){ c[i].pv, 1, run };
+        }
+    }
+    return best != 0;
+}
+
+int lvx_mirror_alloc_log(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_free_maps *maps,
+                         const char *top_name, struct lvx_lv *log, uint32_t ext,
+                         struct lvx_lv *const *img, uint32_t count, uint64_t with_images,
+                         enum lvx_alloc policy, const struct lvx_alloc_pv *pvs, unsigned pv_count)
+{
+    unsigned n = pv_count ? pv_count : vg->pv_count;
+    struct lvx_alloc_pv *others = lvx_pool_alloc(env->pool, (n + 1) * sizeof(*others));
+    struct lvx_alloc_pv *all = lvx_pool_alloc(env->pool, (n + 1) * sizeof(*all));
+    unsigned k = 0;
+    for (unsigned i = 0; i < n; i++) {
+        all[i] = pvs ? pvs[i] : (struct lvx_alloc_pv){ vg->pvs[i], 0, NULL };
+        if (!holds_image(img, count, all[i].pv))
+            others[k++] = all[i];
+    }
+    const struct lvx_pv *last = img[count - 1]->segs[img[count - 1]->seg_count - 1].areas[0].pv;
+    struct lvx_alloc_pv last_pv = { (struct lvx_pv *)last, 0, NULL };
+    for (unsigned i = 0; pvs && i < pv_count; i++)
+        if (pvs[i].pv == last)
+            last_pv = pvs[i];
+    const struct { const struct lvx_alloc_pv *pvs; unsigned n; } tries[] = {
+        { others, k }, { &last_pv, 1 }, { all, n },
+    };
+    unsigned tries_n = separate_log_pvs(env) ? 1 : 3;
+    if (k == 0 && tries_n == 1)
+        return lvx_error(env->ctx, ENOSPC, "Insufficient suitable allocatable extents for "
+                         "logical volume %s: %u more required", top_name, ext);
+    for (unsigned t = 0; t < tries_n; t++) {
+        if (t == 0 && k == 0)
+            continue;
+        struct lvx_alloc_pv at;
+        struct lvx_pe_run run;
+        bool one = with_images &&
+                   (log_area(maps, tries[t].pvs, tries[t].n, with_images, ext, &at, &run) ||
+                    log_area(maps, tries[t].pvs, tries[t].n, ext, ext, &at, &run));
+        struct lvx_alloc_request req = {
+            .extents = ext, .stripes = 1, .policy = policy, .pv_count = one ? 1 : tries[t].n,
+            .pvs = one ? &at : tries[t].pvs, .lv_name = log->name,
+        };
+        struct lvx_alloc_result res;
+        int r = lvx_alloc_extents(env->ctx, env->pool, maps, &req, &res);
+        if (r == 0)
+            return lvx_alloc_append(env->ctx, log, &res);
+        if (t == tries_n - 1)
+            return r;
+        lvx_error_clear(env->ctx);
+    }
+    return -ENOSPC;
+}
+
+int lvx_lvcreate_mirror_build(struct lvx_cmd_env *env, struct lvx_vg *vg,
+                              struct lvx_free_maps *maps, struct lvx_raid_opts *o,
+                              struct lvx_lv *lv, uint64_t extents, enum lvx_alloc policy,
+                              const struct lvx_alloc_pv *pvs, unsigned pv_count)
+{
+    if (o->mirrored_log)            /* LVM2 says so after its device-mapper check */
+        return lvx_error(env->ctx, ENOTSUP, "Log type \"mirrored\" is DEPRECATED. Use RAID1 LV "
+                         "or disk log instead.");
+    uint64_t size = extents * vg->extent_size;
+    lvx_raid_reduce_region(env, o, size);
+    uint32_t images = o->mirrors;
+    struct lvx_lv **img = lvx_pool_alloc(env->pool, images * sizeof(*img));
+    for (uint32_t i = 0; i < images; i++)
+        img[i] = lvx_raid_new_sub(vg, lv, "mimage", i, false);
+    struct lvx_lv *log = o->core_log ? NULL : lvx_raid_new_sub(vg, lv, "mlog", 0, false);
+    if (log)                /* NAME_mlog: no index */
+        log->name = lvx_pool_printf(vg->pool, "%s_mlog", lv->name);
+    int r = lvx_raid_alloc_images(env, maps, lv->name, images, extents, 0, policy, pvs, pv_count,
+                                  img, NULL);
+    if (r == -EINVAL && strstr(env->ctx->errmsg, "must not exceed number of physical volumes"))
+        r = lvx_error(env->ctx, ENOSPC, "Insufficient suitable allocatable extents for logical "
+                      "volume %s: %llu more required", lv->name,
+                      (unsigned long long)(images * extents));      /* LVM2's words */
+    if (r < 0)
+        return r;
+    if (log && (r = lvx_mirror_alloc_log(env, vg, maps, lv->name, log,
+                                         lvx_mirror_log_extents(size, o->region_size,
+                                                                vg->extent_size),
+                                         img, images, extents, policy, pvs, pv_count)) < 0)
+        return r;
+
+    struct lvx_seg *seg = lvx_raid_new_seg(vg, lv, "mirror", LVX_SEG_MIRROR, extents, images, img,
+                                           o);
+    seg->log_lv = log;
+    return 0;
+}
+
+int lvx_lvcreate_mirror_zero(struct lvx_cmd_env *env, struct lvx_vg_update *u,
+                             const struct lvx_lv *lv, bool zero_data)
+{
+    const struct lvx_seg *seg = &lv->segs[0];
+    int r;
+    if (seg->log_lv && (r = lvx_lvcmd_zero_start(env, u, seg->log_lv, LOG_ZERO_BYTES)) < 0)
+        return r;
+    for (uint32_t i = 0; zero_data && i < seg->area_count; i++)
+        if ((r = lvx_lvcmd_zero_start(env, u, seg->areas[i].lv, LOG_ZERO_BYTES)) < 0)
+            return r;
+    return 0;
+}
