@@ -320,8 +320,9 @@ static int user_status(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_
                 fclose(f);
             /* RAID LVs: " raid <health> <done>/<total> <action>" after the size */
             const char *raid = strstr(lvx_buf_str(&reply), " raid ");
-            if (raid && sscanf(raid, " raid %256s %" SCNu64 "/%" SCNu64 " %15s", out->raid_health,
-                               &out->sync_done, &out->sync_total, out->sync_action) == 4)
+            if (raid && sscanf(raid, " raid %256s %" SCNu64 "/%" SCNu64 " %15s %" SCNu64,
+                               out->raid_health, &out->sync_done, &out->sync_total,
+                               out->sync_action, &out->mismatches) >= 4)
                 out->raid = true;
         }
     }
@@ -350,6 +351,14 @@ static int user_rename(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char 
     return lvx_user_nodes_add(ctx, lvx_dm_dev_dir(), new_vg, new_lv, loop);
 }
 
+/* --syncaction check|repair: the daemon runs it to its end before answering */
+static int user_message(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char *msg)
+{
+    char req[512];
+    snprintf(req, sizeof(req), "raidmsg %s %s %s", lv->vg->name, lv->name, msg);
+    return lvx_daemon_call(ctx, req, false, NULL);
+}
+
 static int user_merge_step(struct lvx_ctx *ctx, const struct lvx_lv *origin, unsigned max,
                            uint64_t *left)
 {
@@ -374,6 +383,7 @@ const struct lvx_activation_backend lvx_activation_user = {
     .swap = user_swap,
     .unstage = user_unstage,
     .rename = user_rename,
+    .message = user_message,
     .status = user_status,
     .merge_step = user_merge_step,
 };

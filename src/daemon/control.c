@@ -202,6 +202,22 @@ static int do_pvcopy(struct request *r)
     return 0;
 }
 
+/* raidmsg VG LV check|repair: a RAID LV's --syncaction, run to its end */
+static int do_raidmsg(struct request *r)
+{
+    if (r->n < 4 || (strcmp(r->w[3], "check") && strcmp(r->w[3], "repair")))
+        return fail(r, EINVAL, "usage: raidmsg VG LV check|repair");
+    pthread_mutex_lock(&lvxd_lvs_mutex);
+    struct lvxd_lv *v = lvxd_volume_find(r->w[1], r->w[2]);
+    pthread_mutex_unlock(&lvxd_lvs_mutex);
+    if (!v)
+        return fail(r, ENXIO, "not active");
+    if (lvxd_raid_check(r->ctx, v, strcmp(r->w[3], "repair") == 0) < 0)
+        return fail_ctx(r);
+    lvx_buf_puts(r->out, "ok\n");
+    return 0;
+}
+
 /* snapmerge VG LV MAX: one step of the merge into origin LV -> ok LEFT (records left) */
 static int do_snapmerge(struct request *r)
 {
@@ -339,6 +355,8 @@ static void handle(struct request *r, char *line)
         do_pvcopy(r);
     else if (strcmp(cmd, "snapmerge") == 0)
         do_snapmerge(r);
+    else if (strcmp(cmd, "raidmsg") == 0)
+        do_raidmsg(r);
     else if (strcmp(cmd, "list") == 0)
         do_list(r);
     else if (strcmp(cmd, "stop") == 0)

@@ -35,6 +35,8 @@
  *   pvcopy VG LV MVLE OFFSET SECTORS FLUSH -> ok (sectors of the pvmove segment at
  *                                             extent MVLE copied leg 0 -> leg 1 against
  *                                             the LV's writes; FLUSH 1: then synced)
+ *   raidmsg VG LV check|repair             -> ok (the RAID LV's --syncaction, run to
+ *                                             its end; the status then counts mismatches)
  *   snapmerge VG LV MAX                    -> ok <left> (one step of the merge of the
  *                                             origin's merging snapshot: up to MAX
  *                                             chunks copied back; <left> records remain)

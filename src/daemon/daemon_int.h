@@ -200,6 +200,9 @@ struct lvxd_target {
     void (*status)(struct lvxd_lv *v, char *out, size_t n);
 };
 extern const struct lvxd_target lvxd_target_plain;
+/* raid_core.c: `--syncaction check|repair` of a served RAID LV, run to its end (its
+ * mismatch count then in the status).  0 or -errno (message in ctx). */
+int lvxd_raid_check(struct lvx_ctx *ctx, struct lvxd_lv *v, bool repair);
 /* target_snapshot.c: one step of the merge of an origin's merging snapshot: up to
  * max chunks copied back to the origin and their records dropped; *left: records
  * still to merge.  0 or -errno (message in ctx). */

@@ -539,8 +539,9 @@ void raid_core_dtr(struct lvxd_lv *v, void *state)
     raid_core_free(r);
 }
 
-/* " raid <health> <done>/<total> <action>" as dm-raid's status: A live, D failed or
- * missing (the resync runs at start: always complete and idle while served) */
+/* " raid <health> <done>/<total> <action> <mismatches>" as dm-raid's status: A live,
+ * D failed or missing (the resync runs at start, a check when asked: always complete
+ * and idle while served), the mismatches the last check/repair found */
 void raid_core_status(struct lvxd_lv *v, char *out, size_t n)
 {
     struct raid *r = v->tstate;
@@ -550,6 +551,60 @@ void raid_core_status(struct lvxd_lv *v, char *out, size_t n)
     for (unsigned i = 0; i < r->n; i++)
         h[i] = raid_leg_ok(r, i) ? 'A' : 'D';
     h[r->n] = 0;
-    snprintf(out, n, " raid %s %" PRIu64 "/%" PRIu64 " %s", h, r->sectors, r->sectors,
-             r->started ? "idle" : "frozen");
+    snprintf(out, n, " raid %s %" PRIu64 "/%" PRIu64 " %s %" PRIu64, h, r->sectors, r->sectors,
+             r->started ? "idle" : "frozen", r->mismatches);
+}
+
+int lvxd_raid_check(struct lvx_ctx *ctx, struct lvxd_lv *v, bool repair)
+{
+    struct lvxd_io io;
+    uint8_t *buf = NULL;
+    int rc = lvxd_io_init(&io);
+    if (rc < 0)
+        return lvx_error(ctx, -rc, "RAID LV %s/%s: no I/O queue: %s", v->vg, v->lv,
+                         strerror(-rc));
+    if (posix_memalign((void **)&buf, 4096, RAID_COPY_BYTES)) {
+        lvxd_io_exit(&io);
+        return lvx_error(ctx, ENOMEM, "Out of memory checking %s/%s.", v->vg, v->lv);
+    }
+    uint64_t mism = 0;
+    /* region by region, each under the LV's write lock: no request runs while its
+     * copies are compared, and requests go on between regions */
+    for (uint64_t g = 0;; g++) {
+        pthread_rwlock_wrlock(&v->lock);
+        struct raid *r = v->target && v->target->start == raid_core_start ? v->tstate : NULL;
+        if (!r || !r->started) {
+            rc = lvx_error(ctx, EINVAL, "%s/%s is not a RAID LV served here.", v->vg, v->lv);
+        } else if (g == 0 && (v->read_only || !r->geom->check)) {
+            rc = lvx_error(ctx, EROFS, "%s/%s: no check of a read-only RAID LV.", v->vg, v->lv);
+        } else if (g < r->regions) {
+            for (unsigned i = 0; i < r->n && rc == 0; i++)
+                if (!raid_leg_ok(r, i))
+                    rc = lvx_error(ctx, EIO, "%s/%s: image %u is failed: no check of a "
+                                   "degraded RAID LV.", v->vg, v->lv, i);
+            if (g == 0)
+                r->mismatches = 0;
+            if (rc == 0) {
+                pthread_mutex_lock(&r->mu);
+                rc = r->geom->check(&io, v, r, g, g + 1, repair, &mism, buf);
+                pthread_mutex_unlock(&r->mu);
+                if (rc < 0)
+                    lvx_error(ctx, -rc, "%s/%s: %s failed: %s", v->vg, v->lv,
+                              repair ? "repair" : "check", strerror(-rc));
+            }
+        } else {
+            r->mismatches = mism;
+            pthread_rwlock_unlock(&v->lock);
+            break;
+        }
+        pthread_rwlock_unlock(&v->lock);
+        if (rc < 0)
+            break;
+    }
+    if (rc == 0)
+        lvxd_log("%s/%s: %s done, %" PRIu64 " mismatched sectors", v->vg, v->lv,
+                 repair ? "repair" : "check", mism);
+    free(buf);
+    lvxd_io_exit(&io);
+    return rc;
 }

@@ -38,6 +38,12 @@ struct raid_geom {
                 uint64_t g1, uint64_t insync, uint64_t to, uint8_t *buf);
     /* Every byte of the LV can still be served from the live legs? */
     bool (*covered)(const struct raid *r);
+    /* --syncaction check (repair) of bitmap regions [g0, g1), every leg live: the
+     * copies (mirrors) or the parity (recomputed from the data) compared, the
+     * mismatched sectors added to *mism as md counts them; repair rewrites the
+     * other copies from the first (mirrors) or the parity (as md).  mu held. */
+    int (*check)(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint64_t g0,
+                 uint64_t g1, bool repair, uint64_t *mism, uint8_t *buf);
 };
 
 struct raid {
@@ -58,6 +64,7 @@ struct raid {
     uint64_t regions;
     unsigned lv_per_bm;             /* LV sectors per bitmap sector (parity: data legs) */
     bool started;
+    uint64_t mismatches;            /* found by the last check/repair (status) */
     struct lvx_raid_sb sb;          /* the array's (freshest) superblock */
     struct lvx_raid_bm bm;
     uint8_t *area;                  /* bitmap area: superblock + bits (aligned) */

@@ -531,61 +531,142 @@ static int parity_rw(struct lvxd_io *io, struct lvxd_lv *v, bool write, uint64_t
 
 /* --- resync ----------------------------------------------------------------------- */
 
+/* A walk over bitmap regions [g0, g1) (leg sectors) in steps of rows: each step the
+ * stripe, the offset into its chunk and the sectors taken (within one chunk, at most
+ * a slice); the buffer cut into slices: P and Q computed, P and Q read, the rows. */
+struct rows {
+    uint64_t x, end;
+    size_t slice;
+    uint8_t *pacc, *qacc, *pb, *qb, *rowbuf;
+};
+
+static void rows_init(struct rows *w, const struct raid *r, uint64_t g0, uint64_t g1,
+                      uint8_t *buf)
+{
+    uint64_t used = r->leg_sectors - r->data_offset;
+    w->x = g0 * r->region;
+    w->end = g1 * r->region < used ? g1 * r->region : used;
+    w->slice = (RAID_COPY_BYTES / (r->n + 4)) & ~(size_t)4095;
+    w->pacc = buf;
+    w->qacc = w->pacc + w->slice;
+    w->pb = w->qacc + w->slice;
+    w->qb = w->pb + w->slice;
+    w->rowbuf = w->qb + w->slice;
+}
+
+static bool rows_next(struct rows *w, const struct raid *r, uint64_t *st, uint64_t *o,
+                      uint64_t *cnt)
+{
+    if (w->x >= w->end)
+        return false;
+    *st = w->x / r->chunk;
+    *o = w->x % r->chunk;
+    *cnt = r->chunk - *o;
+    if (*cnt > w->slice / 512)
+        *cnt = w->slice / 512;
+    if (*cnt > w->end - w->x)
+        *cnt = w->end - w->x;
+    w->x += *cnt;
+    return true;
+}
+
+/* P (and Q) of stripe st's data rows in w->rowbuf into w->pacc (w->qacc). */
+static void rows_parity(const struct rows *w, const struct raid *r, uint64_t st, uint32_t bytes)
+{
+    unsigned q = q_leg(r, st);
+    memset(w->pacc, 0, 2 * w->slice);
+    for (unsigned k = 0; k < r->n - r->parity; k++) {
+        xor_into(w->pacc, w->rowbuf + (size_t)k * bytes, bytes);
+        if (q < r->n)
+            q_acc(w->qacc, w->rowbuf + (size_t)k * bytes, bytes, data_leg(r, st, k));
+    }
+}
+
 /* Bitmap regions [g0, g1) (leg sectors): legs in `to` not in `insync` are rebuilt
  * (data from the other data and P/Q, P and Q from the data); without such a leg P
  * and Q of the rows are recomputed from the data (when every leg is live).  mu held. */
 static int parity_sync(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint64_t g0,
                        uint64_t g1, uint64_t insync, uint64_t to, uint8_t *buf)
 {
-    uint64_t used = r->leg_sectors - r->data_offset;
-    uint64_t x = g0 * r->region, end = g1 * r->region < used ? g1 * r->region : used;
-    size_t slice = (RAID_COPY_BYTES / (r->n + 4)) & ~(size_t)4095;
-    uint8_t *pacc = buf, *qacc = pacc + slice, *pb = qacc + slice, *qb = pb + slice;
-    uint8_t *rowbuf = qb + slice;
-    unsigned d = r->n - r->parity;
+    struct rows w;
+    rows_init(&w, r, g0, g1, buf);
     uint64_t all = r->n == 64 ? ~(uint64_t)0 : ((uint64_t)1 << r->n) - 1;
     struct lop ops[RAID_MAX_LEGS];
-    while (x < end) {
-        uint64_t st = x / r->chunk, o = x % r->chunk;
-        uint64_t cnt = r->chunk - o;
-        if (cnt > slice / 512)
-            cnt = slice / 512;
-        if (cnt > end - x)
-            cnt = end - x;
+    uint64_t st, o, cnt;
+    while (rows_next(&w, r, &st, &o, &cnt)) {
         uint32_t bytes = (uint32_t)(cnt * 512);
         unsigned p = parity_leg(r, st), q = q_leg(r, st), c = 0;
         uint64_t usable = ok_mask(r) & insync, targets = ok_mask(r) & to & ~insync;
-        if (!targets && usable != all) {
-            x += cnt;                      /* degraded: no parity to recompute */
-            continue;
-        }
-        int rc = load_rows(io, v, r, st, o, bytes, usable, rowbuf, pb, qb, true);
+        if (!targets && usable != all)
+            continue;                      /* degraded: no parity to recompute */
+        int rc = load_rows(io, v, r, st, o, bytes, usable, w.rowbuf, w.pb, w.qb, true);
         if (rc != 0) {
             lvxd_log("%s/%s: stripe %" PRIu64 " cannot be rebuilt from the legs left", v->vg,
                      v->lv, st);
             return rc < 0 ? rc : -EIO;
         }
-        memset(pacc, 0, 2 * (size_t)slice);
-        for (unsigned k = 0; k < d; k++) {
+        rows_parity(&w, r, st, bytes);
+        for (unsigned k = 0; k < r->n - r->parity; k++) {
             unsigned leg = data_leg(r, st, k);
-            xor_into(pacc, rowbuf + k * bytes, bytes);
-            if (q < r->n)
-                q_acc(qacc, rowbuf + k * bytes, bytes, leg);
             if ((targets >> leg) & 1)
-                ops[c++] = (struct lop){ leg, true, leg_byte(r, st, o), bytes, rowbuf + k * bytes };
+                ops[c++] = (struct lop){ leg, true, leg_byte(r, st, o), bytes, w.rowbuf + k * bytes };
         }
         if (!targets || ((targets >> p) & 1))
-            ops[c++] = (struct lop){ p, true, leg_byte(r, st, o), bytes, pacc };
+            ops[c++] = (struct lop){ p, true, leg_byte(r, st, o), bytes, w.pacc };
         if (q < r->n && (!targets || ((targets >> q) & 1)))
-            ops[c++] = (struct lop){ q, true, leg_byte(r, st, o), bytes, qacc };
+            ops[c++] = (struct lop){ q, true, leg_byte(r, st, o), bytes, w.qacc };
         if ((rc = run_lops(io, v, r, ops, c, true)) != 0)
             return rc < 0 ? rc : -EIO;
-        x += cnt;
     }
     return 0;
 }
 
-static const struct raid_geom parity_geom = { .sync = parity_sync, .covered = parity_covered };
+/* Check (repair) regions [g0, g1) (leg sectors), every leg live: P (and Q) of each
+ * row recomputed from the data and compared with the stored ones, each 4 KiB page
+ * that differs counted as md counts a stripe (8 sectors); repair writes the computed
+ * parity (md's raid4/5/6 check and repair).  mu held. */
+static int parity_check(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint64_t g0,
+                        uint64_t g1, bool repair, uint64_t *mism, uint8_t *buf)
+{
+    struct rows w;
+    rows_init(&w, r, g0, g1, buf);
+    uint64_t all = r->n == 64 ? ~(uint64_t)0 : ((uint64_t)1 << r->n) - 1;
+    struct lop ops[2];
+    uint64_t st, o, cnt;
+    while (rows_next(&w, r, &st, &o, &cnt)) {
+        uint32_t bytes = (uint32_t)(cnt * 512);
+        unsigned p = parity_leg(r, st), q = q_leg(r, st), c = 0;
+        int rc = load_rows(io, v, r, st, o, bytes, all, w.rowbuf, w.pb, w.qb, true);
+        if (rc != 0)
+            return rc < 0 ? rc : -EIO;
+        rows_parity(&w, r, st, bytes);
+        ops[c++] = (struct lop){ p, false, leg_byte(r, st, o), bytes, w.pb };
+        if (q < r->n)
+            ops[c++] = (struct lop){ q, false, leg_byte(r, st, o), bytes, w.qb };
+        if ((rc = run_lops(io, v, r, ops, c, true)) != 0)
+            return rc < 0 ? rc : -EIO;
+        bool differs = false;
+        for (uint32_t b = 0; b < bytes; b += 4096) {
+            uint32_t l = bytes - b < 4096 ? bytes - b : 4096;
+            if (memcmp(w.pacc + b, w.pb + b, l) || (q < r->n && memcmp(w.qacc + b, w.qb + b, l))) {
+                *mism += 8;
+                differs = true;
+            }
+        }
+        if (repair && differs) {
+            c = 0;
+            ops[c++] = (struct lop){ p, true, leg_byte(r, st, o), bytes, w.pacc };
+            if (q < r->n)
+                ops[c++] = (struct lop){ q, true, leg_byte(r, st, o), bytes, w.qacc };
+            if ((rc = run_lops(io, v, r, ops, c, true)) != 0)
+                return rc < 0 ? rc : -EIO;
+        }
+    }
+    return 0;
+}
+
+static const struct raid_geom parity_geom = { .sync = parity_sync, .covered = parity_covered,
+                                              .check = parity_check };
 
 const struct lvxd_target lvxd_target_parity = {
     .name = "raid-parity",

@@ -282,7 +282,54 @@ static bool all_covered(const struct raid *r)
     return covered(r, 0, r->sectors);
 }
 
-static const struct raid_geom mirror_geom = { .sync = sync_range, .covered = all_covered };
+#define CHECK_UNIT 128u         /* sectors md's mirror check compares at once (64 KiB) */
+
+static int read_copy(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, unsigned leg,
+                     uint64_t ls, uint64_t cnt, uint8_t *buf, bool write)
+{
+    unsigned n = 0;
+    int rc = lvxd_io_map_add(io, v, r->legs[leg].data, write, ls * 512, (uint32_t)(cnt * 512),
+                             buf, &n);
+    return rc == 0 && n ? lvxd_io_run(io, n) : rc;
+}
+
+/* Check (repair) regions [g0, g1): each 64 KiB of every copy compared with the first
+ * copy; a unit that differs counts its sectors; repair writes the first copy over the
+ * others (md's raid1/raid10 check and repair). */
+static int mirror_check(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint64_t g0,
+                        uint64_t g1, bool repair, uint64_t *mism, uint8_t *buf)
+{
+    uint64_t s = g0 * r->region, end = g1 * r->region < r->sectors ? g1 * r->region : r->sectors;
+    uint8_t *ref = buf, *cmp = buf + CHECK_UNIT * 512;
+    while (s < end) {
+        uint64_t cnt = CHECK_UNIT - s % CHECK_UNIT, ls, run;
+        if (cnt > end - s)
+            cnt = end - s;
+        unsigned first = copy_of(r, s, 0, &ls, &run);
+        if (run < cnt)
+            cnt = run;
+        int rc = read_copy(io, v, r, first, ls, cnt, ref, false);
+        bool differs = false;
+        for (unsigned j = 1; j < r->copies && rc == 0; j++) {
+            unsigned leg = copy_of(r, s, j, &ls, &run);
+            if ((rc = read_copy(io, v, r, leg, ls, cnt, cmp, false)) < 0 ||
+                memcmp(ref, cmp, cnt * 512) == 0)
+                continue;
+            differs = true;
+            if (repair)
+                rc = read_copy(io, v, r, leg, ls, cnt, ref, true);
+        }
+        if (rc < 0)
+            return rc;
+        if (differs)
+            *mism += cnt;
+        s += cnt;
+    }
+    return 0;
+}
+
+static const struct raid_geom mirror_geom = { .sync = sync_range, .covered = all_covered,
+                                              .check = mirror_check };
 
 const struct lvxd_target lvxd_target_raid = {
     .name = "raid",

@@ -8,7 +8,8 @@
 #      raid10 r10 (8 MiB each), raid5 r5 and raid6 r6 (-i3, 12 MiB;
 #      daemon/target_parity.c); its daemon syncs them and writes random data to each;
 #      raid1 rc gets a third image (lvconvert -m2) and loses image 0 (-m1 PV) through
-#      the daemon; clean deactivation;
+#      the daemon; raid1 rp and raid5 rq with a planted 4 KiB mismatch, counted by
+#      the daemon's --syncaction check; clean deactivation;
 #   2. guest (the images as virtio disks vda-vde, five empty ones vdf-vdj): dm-raid
 #      activates ux in sync at once, reads the daemon's bytes, `--syncaction check` finds
 #      no mismatch; LVM2 makes VG kx (same LVs) on vdf-vdj, the kernel syncs and writes
@@ -79,6 +80,26 @@ rc0=$(lvx lvs -a --noheadings -o devices ux/rc_rimage_0 2>/dev/null | tr -d ' ' 
 uspace_run_ok "ux/rc: lvconvert -m1 ux/rc $rc0 (image 0 leaves, the others move down)" \
     lvx lvconvert -y -m1 ux/rc "$rc0"
 test_eq "ux/rc reads its data after both conversions" "$(lv_sha "$DM_DEV_DIR/ux/rc")" "$(sha "$SCRATCH/data/ux_rc.bin")"
+# planted mismatches: 4 KiB written straight into one image of raid1 rp and one leg of
+# raid5 rq; lvx's daemon checks them (the count goes to the guest, whose kernel's
+# check must count the same)
+source "$LVX_ROOT/tests/tools/raid-pvread.sh"
+VG=ux
+uspace_run_ok "lvx lvcreate raid1 ux/rp and raid5 -i3 ux/rq (8m, 12m), written" sh -c \
+    "'$LVX' lvcreate -q -Zn --type raid1 -m1 -L 8m -n rp ux &&
+     '$LVX' lvcreate -q -Zn --type raid5 -i3 -I 64k -L 12m -n rq ux &&
+     dd if=$SCRATCH/data/ux_r1.bin of=$DM_DEV_DIR/ux/rp bs=1M oflag=direct conv=fsync status=none &&
+     dd if=$SCRATCH/data/ux_r5.bin of=$DM_DEV_DIR/ux/rq bs=1M oflag=direct conv=fsync status=none &&
+     '$LVX' lvchange -an ux/rp ux/rq"
+pv_plant rp_rimage_1 $((3 * 1048576 + 4096))
+pv_plant rq_rimage_3 $((1048576))
+for lv in rp rq; do
+    uspace_run_ok "ux/$lv: a mismatch planted; activated, lvx's --syncaction check" sh -c \
+        "'$LVX' lvchange -ay ux/$lv && '$LVX' lvchange --syncaction check ux/$lv"
+    lvx lvs --noheadings -o raid_mismatch_count ux/$lv 2>/dev/null | tr -d ' ' >"$SCRATCH/data/$lv.mism"
+    test_ok "ux/$lv: lvx's daemon found the mismatch ($(cat "$SCRATCH/data/$lv.mism") sectors)" \
+        test "$(cat "$SCRATCH/data/$lv.mism")" -gt 0
+done
 uspace_run_ok "deactivate ux" lvx vgchange -an ux
 lvx daemon stop >/dev/null 2>&1
 for _ in $(seq 100); do [[ -z $(uspace_daemon_pids) ]] && break; sleep 0.1; done

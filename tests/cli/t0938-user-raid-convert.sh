@@ -11,7 +11,11 @@
 #   - a leg's PV missing: degraded activation, writes, then lvconvert --repair onto a
 #     spare PV: LVM2's "Faulty devices in VG/LV successfully replaced.", the new image
 #     holds every write (the degraded ones too), the LV reads them, health clean;
-#   - lvconvert --replace PV: the image leaves the PV named for another, data kept.
+#   - lvconvert --replace PV: the image leaves the PV named for another, data kept;
+#   - lvchange --syncaction check|repair (the daemon runs it to its end): 4 KiB planted
+#     in one image (raid1) or one leg (raid5) straight on its PV is found (md's counts:
+#     128 sectors for a mirror's 64 KiB unit, 8 for a parity page), lv_health_status
+#     "mismatches exist", repair makes the images equal (raid1) or the parity right.
 source "$(dirname "$0")/../lib.sh"
 source "$LVX_ROOT/tests/tools/uspace-env.sh"
 
@@ -61,6 +65,29 @@ test_eq "nothing of r on ${DEVS[1]} any more (LVM2's pv_used)" \
 test_eq "r reads its data" "$(lv_sum "$R" 0 $((16 * MIB)))" "$(fsum "$SCRATCH/d1")"
 test_ok "LVM2's vgck" lvm2 vgck "$VG"
 
+# ---- --syncaction check / repair with a planted mismatch
+mism() { lvx lvs --noheadings -o raid_mismatch_count "$@" 2>/dev/null | tr -d ' '; }
+uspace_run_ok "--syncaction check of the healthy r" lvx lvchange --syncaction check "$VG/r"
+test_eq "... no mismatch" "$(mism "$VG/r")" 0
+uspace_run_ok "deactivate r" lvx lvchange -an "$VG/r"
+pv_plant r_rimage_1 $((3 * MIB + 4096))
+uspace_run_ok "4 KiB planted in r_rimage_1 on its PV; r activated (clean bitmap: no resync)" \
+    lvx lvchange -ay "$VG/r"
+uspace_run_ok "--syncaction check" lvx lvchange --syncaction check "$VG/r"
+test_eq "... one 64 KiB unit mismatched (md's count: 128 sectors)" "$(mism "$VG/r")" 128
+test_eq "... lv_health_status says so" \
+    "$(lvx lvs --noheadings -o lv_health_status "$VG/r" 2>/dev/null | sed 's/^ *//')" "mismatches exist"
+report r_rimage_0
+report r_rimage_1
+test_ok "... and check changed nothing (the images still differ)" \
+    test "$(pv_sum r_rimage_0 0 $((16 * MIB)))" != "$(pv_sum r_rimage_1 0 $((16 * MIB)))"
+uspace_run_ok "--syncaction repair" lvx lvchange --syncaction repair "$VG/r"
+test_eq "... counts what it repaired" "$(mism "$VG/r")" 128
+test_eq "... the images are equal again (read from their PVs)" \
+    "$(pv_sum r_rimage_1 0 $((16 * MIB)))" "$(pv_sum r_rimage_0 0 $((16 * MIB)))"
+uspace_run_ok "--syncaction check after the repair" lvx lvchange --syncaction check "$VG/r"
+test_eq "... no mismatch" "$(mism "$VG/r")" 0
+
 # ---- a missing PV, degraded writes, --repair onto a spare
 leg1=$(where r_rimage_1)
 keep=()
@@ -95,4 +122,20 @@ test_ok "r_rimage_0 left $from" test "$(lvx lvs -a --noheadings -o devices "$HID
 image_holds "the moved image holds r's data (read from its PV)" r_rimage_0 "$SCRATCH/d2"
 test_eq "r reads its data" "$(lv_sum "$R" 0 $((16 * MIB)))" "$(fsum "$SCRATCH/d2")"
 uspace_run_ok "deactivate r" lvx lvchange -an "$HIDE" "$VG/r"
+
+# ---- raid5: --syncaction check / repair of the parity
+uspace_run_ok "raid5 -i2 r5 (8m) made and written" sh -c \
+    "$LVX lvcreate -q -Zn --type raid5 -i2 -I 64k -L 8m -n r5 $HIDE $VG &&
+     dd if=$SCRATCH/d1 of=$DM_DEV_DIR/$VG/r5 bs=1M count=8 oflag=direct conv=fsync status=none"
+uspace_run_ok "--syncaction check of the healthy r5" lvx lvchange --syncaction check "$HIDE" "$VG/r5"
+test_eq "... no mismatch" "$(mism "$HIDE" "$VG/r5")" 0
+uspace_run_ok "deactivate r5" lvx lvchange -an "$HIDE" "$VG/r5"
+pv_plant r5_rimage_2 $((1 * MIB))
+uspace_run_ok "4 KiB planted in r5_rimage_2; r5 activated" lvx lvchange -ay "$HIDE" "$VG/r5"
+uspace_run_ok "--syncaction check" lvx lvchange --syncaction check "$HIDE" "$VG/r5"
+test_eq "... one 4 KiB stripe page mismatched (md's count: 8 sectors)" "$(mism "$HIDE" "$VG/r5")" 8
+uspace_run_ok "--syncaction repair, then check" sh -c \
+    "$LVX lvchange --syncaction repair $HIDE $VG/r5 && $LVX lvchange --syncaction check $HIDE $VG/r5"
+test_eq "... no mismatch left" "$(mism "$HIDE" "$VG/r5")" 0
+uspace_run_ok "deactivate r5" lvx lvchange -an "$HIDE" "$VG/r5"
 done_testing

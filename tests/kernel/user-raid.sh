@@ -5,7 +5,9 @@
 # tests/cli/t0714-kernel-user-raid.sh) on 10 virtio disks kept on the host:
 #   vda-vde  VG "ux": raid1 r1, raid10 r10, raid5 r5 and raid6 r6 made by lvx on the
 #            host, synced and written by lvx's user-space daemon (data: /t/data/ux_LV.bin);
-#            raid1 rc whose images the daemon changed (lvconvert -m2, then -m1 PV)
+#            raid1 rc whose images the daemon changed (lvconvert -m2, then -m1 PV);
+#            raid1 rp and raid5 rq with a planted mismatch the daemon's check counted
+#            (/t/data/LV.mism): the kernel's check must count the same
 #   vdf-vdj  empty: VG "kx" with the same LVs is made here by LVM2, synced by the
 #            kernel and written through dm-raid (data: /t/data/kx_LV.bin: ux's
 #            data of the other LV; r5, r6: kx_LV.bin), for the host's
@@ -19,6 +21,14 @@
 
 # raid_status VG-LV: "<health> <ratio> <action> <mismatches>" of dm-raid's status line
 raid_status() { dmsetup status "$1" | awk '{ print $6, $7, $8, $9 }'; }
+# wait_idle VG-LV: until dm-raid's sync action is idle again (at most 60 s)
+wait_idle() {
+    for _ in $(seq 300); do
+        set -- $(raid_status "$1")
+        [ "$3" = idle ] && break
+        sleep 0.2
+    done
+}
 sha() { sha256sum <"$1" | cut -d' ' -f1; }
 
 check "LVM2 activates the daemon's VG ux" lvm vgchange -ay ux
@@ -31,12 +41,15 @@ for lv in r1 r10 r5 r6 rc; do
     check_eq "ux/$lv: in sync right after activation (no resync): $st" "$1 ${2%/*} $3" "$want_h $total idle"
     check_eq "ux/$lv: the kernel reads the bytes the daemon wrote" "$(sha /dev/ux/$lv)" "$(sha /t/data/ux_$lv.bin)"
     check "ux/$lv: lvchange --syncaction check" lvm lvchange --syncaction check ux/$lv
-    for _ in $(seq 300); do
-        set -- $(raid_status ux-$lv)
-        [ "$3" = idle ] && break
-        sleep 0.2
-    done
+    wait_idle ux-$lv
+    set -- $(raid_status ux-$lv)
     check_eq "ux/$lv: the check ran and found no mismatch" "$3 $4" "idle 0"
+done
+for lv in rp rq; do
+    check "ux/$lv (a planted mismatch): lvchange --syncaction check" lvm lvchange --syncaction check ux/$lv
+    wait_idle ux-$lv
+    set -- $(raid_status ux-$lv)
+    check_eq "ux/$lv: the kernel counts the mismatch as lvx's daemon did" "$3 $4" "idle $(cat /t/data/$lv.mism)"
 done
 check "deactivate ux" lvm vgchange -an ux
 

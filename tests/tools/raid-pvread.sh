@@ -7,6 +7,7 @@
 # PYTHON, LVX_ROOT.
 #   report LV             LVM2's segments of (sub-)LV LV, PV starts, extent size
 #   pv_get LV OFF LEN OUT / pv_sum LV OFF LEN   its bytes read from the PVs / their sha256
+#   pv_plant LV OFF       4 KiB of random bytes written at OFF of LV, on its PV
 #   fsum FILE, lv_sum DEV OFF LEN               sha256 of a file / of the LV (direct I/O)
 #   sb_field RMETA FIELD  a dm-raid superblock / md bitmap field of a rmeta
 PVREAD=$LVX_ROOT/tests/tools/lv_pvread.py
@@ -22,6 +23,19 @@ pv_get() {
         "$2" "$3" "$4" >"$SCRATCH/pvread.out" 2>&1 || echo "pvread of $1 failed" >"$4"
 }
 pv_sum() { pv_get "$@" "$SCRATCH/pvread.bin"; sha256sum <"$SCRATCH/pvread.bin" | cut -d' ' -f1; }
+# pv_plant LV OFFSET: 4 KiB of random bytes into the (sub-)LV at byte OFFSET of its first
+# segment, written straight on its PV where LVM2's report places it (a planted mismatch)
+pv_plant() {
+    local range dev pe es ps
+    range=$(lvm2 lvs -a --noheadings -o seg_pe_ranges "$VG/$1" 2>/dev/null | tr -d ' ')
+    dev=${range%%:*}
+    pe=${range#*:}
+    pe=${pe%%-*}
+    es=$(lvm2 vgs --noheadings --units s --nosuffix -o vg_extent_size "$VG" 2>/dev/null | tr -d ' ')
+    ps=$(lvm2 pvs --noheadings --units s --nosuffix -o pe_start "$dev" 2>/dev/null | tr -d ' ')
+    dd if=/dev/urandom of="$dev" bs=512 seek=$((ps + pe * es + $2 / 512)) count=8 \
+        oflag=direct conv=notrunc status=none
+}
 fsum() { sha256sum <"$1" | cut -d' ' -f1; }
 lv_sum() {  # lv_sum DEV OFFSET LENGTH: through the LV, direct I/O
     dd if="$1" iflag=direct,skip_bytes,count_bytes skip="$2" count="$3" bs=64k status=none | sha256sum | cut -d' ' -f1
