@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * cmd/lvchange_raid.c - `lvx lvchange --rebuild PV [--rebuild PV ...] VG/LV` and
  * `lvx lvchange --resync VG/LV`: the RAID forms of lvchange, as LVM2 2.03.16 does them

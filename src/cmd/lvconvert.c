@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * cmd/lvconvert.c - `lvx lvconvert -m N | --type raid1|linear [-R SIZE] [-y] VG/LV
  * [PV ...]`: the image count of raid1 LVs (linear -> raid1, more or fewer images,

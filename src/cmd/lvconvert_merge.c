@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * cmd/lvconvert_merge.c - `lvx lvconvert --merge [-b] [-i N] VG/SNAP`: merging a COW
  * snapshot back into its origin, with LVM2 2.03's checks, messages and sequence

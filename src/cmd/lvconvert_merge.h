@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * cmd/lvconvert_merge.h - merging a COW snapshot into its origin (cmd/lvconvert_merge.c):
  * lvconvert --merge, the poll of a running merge and its end.  Each returns 0 or an

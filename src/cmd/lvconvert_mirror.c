@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * cmd/lvconvert_mirror.c - lvconvert of old-style mirrors (cmd/lvconvert_mirror.h),
  * for inactive LVs, as LVM2 2.03.16 does them without device-mapper (seen with

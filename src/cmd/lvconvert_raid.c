@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * cmd/lvconvert_raid.c - raid1 image count changes in the model (cmd/lvconvert_raid.h).
  *

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * cmd/lvcreate_mirror.c - `lvcreate --type mirror` (the old dm-mirror segment type)
  * for lvcreate, next to the RAID code it shares its option record with
