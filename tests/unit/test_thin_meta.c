@@ -8,7 +8,8 @@
  * deletes, several commits) passing thin_check with thin_dump's XML equal to the
  * expected model; uncommitted changes and commits failing at chosen writes leaving the
  * last commit; damaged superblocks and nodes refused with one clear line.
- * Skipped when thin_check / thin_dump / thin_restore are not installed.
+ * Skipped when thin_check / thin_dump / thin_restore are not installed.  With arguments
+ * it is the driver of tests/kernel/thin_meta.sh (the kernel's side of the round trip).
  */
 #include "map/thin_int.h"
 #include "tap.h"
@@ -534,6 +535,10 @@ static bool data_counts_same(const char *meta)
         for (size_t i = 0; i < tm->ndevs; i++)
             count_refs(tm, tm->devs[i].root, seen, want);
         same = memcmp(want, tm->drc, tm->nr_data * sizeof(uint32_t)) == 0;
+        for (uint64_t b = 0, shown = 0; b < tm->nr_data && shown < 8; b++)
+            if (want[b] != tm->drc[b] && ++shown)
+                fprintf(stderr, "# data block %llu: %u leaves map it, the space map counts %u\n",
+                        (unsigned long long)b, want[b], tm->drc[b]);
         free(seen);
         free(want);
     }
@@ -805,9 +810,175 @@ static void test_bad(void)
     run(cmd);
 }
 
-int main(void)
+/* ---- driver of the kernel round trip (tests/kernel/thin_meta.sh in a guest) ----
+ * Data block d holds the 64-bit word d + 1 everywhere (written by lvx's side), so a
+ * read through the kernel's thin device shows which data block it mapped. */
+#define KBLOCK (64u * 1024u)
+
+static int write_pattern(int fd, uint64_t d)
+{
+    static uint64_t w[KBLOCK / 8];
+    for (size_t i = 0; i < KBLOCK / 8; i++)
+        w[i] = d + 1;
+    return pwrite(fd, w, KBLOCK, (off_t)(d * KBLOCK)) == (ssize_t)KBLOCK ? 0 : -1;
+}
+
+static int drv_fail(const char *what)
+{
+    fprintf(stderr, "%s: %s\n", what, ctx.errmsg[0] ? ctx.errmsg : strerror(errno));
+    return 1;
+}
+
+static int drv_open(const char *path, bool rw, struct lvx_pool *pool, struct lvx_thin_meta **tm)
+{
+    int fd = open(path, rw ? O_RDWR : O_RDONLY);
+    uint64_t size = fd >= 0 ? (uint64_t)lseek(fd, 0, SEEK_END) : 0;
+    if (fd < 0 || lvx_thin_meta_open(&ctx, pool, fd, size, rw, tm) != 0)
+        return -1;
+    return fd;
+}
+
+/* format-fill META DATA: thin 1 (vblocks 0..299), snapshot 2 of 1 with 60 rewritten
+ * and 40 new blocks, thin 5 (vblocks 100..149); transaction 3. */
+static int drv_format(const char *meta, const char *data)
+{
+    struct lvx_pool *pool = lvx_pool_create();
+    struct lvx_thin_meta *tm = NULL;
+    int mfd = open(meta, O_RDWR), dfd = open(data, O_RDWR);
+    if (mfd < 0 || dfd < 0)
+        return drv_fail("open");
+    uint64_t msize = (uint64_t)lseek(mfd, 0, SEEK_END), dsize = (uint64_t)lseek(dfd, 0, SEEK_END);
+    if (lvx_thin_meta_format(&ctx, pool, mfd, msize, 128, dsize / KBLOCK, &tm) != 0)
+        return drv_fail("format");
+    uint64_t d;
+    int r = lvx_thin_create_thin(tm, 1);
+    for (uint32_t v = 0; v < 300 && !r; v++)
+        if (!(r = lvx_thin_map_new(tm, 1, v, &d)))
+            r = write_pattern(dfd, d);
+    r = r ? r : lvx_thin_create_snap(tm, 2, 1);
+    for (uint32_t v = 0; v < 400 && !r; v += v < 300 ? 5 : 1)
+        if (!(r = lvx_thin_map_new(tm, 2, v, &d)))
+            r = write_pattern(dfd, d);
+    r = r ? r : lvx_thin_create_thin(tm, 5);
+    for (uint32_t v = 100; v < 150 && !r; v++)
+        if (!(r = lvx_thin_map_new(tm, 5, v, &d)))
+            r = write_pattern(dfd, d);
+    if (r || lvx_thin_set_transaction_id(tm, 0, 3) || lvx_thin_commit(tm) || fsync(dfd))
+        return drv_fail("format-fill");
+    close(mfd);
+    close(dfd);
+    lvx_pool_destroy(pool);
+    return 0;
+}
+
+/* verify META THINDEV ID FROM TO: each vblock of [FROM, TO) read through the kernel
+ * holds the pattern of the data block lvx maps it to, or zeros when lvx maps none. */
+static int drv_verify(const char *meta, const char *thin, uint64_t id, uint32_t from, uint32_t to)
+{
+    struct lvx_pool *pool = lvx_pool_create();
+    struct lvx_thin_meta *tm = NULL;
+    int mfd = drv_open(meta, false, pool, &tm), tfd = open(thin, O_RDONLY);
+    if (mfd < 0 || tfd < 0)
+        return drv_fail("open");
+    static uint64_t w[KBLOCK / 8];
+    int bad = 0;
+    for (uint32_t v = from; v < to; v++) {
+        uint64_t d = 0, want;
+        uint32_t t;
+        int r = lvx_thin_lookup(tm, id, v, &d, &t);
+        if (r < 0)
+            return drv_fail("lookup");
+        want = r ? d + 1 : 0;
+        if (pread(tfd, w, KBLOCK, (off_t)v * KBLOCK) != (ssize_t)KBLOCK)
+            return drv_fail("read");
+        for (size_t i = 0; i < KBLOCK / 8; i++)
+            if (w[i] != want) {
+                if (bad++ < 5)
+                    fprintf(stderr, "thin %llu vblock %u: word %zu is %llu, lvx maps data block %s%llu\n",
+                            (unsigned long long)id, v, i, (unsigned long long)w[i], r ? "" : "(none) ",
+                            (unsigned long long)d);
+                break;
+            }
+    }
+    close(mfd);
+    close(tfd);
+    lvx_pool_destroy(pool);
+    return bad != 0;
+}
+
+/* check META: lvx reads the devices and mappings thin_dump reads. */
+static int drv_check(const char *meta)
+{
+    struct lvx_pool *pool = lvx_pool_create();
+    struct lvx_thin_meta *tm = NULL;
+    int fd = drv_open(meta, false, pool, &tm);
+    if (fd < 0)
+        return drv_fail("open");
+    struct model a, b;
+    model_init(&a);
+    model_init(&b);
+    int bad = !lvx_model(tm, &a) || !dump_model(meta, &b);
+    const char *why = bad ? "cannot read" : model_diff(&a, &b);
+    if (*why) {
+        fprintf(stderr, "lvx vs thin_dump: %s\n", why);
+        bad = 1;
+    }
+    model_free(&a);
+    model_free(&b);
+    close(fd);
+    lvx_pool_destroy(pool);
+    return bad;
+}
+
+/* modify META DATA ID DELETE: lvx maps vblocks 1000..1099 of ID to new data blocks,
+ * deletes device DELETE, transaction +1, commits. */
+static int drv_modify(const char *meta, const char *data, uint64_t id, uint64_t del)
+{
+    struct lvx_pool *pool = lvx_pool_create();
+    struct lvx_thin_meta *tm = NULL;
+    int mfd = drv_open(meta, true, pool, &tm), dfd = open(data, O_RDWR);
+    if (mfd < 0 || dfd < 0)
+        return drv_fail("open");
+    struct lvx_thin_info info;
+    lvx_thin_meta_info(tm, &info);
+    uint64_t d;
+    int r = 0;
+    for (uint32_t v = 1000; v < 1100 && !r; v++)
+        if (!(r = lvx_thin_map_new(tm, id, v, &d)))
+            r = write_pattern(dfd, d);
+    if (r || lvx_thin_delete(tm, del) || lvx_thin_set_transaction_id(tm, info.trans_id, info.trans_id + 1) ||
+        lvx_thin_commit(tm) || fsync(dfd))
+        return drv_fail("modify");
+    close(mfd);
+    close(dfd);
+    lvx_pool_destroy(pool);
+    return 0;
+}
+
+static int driver(int argc, char **argv)
+{
+    const char *m = argv[1];
+    if (argc == 4 && !strcmp(m, "format-fill"))
+        return drv_format(argv[2], argv[3]);
+    if (argc == 7 && !strcmp(m, "verify"))
+        return drv_verify(argv[2], argv[3], strtoull(argv[4], NULL, 10), (uint32_t)atoi(argv[5]),
+                          (uint32_t)atoi(argv[6]));
+    if (argc == 3 && !strcmp(m, "check"))
+        return drv_check(argv[2]);
+    if (argc == 3 && !strcmp(m, "counts"))
+        return !data_counts_same(argv[2]);
+    if (argc == 6 && !strcmp(m, "modify"))
+        return drv_modify(argv[2], argv[3], strtoull(argv[4], NULL, 10), strtoull(argv[5], NULL, 10));
+    fprintf(stderr, "usage: %s [format-fill META DATA | verify META THIN ID FROM TO | check|counts META |"
+                    " modify META DATA ID DELETE]\n", argv[0]);
+    return 2;
+}
+
+int main(int argc, char **argv)
 {
     lvx_ctx_init(&ctx);
+    if (argc > 1)
+        return driver(argc, argv);
     test_crc();
     if (!have_tools()) {
         tap_skip("thin-provisioning-tools not installed");
