@@ -3,7 +3,8 @@
  * map/thin_int.h - what the files of the thin metadata module share (not for other
  * layers): the handle, block numbers and checksum constants of docs/dm-formats.md §8,
  * the block cache and reference counts (thin_block.c), the copy-on-write and
- * bulk-built btrees (thin_btree.c), the space maps (thin_sm.c).
+ * bulk-built btrees (thin_btree.c), the space maps (thin_sm.c); thin_ops.c (growth,
+ * messages) and thin_meta.c work on the handle.
  */
 #ifndef LVX_MAP_THIN_INT_H
 #define LVX_MAP_THIN_INT_H
@@ -26,6 +27,8 @@
 #define TM_NODE_LEAF 2u
 #define TM_NODE_HDR 32u
 #define TM_DETAILS_SIZE 24u
+#define TM_MAX_META_BLOCKS ((uint64_t)TM_MAX_META_BITMAPS * TM_ENTRIES_PER_BITMAP)
+#define TM_MAX_DATA_BLOCKS (1ull << 40)   /* 40 bits of a mapping's value */
 
 /* A list of metadata blocks (the structures rebuilt at each commit). */
 struct tm_blocks {

@@ -22,8 +22,6 @@
 #define SB_VERSION 2u
 #define MIN_DATA_BLOCK 128u
 #define MAX_DATA_BLOCK 2097152u
-#define MAX_META_BLOCKS ((uint64_t)TM_MAX_META_BITMAPS * TM_ENTRIES_PER_BITMAP)
-#define MAX_DATA_BLOCKS (1ull << 40)
 
 /* Allocate the per-block arrays for nr_meta metadata and nr_data data blocks. */
 static void setup(struct lvx_thin_meta *tm)
@@ -144,9 +142,9 @@ static int check_sb(struct lvx_thin_meta *tm, const uint8_t *sb, uint64_t dev_bl
     if (lvx_get_le64(sb + 56) && tm->rw)
         return bad_sb(tm, "a metadata snapshot is held; not writable by lvx");
     uint64_t nr_meta = lvx_get_le64(sb + 192), nr_data = lvx_get_le64(sb + 64);
-    if (nr_meta < 2 || nr_meta > dev_blocks || nr_meta > MAX_META_BLOCKS)
+    if (nr_meta < 2 || nr_meta > dev_blocks || nr_meta > TM_MAX_META_BLOCKS)
         return bad_sb(tm, "metadata space map size does not fit the device");
-    if (!nr_data || nr_data > MAX_DATA_BLOCKS)
+    if (!nr_data || nr_data > TM_MAX_DATA_BLOCKS)
         return bad_sb(tm, "invalid number of data blocks");
     tm->version = version;
     tm->data_block_size = dbs;
@@ -208,12 +206,12 @@ int lvx_thin_meta_format(struct lvx_ctx *ctx, struct lvx_pool *pool, int fd, uin
         data_block_size % MIN_DATA_BLOCK)
         return lvx_error(ctx, EINVAL, "Thin pool data block size %u sectors is not a multiple of 128 between 128 and 2097152.",
                          data_block_size);
-    if (!nr_data || nr_data > MAX_DATA_BLOCKS)
+    if (!nr_data || nr_data > TM_MAX_DATA_BLOCKS)
         return lvx_error(ctx, EINVAL, "Thin pool of %llu data blocks is not supported.",
                          (unsigned long long)nr_data);
     tm->nr_meta = dev_bytes / TM_BLOCK;
-    if (tm->nr_meta > MAX_META_BLOCKS)
-        tm->nr_meta = MAX_META_BLOCKS;
+    if (tm->nr_meta > TM_MAX_META_BLOCKS)
+        tm->nr_meta = TM_MAX_META_BLOCKS;
     if (tm->nr_meta < 16)
         return lvx_error(ctx, EINVAL, "Thin pool metadata device of %llu bytes is too small.",
                          (unsigned long long)dev_bytes);

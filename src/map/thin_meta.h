@@ -73,6 +73,16 @@ int lvx_thin_map_new(struct lvx_thin_meta *tm, uint64_t id, uint64_t vblock, uin
 /* Remove the mapping of vblock (discard): 1 removed, 0 it was not mapped. */
 int lvx_thin_remove(struct lvx_thin_meta *tm, uint64_t id, uint64_t vblock);
 int lvx_thin_set_transaction_id(struct lvx_thin_meta *tm, uint64_t old_id, uint64_t new_id);
+/* Data blocks the pool's data device now holds (grow only, as the kernel). */
+int lvx_thin_resize_data(struct lvx_thin_meta *tm, uint64_t nr_data);
+/* A larger metadata device (dev_bytes; grow only, capped as at format). */
+int lvx_thin_resize_meta(struct lvx_thin_meta *tm, uint64_t dev_bytes);
+/* A pool message as the kernel's thin-pool takes it: "create_thin ID",
+ * "create_snap ID ORIGIN", "delete ID", "set_transaction_id OLD NEW" (ids below 2^24). */
+int lvx_thin_message(struct lvx_thin_meta *tm, const char *msg);
+/* Whether data block d is referenced from more than one place (a write to it must go
+ * to a new block). */
+bool lvx_thin_data_shared(const struct lvx_thin_meta *tm, uint64_t d);
 /* Write the transaction: new blocks, flush, superblock, flush.  After a failed commit
  * the handle refuses everything (reopen: the disk holds the last commit). */
 int lvx_thin_commit(struct lvx_thin_meta *tm);

@@ -651,6 +651,64 @@ static void test_write(void)
     model_free(&m);
 }
 
+/* ---- 3b. growth, messages, sharing ---- */
+static void test_grow(void)
+{
+    char meta[96];
+    snprintf(meta, sizeof(meta), "%s/w.meta", dir);
+    struct model m;
+    model_init(&m);
+    ok(dump_model(meta, &m), "the last commit of the write test");
+    struct lvx_pool *pool = lvx_pool_create();
+    struct lvx_thin_meta *tm = NULL;
+    int fd = open_file(meta, false, 0);
+    if (!ok(fd >= 0 && ftruncate(fd, 16 << 20) == 0 &&
+            lvx_thin_meta_open(&ctx, pool, fd, 8 << 20, true, &tm) == 0, "reopened read-write")) {
+        model_free(&m);
+        return;
+    }
+    uint32_t shared_v = VMAX, own_v = VMAX;
+    for (uint32_t v = 0; v < VMAX; v++) {
+        if (shared_v == VMAX && m.d[2].data[v] && m.d[2].data[v] == m.d[4].data[v])
+            shared_v = v;
+        if (own_v == VMAX && v >= 30000 && m.d[4].data[v])
+            own_v = v;
+    }
+    ok(shared_v < VMAX && lvx_thin_data_shared(tm, m.d[2].data[shared_v] - 1),
+       "a block of snapshot 4 still in device 2 is shared");
+    ok(own_v < VMAX && !lvx_thin_data_shared(tm, m.d[4].data[own_v] - 1), "a block only snapshot 4 maps is not");
+    is_int(lvx_thin_resize_data(tm, 30000), -EINVAL, "the data cannot shrink: %s", ctx.errmsg);
+    is_int(lvx_thin_resize_data(tm, 50000), 0, "data grown to 50000 blocks");
+    is_int(lvx_thin_resize_meta(tm, 16 << 20), 0, "metadata grown to 16 MiB");
+    bool all = true;
+    for (uint32_t v = 0; v < 500; v++)
+        all &= map_new(tm, &m, 4, v);
+    ok(all, "500 blocks mapped in the new data space");
+    is_int(lvx_thin_message(tm, "create_thin 6"), 0, "message create_thin 6");
+    m.d[6] = (struct mdev){ true, 0, m.trans, m.time, m.time, m.d[6].data, m.d[6].time };
+    is_int(lvx_thin_message(tm, "create_snap 7 4"), 0, "message create_snap 7 4");
+    is_int(lvx_thin_message(tm, "delete 7"), 0, "message delete 7");
+    m.time++;
+    m.d[4].stime = m.time;
+    is_int(lvx_thin_message(tm, "set_transaction_id 2 9"), 0, "message set_transaction_id 2 9");
+    m.trans = 9;
+    is_int(lvx_thin_message(tm, "create_thin 16777216"), -EINVAL, "an id of 25 bits refused: %s", ctx.errmsg);
+    is_int(lvx_thin_message(tm, "create_thin"), -EINVAL, "a message without its id refused");
+    is_int(lvx_thin_message(tm, "reserve_metadata_snap"), -EINVAL, "metadata snapshots not supported");
+    is_int(lvx_thin_commit(tm), 0, "commit after growing");
+    check_tools(meta, &m, "grown pool");
+    struct lvx_thin_info info;
+    lvx_thin_meta_info(tm, &info);
+    is_int(info.nr_meta, 4096, "4096 metadata blocks");
+    struct model g;
+    model_init(&g);
+    is_int(dump_model(meta, &g) ? g.nr_data : 0, 50000, "thin_dump shows 50000 data blocks");
+    model_free(&g);
+    close(fd);
+    lvx_pool_destroy(pool);
+    model_free(&m);
+}
+
 /* ---- 4. interrupted transactions ---- */
 struct failing {
     struct lvx_dev_ops ops;
@@ -991,6 +1049,7 @@ int main(int argc, char **argv)
     }
     test_restore();
     test_write();
+    test_grow();
     test_crash();
     test_bad();
     return tap_done();
