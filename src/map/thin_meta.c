@@ -274,6 +274,19 @@ static struct tm_dev *get_dev(struct lvx_thin_meta *tm, uint64_t id)
     return d;
 }
 
+/* A mapping's value: the data block must lie in the pool. */
+static int split_value(struct lvx_thin_meta *tm, uint64_t vblock, uint64_t v, uint64_t *data,
+                       uint32_t *time)
+{
+    *data = v >> 24;
+    *time = (uint32_t)(v & 0xFFFFFF);
+    if (*data >= tm->nr_data)
+        return lvx_error(tm->ctx, EINVAL, "Thin pool metadata: virtual block %llu maps data block %llu beyond the %llu data blocks.",
+                         (unsigned long long)vblock, (unsigned long long)*data,
+                         (unsigned long long)tm->nr_data);
+    return 0;
+}
+
 int lvx_thin_lookup(struct lvx_thin_meta *tm, uint64_t id, uint64_t vblock, uint64_t *data,
                     uint32_t *time)
 {
@@ -282,14 +295,13 @@ int lvx_thin_lookup(struct lvx_thin_meta *tm, uint64_t id, uint64_t vblock, uint
         return -ENOENT;
     uint64_t v;
     int r = tm_map_lookup(tm, d->root, vblock, &v);
-    if (r == 1) {
-        *data = v >> 24;
-        *time = (uint32_t)(v & 0xFFFFFF);
-    }
+    if (r == 1 && split_value(tm, vblock, v, data, time) < 0)
+        return -EINVAL;
     return r;
 }
 
 struct walk_arg {
+    struct lvx_thin_meta *tm;
     lvx_thin_walk_fn fn;
     void *arg;
 };
@@ -297,8 +309,11 @@ struct walk_arg {
 static int walk_entry(void *arg, uint64_t key, const uint8_t *value)
 {
     struct walk_arg *w = arg;
-    uint64_t v = lvx_get_le64(value);
-    return w->fn(w->arg, key, v >> 24, (uint32_t)(v & 0xFFFFFF));
+    uint64_t d;
+    uint32_t t;
+    if (split_value(w->tm, key, lvx_get_le64(value), &d, &t) < 0)
+        return -EINVAL;
+    return w->fn(w->arg, key, d, t);
 }
 
 int lvx_thin_walk(struct lvx_thin_meta *tm, uint64_t id, lvx_thin_walk_fn fn, void *arg)
@@ -306,7 +321,7 @@ int lvx_thin_walk(struct lvx_thin_meta *tm, uint64_t id, lvx_thin_walk_fn fn, vo
     struct tm_dev *d = get_dev(tm, id);
     if (!d)
         return -ENOENT;
-    struct walk_arg w = { fn, arg };
+    struct walk_arg w = { tm, fn, arg };
     return tm_btree_walk(tm, d->root, 8, NULL, walk_entry, &w);
 }
 

@@ -810,7 +810,7 @@ static int count_entry(void *arg, uint64_t vblock, uint64_t data, uint32_t time)
     return 0;
 }
 
-static void corrupt_case(const char *meta, uint64_t off, uint8_t val, bool reseal, const char *want,
+static void corrupt_case(const char *meta, uint64_t off, uint8_t val, uint32_t reseal, const char *want,
                          const char *what)
 {
     char bad[96];
@@ -819,7 +819,7 @@ static void corrupt_case(const char *meta, uint64_t off, uint8_t val, bool resea
     char *img = read_all(meta, &n);
     img[off] = (char)val;
     if (reseal)
-        tm_seal((uint8_t *)img + off / TM_BLOCK * TM_BLOCK, TM_SB_XOR);
+        tm_seal((uint8_t *)img + off / TM_BLOCK * TM_BLOCK, reseal);
     FILE *f = fopen(bad, "wb");
     fwrite(img, 1, n, f);
     fclose(f);
@@ -842,20 +842,34 @@ static void test_bad(void)
 {
     char meta[96];
     snprintf(meta, sizeof(meta), "%s/w.meta", dir);
-    corrupt_case(meta, 32, 0x55, false, "wrong superblock magic", "wrong magic");
-    corrupt_case(meta, 48, 0x77, false, "bad superblock checksum", "a changed transaction id");
-    corrupt_case(meta, 40, 3, true, "unsupported version 3", "version 3");
-    corrupt_case(meta, 336, 100, true, "invalid data block size", "data block size 100");
+    corrupt_case(meta, 32, 0x55, 0, "wrong superblock magic", "wrong magic");
+    corrupt_case(meta, 48, 0x77, 0, "bad superblock checksum", "a changed transaction id");
+    corrupt_case(meta, 40, 3, TM_SB_XOR, "unsupported version 3", "version 3");
+    corrupt_case(meta, 336, 100, TM_SB_XOR, "invalid data block size", "data block size 100");
     /* a byte of device 4's mapping tree root */
     struct lvx_pool *pool = lvx_pool_create();
     struct lvx_thin_meta *tm = NULL;
     int fd = open_file(meta, false, 0);
     uint64_t root = 0;
     if (lvx_thin_meta_open(&ctx, pool, fd, file_size(meta), false, &tm) == 0)
-        root = tm->devs[tm->ndevs - 1].root;
+        root = tm->devs[0].root;
     close(fd);
     lvx_pool_destroy(pool);
-    corrupt_case(meta, root * TM_BLOCK + 100, 0xEE, false, "bad checksum in btree node", "a damaged mapping node");
+    corrupt_case(meta, root * TM_BLOCK + 100, 0xEE, 0, "bad checksum in btree node", "a damaged mapping node");
+    /* a leaf of that tree mapping a data block beyond the pool (checksum right) */
+    pool = lvx_pool_create();
+    fd = open_file(meta, false, 0);
+    uint64_t leaf = root, max = 0;
+    if (lvx_thin_meta_open(&ctx, pool, fd, file_size(meta), false, &tm) == 0) {
+        uint8_t *n;
+        while ((n = tm_get(tm, leaf, TM_NODE_XOR)) && lvx_get_le32(n + 4) == TM_NODE_INTERNAL)
+            leaf = lvx_get_le64(n + 32 + 8 * (size_t)lvx_get_le32(n + 20));
+        max = n ? lvx_get_le32(n + 20) : 0;
+    }
+    close(fd);
+    lvx_pool_destroy(pool);
+    corrupt_case(meta, leaf * TM_BLOCK + 32 + 8 * max + 7, 0xFF, TM_NODE_XOR, "beyond the",
+                 "a mapping to a data block beyond the pool");
     char zero[96], cmd[200];
     snprintf(zero, sizeof(zero), "%s/zero.meta", dir);
     fd = open_file(zero, true, 1 << 20);
