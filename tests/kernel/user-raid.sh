@@ -23,9 +23,10 @@
 raid_status() { dmsetup status "$1" | awk '{ print $6, $7, $8, $9 }'; }
 # wait_idle VG-LV: until dm-raid's sync action is idle again (at most 60 s)
 wait_idle() {
+    local dev=$1 st
     for _ in $(seq 300); do
-        set -- $(raid_status "$1")
-        [ "$3" = idle ] && break
+        st=$(raid_status "$dev")
+        [ "$(echo "$st" | cut -d' ' -f3)" = idle ] && break
         sleep 0.2
     done
 }
