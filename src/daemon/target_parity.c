@@ -388,16 +388,17 @@ static int read_degraded(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, 
     uint64_t sw = d * r->chunk, st0 = s / sw, st1 = (end - 1) / sw;
     uint64_t nst = st1 - st0 + 1;
     /* per stripe at most one piece on the failed leg: its sources (P and the other
-     * data) and scratch for those the request does not cover */
-    size_t cbytes = r->chunk * 512;
-    uint8_t *scratch, **srcs;
-    if (posix_memalign((void **)&scratch, 4096, nst * d * cbytes))
+     * data) and scratch for those the request does not cover (at most d times the
+     * pieces on the failed leg, which are at most the request) */
+    uint8_t *scratch, **srcs, *sc;
+    if (posix_memalign((void **)&scratch, 4096, d * (end - s) * 512))
         return -ENOMEM;
     srcs = malloc(nst * (d + 2) * sizeof(*srcs));
     if (!srcs) {
         free(scratch);
         return -ENOMEM;
     }
+    sc = scratch;
     lock_stripes(r, st0, st1, true);
     unsigned n = 0, nmiss = 0;
     int rc = 0;
@@ -414,12 +415,13 @@ static int read_degraded(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, 
             continue;
         }
         /* a row of srcs: dst, P, the d-1 other data, the length (as a pointer) */
-        uint8_t **row = srcs + nmiss * (d + 2), *sc = scratch + nmiss * d * cbytes;
+        uint8_t **row = srcs + nmiss * (d + 2);
         unsigned p = parity_leg(r, st), k = (unsigned)((x - cnt) / r->chunk % d), m = 0;
         nmiss++;
         row[m++] = dst;
         rc = lvxd_io_map_add(io, v, r->legs[p].data, false, leg_byte(r, st, o), bytes, sc, &n);
         row[m++] = sc;
+        sc += bytes;
         for (unsigned j = 0; j < d && rc == 0; j++) {
             uint64_t at = st * sw + j * r->chunk + o;   /* LV sector of the same rows */
             if (j == k)
@@ -428,10 +430,10 @@ static int read_degraded(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, 
                 row[m++] = buf + (at - s) * 512;        /* read in place by this batch */
                 continue;
             }
-            sc += cbytes;
             row[m++] = sc;
             rc = lvxd_io_map_add(io, v, r->legs[data_leg(r, st, j)].data, false,
                                  leg_byte(r, st, o), bytes, sc, &n);
+            sc += bytes;
         }
         row[d + 1] = (uint8_t *)(uintptr_t)bytes;
     }
