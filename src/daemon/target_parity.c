@@ -358,25 +358,25 @@ static int reconstruct(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, ui
     return rc < 0 ? rc : (rc ? -EIO : 0);
 }
 
-/* Lock (lock true) or unlock the stripe locks of stripes [st0, st1], in index order. */
-static void lock_stripes(struct raid *r, uint64_t st0, uint64_t st1, bool lock)
+/* Take shared (lock true) or release the stripe locks in mask (bit st % 64), in index
+ * order. */
+static void lock_stripes(struct raid *r, uint64_t mask, bool lock)
 {
-    uint64_t mask = st1 - st0 >= 63 ? ~(uint64_t)0 : 0;
-    for (uint64_t st = st0; st <= st1 && !mask; st++)
-        mask |= (uint64_t)1 << (st % 64);
     for (unsigned i = 0; i < 64; i++)
         if ((mask >> i) & 1) {
             if (lock)
-                pthread_mutex_lock(&r->stripe_mu[i]);
+                pthread_rwlock_rdlock(&r->stripe_mu[i]);
             else
-                pthread_mutex_unlock(&r->stripe_mu[i]);
+                pthread_rwlock_unlock(&r->stripe_mu[i]);
         }
 }
 
 /* A read with one failed data leg, in one batch: the pieces on live legs read in
  * place, each piece of the failed leg rebuilt as P ^ the other data of its rows (read
- * in place too when the request covers them, else into scratch).  Stripe locks held
- * across.  0, 1 (not this case: not exactly one leg failed, or no piece on it), or
+ * in place too when the request covers them, else into scratch).  The locks of the
+ * stripes rebuilt held shared across (the others are read as a healthy read is,
+ * without); shared, as reads do not change a stripe: 16 requests of 1 MiB in flight
+ * span more than the 64 locks).  0, 1 (not this case: not exactly one leg failed, or no piece on it), or
  * -errno (the caller goes piece by piece). */
 static int read_degraded(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint64_t s,
                          uint64_t end, uint8_t *buf)
@@ -399,7 +399,14 @@ static int read_degraded(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, 
         return -ENOMEM;
     }
     sc = scratch;
-    lock_stripes(r, st0, st1, true);
+    uint64_t locks = 0;
+    for (uint64_t x = s; x < end;) {
+        uint64_t st, o;
+        if (!raid_leg_ok(r, locate(r, x, &st, &o)))
+            locks |= (uint64_t)1 << (st % 64);
+        x += r->chunk - o < end - x ? r->chunk - o : end - x;
+    }
+    lock_stripes(r, locks, true);
     unsigned n = 0, nmiss = 0;
     int rc = 0;
     for (uint64_t x = s; x < end && rc == 0;) {
@@ -448,7 +455,7 @@ static int read_degraded(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, 
         for (unsigned j = 2; j <= d; j++)
             xor_into(row[0], row[j], bytes);
     }
-    lock_stripes(r, st0, st1, false);
+    lock_stripes(r, locks, false);
     free(srcs);
     free(scratch);
     return rc;
@@ -484,10 +491,10 @@ static int parity_read(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, ui
         struct lop op = { leg, false, leg_byte(r, st, o), (uint32_t)(cnt * 512), p };
         rc = raid_leg_ok(r, leg) ? run_lops(io, v, r, &op, 1, false) : 1;
         if (rc == 1) {
-            pthread_mutex_lock(&r->stripe_mu[st % 64]);
+            pthread_rwlock_rdlock(&r->stripe_mu[st % 64]);
             rc = reconstruct(io, v, r, st, o, cnt,
                              (unsigned)(x / r->chunk % (r->n - r->parity)), p);
-            pthread_mutex_unlock(&r->stripe_mu[st % 64]);
+            pthread_rwlock_unlock(&r->stripe_mu[st % 64]);
         }
         if (rc < 0)
             return rc;
@@ -589,12 +596,12 @@ out:
 static int write_stripe(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint64_t st,
                         uint64_t a, uint64_t b, const uint8_t *src)
 {
-    pthread_mutex_t *mu = &r->stripe_mu[st % 64];
+    pthread_rwlock_t *mu = &r->stripe_mu[st % 64];
     int rc = 1;
-    pthread_mutex_lock(mu);
+    pthread_rwlock_wrlock(mu);
     for (unsigned attempt = 0; attempt < 3 && rc == 1; attempt++)
         rc = write_stripe_once(io, v, r, st, a, b, src);
-    pthread_mutex_unlock(mu);
+    pthread_rwlock_unlock(mu);
     return rc == 1 ? -EIO : rc;
 }
 
