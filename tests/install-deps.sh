@@ -50,7 +50,7 @@ PACKAGES=(
 
 # `install-deps.sh --bench`: also what the benchmarks need (not needed by make check)
 BENCH_PACKAGES=(
-    python3-matplotlib  # bench/stripe, bench/scale: the PNG charts
+    python3-matplotlib  # bench/stripe, bench/raid, bench/scale: the PNG charts
 )
 if [[ ${1:-} == --bench ]]; then
     PACKAGES+=("${BENCH_PACKAGES[@]}")

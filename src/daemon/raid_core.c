@@ -43,7 +43,7 @@ void raid_core_free(struct raid *r)
     free(r->cand);
     pthread_mutex_destroy(&r->mu);
     for (unsigned i = 0; i < 64; i++)
-        pthread_mutex_destroy(&r->stripe_mu[i]);
+        pthread_rwlock_destroy(&r->stripe_mu[i]);
     free(r);
 }
 
@@ -82,7 +82,7 @@ int raid_core_new(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_l
         return lvx_error(ctx, ENOMEM, "Out of memory loading %s/%s.", lv->vg->name, lv->name);
     pthread_mutex_init(&r->mu, NULL);
     for (unsigned i = 0; i < 64; i++)
-        pthread_mutex_init(&r->stripe_mu[i], NULL);
+        pthread_rwlock_init(&r->stripe_mu[i], NULL);
     r->type = t;
     r->geom = geom;
     snprintf(r->dm_name, sizeof(r->dm_name), "%s", t->dm_name);

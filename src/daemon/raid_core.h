@@ -72,7 +72,8 @@ struct raid {
     uint32_t *pending;              /* writes in flight per region */
     uint8_t *touched, *cand;        /* per region: written since / clearable at the flush */
     atomic_uint rr;                 /* read balancing */
-    pthread_mutex_t stripe_mu[64];  /* parity: rows of a stripe (by stripe % 64) */
+    pthread_rwlock_t stripe_mu[64]; /* parity: rows of a stripe (by stripe % 64):
+                                       writers exclusive, rebuilding readers shared */
     struct raid_leg legs[];
 };
 

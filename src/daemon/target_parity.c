@@ -18,7 +18,9 @@
  *            P = XOR of the stripe's data chunks; raid6 Q = XOR of g^j * chunk over
  *            the data chunks, j its leg (GF(2^8), 0x11D; md's DDF layouts).
  *   reads    from the data chunk; a chunk on a failed or missing leg is rebuilt
- *            from the other legs of its rows (data and P XORed, or from Q).
+ *            from the other legs of its rows (data and P XORed, or from Q): with one
+ *            data leg failed, in the same batch as the rest of the request (the other
+ *            data it covers read once, in place), else piece by piece.
  *   writes   bitmap bits of the rows first (the bitmap counts leg sectors), then
  *            per stripe under its lock: a request covering the whole stripe writes
  *            data and parity without reading; a partial one reads the old data of
@@ -356,6 +358,109 @@ static int reconstruct(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, ui
     return rc < 0 ? rc : (rc ? -EIO : 0);
 }
 
+/* Take shared (lock true) or release the stripe locks in mask (bit st % 64), in index
+ * order. */
+static void lock_stripes(struct raid *r, uint64_t mask, bool lock)
+{
+    for (unsigned i = 0; i < 64; i++)
+        if ((mask >> i) & 1) {
+            if (lock)
+                pthread_rwlock_rdlock(&r->stripe_mu[i]);
+            else
+                pthread_rwlock_unlock(&r->stripe_mu[i]);
+        }
+}
+
+/* A read with one failed data leg, in one batch: the pieces on live legs read in
+ * place, each piece of the failed leg rebuilt as P ^ the other data of its rows (read
+ * in place too when the request covers them, else into scratch).  The locks of the
+ * stripes rebuilt held shared across (the others are read as a healthy read is,
+ * without); shared, as reads do not change a stripe: 16 requests of 1 MiB in flight
+ * span more than the 64 locks).  0, 1 (not this case: not exactly one leg failed, or no piece on it), or
+ * -errno (the caller goes piece by piece). */
+static int read_degraded(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint64_t s,
+                         uint64_t end, uint8_t *buf)
+{
+    int bad;
+    if (failed_legs(r, &bad) != 1)
+        return 1;
+    unsigned d = r->n - r->parity;
+    uint64_t sw = d * r->chunk, st0 = s / sw, st1 = (end - 1) / sw;
+    uint64_t nst = st1 - st0 + 1;
+    /* per stripe at most one piece on the failed leg: its sources (P and the other
+     * data) and scratch for those the request does not cover (at most d times the
+     * pieces on the failed leg, which are at most the request) */
+    uint8_t *scratch, **srcs, *sc;
+    if (posix_memalign((void **)&scratch, 4096, d * (end - s) * 512))
+        return -ENOMEM;
+    srcs = malloc(nst * (d + 2) * sizeof(*srcs));
+    if (!srcs) {
+        free(scratch);
+        return -ENOMEM;
+    }
+    sc = scratch;
+    uint64_t locks = 0;
+    for (uint64_t x = s; x < end;) {
+        uint64_t st, o;
+        if (!raid_leg_ok(r, locate(r, x, &st, &o)))
+            locks |= (uint64_t)1 << (st % 64);
+        x += r->chunk - o < end - x ? r->chunk - o : end - x;
+    }
+    lock_stripes(r, locks, true);
+    unsigned n = 0, nmiss = 0;
+    int rc = 0;
+    for (uint64_t x = s; x < end && rc == 0;) {
+        uint64_t st, o;
+        unsigned leg = locate(r, x, &st, &o);
+        uint64_t cnt = r->chunk - o < end - x ? r->chunk - o : end - x;
+        uint32_t bytes = (uint32_t)(cnt * 512);
+        uint8_t *dst = buf + (x - s) * 512;
+        x += cnt;
+        if (raid_leg_ok(r, leg)) {
+            rc = lvxd_io_map_add(io, v, r->legs[leg].data, false, leg_byte(r, st, o), bytes,
+                                 dst, &n);
+            continue;
+        }
+        /* a row of srcs: dst, P, the d-1 other data, the length (as a pointer) */
+        uint8_t **row = srcs + nmiss * (d + 2);
+        unsigned p = parity_leg(r, st), k = (unsigned)((x - cnt) / r->chunk % d), m = 0;
+        nmiss++;
+        row[m++] = dst;
+        rc = lvxd_io_map_add(io, v, r->legs[p].data, false, leg_byte(r, st, o), bytes, sc, &n);
+        row[m++] = sc;
+        sc += bytes;
+        for (unsigned j = 0; j < d && rc == 0; j++) {
+            uint64_t at = st * sw + j * r->chunk + o;   /* LV sector of the same rows */
+            if (j == k)
+                continue;
+            if (at >= s && at + cnt <= end) {
+                row[m++] = buf + (at - s) * 512;        /* read in place by this batch */
+                continue;
+            }
+            row[m++] = sc;
+            rc = lvxd_io_map_add(io, v, r->legs[data_leg(r, st, j)].data, false,
+                                 leg_byte(r, st, o), bytes, sc, &n);
+            sc += bytes;
+        }
+        row[d + 1] = (uint8_t *)(uintptr_t)bytes;
+    }
+    if (rc == 0 && !nmiss)
+        rc = 1;
+    if (rc == 0 && n)
+        rc = lvxd_io_run(io, n);
+    for (unsigned i = 0; i < nmiss && rc == 0; i++) {
+        uint8_t **row = srcs + i * (d + 2);
+        size_t bytes = (size_t)(uintptr_t)row[d + 1];
+        memcpy(row[0], row[1], bytes);
+        for (unsigned j = 2; j <= d; j++)
+            xor_into(row[0], row[j], bytes);
+    }
+    lock_stripes(r, locks, false);
+    free(srcs);
+    free(scratch);
+    return rc;
+}
+
 static int parity_read(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint64_t off,
                        uint32_t len, uint8_t *buf)
 {
@@ -375,7 +480,7 @@ static int parity_read(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, ui
     }
     if (rc == 0 && n)
         rc = lvxd_io_run(io, n);
-    if (rc == 0)
+    if (rc == 0 || (rc = read_degraded(io, v, r, s, end, buf)) == 0)
         return 0;
     /* slow path: piece by piece, failed legs rebuilt from the others */
     for (uint64_t x = s; x < end;) {
@@ -386,10 +491,10 @@ static int parity_read(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, ui
         struct lop op = { leg, false, leg_byte(r, st, o), (uint32_t)(cnt * 512), p };
         rc = raid_leg_ok(r, leg) ? run_lops(io, v, r, &op, 1, false) : 1;
         if (rc == 1) {
-            pthread_mutex_lock(&r->stripe_mu[st % 64]);
+            pthread_rwlock_rdlock(&r->stripe_mu[st % 64]);
             rc = reconstruct(io, v, r, st, o, cnt,
                              (unsigned)(x / r->chunk % (r->n - r->parity)), p);
-            pthread_mutex_unlock(&r->stripe_mu[st % 64]);
+            pthread_rwlock_unlock(&r->stripe_mu[st % 64]);
         }
         if (rc < 0)
             return rc;
@@ -491,12 +596,12 @@ out:
 static int write_stripe(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint64_t st,
                         uint64_t a, uint64_t b, const uint8_t *src)
 {
-    pthread_mutex_t *mu = &r->stripe_mu[st % 64];
+    pthread_rwlock_t *mu = &r->stripe_mu[st % 64];
     int rc = 1;
-    pthread_mutex_lock(mu);
+    pthread_rwlock_wrlock(mu);
     for (unsigned attempt = 0; attempt < 3 && rc == 1; attempt++)
         rc = write_stripe_once(io, v, r, st, a, b, src);
-    pthread_mutex_unlock(mu);
+    pthread_rwlock_unlock(mu);
     return rc == 1 ? -EIO : rc;
 }
 

@@ -12,7 +12,8 @@
 #     keep both true; the rmeta holds a dm-raid superblock (level 5, layout 2, chunk
 #     128, 4 devices) and a clean md bitmap over the leg size;
 #   - degraded: a leg's PV hidden (--devices, --activationmode degraded): every byte
-#     reads back (chunks of the missing leg rebuilt from the others), writes land
+#     reads back (chunks of the missing leg rebuilt from the others; requests of 64k,
+#     1M, 96k and 20k), writes land
 #     (reconstruct-write); with the PV back the leg is rebuilt (data and parity right);
 #   - SIGKILL of the daemon during random writes: the next start resyncs the dirty
 #     regions (parity recomputed): every stripe's parity is the XOR of its data;
@@ -110,6 +111,13 @@ uspace_run_ok "activate r5 with ${DEVS[1]} missing (--activationmode degraded)" 
     lvx lvchange -ay --activationmode degraded "$HIDE" "$VG/r5"
 test_eq "the degraded r5 reads every byte (missing chunks rebuilt from parity)" \
     "$(lv_sum "$R5" 0 $((24 * MIB)))" "$(fsum "$SCRATCH/exp")"
+# requests of several stripes and of parts of stripes: the missing chunks rebuilt in
+# the request's batch, from the other data it reads in place or from scratch reads
+for bs in 1M 96k 20k; do
+    test_eq "the degraded r5 reads every byte in $bs requests" \
+        "$(dd if="$R5" iflag=direct,count_bytes bs=$bs count=$((24 * MIB)) status=none | sha256sum | cut -d' ' -f1)" \
+        "$(fsum "$SCRATCH/exp")"
+done
 head -c $((3 * MIB)) /dev/urandom >"$SCRATCH/d2"
 dd if="$SCRATCH/d2" of="$SCRATCH/exp" bs=1M seek=5 conv=notrunc status=none
 uspace_run_ok "write 3 MiB to the degraded r5" \
