@@ -103,6 +103,7 @@ static const enum lvx_opt_id jobs_opts[] = { LVX_OPT_ABORT, END };
 static const enum lvx_opt_id vgscan_opts[] = { LVX_OPT_MKNODES, LVX_OPT_IGNORELOCKINGFAILURE, END };
 static const enum lvx_opt_id lvscan_opts[] = { LVX_OPT_ALL, LVX_OPT_BLOCKDEVICE,
     LVX_OPT_IGNORELOCKINGFAILURE, LVX_OPT_READONLY, END };
+static const enum lvx_opt_id lvmdiskscan_opts[] = { LVX_OPT_LVMPARTITION, LVX_OPT_READONLY, END };
 static const enum lvx_opt_id vgmknodes_opts[] = { LVX_OPT_IGNORELOCKINGFAILURE, END };
 static const enum lvx_opt_id lvmdevices_opts[] = { LVX_OPT_CHECK, LVX_OPT_UPDATE, LVX_OPT_ADDDEV,
     LVX_OPT_DELDEV, LVX_OPT_ADDPVID, LVX_OPT_DELPVID, LVX_OPT_DEVICEIDTYPE, END };
@@ -355,6 +356,11 @@ static const struct lvx_command command_table[] = {
       lvscan_opts,
       "Lists every logical volume of every volume group, one line each: whether it is active, "
       "its /dev path, size and allocation policy. -a adds the hidden LVs." },
+    { "lvmdiskscan", lvx_cmd_lvmdiskscan, "List devices that may be used as physical volumes",
+      "", lvmdiskscan_opts,
+      "Lists every device the filters accept, one line each with its size, PVs marked "
+      "\"LVM physical volume\", then the counts of disks, partitions (names ending in a "
+      "digit) and PVs, as LVM2 prints them. -l lists only the PVs." },
     { "vgmknodes", lvx_cmd_vgmknodes,
       "Create the special files for volume group devices in /dev", "[VG|VG/LV ...]",
       vgmknodes_opts,

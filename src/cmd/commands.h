@@ -117,6 +117,7 @@ int lvx_cmd_pvmove(struct lvx_cmd_env *env);        /* cmd/pvmove.c */
 /* Abort the move of pvmove LV uuid in vgname (pvmove --abort of one move). */
 int lvx_pvmove_abort(struct lvx_cmd_env *env, const char *vgname, const char *uuid);
 int lvx_cmd_jobs(struct lvx_cmd_env *env);          /* cmd/jobs.c */
+int lvx_cmd_lvmdiskscan(struct lvx_cmd_env *env);   /* cmd/lvmdiskscan.c */
 int lvx_cmd_vgscan(struct lvx_cmd_env *env);        /* cmd/vgscan.c */
 int lvx_cmd_lvscan(struct lvx_cmd_env *env);        /* cmd/lvscan.c */
 int lvx_cmd_vgmknodes(struct lvx_cmd_env *env);     /* cmd/vgmknodes.c */

@@ -194,6 +194,7 @@ static const struct lvx_opt_def opt_table[LVX_OPT_COUNT] = {
     OPT(LVX_OPT_DUMP, "dump", 0, LVX_ARG_STRING, 0, "headers|metadata|metadata_all|metadata_search|metadata_area|backup_to_raw", "Print on-disk headers or metadata (pvck)."),
     OPT(LVX_OPT_REPAIRTYPE, "repairtype", 0, LVX_ARG_STRING, 0, "label_header|pv_header|metadata", "Rewrite a damaged on-disk structure (pvck)."),
     OPTR(LVX_OPT_SETTINGS, "settings", 0, LVX_ARG_LIST, 0, "String", "Locations and values for pvck (mda_num, mda_offset, mda_size, seqno, pv_uuid, ...)."),
+    OPT(LVX_OPT_LVMPARTITION, "lvmpartition", 'l', LVX_ARG_FLAG, 0, NULL, "List only the devices that are PVs."),
     OPT(LVX_OPT_POLL, "poll", 0, LVX_ARG_BOOL, 0, "y|n", "Wait for and finish snapshot merges the activation starts (default y)."),
     OPTR(LVX_OPT_REBUILD, "rebuild", 0, LVX_ARG_LIST, 0, "PV", "Rebuild the RAID images on this PV (repeatable)."),
     OPT(LVX_OPT_RESYNC, "resync", 0, LVX_ARG_FLAG, 0, NULL, "Resynchronize a RAID LV completely."),

@@ -196,6 +196,7 @@ enum lvx_opt_id {
     LVX_OPT_DUMP,               /* --dump headers|metadata|... (pvck) */
     LVX_OPT_REPAIRTYPE,         /* --repairtype label_header|pv_header|metadata (pvck) */
     LVX_OPT_SETTINGS,           /* --settings "key=value ..." (pvck; repeatable) */
+    LVX_OPT_LVMPARTITION,       /* -l/--lvmpartition (lvmdiskscan) */
     /* common options, accepted by every command */
     LVX_OPT_NOLOCKING,      /* --nolocking */
     LVX_OPT_COMMANDPROFILE, /* --commandprofile String */
