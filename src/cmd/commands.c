@@ -59,7 +59,7 @@ static const enum lvx_opt_id lvchange_opts[] = {
     LVX_OPT_CONTIGUOUS, LVX_OPT_ACTIVATE, LVX_OPT_ACTIVATIONMODE, LVX_OPT_PARTIAL,
     LVX_OPT_IGNOREACTIVATIONSKIP, LVX_OPT_IGNORELOCKINGFAILURE, LVX_OPT_NOUDEVSYNC,
     LVX_OPT_SYNCACTION, LVX_OPT_SELECT, LVX_OPT_REBUILD, LVX_OPT_RESYNC,
-    LVX_OPT_POLL, LVX_OPT_ERRORWHENFULL, END };
+    LVX_OPT_POLL, LVX_OPT_ERRORWHENFULL, LVX_OPT_SETACTIVATIONSKIP, LVX_OPT_MONITOR, END };
 static const enum lvx_opt_id pvchange_opts[] = {
     LVX_OPT_ALLOCATABLE, LVX_OPT_METADATAIGNORE, LVX_OPT_UUID, LVX_OPT_ADDTAG, LVX_OPT_DELTAG,
     LVX_OPT_ALL, LVX_OPT_SELECT, END };
@@ -77,9 +77,10 @@ static const enum lvx_opt_id vgchange_opts[] = {
     LVX_OPT_MAXPHYSICALVOLUMES, LVX_OPT_ACTIVATE, LVX_OPT_ACTIVATIONMODE, LVX_OPT_PARTIAL,
     LVX_OPT_IGNOREACTIVATIONSKIP, LVX_OPT_IGNORELOCKINGFAILURE, LVX_OPT_NOUDEVSYNC,
     LVX_OPT_AUTOACTIVATION, LVX_OPT_LOCKSTART, LVX_OPT_LOCKSTOP, LVX_OPT_SELECT,
-    LVX_OPT_POLL, END };
+    LVX_OPT_POLL, LVX_OPT_MONITOR, END };
 static const enum lvx_opt_id vgremove_opts[] = { LVX_OPT_SELECT, END };
-static const enum lvx_opt_id vgextend_opts[] = { NEW_PV_OPTS, LVX_OPT_METADATAIGNORE, END };
+static const enum lvx_opt_id vgextend_opts[] = { NEW_PV_OPTS, LVX_OPT_METADATAIGNORE,
+    LVX_OPT_RESTOREMISSING, END };
 static const enum lvx_opt_id vgreduce_opts[] = { LVX_OPT_ALL, LVX_OPT_REMOVEMISSING,
     LVX_OPT_MIRRORSONLY, END };
 static const enum lvx_opt_id vgsplit_opts[] = { LVX_OPT_NAME, LVX_OPT_ALLOC,
@@ -104,7 +105,8 @@ static const enum lvx_opt_id vgscan_opts[] = { LVX_OPT_MKNODES, LVX_OPT_IGNORELO
 static const enum lvx_opt_id lvscan_opts[] = { LVX_OPT_ALL, LVX_OPT_BLOCKDEVICE,
     LVX_OPT_IGNORELOCKINGFAILURE, LVX_OPT_READONLY, END };
 static const enum lvx_opt_id lvmdiskscan_opts[] = { LVX_OPT_LVMPARTITION, LVX_OPT_READONLY, END };
-static const enum lvx_opt_id vgmknodes_opts[] = { LVX_OPT_IGNORELOCKINGFAILURE, END };
+static const enum lvx_opt_id vgmknodes_opts[] = { LVX_OPT_IGNORELOCKINGFAILURE, LVX_OPT_REFRESH,
+    END };
 static const enum lvx_opt_id lvmdevices_opts[] = { LVX_OPT_CHECK, LVX_OPT_UPDATE, LVX_OPT_ADDDEV,
     LVX_OPT_DELDEV, LVX_OPT_ADDPVID, LVX_OPT_DELPVID, LVX_OPT_DEVICEIDTYPE, END };
 static const enum lvx_opt_id vgimportdevices_opts[] = { LVX_OPT_ALL, END };

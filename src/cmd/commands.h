@@ -189,6 +189,9 @@ struct lvx_ctx *lvx_cmd_bound_ctx(void);
 void lvx_cmd_log_stdio(void *arg, int level, const char *msg);
 /* A warning LVM2 prints without the "WARNING: " prefix (devices file messages). */
 bool lvx_cmd_plain_warning(const char *msg);
+/* An exported VG that the running command leaves out when the VG is not named (every
+ * command but those LVM2 lets read exported VGs: vgs, pvs, vgimport, vgrename, ...). */
+bool lvx_cmd_skips_exported(const struct lvx_cmd_env *env, const struct lvx_vg *vg);
 /* An error line printed without indentation (getopt-style messages). */
 void lvx_cmd_error_raw(const char *msg);
 /* Write bytes of command output (0, or LVX_EXIT_FAILED after a message). */

@@ -11,6 +11,7 @@
 
 #include "cmd/actcmd.h"
 #include "cmd/lvconvert_raid.h"
+#include "map/map.h"
 #include "model/thin.h"
 
 #include <string.h>
@@ -22,6 +23,7 @@ struct change_opts {
     bool alloc_given;
     enum lvx_alloc alloc;
     bool ewf_given, ewf;         /* --errorwhenfull (thin pools) */
+    bool skip_given, skip;       /* -k/--setactivationskip y|n */
     const struct lvx_cmd_env *env; /* --addtag/--deltag are applied from its args */
 };
 
@@ -42,6 +44,8 @@ static int parse_change_args(struct lvx_cmd_env *env, struct change_opts *o)
     }
     o->ewf_given = env->args->count[LVX_OPT_ERRORWHENFULL] > 0;
     o->ewf = o->ewf_given && env->args->val[LVX_OPT_ERRORWHENFULL].b;
+    o->skip_given = env->args->count[LVX_OPT_SETACTIVATIONSKIP] > 0;
+    o->skip = o->skip_given && env->args->val[LVX_OPT_SETACTIVATIONSKIP].b;
     if ((rc = lvx_lvcmd_read_ahead_arg(env, &o->ra_given, &o->read_ahead)) ||
         (rc = lvx_lvcmd_alloc_arg(env, &o->alloc, &o->alloc_given)))
         return rc;
@@ -51,7 +55,7 @@ static int parse_change_args(struct lvx_cmd_env *env, struct change_opts *o)
 static bool has_changes(const struct change_opts *o)
 {
     return o->perm_given || o->ra_given || lvx_cmd_has_tag_changes(o->env) || o->alloc_given ||
-           o->ewf_given;
+           o->ewf_given || o->skip_given;
 }
 
 /* Apply the changes to one LV: 1, or -1 (message printed) when a change is refused. */
@@ -62,6 +66,12 @@ static int change_lv(struct lvx_cmd_env *env, struct lvx_lv *lv, void *arg)
     if (lv->status & LVX_LV_PVMOVE) {                    /* LVM2's command rules */
         lvx_cmd_errorf("Command on LV %s/%s is invalid on LV with properties: "
                        "lv_is_pvmove .", lv->vg->name, lv->name);
+        lvx_cmd_errorf("Command not permitted on LV %s/%s.", lv->vg->name, lv->name);
+        return -1;
+    }
+    if (o->alloc_given && lvx_map_lv_partial(lv)) {    /* LVM2's rule: not lv_is_partial */
+        lvx_cmd_errorf("Command on LV %s/%s uses options that are invalid with LV properties: "
+                       "lv_is_partial .", lv->vg->name, lv->name);
         lvx_cmd_errorf("Command not permitted on LV %s/%s.", lv->vg->name, lv->name);
         return -1;
     }
@@ -113,6 +123,10 @@ static int change_lv(struct lvx_cmd_env *env, struct lvx_lv *lv, void *arg)
         lv->read_ahead = o->read_ahead;
     }
     lvx_cmd_apply_tags(o->env, pool, &lv->tags);
+    if (o->skip_given && o->skip)
+        lv->flags |= LVX_LVF_ACTIVATION_SKIP;
+    else if (o->skip_given)
+        lv->flags &= ~(uint32_t)LVX_LVF_ACTIVATION_SKIP;
     if (o->alloc_given)
         lv->alloc = o->alloc;
     return 1;
@@ -177,8 +191,10 @@ int lvx_cmd_lvchange(struct lvx_cmd_env *env)
     }
     if (sync)      /* cmd/activation.c: a message to the kernel, no metadata change */
         return lvx_actcmd_syncaction(env, env->args->argv, (unsigned)env->args->argc, sync);
+    if (!has_changes(&o) && !activate_given && env->args->count[LVX_OPT_MONITOR])
+        return lvx_process_read(env, LVX_TK_LVS, lvx_tk_read_nothing, NULL);   /* no dmeventd */
     if (!has_changes(&o) && !activate_given) {
-        lvx_cmd_errorf("No change requested: give -p, -r, --addtag, --deltag, --alloc, -C or -a.");
+        lvx_cmd_errorf("No change requested: give -p, -r, --addtag, --deltag, --alloc, -C, -k or -a.");
         return LVX_EXIT_INVALID;
     }
     if (env->args->argc < 1 && !env->args->count[LVX_OPT_SELECT]) {
@@ -191,7 +207,9 @@ int lvx_cmd_lvchange(struct lvx_cmd_env *env)
     char **args = lvx_cmd_lv_args(env, &count);          /* "@tag": the LVs with the tag */
     if (!args || !(args = lvx_tk_select_lvs(env, args, count, &count)))   /* -S */
         return LVX_EXIT_FAILED;
-    struct lvx_tk_lv_ops ops = { .lv = change_lv, .done = changed_lvs, .arg = &o };
+    /* metadata changes are made while PVs are missing (LVM2's handles_missing_pvs) */
+    struct lvx_tk_lv_ops ops = { .lv = change_lv, .done = changed_lvs, .arg = &o,
+                                 .update_flags = LVX_UPDATE_ALLOW_MISSING };
     if (has_changes(&o))
         rc = lvx_process_lv_args(env, args, count, &ops);
     if (activate_given) {                                      /* cmd/activation.c */

@@ -95,6 +95,9 @@ const char *lvx_lvcmd_command_line(struct lvx_cmd_env *env);
 
 /* Begin a change of VG vgname (lock, scan, find).  0 or LVX_EXIT_FAILED (printed). */
 int lvx_lvcmd_begin(struct lvx_cmd_env *env, const char *vgname, struct lvx_vg_update *u);
+/* The same with more LVX_UPDATE_* flags (e.g. ALLOW_MISSING). */
+int lvx_lvcmd_begin_flags(struct lvx_cmd_env *env, const char *vgname, unsigned flags,
+                          struct lvx_vg_update *u);
 /* Commit (or, with --test, only say so).  0 or LVX_EXIT_FAILED (printed). */
 int lvx_lvcmd_commit(struct lvx_cmd_env *env, struct lvx_vg_update *u);
 

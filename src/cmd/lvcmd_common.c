@@ -537,11 +537,17 @@ const char *lvx_lvcmd_command_line(struct lvx_cmd_env *env)
 
 int lvx_lvcmd_begin(struct lvx_cmd_env *env, const char *vgname, struct lvx_vg_update *u)
 {
+    return lvx_lvcmd_begin_flags(env, vgname, 0, u);
+}
+
+int lvx_lvcmd_begin_flags(struct lvx_cmd_env *env, const char *vgname, unsigned flags,
+                          struct lvx_vg_update *u)
+{
     struct lvx_scan_opts opts = {
         .devices = env->args->devices,
         .device_count = env->args->device_count,
     };
-    if (lvx_vg_update_begin(env->ctx, &opts, vgname, LVX_UPDATE_KEEP_SET, u) < 0)
+    if (lvx_vg_update_begin(env->ctx, &opts, vgname, LVX_UPDATE_KEEP_SET | flags, u) < 0)
         return lvx_cmd_fail(env);
     return 0;
 }

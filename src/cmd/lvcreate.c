@@ -53,6 +53,7 @@ struct create_opts {
     struct lvx_raid_opts raid;      /* raid.type NULL: linear/striped */
     enum lvx_seg_kind virt;         /* --type zero|error: LVX_SEG_ZERO/ERROR, else STRIPED */
     bool fixed_minor;               /* -My / --minor */
+    bool activation_skip;           /* -ky: flagged to be skipped at activation */
     int64_t major, minor;
 };
 
@@ -299,6 +300,7 @@ static int parse_create_args(struct lvx_cmd_env *env, struct create_opts *o)
         return rc;
     o->zero = lvx_cmd_bool(env, LVX_OPT_ZERO, true);
     o->tags = &env->args->val[LVX_OPT_ADDTAG];
+    o->activation_skip = lvx_cmd_bool(env, LVX_OPT_SETACTIVATIONSKIP, false);
     bool wipe = lvx_cmd_bool(env, LVX_OPT_WIPESIGNATURES, o->zero);
     /* signatures live at the start: -W y without -Z is served by the same 4 KiB */
     o->zero = o->zero || (env->args->count[LVX_OPT_WIPESIGNATURES] && wipe);
@@ -410,6 +412,8 @@ static struct lvx_lv *new_lv(struct lvx_vg *vg, const struct create_opts *o, con
     lv->alloc = o->policy;
     lv->has_read_ahead = o->read_ahead != 0;
     lv->read_ahead = o->read_ahead;
+    if (o->activation_skip)
+        lv->flags |= LVX_LVF_ACTIVATION_SKIP;
     if (o->fixed_minor) {
         lv->status |= LVX_LV_FIXED_MINOR;
         lv->has_major = lv->has_minor = true;
@@ -509,10 +513,16 @@ static int make_snapshot(struct lvx_cmd_env *env, struct lvx_vg_update *u,
 }
 
 /* -aay: a new LV that activation/auto_activation_volume_list does not let through stays
- * inactive (created, no error), as LVM2 */
+ * inactive (created, no error), as LVM2; so does one flagged -ky (unless -K) */
 static const struct lvx_actcmd *auto_filtered(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
                                               const struct lvx_lv *lv)
 {
+    if (act && (lv->flags & LVX_LVF_ACTIVATION_SKIP) &&
+        !env->args->count[LVX_OPT_IGNOREACTIVATIONSKIP]) {   /* -ky without -K (LVM2) */
+        lvx_info(env->ctx, "Activation of logical volume %s/%s is prohibited.", lv->vg->name,
+                 lv->name);
+        return NULL;
+    }
     if (act && lvx_lvcmd_autoactivating(env) && !lvx_lvcmd_passes_auto_list(env->ctx, lv)) {
         lvx_info(env->ctx, "New logical volume %s/%s left inactive: not in "
                  "activation/auto_activation_volume_list.",

@@ -197,6 +197,9 @@ enum lvx_opt_id {
     LVX_OPT_REPAIRTYPE,         /* --repairtype label_header|pv_header|metadata (pvck) */
     LVX_OPT_SETTINGS,           /* --settings "key=value ..." (pvck; repeatable) */
     LVX_OPT_LVMPARTITION,       /* -l/--lvmpartition (lvmdiskscan) */
+    LVX_OPT_RESTOREMISSING,     /* --restoremissing (vgextend) */
+    LVX_OPT_MONITOR,            /* --monitor y|n (vgchange, lvchange: no dmeventd, no-op) */
+    LVX_OPT_REFRESH,            /* --refresh (vgmknodes) */
     /* common options, accepted by every command */
     LVX_OPT_NOLOCKING,      /* --nolocking */
     LVX_OPT_COMMANDPROFILE, /* --commandprofile String */

@@ -60,6 +60,8 @@ static int parse_change(struct lvx_cmd_env *env, struct change *c)
     }
     c->metadata = c->x_given || c->mda_given || c->alloc_given || c->maxlv_given ||
                   c->maxpv_given || c->uuid || a->count[LVX_OPT_ADDTAG] || a->count[LVX_OPT_DELTAG];
+    if (!c->metadata && !a->count[LVX_OPT_ACTIVATE] && a->count[LVX_OPT_MONITOR])
+        return -1;                  /* --monitor alone: only the VGs are checked */
     if (!c->metadata && !a->count[LVX_OPT_ACTIVATE]) {
         lvx_cmd_errorf("No change requested: give one of -x, -u, -l, -p, --alloc, --addtag, "
                        "--deltag, --vgmetadatacopies.");
@@ -198,6 +200,8 @@ int lvx_cmd_vgchange(struct lvx_cmd_env *env)
     }
     struct change c = {0};
     int rc = parse_change(env, &c);
+    if (rc < 0)          /* --monitor alone: no dmeventd, the VGs named must be readable */
+        return lvx_process_read(env, LVX_TK_VGS | LVX_TK_NO_EXPORTED, lvx_tk_read_nothing, NULL);
     if (rc || (rc = lvx_actcmd_check_mode(env)))   /* bad modes: nothing changed */
         return rc;
     unsigned count;

@@ -17,7 +17,8 @@
 #   -S/--select in vgchange, lvchange, pvchange, vgremove (the tags each step leaves);
 #   devices/pv_min_size (a smaller device is no PV; under 512 KiB: LVM2's note);
 #   vgchange --addtag/--deltag while a PV is missing (other changes still refused);
-#   pvremove -ff without an answer says "is used" first.
+#   pvremove -ff without an answer says "is used" first; lvcreate -ky / lvchange -ky|-kn
+#   set and clear the activation skip flag ('k' in lv_attr) as LVM2 (shell/activation-skip).
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -347,5 +348,23 @@ same_rc "pvremove -ff PV-IN-VG, no answer" 5 pvremove -ff "${D[0]}"
 test_ok "... 'WARNING: PV DEV is used by VG t0440r.' (lvx)" grep -q "WARNING: PV ${D[0]} is used by VG t0440r." "$SCRATCH/lvx.err"
 test_ok "... 'WARNING: PV DEV is used by VG t0440r.' (LVM2)" grep -q "WARNING: PV ${D[0]} is used by VG t0440r." "$SCRATCH/lvm2.err"
 lvm2 vgremove -ff t0440r >/dev/null 2>&1
+
+# the activation skip flag (shell/activation-skip): lvcreate -ky, lvchange -ky/-kn
+wipe
+skipattr() { lvm2 lvs --noheadings -o lv_attr "$1" 2>/dev/null | tr -d ' ' | cut -c10; }
+lvm2 vgcreate t0440k "${D[0]}" >/dev/null 2>&1
+for t in lvm2 lvx; do
+    test_eq "$t lvcreate -ky -an" "$(run_tool "$t" lvcreate -ky -an -l1 -n "s$t" t0440k)" 0
+    test_eq "... $t's LV is flagged (attr k, read by LVM2)" "$(skipattr "t0440k/s$t")" k
+    test_eq "$t lvcreate -an (no -k)" "$(run_tool "$t" lvcreate -an -l1 -n "n$t" t0440k)" 0
+    test_eq "... $t's LV is not flagged" "$(skipattr "t0440k/n$t")" -
+    test_eq "$t lvchange -ky" "$(run_tool "$t" lvchange -ky "t0440k/n$t")" 0
+    test_eq "... flagged" "$(skipattr "t0440k/n$t")" k
+    test_eq "$t lvchange --setactivationskip n" "$(run_tool "$t" lvchange --setactivationskip n "t0440k/s$t")" 0
+    test_eq "... not flagged" "$(skipattr "t0440k/s$t")" -
+    cat "$SCRATCH/$t.out" "$SCRATCH/$t.err" | sandbox_noise | sed "s/s$t/LV/" >"$SCRATCH/$t.msg"
+done
+test_ok "lvchange -kn: the same messages" cmp "$SCRATCH/lvm2.msg" "$SCRATCH/lvx.msg"
+lvm2 vgremove -ff t0440k >/dev/null 2>&1
 
 done_testing
