@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 
+#include "activate/activate.h"
 #include "config/config.h"
 #include "dev/dev.h"
 #include "map/map.h"
@@ -533,6 +534,47 @@ const char *lvx_lvcmd_command_line(struct lvx_cmd_env *env)
     const char *s = lvx_pool_strdup(env->pool, lvx_buf_str(&b));
     lvx_buf_free(&b);
     return s;
+}
+
+int lvx_lvcmd_persistent_args(struct lvx_cmd_env *env, bool *fixed, int64_t *major,
+                              int64_t *minor)
+{
+    const struct lvx_cmd_args *a = env->args;
+    bool has_minor = a->count[LVX_OPT_MINOR] > 0, has_major = a->count[LVX_OPT_MAJOR] > 0;
+    *fixed = false;
+    if (a->count[LVX_OPT_MINOR] > 1 || a->count[LVX_OPT_MAJOR] > 1) {
+        lvx_cmd_errorf(has_minor && a->count[LVX_OPT_MINOR] > 1
+                           ? "Option --minor may not be repeated."
+                           : "Option -j|--major may not be repeated.");
+        return LVX_EXIT_FAILED;
+    }
+    if (!lvx_cmd_bool(env, LVX_OPT_PERSISTENT, true)) {
+        if (has_minor || has_major) {
+            lvx_cmd_errorf("Options --major and --minor are incompatible with -Mn.");
+            return LVX_EXIT_FAILED;
+        }
+        return 0;
+    }
+    if (a->count[LVX_OPT_PERSISTENT] && !has_minor) {
+        lvx_cmd_errorf("Please specify minor number with --minor when using -My.");
+        return LVX_EXIT_FAILED;
+    }
+    uint32_t dm_major = lvx_activation_dm_major();
+    if (has_major)
+        lvx_warn(env->ctx, "WARNING: Ignoring supplied major number %llu - kernel assigns "
+                 "major numbers dynamically. Using major number %u instead.",
+                 (unsigned long long)a->val[LVX_OPT_MAJOR].n, dm_major);
+    if (!has_minor)
+        return 0;
+    if (a->val[LVX_OPT_MINOR].n > 1048575) {
+        lvx_cmd_errorf("Minor number %llu outside range 0-1048575.",
+                       (unsigned long long)a->val[LVX_OPT_MINOR].n);
+        return LVX_EXIT_FAILED;
+    }
+    *fixed = true;
+    *major = dm_major;
+    *minor = (int64_t)a->val[LVX_OPT_MINOR].n;
+    return 0;
 }
 
 int lvx_lvcmd_begin(struct lvx_cmd_env *env, const char *vgname, struct lvx_vg_update *u)

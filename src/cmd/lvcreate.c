@@ -220,46 +220,9 @@ static int permission_arg(struct lvx_cmd_env *env, bool *read_only, bool *given)
     return LVX_EXIT_INVALID;
 }
 
-/* -M/--persistent, --minor, -j/--major, with LVM2's rules and messages: -My needs
- * --minor, -Mn refuses both, a supplied major is ignored (the kernel assigns it), the
- * minor must fit 20 bits.  LVM2 checks them once the VG is read: failures exit 5. */
 static int persistent_args(struct lvx_cmd_env *env, struct create_opts *o)
 {
-    const struct lvx_cmd_args *a = env->args;
-    bool has_minor = a->count[LVX_OPT_MINOR] > 0, has_major = a->count[LVX_OPT_MAJOR] > 0;
-    if (a->count[LVX_OPT_MINOR] > 1 || a->count[LVX_OPT_MAJOR] > 1) {
-        lvx_cmd_errorf(has_minor && a->count[LVX_OPT_MINOR] > 1
-                           ? "Option --minor may not be repeated."
-                           : "Option -j|--major may not be repeated.");
-        return LVX_EXIT_FAILED;
-    }
-    if (!lvx_cmd_bool(env, LVX_OPT_PERSISTENT, true)) {
-        if (has_minor || has_major) {
-            lvx_cmd_errorf("Options --major and --minor are incompatible with -Mn.");
-            return LVX_EXIT_FAILED;
-        }
-        return 0;
-    }
-    if (a->count[LVX_OPT_PERSISTENT] && !has_minor) {
-        lvx_cmd_errorf("Please specify minor number with --minor when using -My.");
-        return LVX_EXIT_FAILED;
-    }
-    uint32_t dm_major = lvx_activation_dm_major();
-    if (has_major)
-        lvx_warn(env->ctx, "WARNING: Ignoring supplied major number %llu - kernel assigns "
-                 "major numbers dynamically. Using major number %u instead.",
-                 (unsigned long long)a->val[LVX_OPT_MAJOR].n, dm_major);
-    if (!has_minor)
-        return 0;
-    if (a->val[LVX_OPT_MINOR].n > 1048575) {
-        lvx_cmd_errorf("Minor number %llu outside range 0-1048575.",
-                       (unsigned long long)a->val[LVX_OPT_MINOR].n);
-        return LVX_EXIT_FAILED;
-    }
-    o->fixed_minor = true;
-    o->major = dm_major;
-    o->minor = (int64_t)a->val[LVX_OPT_MINOR].n;
-    return 0;
+    return lvx_lvcmd_persistent_args(env, &o->fixed_minor, &o->major, &o->minor);
 }
 
 /* -c (only with -s and a size, as LVM2) */

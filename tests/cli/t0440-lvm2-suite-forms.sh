@@ -18,7 +18,13 @@
 #   devices/pv_min_size (a smaller device is no PV; under 512 KiB: LVM2's note);
 #   vgchange --addtag/--deltag while a PV is missing (other changes still refused);
 #   pvremove -ff without an answer says "is used" first; lvcreate -ky / lvchange -ky|-kn
-#   set and clear the activation skip flag ('k' in lv_attr) as LVM2 (shell/activation-skip).
+#   set and clear the activation skip flag ('k' in lv_attr) as LVM2 (shell/activation-skip);
+#   pvcreate --uuid of a UUID another device carries (LVM2's line, exit 5) and
+#   --restorefile bringing back the bootloader area (shell/pvcreate-operation,
+#   pvcreate-bootloaderarea); lvchange -My --major --minor / -Mn and its refused forms
+#   (shell/activate-minor): exit code, messages and the LV's fields as LVM2; a device
+#   with a GFS pool label or an LVM1 header is refused by pvcreate (shell/pool-labels);
+#   a negative --stripesize is "Size may not be negative." (shell/lvcreate-usage).
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -366,5 +372,72 @@ for t in lvm2 lvx; do
 done
 test_ok "lvchange -kn: the same messages" cmp "$SCRATCH/lvm2.msg" "$SCRATCH/lvx.msg"
 lvm2 vgremove -ff t0440k >/dev/null 2>&1
+
+# lvchange -M (shell/activate-minor): each form on LVM2's LV and on lvx's twin
+wipe
+lvm2 vgcreate t0440m "${D[0]}" >/dev/null 2>&1
+for t in lvm2 lvx; do lvm2 lvcreate -an -l1 -n "m$t" t0440m >/dev/null 2>&1; done
+for args in "-My --major=255 --minor=123" "-Mn" "-Mn" "-My" "-Mn --minor 3" "--minor 5" "--major 3" \
+    "-My --minor 2000000" "-My --minor 124 -Mn"; do
+    for t in lvm2 lvx; do
+        # shellcheck disable=SC2086
+        echo "$(run_tool "$t" lvchange "t0440m/m$t" $args)" >"$SCRATCH/$t.m"
+        lvm2 lvs --noheadings -o lv_attr,lv_major,lv_minor "t0440m/m$t" 2>/dev/null >>"$SCRATCH/$t.m"
+        cat "$SCRATCH/$t.out" "$SCRATCH/$t.err" | sandbox_noise | sed "s/m$t/LV/g" >>"$SCRATCH/$t.m"
+    done
+    test_ok "lvchange $args: exit code, fields and messages as LVM2" cmp "$SCRATCH/lvm2.m" "$SCRATCH/lvx.m"
+done
+lvm2 vgremove -ff t0440m >/dev/null 2>&1
+
+# old labels LVM2's signature filter hides: a GFS pool label, an LVM1 PV header
+pool_label() {
+    printf '\x01\x16\x70\x06\x5f\xcf\xff\xb9\xf8\x24\x8apool1' | dd of="$1" bs=5 seek=1 conv=notrunc status=none
+    printf '\x04\x01\x03\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x02\x00\x00\x00\x00\x68\x01\x16\x70\x00\x00\x00\x00\x00\x06\x5f\xd0' |
+        dd of="$1" bs=273 seek=1 conv=notrunc status=none
+}
+for label in pool lvm1; do
+    for t in lvm2 lvx; do
+        wipe
+        if [[ $label == pool ]]; then pool_label "${D[0]}"; else printf 'HM\x02\x00' | dd of="${D[0]}" conv=notrunc status=none; fi
+        test_eq "$t pvcreate of a device with a $label label" "$(run_tool "$t" pvcreate "${D[0]}")" 5
+        sandbox_noise <"$SCRATCH/$t.err" >"$SCRATCH/$t.msg"
+        test_eq "$t ... still no PV" "$(lvm2 pvs --noheadings -o pv_name "${D[0]}" 2>/dev/null | wc -l)" 0
+    done
+    test_ok "... LVM2's message ($label label)" cmp "$SCRATCH/lvm2.msg" "$SCRATCH/lvx.msg"
+done
+wipe
+lvm2 vgcreate t0440s "${D[0]}" "${D[1]}" >/dev/null 2>&1
+same_rc "lvcreate --stripesize -4" 3 lvcreate -L 8m -n s -i2 --stripesize -4 t0440s
+test_ok "... 'Size may not be negative.'" grep -q "Size may not be negative" "$SCRATCH/lvx.err"
+lvm2 vgremove -ff t0440s >/dev/null 2>&1
+
+# pvcreate --uuid: a UUID already on another device is refused
+u1=freddy-fred-fred-fred-fred-fred-freddy
+for t in lvm2 lvx; do
+    wipe
+    lvm2 pvcreate --norestorefile --uuid "$u1" "${D[0]}" >/dev/null 2>&1
+    test_eq "$t pvcreate --uuid of a UUID in use elsewhere" \
+        "$(run_tool "$t" pvcreate --norestorefile --uuid "$u1" "${D[1]}")" 5
+    sandbox_noise <"$SCRATCH/$t.err" >"$SCRATCH/$t.msg"
+    test_eq "... ${D[1]} is no PV" "$(lvm2 pvs --noheadings -o pv_name "${D[1]}" 2>/dev/null | wc -l)" 0
+    test_eq "$t pvcreate --uuid of the same device again" \
+        "$(run_tool "$t" pvcreate -ff -y --norestorefile --uuid "$u1" "${D[0]}")" 0
+done
+test_ok "... LVM2's message ('UUID ... already in use on \"DEV\".')" cmp "$SCRATCH/lvm2.msg" "$SCRATCH/lvx.msg"
+# pvcreate --restorefile --uuid: the bootloader area of the backup comes back
+for t in lvm2 lvx; do
+    wipe
+    lvm2 pvcreate --metadatasize 255s --dataalignment 256k --bootloaderareasize 600k "${D[0]}" >/dev/null 2>&1
+    lvm2 vgcreate t0440b "${D[0]}" >/dev/null 2>&1
+    lvm2 vgcfgbackup -f "$SCRATCH/ba.vg" t0440b >/dev/null 2>&1
+    u=$(lvm2 pvs --noheadings -o pv_uuid "${D[0]}" 2>/dev/null | tr -d ' ')
+    lvm2 vgremove -ff t0440b >/dev/null 2>&1
+    lvm2 pvremove -ff "${D[0]}" >/dev/null 2>&1
+    test_eq "$t pvcreate --restorefile of a PV with a bootloader area" "$(run_tool "$t" pvcreate \
+        --metadatasize 255s --dataalignment 256k --restorefile "$SCRATCH/ba.vg" --uuid "$u" "${D[0]}")" 0
+    test_eq "... ba_start, ba_size, pe_start as in the backup" \
+        "$(lvm2 pvs --noheadings --units b -o ba_start,ba_size,pe_start "${D[0]}" 2>/dev/null | tr -s ' ')" \
+        " 262144B 786432B 1048576B"
+done
 
 done_testing

@@ -5,13 +5,16 @@
 # through bench/lvm2-testsuite/run.sh (the test tree from Debian's lvm2 source
 # package, a kvm-dm-test guest, lvx as `lvm`).  Only lvx's side runs here (the LVM2
 # control and the full list are the bench script's job).  Costs one guest boot and
-# eight short tests (vgrename-usage, vgck, vgcfgbackup-usage: 30-50 s each under TCG
+# fifteen short tests (vgrename-usage, vgck, vgcfgbackup-usage: 30-50 s each under TCG
 # with the machine shared by 7 jobs; process-each-pv-nomda, orphan-ondisk,
 # mda-rollback: 0.4-0.9 times vgck's time in the same guest; pvck-dump, pvck-repair:
-# LVM2's own checks of pvck): about a minute with KVM (CI: 56 s for the first six).
+# LVM2's own checks of pvck; pvcreate-ff, pvremove-warnings, pv-min-size,
+# vgchange-partial, error-usage, zero-usage, missing-pv-unused: 10-35 s each with KVM
+# on a loaded machine): about a minute with KVM for the first eight (CI: 56 s for the
+# first six), about two more for the other seven.
 #
 #   LVX_SKIP_KERNEL=1        skip (as t0700)
-#   LVX_SUITE_TESTS="a b"    the LVM2 tests to run (default: the eight above)
+#   LVX_SUITE_TESTS="a b"    the LVM2 tests to run (default: the fifteen above)
 #   LVX_SUITE_TIMEOUT=SEC    time limit of one test in the guest (default 240)
 # Skipped (1..0 # SKIP) where no guest can run or the source package cannot be had
 # (run.sh exit 77).
@@ -26,7 +29,7 @@ if [[ ! -x $LVX_PLAIN ]]; then
 fi
 plan_later
 
-read -r -a tests <<<"${LVX_SUITE_TESTS:-vgrename-usage vgck vgcfgbackup-usage process-each-pv-nomda orphan-ondisk mda-rollback pvck-dump pvck-repair}"
+read -r -a tests <<<"${LVX_SUITE_TESTS:-vgrename-usage vgck vgcfgbackup-usage process-each-pv-nomda orphan-ondisk mda-rollback pvck-dump pvck-repair pvcreate-ff pvremove-warnings pv-min-size vgchange-partial error-usage zero-usage missing-pv-unused}"
 rc=0
 # one guest at a time, as tests/lib_kernel.sh does for the other kernel tests
 {
