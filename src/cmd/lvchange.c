@@ -254,6 +254,7 @@ int lvx_cmd_lvchange(struct lvx_cmd_env *env)
         lvx_cmd_errorf("Please specify a logical volume path.");
         return LVX_EXIT_INVALID;
     }
+    lvx_tk_default_vg_names(env);                     /* LVM_VG_NAME */
     if ((rc = lvx_lvcmd_check_names(env)))
         return rc;
     unsigned count;

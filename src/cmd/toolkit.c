@@ -18,7 +18,7 @@
 
 /* LVM_VG_NAME (LVM2's default VG): LV arguments without a VG ("lv", not "vg/lv",
  * "/dev/...", "@tag") name an LV of that VG.  The arguments are rewritten in place. */
-static void default_vg_names(struct lvx_cmd_env *env)
+void lvx_tk_default_vg_names(struct lvx_cmd_env *env)
 {
     const char *vg = getenv("LVM_VG_NAME");
     if (!vg || !*vg || strchr(vg, '/'))
@@ -73,7 +73,7 @@ int lvx_process_read(struct lvx_cmd_env *env, enum lvx_tk_kind kind_flags, lvx_t
 {
     enum lvx_tk_kind kind = kind_flags & LVX_TK_KIND_MASK;
     if (kind == LVX_TK_LVS)
-        default_vg_names(env);
+        lvx_tk_default_vg_names(env);
     struct lvx_tk_sel sel;
     char **names = env->args->argv;
     unsigned count = (unsigned)env->args->argc;
@@ -365,18 +365,36 @@ static int one_lv_arg(struct lvx_cmd_env *env, const char *arg, const struct lvx
     return failed ? LVX_EXIT_FAILED : 0;
 }
 
+/* Is args[i] an LV another argument covers (its VG named, or the same name earlier)?
+ * LVM2 processes each LV once, whatever names it. */
+static bool covered(char **args, unsigned count, unsigned i)
+{
+    const char *a = lvx_vgcmd_skip_dev_dir(args[i]);
+    const char *slash = strchr(a, '/');
+    for (unsigned j = 0; j < count; j++) {
+        const char *b = lvx_vgcmd_skip_dev_dir(args[j]);
+        if (j < i && strcmp(a, b) == 0)
+            return true;
+        if (j != i && slash && !strchr(b, '/') && strlen(b) == (size_t)(slash - a) &&
+            strncmp(a, b, (size_t)(slash - a)) == 0)
+            return true;
+    }
+    return false;
+}
+
 int lvx_process_lv_args(struct lvx_cmd_env *env, char **args, unsigned count,
                         const struct lvx_tk_lv_ops *ops)
 {
     int rc = 0;
     for (unsigned i = 0; i < count; i++)
-        rc = max_rc(rc, one_lv_arg(env, args[i], ops));
+        if (!covered(args, count, i))
+            rc = max_rc(rc, one_lv_arg(env, args[i], ops));
     return rc;
 }
 
 int lvx_process_each_lv(struct lvx_cmd_env *env, const struct lvx_tk_lv_ops *ops)
 {
-    default_vg_names(env);
+    lvx_tk_default_vg_names(env);
     int rc = lvx_lvcmd_check_names(env);
     if (rc)
         return rc;

@@ -72,6 +72,9 @@ typedef int (*lvx_tk_read_fn)(struct lvx_cmd_env *env, const struct lvx_tk_sel *
                               struct lvx_buf *out, void *arg);
 int lvx_process_read(struct lvx_cmd_env *env, enum lvx_tk_kind kind, lvx_tk_read_fn fn,
                      void *arg);
+/* LVM_VG_NAME (LVM2's default VG): LV arguments without a VG become "VG/LV" (the LV
+ * walks do it themselves; commands that check their LV names first call it). */
+void lvx_tk_default_vg_names(struct lvx_cmd_env *env);
 /* A callback that does nothing: the walk alone (names checked, exported VGs refused). */
 int lvx_tk_read_nothing(struct lvx_cmd_env *env, const struct lvx_tk_sel *sel,
                         struct lvx_buf *out, void *arg);

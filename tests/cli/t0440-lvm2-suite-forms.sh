@@ -24,7 +24,9 @@
 #   pvcreate-bootloaderarea); lvchange -My --major --minor / -Mn and its refused forms
 #   (shell/activate-minor): exit code, messages and the LV's fields as LVM2; a device
 #   with a GFS pool label or an LVM1 header is refused by pvcreate (shell/pool-labels);
-#   a negative --stripesize is "Size may not be negative." (shell/lvcreate-usage).
+#   a negative --stripesize is "Size may not be negative." (shell/lvcreate-usage); an LV
+#   named twice (VG/LV and VG) is processed once (shell/process-each-lv); lvchange takes
+#   LVM_VG_NAME for an LV without VG (shell/vg-name-from-env).
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -410,6 +412,26 @@ lvm2 vgcreate t0440s "${D[0]}" "${D[1]}" >/dev/null 2>&1
 same_rc "lvcreate --stripesize -4" 3 lvcreate -L 8m -n s -i2 --stripesize -4 t0440s
 test_ok "... 'Size may not be negative.'" grep -q "Size may not be negative" "$SCRATCH/lvx.err"
 lvm2 vgremove -ff t0440s >/dev/null 2>&1
+
+# each LV once, whatever names it; LVM_VG_NAME in lvchange
+for t in lvm2 lvx; do
+    wipe
+    lvm2 vgcreate t0440e "${D[0]}" >/dev/null 2>&1
+    for i in 1 2 3 4; do lvm2 lvcreate -an -l1 -n "l$i" t0440e >/dev/null 2>&1; done
+    {
+        run_tool "$t" lvremove -y t0440e/l1 t0440e t0440e/l3
+        cat "$SCRATCH/$t.out"
+        lvm2 lvcreate -an -l1 -n l5 t0440e >/dev/null 2>&1
+        LVM_VG_NAME=t0440e run_tool "$t" lvchange --addtag x l5
+        cat "$SCRATCH/$t.out"
+        run_tool "$t" lvchange --addtag y t0440e/l5 t0440e t0440e/l5
+        cat "$SCRATCH/$t.out"
+        lvm2 lvs --noheadings -o lv_name,lv_tags t0440e 2>/dev/null
+    } >"$SCRATCH/$t.each"
+    lvm2 vgremove -ff t0440e >/dev/null 2>&1
+done
+test_ok "lvremove VG/LV VG VG/LV2, lvchange with LVM_VG_NAME and twice-named LVs: as LVM2" \
+    cmp "$SCRATCH/lvm2.each" "$SCRATCH/lvx.each"
 
 # pvcreate --uuid: a UUID already on another device is refused
 u1=freddy-fred-fred-fred-fred-fred-freddy

@@ -15,7 +15,9 @@
 #     volume group ..."), exit 5;
 #   - the PV back after such a write: LVM2's warnings; unused, it is used again (the
 #     next write clears the flag); with extents in use, changes stay refused until
-#     vgextend --restoremissing takes it back.
+#     vgextend --restoremissing takes it back;
+#   - a PV removed by vgreduce --removemissing while missing comes back outdated: vgck
+#     --updatemetadata wipes it with LVM2's lines (shell/outdated-pv).
 source "$(dirname "$0")/../lib.sh"
 source "$LVX_ROOT/tests/tools/side.sh"
 
@@ -143,6 +145,21 @@ back_check "unused PV back: lvcreate works and clears the flag" "$VU" u2 "${D[4]
     lvcreate -l1 -n new "$VU"
 back_check "unused PV back: vgextend --restoremissing" "$VU" u2 "${D[4]}" \
     vgextend --restoremissing "$VU" "${D[3]}"
+
+# ---- a PV removed while missing comes back outdated: vgck --updatemetadata wipes it
+# (shell/outdated-pv)
+for t in lvm2 lvx; do
+    restore
+    lvm_sandbox "${D[3]}"                     # VU's D4 missing: u1, u2 go
+    lvm2 vgreduce --removemissing --force "$VU" >/dev/null 2>&1
+    lvm_sandbox "${D[@]}"
+    test_eq "$t: the removed PV is reported outdated" \
+        "$("$t" pvs 2>&1 | grep -c "WARNING: outdated PV ${D[4]}")" 1
+    one "$t" vgck --updatemetadata "$VU"
+    test_eq "$t vgck --updatemetadata: exit 0" "$(cat "$SCRATCH/$t.rc")" 0
+    test_eq "$t: ... no outdated PV left (read by LVM2)" "$(lvm2 pvs 2>&1 | grep -c outdated)" 0
+done
+test_ok "vgck --updatemetadata: LVM2's messages" cmp "$SCRATCH/lvm2.err" "$SCRATCH/lvx.err"
 
 lvm2 vgremove -q -f "$VG" "$VU" >/dev/null 2>&1
 done_testing
