@@ -24,6 +24,7 @@ struct change_opts {
     enum lvx_alloc alloc;
     bool ewf_given, ewf;         /* --errorwhenfull (thin pools) */
     bool skip_given, skip;       /* -k/--setactivationskip y|n */
+    bool autoact_given, autoact; /* --setautoactivation y|n */
     bool persist_given, fixed;   /* -M y|n [--major M] --minor N */
     int64_t major, minor;
     const struct lvx_cmd_env *env; /* --addtag/--deltag are applied from its args */
@@ -73,6 +74,8 @@ static int parse_change_args(struct lvx_cmd_env *env, struct change_opts *o)
     o->ewf = o->ewf_given && env->args->val[LVX_OPT_ERRORWHENFULL].b;
     o->skip_given = env->args->count[LVX_OPT_SETACTIVATIONSKIP] > 0;
     o->skip = o->skip_given && env->args->val[LVX_OPT_SETACTIVATIONSKIP].b;
+    o->autoact_given = env->args->count[LVX_OPT_SETAUTOACTIVATION] > 0;
+    o->autoact = o->autoact_given && env->args->val[LVX_OPT_SETAUTOACTIVATION].b;
     o->persist_given = env->args->count[LVX_OPT_PERSISTENT] || env->args->count[LVX_OPT_MINOR] ||
                        env->args->count[LVX_OPT_MAJOR];
     if (o->persist_given && (rc = persistent_syntax(env)))
@@ -89,7 +92,7 @@ static int parse_change_args(struct lvx_cmd_env *env, struct change_opts *o)
 static bool has_changes(const struct change_opts *o)
 {
     return o->perm_given || o->ra_given || lvx_cmd_has_tag_changes(o->env) || o->alloc_given ||
-           o->ewf_given || o->skip_given || o->persist_given;
+           o->ewf_given || o->skip_given || o->persist_given || o->autoact_given;
 }
 
 /* Apply the changes to one LV: 1, or -1 (message printed) when a change is refused. */
@@ -172,6 +175,10 @@ static int change_lv(struct lvx_cmd_env *env, struct lvx_lv *lv, void *arg)
         lv->minor = o->fixed ? o->minor : 0;
     }
     lvx_cmd_apply_tags(o->env, pool, &lv->tags);
+    if (o->autoact_given && o->autoact)
+        lv->flags &= ~(uint32_t)LVX_LVF_NOAUTOACTIVATE;
+    else if (o->autoact_given)
+        lv->flags |= LVX_LVF_NOAUTOACTIVATE;
     if (o->skip_given && o->skip)
         lv->flags |= LVX_LVF_ACTIVATION_SKIP;
     else if (o->skip_given)
@@ -211,7 +218,7 @@ static bool changed_lvs(struct lvx_cmd_env *env, struct lvx_lv **lvs, unsigned n
     /* LVM2 says nothing after -My (it reactivates an active LV instead) */
     bool quiet = o->persist_given && o->fixed && !o->perm_given && !o->ra_given &&
                  !lvx_cmd_has_tag_changes(env) && !o->alloc_given && !o->ewf_given &&
-                 !o->skip_given;
+                 !o->skip_given && !o->autoact_given;
     for (unsigned i = 0; i < n && !quiet; i++)
         lvx_notice(env->ctx, "Logical volume %s/%s changed.", lvs[i]->vg->name, lvs[i]->name);
     return (o->perm_given || o->ewf_given) && reload_active(env, lvs, n);

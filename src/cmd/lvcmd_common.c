@@ -23,6 +23,7 @@
 #include "meta/commit.h"
 
 #define STRIPE_SIZE_MIN 8u          /* sectors: one 4 KiB page */
+#define STRIPE_SIZE_LIMIT (((uint64_t)UINT32_MAX >> 2) + 1)   /* sectors, as LVM2 */
 #define STRIPES_MAX 128u
 
 /* ---- sizes ------------------------------------------------------------------ */
@@ -106,6 +107,11 @@ int lvx_lvcmd_stripe_args(struct lvx_cmd_env *env, uint32_t *stripes, uint32_t *
     }
     if (a->count[LVX_OPT_STRIPESIZE]) {
         uint64_t v = a->val[LVX_OPT_STRIPESIZE].sectors;
+        if (v > 2 * STRIPE_SIZE_LIMIT) {       /* LVM2 names its limit, 2^30 sectors */
+            lvx_cmd_errorf("Stripe size cannot be larger than %s.",
+                           lvx_lvcmd_size(env, STRIPE_SIZE_LIMIT));
+            return LVX_EXIT_INVALID;
+        }
         if (v > UINT32_MAX || !is_pow2(v) || v < STRIPE_SIZE_MIN) {
             lvx_cmd_errorf("Invalid stripe size %s.", lvx_lvcmd_size(env, v));
             return LVX_EXIT_INVALID;

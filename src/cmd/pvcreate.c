@@ -146,6 +146,20 @@ static int apply_restorefile(struct lvx_cmd_env *env, struct pvcreate_opts *o)
         return LVX_EXIT_INVALID;
     }
     o->req.pe_start_fixed = pv->pe_start * 512;
+    /* --dataalignment[offset] that cannot give the restored pe_start: ignored (LVM2) */
+    uint64_t da = o->req.data_alignment / 512, off = o->req.alignment_offset / 512;
+    if (da + off && (da ? pv->pe_start % da : pv->pe_start) != off) {
+        struct lvx_buf a = LVX_BUF_INIT, p = LVX_BUF_INIT;
+        lvx_cmd_display_size(&a, da + off, env->args->units, env->args->unit_bytes);
+        lvx_cmd_display_size(&p, pv->pe_start, env->args->units, env->args->unit_bytes);
+        lvx_warn(env->ctx, "WARNING: Ignoring data alignment %s incompatible with restored "
+                 "pe_start value %s.", lvx_buf_str(&a), lvx_buf_str(&p));
+        lvx_buf_free(&a);
+        lvx_buf_free(&p);
+        o->req.data_alignment = 0;
+        o->req.alignment_offset = 0;
+        o->req.has_alignment_offset = false;
+    }
     if (pv->has_ba && pv->ba_size && !env->args->count[LVX_OPT_BOOTLOADERAREASIZE])
         o->req.ba_size = pv->ba_size * 512;      /* the bootloader area comes back too */
     if (pv->has_dev_size && pv->dev_size && !o->set_size)

@@ -26,7 +26,10 @@
 #   with a GFS pool label or an LVM1 header is refused by pvcreate (shell/pool-labels);
 #   a negative --stripesize is "Size may not be negative." (shell/lvcreate-usage); an LV
 #   named twice (VG/LV and VG) is processed once (shell/process-each-lv); lvchange takes
-#   LVM_VG_NAME for an LV without VG (shell/vg-name-from-env).
+#   LVM_VG_NAME for an LV without VG (shell/vg-name-from-env); devices/
+#   default_data_alignment (shell/pe-align): pe_start and the metadata area as LVM2's;
+#   vgchange/lvchange --setautoactivation y|n (shell/duplicate-vgid): messages, exit
+#   codes and the autoactivation fields as LVM2.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -411,6 +414,9 @@ wipe
 lvm2 vgcreate t0440s "${D[0]}" "${D[1]}" >/dev/null 2>&1
 same_rc "lvcreate --stripesize -4" 3 lvcreate -L 8m -n s -i2 --stripesize -4 t0440s
 test_ok "... 'Size may not be negative.'" grep -q "Size may not be negative" "$SCRATCH/lvx.err"
+same_rc "lvcreate --stripesize 4294967291" 3 lvcreate -L 8m -n s -i2 --stripesize 4294967291 t0440s
+test_ok "... 'Stripe size cannot be larger than 512.00 GiB.'" \
+    grep -q "Stripe size cannot be larger than 512.00 GiB." "$SCRATCH/lvx.err"
 lvm2 vgremove -ff t0440s >/dev/null 2>&1
 
 # each LV once, whatever names it; LVM_VG_NAME in lvchange
@@ -433,6 +439,39 @@ done
 test_ok "lvremove VG/LV VG VG/LV2, lvchange with LVM_VG_NAME and twice-named LVs: as LVM2" \
     cmp "$SCRATCH/lvm2.each" "$SCRATCH/lvx.each"
 
+# --setautoactivation
+for t in lvm2 lvx; do
+    wipe
+    lvm2 vgcreate t0440u "${D[0]}" >/dev/null 2>&1
+    lvm2 lvcreate -an -l1 -n l t0440u >/dev/null 2>&1
+    for c in "vgchange --setautoactivation n t0440u" "vgchange --setautoactivation n t0440u" \
+        "vgchange --setautoactivation y t0440u" "vgchange --setautoactivation y t0440u" \
+        "lvchange --setautoactivation n t0440u/l" "lvchange --setautoactivation n t0440u/l" \
+        "lvchange --setautoactivation y t0440u/l"; do
+        # shellcheck disable=SC2086
+        run_tool "$t" $c
+        cat "$SCRATCH/$t.out" "$SCRATCH/$t.err" | sandbox_noise
+        lvm2 vgs --noheadings -o vg_autoactivation t0440u 2>/dev/null
+        lvm2 lvs --noheadings -o lv_autoactivation t0440u/l 2>/dev/null
+    done >"$SCRATCH/$t.aa"
+    lvm2 vgremove -ff t0440u >/dev/null 2>&1
+done
+test_ok "vgchange/lvchange --setautoactivation y|n: as LVM2" cmp "$SCRATCH/lvm2.aa" "$SCRATCH/lvx.aa"
+
+# devices/default_data_alignment (MiB) with and without --metadatasize
+for c in 0 1 2 3; do
+    for m in "" "--metadatasize 2048k"; do
+        for t in lvm2 lvx; do
+            wipe
+            # shellcheck disable=SC2086
+            "$t" pvcreate $m --config "devices {default_data_alignment=$c}" "${D[0]}" >/dev/null 2>&1
+            lvm2 pvs --noheadings -o pe_start,pv_mda_size --units k "${D[0]}" 2>/dev/null >"$SCRATCH/$t.pa"
+        done
+        test_ok "default_data_alignment=$c ${m:-(default metadata size)}: pe_start, mda size as LVM2" \
+            cmp "$SCRATCH/lvm2.pa" "$SCRATCH/lvx.pa"
+    done
+done
+
 # pvcreate --uuid: a UUID already on another device is refused
 u1=freddy-fred-fred-fred-fred-fred-freddy
 for t in lvm2 lvx; do
@@ -446,6 +485,25 @@ for t in lvm2 lvx; do
         "$(run_tool "$t" pvcreate -ff -y --norestorefile --uuid "$u1" "${D[0]}")" 0
 done
 test_ok "... LVM2's message ('UUID ... already in use on \"DEV\".')" cmp "$SCRATCH/lvm2.msg" "$SCRATCH/lvx.msg"
+# pvcreate --restorefile with a --dataalignment[offset] that cannot give the restored
+# pe_start: LVM2's warning, the alignment ignored (shell/pvcreate-operation)
+wipe
+lvm2 pvcreate --norestorefile --uuid "$u1" --dataalignment 600k --dataalignmentoffset 32k "${D[0]}" >/dev/null 2>&1
+lvm2 vgcreate t0440a "${D[0]}" >/dev/null 2>&1
+lvm2 vgcfgbackup -f "$SCRATCH/al.vg" t0440a >/dev/null 2>&1
+lvm2 vgremove -ff t0440a >/dev/null 2>&1
+for a in "500k 10k" "300k 32k"; do
+    for t in lvm2 lvx; do
+        lvm2 pvremove -ff -y "${D[0]}" >/dev/null 2>&1
+        read -r da off <<<"$a"
+        test_eq "$t pvcreate --restorefile --dataalignment $da --dataalignmentoffset $off" \
+            "$(run_tool "$t" pvcreate --restorefile "$SCRATCH/al.vg" --uuid "$u1" --dataalignment "$da" \
+               --dataalignmentoffset "$off" "${D[0]}")" 0
+        { grep "incompatible with restored pe_start" "$SCRATCH/$t.err"
+          lvm2 pvs --noheadings -o pe_start --units b "${D[0]}" 2>/dev/null; } >"$SCRATCH/$t.al"
+    done
+    test_ok "... the warning (or none) and pe_start as LVM2 ($a)" cmp "$SCRATCH/lvm2.al" "$SCRATCH/lvx.al"
+done
 # pvcreate --restorefile --uuid: the bootloader area of the backup comes back
 for t in lvm2 lvx; do
     wipe
