@@ -208,6 +208,9 @@ lvm2 vgremove -f t0440c >/dev/null 2>&1
 # past the device end, lvextend -I above the extent size
 same_rc "pvdisplay -a (without -C)" 3 pvdisplay -a
 test_ok "... 'Incompatible options selected'" grep -q "Incompatible options selected" "$SCRATCH/lvx.err"
+same_rc "pvdisplay -s -a -C (shell/process-each-pv)" 3 pvdisplay -s -a -C
+same_rc "pvdisplay -s -C" 3 pvdisplay -s -C
+test_ok "... 'Incompatible options selected'" grep -q "Incompatible options selected" "$SCRATCH/lvx.err"
 same_rc "pvs with global/units \"<\"" 5 pvs --config 'global { units = "<" }'
 test_ok "... 'Unrecognised configuration setting for global/units: <'" \
     grep -q "Unrecognised configuration setting for global/units: <" "$SCRATCH/lvx.err"
