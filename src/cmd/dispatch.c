@@ -201,6 +201,8 @@ static int run_command(const struct lvx_run_opts *o, const struct lvx_command *c
         if (args.count[LVX_OPT_DEVICESFILE])
             ctx.devices_file = args.value[LVX_OPT_DEVICESFILE];
         ctx.command_name = cmd->name;
+        int gl = 0;
+        bool both_lists = args.count[LVX_OPT_DEVICES] && ctx.devices_file && ctx.devices_file[0];
         /* stale PVIDs of the devices file: corrected after the scan, as LVM2 (lvmdevices
          * and vgimportdevices do their own checking) */
         if (strcmp(cmd->name, "lvmdevices") && strcmp(cmd->name, "vgimportdevices"))
@@ -211,8 +213,10 @@ static int run_command(const struct lvx_run_opts *o, const struct lvx_command *c
             ctx.lock_mode = LVX_LOCK_MODE_IGNORE_FAILURE;
         const char *profile = args.value[LVX_OPT_COMMANDPROFILE] ? args.value[LVX_OPT_COMMANDPROFILE]
                                                                  : args.value[LVX_OPT_PROFILE];
-        int gl = 0;
-        if ((!profile || (rc = load_profile(&ctx, env.pool, profile)) == 0) &&
+        if (both_lists) {
+            lvx_cmd_errorf("A --devices list cannot be used with --devicesfile.");   /* LVM2 */
+            rc = LVX_EXIT_INVALID;
+        } else if ((!profile || (rc = load_profile(&ctx, env.pool, profile)) == 0) &&
             (rc = check_units_setting(&ctx, cmd, &args)) == 0 && (rc = global_lock(&env, &gl)) == 0)
             rc = cmd->fn(&env);
         lvx_lockd_vg_unlock(&gl);

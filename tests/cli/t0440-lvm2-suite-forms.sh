@@ -211,6 +211,9 @@ test_ok "... 'Incompatible options selected'" grep -q "Incompatible options sele
 same_rc "pvdisplay -s -a -C (shell/process-each-pv)" 3 pvdisplay -s -a -C
 same_rc "pvdisplay -s -C" 3 pvdisplay -s -C
 test_ok "... 'Incompatible options selected'" grep -q "Incompatible options selected" "$SCRATCH/lvx.err"
+same_rc "vgs --devicesfile F --devices D (shell/devicesfile-basic)" 3 vgs --devicesfile t.devices --devices "${D[0]}"
+test_ok "... 'A --devices list cannot be used with --devicesfile.'" \
+    grep -q "A --devices list cannot be used with --devicesfile." "$SCRATCH/lvx.err"
 same_rc "pvs with global/units \"<\"" 5 pvs --config 'global { units = "<" }'
 test_ok "... 'Unrecognised configuration setting for global/units: <'" \
     grep -q "Unrecognised configuration setting for global/units: <" "$SCRATCH/lvx.err"
