@@ -81,6 +81,12 @@ static int parse_sizes(struct lvx_cmd_env *env, struct pvcreate_opts *o)
 static int parse_uuid(struct lvx_cmd_env *env, struct pvcreate_opts *o)
 {
     const struct lvx_cmd_args *a = env->args;
+    if (a->count[LVX_OPT_RESTOREFILE] && a->count[LVX_OPT_BOOTLOADERAREASIZE]) {
+        /* LVM2's command definition (its two spaces included) */
+        lvx_cmd_errorf("Command does not accept option combination: --bootloaderareasize  with "
+                       "--restorefile");
+        return LVX_EXIT_INVALID;
+    }
     if (a->count[LVX_OPT_RESTOREFILE] && !a->count[LVX_OPT_UUID_STR])
         return usage_error("--uuid is required with --restorefile");
     if (!a->count[LVX_OPT_UUID_STR])

@@ -510,6 +510,9 @@ for a in "500k 10k" "300k 32k"; do
     done
     test_ok "... the warning (or none) and pe_start as LVM2 ($a)" cmp "$SCRATCH/lvm2.al" "$SCRATCH/lvx.al"
 done
+same_rc "pvcreate --restorefile with --bootloaderareasize" 3 pvcreate --uuid "$u1" \
+    --restorefile "$SCRATCH/al.vg" --bootloaderareasize 1m "${D[0]}" "${D[1]}"
+test_ok "... LVM2's line" grep -q -- "Command does not accept option combination: --bootloaderareasize  with --restorefile" "$SCRATCH/lvx.err"
 # pvcreate --restorefile --uuid: the bootloader area of the backup comes back
 for t in lvm2 lvx; do
     wipe
