@@ -59,7 +59,8 @@ static const enum lvx_opt_id lvchange_opts[] = {
     LVX_OPT_CONTIGUOUS, LVX_OPT_ACTIVATE, LVX_OPT_ACTIVATIONMODE, LVX_OPT_PARTIAL,
     LVX_OPT_IGNOREACTIVATIONSKIP, LVX_OPT_IGNORELOCKINGFAILURE, LVX_OPT_NOUDEVSYNC,
     LVX_OPT_SYNCACTION, LVX_OPT_SELECT, LVX_OPT_REBUILD, LVX_OPT_RESYNC,
-    LVX_OPT_POLL, LVX_OPT_ERRORWHENFULL, END };
+    LVX_OPT_POLL, LVX_OPT_ERRORWHENFULL, LVX_OPT_SETACTIVATIONSKIP, LVX_OPT_MONITOR,
+    LVX_OPT_PERSISTENT, LVX_OPT_MAJOR, LVX_OPT_MINOR, LVX_OPT_SETAUTOACTIVATION, END };
 static const enum lvx_opt_id pvchange_opts[] = {
     LVX_OPT_ALLOCATABLE, LVX_OPT_METADATAIGNORE, LVX_OPT_UUID, LVX_OPT_ADDTAG, LVX_OPT_DELTAG,
     LVX_OPT_ALL, LVX_OPT_SELECT, END };
@@ -77,9 +78,10 @@ static const enum lvx_opt_id vgchange_opts[] = {
     LVX_OPT_MAXPHYSICALVOLUMES, LVX_OPT_ACTIVATE, LVX_OPT_ACTIVATIONMODE, LVX_OPT_PARTIAL,
     LVX_OPT_IGNOREACTIVATIONSKIP, LVX_OPT_IGNORELOCKINGFAILURE, LVX_OPT_NOUDEVSYNC,
     LVX_OPT_AUTOACTIVATION, LVX_OPT_LOCKSTART, LVX_OPT_LOCKSTOP, LVX_OPT_SELECT,
-    LVX_OPT_POLL, END };
+    LVX_OPT_POLL, LVX_OPT_MONITOR, LVX_OPT_SETAUTOACTIVATION, END };
 static const enum lvx_opt_id vgremove_opts[] = { LVX_OPT_SELECT, END };
-static const enum lvx_opt_id vgextend_opts[] = { NEW_PV_OPTS, LVX_OPT_METADATAIGNORE, END };
+static const enum lvx_opt_id vgextend_opts[] = { NEW_PV_OPTS, LVX_OPT_METADATAIGNORE,
+    LVX_OPT_RESTOREMISSING, END };
 static const enum lvx_opt_id vgreduce_opts[] = { LVX_OPT_ALL, LVX_OPT_REMOVEMISSING,
     LVX_OPT_MIRRORSONLY, END };
 static const enum lvx_opt_id vgsplit_opts[] = { LVX_OPT_NAME, LVX_OPT_ALLOC,
@@ -103,7 +105,9 @@ static const enum lvx_opt_id jobs_opts[] = { LVX_OPT_ABORT, END };
 static const enum lvx_opt_id vgscan_opts[] = { LVX_OPT_MKNODES, LVX_OPT_IGNORELOCKINGFAILURE, END };
 static const enum lvx_opt_id lvscan_opts[] = { LVX_OPT_ALL, LVX_OPT_BLOCKDEVICE,
     LVX_OPT_IGNORELOCKINGFAILURE, LVX_OPT_READONLY, END };
-static const enum lvx_opt_id vgmknodes_opts[] = { LVX_OPT_IGNORELOCKINGFAILURE, END };
+static const enum lvx_opt_id lvmdiskscan_opts[] = { LVX_OPT_LVMPARTITION, LVX_OPT_READONLY, END };
+static const enum lvx_opt_id vgmknodes_opts[] = { LVX_OPT_IGNORELOCKINGFAILURE, LVX_OPT_REFRESH,
+    END };
 static const enum lvx_opt_id lvmdevices_opts[] = { LVX_OPT_CHECK, LVX_OPT_UPDATE, LVX_OPT_ADDDEV,
     LVX_OPT_DELDEV, LVX_OPT_ADDPVID, LVX_OPT_DELPVID, LVX_OPT_DEVICEIDTYPE, END };
 static const enum lvx_opt_id vgimportdevices_opts[] = { LVX_OPT_ALL, END };
@@ -355,6 +359,11 @@ static const struct lvx_command command_table[] = {
       lvscan_opts,
       "Lists every logical volume of every volume group, one line each: whether it is active, "
       "its /dev path, size and allocation policy. -a adds the hidden LVs." },
+    { "lvmdiskscan", lvx_cmd_lvmdiskscan, "List devices that may be used as physical volumes",
+      "", lvmdiskscan_opts,
+      "Lists every device the filters accept, one line each with its size, PVs marked "
+      "\"LVM physical volume\", then the counts of disks, partitions (names ending in a "
+      "digit) and PVs, as LVM2 prints them. -l lists only the PVs." },
     { "vgmknodes", lvx_cmd_vgmknodes,
       "Create the special files for volume group devices in /dev", "[VG|VG/LV ...]",
       vgmknodes_opts,

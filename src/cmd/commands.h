@@ -117,6 +117,7 @@ int lvx_cmd_pvmove(struct lvx_cmd_env *env);        /* cmd/pvmove.c */
 /* Abort the move of pvmove LV uuid in vgname (pvmove --abort of one move). */
 int lvx_pvmove_abort(struct lvx_cmd_env *env, const char *vgname, const char *uuid);
 int lvx_cmd_jobs(struct lvx_cmd_env *env);          /* cmd/jobs.c */
+int lvx_cmd_lvmdiskscan(struct lvx_cmd_env *env);   /* cmd/lvmdiskscan.c */
 int lvx_cmd_vgscan(struct lvx_cmd_env *env);        /* cmd/vgscan.c */
 int lvx_cmd_lvscan(struct lvx_cmd_env *env);        /* cmd/lvscan.c */
 int lvx_cmd_vgmknodes(struct lvx_cmd_env *env);     /* cmd/vgmknodes.c */
@@ -188,6 +189,9 @@ struct lvx_ctx *lvx_cmd_bound_ctx(void);
 void lvx_cmd_log_stdio(void *arg, int level, const char *msg);
 /* A warning LVM2 prints without the "WARNING: " prefix (devices file messages). */
 bool lvx_cmd_plain_warning(const char *msg);
+/* An exported VG that the running command leaves out when the VG is not named (every
+ * command but those LVM2 lets read exported VGs: vgs, pvs, vgimport, vgrename, ...). */
+bool lvx_cmd_skips_exported(const struct lvx_cmd_env *env, const struct lvx_vg *vg);
 /* An error line printed without indentation (getopt-style messages). */
 void lvx_cmd_error_raw(const char *msg);
 /* Write bytes of command output (0, or LVX_EXIT_FAILED after a message). */

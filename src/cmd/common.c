@@ -172,6 +172,22 @@ static bool has_tag_arg(const struct lvx_cmd_args *a)
     return false;
 }
 
+bool lvx_cmd_skips_exported(const struct lvx_cmd_env *env, const struct lvx_vg *vg)
+{
+    /* LVM2's commands with ALLOW_EXPORTED (tools/commands.h of 2.03) read them */
+    static const char *const allowed[] = {
+        "fullreport", "lvmdiskscan", "pvck", "pvdisplay", "pvs", "pvscan", "vgcfgbackup",
+        "vgcfgrestore", "vgdisplay", "vgimport", "vgimportclone", "vgimportdevices",
+        "vgrename", "vgs", "vgscan",
+    };
+    if (!(vg->status & LVX_VG_EXPORTED) || !env->command)
+        return false;
+    for (size_t i = 0; i < sizeof(allowed) / sizeof(allowed[0]); i++)
+        if (strcmp(env->command->name, allowed[i]) == 0)
+            return false;
+    return true;
+}
+
 char **lvx_cmd_vg_names(struct lvx_cmd_env *env, unsigned *count)
 {
     char **args = env->args->argv;
@@ -186,14 +202,16 @@ char **lvx_cmd_vg_names(struct lvx_cmd_env *env, unsigned *count)
     char **names = lvx_pool_alloc(env->pool, (n + set->vg_count + 1) * sizeof(*names));
     unsigned k = 0;
     for (unsigned i = 0; i < set->vg_count && n == 0; i++)
-        names[k++] = lvx_pool_strdup(env->pool, set->vgs[i]->name);
+        if (!lvx_cmd_skips_exported(env, set->vgs[i]))
+            names[k++] = lvx_pool_strdup(env->pool, set->vgs[i]->name);
     for (unsigned i = 0; i < n; i++) {
         if (args[i][0] != '@') {
             add_name_once(names, &k, args[i]);   /* a missing VG: the command says so */
             continue;
         }
         for (unsigned j = 0; j < set->vg_count; j++)
-            if (lvx_strlist_has(&set->vgs[j]->tags, args[i] + 1))
+            if (lvx_strlist_has(&set->vgs[j]->tags, args[i] + 1) &&
+                !lvx_cmd_skips_exported(env, set->vgs[j]))
                 add_name_once(names, &k, lvx_pool_strdup(env->pool, set->vgs[j]->name));
     }
     *count = k;
@@ -224,6 +242,8 @@ char **lvx_cmd_lv_args(struct lvx_cmd_env *env, unsigned *count)
         }
         for (unsigned j = 0; j < set->vg_count; j++) {       /* as lvx_cmd_pick_lvs */
             const struct lvx_vg *vg = set->vgs[j];
+            if (lvx_cmd_skips_exported(env, vg))
+                continue;
             bool whole = lvx_strlist_has(&vg->tags, args[i] + 1);
             for (unsigned l = 0; l < vg->lv_count; l++)
                 if (lvx_lv_is_visible(vg->lvs[l]) &&
@@ -407,7 +427,8 @@ bool lvx_cmd_plain_warning(const char *msg)
     return strncmp(msg, "Devices file ", 13) == 0 || strncmp(msg, "Creating devices file ", 22) == 0 ||
            strncmp(msg, "Not creating system devices file ", 33) == 0 || strncmp(msg, "Please remove the lvm.conf ", 27) == 0 ||
            strncmp(msg, "Device /", 8) == 0 || strncmp(msg, "Ignoring too small pv_min_size", 30) == 0 ||
-           strncmp(msg, "THIS MAY DESTROY YOUR DATA", 26) == 0;
+           strncmp(msg, "THIS MAY DESTROY YOUR DATA", 26) == 0 ||
+           strncmp(msg, "See vgck --updatemetadata", 25) == 0;
 }
 
 void lvx_cmd_log_stdio(void *arg, int level, const char *msg)
@@ -501,6 +522,13 @@ int lvx_cmd_fail(struct lvx_cmd_env *env)
         if (sscanf(msg, "Volume group \"%255[^\"]\" not found%n", vg, &end) == 1 && !msg[end] &&
             !(env->command && strcmp(env->command->name, "vgsplit") == 0))
             lvx_cmd_errorf("Cannot process volume group %s", vg);
+        /* meta/update.c's refusal while PVs are missing: LVM2's hint and toolkit line */
+        end = 0;
+        if (sscanf(msg, "Cannot change VG %255s while PVs are missing.%n", vg, &end) == 1 &&
+            !msg[end]) {
+            lvx_cmd_errorf("See vgreduce --removemissing and vgextend --restoremissing.");
+            lvx_cmd_errorf("Cannot process volume group %s", vg);
+        }
     }
     lvx_error_clear(env->ctx);
     return LVX_EXIT_FAILED;

@@ -99,8 +99,10 @@ static int check_system_config(struct lvx_ctx *ctx, const struct lvx_command *cm
 }
 
 /* global/units of the effective configuration must be a unit LVM2 knows: else its two
- * lines and exit 5, before the command runs (shell/lvm-init). */
-static int check_units_setting(struct lvx_ctx *ctx, const struct lvx_command *cmd)
+ * lines and exit 5, before the command runs (shell/lvm-init).  Without --units it is the
+ * unit of the command's sizes (the display commands, pvscan, lvmdiskscan), as in LVM2. */
+static int check_units_setting(struct lvx_ctx *ctx, const struct lvx_command *cmd,
+                               struct lvx_cmd_args *args)
 {
     if (strcmp(cmd->name, "version") == 0)
         return 0;
@@ -117,6 +119,9 @@ static int check_units_setting(struct lvx_ctx *ctx, const struct lvx_command *cm
         lvx_cmd_errorf("Unrecognised configuration setting for global/units: %s", units);
         lvx_cmd_errorf("Updated config file invalid. Aborting.");
         rc = LVX_EXIT_FAILED;
+    } else if (units && !args->count[LVX_OPT_UNITS]) {
+        args->units = u;
+        args->unit_bytes = ub;
     }
     lvx_config_free(cfg);
     return rc;
@@ -196,6 +201,8 @@ static int run_command(const struct lvx_run_opts *o, const struct lvx_command *c
         if (args.count[LVX_OPT_DEVICESFILE])
             ctx.devices_file = args.value[LVX_OPT_DEVICESFILE];
         ctx.command_name = cmd->name;
+        int gl = 0;
+        bool both_lists = args.count[LVX_OPT_DEVICES] && ctx.devices_file && ctx.devices_file[0];
         /* stale PVIDs of the devices file: corrected after the scan, as LVM2 (lvmdevices
          * and vgimportdevices do their own checking) */
         if (strcmp(cmd->name, "lvmdevices") && strcmp(cmd->name, "vgimportdevices"))
@@ -206,9 +213,11 @@ static int run_command(const struct lvx_run_opts *o, const struct lvx_command *c
             ctx.lock_mode = LVX_LOCK_MODE_IGNORE_FAILURE;
         const char *profile = args.value[LVX_OPT_COMMANDPROFILE] ? args.value[LVX_OPT_COMMANDPROFILE]
                                                                  : args.value[LVX_OPT_PROFILE];
-        int gl = 0;
-        if ((!profile || (rc = load_profile(&ctx, env.pool, profile)) == 0) &&
-            (rc = check_units_setting(&ctx, cmd)) == 0 && (rc = global_lock(&env, &gl)) == 0)
+        if (both_lists) {
+            lvx_cmd_errorf("A --devices list cannot be used with --devicesfile.");   /* LVM2 */
+            rc = LVX_EXIT_INVALID;
+        } else if ((!profile || (rc = load_profile(&ctx, env.pool, profile)) == 0) &&
+            (rc = check_units_setting(&ctx, cmd, &args)) == 0 && (rc = global_lock(&env, &gl)) == 0)
             rc = cmd->fn(&env);
         lvx_lockd_vg_unlock(&gl);
     }

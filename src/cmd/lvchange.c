@@ -11,6 +11,7 @@
 
 #include "cmd/actcmd.h"
 #include "cmd/lvconvert_raid.h"
+#include "map/map.h"
 #include "model/thin.h"
 
 #include <string.h>
@@ -22,8 +23,37 @@ struct change_opts {
     bool alloc_given;
     enum lvx_alloc alloc;
     bool ewf_given, ewf;         /* --errorwhenfull (thin pools) */
+    bool skip_given, skip;       /* -k/--setactivationskip y|n */
+    bool autoact_given, autoact; /* --setautoactivation y|n */
+    bool persist_given, fixed;   /* -M y|n [--major M] --minor N */
+    int64_t major, minor;
     const struct lvx_cmd_env *env; /* --addtag/--deltag are applied from its args */
 };
+
+/* LVM2's command definitions for -M: "lvchange -M y --minor N [--major M] LV" and
+ * "lvchange -M n LV"; other forms are refused with its lines, exit 3. */
+static int persistent_syntax(struct lvx_cmd_env *env)
+{
+    const struct lvx_cmd_args *a = env->args;
+    bool minor = a->count[LVX_OPT_MINOR] > 0, major = a->count[LVX_OPT_MAJOR] > 0;
+    bool m = a->count[LVX_OPT_PERSISTENT] > 0;
+    if (m && !a->val[LVX_OPT_PERSISTENT].b && (minor || major)) {
+        lvx_cmd_errorf("Command does not accept option: --%s.", minor ? "minor" : "major");
+        return LVX_EXIT_INVALID;
+    }
+    if ((m && a->val[LVX_OPT_PERSISTENT].b && !minor) || (!m && (minor || major))) {
+        lvx_cmd_errorf("No command with matching syntax recognised.  Run 'lvchange --help' "
+                       "for more information.");
+        if (m || minor) {            /* the nearest form, on stdout as LVM2 */
+            lvx_cmd_errorf("Nearest similar command has syntax:");
+            static const char near[] = "  lvchange -M|--persistent y --minor Number LV\n"
+                                       "  Make the minor device number persistent for an LV.\n\n";
+            lvx_cmd_write(near, sizeof(near) - 1);
+        }
+        return LVX_EXIT_INVALID;
+    }
+    return 0;
+}
 
 static int parse_change_args(struct lvx_cmd_env *env, struct change_opts *o)
 {
@@ -42,6 +72,17 @@ static int parse_change_args(struct lvx_cmd_env *env, struct change_opts *o)
     }
     o->ewf_given = env->args->count[LVX_OPT_ERRORWHENFULL] > 0;
     o->ewf = o->ewf_given && env->args->val[LVX_OPT_ERRORWHENFULL].b;
+    o->skip_given = env->args->count[LVX_OPT_SETACTIVATIONSKIP] > 0;
+    o->skip = o->skip_given && env->args->val[LVX_OPT_SETACTIVATIONSKIP].b;
+    o->autoact_given = env->args->count[LVX_OPT_SETAUTOACTIVATION] > 0;
+    o->autoact = o->autoact_given && env->args->val[LVX_OPT_SETAUTOACTIVATION].b;
+    o->persist_given = env->args->count[LVX_OPT_PERSISTENT] || env->args->count[LVX_OPT_MINOR] ||
+                       env->args->count[LVX_OPT_MAJOR];
+    if (o->persist_given && (rc = persistent_syntax(env)))
+        return rc;
+    if (o->persist_given &&
+        (rc = lvx_lvcmd_persistent_args(env, &o->fixed, &o->major, &o->minor)))
+        return rc;
     if ((rc = lvx_lvcmd_read_ahead_arg(env, &o->ra_given, &o->read_ahead)) ||
         (rc = lvx_lvcmd_alloc_arg(env, &o->alloc, &o->alloc_given)))
         return rc;
@@ -51,7 +92,7 @@ static int parse_change_args(struct lvx_cmd_env *env, struct change_opts *o)
 static bool has_changes(const struct change_opts *o)
 {
     return o->perm_given || o->ra_given || lvx_cmd_has_tag_changes(o->env) || o->alloc_given ||
-           o->ewf_given;
+           o->ewf_given || o->skip_given || o->persist_given || o->autoact_given;
 }
 
 /* Apply the changes to one LV: 1, or -1 (message printed) when a change is refused. */
@@ -62,6 +103,12 @@ static int change_lv(struct lvx_cmd_env *env, struct lvx_lv *lv, void *arg)
     if (lv->status & LVX_LV_PVMOVE) {                    /* LVM2's command rules */
         lvx_cmd_errorf("Command on LV %s/%s is invalid on LV with properties: "
                        "lv_is_pvmove .", lv->vg->name, lv->name);
+        lvx_cmd_errorf("Command not permitted on LV %s/%s.", lv->vg->name, lv->name);
+        return -1;
+    }
+    if (o->alloc_given && lvx_map_lv_partial(lv)) {    /* LVM2's rule: not lv_is_partial */
+        lvx_cmd_errorf("Command on LV %s/%s uses options that are invalid with LV properties: "
+                       "lv_is_partial .", lv->vg->name, lv->name);
         lvx_cmd_errorf("Command not permitted on LV %s/%s.", lv->vg->name, lv->name);
         return -1;
     }
@@ -112,7 +159,30 @@ static int change_lv(struct lvx_cmd_env *env, struct lvx_lv *lv, void *arg)
         lv->has_read_ahead = o->read_ahead != 0;
         lv->read_ahead = o->read_ahead;
     }
+    if (o->persist_given && !o->fixed && !(lv->status & LVX_LV_FIXED_MINOR)) {
+        lvx_cmd_errorf("Minor number is already not persistent for %s/%s.", lv->vg->name,
+                       lv->name);
+        return -1;
+    }
+    if (o->persist_given) {    /* the device number of the next activation (as LVM2's
+                                * metadata; LVM2 also reactivates an active LV) */
+        if (o->fixed)
+            lv->status |= LVX_LV_FIXED_MINOR;
+        else
+            lv->status &= ~(uint32_t)LVX_LV_FIXED_MINOR;
+        lv->has_major = lv->has_minor = o->fixed;
+        lv->major = o->fixed ? o->major : 0;
+        lv->minor = o->fixed ? o->minor : 0;
+    }
     lvx_cmd_apply_tags(o->env, pool, &lv->tags);
+    if (o->autoact_given && o->autoact)
+        lv->flags &= ~(uint32_t)LVX_LVF_NOAUTOACTIVATE;
+    else if (o->autoact_given)
+        lv->flags |= LVX_LVF_NOAUTOACTIVATE;
+    if (o->skip_given && o->skip)
+        lv->flags |= LVX_LVF_ACTIVATION_SKIP;
+    else if (o->skip_given)
+        lv->flags &= ~(uint32_t)LVX_LVF_ACTIVATION_SKIP;
     if (o->alloc_given)
         lv->alloc = o->alloc;
     return 1;
@@ -145,7 +215,11 @@ static bool reload_active(struct lvx_cmd_env *env, struct lvx_lv **lvs, unsigned
 static bool changed_lvs(struct lvx_cmd_env *env, struct lvx_lv **lvs, unsigned n, void *arg)
 {
     const struct change_opts *o = arg;
-    for (unsigned i = 0; i < n; i++)
+    /* LVM2 says nothing after -My (it reactivates an active LV instead) */
+    bool quiet = o->persist_given && o->fixed && !o->perm_given && !o->ra_given &&
+                 !lvx_cmd_has_tag_changes(env) && !o->alloc_given && !o->ewf_given &&
+                 !o->skip_given && !o->autoact_given;
+    for (unsigned i = 0; i < n && !quiet; i++)
         lvx_notice(env->ctx, "Logical volume %s/%s changed.", lvs[i]->vg->name, lvs[i]->name);
     return (o->perm_given || o->ewf_given) && reload_active(env, lvs, n);
 }
@@ -177,21 +251,26 @@ int lvx_cmd_lvchange(struct lvx_cmd_env *env)
     }
     if (sync)      /* cmd/activation.c: a message to the kernel, no metadata change */
         return lvx_actcmd_syncaction(env, env->args->argv, (unsigned)env->args->argc, sync);
+    if (!has_changes(&o) && !activate_given && env->args->count[LVX_OPT_MONITOR])
+        return lvx_process_read(env, LVX_TK_LVS, lvx_tk_read_nothing, NULL);   /* no dmeventd */
     if (!has_changes(&o) && !activate_given) {
-        lvx_cmd_errorf("No change requested: give -p, -r, --addtag, --deltag, --alloc, -C or -a.");
+        lvx_cmd_errorf("No change requested: give -p, -r, --addtag, --deltag, --alloc, -C, -k or -a.");
         return LVX_EXIT_INVALID;
     }
     if (env->args->argc < 1 && !env->args->count[LVX_OPT_SELECT]) {
         lvx_cmd_errorf("Please specify a logical volume path.");
         return LVX_EXIT_INVALID;
     }
+    lvx_tk_default_vg_names(env);                     /* LVM_VG_NAME */
     if ((rc = lvx_lvcmd_check_names(env)))
         return rc;
     unsigned count;
     char **args = lvx_cmd_lv_args(env, &count);          /* "@tag": the LVs with the tag */
     if (!args || !(args = lvx_tk_select_lvs(env, args, count, &count)))   /* -S */
         return LVX_EXIT_FAILED;
-    struct lvx_tk_lv_ops ops = { .lv = change_lv, .done = changed_lvs, .arg = &o };
+    /* metadata changes are made while PVs are missing (LVM2's handles_missing_pvs) */
+    struct lvx_tk_lv_ops ops = { .lv = change_lv, .done = changed_lvs, .arg = &o,
+                                 .update_flags = LVX_UPDATE_ALLOW_MISSING };
     if (has_changes(&o))
         rc = lvx_process_lv_args(env, args, count, &ops);
     if (activate_given) {                                      /* cmd/activation.c */

@@ -93,8 +93,17 @@ int lvx_lvcmd_check_names(struct lvx_cmd_env *env);
 /* The command line as typed ("lvcreate -an -L 4m vg1"), in env->pool. */
 const char *lvx_lvcmd_command_line(struct lvx_cmd_env *env);
 
+/* -M/--persistent, --minor, -j/--major (lvcreate, lvchange), with LVM2's rules and
+ * messages: -My needs --minor, -Mn refuses both, a supplied major is ignored (the kernel
+ * assigns it), the minor must fit 20 bits.  LVM2 checks them once the VG is read:
+ * failures exit 5.  *fixed: a persistent minor was asked for (*major, *minor). */
+int lvx_lvcmd_persistent_args(struct lvx_cmd_env *env, bool *fixed, int64_t *major,
+                              int64_t *minor);
 /* Begin a change of VG vgname (lock, scan, find).  0 or LVX_EXIT_FAILED (printed). */
 int lvx_lvcmd_begin(struct lvx_cmd_env *env, const char *vgname, struct lvx_vg_update *u);
+/* The same with more LVX_UPDATE_* flags (e.g. ALLOW_MISSING). */
+int lvx_lvcmd_begin_flags(struct lvx_cmd_env *env, const char *vgname, unsigned flags,
+                          struct lvx_vg_update *u);
 /* Commit (or, with --test, only say so).  0 or LVX_EXIT_FAILED (printed). */
 int lvx_lvcmd_commit(struct lvx_cmd_env *env, struct lvx_vg_update *u);
 

@@ -16,12 +16,14 @@
 #include <string.h>
 #include <sys/utsname.h>
 
+#include "activate/activate.h"
 #include "config/config.h"
 #include "dev/dev.h"
 #include "map/map.h"
 #include "meta/commit.h"
 
 #define STRIPE_SIZE_MIN 8u          /* sectors: one 4 KiB page */
+#define STRIPE_SIZE_LIMIT (((uint64_t)UINT32_MAX >> 2) + 1)   /* sectors, as LVM2 */
 #define STRIPES_MAX 128u
 
 /* ---- sizes ------------------------------------------------------------------ */
@@ -105,6 +107,11 @@ int lvx_lvcmd_stripe_args(struct lvx_cmd_env *env, uint32_t *stripes, uint32_t *
     }
     if (a->count[LVX_OPT_STRIPESIZE]) {
         uint64_t v = a->val[LVX_OPT_STRIPESIZE].sectors;
+        if (v > 2 * STRIPE_SIZE_LIMIT) {       /* LVM2 names its limit, 2^30 sectors */
+            lvx_cmd_errorf("Stripe size cannot be larger than %s.",
+                           lvx_lvcmd_size(env, STRIPE_SIZE_LIMIT));
+            return LVX_EXIT_INVALID;
+        }
         if (v > UINT32_MAX || !is_pow2(v) || v < STRIPE_SIZE_MIN) {
             lvx_cmd_errorf("Invalid stripe size %s.", lvx_lvcmd_size(env, v));
             return LVX_EXIT_INVALID;
@@ -535,13 +542,60 @@ const char *lvx_lvcmd_command_line(struct lvx_cmd_env *env)
     return s;
 }
 
+int lvx_lvcmd_persistent_args(struct lvx_cmd_env *env, bool *fixed, int64_t *major,
+                              int64_t *minor)
+{
+    const struct lvx_cmd_args *a = env->args;
+    bool has_minor = a->count[LVX_OPT_MINOR] > 0, has_major = a->count[LVX_OPT_MAJOR] > 0;
+    *fixed = false;
+    if (a->count[LVX_OPT_MINOR] > 1 || a->count[LVX_OPT_MAJOR] > 1) {
+        lvx_cmd_errorf(has_minor && a->count[LVX_OPT_MINOR] > 1
+                           ? "Option --minor may not be repeated."
+                           : "Option -j|--major may not be repeated.");
+        return LVX_EXIT_FAILED;
+    }
+    if (!lvx_cmd_bool(env, LVX_OPT_PERSISTENT, true)) {
+        if (has_minor || has_major) {
+            lvx_cmd_errorf("Options --major and --minor are incompatible with -Mn.");
+            return LVX_EXIT_FAILED;
+        }
+        return 0;
+    }
+    if (a->count[LVX_OPT_PERSISTENT] && !has_minor) {
+        lvx_cmd_errorf("Please specify minor number with --minor when using -My.");
+        return LVX_EXIT_FAILED;
+    }
+    uint32_t dm_major = lvx_activation_dm_major();
+    if (has_major)
+        lvx_warn(env->ctx, "WARNING: Ignoring supplied major number %llu - kernel assigns "
+                 "major numbers dynamically. Using major number %u instead.",
+                 (unsigned long long)a->val[LVX_OPT_MAJOR].n, dm_major);
+    if (!has_minor)
+        return 0;
+    if (a->val[LVX_OPT_MINOR].n > 1048575) {
+        lvx_cmd_errorf("Minor number %llu outside range 0-1048575.",
+                       (unsigned long long)a->val[LVX_OPT_MINOR].n);
+        return LVX_EXIT_FAILED;
+    }
+    *fixed = true;
+    *major = dm_major;
+    *minor = (int64_t)a->val[LVX_OPT_MINOR].n;
+    return 0;
+}
+
 int lvx_lvcmd_begin(struct lvx_cmd_env *env, const char *vgname, struct lvx_vg_update *u)
+{
+    return lvx_lvcmd_begin_flags(env, vgname, 0, u);
+}
+
+int lvx_lvcmd_begin_flags(struct lvx_cmd_env *env, const char *vgname, unsigned flags,
+                          struct lvx_vg_update *u)
 {
     struct lvx_scan_opts opts = {
         .devices = env->args->devices,
         .device_count = env->args->device_count,
     };
-    if (lvx_vg_update_begin(env->ctx, &opts, vgname, LVX_UPDATE_KEEP_SET, u) < 0)
+    if (lvx_vg_update_begin(env->ctx, &opts, vgname, LVX_UPDATE_KEEP_SET | flags, u) < 0)
         return lvx_cmd_fail(env);
     return 0;
 }

@@ -53,6 +53,7 @@ struct create_opts {
     struct lvx_raid_opts raid;      /* raid.type NULL: linear/striped */
     enum lvx_seg_kind virt;         /* --type zero|error: LVX_SEG_ZERO/ERROR, else STRIPED */
     bool fixed_minor;               /* -My / --minor */
+    bool activation_skip;           /* -ky: flagged to be skipped at activation */
     int64_t major, minor;
 };
 
@@ -219,46 +220,9 @@ static int permission_arg(struct lvx_cmd_env *env, bool *read_only, bool *given)
     return LVX_EXIT_INVALID;
 }
 
-/* -M/--persistent, --minor, -j/--major, with LVM2's rules and messages: -My needs
- * --minor, -Mn refuses both, a supplied major is ignored (the kernel assigns it), the
- * minor must fit 20 bits.  LVM2 checks them once the VG is read: failures exit 5. */
 static int persistent_args(struct lvx_cmd_env *env, struct create_opts *o)
 {
-    const struct lvx_cmd_args *a = env->args;
-    bool has_minor = a->count[LVX_OPT_MINOR] > 0, has_major = a->count[LVX_OPT_MAJOR] > 0;
-    if (a->count[LVX_OPT_MINOR] > 1 || a->count[LVX_OPT_MAJOR] > 1) {
-        lvx_cmd_errorf(has_minor && a->count[LVX_OPT_MINOR] > 1
-                           ? "Option --minor may not be repeated."
-                           : "Option -j|--major may not be repeated.");
-        return LVX_EXIT_FAILED;
-    }
-    if (!lvx_cmd_bool(env, LVX_OPT_PERSISTENT, true)) {
-        if (has_minor || has_major) {
-            lvx_cmd_errorf("Options --major and --minor are incompatible with -Mn.");
-            return LVX_EXIT_FAILED;
-        }
-        return 0;
-    }
-    if (a->count[LVX_OPT_PERSISTENT] && !has_minor) {
-        lvx_cmd_errorf("Please specify minor number with --minor when using -My.");
-        return LVX_EXIT_FAILED;
-    }
-    uint32_t dm_major = lvx_activation_dm_major();
-    if (has_major)
-        lvx_warn(env->ctx, "WARNING: Ignoring supplied major number %llu - kernel assigns "
-                 "major numbers dynamically. Using major number %u instead.",
-                 (unsigned long long)a->val[LVX_OPT_MAJOR].n, dm_major);
-    if (!has_minor)
-        return 0;
-    if (a->val[LVX_OPT_MINOR].n > 1048575) {
-        lvx_cmd_errorf("Minor number %llu outside range 0-1048575.",
-                       (unsigned long long)a->val[LVX_OPT_MINOR].n);
-        return LVX_EXIT_FAILED;
-    }
-    o->fixed_minor = true;
-    o->major = dm_major;
-    o->minor = (int64_t)a->val[LVX_OPT_MINOR].n;
-    return 0;
+    return lvx_lvcmd_persistent_args(env, &o->fixed_minor, &o->major, &o->minor);
 }
 
 /* -c (only with -s and a size, as LVM2) */
@@ -299,6 +263,7 @@ static int parse_create_args(struct lvx_cmd_env *env, struct create_opts *o)
         return rc;
     o->zero = lvx_cmd_bool(env, LVX_OPT_ZERO, true);
     o->tags = &env->args->val[LVX_OPT_ADDTAG];
+    o->activation_skip = lvx_cmd_bool(env, LVX_OPT_SETACTIVATIONSKIP, false);
     bool wipe = lvx_cmd_bool(env, LVX_OPT_WIPESIGNATURES, o->zero);
     /* signatures live at the start: -W y without -Z is served by the same 4 KiB */
     o->zero = o->zero || (env->args->count[LVX_OPT_WIPESIGNATURES] && wipe);
@@ -410,6 +375,8 @@ static struct lvx_lv *new_lv(struct lvx_vg *vg, const struct create_opts *o, con
     lv->alloc = o->policy;
     lv->has_read_ahead = o->read_ahead != 0;
     lv->read_ahead = o->read_ahead;
+    if (o->activation_skip)
+        lv->flags |= LVX_LVF_ACTIVATION_SKIP;
     if (o->fixed_minor) {
         lv->status |= LVX_LV_FIXED_MINOR;
         lv->has_major = lv->has_minor = true;
@@ -502,10 +469,16 @@ static int make_snapshot(struct lvx_cmd_env *env, struct lvx_vg_update *u,
 }
 
 /* -aay: a new LV that activation/auto_activation_volume_list does not let through stays
- * inactive (created, no error), as LVM2 */
+ * inactive (created, no error), as LVM2; so does one flagged -ky (unless -K) */
 static const struct lvx_actcmd *auto_filtered(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
                                               const struct lvx_lv *lv)
 {
+    if (act && (lv->flags & LVX_LVF_ACTIVATION_SKIP) &&
+        !env->args->count[LVX_OPT_IGNOREACTIVATIONSKIP]) {   /* -ky without -K (LVM2) */
+        lvx_info(env->ctx, "Activation of logical volume %s/%s is prohibited.", lv->vg->name,
+                 lv->name);
+        return NULL;
+    }
     if (act && lvx_lvcmd_autoactivating(env) && !lvx_lvcmd_passes_auto_list(env->ctx, lv)) {
         lvx_info(env->ctx, "New logical volume %s/%s left inactive: not in "
                  "activation/auto_activation_volume_list.",

@@ -265,6 +265,9 @@ int lvx_cmd_lvremove(struct lvx_cmd_env *env)
     if ((rc = lvx_actcmd_init(env, &act)))
         return rc;
     struct removal r = { .act = &act };
-    struct lvx_tk_lv_ops ops = { .lv = remove_one, .done = removed, .arg = &r };
+    /* LVs go also while PVs of their VG are missing, even LVs on a missing PV (LVM2's
+     * handles_missing_pvs): the missing PVs are written as MISSING */
+    struct lvx_tk_lv_ops ops = { .lv = remove_one, .done = removed, .arg = &r,
+                                 .update_flags = LVX_UPDATE_ALLOW_MISSING };
     return lvx_process_each_lv(env, &ops);
 }

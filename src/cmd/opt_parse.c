@@ -93,7 +93,10 @@ static int take_value(struct parser *ps, const struct lvx_opt_def *d, const char
     case LVX_ARG_SSIZE:
         if (lvx_opt_parse_size(value, d->default_unit, v, &reason) < 0)
             return bad_value(ps, d, value, reason);
-        if (v->sign && d->kind == LVX_ARG_SIZE)
+        /* LVM2's SizeKB values (default unit k) refuse only a minus, SizeMB both signs */
+        if (v->sign < 0 && d->kind == LVX_ARG_SIZE && d->default_unit == 'k')
+            return bad_value(ps, d, value, "Size may not be negative.");
+        if (v->sign && d->kind == LVX_ARG_SIZE && d->default_unit != 'k')
             return bad_value(ps, d, value, "Size may not be relative/signed.");
         break;
     case LVX_ARG_EXTENTS:

@@ -198,6 +198,11 @@ enum lvx_opt_id {
     LVX_OPT_SETTINGS,           /* --settings "key=value ..." (pvck; repeatable) */
     LVX_OPT_MIRRORLOG,          /* --mirrorlog disk|core|mirrored (lvcreate --type mirror) */
     LVX_OPT_CORELOG,            /* --corelog (lvcreate --type mirror: --mirrorlog core) */
+    LVX_OPT_LVMPARTITION,       /* -l/--lvmpartition (lvmdiskscan) */
+    LVX_OPT_RESTOREMISSING,     /* --restoremissing (vgextend) */
+    LVX_OPT_MONITOR,            /* --monitor y|n (vgchange, lvchange: no dmeventd, no-op) */
+    LVX_OPT_REFRESH,            /* --refresh (vgmknodes) */
+    LVX_OPT_SETAUTOACTIVATION,  /* --setautoactivation y|n (vgchange, lvchange) */
     /* common options, accepted by every command */
     LVX_OPT_NOLOCKING,      /* --nolocking */
     LVX_OPT_COMMANDPROFILE, /* --commandprofile String */

@@ -65,6 +65,9 @@ int lvx_pvcmd_layout_opts(struct lvx_cmd_env *env, struct lvx_pv_layout_req *req
         req->mda_size = (uint64_t)v * 512;
     if (!a->count[LVX_OPT_DATAALIGNMENT] && (v = lvx_config_int(cfg, "devices/data_alignment", 0)) > 0)
         req->data_alignment = (uint64_t)v * 1024;
+    /* devices/default_data_alignment in MiB (LVM2 2.03 treats 0 as the default 1) */
+    if ((v = lvx_config_int(cfg, "devices/default_data_alignment", 1)) > 0)
+        req->default_alignment = (uint64_t)v << 20;
     lvx_config_free(cfg);
     return 0;
 }

@@ -26,6 +26,7 @@
 #include "meta/commit.h"
 #include "meta/lock.h"
 #include "meta/pv_init.h"
+#include "meta/read.h"
 #include "util/parallel.h"
 
 struct pvcreate_opts {
@@ -80,6 +81,12 @@ static int parse_sizes(struct lvx_cmd_env *env, struct pvcreate_opts *o)
 static int parse_uuid(struct lvx_cmd_env *env, struct pvcreate_opts *o)
 {
     const struct lvx_cmd_args *a = env->args;
+    if (a->count[LVX_OPT_RESTOREFILE] && a->count[LVX_OPT_BOOTLOADERAREASIZE]) {
+        /* LVM2's command definition (its two spaces included) */
+        lvx_cmd_errorf("Command does not accept option combination: --bootloaderareasize  with "
+                       "--restorefile");
+        return LVX_EXIT_INVALID;
+    }
     if (a->count[LVX_OPT_RESTOREFILE] && !a->count[LVX_OPT_UUID_STR])
         return usage_error("--uuid is required with --restorefile");
     if (!a->count[LVX_OPT_UUID_STR])
@@ -119,7 +126,8 @@ static int parse_opts(struct lvx_cmd_env *env, struct pvcreate_opts *o)
     return 0;
 }
 
-/* --restorefile: pe_start and dev_size of the PV with --uuid in a backup file. */
+/* --restorefile: pe_start, dev_size and the bootloader area of the PV with --uuid in a
+ * backup file. */
 static int apply_restorefile(struct lvx_cmd_env *env, struct pvcreate_opts *o)
 {
     const char *path = env->args->value[LVX_OPT_RESTOREFILE];
@@ -144,12 +152,55 @@ static int apply_restorefile(struct lvx_cmd_env *env, struct pvcreate_opts *o)
         return LVX_EXIT_INVALID;
     }
     o->req.pe_start_fixed = pv->pe_start * 512;
+    /* --dataalignment[offset] that cannot give the restored pe_start: ignored (LVM2) */
+    uint64_t da = o->req.data_alignment / 512, off = o->req.alignment_offset / 512;
+    if (da + off && (da ? pv->pe_start % da : pv->pe_start) != off) {
+        struct lvx_buf a = LVX_BUF_INIT, p = LVX_BUF_INIT;
+        lvx_cmd_display_size(&a, da + off, env->args->units, env->args->unit_bytes);
+        lvx_cmd_display_size(&p, pv->pe_start, env->args->units, env->args->unit_bytes);
+        lvx_warn(env->ctx, "WARNING: Ignoring data alignment %s incompatible with restored "
+                 "pe_start value %s.", lvx_buf_str(&a), lvx_buf_str(&p));
+        lvx_buf_free(&a);
+        lvx_buf_free(&p);
+        o->req.data_alignment = 0;
+        o->req.alignment_offset = 0;
+        o->req.has_alignment_offset = false;
+    }
+    if (pv->has_ba && pv->ba_size && !env->args->count[LVX_OPT_BOOTLOADERAREASIZE])
+        o->req.ba_size = pv->ba_size * 512;      /* the bootloader area comes back too */
     if (pv->has_dev_size && pv->dev_size && !o->set_size)
         o->set_size = pv->dev_size * 512;
     return 0;
 }
 
 /* ---- pass 2: checks -------------------------------------------------------- */
+
+/* --uuid: no other device may carry a PV with that UUID (LVM2's line, exit 5). */
+static int check_uuid_unused(struct lvx_cmd_env *env, const struct pvcreate_opts *o)
+{
+    if (!o->has_uuid)
+        return 0;
+    struct lvx_scan_opts so = { .devices = env->args->devices,
+                                .device_count = env->args->device_count };
+    struct lvx_scan *scan = NULL;
+    if (lvx_scan(env->ctx, &so, &scan) < 0)
+        return lvx_cmd_fail(env);
+    int rc = 0;
+    for (unsigned j = 0; j < scan->pv_count && !rc; j++) {
+        const struct lvx_scan_pv *spv = &scan->pvs[j];
+        bool named = false;
+        for (int i = 0; i < env->args->argc && !named; i++)
+            named = lvx_cmd_same_device(env->args->argv[i], spv->dev->path);
+        if (!named && strcmp(spv->label.pv_uuid, o->uuid) == 0) {
+            char dashed[LVX_UUID_DASHED_LEN + 1];
+            lvx_uuid_format(o->uuid, dashed);
+            lvx_cmd_errorf("UUID %s already in use on \"%s\".", dashed, spv->dev->path);
+            rc = LVX_EXIT_FAILED;
+        }
+    }
+    lvx_scan_free(scan);
+    return rc;
+}
 
 /* A mounted (or otherwise exclusively held) device: LVM2's words, exit 5. */
 static bool check_not_held(struct lvx_cmd_env *env, struct pvcreate_dev *d)
@@ -228,6 +279,23 @@ static void probe_all(struct lvx_cmd_env *env, struct pvcreate_dev *devs, unsign
         lvx_pool_destroy(pools[i]);
     }
     free(pools);
+}
+
+/* An LVM1 or GFS pool label: LVM2 does not see the device at all (its signature
+ * filter), -ff or not. */
+static bool check_legacy_label(struct lvx_cmd_env *env, struct pvcreate_dev *d)
+{
+    uint8_t head[4096];
+    size_t len = d->dev->size < sizeof(head) ? (size_t)d->dev->size : sizeof(head);
+    if (lvx_dev_open(env->ctx, d->dev, false) < 0 ||
+        lvx_dev_read(env->ctx, d->dev, head, len, 0) < 0) {
+        lvx_cmd_fail(env);
+        return false;
+    }
+    if (!lvx_dev_has_legacy_label(head, len))
+        return true;
+    lvx_cmd_errorf("Cannot use %s: device has a signature", d->name);
+    return false;
 }
 
 static bool check_signatures(struct lvx_cmd_env *env, struct pvcreate_dev *d)
@@ -408,7 +476,8 @@ static int check_all(struct lvx_cmd_env *env, const struct pvcreate_opts *o,
                 lvx_cmd_errorf("Device %s is named more than once.", d->name);
                 ok = false;
             }
-        ok = check_not_held(env, d) && check_existing_pv(env, d) && check_signatures(env, d) && plan_layout(env, o, d) && ok;
+        ok = check_not_held(env, d) && check_legacy_label(env, d) && check_existing_pv(env, d) &&
+             check_signatures(env, d) && plan_layout(env, o, d) && ok;
     }
     return ok ? 0 : LVX_EXIT_FAILED;
 }
@@ -427,6 +496,10 @@ int lvx_cmd_pvcreate(struct lvx_cmd_env *env)
         return rc;
     if (lvx_lock_global(env->ctx, true, &global) < 0)
         return lvx_cmd_fail(env);
+    if ((rc = check_uuid_unused(env, &o))) {
+        lvx_unlock(&global);
+        return rc;
+    }
     rc = lvx_pvcmd_scan_named(env, env->args->argv, count, &named);
     if (rc) {
         lvx_unlock(&global);

@@ -214,8 +214,10 @@ int lvx_cmd_display_check_args(struct lvx_cmd_env *env)
 
 int lvx_cmd_pvdisplay(struct lvx_cmd_env *env)
 {
-    if (env->args->count[LVX_OPT_ALL] && !env->args->count[LVX_OPT_COLUMNS]) {
-        lvx_cmd_errorf("Incompatible options selected");     /* LVM2: -a needs -C */
+    const struct lvx_cmd_args *a = env->args;
+    if ((a->count[LVX_OPT_ALL] && !a->count[LVX_OPT_COLUMNS]) ||
+        (a->count[LVX_OPT_SHORT] && a->count[LVX_OPT_COLUMNS])) {
+        lvx_cmd_errorf("Incompatible options selected");     /* LVM2: -a needs -C, -s not */
         lvx_cmd_errorf("Run `pvdisplay --help' for more information.");
         return LVX_EXIT_INVALID;
     }

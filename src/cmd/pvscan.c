@@ -360,6 +360,10 @@ static int cache_pvs(struct lvx_cmd_env *env, const struct entry *e, unsigned n)
             lvx_notice(env->ctx, "pvscan[%d] PV %s not used.", pid, dev);
             continue;
         }
+        if (e[i].vg->status & LVX_VG_EXPORTED) {       /* not online, never autoactivated */
+            lvx_notice(env->ctx, "pvscan[%d] PV %s ignore exported VG.", pid, dev);
+            continue;
+        }
         char text[512];
         snprintf(text, sizeof(text), "%u:%u\nvg:%s\ndev:%s\n", pv->ondisk.dev_major,
                  pv->ondisk.dev_minor, e[i].vg->name, dev);

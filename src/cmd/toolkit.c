@@ -18,7 +18,7 @@
 
 /* LVM_VG_NAME (LVM2's default VG): LV arguments without a VG ("lv", not "vg/lv",
  * "/dev/...", "@tag") name an LV of that VG.  The arguments are rewritten in place. */
-static void default_vg_names(struct lvx_cmd_env *env)
+void lvx_tk_default_vg_names(struct lvx_cmd_env *env)
 {
     const char *vg = getenv("LVM_VG_NAME");
     if (!vg || !*vg || strchr(vg, '/'))
@@ -61,12 +61,19 @@ static void drop_exported(struct lvx_tk_sel *sel, char **names, unsigned count)
     sel->vg_count = k;
 }
 
+int lvx_tk_read_nothing(struct lvx_cmd_env *env, const struct lvx_tk_sel *sel,
+                        struct lvx_buf *out, void *arg)
+{
+    (void)env, (void)sel, (void)out, (void)arg;
+    return 0;
+}
+
 int lvx_process_read(struct lvx_cmd_env *env, enum lvx_tk_kind kind_flags, lvx_tk_read_fn fn,
                      void *arg)
 {
     enum lvx_tk_kind kind = kind_flags & LVX_TK_KIND_MASK;
     if (kind == LVX_TK_LVS)
-        default_vg_names(env);
+        lvx_tk_default_vg_names(env);
     struct lvx_tk_sel sel;
     char **names = env->args->argv;
     unsigned count = (unsigned)env->args->argc;
@@ -197,10 +204,14 @@ char **lvx_tk_select_lvs(struct lvx_cmd_env *env, char **args, unsigned count,
     if (lvx_cmd_load(env, &load))
         return NULL;
     struct lvx_vgset *set = load.set;
-    unsigned rows = 0, cols = 0, n = 0;
+    unsigned rows = 0, cols = 0, n = 0, nvgs = 0;
     struct lvx_report_value *v = NULL;
-    if (selected_rows(env, LVX_REPORT_LVS, "vg_name,lv_name", set->vgs, set->vg_count, &v,
-                      &rows, &cols) < 0) {
+    /* without names, exported VGs are left out (as by LVM2's LV walks) */
+    struct lvx_vg **vgs = lvx_pool_alloc(env->pool, (set->vg_count + 1) * sizeof(*vgs));
+    for (unsigned i = 0; i < set->vg_count; i++)
+        if (count || !lvx_cmd_skips_exported(env, set->vgs[i]))
+            vgs[nvgs++] = set->vgs[i];
+    if (selected_rows(env, LVX_REPORT_LVS, "vg_name,lv_name", vgs, nvgs, &v, &rows, &cols) < 0) {
         /* as LVM2: the selection fails for each LV, which is left alone */
         for (unsigned i = 0; i < set->vg_count; i++)
             for (unsigned j = 0; j < set->vgs[i]->lv_count; j++)
@@ -297,8 +308,8 @@ int lvx_process_each_vg(struct lvx_cmd_env *env, const struct lvx_tk_vg_ops *ops
  * the VG update and lists the LVs in *lvs (env->pool, a copy: callbacks may remove LVs
  * while it is walked).  0 (with *missing set and a message printed when the named LV is
  * not there), or the exit code (no update left open). */
-static int begin_lv_arg(struct lvx_cmd_env *env, const char *arg, struct lvx_vg_update *u,
-                        struct lvx_lv ***lvs, unsigned *n, bool *missing)
+static int begin_lv_arg(struct lvx_cmd_env *env, const char *arg, unsigned flags,
+                        struct lvx_vg_update *u, struct lvx_lv ***lvs, unsigned *n, bool *missing)
 {
     const char *vgname, *lvname;
     int rc;
@@ -309,7 +320,7 @@ static int begin_lv_arg(struct lvx_cmd_env *env, const char *arg, struct lvx_vg_
         lvx_cmd_errorf("Invalid logical volume name \"%s\".", arg);
         return LVX_EXIT_INVALID;
     }
-    if ((rc = lvx_lvcmd_begin(env, vgname, u)))
+    if ((rc = lvx_lvcmd_begin_flags(env, vgname, flags, u)))
         return rc;
     *lvs = lvx_pool_alloc(env->pool, (u->vg->lv_count + 1) * sizeof(**lvs));
     if (lvname) {
@@ -334,7 +345,7 @@ static int one_lv_arg(struct lvx_cmd_env *env, const char *arg, const struct lvx
     struct lvx_lv **lvs;
     unsigned n, changed = 0;
     bool failed;
-    int rc = begin_lv_arg(env, arg, &u, &lvs, &n, &failed);
+    int rc = begin_lv_arg(env, arg, ops->update_flags, &u, &lvs, &n, &failed);
     if (rc)
         return rc;
     for (unsigned i = 0; i < n; i++) {
@@ -354,18 +365,36 @@ static int one_lv_arg(struct lvx_cmd_env *env, const char *arg, const struct lvx
     return failed ? LVX_EXIT_FAILED : 0;
 }
 
+/* Is args[i] an LV another argument covers (its VG named, or the same name earlier)?
+ * LVM2 processes each LV once, whatever names it. */
+static bool covered(char **args, unsigned count, unsigned i)
+{
+    const char *a = lvx_vgcmd_skip_dev_dir(args[i]);
+    const char *slash = strchr(a, '/');
+    for (unsigned j = 0; j < count; j++) {
+        const char *b = lvx_vgcmd_skip_dev_dir(args[j]);
+        if (j < i && strcmp(a, b) == 0)
+            return true;
+        if (j != i && slash && !strchr(b, '/') && strlen(b) == (size_t)(slash - a) &&
+            strncmp(a, b, (size_t)(slash - a)) == 0)
+            return true;
+    }
+    return false;
+}
+
 int lvx_process_lv_args(struct lvx_cmd_env *env, char **args, unsigned count,
                         const struct lvx_tk_lv_ops *ops)
 {
     int rc = 0;
     for (unsigned i = 0; i < count; i++)
-        rc = max_rc(rc, one_lv_arg(env, args[i], ops));
+        if (!covered(args, count, i))
+            rc = max_rc(rc, one_lv_arg(env, args[i], ops));
     return rc;
 }
 
 int lvx_process_each_lv(struct lvx_cmd_env *env, const struct lvx_tk_lv_ops *ops)
 {
-    default_vg_names(env);
+    lvx_tk_default_vg_names(env);
     int rc = lvx_lvcmd_check_names(env);
     if (rc)
         return rc;

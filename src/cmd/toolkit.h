@@ -72,6 +72,12 @@ typedef int (*lvx_tk_read_fn)(struct lvx_cmd_env *env, const struct lvx_tk_sel *
                               struct lvx_buf *out, void *arg);
 int lvx_process_read(struct lvx_cmd_env *env, enum lvx_tk_kind kind, lvx_tk_read_fn fn,
                      void *arg);
+/* LVM_VG_NAME (LVM2's default VG): LV arguments without a VG become "VG/LV" (the LV
+ * walks do it themselves; commands that check their LV names first call it). */
+void lvx_tk_default_vg_names(struct lvx_cmd_env *env);
+/* A callback that does nothing: the walk alone (names checked, exported VGs refused). */
+int lvx_tk_read_nothing(struct lvx_cmd_env *env, const struct lvx_tk_sel *sel,
+                        struct lvx_buf *out, void *arg);
 
 /* A display command (pvdisplay, vgdisplay, lvdisplay): its argument checks
  * (lvx_cmd_display_check_args), -C/--columns run as the report command `columns`, else
@@ -124,6 +130,9 @@ struct lvx_tk_lv_ops {
      * failed (message printed). */
     bool (*done)(struct lvx_cmd_env *env, struct lvx_lv **lvs, unsigned n, void *arg);
     void *arg;
+    unsigned update_flags;       /* more LVX_UPDATE_* for the begin (ALLOW_MISSING:
+                                  * lvremove, lvchange's metadata changes, as LVM2's
+                                  * handles_missing_pvs) */
 };
 /* Every argument checked first (lvx_lvcmd_check_names: one bad name changes nothing),
  * @tags expanded (lvx_cmd_lv_args), then one VG update per argument: "VG/LV" names one

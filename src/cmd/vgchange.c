@@ -31,6 +31,7 @@ struct change {
     bool maxlv_given, maxpv_given;
     uint32_t max_lv, max_pv;
     bool uuid;
+    bool autoact_given, autoact;    /* --setautoactivation y|n */
     bool metadata;      /* a metadata change was asked (not only -a) */
 };
 
@@ -58,8 +59,12 @@ static int parse_change(struct lvx_cmd_env *env, struct change *c)
             return LVX_EXIT_INVALID;
         }
     }
-    c->metadata = c->x_given || c->mda_given || c->alloc_given || c->maxlv_given ||
+    c->autoact_given = a->count[LVX_OPT_SETAUTOACTIVATION] > 0;
+    c->autoact = c->autoact_given && a->val[LVX_OPT_SETAUTOACTIVATION].b;
+    c->metadata = c->autoact_given || c->x_given || c->mda_given || c->alloc_given || c->maxlv_given ||
                   c->maxpv_given || c->uuid || a->count[LVX_OPT_ADDTAG] || a->count[LVX_OPT_DELTAG];
+    if (!c->metadata && !a->count[LVX_OPT_ACTIVATE] && a->count[LVX_OPT_MONITOR])
+        return -1;                  /* --monitor alone: only the VGs are checked */
     if (!c->metadata && !a->count[LVX_OPT_ACTIVATE]) {
         lvx_cmd_errorf("No change requested: give one of -x, -u, -l, -p, --alloc, --addtag, "
                        "--deltag, --vgmetadatacopies.");
@@ -98,6 +103,16 @@ static void apply(struct lvx_cmd_env *env, struct lvx_vg *vg, const struct chang
             *failed = true;
         } else {
             vg->status ^= LVX_VG_RESIZEABLE;
+            *changed = true;
+        }
+    }
+    if (c->autoact_given) {
+        bool now = !(vg->flags & LVX_VGF_NOAUTOACTIVATE);
+        if (now == c->autoact) {
+            lvx_cmd_errorf("Volume group autoactivation is already %s.", now ? "yes" : "no");
+            *failed = true;
+        } else {
+            vg->flags ^= LVX_VGF_NOAUTOACTIVATE;
             *changed = true;
         }
     }
@@ -198,6 +213,8 @@ int lvx_cmd_vgchange(struct lvx_cmd_env *env)
     }
     struct change c = {0};
     int rc = parse_change(env, &c);
+    if (rc < 0)          /* --monitor alone: no dmeventd, the VGs named must be readable */
+        return lvx_process_read(env, LVX_TK_VGS | LVX_TK_NO_EXPORTED, lvx_tk_read_nothing, NULL);
     if (rc || (rc = lvx_actcmd_check_mode(env)))   /* bad modes: nothing changed */
         return rc;
     unsigned count;
@@ -206,7 +223,8 @@ int lvx_cmd_vgchange(struct lvx_cmd_env *env)
         return LVX_EXIT_FAILED;
     struct lvx_tk_vg_ops ops = { .vg = change_vg, .done = changed_vg, .arg = &c };
     /* tags alone may change while PVs are missing (LVM2's shell/vgchange-partial) */
-    if (!(c.x_given || c.mda_given || c.alloc_given || c.maxlv_given || c.maxpv_given || c.uuid))
+    if (!(c.x_given || c.mda_given || c.alloc_given || c.maxlv_given || c.maxpv_given || c.uuid ||
+          c.autoact_given))
         ops.update_flags |= LVX_UPDATE_ALLOW_MISSING;
     if (c.metadata)
         rc = lvx_process_vg_names(env, names, count, &ops);

@@ -52,8 +52,10 @@ static int update_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, bool *com
     lvx_mda_policy_apply(u->vg);
     if (lvx_vg_commit(env->ctx, u->scan, u->vg, cmdline, true) < 0)
         return lvx_cmd_fail(env);
-    for (unsigned i = 0; i < n; i++)
-        lvx_notice(env->ctx, "Wiped outdated metadata of VG %s on %s.", u->vg->name, outdated[i]);
+    for (unsigned i = 0; i < n; i++) {           /* LVM2's words */
+        lvx_warn(env->ctx, "WARNING: wiping mda on outdated PV %s", outdated[i]);
+        lvx_warn(env->ctx, "WARNING: wiping header on outdated PV %s", outdated[i]);
+    }
     lvx_vg_write_backup(env->ctx, u->vg, cmdline);
     return 0;
 }
@@ -66,6 +68,8 @@ int lvx_cmd_vgck(struct lvx_cmd_env *env)
         lvx_cmd_errorf("vgck --updatemetadata needs a volume group name");
         return LVX_EXIT_INVALID;
     }
-    struct lvx_tk_vg_ops ops = { .vg = update_vg };
+    /* every device is read (not only the VG's, through the device index): outdated PVs
+     * are no longer listed by the VG */
+    struct lvx_tk_vg_ops ops = { .vg = update_vg, .update_flags = LVX_UPDATE_GLOBAL_LOCK };
     return lvx_process_each_vg(env, &ops);
 }

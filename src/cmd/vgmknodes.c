@@ -6,9 +6,11 @@
  * get /dev/mapper/<name> and /dev/<vg>/<lv> (nodes/dm_nodes.c), LVs of the lvx daemon
  * their links to its loop device (nodes/user_nodes.c).  Without a backend nothing can
  * be known: exit 5 with the reason (LVM2 fails the same way without device-mapper).
+ * An exported VG is left out, or refused when named ("Volume group X is exported").
  */
 #include "cmd/actcmd.h"
 #include "cmd/commands.h"
+#include "cmd/toolkit.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -44,31 +46,32 @@ static int mknodes_lv(struct lvx_cmd_env *env, const struct lvx_actcmd *a, const
     return rc < 0 ? lvx_cmd_fail(env) : 0;
 }
 
+static int mknodes_vgs(struct lvx_cmd_env *env, const struct lvx_tk_sel *sel, struct lvx_buf *out,
+                       void *arg)
+{
+    const struct lvx_actcmd *a = arg;
+    int rc = 0;
+    (void)out;
+    for (unsigned i = 0; i < sel->vg_count; i++)
+        for (unsigned j = 0; j < sel->vgs[i]->lv_count; j++) {
+            const struct lvx_lv *lv = sel->vgs[i]->lvs[j];
+            if (!lvx_lv_is_visible(lv))
+                continue;
+            int r = mknodes_lv(env, a, lv);
+            if (r > rc)
+                rc = r;
+        }
+    return rc;
+}
+
 int lvx_cmd_vgmknodes(struct lvx_cmd_env *env)
 {
     struct lvx_actcmd a = { 0 };
-    struct lvx_cmd_vgs v;
-    struct lvx_cmd_lvsel sel;
-    bool failed = false;
-
     a.be = lvx_activation_choose(env->ctx, NULL);
     if (!a.be) {
         lvx_cmd_fail(env);
         return LVX_EXIT_FAILED;
     }
-    int rc = lvx_cmd_load(env, &v);
-    if (rc)
-        return rc;
-    lvx_cmd_pick_lvs(env, &v, env->args->argv, (unsigned)env->args->argc, &sel, &failed);
-    for (unsigned i = 0; i < sel.vg_count; i++)
-        for (unsigned j = 0; j < sel.vgs[i]->lv_count; j++) {
-            const struct lvx_lv *lv = sel.vgs[i]->lvs[j];
-            if (!lvx_lv_is_visible(lv))
-                continue;
-            int r = mknodes_lv(env, &a, lv);
-            if (r > rc)
-                rc = r;
-        }
-    lvx_cmd_unload(&v);
-    return failed ? LVX_EXIT_FAILED : rc;
+    /* the LV walk: exported VGs are left out, a named one is refused (as LVM2) */
+    return lvx_process_read(env, LVX_TK_LVS, mknodes_vgs, &a);
 }

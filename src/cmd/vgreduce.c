@@ -132,16 +132,6 @@ static bool consolidate(struct lvx_cmd_env *env, struct lvx_vg *vg)
     return true;
 }
 
-static int commit_missing(struct lvx_cmd_env *env, struct lvx_vg_update *u)
-{
-    for (unsigned p = 0; p < u->vg->pv_count; p++)
-        if (!u->vg->pvs[p]->ondisk.present) {       /* as LVM2 writes a missing PV */
-            u->vg->pvs[p]->flags |= LVX_PVF_MISSING;
-            u->vg->pvs[p]->device_hint = "[unknown]";
-        }
-    return lvx_vgcmd_commit(env, u);
-}
-
 static int remove_missing(struct lvx_cmd_env *env, struct lvx_vg_update *u)
 {
     struct lvx_vg *vg = u->vg;
@@ -179,7 +169,7 @@ static int remove_missing(struct lvx_cmd_env *env, struct lvx_vg_update *u)
             /* LVM2 removes them one by one in VG order, one commit each */
             for (unsigned i = removed.n; i-- > 0;) {
                 lvx_warn(env->ctx, "WARNING: Removing partial LV %s/%s.", vg->name, removed.v[i]);
-                if ((rc = commit_missing(env, u)))
+                if ((rc = lvx_vgcmd_commit(env, u)))
                     return rc;
                 lvx_notice(env->ctx, "Logical volume \"%s\" successfully removed.", removed.v[i]);
             }
@@ -189,7 +179,7 @@ static int remove_missing(struct lvx_cmd_env *env, struct lvx_vg_update *u)
     } else {
         fixed = consolidate(env, vg);
     }
-    if ((rc = commit_missing(env, u))) {
+    if ((rc = lvx_vgcmd_commit(env, u))) {
         lvx_cmd_errorf("Failed to write out a consistent VG for %s", vg->name);
         return rc;
     }

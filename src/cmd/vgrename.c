@@ -77,7 +77,9 @@ int lvx_cmd_vgrename(struct lvx_cmd_env *env)
     if (rc)
         goto out;
     struct lvx_vg_update u;
-    if ((rc = lvx_vgcmd_begin(env, old_arg, LVX_UPDATE_NO_VG_LOCK, &u)) != 0)
+    /* an exported VG may be renamed (LVM2: ALLOW_EXPORTED) */
+    if ((rc = lvx_vgcmd_begin(env, old_arg, LVX_UPDATE_NO_VG_LOCK | LVX_UPDATE_ALLOW_EXPORTED,
+                              &u)) != 0)
         goto out;
     /* named by UUID: lock the real name too */
     if (strcmp(u.vg->name, old_arg) != 0 && strcmp(u.vg->name, new_name) != 0 &&

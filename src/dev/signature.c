@@ -97,3 +97,23 @@ int lvx_dev_wipe_signature(struct lvx_ctx *ctx, struct lvx_dev *dev, const struc
                          sig->type, dev->path, (unsigned long long)sig->offset);
     return lvx_dev_write(ctx, dev, zero, sig->len, sig->offset);
 }
+
+/* Big-endian fields of the pool label (its on-disk byte order). */
+static uint64_t load_be(const uint8_t *p, unsigned n)
+{
+    uint64_t v = 0;
+    for (unsigned i = 0; i < n; i++)
+        v = v << 8 | p[i];
+    return v;
+}
+
+bool lvx_dev_has_legacy_label(const uint8_t *head, size_t len)
+{
+    if (len >= 4 && head[0] == 'H' && head[1] == 'M') {
+        unsigned version = head[2] | (unsigned)head[3] << 8;     /* little-endian */
+        if (version == 1 || version == 2)
+            return true;
+    }
+    /* pool_disk: pl_magic (8 bytes) at 0, pl_version (4 bytes) after the 256-byte name */
+    return len >= 276 && load_be(head, 8) == 0x011670 && (load_be(head + 272, 4) >> 8) == 0x0401;
+}

@@ -5,7 +5,8 @@
  * it writes a label.  Probing reads the device through libblkid; wiping zeroes the
  * magic bytes blkid reports through the I/O seam (lvx_dev_write).
  *
- * Entry points: lvx_dev_find_signatures(), lvx_dev_wipe_signature().
+ * Entry points: lvx_dev_find_signatures(), lvx_dev_wipe_signature(),
+ * lvx_dev_has_legacy_label().
  */
 #ifndef LVX_DEV_SIGNATURE_H
 #define LVX_DEV_SIGNATURE_H
@@ -30,6 +31,11 @@ struct lvx_dev_sig {
  * negative errno with a message when the device cannot be probed. */
 int lvx_dev_find_signatures(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_dev *dev,
                             struct lvx_dev_sig **out, unsigned *count);
+
+/* The first 4 KiB of a device carry an LVM1 PV header ("HM", version 1 or 2) or a GFS
+ * pool label (magic 0x011670, version 4.1.x): LVM2's signature filter leaves such a device
+ * out (pvcreate: "device has a signature"). */
+bool lvx_dev_has_legacy_label(const uint8_t *head, size_t len);
 
 /* Zero the magic bytes of one signature; dev must be open read-write. */
 int lvx_dev_wipe_signature(struct lvx_ctx *ctx, struct lvx_dev *dev, const struct lvx_dev_sig *sig);

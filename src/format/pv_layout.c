@@ -28,8 +28,9 @@ static uint64_t choose_alignment(const struct lvx_pv_layout_req *req)
 {
     uint64_t a = req->data_alignment;
     if (!a) {
-        a = LVX_DEFAULT_DATA_ALIGNMENT;
-        /* topology: use the device's preferred I/O size when 1 MiB is not a multiple of it */
+        a = req->default_alignment ? req->default_alignment : LVX_DEFAULT_DATA_ALIGNMENT;
+        /* topology: use the device's preferred I/O size when the default is not a multiple
+         * of it */
         uint64_t topo = req->io_opt > req->io_min ? req->io_opt : req->io_min;
         if (topo > LVX_PAGE_SIZE && a % topo)
             a = topo;

@@ -21,6 +21,7 @@ struct lvx_pv_layout_req {
     uint64_t dev_size;            /* D: device size, bytes */
     uint64_t mda_size;            /* M: --metadatasize in bytes, 0 = default */
     uint64_t data_alignment;      /* A: --dataalignment in bytes, 0 = default/topology */
+    uint64_t default_alignment;   /* devices/default_data_alignment, bytes (0: 1 MiB) */
     bool has_alignment_offset;    /* --dataalignmentoffset given */
     uint64_t alignment_offset;    /* F: bytes */
     uint64_t ba_size;             /* B: --bootloaderareasize, bytes */

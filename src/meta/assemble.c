@@ -285,6 +285,28 @@ static int find_scan_pv(const struct assembly *a, const char *uuid)
     return -1;
 }
 
+/* A PV flagged MISSING by a write made while it was gone, found again (LVM2's words):
+ * unused, it is a PV of the VG again (the flag goes with the next write); with extents
+ * in use it keeps the flag, and the VG is not changed until it is restored
+ * (meta/update.c).  A PV without metadata areas loses the flag silently, as in LVM2. */
+static void reappeared(struct assembly *a, const struct lvx_vg *vg, struct lvx_pv *pv)
+{
+    const char *dev = pv->ondisk.dev_name, *u = dashed(a->tmp, pv->uuid);
+    if (!pv->ondisk.mda_count) {
+        pv->flags &= ~(uint32_t)LVX_PVF_MISSING;
+        return;
+    }
+    lvx_warn(a->ctx, "WARNING: VG %s was previously updated while PV %s was missing.", vg->name,
+             dev);
+    if (lvx_pv_alloc_count(pv) == 0) {
+        lvx_warn(a->ctx, "WARNING: VG %s has unused reappeared PV %s %s.", vg->name, dev, u);
+        pv->flags &= ~(uint32_t)LVX_PVF_MISSING;
+        pv->missing_cleared = true;
+    } else {
+        lvx_warn(a->ctx, "WARNING: VG %s was missing PV %s %s.", vg->name, dev, u);
+    }
+}
+
 static void place_pvs(struct assembly *a, struct group *g)
 {
     struct lvx_vg *vg = g->vg;
@@ -301,6 +323,8 @@ static void place_pvs(struct assembly *a, struct group *g)
         }
         a->claimed[p] = true;
         lvx_scan_fill_ondisk(a->set->pool, &pv->ondisk, &a->scan->pvs[p]);
+        if (pv->flags & LVX_PVF_MISSING)
+            reappeared(a, vg, pv);
     }
 }
 

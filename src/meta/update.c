@@ -23,6 +23,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,12 +140,11 @@ int lvx_vg_update_check(struct lvx_ctx *ctx, const struct lvx_vg *vg, unsigned f
     if (!(flags & LVX_UPDATE_ALLOW_MISSING)) {
         for (unsigned i = 0; i < vg->pv_count; i++) {
             const struct lvx_pv *pv = vg->pvs[i];
-            if (!pv->ondisk.present) {
-                char dashed[LVX_UUID_DASHED_LEN + 1];
-                lvx_uuid_format(pv->uuid, dashed);
-                return lvx_error(ctx, ENODEV, "Cannot change VG %s while PVs are missing (PV %s). "
-                                 "Consider vgreduce --removemissing.", vg->name, dashed);
-            }
+            /* not found, or back with extents in use after a write flagged it MISSING
+             * (meta/assemble.c clears the flag of a PV that came back unused) */
+            if (!pv->ondisk.present || (pv->flags & LVX_PVF_MISSING))
+                return lvx_error(ctx, ENODEV, "Cannot change VG %s while PVs are missing.",
+                                 vg->name);
         }
     }
     if (exclusive && (vg->status & LVX_VG_EXPORTED) && !(flags & LVX_UPDATE_ALLOW_EXPORTED))
@@ -362,6 +362,38 @@ void lvx_vg_update_archive(struct lvx_ctx *ctx, struct lvx_vg_update *u,
     lvx_config_free(cfg);
 }
 
+/* The PVs as LVM2 writes them: one not found flagged MISSING with device "[unknown]";
+ * one found again gets its device name back as the hint. */
+static void mark_missing(struct lvx_vg *vg)
+{
+    for (unsigned i = 0; i < vg->pv_count; i++) {
+        struct lvx_pv *pv = vg->pvs[i];
+        if (!pv->ondisk.present) {
+            pv->flags |= LVX_PVF_MISSING;
+            pv->device_hint = "[unknown]";
+        } else if ((pv->flags & LVX_PVF_MISSING) ||
+                   (pv->device_hint && strcmp(pv->device_hint, "[unknown]") == 0)) {
+            pv->device_hint = pv->ondisk.dev_name;
+        }
+    }
+}
+
+/* LVM2's warning for each metadata area in use that holds an older version of the VG
+ * (a PV that was away while the VG changed): the commit writes the new one there. */
+static void warn_old_copies(struct lvx_ctx *ctx, const struct lvx_vg *vg)
+{
+    for (unsigned i = 0; i < vg->pv_count; i++) {
+        const struct lvx_pv_ondisk *o = &vg->pvs[i]->ondisk;
+        bool old = false;
+        for (unsigned m = 0; o->present && m < o->mda_count; m++)
+            old |= o->mda[m].seqno && o->mda[m].seqno < vg->seqno;
+        for (unsigned m = 0; old && m < o->mda_count; m++)
+            if (!o->mda[m].ignored)
+                lvx_warn(ctx, "WARNING: updating old metadata to %" PRIu32 " on %s for VG %s.",
+                         vg->seqno + 1, o->dev_name, vg->name);
+    }
+}
+
 static int lvx_vg_update_commit_unt(struct lvx_ctx *ctx, struct lvx_vg_update *u, const char *command_line)
 {
     struct lvx_config *cfg = NULL;
@@ -381,9 +413,11 @@ static int lvx_vg_update_commit_unt(struct lvx_ctx *ctx, struct lvx_vg_update *u
         return lvx_error(ctx, EINVAL, "Internal error: refusing to write invalid metadata: %s",
                          why);
     }
+    mark_missing(u->vg);
     write_archive(ctx, cfg, u, command_line);
     lvx_config_free(cfg);
     lvx_mda_policy_apply(u->vg);     /* vgmetadatacopies (§12.6) */
+    warn_old_copies(ctx, u->vg);
     r = lvx_vg_commit_detach(ctx, u->scan, u->vg, command_line, false, u->old_pv_uuids,
                              u->old_pv_count);
     if (r < 0)

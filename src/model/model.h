@@ -143,6 +143,8 @@ struct lvx_pv {
     bool has_ba;
     uint64_t ba_start, ba_size;    /* sectors (text) */
     struct lvx_cfg_node *extra;    /* unknown keys of the pv section (a detached SECTION), or NULL */
+    bool missing_cleared;          /* read flagged MISSING, found again unused: the flag was
+                                    * dropped by the read (vgextend --restoremissing) */
     struct lvx_pv_ondisk ondisk;
 };
 

@@ -17,7 +17,19 @@
 #   -S/--select in vgchange, lvchange, pvchange, vgremove (the tags each step leaves);
 #   devices/pv_min_size (a smaller device is no PV; under 512 KiB: LVM2's note);
 #   vgchange --addtag/--deltag while a PV is missing (other changes still refused);
-#   pvremove -ff without an answer says "is used" first.
+#   pvremove -ff without an answer says "is used" first; lvcreate -ky / lvchange -ky|-kn
+#   set and clear the activation skip flag ('k' in lv_attr) as LVM2 (shell/activation-skip);
+#   pvcreate --uuid of a UUID another device carries (LVM2's line, exit 5) and
+#   --restorefile bringing back the bootloader area (shell/pvcreate-operation,
+#   pvcreate-bootloaderarea); lvchange -My --major --minor / -Mn and its refused forms
+#   (shell/activate-minor): exit code, messages and the LV's fields as LVM2; a device
+#   with a GFS pool label or an LVM1 header is refused by pvcreate (shell/pool-labels);
+#   a negative --stripesize is "Size may not be negative." (shell/lvcreate-usage); an LV
+#   named twice (VG/LV and VG) is processed once (shell/process-each-lv); lvchange takes
+#   LVM_VG_NAME for an LV without VG (shell/vg-name-from-env); devices/
+#   default_data_alignment (shell/pe-align): pe_start and the metadata area as LVM2's;
+#   vgchange/lvchange --setautoactivation y|n (shell/duplicate-vgid): messages, exit
+#   codes and the autoactivation fields as LVM2.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -196,6 +208,12 @@ lvm2 vgremove -f t0440c >/dev/null 2>&1
 # past the device end, lvextend -I above the extent size
 same_rc "pvdisplay -a (without -C)" 3 pvdisplay -a
 test_ok "... 'Incompatible options selected'" grep -q "Incompatible options selected" "$SCRATCH/lvx.err"
+same_rc "pvdisplay -s -a -C (shell/process-each-pv)" 3 pvdisplay -s -a -C
+same_rc "pvdisplay -s -C" 3 pvdisplay -s -C
+test_ok "... 'Incompatible options selected'" grep -q "Incompatible options selected" "$SCRATCH/lvx.err"
+same_rc "vgs --devicesfile F --devices D (shell/devicesfile-basic)" 3 vgs --devicesfile t.devices --devices "${D[0]}"
+test_ok "... 'A --devices list cannot be used with --devicesfile.'" \
+    grep -q "A --devices list cannot be used with --devicesfile." "$SCRATCH/lvx.err"
 same_rc "pvs with global/units \"<\"" 5 pvs --config 'global { units = "<" }'
 test_ok "... 'Unrecognised configuration setting for global/units: <'" \
     grep -q "Unrecognised configuration setting for global/units: <" "$SCRATCH/lvx.err"
@@ -347,5 +365,168 @@ same_rc "pvremove -ff PV-IN-VG, no answer" 5 pvremove -ff "${D[0]}"
 test_ok "... 'WARNING: PV DEV is used by VG t0440r.' (lvx)" grep -q "WARNING: PV ${D[0]} is used by VG t0440r." "$SCRATCH/lvx.err"
 test_ok "... 'WARNING: PV DEV is used by VG t0440r.' (LVM2)" grep -q "WARNING: PV ${D[0]} is used by VG t0440r." "$SCRATCH/lvm2.err"
 lvm2 vgremove -ff t0440r >/dev/null 2>&1
+
+# the activation skip flag (shell/activation-skip): lvcreate -ky, lvchange -ky/-kn
+wipe
+skipattr() { lvm2 lvs --noheadings -o lv_attr "$1" 2>/dev/null | tr -d ' ' | cut -c10; }
+lvm2 vgcreate t0440k "${D[0]}" >/dev/null 2>&1
+for t in lvm2 lvx; do
+    test_eq "$t lvcreate -ky -an" "$(run_tool "$t" lvcreate -ky -an -l1 -n "s$t" t0440k)" 0
+    test_eq "... $t's LV is flagged (attr k, read by LVM2)" "$(skipattr "t0440k/s$t")" k
+    test_eq "$t lvcreate -an (no -k)" "$(run_tool "$t" lvcreate -an -l1 -n "n$t" t0440k)" 0
+    test_eq "... $t's LV is not flagged" "$(skipattr "t0440k/n$t")" -
+    test_eq "$t lvchange -ky" "$(run_tool "$t" lvchange -ky "t0440k/n$t")" 0
+    test_eq "... flagged" "$(skipattr "t0440k/n$t")" k
+    test_eq "$t lvchange --setactivationskip n" "$(run_tool "$t" lvchange --setactivationskip n "t0440k/s$t")" 0
+    test_eq "... not flagged" "$(skipattr "t0440k/s$t")" -
+    cat "$SCRATCH/$t.out" "$SCRATCH/$t.err" | sandbox_noise | sed "s/s$t/LV/" >"$SCRATCH/$t.msg"
+done
+test_ok "lvchange -kn: the same messages" cmp "$SCRATCH/lvm2.msg" "$SCRATCH/lvx.msg"
+lvm2 vgremove -ff t0440k >/dev/null 2>&1
+
+# lvchange -M (shell/activate-minor): each form on LVM2's LV and on lvx's twin
+wipe
+lvm2 vgcreate t0440m "${D[0]}" >/dev/null 2>&1
+for t in lvm2 lvx; do lvm2 lvcreate -an -l1 -n "m$t" t0440m >/dev/null 2>&1; done
+for args in "-My --major=255 --minor=123" "-Mn" "-Mn" "-My" "-Mn --minor 3" "--minor 5" "--major 3" \
+    "-My --minor 2000000" "-My --minor 124 -Mn"; do
+    for t in lvm2 lvx; do
+        # shellcheck disable=SC2086
+        echo "$(run_tool "$t" lvchange "t0440m/m$t" $args)" >"$SCRATCH/$t.m"
+        lvm2 lvs --noheadings -o lv_attr,lv_major,lv_minor "t0440m/m$t" 2>/dev/null >>"$SCRATCH/$t.m"
+        cat "$SCRATCH/$t.out" "$SCRATCH/$t.err" | sandbox_noise | sed "s/m$t/LV/g" >>"$SCRATCH/$t.m"
+    done
+    test_ok "lvchange $args: exit code, fields and messages as LVM2" cmp "$SCRATCH/lvm2.m" "$SCRATCH/lvx.m"
+done
+lvm2 vgremove -ff t0440m >/dev/null 2>&1
+
+# old labels LVM2's signature filter hides: a GFS pool label, an LVM1 PV header
+pool_label() {
+    printf '\x01\x16\x70\x06\x5f\xcf\xff\xb9\xf8\x24\x8apool1' | dd of="$1" bs=5 seek=1 conv=notrunc status=none
+    printf '\x04\x01\x03\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x02\x00\x00\x00\x00\x68\x01\x16\x70\x00\x00\x00\x00\x00\x06\x5f\xd0' |
+        dd of="$1" bs=273 seek=1 conv=notrunc status=none
+}
+for label in pool lvm1; do
+    for t in lvm2 lvx; do
+        wipe
+        if [[ $label == pool ]]; then pool_label "${D[0]}"; else printf 'HM\x02\x00' | dd of="${D[0]}" conv=notrunc status=none; fi
+        test_eq "$t pvcreate of a device with a $label label" "$(run_tool "$t" pvcreate "${D[0]}")" 5
+        sandbox_noise <"$SCRATCH/$t.err" >"$SCRATCH/$t.msg"
+        test_eq "$t ... still no PV" "$(lvm2 pvs --noheadings -o pv_name "${D[0]}" 2>/dev/null | wc -l)" 0
+    done
+    test_ok "... LVM2's message ($label label)" cmp "$SCRATCH/lvm2.msg" "$SCRATCH/lvx.msg"
+done
+wipe
+lvm2 vgcreate t0440s "${D[0]}" "${D[1]}" >/dev/null 2>&1
+same_rc "lvcreate --stripesize -4" 3 lvcreate -L 8m -n s -i2 --stripesize -4 t0440s
+test_ok "... 'Size may not be negative.'" grep -q "Size may not be negative" "$SCRATCH/lvx.err"
+same_rc "lvcreate --stripesize 4294967291" 3 lvcreate -L 8m -n s -i2 --stripesize 4294967291 t0440s
+test_ok "... 'Stripe size cannot be larger than 512.00 GiB.'" \
+    grep -q "Stripe size cannot be larger than 512.00 GiB." "$SCRATCH/lvx.err"
+lvm2 vgremove -ff t0440s >/dev/null 2>&1
+
+# each LV once, whatever names it; LVM_VG_NAME in lvchange
+for t in lvm2 lvx; do
+    wipe
+    lvm2 vgcreate t0440e "${D[0]}" >/dev/null 2>&1
+    for i in 1 2 3 4; do lvm2 lvcreate -an -l1 -n "l$i" t0440e >/dev/null 2>&1; done
+    {
+        run_tool "$t" lvremove -y t0440e/l1 t0440e t0440e/l3
+        cat "$SCRATCH/$t.out"
+        lvm2 lvcreate -an -l1 -n l5 t0440e >/dev/null 2>&1
+        LVM_VG_NAME=t0440e run_tool "$t" lvchange --addtag x l5
+        cat "$SCRATCH/$t.out"
+        run_tool "$t" lvchange --addtag y t0440e/l5 t0440e t0440e/l5
+        cat "$SCRATCH/$t.out"
+        lvm2 lvs --noheadings -o lv_name,lv_tags t0440e 2>/dev/null
+    } >"$SCRATCH/$t.each"
+    lvm2 vgremove -ff t0440e >/dev/null 2>&1
+done
+test_ok "lvremove VG/LV VG VG/LV2, lvchange with LVM_VG_NAME and twice-named LVs: as LVM2" \
+    cmp "$SCRATCH/lvm2.each" "$SCRATCH/lvx.each"
+
+# --setautoactivation
+for t in lvm2 lvx; do
+    wipe
+    lvm2 vgcreate t0440u "${D[0]}" >/dev/null 2>&1
+    lvm2 lvcreate -an -l1 -n l t0440u >/dev/null 2>&1
+    for c in "vgchange --setautoactivation n t0440u" "vgchange --setautoactivation n t0440u" \
+        "vgchange --setautoactivation y t0440u" "vgchange --setautoactivation y t0440u" \
+        "lvchange --setautoactivation n t0440u/l" "lvchange --setautoactivation n t0440u/l" \
+        "lvchange --setautoactivation y t0440u/l"; do
+        # shellcheck disable=SC2086
+        run_tool "$t" $c
+        cat "$SCRATCH/$t.out" "$SCRATCH/$t.err" | sandbox_noise
+        lvm2 vgs --noheadings -o vg_autoactivation t0440u 2>/dev/null
+        lvm2 lvs --noheadings -o lv_autoactivation t0440u/l 2>/dev/null
+    done >"$SCRATCH/$t.aa"
+    lvm2 vgremove -ff t0440u >/dev/null 2>&1
+done
+test_ok "vgchange/lvchange --setautoactivation y|n: as LVM2" cmp "$SCRATCH/lvm2.aa" "$SCRATCH/lvx.aa"
+
+# devices/default_data_alignment (MiB) with and without --metadatasize
+for c in 0 1 2 3; do
+    for m in "" "--metadatasize 2048k"; do
+        for t in lvm2 lvx; do
+            wipe
+            # shellcheck disable=SC2086
+            "$t" pvcreate $m --config "devices {default_data_alignment=$c}" "${D[0]}" >/dev/null 2>&1
+            lvm2 pvs --noheadings -o pe_start,pv_mda_size --units k "${D[0]}" 2>/dev/null >"$SCRATCH/$t.pa"
+        done
+        test_ok "default_data_alignment=$c ${m:-(default metadata size)}: pe_start, mda size as LVM2" \
+            cmp "$SCRATCH/lvm2.pa" "$SCRATCH/lvx.pa"
+    done
+done
+
+# pvcreate --uuid: a UUID already on another device is refused
+u1=freddy-fred-fred-fred-fred-fred-freddy
+for t in lvm2 lvx; do
+    wipe
+    lvm2 pvcreate --norestorefile --uuid "$u1" "${D[0]}" >/dev/null 2>&1
+    test_eq "$t pvcreate --uuid of a UUID in use elsewhere" \
+        "$(run_tool "$t" pvcreate --norestorefile --uuid "$u1" "${D[1]}")" 5
+    sandbox_noise <"$SCRATCH/$t.err" >"$SCRATCH/$t.msg"
+    test_eq "... ${D[1]} is no PV" "$(lvm2 pvs --noheadings -o pv_name "${D[1]}" 2>/dev/null | wc -l)" 0
+    test_eq "$t pvcreate --uuid of the same device again" \
+        "$(run_tool "$t" pvcreate -ff -y --norestorefile --uuid "$u1" "${D[0]}")" 0
+done
+test_ok "... LVM2's message ('UUID ... already in use on \"DEV\".')" cmp "$SCRATCH/lvm2.msg" "$SCRATCH/lvx.msg"
+# pvcreate --restorefile with a --dataalignment[offset] that cannot give the restored
+# pe_start: LVM2's warning, the alignment ignored (shell/pvcreate-operation)
+wipe
+lvm2 pvcreate --norestorefile --uuid "$u1" --dataalignment 600k --dataalignmentoffset 32k "${D[0]}" >/dev/null 2>&1
+lvm2 vgcreate t0440a "${D[0]}" >/dev/null 2>&1
+lvm2 vgcfgbackup -f "$SCRATCH/al.vg" t0440a >/dev/null 2>&1
+lvm2 vgremove -ff t0440a >/dev/null 2>&1
+for a in "500k 10k" "300k 32k"; do
+    for t in lvm2 lvx; do
+        lvm2 pvremove -ff -y "${D[0]}" >/dev/null 2>&1
+        read -r da off <<<"$a"
+        test_eq "$t pvcreate --restorefile --dataalignment $da --dataalignmentoffset $off" \
+            "$(run_tool "$t" pvcreate --restorefile "$SCRATCH/al.vg" --uuid "$u1" --dataalignment "$da" \
+               --dataalignmentoffset "$off" "${D[0]}")" 0
+        { grep "incompatible with restored pe_start" "$SCRATCH/$t.err"
+          lvm2 pvs --noheadings -o pe_start --units b "${D[0]}" 2>/dev/null; } >"$SCRATCH/$t.al"
+    done
+    test_ok "... the warning (or none) and pe_start as LVM2 ($a)" cmp "$SCRATCH/lvm2.al" "$SCRATCH/lvx.al"
+done
+same_rc "pvcreate --restorefile with --bootloaderareasize" 3 pvcreate --uuid "$u1" \
+    --restorefile "$SCRATCH/al.vg" --bootloaderareasize 1m "${D[0]}" "${D[1]}"
+test_ok "... LVM2's line" grep -q -- "Command does not accept option combination: --bootloaderareasize  with --restorefile" "$SCRATCH/lvx.err"
+# pvcreate --restorefile --uuid: the bootloader area of the backup comes back
+for t in lvm2 lvx; do
+    wipe
+    lvm2 pvcreate --metadatasize 255s --dataalignment 256k --bootloaderareasize 600k "${D[0]}" >/dev/null 2>&1
+    lvm2 vgcreate t0440b "${D[0]}" >/dev/null 2>&1
+    lvm2 vgcfgbackup -f "$SCRATCH/ba.vg" t0440b >/dev/null 2>&1
+    u=$(lvm2 pvs --noheadings -o pv_uuid "${D[0]}" 2>/dev/null | tr -d ' ')
+    lvm2 vgremove -ff t0440b >/dev/null 2>&1
+    lvm2 pvremove -ff "${D[0]}" >/dev/null 2>&1
+    test_eq "$t pvcreate --restorefile of a PV with a bootloader area" "$(run_tool "$t" pvcreate \
+        --metadatasize 255s --dataalignment 256k --restorefile "$SCRATCH/ba.vg" --uuid "$u" "${D[0]}")" 0
+    test_eq "... ba_start, ba_size, pe_start as in the backup" \
+        "$(lvm2 pvs --noheadings --units b -o ba_start,ba_size,pe_start "${D[0]}" 2>/dev/null | tr -s ' ')" \
+        " 262144B 786432B 1048576B"
+done
 
 done_testing
