@@ -49,8 +49,6 @@ new_snap() {
         X lvcreate -s -L "$2" -n "$1" vg1/orig >/dev/null 2>&1 &&
         U lvchange -ay vg1/orig >/dev/null 2>&1
 }
-cleanup_merge() { lvx daemon stop >/dev/null 2>&1; }
-trap cleanup_merge EXIT
 
 test_ok "vg1: a 48m origin with random contents" sh -c \
     "'$LVX' pvcreate -q $D1 $D2 --devices $DEVS && '$LVX' vgcreate -q vg1 $D1 $D2 --devices $DEVS &&
