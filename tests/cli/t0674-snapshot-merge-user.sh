@@ -164,7 +164,9 @@ chk=$(python3 "$LVX_ROOT/tests/tools/cow_check.py" "$SCRATCH/cow.bin" - "$SCRATC
 test_ok "... the PVs hold a store the kernel reads as s4 over the half-merged origin" \
     grep -q "records=${r3#ok }" <<<"$chk"
 diag "$chk"
-kill -KILL "$(cat "$LVX_RUN_DIR/lvxd.pid")" 2>/dev/null
+sup=$(cat "$LVX_RUN_DIR/lvxd.pid" 2>/dev/null)
+# shellcheck disable=SC2046
+kill -KILL "$sup" $(cat "/proc/$sup/task/$sup/children" 2>/dev/null) 2>/dev/null   # supervisor and worker
 sleep 0.5
 out=$(U lvchange -an vg1/orig 2>&1; U lvchange -ay vg1/orig 2>&1)
 test_ok "after a SIGKILL of the daemon: the next activation finishes the merge" \
