@@ -125,6 +125,17 @@ static int do_deactivate(struct request *r)
     return 0;
 }
 
+/* The LV that words 1 and 2 of the request name, or NULL after the "not active" answer. */
+static struct lvxd_lv *served_lv(struct request *r)
+{
+    pthread_mutex_lock(&lvxd_lvs_mutex);
+    struct lvxd_lv *v = lvxd_volume_find(r->w[1], r->w[2]);
+    pthread_mutex_unlock(&lvxd_lvs_mutex);
+    if (!v)
+        fail(r, ENXIO, "not active");
+    return v;
+}
+
 static int do_status(struct request *r)
 {
     if (r->n < 3)
@@ -162,11 +173,9 @@ static int do_reload(struct request *r)
 {
     if (r->n < 4)
         return fail(r, EINVAL, "usage: reload VG LV DEV...");
-    pthread_mutex_lock(&lvxd_lvs_mutex);
-    struct lvxd_lv *v = lvxd_volume_find(r->w[1], r->w[2]);
-    pthread_mutex_unlock(&lvxd_lvs_mutex);
+    struct lvxd_lv *v = served_lv(r);
     if (!v)
-        return fail(r, ENXIO, "not active");
+        return -1;
     char *devs = join_from(r, 3);
     int rc = lvxd_volume_reload(r->ctx, v, devs);
     free(devs);
@@ -191,11 +200,9 @@ static int do_pvcopy(struct request *r)
     if (r->n < 7 || sscanf(r->w[3], "%llu", &le) != 1 || sscanf(r->w[4], "%llu", &off) != 1 ||
         sscanf(r->w[5], "%llu", &cnt) != 1)
         return fail(r, EINVAL, "usage: pvcopy VG LV MVLE OFFSET SECTORS FLUSH");
-    pthread_mutex_lock(&lvxd_lvs_mutex);
-    struct lvxd_lv *v = lvxd_volume_find(r->w[1], r->w[2]);
-    pthread_mutex_unlock(&lvxd_lvs_mutex);
+    struct lvxd_lv *v = served_lv(r);
     if (!v)
-        return fail(r, ENXIO, "not active");
+        return -1;
     if (lvxd_pvmove_copy(r->ctx, v, le, off, cnt, strcmp(r->w[6], "1") == 0) < 0)
         return fail_ctx(r);
     lvx_buf_puts(r->out, "ok\n");
@@ -207,11 +214,9 @@ static int do_raidmsg(struct request *r)
 {
     if (r->n < 4 || (strcmp(r->w[3], "check") && strcmp(r->w[3], "repair")))
         return fail(r, EINVAL, "usage: raidmsg VG LV check|repair");
-    pthread_mutex_lock(&lvxd_lvs_mutex);
-    struct lvxd_lv *v = lvxd_volume_find(r->w[1], r->w[2]);
-    pthread_mutex_unlock(&lvxd_lvs_mutex);
+    struct lvxd_lv *v = served_lv(r);
     if (!v)
-        return fail(r, ENXIO, "not active");
+        return -1;
     if (lvxd_raid_check(r->ctx, v, strcmp(r->w[3], "repair") == 0) < 0)
         return fail_ctx(r);
     lvx_buf_puts(r->out, "ok\n");
@@ -224,11 +229,9 @@ static int do_snapmerge(struct request *r)
     unsigned max;
     if (r->n < 4 || sscanf(r->w[3], "%u", &max) != 1 || max == 0)
         return fail(r, EINVAL, "usage: snapmerge VG LV MAX");
-    pthread_mutex_lock(&lvxd_lvs_mutex);
-    struct lvxd_lv *v = lvxd_volume_find(r->w[1], r->w[2]);
-    pthread_mutex_unlock(&lvxd_lvs_mutex);
+    struct lvxd_lv *v = served_lv(r);
     if (!v)
-        return fail(r, ENXIO, "not active");
+        return -1;
     uint64_t left = 0;
     if (lvxd_snapshot_merge(r->ctx, v, max, &left) < 0)
         return fail_ctx(r);
