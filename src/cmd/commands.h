@@ -236,9 +236,14 @@ bool lvx_cmd_same_device(const char *given, const char *path);
 /* -c excludes -s; report options need -C.  0, or the exit code after the message. */
 int lvx_cmd_display_check_args(struct lvx_cmd_env *env);
 /* lvdisplay's full block of one LV (with its segments when maps is set); used by
- * vgdisplay -v too. */
-void lvx_cmd_display_lv_full(struct lvx_cmd_env *env, struct lvx_buf *b, const struct lvx_lv *lv,
-                             bool maps);
+ * vgdisplay -v too.  act (cmd/actcmd.h, lvx_actcmd_init()) gives the lines that need
+ * the LV's device: none when activation is off, "NOT available" when inactive. */
+struct lvx_actcmd;
+void lvx_cmd_display_lv_full(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                             struct lvx_buf *b, const struct lvx_lv *lv, bool maps);
+/* Is the LV's device open (vgdisplay's "Open LV")? false without a backend. */
+bool lvx_cmd_display_lv_open(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                             const struct lvx_lv *lv);
 
 /* The VG's LVs in the order LVM2's display commands show them: thin pools first,
  * then the others, each group in VG order.  Array in pool. */

@@ -3,14 +3,19 @@
  * cmd/lvdisplay.c - `lvx lvdisplay [VG|VG/LV ...]`: LVM2's multi-line LV display
  * (-a hidden LVs too, -m the segments "--- Segments ---", -c one colon separated
  * line per LV, -C the lvs report).  lvx_cmd_display_lv_full() is shared with
- * vgdisplay -v.  The lines that need an active device (LV Status, # open, Block
- * device) are left out, as LVM2 does with activation disabled.
+ * vgdisplay -v.  The lines that need the LV's device (LV Status, # open, the
+ * kernel's read-ahead, Block device, the snapshot and thin pool usage) come from
+ * the activation backend's status, as LVM2 takes them from device-mapper: left out
+ * when activation is off (lvm.conf global/activation = 0), "NOT available" when the
+ * LV has no device.
  */
 #include "cmd/toolkit.h"
 
 #include <string.h>
 #include <time.h>
 
+#include "cmd/actcmd.h"
+#include "model/thin.h"
 #include "report/report.h"
 
 static const char *raw_str(const struct lvx_seg *seg, const char *key, const char *dflt)
@@ -55,8 +60,31 @@ static void print_creation(struct lvx_buf *b, const struct lvx_lv *lv)
                    lv->creation_host ? lv->creation_host : "", when);
 }
 
+/* The kernel state of an LV's device: false (ks zeroed) when it has none or
+ * activation is off. */
+static bool lv_state(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                     const struct lvx_lv *lv, struct lvx_lv_kstate *ks)
+{
+    memset(ks, 0, sizeof(*ks));
+    return act && !act->off && lvx_actcmd_is_active(env, act, lv, ks);
+}
+
+/* A COW LV's snapshot usage when its device is active and valid (LVM2's "active"). */
+static bool snap_usage(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                       const struct lvx_lv *cow, const char **pct)
+{
+    struct lvx_lv_kstate ks;
+    if (!lv_state(env, act, cow, &ks) || !ks.snapshot || ks.snap_invalid)
+        return false;
+    if (pct)
+        *pct = lvx_report_percent_str(env->pool, ks.snap_used == ks.snap_meta ? 0 : ks.snap_used,
+                                      ks.snap_total);
+    return true;
+}
+
 /* "LV snapshot status" of an origin: one line per snapshot (cow LV) of it. */
-static void print_origin_status(struct lvx_buf *b, const struct lvx_lv *lv)
+static void print_origin_status(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                                struct lvx_buf *b, const struct lvx_lv *lv, bool inkernel)
 {
     const struct lvx_vg *vg = lv->vg;
     bool first = true;
@@ -69,7 +97,9 @@ static void print_origin_status(struct lvx_buf *b, const struct lvx_lv *lv)
             if (first)
                 lvx_buf_puts(b, "  LV snapshot status     source of\n");
             first = false;
-            lvx_buf_printf(b, "                         %s [INACTIVE]\n", seg->cow_lv->name);
+            bool on = inkernel && snap_usage(env, act, seg->cow_lv, NULL);
+            lvx_buf_printf(b, "                         %s [%s]\n", seg->cow_lv->name,
+                           on ? "active" : "INACTIVE");
         }
     }
 }
@@ -252,8 +282,32 @@ const struct lvx_lv **lvx_cmd_display_order(struct lvx_pool *pool, const struct 
     return lvs;
 }
 
-void lvx_cmd_display_lv_full(struct lvx_cmd_env *env, struct lvx_buf *b, const struct lvx_lv *lv,
-                             bool maps)
+/* "Allocated pool data", "Allocated metadata" (an active thin pool) and "Mapped size"
+ * (an active thin LV), after LV Size as LVM2 prints them. */
+static void print_thin_usage(struct lvx_cmd_env *env, struct lvx_buf *b, const struct lvx_lv *lv,
+                             const struct lvx_lv_kstate *ks)
+{
+    if (ks->thin_pool && lvx_lv_is_thin_pool(lv)) {
+        lvx_buf_printf(b, "  Allocated pool data    %s%%\n",
+                       lvx_report_percent_str(env->pool, ks->data_used, ks->data_total));
+        lvx_buf_printf(b, "  Allocated metadata     %s%%\n",
+                       lvx_report_percent_str(env->pool, ks->meta_used, ks->meta_total));
+    } else if (ks->thin && lvx_lv_is_thin(lv)) {
+        lvx_buf_printf(b, "  Mapped size            %s%%\n",
+                       lvx_report_percent_str(env->pool, ks->thin_mapped,
+                                              lv->le_count * (uint64_t)lv->vg->extent_size));
+    }
+}
+
+bool lvx_cmd_display_lv_open(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                             const struct lvx_lv *lv)
+{
+    struct lvx_lv_kstate ks;
+    return lv_state(env, act, lv, &ks) && ks.open_count > 0;
+}
+
+void lvx_cmd_display_lv_full(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                             struct lvx_buf *b, const struct lvx_lv *lv, bool maps)
 {
     const struct lvx_vg *vg = lv->vg;
     char units = env->args->units;
@@ -261,6 +315,10 @@ void lvx_cmd_display_lv_full(struct lvx_cmd_env *env, struct lvx_buf *b, const s
     char uuid[LVX_UUID_DASHED_LEN + 1];
     const struct lvx_seg *snap = lvx_lv_is_cow(lv) ? lvx_lv_cow_snapshot_seg(lv) : NULL;
     const struct lvx_lv *shown = snap && snap->origin_lv ? snap->origin_lv : lv;
+    struct lvx_lv_kstate ks;
+    bool inkernel = lv_state(env, act, lv, &ks);
+    const char *snap_pct = NULL;
+    bool snap_active = snap && inkernel && snap_usage(env, act, lv, &snap_pct);
 
     lvx_uuid_format(lv->uuid, uuid);
     lvx_buf_puts(b, "  --- Logical volume ---\n");
@@ -279,13 +337,21 @@ void lvx_cmd_display_lv_full(struct lvx_cmd_env *env, struct lvx_buf *b, const s
     if (lv->has_creation)
         print_creation(b, lv);
     if (snap && snap->origin_lv)
-        lvx_buf_printf(b, "  LV snapshot status     INACTIVE destination for %s\n",
-                       snap->origin_lv->name);
+        lvx_buf_printf(b, "  LV snapshot status     %s destination for %s\n",
+                       snap_active ? "active" : "INACTIVE", snap->origin_lv->name);
     else
-        print_origin_status(b, lv);
+        print_origin_status(env, act, b, lv, inkernel);
     print_pool_lines(b, lv);
+    if (inkernel && ks.suspended)
+        lvx_buf_puts(b, "  LV Status              suspended\n");
+    else if (act && !act->off)
+        lvx_buf_printf(b, "  LV Status              %savailable\n", inkernel ? "" : "NOT ");
+    if (inkernel)
+        lvx_buf_printf(b, "  # open                 %d\n", ks.open_count);
     lvx_buf_printf(b, "  LV Size                %s\n",
                    lvx_cmd_size_str(env->pool, lvx_lv_size_sectors(shown), units, unit_bytes));
+    if (inkernel)
+        print_thin_usage(env, b, lv, &ks);
     lvx_buf_printf(b, "  Current LE             %llu\n", (unsigned long long)shown->le_count);
     if (lv_is_mirrored(lv))
         lvx_buf_printf(b, "  Mirrored volumes       %u\n", lv->segs[0].area_count);
@@ -293,12 +359,28 @@ void lvx_cmd_display_lv_full(struct lvx_cmd_env *env, struct lvx_buf *b, const s
         lvx_buf_printf(b, "  COW-table size         %s\n",
                        lvx_cmd_size_str(env->pool, lv->le_count * vg->extent_size, units, unit_bytes));
         lvx_buf_printf(b, "  COW-table LE           %llu\n", (unsigned long long)lv->le_count);
+        if (snap_active)
+            lvx_buf_printf(b, "  Allocated to snapshot  %s%%\n", snap_pct);
         lvx_buf_printf(b, "  Snapshot chunk size    %s\n",
                        lvx_cmd_size_str(env->pool, snap->chunk_size, units, unit_bytes));
     }
     lvx_buf_printf(b, "  Segments               %u\n", lv->seg_count);
     lvx_buf_printf(b, "  Allocation             %s\n", lvx_alloc_name(lv->alloc));
     lvx_buf_printf(b, "  Read ahead sectors     %s\n", read_ahead_str(env->pool, lv));
+    /* LVM2 compares its own value (auto never equals a number) with the device's */
+    int64_t own_ra = !lv->has_read_ahead || lv->read_ahead == 0 ? -2   /* auto */
+                     : lv->read_ahead < 0                      ? 0    /* none */
+                                                               : lv->read_ahead;
+    if (inkernel && ks.read_ahead >= 0 && ks.read_ahead != own_ra)
+        lvx_buf_printf(b, "  - currently set to     %lld\n", (long long)ks.read_ahead);
+    if (lv->has_minor) {
+        if (lv->has_major && lv->major >= 0)
+            lvx_buf_printf(b, "  Persistent major       %lld\n", (long long)lv->major);
+        lvx_buf_printf(b, "  Persistent minor       %lld\n", (long long)lv->minor);
+    }
+    if (inkernel)
+        lvx_buf_printf(b, "  Block device           %lld:%lld\n", (long long)ks.major,
+                       (long long)ks.minor);
     lvx_buf_puts(b, "   \n");
     if (maps) {
         lvx_buf_puts(b, "  --- Segments ---\n");
@@ -308,25 +390,33 @@ void lvx_cmd_display_lv_full(struct lvx_cmd_env *env, struct lvx_buf *b, const s
     }
 }
 
-/* path:vg:access:active:-1:open:size:le:-1:alloc:read_ahead:major:minor */
-static void display_lv_colon(struct lvx_cmd_env *env, struct lvx_buf *b, const struct lvx_lv *lv)
+/* path:vg:access:active:-1:open:size:le:-1:alloc:read_ahead:major:minor (the device's
+ * numbers, -1 without one) */
+static void display_lv_colon(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                             struct lvx_buf *b, const struct lvx_lv *lv)
 {
+    struct lvx_lv_kstate ks;
+    bool inkernel = lv_state(env, act, lv, &ks);
     unsigned access = (lv->status & LVX_LV_READ ? 1 : 0) | (lv->status & LVX_LV_WRITE ? 2 : 0);
     long long ra = !lv->has_read_ahead || lv->read_ahead == 0 ? -1
                    : lv->read_ahead < 0                      ? 0
                                                              : (long long)lv->read_ahead;
-    lvx_buf_printf(b, "  %s:%s:%u:0:-1:0:%llu:%llu:-1:%d:%lld:%lld:%lld\n",
-                   lvx_cmd_lv_path(env->pool, lv), lv->vg->name, access,
+    lvx_buf_printf(b, "  %s:%s:%u:%d:-1:%d:%llu:%llu:-1:%d:%lld:%lld:%lld\n",
+                   lvx_cmd_lv_path(env->pool, lv), lv->vg->name, access, inkernel ? 1 : 0,
+                   inkernel ? ks.open_count : 0,
                    (unsigned long long)(lv->le_count * lv->vg->extent_size),
                    (unsigned long long)lv->le_count, lv->alloc == LVX_ALLOC_CONTIGUOUS ? 2 : 0, ra,
-                   lv->has_major ? (long long)lv->major : -1LL,
-                   lv->has_minor ? (long long)lv->minor : -1LL);
+                   inkernel ? (long long)ks.major : -1LL, inkernel ? (long long)ks.minor : -1LL);
 }
 
 static int display_lvs(struct lvx_cmd_env *env, const struct lvx_tk_sel *sel, struct lvx_buf *b,
                        void *arg)
 {
     bool all = env->args->count[LVX_OPT_ALL] || sel->only_named;
+    struct lvx_actcmd act;
+    int rc = lvx_actcmd_init(env, &act);
+    if (rc)
+        return rc;
     for (unsigned i = 0; i < sel->vg_count; i++) {
         const struct lvx_vg *vg = sel->vgs[i];
         unsigned n;
@@ -336,9 +426,9 @@ static int display_lvs(struct lvx_cmd_env *env, const struct lvx_tk_sel *sel, st
             if (lvx_lv_is_snapshot_internal(lv) || (!all && !lvx_lv_is_visible(lv)))
                 continue;
             if (env->args->count[LVX_OPT_COLON])
-                display_lv_colon(env, b, lv);
+                display_lv_colon(env, &act, b, lv);
             else
-                lvx_cmd_display_lv_full(env, b, lv, env->args->count[LVX_OPT_MAPS] > 0);
+                lvx_cmd_display_lv_full(env, &act, b, lv, env->args->count[LVX_OPT_MAPS] > 0);
         }
     }
     return 0;

@@ -6,6 +6,8 @@
  */
 #include "cmd/toolkit.h"
 
+#include "cmd/actcmd.h"
+
 static unsigned vg_mda_count(const struct lvx_vg *vg)
 {
     unsigned n = 0;
@@ -27,7 +29,18 @@ static bool vg_writable(const struct lvx_vg *vg)
     return (vg->status & LVX_VG_WRITE) || (vg->flags & LVX_VGF_WRITE_LOCKED);
 }
 
-static void display_vg_full(struct lvx_cmd_env *env, struct lvx_buf *b, const struct lvx_vg *vg)
+/* "Open LV": the VG's visible LVs whose device is open (0 when activation is off). */
+static unsigned vg_open_lvs(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                            const struct lvx_vg *vg)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < vg->lv_count; i++)
+        n += lvx_lv_is_visible(vg->lvs[i]) && lvx_cmd_display_lv_open(env, act, vg->lvs[i]);
+    return n;
+}
+
+static void display_vg_full(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                            struct lvx_buf *b, const struct lvx_vg *vg)
 {
     char units = env->args->units;
     uint64_t unit_bytes = env->args->unit_bytes;
@@ -52,7 +65,7 @@ static void display_vg_full(struct lvx_cmd_env *env, struct lvx_buf *b, const st
         lvx_buf_puts(b, "  Shared                yes\n");
     lvx_buf_printf(b, "  MAX LV                %u\n", vg->max_lv);
     lvx_buf_printf(b, "  Cur LV                %u\n", lvx_vg_visible_lv_count(vg));
-    lvx_buf_puts(b, "  Open LV               0\n");
+    lvx_buf_printf(b, "  Open LV               %u\n", vg_open_lvs(env, act, vg));
     lvx_buf_printf(b, "  Max PV                %u\n", vg->max_pv);
     lvx_buf_printf(b, "  Cur PV                %u\n", vg->pv_count);
     lvx_buf_printf(b, "  Act PV                %u\n", vg_present_pvs(vg));
@@ -70,13 +83,14 @@ static void display_vg_full(struct lvx_cmd_env *env, struct lvx_buf *b, const st
 }
 
 /* vgdisplay -v: the VG's LVs, then its PVs. */
-static void display_vg_verbose(struct lvx_cmd_env *env, struct lvx_buf *b, const struct lvx_vg *vg)
+static void display_vg_verbose(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                               struct lvx_buf *b, const struct lvx_vg *vg)
 {
     unsigned n;
     const struct lvx_lv **lvs = lvx_cmd_display_order(env->pool, vg, &n);
     for (unsigned i = 0; i < n; i++)
         if (lvx_lv_is_visible(lvs[i]) && !lvx_lv_is_snapshot_internal(lvs[i]))
-            lvx_cmd_display_lv_full(env, b, lvs[i], false);
+            lvx_cmd_display_lv_full(env, act, b, lvs[i], false);
     lvx_buf_puts(b, "  --- Physical volumes ---\n");
     for (unsigned i = 0; i < vg->pv_count; i++) {
         const struct lvx_pv *pv = vg->pvs[i];
@@ -94,7 +108,8 @@ static void display_vg_verbose(struct lvx_cmd_env *env, struct lvx_buf *b, const
 
 /* name:access:status:-1:max_lv:cur_lv:open_lv:-1:max_pv:cur_pv:act_pv:size_kib:pe_kib:
  * total_pe:alloc_pe:free_pe:uuid */
-static void display_vg_colon(struct lvx_buf *b, const struct lvx_vg *vg)
+static void display_vg_colon(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                             struct lvx_buf *b, const struct lvx_vg *vg)
 {
     char uuid[LVX_UUID_DASHED_LEN + 1];
     uint64_t total = lvx_vg_extent_count(vg), free_pe = lvx_vg_free_count(vg);
@@ -103,9 +118,9 @@ static void display_vg_colon(struct lvx_buf *b, const struct lvx_vg *vg)
                       (vg->status & LVX_VG_EXPORTED ? 0x2 : 0);
 
     lvx_uuid_format(vg->uuid, uuid);
-    lvx_buf_printf(b, "  %s:%s:%u:-1:%u:%u:0:-1:%u:%u:%u:%llu:%u:%llu:%llu:%llu:%s\n", vg->name,
+    lvx_buf_printf(b, "  %s:%s:%u:-1:%u:%u:%u:-1:%u:%u:%u:%llu:%u:%llu:%llu:%llu:%s\n", vg->name,
                    vg_writable(vg) ? "r/w" : "r", status, vg->max_lv,
-                   lvx_vg_visible_lv_count(vg), vg->max_pv, vg->pv_count, vg_present_pvs(vg),
+                   lvx_vg_visible_lv_count(vg), vg_open_lvs(env, act, vg), vg->max_pv, vg->pv_count, vg_present_pvs(vg),
                    (unsigned long long)(total * vg->extent_size / 2), vg->extent_size / 2,
                    (unsigned long long)total, (unsigned long long)(total - free_pe),
                    (unsigned long long)free_pe, uuid);
@@ -125,15 +140,19 @@ static void display_vg_short(struct lvx_cmd_env *env, struct lvx_buf *b, const s
 static int display_vgs(struct lvx_cmd_env *env, const struct lvx_tk_sel *sel, struct lvx_buf *b,
                        void *arg)
 {
+    struct lvx_actcmd act;
+    int rc = lvx_actcmd_init(env, &act);
+    if (rc)
+        return rc;
     for (unsigned i = 0; i < sel->vg_count; i++) {
         if (env->args->count[LVX_OPT_COLON]) {
-            display_vg_colon(b, sel->vgs[i]);
+            display_vg_colon(env, &act, b, sel->vgs[i]);
         } else if (env->args->count[LVX_OPT_SHORT]) {
             display_vg_short(env, b, sel->vgs[i]);
         } else {
-            display_vg_full(env, b, sel->vgs[i]);
+            display_vg_full(env, &act, b, sel->vgs[i]);
             if (env->args->count[LVX_OPT_VERBOSE])
-                display_vg_verbose(env, b, sel->vgs[i]);
+                display_vg_verbose(env, &act, b, sel->vgs[i]);
         }
     }
     return 0;

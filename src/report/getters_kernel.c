@@ -221,17 +221,27 @@ static int32_t make_percent(uint64_t num, uint64_t den)
     return p == PCT_100 ? PCT_100 - 1 : p == 0 ? 1 : p;
 }
 
-static void percent_value(struct lvx_rctx *rc, struct lvx_rval *v, int32_t p)
+static const char *percent_text(struct lvx_pool *pool, int32_t p)
 {
     float f = (float)p / PCT_1 + 0.f, r = PCT_1 * .01f;
     if (p < r && p > 0)
         f = .01f;
     else if (p > PCT_100 - r && p < PCT_100)
         f = (float)(PCT_100 - r) / PCT_1;
+    return lvx_pool_printf(pool, "%.2f", f);
+}
+
+static void percent_value(struct lvx_rctx *rc, struct lvx_rval *v, int32_t p)
+{
     v->type = LVX_FT_PERCENT;
     v->blank = false;
     v->num = p;
-    v->str = lvx_pool_printf(rc->pool, "%.2f", f);
+    v->str = percent_text(rc->pool, p);
+}
+
+const char *lvx_report_percent_str(struct lvx_pool *pool, uint64_t num, uint64_t den)
+{
+    return percent_text(pool, make_percent(num, den));
 }
 
 /* snap_percent and data_percent: a snapshot's COW usage from its device's status

@@ -110,4 +110,8 @@ void lvx_report_format_size(struct lvx_buf *out, uint64_t sectors, char units, b
 const char *lvx_report_seg_raw_str(const struct lvx_seg *seg, const char *key);
 bool lvx_report_seg_raw_int(const struct lvx_seg *seg, const char *key, int64_t *out);
 
+/* A usage percentage as LVM2 prints it (reports and lvdisplay): num of den with its
+ * rounding (never 0.00 for some use, never 100.00 short of full), two decimals. */
+const char *lvx_report_percent_str(struct lvx_pool *pool, uint64_t num, uint64_t den);
+
 #endif

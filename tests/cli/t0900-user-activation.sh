@@ -93,6 +93,21 @@ run_ok "write a 96 MiB file" dd if="$SCRATCH/data" of="$MNT/data" bs=1M conv=fsy
 attr=$(lvs_field lv1 lv_attr)
 test_eq "lv_attr open letter is o while mounted" "o" "${attr:5:1}"
 test_eq "lv_device_open" "open" "$(lvs_field lv1 lv_device_open)"
+# lvdisplay/vgdisplay of an active LV: LVM2's device lines from the backend's state
+lvx lvdisplay "$VG/lv1" >"$SCRATCH/lvd" 2>&1
+test_ok "lvdisplay: LV Status available" grep -qx "  LV Status              available" "$SCRATCH/lvd"
+test_ok "lvdisplay: # open 1 while mounted" grep -qx "  # open                 1" "$SCRATCH/lvd"
+dev_nums=$(stat -L -c '%t %T' "/dev/$VG/lv1" | { read -r ma mi; echo "$((16#$ma)):$((16#$mi))"; })
+test_ok "lvdisplay: Block device $dev_nums is /dev/$VG/lv1's" \
+    grep -qx "  Block device           $dev_nums" "$SCRATCH/lvd"
+test_ok "lvdisplay: the device's read-ahead after 'Read ahead sectors auto'" \
+    grep -qx "  - currently set to     $(blockdev --getra "/dev/$VG/lv1")" "$SCRATCH/lvd"
+test_eq "lvdisplay -c: active 1, open 1, the device's numbers" "1:-1:1 ${dev_nums/:/ }" \
+    "$(lvx lvdisplay -c "$VG/lv1" | awk -F: '{print $4 ":" $5 ":" $6 " " $12 " " $13}')"
+lvx vgdisplay "$VG" >"$SCRATCH/vgd" 2>&1
+test_ok "vgdisplay: Open LV 1 (the mounted LV)" grep -qx "  Open LV               1" "$SCRATCH/vgd"
+test_eq "lvdisplay under global/activation = 0: no device lines" "0" \
+    "$(lvx lvdisplay --config 'global/activation=0' "$VG/lv1" 2>/dev/null | grep -cE 'LV Status|# open|Block device|currently set')"
 lvx lvchange -an "$VG/lv1" >"$SCRATCH/out" 2>&1
 rc=$?
 test_ok "deactivation of a mounted LV is refused" test "$rc" -ne 0
@@ -106,6 +121,9 @@ run_ok "umount" umount "$MNT"
 run_ok "lvchange -an" lvx lvchange -an "$VG/lv1"
 test_ok "/dev/$VG/lv1 is gone" test ! -e "/dev/$VG/lv1"
 test_eq "lv_attr of an inactive LV" "-" "$(lvs_field lv1 lv_attr | cut -c5)"
+test_eq "lvdisplay of an inactive LV: NOT available, no # open / Block device" \
+    "  LV Status              NOT available|0" \
+    "$(lvx lvdisplay "$VG/lv1" 2>/dev/null | grep 'LV Status')|$(lvx lvdisplay "$VG/lv1" 2>/dev/null | grep -cE '# open|Block device')"
 run_ok "lvchange -ay" lvx lvchange -ay "$VG/lv1"
 run_ok "mount after reactivation" mount "/dev/$VG/lv1" "$MNT"
 test_eq "the file is still there" "$sum" "$(sha256sum <"$MNT/data")"
