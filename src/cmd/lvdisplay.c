@@ -397,12 +397,14 @@ static void display_lv_colon(struct lvx_cmd_env *env, const struct lvx_actcmd *a
 {
     struct lvx_lv_kstate ks;
     bool inkernel = lv_state(env, act, lv, &ks);
+    /* access: 1 read, 2 write (metadata), 4 the device is read-only */
     unsigned access = (lv->status & LVX_LV_READ ? 1 : 0) | (lv->status & LVX_LV_WRITE ? 2 : 0);
     long long ra = !lv->has_read_ahead || lv->read_ahead == 0 ? -1
                    : lv->read_ahead < 0                      ? 0
                                                              : (long long)lv->read_ahead;
     lvx_buf_printf(b, "  %s:%s:%u:%d:-1:%d:%llu:%llu:-1:%d:%lld:%lld:%lld\n",
-                   lvx_cmd_lv_path(env->pool, lv), lv->vg->name, access, inkernel ? 1 : 0,
+                   lvx_cmd_lv_path(env->pool, lv), lv->vg->name,
+                   access | (inkernel && ks.read_only ? 4u : 0u), inkernel ? 1 : 0,
                    inkernel ? ks.open_count : 0,
                    (unsigned long long)(lv->le_count * lv->vg->extent_size),
                    (unsigned long long)lv->le_count, lv->alloc == LVX_ALLOC_CONTIGUOUS ? 2 : 0, ra,

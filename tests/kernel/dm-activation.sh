@@ -98,6 +98,13 @@ check "write a file and read it back after a remount" sh -c \
     "cp /tmp/f1 /mnt/x/f1 && sync && umount /mnt/x && mount /dev/lvx-vg/s4 /mnt/x && cmp /tmp/f1 /mnt/x/f1"
 attr=$(lvm lvs --noheadings -o lv_attr,lv_device_open lvx-vg/s4 2>/dev/null | trim)
 check_eq "LVM2's lvs shows lvx's mounted LV active and open" "$attr" "-wi-ao----open"
+# the display commands' device lines (LV Status, # open, read-ahead, Block device, Open LV)
+check_eq "lvx lvdisplay of the mounted LV equals LVM2's" "$($LVX lvdisplay lvx-vg/s4 2>&1)" \
+    "$(lvm lvdisplay lvx-vg/s4 2>&1)"
+check_eq "lvx lvdisplay -c of the VG equals LVM2's" "$($LVX lvdisplay -c lvx-vg 2>&1)" \
+    "$(lvm lvdisplay -c lvx-vg 2>&1)"
+check_eq "lvx vgdisplay (Open LV) equals LVM2's" "$($LVX vgdisplay lvx-vg 2>&1)" \
+    "$(lvm vgdisplay lvx-vg 2>&1)"
 check_fail "lvx refuses to deactivate the mounted LV" "contains a filesystem in use" $LVX lvchange -an lvx-vg/s4
 
 # ---------------------------------------------------------------- grow under a writer
