@@ -342,6 +342,21 @@ static void add_lv_once(struct lvx_cmd_env *env, const struct lvx_vgset *set, un
     subset[i][subset_n[i]++] = lv;
 }
 
+/* The named LVs of a VG in the VG's order (LVM2 walks a VG's LVs and keeps the named
+ * ones, whatever order the arguments gave). */
+static void in_vg_order(const struct lvx_vg *vg, struct lvx_lv **lvs, unsigned n)
+{
+    unsigned k = 0;
+    for (unsigned j = 0; j < vg->lv_count && k < n; j++)
+        for (unsigned m = k; m < n; m++)
+            if (lvs[m] == vg->lvs[j]) {
+                struct lvx_lv *t = lvs[k];
+                lvs[k++] = lvs[m];
+                lvs[m] = t;
+                break;
+            }
+}
+
 void lvx_cmd_pick_lvs(struct lvx_cmd_env *env, const struct lvx_cmd_vgs *v, char **names,
                       unsigned count, struct lvx_cmd_lvsel *out, bool *failed)
 {
@@ -390,6 +405,7 @@ void lvx_cmd_pick_lvs(struct lvx_cmd_env *env, const struct lvx_cmd_vgs *v, char
     }
     out->only_named = count > 0;
     for (unsigned i = 0; i < nvg; i++) {
+        in_vg_order(set->vgs[i], subset[i], subset_n[i]);
         if (count == 0 || whole[i]) {
             out->vgs[out->vg_count++] = set->vgs[i];
             out->only_named = out->only_named && count > 0 && !whole[i];

@@ -414,7 +414,7 @@ static void display_lv_colon(struct lvx_cmd_env *env, const struct lvx_actcmd *a
 static int display_lvs(struct lvx_cmd_env *env, const struct lvx_tk_sel *sel, struct lvx_buf *b,
                        void *arg)
 {
-    bool all = env->args->count[LVX_OPT_ALL] || sel->only_named;
+    bool all = env->args->count[LVX_OPT_ALL] > 0;   /* a hidden LV named: nothing, as LVM2 */
     struct lvx_actcmd act;
     int rc = lvx_actcmd_init(env, &act);
     if (rc)

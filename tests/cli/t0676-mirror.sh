@@ -172,6 +172,12 @@ for sub in m3_mlog m3_mimage_2; do
     test_eq "lvdisplay -a -m of $sub: lvx equals LVM2" \
         "$("$LVX" lvdisplay -a -m vg/$sub 2>&1)" "$(lvm2 lvdisplay -a -m vg/$sub 2>&1 | sandbox_noise)"
 done
+test_eq "lvdisplay of a hidden LV without -a prints nothing: lvx equals LVM2" \
+    "$("$LVX" lvdisplay vg/m3_mlog 2>&1; echo "rc=$?")" \
+    "$(lvm2 lvdisplay vg/m3_mlog 2>&1 | sandbox_noise; echo "rc=${PIPESTATUS[0]}")"
+test_eq "lvdisplay of LVs named out of VG order shows them in VG order: lvx equals LVM2" \
+    "$("$LVX" lvdisplay vg/m3 vg/m2 vg/m1 2>&1 | grep 'LV Name')" \
+    "$(lvm2 lvdisplay vg/m3 vg/m2 vg/m1 2>&1 | sandbox_noise | grep 'LV Name')"
 
 # ---------------------------------------------------------------- the user backend
 A=(--config "global/activation=1")
