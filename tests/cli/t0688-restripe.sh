@@ -11,9 +11,9 @@
 #     same command when the kill came before the setup), LVM2 reading the VG left by
 #     each kill (vgck, lvs -a showing the reservation LV), the data unchanged;
 #   - active, XFS mounted, fio --verify=crc32c writing and verifying in a loop: 1 -> 4
-#     stripes (seen in `lvx jobs`), RUNS restripes 4 <-> 2 SIGKILLed and resumed, then
-#     --type linear; no fio error, the reference file, fio's files and xfs_repair -n
-#     after a remount, LVM2's vgck.
+#     stripes (seen in `lvx jobs`), RUNS restripes 4 <-> 2 SIGKILLed and resumed, one
+#     stopped by `lvx jobs --abort` and resumed, then --type linear; no fio error, the
+#     reference file, fio's files and xfs_repair -n after a remount, LVM2's vgck.
 # RUNS: $LVX_RESTRIPE_KILL_RUNS (default 4).  Cost: about 1-2 min (plain build).
 source "$(dirname "$0")/../lib.sh"
 source "$LVX_ROOT/tests/tools/uspace-env.sh"
@@ -180,6 +180,30 @@ test_eq "... the layout of a fresh 4-stripe LV" "$big4" "$(layout lv)"
 test_ok "... LVM2's vgck" lvm2 vgck "$VG"
 
 kill_runs mounted 0.1 1.0 "$big2" "$big4" ""
+
+# lvx jobs --abort stops the copier (SIGTERM: it ends at the next window); the restripe
+# stays resumable
+want=$big2
+[[ $(layout lv) == "$big2" ]] && want=$big4
+n=${want#striped }
+n=${n%% *}
+"$LVX" lvconvert --stripes "$n" "$VG/lv" >"$SCRATCH/ab.out" 2>&1 &
+pid=$!
+seen=no
+for _ in $(seq 400); do
+    [[ -n $(lvx jobs "$VG/lv" 2>/dev/null | awk -v vg="$VG" '$1 == vg') ]] && { seen=yes; break; }
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.02
+done
+rc=0
+[[ $seen == yes ]] && { lvx jobs --abort "$VG/lv" >"$SCRATCH/ab2.out" 2>&1 || rc=$?; }
+wait "$pid"
+test_eq "lvx jobs --abort VG/lv during a restripe to $n stripes: the job seen, both exit 0" \
+    "$seen $rc $?" "yes 0 0"
+left=$(in_progress)
+diag "after the abort: $left restripe(s) in progress ($(tail -1 "$SCRATCH/ab.out"))"
+[[ $left == 1 ]] && uspace_run_ok "... resumed by lvconvert VG/LV" lvx lvconvert "$VG/lv"
+test_eq "... the layout of a fresh $n-stripe LV" "$(layout lv)" "$want"
 uspace_run_ok "mounted: --type linear" lvx lvconvert --type linear "$VG/lv"
 test_eq "... the layout of a fresh linear LV" "$big1" "$(layout lv)"
 
