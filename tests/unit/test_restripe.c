@@ -17,96 +17,61 @@
 #include "model/model.h"
 #include "model/restripe.h"
 
-static const char vg_text[] =
+/* The VG: five PVs of 20 extents (pv0..pv4, written by vg_text()), and the LV. */
+static const char vg_head[] =
     "vgrs {\n"
-    "	id = \"BBBBBB-BBBB-BBBB-BBBB-BBBB-BBBB-BBBBBB\"\n"
-    "	seqno = 3\n"
-    "	format = \"lvm2\"\n"
-    "	status = [\"RESIZEABLE\", \"READ\", \"WRITE\"]\n"
-    "	flags = []\n"
-    "	extent_size = 8192\n"
-    "	max_lv = 0\n"
-    "	max_pv = 0\n"
-    "	metadata_copies = 0\n"
-    "	physical_volumes {\n"
-    "		pv0 {\n"
-    "			id = \"AAAAAA-AAAA-AAAA-AAAA-AAAA-AAAA-AAAAA0\"\n"
-    "			device = \"/dev/vda\"\n"
-    "			status = [\"ALLOCATABLE\"]\n"
-    "			flags = []\n"
-    "			dev_size = 184320\n"
-    "			pe_start = 2048\n"
-    "			pe_count = 20\n"
-    "		}\n"
-    "		pv1 {\n"
-    "			id = \"AAAAAA-AAAA-AAAA-AAAA-AAAA-AAAA-AAAAA1\"\n"
-    "			device = \"/dev/vdb\"\n"
-    "			status = [\"ALLOCATABLE\"]\n"
-    "			flags = []\n"
-    "			dev_size = 184320\n"
-    "			pe_start = 2048\n"
-    "			pe_count = 20\n"
-    "		}\n"
-    "		pv2 {\n"
-    "			id = \"AAAAAA-AAAA-AAAA-AAAA-AAAA-AAAA-AAAAA2\"\n"
-    "			device = \"/dev/vdc\"\n"
-    "			status = [\"ALLOCATABLE\"]\n"
-    "			flags = []\n"
-    "			dev_size = 184320\n"
-    "			pe_start = 2048\n"
-    "			pe_count = 20\n"
-    "		}\n"
-    "		pv3 {\n"
-    "			id = \"AAAAAA-AAAA-AAAA-AAAA-AAAA-AAAA-AAAAA3\"\n"
-    "			device = \"/dev/vdd\"\n"
-    "			status = [\"ALLOCATABLE\"]\n"
-    "			flags = []\n"
-    "			dev_size = 184320\n"
-    "			pe_start = 2048\n"
-    "			pe_count = 20\n"
-    "		}\n"
-    "		pv4 {\n"
-    "			id = \"AAAAAA-AAAA-AAAA-AAAA-AAAA-AAAA-AAAAA4\"\n"
-    "			device = \"/dev/vde\"\n"
-    "			status = [\"ALLOCATABLE\"]\n"
-    "			flags = []\n"
-    "			dev_size = 184320\n"
-    "			pe_start = 2048\n"
-    "			pe_count = 20\n"
-    "		}\n"
-    "	}\n"
-    "	logical_volumes {\n"
-    "		lv {\n"
-    "			id = \"CCCCCC-CCCC-CCCC-CCCC-CCCC-CCCC-CCCCCC\"\n"
-    "			status = [\"READ\", \"WRITE\", \"VISIBLE\"]\n"
-    "			flags = []\n"
-    "			segment_count = 2\n"
-    "			segment1 {\n"
-    "				start_extent = 0\n"
-    "				extent_count = 2\n"
-    "				type = \"striped\"\n"
-    "				stripe_count = 1\n"
-    "				stripes = [\n"
-    "					\"pv0\", 0\n"
-    "				]\n"
-    "			}\n"
-    "			segment2 {\n"
-    "				start_extent = 2\n"
-    "				extent_count = 6\n"
-    "				type = \"striped\"\n"
-    "				stripe_count = 3\n"
-    "				stripe_size = 128\n"
-    "				stripes = [\n"
-    "					\"pv0\", 2,\n"
-    "					\"pv1\", 0,\n"
-    "					\"pv2\", 0\n"
-    "				]\n"
-    "			}\n"
-    "		}\n"
-    "	}\n"
+    "id = \"BBBBBB-BBBB-BBBB-BBBB-BBBB-BBBB-BBBBBB\"\n"
+    "seqno = 3\n"
+    "format = \"lvm2\"\n"
+    "status = [\"RESIZEABLE\", \"READ\", \"WRITE\"]\n"
+    "flags = []\n"
+    "extent_size = 8192\n"
+    "max_lv = 0\n"
+    "max_pv = 0\n"
+    "metadata_copies = 0\n"
+    "physical_volumes {\n";
+static const char vg_tail[] =
     "}\n"
-    "\n"
-;
+    "logical_volumes {\n"
+    "lv {\n"
+    "id = \"CCCCCC-CCCC-CCCC-CCCC-CCCC-CCCC-CCCCCC\"\n"
+    "status = [\"READ\", \"WRITE\", \"VISIBLE\"]\n"
+    "flags = []\n"
+    "segment_count = 2\n"
+    "segment1 {\n"
+    "start_extent = 0\n"
+    "extent_count = 2\n"
+    "type = \"striped\"\n"
+    "stripe_count = 1\n"
+    "stripes = [\n"
+    "\"pv0\", 0\n"
+    "]\n"
+    "}\n"
+    "segment2 {\n"
+    "start_extent = 2\n"
+    "extent_count = 6\n"
+    "type = \"striped\"\n"
+    "stripe_count = 3\n"
+    "stripe_size = 128\n"
+    "stripes = [\n"
+    "\"pv0\", 2,\n"
+    "\"pv1\", 0,\n"
+    "\"pv2\", 0\n"
+    "]\n"
+    "}\n"
+    "}\n"
+    "}\n"
+    "}\n";
+
+static void vg_text(struct lvx_buf *b)
+{
+    lvx_buf_puts(b, vg_head);
+    for (int i = 0; i < 5; i++)
+        lvx_buf_printf(b, "pv%d {\nid = \"AAAAAA-AAAA-AAAA-AAAA-AAAA-AAAA-AAAAA%d\"\n"
+                       "device = \"/dev/vd%c\"\nstatus = [\"ALLOCATABLE\"]\nflags = []\n"
+                       "dev_size = 184320\npe_start = 2048\npe_count = 20\n}\n", i, i, 'a' + i);
+    lvx_buf_puts(b, vg_tail);
+}
 
 static bool roundtrip(struct lvx_ctx *ctx, struct lvx_pool *pool, struct lvx_vg *vg)
 {
@@ -125,8 +90,10 @@ int main(void)
     struct lvx_ctx ctx;
     struct lvx_pool *pool = lvx_pool_create();
     struct lvx_vg *vg = NULL;
+    struct lvx_buf text = LVX_BUF_INIT;
     lvx_ctx_init(&ctx);
-    if (!ok(lvx_vg_import_text(&ctx, pool, vg_text, strlen(vg_text), &vg) == 0, "imports: %s",
+    vg_text(&text);
+    if (!ok(lvx_vg_import_text(&ctx, pool, text.data, text.len, &vg) == 0, "imports: %s",
             ctx.errmsg))
         goto out;
     struct lvx_lv *lv = lvx_vg_find_lv(vg, "lv");
@@ -178,6 +145,7 @@ int main(void)
     is_int(lvx_vg_validate(&ctx, vg), 0, "validates at the end: %s", ctx.errmsg);
     ok(roundtrip(&ctx, pool, vg), "export + import at the end");
 out:
+    lvx_buf_free(&text);
     lvx_pool_destroy(pool);
     return tap_done();
 }
