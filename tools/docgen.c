@@ -196,10 +196,10 @@ static void roff_para(FILE *f, const char *s)
 }
 
 /* "-L|--size" in bold and the value name in italics, with unbreakable spaces. */
-static void roff_option_name(FILE *f, const struct lvx_opt_def *d, const char *sep)
+static void roff_option_name(FILE *f, const struct lvx_opt_def *d, char sc, const char *sep)
 {
-    if (d->short_name)
-        fprintf(f, "\\fB\\-%c\\fR%s", d->short_name, sep);
+    if (sc)
+        fprintf(f, "\\fB\\-%c\\fR%s", sc, sep);
     fputs("\\fB\\-\\-", f);
     roff_text(f, d->long_name);
     fputs("\\fR", f);
@@ -253,10 +253,10 @@ static void roff_header(FILE *f, const char *title, const char *date)
     fprintf(f, " 8 \"%s\" \"lvx " LVX_VERSION "\" \"System Manager's Manual\"\n", date);
 }
 
-static void roff_option(FILE *f, const struct lvx_opt_def *d)
+static void roff_option(FILE *f, const struct lvx_opt_def *d, char sc)
 {
     fputs(".TP\n", f);
-    roff_option_name(f, d, ", ");
+    roff_option_name(f, d, sc, ", ");
     fputc('\n', f);
     roff_para(f, d->help);
     const char *k = kind_text(d);
@@ -316,7 +316,7 @@ static void man_command(FILE *f, const struct lvx_command *c, const char *date)
     fprintf(f, ".SY \"lvx %s\"\n", c->name);
     for (unsigned i = 0; i < n; i++) {
         fputc('[', f);
-        roff_option_name(f, lvx_opt_def(ids[i]), "|");
+        roff_option_name(f, lvx_opt_def(ids[i]), lvx_opt_short(c->opts, ids[i]), "|");
         fputs("]\n", f);
     }
     if (c->positional[0]) {
@@ -338,11 +338,11 @@ static void man_command(FILE *f, const struct lvx_command *c, const char *date)
     if (own) {
         fputs(".SH OPTIONS\n", f);
         for (unsigned i = 0; i < own; i++)
-            roff_option(f, lvx_opt_def(ids[i]));
+            roff_option(f, lvx_opt_def(ids[i]), lvx_opt_short(c->opts, ids[i]));
     }
     fputs(".SH COMMON OPTIONS\n", f);
     for (unsigned i = own; i < n; i++)
-        roff_option(f, lvx_opt_def(ids[i]));
+        roff_option(f, lvx_opt_def(ids[i]), lvx_opt_short(c->opts, ids[i]));
     roff_exit_status(f);
 
     fputs(".SH SEE ALSO\n.BR lvx (8)", f);
@@ -407,7 +407,7 @@ static void man_lvx(FILE *f, const char *date)
     fputs(".SH COMMON OPTIONS\nAccepted by every command (where -f means --file, --force "
           "has no short form).\n", f);
     for (unsigned i = 0; i < n; i++)
-        roff_option(f, lvx_opt_def(ids[i]));
+        roff_option(f, lvx_opt_def(ids[i]), lvx_opt_def(ids[i])->short_name);
     fputs(".SH ENVIRONMENT\n", f);
     for (size_t i = 0; i < sizeof(environment) / sizeof(environment[0]); i++) {
         fputs(".TP\n.B ", f);
@@ -851,8 +851,8 @@ static int gen_completion(FILE *f)
         fprintf(f, "_lvx_opts[%s]='", t[i].name);
         for (unsigned j = 0; j < n; j++) {
             const struct lvx_opt_def *d = lvx_opt_def(ids[j]);
-            if (d->short_name)
-                fprintf(f, "-%c ", d->short_name);
+            if (lvx_opt_short(t[i].opts, ids[j]))
+                fprintf(f, "-%c ", lvx_opt_short(t[i].opts, ids[j]));
             fprintf(f, "--%s%s", d->long_name, j + 1 < n ? " " : "");
         }
         fputs("'\n", f);
@@ -863,8 +863,8 @@ static int gen_completion(FILE *f)
             value_spec(spec, sizeof(spec), d);
             if (ids[j] == LVX_OPT_OPTIONS || ids[j] == LVX_OPT_SORT)   /* report field names */
                 snprintf(spec, sizeof(spec), "fields:%s", field_kind(t[i].name));
-            if (d->short_name) {
-                fprintf(f, "_lvx_args['%s -%c']=", t[i].name, d->short_name);
+            if (lvx_opt_short(t[i].opts, ids[j])) {
+                fprintf(f, "_lvx_args['%s -%c']=", t[i].name, lvx_opt_short(t[i].opts, ids[j]));
                 sh_quoted(f, spec);
                 fputc('\n', f);
             }

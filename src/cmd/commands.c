@@ -53,7 +53,8 @@ static const enum lvx_opt_id lvresize_opts[] = {
     LVX_OPT_POOLMETADATASIZE, LVX_OPT_TYPE, END };
 static const enum lvx_opt_id lvconvert_opts[] = {
     LVX_OPT_MIRRORS, LVX_OPT_TYPE, LVX_OPT_REGIONSIZE, LVX_OPT_REPAIR, LVX_OPT_REPLACE,
-    LVX_OPT_MERGE, LVX_OPT_BACKGROUND, LVX_OPT_INTERVAL, LVX_OPT_MIRRORLOG, LVX_OPT_CORELOG, END };
+    LVX_OPT_MERGE, LVX_OPT_BACKGROUND, LVX_OPT_INTERVAL, LVX_OPT_MIRRORLOG, LVX_OPT_CORELOG,
+    LVX_OPT_STRIPES, LVX_OPT_STRIPESIZE, LVX_OPT_ALLOC, END };
 static const enum lvx_opt_id lvchange_opts[] = {
     LVX_OPT_PERMISSION, LVX_OPT_READAHEAD, LVX_OPT_ADDTAG, LVX_OPT_DELTAG, LVX_OPT_ALLOC,
     LVX_OPT_CONTIGUOUS, LVX_OPT_ACTIVATE, LVX_OPT_ACTIVATIONMODE, LVX_OPT_PARTIAL,
@@ -171,7 +172,9 @@ static const struct lvx_command command_table[] = {
       "New images go to the PVs named (or any PV the LV does not use) and are rebuilt by the "
       "kernel; images leave from the PVs named (or from the highest-numbered). --repair "
       "replaces the images of a RAID LV on missing PVs, --replace PV those on PV, by new ones "
-      "on the PVs named or any PV the LV does not use." },
+      "on the PVs named or any PV the LV does not use. --stripes N [-I SIZE] (or --type "
+      "striped|linear) restripes a linear or striped LV, active or not, onto N stripes of "
+      "free extents (rerun, or `lvconvert VG/LV`, resumes an interrupted restripe)." },
     { "lvdisplay", lvx_cmd_lvdisplay, "Display information about a logical volume",
       "[VG|VG/LV ...]", lvdisplay_opts,
       "Displays the attributes of logical volumes as blocks of lines (with -m also their "
@@ -401,10 +404,12 @@ const struct lvx_command *lvx_command_find(const char *name)
     return NULL;
 }
 
-static void usage_option(struct lvx_buf *out, const struct lvx_opt_def *d)
+static void usage_option(struct lvx_buf *out, const struct lvx_command *cmd,
+                         const struct lvx_opt_def *d)
 {
-    if (d->short_name)
-        lvx_buf_printf(out, "\t[ -%c|--%s", d->short_name, d->long_name);
+    char sc = lvx_opt_short(cmd->opts, d->id);
+    if (sc)
+        lvx_buf_printf(out, "\t[ -%c|--%s", sc, d->long_name);
     else
         lvx_buf_printf(out, "\t[    --%s", d->long_name);
     if (d->has_arg)
@@ -417,7 +422,7 @@ void lvx_command_usage(struct lvx_buf *out, const struct lvx_command *cmd)
     lvx_buf_printf(out, "  %s - %s\n\n  %s\n", cmd->name, cmd->summary, cmd->name);
     /* the command's own options first, then the common ones */
     for (const enum lvx_opt_id *o = cmd->opts; *o != LVX_OPT_COUNT; o++)
-        usage_option(out, lvx_opt_def(*o));
+        usage_option(out, cmd, lvx_opt_def(*o));
     lvx_buf_puts(out, "\t[ COMMON_OPTIONS ]\n");
     if (cmd->positional[0])
         lvx_buf_printf(out, "\t%s\n", cmd->positional);
@@ -426,7 +431,7 @@ void lvx_command_usage(struct lvx_buf *out, const struct lvx_command *cmd)
         enum lvx_opt_id id = (enum lvx_opt_id)i;
         /* common = accepted by a command without options of its own */
         if (lvx_opts_allowed(no_opts, id) && lvx_opts_allowed(cmd->opts, id))
-            usage_option(out, lvx_opt_def(id));
+            usage_option(out, cmd, lvx_opt_def(id));
     }
 }
 

@@ -116,6 +116,19 @@ int lvx_cmd_pvscan(struct lvx_cmd_env *env);        /* cmd/pvscan.c */
 int lvx_cmd_pvmove(struct lvx_cmd_env *env);        /* cmd/pvmove.c */
 /* Abort the move of pvmove LV uuid in vgname (pvmove --abort of one move). */
 int lvx_pvmove_abort(struct lvx_cmd_env *env, const char *vgname, const char *uuid);
+/* cmd/pvmove.c's pieces other copies use (the restripe, cmd/lvconvert_restripe.c):
+ * the copier lock of job uuid (its job file, meta/jobs.h): fd >= 0, or -EBUSY when
+ * another copier holds it, and its release; lv is active in the user-space backend
+ * (the daemon serves it); the daemon re-reads lv's metadata when it serves lv (0, or
+ * LVX_EXIT_FAILED with a message). */
+struct lvx_actcmd;
+struct lvx_lv;
+int lvx_pvmove_copier_lock(struct lvx_cmd_env *env, const char *uuid);
+void lvx_pvmove_copier_unlock(struct lvx_cmd_env *env, int fd, const char *uuid);
+bool lvx_pvmove_in_daemon(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                          const struct lvx_lv *lv);
+int lvx_pvmove_reload_lv(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                         const struct lvx_lv *lv);
 int lvx_cmd_jobs(struct lvx_cmd_env *env);          /* cmd/jobs.c */
 int lvx_cmd_lvmdiskscan(struct lvx_cmd_env *env);   /* cmd/lvmdiskscan.c */
 int lvx_cmd_vgscan(struct lvx_cmd_env *env);        /* cmd/vgscan.c */

@@ -15,6 +15,8 @@
  * live one); the metadata is committed; the table is swapped in (suspend/resume); the
  * devices of sub-LVs that left are removed; then the REBUILD flags, now in the kernel,
  * are cleared with a second commit.
+ * --stripes N / -I / --type striped of linear and striped LVs (and --type linear of a
+ * striped one) restripe them instead: cmd/lvconvert_restripe.c.
  */
 #include "cmd/lvcmd.h"
 
@@ -22,8 +24,10 @@
 #include "cmd/lvconvert_merge.h"
 #include "cmd/lvconvert_mirror.h"
 #include "cmd/lvconvert_raid.h"
+#include "cmd/lvconvert_restripe.h"
 #include "cmd/lvcreate_raid.h"
 #include "map/map.h"
+#include "model/restripe.h"
 #include "model/snapshot.h"
 
 #include <errno.h>
@@ -49,6 +53,8 @@ struct convert_opts {
     bool merge;                 /* --merge (cmd/lvconvert_merge.c) */
     bool background;            /* -b */
     unsigned interval;          /* -i, seconds between merge progress lines */
+    struct lvx_restripe_opts rs; /* --stripes, -I, --alloc (cmd/lvconvert_restripe.c) */
+    char job[LVX_UUID_LEN + 1]; /* the LV whose restripe copy runs after the setup */
 };
 
 static int parse_args(struct lvx_cmd_env *env, struct convert_opts *o)
@@ -84,6 +90,29 @@ static int parse_args(struct lvx_cmd_env *env, struct convert_opts *o)
             return LVX_EXIT_INVALID;
         }
         return 0;
+    }
+    if ((rc = lvx_lvcmd_stripe_args(env, &o->rs.stripes, &o->rs.stripe_size)))
+        return rc;
+    o->rs.stripes_given = a->count[LVX_OPT_STRIPES] > 0;
+    bool given;
+    if ((rc = lvx_lvcmd_alloc_arg(env, &o->rs.policy, &given)))
+        return rc;
+    o->rs.pv_args = a->argv + 1;
+    o->rs.pv_arg_count = (unsigned)a->argc - 1;
+    if (a->count[LVX_OPT_MIRRORS] && (a->count[LVX_OPT_STRIPES] || a->count[LVX_OPT_STRIPESIZE])) {
+        lvx_cmd_errorf("lvx lvconvert does not combine --mirrors with --stripes or "
+                       "--stripesize.");
+        return LVX_EXIT_INVALID;
+    }
+    if (a->count[LVX_OPT_TYPE] && !strcmp(a->value[LVX_OPT_TYPE], "linear") &&
+        o->rs.stripes_given && o->rs.stripes != 1) {
+        lvx_cmd_errorf("Command does not accept option: --stripes %s.",
+                       a->value[LVX_OPT_STRIPES]);
+        return LVX_EXIT_INVALID;
+    }
+    if (a->count[LVX_OPT_TYPE] && !strcmp(a->value[LVX_OPT_TYPE], "linear")) {
+        o->rs.stripes_given = true;
+        o->rs.stripes = 1;
     }
     o->mirrors_given = a->count[LVX_OPT_MIRRORS] > 0;
     o->mirrors = o->mirrors_given ? (uint32_t)a->val[LVX_OPT_MIRRORS].n : 0;
@@ -445,6 +474,13 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
                        lv->name, role ? role : "sub-LV");
         return LVX_EXIT_FAILED;
     }
+    if (lvx_restripe_is_rsv(lv)) {
+        lvx_cmd_errorf("Can't convert logical volume %s/%s: it holds the restripe of another LV.",
+                       lv->vg->name, lv->name);
+        return LVX_EXIT_FAILED;
+    }
+    if (lvx_restripe_wanted(env, lv, o->type, env->args->count[LVX_OPT_MIRRORS] > 0))
+        return lvx_lvconvert_restripe(env, u, lv, &o->rs, o->job);
     bool mirror = lvx_map_lv_is_mirror(lv);
     bool to_mirror = (o->type && !strcmp(o->type, "mirror")) ||
                      (!o->type && o->mirrors_given && o->mirrors && lvx_raid_lv_is_linear(lv) &&
@@ -535,6 +571,9 @@ int lvx_cmd_lvconvert(struct lvx_cmd_env *env)
         return rc;
     }
     rc = convert_in_vg(env, &u, &o);
+    char *vgname = lvx_pool_strdup(env->pool, u.vg->name);
     lvx_vg_update_end(&u);
+    if (!rc && o.job[0])          /* the restripe's copy, without the setup's update */
+        rc = lvx_lvconvert_restripe_run(env, vgname, o.job);
     return rc;
 }

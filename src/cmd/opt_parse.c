@@ -146,7 +146,7 @@ static const struct lvx_opt_def *find_short(struct parser *ps, char c)
 {
     for (int id = 0; id < LVX_OPT_COUNT; id++) {
         const struct lvx_opt_def *d = lvx_opt_def((enum lvx_opt_id)id);
-        if (d->short_name == c && lvx_opts_allowed(ps->allowed, d->id))
+        if (lvx_opt_short(ps->allowed, d->id) == c && lvx_opts_allowed(ps->allowed, d->id))
             return d;
     }
     return NULL;

@@ -240,6 +240,13 @@ static bool in_list(const enum lvx_opt_id *list, enum lvx_opt_id id)
     return false;
 }
 
+char lvx_opt_short(const enum lvx_opt_id *allowed, enum lvx_opt_id id)
+{
+    if (id == LVX_OPT_STRIPES && in_list(allowed, LVX_OPT_INTERVAL))
+        return 0;
+    return opt_table[id].short_name;
+}
+
 bool lvx_opts_allowed(const enum lvx_opt_id *allowed, enum lvx_opt_id id)
 {
     if (id == LVX_OPT_FORCE && in_list(allowed, LVX_OPT_FILE))

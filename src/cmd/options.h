@@ -287,6 +287,9 @@ int lvx_opts_parse_units(const char *s, char *unit, uint64_t *unit_bytes);
 
 /* Is option id accepted by this command (common options included)? */
 bool lvx_opts_allowed(const enum lvx_opt_id *allowed, enum lvx_opt_id id);
+/* The short name of option id in a command accepting allowed (0: none): its table's,
+ * except --stripes where -i is --interval (lvconvert, as LVM2's table). */
+char lvx_opt_short(const enum lvx_opt_id *allowed, enum lvx_opt_id id);
 
 /* Print "Invalid argument for --NAME: VALUE" (with " (REASON)" when given) and return
  * LVX_EXIT_INVALID (3).  For checks a command makes on a value the parser accepted

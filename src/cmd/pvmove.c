@@ -288,18 +288,16 @@ static struct lvx_lv *owner_of(const struct lvx_vg *vg, const struct lvx_lv *mv,
     return NULL;
 }
 
-/* lv is active in the user-space backend (the daemon serves it). */
-static bool in_daemon(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+bool lvx_pvmove_in_daemon(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
                       const struct lvx_lv *lv)
 {
     return act->be == &lvx_activation_user && lvx_actcmd_is_active(env, act, lv, NULL);
 }
 
-/* The daemon re-reads lv's metadata (the commit just made), when it serves lv. */
-static int reload_lv(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+int lvx_pvmove_reload_lv(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
                      const struct lvx_lv *lv)
 {
-    if (!in_daemon(env, act, lv))
+    if (!lvx_pvmove_in_daemon(env, act, lv))
         return 0;
     if (act->be->swap(env->ctx, lv) < 0) {
         lvx_cmd_errorf("Failed to reload %s/%s: %s", lv->vg->name, lv->name,
@@ -324,7 +322,7 @@ static int reload_users(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
         for (unsigned k = 0; names && names[k] && !user; k++)
             user = !strcmp(names[k], lv->name);
         if (user && !rc)
-            rc = reload_lv(env, act, lv);
+            rc = lvx_pvmove_reload_lv(env, act, lv);
     }
     return rc;
 }
@@ -426,8 +424,7 @@ static const char *copier_lock_path(struct lvx_cmd_env *env, const char *mv_uuid
     return lvx_pool_printf(env->pool, "%s/lvx_pvmove_%s", lvx_lock_dir(), mv_uuid);
 }
 
-/* Take the copier lock (fd >= 0), or -EBUSY when another copier holds it. */
-static int copier_lock(struct lvx_cmd_env *env, const char *mv_uuid)
+int lvx_pvmove_copier_lock(struct lvx_cmd_env *env, const char *mv_uuid)
 {
     const char *path = copier_lock_path(env, mv_uuid);
     int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
@@ -445,7 +442,7 @@ static int copier_lock(struct lvx_cmd_env *env, const char *mv_uuid)
     return fd;
 }
 
-static void copier_unlock(struct lvx_cmd_env *env, int fd, const char *mv_uuid)
+void lvx_pvmove_copier_unlock(struct lvx_cmd_env *env, int fd, const char *mv_uuid)
 {
     if (fd < 0)
         return;
@@ -458,7 +455,7 @@ static void copier_unlock(struct lvx_cmd_env *env, int fd, const char *mv_uuid)
 static int copier_stop(struct lvx_cmd_env *env, const char *mv_uuid)
 {
     for (int tries = 0; tries < 600; tries++) {
-        int fd = copier_lock(env, mv_uuid);
+        int fd = lvx_pvmove_copier_lock(env, mv_uuid);
         if (fd != -EBUSY)
             return fd;
         char buf[32] = "";
@@ -555,7 +552,7 @@ static int watch(struct lvx_cmd_env *env, const struct mv_opts *o, const char *v
 static int run_copy(struct lvx_cmd_env *env, const struct mv_opts *o, const char *vgname,
                     const char *mv_uuid, const char *name)
 {
-    int lock = copier_lock(env, mv_uuid);
+    int lock = lvx_pvmove_copier_lock(env, mv_uuid);
     if (lock == -EBUSY)
         return watch(env, o, vgname, mv_uuid, name);
     struct sigaction sa = { .sa_handler = on_term }, old;
@@ -605,7 +602,7 @@ static int run_copy(struct lvx_cmd_env *env, const struct mv_opts *o, const char
         pc.dst_path = lvx_pool_strdup(env->pool, pc.dst_path);
         const struct lvx_lv *owner = owner_of(u.vg, mv, pc.seg_le);
         const char *owner_name = owner ? lvx_pool_strdup(env->pool, owner->name) : NULL;
-        bool live = owner && in_daemon(env, &act, owner);
+        bool live = owner && lvx_pvmove_in_daemon(env, &act, owner);
         lvx_vg_update_end(&u);          /* no lock held while copying */
         rc = live ? copy_piece_daemon(env, &pc, vgname, owner_name, &pr)
                   : copy_piece(env, &pc, &pr);
@@ -616,7 +613,7 @@ static int run_copy(struct lvx_cmd_env *env, const struct mv_opts *o, const char
             bool now = false;
             if (lvx_vgcmd_begin(env, vgname, LVX_UPDATE_READ_ONLY, &c) == 0) {
                 const struct lvx_lv *l = lvx_vg_find_lv(c.vg, owner_name);
-                now = l && in_daemon(env, &act, l);
+                now = l && lvx_pvmove_in_daemon(env, &act, l);
                 lvx_vg_update_end(&c);
             }
             if (now)
@@ -651,7 +648,7 @@ static int run_copy(struct lvx_cmd_env *env, const struct mv_opts *o, const char
         if (!rc && owner_name) {
             const struct lvx_lv *l = lvx_vg_find_lv(u.vg, owner_name);
             if (l)
-                rc = reload_lv(env, &act, l);
+                rc = lvx_pvmove_reload_lv(env, &act, l);
         }
         if (!rc) {
             pr.done = lvx_pvmove_copied(mv);
@@ -665,7 +662,7 @@ static int run_copy(struct lvx_cmd_env *env, const struct mv_opts *o, const char
             progress_line(&pr, pr.done);
     }
     sigaction(SIGTERM, &old, NULL);
-    copier_unlock(env, lock, mv_uuid);
+    lvx_pvmove_copier_unlock(env, lock, mv_uuid);
     return rc;
 }
 
@@ -976,7 +973,7 @@ int lvx_pvmove_abort(struct lvx_cmd_env *env, const char *vgname, const char *uu
     struct lvx_vg_update u;
     if (!(r = begin(env, vgname, &u)))
         r = find_mv_uuid(u.vg, uuid) ? finish(env, &u, uuid) : (lvx_vg_update_end(&u), 0);
-    copier_unlock(env, lock, uuid);
+    lvx_pvmove_copier_unlock(env, lock, uuid);
     return r;
 }
 

@@ -209,6 +209,21 @@ static int do_pvcopy(struct request *r)
     return 0;
 }
 
+/* rscopy VG LV OFFSET SECTORS FLUSH: one piece of a restripe's copy (LV sectors) */
+static int do_rscopy(struct request *r)
+{
+    unsigned long long off, cnt;
+    if (r->n < 6 || sscanf(r->w[3], "%llu", &off) != 1 || sscanf(r->w[4], "%llu", &cnt) != 1)
+        return fail(r, EINVAL, "usage: rscopy VG LV OFFSET SECTORS FLUSH");
+    struct lvxd_lv *v = served_lv(r);
+    if (!v)
+        return -1;
+    if (lvxd_restripe_copy(r->ctx, v, off, cnt, strcmp(r->w[5], "1") == 0) < 0)
+        return fail_ctx(r);
+    lvx_buf_puts(r->out, "ok\n");
+    return 0;
+}
+
 /* raidmsg VG LV check|repair: a RAID LV's --syncaction, run to its end */
 static int do_raidmsg(struct request *r)
 {
@@ -356,6 +371,8 @@ static void handle(struct request *r, char *line)
         do_rename(r);
     else if (strcmp(cmd, "pvcopy") == 0)
         do_pvcopy(r);
+    else if (strcmp(cmd, "rscopy") == 0)
+        do_rscopy(r);
     else if (strcmp(cmd, "snapmerge") == 0)
         do_snapmerge(r);
     else if (strcmp(cmd, "raidmsg") == 0)

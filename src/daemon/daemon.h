@@ -35,6 +35,9 @@
  *   pvcopy VG LV MVLE OFFSET SECTORS FLUSH -> ok (sectors of the pvmove segment at
  *                                             extent MVLE copied leg 0 -> leg 1 against
  *                                             the LV's writes; FLUSH 1: then synced)
+ *   rscopy VG LV OFFSET SECTORS FLUSH      -> ok (LV sectors of a restripe copied from
+ *                                             the committed layout to the new one
+ *                                             against the LV's writes; FLUSH 1: synced)
  *   raidmsg VG LV check|repair             -> ok (the RAID LV's --syncaction, run to
  *                                             its end; the status then counts mismatches)
  *   snapmerge VG LV MAX                    -> ok <left> (one step of the merge of the

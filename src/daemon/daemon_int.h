@@ -214,6 +214,12 @@ extern const struct lvxd_target lvxd_target_pvmove;
  * buckets); flush: then fdatasync the written PVs.  0 or -errno (message in ctx). */
 int lvxd_pvmove_copy(struct lvx_ctx *ctx, struct lvxd_lv *v, uint64_t mv_le, uint64_t off,
                      uint64_t sectors, bool flush);
+/* target_pvmove.c too: an LV being restriped (model/restripe.h): writes to both its
+ * committed and its future layout; the copy of LV sectors [off, off+sectors) from the
+ * one to the other, against v's writes */
+extern const struct lvxd_target lvxd_target_restripe;
+int lvxd_restripe_copy(struct lvx_ctx *ctx, struct lvxd_lv *v, uint64_t off, uint64_t sectors,
+                       bool flush);
 extern const struct lvxd_target lvxd_target_raid;     /* target_raid.c: raid1, raid10 */
 extern const struct lvxd_target lvxd_target_parity;   /* target_parity.c: raid4/5/6 */
 /* The target serving lv (never NULL: the plain one is last). */

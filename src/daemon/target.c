@@ -61,6 +61,7 @@ const struct lvxd_target lvxd_target_plain = {
 extern const struct lvxd_target lvxd_target_origin, lvxd_target_snapshot;  /* target_snapshot.c */
 static const struct lvxd_target *const targets[] = {
     &lvxd_target_pvmove,      /* first: its ctr refuses origins and snapshots being moved */
+    &lvxd_target_restripe,
     &lvxd_target_raid,
     &lvxd_target_parity,
     &lvxd_target_snapshot,

@@ -18,7 +18,8 @@
  * chunk busy, waits until they have no writers, copies, then frees them; a write
  * whose buckets are busy waits for the chunk.  Zeroing counts in every bucket.
  *
- * Entry points: lvxd_target_pvmove, lvxd_pvmove_copy().
+ * Entry points: lvxd_target_pvmove, lvxd_pvmove_copy(); lvxd_target_restripe,
+ * lvxd_restripe_copy() (an LV being restriped, below).
  */
 #include "daemon/daemon_int.h"
 
@@ -27,6 +28,7 @@
 #include <string.h>
 
 #include "map/map.h"
+#include "model/restripe.h"
 #include "util/pool.h"
 
 #define BUCKETS 64
@@ -175,21 +177,24 @@ static int make_views(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct l
     return 0;
 }
 
-static int pvmove_ctr(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_lv *lv,
-                      bool partial, const struct lvx_map_prepared **map, void **state)
+/* The state over three views (leg 0, leg 1, the read view; one compiled once when it
+ * is two of them), each checked and compiled: 0, or -errno (message set). */
+static int views_state(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_lv *lv,
+                       const struct lvx_lv *const view[3], bool partial, struct mv_state **out)
 {
-    *state = NULL;
-    struct lvx_lv *view[3];
     struct lvx_map_prepared *m[3];
     int rc;
-    if ((rc = lvx_map_refuse_snapshots(ctx, lv)) < 0 ||
-        (rc = make_views(ctx, pool, lv, view)) < 0)
-        return rc;
-    for (int k = 0; k < 3; k++)
+    *out = NULL;
+    for (int k = 0; k < 3; k++) {
+        if (k == 2 && view[2] == view[0]) {
+            m[2] = m[0];
+            continue;
+        }
         if ((rc = lvx_map_check_activatable(ctx, view[k], partial)) < 0 ||
             (rc = lvx_map_prepare(ctx, pool, view[k], partial ? LVX_MAP_MISSING_IS_ERROR : 0,
                                   &m[k])) < 0)
             return rc;
+    }
     struct mv_state *st = calloc(1, sizeof(*st));
     if (!st)
         return lvx_error(ctx, ENOMEM, "Out of memory.");
@@ -197,6 +202,23 @@ static int pvmove_ctr(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct l
     st->leg[1] = m[1];
     st->read = m[2];
     st->extent_size = lv->vg->extent_size;
+    pthread_mutex_init(&st->m, NULL);
+    pthread_cond_init(&st->c, NULL);
+    *out = st;
+    return 0;
+}
+
+static int pvmove_ctr(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_lv *lv,
+                      bool partial, const struct lvx_map_prepared **map, void **state)
+{
+    *state = NULL;
+    struct lvx_lv *view[3];
+    struct mv_state *st;
+    int rc;
+    if ((rc = lvx_map_refuse_snapshots(ctx, lv)) < 0 ||
+        (rc = make_views(ctx, pool, lv, view)) < 0 ||
+        (rc = views_state(ctx, pool, lv, (const struct lvx_lv *const *)view, partial, &st)) < 0)
+        return rc;
     /* the mirror segments of every pvmove LV the LV uses */
     unsigned n = 0;
     for (unsigned s = 0; s < lv->seg_count; s++)
@@ -229,9 +251,7 @@ static int pvmove_ctr(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct l
                 }
             }
         }
-    pthread_mutex_init(&st->m, NULL);
-    pthread_cond_init(&st->c, NULL);
-    *map = m[2];
+    *map = st->read;
     *state = st;
     return 0;
 }
@@ -364,16 +384,12 @@ const struct lvxd_target lvxd_target_pvmove = {
     .zero = pvmove_zero,
 };
 
-/* Copy one chunk (bytes at sector offset off of segment d) from leg 0 to leg 1. */
-static int copy_chunk(struct lvxd_lv *v, struct mv_state *st, const struct mseg *d,
-                      uint64_t off, uint32_t sectors)
+/* A chunk of the copy is about to write the destination regions of mask: new writers
+ * there wait from now on, and the writers in them are waited for. */
+static void chunk_begin(struct mv_state *st, uint64_t mask)
 {
-    uint64_t src = d->first[0] + off, dst = d->first[1] + off;
-    uint64_t mask = 0;
-    for (uint64_t s = dst; s < dst + sectors; s = (s / REGION_SECTORS + 1) * REGION_SECTORS)
-        mask |= bucket_bit(d->pv[1], s);
     pthread_mutex_lock(&st->m);
-    st->busy = mask;                     /* new writers there wait from now on */
+    st->busy = mask;
     for (;;) {
         bool idle = true;
         for (unsigned b = 0; b < BUCKETS; b++)
@@ -384,6 +400,25 @@ static int copy_chunk(struct lvxd_lv *v, struct mv_state *st, const struct mseg 
         pthread_cond_wait(&st->c, &st->m);
     }
     pthread_mutex_unlock(&st->m);
+}
+
+static void chunk_end(struct mv_state *st)
+{
+    pthread_mutex_lock(&st->m);
+    st->busy = 0;
+    pthread_cond_broadcast(&st->c);
+    pthread_mutex_unlock(&st->m);
+}
+
+/* Copy one chunk (bytes at sector offset off of segment d) from leg 0 to leg 1. */
+static int copy_chunk(struct lvxd_lv *v, struct mv_state *st, const struct mseg *d,
+                      uint64_t off, uint32_t sectors)
+{
+    uint64_t src = d->first[0] + off, dst = d->first[1] + off;
+    uint64_t mask = 0;
+    for (uint64_t s = dst; s < dst + sectors; s = (s / REGION_SECTORS + 1) * REGION_SECTORS)
+        mask |= bucket_bit(d->pv[1], s);
+    chunk_begin(st, mask);
     struct lvxd_io *io = st->io;
     const struct lvxd_pv *p0 = &v->pvs[d->pv[0]], *p1 = &v->pvs[d->pv[1]];
     int rc;
@@ -402,10 +437,36 @@ static int copy_chunk(struct lvxd_lv *v, struct mv_state *st, const struct mseg 
             rc = lvxd_io_run(io, 1);
         }
     }
-    pthread_mutex_lock(&st->m);
-    st->busy = 0;
-    pthread_cond_broadcast(&st->c);
-    pthread_mutex_unlock(&st->m);
+    chunk_end(st);
+    return rc;
+}
+
+/* The copy's I/O queue and buffer (control thread), made on first use. */
+static int copy_io(struct lvx_ctx *ctx, struct lvxd_lv *v, struct mv_state *st)
+{
+    if (st->io)
+        return 0;
+    st->io = calloc(1, sizeof(*st->io));
+    if (posix_memalign((void **)&st->buf, 4096, CHUNK) != 0)
+        st->buf = NULL;
+    if (!st->io || !st->buf || lvxd_io_init(st->io) < 0) {
+        free(st->io);
+        st->io = NULL;
+        return lvx_error(ctx, ENOMEM, "%s/%s: no I/O queue for the copy.", v->vg, v->lv);
+    }
+    return 0;
+}
+
+/* The end of a copy request: the flush asked for; a failure said as "VG/LV: WHAT N
+ * failed: error". */
+static int copy_end(struct lvx_ctx *ctx, struct lvxd_lv *v, struct mv_state *st, int rc,
+                    bool flush, const char *what, uint64_t n)
+{
+    if (rc == 0 && flush)
+        rc = lvxd_io_flush_pvs(st->io, v);
+    if (rc < 0)
+        lvx_error(ctx, -rc, "%s/%s: %s %llu failed: %s", v->vg, v->lv, what,
+                  (unsigned long long)n, strerror(-rc));
     return rc;
 }
 
@@ -429,17 +490,8 @@ int lvxd_pvmove_copy(struct lvx_ctx *ctx, struct lvxd_lv *v, uint64_t mv_le, uin
                        v->vg, v->lv);
         goto out;
     }
-    if (!st->io) {
-        st->io = calloc(1, sizeof(*st->io));
-        if (posix_memalign((void **)&st->buf, 4096, CHUNK) != 0)
-            st->buf = NULL;
-        if (!st->io || !st->buf || lvxd_io_init(st->io) < 0) {
-            free(st->io);
-            st->io = NULL;
-            rc = lvx_error(ctx, ENOMEM, "%s/%s: no I/O queue for the copy.", v->vg, v->lv);
-            goto out;
-        }
-    }
+    if ((rc = copy_io(ctx, v, st)) < 0)
+        goto out;
     for (uint64_t s = off; s < off + sectors && rc == 0;) {
         /* chunks end at the destination's 1 MiB regions */
         uint64_t dst = d->first[1] + s;
@@ -449,11 +501,84 @@ int lvxd_pvmove_copy(struct lvx_ctx *ctx, struct lvxd_lv *v, uint64_t mv_le, uin
         rc = copy_chunk(v, st, d, s, (uint32_t)n);
         s += n;
     }
-    if (rc == 0 && flush)
-        rc = lvxd_io_flush_pvs(st->io, v);
-    if (rc < 0)
-        lvx_error(ctx, -rc, "%s/%s: copying pvmove extent %llu failed: %s", v->vg, v->lv,
-                  (unsigned long long)mv_le, strerror(-rc));
+    rc = copy_end(ctx, v, st, rc, flush, "copying pvmove extent", mv_le);
+out:
+    pthread_rwlock_unlock(&v->lock);
+    return rc;
+}
+
+/* ---- restripe ----------------------------------------------------------------------
+ * An LV with a restripe in progress (model/restripe.h) is served the same way: leg 0
+ * is the LV as committed (the read view too), leg 1 the LV as it will be (its LEs past
+ * the copied prefix on the reservation LV); writes go to both where they differ, so
+ * whatever the next commit says, both places hold every write.  The copy
+ * (lvxd_restripe_copy, `rscopy` requests) reads leg 0 and writes leg 1, a chunk of LV
+ * sectors at a time, against the writes (the destination regions' buckets). */
+
+static bool restripe_serves(const struct lvx_lv *lv)
+{
+    return lvx_restripe_rsv(lv) != NULL;
+}
+
+static int restripe_ctr(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_lv *lv,
+                        bool partial, const struct lvx_map_prepared **map, void **state)
+{
+    *state = NULL;
+    const struct lvx_lv *view[3] = { lv, lvx_restripe_target(pool, lv, lvx_restripe_rsv(lv)), lv };
+    struct mv_state *st;
+    int rc;
+    if ((rc = lvx_map_refuse_snapshots(ctx, lv)) < 0 ||
+        (rc = views_state(ctx, pool, lv, view, partial, &st)) < 0)
+        return rc;
+    *map = st->read;
+    *state = st;
+    return 0;
+}
+
+const struct lvxd_target lvxd_target_restripe = {
+    .name = "restripe",
+    .serves = restripe_serves,
+    .ctr = restripe_ctr,
+    .dtr = pvmove_dtr,
+    .rw = pvmove_rw,
+    .zero = pvmove_zero,
+};
+
+int lvxd_restripe_copy(struct lvx_ctx *ctx, struct lvxd_lv *v, uint64_t off, uint64_t sectors,
+                       bool flush)
+{
+    int rc = 0;
+    pthread_rwlock_rdlock(&v->lock);
+    struct mv_state *st = v->target == &lvxd_target_restripe ? v->tstate : NULL;
+    if (!st) {
+        rc = lvx_error(ctx, ESTALE, "%s/%s: no restripe is served (reload the LV).", v->vg,
+                       v->lv);
+        goto out;
+    }
+    if (off + sectors > lvx_map_prepared_sectors(st->leg[0]) || v->read_only) {
+        rc = lvx_error(ctx, EINVAL, "%s/%s: copy beyond the LV or read-only LV.", v->vg, v->lv);
+        goto out;
+    }
+    if ((rc = copy_io(ctx, v, st)) < 0)
+        goto out;
+    for (uint64_t s = off; s < off + sectors && rc == 0;) {
+        uint64_t n = off + sectors - s < CHUNK / 512 ? off + sectors - s : CHUNK / 512;
+        unsigned k = 0;
+        chunk_begin(st, write_buckets(st, s * 512, n * 512));
+        rc = lvxd_io_map_add(st->io, v, st->leg[0], false, s * 512, (uint32_t)(n * 512),
+                             st->buf, &k);
+        if (rc == 0 && k)
+            rc = lvxd_io_run(st->io, k);
+        k = 0;
+        if (rc == 0)
+            rc = lvxd_io_map_add(st->io, v, st->leg[1], true, s * 512, (uint32_t)(n * 512),
+                                 st->buf, &k);
+        if (rc == 0 && k)
+            rc = lvxd_io_run(st->io, k);
+        chunk_end(st);
+        s += n;
+    }
+    rc = copy_end(ctx, v, st, rc, flush, "restripe copy at sector", off);
 out:
     pthread_rwlock_unlock(&v->lock);
     return rc;

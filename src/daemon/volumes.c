@@ -14,6 +14,7 @@
 #include "daemon/daemon.h"
 #include "daemon/daemon_int.h"
 #include "meta/read.h"
+#include "model/restripe.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -136,12 +137,14 @@ static bool lv_uses_pv(const struct lvx_lv *lv, const struct lvx_pv *pv, unsigne
 }
 
 /* ... or an LV served with it (a COW LV's origin, an origin's COW LVs: the snapshot
- * targets, target_snapshot.c, copy between them). */
+ * targets, target_snapshot.c, copy between them; the reservation LV of a restripe,
+ * target_pvmove.c). */
 static bool set_uses_pv(const struct lvx_lv *lv, const struct lvx_pv *pv)
 {
     const struct lvx_seg *segs[64], *cs = lvx_lv_cow_snapshot_seg(lv);
     unsigned n = cs ? 0 : lvx_lv_snapshot_segs(lv, segs, 64);
-    bool uses = lv_uses_pv(lv, pv, 0) || (cs && lv_uses_pv(cs->origin_lv, pv, 0));
+    bool uses = lv_uses_pv(lv, pv, 0) || (cs && lv_uses_pv(cs->origin_lv, pv, 0)) ||
+                lv_uses_pv(lvx_restripe_rsv(lv), pv, 0);
     for (unsigned i = 0; i < n && i < 64 && !uses; i++)
         uses = lv_uses_pv(segs[i]->cow_lv, pv, 0);
     return uses;

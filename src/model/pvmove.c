@@ -30,9 +30,7 @@ static struct lvx_area *copy_areas(struct lvx_pool *pool, const struct lvx_area 
     return c;
 }
 
-/* Split lv->segs[i] at LE offset off (0 < off < extent_count, a multiple of the
- * stripe count for a striped segment): two segments, areas shifted in the second. */
-static void split_seg(struct lvx_lv *lv, unsigned i, uint64_t off)
+void lvx_lv_split_seg(struct lvx_lv *lv, unsigned i, uint64_t off)
 {
     struct lvx_pool *pool = lv->vg->pool;
     struct lvx_seg *segs = lvx_pool_alloc(pool, (lv->seg_count + 1) * sizeof(*segs));
@@ -249,13 +247,13 @@ static void align_to_ranges(struct lvx_lv *lv, const struct lvx_alloc_pv *src)
                 if (pe < rs || ps > re)
                     continue;
                 if (rs > ps) {
-                    split_seg(lv, i, (rs - ps) * mult);
+                    lvx_lv_split_seg(lv, i, (rs - ps) * mult);
                     seg = &lv->segs[i];
                     len = area_len(seg);
                     pe = ps + len - 1;
                 }
                 if (re < pe)
-                    split_seg(lv, i, (re - ps + 1) * mult);
+                    lvx_lv_split_seg(lv, i, (re - ps + 1) * mult);
             }
         }
     }
@@ -310,7 +308,7 @@ static void split_parents(struct lvx_vg *vg, struct lvx_lv *mv)
                 for (unsigned m = 0; m < mv->seg_count; m++) {
                     const struct lvx_seg *ms = &mv->segs[m];
                     if (ms->start_extent > le && ms->start_extent < le + len) {
-                        split_seg(lv, i, (ms->start_extent - le) * mult);
+                        lvx_lv_split_seg(lv, i, (ms->start_extent - le) * mult);
                         break;   /* the rest is seen as segment i + 1 */
                     }
                 }
@@ -387,7 +385,7 @@ static int add_mirror_legs(struct lvx_ctx *ctx, struct lvx_vg *vg, struct lvx_lv
             if (k)
                 i++;
             if (k + 1 < res.seg_count)
-                split_seg(mv, i, res.segs[k].extent_count);
+                lvx_lv_split_seg(mv, i, res.segs[k].extent_count);
             struct lvx_seg *ms = &mv->segs[i];
             struct lvx_area old = ms->areas[0];
             ms->type = ms->type_name = "mirror";

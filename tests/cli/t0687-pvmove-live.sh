@@ -17,6 +17,7 @@
 # Cost: about 60-90 s on an idle machine (plain build; the ASan build is slower).
 source "$(dirname "$0")/../lib.sh"
 source "$LVX_ROOT/tests/tools/uspace-env.sh"
+source "$LVX_ROOT/tests/tools/fio-loop.sh"
 
 need_loop
 need_lvx
@@ -44,21 +45,7 @@ sync
 ref_sum=$(md5sum <"$MNT/ref")
 
 # fio in a loop until told to stop: each run writes 48 MiB of files and verifies them
-: >"$SCRATCH/fio.fail"
-(
-    n=0
-    while [[ ! -e $SCRATCH/fio.stop ]]; do
-        n=$((n + 1))
-        if ! fio --name=v --directory="$MNT" --nrfiles=4 --size=48m --bs=64k --rw=randwrite \
-            --ioengine=libaio --iodepth=8 --direct=1 --verify=crc32c --do_verify=1 \
-            --verify_fatal=1 --fsync_on_close=1 >"$SCRATCH/fio.$n" 2>&1; then
-            echo "run $n" >>"$SCRATCH/fio.fail"
-            cat "$SCRATCH/fio.$n" >>"$SCRATCH/fio.fail"
-        fi
-        echo "$n" >"$SCRATCH/fio.runs"
-    done
-) &
-fio_pid=$!
+fio_loop_start "$MNT" 48m
 sleep 1
 
 stripe_pvs() {  # the devices of the LV's stripes, in order (LVM2's report)
@@ -150,8 +137,7 @@ test_eq "after $RUNS killed and resumed moves the stripes are where the moves pu
 test_eq "no pvmove LV left after the resumes" "" "$(lvx lvs -a --noheadings -o lv_name "$VG" | grep pvmove)"
 
 # ------------------------------------------------------------ the data
-touch "$SCRATCH/fio.stop"
-wait "$fio_pid"
+fio_loop_stop
 diag "fio runs: $(cat "$SCRATCH/fio.runs" 2>/dev/null)"
 test_ok "fio ran on the mounted LV" mountpoint -q "$MNT"
 test_eq "fio --verify=crc32c found no error during the moves" "" "$(head -c 2000 "$SCRATCH/fio.fail")"
@@ -160,9 +146,7 @@ echo 3 >/proc/sys/vm/drop_caches
 uspace_run_ok "xfs_repair -n finds nothing" xfs_repair -n "$DM_DEV_DIR/$VG/lv"
 uspace_run_ok "mount again" mount "$DM_DEV_DIR/$VG/lv" "$MNT"
 test_eq "the reference file reads back" "$ref_sum" "$(md5sum <"$MNT/ref")"
-uspace_run_ok "fio --verify_only of the last run's files" fio --name=v --directory="$MNT" \
-    --nrfiles=4 --size=48m --bs=64k --rw=randwrite --ioengine=libaio --direct=1 \
-    --verify=crc32c --verify_only=1 --verify_fatal=1
+uspace_run_ok "fio --verify_only of the last run's files" fio_verify_only "$MNT" 48m
 uspace_run_ok "umount" umount "$MNT"
 uspace_run_ok "LVM2's vgck accepts the VG" lvm2 vgck "$VG"
 for d in "${oth[@]}"; do
