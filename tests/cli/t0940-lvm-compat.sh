@@ -9,7 +9,7 @@
 #     the shell; `lvm help` lists the commands on stderr (nothing on stdout) under
 #     LVM2's heading, every name in it is one of LVM2's; `help nosuch` as LVM2;
 #   - pvscan (plain, -s, -u, -n, -e, -e -n), vgscan, lvscan (-a, refused argument),
-#     formats, segtypes (lvx lists what it creates: a subset of LVM2's list), lvmconfig /
+#     formats, segtypes (lvx lists what it creates: a subset of LVM2's list, its order), lvmconfig /
 #     dumpconfig / config (a key, --typeconfig full, an unknown key): same bytes and
 #     exit codes (--withcomments: LVM2's lines without its comments, which lvx lacks,
 #     with a warning saying so; --type list: lvx's own settings, by LVM2's names);
@@ -75,8 +75,11 @@ same "lvs --ignorelockingfailure" lvs --ignorelockingfailure "$VG"
 same "formats" formats
 side segtypes
 test_eq "segtypes: exit 0" "0 0" "$(cat "$SCRATCH/l.rc") $(cat "$SCRATCH/x.rc")"
-test_eq "... lvx lists linear and striped, LVM2's first two" \
-    "$(head -n 2 "$SCRATCH/l.out")" "$(cat "$SCRATCH/x.out")"
+# lvx lists the types it creates: each in LVM2's list, in LVM2's order
+test_eq "... lvx lists LVM2's types it creates (linear ... thin), in LVM2's order" \
+    "$(grep -Fx -f "$SCRATCH/x.out" "$SCRATCH/l.out")" "$(cat "$SCRATCH/x.out")"
+test_eq "... 24 of them (not cache, vdo, writecache, integrity, five raid layouts)" \
+    "$(wc -l <"$SCRATCH/x.out")" 24
 
 # ---- configuration
 same "lvmconfig devices/global_filter" lvmconfig devices/global_filter
