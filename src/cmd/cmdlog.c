@@ -94,7 +94,7 @@ void lvx_cmdlog_status(int rc)
         return;
     add("status", rc ? "failure" : "success", rc ? -1 : 0, rc ? rc : 1);
     /* LVM2 writes the backup after the VG's status: its warning comes after it */
-    if (cur->n >= 2 && backup_warning(&cur->es[cur->n - 2]) &&
+    if (cur->n >= 2 && strcmp(cur->type, "vg") == 0 && backup_warning(&cur->es[cur->n - 2]) &&
         cur->es[cur->n - 2].key == cur->key) {
         struct cl_entry t = cur->es[cur->n - 2];
         cur->es[cur->n - 2] = cur->es[cur->n - 1];
@@ -144,6 +144,19 @@ bool lvx_cmdlog_group_failed(const char *group)
             strcmp(cur->es[i].e.object_group, group) == 0)
             return true;
     return false;
+}
+
+void lvx_cmdlog_lv_removed(void)
+{
+    if (!cur || !cur->have_obj || strcmp(cur->type, "lv") != 0 || !cur->name[0])
+        return;
+    lvx_cmdlog_object_at(cur->next_key, "lv", "", "", cur->group, cur->group_id);
+    cur->obj_pending = false;
+}
+
+bool lvx_cmdlog_lv_gone(void)
+{
+    return cur && cur->have_obj && strcmp(cur->type, "lv") == 0 && !cur->name[0];
 }
 
 void lvx_cmdlog_object_id(const char *id)

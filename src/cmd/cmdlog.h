@@ -77,6 +77,11 @@ void lvx_cmdlog_object_at(unsigned long key, const char *type, const char *name,
 void lvx_cmdlog_object_done(void);
 /* Did an object of VG group get a failure status (an LV argument not found)? */
 bool lvx_cmdlog_group_failed(const char *group);
+/* The current LV was removed: its line is written (success), the messages from now on
+ * name an LV without name or UUID in its VG, as LVM2's lvremove; lvx_cmdlog_lv_gone()
+ * says whether that is the current object. */
+void lvx_cmdlog_lv_removed(void);
+bool lvx_cmdlog_lv_gone(void);
 /* The current object's UUID, once known. */
 void lvx_cmdlog_object_id(const char *id);
 /* The current object is done: rc 0 success, else failure with that exit code. */

@@ -366,6 +366,22 @@ int lvx_process_each_vg(struct lvx_cmd_env *env, const struct lvx_tk_vg_ops *ops
  * the VG update and lists the LVs in *lvs (env->pool, a copy: callbacks may remove LVs
  * while it is walked).  0 (with *missing set and a message printed when the named LV is
  * not there), or the exit code (no update left open). */
+/* The command log's object: LV lv (or one named name that is not there) of vg; the VG
+ * itself with lv and name NULL. */
+static void log_lv_object(const struct lvx_vg *vg, const struct lvx_lv *lv, const char *name)
+{
+    if (!lvx_cmdlog_on())
+        return;
+    char vgid[LVX_UUID_DASHED_LEN + 1], id[LVX_UUID_DASHED_LEN + 1] = "";
+    lvx_uuid_format(vg->uuid, vgid);
+    if (lv)
+        lvx_uuid_format(lv->uuid, id);
+    if (lv || name)
+        lvx_cmdlog_object("lv", lv ? lv->name : name, id, vg->name, vgid);
+    else
+        lvx_cmdlog_object("vg", vg->name, vgid, NULL, NULL);
+}
+
 static int begin_lv_arg(struct lvx_cmd_env *env, const char *arg, unsigned flags,
                         struct lvx_vg_update *u, struct lvx_lv ***lvs, unsigned *n, bool *missing)
 {
@@ -378,15 +394,20 @@ static int begin_lv_arg(struct lvx_cmd_env *env, const char *arg, unsigned flags
         lvx_cmd_errorf("Invalid logical volume name \"%s\".", arg);
         return LVX_EXIT_INVALID;
     }
-    if ((rc = lvx_lvcmd_begin_flags(env, vgname, flags, u)))
+    if ((rc = lvx_lvcmd_begin_flags(env, vgname, flags, u))) {
+        lvx_cmdlog_status(rc);
         return rc;
+    }
+    lvx_cmdlog_object_done();          /* the LVs are the objects now, the VG's line last */
     *lvs = lvx_pool_alloc(env->pool, (u->vg->lv_count + 1) * sizeof(**lvs));
     if (lvname) {
         struct lvx_lv *lv = lvx_vg_find_lv(u->vg, lvname);
         if (lv)
             (*lvs)[(*n)++] = lv;
         else {
+            log_lv_object(u->vg, NULL, lvname);
             lvx_cmd_errorf("Failed to find logical volume \"%s/%s\"", vgname, lvname);
+            lvx_cmdlog_status(LVX_EXIT_FAILED);
             *missing = true;
         }
         return 0;
@@ -407,6 +428,7 @@ static int one_lv_arg(struct lvx_cmd_env *env, const char *arg, const struct lvx
     if (rc)
         return rc;
     for (unsigned i = 0; i < n; i++) {
+        log_lv_object(u.vg, lvs[i], NULL);
         int r = ops->lv(env, lvs[i], ops->arg);
         if (r > 0)
             lvs[changed++] = lvs[i];
@@ -415,11 +437,28 @@ static int one_lv_arg(struct lvx_cmd_env *env, const char *arg, const struct lvx
     }
     if (changed && (rc = lvx_lvcmd_commit(env, &u))) {
         lvx_vg_update_end(&u);
+        lvx_cmdlog_status(rc);
         return rc;
     }
     if (changed && ops->done && ops->done(env, lvs, changed, ops->arg))
         failed = true;
+    /* LVM2's order: a removed LV's VG line before the unlock's messages, a changed
+     * LV's line (and its VG's) after them */
+    bool gone = lvx_cmdlog_lv_gone();
+    char vgid[LVX_UUID_DASHED_LEN + 1] = "";
+    const char *vgname = lvx_pool_strdup(env->pool, u.vg->name);
+    if (lvx_cmdlog_on())
+        lvx_uuid_format(u.vg->uuid, vgid);
+    if (gone) {
+        lvx_cmdlog_object("vg", vgname, vgid, NULL, NULL);
+        lvx_cmdlog_status(failed ? LVX_EXIT_FAILED : 0);
+    }
     lvx_vg_update_end(&u);
+    if (!gone) {
+        lvx_cmdlog_status(failed ? LVX_EXIT_FAILED : 0);     /* the last LV's */
+        lvx_cmdlog_object("vg", vgname, vgid, NULL, NULL);
+        lvx_cmdlog_status(failed ? LVX_EXIT_FAILED : 0);
+    }
     return failed ? LVX_EXIT_FAILED : 0;
 }
 

@@ -96,7 +96,25 @@ for fmt in json basic; do
         --reportformat "$fmt"
     change_same "vgchange --addtag ($fmt)" "vgchange --deltag t9 $VG" vgchange --addtag t9 "$VG" \
         --reportformat "$fmt"
+    change_same "lvchange --addtag ($fmt)" "lvchange --deltag t9 $VG/l1" lvchange --addtag t9 \
+        "$VG/l1" --reportformat "$fmt"
 done
+# lvremove: LVM2's lines name the removed LV without name or UUID; the LV's own status
+# line (selection "all") carries its UUID, so each side removes an LV it made itself
+for fmt in json basic; do
+    lvm2 lvcreate -q -an -Zn -L 4m -n r1 "$VG" >/dev/null 2>&1
+    rc=0
+    lvm2 lvremove -y "$VG/r1" --reportformat "$fmt" --config "$LOG" >"$SCRATCH/l.out" 2>/dev/null || rc=$?
+    echo "$rc" >"$SCRATCH/l.rc"
+    lvm2 lvcreate -q -an -Zn -L 4m -n r1 "$VG" >/dev/null 2>&1
+    rc=0
+    lvx lvremove -y "$VG/r1" --reportformat "$fmt" --config "$LOG" >"$SCRATCH/x.out" 2>"$SCRATCH/x.err" || rc=$?
+    echo "$rc" >"$SCRATCH/x.rc"
+    test_ok "lvremove ($fmt): stdout and exit code as LVM2's" \
+        bash -c "cmp '$SCRATCH/l.out' '$SCRATCH/x.out' && cmp '$SCRATCH/l.rc' '$SCRATCH/x.rc'"
+done
+same "$LOG" lvremove -y "$VG/nope" --reportformat json
+same "$LOG" lvchange --addtag t9 nosuch/l1
 grep -q '"log_message":"Logical volume \\"n1\\" created."' <(lvx lvcreate -an -Zn -L 4m -n n1 \
     "$VG" --config "$LOG" --reportformat json 2>/dev/null)
 test_eq "the print of lvcreate is in the JSON log" "$?" 0
