@@ -1,5 +1,21 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
+ * cmd/config_cmd.c - `lvx config [--type TYPE] [PATH ...]` (also `lvmconfig`,
+ * `dumpconfig`; --typeconfig is --type): print the configuration in lvmconfig's layout
+ * (TAB indentation, key=value, one-element arrays printed as a single value).  PATH
+ * ("devices" or "devices/filter") prints only that section or setting.
+ *   current     LVM2's front of the cascade (current_tree);
+ *   diff, full  against lvx's built-in defaults (config/config.c): the settings that
+ *               differ (in LVM2's order), both merged;
+ *   default, list, missing, new, profilable
+ *               LVM2's table of settings (config/lvm2_settings.h): its default tree,
+ *               its setting paths, the settings the current tree lacks, those new in
+ *               LVM2's version, those a profile may set; --withversions and
+ *               --ignoreadvanced as LVM2.
+ * --withcomments: a warning that lvx has no comment texts (LVM2's prose is not copied),
+ * the settings without.
+ */
+/*
  * cmd/config_cmd.c - `lvx config [--type current|default|diff|full] [PATH ...]`
  * (also `lvmconfig`, `dumpconfig`; --typeconfig is --type, --withcomments is accepted: lvx has no comment
  * texts, and its default/diff/full trees are always merged with --config): print the configuration - for
@@ -13,6 +29,7 @@
  */
 #include "cmd/commands.h"
 #include "config/config.h"
+#include "config/lvm2_settings.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -257,6 +274,159 @@ static int write_file(const char *path, const struct lvx_buf *b)
     return 0;
 }
 
+/* ---- LVM2's settings table: --type default, list, missing, new, profilable ---------- */
+
+enum l2_mode { L2_DEFAULT, L2_MISSING, L2_NEW, L2_PROFILABLE };
+
+struct l2_print {
+    enum l2_mode mode;
+    bool ignore_advanced, versions;
+    const struct lvx_cfg_node *front;   /* LVM2's current tree (--type current) */
+    char new_since[32];        /* LVM2's own version as its "since" values write it */
+};
+
+static void l2_line(struct lvx_buf *b, const struct lvx_lvm2_line *l, int depth, bool versions)
+{
+    if (versions && l->since) {
+        indent(b, depth);
+        lvx_buf_printf(b, "# Available since version %s.\n", l->since);
+    }
+    indent(b, depth);
+    if (l->flags & LVX_L2_COMMENTED)
+        lvx_buf_puts(b, "# ");
+    const char *tok = strstr(l->text, "@SYSDIR@");
+    if (tok)
+        lvx_buf_printf(b, "%.*s%s%s\n", (int)(tok - l->text), l->text, lvx_config_system_dir(),
+                       tok + 8);
+    else
+        lvx_buf_printf(b, "%s\n", l->text);
+}
+
+static bool l2_wanted(const struct l2_print *p, const struct lvx_lvm2_line *l)
+{
+    if (p->ignore_advanced && (l->flags & LVX_L2_ADVANCED))
+        return false;
+    switch (p->mode) {
+    case L2_MISSING:
+        return !lvx_cfg_find_path(p->front, l->path);
+    case L2_NEW:
+        return l->since && strcmp(l->since, p->new_since) == 0;
+    case L2_PROFILABLE:
+        return (l->flags & LVX_L2_PROFILABLE) != 0;
+    default:
+        return true;
+    }
+}
+
+/* The item at *i (a setting, or a section up to its closing line) at depth - base;
+ * *i moves past it. */
+static bool l2_item(struct lvx_buf *b, const struct l2_print *p, size_t *i, int base)
+{
+    const struct lvx_lvm2_line *l = &lvx_lvm2_default_tree[*i];
+    (*i)++;
+    if (l->kind == 's') {
+        if (!l2_wanted(p, l))
+            return false;
+        l2_line(b, l, l->depth - base, p->versions);
+        return true;
+    }
+    if (l->kind == 'h') {        /* no default value: LVM2 prints only its version line */
+        if (p->versions && l2_wanted(p, l)) {
+            indent(b, l->depth - base);
+            lvx_buf_printf(b, "# Available since version %s.\n", l->since);
+        }
+        return false;
+    }
+    struct lvx_buf kids = LVX_BUF_INIT;
+    bool empty = lvx_lvm2_default_tree[*i].kind == 'c', real = false;
+    while (lvx_lvm2_default_tree[*i].kind && lvx_lvm2_default_tree[*i].kind != 'c')
+        real |= l2_item(&kids, p, i, base);
+    const struct lvx_lvm2_line *close = &lvx_lvm2_default_tree[*i];
+    if (close->kind)
+        (*i)++;
+    /* other types: a section with something of theirs in it (profilable: an empty one
+     * a profile may fill too) */
+    bool show = p->mode == L2_DEFAULT ? !(p->ignore_advanced && (l->flags & LVX_L2_ADVANCED))
+                                      : real || (empty && p->mode == L2_PROFILABLE &&
+                                                 l2_wanted(p, l));
+    if (show) {
+        l2_line(b, l, l->depth - base, p->versions);
+        lvx_buf_append(b, kids.data ? kids.data : "", kids.len);
+        l2_line(b, close, close->depth - base, false);
+    }
+    lvx_buf_free(&kids);
+    return show;
+}
+
+/* The table's item at path ("devices", "devices/dir"), or SIZE_MAX. */
+static size_t l2_find(const char *path)
+{
+    for (size_t i = 0; lvx_lvm2_default_tree[i].kind; i++)
+        if (lvx_lvm2_default_tree[i].kind != 'c' && strcmp(lvx_lvm2_default_tree[i].path, path) == 0)
+            return i;
+    return (size_t)-1;
+}
+
+static int l2_print_tree(struct lvx_cmd_env *env, const struct lvx_config *cfg, enum l2_mode mode,
+                         struct lvx_buf *b)
+{
+    struct lvx_cfg_node *front = NULL;
+    bool commented;
+    if (mode == L2_MISSING && pick_tree(env, cfg, "current", &front, &commented) != 0)
+        return LVX_EXIT_FAILED;
+    struct l2_print p = { .mode = mode, .front = front,
+                          .ignore_advanced = env->args->count[LVX_OPT_IGNOREADVANCED] > 0,
+                          .versions = env->args->count[LVX_OPT_WITHVERSIONS] > 0 };
+    unsigned maj = 0, min = 0, rel = 0;    /* "2.03.16" is "2.3.16" in the table */
+    sscanf(lvx_lvm2_settings_version, "%u.%u.%u", &maj, &min, &rel);
+    snprintf(p.new_since, sizeof(p.new_since), "%u.%u.%u", maj, min, rel);
+    int rc = 0;
+    if (env->args->argc == 0) {
+        for (size_t i = 0; lvx_lvm2_default_tree[i].kind;)
+            (void)l2_item(b, &p, &i, 0);
+        return 0;
+    }
+    for (int a = 0; a < env->args->argc; a++) {
+        size_t i = l2_find(env->args->argv[a]);
+        if (i == (size_t)-1) {
+            lvx_cmd_errorf("Configuration node %s not found", env->args->argv[a]);
+            rc = LVX_EXIT_FAILED;
+            continue;
+        }
+        (void)l2_item(b, &p, &i, lvx_lvm2_default_tree[i].depth);
+    }
+    return rc;
+}
+
+static int l2_print_list(struct lvx_cmd_env *env, struct lvx_buf *b)
+{
+    bool versions = env->args->count[LVX_OPT_WITHVERSIONS] > 0;
+    bool basic = env->args->count[LVX_OPT_IGNOREADVANCED] > 0;
+    int rc = 0;
+    for (int a = 0; a < (env->args->argc ? env->args->argc : 1); a++) {
+        const char *want = env->args->argc ? env->args->argv[a] : NULL;
+        size_t wl = want ? strlen(want) : 0;
+        bool found = false;
+        for (const struct lvx_lvm2_listed *l = lvx_lvm2_list; l->path; l++) {
+            if (want && strcmp(l->path, want) != 0 &&
+                !(strncmp(l->path, want, wl) == 0 && l->path[wl] == '/'))
+                continue;
+            found = true;
+            if (basic && l->advanced)
+                continue;
+            lvx_buf_puts(b, l->path);
+            if (versions)
+                lvx_buf_printf(b, " - [%s]", l->since);
+            lvx_buf_putc(b, '\n');
+        }
+        if (want && !found) {
+            lvx_cmd_errorf("Configuration node %s not found", want);
+            rc = LVX_EXIT_FAILED;
+        }
+    }
+    return rc;
+}
+
 int lvx_cmd_config(struct lvx_cmd_env *env)
 {
     struct lvx_config *cfg = NULL;
@@ -266,6 +436,25 @@ int lvx_cmd_config(struct lvx_cmd_env *env)
     bool commented = false;
     const char *type = env->args->value[LVX_OPT_CONFIG_TYPE] ? env->args->value[LVX_OPT_CONFIG_TYPE]
                                                              : env->args->value[LVX_OPT_TYPECONFIG];
+    if (env->args->count[LVX_OPT_MERGEDCONFIG] && type && strcmp(type, "current") != 0 &&
+        strcmp(type, "full") != 0) {
+        lvx_cmd_errorf("--mergedconfig has no effect without --type current or --type full");
+        lvx_cmd_errorf("Run `lvmconfig --help' for more information.");
+        lvx_config_free(cfg);
+        return LVX_EXIT_INVALID;
+    }
+    static const char *const table_types[] = { "default", "missing", "new", "profilable" };
+    for (int m = 0; type && m < 4; m++)
+        if (strcmp(type, table_types[m]) == 0 || (m == 0 && strcmp(type, "list") == 0)) {
+            struct lvx_buf tb = LVX_BUF_INIT;
+            int trc = strcmp(type, "list") == 0 ? l2_print_list(env, &tb)
+                                                 : l2_print_tree(env, cfg, (enum l2_mode)m, &tb);
+            const char *tfile = env->args->value[LVX_OPT_FILE];
+            int tout = tfile ? write_file(tfile, &tb) : lvx_cmd_output(&tb);
+            lvx_buf_free(&tb);
+            lvx_config_free(cfg);
+            return trc ? trc : tout;
+        }
     int rc = pick_tree(env, cfg, type, &tree, &commented);
     bool list = rc == 0 && type && strcmp(type, "list") == 0;
     /* LVM2's comment texts are its own prose (GPL): lvx prints none, and says so */

@@ -12,7 +12,8 @@
 #     formats, segtypes (lvx lists what it creates: a subset of LVM2's list, its order), lvmconfig /
 #     dumpconfig / config (a key, --typeconfig full, an unknown key): same bytes and
 #     exit codes (--withcomments: LVM2's lines without its comments, which lvx lacks,
-#     with a warning saying so; --type list: lvx's own settings, by LVM2's names);
+#     with a warning saying so; --type default/list/missing/new/profilable with
+#     --withversions and --ignoreadvanced: LVM2's table, byte for byte);
 #   - pvscan --cache DEV (-aay): the same lines as LVM2 (PIDs aside), in the same
 #     sequence: incomplete (need 1), complete + run autoactivation, then skip; lvx keeps
 #     its records in its own run directory.  LVM2 runs only with a DEV (a full
@@ -90,11 +91,24 @@ test_eq "lvmconfig --withcomments --mergedconfig: LVM2's setting line (lvx has n
     "$(grep -v -e '^#' -e '^$' "$SCRATCH/l.out")" "$(cat "$SCRATCH/x.out")"
 test_ok "... and lvx says on stderr that it prints none" \
     grep -q "^  WARNING: --withcomments: lvx has no comment texts" "$SCRATCH/x.err"
-side lvmconfig --type list
-test_eq "lvmconfig --type list: lvx's settings, each one LVM2 lists too (but lvx/)" "" \
-    "$(grep -v '^lvx/' "$SCRATCH/x.out" | grep -vxF -f "$SCRATCH/l.out")"
-test_ok "... at least the backup settings" grep -qx "backup/retain_days" "$SCRATCH/x.out"
+# LVM2's settings table (config/lvm2_settings.c): every type but current/diff/full, with
+# --withversions and --ignoreadvanced, a section or a setting, the same bytes
+for t in default list missing new profilable; do
+    same "lvmconfig --type $t" lvmconfig --type "$t"
+    same "lvmconfig --type $t --withversions" lvmconfig --type "$t" --withversions
+    same "lvmconfig --type $t --ignoreadvanced" lvmconfig --type "$t" --ignoreadvanced
+done
+same "lvmconfig --type list backup" lvmconfig --type list backup
+test_eq "... LVM2's six backup settings" "$(wc -l <"$SCRATCH/x.out")" 6
+same "lvmconfig --type default --withversions --ignoreadvanced devices" \
+    lvmconfig --type default --withversions --ignoreadvanced devices
+same "lvmconfig --type default allocation/cache_settings" lvmconfig --type default allocation/cache_settings
+same "lvmconfig --type missing with --config: what the --config text lacks" \
+    lvmconfig --type missing --withversions --config 'global { units = "k" }'
+same "lvmconfig --type profilable allocation" lvmconfig --type profilable allocation
 same "lvmconfig --type list backup/archive" lvmconfig --type list backup/archive
+same "lvmconfig --type default nosuch" lvmconfig --type default nosuch
+same "lvmconfig --type missing --mergedconfig: refused as LVM2" lvmconfig --type missing --mergedconfig
 same "lvmconfig of an unknown key" lvmconfig nosuch/key
 same "dumpconfig global" dumpconfig global
 same "config backup" config backup
