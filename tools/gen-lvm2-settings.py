@@ -67,6 +67,12 @@ def cstr(s):
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+# --type full over an lvm.conf of a section LVM2 does not know (left out): the defaults
+# LVM2 merges the current settings into, deprecated ones included
+with open(os.path.join(SYSDIR, "lvm.conf"), "w") as f:
+    f.write("lvxgen {\n\tx = 1\n}\n")
+base = tree(lvmconfig("--type", "full"))
+open(os.path.join(SYSDIR, "lvm.conf"), "w").close()
 full = tree(lvmconfig("--type", "default", "--withversions"))
 listing = [l.split(" - ") for l in lvmconfig("--type", "list", "--withversions")]
 # the settings without a default line ("h"): LVM2's listed paths of their section that
@@ -123,6 +129,15 @@ for row in full:
     print("    { %d, '%s', %s, %s, %s, %s, %s }," % (
         depth, kind, " | ".join(flags) or "0", cstr(key), cstr(text),
         cstr(since) if since else "NULL", cstr(path)))
+print("    { 0, 0, 0, NULL, NULL, NULL, NULL },")
+print("};")
+print()
+print("const struct lvx_lvm2_line lvx_lvm2_full_tree[] = {")
+for depth, kind, commented, key, text, since, path in base:
+    if text == "x=1":       # lvxgen's setting: LVM2 moves it into its first section
+        continue
+    text = text.replace(SYSDIR, "@SYSDIR@")
+    print("    { %d, '%s', 0, %s, %s, NULL, %s }," % (depth, kind, cstr(key), cstr(text), cstr(path)))
 print("    { 0, 0, 0, NULL, NULL, NULL, NULL },")
 print("};")
 print()

@@ -5,8 +5,10 @@
  * (TAB indentation, key=value, one-element arrays printed as a single value).  PATH
  * ("devices" or "devices/filter") prints only that section or setting.
  *   current     LVM2's front of the cascade (current_tree);
- *   diff, full  against lvx's built-in defaults (config/config.c): the settings that
- *               differ (in LVM2's order), both merged;
+ *   diff        against lvx's built-in defaults (config/config.c): the settings that
+ *               differ (in LVM2's order);
+ *   full        the current settings merged into LVM2's full table of defaults the way
+ *               LVM2 merges them (config/lvm2_settings.h);
  *   default, list, missing, new, profilable
  *               LVM2's table of settings (config/lvm2_settings.h): its default tree,
  *               its setting paths, the settings the current tree lacks, those new in
@@ -427,6 +429,196 @@ static int l2_print_list(struct lvx_cmd_env *env, struct lvx_buf *b)
     return rc;
 }
 
+/* ---- --type full: LVM2's merge of the current settings into its defaults -------------
+ * LVM2 merges the --config text into lvm.conf's tree (a setting lvm.conf has takes its
+ * value there, a new one goes after the first line of its section), then that tree into
+ * its full table of defaults, section by section, setting by setting: a setting leaves
+ * its place and goes after the first line of its section (so the last one merged comes
+ * first).  Settings and sections LVM2 does not know are left out, as LVM2's. */
+
+struct fitem {
+    const char *key, *text;                 /* text: LVM2's default line */
+    const struct lvx_cfg_node *node;        /* or the current setting */
+    struct fitem *next;
+};
+
+struct fsec {
+    const char *key;
+    struct fitem *items;
+};
+
+static void full_move_first(struct fsec *sec, const struct lvx_cfg_node *n)
+{
+    struct fitem **pp = &sec->items;
+    while (*pp && strcmp((*pp)->key, n->key) != 0)
+        pp = &(*pp)->next;
+    struct fitem *it = *pp;
+    if (!it)
+        return;                             /* not one of LVM2's: left out */
+    *pp = it->next;
+    it->node = n;
+    it->text = NULL;
+    if (!sec->items) {
+        it->next = NULL;
+        sec->items = it;
+    } else {
+        it->next = sec->items->next;
+        sec->items->next = it;
+    }
+}
+
+/* The --config text over lvm.conf's tree (in pool), as LVM2 merges them. */
+static struct lvx_cfg_node *full_current(struct lvx_pool *pool, struct lvx_cfg_node *file,
+                                         const struct lvx_cfg_node *text)
+{
+    struct lvx_cfg_node *t = lvx_cfg_new(pool, NULL, NULL, LVX_CFG_SECTION);
+    lvx_config_merge(pool, t, file);          /* a copy to change */
+    for (const struct lvx_cfg_node *c = text ? text->child : NULL; c; c = c->next) {
+        struct lvx_cfg_node *sec = NULL;
+        for (struct lvx_cfg_node *f = t->child; f && !sec; f = f->next)
+            if (f->key && c->key && f->kind == LVX_CFG_SECTION && strcmp(f->key, c->key) == 0)
+                sec = f;
+        if (!sec || c->kind != LVX_CFG_SECTION || !sec->child) {
+            struct lvx_cfg_node *one = lvx_cfg_new(pool, NULL, NULL, LVX_CFG_SECTION);
+            one->child = one->last_child = (struct lvx_cfg_node *)c;
+            struct lvx_cfg_node *keep = c->next;
+            ((struct lvx_cfg_node *)c)->next = NULL;
+            lvx_config_merge(pool, t, one);
+            ((struct lvx_cfg_node *)c)->next = keep;
+            continue;
+        }
+        for (const struct lvx_cfg_node *k = c->child; k; k = k->next) {
+            if (!k->key)
+                continue;
+            struct lvx_cfg_node **pp = &sec->child;
+            while (*pp && !((*pp)->key && strcmp((*pp)->key, k->key) == 0))
+                pp = &(*pp)->next;
+            struct lvx_cfg_node *n = lvx_pool_alloc(pool, sizeof(*n));
+            *n = *k;
+            n->parent = sec;
+            if (*pp) {                           /* in place */
+                n->next = (*pp)->next;
+                if (sec->last_child == *pp)
+                    sec->last_child = n;
+                *pp = n;
+            } else {                             /* after the first line */
+                n->next = sec->child->next;
+                sec->child->next = n;
+                if (sec->last_child == sec->child)
+                    sec->last_child = n;
+            }
+        }
+    }
+    return t;
+}
+
+static void full_merge(struct fsec *secs, unsigned nsec, const struct lvx_cfg_node *root)
+{
+    for (const struct lvx_cfg_node *c = root ? root->child : NULL; c; c = c->next) {
+        if (c->kind != LVX_CFG_SECTION || !c->key)
+            continue;
+        struct fsec *sec = NULL;
+        for (unsigned i = 0; i < nsec && !sec; i++)
+            if (strcmp(secs[i].key, c->key) == 0)
+                sec = &secs[i];
+        if (!sec)
+            continue;
+        const struct lvx_cfg_node *kids[512];
+        unsigned n = 0;
+        for (const struct lvx_cfg_node *k = c->child; k && n < 512; k = k->next)
+            if (k->kind != LVX_CFG_SECTION && k->key)
+                kids[n++] = k;
+        for (unsigned i = 0; i < n; i++)
+            full_move_first(sec, kids[i]);
+    }
+}
+
+static void full_item(struct lvx_buf *b, const struct fitem *it, int depth)
+{
+    indent(b, depth);
+    if (!it->text) {
+        lvx_buf_printf(b, "%s=", it->key);
+        print_value(b, it->node);
+        lvx_buf_putc(b, '\n');
+        return;
+    }
+    const char *tok = strstr(it->text, "@SYSDIR@");
+    if (tok)
+        lvx_buf_printf(b, "%.*s%s%s\n", (int)(tok - it->text), it->text, lvx_config_system_dir(),
+                       tok + 8);
+    else
+        lvx_buf_printf(b, "%s\n", it->text);
+}
+
+static int full_print(struct lvx_cmd_env *env, struct lvx_buf *b)
+{
+    struct fsec secs[64];
+    unsigned nsec = 0;
+    struct fitem **tail = NULL;
+    for (const struct lvx_lvm2_line *l = lvx_lvm2_full_tree; l->kind; l++) {
+        if (l->kind == 'o' && l->depth == 0 && nsec < 64) {
+            secs[nsec] = (struct fsec){ .key = l->key };
+            tail = &secs[nsec++].items;
+        } else if (l->kind == 's' && l->depth == 1 && tail) {
+            struct fitem *it = lvx_pool_alloc(env->pool, sizeof(*it));
+            *it = (struct fitem){ .key = l->key, .text = l->text };
+            *tail = it;
+            tail = &it->next;
+        }
+    }
+    /* lvm.conf alone, then the --config text */
+    struct lvx_ctx *ctx = env->ctx;
+    const char *over = ctx->config_override, *prof = ctx->config_profile;
+    ctx->config_override = NULL;
+    ctx->config_profile = NULL;
+    struct lvx_config *file = NULL;
+    int r = lvx_config_load(ctx, &file);
+    ctx->config_override = over;
+    ctx->config_profile = prof;
+    if (r < 0)
+        return lvx_cmd_fail(env);
+    struct lvx_cfg_node *text = NULL, *t = NULL;
+    if (over && lvx_cfg_parse(ctx, env->pool, over, strlen(over), &text) == 0) {
+        /* "log/verbose=1" forms become sections, as the configuration load makes them */
+        t = lvx_cfg_new(env->pool, NULL, NULL, LVX_CFG_SECTION);
+        lvx_config_merge(env->pool, t, text);
+    }
+    lvx_error_clear(ctx);
+    struct lvx_cfg_node *empty = lvx_cfg_new(env->pool, NULL, NULL, LVX_CFG_SECTION);
+    full_merge(secs, nsec, full_current(env->pool, file->root ? file->root : empty, t));
+
+    int rc = 0;
+    for (int a = 0; a < (env->args->argc ? env->args->argc : 1); a++) {
+        const char *want = env->args->argc ? env->args->argv[a] : NULL;
+        const char *slash = want ? strchr(want, '/') : NULL;
+        bool found = false;
+        for (unsigned i = 0; i < nsec; i++) {
+            size_t kl = slash ? (size_t)(slash - want) : want ? strlen(want) : 0;
+            if (want && (strlen(secs[i].key) != kl || strncmp(secs[i].key, want, kl) != 0))
+                continue;
+            if (slash) {
+                for (const struct fitem *it = secs[i].items; it; it = it->next)
+                    if (strcmp(it->key, slash + 1) == 0) {
+                        full_item(b, it, 0);
+                        found = true;
+                    }
+                continue;
+            }
+            found = true;
+            lvx_buf_printf(b, "%s {\n", secs[i].key);
+            for (const struct fitem *it = secs[i].items; it; it = it->next)
+                full_item(b, it, 1);
+            lvx_buf_puts(b, "}\n");
+        }
+        if (want && !found) {
+            lvx_cmd_errorf("Configuration node %s not found", want);
+            rc = LVX_EXIT_FAILED;
+        }
+    }
+    lvx_config_free(file);
+    return rc;
+}
+
 int lvx_cmd_config(struct lvx_cmd_env *env)
 {
     struct lvx_config *cfg = NULL;
@@ -442,6 +634,18 @@ int lvx_cmd_config(struct lvx_cmd_env *env)
         lvx_cmd_errorf("Run `lvmconfig --help' for more information.");
         lvx_config_free(cfg);
         return LVX_EXIT_INVALID;
+    }
+    if (type && strcmp(type, "full") == 0) {
+        if (env->args->count[LVX_OPT_WITHCOMMENTS])
+            lvx_warn(env->ctx, "WARNING: --withcomments: lvx has no comment texts for its "
+                     "settings; printing them without.");
+        struct lvx_buf fb = LVX_BUF_INIT;
+        int frc = full_print(env, &fb);
+        const char *ffile = env->args->value[LVX_OPT_FILE];
+        int fout = ffile ? write_file(ffile, &fb) : lvx_cmd_output(&fb);
+        lvx_buf_free(&fb);
+        lvx_config_free(cfg);
+        return frc ? frc : fout;
     }
     static const char *const table_types[] = { "default", "missing", "new", "profilable" };
     for (int m = 0; type && m < 4; m++)

@@ -38,6 +38,9 @@ struct lvx_lvm2_listed {
 
 extern const char lvx_lvm2_settings_version[];
 extern const struct lvx_lvm2_line lvx_lvm2_default_tree[];
+/* `--type full` with nothing set: every setting LVM2 prints there (deprecated ones too),
+ * by section, which the current settings are merged into. */
+extern const struct lvx_lvm2_line lvx_lvm2_full_tree[];
 extern const struct lvx_lvm2_listed lvx_lvm2_list[];
 
 #endif

@@ -12,7 +12,7 @@
 #     formats, segtypes (lvx lists what it creates: a subset of LVM2's list, its order), lvmconfig /
 #     dumpconfig / config (a key, --typeconfig full, an unknown key): same bytes and
 #     exit codes (--withcomments: LVM2's lines without its comments, which lvx lacks,
-#     with a warning saying so; --type default/list/missing/new/profilable with
+#     with a warning saying so; --type full/default/list/missing/new/profilable with
 #     --withversions and --ignoreadvanced: LVM2's table, byte for byte);
 #   - pvscan --cache DEV (-aay): the same lines as LVM2 (PIDs aside), in the same
 #     sequence: incomplete (need 1), complete + run autoactivation, then skip; lvx keeps
@@ -109,6 +109,17 @@ same "lvmconfig --type profilable allocation" lvmconfig --type profilable alloca
 same "lvmconfig --type list backup/archive" lvmconfig --type list backup/archive
 same "lvmconfig --type default nosuch" lvmconfig --type default nosuch
 same "lvmconfig --type missing --mergedconfig: refused as LVM2" lvmconfig --type missing --mergedconfig
+# --type full: lvm.conf and --config merged into LVM2's defaults in LVM2's order
+same "lvmconfig --type full" lvmconfig --type full
+# (stdout and exit code: LVM2 warns here about this sandbox's lvm.conf and logs with
+# verbose=1 on stderr)
+side lvmconfig --type full --config 'global { units = "k" test = 0 } devices { filter = [ "a|x|", "r|.*|" ] sysfs_scan = 0 } report { aligned = 0 buffered = 0 }'
+test_ok "lvmconfig --type full --config (new settings, an array, a new section): LVM2's stdout" \
+    bash -c "cmp '$SCRATCH/l.out' '$SCRATCH/x.out' && cmp '$SCRATCH/l.rc' '$SCRATCH/x.rc'"
+side lvmconfig --type full --config log/verbose=1 devices
+test_ok "lvmconfig --type full --config log/verbose=1 devices: LVM2's stdout" \
+    bash -c "cmp '$SCRATCH/l.out' '$SCRATCH/x.out' && cmp '$SCRATCH/l.rc' '$SCRATCH/x.rc'"
+same "lvmconfig --type full backup/retain_days" lvmconfig --type full backup/retain_days
 same "lvmconfig of an unknown key" lvmconfig nosuch/key
 same "dumpconfig global" dumpconfig global
 same "config backup" config backup
