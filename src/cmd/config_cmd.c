@@ -287,6 +287,16 @@ struct l2_print {
     char new_since[32];        /* LVM2's own version as its "since" values write it */
 };
 
+/* A line of LVM2's table, "@SYSDIR@" replaced by the system directory. */
+static void table_text(struct lvx_buf *b, const char *text)
+{
+    const char *tok = strstr(text, "@SYSDIR@");
+    if (tok)
+        lvx_buf_printf(b, "%.*s%s%s\n", (int)(tok - text), text, lvx_config_system_dir(), tok + 8);
+    else
+        lvx_buf_printf(b, "%s\n", text);
+}
+
 static void l2_line(struct lvx_buf *b, const struct lvx_lvm2_line *l, int depth, bool versions)
 {
     if (versions && l->since) {
@@ -296,12 +306,7 @@ static void l2_line(struct lvx_buf *b, const struct lvx_lvm2_line *l, int depth,
     indent(b, depth);
     if (l->flags & LVX_L2_COMMENTED)
         lvx_buf_puts(b, "# ");
-    const char *tok = strstr(l->text, "@SYSDIR@");
-    if (tok)
-        lvx_buf_printf(b, "%.*s%s%s\n", (int)(tok - l->text), l->text, lvx_config_system_dir(),
-                       tok + 8);
-    else
-        lvx_buf_printf(b, "%s\n", l->text);
+    table_text(b, l->text);
 }
 
 static bool l2_wanted(const struct l2_print *p, const struct lvx_lvm2_line *l)
@@ -542,12 +547,7 @@ static void full_item(struct lvx_buf *b, const struct fitem *it, int depth)
         lvx_buf_putc(b, '\n');
         return;
     }
-    const char *tok = strstr(it->text, "@SYSDIR@");
-    if (tok)
-        lvx_buf_printf(b, "%.*s%s%s\n", (int)(tok - it->text), it->text, lvx_config_system_dir(),
-                       tok + 8);
-    else
-        lvx_buf_printf(b, "%s\n", it->text);
+    table_text(b, it->text);
 }
 
 static int full_print(struct lvx_cmd_env *env, struct lvx_buf *b)
