@@ -635,10 +635,13 @@ int lvx_cmd_config(struct lvx_cmd_env *env)
         lvx_config_free(cfg);
         return LVX_EXIT_INVALID;
     }
+    /* LVM2's comment texts are its own prose (GPL): lvx prints none, and says so */
+    const char *comments = env->args->count[LVX_OPT_WITHCOMMENTS] ? "--withcomments"
+                           : env->args->count[LVX_OPT_WITHSUMMARY] ? "--withsummary" : NULL;
+    if (comments && !(type && strcmp(type, "list") == 0))
+        lvx_warn(env->ctx, "WARNING: %s: lvx has no comment texts for its settings; "
+                 "printing them without.", comments);
     if (type && strcmp(type, "full") == 0) {
-        if (env->args->count[LVX_OPT_WITHCOMMENTS])
-            lvx_warn(env->ctx, "WARNING: --withcomments: lvx has no comment texts for its "
-                     "settings; printing them without.");
         struct lvx_buf fb = LVX_BUF_INIT;
         int frc = full_print(env, &fb);
         const char *ffile = env->args->value[LVX_OPT_FILE];
@@ -661,10 +664,6 @@ int lvx_cmd_config(struct lvx_cmd_env *env)
         }
     int rc = pick_tree(env, cfg, type, &tree, &commented);
     bool list = rc == 0 && type && strcmp(type, "list") == 0;
-    /* LVM2's comment texts are its own prose (GPL): lvx prints none, and says so */
-    if (rc == 0 && env->args->count[LVX_OPT_WITHCOMMENTS] && !list)
-        lvx_warn(env->ctx, "WARNING: --withcomments: lvx has no comment texts for its settings; "
-                 "printing them without.");
     struct lvx_buf b = LVX_BUF_INIT;
     for (int i = 0; rc == 0 && i < env->args->argc; i++) {
         const struct lvx_cfg_node *n = lvx_cfg_find_path(tree, env->args->argv[i]);

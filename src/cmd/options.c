@@ -136,6 +136,8 @@ static const struct lvx_opt_def opt_table[LVX_OPT_COUNT] = {
         "With --type default/diff/full: the configuration merged with --config (always so in lvx)."),
     OPT(LVX_OPT_WITHVERSIONS, "withversions", 0, LVX_ARG_FLAG, 0, NULL,
         "Precede each setting with the LVM2 version it appeared in."),
+    OPT(LVX_OPT_WITHSUMMARY, "withsummary", 0, LVX_ARG_FLAG, 0, NULL,
+        "Accepted: lvx has no comment texts (says so, prints the settings)."),
     OPT(LVX_OPT_IGNOREADVANCED, "ignoreadvanced", 0, LVX_ARG_FLAG, 0, NULL,
         "Leave out LVM2's advanced settings."),
     OPT(LVX_OPT_NOLOCKING, "nolocking", 0, LVX_ARG_FLAG, 0, NULL, "Take no locks."),

@@ -91,6 +91,11 @@ test_eq "lvmconfig --withcomments --mergedconfig: LVM2's setting line (lvx has n
     "$(grep -v -e '^#' -e '^$' "$SCRATCH/l.out")" "$(cat "$SCRATCH/x.out")"
 test_ok "... and lvx says on stderr that it prints none" \
     grep -q "^  WARNING: --withcomments: lvx has no comment texts" "$SCRATCH/x.err"
+side lvmconfig --withsummary --type default devices/dir
+test_eq "lvmconfig --withsummary --type default: LVM2's setting line (lvx has no summaries)" \
+    "$(grep -v -e '^# [A-Z]' -e '^$' "$SCRATCH/l.out")" "$(cat "$SCRATCH/x.out")"
+test_ok "... and lvx says on stderr that it prints none" \
+    grep -q "^  WARNING: --withsummary: lvx has no comment texts" "$SCRATCH/x.err"
 # LVM2's settings table (config/lvm2_settings.c): every type but current/diff/full, with
 # --withversions and --ignoreadvanced, a section or a setting, the same bytes
 for t in default list missing new profilable; do
