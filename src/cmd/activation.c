@@ -14,6 +14,7 @@
  * activated or deactivated and the commands succeed, as LVM2's: vgchange -a reports
  * "0 logical volume(s) ... now active", lvcreate leaves the new LV inactive.
  */
+#include "cmd/cmdlog.h"
 #include "cmd/actcmd.h"
 #include "cmd/lvconvert_merge.h"
 
@@ -255,9 +256,11 @@ static unsigned count_active(struct lvx_cmd_env *env, const struct lvx_actcmd *a
 static int begin_read(struct lvx_cmd_env *env, const char *vgname, struct lvx_vg_update *u)
 {
     struct lvx_scan_opts so = lvx_vgcmd_scan_opts(env);
+    lvx_cmdlog_object("vg", vgname, NULL, NULL, NULL);
     if (lvx_vg_update_begin(env->ctx, &so, vgname,
                             LVX_UPDATE_READ_ONLY | LVX_UPDATE_ALLOW_MISSING, u) < 0)
         return lvx_cmd_fail(env);
+    lvx_vgcmd_log_id(u);
     if (u->vg->status & LVX_VG_EXPORTED) {      /* LVM2: no (de)activation either */
         lvx_cmd_errorf("Volume group %s is exported", u->vg->name);
         lvx_vg_update_end(u);

@@ -202,6 +202,10 @@ struct lvx_ctx *lvx_cmd_bound_ctx(void);
 void lvx_cmd_log_stdio(void *arg, int level, const char *msg);
 /* A warning LVM2 prints without the "WARNING: " prefix (devices file messages). */
 bool lvx_cmd_plain_warning(const char *msg);
+/* The command log's position (cmd/cmdlog.h) of VG vg in a read walk over the arguments
+ * names: the first argument naming it (VG, VG/LV, /dev/VG/LV), else after them all at
+ * fallback. */
+unsigned long lvx_cmd_vg_arg_key(char **names, unsigned count, const char *vg, unsigned fallback);
 /* An exported VG that the running command leaves out when the VG is not named (every
  * command but those LVM2 lets read exported VGs: vgs, pvs, vgimport, vgrename, ...). */
 bool lvx_cmd_skips_exported(const struct lvx_cmd_env *env, const struct lvx_vg *vg);

@@ -10,6 +10,7 @@
  * shell session routes everything through its callbacks.
  */
 #include "cmd/commands.h"
+#include "cmd/cmdlog.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -146,7 +147,9 @@ struct lvx_vg **lvx_cmd_pick_vgs(struct lvx_cmd_env *env, const struct lvx_cmd_v
             continue;
         struct lvx_vg *vg = lvx_vgset_find(set, names[i]);
         if (!vg) {
+            lvx_cmdlog_object_at(LVX_CMDLOG_ARG_KEY(i), "vg", names[i], NULL, NULL, NULL);
             vg_not_found(v, names[i]);
+            lvx_cmdlog_status(LVX_EXIT_FAILED);
             *failed = true;
             continue;
         }
@@ -312,8 +315,15 @@ void lvx_cmd_pick_pvs(struct lvx_cmd_env *env, const struct lvx_cmd_vgs *v, char
                 found = name_matches_pv(&names[k], 1, out->vgs[i]->pvs[j]);
         for (unsigned i = 0; i < out->orphan_count && !found; i++)
             found = name_matches_pv(&names[k], 1, out->orphans[i]);
+        if (found && names[k][0] != '@') {     /* LVM2 walks the named devices' labels */
+            lvx_cmdlog_object_at(LVX_CMDLOG_ARG_KEY(k), "label", names[k], NULL, NULL, NULL);
+            lvx_cmdlog_status(0);
+        }
         if (!found) {
+            /* LVM2 reports the devices it cannot find before it walks the others */
+            lvx_cmdlog_object_at(k, "pv", "", NULL, NULL, NULL);
             report_unmatched_pv(v, names[k]);
+            lvx_cmdlog_object_done();
             *failed = true;
         }
     }
@@ -357,6 +367,19 @@ static void in_vg_order(const struct lvx_vg *vg, struct lvx_lv **lvs, unsigned n
             }
 }
 
+unsigned long lvx_cmd_vg_arg_key(char **names, unsigned count, const char *vg, unsigned fallback)
+{
+    size_t len = strlen(vg);
+    for (unsigned i = 0; i < count; i++) {
+        const char *a = names[i];
+        if (strncmp(a, "/dev/", 5) == 0 && strchr(a + 5, '/'))
+            a += 5;
+        if (strncmp(a, vg, len) == 0 && (a[len] == '\0' || a[len] == '/'))
+            return LVX_CMDLOG_ARG_KEY(i);
+    }
+    return LVX_CMDLOG_ARG_KEY(count + fallback);
+}
+
 void lvx_cmd_pick_lvs(struct lvx_cmd_env *env, const struct lvx_cmd_vgs *v, char **names,
                       unsigned count, struct lvx_cmd_lvsel *out, bool *failed)
 {
@@ -386,18 +409,26 @@ void lvx_cmd_pick_lvs(struct lvx_cmd_env *env, const struct lvx_cmd_vgs *v, char
         const char *slash = strchr(arg, '/');
         char *vg_name = slash ? lvx_pool_strndup(env->pool, arg, (size_t)(slash - arg))
                               : lvx_pool_strdup(env->pool, arg);
+        lvx_cmdlog_object_at(LVX_CMDLOG_ARG_KEY(k), "vg", vg_name, NULL, NULL, NULL);
         int i = find_vg_index(v, vg_name);
         if (i < 0) {
+            lvx_cmdlog_status(LVX_EXIT_FAILED);
             *failed = true;
             continue;
         }
+        lvx_cmdlog_object_done();
         if (!slash || !slash[1]) {
             whole[i] = true;
             continue;
         }
         struct lvx_lv *lv = lvx_vg_find_lv(set->vgs[i], slash + 1);
         if (!lv) {
+            char vgid[LVX_UUID_DASHED_LEN + 1];
+            lvx_uuid_format(set->vgs[i]->uuid, vgid);
+            lvx_cmdlog_object_at(lvx_cmd_vg_arg_key(names, count, vg_name, k) + LVX_CMDLOG_MISSING_LV,
+                                 "lv", slash + 1, NULL, vg_name, vgid);
             lvx_cmd_errorf("Failed to find logical volume \"%s/%s\"", vg_name, slash + 1);
+            lvx_cmdlog_status(LVX_EXIT_FAILED);
             *failed = true;
             continue;
         }

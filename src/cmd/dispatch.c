@@ -20,6 +20,7 @@
  */
 #include "cmd/cmd.h"
 #include "cmd/commands.h"
+#include "cmd/cmdlog.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -217,8 +218,13 @@ static int run_command(const struct lvx_run_opts *o, const struct lvx_command *c
             lvx_cmd_errorf("A --devices list cannot be used with --devicesfile.");   /* LVM2 */
             rc = LVX_EXIT_INVALID;
         } else if ((!profile || (rc = load_profile(&ctx, env.pool, profile)) == 0) &&
-            (rc = check_units_setting(&ctx, cmd, &args)) == 0 && (rc = global_lock(&env, &gl)) == 0)
+            (rc = check_units_setting(&ctx, cmd, &args)) == 0 && (rc = global_lock(&env, &gl)) == 0) {
+            /* a one-shot command's log report (the shell's report channel has its own) */
+            if (!o || (!o->log_fn && !o->out_fn))
+                lvx_cmdlog_begin(&env);
             rc = cmd->fn(&env);
+            lvx_cmdlog_end(&env, rc);
+        }
         lvx_lockd_vg_unlock(&gl);
     }
     if (!ctx.out_fn)

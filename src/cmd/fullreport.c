@@ -9,6 +9,7 @@
  * orphans) with the five arrays, as LVM2 prints it.
  */
 #include "cmd/commands.h"
+#include "cmd/cmdlog.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -22,12 +23,15 @@ static const struct {
     const char *name;
     enum lvx_report_kind kind;
     const char *cols, *sort;        /* LVM2's report/<x>_cols_full and _sort_full */
+    const char *title;              /* its heading in text with the command log */
 } parts[FR_COUNT] = {
-    [FR_VG] = { "vg", LVX_REPORT_VGS, "vg_all", "vg_name" },
-    [FR_PV] = { "pv", LVX_REPORT_PVS, "pv_all", "pv_name" },
-    [FR_LV] = { "lv", LVX_REPORT_LVS, "lv_all", "vg_name,lv_name" },
-    [FR_PVSEG] = { "pvseg", LVX_REPORT_PVSEGS, "pvseg_all,pv_uuid,lv_uuid", "pv_uuid,pvseg_start" },
-    [FR_SEG] = { "seg", LVX_REPORT_SEGS, "seg_all,lv_uuid", "lv_uuid,seg_start" },
+    [FR_VG] = { "vg", LVX_REPORT_VGS, "vg_all", "vg_name", "Volume Group" },
+    [FR_PV] = { "pv", LVX_REPORT_PVS, "pv_all", "pv_name", "Physical Volume" },
+    [FR_LV] = { "lv", LVX_REPORT_LVS, "lv_all", "vg_name,lv_name", "Logical Volume" },
+    [FR_PVSEG] = { "pvseg", LVX_REPORT_PVSEGS, "pvseg_all,pv_uuid,lv_uuid", "pv_uuid,pvseg_start",
+                   "Physical Volume Segment" },
+    [FR_SEG] = { "seg", LVX_REPORT_SEGS, "seg_all,lv_uuid", "lv_uuid,seg_start",
+                 "Logical Volume Segment" },
 };
 
 /* The -o/-O/-S of each report from the command line's --configreport groups; -1 after
@@ -91,8 +95,14 @@ static int report_group(struct lvx_cmd_env *env, struct lvx_report_opts *o, stru
         if (json && !first)
             lvx_buf_puts(out, "              ,\n");
         first = false;
-        if (lvx_report(env->ctx, parts[p].kind, &o[p], vg ? &vg : NULL, vg ? 1 : 0, orphans,
-                       orphan_count, out) < 0)
+        bool titled = !json && lvx_cmdlog_on();      /* a report group: headings */
+        struct lvx_buf part = LVX_BUF_INIT;
+        int r = lvx_report(env->ctx, parts[p].kind, &o[p], vg ? &vg : NULL, vg ? 1 : 0, orphans,
+                           orphan_count, titled ? &part : out);
+        if (titled)
+            lvx_cmdlog_section(out, o[p].line_prefix, parts[p].title, &part);
+        lvx_buf_free(&part);
+        if (r < 0)
             return lvx_cmd_fail(env);
     }
     if (json)

@@ -7,6 +7,8 @@
  * through map/ and the I/O seam.
  */
 #include "cmd/lvcmd.h"
+#include "cmd/cmdlog.h"
+#include "cmd/vgcmd.h"
 #include "cmd/toolkit.h"
 
 #include <errno.h>
@@ -595,8 +597,11 @@ int lvx_lvcmd_begin_flags(struct lvx_cmd_env *env, const char *vgname, unsigned 
         .devices = env->args->devices,
         .device_count = env->args->device_count,
     };
+    if (vgname)
+        lvx_cmdlog_object("vg", vgname, NULL, NULL, NULL);
     if (lvx_vg_update_begin(env->ctx, &opts, vgname, LVX_UPDATE_KEEP_SET | flags, u) < 0)
         return lvx_cmd_fail(env);
+    lvx_vgcmd_log_id(u);
     return 0;
 }
 

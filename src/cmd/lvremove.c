@@ -17,6 +17,7 @@
  * only); a thin pool goes with its thin LVs, its _tdata/_tmeta and, when it was the
  * last pool, lvol0_pmspare.
  */
+#include "cmd/cmdlog.h"
 #include "cmd/lvcmd.h"
 #include "cmd/toolkit.h"
 
@@ -245,6 +246,7 @@ static bool removed(struct lvx_cmd_env *env, struct lvx_lv **lvs, unsigned n, vo
             lvx_cmd_fail(env);
             failed = true;
         }
+    lvx_cmdlog_lv_removed();
     for (unsigned i = 0; i < r->count; i++)
         lvx_notice(env->ctx, "Logical volume \"%s\" successfully removed.", r->names[i]);
     r->names = NULL;

@@ -128,11 +128,18 @@ static const struct lvx_opt_def opt_table[LVX_OPT_COUNT] = {
         "Go on without the lock when it cannot be taken."),
     OPT(LVX_OPT_PROFILE, "profile", 0, LVX_ARG_STRING, 0, "String",
         "Settings of <system dir>/profile/String.profile over lvm.conf."),
-    OPT(LVX_OPT_TYPECONFIG, "typeconfig", 0, LVX_ARG_STRING, 0, "current|default|diff|full",
+    OPT(LVX_OPT_TYPECONFIG, "typeconfig", 0, LVX_ARG_STRING, 0,
+        "current|default|diff|full|list|missing|new|profilable",
         "Same as --type."),
     OPT(LVX_OPT_WITHCOMMENTS, "withcomments", 0, LVX_ARG_FLAG, 0, NULL, "Accepted: lvx has no comment texts (says so, prints the settings)."),
     OPT(LVX_OPT_MERGEDCONFIG, "mergedconfig", 0, LVX_ARG_FLAG, 0, NULL,
         "With --type default/diff/full: the configuration merged with --config (always so in lvx)."),
+    OPT(LVX_OPT_WITHVERSIONS, "withversions", 0, LVX_ARG_FLAG, 0, NULL,
+        "Precede each setting with the LVM2 version it appeared in."),
+    OPT(LVX_OPT_WITHSUMMARY, "withsummary", 0, LVX_ARG_FLAG, 0, NULL,
+        "Accepted: lvx has no comment texts (says so, prints the settings)."),
+    OPT(LVX_OPT_IGNOREADVANCED, "ignoreadvanced", 0, LVX_ARG_FLAG, 0, NULL,
+        "Leave out LVM2's advanced settings."),
     OPT(LVX_OPT_NOLOCKING, "nolocking", 0, LVX_ARG_FLAG, 0, NULL, "Take no locks."),
     OPT(LVX_OPT_COMMANDPROFILE, "commandprofile", 0, LVX_ARG_STRING, 0, "String",
         "Settings of <system dir>/profile/String.profile over lvm.conf."),
@@ -141,8 +148,11 @@ static const struct lvx_opt_def opt_table[LVX_OPT_COUNT] = {
     OPT(LVX_OPT_LOCKSTOP, "lockstop", 0, LVX_ARG_FLAG, 0, NULL, "Leave the lockspaces of shared VGs."),
     OPT(LVX_OPT_LOCKOPT, "lockopt", 0, LVX_ARG_STRING, 0, "String", "lvmlockd options (accepted, no effect)."),
     OPT(LVX_OPT_LONGHELP, "longhelp", 0, LVX_ARG_FLAG, 0, NULL, "Show help."),
-    OPT(LVX_OPT_CONFIG_TYPE, "type", 0, LVX_ARG_STRING, 0, "current|default|diff|full",
-        "Which configuration: the current one, the defaults, the differences, or both merged."),
+    OPT(LVX_OPT_CONFIG_TYPE, "type", 0, LVX_ARG_STRING, 0,
+        "current|default|diff|full|list|missing|new|profilable",
+        "Which configuration: the current one, the defaults, the differences, both merged, "
+        "the setting names, the settings not set, those new in this version, or those a "
+        "profile may set."),
     OPT(LVX_OPT_MIRRORS, "mirrors", 'm', LVX_ARG_SNUMBER, 0, "Number", "Mirror images besides the original (raid1, raid10)."),
     OPT(LVX_OPT_REGIONSIZE, "regionsize", 'R', LVX_ARG_SIZE, 'm', "Size[m|UNIT]", "RAID region size (default MiB)."),
     OPT(LVX_OPT_NOSYNC, "nosync", 0, LVX_ARG_FLAG, 0, NULL, "Skip the initial RAID synchronisation."),
@@ -223,6 +233,7 @@ static const enum lvx_opt_id common_opts[] = {
     LVX_OPT_NOLOCKING, LVX_OPT_COMMANDPROFILE, LVX_OPT_LOCKOPT,
     LVX_OPT_LONGHELP, LVX_OPT_PROFILE, LVX_OPT_DEVICES, LVX_OPT_DEVICESFILE, LVX_OPT_VERBOSE, LVX_OPT_QUIET, LVX_OPT_YES, LVX_OPT_FORCE,
     LVX_OPT_DEBUG, LVX_OPT_HELP, LVX_OPT_VERSION, LVX_OPT_TEST, LVX_OPT_CONFIG,
+    LVX_OPT_REPORTFORMAT,
 };
 
 const struct lvx_opt_def *lvx_opt_def(enum lvx_opt_id id)

@@ -150,6 +150,9 @@ enum lvx_opt_id {
     LVX_OPT_TYPECONFIG,         /* --typeconfig (lvmconfig: = --type) */
     LVX_OPT_WITHCOMMENTS,       /* --withcomments (lvmconfig) */
     LVX_OPT_MERGEDCONFIG,       /* --mergedconfig (lvmconfig) */
+    LVX_OPT_WITHVERSIONS,       /* --withversions (lvmconfig) */
+    LVX_OPT_WITHSUMMARY,        /* --withsummary (lvmconfig) */
+    LVX_OPT_IGNOREADVANCED,     /* --ignoreadvanced (lvmconfig) */
     LVX_OPT_CONFIG_TYPE,        /* --type current|default|diff|full (config) */
     LVX_OPT_MIRRORS,            /* -m/--mirrors N (lvcreate: raid1/raid10 images - 1) */
     LVX_OPT_REGIONSIZE,         /* -R/--regionsize SIZE[m|unit] (raid) */

@@ -72,7 +72,7 @@ void lvx_shrep_begin(struct lvx_shrep *r)
     lvx_buf_reset(&r->out);
 }
 
-static void add_entry(struct lvx_shrep *r, const struct lvx_shrep_entry *e)
+static void add_entry(struct lvx_shrep *r, const struct lvx_cmdlog_entry *e)
 {
     if (!r->pool)
         r->pool = lvx_pool_create();
@@ -88,9 +88,10 @@ bool lvx_shrep_message(struct lvx_shrep *r, int level, const char *msg)
 {
     if (!r->log_report || level > LVX_LOG_NOTICE)
         return false;
-    struct lvx_shrep_entry e = { level <= LVX_LOG_ERROR ? "error" : level == LVX_LOG_WARN
-                                                                        ? "warn" : "print",
-                                 "processing", "", "", msg, level <= LVX_LOG_ERROR ? -1 : 0, 0 };
+    struct lvx_cmdlog_entry e = {
+        .type = level <= LVX_LOG_ERROR ? "error" : level == LVX_LOG_WARN ? "warn" : "print",
+        .context = "processing", .object_type = "", .object_name = "", .message = msg,
+        .err = level <= LVX_LOG_ERROR ? -1 : 0 };
     add_entry(r, &e);
     return true;
 }
@@ -100,53 +101,14 @@ void lvx_shrep_output(struct lvx_shrep *r, const char *data, size_t len)
     lvx_buf_append(&r->out, data, len);
 }
 
-static void json_str(struct lvx_buf *b, const char *s)
-{
-    lvx_buf_putc(b, '"');
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            lvx_buf_putc(b, '\\');
-        lvx_buf_putc(b, *s);
-    }
-    lvx_buf_putc(b, '"');
-}
-
 /* Is entry e shown by the command log selection?  LVM2's default leaves out the
  * "success" status lines; "log_context=shell" shows only the shell's. */
-static bool selected(const struct lvx_shrep *r, const struct lvx_shrep_entry *e)
+static bool selected(const struct lvx_cmdlog_entry *e, void *arg)
 {
+    const struct lvx_shrep *r = arg;
     if (r->shell_only)
         return strcmp(e->context, "shell") == 0;
     return !(strcmp(e->type, "status") == 0 && strcmp(e->message, "success") == 0);
-}
-
-static void log_section(struct lvx_buf *b, const struct lvx_shrep *r,
-                        const struct lvx_shrep_entry *es, unsigned n, bool all)
-{
-    lvx_buf_puts(b, "      \"log\": [\n");
-    bool first = true;
-    for (unsigned i = 0; i < n; i++) {
-        const struct lvx_shrep_entry *e = &es[i];
-        if (!all && !selected(r, e))
-            continue;
-        if (!first)
-            lvx_buf_puts(b, ",\n");
-        first = false;
-        lvx_buf_printf(b, "          {\"log_seq_num\":\"%u\", \"log_type\":", i + 1);
-        json_str(b, e->type);
-        lvx_buf_puts(b, ", \"log_context\":");
-        json_str(b, e->context);
-        lvx_buf_puts(b, ", \"log_object_type\":");
-        json_str(b, e->object_type);
-        lvx_buf_puts(b, ", \"log_object_name\":");
-        json_str(b, e->object_name);
-        lvx_buf_puts(b, ", \"log_object_id\":\"\", \"log_object_group\":\"\", "
-                        "\"log_object_group_id\":\"\", \"log_message\":");
-        json_str(b, e->message);
-        lvx_buf_printf(b, ", \"log_errno\":\"%d\", \"log_ret_code\":\"%d\"}", e->err, e->ret_code);
-    }
-    lvx_buf_puts(b, first ? "" : "\n");
-    lvx_buf_puts(b, "      ]\n");
 }
 
 static void write_all(int fd, const struct lvx_buf *b)
@@ -164,33 +126,25 @@ static void write_all(int fd, const struct lvx_buf *b)
 
 /* The report output with the log section added: inside the report's JSON object when
  * there is one, else as an object of its own. */
-static void flush(struct lvx_shrep *r, const struct lvx_shrep_entry *es, unsigned n, bool all)
+static void flush(struct lvx_shrep *r, const struct lvx_cmdlog_entry *es, unsigned n, bool all)
 {
-    struct lvx_buf b = LVX_BUF_INIT;
-    const char *tail = "  }\n";
-    size_t tl = strlen(tail);
     if (!r->log_report) {
         write_all(r->fd, &r->out);
         return;
     }
-    if (r->out.len >= tl && memcmp(r->out.data + r->out.len - tl, tail, tl) == 0 &&
-        r->out.data[0] == ' ') {
-        lvx_buf_append(&b, r->out.data, r->out.len - tl);
-        lvx_buf_puts(&b, "      ,\n");
-    } else {
-        lvx_buf_append(&b, r->out.data, r->out.len);
-        lvx_buf_puts(&b, "  {\n");
-    }
-    log_section(&b, r, es, n, all);
-    lvx_buf_puts(&b, tail);
+    struct lvx_buf b = LVX_BUF_INIT, log = LVX_BUF_INIT;
+    lvx_cmdlog_json(&log, es, n, all ? NULL : selected, r, false);
+    lvx_cmdlog_splice(&b, &r->out, &log);
     write_all(r->fd, &b);
+    lvx_buf_free(&log);
     lvx_buf_free(&b);
 }
 
 void lvx_shrep_end(struct lvx_shrep *r, const char *cmd, int rc)
 {
-    struct lvx_shrep_entry e = { "status", "shell", "cmd", cmd, rc ? "failure" : "success", 0,
-                                 rc ? rc : 1 };
+    struct lvx_cmdlog_entry e = { .type = "status", .context = "shell", .object_type = "cmd",
+                                  .object_name = cmd, .message = rc ? "failure" : "success",
+                                  .ret_code = rc ? rc : 1 };
     add_entry(r, &e);
     flush(r, r->cur, r->ncur, false);
     lvx_buf_reset(&r->out);
@@ -218,7 +172,8 @@ int lvx_shrep_lastlog(struct lvx_shrep *r)
 void lvx_shrep_exit(struct lvx_shrep *r, const char *cmd)
 {
     lvx_shrep_begin(r);
-    struct lvx_shrep_entry e = { "error", "shell", "cmd", cmd, "Exiting.", -1, 0 };
+    struct lvx_cmdlog_entry e = { .type = "error", .context = "shell", .object_type = "cmd",
+                                  .object_name = cmd, .message = "Exiting.", .err = -1 };
     add_entry(r, &e);
     flush(r, r->cur, r->ncur, true);
     drop_current(r);

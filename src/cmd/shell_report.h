@@ -18,17 +18,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "cmd/cmdlog.h"
 #include "util/buf.h"
 #include "util/pool.h"
 
-struct lvx_shrep_entry {
-    const char *type;       /* "error", "warn", "print", "status" */
-    const char *context;    /* "processing", "shell" */
-    const char *object_type, *object_name;
-    const char *message;
-    int err;                /* log_errno */
-    int ret_code;           /* log_ret_code: 1 = success (LVM2's ECMD_PROCESSED), else the exit code */
-};
 
 struct lvx_shrep {
     int fd;                 /* the report descriptor */
@@ -36,10 +29,10 @@ struct lvx_shrep {
     bool shell_only;        /* log/command_log_selection = "log_context=shell" */
     struct lvx_buf out;     /* the running command's report output */
     struct lvx_pool *pool;  /* entries of the running command */
-    struct lvx_shrep_entry *cur;
+    struct lvx_cmdlog_entry *cur;
     unsigned ncur;
     struct lvx_pool *last_pool;   /* the previous command's log (lastlog) */
-    struct lvx_shrep_entry *last;
+    struct lvx_cmdlog_entry *last;
     unsigned nlast;
 };
 

@@ -6,6 +6,7 @@
  * once for every command.
  */
 #include "cmd/toolkit.h"
+#include "cmd/cmdlog.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +69,59 @@ int lvx_tk_read_nothing(struct lvx_cmd_env *env, const struct lvx_tk_sel *sel,
     return 0;
 }
 
+/* The command log's status lines of a read walk (cmd/cmdlog.h), in LVM2's order: per
+ * VG its LVs (lvs) or PVs (pvs), then the VG; the orphans' after the VGs (pvs). */
+static void log_read_statuses(struct lvx_cmd_env *env, enum lvx_tk_kind kind,
+                              const struct lvx_tk_sel *sel, char **names, unsigned count)
+{
+    if (!lvx_cmdlog_on() || (kind == LVX_TK_PVS && count))
+        return;                  /* named PVs: their labels' lines (cmd/common.c) */
+    char vgid[LVX_UUID_DASHED_LEN + 1], id[LVX_UUID_DASHED_LEN + 1];
+    bool all = env->args->count[LVX_OPT_ALL] > 0;
+    for (unsigned p = 0; p < sel->vg_count; p++) {
+        const struct lvx_vg *vg = sel->vgs[p];
+        unsigned long key = kind == LVX_TK_PVS ? LVX_CMDLOG_ARG_KEY(p)
+                                               : lvx_cmd_vg_arg_key(names, count, vg->name, p);
+        lvx_uuid_format(vg->uuid, vgid);
+        if (kind == LVX_TK_LVS) {
+            /* named LVs: in the VG's metadata order (sel has them in argument order) */
+            const struct lvx_vg *whole = lvx_vgset_find(sel->load.set, vg->name);
+            for (unsigned j = 0; j < vg->lv_count; j++) {
+                if (!all && !lvx_lv_is_visible(vg->lvs[j]))
+                    continue;
+                unsigned at = j;
+                for (unsigned w = 0; whole && w < whole->lv_count; w++)
+                    if (strcmp(whole->lvs[w]->name, vg->lvs[j]->name) == 0)
+                        at = w;
+                lvx_uuid_format(vg->lvs[j]->uuid, id);
+                lvx_cmdlog_object_at(key + at + 1, "lv", vg->lvs[j]->name, id, vg->name, vgid);
+                lvx_cmdlog_status(0);
+            }
+        } else if (kind == LVX_TK_PVS) {
+            for (unsigned j = 0; j < vg->pv_count; j++) {
+                lvx_uuid_format(vg->pvs[j]->uuid, id);
+                lvx_cmdlog_object_at(key + j + 1, "pv", vg->pvs[j]->ondisk.dev_name, id, vg->name,
+                                     vgid);
+                lvx_cmdlog_status(0);
+            }
+        }
+        lvx_cmdlog_object_at(key + LVX_CMDLOG_VG_LAST, "vg", vg->name, vgid, NULL, NULL);
+        lvx_cmdlog_status(lvx_cmdlog_group_failed(vg->name) ? LVX_EXIT_FAILED : 0);
+    }
+    if (kind == LVX_TK_PVS && count == 0) {
+        unsigned long key = LVX_CMDLOG_ARG_KEY(sel->vg_count);
+        for (unsigned j = 0; j < sel->orphan_count; j++) {
+            lvx_uuid_format(sel->orphans[j]->uuid, id);
+            lvx_cmdlog_object_at(key + j + 1, "pv", sel->orphans[j]->ondisk.dev_name, id, NULL,
+                                 NULL);
+            lvx_cmdlog_status(0);
+        }
+        lvx_cmdlog_object_at(key + LVX_CMDLOG_VG_LAST, "orphan", "lvm2", NULL, NULL, NULL);
+        lvx_cmdlog_status(0);
+    }
+    lvx_cmdlog_object_done();
+}
+
 int lvx_process_read(struct lvx_cmd_env *env, enum lvx_tk_kind kind_flags, lvx_tk_read_fn fn,
                      void *arg)
 {
@@ -100,6 +154,7 @@ int lvx_process_read(struct lvx_cmd_env *env, enum lvx_tk_kind kind_flags, lvx_t
     }
     if (kind == LVX_TK_LVS || (kind_flags & LVX_TK_NO_EXPORTED))
         drop_exported(&sel, names, count);
+    log_read_statuses(env, kind, &sel, names, count);
     struct lvx_buf out = LVX_BUF_INIT;
     rc = fn(env, &sel, &out, arg);
     int wrc = out.len ? lvx_cmd_output(&out) : 0;
@@ -269,8 +324,10 @@ static int one_vg(struct lvx_cmd_env *env, const char *name, const struct lvx_tk
 {
     struct lvx_vg_update u;
     int rc = lvx_vgcmd_begin(env, name, ops->update_flags, &u);
-    if (rc)
+    if (rc) {
+        lvx_cmdlog_status(rc);
         return rc;
+    }
     bool commit = false;
     rc = ops->vg(env, &u, &commit, ops->arg);
     if (commit) {
@@ -281,6 +338,7 @@ static int one_vg(struct lvx_cmd_env *env, const char *name, const struct lvx_tk
             rc = max_rc(rc, ops->done(env, &u, ops->arg));
     }
     lvx_vg_update_end(&u);
+    lvx_cmdlog_status(rc);
     return rc;
 }
 
@@ -308,6 +366,22 @@ int lvx_process_each_vg(struct lvx_cmd_env *env, const struct lvx_tk_vg_ops *ops
  * the VG update and lists the LVs in *lvs (env->pool, a copy: callbacks may remove LVs
  * while it is walked).  0 (with *missing set and a message printed when the named LV is
  * not there), or the exit code (no update left open). */
+/* The command log's object: LV lv (or one named name that is not there) of vg; the VG
+ * itself with lv and name NULL. */
+static void log_lv_object(const struct lvx_vg *vg, const struct lvx_lv *lv, const char *name)
+{
+    if (!lvx_cmdlog_on())
+        return;
+    char vgid[LVX_UUID_DASHED_LEN + 1], id[LVX_UUID_DASHED_LEN + 1] = "";
+    lvx_uuid_format(vg->uuid, vgid);
+    if (lv)
+        lvx_uuid_format(lv->uuid, id);
+    if (lv || name)
+        lvx_cmdlog_object("lv", lv ? lv->name : name, id, vg->name, vgid);
+    else
+        lvx_cmdlog_object("vg", vg->name, vgid, NULL, NULL);
+}
+
 static int begin_lv_arg(struct lvx_cmd_env *env, const char *arg, unsigned flags,
                         struct lvx_vg_update *u, struct lvx_lv ***lvs, unsigned *n, bool *missing)
 {
@@ -320,15 +394,20 @@ static int begin_lv_arg(struct lvx_cmd_env *env, const char *arg, unsigned flags
         lvx_cmd_errorf("Invalid logical volume name \"%s\".", arg);
         return LVX_EXIT_INVALID;
     }
-    if ((rc = lvx_lvcmd_begin_flags(env, vgname, flags, u)))
+    if ((rc = lvx_lvcmd_begin_flags(env, vgname, flags, u))) {
+        lvx_cmdlog_status(rc);
         return rc;
+    }
+    lvx_cmdlog_object_done();          /* the LVs are the objects now, the VG's line last */
     *lvs = lvx_pool_alloc(env->pool, (u->vg->lv_count + 1) * sizeof(**lvs));
     if (lvname) {
         struct lvx_lv *lv = lvx_vg_find_lv(u->vg, lvname);
         if (lv)
             (*lvs)[(*n)++] = lv;
         else {
+            log_lv_object(u->vg, NULL, lvname);
             lvx_cmd_errorf("Failed to find logical volume \"%s/%s\"", vgname, lvname);
+            lvx_cmdlog_status(LVX_EXIT_FAILED);
             *missing = true;
         }
         return 0;
@@ -349,6 +428,7 @@ static int one_lv_arg(struct lvx_cmd_env *env, const char *arg, const struct lvx
     if (rc)
         return rc;
     for (unsigned i = 0; i < n; i++) {
+        log_lv_object(u.vg, lvs[i], NULL);
         int r = ops->lv(env, lvs[i], ops->arg);
         if (r > 0)
             lvs[changed++] = lvs[i];
@@ -357,11 +437,28 @@ static int one_lv_arg(struct lvx_cmd_env *env, const char *arg, const struct lvx
     }
     if (changed && (rc = lvx_lvcmd_commit(env, &u))) {
         lvx_vg_update_end(&u);
+        lvx_cmdlog_status(rc);
         return rc;
     }
     if (changed && ops->done && ops->done(env, lvs, changed, ops->arg))
         failed = true;
+    /* LVM2's order: a removed LV's VG line before the unlock's messages, a changed
+     * LV's line (and its VG's) after them */
+    bool gone = lvx_cmdlog_lv_gone();
+    char vgid[LVX_UUID_DASHED_LEN + 1] = "";
+    const char *vgname = lvx_pool_strdup(env->pool, u.vg->name);
+    if (lvx_cmdlog_on())
+        lvx_uuid_format(u.vg->uuid, vgid);
+    if (gone) {
+        lvx_cmdlog_object("vg", vgname, vgid, NULL, NULL);
+        lvx_cmdlog_status(failed ? LVX_EXIT_FAILED : 0);
+    }
     lvx_vg_update_end(&u);
+    if (!gone) {
+        lvx_cmdlog_status(failed ? LVX_EXIT_FAILED : 0);     /* the last LV's */
+        lvx_cmdlog_object("vg", vgname, vgid, NULL, NULL);
+        lvx_cmdlog_status(failed ? LVX_EXIT_FAILED : 0);
+    }
     return failed ? LVX_EXIT_FAILED : 0;
 }
 

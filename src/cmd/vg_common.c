@@ -5,6 +5,7 @@
  * vgcreate/vgextend (with LVM2 2.03's implicit pvcreate of unlabelled devices).
  */
 #include "cmd/vgcmd.h"
+#include "cmd/cmdlog.h"
 #include "cmd/pvcmd.h"
 #include "cmd/toolkit.h"
 #include "cmd/actcmd.h"
@@ -78,9 +79,21 @@ int lvx_vgcmd_begin(struct lvx_cmd_env *env, const char *vgname, unsigned flags,
         o.also_devices = (const char *const *)env->args->argv + 1;   /* after the VG name */
         o.also_count = (unsigned)env->args->argc - 1;
     }
+    if (vgname)
+        lvx_cmdlog_object("vg", vgname, NULL, NULL, NULL);
     if (lvx_vg_update_begin(env->ctx, &o, vgname, flags, u) < 0)
         return lvx_cmd_fail(env);
+    lvx_vgcmd_log_id(u);
     return 0;
+}
+
+void lvx_vgcmd_log_id(const struct lvx_vg_update *u)
+{
+    if (!lvx_cmdlog_on() || !u->vg)
+        return;
+    char id[LVX_UUID_DASHED_LEN + 1];
+    lvx_uuid_format(u->vg->uuid, id);
+    lvx_cmdlog_object_id(id);
 }
 
 int lvx_vgcmd_commit(struct lvx_cmd_env *env, struct lvx_vg_update *u)

@@ -33,6 +33,8 @@ const char *lvx_vgcmd_command_line(struct lvx_cmd_env *env);
 /* lvx_vg_update_begin() with the error printed. */
 int lvx_vgcmd_begin(struct lvx_cmd_env *env, const char *vgname, unsigned flags,
                     struct lvx_vg_update *u);
+/* The command log (cmd/cmdlog.h): the UUID of the VG u begins to change. */
+void lvx_vgcmd_log_id(const struct lvx_vg_update *u);
 /* lvx_vg_update_commit() with the error printed. */
 int lvx_vgcmd_commit(struct lvx_cmd_env *env, struct lvx_vg_update *u);
 

@@ -28,7 +28,7 @@ static void pad(struct lvx_buf *out, size_t n)
         lvx_buf_putc(out, ' ');
 }
 
-static void json_string(struct lvx_buf *out, const char *s)
+void lvx_report_json_string(struct lvx_buf *out, const char *s)
 {
     lvx_buf_putc(out, '"');
     for (; *s; s++) {
@@ -48,9 +48,9 @@ static void render_json_section(struct lvx_buf *out, const struct lvx_rout *ro)
         for (unsigned c = 0; c < ro->ncols; c++) {
             if (c)
                 lvx_buf_puts(out, ", ");
-            json_string(out, ro->cols[c]->name);
+            lvx_report_json_string(out, ro->cols[c]->name);
             lvx_buf_putc(out, ':');
-            json_string(out, ro->rows[r]->cells[c]);
+            lvx_report_json_string(out, ro->rows[r]->cells[c]);
         }
         lvx_buf_puts(out, r + 1 < ro->nrows ? "},\n" : "}\n");
     }
@@ -132,6 +132,8 @@ static void render_columns(struct lvx_buf *out, const struct lvx_rout *ro)
 {
     const struct lvx_report_opts *o = ro->opts;
     bool aligned = !o->nameprefixes && (!o->separator || o->aligned);
+    if (ro->nrows == 0 && !ro->heading_when_empty)
+        return;
     size_t *w = lvx_xcalloc(ro->ncols + 1, sizeof(*w));
     column_widths(ro, 0, ro->progressive ? 1 : ro->nrows, w);
     if (!o->noheadings) {
@@ -188,10 +190,40 @@ void lvx_report_render(struct lvx_buf *out, const struct lvx_rout *ro)
         render_json(out, ro);
         return;
     }
-    if (ro->nrows == 0)
+    if (ro->nrows == 0 && !ro->heading_when_empty)
         return;
     if (ro->opts->rows)
         render_rows_mode(out, ro);
     else
         render_columns(out, ro);
+}
+
+void lvx_report_table(struct lvx_buf *out, const struct lvx_report_opts *opts,
+                      const struct lvx_table_col *cols, unsigned ncols, const char *const *cells,
+                      unsigned nrows)
+{
+    struct lvx_field *f = lvx_xcalloc(ncols + 1, sizeof(*f));
+    const struct lvx_field **fp = lvx_xcalloc(ncols + 1, sizeof(*fp));
+    struct lvx_rrow *r = lvx_xcalloc(nrows + 1, sizeof(*r));
+    struct lvx_rrow **rp = lvx_xcalloc(nrows + 1, sizeof(*rp));
+    for (unsigned c = 0; c < ncols; c++) {
+        f[c].name = cols[c].name;
+        f[c].heading = cols[c].heading;
+        f[c].width = cols[c].width;
+        f[c].right = cols[c].right;
+        fp[c] = &f[c];
+    }
+    for (unsigned i = 0; i < nrows; i++) {
+        r[i].cells = (const char **)(cells + (size_t)i * ncols);
+        rp[i] = &r[i];
+    }
+    struct lvx_report_opts o = *opts;
+    o.json = false;
+    struct lvx_rout ro = { .opts = &o, .type_name = "log", .cols = fp, .ncols = ncols,
+                           .rows = rp, .nrows = nrows, .heading_when_empty = true };
+    lvx_report_render(out, &ro);
+    free(rp);
+    free(r);
+    free(fp);
+    free(f);
 }

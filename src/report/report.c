@@ -228,7 +228,7 @@ static int run_report(struct lvx_ctx *ctx, struct lvx_pool *pool, enum lvx_repor
         return r;
     /* JSON names the report after the command asked for (lvs -o seg_size stays "lv") */
     struct lvx_rout ro = { opts, kind_name(base), p.cols.f, p.cols.n, p.rows, p.nrows,
-                           opts->unbuffered && !opts->sort, tail };
+                           opts->unbuffered && !opts->sort, tail, false };
     lvx_report_render(out, &ro);
     return 0;
 }

@@ -96,6 +96,22 @@ int lvx_report_values(struct lvx_ctx *ctx, struct lvx_pool *pool, enum lvx_repor
                       unsigned vg_count, struct lvx_report_value **out, unsigned *rows,
                       unsigned *cols);
 
+/* s as a JSON string the way LVM2 writes it (only '"' and '\\' escaped). */
+void lvx_report_json_string(struct lvx_buf *out, const char *s);
+
+/* A table that is not a report of objects (the command log): columns as report
+ * columns (heading, minimum width, right-aligned), cells row by row, printed the way
+ * opts says (separator, headings, --rows, name prefixes; never JSON), its heading line
+ * even without rows, as LVM2's log report. */
+struct lvx_table_col {
+    const char *name, *heading;
+    unsigned width;
+    bool right;
+};
+void lvx_report_table(struct lvx_buf *out, const struct lvx_report_opts *opts,
+                      const struct lvx_table_col *cols, unsigned ncols, const char *const *cells,
+                      unsigned nrows);
+
 /* Format a size in sectors with --units semantics (used by display commands too):
  * 'r'/'R' human with LVM2's '<' mark ("<1.50g"), 'h'/'H' human without it (human units keep
  * their suffix even with nosuffix, as LVM2), others fixed ("1536.00m", "3145728S"); 0 = 'r'.

@@ -207,6 +207,8 @@ struct lvx_rout {
                                            the headings take those of the first row */
     bool header_tail_sep;               /* the last column was compacted away: LVM2 still
                                            ends the heading line with a separator */
+    bool heading_when_empty;            /* the heading line even without rows (the
+                                           command log table, lvx_report_table) */
 };
 void lvx_report_render(struct lvx_buf *out, const struct lvx_rout *ro);
 

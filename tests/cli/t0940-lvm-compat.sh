@@ -9,10 +9,11 @@
 #     the shell; `lvm help` lists the commands on stderr (nothing on stdout) under
 #     LVM2's heading, every name in it is one of LVM2's; `help nosuch` as LVM2;
 #   - pvscan (plain, -s, -u, -n, -e, -e -n), vgscan, lvscan (-a, refused argument),
-#     formats, segtypes (lvx lists what it creates: a subset of LVM2's list), lvmconfig /
+#     formats, segtypes (lvx lists what it creates: a subset of LVM2's list, its order), lvmconfig /
 #     dumpconfig / config (a key, --typeconfig full, an unknown key): same bytes and
 #     exit codes (--withcomments: LVM2's lines without its comments, which lvx lacks,
-#     with a warning saying so; --type list: lvx's own settings, by LVM2's names);
+#     with a warning saying so; --type full/default/list/missing/new/profilable with
+#     --withversions and --ignoreadvanced: LVM2's table, byte for byte);
 #   - pvscan --cache DEV (-aay): the same lines as LVM2 (PIDs aside), in the same
 #     sequence: incomplete (need 1), complete + run autoactivation, then skip; lvx keeps
 #     its records in its own run directory.  LVM2 runs only with a DEV (a full
@@ -75,8 +76,11 @@ same "lvs --ignorelockingfailure" lvs --ignorelockingfailure "$VG"
 same "formats" formats
 side segtypes
 test_eq "segtypes: exit 0" "0 0" "$(cat "$SCRATCH/l.rc") $(cat "$SCRATCH/x.rc")"
-test_eq "... lvx lists linear and striped, LVM2's first two" \
-    "$(head -n 2 "$SCRATCH/l.out")" "$(cat "$SCRATCH/x.out")"
+# lvx lists the types it creates: each in LVM2's list, in LVM2's order
+test_eq "... lvx lists LVM2's types it creates (linear ... thin), in LVM2's order" \
+    "$(grep -Fx -f "$SCRATCH/x.out" "$SCRATCH/l.out")" "$(cat "$SCRATCH/x.out")"
+test_eq "... 24 of them (not cache, vdo, writecache, integrity, five raid layouts)" \
+    "$(wc -l <"$SCRATCH/x.out")" 24
 
 # ---- configuration
 same "lvmconfig devices/global_filter" lvmconfig devices/global_filter
@@ -87,11 +91,40 @@ test_eq "lvmconfig --withcomments --mergedconfig: LVM2's setting line (lvx has n
     "$(grep -v -e '^#' -e '^$' "$SCRATCH/l.out")" "$(cat "$SCRATCH/x.out")"
 test_ok "... and lvx says on stderr that it prints none" \
     grep -q "^  WARNING: --withcomments: lvx has no comment texts" "$SCRATCH/x.err"
-side lvmconfig --type list
-test_eq "lvmconfig --type list: lvx's settings, each one LVM2 lists too (but lvx/)" "" \
-    "$(grep -v '^lvx/' "$SCRATCH/x.out" | grep -vxF -f "$SCRATCH/l.out")"
-test_ok "... at least the backup settings" grep -qx "backup/retain_days" "$SCRATCH/x.out"
+side lvmconfig --withsummary --type default devices/dir
+test_eq "lvmconfig --withsummary --type default: LVM2's setting line (lvx has no summaries)" \
+    "$(grep -v -e '^# [A-Z]' -e '^$' "$SCRATCH/l.out")" "$(cat "$SCRATCH/x.out")"
+test_ok "... and lvx says on stderr that it prints none" \
+    grep -q "^  WARNING: --withsummary: lvx has no comment texts" "$SCRATCH/x.err"
+# LVM2's settings table (config/lvm2_settings.c): every type but current/diff/full, with
+# --withversions and --ignoreadvanced, a section or a setting, the same bytes
+for t in default list missing new profilable; do
+    same "lvmconfig --type $t" lvmconfig --type "$t"
+    same "lvmconfig --type $t --withversions" lvmconfig --type "$t" --withversions
+    same "lvmconfig --type $t --ignoreadvanced" lvmconfig --type "$t" --ignoreadvanced
+done
+same "lvmconfig --type list backup" lvmconfig --type list backup
+test_eq "... LVM2's six backup settings" "$(wc -l <"$SCRATCH/x.out")" 6
+same "lvmconfig --type default --withversions --ignoreadvanced devices" \
+    lvmconfig --type default --withversions --ignoreadvanced devices
+same "lvmconfig --type default allocation/cache_settings" lvmconfig --type default allocation/cache_settings
+same "lvmconfig --type missing with --config: what the --config text lacks" \
+    lvmconfig --type missing --withversions --config 'global { units = "k" }'
+same "lvmconfig --type profilable allocation" lvmconfig --type profilable allocation
 same "lvmconfig --type list backup/archive" lvmconfig --type list backup/archive
+same "lvmconfig --type default nosuch" lvmconfig --type default nosuch
+same "lvmconfig --type missing --mergedconfig: refused as LVM2" lvmconfig --type missing --mergedconfig
+# --type full: lvm.conf and --config merged into LVM2's defaults in LVM2's order
+same "lvmconfig --type full" lvmconfig --type full
+# (stdout and exit code: LVM2 warns here about this sandbox's lvm.conf and logs with
+# verbose=1 on stderr)
+side lvmconfig --type full --config 'global { units = "k" test = 0 } devices { filter = [ "a|x|", "r|.*|" ] sysfs_scan = 0 } report { aligned = 0 buffered = 0 }'
+test_ok "lvmconfig --type full --config (new settings, an array, a new section): LVM2's stdout" \
+    bash -c "cmp '$SCRATCH/l.out' '$SCRATCH/x.out' && cmp '$SCRATCH/l.rc' '$SCRATCH/x.rc'"
+side lvmconfig --type full --config log/verbose=1 devices
+test_ok "lvmconfig --type full --config log/verbose=1 devices: LVM2's stdout" \
+    bash -c "cmp '$SCRATCH/l.out' '$SCRATCH/x.out' && cmp '$SCRATCH/l.rc' '$SCRATCH/x.rc'"
+same "lvmconfig --type full backup/retain_days" lvmconfig --type full backup/retain_days
 same "lvmconfig of an unknown key" lvmconfig nosuch/key
 same "dumpconfig global" dumpconfig global
 same "config backup" config backup

@@ -75,7 +75,7 @@ ccheck "lvcreate -Z <TAB> (y|n)" "n y" lvx lvcreate -Z ""
 ccheck "lvchange -a <TAB>" "n y" lvx lvchange -a ""
 ccheck "lvchange -p <TAB>" "r rw" lvx lvchange -p ""
 ccheck "lvchange -r <TAB> (auto|none|Number)" "auto none" lvx lvchange -r ""
-ccheck "config --type <TAB>" "current default diff full" lvx config --type ""
+ccheck "config --type <TAB>" "current default diff full list missing new profilable" lvx config --type ""
 ccheck "vgs --reportformat <TAB>" "basic json" lvx vgs --reportformat ""
 units=$(comp lvx vgs --units "" | wc -w)
 test_eq "vgs --units <TAB>: the 20 unit letters" "$units" 20
