@@ -103,7 +103,7 @@ static const enum lvx_opt_id pvscan_opts[] = { LVX_OPT_CACHE, LVX_OPT_ACTIVATE, 
     LVX_OPT_LISTLVS, LVX_OPT_CHECKCOMPLETE, LVX_OPT_VGONLINE, LVX_OPT_UDEVOUTPUT, END };
 static const enum lvx_opt_id pvmove_opts[] = { LVX_OPT_NAME, LVX_OPT_ALLOC, LVX_OPT_ABORT,
     LVX_OPT_BACKGROUND, LVX_OPT_INTERVAL, LVX_OPT_MAXRECOVERYRATE, END };
-static const enum lvx_opt_id jobs_opts[] = { LVX_OPT_ABORT, END };
+static const enum lvx_opt_id jobs_opts[] = { LVX_OPT_ABORT, LVX_OPT_PAUSE, LVX_OPT_RESUME, END };
 static const enum lvx_opt_id vgscan_opts[] = { LVX_OPT_MKNODES, LVX_OPT_IGNORELOCKINGFAILURE, END };
 static const enum lvx_opt_id lvscan_opts[] = { LVX_OPT_ALL, LVX_OPT_BLOCKDEVICE,
     LVX_OPT_IGNORELOCKINGFAILURE, LVX_OPT_READONLY, END };
@@ -350,12 +350,15 @@ static const struct lvx_command command_table[] = {
       "of inactive LVs itself; an LV active in the user-space backend is copied by the lvx "
       "daemon, which mirrors its writes meanwhile; a move of an LV active in the kernel "
       "backend is refused." },
-    { "jobs", lvx_cmd_jobs, "List or abort the running copies (pvmove)", "[VG/LV|PV ...]",
-      jobs_opts,
-      "Lists the running pvmove copiers (VG, pvmove LV, source PV, copier pid, percentage "
-      "copied; lvs -o copy_percent shows the same on the pvmove LV). With --abort, stops the "
-      "moves named (the pvmove LV or its source PV; all when none is named) as pvmove --abort "
-      "does: segments already copied stay moved. lvx's own command (LVM2 has none)." },
+    { "jobs", lvx_cmd_jobs, "List, pause, resume or abort the copies (pvmove, restripe)",
+      "[VG/LV|PV ...]", jobs_opts,
+      "Lists the moves in progress: pvmoves (VG, pvmove LV, source PV) and restripes (VG, LV, "
+      "stripes:N), with the copier's pid (- when paused: no copier runs) and the percentage "
+      "copied (lvs -o copy_percent shows the same on the pvmove LV). --pause stops the "
+      "copiers of the jobs named (all when none is), leaving each move in progress; --resume "
+      "copies paused moves again in the background (as pvmove -b SOURCE, lvconvert VG/LV); "
+      "--abort ends pvmoves as pvmove --abort does (segments already copied stay moved) and "
+      "pauses restripes. lvx's own command (LVM2 has none)." },
     { "vgscan", lvx_cmd_vgscan, "Search for all volume groups", "", vgscan_opts,
       "Reads every device and names each volume group found, as LVM2 prints it. --mknodes then "
       "makes the /dev entries of active LVs again, as vgmknodes." },

@@ -116,6 +116,13 @@ int lvx_cmd_pvscan(struct lvx_cmd_env *env);        /* cmd/pvscan.c */
 int lvx_cmd_pvmove(struct lvx_cmd_env *env);        /* cmd/pvmove.c */
 /* Abort the move of pvmove LV uuid in vgname (pvmove --abort of one move). */
 int lvx_pvmove_abort(struct lvx_cmd_env *env, const char *vgname, const char *uuid);
+/* Stop the copier of job uuid (a pvmove or a restripe), leaving the move in
+ * progress (lvx jobs --pause): 0, or LVX_EXIT_FAILED after the message. */
+int lvx_pvmove_pause(struct lvx_cmd_env *env, const char *uuid);
+/* Copy the unfinished move of pvmove LV uuid in vgname in a detached process, as
+ * `pvmove -b SOURCE` does (lvx jobs --resume). */
+int lvx_pvmove_resume_background(struct lvx_cmd_env *env, const char *vgname, const char *uuid,
+                                 const char *source);
 /* cmd/pvmove.c's pieces other copies use (the restripe, cmd/lvconvert_restripe.c):
  * the copier lock of job uuid (its job file, meta/jobs.h): fd >= 0, or -EBUSY when
  * another copier holds it, and its release; lv is active in the user-space backend
@@ -246,6 +253,9 @@ struct lvx_vg *lvx_cmd_vg_with_pvs(struct lvx_cmd_env *env, const struct lvx_vg 
                                    struct lvx_pv **pvs, unsigned count);
 struct lvx_vg *lvx_cmd_vg_with_lvs(struct lvx_cmd_env *env, const struct lvx_vg *vg,
                                    struct lvx_lv **lvs, unsigned count);
+/* lvx_detach_fork() for a command: 0 in the detached process, 1 in the command, -1
+ * after printing why the fork failed. */
+int lvx_cmd_detach(void);
 /* Does a device name given on the command line name this device path? */
 bool lvx_cmd_same_device(const char *given, const char *path);
 

@@ -19,6 +19,7 @@
 
 #include "meta/lockd.h"
 #include "meta/read.h"
+#include "util/detach.h"
 
 /* Commands whose arguments all name VGs (VG, VG/LV, /dev/VG/LV): they read only those
  * VGs' devices when the device index allows (meta/read.h).  NULL for the others. */
@@ -445,6 +446,14 @@ void lvx_cmd_pick_lvs(struct lvx_cmd_env *env, const struct lvx_cmd_vgs *v, char
                                                             subset_n[i]);
         }
     }
+}
+
+int lvx_cmd_detach(void)
+{
+    int r = lvx_detach_fork();
+    if (r < 0)
+        lvx_cmd_errorf("fork failed: %s", strerror(errno));
+    return r;
 }
 
 /* ---- output routing ---------------------------------------------------------

@@ -673,13 +673,9 @@ static int run_copy(struct lvx_cmd_env *env, const struct mv_opts *o, const char
 static int background(struct lvx_cmd_env *env, const struct mv_opts *o, const char *vgname,
                       const char *mv_uuid, const char *name)
 {
-    int r = lvx_detach_fork();
-    if (r < 0) {
-        lvx_cmd_errorf("fork failed: %s", strerror(errno));
-        return LVX_EXIT_FAILED;
-    }
-    if (r > 0)
-        return 0;
+    int r = lvx_cmd_detach();
+    if (r)
+        return r < 0 ? LVX_EXIT_FAILED : 0;
     char exe[4096];
     if (lvx_self_is_lvx(exe, sizeof(exe))) {
         const char *argv[16];
@@ -975,6 +971,24 @@ int lvx_pvmove_abort(struct lvx_cmd_env *env, const char *vgname, const char *uu
         r = find_mv_uuid(u.vg, uuid) ? finish(env, &u, uuid) : (lvx_vg_update_end(&u), 0);
     lvx_pvmove_copier_unlock(env, lock, uuid);
     return r;
+}
+
+int lvx_pvmove_pause(struct lvx_cmd_env *env, const char *uuid)
+{
+    int lock = copier_stop(env, uuid);
+    if (lock < 0) {
+        lvx_cmd_errorf("The copier of %s did not stop.", uuid);
+        return LVX_EXIT_FAILED;
+    }
+    lvx_pvmove_copier_unlock(env, lock, uuid);
+    return 0;
+}
+
+int lvx_pvmove_resume_background(struct lvx_cmd_env *env, const char *vgname, const char *uuid,
+                                 const char *source)
+{
+    struct mv_opts o = { .interval = 15, .policy = LVX_ALLOC_INHERIT, .background = true };
+    return go(env, &o, vgname, uuid, source);
 }
 
 /* pvmove (no arguments): every unfinished move of every VG, resumed or aborted. */

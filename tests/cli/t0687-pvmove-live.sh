@@ -110,6 +110,34 @@ if [[ $after != "${NEW[*]}" ]]; then
     lvx pvmove -i 0 "${OLD[0]}" "${NEW[0]}" >/dev/null 2>&1
 fi
 
+# ------------------------------------------------------------ lvx jobs --pause / --resume
+uspace_run_ok "pvmove -b (20 MiB/s) of one stripe back to its old disk" \
+    "$LVX" pvmove -b --maxrecoveryrate 20m "${NEW[0]}" "${OLD[0]}"
+seen=no
+for _ in $(seq 200); do
+    [[ $(lvx jobs "$VG/pvmove0" 2>/dev/null | awk -v vg="$VG" '$1 == vg {print $4}') =~ ^[0-9]+$ ]] &&
+        { seen=yes; break; }
+    sleep 0.05
+done
+test_eq "lvx jobs shows the running copier" "yes" "$seen"
+uspace_run_ok "lvx jobs --pause VG/pvmove0" lvx jobs --pause "$VG/pvmove0"
+row=$(lvx jobs 2>/dev/null | awk -v vg="$VG" '$1 == vg {print $2, $4}')
+test_eq "... paused: the move is listed with no copier (pid -)" "pvmove0 -" "$row"
+pct1=$(lvx jobs "$VG/pvmove0" 2>/dev/null | awk -v vg="$VG" '$1 == vg {print $5}')
+sleep 1.5
+pct2=$(lvx jobs "$VG/pvmove0" 2>/dev/null | awk -v vg="$VG" '$1 == vg {print $5}')
+test_ok "... and it does not progress while paused ($pct1% then $pct2%, the checkpoints)" \
+    test -n "$pct1" -a "$pct1" = "$pct2"
+uspace_run_ok "lvx jobs --resume" lvx jobs --resume
+for _ in $(seq 600); do
+    lvx lvs -a --noheadings -o lv_name "$VG" 2>/dev/null | grep -q pvmove || break
+    sleep 0.1
+done
+test_eq "... the resumed copy finishes the move (no pvmove LV left)" "" \
+    "$(lvx lvs -a --noheadings -o lv_name "$VG" | grep pvmove)"
+test_eq "... the stripe is on its old disk" "${OLD[0]} ${NEW[*]:1}" "$(stripe_pvs)"
+uspace_run_ok "move it back" lvx pvmove -i 0 "${OLD[0]}" "${NEW[0]}"
+
 # ------------------------------------------------------------ SIGKILL and resume
 cur=("${NEW[@]}") oth=("${OLD[@]}")
 kills=0 resumed=0
