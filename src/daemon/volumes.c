@@ -31,6 +31,7 @@
 #include "meta/lockd.h"
 #include "map/map.h"
 #include "model/snapshot.h"
+#include "model/thin.h"
 #include "util/buf.h"
 #include "util/file.h"
 #include "util/pool.h"
@@ -142,6 +143,11 @@ static bool set_uses_pv(const struct lvx_lv *lv, const struct lvx_pv *pv)
     const struct lvx_seg *segs[64], *cs = lvx_lv_cow_snapshot_seg(lv);
     unsigned n = cs ? 0 : lvx_lv_snapshot_segs(lv, segs, 64);
     bool uses = lv_uses_pv(lv, pv, 0) || (cs && lv_uses_pv(cs->origin_lv, pv, 0));
+    /* a thin LV or pool: the pool's data LV (target_thin.c; the metadata has its own) */
+    const struct lvx_seg *ts = lvx_lv_thin_seg(lv);
+    const struct lvx_seg *ps = lvx_lv_thin_pool_seg(ts ? ts->pool_lv : lv);
+    if (ps && ps->data_lv && !uses)
+        uses = lv_uses_pv(ps->data_lv, pv, 0);
     for (unsigned i = 0; i < n && i < 64 && !uses; i++)
         uses = lv_uses_pv(segs[i]->cow_lv, pv, 0);
     return uses;
