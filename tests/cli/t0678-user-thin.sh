@@ -26,6 +26,7 @@ need_loop
 need_cmd lvm
 need_lvx
 need_cmd mkfs.ext4
+need_cmd thin_check
 [[ -e /dev/fuse ]] || skip_all "no /dev/fuse"
 plan_later
 
@@ -50,6 +51,8 @@ timed_put() {
     secs=$(python3 -c "print($t1 - $t0)")
     diag "$err (${secs}s)"
 }
+# thin_check of the pool's metadata as the PVs hold it (the pool inactive)
+meta_ok() { LVM_SYSTEM_DIR=$SCRATCH/lvm "$LVX_ROOT/tests/tools/thin_meta_check.sh" vg1 pool "$SCRATCH"; }
 tid() { X lvs --noheadings -o transaction_id vg1/pool 2>/dev/null | tr -d ' '; }
 
 test_ok "vg1 on two PVs" sh -c \
@@ -103,6 +106,11 @@ test_ok "... and snap1 reads it back" test "$ss" != "$s0"
 # ---------------------------------------------------------------- 3: deactivate, reactivate
 test_ok "vgchange -an vg1" U vgchange -an vg1
 test_ok "LVM2's vgck passes" lvm2 vgck vg1
+test_ok "thin_check passes on the metadata the daemon wrote (snapshot, COW breaks)" meta_ok
+test_ok "lvcreate -an -V 32m -T vg1/pool -n thin2 (the pool inactive: the command writes create_thin)" \
+    U lvcreate -an -V 32m -T vg1/pool -n thin2
+test_eq "... transaction_id 3" "$(tid)" 3
+test_ok "... thin_check passes" meta_ok
 test_ok "vgchange -ay vg1 (snap1 skipped), lvchange -ay -K snap1" sh -c \
     "DM_DEV_DIR=$SCRATCH/dev LVX_ACTIVATION_BACKEND=user '$LVX' vgchange -ay vg1 --devices $DEVS --config 'global { activation = 1 }' >/dev/null &&
      DM_DEV_DIR=$SCRATCH/dev LVX_ACTIVATION_BACKEND=user '$LVX' lvchange -ay -K vg1/snap1 --devices $DEVS --config 'global { activation = 1 }'"
@@ -113,8 +121,8 @@ test_ok "thin1's file system has the rewritten file" sh -c \
 
 # ---------------------------------------------------------------- 4: discard, remove
 d2=$(pct pool data_percent)
-test_ok "lvremove -f vg1/snap1 (delete)" U lvremove -f vg1/snap1
-test_eq "... transaction_id 3" "$(tid)" 3
+test_ok "lvremove -f vg1/snap1 and vg1/thin2 (delete, through the daemon)" U lvremove -f vg1/snap1 vg1/thin2
+test_eq "... transaction_id 5" "$(tid)" 5
 test_ok "blkdiscard of thin1" blkdiscard "$(dev thin1)"
 d3=$(pct pool data_percent)
 diag "pool Data%: $d2 before, $d3 after the removal and the discard"
@@ -149,9 +157,9 @@ diag "$out"
 out=$(U lvcreate -V 16m -T vg1/thin1 -n t2 2>&1)
 test_eq "lvcreate -T with a thin LV as the pool: exit 5" "$?" 5
 diag "$out"
-test_eq "... nothing made: transaction_id still 3" "$(tid)" 3
+test_eq "... nothing made: transaction_id still 5" "$(tid)" 5
 
-test_ok "deactivated, VG removed" sh -c \
-    "DM_DEV_DIR=$SCRATCH/dev LVX_ACTIVATION_BACKEND=user '$LVX' vgchange -an vg1 --devices $DEVS --config 'global { activation = 1 }' >/dev/null &&
-     '$LVX' vgremove -f vg1 --devices $DEVS >/dev/null"
+test_ok "deactivated" U vgchange -an vg1
+test_ok "thin_check passes after discards and the pool full" meta_ok
+test_ok "VG removed" X vgremove -f vg1
 done_testing
