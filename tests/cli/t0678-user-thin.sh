@@ -13,6 +13,8 @@
 #   * deactivated and reactivated (vgchange): the data is still there, transaction ids
 #     of LVM2's metadata and of the pool's agree, LVM2's vgck passes;
 #   * discards unmap: blkdiscard of a thin LV lowers the pool's Data%;
+#   * a SIGKILL of the daemon during writes leaves metadata thin_check accepts, and the
+#     data flushed before it;
 #   * the pool full: --errorwhenfull y fails the write at once (ENOSPC), the data
 #     written before stays; with n, the write waits (LVXD_THIN_NO_SPACE_TIMEOUT) then
 #     fails;
@@ -129,7 +131,26 @@ diag "pool Data%: $d2 before, $d3 after the removal and the discard"
 test_ok "... the pool's Data% dropped to 0.00 (every block freed)" test "$d3" = "0.00"
 test_ok "... thin1 reads as zeroes" sh -c "cmp -n 268435456 '$(dev thin1)' /dev/zero"
 
-# ---------------------------------------------------------------- 5: pool full
+# ---------------------------------------------------------------- 5: SIGKILL while writing
+dd if=/dev/urandom of="$(dev thin1)" bs=64k count=256 oflag=direct conv=fsync,notrunc status=none
+sk=$(head -c 16777216 "$(dev thin1)" | sha256sum | cut -d' ' -f1)
+dd if=/dev/urandom of="$(dev thin1)" bs=64k seek=256 count=1024 oflag=direct conv=notrunc status=none 2>/dev/null &
+writer=$!
+sleep 1
+sup=$(cat "$LVX_RUN_DIR/lvxd.pid" 2>/dev/null)
+# shellcheck disable=SC2046
+kill -KILL "$sup" $(cat "/proc/$sup/task/$sup/children" 2>/dev/null) 2>/dev/null   # supervisor and worker
+wait "$writer" 2>/dev/null
+sleep 0.5
+test_ok "SIGKILL of the daemon during writes: thin_check passes on the metadata left" meta_ok
+test_ok "... deactivated and reactivated (the daemon restarted)" sh -c \
+    "DM_DEV_DIR=$SCRATCH/dev LVX_ACTIVATION_BACKEND=user '$LVX' vgchange -an vg1 --devices $DEVS --config 'global { activation = 1 }' >/dev/null 2>&1;
+     DM_DEV_DIR=$SCRATCH/dev LVX_ACTIVATION_BACKEND=user '$LVX' vgchange -an vg1 --devices $DEVS --config 'global { activation = 1 }' >/dev/null &&
+     DM_DEV_DIR=$SCRATCH/dev LVX_ACTIVATION_BACKEND=user '$LVX' lvchange -ay vg1/thin1 --devices $DEVS --config 'global { activation = 1 }'"
+test_eq "... the 16 MiB flushed before the kill read back" \
+    "$(head -c 16777216 "$(dev thin1)" | sha256sum | cut -d' ' -f1)" "$sk"
+
+# ---------------------------------------------------------------- 6: pool full
 put thin1 0 512
 sf=$(head -c 33554432 "$(dev thin1)" | sha256sum | cut -d' ' -f1)
 timed_put 1024 1024
@@ -150,7 +171,7 @@ test_ok "... at once" python3 -c "import sys; sys.exit(not $secs < 2)"
 test_eq "... the data written before stays" \
     "$(head -c 33554432 "$(dev thin1)" | sha256sum | cut -d' ' -f1)" "$sf"
 
-# ---------------------------------------------------------------- 6: bad input
+# ---------------------------------------------------------------- 7: bad input
 out=$(U lvcreate -V 16m -T vg1/nopool -n t2 2>&1)
 test_eq "lvcreate -T of a pool that does not exist: exit 5" "$?" 5
 diag "$out"
