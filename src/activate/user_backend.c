@@ -141,6 +141,7 @@ static int deactivate_one(struct lvx_ctx *ctx, const struct lvx_lv *lv,
 }
 
 static int user_swap(struct lvx_ctx *ctx, const struct lvx_lv *lv);
+static int swap_one(struct lvx_ctx *ctx, const struct lvx_lv *lv);
 static int user_status(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_lv_kstate *out);
 
 /* The daemon's status words of lv: 1 served (more: the target's own words), 0 not. */
@@ -173,15 +174,21 @@ static int served(struct lvx_ctx *ctx, const struct lvx_lv *lv, char *more, size
 static int user_activate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
                          const struct lvx_activate_opts *opts)
 {
-    if (lvx_lv_is_thin(lv)) {
+    if (lvx_map_lv_is_thin_kind(lv)) {
         /* a thin LV brings its pool up (the daemon's pool object, the pool LV's file,
-         * as LVM2's -tpool device comes with it) */
-        const struct lvx_lv *pool = lvx_lv_thin_seg(lv)->pool_lv;
+         * as LVM2's -tpool device comes with it); one served already is reloaded (an
+         * lvextend of the pool's data or of the thin LV goes live) */
+        const struct lvx_lv *pool = lvx_lv_is_thin(lv) ? lvx_lv_thin_seg(lv)->pool_lv : lv;
         char more[128];
-        int st = served(ctx, pool, more, sizeof(more));
-        if (st < 0 || (st == 0 && (st = activate_one(ctx, pool, NULL)) < 0))
-            return st;
-        return activate_one(ctx, lv, opts);
+        int rc = 0;
+        for (int i = 0; i < 2 && rc == 0; i++) {
+            const struct lvx_lv *one = i ? lv : pool;
+            if (i && one == pool)
+                break;
+            int st = served(ctx, one, more, sizeof(more));
+            rc = st < 0 ? st : st ? swap_one(ctx, one) : activate_one(ctx, one, i ? opts : NULL);
+        }
+        return rc;
     }
     const struct lvx_seg *cs = lvx_lv_cow_snapshot_seg(lv), *segs[64];
     const struct lvx_lv *origin = cs && cs->origin_lv ? cs->origin_lv : lv;

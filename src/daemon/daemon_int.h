@@ -101,6 +101,10 @@ extern struct lvxd_lv *lvxd_lvs;
  * existing one). */
 int lvxd_volume_add(struct lvx_ctx *ctx, const char *vg, const char *lv, const char *uuid,
                     unsigned flags, const char *devs, uint64_t ino, struct lvxd_lv **out);
+/* Read the VGs of devs (space separated device names): *scan and *set, freed by the
+ * caller (lvx_vgset_free, lvx_scan_free) also after a failure. */
+int lvxd_read_vgs(struct lvx_ctx *ctx, const char *devs, struct lvx_scan **scan,
+                  struct lvx_vgset **set);
 /* Re-read the metadata (resize): the new size and mapping become live. */
 int lvxd_volume_reload(struct lvx_ctx *ctx, struct lvxd_lv *v, const char *devs);
 /* Remove from the list; freed now, or at the last release when open. */

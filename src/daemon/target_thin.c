@@ -10,8 +10,12 @@
  *                metadata opened over _tmeta (map/lv_file.h: the pool's own PV
  *                handles, so it outlives any one file's model; a zeroed _tmeta is
  *                formatted as the kernel does at first activation), _tdata opened
- *                the same way for the flush before a commit, and one mutex around
- *                every lookup, change and the data I/O that depends on them.
+ *                the same way for the flush before a commit, a model of its own (the
+ *                VGs read again from the devices) whose prepared _tdata every data
+ *                I/O of the pool's files goes through (replaced when a reload finds
+ *                _tdata grown: the data space grows and waiting writes go on), and
+ *                one mutex around every lookup, change and the data I/O that
+ *                depends on them.
  *   thin         reads map each block through the device's mapping tree (unmapped
  *                blocks read as zeroes); a write to an unmapped block provisions one
  *                from the data space map (the rest of the block zeroed first unless
@@ -51,6 +55,7 @@
 
 #include "map/lv_file.h"
 #include "map/map.h"
+#include "meta/read.h"
 #include "model/thin.h"
 #include "util/pool.h"
 
@@ -68,6 +73,10 @@ struct thin_pool {
     pthread_cond_t space;      /* the data space grew */
     bool loaded, changed, failed;
     struct lvx_pool *mem;
+    struct lvx_scan *scan;     /* the pool's own model, read from the devices */
+    struct lvx_vgset *set;
+    const struct lvx_map_prepared *data_map;   /* _tdata, in set's pool */
+    uint64_t data_blocks;      /* what data_map covers */
     struct lvx_lv_file *meta, *data;
     struct lvx_thin_meta *tm;
     uint32_t chunk;            /* sectors */
@@ -82,7 +91,6 @@ static struct thin_pool *registry;
 struct thin_state {
     bool pool_file;            /* the pool LV's own file */
     uint64_t dev_id;
-    const struct lvx_map_prepared *data_map;
     struct thin_pool *tp;      /* from start */
 };
 
@@ -113,17 +121,29 @@ static struct thin_pool *pool_get(const struct lvx_lv *pool)
     return tp;
 }
 
+static void drop_model(struct lvx_vgset *set, struct lvx_scan *scan)
+{
+    if (set)
+        lvx_vgset_free(set);
+    if (scan)
+        lvx_scan_free(scan);
+}
+
 static void pool_unload(struct thin_pool *tp)
 {
     lvx_lv_file_close(tp->meta);
     lvx_lv_file_close(tp->data);
     if (tp->mem)
         lvx_pool_destroy(tp->mem);
+    drop_model(tp->set, tp->scan);
     free(tp->copy);
     tp->meta = tp->data = NULL;
     tp->mem = NULL;
     tp->tm = NULL;
     tp->copy = NULL;
+    tp->set = NULL;
+    tp->scan = NULL;
+    tp->data_map = NULL;
     tp->loaded = false;
 }
 
@@ -167,38 +187,94 @@ static void pool_put(struct thin_pool *tp)
     free(tp);
 }
 
-/* Load the pool's metadata (the first user) or take a grown _tdata (reload). */
-static int pool_load(struct lvx_ctx *ctx, struct thin_pool *tp, const struct lvx_lv *pool,
-                     bool rw)
+/* The pool's own model: the VGs of v's devices read again, the pool found by UUID,
+ * its _tdata prepared (thin LVs' files may hold older models: the data goes through
+ * this one, which lives as long as the pool object).  *pool in *set. */
+static int read_model(struct lvx_ctx *ctx, struct lvxd_lv *v, const struct lvx_lv *model_pool,
+                      struct lvx_scan **scan, struct lvx_vgset **set, const struct lvx_lv **pool,
+                      const struct lvx_map_prepared **map)
 {
-    const struct lvx_seg *ps = lvx_lv_thin_pool_seg(pool);
+    struct lvx_map_prepared *m;
+    int rc = lvxd_read_vgs(ctx, v->devices, scan, set);
+    struct lvx_vg *vg = rc == 0 ? lvx_vgset_find(*set, model_pool->vg->uuid) : NULL;
+    *pool = vg ? lvx_vg_find_lv(vg, model_pool->name) : NULL;
+    if (rc == 0 && (!*pool || strcmp((*pool)->uuid, model_pool->uuid) != 0 ||
+                    !lvx_lv_thin_pool_seg(*pool)))
+        rc = lvx_error(ctx, ENOENT, "Thin pool %s/%s not found on its devices.",
+                       model_pool->vg->name, model_pool->name);
+    if (rc == 0 && (rc = lvx_map_prepare(ctx, (*set)->pool, lvx_lv_thin_pool_seg(*pool)->data_lv,
+                                         v->partial ? LVX_MAP_MISSING_IS_ERROR : 0, &m)) == 0)
+        *map = m;
+    if (rc < 0) {
+        drop_model(*set, *scan);
+        *set = NULL;
+        *scan = NULL;
+    }
+    return rc;
+}
+
+/* A grown _tdata (a reload after lvextend): the pool's model read again, the data
+ * space grown, waiting writes woken. */
+static int pool_grow(struct lvx_ctx *ctx, struct thin_pool *tp, struct lvxd_lv *v,
+                     const struct lvx_lv *model_pool, bool rw)
+{
+    const struct lvx_seg *ps = lvx_lv_thin_pool_seg(model_pool);
+    uint64_t nr = ps->data_lv->le_count * (uint64_t)model_pool->vg->extent_size / tp->chunk;
+    if (!rw || nr <= tp->data_blocks || tp->failed)
+        return 0;
     struct lvx_ctx c;
     lvx_ctx_init(&c);
     c.io = lvxd_ops();
-    int rc = 0;
-    if (tp->loaded) {
-        uint64_t nr = ps->data_lv->le_count * (uint64_t)pool->vg->extent_size / tp->chunk;
-        struct lvx_thin_info info;
-        lvx_thin_meta_info(tp->tm, &info);
-        if (rw && nr > info.nr_data && !tp->failed) {
-            struct lvx_lv_file *df;
-            if ((rc = lvx_lv_file_open(&c, ps->data_lv, true, &df)) < 0)
-                return lvx_error(ctx, -rc, "%s", c.errmsg);
-            lvx_lv_file_close(tp->data);
-            tp->data = df;
-            if ((rc = lvx_thin_resize_data(tp->tm, nr)) < 0) {
-                tp->failed = true;
-                return lvx_error(ctx, -rc, "%s", lvx_lv_file_ctx(tp->meta)->errmsg);
-            }
-            tp->changed = true;
-            lvxd_log("thin pool %s: %" PRIu64 " data blocks now", tp->name, nr);
-            pthread_cond_broadcast(&tp->space);
-        }
-        return 0;
+    struct lvx_scan *scan;
+    struct lvx_vgset *set;
+    const struct lvx_lv *pool;
+    const struct lvx_map_prepared *map;
+    struct lvx_lv_file *df;
+    int rc = read_model(ctx, v, model_pool, &scan, &set, &pool, &map);
+    if (rc < 0)
+        return rc;
+    ps = lvx_lv_thin_pool_seg(pool);
+    nr = lvx_map_prepared_sectors(map) / tp->chunk;
+    if ((rc = lvx_lv_file_open(&c, ps->data_lv, true, &df)) < 0) {
+        drop_model(set, scan);
+        return lvx_error(ctx, -rc, "%s", c.errmsg);
     }
+    if ((rc = lvx_thin_resize_data(tp->tm, nr)) < 0) {
+        lvx_lv_file_close(df);
+        drop_model(set, scan);
+        return lvx_error(ctx, -rc, "%s", lvx_lv_file_ctx(tp->meta)->errmsg);
+    }
+    lvx_lv_file_close(tp->data);
+    drop_model(tp->set, tp->scan);
+    tp->data = df;
+    tp->set = set;
+    tp->scan = scan;
+    tp->data_map = map;
+    tp->data_blocks = nr;
+    tp->changed = true;
+    lvxd_log("thin pool %s: %" PRIu64 " data blocks now", tp->name, nr);
+    pthread_cond_broadcast(&tp->space);
+    return 0;
+}
+
+/* Load the pool's metadata (the first user) or take a grown _tdata (reload). */
+static int pool_load(struct lvx_ctx *ctx, struct thin_pool *tp, struct lvxd_lv *v,
+                     const struct lvx_lv *model_pool, bool rw)
+{
+    if (tp->loaded)
+        return pool_grow(ctx, tp, v, model_pool, rw);
+    struct lvx_ctx c;
+    lvx_ctx_init(&c);
+    c.io = lvxd_ops();
+    const struct lvx_lv *pool;
+    int rc = read_model(ctx, v, model_pool, &tp->scan, &tp->set, &pool, &tp->data_map);
+    if (rc < 0)
+        return rc;
+    const struct lvx_seg *ps = lvx_lv_thin_pool_seg(pool);
     tp->mem = lvx_pool_create();
     tp->chunk = ps->chunk_size;
     tp->cb = (uint64_t)ps->chunk_size * 512;
+    tp->data_blocks = lvx_map_prepared_sectors(tp->data_map) / tp->chunk;
     tp->zero = ps->zero_new_blocks;
     tp->error_full = (pool->flags & LVX_LVF_ERROR_WHEN_FULL) != 0;
     tp->failed = tp->changed = false;
@@ -242,17 +318,12 @@ static int thin_ctr(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx
     if (!ps->chunk_size)
         return lvx_error(ctx, EINVAL, "Thin pool %s/%s has no chunk size.", lv->vg->name,
                          pool_of(lv)->name);
-    struct lvx_map_prepared *dm;
-    if ((rc = lvx_map_prepare(ctx, pool, ps->data_lv, partial ? LVX_MAP_MISSING_IS_ERROR : 0,
-                              &dm)) < 0)
-        return rc;
     struct thin_state *s = calloc(1, sizeof(*s));
     if (!s)
         return lvx_error(ctx, ENOMEM, "Out of memory.");
     s->pool_file = lvx_lv_is_thin_pool(lv);
     s->dev_id = s->pool_file ? 0 : lvx_lv_thin_seg(lv)->device_id;
-    s->data_map = dm;
-    *map = dm;
+    *map = NULL;
     *state = s;
     return 0;
 }
@@ -265,7 +336,7 @@ static int thin_start(struct lvx_ctx *ctx, struct lvxd_lv *v)
         return lvx_error(ctx, ENOMEM, "Out of memory.");
     struct thin_pool *tp = s->tp;
     pthread_mutex_lock(&tp->lock);
-    int rc = pool_load(ctx, tp, pool, !v->read_only || s->pool_file);
+    int rc = pool_load(ctx, tp, v, pool, !v->read_only || s->pool_file);
     if (rc == 0 && !s->pool_file) {
         struct lvx_thin_details d;
         if (lvx_thin_meta_device(tp->tm, s->dev_id, &d) < 0)
@@ -312,12 +383,13 @@ static int no_space_timeout(void)
     return t < 0 ? 0 : t;
 }
 
-/* A new data block for vblock (tp->lock held): the pool full waits or fails as the
- * pool says. */
-static int provision(struct thin_pool *tp, const struct thin_state *s, uint64_t vb, uint64_t *nd)
+/* A new data block for vblock (tp->lock held).  The pool full, with errorwhenfull n:
+ * waits (the lock released) until the data space grows or *until passes (set at the
+ * first wait, *waited), then -EAGAIN: the caller looks the block up again (another
+ * write may have mapped it meanwhile); after the deadline EIO. */
+static int provision(struct thin_pool *tp, const struct thin_state *s, uint64_t vb, uint64_t *nd,
+                     struct timespec *until, bool *waited)
 {
-    struct timespec until;
-    bool waited = false;
     for (;;) {
         int rc = lvx_thin_map_new(tp->tm, s->dev_id, vb, nd);
         if (rc == 0) {
@@ -339,21 +411,22 @@ static int provision(struct thin_pool *tp, const struct thin_state *s, uint64_t 
         }
         if (tp->error_full)
             return -ENOSPC;
-        if (!waited) {
+        if (!*waited) {
             lvxd_log("thin pool %s: out of data space, writes wait", tp->name);
-            clock_gettime(CLOCK_REALTIME, &until);
-            until.tv_sec += no_space_timeout();
-            waited = true;
-        }
-        if (pthread_cond_timedwait(&tp->space, &tp->lock, &until) == ETIMEDOUT) {
-            rc = lvx_thin_map_new(tp->tm, s->dev_id, vb, nd);
-            if (rc == 0) {
-                tp->changed = true;
-                return 0;
+            clock_gettime(CLOCK_REALTIME, until);
+            until->tv_sec += no_space_timeout();
+            *waited = true;
+        } else {
+            struct timespec now;
+            clock_gettime(CLOCK_REALTIME, &now);
+            if (now.tv_sec > until->tv_sec ||
+                (now.tv_sec == until->tv_sec && now.tv_nsec >= until->tv_nsec)) {
+                lvxd_log("thin pool %s: no data space after the timeout: EIO", tp->name);
+                return -EIO;
             }
-            lvxd_log("thin pool %s: no data space after the timeout: EIO", tp->name);
-            return -EIO;
         }
+        pthread_cond_timedwait(&tp->space, &tp->lock, until);
+        return -EAGAIN;
     }
 }
 
@@ -365,11 +438,11 @@ static int copy_block(struct lvxd_io *io, struct lvxd_lv *v, struct thin_pool *t
     for (uint64_t k = 0; k < tp->cb && rc == 0; k += COPY_BYTES) {
         uint32_t l = (uint32_t)(tp->cb - k < COPY_BYTES ? tp->cb - k : COPY_BYTES);
         unsigned n = 0;
-        rc = lvxd_io_map_add(io, v, s->data_map, false, from * tp->cb + k, l, tp->copy, &n);
+        rc = lvxd_io_map_add(io, v, tp->data_map, false, from * tp->cb + k, l, tp->copy, &n);
         if (rc == 0)
             rc = run_pending(io, &n);
         if (rc == 0)
-            rc = lvxd_io_map_add(io, v, s->data_map, true, to * tp->cb + k, l, tp->copy, &n);
+            rc = lvxd_io_map_add(io, v, tp->data_map, true, to * tp->cb + k, l, tp->copy, &n);
         if (rc == 0)
             rc = run_pending(io, &n);
     }
@@ -391,7 +464,7 @@ static int thin_read(struct lvxd_io *io, struct lvxd_lv *v, struct thin_pool *tp
         else if (r == 0)
             memset(buf + (o - off), 0, e - o);
         else
-            rc = lvxd_io_map_add(io, v, s->data_map, false, d * tp->cb + inner,
+            rc = lvxd_io_map_add(io, v, tp->data_map, false, d * tp->cb + inner,
                                  (uint32_t)(e - o), buf + (o - off), &n);
         o = e;
     }
@@ -409,6 +482,8 @@ static int thin_write(struct lvxd_io *io, struct lvxd_lv *v, struct thin_pool *t
         return -EIO;
     unsigned n = 0;
     int rc = 0;
+    struct timespec until;
+    bool waited = false;
     for (uint64_t o = off, end = off + len; o < end && rc == 0;) {
         uint64_t vb = o / tp->cb, inner = o - vb * tp->cb, base;
         uint64_t e = (vb + 1) * tp->cb < end ? (vb + 1) * tp->cb : end, d, nd;
@@ -422,21 +497,29 @@ static int thin_write(struct lvxd_io *io, struct lvxd_lv *v, struct thin_pool *t
         if (r == 1 && t >= det.snapshotted_time) {      /* ours alone: in place */
             base = d;
         } else {
-            if ((rc = run_pending(io, &n)) < 0 || (rc = provision(tp, s, vb, &nd)) < 0)
+            if ((rc = run_pending(io, &n)) < 0)
+                break;
+            if ((rc = provision(tp, s, vb, &nd, &until, &waited)) == -EAGAIN) {
+                rc = 0;
+                if (lvx_thin_meta_device(tp->tm, s->dev_id, &det) < 0)
+                    rc = -EIO;
+                continue;                               /* look it up again */
+            }
+            if (rc < 0)
                 break;
             base = nd;
             if (r == 1 && !whole)                       /* break the sharing */
                 rc = copy_block(io, v, tp, s, d, nd);
             else if (r == 0 && !whole && tp->zero) {    /* zero_new_blocks */
                 if (inner)
-                    rc = lvxd_io_map_zero(io, v, s->data_map, nd * tp->cb, inner);
+                    rc = lvxd_io_map_zero(io, v, tp->data_map, nd * tp->cb, inner);
                 if (rc == 0 && inner + (e - o) < tp->cb)
-                    rc = lvxd_io_map_zero(io, v, s->data_map, nd * tp->cb + inner + (e - o),
+                    rc = lvxd_io_map_zero(io, v, tp->data_map, nd * tp->cb + inner + (e - o),
                                           tp->cb - inner - (e - o));
             }
         }
         if (rc == 0)
-            rc = lvxd_io_map_add(io, v, s->data_map, true, base * tp->cb + inner,
+            rc = lvxd_io_map_add(io, v, tp->data_map, true, base * tp->cb + inner,
                                  (uint32_t)(e - o), (uint8_t *)buf + (o - off), &n);
         o = e;
     }
@@ -455,7 +538,7 @@ static int thin_rw(struct lvxd_io *io, struct lvxd_lv *v, bool write, uint64_t o
         if (write)
             return -EROFS;
         unsigned n = 0;
-        int rc = lvxd_io_map_add(io, v, s->data_map, false, off, len, buf, &n);
+        int rc = lvxd_io_map_add(io, v, tp->data_map, false, off, len, buf, &n);
         return rc == 0 ? run_pending(io, &n) : rc;
     }
     pthread_mutex_lock(&tp->lock);

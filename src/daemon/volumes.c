@@ -187,10 +187,11 @@ static int no_memory(struct lvx_ctx *ctx, const char *vgname, const char *lvname
     return lvx_error(ctx, ENOMEM, "Out of memory loading %s/%s.", vgname, lvname);
 }
 
-static int load(struct lvx_ctx *ctx, const char *vgname, const char *lvname, const char *uuid,
-                bool ro, bool partial, const char *devs, struct loaded *l)
+int lvxd_read_vgs(struct lvx_ctx *ctx, const char *devs, struct lvx_scan **scan,
+                  struct lvx_vgset **set)
 {
-    memset(l, 0, sizeof(*l));
+    *scan = NULL;
+    *set = NULL;
     /* every device named (no limit: a VG of any number of PVs) */
     size_t words = 1;
     for (const char *c = devs; *c; c++)
@@ -200,19 +201,26 @@ static int load(struct lvx_ctx *ctx, const char *vgname, const char *lvname, con
     if (!copy || !names) {
         free(copy);
         free(names);
-        return no_memory(ctx, vgname, lvname);
+        return lvx_error(ctx, ENOMEM, "Out of memory reading the VGs.");
     }
     unsigned n = 0;
     char *save = NULL;
     for (char *t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save))
         names[n++] = t;
     struct lvx_scan_opts so = { .devices = names, .device_count = n };
-    int rc = n ? lvx_scan_uncached(ctx, &so, &l->scan)
-               : lvx_error(ctx, EINVAL, "No devices given for %s/%s.", vgname, lvname);
+    int rc = n ? lvx_scan_uncached(ctx, &so, scan) : lvx_error(ctx, EINVAL, "No devices given.");
     if (rc == 0)
-        rc = lvx_scan_vgs(ctx, l->scan, &l->set);
+        rc = lvx_scan_vgs(ctx, *scan, set);
     free(names);
     free(copy);
+    return rc;
+}
+
+static int load(struct lvx_ctx *ctx, const char *vgname, const char *lvname, const char *uuid,
+                bool ro, bool partial, const char *devs, struct loaded *l)
+{
+    memset(l, 0, sizeof(*l));
+    int rc = lvxd_read_vgs(ctx, devs, &l->scan, &l->set);
     if (rc < 0)
         goto fail;
     struct lvx_vg *vg = lvx_vgset_find(l->set, vgname);

@@ -15,9 +15,9 @@
 #   * discards unmap: blkdiscard of a thin LV lowers the pool's Data%;
 #   * a SIGKILL of the daemon during writes leaves metadata thin_check accepts, and the
 #     data flushed before it;
-#   * the pool full: --errorwhenfull y fails the write at once (ENOSPC), the data
-#     written before stays; with n, the write waits (LVXD_THIN_NO_SPACE_TIMEOUT) then
-#     fails;
+#   * the pool full: with --errorwhenfull n a write waits (LVXD_THIN_NO_SPACE_TIMEOUT)
+#     then fails with EIO, and goes on when the pool is extended meanwhile; with y it
+#     fails at once (ENOSPC); the data written before stays;
 #   * lvremove of a thin LV (delete) frees its blocks; bad input refused.
 # The kernel's side (the kernel and thin_check take what the daemon wrote, and the
 # other way round) is t0707.
@@ -34,13 +34,14 @@ plan_later
 
 D1=$(make_loop 128M) && D2=$(make_loop 128M) || { _tap_result 1 "loop devices"; done_testing; }
 DEVS="$D1,$D2"
-# the daemon (started by the first activation below) waits 3 s for space, not 60
-export LVXD_THIN_NO_SPACE_TIMEOUT=3
+# the daemon (started by the first activation below) waits 6 s for space, not 60
+export LVXD_THIN_NO_SPACE_TIMEOUT=6
 X() { lvx "$@" --devices "$DEVS"; }
 mkdir -p "$SCRATCH/dev"
 U() { DM_DEV_DIR=$SCRATCH/dev LVX_ACTIVATION_BACKEND=user X "$@" --config 'global { activation = 1 }'; }
 dev() { echo "$SCRATCH/dev/vg1/$1"; }
 sum() { sha256sum <"$(dev "$1")" | cut -d' ' -f1; }
+fsum() { sha256sum <"$1" | cut -d' ' -f1; }
 # put LV SEEK COUNT: COUNT 64 KiB blocks of random data at 64 KiB block SEEK
 put() { dd if=/dev/urandom of="$(dev "$1")" bs=64k seek="$2" count="$3" oflag=direct conv=notrunc status=none; }
 pct() { U lvs --noheadings -o "$2" "vg1/$1" 2>/dev/null | tr -d ' '; }
@@ -156,18 +157,29 @@ sf=$(head -c 33554432 "$(dev thin1)" | sha256sum | cut -d' ' -f1)
 timed_put 1024 1024
 test_ok "64 MiB more into the full pool (errorwhenfull n): the write fails with EIO" \
     grep -q "Input/output error" <<<"$err"
-test_ok "... after waiting for space (3 s here)" python3 -c "import sys; sys.exit(not $secs >= 2.9)"
+test_ok "... after waiting for space (6 s here)" python3 -c "import sys; sys.exit(not $secs >= 5.9)"
 test_eq "... Data% 100.00" "$(pct pool data_percent)" "100.00"
 test_eq "... the first 32 MiB read back as written" \
+    "$(head -c 33554432 "$(dev thin1)" | sha256sum | cut -d' ' -f1)" "$sf"
+head -c 4194304 /dev/urandom >"$SCRATCH/q"
+dd if="$SCRATCH/q" of="$(dev thin1)" bs=64k seek=2048 oflag=direct conv=notrunc,fsync status=none &
+writer=$!
+sleep 1
+test_ok "a write waiting for space, lvextend -L +16m vg1/pool meanwhile" U lvextend -q -L +16m vg1/pool
+wait "$writer"
+test_eq "... the waiting write went on into the new space: exit 0" "$?" 0
+test_eq "... and reads back" "$(dd if="$(dev thin1)" bs=64k skip=2048 count=64 iflag=direct status=none | sha256sum | cut -d' ' -f1)" \
+    "$(fsum "$SCRATCH/q")"
+test_eq "... the first 32 MiB still read back as written" \
     "$(head -c 33554432 "$(dev thin1)" | sha256sum | cut -d' ' -f1)" "$sf"
 test_ok "lvchange --errorwhenfull y vg1/pool, reactivated" sh -c \
     "'$LVX' lvchange --errorwhenfull y vg1/pool --devices $DEVS >/dev/null &&
      DM_DEV_DIR=$SCRATCH/dev LVX_ACTIVATION_BACKEND=user '$LVX' vgchange -an vg1 --devices $DEVS --config 'global { activation = 1 }' >/dev/null &&
      DM_DEV_DIR=$SCRATCH/dev LVX_ACTIVATION_BACKEND=user '$LVX' lvchange -ay vg1/thin1 --devices $DEVS --config 'global { activation = 1 }'"
-timed_put 3500 16
-test_ok "a write into the full pool with errorwhenfull y fails with ENOSPC" \
+timed_put 3000 1024
+test_ok "64 MiB into the pool with 12 MiB free, errorwhenfull y: the write fails with ENOSPC" \
     grep -q "No space left on device" <<<"$err"
-test_ok "... at once" python3 -c "import sys; sys.exit(not $secs < 2)"
+test_ok "... without waiting for space" python3 -c "import sys; sys.exit(not $secs < 5)"
 test_eq "... the data written before stays" \
     "$(head -c 33554432 "$(dev thin1)" | sha256sum | cut -d' ' -f1)" "$sf"
 

@@ -14,8 +14,9 @@
 #      the pool and of thin1 as lvx reported; the kernel writes on, makes thin3; then
 #      LVM2 makes VG lvmt on images c-d the same way;
 #   3. host: lvx's daemon serves LVM2's lvmt: thin1 and snap1 byte for byte as the
-#      kernel served them, the same Data%; the daemon writes on (snap1 unchanged) and
-#      makes a thin LV; thin_check passes on the metadata the kernel and lvx wrote.
+#      kernel served them, the same Data%; the daemon writes on (a block the kernel's
+#      snapshot shares broken on write: snap1 unchanged) and makes a thin LV;
+#      thin_check passes on the metadata the kernel and lvx wrote.
 # One guest boot (about 1-2 min under TCG) plus ~20 s on the host.  LVX_SKIP_KERNEL=1
 # skips.
 # shellcheck source=tests/lib.sh
@@ -92,9 +93,16 @@ test_eq "lvmt/pool: Data% from lvx's daemon as the kernel reported it" \
     "$(field lvmt/pool data_percent)" "$(guest pooldata)"
 test_eq "lvmt/thin1: Data% from lvx's daemon as the kernel reported it" \
     "$(field lvmt/thin1 data_percent)" "$(guest thin1data)"
-uspace_run_ok "lvx's daemon writes thin1 (C at 8 MiB) and lvx makes thin2 in the served pool" sh -c \
-    "dd if=$SCRATCH/C of=$DEV/lvmt/thin1 bs=1M seek=8 oflag=direct status=none &&
-     $LVX lvcreate -V 16m -T lvmt/pool -n thin2"
+dd if="$DEV/lvmt/thin1" of="$SCRATCH/t1" bs=1M iflag=direct status=none
+# C at 8 MiB (thin1's own blocks) and 4 KiB of C at 40 MiB + 12 KiB (a block the
+# kernel's snapshot shares: the daemon copies it to a new block first)
+for f in "$SCRATCH/t1" "$DEV/lvmt/thin1"; do
+    dd if="$SCRATCH/C" of="$f" bs=1M seek=8 conv=notrunc,fsync status=none &&
+        dd if="$SCRATCH/C" of="$f" bs=4k count=1 seek=$((40 * 256 + 3)) conv=notrunc,fsync status=none
+done
+test_eq "lvx's daemon wrote thin1 (its own blocks and a block shared with snap1)" \
+    "$(lv_sum lvmt/thin1)" "$(fsum "$SCRATCH/t1")"
+uspace_run_ok "lvx makes thin2 in the served pool" $LVX lvcreate -V 16m -T lvmt/pool -n thin2
 test_eq "lvmt/snap1 unchanged after lvx went on with the kernel's pool" \
     "$(lv_sum lvmt/snap1)" "$(guest snap1)"
 uspace_run_ok "lvx: lvmt deactivated" lvx vgchange -an lvmt
