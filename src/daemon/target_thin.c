@@ -387,7 +387,8 @@ static int no_space_timeout(void)
  * waits (the lock released) until the data space grows or *until passes (set at the
  * first wait, *waited), then -EAGAIN: the caller looks the block up again (another
  * write may have mapped it meanwhile); after the deadline EIO. */
-static int provision(struct thin_pool *tp, const struct thin_state *s, uint64_t vb, uint64_t *nd,
+static int provision(struct lvxd_io *io, unsigned *n, struct thin_pool *tp,
+                     const struct thin_state *s, uint64_t vb, uint64_t *nd,
                      struct timespec *until, bool *waited)
 {
     for (;;) {
@@ -405,6 +406,9 @@ static int provision(struct thin_pool *tp, const struct thin_state *s, uint64_t 
         /* blocks freed since the last commit are reused only after it: commit and
          * try again before calling the pool full (the kernel's alloc_data_block) */
         if (tp->changed) {
+            /* the batch's writes first: no commit maps a block before its data */
+            if ((rc = run_pending(io, n)) < 0)
+                return rc;
             if (pool_commit(tp) < 0)
                 return -EIO;
             continue;
@@ -425,6 +429,8 @@ static int provision(struct thin_pool *tp, const struct thin_state *s, uint64_t 
                 return -EIO;
             }
         }
+        if ((rc = run_pending(io, n)) < 0)      /* others may commit meanwhile */
+            return rc;
         pthread_cond_timedwait(&tp->space, &tp->lock, until);
         return -EAGAIN;
     }
@@ -497,9 +503,11 @@ static int thin_write(struct lvxd_io *io, struct lvxd_lv *v, struct thin_pool *t
         if (r == 1 && t >= det.snapshotted_time) {      /* ours alone: in place */
             base = d;
         } else {
-            if ((rc = run_pending(io, &n)) < 0)
+            /* a copy or zeroing below runs its own batches: this one goes first */
+            bool more_io = r == 1 ? !whole : !whole && tp->zero;
+            if (more_io && (rc = run_pending(io, &n)) < 0)
                 break;
-            if ((rc = provision(tp, s, vb, &nd, &until, &waited)) == -EAGAIN) {
+            if ((rc = provision(io, &n, tp, s, vb, &nd, &until, &waited)) == -EAGAIN) {
                 rc = 0;
                 if (lvx_thin_meta_device(tp->tm, s->dev_id, &det) < 0)
                     rc = -EIO;
