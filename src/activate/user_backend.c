@@ -38,8 +38,10 @@
 #include <unistd.h>
 
 #include "map/dm_names.h"
+#include "map/lv_file.h"
 #include "map/map.h"
 #include "model/snapshot.h"
+#include "model/thin.h"
 #include "nodes/dm_nodes.h"
 #include "nodes/user_nodes.h"
 #include "daemon/daemon.h"
@@ -139,6 +141,7 @@ static int deactivate_one(struct lvx_ctx *ctx, const struct lvx_lv *lv,
 }
 
 static int user_swap(struct lvx_ctx *ctx, const struct lvx_lv *lv);
+static int swap_one(struct lvx_ctx *ctx, const struct lvx_lv *lv);
 static int user_status(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_lv_kstate *out);
 
 /* The daemon's status words of lv: 1 served (more: the target's own words), 0 not. */
@@ -171,6 +174,22 @@ static int served(struct lvx_ctx *ctx, const struct lvx_lv *lv, char *more, size
 static int user_activate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
                          const struct lvx_activate_opts *opts)
 {
+    if (lvx_map_lv_is_thin_kind(lv)) {
+        /* a thin LV brings its pool up (the daemon's pool object, the pool LV's file,
+         * as LVM2's -tpool device comes with it); one served already is reloaded (an
+         * lvextend of the pool's data or of the thin LV goes live) */
+        const struct lvx_lv *pool = lvx_lv_is_thin(lv) ? lvx_lv_thin_seg(lv)->pool_lv : lv;
+        char more[128];
+        int rc = 0;
+        for (int i = 0; i < 2 && rc == 0; i++) {
+            const struct lvx_lv *one = i ? lv : pool;
+            if (i && one == pool)
+                break;
+            int st = served(ctx, one, more, sizeof(more));
+            rc = st < 0 ? st : st ? swap_one(ctx, one) : activate_one(ctx, one, i ? opts : NULL);
+        }
+        return rc;
+    }
     const struct lvx_seg *cs = lvx_lv_cow_snapshot_seg(lv), *segs[64];
     const struct lvx_lv *origin = cs && cs->origin_lv ? cs->origin_lv : lv;
     unsigned n = lvx_lv_snapshot_segs(origin, segs, 64);
@@ -230,6 +249,8 @@ static int user_stage(struct lvx_ctx *ctx, const struct lvx_lv *lv,
                       const struct lvx_activate_opts *opts)
 {
     /* the new mapping goes live at swap: here only the checks of an activation */
+    if (lvx_map_lv_is_thin_kind(lv))
+        return lvx_map_check_thin_activatable(ctx, lv, opts && opts->partial);
     if (lvx_map_lv_is_raid(lv))
         return lvx_map_check_raid_activatable(ctx, lv, opts && opts->partial,
                                               opts && opts->degraded);
@@ -318,6 +339,16 @@ static int user_status(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_
                 out->read_ahead = kb * 2;
             if (f)
                 fclose(f);
+            /* thin pools: " thin-pool TID USED/TOTAL(meta) USED/TOTAL(data)" (blocks);
+             * thin LVs: " thin MAPPED_SECTORS" */
+            const char *tp = strstr(lvx_buf_str(&reply), " thin-pool ");
+            const char *th = strstr(lvx_buf_str(&reply), " thin ");
+            if (tp && sscanf(tp, " thin-pool %" SCNu64 " %" SCNu64 "/%" SCNu64 " %" SCNu64
+                             "/%" SCNu64, &out->pool_tid, &out->meta_used, &out->meta_total,
+                             &out->data_used, &out->data_total) == 5)
+                out->thin_pool = true;
+            else if (th && sscanf(th, " thin %" SCNu64, &out->thin_mapped) == 1)
+                out->thin = true;
             /* RAID LVs: " raid <health> <done>/<total> <action>" after the size */
             const char *raid = strstr(lvx_buf_str(&reply), " raid ");
             if (raid && sscanf(raid, " raid %256s %" SCNu64 "/%" SCNu64 " %15s %" SCNu64,
@@ -373,6 +404,76 @@ static int user_merge_step(struct lvx_ctx *ctx, const struct lvx_lv *origin, uns
     return rc;
 }
 
+/* The pool's messages changed in its metadata by this command (no daemon serves the
+ * pool): opened over _tmeta (formatted when new, as the kernel's first activation),
+ * the transaction id checked, the messages, set_transaction_id, a commit. */
+static int thin_message_local(struct lvx_ctx *ctx, const struct lvx_lv *pool,
+                              const char *const *msgs, unsigned n, uint64_t old_tid,
+                              uint64_t new_tid)
+{
+    struct lvx_pool *mem = lvx_pool_create();
+    struct lvx_lv_file *f;
+    struct lvx_thin_meta *tm;
+    int rc = lvx_thin_pool_meta_open(ctx, mem, pool, true, &f, &tm);
+    if (rc < 0) {
+        lvx_pool_destroy(mem);
+        return rc;
+    }
+    struct lvx_ctx *fc = lvx_lv_file_ctx(f);
+    struct lvx_thin_info info;
+    lvx_thin_meta_info(tm, &info);
+    if (info.trans_id != old_tid)
+        rc = lvx_error(ctx, EINVAL, "Thin pool %s/%s transaction_id is %" PRIu64 ", while "
+                       "expected %" PRIu64 ".", pool->vg->name, pool->name, info.trans_id,
+                       old_tid);
+    char m[64];
+    snprintf(m, sizeof(m), "set_transaction_id %" PRIu64 " %" PRIu64, old_tid, new_tid);
+    for (unsigned i = 0; i <= n && rc == 0; i++)
+        rc = lvx_thin_message(tm, i < n ? msgs[i] : m);
+    if (rc == 0)
+        rc = lvx_thin_commit(tm);
+    if (rc < 0 && !ctx->err)
+        rc = lvx_error(ctx, fc->err ? -fc->err : -rc, "%s", fc->errmsg[0] ? fc->errmsg
+                                                                          : strerror(-rc));
+    lvx_lv_file_close(f);
+    lvx_pool_destroy(mem);
+    return rc;
+}
+
+/* A served pool's messages go to the daemon (which owns its metadata while it serves
+ * it), with the thin origin of a create_snap frozen meanwhile (a dm suspend with
+ * lockfs); else this command changes the metadata itself. */
+static int user_thin_message(struct lvx_ctx *ctx, const struct lvx_lv *pool,
+                             const char *const *msgs, unsigned n, const struct lvx_lv *suspend)
+{
+    const struct lvx_seg *ps = lvx_lv_thin_pool_seg(pool);
+    if (!ps || ps->transaction_id < n || n > 8)
+        return lvx_error(ctx, EINVAL, "Thin pool %s/%s: bad transaction_id.", pool->vg->name,
+                         pool->name);
+    uint64_t new_tid = ps->transaction_id, old_tid = new_tid - n;
+    struct lvx_buf req = LVX_BUF_INIT;
+    lvx_buf_printf(&req, "thinmsg %s %s %" PRIu64 " %" PRIu64, pool->vg->name, pool->name,
+                   old_tid, new_tid);
+    for (unsigned i = 0; i < n; i++) {
+        lvx_buf_puts(&req, " ");
+        for (const char *c = msgs[i]; *c; c++)
+            lvx_buf_printf(&req, "%c", *c == ' ' ? ':' : *c);
+    }
+    struct lvx_user_freeze fr = { .fd = -1 };
+    struct lvx_lv_kstate ks;
+    if (suspend && user_status(ctx, suspend, &ks) == 0 && ks.active)
+        lvx_user_freeze(&fr, (int)ks.major, (int)ks.minor);
+    lvx_error_clear(ctx);
+    int rc = lvx_daemon_call(ctx, lvx_buf_str(&req), false, NULL);
+    lvx_buf_free(&req);
+    if (rc == -ENOTCONN || rc == -ENOENT) {
+        lvx_error_clear(ctx);
+        rc = thin_message_local(ctx, pool, msgs, n, old_tid, new_tid);
+    }
+    lvx_user_thaw(&fr);
+    return rc;
+}
+
 const struct lvx_activation_backend lvx_activation_user = {
     .name = "user",
     .raid = true,          /* the daemon's RAID target (raid1, raid10) refuses the rest */
@@ -386,4 +487,5 @@ const struct lvx_activation_backend lvx_activation_user = {
     .message = user_message,
     .status = user_status,
     .merge_step = user_merge_step,
+    .thin_message = user_thin_message,
 };

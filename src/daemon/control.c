@@ -238,6 +238,32 @@ static int do_raidmsg(struct request *r)
     return 0;
 }
 
+/* thinmsg VG POOL OLD_TID NEW_TID MSG...: a served thin pool's messages (each with ':'
+ * for its blanks: create_snap:2:1), then set_transaction_id OLD NEW, committed;
+ * "err 2" when the pool is not served (the command changes its metadata itself) */
+static int do_thinmsg(struct request *r)
+{
+    uint64_t old_tid, new_tid;
+    const char *msgs[8];
+    unsigned n = 0;
+    if (r->n < 5 || r->n > 13 || sscanf(r->w[3], "%" SCNu64, &old_tid) != 1 ||
+        sscanf(r->w[4], "%" SCNu64, &new_tid) != 1)
+        return fail(r, EINVAL, "usage: thinmsg VG POOL OLD_TID NEW_TID MSG...");
+    for (int i = 5; i < r->n; i++) {
+        for (char *c = r->w[i]; *c; c++)
+            if (*c == ':')
+                *c = ' ';
+        msgs[n++] = r->w[i];
+    }
+    int rc = lvxd_thin_message(r->ctx, r->w[1], r->w[2], old_tid, new_tid, msgs, n);
+    if (rc == -ENOENT)
+        return fail(r, ENOENT, "thin pool not served");
+    if (rc < 0)
+        return fail_ctx(r);
+    lvx_buf_puts(r->out, "ok\n");
+    return 0;
+}
+
 /* snapmerge VG LV MAX: one step of the merge into origin LV -> ok LEFT (records left) */
 static int do_snapmerge(struct request *r)
 {
@@ -377,6 +403,8 @@ static void handle(struct request *r, char *line)
         do_snapmerge(r);
     else if (strcmp(cmd, "raidmsg") == 0)
         do_raidmsg(r);
+    else if (strcmp(cmd, "thinmsg") == 0)
+        do_thinmsg(r);
     else if (strcmp(cmd, "list") == 0)
         do_list(r);
     else if (strcmp(cmd, "stop") == 0)

@@ -101,6 +101,10 @@ extern struct lvxd_lv *lvxd_lvs;
  * existing one). */
 int lvxd_volume_add(struct lvx_ctx *ctx, const char *vg, const char *lv, const char *uuid,
                     unsigned flags, const char *devs, uint64_t ino, struct lvxd_lv **out);
+/* Read the VGs of devs (space separated device names): *scan and *set, freed by the
+ * caller (lvx_vgset_free, lvx_scan_free) also after a failure. */
+int lvxd_read_vgs(struct lvx_ctx *ctx, const char *devs, struct lvx_scan **scan,
+                  struct lvx_vgset **set);
 /* Re-read the metadata (resize): the new size and mapping become live. */
 int lvxd_volume_reload(struct lvx_ctx *ctx, struct lvxd_lv *v, const char *devs);
 /* Remove from the list; freed now, or at the last release when open. */
@@ -222,6 +226,13 @@ int lvxd_restripe_copy(struct lvx_ctx *ctx, struct lvxd_lv *v, uint64_t off, uin
                        bool flush);
 extern const struct lvxd_target lvxd_target_raid;     /* target_raid.c: raid1, raid10 */
 extern const struct lvxd_target lvxd_target_parity;   /* target_parity.c: raid4/5/6 */
+/* target_thin.c: thin LVs and thin pools over the pool's kernel-format metadata */
+extern const struct lvxd_target lvxd_target_thin;
+/* Messages to the served thin pool vg/pool (create_thin, create_snap, delete), then
+ * set_transaction_id old_tid new_tid (the metadata must be at old_tid), committed.
+ * -ENOENT (no message) when the pool is not served; else 0 or -errno (message). */
+int lvxd_thin_message(struct lvx_ctx *ctx, const char *vg, const char *pool, uint64_t old_tid,
+                      uint64_t new_tid, const char *const *msgs, unsigned n);
 /* The target serving lv (never NULL: the plain one is last). */
 const struct lvxd_target *lvxd_target_for(const struct lvx_lv *lv);
 

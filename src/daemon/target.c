@@ -66,6 +66,7 @@ static const struct lvxd_target *const targets[] = {
     &lvxd_target_parity,
     &lvxd_target_snapshot,
     &lvxd_target_origin,
+    &lvxd_target_thin,
     &lvxd_target_plain,
 };
 

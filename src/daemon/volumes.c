@@ -32,6 +32,7 @@
 #include "meta/lockd.h"
 #include "map/map.h"
 #include "model/snapshot.h"
+#include "model/thin.h"
 #include "util/buf.h"
 #include "util/file.h"
 #include "util/pool.h"
@@ -145,6 +146,11 @@ static bool set_uses_pv(const struct lvx_lv *lv, const struct lvx_pv *pv)
     unsigned n = cs ? 0 : lvx_lv_snapshot_segs(lv, segs, 64);
     bool uses = lv_uses_pv(lv, pv, 0) || (cs && lv_uses_pv(cs->origin_lv, pv, 0)) ||
                 lv_uses_pv(lvx_restripe_rsv(lv), pv, 0);
+    /* a thin LV or pool: the pool's data LV (target_thin.c; the metadata has its own) */
+    const struct lvx_seg *ts = lvx_lv_thin_seg(lv);
+    const struct lvx_seg *ps = lvx_lv_thin_pool_seg(ts ? ts->pool_lv : lv);
+    if (ps && ps->data_lv && !uses)
+        uses = lv_uses_pv(ps->data_lv, pv, 0);
     for (unsigned i = 0; i < n && i < 64 && !uses; i++)
         uses = lv_uses_pv(segs[i]->cow_lv, pv, 0);
     return uses;
@@ -184,10 +190,11 @@ static int no_memory(struct lvx_ctx *ctx, const char *vgname, const char *lvname
     return lvx_error(ctx, ENOMEM, "Out of memory loading %s/%s.", vgname, lvname);
 }
 
-static int load(struct lvx_ctx *ctx, const char *vgname, const char *lvname, const char *uuid,
-                bool ro, bool partial, const char *devs, struct loaded *l)
+int lvxd_read_vgs(struct lvx_ctx *ctx, const char *devs, struct lvx_scan **scan,
+                  struct lvx_vgset **set)
 {
-    memset(l, 0, sizeof(*l));
+    *scan = NULL;
+    *set = NULL;
     /* every device named (no limit: a VG of any number of PVs) */
     size_t words = 1;
     for (const char *c = devs; *c; c++)
@@ -197,19 +204,26 @@ static int load(struct lvx_ctx *ctx, const char *vgname, const char *lvname, con
     if (!copy || !names) {
         free(copy);
         free(names);
-        return no_memory(ctx, vgname, lvname);
+        return lvx_error(ctx, ENOMEM, "Out of memory reading the VGs.");
     }
     unsigned n = 0;
     char *save = NULL;
     for (char *t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save))
         names[n++] = t;
     struct lvx_scan_opts so = { .devices = names, .device_count = n };
-    int rc = n ? lvx_scan_uncached(ctx, &so, &l->scan)
-               : lvx_error(ctx, EINVAL, "No devices given for %s/%s.", vgname, lvname);
+    int rc = n ? lvx_scan_uncached(ctx, &so, scan) : lvx_error(ctx, EINVAL, "No devices given.");
     if (rc == 0)
-        rc = lvx_scan_vgs(ctx, l->scan, &l->set);
+        rc = lvx_scan_vgs(ctx, *scan, set);
     free(names);
     free(copy);
+    return rc;
+}
+
+static int load(struct lvx_ctx *ctx, const char *vgname, const char *lvname, const char *uuid,
+                bool ro, bool partial, const char *devs, struct loaded *l)
+{
+    memset(l, 0, sizeof(*l));
+    int rc = lvxd_read_vgs(ctx, devs, &l->scan, &l->set);
     if (rc < 0)
         goto fail;
     struct lvx_vg *vg = lvx_vgset_find(l->set, vgname);

@@ -58,6 +58,11 @@ int lvx_thin_resize_meta(struct lvx_thin_meta *tm, uint64_t dev_bytes)
     return 0;
 }
 
+bool lvx_thin_meta_failed(const struct lvx_thin_meta *tm)
+{
+    return tm->failed;
+}
+
 bool lvx_thin_data_shared(const struct lvx_thin_meta *tm, uint64_t d)
 {
     return d < tm->nr_data && tm->drc[d] > 1;

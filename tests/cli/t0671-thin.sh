@@ -11,9 +11,9 @@
 #     growth, placement, chunk, discards, zero) equal LVM2's in the VM; the metadata
 #     LV's first 4 KiB zeroed; LVM2's vgck, lvs and lvdisplay agree with lvx's;
 #   * lvextend of the pool's data and metadata as LVM2 words and places it;
-#   * refusals: a thin LV needs the pool's kernel metadata (exit 5 without
-#     device-mapper, nothing written), the user-space backend does not serve thin pools
-#     (exit 5), bad chunk sizes (exit 3, LVM2's messages, checked against LVM2 itself);
+#   * refusals: a thin LV needs the pool's kernel metadata (exit 5 with activation
+#     off, nothing written), bad chunk sizes (exit 3, LVM2's messages, checked against
+#     LVM2 itself); the user-space backend serves thin pools (t0678);
 #   * LVM2's thin VGs (restored from the fixtures with vgcfgrestore --force onto sparse
 #     loop devices of the VM disks' size): lvx's reports (attr t/V letters, pool,
 #     origin, #Thins, TransId, ThId, discards, zero, chunk, roles, skip flag),
@@ -102,21 +102,6 @@ bad() {  # bad DESC CODE MESSAGE ARGS...
 bad "thin LV without device-mapper" 5 \
     "Cannot create thin LV in vgt without device-mapper: the thin pool's kernel metadata must record it (activation is disabled)." \
     lvcreate -V 32m -T vgt/pool -n thin1
-bad "thin LV through the user-space backend" 5 \
-    "the thin pool's kernel metadata must record it (the backend in use is user)." \
-    lvcreate -an -V 32m -T vgt/pool -n thin1 --config 'global { activation = 1 }'
-if [[ -e /dev/fuse ]]; then
-    before=$(sums)
-    rc=0
-    out=$(LVX_ACTIVATION_BACKEND=user X lvchange -ay vgt/pool --config 'global { activation = 1 }' 2>&1) || rc=$?
-    test_eq "user backend: activation of a thin pool refused, exit 5" "$rc" 5
-    test_eq "user backend: one line saying so" "$out" \
-        "  Cannot activate thin pool vgt/pool: the user activation backend does not serve thin pools and thin LVs yet (use the dm backend)."
-    test_eq "user backend: nothing written" "$(sums)" "$before"
-    lvx daemon stop >/dev/null 2>&1
-else
-    test_skip "user backend refusal" "no /dev/fuse"
-fi
 bad "thin LV in a missing pool" 5 "Pool none not found in Volume group vgt." lvcreate -an -V 8m -T vgt/none -n t
 for c in 32k 96k 2g; do
     rc=0 lrc=0

@@ -32,20 +32,10 @@ need_lvx
 need_cmd lvm flock
 [[ -c /dev/fuse ]] || skip_all "no /dev/fuse"
 
-DISKS=$SCRATCH/disks
-mkdir -p "$DISKS"
-for l in a b c d; do truncate -s 256M "$DISKS/vd$l.img"; done
-attach() {  # attach l...: the images as loop devices, in D[]
-    D=()
-    local l
-    for l in "$@"; do D+=("$(attach_loop "$DISKS/vd$l.img")") || skip_all "cannot attach loop devices"; done
-}
-attach a b
+uspace_images a b c d
+uspace_attach a b
 uspace_test_env lvxs "${D[@]}"
 DEV=$DM_DEV_DIR
-fsum() { sha256sum <"$1" | cut -d' ' -f1; }
-lv_sum() { dd if="$DEV/$1" bs=1M iflag=direct status=none | sha256sum | cut -d' ' -f1; }
-field() { lvx lvs --noheadings -o "$2" "$1" 2>/dev/null | tr -d ' '; }
 
 head -c 16M /dev/urandom >"$SCRATCH/A"
 head -c 16M /dev/urandom >"$SCRATCH/B"
@@ -109,7 +99,7 @@ cp "$KERNEL_OUT/guest.sums" "$G" 2>/dev/null
 USPACE_VG=lvms
 test_ok "the guest wrote its sums" test -s "$G"
 guest() { awk -v k="$1" '$1 == k { print $2 }' "$G"; }
-attach c d
+uspace_attach c d
 uspace_env "$SCRATCH/us" "${D[@]}"
 lvm_sandbox "${D[@]}"
 uspace_run_ok "lvx activates LVM2's lvms (origin and snapshots; the merge of m1 into o2 runs)" \

@@ -15,6 +15,12 @@
 #                           EXIT trap deactivating VG, cleaning up the daemon, then lib.sh's
 #                           cleanup
 #   uspace_run_ok DESC CMD...  TAP: ok when CMD exits 0 (its output shown otherwise)
+# For the tests that hand disk images to a kvm-dm-test guest (--disk-dir $DISKS):
+#   uspace_images L...      sparse 256 MiB images $DISKS/vdL.img (DISKS=$SCRATCH/disks)
+#   uspace_attach L...      those images as loop devices, in D[] (skips the test when it
+#                           cannot)
+#   fsum FILE, lv_sum VG/LV  sha256 of a file, of an LV read through $DM_DEV_DIR (O_DIRECT)
+#   field VG/LV FIELD       one lvs field of lvx's, blanks removed
 
 uspace_env() {
     local dir=$1 dev accept=""
@@ -116,3 +122,20 @@ uspace_unthrottle() {  # uspace_unthrottle DEV...: remove the rules of DEV... (i
     for d in "$@"; do uspace_throttle "$d" 0 2>/dev/null; done
     return 0
 }
+
+uspace_images() {
+    DISKS=$SCRATCH/disks
+    mkdir -p "$DISKS"
+    local l
+    for l in "$@"; do truncate -s 256M "$DISKS/vd$l.img"; done
+}
+
+uspace_attach() {
+    D=()
+    local l
+    for l in "$@"; do D+=("$(attach_loop "$DISKS/vd$l.img")") || skip_all "cannot attach loop devices"; done
+}
+
+fsum() { sha256sum <"$1" | cut -d' ' -f1; }
+lv_sum() { dd if="$DM_DEV_DIR/$1" bs=1M iflag=direct status=none | sha256sum | cut -d' ' -f1; }
+field() { "$LVX" lvs --noheadings -o "$2" "$1" 2>/dev/null | tr -d ' '; }

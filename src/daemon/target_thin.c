@@ -1,0 +1,691 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * daemon/target_thin.c - thin pools and thin LVs served by the daemon, as the kernel's
+ * thin-pool and thin targets do, over the pool's metadata in the kernel's on-disk
+ * format (map/thin_meta.h), so LVM2 with the kernel takes over a pool the daemon
+ * wrote and the daemon serves one the kernel wrote.
+ *
+ *   pool object  one per active pool, shared by every served file of it (a registry
+ *                keyed by VG and pool UUIDs, as target_snapshot.c's stores): the
+ *                metadata opened over _tmeta (map/lv_file.h: the pool's own PV
+ *                handles, so it outlives any one file's model; a zeroed _tmeta is
+ *                formatted as the kernel does at first activation), _tdata opened
+ *                the same way for the flush before a commit, a model of its own (the
+ *                VGs read again from the devices) whose prepared _tdata every data
+ *                I/O of the pool's files goes through (replaced when a reload finds
+ *                _tdata grown: the data space grows and waiting writes go on), and
+ *                one mutex around every lookup, change and the data I/O that
+ *                depends on them.
+ *   thin         reads map each block through the device's mapping tree (unmapped
+ *                blocks read as zeroes); a write to an unmapped block provisions one
+ *                from the data space map (the rest of the block zeroed first unless
+ *                the pool has --zero n, the kernel's zero_new_blocks); a write to a
+ *                block shared with a snapshot (mapped before the device was last
+ *                snapshotted: dm-thin's time rule) goes to a new block after the old
+ *                one was copied (when the write does not cover it whole); zeroing
+ *                (discard, write-zeroes) unmaps whole blocks and writes zeroes into
+ *                partial ones.  No free block: the transaction is committed
+ *                (blocks freed since the last commit become usable) and the
+ *                allocation tried again; the pool full then: ENOSPC at once with
+ *                --errorwhenfull y, else the write waits for space up to the
+ *                kernel's no_space_timeout (60 s; LVXD_THIN_NO_SPACE_TIMEOUT seconds
+ *                for tests) and then fails with EIO.
+ *   commit       on flush (fsync: FUA and flushes of the loop device) and when a
+ *                served file of the pool goes away (deactivation): the written PVs
+ *                and every _tdata PV fdatasynced, then lvx_thin_commit() (new blocks,
+ *                flush, superblock last, flush), so a crash leaves the last commit.
+ *                A failed metadata change or commit puts the pool in failure mode
+ *                (every write fails with EIO, reads go on), as the kernel's.
+ *   pool LV      served read-only: reads return _tdata's bytes (the kernel's pool
+ *                device remaps to its data device), writes fail with EROFS.
+ *   messages     lvxd_thin_message(): create_thin, create_snap, delete and
+ *                set_transaction_id on a served pool, committed at once.
+ *
+ * Entry points: lvxd_target_thin (target.c's table: thin LVs and pools),
+ * lvxd_thin_message().
+ */
+#include "daemon/daemon_int.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "map/lv_file.h"
+#include "map/map.h"
+#include "meta/read.h"
+#include "model/thin.h"
+#include "util/pool.h"
+
+#define ALIGN 4096
+#define COPY_BYTES (1u << 20)
+
+static uint8_t zeroes[LVXD_MAX_IO] __attribute__((aligned(ALIGN)));
+
+struct thin_pool {
+    struct thin_pool *next;
+    char key[2 * LVX_UUID_LEN + 2];
+    char name[260];            /* vg/pool */
+    unsigned refs;
+    pthread_mutex_t lock;
+    pthread_cond_t space;      /* the data space grew */
+    bool loaded, changed, failed;
+    struct lvx_pool *mem;
+    struct lvx_scan *scan;     /* the pool's own model, read from the devices */
+    struct lvx_vgset *set;
+    const struct lvx_map_prepared *data_map;   /* _tdata, in set's pool */
+    uint64_t data_blocks;      /* what data_map covers */
+    struct lvx_lv_file *meta, *data;
+    struct lvx_thin_meta *tm;
+    uint32_t chunk;            /* sectors */
+    uint64_t cb;               /* block bytes */
+    bool zero, error_full;
+    uint8_t *copy;             /* COPY_BYTES */
+};
+
+static pthread_mutex_t registry_mutex = PTHREAD_MUTEX_INITIALIZER;
+static struct thin_pool *registry;
+
+struct thin_state {
+    bool pool_file;            /* the pool LV's own file */
+    uint64_t dev_id;
+    struct thin_pool *tp;      /* from start */
+};
+
+static void pool_key(const struct lvx_lv *pool, char *key, size_t n)
+{
+    snprintf(key, n, "%s/%s", pool->vg->uuid, pool->uuid);
+}
+
+static struct thin_pool *pool_get(const struct lvx_lv *pool)
+{
+    char key[sizeof(((struct thin_pool *)0)->key)];
+    pool_key(pool, key, sizeof(key));
+    pthread_mutex_lock(&registry_mutex);
+    struct thin_pool *tp = registry;
+    while (tp && strcmp(tp->key, key) != 0)
+        tp = tp->next;
+    if (!tp && (tp = calloc(1, sizeof(*tp)))) {
+        snprintf(tp->key, sizeof(tp->key), "%s", key);
+        snprintf(tp->name, sizeof(tp->name), "%s/%s", pool->vg->name, pool->name);
+        pthread_mutex_init(&tp->lock, NULL);
+        pthread_cond_init(&tp->space, NULL);
+        tp->next = registry;
+        registry = tp;
+    }
+    if (tp)
+        tp->refs++;
+    pthread_mutex_unlock(&registry_mutex);
+    return tp;
+}
+
+static void drop_model(struct lvx_vgset *set, struct lvx_scan *scan)
+{
+    if (set)
+        lvx_vgset_free(set);
+    if (scan)
+        lvx_scan_free(scan);
+}
+
+static void pool_unload(struct thin_pool *tp)
+{
+    lvx_lv_file_close(tp->meta);
+    lvx_lv_file_close(tp->data);
+    if (tp->mem)
+        lvx_pool_destroy(tp->mem);
+    drop_model(tp->set, tp->scan);
+    free(tp->copy);
+    tp->meta = tp->data = NULL;
+    tp->mem = NULL;
+    tp->tm = NULL;
+    tp->copy = NULL;
+    tp->set = NULL;
+    tp->scan = NULL;
+    tp->data_map = NULL;
+    tp->loaded = false;
+}
+
+/* Commit what changed (tp->lock held): the data first, then the metadata. */
+static int pool_commit(struct thin_pool *tp)
+{
+    if (!tp->loaded || !tp->changed || tp->failed)
+        return tp->failed ? -EIO : 0;
+    int rc = lvx_lv_file_flush(tp->data);
+    if (rc == 0 && (rc = lvx_thin_commit(tp->tm)) < 0)
+        lvxd_log("thin pool %s: commit failed: %s", tp->name,
+                 lvx_lv_file_ctx(tp->meta)->errmsg);
+    if (rc < 0) {
+        tp->failed = true;
+        lvxd_log("thin pool %s: metadata failure: writes fail from now on", tp->name);
+        return -EIO;
+    }
+    tp->changed = false;
+    return 0;
+}
+
+static void pool_put(struct thin_pool *tp)
+{
+    pthread_mutex_lock(&registry_mutex);
+    bool last = --tp->refs == 0;
+    if (last)
+        for (struct thin_pool **p = &registry; *p; p = &(*p)->next)
+            if (*p == tp) {
+                *p = tp->next;
+                break;
+            }
+    pthread_mutex_unlock(&registry_mutex);
+    pthread_mutex_lock(&tp->lock);
+    pool_commit(tp);
+    pthread_mutex_unlock(&tp->lock);
+    if (!last)
+        return;
+    pool_unload(tp);
+    pthread_mutex_destroy(&tp->lock);
+    pthread_cond_destroy(&tp->space);
+    free(tp);
+}
+
+/* The pool's own model: the VGs of v's devices read again, the pool found by UUID,
+ * its _tdata prepared (thin LVs' files may hold older models: the data goes through
+ * this one, which lives as long as the pool object).  *pool in *set. */
+static int read_model(struct lvx_ctx *ctx, struct lvxd_lv *v, const struct lvx_lv *model_pool,
+                      struct lvx_scan **scan, struct lvx_vgset **set, const struct lvx_lv **pool,
+                      const struct lvx_map_prepared **map)
+{
+    struct lvx_map_prepared *m;
+    int rc = lvxd_read_vgs(ctx, v->devices, scan, set);
+    struct lvx_vg *vg = rc == 0 ? lvx_vgset_find(*set, model_pool->vg->uuid) : NULL;
+    *pool = vg ? lvx_vg_find_lv(vg, model_pool->name) : NULL;
+    if (rc == 0 && (!*pool || strcmp((*pool)->uuid, model_pool->uuid) != 0 ||
+                    !lvx_lv_thin_pool_seg(*pool)))
+        rc = lvx_error(ctx, ENOENT, "Thin pool %s/%s not found on its devices.",
+                       model_pool->vg->name, model_pool->name);
+    if (rc == 0 && (rc = lvx_map_prepare(ctx, (*set)->pool, lvx_lv_thin_pool_seg(*pool)->data_lv,
+                                         v->partial ? LVX_MAP_MISSING_IS_ERROR : 0, &m)) == 0)
+        *map = m;
+    if (rc < 0) {
+        drop_model(*set, *scan);
+        *set = NULL;
+        *scan = NULL;
+    }
+    return rc;
+}
+
+/* A grown _tdata (a reload after lvextend): the pool's model read again, the data
+ * space grown, waiting writes woken. */
+static int pool_grow(struct lvx_ctx *ctx, struct thin_pool *tp, struct lvxd_lv *v,
+                     const struct lvx_lv *model_pool, bool rw)
+{
+    const struct lvx_seg *ps = lvx_lv_thin_pool_seg(model_pool);
+    uint64_t nr = ps->data_lv->le_count * (uint64_t)model_pool->vg->extent_size / tp->chunk;
+    if (!rw || nr <= tp->data_blocks || tp->failed)
+        return 0;
+    struct lvx_ctx c;
+    lvx_ctx_init(&c);
+    c.io = lvxd_ops();
+    struct lvx_scan *scan;
+    struct lvx_vgset *set;
+    const struct lvx_lv *pool;
+    const struct lvx_map_prepared *map;
+    struct lvx_lv_file *df;
+    int rc = read_model(ctx, v, model_pool, &scan, &set, &pool, &map);
+    if (rc < 0)
+        return rc;
+    ps = lvx_lv_thin_pool_seg(pool);
+    nr = lvx_map_prepared_sectors(map) / tp->chunk;
+    if ((rc = lvx_lv_file_open(&c, ps->data_lv, true, &df)) < 0) {
+        drop_model(set, scan);
+        return lvx_error(ctx, -rc, "%s", c.errmsg);
+    }
+    if ((rc = lvx_thin_resize_data(tp->tm, nr)) < 0) {
+        lvx_lv_file_close(df);
+        drop_model(set, scan);
+        return lvx_error(ctx, -rc, "%s", lvx_lv_file_ctx(tp->meta)->errmsg);
+    }
+    lvx_lv_file_close(tp->data);
+    drop_model(tp->set, tp->scan);
+    tp->data = df;
+    tp->set = set;
+    tp->scan = scan;
+    tp->data_map = map;
+    tp->data_blocks = nr;
+    tp->changed = true;
+    lvxd_log("thin pool %s: %" PRIu64 " data blocks now", tp->name, nr);
+    pthread_cond_broadcast(&tp->space);
+    return 0;
+}
+
+/* Load the pool's metadata (the first user) or take a grown _tdata (reload). */
+static int pool_load(struct lvx_ctx *ctx, struct thin_pool *tp, struct lvxd_lv *v,
+                     const struct lvx_lv *model_pool, bool rw)
+{
+    if (tp->loaded)
+        return pool_grow(ctx, tp, v, model_pool, rw);
+    struct lvx_ctx c;
+    lvx_ctx_init(&c);
+    c.io = lvxd_ops();
+    const struct lvx_lv *pool;
+    int rc = read_model(ctx, v, model_pool, &tp->scan, &tp->set, &pool, &tp->data_map);
+    if (rc < 0)
+        return rc;
+    const struct lvx_seg *ps = lvx_lv_thin_pool_seg(pool);
+    tp->mem = lvx_pool_create();
+    tp->chunk = ps->chunk_size;
+    tp->cb = (uint64_t)ps->chunk_size * 512;
+    tp->data_blocks = lvx_map_prepared_sectors(tp->data_map) / tp->chunk;
+    tp->zero = ps->zero_new_blocks;
+    tp->error_full = (pool->flags & LVX_LVF_ERROR_WHEN_FULL) != 0;
+    tp->failed = tp->changed = false;
+    if (posix_memalign((void **)&tp->copy, ALIGN, COPY_BYTES) != 0) {
+        tp->copy = NULL;
+        rc = lvx_error(ctx, ENOMEM, "Out of memory.");
+    }
+    if (rc == 0 && (rc = lvx_thin_pool_meta_open(&c, tp->mem, pool, rw, &tp->meta, &tp->tm)) < 0)
+        rc = lvx_error(ctx, -rc, "%s", c.errmsg);
+    if (rc == 0 && (rc = lvx_lv_file_open(&c, ps->data_lv, rw, &tp->data)) < 0)
+        rc = lvx_error(ctx, -rc, "%s", c.errmsg);
+    if (rc < 0) {
+        pool_unload(tp);
+        return rc;
+    }
+    tp->loaded = true;
+    struct lvx_thin_info info;
+    lvx_thin_meta_info(tp->tm, &info);
+    lvxd_log("thin pool %s: transaction %" PRIu64 ", %" PRIu64 "/%" PRIu64 " data blocks, "
+             "%" PRIu64 "/%" PRIu64 " metadata blocks", tp->name, info.trans_id, info.data_used,
+             info.nr_data, info.meta_used, info.nr_meta);
+    return 0;
+}
+
+/* --- constructors ------------------------------------------------------------ */
+
+static const struct lvx_lv *pool_of(const struct lvx_lv *lv)
+{
+    const struct lvx_seg *ts = lvx_lv_thin_seg(lv);
+    return ts ? ts->pool_lv : lv;
+}
+
+static int thin_ctr(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_lv *lv,
+                    bool partial, const struct lvx_map_prepared **map, void **state)
+{
+    *state = NULL;
+    int rc = lvx_map_check_thin_activatable(ctx, lv, partial);
+    if (rc < 0)
+        return rc;
+    const struct lvx_seg *ps = lvx_lv_thin_pool_seg(pool_of(lv));
+    if (!ps->chunk_size)
+        return lvx_error(ctx, EINVAL, "Thin pool %s/%s has no chunk size.", lv->vg->name,
+                         pool_of(lv)->name);
+    struct thin_state *s = calloc(1, sizeof(*s));
+    if (!s)
+        return lvx_error(ctx, ENOMEM, "Out of memory.");
+    s->pool_file = lvx_lv_is_thin_pool(lv);
+    s->dev_id = s->pool_file ? 0 : lvx_lv_thin_seg(lv)->device_id;
+    *map = NULL;
+    *state = s;
+    return 0;
+}
+
+static int thin_start(struct lvx_ctx *ctx, struct lvxd_lv *v)
+{
+    struct thin_state *s = v->tstate;
+    const struct lvx_lv *pool = pool_of(v->model);
+    if (!s->tp && !(s->tp = pool_get(pool)))
+        return lvx_error(ctx, ENOMEM, "Out of memory.");
+    struct thin_pool *tp = s->tp;
+    pthread_mutex_lock(&tp->lock);
+    int rc = pool_load(ctx, tp, v, pool, !v->read_only || s->pool_file);
+    if (rc == 0 && !s->pool_file) {
+        struct lvx_thin_details d;
+        if (lvx_thin_meta_device(tp->tm, s->dev_id, &d) < 0)
+            rc = lvx_error(ctx, ENOENT, "Thin device %" PRIu64 " of %s/%s is missing from the "
+                           "metadata of thin pool %s.", s->dev_id, v->vg, v->lv, tp->name);
+    }
+    pthread_mutex_unlock(&tp->lock);
+    if (rc < 0) {
+        pool_put(tp);
+        s->tp = NULL;
+    }
+    return rc;
+}
+
+static void thin_dtr(struct lvxd_lv *v, void *state)
+{
+    struct thin_state *s = state;
+    if (s && s->tp) {
+        if (v) {        /* this file's data writes reach the disk before the commit */
+            struct lvxd_io io;
+            if (lvxd_io_init(&io) == 0) {
+                lvxd_io_flush_pvs(&io, v);
+                lvxd_io_exit(&io);
+            }
+        }
+        pool_put(s->tp);
+    }
+    free(s);
+}
+
+/* --- the thin device ---------------------------------------------------------- */
+
+static int run_pending(struct lvxd_io *io, unsigned *n)
+{
+    int rc = *n ? lvxd_io_run(io, *n) : 0;
+    *n = 0;
+    return rc;
+}
+
+static int no_space_timeout(void)
+{
+    const char *e = getenv("LVXD_THIN_NO_SPACE_TIMEOUT");
+    int t = e && *e ? atoi(e) : 60;
+    return t < 0 ? 0 : t;
+}
+
+/* A new data block for vblock (tp->lock held).  The pool full, with errorwhenfull n:
+ * waits (the lock released) until the data space grows or *until passes (set at the
+ * first wait, *waited), then -EAGAIN: the caller looks the block up again (another
+ * write may have mapped it meanwhile); after the deadline EIO. */
+static int provision(struct lvxd_io *io, unsigned *n, struct thin_pool *tp,
+                     const struct thin_state *s, uint64_t vb, uint64_t *nd,
+                     struct timespec *until, bool *waited)
+{
+    for (;;) {
+        int rc = lvx_thin_map_new(tp->tm, s->dev_id, vb, nd);
+        if (rc == 0) {
+            tp->changed = true;
+            return 0;
+        }
+        if (rc != -ENOSPC || tp->failed || lvx_thin_meta_failed(tp->tm)) {
+            tp->failed = true;
+            lvxd_log("thin pool %s: %s: writes fail from now on", tp->name,
+                     lvx_lv_file_ctx(tp->meta)->errmsg);
+            return -EIO;
+        }
+        /* blocks freed since the last commit are reused only after it: commit and
+         * try again before calling the pool full (the kernel's alloc_data_block) */
+        if (tp->changed) {
+            /* the batch's writes first: no commit maps a block before its data */
+            if ((rc = run_pending(io, n)) < 0)
+                return rc;
+            if (pool_commit(tp) < 0)
+                return -EIO;
+            continue;
+        }
+        if (tp->error_full)
+            return -ENOSPC;
+        if (!*waited) {
+            lvxd_log("thin pool %s: out of data space, writes wait", tp->name);
+            clock_gettime(CLOCK_REALTIME, until);
+            until->tv_sec += no_space_timeout();
+            *waited = true;
+        } else {
+            struct timespec now;
+            clock_gettime(CLOCK_REALTIME, &now);
+            if (now.tv_sec > until->tv_sec ||
+                (now.tv_sec == until->tv_sec && now.tv_nsec >= until->tv_nsec)) {
+                lvxd_log("thin pool %s: no data space after the timeout: EIO", tp->name);
+                return -EIO;
+            }
+        }
+        if ((rc = run_pending(io, n)) < 0)      /* others may commit meanwhile */
+            return rc;
+        pthread_cond_timedwait(&tp->space, &tp->lock, until);
+        return -EAGAIN;
+    }
+}
+
+/* Copy data block from to block to, whole (tp->lock held). */
+static int copy_block(struct lvxd_io *io, struct lvxd_lv *v, struct thin_pool *tp,
+                      const struct thin_state *s, uint64_t from, uint64_t to)
+{
+    int rc = 0;
+    for (uint64_t k = 0; k < tp->cb && rc == 0; k += COPY_BYTES) {
+        uint32_t l = (uint32_t)(tp->cb - k < COPY_BYTES ? tp->cb - k : COPY_BYTES);
+        unsigned n = 0;
+        rc = lvxd_io_map_add(io, v, tp->data_map, false, from * tp->cb + k, l, tp->copy, &n);
+        if (rc == 0)
+            rc = run_pending(io, &n);
+        if (rc == 0)
+            rc = lvxd_io_map_add(io, v, tp->data_map, true, to * tp->cb + k, l, tp->copy, &n);
+        if (rc == 0)
+            rc = run_pending(io, &n);
+    }
+    return rc;
+}
+
+static int thin_read(struct lvxd_io *io, struct lvxd_lv *v, struct thin_pool *tp,
+                     const struct thin_state *s, uint64_t off, uint32_t len, uint8_t *buf)
+{
+    unsigned n = 0;
+    int rc = 0;
+    for (uint64_t o = off, end = off + len; o < end && rc == 0;) {
+        uint64_t vb = o / tp->cb, inner = o - vb * tp->cb;
+        uint64_t e = (vb + 1) * tp->cb < end ? (vb + 1) * tp->cb : end, d;
+        uint32_t t;
+        int r = lvx_thin_lookup(tp->tm, s->dev_id, vb, &d, &t);
+        if (r < 0)
+            rc = -EIO;
+        else if (r == 0)
+            memset(buf + (o - off), 0, e - o);
+        else
+            rc = lvxd_io_map_add(io, v, tp->data_map, false, d * tp->cb + inner,
+                                 (uint32_t)(e - o), buf + (o - off), &n);
+        o = e;
+    }
+    int r2 = run_pending(io, &n);
+    return rc ? rc : r2;
+}
+
+static int thin_write(struct lvxd_io *io, struct lvxd_lv *v, struct thin_pool *tp,
+                      const struct thin_state *s, uint64_t off, uint32_t len, const uint8_t *buf)
+{
+    struct lvx_thin_details det;
+    if (tp->failed)
+        return -EIO;
+    if (lvx_thin_meta_device(tp->tm, s->dev_id, &det) < 0)
+        return -EIO;
+    unsigned n = 0;
+    int rc = 0;
+    struct timespec until;
+    bool waited = false;
+    for (uint64_t o = off, end = off + len; o < end && rc == 0;) {
+        uint64_t vb = o / tp->cb, inner = o - vb * tp->cb, base;
+        uint64_t e = (vb + 1) * tp->cb < end ? (vb + 1) * tp->cb : end, d, nd;
+        uint32_t t;
+        bool whole = inner == 0 && e - o == tp->cb;
+        int r = lvx_thin_lookup(tp->tm, s->dev_id, vb, &d, &t);
+        if (r < 0) {
+            rc = -EIO;
+            break;
+        }
+        if (r == 1 && t >= det.snapshotted_time) {      /* ours alone: in place */
+            base = d;
+        } else {
+            /* a copy or zeroing below runs its own batches: this one goes first */
+            bool more_io = r == 1 ? !whole : !whole && tp->zero;
+            if (more_io && (rc = run_pending(io, &n)) < 0)
+                break;
+            if ((rc = provision(io, &n, tp, s, vb, &nd, &until, &waited)) == -EAGAIN) {
+                rc = 0;
+                if (lvx_thin_meta_device(tp->tm, s->dev_id, &det) < 0)
+                    rc = -EIO;
+                continue;                               /* look it up again */
+            }
+            if (rc < 0)
+                break;
+            base = nd;
+            if (r == 1 && !whole)                       /* break the sharing */
+                rc = copy_block(io, v, tp, s, d, nd);
+            else if (r == 0 && !whole && tp->zero) {    /* zero_new_blocks */
+                if (inner)
+                    rc = lvxd_io_map_zero(io, v, tp->data_map, nd * tp->cb, inner);
+                if (rc == 0 && inner + (e - o) < tp->cb)
+                    rc = lvxd_io_map_zero(io, v, tp->data_map, nd * tp->cb + inner + (e - o),
+                                          tp->cb - inner - (e - o));
+            }
+        }
+        if (rc == 0)
+            rc = lvxd_io_map_add(io, v, tp->data_map, true, base * tp->cb + inner,
+                                 (uint32_t)(e - o), (uint8_t *)buf + (o - off), &n);
+        o = e;
+    }
+    int r2 = run_pending(io, &n);
+    return rc ? rc : r2;
+}
+
+static int thin_rw(struct lvxd_io *io, struct lvxd_lv *v, bool write, uint64_t off, uint32_t len,
+                   uint8_t *buf)
+{
+    const struct thin_state *s = v->tstate;
+    struct thin_pool *tp = s->tp;
+    if (!len)
+        return 0;
+    if (s->pool_file) {
+        if (write)
+            return -EROFS;
+        unsigned n = 0;
+        int rc = lvxd_io_map_add(io, v, tp->data_map, false, off, len, buf, &n);
+        return rc == 0 ? run_pending(io, &n) : rc;
+    }
+    pthread_mutex_lock(&tp->lock);
+    int rc = write ? thin_write(io, v, tp, s, off, len, buf) : thin_read(io, v, tp, s, off, len, buf);
+    pthread_mutex_unlock(&tp->lock);
+    return rc;
+}
+
+/* Whole blocks unmapped, partial ones written with zeroes. */
+static int thin_zero(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint64_t len)
+{
+    const struct thin_state *s = v->tstate;
+    struct thin_pool *tp = s->tp;
+    if (s->pool_file)
+        return -EROFS;
+    int rc = 0;
+    pthread_mutex_lock(&tp->lock);
+    if (tp->failed)
+        rc = -EIO;
+    for (uint64_t o = off, end = off + len; o < end && rc == 0;) {
+        uint64_t vb = o / tp->cb, inner = o - vb * tp->cb;
+        uint64_t e = (vb + 1) * tp->cb < end ? (vb + 1) * tp->cb : end;
+        if (inner == 0 && e - o == tp->cb) {
+            int r = lvx_thin_remove(tp->tm, s->dev_id, vb);
+            if (r < 0) {
+                tp->failed = true;
+                rc = -EIO;
+            } else if (r > 0) {
+                tp->changed = true;
+            }
+        } else {
+            for (uint64_t k = o; k < e && rc == 0; k += LVXD_MAX_IO) {
+                uint64_t l = e - k < LVXD_MAX_IO ? e - k : LVXD_MAX_IO;
+                rc = thin_write(io, v, tp, s, k, (uint32_t)l, zeroes);
+            }
+        }
+        o = e;
+    }
+    pthread_mutex_unlock(&tp->lock);
+    return rc;
+}
+
+static int thin_flush(struct lvxd_io *io, struct lvxd_lv *v)
+{
+    const struct thin_state *s = v->tstate;
+    int rc = lvxd_io_flush_pvs(io, v);
+    if (rc < 0 || s->pool_file)
+        return rc;
+    pthread_mutex_lock(&s->tp->lock);
+    rc = pool_commit(s->tp);
+    pthread_mutex_unlock(&s->tp->lock);
+    return rc;
+}
+
+/* pool: " thin-pool TID USED_META/TOTAL_META USED_DATA/TOTAL_DATA" (blocks, as the
+ * kernel's pool status); thin LV: " thin MAPPED_SECTORS" */
+static void thin_status(struct lvxd_lv *v, char *out, size_t n)
+{
+    const struct thin_state *s = v->tstate;
+    struct thin_pool *tp = s ? s->tp : NULL;
+    if (!tp)
+        return;
+    pthread_mutex_lock(&tp->lock);
+    if (tp->loaded && s->pool_file) {
+        struct lvx_thin_info i;
+        lvx_thin_meta_info(tp->tm, &i);
+        snprintf(out, n, " thin-pool %" PRIu64 " %" PRIu64 "/%" PRIu64 " %" PRIu64 "/%" PRIu64
+                 "%s", i.trans_id, i.meta_used, i.nr_meta, i.data_used, i.nr_data,
+                 tp->failed ? " fail" : "");
+    } else if (tp->loaded) {
+        struct lvx_thin_details d;
+        if (lvx_thin_meta_device(tp->tm, s->dev_id, &d) == 0)
+            snprintf(out, n, " thin %" PRIu64, d.mapped_blocks * tp->chunk);
+    }
+    pthread_mutex_unlock(&tp->lock);
+}
+
+static bool thin_serves(const struct lvx_lv *lv)
+{
+    return lvx_lv_is_thin(lv) || lvx_lv_is_thin_pool(lv);
+}
+
+/* thin LVs and the pool LV's own file (state.pool_file) */
+const struct lvxd_target lvxd_target_thin = {
+    .name = "thin",
+    .serves = thin_serves,
+    .ctr = thin_ctr,
+    .start = thin_start,
+    .dtr = thin_dtr,
+    .rw = thin_rw,
+    .zero = thin_zero,
+    .flush = thin_flush,
+    .status = thin_status,
+};
+
+/* --- messages ------------------------------------------------------------------ */
+
+int lvxd_thin_message(struct lvx_ctx *ctx, const char *vg, const char *pool, uint64_t old_tid,
+                      uint64_t new_tid, const char *const *msgs, unsigned n)
+{
+    char name[260];
+    snprintf(name, sizeof(name), "%s/%s", vg, pool);
+    pthread_mutex_lock(&registry_mutex);
+    struct thin_pool *tp = registry;
+    while (tp && strcmp(tp->name, name) != 0)
+        tp = tp->next;
+    if (tp)
+        tp->refs++;
+    pthread_mutex_unlock(&registry_mutex);
+    if (!tp)
+        return -ENOENT;            /* not served: the command changes the metadata */
+    pthread_mutex_lock(&tp->lock);
+    struct lvx_thin_info info;
+    int rc = 0;
+    struct lvx_ctx *mc = tp->loaded ? lvx_lv_file_ctx(tp->meta) : NULL;
+    if (!tp->loaded || tp->failed) {
+        rc = lvx_error(ctx, EIO, "Thin pool %s is in failure mode.", name);
+    } else if (lvx_thin_meta_info(tp->tm, &info), info.trans_id != old_tid) {
+        rc = lvx_error(ctx, EINVAL, "Thin pool %s transaction_id is %" PRIu64 ", while "
+                       "expected %" PRIu64 ".", name, info.trans_id, old_tid);
+    } else {
+        char m[64];
+        snprintf(m, sizeof(m), "set_transaction_id %" PRIu64 " %" PRIu64, old_tid, new_tid);
+        unsigned i;
+        for (i = 0; i <= n && rc == 0; i++)
+            if ((rc = lvx_thin_message(tp->tm, i < n ? msgs[i] : m)) < 0)
+                rc = lvx_error(ctx, -rc, "%s", mc->errmsg[0] ? mc->errmsg : strerror(-rc));
+        if (i > 1 || rc == 0)
+            tp->changed = true;
+        /* a refused first message changed nothing; a later one leaves half a
+         * transaction in memory: stop there */
+        if (rc < 0 && (i > 1 || lvx_thin_meta_failed(tp->tm))) {
+            tp->failed = true;
+            lvxd_log("thin pool %s: message failed: %s", name, ctx->errmsg);
+        } else if ((rc = pool_commit(tp)) < 0) {
+            rc = lvx_error(ctx, EIO, "Cannot commit the metadata of thin pool %s.", name);
+        }
+    }
+    pthread_mutex_unlock(&tp->lock);
+    pool_put(tp);
+    return rc;
+}
