@@ -116,6 +116,10 @@ int lvx_cmd_pvscan(struct lvx_cmd_env *env);        /* cmd/pvscan.c */
 int lvx_cmd_pvmove(struct lvx_cmd_env *env);        /* cmd/pvmove.c */
 /* Abort the move of pvmove LV uuid in vgname (pvmove --abort of one move). */
 int lvx_pvmove_abort(struct lvx_cmd_env *env, const char *vgname, const char *uuid);
+/* Continue the move of pvmove LV uuid in vgname (source device name) in a detached
+ * copier, as `pvmove -b` (activation of a VG with a move in progress polls it). */
+int lvx_pvmove_background(struct lvx_cmd_env *env, const char *vgname, const char *uuid,
+                          const char *name);
 int lvx_cmd_jobs(struct lvx_cmd_env *env);          /* cmd/jobs.c */
 int lvx_cmd_lvmdiskscan(struct lvx_cmd_env *env);   /* cmd/lvmdiskscan.c */
 int lvx_cmd_vgscan(struct lvx_cmd_env *env);        /* cmd/vgscan.c */

@@ -802,6 +802,13 @@ static int background(struct lvx_cmd_env *env, const struct mv_opts *o, const ch
     _exit(run_copy(env, &bo, vgname, mv_uuid, name));
 }
 
+int lvx_pvmove_background(struct lvx_cmd_env *env, const char *vgname, const char *uuid,
+                          const char *name)
+{
+    struct mv_opts o = { .interval = 15, .policy = LVX_ALLOC_INHERIT, .background = true };
+    return background(env, &o, vgname, uuid, name);
+}
+
 static int go(struct lvx_cmd_env *env, const struct mv_opts *o, const char *vgname,
               const char *mv_uuid, const char *name)
 {

@@ -15,6 +15,10 @@
 #      it activates the VG with the move in progress; lvx finishes the move (LVs active
 #      in the kernel) while LVM2 reads the VG (vgck, lvs) in a loop; data intact,
 #      tables plain again, no pvmove0.
+#   3. lvx's move SIGKILLed, the VG deactivated: `lvx vgchange -ay` activates it and, as
+#      LVM2's activation, starts a background copier that finishes the move.
+#   4. `lvx pvmove --abort` of a running move: copier stopped, pvmove0 gone, LVs where
+#      the checkpoints left them (tables equal LVM2's for that metadata), data intact.
 # shellcheck disable=SC2086
 . /t/guest-tap.sh
 
@@ -70,7 +74,7 @@ T1L=$(tables $VG)
 note "$T1L"
 check_match "stage 1: pvmove0's first segment mirrored" "$T1L" "VG-pvmove0: 0 196608 mirror core 1 4096 2 $VDC "
 check "LVM2 deactivates the VG" lvm vgchange -an $VG
-check "lvx activates the VG with LVM2's move in progress" $LVX vgchange -ay $VG
+check "lvx activates the VG with LVM2's move in progress (--poll n)" $LVX vgchange -ay --poll n $VG
 T1X=$(tables $VG)
 check_eq "stage 1 (setup): lvx's tables equal LVM2's" "$T1X" "$T1L"
 check_eq "data intact (lvx's activation mid-move)" "$(sums)" "$SUMS"
@@ -81,7 +85,7 @@ check "LVM2 commits its first checkpoint (pvmove0's first segment on vda)" wait_
 killall_of lvm
 T2L=$(tables $VG)
 note "$T2L"
-check "LVM2 deactivates; lvx activates" sh -c "lvm vgchange -an $VG && $LVX vgchange -ay $VG"
+check "LVM2 deactivates; lvx activates (--poll n)" sh -c "lvm vgchange -an $VG && $LVX vgchange -ay --poll n $VG"
 T2X=$(tables $VG)
 check_eq "stage 2 (a checkpoint): lvx's tables equal LVM2's" "$T2X" "$T2L"
 check_match "stage 2: a segment done (linear on vda) and one mirrored" "$T2X" " mirror core 1 4096 2 $VDC "
@@ -105,8 +109,29 @@ check_eq "data intact after lvx's end" "$(sums)" "$SUMS"
 check "LVM2's vgck accepts the VG" lvm vgck $VG
 check_eq "LVM2 sees no pvmove LV" "$(lvm lvs -a --noheadings -o name $VG | grep -c pvmove || true)" "0"
 
-# ---------------------------------------------------------------- 3: --abort of lvx's move
-check "lvx pvmove -b vda vdc again" $LVX pvmove -b -i0 /dev/vda /dev/vdc
+# ---------------------------------------------------------------- 3: activation polls a move
+check "lvx pvmove -b vda vdc, its copier SIGKILLed, the VG deactivated" sh -c \
+    "$LVX pvmove -b -i0 /dev/vda /dev/vdc && sleep 0.3 && for p in \$(pidof lvx); do kill -9 \$p; done; $LVX vgchange -an $VG"
+check_eq "a move is left in the metadata" "$($LVX lvs -a --noheadings -o name $VG | grep -c pvmove)" "1"
+check "lvx vgchange -ay (polling, as LVM2's activation)" $LVX vgchange -ay $VG
+# LVM2 reads the VG while the copier runs (between and at its checkpoints)
+OK2=0 BAD2=0 SEEN=""
+for ((t = 0; t < 300; t++)); do
+    out=$(lvm lvs -a --noheadings -o lv_name,copy_percent $VG 2>&1) && OK2=$((OK2 + 1)) || BAD2=$((BAD2 + 1))
+    lvm vgck $VG >/dev/null 2>&1 && OK2=$((OK2 + 1)) || BAD2=$((BAD2 + 1))
+    grep -q pvmove0 <<<"$out" || break
+    SEEN+="$(awk '/pvmove0/ { print $2 }' <<<"$out") "
+done
+note "LVM2 reads while the activation's copier moved: $OK2 ok, $BAD2 failed; pvmove0's copy_percent seen: $SEEN"
+check_eq "LVM2's reads (lvs, vgck) during the move all succeeded" "$BAD2" "0"
+check "LVM2 read the VG more than once during the move" test "$OK2" -ge 4
+check_eq "the copier the activation started finished the move" \
+    "$(dmsetup ls | grep -c pvmove || true) $($LVX lvs -a --noheadings -o name $VG | grep -c pvmove || true)" "0 0"
+check_match "s2 on vdc" "$(dmsetup table $VG-s2)" "striped 2 128 $VDC "
+check_eq "data intact" "$(sums)" "$SUMS"
+
+# ---------------------------------------------------------------- 4: --abort of lvx's move
+check "lvx pvmove -b vdc vda" $LVX pvmove -b -i0 /dev/vdc /dev/vda
 for ((t = 0; t < 100; t++)); do dmsetup ls | grep -q pvmove0 && break; sleep 0.1; done
 check_match "pvmove0 live with its mirror" "$(dmsetup table $VG-pvmove0 2>&1)" " mirror core 1 4096 2 "
 check "lvx pvmove --abort (stops the copier, LVs as the checkpoints left them)" $LVX pvmove --abort
