@@ -141,6 +141,30 @@ extern const struct lvx_activation_backend lvx_activation_user;
 int lvx_activation_dm_table(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool partial,
                             struct lvx_buf *out);
 
+/* pvmove in the dm backend (activate/dm_pvmove.c).  The pvmove LV lv's areas map
+ * into, or NULL. */
+const struct lvx_lv *lvx_dm_pvmove_of(const struct lvx_lv *lv);
+/* The table of an LV with areas on a pvmove LV (whose device must be live). */
+int lvx_dm_pvmove_user_table(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_buf *out);
+/* The pvmove LV's device made live with its table when it is not (*made: created). */
+int lvx_dm_pvmove_up(struct lvx_ctx *ctx, const struct lvx_lv *mv, bool *made);
+/* The pvmove LV's device removed when nothing holds it open. */
+int lvx_dm_pvmove_down(struct lvx_ctx *ctx, const struct lvx_lv *mv);
+/* The pvmove LV's device exists with a live table. */
+bool lvx_dm_pvmove_live(struct lvx_ctx *ctx, const struct lvx_lv *mv);
+/* The kernel brought to the metadata of move mv, when an LV it moves is active: its
+ * device live (first without the mirror), the active users reloaded over it, then its
+ * table (reloaded when it differs; fresh: also when equal, the running segment copied
+ * again from its start). */
+int lvx_dm_pvmove_sync(struct lvx_ctx *ctx, const struct lvx_vg *vg, const struct lvx_lv *mv,
+                       bool fresh);
+/* The running mirror of mv's device: *le its pvmove LE (UINT64_MAX: none), regions in
+ * sync and in all. */
+int lvx_dm_pvmove_progress(struct lvx_ctx *ctx, const struct lvx_lv *mv, uint64_t *le,
+                           uint64_t *done, uint64_t *total);
+/* The end of a move (after the commit that took the LVs off mv): active LVs of vg
+ * reloaded from the metadata, mv's device removed. */
+int lvx_dm_pvmove_end(struct lvx_ctx *ctx, const struct lvx_vg *vg, const struct lvx_lv *mv);
 /* The dm tables of an origin with snapshots or of a COW LV, as `dmsetup table` prints
  * them: "<name>: <line>" for the LV's device (snapshot-origin / snapshot) and for its
  * layer (-real / -cow, its own segments).  The other devices of the set are named by

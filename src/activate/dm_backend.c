@@ -137,6 +137,8 @@ int lvx_activation_dm_table(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool p
                             struct lvx_buf *out)
 {
     uint32_t e = lv->vg->extent_size;
+    if (lvx_dm_pvmove_of(lv))          /* needs the pvmove LV's device */
+        return lvx_dm_pvmove_user_table(ctx, lv, out);
     if (stacked(lv)) {      /* needs the sub-LVs' devices */
         struct lvx_dm dm;
         int rc = lvx_dm_open(ctx, &dm);
@@ -618,22 +620,28 @@ static int dm_activate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
         return lvx_dm_activate_set(ctx, head, opts);
     if (lvx_map_lv_is_thin_kind(lv))
         return lvx_dm_thin_activate(ctx, lv, opts);
-    if (!stacked(lv) &&
-        (rc = lvx_activation_dm_table(ctx, lv, opts && opts->partial, &table)) < 0) {
-        lvx_buf_free(&table);
+    const struct lvx_lv *mv = lvx_dm_pvmove_of(lv);
+    bool mv_made = false;
+    if (mv && (rc = lvx_dm_pvmove_up(ctx, mv, &mv_made)) < 0)
         return rc;
-    }
-    if ((rc = lvx_dm_open(ctx, &dm)) < 0) {
-        lvx_buf_free(&table);
-        return rc;
-    }
+    if ((!stacked(lv) &&
+         (rc = lvx_activation_dm_table(ctx, lv, opts && opts->partial, &table)) < 0) ||
+        (rc = lvx_dm_open(ctx, &dm)) < 0)
+        goto out;
     if (stacked(lv))
         rc = activate_raid(ctx, &dm, lv, opts);
     else
         rc = activate_one(ctx, &dm, lv, lvx_buf_str(&table), lvx_activation_read_only(lv, opts),
                           NULL);
     lvx_dm_close(&dm);
+out:
     lvx_buf_free(&table);
+    if (rc < 0 && mv_made) {
+        struct saved_error first;
+        save_error(ctx, &first);
+        lvx_dm_pvmove_down(ctx, mv);
+        restore_error(ctx, &first);
+    }
     return rc;
 }
 
@@ -699,6 +707,9 @@ static int dm_deactivate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
     if (lvx_map_lv_is_thin_kind(lv))
         return lvx_dm_thin_deactivate(ctx, lv, opts);
     int rc = deactivate_one(ctx, lv, opts);
+    const struct lvx_lv *mv = lvx_dm_pvmove_of(lv);
+    if (rc == 0 && mv)                 /* the last LV over a pvmove takes its device down */
+        return lvx_dm_pvmove_down(ctx, mv);
     if (rc < 0 || !stacked(lv))
         return rc;
     const struct lvx_lv *subs[RAID_SUBS_MAX];

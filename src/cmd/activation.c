@@ -13,6 +13,9 @@
  * Under lvm.conf global/activation = 0 (wins over LVX_ACTIVATION_BACKEND) nothing is
  * activated or deactivated and the commands succeed, as LVM2's: vgchange -a reports
  * "0 logical volume(s) ... now active", lvcreate leaves the new LV inactive.
+ * vgchange -ay of a VG with a pvmove in progress that the kernel now runs starts a
+ * background copier for it (cmd/pvmove.c), as LVM2's activation polls it (--poll n:
+ * none).
  */
 #include "cmd/cmdlog.h"
 #include "cmd/actcmd.h"
@@ -26,6 +29,7 @@
 #include "cmd/vgcmd.h"
 #include "config/config.h"
 #include "map/map.h"
+#include "model/pvmove.h"
 #include "model/snapshot.h"
 #include "model/thin.h"
 #include "report/report.h"
@@ -331,9 +335,30 @@ static int vg_activation(struct lvx_cmd_env *env, const struct lvx_actcmd *a, co
     lvx_notice(env->ctx, "%u logical volume(s) in volume group \"%s\" now active",
                count_active(env, a, u.vg), u.vg->name);
     bool merges = activate && has_merges(u.vg);
+    /* moves whose pvmoveN the kernel now runs: polled by a background copier, as
+     * LVM2's activation starts its poller (not with --poll n) */
+    const char *moves[8][3];
+    unsigned nmoves = 0;
+    bool poll = !(env->args->count[LVX_OPT_POLL] && !env->args->val[LVX_OPT_POLL].b);
+    for (unsigned i = 0; activate && poll && !a->test && a->be == &lvx_activation_dm &&
+                         i < u.vg->lv_count && nmoves < 8; i++) {
+        const struct lvx_lv *lv = u.vg->lvs[i];
+        const struct lvx_pv *src = (lv->status & LVX_LV_PVMOVE) ? lvx_pvmove_source(lv) : NULL;
+        if (src && lvx_dm_pvmove_live(env->ctx, lv)) {
+            moves[nmoves][0] = lvx_pool_strdup(env->pool, u.vg->name);
+            moves[nmoves][1] = lvx_pool_strdup(env->pool, lv->uuid);
+            moves[nmoves][2] = lvx_pool_strdup(env->pool, lvx_cmd_pv_name(src));
+            nmoves++;
+        }
+    }
     lvx_vg_update_end(&u);
     if (merges) {
         int r = finish_merges(env, a, name);
+        if (r > rc)
+            rc = r;
+    }
+    for (unsigned i = 0; i < nmoves; i++) {
+        int r = lvx_pvmove_background(env, moves[i][0], moves[i][1], moves[i][2]);
         if (r > rc)
             rc = r;
     }

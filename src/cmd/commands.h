@@ -116,13 +116,14 @@ int lvx_cmd_pvscan(struct lvx_cmd_env *env);        /* cmd/pvscan.c */
 int lvx_cmd_pvmove(struct lvx_cmd_env *env);        /* cmd/pvmove.c */
 /* Abort the move of pvmove LV uuid in vgname (pvmove --abort of one move). */
 int lvx_pvmove_abort(struct lvx_cmd_env *env, const char *vgname, const char *uuid);
+/* Continue the move of pvmove LV uuid in vgname (source device name) in a detached
+ * copier, as `pvmove -b` (activation of a VG with a move in progress polls it; lvx
+ * jobs --resume). */
+int lvx_pvmove_background(struct lvx_cmd_env *env, const char *vgname, const char *uuid,
+                          const char *name);
 /* Stop the copier of job uuid (a pvmove or a restripe), leaving the move in
  * progress (lvx jobs --pause): 0, or LVX_EXIT_FAILED after the message. */
 int lvx_pvmove_pause(struct lvx_cmd_env *env, const char *uuid);
-/* Copy the unfinished move of pvmove LV uuid in vgname in a detached process, as
- * `pvmove -b SOURCE` does (lvx jobs --resume). */
-int lvx_pvmove_resume_background(struct lvx_cmd_env *env, const char *vgname, const char *uuid,
-                                 const char *source);
 /* cmd/pvmove.c's pieces other copies use (the restripe, cmd/lvconvert_restripe.c):
  * the copier lock of job uuid (its job file, meta/jobs.h): fd >= 0, or -EBUSY when
  * another copier holds it, and its release; lv is active in the user-space backend

@@ -136,7 +136,7 @@ static int act_on(struct lvx_cmd_env *env, const struct job_row *r)
     if (!r->paused)
         return 0;
     return r->restripe ? resume_restripe(env, &r->job)
-                       : lvx_pvmove_resume_background(env, r->job.vg, r->job.uuid, r->job.source);
+                       : lvx_pvmove_background(env, r->job.vg, r->job.uuid, r->job.source);
 }
 
 int lvx_cmd_jobs(struct lvx_cmd_env *env)

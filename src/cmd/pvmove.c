@@ -17,7 +17,11 @@
  * checkpoint and the end the daemon reloads it (its pvmove target mirrors writes to
  * both legs), and the daemon copies its segments (`pvcopy` requests, against the
  * writes); an LV activated during a direct copy is copied again through the daemon.
- * A move of an LV active in the kernel backend is refused (exit 5).  One copier per move: it holds an flock on
+ * An LV active in the kernel backend is moved by the kernel: pvmoveN's device copies
+ * the running segment with dm-mirror (activate/dm_pvmove.c); the copier waits for its
+ * status to say in sync, commits the checkpoint and reloads pvmoveN (LVM2's way); the
+ * end reloads the LVs on their new extents and removes pvmoveN's device.  One copier
+ * per move: it holds an flock on
  * <locking_dir>/lvx_pvmove_<pvmove LV uuid> with its pid in it; --abort stops it
  * (SIGTERM) and waits for the lock before detaching; another `pvmove` of the same
  * move reports its progress until it is gone.  A copier killed at any point
@@ -308,6 +312,23 @@ int lvx_pvmove_reload_lv(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
     return 0;
 }
 
+/* The kernel follows the metadata of move mv (dm backend): pvmoveN's device and the
+ * active LVs over it (nothing when none of them is active).  fresh: pvmoveN reloaded
+ * even when its table is the same (its mirror copies the running segment again). */
+static int kernel_sync(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                       const struct lvx_vg *vg, const struct lvx_lv *mv, bool fresh)
+{
+    if (act->be != &lvx_activation_dm || !mv)
+        return 0;
+    if (lvx_dm_pvmove_sync(env->ctx, vg, mv, fresh) < 0) {
+        lvx_cmd_errorf("Failed to reload %s/%s: %s", vg->name, mv->name,
+                       env->ctx->errmsg[0] ? env->ctx->errmsg : "failed");
+        lvx_error_clear(env->ctx);
+        return LVX_EXIT_FAILED;
+    }
+    return 0;
+}
+
 /* Reload every LV with an area on the pvmove LV mv (or named in names). */
 static int reload_users(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
                         const struct lvx_vg *vg, const struct lvx_lv *mv, char **names)
@@ -343,6 +364,39 @@ static char **user_names(struct lvx_cmd_env *env, const struct lvx_vg *vg, const
     }
     names[k] = NULL;
     return names;
+}
+
+#define KERNEL_POLL_MS 100              /* between two reads of pvmoveN's mirror status */
+
+/* The kernel copies the segment of the piece (pvmoveN's running mirror, dm backend):
+ * wait until its mirror is in sync.  mv: the pvmove LV's names (its VG's too). */
+static int copy_piece_kernel(struct lvx_cmd_env *env, const struct piece *pc,
+                             const struct lvx_lv *mv, struct progress *pr)
+{
+    for (;;) {
+        if (stop_requested)
+            return -EINTR;
+        uint64_t le, done, total;
+        if (lvx_dm_pvmove_progress(env->ctx, mv, &le, &done, &total) < 0) {
+            lvx_cmd_errorf("%s", env->ctx->errmsg[0] ? env->ctx->errmsg : "no pvmove status");
+            lvx_error_clear(env->ctx);
+            return LVX_EXIT_FAILED;
+        }
+        if (le != pc->seg_le) {
+            lvx_cmd_errorf("%s/%s: the kernel does not copy the segment at extent %llu.",
+                           mv->vg->name, mv->name, (unsigned long long)pc->seg_le);
+            return LVX_EXIT_FAILED;
+        }
+        uint64_t sectors = pc->bytes / 512;
+        uint64_t copied = total ? sectors * done / total : 0;
+        job_update(pr, copied);
+        if (total && done >= total)
+            return 0;
+        if (pr->o->interval && time(NULL) - pr->last >= (time_t)pr->o->interval)
+            progress_line(pr, pr->done + pc->extents * copied / (sectors ? sectors : 1));
+        struct timespec ts = { 0, KERNEL_POLL_MS * 1000000L };
+        nanosleep(&ts, NULL);
+    }
 }
 
 #define DAEMON_PIECE 16384u            /* sectors per pvcopy request (8 MiB) */
@@ -510,6 +564,14 @@ static int finish(struct lvx_cmd_env *env, struct lvx_vg_update *u, const char *
             return rc;
         mv = find_mv_uuid(u->vg, mv_uuid);
     }
+    if (mv && act.be == &lvx_activation_dm && lvx_dm_pvmove_end(env->ctx, u->vg, mv) < 0) {
+        /* the LVs on their new extents in the kernel, pvmoveN's device gone */
+        lvx_cmd_errorf("Failed to reload the LVs of %s/%s: %s", u->vg->name, mv->name,
+                       env->ctx->errmsg[0] ? env->ctx->errmsg : "failed");
+        lvx_error_clear(env->ctx);
+        lvx_vg_update_end(u);
+        return LVX_EXIT_FAILED;
+    }
     if (mv) {
         lvx_info(env->ctx, "Removing temporary pvmove LV");
         lvx_vg_remove_lv(u->vg, mv);
@@ -579,7 +641,8 @@ static int run_copy(struct lvx_cmd_env *env, const struct mv_opts *o, const char
         }
         /* a copier that resumes: the daemon serves what the metadata says (a crash
          * may have come between a checkpoint and its reload) */
-        if (first && (rc = reload_users(env, &act, u.vg, mv, NULL))) {
+        if ((first && (rc = reload_users(env, &act, u.vg, mv, NULL))) ||
+            (rc = kernel_sync(env, &act, u.vg, mv, false))) {
             lvx_vg_update_end(&u);
             break;
         }
@@ -603,10 +666,33 @@ static int run_copy(struct lvx_cmd_env *env, const struct mv_opts *o, const char
         const struct lvx_lv *owner = owner_of(u.vg, mv, pc.seg_le);
         const char *owner_name = owner ? lvx_pool_strdup(env->pool, owner->name) : NULL;
         bool live = owner && lvx_pvmove_in_daemon(env, &act, owner);
+        /* pvmoveN live in the kernel: the kernel copies (names kept for its status) */
+        bool kernel = act.be == &lvx_activation_dm && lvx_dm_pvmove_live(env->ctx, mv);
+        struct lvx_vg kvg = { .name = lvx_pool_strdup(env->pool, vgname),
+                              .extent_size = u.vg->extent_size };
+        struct lvx_lv kmv = { .vg = &kvg, .name = lvx_pool_strdup(env->pool, mv->name) };
+        memcpy(kvg.uuid, u.vg->uuid, sizeof(kvg.uuid));
+        memcpy(kmv.uuid, mv->uuid, sizeof(kmv.uuid));
         lvx_vg_update_end(&u);          /* no lock held while copying */
-        rc = live ? copy_piece_daemon(env, &pc, vgname, owner_name, &pr)
-                  : copy_piece(env, &pc, &pr);
-        if (rc == 0 && !live && owner_name) {
+        if (kernel)
+            rc = copy_piece_kernel(env, &pc, &kmv, &pr);
+        else
+            rc = live ? copy_piece_daemon(env, &pc, vgname, owner_name, &pr)
+                      : copy_piece(env, &pc, &pr);
+        if (rc == 0 && !kernel && act.be == &lvx_activation_dm &&
+            lvx_dm_pvmove_live(env->ctx, &kmv)) {
+            /* an LV over the move was activated while we copied directly: the kernel
+             * copies the segment again (a fresh mirror), against the writes since */
+            struct lvx_vg_update c;
+            if ((rc = begin(env, vgname, &c)) == 0) {
+                struct lvx_lv *m = find_mv_uuid(c.vg, mv_uuid);
+                rc = m ? kernel_sync(env, &act, c.vg, m, true) : 0;
+                lvx_vg_update_end(&c);
+                if (!rc && m)
+                    rc = copy_piece_kernel(env, &pc, &kmv, &pr);
+            }
+        }
+        if (rc == 0 && !live && !kernel && owner_name) {
             /* activated while we copied it directly: copy it again through the
              * daemon, which mirrors the writes made since */
             struct lvx_vg_update c;
@@ -644,12 +730,15 @@ static int run_copy(struct lvx_cmd_env *env, const struct mv_opts *o, const char
         }
         s->extents_moved = (uint32_t)s->extent_count;
         rc = lvx_vgcmd_commit(env, &u);
-        /* the daemon reads the segment from its new place from now on */
+        /* the daemon reads the segment from its new place from now on; the kernel's
+         * pvmoveN maps it there and mirrors the next one */
         if (!rc && owner_name) {
             const struct lvx_lv *l = lvx_vg_find_lv(u.vg, owner_name);
             if (l)
                 rc = lvx_pvmove_reload_lv(env, &act, l);
         }
+        if (!rc)
+            rc = kernel_sync(env, &act, u.vg, find_mv_uuid(u.vg, mv_uuid), false);
         if (!rc) {
             pr.done = lvx_pvmove_copied(mv);
             if (o->interval && pr.done != pr.total && time(NULL) - pr.last >= (time_t)o->interval)
@@ -706,6 +795,13 @@ static int background(struct lvx_cmd_env *env, const struct mv_opts *o, const ch
     _exit(run_copy(env, &bo, vgname, mv_uuid, name));
 }
 
+int lvx_pvmove_background(struct lvx_cmd_env *env, const char *vgname, const char *uuid,
+                          const char *name)
+{
+    struct mv_opts o = { .interval = 15, .policy = LVX_ALLOC_INHERIT, .background = true };
+    return background(env, &o, vgname, uuid, name);
+}
+
 static int go(struct lvx_cmd_env *env, const struct mv_opts *o, const char *vgname,
               const char *mv_uuid, const char *name)
 {
@@ -735,9 +831,9 @@ static void say_locked(void *arg, const struct lvx_lv *lv)
     lvx_notice(a->env->ctx, "Skipping locked LV %s/%s.", lv->vg->name, lv->name);
 }
 
-/* An LV in use (active) is moved only when the daemon serves it (its pvmove target
- * mirrors the writes): a linear/striped top-level LV in the user-space backend.  The
- * kernel backend (no pvmove tables yet) and sub-LVs of active LVs are refused. */
+/* An LV in use (active) is moved when it is a linear/striped top-level LV: the daemon's
+ * pvmove target (user-space backend) or the kernel's pvmoveN mirror (dm backend)
+ * mirrors its writes.  Sub-LVs of active LVs and other types are refused. */
 static bool refuse_active(void *arg, const struct lvx_lv *lv)
 {
     struct setup_arg *a = arg;
@@ -752,10 +848,10 @@ static bool refuse_active(void *arg, const struct lvx_lv *lv)
     bool plain = top == lv;
     for (unsigned s = 0; plain && s < lv->seg_count; s++)
         plain = lv->segs[s].kind == LVX_SEG_STRIPED;
-    if (plain && a->act.be == &lvx_activation_user)
+    if (plain && (a->act.be == &lvx_activation_user || a->act.be == &lvx_activation_dm))
         return false;
-    lvx_cmd_errorf("Logical volume %s/%s is active: lvx moves active LVs only in the "
-                   "user-space backend (deactivate it first).", lv->vg->name, top->name);
+    lvx_cmd_errorf("Logical volume %s/%s is active: lvx moves active LVs only when they "
+                   "are linear or striped (deactivate it first).", lv->vg->name, top->name);
     a->refused = true;
     return true;
 }
@@ -952,7 +1048,8 @@ static int move_one(struct lvx_cmd_env *env, const struct mv_opts *o)
             return 0;
         }
         /* the daemon mirrors the writes of the LVs it serves before any copy */
-        if ((rc = reload_users(env, &sa.act, u.vg, mv, NULL))) {
+        if ((rc = reload_users(env, &sa.act, u.vg, mv, NULL)) ||
+            (rc = kernel_sync(env, &sa.act, u.vg, mv, false))) {
             lvx_vg_update_end(&u);
             return rc;
         }
@@ -982,13 +1079,6 @@ int lvx_pvmove_pause(struct lvx_cmd_env *env, const char *uuid)
     }
     lvx_pvmove_copier_unlock(env, lock, uuid);
     return 0;
-}
-
-int lvx_pvmove_resume_background(struct lvx_cmd_env *env, const char *vgname, const char *uuid,
-                                 const char *source)
-{
-    struct mv_opts o = { .interval = 15, .policy = LVX_ALLOC_INHERIT, .background = true };
-    return go(env, &o, vgname, uuid, source);
 }
 
 /* pvmove (no arguments): every unfinished move of every VG, resumed or aborted. */

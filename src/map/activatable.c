@@ -28,7 +28,8 @@ static bool lv_partial(const struct lvx_lv *lv, unsigned depth)
         const struct lvx_seg *seg = &lv->segs[s];
         for (uint32_t a = 0; seg->areas && a < seg->area_count; a++)
             if ((seg->areas[a].pv && lvx_map_pv_missing(seg->areas[a].pv)) ||
-                ((seg->kind == LVX_SEG_RAID || seg->kind == LVX_SEG_MIRROR) &&
+                ((seg->kind == LVX_SEG_RAID || seg->kind == LVX_SEG_MIRROR ||
+                  (seg->areas[a].lv && (seg->areas[a].lv->status & LVX_LV_PVMOVE))) &&
                  lv_partial(seg->areas[a].lv, depth + 1)))
                 return true;
         if (seg->kind == LVX_SEG_MIRROR && lv_partial(seg->log_lv, depth + 1))
@@ -51,8 +52,10 @@ static bool seg_supported(const struct lvx_seg *seg)
         return true;
     if (seg->kind != LVX_SEG_STRIPED)
         return false;
+    /* an area on a pvmove LV (LVM2's layer of a move in progress) */
     for (uint32_t a = 0; a < seg->area_count; a++)
-        if (!seg->areas || !seg->areas[a].pv)
+        if (!seg->areas || (!seg->areas[a].pv &&
+                            !(seg->areas[a].lv && (seg->areas[a].lv->status & LVX_LV_PVMOVE))))
             return false;
     return true;
 }
