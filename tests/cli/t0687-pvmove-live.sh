@@ -143,7 +143,9 @@ cur=("${NEW[@]}") oth=("${OLD[@]}")
 kills=0 resumed=0
 for ((r = 0; r < RUNS; r++)); do
     k=$((r % 4))
-    lvx pvmove -i 0 "${cur[$k]}" "${oth[$k]}" >"$SCRATCH/kmv.out" 2>&1 &
+    # the binary itself, not the lvx shell function: $! must be the copier
+    # (40 MiB/s: the 80 MiB stripe takes about 2 s, so most kills land mid-copy)
+    "$LVX" pvmove -i 0 --maxrecoveryrate 40m "${cur[$k]}" "${oth[$k]}" >"$SCRATCH/kmv.out" 2>&1 &
     mvpid=$!
     sleep "$(awk -v s=$RANDOM 'BEGIN { srand(s); printf "%.2f", 0.1 + rand() * 1.4 }')"
     kill -9 "$mvpid" 2>/dev/null && kills=$((kills + 1))
