@@ -36,6 +36,7 @@ TASKS = [
     ('lvol snapshot snap of lv1 8m', 'lvol', {'vg': VG, 'lv': 'lv1', 'snapshot': 'snap', 'size': '8m'}),
     ('lvol remove snap (cleanup)', 'lvol', {'vg': VG, 'lv': 'snap', 'state': 'absent', 'force': True}),
     ('lvol thin pool 16m', 'lvol', {'vg': VG, 'thinpool': 'pool', 'size': '16m'}),
+    ('lvol remove pool (cleanup)', 'lvol', {'vg': VG, 'lv': 'pool', 'state': 'absent', 'force': True}),
     ('lvol remove lv4 (force)', 'lvol', {'vg': VG, 'lv': 'lv4', 'state': 'absent', 'force': True}),
     ('lvol remove lv4 again (absent)', 'lvol', {'vg': VG, 'lv': 'lv4', 'state': 'absent', 'force': True}),
     ('lvg reduce VG to D0 D1', 'lvg', {'vg': VG, 'pvs': [D0, D1]}),

@@ -123,6 +123,7 @@ op('lvsnapshotcreate lvA -> snap 8 MiB', bd.lvm_lvsnapshotcreate, VG, 'lvA', 'sn
 op('lvremove snap (cleanup)', bd.lvm_lvremove, VG, 'snap', True, None)
 op('lvorigin lvA', bd.lvm_lvorigin, VG, 'lvA')
 op('thpoolcreate pool 16 MiB', bd.lvm_thpoolcreate, VG, 'pool', 16 * MiB, 0, 0, None, None)
+op('lvremove pool (cleanup)', bd.lvm_lvremove, VG, 'pool', True, None)
 op('pvscan', bd.lvm_pvscan, None, False, None)
 op('pvscan --cache D0', bd.lvm_pvscan, D0, True, None)
 op('vgreduce VG D2 (in use: fails)', bd.lvm_vgreduce, VG, D2, None)
