@@ -32,7 +32,7 @@ else
              tests/cli/t0710-*.sh tests/cli/t0700-*.sh tests/cli/t0701-*.sh \
              tests/cli/t0702-*.sh tests/cli/t0712-*.sh tests/cli/t0713-*.sh tests/cli/t0714-*.sh \
              tests/cli/t0703-*.sh tests/cli/t0706-*.sh tests/cli/t0718-*.sh \
-             tests/cli/t0719-*.sh tests/cli/t0707-*.sh tests/cli/t0689-*.sh tests/cli/t0688-*.sh \
+             tests/cli/t0719-*.sh tests/cli/t0707-*.sh tests/cli/t0715-*.sh tests/cli/t0688-*.sh \
              tests/cli/t0711-*.sh tests/cli/t1510-*.sh tests/cli/t1520-*.sh tests/cli/t1500-*.sh \
              tests/cli/t9100-*.sh tests/cli/t0611-*.sh tests/cli/t0614-*.sh tests/cli/t0670-*.sh tests/cli/t0941-*.sh \
              tests/cli/t0940-*.sh tests/cli/t0840-*.sh tests/cli/t0110-*.sh tests/cli/t9000-*.sh; do
@@ -50,5 +50,25 @@ if [[ ${#tests[@]} -eq 0 ]]; then
 fi
 
 # prove's engine through tests/tools/harness.pl: the QEMU-guest tests one after another
-# (each takes both cores), beside the rest
-exec perl tests/tools/harness.pl "${PROVE_JOBS:-2}" "${tests[@]}"
+# (each takes both cores), beside the rest.  prove's summary names only the numbers of
+# failed checks: the TAP of each file is kept, and for a failed file its failed checks
+# and diagnostics are printed after the summary.
+LVX_TAP_LOG_DIR=$(mktemp -d /tmp/lvx-tap.XXXXXX)
+export LVX_TAP_LOG_DIR
+rc=0
+perl tests/tools/harness.pl "${PROVE_JOBS:-2}" "${tests[@]}" || rc=$?
+if [[ $rc != 0 ]]; then
+    for log in "$LVX_TAP_LOG_DIR"/*.tap; do
+        [[ -f $log ]] || continue
+        name=$(basename "$log" .tap)
+        if grep -q '^not ok' "$log"; then
+            echo "=== $name: failed checks and the diagnostics after them"
+            grep -n -A12 '^not ok' "$log" | grep -E '^[0-9]+[-:](not ok|#)' | head -n 120
+        elif ! grep -q '^1\.\.[0-9]' "$log"; then
+            echo "=== $name: no plan; its last lines:"
+            tail -n 30 "$log"
+        fi
+    done
+fi
+rm -rf "$LVX_TAP_LOG_DIR"
+exit "$rc"

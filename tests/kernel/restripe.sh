@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # tests/kernel/restripe.sh - runs INSIDE a kvm-dm-test guest (started by
-# tests/cli/t0689-kernel-restripe.sh) with 4 virtio disks, lvx at /t/lvx (its kernel
+# tests/cli/t0715-kernel-restripe.sh) with 4 virtio disks, lvx at /t/lvx (its kernel
 # backend) and the host's LVM2/dmsetup.  Prints TAP (also to /out/result.tap).
 #   vda-vdd  VG "rsk" made by lvx; a linear 192m LV on vda with random data.
 # Checks: lvx refuses to restripe an LV active in the kernel (exit 5, one line, no

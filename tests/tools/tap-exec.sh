@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tests/tools/tap-exec.sh FILE - how prove runs one test (prove --exec): shell tests
-# through bash (no need for the executable bit), anything else directly.
+# through bash (no need for the executable bit), anything else directly.  With
+# LVX_TAP_LOG_DIR set, the test's TAP output is also kept there as <file name>.tap
+# (tests/run-all.sh prints the failed checks and diagnostics of failed files from it).
 case $1 in
-*.sh) exec bash "$1" ;;
-*) exec "$1" ;;
+*.sh) cmd=(bash "$1") ;;
+*) cmd=("$1") ;;
 esac
+[[ -n ${LVX_TAP_LOG_DIR:-} ]] || exec "${cmd[@]}"
+"${cmd[@]}" | tee "$LVX_TAP_LOG_DIR/$(basename "$1").tap"
+exit "${PIPESTATUS[0]}"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# t0689-kernel-restripe: lvx's restripe (lvconvert --stripes) with the kernel's
+# t0715-kernel-restripe: lvx's restripe (lvconvert --stripes) with the kernel's
 # device-mapper and LVM2 beside it.  The host kernel may lack device-mapper, so the
 # checks run inside a throw-away QEMU guest (kvm-dm-test) running
 # tests/kernel/restripe.sh with the plain lvx binary ($LVX_PLAIN) and 4 virtio disks of
