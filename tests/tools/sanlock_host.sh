@@ -12,7 +12,8 @@
 #                                        lvmlocal.conf host_id = HOST_ID)
 #   host_run NAME CMD...                 run CMD inside the host, LVM_SYSTEM_DIR its own
 #   host_link NAME LINK TARGET           /dev/mapper/LINK -> TARGET inside the host
-#   hosts_stop                           stop every host's daemons (by their pids)
+#   hosts_stop                           stop every host's daemons (by their pids); with
+#                                        LVX_SANLOCK_LOG_DIR set, their logs are kept there
 # The sanlock daemon is started through tests/tools/sanlock_rlimit_shim.c (built into
 # $SCRATCH): it cannot raise RLIMIT_MEMLOCK in a container without CAP_SYS_RESOURCE.
 
@@ -81,6 +82,9 @@ hosts_stop() {
         _host_kill "$d/lvmlockd.pid"
         _host_kill "$d/sanlock.pid"
         _host_kill "$d/ns.pid"
+        # LVX_SANLOCK_LOG_DIR: keep each host's sanlock log (debugging a lost lockspace)
+        [[ -n ${LVX_SANLOCK_LOG_DIR:-} && -f $d/sanlock.log ]] &&
+            cp "$d/sanlock.log" "$LVX_SANLOCK_LOG_DIR/$(basename "$0" .sh)-$name.log"
     done
     _HOSTS=()
 }
