@@ -6,6 +6,8 @@
 #   uspace_env DIR DEV...   private daemon run dir (0700), lock dir and lvm.conf (seeing only
 #                           DEV...) under DIR; user backend forced
 #   uspace_daemon_pids      "supervisor worker" pids of the running daemon (or nothing)
+#   uspace_kill_daemon      SIGKILL of the daemon's supervisor and worker (a crash), then
+#                           waits up to 5 s for them to be gone
 #   uspace_cleanup          unmount DIR/mnt*, stop the daemon (forced), kill it by pid if
 #                           it does not stop, unmount its FUSE mount; safe to call twice
 #   uspace_leftovers        prints what is left (loop devices on the daemon's files,
@@ -48,6 +50,13 @@ uspace_daemon_pids() {
     sup=$(cat "$pidfile" 2>/dev/null)
     [[ -n $sup && -d /proc/$sup ]] || return 0
     printf '%s %s\n' "$sup" "$(cat "/proc/$sup/task/$sup/children" 2>/dev/null)"
+}
+
+uspace_kill_daemon() {
+    local sup worker
+    read -r sup worker <<<"$(uspace_daemon_pids)"
+    [[ -n $sup ]] && kill -9 "$sup" ${worker:+"$worker"}
+    for _ in $(seq 50); do [[ -z $(uspace_daemon_pids) ]] && break; sleep 0.1; done
 }
 
 uspace_cleanup() {
