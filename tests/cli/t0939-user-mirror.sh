@@ -17,7 +17,10 @@
 #     100; the log keeps the written regions out of sync; activated again with the PV
 #     healthy, the regions are copied and the legs are equal;
 #   - a core-log mirror -m2: data on all three legs; every activation resyncs it all;
-#   - a NOTSYNCED mirror (--nosync): no copy at the first activation.
+#   - a NOTSYNCED mirror (--nosync): no copy at the first activation;
+#   - live conversions in the user backend: --mirrorlog core|disk of an active mirror,
+#     -m0 of an active 3-leg mirror, --type mirror -m1 of an active linear LV (copied
+#     at the reload): data intact, legs equal, logs in sync, LVM2 reads the result.
 source "$(dirname "$0")/../lib.sh"
 source "$LVX_ROOT/tests/tools/uspace-env.sh"
 
@@ -157,6 +160,35 @@ test_ok "no copy of ns logged" bash -c "! grep -q '$VG/ns: .* out of sync' '$LOG
 test_eq "copy_percent 100.00" "$(field ns copy_percent)" "100.00"
 stop_daemon
 test_eq "ns_mlog in sync" "$(mlog_field ns_mlog insync)" "$(mlog_field ns_mlog regions)"
+
+# ---- live conversions (the daemon reloads the LV; the metadata is the inactive
+# conversions', which t0677 compares with LVM2's)
+uspace_run_ok "activate m and c" lvx vgchange -ay "$VG"
+D1=$(fsum "$SCRATCH/d2")
+head -c $((16 * MIB)) /dev/urandom >"$SCRATCH/d3"
+uspace_run_ok "write 16 MiB to m" dd if="$SCRATCH/d3" of="$M" bs=1M oflag=direct conv=fsync status=none
+uspace_run_ok "lvconvert --mirrorlog core of the active m" lvx lvconvert -y --mirrorlog core "$VG/m"
+test_eq "m has no log now (LVM2 reads the metadata)" \
+    "$(lvm2 lvs --noheadings -o mirror_log "$VG/m" 2>/dev/null | tr -d ' ')" ""
+test_eq "m reads its data after the reload" "$(lv_sum "$M" 0 $((16 * MIB)))" "$(fsum "$SCRATCH/d3")"
+uspace_run_ok "lvconvert --mirrorlog disk of the active m" lvx lvconvert -y --mirrorlog disk "$VG/m"
+test_eq "m has a log again" "$(lvm2 lvs --noheadings -o mirror_log "$VG/m" 2>/dev/null | tr -d ' ')" "[m_mlog]"
+test_eq "m reads its data" "$(lv_sum "$M" 0 $((16 * MIB)))" "$(fsum "$SCRATCH/d3")"
+uspace_run_ok "lvconvert -m0 of the active 3-leg c (to linear)" lvx lvconvert -y -m0 "$VG/c"
+test_eq "c is linear (LVM2 reads the metadata)" \
+    "$(lvm2 lvs --noheadings -o segtype "$VG/c" 2>/dev/null | tr -d ' ')" "linear"
+test_eq "c reads its data" "$(lv_sum "$DM_DEV_DIR/$VG/c" 0 $((8 * MIB)))" "$D1"
+rc=0
+lvx lvconvert -y --type mirror -m1 "$VG/c" >"$SCRATCH/conv.out" 2>&1 || rc=$?
+test_eq "lvconvert --type mirror -m1 of the active linear c: copied at the reload" \
+    "$(grep -v "NOT backed up" "$SCRATCH/conv.out"; echo "rc=$rc")" "  Logical volume $VG/c being converted.
+  $VG/c: Converted: 100.00%
+rc=0"
+test_eq "c reads its data as a mirror" "$(lv_sum "$DM_DEV_DIR/$VG/c" 0 $((8 * MIB)))" "$D1"
+stop_daemon
+legs_equal "c's new leg holds the data" c $((8 * MIB))
+test_eq "m_mlog and c_mlog in sync" "$(mlog_field m_mlog insync) $(mlog_field c_mlog insync)" \
+    "$(mlog_field m_mlog regions) $(mlog_field c_mlog regions)"
 test_ok "LVM2's vgck accepts the VG" lvm2 vgck "$VG"
 
 done_testing
