@@ -18,6 +18,8 @@
 #                           cleanup
 #   uspace_run_ok DESC CMD...  TAP: ok when CMD exits 0 (its output shown otherwise)
 # For the tests that hand disk images to a kvm-dm-test guest (--disk-dir $DISKS):
+#   uspace_need_guest       skips the test unless it can run (root, loop devices, lvx
+#                           and its plain build, LVM2, QEMU, /dev/fuse; LVX_SKIP_KERNEL)
 #   uspace_images L...      sparse 256 MiB images $DISKS/vdL.img (DISKS=$SCRATCH/disks)
 #   uspace_attach L...      those images as loop devices, in D[] (skips the test when it
 #                           cannot)
@@ -130,6 +132,16 @@ uspace_unthrottle() {  # uspace_unthrottle DEV...: remove the rules of DEV... (i
     local d
     for d in "$@"; do uspace_throttle "$d" 0 2>/dev/null; done
     return 0
+}
+
+uspace_need_guest() {
+    [[ ${LVX_SKIP_KERNEL:-0} == 1 ]] && skip_all "LVX_SKIP_KERNEL=1"
+    need_root
+    need_loop
+    need_lvx
+    need_cmd lvm dd sha256sum qemu-system-x86_64
+    [[ -c /dev/fuse ]] || skip_all "no /dev/fuse"
+    [[ -x $LVX_PLAIN ]] || skip_all "no plain lvx build ($LVX_PLAIN)"
 }
 
 uspace_images() {
