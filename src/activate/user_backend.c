@@ -254,6 +254,8 @@ static int user_stage(struct lvx_ctx *ctx, const struct lvx_lv *lv,
     if (lvx_map_lv_is_raid(lv))
         return lvx_map_check_raid_activatable(ctx, lv, opts && opts->partial,
                                               opts && opts->degraded);
+    if (lvx_map_lv_is_mirror(lv))
+        return lvx_map_check_mirror_activatable(ctx, lv, opts && opts->partial);
     return lvx_activation_check(ctx, lv, opts);
 }
 
@@ -355,6 +357,11 @@ static int user_status(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_
                                out->raid_health, &out->sync_done, &out->sync_total,
                                out->sync_action, &out->mismatches) >= 4)
                 out->raid = true;
+            /* mirror LVs: " mirror <in-sync>/<regions> <health>" */
+            const char *mir = strstr(lvx_buf_str(&reply), " mirror ");
+            if (mir && sscanf(mir, " mirror %" SCNu64 "/%" SCNu64 " %256s", &out->sync_done,
+                              &out->sync_total, out->raid_health) == 3)
+                out->mirror = true;
         }
     }
     lvx_buf_free(&reply);

@@ -15,9 +15,12 @@
  *                     zeroed; "Conversion starts after activation."
  *
  * Each prints "Logical volume VG/LV converted." (linear -> mirror: "... being
- * converted.").  Active LVs (a live conversion with a resync to follow) and adding
- * images to a mirror are not done by lvx yet (exit 5); --type raid1 of an inactive
- * mirror gets LVM2's "must be active" refusal.
+ * converted.").  LVs active in the user backend are converted live: the new layout
+ * staged, committed, new logs zeroed, then the daemon reloads the LV (its mirror
+ * target copies image 0 to new images before the reload returns: "Converted:
+ * 100.00%").  Active in the dm backend, and adding images to a mirror, are not done
+ * by lvx yet (exit 5); --type raid1 of an inactive mirror gets LVM2's "must be
+ * active" refusal.
  */
 #include "cmd/lvconvert_mirror.h"
 
@@ -175,7 +178,9 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
         lvx_cmd_errorf("%s/%s must be active to perform this operation.", vg, lv->name);
         return LVX_EXIT_FAILED;
     }
-    if (active) {
+    /* the user backend serves the LV as one file over its sub-LVs: the daemon re-reads
+     * them at the reload; the dm backend's stacked devices are not changed live yet */
+    if (active && act.be->rename_sub) {
         lvx_cmd_errorf("lvx lvconvert converts inactive mirrors only: deactivate %s/%s first.",
                        vg, lv->name);
         return LVX_EXIT_FAILED;
@@ -214,16 +219,34 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
         if (c->disk_log && !lv->segs[0].log_lv && (rc = add_log(env, u, lv, pvs, pv_count)))
             return rc;
     }
-    if ((rc = lvx_lvcmd_commit(env, u)))
-        return rc;
     const struct lvx_seg *seg = &lv->segs[0];
     const struct lvx_lv *log = seg->kind == LVX_SEG_MIRROR ? seg->log_lv : NULL;
-    if (!env->args->count[LVX_OPT_TEST] && log && log != old_log &&    /* a new log */
+    bool test = env->args->count[LVX_OPT_TEST] != 0;
+    if (active && !test && act.be->stage(env->ctx, lv, &act.opts) < 0)
+        return lvx_cmd_fail(env);
+    if ((rc = lvx_lvcmd_commit(env, u))) {
+        if (active && !test && act.be->unstage(env->ctx, lv) < 0)
+            lvx_error_clear(env->ctx);
+        return rc;
+    }
+    if (!test && log && log != old_log &&    /* a new log */
         lvx_lvcmd_zero_start(env, u, log, LOG_ZERO_BYTES) < 0)
         return lvx_cmd_fail(env);
+    /* live: the daemon serves the new layout (new images and a new or core log: the
+     * regions copied from image 0 before the reload returns) */
+    if (active && !test && act.be->swap(env->ctx, lv) < 0) {
+        lvx_cmd_fail(env);
+        lvx_cmd_errorf("Failed to reload %s/%s: the metadata changed but the active device "
+                       "keeps its old layout (deactivate and activate it again).", vg,
+                       lv->name);
+        return LVX_EXIT_FAILED;
+    }
     if (linear && want > 1) {
         lvx_notice(env->ctx, "Logical volume %s/%s being converted.", vg, lv->name);
-        lvx_notice(env->ctx, "Conversion starts after activation.");
+        if (active)
+            lvx_notice(env->ctx, "%s/%s: Converted: 100.00%%", vg, lv->name);
+        else
+            lvx_notice(env->ctx, "Conversion starts after activation.");
     } else {
         lvx_notice(env->ctx, "Logical volume %s/%s converted.", vg, lv->name);
     }

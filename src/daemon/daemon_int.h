@@ -226,6 +226,8 @@ int lvxd_restripe_copy(struct lvx_ctx *ctx, struct lvxd_lv *v, uint64_t off, uin
                        bool flush);
 extern const struct lvxd_target lvxd_target_raid;     /* target_raid.c: raid1, raid10 */
 extern const struct lvxd_target lvxd_target_parity;   /* target_parity.c: raid4/5/6 */
+/* target_mirror.c: old-style mirrors (dm-raid1 + dm-log's core or disk log) */
+extern const struct lvxd_target lvxd_target_mirror;
 /* target_thin.c: thin LVs and thin pools over the pool's kernel-format metadata */
 extern const struct lvxd_target lvxd_target_thin;
 /* Messages to the served thin pool vg/pool (create_thin, create_snap, delete), then

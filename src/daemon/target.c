@@ -64,6 +64,7 @@ static const struct lvxd_target *const targets[] = {
     &lvxd_target_restripe,
     &lvxd_target_raid,
     &lvxd_target_parity,
+    &lvxd_target_mirror,
     &lvxd_target_snapshot,
     &lvxd_target_origin,
     &lvxd_target_thin,

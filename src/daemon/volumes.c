@@ -120,7 +120,7 @@ static int open_pv(struct lvx_ctx *ctx, const struct lvx_pv *pv, bool ro, struct
     return 0;
 }
 
-/* lv or one of its sub-LVs (RAID images and metadata, ...) has an area on pv. */
+/* lv or one of its sub-LVs (RAID images and metadata, mirror logs, ...) has an area on pv. */
 static bool lv_uses_pv(const struct lvx_lv *lv, const struct lvx_pv *pv, unsigned depth)
 {
     if (!lv || depth > 8)
@@ -133,6 +133,8 @@ static bool lv_uses_pv(const struct lvx_lv *lv, const struct lvx_pv *pv, unsigne
         for (uint32_t a = 0; seg->meta_areas && a < seg->area_count; a++)
             if (seg->meta_areas[a].pv == pv || lv_uses_pv(seg->meta_areas[a].lv, pv, depth + 1))
                 return true;
+        if (lv_uses_pv(seg->log_lv, pv, depth + 1))       /* a mirror's disk log */
+            return true;
     }
     return false;
 }

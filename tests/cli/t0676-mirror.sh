@@ -15,8 +15,7 @@
 #     (so lvx writes mirrors as LVM2 writes them); LVM2's lvs -a (attr, devices, log,
 #     region, roles, sizes; also with report/mark_hidden_devices=0) and lvdisplay -m
 #     equal lvx's; the log's first 4 KiB are
-#     zeroed; the user backend (its daemon) refuses to activate mirrors (exit 5, no
-#     write); lvrename renames the images and the log as LVM2's lvrename does;
+#     zeroed (the user backend serves mirrors: t0939); lvrename renames the images and the log as LVM2's lvrename does;
 #     lvremove (either tool) takes the images and the log along.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -178,20 +177,6 @@ test_eq "lvdisplay of a hidden LV without -a prints nothing: lvx equals LVM2" \
 test_eq "lvdisplay of LVs named out of VG order shows them in VG order: lvx equals LVM2" \
     "$("$LVX" lvdisplay vg/m3 vg/m2 vg/m1 2>&1 | grep 'LV Name')" \
     "$(lvm2 lvdisplay vg/m3 vg/m2 vg/m1 2>&1 | sandbox_noise | grep 'LV Name')"
-
-# ---------------------------------------------------------------- the user backend
-A=(--config "global/activation=1")
-seq1=$(lvm2 vgs --noheadings -o vg_seqno vg 2>/dev/null | tr -d ' ')
-test_eq "the user backend does not serve mirrors: lvchange -ay refused (exit 5, one line)" \
-    "$(LVX_ACTIVATION_BACKEND=user "$LVX" lvchange "${A[@]}" -ay vg/m1 2>&1; echo "rc=$?")" \
-    "  Cannot activate mirror LV vg/m1: the user activation backend does not serve mirror LVs yet (use the dm backend).
-rc=5"
-test_eq "... lvcreate --type mirror active refused before anything is written" \
-    "$(LVX_ACTIVATION_BACKEND=user "$LVX" lvcreate "${A[@]}" --type mirror -m1 -L 4m -n mx vg 2>&1; echo "rc=$?")" \
-    "  Cannot create mirror LV vg/mx active: the user activation backend does not serve mirror LVs yet (use the dm backend, or -an).
-rc=5"
-test_eq "... no metadata change" "$(lvm2 vgs --noheadings -o vg_seqno vg 2>/dev/null | tr -d ' ')" "$seq1"
-"$LVX" daemon stop >/dev/null 2>&1
 
 # ---------------------------------------------------------------- rename
 subs() { lvm2 lvs -a --noheadings -o lv_name,devices,mirror_log --separator , vg 2>/dev/null | tr -d ' ' | grep "$1" | sort; }

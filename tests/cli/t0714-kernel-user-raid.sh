@@ -23,13 +23,7 @@
 . "$LVX_ROOT/tests/lib_kernel.sh"
 source "$LVX_ROOT/tests/tools/uspace-env.sh"
 
-[[ ${LVX_SKIP_KERNEL:-0} == 1 ]] && skip_all "LVX_SKIP_KERNEL=1"
-need_root
-need_loop
-need_lvx
-need_cmd lvm dd sha256sum qemu-system-x86_64
-[[ -c /dev/fuse ]] || skip_all "no /dev/fuse"
-[[ -x $LVX_PLAIN ]] || skip_all "no plain lvx build ($LVX_PLAIN)"
+uspace_need_guest
 
 DISKS=$SCRATCH/disks
 mkdir -p "$DISKS" "$SCRATCH/data"

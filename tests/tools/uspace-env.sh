@@ -6,6 +6,8 @@
 #   uspace_env DIR DEV...   private daemon run dir (0700), lock dir and lvm.conf (seeing only
 #                           DEV...) under DIR; user backend forced
 #   uspace_daemon_pids      "supervisor worker" pids of the running daemon (or nothing)
+#   uspace_kill_daemon      SIGKILL of the daemon's supervisor and worker (a crash), then
+#                           waits up to 5 s for them to be gone
 #   uspace_cleanup          unmount DIR/mnt*, stop the daemon (forced), kill it by pid if
 #                           it does not stop, unmount its FUSE mount; safe to call twice
 #   uspace_leftovers        prints what is left (loop devices on the daemon's files,
@@ -16,6 +18,8 @@
 #                           cleanup
 #   uspace_run_ok DESC CMD...  TAP: ok when CMD exits 0 (its output shown otherwise)
 # For the tests that hand disk images to a kvm-dm-test guest (--disk-dir $DISKS):
+#   uspace_need_guest       skips the test unless it can run (root, loop devices, lvx
+#                           and its plain build, LVM2, QEMU, /dev/fuse; LVX_SKIP_KERNEL)
 #   uspace_images L...      sparse 256 MiB images $DISKS/vdL.img (DISKS=$SCRATCH/disks)
 #   uspace_attach L...      those images as loop devices, in D[] (skips the test when it
 #                           cannot)
@@ -48,6 +52,13 @@ uspace_daemon_pids() {
     sup=$(cat "$pidfile" 2>/dev/null)
     [[ -n $sup && -d /proc/$sup ]] || return 0
     printf '%s %s\n' "$sup" "$(cat "/proc/$sup/task/$sup/children" 2>/dev/null)"
+}
+
+uspace_kill_daemon() {
+    local sup worker
+    read -r sup worker <<<"$(uspace_daemon_pids)"
+    [[ -n $sup ]] && kill -9 "$sup" ${worker:+"$worker"}
+    for _ in $(seq 50); do [[ -z $(uspace_daemon_pids) ]] && break; sleep 0.1; done
 }
 
 uspace_cleanup() {
@@ -121,6 +132,16 @@ uspace_unthrottle() {  # uspace_unthrottle DEV...: remove the rules of DEV... (i
     local d
     for d in "$@"; do uspace_throttle "$d" 0 2>/dev/null; done
     return 0
+}
+
+uspace_need_guest() {
+    [[ ${LVX_SKIP_KERNEL:-0} == 1 ]] && skip_all "LVX_SKIP_KERNEL=1"
+    need_root
+    need_loop
+    need_lvx
+    need_cmd lvm dd sha256sum qemu-system-x86_64
+    [[ -c /dev/fuse ]] || skip_all "no /dev/fuse"
+    [[ -x $LVX_PLAIN ]] || skip_all "no plain lvx build ($LVX_PLAIN)"
 }
 
 uspace_images() {

@@ -1,0 +1,546 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * daemon/target_mirror.c - the daemon's old-style mirror target (segment type
+ * "mirror", dm-raid1's job in the kernel): the LV's mimage sub-LVs each hold the LV,
+ * its mlog sub-LV (disk log) or nothing (core log) says which regions are in sync,
+ * kept as the kernel's dm-log keeps it (docs/dm-formats.md §6: "MiRr", version 2,
+ * nr_regions, bits at byte 1024, 1 = region in sync), so the same disks move between
+ * this daemon and LVM2 + the kernel.
+ *
+ *   writes   the regions' in-sync bits cleared and the log written before the data
+ *            goes to every live leg in one batch; a leg whose write fails is marked
+ *            failed (dm-mirror's handle_errors) and the LV keeps serving from the
+ *            others while one is left.
+ *   flush    data durable first, then the bits of regions with nothing in flight and
+ *            not written since are set again (lazily written); never while a leg is
+ *            failed (its copy is behind: the next activation resyncs them).
+ *   start    the log read (a log without the magic is new: every region out of sync,
+ *            or in sync for a NOTSYNCED mirror, as dm-log's nosync; a core log is new
+ *            at every activation); out-of-sync regions copied from the first live leg
+ *            to the others, then the log written in sync.  Synchronous, as the RAID
+ *            targets' resync (raid_core.c).  Read-only: nothing written, reads from
+ *            the first live leg while a region is out of sync.
+ *   reads    round robin over the live legs; a leg that fails a read is marked failed
+ *            and the next one tried.
+ *   stop     data flushed, the log written with every quiet region in sync.
+ *
+ * Entry point: lvxd_target_mirror (one line in target.c's table).
+ */
+#include "daemon/daemon_int.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "map/map.h"
+
+#define MIRROR_MAGIC 0x4D695272u     /* dm-log's "MiRr" */
+#define MIRROR_VERSION 2u
+#define LOG_BITS_OFF 1024u           /* dm-log's LOG_OFFSET: 2 sectors */
+#define MIRROR_MAX_LEGS 64u
+#define COPY_BYTES (1u << 20)        /* resync buffer */
+
+struct mirror_leg {
+    const struct lvx_map_prepared *data;
+    atomic_bool failed;              /* absent, or its I/O failed */
+};
+
+struct mirror {
+    pthread_mutex_t mu;              /* bits, log writes, failing legs */
+    const struct lvx_map_prepared *log;  /* NULL: core log */
+    unsigned n;
+    uint64_t sectors;
+    uint32_t region;
+    uint64_t regions;
+    bool nosync;                     /* NOTSYNCED: new regions count as in sync */
+    bool started;
+    bool synced;                     /* every region in sync at start (reads balanced) */
+    uint8_t *hdr;                    /* log image: header + bits (aligned) */
+    size_t log_bytes;
+    uint32_t *pending;               /* writes in flight per region */
+    uint8_t *touched, *cand;         /* written since / settable at the flush */
+    atomic_uint rr;
+    struct mirror_leg legs[];
+};
+
+static bool bit(const struct mirror *m, uint64_t g)
+{
+    return (m->hdr[LOG_BITS_OFF + g / 8] >> (g % 8)) & 1;
+}
+
+static void set_bit(struct mirror *m, uint64_t g, bool on)
+{
+    uint8_t *b = &m->hdr[LOG_BITS_OFF + g / 8];
+    *b = on ? (uint8_t)(*b | (1u << (g % 8))) : (uint8_t)(*b & ~(1u << (g % 8)));
+}
+
+static bool leg_ok(const struct mirror *m, unsigned i)
+{
+    return !atomic_load(&m->legs[i].failed);
+}
+
+static bool any_failed(const struct mirror *m)
+{
+    for (unsigned i = 0; i < m->n; i++)
+        if (!leg_ok(m, i))
+            return true;
+    return false;
+}
+
+static void mirror_free(struct mirror *m)
+{
+    if (!m)
+        return;
+    free(m->hdr);
+    free(m->pending);
+    free(m->touched);
+    free(m->cand);
+    pthread_mutex_destroy(&m->mu);
+    free(m);
+}
+
+static bool mirror_serves(const struct lvx_lv *lv)
+{
+    return lvx_map_lv_is_mirror(lv);
+}
+
+static int mirror_ctr(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_lv *lv,
+                      bool partial, const struct lvx_map_prepared **map, void **state)
+{
+    *state = NULL;
+    *map = NULL;
+    const struct lvx_seg *seg = &lv->segs[0];
+    int rc = lvx_map_check_mirror_activatable(ctx, lv, partial);
+    if (rc < 0)
+        return rc;
+    if (seg->area_count < 1 || seg->area_count > MIRROR_MAX_LEGS)
+        return lvx_error(ctx, EINVAL, "Mirror LV %s/%s: %u images (1 to %u served).",
+                         lv->vg->name, lv->name, seg->area_count, MIRROR_MAX_LEGS);
+    uint32_t region = seg->region_size;
+    if (region < 8 || (region & (region - 1)))
+        return lvx_error(ctx, EINVAL, "Mirror LV %s/%s: region size %u is not a power of two "
+                         "of at least 4 KiB.", lv->vg->name, lv->name, region);
+    struct mirror *m = calloc(1, sizeof(*m) + seg->area_count * sizeof(struct mirror_leg));
+    if (!m)
+        return lvx_error(ctx, ENOMEM, "Out of memory loading %s/%s.", lv->vg->name, lv->name);
+    pthread_mutex_init(&m->mu, NULL);
+    uint32_t e = lv->vg->extent_size;
+    m->n = seg->area_count;
+    m->sectors = lv->le_count * (uint64_t)e;
+    m->region = region;
+    m->regions = (m->sectors + region - 1) / region;
+    m->nosync = (lv->status & LVX_LV_NOTSYNCED) != 0;
+    /* the log image: dm-log's buffer (header, bits rounded to 32) in 4 KiB units */
+    m->log_bytes = (LOG_BITS_OFF + (m->regions + 31) / 32 * 4 + 4095) / 4096 * 4096;
+    unsigned live = 0;
+    if (posix_memalign((void **)&m->hdr, 4096, m->log_bytes) ||
+        !(m->pending = calloc(m->regions, sizeof(*m->pending))) ||
+        !(m->touched = calloc(m->regions, 1)) || !(m->cand = calloc(m->regions, 1)))
+        rc = lvx_error(ctx, ENOMEM, "Out of memory loading %s/%s.", lv->vg->name, lv->name);
+    for (unsigned i = 0; rc == 0 && i < m->n; i++) {
+        const struct lvx_lv *img = seg->areas[i].lv;
+        struct lvx_map_prepared *p;
+        if (lvx_map_lv_partial(img)) {
+            atomic_store(&m->legs[i].failed, true);
+            continue;
+        }
+        if (img->le_count * (uint64_t)e < m->sectors)
+            rc = lvx_error(ctx, EINVAL, "Mirror LV %s/%s: image %s is smaller than the LV.",
+                           lv->vg->name, lv->name, img->name);
+        else if ((rc = lvx_map_prepare(ctx, pool, img, 0, &p)) == 0)
+            m->legs[i].data = p;
+        live += rc == 0;
+    }
+    if (rc == 0 && !live)
+        rc = lvx_error(ctx, EIO, "Mirror LV %s/%s: no image is present.", lv->vg->name,
+                       lv->name);
+    if (rc == 0 && seg->log_lv && !lvx_map_lv_partial(seg->log_lv)) {
+        struct lvx_map_prepared *p;
+        if ((rc = lvx_map_prepare(ctx, pool, seg->log_lv, 0, &p)) == 0) {
+            m->log = p;
+            if (lvx_map_prepared_sectors(p) * 512 < m->log_bytes)
+                rc = lvx_error(ctx, EINVAL, "Mirror LV %s/%s: log %s is too small for %" PRIu64
+                               " regions.", lv->vg->name, lv->name, seg->log_lv->name,
+                               m->regions);
+        }
+    }
+    if (rc < 0) {
+        mirror_free(m);
+        return rc;
+    }
+    *state = m;
+    return 0;
+}
+
+/* --- the log --------------------------------------------------------------------- */
+
+static void put_le32(uint8_t *p, uint32_t v)
+{
+    for (unsigned i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint64_t get_le(const uint8_t *p, unsigned bytes)
+{
+    uint64_t v = 0;
+    for (unsigned i = bytes; i-- > 0;)
+        v = v << 8 | p[i];
+    return v;
+}
+
+/* The header and bits to the log LV (mu held); nothing for a core log. */
+static int write_log_locked(struct lvxd_io *io, struct lvxd_lv *v, struct mirror *m)
+{
+    if (!m->log || v->read_only)
+        return 0;
+    put_le32(m->hdr, MIRROR_MAGIC);
+    put_le32(m->hdr + 4, MIRROR_VERSION);
+    put_le32(m->hdr + 8, (uint32_t)m->regions);
+    put_le32(m->hdr + 12, (uint32_t)(m->regions >> 32));
+    unsigned n = 0;
+    int rc = lvxd_io_map_add(io, v, m->log, true, 0, (uint32_t)m->log_bytes, m->hdr, &n);
+    if (rc == 0 && n)
+        rc = lvxd_io_run(io, n);
+    if (rc < 0)
+        lvxd_log("%s/%s: writing the mirror log failed: %s", v->vg, v->lv, strerror(-rc));
+    return rc;
+}
+
+static void mark_failed_locked(struct lvxd_lv *v, struct mirror *m, unsigned i, const char *why)
+{
+    if (!atomic_exchange(&m->legs[i].failed, true))
+        lvxd_log("%s/%s: mirror leg %u failed (%s): served from the other legs", v->vg, v->lv,
+                 i, why);
+}
+
+/* --- data path ------------------------------------------------------------------- */
+
+static int leg_io(struct lvxd_io *io, struct lvxd_lv *v, struct mirror *m, unsigned leg,
+                  bool write, uint64_t off, uint32_t len, uint8_t *buf)
+{
+    unsigned n = 0;
+    int rc = lvxd_io_map_add(io, v, m->legs[leg].data, write, off, len, buf, &n);
+    return rc == 0 && n ? lvxd_io_run(io, n) : rc;
+}
+
+static int first_live(const struct mirror *m)
+{
+    for (unsigned i = 0; i < m->n; i++)
+        if (leg_ok(m, i))
+            return (int)i;
+    return -1;
+}
+
+static int mirror_read(struct lvxd_io *io, struct lvxd_lv *v, struct mirror *m, uint64_t off,
+                       uint32_t len, uint8_t *buf)
+{
+    unsigned first = m->synced ? atomic_fetch_add(&m->rr, 1) % m->n : 0;
+    int rc = -EIO;
+    for (unsigned t = 0; t < m->n; t++) {
+        unsigned leg = (first + t) % m->n;
+        if (!leg_ok(m, leg))
+            continue;
+        if ((rc = leg_io(io, v, m, leg, false, off, len, buf)) == 0)
+            return 0;
+        pthread_mutex_lock(&m->mu);
+        mark_failed_locked(v, m, leg, "read error");
+        pthread_mutex_unlock(&m->mu);
+    }
+    return rc;
+}
+
+/* Add the writes of [off, off+len) to the live legs in `only`. */
+static int add_writes(struct lvxd_io *io, struct lvxd_lv *v, struct mirror *m, uint64_t off,
+                      uint32_t len, uint8_t *buf, uint64_t only, unsigned *n)
+{
+    int rc = 0;
+    for (unsigned i = 0; i < m->n && rc == 0; i++)
+        if (leg_ok(m, i) && ((only >> i) & 1))
+            rc = lvxd_io_map_add(io, v, m->legs[i].data, true, off, len, buf, n);
+    return rc;
+}
+
+static int mirror_write(struct lvxd_io *io, struct lvxd_lv *v, struct mirror *m, uint64_t off,
+                        uint32_t len, uint8_t *buf)
+{
+    uint64_t r0 = off / 512 / m->region, r1 = (off + len - 1) / 512 / m->region;
+    int rc = 0;
+    bool dirtied = false;
+    /* out of sync on disk before the data goes out */
+    pthread_mutex_lock(&m->mu);
+    for (uint64_t g = r0; g <= r1; g++) {
+        m->pending[g]++;
+        m->touched[g] = 1;
+        if (bit(m, g)) {
+            set_bit(m, g, false);
+            dirtied = true;
+        }
+    }
+    if (dirtied)
+        rc = write_log_locked(io, v, m);
+    pthread_mutex_unlock(&m->mu);
+    if (rc == 0) {
+        unsigned n = 0;
+        rc = add_writes(io, v, m, off, len, buf, ~(uint64_t)0, &n);
+        if (rc == 0 && n)
+            rc = lvxd_io_run(io, n);
+        if (rc < 0) {       /* which legs fail: each one alone */
+            pthread_mutex_lock(&m->mu);
+            for (unsigned i = 0; i < m->n; i++) {
+                unsigned k = 0;
+                if (!leg_ok(m, i))
+                    continue;
+                int e = add_writes(io, v, m, off, len, buf, (uint64_t)1 << i, &k);
+                if (e == 0 && k)
+                    e = lvxd_io_run(io, k);
+                if (e < 0)
+                    mark_failed_locked(v, m, i, "write error");
+            }
+            rc = first_live(m) >= 0 ? 0 : -EIO;
+            pthread_mutex_unlock(&m->mu);
+        }
+    }
+    pthread_mutex_lock(&m->mu);
+    for (uint64_t g = r0; g <= r1; g++)
+        m->pending[g]--;
+    pthread_mutex_unlock(&m->mu);
+    return rc;
+}
+
+static int mirror_rw(struct lvxd_io *io, struct lvxd_lv *v, bool write, uint64_t off,
+                     uint32_t len, uint8_t *buf)
+{
+    struct mirror *m = v->tstate;
+    if (!m || !m->started)
+        return -EIO;
+    if (!len)
+        return 0;
+    return write ? mirror_write(io, v, m, off, len, buf) : mirror_read(io, v, m, off, len, buf);
+}
+
+/* Zeroing: written as zeroes through the write path (log and legs). */
+static int mirror_zero(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint64_t len)
+{
+    uint8_t *z;
+    if (posix_memalign((void **)&z, 4096, COPY_BYTES))
+        return -ENOMEM;
+    memset(z, 0, COPY_BYTES);
+    int rc = 0;
+    while (len && rc == 0) {
+        uint32_t k = len < COPY_BYTES ? (uint32_t)len : COPY_BYTES;
+        rc = mirror_rw(io, v, true, off, k, z);
+        off += k;
+        len -= k;
+    }
+    free(z);
+    return rc;
+}
+
+/* Data durable, then quiet regions written before the flush back in sync. */
+static int mirror_flush(struct lvxd_io *io, struct lvxd_lv *v)
+{
+    struct mirror *m = v->tstate;
+    if (!m || !m->started)
+        return -EIO;
+    bool any = false;
+    pthread_mutex_lock(&m->mu);
+    bool failed = any_failed(m);
+    for (uint64_t g = 0; g < m->regions; g++) {
+        m->cand[g] = !failed && !bit(m, g) && !m->pending[g];
+        m->touched[g] = 0;
+        any |= m->cand[g];
+    }
+    pthread_mutex_unlock(&m->mu);
+    int rc = lvxd_io_flush_pvs(io, v);
+    if (rc < 0 || !any || v->read_only)
+        return rc;
+    pthread_mutex_lock(&m->mu);
+    bool set = false, failed_now = any_failed(m);
+    for (uint64_t g = 0; g < m->regions && !failed_now; g++)
+        if (m->cand[g] && !m->pending[g] && !m->touched[g]) {
+            set_bit(m, g, true);
+            set = true;
+        }
+    if (set)
+        rc = write_log_locked(io, v, m);
+    pthread_mutex_unlock(&m->mu);
+    return rc;
+}
+
+/* --- start and stop -------------------------------------------------------------- */
+
+/* Copy regions [g0, g1) from leg `from` to the other live legs (mu held). */
+static int sync_regions(struct lvxd_io *io, struct lvxd_lv *v, struct mirror *m, unsigned from,
+                        uint64_t g0, uint64_t g1, uint8_t *buf)
+{
+    uint64_t s = g0 * m->region, end = g1 * m->region < m->sectors ? g1 * m->region : m->sectors;
+    while (s < end) {
+        uint32_t cnt = end - s < COPY_BYTES / 512 ? (uint32_t)(end - s) : COPY_BYTES / 512;
+        int rc = leg_io(io, v, m, from, false, s * 512, cnt * 512, buf);
+        if (rc < 0)
+            return rc;
+        for (unsigned i = 0; i < m->n; i++)
+            if (i != from && leg_ok(m, i) &&
+                leg_io(io, v, m, i, true, s * 512, cnt * 512, buf) < 0)
+                mark_failed_locked(v, m, i, "write error during resync");
+        s += cnt;
+    }
+    return 0;
+}
+
+static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v, struct mirror *m,
+                    uint8_t *buf)
+{
+    uint64_t known = 0;                  /* regions the log on disk speaks for */
+    memset(m->hdr, 0, m->log_bytes);
+    if (m->log) {
+        unsigned n = 0;
+        int rc = lvxd_io_map_add(io, v, m->log, false, 0, (uint32_t)m->log_bytes, m->hdr, &n);
+        if (rc == 0 && n)
+            rc = lvxd_io_run(io, n);
+        if (rc < 0)
+            return lvx_error(ctx, EIO, "Mirror LV %s/%s: reading the log failed: %s", v->vg,
+                             v->lv, strerror(-rc));
+        if (get_le(m->hdr, 4) == MIRROR_MAGIC) {
+            known = get_le(m->hdr + 8, 8);
+            if (get_le(m->hdr + 4, 4) != MIRROR_VERSION)
+                return lvx_error(ctx, EINVAL, "Mirror LV %s/%s: log version %u is not served.",
+                                 v->vg, v->lv, (unsigned)get_le(m->hdr + 4, 4));
+        } else {
+            memset(m->hdr, 0, m->log_bytes);
+        }
+    }
+    if (known > m->regions)
+        known = m->regions;
+    for (uint64_t g = known; g < m->regions; g++)       /* new (or grown) regions */
+        set_bit(m, g, m->nosync);
+    for (uint64_t g = m->regions; g < (m->regions + 31) / 32 * 32; g++)
+        set_bit(m, g, false);
+    memset(m->hdr + LOG_BITS_OFF + (m->regions + 31) / 32 * 4, 0,
+           m->log_bytes - LOG_BITS_OFF - (m->regions + 31) / 32 * 4);
+    int from = first_live(m);
+    uint64_t dirty = 0;
+    for (uint64_t g = 0; g < m->regions; g++)
+        dirty += !bit(m, g);
+    m->synced = !dirty;
+    if (v->read_only || !dirty) {
+        if (v->read_only || !m->log)
+            return 0;
+        return write_log_locked(io, v, m) < 0
+                   ? lvx_error(ctx, EIO, "Mirror LV %s/%s: writing the log failed.", v->vg, v->lv)
+                   : 0;
+    }
+    lvxd_log("%s/%s: %" PRIu64 " of %" PRIu64 " mirror regions out of sync: copied from leg %d",
+             v->vg, v->lv, dirty, m->regions, from);
+    for (uint64_t g = 0; g < m->regions; g++) {
+        if (bit(m, g))
+            continue;
+        uint64_t g1 = g + 1;
+        while (g1 < m->regions && !bit(m, g1))
+            g1++;
+        if (sync_regions(io, v, m, (unsigned)from, g, g1, buf) < 0)
+            return lvx_error(ctx, EIO, "Mirror LV %s/%s: resync failed (leg %d unreadable).",
+                             v->vg, v->lv, from);
+        g = g1 - 1;
+    }
+    int rc = lvxd_io_flush_pvs(io, v);
+    /* in sync only when every leg took the copies */
+    if (rc == 0 && !any_failed(m)) {
+        for (uint64_t g = 0; g < m->regions; g++)
+            set_bit(m, g, true);
+        m->synced = true;
+    }
+    if (rc == 0)
+        rc = write_log_locked(io, v, m);
+    if (rc == 0)
+        rc = lvxd_io_flush_pvs(io, v);
+    return rc < 0 ? lvx_error(ctx, EIO, "Mirror LV %s/%s: writing the log failed.", v->vg, v->lv)
+                  : 0;
+}
+
+static int mirror_start(struct lvx_ctx *ctx, struct lvxd_lv *v)
+{
+    struct mirror *m = v->tstate;
+    struct lvxd_io io;
+    uint8_t *buf = NULL;
+    int rc = lvxd_io_init(&io);
+    if (rc < 0)
+        return lvx_error(ctx, -rc, "Mirror LV %s/%s: no I/O queue: %s", v->vg, v->lv,
+                         strerror(-rc));
+    if (posix_memalign((void **)&buf, 4096, COPY_BYTES)) {
+        rc = lvx_error(ctx, ENOMEM, "Out of memory starting %s/%s.", v->vg, v->lv);
+    } else {
+        pthread_mutex_lock(&m->mu);
+        rc = start_io(ctx, &io, v, m, buf);
+        pthread_mutex_unlock(&m->mu);
+    }
+    free(buf);
+    lvxd_io_exit(&io);
+    m->started = rc == 0;
+    return rc;
+}
+
+/* A clean stop: data flushed, quiet regions in sync (none while a leg is failed). */
+static void mirror_dtr(struct lvxd_lv *v, void *state)
+{
+    struct mirror *m = state;
+    if (!m)
+        return;
+    if (v && m->started && !v->read_only) {
+        struct lvxd_io io;
+        if (lvxd_io_init(&io) == 0) {
+            pthread_mutex_lock(&m->mu);
+            int rc = lvxd_io_flush_pvs(&io, v);
+            if (rc == 0 && m->log) {
+                for (uint64_t g = 0; g < m->regions && !any_failed(m); g++)
+                    if (!m->pending[g])
+                        set_bit(m, g, true);
+                rc = write_log_locked(&io, v, m);
+                if (rc == 0)
+                    rc = lvxd_io_flush_pvs(&io, v);
+            }
+            pthread_mutex_unlock(&m->mu);
+            if (rc < 0)
+                lvxd_log("%s/%s: the mirror log was not written clean: %s", v->vg, v->lv,
+                         strerror(-rc));
+            lvxd_io_exit(&io);
+        }
+    }
+    mirror_free(m);
+}
+
+/* " mirror <in-sync>/<regions> <health>" as dm-mirror's status (A alive, D dead): the
+ * regions resynced (dm-mirror's sync bits, not the log's clean bits cleared by writes
+ * in flight) - all once started, the log's in-sync bits while a leg is failed. */
+static void mirror_status(struct lvxd_lv *v, char *out, size_t n)
+{
+    struct mirror *m = v->tstate;
+    if (!m || n < m->n + 64)
+        return;
+    char h[MIRROR_MAX_LEGS + 1];
+    uint64_t in = 0;
+    pthread_mutex_lock(&m->mu);
+    for (unsigned i = 0; i < m->n; i++)
+        h[i] = leg_ok(m, i) ? 'A' : 'D';
+    h[m->n] = 0;
+    for (uint64_t g = 0; g < m->regions; g++)
+        in += bit(m, g);
+    if (m->synced && !any_failed(m))
+        in = m->regions;
+    pthread_mutex_unlock(&m->mu);
+    snprintf(out, n, " mirror %" PRIu64 "/%" PRIu64 " %s", in, m->regions, h);
+}
+
+const struct lvxd_target lvxd_target_mirror = {
+    .name = "mirror",
+    .serves = mirror_serves,
+    .ctr = mirror_ctr,
+    .start = mirror_start,
+    .dtr = mirror_dtr,
+    .rw = mirror_rw,
+    .zero = mirror_zero,
+    .flush = mirror_flush,
+    .status = mirror_status,
+};
