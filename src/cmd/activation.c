@@ -29,6 +29,7 @@
 #include "cmd/vgcmd.h"
 #include "config/config.h"
 #include "map/map.h"
+#include "meta/lockd.h"
 #include "model/pvmove.h"
 #include "model/snapshot.h"
 #include "model/thin.h"
@@ -174,6 +175,11 @@ int lvx_actcmd_activate(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
                        "activate it with the user activation backend.", lv->vg->name, lv->name,
                        lv->vg->name);
         return LVX_EXIT_FAILED;
+    }
+    if (lockd && lvx_lockd_lv_mode_check(env->ctx, lv, a->opts.lock_shared) < 0) {
+        int rc = lvx_cmd_fail(env);
+        lvx_cmd_errorf("Failed to lock logical volume %s/%s.", lv->vg->name, lv->name);
+        return rc == LVX_EXIT_INVALID ? LVX_EXIT_FAILED : rc;
     }
     if (a->test)
         return 0;

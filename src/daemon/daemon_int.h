@@ -82,7 +82,11 @@ struct lvxd_lv {
                                   * (the kernel keeps it across a rename) */
     char dev_dir[256];           /* where the client made the LV's /dev links */
     int lease;                   /* shared VG: the LV's sanlock lease (meta/lockd.h), held
-                                  * while served; 0: none */
+                                  * while served; 0: none (or borrowed, below) */
+    char lease_uuid[LVX_UUID_LEN + 1];   /* the LV whose lease covers this one (a thin
+                                  * LV: its pool's, shared by every served LV of the
+                                  * pool and held by one of them; handed over when
+                                  * that one goes), or "" */
     bool lease_shared;
     struct lvxd_lv *next;
 };

@@ -286,6 +286,15 @@ static void apply(struct lvxd_lv *v, struct loaded *l)
     v->io_opt = h.io_opt;
 }
 
+/* The served LV that holds the lease of the LV with this UUID (lvxd_lvs_mutex held). */
+static struct lvxd_lv *lease_holder(const char *uuid)
+{
+    for (struct lvxd_lv *v = lvxd_lvs; v; v = v->next)
+        if (v->lease > 0 && strcmp(v->lease_uuid, uuid) == 0)
+            return v;
+    return NULL;
+}
+
 struct lvxd_lv *lvxd_volume_find(const char *vg, const char *lv)
 {
     for (struct lvxd_lv *v = lvxd_lvs; v; v = v->next)
@@ -311,10 +320,15 @@ int lvxd_volume_add(struct lvx_ctx *ctx, const char *vg, const char *lv, const c
     int rc = load(ctx, vg, lv, uuid, ro, partial, devs, &l);
     if (rc < 0)
         return rc;
-    /* a shared VG's LV: its lease, held by this process as long as the LV is served */
+    /* a shared VG's LV: its lease, held by this process as long as the LV is served;
+     * a thin LV's is its pool's, taken once for every served LV of the pool */
     int lease = 0;
     bool shared = flags & LVXD_FLAG_LOCK_SH;
-    if ((rc = lvx_lockd_lv_lock(ctx, l.lv, shared, 0, &lease)) < 0) {
+    const struct lvx_lv *owner = lvx_lockd_lease_owner(l.lv);
+    pthread_mutex_lock(&lvxd_lvs_mutex);
+    bool borrowed = owner && !shared && lease_holder(owner->uuid);
+    pthread_mutex_unlock(&lvxd_lvs_mutex);
+    if (!borrowed && (rc = lvx_lockd_lv_lock(ctx, l.lv, shared, 0, &lease)) < 0) {
         loaded_free(&l, NULL);
         return rc;
     }
@@ -342,6 +356,7 @@ int lvxd_volume_add(struct lvx_ctx *ctx, const char *vg, const char *lv, const c
     v->partial = partial;
     v->lease = lease;
     v->lease_shared = shared && lease;
+    snprintf(v->lease_uuid, sizeof(v->lease_uuid), "%s", owner ? owner->uuid : "");
     pthread_rwlock_init(&v->lock, NULL);
     apply(v, &l);
     if (v->target->start && (rc = v->target->start(ctx, v)) < 0) {
@@ -427,6 +442,14 @@ static void unlink_locked(struct lvxd_lv *v)
             break;
         }
     v->next = NULL;
+    /* a lease other served LVs share (a thin pool's) goes to one of them */
+    if (v->lease > 0 && v->lease_uuid[0])
+        for (struct lvxd_lv *o = lvxd_lvs; o; o = o->next)
+            if (o->lease == 0 && strcmp(o->lease_uuid, v->lease_uuid) == 0) {
+                o->lease = v->lease;
+                v->lease = 0;
+                break;
+            }
 }
 
 void lvxd_volume_remove(struct lvxd_lv *v)

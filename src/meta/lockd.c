@@ -206,17 +206,57 @@ static bool lv_lease(const struct lvx_lv *lv, char *dashed, uint64_t *offset)
     return true;
 }
 
+const struct lvx_lv *lvx_lockd_lease_owner(const struct lvx_lv *lv)
+{
+    if (lv->seg_count && lv->segs[0].kind == LVX_SEG_THIN && lv->segs[0].pool_lv)
+        lv = lv->segs[0].pool_lv;          /* a thin LV: its pool's lease, as lvmlockd */
+    char dashed[LVX_UUID_DASHED_LEN + 1];
+    uint64_t off;
+    return lv_lease(lv, dashed, &off) ? lv : NULL;
+}
+
+/* Kinds the kernel cannot run on two hosts at once: lvmlockd refuses their shared
+ * activation (thin LVs through their pool, mirrors, RAID, thin pools, cache). */
+static bool no_shared(const struct lvx_lv *lv)
+{
+    if (!lv->seg_count)
+        return false;
+    switch (lv->segs[0].kind) {
+    case LVX_SEG_THIN: case LVX_SEG_THIN_POOL: case LVX_SEG_MIRROR: case LVX_SEG_RAID:
+    case LVX_SEG_CACHE: case LVX_SEG_CACHE_POOL:
+        return true;
+    default:
+        return false;
+    }
+}
+
+int lvx_lockd_lv_mode_check(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool shared)
+{
+    const struct lvx_lv *owner = lvx_lockd_lease_owner(lv);
+    if (owner && shared && (no_shared(lv) || no_shared(owner)))
+        return lvx_error(ctx, EINVAL, "Shared activation not compatible with LV type %s of %s/%s",
+                         owner->seg_count ? owner->segs[0].type_name : "", owner->vg->name,
+                         owner->name);
+    return 0;
+}
+
 int lvx_lockd_lv_lock(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool shared,
                       unsigned retries, int *hold)
 {
     *hold = 0;
+    const struct lvx_lv *owner = lvx_lockd_lease_owner(lv);
+    if (!owner)
+        return 0;
+    int r = lvx_lockd_lv_mode_check(ctx, lv, shared);
+    if (r < 0)
+        return r;
     char dashed[LVX_UUID_DASHED_LEN + 1];
     uint64_t off;
-    if (!lv_lease(lv, dashed, &off))
-        return 0;
+    lv_lease(owner, dashed, &off);
+    lv = owner;
     int sock = -1;
-    int r = lvx_sanlock_lv_lock(ctx, lv->vg->name, lv->name, dashed, off, shared, retries,
-                                  &sock);
+    r = lvx_sanlock_lv_lock(ctx, lv->vg->name, lv->name, dashed, off, shared, retries,
+                              &sock);
     if (r == 0)
         *hold = sock + 1;
     return r;

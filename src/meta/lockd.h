@@ -56,6 +56,15 @@ int lvx_lockd_init_lvs(struct lvx_ctx *ctx, struct lvx_vg *vg);
  * daemon frees the LV at its last close). */
 int lvx_lockd_lv_lock(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool shared,
                       unsigned retries, int *hold);
+/* The LV whose lease lvx_lockd_lv_lock takes for lv: lv itself, or a thin LV's pool (thin
+ * LVs have no lease of their own: they share the pool's, as with lvmlockd); NULL when
+ * there is none.  Shared activation of a thin, thin pool, mirror, RAID or cache LV is
+ * refused as lvmlockd does ("Shared activation not compatible with LV type T of vg/lv",
+ * naming the lease's LV and its type). */
+const struct lvx_lv *lvx_lockd_lease_owner(const struct lvx_lv *lv);
+/* That refusal alone (-EINVAL with the message; 0: the mode is allowed), for the
+ * command to say before the backend activates anything. */
+int lvx_lockd_lv_mode_check(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool shared);
 void lvx_lockd_lv_unlock(int *hold);
 /* lvremove (the VG lease held): the LV's lease slot back to the free list as lvmlockd's
  * free_lv, refused (-EAGAIN, "LV locked by other host") while it is active elsewhere. */

@@ -133,6 +133,44 @@ test_eq "both hold the lease (shared)" "$(held a | wc -l) $(held b | wc -l)" "1 
 for h in a b; do hx "$h" lvchange -an sv/lv1 >/dev/null 2>&1; done
 test_eq "both released" "$(held a)$(held b)" ""
 
+# ---- thin LVs: no lease of their own, the pool's (as lvmlockd)
+test_ok "host a: lvcreate a thin pool" hx a lvcreate -an -Zn -L 64m -T sv/pool
+for t in t1 t2; do
+    test_ok "host a: lvcreate thin LV $t" hx a lvcreate -an -V 32m -T sv/pool -n "$t"
+done
+AP=$(args_of pool)
+test_eq "lock_args: the pool has a lease slot, the thin LVs none" \
+    "$(grep -c '^1\.0\.0:[0-9]*$' <<<"$AP") [$(args_of t1)$(args_of t2)]" "1 []"
+POOL_LEASE="$(uuid_of pool):$((${AP#1.0.0:} + 1048576))"
+test_ok "host a: lvchange -aey sv/t1" hx a lvchange -aey sv/t1
+test_eq "... a's sanlock holds the pool's lease" "$(held a)" "$POOL_LEASE"
+test_ok "host a: lvchange -aey sv/t2 (the same pool)" hx a lvchange -aey sv/t2
+test_eq "... still the one lease" "$(held a)" "$POOL_LEASE"
+test_eq "host b: -aey of t2 refused, the pool's lease named" \
+    "$(refused hx b lvchange -aey sv/t2)" \
+    "5   LV locked by other host: sv/pool
+  Failed to lock logical volume sv/t2."
+test_eq "host b: -asy of a thin LV refused as lvmlockd does (no shared thin)" \
+    "$(refused hx b lvchange -asy sv/t1)" \
+    "5   Shared activation not compatible with LV type thin-pool of sv/pool
+  Failed to lock logical volume sv/t1."
+test_ok "host a: lvchange -an sv/t1" hx a lvchange -an sv/t1
+test_eq "... the lease stays (t2 still active on a)" "$(held a)" "$POOL_LEASE"
+test_eq "host b: still refused" "$(refused hx b lvchange -aey sv/t1)" \
+    "5   LV locked by other host: sv/pool
+  Failed to lock logical volume sv/t1."
+test_ok "host a: lvchange -an sv/t2" hx a lvchange -an sv/t2
+# the pool came up with its thin LVs and stays active until deactivated itself: its
+# lease goes with it (lvmlockd: unlocked when the pool is no longer active)
+test_eq "... the lease stays while the pool is active on a" \
+    "$(active_on a pool) $(held a)" "active $POOL_LEASE"
+test_ok "host a: lvchange -an sv/pool" hx a lvchange -an sv/pool
+test_eq "... released with the pool" "$(held a)" ""
+test_ok "host b: lvchange -aey sv/t1 now succeeds" hx b lvchange -aey sv/t1
+test_eq "... b holds the pool's lease" "$(held b)" "$POOL_LEASE"
+test_ok "host b: lvchange -an sv/t1" hx b lvchange -an sv/t1
+test_ok "host a: lvremove the thin LVs and the pool" hx a lvremove -y sv/t1 sv/t2 sv/pool
+
 # ---- the LVM2 host
 if command -v lvmlockd >/dev/null && command -v lvm >/dev/null; then
     LK=$(attach_loop "$(loop_backing "${D[0]}")" -o 1048576 --sizelimit 268435456)
