@@ -31,6 +31,7 @@
 #include "dev/multi.h"
 #include "util/buf.h"
 #include "util/parallel.h"
+#include "util/phase.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -602,9 +603,12 @@ int lvx_vg_commit_detach(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_
     }
 
     warn_space(ctx, vg, areas, count, size);
+    uint64_t t = lvx_phase_start();      /* util/phase.h: where a commit's time goes */
     for (unsigned i = 0; i < count; i++)
         if ((r = ensure_writable(ctx, areas[i].spv->dev)) < 0)
             goto out;
+    lvx_phase_end("commit.open", t);
+    t = lvx_phase_start();
 
     /* phase 1: text; phase 2: precommit headers; one flush for both (see the top of
      * the file) */
@@ -630,8 +634,12 @@ int lvx_vg_commit_detach(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_
         kept_text = copy;
     }
     update_scan_state(areas, count, vg, kept_text, tree);
+    lvx_phase_end("commit.areas", t);
     /* after the commit point: a listed PV lacking PV_EXT_USED still reads as a member */
-    if ((r = rewrite_labels(ctx, cache, &scan_ix, vg)) < 0) {
+    t = lvx_phase_start();
+    r = rewrite_labels(ctx, cache, &scan_ix, vg);
+    lvx_phase_end("commit.labels", t);
+    if (r < 0) {
         struct saved_error e;
         lvx_error(ctx, EIO, "Volume group %s was committed but a PV label could not be "
                   "updated: %s", vg->name, saved_error(ctx, &e));
