@@ -7,7 +7,9 @@
  *   1. options (exit 3 on a bad value);
  *   2. under the global lock, one scan of the named devices, then per device: size,
  *      existing PV (a PV of a VG needs -ff and a confirmation), foreign signatures
- *      (libblkid; wiped only with -f or -y), layout;
+ *      (libblkid; wiped only with -f or -y), layout; what each check reads from a
+ *      device (libblkid's probe, the exclusive open, the head) is read first for all
+ *      devices on a few threads (util/parallel.h), the checks then run in order;
  *   3. only when every device passed: wipe signatures, then write label + mda headers
  *      of all devices in parallel (util/parallel.h).
  */
@@ -28,6 +30,7 @@
 #include "meta/pv_init.h"
 #include "meta/read.h"
 #include "util/parallel.h"
+#include "util/phase.h"
 
 struct pvcreate_opts {
     struct lvx_pv_layout_req req;   /* without device size and topology */
@@ -37,6 +40,7 @@ struct pvcreate_opts {
     bool has_uuid;
     char uuid[LVX_UUID_LEN + 1];
     uint64_t set_size;              /* bytes, 0 = the device's size */
+    uint64_t min_bytes;             /* devices/pv_min_size (read once, not per device) */
 };
 
 struct pvcreate_dev {
@@ -49,6 +53,11 @@ struct pvcreate_dev {
     uint8_t old[LVX_LABEL_SCAN_BYTES];  /* sectors 0-3 before writing (-Z n) */
     bool probed;                    /* sigs/sig_count (or probe_rc) filled by probe_all */
     int probe_rc;
+    bool held;                      /* by probe_all: open exclusively elsewhere (mounted) */
+    bool legacy;                    /* by probe_all: an LVM1 or pool label at the head */
+    int head_rc;                    /* by probe_all: reading the head, 0 or -errno */
+    char head_msg[sizeof(((struct lvx_ctx *)0)->errmsg)];
+    const struct pvcreate_dev *first;   /* the same device named before, or NULL */
     int result;                     /* of the writes: 0 or -errno, message in errmsg */
     char errmsg[sizeof(((struct lvx_ctx *)0)->errmsg)];
 };
@@ -205,7 +214,7 @@ static int check_uuid_unused(struct lvx_cmd_env *env, const struct pvcreate_opts
 /* A mounted (or otherwise exclusively held) device: LVM2's words, exit 5. */
 static bool check_not_held(struct lvx_cmd_env *env, struct pvcreate_dev *d)
 {
-    if (!lvx_dev_held(env->ctx, d->dev))
+    if (!d->held)
         return true;
     lvx_cmd_errorf("Can't open %s exclusively.  Mounted filesystem?", d->name);
     return false;
@@ -243,6 +252,19 @@ struct probe_job {
     struct lvx_pool **pools;
 };
 
+/* Whether the head of the device holds an LVM1 or GFS pool label (LVM2 does not see
+ * such a device at all, its signature filter); 0 or -errno. */
+static int read_head(struct lvx_ctx *ctx, struct lvx_dev *dev, bool *legacy)
+{
+    uint8_t head[4096];
+    size_t len = dev->size < sizeof(head) ? (size_t)dev->size : sizeof(head);
+    int r = lvx_dev_open(ctx, dev, false);
+    if (r == 0)
+        r = lvx_dev_read(ctx, dev, head, len, 0);
+    *legacy = r == 0 && lvx_dev_has_legacy_label(head, len);
+    return r;
+}
+
 static void probe_one(void *arg, unsigned i)
 {
     struct probe_job *j = arg;
@@ -254,6 +276,13 @@ static void probe_one(void *arg, unsigned i)
     d->probe_rc = lvx_dev_find_signatures(&own, j->pools[i], d->dev, &d->sigs, &d->sig_count);
     if (d->probe_rc < 0)
         snprintf(d->errmsg, sizeof(d->errmsg), "%s", own.errmsg);
+    if (d->first)
+        return;                      /* named twice: refused, its results copied */
+    lvx_error_clear(&own);
+    d->held = lvx_dev_held(&own, d->dev);
+    d->head_rc = read_head(&own, d->dev, &d->legacy);
+    if (d->head_rc < 0)
+        snprintf(d->head_msg, sizeof(d->head_msg), "%s", own.errmsg);
 }
 
 static void probe_all(struct lvx_cmd_env *env, struct pvcreate_dev *devs, unsigned count)
@@ -276,6 +305,12 @@ static void probe_all(struct lvx_cmd_env *env, struct pvcreate_dev *devs, unsign
             d->sigs = copy;
         }
         d->probed = true;
+        if (d->first) {
+            d->held = d->first->held;
+            d->legacy = d->first->legacy;
+            d->head_rc = d->first->head_rc;
+            memcpy(d->head_msg, d->first->head_msg, sizeof(d->head_msg));
+        }
         lvx_pool_destroy(pools[i]);
     }
     free(pools);
@@ -285,14 +320,12 @@ static void probe_all(struct lvx_cmd_env *env, struct pvcreate_dev *devs, unsign
  * filter), -ff or not. */
 static bool check_legacy_label(struct lvx_cmd_env *env, struct pvcreate_dev *d)
 {
-    uint8_t head[4096];
-    size_t len = d->dev->size < sizeof(head) ? (size_t)d->dev->size : sizeof(head);
-    if (lvx_dev_open(env->ctx, d->dev, false) < 0 ||
-        lvx_dev_read(env->ctx, d->dev, head, len, 0) < 0) {
+    if (d->head_rc < 0) {
+        lvx_error(env->ctx, d->head_rc, "%s", d->head_msg);
         lvx_cmd_fail(env);
         return false;
     }
-    if (!lvx_dev_has_legacy_label(head, len))
+    if (!d->legacy)
         return true;
     lvx_cmd_errorf("Cannot use %s: device has a signature", d->name);
     return false;
@@ -328,7 +361,7 @@ static bool check_size(struct lvx_cmd_env *env, const struct pvcreate_opts *o, s
                        uint64_t *size)
 {
     *size = o->set_size ? o->set_size : d->dev->size;
-    if (d->dev->size < lvx_scan_pv_min_bytes(env->ctx) || *size < LVX_MIN_PV_SIZE) {
+    if (d->dev->size < o->min_bytes || *size < LVX_MIN_PV_SIZE) {
         lvx_cmd_errorf("Cannot use %s: device is too small (pv_min_size)", d->name);
         return false;
     }
@@ -418,9 +451,22 @@ static void write_one(void *arg, unsigned i)
         snprintf(d->errmsg, sizeof(d->errmsg), "%s", own.errmsg);
 }
 
+/* Each device opened read-write on a few threads first (a failure is met again, and
+ * reported, by prepare_pv on the calling thread). */
+static void open_one(void *arg, unsigned i)
+{
+    struct write_job *j = arg;
+    struct lvx_ctx own;
+    lvx_ctx_init(&own);
+    own.io = j->ctx->io;
+    lvx_dev_open(&own, j->devs[i].dev, true);
+}
+
 static int write_all(struct lvx_cmd_env *env, const struct pvcreate_opts *o,
                      struct pvcreate_dev *devs, unsigned count)
 {
+    struct write_job job = { env->ctx, devs, o->mda_ignored };
+    lvx_parallel_for(count, 0, open_one, &job);
     for (unsigned i = 0; i < count; i++) {
         devs[i].result = prepare_pv(env, o, &devs[i]);
         if (devs[i].result < 0) {
@@ -428,7 +474,6 @@ static int write_all(struct lvx_cmd_env *env, const struct pvcreate_opts *o,
             lvx_error_clear(env->ctx);
         }
     }
-    struct write_job job = { env->ctx, devs, o->mda_ignored };
     lvx_parallel_for(count, 0, write_one, &job);
     int rc = 0;
     for (unsigned i = 0; i < count; i++) {
@@ -466,8 +511,12 @@ static int check_all(struct lvx_cmd_env *env, const struct pvcreate_opts *o,
     for (unsigned i = 0; i < named->count; i++) {
         devs[i].dev = named->devs[i];
         devs[i].name = env->args->argv[i];
+        for (unsigned j = 0; j < i && !devs[i].first; j++)
+            if (devs[j].dev == devs[i].dev)
+                devs[i].first = &devs[j];
     }
     probe_all(env, devs, named->count);
+    uint64_t t = lvx_phase_start();
     for (unsigned i = 0; i < named->count; i++) {
         struct pvcreate_dev *d = &devs[i];
         d->spv = named->spvs[i];
@@ -479,6 +528,7 @@ static int check_all(struct lvx_cmd_env *env, const struct pvcreate_opts *o,
         ok = check_not_held(env, d) && check_legacy_label(env, d) && check_existing_pv(env, d) &&
              check_signatures(env, d) && plan_layout(env, o, d) && ok;
     }
+    lvx_phase_end("pvcreate.checks", t);
     return ok ? 0 : LVX_EXIT_FAILED;
 }
 
@@ -494,6 +544,7 @@ int lvx_cmd_pvcreate(struct lvx_cmd_env *env)
         return rc;
     if ((rc = apply_restorefile(env, &o)))
         return rc;
+    o.min_bytes = lvx_scan_pv_min_bytes(env->ctx);
     if (lvx_lock_global(env->ctx, true, &global) < 0)
         return lvx_cmd_fail(env);
     if ((rc = check_uuid_unused(env, &o))) {
@@ -508,11 +559,14 @@ int lvx_cmd_pvcreate(struct lvx_cmd_env *env)
     struct pvcreate_dev *devs = lvx_pool_alloc(env->pool, count * sizeof(*devs));
     memset(devs, 0, count * sizeof(*devs));
     rc = check_all(env, &o, &named, devs);
-    if (!rc && env->args->count[LVX_OPT_TEST] == 0)
+    if (!rc && env->args->count[LVX_OPT_TEST] == 0) {
+        uint64_t t = lvx_phase_start();
         rc = write_all(env, &o, devs, count);
-    else
+        lvx_phase_end("pvcreate.write", t);
+    } else {
         for (unsigned i = 0; i < count && !rc; i++)
             lvx_notice(env->ctx, "Physical volume \"%s\" successfully created.", devs[i].name);
+    }
     lvx_pvcmd_devs_free(&named);
     lvx_unlock(&global);
     return rc;

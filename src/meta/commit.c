@@ -31,6 +31,7 @@
 #include "dev/multi.h"
 #include "util/buf.h"
 #include "util/parallel.h"
+#include "util/phase.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -217,25 +218,51 @@ static int flush_devices(struct lvx_ctx *ctx, struct commit_area *areas, unsigne
  * area order is reported. */
 #define PARALLEL_AREAS 64
 
-struct step_job {
+/* fn(ctx, item, arg) for each item on a few threads, each with its own ctx over the
+ * same seam; the first failure in item order is reported. */
+struct item_job {
     const struct lvx_ctx *parent;
-    struct commit_area *areas;
+    void **items;
+    int (*fn)(struct lvx_ctx *ctx, void *item, const void *arg);
     const void *arg;
-    int (*one)(struct lvx_ctx *ctx, struct lvx_cache *cache, struct commit_area *a,
-               const void *arg);
     int *rc;
     char (*msg)[sizeof(((struct lvx_ctx *)0)->errmsg)];
 };
 
-static void step_one(void *arg, unsigned i)
+static void item_one(void *arg, unsigned i)
 {
-    struct step_job *j = arg;
+    struct item_job *j = arg;
     struct lvx_ctx own;
     lvx_ctx_init(&own);
     own.io = j->parent->io;
-    j->rc[i] = j->one(&own, NULL, &j->areas[i], j->arg);
+    j->rc[i] = j->fn(&own, j->items[i], j->arg);
     if (j->rc[i] < 0)
         memcpy(j->msg[i], own.errmsg, sizeof(own.errmsg));
+}
+
+static int each_item(struct lvx_ctx *ctx, void **items, unsigned n,
+                     int (*fn)(struct lvx_ctx *ctx, void *item, const void *arg), const void *arg)
+{
+    struct item_job job = { ctx, items, fn, arg, lvx_xcalloc(n + 1, sizeof(int)),
+                            lvx_xcalloc(n + 1, sizeof(*job.msg)) };
+    lvx_parallel_for(n, 0, item_one, &job);
+    int r = 0;
+    for (unsigned i = 0; i < n && r == 0; i++)
+        if (job.rc[i] < 0)
+            r = lvx_error(ctx, job.rc[i], "%s", job.msg[i]);
+    free(job.rc);
+    free(job.msg);
+    return r;
+}
+
+typedef int (*area_fn)(struct lvx_ctx *ctx, struct lvx_cache *cache, struct commit_area *a,
+                       const void *arg);
+struct area_step { area_fn one; const void *arg; };
+
+static int area_item(struct lvx_ctx *ctx, void *area, const void *step)
+{
+    const struct area_step *st = step;
+    return st->one(ctx, NULL, area, st->arg);
 }
 
 static int each_area(struct lvx_ctx *ctx, struct lvx_cache *cache, struct commit_area *areas,
@@ -252,15 +279,12 @@ static int each_area(struct lvx_ctx *ctx, struct lvx_cache *cache, struct commit
         }
         return 0;
     }
-    struct step_job job = { ctx, areas, arg, one, lvx_xcalloc(count, sizeof(int)),
-                            lvx_xcalloc(count, sizeof(*job.msg)) };
-    lvx_parallel_for(count, 0, step_one, &job);
-    int r = 0;
-    for (unsigned i = 0; i < count && r == 0; i++)
-        if (job.rc[i] < 0)
-            r = lvx_error(ctx, job.rc[i], "%s", job.msg[i]);
-    free(job.rc);
-    free(job.msg);
+    void **items = lvx_xcalloc(count, sizeof(*items));
+    for (unsigned i = 0; i < count; i++)
+        items[i] = &areas[i];
+    struct area_step st = { one, arg };
+    int r = each_item(ctx, items, count, area_item, &st);
+    free(items);
     return r;
 }
 
@@ -344,15 +368,64 @@ static unsigned collect_areas(const struct uuid_index *scan_ix, struct lvx_vg *v
     return n;
 }
 
-/* Label sectors of the VG's PVs lacking PV_EXT_USED: all written, then all flushed
- * in parallel (a VG created on hundreds of PVs rewrites hundreds of labels). */
+static int open_item(struct lvx_ctx *ctx, void *dev, const void *unused)
+{
+    return ensure_writable(ctx, dev);
+}
+
+/* Every area's device open for writing (the areas of one PV are adjacent: each
+ * device once), on a few threads from PARALLEL_AREAS areas on. */
+static int open_writable(struct lvx_ctx *ctx, struct commit_area *areas, unsigned count)
+{
+    void **devs = lvx_xcalloc(count + 1, sizeof(*devs));
+    unsigned n = 0;
+    for (unsigned i = 0; i < count; i++)
+        if (i == 0 || areas[i - 1].spv->dev != areas[i].spv->dev)
+            devs[n++] = areas[i].spv->dev;
+    int r = 0;
+    if (n < PARALLEL_AREAS)
+        for (unsigned i = 0; i < n && r == 0; i++)
+            r = ensure_writable(ctx, devs[i]);
+    else
+        r = each_item(ctx, devs, n, open_item, NULL);
+    free(devs);
+    return r;
+}
+
+/* Label sectors of the VG's PVs lacking PV_EXT_USED: all written (from PARALLEL_AREAS
+ * on, on a few threads, as the steps: a VG created on hundreds of PVs rewrites hundreds
+ * of labels, each write waiting for its device), then all flushed in parallel. */
+static int label_write_one(struct lvx_ctx *ctx, struct lvx_cache *cache, struct lvx_scan_pv *spv)
+{
+    int r = ensure_writable(ctx, spv->dev);
+    return r < 0 ? r : write_label(ctx, cache, spv);
+}
+
+static int label_item(struct lvx_ctx *ctx, void *spv, const void *unused)
+{
+    return label_write_one(ctx, NULL, spv);
+}
+
+static int write_labels(struct lvx_ctx *ctx, struct lvx_cache *cache, struct lvx_scan_pv **spvs,
+                        unsigned n)
+{
+    if (!cache && n >= PARALLEL_AREAS)
+        return each_item(ctx, (void **)spvs, n, label_item, NULL);
+    for (unsigned i = 0; i < n; i++) {
+        int r = label_write_one(ctx, cache, spvs[i]);
+        if (r < 0)
+            return r;
+    }
+    return 0;
+}
+
 static int rewrite_labels(struct lvx_ctx *ctx, struct lvx_cache *cache,
                           const struct uuid_index *scan_ix, struct lvx_vg *vg)
 {
+    struct lvx_scan_pv **spvs = lvx_xcalloc(vg->pv_count + 1, sizeof(*spvs));
     struct lvx_dev **written = lvx_xcalloc(vg->pv_count + 1, sizeof(*written));
     unsigned n = 0;
-    int r = 0;
-    for (unsigned p = 0; p < vg->pv_count && r == 0; p++) {
+    for (unsigned p = 0; p < vg->pv_count; p++) {
         struct lvx_scan_pv *spv = index_find(scan_ix, vg->pvs[p]->uuid);
         if (!spv)
             continue;
@@ -360,14 +433,15 @@ static int rewrite_labels(struct lvx_ctx *ctx, struct lvx_cache *cache,
             continue;
         spv->label.ext_version = 2;
         spv->label.ext_flags |= LVX_PV_EXT_USED;
-        if ((r = ensure_writable(ctx, spv->dev)) < 0 || (r = write_label(ctx, cache, spv)) < 0)
-            break;
+        spvs[n] = spv;
         written[n++] = spv->dev;
         vg->pvs[p]->ondisk.ext_version = 2;
         vg->pvs[p]->ondisk.ext_flags = spv->label.ext_flags;
     }
+    int r = write_labels(ctx, cache, spvs, n);
     if (r == 0)
         r = lvx_dev_flush_many(ctx, written, n);
+    free(spvs);
     free(written);
     return r;
 }
@@ -602,9 +676,12 @@ int lvx_vg_commit_detach(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_
     }
 
     warn_space(ctx, vg, areas, count, size);
-    for (unsigned i = 0; i < count; i++)
-        if ((r = ensure_writable(ctx, areas[i].spv->dev)) < 0)
-            goto out;
+    uint64_t t = lvx_phase_start();
+    r = open_writable(ctx, areas, count);
+    lvx_phase_end("commit.open", t);
+    if (r < 0)
+        goto out;
+    t = lvx_phase_start();
 
     /* phase 1: text; phase 2: precommit headers; one flush for both (see the top of
      * the file) */
@@ -630,8 +707,12 @@ int lvx_vg_commit_detach(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_
         kept_text = copy;
     }
     update_scan_state(areas, count, vg, kept_text, tree);
+    lvx_phase_end("commit.areas", t);
     /* after the commit point: a listed PV lacking PV_EXT_USED still reads as a member */
-    if ((r = rewrite_labels(ctx, cache, &scan_ix, vg)) < 0) {
+    t = lvx_phase_start();
+    r = rewrite_labels(ctx, cache, &scan_ix, vg);
+    lvx_phase_end("commit.labels", t);
+    if (r < 0) {
         struct saved_error e;
         lvx_error(ctx, EIO, "Volume group %s was committed but a PV label could not be "
                   "updated: %s", vg->name, saved_error(ctx, &e));

@@ -198,6 +198,18 @@ refuse "unknown option" lvxs pvcreate --bogus "$D3"
 refuse "--labelsector 4" lvxs pvcreate --labelsector 4 "$D3"
 refuse "--metadatacopies 3" lvxs pvcreate --metadatacopies 3 "$D3"
 refuse "--metadatasize not a multiple of 512 bytes" lvxs pvcreate --metadatasize 1000b "$D3"
+# the checks of many devices run on helper threads (cmd/pvcreate.c probe_all): their
+# findings still refuse the whole command, one line, nothing written
+refuse "pvcreate naming a device twice" lvxs pvcreate "$D3" "$D3"
+test_ok "... LVM2's line names it" grep -q "Device $D3 is named more than once" "$SCRATCH/r.err"
+python3 -c 'import os, sys, time; fd = os.open(sys.argv[1], os.O_RDONLY | os.O_EXCL); print("held", flush=True); time.sleep(60)' \
+    "$D3" >"$SCRATCH/held" 2>&1 &
+holder=$!
+for _ in $(seq 1 100); do grep -q held "$SCRATCH/held" && break; sleep 0.05; done
+refuse "pvcreate of a device held exclusively (as mounted)" lvxs pvcreate "$D3"
+test_ok "... LVM2's line" grep -qF "Can't open $D3 exclusively.  Mounted filesystem?" "$SCRATCH/r.err"
+kill "$holder" 2>/dev/null
+wait "$holder" 2>/dev/null
 refuse "device too small (1 MiB)" lvxs pvcreate "$SMALL"
 refuse "nonexistent device" lvxs pvcreate /dev/lvx-no-such-device
 refuse "one bad device among good ones: nothing written" lvxs pvcreate "$D3" /dev/lvx-no-such-device
