@@ -15,6 +15,9 @@
 #     metadata areas are all ignored loses the flag on reading (nomda-restoremissing);
 #   - a segment type with a flag LVM2 does not know ("zero+NEWFLAG") is an unknown type
 #     as a whole, kept as written (unknown-segment; LVM2 also warns, lvx does not);
+#   - vgextend --metadataignore y of a VG that keeps a number of metadata copies asks
+#     LVM2's question first: no answer (no terminal) is no, exit 5, nothing changed;
+#     -y goes on (vgextend-restoremissing);
 #   - lvchange --refresh (activate-partial): accepted for an LV or a VG (inactive LVs
 #     are left alone), refused with other changes and for an unknown LV as LVM2.
 source "$(dirname "$0")/../lib.sh"
@@ -109,6 +112,26 @@ test_eq "vgck, PV back flagged MISSING, its metadata area ignored: LVM2's exit c
     "$(cat "$SCRATCH/l.rc")" "$(cat "$SCRATCH/x.rc")"
 test_eq "... and exit 0 (the flag dropped)" "0" "$(cat "$SCRATCH/x.rc")"
 lvm2 vgremove -ff "$VG" >/dev/null 2>&1
+
+# ---- vgextend --metadataignore against vgmetadatacopies
+for who in lvm2 lvx; do
+    lvm2 pvcreate -ff -y -q "${D[0]}" "${D[1]}" "${D[2]}" >/dev/null 2>&1
+    lvm2 vgcreate -q "$VG" "${D[0]}" "${D[1]}" >/dev/null 2>&1
+    lvm2 vgchange -q --vgmetadatacopies 1 "$VG" >/dev/null 2>&1
+    rc=0; $who vgextend --metadataignore y --pvmetadatacopies 2 "$VG" "${D[2]}" \
+        </dev/null >/dev/null 2>"$SCRATCH/$who.err" || rc=$?
+    echo "$rc" >"$SCRATCH/$who.rc"
+    grep -v -e WARNING -e "^Override preferred" "$SCRATCH/$who.err" >"$SCRATCH/$who.msg"
+    lvm2 vgs --noheadings -o pv_count "$VG" 2>/dev/null | tr -d ' ' >"$SCRATCH/$who.n"
+    rc=0; $who vgextend -y --metadataignore y "$VG" "${D[2]}" >/dev/null 2>&1 || rc=$?
+    echo "$rc $(lvm2 vgs --noheadings -o pv_count "$VG" 2>/dev/null | tr -d ' ')" >"$SCRATCH/$who.y"
+    lvm2 vgremove -ff "$VG" >/dev/null 2>&1
+done
+test_eq "vgextend --metadataignore, question unanswered: LVM2's exit code" \
+    "$(cat "$SCRATCH/lvm2.rc")" "$(cat "$SCRATCH/lvx.rc")"
+test_eq "... LVM2's error line" "$(cat "$SCRATCH/lvm2.msg")" "$(cat "$SCRATCH/lvx.msg")"
+test_eq "... the VG not extended" "2" "$(cat "$SCRATCH/lvx.n")"
+test_eq "vgextend -y --metadataignore: extended, as LVM2" "$(cat "$SCRATCH/lvm2.y")" "$(cat "$SCRATCH/lvx.y")"
 
 # ---- a segment type with an unknown flag
 lvm2 pvcreate -ff -y -q "${D[0]}" "${D[1]}" >/dev/null 2>&1
