@@ -5,8 +5,7 @@
  * activate.h.
  *
  * Entry points: lvx_activation_choose(), lvx_activation_enabled(), lvx_activation_find(),
- * lvx_activation_check(), lvx_activation_check_with(), lvx_activate_lv(),
- * lvx_activation_reload().
+ * lvx_activation_check(), lvx_activate_lv(), lvx_activation_reload().
  */
 #include "activate/activate.h"
 
@@ -121,44 +120,44 @@ bool lvx_activation_serves_raid(const struct lvx_activation_backend *be, const c
         return false;
     return be != &lvx_activation_user ||
            (type && (!strcmp(type, "raid1") || !strcmp(type, "raid10") ||
+                     !strcmp(type, "mirror") ||
                      !strcmp(type, "raid4") || !strncmp(type, "raid5", 5) ||
                      !strcmp(type, "raid6") || !strcmp(type, "raid6_zr") ||
                      !strcmp(type, "raid6_nr")));
 }
 
-int lvx_activation_check_with(struct lvx_ctx *ctx, const struct lvx_activation_backend *be,
-                              const struct lvx_lv *lv, const struct lvx_activate_opts *opts)
-{
-    if (lvx_map_lv_is_raid(lv)) {
-        const char *type = lv->segs[0].type_name;
-        return lvx_activation_serves_raid(be, type)
-                   ? lvx_map_check_raid_activatable(ctx, lv, opts && opts->partial,
-                                                    opts && opts->degraded)
-                   : lvx_error(ctx, ENOTSUP, "Cannot activate RAID LV %s/%s (%s): the %s "
-                               "activation backend does not serve %s LVs yet (use the "
-                               "dm backend).", lv->vg->name, lv->name, type ? type : "?",
-                               be->name, type ? type : "RAID");
-    }
-    if (lvx_map_lv_is_mirror(lv))
-        return lvx_activation_serves_raid(be, "mirror")
-                   ? lvx_map_check_mirror_activatable(ctx, lv, opts && opts->partial)
-                   : lvx_error(ctx, ENOTSUP, "Cannot activate mirror LV %s/%s: the %s "
-                               "activation backend does not serve mirror LVs yet (use the "
-                               "dm backend).", lv->vg->name, lv->name, be->name);
-    if (lvx_map_lv_is_thin_kind(lv))
-        return be->thin_message
-                   ? lvx_map_check_thin_activatable(ctx, lv, opts && opts->partial)
-                   : lvx_error(ctx, ENOTSUP, "Cannot activate %s %s/%s: the %s activation "
-                               "backend does not serve thin pools and thin LVs yet (use the dm "
-                               "backend).", lvx_lv_is_thin(lv) ? "thin LV" : "thin pool",
-                               lv->vg->name, lv->name, be->name);
-    return lvx_activation_check(ctx, lv, opts);
-}
-
 int lvx_activate_lv(struct lvx_ctx *ctx, const struct lvx_activation_backend *be,
                     const struct lvx_lv *lv, const struct lvx_activate_opts *opts)
 {
-    int rc = lvx_activation_check_with(ctx, be, lv, opts);
+    if (lvx_map_lv_is_raid(lv)) {
+        const char *type = lv->segs[0].type_name;
+        int rc = lvx_activation_serves_raid(be, type)
+                     ? lvx_map_check_raid_activatable(ctx, lv, opts && opts->partial,
+                                                      opts && opts->degraded)
+                     : lvx_error(ctx, ENOTSUP, "Cannot activate RAID LV %s/%s (%s): the %s "
+                                 "activation backend does not serve %s LVs yet (use the "
+                                 "dm backend).", lv->vg->name, lv->name, type ? type : "?",
+                                 be->name, type ? type : "RAID");
+        return rc < 0 ? rc : be->activate(ctx, lv, opts);
+    }
+    if (lvx_map_lv_is_mirror(lv)) {
+        int rc = lvx_activation_serves_raid(be, "mirror")
+                     ? lvx_map_check_mirror_activatable(ctx, lv, opts && opts->partial)
+                     : lvx_error(ctx, ENOTSUP, "Cannot activate mirror LV %s/%s: the %s "
+                                 "activation backend does not serve mirror LVs yet (use the "
+                                 "dm backend).", lv->vg->name, lv->name, be->name);
+        return rc < 0 ? rc : be->activate(ctx, lv, opts);
+    }
+    if (lvx_map_lv_is_thin_kind(lv)) {
+        int rc = be->thin_message
+                     ? lvx_map_check_thin_activatable(ctx, lv, opts && opts->partial)
+                     : lvx_error(ctx, ENOTSUP, "Cannot activate %s %s/%s: the %s activation "
+                                 "backend does not serve thin pools and thin LVs yet (use the dm "
+                                 "backend).", lvx_lv_is_thin(lv) ? "thin LV" : "thin pool",
+                                 lv->vg->name, lv->name, be->name);
+        return rc < 0 ? rc : be->activate(ctx, lv, opts);
+    }
+    int rc = lvx_activation_check(ctx, lv, opts);
     return rc < 0 ? rc : be->activate(ctx, lv, opts);
 }
 

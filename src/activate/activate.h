@@ -192,11 +192,7 @@ bool lvx_activation_has_snapshots(const struct lvx_lv *lv);
 bool lvx_activation_serves_raid(const struct lvx_activation_backend *be, const char *type);
 /* Does lv use a PV whose device is missing? */
 bool lvx_activation_lv_partial(const struct lvx_lv *lv);
-/* The checks lvx_activate_lv() makes for be (RAID, mirror and thin LVs: be serves
- * them and their own checks; others: lvx_activation_check()).  0 or -errno. */
-int lvx_activation_check_with(struct lvx_ctx *ctx, const struct lvx_activation_backend *be,
-                              const struct lvx_lv *lv, const struct lvx_activate_opts *opts);
-/* lvx_activation_check_with() then be->activate(). */
+/* lvx_activation_check() then be->activate(). */
 int lvx_activate_lv(struct lvx_ctx *ctx, const struct lvx_activation_backend *be,
                     const struct lvx_lv *lv, const struct lvx_activate_opts *opts);
 /* stage + swap, for a change that needs no commit in between. */

@@ -306,17 +306,15 @@ static bool has_merges(const struct lvx_vg *vg)
     return false;
 }
 
-/* lvchange --refresh of one LV: its tables loaded again from the metadata (stage +
- * swap), with the activation checks (a partial LV needs --activationmode partial). */
+/* lvchange --refresh of one LV: an active LV activated again, which loads the tables
+ * the metadata gives where the kernel's differ (the dm backend), with the activation
+ * checks (a partial LV needs --activationmode partial); an inactive LV is left alone. */
 static int refresh_lv(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
                       const struct lvx_lv *lv)
 {
-    if (a->off || !lvx_actcmd_is_active(env, a, lv, NULL) || a->test)
-        return 0;                   /* an inactive LV is left alone, as LVM2 */
-    if (lvx_activation_check_with(env->ctx, a->be, lv, &a->opts) < 0 ||
-        lvx_activation_reload(env->ctx, a->be, lv, &a->opts) < 0)
-        return lvx_cmd_fail(env);
-    return 0;
+    if (a->off || !lvx_actcmd_is_active(env, a, lv, NULL))
+        return 0;
+    return lvx_actcmd_activate(env, a, lv);
 }
 
 /* -a y|n, or --refresh (lvchange). */
