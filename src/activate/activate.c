@@ -120,7 +120,6 @@ bool lvx_activation_serves_raid(const struct lvx_activation_backend *be, const c
         return false;
     return be != &lvx_activation_user ||
            (type && (!strcmp(type, "raid1") || !strcmp(type, "raid10") ||
-                     !strcmp(type, "mirror") ||
                      !strcmp(type, "raid4") || !strncmp(type, "raid5", 5) ||
                      !strcmp(type, "raid6") || !strcmp(type, "raid6_zr") ||
                      !strcmp(type, "raid6_nr")));
