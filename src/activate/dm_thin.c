@@ -154,8 +154,8 @@ out:
  * the activation, as LVM2 ("Manual repair required"). */
 static int run_thin_check(struct lvx_ctx *ctx, const struct lvx_lv *pool, const char *meta_dm)
 {
-    char path[LVX_DM_NAME_MAX + 32], head[64];
-    snprintf(path, sizeof(path), "/dev/mapper/%s", meta_dm);
+    char path[LVX_DM_NAME_MAX + 4128], head[64];      /* the node under $DM_DEV_DIR */
+    snprintf(path, sizeof(path), "%s/mapper/%s", lvx_dm_dev_dir(), meta_dm);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return lvx_error(ctx, errno, "Cannot open %s to check the pool metadata: %s", path,

@@ -61,6 +61,10 @@ int lvx_actcmd_vgchange(struct lvx_cmd_env *env, char **names, unsigned count, b
 /* lvchange -a y|n of the arguments (VG or VG/LV each). */
 int lvx_actcmd_lvchange(struct lvx_cmd_env *env, char **args, unsigned count, bool activate);
 
+/* lvchange --refresh of the arguments (VG or VG/LV each): the active LVs' tables
+ * loaded again from the metadata (a partial LV only with --activationmode partial). */
+int lvx_actcmd_refresh(struct lvx_cmd_env *env, char **args, unsigned count);
+
 /* lvchange --syncaction check|repair of the VG/LV arguments (RAID LVs, active, idle):
  * the message to the kernel, LVM2's checks and messages. */
 int lvx_actcmd_syncaction(struct lvx_cmd_env *env, char **args, unsigned count, const char *msg);

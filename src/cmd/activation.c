@@ -312,9 +312,23 @@ static bool has_merges(const struct lvx_vg *vg)
     return false;
 }
 
+/* lvchange --refresh of one LV: an active LV activated again, which loads the tables
+ * the metadata gives where the kernel's differ (the dm backend), with the activation
+ * checks (a partial LV needs --activationmode partial); an inactive LV is left alone. */
+static int refresh_lv(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
+                      const struct lvx_lv *lv)
+{
+    if (a->off || !lvx_actcmd_is_active(env, a, lv, NULL))
+        return 0;
+    return lvx_actcmd_activate(env, a, lv);
+}
+
+/* -a y|n, or --refresh (lvchange). */
 static int change_lv(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
                      const struct lvx_lv *lv, bool activate)
 {
+    if (env->args->count[LVX_OPT_REFRESH])
+        return refresh_lv(env, a, lv);
     return activate ? lvx_actcmd_activate(env, a, lv)
                     : lvx_actcmd_deactivate(env, a, lv, env->args->count[LVX_OPT_FORCE] > 0);
 }
@@ -450,6 +464,8 @@ int lvx_actcmd_syncaction(struct lvx_cmd_env *env, char **args, unsigned count, 
     return rc;
 }
 
+
+
 int lvx_actcmd_vgchange(struct lvx_cmd_env *env, char **names, unsigned count, bool activate)
 {
     return activate_each(env, names, count, activate, vg_activation);
@@ -474,9 +490,11 @@ static int confirm_snapshot_change(struct lvx_cmd_env *env, const struct lvx_lv 
     return LVX_EXIT_FAILED;
 }
 
+/* lvchange -a y|n (activate) or --refresh (activate false) of one argument. */
 static int lvchange_one(struct lvx_cmd_env *env, const struct lvx_actcmd *a, const char *arg,
                         bool activate)
 {
+    bool refresh = env->args->count[LVX_OPT_REFRESH] > 0;
     const char *vgname, *lvname;
     struct lvx_vg_update u;
     int rc;
@@ -495,14 +513,14 @@ static int lvchange_one(struct lvx_cmd_env *env, const struct lvx_actcmd *a, con
             lvx_info(env->ctx, "Skipping activation of %s/%s: it is flagged to be skipped "
                      "(use -K).", vgname, lvname);
         } else if (activate && not_autoactivated(env, lv)) {  /* LVM2: silently, exit 0 */
-        } else if (!(rc = confirm_snapshot_change(env, lv))) {
+        } else if (refresh || !(rc = confirm_snapshot_change(env, lv))) {
             rc = change_lv(env, a, lv, activate);
         }
     } else {
         for (unsigned i = 0; i < u.vg->lv_count; i++) {
             if (!wanted_lv(env, u.vg->lvs[i], activate))
                 continue;
-            int r = confirm_snapshot_change(env, u.vg->lvs[i]);
+            int r = refresh ? 0 : confirm_snapshot_change(env, u.vg->lvs[i]);
             if (!r)
                 r = change_lv(env, a, u.vg->lvs[i], activate);
             if (r > rc)
@@ -522,6 +540,11 @@ static int lvchange_one(struct lvx_cmd_env *env, const struct lvx_actcmd *a, con
 int lvx_actcmd_lvchange(struct lvx_cmd_env *env, char **args, unsigned count, bool activate)
 {
     return activate_each(env, args, count, activate, lvchange_one);
+}
+
+int lvx_actcmd_refresh(struct lvx_cmd_env *env, char **args, unsigned count)
+{
+    return activate_each(env, args, count, false, lvchange_one);
 }
 
 int lvx_actcmd_stage(struct lvx_cmd_env *env, const struct lvx_actcmd *a,

@@ -259,6 +259,10 @@ struct lvx_vg *lvx_cmd_vg_with_lvs(struct lvx_cmd_env *env, const struct lvx_vg 
 int lvx_cmd_detach(void);
 /* Does a device name given on the command line name this device path? */
 bool lvx_cmd_same_device(const char *given, const char *path);
+/* A VG or LV argument as LVM2's skip_dev_dir reads it: "DIR/vg/lv" -> "vg/lv" and
+ * "DIR/mapper/vg-lv" -> "vg/lv" ("--" inside a name is '-'), DIR being /dev or lvm.conf
+ * devices/dir; other arguments unchanged. */
+const char *lvx_cmd_skip_dev_dir(struct lvx_cmd_env *env, const char *arg);
 
 /* --- display commands (pvdisplay.c, lvdisplay.c) --------------------------- */
 /* -c excludes -s; report options need -C.  0, or the exit code after the message. */

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "config/config.h"
 #include "meta/lockd.h"
 #include "meta/read.h"
 #include "util/detach.h"
@@ -37,8 +38,7 @@ static const char *const *vg_names_of_args(struct lvx_cmd_env *env, unsigned *co
     const char **names = lvx_pool_alloc(env->pool, ((size_t)a->argc + 1) * sizeof(*names));
     for (int i = 0; i < a->argc; i++) {
         const char *arg = a->argv[i];
-        if (strncmp(arg, "/dev/", 5) == 0 && strchr(arg + 5, '/'))
-            arg += 5;
+        arg = lvx_cmd_skip_dev_dir(env, arg);
         const char *slash = strchr(arg, '/');
         names[i] = slash ? lvx_pool_strndup(env->pool, arg, (size_t)(slash - arg)) : arg;
         if (!names[i][0] || names[i][0] == '@')
@@ -405,8 +405,7 @@ void lvx_cmd_pick_lvs(struct lvx_cmd_env *env, const struct lvx_cmd_vgs *v, char
             }
             continue;
         }
-        if (strncmp(arg, "/dev/", 5) == 0 && strchr(arg + 5, '/'))
-            arg += 5;
+        arg = lvx_cmd_skip_dev_dir(env, arg);
         const char *slash = strchr(arg, '/');
         char *vg_name = slash ? lvx_pool_strndup(env->pool, arg, (size_t)(slash - arg))
                               : lvx_pool_strdup(env->pool, arg);
@@ -759,4 +758,65 @@ bool lvx_cmd_apply_tags(const struct lvx_cmd_env *env, struct lvx_pool *pool,
 bool lvx_cmd_has_tag_changes(const struct lvx_cmd_env *env)
 {
     return env->args->count[LVX_OPT_ADDTAG] || env->args->count[LVX_OPT_DELTAG];
+}
+
+/* "DIR/rest" -> "rest" for DIR = dir (trailing '/' ignored); NULL when arg is elsewhere. */
+static const char *under_dir(const char *arg, const char *dir)
+{
+    size_t n = strlen(dir);
+    while (n > 1 && dir[n - 1] == '/')
+        n--;
+    if (strncmp(arg, dir, n) != 0 || arg[n] != '/')
+        return NULL;
+    arg += n;
+    while (*arg == '/')
+        arg++;
+    return arg;
+}
+
+/* lvm.conf devices/dir (LVM2's device directory, default /dev), in the pool. */
+static const char *dev_dir(struct lvx_cmd_env *env)
+{
+    struct lvx_config *cfg = NULL;
+    if (lvx_config_load(env->ctx, &cfg) < 0) {
+        lvx_error_clear(env->ctx);
+        return "/dev";
+    }
+    const char *d = lvx_pool_strdup(env->pool, lvx_config_str(cfg, "devices/dir", "/dev"));
+    lvx_config_free(cfg);
+    return d;
+}
+
+const char *lvx_cmd_skip_dev_dir(struct lvx_cmd_env *env, const char *arg)
+{
+    if (arg[0] != '/')
+        return arg;
+    const char *rest = under_dir(arg, dev_dir(env));
+    if (!rest) {            /* lvx also takes /dev/VG/LV under another devices/dir */
+        rest = under_dir(arg, "/dev");
+        if (!rest || !strchr(rest, '/'))
+            return arg;
+    }
+    if (strncmp(rest, "mapper/", 7) != 0)
+        return rest;
+    /* device-mapper's name: "vg-lv", a '-' inside either name doubled */
+    const char *p = rest + 7;
+    char *out = lvx_pool_alloc(env->pool, strlen(p) + 2);
+    size_t k = 0;
+    bool split = false;
+    for (; *p; p++) {
+        if (p[0] == '-' && p[1] == '-') {
+            out[k++] = '-';
+            p++;
+        } else if (p[0] == '-' && !split) {
+            out[k++] = '/';
+            split = true;
+        } else {
+            out[k++] = *p;
+        }
+    }
+    out[k] = '\0';
+    if (!split)                 /* "vg" alone names the VG */
+        return out[0] ? out : arg;
+    return out[0] != '/' && out[k - 1] != '/' ? out : arg;
 }

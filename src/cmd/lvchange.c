@@ -251,6 +251,17 @@ int lvx_cmd_lvchange(struct lvx_cmd_env *env)
     }
     if (sync)      /* cmd/activation.c: a message to the kernel, no metadata change */
         return lvx_actcmd_syncaction(env, env->args->argv, (unsigned)env->args->argc, sync);
+    if (env->args->count[LVX_OPT_REFRESH]) {     /* cmd/activation.c: tables reloaded */
+        if (has_changes(&o) || activate_given) {
+            lvx_cmd_errorf("Command does not accept option: --refresh.");   /* LVM2 */
+            return LVX_EXIT_INVALID;
+        }
+        if (env->args->argc < 1) {
+            lvx_cmd_errorf("Please specify a logical volume path.");
+            return LVX_EXIT_INVALID;
+        }
+        return lvx_actcmd_refresh(env, env->args->argv, (unsigned)env->args->argc);
+    }
     if (!has_changes(&o) && !activate_given && env->args->count[LVX_OPT_MONITOR])
         return lvx_process_read(env, LVX_TK_LVS, lvx_tk_read_nothing, NULL);   /* no dmeventd */
     if (!has_changes(&o) && !activate_given) {

@@ -434,7 +434,7 @@ bool lvx_lvcmd_autoactivating(struct lvx_cmd_env *env)
 bool lvx_lvcmd_split_name(struct lvx_cmd_env *env, const char *arg, const char **vg,
                           const char **lv)
 {
-    const char *s = arg;
+    const char *s = lvx_cmd_skip_dev_dir(env, arg);
     *vg = *lv = NULL;
     if (!strncmp(s, "/dev/mapper/", 12)) {
         /* "vg-lv" with '-' inside names doubled */

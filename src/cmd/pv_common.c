@@ -110,6 +110,18 @@ static struct lvx_dev *find_scanned_dev(struct lvx_scan *scan, const char *name)
     return NULL;
 }
 
+/* With --devices, a named device outside that list is not the command's (LVM2, exit 5). */
+static bool in_devices_list(const struct lvx_cmd_env *env, const char *name)
+{
+    if (!env->args->devices)
+        return true;
+    for (unsigned i = 0; i < env->args->device_count; i++)
+        if (strcmp(env->args->devices[i], name) == 0 ||
+            lvx_cmd_same_device(env->args->devices[i], name))
+            return true;
+    return false;
+}
+
 int lvx_pvcmd_scan_named(struct lvx_cmd_env *env, char **names, unsigned count,
                          struct lvx_pvcmd_devs *out)
 {
@@ -121,6 +133,9 @@ int lvx_pvcmd_scan_named(struct lvx_cmd_env *env, char **names, unsigned count,
         if (lvx_devs_from_names(env->ctx, env->pool, &name, 1, &one) < 0) {
             lvx_cmd_errorf("No device found for %s.", name);
             lvx_error_clear(env->ctx);
+            missing = true;
+        } else if (!in_devices_list(env, name)) {
+            lvx_cmd_errorf("Cannot use %s: device is not in devices list", name);
             missing = true;
         }
     }

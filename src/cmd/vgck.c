@@ -3,7 +3,7 @@
  * cmd/vgck.c - `lvx vgck [VG...]`: check VG metadata.  The read reports stale,
  * damaged or mismatching copies, missing and outdated PVs (lvm2-format.md §8) as
  * warnings (exit status 0 for those, as LVM2); the VG is also checked for
- * structural consistency (exit 5 when that fails).
+ * structural consistency and missing PVs (exit 5 when that fails, as LVM2).
  * `vgck --updatemetadata VG...` repairs: a commit that also rewrites the damaged
  * areas that can be repaired (§8.5) and clears outdated PVs carrying the VG's
  * metadata (§8.4, done by lvx_vg_commit), then the backup file is rewritten.
@@ -18,17 +18,27 @@
 #include "meta/vgops.h"
 
 /* Read-only check of the named VGs (all when none): the read itself reports stale,
- * damaged or mismatching copies, missing and outdated PVs as warnings (exit 0, as
- * LVM2); a VG failing the structural validation is an error. */
+ * damaged or mismatching copies, missing and outdated PVs as warnings; a VG failing
+ * the structural validation or missing PVs is an error (exit 5, as LVM2). */
 static int check_vgs(struct lvx_cmd_env *env, const struct lvx_tk_sel *sel, struct lvx_buf *out,
                      void *arg)
 {
     bool failed = false;
-    for (unsigned i = 0; i < sel->vg_count; i++)
-        if (lvx_vg_validate(env->ctx, sel->vgs[i]) < 0) {
+    for (unsigned i = 0; i < sel->vg_count; i++) {
+        const struct lvx_vg *vg = sel->vgs[i];
+        if (lvx_vg_validate(env->ctx, vg) < 0) {
             lvx_cmd_fail(env);
             failed = true;
+            continue;
         }
+        unsigned missing = 0;       /* not found, or flagged MISSING and still in use */
+        for (unsigned p = 0; p < vg->pv_count; p++)
+            missing += !vg->pvs[p]->ondisk.present || (vg->pvs[p]->flags & LVX_PVF_MISSING);
+        if (missing) {
+            lvx_cmd_errorf("The volume group is missing %u physical volumes.", missing);
+            failed = true;
+        }
+    }
     return failed ? LVX_EXIT_FAILED : 0;
 }
 

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * cmd/vgextend.c - `lvx vgextend VG PV...`: add orphan PVs (devices without a label
- * become PVs first) to a resizeable VG, under the global and the VG lock.
+ * become PVs first) to a resizeable VG, under the global and the VG lock.  With
+ * --metadataignore and a VG that keeps a number of metadata copies LVM2's question
+ * comes first (no: "Volume group VG not changed", exit 5; -y or -f: go on).
  * `--restoremissing VG PV...`: PVs of the VG that were missing while the VG was written
  * (flagged MISSING) and are back are taken back (the flag cleared), as LVM2.
  */
 #include "cmd/vgcmd.h"
+#include "cmd/pvcmd.h"
 
 #include "meta/mda_policy.h"
 #include "meta/vgops.h"
@@ -15,6 +18,14 @@ static int extend(struct lvx_cmd_env *env, struct lvx_vg_update *u)
     struct lvx_vg *vg = u->vg;
     if (!(vg->status & LVX_VG_RESIZEABLE)) {
         lvx_cmd_errorf("Volume group %s is not resizeable.", vg->name);
+        return LVX_EXIT_FAILED;
+    }
+    /* --metadataignore against the VG's own number of metadata copies: LVM2 asks */
+    if (env->args->count[LVX_OPT_METADATAIGNORE] && !env->args->count[LVX_OPT_FORCE] &&
+        vg->metadata_copies &&
+        !lvx_pvcmd_confirm(env, "Override preferred number of copies of VG %s metadata?",
+                           vg->name)) {
+        lvx_cmd_errorf("Volume group %s not changed", vg->name);
         return LVX_EXIT_FAILED;
     }
     struct lvx_pv **orphans;

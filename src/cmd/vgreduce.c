@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * cmd/vgreduce.c - `lvx vgreduce VG PV...`, `vgreduce -a VG` (every unused PV),
+ * cmd/vgreduce.c - `lvx vgreduce VG PV...` (a PV named by device or @tag: the VG's PVs
+ * with the tag), `vgreduce -a VG` (every unused PV),
  * `vgreduce --removemissing [--force [--mirrorsonly]] VG`.  PVs holding extents are
  * refused ("Physical volume "/dev/x" still in use"), as is the VG's last PV.  One commit
  * without the removed PVs, which detaches them (meta/update.c: metadata slots
@@ -22,9 +23,12 @@
 
 static bool named(char **names, unsigned count, const struct lvx_pv *pv)
 {
-    for (unsigned i = 0; i < count; i++)
-        if (pv->ondisk.present && lvx_cmd_same_device(names[i], pv->ondisk.dev_name))
+    for (unsigned i = 0; i < count; i++) {
+        if (names[i][0] == '@' ? lvx_strlist_has(&pv->tags, names[i] + 1)
+                               : pv->ondisk.present &&
+                                     lvx_cmd_same_device(names[i], pv->ondisk.dev_name))
             return true;
+    }
     return false;
 }
 
@@ -38,7 +42,7 @@ static unsigned pick(struct lvx_cmd_env *env, struct lvx_vg *vg, char **names, u
     unsigned n = 0;
 
     for (unsigned i = 0; i < count; i++) {
-        bool found = false;
+        bool found = names[i][0] == '@';     /* a tag no PV has selects nothing, as LVM2 */
         for (unsigned p = 0; p < vg->pv_count && !found; p++)
             found = named(&names[i], 1, vg->pvs[p]);
         if (!found) {
@@ -201,8 +205,8 @@ static int reduce(struct lvx_cmd_env *env, struct lvx_vg_update *u, bool missing
     }
     struct lvx_pv **rm = lvx_pool_alloc(env->pool, (vg->pv_count + 1) * sizeof(*rm));
     unsigned n = pick(env, vg, env->args->argv + 1, (unsigned)env->args->argc - 1, rm, &failed);
-    if (n == 0)
-        return LVX_EXIT_FAILED;
+    if (n == 0)             /* a @tag no PV has: nothing to do, as LVM2 */
+        return failed ? LVX_EXIT_FAILED : 0;
     const char **paths = lvx_pool_alloc(env->pool, (n + 1) * sizeof(*paths));
     for (unsigned i = 0; i < n; i++) {
         paths[i] = lvx_pool_strdup(env->pool, lvx_cmd_pv_name(rm[i]));
@@ -244,7 +248,7 @@ int lvx_cmd_vgreduce(struct lvx_cmd_env *env)
     int kept = 1;
     for (int i = 1; i < a->argc; i++) {
         struct stat st;
-        if (stat(a->argv[i], &st) < 0) {
+        if (a->argv[i][0] != '@' && stat(a->argv[i], &st) < 0) {
             lvx_cmd_errorf("Cannot use %s: device not found", a->argv[i]);
             gone = true;
         } else {
@@ -258,8 +262,11 @@ int lvx_cmd_vgreduce(struct lvx_cmd_env *env)
     unsigned flags = LVX_UPDATE_GLOBAL_LOCK | LVX_UPDATE_NAMED_ORPHANS |
                      (missing ? LVX_UPDATE_ALLOW_MISSING : 0);
     struct lvx_scan_opts o = lvx_vgcmd_scan_opts(env);
-    o.also_devices = (const char *const *)a->argv + 1;      /* after the VG name */
-    o.also_count = (unsigned)a->argc - 1;
+    const char **also = lvx_pool_alloc(env->pool, (size_t)a->argc * sizeof(*also));
+    for (int i = 1; i < a->argc; i++)      /* the devices after the VG name (not @tags) */
+        if (a->argv[i][0] != '@')
+            also[o.also_count++] = a->argv[i];
+    o.also_devices = also;
     if (lvx_vg_update_begin(env->ctx, &o, a->argv[0], flags, &u) < 0) {
         bool not_found = env->ctx->err == -ENOENT;
         int rc = lvx_cmd_fail(env);

@@ -593,6 +593,28 @@ static int import_seg_body(struct importer *im, struct lvx_seg *seg,
     }
 }
 
+/* The flags LVM2 writes after '+' in a segment type ("raid5+RESHAPE").  A type with
+ * any other flag is, as for LVM2, an unknown type as a whole (never activated). */
+static bool seg_flags_known(const char *flags)
+{
+    static const char *const known[] = {
+        "RESHAPE", "RESHAPE_DATA_OFFSET", "RESHAPE_DELTA_DISKS_PLUS",
+        "RESHAPE_DELTA_DISKS_MINUS", "REMOVE_AFTER_RESHAPE", "METADATA_FORMAT",
+        "CROP_METADATA", "CACHE_USES_CACHEVOL",
+    };
+    while (flags) {
+        const char *end = strchr(flags, '+');
+        size_t len = end ? (size_t)(end - flags) : strlen(flags);
+        bool found = false;
+        for (size_t i = 0; i < sizeof(known) / sizeof(*known) && !found; i++)
+            found = strlen(known[i]) == len && !strncmp(known[i], flags, len);
+        if (!found)
+            return false;
+        flags = end ? end + 1 : NULL;
+    }
+    return true;
+}
+
 static int import_seg(struct importer *im, struct lvx_lv *lv, struct lvx_seg *seg,
                       const struct lvx_cfg_node *sec)
 {
@@ -611,8 +633,9 @@ static int import_seg(struct importer *im, struct lvx_lv *lv, struct lvx_seg *se
     if ((r = get_str(im, sec, "type", what, true, &seg->type)) < 0)
         return r;
     const char *plus = strchr(seg->type, '+');
-    seg->type_name = plus ? lvx_pool_strndup(im->pool, seg->type, (size_t)(plus - seg->type))
-                          : seg->type;
+    seg->type_name = plus && seg_flags_known(plus + 1)
+                         ? lvx_pool_strndup(im->pool, seg->type, (size_t)(plus - seg->type))
+                         : seg->type;
     seg->kind = lvx_seg_kind_of(seg->type_name);
     if ((r = get_tags(im, sec, what, &seg->tags)) < 0)
         return r;

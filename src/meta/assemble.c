@@ -288,11 +288,15 @@ static int find_scan_pv(const struct assembly *a, const char *uuid)
 /* A PV flagged MISSING by a write made while it was gone, found again (LVM2's words):
  * unused, it is a PV of the VG again (the flag goes with the next write); with extents
  * in use it keeps the flag, and the VG is not changed until it is restored
- * (meta/update.c).  A PV without metadata areas loses the flag silently, as in LVM2. */
+ * (meta/update.c).  A PV without metadata areas in use (none, or all ignored) loses
+ * the flag silently, as in LVM2. */
 static void reappeared(struct assembly *a, const struct lvx_vg *vg, struct lvx_pv *pv)
 {
     const char *dev = pv->ondisk.dev_name, *u = dashed(a->tmp, pv->uuid);
-    if (!pv->ondisk.mda_count) {
+    unsigned used = 0;              /* LVM2's pv_mda_used_count: areas not ignored */
+    for (unsigned i = 0; i < pv->ondisk.mda_count && i < 2; i++)
+        used += !pv->ondisk.mda[i].ignored;
+    if (!used) {
         pv->flags &= ~(uint32_t)LVX_PVF_MISSING;
         return;
     }
