@@ -13,7 +13,9 @@
  *                the same way for the flush before a commit, a model of its own (the
  *                VGs read again from the devices) whose prepared _tdata every data
  *                I/O of the pool's files goes through (replaced when a reload finds
- *                _tdata grown: the data space grows and waiting writes go on), and
+ *                _tdata grown: the data space grows and waiting writes go on; a
+ *                grown _tmeta: the metadata file covers the new extents and the
+ *                metadata space map grows, as the kernel's pool at resume), and
  *                one mutex around every lookup, change and the data I/O that
  *                depends on them.
  *   thin         reads map each block through the device's mapping tree (unmapped
@@ -233,13 +235,39 @@ static void pool_features(struct thin_pool *tp, const struct lvx_lv *pool)
 
 /* A grown _tdata (a reload after lvextend): the pool's model read again, the data
  * space grown, waiting writes woken. */
+/* A grown _tmeta (a reload after lvextend --poolmetadatasize): the metadata file
+ * covers the new extents and the metadata space map grows to them (committed with
+ * the next transaction), as the kernel's pool does at resume. */
+static int meta_grow(struct lvx_ctx *ctx, struct thin_pool *tp, const struct lvx_lv *tmeta)
+{
+    uint64_t bytes = tmeta->le_count * (uint64_t)tmeta->vg->extent_size * 512;
+    if (bytes <= lvx_lv_file_bytes(tp->meta))
+        return 0;
+    struct lvx_ctx c;
+    lvx_ctx_init(&c);
+    c.io = lvxd_ops();
+    int rc = lvx_lv_file_grow(&c, tp->meta, tmeta, true);
+    if (rc < 0)
+        return lvx_error(ctx, -rc, "%s", c.errmsg);
+    if ((rc = lvx_thin_resize_meta(tp->tm, lvx_lv_file_bytes(tp->meta))) < 0)
+        return lvx_error(ctx, -rc, "%s", lvx_lv_file_ctx(tp->meta)->errmsg);
+    tp->changed = true;
+    struct lvx_thin_info info;
+    lvx_thin_meta_info(tp->tm, &info);
+    lvxd_log("thin pool %s: %" PRIu64 " metadata blocks now", tp->name, info.nr_meta);
+    return 0;
+}
+
 static int pool_grow(struct lvx_ctx *ctx, struct thin_pool *tp, struct lvxd_lv *v,
                      const struct lvx_lv *model_pool, bool rw)
 {
     const struct lvx_seg *ps = lvx_lv_thin_pool_seg(model_pool);
     uint64_t nr = ps->data_lv->le_count * (uint64_t)model_pool->vg->extent_size / tp->chunk;
-    if (!rw || nr <= tp->data_blocks || tp->failed)
+    if (!rw || tp->failed)
         return 0;
+    int rc = meta_grow(ctx, tp, ps->metadata_lv);
+    if (rc < 0 || nr <= tp->data_blocks)
+        return rc;
     struct lvx_ctx c;
     lvx_ctx_init(&c);
     c.io = lvxd_ops();
@@ -248,7 +276,7 @@ static int pool_grow(struct lvx_ctx *ctx, struct thin_pool *tp, struct lvxd_lv *
     const struct lvx_lv *pool;
     const struct lvx_map_prepared *map;
     struct lvx_lv_file *df;
-    int rc = read_model(ctx, v, model_pool, &scan, &set, &pool, &map);
+    rc = read_model(ctx, v, model_pool, &scan, &set, &pool, &map);
     if (rc < 0)
         return rc;
     ps = lvx_lv_thin_pool_seg(pool);
