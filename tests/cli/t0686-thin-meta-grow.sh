@@ -15,14 +15,14 @@
 . "$(dirname "$0")/../lib.sh"
 
 need_loop
-need_cmd lvm
+for c in lvm thin_check python3; do need_cmd $c; done
 need_lvx
-need_cmd thin_check
 [[ -e /dev/fuse ]] || skip_all "no /dev/fuse"
 plan_later
 
-D1=$(make_loop 128M) && D2=$(make_loop 128M) || { _tap_result 1 "loop devices"; done_testing; }
-DEVS="$D1,$D2"
+mapfile -t D < <(make_loops 2 128M)
+[[ ${#D[@]} == 2 ]] || { _tap_result 1 "loop devices"; done_testing; }
+D1=${D[0]} D2=${D[1]} DEVS="${D[0]},${D[1]}"
 X() { lvx "$@" --devices "$DEVS"; }
 
 test_ok "vgt on two PVs" sh -c \
