@@ -3,6 +3,7 @@
  * cmd/lvchange.c - `lvx lvchange [-p r|rw] [-r auto|none|N] [--addtag T] [--deltag T]
  * [--alloc P|-C y|n] [-a n] VG|VG/LV ...`: change LV attributes kept in the
  * metadata.  One commit per argument; "Logical volume vg/lv changed." per LV.
+ * --errorwhenfull, --discards and -Z y|n change a thin pool (its table reloaded when active).
  * -a y|n [--activationmode partial] activates or deactivates the LVs after any
  * metadata change (cmd/activation.c).
  */
@@ -16,6 +17,11 @@
 
 #include <string.h>
 
+struct again {
+    const struct lvx_lv *lv;
+    struct again *next;
+};
+
 struct change_opts {
     bool perm_given, read_only;
     bool ra_given;
@@ -23,6 +29,9 @@ struct change_opts {
     bool alloc_given;
     enum lvx_alloc alloc;
     bool ewf_given, ewf;         /* --errorwhenfull (thin pools) */
+    const char *discards;        /* --discards ignore|nopassdown|passdown (thin pools) */
+    bool zero_given, zero;       /* -Z y|n: the pool's zero_new_blocks */
+    struct again *again;         /* pools whose --discards/-Z refusals are printed again */
     bool skip_given, skip;       /* -k/--setactivationskip y|n */
     bool autoact_given, autoact; /* --setautoactivation y|n */
     bool persist_given, fixed;   /* -M y|n [--major M] --minor N */
@@ -72,6 +81,12 @@ static int parse_change_args(struct lvx_cmd_env *env, struct change_opts *o)
     }
     o->ewf_given = env->args->count[LVX_OPT_ERRORWHENFULL] > 0;
     o->ewf = o->ewf_given && env->args->val[LVX_OPT_ERRORWHENFULL].b;
+    o->discards = env->args->value[LVX_OPT_DISCARDS];
+    if (o->discards && strcmp(o->discards, "passdown") && strcmp(o->discards, "nopassdown") &&
+        strcmp(o->discards, "ignore"))
+        return lvx_opts_invalid("discards", o->discards, NULL);
+    o->zero_given = env->args->count[LVX_OPT_ZERO] > 0;
+    o->zero = o->zero_given && env->args->val[LVX_OPT_ZERO].b;
     o->skip_given = env->args->count[LVX_OPT_SETACTIVATIONSKIP] > 0;
     o->skip = o->skip_given && env->args->val[LVX_OPT_SETACTIVATIONSKIP].b;
     o->autoact_given = env->args->count[LVX_OPT_SETAUTOACTIVATION] > 0;
@@ -92,7 +107,56 @@ static int parse_change_args(struct lvx_cmd_env *env, struct change_opts *o)
 static bool has_changes(const struct change_opts *o)
 {
     return o->perm_given || o->ra_given || lvx_cmd_has_tag_changes(o->env) || o->alloc_given ||
-           o->ewf_given || o->skip_given || o->persist_given || o->autoact_given;
+           o->ewf_given || o->skip_given || o->persist_given || o->autoact_given ||
+           o->discards || o->zero_given;
+}
+
+/* Whether the pool or one of its thin LVs is active (LVM2's pool_is_active). */
+static bool pool_active(struct lvx_cmd_env *env, const struct lvx_lv *pool)
+{
+    struct lvx_actcmd act;
+    if (lvx_actcmd_init(env, &act) || !act.be)
+        return false;
+    if (lvx_actcmd_is_active(env, &act, pool, NULL))
+        return true;
+    for (unsigned i = 0; i < pool->vg->lv_count; i++) {
+        const struct lvx_seg *s = lvx_lv_thin_seg(pool->vg->lvs[i]);
+        if (s && s->pool_lv == pool && lvx_actcmd_is_active(env, &act, pool->vg->lvs[i], NULL))
+            return true;
+    }
+    return false;
+}
+
+/* --discards and -Z of a thin pool, as LVM2's _lvchange_pool_update: each refusal is one
+ * line, and the LV counts as changed when either was taken.  1 changed, -1 not. */
+static int change_pool(struct lvx_cmd_env *env, struct lvx_lv *lv, const struct change_opts *o)
+{
+    struct lvx_seg *ps = lvx_lv_thin_pool_seg(lv);
+    int update = 0;
+    if (o->discards) {
+        const char *cur = ps->discards ? ps->discards : "passdown";
+        if (!strcmp(cur, o->discards))
+            lvx_cmd_errorf("Logical volume %s/%s already uses --discards %s.", lv->vg->name,
+                           lv->name, o->discards);
+        else if ((!strcmp(cur, "ignore") || !strcmp(o->discards, "ignore")) &&
+                 pool_active(env, lv))
+            lvx_cmd_errorf("Cannot change support for discards while pool volume %s/%s is "
+                           "active.", lv->vg->name, lv->name);
+        else {
+            ps->discards = lvx_pool_strdup(lv->vg->pool, o->discards);
+            update++;
+        }
+    }
+    if (o->zero_given) {
+        if (o->zero == ps->zero_new_blocks)     /* LVM2 2.03.16 words -Zn so as well */
+            lvx_cmd_errorf("Logical volume %s/%s already zero new blocks.", lv->vg->name,
+                           lv->name);
+        else {
+            ps->zero_new_blocks = o->zero;
+            update++;
+        }
+    }
+    return update ? 1 : -1;
 }
 
 /* Apply the changes to one LV: 1, or -1 (message printed) when a change is refused. */
@@ -112,11 +176,30 @@ static int change_lv(struct lvx_cmd_env *env, struct lvx_lv *lv, void *arg)
         lvx_cmd_errorf("Command not permitted on LV %s/%s.", lv->vg->name, lv->name);
         return -1;
     }
-    if (o->ewf_given && !lvx_lv_is_thin_pool(lv)) {    /* LVM2's rule: LV_thinpool */
+    if ((o->ewf_given || o->discards || o->zero_given) && !lvx_lv_is_thin_pool(lv)) {
+        /* LVM2's rule: LV_thinpool */
         lvx_cmd_errorf("Command on LV %s/%s uses options that require LV types thinpool .",
                        lv->vg->name, lv->name);
         lvx_cmd_errorf("Command not permitted on LV %s/%s.", lv->vg->name, lv->name);
         return -1;
+    }
+    if (o->discards || o->zero_given) {
+        /* LVM2 runs its pool update once per option given, each taking both: with
+         * --discards and -Z, the second run repeats the refusals of what the first
+         * refused or set (and fails the command, after the commit of the first) */
+        bool twice = o->discards && o->zero_given;
+        if (change_pool(env, lv, o) < 0) {
+            if (twice)
+                change_pool(env, lv, o);
+            return -1;
+        }
+        if (twice) {
+            struct change_opts *w = arg;
+            struct again *a = lvx_pool_alloc(env->pool, sizeof(*a));
+            a->lv = lv;
+            a->next = w->again;
+            w->again = a;
+        }
     }
     if (o->ewf_given) {
         if (o->ewf == !!(lv->flags & LVX_LVF_ERROR_WHEN_FULL)) {
@@ -197,7 +280,7 @@ static bool reload_active(struct lvx_cmd_env *env, struct lvx_lv **lvs, unsigned
     if (lvx_actcmd_init(env, &act) || !act.be || act.test)
         return false;
     for (unsigned i = 0; i < n; i++) {
-        if (lvx_lv_is_thin_pool(lvs[i])) {       /* --errorwhenfull: the pool's table */
+        if (lvx_lv_is_thin_pool(lvs[i])) {  /* --errorwhenfull, --discards, -Z: its table */
             failed |= lvx_actcmd_reload_thin(env, &act, lvs[i]) != 0;
             continue;
         }
@@ -218,10 +301,20 @@ static bool changed_lvs(struct lvx_cmd_env *env, struct lvx_lv **lvs, unsigned n
     /* LVM2 says nothing after -My (it reactivates an active LV instead) */
     bool quiet = o->persist_given && o->fixed && !o->perm_given && !o->ra_given &&
                  !lvx_cmd_has_tag_changes(env) && !o->alloc_given && !o->ewf_given &&
-                 !o->skip_given && !o->autoact_given;
-    for (unsigned i = 0; i < n && !quiet; i++)
+                 !o->skip_given && !o->autoact_given && !o->discards && !o->zero_given;
+    bool failed = false;
+    for (unsigned i = 0; i < n && !quiet; i++) {
         lvx_notice(env->ctx, "Logical volume %s/%s changed.", lvs[i]->vg->name, lvs[i]->name);
-    return (o->perm_given || o->ewf_given) && reload_active(env, lvs, n);
+        for (const struct again *a = o->again; a; a = a->next)
+            if (a->lv == lvs[i]) {            /* LVM2's second run: refusals only */
+                change_pool(env, lvs[i], o);
+                failed = true;
+            }
+    }
+    if ((o->perm_given || o->ewf_given || o->discards || o->zero_given) &&
+        reload_active(env, lvs, n))
+        failed = true;
+    return failed;
 }
 
 int lvx_cmd_lvchange(struct lvx_cmd_env *env)
@@ -265,7 +358,7 @@ int lvx_cmd_lvchange(struct lvx_cmd_env *env)
     if (!has_changes(&o) && !activate_given && env->args->count[LVX_OPT_MONITOR])
         return lvx_process_read(env, LVX_TK_LVS, lvx_tk_read_nothing, NULL);   /* no dmeventd */
     if (!has_changes(&o) && !activate_given) {
-        lvx_cmd_errorf("No change requested: give -p, -r, --addtag, --deltag, --alloc, -C, -k or -a.");
+        lvx_cmd_errorf("No change requested: give -p, -r, --addtag, --deltag, --alloc, -C, -k, --discards, -Z or -a.");
         return LVX_EXIT_INVALID;
     }
     if (env->args->argc < 1 && !env->args->count[LVX_OPT_SELECT]) {

@@ -210,27 +210,32 @@ static int pool_args(struct lvx_cmd_env *env, struct thin_opts *o)
                            ? "" : a->value[LVX_OPT_ERRORWHENFULL]);
         return LVX_EXIT_INVALID;
     }
+    /* lvm.conf's defaults: allocation/thin_pool_discards, allocation/thin_pool_zero,
+     * activation/error_when_full */
     o->discards = "passdown";
-    if (a->count[LVX_OPT_DISCARDS]) {
-        const char *d = a->value[LVX_OPT_DISCARDS];
-        if (strcmp(d, "passdown") && strcmp(d, "nopassdown") && strcmp(d, "ignore")) {
-            lvx_cmd_errorf("Thin pool discards type \"%s\" is unknown.", d);
-            return LVX_EXIT_INVALID;
-        }
-        o->discards = d;
-    }
-    if (a->count[LVX_OPT_ERRORWHENFULL]) {
-        o->error_when_full = a->val[LVX_OPT_ERRORWHENFULL].b;
-    } else if (o->make_pool) {
+    o->zero = true;
+    if (o->make_pool) {
         struct lvx_config *cfg;
         if (lvx_config_load(env->ctx, &cfg) == 0) {
+            o->discards = lvx_pool_strdup(env->pool, lvx_config_str(cfg, "allocation/thin_pool_discards",
+                                                                    "passdown"));
+            o->zero = lvx_config_int(cfg, "allocation/thin_pool_zero", 1) != 0;
             o->error_when_full = lvx_config_int(cfg, "activation/error_when_full", 0) != 0;
             lvx_config_free(cfg);
         } else {
             lvx_error_clear(env->ctx);
         }
     }
-    o->zero = lvx_cmd_bool(env, LVX_OPT_ZERO, true);
+    if (a->count[LVX_OPT_DISCARDS])
+        o->discards = a->value[LVX_OPT_DISCARDS];
+    if (strcmp(o->discards, "passdown") && strcmp(o->discards, "nopassdown") &&
+        strcmp(o->discards, "ignore")) {
+        lvx_cmd_errorf("Thin pool discards type \"%s\" is unknown.", o->discards);
+        return LVX_EXIT_INVALID;
+    }
+    if (a->count[LVX_OPT_ERRORWHENFULL])
+        o->error_when_full = a->val[LVX_OPT_ERRORWHENFULL].b;
+    o->zero = lvx_cmd_bool(env, LVX_OPT_ZERO, o->zero);
     o->spare = lvx_cmd_bool(env, LVX_OPT_POOLMETADATASPARE, true);
     if ((rc = lvx_lvcmd_stripe_args(env, &o->stripes, &o->stripe_size)) ||
         (rc = lvx_lvcmd_alloc_arg(env, &o->policy, &given)) ||

@@ -165,6 +165,9 @@ int lvxd_io_rw(struct lvxd_io *io, struct lvxd_lv *v, bool write, uint64_t off, 
 int lvxd_io_flush(struct lvxd_io *io, struct lvxd_lv *v);
 /* Zero [off, off+len) of the LV (clipped at its end). */
 int lvxd_io_zero(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint64_t len);
+/* Discard [off, off+len) (a punched hole: reads as zeroes after; the target's discard,
+ * else its zero). */
+int lvxd_io_discard(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint64_t len);
 
 /* For targets (v's lock held by the caller).  Append the pieces of [off, off+len)
  * (bytes) of map (v->map, or a sub-LV's prepared mapping) to the batch of *n pieces
@@ -201,6 +204,8 @@ struct lvxd_target {
     int (*rw)(struct lvxd_io *io, struct lvxd_lv *v, bool write, uint64_t off, uint32_t len,
               uint8_t *buf);
     int (*zero)(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint64_t len);
+    /* optional (default zero): a discard, which a target may refuse (-EOPNOTSUPP) */
+    int (*discard)(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint64_t len);
     /* optional (default lvxd_io_flush_pvs) */
     int (*flush)(struct lvxd_io *io, struct lvxd_lv *v);
     /* optional: words appended to the status reply (" snapshot ...", " raid AD 16384/16384

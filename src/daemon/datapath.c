@@ -323,7 +323,8 @@ int lvxd_io_map_zero(struct lvxd_io *io, struct lvxd_lv *v, const struct lvx_map
     return rc;
 }
 
-int lvxd_io_zero(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint64_t len)
+static int zero_or_discard(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint64_t len,
+                           bool discard)
 {
     int rc = 0;
     io->err_dev = -1;
@@ -331,9 +332,21 @@ int lvxd_io_zero(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint64_t l
     if (off < v->size) {
         if (len > v->size - off)
             len = v->size - off;
-        rc = v->target->zero(io, v, off, len);
+        rc = discard && v->target->discard ? v->target->discard(io, v, off, len)
+                                           : v->target->zero(io, v, off, len);
     }
-    rc = logged(io, v, "zeroing", off, len, rc);
+    if (rc != -EOPNOTSUPP)          /* a refused discard is the caller's answer */
+        rc = logged(io, v, discard ? "discard" : "zeroing", off, len, rc);
     pthread_rwlock_unlock(&v->lock);
     return rc;
+}
+
+int lvxd_io_zero(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint64_t len)
+{
+    return zero_or_discard(io, v, off, len, false);
+}
+
+int lvxd_io_discard(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint64_t len)
+{
+    return zero_or_discard(io, v, off, len, true);
 }

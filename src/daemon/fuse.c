@@ -385,6 +385,8 @@ static void do_fallocate(struct worker *w, const struct fuse_in_header *h,
         rc = -EROFS;
     else if (in->offset % 512 || in->length % 512)
         rc = -EINVAL;
+    else if (in->mode & FALLOC_FL_PUNCH_HOLE)    /* the loop device's discard */
+        rc = lvxd_io_discard(&w->io, v, in->offset, in->length);
     else
         rc = lvxd_io_zero(&w->io, v, in->offset, in->length);
     reply(w, h->unique, rc, NULL, 0);

@@ -13,7 +13,9 @@
  *                the same way for the flush before a commit, a model of its own (the
  *                VGs read again from the devices) whose prepared _tdata every data
  *                I/O of the pool's files goes through (replaced when a reload finds
- *                _tdata grown: the data space grows and waiting writes go on), and
+ *                _tdata grown: the data space grows and waiting writes go on; a
+ *                grown _tmeta: the metadata file covers the new extents and the
+ *                metadata space map grows, as the kernel's pool at resume), and
  *                one mutex around every lookup, change and the data I/O that
  *                depends on them.
  *   thin         reads map each block through the device's mapping tree (unmapped
@@ -24,7 +26,10 @@
  *                snapshotted: dm-thin's time rule) goes to a new block after the old
  *                one was copied (when the write does not cover it whole); zeroing
  *                (discard, write-zeroes) unmaps whole blocks and writes zeroes into
- *                partial ones.  No free block: the transaction is committed
+ *                partial ones; --discards: ignore refuses discards (EOPNOTSUPP) and
+ *                write-zeroes writes zeroes, passdown also discards the data blocks
+ *                freed on _tdata, nopassdown does not (the features are read again
+ *                at each reload).  No free block: the transaction is committed
  *                (blocks freed since the last commit become usable) and the
  *                allocation tried again; the pool full then: ENOSPC at once with
  *                --errorwhenfull y, else the write waits for space up to the
@@ -82,6 +87,8 @@ struct thin_pool {
     uint32_t chunk;            /* sectors */
     uint64_t cb;               /* block bytes */
     bool zero, error_full;
+    bool ignore_discard;       /* discards refused (the table's ignore_discard) */
+    bool passdown;             /* blocks a discard frees are discarded on _tdata */
     uint8_t *copy;             /* COPY_BYTES */
 };
 
@@ -213,15 +220,54 @@ static int read_model(struct lvx_ctx *ctx, struct lvxd_lv *v, const struct lvx_l
     return rc;
 }
 
+/* The pool's features from its segment and flags, as the table line carries them
+ * (map/thin.c): zero_new_blocks, discards (a chunk size not a power of 2 ignores
+ * them), error_if_no_space.  At load and at every reload (lvchange). */
+static void pool_features(struct thin_pool *tp, const struct lvx_lv *pool)
+{
+    const struct lvx_seg *ps = lvx_lv_thin_pool_seg(pool);
+    const char *d = ps->discards ? ps->discards : "passdown";
+    tp->zero = ps->zero_new_blocks;
+    tp->error_full = (pool->flags & LVX_LVF_ERROR_WHEN_FULL) != 0;
+    tp->ignore_discard = !strcmp(d, "ignore") || (ps->chunk_size & (ps->chunk_size - 1));
+    tp->passdown = !tp->ignore_discard && strcmp(d, "nopassdown") != 0;
+}
+
 /* A grown _tdata (a reload after lvextend): the pool's model read again, the data
  * space grown, waiting writes woken. */
+/* A grown _tmeta (a reload after lvextend --poolmetadatasize): the metadata file
+ * covers the new extents and the metadata space map grows to them (committed with
+ * the next transaction), as the kernel's pool does at resume. */
+static int meta_grow(struct lvx_ctx *ctx, struct thin_pool *tp, const struct lvx_lv *tmeta)
+{
+    uint64_t bytes = tmeta->le_count * (uint64_t)tmeta->vg->extent_size * 512;
+    if (bytes <= lvx_lv_file_bytes(tp->meta))
+        return 0;
+    struct lvx_ctx c;
+    lvx_ctx_init(&c);
+    c.io = lvxd_ops();
+    int rc = lvx_lv_file_grow(&c, tp->meta, tmeta, true);
+    if (rc < 0)
+        return lvx_error(ctx, -rc, "%s", c.errmsg);
+    if ((rc = lvx_thin_resize_meta(tp->tm, lvx_lv_file_bytes(tp->meta))) < 0)
+        return lvx_error(ctx, -rc, "%s", lvx_lv_file_ctx(tp->meta)->errmsg);
+    tp->changed = true;
+    struct lvx_thin_info info;
+    lvx_thin_meta_info(tp->tm, &info);
+    lvxd_log("thin pool %s: %" PRIu64 " metadata blocks now", tp->name, info.nr_meta);
+    return 0;
+}
+
 static int pool_grow(struct lvx_ctx *ctx, struct thin_pool *tp, struct lvxd_lv *v,
                      const struct lvx_lv *model_pool, bool rw)
 {
     const struct lvx_seg *ps = lvx_lv_thin_pool_seg(model_pool);
     uint64_t nr = ps->data_lv->le_count * (uint64_t)model_pool->vg->extent_size / tp->chunk;
-    if (!rw || nr <= tp->data_blocks || tp->failed)
+    if (!rw || tp->failed)
         return 0;
+    int rc = meta_grow(ctx, tp, ps->metadata_lv);
+    if (rc < 0 || nr <= tp->data_blocks)
+        return rc;
     struct lvx_ctx c;
     lvx_ctx_init(&c);
     c.io = lvxd_ops();
@@ -230,7 +276,7 @@ static int pool_grow(struct lvx_ctx *ctx, struct thin_pool *tp, struct lvxd_lv *
     const struct lvx_lv *pool;
     const struct lvx_map_prepared *map;
     struct lvx_lv_file *df;
-    int rc = read_model(ctx, v, model_pool, &scan, &set, &pool, &map);
+    rc = read_model(ctx, v, model_pool, &scan, &set, &pool, &map);
     if (rc < 0)
         return rc;
     ps = lvx_lv_thin_pool_seg(pool);
@@ -261,8 +307,10 @@ static int pool_grow(struct lvx_ctx *ctx, struct thin_pool *tp, struct lvxd_lv *
 static int pool_load(struct lvx_ctx *ctx, struct thin_pool *tp, struct lvxd_lv *v,
                      const struct lvx_lv *model_pool, bool rw)
 {
-    if (tp->loaded)
+    if (tp->loaded) {
+        pool_features(tp, model_pool);
         return pool_grow(ctx, tp, v, model_pool, rw);
+    }
     struct lvx_ctx c;
     lvx_ctx_init(&c);
     c.io = lvxd_ops();
@@ -275,8 +323,7 @@ static int pool_load(struct lvx_ctx *ctx, struct thin_pool *tp, struct lvxd_lv *
     tp->chunk = ps->chunk_size;
     tp->cb = (uint64_t)ps->chunk_size * 512;
     tp->data_blocks = lvx_map_prepared_sectors(tp->data_map) / tp->chunk;
-    tp->zero = ps->zero_new_blocks;
-    tp->error_full = (pool->flags & LVX_LVF_ERROR_WHEN_FULL) != 0;
+    pool_features(tp, pool);
     tp->failed = tp->changed = false;
     if (posix_memalign((void **)&tp->copy, ALIGN, COPY_BYTES) != 0) {
         tp->copy = NULL;
@@ -555,8 +602,12 @@ static int thin_rw(struct lvxd_io *io, struct lvxd_lv *v, bool write, uint64_t o
     return rc;
 }
 
-/* Whole blocks unmapped, partial ones written with zeroes. */
-static int thin_zero(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint64_t len)
+/* Whole blocks unmapped (unmap: else written with zeroes), partial ones written with
+ * zeroes; with passdown, the data blocks no device references any more are discarded
+ * on _tdata at once (they are not reused before the next commit, and what a crash
+ * before it leaves mapped there was discarded by the user). */
+static int zero_range(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint64_t len,
+                      bool unmap)
 {
     const struct thin_state *s = v->tstate;
     struct thin_pool *tp = s->tp;
@@ -567,15 +618,19 @@ static int thin_zero(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint64
     if (tp->failed)
         rc = -EIO;
     for (uint64_t o = off, end = off + len; o < end && rc == 0;) {
-        uint64_t vb = o / tp->cb, inner = o - vb * tp->cb;
+        uint64_t vb = o / tp->cb, inner = o - vb * tp->cb, d;
+        uint32_t t;
         uint64_t e = (vb + 1) * tp->cb < end ? (vb + 1) * tp->cb : end;
-        if (inner == 0 && e - o == tp->cb) {
-            int r = lvx_thin_remove(tp->tm, s->dev_id, vb);
+        if (unmap && inner == 0 && e - o == tp->cb) {
+            int mapped = lvx_thin_lookup(tp->tm, s->dev_id, vb, &d, &t);
+            int r = mapped < 0 ? mapped : lvx_thin_remove(tp->tm, s->dev_id, vb);
             if (r < 0) {
                 tp->failed = true;
                 rc = -EIO;
             } else if (r > 0) {
                 tp->changed = true;
+                if (tp->passdown && mapped == 1 && !lvx_thin_data_used(tp->tm, d))
+                    rc = lvxd_io_map_zero(io, v, tp->data_map, d * tp->cb, tp->cb);
             }
         } else {
             for (uint64_t k = o; k < e && rc == 0; k += LVXD_MAX_IO) {
@@ -587,6 +642,23 @@ static int thin_zero(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint64
     }
     pthread_mutex_unlock(&tp->lock);
     return rc;
+}
+
+/* write-zeroes: unmapping unless the pool ignores discards */
+static int thin_zero(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint64_t len)
+{
+    const struct thin_state *s = v->tstate;
+    return zero_range(io, v, off, len, s->tp && !s->tp->ignore_discard);
+}
+
+/* discard: refused when the pool ignores discards (--discards ignore: the kernel's
+ * thin device takes none) */
+static int thin_discard(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint64_t len)
+{
+    const struct thin_state *s = v->tstate;
+    if (!s->pool_file && s->tp->ignore_discard)
+        return -EOPNOTSUPP;
+    return zero_range(io, v, off, len, true);
 }
 
 static int thin_flush(struct lvxd_io *io, struct lvxd_lv *v)
@@ -638,6 +710,7 @@ const struct lvxd_target lvxd_target_thin = {
     .dtr = thin_dtr,
     .rw = thin_rw,
     .zero = thin_zero,
+    .discard = thin_discard,
     .flush = thin_flush,
     .status = thin_status,
 };

@@ -263,6 +263,37 @@ static void refresh_areas(struct exporter *ex, struct lvx_cfg_node *sec, const s
     }
 }
 
+/* A changed zero_new_blocks of a thin pool as LVM2 writes it: "zero_new_blocks = 1"
+ * after "discards", absent when off (lvchange -Z); an unchanged one left as read. */
+static void set_zero_new_blocks(struct exporter *ex, struct lvx_cfg_node *sec, bool zero)
+{
+    struct lvx_cfg_node *z = lvx_cfg_find(sec, "zero_new_blocks"), *prev = NULL, *n;
+    if (z && (z->kind != LVX_CFG_INT || (z->num != 0) == zero)) {
+        return;                                     /* as read */
+    } else if (z && zero) {
+        z->num = 1;
+    } else if (z) {                                 /* unlinked */
+        for (n = sec->child; n != z; n = n->next)
+            prev = n;
+        if (prev)
+            prev->next = z->next;
+        else
+            sec->child = z->next;
+        if (sec->last_child == z)
+            sec->last_child = prev;
+    } else if (!z && zero) {
+        struct lvx_cfg_node *d = lvx_cfg_find(sec, "discards");
+        z = lvx_cfg_add_int(ex->pool, d ? NULL : sec, "zero_new_blocks", 1);
+        if (d) {                                    /* right after discards */
+            z->parent = sec;
+            z->next = d->next;
+            d->next = z;
+            if (sec->last_child == d)
+                sec->last_child = z;
+        }
+    }
+}
+
 static void refresh_refs(struct exporter *ex, struct lvx_cfg_node *sec, const struct lvx_seg *seg)
 {
     switch (seg->kind) {
@@ -275,6 +306,8 @@ static void refresh_refs(struct exporter *ex, struct lvx_cfg_node *sec, const st
         set_ref(ex, sec, "pool", seg->data_lv);
         if (seg->has_thin_ids)      /* lvx's thin commands move it on */
             set_int(lvx_cfg_find(sec, "transaction_id"), (int64_t)seg->transaction_id);
+        set_str(ex, lvx_cfg_find(sec, "discards"), seg->discards);   /* lvchange */
+        set_zero_new_blocks(ex, sec, seg->zero_new_blocks);
         break;
     case LVX_SEG_THIN:
         set_ref(ex, sec, "thin_pool", seg->pool_lv);

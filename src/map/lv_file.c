@@ -7,7 +7,7 @@
  * read or write at run ends and bounce it through an aligned buffer.  And the thin
  * pool's metadata opened over its _tmeta (lvx_thin_pool_meta_open).
  *
- * Entry points: lvx_lv_file_open(), lvx_lv_file_close(), lvx_lv_file_ctx(),
+ * Entry points: lvx_lv_file_open(), lvx_lv_file_grow(), lvx_lv_file_close(), lvx_lv_file_ctx(),
  * lvx_lv_file_fd(), lvx_lv_file_bytes(), lvx_thin_pool_meta_open().
  */
 #include "map/lv_file.h"
@@ -235,6 +235,30 @@ void lvx_lv_file_close(struct lvx_lv_file *f)
     free(f->runs);
     free(f->bounce);
     free(f);
+}
+
+int lvx_lv_file_grow(struct lvx_ctx *ctx, struct lvx_lv_file *f, const struct lvx_lv *lv, bool rw)
+{
+    struct lvx_lv_file *g;
+    int rc = lvx_lv_file_open(ctx, lv, rw, &g);
+    if (rc < 0)
+        return rc;
+    if (g->bytes < f->bytes) {
+        lvx_lv_file_close(g);
+        return lvx_error(ctx, EINVAL, "%s/%s is smaller than before.", lv->vg->name, lv->name);
+    }
+    /* f takes g's runs and PVs (its ops and ctx stay: the module doing I/O keeps them);
+     * g goes with f's old ones */
+    struct run *runs = f->runs;
+    int *fds = f->fds;
+    const struct lvx_pv **pvs = f->pvs;
+    size_t nruns = f->nruns;
+    unsigned nfds = f->nfds;
+    f->runs = g->runs, f->nruns = g->nruns, f->fds = g->fds, f->pvs = g->pvs;
+    f->nfds = g->nfds, f->bytes = g->bytes;
+    g->runs = runs, g->nruns = nruns, g->fds = fds, g->pvs = pvs, g->nfds = nfds;
+    lvx_lv_file_close(g);
+    return 0;
 }
 
 struct lvx_ctx *lvx_lv_file_ctx(struct lvx_lv_file *f)

@@ -26,6 +26,10 @@ struct lvx_lv_file;
 int lvx_lv_file_open(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool rw,
                      struct lvx_lv_file **out);
 void lvx_lv_file_close(struct lvx_lv_file *f);
+/* lv grown (lvextend appends: what f covered stays where it was): f now covers lv's
+ * areas as they are, its ctx and fd unchanged.  0 or -errno (message in ctx; f as
+ * it was). */
+int lvx_lv_file_grow(struct lvx_ctx *ctx, struct lvx_lv_file *f, const struct lvx_lv *lv, bool rw);
 /* The ctx to hand to the module doing I/O on the file (its errors land there), the fd
  * to pass it, the size. */
 struct lvx_ctx *lvx_lv_file_ctx(struct lvx_lv_file *f);

@@ -83,6 +83,8 @@ int lvx_thin_message(struct lvx_thin_meta *tm, const char *msg);
 /* Whether data block d is referenced from more than one place (a write to it must go
  * to a new block). */
 bool lvx_thin_data_shared(const struct lvx_thin_meta *tm, uint64_t d);
+/* Whether data block d is referenced at all (after a removal: freed when not). */
+bool lvx_thin_data_used(const struct lvx_thin_meta *tm, uint64_t d);
 /* An earlier change failed half-way: the handle refuses changes (reopen). */
 bool lvx_thin_meta_failed(const struct lvx_thin_meta *tm);
 /* Write the transaction: new blocks, flush, superblock, flush.  After a failed commit

@@ -68,6 +68,11 @@ bool lvx_thin_data_shared(const struct lvx_thin_meta *tm, uint64_t d)
     return d < tm->nr_data && tm->drc[d] > 1;
 }
 
+bool lvx_thin_data_used(const struct lvx_thin_meta *tm, uint64_t d)
+{
+    return d < tm->nr_data && tm->drc[d] > 0;
+}
+
 /* A device id argument: decimal, below 2^24. */
 static bool dev_id(const char *s, uint64_t *id)
 {

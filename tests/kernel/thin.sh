@@ -14,7 +14,8 @@
 # pmspare, transaction and device ids, placement); dm names, UUID forms and tables
 # (tmeta, tdata, tpool, pool, thin) equal; reports (attr, Data%, Meta%, #Thins,
 # TransId, ThId, discards, zero, chunk) equal; the thin snapshot keeps the old data;
-# lvextend of pool data/metadata and of a thin LV, --errorwhenfull (lvchange of an active
+# lvextend of pool data/metadata and of a thin LV, --errorwhenfull, --discards and -Z
+# (lvchange of an active
 # pool: table reloaded with error_if_no_space; lvcreate), lvreduce of a thin LV and the
 # refusal for a pool, lvremove of a thin snapshot (delete
 # message) with equal output and tables; each tool activates the other's VG (LVM2 runs
@@ -89,7 +90,14 @@ check_match "lvx's active pool table carries error_if_no_space" \
     "$(dmsetup table lvx--th-pool-tpool 2>&1)" " error_if_no_space"
 both "lvchange --errorwhenfull y again: refused" lvchange --errorwhenfull y VG/pool
 both "lvcreate -T --errorwhenfull y" lvcreate -T -L 8m --errorwhenfull y VG/pool4
-check_eq "dm tables equal after --errorwhenfull" "$(tables lvx-th)" "$(tables lvm-th)"
+both "lvchange --discards nopassdown of an active pool" lvchange --discards nopassdown VG/pool
+check_match "lvx's active pool table carries no_discard_passdown" \
+    "$(dmsetup table lvx--th-pool-tpool 2>&1)" " no_discard_passdown"
+both "lvchange --discards ignore of an active pool: refused" lvchange --discards ignore VG/pool
+both "lvchange -Zn of an active pool" lvchange -Zn VG/pool
+both "lvchange -Zy --discards passdown of an active pool (LVM2's second run fails)" \
+    lvchange -Zy --discards passdown VG/pool
+check_eq "dm tables equal after --errorwhenfull, --discards and -Z" "$(tables lvx-th)" "$(tables lvm-th)"
 check_eq "metadata equal after --errorwhenfull (ERROR_WHEN_FULL)" "$(meta $LVX lvx-th)" "$(meta lvm lvm-th)"
 both "lvreduce -f of an active thin LV" lvreduce -f -L -8m VG/thin1
 both "lvreduce of a pool is refused" lvreduce -f -L -4m VG/pool
