@@ -18,11 +18,13 @@
 #include <sys/stat.h>
 
 #include "nodes/dm_nodes.h"
+#include "dev/io.h"
 #include "dev/signature.h"
 #include "meta/commit.h"
 #include "meta/pv_init.h"
 #include "meta/read.h"
 #include "meta/vgops.h"
+#include "util/parallel.h"
 #include "util/phase.h"
 
 int lvx_vgcmd_new_name(struct lvx_cmd_env *env, const char *name, int rc)
@@ -257,39 +259,102 @@ static int check_candidate(struct lvx_cmd_env *env, const struct lvx_vg_update *
     return 0;
 }
 
-/* Refuse a device carrying another signature unless -y/-f (LVM2 would ask). */
-static int check_signatures(struct lvx_cmd_env *env, struct lvx_dev *dev)
+/* libblkid's probe of a named device without a PV label, made once for the check and
+ * the wipe of the implicit pvcreate, on a few threads for all of them (one after the
+ * other, and twice each, a thousand devices took about 20 s). */
+struct sig_probe {
+    struct lvx_dev *dev;
+    struct lvx_dev_sig *sigs;       /* in env->pool once copied back */
+    unsigned n;
+    int rc;                         /* 0 or -errno (errmsg then) */
+    char errmsg[sizeof(((struct lvx_ctx *)0)->errmsg)];
+};
+
+struct sig_job {
+    const struct lvx_dev_ops *io;
+    struct sig_probe *probes;
+    struct lvx_pool **pools;
+};
+
+static void sig_probe_one(void *arg, unsigned i)
 {
-    struct lvx_dev_sig *sigs;
-    unsigned n = 0;
-    if (lvx_dev_find_signatures(env->ctx, env->pool, dev, &sigs, &n) < 0)
+    struct sig_job *j = arg;
+    struct sig_probe *p = &j->probes[i];
+    struct lvx_ctx own;
+    lvx_ctx_init(&own);
+    own.io = j->io;
+    j->pools[i] = lvx_pool_create();
+    p->rc = lvx_dev_find_signatures(&own, j->pools[i], p->dev, &p->sigs, &p->n);
+    if (p->rc < 0)
+        snprintf(p->errmsg, sizeof(p->errmsg), "%s", own.errmsg);
+}
+
+static void sig_probe_all(struct lvx_cmd_env *env, struct sig_probe *probes, unsigned count)
+{
+    if (!count)
+        return;
+    struct lvx_dev_sig *first;
+    unsigned n;
+    if (count > 1 && lvx_dev_find_signatures(env->ctx, env->pool, probes[0].dev, &first, &n) < 0)
+        lvx_error_clear(env->ctx);   /* libblkid's one-time set-up, before the threads */
+    struct lvx_pool **pools = lvx_xcalloc(count + 1, sizeof(*pools));
+    struct sig_job job = { lvx_io(env->ctx), probes, pools };
+    lvx_parallel_for(count, 0, sig_probe_one, &job);
+    for (unsigned i = 0; i < count; i++) {
+        struct sig_probe *p = &probes[i];
+        if (p->rc == 0 && p->n) {
+            struct lvx_dev_sig *copy = lvx_pool_alloc(env->pool, p->n * sizeof(*copy));
+            for (unsigned k = 0; k < p->n; k++) {
+                copy[k] = p->sigs[k];
+                copy[k].type = lvx_pool_strdup(env->pool, p->sigs[k].type);
+            }
+            p->sigs = copy;
+        }
+        lvx_pool_destroy(pools[i]);
+    }
+    free(pools);
+}
+
+static const struct sig_probe *sig_probe_of(const struct sig_probe *probes, unsigned count,
+                                            const struct lvx_dev *dev)
+{
+    for (unsigned i = 0; i < count; i++)
+        if (probes[i].dev == dev)
+            return &probes[i];
+    return NULL;
+}
+
+/* Refuse a device carrying another signature unless -y/-f (LVM2 would ask). */
+static int check_signatures(struct lvx_cmd_env *env, const struct sig_probe *p)
+{
+    if (p->rc < 0) {
+        lvx_error(env->ctx, -p->rc, "%s", p->errmsg);
         return lvx_cmd_fail(env);
-    if (n == 0)
+    }
+    if (p->n == 0)
         return 0;
     if (!env->args->count[LVX_OPT_YES] && !env->args->count[LVX_OPT_FORCE]) {
-        lvx_cmd_errorf("%s signature detected on %s: use -y to wipe it.", sigs[0].type, dev->path);
+        lvx_cmd_errorf("%s signature detected on %s: use -y to wipe it.", p->sigs[0].type,
+                       p->dev->path);
         return LVX_EXIT_FAILED;
     }
     return 0;
 }
 
-/* pvcreate with default settings: wipe signatures (checked before), write the label
- * and an empty metadata area. */
-static int implicit_pvcreate(struct lvx_cmd_env *env, struct lvx_dev *dev)
+/* pvcreate with default settings: wipe the signatures its probe found (checked before),
+ * write the label and an empty metadata area. */
+static int implicit_pvcreate(struct lvx_cmd_env *env, const struct sig_probe *p)
 {
     struct lvx_ctx *ctx = env->ctx;
+    struct lvx_dev *dev = p->dev;
     if (dev->fd >= 0)
         lvx_dev_close(ctx, dev);
     if (lvx_dev_open(ctx, dev, true) < 0)
         return lvx_cmd_fail(env);
-    struct lvx_dev_sig *sigs;
-    unsigned n = 0;
-    if (lvx_dev_find_signatures(ctx, env->pool, dev, &sigs, &n) < 0)
-        return lvx_cmd_fail(env);
-    for (unsigned i = 0; i < n; i++) {
-        if (lvx_dev_wipe_signature(ctx, dev, &sigs[i]) < 0)
+    for (unsigned i = 0; i < p->n; i++) {
+        if (lvx_dev_wipe_signature(ctx, dev, &p->sigs[i]) < 0)
             return lvx_cmd_fail(env);
-        lvx_notice(ctx, "Wiping %s signature on %s.", sigs[i].type, dev->path);
+        lvx_notice(ctx, "Wiping %s signature on %s.", p->sigs[i].type, dev->path);
     }
     /* the PV options vgcreate/vgextend take for it (as pvcreate's) */
     struct lvx_pv_layout_req req = { .dev_size = dev->size, .mda_copies = 1 };
@@ -344,12 +409,22 @@ static int vgcmd_orphans(struct lvx_cmd_env *env, struct lvx_vg_update *u, char 
     unsigned n = 0, unlabelled = 0;
     int rc;
 
+    /* the named devices without a PV label, each once, probed first */
+    struct sig_probe *probes = lvx_pool_alloc(env->pool, (count + 1) * sizeof(*probes));
+    unsigned np = 0;
+    for (unsigned i = 0; i < count; i++) {
+        struct lvx_dev *dev = find_dev(u->scan, names[i]);
+        if (dev && !find_spv(u->scan, dev) && !sig_probe_of(probes, np, dev))
+            probes[np++] = (struct sig_probe){ .dev = dev };
+    }
+    sig_probe_all(env, probes, np);
+
     for (unsigned i = 0; i < count; i++) {
         struct lvx_dev *dev = find_dev(u->scan, names[i]);
         struct lvx_scan_pv *spv = dev ? find_spv(u->scan, dev) : NULL;
         int r = check_candidate(env, u, names[i], dev, spv);
         if (r == 0 && !spv)
-            r = check_signatures(env, dev);
+            r = check_signatures(env, sig_probe_of(probes, np, dev));
         if (r)
             return r;             /* nothing written yet: stop at the first refusal */
         bool dup = false;
@@ -372,7 +447,7 @@ static int vgcmd_orphans(struct lvx_cmd_env *env, struct lvx_vg_update *u, char 
             paths[i] = lvx_pool_strdup(env->pool, devs[i]->path);
             if (find_spv(u->scan, devs[i]))
                 continue;
-            if ((rc = implicit_pvcreate(env, devs[i])) != 0)
+            if ((rc = implicit_pvcreate(env, sig_probe_of(probes, np, devs[i]))) != 0)
                 return rc;
             made[m++] = devs[i];
         }
