@@ -196,6 +196,7 @@ enum lvx_opt_id {
     LVX_OPT_ERRORWHENFULL,      /* --errorwhenfull y|n (thin pools: lvcreate, lvchange) */
     LVX_OPT_LOCKSTART,          /* --lockstart (vgchange: join shared VGs' lockspaces) */
     LVX_OPT_LOCKSTOP,           /* --lockstop (vgchange: leave them) */
+    LVX_OPT_LOCKTYPE,           /* --locktype none|sanlock (vgchange: shared <-> local) */
     LVX_OPT_REBUILD,            /* --rebuild PV (lvchange, RAID; repeatable) */
     LVX_OPT_RESYNC,             /* --resync (lvchange, RAID) */
     LVX_OPT_DUMP,               /* --dump headers|metadata|... (pvck) */

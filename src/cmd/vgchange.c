@@ -8,13 +8,14 @@
  * the commit (meta/mda_policy.c).  -a y|n [--activationmode partial] activates or
  * deactivates the VGs' LVs (cmd/activation.c), after any metadata change.
  * --lockstart/--lockstop join/leave the sanlock lockspaces of shared VGs (meta/lockd.h;
- * other VGs are passed over, as by LVM2).
+ * other VGs are passed over, as by LVM2); --locktype none|sanlock: cmd/vgchange_locktype.c.
  */
 #include "cmd/toolkit.h"
 #include "cmd/vgcmd.h"
 
 #include "cmd/actcmd.h"
 #include "cmd/lvcmd.h"
+#include "cmd/vgchange_locktype.h"
 
 #include <string.h>
 
@@ -206,6 +207,8 @@ static int lock_start_stop(struct lvx_cmd_env *env, char **names, unsigned count
 
 int lvx_cmd_vgchange(struct lvx_cmd_env *env)
 {
+    if (env->args->count[LVX_OPT_LOCKTYPE])          /* cmd/vgchange_locktype.c */
+        return lvx_vgchange_locktype(env);
     if (env->args->count[LVX_OPT_LOCKSTART] || env->args->count[LVX_OPT_LOCKSTOP]) {
         unsigned count;
         char **names = lvx_cmd_vg_names(env, &count);

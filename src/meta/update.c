@@ -106,7 +106,7 @@ int lvx_vg_update_begin(struct lvx_ctx *ctx, const struct lvx_scan_opts *scan_op
     /* a shared VG first, as LVM2's vg_read checks its lock type before anything else;
      * a change holds its lease, and the VG is read again under it (another host may
      * have changed it since) */
-    if (lvx_vg_is_lockd(u->vg) && exclusive) {
+    if (lvx_vg_is_lockd(u->vg) && exclusive && !(flags & LVX_UPDATE_LOCKD_UNLOCKED)) {
         if ((r = lvx_lockd_vg_lock(ctx, u->vg, &u->lockd_hold)) < 0)
             goto fail;
         lvx_vgset_free(u->set);
@@ -151,7 +151,8 @@ int lvx_vg_update_check(struct lvx_ctx *ctx, const struct lvx_vg *vg, unsigned f
         return lvx_error(ctx, EPERM, "Volume group %s is exported", vg->name);
     if (exclusive && !(vg->status & LVX_VG_WRITE) && !(vg->flags & LVX_VGF_WRITE_LOCKED))
         return lvx_error(ctx, EPERM, "Volume group %s is read-only", vg->name);
-    if (!lvx_vg_is_lockd(vg) && exclusive && (vg->lock_type || (vg->status & (LVX_VG_CLUSTERED | LVX_VG_SHARED))))
+    if (!lvx_vg_is_lockd(vg) && exclusive && !(flags & LVX_UPDATE_LOCKD_UNLOCKED) &&
+        ((vg->lock_type && strcmp(vg->lock_type, "none") != 0) || (vg->status & (LVX_VG_CLUSTERED | LVX_VG_SHARED))))
         return lvx_error(ctx, EPERM, "Volume group %s is shared/clustered (lock_type %s): lvx does "
                          "not change such VGs", vg->name, vg->lock_type ? vg->lock_type : "clvm");
     return 0;

@@ -33,7 +33,8 @@ enum {
      * it names (scan_opts->also_devices: vgextend) or not at all (vgreduce): the VG is
      * read through the device index (meta/index.h) as without the global lock. */
     LVX_UPDATE_NAMED_ORPHANS = 1u << 6,
-    /* read a shared VG without its lease and without LVM2's warning (--lockstart) */
+    /* read a shared VG without its lease and without LVM2's warning (--lockstart), or
+     * change it so (vgchange --locktype none --lockopt force: recovery) */
     LVX_UPDATE_LOCKD_UNLOCKED = 1u << 7,
 };
 

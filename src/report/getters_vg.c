@@ -4,6 +4,8 @@
  * PV in pvs) shows what LVM2 shows for its orphan VG: empty name, "r-----",
  * zero sizes and counts.
  */
+#include <string.h>
+
 #include "report/report_int.h"
 
 static bool vg_writeable(const struct lvx_vg *vg)
@@ -135,7 +137,12 @@ LVX_RGETTER(vg_free)
 }
 
 LVX_RGETTER(vg_sysid) { (void)rc; lvx_rval_str(v, row->vg ? row->vg->system_id : ""); }
-LVX_RGETTER(vg_lock_type) { (void)rc; lvx_rval_str(v, row->vg ? row->vg->lock_type : ""); }
+LVX_RGETTER(vg_lock_type)     /* LVM2 shows lock_type "none" as blank */
+{
+    (void)rc;
+    const char *t = row->vg ? row->vg->lock_type : NULL;
+    lvx_rval_str(v, t && strcmp(t, "none") != 0 ? t : "");
+}
 LVX_RGETTER(vg_lock_args) { (void)rc; lvx_rval_str(v, row->vg ? row->vg->lock_args : ""); }
 LVX_RGETTER(vg_profile) { (void)rc; lvx_rval_str(v, row->vg ? row->vg->profile : ""); }
 

@@ -6,6 +6,8 @@
 # under $SCRATCH bound over it: sanlock's and lvmlockd's sockets, pid files, lock
 # files) and its own /dev/mapper (a tmpfs), running a sanlock daemon without watchdog
 # (-w 0, -l 0, -h 0) and, for an LVM2 host, lvmlockd; the loop devices are shared.
+#   host_needs                           skip the test without loop devices, sanlock,
+#                                        unshare, nsenter, cc or lvx
 #   host_start NAME HOST_ID [lvmlockd]   start the host (lvmlockd with sanlock io timeout 2 s;
 #                                        its lvm.conf: use_lvmlockd = 1,
 #                                        activation off, the test's sandbox filter;
@@ -18,6 +20,12 @@
 # $SCRATCH): it cannot raise RLIMIT_MEMLOCK in a container without CAP_SYS_RESOURCE.
 
 _HOSTS=()
+
+host_needs() {
+    need_loop
+    need_cmd sanlock unshare nsenter cc
+    need_lvx
+}
 
 _host_dir() { printf '%s\n' "$SCRATCH/host-$1"; }
 
