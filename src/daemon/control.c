@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -109,7 +110,16 @@ static int do_deactivate(struct request *r)
     struct lvxd_lv *v = lvxd_volume_find(r->w[1], r->w[2]);
     pthread_mutex_unlock(&lvxd_lvs_mutex);
     if (v && lvxd_volume_loop_ours(v, r->mount_dir)) {   /* never another's device */
-        if (!force && lvxd_loop_busy(v->loop)) {
+        /* held open: checked again for up to 5 s, as LVM2's open count check with
+         * activation/retry_deactivation (a device just unmounted, or opened for a
+         * moment by a probe, comes free) */
+        bool busy = !force && lvxd_loop_busy(v->loop);
+        for (int i = 0; busy && i < 25; i++) {
+            struct timespec pause = { 0, 200 * 1000000L };
+            nanosleep(&pause, NULL);
+            busy = lvxd_loop_busy(v->loop);
+        }
+        if (busy) {
             char msg[300];
             snprintf(msg, sizeof(msg), "Logical volume %s/%s in use.", v->vg, v->lv);
             return fail(r, EBUSY, msg);
