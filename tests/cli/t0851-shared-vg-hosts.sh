@@ -17,8 +17,9 @@
 #   - host b dies (its sanlock daemon and its lvx killed) while holding the VG lease:
 #     host a's changes fail until b's lease expires, then succeed; the VG is consistent
 #     (vgck) and b's unfinished change is not in it.
-# sanlock's I/O timeout is 2 s (LVX_SANLOCK_IO_TIMEOUT) so a dead host's lease expires
-# in about 20-40 s.  Cost: about 1.5-2.5 min (two lockspace joins and one expiry).
+# sanlock's I/O timeout is 5 s (LVX_SANLOCK_IO_TIMEOUT; 2 s lost lockspaces on a loaded
+# machine), so a dead host's lease expires after about 100 s (8 I/O timeouts and sanlock's
+# 60 s watchdog time).  Cost: about 3-4 min (two lockspace joins and one expiry).
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 # shellcheck source=tests/tools/sanlock_host.sh
@@ -41,7 +42,7 @@ hx() {
     local h=$1
     shift
     mkdir -p -m 0700 "$SCRATCH/host-$h/lvxrun"
-    host_run "$h" env LVX_RUN_DIR="$SCRATCH/host-$h/lvxrun" LVX_SANLOCK_IO_TIMEOUT=2 \
+    host_run "$h" env LVX_RUN_DIR="$SCRATCH/host-$h/lvxrun" LVX_SANLOCK_IO_TIMEOUT=5 \
         "$LVX" "$@"
 }
 # hold_lease TAG LV SECONDS: host b runs `lvchange --addtag TAG sv/LV` that holds the
@@ -72,7 +73,7 @@ hold_lease() {
     return 1
 }
 # rejoin HOST: the host's lockspace is still joined, or it is joined again.  sanlock
-# drops a lockspace whose delta lease it could not renew for 8 I/O timeouts (16 s
+# drops a lockspace whose delta lease it could not renew for 8 I/O timeouts (40 s
 # here): on a machine loaded by other tests a loop device can stall that long.  The
 # steps below are about lease contention between live hosts, so a lost lockspace is
 # reported (with sanlock's own lines) and the host joins again.
@@ -166,7 +167,7 @@ wait "$holder" 2>/dev/null
 t0=$SECONDS
 first=""
 done_ok=1
-while ((SECONDS - t0 < 240)); do
+while ((SECONDS - t0 < 300)); do
     rc=0
     hx a lvcreate -an -Zn -l1 -n after sv >/dev/null 2>"$SCRATCH/e" || rc=$?
     [[ -z $first ]] && first="$rc $(head -1 "$SCRATCH/e")"

@@ -36,7 +36,7 @@ hx() {
     local h=$1
     shift
     mkdir -p -m 0700 "$SCRATCH/host-$h/lvxrun" "$SCRATCH/host-$h/dev"
-    host_run "$h" env LVX_RUN_DIR="$SCRATCH/host-$h/lvxrun" LVX_SANLOCK_IO_TIMEOUT=2 \
+    host_run "$h" env LVX_RUN_DIR="$SCRATCH/host-$h/lvxrun" LVX_SANLOCK_IO_TIMEOUT=5 \
         LVX_ACTIVATION_BACKEND=user DM_DEV_DIR="$SCRATCH/host-$h/dev" "$LVX" "$@"
 }
 stop_all() {

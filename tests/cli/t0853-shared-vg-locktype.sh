@@ -22,7 +22,7 @@ hx() {
     local h=$1
     shift
     mkdir -p -m 0700 "$SCRATCH/host-$h/lvxrun"
-    host_run "$h" env LVX_RUN_DIR="$SCRATCH/host-$h/lvxrun" LVX_SANLOCK_IO_TIMEOUT=2 \
+    host_run "$h" env LVX_RUN_DIR="$SCRATCH/host-$h/lvxrun" LVX_SANLOCK_IO_TIMEOUT=5 \
         LVX_ACTIVATION_BACKEND=none "$LVX" "$@"
 }
 trap 'hosts_stop; cleanup' EXIT

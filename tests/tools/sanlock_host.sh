@@ -8,7 +8,7 @@
 # (-w 0, -l 0, -h 0) and, for an LVM2 host, lvmlockd; the loop devices are shared.
 #   host_needs                           skip the test without loop devices, sanlock,
 #                                        unshare, nsenter, cc or lvx
-#   host_start NAME HOST_ID [lvmlockd]   start the host (lvmlockd with sanlock io timeout 2 s;
+#   host_start NAME HOST_ID [lvmlockd]   start the host (lvmlockd with sanlock io timeout 5 s;
 #                                        its lvm.conf: use_lvmlockd = 1,
 #                                        activation off, the test's sandbox filter;
 #                                        lvmlocal.conf host_id = HOST_ID)
@@ -53,7 +53,7 @@ host_start() {
         echo $! >"$d/sanlock.pid"
         for _ in $(seq 100); do [[ -S /run/sanlock/sanlock.sock ]] && break; sleep 0.1; done
         if [[ -n $lockd ]]; then
-            lvmlockd -f -o 2 >"$d/lvmlockd.log" 2>&1 &
+            lvmlockd -f -o 5 >"$d/lvmlockd.log" 2>&1 &
             echo $! >"$d/lvmlockd.pid"
             for _ in $(seq 100); do [[ -S /run/lvm/lvmlockd.socket ]] && break; sleep 0.1; done
         fi
