@@ -743,16 +743,17 @@ static int dm_stage(struct lvx_ctx *ctx, const struct lvx_lv *lv,
     struct lvx_buf table = LVX_BUF_INIT;
     const struct lvx_lv *subs[RAID_SUBS_MAX];
     bool made[RAID_SUBS_MAX] = { false };
-    bool raid = lvx_map_lv_is_raid(lv);
+    bool raid = stacked(lv);     /* raid or mirror: new sub-LV devices made first */
     unsigned n = raid ? raid_subs(lv, subs, RAID_SUBS_MAX) : 0;
-    int rc = raid ? lvx_map_check_raid_activatable(ctx, lv, opts && opts->partial,
-                                                   opts && opts->degraded)
-                  : lvx_activation_check(ctx, lv, opts);
+    int rc = lvx_map_lv_is_raid(lv)
+                 ? lvx_map_check_raid_activatable(ctx, lv, opts && opts->partial,
+                                                  opts && opts->degraded)
+             : raid ? lvx_map_check_mirror_activatable(ctx, lv, opts && opts->partial)
+                    : lvx_activation_check(ctx, lv, opts);
     if (rc < 0 || (rc = open_active(ctx, lv, own_layer(lv), &dm, &ids, &info)) < 0)
         return rc;
     if (raid && (rc = stage_raid_subs(ctx, &dm, subs, made, n)) == 0)
-        rc = lvx_map_raid_table(ctx, &lv->segs[0], lv->vg->extent_size, false, subdev_of, &dm,
-                                &table);
+        rc = stacked_table(ctx, lv, opts && opts->nosync, &dm, &table);
     else if (!raid)
         rc = lvx_activation_dm_table(ctx, lv, opts && opts->partial, &table);
     if (rc == 0)

@@ -16,7 +16,8 @@
  * devices of sub-LVs that left are removed; then the REBUILD flags, now in the kernel,
  * are cleared with a second commit.
  * --stripes N / -I / --type striped of linear and striped LVs (and --type linear of a
- * striped one) restripe them instead: cmd/lvconvert_restripe.c.
+ * striped one) restripe them instead: cmd/lvconvert_restripe.c; --type raid1 of a
+ * mirror and --type mirror of a raid1 LV: cmd/lvconvert_takeover.c.
  */
 #include "cmd/lvcmd.h"
 
@@ -485,6 +486,11 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
     bool to_mirror = (o->type && !strcmp(o->type, "mirror")) ||
                      (!o->type && o->mirrors_given && o->mirrors && lvx_raid_lv_is_linear(lv) &&
                       lvx_raid_default_is_mirror(env));
+    bool raid1 = lvx_map_lv_is_raid(lv) && !strcmp(lv->segs[0].type_name, "raid1");
+    if (o->type && !o->mirrors_given && !o->mirrorlog &&
+        ((mirror && !strcmp(o->type, "raid1")) || (raid1 && !strcmp(o->type, "mirror"))))
+        return lvx_lvconvert_takeover(env, u, lv, mirror, o->region_given, o->region_size,
+                                      o->yes, o->pv_args, o->pv_arg_count);
     if (mirror || to_mirror || o->mirrorlog) {
         if (!mirror && !lvx_raid_lv_is_linear(lv)) {
             lvx_cmd_errorf("lvx lvconvert makes mirrors of linear LVs only, not of %s/%s (%s).",
@@ -523,7 +529,6 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
         return replace_images(env, u, o, lv);
     }
     bool linear = lvx_raid_lv_is_linear(lv);
-    bool raid1 = lvx_map_lv_is_raid(lv) && !strcmp(lv->segs[0].type_name, "raid1");
     if (!linear && !raid1) {
         lvx_cmd_errorf("lvx lvconvert changes the image count of linear and raid1 LVs only, "
                        "not of %s/%s (%s).", lv->vg->name, lv->name,

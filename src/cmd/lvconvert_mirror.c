@@ -78,8 +78,8 @@ static void to_linear(struct lvx_lv *lv)
     lv->status &= ~(uint32_t)LVX_LV_NOTSYNCED;
 }
 
-static int add_log(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
-                   const struct lvx_alloc_pv *pvs, unsigned pv_count)
+int lvx_mirror_add_log(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
+                       uint64_t with_images, const struct lvx_alloc_pv *pvs, unsigned pv_count)
 {
     struct lvx_vg *vg = u->vg;
     struct lvx_seg *seg = &lv->segs[0];
@@ -93,7 +93,7 @@ static int add_log(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_
         img[i] = seg->areas[i].lv;
     uint32_t ext = lvx_mirror_log_extents(lv->le_count * vg->extent_size, seg->region_size,
                                           vg->extent_size);
-    if (lvx_mirror_alloc_log(env, vg, maps, lv->name, log, ext, img, seg->area_count, 0,
+    if (lvx_mirror_alloc_log(env, vg, maps, lv->name, log, ext, img, seg->area_count, with_images,
                              lvx_lvcmd_effective_policy(vg, lv->alloc), pvs, pv_count) < 0)
         return lvx_cmd_fail(env);
     seg->log_lv = log;
@@ -216,7 +216,7 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
         to_linear(lv);
     } else if (!linear) {
         drop_subs(lv, want, c->core_log);
-        if (c->disk_log && !lv->segs[0].log_lv && (rc = add_log(env, u, lv, pvs, pv_count)))
+        if (c->disk_log && !lv->segs[0].log_lv && (rc = lvx_mirror_add_log(env, u, lv, 0, pvs, pv_count)))
             return rc;
     }
     const struct lvx_seg *seg = &lv->segs[0];

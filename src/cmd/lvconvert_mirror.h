@@ -25,4 +25,12 @@ struct lvx_mirror_conv {
 int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
                          const struct lvx_mirror_conv *c);
 
+/* A disk log NAME_mlog for lv's first segment (a mirror, or a raid1 becoming one), sized
+ * for its region size, away from the images, on pvs or every PV, placed as
+ * lvx_mirror_alloc_log places it with with_images (0: as --mirrorlog disk adds a log;
+ * the LV's extents: as LVM2's raid1 -> mirror asks for it); set as the segment's log.
+ * 0 or the exit code (printed). */
+int lvx_mirror_add_log(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
+                       uint64_t with_images, const struct lvx_alloc_pv *pvs, unsigned pv_count);
+
 #endif

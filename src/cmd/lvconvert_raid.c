@@ -503,3 +503,71 @@ int lvx_raid_replace_images(struct lvx_cmd_env *env, struct lvx_vg *vg, struct l
     *replaced = n;
     return 0;
 }
+
+/* Rename every image of lv's segment to "<lv>_<kind>_<slot>", recorded as moved. */
+static void rename_images(struct lvx_lv *lv, const char *kind, struct lvx_raid_change *ch)
+{
+    struct lvx_seg *seg = &lv->segs[0];
+    for (uint32_t s = 0; s < seg->area_count && ch->moved_n < LVX_RAID_CHANGE_MAX; s++) {
+        struct lvx_lv *img = seg->areas[s].lv;
+        ch->moved[ch->moved_n] = img;
+        ch->moved_old[ch->moved_n++] = img->name;
+        img->name = lvx_pool_printf(lv->vg->pool, "%s_%s_%u", lv->name, kind, s);
+    }
+}
+
+int lvx_raid_from_mirror(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_free_maps *maps,
+                         struct lvx_lv *lv, uint32_t region_size, struct lvx_raid_change *ch)
+{
+    struct lvx_seg *seg = &lv->segs[0];
+    enum lvx_alloc policy = lvx_lvcmd_effective_policy(vg, lv->alloc);
+    struct lvx_area *metas = lvx_pool_alloc(vg->pool, seg->area_count * sizeof(*metas));
+    int r;
+
+    memset(ch, 0, sizeof(*ch));
+    /* an rmeta for each image, on the image's own PVs, before the log goes */
+    for (uint32_t s = 0; s < seg->area_count; s++) {
+        struct lvx_lv *img = seg->areas[s].lv, *meta;
+        struct lvx_alloc_pv *own;
+        unsigned own_n = own_pvs(env, img, &own);
+        uint32_t meta_ext = lvx_raid_rmeta_extents(img->le_count, region_size, vg->extent_size);
+        meta = new_sub(vg, lv, "rmeta", next_index(vg, lv->name, "rmeta"), false, ch);
+        if ((r = lvx_raid_alloc_images(env, maps, lv->name, 1, 0, meta_ext, policy, own, own_n,
+                                       (struct lvx_lv *[]){ NULL }, &meta)) < 0)
+            return r;
+        metas[s] = (struct lvx_area){ NULL, meta, 0 };
+    }
+    if (seg->log_lv) {
+        ch->gone_old[ch->gone_n] = seg->log_lv->name;
+        ch->gone[ch->gone_n++] = seg->log_lv;
+        lvx_vg_remove_lv(vg, seg->log_lv);
+        seg->log_lv = NULL;
+    }
+    rename_images(lv, "rimage", ch);
+    seg->type = seg->type_name = lvx_pool_strdup(vg->pool, "raid1");
+    seg->kind = LVX_SEG_RAID;
+    seg->meta_areas = metas;
+    seg->stripe_count = seg->area_count;
+    seg->region_size = region_size;
+    seg->raw = NULL;
+    lv->status &= ~(uint32_t)LVX_LV_NOTSYNCED;
+    return 0;
+}
+
+void lvx_raid_to_mirror(struct lvx_lv *lv, uint32_t region_size, struct lvx_raid_change *ch)
+{
+    struct lvx_seg *seg = &lv->segs[0];
+    for (uint32_t s = 0; s < seg->area_count && ch->gone_n < LVX_RAID_CHANGE_MAX; s++) {
+        struct lvx_lv *meta = seg->meta_areas[s].lv;
+        ch->gone_old[ch->gone_n] = meta->name;
+        ch->gone[ch->gone_n++] = meta;
+        lvx_vg_remove_lv(lv->vg, meta);
+    }
+    seg->meta_areas = NULL;
+    rename_images(lv, "mimage", ch);
+    seg->type = seg->type_name = lvx_pool_strdup(lv->vg->pool, "mirror");
+    seg->kind = LVX_SEG_MIRROR;
+    seg->stripe_count = seg->area_count;
+    seg->region_size = region_size;
+    seg->raw = NULL;
+}

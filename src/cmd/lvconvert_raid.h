@@ -100,6 +100,22 @@ int lvx_lvresize_raid(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
                       uint64_t *new_count, const struct lvx_alloc_pv *pvs, unsigned pv_count,
                       enum lvx_alloc policy);
 
+/* mirror -> raid1 (LVM2's _convert_mirror_to_raid1): an rmeta for each image on the
+ * image's own PVs (without REBUILD: the images are in sync), the log taken out, images
+ * renamed _mimage_N -> _rimage_N, the segment raid1 with region_size.  ch: the rmeta
+ * added, the log gone, the images moved (renamed).  0 or negative errno (ctx). */
+int lvx_raid_from_mirror(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_free_maps *maps,
+                         struct lvx_lv *lv, uint32_t region_size, struct lvx_raid_change *ch);
+/* raid1 -> mirror without its log (LVM2's _convert_raid1_to_mirror): the rmeta taken
+ * out (added to ch->gone), images renamed _rimage_N -> _mimage_N (ch->moved), the
+ * segment mirror with region_size; the caller adds the log. */
+void lvx_raid_to_mirror(struct lvx_lv *lv, uint32_t region_size, struct lvx_raid_change *ch);
+
+/* mirror <-> raid1 of an active LV (cmd/lvconvert_takeover.c): the exit code. */
+int lvx_lvconvert_takeover(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
+                           bool to_raid1, bool region_given, uint32_t region_size, bool yes,
+                           char **pv_args, unsigned pv_arg_count);
+
 /* Clear REBUILD on the images and rmeta sub-LVs of lv; true when one had it. */
 bool lvx_raid_clear_rebuild(struct lvx_lv *lv);
 

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # t0712-kernel-raid-convert: RAID conversions (lvconvert -m N, linear <-> raid1,
-# --type raid1|linear) made by lvx and by LVM2 on twin VGs, side by side in the kernel.
+# --type raid1|linear, mirror -> raid1 -> mirror) made by lvx and by LVM2 on twin VGs, side by side in the kernel.
 # LVM2 converts only active LVs (the host has no device-mapper), so the checks run
 # inside a throw-away QEMU guest (kvm-dm-test) running tests/kernel/dm-raid-convert.sh
 # with the plain lvx binary ($LVX_PLAIN, built when missing) and 8 virtio disks of

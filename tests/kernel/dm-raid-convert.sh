@@ -9,7 +9,7 @@
 #   vde-vdh  VG "rx": the same LVs, the same conversions, by lvx (dm backend)
 #
 # Every conversion (lvconvert -m N up and down, with and without a PV list, linear ->
-# raid1 -> linear, --type raid1/linear) is made by each tool on its own VG, on active
+# raid1 -> linear, --type raid1/linear, mirror -> raid1 -> mirror) is made by each tool on its own VG, on active
 # LVs holding data; after each: lvx's layout and metadata text equal LVM2's (ids and
 # times aside), its dm tables equal LVM2's (device numbers named, "rebuild N" of the
 # new images included), the data is intact; LVM2's vgck accepts lvx's VG, LVM2
@@ -77,6 +77,30 @@ out=$($LVX lvconvert -m1 rx/b </dev/null 2>&1); rc=$?
 check_eq "no answer to the prompt: not converted, exit 5" "$rc $(echo "$out" | tail -n 1 | sed 's/^ *//')" \
     "5 Logical volume rx/b NOT converted."
 
+# ---------------------------------------------------------------- mirror <-> raid1 (takeover)
+check "LVM2 lvcreate --type mirror -m1 -L 8m -n m rl" lvm lvcreate -q -y --type mirror -m1 -L 8m -n m rl
+check "lvx lvcreate --type mirror -m1 -L 8m -n m rx" $LVX lvcreate -q -y --type mirror -m1 -L 8m -n m rx
+dd if=/dev/urandom of=/tmp/data.m bs=1M count=8 status=none
+dd if=/tmp/data.m of=/dev/mapper/rl-m bs=1M oflag=direct status=none
+dd if=/tmp/data.m of=/dev/mapper/rx-m bs=1M oflag=direct status=none
+LVS="a b m"
+wait_sync rl rx
+conv "mirror -> raid1 (--type raid1)" -y --type raid1 V/m
+same "after --type raid1 of a mirror (rmeta on the images' PVs, log gone)"
+wait_sync rl rx
+check_eq "the kernel synced lvx's raid1 made of a mirror (100%, idle)" \
+    "$(lvm lvs --noheadings -o sync_percent,lv_health_status,raid_sync_action rx/m | trim)" "100.00idle"
+conv "raid1 -> mirror (--type mirror)" -y --type mirror V/m
+same "after --type mirror of a raid1 LV (rmeta gone, disk log)"
+wait_sync rl rx
+check "lvx lvconvert -y --type raid1 rx/m (again)" $LVX lvconvert -q -y --type raid1 rx/m
+wait_sync rx
+out=$($LVX lvconvert --type mirror rx/m </dev/null 2>&1); rc=$?
+check_eq "raid1 -> mirror unanswered: not converted, exit 5" "$rc $(echo "$out" | tail -n 1 | sed 's/^ *//')" \
+    "5 Logical volume rx/m NOT converted to \"mirror\"."
+check "lvx lvconvert -y --type mirror rx/m (back to a mirror)" $LVX lvconvert -q -y --type mirror rx/m
+check "m's data intact after three conversions" sh -c "$(declare -f data_ok); data_ok rx m"
+
 # ---------------------------------------------------------------- LVM2 reads lvx's result
 check "LVM2's vgck accepts lvx's VG" lvm vgck rx
 check "lvx vgchange -an rx" $LVX vgchange -an rx
@@ -86,6 +110,7 @@ wait_sync rx
 for lv in $LVS; do
     check "$lv: LVM2 reads the data lvx's conversions kept" sh -c "$(declare -f data_ok); data_ok rx $lv"
 done
+check "LVM2 removes m from both VGs" sh -c "lvm lvremove -q -y rl/m rx/m >/dev/null"
 fi
 
 # ---------------------------------------------------------------- --replace, a failed disk, --repair
