@@ -6,8 +6,9 @@
 # vdb vdc) with a 2-stripe LV (vda vdb) and a linear one (vda), active in the kernel.
 # RUNS runs (/t/kill-runs, else 10), moving vda->vdc and back in turn: `lvx pvmove`
 # starts, a writer puts a new random 4 MiB chunk at a random place of each LV, the
-# mover is SIGKILLed after a random delay (0.6-3 s: at its setup, while the kernel copies, at a checkpoint or at
-# its end), the LVs are read back (the data as written, pvmove0 or not), `lvx pvmove`
+# mover is SIGKILLed after a random delay (the first run 0-0.4 s after pvmove0 is live,
+# so one kill always lands mid-copy; the others 0.6-3 s: at its setup, while the kernel
+# copies, at a checkpoint or at its end), the LVs are read back (the data as written, pvmove0 or not), `lvx pvmove`
 # without arguments resumes and finishes the move; then the data is checked again,
 # pvmove0 is gone and LVM2's vgck accepts the VG.
 # shellcheck disable=SC2086
@@ -30,7 +31,7 @@ chunk() {
         dd if=/tmp/c of=/tmp/$1 bs=1M seek=$at conv=notrunc 2>/dev/null
 }
 RANDOM=$(od -An -N2 -tu2 /dev/urandom)
-KILLED=0 MID=0 EARLY=0
+KILLED=0 MID=0 EARLY=0 FIRST_MID=0
 # how many runs: /t/kill-runs (t0719 puts $LVX_PVMOVE_KILL_RUNS there: CI runs 3), else 10
 RUNS=$(cat /t/kill-runs 2>/dev/null || echo 10)
 for run in $(seq "$RUNS"); do
@@ -40,12 +41,21 @@ for run in $(seq "$RUNS"); do
     mover=$!
     (chunk s2 96 && chunk lin 32) &
     writer=$!
-    sleep "$((delay / 1000)).$(printf %03d $((delay % 1000)))"
+    if [ "$run" = 1 ]; then
+        # the first run is killed while the kernel copies, whatever the machine's speed:
+        # once pvmove0 is live, after 0-0.4 s more
+        for _ in $(seq 400); do dmsetup ls | grep -q pvmove && break; sleep 0.05; done
+        delay="pvmove0 + $((RANDOM % 400))"
+        sleep "0.$(printf %03d $((RANDOM % 400)))"
+    else
+        sleep "$((delay / 1000)).$(printf %03d $((delay % 1000)))"
+    fi
     if kill -9 $mover 2>/dev/null; then KILLED=$((KILLED + 1)); fi
     wait $mover 2>/dev/null
     wait $writer
     inprog=$(dmsetup ls | grep -c pvmove || true)
     [ "$inprog" != 0 ] && MID=$((MID + 1))
+    [ "$run" = 1 ] && [ "$inprog" != 0 ] && FIRST_MID=1
     check "run $run ($src->$dst, killed after ${delay} ms, pvmove0 devices: $inprog): data read back as written" same
     if [ "$($LVX lvs -a --noheadings -o name $VG | grep -c pvmove)" != 0 ]; then
         check "run $run: lvx pvmove (no arguments) resumes and finishes" $LVX pvmove -i0
@@ -61,5 +71,8 @@ for run in $(seq "$RUNS"); do
     check "run $run: LVM2's vgck accepts the VG" lvm vgck $VG
 done
 note "movers SIGKILLed while running: $KILLED of $RUNS; moves left in progress (pvmove0 live): $MID; killed before the setup commit: $EARLY"
-check "most kills hit a running move" test "$((2 * KILLED))" -ge "$RUNS"
+check "the first run's kill left the move in progress (pvmove0 live)" test "$FIRST_MID" = 1
+# with the issue's 10 runs (random delays) most kills land while a move runs; fewer
+# runs (CI's 3) are too few for that to hold every time
+[ "$RUNS" -ge 10 ] && check "most kills hit a running move" test "$((2 * KILLED))" -ge "$RUNS"
 guest_done
