@@ -123,7 +123,8 @@ bool lvx_activation_serves_raid(const struct lvx_activation_backend *be, const c
                      !strcmp(type, "mirror") ||
                      !strcmp(type, "raid4") || !strncmp(type, "raid5", 5) ||
                      !strcmp(type, "raid6") || !strcmp(type, "raid6_zr") ||
-                     !strcmp(type, "raid6_nr")));
+                     !strcmp(type, "raid6_nr") || !strcmp(type, "raid6_nc") ||
+                     !strcmp(type, "raid6_n_6")));
 }
 
 int lvx_activate_lv(struct lvx_ctx *ctx, const struct lvx_activation_backend *be,

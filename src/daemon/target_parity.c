@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * daemon/target_parity.c - the daemon's parity RAID target: raid4, raid5 (ls, la,
- * rs, ra, n) and raid6 (zr, nr) LVs served over prepared mappings of their rimage
+ * rs, ra, n) and raid6 (zr, nr, nc, n_6) LVs served over prepared mappings of their rimage
  * and rmeta sub-LVs with md's stripe geometry (docs/dm-formats.md §5.2), the dm-raid
  * superblock and bitmap kept by raid_core.c, so the same disks move between this
  * daemon and the kernel.
@@ -13,10 +13,14 @@
  *            ls: P = d - s mod n, (P + 1 + k) mod n; rs: P = s mod n, (P + 1 + k)
  *            mod n; raid4 (PARITY_0): P = 0, k + 1; raid5_n: P = d, k; raid6 zr:
  *            P = s mod n, nr: P = n-1 - (s+1) mod n, both Q = P + 1 (0 after the last
- *            leg), data k + 1 when P is the last leg, else k (+2 past P).  Row s of
- *            every leg is its sectors [s*C, (s+1)*C) after the data offset.
+ *            leg), data k + 1 when P is the last leg, else k (+2 past P); nc
+ *            (ROTATING_N_CONTINUE): P = n-1 - s mod n, Q = P - 1 (n-1 before leg 0),
+ *            data (P + 1 + k) mod n; n_6 (PARITY_N): P = d, Q = d + 1, data k.  Row s
+ *            of every leg is its sectors [s*C, (s+1)*C) after the data offset.
  *            P = XOR of the stripe's data chunks; raid6 Q = XOR of g^j * chunk over
- *            the data chunks, j its leg (GF(2^8), 0x11D; md's DDF layouts).
+ *            the data chunks, j its leg (GF(2^8), 0x11D; md's DDF layouts zr, nr
+ *            and nc count every leg; n_6 puts P and Q after the data, so its data
+ *            leg is also its position among the data legs, md's index there).
  *   reads    from the data chunk; a chunk on a failed or missing leg is rebuilt
  *            from the other legs of its rows (data and P XORed, or from Q): with one
  *            data leg failed, in the same batch as the rest of the request (the other
@@ -74,7 +78,8 @@ static int parity_ctr(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct l
     r->sync_size = r->leg_sectors;
     r->lv_per_bm = r->n - r->parity;
     if (!lvx_raid_md_level(r->dm_name, 0, &level, &r->md_layout) ||
-        !(level == 5 ? r->md_layout <= 5 : r->md_layout == 8 || r->md_layout == 9))
+        !(level == 5 ? r->md_layout <= 5 : r->md_layout == 5 || (r->md_layout >= 8 &&
+                                                                  r->md_layout <= 10)))
         rc = lvx_error(ctx, ENOTSUP, "RAID LV %s/%s: layout %s is not served by the user-space "
                        "backend.", lv->vg->name, lv->name, r->dm_name);
     else if (r->n < 2 + r->parity || !r->chunk)
@@ -104,16 +109,19 @@ static unsigned parity_leg(const struct raid *r, uint64_t stripe)
     case 4: return 0;                      /* PARITY_0: raid4 */
     case 8: return m;                      /* raid6 ROTATING_ZERO_RESTART */
     case 9: return n - 1 - (unsigned)((stripe + 1) % n);   /* ROTATING_N_RESTART */
-    default: return d;                     /* PARITY_N */
+    case 10: return n - 1 - m;             /* raid6 ROTATING_N_CONTINUE */
+    default: return d;                     /* PARITY_N (raid5_n, raid6_n_6) */
     }
 }
 
-/* raid6: the Q leg of a stripe (zr, nr); r->n without one */
+/* raid6: the Q leg of a stripe (after P, or before it for nc); r->n without one */
 static unsigned q_leg(const struct raid *r, uint64_t stripe)
 {
     if (r->parity < 2)
         return r->n;
     unsigned p = parity_leg(r, stripe);
+    if (r->md_layout == 10)
+        return (p + r->n - 1) % r->n;
     return p == r->n - 1 ? 0 : p + 1;
 }
 
@@ -122,7 +130,7 @@ static unsigned data_leg(const struct raid *r, uint64_t stripe, unsigned k)
     unsigned p = parity_leg(r, stripe);
     switch (r->md_layout) {
     case 0: case 1: return k >= p ? k + 1 : k;
-    case 2: case 3: return (p + 1 + k) % r->n;
+    case 2: case 3: case 10: return (p + 1 + k) % r->n;
     case 4: return k + 1;
     case 8: case 9: return p == r->n - 1 ? k + 1 : k >= p ? k + 2 : k;
     default: return k;

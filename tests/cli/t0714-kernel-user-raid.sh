@@ -5,8 +5,8 @@
 # (daemon/target_raid.c) on the host and LVM2 + the kernel's dm-raid in a throw-away
 # QEMU guest (tests/kernel/user-raid.sh), in both directions, without a resync:
 #   1. host: on five 64 MiB disk images (loop devices), lvx makes VG ux with raid1 r1,
-#      raid10 r10 (8 MiB each), raid5 r5 and raid6 r6 (-i3, 12 MiB;
-#      daemon/target_parity.c); its daemon syncs them and writes random data to each;
+#      raid10 r10 (8 MiB each), raid5 r5, raid6 r6, raid6_nc r6c and raid6_n_6 r6n (-i3,
+#      12 MiB; daemon/target_parity.c); its daemon syncs them and writes random data to each;
 #      raid1 rc gets a third image (lvconvert -m2) and loses image 0 (-m1 PV) through
 #      the daemon; raid1 rp and raid5 rq with a planted 4 KiB mismatch, counted by
 #      the daemon's --syncaction check; clean deactivation;
@@ -54,11 +54,16 @@ uspace_run_ok "lvx lvcreate --type raid5 -i3 -I 64k -L 12m ux/r5 (the daemon com
     lvx lvcreate -q -Zn --type raid5 -i3 -I 64k -L 12m -n r5 ux
 uspace_run_ok "lvx lvcreate --type raid6 -i3 -I 64k -L 12m ux/r6 (P and Q)" \
     lvx lvcreate -q -Zn --type raid6 -i3 -I 64k -L 12m -n r6 ux
-head -c 12M /dev/urandom >"$SCRATCH/data/kx_r5.bin"     # for the kernel to write to kx/r5
-head -c 12M /dev/urandom >"$SCRATCH/data/kx_r6.bin"     # ... and kx/r6
-for lv in r1 r10 r5 r6; do
+uspace_run_ok "lvx lvcreate --type raid6_nc -i3 -I 64k -L 12m ux/r6c (Q before P)" \
+    lvx lvcreate -q -Zn --type raid6_nc -i3 -I 64k -L 12m -n r6c ux
+uspace_run_ok "lvx lvcreate --type raid6_n_6 -i3 -I 64k -L 12m ux/r6n (P, Q on the last legs)" \
+    lvx lvcreate -q -Zn --type raid6_n_6 -i3 -I 64k -L 12m -n r6n ux
+for lv in r5 r6 r6c r6n; do      # for the kernel to write to kx/LV
+    head -c 12M /dev/urandom >"$SCRATCH/data/kx_$lv.bin"
+done
+for lv in r1 r10 r5 r6 r6c r6n; do
     sz=8M
-    [[ $lv == r[56] ]] && sz=12M
+    [[ $lv == r[56]* ]] && sz=12M
     head -c $sz /dev/urandom >"$SCRATCH/data/ux_$lv.bin"
     uspace_run_ok "ux/$lv: $sz written through the daemon" dd if="$SCRATCH/data/ux_$lv.bin" \
         of="$DM_DEV_DIR/ux/$lv" bs=1M oflag=direct conv=fsync status=none
@@ -118,8 +123,13 @@ test_eq "kx/r5 (raid5_ls) reads the kernel's bytes" "$(lv_sha "$DM_DEV_DIR/kx/r5
 test_eq "ux/r5 still reads the daemon's bytes" "$(lv_sha "$DM_DEV_DIR/ux/r5")" "$(sha "$SCRATCH/data/ux_r5.bin")"
 test_eq "kx/r6 (raid6_zr) reads the kernel's bytes" "$(lv_sha "$DM_DEV_DIR/kx/r6")" "$(sha "$SCRATCH/data/kx_r6.bin")"
 test_eq "ux/r6 still reads the daemon's bytes" "$(lv_sha "$DM_DEV_DIR/ux/r6")" "$(sha "$SCRATCH/data/ux_r6.bin")"
+for lv in r6c r6n; do
+    test_eq "kx/$lv ($(lvx lvs --noheadings -o segtype kx/$lv 2>/dev/null | tr -d ' ')) reads the kernel's bytes" \
+        "$(lv_sha "$DM_DEV_DIR/kx/$lv")" "$(sha "$SCRATCH/data/kx_$lv.bin")"
+    test_eq "ux/$lv still reads the daemon's bytes" "$(lv_sha "$DM_DEV_DIR/ux/$lv")" "$(sha "$SCRATCH/data/ux_$lv.bin")"
+done
 test_eq "no resync, rebuild or initial sync in the daemon's log" \
     "$(grep -c -e 'new RAID set' -e 'is rebuilt' -e 'resynced' -e 'failed' "$LOG")" "0"
-test_ok "the daemon served the eight RAID LVs" test "$(grep -c 'serving [uk]x/r[156]' "$LOG")" -eq 8
+test_ok "the daemon served the twelve RAID LVs" test "$(grep -c 'serving [uk]x/r[156]' "$LOG")" -eq 12
 uspace_run_ok "deactivate kx and ux" sh -c "'$LVX' vgchange -an kx && '$LVX' vgchange -an ux"
 done_testing

@@ -26,7 +26,10 @@
 #   - raid6 (raid6_zr) -i3: data, P and Q (GF(2^8)) placed as md's layout says, after
 #     full-stripe and read-modify-write writes; degraded (one PV hidden, then two:
 #     data rebuilt from P and Q) reads and writes; the legs rebuilt when the PVs are
-#     back.
+#     back;
+#   - raid6_nc (Q before P, rotating) and raid6_n_6 (P and Q on the last two legs)
+#     -i3: the same placement checks after full-stripe and read-modify-write writes,
+#     and with two legs gone: reads, writes, and the rebuild of both legs.
 source "$(dirname "$0")/../lib.sh"
 source "$LVX_ROOT/tests/tools/uspace-env.sh"
 
@@ -201,58 +204,66 @@ for t in raid5_la raid5_rs raid5_ra raid5_n raid4; do
     lvx lvremove -f "$VG/p" >/dev/null 2>&1
 done
 
-# ---- raid6 (raid6_zr), five legs
-uspace_run_ok "lvcreate --type raid6 -i3 -I 64k -L 12m" \
-    lvx lvcreate -Zn --type raid6 -i3 -I 64k -L 12m -n r6 "$VG"
+# ---- raid6: five legs, -i3
 R6=$DM_DEV_DIR/$VG/r6
-head -c $((12 * MIB)) /dev/urandom >"$SCRATCH/exp"
-uspace_run_ok "write 12 MiB to r6" dd if="$SCRATCH/exp" of="$R6" bs=1M oflag=direct conv=fsync status=none
-uspace_run_ok "20 small random writes to r6 (read-modify-write of P and Q)" \
-    small_writes "$R6" "$SCRATCH/exp" 20 $((12 * MIB))
-sync
-test_eq "r6 reads back" "$(lv_sum "$R6" 0 $((12 * MIB)))" "$(fsum "$SCRATCH/exp")"
-uspace_run_ok "deactivate r6" lvx lvchange -an "$VG/r6"
-report r6_rmeta_0
-test_eq "r6_rmeta_0: level 6, layout 8 (zr), 5 devices" \
-    "$(sb_field r6_rmeta_0 level) $(sb_field r6_rmeta_0 layout) $(sb_field r6_rmeta_0 devices)" "6 8 5"
-layout_ok "raid6_zr: data, P and Q placed as md's layout says" r6 raid6_zr 5 $((4 * MIB)) "$SCRATCH/exp"
-HIDE6="--devices=${DEVS[0]},${DEVS[1]},${DEVS[3]},${DEVS[4]}"
-uspace_run_ok "activate r6 with ${DEVS[2]} missing (--activationmode degraded)" \
-    lvx lvchange -ay --activationmode degraded "$HIDE6" "$VG/r6"
-test_eq "the degraded r6 reads every byte" "$(lv_sum "$R6" 0 $((12 * MIB)))" "$(fsum "$SCRATCH/exp")"
-uspace_run_ok "20 small random writes to the degraded r6" \
-    small_writes "$R6" "$SCRATCH/exp" 20 $((12 * MIB))
-sync
-test_eq "the degraded r6 reads back its writes" "$(lv_sum "$R6" 0 $((12 * MIB)))" "$(fsum "$SCRATCH/exp")"
-udevadm settle >/dev/null 2>&1
-uspace_run_ok "deactivate" lvx lvchange -an "$HIDE6" "$VG/r6"
-: >"$LOG"
-uspace_run_ok "activate r6 with the PV back" lvx lvchange -ay "$VG/r6"
-test_ok "the daemon rebuilt leg 2" grep -q "RAID leg 2 is rebuilt from the others" "$LOG"
-uspace_run_ok "deactivate r6" lvx lvchange -an "$VG/r6"
-layout_ok "raid6_zr after the rebuild: data, P and Q right on every leg" \
-    r6 raid6_zr 5 $((4 * MIB)) "$SCRATCH/exp"
+# raid6_fill TYPE MD_LAYOUT: r6 made as TYPE, 12 MiB and 20 small writes through the
+# daemon, read back, superblock and placement checked
+raid6_fill() {
+    uspace_run_ok "$1: lvcreate --type $1 -i3 -I 64k -L 12m" \
+        lvx lvcreate -Zn --type "$1" -i3 -I 64k -L 12m -n r6 "$VG"
+    head -c $((12 * MIB)) /dev/urandom >"$SCRATCH/exp"
+    uspace_run_ok "$1: write 12 MiB" dd if="$SCRATCH/exp" of="$R6" bs=1M oflag=direct conv=fsync status=none
+    uspace_run_ok "$1: 20 small random writes (read-modify-write of P and Q)" \
+        small_writes "$R6" "$SCRATCH/exp" 20 $((12 * MIB))
+    sync
+    test_eq "$1: reads back" "$(lv_sum "$R6" 0 $((12 * MIB)))" "$(fsum "$SCRATCH/exp")"
+    uspace_run_ok "$1: deactivate" lvx lvchange -an "$VG/r6"
+    report r6_rmeta_0
+    test_eq "$1: r6_rmeta_0 says level 6, layout $2, 5 devices" \
+        "$(sb_field r6_rmeta_0 level) $(sb_field r6_rmeta_0 layout) $(sb_field r6_rmeta_0 devices)" "6 $2 5"
+    layout_ok "$1: data, P and Q placed as md's layout says" r6 "$1" 5 $((4 * MIB)) "$SCRATCH/exp"
+}
+# raid6_degraded TYPE LEG...: r6 served with the PVs of legs LEG... hidden (one: data
+# from P; two: from P and Q): reads, small writes and a 3 MiB write; then the legs
+# rebuilt when the PVs are back, and the placement right
+raid6_degraded() {
+    local t=$1 leg keep=() gone=""
+    shift
+    for i in 0 1 2 3 4; do
+        [[ " $* " == *" $i "* ]] && gone+=" ${DEVS[$i]}" || keep+=("${DEVS[$i]}")
+    done
+    local hide="--devices=$(IFS=,; echo "${keep[*]}")" what="$t with leg(s) $* gone"
+    uspace_run_ok "$t: activate with$gone missing (--activationmode degraded)" \
+        lvx lvchange -ay --activationmode degraded "$hide" "$VG/r6"
+    test_eq "$what reads every byte" "$(lv_sum "$R6" 0 $((12 * MIB)))" "$(fsum "$SCRATCH/exp")"
+    uspace_run_ok "$what: 20 small random writes" small_writes "$R6" "$SCRATCH/exp" 20 $((12 * MIB))
+    head -c $((3 * MIB)) /dev/urandom >"$SCRATCH/d6"
+    dd if="$SCRATCH/d6" of="$SCRATCH/exp" bs=1M seek=4 conv=notrunc status=none
+    uspace_run_ok "$what: write 3 MiB" \
+        dd if="$SCRATCH/d6" of="$R6" bs=1M seek=4 oflag=direct conv=fsync status=none
+    sync
+    test_eq "$what reads back its writes" "$(lv_sum "$R6" 0 $((12 * MIB)))" "$(fsum "$SCRATCH/exp")"
+    udevadm settle >/dev/null 2>&1
+    uspace_run_ok "$t: deactivate" lvx lvchange -an "$hide" "$VG/r6"
+    : >"$LOG"
+    uspace_run_ok "$t: activate with the PVs back" lvx lvchange -ay "$VG/r6"
+    local rebuilt=0
+    for leg in "$@"; do grep -q "RAID leg $leg is rebuilt from the others" "$LOG" && rebuilt=$((rebuilt + 1)); done
+    test_eq "$t: the daemon rebuilt leg(s) $*" "$rebuilt" "$#"
+    uspace_run_ok "$t: deactivate" lvx lvchange -an "$VG/r6"
+    layout_ok "$t after rebuilding leg(s) $*: data, P and Q right on every leg" \
+        r6 "$t" 5 $((4 * MIB)) "$SCRATCH/exp"
+}
 
-HIDE2="--devices=${DEVS[0]},${DEVS[2]},${DEVS[4]}"
-uspace_run_ok "activate r6 with ${DEVS[1]} and ${DEVS[3]} missing (two legs: P and Q used)" \
-    lvx lvchange -ay --activationmode degraded "$HIDE2" "$VG/r6"
-test_eq "r6 with two legs gone reads every byte" "$(lv_sum "$R6" 0 $((12 * MIB)))" "$(fsum "$SCRATCH/exp")"
-uspace_run_ok "20 small random writes with two legs gone" \
-    small_writes "$R6" "$SCRATCH/exp" 20 $((12 * MIB))
-head -c $((3 * MIB)) /dev/urandom >"$SCRATCH/d6"
-dd if="$SCRATCH/d6" of="$SCRATCH/exp" bs=1M seek=4 conv=notrunc status=none
-uspace_run_ok "write 3 MiB with two legs gone" \
-    dd if="$SCRATCH/d6" of="$R6" bs=1M seek=4 oflag=direct conv=fsync status=none
-sync
-test_eq "r6 with two legs gone reads back its writes" "$(lv_sum "$R6" 0 $((12 * MIB)))" "$(fsum "$SCRATCH/exp")"
-udevadm settle >/dev/null 2>&1
-uspace_run_ok "deactivate" lvx lvchange -an "$HIDE2" "$VG/r6"
-: >"$LOG"
-uspace_run_ok "activate r6 with both PVs back" lvx lvchange -ay "$VG/r6"
-test_ok "the daemon rebuilt legs 1 and 3" \
-    sh -c "grep -q 'RAID leg 1 is rebuilt' '$LOG' && grep -q 'RAID leg 3 is rebuilt' '$LOG'"
-uspace_run_ok "deactivate r6" lvx lvchange -an "$VG/r6"
-layout_ok "raid6_zr after rebuilding two legs: data, P and Q right on every leg" \
-    r6 raid6_zr 5 $((4 * MIB)) "$SCRATCH/exp"
+raid6_fill raid6_zr 8
+raid6_degraded raid6_zr 2
+raid6_degraded raid6_zr 1 3
+lvx lvremove -f "$VG/r6" >/dev/null 2>&1
+# ---- raid6_nc (Q before P, rotating), raid6_n_6 (P and Q on the last two legs)
+raid6_fill raid6_nc 10
+raid6_degraded raid6_nc 1 3
+lvx lvremove -f "$VG/r6" >/dev/null 2>&1
+raid6_fill raid6_n_6 5
+raid6_degraded raid6_n_6 0 4
 
 done_testing

@@ -3,14 +3,15 @@
 #
 # tests/kernel/user-raid.sh - runs INSIDE a kvm-dm-test guest (started by
 # tests/cli/t0714-kernel-user-raid.sh) on 10 virtio disks kept on the host:
-#   vda-vde  VG "ux": raid1 r1, raid10 r10, raid5 r5 and raid6 r6 made by lvx on the
+#   vda-vde  VG "ux": raid1 r1, raid10 r10, raid5 r5, raid6 r6 (zr), r6c (nc) and r6n
+#            (n_6) made by lvx on the
 #            host, synced and written by lvx's user-space daemon (data: /t/data/ux_LV.bin);
 #            raid1 rc whose images the daemon changed (lvconvert -m2, then -m1 PV);
 #            raid1 rp and raid5 rq with a planted mismatch the daemon's check counted
 #            (/t/data/LV.mism): the kernel's check must count the same
 #   vdf-vdj  empty: VG "kx" with the same LVs is made here by LVM2, synced by the
 #            kernel and written through dm-raid (data: /t/data/kx_LV.bin: ux's
-#            data of the other LV; r5, r6: kx_LV.bin), for the host's
+#            data of the other LV; r5, r6*: kx_LV.bin), for the host's
 #            daemon to read back.
 # Checks: the kernel's dm-raid activates the daemon's LVs in sync at once (health all
 # "A", sync ratio complete, action idle: no resync), reads the daemon's bytes, and a
@@ -33,7 +34,7 @@ wait_idle() {
 sha() { sha256sum <"$1" | cut -d' ' -f1; }
 
 check "LVM2 activates the daemon's VG ux" lvm vgchange -ay ux
-for lv in r1 r10 r5 r6 rc; do
+for lv in r1 r10 r5 r6 r6c r6n rc; do
     n=$(lvm lvs --noheadings -o devices ux/$lv | tr ',' '\n' | grep -c rimage)
     st=$(raid_status ux-$lv)
     set -- $st
@@ -59,7 +60,9 @@ check "LVM2 lvcreate --type raid1 -m1 -L 8m kx/r1" lvm lvcreate -q -y --type rai
 check "LVM2 lvcreate --type raid10 -i2 -m1 -I 64k -L 8m kx/r10" lvm lvcreate -q -y --type raid10 -i2 -m1 -I 64k -L 8m -n r10 kx
 check "LVM2 lvcreate --type raid5 -i3 -I 64k -L 12m kx/r5" lvm lvcreate -q -y --type raid5 -i3 -I 64k -L 12m -n r5 kx
 check "LVM2 lvcreate --type raid6 -i3 -I 64k -L 12m kx/r6" lvm lvcreate -q -y --type raid6 -i3 -I 64k -L 12m -n r6 kx
-for lv in r1 r10 r5 r6; do
+check "LVM2 lvcreate --type raid6_nc -i3 -I 64k -L 12m kx/r6c" lvm lvcreate -q -y --type raid6_nc -i3 -I 64k -L 12m -n r6c kx
+check "LVM2 lvcreate --type raid6_n_6 -i3 -I 64k -L 12m kx/r6n" lvm lvcreate -q -y --type raid6_n_6 -i3 -I 64k -L 12m -n r6n kx
+for lv in r1 r10 r5 r6 r6c r6n; do
     for _ in $(seq 600); do
         set -- $(raid_status kx-$lv)
         [ "$3" = idle ] && [ "${2%/*}" = "${2#*/}" ] && break
@@ -68,8 +71,7 @@ for lv in r1 r10 r5 r6; do
     check_eq "kx/$lv: the kernel synced it" "$3 ${2%/*}" "idle ${2#*/}"
     src=/t/data/ux_r1.bin
     [ $lv = r1 ] && src=/t/data/ux_r10.bin
-    [ $lv = r5 ] && src=/t/data/kx_r5.bin
-    [ $lv = r6 ] && src=/t/data/kx_r6.bin
+    case $lv in r5|r6*) src=/t/data/kx_$lv.bin ;; esac
     check "kx/$lv: write $src through dm-raid" dd if=$src of=/dev/kx/$lv bs=1M oflag=direct conv=fsync status=none
     check_eq "kx/$lv: reads back" "$(sha /dev/kx/$lv)" "$(sha $src)"
 done

@@ -3,7 +3,7 @@
 """parity_check.py - where md's raid4/5 layouts put data and parity, checked on images.
 
   parity_check.py LAYOUT CHUNK_BYTES DATA IMG0 IMG1 ...
-      LAYOUT: raid5_ls|raid5_la|raid5_rs|raid5_ra|raid5_n|raid4|raid6_zr|raid6_nr.  DATA: the LV's
+      LAYOUT: raid5_ls|raid5_la|raid5_rs|raid5_ra|raid5_n|raid4|raid6_zr|raid6_nr|raid6_nc|raid6_n_6.  DATA: the LV's
       bytes; IMGi: rimage i's bytes (read from the PVs).  Checks each data chunk is on
       the rimage and row the layout puts it, and the parity chunk of every stripe is
       the XOR of its data chunks.  Prints "data_bad N parity_bad M stripes S"; exit 1
@@ -15,6 +15,11 @@ import sys
 
 
 def place6(layout, n, stripe, k):
+    if layout == "raid6_nc":                # Q just before P, data from P + 1 on
+        p = n - 1 - stripe % n
+        return p, (p + n - 1) % n, (p + 1 + k) % n
+    if layout == "raid6_n_6":               # P and Q on the last two legs
+        return n - 2, n - 1, k
     if layout == "raid6_zr":
         p = stripe % n
     else:                                   # raid6_nr
