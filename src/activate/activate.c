@@ -122,9 +122,7 @@ bool lvx_activation_serves_raid(const struct lvx_activation_backend *be, const c
            (type && (!strcmp(type, "raid1") || !strcmp(type, "raid10") ||
                      !strcmp(type, "mirror") ||
                      !strcmp(type, "raid4") || !strncmp(type, "raid5", 5) ||
-                     !strcmp(type, "raid6") || !strcmp(type, "raid6_zr") ||
-                     !strcmp(type, "raid6_nr") || !strcmp(type, "raid6_nc") ||
-                     !strcmp(type, "raid6_n_6")));
+                     !strncmp(type, "raid6", 5)));
 }
 
 int lvx_activate_lv(struct lvx_ctx *ctx, const struct lvx_activation_backend *be,

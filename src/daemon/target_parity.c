@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * daemon/target_parity.c - the daemon's parity RAID target: raid4, raid5 (ls, la,
- * rs, ra, n) and raid6 (zr, nr, nc, n_6) LVs served over prepared mappings of their rimage
+ * rs, ra, n) and raid6 (zr, nr, nc, n_6, ls_6, la_6, rs_6, ra_6) LVs served over prepared mappings of their rimage
  * and rmeta sub-LVs with md's stripe geometry (docs/dm-formats.md §5.2), the dm-raid
  * superblock and bitmap kept by raid_core.c, so the same disks move between this
  * daemon and the kernel.
@@ -15,12 +15,13 @@
  *            P = s mod n, nr: P = n-1 - (s+1) mod n, both Q = P + 1 (0 after the last
  *            leg), data k + 1 when P is the last leg, else k (+2 past P); nc
  *            (ROTATING_N_CONTINUE): P = n-1 - s mod n, Q = P - 1 (n-1 before leg 0),
- *            data (P + 1 + k) mod n; n_6 (PARITY_N): P = d, Q = d + 1, data k.  Row s
- *            of every leg is its sectors [s*C, (s+1)*C) after the data offset.
+ *            data (P + 1 + k) mod n; n_6 (PARITY_N): P = d, Q = d + 1, data k; ls_6,
+ *            la_6, rs_6, ra_6: raid5's layout over legs 0..n-2, Q = n-1.  Row s of
+ *            every leg is its sectors [s*C, (s+1)*C) after the data offset.
  *            P = XOR of the stripe's data chunks; raid6 Q = XOR of g^j * chunk over
- *            the data chunks, j its leg (GF(2^8), 0x11D; md's DDF layouts zr, nr
- *            and nc count every leg; n_6 puts P and Q after the data, so its data
- *            leg is also its position among the data legs, md's index there).
+ *            the data chunks (GF(2^8), 0x11D): j is the chunk's leg in md's DDF
+ *            layouts (zr, nr, nc), else its position among the stripe's data legs
+ *            in leg order (n_6, *_6).
  *   reads    from the data chunk; a chunk on a failed or missing leg is rebuilt
  *            from the other legs of its rows (data and P XORed, or from Q): with one
  *            data leg failed, in the same batch as the rest of the request (the other
@@ -78,8 +79,9 @@ static int parity_ctr(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct l
     r->sync_size = r->leg_sectors;
     r->lv_per_bm = r->n - r->parity;
     if (!lvx_raid_md_level(r->dm_name, 0, &level, &r->md_layout) ||
-        !(level == 5 ? r->md_layout <= 5 : r->md_layout == 5 || (r->md_layout >= 8 &&
-                                                                  r->md_layout <= 10)))
+        !(level == 5 ? r->md_layout <= 5
+                     : r->md_layout == 5 || (r->md_layout >= 8 && r->md_layout <= 10) ||
+                           (r->md_layout >= 16 && r->md_layout <= 20)))
         rc = lvx_error(ctx, ENOTSUP, "RAID LV %s/%s: layout %s is not served by the user-space "
                        "backend.", lv->vg->name, lv->name, r->dm_name);
     else if (r->n < 2 + r->parity || !r->chunk)
@@ -110,6 +112,10 @@ static unsigned parity_leg(const struct raid *r, uint64_t stripe)
     case 8: return m;                      /* raid6 ROTATING_ZERO_RESTART */
     case 9: return n - 1 - (unsigned)((stripe + 1) % n);   /* ROTATING_N_RESTART */
     case 10: return n - 1 - m;             /* raid6 ROTATING_N_CONTINUE */
+    /* raid6 *_6: raid5's layout over legs 0..n-2, Q on the last leg */
+    case 16: case 18: return d - (unsigned)(stripe % (n - 1));
+    case 17: case 19: return (unsigned)(stripe % (n - 1));
+    case 20: return 0;
     default: return d;                     /* PARITY_N (raid5_n, raid6_n_6) */
     }
 }
@@ -122,6 +128,8 @@ static unsigned q_leg(const struct raid *r, uint64_t stripe)
     unsigned p = parity_leg(r, stripe);
     if (r->md_layout == 10)
         return (p + r->n - 1) % r->n;
+    if (r->md_layout >= 16)
+        return r->n - 1;
     return p == r->n - 1 ? 0 : p + 1;
 }
 
@@ -133,8 +141,22 @@ static unsigned data_leg(const struct raid *r, uint64_t stripe, unsigned k)
     case 2: case 3: case 10: return (p + 1 + k) % r->n;
     case 4: return k + 1;
     case 8: case 9: return p == r->n - 1 ? k + 1 : k >= p ? k + 2 : k;
+    case 16: case 17: return k >= p ? k + 1 : k;
+    case 18: case 19: return (p + 1 + k) % (r->n - 1);
+    case 20: return k + 1;
     default: return k;
     }
+}
+
+/* raid6: the power of g that data chunk k of a stripe has in Q: md's DDF layouts
+ * (zr, nr, nc) number every leg; the others number the data legs only, in leg order
+ * (P and Q skipped). */
+static unsigned q_exp(const struct raid *r, uint64_t stripe, unsigned k)
+{
+    unsigned leg = data_leg(r, stripe, k);
+    if (r->md_layout >= 8 && r->md_layout <= 10)
+        return leg;
+    return leg - (leg > parity_leg(r, stripe)) - (leg > q_leg(r, stripe));
 }
 
 /* --- GF(2^8) for raid6's Q (polynomial 0x11D, generator 2; DDF layouts: the
@@ -317,15 +339,15 @@ static int load_rows(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint
     /* Q' = Q ^ sum of g^leg * D over the data read */
     for (unsigned k = 0; k < d; k++)
         if (k != miss[0] && (nm == 1 || k != miss[1]))
-            q_acc(qb, rowbuf + k * bytes, bytes, data_leg(r, st, k));
-    unsigned lx = data_leg(r, st, miss[0]);
+            q_acc(qb, rowbuf + k * bytes, bytes, q_exp(r, st, k));
+    unsigned lx = q_exp(r, st, miss[0]);
     if (nm == 1) {                         /* D = Q' / g^leg */
         memcpy(dx, qb, bytes);
         gf_scale(dx, bytes, gf_exp[255 - lx]);
         return 0;
     }
     /* two: Dx ^ Dy = P' (P ^ the other data), g^x Dx ^ g^y Dy = Q' */
-    unsigned ly = data_leg(r, st, miss[1]);
+    unsigned ly = q_exp(r, st, miss[1]);
     uint8_t *dy = rowbuf + miss[1] * bytes;
     memcpy(dy, pb, bytes);
     for (unsigned k = 0; k < d; k++)
@@ -548,7 +570,7 @@ static int write_stripe_once(struct lvxd_io *io, struct lvxd_lv *v, struct raid 
         for (unsigned k = 0; k < d; k++) {
             xor_into(pb, K_SRC(k), rows);
             if (qok)
-                q_acc(qb, K_SRC(k), rows, data_leg(r, st, k));
+                q_acc(qb, K_SRC(k), rows, q_exp(r, st, k));
         }
     } else if (!dmiss && (pok || qok)) {   /* read-modify-write */
         if (pok)
@@ -567,7 +589,7 @@ static int write_stripe_once(struct lvxd_io *io, struct lvxd_lv *v, struct raid 
             xor_into(delta, K_SRC(k), sz);
             xor_into(pb + at, delta, sz);
             if (qok)
-                q_acc(qb + at, delta, sz, data_leg(r, st, k));
+                q_acc(qb + at, delta, sz, q_exp(r, st, k));
         }
     } else if (dmiss) {                    /* reconstruct-write: rows of the others */
         if ((rc = load_rows(io, v, r, st, o0, rows, ok_mask(r), rowbuf, pb, qb, false)) != 0)
@@ -578,7 +600,7 @@ static int write_stripe_once(struct lvxd_io *io, struct lvxd_lv *v, struct raid 
         for (unsigned k = 0; k < d; k++) {
             xor_into(pb, rowbuf + k * rows, rows);
             if (qok)
-                q_acc(qb, rowbuf + k * rows, rows, data_leg(r, st, k));
+                q_acc(qb, rowbuf + k * rows, rows, q_exp(r, st, k));
         }
     }
     /* writes: the data ranges, then parity */
@@ -691,7 +713,7 @@ static void rows_parity(const struct rows *w, const struct raid *r, uint64_t st,
     for (unsigned k = 0; k < r->n - r->parity; k++) {
         xor_into(w->pacc, w->rowbuf + (size_t)k * bytes, bytes);
         if (q < r->n)
-            q_acc(w->qacc, w->rowbuf + (size_t)k * bytes, bytes, data_leg(r, st, k));
+            q_acc(w->qacc, w->rowbuf + (size_t)k * bytes, bytes, q_exp(r, st, k));
     }
 }
 

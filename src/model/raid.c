@@ -26,6 +26,11 @@ static const struct lvx_raid_type types[] = {
     { "raid6_nr", "raid6_nr", 2, false, false, true },
     { "raid6_nc", "raid6_nc", 2, false, false, true },
     { "raid6_n_6", "raid6_n_6", 2, false, false, true },
+    /* raid5's layouts with Q on the last image: LVM2 makes them by taking a raid5 over */
+    { "raid6_ls_6", "raid6_ls_6", 2, false, false, true },
+    { "raid6_la_6", "raid6_la_6", 2, false, false, true },
+    { "raid6_rs_6", "raid6_rs_6", 2, false, false, true },
+    { "raid6_ra_6", "raid6_ra_6", 2, false, false, true },
 };
 
 const struct lvx_raid_type *lvx_raid_type_find(const char *name)

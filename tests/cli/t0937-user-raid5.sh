@@ -29,7 +29,10 @@
 #     back;
 #   - raid6_nc (Q before P, rotating) and raid6_n_6 (P and Q on the last two legs)
 #     -i3: the same placement checks after full-stripe and read-modify-write writes,
-#     and with two legs gone: reads, writes, and the rebuild of both legs.
+#     and with two legs gone: reads, writes, and the rebuild of both legs;
+#   - raid6_ls_6, la_6, rs_6, ra_6 (raid5's layout, Q last: LVM2's raid5 -> raid6
+#     takeover; made here by a metadata edit): Q over the data legs only (md's non-DDF
+#     numbering), placement checked; ra_6 with a data leg and P gone.
 source "$(dirname "$0")/../lib.sh"
 source "$LVX_ROOT/tests/tools/uspace-env.sh"
 
@@ -209,8 +212,16 @@ R6=$DM_DEV_DIR/$VG/r6
 # raid6_fill TYPE MD_LAYOUT: r6 made as TYPE, 12 MiB and 20 small writes through the
 # daemon, read back, superblock and placement checked
 raid6_fill() {
-    uspace_run_ok "$1: lvcreate --type $1 -i3 -I 64k -L 12m" \
-        lvx lvcreate -Zn --type "$1" -i3 -I 64k -L 12m -n r6 "$VG"
+    if [[ $1 == *_?_6 ]]; then  # LVM2 makes these by taking a raid5 over; lvx does not
+        uspace_run_ok "$1: an inactive raid6 whose metadata then says $1 (vgcfgrestore)" sh -c \
+            "'$LVX' lvcreate -q -an -Zn --type raid6 -i3 -I 64k -L 12m -n r6 $VG &&
+             '$LVX' vgcfgbackup -q -f '$SCRATCH/bk' $VG &&
+             sed -i 's/type = \"raid6\"/type = \"$1\"/' '$SCRATCH/bk' &&
+             '$LVX' vgcfgrestore -q -f '$SCRATCH/bk' $VG && '$LVX' lvchange -ay $VG/r6"
+    else
+        uspace_run_ok "$1: lvcreate --type $1 -i3 -I 64k -L 12m" \
+            lvx lvcreate -Zn --type "$1" -i3 -I 64k -L 12m -n r6 "$VG"
+    fi
     head -c $((12 * MIB)) /dev/urandom >"$SCRATCH/exp"
     uspace_run_ok "$1: write 12 MiB" dd if="$SCRATCH/exp" of="$R6" bs=1M oflag=direct conv=fsync status=none
     uspace_run_ok "$1: 20 small random writes (read-modify-write of P and Q)" \
@@ -265,5 +276,11 @@ raid6_degraded raid6_nc 1 3
 lvx lvremove -f "$VG/r6" >/dev/null 2>&1
 raid6_fill raid6_n_6 5
 raid6_degraded raid6_n_6 0 4
+# ---- raid5's layouts with Q on the last leg (LVM2's raid5 -> raid6 takeover)
+for t in raid6_ls_6:18 raid6_la_6:16 raid6_rs_6:19 raid6_ra_6:17; do
+    lvx lvremove -f "$VG/r6" >/dev/null 2>&1
+    raid6_fill "${t%:*}" "${t#*:}"
+done
+raid6_degraded raid6_ra_6 0 2
 
 done_testing

@@ -3,7 +3,7 @@
 """parity_check.py - where md's raid4/5 layouts put data and parity, checked on images.
 
   parity_check.py LAYOUT CHUNK_BYTES DATA IMG0 IMG1 ...
-      LAYOUT: raid5_ls|raid5_la|raid5_rs|raid5_ra|raid5_n|raid4|raid6_zr|raid6_nr|raid6_nc|raid6_n_6.  DATA: the LV's
+      LAYOUT: raid5_ls|raid5_la|raid5_rs|raid5_ra|raid5_n|raid4|raid6_zr|raid6_nr|raid6_nc|raid6_n_6|raid6_ls_6|raid6_la_6|raid6_rs_6|raid6_ra_6.  DATA: the LV's
       bytes; IMGi: rimage i's bytes (read from the PVs).  Checks each data chunk is on
       the rimage and row the layout puts it, and the parity chunk of every stripe is
       the XOR of its data chunks.  Prints "data_bad N parity_bad M stripes S"; exit 1
@@ -20,6 +20,9 @@ def place6(layout, n, stripe, k):
         return p, (p + n - 1) % n, (p + 1 + k) % n
     if layout == "raid6_n_6":               # P and Q on the last two legs
         return n - 2, n - 1, k
+    if layout.endswith("_6"):               # raid5's layout on legs 0..n-2, Q last
+        p, _, dd = place("raid5_" + layout[6:8], n - 1, stripe, k)
+        return p, n - 1, dd
     if layout == "raid6_zr":
         p = stripe % n
     else:                                   # raid6_nr
@@ -90,8 +93,12 @@ def main():
             x = int.from_bytes(acc, "little") ^ int.from_bytes(want, "little")
             acc = bytearray(x.to_bytes(chunk, "little"))
             if qacc is not None:
+                # md numbers the legs for Q: every leg in its DDF layouts (zr, nr,
+                # nc), the data legs only (in leg order) in the others
+                ddf = layout in ("raid6_zr", "raid6_nr", "raid6_nc")
+                j = dd if ddf else dd - (dd > p) - (dd > q)
                 g = 1
-                for _ in range(dd):
+                for _ in range(j):
                     g = gmul(g, 2)
                 if g not in mul:
                     mul[g] = bytes(gmul(v, g) for v in range(256))
