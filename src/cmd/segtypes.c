@@ -19,12 +19,13 @@ static int print_lines(struct lvx_cmd_env *env, const char *const *names)
 
 int lvx_cmd_segtypes(struct lvx_cmd_env *env)
 {
-    /* in LVM2's order; not cache, cache-pool, vdo, vdo-pool, writecache, integrity,
-     * raid10_near and the raid6_*_6 layouts but raid6_n_6 (lvx does not create them) */
+    /* in LVM2's order; not cache, cache-pool, vdo, vdo-pool, writecache, integrity and
+     * raid10_near (lvx does not create them) */
     static const char *const created[] = {
         "linear", "striped", "zero", "error", "snapshot", "mirror", "raid0", "raid0_meta",
         "raid1", "raid10", "raid4", "raid5", "raid5_n", "raid5_la", "raid5_ls", "raid5_ra",
-        "raid5_rs", "raid6", "raid6_n_6", "raid6_nc", "raid6_nr", "raid6_zr", "thin-pool",
+        "raid5_rs", "raid6", "raid6_n_6", "raid6_nc", "raid6_nr", "raid6_zr", "raid6_ls_6",
+        "raid6_rs_6", "raid6_la_6", "raid6_ra_6", "thin-pool",
         "thin", NULL,
     };
     return print_lines(env, created);
