@@ -21,7 +21,7 @@
 #include "util/ctx.h"
 
 #define LVXD_MAX_IO (1u << 20)          /* FUSE max_read / max_write */
-#define LVXD_DIRTY_LIMIT (64ull << 20)  /* dirty pages of an LV's loop device (bdi) */
+#define LVXD_DIRTY_LIMIT (256ull << 20) /* dirty pages of an LV's loop device (bdi) */
 #define LVXD_RING_ENTRIES 256
 #define LVXD_MAX_PIECES 512             /* pieces of one request (4 KiB stripes: 256) */
 
