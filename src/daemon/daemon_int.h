@@ -21,6 +21,7 @@
 #include "util/ctx.h"
 
 #define LVXD_MAX_IO (1u << 20)          /* FUSE max_read / max_write */
+#define LVXD_DIRTY_LIMIT (256ull << 20) /* dirty pages of an LV's loop device (bdi) */
 #define LVXD_RING_ENTRIES 256
 #define LVXD_MAX_PIECES 512             /* pieces of one request (4 KiB stripes: 256) */
 
@@ -282,6 +283,9 @@ int lvxd_loop_backing(const char *dev, char *out, size_t n);
 int lvxd_loop_change_fd(struct lvx_ctx *ctx, const char *dev, const char *file);
 /* Set the read-ahead of a loop device (KiB). */
 void lvxd_loop_read_ahead(const char *dev, unsigned kb);
+/* A dirty page limit of the loop device's own (its bdi's max_bytes and strict_limit),
+ * best effort (a warning in the log when refused). */
+void lvxd_loop_dirty_limit(int maj, int min, uint64_t bytes);
 /* stat(2) of one of our FUSE files (from a child process: the kernel then asks
  * the daemon for its attributes, e.g. the new size before LOOP_SET_CAPACITY). */
 int lvxd_file_stat(struct lvx_ctx *ctx, const char *file);

@@ -16,12 +16,13 @@
  *
  * Entry points: lvxd_loop_attach(), lvxd_loop_detach(), lvxd_loop_busy(),
  * lvxd_loop_attached(), lvxd_loop_backing(), lvxd_loop_change_fd(), lvxd_loop_read_ahead(),
- * lvxd_loop_set_capacity(), lvxd_file_stat().
+ * lvxd_loop_dirty_limit(), lvxd_loop_set_capacity(), lvxd_file_stat().
  */
 #include "daemon/daemon_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <linux/fs.h>
 #include <linux/loop.h>
 #include <stdio.h>
@@ -211,6 +212,28 @@ void lvxd_loop_read_ahead(const char *dev, unsigned kb)
     if (ioctl(fd, BLKRASET, (unsigned long)kb * 2) < 0)
         lvxd_log("warning: cannot set the read-ahead of %s: %s", dev, strerror(errno));
     close(fd);
+}
+
+static bool write_sysfs(const char *path, const char *val)
+{
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    bool ok = write(fd, val, strlen(val)) == (ssize_t)strlen(val);
+    close(fd);
+    return ok;
+}
+
+void lvxd_loop_dirty_limit(int maj, int min, uint64_t bytes)
+{
+    char path[96], val[32];
+    snprintf(val, sizeof(val), "%" PRIu64 "\n", bytes);
+    snprintf(path, sizeof(path), "/sys/class/bdi/%d:%d/max_bytes", maj, min);
+    bool ok = write_sysfs(path, val);
+    snprintf(path, sizeof(path), "/sys/class/bdi/%d:%d/strict_limit", maj, min);
+    if (!ok || !write_sysfs(path, "1\n"))
+        lvxd_log("warning: cannot set a dirty limit on the bdi of loop %d:%d (%s)", maj, min,
+                 path);
 }
 
 int lvxd_loop_set_capacity(struct lvx_ctx *ctx, const char *dev)

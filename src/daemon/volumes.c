@@ -505,6 +505,13 @@ int lvxd_volume_attach(struct lvx_ctx *ctx, struct lvxd_lv *v, const char *mount
     snprintf(v->loop_name, sizeof(v->loop_name), "%s", v->name);
     uint64_t ra_kb = 2 * v->io_opt / 1024;    /* twice a full stripe, at least 4 MiB */
     lvxd_loop_read_ahead(dev, ra_kb > 4096 ? (unsigned)ra_kb : 4096);
+    /* Writeback of a file system on the LV starts once a part of LVXD_DIRTY_LIMIT is
+     * dirty, and the writer is paced at the LV's write rate near the limit (what the
+     * kernel does for every FUSE bdi), instead of nothing being written before the
+     * global background threshold (10% of memory): a buffered write + fsync then
+     * overlaps the copy into the page cache with the disks' writes (bench/stripe;
+     * 256 MiB: 64 wrote 14% less at 8 disks, the same at 4). */
+    lvxd_loop_dirty_limit(maj, min, LVXD_DIRTY_LIMIT);
     return 0;
 }
 

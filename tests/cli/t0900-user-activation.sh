@@ -82,6 +82,14 @@ loopdev=$(readlink "/dev/$VG/lv1")
 test_eq "lv_kernel_minor is the loop device's" "$((16#$(stat -L -c %T "/dev/$VG/lv1")))" \
     "$(lvs_field lv1 lv_kernel_minor)"
 test_eq "the loop device uses direct I/O" "1" "$(cat "/sys/block/${loopdev#/dev/}/loop/dio")"
+bdi=/sys/class/bdi/$(($(stat -L -c 0x%t "/dev/$VG/lv1"))):$(($(stat -L -c 0x%T "/dev/$VG/lv1")))
+if [[ -e $bdi/max_bytes ]]; then
+    # max_bytes reads back rounded (the kernel keeps a ratio of the dirty limit)
+    test_eq "the loop device's dirty limit: strict, 256 MiB" "1 256" \
+        "$(cat "$bdi/strict_limit") $((($(cat "$bdi/max_bytes") + (1 << 19)) >> 20))"
+else
+    test_skip "the loop device's dirty limit" "no max_bytes in $bdi (Linux < 6.2)"
+fi
 
 start=$(date +%s.%N)
 run_ok "mkfs.xfs with default discard on the 1 GiB LV" mkfs.xfs -f -q "/dev/$VG/lv1"
