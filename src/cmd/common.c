@@ -139,6 +139,9 @@ struct lvx_vg **lvx_cmd_pick_vgs(struct lvx_cmd_env *env, const struct lvx_cmd_v
         *out_count = n;
         return vgs;
     }
+    bool tagged = false;
+    for (unsigned i = 0; i < count; i++)
+        tagged = tagged || names[i][0] == '@';
     vgs = lvx_pool_alloc(env->pool, (count + set->vg_count + 1) * sizeof(*vgs));
     for (unsigned i = 0; i < count; i++) {
         for (unsigned k = 0; names[i][0] == '@' && k < set->vg_count; k++)
@@ -147,6 +150,8 @@ struct lvx_vg **lvx_cmd_pick_vgs(struct lvx_cmd_env *env, const struct lvx_cmd_v
         if (names[i][0] == '@')
             continue;
         struct lvx_vg *vg = lvx_vgset_find(set, names[i]);
+        if (!vg && tagged)              /* as process_each_lv below */
+            continue;
         if (!vg) {
             lvx_cmdlog_object_at(LVX_CMDLOG_ARG_KEY(i), "vg", names[i], NULL, NULL, NULL);
             vg_not_found(v, names[i]);
@@ -210,7 +215,11 @@ char **lvx_cmd_vg_names(struct lvx_cmd_env *env, unsigned *count)
             names[k++] = lvx_pool_strdup(env->pool, set->vgs[i]->name);
     for (unsigned i = 0; i < n; i++) {
         if (args[i][0] != '@') {
-            add_name_once(names, &k, args[i]);   /* a missing VG: the command says so */
+            /* a missing VG: the command says so; not beside a tag (LVM2 then reads
+             * every VG and keeps the named ones it finds) */
+            if (!lvx_vgset_find(set, args[i]))
+                continue;
+            add_name_once(names, &k, args[i]);
             continue;
         }
         for (unsigned j = 0; j < set->vg_count; j++)
@@ -390,6 +399,9 @@ void lvx_cmd_pick_lvs(struct lvx_cmd_env *env, const struct lvx_cmd_vgs *v, char
     struct lvx_lv ***subset = lvx_pool_alloc(env->pool, (nvg + 1) * sizeof(*subset));
     unsigned *subset_n = lvx_pool_alloc(env->pool, (nvg + 1) * sizeof(*subset_n));
 
+    bool tagged = false;
+    for (unsigned k = 0; k < count; k++)
+        tagged = tagged || names[k][0] == '@';
     memset(out, 0, sizeof(*out));
     out->vgs = lvx_pool_alloc(env->pool, (nvg + 1) * sizeof(*out->vgs));
     for (unsigned k = 0; k < count; k++) {
@@ -409,6 +421,10 @@ void lvx_cmd_pick_lvs(struct lvx_cmd_env *env, const struct lvx_cmd_vgs *v, char
         const char *slash = strchr(arg, '/');
         char *vg_name = slash ? lvx_pool_strndup(env->pool, arg, (size_t)(slash - arg))
                               : lvx_pool_strdup(env->pool, arg);
+        /* with a tag LVM2 reads every VG and keeps the named ones it finds: a VG name
+         * it does not find is no error (process_each_lv) */
+        if (tagged && !lvx_vgset_find(set, vg_name))
+            continue;
         lvx_cmdlog_object_at(LVX_CMDLOG_ARG_KEY(k), "vg", vg_name, NULL, NULL, NULL);
         int i = find_vg_index(v, vg_name);
         if (i < 0) {

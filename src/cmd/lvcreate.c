@@ -192,7 +192,7 @@ static int stripes_arg(struct lvx_cmd_env *env, struct create_opts *o)
     if (!o->stripes)
         o->stripes = 1;
     if (o->stripes == 1 && o->stripe_size) {
-        lvx_warn(env->ctx, "Ignoring stripesize argument with single stripe.");
+        lvx_notice(env->ctx, "Ignoring stripesize argument with single stripe.");
         o->stripe_size = 0;
     }
     if (o->stripes > 1 && !o->stripe_size) {

@@ -118,6 +118,11 @@ static void warn_bad_areas(struct assembly *a)
             const struct lvx_scan_mda *m = &pv->mda[i];
             if (!m->bad)
                 continue;
+            if (m->crc_bad) {       /* LVM2's words (its offset: the text's) */
+                lvx_warn(a->ctx, "WARNING: Checksum error on %s at offset %" PRIu64 ".",
+                         pv->dev->path, m->start + m->hdr.slot[0].offset);
+                continue;
+            }
             lvx_warn(a->ctx, "WARNING: bad metadata %s on %s at %" PRIu64 ": %s.",
                      m->hdr_valid ? "text" : "header", pv->dev->path, m->start,
                      m->problem ? m->problem : "unknown problem");

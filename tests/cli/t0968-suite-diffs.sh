@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# t0968-suite-diffs: differences LVM2's own test suite found (issue 21), lvx beside the
+# real LVM2 on the same loop devices:
+#   - lvcreate -i1 --stripesize: LVM2's note "Ignoring stripesize argument with single
+#     stripe." on stdout (lvcreate-usage);
+#   - lvextend -m N: -m0 (or the LV's own image count) goes on, another count is
+#     refused ("Cannot vary number of mirrors in LV yet.", exit 5), a signed one is
+#     invalid (exit 3); lvreduce/lvresize take no -m (lvresize-usage);
+#   - lvs / vgs of a tag and a VG name that does not exist: LVM2 reads every VG and
+#     keeps the named ones it finds, no error (process-each-lv);
+#   - a metadata text whose checksum is wrong: "Checksum error on DEV at offset N."
+#     (metadata-bad-text);
+#   - a creation_time too large for 64 signed bits (old 32-bit builds wrote them): LVM2
+#     warns once and reads a fixed day instead (creation-time).
+source "$(dirname "$0")/../lib.sh"
+source "$LVX_ROOT/tests/tools/side.sh"
+
+VG=vgsd$$
+side_setup 3
+
+fresh_vg() {
+    lvm2 vgremove -ff "$VG" >/dev/null 2>&1
+    lvm2 pvcreate -ff -y -q "${D[@]}" >/dev/null 2>&1
+    lvm2 vgcreate -q "$VG" "${D[@]}" >/dev/null 2>&1
+}
+
+# ---- lvcreate -i1 --stripesize
+fresh_vg
+for who in lvm2 lvx; do
+    rc=0; $who lvcreate -an -Zn -L 8m -n s1 -i1 --stripesize 4 "$VG" >"$SCRATCH/$who.out" \
+        2>"$SCRATCH/$who.err" || rc=$?
+    echo "$rc $(lvm2 lvs --noheadings -o stripes "$VG/s1" 2>/dev/null | tr -d ' ')" >"$SCRATCH/$who.rc"
+    lvm2 lvremove -y -q "$VG/s1" >/dev/null 2>&1
+done
+test_eq "lvcreate -i1 --stripesize: LVM2's exit code and stripes" "$(cat "$SCRATCH/lvm2.rc")" \
+    "$(cat "$SCRATCH/lvx.rc")"
+test_eq "... the note on stdout, as LVM2's" \
+    "$(grep Ignoring "$SCRATCH/lvm2.out")" "$(grep Ignoring "$SCRATCH/lvx.out")"
+test_ok "... lvx's note is LVM2's words" grep -q "^  Ignoring stripesize argument with single stripe.$" \
+    "$SCRATCH/lvx.out"
+
+# ---- lvextend -m
+fresh_vg
+for who in lvm2 lvx; do
+    lvm2 lvcreate -an -Zn -q -L 8m -n m1 "$VG" "${D[0]}" >/dev/null 2>&1
+    r=""
+    for m in "-m0" "--mirrors 0" "-m1" "-m+1" "-m-1" "--mirrors 2"; do
+        rc=0
+        # shellcheck disable=SC2086
+        $who lvextend $m --type striped -L +4m "$VG/m1" "${D[1]}" >/dev/null 2>"$SCRATCH/e" || rc=$?
+        r+="$m:$rc:$(grep -v WARNING "$SCRATCH/e" | tr '\n' '|') "
+    done
+    echo "$r" >"$SCRATCH/$who.m"
+    lvm2 lvs --noheadings -o lv_size --units m "$VG/m1" 2>/dev/null | tr -d ' ' >"$SCRATCH/$who.size"
+    lvm2 lvremove -y -q "$VG/m1" >/dev/null 2>&1
+done
+test_eq "lvextend -m0/-m1/-m+1/-m-1: LVM2's exit codes and errors" "$(cat "$SCRATCH/lvm2.m")" \
+    "$(cat "$SCRATCH/lvx.m")"
+test_eq "... the LV grew by -m0 only, as with LVM2" "$(cat "$SCRATCH/lvm2.size")" "$(cat "$SCRATCH/lvx.size")"
+test_eq "... by two steps of 4m" "16.00m" "$(cat "$SCRATCH/lvx.size")"
+lvm2 lvcreate -an -Zn -q -L 8m -n m2 "$VG" >/dev/null 2>&1
+for c in lvreduce lvresize; do
+    side "$c" -m0 -L-4m "$VG/m2"
+    test_eq "$c -m0 refused: LVM2's exit code" "$(cat "$SCRATCH/l.rc")" "$(cat "$SCRATCH/x.rc")"
+    test_eq "... 3 (an option it does not take)" "3" "$(cat "$SCRATCH/x.rc")"
+done
+test_eq "... the LV unchanged" "8.00m" \
+    "$(lvm2 lvs --noheadings -o lv_size --units m "$VG/m2" 2>/dev/null | tr -d ' ')"
+
+# ---- a tag and an unknown VG name
+fresh_vg
+lvm2 lvcreate -an -Zn -q -l1 -n t1 --addtag V1 "$VG" >/dev/null 2>&1
+lvm2 lvcreate -an -Zn -q -l1 -n t2 "$VG" >/dev/null 2>&1
+same "lvs @tag garbage: the tagged LV, no error" lvs -o vg_name,lv_name @V1 garbage
+test_eq "lvx lists the tagged LV only" "t1" "$(lvx lvs --noheadings -o lv_name @V1 garbage 2>/dev/null | tr -d ' ')"
+same "lvs garbage/lv @tag" lvs -o lv_name garbage/lv @V1
+same "lvs @tag VG/unknown-LV: still an error" lvs -o lv_name @V1 "$VG/nosuch"
+same "lvs garbage alone: an error" lvs -o lv_name garbage
+lvm2 vgchange -q --addtag V1 "$VG" >/dev/null 2>&1
+same "vgs @tag garbage: the tagged VG, no error" vgs -o vg_name @V1 garbage
+same "vgs garbage alone: an error" vgs -o vg_name garbage
+same "lvs @tag of a VG garbage: all the VG's LVs" lvs -o lv_name @V1 garbage
+
+# ---- a bad metadata checksum
+fresh_vg
+dd if="${D[0]}" of="$SCRATCH/meta" bs=4k count=2 status=none
+sed 's/flags =/flagx =/' "$SCRATCH/meta" >"$SCRATCH/meta.bad"
+dd if="$SCRATCH/meta.bad" of="${D[0]}" conv=notrunc status=none
+lvm2 pvs >/dev/null 2>"$SCRATCH/l.bad"
+rc=0; lvx pvs >"$SCRATCH/x.pvs" 2>"$SCRATCH/x.bad" || rc=$?
+test_eq "pvs with one bad metadata text: exit 0" "0" "$rc"
+test_eq "... LVM2's checksum line (device, offset of the text)" \
+    "$(grep -m1 'Checksum error' "$SCRATCH/l.bad")" "$(grep -m1 'Checksum error' "$SCRATCH/x.bad")"
+test_eq "... the three PVs listed" "3" "$(grep -c "$VG" "$SCRATCH/x.pvs")"
+
+# ---- creation_time above INT64_MAX
+fresh_vg
+lvm2 lvcreate -an -Zn -q -l1 -n c1 "$VG" >/dev/null 2>&1
+lvm2 vgcfgbackup -f "$SCRATCH/back" "$VG" >/dev/null 2>&1
+sed -e 's/creation_time = \(.*\)$/creation_time = 12029933779523993599/g' "$SCRATCH/back" >"$SCRATCH/backnew"
+for who in lvm2 lvx; do
+    rc=0; $who vgcfgrestore -f "$SCRATCH/backnew" "$VG" >/dev/null 2>"$SCRATCH/$who.err" || rc=$?
+    echo "$rc" >"$SCRATCH/$who.rc"
+    grep Invalid "$SCRATCH/$who.err" >"$SCRATCH/$who.inv"
+    lvm2 lvs --noheadings -o lv_time "$VG/c1" 2>/dev/null | tr -d ' ' >"$SCRATCH/$who.time"
+done
+test_eq "vgcfgrestore of a too large creation_time: LVM2's exit code" "$(cat "$SCRATCH/lvm2.rc")" \
+    "$(cat "$SCRATCH/lvx.rc")"
+test_eq "... LVM2's warning, once" "$(cat "$SCRATCH/lvm2.inv")" "$(cat "$SCRATCH/lvx.inv")"
+test_eq "... the same day written in its place" "$(cat "$SCRATCH/lvm2.time")" "$(cat "$SCRATCH/lvx.time")"
+lvx vgcfgbackup -f "$SCRATCH/back2" "$VG" >/dev/null 2>"$SCRATCH/x.err"
+test_eq "the next backup has a valid time, no warning" "0" "$(grep -c Invalid "$SCRATCH/x.err")"
+
+lvm2 vgremove -ff "$VG" >/dev/null 2>&1
+done_testing
