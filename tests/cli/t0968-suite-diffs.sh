@@ -13,7 +13,10 @@
 #   - a metadata text whose checksum is wrong: "Checksum error on DEV at offset N."
 #     (metadata-bad-text);
 #   - a creation_time too large for 64 signed bits (old 32-bit builds wrote them): LVM2
-#     warns once and reads a fixed day instead (creation-time).
+#     warns once and reads a fixed day instead (creation-time);
+#   - a PV its label marks in use (PV_EXT_USED) that no VG seen lists: vg_name
+#     "[unknown]", attrs "u--", nothing free, pv_in_use "used" (pvscan-cache,
+#     pv-ext-flags).
 source "$(dirname "$0")/../lib.sh"
 source "$LVX_ROOT/tests/tools/side.sh"
 
@@ -113,5 +116,15 @@ test_eq "... the same day written in its place" "$(cat "$SCRATCH/lvm2.time")" "$
 lvx vgcfgbackup -f "$SCRATCH/back2" "$VG" >/dev/null 2>"$SCRATCH/x.err"
 test_eq "the next backup has a valid time, no warning" "0" "$(grep -c Invalid "$SCRATCH/x.err")"
 
+# ---- a PV marked in use whose VG is not seen
+fresh_vg
+lvm2 pvchange -q --metadataignore y "${D[0]}" >/dev/null 2>&1
+same "pvs of a PV marked in use, its VG's other PVs not seen: VG [unknown], u--, nothing free" \
+    pvs --devices "${D[0]}"
+same "... pv_in_use used, vg_name [unknown]" pvs -o pv_name,vg_name,pv_in_use --devices "${D[0]}"
+test_eq "lvx: VG [unknown]" "[unknown]" \
+    "$(lvx pvs --noheadings -o vg_name --devices "${D[0]}" 2>/dev/null | tr -d ' ')"
 lvm2 vgremove -ff "$VG" >/dev/null 2>&1
+lvm2 pvcreate -ff -y -q "${D[2]}" >/dev/null 2>&1
+same "an orphan PV: VG blank, ---, all free" pvs -o pv_name,vg_name,pv_attr,pv_free,pv_in_use "${D[2]}"
 done_testing
