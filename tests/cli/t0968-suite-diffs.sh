@@ -16,7 +16,9 @@
 #     warns once and reads a fixed day instead (creation-time);
 #   - a PV its label marks in use (PV_EXT_USED) that no VG seen lists: vg_name
 #     "[unknown]", attrs "u--", nothing free, pv_in_use "used" (pvscan-cache,
-#     pv-ext-flags).
+#     pv-ext-flags);
+#   - one PV UUID on several devices: all "Not using device" lines, then the "prefers"
+#     lines (pv-duplicate-uuid).
 source "$(dirname "$0")/../lib.sh"
 source "$LVX_ROOT/tests/tools/side.sh"
 
@@ -127,4 +129,13 @@ test_eq "lvx: VG [unknown]" "[unknown]" \
 lvm2 vgremove -ff "$VG" >/dev/null 2>&1
 lvm2 pvcreate -ff -y -q "${D[2]}" >/dev/null 2>&1
 same "an orphan PV: VG blank, ---, all free" pvs -o pv_name,vg_name,pv_attr,pv_free,pv_in_use "${D[2]}"
+
+# ---- one PV UUID on three devices
+lvm2 pvcreate -ff -y -q "${D[0]}" "${D[1]}" >/dev/null 2>&1
+U=$(lvm2 pvs --noheadings -o pv_uuid "${D[0]}" 2>/dev/null | tr -d ' ')
+for i in 1 2; do
+    lvm2 pvcreate -ff -y -q --devices "${D[$i]}" -u "$U" --norestorefile "${D[$i]}" >/dev/null 2>&1
+done
+same "pvs of three devices with one PV UUID: LVM2's warnings in its order" pvs -o+uuid
+test_eq "lvx: two 'Not using device' lines" "2" "$(grep -c 'Not using device' "$SCRATCH/x.err")"
 done_testing
