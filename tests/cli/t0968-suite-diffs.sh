@@ -18,7 +18,15 @@
 #     "[unknown]", attrs "u--", nothing free, pv_in_use "used" (pvscan-cache,
 #     pv-ext-flags);
 #   - one PV UUID on several devices: all "Not using device" lines, then the "prefers"
-#     lines (pv-duplicate-uuid).
+#     lines (pv-duplicate-uuid);
+#   - pvresize of an orphan PV: its second metadata area moves to the new end (emptied,
+#     cut down to what lies past the data area), "Size must exceed physical extent
+#     start of N sectors" below the data area (pvresize-mdas);
+#   - a write error while zeroing a new LV: "Failed to initialize logical volume ...",
+#     exit 5, the LV taken out again (lvcreate-signature-wiping);
+#   - devices/allow_mixed_block_sizes = 0: vgcreate of devices with different logical
+#     block sizes, vgextend by one differing from the VG's PVs refused (exit 5,
+#     "Devices have inconsistent logical block sizes (A and B).") (allow-mixed-block-sizes).
 source "$(dirname "$0")/../lib.sh"
 source "$LVX_ROOT/tests/tools/side.sh"
 
@@ -138,4 +146,88 @@ for i in 1 2; do
 done
 same "pvs of three devices with one PV UUID: LVM2's warnings in its order" pvs -o+uuid
 test_eq "lvx: two 'Not using device' lines" "2" "$(grep -c 'Not using device' "$SCRATCH/x.err")"
+# ---- a write error while zeroing a new LV (LVM2 in the sandbox does not zero: lvx
+# alone; the words are those of LVM2's wipe_lv, which the suite greps)
+for d in "${D[@]}"; do dd if=/dev/zero of="$d" bs=1M count=1 conv=notrunc status=none; done
+lvm2 pvcreate -ff -y -q "${D[0]}" >/dev/null 2>&1
+lvm2 pvcreate -ff -y -q --metadatacopies 0 "${D[1]}" >/dev/null 2>&1
+lvm2 vgcreate -q "$VG" "${D[0]}" "${D[1]}" >/dev/null 2>&1
+blockdev --setro "${D[1]}"
+rc=0; lvx lvcreate -l1 -n z1 "$VG" "${D[1]}" >/dev/null 2>"$SCRATCH/x.err" || rc=$?
+blockdev --setrw "${D[1]}"
+test_eq "lvcreate whose zeroing cannot write: exit 5" "5" "$rc"
+test_ok "... LVM2's 'Failed to initialize' line" grep -qx \
+    "  Failed to initialize logical volume $VG/z1 at position 0 and size 4096." "$SCRATCH/x.err"
+test_ok "... and its 'Aborting' line" grep -qx "  Aborting. Failed to wipe start of new LV." \
+    "$SCRATCH/x.err"
+test_eq "... the LV taken out again" "" "$(lvm2 lvs --noheadings -o lv_name "$VG" 2>/dev/null | tr -d ' ')"
+lvm2 vgremove -ff "$VG" >/dev/null 2>&1
+
+# ---- devices of different logical block sizes (allow_mixed_block_sizes = 0, the default)
+truncate -s 16M "$SCRATCH/b4k.img" "$SCRATCH/b512.img"
+B4K=$(attach_loop "$SCRATCH/b4k.img" --sector-size 4096)
+B512=$(attach_loop "$SCRATCH/b512.img")
+lvm_sandbox "${D[@]}" "$B4K" "$B512"
+NO=(--config 'devices/allow_mixed_block_sizes=0')
+YES=(--config 'devices/allow_mixed_block_sizes=1')
+sum_before=$(sha_devs "$B4K" "$B512")
+same "vgcreate of a 4096 and a 512 device: refused as LVM2" vgcreate "${NO[@]}" "$VG" "$B4K" "$B512"
+test_eq "... nothing written" "$sum_before" "$(sha_devs "$B4K" "$B512")"
+test_ok "... lvx's line" grep -qx "  Devices have inconsistent logical block sizes (4096 and 512)." \
+    "$SCRATCH/x.err"
+lvm2 vgcreate -q "$VG" "$B4K" >/dev/null 2>&1
+lvm2 pvcreate -q "$B512" >/dev/null 2>&1
+same "vgextend of a VG on 4096 by a 512 PV: refused as LVM2" vgextend "${NO[@]}" "$VG" "$B512"
+same "... by default too" vgextend "$VG" "$B512"
+rc=0; lvx vgextend "${YES[@]}" "$VG" "$B512" >/dev/null 2>&1 || rc=$?
+test_eq "... allowed with allow_mixed_block_sizes=1" "0 2" \
+    "$rc $(lvm2 vgs --noheadings -o pv_count "$VG" 2>/dev/null | tr -d ' ')"
+lvm2 vgremove -ff "$VG" >/dev/null 2>&1
+lvm2 pvremove -ff -y -q "$B4K" "$B512" >/dev/null 2>&1
+rc=0; lvx vgcreate "${YES[@]}" "$VG" "$B4K" "$B512" >/dev/null 2>&1 || rc=$?
+test_eq "vgcreate with allow_mixed_block_sizes=1: made" "0 2" \
+    "$rc $(lvm2 vgs --noheadings -o pv_count "$VG" 2>/dev/null | tr -d ' ')"
+lvm2 vgremove -ff "$VG" >/dev/null 2>&1
+lvm_sandbox "${D[@]}"
+
+# ---- pvresize of an orphan PV with a second metadata area (moved to the new end)
+U=Zy1a5L-2Xdb-gNjp-Kw1C-sgkm-hWqY-oeUKf5
+pv8m() {        # pv8m COPIES [OPTION...]: an 8m PV on D[0], the same bytes each time
+    local copies=$1
+    shift
+    dd if=/dev/zero of="${D[0]}" bs=1M count=16 conv=notrunc status=none
+    lvm2 pvcreate -q -ff -y -u "$U" --norestorefile --setphysicalvolumesize 8m \
+        --metadatacopies "$copies" "$@" "${D[0]}" >/dev/null 2>&1
+}
+for sz in 4m 4608k 3200k 2m 3m; do
+    for who in lvm2 lvx; do
+        pv8m 2
+        [[ $sz == 3200k || $sz == 2m || $sz == 3m ]] && pv8m 2 --metadatasize 2m
+        rc=0; $who pvresize --setphysicalvolumesize "$sz" -y "${D[0]}" >/dev/null \
+            2>"$SCRATCH/$who.err" || rc=$?
+        echo "$rc $(lvm2 pvs --noheadings -o pv_size,pv_mda_count ${D[0]} 2>/dev/null)" >"$SCRATCH/$who.r"
+        grep -v WARNING "$SCRATCH/$who.err" >"$SCRATCH/$who.msg"
+        dd if="${D[0]}" bs=1M count=16 status=none | sha256sum >"$SCRATCH/$who.sum"
+    done
+    test_eq "pvresize to $sz of a PV with 2 metadata areas: LVM2's exit code, size, areas" \
+        "$(cat "$SCRATCH/lvm2.r")" "$(cat "$SCRATCH/lvx.r")"
+    test_eq "... LVM2's messages" "$(cat "$SCRATCH/lvm2.msg")" "$(cat "$SCRATCH/lvx.msg")"
+    test_eq "... the device byte for byte as LVM2 leaves it" "$(cat "$SCRATCH/lvm2.sum")" \
+        "$(cat "$SCRATCH/lvx.sum")"
+done
+# the suite's case: one metadata area, the data area at 3m
+for who in lvm2 lvx; do
+    pv8m 1 --metadatasize 2m
+    r=""
+    for sz in 2m 3m; do
+        rc=0; $who pvresize --setphysicalvolumesize "$sz" -y "${D[0]}" >/dev/null 2>"$SCRATCH/e" || rc=$?
+        r+="$sz:$rc:$(grep -v WARNING "$SCRATCH/e" | tr '\n' '|') "
+    done
+    echo "$r $(lvm2 pvs --noheadings -o pv_size,pv_mda_count ${D[0]} 2>/dev/null)" >"$SCRATCH/$who.r"
+done
+test_eq "pvresize 2m, then 3m, of a PV whose data starts at 3m: as LVM2" "$(cat "$SCRATCH/lvm2.r")" \
+    "$(cat "$SCRATCH/lvx.r")"
+test_ok "... 2m refused below the data area start" grep -q \
+    "2m:5:  Size must exceed physical extent start of 6144 sectors on PV ${D[0]}." "$SCRATCH/lvx.r"
+
 done_testing
