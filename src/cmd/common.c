@@ -790,6 +790,18 @@ static const char *under_dir(const char *arg, const char *dir)
     return arg;
 }
 
+bool lvx_cmd_config_flag(struct lvx_cmd_env *env, const char *path, bool dflt)
+{
+    struct lvx_config *cfg = NULL;
+    if (lvx_config_load(env->ctx, &cfg) < 0) {
+        lvx_error_clear(env->ctx);
+        return dflt;
+    }
+    bool on = lvx_config_int(cfg, path, dflt) != 0;
+    lvx_config_free(cfg);
+    return on;
+}
+
 /* lvm.conf devices/dir (LVM2's device directory, default /dev), in the pool. */
 static const char *dev_dir(struct lvx_cmd_env *env)
 {

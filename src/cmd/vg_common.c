@@ -18,7 +18,6 @@
 #include <sys/stat.h>
 
 #include "nodes/dm_nodes.h"
-#include "config/config.h"
 #include "dev/io.h"
 #include "dev/signature.h"
 #include "meta/commit.h"
@@ -406,14 +405,7 @@ static int rescan(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_d
 /* lvm.conf devices/allow_mixed_block_sizes (LVM2's default 0). */
 static bool mixed_block_sizes_allowed(struct lvx_cmd_env *env)
 {
-    struct lvx_config *cfg = NULL;
-    if (lvx_config_load(env->ctx, &cfg) < 0) {
-        lvx_error_clear(env->ctx);
-        return false;
-    }
-    bool on = lvx_config_int(cfg, "devices/allow_mixed_block_sizes", 0) != 0;
-    lvx_config_free(cfg);
-    return on;
+    return lvx_cmd_config_flag(env, "devices/allow_mixed_block_sizes", false);
 }
 
 /* vgcreate: its devices' logical block sizes agree (LVM2's pvcreate_each_device check,
