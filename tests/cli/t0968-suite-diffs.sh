@@ -26,7 +26,9 @@
 #     exit 5, the LV taken out again (lvcreate-signature-wiping);
 #   - devices/allow_mixed_block_sizes = 0: vgcreate of devices with different logical
 #     block sizes, vgextend by one differing from the VG's PVs refused (exit 5,
-#     "Devices have inconsistent logical block sizes (A and B).") (allow-mixed-block-sizes).
+#     "Devices have inconsistent logical block sizes (A and B).") (allow-mixed-block-sizes);
+#   - vgchange -s: every extent count of the VG rescaled as LVM2 does, "not a perfect
+#     fit" refused, the VG's own size a note (vgchange-usage).
 source "$(dirname "$0")/../lib.sh"
 source "$LVX_ROOT/tests/tools/side.sh"
 
@@ -189,6 +191,41 @@ test_eq "vgcreate with allow_mixed_block_sizes=1: made" "0 2" \
     "$rc $(lvm2 vgs --noheadings -o pv_count "$VG" 2>/dev/null | tr -d ' ')"
 lvm2 vgremove -ff "$VG" >/dev/null 2>&1
 lvm_sandbox "${D[@]}"
+
+# ---- vgchange -s: the extent size of a VG with LVs changed
+for who in lvm2 lvx; do
+    lvm2 vgremove -ff "$VG" >/dev/null 2>&1
+    for d in "${D[@]}"; do dd if=/dev/zero of="$d" bs=1M count=1 conv=notrunc status=none; done
+    lvm2 pvcreate -q -ff -y --metadatacopies 0 "${D[0]}" >/dev/null 2>&1
+    lvm2 vgcreate -q -s 4M "$VG" "${D[@]}" >/dev/null 2>&1
+    lvm2 lvcreate -q -an -Zn -l4 -n l1 "$VG" >/dev/null 2>&1
+    lvm2 lvcreate -q -an -Zn -l6 -i2 -n l2 "$VG" >/dev/null 2>&1
+    r=""
+    for sz in 4K 8M 4K; do
+        rc=0; $who vgchange -s "$sz" "$VG" >"$SCRATCH/o" 2>"$SCRATCH/e" || rc=$?
+        r+="$sz:$rc:$(cat "$SCRATCH/o" "$SCRATCH/e" | grep -v WARNING | tr '\n' '|') "
+        [[ $sz == 8M ]] || lvm2 vgs --noheadings -o vg_extent_size,vg_extent_count,vg_free_count \
+            "$VG" >>"$SCRATCH/$who.s" 2>/dev/null
+    done
+    echo "$r" >"$SCRATCH/$who.r"
+    lvm2 lvs --noheadings -o lv_name,seg_size_pe,seg_pe_ranges "$VG" 2>/dev/null |
+        sed "s,${D[0]},D0,g; s,${D[1]},D1,g; s,${D[2]},D2,g" >>"$SCRATCH/$who.s"
+    lvm2 vgcfgbackup -f "$SCRATCH/$who.bak" "$VG" >/dev/null 2>&1
+    grep -vE 'id = |time|seqno|Generated|description|creation_host|contents' "$SCRATCH/$who.bak" \
+        >"$SCRATCH/$who.meta"
+    lvm2 vgchange -q -x n "$VG" >/dev/null 2>&1
+    rc=0; $who vgchange -s 8K "$VG" >/dev/null 2>"$SCRATCH/e" || rc=$?
+    echo "$rc $(grep -v WARNING "$SCRATCH/e")" >"$SCRATCH/$who.x"
+done
+test_eq "vgchange -s 4K, 8M (no fit), 4K again: LVM2's exit codes and messages" \
+    "$(cat "$SCRATCH/lvm2.r")" "$(cat "$SCRATCH/lvx.r")"
+test_eq "... the sizes and counts as LVM2 leaves them" "$(cat "$SCRATCH/lvm2.s")" "$(cat "$SCRATCH/lvx.s")"
+test_ok "... 4096 extents of 4k in l1" grep -q "l1 *4096" "$SCRATCH/lvx.s"
+test_eq "... the metadata as LVM2 writes it (UUIDs and times aside)" \
+    "$(cat "$SCRATCH/lvm2.meta")" "$(cat "$SCRATCH/lvx.meta")"
+test_eq "vgchange -s of a VG that is not resizeable: refused as LVM2" "$(cat "$SCRATCH/lvm2.x")" \
+    "$(cat "$SCRATCH/lvx.x")"
+lvm2 vgremove -ff "$VG" >/dev/null 2>&1
 
 # ---- pvresize of an orphan PV with a second metadata area (moved to the new end)
 U=Zy1a5L-2Xdb-gNjp-Kw1C-sgkm-hWqY-oeUKf5
