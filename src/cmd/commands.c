@@ -51,6 +51,9 @@ static const enum lvx_opt_id lvcreate_opts[] = {
 static const enum lvx_opt_id lvresize_opts[] = {
     LVX_OPT_SIZE, LVX_OPT_EXTENTS, LVX_OPT_STRIPES, LVX_OPT_STRIPESIZE, LVX_OPT_ALLOC,
     LVX_OPT_POOLMETADATASIZE, LVX_OPT_TYPE, END };
+static const enum lvx_opt_id lvextend_opts[] = {      /* LVM2's lvextend also takes -m */
+    LVX_OPT_SIZE, LVX_OPT_EXTENTS, LVX_OPT_STRIPES, LVX_OPT_STRIPESIZE, LVX_OPT_ALLOC,
+    LVX_OPT_POOLMETADATASIZE, LVX_OPT_TYPE, LVX_OPT_MIRRORS, END };
 static const enum lvx_opt_id lvconvert_opts[] = {
     LVX_OPT_MIRRORS, LVX_OPT_TYPE, LVX_OPT_REGIONSIZE, LVX_OPT_REPAIR, LVX_OPT_REPLACE,
     LVX_OPT_MERGE, LVX_OPT_BACKGROUND, LVX_OPT_INTERVAL, LVX_OPT_MIRRORLOG, LVX_OPT_CORELOG,
@@ -80,7 +83,7 @@ static const enum lvx_opt_id vgchange_opts[] = {
     LVX_OPT_MAXPHYSICALVOLUMES, LVX_OPT_ACTIVATE, LVX_OPT_ACTIVATIONMODE, LVX_OPT_PARTIAL,
     LVX_OPT_IGNOREACTIVATIONSKIP, LVX_OPT_IGNORELOCKINGFAILURE, LVX_OPT_NOUDEVSYNC,
     LVX_OPT_AUTOACTIVATION, LVX_OPT_LOCKSTART, LVX_OPT_LOCKSTOP, LVX_OPT_LOCKTYPE, LVX_OPT_SELECT,
-    LVX_OPT_POLL, LVX_OPT_MONITOR, LVX_OPT_SETAUTOACTIVATION, END };
+    LVX_OPT_POLL, LVX_OPT_MONITOR, LVX_OPT_SETAUTOACTIVATION, LVX_OPT_PHYSICALEXTENTSIZE, END };
 static const enum lvx_opt_id vgremove_opts[] = { LVX_OPT_SELECT, END };
 static const enum lvx_opt_id vgextend_opts[] = { NEW_PV_OPTS, LVX_OPT_METADATAIGNORE,
     LVX_OPT_RESTOREMISSING, END };
@@ -183,7 +186,7 @@ static const struct lvx_command command_table[] = {
       "segments and extent mappings), or as one colon-separated line each with -c. With -C it "
       "prints the lvs report instead, and takes its report options." },
     { "lvextend", lvx_cmd_lvextend, "Add space to a logical volume", "VG/LV [PV[:PE-PE] ...]",
-      lvresize_opts,
+      lvextend_opts,
       "Adds space to a logical volume: a new size or extent count, or one relative to the "
       "current size (+N). The space comes from the PVs named or from the whole VG; an active "
       "LV is resized in place." },

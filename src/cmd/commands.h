@@ -263,6 +263,9 @@ bool lvx_cmd_same_device(const char *given, const char *path);
  * "DIR/mapper/vg-lv" -> "vg/lv" ("--" inside a name is '-'), DIR being /dev or lvm.conf
  * devices/dir; other arguments unchanged. */
 const char *lvx_cmd_skip_dev_dir(struct lvx_cmd_env *env, const char *arg);
+/* An lvm.conf number read as a flag (non-zero = true); dflt when the configuration
+ * cannot be read. */
+bool lvx_cmd_config_flag(struct lvx_cmd_env *env, const char *path, bool dflt);
 
 /* --- display commands (pvdisplay.c, lvdisplay.c) --------------------------- */
 /* -c excludes -s; report options need -C.  0, or the exit code after the message. */

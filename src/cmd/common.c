@@ -139,6 +139,9 @@ struct lvx_vg **lvx_cmd_pick_vgs(struct lvx_cmd_env *env, const struct lvx_cmd_v
         *out_count = n;
         return vgs;
     }
+    bool tagged = false;
+    for (unsigned i = 0; i < count; i++)
+        tagged = tagged || names[i][0] == '@';
     vgs = lvx_pool_alloc(env->pool, (count + set->vg_count + 1) * sizeof(*vgs));
     for (unsigned i = 0; i < count; i++) {
         for (unsigned k = 0; names[i][0] == '@' && k < set->vg_count; k++)
@@ -147,6 +150,8 @@ struct lvx_vg **lvx_cmd_pick_vgs(struct lvx_cmd_env *env, const struct lvx_cmd_v
         if (names[i][0] == '@')
             continue;
         struct lvx_vg *vg = lvx_vgset_find(set, names[i]);
+        if (!vg && tagged)              /* as process_each_lv below */
+            continue;
         if (!vg) {
             lvx_cmdlog_object_at(LVX_CMDLOG_ARG_KEY(i), "vg", names[i], NULL, NULL, NULL);
             vg_not_found(v, names[i]);
@@ -210,7 +215,11 @@ char **lvx_cmd_vg_names(struct lvx_cmd_env *env, unsigned *count)
             names[k++] = lvx_pool_strdup(env->pool, set->vgs[i]->name);
     for (unsigned i = 0; i < n; i++) {
         if (args[i][0] != '@') {
-            add_name_once(names, &k, args[i]);   /* a missing VG: the command says so */
+            /* a missing VG: the command says so; not beside a tag (LVM2 then reads
+             * every VG and keeps the named ones it finds) */
+            if (!lvx_vgset_find(set, args[i]))
+                continue;
+            add_name_once(names, &k, args[i]);
             continue;
         }
         for (unsigned j = 0; j < set->vg_count; j++)
@@ -390,6 +399,9 @@ void lvx_cmd_pick_lvs(struct lvx_cmd_env *env, const struct lvx_cmd_vgs *v, char
     struct lvx_lv ***subset = lvx_pool_alloc(env->pool, (nvg + 1) * sizeof(*subset));
     unsigned *subset_n = lvx_pool_alloc(env->pool, (nvg + 1) * sizeof(*subset_n));
 
+    bool tagged = false;
+    for (unsigned k = 0; k < count; k++)
+        tagged = tagged || names[k][0] == '@';
     memset(out, 0, sizeof(*out));
     out->vgs = lvx_pool_alloc(env->pool, (nvg + 1) * sizeof(*out->vgs));
     for (unsigned k = 0; k < count; k++) {
@@ -409,6 +421,10 @@ void lvx_cmd_pick_lvs(struct lvx_cmd_env *env, const struct lvx_cmd_vgs *v, char
         const char *slash = strchr(arg, '/');
         char *vg_name = slash ? lvx_pool_strndup(env->pool, arg, (size_t)(slash - arg))
                               : lvx_pool_strdup(env->pool, arg);
+        /* with a tag LVM2 reads every VG and keeps the named ones it finds: a VG name
+         * it does not find is no error (process_each_lv) */
+        if (tagged && !lvx_vgset_find(set, vg_name))
+            continue;
         lvx_cmdlog_object_at(LVX_CMDLOG_ARG_KEY(k), "vg", vg_name, NULL, NULL, NULL);
         int i = find_vg_index(v, vg_name);
         if (i < 0) {
@@ -476,14 +492,16 @@ struct lvx_ctx *lvx_cmd_bound_ctx(void)
 }
 
 /* Warnings LVM2 prints without "WARNING: " (log_warn of the devices file code, the
- * pv_min_size note, the second line of lvreduce's warning on an active LV). */
+ * pv_min_size note, the second line of lvreduce's warning on an active LV, vgchange -s
+ * of the VG's own extent size). */
 bool lvx_cmd_plain_warning(const char *msg)
 {
     return strncmp(msg, "Devices file ", 13) == 0 || strncmp(msg, "Creating devices file ", 22) == 0 ||
            strncmp(msg, "Not creating system devices file ", 33) == 0 || strncmp(msg, "Please remove the lvm.conf ", 27) == 0 ||
            strncmp(msg, "Device /", 8) == 0 || strncmp(msg, "Ignoring too small pv_min_size", 30) == 0 ||
            strncmp(msg, "THIS MAY DESTROY YOUR DATA", 26) == 0 ||
-           strncmp(msg, "See vgck --updatemetadata", 25) == 0;
+           strncmp(msg, "See vgck --updatemetadata", 25) == 0 ||
+           strncmp(msg, "Physical extent size of VG ", 27) == 0;
 }
 
 void lvx_cmd_log_stdio(void *arg, int level, const char *msg)
@@ -772,6 +790,18 @@ static const char *under_dir(const char *arg, const char *dir)
     while (*arg == '/')
         arg++;
     return arg;
+}
+
+bool lvx_cmd_config_flag(struct lvx_cmd_env *env, const char *path, bool dflt)
+{
+    struct lvx_config *cfg = NULL;
+    if (lvx_config_load(env->ctx, &cfg) < 0) {
+        lvx_error_clear(env->ctx);
+        return dflt;
+    }
+    bool on = lvx_config_int(cfg, path, dflt) != 0;
+    lvx_config_free(cfg);
+    return on;
 }
 
 /* lvm.conf devices/dir (LVM2's device directory, default /dev), in the pool. */

@@ -192,7 +192,7 @@ static int stripes_arg(struct lvx_cmd_env *env, struct create_opts *o)
     if (!o->stripes)
         o->stripes = 1;
     if (o->stripes == 1 && o->stripe_size) {
-        lvx_warn(env->ctx, "Ignoring stripesize argument with single stripe.");
+        lvx_notice(env->ctx, "Ignoring stripesize argument with single stripe.");
         o->stripe_size = 0;
     }
     if (o->stripes > 1 && !o->stripe_size) {
@@ -404,8 +404,12 @@ static int zero_or_undo(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
 {
     if (lvx_lvcmd_zero_start(env, u, lv, ZERO_BYTES) == 0)
         return 0;
-    lvx_cmd_errorf("Failed to zero the start of %s/%s: %s", lv->vg->name, lv->name,
-                   env->ctx->errmsg);
+    /* LVM2's lines (the cause only with -v: LVM2 logs it at debug level) */
+    lvx_info(env->ctx, "Zeroing the start of %s/%s: %s", lv->vg->name, lv->name,
+             env->ctx->errmsg);
+    lvx_cmd_errorf("Failed to initialize logical volume %s/%s at position 0 and size %u.",
+                   lv->vg->name, lv->name, ZERO_BYTES);
+    lvx_cmd_errorf("Aborting. Failed to wipe start of new LV.");
     lvx_error_clear(env->ctx);
     lvx_vg_remove_lv(u->vg, lv);
     if (lvx_lvcmd_commit(env, u) == 0)

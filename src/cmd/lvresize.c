@@ -31,6 +31,7 @@ struct resize_opts {
     const char *vg_name, *lv_name;
     struct lvx_lvcmd_size size;
     uint32_t stripes, stripe_size;     /* 0 = keep the last segment's */
+    uint32_t mirrors;                  /* lvextend -m N: N + 1 images (0: -m0 or none) */
     const char *type;                  /* --type, or NULL: the last segment's */
     enum lvx_alloc policy;
     bool policy_given;
@@ -75,6 +76,20 @@ static int parse_resize_args(struct lvx_cmd_env *env, struct resize_opts *o)
     if (o->size.percent == LVX_PCT_ORIGIN) {
         lvx_cmd_errorf("%%ORIGIN is only valid for snapshots.");
         return LVX_EXIT_FAILED;
+    }
+    if (env->args->count[LVX_OPT_MIRRORS]) {      /* lvextend only: images as LVM2 counts */
+        const struct lvx_opt_val *m = &env->args->val[LVX_OPT_MIRRORS];
+        if (m->sign < 0) {
+            lvx_cmd_errorf("Invalid argument for --mirrors: %s", env->args->value[LVX_OPT_MIRRORS]);
+            lvx_cmd_errorf("Error during parsing of command line.");
+            return LVX_EXIT_INVALID;
+        }
+        if (m->sign) {
+            lvx_cmd_errorf("Mirrors argument may not be signed.");
+            lvx_cmd_errorf("Run `%s --help' for more information.", env->args->cmd);
+            return LVX_EXIT_INVALID;
+        }
+        o->mirrors = m->n ? (uint32_t)m->n + 1 : 0;
     }
     o->type = env->args->value[LVX_OPT_TYPE];
     if (o->type && strcmp(o->type, "linear") && strcmp(o->type, "striped") &&
@@ -154,6 +169,20 @@ static bool same_size(uint64_t now, uint64_t cur)
 static const struct lvx_seg *last_seg(const struct lvx_lv *lv)
 {
     return lv->seg_count ? &lv->segs[lv->seg_count - 1] : NULL;
+}
+
+/* Images of a mirrored segment (mirror, raid1, raid10), 0 for any other. */
+static uint32_t seg_mirrors(const struct lvx_seg *s)
+{
+    if (!s)
+        return 0;
+    if (s->kind == LVX_SEG_MIRROR)
+        return s->stripe_count;
+    if (s->kind == LVX_SEG_RAID && !strcmp(s->type_name, "raid1"))
+        return s->area_count;
+    if (s->kind == LVX_SEG_RAID && !strcmp(s->type_name, "raid10"))
+        return s->data_copies ? s->data_copies : 2;
+    return 0;
 }
 
 /* LVM2's note when the new segment's type differs from the last one's */
@@ -495,6 +524,10 @@ static int resize_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
         return rc;
     if (origin && (rc = check_origin(env, lv, o->dir)))
         return rc;
+    if (o->dir == EXTEND && o->mirrors && o->mirrors != seg_mirrors(last_seg(lv))) {
+        lvx_cmd_errorf("Cannot vary number of mirrors in LV yet.");
+        return LVX_EXIT_FAILED;
+    }
     if (cow && o->dir == EXTEND && cap_cow(env, lv, &new_count))
         return 0;
 

@@ -6,14 +6,16 @@
  * A PV of a VG gets pe_count = floor((size - pe_start) / extent_size) and dev_size in
  * the metadata (committed per VG through meta/update), then device_size in its label.
  * Shrinking below allocated extents is refused.  An orphan PV only gets its label's
- * device_size rewritten.  A PV with a second metadata area at the end of the device
- * is resized only when that area stays inside the new size and (in a VG) the size
- * does not change its place: moving mda1 is not supported.
+ * device_size rewritten; its second metadata area (at the end of the device) moves to
+ * the new end, emptied, as LVM2 moves it.  A PV of a VG with a second metadata area is
+ * resized only when the size does not change its place: moving mda1 of a PV in a VG
+ * is not supported.
  */
 #include "cmd/commands.h"
 #include "cmd/pvcmd.h"
 #include "cmd/toolkit.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "meta/commit.h"
@@ -58,12 +60,25 @@ static void warn_pretending(struct lvx_cmd_env *env, const char *name, const str
                  (unsigned long long)(size / 512), (unsigned long long)(dev->size / 512));
 }
 
-static bool size_fits_layout(const char *name, const struct lvx_scan_pv *spv, uint64_t size)
+/* LVM2's first checks of a new size: the minimum PV size, then the data area start. */
+static bool size_above_start(const char *name, const struct lvx_scan_pv *spv, uint64_t size)
 {
     if (size < LVX_MIN_PV_SIZE) {
         lvx_cmd_errorf("Size must exceed minimum of %u sectors on PV %s.", LVX_MIN_PV_SIZE / 512, name);
         return false;
     }
+    if (spv->label.data_count && size < spv->label.data[0].offset) {
+        lvx_cmd_errorf("Size must exceed physical extent start of %llu sectors on PV %s.",
+                       (unsigned long long)(spv->label.data[0].offset / 512), name);
+        return false;
+    }
+    return true;
+}
+
+static bool size_fits_layout(const char *name, const struct lvx_scan_pv *spv, uint64_t size)
+{
+    if (!size_above_start(name, spv, size))
+        return false;
     for (unsigned m = 0; m < spv->label.mda_count; m++)
         if (spv->label.mda[m].offset + spv->label.mda[m].size > size) {
             lvx_cmd_errorf("Cannot resize %s: its metadata area at offset %llu would lie past the "
@@ -168,6 +183,54 @@ static int write_label(struct lvx_cmd_env *env, struct lvx_vg_update *u, const c
     return 1;
 }
 
+/* Where LVM2 puts the second metadata area of an orphan PV of the new size: its old
+ * size at the end, cut down to what lies past the data area start. */
+static bool second_area_place(const char *name, const struct lvx_scan_pv *spv, uint64_t size,
+                              uint64_t *start, uint64_t *len)
+{
+    uint64_t limit = spv->label.data_count ? spv->label.data[0].offset : 0;
+    uint64_t mda_size = spv->label.mda[1].size;
+    if (limit >= size) {
+        lvx_cmd_errorf("Not enough space available for metadata area with index 1 on PV %s.",
+                       name);
+        lvx_cmd_errorf("Failed to move metadata area with index 1 while resizing PV %s.", name);
+        lvx_cmd_errorf("Format specific resize of PV %s failed.", name);
+        return false;
+    }
+    if (mda_size > size || size - mda_size < limit)
+        mda_size = size - limit;
+    if (mda_size < LVX_MDA_HEADER_SIZE * 64) {          /* LVM2's MDA_SIZE_MIN */
+        lvx_cmd_errorf("Metadata area size too small: %llu bytes. It must be at least %u bytes.",
+                       (unsigned long long)mda_size, LVX_MDA_HEADER_SIZE * 64);
+        lvx_cmd_errorf("Not enough space available for metadata area with index 1 on PV %s.",
+                       name);
+        lvx_cmd_errorf("Failed to move metadata area with index 1 while resizing PV %s.", name);
+        lvx_cmd_errorf("Format specific resize of PV %s failed.", name);
+        return false;
+    }
+    *start = size - mda_size;
+    *len = mda_size;
+    return true;
+}
+
+/* A fresh (empty) second metadata area at start, its ignored state kept. */
+static int move_second_area(struct lvx_ctx *ctx, struct lvx_scan_pv *spv, uint64_t start,
+                            uint64_t len)
+{
+    struct lvx_mda_header hdr = { .version = LVX_MDA_VERSION, .start = start, .size = len };
+    if (spv->mda_count == 2 && spv->mda[1].ignored)
+        hdr.slot[0].flags = LVX_RAW_LOCN_IGNORED;
+    uint8_t *buf = lvx_xcalloc(1, 4096);
+    lvx_mda_header_encode(&hdr, buf);
+    int r = lvx_dev_write(ctx, spv->dev, buf, 4096, start);
+    free(buf);
+    if (r < 0)
+        return r;
+    spv->label.mda[1].offset = start;
+    spv->label.mda[1].size = len;
+    return lvx_dev_flush(ctx, spv->dev);
+}
+
 static bool resize_orphan(struct lvx_cmd_env *env, const char *name, struct lvx_scan_pv *spv,
                           const void *arg)
 {
@@ -181,17 +244,27 @@ static bool resize_orphan(struct lvx_cmd_env *env, const char *name, struct lvx_
         return false;
     }
     uint64_t size = target_size(env, name, spv->dev, set_size);
-    if (!size || !size_fits_layout(name, spv, size))
+    if (!size)
         return false;
-    if (spv->label.data_count && spv->label.data[0].offset >= size) {
-        lvx_cmd_errorf("Cannot resize %s: the new size ends before the data area.", name);
-        return false;
-    }
     warn_pretending(env, name, spv->dev, size);
-    spv->label.device_size = size;
+    if (!size_above_start(name, spv, size))
+        return false;
+    /* the second metadata area moves to the new end, as LVM2 does */
+    uint64_t mda1_start = 0, mda1_size = 0;
+    if (spv->label.mda_count == 2 && !second_area_place(name, spv, size, &mda1_start, &mda1_size))
+        return false;
+    if (spv->label.mda_count < 2 && !size_fits_layout(name, spv, size))
+        return false;
     if (env->args->count[LVX_OPT_TEST])
         return true;
-    if (lvx_dev_open(env->ctx, spv->dev, true) < 0 || lvx_pv_write_label(env->ctx, spv) < 0) {
+    if (lvx_dev_open(env->ctx, spv->dev, true) < 0 ||
+        (mda1_size && move_second_area(env->ctx, spv, mda1_start, mda1_size) < 0)) {
+        lvx_cmd_errorf("Failed to move metadata area with index 1 while resizing PV %s.", name);
+        lvx_error_clear(env->ctx);
+        return false;
+    }
+    spv->label.device_size = size;
+    if (lvx_pv_write_label(env->ctx, spv) < 0) {
         lvx_cmd_errorf("Failed to write the label of %s: %s", name, env->ctx->errmsg);
         lvx_error_clear(env->ctx);
         return false;

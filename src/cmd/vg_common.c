@@ -402,6 +402,60 @@ static int rescan(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_d
     return 0;
 }
 
+/* lvm.conf devices/allow_mixed_block_sizes (LVM2's default 0). */
+static bool mixed_block_sizes_allowed(struct lvx_cmd_env *env)
+{
+    return lvx_cmd_config_flag(env, "devices/allow_mixed_block_sizes", false);
+}
+
+/* vgcreate: its devices' logical block sizes agree (LVM2's pvcreate_each_device check,
+ * before anything is written). */
+static int vgcreate_block_sizes(struct lvx_cmd_env *env, struct lvx_dev **devs, unsigned n)
+{
+    unsigned prev = 0;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned lbs = lvx_dev_sysfs_logical_block_size(devs[i]);
+        if (!lbs || !prev || lbs == prev) {
+            prev = prev ? prev : lbs;
+            continue;
+        }
+        if (mixed_block_sizes_allowed(env))
+            return 0;
+        lvx_cmd_errorf("Devices have inconsistent logical block sizes (%u and %u).", prev, lbs);
+        lvx_notice(env->ctx, "See lvm.conf allow_mixed_block_sizes.");
+        return LVX_EXIT_FAILED;
+    }
+    return 0;
+}
+
+static const struct lvx_dev *pv_dev(struct lvx_vg_update *u, const struct lvx_pv *pv)
+{
+    const struct lvx_scan_pv *spv = lvx_scan_find_pv(u->scan, pv->uuid);
+    return spv ? spv->dev : NULL;
+}
+
+int lvx_vgcmd_check_block_sizes(struct lvx_cmd_env *env, struct lvx_vg_update *u,
+                                const struct lvx_vg *vg, struct lvx_pv **pvs, unsigned n)
+{
+    unsigned prev = 0;
+    for (unsigned i = 0; i < vg->pv_count; i++) {
+        const struct lvx_dev *d = pv_dev(u, vg->pvs[i]);
+        unsigned lbs = d ? lvx_dev_sysfs_logical_block_size(d) : 0;
+        if (lbs && prev && lbs != prev)
+            return 0;                   /* mixed already: not enforced (as LVM2) */
+        prev = prev ? prev : lbs;
+    }
+    for (unsigned i = 0; i < n && prev; i++) {
+        const struct lvx_dev *d = pv_dev(u, pvs[i]);
+        unsigned lbs = d ? lvx_dev_sysfs_logical_block_size(d) : 0;
+        if (!lbs || lbs == prev || mixed_block_sizes_allowed(env))
+            continue;
+        lvx_cmd_errorf("Devices have inconsistent logical block sizes (%u and %u).", prev, lbs);
+        return LVX_EXIT_FAILED;
+    }
+    return 0;
+}
+
 static int vgcmd_orphans(struct lvx_cmd_env *env, struct lvx_vg_update *u, char **names,
                          unsigned count, struct lvx_pv ***out, unsigned *out_count)
 {
@@ -435,6 +489,9 @@ static int vgcmd_orphans(struct lvx_cmd_env *env, struct lvx_vg_update *u, char 
             unlabelled += !spv;
         }
     }
+    if (env->command && strcmp(env->command->name, "vgcreate") == 0 &&
+        (rc = vgcreate_block_sizes(env, devs, n)) != 0)
+        return rc;
     if (unlabelled && env->args->count[LVX_OPT_TEST]) {
         lvx_cmd_errorf("TEST MODE: devices without a PV label cannot be used.");
         return LVX_EXIT_FAILED;

@@ -3,7 +3,8 @@
  * cmd/vgchange.c - `lvx vgchange OPTIONS [VG...]` (all VGs when none is named):
  * -x/--resizeable y|n, --vgmetadatacopies N|all|unmanaged (alias --metadatacopies),
  * --alloc POLICY, --addtag/--deltag TAG, -u/--uuid (new VG UUID),
- * -l/--maxlogicalvolumes N, -p/--maxphysicalvolumes N.  Each VG is changed in its
+ * -l/--maxlogicalvolumes N, -p/--maxphysicalvolumes N, -s/--physicalextentsize SIZE
+ * (model/extent_size.c).  Each VG is changed in its
  * own update (VG lock, commit, backup); the vgmetadatacopies policy is applied by
  * the commit (meta/mda_policy.c).  -a y|n [--activationmode partial] activates or
  * deactivates the VGs' LVs (cmd/activation.c), after any metadata change.
@@ -32,6 +33,8 @@ struct change {
     bool maxlv_given, maxpv_given;
     uint32_t max_lv, max_pv;
     bool uuid;
+    bool pesize_given;
+    uint32_t pesize;                /* -s: sectors */
     bool autoact_given, autoact;    /* --setautoactivation y|n */
     bool metadata;      /* a metadata change was asked (not only -a) */
 };
@@ -45,6 +48,9 @@ static int parse_change(struct lvx_cmd_env *env, struct change *c)
     c->uuid = a->count[LVX_OPT_UUID] != 0;
     c->x_given = a->count[LVX_OPT_RESIZEABLE] != 0;
     c->resizeable = lvx_cmd_bool(env, LVX_OPT_RESIZEABLE, false);
+    c->pesize_given = a->count[LVX_OPT_PHYSICALEXTENTSIZE] != 0;
+    if ((rc = lvx_vgcmd_extent_size(env, &c->pesize)))
+        return rc;
     lvx_vgcmd_uint_opt(env, LVX_OPT_MAXLOGICALVOLUMES, &c->max_lv);
     lvx_vgcmd_uint_opt(env, LVX_OPT_MAXPHYSICALVOLUMES, &c->max_pv);
     if ((rc = lvx_vgcmd_mda_copies(env, &c->mda_given, &c->mda_copies, &c->mda_all)))
@@ -62,7 +68,7 @@ static int parse_change(struct lvx_cmd_env *env, struct change *c)
     }
     c->autoact_given = a->count[LVX_OPT_SETAUTOACTIVATION] > 0;
     c->autoact = c->autoact_given && a->val[LVX_OPT_SETAUTOACTIVATION].b;
-    c->metadata = c->autoact_given || c->x_given || c->mda_given || c->alloc_given || c->maxlv_given ||
+    c->metadata = c->autoact_given || c->pesize_given || c->x_given || c->mda_given || c->alloc_given || c->maxlv_given ||
                   c->maxpv_given || c->uuid || a->count[LVX_OPT_ADDTAG] || a->count[LVX_OPT_DELTAG];
     if (!c->metadata && !a->count[LVX_OPT_ACTIVATE] && a->count[LVX_OPT_MONITOR])
         return -1;                  /* --monitor alone: only the VGs are checked */
@@ -88,6 +94,29 @@ static void change_mda_copies(struct lvx_cmd_env *env, struct lvx_vg *vg, const 
     }
     vg->has_metadata_copies = true;
     vg->metadata_copies = c->mda_copies;
+}
+
+/* -s, as LVM2's vgchange: only a resizeable VG; the same size is a note, no change. */
+static void change_extent_size(struct lvx_cmd_env *env, struct lvx_vg *vg, uint32_t size,
+                               bool *failed, bool *changed)
+{
+    if (!(vg->status & LVX_VG_RESIZEABLE)) {
+        lvx_cmd_errorf("Volume group \"%s\" must be resizeable to change PE size", vg->name);
+        *failed = true;
+        return;
+    }
+    if (size == vg->extent_size) {      /* LVM2 writes the VG all the same */
+        lvx_warn(env->ctx, "Physical extent size of VG %s is already %s.", vg->name,
+                 lvx_cmd_size_str(env->pool, size, 0, 0));
+        *changed = true;
+        return;
+    }
+    if (lvx_vg_set_extent_size(env->ctx, vg, size) < 0) {
+        lvx_cmd_fail(env);
+        *failed = true;
+        return;
+    }
+    *changed = true;
 }
 
 /* Apply the change to one VG in memory; errors printed, *failed set, *changed set when
@@ -144,6 +173,8 @@ static void apply(struct lvx_cmd_env *env, struct lvx_vg *vg, const struct chang
     }
     if (c->uuid)
         lvx_uuid_generate(vg->uuid);
+    if (c->pesize_given)
+        change_extent_size(env, vg, c->pesize, failed, changed);
 }
 
 static int change_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, bool *commit, void *arg)
@@ -226,7 +257,7 @@ int lvx_cmd_vgchange(struct lvx_cmd_env *env)
         return LVX_EXIT_FAILED;
     struct lvx_tk_vg_ops ops = { .vg = change_vg, .done = changed_vg, .arg = &c };
     /* tags alone may change while PVs are missing (LVM2's shell/vgchange-partial) */
-    if (!(c.x_given || c.mda_given || c.alloc_given || c.maxlv_given || c.maxpv_given || c.uuid ||
+    if (!(c.x_given || c.pesize_given || c.mda_given || c.alloc_given || c.maxlv_given || c.maxpv_given || c.uuid ||
           c.autoact_given))
         ops.update_flags |= LVX_UPDATE_ALLOW_MISSING;
     if (c.metadata)

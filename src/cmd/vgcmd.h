@@ -73,6 +73,13 @@ struct lvx_vg *lvx_vgcmd_new_vg(struct lvx_pool *pool, const char *name,
 int lvx_vgcmd_orphans(struct lvx_cmd_env *env, struct lvx_vg_update *u, char **names,
                       unsigned count, struct lvx_pv ***out, unsigned *out_count);
 
+/* lvm.conf devices/allow_mixed_block_sizes = 0 (LVM2's default), as LVM2's vgextend: the
+ * new PVs' logical block size must be that of the VG's PVs (unless these differ among
+ * themselves already): "Devices have inconsistent logical block sizes (A and B).",
+ * exit 5.  (vgcreate's check of its devices is in lvx_vgcmd_orphans.) */
+int lvx_vgcmd_check_block_sizes(struct lvx_cmd_env *env, struct lvx_vg_update *u,
+                                const struct lvx_vg *vg, struct lvx_pv **pvs, unsigned n);
+
 /* Is lv active (an lvx_lv_active_fn, arg = env)?  Has vg an active LV?  false when no
  * activation backend answers. */
 bool lvx_vgcmd_lv_active(const struct lvx_lv *lv, void *arg);

@@ -35,6 +35,8 @@ static int extend(struct lvx_cmd_env *env, struct lvx_vg_update *u)
     if (rc)
         return rc;
     vg = u->vg;                       /* may have been re-read after an implicit pvcreate */
+    if ((rc = lvx_vgcmd_check_block_sizes(env, u, vg, orphans, n)) != 0)
+        return rc;
     unsigned first_new = vg->pv_count;
     for (unsigned i = 0; i < n; i++)
         if (lvx_vgops_add_orphan(env->ctx, vg, orphans[i], NULL) < 0)

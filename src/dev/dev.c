@@ -394,6 +394,14 @@ static uint64_t sysfs_queue_number(const struct lvx_dev *dev, const char *attr)
     return sysfs_number(path);
 }
 
+unsigned lvx_dev_sysfs_logical_block_size(const struct lvx_dev *dev)
+{
+    if (dev->is_file || (dev->major == 0 && dev->minor == 0))
+        return 0;
+    uint64_t v = sysfs_queue_number(dev, "logical_block_size");
+    return v <= UINT32_MAX ? (unsigned)v : 0;
+}
+
 void lvx_dev_read_topology(struct lvx_dev *dev)
 {
     if (dev->topology_known || dev->is_file || (dev->major == 0 && dev->minor == 0))

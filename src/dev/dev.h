@@ -75,6 +75,9 @@ void lvx_dev_end_direct(struct lvx_ctx *ctx, struct lvx_dev *dev);
  * block devices only.
  * Only PV creation needs them, so a scan of many devices does not pay for them. */
 void lvx_dev_read_topology(struct lvx_dev *dev);
+/* The logical block size the kernel reports for a block device (sysfs), 0 when unknown
+ * (a file, no sysfs entry). */
+unsigned lvx_dev_sysfs_logical_block_size(const struct lvx_dev *dev);
 void lvx_dev_close(struct lvx_ctx *ctx, struct lvx_dev *dev);
 /* Exact-length I/O; short reads past the end fail with -EIO and a message naming the device. */
 int lvx_dev_read(struct lvx_ctx *ctx, struct lvx_dev *dev, void *buf, size_t len, uint64_t offset);

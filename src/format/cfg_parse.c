@@ -24,6 +24,7 @@ struct parser {
     const char *p;      /* current position */
     const char *end;    /* end of input (len or first NUL) */
     int line;
+    bool warned_time;   /* the creation_time warning printed (once a parse, as LVM2) */
 };
 
 /* Longest number accepted (leading zeros included). */
@@ -188,6 +189,15 @@ static int make_number(struct parser *ps, struct lvx_cfg_node *n, const char *s,
     }
     n->kind = LVX_CFG_INT;
     n->num = strtoll(tmp, NULL, 0);
+    if (errno == ERANGE && n->key && strcmp(n->key, "creation_time") == 0) {
+        /* as LVM2: old 32-bit builds wrote bad times; a fixed day stands in for it */
+        n->num = 1527120000;
+        if (!ps->warned_time)
+            lvx_warn(ps->ctx, "WARNING: Invalid creation_time found in metadata (repaired "
+                     "with next metadata update).");
+        ps->warned_time = true;
+        return 0;
+    }
     if (errno == ERANGE)
         return parse_error(ps, "value too large: %s", tmp);
     return 0;

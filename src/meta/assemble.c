@@ -98,14 +98,15 @@ static void find_duplicates(struct assembly *a)
         first[i] = same ? first[a->by_uuid[k - 1]] : i;
         a->duplicate[i] = same;
     }
-    for (unsigned i = 0; i < scan->pv_count; i++) {      /* warnings in device order */
-        if (!a->duplicate[i])
-            continue;
-        const char *u = dashed(a->tmp, scan->pvs[i].label.pv_uuid);
-        lvx_warn(a->ctx, "WARNING: Not using device %s for PV %s.", scan->pvs[i].dev->path, u);
-        lvx_warn(a->ctx, "WARNING: PV %s prefers device %s because device was seen first.",
-                 u, scan->pvs[first[i]].dev->path);
-    }
+    /* warnings in device order, LVM2's "Not using" lines before its "prefers" lines */
+    for (unsigned i = 0; i < scan->pv_count; i++)
+        if (a->duplicate[i])
+            lvx_warn(a->ctx, "WARNING: Not using device %s for PV %s.", scan->pvs[i].dev->path,
+                     dashed(a->tmp, scan->pvs[i].label.pv_uuid));
+    for (unsigned i = 0; i < scan->pv_count; i++)
+        if (a->duplicate[i])
+            lvx_warn(a->ctx, "WARNING: PV %s prefers device %s because device was seen first.",
+                     dashed(a->tmp, scan->pvs[i].label.pv_uuid), scan->pvs[first[i]].dev->path);
 }
 
 static void warn_bad_areas(struct assembly *a)
@@ -118,6 +119,11 @@ static void warn_bad_areas(struct assembly *a)
             const struct lvx_scan_mda *m = &pv->mda[i];
             if (!m->bad)
                 continue;
+            if (m->crc_bad) {       /* LVM2's words (its offset: the text's) */
+                lvx_warn(a->ctx, "WARNING: Checksum error on %s at offset %" PRIu64 ".",
+                         pv->dev->path, m->start + m->hdr.slot[0].offset);
+                continue;
+            }
             lvx_warn(a->ctx, "WARNING: bad metadata %s on %s at %" PRIu64 ": %s.",
                      m->hdr_valid ? "text" : "header", pv->dev->path, m->start,
                      m->problem ? m->problem : "unknown problem");

@@ -481,6 +481,7 @@ static void update_scan_state(struct commit_area *areas, unsigned count, const s
         sm->ignored = areas[i].ignore_after;
         sm->bad = false;
         sm->problem = NULL;
+        sm->crc_bad = false;
         sm->text = NULL;           /* the old text pointer is stale now */
         sm->tree = NULL;
         sm->text_size = areas[i].next.slot[0].size;

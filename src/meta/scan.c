@@ -427,6 +427,7 @@ static void scan_verify_text(struct lvx_ctx *ctx, struct lvx_scan *scan, struct 
         snprintf(msg, sizeof(msg), "metadata text checksum mismatch (computed 0x%08x, header "
                  "says 0x%08x)", crc, m->hdr.slot[0].checksum);
         mda_mark_bad(scan, m, msg);
+        m->crc_bad = true;
         return;
     }
     char name[128];

@@ -38,6 +38,7 @@ struct lvx_scan_mda {
                                * tells which); also set by lvx_scan_vgs for a same-seqno
                                * copy that differs from the one chosen */
     const char *problem;
+    bool crc_bad;             /* bad because of the text's checksum (LVM2 words it so) */
     const char *text;         /* committed text (NUL-terminated), NULL if none/ignored/bad */
     const struct lvx_cfg_node *tree; /* that text parsed (in the scan's pool, shared by
                                       * identical copies), imported by lvx_scan_vgs()

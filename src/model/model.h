@@ -320,6 +320,10 @@ uint32_t lvx_pv_alloc_count(const struct lvx_pv *pv);     /* PEs covered by PV a
 void lvx_vg_pv_alloc_counts(const struct lvx_vg *vg, uint32_t *counts);
 uint64_t lvx_vg_extent_count(const struct lvx_vg *vg);    /* sum of pe_count */
 uint64_t lvx_vg_free_count(const struct lvx_vg *vg);
+/* vgchange -s (model/extent_size.c): every extent count rescaled to new_size (sectors);
+ * -EINVAL with LVM2's message when one does not come out whole, -ENOTSUP for segments
+ * lvx keeps as text only; nothing changed then. */
+int lvx_vg_set_extent_size(struct lvx_ctx *ctx, struct lvx_vg *vg, uint32_t new_size);
 unsigned lvx_vg_visible_lv_count(const struct lvx_vg *vg);/* LVM2's lv_count */
 bool lvx_lv_is_visible(const struct lvx_lv *lv);          /* snapshot rule of format §10.4;
                                                              O(segments of the VG) for hidden LVs */

@@ -97,7 +97,7 @@ LVX_RGETTER(pv_free)
     (void)rc;
     const struct lvx_pv *pv = row->pv;
     if (!pv->vg) {
-        lvx_rval_size(v, pv_size_sectors(pv));
+        lvx_rval_size(v, lvx_report_pv_used_orphan(pv) ? 0 : pv_size_sectors(pv));
         return;
     }
     uint64_t used = lvx_report_pv_alloc(row->rvg, pv);
@@ -119,7 +119,8 @@ LVX_RGETTER(pv_attr)
     char *a = lvx_pool_alloc(rc->pool, 4);
     bool exported = (pv->status & LVX_PV_EXPORTED) || (pv->vg && (pv->vg->status & LVX_VG_EXPORTED));
     /* (a)llocatable, or (u)sed: in a VG but not allocatable (pvchange -x n) */
-    a[0] = !pv->vg ? '-' : (pv->status & LVX_PV_ALLOCATABLE) ? 'a' : 'u';
+    a[0] = !pv->vg ? (lvx_report_pv_used_orphan(pv) ? 'u' : '-')
+                   : (pv->status & LVX_PV_ALLOCATABLE) ? 'a' : 'u';
     a[1] = exported ? 'x' : '-';
     a[2] = pv->vg && lvx_report_pv_missing(pv) ? 'm' : '-';
     lvx_rval_str(v, a);
@@ -145,7 +146,11 @@ LVX_RGETTER(pv_missing)
     lvx_rval_str(v, row->pv->vg && lvx_report_pv_missing(row->pv) ? "missing" : "");
 }
 
-LVX_RGETTER(pv_in_use) { (void)rc; lvx_rval_str(v, row->pv->vg ? "used" : ""); }
+LVX_RGETTER(pv_in_use)
+{
+    (void)rc;
+    lvx_rval_str(v, row->pv->vg || lvx_report_pv_used_orphan(row->pv) ? "used" : "");
+}
 LVX_RGETTER(pv_tags) { lvx_rval_tags(rc->pool, v, &row->pv->tags); }
 
 LVX_RGETTER(pv_device_id)

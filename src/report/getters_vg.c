@@ -44,7 +44,12 @@ const char *lvx_report_alloc_name(enum lvx_alloc a)
 
 /* an orphan's free run in pvs --segments has no format, its PV row has */
 LVX_RGETTER(vg_fmt) { (void)rc; lvx_rval_str(v, !row->vg && row->free_run ? "" : "lvm2"); }
-LVX_RGETTER(vg_name) { (void)rc; lvx_rval_str(v, row->vg ? row->vg->name : ""); }
+LVX_RGETTER(vg_name)
+{
+    (void)rc;
+    lvx_rval_str(v, row->vg ? row->vg->name
+                    : row->pv && lvx_report_pv_used_orphan(row->pv) ? "[unknown]" : "");
+}
 
 LVX_RGETTER(vg_uuid)
 {

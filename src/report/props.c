@@ -7,6 +7,7 @@
  */
 #include "report/report_int.h"
 #include "format/cfg.h"
+#include "format/label.h"
 
 #include <string.h>
 
@@ -253,6 +254,12 @@ static void derive_visibility(struct lvx_rvg *rvg)
 bool lvx_report_pv_missing(const struct lvx_pv *pv)
 {
     return (pv->flags & LVX_PVF_MISSING) || !pv->ondisk.present;
+}
+
+bool lvx_report_pv_used_orphan(const struct lvx_pv *pv)
+{
+    return !pv->vg && pv->ondisk.present && pv->ondisk.ext_version >= 2 &&
+           (pv->ondisk.ext_flags & LVX_PV_EXT_USED);
 }
 
 struct lvx_rvg *lvx_report_rvg_build(struct lvx_pool *pool, const struct lvx_vg *listed)

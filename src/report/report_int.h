@@ -147,6 +147,9 @@ const char *lvx_report_lv_display_name(struct lvx_pool *pool, const struct lvx_r
                                        const struct lvx_lv *lv, bool unmarked);
 const char *lvx_report_pv_dev_name(const struct lvx_pv *pv);
 bool lvx_report_pv_missing(const struct lvx_pv *pv);
+/* A PV its label marks in use (PV_EXT_USED) that no VG lists: LVM2 shows it as in the
+ * VG "[unknown]", attrs "u--", nothing free. */
+bool lvx_report_pv_used_orphan(const struct lvx_pv *pv);
 uint64_t lvx_report_lv_size(const struct lvx_lv *lv);
 const char *lvx_report_alloc_name(enum lvx_alloc a);
 
