@@ -70,6 +70,14 @@ static int parse_resize_args(struct lvx_cmd_env *env, struct resize_opts *o)
             lvx_cmd_errorf("Command does not accept option: --usepolicies.");
             return LVX_EXIT_INVALID;
         }
+        if (env->args->count[LVX_OPT_STRIPES])
+            lvx_cmd_errorf("Command does not accept option: --stripes %s.",
+                           env->args->value[LVX_OPT_STRIPES]);
+        if (env->args->count[LVX_OPT_STRIPESIZE])
+            lvx_cmd_errorf("Command does not accept option: --stripesize %s.",
+                           env->args->value[LVX_OPT_STRIPESIZE]);
+        if (env->args->count[LVX_OPT_STRIPES] || env->args->count[LVX_OPT_STRIPESIZE])
+            return LVX_EXIT_INVALID;
         if (env->args->count[LVX_OPT_EXTENTS])
             lvx_notice(env->ctx, "Ignoring size parameters with --use-policies.");
         pvs_only = meta_only = false;

@@ -88,6 +88,11 @@ test_eq "with -l: ignored (LVM2's notice), the policy applies (threshold 80: not
     "0   Ignoring size parameters with --use-policies."
 test_eq "... LVM2's notice the same" "$(lvm2 lvextend --use-policies -l +1 vgt/pool --devices "$DEVS" 2>&1 | grep -v "Activation disabled" | head -1)" \
     "  Ignoring size parameters with --use-policies."
+rc=0
+out=$(U lvextend --use-policies -i 2 -I 64k vgt/pool 2>&1) || rc=$?
+rcl=0
+outl=$(lvm2 lvextend --use-policies -i 2 -I 64k vgt/pool --devices "$DEVS" 2>&1) || rcl=$?
+test_eq "with -i/-I: refused, LVM2's words" "$rc $out" "$rcl $(grep -v "Activation disabled" <<<"$outl")"
 for c in lvresize lvreduce; do
     rc=0
     out=$(U $c --use-policies vgt/pool 2>&1) || rc=$?
