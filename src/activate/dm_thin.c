@@ -89,6 +89,20 @@ static void devno(const struct lvx_dm_info *info, char *out, size_t size)
     snprintf(out, size, "%u:%u", info->major, info->minor);
 }
 
+/* activation/thin_pool_autoextend_threshold (100 when unset or unreadable): the pool's
+ * low water mark follows it, as LVM2's table. */
+static int64_t autoextend_threshold(struct lvx_ctx *ctx)
+{
+    struct lvx_config *cfg = NULL;
+    if (lvx_config_load(ctx, &cfg) < 0) {
+        lvx_error_clear(ctx);
+        return 100;
+    }
+    int64_t t = lvx_config_int(cfg, "activation/thin_pool_autoextend_threshold", 100);
+    lvx_config_free(cfg);
+    return t;
+}
+
 static int run_thin_check(struct lvx_ctx *ctx, const struct lvx_lv *pool, const char *meta_dm);
 
 /* Bring up tmeta, tdata and the thin-pool device; its "maj:min" in dev. */
@@ -133,7 +147,8 @@ static int pool_up(struct lvx_ctx *ctx, struct lvx_dm_run *r, const struct lvx_l
     if (lvx_dm_info(ctx, &r->dm, tp.name, &info) == 0 && !info.exists &&
         (rc = run_thin_check(ctx, pool, meta.name)) < 0)
         goto out;
-    if ((rc = lvx_map_thin_pool_line(ctx, ps, pool->vg->extent_size, mdev, ddev, &t)) < 0 ||
+    if ((rc = lvx_map_thin_pool_line(ctx, ps, pool->vg->extent_size, autoextend_threshold(ctx),
+                                     mdev, ddev, &t)) < 0 ||
         (rc = lvx_dm_put_table(ctx, r, &tp, lvx_buf_str(&t), false, &info)) < 0)
         goto out;
     if (pool_used(pool))

@@ -48,12 +48,13 @@ static const enum lvx_opt_id lvcreate_opts[] = {
     LVX_OPT_THINPOOL, LVX_OPT_VIRTUALSIZE, LVX_OPT_POOLMETADATASIZE, LVX_OPT_POOLMETADATASPARE,
     LVX_OPT_ERRORWHENFULL,
     LVX_OPT_DISCARDS, LVX_OPT_SETACTIVATIONSKIP, LVX_OPT_MIRRORLOG, LVX_OPT_CORELOG, END };
-static const enum lvx_opt_id lvresize_opts[] = {
-    LVX_OPT_SIZE, LVX_OPT_EXTENTS, LVX_OPT_STRIPES, LVX_OPT_STRIPESIZE, LVX_OPT_ALLOC,
-    LVX_OPT_POOLMETADATASIZE, LVX_OPT_TYPE, END };
-static const enum lvx_opt_id lvextend_opts[] = {      /* LVM2's lvextend also takes -m */
-    LVX_OPT_SIZE, LVX_OPT_EXTENTS, LVX_OPT_STRIPES, LVX_OPT_STRIPESIZE, LVX_OPT_ALLOC,
-    LVX_OPT_POOLMETADATASIZE, LVX_OPT_TYPE, LVX_OPT_MIRRORS, END };
+#define RESIZE_OPTS                                                                           \
+    LVX_OPT_SIZE, LVX_OPT_EXTENTS, LVX_OPT_STRIPES, LVX_OPT_STRIPESIZE, LVX_OPT_ALLOC,        \
+    LVX_OPT_POOLMETADATASIZE, LVX_OPT_TYPE
+static const enum lvx_opt_id lvresize_opts[] = { RESIZE_OPTS, END };
+/* LVM2's lvextend also takes -m, and --usepolicies (its lvresize/lvreduce know neither) */
+static const enum lvx_opt_id lvextend_opts[] = {
+    RESIZE_OPTS, LVX_OPT_MIRRORS, LVX_OPT_USEPOLICIES, LVX_OPT_USE_POLICIES, END };
 static const enum lvx_opt_id lvconvert_opts[] = {
     LVX_OPT_MIRRORS, LVX_OPT_TYPE, LVX_OPT_REGIONSIZE, LVX_OPT_REPAIR, LVX_OPT_REPLACE,
     LVX_OPT_MERGE, LVX_OPT_BACKGROUND, LVX_OPT_INTERVAL, LVX_OPT_MIRRORLOG, LVX_OPT_CORELOG,
@@ -189,7 +190,8 @@ static const struct lvx_command command_table[] = {
       lvextend_opts,
       "Adds space to a logical volume: a new size or extent count, or one relative to the "
       "current size (+N). The space comes from the PVs named or from the whole VG; an active "
-      "LV is resized in place." },
+      "LV is resized in place. --use-policies grows an active thin pool (data, metadata) or "
+      "snapshot by lvm.conf's activation/*_autoextend_threshold and _percent." },
     { "lvreduce", lvx_cmd_lvreduce, "Reduce the size of a logical volume", "VG/LV",
       lvresize_opts,
       "Reduces the size of a logical volume to a new size or extent count, or by one relative "

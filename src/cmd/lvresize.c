@@ -19,6 +19,7 @@
 #include "model/thin.h"
 #include "cmd/lvcreate_thin.h"
 #include "cmd/lvconvert_raid.h"
+#include "cmd/lvresize_policy.h"
 #include "map/map.h"
 
 #include <errno.h>
@@ -37,6 +38,8 @@ struct resize_opts {
     bool policy_given;
     char **pv_args;
     unsigned pv_arg_count;
+    bool use_policies;                 /* --usepolicies: the size from lvm.conf's policy */
+    uint32_t meta_pct;                 /* ... a pool's metadata grows by this % (0: not) */
 };
 
 static int parse_resize_args(struct lvx_cmd_env *env, struct resize_opts *o)
@@ -61,7 +64,27 @@ static int parse_resize_args(struct lvx_cmd_env *env, struct resize_opts *o)
                                            .value = 100, .percent = LVX_PCT_PVS };
     bool meta_only = env->args->count[LVX_OPT_POOLMETADATASIZE] &&
                      !env->args->count[LVX_OPT_SIZE] && !env->args->count[LVX_OPT_EXTENTS];
-    if ((!pvs_only && !meta_only && (rc = lvx_lvcmd_size_args(env, true, true, &o->size))) ||
+    o->use_policies = env->args->count[LVX_OPT_USEPOLICIES] ||
+                      env->args->count[LVX_OPT_USE_POLICIES];
+    if (o->use_policies) {             /* LVM2's command definitions: -l is ignored */
+        if (env->args->count[LVX_OPT_SIZE] || env->args->count[LVX_OPT_POOLMETADATASIZE]) {
+            lvx_cmd_errorf("Command does not accept option: --usepolicies.");
+            return LVX_EXIT_INVALID;
+        }
+        if (env->args->count[LVX_OPT_STRIPES])
+            lvx_cmd_errorf("Command does not accept option: --stripes %s.",
+                           env->args->value[LVX_OPT_STRIPES]);
+        if (env->args->count[LVX_OPT_STRIPESIZE])
+            lvx_cmd_errorf("Command does not accept option: --stripesize %s.",
+                           env->args->value[LVX_OPT_STRIPESIZE]);
+        if (env->args->count[LVX_OPT_STRIPES] || env->args->count[LVX_OPT_STRIPESIZE])
+            return LVX_EXIT_INVALID;
+        if (env->args->count[LVX_OPT_EXTENTS])
+            lvx_notice(env->ctx, "Ignoring size parameters with --use-policies.");
+        pvs_only = meta_only = false;
+    }
+    if ((!pvs_only && !meta_only && !o->use_policies &&
+         (rc = lvx_lvcmd_size_args(env, true, true, &o->size))) ||
         (rc = lvx_lvcmd_stripe_args(env, &o->stripes, &o->stripe_size)) ||
         (rc = lvx_lvcmd_alloc_arg(env, &o->policy, &o->policy_given)))
         return rc;
@@ -384,9 +407,6 @@ static void size_changed(struct lvx_cmd_env *env, const struct lvx_lv *lv, uint6
                (unsigned long long)lv->le_count);
 }
 
-/* lvextend of a thin LV (its virtual size), of a pool's data (-L/-l: <pool>_tdata) or
- * metadata (--poolmetadatasize: <pool>_tmeta, and the spare grown to match), as LVM2.
- * An active pool or thin LV gets its new tables after the commit. */
 /* LVM2's _lvresize_check_type: a pool's data LV is never reduced. */
 static int refuse_pool_reduce(const struct lvx_seg *ps)
 {
@@ -395,6 +415,50 @@ static int refuse_pool_reduce(const struct lvx_seg *ps)
     return LVX_EXIT_FAILED;
 }
 
+/* Grow a pool's metadata LV by --poolmetadatasize or o->meta_pct (and the pool
+ * metadata spare with it, as LVM2). */
+static int grow_meta(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_seg *ps,
+                     struct lvx_free_maps *maps, struct lvx_alloc_pv *pvs, unsigned pv_count,
+                     const struct resize_opts *o)
+{
+    struct lvx_lv *target = ps->metadata_lv;
+    uint64_t e = u->vg->extent_size, new_count;
+    int rc;
+    if (o->meta_pct) {              /* +N% of the LV, rounded up (LVM2's percent_of_extents) */
+        new_count = target->le_count + (target->le_count * o->meta_pct + 99) / 100;
+    } else {
+        const struct lvx_opt_val *v = &env->args->val[LVX_OPT_POOLMETADATASIZE];
+        uint64_t ext = (v->sectors + e - 1) / e;
+        new_count = v->sign > 0 ? target->le_count + ext : ext;
+        if (v->sectors % e)
+            lvx_notice(env->ctx, "Rounding size to boundary between physical extents: %s.",
+                       lvx_lvcmd_size(env, new_count * e));
+    }
+    if (new_count <= target->le_count) {
+        lvx_cmd_errorf("New size (%llu extents) matches existing size (%llu extents).",
+                       (unsigned long long)new_count, (unsigned long long)target->le_count);
+        return LVX_EXIT_FAILED;
+    }
+    uint64_t old = target->le_count;
+    struct resize_opts mo = *o;
+    mo.size.percent = LVX_PCT_NONE;
+    if ((rc = extend(env, u, target, maps, pvs, pv_count, &mo, &new_count)))
+        return rc;
+    size_changed(env, target, old);
+    struct lvx_lv *spare = lvx_vg_pmspare(u->vg);
+    uint64_t want = lvx_vg_pmspare_wanted(u->vg, 0);
+    if (spare && spare->le_count < want) {
+        uint64_t sc = want;
+        if ((rc = extend(env, u, spare, maps, NULL, 0, &mo, &sc)))
+            return rc;
+    }
+    return 0;
+}
+
+/* lvextend of a thin LV (its virtual size), of a pool's data (-L/-l: <pool>_tdata) or
+ * metadata (--poolmetadatasize: <pool>_tmeta, and the spare grown to match), as LVM2;
+ * --use-policies: the metadata and/or the data by the policy's percents.
+ * An active pool or thin LV gets its new tables after the commit. */
 static int resize_thin(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
                        struct resize_opts *o)
 {
@@ -416,34 +480,15 @@ static int resize_thin(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
     if ((rc = lvx_lvcmd_pv_args(env, u->vg, o->pv_args, o->pv_arg_count, &pvs, &pv_count)) ||
         (rc = lvx_lvcmd_free_maps(env, u, &maps)))
         return rc;
-    bool meta = ps && env->args->count[LVX_OPT_POOLMETADATASIZE];
-    if (meta) {
-        const struct lvx_opt_val *v = &env->args->val[LVX_OPT_POOLMETADATASIZE];
-        uint64_t e = u->vg->extent_size, ext = (v->sectors + e - 1) / e;
+    /* --poolmetadatasize: the metadata LV only; --use-policies: the metadata, then the
+     * data (LVM2's order), each when the policy asks */
+    bool meta = ps && (env->args->count[LVX_OPT_POOLMETADATASIZE] || o->meta_pct);
+    bool data = !meta || (o->use_policies && o->size.given);
+    if (meta && (rc = grow_meta(env, u, ps, maps, pvs, pv_count, o)))
+        return rc;
+    if (meta)
         target = ps->metadata_lv;
-        new_count = v->sign > 0 ? target->le_count + ext : ext;
-        if (v->sectors % e)
-            lvx_notice(env->ctx, "Rounding size to boundary between physical extents: %s.",
-                       lvx_lvcmd_size(env, new_count * e));
-        if (new_count <= target->le_count) {
-            lvx_cmd_errorf("New size (%llu extents) matches existing size (%llu extents).",
-                           (unsigned long long)new_count, (unsigned long long)target->le_count);
-            return LVX_EXIT_FAILED;
-        }
-        uint64_t old = target->le_count;
-        struct resize_opts mo = *o;
-        mo.size.percent = LVX_PCT_NONE;
-        if ((rc = extend(env, u, target, maps, pvs, pv_count, &mo, &new_count)))
-            return rc;
-        size_changed(env, target, old);
-        struct lvx_lv *spare = lvx_vg_pmspare(u->vg);
-        uint64_t want = lvx_vg_pmspare_wanted(u->vg, 0);
-        if (spare && spare->le_count < want) {
-            uint64_t sc = want;
-            if ((rc = extend(env, u, spare, maps, NULL, 0, &mo, &sc)))
-                return rc;
-        }
-    } else {
+    if (data) {
         if (!o->size.given) {
             lvx_cmd_errorf("Please specify either size or extents.");
             return LVX_EXIT_INVALID;
@@ -485,7 +530,7 @@ static int resize_thin(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
     if ((rc = lvx_actcmd_reload_thin(env, &act, lv)))     /* the new tables */
         return rc;
     lvx_notice(env->ctx, "Logical volume %s/%s successfully resized.", u->vg->name,
-               meta ? target->name : lv->name);
+               meta && !data ? target->name : lv->name);
     return 0;
 }
 
@@ -501,6 +546,17 @@ static int resize_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
     if (!lv) {
         lvx_cmd_errorf("Failed to find logical volume \"%s/%s\"", o->vg_name, o->lv_name);
         return LVX_EXIT_FAILED;
+    }
+    if (o->use_policies) {                                 /* cmd/lvresize_policy.c */
+        uint32_t pct;
+        if ((rc = lvx_lvresize_policy(env, lv, &pct, &o->meta_pct)))
+            return rc;
+        if (!pct && !o->meta_pct)
+            return 0;
+        if (pct)
+            o->size = (struct lvx_lvcmd_size){ .given = true, .sign = 1, .in_extents = true,
+                                               .value = pct, .percent = LVX_PCT_LV };
+        o->dir = EXTEND;
     }
     if ((rc = lvx_lvresize_raid_check(env, lv, o->dir == REDUCE)))
         return rc;

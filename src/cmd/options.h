@@ -179,6 +179,8 @@ enum lvx_opt_id {
     LVX_OPT_POOLMETADATASIZE,   /* --poolmetadatasize [+]SIZE[m|unit] (thin pools) */
     LVX_OPT_POOLMETADATASPARE,  /* --poolmetadataspare y|n (thin pools) */
     LVX_OPT_DISCARDS,           /* --discards passdown|nopassdown|ignore (thin pools) */
+    LVX_OPT_USEPOLICIES,        /* --usepolicies (lvextend: lvm.conf's autoextend policy) */
+    LVX_OPT_USE_POLICIES,       /* --use-policies: the same */
     LVX_OPT_SETACTIVATIONSKIP,  /* -k/--setactivationskip y|n (lvcreate) */
     LVX_OPT_BASEVGNAME,         /* -n/--basevgname VG (vgimportclone) */
     LVX_OPT_IMPORT,             /* -i/--import (vgimportclone) */

@@ -147,10 +147,12 @@ bool lvx_map_lv_is_mirror(const struct lvx_lv *lv);
 int lvx_map_check_mirror_activatable(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool partial);
 
 /* Thin pools and thin LVs (map/thin.c).  The thin-pool line of a pool segment over the
- * devices of its metadata and data sub-LVs ("maj:min"), and the thin line of a thin LV
+ * devices of its metadata and data sub-LVs ("maj:min"), its low water mark from
+ * threshold (activation/thin_pool_autoextend_threshold), and the thin line of a thin LV
  * over its pool's -tpool device; each ends with '\n'. */
 int lvx_map_thin_pool_line(struct lvx_ctx *ctx, const struct lvx_seg *seg, uint32_t extent_size,
-                           const char *meta_dev, const char *data_dev, struct lvx_buf *out);
+                           int64_t threshold, const char *meta_dev, const char *data_dev,
+                           struct lvx_buf *out);
 int lvx_map_thin_line(const struct lvx_lv *thin, const char *pool_dev, struct lvx_buf *out);
 /* lv is a thin pool or a thin LV? */
 bool lvx_map_lv_is_thin_kind(const struct lvx_lv *lv);

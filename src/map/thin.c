@@ -8,7 +8,8 @@
  *             [ignore_discard] [no_discard_passdown] [error_if_no_space]
  *   thin <tpool> <device_id>
  *
- * low_water_mark is 0 (activation/thin_pool_autoextend_threshold 100, LVM2's default);
+ * low_water_mark: the free data blocks left at activation/thin_pool_autoextend_threshold
+ * (below 50 taken as 50; 0 at 100 or more, LVM2's default), as LVM2 sets it;
  * the features follow the pool segment (zero_new_blocks, discards) and the pool LV's
  * ERROR_WHEN_FULL flag.  Also: can a thin pool / thin LV be activated (its data and
  * metadata sub-LVs must be), and the refusal of the user-space backend.
@@ -24,7 +25,8 @@
 #include "model/thin.h"
 
 int lvx_map_thin_pool_line(struct lvx_ctx *ctx, const struct lvx_seg *seg, uint32_t extent_size,
-                           const char *meta_dev, const char *data_dev, struct lvx_buf *out)
+                           int64_t threshold, const char *meta_dev, const char *data_dev,
+                           struct lvx_buf *out)
 {
     if (seg->kind != LVX_SEG_THIN_POOL || !seg->chunk_size)
         return lvx_error(ctx, EINVAL, "%s/%s is not a thin pool with a chunk size.",
@@ -35,9 +37,13 @@ int lvx_map_thin_pool_line(struct lvx_ctx *ctx, const struct lvx_seg *seg, uint3
     bool nopass = !ignore && !strcmp(d, "nopassdown");
     bool error_full = (seg->lv->flags & LVX_LVF_ERROR_WHEN_FULL) != 0;
     unsigned n = skip_zero + ignore + nopass + error_full;
-    lvx_buf_printf(out, "0 %" PRIu64 " thin-pool %s %s %u 0 %u%s%s%s%s\n",
-                   seg->lv->le_count * (uint64_t)extent_size, meta_dev, data_dev,
-                   seg->chunk_size, n, skip_zero ? " skip_block_zeroing" : "",
+    uint64_t len = seg->lv->le_count * (uint64_t)extent_size, lwm = 0;
+    if (threshold < 50)
+        threshold = 50;
+    if (threshold < 100)
+        lwm = len / seg->chunk_size * (uint64_t)(100 - threshold) / 100;
+    lvx_buf_printf(out, "0 %" PRIu64 " thin-pool %s %s %u %" PRIu64 " %u%s%s%s%s\n",
+                   len, meta_dev, data_dev, seg->chunk_size, lwm, n, skip_zero ? " skip_block_zeroing" : "",
                    ignore ? " ignore_discard" : "", nopass ? " no_discard_passdown" : "",
                    error_full ? " error_if_no_space" : "");
     return 0;

@@ -239,6 +239,11 @@ static void percent_value(struct lvx_rctx *rc, struct lvx_rval *v, int32_t p)
     v->str = percent_text(rc->pool, p);
 }
 
+int32_t lvx_report_dm_percent(uint64_t num, uint64_t den)
+{
+    return make_percent(num, den);
+}
+
 const char *lvx_report_percent_str(struct lvx_pool *pool, uint64_t num, uint64_t den)
 {
     return percent_text(pool, make_percent(num, den));

@@ -129,5 +129,7 @@ bool lvx_report_seg_raw_int(const struct lvx_seg *seg, const char *key, int64_t 
 /* A usage percentage as LVM2 prints it (reports and lvdisplay): num of den with its
  * rounding (never 0.00 for some use, never 100.00 short of full), two decimals. */
 const char *lvx_report_percent_str(struct lvx_pool *pool, uint64_t num, uint64_t den);
+/* The same usage as LVM2's dm_percent_t: percent * 1000000, rounded as above. */
+int32_t lvx_report_dm_percent(uint64_t num, uint64_t den);
 
 #endif
