@@ -19,6 +19,10 @@
  *               Adding images to a mirror of 2 or more survivors is not done by lvx
  *               (LVM2 inserts a temporary resync layer): that step fails with one line
  *               and the loop goes on as LVM2's does after a failed allocation.
+ *   active      the user backend's daemon reloads the LV onto the new layout (new
+ *               images copied from the survivor first); in the dm backend the LV is
+ *               deactivated first and activated again after the commit (the kernel's
+ *               mirror resyncs a new image), refused when it is in use.
  */
 #include "cmd/mirror_repair.h"
 
@@ -160,13 +164,19 @@ int lvx_mirror_repair(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
     if ((rc = lvx_actcmd_init(env, &act)))
         return rc;
     bool active = lvx_actcmd_is_active(env, &act, lv, NULL);
+    bool test = env->args->count[LVX_OPT_TEST] != 0;
     /* the user backend serves the mirror as one file over its sub-LVs: the daemon
-     * re-reads them at the reload; the dm backend's stacked devices are not changed
-     * live by lvx */
-    if (active && act.be->rename_sub) {
-        lvx_cmd_errorf("lvx repairs inactive mirrors only in the device-mapper backend: "
-                       "deactivate %s/%s first.", vg, lv->name);
-        return LVX_EXIT_FAILED;
+     * re-reads them at the reload.  The dm backend's stack is taken down before the
+     * change and set up again after it (the kernel's mirror resyncing a new image
+     * from the survivor, its new log zeroed): an LV in use is refused. */
+    bool dm = active && act.be->rename_sub;
+    if (dm && !test) {
+        if (lvx_actcmd_deactivate(env, &act, lv, false)) {
+            lvx_cmd_errorf("lvx repairs a mirror active in the device-mapper backend by "
+                           "deactivating it: %s/%s is in use.", vg, lv->name);
+            return LVX_EXIT_FAILED;
+        }
+        active = false;
     }
     uint32_t orig_images = image_count(lv), orig_logs = log_count(lv);
     uint32_t region_size = lv->segs[0].region_size, failed_images, failed_logs;
@@ -209,12 +219,11 @@ int lvx_mirror_repair(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
     }
     if ((rc = lvx_mirror_commit_live(env, u, &act, lv, active, old_log)))
         return rc;
-    if (was_linear && lvx_map_lv_is_mirror(lv)) {      /* a mirror again */
-        if (active)
-            lvx_notice(env->ctx, "%s/%s: Converted: 100.00%%", vg, lv->name);
-        else
-            lvx_notice(env->ctx, "Conversion starts after activation.");
-    }
+    if (dm && !test && (rc = lvx_actcmd_activate(env, &act, lv)))
+        return rc;
+    /* LVM2 polls no conversion of a repair: an active LV is copied at the reload */
+    if (was_linear && lvx_map_lv_is_mirror(lv) && !active && !dm)
+        lvx_notice(env->ctx, "Conversion starts after activation.");
     if (replace_images && image_count(lv) != orig_images)
         lvx_warn(env->ctx, "WARNING: Failed to replace %u of %u images in volume %s/%s.",
                  orig_images - image_count(lv), orig_images, vg, lv->name);
