@@ -137,7 +137,7 @@ static int up_convert(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
         return lvx_mirror_from_linear(env, u, lv, images, logs == 0, region_size);
     }
     if (images > image_count(lv)) {
-        lvx_warn(env->ctx, "lvx does not add images to mirror %s/%s yet.", lv->vg->name,
+        lvx_warn(env->ctx, "WARNING: lvx does not add images to mirror %s/%s yet.", lv->vg->name,
                  lv->name);
         return 1;
     }

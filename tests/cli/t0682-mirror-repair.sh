@@ -10,7 +10,8 @@
 # becomes linear (--use-policies, image policy "remove"), a 3-image one keeps its two
 # survivors and their names, policy "allocate" or plain --repair -y put a new image
 # (and log) on the PVs left, -f only removes, a lost log comes back (log policy
-# "allocate"); vgreduce --removemissing refuses with partial LVs, --force turns the
+# "allocate"), -y of a 3-image mirror keeps the 2 survivors (lvx adds no image to a
+# mirror yet: said in one line); vgreduce --removemissing refuses with partial LVs, --force turns the
 # mirror into its surviving leg and drops the PV.  LVM2's vgck accepts side A at the end.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -25,7 +26,7 @@ twin_setup 4 64M vg1 || { _tap_result 1 "set up twin VGs"; done_testing; }
 C=(--config "global/activation=1")
 for side in a b; do
     for a in "-m1 -n m1" "-m2 -n m2" "-m1 --corelog -n m3" "-m1 -n m4" "-m1 -n m5" \
-             "-m1 -n m6" "-m1 -n m7"; do
+             "-m1 -n m6" "-m1 -n m7" "-m2 -n m8"; do
         # shellcheck disable=SC2086
         "lvx_$side" lvcreate "${C[@]}" -an --type mirror -L 4m $a vg1 >/dev/null 2>&1
     done
@@ -78,6 +79,16 @@ step "--repair -f: the failed image removed only" lvconvert -f --repair vg1/m5
 step "--repair --use-policies of a mirror with a lost log (log policy allocate)" \
     lvconvert -y --repair --use-policies vg1/ml
 step "--repair of a repaired mirror: nothing to do" lvconvert -y --repair vg1/m4
+# lvx adds no image to a mirror of 2 or more: -y keeps m8's two survivors (LVM2's
+# layout of --use-policies), with one line and LVM2's warning
+rca=0
+lvx_a lvconvert -y --repair vg1/m8 >"$SCRATCH/a.out" 2>&1 || rca=$?
+lvm_b lvconvert -y --repair --use-policies vg1/m8 >/dev/null 2>&1
+test_eq "--repair -y of a 3-image mirror: exit 0, lvx's line and LVM2's warning" \
+    "$rca $(out a "$SCRATCH/a.out" | grep -e "lvx does not" -e "Failed to replace")" \
+    "0   WARNING: lvx does not add images to mirror vg1/m8 yet.
+  WARNING: Failed to replace 1 of 3 images in volume vg1/m8."
+test_eq "... its 2 survivors kept as LVM2's --use-policies keeps them" "$(twin_meta a)" "$(twin_meta b)"
 step "vgreduce --removemissing with partial mirrors left: refused" \
     vgreduce --removemissing vg1
 step "vgreduce --removemissing --force: the mirrors become their surviving legs" \
@@ -86,7 +97,7 @@ test_ok "LVM2's vgck accepts lvx's side" lvm_a vgck vg1
 test_eq "LVM2 reports lvx's side as its own (types, devices, logs)" \
     "$(lvm_a lvs -a --noheadings -o lv_name,segtype,devices,mirror_log vg1 2>/dev/null | sed "$(_twin_sed a)" | tr -s ' ')" \
     "$(lvm_b lvs -a --noheadings -o lv_name,segtype,devices,mirror_log vg1 2>/dev/null | sed "$(_twin_sed b)" | tr -s ' ')"
-test_eq "the missing PV left the VG" "$(lvm_a vgs --noheadings -o pv_count,lv_count vg1 2>/dev/null | tr -s ' ')" " 3 8"
+test_eq "the missing PV left the VG" "$(lvm_a vgs --noheadings -o pv_count,lv_count vg1 2>/dev/null | tr -s ' ')" " 3 9"
 
 lvx_a vgremove -ff vg1 >/dev/null 2>&1
 lvm_b vgremove -ff vg1 >/dev/null 2>&1
