@@ -11,7 +11,8 @@
 # survivors and their names, policy "allocate" or plain --repair -y put a new image
 # (and log) on the PVs left, -f only removes, a lost log comes back (log policy
 # "allocate"), -y of a 3-image mirror keeps the 2 survivors (lvx adds no image to a
-# mirror yet: said in one line); vgreduce --removemissing refuses with partial LVs, --force turns the
+# mirror yet: said in one line); vgck --updatemetadata writes the VG as LVM2 does with
+# the PV missing; vgreduce --removemissing refuses with partial LVs, --force turns the
 # mirror into its surviving leg and drops the PV.  LVM2's vgck accepts side A at the end.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -89,6 +90,7 @@ test_eq "--repair -y of a 3-image mirror: exit 0, lvx's line and LVM2's warning"
     "0   WARNING: lvx does not add images to mirror vg1/m8 yet.
   WARNING: Failed to replace 1 of 3 images in volume vg1/m8."
 test_eq "... its 2 survivors kept as LVM2's --use-policies keeps them" "$(twin_meta a)" "$(twin_meta b)"
+step "vgck --updatemetadata writes with a PV missing (flagged MISSING)" vgck --updatemetadata vg1
 step "vgreduce --removemissing with partial mirrors left: refused" \
     vgreduce --removemissing vg1
 step "vgreduce --removemissing --force: the mirrors become their surviving legs" \
