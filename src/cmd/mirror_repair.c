@@ -33,9 +33,11 @@
 
 #include <string.h>
 
+/* Not found, or back but still flagged MISSING (in use when a write flagged it): LVM2's
+ * is_missing_pv */
 static bool pv_lost(const struct lvx_pv *pv)
 {
-    return pv && !pv->ondisk.present;
+    return pv && (!pv->ondisk.present || (pv->flags & LVX_PVF_MISSING));
 }
 
 static bool partial_at(const struct lvx_lv *lv, unsigned depth)

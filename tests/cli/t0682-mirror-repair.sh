@@ -91,6 +91,21 @@ test_eq "--repair -y of a 3-image mirror: exit 0, lvx's line and LVM2's warning"
   WARNING: Failed to replace 1 of 3 images in volume vg1/m8."
 test_eq "... its 2 survivors kept as LVM2's --use-policies keeps them" "$(twin_meta a)" "$(twin_meta b)"
 step "vgck --updatemetadata writes with a PV missing (flagged MISSING)" vgck --updatemetadata vg1
+# D1 back for one step: still flagged MISSING (in use), its legs count as lost (LVM2)
+cp "$SCRATCH/twin_a/lvm.conf" "$SCRATCH/a.conf"
+cp "$SCRATCH/twin_b/lvm.conf" "$SCRATCH/b.conf"
+_twin_sandbox "$SCRATCH/twin_a" "${TWIN_A[@]}"
+_twin_sandbox "$SCRATCH/twin_b" "${TWIN_B[@]}"
+LEFT_A=("${TWIN_A[@]}")
+rca=0 rcb=0
+lvx_a lvconvert -y --repair --use-policies vg1/m6 >"$SCRATCH/a.out" 2>&1 || rca=$?
+lvm_b lvconvert -y --repair --use-policies vg1/m6 >"$SCRATCH/b.out" 2>&1 || rcb=$?
+test_eq "--repair of a mirror whose leg's PV is back but flagged MISSING: exit code, status line" \
+    "$rca $(grep Mirror "$SCRATCH/a.out")" "$rcb $(grep Mirror "$SCRATCH/b.out")"
+test_eq "... metadata equal (the leg on the returned PV removed)" "$(twin_meta a)" "$(twin_meta b)"
+cp "$SCRATCH/a.conf" "$SCRATCH/twin_a/lvm.conf"
+cp "$SCRATCH/b.conf" "$SCRATCH/twin_b/lvm.conf"
+LEFT_A=("${TWIN_A[0]}" "${TWIN_A[2]}" "${TWIN_A[3]}")
 step "vgreduce --removemissing with partial mirrors left: refused" \
     vgreduce --removemissing vg1
 step "vgreduce --removemissing --force: the mirrors become their surviving legs" \
