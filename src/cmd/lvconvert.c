@@ -24,6 +24,7 @@
 #include "cmd/actcmd.h"
 #include "cmd/lvconvert_merge.h"
 #include "cmd/lvconvert_mirror.h"
+#include "cmd/mirror_repair.h"
 #include "cmd/lvconvert_raid.h"
 #include "cmd/lvconvert_restripe.h"
 #include "cmd/lvcreate_raid.h"
@@ -491,6 +492,16 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
         ((mirror && !strcmp(o->type, "raid1")) || (raid1 && !strcmp(o->type, "mirror"))))
         return lvx_lvconvert_takeover(env, u, lv, mirror, o->region_given, o->region_size,
                                       o->yes, o->pv_args, o->pv_arg_count);
+    if (mirror && o->repair) {
+        for (unsigned i = 0; i < u->vg->pv_count; i++)       /* written as MISSING */
+            if (!u->vg->pvs[i]->ondisk.present)
+                u->vg->pvs[i]->flags |= LVX_PVF_MISSING;
+        struct lvx_mirror_repair r = {
+            .use_policies = env->args->count[LVX_OPT_USEPOLICIES] != 0,
+            .force = env->args->count[LVX_OPT_FORCE] != 0, .yes = o->yes,
+        };
+        return lvx_mirror_repair(env, u, lv, &r);
+    }
     if (mirror || to_mirror || o->mirrorlog) {
         if (!mirror && !lvx_raid_lv_is_linear(lv)) {
             lvx_cmd_errorf("lvx lvconvert makes mirrors of linear LVs only, not of %s/%s (%s).",

@@ -66,7 +66,7 @@ static void drop_subs(struct lvx_lv *lv, uint32_t keep, bool log)
     }
 }
 
-static void to_linear(struct lvx_lv *lv)
+void lvx_mirror_to_linear(struct lvx_lv *lv)
 {
     struct lvx_lv *img = lv->segs[0].areas[0].lv;
     drop_subs(lv, 1, true);
@@ -153,6 +153,13 @@ static int from_linear(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
     return 0;
 }
 
+int lvx_mirror_from_linear(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
+                           uint32_t images, bool core_log, uint32_t region_size)
+{
+    struct lvx_mirror_conv c = { .core_log = core_log, .region_size = region_size };
+    return from_linear(env, u, lv, &c, images, NULL, 0);
+}
+
 static uint32_t wanted_images(const struct lvx_mirror_conv *c, uint32_t cur, bool linear)
 {
     if (c->type && !strcmp(c->type, "linear"))
@@ -162,6 +169,36 @@ static uint32_t wanted_images(const struct lvx_mirror_conv *c, uint32_t cur, boo
     if (c->mirrors_sign)
         return c->mirrors_sign > 0 ? cur + c->mirrors : cur - c->mirrors;
     return c->mirrors + 1;
+}
+
+int lvx_mirror_commit_live(struct lvx_cmd_env *env, struct lvx_vg_update *u,
+                           const struct lvx_actcmd *act, struct lvx_lv *lv, bool active,
+                           const struct lvx_lv *old_log)
+{
+    const struct lvx_seg *seg = &lv->segs[0];
+    const struct lvx_lv *log = seg->kind == LVX_SEG_MIRROR ? seg->log_lv : NULL;
+    bool test = env->args->count[LVX_OPT_TEST] != 0;
+    int rc;
+    if (active && !test && act->be->stage(env->ctx, lv, &act->opts) < 0)
+        return lvx_cmd_fail(env);
+    if ((rc = lvx_lvcmd_commit(env, u))) {
+        if (active && !test && act->be->unstage(env->ctx, lv) < 0)
+            lvx_error_clear(env->ctx);
+        return rc;
+    }
+    if (!test && log && log != old_log &&    /* a new log */
+        lvx_lvcmd_zero_start(env, u, log, LOG_ZERO_BYTES) < 0)
+        return lvx_cmd_fail(env);
+    /* live: the daemon serves the new layout (new images and a new or core log: the
+     * regions copied from image 0 before the reload returns) */
+    if (active && !test && act->be->swap(env->ctx, lv) < 0) {
+        lvx_cmd_fail(env);
+        lvx_cmd_errorf("Failed to reload %s/%s: the metadata changed but the active device "
+                       "keeps its old layout (deactivate and activate it again).",
+                       lv->vg->name, lv->name);
+        return LVX_EXIT_FAILED;
+    }
+    return 0;
 }
 
 int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
@@ -213,34 +250,14 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
         if ((rc = from_linear(env, u, lv, c, want, pvs, pv_count)))
             return rc;
     } else if (!linear && want == 1) {
-        to_linear(lv);
+        lvx_mirror_to_linear(lv);
     } else if (!linear) {
         drop_subs(lv, want, c->core_log);
         if (c->disk_log && !lv->segs[0].log_lv && (rc = lvx_mirror_add_log(env, u, lv, 0, pvs, pv_count)))
             return rc;
     }
-    const struct lvx_seg *seg = &lv->segs[0];
-    const struct lvx_lv *log = seg->kind == LVX_SEG_MIRROR ? seg->log_lv : NULL;
-    bool test = env->args->count[LVX_OPT_TEST] != 0;
-    if (active && !test && act.be->stage(env->ctx, lv, &act.opts) < 0)
-        return lvx_cmd_fail(env);
-    if ((rc = lvx_lvcmd_commit(env, u))) {
-        if (active && !test && act.be->unstage(env->ctx, lv) < 0)
-            lvx_error_clear(env->ctx);
+    if ((rc = lvx_mirror_commit_live(env, u, &act, lv, active, old_log)))
         return rc;
-    }
-    if (!test && log && log != old_log &&    /* a new log */
-        lvx_lvcmd_zero_start(env, u, log, LOG_ZERO_BYTES) < 0)
-        return lvx_cmd_fail(env);
-    /* live: the daemon serves the new layout (new images and a new or core log: the
-     * regions copied from image 0 before the reload returns) */
-    if (active && !test && act.be->swap(env->ctx, lv) < 0) {
-        lvx_cmd_fail(env);
-        lvx_cmd_errorf("Failed to reload %s/%s: the metadata changed but the active device "
-                       "keeps its old layout (deactivate and activate it again).", vg,
-                       lv->name);
-        return LVX_EXIT_FAILED;
-    }
     if (linear && want > 1) {
         lvx_notice(env->ctx, "Logical volume %s/%s being converted.", vg, lv->name);
         if (active)

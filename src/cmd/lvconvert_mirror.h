@@ -33,4 +33,22 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
 int lvx_mirror_add_log(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
                        uint64_t with_images, const struct lvx_alloc_pv *pvs, unsigned pv_count);
 
+/* The mirror lv becomes linear: it takes its first image's segments; the other images
+ * and the log go. */
+void lvx_mirror_to_linear(struct lvx_lv *lv);
+
+/* The linear lv becomes a mirror of `images` images (its segments NAME_mimage_0), with
+ * a disk log unless core_log, as lvconvert --type mirror places them (every PV a
+ * candidate).  0 or the exit code (printed). */
+int lvx_mirror_from_linear(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
+                           uint32_t images, bool core_log, uint32_t region_size);
+
+/* The change to the mirror (or once-mirror) lv committed; a new log (not old_log)
+ * zeroed; when active (in the user backend: act's) staged before and swapped after,
+ * the daemon copying new images from image 0.  0 or the exit code (printed). */
+struct lvx_actcmd;
+int lvx_mirror_commit_live(struct lvx_cmd_env *env, struct lvx_vg_update *u,
+                           const struct lvx_actcmd *act, struct lvx_lv *lv, bool active,
+                           const struct lvx_lv *old_log);
+
 #endif

@@ -220,6 +220,7 @@ static const struct lvx_opt_def opt_table[LVX_OPT_COUNT] = {
     OPT(LVX_OPT_MONITOR, "monitor", 0, LVX_ARG_BOOL, 0, "y|n", "Start or stop dmeventd monitoring (lvx has none: nothing to do)."),
     OPT(LVX_OPT_REFRESH, "refresh", 0, LVX_ARG_FLAG, 0, NULL, "Also reload the active LVs (lvx: their /dev entries are made again)."),
     OPT(LVX_OPT_SETAUTOACTIVATION, "setautoactivation", 0, LVX_ARG_BOOL, 0, "y|n", "Let autoactivation (-aay) activate the VG or LV (default y)."),
+    OPT(LVX_OPT_USEPOLICIES, "use-policies", 0, LVX_ARG_FLAG, 0, NULL, "Repair a mirror as lvm.conf's activation/mirror_*_fault_policy say."),
     OPT(LVX_OPT_RESTOREMISSING, "restoremissing", 0, LVX_ARG_FLAG, 0, NULL, "Take back PVs that were missing (clear their MISSING flag)."),
     OPT(LVX_OPT_POLL, "poll", 0, LVX_ARG_BOOL, 0, "y|n", "Wait for and finish snapshot merges the activation starts (default y)."),
     OPTR(LVX_OPT_REBUILD, "rebuild", 0, LVX_ARG_LIST, 0, "PV", "Rebuild the RAID images on this PV (repeatable)."),

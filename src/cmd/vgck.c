@@ -6,7 +6,8 @@
  * structural consistency and missing PVs (exit 5 when that fails, as LVM2).
  * `vgck --updatemetadata VG...` repairs: a commit that also rewrites the damaged
  * areas that can be repaired (§8.5) and clears outdated PVs carrying the VG's
- * metadata (§8.4, done by lvx_vg_commit), then the backup file is rewritten.
+ * metadata (§8.4, done by lvx_vg_commit), then the backup file is rewritten.  It
+ * writes with PVs missing too, as LVM2 (absent PVs flagged MISSING).
  */
 #include "cmd/toolkit.h"
 #include "cmd/vgcmd.h"
@@ -59,6 +60,9 @@ static int update_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, bool *com
             lvx_vgops_spv_holds_vg(spv, u->vg->uuid))
             outdated[n++] = lvx_pool_strdup(env->pool, spv->dev->path);
     }
+    for (unsigned i = 0; i < u->vg->pv_count; i++)
+        if (!u->vg->pvs[i]->ondisk.present)
+            u->vg->pvs[i]->flags |= LVX_PVF_MISSING;
     lvx_mda_policy_apply(u->vg);
     if (lvx_vg_commit(env->ctx, u->scan, u->vg, cmdline, true) < 0)
         return lvx_cmd_fail(env);
@@ -80,6 +84,9 @@ int lvx_cmd_vgck(struct lvx_cmd_env *env)
     }
     /* every device is read (not only the VG's, through the device index): outdated PVs
      * are no longer listed by the VG */
-    struct lvx_tk_vg_ops ops = { .vg = update_vg, .update_flags = LVX_UPDATE_GLOBAL_LOCK };
+    /* written with PVs missing too, as LVM2 (absent PVs flagged MISSING): the command
+     * LVM2's tests use to write metadata in that state (shell/missing-pv) */
+    struct lvx_tk_vg_ops ops = { .vg = update_vg,
+                                 .update_flags = LVX_UPDATE_GLOBAL_LOCK | LVX_UPDATE_ALLOW_MISSING };
     return lvx_process_each_vg(env, &ops);
 }

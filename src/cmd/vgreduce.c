@@ -9,11 +9,14 @@
  * --removemissing follows LVM2's repair: partial LVs are reported and the VG is written
  * anyway (missing PVs flagged MISSING) with exit 5; --force removes them, one commit per
  * removed LV as LVM2, then the missing PVs; --mirrorsonly --force only names the
- * non-mirror partial LVs ("can't remove") and writes the VG unchanged.  RAID and mirror
- * LVs with missing images are refused with --force (LVM2 replaces the images with error
- * segments; lvx does not yet).
+ * non-mirror partial LVs ("can't remove") and writes the VG unchanged.  With --force
+ * mirrors first lose their images and logs on missing PVs (cmd/mirror_repair.c: one
+ * image left, the mirror becomes linear).  RAID LVs with missing images are refused
+ * with --force (LVM2 replaces the images with error segments; lvx does not yet).
  */
 #include "cmd/vgcmd.h"
+#include "cmd/mirror_repair.h"
+#include "map/map.h"
 
 #include <errno.h>
 #include <string.h>
@@ -73,33 +76,13 @@ static unsigned pick(struct lvx_cmd_env *env, struct lvx_vg *vg, char **names, u
 
 /* ---- --removemissing, as LVM2's vgreduce repair ------------------------------------ */
 
-static bool lv_partial(const struct lvx_lv *lv, unsigned depth)
-{
-    if (depth > 16)
-        return false;
-    for (unsigned s = 0; s < lv->seg_count; s++) {
-        const struct lvx_seg *seg = &lv->segs[s];
-        for (unsigned a = 0; a < seg->area_count; a++) {
-            if (seg->areas[a].pv && !seg->areas[a].pv->ondisk.present)
-                return true;
-            if (seg->areas[a].lv && lv_partial(seg->areas[a].lv, depth + 1))
-                return true;
-            if (seg->meta_areas && seg->meta_areas[a].lv && lv_partial(seg->meta_areas[a].lv, depth + 1))
-                return true;
-        }
-        if (seg->log_lv && lv_partial(seg->log_lv, depth + 1))
-            return true;
-    }
-    return false;
-}
-
 /* LVM2's consolidation: with partial LVs left only messages (false), else the missing
  * PVs leave the VG (false when one cannot). */
 static bool consolidate(struct lvx_cmd_env *env, struct lvx_vg *vg)
 {
     bool ok = true;
     for (unsigned l = 0; l < vg->lv_count; l++)
-        if (lv_partial(vg->lvs[l], 0)) {
+        if (lvx_lv_is_partial(vg->lvs[l])) {
             lvx_warn(env->ctx, "WARNING: Partial LV %s needs to be repaired or removed. ",
                      vg->lvs[l]->name);
             ok = false;
@@ -153,19 +136,36 @@ static int remove_missing(struct lvx_cmd_env *env, struct lvx_vg_update *u)
     bool fixed, force = env->args->count[LVX_OPT_FORCE] != 0;
     int rc;
     if (force) {
+        /* LVM2's mirror_remove_missing: the mirrors lose their failed images and logs;
+         * one without a usable image goes */
         for (unsigned l = 0; l < vg->lv_count; l++) {
-            const struct lvx_lv *lv = vg->lvs[l];
+            struct lvx_lv *lv = vg->lvs[l];
             enum lvx_seg_kind k = lv->seg_count ? lv->segs[0].kind : LVX_SEG_STRIPED;
-            if ((k == LVX_SEG_RAID || k == LVX_SEG_MIRROR) && lv_partial(lv, 0)) {
+            if (k == LVX_SEG_RAID && lvx_lv_is_partial(lv)) {
                 /* LVM2 puts error segments in place of the missing images */
                 lvx_cmd_errorf("Cannot remove the missing images of %s LV %s: lvx does not "
-                               "repair RAID or mirror LVs yet.", lv->segs[0].type_name, lv->name);
+                               "repair RAID LVs this way yet.", lv->segs[0].type_name,
+                               lv->name);
                 return LVX_EXIT_FAILED;
             }
         }
+        for (unsigned l = 0; l < vg->lv_count; l++) {
+            struct lvx_lv *lv = vg->lvs[l];
+            if (!lvx_map_lv_is_mirror(lv) || !lvx_lv_is_partial(lv))
+                continue;
+            bool usable = false;
+            for (uint32_t i = 0; i < lv->segs[0].area_count; i++)
+                usable |= lv->segs[0].areas[i].lv && !lvx_lv_is_partial(lv->segs[0].areas[i].lv);
+            if (!usable) {
+                lvx_cmd_errorf("No usable images left in %s/%s.", vg->name, lv->name);
+                continue;      /* removed below with the other partial LVs */
+            }
+            uint32_t fi, fl;
+            lvx_mirror_remove_missing(lv, &fi, &fl);
+        }
         if (env->args->count[LVX_OPT_MIRRORSONLY]) {
             for (unsigned l = 0; l < vg->lv_count; l++)
-                if (lv_partial(vg->lvs[l], 0))
+                if (lvx_lv_is_partial(vg->lvs[l]))
                     lvx_cmd_errorf("Non-mirror-image LV %s found: can't remove.", vg->lvs[l]->name);
         } else {
             struct lvx_strlist removed = {0};

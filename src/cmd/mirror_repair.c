@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * cmd/mirror_repair.c - old-style mirrors with images or a log on missing PVs
+ * (cmd/mirror_repair.h), as LVM2 2.03.16 repairs them:
+ *
+ *   removal     the images on missing PVs go (the survivors keep their names and
+ *               order), a log on a missing PV goes (core log); one image left: the LV
+ *               becomes it (linear, no log).  vgreduce --removemissing --force stops
+ *               here; a mirror without a usable image is removed ("No usable images
+ *               left in VG/LV.").
+ *   replacement lvconvert --repair then asks for the original image and log counts
+ *               (without --use-policies: both replaced, -f: neither, no -y: asked; with
+ *               --use-policies: lvm.conf's activation/mirror_image_fault_policy,
+ *               default "remove", and mirror_log_fault_policy, default "allocate"),
+ *               "Trying to up-convert to N images, M logs." and, when that fails, one
+ *               image fewer (down to 2), then one log fewer.  A linear LV becomes a
+ *               mirror again as lvconvert --type mirror makes one ("Conversion starts
+ *               after activation."); a log comes back as --mirrorlog disk adds one.
+ *               Adding images to a mirror of 2 or more survivors is not done by lvx
+ *               (LVM2 inserts a temporary resync layer): that step fails with one line
+ *               and the loop goes on as LVM2's does after a failed allocation.
+ *   active      the user backend's daemon reloads the LV onto the new layout (new
+ *               images copied from the survivor first); in the dm backend the LV is
+ *               deactivated first and activated again after the commit (the kernel's
+ *               mirror resyncs a new image), refused when it is in use.
+ */
+#include "cmd/mirror_repair.h"
+
+#include "cmd/actcmd.h"
+#include "cmd/lvconvert_mirror.h"
+#include "config/config.h"
+#include "map/map.h"
+
+#include <string.h>
+
+/* Not found, or back but still flagged MISSING (in use when a write flagged it): LVM2's
+ * is_missing_pv */
+static bool pv_lost(const struct lvx_pv *pv)
+{
+    return pv && (!pv->ondisk.present || (pv->flags & LVX_PVF_MISSING));
+}
+
+static bool partial_at(const struct lvx_lv *lv, unsigned depth)
+{
+    if (depth > 16)
+        return false;
+    for (unsigned s = 0; s < lv->seg_count; s++) {
+        const struct lvx_seg *seg = &lv->segs[s];
+        for (unsigned a = 0; a < seg->area_count; a++)
+            if (pv_lost(seg->areas[a].pv) ||
+                (seg->areas[a].lv && partial_at(seg->areas[a].lv, depth + 1)) ||
+                (seg->meta_areas && seg->meta_areas[a].lv &&
+                 partial_at(seg->meta_areas[a].lv, depth + 1)))
+                return true;
+        if (seg->log_lv && partial_at(seg->log_lv, depth + 1))
+            return true;
+    }
+    return false;
+}
+
+bool lvx_lv_is_partial(const struct lvx_lv *lv)
+{
+    return partial_at(lv, 0);
+}
+
+void lvx_mirror_remove_missing(struct lvx_lv *lv, uint32_t *failed_images, uint32_t *failed_logs)
+{
+    struct lvx_seg *seg = &lv->segs[0];
+    uint32_t keep = 0, lost = 0;
+    *failed_logs = 0;
+    if (seg->log_lv && lvx_lv_is_partial(seg->log_lv)) {
+        *failed_logs = 1;
+        lvx_vg_remove_lv(lv->vg, seg->log_lv);
+        seg->log_lv = NULL;
+    }
+    for (uint32_t i = 0; i < seg->area_count; i++) {
+        struct lvx_lv *img = seg->areas[i].lv;
+        if (img && lvx_lv_is_partial(img)) {
+            lvx_vg_remove_lv(lv->vg, img);
+            lost++;
+        } else {
+            seg->areas[keep++] = seg->areas[i];
+        }
+    }
+    *failed_images = lost;
+    seg->raw = NULL;                       /* written from its typed fields now */
+    if (!lost)
+        return;
+    seg->area_count = seg->stripe_count = keep;
+    if (keep == 1)
+        lvx_mirror_to_linear(lv);
+}
+
+/* LVM2's choice between removing and replacing what failed. */
+static void ask_policies(struct lvx_cmd_env *env, const struct lvx_mirror_repair *r,
+                         uint32_t failed_logs, uint32_t failed_images, bool *replace_logs,
+                         bool *replace_images)
+{
+    if (r->use_policies) {
+        struct lvx_config *cfg = NULL;
+        if (lvx_config_load(env->ctx, &cfg) < 0)
+            lvx_error_clear(env->ctx);
+        const char *img = lvx_config_str(cfg, "activation/mirror_image_fault_policy", "remove");
+        const char *log = lvx_config_str(cfg, "activation/mirror_log_fault_policy", "allocate");
+        *replace_images = strcmp(img, "remove") != 0;
+        *replace_logs = strcmp(log, "remove") != 0;
+        lvx_config_free(cfg);
+        return;
+    }
+    *replace_logs = *replace_images = !r->force;
+    if (r->force || r->yes)
+        return;
+    if (failed_logs && !lvx_lvcmd_confirm("Attempt to replace failed mirror log?"))
+        *replace_logs = false;
+    if (failed_images &&
+        !lvx_lvcmd_confirm("Attempt to replace failed mirror images (requires full device "
+                           "resync)?"))
+        *replace_images = false;
+}
+
+static uint32_t image_count(const struct lvx_lv *lv)
+{
+    return lvx_map_lv_is_mirror(lv) ? lv->segs[0].area_count : 1;
+}
+
+static uint32_t log_count(const struct lvx_lv *lv)
+{
+    return lvx_map_lv_is_mirror(lv) && lv->segs[0].log_lv ? 1 : 0;
+}
+
+/* One attempt at `images` images and `logs` logs: 0 done, 1 not possible (nothing
+ * changed), else the exit code. */
+static int up_convert(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
+                      uint32_t images, uint32_t logs, uint32_t region_size)
+{
+    if (!lvx_map_lv_is_mirror(lv)) {
+        if (images < 2)
+            return 0;
+        return lvx_mirror_from_linear(env, u, lv, images, logs == 0, region_size);
+    }
+    if (images > image_count(lv)) {
+        lvx_warn(env->ctx, "WARNING: lvx does not add images to mirror %s/%s yet.", lv->vg->name,
+                 lv->name);
+        return 1;
+    }
+    if (logs > log_count(lv))
+        return lvx_mirror_add_log(env, u, lv, 0, NULL, 0);
+    if (logs < log_count(lv)) {
+        lvx_vg_remove_lv(lv->vg, lv->segs[0].log_lv);
+        lv->segs[0].log_lv = NULL;
+        lv->segs[0].raw = NULL;
+    }
+    return 0;
+}
+
+int lvx_mirror_repair(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
+                      const struct lvx_mirror_repair *r)
+{
+    const char *vg = lv->vg->name;
+    if (!lvx_lv_is_partial(lv)) {
+        lvx_notice(env->ctx, "Volume %s/%s is consistent. Nothing to repair.", vg, lv->name);
+        return 0;
+    }
+    struct lvx_actcmd act;
+    int rc;
+    if ((rc = lvx_actcmd_init(env, &act)))
+        return rc;
+    bool active = lvx_actcmd_is_active(env, &act, lv, NULL);
+    bool test = env->args->count[LVX_OPT_TEST] != 0;
+    /* the user backend serves the mirror as one file over its sub-LVs: the daemon
+     * re-reads them at the reload.  The dm backend's stack is taken down before the
+     * change and set up again after it (the kernel's mirror resyncing a new image
+     * from the survivor, its new log zeroed): an LV in use is refused. */
+    bool dm = active && act.be->rename_sub;
+    if (dm && !test) {
+        if (lvx_actcmd_deactivate(env, &act, lv, false)) {
+            lvx_cmd_errorf("lvx repairs a mirror active in the device-mapper backend by "
+                           "deactivating it: %s/%s is in use.", vg, lv->name);
+            return LVX_EXIT_FAILED;
+        }
+        active = false;
+    }
+    uint32_t orig_images = image_count(lv), orig_logs = log_count(lv);
+    uint32_t region_size = lv->segs[0].region_size, failed_images, failed_logs;
+    uint32_t usable = 0;
+    for (uint32_t i = 0; i < lv->segs[0].area_count; i++)
+        usable += lv->segs[0].areas[i].lv && !lvx_lv_is_partial(lv->segs[0].areas[i].lv);
+    if (!usable) {
+        lvx_cmd_errorf("No usable images left in %s/%s.", vg, lv->name);
+        return LVX_EXIT_FAILED;
+    }
+    const struct lvx_lv *old_log = lv->segs[0].log_lv;
+    bool was_linear;
+    lvx_mirror_remove_missing(lv, &failed_images, &failed_logs);
+    if (failed_images)
+        lvx_notice(env->ctx, "Mirror status: %u of %u images failed.", failed_images,
+                   orig_images);
+    if (failed_logs)
+        lvx_notice(env->ctx, "Mirror log status: %u of %u images failed.", failed_logs,
+                   orig_logs);
+    bool replace_logs, replace_images;
+    ask_policies(env, r, failed_logs, failed_images, &replace_logs, &replace_images);
+    uint32_t images = replace_images ? orig_images : orig_images - failed_images;
+    if (images == 1)
+        replace_logs = false;
+    uint32_t logs = replace_logs ? orig_logs : orig_logs - failed_logs;
+    was_linear = !lvx_map_lv_is_mirror(lv);
+    while (replace_images || replace_logs) {
+        lvx_warn(env->ctx, "WARNING: Trying to up-convert to %u images, %u logs.", images, logs);
+        rc = up_convert(env, u, lv, images, logs, region_size);
+        if (!rc)
+            break;
+        if (rc != 1)
+            return rc;
+        if (images > 2)
+            images--;
+        else if (logs > 0)
+            logs--;
+        else
+            break;
+    }
+    if ((rc = lvx_mirror_commit_live(env, u, &act, lv, active, old_log)))
+        return rc;
+    if (dm && !test && (rc = lvx_actcmd_activate(env, &act, lv)))
+        return rc;
+    /* LVM2 polls no conversion of a repair: an active LV is copied at the reload */
+    if (was_linear && lvx_map_lv_is_mirror(lv) && !active && !dm)
+        lvx_notice(env->ctx, "Conversion starts after activation.");
+    if (replace_images && image_count(lv) != orig_images)
+        lvx_warn(env->ctx, "WARNING: Failed to replace %u of %u images in volume %s/%s.",
+                 orig_images - image_count(lv), orig_images, vg, lv->name);
+    if (replace_logs && log_count(lv) != orig_logs)
+        lvx_warn(env->ctx, "WARNING: Failed to replace %u of %u logs in volume %s/%s.",
+                 orig_logs - log_count(lv), orig_logs, vg, lv->name);
+    return 0;
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * cmd/mirror_repair.h - removing and replacing the images and logs of old-style
+ * mirrors that sit on missing PVs (cmd/mirror_repair.c): lvconvert --repair and
+ * vgreduce --removemissing --force, as LVM2 2.03.16 does them.
+ */
+#ifndef LVX_CMD_MIRROR_REPAIR_H
+#define LVX_CMD_MIRROR_REPAIR_H
+
+#include "cmd/lvcmd.h"
+
+struct lvx_mirror_repair {
+    bool use_policies;         /* --use-policies: lvm.conf's mirror fault policies */
+    bool force;                /* -f: remove only */
+    bool yes;                  /* -y: replace without asking */
+};
+
+/* Does lv, or a sub-LV under it, have extents on a missing PV? */
+bool lvx_lv_is_partial(const struct lvx_lv *lv);
+
+/* The mirror lv's images and log on missing PVs go (LVM2's mirror_remove_missing); one
+ * image left: lv becomes linear.  The counts of failed images and logs returned. */
+void lvx_mirror_remove_missing(struct lvx_lv *lv, uint32_t *failed_images, uint32_t *failed_logs);
+
+/* lvconvert --repair of the mirror lv: removal, then replacement as r asks, committed.
+ * 0 or the exit code (messages printed). */
+int lvx_mirror_repair(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
+                      const struct lvx_mirror_repair *r);
+
+#endif
