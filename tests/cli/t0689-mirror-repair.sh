@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# t0682-mirror-repair: lvconvert --repair and vgreduce --removemissing --force of
+# t0689-mirror-repair: lvconvert --repair and vgreduce --removemissing --force of
 # inactive old-style mirrors with images or logs on a missing PV, against LVM2 on twin
 # VGs (tests/tools/lv_twin.sh): lvx makes the same mirrors on both sides, then one PV
 # (D1) is hidden from both sides (filtered out), side A is repaired by lvx and side B
