@@ -209,6 +209,8 @@ enum lvx_opt_id {
     LVX_OPT_MONITOR,            /* --monitor y|n (vgchange, lvchange: no dmeventd, no-op) */
     LVX_OPT_REFRESH,            /* --refresh (vgmknodes) */
     LVX_OPT_SETAUTOACTIVATION,  /* --setautoactivation y|n (vgchange, lvchange) */
+    LVX_OPT_FOREIGN,            /* --foreign (reports, vgcfgbackup: foreign VGs too) */
+    LVX_OPT_SYSTEMID,           /* --systemid String (vgcreate, vgchange) */
     /* common options, accepted by every command */
     LVX_OPT_NOLOCKING,      /* --nolocking */
     LVX_OPT_COMMANDPROFILE, /* --commandprofile String */

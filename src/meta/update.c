@@ -14,6 +14,7 @@
 #include "meta/commit.h"
 #include "meta/index.h"
 #include "meta/lockd.h"
+#include "meta/systemid.h"
 #include "meta/mda_policy.h"
 #include "meta/read.h"
 #include "config/config.h"
@@ -137,6 +138,9 @@ fail:
 int lvx_vg_update_check(struct lvx_ctx *ctx, const struct lvx_vg *vg, unsigned flags)
 {
     bool exclusive = !(flags & LVX_UPDATE_READ_ONLY);
+    if (!(flags & LVX_UPDATE_ALLOW_FOREIGN) &&
+        lvx_vg_is_foreign(ctx, vg))      /* another host's VG (meta/systemid.h) */
+        return lvx_vg_foreign_refuse(ctx, vg);
     if (!(flags & LVX_UPDATE_ALLOW_MISSING)) {
         for (unsigned i = 0; i < vg->pv_count; i++) {
             const struct lvx_pv *pv = vg->pvs[i];
