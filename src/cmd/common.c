@@ -111,16 +111,25 @@ static void hide_foreign_vgs(struct lvx_cmd_env *env, struct lvx_cmd_vgs *v)
         if (!v->hidden)
             v->hidden = lvx_pool_alloc(env->pool, (set->vg_count + 1) * sizeof(*v->hidden));
         v->hidden[v->hidden_count++] = set->vgs[i];
-        if (lvx_system_id_unknown(env->ctx))      /* LVM2 says so for every such VG */
+        if (!env->ctx->foreign_said && lvx_system_id_unknown(env->ctx))   /* as LVM2: for
+                                                                     * every such VG */
             lvx_cmd_errorf("Cannot access VG %s with system ID %s with unknown local "
                            "system ID.", set->vgs[i]->name, set->vgs[i]->system_id);
     }
     set->vg_count = kept;
+    env->ctx->foreign_said |= v->hidden_count > 0;    /* once per command */
 }
 
 /* A VG name the arguments give is not in the set: LVM2's message for it. */
-static void vg_not_found(struct lvx_cmd_env *env, const struct lvx_cmd_vgs *v, const char *name)
+static void vg_not_found(struct lvx_cmd_env *env, const struct lvx_cmd_vgs *v, const char *name,
+                         bool dup)
 {
+    if (dup) {                   /* several VGs of this name */
+        lvx_vg_dup_name_error(env->ctx, name);
+        lvx_cmd_errorf("%s", env->ctx->errmsg);
+        lvx_error_clear(env->ctx);
+        return;
+    }
     for (unsigned i = 0; i < v->hidden_count; i++)
         if (strcmp(v->hidden[i]->name, name) == 0 && !lvx_vg_is_lockd(v->hidden[i])) {
             lvx_vg_foreign_error(env->ctx, v->hidden[i]);
@@ -195,10 +204,11 @@ struct lvx_vg **lvx_cmd_pick_vgs(struct lvx_cmd_env *env, const struct lvx_cmd_v
                 add_vg_once(vgs, &n, set->vgs[k]);   /* "@tag": the VGs with the tag */
         if (names[i][0] == '@')
             continue;
-        struct lvx_vg *vg = lvx_vgset_find(set, names[i]);
+        bool dup;
+        struct lvx_vg *vg = lvx_vgset_find_usable(env->ctx, set, names[i], &dup);
         if (!vg) {
             lvx_cmdlog_object_at(LVX_CMDLOG_ARG_KEY(i), "vg", names[i], NULL, NULL, NULL);
-            vg_not_found(env, v, names[i]);
+            vg_not_found(env, v, names[i], dup);
             lvx_cmdlog_status(LVX_EXIT_FAILED);
             *failed = true;
             continue;
@@ -393,11 +403,12 @@ void lvx_cmd_pick_pvs(struct lvx_cmd_env *env, const struct lvx_cmd_vgs *v, char
 static int find_vg_index(struct lvx_cmd_env *env, const struct lvx_cmd_vgs *v, const char *name)
 {
     const struct lvx_vgset *set = v->set;
-    struct lvx_vg *vg = lvx_vgset_find(set, name);
+    bool dup;
+    struct lvx_vg *vg = lvx_vgset_find_usable(env->ctx, set, name, &dup);
     for (unsigned i = 0; vg && i < set->vg_count; i++)
         if (set->vgs[i] == vg)
             return (int)i;
-    vg_not_found(env, v, name);
+    vg_not_found(env, v, name, dup);
     return -1;
 }
 
@@ -538,7 +549,8 @@ struct lvx_ctx *lvx_cmd_bound_ctx(void)
  * pv_min_size note, the second line of lvreduce's warning on an active LV). */
 bool lvx_cmd_plain_warning(const char *msg)
 {
-    return strncmp(msg, "VG with system ID ", 18) == 0 || strncmp(msg, "Devices file ", 13) == 0 || strncmp(msg, "Creating devices file ", 22) == 0 ||
+    return strncmp(msg, "VG with system ID ", 18) == 0 ||
+           strncmp(msg, "Fix duplicate VG names ", 23) == 0 || strncmp(msg, "Devices file ", 13) == 0 || strncmp(msg, "Creating devices file ", 22) == 0 ||
            strncmp(msg, "Not creating system devices file ", 33) == 0 || strncmp(msg, "Please remove the lvm.conf ", 27) == 0 ||
            strncmp(msg, "Device /", 8) == 0 || strncmp(msg, "Ignoring too small pv_min_size", 30) == 0 ||
            strncmp(msg, "THIS MAY DESTROY YOUR DATA", 26) == 0 ||

@@ -93,7 +93,7 @@ int lvx_vgchange_systemid(struct lvx_cmd_env *env)
         LVX_OPT_ACTIVATE, LVX_OPT_RESIZEABLE, LVX_OPT_VGMETADATACOPIES, LVX_OPT_METADATACOPIES_VG,
         LVX_OPT_ALLOC, LVX_OPT_ADDTAG, LVX_OPT_DELTAG, LVX_OPT_UUID, LVX_OPT_MAXLOGICALVOLUMES,
         LVX_OPT_MAXPHYSICALVOLUMES, LVX_OPT_SETAUTOACTIVATION, LVX_OPT_LOCKSTART,
-        LVX_OPT_LOCKSTOP, LVX_OPT_SELECT, LVX_OPT_MONITOR,
+        LVX_OPT_LOCKSTOP, LVX_OPT_MONITOR,
     };
     for (size_t i = 0; i < sizeof(other) / sizeof(*other); i++)
         if (env->args->count[other[i]]) {

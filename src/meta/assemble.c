@@ -439,10 +439,12 @@ static void collect_orphans(struct assembly *a)
     }
 }
 
+/* Said once per command (its first read), as LVM2. */
 static void warn_name_clashes(struct assembly *a)
 {
     const struct lvx_vgset *set = a->set;
-    for (unsigned i = 0; i < set->vg_count; i++)
+    bool said = false;
+    for (unsigned i = 0; i < set->vg_count && !a->ctx->name_clash_said; i++)
         for (unsigned j = i + 1; j < set->vg_count; j++) {
             if (strcmp(set->vgs[i]->name, set->vgs[j]->name) != 0)
                 continue;
@@ -450,7 +452,9 @@ static void warn_name_clashes(struct assembly *a)
                      dashed(a->tmp, set->vgs[i]->uuid), dashed(a->tmp, set->vgs[j]->uuid));
             lvx_warn(a->ctx, "Fix duplicate VG names with vgrename uuid, a device filter, or "
                      "system IDs.");
+            said = true;
         }
+    a->ctx->name_clash_said |= said;
 }
 
 static int vg_order(const void *x, const void *y)

@@ -219,3 +219,34 @@ int lvx_vg_foreign_refuse(struct lvx_ctx *ctx, const struct lvx_vg *vg)
         lvx_log(ctx, LVX_LOG_ERROR, "%s", ctx->errmsg);
     return -EPERM;
 }
+
+struct lvx_vg *lvx_vgset_find_usable(struct lvx_ctx *ctx, const struct lvx_vgset *set,
+                                     const char *name, bool *dup)
+{
+    *dup = false;
+    struct lvx_vg *vg = lvx_vgset_find(set, name);
+    if (vg)
+        return vg;
+    unsigned matches = 0, local = 0;
+    for (unsigned i = 0; i < set->vg_count; i++) {
+        if (strcmp(set->vgs[i]->name, name) != 0)
+            continue;
+        matches++;
+        if (!lvx_vg_is_foreign(ctx, set->vgs[i])) {
+            local++;
+            vg = set->vgs[i];
+        }
+    }
+    if (matches < 2)
+        return NULL;
+    if (local == 1)
+        return vg;
+    *dup = true;
+    return NULL;
+}
+
+int lvx_vg_dup_name_error(struct lvx_ctx *ctx, const char *name)
+{
+    lvx_log(ctx, LVX_LOG_ERROR, "Multiple VGs found with the same name: skipping %s", name);
+    return lvx_error(ctx, EEXIST, "Use --select vg_uuid=<uuid> in place of the VG name.");
+}

@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 
+#include "meta/scan.h"
 #include "model/model.h"
 #include "util/ctx.h"
 #include "util/pool.h"
@@ -46,5 +47,16 @@ int lvx_vg_foreign_error(struct lvx_ctx *ctx, const struct lvx_vg *vg);
 /* The same for a change: with an unknown local ID LVM2 says it twice (its read, then its
  * refusal), the first logged here. */
 int lvx_vg_foreign_refuse(struct lvx_ctx *ctx, const struct lvx_vg *vg);
+
+/* The VG a name stands for in set: the one of that name (or raw/dashed UUID); when
+ * several share the name, the one of them that is not foreign (LVM2 prefers the local
+ * VG).  NULL when none, or when the name is ambiguous (*dup set: several local ones,
+ * or only foreign ones). */
+struct lvx_vg *lvx_vgset_find_usable(struct lvx_ctx *ctx, const struct lvx_vgset *set,
+                                     const char *name, bool *dup);
+/* LVM2's refusal of an ambiguous VG name: "Multiple VGs found with the same name:
+ * skipping X" logged, "Use --select vg_uuid=<uuid> in place of the VG name." recorded
+ * (-EEXIST). */
+int lvx_vg_dup_name_error(struct lvx_ctx *ctx, const char *name);
 
 #endif

@@ -99,9 +99,11 @@ int lvx_vg_update_begin(struct lvx_ctx *ctx, const struct lvx_scan_opts *scan_op
     if (!vgname)
         return 0;
 
-    u->vg = lvx_vgset_find(u->set, vgname);
+    bool dup;
+    u->vg = lvx_vgset_find_usable(ctx, u->set, vgname, &dup);
     if (!u->vg) {
-        r = lvx_error(ctx, ENOENT, "Volume group \"%s\" not found", vgname);
+        r = dup ? lvx_vg_dup_name_error(ctx, vgname)
+                : lvx_error(ctx, ENOENT, "Volume group \"%s\" not found", vgname);
         goto fail;
     }
     /* a shared VG first, as LVM2's vg_read checks its lock type before anything else;
@@ -116,7 +118,7 @@ int lvx_vg_update_begin(struct lvx_ctx *ctx, const struct lvx_scan_opts *scan_op
         u->scan = NULL;
         if ((r = lvx_scan_assemble(ctx, &opts, &u->scan, &u->set)) < 0)
             goto fail;
-        u->vg = lvx_vgset_find(u->set, vgname);
+        u->vg = lvx_vgset_find_usable(ctx, u->set, vgname, &dup);
         if (!u->vg) {
             r = lvx_error(ctx, ENOENT, "Volume group \"%s\" not found", vgname);
             goto fail;

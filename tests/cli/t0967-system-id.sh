@@ -17,7 +17,10 @@
 #     refused, a foreign VG refused, the command form's errors;
 #   - vgexport clears the ID, vgimport sets the local one;
 #   - with no local ID (source none) a VG with an ID is refused as "unknown local
-#     system ID" (said twice by name, as LVM2).
+#     system ID" (said twice by name, as LVM2);
+#   - two VGs of one name (duplicate-vgnames): refused by name ("Multiple VGs found with
+#     the same name"), each taken with -S vg_uuid=..., and once one is foreign the name
+#     stands for the local one.
 # Then the metadata: the VG text lvx writes holds LVM2's `system_id = "..."` line, and
 # each tool sees the other's VG as foreign.
 source "$(dirname "$0")/../lib.sh"
@@ -35,17 +38,25 @@ conf() {        # conf LINE...: the sandbox's lvm.conf with LINE... in its globa
 fileconf() { conf 'system_id_source = "file"' "system_id_file = \"$SID\""; }
 
 # step ARGS...: one command of the scenario with tool $T: "== ARGS", stdout, "-- err",
-# stderr, "rc=N" appended to $SCRATCH/$T.steps (device names as D0/D1).
+# stderr, "rc=N" appended to $SCRATCH/$T.steps (device names as D0/D1, the VG UUIDs of
+# the duplicate-name part as U1/U2).  With ANYORDER=1 the lines of stdout and of stderr
+# are sorted: LVM2 lists two VGs of one name in no fixed order (and its vgremove of a VG
+# with LVs says "NOT backed up" for the LVs' removal, a difference outside this test).
+norm() {
+    side_filter | sed "s|${D[0]}|D0|g; s|${D[1]}|D1|g; s|$SCRATCH|S|g; s|${U1:-@}|U1|g; s|${U2:-@}|U2|g" |
+        sed -E 's/used by VGs (U[12]) and (U[12])\./used by VGs U1 and U2./'
+}
 step() {
-    local rc=0
+    local rc=0 order=cat
+    [[ ${ANYORDER:-0} == 1 ]] && order="grep -v NOT.backed.up | sort"
     "$T" "$@" </dev/null >"$SCRATCH/o" 2>"$SCRATCH/e" || rc=$?
     {
-        echo "== $*"
-        side_filter <"$SCRATCH/o"
+        echo "== $*" | norm
+        norm <"$SCRATCH/o" | eval "$order"
         echo "-- err"
-        side_filter <"$SCRATCH/e"
+        norm <"$SCRATCH/e" | eval "$order"
         echo "rc=$rc"
-    } | sed "s|${D[0]}|D0|g; s|${D[1]}|D1|g; s|$SCRATCH|S|g" >>"$SCRATCH/$T.steps"
+    } >>"$SCRATCH/$T.steps"
 }
 
 scenario() {
@@ -124,9 +135,46 @@ scenario() {
     rm -f "$L/lvmlocal.conf"
 }
 
+# two VGs named $VG (made by LVM2 each seeing one device), then the steps
+dup_scenario() {
+    local d
+    for d in "${D[@]}"; do dd if=/dev/zero of="$d" bs=1M count=1 conv=notrunc 2>/dev/null; done
+    U1= U2=
+    lvm_sandbox "${D[0]}"
+    lvm2 vgcreate -q "$VG" "${D[0]}" >/dev/null 2>&1
+    lvm2 lvcreate -q -an -n lv1 -l1 "$VG" >/dev/null 2>&1
+    U1=$(lvm2 vgs --noheadings -o vg_uuid "$VG" 2>/dev/null | xargs)
+    lvm_sandbox "${D[1]}"
+    lvm2 vgcreate -q "$VG" "${D[1]}" >/dev/null 2>&1
+    lvm2 lvcreate -q -an -n lv2 -l1 "$VG" >/dev/null 2>&1
+    U2=$(lvm2 vgs --noheadings -o vg_uuid "$VG" 2>/dev/null | xargs)
+    lvm_sandbox "${D[@]}"
+    ANYORDER=1
+    step vgs --noheadings -o vg_name,vg_uuid
+    step vgs "$VG"
+    step lvs "$VG"
+    step vgremove "$VG"
+    step lvcreate -an -n x -l1 "$VG"
+    step vgchange --addtag t "$VG"
+    step vgchange --addtag t -S "vg_uuid=$U2"
+    step vgs --noheadings -o vg_name,vg_uuid,vg_tags
+    step vgchange -y --systemid other -S "vg_uuid=$U1"
+    step vgchange -y --systemid other "$VG"
+    step vgs --noheadings -o vg_name,vg_uuid,vg_tags,vg_systemid --foreign
+    step lvs --noheadings -o vg_uuid,lv_name
+    step lvcreate -an -n x -l1 "$VG"
+    step lvs --noheadings -o vg_uuid,lv_name
+    step vgs --foreign --noheadings -o vg_name,vg_uuid "$VG"
+    step vgremove -y -S "vg_uuid=$U2"
+    step vgs --foreign --noheadings -o vg_name,vg_uuid
+    step vgremove -y -S "vg_uuid=$U1"
+    U1= U2= ANYORDER=0
+}
+
 for T in lvm2 lvx; do
     : >"$SCRATCH/$T.steps"
     scenario
+    dup_scenario
 done
 # one check per step: the step's transcript with LVM2 and with lvx
 csplit -s -z -f "$SCRATCH/l." "$SCRATCH/lvm2.steps" '/^== /' '{*}'
