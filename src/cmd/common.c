@@ -96,6 +96,25 @@ static bool report_active_foreign(struct lvx_cmd_env *env, const struct lvx_vg *
 
 /* Foreign VGs (meta/systemid.h): left out of every list and refused by name, unless
  * the command asks with --foreign (reports, vgcfgbackup). */
+/* LVM2 reads (and says it cannot access) a foreign VG when the command names no VG, or
+ * names it and no VG of this host has the name. */
+static bool foreign_read(struct lvx_cmd_env *env, const struct lvx_vgset *set,
+                         const struct lvx_vg *vg)
+{
+    unsigned n = 0;
+    const char *const *names = vg_names_of_args(env, &n);
+    if (!names)
+        return true;
+    bool named = false;
+    for (unsigned i = 0; i < n && !named; i++)
+        named = strcmp(names[i], vg->name) == 0;
+    for (unsigned i = 0; i < set->vg_count && named; i++)
+        if (set->vgs[i] != vg && strcmp(set->vgs[i]->name, vg->name) == 0 &&
+            !lvx_vg_is_foreign(env->ctx, set->vgs[i]))
+            return false;
+    return named;
+}
+
 static void hide_foreign_vgs(struct lvx_cmd_env *env, struct lvx_cmd_vgs *v)
 {
     struct lvx_vgset *set = v->set;
@@ -111,8 +130,8 @@ static void hide_foreign_vgs(struct lvx_cmd_env *env, struct lvx_cmd_vgs *v)
         if (!v->hidden)
             v->hidden = lvx_pool_alloc(env->pool, (set->vg_count + 1) * sizeof(*v->hidden));
         v->hidden[v->hidden_count++] = set->vgs[i];
-        if (!env->ctx->foreign_said && lvx_system_id_unknown(env->ctx))   /* as LVM2: for
-                                                                     * every such VG */
+        if (!env->ctx->foreign_said && lvx_system_id_unknown(env->ctx) &&
+            foreign_read(env, set, set->vgs[i]))     /* as LVM2: for every such VG read */
             lvx_cmd_errorf("Cannot access VG %s with system ID %s with unknown local "
                            "system ID.", set->vgs[i]->name, set->vgs[i]->system_id);
     }

@@ -135,8 +135,9 @@ scenario() {
     rm -f "$L/lvmlocal.conf"
 }
 
-# two VGs named $VG (made by LVM2 each seeing one device), then the steps
-dup_scenario() {
+# two VGs named $VG (made by LVM2 each seeing one device; the first one foreign when
+# $1 is "foreign"), then the steps
+dup_setup() {
     local d
     for d in "${D[@]}"; do dd if=/dev/zero of="$d" bs=1M count=1 conv=notrunc 2>/dev/null; done
     U1= U2=
@@ -144,11 +145,15 @@ dup_scenario() {
     lvm2 vgcreate -q "$VG" "${D[0]}" >/dev/null 2>&1
     lvm2 lvcreate -q -an -n lv1 -l1 "$VG" >/dev/null 2>&1
     U1=$(lvm2 vgs --noheadings -o vg_uuid "$VG" 2>/dev/null | xargs)
+    [[ $1 == foreign ]] && lvm2 vgchange -q -y --systemid other "$VG" >/dev/null 2>&1
     lvm_sandbox "${D[1]}"
     lvm2 vgcreate -q "$VG" "${D[1]}" >/dev/null 2>&1
     lvm2 lvcreate -q -an -n lv2 -l1 "$VG" >/dev/null 2>&1
     U2=$(lvm2 vgs --noheadings -o vg_uuid "$VG" 2>/dev/null | xargs)
     lvm_sandbox "${D[@]}"
+}
+dup_scenario() {
+    dup_setup local
     ANYORDER=1
     step vgs --noheadings -o vg_name,vg_uuid
     step vgs "$VG"
@@ -168,6 +173,20 @@ dup_scenario() {
     step vgremove -y -S "vg_uuid=$U2"
     step vgs --foreign --noheadings -o vg_name,vg_uuid
     step vgremove -y -S "vg_uuid=$U1"
+    # the first one foreign: the name stands for the local one
+    dup_setup foreign
+    step vgs --noheadings -o vg_name,vg_uuid
+    step vgs --foreign --noheadings -o vg_name,vg_uuid,vg_systemid
+    step vgs --noheadings -o vg_name,vg_uuid "$VG"
+    step vgs --foreign --noheadings -o vg_name,vg_uuid "$VG"
+    step lvcreate -an -Zn -n x -l1 "$VG"
+    step lvs --foreign --noheadings -o vg_uuid,lv_name
+    step vgrename "$VG" "${VG}r"
+    step vgs --foreign --noheadings -o vg_name,vg_uuid
+    step vgremove -y -S "vg_uuid=$U1"
+    step vgremove -y "${VG}r"
+    step vgremove -y -S "vg_uuid=$U1" --config 'local/extra_system_ids="other"'
+    step vgremove -y "$VG" --config 'local/extra_system_ids="other"'
     U1= U2= ANYORDER=0
 }
 
