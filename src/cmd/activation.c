@@ -30,6 +30,7 @@
 #include "config/config.h"
 #include "map/map.h"
 #include "meta/lockd.h"
+#include "meta/systemid.h"
 #include "model/pvmove.h"
 #include "model/snapshot.h"
 #include "model/thin.h"
@@ -263,13 +264,40 @@ static unsigned count_active(struct lvx_cmd_env *env, const struct lvx_actcmd *a
     return n;
 }
 
-static int begin_read(struct lvx_cmd_env *env, const char *vgname, struct lvx_vg_update *u)
+/* A foreign VG (meta/systemid.h) with LVs active here may be read for -a (LVM2 lets
+ * them be deactivated, with a warning, and refuses to activate more); any other
+ * foreign VG is refused.  0 or the exit code (printed). */
+static int foreign_access(struct lvx_cmd_env *env, struct lvx_vg_update *u, int activate)
+{
+    struct lvx_vg *vg = u->vg;
+    if (!lvx_vg_is_foreign(env->ctx, vg))
+        return 0;
+    if (activate >= 0 && lvx_vgcmd_has_active_lv(env, vg)) {
+        lvx_warn(env->ctx, "WARNING: Found LVs active in VG %s with foreign system ID %s.  "
+                 "Possible data corruption.", vg->name, vg->system_id);
+        if (!activate)
+            return 0;
+        lvx_cmd_errorf("Cannot activate LVs in a foreign VG.");
+        return LVX_EXIT_FAILED;
+    }
+    lvx_vg_foreign_refuse(env->ctx, vg);
+    return lvx_cmd_fail(env);
+}
+
+/* The VG of a (de)activation (activate 1/0) or another kernel change (-1), read. */
+static int begin_read(struct lvx_cmd_env *env, const char *vgname, struct lvx_vg_update *u,
+                      int activate)
 {
     struct lvx_scan_opts so = lvx_vgcmd_scan_opts(env);
     lvx_cmdlog_object("vg", vgname, NULL, NULL, NULL);
-    if (lvx_vg_update_begin(env->ctx, &so, vgname,
-                            LVX_UPDATE_READ_ONLY | LVX_UPDATE_ALLOW_MISSING, u) < 0)
+    if (lvx_vg_update_begin(env->ctx, &so, vgname, LVX_UPDATE_READ_ONLY |
+                            LVX_UPDATE_ALLOW_MISSING | LVX_UPDATE_ALLOW_FOREIGN, u) < 0)
         return lvx_cmd_fail(env);
+    int rc = foreign_access(env, u, activate);
+    if (rc) {
+        lvx_vg_update_end(u);
+        return rc;
+    }
     lvx_vgcmd_log_id(u);
     if (u->vg->status & LVX_VG_EXPORTED) {      /* LVM2: no (de)activation either */
         lvx_cmd_errorf("Volume group %s is exported", u->vg->name);
@@ -337,7 +365,7 @@ static int vg_activation(struct lvx_cmd_env *env, const struct lvx_actcmd *a, co
                          bool activate)
 {
     struct lvx_vg_update u;
-    int rc = begin_read(env, name, &u);
+    int rc = begin_read(env, name, &u, activate);
     if (rc)
         return rc;
     if (activate && lvx_lvcmd_autoactivating(env) && (u.vg->flags & LVX_VGF_NOAUTOACTIVATE)) {
@@ -417,7 +445,7 @@ static int syncaction_one(struct lvx_cmd_env *env, const struct lvx_actcmd *a, c
         lvx_cmd_errorf("\"%s\": Invalid path for Logical Volume.", arg);
         return LVX_EXIT_FAILED;
     }
-    int rc = begin_read(env, vgname, &u);
+    int rc = begin_read(env, vgname, &u, -1);
     if (rc)
         return rc;
     const struct lvx_lv *lv = lvx_vg_find_lv(u.vg, lvname);
@@ -502,7 +530,7 @@ static int lvchange_one(struct lvx_cmd_env *env, const struct lvx_actcmd *a, con
         lvx_cmd_errorf("Invalid logical volume name \"%s\".", arg);
         return LVX_EXIT_INVALID;
     }
-    if ((rc = begin_read(env, vgname, &u)))
+    if ((rc = begin_read(env, vgname, &u, refresh ? -1 : activate)))
         return rc;
     if (lvname) {
         const struct lvx_lv *lv = lvx_vg_find_lv(u.vg, lvname);

@@ -14,7 +14,8 @@
     LVX_OPT_OPTIONS, LVX_OPT_SORT, LVX_OPT_SELECT, LVX_OPT_NOHEADINGS, LVX_OPT_SEPARATOR,     \
     LVX_OPT_NOSUFFIX, LVX_OPT_UNITS, LVX_OPT_REPORTFORMAT, LVX_OPT_ALL, LVX_OPT_ALIGNED,      \
     LVX_OPT_UNBUFFERED, LVX_OPT_NAMEPREFIXES, LVX_OPT_UNQUOTED, LVX_OPT_ROWS, LVX_OPT_PARTIAL, \
-    LVX_OPT_READONLY, LVX_OPT_IGNORELOCKINGFAILURE, LVX_OPT_BINARY, LVX_OPT_SHARED
+    LVX_OPT_READONLY, LVX_OPT_IGNORELOCKINGFAILURE, LVX_OPT_BINARY, LVX_OPT_SHARED,         \
+    LVX_OPT_FOREIGN
 
 /* the options of the implicit pvcreate of vgcreate and vgextend */
 #define NEW_PV_OPTS                                                                           \
@@ -31,7 +32,7 @@ static const enum lvx_opt_id vgdisplay_opts[] = {
     REPORT_OPTS, LVX_OPT_COLON, LVX_OPT_COLUMNS, LVX_OPT_SHORT, END };
 static const enum lvx_opt_id lvdisplay_opts[] = {
     REPORT_OPTS, LVX_OPT_MAPS, LVX_OPT_COLON, LVX_OPT_COLUMNS, END };
-static const enum lvx_opt_id vgcfgbackup_opts[] = { LVX_OPT_FILE, END };
+static const enum lvx_opt_id vgcfgbackup_opts[] = { LVX_OPT_FILE, LVX_OPT_FOREIGN, END };
 static const enum lvx_opt_id pvcreate_opts[] = {
     LVX_OPT_PVMETADATACOPIES, LVX_OPT_METADATACOPIES_PV, LVX_OPT_METADATASIZE,
     LVX_OPT_DATAALIGNMENT, LVX_OPT_DATAALIGNMENTOFFSET, LVX_OPT_LABELSECTOR,
@@ -58,7 +59,8 @@ static const enum lvx_opt_id lvextend_opts[] = {
 static const enum lvx_opt_id lvconvert_opts[] = {
     LVX_OPT_MIRRORS, LVX_OPT_TYPE, LVX_OPT_REGIONSIZE, LVX_OPT_REPAIR, LVX_OPT_REPLACE,
     LVX_OPT_MERGE, LVX_OPT_BACKGROUND, LVX_OPT_INTERVAL, LVX_OPT_MIRRORLOG, LVX_OPT_CORELOG,
-    LVX_OPT_STRIPES, LVX_OPT_STRIPESIZE, LVX_OPT_ALLOC, LVX_OPT_USEPOLICIES, END };
+    LVX_OPT_STRIPES, LVX_OPT_STRIPESIZE, LVX_OPT_ALLOC, LVX_OPT_USEPOLICIES, LVX_OPT_USE_POLICIES,
+    END };
 static const enum lvx_opt_id lvchange_opts[] = {
     LVX_OPT_PERMISSION, LVX_OPT_READAHEAD, LVX_OPT_ADDTAG, LVX_OPT_DELTAG, LVX_OPT_ALLOC,
     LVX_OPT_CONTIGUOUS, LVX_OPT_ACTIVATE, LVX_OPT_ACTIVATIONMODE, LVX_OPT_PARTIAL,
@@ -77,14 +79,15 @@ static const enum lvx_opt_id pvresize_opts[] = { LVX_OPT_SETPHYSICALVOLUMESIZE, 
 static const enum lvx_opt_id vgcreate_opts[] = {
     LVX_OPT_PHYSICALEXTENTSIZE, LVX_OPT_VGMETADATACOPIES, LVX_OPT_METADATACOPIES_VG,
     LVX_OPT_ALLOC, LVX_OPT_ADDTAG, LVX_OPT_MAXLOGICALVOLUMES, LVX_OPT_MAXPHYSICALVOLUMES,
-    NEW_PV_OPTS, LVX_OPT_SHARED, END };
+    NEW_PV_OPTS, LVX_OPT_SHARED, LVX_OPT_SYSTEMID, END };
 static const enum lvx_opt_id vgchange_opts[] = {
     LVX_OPT_RESIZEABLE, LVX_OPT_VGMETADATACOPIES, LVX_OPT_METADATACOPIES_VG, LVX_OPT_ALLOC,
     LVX_OPT_ADDTAG, LVX_OPT_DELTAG, LVX_OPT_UUID, LVX_OPT_MAXLOGICALVOLUMES,
     LVX_OPT_MAXPHYSICALVOLUMES, LVX_OPT_ACTIVATE, LVX_OPT_ACTIVATIONMODE, LVX_OPT_PARTIAL,
     LVX_OPT_IGNOREACTIVATIONSKIP, LVX_OPT_IGNORELOCKINGFAILURE, LVX_OPT_NOUDEVSYNC,
     LVX_OPT_AUTOACTIVATION, LVX_OPT_LOCKSTART, LVX_OPT_LOCKSTOP, LVX_OPT_LOCKTYPE, LVX_OPT_SELECT,
-    LVX_OPT_POLL, LVX_OPT_MONITOR, LVX_OPT_SETAUTOACTIVATION, LVX_OPT_PHYSICALEXTENTSIZE, END };
+    LVX_OPT_POLL, LVX_OPT_MONITOR, LVX_OPT_SETAUTOACTIVATION, LVX_OPT_PHYSICALEXTENTSIZE,
+    LVX_OPT_SYSTEMID, END };
 static const enum lvx_opt_id vgremove_opts[] = { LVX_OPT_SELECT, END };
 static const enum lvx_opt_id vgextend_opts[] = { NEW_PV_OPTS, LVX_OPT_METADATAIGNORE,
     LVX_OPT_RESTOREMISSING, END };
@@ -319,6 +322,9 @@ static const struct lvx_command command_table[] = {
     { "vgs", lvx_cmd_vgs, "Display information about volume groups", "[VG ...]", vgs_opts,
       "Reports volume groups, one row per VG: the fields chosen with -o, sorted with -O, "
       "selected with -S, in columns or as JSON, sizes in --units." },
+    { "systemid", lvx_cmd_systemid, "Display the system ID, if any, currently set on this host",
+      "", no_opts,
+      "Prints the local system ID (lvm.conf global/system_id_source), empty when none." },
     { "version", lvx_cmd_version, "Display software and driver version information", "",
       no_opts,
       "Prints the version lines LVM2 prints (LVM version, Library version, Driver version when "

@@ -11,6 +11,7 @@
  */
 #include "cmd/commands.h"
 #include "cmd/cmdlog.h"
+#include "cmd/vgcmd.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -20,6 +21,7 @@
 #include "config/config.h"
 #include "meta/lockd.h"
 #include "meta/read.h"
+#include "meta/systemid.h"
 #include "util/detach.h"
 
 /* Commands whose arguments all name VGs (VG, VG/LV, /dev/VG/LV): they read only those
@@ -77,9 +79,83 @@ static void hide_shared_vgs(struct lvx_cmd_env *env, struct lvx_cmd_vgs *v)
     set->vg_count = kept;
 }
 
-/* A VG name the arguments give is not in the set: LVM2's message for it. */
-static void vg_not_found(const struct lvx_cmd_vgs *v, const char *name)
+/* Reports show a foreign VG with LVs active here (LVM2's include_active_foreign_vgs),
+ * with LVM2's warning. */
+static bool report_active_foreign(struct lvx_cmd_env *env, const struct lvx_vg *vg)
 {
+    static const char *const reports[] = { "vgs", "lvs", "pvs", "fullreport" };
+    bool report = false;
+    for (size_t i = 0; env->command && i < sizeof(reports) / sizeof(*reports); i++)
+        report |= strcmp(env->command->name, reports[i]) == 0;
+    if (!report || !lvx_vgcmd_has_active_lv(env, vg))
+        return false;
+    lvx_warn(env->ctx, "WARNING: Found LVs active in VG %s with foreign system ID %s.  "
+             "Possible data corruption.", vg->name, vg->system_id);
+    return true;
+}
+
+/* Foreign VGs (meta/systemid.h): left out of every list and refused by name, unless
+ * the command asks with --foreign (reports, vgcfgbackup). */
+/* LVM2 reads (and says it cannot access) a foreign VG when the command names no VG, or
+ * names it and no VG of this host has the name. */
+static bool foreign_read(struct lvx_cmd_env *env, const struct lvx_vgset *set,
+                         const struct lvx_vg *vg)
+{
+    unsigned n = 0;
+    const char *const *names = vg_names_of_args(env, &n);
+    if (!names)
+        return true;
+    bool named = false;
+    for (unsigned i = 0; i < n && !named; i++)
+        named = strcmp(names[i], vg->name) == 0;
+    for (unsigned i = 0; i < set->vg_count && named; i++)
+        if (set->vgs[i] != vg && strcmp(set->vgs[i]->name, vg->name) == 0 &&
+            !lvx_vg_is_foreign(env->ctx, set->vgs[i]))
+            return false;
+    return named;
+}
+
+static void hide_foreign_vgs(struct lvx_cmd_env *env, struct lvx_cmd_vgs *v)
+{
+    struct lvx_vgset *set = v->set;
+    if (env->args->count[LVX_OPT_FOREIGN])
+        return;
+    unsigned kept = 0;
+    for (unsigned i = 0; i < set->vg_count; i++) {
+        if (!lvx_vg_is_foreign(env->ctx, set->vgs[i]) ||
+            report_active_foreign(env, set->vgs[i])) {
+            set->vgs[kept++] = set->vgs[i];
+            continue;
+        }
+        if (!v->hidden)
+            v->hidden = lvx_pool_alloc(env->pool, (set->vg_count + 1) * sizeof(*v->hidden));
+        v->hidden[v->hidden_count++] = set->vgs[i];
+        if (!env->ctx->foreign_said && lvx_system_id_unknown(env->ctx) &&
+            foreign_read(env, set, set->vgs[i]))     /* as LVM2: for every such VG read */
+            lvx_cmd_errorf("Cannot access VG %s with system ID %s with unknown local "
+                           "system ID.", set->vgs[i]->name, set->vgs[i]->system_id);
+    }
+    set->vg_count = kept;
+    env->ctx->foreign_said |= v->hidden_count > 0;    /* once per command */
+}
+
+/* A VG name the arguments give is not in the set: LVM2's message for it. */
+static void vg_not_found(struct lvx_cmd_env *env, const struct lvx_cmd_vgs *v, const char *name,
+                         bool dup)
+{
+    if (dup) {                   /* several VGs of this name */
+        lvx_vg_dup_name_error(env->ctx, name);
+        lvx_cmd_errorf("%s", env->ctx->errmsg);
+        lvx_error_clear(env->ctx);
+        return;
+    }
+    for (unsigned i = 0; i < v->hidden_count; i++)
+        if (strcmp(v->hidden[i]->name, name) == 0 && !lvx_vg_is_lockd(v->hidden[i])) {
+            lvx_vg_foreign_error(env->ctx, v->hidden[i]);
+            lvx_cmd_errorf("%s", env->ctx->errmsg);
+            lvx_error_clear(env->ctx);
+            return;
+        }
     for (unsigned i = 0; i < v->hidden_count; i++)
         if (strcmp(v->hidden[i]->name, name) == 0) {
             lvx_cmd_errorf("Cannot access VG %s with lock type %s that requires lvmlockd.",
@@ -104,6 +180,7 @@ int lvx_cmd_load(struct lvx_cmd_env *env, struct lvx_cmd_vgs *out)
         return lvx_cmd_fail(env);
     }
     hide_shared_vgs(env, out);
+    hide_foreign_vgs(env, out);
     return 0;
 }
 
@@ -149,12 +226,13 @@ struct lvx_vg **lvx_cmd_pick_vgs(struct lvx_cmd_env *env, const struct lvx_cmd_v
                 add_vg_once(vgs, &n, set->vgs[k]);   /* "@tag": the VGs with the tag */
         if (names[i][0] == '@')
             continue;
-        struct lvx_vg *vg = lvx_vgset_find(set, names[i]);
+        bool dup;
+        struct lvx_vg *vg = lvx_vgset_find_usable(env->ctx, set, names[i], &dup);
         if (!vg && tagged)              /* as process_each_lv below */
             continue;
         if (!vg) {
             lvx_cmdlog_object_at(LVX_CMDLOG_ARG_KEY(i), "vg", names[i], NULL, NULL, NULL);
-            vg_not_found(v, names[i]);
+            vg_not_found(env, v, names[i], dup);
             lvx_cmdlog_status(LVX_EXIT_FAILED);
             *failed = true;
             continue;
@@ -284,6 +362,16 @@ static bool name_matches_pv(char **names, unsigned count, const struct lvx_pv *p
 
 static void report_unmatched_pv(const struct lvx_cmd_vgs *v, const char *name)
 {
+    for (unsigned i = 0; i < v->hidden_count; i++) {
+        const struct lvx_vg *vg = v->hidden[i];
+        for (unsigned j = 0; j < vg->pv_count; j++)
+            if (vg->pvs[j]->ondisk.present &&
+                lvx_cmd_same_device(name, vg->pvs[j]->ondisk.dev_name)) {
+                lvx_cmd_errorf("Cannot use PV %s in %s VG %s.", name,
+                               lvx_vg_is_lockd(vg) ? "shared" : "foreign", vg->name);
+                return;
+            }
+    }
     for (unsigned i = 0; i < v->scan->devs.count; i++)
         if (lvx_cmd_same_device(name, v->scan->devs.devs[i]->path)) {
             lvx_cmd_errorf("Failed to find physical volume \"%s\".", name);
@@ -340,14 +428,15 @@ void lvx_cmd_pick_pvs(struct lvx_cmd_env *env, const struct lvx_cmd_vgs *v, char
 }
 
 /* Index of the VG in the set, or -1 (with the error printed). */
-static int find_vg_index(const struct lvx_cmd_vgs *v, const char *name)
+static int find_vg_index(struct lvx_cmd_env *env, const struct lvx_cmd_vgs *v, const char *name)
 {
     const struct lvx_vgset *set = v->set;
-    struct lvx_vg *vg = lvx_vgset_find(set, name);
+    bool dup;
+    struct lvx_vg *vg = lvx_vgset_find_usable(env->ctx, set, name, &dup);
     for (unsigned i = 0; vg && i < set->vg_count; i++)
         if (set->vgs[i] == vg)
             return (int)i;
-    vg_not_found(v, name);
+    vg_not_found(env, v, name, dup);
     return -1;
 }
 
@@ -426,7 +515,7 @@ void lvx_cmd_pick_lvs(struct lvx_cmd_env *env, const struct lvx_cmd_vgs *v, char
         if (tagged && !lvx_vgset_find(set, vg_name))
             continue;
         lvx_cmdlog_object_at(LVX_CMDLOG_ARG_KEY(k), "vg", vg_name, NULL, NULL, NULL);
-        int i = find_vg_index(v, vg_name);
+        int i = find_vg_index(env, v, vg_name);
         if (i < 0) {
             lvx_cmdlog_status(LVX_EXIT_FAILED);
             *failed = true;
@@ -496,7 +585,8 @@ struct lvx_ctx *lvx_cmd_bound_ctx(void)
  * of the VG's own extent size). */
 bool lvx_cmd_plain_warning(const char *msg)
 {
-    return strncmp(msg, "Devices file ", 13) == 0 || strncmp(msg, "Creating devices file ", 22) == 0 ||
+    return strncmp(msg, "VG with system ID ", 18) == 0 ||
+           strncmp(msg, "Fix duplicate VG names ", 23) == 0 || strncmp(msg, "Devices file ", 13) == 0 || strncmp(msg, "Creating devices file ", 22) == 0 ||
            strncmp(msg, "Not creating system devices file ", 33) == 0 || strncmp(msg, "Please remove the lvm.conf ", 27) == 0 ||
            strncmp(msg, "Device /", 8) == 0 || strncmp(msg, "Ignoring too small pv_min_size", 30) == 0 ||
            strncmp(msg, "THIS MAY DESTROY YOUR DATA", 26) == 0 ||

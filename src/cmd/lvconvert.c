@@ -497,7 +497,8 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
             if (!u->vg->pvs[i]->ondisk.present)
                 u->vg->pvs[i]->flags |= LVX_PVF_MISSING;
         struct lvx_mirror_repair r = {
-            .use_policies = env->args->count[LVX_OPT_USEPOLICIES] != 0,
+            .use_policies = env->args->count[LVX_OPT_USEPOLICIES] != 0 ||
+                            env->args->count[LVX_OPT_USE_POLICIES] != 0,
             .force = env->args->count[LVX_OPT_FORCE] != 0, .yes = o->yes,
         };
         return lvx_mirror_repair(env, u, lv, &r);

@@ -179,7 +179,7 @@ enum lvx_opt_id {
     LVX_OPT_POOLMETADATASIZE,   /* --poolmetadatasize [+]SIZE[m|unit] (thin pools) */
     LVX_OPT_POOLMETADATASPARE,  /* --poolmetadataspare y|n (thin pools) */
     LVX_OPT_DISCARDS,           /* --discards passdown|nopassdown|ignore (thin pools) */
-    LVX_OPT_USEPOLICIES,        /* --usepolicies (lvextend: lvm.conf's autoextend policy) */
+    LVX_OPT_USEPOLICIES,        /* --usepolicies (lvextend, lvconvert --repair: lvm.conf policies) */
     LVX_OPT_USE_POLICIES,       /* --use-policies: the same */
     LVX_OPT_SETACTIVATIONSKIP,  /* -k/--setactivationskip y|n (lvcreate) */
     LVX_OPT_BASEVGNAME,         /* -n/--basevgname VG (vgimportclone) */
@@ -211,7 +211,8 @@ enum lvx_opt_id {
     LVX_OPT_MONITOR,            /* --monitor y|n (vgchange, lvchange: no dmeventd, no-op) */
     LVX_OPT_REFRESH,            /* --refresh (vgmknodes) */
     LVX_OPT_SETAUTOACTIVATION,  /* --setautoactivation y|n (vgchange, lvchange) */
-    LVX_OPT_USEPOLICIES,        /* --use-policies (lvconvert --repair of a mirror) */
+    LVX_OPT_FOREIGN,            /* --foreign (reports, vgcfgbackup: foreign VGs too) */
+    LVX_OPT_SYSTEMID,           /* --systemid String (vgcreate, vgchange) */
     /* common options, accepted by every command */
     LVX_OPT_NOLOCKING,      /* --nolocking */
     LVX_OPT_COMMANDPROFILE, /* --commandprofile String */

@@ -13,6 +13,7 @@
 
 #include "cmd/lvcmd.h"
 #include "cmd/vgcmd.h"
+#include "meta/systemid.h"
 #include "report/report.h"
 
 /* ---- reading ------------------------------------------------------------------ */
@@ -225,25 +226,31 @@ char **lvx_tk_select_vgs(struct lvx_cmd_env *env, char **names, unsigned count,
     struct lvx_cmd_vgs load;
     if (lvx_cmd_load(env, &load))
         return NULL;
-    char **out = lvx_pool_alloc(env->pool, (count + 1) * sizeof(*out));
     unsigned n = 0, rows, cols;
     struct lvx_report_value *v;
-    struct lvx_vg **vgs = lvx_pool_alloc(env->pool, (count + 1) * sizeof(*vgs));
+    struct lvx_vg **vgs = lvx_pool_alloc(env->pool, (load.set->vg_count + 1) * sizeof(*vgs));
     for (unsigned i = 0; i < load.set->vg_count; i++)
         if (name_in(load.set->vgs[i]->name, names, count))
             vgs[n++] = load.set->vgs[i];
-    if (selected_rows(env, LVX_REPORT_VGS, "vg_name", vgs, n, &v, &rows, &cols) < 0) {
+    char **out = lvx_pool_alloc(env->pool, (n + 1) * sizeof(*out));
+    if (selected_rows(env, LVX_REPORT_VGS, "vg_name,vg_uuid", vgs, n, &v, &rows, &cols) < 0) {
         lvx_cmd_errorf("%s", env->ctx->errmsg);
         lvx_cmd_unload(&load);
         return NULL;
     }
     n = 0;
-    for (unsigned i = 0; i < count; i++)     /* the argument order, each VG once */
-        for (unsigned r = 0; r < rows; r++)
-            if (v[r * cols].str && !strcmp(v[r * cols].str, names[i]) && !name_in(names[i], out, n)) {
-                out[n++] = names[i];
-                break;
-            }
+    for (unsigned i = 0; i < count; i++) {   /* the argument order, each VG once */
+        bool dup = false;                    /* a name several VGs have: by UUID */
+        lvx_vgset_find_usable(env->ctx, load.set, names[i], &dup);
+        for (unsigned r = 0; r < rows; r++) {
+            const char *name = v[r * cols].str, *uuid = v[r * cols + 1].str;
+            if (!name || strcmp(name, names[i]) != 0)
+                continue;
+            const char *as = dup && uuid ? uuid : names[i];
+            if (!name_in(as, out, n))
+                out[n++] = lvx_pool_strdup(env->pool, as);
+        }
+    }
     lvx_cmd_unload(&load);
     *out_count = n;
     return out;

@@ -567,11 +567,10 @@ int lvx_vgcmd_export_args(struct lvx_cmd_env *env)
     return 0;
 }
 
-void lvx_vgcmd_set_exported(struct lvx_vg *vg, bool exported)
+void lvx_vgcmd_set_exported(struct lvx_vg *vg, bool exported, const char *system_id)
 {
     vg->status = exported ? vg->status | LVX_VG_EXPORTED : vg->status & ~LVX_VG_EXPORTED;
-    vg->system_id = NULL;     /* vgimport: the host's system ID, none in lvx (as LVM2's
-                               * default global/system_id_source = "none") */
+    vg->system_id = system_id && *system_id ? system_id : NULL;
     for (unsigned i = 0; i < vg->pv_count; i++)
         vg->pvs[i]->status = exported ? vg->pvs[i]->status | LVX_PV_EXPORTED
                                       : vg->pvs[i]->status & ~LVX_PV_EXPORTED;

@@ -9,7 +9,8 @@
  * the commit (meta/mda_policy.c).  -a y|n [--activationmode partial] activates or
  * deactivates the VGs' LVs (cmd/activation.c), after any metadata change.
  * --lockstart/--lockstop join/leave the sanlock lockspaces of shared VGs (meta/lockd.h;
- * other VGs are passed over, as by LVM2); --locktype none|sanlock: cmd/vgchange_locktype.c.
+ * other VGs are passed over, as by LVM2); --locktype none|sanlock: cmd/vgchange_locktype.c,
+ * --systemid: cmd/vgchange_systemid.c.
  */
 #include "cmd/toolkit.h"
 #include "cmd/vgcmd.h"
@@ -240,6 +241,8 @@ int lvx_cmd_vgchange(struct lvx_cmd_env *env)
 {
     if (env->args->count[LVX_OPT_LOCKTYPE])          /* cmd/vgchange_locktype.c */
         return lvx_vgchange_locktype(env);
+    if (env->args->count[LVX_OPT_SYSTEMID])          /* cmd/vgchange_systemid.c */
+        return lvx_vgchange_systemid(env);
     if (env->args->count[LVX_OPT_LOCKSTART] || env->args->count[LVX_OPT_LOCKSTOP]) {
         unsigned count;
         char **names = lvx_cmd_vg_names(env, &count);

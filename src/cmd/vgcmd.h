@@ -85,10 +85,14 @@ int lvx_vgcmd_check_block_sizes(struct lvx_cmd_env *env, struct lvx_vg_update *u
 bool lvx_vgcmd_lv_active(const struct lvx_lv *lv, void *arg);
 bool lvx_vgcmd_has_active_lv(struct lvx_cmd_env *env, const struct lvx_vg *vg);
 
+/* vgchange --systemid (cmd/vgchange_systemid.c): the exit code. */
+int lvx_vgchange_systemid(struct lvx_cmd_env *env);
+
 /* vgexport/vgimport: VG names or -a, not both (LVM2's two forms). */
 int lvx_vgcmd_export_args(struct lvx_cmd_env *env);
-/* Set or clear EXPORTED on the VG and its PVs; the system ID is cleared. */
-void lvx_vgcmd_set_exported(struct lvx_vg *vg, bool exported);
+/* Set or clear EXPORTED on the VG and its PVs; the VG's system ID becomes system_id
+ * (NULL: none; vgexport clears it, vgimport sets the local one). */
+void lvx_vgcmd_set_exported(struct lvx_vg *vg, bool exported, const char *system_id);
 
 /* Lock two different VG names exclusively in strcmp order (no deadlock between two
  * commands taking the same pair).  0 or the exit code (printed). */

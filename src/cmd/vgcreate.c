@@ -16,6 +16,7 @@
 #include "meta/lockd.h"
 #include "meta/lockd_sanlock.h"
 #include "meta/mda_policy.h"
+#include "meta/systemid.h"
 #include "meta/vgops.h"
 
 static int parse_settings(struct lvx_cmd_env *env, struct lvx_vgcmd_settings *s)
@@ -26,8 +27,40 @@ static int parse_settings(struct lvx_cmd_env *env, struct lvx_vgcmd_settings *s)
     return rc ? rc : lvx_vgcmd_settings(env, s);
 }
 
+/* The new VG's system ID: --systemid (cleaned; "" none), else the local one.  LVM2
+ * reads the option twice, so its warnings come twice.  NULL: refused (printed). */
+static const char *new_system_id(struct lvx_cmd_env *env)
+{
+    bool unknown;
+    const char *local = lvx_system_id_local(env->ctx, env->pool, &unknown);
+    if (!env->args->count[LVX_OPT_SYSTEMID])
+        return local;
+    const char *arg = env->args->value[LVX_OPT_SYSTEMID];
+    const char *id = lvx_system_id_clean(env->ctx, env->pool, arg);
+    if (!id)
+        return NULL;
+    if (*local && strcmp(id, local) != 0) {
+        if (*id)
+            lvx_warn(env->ctx, "VG with system ID %s might become inaccessible as local "
+                     "system ID is %s", id, local);
+        else
+            lvx_warn(env->ctx, "WARNING: A VG without a system ID allows unsafe access from "
+                     "other hosts.");
+    }
+    id = lvx_system_id_clean(env->ctx, env->pool, arg);
+    if (!id)
+        return NULL;
+    if (!*id)
+        lvx_warn(env->ctx, "WARNING: A VG without a system ID allows unsafe access from "
+                 "other hosts.");
+    if (*local && strcmp(id, local) != 0)
+        lvx_warn(env->ctx, "VG with system ID %s might become inaccessible as local system "
+                 "ID is %s", id, local);
+    return id;
+}
+
 static int create(struct lvx_cmd_env *env, struct lvx_vg_update *u, const char *name,
-                  const struct lvx_vgcmd_settings *s)
+                  const struct lvx_vgcmd_settings *s, const char *system_id)
 {
     int rc;
     if (lvx_lock_vg(env->ctx, name, true, &u->vg_lock) < 0)
@@ -43,6 +76,7 @@ static int create(struct lvx_cmd_env *env, struct lvx_vg_update *u, const char *
         return rc;
     struct lvx_vg *vg = lvx_vgcmd_new_vg(u->set->pool, name, s);
     lvx_cmd_apply_tags(env, vg->pool, &vg->tags);
+    vg->system_id = *system_id ? lvx_pool_strdup(vg->pool, system_id) : NULL;
     for (unsigned i = 0; i < n; i++)
         if (lvx_vgops_add_orphan(env->ctx, vg, orphans[i], NULL) < 0)
             return lvx_cmd_fail(env);
@@ -70,7 +104,11 @@ static int create(struct lvx_cmd_env *env, struct lvx_vg_update *u, const char *
         }
     }
     lvx_vg_backup_warning(env->ctx);          /* LVM2: before its message */
-    lvx_notice(env->ctx, "Volume group \"%s\" successfully created", name);
+    if (vg->system_id)
+        lvx_notice(env->ctx, "Volume group \"%s\" successfully created with system ID %s",
+                   name, vg->system_id);
+    else
+        lvx_notice(env->ctx, "Volume group \"%s\" successfully created", name);
     return 0;
 }
 
@@ -95,10 +133,15 @@ int lvx_cmd_vgcreate(struct lvx_cmd_env *env)
         lvx_cmd_errorf("Run `vgcreate --help' for more information.");
         return LVX_EXIT_INVALID;
     }
+    const char *system_id = new_system_id(env);
+    if (!system_id) {
+        lvx_cmd_errorf("Run `vgcreate --help' for more information.");
+        return LVX_EXIT_INVALID;
+    }
     struct lvx_vg_update u;
     if ((rc = lvx_vgcmd_begin(env, NULL, LVX_UPDATE_GLOBAL_LOCK, &u)) != 0)
         return rc;
-    rc = create(env, &u, name, &s);
+    rc = create(env, &u, name, &s, system_id);
     lvx_vg_update_end(&u);
     return rc;
 }

@@ -13,7 +13,7 @@ static int export_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, bool *com
         lvx_cmd_errorf("Volume group \"%s\" has active logical volumes", u->vg->name);
         return LVX_EXIT_FAILED;
     }
-    lvx_vgcmd_set_exported(u->vg, true);
+    lvx_vgcmd_set_exported(u->vg, true, NULL);
     *commit = true;
     return 0;
 }

@@ -7,6 +7,7 @@
  */
 #include "cmd/toolkit.h"
 #include "cmd/vgcmd.h"
+#include "meta/systemid.h"
 
 static int import_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, bool *commit, void *arg)
 {
@@ -20,7 +21,7 @@ static int import_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, bool *com
             lvx_cmd_errorf("Volume group \"%s\" is partially missing", vg->name);
             return LVX_EXIT_FAILED;
         }
-    lvx_vgcmd_set_exported(vg, false);
+    lvx_vgcmd_set_exported(vg, false, lvx_system_id_local(env->ctx, vg->pool, NULL));
     *commit = true;
     return 0;
 }

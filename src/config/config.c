@@ -178,6 +178,22 @@ static int merge_override(struct lvx_ctx *ctx, struct lvx_config *cfg, const cha
     return 0;
 }
 
+/* lvmlocal.conf beside lvm.conf (local/system_id, local/extra_system_ids, local/host_id),
+ * merged over it as LVM2 does; a missing or unparsable one is no setting. */
+static void merge_local(struct lvx_config *cfg)
+{
+    const char *path = lvx_pool_printf(cfg->pool, "%s/lvmlocal.conf", lvx_config_system_dir());
+    size_t len = 0;
+    char *text = lvx_pool_read_file(NULL, cfg->pool, path, LVX_FILE_MAX_CONFIG, &len);
+    struct lvx_cfg_node *root = NULL;
+    if (!text || lvx_cfg_parse(NULL, cfg->pool, text, len, &root) < 0 || !root ||
+        too_deep(root, 0))
+        return;
+    if (!cfg->root)
+        cfg->root = lvx_cfg_new(cfg->pool, NULL, NULL, LVX_CFG_SECTION);
+    lvx_config_merge(cfg->pool, cfg->root, root);
+}
+
 /* The command profile LVM_COMMAND_PROFILE names ($LVM_SYSTEM_DIR/profile/NAME.profile, as
  * LVM2; lvm2-dbusd runs its shell with "lvmdbusd"): merged over lvm.conf, under --config.
  * A profile that is not there is no setting; one that does not parse fails as lvm.conf. */
@@ -234,6 +250,7 @@ static int lvx_config_load_unt(struct lvx_ctx *ctx, struct lvx_config **out)
             return -EINVAL;
         }
     }
+    merge_local(cfg);
     /* a command profile (--commandprofile/--profile, else LVM_COMMAND_PROFILE) goes over
      * lvm.conf, --config over both */
     if ((ctx->config_profile ? merge_override(ctx, cfg, ctx->config_profile) < 0

@@ -2,7 +2,8 @@
 /*
  * config/config.h - LVM2's configuration file (lvm.conf, same grammar as the metadata
  * text) for the settings lvx uses: <system_dir>/lvm.conf where system_dir is
- * $LVM_SYSTEM_DIR or /etc/lvm.  A missing file means built-in defaults.  The text of
+ * $LVM_SYSTEM_DIR or /etc/lvm, with lvmlocal.conf beside it merged over it (as LVM2).
+ * A missing file means built-in defaults.  The text of
  * --config (ctx->config_override) is merged over the file: its settings replace the
  * file's, sections are merged key by key; "section/key = value" is accepted as well as
  * "section { key = value }".

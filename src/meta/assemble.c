@@ -16,6 +16,7 @@
  * lvx_scan_fill_ondisk().
  */
 #include "meta/scan.h"
+#include "meta/systemid.h"
 #include "config/config.h"
 #include "format/vg_text.h"
 #include "util/phase.h"
@@ -445,18 +446,24 @@ static void collect_orphans(struct assembly *a)
     }
 }
 
+/* Said once per command (its first read), as LVM2, and not for a pair with a foreign
+ * VG (meta/systemid.h: the name stands for the other one). */
 static void warn_name_clashes(struct assembly *a)
 {
     const struct lvx_vgset *set = a->set;
-    for (unsigned i = 0; i < set->vg_count; i++)
+    bool said = false;
+    for (unsigned i = 0; i < set->vg_count && !a->ctx->name_clash_said; i++)
         for (unsigned j = i + 1; j < set->vg_count; j++) {
-            if (strcmp(set->vgs[i]->name, set->vgs[j]->name) != 0)
+            if (strcmp(set->vgs[i]->name, set->vgs[j]->name) != 0 ||
+                lvx_vg_is_foreign(a->ctx, set->vgs[i]) || lvx_vg_is_foreign(a->ctx, set->vgs[j]))
                 continue;
             lvx_warn(a->ctx, "WARNING: VG name %s is used by VGs %s and %s.", set->vgs[i]->name,
                      dashed(a->tmp, set->vgs[i]->uuid), dashed(a->tmp, set->vgs[j]->uuid));
             lvx_warn(a->ctx, "Fix duplicate VG names with vgrename uuid, a device filter, or "
                      "system IDs.");
+            said = true;
         }
+    a->ctx->name_clash_said |= said;
 }
 
 static int vg_order(const void *x, const void *y)

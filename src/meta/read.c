@@ -106,11 +106,13 @@ int lvx_scan_assemble_from(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts
     lvx_log_cb saved_fn = ctx->log_fn;
     void *saved_arg = ctx->log_arg;
     unsigned saved_warnings = ctx->warnings;
+    bool saved_clash = ctx->name_clash_said;
     ctx->log_fn = count_message;          /* held back: printed by the full pass if needed */
     ctx->log_arg = &counter;
     rc = lvx_scan_vgs(ctx, *scan, set);
     ctx->log_fn = saved_fn;
     ctx->log_arg = saved_arg;
+    ctx->name_clash_said = saved_clash;
     bool clean = counter.messages == 0 && ctx->warnings == saved_warnings;
     ctx->warnings = saved_warnings;
     if (rc == 0 && clean && lvx_index_vgs_whole(*set, opts->vg_names, opts->vg_name_count))

@@ -14,6 +14,7 @@
 #include "meta/commit.h"
 #include "meta/index.h"
 #include "meta/lockd.h"
+#include "meta/systemid.h"
 #include "meta/mda_policy.h"
 #include "meta/read.h"
 #include "config/config.h"
@@ -98,9 +99,11 @@ int lvx_vg_update_begin(struct lvx_ctx *ctx, const struct lvx_scan_opts *scan_op
     if (!vgname)
         return 0;
 
-    u->vg = lvx_vgset_find(u->set, vgname);
+    bool dup;
+    u->vg = lvx_vgset_find_usable(ctx, u->set, vgname, &dup);
     if (!u->vg) {
-        r = lvx_error(ctx, ENOENT, "Volume group \"%s\" not found", vgname);
+        r = dup ? lvx_vg_dup_name_error(ctx, vgname)
+                : lvx_error(ctx, ENOENT, "Volume group \"%s\" not found", vgname);
         goto fail;
     }
     /* a shared VG first, as LVM2's vg_read checks its lock type before anything else;
@@ -115,7 +118,7 @@ int lvx_vg_update_begin(struct lvx_ctx *ctx, const struct lvx_scan_opts *scan_op
         u->scan = NULL;
         if ((r = lvx_scan_assemble(ctx, &opts, &u->scan, &u->set)) < 0)
             goto fail;
-        u->vg = lvx_vgset_find(u->set, vgname);
+        u->vg = lvx_vgset_find_usable(ctx, u->set, vgname, &dup);
         if (!u->vg) {
             r = lvx_error(ctx, ENOENT, "Volume group \"%s\" not found", vgname);
             goto fail;
@@ -137,6 +140,9 @@ fail:
 int lvx_vg_update_check(struct lvx_ctx *ctx, const struct lvx_vg *vg, unsigned flags)
 {
     bool exclusive = !(flags & LVX_UPDATE_READ_ONLY);
+    if (!(flags & LVX_UPDATE_ALLOW_FOREIGN) &&
+        lvx_vg_is_foreign(ctx, vg))      /* another host's VG (meta/systemid.h) */
+        return lvx_vg_foreign_refuse(ctx, vg);
     if (!(flags & LVX_UPDATE_ALLOW_MISSING)) {
         for (unsigned i = 0; i < vg->pv_count; i++) {
             const struct lvx_pv *pv = vg->pvs[i];

@@ -36,6 +36,8 @@ enum {
     /* read a shared VG without its lease and without LVM2's warning (--lockstart), or
      * change it so (vgchange --locktype none --lockopt force: recovery) */
     LVX_UPDATE_LOCKD_UNLOCKED = 1u << 7,
+    LVX_UPDATE_ALLOW_FOREIGN = 1u << 8,  /* a foreign VG is not refused (the caller
+                                          * decides: activation, with its active LVs) */
 };
 
 struct lvx_vg_update {

@@ -58,6 +58,11 @@ struct lvx_ctx {
     int devices_file_check;        /* LVX_DFCHECK_*: what that check does (the dispatcher
                                     * sets it per command; library callers: off) */
     const char *command_name;      /* the command running ("pvs"), named in files lvx writes */
+    bool system_id_said;           /* the system ID warnings of this command are out
+                                    * (meta/systemid.c) */
+    bool foreign_said;             /* its foreign VGs were said to be inaccessible */
+    bool name_clash_said;          /* its VGs sharing a name were warned about
+                                    * (meta/assemble.c) */
     bool pv_min_size_said;         /* the devices/pv_min_size warning of this command is out */
     int backup_unsaved;            /* LVM2's "NOT backed up" warning (backup/backup = 0):
                                     * 1 due, 2 printed (once per command, meta/update.c) */
