@@ -25,7 +25,7 @@
 #include "meta/read.h"
 
 struct entry {
-    char vg[128], lv[128];
+    char vg[128], lv[128], uuid[LVX_UUID_LEN + 1];
     char owner[LVX_UUID_LEN + 1];   /* the LV whose lease covers this one */
     int hold;                       /* meta/lockd.h's; 0: held by another entry */
     bool shared;
@@ -54,7 +54,11 @@ int lvxd_lease_take(struct lvx_ctx *ctx, const char *vg, const char *lv, const c
                     unsigned flags, const char *devs, bool *taken)
 {
     *taken = false;
-    if (find(vg, lv))
+    const struct entry *had = find(vg, lv);
+    if (had && strcmp(had->uuid, uuid) != 0)
+        return lvx_error(ctx, ESTALE, "Logical volume %s/%s holds a lease with another UUID.",
+                         vg, lv);
+    if (had)
         return 0;                   /* active already: its lease is held */
     if (strlen(vg) >= sizeof(entries->vg) || strlen(lv) >= sizeof(entries->lv))
         return lvx_error(ctx, ENAMETOOLONG, "The name of %s/%s is too long.", vg, lv);
@@ -81,6 +85,7 @@ int lvxd_lease_take(struct lvx_ctx *ctx, const char *vg, const char *lv, const c
         } else {
             snprintf(e->vg, sizeof(e->vg), "%s", vg);
             snprintf(e->lv, sizeof(e->lv), "%s", lv);
+            snprintf(e->uuid, sizeof(e->uuid), "%s", l->uuid);
             snprintf(e->owner, sizeof(e->owner), "%s", owner->uuid);
             e->hold = hold;
             e->shared = shared && hold;
