@@ -47,7 +47,7 @@ struct lvx_activate_opts {
                               and its other snapshots stay), for removing it */
     bool nosync;           /* RAID: the first activation of an LV made with --nosync */
     bool lock_shared;      /* shared VG: the LV's lease shared (-asy), else exclusive; the
-                              user backend's daemon holds it while it serves the LV */
+                              lvx daemon holds it while the LV is active (both backends) */
 };
 
 /* Kernel-side state of an LV as a backend sees it. */

@@ -11,7 +11,10 @@
  *   stage/swap/unstage: TABLE_LOAD next to the live table / suspend + resume /
  *              TABLE_CLEAR, for resizing an active LV (a raid LV's sub-LV devices are
  *              made live first: lvconvert's new images);
- *   rename     DEV_RENAME + nodes; status  DEV_STATUS + sysfs read-ahead.
+ *   rename     DEV_RENAME + nodes; status  DEV_STATUS + sysfs read-ahead;
+ *   shared VGs: the LV's sanlock lease is taken by the lvx daemon before anything is
+ *              made (activate/daemon_lease.c) and released after the devices are gone
+ *              or when the activation fails.
  *
  * Tables: one line per segment from map/ (linear, striped, error, zero); with
  * partial activation a segment touching a missing PV becomes one `error` line
@@ -42,6 +45,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "activate/daemon_lease.h"
 #include "activate/dm_int.h"
 #include "model/snapshot.h"
 #include "model/thin.h"
@@ -607,8 +611,8 @@ static int activate_raid(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lv
     return rc;
 }
 
-static int dm_activate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
-                       const struct lvx_activate_opts *opts)
+static int activate_devices(struct lvx_ctx *ctx, const struct lvx_lv *lv,
+                            const struct lvx_activate_opts *opts)
 {
     struct lvx_buf table = LVX_BUF_INIT;
     struct lvx_dm dm;
@@ -640,6 +644,26 @@ out:
         struct saved_error first;
         save_error(ctx, &first);
         lvx_dm_pvmove_down(ctx, mv);
+        restore_error(ctx, &first);
+    }
+    return rc;
+}
+
+/* A shared VG's LV: its lease first, held by the lvx daemon while the device exists
+ * (as lvmlockd's before LVM2 loads the table), released again when the activation
+ * fails and this call took it. */
+static int dm_activate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
+                       const struct lvx_activate_opts *opts)
+{
+    bool lease = lvx_dm_lease_needed(lv), taken = false;
+    int rc;
+    if (lease && (rc = lvx_dm_lease_take(ctx, lv, opts && opts->lock_shared, &taken)) < 0)
+        return rc;
+    rc = activate_devices(ctx, lv, opts);
+    if (rc < 0 && taken) {
+        struct saved_error first;
+        save_error(ctx, &first);
+        lvx_dm_lease_drop(ctx, lv);
         restore_error(ctx, &first);
     }
     return rc;
@@ -695,8 +719,8 @@ out:
 }
 
 /* A raid LV goes first, then its sub-LVs (only when the raid device is gone). */
-static int dm_deactivate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
-                         const struct lvx_activate_opts *opts)
+static int deactivate_devices(struct lvx_ctx *ctx, const struct lvx_lv *lv,
+                              const struct lvx_activate_opts *opts)
 {
     bool has_snapshots;
     const struct lvx_lv *head = lvx_dm_set_head(lv, &has_snapshots);
@@ -716,6 +740,16 @@ static int dm_deactivate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
     unsigned n = raid_subs(lv, subs, RAID_SUBS_MAX);
     for (unsigned i = 0; i < n && rc == 0; i++)
         rc = deactivate_one(ctx, subs[i], NULL);
+    return rc;
+}
+
+/* A shared VG's LV: its lease released once its devices are gone. */
+static int dm_deactivate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
+                         const struct lvx_activate_opts *opts)
+{
+    int rc = deactivate_devices(ctx, lv, opts);
+    if (rc == 0 && !(opts && opts->snapshot_only) && lvx_dm_lease_needed(lv))
+        rc = lvx_dm_lease_drop(ctx, lv);
     return rc;
 }
 

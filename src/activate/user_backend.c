@@ -26,6 +26,7 @@
  * back.
  */
 #include "activate/activate.h"
+#include "activate/daemon_lease.h"
 #include "activate/user_freeze.h"
 
 #include <errno.h>
@@ -63,24 +64,6 @@ static bool user_probe(struct lvx_ctx *ctx)
     return true;
 }
 
-/* " /abs/dev1 /abs/dev2 ..." of the VG's present PVs. */
-static int device_words(struct lvx_ctx *ctx, const struct lvx_vg *vg, struct lvx_buf *out)
-{
-    for (unsigned i = 0; i < vg->pv_count; i++) {
-        const struct lvx_pv *pv = vg->pvs[i];
-        if (!pv->ondisk.present || !pv->ondisk.dev_name)
-            continue;
-        char abs[PATH_MAX];
-        const char *name = pv->ondisk.dev_name;
-        if (name[0] != '/' && realpath(name, abs))
-            name = abs;
-        if (strpbrk(name, " \t\n"))
-            return lvx_error(ctx, EINVAL, "Device name \"%s\" contains blanks.", name);
-        lvx_buf_printf(out, " %s", name);
-    }
-    return 0;
-}
-
 /* "su=256k,sw=4" hint for striped LVs. */
 static void geometry_hint(struct lvx_ctx *ctx, uint64_t io_min, uint64_t io_opt)
 {
@@ -104,7 +87,7 @@ static int activate_one(struct lvx_ctx *ctx, const struct lvx_lv *lv,
     int rc = strpbrk(dev_dir, " \t\n") || dev_dir[0] != '/'
                  ? lvx_error(ctx, EINVAL, "DM_DEV_DIR \"%s\" must be an absolute path without "
                              "blanks.", dev_dir)
-                 : device_words(ctx, lv->vg, &req);
+                 : lvx_daemon_device_words(ctx, lv->vg, &req);
     if (rc == 0)
         rc = lvx_daemon_call(ctx, lvx_buf_str(&req), true, &reply);
     if (rc == 0) {
@@ -263,7 +246,7 @@ static int swap_one(struct lvx_ctx *ctx, const struct lvx_lv *lv)
 {
     struct lvx_buf req = LVX_BUF_INIT;
     lvx_buf_printf(&req, "reload %s %s", lv->vg->name, lv->name);
-    int rc = device_words(ctx, lv->vg, &req);
+    int rc = lvx_daemon_device_words(ctx, lv->vg, &req);
     if (rc == 0)
         rc = lvx_daemon_call(ctx, lvx_buf_str(&req), false, NULL);
     lvx_buf_free(&req);

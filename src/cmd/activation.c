@@ -169,14 +169,8 @@ int lvx_actcmd_activate(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
         lvx_actcmd_print_why(a);
         return LVX_EXIT_FAILED;
     }
+    /* the LV's lease is held by the lvx daemon while the LV is active (both backends) */
     bool lockd = lvx_vg_is_lockd(lv->vg);
-    /* the LV's lease needs a process that lives while the LV is active: the daemon */
-    if (lockd && strcmp(a->be->name, "user") != 0) {
-        lvx_cmd_errorf("LV %s/%s: lvx holds the LV locks of shared VG %s in its daemon: "
-                       "activate it with the user activation backend.", lv->vg->name, lv->name,
-                       lv->vg->name);
-        return LVX_EXIT_FAILED;
-    }
     if (lockd && lvx_lockd_lv_mode_check(env->ctx, lv, a->opts.lock_shared) < 0) {
         int rc = lvx_cmd_fail(env);
         lvx_cmd_errorf("Failed to lock logical volume %s/%s.", lv->vg->name, lv->name);

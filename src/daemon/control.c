@@ -135,6 +135,32 @@ static int do_deactivate(struct request *r)
     return 0;
 }
 
+/* lease VG LV UUID FLAGS DEV...: hold the LV's lease for device-mapper ("ok new" or
+ * "ok held": it was held already); unlease VG LV: release it ("ok", also for none). */
+static int do_lease(struct request *r)
+{
+    if (r->n < 6)
+        return fail(r, EINVAL, "usage: lease VG LV UUID FLAGS DEV...");
+    char *devs = join_from(r, 5);
+    unsigned flags = (unsigned)strtoul(r->w[4], NULL, 10) & LVXD_FLAG_LOCK_SH;
+    bool taken = false;
+    int rc = lvxd_lease_take(r->ctx, r->w[1], r->w[2], r->w[3], flags, devs, &taken);
+    free(devs);
+    if (rc < 0)
+        return fail_ctx(r);
+    lvx_buf_printf(r->out, "ok %s\n", taken ? "new" : "held");
+    return 0;
+}
+
+static int do_unlease(struct request *r)
+{
+    if (r->n < 3)
+        return fail(r, EINVAL, "usage: unlease VG LV");
+    lvxd_lease_drop(r->w[1], r->w[2]);
+    lvx_buf_puts(r->out, "ok\n");
+    return 0;
+}
+
 /* The LV that words 1 and 2 of the request name, or NULL after the "not active" answer. */
 static struct lvxd_lv *served_lv(struct request *r)
 {
@@ -329,7 +355,7 @@ static int do_list(struct request *r)
 
 static unsigned active_count(void)
 {
-    unsigned n = 0;
+    unsigned n = lvxd_lease_count();     /* LVs device-mapper runs under our leases */
     pthread_mutex_lock(&lvxd_lvs_mutex);
     for (struct lvxd_lv *v = lvxd_lvs; v; v = v->next)
         n += !v->dying;
@@ -415,6 +441,10 @@ static void handle(struct request *r, char *line)
         do_raidmsg(r);
     else if (strcmp(cmd, "thinmsg") == 0)
         do_thinmsg(r);
+    else if (strcmp(cmd, "lease") == 0)
+        do_lease(r);
+    else if (strcmp(cmd, "unlease") == 0)
+        do_unlease(r);
     else if (strcmp(cmd, "list") == 0)
         do_list(r);
     else if (strcmp(cmd, "stop") == 0)

@@ -43,8 +43,14 @@
  *   snapmerge VG LV MAX                    -> ok <left> (one step of the merge of the
  *                                             origin's merging snapshot: up to MAX
  *                                             chunks copied back; <left> records remain)
+ *   lease VG LV LVUUID FLAGS DEV...        -> ok new|held (a shared VG's LV that the
+ *                                             kernel's device-mapper runs: its sanlock
+ *                                             lease held by the worker, nothing served;
+ *                                             FLAGS 4: shared; held: it was already)
+ *   unlease VG LV                          -> ok (that lease released)
  *   list                                   -> ok, then "<vg> <lv> <loop> <maj>:<min> <bytes>"
- *   stop FORCE                             -> ok (then the daemon exits)
+ *   stop FORCE                             -> ok (then the daemon exits; refused while
+ *                                             LVs are served or leases held, unless FORCE)
  * Errors: "err <errno> <message>".
  *
  * Security (access.c, docs/design.md): the run directory is 0700 and owned by root

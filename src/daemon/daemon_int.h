@@ -4,7 +4,8 @@
  * src/daemon/): the served LVs (volumes.c), the datapath (datapath.c), the FUSE
  * protocol threads (fuse.c), loop devices (loopdev.c), the control server
  * (control.c), process set-up (proc.c), the log (log.c), callers and private
- * files (access.c), how an LV is served (target.c and one file per target).
+ * files (access.c), how an LV is served (target.c and one file per target), the
+ * leases held for LVs that device-mapper runs (leases.c).
  */
 #ifndef LVX_DAEMON_DAEMON_INT_H
 #define LVX_DAEMON_DAEMON_INT_H
@@ -125,6 +126,16 @@ int lvxd_volume_attach(struct lvx_ctx *ctx, struct lvxd_lv *v, const char *mount
 /* v's loop device is bound to v's file of the mount at mount_dir (by the kernel's
  * backing file, not by the device's name). */
 bool lvxd_volume_loop_ours(const struct lvxd_lv *v, const char *mount_dir);
+
+/* --- leases.c: leases held for LVs that device-mapper runs (no serving) ---------- */
+/* Read vg/lv from devs (UUID uuid) and hold its lease (flags LVXD_FLAG_LOCK_SH: shared);
+ * *taken: a new entry (false: vg/lv had one already, nothing changed).  LVM2's
+ * "LV locked by other host" (-EAGAIN) when another host holds it. */
+int lvxd_lease_take(struct lvx_ctx *ctx, const char *vg, const char *lv, const char *uuid,
+                    unsigned flags, const char *devs, bool *taken);
+/* Release vg/lv's entry (its lease, unless another entry shares it); false: none. */
+bool lvxd_lease_drop(const char *vg, const char *lv);
+unsigned lvxd_lease_count(void);
 
 /* --- restore.c: the state file and a restarted daemon ----------------------- */
 /* Write the state file (every served LV). */

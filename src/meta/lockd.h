@@ -50,7 +50,7 @@ int lvx_lockd_init_lvs(struct lvx_ctx *ctx, struct lvx_vg *vg);
 /* Activation: the LV's own lease (lvmlockd's LV lock, the resource named by its UUID
  * at its lock_args offset), exclusive (-aey, -ay) or shared (-asy), held in *hold (0:
  * none: the LV has no lease) by this process until lvx_lockd_lv_unlock or its end (the
- * user-space backend's daemon holds it while it serves the LV).  Another host holding
+ * lvx daemon holds it while the LV is active, for either activation backend).  Another host holding
  * it: LVM2's "LV locked by other host: vg/lv" (-EAGAIN) after retries more tries (0 for
  * activation, as lvmlockd; lvremove waits a few seconds for a local deactivation whose
  * daemon frees the LV at its last close). */
