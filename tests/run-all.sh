@@ -32,7 +32,8 @@ else
              tests/cli/t0710-*.sh tests/cli/t0700-*.sh tests/cli/t0701-*.sh \
              tests/cli/t0702-*.sh tests/cli/t0712-*.sh tests/cli/t0713-*.sh tests/cli/t0714-*.sh \
              tests/cli/t0703-*.sh tests/cli/t0706-*.sh tests/cli/t0718-*.sh \
-             tests/cli/t0719-*.sh tests/cli/t0707-*.sh tests/cli/t0715-*.sh tests/cli/t0688-*.sh \
+             tests/cli/t0719-*.sh tests/cli/t0707-*.sh tests/cli/t0715-*.sh tests/cli/t0724-*.sh \
+             tests/cli/t0722-*.sh tests/cli/t0720-*.sh tests/cli/t0688-*.sh \
              tests/cli/t0711-*.sh tests/cli/t1510-*.sh tests/cli/t1520-*.sh tests/cli/t1500-*.sh \
              tests/cli/t9100-*.sh tests/cli/t0611-*.sh tests/cli/t0614-*.sh tests/cli/t0670-*.sh tests/cli/t0941-*.sh \
              tests/cli/t0940-*.sh tests/cli/t0840-*.sh tests/cli/t0110-*.sh tests/cli/t9000-*.sh; do
