@@ -23,6 +23,7 @@
 
 #include "cmd/actcmd.h"
 #include "cmd/lvconvert_merge.h"
+#include "cmd/thin_cmd.h"
 #include "cmd/lvconvert_mirror.h"
 #include "cmd/mirror_repair.h"
 #include "cmd/lvconvert_raid.h"
@@ -31,6 +32,7 @@
 #include "map/map.h"
 #include "model/restripe.h"
 #include "model/snapshot.h"
+#include "model/thin.h"
 
 #include <errno.h>
 #include <string.h>
@@ -468,6 +470,8 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
         lvx_cmd_errorf("Failed to find logical volume \"%s/%s\"", o->vg_name, o->lv_name);
         return LVX_EXIT_FAILED;
     }
+    if (o->merge && lvx_lv_is_thin(lv))
+        return lvx_lvconvert_merge_thin(env, u, lv);
     if (o->merge)
         return lvx_lvconvert_merge(env, u, lv, o->interval, o->background);
     const char *role = NULL;
