@@ -161,6 +161,20 @@ static bool mounted(int64_t major, int64_t minor)
     return found;
 }
 
+bool lvx_actcmd_in_use(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
+                       const struct lvx_lv *lv)
+{
+    struct lvx_lv_kstate ks;
+    if (!lvx_actcmd_is_active(env, a, lv, &ks) || ks.open_count <= 0)
+        return false;
+    if (mounted(ks.major, ks.minor))
+        lvx_cmd_errorf("Logical volume %s/%s contains a filesystem in use.", lv->vg->name,
+                       lv->name);
+    else
+        lvx_cmd_errorf("Logical volume %s/%s in use.", lv->vg->name, lv->name);
+    return true;
+}
+
 int lvx_actcmd_activate(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
                         const struct lvx_lv *lv)
 {

@@ -76,14 +76,11 @@ static bool has_cow_snapshots(const struct lvx_lv *origin)
     return false;
 }
 
-/* Deactivate lv unless it is open (false: it stays active, nothing printed). */
+/* Deactivate lv unless it is open (false: it stays active, LVM2's line says why). */
 static bool deactivated(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
                         const struct lvx_lv *lv)
 {
-    struct lvx_lv_kstate ks;
-    if (!lvx_actcmd_is_active(env, act, lv, &ks))
-        return true;
-    if (ks.open_count > 0)
+    if (lvx_actcmd_in_use(env, act, lv))
         return false;
     return lvx_actcmd_deactivate(env, act, lv, false) == 0;
 }

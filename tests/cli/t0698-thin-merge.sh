@@ -129,7 +129,8 @@ for _ in $(seq 50); do [[ -s $SCRATCH/held ]] && break; sleep 0.1; done
 rc=0
 out=$(U lvconvert --merge vg1/s3 2>&1 | sandbox_noise | sed 's/^ *//'; exit "${PIPESTATUS[0]}") || rc=$?
 test_eq "lvconvert --merge vg1/s3 with thin1 open: delayed, LVM2's lines" "$rc $out" \
-    "0 Delaying merge since origin volume is open.
+    "0 Logical volume vg1/thin1 in use.
+Delaying merge since origin volume is open.
 Merging of thin snapshot vg1/s3 will occur on next activation of vg1/thin1."
 kill "$holder"
 wait "$holder" 2>/dev/null
