@@ -302,21 +302,14 @@ static void set_thin_origin(struct exporter *ex, struct lvx_cfg_node *sec, const
  * after "discards", absent when off (lvchange -Z); an unchanged one left as read. */
 static void set_zero_new_blocks(struct exporter *ex, struct lvx_cfg_node *sec, bool zero)
 {
-    struct lvx_cfg_node *z = lvx_cfg_find(sec, "zero_new_blocks"), *prev = NULL, *n;
+    struct lvx_cfg_node *z = lvx_cfg_find(sec, "zero_new_blocks");
     if (z && (z->kind != LVX_CFG_INT || (z->num != 0) == zero)) {
         return;                                     /* as read */
     } else if (z && zero) {
         z->num = 1;
-    } else if (z) {                                 /* unlinked */
-        for (n = sec->child; n != z; n = n->next)
-            prev = n;
-        if (prev)
-            prev->next = z->next;
-        else
-            sec->child = z->next;
-        if (sec->last_child == z)
-            sec->last_child = prev;
-    } else if (!z && zero) {
+    } else if (z) {
+        drop_key(sec, "zero_new_blocks");
+    } else if (zero) {
         struct lvx_cfg_node *d = lvx_cfg_find(sec, "discards");
         z = lvx_cfg_add_int(ex->pool, d ? NULL : sec, "zero_new_blocks", 1);
         if (d) {                                    /* right after discards */
