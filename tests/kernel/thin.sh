@@ -158,8 +158,8 @@ check_eq "reports equal while the merge waits" \
     "$(report $LVX lvx-th)" "$(report lvm lvm-th)"
 exec 8<&- 9<&-
 check "each tool deactivates and activates its thin2: the merge ends" sh -c \
-    "lvm lvchange -an lvm-th/thin2 lvm-th/msnap2 && lvm lvchange -ay lvm-th/thin2 &&
-     $LVX lvchange -an lvx-th/thin2 lvx-th/msnap2 && $LVX lvchange -ay lvx-th/thin2"
+    "lvm lvchange -an lvm-th/thin2 && lvm lvchange -ay lvm-th/thin2 &&
+     $LVX lvchange -an lvx-th/thin2 && $LVX lvchange -ay lvx-th/thin2"
 for i in $(seq 1 20); do lvm lvs lvm-th/msnap2 >/dev/null 2>&1 || break; sleep 1; done
 check "thin2 reads E in both VGs" sh -c \
     "cmp -n 8388608 /tmp/E /dev/lvm-th/thin2 && cmp -n 8388608 /tmp/E /dev/lvx-th/thin2"
