@@ -199,7 +199,8 @@ static bool is_kept(const char *path)
     return false;
 }
 
-static const char *const kept_dirs[] = { "etc", "etc/backup", "etc/archive", "lock", "run", "dev" };
+static const char *const kept_dirs[] = { "etc", "etc/backup", "etc/archive", "lock", "run", "dev",
+                                         "cwd" };
 
 static bool is_kept_dir(const char *path)
 {
@@ -450,7 +451,17 @@ static int run_line(struct lvx_run_opts *run, const char *line)
             memcpy(full + 3, argv + 1, (size_t)argc * sizeof(*full));   /* NULL included */
             writes = 0;
             errors = 0;
+            /* relative names a command writes (vgcfgbackup -f NAME) land in the sandbox,
+             * not in the directory the fuzzer runs in (its corpus paths are relative) */
+            int home = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+            char cwd[PATH_MAX];
+            snprintf(cwd, sizeof(cwd), "%s/cwd", tmp);
+            if (home < 0 || chdir(cwd) < 0)
+                die(cwd);
             rc = lvx_main_opts(run, argc + 2, full);
+            if (fchdir(home) < 0)
+                die("fchdir");
+            close(home);
             if (verbose)
                 fprintf(stderr, "rc %d, %u writes: %s\n", rc, writes, text);
             if (rc != 0 && rc != 2 && rc != 3 && rc != 5) {

@@ -199,6 +199,9 @@ sandbox_noise() {
 SCRATCH=$(mktemp -d /tmp/lvx-test.XXXXXX)
 SCRATCH=$(realpath "$SCRATCH")
 export SCRATCH
+# fio keeps no verify state file (local-NAME-N-verify.state, written into the current
+# directory, the checkout, when a verifying job is killed or fails)
+fio() { command fio --verify_state_save=0 "$@"; }
 # lvx's device index (README "Large VGs") of this test stays in the scratch directory
 export LVX_RUN_DIR="$SCRATCH/run"
 : >"$SCRATCH/.loops"

@@ -46,6 +46,10 @@ void lvx_actcmd_print_why(const struct lvx_actcmd *a);
 /* Is lv active (state in *ks when ks is not NULL)?  false without a backend. */
 bool lvx_actcmd_is_active(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
                           const struct lvx_lv *lv, struct lvx_lv_kstate *ks);
+/* Is lv active and open?  Then LVM2's line why it cannot be deactivated ("... contains
+ * a filesystem in use." or "... in use.") is printed. */
+bool lvx_actcmd_in_use(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
+                       const struct lvx_lv *lv);
 /* Activate / deactivate one LV, LVM2's messages on failure (activate: 0 doing
  * nothing when activation is off). */
 int lvx_actcmd_activate(struct lvx_cmd_env *env, const struct lvx_actcmd *a,

@@ -20,6 +20,7 @@
 #include "cmd/cmdlog.h"
 #include "cmd/actcmd.h"
 #include "cmd/lvconvert_merge.h"
+#include "cmd/thin_cmd.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -158,6 +159,20 @@ static bool mounted(int64_t major, int64_t minor)
     if (f)
         fclose(f);
     return found;
+}
+
+bool lvx_actcmd_in_use(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
+                       const struct lvx_lv *lv)
+{
+    struct lvx_lv_kstate ks;
+    if (!lvx_actcmd_is_active(env, a, lv, &ks) || ks.open_count <= 0)
+        return false;
+    if (mounted(ks.major, ks.minor))
+        lvx_cmd_errorf("Logical volume %s/%s contains a filesystem in use.", lv->vg->name,
+                       lv->name);
+    else
+        lvx_cmd_errorf("Logical volume %s/%s in use.", lv->vg->name, lv->name);
+    return true;
 }
 
 int lvx_actcmd_activate(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
@@ -301,6 +316,20 @@ static int begin_read(struct lvx_cmd_env *env, const char *vgname, struct lvx_vg
     return 0;
 }
 
+/* begin_read() for an activation: thin merges waiting in the VG end first
+ * (cmd/thin_cmd.c), then the VG is read again. */
+static int begin_activation(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
+                            const char *vgname, struct lvx_vg_update *u, int activate)
+{
+    int rc = begin_read(env, vgname, u, activate);
+    if (rc || activate != 1 || !lvx_thin_cmd_has_merges(u->vg))
+        return rc;
+    lvx_vg_update_end(u);
+    if ((rc = lvx_thin_cmd_finish_merges(env, a, vgname)))
+        return rc;
+    return begin_read(env, vgname, u, activate);
+}
+
 /* After activating LVs of vgname: a merge into an origin that now runs (the kernel's
  * snapshot-merge, or the daemon's merge, which the poll drives) is waited for and
  * finished, as LVM2's background poller does. */
@@ -359,7 +388,7 @@ static int vg_activation(struct lvx_cmd_env *env, const struct lvx_actcmd *a, co
                          bool activate)
 {
     struct lvx_vg_update u;
-    int rc = begin_read(env, name, &u, activate);
+    int rc = begin_activation(env, a, name, &u, activate);
     if (rc)
         return rc;
     if (activate && lvx_lvcmd_autoactivating(env) && (u.vg->flags & LVX_VGF_NOAUTOACTIVATE)) {
@@ -524,7 +553,7 @@ static int lvchange_one(struct lvx_cmd_env *env, const struct lvx_actcmd *a, con
         lvx_cmd_errorf("Invalid logical volume name \"%s\".", arg);
         return LVX_EXIT_INVALID;
     }
-    if ((rc = begin_read(env, vgname, &u, refresh ? -1 : activate)))
+    if ((rc = begin_activation(env, a, vgname, &u, refresh ? -1 : activate)))
         return rc;
     if (lvname) {
         const struct lvx_lv *lv = lvx_vg_find_lv(u.vg, lvname);

@@ -23,6 +23,7 @@
 
 #include "cmd/actcmd.h"
 #include "cmd/lvconvert_merge.h"
+#include "cmd/thin_cmd.h"
 #include "cmd/lvconvert_mirror.h"
 #include "cmd/mirror_repair.h"
 #include "cmd/lvconvert_raid.h"
@@ -31,6 +32,7 @@
 #include "map/map.h"
 #include "model/restripe.h"
 #include "model/snapshot.h"
+#include "model/thin.h"
 
 #include <errno.h>
 #include <string.h>
@@ -224,22 +226,58 @@ static bool allow_extraction(const struct lvx_lv *lv, const struct lvx_lv_kstate
     return true;
 }
 
+/* Rename the device of sub from old_name to its name (forward) or back (undo). */
+static int rename_one(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                      struct lvx_lv *sub, const char *old_name, bool undo)
+{
+    if (!undo)
+        return act->be->rename_sub(env->ctx, sub, old_name);
+    const char *now = sub->name;
+    sub->name = old_name;
+    int rc = act->be->rename_sub(env->ctx, sub, now);
+    sub->name = now;
+    return rc;
+}
+
 /* Rename the devices of images that left or moved (gone ones first: a moved image may
  * take the name a gone one had).  A backend without sub-LV devices (user: the daemon
- * serves the RAID LV as one file and re-reads its images at the reload) has none. */
+ * serves the RAID LV as one file and re-reads its images at the reload) has none.
+ * undo renames them back, in the reverse order, after a later stage failed; a failed
+ * rename undoes the ones before it.  *done counts the renames made. */
 static int rename_devices(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
-                          const struct lvx_raid_change *ch)
+                          const struct lvx_raid_change *ch, bool undo, unsigned *done)
 {
     if (!act->be->rename_sub)
         return 0;
+    struct lvx_lv *sub[2 * LVX_RAID_CHANGE_MAX];
+    const char *old[2 * LVX_RAID_CHANGE_MAX];
+    unsigned n = 0;
     for (unsigned i = 0; i < ch->gone_n; i++)
-        if (strcmp(ch->gone_old[i], ch->gone[i]->name) &&
-            act->be->rename_sub(env->ctx, ch->gone[i], ch->gone_old[i]) < 0)
-            return lvx_cmd_fail(env);
+        if (strcmp(ch->gone_old[i], ch->gone[i]->name)) {
+            sub[n] = ch->gone[i];
+            old[n++] = ch->gone_old[i];
+        }
     /* moved ones from the lowest new number up: each takes a name freed before */
-    for (unsigned i = 0; i < ch->moved_n; i++)
-        if (act->be->rename_sub(env->ctx, ch->moved[i], ch->moved_old[i]) < 0)
-            return lvx_cmd_fail(env);
+    for (unsigned i = 0; i < ch->moved_n; i++) {
+        sub[n] = ch->moved[i];
+        old[n++] = ch->moved_old[i];
+    }
+    if (undo) {
+        for (unsigned i = *done; i-- > 0;)
+            if (rename_one(env, act, sub[i], old[i], true) < 0) {
+                lvx_cmd_errorf("Failed to rename the device of %s/%s back to %s.",
+                               sub[i]->vg->name, sub[i]->name, old[i]);
+                lvx_error_clear(env->ctx);
+            }
+        *done = 0;
+        return 0;
+    }
+    for (*done = 0; *done < n; ++*done)
+        if (rename_one(env, act, sub[*done], old[*done], false) < 0) {
+            int rc = lvx_cmd_fail(env);
+            rename_devices(env, act, ch, true, done);
+            return rc;
+        }
     return 0;
 }
 
@@ -265,14 +303,19 @@ int lvx_lvconvert_reload(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
         if (!strstr(ch->added[i]->name, "_rimage_") &&
             lvx_lvcmd_zero_start(env, u, ch->added[i], ZERO_BYTES) < 0)
             return lvx_cmd_fail(env);
-    if ((rc = rename_devices(env, act, ch)))
+    unsigned renamed = 0;
+    if ((rc = rename_devices(env, act, ch, false, &renamed)))
         return rc;
-    if (act->be->stage(env->ctx, lv, &act->opts) < 0)
-        return lvx_cmd_fail(env);
+    if (act->be->stage(env->ctx, lv, &act->opts) < 0) {
+        rc = lvx_cmd_fail(env);
+        rename_devices(env, act, ch, true, &renamed);
+        return rc;
+    }
     if ((rc = lvx_lvcmd_commit(env, u))) {
         if (act->be->unstage(env->ctx, lv) < 0)
             lvx_error_clear(env->ctx);
         drop_devices(env, act, ch->added, ch->added_n);
+        rename_devices(env, act, ch, true, &renamed);
         return rc;
     }
     if (act->be->swap(env->ctx, lv) < 0) {
@@ -468,6 +511,8 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
         lvx_cmd_errorf("Failed to find logical volume \"%s/%s\"", o->vg_name, o->lv_name);
         return LVX_EXIT_FAILED;
     }
+    if (o->merge && lvx_lv_is_thin(lv))
+        return lvx_lvconvert_merge_thin(env, u, lv);
     if (o->merge)
         return lvx_lvconvert_merge(env, u, lv, o->interval, o->background);
     const char *role = NULL;

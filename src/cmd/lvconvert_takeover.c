@@ -41,12 +41,10 @@ int lvx_lvconvert_takeover(struct lvx_cmd_env *env, struct lvx_vg_update *u, str
         return rc;
     if ((rc = lvx_lvconvert_need_active(env, &act, lv, &ks)))
         return rc;
-    if (!act.be->rename_sub) {        /* the user backend's daemon: not done there yet */
-        lvx_cmd_errorf("lvx lvconvert converts between mirror and raid1 in the %s backend "
-                       "only yet, not in the %s one.", "dm", act.be->name);
-        return LVX_EXIT_FAILED;
-    }
-    if (!lvx_lvconvert_in_sync(lv, &ks)) {
+    /* LVM2's _raid_in_sync: a mirror's own sync percentage, a raid1 LV's */
+    bool mirror_syncing = to_raid1 && !(ks.mirror && ks.sync_total &&
+                                        ks.sync_done == ks.sync_total);
+    if (mirror_syncing || !lvx_lvconvert_in_sync(lv, &ks)) {
         lvx_cmd_errorf("Unable to convert %s while it is not in-sync.", full);
         return LVX_EXIT_FAILED;
     }

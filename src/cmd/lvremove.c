@@ -22,6 +22,7 @@
 #include "cmd/toolkit.h"
 
 #include "cmd/actcmd.h"
+#include "cmd/thin_cmd.h"
 #include "map/map.h"
 #include "meta/lockd.h"
 
@@ -117,39 +118,32 @@ static bool remove_snapshot(struct lvx_cmd_env *env, struct lvx_lv *cow, struct 
 }
 
 /* A thin LV: deactivated (asked when active), "delete <id>" sent to its pool (the
- * pool's transaction id moves on), then out of the VG.  Without a backend that sends
- * pool messages it stays (the pool's kernel metadata would keep the device). */
+ * pool's transaction id moves on), then out of the VG; its thin snapshots become plain
+ * thin LVs (LVM2).  Without a backend that sends pool messages it stays (the pool's
+ * kernel metadata would keep the device).  A snapshot whose merge waits is refused;
+ * an origin takes such a snapshot with it, as LVM2. */
 static bool remove_thin(struct lvx_cmd_env *env, struct lvx_lv *thin, struct removal *r)
 {
-    const struct lvx_vg *vg = thin->vg;
-    struct lvx_seg *ts = lvx_lv_thin_seg(thin);
-    struct lvx_seg *ps = lvx_lv_thin_pool_seg(ts->pool_lv);
-    for (unsigned i = 0; i < vg->lv_count; i++) {
-        const struct lvx_seg *s = lvx_lv_thin_seg(vg->lvs[i]);
-        if (s && s->origin_lv == thin) {
-            lvx_cmd_errorf("lvx cannot remove thin origin %s/%s yet: remove its thin snapshot "
-                           "%s first.", vg->name, thin->name, vg->lvs[i]->name);
-            return false;
-        }
-    }
-    if (!ps || !r->act->be || !r->act->be->thin_message) {
-        lvx_cmd_errorf("Cannot remove thin LV %s/%s without device-mapper: its pool's kernel "
-                       "metadata must drop it (delete message).", vg->name, thin->name);
+    const struct lvx_seg *ts = lvx_lv_thin_seg(thin);
+    if (ts->merging && ts->origin_lv) {
+        lvx_cmd_errorf("Unable to remove %s/%s, volume is merged to %s/%s.", thin->vg->name,
+                       thin->name, thin->vg->name, ts->origin_lv->name);
         return false;
     }
     if (!deactivate_first(env, r->act, thin, false))
         return false;
-    char msg[32];
-    snprintf(msg, sizeof(msg), "delete %u", ts->device_id);
-    const char *msgs[1] = { msg };
-    ps->transaction_id++;
-    if (!r->act->test && r->act->be->thin_message(env->ctx, ts->pool_lv, msgs, 1, NULL) < 0) {
-        ps->transaction_id--;
-        lvx_cmd_fail(env);
+    struct lvx_seg *merging = lvx_thin_merging_into(thin);
+    if (merging) {
+        merging->merging = false;
+        if (!remove_thin(env, merging->lv, r))
+            return false;
+    }
+    const char *name = thin->name;
+    if (lvx_thin_cmd_delete(env, r->act, thin)) {
+        lvx_error_clear(env->ctx);
         return false;
     }
-    lvx_vg_remove_lv(thin->vg, thin);
-    r->names[r->count++] = thin->name;
+    r->names[r->count++] = name;
     return true;
 }
 

@@ -263,25 +263,53 @@ static void refresh_areas(struct exporter *ex, struct lvx_cfg_node *sec, const s
     }
 }
 
+/* Take key out of sec (when there). */
+static void drop_key(struct lvx_cfg_node *sec, const char *key)
+{
+    struct lvx_cfg_node *z = lvx_cfg_find(sec, key), *prev = NULL, *n;
+    if (!z)
+        return;
+    for (n = sec->child; n != z; n = n->next)
+        prev = n;
+    if (prev)
+        prev->next = z->next;
+    else
+        sec->child = z->next;
+    if (sec->last_child == z)
+        sec->last_child = prev;
+}
+
+/* A thin LV's "origin" and "merge" keys from the typed fields: origin gone when the
+ * origin was removed (the snapshot is a plain thin LV now), "merge" (last, as LVM2)
+ * while a merge into the origin waits for its next activation. */
+static void set_thin_origin(struct exporter *ex, struct lvx_cfg_node *sec, const struct lvx_seg *seg)
+{
+    if (!seg->origin_lv) {
+        drop_key(sec, "origin");
+        drop_key(sec, "merge");
+        return;
+    }
+    set_ref(ex, sec, "origin", seg->origin_lv);
+    if (!seg->merging)
+        drop_key(sec, "merge");
+    else if (lvx_cfg_find(sec, "merge"))
+        set_ref(ex, sec, "merge", seg->origin_lv);
+    else
+        lvx_cfg_add_str(ex->pool, sec, "merge", seg->origin_lv->name);
+}
+
 /* A changed zero_new_blocks of a thin pool as LVM2 writes it: "zero_new_blocks = 1"
  * after "discards", absent when off (lvchange -Z); an unchanged one left as read. */
 static void set_zero_new_blocks(struct exporter *ex, struct lvx_cfg_node *sec, bool zero)
 {
-    struct lvx_cfg_node *z = lvx_cfg_find(sec, "zero_new_blocks"), *prev = NULL, *n;
+    struct lvx_cfg_node *z = lvx_cfg_find(sec, "zero_new_blocks");
     if (z && (z->kind != LVX_CFG_INT || (z->num != 0) == zero)) {
         return;                                     /* as read */
     } else if (z && zero) {
         z->num = 1;
-    } else if (z) {                                 /* unlinked */
-        for (n = sec->child; n != z; n = n->next)
-            prev = n;
-        if (prev)
-            prev->next = z->next;
-        else
-            sec->child = z->next;
-        if (sec->last_child == z)
-            sec->last_child = prev;
-    } else if (!z && zero) {
+    } else if (z) {
+        drop_key(sec, "zero_new_blocks");
+    } else if (zero) {
         struct lvx_cfg_node *d = lvx_cfg_find(sec, "discards");
         z = lvx_cfg_add_int(ex->pool, d ? NULL : sec, "zero_new_blocks", 1);
         if (d) {                                    /* right after discards */
@@ -311,7 +339,7 @@ static void refresh_refs(struct exporter *ex, struct lvx_cfg_node *sec, const st
         break;
     case LVX_SEG_THIN:
         set_ref(ex, sec, "thin_pool", seg->pool_lv);
-        set_ref(ex, sec, "origin", seg->origin_lv);
+        set_thin_origin(ex, sec, seg);
         set_ref(ex, sec, "external_origin", seg->external_lv);
         break;
     case LVX_SEG_SNAPSHOT:
@@ -438,6 +466,8 @@ static void export_new_thin(struct exporter *ex, struct lvx_cfg_node *sec,
         lvx_cfg_add_str(ex->pool, sec, "external_origin", seg->external_lv->name);
     if (seg->origin_lv)
         lvx_cfg_add_str(ex->pool, sec, "origin", seg->origin_lv->name);
+    if (seg->origin_lv && seg->merging)
+        lvx_cfg_add_str(ex->pool, sec, "merge", seg->origin_lv->name);
     set_raw_hints(ex, sec, seg);
 }
 

@@ -551,6 +551,12 @@ static int import_pool_like(struct importer *im, struct lvx_seg *seg,
             get_lv_ref(im, sec, "external_origin", what, false, &seg->external_lv) < 0)
             return -EINVAL;
         import_thin_fields(im, seg, sec);
+        {   /* a thin snapshot whose merge into its origin waits (LVM2: "merge") */
+            struct lvx_lv *merge = NULL;
+            if (get_lv_ref(im, sec, "merge", what, false, &merge) < 0)
+                return -EINVAL;
+            seg->merging = merge && merge == seg->origin_lv;
+        }
         return 0;
     case LVX_SEG_CACHE:
         if (get_lv_ref(im, sec, "cache_pool", what, true, &seg->pool_lv) < 0 ||

@@ -194,7 +194,9 @@ struct lvx_seg {
     struct lvx_lv *pool_lv;        /* thin: thin_pool; cache: cache_pool */
     struct lvx_lv *origin_lv;      /* thin/snapshot/cache origin */
     struct lvx_lv *cow_lv;         /* snapshot cow_store (or merging_store) */
-    bool merging;                  /* snapshot: written as merging_store (LVM2's MERGING) */
+    bool merging;                  /* snapshot: written as merging_store (LVM2's MERGING);
+                                      thin: "merge" = its origin (a thin snapshot merge
+                                      waiting for the origin's next activation) */
     struct lvx_lv *metadata_lv;    /* thin-pool / cache-pool metadata LV */
     struct lvx_lv *data_lv;        /* thin-pool "pool" / cache-pool data LV */
     struct lvx_lv *external_lv;    /* thin: external_origin, or NULL */

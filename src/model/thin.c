@@ -13,7 +13,13 @@
  *                   metadata LV (at most 16 GiB), for `lvconvert --repair`;
  *   <thin>          READ WRITE VISIBLE, one segment `type = "thin"` with thin_pool,
  *                   transaction_id (the pool's when it was made), device_id (the
- *                   highest id of the pool + 1), origin for a thin snapshot.
+ *                   highest id of the pool + 1), origin for a thin snapshot,
+ *                   merge (= origin) while the snapshot's merge waits for the
+ *                   origin's next activation (LVM2: the snapshot is hidden then).
+ *
+ * A thin merge ends as LVM2's thin_merge_finish: the snapshot takes the origin's
+ * name, UUID and attributes, the origin (now with the snapshot's) is removed and its
+ * other snapshots become plain thin LVs.
  *
  * The pool's transaction_id counts the pool messages LVM2 has sent (create_thin,
  * create_snap, delete): each moves it on by one, and the kernel's pool metadata keeps
@@ -224,4 +230,58 @@ void lvx_vg_make_thin(struct lvx_vg *vg, struct lvx_lv *thin, struct lvx_lv *poo
     seg->has_thin_ids = true;
     seg->device_id = id;
     seg->transaction_id = ps->transaction_id++;
+}
+
+struct lvx_seg *lvx_thin_merging_into(const struct lvx_lv *origin)
+{
+    const struct lvx_vg *vg = origin->vg;
+    for (unsigned i = 0; i < vg->lv_count; i++) {
+        struct lvx_seg *s = lvx_lv_thin_seg(vg->lvs[i]);
+        if (s && s->merging && s->origin_lv == origin)
+            return s;
+    }
+    return NULL;
+}
+
+void lvx_thin_detach_snapshots(struct lvx_lv *origin)
+{
+    const struct lvx_vg *vg = origin->vg;
+    for (unsigned i = 0; i < vg->lv_count; i++) {
+        struct lvx_seg *s = lvx_lv_thin_seg(vg->lvs[i]);
+        if (s && s->origin_lv == origin) {
+            s->origin_lv = NULL;
+            s->merging = false;
+        }
+    }
+}
+
+void lvx_thin_merge_swap(struct lvx_lv *origin, struct lvx_lv *snap)
+{
+    const char *name = origin->name;
+    char uuid[sizeof(origin->uuid)];
+    origin->name = snap->name;
+    snap->name = name;
+    memcpy(uuid, origin->uuid, sizeof(uuid));
+    memcpy(origin->uuid, snap->uuid, sizeof(uuid));
+    memcpy(snap->uuid, uuid, sizeof(uuid));
+
+    snap->status = origin->status;
+    snap->flags = origin->flags;
+    snap->flags_extra = origin->flags_extra;
+    snap->alloc = origin->alloc;
+    snap->profile = origin->profile;
+    snap->has_read_ahead = origin->has_read_ahead;
+    snap->read_ahead = origin->read_ahead;
+    snap->has_major = origin->has_major;
+    snap->has_minor = origin->has_minor;
+    snap->major = origin->major;
+    snap->minor = origin->minor;
+    snap->has_creation = origin->has_creation;
+    snap->creation_time = origin->creation_time;
+    snap->creation_host = origin->creation_host;
+    snap->tags = origin->tags;
+    origin->tags = (struct lvx_strlist){ 0 };
+    struct lvx_seg *s = lvx_lv_thin_seg(snap);
+    if (s)
+        s->merging = false;
 }

@@ -59,4 +59,16 @@ void lvx_vg_make_thin_pool(struct lvx_vg *vg, struct lvx_lv *pool, struct lvx_lv
 void lvx_vg_make_thin(struct lvx_vg *vg, struct lvx_lv *thin, struct lvx_lv *pool, uint64_t le,
                       struct lvx_lv *origin);
 
+/* The thin snapshot whose merge into origin waits for origin's next activation
+ * (its segment has merging set), or NULL. */
+struct lvx_seg *lvx_thin_merging_into(const struct lvx_lv *origin);
+/* origin leaves the VG: its thin snapshots become plain thin LVs (LVM2's
+ * detach_pool_lv: their origin and any waiting merge are dropped). */
+void lvx_thin_detach_snapshots(struct lvx_lv *origin);
+/* LVM2's thin_merge_finish in the model: snap (a thin snapshot of origin) takes
+ * origin's name, UUID and attributes (status, flags, allocation policy, profile,
+ * read-ahead, major/minor, creation time and host, tags); origin gets snap's name and
+ * UUID and is what the caller removes then (its thin device deleted from the pool). */
+void lvx_thin_merge_swap(struct lvx_lv *origin, struct lvx_lv *snap);
+
 #endif

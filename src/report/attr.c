@@ -9,6 +9,7 @@
  *   7 target type   8 zero new blocks   9 health   10 skip activation
  */
 #include "model/snapshot.h"
+#include "model/thin.h"
 #include "report/report_int.h"
 
 #include "map/map.h"
@@ -62,8 +63,8 @@ static char volume_type(const struct lvx_lv *lv, const struct lvx_rlv *r)
     }
     if (r->pmspare)
         return 'e';
-    if (k == LVX_SEG_THIN)
-        return 'V';
+    if (k == LVX_SEG_THIN)      /* a thin merge waiting: the origin 'O', the snapshot 'S' */
+        return lvx_thin_merging_into(lv) ? 'O' : lv->segs[0].merging ? 'S' : 'V';
     if (k == LVX_SEG_THIN_POOL)
         return 't';
     if (k == LVX_SEG_CACHE || k == LVX_SEG_CACHE_POOL)

@@ -128,12 +128,14 @@ LVX_RGETTER(lv_activation_backend)
     lvx_rval_str(v, k && k->active && k->backend ? k->backend : "");
 }
 
-static bool dm_state(const struct lvx_lv_kstate *k)
+/* A backend's state was read (dm, or the lvx daemon, which serves a RAID or mirror LV
+ * as one device: its sub-LVs are inactive there, the LV's status speaks for them). */
+static bool backend_state(const struct lvx_lv_kstate *k)
 {
-    return k && k->backend && strcmp(k->backend, "dm") == 0;
+    return k && k->backend;
 }
 
-/* With device-mapper's state, LVM2's RAID letters: an image is 'i' once its health
+/* With a backend's state (device-mapper's, or the daemon's), LVM2's RAID letters: an image is 'i' once its health
  * letter in the RAID LV's status is 'A' ('I' before, and while inactive); the health
  * letter (9th) of RAID LVs and their sub-LVs is 'r' (a dead image: refresh needed),
  * 'm' (mismatches) or '-' instead of "unknown" ('X'). */
@@ -141,7 +143,7 @@ static void raid_attr(struct lvx_rctx *rc, const struct lvx_rrow *row,
                       const struct lvx_lv_kstate *k, char *a)
 {
     const struct lvx_report_opts *o = rc->opts;
-    if (dm_state(k) && a[0] == 'I' && a[8] == '-') {     /* a mirror image: 'i' once in sync */
+    if (backend_state(k) && a[0] == 'I' && a[8] == '-') {  /* a mirror image: 'i' once in sync */
         const char *mrole = NULL;
         const struct lvx_seg *m = lvx_lv_used_by(row->lv, &mrole);
         struct lvx_lv_kstate ms;
@@ -152,7 +154,7 @@ static void raid_attr(struct lvx_rctx *rc, const struct lvx_rrow *row,
             a[0] = 'i';
         return;
     }
-    if (!dm_state(k) || a[8] != 'X')
+    if (!backend_state(k) || a[8] != 'X')
         return;
     const char *role = NULL;
     const struct lvx_seg *user = lvx_lv_used_by(row->lv, &role);
@@ -395,8 +397,8 @@ LVX_RGETTER(lv_health_status)
         return;
     }
     const struct lvx_lv_kstate *k = kstate_of(rc, row);
-    if (!dm_state(k) && !(k && k->active && k->raid)) {
-        /* no device-mapper state (nor the daemon's RAID status): LVM2's without dm */
+    if (!backend_state(k)) {
+        /* no backend's state (device-mapper's or the daemon's): LVM2's without dm */
         lvx_rval_str(v, "unknown");
         return;
     }

@@ -8,6 +8,7 @@
 #include "report/report_int.h"
 
 #include "model/snapshot.h"
+#include "model/thin.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -342,12 +343,15 @@ LVX_RGETTER(lv_fixed_minor)
     lvx_rval_str(v, row->lv && (row->lv->status & LVX_LV_FIXED_MINOR) ? "fixed minor" : "");
 }
 
-/* a merging origin or merging COW LV (LVM2's lv_is_merging_origin/_cow) */
+/* a merging origin or merging COW LV (LVM2's lv_is_merging_origin/_cow), a thin
+ * snapshot whose merge waits (its origin is not reported merging, as in LVM2) */
 LVX_RGETTER(lv_merging)
 {
     (void)rc;
     const struct lvx_seg *cs = row->lv ? lvx_lv_cow_snapshot_seg(row->lv) : NULL;
-    bool merging = row->lv && ((cs && cs->merging) || lvx_lv_merging_snapshot(row->lv));
+    const struct lvx_seg *ts = row->lv ? lvx_lv_thin_seg(row->lv) : NULL;
+    bool merging = row->lv && ((cs && cs->merging) || lvx_lv_merging_snapshot(row->lv) ||
+                               (ts && ts->merging));
     lvx_rval_str(v, merging ? "merging" : "");
 }
 

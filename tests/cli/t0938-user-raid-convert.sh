@@ -19,15 +19,8 @@
 source "$(dirname "$0")/../lib.sh"
 source "$LVX_ROOT/tests/tools/uspace-env.sh"
 
-need_loop
-need_lvx
-need_cmd lvm dd sha256sum
-[[ -c /dev/fuse ]] || skip_all "no /dev/fuse"
-
 VG=vgurc$$
-DEVS=()
-for i in 0 1 2 3; do DEVS+=("$(make_loop 64M)"); done
-uspace_test_env "$VG" "${DEVS[@]}"
+uspace_test_loops "$VG" 4 64M
 MIB=1048576
 source "$LVX_ROOT/tests/tools/raid-pvread.sh"
 where() {  # where SUBLV: the PV LVM2 places it on

@@ -60,6 +60,15 @@ same "after -m1 of a 3-image raid1"
 conv "raid1 2 -> 4 images (-m3)" -y -m3 V/a
 wait_sync rl rx
 same "after -m3"
+# a reload the kernel refuses after the images were renamed: the renames are undone
+before=$(dmsetup ls | grep '^rx-' | awk '{ print $1 }' | sort | tr '\n' ' ')
+meta=$($LVX lvs -a --noheadings -o lv_name,devices rx 2>/dev/null)
+check_fail "lvx lvconvert -m2 rx/a %1 with the table load failing fails" "table load" \
+    env LVX_TEST_DM_FAIL=load $LVX lvconvert -q -y -m2 rx/a "$(disk 1 "$RX_DISKS")"
+check_eq "its devices keep their names (the images' renames undone)" \
+    "$(dmsetup ls | grep '^rx-' | awk '{ print $1 }' | sort | tr '\n' ' ')" "$before"
+check_eq "its metadata is unchanged" "$($LVX lvs -a --noheadings -o lv_name,devices rx 2>/dev/null)" "$meta"
+same "after the failed -m2"
 conv "raid1 4 -> 3 images taking the one on disk 1 (images above move down)" -y -m2 V/a %1
 same "after -m2 with a PV list"
 conv "raid1 -> linear (-m0)" -y -m0 V/a

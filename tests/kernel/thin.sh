@@ -20,7 +20,9 @@
 # refusal for a pool, lvremove of a thin snapshot (delete
 # message) with equal output and tables; each tool activates the other's VG (LVM2 runs
 # thin_check on lvx's pool) with equal tables and reads the other's data byte for byte;
-# thin_check accepts lvx's pool metadata; lvremove of a pool with its thin LVs.
+# thin_check accepts lvx's pool metadata; lvconvert --merge of thin snapshots (at once
+# with the origin active and closed, delayed while it is open and ended at its next
+# activation); lvremove of a pool with its thin LVs.
 # shellcheck disable=SC2086  # disk lists split on purpose
 . /t/guest-tap.sh
 
@@ -129,6 +131,42 @@ check "both VGs deactivated and activated again by their own tools (transaction 
     "lvm vgchange -an lvx-th && $LVX vgchange -an lvm-th &&
      $LVX vgchange -ay lvx-th && lvm vgchange -ay lvm-th"
 check_eq "dm tables equal after the cross removals" "$(tables lvx-th)" "$(tables lvm-th)"
+
+# ---------------------------------------------------------------- thin snapshot merges
+dd if=/dev/urandom of=/tmp/D bs=1M count=8 2>/dev/null
+dd if=/dev/urandom of=/tmp/E bs=1M count=8 2>/dev/null
+both "lvcreate -s -kn VG/thin2 -n msnap" lvcreate -s -kn VG/thin2 -n msnap
+check "pattern D written to both msnap" sh -c \
+    "dd if=/tmp/D of=/dev/lvm-th/msnap bs=1M oflag=direct 2>/dev/null &&
+     dd if=/tmp/D of=/dev/lvx-th/msnap bs=1M oflag=direct 2>/dev/null"
+both "lvconvert --merge of a thin snapshot, origin active and closed: at once" \
+    lvconvert --merge VG/msnap
+check_eq "dm tables equal after the merge (thin2 maps msnap's thin id)" "$(tables lvx-th)" "$(tables lvm-th)"
+check_eq "metadata equal after the merge" "$(meta $LVX lvx-th)" "$(meta lvm lvm-th)"
+check "thin2 reads D in both VGs" sh -c \
+    "cmp -n 8388608 /tmp/D /dev/lvm-th/thin2 && cmp -n 8388608 /tmp/D /dev/lvx-th/thin2"
+both "lvcreate -s -kn VG/thin2 -n msnap2" lvcreate -s -kn VG/thin2 -n msnap2
+check "pattern E written to both msnap2" sh -c \
+    "dd if=/tmp/E of=/dev/lvm-th/msnap2 bs=1M oflag=direct 2>/dev/null &&
+     dd if=/tmp/E of=/dev/lvx-th/msnap2 bs=1M oflag=direct 2>/dev/null"
+exec 8</dev/lvm-th/thin2 9</dev/lvx-th/thin2
+both "lvconvert --merge of a thin snapshot whose origin is open: delayed" \
+    lvconvert --merge VG/msnap2
+check_eq "metadata equal while the merge waits (msnap2 hidden, merge = thin2)" \
+    "$(meta $LVX lvx-th)" "$(meta lvm lvm-th)"
+check_eq "reports equal while the merge waits" \
+    "$(report $LVX lvx-th)" "$(report lvm lvm-th)"
+exec 8<&- 9<&-
+check "each tool deactivates and activates its thin2: the merge ends" sh -c \
+    "lvm lvchange -an lvm-th/thin2 && lvm lvchange -ay lvm-th/thin2 &&
+     $LVX lvchange -an lvx-th/thin2 && $LVX lvchange -ay lvx-th/thin2"
+for i in $(seq 1 20); do lvm lvs lvm-th/msnap2 >/dev/null 2>&1 || break; sleep 1; done
+check "thin2 reads E in both VGs" sh -c \
+    "cmp -n 8388608 /tmp/E /dev/lvm-th/thin2 && cmp -n 8388608 /tmp/E /dev/lvx-th/thin2"
+check_eq "metadata equal after the merge at activation" "$(meta $LVX lvx-th)" "$(meta lvm lvm-th)"
+check "LVM2 activates lvx's merged thin2 and reads E" sh -c \
+    "$LVX lvchange -an lvx-th/thin2 && lvm lvchange -ay lvx-th/thin2 &&
+     cmp -n 8388608 /tmp/E /dev/lvx-th/thin2"
 both "lvremove -y of a pool with its thin LVs" lvremove -y VG/pool2
 check "thin_check accepts lvx's pool metadata again after the removals" sh -c \
     "$LVX vgchange -an lvx-th && lvm lvchange -ay -y lvx-th/pool_tmeta &&

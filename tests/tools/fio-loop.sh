@@ -19,7 +19,7 @@ fio_loop_start() {
         n=0
         while [[ ! -e $SCRATCH/fio.stop ]]; do
             n=$((n + 1))
-            if ! fio --name=v --directory="$dir" --nrfiles=4 --size="$size" --bs=64k \
+            if ! fio --verify_state_save=0 --name=v --directory="$dir" --nrfiles=4 --size="$size" --bs=64k \
                 --rw=randwrite --ioengine=libaio --iodepth=8 --direct=1 --verify=crc32c \
                 --do_verify=1 --verify_fatal=1 --fsync_on_close=1 >"$SCRATCH/fio.$n" 2>&1; then
                 echo "run $n" >>"$SCRATCH/fio.fail"
@@ -37,6 +37,6 @@ fio_loop_stop() {
 }
 
 fio_verify_only() {
-    fio --name=v --directory="$1" --nrfiles=4 --size="$2" --bs=64k --rw=randwrite \
+    fio --verify_state_save=0 --name=v --directory="$1" --nrfiles=4 --size="$2" --bs=64k --rw=randwrite \
         --ioengine=libaio --direct=1 --verify=crc32c --verify_only=1 --verify_fatal=1
 }

@@ -16,6 +16,8 @@
 #                           a private DM_DEV_DIR ($SCRATCH/dev), LVM2's sandbox, and an
 #                           EXIT trap deactivating VG, cleaning up the daemon, then lib.sh's
 #                           cleanup
+#   uspace_test_loops VG N SIZE  the checks such a test needs, N loop devices of SIZE in
+#                           DEVS, then uspace_test_env VG over them
 #   uspace_run_ok DESC CMD...  TAP: ok when CMD exits 0 (its output shown otherwise)
 # For the tests that hand disk images to a kvm-dm-test guest (--disk-dir $DISKS):
 #   uspace_need_guest       skips the test unless it can run (root, loop devices, lvx
@@ -93,6 +95,20 @@ uspace_test_env() {
     export DM_DEV_DIR=$SCRATCH/dev
     mkdir -p "$DM_DEV_DIR"
     lvm_sandbox "$@"
+}
+
+# uspace_test_loops VG N SIZE: what a user-backend test over its own loop devices
+# needs (root's loop devices, lvx, LVM2, dd, sha256sum, /dev/fuse: skipped otherwise),
+# N loop devices of SIZE in DEVS, then uspace_test_env VG over them.
+uspace_test_loops() {
+    local i
+    need_loop
+    need_lvx
+    need_cmd lvm dd sha256sum
+    [[ -c /dev/fuse ]] || skip_all "no /dev/fuse"
+    DEVS=()
+    for ((i = 0; i < $2; i++)); do DEVS+=("$(make_loop "$3")"); done
+    uspace_test_env "$1" "${DEVS[@]}"
 }
 
 _uspace_test_exit() {
