@@ -10,8 +10,9 @@
  *      (libblkid; wiped only with -f or -y), layout; what each check reads from a
  *      device (libblkid's probe, the exclusive open, the head) is read first for all
  *      devices on a few threads (util/parallel.h), the checks then run in order;
- *   3. only when every device passed: wipe signatures, then write label + mda headers
- *      of all devices in parallel (util/parallel.h).
+ *   3. only when every device passed: wipe signatures, then, in rounds over all
+ *      devices in parallel (util/parallel.h): mda headers, one flush of each device,
+ *      labels (written back, not flushed; see write_all()).
  */
 #include "cmd/commands.h"
 #include "cmd/pvcmd.h"
@@ -428,28 +429,44 @@ static int prepare_pv(struct lvx_cmd_env *env, const struct pvcreate_opts *o, st
     return 0;
 }
 
-/* The label and metadata area headers of every device, on a few threads: each device's
- * writes and flushes are independent of the others' (a thousand PVs cost about as
- * much as a few).  Each job has its own ctx; messages are copied out. */
+/* The metadata area headers and labels of every device, in three rounds over all the
+ * devices, each on a few threads (a thousand PVs cost about as much as a few): every
+ * device's area headers written, every device flushed once, every label written.  A
+ * device's label is written only after its areas were flushed, so no crash leaves a
+ * label pointing at areas that never landed.  The labels are written back to the
+ * devices (seen by every reader, LVM2's O_DIRECT reads included) but not flushed from
+ * their caches (LVM2 flushes nothing at all): until a label is stable the device
+ * is simply not a PV, and the next command that commits to it (vgcreate, vgextend)
+ * flushes it.  Each job has its own ctx; messages are copied out. */
 struct write_job {
     struct lvx_ctx *ctx;
     struct pvcreate_dev *devs;
     bool mda_ignored;
 };
 
-static void write_one(void *arg, unsigned i)
+enum write_round { ROUND_AREAS, ROUND_FLUSH, ROUND_LABEL };
+
+static void round_one(struct write_job *j, unsigned i, enum write_round round)
 {
-    struct write_job *j = arg;
     struct pvcreate_dev *d = &j->devs[i];
     if (d->result < 0)
-        return;                      /* prepare_pv failed */
+        return;                      /* prepare_pv or an earlier round failed */
     struct lvx_ctx own;
     lvx_ctx_init(&own);
     own.io = j->ctx->io;
-    d->result = lvx_pv_write_new(&own, d->dev, &d->label, j->mda_ignored);
+    if (round == ROUND_AREAS)
+        d->result = lvx_pv_write_new_areas(&own, d->dev, &d->label, j->mda_ignored);
+    else if (round == ROUND_FLUSH)
+        d->result = lvx_dev_flush(&own, d->dev);
+    else if ((d->result = lvx_pv_write_new_label(&own, d->dev, &d->label)) == 0)
+        d->result = lvx_dev_writeback(&own, d->dev);
     if (d->result < 0)
         snprintf(d->errmsg, sizeof(d->errmsg), "%s", own.errmsg);
 }
+
+static void areas_one(void *arg, unsigned i) { round_one(arg, i, ROUND_AREAS); }
+static void flush_one(void *arg, unsigned i) { round_one(arg, i, ROUND_FLUSH); }
+static void label_one(void *arg, unsigned i) { round_one(arg, i, ROUND_LABEL); }
 
 /* Each device opened read-write on a few threads first (a failure is met again, and
  * reported, by prepare_pv on the calling thread). */
@@ -474,7 +491,9 @@ static int write_all(struct lvx_cmd_env *env, const struct pvcreate_opts *o,
             lvx_error_clear(env->ctx);
         }
     }
-    lvx_parallel_for(count, 0, write_one, &job);
+    lvx_parallel_for(count, 0, areas_one, &job);
+    lvx_parallel_for(count, 0, flush_one, &job);
+    lvx_parallel_for(count, 0, label_one, &job);
     int rc = 0;
     for (unsigned i = 0; i < count; i++) {
         struct pvcreate_dev *d = &devs[i];

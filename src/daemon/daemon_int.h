@@ -262,14 +262,23 @@ const struct lvxd_target *lvxd_target_for(const struct lvx_lv *lv);
 /* --- fuse.c: the FUSE threads ------------------------------------------------ */
 /* Mount a FUSE file system for /dev/fuse fd at dir.  0 or -errno. */
 int lvxd_fuse_mount(int fd, const char *dir);
-/* Start nthreads threads serving fd (all memory allocated here).  restarted:
- * the connection was initialised by a previous worker (resend in-flight requests). */
 /* A new unix stream socket (close-on-exec) and the address of the daemon's control
  * socket in sa (its path in path, PATH_MAX bytes): the fd, or -errno. */
 struct sockaddr_un;
 int lvxd_control_socket(struct sockaddr_un *sa, char *path);
 
-int lvxd_fuse_start(int fd, unsigned nthreads, bool restarted);
+/* Start nthreads threads serving fd (all memory allocated here).  restarted:
+ * the connection was initialised by a previous worker (resend in-flight requests;
+ * /dev/fuse reads only).  *uring_used (memory shared with the supervisor) is set
+ * before INIT is answered with FUSE over io_uring. */
+int lvxd_fuse_start(int fd, unsigned nthreads, bool restarted, volatile int *uring_used);
+/* In a child forked by the worker: drop its copy of the /dev/fuse fd (a child stuck
+ * in a request must not keep a dead connection from being aborted). */
+void lvxd_fuse_close_in_child(void);
+/* End the connection of fd mounted at dir: fusectl's abort when mounted, close(fd)
+ * (the last /dev/fuse reference: the kernel aborts), the mount detached.  Every
+ * request not answered fails (the loop devices' I/O with EIO). */
+void lvxd_fuse_abort(int fd, const char *dir);
 /* Stop serving: threads exit after the unmount. */
 void lvxd_fuse_join(void);
 /* Log how many requests went through each transport (io_uring, /dev/fuse). */

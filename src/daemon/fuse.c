@@ -21,14 +21,20 @@
  *
  * A restarted worker (the previous one died, the supervisor kept the
  * connection) asks the kernel to resend the requests the dead one had read
- * (FUSE_NOTIFY_RESEND, Linux 6.9+).
+ * (FUSE_NOTIFY_RESEND, Linux 6.9+).  That covers /dev/fuse reads only: the
+ * requests held by a dead process's io_uring ring entries are never resent
+ * (the kernel's ring teardown on process exit only cancels idle entries; the
+ * busy ones keep their request until the connection ends), so a connection that
+ * used io_uring is aborted by the supervisor (lvxd_fuse_abort()) and its LVs are
+ * served on a new one; a restarted worker never registers rings.
  *
  * Transports: /dev/fuse reads and writes, or io_uring ring entries
  * (FUSE_OVER_IO_URING, Linux 6.14+) when the kernel offers them; see the
  * transport sections below.  The requests are served the same way either way.
  *
  * Entry points: lvxd_fuse_mount(), lvxd_fuse_start(), lvxd_fuse_join(),
- * lvxd_fuse_tune_bdi(), lvxd_fuse_log_counts().
+ * lvxd_fuse_tune_bdi(), lvxd_fuse_log_counts(), lvxd_fuse_abort(),
+ * lvxd_fuse_close_in_child().
  */
 #include "daemon/daemon_int.h"
 #include "daemon/fuse_uring_abi.h"
@@ -77,6 +83,8 @@ struct worker {
 
 static struct worker *workers;
 static unsigned nworkers;
+static int fuse_fd = -1;
+static volatile int *uring_used;    /* shared with the supervisor */
 
 /* The transport: 0 undecided (until INIT is answered), 1 rings, -1 /dev/fuse. */
 static pthread_mutex_t tp_mutex = PTHREAD_MUTEX_INITIALIZER;
@@ -235,6 +243,8 @@ static void do_init(struct worker *w, const struct fuse_in_header *h, const void
     if (ring) {
         out.flags |= FUSE_INIT_EXT;
         out.flags2 = (uint32_t)(FUSE_OVER_IO_URING >> 32);
+        if (uring_used)
+            *uring_used = 1;    /* before the kernel can hand a request to a ring */
     }
     lvxd_log("FUSE init: kernel %u.%u, flags 0x%x -> 0x%x, max_write %u", in->major, in->minor,
              in->flags, out.flags, out.max_write);
@@ -725,12 +735,16 @@ static unsigned possible_cpus(void)
 
 /* Make the rings of workers 1..n-1 (before INIT is answered: io_uring is
  * offered to the kernel only when they exist). */
-static void make_rings(unsigned nthreads)
+static void make_rings(unsigned nthreads, bool restarted)
 {
     const char *e = getenv("LVX_FUSE_URING");
     nqueues = possible_cpus();
     if (e && strcmp(e, "0") == 0) {
         ring_why = "LVX_FUSE_URING=0";
+        return;
+    }
+    if (restarted) {
+        ring_why = "a restarted worker keeps the /dev/fuse reads of its connection";
         return;
     }
     if (!nqueues || nqueues > 0xffff || nthreads < nqueues + 1) {
@@ -762,8 +776,10 @@ static void make_rings(unsigned nthreads)
             }
 }
 
-int lvxd_fuse_start(int fd, unsigned nthreads, bool restarted)
+int lvxd_fuse_start(int fd, unsigned nthreads, bool restarted, volatile int *used)
 {
+    fuse_fd = fd;
+    uring_used = used;
     workers = calloc(nthreads, sizeof(*workers));
     if (!workers)
         return -ENOMEM;
@@ -778,11 +794,12 @@ int lvxd_fuse_start(int fd, unsigned nthreads, bool restarted)
         if (rc < 0)
             return rc;
     }
-    make_rings(nthreads);
-    /* restarted: the connection is initialised; the rings register at once (the
-     * kernel refuses them when it never offered io_uring) */
+    make_rings(nthreads, restarted);
+    /* restarted: the connection is initialised, on /dev/fuse reads (the supervisor
+     * replaces a connection that used io_uring); no ring is registered on it, the
+     * kernel would take one even where INIT never agreed on io_uring */
     if (restarted)
-        tp_state = rings_made ? 1 : -1;
+        tp_state = -1;
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, STACK_SIZE);
@@ -821,4 +838,33 @@ void lvxd_fuse_join(void)
     free(workers);
     workers = NULL;
     nworkers = 0;
+}
+
+void lvxd_fuse_close_in_child(void)
+{
+    if (fuse_fd >= 0)
+        close(fuse_fd);
+    fuse_fd = -1;
+}
+
+/* fusectl's directory of the connection mounted at dir: /sys/fs/fuse/connections/
+ * <the superblock's dev_t, the kernel's own encoding: major << 20 | minor>. */
+void lvxd_fuse_abort(int fd, const char *dir)
+{
+    unsigned maj, min;
+    char path[128];
+    bool aborted = false;
+    if (mount_dev(dir, &maj, &min)) {
+        snprintf(path, sizeof(path), "/sys/fs/fuse/connections/%u/abort", (maj << 20) | min);
+        int afd = open(path, O_WRONLY | O_CLOEXEC);
+        aborted = afd >= 0 && write(afd, "1", 1) == 1;
+        if (afd >= 0)
+            close(afd);
+    }
+    lvxd_log("FUSE connection of %s: %s", dir,
+             aborted ? "aborted through fusectl" : "closing its last /dev/fuse reference");
+    if (fd >= 0)
+        close(fd);
+    if (umount2(dir, MNT_DETACH) < 0)
+        lvxd_log("warning: cannot detach %s: %s", dir, strerror(errno));
 }

@@ -301,6 +301,7 @@ static int in_child(struct lvx_ctx *ctx, const struct child_job *job, struct chi
     }
     if (pid == 0) {
         struct child_result r;
+        lvxd_fuse_close_in_child();
         child_run(job, &r);
         _exit(write(p[1], &r, sizeof(r)) == (ssize_t)sizeof(r) ? 0 : 1);
     }

@@ -5,7 +5,11 @@
  * dead daemon's mount at the same path) and forks the worker; when the worker
  * dies by a signal, a new one is forked on the same /dev/fuse connection (the
  * kernel resends what the dead one had read), so active LVs, mounted file
- * systems included, only see a pause.  The worker serves the LVs of the state
+ * systems included, only see a pause.  A worker that served through FUSE over
+ * io_uring leaves requests in its ring entries that the kernel never resends:
+ * that connection is aborted (those requests, and the I/O waiting on them, fail
+ * with EIO instead of hanging) and the new worker serves the LVs on a new mount,
+ * as after a complete crash (restore.c re-attaches their loop devices).  The worker serves the LVs of the state
  * file, starts the FUSE threads, binds the control socket and answers requests
  * until told to stop; a daemon started after a complete crash re-binds the
  * restored LVs' loop devices to the new files and points their /dev links at
@@ -24,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -63,7 +68,8 @@ static int bind_socket(void)
     return fd;
 }
 
-static int worker_run(int fuse_fd, const char *mount_dir, bool restarted)
+static int worker_run(int fuse_fd, const char *mount_dir, bool restarted,
+                      volatile int *uring_used)
 {
     prctl(PR_SET_NAME, "lvxd-worker", 0, 0, 0);
     signal(SIGTERM, SIG_DFL);
@@ -74,7 +80,7 @@ static int worker_run(int fuse_fd, const char *mount_dir, bool restarted)
     ctx.log_fn = lvxd_log_cb;
     ctx.log_level = LVX_LOG_WARN;
     unsigned restored = lvxd_state_load(&ctx);
-    int rc = lvxd_fuse_start(fuse_fd, thread_count(), restarted);
+    int rc = lvxd_fuse_start(fuse_fd, thread_count(), restarted, uring_used);
     if (rc < 0) {
         lvxd_log("cannot start the FUSE threads: %s", strerror(-rc));
         return 1;
@@ -115,13 +121,40 @@ static void forward_term(int sig)
         kill(worker_pid, sig);
 }
 
-static int supervise(int fuse_fd, const char *mount_dir)
+/* Open /dev/fuse and mount it at dir: the fd, or -1 (logged). */
+static int new_connection(const char *dir)
+{
+    int fd = open("/dev/fuse", O_RDWR | O_CLOEXEC);
+    if (fd < 0) {
+        lvxd_log("cannot open /dev/fuse: %s", strerror(errno));
+        return -1;
+    }
+    int rc = lvxd_fuse_mount(fd, dir);
+    if (rc < 0) {
+        lvxd_log("cannot mount %s: %s", dir, strerror(-rc));
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* Fork workers on *fuse_fd until one exits; a new connection replaces one whose
+ * dead worker used io_uring (*fuse_fd is then the new one, or -1). */
+static int supervise(int *fuse_fd, const char *mount_dir)
 {
     bool restarted = false;
     time_t window = time(NULL);
     int restarts = 0;
     struct sigaction sa = { .sa_handler = forward_term };
     sigaction(SIGTERM, &sa, NULL);
+    /* set by the worker when INIT agreed on io_uring; read here after its death */
+    volatile int *uring_used = mmap(NULL, sizeof(int), PROT_READ | PROT_WRITE,
+                                    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (uring_used == MAP_FAILED) {
+        lvxd_log("mmap: %s", strerror(errno));
+        return 1;
+    }
+    *uring_used = 0;
     for (;;) {
         pid_t w = fork();
         if (w < 0) {
@@ -129,7 +162,7 @@ static int supervise(int fuse_fd, const char *mount_dir)
             return 1;
         }
         if (w == 0)
-            _exit(worker_run(fuse_fd, mount_dir, restarted));
+            _exit(worker_run(*fuse_fd, mount_dir, restarted, uring_used));
         worker_pid = w;
         int status;
         while (waitpid(w, &status, 0) < 0 && errno == EINTR)
@@ -137,16 +170,29 @@ static int supervise(int fuse_fd, const char *mount_dir)
         worker_pid = 0;
         if (WIFEXITED(status))
             return WEXITSTATUS(status);
-        lvxd_log("worker %d killed by signal %d: starting a new one", (int)w, WTERMSIG(status));
         if (time(NULL) - window > 60) {
             window = time(NULL);
             restarts = 0;
+        }
+        if (*uring_used) {
+            lvxd_log("worker %d killed by signal %d while serving through io_uring: the kernel "
+                     "does not resend the requests in its ring entries; aborting the connection "
+                     "(they fail with EIO) and serving the LVs on a new one", (int)w,
+                     WTERMSIG(status));
+            lvxd_fuse_abort(*fuse_fd, mount_dir);
+            *uring_used = 0;
+            restarted = false;
+            if ((*fuse_fd = new_connection(mount_dir)) < 0)
+                return 1;
+        } else {
+            lvxd_log("worker %d killed by signal %d: starting a new one", (int)w,
+                     WTERMSIG(status));
+            restarted = true;
         }
         if (++restarts > MAX_RESTARTS) {
             lvxd_log("too many worker restarts: giving up");
             return 1;
         }
-        restarted = true;
     }
 }
 
@@ -182,14 +228,9 @@ int lvx_daemon_serve(const struct lvx_dev_ops *io)
     clear_stale_mounts(mount_dir);
     mkdir(mount_dir, 0700);
     int rc = 1;
-    int fuse_fd = open("/dev/fuse", O_RDWR | O_CLOEXEC);
-    if (fuse_fd < 0) {
-        lvxd_log("cannot open /dev/fuse: %s", strerror(errno));
-    } else if ((rc = lvxd_fuse_mount(fuse_fd, mount_dir)) < 0) {
-        lvxd_log("cannot mount %s: %s", mount_dir, strerror(-rc));
-        rc = 1;
-    } else {
-        rc = supervise(fuse_fd, mount_dir);
+    int fuse_fd = new_connection(mount_dir);
+    if (fuse_fd >= 0) {
+        rc = supervise(&fuse_fd, mount_dir);
         umount2(mount_dir, MNT_DETACH);
     }
     if (fuse_fd >= 0)

@@ -647,6 +647,20 @@ int lvx_dev_flush(struct lvx_ctx *ctx, struct lvx_dev *dev)
     return 0;
 }
 
+int lvx_dev_writeback(struct lvx_ctx *ctx, struct lvx_dev *dev)
+{
+    const struct lvx_dev_ops *io = lvx_io(ctx);
+    if (!io->writeback)
+        return lvx_dev_flush(ctx, dev);
+    int r = require_open(ctx, dev, false);
+    if (r < 0)
+        return r;
+    r = io->writeback(io->arg, dev->fd);
+    if (r < 0)
+        return lvx_error(ctx, r, "Writing back %s failed: %s", dev->path, strerror(-r));
+    return 0;
+}
+
 int lvx_dev_read_many(struct lvx_ctx *ctx, struct lvx_dev **devs, unsigned count, uint64_t offset,
                       size_t len, uint8_t **bufs, int *errs, size_t *lens)
 {

@@ -84,6 +84,9 @@ int lvx_dev_read(struct lvx_ctx *ctx, struct lvx_dev *dev, void *buf, size_t len
 int lvx_dev_write(struct lvx_ctx *ctx, struct lvx_dev *dev, const void *buf, size_t len,
                   uint64_t offset);
 int lvx_dev_flush(struct lvx_ctx *ctx, struct lvx_dev *dev);
+/* The device's dirty pages written to it and waited for (what O_DIRECT readers, e.g.
+ * LVM2, then see), without a cache flush; a seam without writeback flushes. */
+int lvx_dev_writeback(struct lvx_ctx *ctx, struct lvx_dev *dev);
 
 /* Read [offset, offset+len) of many open devices in one batch (io_uring).  bufs[i] must
  * hold len bytes; errs[i] gets 0 or -errno (a short read near the end zero-fills the rest

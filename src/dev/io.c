@@ -123,6 +123,17 @@ static int sys_flush(void *arg, int fd)
     return r < 0 ? -errno : 0;
 }
 
+static int sys_writeback(void *arg, int fd)
+{
+    unsigned flags = SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
+                     SYNC_FILE_RANGE_WAIT_AFTER;
+    int r;
+    do
+        r = sync_file_range(fd, 0, 0, flags);
+    while (r < 0 && errno == EINTR);
+    return r < 0 ? -errno : 0;
+}
+
 static void batch_by_pread(struct lvx_io_req *reqs, unsigned count)
 {
     for (unsigned i = 0; i < count; i++)
@@ -312,6 +323,7 @@ static const struct lvx_dev_ops default_ops = {
     .pread = sys_pread,
     .pwrite = sys_pwrite,
     .flush = sys_flush,
+    .writeback = sys_writeback,
     .read_batch = sys_read_batch,
     .queue_open = sys_queue_open,
     .queue_close = sys_queue_close,
@@ -460,6 +472,14 @@ static int hook_flush(void *arg, int fd)
     return sys_flush(arg, fd);
 }
 
+static int hook_writeback(void *arg, int fd)
+{
+    pthread_mutex_lock(&hooks.lock);
+    log_line("writeback %d %s", fd, fd_path(fd));
+    pthread_mutex_unlock(&hooks.lock);
+    return sys_writeback(arg, fd);
+}
+
 static void log_dp_fault(const char *kind, const struct lvx_io_op *op, const char *path)
 {
     pthread_mutex_lock(&hooks.lock);
@@ -542,6 +562,7 @@ static const struct lvx_dev_ops hook_ops = {
     .pread = hook_pread,
     .pwrite = hook_pwrite,
     .flush = hook_flush,
+    .writeback = hook_writeback,
     .read_batch = hook_read_batch,
     .queue_open = sys_queue_open,
     .queue_close = sys_queue_close,

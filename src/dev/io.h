@@ -58,6 +58,9 @@ struct lvx_dev_ops {
     ssize_t (*pread)(void *arg, int fd, void *buf, size_t len, uint64_t offset);
     ssize_t (*pwrite)(void *arg, int fd, const void *buf, size_t len, uint64_t offset);
     int (*flush)(void *arg, int fd);                              /* fdatasync */
+    /* Optional (NULL: flush is used): the fd's dirty pages written to the device and
+     * waited for, without asking the device to flush its cache (sync_file_range). */
+    int (*writeback)(void *arg, int fd);
     /* Submit all reads at once and wait for them; 0, or -errno if the batch could not run
      * (per-request errors go in req->result). */
     int (*read_batch)(void *arg, struct lvx_io_req *reqs, unsigned count);

@@ -185,7 +185,7 @@ int lvx_lv_file_open(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool rw,
     struct lvx_lv_file *f = lvx_xcalloc(1, sizeof(*f));
     int rc = lvx_map_prepare(ctx, tmp, lv, 0, &m);
     f->under = lvx_io(ctx);
-    f->ops = (struct lvx_dev_ops){ lf_open, lf_close, lf_pread, lf_pwrite, lf_flush,
+    f->ops = (struct lvx_dev_ops){ lf_open, lf_close, lf_pread, lf_pwrite, lf_flush, NULL,
                                    lf_read_batch, lf_queue_open, lf_queue_close, lf_submit, f };
     lvx_ctx_init(&f->ctx);
     f->ctx.io = &f->ops;

@@ -770,13 +770,9 @@ int lvx_pv_write_label(struct lvx_ctx *ctx, struct lvx_scan_pv *spv)
     return flushed;
 }
 
-int lvx_pv_write_new(struct lvx_ctx *ctx, struct lvx_dev *dev, const struct lvx_label *label,
-                     bool mda_ignored)
+int lvx_pv_write_new_areas(struct lvx_ctx *ctx, struct lvx_dev *dev,
+                           const struct lvx_label *label, bool mda_ignored)
 {
-    uint8_t head[LVX_LABEL_SCAN_BYTES] = {0};
-    int r = lvx_label_encode(ctx, label, head + (size_t)label->sector * LVX_SECTOR_SIZE);
-    if (r < 0)
-        return r;
     for (unsigned m = 0; m < label->mda_count; m++) {
         uint8_t *zero = lvx_xcalloc(1, 4096);
         struct lvx_mda_header hdr = {.version = LVX_MDA_VERSION,
@@ -785,19 +781,40 @@ int lvx_pv_write_new(struct lvx_ctx *ctx, struct lvx_dev *dev, const struct lvx_
         if (mda_ignored)
             hdr.slot[0].flags = LVX_RAW_LOCN_IGNORED;
         lvx_mda_header_encode(&hdr, zero);
-        r = lvx_dev_write(ctx, dev, zero, 4096, label->mda[m].offset);
+        int r = lvx_dev_write(ctx, dev, zero, 4096, label->mda[m].offset);
         free(zero);
         if (r < 0)
             return r;
     }
-    if ((r = lvx_dev_flush(ctx, dev)) < 0)
+    return 0;
+}
+
+int lvx_pv_write_new_label(struct lvx_ctx *ctx, struct lvx_dev *dev,
+                           const struct lvx_label *label)
+{
+    uint8_t head[LVX_LABEL_SCAN_BYTES] = {0};
+    int r = lvx_label_encode(ctx, label, head + (size_t)label->sector * LVX_SECTOR_SIZE);
+    if (r < 0)
+        return r;
+    r = lvx_dev_write(ctx, dev, head, sizeof(head), 0);
+    lvm2_hints_invalidate();
+    return r;
+}
+
+int lvx_pv_write_new(struct lvx_ctx *ctx, struct lvx_dev *dev, const struct lvx_label *label,
+                     bool mda_ignored)
+{
+    uint8_t sector[LVX_SECTOR_SIZE];
+    int r = lvx_label_encode(ctx, label, sector);     /* a bad label: nothing written */
+    if (r < 0)
+        return r;
+    r = lvx_pv_write_new_areas(ctx, dev, label, mda_ignored);
+    if (r < 0 || (r = lvx_dev_flush(ctx, dev)) < 0)
         return r;
     /* the label last: until it lands the device is not a PV */
-    if ((r = lvx_dev_write(ctx, dev, head, sizeof(head), 0)) < 0)
+    if ((r = lvx_pv_write_new_label(ctx, dev, label)) < 0)
         return r;
-    int flushed = lvx_dev_flush(ctx, dev);
-    lvm2_hints_invalidate();
-    return flushed;
+    return lvx_dev_flush(ctx, dev);
 }
 
 int lvx_pv_write_orphan(struct lvx_ctx *ctx, struct lvx_scan_pv *spv)

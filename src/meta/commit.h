@@ -50,10 +50,18 @@ struct lvx_scan_pv *lvx_scan_find_pv(struct lvx_scan *scan, const char *raw_uuid
  * Turn a device into an orphan PV: zero sectors 0-3, write the label (label->sector),
  * zero the first 4 KiB of each metadata area listed in the label and write an empty
  * mda_header (slot 0 flagged ignored when mda_ignored).  The device must be open
- * read-write.  Flushes at the end.
+ * read-write.  The areas are flushed before the label is written (no label ever
+ * lands without its areas), the label is flushed at the end.
  */
 int lvx_pv_write_new(struct lvx_ctx *ctx, struct lvx_dev *dev, const struct lvx_label *label,
                      bool mda_ignored);
+/* The two halves of lvx_pv_write_new(), without its flushes, for callers that write
+ * many devices and flush them together: the metadata area headers, then (only after
+ * those were flushed) the label sectors. */
+int lvx_pv_write_new_areas(struct lvx_ctx *ctx, struct lvx_dev *dev,
+                           const struct lvx_label *label, bool mda_ignored);
+int lvx_pv_write_new_label(struct lvx_ctx *ctx, struct lvx_dev *dev,
+                           const struct lvx_label *label);
 
 /* Rewrite only the label sector of a scanned PV (e.g. to set/clear PV_EXT_USED). */
 int lvx_pv_write_label(struct lvx_ctx *ctx, struct lvx_scan_pv *spv);

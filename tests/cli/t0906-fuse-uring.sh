@@ -7,7 +7,8 @@
 # through io_uring ring entries (FUSE_OVER_IO_URING): its log names the transport and,
 # when it stops, how many requests went through each; data written and read through a
 # striped LV is checked (fio --verify=crc32c, sha256 of a file written through the LV);
-# a killed worker's successor registers new entries on the same connection.  With the
+# a killed worker's successor registers new entries on a new connection (the supervisor
+# aborts the old one: the kernel does not resend what a dead ring entry held).  With the
 # parameter off (the kernel does not offer io_uring) or LVX_FUSE_URING=0 the daemon reads
 # /dev/fuse, and the same data reads back.  Skips the io_uring part when the kernel has
 # no FUSE over io_uring (no writable parameter).
@@ -20,6 +21,9 @@ need_cmd fio lvm sha256sum
 [[ -c /dev/fuse ]] || skip_all "no /dev/fuse"
 PARAM=/sys/module/fuse/parameters/enable_uring
 OLD_PARAM=
+# the parameter is machine-wide: the tests that change it (t0906, t0933) take turns
+exec {PARAM_LOCK}>/tmp/lvx-fuse-enable-uring.lock
+flock "$PARAM_LOCK"
 [[ -w $PARAM ]] && OLD_PARAM=$(cat "$PARAM")
 
 VG=vgur$$
@@ -72,7 +76,7 @@ if [[ -n $OLD_PARAM ]]; then
     test_eq "a 32 MiB file written through the ring reads back (sha256, buffered)" \
         "$(sha256sum <"$SCRATCH/blob" | cut -d' ' -f1)" \
         "$(dd if="$LV" bs=1M skip=64 count=32 status=none | sha256sum | cut -d' ' -f1)"
-    # a killed worker: the supervisor's new one registers new entries
+    # a killed worker: the supervisor's new one registers new entries (new connection)
     read -r _ worker <<<"$(uspace_daemon_pids)"
     kill -9 "$worker"
     for _ in $(seq 100); do
