@@ -6,12 +6,14 @@
  * takes over a store the other wrote.
  *
  *   origin    an LV with snapshots: reads go straight to it; a write first saves each
- *             chunk it touches that a snapshot has not copied yet: the old chunk is
- *             copied to the snapshot's next free COW chunk, the COW PVs flushed, the
- *             record written into the current metadata area and flushed (the kernel's
- *             order: data, then metadata, then the origin write); then the origin is
- *             written.  A COW that fills up invalidates its snapshot (header valid 0)
- *             and the origin keeps working.
+ *             chunk it touches that a snapshot has not copied yet: the old chunks are
+ *             copied to the snapshot's next free COW chunks (a few large reads and
+ *             writes), then their records committed (the COW PVs flushed, the
+ *             current metadata area written and flushed: the kernel's order, data,
+ *             then metadata, then the origin write, one flush pair for the records
+ *             of every request waiting); then the origin is written.  A COW that
+ *             fills up invalidates its snapshot (header valid 0) and the origin keeps
+ *             working.
  *   snapshot  the COW LV, served with the origin's size: a chunk with a record is read
  *             from the COW, others from the origin; a write to a chunk without one
  *             allocates it (the origin chunk copied first when the write covers only
@@ -28,11 +30,10 @@
  *             snapshot's own device fails every request (the kernel's error target).
  *
  * The store of a COW LV is one object shared by the origin's and the snapshot's
- * served files (a registry keyed by VG and COW LV UUIDs): loaded from disk by the
- * first start hook, its table in memory, its buffers allocated then (serving
- * allocates nothing).  Its rwlock orders the two sides: snapshot reads that go to the
- * origin hold it shared, so an origin chunk is never overwritten before its copy is
- * committed; copies and snapshot writes hold it exclusively.
+ * served files (cow_shared.c): loaded from disk by the first start hook.  Copies
+ * (origin writes) and new chunks of snapshot writes run concurrently: each reserves
+ * its chunks (a ticket), writes their data, and waits for the group commit of its
+ * records (see cow_shared.h for the locks and the order).
  *
  * Entry points: lvxd_target_origin, lvxd_target_snapshot (target.c's table),
  * lvxd_snapshot_merge().
@@ -45,45 +46,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "map/cow_store.h"
+#include "daemon/cow_shared.h"
 #include "map/map.h"
 #include "model/snapshot.h"
 #include "util/pool.h"
 
 #define MAX_SNAPS 64
-#define ALIGN 4096
 
 /* A zero buffer for zeroing a snapshot through its write path. */
-static uint8_t zeroes[LVXD_MAX_IO] __attribute__((aligned(ALIGN)));
-
-/* The exception store of one COW LV, shared by the files that use it. */
-struct cow_shared {
-    struct cow_shared *next;
-    char key[2 * LVX_UUID_LEN + 2];
-    unsigned refs;
-    pthread_rwlock_t lock;
-    bool loaded;
-    bool header_pending;       /* a new store not written yet (first loaded read-only) */
-    char name[260];            /* vg/snapshot, for the log */
-    struct lvx_cow st;
-    uint32_t cb;               /* chunk bytes */
-    uint8_t *area;             /* the current metadata area, in memory */
-    uint8_t *scratch;          /* one chunk: header, zeroes */
-    uint8_t *copy;             /* chunks of one request (slots) */
-    uint64_t *olds, *news;     /* records of one request */
-    unsigned slots;
-};
-
-static pthread_mutex_t registry_mutex = PTHREAD_MUTEX_INITIALIZER;
-static struct cow_shared *registry;
-
-/* One snapshot as a served file sees it. */
-struct snap_ref {
-    const struct lvx_lv *cow_lv;
-    const struct lvx_map_prepared *cow_map;
-    uint32_t chunk;            /* the table's chunk size (a header's wins) */
-    struct cow_shared *sh;     /* from start */
-};
+static uint8_t zeroes[LVXD_MAX_IO] __attribute__((aligned(COW_ALIGN)));
 
 struct cow_state {
     bool origin;               /* the origin's file (else a snapshot's) */
@@ -94,55 +65,7 @@ struct cow_state {
     struct snap_ref refs[];
 };
 
-static void shared_free(struct cow_shared *sh)
-{
-    lvx_cow_free(&sh->st);
-    free(sh->area);
-    free(sh->scratch);
-    free(sh->copy);
-    free(sh->olds);
-    free(sh->news);
-    pthread_rwlock_destroy(&sh->lock);
-    free(sh);
-}
-
-static struct cow_shared *shared_get(const struct lvx_lv *cow)
-{
-    char key[sizeof(((struct cow_shared *)0)->key)];
-    snprintf(key, sizeof(key), "%s/%s", cow->vg->uuid, cow->uuid);
-    pthread_mutex_lock(&registry_mutex);
-    struct cow_shared *sh = registry;
-    while (sh && strcmp(sh->key, key) != 0)
-        sh = sh->next;
-    if (!sh && (sh = calloc(1, sizeof(*sh)))) {
-        snprintf(sh->key, sizeof(sh->key), "%s", key);
-        snprintf(sh->name, sizeof(sh->name), "%s/%s", cow->vg->name, cow->name);
-        pthread_rwlock_init(&sh->lock, NULL);
-        sh->next = registry;
-        registry = sh;
-    }
-    if (sh)
-        sh->refs++;
-    pthread_mutex_unlock(&registry_mutex);
-    return sh;
-}
-
-static void shared_put(struct cow_shared *sh)
-{
-    pthread_mutex_lock(&registry_mutex);
-    bool last = --sh->refs == 0;
-    if (last)
-        for (struct cow_shared **p = &registry; *p; p = &(*p)->next)
-            if (*p == sh) {
-                *p = sh->next;
-                break;
-            }
-    pthread_mutex_unlock(&registry_mutex);
-    if (last)
-        shared_free(sh);
-}
-
-/* --- I/O over the store (sh->lock held by the caller) ---------------------- */
+/* --- I/O over the store ------------------------------------------------------------ */
 
 static int run_one(struct lvxd_io *io, struct lvxd_lv *v, const struct lvx_map_prepared *map,
                    bool write, uint64_t off, uint32_t len, uint8_t *buf)
@@ -150,82 +73,6 @@ static int run_one(struct lvxd_io *io, struct lvxd_lv *v, const struct lvx_map_p
     unsigned n = 0;
     int rc = lvxd_io_map_add(io, v, map, write, off, len, buf, &n);
     return rc == 0 && n ? lvxd_io_run(io, n) : rc;
-}
-
-static int write_chunk(struct lvxd_io *io, struct lvxd_lv *v, const struct snap_ref *r,
-                       uint64_t chunk, uint8_t *buf)
-{
-    return run_one(io, v, r->cow_map, true, chunk * r->sh->cb, r->sh->cb, buf);
-}
-
-/* The snapshot is invalid from now on: header valid 0, as the kernel's
- * drop_snapshot (errors here leave the in-memory state invalid all the same). */
-static void invalidate(struct lvxd_io *io, struct lvxd_lv *v, const struct snap_ref *r,
-                       const char *why)
-{
-    struct cow_shared *sh = r->sh;
-    if (!sh->st.valid)
-        return;
-    sh->st.valid = false;
-    lvxd_log("snapshot %s invalidated: %s", sh->name, why);
-    if (v->read_only)
-        return;
-    lvx_cow_header_encode(sh->scratch, sh->cb, false, sh->st.chunk);
-    if (write_chunk(io, v, r, 0, sh->scratch) < 0 || lvxd_io_flush_pvs(io, v) < 0)
-        lvxd_log("snapshot %s: writing the invalid header failed", sh->name);
-}
-
-/* A new store on disk: area 0 zeroed, then the header (valid). */
-static int init_store(struct lvxd_io *io, struct lvxd_lv *v, const struct snap_ref *r)
-{
-    struct cow_shared *sh = r->sh;
-    int rc;
-    memset(sh->scratch, 0, sh->cb);
-    if ((rc = write_chunk(io, v, r, lvx_cow_area_chunk(&sh->st, 0), sh->scratch)) < 0 ||
-        (rc = lvxd_io_flush_pvs(io, v)) < 0)
-        return rc;
-    lvx_cow_header_encode(sh->scratch, sh->cb, true, sh->st.chunk);
-    if ((rc = write_chunk(io, v, r, 0, sh->scratch)) < 0 || (rc = lvxd_io_flush_pvs(io, v)) < 0)
-        return rc;
-    sh->header_pending = false;
-    return 0;
-}
-
-/* Commit the k records of sh->olds/news (their data already on disk and flushed):
- * each into the current area; a full area is written after the next one was zeroed;
- * the current area written and flushed last.  Then they go into the table. */
-static int commit_records(struct lvxd_io *io, struct lvxd_lv *v, const struct snap_ref *r,
-                          unsigned k)
-{
-    struct cow_shared *sh = r->sh;
-    struct lvx_cow *st = &sh->st;
-    int rc = 0;
-    bool pending = false;
-    if (sh->header_pending && (rc = init_store(io, v, r)) < 0)
-        return rc;
-    for (unsigned i = 0; i < k && rc == 0; i++) {
-        pending = true;
-        if (!lvx_cow_commit(st, sh->area, sh->olds[i], sh->news[i]))
-            continue;
-        uint64_t next = lvx_cow_area_chunk(st, st->area + 1);
-        memset(sh->scratch, 0, sh->cb);
-        if (next < st->chunks && ((rc = write_chunk(io, v, r, next, sh->scratch)) < 0 ||
-                                  (rc = lvxd_io_flush_pvs(io, v)) < 0))
-            break;
-        if ((rc = write_chunk(io, v, r, lvx_cow_area_chunk(st, st->area), sh->area)) < 0 ||
-            (rc = lvxd_io_flush_pvs(io, v)) < 0)
-            break;
-        lvx_cow_next_area(st);
-        memset(sh->area, 0, sh->cb);
-        pending = false;
-    }
-    if (rc == 0 && pending &&
-        ((rc = write_chunk(io, v, r, lvx_cow_area_chunk(st, st->area), sh->area)) < 0 ||
-         (rc = lvxd_io_flush_pvs(io, v)) < 0))
-        return rc;
-    for (unsigned i = 0; i < k && rc == 0; i++)
-        lvx_cow_insert(st, sh->olds[i], sh->news[i]);
-    return rc;
 }
 
 /* Read origin chunk c into buf (a chunk; past the origin's end zeroes). */
@@ -294,38 +141,25 @@ static void copy_out(struct lvxd_io *io, struct lvxd_lv *v, const struct cow_sta
     pthread_rwlock_unlock(&sh->lock);
     if (all)
         return;
-    pthread_rwlock_wrlock(&sh->lock);
-    unsigned k = 0, n = 0;
-    int rc = 0;
-    for (uint64_t c = first; c <= last && sh->st.valid; c++) {
-        if (lvx_cow_lookup(&sh->st, c))
-            continue;
-        uint64_t nc;
-        if (lvx_cow_alloc(&sh->st, &nc) < 0) {
-            invalidate(io, v, r, "the COW area is full");
-            break;
-        }
-        sh->olds[k] = c;
-        sh->news[k++] = nc;
+    struct cow_ticket t;
+    if (cow_reserve(io, v, r, first, last, &t) < 0 || t.k == 0)
+        return;
+    unsigned n = 0;
+    int rc = add_runs(io, v, s->origin_map, false, t.olds, t.k, sh->cb,
+                      lvx_map_prepared_sectors(s->origin_map) * 512, t.buf, &n);
+    if (rc == 0 && n)
+        rc = lvxd_io_run(io, n);
+    n = 0;
+    if (rc == 0)
+        rc = add_runs(io, v, r->cow_map, true, t.news, t.k, sh->cb, UINT64_MAX, t.buf, &n);
+    if (rc == 0 && n)
+        rc = lvxd_io_run(io, n);
+    if (rc < 0) {
+        cow_invalidate(io, v, r, strerror(-rc));
+        cow_release(sh, &t);
+    } else {
+        cow_commit(io, v, r, &t);    /* a failure invalidated the snapshot */
     }
-    if (sh->st.valid && k) {
-        rc = add_runs(io, v, s->origin_map, false, sh->olds, k, sh->cb,
-                      lvx_map_prepared_sectors(s->origin_map) * 512, sh->copy, &n);
-        if (rc == 0 && n)
-            rc = lvxd_io_run(io, n);
-        n = 0;
-        if (rc == 0)
-            rc = add_runs(io, v, r->cow_map, true, sh->news, k, sh->cb, UINT64_MAX, sh->copy, &n);
-        if (rc == 0 && n)
-            rc = lvxd_io_run(io, n);
-        if (rc == 0)
-            rc = lvxd_io_flush_pvs(io, v);
-        if (rc == 0)
-            rc = commit_records(io, v, r, k);
-        if (rc < 0)
-            invalidate(io, v, r, strerror(-rc));
-    }
-    pthread_rwlock_unlock(&sh->lock);
 }
 
 /* --- constructors ------------------------------------------------------------ */
@@ -342,6 +176,7 @@ static int prepare_ref(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct 
     r->cow_lv = seg->cow_lv;
     r->cow_map = m;
     r->chunk = seg->chunk_size ? seg->chunk_size : LVX_SNAPSHOT_DEFAULT_CHUNK;
+    cow_shared_pvs(r);
     return 0;
 }
 
@@ -387,83 +222,6 @@ static int cow_ctr(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_
     return 0;
 }
 
-/* Load r's store from the COW LV (the first user of it). */
-static int load_store(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
-                      const struct cow_state *s, struct snap_ref *r)
-{
-    struct cow_shared *sh = r->sh;
-    const char *name = sh->name;
-    uint32_t maxb = LVX_SNAPSHOT_MAX_CHUNK * 512;
-    lvx_cow_free(&sh->st);          /* what an earlier failed load left */
-    free(sh->scratch);
-    free(sh->area);
-    free(sh->copy);
-    free(sh->olds);
-    free(sh->news);
-    sh->area = sh->copy = NULL;
-    sh->olds = sh->news = NULL;
-    if (posix_memalign((void **)&sh->scratch, ALIGN, maxb) != 0) {
-        sh->scratch = NULL;
-        return lvx_error(ctx, ENOMEM, "Out of memory.");
-    }
-    int rc = run_one(io, v, r->cow_map, false, 0, ALIGN, sh->scratch);
-    if (rc < 0)
-        return lvx_error(ctx, -rc, "Cannot read the snapshot header of %s: %s", name,
-                         strerror(-rc));
-    struct lvx_cow_header h;
-    lvx_cow_header_decode(sh->scratch, &h);
-    int kind = lvx_cow_header_check(&h);
-    if (kind < 0)
-        return lvx_error(ctx, EINVAL, "Invalid or corrupt snapshot %s (header magic %08" PRIx32
-                         ", version %" PRIu32 ", chunk size %" PRIu32 ").", name, h.magic,
-                         h.version, h.chunk);
-    uint32_t chunk = kind ? h.chunk : r->chunk;
-    if (chunk != r->chunk)
-        lvxd_log("snapshot %s: chunk size %" PRIu32 " of its header overrides %" PRIu32, name,
-                 chunk, r->chunk);
-    uint64_t cow_sectors = lvx_map_prepared_sectors(r->cow_map);
-    uint64_t origin_chunks = lvx_map_prepared_sectors(s->origin_map) / chunk + 1;
-    if ((rc = lvx_cow_init(&sh->st, chunk, cow_sectors, origin_chunks)) < 0)
-        return lvx_error(ctx, -rc, "Cannot set up the exception store of %s.", name);
-    sh->cb = chunk * 512;
-    sh->slots = LVXD_MAX_IO / sh->cb + 2;
-    if (posix_memalign((void **)&sh->area, ALIGN, sh->cb) != 0 ||
-        posix_memalign((void **)&sh->copy, ALIGN, (size_t)sh->slots * sh->cb) != 0 ||
-        !(sh->olds = calloc(sh->slots, sizeof(*sh->olds))) ||
-        !(sh->news = calloc(sh->slots, sizeof(*sh->news))))
-        return lvx_error(ctx, ENOMEM, "Out of memory.");
-    memset(sh->area, 0, sh->cb);
-    if (cow_sectors < 3ull * chunk)
-        return lvx_error(ctx, EINVAL, "The COW LV of %s is smaller than 3 chunks.", name);
-    if (kind == 0) {                       /* new: written now, or at the first commit */
-        sh->header_pending = true;
-        if (!v->read_only && (rc = init_store(io, v, r)) < 0)
-            return lvx_error(ctx, -rc, "Cannot write the snapshot header of %s: %s", name,
-                             strerror(-rc));
-        return 0;
-    }
-    if (!h.valid) {
-        sh->st.valid = false;
-        return 0;
-    }
-    for (;;) {
-        uint64_t c = lvx_cow_area_chunk(&sh->st, sh->st.area);
-        if (c >= sh->st.chunks)
-            break;
-        if ((rc = run_one(io, v, r->cow_map, false, c * sh->cb, sh->cb, sh->area)) < 0)
-            return lvx_error(ctx, -rc, "Cannot read the exceptions of %s: %s", name,
-                             strerror(-rc));
-        if ((rc = lvx_cow_load_area(&sh->st, sh->area)) < 0)
-            return lvx_error(ctx, EINVAL, "Invalid or corrupt snapshot %s (metadata area %"
-                             PRIu64 ").", name, sh->st.area);
-        if (rc == 0)
-            return 0;
-        lvx_cow_next_area(&sh->st);
-        memset(sh->area, 0, sh->cb);
-    }
-    return 0;
-}
-
 static int cow_start(struct lvx_ctx *ctx, struct lvxd_lv *v)
 {
     struct cow_state *s = v->tstate;
@@ -473,7 +231,7 @@ static int cow_start(struct lvx_ctx *ctx, struct lvxd_lv *v)
         return lvx_error(ctx, -rc, "Cannot set up I/O for %s/%s.", v->vg, v->lv);
     for (unsigned i = 0; i < s->n && rc == 0; i++) {
         struct snap_ref *r = &s->refs[i];
-        if (!r->sh && !(r->sh = shared_get(r->cow_lv))) {
+        if (!r->sh && !(r->sh = cow_shared_get(r->cow_lv))) {
             rc = lvx_error(ctx, ENOMEM, "Out of memory.");
             break;
         }
@@ -481,17 +239,19 @@ static int cow_start(struct lvx_ctx *ctx, struct lvxd_lv *v)
         struct lvx_cow *st = &r->sh->st;
         uint64_t cow_sectors = lvx_map_prepared_sectors(r->cow_map);
         if (!r->sh->loaded) {
-            rc = load_store(ctx, &io, v, s, r);
+            rc = cow_shared_load(ctx, &io, v, s->origin_map, r);
             r->sh->loaded = rc == 0;
         } else if (!s->origin && cow_sectors > st->sectors) {
             /* an extended COW LV (lvextend): the snapshot is reloaded after its origin,
              * so both files map the new size by now */
+            pthread_mutex_lock(&r->sh->mu);
             st->sectors = cow_sectors;
             st->chunks = cow_sectors / st->chunk;
+            pthread_mutex_unlock(&r->sh->mu);
         }
         pthread_rwlock_unlock(&r->sh->lock);
         if (rc < 0) {          /* a half-loaded store is dropped with its last user */
-            shared_put(r->sh);
+            cow_shared_put(r->sh);
             r->sh = NULL;
         }
     }
@@ -507,7 +267,7 @@ static void cow_dtr(struct lvxd_lv *v, void *state)
     (void)v;
     for (unsigned i = 0; s && i < s->n; i++)
         if (s->refs[i].sh)
-            shared_put(s->refs[i].sh);
+            cow_shared_put(s->refs[i].sh);
     free(s);
 }
 
@@ -611,11 +371,11 @@ static void origin_status(struct lvxd_lv *v, char *out, size_t n)
     if (!sh || k < 0 || (size_t)k >= n)
         return;
     uint64_t used, total, meta;
-    pthread_rwlock_rdlock(&sh->lock);
+    pthread_mutex_lock(&sh->mu);
     lvx_cow_usage(&sh->st, &used, &total, &meta);
     snprintf(out + k, n - (size_t)k, " snapshot-merge %d %" PRIu64 " %" PRIu64 " %" PRIu64,
              sh->st.valid ? 1 : 0, used, total, meta);
-    pthread_rwlock_unlock(&sh->lock);
+    pthread_mutex_unlock(&sh->mu);
 }
 
 /* One step of the merge: up to max records of the store's end (at most one request's
@@ -627,33 +387,38 @@ static int merge_step(struct lvxd_io *io, struct lvxd_lv *v, const struct cow_st
     struct cow_shared *sh = m->sh;
     struct lvx_cow *st = &sh->st;
     int rc = 0;
-    if (lvx_cow_merge_prev_area(st) &&
-        (rc = run_one(io, v, m->cow_map, false, lvx_cow_area_chunk(st, st->area) * sh->cb,
-                      sh->cb, sh->area)) < 0)
+    uint64_t olds[COW_MAX_SLOTS], news[COW_MAX_SLOTS];
+    pthread_mutex_lock(&sh->mu);
+    bool prev = lvx_cow_merge_prev_area(st);
+    pthread_mutex_unlock(&sh->mu);
+    if (prev && (rc = run_one(io, v, m->cow_map, false,
+                              lvx_cow_area_chunk(st, st->area) * sh->cb, sh->cb, sh->area)) < 0)
         return rc;
-    unsigned k = lvx_cow_merge_last(st, sh->area, sh->olds, sh->news,
-                                    max < sh->slots ? max : sh->slots);
+    unsigned k = lvx_cow_merge_last(st, sh->area, olds, news, max < sh->slots ? max : sh->slots);
     if (k == 0)
         return 0;
     uint64_t end = lvx_map_prepared_sectors(s->origin_map) * 512;
     for (unsigned i = 0; i < k; i++) {          /* the other snapshots keep their view */
-        uint64_t off = sh->olds[i] * sh->cb;
+        uint64_t off = olds[i] * sh->cb;
         if (off >= end)
             return -EINVAL;                     /* a record past the origin: corrupt */
         for (unsigned j = 0; j < s->n; j++)
             if ((int)j != s->merging)
                 copy_out(io, v, s, &s->refs[j], off, off + sh->cb <= end ? sh->cb : end - off);
     }
+    /* the buffer: the store's copy pool (a merging store copies nothing else) */
     unsigned n = 0;
-    if ((rc = add_runs(io, v, m->cow_map, false, sh->news, k, sh->cb, UINT64_MAX, sh->copy,
+    if ((rc = add_runs(io, v, m->cow_map, false, news, k, sh->cb, UINT64_MAX, sh->pool,
                        &n)) < 0 || (n && (rc = lvxd_io_run(io, n)) < 0))
         return rc;
     n = 0;
-    if ((rc = add_runs(io, v, s->origin_map, true, sh->olds, k, sh->cb, end, sh->copy, &n)) < 0 ||
+    if ((rc = add_runs(io, v, s->origin_map, true, olds, k, sh->cb, end, sh->pool, &n)) < 0 ||
         (n && (rc = lvxd_io_run(io, n)) < 0) || (rc = lvxd_io_flush_pvs(io, v)) < 0)
         return rc;
+    pthread_mutex_lock(&sh->mu);
     lvx_cow_merge_drop(st, sh->area, k);
-    if ((rc = write_chunk(io, v, m, lvx_cow_area_chunk(st, st->area), sh->area)) < 0)
+    pthread_mutex_unlock(&sh->mu);
+    if ((rc = cow_write_chunk(io, v, m, lvx_cow_area_chunk(st, st->area), sh->area)) < 0)
         return rc;
     return lvxd_io_flush_pvs(io, v);
 }
@@ -739,49 +504,41 @@ static int cow_read(struct lvxd_io *io, struct lvxd_lv *v, const struct cow_stat
     return rc == 0 && n ? lvxd_io_run(io, n) : rc;
 }
 
+/* A write to the snapshot: chunks without a record get one (a ticket; a chunk written
+ * in part is filled from the origin first), the data goes to the COW chunks, then the
+ * new records are committed. */
 static int snapshot_write(struct lvxd_io *io, struct lvxd_lv *v, const struct cow_state *s,
                           uint64_t off, uint32_t len, const uint8_t *buf)
 {
     const struct snap_ref *r = &s->refs[0];
     struct cow_shared *sh = r->sh;
     uint64_t end = off + len;
-    unsigned k = 0, n = 0;
+    struct cow_ticket t;
+    if (cow_reserve(io, v, r, off / sh->cb, (end - 1) / sh->cb, &t) < 0)
+        return -EIO;
+    unsigned n = 0;
     int rc = 0;
-    /* 1: chunks without a record get one; partly written ones read the origin first */
-    for (uint64_t o = off; o < end && rc == 0;) {
-        uint64_t c = o / sh->cb, cend = (c + 1) * sh->cb;
-        uint64_t e = cend < end ? cend : end;
-        if (!lvx_cow_lookup(&sh->st, c)) {
-            uint64_t nc;
-            if (lvx_cow_alloc(&sh->st, &nc) < 0) {
-                invalidate(io, v, r, "the COW area is full");
-                return -EIO;
-            }
-            sh->olds[k] = c;
-            sh->news[k] = nc;
-            if (e - o < sh->cb)
-                rc = add_origin_chunk(io, v, s, sh->cb, c, sh->copy + (size_t)k * sh->cb, &n);
-            k++;
-        }
-        o = e;
-    }
+    /* 1: new chunks written in part: the origin's chunk first */
+    for (unsigned j = 0; j < t.k && rc == 0; j++)
+        if (off > t.olds[j] * sh->cb || end < (t.olds[j] + 1) * sh->cb)
+            rc = add_origin_chunk(io, v, s, sh->cb, t.olds[j], t.buf + (size_t)j * sh->cb, &n);
     if (rc == 0 && n)
         rc = lvxd_io_run(io, n);
-    /* 2: the data: into existing COW chunks, or whole new chunks */
+    /* 2: the data: whole new chunks, or into COW chunks (looked up under the lock) */
     n = 0;
     unsigned j = 0;
+    pthread_rwlock_rdlock(&sh->lock);
     for (uint64_t o = off; o < end && rc == 0;) {
         uint64_t c = o / sh->cb, cend = (c + 1) * sh->cb;
         uint64_t e = cend < end ? cend : end;
         uint64_t inner = o - c * sh->cb;
         uint8_t *src = (uint8_t *)buf + (o - off);
-        if (j < k && sh->olds[j] == c) {
+        if (j < t.k && t.olds[j] == c) {
             if (e - o < sh->cb) {
-                memcpy(sh->copy + (size_t)j * sh->cb + inner, src, e - o);
-                src = sh->copy + (size_t)j * sh->cb;
+                memcpy(t.buf + (size_t)j * sh->cb + inner, src, e - o);
+                src = t.buf + (size_t)j * sh->cb;
             }
-            rc = lvxd_io_map_add(io, v, r->cow_map, true, sh->news[j] * sh->cb, sh->cb, src,
-                                 &n);
+            rc = lvxd_io_map_add(io, v, r->cow_map, true, t.news[j] * sh->cb, sh->cb, src, &n);
             j++;
         } else {
             rc = lvxd_io_map_add(io, v, r->cow_map, true,
@@ -790,13 +547,16 @@ static int snapshot_write(struct lvxd_io *io, struct lvxd_lv *v, const struct co
         }
         o = e;
     }
+    pthread_rwlock_unlock(&sh->lock);
     if (rc == 0 && n)
         rc = lvxd_io_run(io, n);
     /* 3: the records of new chunks, after their data */
-    if (rc == 0 && k && (rc = lvxd_io_flush_pvs(io, v)) == 0)
-        rc = commit_records(io, v, r, k);
-    if (rc < 0 && k)
-        invalidate(io, v, r, strerror(-rc));
+    if (t.k && rc < 0) {
+        cow_invalidate(io, v, r, strerror(-rc));
+        cow_release(sh, &t);
+    } else if (t.k) {
+        rc = cow_commit(io, v, r, &t);
+    }
     return rc;
 }
 
@@ -807,13 +567,12 @@ static int snapshot_rw(struct lvxd_io *io, struct lvxd_lv *v, bool write, uint64
     struct cow_shared *sh = s->refs[0].sh;
     if (!len)
         return 0;
+    if (s->merging == 0)                   /* merging: the error target */
+        return -EIO;
     if (write)
-        pthread_rwlock_wrlock(&sh->lock);
-    else
-        pthread_rwlock_rdlock(&sh->lock);
-    int rc = !sh->st.valid || s->merging == 0 ? -EIO      /* merging: the error target */
-             : write ? snapshot_write(io, v, s, off, len, buf)
-                     : cow_read(io, v, s, &s->refs[0], off, len, buf);
+        return snapshot_write(io, v, s, off, len, buf);
+    pthread_rwlock_rdlock(&sh->lock);
+    int rc = !sh->st.valid ? -EIO : cow_read(io, v, s, &s->refs[0], off, len, buf);
     pthread_rwlock_unlock(&sh->lock);
     return rc;
 }
@@ -836,11 +595,11 @@ static void snapshot_status(struct lvxd_lv *v, char *out, size_t n)
     if (!sh)
         return;
     uint64_t used, total, meta;
-    pthread_rwlock_rdlock(&sh->lock);
+    pthread_mutex_lock(&sh->mu);
     lvx_cow_usage(&sh->st, &used, &total, &meta);
     snprintf(out, n, " snapshot %d %" PRIu64 " %" PRIu64 " %" PRIu64, sh->st.valid ? 1 : 0,
              used, total, meta);
-    pthread_rwlock_unlock(&sh->lock);
+    pthread_mutex_unlock(&sh->mu);
 }
 
 const struct lvxd_target lvxd_target_snapshot = {

@@ -21,40 +21,15 @@
 # The daemon is private to the test.  Costs about 20-40 s.
 source "$(dirname "$0")/../lib.sh"
 source "$LVX_ROOT/tests/tools/uspace-env.sh"
-
-need_loop
-need_lvx
-need_cmd lvm fio
-[[ -c /dev/fuse ]] || skip_all "no /dev/fuse"
+source "$LVX_ROOT/tests/tools/uspace-snap.sh"
 
 VG=vgsnu$$
-D=()
-for _ in 0 1; do D+=("$(make_loop 96M)") || skip_all "cannot make loop devices"; done
-uspace_test_env "$VG" "${D[@]}"
-PVREAD=$LVX_ROOT/tests/tools/lv_pvread.py
-COWCHECK=$LVX_ROOT/tests/tools/cow_check.py
-DEV=$DM_DEV_DIR/$VG
+uspace_snap_env "$VG"
 
-fsum() { sha256sum <"$1" | cut -d' ' -f1; }
-# lv_get LV OUT: the whole LV read through its device (direct I/O)
-lv_get() { dd if="$DEV/$1" of="$2" bs=1M iflag=direct status=none; }
-lv_sum() { dd if="$DEV/$1" bs=1M iflag=direct status=none | sha256sum | cut -d' ' -f1; }
-# cow_bytes LV OUT: the COW LV's bytes read from the PVs where LVM2's report puts them
-cow_bytes() {
-    lvm2 lvs --segments -o lv_name,seg_start,seg_size,stripes,stripe_size,seg_pe_ranges \
-        --units s --nosuffix --reportformat json "$VG/$1" >"$SCRATCH/segs.json" 2>/dev/null
-    lvm2 pvs -o pv_name,pe_start --units s --nosuffix --reportformat json >"$SCRATCH/pvs.json" 2>/dev/null
-    lvm2 vgs -o vg_extent_size --units s --nosuffix --reportformat json "$VG" >"$SCRATCH/vgs.json" 2>/dev/null
-    local size
-    size=$(lvm2 lvs --noheadings --units b --nosuffix -o lv_size "$VG/$1" 2>/dev/null | tr -d ' ')
-    "$PYTHON" "$PVREAD" "$SCRATCH/segs.json" "$SCRATCH/pvs.json" "$SCRATCH/vgs.json" 0 \
-        "$size" "$2" >/dev/null 2>&1
-}
 header() {  # header LV: "magic valid version chunk" of the COW LV's header, from the PVs
     cow_bytes "$1" "$SCRATCH/cow.bin" &&
         od -A n -t x4 -N 16 "$SCRATCH/cow.bin" | xargs
 }
-field() { lvx lvs --noheadings -o "$2" "$VG/$1" 2>/dev/null | tr -d ' '; }
 
 head -c 16M /dev/urandom >"$SCRATCH/A"
 head -c 16M /dev/urandom >"$SCRATCH/B"
@@ -136,18 +111,8 @@ uspace_run_ok "lvchange -an of the set" lvx lvchange -an "$VG/orig"
 uspace_run_ok "lvcreate -s -L 20m -n s3" lvx lvcreate -s -L 20m -n s3 "$VG/orig"
 uspace_run_ok "the set with s1 and s3 activated" lvx lvchange -ay "$VG/orig"
 lv_get orig "$SCRATCH/before3"
-fio --name=k --filename="$DEV/orig" --rw=randwrite --bs=64k --size=16m --direct=1 \
-    --ioengine=libaio --iodepth=8 --time_based --runtime=30 >/dev/null 2>&1 &
-FIO=$!
-for _ in $(seq 100); do [[ $(field s3 snap_percent) != 0.00 ]] && break; sleep 0.2; done
-sleep 1
-pids=$(uspace_daemon_pids)
-# shellcheck disable=SC2086
-kill -9 $pids 2>/dev/null
-test_ok "daemon killed during origin writes (${pids:-none})" test -n "$pids"
-wait "$FIO" 2>/dev/null
-uspace_run_ok "the next lvx command restarts the daemon" lvx lvs "$VG"
-for _ in $(seq 50); do test -b "$DEV/s3" && break; sleep 0.2; done
+kill_during_copies s3 1 fio --name=k --filename="$DEV/orig" --rw=randwrite --bs=64k \
+    --size=16m --direct=1 --ioengine=libaio --iodepth=8 --time_based --runtime=30
 test_eq "after SIGKILL: s3 reads the origin as it was when s3 was taken" \
     "$(lv_sum s3)" "$(fsum "$SCRATCH/before3")"
 test_eq "after SIGKILL: s1 unchanged" "$(lv_sum s1)" "$(fsum "$SCRATCH/S1")"

@@ -14,7 +14,8 @@
       chunk.  ORIGIN.bin + SNAPSHOT.bin: the snapshot as the kernel reads it
       (chunks with a record from the COW, the rest from the origin now) equals
       SNAPSHOT.bin.
-      Prints "valid=V chunk=C records=N areas=A next_free=F".
+      Prints "valid=V chunk=C records=N areas=A next_free=F olds=D" (D: distinct
+      origin chunks among the records; the kernel never records one twice).
 Written from the format description, independently of lvx's C code.
 """
 import struct
@@ -76,8 +77,8 @@ def main():
                 snap[old * cb:old * cb + n] = cow[new * cb:new * cb + n]
         if bytes(snap) != open(sys.argv[4], "rb").read():
             fail("the snapshot read as the kernel does differs from SNAPSHOT.bin")
-    print("valid=%d chunk=%d records=%d areas=%d next_free=%d"
-          % (valid, chunk, len(records), area + 1, next_free))
+    print("valid=%d chunk=%d records=%d areas=%d next_free=%d olds=%d"
+          % (valid, chunk, len(records), area + 1, next_free, len(set(o for o, _ in records))))
 
 
 main()
