@@ -158,6 +158,16 @@ static int write_chunk(struct lvxd_io *io, struct lvxd_lv *v, const struct snap_
     return run_one(io, v, r->cow_map, true, chunk * r->sh->cb, r->sh->cb, buf);
 }
 
+/* The next free COW chunk; every 5% of the COW handed out wakes the monitor
+ * (monitor.c), which extends a monitored snapshot by the policy. */
+static int alloc_chunk(struct cow_shared *sh, uint64_t *nc)
+{
+    int rc = lvx_cow_alloc(&sh->st, nc);
+    if (rc == 0 && sh->st.chunks && *nc * 20 / sh->st.chunks != (*nc - 1) * 20 / sh->st.chunks)
+        lvxd_monitor_kick();
+    return rc;
+}
+
 /* The snapshot is invalid from now on: header valid 0, as the kernel's
  * drop_snapshot (errors here leave the in-memory state invalid all the same). */
 static void invalidate(struct lvxd_io *io, struct lvxd_lv *v, const struct snap_ref *r,
@@ -301,7 +311,7 @@ static void copy_out(struct lvxd_io *io, struct lvxd_lv *v, const struct cow_sta
         if (lvx_cow_lookup(&sh->st, c))
             continue;
         uint64_t nc;
-        if (lvx_cow_alloc(&sh->st, &nc) < 0) {
+        if (alloc_chunk(sh, &nc) < 0) {
             invalidate(io, v, r, "the COW area is full");
             break;
         }
@@ -485,9 +495,11 @@ static int cow_start(struct lvx_ctx *ctx, struct lvxd_lv *v)
             r->sh->loaded = rc == 0;
         } else if (!s->origin && cow_sectors > st->sectors) {
             /* an extended COW LV (lvextend): the snapshot is reloaded after its origin,
-             * so both files map the new size by now */
-            st->sectors = cow_sectors;
-            st->chunks = cow_sectors / st->chunk;
+             * so both files map the new size by now; the table grows with it */
+            uint64_t origin_chunks = lvx_map_prepared_sectors(s->origin_map) / st->chunk + 1;
+            if ((rc = lvx_cow_grow(st, cow_sectors, origin_chunks)) < 0)
+                rc = lvx_error(ctx, -rc, "Out of memory growing the exception store of %s.",
+                               r->sh->name);
         }
         pthread_rwlock_unlock(&r->sh->lock);
         if (rc < 0) {          /* a half-loaded store is dropped with its last user */
@@ -753,7 +765,7 @@ static int snapshot_write(struct lvxd_io *io, struct lvxd_lv *v, const struct co
         uint64_t e = cend < end ? cend : end;
         if (!lvx_cow_lookup(&sh->st, c)) {
             uint64_t nc;
-            if (lvx_cow_alloc(&sh->st, &nc) < 0) {
+            if (alloc_chunk(sh, &nc) < 0) {
                 invalidate(io, v, r, "the COW area is full");
                 return -EIO;
             }
