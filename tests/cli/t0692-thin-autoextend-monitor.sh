@@ -17,7 +17,8 @@
 #     --ignoremonitoring at activation: not monitored either;
 #   * threshold 100: monitored, the policy does nothing;
 #   * a VG without free extents: the command fails, the failure is logged, the pool
-#     stops (writes fail), the daemon keeps serving.
+#     stops (writes fail), the daemon keeps serving;
+#   * a worker restart keeps the monitoring (the state file).
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -165,5 +166,19 @@ test_ok "... and the command's reason" grep -q 'lvextend vgt/pool:   Volume grou
 test_eq "... the pool unchanged ($n extents)" "$(ext pool_tdata)" "$n"
 test_ok "... the daemon serves on: the data reads back" cmp -n $((60 << 20)) "$SCRATCH/data" "$SCRATCH/dev/vgt/thin"
 test_eq "... the pool still active and monitored" "$(field lv_active,seg_monitor pool)" "activemonitored"
+
+# ---------------------------------------------------------------- a worker restart
+# (the state file keeps the monitoring of the LVs the new worker serves again)
+sup=$(cat "$LVX_RUN_DIR/lvxd.pid")
+worker=$(cat "/proc/$sup/task/$sup/children" 2>/dev/null)
+m=$(grep -c 'Monitoring thin pool vgt-pool-tpool\.' "$LOG")
+test_ok "the worker of this test's daemon killed" kill -9 "$worker"
+for ((i = 0; i < 100; i++)); do
+    w2=$(cat "/proc/$sup/task/$sup/children" 2>/dev/null)
+    [[ -n $w2 && $w2 != "$worker" ]] && U lvs vgt/pool >/dev/null 2>&1 && break
+    sleep 0.1
+done
+test_eq "... a new worker: the pool still monitored" "$(field seg_monitor pool)" monitored
+test_ok "... watched again (lvxd.log)" test "$(grep -c 'Monitoring thin pool vgt-pool-tpool\.' "$LOG")" -gt "$m"
 diag "$(grep -E 'WARNING|onitoring|lvextend|Failed|writes wait|data blocks now' "$LOG" | tail -n 20)"
 done_testing
