@@ -90,6 +90,8 @@ setup() {
 test_ok "vgt, a 32 MiB pool (8 extents) and a 120 MiB thin LV (user backend)" setup
 test_eq "seg_monitor of the pool: monitored" "$(field seg_monitor pool)" monitored
 test_eq "... of the thin LV: \"\" (not watched)" "$(field seg_monitor thin)" ""
+test_eq "... lvdisplay -m of the pool: Monitoring monitored" \
+    "$(U lvdisplay -m vgt/pool 2>/dev/null | grep -E '^ +Monitoring' | tr -s ' \t' ' ')" " Monitoring monitored"
 test_eq "... lvxd.log: dmeventd's line" "$(grep -c 'Monitoring thin pool vgt-pool-tpool\.' "$LOG")" 1
 test_ok "dd writes 60 MiB (the pool is 32 MiB)" dd if="$SCRATCH/data" of="$SCRATCH/dev/vgt/thin" bs=1M count=60 oflag=direct conv=fsync status=none
 n=$(ext pool_tdata)
