@@ -17,7 +17,8 @@
  *             VG-SNAP is now ...") from 80% on; an invalid snapshot is reported once
  *             and no longer watched.
  *   command   run by the thread itself (posix_spawn of this executable; stdin
- *             /dev/null, its output lines into lvxd.log), with LVM_RUN_BY_DMEVENTD=1
+ *             /dev/null, its output lines into lvxd.log, no other descriptor of the
+ *             daemon's: /dev/fuse, PVs, sockets), with LVM_RUN_BY_DMEVENTD=1
  *             (the command leaves monitoring alone), LVX_ACTIVATION_BACKEND=user and
  *             the LV's DM_DEV_DIR.  A pool's failing command is retried as dmeventd
  *             does: after 1, 2, 4 ... up to 256 skipped checks.
@@ -301,6 +302,9 @@ static bool run_policy(const struct job *j)
     posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_adddup2(&fa, p[1], 1);
     posix_spawn_file_actions_adddup2(&fa, p[1], 2);
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+    posix_spawn_file_actions_addclosefrom_np(&fa, 3);   /* as dmeventd: no fd of ours */
+#endif
     pid_t pid = -1;
     int rc = env ? posix_spawn(&pid, exe, &fa, NULL, argv, env) : ENOMEM;
     posix_spawn_file_actions_destroy(&fa);

@@ -182,5 +182,7 @@ for ((i = 0; i < 100; i++)); do
 done
 test_eq "... a new worker: the pool still monitored" "$(field seg_monitor pool)" monitored
 test_ok "... watched again (lvxd.log)" test "$(grep -c 'Monitoring thin pool vgt-pool-tpool\.' "$LOG")" -gt "$m"
+test_fail "no sanitizer finding in the commands the daemon ran (their output is in lvxd.log)" \
+    sanitizer_report "$LOG"
 diag "$(grep -E 'WARNING|onitoring|lvextend|Failed|writes wait|data blocks now' "$LOG" | tail -n 20)"
 done_testing
