@@ -964,6 +964,7 @@ static int dm_status(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_lv
     int rc;
     memset(out, 0, sizeof(*out));
     out->backend = lvx_activation_dm.name;
+    out->monitored = -1;        /* no monitoring in the dm backend */
     out->major = out->minor = -1;
     out->read_ahead = -1;
     if ((rc = ids_of(ctx, lv->vg->name, lv, &ids)) < 0 || (rc = lvx_dm_open(ctx, &dm)) < 0)

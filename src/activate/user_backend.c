@@ -16,7 +16,11 @@
  *   deactivate refused while the loop device is held (mounted) unless forced;
  *   stage/swap: the new size and mapping go live at swap (after the commit):
  *              the daemon re-reads the metadata, the loop device its capacity;
- *   rename, status (open = the loop device is held exclusively, e.g. mounted);
+ *   rename, status (open = the loop device is held exclusively, e.g. mounted;
+ *              monitored = the daemon watches the pool or snapshot);
+ *   monitor    the daemon watches a thin pool or snapshot (daemon/monitor.c: dmeventd's
+ *              thin and snapshot plugins), set after an activation by the command's
+ *              monitoring mode and by lvchange/vgchange --monitor;
  *   a snapshot added to a served origin: the origin reloaded (the daemon copies for
  *              the new snapshot from then on) with its filesystem frozen meanwhile
  *              (user_freeze.c), as LVM2's suspend with lockfs.
@@ -295,6 +299,7 @@ static int user_status(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_
             out->live_table = true;
             out->read_only = ro != 0;
             out->open_count = open;
+            out->monitored = strstr(lvx_buf_str(&reply), " monitored") != NULL;
             out->major = maj;
             out->minor = min;
             /* a snapshot: " snapshot VALID USED TOTAL META" (sectors); an origin
@@ -464,11 +469,50 @@ static int user_thin_message(struct lvx_ctx *ctx, const struct lvx_lv *pool,
     return rc;
 }
 
+/* `monitor VG LV 0|1` for one served LV; not served: nothing. */
+static int monitor_one(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool on)
+{
+    char req[512], more[128];
+    int st = served(ctx, lv, more, sizeof(more));
+    if (st <= 0)
+        return st;
+    snprintf(req, sizeof(req), "monitor %s %s %d", lv->vg->name, lv->name, on ? 1 : 0);
+    return lvx_daemon_call(ctx, req, false, NULL);
+}
+
+/* The daemon watches a pool's file (a thin LV's pool) and each COW LV's file (an
+ * origin's snapshots); other LVs have nothing to watch. */
+static int user_monitor(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool on)
+{
+    if (lvx_lv_is_thin_pool(lv))
+        return monitor_one(ctx, lv, on);
+    if (lvx_lv_is_thin(lv))
+        return monitor_one(ctx, lvx_lv_thin_seg(lv)->pool_lv, on);
+    if (lvx_lv_is_cow(lv))
+        return monitor_one(ctx, lv, on);
+    const struct lvx_seg *segs[64];
+    unsigned n = lvx_lv_snapshot_segs(lv, segs, 64);
+    int rc = 0;
+    for (unsigned i = 0; i < n && i < 64 && rc == 0; i++)
+        rc = monitor_one(ctx, segs[i]->cow_lv, on);
+    return rc;
+}
+
+/* The activation, then the monitoring the command asks for (its mode: none, on, off). */
+static int user_activate_monitored(struct lvx_ctx *ctx, const struct lvx_lv *lv,
+                                   const struct lvx_activate_opts *opts)
+{
+    int rc = user_activate(ctx, lv, opts);
+    if (rc == 0 && opts && opts->monitor != LVX_MONITOR_IGNORE)
+        rc = user_monitor(ctx, lv, opts->monitor == LVX_MONITOR_ON);
+    return rc;
+}
+
 const struct lvx_activation_backend lvx_activation_user = {
     .name = "user",
     .raid = true,          /* the daemon's RAID target (raid1, raid10) refuses the rest */
     .probe = user_probe,
-    .activate = user_activate,
+    .activate = user_activate_monitored,
     .deactivate = user_deactivate,
     .stage = user_stage,
     .swap = user_swap,
@@ -478,4 +522,5 @@ const struct lvx_activation_backend lvx_activation_user = {
     .status = user_status,
     .merge_step = user_merge_step,
     .thin_message = user_thin_message,
+    .monitor = user_monitor,
 };

@@ -26,7 +26,8 @@ struct lvx_actcmd {
     const char *why;                           /* the reason when be is NULL */
     bool off;                                  /* lvm.conf global/activation = 0: LVs are
                                                   left as they are, commands succeed */
-    struct lvx_activate_opts opts;             /* --activationmode partial, -f */
+    struct lvx_activate_opts opts;             /* --activationmode partial, -f, the
+                                                  monitoring mode */
     bool test;                                 /* --test: change nothing in the kernel */
 };
 
@@ -40,6 +41,15 @@ int lvx_actcmd_check_mode(struct lvx_cmd_env *env);
 /* The same as lvx_actcmd_init() for a command that activates (lvcreate, vgchange -a, lvchange -a): under
  * global/activation = 0 it first prints LVM2's "WARNING: Activation disabled. ..." */
 int lvx_actcmd_init_activating(struct lvx_cmd_env *env, struct lvx_actcmd *a);
+/* --monitor with --ignoremonitoring: LVM2's line printed, true (the command then does
+ * nothing and exits 0, as LVM2's). */
+bool lvx_actcmd_monitor_conflict(struct lvx_cmd_env *env);
+/* lvchange --monitor y|n of the arguments (VG/LV each, active: their thin pools and
+ * snapshots watched or not; inactive: LVM2's "is not active"), vgchange --monitor of
+ * the named VGs (LVM2's "N logical volume(s) in volume group "VG" monitored"). */
+int lvx_actcmd_lvmonitor(struct lvx_cmd_env *env, char **args, unsigned count);
+int lvx_actcmd_vgmonitor(struct lvx_cmd_env *env, char **names, unsigned count);
+
 /* Print why activation is unavailable (when a->be is NULL). */
 void lvx_actcmd_print_why(const struct lvx_actcmd *a);
 

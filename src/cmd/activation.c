@@ -24,6 +24,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd/lvcmd.h"
@@ -67,6 +68,31 @@ static int activation_mode(struct lvx_cmd_env *env, const struct lvx_config *cfg
     return 0;
 }
 
+/* LVM2's monitoring mode (get_activation_monitoring_mode): --monitor y|n, else
+ * nothing with --ignoremonitoring, activation/monitoring = 0 or in a command the
+ * monitor runs (LVM_RUN_BY_DMEVENTD, as dmeventd's), else on. */
+static enum lvx_monitor_mode monitor_mode(struct lvx_cmd_env *env, const struct lvx_config *cfg)
+{
+    const struct lvx_cmd_args *args = env->args;
+    const char *by = getenv("LVM_RUN_BY_DMEVENTD");
+    if (by && *by && strcmp(by, "0") != 0)
+        return LVX_MONITOR_IGNORE;
+    if (args->count[LVX_OPT_MONITOR])
+        return args->val[LVX_OPT_MONITOR].b ? LVX_MONITOR_ON : LVX_MONITOR_OFF;
+    if (args->count[LVX_OPT_IGNOREMONITORING] ||
+        (cfg && lvx_config_int(cfg, "activation/monitoring", 1) == 0))
+        return LVX_MONITOR_IGNORE;
+    return LVX_MONITOR_ON;
+}
+
+bool lvx_actcmd_monitor_conflict(struct lvx_cmd_env *env)
+{
+    if (!env->args->count[LVX_OPT_MONITOR] || !env->args->count[LVX_OPT_IGNOREMONITORING])
+        return false;
+    lvx_cmd_errorf("--ignoremonitoring or --sysinit option not allowed with --monitor option.");
+    return true;
+}
+
 /* lvm.conf merged with --config, or NULL (defaults) when it cannot be read. */
 static struct lvx_config *load_config(struct lvx_cmd_env *env)
 {
@@ -87,6 +113,7 @@ static int init(struct lvx_cmd_env *env, struct lvx_actcmd *a, bool announce)
         lvx_warn(env->ctx, "WARNING: Activation disabled. No device-mapper interaction will "
                  "be attempted.");
     int rc = activation_mode(env, cfg, a, false);
+    a->opts.monitor = monitor_mode(env, cfg);
     lvx_config_free(cfg);
     /* -asy: a shared VG's LV lease shared; -ay, -aey (and -aly) exclusive, as LVM2 */
     const char *av = env->args->count[LVX_OPT_ACTIVATE] ? env->args->value[LVX_OPT_ACTIVATE] : "";
@@ -632,6 +659,7 @@ int lvx_actcmd_finish(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
 struct hook_arg {
     struct lvx_cmd_env *env;
     struct lvx_actcmd act;
+    bool monitoring;            /* activation/monitoring (seg_monitor "" when 0) */
 };
 
 int lvx_actcmd_reload_thin(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
@@ -657,6 +685,8 @@ static int report_kstate(void *arg, const struct lvx_lv *lv, struct lvx_lv_kstat
     int rc = h->act.be->status(h->env->ctx, lv, out);
     if (rc < 0)
         lvx_error_clear(h->env->ctx);
+    if (!h->monitoring)          /* LVM2 reports no monitoring then */
+        out->monitored = -1;
     return rc;
 }
 
@@ -665,6 +695,9 @@ void lvx_actcmd_report_hook(struct lvx_cmd_env *env, struct lvx_report_opts *opt
     struct hook_arg *h = lvx_pool_alloc(env->pool, sizeof(*h));
     h->env = env;
     memset(&h->act, 0, sizeof(h->act));
+    struct lvx_config *cfg = load_config(env);
+    h->monitoring = !cfg || lvx_config_int(cfg, "activation/monitoring", 1) != 0;
+    lvx_config_free(cfg);
     h->act.be = lvx_activation_choose(env->ctx, NULL);
     lvx_error_clear(env->ctx);
     if (!h->act.be)

@@ -320,6 +320,8 @@ static bool changed_lvs(struct lvx_cmd_env *env, struct lvx_lv **lvs, unsigned n
 int lvx_cmd_lvchange(struct lvx_cmd_env *env)
 {
     struct change_opts o;
+    if (lvx_actcmd_monitor_conflict(env))     /* LVM2: its line, nothing done, exit 0 */
+        return 0;
     int rc = parse_change_args(env, &o);
     if (rc || (rc = lvx_actcmd_check_mode(env)))   /* bad modes: nothing changed */
         return rc;
@@ -355,9 +357,13 @@ int lvx_cmd_lvchange(struct lvx_cmd_env *env)
         }
         return lvx_actcmd_refresh(env, env->args->argv, (unsigned)env->args->argc);
     }
-    if (!has_changes(&o) && !activate_given && env->args->count[LVX_OPT_MONITOR])
-        return lvx_process_read(env, LVX_TK_LVS, lvx_tk_read_nothing, NULL);   /* no dmeventd */
-    if (!has_changes(&o) && !activate_given) {
+    bool monitor_only = !has_changes(&o) && !activate_given && env->args->count[LVX_OPT_MONITOR];
+    if (monitor_only && env->args->argc < 1 && !env->args->count[LVX_OPT_SELECT]) {
+        unsigned n;                                  /* every VG's LVs, as LVM2 */
+        char **names = lvx_cmd_vg_names(env, &n);
+        return names ? lvx_actcmd_lvmonitor(env, names, n) : LVX_EXIT_FAILED;
+    }
+    if (!has_changes(&o) && !activate_given && !monitor_only) {
         lvx_cmd_errorf("No change requested: give -p, -r, --addtag, --deltag, --alloc, -C, -k, --discards, -Z or -a.");
         return LVX_EXIT_INVALID;
     }
@@ -375,6 +381,8 @@ int lvx_cmd_lvchange(struct lvx_cmd_env *env)
     /* metadata changes are made while PVs are missing (LVM2's handles_missing_pvs) */
     struct lvx_tk_lv_ops ops = { .lv = change_lv, .done = changed_lvs, .arg = &o,
                                  .update_flags = LVX_UPDATE_ALLOW_MISSING };
+    if (monitor_only)                          /* cmd/monitor_cmd.c */
+        return lvx_actcmd_lvmonitor(env, args, count);
     if (has_changes(&o))
         rc = lvx_process_lv_args(env, args, count, &ops);
     if (activate_given) {                                      /* cmd/activation.c */

@@ -677,6 +677,8 @@ int lvx_cmd_lvcreate(struct lvx_cmd_env *env)
 {
     struct create_opts o;
     struct lvx_vg_update u;
+    if (lvx_actcmd_monitor_conflict(env))     /* LVM2: its line, nothing done, exit 0 */
+        return 0;
     if (lvx_lvcreate_is_thin(env) && !env->args->count[LVX_OPT_SNAPSHOT])
         return lvx_lvcreate_thin(env);
     if (env->args->count[LVX_OPT_ERRORWHENFULL]) {        /* thin pools only */

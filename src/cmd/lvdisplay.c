@@ -220,10 +220,13 @@ static unsigned thin_count(const struct lvx_lv *pool_lv)
     return n;
 }
 
+/* ks: the active pool's state (its monitor: "monitored"/"not monitored" as LVM2's
+ * dmeventd registration), NULL when inactive */
 static void print_seg_thin_pool(struct lvx_cmd_env *env, struct lvx_buf *b,
-                                const struct lvx_seg *seg)
+                                const struct lvx_seg *seg, const struct lvx_lv_kstate *ks)
 {
-    lvx_buf_printf(b, "    Type\t\t%s\n    Monitoring\t\t\n", seg->type_name);
+    const char *mon = !ks || ks->monitored < 0 ? "" : ks->monitored ? "monitored" : "not monitored";
+    lvx_buf_printf(b, "    Type\t\t%s\n    Monitoring\t\t%s\n", seg->type_name, mon);
     lvx_buf_printf(b, "    Chunk size\t\t%s\n",
                    lvx_cmd_size_str(env->pool, seg->chunk_size, env->args->units,
                                     env->args->unit_bytes));
@@ -233,7 +236,8 @@ static void print_seg_thin_pool(struct lvx_cmd_env *env, struct lvx_buf *b,
     lvx_buf_printf(b, "    Zero new blocks\t%s\n", raw_int(seg, "zero_new_blocks", 0) ? "yes" : "no");
 }
 
-static void print_segment(struct lvx_cmd_env *env, struct lvx_buf *b, const struct lvx_seg *seg)
+static void print_segment(struct lvx_cmd_env *env, struct lvx_buf *b, const struct lvx_seg *seg,
+                          const struct lvx_lv_kstate *ks)
 {
     const char *what = seg->kind == LVX_SEG_THIN ? "Virtual" : "Logical";
     lvx_buf_printf(b, "  %s extents %llu to %llu:\n", what, (unsigned long long)seg->start_extent,
@@ -249,7 +253,7 @@ static void print_segment(struct lvx_cmd_env *env, struct lvx_buf *b, const stru
         print_seg_mirror(env, b, seg);
         break;
     case LVX_SEG_THIN_POOL:
-        print_seg_thin_pool(env, b, seg);
+        print_seg_thin_pool(env, b, seg, ks);
         break;
     case LVX_SEG_THIN:
         lvx_buf_puts(b, "    Type\t\tthin\n");
@@ -385,7 +389,7 @@ void lvx_cmd_display_lv_full(struct lvx_cmd_env *env, const struct lvx_actcmd *a
     if (maps) {
         lvx_buf_puts(b, "  --- Segments ---\n");
         for (unsigned i = 0; i < lv->seg_count; i++)
-            print_segment(env, b, &lv->segs[i]);
+            print_segment(env, b, &lv->segs[i], inkernel ? &ks : NULL);
         lvx_buf_puts(b, "   \n");
     }
 }

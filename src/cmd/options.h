@@ -146,6 +146,7 @@ enum lvx_opt_id {
     LVX_OPT_NOUDEVSYNC,         /* --noudevsync (accepted; lvx makes its nodes itself) */
     LVX_OPT_READONLY,           /* --readonly (reads without locks) */
     LVX_OPT_IGNORELOCKINGFAILURE, /* --ignorelockingfailure */
+    LVX_OPT_IGNOREMONITORING,   /* --ignoremonitoring (lvcreate, lvchange, vgchange) */
     LVX_OPT_PROFILE,            /* --profile String (a profile as command profile) */
     LVX_OPT_TYPECONFIG,         /* --typeconfig (lvmconfig: = --type) */
     LVX_OPT_WITHCOMMENTS,       /* --withcomments (lvmconfig) */
@@ -208,7 +209,7 @@ enum lvx_opt_id {
     LVX_OPT_CORELOG,            /* --corelog (lvcreate --type mirror: --mirrorlog core) */
     LVX_OPT_LVMPARTITION,       /* -l/--lvmpartition (lvmdiskscan) */
     LVX_OPT_RESTOREMISSING,     /* --restoremissing (vgextend) */
-    LVX_OPT_MONITOR,            /* --monitor y|n (vgchange, lvchange: no dmeventd, no-op) */
+    LVX_OPT_MONITOR,            /* --monitor y|n (vgchange, lvchange, lvcreate) */
     LVX_OPT_REFRESH,            /* --refresh (vgmknodes) */
     LVX_OPT_SETAUTOACTIVATION,  /* --setautoactivation y|n (vgchange, lvchange) */
     LVX_OPT_FOREIGN,            /* --foreign (reports, vgcfgbackup: foreign VGs too) */

@@ -249,9 +249,23 @@ int lvx_cmd_vgchange(struct lvx_cmd_env *env)
         return names ? lock_start_stop(env, names, count) : LVX_EXIT_FAILED;
     }
     struct change c = {0};
+    if (lvx_actcmd_monitor_conflict(env))     /* LVM2: its line, nothing done, exit 0 */
+        return 0;
+    if (env->args->count[LVX_OPT_ACTIVATE] &&
+        (env->args->count[LVX_OPT_MONITOR] || env->args->count[LVX_OPT_POLL]) &&
+        !lvx_lvcmd_wants_activation(env, false)) {
+        lvx_cmd_errorf("Only -ay* allowed with --monitor or --poll.");
+        lvx_cmd_errorf("Run `vgchange --help' for more information.");
+        return LVX_EXIT_INVALID;
+    }
     int rc = parse_change(env, &c);
-    if (rc < 0)          /* --monitor alone: no dmeventd, the VGs named must be readable */
-        return lvx_process_read(env, LVX_TK_VGS | LVX_TK_NO_EXPORTED, lvx_tk_read_nothing, NULL);
+    if (rc < 0) {        /* --monitor alone: the VGs' active LVs (cmd/monitor_cmd.c) */
+        unsigned n;
+        char **names = lvx_cmd_vg_names(env, &n);
+        if (!names || !(names = lvx_tk_select_vgs(env, names, n, &n)))
+            return LVX_EXIT_FAILED;
+        return lvx_actcmd_vgmonitor(env, names, n);
+    }
     if (rc || (rc = lvx_actcmd_check_mode(env)))   /* bad modes: nothing changed */
         return rc;
     unsigned count;

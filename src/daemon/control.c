@@ -182,7 +182,9 @@ static int do_status(struct request *r)
     int maj = -1, min = -1, ro = 0;
     uint64_t size = 0;
     char more[128] = "";        /* the target's own status words */
+    bool monitored = false;
     if (v) {
+        monitored = v->monitored;
         if (v->target && v->target->status) {
             pthread_rwlock_rdlock(&v->lock);
             v->target->status(v, more, sizeof(more));
@@ -200,8 +202,8 @@ static int do_status(struct request *r)
         return 0;
     }
     int open = loop[0] != '-' && lvxd_loop_busy(loop);
-    lvx_buf_printf(r->out, "ok active %s %d %d %d %d %" PRIu64 "%s\n", loop, maj, min, ro, open,
-                   size, more);
+    lvx_buf_printf(r->out, "ok active %s %d %d %d %d %" PRIu64 "%s%s\n", loop, maj, min, ro,
+                   open, size, more, monitored ? " monitored" : "");
     return 0;
 }
 
@@ -224,6 +226,21 @@ static int do_reload(struct request *r)
         if (lvxd_file_stat(r->ctx, file) < 0 || lvxd_loop_set_capacity(r->ctx, v->loop) < 0)
             return fail_ctx(r);
     }
+    lvxd_state_save();
+    lvx_buf_puts(r->out, "ok\n");
+    return 0;
+}
+
+/* monitor VG LV 0|1: watch a served thin pool or snapshot (monitor.c), or stop */
+static int do_monitor(struct request *r)
+{
+    if (r->n < 4 || (strcmp(r->w[3], "0") && strcmp(r->w[3], "1")))
+        return fail(r, EINVAL, "usage: monitor VG LV 0|1");
+    struct lvxd_lv *v = served_lv(r);
+    if (!v)
+        return -1;
+    if (lvxd_monitor_set(r->ctx, v, strcmp(r->w[3], "1") == 0) < 0)
+        return fail_ctx(r);
     lvxd_state_save();
     lvx_buf_puts(r->out, "ok\n");
     return 0;
@@ -427,6 +444,8 @@ static void handle(struct request *r, char *line)
         do_deactivate(r);
     else if (strcmp(cmd, "status") == 0)
         do_status(r);
+    else if (strcmp(cmd, "monitor") == 0)
+        do_monitor(r);
     else if (strcmp(cmd, "reload") == 0)
         do_reload(r);
     else if (strcmp(cmd, "rename") == 0)

@@ -268,6 +268,16 @@ static int pool_take(struct cow_shared *sh, unsigned k)
     return -1;
 }
 
+/* The next free COW chunk; every 5% of the COW handed out wakes the monitor
+ * (monitor.c), which extends a monitored snapshot by the policy. */
+static int alloc_chunk(struct cow_shared *sh, uint64_t *nc)
+{
+    int rc = lvx_cow_alloc(&sh->st, nc);
+    if (rc == 0 && sh->st.chunks && *nc * 20 / sh->st.chunks != (*nc - 1) * 20 / sh->st.chunks)
+        lvxd_monitor_kick();
+    return rc;
+}
+
 static bool overlaps(const struct cow_shared *sh, uint64_t first, uint64_t last)
 {
     for (const struct cow_ticket *t = sh->tickets; t; t = t->next)
@@ -306,7 +316,7 @@ int cow_reserve(struct lvxd_io *io, struct lvxd_lv *v, const struct snap_ref *r,
             if (lvx_cow_lookup(&sh->st, c))
                 continue;
             t->olds[t->k] = c;
-            rc = lvx_cow_alloc(&sh->st, &t->news[t->k++]);
+            rc = alloc_chunk(sh, &t->news[t->k++]);
         }
         if (rc < 0) {
             memset(sh->pool_used + u, 0, k);

@@ -29,7 +29,10 @@
  *                                             where the client links the LV
  *   deactivate VG LV FORCE                 -> ok
  *   status VG LV                           -> ok active <loop> <maj> <min> <ro> <open> <bytes>
- *                                             | ok inactive
+ *                                             [target words] [" monitored"] | ok inactive
+ *   monitor VG LV 0|1                      -> ok (a served thin pool or snapshot watched,
+ *                                             and extended by lvextend --use-policies as
+ *                                             dmeventd does, or no longer; monitor.c)
  *   reload VG LV DEV...                    -> ok (metadata re-read, new size live)
  *   rename VG LV NEWVG NEWLV               -> ok <file>
  *   pvcopy VG LV MVLE OFFSET SECTORS FLUSH -> ok (sectors of the pvmove segment at

@@ -5,7 +5,8 @@
  * protocol threads (fuse.c), loop devices (loopdev.c), the control server
  * (control.c), process set-up (proc.c), the log (log.c), callers and private
  * files (access.c), how an LV is served (target.c and one file per target), the
- * leases held for LVs that device-mapper runs (leases.c).
+ * leases held for LVs that device-mapper runs (leases.c), the watch of monitored
+ * thin pools and snapshots (monitor.c).
  */
 #ifndef LVX_DAEMON_DAEMON_INT_H
 #define LVX_DAEMON_DAEMON_INT_H
@@ -52,6 +53,14 @@ struct lvxd_pv {
 
 struct lvxd_target;
 
+/* monitor.c's view of a monitored LV (dmeventd's plugin state) */
+struct lvxd_watch {
+    int32_t data_check, meta_check;  /* next step (dm_percent_t) */
+    uint64_t known_data, known_meta; /* sizes the steps belong to */
+    unsigned fails, max_fails;       /* a failing policy's back-off */
+    bool dropped;                    /* an invalid snapshot: no longer watched */
+};
+
 struct lvxd_lv {
     uint64_t ino;                /* FUSE node id, also the fh; stable across restarts */
     char name[260];              /* the file name: dm name "<vg>-<lv>" */
@@ -90,6 +99,10 @@ struct lvxd_lv {
                                   * pool and held by one of them; handed over when
                                   * that one goes), or "" */
     bool lease_shared;
+    /* monitor.c: watched (lvchange --monitor y; thin pools' and snapshots' files only)
+     * and its steps; under lvxd_lvs_mutex */
+    bool monitored;
+    struct lvxd_watch watch;
     struct lvxd_lv *next;
 };
 
@@ -101,6 +114,7 @@ extern struct lvxd_lv *lvxd_lvs;
 #define LVXD_FLAG_RO 1u          /* read-only */
 #define LVXD_FLAG_PARTIAL 2u     /* missing PVs allowed: their extents fail with EIO */
 #define LVXD_FLAG_LOCK_SH 4u     /* shared VG: the LV's lease shared (-asy), else exclusive */
+#define LVXD_FLAG_MONITOR 8u     /* the state file: the LV is monitored (monitor.c) */
 
 /* Read the VG from devs (space separated), open the LV's PVs, add it as a file.
  * flags: LVXD_FLAG_*.  ino 0: a new node id.  *out the LV (already served: the
@@ -136,6 +150,17 @@ int lvxd_lease_take(struct lvx_ctx *ctx, const char *vg, const char *lv, const c
 /* Release vg/lv's entry (its lease, unless another entry shares it); false: none. */
 bool lvxd_lease_drop(const char *vg, const char *lv);
 unsigned lvxd_lease_count(void);
+
+/* --- monitor.c: dmeventd's thin pool and snapshot watch ----------------------------- */
+/* Start the watching thread (worker start). */
+void lvxd_monitor_start(void);
+/* Wake it: a target's usage moved on (a pool out of space, 5% more handed out). */
+void lvxd_monitor_kick(void);
+/* Watch v or stop (lvchange --monitor); -EINVAL when v is neither the file of a thin
+ * pool nor a snapshot's. */
+int lvxd_monitor_set(struct lvx_ctx *ctx, struct lvxd_lv *v, bool on);
+/* v is a thin pool's or a snapshot's file (can be monitored). */
+bool lvxd_monitorable(const struct lvxd_lv *v);
 
 /* --- restore.c: the state file and a restarted daemon ----------------------- */
 /* Write the state file (every served LV). */

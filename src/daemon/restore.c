@@ -2,7 +2,7 @@
 /*
  * daemon/restore.c - the state file (<run dir>/state, 0600: it names devices)
  * and what a restarted daemon does with it.  One line per served LV:
- *   <node id> <vg> <lv> <lv uuid> <ro> <loop dev|-> <file name the loop device
+ *   <node id> <vg> <lv> <lv uuid> <flags> <loop dev|-> <file name the loop device
  *   was attached with|-> <dev dir of its links> <device>...
  * A worker that replaces a dead one serves the same LVs on the same FUSE
  * connection: their loop devices still work.  A new daemon (the whole daemon
@@ -60,7 +60,8 @@ void lvxd_state_save(void)
         if (!v->dying)
             fprintf(f, "%" PRIu64 " %s %s %s %u %s %s %s %s\n", v->ino, v->vg, v->lv, v->uuid,
                     (v->read_only ? LVXD_FLAG_RO : 0) | (v->partial ? LVXD_FLAG_PARTIAL : 0) |
-                        (v->lease_shared ? LVXD_FLAG_LOCK_SH : 0),
+                        (v->lease_shared ? LVXD_FLAG_LOCK_SH : 0) |
+                        (v->monitored ? LVXD_FLAG_MONITOR : 0),
                     v->loop[0] ? v->loop : "-",
                     v->loop[0] && v->loop_name[0] ? v->loop_name : "-", v->dev_dir, v->devices);
     pthread_mutex_unlock(&lvxd_lvs_mutex);
@@ -119,6 +120,8 @@ unsigned lvxd_state_load(struct lvx_ctx *ctx)
             continue;
         }
         snprintf(v->dev_dir, sizeof(v->dev_dir), "%s", ddir);
+        if ((unsigned)ro & LVXD_FLAG_MONITOR)
+            lvxd_monitor_set(ctx, v, true);
         if (strcmp(loop, "-") != 0) {
             struct stat st;
             snprintf(v->loop, sizeof(v->loop), "%s", loop);

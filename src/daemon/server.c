@@ -88,6 +88,7 @@ static int worker_run(int fuse_fd, const char *mount_dir, bool restarted,
     if (!restarted)
         lvxd_fuse_tune_bdi(mount_dir);
     lvxd_state_settle(&ctx, mount_dir, !restarted);
+    lvxd_monitor_start();
     int lfd = bind_socket();
     if (lfd < 0) {
         lvxd_log("cannot bind the control socket: %s", strerror(-lfd));

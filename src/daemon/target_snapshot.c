@@ -243,10 +243,12 @@ static int cow_start(struct lvx_ctx *ctx, struct lvxd_lv *v)
             r->sh->loaded = rc == 0;
         } else if (!s->origin && cow_sectors > st->sectors) {
             /* an extended COW LV (lvextend): the snapshot is reloaded after its origin,
-             * so both files map the new size by now */
+             * so both files map the new size by now; the table grows with it */
+            uint64_t origin_chunks = lvx_map_prepared_sectors(s->origin_map) / st->chunk + 1;
             pthread_mutex_lock(&r->sh->mu);
-            st->sectors = cow_sectors;
-            st->chunks = cow_sectors / st->chunk;
+            if ((rc = lvx_cow_grow(st, cow_sectors, origin_chunks)) < 0)
+                rc = lvx_error(ctx, -rc, "Out of memory growing the exception store of %s.",
+                               r->sh->name);
             pthread_mutex_unlock(&r->sh->mu);
         }
         pthread_rwlock_unlock(&r->sh->lock);

@@ -34,7 +34,9 @@
  *                allocation tried again; the pool full then: ENOSPC at once with
  *                --errorwhenfull y, else the write waits for space up to the
  *                kernel's no_space_timeout (60 s; LVXD_THIN_NO_SPACE_TIMEOUT seconds
- *                for tests) and then fails with EIO.
+ *                for tests) and then fails with EIO.  Every 5% of the data
+ *                blocks handed out, and a pool out of space, wake the monitor
+ *                (monitor.c), which extends a monitored pool by the policy.
  *   commit       on flush (fsync: FUA and flushes of the loop device) and when a
  *                served file of the pool goes away (deactivation): the written PVs
  *                and every _tdata PV fdatasynced, then lvx_thin_commit() (new blocks,
@@ -90,6 +92,7 @@ struct thin_pool {
     bool ignore_discard;       /* discards refused (the table's ignore_discard) */
     bool passdown;             /* blocks a discard frees are discarded on _tdata */
     uint8_t *copy;             /* COPY_BYTES */
+    uint64_t since_kick;       /* blocks handed out since the monitor was last woken */
 };
 
 static pthread_mutex_t registry_mutex = PTHREAD_MUTEX_INITIALIZER;
@@ -442,6 +445,10 @@ static int provision(struct lvxd_io *io, unsigned *n, struct thin_pool *tp,
         int rc = lvx_thin_map_new(tp->tm, s->dev_id, vb, nd);
         if (rc == 0) {
             tp->changed = true;
+            if (++tp->since_kick > tp->data_blocks / 20) {  /* 5% more: monitor.c looks */
+                tp->since_kick = 0;
+                lvxd_monitor_kick();
+            }
             return 0;
         }
         if (rc != -ENOSPC || tp->failed || lvx_thin_meta_failed(tp->tm)) {
@@ -464,6 +471,7 @@ static int provision(struct lvxd_io *io, unsigned *n, struct thin_pool *tp,
             return -ENOSPC;
         if (!*waited) {
             lvxd_log("thin pool %s: out of data space, writes wait", tp->name);
+            lvxd_monitor_kick();                /* a monitored pool is extended */
             clock_gettime(CLOCK_REALTIME, until);
             until->tv_sec += no_space_timeout();
             *waited = true;

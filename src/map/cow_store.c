@@ -11,7 +11,7 @@
  * (daemon/target_snapshot.c) does the I/O and the ordering.
  *
  * Entry points: lvx_cow_header_*(), lvx_cow_init(), lvx_cow_load_area(),
- * lvx_cow_lookup(), lvx_cow_alloc(), lvx_cow_commit(), lvx_cow_insert(),
+ * lvx_cow_grow(), lvx_cow_lookup(), lvx_cow_alloc(), lvx_cow_commit(), lvx_cow_insert(),
  * lvx_cow_merge_*() (records leaving the store from its end, as the kernel's merge
  * takes them), lvx_cow_usage().
  */
@@ -74,6 +74,15 @@ int lvx_cow_header_check(const struct lvx_cow_header *h)
     return 1;
 }
 
+/* A table of at least 16 slots, at most half used by max_records. */
+static uint64_t table_slots(uint64_t max_records)
+{
+    uint64_t cap = 16;
+    while (cap < 2 * max_records)
+        cap <<= 1;
+    return cap;
+}
+
 int lvx_cow_init(struct lvx_cow *s, uint32_t chunk, uint64_t cow_sectors, uint64_t max_records)
 {
     memset(s, 0, sizeof(*s));
@@ -87,9 +96,7 @@ int lvx_cow_init(struct lvx_cow *s, uint32_t chunk, uint64_t cow_sectors, uint64
     s->valid = true;
     if (max_records > s->chunks)
         max_records = s->chunks;
-    uint64_t cap = 16;
-    while (cap < 2 * max_records)
-        cap <<= 1;
+    uint64_t cap = table_slots(max_records);
     s->old = calloc(cap, sizeof(*s->old));
     s->new_ = calloc(cap, sizeof(*s->new_));
     if (!s->old || !s->new_) {
@@ -97,6 +104,36 @@ int lvx_cow_init(struct lvx_cow *s, uint32_t chunk, uint64_t cow_sectors, uint64
         return -ENOMEM;
     }
     s->mask = cap - 1;
+    return 0;
+}
+
+int lvx_cow_grow(struct lvx_cow *s, uint64_t cow_sectors, uint64_t max_records)
+{
+    if (cow_sectors <= s->sectors)
+        return 0;
+    uint64_t chunks = cow_sectors / s->chunk;
+    uint64_t cap = table_slots(max_records < chunks ? max_records : chunks);
+    if (cap > s->mask + 1) {
+        uint64_t *old = calloc(cap, sizeof(*old)), *nw = calloc(cap, sizeof(*nw));
+        if (!old || !nw) {
+            free(old);
+            free(nw);
+            return -ENOMEM;
+        }
+        struct lvx_cow t = *s;
+        t.old = old;
+        t.new_ = nw;
+        t.mask = cap - 1;
+        t.count = 0;
+        for (uint64_t i = 0; s->mask && i <= s->mask; i++)
+            if (s->new_[i])
+                lvx_cow_insert(&t, s->old[i], s->new_[i]);
+        free(s->old);
+        free(s->new_);
+        *s = t;
+    }
+    s->sectors = cow_sectors;
+    s->chunks = chunks;
     return 0;
 }
 

@@ -4,7 +4,8 @@
  * format (docs/dm-formats.md §7): header chunk, metadata areas of (old_chunk,
  * new_chunk) records each followed by the data chunks they describe, the allocation
  * of the next free chunk, and the in-memory table old chunk -> COW chunk.  Pure: no
- * I/O (the caller reads and writes the chunks), memory only at lvx_cow_init().
+ * I/O (the caller reads and writes the chunks), memory only at lvx_cow_init() and
+ * lvx_cow_grow().
  */
 #ifndef LVX_MAP_COW_STORE_H
 #define LVX_MAP_COW_STORE_H
@@ -48,6 +49,10 @@ struct lvx_cow {
  * holds up to max_records (at most the store's data chunks are used).  0 or -ENOMEM. */
 int lvx_cow_init(struct lvx_cow *s, uint32_t chunk, uint64_t cow_sectors, uint64_t max_records);
 void lvx_cow_free(struct lvx_cow *s);
+/* The COW LV grew to cow_sectors (lvextend): more chunks to hand out, the table
+ * rebuilt larger for up to max_records (at most the new data chunks) when it must.
+ * 0, or -ENOMEM with the store unchanged. */
+int lvx_cow_grow(struct lvx_cow *s, uint64_t cow_sectors, uint64_t max_records);
 
 /* COW chunk of metadata area a. */
 uint64_t lvx_cow_area_chunk(const struct lvx_cow *s, uint64_t a);

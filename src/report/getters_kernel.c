@@ -251,6 +251,23 @@ const char *lvx_report_percent_str(struct lvx_pool *pool, uint64_t num, uint64_t
     return percent_text(pool, make_percent(num, den));
 }
 
+/* seg_monitor as LVM2's lvseg_monitor_dup(): raid0 (a segment type dmeventd never
+ * watches) "not monitored"; an active thin pool's or COW snapshot's segment
+ * "monitored"/"not monitored" as the backend's monitor says; "" otherwise (inactive,
+ * a backend without monitoring, activation/monitoring = 0). */
+LVX_RGETTER(seg_monitor)
+{
+    const struct lvx_seg *s = row->seg;
+    if (s && s->kind == LVX_SEG_RAID && !strncmp(lvx_report_seg_type(s), "raid0", 5)) {
+        lvx_rval_str(v, "not monitored");
+        return;
+    }
+    const struct lvx_lv_kstate *k = s && (lvx_lv_is_thin_pool(row->lv) || lvx_lv_is_cow(row->lv))
+                                        ? kstate_of(rc, row) : NULL;
+    lvx_rval_str(v, !k || !k->active || k->monitored < 0 ? ""
+                    : k->monitored ? "monitored" : "not monitored");
+}
+
 /* snap_percent and data_percent: a snapshot's COW usage from its device's status
  * (invalid: 100.00, only the store's metadata: 0.00); blank for other LVs and
  * inactive snapshots. */

@@ -341,9 +341,3 @@ LVX_RGETTER(reshape_len_le)
     v->blank = !has_reshape_len(row);
 }
 
-LVX_RGETTER(seg_monitor)
-{
-    (void)rc;
-    const struct lvx_seg *s = row->seg;
-    lvx_rval_str(v, s && s->kind == LVX_SEG_RAID && type_starts(s, "raid0") ? "not monitored" : "");
-}

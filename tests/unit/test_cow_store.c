@@ -204,10 +204,36 @@ static void test_merge(void)
     lvx_cow_free(&s);
 }
 
+/* A grown COW LV (lvextend): more chunks to hand out, and the table, sized for the
+ * first COW's chunks, rebuilt so that more records fit; the old ones are kept. */
+static void test_grow(void)
+{
+    struct lvx_cow s;
+    uint64_t small = 64 * 8, big = 1024 * 8, nc = 0, n = 0;
+    is_int(lvx_cow_init(&s, 8, small, 100000), 0, "a store of 64 chunks");
+    while (lvx_cow_alloc(&s, &nc) == 0)
+        lvx_cow_insert(&s, 1000 + n, nc), n++;
+    ok(n > 50 && n < 64, "... full after %llu records", (unsigned long long)n);
+    is_int(lvx_cow_grow(&s, small / 2, 100000), 0, "a smaller size: nothing done");
+    is_int((long long)s.chunks, 64, "... still 64 chunks");
+    is_int(lvx_cow_grow(&s, big, 100000), 0, "grown to 1024 chunks");
+    uint64_t m = 0;
+    while (lvx_cow_alloc(&s, &nc) == 0)
+        lvx_cow_insert(&s, 1000 + n + m, nc), m++;
+    ok(n + m > 1000, "... %llu records fit now", (unsigned long long)(n + m));
+    bool kept = true;
+    for (uint64_t i = 0; i < n + m; i++)
+        kept &= lvx_cow_lookup(&s, 1000 + i) != 0;
+    ok(kept, "... every record found after the table was rebuilt");
+    is_int((long long)s.count, (long long)(n + m), "... counted once each");
+    lvx_cow_free(&s);
+}
+
 int main(void)
 {
     test_header();
     test_alloc_commit_load();
     test_merge();
+    test_grow();
     return tap_done();
 }

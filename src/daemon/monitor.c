@@ -1,0 +1,437 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * daemon/monitor.c - what LVM2's dmeventd does with its thin and snapshot plugins, for
+ * the LVs this worker serves: a monitored thin pool (the pool LV's own file) or COW
+ * snapshot (the COW LV's file) is watched, and when its usage passes the next 5% step
+ * above 50% the policy runs: `lvx lvextend --use-policies VG/LV` (dmeventd's `lvm
+ * lvextend --use-policies`), whose reload of the LV (the `reload` request) makes the
+ * daemon serve the bigger LV at once (a thin pool's waiting writes go on).
+ *
+ *   watch     one thread; it looks at every monitored LV every LVXD_MONITOR_INTERVAL
+ *             seconds (default 10, dmeventd's timeout) and when a target kicks it
+ *             (lvxd_monitor_kick(): a pool out of space, 5% more of a pool or COW
+ *             handed out), at most every 100 ms.  The steps are dmeventd's: checks
+ *             at >50%, >55%, ... >95%, 100% (data and metadata apart for a pool,
+ *             started again at 50% when the size changed), "WARNING: Thin pool
+ *             VG-POOL-tpool data is now 81.23% full." (and "metadata", "Snapshot
+ *             VG-SNAP is now ...") from 80% on; an invalid snapshot is reported once
+ *             and no longer watched.
+ *   command   run by the thread itself (posix_spawn of this executable; stdin
+ *             /dev/null, its output lines into lvxd.log, no other descriptor of the
+ *             daemon's: /dev/fuse, PVs, sockets), with LVM_RUN_BY_DMEVENTD=1
+ *             (the command leaves monitoring alone), LVX_ACTIVATION_BACKEND=user and
+ *             the LV's DM_DEV_DIR.  A pool's failing command is retried as dmeventd
+ *             does: after 1, 2, 4 ... up to 256 skipped checks.
+ *   state     v->monitored (the `monitor` request, the state file's flag 8) and
+ *             v->watch, which only this thread and lvxd_monitor_set() touch, under
+ *             lvxd_lvs_mutex.
+ *
+ * Entry points: lvxd_monitor_start(), lvxd_monitor_kick(), lvxd_monitor_set(),
+ * lvxd_monitorable().
+ */
+#include "daemon/daemon_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <poll.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "model/thin.h"
+#include "report/report.h"
+
+extern char **environ;
+
+#define PCT_1 1000000
+#define PCT_100 (100 * PCT_1)
+#define WARNING_AT (80 * PCT_1)          /* dmeventd's first warning */
+#define CHECK_STEP (5 * PCT_1)
+#define CHECK_MINIMUM (50 * PCT_1)
+#define MAX_FAILS 256
+
+static pthread_mutex_t kick_mutex = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t kick_cond = PTHREAD_COND_INITIALIZER;
+static bool kicked;
+
+void lvxd_monitor_kick(void)
+{
+    pthread_mutex_lock(&kick_mutex);
+    kicked = true;
+    pthread_cond_signal(&kick_cond);
+    pthread_mutex_unlock(&kick_mutex);
+}
+
+/* v's read lock held, or by the control loop (which alone reloads) */
+bool lvxd_monitorable(const struct lvxd_lv *v)
+{
+    const char *t = v->target ? v->target->name : "";
+    return (strcmp(t, "thin") == 0 && lvx_lv_is_thin_pool(v->model)) ||
+           strcmp(t, "snapshot") == 0;
+}
+
+/* The dm name dmeventd names the LV by: a pool's -tpool device, a snapshot's own. */
+static void watch_name(const struct lvxd_lv *v, char *out, size_t n)
+{
+    bool pool = strcmp(v->target->name, "thin") == 0;
+    snprintf(out, n, "%s%s", v->name, pool ? "-tpool" : "");
+}
+
+int lvxd_monitor_set(struct lvx_ctx *ctx, struct lvxd_lv *v, bool on)
+{
+    char name[300];
+    pthread_mutex_lock(&lvxd_lvs_mutex);
+    bool ok = lvxd_monitorable(v), was = v->monitored;
+    if (ok) {
+        v->monitored = on;
+        memset(&v->watch, 0, sizeof(v->watch));
+        watch_name(v, name, sizeof(name));
+    }
+    pthread_mutex_unlock(&lvxd_lvs_mutex);
+    if (!ok)
+        return lvx_error(ctx, EINVAL, "%s/%s is neither a thin pool nor a snapshot.", v->vg,
+                         v->lv);
+    bool pool = strcmp(v->target->name, "thin") == 0;
+    if (on && !was)
+        lvxd_log("Monitoring %s %s.", pool ? "thin pool" : "snapshot", name);
+    else if (!on && was)
+        lvxd_log("No longer monitoring %s %s.", pool ? "thin pool" : "snapshot", name);
+    if (on)
+        lvxd_monitor_kick();
+    return 0;
+}
+
+/* dm_percent_to_round_float(p, 2) printed with two decimals */
+static void pct_text(int32_t p, char *out, size_t n)
+{
+    if (p > PCT_100 - PCT_1 / 100 && p < PCT_100)
+        p = PCT_100 - PCT_1 / 100;
+    snprintf(out, n, "%.2f", p / (double)PCT_1);
+}
+
+/* dmeventd's step rule for one usage p against *check: true when the policy is due;
+ * the warning from 80% on. */
+static bool step(int32_t p, int32_t *check, const char *name, const char *what)
+{
+    char t[16];
+    bool due = false;
+    if (p > WARNING_AT && p > *check) {
+        pct_text(p, t, sizeof(t));
+        lvxd_log("WARNING: Thin pool %s %s is now %s%% full.", name, what, t);
+    }
+    if (p > CHECK_MINIMUM) {
+        due = p > *check;
+        *check = (p / CHECK_STEP + 1) * CHECK_STEP;
+        if (*check == PCT_100)
+            (*check)--;
+    } else {
+        *check = CHECK_MINIMUM;
+    }
+    return due;
+}
+
+/* A pool: " thin-pool TID MU/MT DU/DT" (lvxd_lvs_mutex held). */
+static bool pool_due(struct lvxd_lv *v, const char *st, const char *name)
+{
+    struct lvxd_watch *w = &v->watch;
+    uint64_t tid, mu, mt, du, dt;
+    const char *s = strstr(st, " thin-pool ");
+    if (!s || sscanf(s, " thin-pool %" SCNu64 " %" SCNu64 "/%" SCNu64 " %" SCNu64 "/%" SCNu64,
+                     &tid, &mu, &mt, &du, &dt) != 5 || !mt || !dt)
+        return false;
+    if (w->known_meta != mt) {
+        w->meta_check = CHECK_MINIMUM;
+        w->known_meta = mt;
+        w->fails = 0;
+    }
+    if (w->known_data != dt) {
+        w->data_check = CHECK_MINIMUM;
+        w->known_data = dt;
+        w->fails = 0;
+    }
+    bool due = step(lvx_report_dm_percent(mu, mt), &w->meta_check, name, "metadata");
+    due |= step(lvx_report_dm_percent(du, dt), &w->data_check, name, "data");
+    if (w->fails) {                  /* a failing policy: retried less and less often */
+        if (w->fails++ <= w->max_fails)
+            return false;
+        if (w->max_fails < MAX_FAILS)
+            w->max_fails <<= 1;
+        w->fails = 1;
+        return true;
+    }
+    w->max_fails = 1;
+    return due;
+}
+
+/* A snapshot: " snapshot VALID USED TOTAL META" (sectors). */
+static bool snapshot_due(struct lvxd_lv *v, const char *st, const char *name)
+{
+    struct lvxd_watch *w = &v->watch;
+    int valid;
+    uint64_t used, total, meta;
+    const char *s = strstr(st, " snapshot ");
+    if (w->dropped || !s ||
+        sscanf(s, " snapshot %d %" SCNu64 " %" SCNu64 " %" SCNu64, &valid, &used, &total,
+               &meta) != 4)
+        return false;
+    if (!valid || !total) {
+        lvxd_log("WARNING: Snapshot %s changed state to: Invalid and should be removed.", name);
+        w->dropped = true;
+        return false;
+    }
+    if (v->size / 512 <= used - meta) {
+        lvxd_log("Dropping monitoring of fully provisioned snapshot %s.", name);
+        w->dropped = true;
+        return false;
+    }
+    if (w->known_data != total) {
+        w->data_check = CHECK_MINIMUM;
+        w->known_data = total;
+    }
+    int32_t p = lvx_report_dm_percent(used, total);
+    if (p < w->data_check)
+        return false;
+    w->data_check = (p / CHECK_STEP) * CHECK_STEP + CHECK_STEP;
+    if (p >= WARNING_AT) {
+        char t[16];
+        pct_text(p, t, sizeof(t));
+        lvxd_log("WARNING: Snapshot %s is now %s%% full.", name, t);
+    }
+    return true;
+}
+
+/* --- the command ----------------------------------------------------------------- */
+
+struct job {
+    char vg[128], lv[128], name[300], dev_dir[256];
+    bool pool;
+    struct job *next;
+};
+
+static char *env_pair(const char *k, const char *val)
+{
+    size_t n = strlen(k) + strlen(val) + 2;
+    char *s = malloc(n);
+    if (s)
+        snprintf(s, n, "%s=%s", k, val);
+    return s;
+}
+
+/* The environment of the command: ours, with the three variables set. */
+static char **command_env(const struct job *j)
+{
+    size_t n = 0;
+    while (environ[n])
+        n++;
+    char **e = calloc(n + 4, sizeof(*e));
+    if (!e)
+        return NULL;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(environ[i], "LVM_RUN_BY_DMEVENTD=", 20) &&
+            strncmp(environ[i], "LVX_ACTIVATION_BACKEND=", 23) && strncmp(environ[i], "DM_DEV_DIR=", 11))
+            e[k++] = environ[i];
+    e[k++] = env_pair("LVM_RUN_BY_DMEVENTD", "1");
+    e[k++] = env_pair("LVX_ACTIVATION_BACKEND", "user");
+    e[k++] = env_pair("DM_DEV_DIR", j->dev_dir[0] ? j->dev_dir : "/dev");
+    for (size_t i = k - 3; i < k; i++)
+        if (!e[i]) {
+            for (size_t f = k - 3; f < k; f++)
+                free(e[f]);
+            free(e);
+            return NULL;
+        }
+    return e;
+}
+
+/* Log the command's output, line by line, until it closes its end. */
+static void log_output(int fd, const struct job *j)
+{
+    char buf[4096];
+    size_t have = 0;
+    for (;;) {
+        ssize_t r = read(fd, buf + have, sizeof(buf) - 1 - have);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        have += (size_t)r;
+        buf[have] = 0;
+        char *line = buf, *nl;
+        while ((nl = strchr(line, '\n'))) {
+            *nl = 0;
+            lvxd_log("lvextend %s/%s: %s", j->vg, j->lv, line);
+            line = nl + 1;
+        }
+        have = strlen(line);
+        memmove(buf, line, have);
+        if (have == sizeof(buf) - 1) {      /* a line longer than the buffer */
+            buf[have] = 0;
+            lvxd_log("lvextend %s/%s: %s", j->vg, j->lv, buf);
+            have = 0;
+        }
+    }
+    if (have) {
+        buf[have] = 0;
+        lvxd_log("lvextend %s/%s: %s", j->vg, j->lv, buf);
+    }
+}
+
+/* Run `lvx lvextend --use-policies VG/LV`: true when it exited 0. */
+static bool run_policy(const struct job *j)
+{
+    char exe[PATH_MAX], arg[260];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    if (n <= 0)
+        return false;
+    exe[n] = 0;
+    snprintf(arg, sizeof(arg), "%s/%s", j->vg, j->lv);
+    char *argv[] = { "lvx", "lvextend", "--use-policies", arg, NULL };
+    int p[2];
+    if (pipe2(p, O_CLOEXEC) < 0)
+        return false;
+    char **env = command_env(j);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&fa, p[1], 1);
+    posix_spawn_file_actions_adddup2(&fa, p[1], 2);
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+    posix_spawn_file_actions_addclosefrom_np(&fa, 3);   /* as dmeventd: no fd of ours */
+#endif
+    pid_t pid = -1;
+    int rc = env ? posix_spawn(&pid, exe, &fa, NULL, argv, env) : ENOMEM;
+    posix_spawn_file_actions_destroy(&fa);
+    if (env) {
+        size_t k = 0;
+        while (env[k])
+            k++;
+        for (size_t i = k - 3; i < k; i++)
+            free(env[i]);
+        free(env);
+    }
+    close(p[1]);
+    if (rc != 0) {
+        close(p[0]);
+        lvxd_log("cannot run lvextend for %s: %s", j->name, strerror(rc));
+        return false;
+    }
+    log_output(p[0], j);
+    close(p[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (!WIFEXITED(status)) {
+        lvxd_log("lvextend %s/%s was terminated by signal %d.", j->vg, j->lv,
+                 WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+        return false;
+    }
+    /* dmeventd: "Child N exited with status S." */
+    lvxd_log("lvextend %s/%s exited with status %d.", j->vg, j->lv, WEXITSTATUS(status));
+    return WEXITSTATUS(status) == 0;
+}
+
+/* --- the thread -------------------------------------------------------------------- */
+
+/* The jobs due now (the served LVs' status looked at under the list's mutex). */
+static struct job *collect(void)
+{
+    struct job *jobs = NULL;
+    pthread_mutex_lock(&lvxd_lvs_mutex);
+    for (struct lvxd_lv *v = lvxd_lvs; v; v = v->next) {
+        if (!v->monitored || v->dying)
+            continue;
+        char st[160] = "", name[300];
+        pthread_rwlock_rdlock(&v->lock);        /* a reload swaps the model */
+        bool ok = lvxd_monitorable(v) && v->target->status;
+        if (ok)
+            v->target->status(v, st, sizeof(st));
+        pthread_rwlock_unlock(&v->lock);
+        if (!ok)
+            continue;
+        watch_name(v, name, sizeof(name));
+        bool pool = strcmp(v->target->name, "thin") == 0;
+        if (!(pool ? pool_due(v, st, name) : snapshot_due(v, st, name)))
+            continue;
+        struct job *j = calloc(1, sizeof(*j));
+        if (!j)
+            break;
+        snprintf(j->vg, sizeof(j->vg), "%s", v->vg);
+        snprintf(j->lv, sizeof(j->lv), "%s", v->lv);
+        snprintf(j->name, sizeof(j->name), "%s", name);
+        snprintf(j->dev_dir, sizeof(j->dev_dir), "%s", v->dev_dir);
+        j->pool = pool;
+        j->next = jobs;
+        jobs = j;
+    }
+    pthread_mutex_unlock(&lvxd_lvs_mutex);
+    return jobs;
+}
+
+static void run_jobs(struct job *jobs)
+{
+    while (jobs) {
+        struct job *j = jobs;
+        jobs = j->next;
+        bool ok = run_policy(j);
+        if (!ok)
+            lvxd_log(j->pool ? "Failed command for %s." : "Failed to extend snapshot %s.",
+                     j->name);
+        if (j->pool) {               /* dmeventd's fails counter */
+            pthread_mutex_lock(&lvxd_lvs_mutex);
+            struct lvxd_lv *v = lvxd_volume_find(j->vg, j->lv);
+            if (v && !ok && !v->watch.fails)
+                v->watch.fails = 1;
+            else if (v && ok)
+                v->watch.fails = 0;
+            pthread_mutex_unlock(&lvxd_lvs_mutex);
+        }
+        free(j);
+    }
+}
+
+static int interval(void)
+{
+    const char *e = getenv("LVXD_MONITOR_INTERVAL");
+    int t = e && *e ? atoi(e) : 10;
+    return t < 1 ? 1 : t;
+}
+
+static void *monitor_main(void *arg)
+{
+    (void)arg;
+    int secs = interval();
+    for (;;) {
+        pthread_mutex_lock(&kick_mutex);
+        if (!kicked) {
+            struct timespec until;
+            clock_gettime(CLOCK_REALTIME, &until);
+            until.tv_sec += secs;
+            pthread_cond_timedwait(&kick_cond, &kick_mutex, &until);
+        }
+        kicked = false;
+        pthread_mutex_unlock(&kick_mutex);
+        run_jobs(collect());
+        struct timespec pause = { 0, 100 * 1000000L };
+        nanosleep(&pause, NULL);
+    }
+    return NULL;
+}
+
+void lvxd_monitor_start(void)
+{
+    pthread_t th;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    int rc = pthread_create(&th, &attr, monitor_main, NULL);
+    pthread_attr_destroy(&attr);
+    if (rc != 0)
+        lvxd_log("warning: no monitoring thread: %s", strerror(rc));
+}
