@@ -26,6 +26,7 @@
 
 #include "cmd/actcmd.h"
 #include "cmd/lvcreate_raid.h"
+#include "cmd/mirror_mlog.h"
 #include "map/map.h"
 
 #include <errno.h>
@@ -61,6 +62,8 @@ static void drop_subs(struct lvx_lv *lv, uint32_t keep, bool log)
         lvx_vg_remove_lv(lv->vg, seg->areas[i].lv);
     seg->area_count = seg->stripe_count = keep;
     if (log && seg->log_lv) {
+        if (lvx_mirror_log_is_mirrored(seg->log_lv))    /* its images first */
+            lvx_mirror_mlog_unmirror(seg->log_lv);
         lvx_vg_remove_lv(lv->vg, seg->log_lv);
         seg->log_lv = NULL;
     }
@@ -98,6 +101,26 @@ int lvx_mirror_add_log(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
         return lvx_cmd_fail(env);
     seg->log_lv = log;
     seg->raw = NULL;
+    return 0;
+}
+
+/* --mirrorlog mirrored of a mirror with a core or disk log (LVM2's warning first). */
+static int add_mirrored_log(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
+                            const struct lvx_alloc_pv *pvs, unsigned pv_count)
+{
+    struct lvx_vg *vg = u->vg;
+    const struct lvx_seg *seg = &lv->segs[0];
+    struct lvx_free_maps *maps;
+    int rc;
+    if ((rc = lvx_lvcmd_free_maps(env, u, &maps)))
+        return rc;
+    lvx_cmd_errorf("%s", LVX_MLOG_WARNING);
+    uint32_t ext = seg->log_lv ? seg->log_lv->le_count
+                   : lvx_mirror_log_extents(lv->le_count * vg->extent_size, seg->region_size,
+                                            vg->extent_size);
+    if (lvx_mirror_mlog_build(env, vg, maps, lv, ext, lv->le_count,
+                              lvx_lvcmd_effective_policy(vg, lv->alloc), pvs, pv_count, true) < 0)
+        return lvx_cmd_fail(env);
     return 0;
 }
 
@@ -187,7 +210,7 @@ int lvx_mirror_commit_live(struct lvx_cmd_env *env, struct lvx_vg_update *u,
         return rc;
     }
     if (!test && log && log != old_log &&    /* a new log */
-        lvx_lvcmd_zero_start(env, u, log, LOG_ZERO_BYTES) < 0)
+        lvx_mirror_log_zero(env, u, log, LOG_ZERO_BYTES) < 0)
         return lvx_cmd_fail(env);
     /* live: the daemon serves the new layout (new images and a new or core log: the
      * regions copied from image 0 before the reload returns) */
@@ -237,6 +260,16 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
         lvx_cmd_errorf("Only up to 8 images in mirror supported currently.");
         return LVX_EXIT_FAILED;
     }
+    if (c->mirrored_log && active) {      /* the user backend does not serve one */
+        lvx_cmd_errorf("lvx lvconvert gives only inactive mirrors a mirrored log: deactivate "
+                       "%s/%s first.", vg, lv->name);
+        return LVX_EXIT_FAILED;
+    }
+    if (c->mirrored_log && linear) {
+        lvx_cmd_errorf("lvx lvconvert does not make a mirror with a mirrored log of linear %s/%s "
+                       "yet (convert it to a mirror first).", vg, lv->name);
+        return LVX_EXIT_FAILED;
+    }
     if (!linear && want > cur) {
         lvx_cmd_errorf("lvx lvconvert does not add images to mirror %s/%s yet.", vg, lv->name);
         return LVX_EXIT_FAILED;
@@ -253,7 +286,15 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
         lvx_mirror_to_linear(lv);
     } else if (!linear) {
         drop_subs(lv, want, c->core_log);
-        if (c->disk_log && !lv->segs[0].log_lv && (rc = lvx_mirror_add_log(env, u, lv, 0, pvs, pv_count)))
+        struct lvx_lv *log = lv->segs[0].log_lv;
+        if (c->disk_log && !log && (rc = lvx_mirror_add_log(env, u, lv, 0, pvs, pv_count)))
+            return rc;
+        if (c->disk_log && lvx_mirror_log_is_mirrored(log)) {
+            lvx_mirror_mlog_unmirror(log);
+            lv->segs[0].raw = NULL;
+        }
+        if (c->mirrored_log && !lvx_mirror_log_is_mirrored(log) &&
+            (rc = add_mirrored_log(env, u, lv, pvs, pv_count)))
             return rc;
     }
     if ((rc = lvx_mirror_commit_live(env, u, &act, lv, active, old_log)))
