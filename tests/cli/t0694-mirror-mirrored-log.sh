@@ -28,20 +28,8 @@ C=(--config "global/activation=1")
 S=(--config "global/support_mirrored_mirror_log=1")
 CS=(--config "global/activation=1 global/support_mirrored_mirror_log=1")
 
-out() {  # out SIDE FILE
-    sandbox_noise <"$2" | grep -v "' for more information.$" | sed "$(_twin_sed "$1")"
-}
-step() {  # step DESC CMD ARGS... (%N: device N of the side)
-    local desc=$1 rca=0 rcb=0
-    shift
-    mapfile -d '' aa < <(twin_args a "$@")
-    mapfile -d '' bb < <(twin_args b "$@")
-    lvx_a "${aa[@]}" >"$SCRATCH/a.out" 2>&1 || rca=$?
-    lvm_b "${bb[@]}" >"$SCRATCH/b.out" 2>&1 || rcb=$?
-    test_eq "$desc: lvx's exit code and output equal LVM2's" \
-        "$rca $(out a "$SCRATCH/a.out")" "$rcb $(out b "$SCRATCH/b.out")"
-    test_eq "$desc: metadata equal" "$(twin_meta a)" "$(twin_meta b)"
-}
+step() { twin_step "$@"; }
+out() { twin_out "$@"; }
 mk() {  # mk SIDE ARGS...: lvx makes an inactive LV on a side (%N: device N)
     local side=$1
     shift
