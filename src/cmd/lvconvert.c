@@ -265,7 +265,7 @@ int lvx_lvconvert_reload(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
     if (env->args->count[LVX_OPT_TEST])
         return lvx_lvcmd_commit(env, u);
     for (unsigned i = 0; i < ch->added_n; i++)
-        if (!strstr(ch->added[i]->name, "_rimage_") &&
+        if (!strstr(ch->added[i]->name, "_rimage_") && !strstr(ch->added[i]->name, "_mimage_") &&
             lvx_lvcmd_zero_start(env, u, ch->added[i], ZERO_BYTES) < 0)
             return lvx_cmd_fail(env);
     if ((rc = rename_devices(env, act, ch)))

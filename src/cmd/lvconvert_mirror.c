@@ -18,13 +18,16 @@
  * converted.").  LVs active in the user backend are converted live: the new layout
  * staged, committed, new logs zeroed, then the daemon reloads the LV (its mirror
  * target copies image 0 to new images before the reload returns: "Converted:
- * 100.00%").  Active in the dm backend, and adding images to a mirror, are not done
- * by lvx yet (exit 5); --type raid1 of an inactive mirror gets LVM2's "must be
- * active" refusal.
+ * 100.00%").  Active in the dm backend, the LV's table is reloaded as for RAID LVs
+ * (lvx_lvconvert_reload: new sub-LV devices made, a new log's start zeroed, the table
+ * staged, committed, swapped, the devices of the sub-LVs that went removed).  Adding
+ * images to a mirror, and a mirrored log for an active LV, are not done by lvx yet
+ * (exit 5); --type raid1 of an inactive mirror gets LVM2's "must be active" refusal.
  */
 #include "cmd/lvconvert_mirror.h"
 
 #include "cmd/actcmd.h"
+#include "cmd/lvconvert_raid.h"
 #include "cmd/lvcreate_raid.h"
 #include "cmd/mirror_mlog.h"
 #include "map/map.h"
@@ -183,6 +186,32 @@ int lvx_mirror_from_linear(struct lvx_cmd_env *env, struct lvx_vg_update *u, str
     return from_linear(env, u, lv, &c, images, NULL, 0);
 }
 
+/* The sub-LVs of a mirror (images, log, a mirrored log's images) into out; none for a
+ * linear LV. */
+static unsigned mirror_subs(const struct lvx_lv *lv, struct lvx_lv **out)
+{
+    unsigned n = 0;
+    if (!lvx_map_lv_is_mirror(lv))
+        return 0;
+    const struct lvx_seg *seg = &lv->segs[0];
+    for (uint32_t i = 0; i < seg->area_count && n < LVX_RAID_CHANGE_MAX; i++)
+        out[n++] = seg->areas[i].lv;
+    if (seg->log_lv && n < LVX_RAID_CHANGE_MAX)
+        out[n++] = seg->log_lv;
+    if (lvx_mirror_log_is_mirrored(seg->log_lv))
+        for (uint32_t i = 0; i < seg->log_lv->segs[0].area_count && n < LVX_RAID_CHANGE_MAX; i++)
+            out[n++] = seg->log_lv->segs[0].areas[i].lv;
+    return n;
+}
+
+static bool listed(const struct lvx_lv *lv, struct lvx_lv *const *v, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (v[i] == lv)
+            return true;
+    return false;
+}
+
 static uint32_t wanted_images(const struct lvx_mirror_conv *c, uint32_t cur, bool linear)
 {
     if (c->type && !strcmp(c->type, "linear"))
@@ -239,12 +268,8 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
         return LVX_EXIT_FAILED;
     }
     /* the user backend serves the LV as one file over its sub-LVs: the daemon re-reads
-     * them at the reload; the dm backend's stacked devices are not changed live yet */
-    if (active && act.be->rename_sub) {
-        lvx_cmd_errorf("lvx lvconvert converts inactive mirrors only: deactivate %s/%s first.",
-                       vg, lv->name);
-        return LVX_EXIT_FAILED;
-    }
+     * them at the reload; the dm backend's stacked devices are reloaded (dm_reload) */
+    bool dm = active && act.be->rename_sub;
     if (c->type && strcmp(c->type, "mirror") && strcmp(c->type, "linear")) {
         lvx_cmd_errorf("lvx lvconvert does not convert mirror %s/%s to --type %s yet.", vg,
                        lv->name, c->type);
@@ -279,6 +304,9 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
     if ((rc = lvx_lvcmd_pv_args(env, u->vg, c->pv_args, c->pv_arg_count, &pvs, &pv_count)))
         return rc;
     const struct lvx_lv *old_log = linear ? NULL : lv->segs[0].log_lv;
+    struct lvx_raid_change ch;
+    struct lvx_lv *before[LVX_RAID_CHANGE_MAX];
+    unsigned before_n = mirror_subs(lv, before);
     if (linear && want > 1) {
         if ((rc = from_linear(env, u, lv, c, want, pvs, pv_count)))
             return rc;
@@ -297,8 +325,23 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
             (rc = add_mirrored_log(env, u, lv, pvs, pv_count)))
             return rc;
     }
-    if ((rc = lvx_mirror_commit_live(env, u, &act, lv, active, old_log)))
+    if (dm) {
+        struct lvx_lv *after[LVX_RAID_CHANGE_MAX];
+        unsigned after_n = mirror_subs(lv, after);
+        memset(&ch, 0, sizeof(ch));
+        for (unsigned i = 0; i < after_n; i++)
+            if (!listed(after[i], before, before_n))
+                ch.added[ch.added_n++] = after[i];
+        for (unsigned i = 0; i < before_n; i++)
+            if (!listed(before[i], after, after_n)) {
+                ch.gone_old[ch.gone_n] = before[i]->name;
+                ch.gone[ch.gone_n++] = before[i];
+            }
+        if ((rc = lvx_lvconvert_reload(env, u, &act, lv, &ch)))
+            return rc;
+    } else if ((rc = lvx_mirror_commit_live(env, u, &act, lv, active, old_log))) {
         return rc;
+    }
     if (linear && want > 1) {
         lvx_notice(env->ctx, "Logical volume %s/%s being converted.", vg, lv->name);
         if (active)
