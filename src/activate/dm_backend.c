@@ -120,6 +120,8 @@ static int check_block_devices(struct lvx_ctx *ctx, const struct lvx_seg *seg)
 
 static int subdev_of(struct lvx_ctx *ctx, void *arg, const struct lvx_lv *sub,
                      struct lvx_buf *out);
+static int deactivate_one(struct lvx_ctx *ctx, const struct lvx_lv *lv,
+                          const struct lvx_activate_opts *opts);
 
 /* A raid or mirror LV: a device over its sub-LVs' devices. */
 static bool stacked(const struct lvx_lv *lv)
@@ -603,6 +605,27 @@ static int stage_raid_subs(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct 
     return rc;
 }
 
+int lvx_dm_stacked_subs_up(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *lv)
+{
+    const struct lvx_lv *subs[RAID_SUBS_MAX];
+    bool made[RAID_SUBS_MAX] = { false };
+    unsigned n = raid_subs(lv, subs, RAID_SUBS_MAX);
+    int rc = stage_raid_subs(ctx, dm, subs, made, n);
+    if (rc < 0)
+        remove_made(ctx, dm, subs, made, n);
+    return rc;
+}
+
+int lvx_dm_stacked_subs_down(struct lvx_ctx *ctx, const struct lvx_lv *lv)
+{
+    const struct lvx_lv *subs[RAID_SUBS_MAX];
+    unsigned n = raid_subs_dir(lv, subs, RAID_SUBS_MAX, false);
+    int rc = 0;
+    for (unsigned i = 0; i < n && rc == 0; i++)
+        rc = deactivate_one(ctx, subs[i], NULL);
+    return rc;
+}
+
 /* A raid LV: its sub-LVs first (linear devices), then the raid device over them. */
 static int activate_raid(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *lv,
                          const struct lvx_activate_opts *opts)
@@ -749,11 +772,7 @@ static int deactivate_devices(struct lvx_ctx *ctx, const struct lvx_lv *lv,
         return lvx_dm_pvmove_down(ctx, mv);
     if (rc < 0 || !stacked(lv))
         return rc;
-    const struct lvx_lv *subs[RAID_SUBS_MAX];
-    unsigned n = raid_subs_dir(lv, subs, RAID_SUBS_MAX, false);
-    for (unsigned i = 0; i < n && rc == 0; i++)
-        rc = deactivate_one(ctx, subs[i], NULL);
-    return rc;
+    return lvx_dm_stacked_subs_down(ctx, lv);
 }
 
 /* A shared VG's LV: its lease released once its devices are gone. */
