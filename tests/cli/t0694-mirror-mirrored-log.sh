@@ -11,7 +11,8 @@
 # --alloc anywhere on one PV, mirrored -> disk, mirrored -> core, -m0 of a mirror with a
 # mirrored log.  lvcreate --mirrorlog mirrored by lvx (side A) against a core-log mirror
 # converted by LVM2 (side B, the same add_mirror_log in LVM2): the same metadata, on
-# 4 PVs, on the images' 2 PVs, --alloc anywhere on one PV.  vgsplit of such an LV
+# 4 PVs, on the images' 2 PVs, --alloc anywhere on one PV.  lvrename (the log's images
+# renamed too).  vgsplit of such an LV
 # (refusals with part of its PVs, then -n LV) compared as well, and LVM2's vgck accepts
 # lvx's side.
 # shellcheck source=tests/lib.sh
@@ -101,7 +102,8 @@ test_eq "LVM2 reports lvx's side as its own (attrs, devices, logs, region)" \
     "$(lvm_b lvs -a --noheadings -o lv_name,lv_attr,devices,mirror_log,region_size vg1 2>/dev/null | sed "$(_twin_sed b)" | tr -s ' ')"
 
 # vgsplit of c1 (D0..D3) alone
-step "lvremove of the others" lvremove -ff vg1/c2 vg1/c3 vg1/c4
+step "lvrename of a mirror with a mirrored log (its 5 sub-LVs follow)" lvrename vg1 c2 r2
+step "lvremove of the others" lvremove -ff vg1/r2 vg1/c3 vg1/c4
 step "vgsplit of part of a mirrored-log mirror's PVs: refused" vgsplit vg1 vg2 %0 %1
 step "vgsplit of the log's PVs only: refused" vgsplit vg1 vg2 %2 %3
 step "vgsplit of an image and a log PV: refused" vgsplit vg1 vg2 %0 %2
