@@ -7,7 +7,8 @@
 # change, the log stays; "Extending N mirror images." unless -m is given;
 # lvextend --type mirror -L+4 -m1 (LVM2's lvresize-usage line 55), a core-log mirror,
 # a 3-image mirror, a mirror with a mirrored log, PV lists, and the refusals (no LV
-# path, the same size, signed -m, another image count); lvcreate -m 0's note.  After
+# path, the same size, signed -m, another image count); lvcreate -m 0's note; lvdisplay
+# -C with -m or -c, -c with -m refused (LVM2's listings line 152).  After
 # each step: exit code,
 # output and metadata text equal; LVM2's vgck accepts lvx's side at the end.
 # shellcheck source=tests/lib.sh
@@ -52,6 +53,9 @@ step "lvresize of a core-log mirror to 4m" lvresize -y -L4 vg1/lv2
 step "lvresize -l+1 of a mirror" lvresize -l+1 vg1/lv1
 step "lvcreate -m 0 of a linear LV: LVM2's note (lvcreate-usage line 142)" \
     lvcreate -an -Zn -m 0 -l1 -n lin vg1
+step "lvdisplay -C -m: refused (listings line 152)" lvdisplay -C -m vg1
+step "lvdisplay -C -c: refused" lvdisplay -C -c vg1
+step "lvdisplay -c -m: refused" lvdisplay -c -m vg1
 test_ok "LVM2's vgck accepts lvx's side" lvm_a vgck vg1
 
 for side in a b; do "lvm_$side" vgremove -ff vg1 >/dev/null 2>&1; done
