@@ -120,6 +120,8 @@ static int check_block_devices(struct lvx_ctx *ctx, const struct lvx_seg *seg)
 
 static int subdev_of(struct lvx_ctx *ctx, void *arg, const struct lvx_lv *sub,
                      struct lvx_buf *out);
+static int deactivate_one(struct lvx_ctx *ctx, const struct lvx_lv *lv,
+                          const struct lvx_activate_opts *opts);
 
 /* A raid or mirror LV: a device over its sub-LVs' devices. */
 static bool stacked(const struct lvx_lv *lv)
@@ -539,19 +541,32 @@ static int raid_sub_table(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct l
 }
 
 /* The sub-LVs of a raid LV in LVM2's table order: rmeta_i, rimage_i; of a mirror:
- * the log, then the images. */
-static unsigned raid_subs(const struct lvx_lv *lv, const struct lvx_lv **subs, unsigned cap)
+ * the log, then the images; a mirrored log's own images before it (made first, `up`)
+ * or after it (removed after it). */
+static unsigned raid_subs_dir(const struct lvx_lv *lv, const struct lvx_lv **subs, unsigned cap,
+                              bool up)
 {
     const struct lvx_seg *seg = &lv->segs[0];
     unsigned n = 0;
-    if (seg->kind == LVX_SEG_MIRROR && seg->log_lv && cap)
-        subs[n++] = seg->log_lv;
+    const struct lvx_lv *log = seg->kind == LVX_SEG_MIRROR ? seg->log_lv : NULL;
+    bool nested = log && lvx_map_lv_is_mirror(log) && !log->segs[0].log_lv;
+    if (nested && !up && cap)
+        subs[n++] = log;
+    for (uint32_t i = 0; nested && i < log->segs[0].area_count && n + 1 < cap; i++)
+        subs[n++] = log->segs[0].areas[i].lv;
+    if (log && (up || !nested) && cap > n)
+        subs[n++] = log;
     for (uint32_t i = 0; i < seg->area_count && n + 2 <= cap; i++) {
         if (seg->meta_areas && seg->meta_areas[i].lv)
             subs[n++] = seg->meta_areas[i].lv;
         subs[n++] = seg->areas[i].lv;
     }
     return n;
+}
+
+static unsigned raid_subs(const struct lvx_lv *lv, const struct lvx_lv **subs, unsigned cap)
+{
+    return raid_subs_dir(lv, subs, cap, true);
 }
 
 #define RAID_SUBS_MAX (2 * 256)
@@ -587,6 +602,27 @@ static int stage_raid_subs(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct 
             rc = activate_one(ctx, dm, subs[i], lvx_buf_str(&table), false, &made[i]);
     }
     lvx_buf_free(&table);
+    return rc;
+}
+
+int lvx_dm_stacked_subs_up(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *lv)
+{
+    const struct lvx_lv *subs[RAID_SUBS_MAX];
+    bool made[RAID_SUBS_MAX] = { false };
+    unsigned n = raid_subs(lv, subs, RAID_SUBS_MAX);
+    int rc = stage_raid_subs(ctx, dm, subs, made, n);
+    if (rc < 0)
+        remove_made(ctx, dm, subs, made, n);
+    return rc;
+}
+
+int lvx_dm_stacked_subs_down(struct lvx_ctx *ctx, const struct lvx_lv *lv)
+{
+    const struct lvx_lv *subs[RAID_SUBS_MAX];
+    unsigned n = raid_subs_dir(lv, subs, RAID_SUBS_MAX, false);
+    int rc = 0;
+    for (unsigned i = 0; i < n && rc == 0; i++)
+        rc = deactivate_one(ctx, subs[i], NULL);
     return rc;
 }
 
@@ -736,11 +772,7 @@ static int deactivate_devices(struct lvx_ctx *ctx, const struct lvx_lv *lv,
         return lvx_dm_pvmove_down(ctx, mv);
     if (rc < 0 || !stacked(lv))
         return rc;
-    const struct lvx_lv *subs[RAID_SUBS_MAX];
-    unsigned n = raid_subs(lv, subs, RAID_SUBS_MAX);
-    for (unsigned i = 0; i < n && rc == 0; i++)
-        rc = deactivate_one(ctx, subs[i], NULL);
-    return rc;
+    return lvx_dm_stacked_subs_down(ctx, lv);
 }
 
 /* A shared VG's LV: its lease released once its devices are gone. */

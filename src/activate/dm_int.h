@@ -47,6 +47,11 @@ void lvx_dm_run_undo(struct lvx_ctx *ctx, struct lvx_dm_run *r);
 int lvx_dm_remove_one(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_dm_ids *ids,
                       const struct lvx_lv *link_lv, bool force);
 
+/* dm_backend.c: the sub-LV devices of a raid or mirror LV made (or refreshed), in
+ * LVM2's order; removed again (after the device over them).  0 or negative errno. */
+int lvx_dm_stacked_subs_up(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *lv);
+int lvx_dm_stacked_subs_down(struct lvx_ctx *ctx, const struct lvx_lv *lv);
+
 /* dm_snapshot.c.  The LV whose device set holds lv (its origin for a COW LV), and
  * whether that set has snapshots. */
 const struct lvx_lv *lvx_dm_set_head(const struct lvx_lv *lv, bool *has_snapshots);

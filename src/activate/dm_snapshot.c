@@ -9,6 +9,8 @@
  *   <vg>-<origin>        uuid LVM-<vg><origin>       0 N snapshot-origin <real>
  *
  * (<snap> is the COW LV the user named; the internal snapshotN LV has no device.)
+ * An old-style mirror origin: -real is its mirror table, over its sub-LV devices
+ * (made before -real, removed after it).
  * The set is activated and deactivated as a whole, as LVM2 does for an origin and
  * for any of its snapshots.  Activating: the live origin (if any) is suspended
  * first, so no write reaches the PVs past a snapshot being set up; then -real, each
@@ -197,6 +199,9 @@ int lvx_dm_activate_set(struct lvx_ctx *ctx, const struct lvx_lv *origin,
             goto out;
         suspended = true;
     }
+    bool stacked = lvx_map_lv_is_mirror(origin);    /* -real is the mirror over its subs */
+    if (stacked && (rc = lvx_dm_stacked_subs_up(ctx, &r->dm, origin)) < 0)
+        goto fail;
     if ((rc = layer_table(ctx, origin, partial, &t)) < 0 ||
         (rc = lvx_dm_put_table(ctx, r, &real, lvx_buf_str(&t), ro, &info)) < 0 ||
         (rc = lvx_dm_nodes_add(ctx, real.name, info.major, info.minor, NULL, NULL)) < 0)
@@ -326,6 +331,8 @@ int lvx_dm_deactivate_set(struct lvx_ctx *ctx, const struct lvx_lv *origin,
             rc = lvx_dm_remove_one(ctx, &dm, &ids, NULL, true);
     if (rc == 0)
         rc = lvx_dm_remove_one(ctx, &dm, &real, NULL, true);
+    if (rc == 0 && lvx_map_lv_is_mirror(origin))    /* the mirror's sub-LV devices */
+        rc = lvx_dm_stacked_subs_down(ctx, origin);
 out:
     lvx_dm_close(&dm);
     return rc;

@@ -723,7 +723,7 @@ void lvx_lvcmd_remove_lv(struct lvx_lv *lv)
     bool stacked = seg && (seg->kind == LVX_SEG_RAID ||
                            (seg->kind == LVX_SEG_MIRROR && !(lv->status & LVX_LV_PVMOVE)));
     if (stacked && seg->kind == LVX_SEG_MIRROR && seg->log_lv)
-        lvx_vg_remove_lv(vg, seg->log_lv);
+        lvx_lvcmd_remove_lv(seg->log_lv);       /* a mirrored log with its images */
     for (uint32_t i = 0; stacked && i < seg->area_count; i++) {
         if (seg->areas && seg->areas[i].lv)
             lvx_vg_remove_lv(vg, seg->areas[i].lv);

@@ -25,6 +25,7 @@
 #include "cmd/lvconvert_merge.h"
 #include "cmd/thin_cmd.h"
 #include "cmd/lvconvert_mirror.h"
+#include "cmd/mirror_mlog.h"
 #include "cmd/mirror_repair.h"
 #include "cmd/lvconvert_raid.h"
 #include "cmd/lvconvert_restripe.h"
@@ -143,15 +144,17 @@ static int parse_args(struct lvx_cmd_env *env, struct convert_opts *o)
     o->mirrorlog = a->count[LVX_OPT_MIRRORLOG] ? a->value[LVX_OPT_MIRRORLOG]
                    : a->count[LVX_OPT_CORELOG] ? "core" : NULL;
     if (o->mirrorlog && strcmp(o->mirrorlog, "core") && strcmp(o->mirrorlog, "disk")) {
-        if (!strcmp(o->mirrorlog, "mirrored")) {
-            lvx_cmd_errorf("Log type \"mirrored\" is DEPRECATED. Use RAID1 LV or disk log "
-                           "instead.");
+        if (!strcmp(o->mirrorlog, "mirrored") && lvx_mirror_mlog_allowed(env)) {
+            /* cmd/mirror_mlog.c */
+        } else if (!strcmp(o->mirrorlog, "mirrored")) {
+            lvx_cmd_errorf("%s", LVX_MLOG_DEPRECATED);
             return LVX_EXIT_FAILED;
+        } else {
+            lvx_cmd_errorf("Mirror log type \"%s\" is unknown.", o->mirrorlog);
+            lvx_cmd_errorf("Invalid argument for --mirrorlog: %s", o->mirrorlog);
+            lvx_cmd_errorf("Error during parsing of command line.");
+            return LVX_EXIT_INVALID;
         }
-        lvx_cmd_errorf("Mirror log type \"%s\" is unknown.", o->mirrorlog);
-        lvx_cmd_errorf("Invalid argument for --mirrorlog: %s", o->mirrorlog);
-        lvx_cmd_errorf("Error during parsing of command line.");
-        return LVX_EXIT_INVALID;
     }
     if ((o->type && !strcmp(o->type, "mirror")) || o->mirrorlog)
         return 0;                   /* cmd/lvconvert_mirror.c */
@@ -300,7 +303,7 @@ int lvx_lvconvert_reload(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
     if (env->args->count[LVX_OPT_TEST])
         return lvx_lvcmd_commit(env, u);
     for (unsigned i = 0; i < ch->added_n; i++)
-        if (!strstr(ch->added[i]->name, "_rimage_") &&
+        if (!strstr(ch->added[i]->name, "_rimage_") && !strstr(ch->added[i]->name, "_mimage_") &&
             lvx_lvcmd_zero_start(env, u, ch->added[i], ZERO_BYTES) < 0)
             return lvx_cmd_fail(env);
     unsigned renamed = 0;
@@ -560,6 +563,7 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
             .mirrors_sign = o->mirrors_sign, .type = to_mirror ? "mirror" : o->type,
             .core_log = o->mirrorlog && !strcmp(o->mirrorlog, "core"),
             .disk_log = o->mirrorlog && !strcmp(o->mirrorlog, "disk"),
+            .mirrored_log = o->mirrorlog && !strcmp(o->mirrorlog, "mirrored"),
             .region_size = o->region_size, .pv_args = o->pv_args,
             .pv_arg_count = o->pv_arg_count,
         };

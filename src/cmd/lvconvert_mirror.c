@@ -18,14 +18,18 @@
  * converted.").  LVs active in the user backend are converted live: the new layout
  * staged, committed, new logs zeroed, then the daemon reloads the LV (its mirror
  * target copies image 0 to new images before the reload returns: "Converted:
- * 100.00%").  Active in the dm backend, and adding images to a mirror, are not done
- * by lvx yet (exit 5); --type raid1 of an inactive mirror gets LVM2's "must be
- * active" refusal.
+ * 100.00%").  Active in the dm backend, the LV's table is reloaded as for RAID LVs
+ * (lvx_lvconvert_reload: new sub-LV devices made, a new log's start zeroed, the table
+ * staged, committed, swapped, the devices of the sub-LVs that went removed).  Adding
+ * images to a mirror, and a mirrored log for an active LV, are not done by lvx yet
+ * (exit 5); --type raid1 of an inactive mirror gets LVM2's "must be active" refusal.
  */
 #include "cmd/lvconvert_mirror.h"
 
 #include "cmd/actcmd.h"
+#include "cmd/lvconvert_raid.h"
 #include "cmd/lvcreate_raid.h"
+#include "cmd/mirror_mlog.h"
 #include "map/map.h"
 
 #include <errno.h>
@@ -61,6 +65,8 @@ static void drop_subs(struct lvx_lv *lv, uint32_t keep, bool log)
         lvx_vg_remove_lv(lv->vg, seg->areas[i].lv);
     seg->area_count = seg->stripe_count = keep;
     if (log && seg->log_lv) {
+        if (lvx_mirror_log_is_mirrored(seg->log_lv))    /* its images first */
+            lvx_mirror_mlog_unmirror(seg->log_lv);
         lvx_vg_remove_lv(lv->vg, seg->log_lv);
         seg->log_lv = NULL;
     }
@@ -98,6 +104,26 @@ int lvx_mirror_add_log(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
         return lvx_cmd_fail(env);
     seg->log_lv = log;
     seg->raw = NULL;
+    return 0;
+}
+
+/* --mirrorlog mirrored of a mirror with a core or disk log (LVM2's warning first). */
+static int add_mirrored_log(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
+                            const struct lvx_alloc_pv *pvs, unsigned pv_count)
+{
+    struct lvx_vg *vg = u->vg;
+    const struct lvx_seg *seg = &lv->segs[0];
+    struct lvx_free_maps *maps;
+    int rc;
+    if ((rc = lvx_lvcmd_free_maps(env, u, &maps)))
+        return rc;
+    lvx_cmd_errorf("%s", LVX_MLOG_WARNING);
+    uint32_t ext = seg->log_lv ? seg->log_lv->le_count
+                   : lvx_mirror_log_extents(lv->le_count * vg->extent_size, seg->region_size,
+                                            vg->extent_size);
+    if (lvx_mirror_mlog_build(env, vg, maps, lv, ext, lv->le_count,
+                              lvx_lvcmd_effective_policy(vg, lv->alloc), pvs, pv_count, true) < 0)
+        return lvx_cmd_fail(env);
     return 0;
 }
 
@@ -160,6 +186,32 @@ int lvx_mirror_from_linear(struct lvx_cmd_env *env, struct lvx_vg_update *u, str
     return from_linear(env, u, lv, &c, images, NULL, 0);
 }
 
+/* The sub-LVs of a mirror (images, log, a mirrored log's images) into out; none for a
+ * linear LV. */
+static unsigned mirror_subs(const struct lvx_lv *lv, struct lvx_lv **out)
+{
+    unsigned n = 0;
+    if (!lvx_map_lv_is_mirror(lv))
+        return 0;
+    const struct lvx_seg *seg = &lv->segs[0];
+    for (uint32_t i = 0; i < seg->area_count && n < LVX_RAID_CHANGE_MAX; i++)
+        out[n++] = seg->areas[i].lv;
+    if (seg->log_lv && n < LVX_RAID_CHANGE_MAX)
+        out[n++] = seg->log_lv;
+    if (lvx_mirror_log_is_mirrored(seg->log_lv))
+        for (uint32_t i = 0; i < seg->log_lv->segs[0].area_count && n < LVX_RAID_CHANGE_MAX; i++)
+            out[n++] = seg->log_lv->segs[0].areas[i].lv;
+    return n;
+}
+
+static bool listed(const struct lvx_lv *lv, struct lvx_lv *const *v, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (v[i] == lv)
+            return true;
+    return false;
+}
+
 static uint32_t wanted_images(const struct lvx_mirror_conv *c, uint32_t cur, bool linear)
 {
     if (c->type && !strcmp(c->type, "linear"))
@@ -187,7 +239,7 @@ int lvx_mirror_commit_live(struct lvx_cmd_env *env, struct lvx_vg_update *u,
         return rc;
     }
     if (!test && log && log != old_log &&    /* a new log */
-        lvx_lvcmd_zero_start(env, u, log, LOG_ZERO_BYTES) < 0)
+        lvx_mirror_log_zero(env, u, log, LOG_ZERO_BYTES) < 0)
         return lvx_cmd_fail(env);
     /* live: the daemon serves the new layout (new images and a new or core log: the
      * regions copied from image 0 before the reload returns) */
@@ -216,12 +268,8 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
         return LVX_EXIT_FAILED;
     }
     /* the user backend serves the LV as one file over its sub-LVs: the daemon re-reads
-     * them at the reload; the dm backend's stacked devices are not changed live yet */
-    if (active && act.be->rename_sub) {
-        lvx_cmd_errorf("lvx lvconvert converts inactive mirrors only: deactivate %s/%s first.",
-                       vg, lv->name);
-        return LVX_EXIT_FAILED;
-    }
+     * them at the reload; the dm backend's stacked devices are reloaded (dm_reload) */
+    bool dm = active && act.be->rename_sub;
     if (c->type && strcmp(c->type, "mirror") && strcmp(c->type, "linear")) {
         lvx_cmd_errorf("lvx lvconvert does not convert mirror %s/%s to --type %s yet.", vg,
                        lv->name, c->type);
@@ -237,6 +285,16 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
         lvx_cmd_errorf("Only up to 8 images in mirror supported currently.");
         return LVX_EXIT_FAILED;
     }
+    if (c->mirrored_log && active) {      /* the user backend does not serve one */
+        lvx_cmd_errorf("lvx lvconvert gives only inactive mirrors a mirrored log: deactivate "
+                       "%s/%s first.", vg, lv->name);
+        return LVX_EXIT_FAILED;
+    }
+    if (c->mirrored_log && linear) {
+        lvx_cmd_errorf("lvx lvconvert does not make a mirror with a mirrored log of linear %s/%s "
+                       "yet (convert it to a mirror first).", vg, lv->name);
+        return LVX_EXIT_FAILED;
+    }
     if (!linear && want > cur) {
         lvx_cmd_errorf("lvx lvconvert does not add images to mirror %s/%s yet.", vg, lv->name);
         return LVX_EXIT_FAILED;
@@ -246,6 +304,9 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
     if ((rc = lvx_lvcmd_pv_args(env, u->vg, c->pv_args, c->pv_arg_count, &pvs, &pv_count)))
         return rc;
     const struct lvx_lv *old_log = linear ? NULL : lv->segs[0].log_lv;
+    struct lvx_raid_change ch;
+    struct lvx_lv *before[LVX_RAID_CHANGE_MAX];
+    unsigned before_n = mirror_subs(lv, before);
     if (linear && want > 1) {
         if ((rc = from_linear(env, u, lv, c, want, pvs, pv_count)))
             return rc;
@@ -253,11 +314,34 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
         lvx_mirror_to_linear(lv);
     } else if (!linear) {
         drop_subs(lv, want, c->core_log);
-        if (c->disk_log && !lv->segs[0].log_lv && (rc = lvx_mirror_add_log(env, u, lv, 0, pvs, pv_count)))
+        struct lvx_lv *log = lv->segs[0].log_lv;
+        if (c->disk_log && !log && (rc = lvx_mirror_add_log(env, u, lv, 0, pvs, pv_count)))
+            return rc;
+        if (c->disk_log && lvx_mirror_log_is_mirrored(log)) {
+            lvx_mirror_mlog_unmirror(log);
+            lv->segs[0].raw = NULL;
+        }
+        if (c->mirrored_log && !lvx_mirror_log_is_mirrored(log) &&
+            (rc = add_mirrored_log(env, u, lv, pvs, pv_count)))
             return rc;
     }
-    if ((rc = lvx_mirror_commit_live(env, u, &act, lv, active, old_log)))
+    if (dm) {
+        struct lvx_lv *after[LVX_RAID_CHANGE_MAX];
+        unsigned after_n = mirror_subs(lv, after);
+        memset(&ch, 0, sizeof(ch));
+        for (unsigned i = 0; i < after_n; i++)
+            if (!listed(after[i], before, before_n))
+                ch.added[ch.added_n++] = after[i];
+        for (unsigned i = 0; i < before_n; i++)
+            if (!listed(before[i], after, after_n)) {
+                ch.gone_old[ch.gone_n] = before[i]->name;
+                ch.gone[ch.gone_n++] = before[i];
+            }
+        if ((rc = lvx_lvconvert_reload(env, u, &act, lv, &ch)))
+            return rc;
+    } else if ((rc = lvx_mirror_commit_live(env, u, &act, lv, active, old_log))) {
         return rc;
+    }
     if (linear && want > 1) {
         lvx_notice(env->ctx, "Logical volume %s/%s being converted.", vg, lv->name);
         if (active)

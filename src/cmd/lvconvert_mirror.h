@@ -15,6 +15,7 @@ struct lvx_mirror_conv {
     int mirrors_sign;          /* -m +N / -m -N */
     const char *type;          /* "mirror", "linear", other, or NULL */
     bool core_log, disk_log;   /* --mirrorlog core (or --corelog) / disk */
+    bool mirrored_log;         /* --mirrorlog mirrored (cmd/mirror_mlog.c) */
     uint32_t region_size;      /* sectors: -R or the default */
     char **pv_args;
     unsigned pv_arg_count;

@@ -19,6 +19,7 @@
 #include "cmd/lvcreate_raid.h"
 #include "cmd/lvcreate_thin.h"
 #include "activate/activate.h"
+#include "map/map.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -441,12 +442,17 @@ static int check_origin(struct lvx_cmd_env *env, struct lvx_vg *vg, struct creat
         lvx_cmd_errorf("Snapshots of %s are not supported.", err);
         return LVX_EXIT_FAILED;
     }
-    for (unsigned i = 0; i < org->seg_count; i++)
+    bool mirror = lvx_map_lv_is_mirror(org);       /* dm backend only (activate.c) */
+    for (unsigned i = 0; !mirror && i < org->seg_count; i++)
         if (org->segs[i].kind != LVX_SEG_STRIPED) {
-            lvx_cmd_errorf("lvx makes snapshots of linear and striped LVs only (%s/%s has a %s "
-                           "segment).", vg->name, org->name, org->segs[i].type_name);
+            lvx_cmd_errorf("lvx makes snapshots of linear, striped and mirror LVs only (%s/%s "
+                           "has a %s segment).", vg->name, org->name, org->segs[i].type_name);
             return LVX_EXIT_FAILED;
         }
+    if (mirror && act && act->be && act->be != &lvx_activation_dm) {
+        lvx_cmd_errorf("lvx makes snapshots of mirror LVs in the dm activation backend only.");
+        return LVX_EXIT_FAILED;
+    }
     o->fixed_leak = act && act->be == &lvx_activation_dm;
     return 0;
 }

@@ -5,8 +5,9 @@
  * (cmd/lvcreate_raid.h).
  *
  * Options as LVM2 2.03.16 takes them: -m N (N+1 images, default 1; at least 1, at
- * most 7), --mirrorlog disk|core ("mirrored" is refused as deprecated, exit 5, after
- * the activation check as LVM2),
+ * most 7), --mirrorlog disk|core|mirrored ("mirrored" only under
+ * global/support_mirrored_mirror_log = 1, else refused as deprecated, exit 5, after the
+ * activation check as LVM2; built by cmd/mirror_mlog.c),
  * --corelog (= core), -R/--regionsize (LVM2's checks and default, shared with RAID),
  * --nosync (NOTSYNCED on the LV: the kernel table says "nosync").  Striped mirrors
  * (-i > 1) are not made by lvx (exit 5).  With activation disabled in lvm.conf,
@@ -25,6 +26,7 @@
  * power of 2 not above the LV size ("Using reduced mirror region size of ...").
  */
 #include "cmd/lvcreate_raid.h"
+#include "cmd/mirror_mlog.h"
 
 #include "config/config.h"
 
@@ -51,7 +53,7 @@ static int log_arg(struct lvx_cmd_env *env, struct lvx_raid_opts *o)
     if (!strcmp(v, "core")) {
         o->core_log = true;
     } else if (!strcmp(v, "mirrored")) {
-        o->mirrored_log = true;         /* refused by lvx_lvcreate_mirror_build */
+        o->mirrored_log = true;         /* gated in lvx_lvcreate_mirror_build */
     } else if (strcmp(v, "disk") != 0) {
         lvx_cmd_errorf("Mirror log type \"%s\" is unknown.", v);
         lvx_cmd_errorf("Invalid argument for --mirrorlog: %s", v);
@@ -114,17 +116,22 @@ static bool holds_image(struct lvx_lv *const *img, uint32_t count, const struct 
     return false;
 }
 
-/* lvm.conf allocation/mirror_logs_require_separate_pvs (LVM2's default 0). */
-static bool separate_log_pvs(struct lvx_cmd_env *env)
+bool lvx_mirror_conf_on(struct lvx_cmd_env *env, const char *path)
 {
     struct lvx_config *cfg = NULL;
     if (lvx_config_load(env->ctx, &cfg) < 0) {
         lvx_error_clear(env->ctx);
         return false;
     }
-    bool on = lvx_config_int(cfg, "allocation/mirror_logs_require_separate_pvs", 0) != 0;
+    bool on = lvx_config_int(cfg, path, 0) != 0;
     lvx_config_free(cfg);
     return on;
+}
+
+/* lvm.conf allocation/mirror_logs_require_separate_pvs (LVM2's default 0). */
+static bool separate_log_pvs(struct lvx_cmd_env *env)
+{
+    return lvx_mirror_conf_on(env, "allocation/mirror_logs_require_separate_pvs");
 }
 
 /* Where LVM2 puts a log it allocates together with images of `need` extents each:
@@ -161,6 +168,44 @@ static bool log_area(const struct lvx_free_maps *maps, const struct lvx_alloc_pv
         }
     }
     return best != 0;
+}
+
+uint64_t lvx_mirror_log_offer(const struct lvx_free_maps *maps, const struct lvx_alloc_pv *c,
+                              uint64_t with_images, uint32_t ext)
+{
+    struct lvx_alloc_pv at;
+    struct lvx_pe_run run;
+    if (with_images && log_area(maps, c, 1, with_images, ext, &at, &run))
+        return with_images;
+    uint64_t best = 0;
+    const struct lvx_pv_free *f = &maps->pvs[c->pv->index];
+    for (unsigned r = 0; f->usable && r < f->run_count; r++)      /* the largest left */
+        if (f->runs[r].count > best)
+            best = f->runs[r].count;
+    return best >= ext ? best : 0;
+}
+
+int lvx_mirror_alloc_log_among(struct lvx_cmd_env *env, struct lvx_free_maps *maps,
+                               struct lvx_lv *log, uint32_t ext, uint64_t with_images,
+                               enum lvx_alloc policy, const struct lvx_alloc_pv *c, unsigned n,
+                               const struct lvx_pv **chosen)
+{
+    struct lvx_alloc_pv at;
+    struct lvx_pe_run run;
+    if (!(with_images && log_area(maps, c, n, with_images, ext, &at, &run)) &&
+        !log_area(maps, c, n, ext, ext, &at, &run))
+        return lvx_error(env->ctx, ENOSPC, "Insufficient suitable allocatable extents for "
+                         "logical volume %s: %u more required", log->name, ext);
+    struct lvx_alloc_request req = {
+        .extents = ext, .stripes = 1, .policy = policy, .pv_count = 1, .pvs = &at,
+        .lv_name = log->name,
+    };
+    struct lvx_alloc_result res;
+    int r = lvx_alloc_extents(env->ctx, env->pool, maps, &req, &res);
+    if (r < 0)
+        return r;
+    *chosen = at.pv;
+    return lvx_alloc_append(env->ctx, log, &res);
 }
 
 int lvx_mirror_alloc_log(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_free_maps *maps,
@@ -217,16 +262,16 @@ int lvx_lvcreate_mirror_build(struct lvx_cmd_env *env, struct lvx_vg *vg,
                               struct lvx_lv *lv, uint64_t extents, enum lvx_alloc policy,
                               const struct lvx_alloc_pv *pvs, unsigned pv_count)
 {
-    if (o->mirrored_log)            /* LVM2 says so after its device-mapper check */
-        return lvx_error(env->ctx, ENOTSUP, "Log type \"mirrored\" is DEPRECATED. Use RAID1 LV "
-                         "or disk log instead.");
+    if (o->mirrored_log && !lvx_mirror_mlog_allowed(env))  /* after the device-mapper check */
+        return lvx_error(env->ctx, ENOTSUP, "%s", LVX_MLOG_DEPRECATED);
     uint64_t size = extents * vg->extent_size;
     lvx_raid_reduce_region(env, o, size);
     uint32_t images = o->mirrors;
     struct lvx_lv **img = lvx_pool_alloc(env->pool, images * sizeof(*img));
     for (uint32_t i = 0; i < images; i++)
         img[i] = lvx_raid_new_sub(vg, lv, "mimage", i, false);
-    struct lvx_lv *log = o->core_log ? NULL : lvx_raid_new_sub(vg, lv, "mlog", 0, false);
+    struct lvx_lv *log = o->core_log || o->mirrored_log ? NULL
+                         : lvx_raid_new_sub(vg, lv, "mlog", 0, false);
     if (log)                /* NAME_mlog: no index */
         log->name = lvx_pool_printf(vg->pool, "%s_mlog", lv->name);
     int r = lvx_raid_alloc_images(env, maps, lv->name, images, extents, 0, policy, pvs, pv_count,
@@ -246,6 +291,13 @@ int lvx_lvcreate_mirror_build(struct lvx_cmd_env *env, struct lvx_vg *vg,
     struct lvx_seg *seg = lvx_raid_new_seg(vg, lv, "mirror", LVX_SEG_MIRROR, extents, images, img,
                                            o);
     seg->log_lv = log;
+    if (o->mirrored_log) {          /* LVM2 adds it after the images (add_mirror_log) */
+        lvx_cmd_errorf("%s", LVX_MLOG_WARNING);
+        return lvx_mirror_mlog_build(env, vg, maps, lv,
+                                     lvx_mirror_log_extents(size, o->region_size,
+                                                            vg->extent_size),
+                                     extents, policy, pvs, pv_count, false);
+    }
     return 0;
 }
 
@@ -254,7 +306,7 @@ int lvx_lvcreate_mirror_zero(struct lvx_cmd_env *env, struct lvx_vg_update *u,
 {
     const struct lvx_seg *seg = &lv->segs[0];
     int r;
-    if (seg->log_lv && (r = lvx_lvcmd_zero_start(env, u, seg->log_lv, LOG_ZERO_BYTES)) < 0)
+    if (seg->log_lv && (r = lvx_mirror_log_zero(env, u, seg->log_lv, LOG_ZERO_BYTES)) < 0)
         return r;
     for (uint32_t i = 0; zero_data && i < seg->area_count; i++)
         if ((r = lvx_lvcmd_zero_start(env, u, seg->areas[i].lv, LOG_ZERO_BYTES)) < 0)

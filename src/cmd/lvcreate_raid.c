@@ -248,8 +248,13 @@ int lvx_lvcreate_raid_args(struct lvx_cmd_env *env, struct lvx_raid_opts *o)
             return LVX_EXIT_INVALID;
         }
     }
-    if ((rc = pick_type(env, &o->type)) || !o->type)
+    if ((rc = pick_type(env, &o->type)))
         return rc;
+    if (!o->type) {             /* -m 0 of a linear/striped LV: LVM2's note */
+        if (a->count[LVX_OPT_MIRRORS] && a->val[LVX_OPT_MIRRORS].n == 0)
+            lvx_notice(env->ctx, "Redundant mirrors argument: default is 0");
+        return 0;
+    }
     if ((rc = stripes_arg(env, o)) || (rc = mirrors_arg(env, o)))
         return rc;
     if (is_raid10(o->type) && o->stripes * o->mirrors > LVX_RAID_MAX_IMAGES) {

@@ -21,7 +21,7 @@ struct lvx_raid_opts {
     bool nosync;
     uint32_t min_rate, max_rate;   /* KiB/s per device, 0 = not set */
     bool core_log;             /* --type mirror: --mirrorlog core / --corelog (no log LV) */
-    bool mirrored_log;         /* --type mirror --mirrorlog mirrored (refused at creation) */
+    bool mirrored_log;         /* --type mirror --mirrorlog mirrored (cmd/mirror_mlog.c) */
 };
 
 /* RAID options of the command line: *out->type NULL when the LV is not RAID (no raid
@@ -101,6 +101,19 @@ int lvx_mirror_alloc_log(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_
                          const char *top_name, struct lvx_lv *log, uint32_t ext,
                          struct lvx_lv *const *img, uint32_t count, uint64_t with_images,
                          enum lvx_alloc policy, const struct lvx_alloc_pv *pvs, unsigned pv_count);
+/* An lvm.conf boolean (default 0, --config applied). */
+bool lvx_mirror_conf_on(struct lvx_cmd_env *env, const char *path);
+/* What LVM2's allocator counts for a log area on candidate c: with_images when an area
+ * there holds that many, else its largest free area; 0 when none holds ext. */
+uint64_t lvx_mirror_log_offer(const struct lvx_free_maps *maps, const struct lvx_alloc_pv *c,
+                              uint64_t with_images, uint32_t ext);
+/* ext extents of the log (or log image) `log` on one of the candidates c[0..n): the PV
+ * whose smallest free area holding with_images (else ext) extents is the largest, at
+ * that area's start; *chosen that PV.  0 or negative errno (ctx). */
+int lvx_mirror_alloc_log_among(struct lvx_cmd_env *env, struct lvx_free_maps *maps,
+                               struct lvx_lv *log, uint32_t ext, uint64_t with_images,
+                               enum lvx_alloc policy, const struct lvx_alloc_pv *c, unsigned n,
+                               const struct lvx_pv **chosen);
 /* Zero the first 4 KiB of the log (the kernel then starts a new one: a full resync
  * unless nosync) and, with zero_data, of every image.  0 or negative errno. */
 int lvx_lvcreate_mirror_zero(struct lvx_cmd_env *env, struct lvx_vg_update *u,

@@ -88,16 +88,21 @@ static bool referenced(const struct lvx_lv *lv)
     return false;
 }
 
-#define LVX_MIRROR_SUBS 9     /* up to 8 images and the log */
+#define LVX_MIRROR_SUBS 11    /* up to 8 images, the log and a mirrored log's 2 images */
 
 /* The sub-LVs of a mirror whose names start with the mirror's (as LVM2 names them). */
 static unsigned mirror_subs(struct lvx_lv *lv, struct lvx_lv **subs)
 {
     const struct lvx_seg *seg = &lv->segs[0];
+    const struct lvx_lv *log = seg->log_lv;
+    const struct lvx_seg *ls = log && lvx_map_lv_is_mirror(log) ? &log->segs[0] : NULL;
     size_t len = strlen(lv->name);
     unsigned n = 0;
-    for (uint32_t i = 0; i <= seg->area_count && n < LVX_MIRROR_SUBS; i++) {
-        struct lvx_lv *sub = i < seg->area_count ? seg->areas[i].lv : seg->log_lv;
+    for (uint32_t i = 0; i <= seg->area_count + (ls ? ls->area_count : 0) &&
+                         n < LVX_MIRROR_SUBS; i++) {
+        struct lvx_lv *sub = i < seg->area_count ? seg->areas[i].lv
+                             : i == seg->area_count ? seg->log_lv
+                                                    : ls->areas[i - seg->area_count - 1].lv;
         if (sub && !strncmp(sub->name, lv->name, len) && sub->name[len] == '_')
             subs[n++] = sub;
     }

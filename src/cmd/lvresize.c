@@ -116,8 +116,9 @@ static int parse_resize_args(struct lvx_cmd_env *env, struct resize_opts *o)
     }
     o->type = env->args->value[LVX_OPT_TYPE];
     if (o->type && strcmp(o->type, "linear") && strcmp(o->type, "striped") &&
-        strcmp(o->type, "zero") && strcmp(o->type, "error")) {
-        lvx_cmd_errorf("lvx %s --type supports linear, striped, zero and error (not %s).",
+        strcmp(o->type, "zero") && strcmp(o->type, "error") && strcmp(o->type, "mirror")) {
+        lvx_cmd_errorf("lvx %s --type supports linear, striped, zero, error and mirror (of a "
+                       "mirror LV) (not %s).",
                        env->args->cmd, o->type);
         return LVX_EXIT_FAILED;
     }
@@ -477,6 +478,11 @@ static int resize_thin(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
         return refuse_pool_reduce(ps);
     if (!reducing)
         o->dir = EXTEND;
+    if (o->type && !strcmp(o->type, "mirror") && !lvx_map_lv_is_mirror(lv)) {
+        lvx_cmd_errorf("lvx %s --type mirror resizes mirror LVs only, not %s/%s.",
+                       env->args->cmd, lv->vg->name, lv->name);
+        return LVX_EXIT_FAILED;
+    }
     if ((rc = lvx_lvcmd_pv_args(env, u->vg, o->pv_args, o->pv_arg_count, &pvs, &pv_count)) ||
         (rc = lvx_lvcmd_free_maps(env, u, &maps)))
         return rc;
@@ -568,7 +574,8 @@ static int resize_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
         return LVX_EXIT_INVALID;
     }
     bool cow = lvx_lv_is_cow(lv), origin = lvx_lv_snapshot_segs(lv, NULL, 0) > 0;
-    bool raid = lvx_map_lv_is_raid(lv) && !(lv->status & LVX_LV_LOCKED);
+    bool raid = (lvx_map_lv_is_raid(lv) || lvx_map_lv_is_mirror(lv)) &&
+                !(lv->status & LVX_LV_LOCKED);
     if (!cow && !origin && !raid && lvx_lvcmd_refuse_complex(lv, "resize"))
         return LVX_EXIT_FAILED;
     if ((rc = lvx_lvcmd_pv_args(env, u->vg, o->pv_args, o->pv_arg_count, &pvs, &pv_count)) ||
@@ -576,6 +583,9 @@ static int resize_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
         return rc;
     if (!new_extent_count(env, lv, maps, pvs, pv_count, o, &new_count))
         return LVX_EXIT_FAILED;
+    if (raid && new_count == lv->le_count && o->dir != REDUCE && seg_mirrors(last_seg(lv)) &&
+        !env->args->count[LVX_OPT_MIRRORS])    /* LVM2 says it before refusing the size */
+        lvx_notice(env->ctx, "Extending %u mirror images.", seg_mirrors(last_seg(lv)));
     if ((rc = check_direction(lv, &o->dir, new_count)))
         return rc;
     if (origin && (rc = check_origin(env, lv, o->dir)))

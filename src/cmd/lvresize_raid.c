@@ -17,6 +17,9 @@
  *   an image's PV is full LVM2 may put its new extents on a PV another image uses
  *   (its new areas only need distinct PVs among themselves); lvx keeps images apart.
  *   Reduction takes the extents from the end of every image.
+ * Old-style mirrors (segment type "mirror") are resized the same way as raid1: every
+ * mimage by the change, the log left as it is (its region count follows the LV's size
+ * when the kernel loads the table), as LVM2 does (compared on the host: t0695).
  * Entry point: lvx_lvresize_raid(), called by cmd/lvresize.c after the common checks.
  */
 #include "cmd/lvcmd.h"
@@ -95,7 +98,9 @@ int lvx_lvresize_raid(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
                       enum lvx_alloc policy)
 {
     struct lvx_seg *seg = &lv->segs[0];
-    const struct lvx_raid_type *t = lvx_raid_type_find(seg->type_name);
+    bool mirror = seg->kind == LVX_SEG_MIRROR;      /* an old-style mirror: its images */
+    const struct lvx_raid_type *t = mirror ? lvx_raid_type_find("raid1")
+                                           : lvx_raid_type_find(seg->type_name);
     if (!t || !seg->area_count || !seg->areas) {
         lvx_cmd_errorf("Can't resize logical volume %s/%s: lvx does not handle segment type "
                        "%s yet.", lv->vg->name, lv->name, seg->type_name);
@@ -121,7 +126,7 @@ int lvx_lvresize_raid(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
     if (extend && seg->stripe_size && ds > 1 && !t->mirrored)
         lvx_notice(env->ctx, "Using stripesize of last segment %s",
                    lvx_lvcmd_size(env, seg->stripe_size));
-    if (extend && t->mirrored)
+    if (extend && t->mirrored && !env->args->count[LVX_OPT_MIRRORS])   /* -m: LVM2 is quiet */
         lvx_notice(env->ctx, "Extending %u mirror images.", !strcmp(t->name, "raid1") ?
                    seg->area_count : (seg->data_copies >= 2 ? seg->data_copies : 2));
     if (*new_count == cur) {
@@ -129,7 +134,7 @@ int lvx_lvresize_raid(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
                        (unsigned long long)*new_count, (unsigned long long)cur);
         return LVX_EXIT_FAILED;
     }
-    if (!extend) {              /* LVM2 (VM, t0713): this line alone for an active RAID LV */
+    if (!extend && !mirror) {   /* LVM2 (VM, t0713): this line alone for an active RAID LV */
         struct lvx_actcmd a;
         if (lvx_actcmd_init(env, &a) == 0 && lvx_actcmd_is_active(env, &a, lv, NULL))
             lvx_warn(env->ctx, "THIS MAY DESTROY YOUR DATA (filesystem etc.)");

@@ -8,6 +8,8 @@
  *       <#images> <mimage_0> 0 <mimage_1> 0 ... 1 handle_errors
  *   <start> <len> mirror core 1 <region>[ nosync -> core 2 ...] <#images> ...
  *
+ * A mirrored log (itself a 2-image mirror, cmd/mirror_mlog.c) gets the same line with
+ * a core log, its images' devices made before it (activate/dm_backend.c).
  * "nosync" only when the caller asks (the first table of lvcreate --nosync: LVM2
  * does not pass it when it activates a NOTSYNCED mirror again); the
  * devices are the sub-LVs' dm devices, given by the caller (map/raid.c's
@@ -63,7 +65,9 @@ int lvx_map_check_mirror_activatable(struct lvx_ctx *ctx, const struct lvx_lv *l
 {
     const struct lvx_seg *seg = &lv->segs[0];
     int r;
-    if (seg->log_lv && (r = lvx_map_check_activatable(ctx, seg->log_lv, partial)) < 0)
+    if (seg->log_lv && (r = lvx_map_lv_is_mirror(seg->log_lv) && !seg->log_lv->segs[0].log_lv
+                                ? lvx_map_check_mirror_activatable(ctx, seg->log_lv, partial)
+                                : lvx_map_check_activatable(ctx, seg->log_lv, partial)) < 0)
         return r;
     for (uint32_t i = 0; i < seg->area_count; i++) {
         const struct lvx_lv *img = seg->areas[i].lv;

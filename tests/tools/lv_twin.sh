@@ -15,6 +15,8 @@
 #   twin_meta SIDE                           the side's metadata text, ids/times aside
 #   twin_same                                0 when both sides report the same
 #   twin_diff                                prints the differences (for diag)
+#   twin_step DESC CMD ARGS...               lvx on A, LVM2 on B: output, exit code and
+#                                            metadata compared (two checks)
 
 _twin_sandbox() {  # _twin_sandbox DIR DEV...
     local dir=$1 dev accept=""
@@ -126,4 +128,24 @@ twin_resync() {
         sed -i "s|\"$ua\"|\"$ub\"|; s|\"${TWIN_A[$i]}\"|\"${TWIN_B[$i]}\"|" "$file"
     done
     lvm_b vgcfgrestore -f "$file" "$TWIN_VG" >/dev/null 2>&1
+}
+
+# twin_out SIDE FILE: a command's output without the sandbox's noise and LVM2's "--help"
+# hint, device names as D<index>.
+twin_out() {
+    sandbox_noise <"$2" | grep -v "' for more information.$" | sed "$(_twin_sed "$1")"
+}
+
+# twin_step DESC CMD ARGS...: lvx on side A, LVM2 on side B ("%N": the side's device N);
+# the exit codes and outputs, then the metadata texts, compared (two checks).
+twin_step() {
+    local desc=$1 rca=0 rcb=0 aa bb
+    shift
+    mapfile -d '' aa < <(twin_args a "$@")
+    mapfile -d '' bb < <(twin_args b "$@")
+    lvx_a "${aa[@]}" >"$SCRATCH/twin_a.out" 2>&1 || rca=$?
+    lvm_b "${bb[@]}" >"$SCRATCH/twin_b.out" 2>&1 || rcb=$?
+    test_eq "$desc: lvx's exit code and output equal LVM2's" \
+        "$rca $(twin_out a "$SCRATCH/twin_a.out")" "$rcb $(twin_out b "$SCRATCH/twin_b.out")"
+    test_eq "$desc: metadata equal" "$(twin_meta a)" "$(twin_meta b)"
 }
