@@ -26,6 +26,7 @@
 #include "cmd/lvconvert_mirror.h"
 #include "cmd/mirror_repair.h"
 #include "cmd/lvconvert_raid.h"
+#include "cmd/lvconvert_thin.h"
 #include "cmd/lvconvert_restripe.h"
 #include "cmd/lvcreate_raid.h"
 #include "map/map.h"
@@ -575,6 +576,8 @@ int lvx_cmd_lvconvert(struct lvx_cmd_env *env)
 {
     struct convert_opts o;
     struct lvx_vg_update u;
+    if (lvx_lvconvert_is_thin(env))
+        return lvx_lvconvert_thin(env);
     int rc = parse_args(env, &o);
     if (rc)
         return rc;
