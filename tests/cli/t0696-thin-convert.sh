@@ -16,7 +16,8 @@
 #   * the pool activated by the user backend, a thin LV made in it, written and read
 #     back; thin_check accepts the metadata after deactivation;
 #   * --poolmetadata: the given LV (UUID kept) becomes _tmeta; the swap of an existing
-#     pool's metadata exchanges names and visibility;
+#     pool's metadata exchanges names and visibility; an active LV is converted and the
+#     pool left active, as LVM2 does;
 #   * thin_check at activation: thin_check_executable and _options as configured (a
 #     stand-in tool records its arguments), "" skips it, a failing check (the _tmeta
 #     superblock corrupted) refuses the activation with LVM2's message and exit 5, and
@@ -144,6 +145,13 @@ out=$(X lvconvert -y --thinpool vg1/p2 2>&1)
 test_eq "swap without --poolmetadata: exit 5, LVM2's message" "$? $out" \
     "5   The --poolmetadata option is required to swap metadata."
 test_ok "LVM2's vgck accepts the VG" lvm2 vgck vg1
+
+# ---------------------------------------------------------------- an active LV
+test_ok "an active LV d5 (user backend)" U lvcreate -q -L 8m -n d5 vg1
+out=$(U lvconvert -y --thinpool vg1/d5 2>&1)
+test_eq "lvconvert of the active d5: exit 0, the pool active after it, as LVM2" \
+    "$? $(U lvs --noheadings -o lv_active vg1/d5 2>/dev/null | tr -d ' ')" "0 active"
+test_ok "vgchange -an vg1" U vgchange -an vg1
 
 # ---------------------------------------------------------------- thin_check at activation
 cat >"$SCRATCH/fake_check" <<EOF
