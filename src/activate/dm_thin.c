@@ -40,6 +40,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "activate/thin_check.h"
 #include "config/config.h"
 
 #include "map/map.h"
@@ -162,72 +163,13 @@ out:
     return rc;
 }
 
-/* LVM2's check before a pool's thin-pool table is loaded (dev_manager.c
- * _pool_callback): global/thin_check_executable (default /usr/sbin/thin_check, "" =
- * none) with global/thin_check_options (default "-q") on the metadata device, unless
- * its first 64 bytes are zero (a new pool: the kernel formats it).  A failure refuses
- * the activation, as LVM2 ("Manual repair required"). */
+/* LVM2's check before a pool's thin-pool table is loaded (activate/thin_check.c) on
+ * the node of its _tmeta device under $DM_DEV_DIR. */
 static int run_thin_check(struct lvx_ctx *ctx, const struct lvx_lv *pool, const char *meta_dm)
 {
-    char path[LVX_DM_NAME_MAX + 4128], head[64];      /* the node under $DM_DEV_DIR */
+    char path[LVX_DM_NAME_MAX + 4128];
     snprintf(path, sizeof(path), "%s/mapper/%s", lvx_dm_dev_dir(), meta_dm);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return lvx_error(ctx, errno, "Cannot open %s to check the pool metadata: %s", path,
-                         strerror(errno));
-    ssize_t n = pread(fd, head, sizeof(head), 0);
-    close(fd);
-    bool zero = n == (ssize_t)sizeof(head);
-    for (ssize_t i = 0; zero && i < n; i++)
-        zero = head[i] == 0;
-    if (zero)
-        return 0;
-    struct lvx_config *cfg = NULL;
-    const char *argv[18];
-    unsigned argc = 0;
-    int rc = 0;
-    if (lvx_config_load(ctx, &cfg) < 0)
-        return -EINVAL;
-    const char *exe = lvx_config_str(cfg, "global/thin_check_executable", "/usr/sbin/thin_check");
-    if (!exe || !*exe)
-        goto out;
-    argv[argc++] = exe;
-    const struct lvx_cfg_node *opts = lvx_config_node(cfg, "global/thin_check_options");
-    if (opts && opts->kind == LVX_CFG_ARRAY) {
-        for (const struct lvx_cfg_node *o = opts->child; o && argc < 16; o = o->next)
-            if (o->kind == LVX_CFG_STRING)
-                argv[argc++] = o->str;
-    } else if (opts && opts->kind == LVX_CFG_STRING) {
-        argv[argc++] = opts->str;
-    } else {
-        argv[argc++] = "-q";
-    }
-    argv[argc++] = path;
-    argv[argc] = NULL;
-    pid_t pid = fork();
-    if (pid < 0) {
-        rc = lvx_error(ctx, errno, "Cannot run %s: %s", exe, strerror(errno));
-        goto out;
-    }
-    if (pid == 0) {
-        int null = open("/dev/null", O_RDWR);
-        if (null >= 0) {
-            dup2(null, 0);
-            dup2(null, 1);
-            dup2(null, 2);
-        }
-        execv(exe, (char *const *)argv);
-        _exit(127);
-    }
-    int st = 0;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-        ;
-    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-        rc = lvx_error(ctx, EIO, "Check of pool %s/%s failed (status:%d). Manual repair required!",
-                       pool->vg->name, pool->name, WIFEXITED(st) ? WEXITSTATUS(st) : -1);
-out:
-    lvx_config_free(cfg);
-    return rc;
+    return lvx_thin_check_path(ctx, pool, path);
 }
 
 /* "<start> <len> thin-pool <tid> <um>/<tm> <ud>/<td> ..." of the thin-pool device */

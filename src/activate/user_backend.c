@@ -31,6 +31,7 @@
  */
 #include "activate/activate.h"
 #include "activate/daemon_lease.h"
+#include "activate/thin_check.h"
 #include "activate/user_freeze.h"
 
 #include <errno.h>
@@ -173,6 +174,9 @@ static int user_activate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
             if (i && one == pool)
                 break;
             int st = served(ctx, one, more, sizeof(more));
+            /* a pool about to be served: its metadata checked first, as LVM2 */
+            if (st == 0 && !i && (rc = lvx_thin_check_pvs(ctx, pool)) < 0)
+                break;
             rc = st < 0 ? st : st ? swap_one(ctx, one) : activate_one(ctx, one, i ? opts : NULL);
         }
         return rc;

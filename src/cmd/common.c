@@ -582,7 +582,7 @@ struct lvx_ctx *lvx_cmd_bound_ctx(void)
 
 /* Warnings LVM2 prints without "WARNING: " (log_warn of the devices file code, the
  * pv_min_size note, the second line of lvreduce's warning on an active LV, vgchange -s
- * of the VG's own extent size). */
+ * of the VG's own extent size, lvconvert --thinpool's second line). */
 bool lvx_cmd_plain_warning(const char *msg)
 {
     return strncmp(msg, "VG with system ID ", 18) == 0 ||
@@ -590,6 +590,7 @@ bool lvx_cmd_plain_warning(const char *msg)
            strncmp(msg, "Not creating system devices file ", 33) == 0 || strncmp(msg, "Please remove the lvm.conf ", 27) == 0 ||
            strncmp(msg, "Device /", 8) == 0 || strncmp(msg, "Ignoring too small pv_min_size", 30) == 0 ||
            strncmp(msg, "THIS MAY DESTROY YOUR DATA", 26) == 0 ||
+           strncmp(msg, "THIS WILL DESTROY CONTENT OF ", 29) == 0 ||
            strncmp(msg, "See vgck --updatemetadata", 25) == 0 ||
            strncmp(msg, "Physical extent size of VG ", 27) == 0;
 }

@@ -28,6 +28,7 @@
 #include "cmd/mirror_mlog.h"
 #include "cmd/mirror_repair.h"
 #include "cmd/lvconvert_raid.h"
+#include "cmd/lvconvert_thin.h"
 #include "cmd/lvconvert_restripe.h"
 #include "cmd/lvcreate_raid.h"
 #include "map/map.h"
@@ -624,6 +625,8 @@ int lvx_cmd_lvconvert(struct lvx_cmd_env *env)
 {
     struct convert_opts o;
     struct lvx_vg_update u;
+    if (lvx_lvconvert_is_thin(env))
+        return lvx_lvconvert_thin(env);
     int rc = parse_args(env, &o);
     if (rc)
         return rc;

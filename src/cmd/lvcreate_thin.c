@@ -8,8 +8,8 @@
  *            --thinpool POOL -L SIZE VG        a pool: lvol0_pmspare (first, grown to
  *                                              the new metadata size), then the data
  *                                              (<pool>_tdata) and the metadata
- *                                              (<pool>_tmeta, on another PV when one has
- *                                              room); the metadata's first 4 KiB zeroed
+ *                                              (<pool>_tmeta, placed as LVM2 places it:
+ *                                              meta_place); the metadata's first 4 KiB zeroed
  *                                              (the kernel formats it on first load);
  *   lvcreate -V SIZE -T VG/POOL [-n THIN] | --type thin -V SIZE --thinpool POOL VG
  *                                              a thin LV: device id, transaction id,
@@ -46,12 +46,7 @@ struct thin_opts {
     struct lvx_lvcmd_size size; /* pool data */
     uint64_t virtual_sectors;
     uint32_t stripes, stripe_size;
-    uint32_t chunk;             /* 0: LVM2's choice */
-    uint64_t meta_sectors;      /* 0: LVM2's choice */
-    const char *discards;
-    bool error_when_full;       /* --errorwhenfull, else activation/error_when_full */
-    bool zero;
-    bool spare;
+    struct lvx_thin_pool_args pa;
     enum lvx_alloc policy;
     bool read_only;
     int64_t read_ahead;
@@ -165,19 +160,10 @@ static int names_args(struct lvx_cmd_env *env, struct thin_opts *o)
     return 0;
 }
 
-static int pool_args(struct lvx_cmd_env *env, struct thin_opts *o)
+int lvx_thin_pool_args(struct lvx_cmd_env *env, bool new_pool, struct lvx_thin_pool_args *o)
 {
     const struct lvx_cmd_args *a = env->args;
-    int rc;
-    bool given;
-    if (o->make_pool) {
-        if ((rc = lvx_lvcmd_size_args(env, false, true, &o->size)))
-            return rc;
-        if (o->size.percent != LVX_PCT_NONE) {
-            lvx_cmd_errorf("lvx lvcreate does not take percentage sizes for thin pools yet.");
-            return LVX_EXIT_FAILED;
-        }
-    }
+    memset(o, 0, sizeof(*o));
     if (a->count[LVX_OPT_CHUNKSIZE]) {
         uint64_t c = a->val[LVX_OPT_CHUNKSIZE].sectors;
         o->chunk = c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
@@ -202,7 +188,7 @@ static int pool_args(struct lvx_cmd_env *env, struct thin_opts *o)
         o->meta_sectors = a->val[LVX_OPT_POOLMETADATASIZE].sectors;
     }
     if ((o->chunk || o->meta_sectors || a->count[LVX_OPT_DISCARDS] ||
-         a->count[LVX_OPT_ERRORWHENFULL]) && !o->make_pool) {
+         a->count[LVX_OPT_ERRORWHENFULL]) && !new_pool) {
         lvx_cmd_errorf("Command does not accept option: %s%s.",
                        o->chunk ? "--chunksize" : o->meta_sectors ? "--poolmetadatasize"
                        : a->count[LVX_OPT_DISCARDS] ? "--discards" : "--errorwhenfull ",
@@ -214,7 +200,7 @@ static int pool_args(struct lvx_cmd_env *env, struct thin_opts *o)
      * activation/error_when_full */
     o->discards = "passdown";
     o->zero = true;
-    if (o->make_pool) {
+    if (new_pool) {
         struct lvx_config *cfg;
         if (lvx_config_load(env->ctx, &cfg) == 0) {
             o->discards = lvx_pool_strdup(env->pool, lvx_config_str(cfg, "allocation/thin_pool_discards",
@@ -237,6 +223,24 @@ static int pool_args(struct lvx_cmd_env *env, struct thin_opts *o)
         o->error_when_full = a->val[LVX_OPT_ERRORWHENFULL].b;
     o->zero = lvx_cmd_bool(env, LVX_OPT_ZERO, o->zero);
     o->spare = lvx_cmd_bool(env, LVX_OPT_POOLMETADATASPARE, true);
+    return 0;
+}
+
+static int pool_args(struct lvx_cmd_env *env, struct thin_opts *o)
+{
+    const struct lvx_cmd_args *a = env->args;
+    int rc;
+    bool given;
+    if (o->make_pool) {
+        if ((rc = lvx_lvcmd_size_args(env, false, true, &o->size)))
+            return rc;
+        if (o->size.percent != LVX_PCT_NONE) {
+            lvx_cmd_errorf("lvx lvcreate does not take percentage sizes for thin pools yet.");
+            return LVX_EXIT_FAILED;
+        }
+    }
+    if ((rc = lvx_thin_pool_args(env, o->make_pool, &o->pa)))
+        return rc;
     if ((rc = lvx_lvcmd_stripe_args(env, &o->stripes, &o->stripe_size)) ||
         (rc = lvx_lvcmd_alloc_arg(env, &o->policy, &given)) ||
         (rc = lvx_lvcmd_read_ahead_arg(env, &given, &o->read_ahead)))
@@ -383,6 +387,92 @@ static int alloc_into(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_fre
     return 0;
 }
 
+int lvx_thin_pmspare(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_free_maps *maps,
+                     uint64_t meta_extents, bool wanted, enum lvx_alloc policy,
+                     const struct lvx_alloc_pv *pvs, unsigned pv_count, uint64_t now)
+{
+    struct lvx_lv *spare = lvx_vg_pmspare(vg);
+    uint64_t want = lvx_vg_pmspare_wanted(vg, meta_extents);
+    if (!wanted) {
+        lvx_warn(env->ctx, "WARNING: recovery of pools without pool metadata spare LV is not "
+                 "automated.");
+    } else if (!spare) {
+        const char *base = free_name(env, vg, "_pmspare");
+        spare = lvx_lvcmd_new_lv(vg, lvx_pool_printf(env->pool, "%s_pmspare", base), now);
+        spare->status &= ~LVX_LV_VISIBLE;
+        return alloc_into(env, vg, maps, spare, want, 1, 0, policy, pvs, pv_count);
+    } else if (spare->le_count < want) {
+        return alloc_into(env, vg, maps, spare, want - spare->le_count, 1, 0, policy, pvs,
+                          pv_count);
+    }
+    return 0;
+}
+
+/* The free area a PV offers a linear allocation of need extents (model/alloc.c step
+ * 3): the smallest that holds all of it, else its largest, the lowest PE on a tie.
+ * Its length in *worth (at most need); false when the PV has none. */
+static bool offer(const struct lvx_pv_free *pf, uint64_t need, struct lvx_pe_run *out,
+                  uint64_t *worth)
+{
+    const struct lvx_pe_run *fit = NULL, *big = NULL;
+    for (unsigned i = 0; pf->usable && i < pf->run_count; i++) {
+        const struct lvx_pe_run *r = &pf->runs[i];
+        if (r->count >= need && (!fit || r->count < fit->count))
+            fit = r;
+        if (!big || r->count > big->count)
+            big = r;
+    }
+    const struct lvx_pe_run *r = fit ? fit : big;
+    if (!r)
+        return false;
+    *out = *r;
+    *worth = r->count < need ? r->count : need;
+    return true;
+}
+
+/* Where LVM2 puts a new pool's metadata (lib/metadata/lv_manip.c: the thin pool's
+ * metadata is the "log" area of the data's first allocation): the data's first piece
+ * takes the PV whose offer is worth most (the first on a tie); the metadata goes on
+ * another candidate PV, the one whose offer is worth least while still holding it (the
+ * later on a tie, glibc's stable sort), at the start of that offer.  false when no
+ * other PV can (LVM2 then puts it after the data on a PV the data uses: meta_pvs) or
+ * the PVs are given with ranges. */
+static bool meta_place(struct lvx_cmd_env *env, const struct lvx_free_maps *maps,
+                       const struct lvx_vg *vg, const struct lvx_alloc_pv *pvs, unsigned pv_count,
+                       uint64_t data, uint64_t meta, struct lvx_alloc_pv *out)
+{
+    unsigned n = pv_count ? pv_count : vg->pv_count;
+    int best = -1, log = -1;
+    uint64_t best_worth = 0, log_worth = 0;
+    struct lvx_pe_run log_run = { 0, 0 };
+    uint64_t *worths = lvx_pool_alloc(env->pool, (n ? n : 1) * sizeof(*worths));
+    struct lvx_pe_run *runs = lvx_pool_alloc(env->pool, (n ? n : 1) * sizeof(*runs));
+    for (unsigned i = 0; i < n; i++) {
+        const struct lvx_pv *pv = pv_count ? pvs[i].pv : vg->pvs[i];
+        worths[i] = 0;
+        if (pv_count && pvs[i].range_count)
+            return false;
+        if (!offer(&maps->pvs[pv->index], data, &runs[i], &worths[i]))
+            continue;
+        if (best < 0 || worths[i] > best_worth) {
+            best = (int)i;
+            best_worth = worths[i];
+        }
+    }
+    for (unsigned i = 0; i < n; i++)
+        if ((int)i != best && worths[i] >= meta && (log < 0 || worths[i] <= log_worth)) {
+            log = (int)i;
+            log_worth = worths[i];
+            log_run = runs[i];
+        }
+    if (log < 0)
+        return false;
+    struct lvx_pe_run *range = lvx_pool_alloc(env->pool, sizeof(*range));
+    *range = (struct lvx_pe_run){ log_run.start, meta };
+    *out = (struct lvx_alloc_pv){ pv_count ? pvs[log].pv : vg->pvs[log], 1, range };
+    return true;
+}
+
 /* The PV list for the metadata: PVs the data does not use first (LVM2 puts the pool's
  * metadata on another PV when it can), then the data's. */
 static struct lvx_alloc_pv *meta_pvs(struct lvx_cmd_env *env, const struct lvx_vg *vg,
@@ -404,6 +494,52 @@ static struct lvx_alloc_pv *meta_pvs(struct lvx_cmd_env *env, const struct lvx_v
         }
     *out_count = k;
     return out;
+}
+
+int lvx_thin_pool_plan(struct lvx_cmd_env *env, uint64_t data, uint32_t e,
+                       const struct lvx_thin_pool_args *pa, struct lvx_thin_params *out)
+{
+    struct lvx_thin_params p = { .chunk = pa->chunk };
+    if (pa->meta_sectors) {
+        p.meta_extents = (pa->meta_sectors + e - 1) / e;
+        if (pa->meta_sectors % e)
+            lvx_notice(env->ctx, "Rounding up size to full physical extent %s",
+                       lvx_lvcmd_size(env, p.meta_extents * e));
+    }
+    bool bad = lvx_thin_pool_params(data, e, &p) < 0;
+    if (p.chunk_too_small)
+        lvx_warn(env->ctx, pa->meta_sectors ? "WARNING: Chunk size is smaller then suggested "
+                                             "minimum size %s."
+                                           : "WARNING: Chunk size is too small for pool, "
+                                             "suggested minimum is %s.",
+                 lvx_lvcmd_size(env, p.suggested_chunk));
+    if (p.meta_clamped_from)
+        lvx_notice(env->ctx, p.meta_clamped_from > p.meta_extents * e
+                                 ? "Reducing pool metadata size %s to maximum usable size %s."
+                                 : "Extending pool metadata size %s to required minimal size %s.",
+                   lvx_lvcmd_size(env, p.meta_clamped_from),
+                   lvx_lvcmd_size(env, p.meta_extents * e));
+    if (bad) {
+        lvx_cmd_errorf("Selected chunk size %s cannot address more then %s of thin pool data "
+                       "space.", lvx_lvcmd_size(env, p.chunk),
+                       lvx_lvcmd_size(env, p.max_data_sectors));
+        return LVX_EXIT_FAILED;
+    }
+    lvx_notice(env->ctx, "Thin pool volume with chunk size %s can address at most %s of data.",
+               lvx_lvcmd_size(env, p.chunk), lvx_lvcmd_size(env, p.max_data_sectors));
+    if ((uint64_t)p.chunk > data * e) {
+        lvx_cmd_errorf("Size of thin-pool data volume cannot be smaller than chunk size %s.",
+                       lvx_lvcmd_size(env, p.chunk));
+        return LVX_EXIT_FAILED;
+    }
+    if (pa->zero && p.chunk >= 1024) {
+        lvx_warn(env->ctx, "WARNING: Pool zeroing and %s large chunk size slows down thin "
+                 "provisioning.", lvx_lvcmd_size(env, p.chunk));
+        lvx_warn(env->ctx, "WARNING: Consider disabling zeroing (-Zn) or using smaller chunk "
+                 "size (<%s).", lvx_lvcmd_size(env, 1024));
+    }
+    *out = p;
+    return 0;
 }
 
 static int make_pool(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct thin_opts *o,
@@ -429,45 +565,9 @@ static int make_pool(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct th
                    lvx_lvcmd_size(env, up * e), (unsigned long long)up);
         data = up;
     }
-    struct lvx_thin_params p = { .chunk = o->chunk };
-    if (o->meta_sectors) {
-        p.meta_extents = (o->meta_sectors + e - 1) / e;
-        if (o->meta_sectors % e)
-            lvx_notice(env->ctx, "Rounding up size to full physical extent %s",
-                       lvx_lvcmd_size(env, p.meta_extents * e));
-    }
-    bool bad = lvx_thin_pool_params(data, e, &p) < 0;
-    if (p.chunk_too_small)
-        lvx_warn(env->ctx, o->meta_sectors ? "WARNING: Chunk size is smaller then suggested "
-                                             "minimum size %s."
-                                           : "WARNING: Chunk size is too small for pool, "
-                                             "suggested minimum is %s.",
-                 lvx_lvcmd_size(env, p.suggested_chunk));
-    if (p.meta_clamped_from)
-        lvx_notice(env->ctx, p.meta_clamped_from > p.meta_extents * e
-                                 ? "Reducing pool metadata size %s to maximum usable size %s."
-                                 : "Extending pool metadata size %s to required minimal size %s.",
-                   lvx_lvcmd_size(env, p.meta_clamped_from),
-                   lvx_lvcmd_size(env, p.meta_extents * e));
-    if (bad) {
-        lvx_cmd_errorf("Selected chunk size %s cannot address more then %s of thin pool data "
-                       "space.", lvx_lvcmd_size(env, p.chunk),
-                       lvx_lvcmd_size(env, p.max_data_sectors));
-        return LVX_EXIT_FAILED;
-    }
-    lvx_notice(env->ctx, "Thin pool volume with chunk size %s can address at most %s of data.",
-               lvx_lvcmd_size(env, p.chunk), lvx_lvcmd_size(env, p.max_data_sectors));
-    if ((uint64_t)p.chunk > data * e) {
-        lvx_cmd_errorf("Size of thin-pool data volume cannot be smaller than chunk size %s.",
-                       lvx_lvcmd_size(env, p.chunk));
-        return LVX_EXIT_FAILED;
-    }
-    if (o->zero && p.chunk >= 1024) {
-        lvx_warn(env->ctx, "WARNING: Pool zeroing and %s large chunk size slows down thin "
-                 "provisioning.", lvx_lvcmd_size(env, p.chunk));
-        lvx_warn(env->ctx, "WARNING: Consider disabling zeroing (-Zn) or using smaller chunk "
-                 "size (<%s).", lvx_lvcmd_size(env, 1024));
-    }
+    struct lvx_thin_params p;
+    if ((rc = lvx_thin_pool_plan(env, data, e, &o->pa, &p)))
+        return rc;
     if (vg->max_lv && lvx_vg_visible_lv_count(vg) >= vg->max_lv) {
         lvx_cmd_errorf("Maximum number of logical volumes (%u) reached in volume group %s",
                        vg->max_lv, vg->name);
@@ -479,22 +579,9 @@ static int make_pool(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct th
     enum lvx_alloc policy = lvx_lvcmd_effective_policy(vg, o->policy);
     uint64_t now = (uint64_t)time(NULL);
     /* the spare first, as LVM2 (handle_pool_metadata_spare) */
-    struct lvx_lv *spare = lvx_vg_pmspare(vg);
-    uint64_t want = lvx_vg_pmspare_wanted(vg, p.meta_extents);
-    if (!o->spare) {
-        lvx_warn(env->ctx, "WARNING: recovery of pools without pool metadata spare LV is not "
-                 "automated.");
-    } else if (!spare) {
-        const char *base = free_name(env, vg, "_pmspare");
-        spare = lvx_lvcmd_new_lv(vg, lvx_pool_printf(env->pool, "%s_pmspare", base), now);
-        spare->status &= ~LVX_LV_VISIBLE;
-        if ((rc = alloc_into(env, vg, maps, spare, want, 1, 0, policy, pvs, pv_count)))
-            return rc;
-    } else if (spare->le_count < want) {
-        if ((rc = alloc_into(env, vg, maps, spare, want - spare->le_count, 1, 0, policy, pvs,
-                             pv_count)))
-            return rc;
-    }
+    if ((rc = lvx_thin_pmspare(env, vg, maps, p.meta_extents, o->pa.spare, policy, pvs, pv_count,
+                               now)))
+        return rc;
     struct lvx_lv *pool = lvx_lvcmd_new_lv(vg, name, now);
     pool->alloc = o->policy;
     if (!o->make_thin) {
@@ -504,15 +591,21 @@ static int make_pool(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct th
     }
     struct lvx_lv *tmeta = lvx_lvcmd_new_lv(vg, lvx_pool_printf(env->pool, "%s_tmeta", name), now);
     struct lvx_lv *tdata = lvx_lvcmd_new_lv(vg, lvx_pool_printf(env->pool, "%s_tdata", name), now);
+    struct lvx_alloc_pv mplace;
+    bool placed = o->stripes == 1 && policy == LVX_ALLOC_NORMAL &&
+                  meta_place(env, maps, vg, pvs, pv_count, data, p.meta_extents, &mplace);
+    if (placed && (rc = alloc_into(env, vg, maps, tmeta, p.meta_extents, 1, 0, policy, &mplace, 1)))
+        return rc;
     if ((rc = alloc_into(env, vg, maps, tdata, data, o->stripes, o->stripe_size, policy, pvs,
                          pv_count)))
         return rc;
     unsigned mcount;
-    struct lvx_alloc_pv *mpvs = meta_pvs(env, vg, tdata, pvs, pv_count, &mcount);
-    if ((rc = alloc_into(env, vg, maps, tmeta, p.meta_extents, 1, 0, policy, mpvs, mcount)))
+    struct lvx_alloc_pv *mpvs = placed ? NULL : meta_pvs(env, vg, tdata, pvs, pv_count, &mcount);
+    if (!placed && (rc = alloc_into(env, vg, maps, tmeta, p.meta_extents, 1, 0, policy, mpvs,
+                                    mcount)))
         return rc;
-    lvx_vg_make_thin_pool(vg, pool, tdata, tmeta, p.chunk, o->discards, o->zero);
-    if (o->error_when_full)
+    lvx_vg_make_thin_pool(vg, pool, tdata, tmeta, p.chunk, o->pa.discards, o->pa.zero);
+    if (o->pa.error_when_full)
         pool->flags |= LVX_LVF_ERROR_WHEN_FULL;
     if ((rc = lvx_lvcmd_commit(env, u)))
         return rc;

@@ -10,6 +10,19 @@
 
 #include "cmd/actcmd.h"
 #include "cmd/lvcmd.h"
+#include "model/alloc.h"
+#include "model/thin.h"
+
+/* A pool's settings from the command line and lvm.conf (-c, --poolmetadatasize,
+ * --discards, -Z, --errorwhenfull, --poolmetadataspare). */
+struct lvx_thin_pool_args {
+    uint32_t chunk;             /* 0: LVM2's choice */
+    uint64_t meta_sectors;      /* 0: LVM2's choice */
+    const char *discards;
+    bool error_when_full;       /* --errorwhenfull, else activation/error_when_full */
+    bool zero;
+    bool spare;
+};
 
 /* Does the command line ask for a thin pool or a thin LV (-T, --thinpool, --type
  * thin|thin-pool)? */
@@ -20,6 +33,20 @@ int lvx_lvcreate_thin(struct lvx_cmd_env *env);
  * in the update u (VG locked and read).  0 or an exit code (printed). */
 int lvx_lvcreate_thin_snapshot(struct lvx_cmd_env *env, struct lvx_vg_update *u,
                                struct lvx_lv *origin, const char *name);
+
+/* Parse the pool options (new_pool false: refuse those only a new pool takes).  0 or
+ * an exit code (printed). */
+int lvx_thin_pool_args(struct lvx_cmd_env *env, bool new_pool, struct lvx_thin_pool_args *out);
+/* LVM2's update_thin_pool_params for a pool of data extents (extent size e): chunk and
+ * metadata size in *p, with LVM2's notices and warnings.  0 or an exit code (printed). */
+int lvx_thin_pool_plan(struct lvx_cmd_env *env, uint64_t data, uint32_t e,
+                       const struct lvx_thin_pool_args *pa, struct lvx_thin_params *p);
+/* LVM2's handle_pool_metadata_spare: the VG's lvol0_pmspare made or grown to the
+ * largest pool metadata (at least meta_extents), or the warning when !wanted.  0 or an
+ * exit code (printed). */
+int lvx_thin_pmspare(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_free_maps *maps,
+                     uint64_t meta_extents, bool wanted, enum lvx_alloc policy,
+                     const struct lvx_alloc_pv *pvs, unsigned pv_count, uint64_t now);
 
 /* LVM2's over-provisioning warnings (pool_check_overprovisioning, with lvm.conf
  * activation/thin_pool_autoextend_threshold and _percent) after pool has grown users

@@ -197,6 +197,7 @@ static const struct lvx_opt_def opt_table[LVX_OPT_COUNT] = {
     OPT(LVX_OPT_VIRTUALSIZE, "virtualsize", 'V', LVX_ARG_SIZE, 'm', "Size[m|UNIT]", "Size of the thin LV (default MiB)."),
     OPT(LVX_OPT_POOLMETADATASIZE, "poolmetadatasize", 0, LVX_ARG_SSIZE, 'm', "[+]Size[m|UNIT]", "Size of the pool's metadata LV."),
     OPT(LVX_OPT_POOLMETADATASPARE, "poolmetadataspare", 0, LVX_ARG_BOOL, 0, "y|n", "Keep the pool metadata spare LV (lvol0_pmspare)."),
+    OPT(LVX_OPT_POOLMETADATA, "poolmetadata", 0, LVX_ARG_STRING, 0, "LV", "An existing LV to become the pool's metadata."),
     OPT(LVX_OPT_DISCARDS, "discards", 0, LVX_ARG_STRING, 0, "passdown|nopassdown|ignore", "How the thin pool handles discards."),
     OPT(LVX_OPT_USEPOLICIES, "usepolicies", 0, LVX_ARG_FLAG, 0, NULL,
         "lvextend: grow a thin pool or snapshot by lvm.conf's autoextend policy; lvconvert --repair: follow the mirror fault policies."),

@@ -179,6 +179,7 @@ enum lvx_opt_id {
     LVX_OPT_VIRTUALSIZE,        /* -V/--virtualsize SIZE[m|unit] (lvcreate: thin LV size) */
     LVX_OPT_POOLMETADATASIZE,   /* --poolmetadatasize [+]SIZE[m|unit] (thin pools) */
     LVX_OPT_POOLMETADATASPARE,  /* --poolmetadataspare y|n (thin pools) */
+    LVX_OPT_POOLMETADATA,       /* --poolmetadata [VG/]LV (lvconvert to a thin pool) */
     LVX_OPT_DISCARDS,           /* --discards passdown|nopassdown|ignore (thin pools) */
     LVX_OPT_USEPOLICIES,        /* --usepolicies (lvextend, lvconvert --repair: lvm.conf policies) */
     LVX_OPT_USE_POLICIES,       /* --use-policies: the same */

@@ -73,7 +73,7 @@ static char volume_type(const struct lvx_lv *lv, const struct lvx_rlv *r)
         return 'd';
     if (r->cow_of)
         return r->cow_of->merging ? 'S' : 's';
-    if (r->snapshots)
+    if (r->snapshots || r->ext_thins)    /* an external origin is an origin too */
         return lvx_lv_merging_snapshot(lv) ? 'O' : 'o';
     if (k == LVX_SEG_ERROR || k == LVX_SEG_ZERO)
         return 'v';

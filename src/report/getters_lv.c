@@ -250,7 +250,7 @@ LVX_RGETTER(lv_layout)
     list_from_csv(rc->pool, v, csv);
 }
 
-static const char *role_csv(const struct lvx_rrow *row)
+static const char *role_csv(struct lvx_rctx *rc, const struct lvx_rrow *row)
 {
     const struct lvx_rlv *r = lvx_report_rlv(row->rvg, row->lv);
     enum lvx_seg_kind k = lv_kind(row->lv);
@@ -272,14 +272,26 @@ static const char *role_csv(const struct lvx_rrow *row)
         return "private";
     if (r->cow_of)
         return "public,snapshot,thicksnapshot";
-    if (k == LVX_SEG_THIN && row->lv->segs[0].origin_lv)
-        return "public,snapshot,thinsnapshot";
+    if (k == LVX_SEG_THIN) {     /* LVM2: thin origin roles, then the snapshot's (an
+                                   * external origin makes a thin LV a snapshot too) */
+        const struct lvx_seg *s = &row->lv->segs[0];
+        bool snap = s->origin_lv || s->external_lv;
+        if (r->thin_snapshots || snap)
+            return lvx_pool_printf(rc->pool, "public%s%s%s",
+                                   r->thin_snapshots ? ",origin,thinorigin" : "",
+                                   r->thin_snapshots > 1 ? ",multithinorigin" : "",
+                                   snap ? ",snapshot,thinsnapshot" : "");
+    }
     if (r->snapshots)
         return "public,origin,thickorigin";
     if (r->thin_snapshots > 1)
         return "public,origin,thinorigin,multithinorigin";
     if (r->thin_snapshots)
         return "public,origin,thinorigin";
+    if (r->ext_thins > 1)
+        return "public,origin,extthinorigin,multiextthinorigin";
+    if (r->ext_thins)
+        return "public,origin,extthinorigin";
     return r->visible ? "public" : "private";
 }
 
@@ -292,7 +304,7 @@ LVX_RGETTER(lv_role)
             lvx_rval_list(v, NULL);
         return;
     }
-    list_from_csv(rc->pool, v, role_csv(row));
+    list_from_csv(rc->pool, v, role_csv(rc, row));
 }
 
 LVX_RGETTER(lv_modules)
@@ -470,7 +482,9 @@ static const struct lvx_lv *origin_of(const struct lvx_rrow *row)
     const struct lvx_seg *s = first_seg(row->lv);
     if (r->cow_of)
         return r->cow_of->origin_lv;
-    if (s && (s->kind == LVX_SEG_THIN || s->kind == LVX_SEG_CACHE))
+    if (s && s->kind == LVX_SEG_THIN)      /* a thin snapshot's origin, else the external one */
+        return s->origin_lv ? s->origin_lv : s->external_lv;
+    if (s && s->kind == LVX_SEG_CACHE)
         return s->origin_lv;
     return NULL;
 }
@@ -482,8 +496,11 @@ LVX_RGETTER(origin_size)
 {
     (void)rc;
     const struct lvx_rlv *r = lvx_report_rlv(row->rvg, row->lv);
+    const struct lvx_seg *s = first_seg(row->lv);
     if (r->cow_of && r->cow_of->origin_lv)
         lvx_rval_size(v, lvx_report_lv_size(r->cow_of->origin_lv));
+    else if (s && s->kind == LVX_SEG_THIN && s->external_lv)
+        lvx_rval_size(v, lvx_report_lv_size(s->external_lv));
     else if (row->lv && r->snapshots)
         lvx_rval_size(v, lvx_report_lv_size(row->lv));
     else
@@ -550,7 +567,9 @@ static void lv_relatives(struct lvx_rctx *rc, const struct lvx_rrow *row, struct
         for (unsigned i = 0; i < vg->lv_count; i++) {
             struct lvx_rrow r = *row;
             r.lv = vg->lvs[i];
-            if (origin_of(&r) == row->lv && lvx_report_rlv(row->rvg, vg->lvs[i])->visible)
+            const struct lvx_seg *s = first_seg(vg->lvs[i]);
+            bool ext = s && s->kind == LVX_SEG_THIN && s->external_lv == row->lv;
+            if ((origin_of(&r) == row->lv || ext) && lvx_report_rlv(row->rvg, vg->lvs[i])->visible)
                 l.v[l.n++] = vg->lvs[i]->name;
         }
     }

@@ -217,7 +217,13 @@ static void note_segment(struct lvx_rvg *rvg, const struct lvx_lv *lv, const str
         struct lvx_rlv *origin = rlv_of(rvg, seg->origin_lv);
         if (origin)
             origin->thin_snapshots++;
-    } else if (seg->kind == LVX_SEG_CACHE && seg->origin_lv) {
+    }
+    if (seg->kind == LVX_SEG_THIN && seg->external_lv) {
+        struct lvx_rlv *ext = rlv_of(rvg, seg->external_lv);
+        if (ext)
+            ext->ext_thins++;
+    }
+    if (seg->kind == LVX_SEG_CACHE && seg->origin_lv) {
         set_parent(rvg, seg->origin_lv, seg, LVX_RROLE_CORIGIN);
     }
 }

@@ -61,6 +61,7 @@ struct lvx_rlv {
     const struct lvx_seg *cow_of;       /* snapshot segment whose COW store this LV is */
     unsigned snapshots;                 /* classic snapshots with this LV as origin */
     unsigned thin_snapshots;            /* thin LVs with this LV as origin */
+    unsigned ext_thins;                 /* thin LVs with this LV as external origin */
     bool snapshot_internal;             /* carries a snapshot segment (snapshotN) */
     bool visible;                       /* shown without -a */
     bool pmspare;

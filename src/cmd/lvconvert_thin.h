@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * cmd/lvconvert_thin.h - lvconvert to thin pools (cmd/lvconvert_thin.c): --thinpool
+ * VG/LV or --type thin-pool VG/LV (with --poolmetadata, the pool options, -y), and the
+ * metadata swap of an existing pool (--thinpool VG/POOL --poolmetadata META).
+ */
+#ifndef LVX_CMD_LVCONVERT_THIN_H
+#define LVX_CMD_LVCONVERT_THIN_H
+
+#include "cmd/lvcmd.h"
+
+/* Does the command line ask for a thin conversion (--thinpool, -T, --type thin-pool|thin)? */
+bool lvx_lvconvert_is_thin(struct lvx_cmd_env *env);
+/* The conversion.  0 or an exit code (printed). */
+int lvx_lvconvert_thin(struct lvx_cmd_env *env);
+
+#endif
