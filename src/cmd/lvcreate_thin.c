@@ -31,6 +31,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "config/config.h"
@@ -47,6 +48,8 @@ struct thin_opts {
     uint64_t virtual_sectors;
     uint32_t stripes, stripe_size;
     uint32_t chunk;             /* 0: LVM2's choice */
+    uint32_t start_chunk;       /* where that choice starts (chunk size policy) */
+    bool chunk_from_config;     /* chunk is allocation/thin_pool_chunk_size */
     uint64_t meta_sectors;      /* 0: LVM2's choice */
     const char *discards;
     bool error_when_full;       /* --errorwhenfull, else activation/error_when_full */
@@ -165,6 +168,43 @@ static int names_args(struct lvx_cmd_env *env, struct thin_opts *o)
     return 0;
 }
 
+/* A thin pool chunk size of c sectors is in range and a multiple of 64 KiB; else
+ * LVM2's messages (both when both apply). */
+static bool chunk_ok(struct lvx_cmd_env *env, uint64_t c)
+{
+    bool range = c < LVX_THIN_MIN_CHUNK || c > LVX_THIN_MAX_CHUNK;
+    if (range)
+        lvx_cmd_errorf("Thin pool chunk size %s is not in the range %s to %s.",
+                       lvx_lvcmd_size(env, c), lvx_lvcmd_size(env, LVX_THIN_MIN_CHUNK),
+                       lvx_lvcmd_size(env, LVX_THIN_MAX_CHUNK));
+    if (c & (LVX_THIN_MIN_CHUNK - 1))
+        lvx_cmd_errorf("Thin pool chunk size %s must be a multiple of %s.",
+                       lvx_lvcmd_size(env, c), lvx_lvcmd_size(env, LVX_THIN_MIN_CHUNK));
+    return !range && !(c & (LVX_THIN_MIN_CHUNK - 1));
+}
+
+/* Without --chunksize: allocation/thin_pool_chunk_size (KiB, taken as given: checked
+ * once the pool's sizes are known, as LVM2), else the start of the estimate from
+ * allocation/thin_pool_chunk_size_policy (generic 64 KiB, performance 512 KiB). */
+static int config_chunk(struct lvx_cmd_env *env, const struct lvx_config *cfg,
+                        struct thin_opts *o)
+{
+    int64_t kib = lvx_config_int(cfg, "allocation/thin_pool_chunk_size", 0);
+    if (kib > 0) {
+        o->chunk = kib > UINT32_MAX / 2 ? UINT32_MAX : (uint32_t)kib * 2;
+        o->chunk_from_config = true;
+        return 0;
+    }
+    const char *policy = lvx_config_str(cfg, "allocation/thin_pool_chunk_size_policy", "generic");
+    if (!strcasecmp(policy, "performance"))
+        o->start_chunk = LVX_THIN_PERFORMANCE_CHUNK;
+    else if (strcasecmp(policy, "generic")) {
+        lvx_cmd_errorf("Thin pool chunk size calculation policy \"%s\" is unrecognised.", policy);
+        return LVX_EXIT_FAILED;
+    }
+    return 0;
+}
+
 static int pool_args(struct lvx_cmd_env *env, struct thin_opts *o)
 {
     const struct lvx_cmd_args *a = env->args;
@@ -182,15 +222,7 @@ static int pool_args(struct lvx_cmd_env *env, struct thin_opts *o)
         uint64_t c = a->val[LVX_OPT_CHUNKSIZE].sectors;
         o->chunk = c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
         /* checked with the command line, as LVM2 (both messages, exit 3) */
-        bool range = c < LVX_THIN_MIN_CHUNK || c > LVX_THIN_MAX_CHUNK;
-        if (range)
-            lvx_cmd_errorf("Thin pool chunk size %s is not in the range %s to %s.",
-                           lvx_lvcmd_size(env, c), lvx_lvcmd_size(env, LVX_THIN_MIN_CHUNK),
-                           lvx_lvcmd_size(env, LVX_THIN_MAX_CHUNK));
-        if (c & (LVX_THIN_MIN_CHUNK - 1))
-            lvx_cmd_errorf("Thin pool chunk size %s must be a multiple of %s.",
-                           lvx_lvcmd_size(env, c), lvx_lvcmd_size(env, LVX_THIN_MIN_CHUNK));
-        if (range || (c & (LVX_THIN_MIN_CHUNK - 1)))
+        if (!chunk_ok(env, c))
             return LVX_EXIT_INVALID;
     }
     if (a->count[LVX_OPT_POOLMETADATASIZE]) {
@@ -221,7 +253,10 @@ static int pool_args(struct lvx_cmd_env *env, struct thin_opts *o)
                                                                     "passdown"));
             o->zero = lvx_config_int(cfg, "allocation/thin_pool_zero", 1) != 0;
             o->error_when_full = lvx_config_int(cfg, "activation/error_when_full", 0) != 0;
+            rc = a->count[LVX_OPT_CHUNKSIZE] ? 0 : config_chunk(env, cfg, o);
             lvx_config_free(cfg);
+            if (rc)
+                return rc;
         } else {
             lvx_error_clear(env->ctx);
         }
@@ -429,7 +464,7 @@ static int make_pool(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct th
                    lvx_lvcmd_size(env, up * e), (unsigned long long)up);
         data = up;
     }
-    struct lvx_thin_params p = { .chunk = o->chunk };
+    struct lvx_thin_params p = { .chunk = o->chunk, .start_chunk = o->start_chunk };
     if (o->meta_sectors) {
         p.meta_extents = (o->meta_sectors + e - 1) / e;
         if (o->meta_sectors % e)
@@ -457,6 +492,8 @@ static int make_pool(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct th
     }
     lvx_notice(env->ctx, "Thin pool volume with chunk size %s can address at most %s of data.",
                lvx_lvcmd_size(env, p.chunk), lvx_lvcmd_size(env, p.max_data_sectors));
+    if (o->chunk_from_config && !chunk_ok(env, p.chunk))
+        return LVX_EXIT_FAILED;
     if ((uint64_t)p.chunk > data * e) {
         lvx_cmd_errorf("Size of thin-pool data volume cannot be smaller than chunk size %s.",
                        lvx_lvcmd_size(env, p.chunk));

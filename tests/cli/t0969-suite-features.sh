@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# t0969-suite-features: differences LVM2's own test suite found in the tests of
+# snapshots, thin pools, RAID and pvmove (issue 21), lvx beside the real LVM2 on the
+# same loop devices (LVM2 with activation off: it stops before making a thin pool or a
+# snapshot, after the lines compared here; for renames the VG is made by lvx):
+#   - lvcreate -T without --chunksize: allocation/thin_pool_chunk_size (KiB) is the
+#     pool's chunk size, checked against the range once the sizes are known (exit 5);
+#     allocation/thin_pool_chunk_size_policy = "performance" starts at 512 KiB
+#     (thin-defaults);
+#   - lvrename of a COW snapshot and of its origin (snapshot-rename).
+source "$(dirname "$0")/../lib.sh"
+source "$LVX_ROOT/tests/tools/side.sh"
+
+VG=vgsf$$
+side_setup 3
+
+fresh_vg() {
+    lvm2 vgremove -ff "$VG" >/dev/null 2>&1
+    lvm2 pvcreate -ff -y -q "${D[@]}" >/dev/null 2>&1
+    lvm2 vgcreate -q "$VG" "${D[@]}" >/dev/null 2>&1
+}
+
+# ---- thin pool chunk size from lvm.conf
+fresh_vg
+n=0
+for cfg in 'allocation{thin_pool_chunk_size=128}' \
+    'allocation{thin_pool_chunk_size_policy="performance"}' \
+    'allocation{thin_pool_chunk_size=128}|--chunksize|256k' \
+    'allocation{thin_pool_chunk_size=8}' 'allocation{thin_pool_chunk_size=96}' \
+    'allocation{thin_pool_chunk_size_policy="fast"}'; do
+    IFS='|' read -r c o1 o2 <<<"$cfg"
+    n=$((n + 1))
+    # shellcheck disable=SC2086
+    side lvcreate -an -T -L8m -n "p$n" --config "$c" $o1 $o2 "$VG"
+    # LVM2 (activation off) stops after the chunk size checks: exit 5 for all
+    test_eq "thin pool, $cfg: LVM2's note on the chunk size" \
+        "$(grep 'can address' "$SCRATCH/l.out")" "$(grep 'can address' "$SCRATCH/x.out")"
+    test_eq "... LVM2's errors and warnings" \
+        "$(grep -v 'zeroing and wip\|not zeroed\|without using device-mapper\|NOT backed up' "$SCRATCH/l.err")" \
+        "$(grep -v 'NOT backed up' "$SCRATCH/x.err")"
+    if grep -q 'chunk size .* is\|must be a multiple\|unrecognised' "$SCRATCH/l.err"; then
+        test_eq "... refused with LVM2's exit code" "$(cat "$SCRATCH/l.rc")" "$(cat "$SCRATCH/x.rc")"
+    else
+        test_eq "... lvx made it with that chunk size" \
+            "$(grep -o 'chunk size [0-9.]* KiB' "$SCRATCH/l.out" | awk '{printf "%.2fk", $3}')" \
+            "$(lvx lvs --noheadings -o chunk_size "$VG/p$n" 2>/dev/null | tr -d ' ')"
+    fi
+done
+lvx lvs --noheadings -o name "$VG" >"$SCRATCH/pools" 2>&1
+test_eq "the refused pools were not made" "p1 p2 p3" "$(awk '{print $1}' "$SCRATCH/pools" | xargs)"
+
+# ---- lvrename of a COW snapshot and its origin (made by lvx: LVM2 cannot without dm)
+for who in lvm2 lvx; do
+    fresh_vg
+    lvx lvcreate -an -Zn -q -L4m -n o1 "$VG" >/dev/null 2>&1
+    lvx lvcreate -q -s -L4m -n s1 "$VG/o1" >/dev/null 2>&1
+    lvx lvcreate -q -s -L4m -n s2 "$VG/o1" >/dev/null 2>&1
+    r=""
+    for a in "$VG/s1 $VG/s3" "$VG/o1 o2" "$VG/s2 s4"; do
+        rc=0
+        # shellcheck disable=SC2086
+        $who lvrename $a >"$SCRATCH/o" 2>"$SCRATCH/e" || rc=$?
+        r+="$a:$rc:$(grep -v 'Activation disabled\|NOT backed up' "$SCRATCH/o" "$SCRATCH/e" |
+            tr '\n' '|') "
+    done
+    echo "$r" >"$SCRATCH/$who.r"
+    lvm2 lvs -a --noheadings -o name,origin,attr,lv_size,snap_percent "$VG" 2>&1 |
+        sort >"$SCRATCH/$who.lvs"
+    lvx vgcfgbackup -f "$SCRATCH/$who.vgc" "$VG" >/dev/null 2>&1
+done
+test_eq "lvrename of snapshots and their origin: LVM2's exit codes and messages" \
+    "$(cat "$SCRATCH/lvm2.r")" "$(cat "$SCRATCH/lvx.r")"
+test_ok "... lvx renamed all three" grep -q "s2 s4:0:" "$SCRATCH/lvx.r"
+test_eq "... the LVs afterwards as with LVM2" "$(cat "$SCRATCH/lvm2.lvs")" "$(cat "$SCRATCH/lvx.lvs")"
+test_eq "... the snapshot segments name the new LVs" \
+    "$(grep -E 'origin =|cow_store =' "$SCRATCH/lvm2.vgc" | tr -d ' \t' | sort)" \
+    "$(grep -E 'origin =|cow_store =' "$SCRATCH/lvx.vgc" | tr -d ' \t' | sort)"
+test_eq "... which are o2, s3, s4" '"o2" "o2" "s3" "s4"' \
+    "$(grep -E 'origin =|cow_store =' "$SCRATCH/lvx.vgc" | awk '{print $3}' | sort | xargs -0 printf %s | tr '\n' ' ' | sed 's/ $//')"
+
+lvm2 vgremove -ff "$VG" >/dev/null 2>&1
+done_testing
