@@ -540,7 +540,7 @@ static int create_raid(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
     enum lvx_alloc policy = lvx_lvcmd_effective_policy(vg, o->policy);
     if ((mirror ? lvx_lvcreate_mirror_build(env, vg, maps, &o->raid, lv, ext, policy, pvs, pv_count)
                 : lvx_lvcreate_raid_build(env, vg, maps, &o->raid, lv, ext, policy, pvs,
-                                          pv_count)) < 0)
+                                          pv_count, o->size.percent != LVX_PCT_NONE)) < 0)
         return lvx_cmd_fail(env);
     if ((rc = lvx_lvcmd_commit(env, u)))
         return rc;
@@ -613,6 +613,12 @@ static int create_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
                    lvx_lvcmd_size(env, vg->extent_size));
         o->stripe_size = vg->extent_size;
         o->raid.stripe_size = o->raid.type ? vg->extent_size : 0;
+    }
+    if (o->raid.type) {
+        if ((rc = lvx_raid_stripe_all_devices(env, &o->raid,
+                                              o->pv_arg_count ? o->pv_arg_count : vg->pv_count)))
+            return rc;
+        o->stripes = o->raid.stripes;
     }
     if ((rc = lvx_lvcmd_pv_args(env, vg, o->pv_args, o->pv_arg_count, &pvs, &pv_count)) ||
         (rc = lvx_lvcmd_free_maps(env, u, &maps)))

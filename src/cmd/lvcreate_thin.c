@@ -213,8 +213,8 @@ static int pool_args(struct lvx_cmd_env *env, struct thin_opts *o)
     if (o->make_pool) {
         if ((rc = lvx_lvcmd_size_args(env, false, true, &o->size)))
             return rc;
-        if (o->size.percent != LVX_PCT_NONE) {
-            lvx_cmd_errorf("lvx lvcreate does not take percentage sizes for thin pools yet.");
+        if (o->size.percent == LVX_PCT_LV || o->size.percent == LVX_PCT_ORIGIN) {
+            lvx_cmd_errorf("Please express size as %%FREE, %%PVS or %%VG.");
             return LVX_EXIT_FAILED;
         }
     }
@@ -441,6 +441,42 @@ static struct lvx_alloc_pv *meta_pvs(struct lvx_cmd_env *env, const struct lvx_v
     return out;
 }
 
+/* -l N%FREE|%PVS|%VG of a new pool's data (LVM2's _update_extents_params): %VG no more
+ * than the free extents, rounded down to a stripe boundary when the next one does not
+ * fit.  0 after an error (printed). */
+static uint64_t percent_extents(struct lvx_cmd_env *env, const struct lvx_vg *vg,
+                                const struct lvx_free_maps *maps, const struct thin_opts *o,
+                                const struct lvx_alloc_pv *pvs, unsigned pv_count)
+{
+    uint64_t pct = o->size.value, free = lvx_vg_free_count(vg), base, data;
+    if (o->size.percent == LVX_PCT_VG)
+        base = lvx_vg_extent_count(vg);
+    else if (o->size.percent == LVX_PCT_FREE)
+        base = free;
+    else
+        base = pv_count ? lvx_lvcmd_pvs_free(maps, vg, pvs, pv_count) : lvx_vg_extent_count(vg);
+    if (pct > 100 && o->size.percent != LVX_PCT_VG)
+        pct = 100;
+    data = (uint64_t)((unsigned __int128)base * pct / 100);
+    if (o->size.percent == LVX_PCT_VG && data > free) {
+        data = free;
+        lvx_notice(env->ctx, "Reducing %llu%%VG to remaining free space %s in VG.",
+                   (unsigned long long)o->size.value, lvx_lvcmd_size(env, data * vg->extent_size));
+    }
+    if (!data) {
+        lvx_cmd_errorf("Calculated size of logical volume is 0 extents. Needs to be larger.");
+        return 0;
+    }
+    uint64_t sse = o->stripe_size / vg->extent_size ? o->stripe_size / vg->extent_size : 1;
+    uint64_t rest = o->stripes > 1 ? data % (o->stripes * sse) : 0;
+    if (rest && free < data - rest + o->stripes * sse) {
+        lvx_notice(env->ctx, "Rounding size (%llu extents) down to stripe boundary size (%llu "
+                   "extents)", (unsigned long long)data, (unsigned long long)(data - rest));
+        data -= rest;
+    }
+    return data;
+}
+
 static int make_pool(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct thin_opts *o,
                      struct lvx_lv **out)
 {
@@ -453,7 +489,13 @@ static int make_pool(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct th
     const char *name = o->pool_name ? o->pool_name : free_name(env, vg, "");
     if ((rc = lvx_lvcmd_check_new_name(vg, name)))
         return rc;
+    if ((rc = lvx_lvcmd_pv_args(env, vg, o->pv_args, o->pv_arg_count, &pvs, &pv_count)) ||
+        (rc = lvx_lvcmd_free_maps(env, u, &maps)))
+        return rc;
     uint64_t data = o->size.in_extents ? o->size.value : (o->size.value + e - 1) / e;
+    if (o->size.percent != LVX_PCT_NONE && !(data = percent_extents(env, vg, maps, o, pvs,
+                                                                    pv_count)))
+        return LVX_EXIT_FAILED;
     if (!o->size.in_extents && o->size.value % e)
         lvx_notice(env->ctx, "Rounding up size to full physical extent %s",
                    lvx_lvcmd_size(env, data * e));
@@ -499,6 +541,14 @@ static int make_pool(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct th
                        lvx_lvcmd_size(env, p.chunk));
         return LVX_EXIT_FAILED;
     }
+    if (o->size.percent == LVX_PCT_FREE || o->size.percent == LVX_PCT_PVS) {
+        /* room for the metadata and its spare, as LVM2 (whether or not a spare exists) */
+        if (data <= 2 * p.meta_extents) {
+            lvx_cmd_errorf("Not enough space for thin pool creation.");
+            return LVX_EXIT_FAILED;
+        }
+        data -= 2 * p.meta_extents;
+    }
     if (o->zero && p.chunk >= 1024) {
         lvx_warn(env->ctx, "WARNING: Pool zeroing and %s large chunk size slows down thin "
                  "provisioning.", lvx_lvcmd_size(env, p.chunk));
@@ -510,9 +560,6 @@ static int make_pool(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct th
                        vg->max_lv, vg->name);
         return LVX_EXIT_FAILED;
     }
-    if ((rc = lvx_lvcmd_pv_args(env, vg, o->pv_args, o->pv_arg_count, &pvs, &pv_count)) ||
-        (rc = lvx_lvcmd_free_maps(env, u, &maps)))
-        return rc;
     enum lvx_alloc policy = lvx_lvcmd_effective_policy(vg, o->policy);
     uint64_t now = (uint64_t)time(NULL);
     /* the spare first, as LVM2 (handle_pool_metadata_spare) */

@@ -9,7 +9,13 @@
 #     pool's chunk size, checked against the range once the sizes are known (exit 5);
 #     allocation/thin_pool_chunk_size_policy = "performance" starts at 512 KiB
 #     (thin-defaults);
-#   - lvrename of a COW snapshot and of its origin (snapshot-rename).
+#   - lvrename of a COW snapshot and of its origin (snapshot-rename);
+#   - lvcreate -T -l N%FREE|%VG|%PVS: the pool's data from the percentage, less room
+#     for its metadata and the spare for %FREE/%PVS (select-tools-thin);
+#   - lvcreate --type raid10 -l 100%FREE: the images that fit once their rmeta is
+#     placed (LVM2's approximate allocation); allocation/raid_stripe_all_devices = 1:
+#     as many stripes as PVs (lvcreate-raid10).  LVM2 stops before allocating a RAID
+#     LV without dm: the sizes are the suite's (6 PVs of 20 MiB: 55.50m).
 source "$(dirname "$0")/../lib.sh"
 source "$LVX_ROOT/tests/tools/side.sh"
 
@@ -79,6 +85,54 @@ test_eq "... the snapshot segments name the new LVs" \
     "$(grep -E 'origin =|cow_store =' "$SCRATCH/lvx.vgc" | tr -d ' \t' | sort)"
 test_eq "... which are o2, s3, s4" '"o2" "o2" "s3" "s4"' \
     "$(grep -E 'origin =|cow_store =' "$SCRATCH/lvx.vgc" | awk '{print $3}' | sort | xargs -0 printf %s | tr '\n' ' ' | sed 's/ $//')"
+
+# ---- thin pools of a percentage size
+lvm2 vgremove -ff "$VG" >/dev/null 2>&1
+lvm2 vgcreate -q -s 4m "$VG" "${D[0]}" >/dev/null 2>&1
+for l in 1%FREE 1%VG 200%VG 100%FREE 50%PVS 10%LV; do
+    side lvcreate -an -T -l "$l" -n pool "$VG"
+    test_eq "lvcreate -T -l $l: LVM2's notes" "$(grep -v 'created' "$SCRATCH/l.out")" \
+        "$(grep -v 'created' "$SCRATCH/x.out")"
+    test_eq "... LVM2's errors" \
+        "$(grep -v 'zeroing and wip\|not zeroed\|without using device-mapper\|NOT backed up' "$SCRATCH/l.err")" \
+        "$(grep -v 'NOT backed up\|has insufficient free space' "$SCRATCH/x.err")"
+    lvx lvs --noheadings -o lv_size,seg_size --units m "$VG/pool_tdata" "$VG/pool_tmeta" \
+        2>/dev/null | awk '{print $1}' | xargs >"$SCRATCH/sz.$l"
+    lvx lvremove -ff "$VG" >/dev/null 2>&1
+done
+# 15 extents of 4 MiB: 100% less twice the 1 extent of metadata; 50%PVS: 7 less 2
+test_eq "... 100%FREE: data and metadata of the pool" "52.00m 4.00m" "$(cat "$SCRATCH/sz.100%FREE")"
+test_eq "... 50%PVS" "20.00m 4.00m" "$(cat "$SCRATCH/sz.50%PVS")"
+test_eq "... 1%FREE refused, nothing made" "" "$(cat "$SCRATCH/sz.1%FREE")"
+
+# ---- raid10 of 100%FREE, raid_stripe_all_devices
+lvm2 vgremove -ff "$VG" >/dev/null 2>&1
+for i in 0 1 2; do D+=("$(make_loop 24M)"); done
+lvm_sandbox "${D[@]}"
+lvm2 pvcreate -ff -y -q "${D[@]:3:3}" >/dev/null 2>&1
+lvm2 vgcreate -q -s 512k "$VG" "${D[@]}" >/dev/null 2>&1
+# the suite's PVs: 20 MiB, 38 free extents of 512 KiB each
+for pv in "${D[@]}"; do lvx lvcreate -an -Zn -q -l "$(($(lvm2 pvs --noheadings -o pv_pe_count "$pv" 2>/dev/null) - 38))" \
+    -n "fill$((n++))" "$VG" "$pv" >/dev/null 2>&1; done
+test_eq "six PVs of 38 free extents" "228" "$(lvm2 vgs --noheadings -o vg_free_count "$VG" 2>/dev/null | tr -d ' ')"
+rc=0
+lvx lvcreate --type raid10 -i 3 -l 100%FREE -an -Zn -n r10 "$VG" >"$SCRATCH/o" 2>&1 || rc=$?
+test_eq "lvcreate --type raid10 -i 3 -l 100%FREE: made" "0" "$rc"
+test_eq "... of the suite's size (37 extents an image, 1 of rmeta)" "55.50m" \
+    "$(lvm2 lvs --noheadings -o lv_size "$VG/r10" 2>/dev/null | tr -d ' ')"
+lvx lvremove -ff "$VG/r10" >/dev/null 2>&1
+for devs in "4:${D[*]:0:4}" "6:" "3:${D[*]:0:3}"; do
+    rc=0
+    # shellcheck disable=SC2086
+    lvx lvcreate --config 'allocation/raid_stripe_all_devices = 1' --type raid10 -l2 -an -Zn \
+        -n "s${devs%%:*}" "$VG" ${devs#*:} >"$SCRATCH/o" 2>&1 || rc=$?
+    echo "$rc $(lvm2 lvs --noheadings -o devices "$VG/s${devs%%:*}" 2>/dev/null | tr ',' '\n' |
+        grep -c rimage) $(grep -o 'Unable.*' "$SCRATCH/o")" >"$SCRATCH/all.${devs%%:*}"
+done
+test_eq "raid_stripe_all_devices = 1, raid10 on 4 PVs: 4 images" "0 4 " "$(cat "$SCRATCH/all.4")"
+test_eq "... on the VG's 6 PVs: 6 images" "0 6 " "$(cat "$SCRATCH/all.6")"
+test_eq "... on 3 PVs: refused as LVM2" \
+    "5 0 Unable to create RAID(1)0 LV: insufficient number of devices." "$(cat "$SCRATCH/all.3")"
 
 lvm2 vgremove -ff "$VG" >/dev/null 2>&1
 done_testing
