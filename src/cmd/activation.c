@@ -542,6 +542,9 @@ static int lvchange_one(struct lvx_cmd_env *env, const struct lvx_actcmd *a, con
         for (unsigned i = 0; i < u.vg->lv_count; i++) {
             if (!wanted_lv(env, u.vg->lvs[i], activate))
                 continue;
+            /* all of a VG: a COW LV changes with its origin, not asked for (LVM2) */
+            if (!refresh && lvx_lv_cow_snapshot_seg(u.vg->lvs[i]))
+                continue;
             int r = refresh ? 0 : confirm_snapshot_change(env, u.vg->lvs[i]);
             if (!r)
                 r = change_lv(env, a, u.vg->lvs[i], activate);

@@ -15,7 +15,9 @@
 #   - lvcreate --type raid10 -l 100%FREE: the images that fit once their rmeta is
 #     placed (LVM2's approximate allocation); allocation/raid_stripe_all_devices = 1:
 #     as many stripes as PVs (lvcreate-raid10).  LVM2 stops before allocating a RAID
-#     LV without dm: the sizes are the suite's (6 PVs of 20 MiB: 55.50m).
+#     LV without dm: the sizes are the suite's (6 PVs of 20 MiB: 55.50m);
+#   - lvchange -a of a whole VG leaves its COW LVs to their origins: no question
+#     (snapshot-reactivate).
 source "$(dirname "$0")/../lib.sh"
 source "$LVX_ROOT/tests/tools/side.sh"
 
@@ -85,6 +87,20 @@ test_eq "... the snapshot segments name the new LVs" \
     "$(grep -E 'origin =|cow_store =' "$SCRATCH/lvx.vgc" | tr -d ' \t' | sort)"
 test_eq "... which are o2, s3, s4" '"o2" "o2" "s3" "s4"' \
     "$(grep -E 'origin =|cow_store =' "$SCRATCH/lvx.vgc" | awk '{print $3}' | sort | xargs -0 printf %s | tr '\n' ' ' | sed 's/ $//')"
+
+# ---- lvchange -a VG with a snapshot: no question; the snapshot named: asked
+fresh_vg
+lvx lvcreate -an -Zn -q -L4m -n o1 "$VG" >/dev/null 2>&1
+lvx lvcreate -q -s -L4m -n s1 "$VG/o1" >/dev/null 2>&1
+for a in "-an $VG" "-ay $VG"; do
+    # shellcheck disable=SC2086
+    same "lvchange $a (a VG with a snapshot, no answer on stdin)" lvchange $a </dev/null
+done
+side lvchange -an "$VG/s1" </dev/null
+test_eq "lvchange -an of the snapshot: asked, LVM2's exit code and error" \
+    "$(cat "$SCRATCH/l.rc") $(grep -v Proceed "$SCRATCH/l.err")" \
+    "$(cat "$SCRATCH/x.rc") $(grep -v Proceed "$SCRATCH/x.err")"
+test_ok "... lvx asked" grep -q "Proceed" "$SCRATCH/x.out"
 
 # ---- thin pools of a percentage size
 lvm2 vgremove -ff "$VG" >/dev/null 2>&1
