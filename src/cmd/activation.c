@@ -165,6 +165,11 @@ int lvx_actcmd_activate(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
 {
     if (a->off)           /* global/activation = 0: the LV stays inactive, as LVM2 */
         return 0;
+    if (!lvx_lvcmd_passes_volume_list(env->ctx, lv)) {     /* silently, as LVM2 */
+        lvx_info(env->ctx, "Not activating %s/%s since it does not pass activation filter.",
+                 lv->vg->name, lv->name);
+        return 0;
+    }
     if (!a->be) {
         lvx_actcmd_print_why(a);
         return LVX_EXIT_FAILED;

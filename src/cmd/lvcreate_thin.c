@@ -478,7 +478,7 @@ static uint64_t percent_extents(struct lvx_cmd_env *env, const struct lvx_vg *vg
 }
 
 static int make_pool(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct thin_opts *o,
-                     struct lvx_lv **out)
+                     bool act_off, struct lvx_lv **out)
 {
     struct lvx_vg *vg = u->vg;
     uint32_t e = vg->extent_size;
@@ -581,6 +581,8 @@ static int make_pool(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct th
     }
     struct lvx_lv *pool = lvx_lvcmd_new_lv(vg, name, now);
     pool->alloc = o->policy;
+    if (o->activate && !act_off && (rc = lvx_lvcmd_refuse_unwipeable(env, pool)))
+        return rc;
     if (!o->make_thin) {
         pool->has_read_ahead = o->read_ahead != 0;
         pool->read_ahead = o->read_ahead;
@@ -638,6 +640,12 @@ static int make_thin(struct lvx_cmd_env *env, struct lvx_vg_update *u, const str
     struct lvx_vg *vg = u->vg;
     struct lvx_seg *ps = lvx_lv_thin_pool_seg(pool);
     int rc;
+    if (!act->off && !lvx_lvcmd_passes_volume_list(env->ctx, pool) &&
+        !lvx_actcmd_is_active(env, act, pool, NULL)) {
+        lvx_cmd_errorf("Cannot activate thin pool %s/%s, perhaps skipped in lvm.conf "
+                       "volume_list?", vg->name, pool->name);
+        return LVX_EXIT_FAILED;
+    }
     if (!lvx_thin_free_device_id(pool)) {
         lvx_cmd_errorf("Free device_id exhausted...");
         return LVX_EXIT_FAILED;
@@ -715,7 +723,7 @@ static int create_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
                            vg->name, o->pool_name ? o->pool_name : "lvol", act->be->name);
             return LVX_EXIT_FAILED;
         }
-        if ((rc = make_pool(env, u, o, &pool)))
+        if ((rc = make_pool(env, u, o, act->off, &pool)))
             return rc;
         /* a pool alone is left active as LVM2 leaves it; one for a thin LV comes up with it */
         if (!o->make_thin && o->activate && (rc = lvx_actcmd_activate(env, act, pool)))

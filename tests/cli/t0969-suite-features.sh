@@ -17,7 +17,11 @@
 #     as many stripes as PVs (lvcreate-raid10).  LVM2 stops before allocating a RAID
 #     LV without dm: the sizes are the suite's (6 PVs of 20 MiB: 55.50m);
 #   - lvchange -a of a whole VG leaves its COW LVs to their origins: no question
-#     (snapshot-reactivate).
+#     (snapshot-reactivate);
+#   - activation/volume_list: LVs it does not name stay inactive, a new LV that would
+#     have to be active to be wiped is refused (thin-volume-list,
+#     lvcreate-raid-volume_list).  lvx alone, through its user activation backend
+#     (LVM2 with activation off does not filter).
 source "$(dirname "$0")/../lib.sh"
 source "$LVX_ROOT/tests/tools/side.sh"
 
@@ -149,6 +153,39 @@ test_eq "raid_stripe_all_devices = 1, raid10 on 4 PVs: 4 images" "0 4 " "$(cat "
 test_eq "... on the VG's 6 PVs: 6 images" "0 6 " "$(cat "$SCRATCH/all.6")"
 test_eq "... on 3 PVs: refused as LVM2" \
     "5 0 Unable to create RAID(1)0 LV: insufficient number of devices." "$(cat "$SCRATCH/all.3")"
+
+# ---- activation/volume_list (lvx's user backend: activation on)
+lvm2 vgremove -ff "$VG" >/dev/null 2>&1
+if [[ -c /dev/fuse ]]; then
+    mkdir -p "$SCRATCH/dev"
+    U() { DM_DEV_DIR=$SCRATCH/dev LVX_ACTIVATION_BACKEND=user lvx "$@"; }
+    ON="global { activation = 1 } activation { volume_list = [ \"$VG/a\", \"@t1\" ] }"
+    lvm2 vgcreate -q "$VG" "${D[@]:0:3}" >/dev/null 2>&1
+    for n in a b c; do lvm2 lvcreate -q -an -Zn -n "$n" -L 4m "$VG" >/dev/null 2>&1; done
+    lvm2 lvchange -q --addtag t1 "$VG/c" >/dev/null 2>&1
+    U vgchange -ay --config "$ON" "$VG" >"$SCRATCH/o" 2>&1
+    test_eq "vgchange -ay: only the LVs volume_list names (by name, by tag) come up" "a c" \
+        "$(U lvs --config "$ON" --noheadings -o lv_name,lv_active "$VG" 2>/dev/null |
+            awk '$2 == "active" { print $1 }' | xargs)"
+    rc=0
+    U lvcreate --config "$ON" -L 4m -n d "$VG" >"$SCRATCH/o" 2>&1 || rc=$?
+    test_eq "lvcreate of an LV to zero that volume_list leaves out: refused (LVM2's words)" \
+        "5 Volume $VG/d is not active locally (volume_list activation filter?).|Aborting. Failed to wipe start of new LV.|" \
+        "$rc $(grep -v 'backed up' "$SCRATCH/o" | sed 's/^ *//' | tr '\n' '|')"
+    test_eq "... nothing made" "a b c" "$(lvm2 lvs --noheadings -o lv_name "$VG" 2>/dev/null | xargs)"
+    rc=0
+    U lvcreate --config "$ON" -Zn -L 4m -n e "$VG" >"$SCRATCH/o" 2>&1 || rc=$?
+    test_eq "... with -Zn made, left inactive" "0 e" \
+        "$rc $(U lvs --config "$ON" --noheadings -o lv_name,lv_active "$VG" 2>/dev/null |
+            awk '$1 == "e" && $2 != "active" { print $1 }')"
+    rc=0
+    U lvcreate --config "$ON" --type raid1 -m1 -L 4m -n f "$VG" >"$SCRATCH/o" 2>&1 || rc=$?
+    test_eq "raid1 that volume_list leaves out: refused, nothing made" "5 a b c e" \
+        "$rc $(lvm2 lvs -a --noheadings -o lv_name "$VG" 2>/dev/null | xargs)"
+    U vgchange -an --config "$ON" "$VG" >/dev/null 2>&1
+else
+    for i in 1 2 3 4 5; do test_skip "activation/volume_list $i" "no /dev/fuse (user activation backend)"; done
+fi
 
 lvm2 vgremove -ff "$VG" >/dev/null 2>&1
 done_testing
