@@ -664,6 +664,7 @@ static int create_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
     bool zero = o->snapshot || (o->zero && !o->read_only && !ro_listed);
     if (zero && act && !act->off && !o->snapshot && (rc = lvx_lvcmd_refuse_unwipeable(env, lv)))
         return rc;
+    lvx_thin_overprovisioning_vg(env, vg, NULL);
     if ((rc = lvx_lvcmd_commit(env, u)))
         return rc;
     if (zero && !env->args->count[LVX_OPT_TEST] && (rc = zero_or_undo(env, u, lv)))

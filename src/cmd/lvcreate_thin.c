@@ -65,8 +65,13 @@ struct thin_opts {
 
 bool lvx_lvcreate_is_thin(struct lvx_cmd_env *env)
 {
-    const char *type = env->args->value[LVX_OPT_TYPE];
-    return env->args->count[LVX_OPT_THIN] || env->args->count[LVX_OPT_THINPOOL] ||
+    const struct lvx_cmd_args *a = env->args;
+    const char *type = a->value[LVX_OPT_TYPE];
+    /* -V without -s or --type: LVM2 infers --type thin (global/sparse_segtype_default),
+     * "lvcreate -V Size VG/POOL" naming the pool in its first argument, -L/-l making
+     * a new one */
+    bool inferred = a->count[LVX_OPT_VIRTUALSIZE] && !type && !a->count[LVX_OPT_SNAPSHOT];
+    return a->count[LVX_OPT_THIN] || a->count[LVX_OPT_THINPOOL] || inferred ||
            (type && (!strcmp(type, "thin") || !strcmp(type, "thin-pool")));
 }
 
@@ -321,7 +326,13 @@ static void add_tags(struct lvx_cmd_env *env, struct lvx_lv *lv)
 void lvx_thin_overprovisioning(struct lvx_cmd_env *env, const struct lvx_lv *pool)
 {
     const struct lvx_vg *vg = pool->vg;
-    uint64_t e = vg->extent_size, thinsum = 0, poolsum = pool->le_count * e;
+    lvx_thin_overprovisioning_vg(env, vg, pool);
+}
+
+void lvx_thin_overprovisioning_vg(struct lvx_cmd_env *env, const struct lvx_vg *vg,
+                                  const struct lvx_lv *pool)
+{
+    uint64_t e = vg->extent_size, thinsum = 0, poolsum = pool ? pool->le_count * e : 0;
     unsigned more = 0;
     struct lvx_config *cfg = NULL;
     int64_t threshold = 100, percent = 20;
@@ -332,12 +343,12 @@ void lvx_thin_overprovisioning(struct lvx_cmd_env *env, const struct lvx_lv *poo
     } else {
         lvx_error_clear(env->ctx);
     }
-    for (unsigned i = 0; i < vg->lv_count; i++) {
+    for (unsigned i = 0; pool && i < vg->lv_count; i++) {
         const struct lvx_seg *s = lvx_lv_thin_seg(vg->lvs[i]);
         if (s && s->pool_lv == pool)
             thinsum += vg->lvs[i]->le_count * e;
     }
-    if (thinsum <= poolsum)
+    if (pool && thinsum <= poolsum)
         return;
     for (unsigned i = 0; i < vg->lv_count; i++) {
         const struct lvx_lv *p = vg->lvs[i];

@@ -25,5 +25,9 @@ int lvx_lvcreate_thin_snapshot(struct lvx_cmd_env *env, struct lvx_vg_update *u,
  * activation/thin_pool_autoextend_threshold and _percent) after pool has grown users
  * or shrunk. */
 void lvx_thin_overprovisioning(struct lvx_cmd_env *env, const struct lvx_lv *pool);
+/* The same for all the thin pools of vg (pool NULL: after an LV that is none of theirs
+ * took space, as LVM2 checks after every lvcreate). */
+void lvx_thin_overprovisioning_vg(struct lvx_cmd_env *env, const struct lvx_vg *vg,
+                                  const struct lvx_lv *pool);
 
 #endif

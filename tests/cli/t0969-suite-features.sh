@@ -21,7 +21,8 @@
 #   - activation/volume_list: LVs it does not name stay inactive, a new LV that would
 #     have to be active to be wiped is refused (thin-volume-list,
 #     lvcreate-raid-volume_list).  lvx alone, through its user activation backend
-#     (LVM2 with activation off does not filter).
+#     (LVM2 with activation off does not filter);
+#   - lvcreate -V Size VG/POOL without -T: LVM2 infers --type thin (thin-overprovisioning).
 source "$(dirname "$0")/../lib.sh"
 source "$LVX_ROOT/tests/tools/side.sh"
 
@@ -105,6 +106,12 @@ test_eq "lvchange -an of the snapshot: asked, LVM2's exit code and error" \
     "$(cat "$SCRATCH/l.rc") $(grep -v Proceed "$SCRATCH/l.err")" \
     "$(cat "$SCRATCH/x.rc") $(grep -v Proceed "$SCRATCH/x.err")"
 test_ok "... lvx asked" grep -q "Proceed" "$SCRATCH/x.out"
+
+# ---- lvcreate -V VG/POOL infers a thin LV in POOL
+fresh_vg
+lvm2 lvcreate -q -an -Zn -L4m -n lin "$VG" >/dev/null 2>&1
+same "lvcreate -V VG/LV of a linear LV: LVM2's refusal" lvcreate -an -V10m -n t1 "$VG/lin"
+same "lvcreate -V VG/POOL of no such pool: LVM2's refusal" lvcreate -an -V10m -n t1 "$VG/nopool"
 
 # ---- thin pools of a percentage size
 lvm2 vgremove -ff "$VG" >/dev/null 2>&1
