@@ -22,7 +22,8 @@
 #     have to be active to be wiped is refused (thin-volume-list,
 #     lvcreate-raid-volume_list).  lvx alone, through its user activation backend
 #     (LVM2 with activation off does not filter);
-#   - lvcreate -V Size VG/POOL without -T: LVM2 infers --type thin (thin-overprovisioning).
+#   - lvcreate -V Size VG/POOL without -T: LVM2 infers --type thin (thin-overprovisioning);
+#   - lvremove -S (select-tools-thin).
 source "$(dirname "$0")/../lib.sh"
 source "$LVX_ROOT/tests/tools/side.sh"
 
@@ -112,6 +113,26 @@ fresh_vg
 lvm2 lvcreate -q -an -Zn -L4m -n lin "$VG" >/dev/null 2>&1
 same "lvcreate -V VG/LV of a linear LV: LVM2's refusal" lvcreate -an -V10m -n t1 "$VG/lin"
 same "lvcreate -V VG/POOL of no such pool: LVM2's refusal" lvcreate -an -V10m -n t1 "$VG/nopool"
+
+# ---- lvremove -S
+for who in lvm2 lvx; do
+    fresh_vg
+    for n in orig other; do lvm2 lvcreate -q -an -Zn -L4m -n "$n" "$VG" >/dev/null 2>&1; done
+    lvx lvcreate -q -s -L4m -n snap1 "$VG/orig" >/dev/null 2>&1
+    r=""
+    for sel in 'lv_name=nothing' 'lv_name=other || origin=nothing' \
+        'lv_name=orig || origin=orig'; do
+        rc=0
+        $who lvremove -ff -S "$sel" >"$SCRATCH/o" 2>"$SCRATCH/e" || rc=$?
+        r+="$sel:$rc:$(grep -v 'Activation disabled\|NOT backed up' "$SCRATCH/o" "$SCRATCH/e" |
+            tr '\n' '|') "
+    done
+    echo "$r $(lvm2 lvs --noheadings -o name "$VG" 2>/dev/null | xargs)" >"$SCRATCH/$who.r"
+done
+test_eq "lvremove -S: LVM2's exit codes, messages and LVs left" "$(cat "$SCRATCH/lvm2.r")" \
+    "$(cat "$SCRATCH/lvx.r")"
+test_ok "... lvx removed the snapshot and its origin" grep -q '"orig" successfully removed' \
+    "$SCRATCH/lvx.r"
 
 # ---- thin pools of a percentage size
 lvm2 vgremove -ff "$VG" >/dev/null 2>&1
