@@ -82,6 +82,7 @@ static int init(struct lvx_cmd_env *env, struct lvx_actcmd *a, bool announce)
     a->test = env->args->count[LVX_OPT_TEST] > 0;
     struct lvx_config *cfg = load_config(env);
     a->off = cfg && lvx_config_int(cfg, "global/activation", 1) == 0;
+    a->volume_list = cfg && lvx_config_node(cfg, "activation/volume_list");
     if (a->off && announce)   /* LVM2's words (it prints them in every command) */
         lvx_warn(env->ctx, "WARNING: Activation disabled. No device-mapper interaction will "
                  "be attempted.");
@@ -165,7 +166,7 @@ int lvx_actcmd_activate(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
 {
     if (a->off)           /* global/activation = 0: the LV stays inactive, as LVM2 */
         return 0;
-    if (!lvx_lvcmd_passes_volume_list(env->ctx, lv)) {     /* silently, as LVM2 */
+    if (a->volume_list && !lvx_lvcmd_passes_volume_list(env->ctx, lv)) {   /* silently */
         lvx_info(env->ctx, "Not activating %s/%s since it does not pass activation filter.",
                  lv->vg->name, lv->name);
         return 0;
