@@ -124,14 +124,6 @@ static bool remove_thin(struct lvx_cmd_env *env, struct lvx_lv *thin, struct rem
     const struct lvx_vg *vg = thin->vg;
     struct lvx_seg *ts = lvx_lv_thin_seg(thin);
     struct lvx_seg *ps = lvx_lv_thin_pool_seg(ts->pool_lv);
-    for (unsigned i = 0; i < vg->lv_count; i++) {
-        const struct lvx_seg *s = lvx_lv_thin_seg(vg->lvs[i]);
-        if (s && s->origin_lv == thin) {
-            lvx_cmd_errorf("lvx cannot remove thin origin %s/%s yet: remove its thin snapshot "
-                           "%s first.", vg->name, thin->name, vg->lvs[i]->name);
-            return false;
-        }
-    }
     if (!ps || !r->act->be || !r->act->be->thin_message) {
         lvx_cmd_errorf("Cannot remove thin LV %s/%s without device-mapper: its pool's kernel "
                        "metadata must drop it (delete message).", vg->name, thin->name);
@@ -147,6 +139,14 @@ static bool remove_thin(struct lvx_cmd_env *env, struct lvx_lv *thin, struct rem
         ps->transaction_id--;
         lvx_cmd_fail(env);
         return false;
+    }
+    /* its thin snapshots become plain thin LVs (LVM2 drops their origin) */
+    for (unsigned i = 0; i < vg->lv_count; i++) {
+        struct lvx_seg *s = lvx_lv_thin_seg(vg->lvs[i]);
+        if (s && s->origin_lv == thin) {
+            s->origin_lv = NULL;
+            s->raw = NULL;      /* written from its typed fields, without "origin" */
+        }
     }
     lvx_vg_remove_lv(thin->vg, thin);
     r->names[r->count++] = thin->name;

@@ -23,7 +23,8 @@
 #     lvcreate-raid-volume_list).  lvx alone, through its user activation backend
 #     (LVM2 with activation off does not filter);
 #   - lvcreate -V Size VG/POOL without -T: LVM2 infers --type thin (thin-overprovisioning);
-#   - lvremove -S (select-tools-thin).
+#   - lvremove -S; removing a thin origin makes its thin snapshots plain thin LVs
+#     (LVM2 drops their origin; lvx through its user backend) (select-tools-thin).
 source "$(dirname "$0")/../lib.sh"
 source "$LVX_ROOT/tests/tools/side.sh"
 
@@ -213,6 +214,29 @@ if [[ -c /dev/fuse ]]; then
     U vgchange -an --config "$ON" "$VG" >/dev/null 2>&1
 else
     for i in 1 2 3 4 5; do test_skip "activation/volume_list $i" "no /dev/fuse (user activation backend)"; done
+fi
+
+# ---- lvremove of a thin origin (lvx's user backend makes thin LVs on the host)
+lvm2 vgremove -ff "$VG" >/dev/null 2>&1
+if [[ -c /dev/fuse ]]; then
+    mkdir -p "$SCRATCH/dev"
+    UT() { DM_DEV_DIR=$SCRATCH/dev LVX_ACTIVATION_BACKEND=user lvx "$@" --config 'global { activation = 1 }'; }
+    lvm2 vgcreate -q "$VG" "${D[0]}" "${D[1]}" >/dev/null 2>&1
+    UT lvcreate -q -T -L 16m "$VG/pool" >/dev/null 2>&1
+    UT lvcreate -q -V 8m -T "$VG/pool" -n o >/dev/null 2>&1
+    UT lvcreate -q -s "$VG/o" -n s >/dev/null 2>&1
+    UT lvcreate -q -s "$VG/s" -n s2 >/dev/null 2>&1
+    test_eq "thin LV o, its snapshot s, s's snapshot s2" "o s o s2 s" \
+        "$(lvm2 lvs --noheadings -o name,origin -S 'name=o || name=s || name=s2' "$VG" 2>/dev/null | xargs)"
+    rc=0
+    UT lvremove -ff -S 'lv_name=o || origin=o' >"$SCRATCH/o" 2>&1 || rc=$?
+    test_eq "lvremove -S of a thin origin and its snapshot: both removed" \
+        "0 o s" "$rc $(sed -n 's/.*Logical volume "\(.*\)" successfully removed.*/\1/p' "$SCRATCH/o" | sort | xargs)"
+    test_eq "... s2, the snapshot of the removed s, a plain thin LV for LVM2" "s2" \
+        "$(lvm2 lvs --noheadings -o name,origin -S 'name=o || name=s || name=s2' "$VG" 2>/dev/null | xargs)"
+    UT vgchange -an "$VG" >/dev/null 2>&1
+else
+    for i in 1 2 3; do test_skip "thin origin removal $i" "no /dev/fuse (user activation backend)"; done
 fi
 
 lvm2 vgremove -ff "$VG" >/dev/null 2>&1
