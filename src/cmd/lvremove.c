@@ -14,8 +14,9 @@
  * (cmd/activation.c) after the question "Do you really want to remove active logical
  * volume vg/lv?" (skipped with -y or -f); a mounted one is refused, an open one too
  * unless -f.  A thin LV is deleted from its pool (delete message, with device-mapper
- * only); a thin pool goes with its thin LVs, its _tdata/_tmeta and, when it was the
- * last pool, lvol0_pmspare.
+ * only; its thin snapshots lose their origin, as LVM2); a thin pool goes with its
+ * thin LVs, its _tdata/_tmeta and, when it was the last pool, lvol0_pmspare.  -S
+ * removes the LVs it selects (one an earlier removal took along is skipped).
  */
 #include "cmd/cmdlog.h"
 #include "cmd/lvcmd.h"
