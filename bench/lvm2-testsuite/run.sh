@@ -211,10 +211,13 @@ VMRC=0
 if [ "$TABLE_ONLY" = 0 ]; then
 # host tools the guest's busybox lacks or has in too small a form
 PUTS=()
-for c in env ln find xargs pgrep pkill getconf mktemp readlink timeout sort ls; do
+for c in env ln find xargs pgrep pkill getconf mktemp readlink timeout sort ls fsck; do
     p=$(command -v "$c") || die "the host has no $c"
     PUTS+=(--put "$(readlink -f "$p"):/usr/bin/$c")
 done
+# fsck -n of an ext4 file system (lvcreate-thin-snap) runs fsck.ext4: the guest's e2fsck
+p=$(command -v e2fsck) || die "the host has no e2fsck"
+PUTS+=(--put "$(readlink -f "$p"):/usr/bin/fsck.ext4")
 
 # The guest side: for each test and side, run it and leave T.SIDE.rc/.log in /out.
 GUEST=$OUT/guest.sh

@@ -889,6 +889,26 @@ static int dm_unstage(struct lvx_ctx *ctx, const struct lvx_lv *lv)
     return rc;
 }
 
+/* lv's layer device (when there is one) takes the name of new_vg/new_lv's layer; no
+ * /dev links are involved. */
+static int rename_layer(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *lv,
+                        const char *layer, const char *new_vg, const char *new_lv)
+{
+    struct lvx_dm_ids ids;
+    struct lvx_dm_info info;
+    struct lvx_buf name = LVX_BUF_INIT;
+    int rc = lvx_dm_ids_of(ctx, lv, layer, &ids);
+    if (rc == 0 && (rc = lvx_dm_info(ctx, dm, ids.name, &info)) == 0 && info.exists) {
+        if (lvx_dm_lv_name(&name, new_vg, new_lv, layer) < 0)
+            rc = lvx_error(ctx, ENAMETOOLONG, "Device-mapper name of %s/%s is too long.",
+                           new_vg, new_lv);
+        else
+            rc = lvx_dm_rename(ctx, dm, ids.name, lvx_buf_str(&name));
+    }
+    lvx_buf_free(&name);
+    return rc;
+}
+
 static int dm_rename(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char *new_vg,
                      const char *new_lv)
 {
@@ -898,12 +918,15 @@ static int dm_rename(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char *n
     struct lvx_buf new_name = LVX_BUF_INIT;
     bool has_snapshots;
     lvx_dm_set_head(lv, &has_snapshots);
-    if (has_snapshots)
-        return lvx_error(ctx, ENOTSUP, "Renaming active %s/%s (a snapshot or an origin with "
-                         "snapshots) is not supported by lvx yet.", lv->vg->name, lv->name);
+    /* a COW snapshot's "-cow" and an origin's "-real" layer device follow the name */
+    const char *layer = !has_snapshots ? NULL : lvx_lv_is_cow(lv) ? "cow" : "real";
     int rc = open_active(ctx, lv, NULL, &dm, &ids, &info);
     if (rc < 0)
         return rc;
+    if (layer && (rc = rename_layer(ctx, &dm, lv, layer, new_vg, new_lv)) < 0) {
+        lvx_dm_close(&dm);
+        return rc;
+    }
     if (lvx_dm_lv_name(&new_name, new_vg, new_lv, NULL) < 0) {
         rc = lvx_error(ctx, ENAMETOOLONG, "Device-mapper name of %s/%s is too long.", new_vg,
                        new_lv);

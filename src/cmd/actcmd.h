@@ -29,6 +29,7 @@ struct lvx_actcmd {
     struct lvx_activate_opts opts;             /* --activationmode partial, -f, the
                                                   monitoring mode */
     bool test;                                 /* --test: change nothing in the kernel */
+    bool volume_list;                          /* lvm.conf sets activation/volume_list */
 };
 
 /* Parse --activationmode/-P (and lvm.conf activation/activation_mode; partial mode

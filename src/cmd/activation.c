@@ -109,6 +109,7 @@ static int init(struct lvx_cmd_env *env, struct lvx_actcmd *a, bool announce)
     a->test = env->args->count[LVX_OPT_TEST] > 0;
     struct lvx_config *cfg = load_config(env);
     a->off = cfg && lvx_config_int(cfg, "global/activation", 1) == 0;
+    a->volume_list = cfg && lvx_config_node(cfg, "activation/volume_list");
     if (a->off && announce)   /* LVM2's words (it prints them in every command) */
         lvx_warn(env->ctx, "WARNING: Activation disabled. No device-mapper interaction will "
                  "be attempted.");
@@ -207,6 +208,11 @@ int lvx_actcmd_activate(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
 {
     if (a->off)           /* global/activation = 0: the LV stays inactive, as LVM2 */
         return 0;
+    if (a->volume_list && !lvx_lvcmd_passes_volume_list(env->ctx, lv)) {   /* silently */
+        lvx_info(env->ctx, "Not activating %s/%s since it does not pass activation filter.",
+                 lv->vg->name, lv->name);
+        return 0;
+    }
     if (!a->be) {
         lvx_actcmd_print_why(a);
         return LVX_EXIT_FAILED;
@@ -597,6 +603,9 @@ static int lvchange_one(struct lvx_cmd_env *env, const struct lvx_actcmd *a, con
     } else {
         for (unsigned i = 0; i < u.vg->lv_count; i++) {
             if (!wanted_lv(env, u.vg->lvs[i], activate))
+                continue;
+            /* all of a VG: a COW LV changes with its origin, not asked for (LVM2) */
+            if (!refresh && lvx_lv_cow_snapshot_seg(u.vg->lvs[i]))
                 continue;
             int r = refresh ? 0 : confirm_snapshot_change(env, u.vg->lvs[i]);
             if (!r)

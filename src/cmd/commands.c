@@ -126,6 +126,7 @@ static const enum lvx_opt_id lvmdevices_opts[] = { LVX_OPT_CHECK, LVX_OPT_UPDATE
     LVX_OPT_DELDEV, LVX_OPT_ADDPVID, LVX_OPT_DELPVID, LVX_OPT_DEVICEIDTYPE, END };
 static const enum lvx_opt_id vgimportdevices_opts[] = { LVX_OPT_ALL, END };
 static const enum lvx_opt_id no_opts[] = { END };
+static const enum lvx_opt_id lvremove_opts[] = { LVX_OPT_SELECT, END };
 static const enum lvx_opt_id daemon_opts[] = { LVX_OPT_FORCE, END };
 
 static const struct lvx_command command_table[] = {
@@ -205,7 +206,7 @@ static const struct lvx_command command_table[] = {
       "to the current size (-N). The data beyond the new end is lost: a file system on the LV "
       "must be shrunk first." },
     { "lvremove", lvx_cmd_lvremove, "Remove logical volume(s) from the system",
-      "VG|VG/LV ...", no_opts,
+      "VG|VG/LV ...", lvremove_opts,
       "Removes logical volumes from their volume group. An active LV is deactivated first, "
       "after a prompt (answered yes by -y or -f). A RAID LV goes with its sub-LVs, a snapshot "
       "with its internal snapshot LV, an origin after its snapshots." },

@@ -67,6 +67,12 @@ int lvx_lvcmd_yes_no(struct lvx_cmd_env *env, enum lvx_opt_id opt, bool dflt, bo
 bool lvx_lvcmd_in_volume_list(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char *key);
 /* -aay: does lv pass activation/auto_activation_volume_list (true when it is not set)? */
 bool lvx_lvcmd_passes_auto_list(struct lvx_ctx *ctx, const struct lvx_lv *lv);
+/* lvm.conf activation/volume_list lets lv be activated (true when it is not set). */
+bool lvx_lvcmd_passes_volume_list(struct lvx_ctx *ctx, const struct lvx_lv *lv);
+/* A new LV that must be activated to be wiped (zeroed data, RAID metadata, thin pool
+ * metadata) and that activation/volume_list keeps inactive: LVM2's two errors and
+ * LVX_EXIT_FAILED, before anything is written; else 0. */
+int lvx_lvcmd_refuse_unwipeable(struct lvx_cmd_env *env, const struct lvx_lv *lv);
 /* Was the activation argument "ay" (-aay: autoactivation)? */
 bool lvx_lvcmd_autoactivating(struct lvx_cmd_env *env);
 

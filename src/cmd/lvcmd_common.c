@@ -419,6 +419,21 @@ bool lvx_lvcmd_in_volume_list(struct lvx_ctx *ctx, const struct lvx_lv *lv, cons
     return volume_list_match(ctx, lv, key, false);
 }
 
+bool lvx_lvcmd_passes_volume_list(struct lvx_ctx *ctx, const struct lvx_lv *lv)
+{
+    return volume_list_match(ctx, lv, "activation/volume_list", true);
+}
+
+int lvx_lvcmd_refuse_unwipeable(struct lvx_cmd_env *env, const struct lvx_lv *lv)
+{
+    if (lvx_lvcmd_passes_volume_list(env->ctx, lv))
+        return 0;
+    lvx_cmd_errorf("Volume %s/%s is not active locally (volume_list activation filter?).",
+                   lv->vg->name, lv->name);
+    lvx_cmd_errorf("Aborting. Failed to wipe start of new LV.");
+    return LVX_EXIT_FAILED;
+}
+
 bool lvx_lvcmd_passes_auto_list(struct lvx_ctx *ctx, const struct lvx_lv *lv)
 {
     return volume_list_match(ctx, lv, "activation/auto_activation_volume_list", true);

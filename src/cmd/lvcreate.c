@@ -543,10 +543,12 @@ static int create_raid(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
         lvx_warn(env->ctx, "WARNING: New %s won't be synchronised. Don't read what you didn't "
                  "write!", o->raid.type->name);
     struct lvx_lv *lv = new_lv(vg, o, name);
+    if (act && !act->off && (rc = lvx_lvcmd_refuse_unwipeable(env, lv)))
+        return rc;
     enum lvx_alloc policy = lvx_lvcmd_effective_policy(vg, o->policy);
     if ((mirror ? lvx_lvcreate_mirror_build(env, vg, maps, &o->raid, lv, ext, policy, pvs, pv_count)
                 : lvx_lvcreate_raid_build(env, vg, maps, &o->raid, lv, ext, policy, pvs,
-                                          pv_count)) < 0)
+                                          pv_count, o->size.percent != LVX_PCT_NONE)) < 0)
         return lvx_cmd_fail(env);
     if ((rc = lvx_lvcmd_commit(env, u)))
         return rc;
@@ -620,6 +622,12 @@ static int create_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
         o->stripe_size = vg->extent_size;
         o->raid.stripe_size = o->raid.type ? vg->extent_size : 0;
     }
+    if (o->raid.type) {
+        if ((rc = lvx_raid_stripe_all_devices(env, &o->raid,
+                                              o->pv_arg_count ? o->pv_arg_count : vg->pv_count)))
+            return rc;
+        o->stripes = o->raid.stripes;
+    }
     if ((rc = lvx_lvcmd_pv_args(env, vg, o->pv_args, o->pv_arg_count, &pvs, &pv_count)) ||
         (rc = lvx_lvcmd_free_maps(env, u, &maps)))
         return rc;
@@ -657,11 +665,14 @@ static int create_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
         lv->status |= LVX_LV_WRITE;     /* the exception store must be zeroed */
     if (lvx_alloc_append(env->ctx, lv, &res) < 0)
         return lvx_cmd_fail(env);
-    if ((rc = lvx_lvcmd_commit(env, u)))
-        return rc;
     bool ro_listed = !o->snapshot &&
                      lvx_lvcmd_in_volume_list(env->ctx, lv, "activation/read_only_volume_list");
     bool zero = o->snapshot || (o->zero && !o->read_only && !ro_listed);
+    if (zero && act && !act->off && !o->snapshot && (rc = lvx_lvcmd_refuse_unwipeable(env, lv)))
+        return rc;
+    lvx_thin_overprovisioning_vg(env, vg, NULL);
+    if ((rc = lvx_lvcmd_commit(env, u)))
+        return rc;
     if (zero && !env->args->count[LVX_OPT_TEST] && (rc = zero_or_undo(env, u, lv)))
         return rc;
     if (ro_listed)

@@ -272,6 +272,40 @@ int lvx_lvcreate_raid_args(struct lvx_cmd_env *env, struct lvx_raid_opts *o)
     return rates_and_region(env, o);
 }
 
+int lvx_raid_stripe_all_devices(struct lvx_cmd_env *env, struct lvx_raid_opts *o, unsigned devs)
+{
+    const struct lvx_raid_type *t = o->type;
+    if (env->args->count[LVX_OPT_STRIPES] || is_raid1(t) || lvx_raid_opts_mirror(o))
+        return 0;
+    struct lvx_config *cfg = NULL;
+    if (lvx_config_load(env->ctx, &cfg) < 0) {
+        lvx_error_clear(env->ctx);
+        return 0;
+    }
+    bool all = lvx_config_int(cfg, "allocation/raid_stripe_all_devices", 0) != 0;
+    lvx_config_free(cfg);
+    if (!all)
+        return 0;
+    if (is_raid10(t)) {
+        if (devs / o->mirrors < 2) {
+            lvx_cmd_errorf("Unable to create RAID(1)0 LV: insufficient number of devices.");
+            return LVX_EXIT_FAILED;
+        }
+        o->stripes = devs / o->mirrors;
+        return 0;
+    }
+    o->stripes = devs > 2 * t->parity ? devs - t->parity : devs;
+    if (t->raid0 && o->stripes < 2) {
+        lvx_cmd_errorf("Segment type 'raid0' requires 2 or more stripes.");
+        return LVX_EXIT_FAILED;
+    }
+    if (!t->raid0 && o->stripes <= t->parity) {
+        lvx_cmd_errorf("Number of stripes must be at least %u for %s", t->parity + 1, t->name);
+        return LVX_EXIT_FAILED;
+    }
+    return 0;
+}
+
 /* ---- building ---------------------------------------------------------------------- */
 
 struct lvx_lv *lvx_raid_new_sub(struct lvx_vg *vg, const struct lvx_lv *top, const char *kind,
@@ -385,15 +419,66 @@ int lvx_raid_alloc_images(struct lvx_cmd_env *env, struct lvx_free_maps *maps,
     return 0;
 }
 
+/* Can `images` images of image_ext extents (and their rmeta) be placed?  Tried on
+ * fresh maps of the VG (a successful allocation takes from the maps it is given). */
+static bool images_fit(struct lvx_cmd_env *env, const struct lvx_vg *vg,
+                       const struct lvx_raid_opts *o, uint32_t images, uint64_t image_ext,
+                       enum lvx_alloc policy, const struct lvx_alloc_pv *pvs, unsigned pv_count)
+{
+    uint32_t meta_ext = o->type->meta ? lvx_raid_rmeta_extents(image_ext, o->region_size,
+                                                               vg->extent_size) : 0;
+    struct lvx_alloc_request req = {
+        .extents = (uint64_t)images * (image_ext + meta_ext),
+        .stripes = images,
+        .stripe_size = 8,
+        .policy = policy,
+        .pv_count = pv_count,
+        .pvs = pvs,
+        .lv_name = "",
+    };
+    struct lvx_ctx probe = *env->ctx;
+    struct lvx_free_maps *fresh;
+    struct lvx_alloc_result res;
+    return lvx_alloc_free_maps(&probe, env->pool, vg, &fresh) == 0 &&
+           lvx_alloc_extents(&probe, env->pool, fresh, &req, &res) == 0;
+}
+
+/* A percentage size (LVM2's approximate allocation): the largest image size below
+ * image_ext whose images fit, as LV extents; 0 when none does. */
+static uint64_t approx_extents(struct lvx_cmd_env *env, const struct lvx_vg *vg,
+                               const struct lvx_raid_opts *o, uint32_t images, uint32_t copies,
+                               uint64_t image_ext, enum lvx_alloc policy,
+                               const struct lvx_alloc_pv *pvs, unsigned pv_count)
+{
+    uint64_t ok = 0, bad = image_ext;
+    while (bad - ok > 1) {
+        uint64_t mid = ok + (bad - ok) / 2;
+        if (images_fit(env, vg, o, images, mid, policy, pvs, pv_count))
+            ok = mid;
+        else
+            bad = mid;
+    }
+    const struct lvx_raid_type *t = o->type;
+    return is_raid1(t) ? ok : t->mirrored ? ok * images / copies : ok * (images - t->parity);
+}
+
 int lvx_lvcreate_raid_build(struct lvx_cmd_env *env, struct lvx_vg *vg,
                             struct lvx_free_maps *maps, struct lvx_raid_opts *o,
                             struct lvx_lv *lv, uint64_t extents, enum lvx_alloc policy,
-                            const struct lvx_alloc_pv *pvs, unsigned pv_count)
+                            const struct lvx_alloc_pv *pvs, unsigned pv_count, bool approx)
 {
     const struct lvx_raid_type *t = o->type;
     uint32_t images = lvx_raid_images(t, o->stripes, o->mirrors);
     uint32_t copies = is_raid10(t) ? o->mirrors : 0;
     uint64_t image_ext = lvx_raid_image_extents(t, extents, images, copies);
+    if (approx && !images_fit(env, vg, o, images, image_ext, policy, pvs, pv_count)) {
+        uint64_t fit = approx_extents(env, vg, o, images, copies, image_ext, policy, pvs,
+                                      pv_count);
+        if (fit) {
+            extents = fit;
+            image_ext = lvx_raid_image_extents(t, extents, images, copies);
+        }
+    }
     final_region_size(env, o, vg->extent_size, extents);
     uint32_t meta_ext = t->meta ? lvx_raid_rmeta_extents(image_ext, o->region_size,
                                                          vg->extent_size) : 0;

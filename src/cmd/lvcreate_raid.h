@@ -29,11 +29,17 @@ struct lvx_raid_opts {
 int lvx_lvcreate_raid_args(struct lvx_cmd_env *env, struct lvx_raid_opts *out);
 
 /* Allocate and add the sub-LVs and the raid segment of lv (new, empty) for `extents`
- * logical extents.  policy/pvs as for the allocator.  0 or negative errno (ctx). */
+ * logical extents (with `approx`, a percentage size: fewer when that many do not fit,
+ * as LVM2).  policy/pvs as for the allocator.  0 or negative errno (ctx). */
 int lvx_lvcreate_raid_build(struct lvx_cmd_env *env, struct lvx_vg *vg,
                             struct lvx_free_maps *maps, struct lvx_raid_opts *ro,
                             struct lvx_lv *lv, uint64_t extents, enum lvx_alloc policy,
-                            const struct lvx_alloc_pv *pvs, unsigned pv_count);
+                            const struct lvx_alloc_pv *pvs, unsigned pv_count, bool approx);
+
+/* lvm.conf allocation/raid_stripe_all_devices = 1 and no -i: a striped RAID LV's
+ * stripes are its devs PVs (those named, else the VG's), less the parity devices, or
+ * halved for raid10 (LVM2 2.03's old behaviour).  0 or an exit code (message printed). */
+int lvx_raid_stripe_all_devices(struct lvx_cmd_env *env, struct lvx_raid_opts *o, unsigned devs);
 
 /* LVM2's default region size (sectors): lvm.conf activation/raid_region_size (KiB;
  * mirror_region_size where it is 0), rounded down to a power of 2, 2 MiB when not a

@@ -31,6 +31,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "config/config.h"
@@ -57,8 +58,13 @@ struct thin_opts {
 
 bool lvx_lvcreate_is_thin(struct lvx_cmd_env *env)
 {
-    const char *type = env->args->value[LVX_OPT_TYPE];
-    return env->args->count[LVX_OPT_THIN] || env->args->count[LVX_OPT_THINPOOL] ||
+    const struct lvx_cmd_args *a = env->args;
+    const char *type = a->value[LVX_OPT_TYPE];
+    /* -V without -s or --type: LVM2 infers --type thin (global/sparse_segtype_default),
+     * "lvcreate -V Size VG/POOL" naming the pool in its first argument, -L/-l making
+     * a new one */
+    bool inferred = a->count[LVX_OPT_VIRTUALSIZE] && !type && !a->count[LVX_OPT_SNAPSHOT];
+    return a->count[LVX_OPT_THIN] || a->count[LVX_OPT_THINPOOL] || inferred ||
            (type && (!strcmp(type, "thin") || !strcmp(type, "thin-pool")));
 }
 
@@ -160,6 +166,43 @@ static int names_args(struct lvx_cmd_env *env, struct thin_opts *o)
     return 0;
 }
 
+/* A thin pool chunk size of c sectors is in range and a multiple of 64 KiB; else
+ * LVM2's messages (both when both apply). */
+static bool chunk_ok(struct lvx_cmd_env *env, uint64_t c)
+{
+    bool range = c < LVX_THIN_MIN_CHUNK || c > LVX_THIN_MAX_CHUNK;
+    if (range)
+        lvx_cmd_errorf("Thin pool chunk size %s is not in the range %s to %s.",
+                       lvx_lvcmd_size(env, c), lvx_lvcmd_size(env, LVX_THIN_MIN_CHUNK),
+                       lvx_lvcmd_size(env, LVX_THIN_MAX_CHUNK));
+    if (c & (LVX_THIN_MIN_CHUNK - 1))
+        lvx_cmd_errorf("Thin pool chunk size %s must be a multiple of %s.",
+                       lvx_lvcmd_size(env, c), lvx_lvcmd_size(env, LVX_THIN_MIN_CHUNK));
+    return !range && !(c & (LVX_THIN_MIN_CHUNK - 1));
+}
+
+/* Without --chunksize: allocation/thin_pool_chunk_size (KiB, taken as given: checked
+ * once the pool's sizes are known, as LVM2), else the start of the estimate from
+ * allocation/thin_pool_chunk_size_policy (generic 64 KiB, performance 512 KiB). */
+static int config_chunk(struct lvx_cmd_env *env, const struct lvx_config *cfg,
+                        struct lvx_thin_pool_args *o)
+{
+    int64_t kib = lvx_config_int(cfg, "allocation/thin_pool_chunk_size", 0);
+    if (kib > 0) {
+        o->chunk = kib > UINT32_MAX / 2 ? UINT32_MAX : (uint32_t)kib * 2;
+        o->chunk_from_config = true;
+        return 0;
+    }
+    const char *policy = lvx_config_str(cfg, "allocation/thin_pool_chunk_size_policy", "generic");
+    if (!strcasecmp(policy, "performance"))
+        o->start_chunk = LVX_THIN_PERFORMANCE_CHUNK;
+    else if (strcasecmp(policy, "generic")) {
+        lvx_cmd_errorf("Thin pool chunk size calculation policy \"%s\" is unrecognised.", policy);
+        return LVX_EXIT_FAILED;
+    }
+    return 0;
+}
+
 int lvx_thin_pool_args(struct lvx_cmd_env *env, bool new_pool, struct lvx_thin_pool_args *o)
 {
     const struct lvx_cmd_args *a = env->args;
@@ -168,15 +211,7 @@ int lvx_thin_pool_args(struct lvx_cmd_env *env, bool new_pool, struct lvx_thin_p
         uint64_t c = a->val[LVX_OPT_CHUNKSIZE].sectors;
         o->chunk = c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
         /* checked with the command line, as LVM2 (both messages, exit 3) */
-        bool range = c < LVX_THIN_MIN_CHUNK || c > LVX_THIN_MAX_CHUNK;
-        if (range)
-            lvx_cmd_errorf("Thin pool chunk size %s is not in the range %s to %s.",
-                           lvx_lvcmd_size(env, c), lvx_lvcmd_size(env, LVX_THIN_MIN_CHUNK),
-                           lvx_lvcmd_size(env, LVX_THIN_MAX_CHUNK));
-        if (c & (LVX_THIN_MIN_CHUNK - 1))
-            lvx_cmd_errorf("Thin pool chunk size %s must be a multiple of %s.",
-                           lvx_lvcmd_size(env, c), lvx_lvcmd_size(env, LVX_THIN_MIN_CHUNK));
-        if (range || (c & (LVX_THIN_MIN_CHUNK - 1)))
+        if (!chunk_ok(env, c))
             return LVX_EXIT_INVALID;
     }
     if (a->count[LVX_OPT_POOLMETADATASIZE]) {
@@ -207,7 +242,10 @@ int lvx_thin_pool_args(struct lvx_cmd_env *env, bool new_pool, struct lvx_thin_p
                                                                     "passdown"));
             o->zero = lvx_config_int(cfg, "allocation/thin_pool_zero", 1) != 0;
             o->error_when_full = lvx_config_int(cfg, "activation/error_when_full", 0) != 0;
+            int rc = a->count[LVX_OPT_CHUNKSIZE] ? 0 : config_chunk(env, cfg, o);
             lvx_config_free(cfg);
+            if (rc)
+                return rc;
         } else {
             lvx_error_clear(env->ctx);
         }
@@ -234,8 +272,8 @@ static int pool_args(struct lvx_cmd_env *env, struct thin_opts *o)
     if (o->make_pool) {
         if ((rc = lvx_lvcmd_size_args(env, false, true, &o->size)))
             return rc;
-        if (o->size.percent != LVX_PCT_NONE) {
-            lvx_cmd_errorf("lvx lvcreate does not take percentage sizes for thin pools yet.");
+        if (o->size.percent == LVX_PCT_LV || o->size.percent == LVX_PCT_ORIGIN) {
+            lvx_cmd_errorf("Please express size as %%FREE, %%PVS or %%VG.");
             return LVX_EXIT_FAILED;
         }
     }
@@ -289,8 +327,13 @@ static void add_tags(struct lvx_cmd_env *env, struct lvx_lv *lv)
 
 void lvx_thin_overprovisioning(struct lvx_cmd_env *env, const struct lvx_lv *pool)
 {
-    const struct lvx_vg *vg = pool->vg;
-    uint64_t e = vg->extent_size, thinsum = 0, poolsum = pool->le_count * e;
+    lvx_thin_overprovisioning_vg(env, pool->vg, pool);
+}
+
+void lvx_thin_overprovisioning_vg(struct lvx_cmd_env *env, const struct lvx_vg *vg,
+                                  const struct lvx_lv *pool)
+{
+    uint64_t e = vg->extent_size, thinsum = 0, poolsum = pool ? pool->le_count * e : 0;
     unsigned more = 0;
     struct lvx_config *cfg = NULL;
     int64_t threshold = 100, percent = 20;
@@ -301,12 +344,12 @@ void lvx_thin_overprovisioning(struct lvx_cmd_env *env, const struct lvx_lv *poo
     } else {
         lvx_error_clear(env->ctx);
     }
-    for (unsigned i = 0; i < vg->lv_count; i++) {
+    for (unsigned i = 0; pool && i < vg->lv_count; i++) {
         const struct lvx_seg *s = lvx_lv_thin_seg(vg->lvs[i]);
         if (s && s->pool_lv == pool)
             thinsum += vg->lvs[i]->le_count * e;
     }
-    if (thinsum <= poolsum)
+    if (pool && thinsum <= poolsum)
         return;
     for (unsigned i = 0; i < vg->lv_count; i++) {
         const struct lvx_lv *p = vg->lvs[i];
@@ -499,7 +542,7 @@ static struct lvx_alloc_pv *meta_pvs(struct lvx_cmd_env *env, const struct lvx_v
 int lvx_thin_pool_plan(struct lvx_cmd_env *env, uint64_t data, uint32_t e,
                        const struct lvx_thin_pool_args *pa, struct lvx_thin_params *out)
 {
-    struct lvx_thin_params p = { .chunk = pa->chunk };
+    struct lvx_thin_params p = { .chunk = pa->chunk, .start_chunk = pa->start_chunk };
     if (pa->meta_sectors) {
         p.meta_extents = (pa->meta_sectors + e - 1) / e;
         if (pa->meta_sectors % e)
@@ -527,6 +570,8 @@ int lvx_thin_pool_plan(struct lvx_cmd_env *env, uint64_t data, uint32_t e,
     }
     lvx_notice(env->ctx, "Thin pool volume with chunk size %s can address at most %s of data.",
                lvx_lvcmd_size(env, p.chunk), lvx_lvcmd_size(env, p.max_data_sectors));
+    if (pa->chunk_from_config && !chunk_ok(env, p.chunk))
+        return LVX_EXIT_FAILED;
     if ((uint64_t)p.chunk > data * e) {
         lvx_cmd_errorf("Size of thin-pool data volume cannot be smaller than chunk size %s.",
                        lvx_lvcmd_size(env, p.chunk));
@@ -542,8 +587,44 @@ int lvx_thin_pool_plan(struct lvx_cmd_env *env, uint64_t data, uint32_t e,
     return 0;
 }
 
+/* -l N%FREE|%PVS|%VG of a new pool's data (LVM2's _update_extents_params): %VG no more
+ * than the free extents, rounded down to a stripe boundary when the next one does not
+ * fit.  0 after an error (printed). */
+static uint64_t percent_extents(struct lvx_cmd_env *env, const struct lvx_vg *vg,
+                                const struct lvx_free_maps *maps, const struct thin_opts *o,
+                                const struct lvx_alloc_pv *pvs, unsigned pv_count)
+{
+    uint64_t pct = o->size.value, free = lvx_vg_free_count(vg), base, data;
+    if (o->size.percent == LVX_PCT_VG)
+        base = lvx_vg_extent_count(vg);
+    else if (o->size.percent == LVX_PCT_FREE)
+        base = free;
+    else
+        base = pv_count ? lvx_lvcmd_pvs_free(maps, vg, pvs, pv_count) : lvx_vg_extent_count(vg);
+    if (pct > 100 && o->size.percent != LVX_PCT_VG)
+        pct = 100;
+    data = (uint64_t)((unsigned __int128)base * pct / 100);
+    if (o->size.percent == LVX_PCT_VG && data > free) {
+        data = free;
+        lvx_notice(env->ctx, "Reducing %llu%%VG to remaining free space %s in VG.",
+                   (unsigned long long)o->size.value, lvx_lvcmd_size(env, data * vg->extent_size));
+    }
+    if (!data) {
+        lvx_cmd_errorf("Calculated size of logical volume is 0 extents. Needs to be larger.");
+        return 0;
+    }
+    uint64_t sse = o->stripe_size / vg->extent_size ? o->stripe_size / vg->extent_size : 1;
+    uint64_t rest = o->stripes > 1 ? data % (o->stripes * sse) : 0;
+    if (rest && free < data - rest + o->stripes * sse) {
+        lvx_notice(env->ctx, "Rounding size (%llu extents) down to stripe boundary size (%llu "
+                   "extents)", (unsigned long long)data, (unsigned long long)(data - rest));
+        data -= rest;
+    }
+    return data;
+}
+
 static int make_pool(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct thin_opts *o,
-                     struct lvx_lv **out)
+                     bool act_off, struct lvx_lv **out)
 {
     struct lvx_vg *vg = u->vg;
     uint32_t e = vg->extent_size;
@@ -554,7 +635,13 @@ static int make_pool(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct th
     const char *name = o->pool_name ? o->pool_name : free_name(env, vg, "");
     if ((rc = lvx_lvcmd_check_new_name(vg, name)))
         return rc;
+    if ((rc = lvx_lvcmd_pv_args(env, vg, o->pv_args, o->pv_arg_count, &pvs, &pv_count)) ||
+        (rc = lvx_lvcmd_free_maps(env, u, &maps)))
+        return rc;
     uint64_t data = o->size.in_extents ? o->size.value : (o->size.value + e - 1) / e;
+    if (o->size.percent != LVX_PCT_NONE && !(data = percent_extents(env, vg, maps, o, pvs,
+                                                                    pv_count)))
+        return LVX_EXIT_FAILED;
     if (!o->size.in_extents && o->size.value % e)
         lvx_notice(env->ctx, "Rounding up size to full physical extent %s",
                    lvx_lvcmd_size(env, data * e));
@@ -568,14 +655,19 @@ static int make_pool(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct th
     struct lvx_thin_params p;
     if ((rc = lvx_thin_pool_plan(env, data, e, &o->pa, &p)))
         return rc;
+    if (o->size.percent == LVX_PCT_FREE || o->size.percent == LVX_PCT_PVS) {
+        /* room for the metadata and its spare, as LVM2 (whether or not a spare exists) */
+        if (data <= 2 * p.meta_extents) {
+            lvx_cmd_errorf("Not enough space for thin pool creation.");
+            return LVX_EXIT_FAILED;
+        }
+        data -= 2 * p.meta_extents;
+    }
     if (vg->max_lv && lvx_vg_visible_lv_count(vg) >= vg->max_lv) {
         lvx_cmd_errorf("Maximum number of logical volumes (%u) reached in volume group %s",
                        vg->max_lv, vg->name);
         return LVX_EXIT_FAILED;
     }
-    if ((rc = lvx_lvcmd_pv_args(env, vg, o->pv_args, o->pv_arg_count, &pvs, &pv_count)) ||
-        (rc = lvx_lvcmd_free_maps(env, u, &maps)))
-        return rc;
     enum lvx_alloc policy = lvx_lvcmd_effective_policy(vg, o->policy);
     uint64_t now = (uint64_t)time(NULL);
     /* the spare first, as LVM2 (handle_pool_metadata_spare) */
@@ -584,6 +676,8 @@ static int make_pool(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct th
         return rc;
     struct lvx_lv *pool = lvx_lvcmd_new_lv(vg, name, now);
     pool->alloc = o->policy;
+    if (o->activate && !act_off && (rc = lvx_lvcmd_refuse_unwipeable(env, pool)))
+        return rc;
     if (!o->make_thin) {
         pool->has_read_ahead = o->read_ahead != 0;
         pool->read_ahead = o->read_ahead;
@@ -647,6 +741,12 @@ static int make_thin(struct lvx_cmd_env *env, struct lvx_vg_update *u, const str
     struct lvx_vg *vg = u->vg;
     struct lvx_seg *ps = lvx_lv_thin_pool_seg(pool);
     int rc;
+    if (!act->off && !lvx_lvcmd_passes_volume_list(env->ctx, pool) &&
+        !lvx_actcmd_is_active(env, act, pool, NULL)) {
+        lvx_cmd_errorf("Cannot activate thin pool %s/%s, perhaps skipped in lvm.conf "
+                       "volume_list?", vg->name, pool->name);
+        return LVX_EXIT_FAILED;
+    }
     if (!lvx_thin_free_device_id(pool)) {
         lvx_cmd_errorf("Free device_id exhausted...");
         return LVX_EXIT_FAILED;
@@ -724,7 +824,7 @@ static int create_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
                            vg->name, o->pool_name ? o->pool_name : "lvol", act->be->name);
             return LVX_EXIT_FAILED;
         }
-        if ((rc = make_pool(env, u, o, &pool)))
+        if ((rc = make_pool(env, u, o, act->off, &pool)))
             return rc;
         /* a pool alone is left active as LVM2 leaves it; one for a thin LV comes up with it */
         if (!o->make_thin && o->activate && (rc = lvx_actcmd_activate(env, act, pool)))

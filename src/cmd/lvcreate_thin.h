@@ -17,6 +17,8 @@
  * --discards, -Z, --errorwhenfull, --poolmetadataspare). */
 struct lvx_thin_pool_args {
     uint32_t chunk;             /* 0: LVM2's choice */
+    uint32_t start_chunk;       /* where that choice starts (chunk size policy) */
+    bool chunk_from_config;     /* chunk is allocation/thin_pool_chunk_size */
     uint64_t meta_sectors;      /* 0: LVM2's choice */
     const char *discards;
     bool error_when_full;       /* --errorwhenfull, else activation/error_when_full */
@@ -52,5 +54,9 @@ int lvx_thin_pmspare(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_free
  * activation/thin_pool_autoextend_threshold and _percent) after pool has grown users
  * or shrunk. */
 void lvx_thin_overprovisioning(struct lvx_cmd_env *env, const struct lvx_lv *pool);
+/* The same for all the thin pools of vg (pool NULL: after an LV that is none of theirs
+ * took space, as LVM2 checks after every lvcreate). */
+void lvx_thin_overprovisioning_vg(struct lvx_cmd_env *env, const struct lvx_vg *vg,
+                                  const struct lvx_lv *pool);
 
 #endif

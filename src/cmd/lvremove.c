@@ -14,8 +14,9 @@
  * (cmd/activation.c) after the question "Do you really want to remove active logical
  * volume vg/lv?" (skipped with -y or -f); a mounted one is refused, an open one too
  * unless -f.  A thin LV is deleted from its pool (delete message, with device-mapper
- * only); a thin pool goes with its thin LVs, its _tdata/_tmeta and, when it was the
- * last pool, lvol0_pmspare.
+ * only; its thin snapshots lose their origin, as LVM2); a thin pool goes with its
+ * thin LVs, its _tdata/_tmeta and, when it was the last pool, lvol0_pmspare.  -S
+ * removes the LVs it selects (one an earlier removal took along is skipped).
  */
 #include "cmd/cmdlog.h"
 #include "cmd/lvcmd.h"
@@ -252,18 +253,24 @@ int lvx_cmd_lvremove(struct lvx_cmd_env *env)
 {
     struct lvx_actcmd act;
     int rc = 0;
-    if (env->args->argc < 1) {
+    if (env->args->argc < 1 && !env->args->count[LVX_OPT_SELECT]) {
         lvx_cmd_errorf("Please specify a logical volume path.");
         return LVX_EXIT_INVALID;
     }
+    lvx_tk_default_vg_names(env);                     /* LVM_VG_NAME */
     if ((rc = lvx_lvcmd_check_names(env)))
         return rc;
+    unsigned count;
+    char **args = lvx_cmd_lv_args(env, &count);          /* "@tag": the LVs with the tag */
+    if (!args || !(args = lvx_tk_select_lvs(env, args, count, &count)))   /* -S */
+        return LVX_EXIT_FAILED;
     if ((rc = lvx_actcmd_init(env, &act)))
         return rc;
     struct removal r = { .act = &act };
     /* LVs go also while PVs of their VG are missing, even LVs on a missing PV (LVM2's
      * handles_missing_pvs): the missing PVs are written as MISSING */
     struct lvx_tk_lv_ops ops = { .lv = remove_one, .done = removed, .arg = &r,
-                                 .update_flags = LVX_UPDATE_ALLOW_MISSING };
-    return lvx_process_each_lv(env, &ops);
+                                 .update_flags = LVX_UPDATE_ALLOW_MISSING,
+                                 .gone_ok = env->args->count[LVX_OPT_SELECT] > 0 };
+    return lvx_process_lv_args(env, args, count, &ops);
 }

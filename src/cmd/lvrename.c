@@ -4,7 +4,8 @@
  * `VG/OLD NEW`): rename an LV inside its VG, with LVM2's checks and messages.
  * Only LVs whose name no other segment refers to and whose own segments are
  * linear/striped are renamed (sub-LV names of raid/thin/... LVs would have to
- * follow, which lvx does not do yet), and mirrors (lvcreate --type mirror), whose
+ * follow, which lvx does not do yet), COW snapshots and their origins, thin LVs,
+ * and mirrors (lvcreate --type mirror), whose
  * NAME_mimage_K and NAME_mlog sub-LVs take the new name as LVM2's do.  An active LV's
  * device (and a mirror's sub-LV devices) is renamed after the commit (DM rename, new
  * /dev nodes).
@@ -13,6 +14,8 @@
 
 #include "cmd/actcmd.h"
 #include "map/map.h"
+#include "model/snapshot.h"
+#include "model/thin.h"
 
 #include <string.h>
 
@@ -88,6 +91,29 @@ static bool referenced(const struct lvx_lv *lv)
     return false;
 }
 
+/* A COW snapshot, the origin of COW snapshots, or a thin LV (thin snapshots may name
+ * it as their origin): the references follow it (they are pointers), its active
+ * devices are renamed by the backend (a COW's "-cow", an origin's "-real" layer too).
+ * Not while a snapshot merges. */
+static bool stacked_renamable(const struct lvx_lv *lv)
+{
+    const char *role = NULL;
+    const struct lvx_seg *cs = lvx_lv_cow_snapshot_seg(lv);
+    if (cs)
+        return !cs->merging;
+    const struct lvx_seg *user = lvx_lv_used_by(lv, &role);
+    if (!user || user->kind == LVX_SEG_CACHE || lvx_lv_merging_snapshot(lv) ||
+        (strcmp(role, "origin") && strcmp(role, "thin_origin")))
+        return lvx_lv_is_thin(lv) && !user;
+    for (unsigned i = 0; i < lv->seg_count; i++) {
+        enum lvx_seg_kind k = lv->segs[i].kind;
+        if (k != LVX_SEG_STRIPED && k != LVX_SEG_ZERO && k != LVX_SEG_ERROR &&
+            k != LVX_SEG_THIN)
+            return false;
+    }
+    return true;
+}
+
 #define LVX_MIRROR_SUBS 11    /* up to 8 images, the log and a mirrored log's 2 images */
 
 /* The sub-LVs of a mirror whose names start with the mirror's (as LVM2 names them). */
@@ -122,7 +148,8 @@ static int rename_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u,
     }
     if ((rc = lvx_lvcmd_check_new_name(u->vg, r->new_name)))
         return rc;
-    if (referenced(lv)) {
+    bool stacked = stacked_renamable(lv);
+    if (!stacked && referenced(lv)) {
         lvx_cmd_errorf("Can't rename logical volume %s/%s: other LVs refer to it (lvx does "
                        "not rename stacked LVs yet).", r->vg, r->old_name);
         return LVX_EXIT_FAILED;
@@ -130,13 +157,14 @@ static int rename_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u,
     const char *role;
     bool mirror = lvx_map_lv_is_mirror(lv) && !(lv->status & LVX_LV_LOCKED) &&
                   !lvx_lv_used_by(lv, &role);
-    if (!mirror && lvx_lvcmd_refuse_complex(lv, "rename"))
+    if (!mirror && (!stacked || (lv->status & LVX_LV_LOCKED)) &&
+        lvx_lvcmd_refuse_complex(lv, "rename"))
         return LVX_EXIT_FAILED;
     struct lvx_actcmd act;
     if ((rc = lvx_actcmd_init(env, &act)))
         return rc;
-    struct lvx_lv old = *lv;            /* the active device still has the old name */
-    bool active = lvx_actcmd_is_active(env, &act, &old, NULL);
+    const char *old_name = lv->name;    /* the active device still has the old name */
+    bool active = lvx_actcmd_is_active(env, &act, lv, NULL);
     if (active && mirror && !act.be->rename_sub) {
         lvx_cmd_errorf("Can't rename active mirror %s/%s: the %s activation backend does not "
                        "rename sub-LV devices.", r->vg, r->old_name, act.be->name);
@@ -162,8 +190,14 @@ static int rename_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u,
     for (unsigned i = 0; active && !act.test && i < n; i++)
         if (act.be->rename_sub(env->ctx, subs[i], sub_old[i]) < 0)
             return lvx_cmd_fail(env);
-    if (active && !act.test && act.be->rename(env->ctx, &old, r->vg, r->new_name) < 0)
-        return lvx_cmd_fail(env);
+    if (active && !act.test) {
+        const char *new_name = lv->name;
+        lv->name = old_name;            /* the backend finds the devices by the old name */
+        rc = act.be->rename(env->ctx, lv, r->vg, new_name);
+        lv->name = new_name;
+        if (rc < 0)
+            return lvx_cmd_fail(env);
+    }
     lvx_notice(env->ctx, "Renamed \"%s\" to \"%s\" in volume group \"%s\"", r->old_name,
                r->new_name, r->vg);
     return 0;

@@ -389,7 +389,7 @@ static void log_lv_object(const struct lvx_vg *vg, const struct lvx_lv *lv, cons
         lvx_cmdlog_object("vg", vg->name, vgid, NULL, NULL);
 }
 
-static int begin_lv_arg(struct lvx_cmd_env *env, const char *arg, unsigned flags,
+static int begin_lv_arg(struct lvx_cmd_env *env, const char *arg, const struct lvx_tk_lv_ops *ops,
                         struct lvx_vg_update *u, struct lvx_lv ***lvs, unsigned *n, bool *missing)
 {
     const char *vgname, *lvname;
@@ -401,7 +401,7 @@ static int begin_lv_arg(struct lvx_cmd_env *env, const char *arg, unsigned flags
         lvx_cmd_errorf("Invalid logical volume name \"%s\".", arg);
         return LVX_EXIT_INVALID;
     }
-    if ((rc = lvx_lvcmd_begin_flags(env, vgname, flags, u))) {
+    if ((rc = lvx_lvcmd_begin_flags(env, vgname, ops->update_flags, u))) {
         lvx_cmdlog_status(rc);
         return rc;
     }
@@ -411,7 +411,7 @@ static int begin_lv_arg(struct lvx_cmd_env *env, const char *arg, unsigned flags
         struct lvx_lv *lv = lvx_vg_find_lv(u->vg, lvname);
         if (lv)
             (*lvs)[(*n)++] = lv;
-        else {
+        else if (!ops->gone_ok) {
             log_lv_object(u->vg, NULL, lvname);
             lvx_cmd_errorf("Failed to find logical volume \"%s/%s\"", vgname, lvname);
             lvx_cmdlog_status(LVX_EXIT_FAILED);
@@ -431,7 +431,7 @@ static int one_lv_arg(struct lvx_cmd_env *env, const char *arg, const struct lvx
     struct lvx_lv **lvs;
     unsigned n, changed = 0;
     bool failed;
-    int rc = begin_lv_arg(env, arg, ops->update_flags, &u, &lvs, &n, &failed);
+    int rc = begin_lv_arg(env, arg, ops, &u, &lvs, &n, &failed);
     if (rc)
         return rc;
     for (unsigned i = 0; i < n; i++) {

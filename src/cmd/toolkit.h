@@ -133,6 +133,8 @@ struct lvx_tk_lv_ops {
     unsigned update_flags;       /* more LVX_UPDATE_* for the begin (ALLOW_MISSING:
                                   * lvremove, lvchange's metadata changes, as LVM2's
                                   * handles_missing_pvs) */
+    bool gone_ok;                /* a named LV no longer there is skipped silently (-S
+                                  * selected it, an earlier one took it along) */
 };
 /* Every argument checked first (lvx_lvcmd_check_names: one bad name changes nothing),
  * @tags expanded (lvx_cmd_lv_args), then one VG update per argument: "VG/LV" names one

@@ -70,7 +70,7 @@ int lvx_thin_pool_params(uint64_t data_extents, uint32_t extent_size, struct lvx
     p->meta_clamped_from = 0;
     if (!p->meta_extents) {
         if (!p->chunk) {
-            p->chunk = LVX_THIN_DEFAULT_CHUNK;
+            p->chunk = p->start_chunk ? p->start_chunk : LVX_THIN_DEFAULT_CHUNK;
             meta = estimate(data_extents, extent_size, p->chunk);
             while (meta > LVX_THIN_OPTIMAL_META && p->chunk < LVX_THIN_MAX_CHUNK) {
                 p->chunk <<= 1;

@@ -13,6 +13,7 @@
 #define LVX_THIN_MIN_CHUNK 128u                 /* sectors: 64 KiB (DM_THIN_MIN_DATA_BLOCK_SIZE) */
 #define LVX_THIN_MAX_CHUNK 2097152u             /* sectors: 1 GiB */
 #define LVX_THIN_DEFAULT_CHUNK 128u             /* allocation/thin_pool_chunk_size_policy generic */
+#define LVX_THIN_PERFORMANCE_CHUNK 1024u        /* ... performance */
 #define LVX_THIN_MIN_META 4096u                 /* sectors: 2 MiB */
 #define LVX_THIN_OPTIMAL_META 262144u           /* sectors: 128 MiB */
 /* without crop_metadata: 255 bitmaps of 16320 blocks of 4 KiB, in sectors */
@@ -23,6 +24,7 @@
 /* What LVM2's update_thin_pool_params decides for a new pool of data_extents. */
 struct lvx_thin_params {
     uint32_t chunk;              /* sectors; in: 0 = choose */
+    uint32_t start_chunk;        /* in: where that choice starts (0: the generic 64 KiB) */
     uint64_t meta_extents;       /* in: 0 = choose */
     bool chunk_too_small;        /* chunk given, metadata would need more than the max */
     uint32_t suggested_chunk;    /* for that warning (sectors) */
