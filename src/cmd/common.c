@@ -842,6 +842,24 @@ uint64_t lvx_cmd_pv_size(const struct lvx_pv *pv)
 
 /* ---- typed option values shared by every family ------------------------------- */
 
+bool lvx_cmd_attaches_profile(const struct lvx_cmd_env *env)
+{
+    static const char *const attaching[] = {
+        "lvcreate", "lvconvert", "vgcreate", "lvchange", "vgchange",
+    };
+    for (size_t i = 0; i < sizeof(attaching) / sizeof(*attaching); i++)
+        if (strcmp(env->command->name, attaching[i]) == 0)
+            return true;
+    return false;
+}
+
+const char *lvx_cmd_metadata_profile(const struct lvx_cmd_env *env)
+{
+    if (env->args->value[LVX_OPT_METADATAPROFILE])
+        return env->args->value[LVX_OPT_METADATAPROFILE];
+    return lvx_cmd_attaches_profile(env) ? env->args->value[LVX_OPT_PROFILE] : NULL;
+}
+
 bool lvx_cmd_bool(const struct lvx_cmd_env *env, enum lvx_opt_id id, bool dflt)
 {
     return env->args->count[id] ? env->args->val[id].b : dflt;
