@@ -283,7 +283,9 @@ static int write_file(const char *path, const struct lvx_buf *b)
 
 /* ---- LVM2's settings table: --type default, list, missing, new, profilable ---------- */
 
-enum l2_mode { L2_DEFAULT, L2_MISSING, L2_NEW, L2_PROFILABLE, L2_PROFILABLE_CMD, L2_PROFILABLE_MDA };
+enum l2_mode {
+    L2_DEFAULT, L2_MISSING, L2_NEW, L2_PROFILABLE, L2_PROFILABLE_CMD, L2_PROFILABLE_MDA,
+};
 
 struct l2_print {
     enum l2_mode mode;

@@ -79,8 +79,9 @@ static int parse_change(struct lvx_cmd_env *env, struct change *c)
         lvx_cmd_errorf("Run `vgchange --help' for more information.");
         return LVX_EXIT_INVALID;
     }
-    c->metadata = c->profile_given || c->autoact_given || c->pesize_given || c->x_given || c->mda_given || c->alloc_given || c->maxlv_given ||
-                  c->maxpv_given || c->uuid || a->count[LVX_OPT_ADDTAG] || a->count[LVX_OPT_DELTAG];
+    c->metadata = c->profile_given || c->autoact_given || c->pesize_given || c->x_given ||
+                  c->mda_given || c->alloc_given || c->maxlv_given || c->maxpv_given || c->uuid ||
+                  a->count[LVX_OPT_ADDTAG] || a->count[LVX_OPT_DELTAG];
     /* LVM2's command forms: --ignorelockingfailure only with -a, --monitor, --poll,
      * --refresh; --monitor and --poll only with -ay* */
     if (c->metadata && a->count[LVX_OPT_IGNORELOCKINGFAILURE]) {

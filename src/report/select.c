@@ -271,6 +271,11 @@ static struct lvx_sel *parse_condition(struct parser *ps)
             word |= strcmp(c->text, reserved[i]) == 0;
         if (!c->numeric && (ordered || !word))
             return syntax_error(ps, value_at + bad);
+        if (c->numeric && f->type == LVX_FT_PERCENT && (c->num < 0 || c->num > 100)) {
+            lvx_error(ps->ctx, EINVAL, "Field selection value %lld out of supported range for "
+                      "field %s.", (long long)c->num, f->name);
+            return NULL;
+        }
     }
     return c;
 }
@@ -438,6 +443,10 @@ static bool eval_cond(struct lvx_rctx *rc, const struct lvx_sel *c, const struct
     if (!c->numeric) {   /* a reserved word such as "auto" or "unmanaged" */
         bool m = v.str && strcmp(v.str, c->text) == 0;
         return c->op == OP_NE ? !m : (c->op == OP_EQ && m);
+    }
+    if (v.type == LVX_FT_PERCENT && !v.blank && v.str) {   /* as printed: "12.34" */
+        double have = strtod(v.str, NULL), want = (double)c->num;
+        return ordered_result(have < want ? -1 : have > want, c->op);
     }
     if (v.blank || (v.str && v.type != LVX_FT_NUM))
         return c->op == OP_NE;

@@ -20,6 +20,8 @@
 #     directory: vgcreate of the mapper/ names works (stray-device-node);
 #   - vgchange --ignorelockingfailure with a metadata change, -an with --poll or
 #     --monitor: LVM2's lines, exit 3 (vgchange-usage);
+#   - vgchange without VG names, two local VGs of one name: each is changed (taken by
+#     UUID), as LVM2 (duplicate-vgnames);
 #   - lvcreate -Z/-W and allocation/wipe_signatures_when_zeroing_new_lvs: which of
 #     zeroing and signature wiping happen, with LVM2's "Wiping swap signature on ..."
 #     line (lvx alone: LVM2 neither zeroes nor wipes without activation; the expected
@@ -199,6 +201,32 @@ for c in "--ignorelockingfailure --uuid" "--ignorelockingfailure --addtag t" "-a
 done
 test_eq "... exit 3" "3" "$(cat "$SCRATCH/x.rc")"
 lvm2 vgremove -ff "$VG" >/dev/null 2>&1
+
+# ---- two local VGs of one name, every VG processed (no VG named)
+for who in lvm2 lvx; do
+    lvm_sandbox "${D[0]}" "${D[1]}"
+    lvm2 pvcreate -q -ff -y "${D[0]}" "${D[1]}" >/dev/null 2>&1
+    for d in "${D[0]}" "${D[1]}"; do
+        lvm_sandbox "$d"
+        lvm2 vgcreate -q "$VG" "$d" >/dev/null 2>&1
+    done
+    lvm_sandbox "${D[0]}" "${D[1]}"
+    r=""
+    for c in "--addtag t1" "-ay" "--addtag t2 $VG"; do
+        # shellcheck disable=SC2086
+        rc=0; $who vgchange $c >/dev/null 2>&1 || rc=$?
+        r+="$c: $rc; "
+    done
+    echo "$r $(lvm2 vgs --noheadings -o vg_name,vg_tags 2>/dev/null | xargs)" >"$SCRATCH/$who.r"
+    for u in $(lvm2 vgs --noheadings -o vg_uuid 2>/dev/null); do
+        lvm2 vgremove -ff -q -S "vg_uuid=$u" >/dev/null 2>&1
+    done
+done
+test_eq "vgchange --addtag / -ay of every VG, two local VGs of one name: as LVM2" \
+    "$(cat "$SCRATCH/lvm2.r")" "$(cat "$SCRATCH/lvx.r")"
+test_ok "... both tagged" grep -q "$VG t1 $VG t1" "$SCRATCH/lvx.r"
+lvm_sandbox "${D[@]}"
+cp "$CONF.base" "$CONF"
 
 # ---- lvcreate -Z/-W: zeroing and signature wiping (lvx alone)
 lvx pvcreate -q -ff -y "${D[0]}" >/dev/null 2>&1

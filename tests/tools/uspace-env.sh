@@ -17,6 +17,8 @@
 #                           EXIT trap deactivating VG, cleaning up the daemon, then lib.sh's
 #                           cleanup
 #   uspace_run_ok DESC CMD...  TAP: ok when CMD exits 0 (its output shown otherwise)
+#   uspace_need_host        skips the test unless the user backend can run here (loop
+#                           devices, lvx, LVM2, /dev/fuse)
 # For the tests that hand disk images to a kvm-dm-test guest (--disk-dir $DISKS):
 #   uspace_need_guest       skips the test unless it can run (root, loop devices, lvx
 #                           and its plain build, LVM2, QEMU, /dev/fuse; LVX_SKIP_KERNEL)
@@ -132,6 +134,13 @@ uspace_unthrottle() {  # uspace_unthrottle DEV...: remove the rules of DEV... (i
     local d
     for d in "$@"; do uspace_throttle "$d" 0 2>/dev/null; done
     return 0
+}
+
+uspace_need_host() {
+    need_loop
+    need_lvx
+    need_cmd lvm
+    [[ -c /dev/fuse ]] || skip_all "no /dev/fuse"
 }
 
 uspace_need_guest() {
