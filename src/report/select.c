@@ -265,7 +265,9 @@ static struct lvx_sel *parse_condition(struct parser *ps)
     } else if (f->type != LVX_FT_STR) {
         size_t bad = 0;
         c->numeric = parse_number(c, &bad);
-        static const char *const reserved[] = { "auto", "unmanaged", "undefined", "unknown", NULL };
+        static const char *const reserved[] = {
+            "auto", "unmanaged", "undefined", "undef", "unknown", NULL,
+        };
         bool word = false;
         for (unsigned i = 0; !c->numeric && reserved[i]; i++)
             word |= strcmp(c->text, reserved[i]) == 0;
@@ -442,6 +444,11 @@ static bool eval_cond(struct lvx_rctx *rc, const struct lvx_sel *c, const struct
     }
     if (!c->numeric) {   /* a reserved word such as "auto" or "unmanaged" */
         bool m = v.str && strcmp(v.str, c->text) == 0;
+        /* "undefined", "undef", "unknown": a number's -1 (lv_minor of no fixed minor) */
+        if (!m && v.type == LVX_FT_NUM && !v.blank && v.num == -1 &&
+            (!strcmp(c->text, "undefined") || !strcmp(c->text, "undef") ||
+             !strcmp(c->text, "unknown")))
+            m = true;
         return c->op == OP_NE ? !m : (c->op == OP_EQ && m);
     }
     if (v.type == LVX_FT_PERCENT && !v.blank && v.str) {   /* as printed: "12.34" */
