@@ -439,7 +439,9 @@ static bool eval_cond(struct lvx_rctx *rc, const struct lvx_sel *c, const struct
         return c->op == OP_NE ? !m : m;
     }
     if (v.type == LVX_FT_STR) {
-        int cmp = strcmp(v.key ? v.key : v.str, c->text);
+        /* LVM2's reserved value of seg_monitor: "undefined" stands for "" */
+        bool undef = !strcmp(c->field->name, "seg_monitor") && !strcmp(c->text, "undefined");
+        int cmp = strcmp(v.key ? v.key : v.str, undef ? "" : c->text);
         return ordered_result(cmp, c->op);
     }
     if (!c->numeric) {   /* a reserved word such as "auto" or "unmanaged" */

@@ -22,7 +22,8 @@
 #     --monitor: LVM2's lines, exit 3 (vgchange-usage);
 #   - vgchange without VG names, two local VGs of one name: each is changed (taken by
 #     UUID), as LVM2 (duplicate-vgnames);
-#   - selection: lv_minor=undefined/undef/unknown match -1 (select-report);
+#   - selection: lv_minor=undefined/undef/unknown match -1, seg_monitor=undefined an
+#     empty value (select-report);
 #   - lvcreate -Z/-W and allocation/wipe_signatures_when_zeroing_new_lvs: which of
 #     zeroing and signature wiping happen, with LVM2's "Wiping swap signature on ..."
 #     line (lvx alone: LVM2 neither zeroes nor wipes without activation; the expected
@@ -235,7 +236,7 @@ lvm2 vgcreate -q "$VG" "${D[0]}" >/dev/null 2>&1
 lvm2 lvcreate -q -an -Zn -l1 -n m1 "$VG" >/dev/null 2>&1
 lvm2 lvcreate -q -an -Zn -l1 -My --minor 254 -n m2 "$VG" >/dev/null 2>&1
 for sel in 'lv_minor=undefined' 'lv_minor=undef' 'lv_minor=unknown' 'lv_minor!=undefined' \
-    'lv_major=undefined'; do
+    'lv_major=undefined' 'seg_monitor=undefined' 'seg_monitor=undef' 'lv_name=undefined'; do
     same "lvs --select $sel: as LVM2" lvs --noheadings -o lv_name --select "$sel" "$VG"
 done
 test_eq "... lv_minor=undef: the LV without a fixed minor" "m1" \
