@@ -35,7 +35,7 @@
 # LVM_TEST_FLAVOUR=ndev-vanilla, `bash -noprofile -norc shell/T.sh`; exit 0 =
 # passed, 200 = skipped), once with the guest's LVM2 as `lvm` and once with a PATH
 # whose `lvm` is lvx.  The guest's busybox lacks what the harness needs (env for the
-# scripts' #! lines, `ln -t`, pgrep, getconf, ...): the host's are copied in.
+# scripts' #! lines, `ln -t`, pgrep, getconf, `grep --count`, ...): the host's are copied in.
 #
 # Output: a table (test, LVM2 result, lvx result, the first failing line for lvx:
 # the test's line the harness's stack trace names, with its text), then totals.
@@ -211,7 +211,7 @@ VMRC=0
 if [ "$TABLE_ONLY" = 0 ]; then
 # host tools the guest's busybox lacks or has in too small a form
 PUTS=()
-for c in env ln find xargs pgrep pkill getconf mktemp readlink timeout sort ls fsck; do
+for c in env ln find xargs pgrep pkill getconf mktemp readlink timeout sort ls fsck grep; do
     p=$(command -v "$c") || die "the host has no $c"
     PUTS+=(--put "$(readlink -f "$p"):/usr/bin/$c")
 done

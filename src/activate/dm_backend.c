@@ -203,16 +203,52 @@ static bool dm_probe(struct lvx_ctx *ctx)
     return true;
 }
 
-/* read_ahead of the LV: auto (not set) leaves the kernel's value, which already
- * follows the stripe geometry (twice io_opt); none -> 0; N -> N sectors. */
+/* LVM2's automatic read-ahead (sectors, 0: none to ask for): twice the widest stripe
+ * of the LV's segments, else the read-ahead of the device of its first segment's
+ * first PV (blockdev --setra on a PV carries over to its linear LVs). */
+static unsigned long auto_read_ahead(const struct lvx_lv *lv)
+{
+    unsigned long widest = 0;
+    for (unsigned s = 0; s < lv->seg_count; s++) {
+        const struct lvx_seg *seg = &lv->segs[s];
+        if (seg->kind == LVX_SEG_STRIPED && seg->stripe_size &&
+            (unsigned long)seg->stripe_size * seg->area_count > widest)
+            widest = (unsigned long)seg->stripe_size * seg->area_count;
+    }
+    if (widest)
+        return widest * 2;
+    const struct lvx_seg *first = lv->seg_count ? &lv->segs[0] : NULL;
+    const struct lvx_pv *pv = first && first->area_count ? first->areas[0].pv : NULL;
+    if (!pv || !pv->ondisk.present || !pv->ondisk.dev_name)
+        return 0;
+    long ra = 0;
+    int fd = open(pv->ondisk.dev_name, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    if (ioctl(fd, BLKRAGET, &ra) < 0 || ra < 0)
+        ra = 0;
+    close(fd);
+    return (unsigned long)ra;
+}
+
+/* read_ahead of the LV: none -> 0; N -> N sectors; auto: LVM2's value as a minimum
+ * (the kernel's own, e.g. from the stripe geometry, is kept when larger). */
 static void set_read_ahead(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char *name)
 {
-    if (!lv->has_read_ahead || lv->read_ahead == 0)
+    bool is_auto = !lv->has_read_ahead || lv->read_ahead == 0;
+    unsigned long ra = is_auto ? auto_read_ahead(lv)
+                       : lv->read_ahead < 0 ? 0 : (unsigned long)lv->read_ahead;
+    if (is_auto && !ra)
         return;
-    unsigned long ra = lv->read_ahead < 0 ? 0 : (unsigned long)lv->read_ahead;
     char path[256];
     snprintf(path, sizeof(path), "%s/mapper/%s", lvx_dm_dev_dir(), name);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
+    long cur = 0;
+    if (fd >= 0 && is_auto && ioctl(fd, BLKRAGET, &cur) == 0 && cur >= 0 &&
+        (unsigned long)cur >= ra) {
+        close(fd);
+        return;
+    }
     if (fd < 0 || ioctl(fd, BLKRASET, ra) < 0)
         lvx_warn(ctx, "WARNING: cannot set read-ahead of %s: %s", path, strerror(errno));
     if (fd >= 0)
@@ -1024,10 +1060,15 @@ static int dm_status(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_lv
     out->read_ahead = -1;
     if ((rc = ids_of(ctx, lv->vg->name, lv, &ids)) < 0 || (rc = lvx_dm_open(ctx, &dm)) < 0)
         return rc;
-    if (lvx_map_lv_is_thin_kind(lv))
+    if (lvx_map_lv_is_thin_kind(lv)) {
         rc = lvx_dm_thin_status(ctx, &dm, lv, &info, out);
-    else
+    } else {
         rc = lvx_dm_info(ctx, &dm, ids.name, &info);
+        /* a device of that name made for another LV (a foreign VG's of the same name;
+         * LVM2 tells them apart by UUID) is not this LV's */
+        if (rc == 0 && info.exists && info.uuid[0] && strcmp(info.uuid, ids.uuid) != 0)
+            info.exists = false;
+    }
     if (rc == 0 && info.exists && (lvx_lv_is_cow(lv) || lvx_lv_merging_snapshot(lv)))
         rc = lvx_dm_snapshot_usage(ctx, &dm, ids.name, out);
     if (rc == 0 && info.exists && info.live_table && stacked(lv)) {

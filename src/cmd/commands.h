@@ -293,6 +293,13 @@ const char *lvx_cmd_pv_name(const struct lvx_pv *pv);
 /* PV size in sectors as LVM2 reports pv_size (text dev_size, else device size). */
 uint64_t lvx_cmd_pv_size(const struct lvx_pv *pv);
 
+/* The metadata profile the command line names: --metadataprofile, or --profile of the
+ * commands that attach one (vgcreate, vgchange, lvcreate, lvchange, lvconvert, as
+ * LVM2); NULL when none.  The dispatcher checked it before the command ran. */
+const char *lvx_cmd_metadata_profile(const struct lvx_cmd_env *env);
+/* Whether the command's --profile is a metadata profile (the commands above). */
+bool lvx_cmd_attaches_profile(const struct lvx_cmd_env *env);
+
 /* The value of a BOOL option (y|n), or dflt when the command line did not give it. */
 bool lvx_cmd_bool(const struct lvx_cmd_env *env, enum lvx_opt_id id, bool dflt);
 /* Apply the command line's --addtag values, then its --deltag values (validated and

@@ -288,9 +288,18 @@ char **lvx_cmd_vg_names(struct lvx_cmd_env *env, unsigned *count)
     const struct lvx_vgset *set = v.set;
     char **names = lvx_pool_alloc(env->pool, (n + set->vg_count + 1) * sizeof(*names));
     unsigned k = 0;
-    for (unsigned i = 0; i < set->vg_count && n == 0; i++)
-        if (!lvx_cmd_skips_exported(env, set->vgs[i]))
-            names[k++] = lvx_pool_strdup(env->pool, set->vgs[i]->name);
+    for (unsigned i = 0; i < set->vg_count && n == 0; i++) {
+        const struct lvx_vg *vg = set->vgs[i];
+        if (lvx_cmd_skips_exported(env, vg))
+            continue;
+        /* all VGs: local ones sharing a name are each taken by UUID (as LVM2's walk
+         * of every VG) */
+        bool dup = false;
+        lvx_vgset_find_usable(env->ctx, set, vg->name, &dup);
+        lvx_error_clear(env->ctx);
+        bool by_uuid = dup && !lvx_vg_is_foreign(env->ctx, vg);
+        names[k++] = lvx_pool_strdup(env->pool, by_uuid ? vg->uuid : vg->name);
+    }
     for (unsigned i = 0; i < n; i++) {
         if (args[i][0] != '@') {
             /* a missing VG: the command says so; not beside a tag (LVM2 then reads
@@ -842,6 +851,24 @@ uint64_t lvx_cmd_pv_size(const struct lvx_pv *pv)
 }
 
 /* ---- typed option values shared by every family ------------------------------- */
+
+bool lvx_cmd_attaches_profile(const struct lvx_cmd_env *env)
+{
+    static const char *const attaching[] = {
+        "lvcreate", "lvconvert", "vgcreate", "lvchange", "vgchange",
+    };
+    for (size_t i = 0; i < sizeof(attaching) / sizeof(*attaching); i++)
+        if (strcmp(env->command->name, attaching[i]) == 0)
+            return true;
+    return false;
+}
+
+const char *lvx_cmd_metadata_profile(const struct lvx_cmd_env *env)
+{
+    if (env->args->value[LVX_OPT_METADATAPROFILE])
+        return env->args->value[LVX_OPT_METADATAPROFILE];
+    return lvx_cmd_attaches_profile(env) ? env->args->value[LVX_OPT_PROFILE] : NULL;
+}
 
 bool lvx_cmd_bool(const struct lvx_cmd_env *env, enum lvx_opt_id id, bool dflt)
 {

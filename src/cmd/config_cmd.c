@@ -9,10 +9,11 @@
  *               differ (in LVM2's order);
  *   full        the current settings merged into LVM2's full table of defaults the way
  *               LVM2 merges them (config/lvm2_settings.h);
- *   default, list, missing, new, profilable
+ *   default, list, missing, new, profilable, profilable-command, profilable-metadata
  *               LVM2's table of settings (config/lvm2_settings.h): its default tree,
  *               its setting paths, the settings the current tree lacks, those new in
- *               LVM2's version, those a profile may set; --withversions and
+ *               LVM2's version, those a profile (of that kind: config/profile.h) may
+ *               set; --withversions and
  *               --ignoreadvanced as LVM2.
  * --withcomments: a warning that lvx has no comment texts (LVM2's prose is not copied),
  * the settings without.
@@ -32,6 +33,7 @@
 #include "cmd/commands.h"
 #include "config/config.h"
 #include "config/lvm2_settings.h"
+#include "config/profile.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -194,13 +196,16 @@ static void diff_order_result(struct lvx_cfg_node *sec)
 }
 
 /* LVM2's --type current: the front of its configuration cascade.  With --config (and
- * no --mergedconfig) that is the --config text alone, in its order; else lvm.conf,
+ * no --mergedconfig) that is the --config text alone, in its order (without --config,
+ * the text of --profile/--commandprofile); else lvm.conf,
  * which LVM2 merges into an empty tree inserting each new section after the first
  * one: the first section, then the others in reverse order. */
 static struct lvx_cfg_node *current_tree(struct lvx_cmd_env *env, struct lvx_cfg_node *cur)
 {
     struct lvx_cfg_node *t = lvx_cfg_new(env->pool, NULL, NULL, LVX_CFG_SECTION);
     const char *over = env->ctx->config_override;
+    if (!over && env->ctx->config_profile && !env->args->count[LVX_OPT_MERGEDCONFIG])
+        over = env->ctx->config_profile;    /* --profile: the profile alone, as LVM2 */
     if (over && !env->args->count[LVX_OPT_MERGEDCONFIG]) {
         struct lvx_cfg_node *root = NULL;
         if (lvx_cfg_parse(env->ctx, env->pool, over, strlen(over), &root) == 0) {
@@ -278,7 +283,9 @@ static int write_file(const char *path, const struct lvx_buf *b)
 
 /* ---- LVM2's settings table: --type default, list, missing, new, profilable ---------- */
 
-enum l2_mode { L2_DEFAULT, L2_MISSING, L2_NEW, L2_PROFILABLE };
+enum l2_mode {
+    L2_DEFAULT, L2_MISSING, L2_NEW, L2_PROFILABLE, L2_PROFILABLE_CMD, L2_PROFILABLE_MDA,
+};
 
 struct l2_print {
     enum l2_mode mode;
@@ -320,6 +327,10 @@ static bool l2_wanted(const struct l2_print *p, const struct lvx_lvm2_line *l)
         return l->since && strcmp(l->since, p->new_since) == 0;
     case L2_PROFILABLE:
         return (l->flags & LVX_L2_PROFILABLE) != 0;
+    case L2_PROFILABLE_CMD:
+    case L2_PROFILABLE_MDA:     /* (asked of settings and of empty sections only) */
+        return (l->flags & LVX_L2_PROFILABLE) &&
+               lvx_profile_metadata_setting(l->path) == (p->mode == L2_PROFILABLE_MDA);
     default:
         return true;
     }
@@ -354,7 +365,7 @@ static bool l2_item(struct lvx_buf *b, const struct l2_print *p, size_t *i, int 
     /* other types: a section with something of theirs in it (profilable: an empty one
      * a profile may fill too) */
     bool show = p->mode == L2_DEFAULT ? !(p->ignore_advanced && (l->flags & LVX_L2_ADVANCED))
-                                      : real || (empty && p->mode == L2_PROFILABLE &&
+                                      : real || (empty && p->mode >= L2_PROFILABLE &&
                                                  l2_wanted(p, l));
     if (show) {
         l2_line(b, l, l->depth - base, p->versions);
@@ -650,8 +661,10 @@ int lvx_cmd_config(struct lvx_cmd_env *env)
         lvx_config_free(cfg);
         return frc ? frc : fout;
     }
-    static const char *const table_types[] = { "default", "missing", "new", "profilable" };
-    for (int m = 0; type && m < 4; m++)
+    static const char *const table_types[] = {
+        "default", "missing", "new", "profilable", "profilable-command", "profilable-metadata",
+    };
+    for (int m = 0; type && m < 6; m++)
         if (strcmp(type, table_types[m]) == 0 || (m == 0 && strcmp(type, "list") == 0)) {
             struct lvx_buf tb = LVX_BUF_INIT;
             int trc = strcmp(type, "list") == 0 ? l2_print_list(env, &tb)

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "config/config.h"
+#include "config/profile.h"
 #include "meta/lockd.h"
 #include "util/file.h"
 
@@ -128,21 +129,73 @@ static int check_units_setting(struct lvx_ctx *ctx, const struct lvx_command *cm
     return rc;
 }
 
+static void say_profile_item(void *arg, const char *line)
+{
+    (void)arg;
+    lvx_cmd_errorf("%s", line);
+}
+
 /* --commandprofile/--profile NAME: <system dir>/profile/NAME.profile, read and checked
- * as LVM2 does before the command runs (missing or bad: its two lines, exit 5), then
- * merged by every configuration load of the command (config/config.c). */
-static int load_profile(struct lvx_ctx *ctx, struct lvx_pool *pool, const char *name)
+ * as LVM2 does before the command runs (missing, unreadable, or holding an item a
+ * profile of its kind may not set: LVM2's lines, exit 5), then merged by every
+ * configuration load of the command (config/config.c).  --profile is a metadata
+ * profile for the commands that attach one to a VG or LV (as in LVM2), a command
+ * profile elsewhere. */
+static int load_profile(struct lvx_ctx *ctx, struct lvx_pool *pool, const char *name,
+                        enum lvx_profile_kind kind, bool check)
 {
     const char *path = lvx_pool_printf(pool, "%s/profile/%s.profile", lvx_config_system_dir(),
                                        name);
+    const char *what = kind == LVX_PROFILE_METADATA ? "metadata" : "command";
     size_t len = 0;
+    struct lvx_cfg_node *root = NULL;
     char *text = lvx_pool_read_file(ctx, pool, path, LVX_FILE_MAX_CONFIG, &len);
-    if (!text || (len && lvx_config_check_override(ctx, text) < 0)) {
+    if (!text || (len && (lvx_config_check_override(ctx, text) < 0 ||
+                          lvx_cfg_parse(ctx, pool, text, len, &root) < 0))) {
         lvx_cmd_errorf("%s", ctx->errmsg);
-        lvx_cmd_errorf("Failed to apply command profile %s.", name);
+        lvx_error_clear(ctx);
+        lvx_cmd_errorf("Failed to apply %s profile %s.", what, name);
+        return LVX_EXIT_FAILED;
+    }
+    bool named = lvx_config_flag(ctx, "config/checks", true);    /* the bad items */
+    if (check && !lvx_profile_check(root, kind, named ? say_profile_item : NULL, NULL)) {
+        lvx_cmd_errorf("Ignoring invalid %s profile %s.", what, name);
+        lvx_cmd_errorf("Failed to apply %s profile %s.", what, name);
         return LVX_EXIT_FAILED;
     }
     ctx->config_profile = len ? text : NULL;
+    return 0;
+}
+
+/* The profiles the command line names, checked and read before the command runs:
+ * the command profile (--commandprofile, or --profile where it is not a metadata
+ * profile), then the metadata profile; LVM2's refusal of both --profile and
+ * --metadataprofile.  The last one read is merged into the configuration. */
+static int load_profiles(struct lvx_cmd_env *env)
+{
+    const struct lvx_cmd_args *a = env->args;
+    const char *profile = a->value[LVX_OPT_PROFILE];
+    const char *mda = lvx_cmd_metadata_profile(env);
+    const char *cmd = a->value[LVX_OPT_COMMANDPROFILE];
+    bool profile_is_mda = profile && mda && !a->value[LVX_OPT_METADATAPROFILE];
+    if (profile && a->value[LVX_OPT_METADATAPROFILE] && lvx_cmd_attaches_profile(env)) {
+        lvx_cmd_errorf("Only one of --profile or  --metadataprofile allowed.");    /* sic */
+        return LVX_EXIT_FAILED;
+    }
+    if (profile && !profile_is_mda && !lvx_cmd_attaches_profile(env)) {
+        if (cmd) {
+            lvx_cmd_errorf("Only one of --profile or --commandprofile allowed.");
+            return LVX_EXIT_FAILED;
+        }
+        cmd = profile;
+    }
+    /* the configuration commands print a --profile, unchecked (as LVM2) */
+    bool shown = profile == cmd && env->command->fn == lvx_cmd_config;
+    int rc = 0;
+    if (cmd && (rc = load_profile(env->ctx, env->pool, cmd, LVX_PROFILE_COMMAND, !shown)))
+        return rc;
+    if (mda && (rc = load_profile(env->ctx, env->pool, mda, LVX_PROFILE_METADATA, true)))
+        return rc;
     return 0;
 }
 
@@ -212,12 +265,11 @@ static int run_command(const struct lvx_run_opts *o, const struct lvx_command *c
             ctx.lock_mode = LVX_LOCK_MODE_NONE;
         else if (args.count[LVX_OPT_IGNORELOCKINGFAILURE])
             ctx.lock_mode = LVX_LOCK_MODE_IGNORE_FAILURE;
-        const char *profile = args.value[LVX_OPT_COMMANDPROFILE] ? args.value[LVX_OPT_COMMANDPROFILE]
-                                                                 : args.value[LVX_OPT_PROFILE];
+
         if (both_lists) {
             lvx_cmd_errorf("A --devices list cannot be used with --devicesfile.");   /* LVM2 */
             rc = LVX_EXIT_INVALID;
-        } else if ((!profile || (rc = load_profile(&ctx, env.pool, profile)) == 0) &&
+        } else if ((rc = load_profiles(&env)) == 0 &&
             (rc = check_units_setting(&ctx, cmd, &args)) == 0 && (rc = global_lock(&env, &gl)) == 0) {
             /* a one-shot command's log report (the shell's report channel has its own) */
             if (!o || (!o->log_fn && !o->out_fn))

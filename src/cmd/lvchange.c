@@ -4,6 +4,7 @@
  * [--alloc P|-C y|n] [-a n] VG|VG/LV ...`: change LV attributes kept in the
  * metadata.  One commit per argument; "Logical volume vg/lv changed." per LV.
  * --errorwhenfull, --discards and -Z y|n change a thin pool (its table reloaded when active).
+ * --profile/--metadataprofile NAME, --detachprofile: the LV's metadata profile.
  * -a y|n [--activationmode partial] activates or deactivates the LVs after any
  * metadata change (cmd/activation.c).
  */
@@ -35,6 +36,8 @@ struct change_opts {
     bool skip_given, skip;       /* -k/--setactivationskip y|n */
     bool autoact_given, autoact; /* --setautoactivation y|n */
     bool persist_given, fixed;   /* -M y|n [--major M] --minor N */
+    bool profile_given;          /* --profile/--metadataprofile NAME, --detachprofile */
+    const char *profile;         /* NULL: detach */
     int64_t major, minor;
     const struct lvx_cmd_env *env; /* --addtag/--deltag are applied from its args */
 };
@@ -93,6 +96,13 @@ static int parse_change_args(struct lvx_cmd_env *env, struct change_opts *o)
     o->autoact = o->autoact_given && env->args->val[LVX_OPT_SETAUTOACTIVATION].b;
     o->persist_given = env->args->count[LVX_OPT_PERSISTENT] || env->args->count[LVX_OPT_MINOR] ||
                        env->args->count[LVX_OPT_MAJOR];
+    o->profile = lvx_cmd_metadata_profile(env);
+    o->profile_given = o->profile || env->args->count[LVX_OPT_DETACHPROFILE];
+    if (o->profile && env->args->count[LVX_OPT_DETACHPROFILE]) {
+        lvx_cmd_errorf("Only one of --metadataprofile and --detachprofile permitted.");
+        lvx_cmd_errorf("Run `lvchange --help' for more information.");
+        return LVX_EXIT_INVALID;
+    }
     if (o->persist_given && (rc = persistent_syntax(env)))
         return rc;
     if (o->persist_given &&
@@ -108,7 +118,7 @@ static bool has_changes(const struct change_opts *o)
 {
     return o->perm_given || o->ra_given || lvx_cmd_has_tag_changes(o->env) || o->alloc_given ||
            o->ewf_given || o->skip_given || o->persist_given || o->autoact_given ||
-           o->discards || o->zero_given;
+           o->discards || o->zero_given || o->profile_given;
 }
 
 /* Whether the pool or one of its thin LVs is active (LVM2's pool_is_active). */
@@ -268,6 +278,8 @@ static int change_lv(struct lvx_cmd_env *env, struct lvx_lv *lv, void *arg)
         lv->flags &= ~(uint32_t)LVX_LVF_ACTIVATION_SKIP;
     if (o->alloc_given)
         lv->alloc = o->alloc;
+    if (o->profile_given)       /* the dispatcher checked the profile (cmd/dispatch.c) */
+        lv->profile = o->profile ? lvx_pool_strdup(pool, o->profile) : NULL;
     return 1;
 }
 
@@ -301,7 +313,8 @@ static bool changed_lvs(struct lvx_cmd_env *env, struct lvx_lv **lvs, unsigned n
     /* LVM2 says nothing after -My (it reactivates an active LV instead) */
     bool quiet = o->persist_given && o->fixed && !o->perm_given && !o->ra_given &&
                  !lvx_cmd_has_tag_changes(env) && !o->alloc_given && !o->ewf_given &&
-                 !o->skip_given && !o->autoact_given && !o->discards && !o->zero_given;
+                 !o->skip_given && !o->autoact_given && !o->discards && !o->zero_given &&
+                 !o->profile_given;
     bool failed = false;
     for (unsigned i = 0; i < n && !quiet; i++) {
         lvx_notice(env->ctx, "Logical volume %s/%s changed.", lvs[i]->vg->name, lvs[i]->name);

@@ -123,6 +123,12 @@ int lvx_lvcmd_allocate(struct lvx_cmd_env *env, const struct lvx_vg *vg,
                        struct lvx_free_maps *maps, struct lvx_alloc_request *req, bool approx,
                        struct lvx_alloc_result *res);
 
+/* Wipe the signatures libblkid finds at the start of lv (its first run of sectors on
+ * one PV), each with LVM2's line "Wiping TYPE signature on /dev/VG/LV.", and flush.
+ * 0 or negative errno (ctx message). */
+int lvx_lvcmd_wipe_signatures(struct lvx_cmd_env *env, struct lvx_vg_update *u,
+                              const struct lvx_lv *lv);
+
 /* Write `len` zero bytes at the start of lv through its mapping (map/) and the I/O
  * seam of u's scan, and flush.  0 or negative errno (ctx message). */
 int lvx_lvcmd_zero_start(struct lvx_cmd_env *env, struct lvx_vg_update *u,

@@ -21,6 +21,7 @@
 #include "activate/activate.h"
 #include "config/config.h"
 #include "dev/dev.h"
+#include "dev/signature.h"
 #include "map/map.h"
 #include "meta/commit.h"
 
@@ -712,6 +713,39 @@ int lvx_lvcmd_zero_start(struct lvx_cmd_env *env, struct lvx_vg_update *u,
         sector += n;
     }
     return 0;
+}
+
+int lvx_lvcmd_wipe_signatures(struct lvx_cmd_env *env, struct lvx_vg_update *u,
+                              const struct lvx_lv *lv)
+{
+    struct lvx_map_loc loc;
+    int r = lvx_map_lv_sector(env->ctx, lv, 0, &loc);
+    if (r < 0)
+        return r;
+    if (loc.kind != LVX_MAP_PV)
+        return 0;
+    struct lvx_scan_pv *spv = lvx_scan_find_pv(u->scan, loc.pv->uuid);
+    if (!spv || !spv->dev)
+        return lvx_error(env->ctx, ENODEV, "No device for PV of %s/%s to wipe", lv->vg->name,
+                         lv->name);
+    struct lvx_dev_sig *sigs;
+    unsigned n;
+    if ((r = lvx_dev_find_signatures_at(env->ctx, env->pool, spv->dev, loc.pv_sector * 512,
+                                        loc.len * 512, &sigs, &n)) < 0 || n == 0)
+        return r;
+    if ((!spv->dev->writable || spv->dev->fd < 0)) {
+        if (spv->dev->fd >= 0)
+            lvx_dev_close(env->ctx, spv->dev);
+        if ((r = lvx_dev_open(env->ctx, spv->dev, true)) < 0)
+            return r;
+    }
+    const char *path = lvx_cmd_lv_path(env->pool, lv);
+    for (unsigned i = 0; i < n; i++) {
+        lvx_notice(env->ctx, "Wiping %s signature on %s.", sigs[i].type, path);
+        if ((r = lvx_dev_wipe_signature(env->ctx, spv->dev, &sigs[i])) < 0)
+            return r;
+    }
+    return lvx_dev_flush(env->ctx, spv->dev);
 }
 
 /* ---- prompts and limits ----------------------------------------------------------- */

@@ -27,6 +27,8 @@
 #include "model/snapshot.h"
 #include "model/thin.h"
 #include <string.h>
+
+#include "config/config.h"
 #include <time.h>
 
 #define DEFAULT_STRIPE_SIZE 128u    /* sectors: 64 KiB */
@@ -40,6 +42,7 @@ struct create_opts {
     uint32_t stripe_size;           /* sectors, 0 for linear */
     enum lvx_alloc policy;          /* stored in the LV */
     bool zero;
+    bool wipe;                      /* -W, else zero and wipe_signatures_when_zeroing_new_lvs */
     bool read_only;
     int64_t read_ahead;             /* 0 auto, -1 none, else sectors */
     char **pv_args;
@@ -55,6 +58,7 @@ struct create_opts {
     enum lvx_seg_kind virt;         /* --type zero|error: LVX_SEG_ZERO/ERROR, else STRIPED */
     bool fixed_minor;               /* -My / --minor */
     bool activation_skip;           /* -ky: flagged to be skipped at activation */
+    const char *profile;            /* --profile/--metadataprofile: the LV's metadata profile */
     int64_t major, minor;
 };
 
@@ -265,9 +269,11 @@ static int parse_create_args(struct lvx_cmd_env *env, struct create_opts *o)
     o->zero = lvx_cmd_bool(env, LVX_OPT_ZERO, true);
     o->tags = &env->args->val[LVX_OPT_ADDTAG];
     o->activation_skip = lvx_cmd_bool(env, LVX_OPT_SETACTIVATIONSKIP, false);
-    bool wipe = lvx_cmd_bool(env, LVX_OPT_WIPESIGNATURES, o->zero);
-    /* signatures live at the start: -W y without -Z is served by the same 4 KiB */
-    o->zero = o->zero || (env->args->count[LVX_OPT_WIPESIGNATURES] && wipe);
+    o->profile = lvx_cmd_metadata_profile(env);
+    o->wipe = env->args->count[LVX_OPT_WIPESIGNATURES]
+                  ? env->args->val[LVX_OPT_WIPESIGNATURES].b
+                  : o->zero && lvx_config_flag(env->ctx,
+                         "allocation/wipe_signatures_when_zeroing_new_lvs", true);
     if (o->size.percent == LVX_PCT_LV && !o->snapshot) {
         lvx_cmd_errorf("Please express size as %%FREE, %%PVS or %%VG.");
         return LVX_EXIT_FAILED;
@@ -374,6 +380,7 @@ static struct lvx_lv *new_lv(struct lvx_vg *vg, const struct create_opts *o, con
     if (o->read_only)
         lv->status &= ~(uint32_t)LVX_LV_WRITE;
     lv->alloc = o->policy;
+    lv->profile = o->profile ? lvx_pool_strdup(vg->pool, o->profile) : NULL;
     lv->has_read_ahead = o->read_ahead != 0;
     lv->read_ahead = o->read_ahead;
     if (o->activation_skip)
@@ -400,6 +407,15 @@ static int check_vg_room(const struct lvx_vg *vg)
     return 0;
 }
 
+/* Take a new LV out again (a second commit) after its initialization failed. */
+static int undo_new_lv(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv)
+{
+    lvx_vg_remove_lv(u->vg, lv);
+    if (lvx_lvcmd_commit(env, u) == 0)
+        lvx_cmd_errorf("Aborting. Logical volume %s was removed again.", lv->name);
+    return LVX_EXIT_FAILED;
+}
+
 /* Zero the start; on failure take the LV out again (a second commit). */
 static int zero_or_undo(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv)
 {
@@ -412,10 +428,7 @@ static int zero_or_undo(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
                    lv->vg->name, lv->name, ZERO_BYTES);
     lvx_cmd_errorf("Aborting. Failed to wipe start of new LV.");
     lvx_error_clear(env->ctx);
-    lvx_vg_remove_lv(u->vg, lv);
-    if (lvx_lvcmd_commit(env, u) == 0)
-        lvx_cmd_errorf("Aborting. Logical volume %s was removed again.", lv->name);
-    return LVX_EXIT_FAILED;
+    return undo_new_lv(env, u, lv);
 }
 
 /* -s: the origin exists and can have a snapshot (LVM2's validate_snapshot_origin, for the
@@ -553,7 +566,8 @@ static int create_raid(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
     if ((rc = lvx_lvcmd_commit(env, u)))
         return rc;
     /* a mirror is zeroed through its device, as LVM2: not with -an */
-    bool zero = o->zero && !o->read_only && (!mirror || act);
+    /* signatures live at the start: -W y without -Z is served by the same zeroing */
+    bool zero = (o->zero || o->wipe) && !o->read_only && (!mirror || act);
     if (!env->args->count[LVX_OPT_TEST] &&
         (mirror ? lvx_lvcreate_mirror_zero(env, u, lv, zero)
                 : lvx_lvcreate_raid_zero(env, u, lv, zero)) < 0) {
@@ -673,12 +687,21 @@ static int create_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
     lvx_thin_overprovisioning_vg(env, vg, NULL);
     if ((rc = lvx_lvcmd_commit(env, u)))
         return rc;
+    bool wipe = !o->snapshot && o->wipe && !o->read_only && !ro_listed;
+    if (wipe && !env->args->count[LVX_OPT_TEST] &&
+        lvx_lvcmd_wipe_signatures(env, u, lv) < 0) {
+        lvx_info(env->ctx, "Wiping signatures on %s/%s: %s", vg->name, lv->name,
+                 env->ctx->errmsg);
+        lvx_error_clear(env->ctx);
+        lvx_cmd_errorf("Failed to wipe signatures on logical volume %s/%s.", vg->name, lv->name);
+        return undo_new_lv(env, u, lv);
+    }
     if (zero && !env->args->count[LVX_OPT_TEST] && (rc = zero_or_undo(env, u, lv)))
         return rc;
     if (ro_listed)
         lvx_warn(env->ctx, "WARNING: Read-only activated logical volume %s/%s not zeroed.",
                  vg->name, lv->name);
-    else if (!zero)
+    else if (!zero && !wipe)
         lvx_warn(env->ctx, "WARNING: Logical volume %s/%s not zeroed.", vg->name, lv->name);
     if (o->snapshot) {
         if ((rc = make_snapshot(env, u, o, lv, act)))

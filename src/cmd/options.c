@@ -131,7 +131,7 @@ static const struct lvx_opt_def opt_table[LVX_OPT_COUNT] = {
     OPT(LVX_OPT_PROFILE, "profile", 0, LVX_ARG_STRING, 0, "String",
         "Settings of <system dir>/profile/String.profile over lvm.conf."),
     OPT(LVX_OPT_TYPECONFIG, "typeconfig", 0, LVX_ARG_STRING, 0,
-        "current|default|diff|full|list|missing|new|profilable",
+        "current|default|diff|full|list|missing|new|profilable|profilable-command|profilable-metadata",
         "Same as --type."),
     OPT(LVX_OPT_WITHCOMMENTS, "withcomments", 0, LVX_ARG_FLAG, 0, NULL, "Accepted: lvx has no comment texts (says so, prints the settings)."),
     OPT(LVX_OPT_MERGEDCONFIG, "mergedconfig", 0, LVX_ARG_FLAG, 0, NULL,
@@ -150,6 +150,10 @@ static const struct lvx_opt_def opt_table[LVX_OPT_COUNT] = {
     OPT(LVX_OPT_LOCKSTOP, "lockstop", 0, LVX_ARG_FLAG, 0, NULL, "Leave the lockspaces of shared VGs."),
     OPT(LVX_OPT_FOREIGN, "foreign", 0, LVX_ARG_FLAG, 0, NULL,
         "Also VGs with another host's system ID (read only)."),
+    OPT(LVX_OPT_METADATAPROFILE, "metadataprofile", 0, LVX_ARG_STRING, 0, "String",
+        "The metadata profile <system dir>/profile/String.profile: attached to the VG or LV."),
+    OPT(LVX_OPT_DETACHPROFILE, "detachprofile", 0, LVX_ARG_FLAG, 0, NULL,
+        "Detach the metadata profile of the VG or LV."),
     OPT(LVX_OPT_SYSTEMID, "systemid", 0, LVX_ARG_STRING, 0, "String",
         "The VG's system ID (\"\": none)."),
     OPT(LVX_OPT_LOCKTYPE, "locktype", 0, LVX_ARG_STRING, 0, "LockType",
@@ -158,7 +162,7 @@ static const struct lvx_opt_def opt_table[LVX_OPT_COUNT] = {
         "lvmlockd options: force (vgchange --locktype none), others accepted, no effect."),
     OPT(LVX_OPT_LONGHELP, "longhelp", 0, LVX_ARG_FLAG, 0, NULL, "Show help."),
     OPT(LVX_OPT_CONFIG_TYPE, "type", 0, LVX_ARG_STRING, 0,
-        "current|default|diff|full|list|missing|new|profilable",
+        "current|default|diff|full|list|missing|new|profilable|profilable-command|profilable-metadata",
         "Which configuration: the current one, the defaults, the differences, both merged, "
         "the setting names, the settings not set, those new in this version, or those a "
         "profile may set."),

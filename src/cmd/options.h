@@ -215,6 +215,8 @@ enum lvx_opt_id {
     LVX_OPT_SETAUTOACTIVATION,  /* --setautoactivation y|n (vgchange, lvchange) */
     LVX_OPT_FOREIGN,            /* --foreign (reports, vgcfgbackup: foreign VGs too) */
     LVX_OPT_SYSTEMID,           /* --systemid String (vgcreate, vgchange) */
+    LVX_OPT_METADATAPROFILE,    /* --metadataprofile String (vgcreate, vgchange, lvcreate, lvchange) */
+    LVX_OPT_DETACHPROFILE,      /* --detachprofile (vgchange, lvchange) */
     /* common options, accepted by every command */
     LVX_OPT_NOLOCKING,      /* --nolocking */
     LVX_OPT_COMMANDPROFILE, /* --commandprofile String */

@@ -165,8 +165,15 @@ static int change_orphan_pv(struct lvx_cmd_env *env, const char *name, struct lv
         lvx_cmd_errorf("Failed to find physical volume \"%s\".", name);
         return -1;
     }
-    if (lvx_pv_scanned_in_vg(spv)) {
+    if (lvx_pv_scanned_vg_name(spv)) {
         lvx_cmd_errorf("Physical volume %s joined a volume group meanwhile: not changed.", name);
+        return -1;
+    }
+    if (lvx_pv_scanned_in_vg(spv) && env->args->count[LVX_OPT_FORCE] < 2) {
+        /* marked in use (PV_EXT_USED) but no VG seen lists it: LVM2 wants -ff */
+        lvx_cmd_errorf("PV %s is used by a VG but its metadata is missing.", name);
+        lvx_cmd_errorf("Can't change PV '%s' without -ff.", name);
+        lvx_cmd_errorf("Physical volume %s not changed", name);
         return -1;
     }
     if (o->set_alloc) {

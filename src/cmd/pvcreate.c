@@ -227,16 +227,18 @@ static bool check_existing_pv(struct lvx_cmd_env *env, struct pvcreate_dev *d)
         return true;
     const char *vg = lvx_pv_scanned_vg_name(d->spv);
     if (env->args->count[LVX_OPT_FORCE] < 2) {
-        if (vg)
+        if (vg) {
             lvx_cmd_errorf("Can't initialize physical volume \"%s\" of volume group \"%s\" without -ff",
                            d->name, vg);
-        else
-            lvx_cmd_errorf("Can't initialize physical volume \"%s\" in use by a volume group "
-                           "without -ff", d->name);
+        } else {    /* marked in use (PV_EXT_USED), no metadata of its own naming the VG */
+            lvx_cmd_errorf("PV %s is used by a VG but its metadata is missing.", d->name);
+            lvx_cmd_errorf("Can't initialize PV '%s' without -ff.", d->name);
+        }
+        lvx_cmd_errorf("%s: physical volume not initialized.", d->name);
         return false;
     }
     if (!lvx_pvcmd_confirm(env, "Really INITIALIZE physical volume \"%s\" of volume group \"%s\"?",
-                           d->name, vg ? vg : "[unknown]")) {
+                           d->name, vg ? vg : "<unknown>")) {
         lvx_cmd_errorf("%s: physical volume not initialized (-ff needs confirmation: add -y).",
                        d->name);
         return false;

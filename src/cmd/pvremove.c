@@ -29,13 +29,18 @@ static bool check_pv(struct lvx_cmd_env *env, const char *name, struct lvx_scan_
     if (!lvx_pv_scanned_in_vg(spv))
         return true;
     const char *vg = lvx_pv_scanned_vg_name(spv);
-    if (!vg)
-        vg = "[unknown]";
     if (env->args->count[LVX_OPT_FORCE] < 2) {
-        lvx_cmd_errorf("PV %s is used by VG %s so please use vgreduce first "
-                       "(or confirm by using --force twice).", name, vg);
+        if (vg)
+            lvx_cmd_errorf("PV %s is used by VG %s so please use vgreduce first.", name, vg);
+        else        /* marked in use (PV_EXT_USED), no metadata of its own naming the VG */
+            lvx_cmd_errorf("PV %s is used by a VG but its metadata is missing.", name);
+        lvx_cmd_errorf("(If you are certain you need pvremove, then confirm by using --force "
+                       "twice.)");
+        lvx_cmd_errorf("%s: physical volume label not removed.", name);
         return false;
     }
+    if (!vg)
+        vg = "<unknown>";   /* LVM2's words here */
     lvx_warn(env->ctx, "WARNING: PV %s is used by VG %s.", name, vg);   /* before the question */
     if (!lvx_pvcmd_confirm(env, "Really WIPE LABELS from physical volume \"%s\" of volume group \"%s\"?",
                            name, vg)) {

@@ -226,6 +226,16 @@ char **lvx_tk_select_vgs(struct lvx_cmd_env *env, char **names, unsigned count,
     struct lvx_cmd_vgs load;
     if (lvx_cmd_load(env, &load))
         return NULL;
+    /* the VGs lvx_cmd_vg_names() gave by UUID (local ones sharing a name) by name
+     * again: the selection below tells them apart itself */
+    char **named = lvx_pool_alloc(env->pool, (count + 1) * sizeof(*named));
+    for (unsigned i = 0; i < count; i++) {
+        named[i] = names[i];
+        for (unsigned j = 0; j < load.set->vg_count; j++)
+            if (strcmp(load.set->vgs[j]->uuid, names[i]) == 0)
+                named[i] = lvx_pool_strdup(env->pool, load.set->vgs[j]->name);
+    }
+    names = named;
     unsigned n = 0, rows, cols;
     struct lvx_report_value *v;
     struct lvx_vg **vgs = lvx_pool_alloc(env->pool, (load.set->vg_count + 1) * sizeof(*vgs));

@@ -242,6 +242,15 @@ static int check_candidate(struct lvx_cmd_env *env, const struct lvx_vg_update *
     }
     if (!spv)
         return 0;                 /* implicit pvcreate */
+    if (lvx_pv_scanned_in_vg(spv) && !lvx_pv_scanned_vg_name(spv) &&
+        env->args->count[LVX_OPT_FORCE] < 2) {
+        /* marked in use (PV_EXT_USED), no metadata of its own naming the VG: LVM2's
+         * implicit pvcreate refuses it so, whether or not another PV's metadata lists it */
+        lvx_cmd_errorf("PV %s is used by a VG but its metadata is missing.", dev->path);
+        lvx_cmd_errorf("Can't initialize PV '%s' without -ff.", dev->path);
+        lvx_cmd_errorf("%s: physical volume not initialized.", dev->path);
+        return LVX_EXIT_FAILED;
+    }
     const struct lvx_vg *vg = vg_of_uuid(u->set, spv->label.pv_uuid);
     if (vg) {
         lvx_cmd_errorf("Physical volume '%s' is already in volume group '%s'", dev->path, vg->name);

@@ -4,8 +4,9 @@
  * -x/--resizeable y|n, --vgmetadatacopies N|all|unmanaged (alias --metadatacopies),
  * --alloc POLICY, --addtag/--deltag TAG, -u/--uuid (new VG UUID),
  * -l/--maxlogicalvolumes N, -p/--maxphysicalvolumes N, -s/--physicalextentsize SIZE
- * (model/extent_size.c).  Each VG is changed in its
- * own update (VG lock, commit, backup); the vgmetadatacopies policy is applied by
+ * (model/extent_size.c), --profile/--metadataprofile NAME, --detachprofile (the
+ * VG's metadata profile).  Each VG is changed in its own update (VG lock, commit,
+ * backup); the vgmetadatacopies policy is applied by
  * the commit (meta/mda_policy.c).  -a y|n [--activationmode partial] activates or
  * deactivates the VGs' LVs (cmd/activation.c), after any metadata change.
  * --lockstart/--lockstop join/leave the sanlock lockspaces of shared VGs (meta/lockd.h;
@@ -37,6 +38,8 @@ struct change {
     bool pesize_given;
     uint32_t pesize;                /* -s: sectors */
     bool autoact_given, autoact;    /* --setautoactivation y|n */
+    bool profile_given;             /* --profile/--metadataprofile NAME, --detachprofile */
+    const char *profile;            /* NULL: detach */
     bool metadata;      /* a metadata change was asked (not only -a) */
 };
 
@@ -69,8 +72,28 @@ static int parse_change(struct lvx_cmd_env *env, struct change *c)
     }
     c->autoact_given = a->count[LVX_OPT_SETAUTOACTIVATION] > 0;
     c->autoact = c->autoact_given && a->val[LVX_OPT_SETAUTOACTIVATION].b;
-    c->metadata = c->autoact_given || c->pesize_given || c->x_given || c->mda_given || c->alloc_given || c->maxlv_given ||
-                  c->maxpv_given || c->uuid || a->count[LVX_OPT_ADDTAG] || a->count[LVX_OPT_DELTAG];
+    c->profile = lvx_cmd_metadata_profile(env);
+    c->profile_given = c->profile || a->count[LVX_OPT_DETACHPROFILE];
+    if (c->profile && a->count[LVX_OPT_DETACHPROFILE]) {
+        lvx_cmd_errorf("Only one of --metadataprofile and --detachprofile permitted.");
+        lvx_cmd_errorf("Run `vgchange --help' for more information.");
+        return LVX_EXIT_INVALID;
+    }
+    c->metadata = c->profile_given || c->autoact_given || c->pesize_given || c->x_given ||
+                  c->mda_given || c->alloc_given || c->maxlv_given || c->maxpv_given || c->uuid ||
+                  a->count[LVX_OPT_ADDTAG] || a->count[LVX_OPT_DELTAG];
+    /* LVM2's command forms: --ignorelockingfailure only with -a, --monitor, --poll,
+     * --refresh; --monitor and --poll only with -ay* */
+    if (c->metadata && a->count[LVX_OPT_IGNORELOCKINGFAILURE]) {
+        lvx_cmd_errorf("Command does not accept option: --ignorelockingfailure.");
+        return LVX_EXIT_INVALID;
+    }
+    const char *av = a->count[LVX_OPT_ACTIVATE] ? a->value[LVX_OPT_ACTIVATE] : NULL;
+    if (av && strchr(av, 'n') && (a->count[LVX_OPT_MONITOR] || a->count[LVX_OPT_POLL])) {
+        lvx_cmd_errorf("Only -ay* allowed with --monitor or --poll.");
+        lvx_cmd_errorf("Run `vgchange --help' for more information.");
+        return LVX_EXIT_INVALID;
+    }
     if (!c->metadata && !a->count[LVX_OPT_ACTIVATE] && a->count[LVX_OPT_MONITOR])
         return -1;                  /* --monitor alone: only the VGs are checked */
     if (!c->metadata && !a->count[LVX_OPT_ACTIVATE]) {
@@ -125,7 +148,9 @@ static void change_extent_size(struct lvx_cmd_env *env, struct lvx_vg *vg, uint3
 static void apply(struct lvx_cmd_env *env, struct lvx_vg *vg, const struct change *c, bool *failed,
                   bool *changed)
 {
-    *changed = c->mda_given || c->alloc_given || c->uuid;
+    *changed = c->mda_given || c->alloc_given || c->uuid || c->profile_given;
+    if (c->profile_given)       /* the dispatcher checked the profile (cmd/dispatch.c) */
+        vg->profile = c->profile ? lvx_pool_strdup(vg->pool, c->profile) : NULL;
     if (c->x_given) {
         bool now = (vg->status & LVX_VG_RESIZEABLE) != 0;
         if (now == c->resizeable) {

@@ -77,6 +77,8 @@ static int create(struct lvx_cmd_env *env, struct lvx_vg_update *u, const char *
     struct lvx_vg *vg = lvx_vgcmd_new_vg(u->set->pool, name, s);
     lvx_cmd_apply_tags(env, vg->pool, &vg->tags);
     vg->system_id = *system_id ? lvx_pool_strdup(vg->pool, system_id) : NULL;
+    const char *profile = lvx_cmd_metadata_profile(env);     /* checked by the dispatcher */
+    vg->profile = profile ? lvx_pool_strdup(vg->pool, profile) : NULL;
     for (unsigned i = 0; i < n; i++)
         if (lvx_vgops_add_orphan(env->ctx, vg, orphans[i], NULL) < 0)
             return lvx_cmd_fail(env);

@@ -290,6 +290,18 @@ int64_t lvx_config_int(const struct lvx_config *cfg, const char *path, int64_t d
     return n && n->kind == LVX_CFG_INT ? n->num : dflt;
 }
 
+bool lvx_config_flag(struct lvx_ctx *ctx, const char *path, bool dflt)
+{
+    struct lvx_config *cfg = NULL;
+    if (lvx_config_load(ctx, &cfg) < 0) {
+        lvx_error_clear(ctx);
+        return dflt;
+    }
+    bool on = lvx_config_int(cfg, path, dflt) != 0;
+    lvx_config_free(cfg);
+    return on;
+}
+
 const char *lvx_config_str(const struct lvx_config *cfg, const char *path, const char *dflt)
 {
     const struct lvx_cfg_node *n = lvx_config_node(cfg, path);

@@ -49,6 +49,9 @@ void lvx_config_free(struct lvx_config *cfg);
 /* "section/key" lookups with defaults. */
 int64_t lvx_config_int(const struct lvx_config *cfg, const char *path, int64_t dflt);
 const char *lvx_config_str(const struct lvx_config *cfg, const char *path, const char *dflt);
+/* One integer setting read on its own (load, look up, free): its value as a flag, dflt
+ * when it is absent or the configuration cannot be read (that error is dropped). */
+bool lvx_config_flag(struct lvx_ctx *ctx, const char *path, bool dflt);
 /* The node at "section/key", or NULL. */
 const struct lvx_cfg_node *lvx_config_node(const struct lvx_config *cfg, const char *path);
 /* The system directory: $LVM_SYSTEM_DIR or /etc/lvm. */

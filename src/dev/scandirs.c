@@ -2,7 +2,8 @@
 /*
  * dev/scandirs.c - devices/scan directories (see scandirs.h): walk the directories
  * (symlinks not followed, depth limited) for block device nodes, keep the listed
- * devices that have one.
+ * devices that have one (named by their node under a mapper/ directory when they
+ * have several).
  */
 #include "dev/scandirs.h"
 
@@ -89,7 +90,9 @@ int lvx_devs_restrict_to_dirs(struct lvx_ctx *ctx, struct lvx_pool *pool, struct
         for (unsigned k = 0; k < n.count; k++) {
             if (n.v[k].rdev != makedev(dev->major, dev->minor))
                 continue;
-            if (!found)
+            /* a node under a mapper/ directory before others (a stray copy of a dm
+             * device's node elsewhere in the directory must not hide its name) */
+            if (!found || (!strstr(found, "/mapper/") && strstr(n.v[k].path, "/mapper/")))
                 found = n.v[k].path;
             if (strcmp(n.v[k].path, dev->path) == 0)
                 name_ok = true;

@@ -10,8 +10,10 @@
 
 #include <blkid/blkid.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAX_SIGNATURES 64
 
@@ -48,14 +50,10 @@ static bool current_signature(struct lvx_pool *pool, blkid_probe pr, struct lvx_
     return true;
 }
 
-static int lvx_dev_find_signatures_unt(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_dev *dev,
-                            struct lvx_dev_sig **out, unsigned *count)
+/* Every signature of a set-up probe (offsets moved by base); the probe is freed. */
+static int probe_all(struct lvx_ctx *ctx, struct lvx_pool *pool, blkid_probe pr, const char *path,
+                     uint64_t base, struct lvx_dev_sig **out, unsigned *count)
 {
-    *out = NULL;
-    *count = 0;
-    blkid_probe pr = blkid_new_probe_from_filename(dev->path);
-    if (!pr)
-        return lvx_error(ctx, EIO, "Cannot probe %s for signatures", dev->path);
     blkid_probe_enable_superblocks(pr, 1);
     blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_MAGIC |
                                           BLKID_SUBLKS_BADCSUM);
@@ -71,14 +69,52 @@ static int lvx_dev_find_signatures_unt(struct lvx_ctx *ctx, struct lvx_pool *poo
             continue;
         if (strcmp(sig.type, "LVM2_member") == 0)
             continue;       /* our own label: the commands handle existing PVs */
+        sig.offset += base;
         sigs[n++] = sig;
     }
     blkid_free_probe(pr);
     if (n < MAX_SIGNATURES && rc < 0)
-        return lvx_error(ctx, EIO, "Probing %s for signatures failed", dev->path);
+        return lvx_error(ctx, EIO, "Probing %s for signatures failed", path);
     *out = sigs;
     *count = n;
     return 0;
+}
+
+static int lvx_dev_find_signatures_unt(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_dev *dev,
+                            struct lvx_dev_sig **out, unsigned *count)
+{
+    *out = NULL;
+    *count = 0;
+    blkid_probe pr = blkid_new_probe_from_filename(dev->path);
+    if (!pr)
+        return lvx_error(ctx, EIO, "Cannot probe %s for signatures", dev->path);
+    return probe_all(ctx, pool, pr, dev->path, 0, out, count);
+}
+
+int lvx_dev_find_signatures_at(struct lvx_ctx *ctx, struct lvx_pool *pool,
+                               const struct lvx_dev *dev, uint64_t offset, uint64_t size,
+                               struct lvx_dev_sig **out, unsigned *count)
+{
+    *out = NULL;
+    *count = 0;
+    int fd = open(dev->path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return lvx_error(ctx, errno, "Cannot open %s to probe for signatures: %s", dev->path,
+                         strerror(errno));
+    /* the range was written through another device (an LV's, by a tool): what the
+     * page cache of this one holds of it may be old */
+    (void)posix_fadvise(fd, (off_t)offset, (off_t)size, POSIX_FADV_DONTNEED);
+    blkid_probe pr = blkid_new_probe();
+    int rc;
+    if (!pr || blkid_probe_set_device(pr, fd, (blkid_loff_t)offset, (blkid_loff_t)size) != 0) {
+        if (pr)
+            blkid_free_probe(pr);
+        rc = lvx_error(ctx, EIO, "Cannot probe %s for signatures", dev->path);
+    } else {
+        rc = probe_all(ctx, pool, pr, dev->path, offset, out, count);
+    }
+    close(fd);
+    return rc;
 }
 
 int lvx_dev_find_signatures(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_dev *dev, struct lvx_dev_sig **out, unsigned *count)

@@ -5,7 +5,8 @@
  * it writes a label.  Probing reads the device through libblkid; wiping zeroes the
  * magic bytes blkid reports through the I/O seam (lvx_dev_write).
  *
- * Entry points: lvx_dev_find_signatures(), lvx_dev_wipe_signature(),
+ * Entry points: lvx_dev_find_signatures(), lvx_dev_find_signatures_at(),
+ * lvx_dev_wipe_signature(),
  * lvx_dev_has_legacy_label().
  */
 #ifndef LVX_DEV_SIGNATURE_H
@@ -31,6 +32,13 @@ struct lvx_dev_sig {
  * negative errno with a message when the device cannot be probed. */
 int lvx_dev_find_signatures(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_dev *dev,
                             struct lvx_dev_sig **out, unsigned *count);
+
+/* The same for the size bytes of dev from offset (a range holding an LV's start);
+ * offsets of the result are the device's.  The range's cached pages are dropped
+ * first. */
+int lvx_dev_find_signatures_at(struct lvx_ctx *ctx, struct lvx_pool *pool,
+                               const struct lvx_dev *dev, uint64_t offset, uint64_t size,
+                               struct lvx_dev_sig **out, unsigned *count);
 
 /* The first 4 KiB of a device carry an LVM1 PV header ("HM", version 1 or 2) or a GFS
  * pool label (magic 0x011670, version 4.1.x): LVM2's signature filter leaves such a device

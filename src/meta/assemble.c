@@ -359,19 +359,6 @@ static void warn_outdated(struct assembly *a, struct group *g)
         lvx_warn(a->ctx, "See vgck --updatemetadata to clear outdated metadata.");
 }
 
-/* lvm.conf metadata/check_pv_device_sizes (default 1), read only when a device is short. */
-static bool check_sizes_enabled(struct lvx_ctx *ctx)
-{
-    struct lvx_config *cfg = NULL;
-    if (lvx_config_load(ctx, &cfg) < 0) {
-        lvx_error_clear(ctx);
-        return true;
-    }
-    bool on = lvx_config_int(cfg, "metadata/check_pv_device_sizes", 1) != 0;
-    lvx_config_free(cfg);
-    return on;
-}
-
 /* Devices smaller than the PV size the text records (LVM2's check_pv_dev_sizes()
  * wording); the allocator does not use the extents past their end (model/alloc.c). */
 static void warn_shrunk(struct assembly *a, struct group *g)
@@ -383,7 +370,7 @@ static void warn_shrunk(struct assembly *a, struct group *g)
         uint64_t dev = pv->ondisk.dev_bytes / LVX_SECTOR_SIZE;
         if (!pv->ondisk.present || !dev || !pv->has_dev_size || dev >= pv->dev_size)
             continue;
-        if (!checked && !check_sizes_enabled(a->ctx))
+        if (!checked && !lvx_config_flag(a->ctx, "metadata/check_pv_device_sizes", true))
             return;
         checked = any = true;
         lvx_warn(a->ctx, "WARNING: Device %s has size of %" PRIu64 " sectors which is smaller "

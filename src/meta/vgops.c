@@ -9,8 +9,10 @@
  */
 #include "meta/vgops.h"
 #include "format/label.h"
+#include "config/config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,8 +60,17 @@ int lvx_vgops_add_orphan(struct lvx_ctx *ctx, struct lvx_vg *vg, const struct lv
                                                                     : orphan->device_hint);
     pv->status = LVX_PV_ALLOCATABLE;
     pv->has_dev_size = true;
-    pv->dev_size = orphan->ondisk.present ? orphan->ondisk.dev_bytes / LVX_SECTOR_SIZE
-                                          : orphan->dev_size;
+    /* the PV's size is its label's (pvcreate --setphysicalvolumesize may have set it
+     * apart from the device's), as LVM2 */
+    uint64_t label = orphan->ondisk.hdr_device_size;
+    pv->dev_size = !orphan->ondisk.present ? orphan->dev_size
+                   : (label ? label : orphan->ondisk.dev_bytes) / LVX_SECTOR_SIZE;
+    uint64_t dev = orphan->ondisk.dev_bytes / LVX_SECTOR_SIZE;
+    if (orphan->ondisk.present && dev && dev < pv->dev_size &&
+        lvx_config_flag(ctx, "metadata/check_pv_device_sizes", true))
+        lvx_warn(ctx, "WARNING: Device %s has size of %" PRIu64 " sectors which is smaller "
+                 "than corresponding PV size of %" PRIu64 " sectors. Was device resized?",
+                 orphan->ondisk.dev_name ? orphan->ondisk.dev_name : "?", dev, pv->dev_size);
     pv->pe_start = orphan->pe_start;
     pv->has_ba = orphan->has_ba;
     pv->ba_start = orphan->ba_start;

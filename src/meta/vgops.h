@@ -26,8 +26,10 @@ int lvx_vgops_check_extent_size(struct lvx_ctx *ctx, uint64_t sectors);
 uint32_t lvx_vgops_pe_count(const struct lvx_pv *pv, uint32_t extent_size);
 
 /* Append a copy of an orphan PV (from a vgset) to vg: identity, sizes and on-disk
- * state copied, status ALLOCATABLE, pe_count for vg->extent_size.  Refuses (-EINVAL)
- * when vg->max_pv would be exceeded. */
+ * state copied (the PV's size is its label's), status ALLOCATABLE, pe_count for
+ * vg->extent_size; LVM2's warning when the device is smaller than that size
+ * (metadata/check_pv_device_sizes).  Refuses (-EINVAL) when vg->max_pv would be
+ * exceeded. */
 int lvx_vgops_add_orphan(struct lvx_ctx *ctx, struct lvx_vg *vg, const struct lvx_pv *orphan,
                          struct lvx_pv **out);
 

@@ -265,12 +265,19 @@ static struct lvx_sel *parse_condition(struct parser *ps)
     } else if (f->type != LVX_FT_STR) {
         size_t bad = 0;
         c->numeric = parse_number(c, &bad);
-        static const char *const reserved[] = { "auto", "unmanaged", "undefined", "unknown", NULL };
+        static const char *const reserved[] = {
+            "auto", "unmanaged", "undefined", "undef", "unknown", NULL,
+        };
         bool word = false;
         for (unsigned i = 0; !c->numeric && reserved[i]; i++)
             word |= strcmp(c->text, reserved[i]) == 0;
         if (!c->numeric && (ordered || !word))
             return syntax_error(ps, value_at + bad);
+        if (c->numeric && f->type == LVX_FT_PERCENT && (c->num < 0 || c->num > 100)) {
+            lvx_error(ps->ctx, EINVAL, "Field selection value %lld out of supported range for "
+                      "field %s.", (long long)c->num, f->name);
+            return NULL;
+        }
     }
     return c;
 }
@@ -432,12 +439,23 @@ static bool eval_cond(struct lvx_rctx *rc, const struct lvx_sel *c, const struct
         return c->op == OP_NE ? !m : m;
     }
     if (v.type == LVX_FT_STR) {
-        int cmp = strcmp(v.key ? v.key : v.str, c->text);
+        /* LVM2's reserved value of seg_monitor: "undefined" stands for "" */
+        bool undef = !strcmp(c->field->name, "seg_monitor") && !strcmp(c->text, "undefined");
+        int cmp = strcmp(v.key ? v.key : v.str, undef ? "" : c->text);
         return ordered_result(cmp, c->op);
     }
     if (!c->numeric) {   /* a reserved word such as "auto" or "unmanaged" */
         bool m = v.str && strcmp(v.str, c->text) == 0;
+        /* "undefined", "undef", "unknown": a number's -1 (lv_minor of no fixed minor) */
+        if (!m && v.type == LVX_FT_NUM && !v.blank && v.num == -1 &&
+            (!strcmp(c->text, "undefined") || !strcmp(c->text, "undef") ||
+             !strcmp(c->text, "unknown")))
+            m = true;
         return c->op == OP_NE ? !m : (c->op == OP_EQ && m);
+    }
+    if (v.type == LVX_FT_PERCENT && !v.blank && v.str) {   /* as printed: "12.34" */
+        double have = strtod(v.str, NULL), want = (double)c->num;
+        return ordered_result(have < want ? -1 : have > want, c->op);
     }
     if (v.blank || (v.str && v.type != LVX_FT_NUM))
         return c->op == OP_NE;

@@ -54,7 +54,9 @@ refuse() {
     after=$(sha_devs "${ALL[@]}")
     # LVM2's companion lines (checked against LVM2 by t0949 and t0440) are not counted
     lines=$(grep -v -e '^  Physical volume .* not changed$' -e '^  WARNING: PV .* is used by VG ' \
-        "$SCRATCH/r.err" | grep -c .)
+        -e '^  (If you are certain you need pvremove, then confirm by using --force twice.)$' \
+        -e ': physical volume label not removed.$' -e ': physical volume not initialized.$' \
+        -e "^  Can't initialize PV '.*' without -ff.$" "$SCRATCH/r.err" | grep -c .)
     if [[ $rc -ge 1 && $rc -lt 128 && $lines -eq 1 && $before == "$after" ]] &&
         ! sanitizer_report "$SCRATCH/r.err"; then
         _tap_result 0 "$desc"

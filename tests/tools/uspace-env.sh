@@ -19,6 +19,8 @@
 #   uspace_test_loops VG N SIZE  the checks such a test needs, N loop devices of SIZE in
 #                           DEVS, then uspace_test_env VG over them
 #   uspace_run_ok DESC CMD...  TAP: ok when CMD exits 0 (its output shown otherwise)
+#   uspace_need_host        skips the test unless the user backend can run here (loop
+#                           devices, lvx, LVM2, /dev/fuse)
 # For the tests that hand disk images to a kvm-dm-test guest (--disk-dir $DISKS):
 #   uspace_need_guest       skips the test unless it can run (root, loop devices, lvx
 #                           and its plain build, LVM2, QEMU, /dev/fuse; LVX_SKIP_KERNEL)
@@ -148,6 +150,13 @@ uspace_unthrottle() {  # uspace_unthrottle DEV...: remove the rules of DEV... (i
     local d
     for d in "$@"; do uspace_throttle "$d" 0 2>/dev/null; done
     return 0
+}
+
+uspace_need_host() {
+    need_loop
+    need_lvx
+    need_cmd lvm
+    [[ -c /dev/fuse ]] || skip_all "no /dev/fuse"
 }
 
 uspace_need_guest() {
