@@ -1065,8 +1065,11 @@ static int dm_status(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_lv
     } else {
         rc = lvx_dm_info(ctx, &dm, ids.name, &info);
         /* a device of that name made for another LV (a foreign VG's of the same name;
-         * LVM2 tells them apart by UUID) is not this LV's */
-        if (rc == 0 && info.exists && info.uuid[0] && strcmp(info.uuid, ids.uuid) != 0)
+         * LVM2 tells them apart by UUID) is not this LV's; a sub-LV's own UUID carries
+         * its layer suffix ("-tdata", "-tmeta", ...) */
+        size_t n = strlen(ids.uuid);
+        if (rc == 0 && info.exists && info.uuid[0] &&
+            (strncmp(info.uuid, ids.uuid, n) != 0 || (info.uuid[n] && info.uuid[n] != '-')))
             info.exists = false;
     }
     if (rc == 0 && info.exists && (lvx_lv_is_cow(lv) || lvx_lv_merging_snapshot(lv)))
