@@ -179,7 +179,9 @@ static int h_read_batch(void *arg, struct lvx_io_req *reqs, unsigned count)
     return base->read_batch(base->arg, reqs, count);
 }
 
-static struct lvx_dev_ops ops = { h_open, h_close, h_pread, h_pwrite, h_flush, h_read_batch, NULL };
+static struct lvx_dev_ops ops = { .open = h_open, .close = h_close, .pread = h_pread,
+                                  .pwrite = h_pwrite, .flush = h_flush,
+                                  .read_batch = h_read_batch };
 
 /* ---- files under <tmp>: snapshot after setup, reset after each input ------------- */
 
