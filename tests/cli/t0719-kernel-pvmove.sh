@@ -25,4 +25,4 @@ need_cmd fio
 KERNEL_GUEST_MORE=1 kernel_guest_test pvmove-tables.sh 4 128M 600
 echo "${LVX_PVMOVE_KILL_RUNS:-3}" >"$SCRATCH/kill-runs"
 KERNEL_GUEST_MORE=1 kernel_guest_test pvmove-kill.sh 4 128M 600 --put "$SCRATCH/kill-runs:/t/kill-runs"
-kernel_guest_test pvmove-fio.sh 8 96M 900 --put "$(command -v fio):/t/fio"
+kernel_guest_test pvmove-fio.sh 8 96M 900 --put "$(type -P fio):/t/fio"

@@ -15,4 +15,4 @@
 . "$LVX_ROOT/tests/lib_kernel.sh"
 
 need_cmd fio
-kernel_guest_test autoextend.sh 4 8G 600 --put "$(command -v fio):/t/fio"
+kernel_guest_test autoextend.sh 4 8G 600 --put "$(type -P fio):/t/fio"
