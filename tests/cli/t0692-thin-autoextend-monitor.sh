@@ -175,9 +175,11 @@ sup=$(cat "$LVX_RUN_DIR/lvxd.pid")
 worker=$(cat "/proc/$sup/task/$sup/children" 2>/dev/null)
 m=$(grep -c 'Monitoring thin pool vgt-pool-tpool\.' "$LOG")
 test_ok "the worker of this test's daemon killed" kill -9 "$worker"
-for ((i = 0; i < 100; i++)); do
+# the new worker restores the monitoring from the state file after it starts: wait for
+# that (up to 30 s; a loaded CI machine with the sanitized build is slow), not for lvs
+for ((i = 0; i < 300; i++)); do
     w2=$(cat "/proc/$sup/task/$sup/children" 2>/dev/null)
-    [[ -n $w2 && $w2 != "$worker" ]] && U lvs vgt/pool >/dev/null 2>&1 && break
+    [[ -n $w2 && $w2 != "$worker" && $(field seg_monitor pool 2>/dev/null) == monitored ]] && break
     sleep 0.1
 done
 test_eq "... a new worker: the pool still monitored" "$(field seg_monitor pool)" monitored
