@@ -144,6 +144,12 @@ int lvx_lvcmd_check_new_name(const struct lvx_vg *vg, const char *name);
 /* Size as LVM2 prints it in these messages ("8.00 MiB"), in env->pool. */
 const char *lvx_lvcmd_size(struct lvx_cmd_env *env, uint64_t sectors);
 
+/* extents rounded up to a multiple of stripes (more than one), with LVM2's
+ * "Rounding size ... up to stripe boundary size ..." note when they change;
+ * extent_size in sectors. */
+uint64_t lvx_lvcmd_round_to_stripes(struct lvx_cmd_env *env, uint64_t extents,
+                                    uint32_t stripes, uint64_t extent_size);
+
 /* Ask "question [y/n]: " on stdout and read the answer from stdin: true for y/yes.
  * No answer (end of input) counts as no. */
 bool lvx_lvcmd_confirm(const char *question);

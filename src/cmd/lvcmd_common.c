@@ -87,6 +87,19 @@ const char *lvx_lvcmd_size(struct lvx_cmd_env *env, uint64_t sectors)
     return lvx_cmd_size_str(env->pool, sectors, 'h', 0);
 }
 
+uint64_t lvx_lvcmd_round_to_stripes(struct lvx_cmd_env *env, uint64_t extents,
+                                    uint32_t stripes, uint64_t extent_size)
+{
+    if (stripes <= 1 || extents % stripes == 0)
+        return extents;
+    uint64_t up = (extents / stripes + 1) * stripes;
+    lvx_notice(env->ctx, "Rounding size %s (%llu extents) up to stripe boundary size %s "
+               "(%llu extents).", lvx_lvcmd_size(env, extents * extent_size),
+               (unsigned long long)extents, lvx_lvcmd_size(env, up * extent_size),
+               (unsigned long long)up);
+    return up;
+}
+
 /* ---- stripes, policy, y/n, activation --------------------------------------- */
 
 static bool is_pow2(uint64_t x)

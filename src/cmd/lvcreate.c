@@ -353,13 +353,7 @@ static uint64_t wanted_extents(struct lvx_cmd_env *env, const struct lvx_vg *vg,
             ext = max;
         }
     }
-    if (o->stripes > 1 && ext % o->stripes) {
-        uint64_t up = (ext / o->stripes + 1) * o->stripes;
-        lvx_notice(env->ctx, "Rounding size %s (%llu extents) up to stripe boundary size %s "
-                   "(%llu extents).", lvx_lvcmd_size(env, ext * e), (unsigned long long)ext,
-                   lvx_lvcmd_size(env, up * e), (unsigned long long)up);
-        ext = up;
-    }
+    ext = lvx_lvcmd_round_to_stripes(env, ext, o->stripes, e);
     return ext;
 }
 

@@ -645,13 +645,7 @@ static int make_pool(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct th
     if (!o->size.in_extents && o->size.value % e)
         lvx_notice(env->ctx, "Rounding up size to full physical extent %s",
                    lvx_lvcmd_size(env, data * e));
-    if (o->stripes > 1 && data % o->stripes) {
-        uint64_t up = (data / o->stripes + 1) * o->stripes;
-        lvx_notice(env->ctx, "Rounding size %s (%llu extents) up to stripe boundary size %s "
-                   "(%llu extents).", lvx_lvcmd_size(env, data * e), (unsigned long long)data,
-                   lvx_lvcmd_size(env, up * e), (unsigned long long)up);
-        data = up;
-    }
+    data = lvx_lvcmd_round_to_stripes(env, data, o->stripes, e);
     struct lvx_thin_params p;
     if ((rc = lvx_thin_pool_plan(env, data, e, &o->pa, &p)))
         return rc;

@@ -109,13 +109,8 @@ int lvx_lvresize_raid(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
     uint32_t ds = data_stripes(seg, t);
     uint64_t cur = lv->le_count, e = lv->vg->extent_size;
     bool extend = *new_count > cur;
-    if (extend && ds > 1 && (*new_count - cur) % ds) {
-        uint64_t delta = *new_count - cur, up = (delta / ds + 1) * ds;
-        lvx_notice(env->ctx, "Rounding size %s (%llu extents) up to stripe boundary size %s "
-                   "(%llu extents).", lvx_lvcmd_size(env, delta * e), (unsigned long long)delta,
-                   lvx_lvcmd_size(env, up * e), (unsigned long long)up);
-        *new_count = cur + up;
-    }
+    if (extend)
+        *new_count = cur + lvx_lvcmd_round_to_stripes(env, *new_count - cur, ds, e);
     if (!extend && ds > 1 && (cur - *new_count) % ds) {
         uint64_t delta = cur - *new_count, down = delta / ds * ds;
         lvx_notice(env->ctx, "Rounding size %s (%llu extents) down to stripe boundary size %s "

@@ -10,12 +10,7 @@
 # shellcheck source=tests/tools/lv_twin.sh
 . "$LVX_ROOT/tests/tools/lv_twin.sh"
 
-need_loop
-need_cmd lvm
-need_lvx
-plan_later
-
-twin_setup 4 1G vg1 || { _tap_result 1 "set up twin VGs"; done_testing; }
+twin_begin 4 1G vg1
 test_ok "twin VGs start equal" twin_same
 
 step() {  # step "description" lvcreate-args...

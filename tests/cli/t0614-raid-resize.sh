@@ -16,12 +16,7 @@
 # shellcheck source=tests/tools/lv_twin.sh
 . "$LVX_ROOT/tests/tools/lv_twin.sh"
 
-need_loop
-need_cmd lvm
-need_lvx
-plan_later
-
-twin_setup 5 128M vg1 || { _tap_result 1 "set up twin VGs"; done_testing; }
+twin_begin 5 128M vg1
 
 meta() {  # the VG's metadata text without ids, times, hosts, seqno, devices
     "lvm_$1" vgcfgbackup -f "$SCRATCH/meta_$1.vg" vg1 >/dev/null 2>&1

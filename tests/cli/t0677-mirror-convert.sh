@@ -18,11 +18,7 @@
 # shellcheck source=tests/tools/lv_twin.sh
 . "$LVX_ROOT/tests/tools/lv_twin.sh"
 
-need_loop
-need_cmd lvm
-need_lvx
-plan_later
-twin_setup 3 64M vg1 || { _tap_result 1 "set up twin VGs"; done_testing; }
+twin_begin 3 64M vg1
 C=(--config "global/activation=1")
 for side in a b; do
     for a in "-m1 -L 4m -n m1" "-m2 -L 4m -n m2" "-m1 -L 4m -n m3" "-m1 -L 4m -n m4"; do

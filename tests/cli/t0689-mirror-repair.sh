@@ -19,11 +19,7 @@
 # shellcheck source=tests/tools/lv_twin.sh
 . "$LVX_ROOT/tests/tools/lv_twin.sh"
 
-need_loop
-need_cmd lvm
-need_lvx
-plan_later
-twin_setup 4 64M vg1 || { _tap_result 1 "set up twin VGs"; done_testing; }
+twin_begin 4 64M vg1
 C=(--config "global/activation=1")
 for side in a b; do
     for a in "-m1 -n m1" "-m2 -n m2" "-m1 --corelog -n m3" "-m1 -n m4" "-m1 -n m5" \

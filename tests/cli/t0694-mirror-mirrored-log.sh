@@ -20,11 +20,7 @@
 # shellcheck source=tests/tools/lv_twin.sh
 . "$LVX_ROOT/tests/tools/lv_twin.sh"
 
-need_loop
-need_cmd lvm
-need_lvx
-plan_later
-twin_setup 5 64M vg1 || { _tap_result 1 "set up twin VGs"; done_testing; }
+twin_begin 5 64M vg1
 C=(--config "global/activation=1")
 S=(--config "global/support_mirrored_mirror_log=1")
 CS=(--config "global/activation=1 global/support_mirrored_mirror_log=1")

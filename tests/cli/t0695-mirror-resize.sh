@@ -16,11 +16,7 @@
 # shellcheck source=tests/tools/lv_twin.sh
 . "$LVX_ROOT/tests/tools/lv_twin.sh"
 
-need_loop
-need_cmd lvm
-need_lvx
-plan_later
-twin_setup 4 64M vg1 || { _tap_result 1 "set up twin VGs"; done_testing; }
+twin_begin 4 64M vg1
 CS=(--config "global/activation=1 global/support_mirrored_mirror_log=1")
 for side in a b; do
     for a in "-m1 -L4 -n lv1" "-m1 -L4 --corelog -n lv2" "-m2 -L4 -n lv3" \

@@ -35,14 +35,8 @@ source "$LVX_ROOT/tests/tools/side.sh"
 VG=vgsd$$
 side_setup 3
 
-fresh_vg() {
-    lvm2 vgremove -ff "$VG" >/dev/null 2>&1
-    lvm2 pvcreate -ff -y -q "${D[@]}" >/dev/null 2>&1
-    lvm2 vgcreate -q "$VG" "${D[@]}" >/dev/null 2>&1
-}
-
 # ---- lvcreate -i1 --stripesize
-fresh_vg
+side_fresh_vg
 for who in lvm2 lvx; do
     rc=0; $who lvcreate -an -Zn -L 8m -n s1 -i1 --stripesize 4 "$VG" >"$SCRATCH/$who.out" \
         2>"$SCRATCH/$who.err" || rc=$?
@@ -57,7 +51,7 @@ test_ok "... lvx's note is LVM2's words" grep -q "^  Ignoring stripesize argumen
     "$SCRATCH/lvx.out"
 
 # ---- lvextend -m
-fresh_vg
+side_fresh_vg
 for who in lvm2 lvx; do
     lvm2 lvcreate -an -Zn -q -L 8m -n m1 "$VG" "${D[0]}" >/dev/null 2>&1
     r=""
@@ -85,7 +79,7 @@ test_eq "... the LV unchanged" "8.00m" \
     "$(lvm2 lvs --noheadings -o lv_size --units m "$VG/m2" 2>/dev/null | tr -d ' ')"
 
 # ---- a tag and an unknown VG name
-fresh_vg
+side_fresh_vg
 lvm2 lvcreate -an -Zn -q -l1 -n t1 --addtag V1 "$VG" >/dev/null 2>&1
 lvm2 lvcreate -an -Zn -q -l1 -n t2 "$VG" >/dev/null 2>&1
 same "lvs @tag garbage: the tagged LV, no error" lvs -o vg_name,lv_name @V1 garbage
@@ -99,7 +93,7 @@ same "vgs garbage alone: an error" vgs -o vg_name garbage
 same "lvs @tag of a VG garbage: all the VG's LVs" lvs -o lv_name @V1 garbage
 
 # ---- a bad metadata checksum
-fresh_vg
+side_fresh_vg
 dd if="${D[0]}" of="$SCRATCH/meta" bs=4k count=2 status=none
 sed 's/flags =/flagx =/' "$SCRATCH/meta" >"$SCRATCH/meta.bad"
 dd if="$SCRATCH/meta.bad" of="${D[0]}" conv=notrunc status=none
@@ -111,7 +105,7 @@ test_eq "... LVM2's checksum line (device, offset of the text)" \
 test_eq "... the three PVs listed" "3" "$(grep -c "$VG" "$SCRATCH/x.pvs")"
 
 # ---- creation_time above INT64_MAX
-fresh_vg
+side_fresh_vg
 lvm2 lvcreate -an -Zn -q -l1 -n c1 "$VG" >/dev/null 2>&1
 lvm2 vgcfgbackup -f "$SCRATCH/back" "$VG" >/dev/null 2>&1
 sed -e 's/creation_time = \(.*\)$/creation_time = 12029933779523993599/g' "$SCRATCH/back" >"$SCRATCH/backnew"
@@ -129,7 +123,7 @@ lvx vgcfgbackup -f "$SCRATCH/back2" "$VG" >/dev/null 2>"$SCRATCH/x.err"
 test_eq "the next backup has a valid time, no warning" "0" "$(grep -c Invalid "$SCRATCH/x.err")"
 
 # ---- a PV marked in use whose VG is not seen
-fresh_vg
+side_fresh_vg
 lvm2 pvchange -q --metadataignore y "${D[0]}" >/dev/null 2>&1
 same "pvs of a PV marked in use, its VG's other PVs not seen: VG [unknown], u--, nothing free" \
     pvs --devices "${D[0]}"

@@ -31,14 +31,8 @@ source "$LVX_ROOT/tests/tools/side.sh"
 VG=vgsf$$
 side_setup 3
 
-fresh_vg() {
-    lvm2 vgremove -ff "$VG" >/dev/null 2>&1
-    lvm2 pvcreate -ff -y -q "${D[@]}" >/dev/null 2>&1
-    lvm2 vgcreate -q "$VG" "${D[@]}" >/dev/null 2>&1
-}
-
 # ---- thin pool chunk size from lvm.conf
-fresh_vg
+side_fresh_vg
 n=0
 for cfg in 'allocation{thin_pool_chunk_size=128}' \
     'allocation{thin_pool_chunk_size_policy="performance"}' \
@@ -68,7 +62,7 @@ test_eq "the refused pools were not made" "p1 p2 p3" "$(awk '{print $1}' "$SCRAT
 
 # ---- lvrename of a COW snapshot and its origin (made by lvx: LVM2 cannot without dm)
 for who in lvm2 lvx; do
-    fresh_vg
+    side_fresh_vg
     lvx lvcreate -an -Zn -q -L4m -n o1 "$VG" >/dev/null 2>&1
     lvx lvcreate -q -s -L4m -n s1 "$VG/o1" >/dev/null 2>&1
     lvx lvcreate -q -s -L4m -n s2 "$VG/o1" >/dev/null 2>&1
@@ -96,7 +90,7 @@ test_eq "... which are o2, s3, s4" '"o2" "o2" "s3" "s4"' \
     "$(grep -E 'origin =|cow_store =' "$SCRATCH/lvx.vgc" | awk '{print $3}' | sort | xargs -0 printf %s | tr '\n' ' ' | sed 's/ $//')"
 
 # ---- lvchange -a VG with a snapshot: no question; the snapshot named: asked
-fresh_vg
+side_fresh_vg
 lvx lvcreate -an -Zn -q -L4m -n o1 "$VG" >/dev/null 2>&1
 lvx lvcreate -q -s -L4m -n s1 "$VG/o1" >/dev/null 2>&1
 for a in "-an $VG" "-ay $VG"; do
@@ -110,14 +104,14 @@ test_eq "lvchange -an of the snapshot: asked, LVM2's exit code and error" \
 test_ok "... lvx asked" grep -q "Proceed" "$SCRATCH/x.out"
 
 # ---- lvcreate -V VG/POOL infers a thin LV in POOL
-fresh_vg
+side_fresh_vg
 lvm2 lvcreate -q -an -Zn -L4m -n lin "$VG" >/dev/null 2>&1
 same "lvcreate -V VG/LV of a linear LV: LVM2's refusal" lvcreate -an -V10m -n t1 "$VG/lin"
 same "lvcreate -V VG/POOL of no such pool: LVM2's refusal" lvcreate -an -V10m -n t1 "$VG/nopool"
 
 # ---- lvremove -S
 for who in lvm2 lvx; do
-    fresh_vg
+    side_fresh_vg
     for n in orig other; do lvm2 lvcreate -q -an -Zn -L4m -n "$n" "$VG" >/dev/null 2>&1; done
     lvx lvcreate -q -s -L4m -n snap1 "$VG/orig" >/dev/null 2>&1
     r=""

@@ -9,6 +9,9 @@
 #
 #   twin_setup N SIZE VG [vgcreate-args...]  makes N+N loops, PVs and the two VGs;
 #                                            sets TWIN_A[], TWIN_B[], TWIN_VG
+#   twin_begin N SIZE VG [vgcreate-args...]  a twin test's start: skipped without loop
+#                                            devices, LVM2 or lvx; plan_later; twin_setup
+#                                            (a failed setup is a failed check, the end)
 #   lvm_a / lvm_b ARGS...                    LVM2 restricted to side A / side B
 #   lvx_a ARGS...                            lvx restricted to side A (--devices)
 #   twin_lvs SIDE / twin_pvs SIDE            normalized reports of a side
@@ -64,6 +67,14 @@ twin_setup() {
         lvm_a vgcreate "$vg" "$@" "${TWIN_A[@]}" >/dev/null 2>&1 || return 1
     fi
     lvm_b vgcreate "$vg" "$@" "${TWIN_B[@]}" >/dev/null 2>&1 || return 1
+}
+
+twin_begin() {
+    need_loop
+    need_cmd lvm
+    need_lvx
+    plan_later
+    twin_setup "$@" || { _tap_result 1 "set up twin VGs"; done_testing; }
 }
 
 # sed script replacing the side's device names by D<index> (longest names first).

@@ -10,6 +10,7 @@
 #   side_setup N       the usual start of such a test: skip without loop devices, lvx or
 #                      LVM2; N loop devices of 64 MiB in D[], LVM2's sandbox seeing only
 #                      them, a private run directory $SCRATCH/run (LVX_RUN_DIR)
+#   side_fresh_vg      LVM2 makes VG ($VG) anew over all of D[] (removed first)
 #   SIDE_NOISE         a regexp of stderr lines left out on both sides: LVM2's read
 #                      errors on loop devices other tests attach while it scans every
 #                      device of the machine (with the devices file it ignores the
@@ -28,6 +29,12 @@ side_setup() {
     lvm_sandbox "${D[@]}"
     mkdir -p -m 0700 "$SCRATCH/run"
     export LVX_RUN_DIR=$SCRATCH/run
+}
+
+side_fresh_vg() {
+    lvm2 vgremove -ff "$VG" >/dev/null 2>&1
+    lvm2 pvcreate -ff -y -q "${D[@]}" >/dev/null 2>&1
+    lvm2 vgcreate -q "$VG" "${D[@]}" >/dev/null 2>&1
 }
 
 side() {
