@@ -322,13 +322,8 @@ int lvx_lvconvert_reload(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
         rename_devices(env, act, ch, true, &renamed);
         return rc;
     }
-    if (act->be->swap(env->ctx, lv) < 0) {
-        lvx_cmd_fail(env);
-        lvx_cmd_errorf("Failed to reload %s/%s: the metadata changed but the active device "
-                       "keeps its old table (deactivate and activate it again).",
-                       lv->vg->name, lv->name);
-        return LVX_EXIT_FAILED;
-    }
+    if ((rc = lvx_actcmd_finish(env, act, lv, true)))
+        return rc;
     drop_devices(env, act, ch->gone, ch->gone_n);
     if (lvx_raid_clear_rebuild(lv) && (rc = lvx_lvcmd_commit(env, u))) {
         lvx_cmd_errorf("Failed to clear REBUILD flag for %s/%s components.", lv->vg->name,

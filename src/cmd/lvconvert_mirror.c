@@ -243,14 +243,7 @@ int lvx_mirror_commit_live(struct lvx_cmd_env *env, struct lvx_vg_update *u,
         return lvx_cmd_fail(env);
     /* live: the daemon serves the new layout (new images and a new or core log: the
      * regions copied from image 0 before the reload returns) */
-    if (active && !test && act->be->swap(env->ctx, lv) < 0) {
-        lvx_cmd_fail(env);
-        lvx_cmd_errorf("Failed to reload %s/%s: the metadata changed but the active device "
-                       "keeps its old layout (deactivate and activate it again).",
-                       lv->vg->name, lv->name);
-        return LVX_EXIT_FAILED;
-    }
-    return 0;
+    return active && !test ? lvx_actcmd_finish(env, act, lv, true) : 0;
 }
 
 int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
