@@ -189,6 +189,11 @@ struct lvxd_io {
     struct lvx_io_op *pieces;    /* LVXD_MAX_PIECES; op.dev = the PV's index */
     int err_dev;                 /* the last failed run(): the PV index, or -1 */
     uint64_t err_off;            /* ... and the byte on it */
+    /* PVs the pieces being run write (lvxd_io_mark_written): set in *written_lv's dirty
+     * bits again when the run ends, so that a flush racing with the writes (it took
+     * the bits set before they were submitted) leaves them for the next flush */
+    atomic_uint_fast64_t *written_lv;
+    uint_fast64_t written;
 };
 
 int lvxd_io_init(struct lvxd_io *io);
@@ -214,6 +219,9 @@ int lvxd_io_map_add(struct lvxd_io *io, struct lvxd_lv *v, const struct lvx_map_
                     bool write, uint64_t off, uint32_t len, uint8_t *buf, unsigned *n);
 /* Run the batch of n pieces (all in flight together; short ones continued). */
 int lvxd_io_run(struct lvxd_io *io, unsigned n);
+/* The batch writes PV idx of v: v's dirty bit for it set now and again when the run
+ * ends (a flush syncs only what completed before it started). */
+void lvxd_io_mark_written(struct lvxd_io *io, struct lvxd_lv *v, unsigned idx);
 /* Zero [off, off+len) of map: every PV range in parallel (block devices: fallocate
  * ZERO_RANGE = write-zeroes; files: PUNCH_HOLE). */
 int lvxd_io_map_zero(struct lvxd_io *io, struct lvxd_lv *v, const struct lvx_map_prepared *map,

@@ -8,7 +8,9 @@
  * piece, which throttling would charge twice), and all its pieces go to the PVs
  * at once through the I/O seam's submit (dev/io.h) on the thread's queue (the
  * default ops: one io_uring per thread), O_DIRECT from the request's aligned
- * buffer.  Flushes fdatasync every PV written since the last flush, in parallel;
+ * buffer.  Flushes fdatasync every PV written since the last flush, in parallel; a
+ * PV is marked written when its write is queued and again when the run ends
+ * (lvxd_io_mark_written), so a flush that raced with the write leaves it to the next;
  * zeroing coalesces the mapped ranges per PV and fallocates them all at once.
  * Errors: any piece's error fails the whole request (the FUSE reply carries it to
  * the writer or reader); a short piece is continued, one without progress is EIO;
@@ -18,7 +20,7 @@
  *
  * Entry points: lvxd_use_ops(), lvxd_ops(), lvxd_io_init(), lvxd_io_exit(),
  * lvxd_io_rw(), lvxd_io_flush(), lvxd_io_zero(); for targets lvxd_io_map_add(),
- * lvxd_io_run(), lvxd_io_map_zero(), lvxd_io_flush_pvs().
+ * lvxd_io_run(), lvxd_io_mark_written(), lvxd_io_map_zero(), lvxd_io_flush_pvs().
  */
 #include "daemon/daemon_int.h"
 
@@ -75,7 +77,37 @@ void lvxd_io_exit(struct lvxd_io *io)
  * A transfer that comes back short is continued (the rest of every short piece
  * again, in place); one that makes no progress is an I/O error.  0 or the first
  * error: never a partial success. */
+static int run_batch(struct lvxd_io *io, unsigned n);
+
+/* A FUSE request starts: no error yet, no PV written by it yet. */
+static void new_request(struct lvxd_io *io)
+{
+    io->err_dev = -1;
+    io->written_lv = NULL;
+    io->written = 0;
+}
+
+void lvxd_io_mark_written(struct lvxd_io *io, struct lvxd_lv *v, unsigned idx)
+{
+    uint_fast64_t bit = (uint_fast64_t)1 << (idx % 64);
+    atomic_fetch_or(&v->dirty, bit);
+    if (io->written_lv && io->written_lv != &v->dirty && io->written)
+        atomic_fetch_or(io->written_lv, io->written);   /* another LV's, left over */
+    if (io->written_lv != &v->dirty)
+        io->written = 0;
+    io->written_lv = &v->dirty;
+    io->written |= bit;
+}
+
 int lvxd_io_run(struct lvxd_io *io, unsigned n)
+{
+    int rc = run_batch(io, n);
+    if (io->written_lv && io->written)  /* kept till the next request (a retry runs again) */
+        atomic_fetch_or(io->written_lv, io->written);
+    return rc;
+}
+
+static int run_batch(struct lvxd_io *io, unsigned n)
 {
     struct lvx_io_op *p = io->pieces;
     io->err_dev = -1;
@@ -195,7 +227,7 @@ int lvxd_io_map_add(struct lvxd_io *io, struct lvxd_lv *v, const struct lvx_map_
             add_piece(io, &n, p, idx, write ? LVX_IO_WRITE : LVX_IO_READ, loc.pv_sector, cnt,
                       buf + boff);
             if (write)
-                atomic_fetch_or(&v->dirty, (uint_fast64_t)1 << (idx % 64));
+                lvxd_io_mark_written(io, v, idx);
         }
         sector += cnt;
         boff += (uint32_t)(cnt * 512);
@@ -208,7 +240,7 @@ int lvxd_io_rw(struct lvxd_io *io, struct lvxd_lv *v, bool write, uint64_t off, 
                uint8_t *buf)
 {
     int rc;
-    io->err_dev = -1;
+    new_request(io);
     pthread_rwlock_rdlock(&v->lock);
     if (off + len > v->size)
         rc = write ? -ENOSPC : -EINVAL;
@@ -246,7 +278,7 @@ int lvxd_io_flush_pvs(struct lvxd_io *io, struct lvxd_lv *v)
 
 int lvxd_io_flush(struct lvxd_io *io, struct lvxd_lv *v)
 {
-    io->err_dev = -1;
+    new_request(io);
     pthread_rwlock_rdlock(&v->lock);
     int rc = v->target->flush ? v->target->flush(io, v) : lvxd_io_flush_pvs(io, v);
     rc = logged(io, v, "flush", 0, 0, rc);
@@ -312,7 +344,7 @@ int lvxd_io_map_zero(struct lvxd_io *io, struct lvxd_lv *v, const struct lvx_map
                 n = 0;
             }
             add_range(io, &n, p, idx, loc.pv_sector * 512, cnt * 512);
-            atomic_fetch_or(&v->dirty, (uint_fast64_t)1 << (idx % 64));
+            lvxd_io_mark_written(io, v, idx);
         } else if (loc.kind == LVX_MAP_ERROR) {
             rc = -EIO;
         }
@@ -327,7 +359,7 @@ static int zero_or_discard(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, 
                            bool discard)
 {
     int rc = 0;
-    io->err_dev = -1;
+    new_request(io);
     pthread_rwlock_rdlock(&v->lock);
     if (off < v->size) {
         if (len > v->size - off)

@@ -433,7 +433,7 @@ static int copy_chunk(struct lvxd_lv *v, struct mv_state *st, const struct mseg 
             io->pieces[0] = (struct lvx_io_op){ .fd = p1->fd, .kind = LVX_IO_WRITE,
                                                 .dev = d->pv[1], .off = dst * 512,
                                                 .len = sectors * 512, .buf = st->buf };
-            atomic_fetch_or(&v->dirty, (uint_fast64_t)1 << (d->pv[1] % 64));
+            lvxd_io_mark_written(io, v, d->pv[1]);
             rc = lvxd_io_run(io, 1);
         }
     }
