@@ -35,6 +35,11 @@ export PYTHON
 # ASan: report leaks too, and make any finding fail loudly (exit 23 is below 128).
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+# The daemons of the tests read /dev/fuse: whether the kernel offers FUSE over io_uring
+# is the fuse module's enable_uring parameter, one for the machine, which t0906 and
+# t0933 turn on while they run (they unset this); a test beside them must not switch
+# transport (a worker killed on io_uring aborts its connection: EIO, not a restart).
+export LVX_FUSE_URING="${LVX_FUSE_URING:-0}"
 
 # ---------------------------------------------------------------- TAP
 

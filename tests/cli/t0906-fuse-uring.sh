@@ -14,6 +14,7 @@
 # no FUSE over io_uring (no writable parameter).
 source "$(dirname "$0")/../lib.sh"
 source "$LVX_ROOT/tests/tools/uspace-env.sh"
+unset LVX_FUSE_URING    # this test's daemons take io_uring when the kernel offers it
 
 need_loop
 need_lvx

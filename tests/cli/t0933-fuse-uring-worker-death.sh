@@ -19,6 +19,7 @@
 # The daemon is private to the test ($SCRATCH/us/run).
 source "$(dirname "$0")/../lib.sh"
 source "$LVX_ROOT/tests/tools/uspace-env.sh"
+unset LVX_FUSE_URING    # this test's daemons take io_uring when the kernel offers it
 
 need_root
 need_loop
