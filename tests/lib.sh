@@ -413,6 +413,18 @@ lvm_sandbox() {
     : >"$SCRATCH/lvm/.explicit"
 }
 
+# lvm2_pair_begin SIZE: the start of a test of lvx beside LVM2 on two loop devices:
+# skipped without loop devices, LVM2 or lvx; plan_later; D1 and D2 of SIZE (a failure
+# is a failed check, the end) and LVM2's sandbox seeing only them.
+lvm2_pair_begin() {
+    need_loop
+    need_cmd lvm
+    need_lvx
+    plan_later
+    D1=$(make_loop "$1") && D2=$(make_loop "$1") || { _tap_result 1 "loop devices"; done_testing; }
+    lvm_sandbox "$D1" "$D2"
+}
+
 _sandbox_auto
 export LVM_SYSTEM_DIR="$SCRATCH/lvm"
 

@@ -129,6 +129,12 @@ int lvx_lvcmd_allocate(struct lvx_cmd_env *env, const struct lvx_vg *vg,
 int lvx_lvcmd_wipe_signatures(struct lvx_cmd_env *env, struct lvx_vg_update *u,
                               const struct lvx_lv *lv);
 
+/* lvcmd_zero_meta.c: a new pool metadata LV cleared as LVM2 clears it: all of it
+ * with allocation/zero_metadata (default on), else its first 4 KiB; flushed.  0 or
+ * negative errno (ctx message). */
+int lvx_lvcmd_zero_metadata(struct lvx_cmd_env *env, struct lvx_vg_update *u,
+                            const struct lvx_lv *lv);
+
 /* Write `len` zero bytes at the start of lv through its mapping (map/) and the I/O
  * seam of u's scan, and flush.  0 or negative errno (ctx message). */
 int lvx_lvcmd_zero_start(struct lvx_cmd_env *env, struct lvx_vg_update *u,

@@ -28,7 +28,6 @@
 #include "cmd/lvcreate_thin.h"
 #include "model/snapshot.h"
 
-#define ZERO_BYTES 4096u
 
 struct conv {
     const char *vg_name, *lv_name;
@@ -333,13 +332,11 @@ static int to_pool(struct lvx_cmd_env *env, struct lvx_vg_update *u, const struc
                                lvx_lvcmd_effective_policy(vg, LVX_ALLOC_INHERIT), pvs, pv_count,
                                now)))
         return rc;
+    /* before the commit, as LVM2 wipes it: a failure leaves the VG as it was */
+    if (!env->args->count[LVX_OPT_TEST] && lvx_lvcmd_zero_metadata(env, u, meta) < 0)
+        return lvx_thin_wipe_failed(env, vg->name, pool->name);
     if ((rc = lvx_lvcmd_commit(env, u)))
         return rc;
-    if (!env->args->count[LVX_OPT_TEST] && lvx_lvcmd_zero_start(env, u, meta, ZERO_BYTES) < 0) {
-        lvx_cmd_errorf("Failed to zero the metadata of thin pool %s: %s", full(env, pool),
-                       env->ctx->errmsg);
-        return LVX_EXIT_FAILED;
-    }
     if (was_active && lvx_actcmd_activate(env, &act, pool)) {
         lvx_cmd_errorf("Failed to activate pool logical volume %s.", full(env, pool));
         return LVX_EXIT_FAILED;

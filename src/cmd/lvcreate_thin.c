@@ -37,7 +37,6 @@
 #include "config/config.h"
 #include "model/thin.h"
 
-#define ZERO_BYTES 4096u
 
 struct thin_opts {
     const char *vg_name;
@@ -430,6 +429,15 @@ static int alloc_into(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_fre
     return 0;
 }
 
+int lvx_thin_wipe_failed(struct lvx_cmd_env *env, const char *vg, const char *pool)
+{
+    lvx_cmd_errorf("Failed to initialize logical volume %s/%s (%s).", vg, pool,
+                   env->ctx->errmsg);
+    lvx_cmd_errorf("Aborting. Failed to wipe pool metadata %s/%s.", vg, pool);
+    lvx_error_clear(env->ctx);
+    return LVX_EXIT_FAILED;
+}
+
 int lvx_thin_pmspare(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_free_maps *maps,
                      uint64_t meta_extents, bool wanted, enum lvx_alloc policy,
                      const struct lvx_alloc_pv *pvs, unsigned pv_count, uint64_t now)
@@ -695,13 +703,11 @@ static int make_pool(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct th
     lvx_vg_make_thin_pool(vg, pool, tdata, tmeta, p.chunk, o->pa.discards, o->pa.zero);
     if (o->pa.error_when_full)
         pool->flags |= LVX_LVF_ERROR_WHEN_FULL;
+    /* before the commit, as LVM2 wipes it: a failure leaves the VG as it was */
+    if (!env->args->count[LVX_OPT_TEST] && lvx_lvcmd_zero_metadata(env, u, tmeta) < 0)
+        return lvx_thin_wipe_failed(env, vg->name, name);
     if ((rc = lvx_lvcmd_commit(env, u)))
         return rc;
-    if (!env->args->count[LVX_OPT_TEST] && lvx_lvcmd_zero_start(env, u, tmeta, ZERO_BYTES) < 0) {
-        lvx_cmd_errorf("Failed to zero the metadata of thin pool %s/%s: %s", vg->name, name,
-                       env->ctx->errmsg);
-        return LVX_EXIT_FAILED;
-    }
     *out = pool;
     return 0;
 }

@@ -43,6 +43,9 @@ int lvx_thin_pool_args(struct lvx_cmd_env *env, bool new_pool, struct lvx_thin_p
  * metadata size in *p, with LVM2's notices and warnings.  0 or an exit code (printed). */
 int lvx_thin_pool_plan(struct lvx_cmd_env *env, uint64_t data, uint32_t e,
                        const struct lvx_thin_pool_args *pa, struct lvx_thin_params *p);
+/* The new metadata of pool VG/POOL could not be zeroed (lvx_lvcmd_zero_metadata):
+ * LVM2's lines with the cause; the exit code. */
+int lvx_thin_wipe_failed(struct lvx_cmd_env *env, const char *vg, const char *pool);
 /* LVM2's handle_pool_metadata_spare: the VG's lvol0_pmspare made or grown to the
  * largest pool metadata (at least meta_extents), or the warning when !wanted.  0 or an
  * exit code (printed). */

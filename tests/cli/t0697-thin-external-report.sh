@@ -15,13 +15,7 @@
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-need_loop
-need_cmd lvm
-need_lvx
-plan_later
-
-D1=$(make_loop 64M) && D2=$(make_loop 64M) || { _tap_result 1 "loop devices"; done_testing; }
-lvm_sandbox "$D1" "$D2"
+lvm2_pair_begin 64M
 X() { lvx "$@" --devices "$D1,$D2"; }
 
 test_ok "lvx: vg1, thin pool pool, LV ext (read-only)" sh -c \
