@@ -15,6 +15,7 @@
  * Entry points: lvx_scan_vgs(), lvx_vgset_find(), lvx_vgset_free(),
  * lvx_scan_fill_ondisk().
  */
+#include "meta/mda_pvs.h"
 #include "meta/scan.h"
 #include "meta/systemid.h"
 #include "config/config.h"
@@ -34,9 +35,11 @@ struct copy {
     bool failed;              /* import failed: do not choose it again */
 };
 
-/* All copies of one VG (same VG UUID). */
+/* All copies of one VG (same VG UUID; one name, or several when a rename relates
+ * them: merge_renamed). */
 struct group {
     const char *uuid;
+    const char *name;
     unsigned count;
     struct copy *copies;
     struct lvx_scan_mda *chosen;
@@ -134,16 +137,72 @@ static void warn_bad_areas(struct assembly *a)
 
 /* ---- grouping and choosing ----------------------------------------------------------- */
 
-static struct group *group_for(struct assembly *a, const char *uuid)
+static struct group *group_for(struct assembly *a, const char *uuid, const char *name)
 {
     for (unsigned g = 0; g < a->group_count; g++)
-        if (strcmp(a->groups[g].uuid, uuid) == 0)
+        if (strcmp(a->groups[g].uuid, uuid) == 0 && strcmp(a->groups[g].name, name) == 0)
             return &a->groups[g];
     a->groups = lvx_pool_realloc(a->tmp, a->groups, a->group_count * sizeof(*a->groups),
                                  (a->group_count + 1) * sizeof(*a->groups));
     struct group *g = &a->groups[a->group_count++];
+    memset(g, 0, sizeof(*g));
     g->uuid = uuid;
+    g->name = name;
     return g;
+}
+
+static bool group_holds_pv(const void *arg, const char *raw_uuid)
+{
+    const struct group *g = arg;
+    for (unsigned c = 0; c < g->count; c++)
+        if (memcmp(g->copies[c].pv->label.pv_uuid, raw_uuid, LVX_UUID_LEN) == 0)
+            return true;
+    return false;
+}
+
+/* Does a copy of x list a PV that holds a copy of y, or the reverse? */
+static bool related(const struct group *x, const struct group *y)
+{
+    for (unsigned c = 0; c < x->count; c++)
+        if (lvx_mda_lists_pv(x->copies[c].mda, group_holds_pv, y))
+            return true;
+    for (unsigned c = 0; c < y->count; c++)
+        if (lvx_mda_lists_pv(y->copies[c].mda, group_holds_pv, x))
+            return true;
+    return false;
+}
+
+static int copy_order(const void *x, const void *y)
+{
+    const struct copy *p = x, *q = y;
+    if (p->pv != q->pv)
+        return p->pv < q->pv ? -1 : 1;
+    return p->mda < q->mda ? -1 : p->mda > q->mda;
+}
+
+/* Copies of one VG UUID under different names are one VG, its highest seqno chosen (a
+ * rename that reached only some PVs), when one lists a PV that holds the other; when
+ * neither does they are two VGs that share the UUID (a cloned disk renamed and given
+ * new PV UUIDs), each assembled alone, as LVM2 lists them. */
+static void merge_renamed(struct assembly *a)
+{
+    for (unsigned i = 0; i < a->group_count; i++) {
+        for (unsigned j = i + 1; j < a->group_count;) {
+            struct group *gi = &a->groups[i], *gj = &a->groups[j];
+            if (strcmp(gi->uuid, gj->uuid) != 0 || !related(gi, gj)) {
+                j++;
+                continue;
+            }
+            gi->copies = lvx_pool_realloc(a->tmp, gi->copies, gi->count * sizeof(*gi->copies),
+                                          (gi->count + gj->count) * sizeof(*gi->copies));
+            memcpy(gi->copies + gi->count, gj->copies, gj->count * sizeof(*gj->copies));
+            gi->count += gj->count;
+            qsort(gi->copies, gi->count, sizeof(*gi->copies), copy_order);   /* device order */
+            memmove(gj, gj + 1, (a->group_count - j - 1) * sizeof(*gj));
+            a->group_count--;
+            j = i + 1;          /* gi grew: the others again */
+        }
+    }
 }
 
 static void collect_copies(struct assembly *a)
@@ -156,7 +215,7 @@ static void collect_copies(struct assembly *a)
             struct lvx_scan_mda *m = &pv->mda[i];
             if (!m->text || m->bad || m->ignored)
                 continue;
-            struct group *g = group_for(a, m->vg_uuid);
+            struct group *g = group_for(a, m->vg_uuid, m->vg_name);
             g->copies = lvx_pool_realloc(a->tmp, g->copies, g->count * sizeof(*g->copies),
                                          (g->count + 1) * sizeof(*g->copies));
             g->copies[g->count++] = (struct copy){ .pv = pv, .mda = m };
@@ -477,6 +536,7 @@ static int lvx_scan_vgs_unt(struct lvx_ctx *ctx, struct lvx_scan *scan, struct l
     find_duplicates(&a);
     warn_bad_areas(&a);
     collect_copies(&a);
+    merge_renamed(&a);
     set->vgs = lvx_pool_alloc(pool, (a.group_count + 1) * sizeof(*set->vgs));
     for (unsigned i = 0; i < a.group_count; i++) {
         struct group *g = &a.groups[i];

@@ -24,6 +24,7 @@
  */
 #include "meta/commit.h"
 #include "meta/cache.h"
+#include "meta/mda_pvs.h"
 #include "format/crc.h"
 #include "format/label.h"
 #include "format/mda.h"
@@ -115,6 +116,11 @@ static void *index_find(const struct uuid_index *ix, const char *uuid)
     }
     return lo < ix->count && memcmp(ix->refs[lo].uuid, uuid, LVX_UUID_LEN) == 0 ? ix->refs[lo].ptr
                                                                                : NULL;
+}
+
+static bool index_has(const void *ix, const char *uuid)
+{
+    return index_find(ix, uuid) != NULL;
 }
 
 /* A copy of the last error message, to quote it in a new one (vsnprintf into errmsg must
@@ -513,8 +519,10 @@ static bool pv_leaves_vg(const struct lvx_scan_pv *spv, const struct lvx_vg *vg,
         if (memcmp(detach[i], spv->label.pv_uuid, LVX_UUID_LEN) == 0)
             return true;
     for (unsigned m = 0; m < spv->mda_count; m++)
-        if (spv->mda[m].text && memcmp(spv->mda[m].vg_uuid, vg->uuid, LVX_UUID_LEN) == 0)
-            return true;
+        if (spv->mda[m].text && memcmp(spv->mda[m].vg_uuid, vg->uuid, LVX_UUID_LEN) == 0 &&
+            (strcmp(spv->mda[m].vg_name, vg->name) == 0 ||
+             lvx_mda_lists_pv(&spv->mda[m], index_has, vg_ix)))
+            return true;     /* not a twin VG sharing the UUID (meta/assemble.c) */
     return false;
 }
 
