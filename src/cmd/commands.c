@@ -102,7 +102,7 @@ static const enum lvx_opt_id vgreduce_opts[] = { LVX_OPT_ALL, LVX_OPT_REMOVEMISS
 static const enum lvx_opt_id vgsplit_opts[] = { LVX_OPT_NAME, LVX_OPT_ALLOC,
     LVX_OPT_MAXLOGICALVOLUMES, LVX_OPT_MAXPHYSICALVOLUMES, LVX_OPT_VGMETADATACOPIES,
     LVX_OPT_METADATACOPIES_VG, LVX_OPT_METADATATYPE, END };
-static const enum lvx_opt_id vgmerge_opts[] = { LVX_OPT_LIST, END };
+static const enum lvx_opt_id vgmerge_opts[] = { LVX_OPT_LIST, LVX_OPT_POOLMETADATASPARE, END };
 static const enum lvx_opt_id vgexport_opts[] = { LVX_OPT_ALL, END };
 static const enum lvx_opt_id vgimportclone_opts[] = { LVX_OPT_BASEVGNAME, LVX_OPT_IMPORT, END };
 static const enum lvx_opt_id vgck_opts[] = { LVX_OPT_UPDATEMETADATA, END };

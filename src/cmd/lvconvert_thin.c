@@ -328,7 +328,7 @@ static int to_pool(struct lvx_cmd_env *env, struct lvx_vg_update *u, const struc
     lvx_vg_make_thin_pool(vg, pool, lv, meta, p.chunk, pa.discards, pa.zero);
     if (pa.error_when_full)
         pool->flags |= LVX_LVF_ERROR_WHEN_FULL;
-    if ((rc = lvx_thin_pmspare(env, vg, maps, meta->le_count, pa.spare,
+    if ((rc = lvx_thin_pmspare(env, u, maps, meta->le_count, pa.spare,
                                lvx_lvcmd_effective_policy(vg, LVX_ALLOC_INHERIT), pvs, pv_count,
                                now)))
         return rc;

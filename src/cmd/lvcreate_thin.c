@@ -438,10 +438,11 @@ int lvx_thin_wipe_failed(struct lvx_cmd_env *env, const char *vg, const char *po
     return LVX_EXIT_FAILED;
 }
 
-int lvx_thin_pmspare(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_free_maps *maps,
+int lvx_thin_pmspare(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_free_maps *maps,
                      uint64_t meta_extents, bool wanted, enum lvx_alloc policy,
                      const struct lvx_alloc_pv *pvs, unsigned pv_count, uint64_t now)
 {
+    struct lvx_vg *vg = u->vg;
     struct lvx_lv *spare = lvx_vg_pmspare(vg);
     uint64_t want = lvx_vg_pmspare_wanted(vg, meta_extents);
     if (!wanted) {
@@ -451,7 +452,11 @@ int lvx_thin_pmspare(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_free
         const char *base = free_name(env, vg, "_pmspare");
         spare = lvx_lvcmd_new_lv(vg, lvx_pool_printf(env->pool, "%s_pmspare", base), now);
         spare->status &= ~LVX_LV_VISIBLE;
-        return alloc_into(env, vg, maps, spare, want, 1, 0, policy, pvs, pv_count);
+        int rc = alloc_into(env, vg, maps, spare, want, 1, 0, policy, pvs, pv_count);
+        /* a new spare is cleared as new pool metadata is (LVM2: is_metadata) */
+        if (!rc && !env->args->count[LVX_OPT_TEST] && lvx_lvcmd_zero_metadata(env, u, spare) < 0)
+            return lvx_thin_wipe_failed(env, vg->name, spare->name);
+        return rc;
     } else if (spare->le_count < want) {
         return alloc_into(env, vg, maps, spare, want - spare->le_count, 1, 0, policy, pvs,
                           pv_count);
@@ -673,7 +678,7 @@ static int make_pool(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct th
     enum lvx_alloc policy = lvx_lvcmd_effective_policy(vg, o->policy);
     uint64_t now = (uint64_t)time(NULL);
     /* the spare first, as LVM2 (handle_pool_metadata_spare) */
-    if ((rc = lvx_thin_pmspare(env, vg, maps, p.meta_extents, o->pa.spare, policy, pvs, pv_count,
+    if ((rc = lvx_thin_pmspare(env, u, maps, p.meta_extents, o->pa.spare, policy, pvs, pv_count,
                                now)))
         return rc;
     struct lvx_lv *pool = lvx_lvcmd_new_lv(vg, name, now);

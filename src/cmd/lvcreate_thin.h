@@ -46,10 +46,11 @@ int lvx_thin_pool_plan(struct lvx_cmd_env *env, uint64_t data, uint32_t e,
 /* The new metadata of pool VG/POOL could not be zeroed (lvx_lvcmd_zero_metadata):
  * LVM2's lines with the cause; the exit code. */
 int lvx_thin_wipe_failed(struct lvx_cmd_env *env, const char *vg, const char *pool);
-/* LVM2's handle_pool_metadata_spare: the VG's lvol0_pmspare made or grown to the
+/* LVM2's handle_pool_metadata_spare: u's VG's lvol0_pmspare made (and zeroed, as new
+ * pool metadata is: lvx_lvcmd_zero_metadata) or grown to the
  * largest pool metadata (at least meta_extents), or the warning when !wanted.  0 or an
  * exit code (printed). */
-int lvx_thin_pmspare(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_free_maps *maps,
+int lvx_thin_pmspare(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_free_maps *maps,
                      uint64_t meta_extents, bool wanted, enum lvx_alloc policy,
                      const struct lvx_alloc_pv *pvs, unsigned pv_count, uint64_t now);
 

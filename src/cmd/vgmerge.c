@@ -4,11 +4,63 @@
  * LVM2's refusals (active LVs in FROM, different extent sizes, TO's limits, an LV name
  * in both: lvx_vgcmd_compatible).  -l/--list is accepted and, as in LVM2, prints
  * nothing more.  Both versions are archived; one commit of TO over all the PVs writes
- * the merged VG (LVM2 writes it the same way, docs/design.md "VG surgery").
+ * the merged VG (LVM2 writes it the same way, docs/design.md "VG surgery").  The pool
+ * metadata spare as LVM2 keeps it: of two spares the smaller goes before the merge,
+ * and after it the merged VG's spare is made or grown to its largest pool metadata,
+ * or dropped when no pool is left (--poolmetadataspare n: left as it is, with LVM2's
+ * warning when pools are there).
  */
 #include "cmd/vgcmd.h"
 
 #include <string.h>
+#include <time.h>
+
+#include "cmd/lvcmd.h"
+#include "cmd/lvcreate_thin.h"
+#include "model/thin.h"
+
+/* Before the merge: of two spares, the smaller one goes (FROM's on a tie). */
+static void drop_smaller_spare(struct lvx_vg *to, struct lvx_vg *from)
+{
+    struct lvx_lv *st = lvx_vg_pmspare(to), *sf = lvx_vg_pmspare(from);
+    if (!st || !sf)
+        return;
+    if (st->le_count < sf->le_count)
+        lvx_vg_remove_lv(to, st);
+    else
+        lvx_vg_remove_lv(from, sf);
+}
+
+/* LVM2's refusals, after the smaller spare went (both VGs may have lvol0_pmspare). */
+static int compatible(struct lvx_cmd_env *env, struct lvx_vg *to, struct lvx_vg *from)
+{
+    drop_smaller_spare(to, from);
+    return lvx_vgcmd_compatible(env, from, to);
+}
+
+/* After the merge: LVM2's handle_pool_metadata_spare over the whole VG. */
+static int fit_spare(struct lvx_cmd_env *env, struct lvx_vg_update *u, bool wanted)
+{
+    struct lvx_vg *vg = u->vg;
+    uint64_t want = lvx_vg_pmspare_wanted(vg, 0);
+    struct lvx_lv *spare = lvx_vg_pmspare(vg);
+    if (!wanted) {
+        if (want)
+            lvx_warn(env->ctx, "WARNING: recovery of pools without pool metadata spare LV is "
+                     "not automated.");
+        return 0;
+    }
+    if (!want) {
+        if (spare)
+            lvx_vg_remove_lv(vg, spare);
+        return 0;
+    }
+    struct lvx_free_maps *maps;
+    int rc = lvx_lvcmd_free_maps(env, u, &maps);
+    return rc ? rc : lvx_thin_pmspare(env, u, maps, 0, true,
+                                      lvx_lvcmd_effective_policy(vg, LVX_ALLOC_INHERIT), NULL,
+                                      0, (uint64_t)time(NULL));
+}
 
 static int merge_one(struct lvx_cmd_env *env, const char *to_name, const char *from_name)
 {
@@ -30,7 +82,7 @@ static int merge_one(struct lvx_cmd_env *env, const char *to_name, const char *f
         rc = LVX_EXIT_FAILED;
     } else if (lvx_vg_update_check(env->ctx, from, 0) < 0) {
         rc = lvx_cmd_fail(env);
-    } else if (!(rc = lvx_vgcmd_compatible(env, from, to))) {
+    } else if (!(rc = compatible(env, to, from))) {
         const char *line = lvx_vgcmd_command_line(env);
         if (!env->args->count[LVX_OPT_TEST]) {
             /* FROM's last version goes to the archive too (TO's by the commit) */
@@ -44,7 +96,9 @@ static int merge_one(struct lvx_cmd_env *env, const char *to_name, const char *f
         }
         const char *fname = lvx_pool_strdup(env->pool, from->name);
         lvx_vg_merge(to, from);
-        rc = lvx_vgcmd_commit(env, &u);
+        rc = fit_spare(env, &u, lvx_cmd_bool(env, LVX_OPT_POOLMETADATASPARE, true));
+        if (!rc)
+            rc = lvx_vgcmd_commit(env, &u);
         lvx_vg_backup_warning(env->ctx);      /* LVM2: before its message */
         if (!rc)
             lvx_notice(env->ctx, "Volume group \"%s\" successfully merged into \"%s\"", fname,

@@ -60,8 +60,8 @@ seq0=$(X vgs --noheadings -o vg_seqno vg1 | tr -d ' ')
 out=$(LVX_TEST_DP_FAULT="pv=$D1,op=zero,kind=eio;pv=$D2,op=zero,kind=eio" X lvcreate -q -an -T -L 16m --poolmetadatasize 4m vg1/pool 2>&1)
 test_eq "lvcreate -T with the zeroing failing (I/O error): exit 5" "$?" 5
 diag "$out"
-test_ok "... \"Failed to initialize logical volume\"" grep -q "Failed to initialize logical volume vg1/pool" <<<"$out"
-test_ok "... \"Aborting. Failed to wipe pool metadata\"" grep -q "Aborting. Failed to wipe pool metadata vg1/pool." <<<"$out"
+test_ok "... \"Failed to initialize logical volume\"" grep -q "Failed to initialize logical volume vg1/" <<<"$out"
+test_ok "... \"Aborting. Failed to wipe pool metadata\"" grep -q "Aborting. Failed to wipe pool metadata vg1/" <<<"$out"
 test_eq "... the VG not committed (vg_seqno $seq0)" "$(X vgs --noheadings -o vg_seqno vg1 | tr -d ' ')" "$seq0"
 test_eq "... no LV in the VG" "$(X lvs -a --noheadings -o lv_name vg1 | tr -d ' ' | grep -c .)" 0
 
