@@ -26,8 +26,8 @@
  *
  * LVM2 wants the LV active; lvx converts an inactive LV too (a deliberate difference:
  * only the metadata changes).  An active LV is reloaded as for -m N
- * (lvx_lvconvert_reload) in a backend that serves raid0 (device-mapper; the user
- * backend's daemon does not serve raid0: refused before any change).
+ * (lvx_lvconvert_reload), in either backend (the daemon serves a raid0 LV as the
+ * striped LV it equals, model/raid0.h).
  */
 #include "cmd/lvconvert_raid.h"
 
@@ -35,6 +35,7 @@
 #include "cmd/actcmd.h"
 #include "cmd/lvcreate_raid.h"
 #include "model/pvmove.h"
+#include "model/raid0.h"
 #include "model/snapshot.h"
 
 #include <errno.h>
@@ -42,12 +43,6 @@
 #include <time.h>
 
 #define RMETA_ZERO 4096u
-
-static bool is_raid0(const struct lvx_lv *lv)
-{
-    return lv->seg_count == 1 && lv->segs[0].kind == LVX_SEG_RAID &&
-           lv->segs[0].type_name && !strncmp(lv->segs[0].type_name, "raid0", 5);
-}
 
 static bool is_striped(const struct lvx_lv *lv)
 {
@@ -64,8 +59,8 @@ bool lvx_raid0_takeover_wanted(const struct lvx_lv *lv, const char *type)
     if (!type)
         return false;
     if (!strcmp(type, "raid0") || !strcmp(type, "raid0_meta"))
-        return is_striped(lv) || is_raid0(lv);
-    return !strcmp(type, "striped") && is_raid0(lv);
+        return is_striped(lv) || lvx_raid0_is(lv);
+    return !strcmp(type, "striped") && lvx_raid0_is(lv);
 }
 
 static struct lvx_lv *new_sub(struct lvx_vg *vg, const struct lvx_lv *top, const char *kind,
@@ -207,68 +202,19 @@ static void striped_to_raid0(struct lvx_vg *vg, struct lvx_lv *lv, struct lvx_ra
     lv->seg_count = 1;
 }
 
-/* Length of the run of rimage s's segments from rimage LE le to its segment's end. */
-static uint64_t run_left(const struct lvx_lv *img, uint64_t le, const struct lvx_seg **seg)
-{
-    for (unsigned i = 0; i < img->seg_count; i++) {
-        const struct lvx_seg *g = &img->segs[i];
-        if (le >= g->start_extent && le < g->start_extent + g->extent_count) {
-            *seg = g;
-            return g->start_extent + g->extent_count - le;
-        }
-    }
-    *seg = NULL;
-    return 0;
-}
-
 /* raid0 (without rmeta) -> striped: segments split at the rimages' common boundaries. */
 static int raid0_to_striped(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_lv *lv,
                             struct lvx_raid_change *ch)
 {
+    struct lvx_seg *segs;
+    unsigned n;
+    if (lvx_raid0_striped_segs(env->ctx, vg->pool, lv, &segs, &n) < 0)
+        return -EINVAL;
     const struct lvx_seg *raid = &lv->segs[0];
-    uint32_t n = raid->area_count;
-    uint64_t per = raid->areas[0].lv->le_count, le = 0;
-    unsigned cap = 0;
-    for (uint32_t s = 0; s < n; s++) {
-        if (raid->areas[s].lv->le_count != per)
-            return lvx_error(env->ctx, EINVAL, "Failed to retrieve raid0 segments from %s/%s.",
-                             vg->name, lv->name);
-        cap += raid->areas[s].lv->seg_count;
-    }
-    struct lvx_seg *segs = lvx_pool_alloc(vg->pool, (cap ? cap : 1) * sizeof(*segs));
-    unsigned k = 0;
-    while (le < per) {
-        uint64_t len = UINT64_MAX;
-        const struct lvx_seg *g;
-        for (uint32_t s = 0; s < n; s++) {
-            uint64_t l = run_left(raid->areas[s].lv, le, &g);
-            if (!g || g->kind != LVX_SEG_STRIPED || g->area_count != 1 || !g->areas[0].pv)
-                return lvx_error(env->ctx, EINVAL, "Failed to retrieve raid0 segments from "
-                                 "%s/%s.", vg->name, lv->name);
-            if (l < len)
-                len = l;
-        }
-        struct lvx_seg *to = &segs[k++];
-        memset(to, 0, sizeof(*to));
-        to->lv = lv;
-        to->start_extent = le * n;
-        to->extent_count = len * n;
-        to->type = to->type_name = lvx_pool_strdup(vg->pool, "striped");
-        to->kind = LVX_SEG_STRIPED;
-        to->stripe_count = to->area_count = n;
-        to->stripe_size = raid->stripe_size;
-        to->areas = lvx_pool_alloc(vg->pool, n * sizeof(*to->areas));
-        for (uint32_t s = 0; s < n; s++) {
-            run_left(raid->areas[s].lv, le, &g);
-            to->areas[s] = (struct lvx_area){ g->areas[0].pv, NULL,
-                                              g->areas[0].start + (le - g->start_extent) };
-        }
-        le += len;
-    }
-    for (uint32_t s = 0; s < n; s++)
+    for (uint32_t s = 0; s < raid->area_count; s++)
         drop_sub(vg, raid->areas[s].lv, ch);
     lv->segs = segs;
-    lv->seg_count = k;
+    lv->seg_count = n;
     return 0;
 }
 
@@ -327,7 +273,7 @@ int lvx_lvconvert_raid0(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
 {
     struct lvx_vg *vg = u->vg;
     const char *full = lvx_pool_printf(env->pool, "%s/%s", vg->name, lv->name);
-    const char *from = is_raid0(lv) ? lv->segs[0].type_name : "striped";
+    const char *from = lvx_raid0_is(lv) ? lv->segs[0].type_name : "striped";
     struct lvx_actcmd act;
     struct lvx_lv_kstate ks;
     struct lvx_raid_change ch;
@@ -339,8 +285,8 @@ int lvx_lvconvert_raid0(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
     if ((rc = lvx_actcmd_init(env, &act)))
         return rc;
     bool active = act.be && lvx_actcmd_is_active(env, &act, lv, &ks);
-    if (active && strcmp(act.be->name, "dm")) {
-        lvx_cmd_errorf("Can't convert active LV %s to %s: the %s backend does not serve raid0 "
+    if (active && !act.be->raid) {
+        lvx_cmd_errorf("Can't convert active LV %s to %s: the %s backend does not serve RAID "
                        "LVs (deactivate it first).", full, to, act.be->name);
         return LVX_EXIT_FAILED;
     }
