@@ -120,6 +120,7 @@ bool lvx_activation_serves_raid(const struct lvx_activation_backend *be, const c
         return false;
     return be != &lvx_activation_user ||
            (type && (!strcmp(type, "raid1") || !strcmp(type, "raid10") ||
+                     !strncmp(type, "raid0", 5) ||       /* as striped (daemon/target.c) */
                      !strcmp(type, "mirror") ||
                      !strcmp(type, "raid4") || !strncmp(type, "raid5", 5) ||
                      !strncmp(type, "raid6", 5)));

@@ -201,7 +201,8 @@ int lvx_activation_check(struct lvx_ctx *ctx, const struct lvx_lv *lv,
 /* Is lv a snapshot's COW LV or an origin with snapshots (activated as one set)? */
 bool lvx_activation_has_snapshots(const struct lvx_lv *lv);
 /* Does be serve RAID LVs of this segment type (metadata name)?  dm: every type; the
- * user backend (the daemon's RAID targets): raid1, raid10, raid4, raid5 and raid6 (every layout). */
+ * user backend (the daemon's RAID targets): raid1, raid10, raid4, raid5 and raid6 (every
+ * layout), and raid0/raid0_meta (served as the striped LV they equal). */
 bool lvx_activation_serves_raid(const struct lvx_activation_backend *be, const char *type);
 /* Does lv use a PV whose device is missing? */
 bool lvx_activation_lv_partial(const struct lvx_lv *lv);

@@ -514,7 +514,7 @@ static int user_activate_monitored(struct lvx_ctx *ctx, const struct lvx_lv *lv,
 
 const struct lvx_activation_backend lvx_activation_user = {
     .name = "user",
-    .raid = true,          /* the daemon's RAID target (raid1, raid10) refuses the rest */
+    .raid = true,          /* the daemon's RAID targets (lvx_activation_serves_raid) */
     .probe = user_probe,
     .activate = user_activate_monitored,
     .deactivate = user_deactivate,

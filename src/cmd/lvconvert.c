@@ -17,7 +17,9 @@
  * are cleared with a second commit.
  * --stripes N / -I / --type striped of linear and striped LVs (and --type linear of a
  * striped one) restripe them instead: cmd/lvconvert_restripe.c; --type raid1 of a
- * mirror and --type mirror of a raid1 LV: cmd/lvconvert_takeover.c.
+ * mirror and --type mirror of a raid1 LV: cmd/lvconvert_takeover.c; --type
+ * striped|raid0|raid0_meta between striped, raid0 and raid0_meta LVs:
+ * cmd/lvconvert_raid0.c.
  */
 #include "cmd/lvcmd.h"
 
@@ -160,7 +162,7 @@ static int parse_args(struct lvx_cmd_env *env, struct convert_opts *o)
     if ((o->type && !strcmp(o->type, "mirror")) || o->mirrorlog)
         return 0;                   /* cmd/lvconvert_mirror.c */
     if (o->type && strcmp(o->type, "raid1") && strcmp(o->type, "linear") &&
-        strcmp(o->type, "striped")) {
+        strcmp(o->type, "striped") && strcmp(o->type, "raid0") && strcmp(o->type, "raid0_meta")) {
         lvx_cmd_errorf("lvx lvconvert does not convert to --type %s yet.", o->type);
         return LVX_EXIT_FAILED;
     }
@@ -523,6 +525,15 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
     if (lvx_restripe_is_rsv(lv)) {
         lvx_cmd_errorf("Can't convert logical volume %s/%s: it holds the restripe of another LV.",
                        lv->vg->name, lv->name);
+        return LVX_EXIT_FAILED;
+    }
+    if (!o->mirrors_given && !env->args->count[LVX_OPT_STRIPES] &&
+        !env->args->count[LVX_OPT_STRIPESIZE] && lvx_raid0_takeover_wanted(lv, o->type))
+        return lvx_lvconvert_raid0(env, u, lv, o->type, o->yes, o->pv_args, o->pv_arg_count);
+    if (o->type && !strncmp(o->type, "raid0", 5)) {
+        lvx_cmd_errorf("lvx lvconvert does not convert %s/%s (%s) to --type %s yet.", lv->vg->name,
+                       lv->name, lv->seg_count ? lvx_seg_report_type(&lv->segs[0]) : "empty",
+                       o->type);
         return LVX_EXIT_FAILED;
     }
     if (lvx_restripe_wanted(env, lv, o->type, env->args->count[LVX_OPT_MIRRORS] > 0))

@@ -132,8 +132,7 @@ static struct lvx_lv *new_sub(struct lvx_vg *vg, const struct lvx_lv *top, const
     return s;
 }
 
-/* The PVs of lv's own segments in order of appearance (LVM2's get_pv_list_for_lv). */
-static unsigned own_pvs(struct lvx_cmd_env *env, const struct lvx_lv *lv, struct lvx_alloc_pv **out)
+unsigned lvx_raid_own_pvs(struct lvx_cmd_env *env, const struct lvx_lv *lv, struct lvx_alloc_pv **out)
 {
     unsigned n = 0, cap = 0;
     for (unsigned i = 0; i < lv->seg_count; i++)
@@ -194,7 +193,7 @@ int lvx_raid_add_images(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_f
     memset(ch, 0, sizeof(*ch));
     if (linear) {
         struct lvx_alloc_pv *own;
-        unsigned own_n = own_pvs(env, lv, &own);
+        unsigned own_n = lvx_raid_own_pvs(env, lv, &own);
         rmeta0 = new_sub(vg, lv, "rmeta", next_index(vg, lv->name, "rmeta"), true, ch);
         if ((r = lvx_raid_alloc_images(env, maps, lv->name, 1, 0, meta_ext, policy, own, own_n,
                                        (struct lvx_lv *[]){ NULL }, &rmeta0)) < 0)
@@ -529,7 +528,7 @@ int lvx_raid_from_mirror(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_
     for (uint32_t s = 0; s < seg->area_count; s++) {
         struct lvx_lv *img = seg->areas[s].lv, *meta;
         struct lvx_alloc_pv *own;
-        unsigned own_n = own_pvs(env, img, &own);
+        unsigned own_n = lvx_raid_own_pvs(env, img, &own);
         uint32_t meta_ext = lvx_raid_rmeta_extents(img->le_count, region_size, vg->extent_size);
         meta = new_sub(vg, lv, "rmeta", next_index(vg, lv->name, "rmeta"), false, ch);
         if ((r = lvx_raid_alloc_images(env, maps, lv->name, 1, 0, meta_ext, policy, own, own_n,

@@ -116,6 +116,17 @@ int lvx_lvconvert_takeover(struct lvx_cmd_env *env, struct lvx_vg_update *u, str
                            bool to_raid1, bool region_given, uint32_t region_size, bool yes,
                            char **pv_args, unsigned pv_arg_count);
 
+/* --type striped|raid0|raid0_meta between striped, raid0 and raid0_meta LVs
+ * (cmd/lvconvert_raid0.c): is this such a takeover (lv striped with 2+ stripes, raid0
+ * or raid0_meta; type the other kind)?  Then the command: the exit code. */
+bool lvx_raid0_takeover_wanted(const struct lvx_lv *lv, const char *type);
+int lvx_lvconvert_raid0(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
+                        const char *to, bool yes, char **pv_args, unsigned pv_arg_count);
+
+/* The distinct PVs of lv's own segments in order of appearance (LVM2's
+ * get_pv_list_for_lv), allocated in env's pool; their count. */
+unsigned lvx_raid_own_pvs(struct lvx_cmd_env *env, const struct lvx_lv *lv, struct lvx_alloc_pv **out);
+
 /* Clear REBUILD on the images and rmeta sub-LVs of lv; true when one had it. */
 bool lvx_raid_clear_rebuild(struct lvx_lv *lv);
 

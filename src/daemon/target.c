@@ -2,8 +2,9 @@
 /*
  * daemon/target.c - how the daemon serves an LV, chosen once per load by the LV's
  * segments (as a dm target is chosen by its table line): the table of daemon
- * targets, and the plain one (linear, striped, zero and error segments: one
- * prepared mapping, every request pure arithmetic over it).  A target validates and
+ * targets, and the plain one (linear, striped, zero and error segments, and raid0 LVs
+ * as the striped LV they equal (model/raid0.h): one prepared mapping, every request
+ * pure arithmetic over it).  A target validates and
  * compiles the LV once (ctr, in the model's pool), may do start-up I/O after the PVs
  * are open (start), and serves read/write, zeroing and flush through the datapath's
  * batch helpers (datapath.c), so every byte still goes through the I/O seam.
@@ -15,6 +16,7 @@
 #include <errno.h>
 
 #include "map/map.h"
+#include "model/raid0.h"
 
 static bool plain_serves(const struct lvx_lv *lv)
 {
@@ -28,6 +30,21 @@ static int plain_ctr(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lv
     struct lvx_map_prepared *m;
     int rc;
     *state = NULL;
+    if (lvx_raid0_is(lv)) {
+        /* a raid0 LV: the striped LV it equals, mapped over its rimages' extents */
+        const struct lvx_seg *seg = &lv->segs[0];
+        struct lvx_lv *as = lvx_pool_alloc(pool, sizeof(*as));
+        if ((rc = lvx_map_check_raid_activatable(ctx, lv, partial, true)) < 0)
+            return rc;
+        if (seg->has_data_offset && seg->data_offset)
+            return lvx_error(ctx, ENOTSUP, "RAID LV %s/%s: its images have a data offset (after "
+                             "a reshape); the user-space backend does not serve it.",
+                             lv->vg->name, lv->name);
+        *as = *lv;
+        if ((rc = lvx_raid0_striped_segs(ctx, pool, lv, &as->segs, &as->seg_count)) < 0)
+            return rc;
+        lv = as;
+    }
     if ((rc = lvx_map_check_activatable(ctx, lv, partial)) < 0 ||
         (rc = lvx_map_refuse_snapshots(ctx, lv)) < 0 ||
         (rc = lvx_map_prepare(ctx, pool, lv, partial ? LVX_MAP_MISSING_IS_ERROR : 0, &m)) < 0)

@@ -31,7 +31,8 @@ static const struct raid_geom mirror_geom;
 static bool raid_serves(const struct lvx_lv *lv)
 {
     const struct lvx_raid_type *t = lvx_raid_type_find(lv->segs[0].type_name);
-    return lvx_map_lv_is_raid(lv) && (!t || !t->parity);   /* others refused by the core */
+    /* raid0: the plain target (target.c); others refused by the core */
+    return lvx_map_lv_is_raid(lv) && (!t || (!t->parity && !t->raid0));
 }
 
 static int raid_ctr(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_lv *lv,

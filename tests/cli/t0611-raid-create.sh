@@ -13,7 +13,6 @@
 #     distinct PVs; the rmeta's first 4 KiB are zeroed (and the rimages' with -Z y);
 #   * bad option combinations: same exit code and message as LVM2 (which checks them
 #     before it looks for device-mapper), nothing written;
-#   * the user-space backend refuses to activate or create active a raid0 LV (its daemon serves raid1, raid10, raid4/5/6; t0935, t0937): exit 5, one line, no write;
 #   * lvconvert (-m, --type raid1|linear, --repair, --replace) and lvchange --syncaction
 #     refuse what LVM2 refuses here (inactive LVs, wrong LV types, bad options) with
 #     LVM2's words and exit codes, writing nothing; lvs of the RAID settings fields
@@ -219,17 +218,9 @@ rg4|activation { raid_region_size = 2 }|4096S
 EOF2
 
 # ---------------------------------------------------------------- user-space backend
+# (the user-space backend serves every RAID type now, raid0 as the striped LV it
+# equals: t0935, t0937, t0976)
 test_ok "lvx lvcreate -an --type raid0 -i2 -L 8m vg1/u0" lvx_a lvcreate -an -Zn --type raid0 -i2 -L 8m -n u0 vg1
-sums=$(sha_devs "${TWIN_A[@]}")
-out=$(LVX_ACTIVATION_BACKEND=user "$LVX" lvchange -ay --config 'global { activation = 1 }' vg1/u0 --devices "$D" 2>&1); rc=$?
-test_eq "user backend: activating a raid0 LV fails with exit 5" "$rc" 5
-test_eq "... with one clear line" "$(grep -c . <<<"$out"):$(grep -c 'does not serve raid0 LVs yet' <<<"$out")" "1:1"
-test_eq "... and writes nothing" "$(sha_devs "${TWIN_A[@]}")" "$sums"
-
-sums=$(sha_devs "${TWIN_A[@]}")
-out=$(LVX_ACTIVATION_BACKEND=user "$LVX" lvcreate --config 'global { activation = 1 }' --type raid0 -i2 -I 64k -L 8m -n ua vg1 --devices "$D" 2>&1); rc=$?
-test_eq "user backend: lvcreate of an active raid0 LV fails with exit 5, one line" "$rc:$(grep -c . <<<"$out")" "5:1"
-test_eq "... before writing anything" "$(sha_devs "${TWIN_A[@]}")" "$sums"
 
 test_ok "lvx lvremove of RAID LVs" lvx_a lvremove -y vg1/r1 vg1/r5 vg1/r6 vg1/r10 vg1/u0
 test_eq "no sub-LV of them left" "$(lvm_a lvs -a --noheadings -o lv_name vg1 2>/dev/null | grep -c -E '(r1|r5|r6|r10)_r')" 0

@@ -22,8 +22,8 @@
 #     activation resyncs them ("dirty regions of the bitmap resynced"), legs equal;
 #   - raid10 -i2 -m1 (near, 64 KiB chunks): data through the LV, each rimage holds the
 #     chunks md's near layout puts there, read directly;
-#   - raid0 is refused by the user backend with a one-line message, exit 5 (raid4/5:
-#     t0937).
+#   - raid0 is served (as the striped LV it equals): written, read back after a
+#     reactivation (raid4/5: t0937).
 source "$(dirname "$0")/../lib.sh"
 source "$LVX_ROOT/tests/tools/uspace-env.sh"
 
@@ -182,11 +182,13 @@ test_eq "r10_rmeta_0: level 10, layout 0x102 (near 2), chunk 128, 4 devices" \
     "10 258 128 4"
 test_eq "r10_rmeta_0: the bitmap covers the array (raid10)" "$(sb_field r10_rmeta_0 bm_sync_size)" "32768"
 
-# ---- not served yet
-lvx lvcreate -an -Zn --type raid0 -i2 -L 8m -n r0 "$VG" >"$SCRATCH/o" 2>&1
-rc=0
-lvx lvchange -ay "$VG/r0" >"$SCRATCH/o" 2>"$SCRATCH/e" || rc=$?
-test_eq "raid0: refused by the user backend, exit 5" "$rc" "5"
-test_ok "... with one line saying so" grep -q "does not serve raid0 LVs yet" "$SCRATCH/e"
+# ---- raid0: served as the striped LV it equals
+test_ok "raid0 r0 (-i2 -L 8m), active" lvx lvcreate -q -Zn --type raid0 -i2 -L 8m -n r0 "$VG"
+head -c $((8 * 1048576)) /dev/urandom >"$SCRATCH/r0.bin"
+test_ok "... 8 MiB written" dd if="$SCRATCH/r0.bin" of="$DM_DEV_DIR/$VG/r0" bs=1M oflag=direct conv=fsync status=none
+test_ok "... deactivated and activated again" sh -c "$LVX lvchange -an $VG/r0 && $LVX lvchange -ay $VG/r0"
+test_eq "... reads them" "$(dd if="$DM_DEV_DIR/$VG/r0" bs=1M iflag=direct status=none | sha256sum)" \
+    "$(sha256sum <"$SCRATCH/r0.bin")"
+test_ok "... deactivated" lvx lvchange -an "$VG/r0"
 
 done_testing
