@@ -14,7 +14,10 @@
  *   rename     DEV_RENAME + nodes; status  DEV_STATUS + sysfs read-ahead;
  *   shared VGs: the LV's sanlock lease is taken by the lvx daemon before anything is
  *              made (activate/daemon_lease.c) and released after the devices are gone
- *              or when the activation fails.
+ *              or when the activation fails;
+ *   monitor    thin pools and snapshots watched by the lvx daemon after an activation
+ *              in the command's monitoring mode, no longer once their devices are gone
+ *              (activate/dm_watch.c).
  *
  * Tables: one line per segment from map/ (linear, striped, error, zero); with
  * partial activation a segment touching a missing PV becomes one `error` line
@@ -738,6 +741,8 @@ static int dm_activate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
         lvx_dm_lease_drop(ctx, lv);
         restore_error(ctx, &first);
     }
+    if (rc == 0 && opts && opts->monitor != LVX_MONITOR_IGNORE)
+        rc = lvx_dm_watch(ctx, lv, opts->monitor == LVX_MONITOR_ON);
     return rc;
 }
 
@@ -816,6 +821,8 @@ static int dm_deactivate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
                          const struct lvx_activate_opts *opts)
 {
     int rc = deactivate_devices(ctx, lv, opts);
+    if (rc == 0)
+        lvx_dm_watch_gone(ctx, lv);
     if (rc == 0 && !(opts && opts->snapshot_only) && lvx_dm_lease_needed(lv))
         rc = lvx_dm_lease_drop(ctx, lv);
     return rc;
@@ -1055,7 +1062,6 @@ static int dm_status(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_lv
     int rc;
     memset(out, 0, sizeof(*out));
     out->backend = lvx_activation_dm.name;
-    out->monitored = -1;        /* no monitoring in the dm backend */
     out->major = out->minor = -1;
     out->read_ahead = -1;
     if ((rc = ids_of(ctx, lv->vg->name, lv, &ids)) < 0 || (rc = lvx_dm_open(ctx, &dm)) < 0)
@@ -1093,6 +1099,7 @@ static int dm_status(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_lv
     out->major = info.major;
     out->minor = info.minor;
     out->read_ahead = sysfs_read_ahead(info.major, info.minor);
+    out->monitored = lvx_dm_watch_state(ctx, lv);   /* pools and COW LVs; else -1 */
     return 0;
 }
 
@@ -1110,4 +1117,5 @@ const struct lvx_activation_backend lvx_activation_dm = {
     .message = dm_message,
     .status = dm_status,
     .thin_message = lvx_dm_thin_message,
+    .monitor = lvx_dm_watch,
 };

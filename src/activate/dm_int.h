@@ -9,7 +9,7 @@
 #define LVX_ACTIVATE_DM_INT_H
 
 #include "activate/activate.h"
-#include "activate/dm_ioctl.h"
+#include "dev/dm_ioctl.h"
 #include "map/dm_names.h"
 
 struct lvx_dm_ids {
@@ -78,8 +78,19 @@ int lvx_dm_thin_deactivate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
                            const struct lvx_activate_opts *opts);
 int lvx_dm_thin_message(struct lvx_ctx *ctx, const struct lvx_lv *pool, const char *const *msgs,
                         unsigned n, const struct lvx_lv *suspend);
+/* The ids of a pool's thin-pool device (named by the pool's state: -tpool). */
+int lvx_dm_thin_pool_ids(struct lvx_ctx *ctx, const struct lvx_lv *pool, struct lvx_dm_ids *ids);
 /* *info: the LV's device (a pool: its thin-pool device's open count), out: the status. */
 int lvx_dm_thin_status(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *lv,
                        struct lvx_dm_info *info, struct lvx_lv_kstate *out);
+
+/* dm_watch.c: monitoring by the lvx daemon (dmeventd's part).  Watch the devices that
+ * stand for lv (a pool, a thin LV's pool, a COW LV, an origin's snapshots) or stop
+ * (never fails for the daemon: a warning). */
+int lvx_dm_watch(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool on);
+/* After lv's deactivation: those of its devices that are gone no longer watched. */
+void lvx_dm_watch_gone(struct lvx_ctx *ctx, const struct lvx_lv *lv);
+/* seg_monitor of a thin pool or COW LV: 1 watched, 0 not, -1 another LV. */
+int8_t lvx_dm_watch_state(struct lvx_ctx *ctx, const struct lvx_lv *lv);
 
 #endif

@@ -78,6 +78,11 @@ static int tpool_ids(struct lvx_ctx *ctx, const struct lvx_lv *pool, struct lvx_
     return rc;
 }
 
+int lvx_dm_thin_pool_ids(struct lvx_ctx *ctx, const struct lvx_lv *pool, struct lvx_dm_ids *ids)
+{
+    return tpool_ids(ctx, pool, ids);
+}
+
 static bool exists_as(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_dm_ids *ids,
                       struct lvx_dm_info *info)
 {

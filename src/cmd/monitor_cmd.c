@@ -7,7 +7,8 @@
  *   "Logical volume VG/LV is not active."                           (lvchange, exit 5)
  *   "N logical volume(s) in volume group "VG" monitored|unmonitored" (vgchange, when
  *   the VG has active LVs; N counts the active LVs)
- * A backend without monitoring (dm) accepts the request and does nothing.
+ * Both backends monitor (dm: the lvx daemon watches the kernel devices,
+ * activate/dm_watch.c); a backend without monitoring would accept and do nothing.
  *
  * Entry points: lvx_actcmd_lvmonitor(), lvx_actcmd_vgmonitor().
  */

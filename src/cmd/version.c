@@ -8,7 +8,7 @@
 #include "cmd/commands.h"
 #include "util/version.h"
 
-#include "activate/dm_ioctl.h"
+#include "dev/dm_ioctl.h"
 
 int lvx_cmd_version(struct lvx_cmd_env *env)
 {

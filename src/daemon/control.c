@@ -161,6 +161,40 @@ static int do_unlease(struct request *r)
     return 0;
 }
 
+/* watch VG LV pool|snapshot DMNAME DMUUID DEVDIR: watch a thin pool or snapshot that
+ * device-mapper runs (dm_watch.c); unwatch VG LV: stop ("ok", also when not watched);
+ * watched VG LV: "ok 1" or "ok 0". */
+static int do_watch(struct request *r)
+{
+    if (r->n < 7 || (strcmp(r->w[3], "pool") && strcmp(r->w[3], "snapshot")))
+        return fail(r, EINVAL, "usage: watch VG LV pool|snapshot DMNAME DMUUID DEVDIR");
+    char *dev_dir = join_from(r, 6);
+    int rc = lvxd_dm_watch_add(r->ctx, r->w[1], r->w[2], strcmp(r->w[3], "pool") == 0,
+                               r->w[4], r->w[5], dev_dir);
+    free(dev_dir);
+    if (rc < 0)
+        return fail_ctx(r);
+    lvx_buf_puts(r->out, "ok\n");
+    return 0;
+}
+
+static int do_unwatch(struct request *r)
+{
+    if (r->n < 3)
+        return fail(r, EINVAL, "usage: unwatch VG LV");
+    lvxd_dm_watch_drop(r->w[1], r->w[2]);
+    lvx_buf_puts(r->out, "ok\n");
+    return 0;
+}
+
+static int do_watched(struct request *r)
+{
+    if (r->n < 3)
+        return fail(r, EINVAL, "usage: watched VG LV");
+    lvx_buf_printf(r->out, "ok %d\n", lvxd_dm_watched(r->w[1], r->w[2]));
+    return 0;
+}
+
 /* The LV that words 1 and 2 of the request name, or NULL after the "not active" answer. */
 static struct lvxd_lv *served_lv(struct request *r)
 {
@@ -464,6 +498,12 @@ static void handle(struct request *r, char *line)
         do_lease(r);
     else if (strcmp(cmd, "unlease") == 0)
         do_unlease(r);
+    else if (strcmp(cmd, "watch") == 0)
+        do_watch(r);
+    else if (strcmp(cmd, "unwatch") == 0)
+        do_unwatch(r);
+    else if (strcmp(cmd, "watched") == 0)
+        do_watched(r);
     else if (strcmp(cmd, "list") == 0)
         do_list(r);
     else if (strcmp(cmd, "stop") == 0)

@@ -6,7 +6,7 @@
  * (control.c), process set-up (proc.c), the log (log.c), callers and private
  * files (access.c), how an LV is served (target.c and one file per target), the
  * leases held for LVs that device-mapper runs (leases.c), the watch of monitored
- * thin pools and snapshots (monitor.c).
+ * thin pools and snapshots (monitor.c; those device-mapper runs: dm_watch.c).
  */
 #ifndef LVX_DAEMON_DAEMON_INT_H
 #define LVX_DAEMON_DAEMON_INT_H
@@ -161,6 +161,32 @@ void lvxd_monitor_kick(void);
 int lvxd_monitor_set(struct lvx_ctx *ctx, struct lvxd_lv *v, bool on);
 /* v is a thin pool's or a snapshot's file (can be monitored). */
 bool lvxd_monitorable(const struct lvxd_lv *v);
+/* Log "Monitoring thin pool|snapshot NAME." (on) or "No longer monitoring ...". */
+void lvxd_monitor_log_change(bool pool, const char *name, bool on);
+
+/* --- dm_watch.c: monitored thin pools and snapshots that device-mapper runs --------- */
+/* Watch vg/lv (a pool: its thin-pool device dm_name; else a snapshot device) whose
+ * device has dm UUID dm_uuid; the policy runs with DM_DEV_DIR dev_dir.  Watched
+ * already under the same device: its steps kept. */
+int lvxd_dm_watch_add(struct lvx_ctx *ctx, const char *vg, const char *lv, bool pool,
+                      const char *dm_name, const char *dm_uuid, const char *dev_dir);
+/* Stop watching vg/lv; false: it was not. */
+bool lvxd_dm_watch_drop(const char *vg, const char *lv);
+bool lvxd_dm_watched(const char *vg, const char *lv);
+/* One watched device as the monitor sees it (valid during the callback only). */
+struct lvxd_dm_look {
+    const char *vg, *lv, *name, *dev_dir;
+    bool pool;
+    uint64_t sectors;            /* the device's length */
+    const char *status;          /* " thin-pool ..." or " snapshot VALID USED TOTAL META" */
+    struct lvxd_watch *watch;
+};
+/* fn for every watched device whose status was read (the list's mutex held: fn must
+ * not call back here); entries whose device is gone are dropped. */
+void lvxd_dm_watch_scan(void (*fn)(const struct lvxd_dm_look *look, void *arg), void *arg);
+/* fn on vg/lv's watch state (under the list's mutex), when watched. */
+void lvxd_dm_watch_update(const char *vg, const char *lv,
+                          void (*fn)(struct lvxd_watch *w, void *arg), void *arg);
 
 /* --- restore.c: the state file and a restarted daemon ----------------------- */
 /* Write the state file (every served LV). */

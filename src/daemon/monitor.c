@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * daemon/monitor.c - what LVM2's dmeventd does with its thin and snapshot plugins, for
- * the LVs this worker serves: a monitored thin pool (the pool LV's own file) or COW
- * snapshot (the COW LV's file) is watched, and when its usage passes the next 5% step
+ * the LVs this worker serves and those device-mapper runs: a monitored thin pool (the
+ * pool LV's own file, or its -tpool device: dm_watch.c) or COW snapshot (the COW LV's
+ * file, or its snapshot device) is watched, and when its usage passes the next 5% step
  * above 50% the policy runs: `lvx lvextend --use-policies VG/LV` (dmeventd's `lvm
  * lvextend --use-policies`), whose reload of the LV (the `reload` request) makes the
  * daemon serve the bigger LV at once (a thin pool's waiting writes go on).
@@ -19,15 +20,16 @@
  *   command   run by the thread itself (posix_spawn of this executable; stdin
  *             /dev/null, its output lines into lvxd.log, no other descriptor of the
  *             daemon's: /dev/fuse, PVs, sockets), with LVM_RUN_BY_DMEVENTD=1
- *             (the command leaves monitoring alone), LVX_ACTIVATION_BACKEND=user and
+ *             (the command leaves monitoring alone), LVX_ACTIVATION_BACKEND=user (dm
+ *             for a watched device: the command reloads the kernel's tables) and
  *             the LV's DM_DEV_DIR.  A pool's failing command is retried as dmeventd
  *             does: after 1, 2, 4 ... up to 256 skipped checks.
  *   state     v->monitored (the `monitor` request, the state file's flag 8) and
  *             v->watch, which only this thread and lvxd_monitor_set() touch, under
- *             lvxd_lvs_mutex.
+ *             lvxd_lvs_mutex; a watched device's, under dm_watch.c's mutex.
  *
  * Entry points: lvxd_monitor_start(), lvxd_monitor_kick(), lvxd_monitor_set(),
- * lvxd_monitorable().
+ * lvxd_monitorable(), lvxd_monitor_log_change().
  */
 #include "daemon/daemon_int.h"
 
@@ -97,14 +99,17 @@ int lvxd_monitor_set(struct lvx_ctx *ctx, struct lvxd_lv *v, bool on)
     if (!ok)
         return lvx_error(ctx, EINVAL, "%s/%s is neither a thin pool nor a snapshot.", v->vg,
                          v->lv);
-    bool pool = strcmp(v->target->name, "thin") == 0;
-    if (on && !was)
-        lvxd_log("Monitoring %s %s.", pool ? "thin pool" : "snapshot", name);
-    else if (!on && was)
-        lvxd_log("No longer monitoring %s %s.", pool ? "thin pool" : "snapshot", name);
+    if (on != was)
+        lvxd_monitor_log_change(strcmp(v->target->name, "thin") == 0, name, on);
     if (on)
         lvxd_monitor_kick();
     return 0;
+}
+
+void lvxd_monitor_log_change(bool pool, const char *name, bool on)
+{
+    lvxd_log("%s %s %s.", on ? "Monitoring" : "No longer monitoring",
+             pool ? "thin pool" : "snapshot", name);
 }
 
 /* dm_percent_to_round_float(p, 2) printed with two decimals */
@@ -136,10 +141,9 @@ static bool step(int32_t p, int32_t *check, const char *name, const char *what)
     return due;
 }
 
-/* A pool: " thin-pool TID MU/MT DU/DT" (lvxd_lvs_mutex held). */
-static bool pool_due(struct lvxd_lv *v, const char *st, const char *name)
+/* A pool: " thin-pool TID MU/MT DU/DT" (w's mutex held). */
+static bool pool_due(struct lvxd_watch *w, const char *st, const char *name)
 {
-    struct lvxd_watch *w = &v->watch;
     uint64_t tid, mu, mt, du, dt;
     const char *s = strstr(st, " thin-pool ");
     if (!s || sscanf(s, " thin-pool %" SCNu64 " %" SCNu64 "/%" SCNu64 " %" SCNu64 "/%" SCNu64,
@@ -169,10 +173,10 @@ static bool pool_due(struct lvxd_lv *v, const char *st, const char *name)
     return due;
 }
 
-/* A snapshot: " snapshot VALID USED TOTAL META" (sectors). */
-static bool snapshot_due(struct lvxd_lv *v, const char *st, const char *name)
+/* A snapshot of sectors sectors: " snapshot VALID USED TOTAL META" (sectors). */
+static bool snapshot_due(struct lvxd_watch *w, uint64_t sectors, const char *st,
+                         const char *name)
 {
-    struct lvxd_watch *w = &v->watch;
     int valid;
     uint64_t used, total, meta;
     const char *s = strstr(st, " snapshot ");
@@ -185,7 +189,7 @@ static bool snapshot_due(struct lvxd_lv *v, const char *st, const char *name)
         w->dropped = true;
         return false;
     }
-    if (v->size / 512 <= used - meta) {
+    if (sectors <= used - meta) {
         lvxd_log("Dropping monitoring of fully provisioned snapshot %s.", name);
         w->dropped = true;
         return false;
@@ -211,6 +215,7 @@ static bool snapshot_due(struct lvxd_lv *v, const char *st, const char *name)
 struct job {
     char vg[128], lv[128], name[300], dev_dir[256];
     bool pool;
+    bool dm;                         /* a device device-mapper runs (dm_watch.c) */
     struct job *next;
 };
 
@@ -238,7 +243,7 @@ static char **command_env(const struct job *j)
             strncmp(environ[i], "LVX_ACTIVATION_BACKEND=", 23) && strncmp(environ[i], "DM_DEV_DIR=", 11))
             e[k++] = environ[i];
     e[k++] = env_pair("LVM_RUN_BY_DMEVENTD", "1");
-    e[k++] = env_pair("LVX_ACTIVATION_BACKEND", "user");
+    e[k++] = env_pair("LVX_ACTIVATION_BACKEND", j->dm ? "dm" : "user");
     e[k++] = env_pair("DM_DEV_DIR", j->dev_dir[0] ? j->dev_dir : "/dev");
     for (size_t i = k - 3; i < k; i++)
         if (!e[i]) {
@@ -339,7 +344,35 @@ static bool run_policy(const struct job *j)
 
 /* --- the thread -------------------------------------------------------------------- */
 
-/* The jobs due now (the served LVs' status looked at under the list's mutex). */
+/* A job for vg/lv pushed onto *jobs; false when out of memory. */
+static bool job_push(struct job **jobs, const char *vg, const char *lv, const char *name,
+                     const char *dev_dir, bool pool, bool dm)
+{
+    struct job *j = calloc(1, sizeof(*j));
+    if (!j)
+        return false;
+    snprintf(j->vg, sizeof(j->vg), "%s", vg);
+    snprintf(j->lv, sizeof(j->lv), "%s", lv);
+    snprintf(j->name, sizeof(j->name), "%s", name);
+    snprintf(j->dev_dir, sizeof(j->dev_dir), "%s", dev_dir);
+    j->pool = pool;
+    j->dm = dm;
+    j->next = *jobs;
+    *jobs = j;
+    return true;
+}
+
+/* A watched device (dm_watch.c): a job when due. */
+static void dm_look(const struct lvxd_dm_look *l, void *arg)
+{
+    bool due = l->pool ? pool_due(l->watch, l->status, l->name)
+                       : snapshot_due(l->watch, l->sectors, l->status, l->name);
+    if (due)
+        job_push(arg, l->vg, l->lv, l->name, l->dev_dir, l->pool, true);
+}
+
+/* The jobs due now (the served LVs' status looked at under the list's mutex, then the
+ * watched devices'). */
 static struct job *collect(void)
 {
     struct job *jobs = NULL;
@@ -357,21 +390,25 @@ static struct job *collect(void)
             continue;
         watch_name(v, name, sizeof(name));
         bool pool = strcmp(v->target->name, "thin") == 0;
-        if (!(pool ? pool_due(v, st, name) : snapshot_due(v, st, name)))
+        if (!(pool ? pool_due(&v->watch, st, name)
+                   : snapshot_due(&v->watch, v->size / 512, st, name)))
             continue;
-        struct job *j = calloc(1, sizeof(*j));
-        if (!j)
+        if (!job_push(&jobs, v->vg, v->lv, name, v->dev_dir, pool, false))
             break;
-        snprintf(j->vg, sizeof(j->vg), "%s", v->vg);
-        snprintf(j->lv, sizeof(j->lv), "%s", v->lv);
-        snprintf(j->name, sizeof(j->name), "%s", name);
-        snprintf(j->dev_dir, sizeof(j->dev_dir), "%s", v->dev_dir);
-        j->pool = pool;
-        j->next = jobs;
-        jobs = j;
     }
     pthread_mutex_unlock(&lvxd_lvs_mutex);
+    lvxd_dm_watch_scan(dm_look, &jobs);
     return jobs;
+}
+
+/* dmeventd's fails counter of a pool after its command (ok: it exited 0) */
+static void note_result(struct lvxd_watch *w, void *arg)
+{
+    bool ok = *(bool *)arg;
+    if (!ok && !w->fails)
+        w->fails = 1;
+    else if (ok)
+        w->fails = 0;
 }
 
 static void run_jobs(struct job *jobs)
@@ -383,13 +420,13 @@ static void run_jobs(struct job *jobs)
         if (!ok)
             lvxd_log(j->pool ? "Failed command for %s." : "Failed to extend snapshot %s.",
                      j->name);
-        if (j->pool) {               /* dmeventd's fails counter */
+        if (j->pool && j->dm) {
+            lvxd_dm_watch_update(j->vg, j->lv, note_result, &ok);
+        } else if (j->pool) {
             pthread_mutex_lock(&lvxd_lvs_mutex);
             struct lvxd_lv *v = lvxd_volume_find(j->vg, j->lv);
-            if (v && !ok && !v->watch.fails)
-                v->watch.fails = 1;
-            else if (v && ok)
-                v->watch.fails = 0;
+            if (v)
+                note_result(&v->watch, &ok);
             pthread_mutex_unlock(&lvxd_lvs_mutex);
         }
         free(j);

@@ -7,7 +7,7 @@
  * tested in a QEMU guest (tests/cli/t0700-kernel-dm.sh).
  */
 #include "activate/activate.h"
-#include "activate/dm_ioctl.h"
+#include "dev/dm_ioctl.h"
 #include "map/dm_names.h"
 #include "tap.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * activate/dm_ioctl.c - device-mapper ioctls on /dev/mapper/control (see
+ * dev/dm_ioctl.c - device-mapper ioctls on /dev/mapper/control (see
  * dm_ioctl.h for why there is no libdevmapper).
  *
  * Every call builds one buffer: struct dm_ioctl, then (from data_start) the
@@ -11,7 +11,7 @@
  * Answer layouts: TABLE_STATUS specs' `next` counts from the start of the data
  * area, LIST_DEVICES entries' `next` from the entry itself (0 = last).
  */
-#include "activate/dm_ioctl.h"
+#include "dev/dm_ioctl.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * activate/dm_ioctl.h - the kernel device-mapper, spoken directly through the
+ * dev/dm_ioctl.h - the kernel device-mapper, spoken directly through the
  * ioctls of /dev/mapper/control (linux/dm-ioctl.h, interface version 4).
  *
  * Why not libdevmapper: it would be one more shared-library dependency for a
@@ -15,8 +15,8 @@
  * lvx_dm_suspend(), lvx_dm_resume(), lvx_dm_clear(), lvx_dm_remove(),
  * lvx_dm_rename(), lvx_dm_info(), lvx_dm_table(), lvx_dm_list().
  */
-#ifndef LVX_ACTIVATE_DM_IOCTL_H
-#define LVX_ACTIVATE_DM_IOCTL_H
+#ifndef LVX_DEV_DM_IOCTL_H
+#define LVX_DEV_DM_IOCTL_H
 
 #include <stdbool.h>
 #include <stdint.h>

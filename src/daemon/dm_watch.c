@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * daemon/dm_watch.c - watch entries: the monitored thin pools and COW snapshots that
+ * the kernel's device-mapper runs (the `dm` backend asks, activate/dm_watch.c), which
+ * monitor.c looks at as it looks at the LVs this worker serves (dmeventd's registered
+ * devices).  An entry names the LV (VG, LV: what `lvextend --use-policies` is run on),
+ * its kind, the dm device whose status tells the usage (a pool's -tpool device, a
+ * snapshot's own), that device's dm UUID (a device of that name with another UUID is
+ * not the LV's: the entry goes) and the client's DM_DEV_DIR.  The status is read with
+ * DM_TABLE_STATUS (dev/dm_ioctl.c) at each look and turned into the words the
+ * daemon's own targets give (" thin-pool TID MU/MT DU/DT ...", " snapshot VALID USED
+ * TOTAL META"); a device that is gone ends its entry.  Entries live in this worker
+ * only, as leases.c's: a worker that dies loses them (the dm devices stay, not
+ * watched, as with a dmeventd that dies).  The list is guarded by its mutex (the
+ * control loop adds and drops, the monitor thread looks).
+ *
+ * Entry points: lvxd_dm_watch_add(), lvxd_dm_watch_drop(), lvxd_dm_watched(),
+ * lvxd_dm_watch_scan(), lvxd_dm_watch_update().
+ */
+#include "daemon/daemon_int.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dev/dm_ioctl.h"
+#include "util/buf.h"
+
+struct entry {
+    char vg[128], lv[128], name[128], uuid[129], dev_dir[256];
+    bool pool;
+    struct lvxd_watch watch;
+    struct entry *next;
+};
+
+static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
+static struct entry *entries;
+
+static struct entry **find(const char *vg, const char *lv)
+{
+    struct entry **p = &entries;
+    while (*p && !(strcmp((*p)->vg, vg) == 0 && strcmp((*p)->lv, lv) == 0))
+        p = &(*p)->next;
+    return p;
+}
+
+int lvxd_dm_watch_add(struct lvx_ctx *ctx, const char *vg, const char *lv, bool pool,
+                      const char *dm_name, const char *dm_uuid, const char *dev_dir)
+{
+    if (strlen(vg) >= sizeof(entries->vg) || strlen(lv) >= sizeof(entries->lv) ||
+        strlen(dm_name) >= sizeof(entries->name) || strlen(dm_uuid) >= sizeof(entries->uuid) ||
+        strlen(dev_dir) >= sizeof(entries->dev_dir))
+        return lvx_error(ctx, ENAMETOOLONG, "The name of %s/%s is too long.", vg, lv);
+    pthread_mutex_lock(&mutex);
+    struct entry *e = *find(vg, lv);
+    bool fresh = !e || strcmp(e->name, dm_name) != 0 || strcmp(e->uuid, dm_uuid) != 0;
+    if (!e) {
+        e = lvx_xcalloc(1, sizeof(*e));
+        e->next = entries;
+        entries = e;
+    }
+    if (fresh) {
+        snprintf(e->vg, sizeof(e->vg), "%s", vg);
+        snprintf(e->lv, sizeof(e->lv), "%s", lv);
+        snprintf(e->name, sizeof(e->name), "%s", dm_name);
+        snprintf(e->uuid, sizeof(e->uuid), "%s", dm_uuid);
+        memset(&e->watch, 0, sizeof(e->watch));
+    }
+    snprintf(e->dev_dir, sizeof(e->dev_dir), "%s", dev_dir);
+    e->pool = pool;
+    pthread_mutex_unlock(&mutex);
+    if (fresh)
+        lvxd_monitor_log_change(pool, dm_name, true);
+    lvxd_monitor_kick();
+    return 0;
+}
+
+bool lvxd_dm_watch_drop(const char *vg, const char *lv)
+{
+    pthread_mutex_lock(&mutex);
+    struct entry **p = find(vg, lv), *e = *p;
+    if (e)
+        *p = e->next;
+    pthread_mutex_unlock(&mutex);
+    if (e)
+        lvxd_monitor_log_change(e->pool, e->name, false);
+    free(e);
+    return e != NULL;
+}
+
+bool lvxd_dm_watched(const char *vg, const char *lv)
+{
+    pthread_mutex_lock(&mutex);
+    bool on = *find(vg, lv) != NULL;
+    pthread_mutex_unlock(&mutex);
+    return on;
+}
+
+/* The device's status as the daemon's targets word it into st; *sectors its length.
+ * -ENODEV: the device is gone (or is another LV's). */
+static int look(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct entry *e, char *st,
+                size_t n, uint64_t *sectors)
+{
+    struct lvx_dm_info info;
+    struct lvx_buf b = LVX_BUF_INIT;
+    int rc = lvx_dm_info(ctx, dm, e->name, &info);
+    if (rc == 0 && (!info.exists || strcmp(info.uuid, e->uuid) != 0))
+        rc = -ENODEV;
+    if (rc == 0)
+        rc = lvx_dm_table(ctx, dm, e->name, true, &b);
+    unsigned long long start, len, used, total, meta;
+    char target[32];
+    int off = 0;
+    st[0] = 0;
+    if (rc == 0 && sscanf(lvx_buf_str(&b), "%llu %llu %31s %n", &start, &len, target, &off) == 3) {
+        const char *p = lvx_buf_str(&b) + off;
+        *sectors = len;
+        if (e->pool && strcmp(target, "thin-pool") == 0)
+            snprintf(st, n, " thin-pool %.*s", (int)strcspn(p, "\n"), p);
+        else if (!e->pool && strcmp(target, "snapshot") == 0 &&
+                 sscanf(p, "%llu/%llu %llu", &used, &total, &meta) == 3)
+            snprintf(st, n, " snapshot 1 %llu %llu %llu", used, total, meta);
+        else if (!e->pool && strcmp(target, "snapshot") == 0)   /* Invalid, Overflow */
+            snprintf(st, n, " snapshot 0 0 0 0");
+    }
+    lvx_buf_free(&b);
+    return rc;
+}
+
+void lvxd_dm_watch_scan(void (*fn)(const struct lvxd_dm_look *look, void *arg), void *arg)
+{
+    struct lvx_ctx ctx;
+    struct lvx_dm dm;
+    lvx_ctx_init(&ctx);
+    pthread_mutex_lock(&mutex);
+    if (!entries || lvx_dm_open(&ctx, &dm) < 0) {
+        pthread_mutex_unlock(&mutex);
+        return;
+    }
+    for (struct entry **p = &entries; *p;) {
+        struct entry *e = *p;
+        char st[256];
+        uint64_t sectors = 0;
+        int rc = look(&ctx, &dm, e, st, sizeof(st), &sectors);
+        lvx_error_clear(&ctx);
+        if (rc == -ENODEV) {             /* deactivated behind our back */
+            *p = e->next;
+            lvxd_log("%s is gone.", e->name);
+            lvxd_monitor_log_change(e->pool, e->name, false);
+            free(e);
+            continue;
+        }
+        if (rc == 0 && st[0]) {
+            struct lvxd_dm_look l = { .vg = e->vg, .lv = e->lv, .name = e->name,
+                                      .dev_dir = e->dev_dir, .pool = e->pool,
+                                      .sectors = sectors, .status = st, .watch = &e->watch };
+            fn(&l, arg);
+        }
+        p = &e->next;
+    }
+    lvx_dm_close(&dm);
+    pthread_mutex_unlock(&mutex);
+}
+
+void lvxd_dm_watch_update(const char *vg, const char *lv,
+                          void (*fn)(struct lvxd_watch *w, void *arg), void *arg)
+{
+    pthread_mutex_lock(&mutex);
+    struct entry *e = *find(vg, lv);
+    if (e)
+        fn(&e->watch, arg);
+    pthread_mutex_unlock(&mutex);
+}
