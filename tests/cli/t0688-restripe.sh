@@ -14,8 +14,10 @@
 #     stripes (seen in `lvx jobs`), RUNS restripes 4 <-> 2 SIGKILLed and resumed, one
 #     stopped by `lvx jobs --abort` and resumed, then --type linear; no fio error, the
 #     reference file, fio's files and xfs_repair -n after a remount, LVM2's vgck.
+#   Run in a mount namespace of its own: the umount ends XFS (checked) before xfs_repair.
 # RUNS: $LVX_RESTRIPE_KILL_RUNS (default 4).  Cost: about 1-2 min (plain build).
 source "$(dirname "$0")/../lib.sh"
+own_mount_ns "$@"   # umount ends the filesystem before xfs_repair (lib.sh says why)
 source "$LVX_ROOT/tests/tools/uspace-env.sh"
 source "$LVX_ROOT/tests/tools/fio-loop.sh"
 
@@ -212,6 +214,7 @@ diag "fio runs: $(cat "$SCRATCH/fio.runs" 2>/dev/null)"
 test_ok "fio ran on the mounted LV" mountpoint -q "$MNT"
 test_eq "fio --verify=crc32c found no error during the restripes" "$(head -c 2000 "$SCRATCH/fio.fail")" ""
 uspace_run_ok "umount" umount "$MNT"
+fs_gone "$VG/lv"
 echo 3 >/proc/sys/vm/drop_caches
 uspace_run_ok "xfs_repair -n finds nothing" xfs_repair -n "$DM_DEV_DIR/$VG/lv"
 uspace_run_ok "mount again" mount "$DM_DEV_DIR/$VG/lv" "$MNT"
