@@ -5,6 +5,8 @@
 #   TAP:       plan_later, test_ok, test_fail, test_eq, test_skip, diag, done_testing, skip_all;
 #              for checks of your own: _tap_result 0|1 "description", _diag_file LABEL FILE
 #   guards:    need_root, need_loop, need_cmd CMD..., need_lvx (each skips the whole test)
+#   own_mount_ns "$@": the test in a mount namespace of its own (tests that mount and
+#              check a filesystem after umount: see there why)
 #   scratch:   $SCRATCH (private mktemp dir, removed on exit)
 #   devices:   make_loop SIZE, make_loops N SIZE, attach_loop FILE [OPT...], attach_loop_from N FILE,
 #              detach_loop DEV, loops_of FILE, loop_holds DEV FILE, our_loops; a device
@@ -171,6 +173,53 @@ need_loop() {
 
 need_lvx() {
     [[ -x $LVX ]] || skip_all "$LVX not built"
+}
+
+# ---------------------------------------------------------------- mount namespace
+
+# own_mount_ns "$@": run this test in a mount namespace of its own (unshare -m, private
+# propagation); call it right after sourcing lib.sh, before anything is made (the test
+# is started again there).  For tests that mount a filesystem and check it after umount
+# (xfs_repair, fsck) or deactivate its LV.  Why: the root mount is private here, so any
+# process making a mount namespace (tests/tools/sanlock_host.sh's hosts, unshare -m)
+# copies every mount of that moment, and a filesystem mounted then outlives its umount
+# in the copy: umount exits 0, nothing is written back, xfs_repair -n reads a live
+# filesystem (a dirty log, stale superblock counters) and the LV stays open.  In its
+# own namespace the test's mounts are seen by its own processes only; the copies of
+# other tests' mounts (under /tmp, on loop/dm/nbd devices, FUSE) that the unshare took
+# are detached at once, so the test does not keep theirs alive either.  Without root or
+# unshare the test goes on where it is; LVX_OWN_MNTNS=off: always (for a comparison).
+own_mount_ns() {
+    if [[ ${LVX_OWN_MNTNS:-} == "$$" ]]; then      # started again in the new namespace
+        _detach_foreign_mounts
+        return 0
+    fi
+    [[ ${LVX_OWN_MNTNS:-} == off || $(id -u) -ne 0 ]] && return 0
+    unshare -m --propagation private true 2>/dev/null || return 0
+    local script
+    script=$(realpath "$0")
+    trap - EXIT
+    rm -rf "$SCRATCH"                               # nothing else made yet
+    # unshare without --fork: the same pid, so the new bash knows it is the one
+    LVX_OWN_MNTNS=$$ exec unshare -m --propagation private bash "$script" "$@"
+}
+
+# _detach_foreign_mounts: lazily unmount, in this (new, private) namespace only, the
+# copied mounts of other tests and daemons (children first).
+_detach_foreign_mounts() {
+    local mp fstype src rest mps=() i
+    while read -r _ _ _ _ mp rest; do
+        rest=${rest#* - }
+        read -r fstype src _ <<<"$rest"
+        mp=$(printf '%b' "$mp")
+        if [[ $mp == /tmp/* || $mp == /var/tmp/* || $src == /dev/loop* ||
+              $src == /dev/mapper/* || $src == /dev/dm-* || $src == /dev/nbd* ||
+              $fstype == fuse* ]]; then
+            mps+=("$mp")
+        fi
+    done </proc/self/mountinfo
+    for ((i = ${#mps[@]} - 1; i >= 0; i--)); do umount -l "${mps[i]}" 2>/dev/null; done
+    return 0
 }
 
 # ---------------------------------------------------------------- scratch + cleanup

@@ -71,7 +71,8 @@ static unsigned collect(struct lvx_cmd_env *env, struct job_row **out)
                 const struct lvx_lv *lv = vg->lvs[l];
                 bool mv = lv->status & LVX_LV_PVMOVE;
                 const struct lvx_lv *rsv = mv ? NULL : lvx_restripe_rsv(lv);
-                if ((!mv && !rsv) || running(jobs, n, lv->uuid))
+                bool held = !mv && !rsv && lvx_restripe_old(lv);   /* copied, not freed */
+                if ((!mv && !rsv && !held) || running(jobs, n, lv->uuid))
                     continue;
                 if (k == cap) {
                     struct job_row *more = lvx_pool_alloc(env->pool, 2 * cap * sizeof(*more));
@@ -82,16 +83,17 @@ static unsigned collect(struct lvx_cmd_env *env, struct job_row **out)
                 struct job_row *r = &rows[k++];
                 memset(r, 0, sizeof(*r));
                 r->paused = true;
-                r->restripe = rsv != NULL;
+                r->restripe = rsv || held;
                 r->job.pid = -1;
                 r->job.uuid = lvx_pool_strdup(env->pool, lv->uuid);
                 r->job.vg = lvx_pool_strdup(env->pool, vg->name);
                 r->job.lv = lvx_pool_strdup(env->pool, lv->name);
                 r->job.total = lv->le_count;
-                if (rsv) {
+                if (rsv || held) {
+                    const struct lvx_lv *to = rsv ? rsv : lv;
                     r->job.source = lvx_pool_printf(env->pool, "stripes:%u",
-                                                    rsv->seg_count ? rsv->segs[0].area_count : 0);
-                    r->job.done = lvx_restripe_done(lv, rsv);
+                                                    to->seg_count ? to->segs[0].area_count : 0);
+                    r->job.done = rsv ? lvx_restripe_done(lv, rsv) : lv->le_count;
                 } else {
                     const struct lvx_pv *src = lvx_pvmove_source(lv);
                     r->job.source = lvx_pool_strdup(env->pool, src ? lvx_cmd_pv_name(src)

@@ -8,8 +8,10 @@
  * Setup (one commit): the new layout is allocated whole from free extents (the PVs
  * named, or any) as the hidden LV_restripe; LV is LOCKED.  Then steps, each under the
  * VG lock: a window of LEs [P, C) (about STEP_BYTES) is copied from its old place to
- * its new one, the step is committed (model/restripe.c), and the daemon reloads LV
- * when it serves it; the last step removes LV_restripe.
+ * its new one, the step is committed (model/restripe.c: the old extents go to the
+ * hidden LV_restripe_old), and the daemon reloads LV when it serves it; the last step
+ * removes LV_restripe; a last commit, after that reload, frees the old extents
+ * (removes LV_restripe_old) and unlocks LV.
  *
  * The copy: an inactive LV is copied here through the I/O seam (reads mapped through
  * the LV as committed, writes through the LV as it will be, destinations flushed
@@ -85,8 +87,9 @@ bool lvx_restripe_wanted(const struct lvx_cmd_env *env, const struct lvx_lv *lv,
     if (type && !strcmp(type, "striped"))
         return true;
     if (type && !strcmp(type, "linear") && !a->count[LVX_OPT_MIRRORS])
-        return plain_striped(lv) && (!lvx_raid_lv_is_linear(lv) || lvx_restripe_rsv(lv));
-    return !type && !mirrors_given && lvx_restripe_rsv(lv) != NULL;
+        return plain_striped(lv) && (!lvx_raid_lv_is_linear(lv) || lvx_restripe_rsv(lv) ||
+                                     lvx_restripe_old(lv));
+    return !type && !mirrors_given && (lvx_restripe_rsv(lv) || lvx_restripe_old(lv));
 }
 
 /* ---- setup -------------------------------------------------------------------------- */
@@ -106,10 +109,12 @@ int lvx_lvconvert_restripe(struct lvx_cmd_env *env, struct lvx_vg_update *u, str
     const char *full = lvx_pool_printf(env->pool, "%s/%s", vg->name, lv->name);
     job[0] = '\0';
     struct lvx_lv *rsv = lvx_restripe_rsv(lv);
-    if (rsv) {
-        uint32_t n = rsv->segs[0].area_count;
+    /* the reservation, or with every window done LV itself: the layout it goes to */
+    const struct lvx_lv *to = rsv ? rsv : lvx_restripe_old(lv) ? lv : NULL;
+    if (to) {
+        uint32_t n = to->segs[0].area_count;
         if ((o->stripes_given && o->stripes != n) ||
-            (o->stripe_size && n > 1 && o->stripe_size != rsv->segs[0].stripe_size)) {
+            (o->stripe_size && n > 1 && o->stripe_size != to->segs[0].stripe_size)) {
             lvx_cmd_errorf("Logical volume %s is being restriped to %u stripes: rerun "
                            "lvconvert %s to finish that first.", full, n, full);
             return LVX_EXIT_FAILED;
@@ -167,9 +172,10 @@ int lvx_lvconvert_restripe(struct lvx_cmd_env *env, struct lvx_vg_update *u, str
         return LVX_EXIT_FAILED;
     }
     const char *rname = lvx_restripe_name(env->pool, lv);
-    if (lvx_vg_find_lv(vg, rname)) {
+    const char *oname = lvx_pool_printf(env->pool, "%s_old", rname);
+    if (lvx_vg_find_lv(vg, rname) || lvx_vg_find_lv(vg, oname)) {
         lvx_cmd_errorf("Logical volume %s/%s already exists: it would hold the restripe of %s.",
-                       vg->name, rname, full);
+                       vg->name, lvx_vg_find_lv(vg, rname) ? rname : oname, full);
         return LVX_EXIT_FAILED;
     }
     struct lvx_alloc_pv *pvs = NULL;
@@ -355,7 +361,7 @@ static int step(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_act
     struct lvx_vg *vg = u->vg;
     struct lvx_lv *lv = find_uuid(vg, lv_uuid);
     struct lvx_lv *rsv = lv ? lvx_restripe_rsv(lv) : NULL;
-    if (!rsv)
+    if (!rsv && !(lv && lvx_restripe_old(lv)))
         return 1;
     const char *full = lvx_pool_printf(env->pool, "%s/%s", vg->name, lv->name);
     bool live = lvx_pvmove_in_daemon(env, act, lv);
@@ -368,6 +374,12 @@ static int step(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_act
     /* a resumed copier: the daemon serves what the metadata says */
     if (first && live && (rc = lvx_pvmove_reload_lv(env, act, lv)))
         return rc;
+    if (!rsv) {
+        /* every window committed and (above, or after the last step) the daemon
+         * reloaded: nothing writes the old extents any more */
+        lvx_restripe_release(lv);
+        return (rc = lvx_lvcmd_commit(env, u)) ? rc : 1;
+    }
     uint64_t es = vg->extent_size, p = lvx_restripe_done(lv, rsv);
     uint64_t want = STEP_BYTES / 512 / es;
     uint64_t cut = lvx_restripe_next_cut(lv, rsv, want ? want : 1);
@@ -386,7 +398,7 @@ static int step(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_act
         return rc;
     if (live && (rc = lvx_pvmove_reload_lv(env, act, lv)))
         return rc;
-    return cut == lv->le_count ? 1 : 0;
+    return 0;
 }
 
 int lvx_lvconvert_restripe_run(struct lvx_cmd_env *env, const char *vgname, const char *lv_uuid)

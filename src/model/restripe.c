@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * model/restripe.c - the restripe layout in the model (see restripe.h): the
- * reservation LV, the cuts, the view of the finished LV and the steps.  Segment arrays
+ * reservation LV, the cuts, the view of the finished LV, the steps and the LV holding
+ * the old extents until the release.  Segment arrays
  * are rebuilt in vg->pool (callers keep no seg pointers across a step).
  */
 #include "model/restripe.h"
@@ -13,6 +14,7 @@
 #include "model/pvmove.h"
 
 #define SUFFIX "_restripe"
+#define OLD_SUFFIX "_restripe_old"
 
 const char *lvx_restripe_name(struct lvx_pool *pool, const struct lvx_lv *lv)
 {
@@ -24,20 +26,20 @@ static uint32_t rows_of(const struct lvx_seg *s)
     return s->kind == LVX_SEG_STRIPED && s->area_count > 1 ? s->area_count : 1;
 }
 
-struct lvx_lv *lvx_restripe_rsv(const struct lvx_lv *lv)
+/* lv's hidden LV "<lv><suffix>" of a restripe in progress (lv LOCKED), its segments
+ * striped over PVs only; or NULL. */
+static struct lvx_lv *hidden_of(const struct lvx_lv *lv, const char *suffix)
 {
     char name[300];
     if (!(lv->status & LVX_LV_LOCKED) ||
-        (size_t)snprintf(name, sizeof(name), "%s" SUFFIX, lv->name) >= sizeof(name))
+        (size_t)snprintf(name, sizeof(name), "%s%s", lv->name, suffix) >= sizeof(name))
         return NULL;
     struct lvx_lv *r = lvx_vg_find_lv(lv->vg, name);
-    if (!r || r == lv || (r->status & LVX_LV_VISIBLE) || !r->seg_count ||
-        r->le_count > lv->le_count)
+    if (!r || r == lv || (r->status & LVX_LV_VISIBLE) || !r->seg_count)
         return NULL;
     for (unsigned s = 0; s < r->seg_count; s++) {
         const struct lvx_seg *seg = &r->segs[s];
-        if (seg->kind != LVX_SEG_STRIPED || seg->raw || seg->extra || !seg->area_count ||
-            seg->area_count != r->segs[0].area_count || seg->extent_count % seg->area_count)
+        if (seg->kind != LVX_SEG_STRIPED || seg->raw || seg->extra || !seg->area_count)
             return NULL;
         for (uint32_t a = 0; a < seg->area_count; a++)
             if (!seg->areas[a].pv)
@@ -46,17 +48,41 @@ struct lvx_lv *lvx_restripe_rsv(const struct lvx_lv *lv)
     return r;
 }
 
-bool lvx_restripe_is_rsv(const struct lvx_lv *lv)
+struct lvx_lv *lvx_restripe_rsv(const struct lvx_lv *lv)
 {
-    size_t n = strlen(lv->name), k = strlen(SUFFIX);
-    if (n <= k || strcmp(lv->name + n - k, SUFFIX))
+    struct lvx_lv *r = hidden_of(lv, SUFFIX);
+    if (!r || r->le_count > lv->le_count)
+        return NULL;
+    for (unsigned s = 0; s < r->seg_count; s++)
+        if (r->segs[s].area_count != r->segs[0].area_count ||
+            r->segs[s].extent_count % r->segs[s].area_count)
+            return NULL;
+    return r;
+}
+
+struct lvx_lv *lvx_restripe_old(const struct lvx_lv *lv)
+{
+    return hidden_of(lv, OLD_SUFFIX);
+}
+
+/* lv is named "<o><suffix>" for an LV o of its VG, and get(o) is lv. */
+static bool held_by(const struct lvx_lv *lv, const char *suffix,
+                    struct lvx_lv *(*get)(const struct lvx_lv *))
+{
+    size_t n = strlen(lv->name), k = strlen(suffix);
+    if (n <= k || strcmp(lv->name + n - k, suffix))
         return false;
     for (unsigned i = 0; i < lv->vg->lv_count; i++) {
         const struct lvx_lv *o = lv->vg->lvs[i];
         if (o != lv && strlen(o->name) == n - k && !strncmp(o->name, lv->name, n - k))
-            return lvx_restripe_rsv(o) == lv;
+            return get(o) == lv;
     }
     return false;
+}
+
+bool lvx_restripe_is_rsv(const struct lvx_lv *lv)
+{
+    return held_by(lv, SUFFIX, lvx_restripe_rsv) || held_by(lv, OLD_SUFFIX, lvx_restripe_old);
 }
 
 uint64_t lvx_restripe_done(const struct lvx_lv *lv, const struct lvx_lv *rsv)
@@ -181,15 +207,50 @@ int lvx_restripe_step(struct lvx_ctx *ctx, struct lvx_lv *lv, struct lvx_lv *rsv
     for (unsigned i = 0; i < lv->seg_count; i++)
         if (lv->segs[i].start_extent >= cut)
             ls[nl++] = lv->segs[i];
+    /* the old segments of [p, cut) go to the end of the holding LV */
+    struct lvx_lv *old = lvx_restripe_old(lv);
+    if (!old) {
+        old = lvx_vg_add_lv(vg);
+        old->name = lvx_pool_printf(vg->pool, "%s" OLD_SUFFIX, lv->name);
+        lvx_uuid_generate(old->uuid);
+        old->status = LVX_LV_READ | LVX_LV_WRITE;
+        old->has_creation = rsv->has_creation;
+        old->creation_time = rsv->creation_time;
+        old->creation_host = rsv->creation_host;
+    }
+    struct lvx_seg *os = lvx_pool_alloc(vg->pool, (old->seg_count + lv->seg_count + 1) *
+                                                      sizeof(*os));
+    unsigned no = 0;
+    for (unsigned i = 0; i < old->seg_count; i++)
+        os[no++] = old->segs[i];
+    for (unsigned i = 0; i < lv->seg_count; i++) {
+        struct lvx_seg s = lv->segs[i];
+        if (s.start_extent < p || s.start_extent >= cut)
+            continue;
+        s.start_extent = old->le_count + (s.start_extent - p);
+        s.lv = old;
+        os[no++] = s;
+    }
+    old->segs = os;
+    old->seg_count = no;
+    old->le_count += w;
+    lvx_lv_merge_segments(old);
     lv->segs = ls;
     lv->seg_count = nl;
     lvx_lv_merge_segments(lv);
     rsv->segs = rs;
     rsv->seg_count = nr;
     rsv->le_count -= w;
-    if (!rsv->le_count) {
+    if (!rsv->le_count)
         lvx_vg_remove_lv(vg, rsv);
-        lv->status &= ~(uint32_t)LVX_LV_LOCKED;
-    }
     return 0;
+}
+
+void lvx_restripe_release(struct lvx_lv *lv)
+{
+    struct lvx_lv *old = lvx_restripe_old(lv);
+    if (old)
+        lvx_vg_remove_lv(lv->vg, old);
+    if (!lvx_restripe_rsv(lv))
+        lv->status &= ~(uint32_t)LVX_LV_LOCKED;
 }

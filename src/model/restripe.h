@@ -12,9 +12,17 @@
  *               new place of LE P + x is LE x of LV_restripe.
  *   step:       once LEs [P, C) are copied (C a cut: lvx_restripe_next_cut), the
  *               first C - P extents of LV_restripe become LV's segments over [P, C),
- *               the old extents there are freed, LV_restripe shrinks from its front.
- *   end:        the step that empties LV_restripe removes it and unlocks LV (one
- *               striped segment per allocated piece, merged as LVM2 merges).
+ *               the old extents there go to the end of the hidden LV
+ *               "LV_restripe_old" (made by the first step), LV_restripe shrinks from
+ *               its front; the step that empties LV_restripe removes it (LV stays
+ *               LOCKED).
+ *   release:    after the reload that follows the last step, LV_restripe_old goes
+ *               (the old extents are free) and LV is unlocked.
+ * The old extents stay allocated until then because a daemon serving LV may still
+ * write them (its model of the last commit but one) until it reloads: a copier killed
+ * between a commit and the reload leaves that model in place, and extents freed by
+ * the commit could be given to another LV meanwhile.  The whole old layout is held at
+ * most, as at the setup: no more space is needed.
  * A crash between commits leaves one of these states, each read by LVM2 as it is.
  */
 #ifndef LVX_MODEL_RESTRIPE_H
@@ -31,7 +39,10 @@ const char *lvx_restripe_name(struct lvx_pool *pool, const struct lvx_lv *lv);
 /* lv's restripe in progress: its reservation LV (hidden, striped segments over PVs,
  * lv LOCKED, no larger than lv), or NULL. */
 struct lvx_lv *lvx_restripe_rsv(const struct lvx_lv *lv);
-/* lv is the reservation LV of a restripe (of another LV of its VG). */
+/* lv's restripe in progress: the LV holding its old extents ("<lv>_restripe_old",
+ * hidden, striped segments over PVs, lv LOCKED), or NULL. */
+struct lvx_lv *lvx_restripe_old(const struct lvx_lv *lv);
+/* lv is the reservation LV or the holding LV of a restripe (of another LV of its VG). */
 bool lvx_restripe_is_rsv(const struct lvx_lv *lv);
 /* Extents of lv on the new layout already (P above). */
 uint64_t lvx_restripe_done(const struct lvx_lv *lv, const struct lvx_lv *rsv);
@@ -52,7 +63,9 @@ uint64_t lvx_restripe_next_cut(const struct lvx_lv *lv, const struct lvx_lv *rsv
 struct lvx_lv *lvx_restripe_target(struct lvx_pool *pool, const struct lvx_lv *lv,
                                    const struct lvx_lv *rsv);
 
-/* The step to cut (see above); the last one removes rsv and unlocks lv.  0 or -EINVAL. */
+/* The step to cut (see above); the last one removes rsv.  0 or -EINVAL. */
 int lvx_restripe_step(struct lvx_ctx *ctx, struct lvx_lv *lv, struct lvx_lv *rsv, uint64_t cut);
+/* The release: the holding LV removed, lv unlocked (when no reservation is left). */
+void lvx_restripe_release(struct lvx_lv *lv);
 
 #endif

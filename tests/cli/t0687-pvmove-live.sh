@@ -13,9 +13,11 @@
 #   - at the end: no fio failure, the reference file and fio's last files verify
 #     after a remount with caches dropped, the LV is where the moves put it (LVM2's
 #     report), LVM2's vgck accepts the VG, xfs_repair -n finds nothing.
+#   Run in a mount namespace of its own: the umount ends XFS (checked) before xfs_repair.
 # RUNS: $LVX_PVMOVE_KILL_RUNS (default 3, what CI runs; the issue's demonstration is 10).
 # Cost: about 60-90 s on an idle machine (plain build; the ASan build is slower).
 source "$(dirname "$0")/../lib.sh"
+own_mount_ns "$@"   # umount ends the filesystem before xfs_repair (lib.sh says why)
 source "$LVX_ROOT/tests/tools/uspace-env.sh"
 source "$LVX_ROOT/tests/tools/fio-loop.sh"
 
@@ -172,6 +174,7 @@ diag "fio runs: $(cat "$SCRATCH/fio.runs" 2>/dev/null)"
 test_ok "fio ran on the mounted LV" mountpoint -q "$MNT"
 test_eq "fio --verify=crc32c found no error during the moves" "" "$(head -c 2000 "$SCRATCH/fio.fail")"
 uspace_run_ok "umount" umount "$MNT"
+fs_gone "$VG/lv"
 echo 3 >/proc/sys/vm/drop_caches
 uspace_run_ok "xfs_repair -n finds nothing" xfs_repair -n "$DM_DEV_DIR/$VG/lv"
 uspace_run_ok "mount again" mount "$DM_DEV_DIR/$VG/lv" "$MNT"

@@ -7,6 +7,9 @@
 #   - inactive: linear -> 4 stripes -> 2 stripes -> linear, the data read back equal,
 #     the layout the one a fresh LV of that shape has (LVM2's report), vgck accepts it;
 #   - bad input: one line, exit 3 (invalid parameters) or 5, the metadata unchanged;
+#   - SIGKILL (strace) between the last step's commit and the daemon's reload: the old
+#     extents stay allocated until the rerun (an LV made on them refused), then the
+#     restriped LV and an LV made on its old extents keep their own data;
 #   - RUNS restripes SIGKILLed at a random point, then resumed (`lvconvert VG/LV`, or the
 #     same command when the kill came before the setup), LVM2 reading the VG left by
 #     each kill (vgck, lvs -a showing the reservation LV), the data unchanged;
@@ -14,8 +17,10 @@
 #     stripes (seen in `lvx jobs`), RUNS restripes 4 <-> 2 SIGKILLed and resumed, one
 #     stopped by `lvx jobs --abort` and resumed, then --type linear; no fio error, the
 #     reference file, fio's files and xfs_repair -n after a remount, LVM2's vgck.
+#   Run in a mount namespace of its own: the umount ends XFS (checked) before xfs_repair.
 # RUNS: $LVX_RESTRIPE_KILL_RUNS (default 4).  Cost: about 1-2 min (plain build).
 source "$(dirname "$0")/../lib.sh"
+own_mount_ns "$@"   # umount ends the filesystem before xfs_repair (lib.sh says why)
 source "$LVX_ROOT/tests/tools/uspace-env.sh"
 source "$LVX_ROOT/tests/tools/fio-loop.sh"
 
@@ -125,7 +130,8 @@ kill_runs() {
         if [[ $(in_progress) != 0 ]]; then
             mid=$((mid + 1))
             lvm2 vgck "$VG" >/dev/null 2>&1 &&
-                lvm2 lvs -a --noheadings -o lv_name "$VG" 2>/dev/null | grep -q "\[lv_restripe\]" &&
+                lvm2 lvs -a --noheadings -o lv_name "$VG" 2>/dev/null |
+                grep -Eq "\[lv_restripe(_old)?\]" &&
                 lvm_ok=$((lvm_ok + 1))
             lvx lvconvert "$VG/lv" >"$SCRATCH/r.out" 2>&1 || _diag_file resume "$SCRATCH/r.out"
         else
@@ -138,7 +144,7 @@ kill_runs() {
         target=$((6 - target))
     done
     diag "$label: $RUNS runs, $kills killed while running, $mid left a restripe in progress"
-    test_eq "$label: LVM2 read every VG left mid-restripe (vgck, lvs -a shows [lv_restripe])" \
+    test_eq "$label: LVM2 read every VG left mid-restripe (vgck, lvs -a shows [lv_restripe(_old)])" \
         "$lvm_ok" "$mid"
 }
 kill_runs inactive 0.05 0.6 "$want2" "$want4" "$sum0"
@@ -147,6 +153,44 @@ test_eq "... the layout of a fresh linear LV" "$want1" "$(layout lv)"
 test_eq "... the data unchanged" "$sum0" "$(lv_md5 lv)"
 test_ok "... LVM2's vgck" lvm2 vgck "$VG"
 uspace_run_ok "lvremove" lvx lvremove -y "$VG/lv"
+
+# ------------------------------------------------------------ SIGKILL before the last reload
+# lvconvert killed (strace: at the connect() of the reload that follows the last step's
+# commit) leaves the daemon serving k on its previous model, which still reads and
+# writes k's old extents: they stay allocated (k_restripe_old, k LOCKED) until a rerun
+# has reloaded k, so no other LV gets them while the daemon uses them.  The trial on t
+# finds which connect() that is.
+if command -v strace >/dev/null 2>&1; then
+    uspace_run_ok "lvcreate linear 32m LVs k on ${D[0]} and t on ${D[1]} (active)" \
+        lvx lvcreate -Zn -n k -L 32m "$VG" "${D[0]}"
+    lvx lvcreate -Zn -n t -L 32m "$VG" "${D[1]}" >/dev/null 2>&1
+    ASAN_OPTIONS=detect_leaks=0 strace -f -qq -s 80 -e trace=connect,write -o "$SCRATCH/trial.st" \
+        "$LVX" lvconvert --stripes 2 "$VG/t" >/dev/null 2>&1
+    K=$(awk '/connect\(/ { n++ } /write\(.*"rscopy [^"]* 1"/ { c = 1 }
+             /write\(.*"reload / && c { k = n; c = 0 } END { print k + 0 }' "$SCRATCH/trial.st")
+    head -c 32M /dev/urandom >"$SCRATCH/A"
+    head -c 32M /dev/urandom >"$SCRATCH/B"
+    dd if="$SCRATCH/A" of="$DM_DEV_DIR/$VG/k" bs=1M oflag=direct status=none
+    (ASAN_OPTIONS=detect_leaks=0 strace -f -qq -o /dev/null -e trace=connect \
+        -e inject=connect:signal=KILL:when="$K" "$LVX" lvconvert --stripes 2 "$VG/k" >/dev/null 2>&1; true) 2>/dev/null
+    test_eq "lvconvert --stripes 2 killed at its connect() $K (the last reload): k has 2 stripes, its old extents held by k_restripe_old" \
+        "$(field "$VG/k" stripes) $(lvx lvs -a --noheadings -o lv_name "$VG" | tr -d ' []' | grep -cx k_restripe_old)" "2 1"
+    rc=0
+    lvx lvcreate -Zn -n o -L 32m "$VG" "${D[0]}:0-7" >"$SCRATCH/o.out" 2>&1 || rc=$?
+    test_eq "... an LV on k's old extents (${D[0]}:0-7) is refused meanwhile (exit 5)" "$rc" "5"
+    uspace_run_ok "... the rerun (lvconvert VG/k) ends it" lvx lvconvert "$VG/k"
+    test_eq "... then no k_restripe_old, k not LOCKED (lv_attr's policy letter not a capital)" \
+        "$(lvx lvs -a --noheadings -o lv_name "$VG" | tr -d ' []' | grep -c restripe) $(field "$VG/k" lv_attr | cut -c3)" "0 i"
+    [[ $rc == 0 ]] || uspace_run_ok "lvcreate o on k's old extents (${D[0]}:0-7)" \
+        lvx lvcreate -Zn -n o -L 32m "$VG" "${D[0]}:0-7"
+    dd if="$SCRATCH/B" of="$DM_DEV_DIR/$VG/o" bs=1M oflag=direct status=none
+    dd if="$SCRATCH/A" of="$DM_DEV_DIR/$VG/k" bs=1M oflag=direct status=none
+    test_eq "... k reads back its data, o its own (no extent used by both)" \
+        "$(lv_sum "$VG/k") $(lv_sum "$VG/o")" "$(fsum "$SCRATCH/A") $(fsum "$SCRATCH/B")"
+    uspace_run_ok "lvremove k, o, t" lvx lvremove -y "$VG/k" "$VG/o" "$VG/t"
+else
+    test_skip "SIGKILL before the last reload" "no strace"
+fi
 
 # ------------------------------------------------------------ active, mounted, fio
 # (XFS needs 300 MiB)
@@ -201,8 +245,8 @@ wait "$pid"
 test_eq "lvx jobs --abort VG/lv during a restripe to $n stripes: the job seen, both exit 0" \
     "$seen $rc $?" "yes 0 0"
 left=$(in_progress)
-diag "after the abort: $left restripe(s) in progress ($(tail -1 "$SCRATCH/ab.out"))"
-[[ $left == 1 ]] && uspace_run_ok "... resumed by lvconvert VG/LV" lvx lvconvert "$VG/lv"
+diag "after the abort: $left restripe LV(s) left ($(tail -1 "$SCRATCH/ab.out"))"
+[[ $left != 0 ]] && uspace_run_ok "... resumed by lvconvert VG/LV" lvx lvconvert "$VG/lv"
 test_eq "... the layout of a fresh $n-stripe LV" "$(layout lv)" "$want"
 uspace_run_ok "mounted: --type linear" lvx lvconvert --type linear "$VG/lv"
 test_eq "... the layout of a fresh linear LV" "$big1" "$(layout lv)"
@@ -212,6 +256,7 @@ diag "fio runs: $(cat "$SCRATCH/fio.runs" 2>/dev/null)"
 test_ok "fio ran on the mounted LV" mountpoint -q "$MNT"
 test_eq "fio --verify=crc32c found no error during the restripes" "$(head -c 2000 "$SCRATCH/fio.fail")" ""
 uspace_run_ok "umount" umount "$MNT"
+fs_gone "$VG/lv"
 echo 3 >/proc/sys/vm/drop_caches
 uspace_run_ok "xfs_repair -n finds nothing" xfs_repair -n "$DM_DEV_DIR/$VG/lv"
 uspace_run_ok "mount again" mount "$DM_DEV_DIR/$VG/lv" "$MNT"

@@ -29,6 +29,9 @@
 #                           cannot)
 #   fsum FILE, lv_sum VG/LV  sha256 of a file, of an LV read through $DM_DEV_DIR (O_DIRECT)
 #   field VG/LV FIELD       one lvs field of lvx's, blanks removed
+#   fs_gone VG/LV           TAP check after a umount: the LV's device is open nowhere (the
+#                           filesystem really ended); else the pids whose mount namespace
+#                           still has it mounted
 
 uspace_env() {
     local dir=$1 dev accept=""
@@ -185,3 +188,13 @@ uspace_attach() {
 fsum() { sha256sum <"$1" | cut -d' ' -f1; }
 lv_sum() { dd if="$DM_DEV_DIR/$1" bs=1M iflag=direct status=none | sha256sum | cut -d' ' -f1; }
 field() { "$LVX" lvs --noheadings -o "$2" "$1" 2>/dev/null | tr -d ' '; }
+fs_gone() {
+    local open dev mm pids
+    open=$(field "$1" lv_device_open)
+    _tap_result "$([[ -z $open ]]; echo $?)" "... the filesystem is gone: $1's device is open nowhere"
+    [[ -z $open ]] && return 0
+    dev=$(readlink -f "$DM_DEV_DIR/$1")
+    mm=$(lsblk -dno MAJ:MIN "$dev" 2>/dev/null | tr -d ' ')
+    pids=$(grep -l " $mm " /proc/[0-9]*/mountinfo 2>/dev/null | cut -d/ -f3 | paste -sd' ')
+    diag "$dev ($mm) is still open: mounted in the mount namespace of pid(s) ${pids:-(none found)}"
+}

@@ -5,8 +5,10 @@
  *   - setup: the hidden reservation LV of 8 extents, the LV LOCKED, found again;
  *   - cuts: multiples of 2 that never split a 3-stripe row (2, then 8: 4 and 6 would);
  *   - the future view maps LEs past the copied prefix to the reservation;
- *   - each step validates and survives export + import; the last one removes the
- *     reservation, unlocks the LV and leaves one 2-stripe segment.
+ *   - each step validates and survives export + import, the old extents of its window
+ *     appended to the hidden holding LV lv_restripe_old; the last one removes the
+ *     reservation and leaves one 2-stripe segment, the LV still LOCKED; the release
+ *     then removes the holding LV (the old extents free) and unlocks the LV.
  */
 #include "tap.h"
 
@@ -126,6 +128,12 @@ int main(void)
     ok(lv->segs[0].area_count == 2 && lv->segs[0].areas[0].pv == vg->pvs[3] &&
        lv->segs[0].areas[0].start == 0, "LE 0-1: 2 stripes from pv3:0");
     ok(lv->segs[1].start_extent == 2 && lv->segs[1].area_count == 3, "LE 2-7: the old 3 stripes");
+    struct lvx_lv *old = lvx_restripe_old(lv);
+    ok(old && !strcmp(old->name, "lv_restripe_old") && !(old->status & LVX_LV_VISIBLE) &&
+       old->le_count == 2 && old->seg_count == 1 && old->segs[0].area_count == 1 &&
+       old->segs[0].areas[0].pv == vg->pvs[0] && old->segs[0].areas[0].start == 0,
+       "the old extents of LE 0-1 (pv0:0-1) held by the hidden lv_restripe_old");
+    ok(old && lvx_restripe_is_rsv(old), "is_rsv: the holding LV too");
     is_int(lvx_vg_validate(&ctx, vg), 0, "validates after step 1: %s", ctx.errmsg);
     ok(roundtrip(&ctx, pool, vg), "export + import after step 1");
 
@@ -139,9 +147,19 @@ int main(void)
     lvx_error_clear(&ctx);
     is_int(lvx_restripe_step(&ctx, lv, rsv, 8), 0, "step to 8: %s", ctx.errmsg);
     ok(lvx_vg_find_lv(vg, "lv_restripe") == NULL, "the reservation LV is gone");
-    ok(!(lv->status & LVX_LV_LOCKED), "the LV unlocked");
     ok(lv->seg_count == 1 && lv->segs[0].area_count == 2 && lv->segs[0].extent_count == 8 &&
        lv->segs[0].stripe_size == 128, "one 2-stripe segment of 8 extents");
+    old = lvx_restripe_old(lv);
+    ok((lv->status & LVX_LV_LOCKED) && old && old->le_count == 8 && old->seg_count == 2 &&
+       old->segs[1].start_extent == 2 && old->segs[1].area_count == 3 &&
+       old->segs[1].areas[0].pv == vg->pvs[0] && old->segs[1].areas[0].start == 2,
+       "the LV still LOCKED, every old extent held (LE 2-7's 3 stripes from pv0:2)");
+    is_int(lvx_vg_validate(&ctx, vg), 0, "validates after the last step: %s", ctx.errmsg);
+    ok(roundtrip(&ctx, pool, vg), "export + import after the last step");
+    lvx_restripe_release(lv);
+    ok(lvx_vg_find_lv(vg, "lv_restripe_old") == NULL && lvx_restripe_old(lv) == NULL,
+       "release: the holding LV is gone");
+    ok(!(lv->status & LVX_LV_LOCKED), "the LV unlocked");
     is_int(lvx_vg_validate(&ctx, vg), 0, "validates at the end: %s", ctx.errmsg);
     ok(roundtrip(&ctx, pool, vg), "export + import at the end");
 out:
