@@ -46,6 +46,7 @@ PACKAGES=(
     busybox-static cpio kmod xz-utils zstd
     dmsetup
     thin-provisioning-tools # thin_check/thin_dump: the kernel's thin metadata checked
+    strace              # t0688: a restripe's lvconvert stopped at its reload's connect()
 )
 
 # `install-deps.sh --bench`: also what the benchmarks need (not needed by make check)
