@@ -212,10 +212,11 @@ int lvx_cmd_display_check_args(struct lvx_cmd_env *env)
     const struct lvx_cmd_args *a = env->args;
     bool pv = !strcmp(a->cmd, "pvdisplay"), lv = !strcmp(a->cmd, "lvdisplay");
     bool colon = a->count[LVX_OPT_COLON] > 0, maps = a->count[LVX_OPT_MAPS] > 0;
-    bool shrt = a->count[LVX_OPT_SHORT] > 0;
+    bool shrt = a->count[LVX_OPT_SHORT] > 0, active = a->count[LVX_OPT_ACTIVEVOLUMEGROUPS] > 0;
 
     if (a->count[LVX_OPT_COLUMNS])
-        return colon || maps || shrt ? incompatible(env, "Incompatible options selected") : 0;
+        return colon || maps || shrt || active
+                   ? incompatible(env, "Incompatible options selected") : 0;
     bool report = pv && a->count[LVX_OPT_ALL];
     for (size_t i = 0; i < sizeof(lvm2_report) / sizeof(lvm2_report[0]); i++)
         report = report || a->count[lvm2_report[i]];
@@ -227,6 +228,8 @@ int lvx_cmd_display_check_args(struct lvx_cmd_env *env)
                                     : "Option -c not allowed with option -m");
     if (colon && shrt)
         return incompatible(env, "Option -c is not allowed with option -s");
+    if (active && a->argc > 0)
+        return incompatible(env, "Option -A is not allowed with volume group names");
     for (size_t i = 0; i < sizeof(report_only) / sizeof(report_only[0]); i++)
         if (a->count[report_only[i]]) {
             lvx_cmd_errorf("Option --%s requires -C/--columns",

@@ -6,6 +6,7 @@
 #   - pvdisplay, vgdisplay, lvdisplay: LVM2's checks of their options (tools/*display.c):
 #     -C with -c, -s or -m, report options without -C (pvdisplay: also -a), -c with -m
 #     or -s: LVM2's lines, exit 3; vgdisplay has no --all (listings, its lines 152-176);
+#     vgdisplay -A lists only VGs with an active LV (listings, its line 218);
 #   - pvcreate --restorefile --metadatacopies 2 on a PV whose restored extents reach
 #     the end of the device: no room for the second metadata area, LVM2's lines, exit 5,
 #     nothing written (pvcreate-operation, its line 178).
@@ -42,6 +43,25 @@ for a in "-C -m" "-C -c" "-c -m" "--aligned" "--noheadings" "--separator :" "--s
 done
 same "vgdisplay -C $VG still the vgs report" vgdisplay -C "$VG"
 same "pvdisplay -c ${D[0]} still the colon line" pvdisplay -c "${D[0]}"
+
+same "vgdisplay -C -A: as LVM2" vgdisplay -C -A
+same "vgdisplay -A VG: as LVM2" vgdisplay -A "$VG"
+same "vgdisplay -s -A, activation off: no VG is active, as LVM2" vgdisplay -s -A
+# -A through lvx's user backend: only the VG with an active LV (listings, its line 218)
+if [[ -c /dev/fuse ]]; then
+    mkdir -p "$SCRATCH/dev"
+    U() { DM_DEV_DIR=$SCRATCH/dev LVX_ACTIVATION_BACKEND=user lvx "$@" --config 'global { activation = 1 }'; }
+    lvm2 vgcreate -q "${VG}b" "${D[1]}" >/dev/null 2>&1
+    lvm2 lvcreate -q -an -L 4m -n lv2 "${VG}b" >/dev/null 2>&1
+    U lvchange -ay "$VG/lv1" >/dev/null 2>&1
+    test_eq "vgdisplay -s -A: the VG with an active LV only" \
+        "$(U vgdisplay -s -A 2>/dev/null | grep -o "\"$VG[b]*\"" | xargs)" "$VG"
+    U vgchange -an "$VG" >/dev/null 2>&1
+    test_eq "... none once it is deactivated" "$(U vgdisplay -s -A 2>/dev/null | grep -c "$VG")" "0"
+    lvm2 vgremove -ff "${VG}b" >/dev/null 2>&1
+else
+    for i in 1 2; do test_skip "vgdisplay -A $i" "no /dev/fuse (user activation backend)"; done
+fi
 
 # ---- pvcreate --restorefile --metadatacopies 2 without room after the extents
 lvm2 vgremove -ff "$VG" >/dev/null 2>&1
