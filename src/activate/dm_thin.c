@@ -281,9 +281,11 @@ static int activate_pool(struct lvx_ctx *ctx, struct lvx_dm_run *r, const struct
         return rc;
     lvx_buf_printf(&t, "0 %" PRIu64 " linear %s 0\n",
                    pool->le_count * (uint64_t)pool->vg->extent_size, dev);
+    /* a used pool's device has no /dev/<vg>/<pool> link (LVM2's _lv_has_mknode): one left
+     * from when the pool was new goes */
+    lvx_dm_nodes_remove(top.name, pool->vg->name, link_of(pool));
     if ((rc = lvx_dm_put_table(ctx, r, &top, lvx_buf_str(&t), true, &info)) == 0)
-        rc = lvx_dm_nodes_add(ctx, top.name, info.major, info.minor, pool->vg->name,
-                              link_of(pool));
+        rc = lvx_dm_nodes_add(ctx, top.name, info.major, info.minor, NULL, NULL);
     lvx_buf_free(&t);
     return rc;
 }

@@ -103,7 +103,8 @@ static int activate_one(struct lvx_ctx *ctx, const struct lvx_lv *lv,
                    &min, file, &io_min, &io_opt) < 4) {
             rc = lvx_error(ctx, EPROTO, "Unexpected answer of the lvx daemon: %s",
                            lvx_buf_str(&reply));
-        } else if ((rc = lvx_user_nodes_add(ctx, dev_dir, lv->vg->name, lv->name, loop)) == 0) {
+        } else if ((rc = lvx_user_nodes_add(ctx, dev_dir, lv->vg->name, lv->name, loop,
+                                            !lvx_lv_thin_pool_private(lv))) == 0) {
             geometry_hint(ctx, io_min, io_opt);
         }
     }
@@ -179,6 +180,9 @@ static int user_activate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
                 break;
             rc = st < 0 ? st : st ? swap_one(ctx, one) : activate_one(ctx, one, i ? opts : NULL);
         }
+        /* a pool served while new and used now: its /dev/<vg> link goes, as LVM2's */
+        if (rc == 0 && lvx_lv_thin_pool_private(pool))
+            lvx_user_nodes_remove_vg_link(lvx_dm_dev_dir(), pool->vg->name, pool->name);
         return rc;
     }
     const struct lvx_seg *cs = lvx_lv_cow_snapshot_seg(lv), *segs[64];
@@ -378,7 +382,8 @@ static int user_rename(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char 
     if (n > 0)
         loop[n] = 0;
     lvx_user_nodes_remove(lvx_dm_dev_dir(), lv->vg->name, lv->name);
-    return lvx_user_nodes_add(ctx, lvx_dm_dev_dir(), new_vg, new_lv, loop);
+    return lvx_user_nodes_add(ctx, lvx_dm_dev_dir(), new_vg, new_lv, loop,
+                              !lvx_lv_thin_pool_private(lv));
 }
 
 /* --syncaction check|repair: the daemon runs it to its end before answering */

@@ -28,8 +28,14 @@ static const enum lvx_opt_id fullreport_opts[] = { REPORT_OPTS, LVX_OPT_CONFIGRE
 static const enum lvx_opt_id lvs_opts[] = { REPORT_OPTS, LVX_OPT_SEGMENTS, END };
 static const enum lvx_opt_id pvdisplay_opts[] = {
     REPORT_OPTS, LVX_OPT_MAPS, LVX_OPT_COLON, LVX_OPT_COLUMNS, LVX_OPT_SHORT, END };
+/* LVM2's vgdisplay has no --all */
 static const enum lvx_opt_id vgdisplay_opts[] = {
-    REPORT_OPTS, LVX_OPT_COLON, LVX_OPT_COLUMNS, LVX_OPT_SHORT, END };
+    LVX_OPT_OPTIONS, LVX_OPT_SORT, LVX_OPT_SELECT, LVX_OPT_NOHEADINGS, LVX_OPT_SEPARATOR,
+    LVX_OPT_NOSUFFIX, LVX_OPT_UNITS, LVX_OPT_REPORTFORMAT, LVX_OPT_ALIGNED,
+    LVX_OPT_UNBUFFERED, LVX_OPT_NAMEPREFIXES, LVX_OPT_UNQUOTED, LVX_OPT_ROWS, LVX_OPT_PARTIAL,
+    LVX_OPT_READONLY, LVX_OPT_IGNORELOCKINGFAILURE, LVX_OPT_BINARY, LVX_OPT_SHARED,
+    LVX_OPT_FOREIGN, LVX_OPT_COLON, LVX_OPT_COLUMNS, LVX_OPT_SHORT, LVX_OPT_ACTIVEVOLUMEGROUPS,
+    END };
 static const enum lvx_opt_id lvdisplay_opts[] = {
     REPORT_OPTS, LVX_OPT_MAPS, LVX_OPT_COLON, LVX_OPT_COLUMNS, END };
 static const enum lvx_opt_id vgcfgbackup_opts[] = { LVX_OPT_FILE, LVX_OPT_FOREIGN, END };

@@ -707,8 +707,36 @@ static int create_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
     return 0;
 }
 
+/* LVM2's command definitions give --type snapshot a size (-L or -l) in every form; without
+ * one no form matches (a thin snapshot is -s, -T or --type thin): its lines, exit 3. */
+static int snapshot_type_syntax(struct lvx_cmd_env *env)
+{
+    const struct lvx_cmd_args *a = env->args;
+    const char *type = a->value[LVX_OPT_TYPE];
+    if (!type || strcmp(type, "snapshot") || a->count[LVX_OPT_SIZE] || a->count[LVX_OPT_EXTENTS])
+        return 0;
+    lvx_cmd_errorf("No command with matching syntax recognised.  Run 'lvcreate --help' for more "
+                   "information.");
+    lvx_cmd_errorf("Nearest similar command has syntax:");
+    static const char cow[] = "  lvcreate --type snapshot -L|--size Size[m|UNIT] LV\n"
+                              "  Create a COW snapshot LV of an origin LV \n"
+                              "  (also see --snapshot).\n\n";
+    static const char sparse[] =
+        "  lvcreate --type snapshot -L|--size Size[m|UNIT] -V|--virtualsize Size[m|UNIT] VG\n"
+        "  Create a sparse COW snapshot LV of a virtual origin LV \n"
+        "  (also see --snapshot).\n\n";
+    if (a->count[LVX_OPT_VIRTUALSIZE])                       /* on stdout, as LVM2 */
+        lvx_cmd_write(sparse, sizeof(sparse) - 1);
+    else
+        lvx_cmd_write(cow, sizeof(cow) - 1);
+    return LVX_EXIT_INVALID;
+}
+
 int lvx_cmd_lvcreate(struct lvx_cmd_env *env)
 {
+    int rc = snapshot_type_syntax(env);
+    if (rc)
+        return rc;
     struct create_opts o;
     struct lvx_vg_update u;
     if (lvx_actcmd_monitor_conflict(env))     /* LVM2: its line, nothing done, exit 0 */
@@ -731,8 +759,7 @@ int lvx_cmd_lvcreate(struct lvx_cmd_env *env)
         lvx_cmd_errorf("Error during parsing of command line.");
         return LVX_EXIT_INVALID;
     }
-    int rc = parse_create_args(env, &o);
-    if (rc)
+    if ((rc = parse_create_args(env, &o)))
         return rc;
     struct lvx_actcmd act;
     bool activate = lvx_lvcmd_wants_activation(env, true);

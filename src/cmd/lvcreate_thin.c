@@ -16,7 +16,8 @@
  *                                              then create_thin sent to the pool;
  *   lvcreate -T -L SIZE -V SIZE -n THIN VG/POOL   both;
  *   lvcreate -s VG/THIN [-n NAME] [-k y|n]     a thin snapshot: create_snap, flagged
- *                                              ACTIVATION_SKIP unless -kn.
+ *                                              ACTIVATION_SKIP unless -kn; also
+ *                                              -T|--thin|--type thin VG/THIN.
  *
  * Options: -c (pool chunk), --poolmetadatasize, -Z (zero_new_blocks), --discards,
  * --poolmetadataspare, -i/-I (striped data), -a, --addtag, -p, -r.
@@ -855,11 +856,60 @@ static int create_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
     return 0;
 }
 
+/* LVM2's "lvcreate --thin|--type thin LV_thin": a thin snapshot of the first argument
+ * (no size, no -V, no --thinpool). */
+static bool thin_snapshot_form(struct lvx_cmd_env *env)
+{
+    const struct lvx_cmd_args *a = env->args;
+    const char *type = a->value[LVX_OPT_TYPE];
+    return (type ? !strcmp(type, "thin") : a->count[LVX_OPT_THIN] > 0) && a->argc > 0 &&
+           !a->count[LVX_OPT_SIZE] && !a->count[LVX_OPT_EXTENTS] &&
+           !a->count[LVX_OPT_VIRTUALSIZE] && !a->count[LVX_OPT_THINPOOL];
+}
+
+static int thin_snapshot_cmd(struct lvx_cmd_env *env)
+{
+    const char *vg = NULL, *origin = NULL, *name = env->args->value[LVX_OPT_NAME], *nvg, *nlv;
+    int rc;
+    if (!strchr(env->args->argv[0], '/')) {
+        lvx_cmd_errorf("The origin name should include the volume group.");
+        lvx_cmd_errorf("Run `lvcreate --help' for more information.");
+        return LVX_EXIT_INVALID;
+    }
+    if ((rc = split(env, env->args->argv[0], &vg, &origin)))
+        return rc;
+    if (name && strchr(name, '/')) {
+        if ((rc = split(env, name, &nvg, &nlv)) || (rc = set_vg(&vg, nvg)))
+            return rc;
+        name = nlv;
+    }
+    if (name && (rc = lvx_lvcmd_check_new_name(NULL, name)))
+        return rc;
+    struct lvx_vg_update u;
+    if ((rc = lvx_lvcmd_begin(env, vg, &u)))
+        return rc;
+    struct lvx_lv *org = lvx_vg_find_lv(u.vg, origin);
+    if (!org) {
+        lvx_cmd_errorf("Snapshot origin LV %s not found in Volume group %s.", origin, vg);
+        rc = LVX_EXIT_FAILED;
+    } else if (!lvx_lv_is_thin(org)) {
+        lvx_cmd_errorf("Logical volume %s/%s is not a thin volume. Thin snapshot supports "
+                       "only thin origins.", vg, origin);
+        rc = LVX_EXIT_FAILED;
+    } else {
+        rc = lvx_lvcreate_thin_snapshot(env, &u, org, name);
+    }
+    lvx_vg_update_end(&u);
+    return rc;
+}
+
 int lvx_lvcreate_thin(struct lvx_cmd_env *env)
 {
     struct thin_opts o;
     struct lvx_vg_update u;
     struct lvx_actcmd act;
+    if (thin_snapshot_form(env))
+        return thin_snapshot_cmd(env);
     memset(&o, 0, sizeof(o));
     int rc = names_args(env, &o);
     if (rc || (rc = pool_args(env, &o)))

@@ -29,7 +29,8 @@ struct lvx_thin_pool_args {
 /* Does the command line ask for a thin pool or a thin LV (-T, --thinpool, --type
  * thin|thin-pool)? */
 bool lvx_lvcreate_is_thin(struct lvx_cmd_env *env);
-/* lvcreate of a thin pool and/or thin LV.  0 or an exit code (printed). */
+/* lvcreate of a thin pool and/or thin LV, or (-T|--thin|--type thin VG/THIN without a
+ * size, -V or --thinpool) of a thin snapshot.  0 or an exit code (printed). */
 int lvx_lvcreate_thin(struct lvx_cmd_env *env);
 /* lvcreate -s of a thin LV without a size: a thin snapshot named name (NULL: lvolN),
  * in the update u (VG locked and read).  0 or an exit code (printed). */

@@ -442,17 +442,5 @@ static int display_lvs(struct lvx_cmd_env *env, const struct lvx_tk_sel *sel, st
 
 int lvx_cmd_lvdisplay(struct lvx_cmd_env *env)
 {
-    const struct lvx_cmd_args *a = env->args;
-    bool maps = a->count[LVX_OPT_MAPS] > 0, colon = a->count[LVX_OPT_COLON] > 0;
-    if (a->count[LVX_OPT_COLUMNS] && (maps || colon)) {     /* LVM2's command definitions */
-        lvx_cmd_errorf("Incompatible options selected");
-        lvx_cmd_errorf("Run `lvdisplay --help' for more information.");
-        return LVX_EXIT_INVALID;
-    }
-    if (maps && colon) {
-        lvx_cmd_errorf("Options -c and -m are incompatible.");
-        lvx_cmd_errorf("Run `lvdisplay --help' for more information.");
-        return LVX_EXIT_INVALID;
-    }
     return lvx_process_display(env, LVX_TK_LVS, lvx_cmd_lvs, display_lvs);
 }

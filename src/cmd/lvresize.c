@@ -489,7 +489,7 @@ static int resize_thin(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
     /* --poolmetadatasize: the metadata LV only; --use-policies: the metadata, then the
      * data (LVM2's order), each when the policy asks */
     bool meta = ps && (env->args->count[LVX_OPT_POOLMETADATASIZE] || o->meta_pct);
-    bool data = !meta || (o->use_policies && o->size.given);
+    bool data = !meta || o->size.given;      /* --poolmetadatasize with -L/-l: both */
     if (meta && (rc = grow_meta(env, u, ps, maps, pvs, pv_count, o)))
         return rc;
     if (meta)
@@ -566,13 +566,23 @@ static int resize_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
     }
     if ((rc = lvx_lvresize_raid_check(env, lv, o->dir == REDUCE)))
         return rc;
+    if (env->args->count[LVX_OPT_POOLMETADATASIZE] && !lvx_lv_is_thin_pool(lv)) {
+        /* LVM2 takes a pool's metadata LV for its pool (without -L/-l) */
+        const char *role = NULL;
+        const struct lvx_seg *user = lvx_lv_used_by(lv, &role);
+        bool tmeta = user && user->kind == LVX_SEG_THIN_POOL && role && !strcmp(role, "tmeta");
+        if (!tmeta) {
+            lvx_cmd_errorf("--poolmetadatasize can be used only with thin pools.");
+            return LVX_EXIT_FAILED;
+        }
+        if (env->args->count[LVX_OPT_SIZE] || env->args->count[LVX_OPT_EXTENTS]) {
+            lvx_cmd_errorf("--poolmetadatasize for thin-pool metadata cannot be used with size.");
+            return LVX_EXIT_FAILED;
+        }
+        return resize_thin(env, u, user->lv, o);
+    }
     if (lvx_lv_is_thin(lv) || lvx_lv_is_thin_pool(lv))
         return resize_thin(env, u, lv, o);
-    if (env->args->count[LVX_OPT_POOLMETADATASIZE]) {
-        lvx_cmd_errorf("Logical volume %s/%s is not a thin pool: --poolmetadatasize does not "
-                       "apply.", u->vg->name, lv->name);
-        return LVX_EXIT_INVALID;
-    }
     bool cow = lvx_lv_is_cow(lv), origin = lvx_lv_snapshot_segs(lv, NULL, 0) > 0;
     bool raid = (lvx_map_lv_is_raid(lv) || lvx_map_lv_is_mirror(lv)) &&
                 !(lv->status & LVX_LV_LOCKED);

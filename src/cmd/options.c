@@ -36,6 +36,8 @@ static const struct lvx_opt_def opt_table[LVX_OPT_COUNT] = {
     OPT(LVX_OPT_COLON, "colon", 'c', LVX_ARG_FLAG, 0, NULL, "Colon separated output."),
     OPT(LVX_OPT_COLUMNS, "columns", 'C', LVX_ARG_FLAG, 0, NULL, "Report in columns (as pvs/vgs/lvs)."),
     OPT(LVX_OPT_SHORT, "short", 's', LVX_ARG_FLAG, 0, NULL, "Short output."),
+    OPT(LVX_OPT_ACTIVEVOLUMEGROUPS, "activevolumegroups", 'A', LVX_ARG_FLAG, 0, NULL,
+        "Only the VGs with an active LV."),
     OPT(LVX_OPT_FILE, "file", 'f', LVX_ARG_STRING, 0, "String", "Output file."),
     OPT(LVX_OPT_SIZE, "size", 'L', LVX_ARG_SSIZE, 'm', "[+|-]Size[m|UNIT]", "Size of the LV (default unit MiB)."),
     OPT(LVX_OPT_EXTENTS, "extents", 'l', LVX_ARG_EXTENTS, 0, "[+|-]Number[%VG|%FREE|%PVS|%LV]",

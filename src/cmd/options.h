@@ -82,6 +82,7 @@ enum lvx_opt_id {
     LVX_OPT_COLON,          /* -c/--colon (display) */
     LVX_OPT_COLUMNS,        /* -C/--columns (display: use the report) */
     LVX_OPT_SHORT,          /* -s/--short */
+    LVX_OPT_ACTIVEVOLUMEGROUPS, /* -A/--activevolumegroups (vgdisplay) */
     LVX_OPT_FILE,           /* -f/--file STRING (vgcfgbackup) */
     /* LV commands (lvcreate, lvextend/lvreduce/lvresize, lvchange, ...) */
     LVX_OPT_SIZE,           /* -L/--size [+|-]SIZE[unit] */

@@ -162,6 +162,8 @@ static int apply_restorefile(struct lvx_cmd_env *env, struct pvcreate_opts *o)
         return LVX_EXIT_INVALID;
     }
     o->req.pe_start_fixed = pv->pe_start * 512;
+    if (pv->pe_count)            /* a second mda must fit after the restored extents */
+        o->req.pe_end_fixed = (pv->pe_start + (uint64_t)pv->pe_count * vg->extent_size) * 512;
     /* --dataalignment[offset] that cannot give the restored pe_start: ignored (LVM2) */
     uint64_t da = o->req.data_alignment / 512, off = o->req.alignment_offset / 512;
     if (da + off && (da ? pv->pe_start % da : pv->pe_start) != off) {
@@ -390,6 +392,13 @@ static bool plan_layout(struct lvx_cmd_env *env, const struct pvcreate_opts *o, 
     req.dev_size = size;
     if (lvx_pv_plan_label(env->ctx, req, d->dev, o->has_uuid ? o->uuid : NULL, o->label_sector,
                           &d->label) < 0) {
+        if (env->ctx->err == -ENOSPC) {     /* no room for a restored PV's second mda */
+            lvx_cmd_errorf("%s on PV %s.", env->ctx->errmsg, d->name);
+            lvx_cmd_errorf("Failed to add metadata area for new physical volume %s", d->name);
+            lvx_cmd_errorf("Failed to setup physical volume \"%s\".", d->name);
+            lvx_error_clear(env->ctx);
+            return false;
+        }
         lvx_cmd_errorf("Failed to set up physical volume \"%s\": %s", d->name, env->ctx->errmsg);
         lvx_error_clear(env->ctx);
         return false;

@@ -7,6 +7,7 @@
 #include "cmd/toolkit.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "report/report.h"
 
@@ -176,7 +177,6 @@ static void display_pv(struct lvx_cmd_env *env, struct lvx_buf *b, const struct 
         display_pv_full(env, b, pv);
 }
 
-/* Report-only options need -C, as in LVM2; -c and -s exclude each other. */
 static int display_pvs(struct lvx_cmd_env *env, const struct lvx_tk_sel *sel, struct lvx_buf *b,
                        void *arg)
 {
@@ -188,21 +188,48 @@ static int display_pvs(struct lvx_cmd_env *env, const struct lvx_tk_sel *sel, st
     return 0;
 }
 
+static int incompatible(struct lvx_cmd_env *env, const char *msg)
+{
+    lvx_cmd_errorf("%s", msg);
+    lvx_cmd_errorf("Run `%s --help' for more information.", env->args->cmd);
+    return LVX_EXIT_INVALID;
+}
+
+/* LVM2's checks of pvdisplay, vgdisplay and lvdisplay (tools/{pv,vg,lv}display.c): with
+ * -C no display-only option; without it no report option (pvdisplay: nor -a), then -c
+ * against -m and -s.  The report options LVM2 lets through without -C but lvx's
+ * displays do not take are refused with lvx's own line. */
 int lvx_cmd_display_check_args(struct lvx_cmd_env *env)
 {
+    static const enum lvx_opt_id lvm2_report[] = {
+        LVX_OPT_ALIGNED, LVX_OPT_BINARY, LVX_OPT_NOHEADINGS, LVX_OPT_OPTIONS,
+        LVX_OPT_SEPARATOR, LVX_OPT_SORT, LVX_OPT_UNBUFFERED,
+    };
     static const enum lvx_opt_id report_only[] = {
-        LVX_OPT_OPTIONS, LVX_OPT_SORT, LVX_OPT_SELECT, LVX_OPT_NOHEADINGS, LVX_OPT_SEPARATOR,
-        LVX_OPT_ALIGNED, LVX_OPT_UNBUFFERED, LVX_OPT_NAMEPREFIXES, LVX_OPT_UNQUOTED,
-        LVX_OPT_ROWS, LVX_OPT_REPORTFORMAT, LVX_OPT_BINARY,
+        LVX_OPT_SELECT, LVX_OPT_NAMEPREFIXES, LVX_OPT_UNQUOTED, LVX_OPT_ROWS,
+        LVX_OPT_REPORTFORMAT,
     };
     const struct lvx_cmd_args *a = env->args;
+    bool pv = !strcmp(a->cmd, "pvdisplay"), lv = !strcmp(a->cmd, "lvdisplay");
+    bool colon = a->count[LVX_OPT_COLON] > 0, maps = a->count[LVX_OPT_MAPS] > 0;
+    bool shrt = a->count[LVX_OPT_SHORT] > 0, active = a->count[LVX_OPT_ACTIVEVOLUMEGROUPS] > 0;
 
-    if (a->count[LVX_OPT_COLON] && a->count[LVX_OPT_SHORT]) {
-        lvx_cmd_errorf("Option -c is not allowed with option -s");
-        return LVX_EXIT_INVALID;
-    }
     if (a->count[LVX_OPT_COLUMNS])
-        return 0;
+        return colon || maps || shrt || active
+                   ? incompatible(env, "Incompatible options selected") : 0;
+    bool report = pv && a->count[LVX_OPT_ALL];
+    for (size_t i = 0; i < sizeof(lvm2_report) / sizeof(lvm2_report[0]); i++)
+        report = report || a->count[lvm2_report[i]];
+    if (report)   /* LVM2's words: with a full stop in vgdisplay and lvdisplay */
+        return incompatible(env, pv ? "Incompatible options selected"
+                                    : "Incompatible options selected.");
+    if (colon && maps)
+        return incompatible(env, lv ? "Options -c and -m are incompatible."
+                                    : "Option -c not allowed with option -m");
+    if (colon && shrt)
+        return incompatible(env, "Option -c is not allowed with option -s");
+    if (active && a->argc > 0)
+        return incompatible(env, "Option -A is not allowed with volume group names");
     for (size_t i = 0; i < sizeof(report_only) / sizeof(report_only[0]); i++)
         if (a->count[report_only[i]]) {
             lvx_cmd_errorf("Option --%s requires -C/--columns",
@@ -214,12 +241,5 @@ int lvx_cmd_display_check_args(struct lvx_cmd_env *env)
 
 int lvx_cmd_pvdisplay(struct lvx_cmd_env *env)
 {
-    const struct lvx_cmd_args *a = env->args;
-    if ((a->count[LVX_OPT_ALL] && !a->count[LVX_OPT_COLUMNS]) ||
-        (a->count[LVX_OPT_SHORT] && a->count[LVX_OPT_COLUMNS])) {
-        lvx_cmd_errorf("Incompatible options selected");     /* LVM2: -a needs -C, -s not */
-        lvx_cmd_errorf("Run `pvdisplay --help' for more information.");
-        return LVX_EXIT_INVALID;
-    }
     return lvx_process_display(env, LVX_TK_PVS, lvx_cmd_pvs, display_pvs);
 }

@@ -2,7 +2,7 @@
 /*
  * cmd/vgdisplay.c - `lvx vgdisplay [VG ...]`: LVM2's multi-line VG display;
  * -v adds the VG's LVs and PVs, -c one colon separated line, -s one short line,
- * -C the vgs report.
+ * -A only the VGs with an active LV, -C the vgs report.
  */
 #include "cmd/toolkit.h"
 
@@ -137,6 +137,15 @@ static void display_vg_short(struct lvx_cmd_env *env, struct lvx_buf *b, const s
                    lvx_cmd_size_str(env->pool, free_pe * vg->extent_size, units, unit_bytes));
 }
 
+static bool vg_has_active_lv(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                             const struct lvx_vg *vg)
+{
+    for (unsigned i = 0; act->be && !act->off && i < vg->lv_count; i++)
+        if (lvx_actcmd_is_active(env, act, vg->lvs[i], NULL))
+            return true;
+    return false;
+}
+
 static int display_vgs(struct lvx_cmd_env *env, const struct lvx_tk_sel *sel, struct lvx_buf *b,
                        void *arg)
 {
@@ -145,6 +154,8 @@ static int display_vgs(struct lvx_cmd_env *env, const struct lvx_tk_sel *sel, st
     if (rc)
         return rc;
     for (unsigned i = 0; i < sel->vg_count; i++) {
+        if (env->args->count[LVX_OPT_ACTIVEVOLUMEGROUPS] && !vg_has_active_lv(env, &act, sel->vgs[i]))
+            continue;                 /* -A: only VGs with an active LV, as LVM2 */
         if (env->args->count[LVX_OPT_COLON]) {
             display_vg_colon(env, &act, b, sel->vgs[i]);
         } else if (env->args->count[LVX_OPT_SHORT]) {

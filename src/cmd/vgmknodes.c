@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "map/dm_names.h"
+#include "model/thin.h"
 #include "nodes/dm_nodes.h"
 #include "nodes/user_nodes.h"
 
@@ -27,6 +28,7 @@ static int mknodes_lv(struct lvx_cmd_env *env, const struct lvx_actcmd *a, const
     int rc = 0;
     bool active = lvx_actcmd_is_active(env, a, lv, &ks);
     bool user = strcmp(a->be->name, "user") == 0;
+    bool pool_private = lvx_lv_thin_pool_private(lv);
 
     lvx_dm_lv_name(&name, lv->vg->name, lv->name, NULL);
     if (!active) {
@@ -37,10 +39,13 @@ static int mknodes_lv(struct lvx_cmd_env *env, const struct lvx_actcmd *a, const
     } else if (user) {
         char loop[64];
         snprintf(loop, sizeof(loop), "/dev/loop%" PRId64, ks.minor);   /* loop: minor = number */
-        rc = lvx_user_nodes_add(env->ctx, lvx_dm_dev_dir(), lv->vg->name, lv->name, loop);
+        rc = lvx_user_nodes_add(env->ctx, lvx_dm_dev_dir(), lv->vg->name, lv->name, loop,
+                                !pool_private);
     } else {
+        if (pool_private)      /* a used thin pool: the node only, as LVM2 */
+            lvx_dm_nodes_remove(lvx_buf_str(&name), lv->vg->name, lv->name);
         rc = lvx_dm_nodes_add(env->ctx, lvx_buf_str(&name), (uint32_t)ks.major,
-                              (uint32_t)ks.minor, lv->vg->name, lv->name);
+                              (uint32_t)ks.minor, lv->vg->name, pool_private ? NULL : lv->name);
     }
     lvx_buf_free(&name);
     return rc < 0 ? lvx_cmd_fail(env) : 0;

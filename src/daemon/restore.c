@@ -32,6 +32,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "model/thin.h"
 #include "nodes/user_nodes.h"
 
 /* A state line whose LV could not be served again: its links and device go. */
@@ -203,7 +204,8 @@ static void fix_loop(struct lvx_ctx *ctx, struct lvxd_lv *v, const char *mount_d
 static void sync_links(struct lvx_ctx *ctx, struct lvxd_lv *v, const char *mount_dir)
 {
     if (lvxd_volume_loop_ours(v, mount_dir)) {
-        if (lvx_user_nodes_add(ctx, v->dev_dir, v->vg, v->lv, v->loop) < 0)
+        bool vg_link = !v->model || !lvx_lv_thin_pool_private(v->model);
+        if (lvx_user_nodes_add(ctx, v->dev_dir, v->vg, v->lv, v->loop, vg_link) < 0)
             lvxd_log("%s/%s: %s", v->vg, v->lv, ctx->errmsg);
         return;
     }

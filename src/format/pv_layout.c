@@ -119,7 +119,10 @@ int lvx_pv_layout_compute(struct lvx_ctx *ctx, const struct lvx_pv_layout_req *r
 
     if (req->mda_copies == 2) {
         uint64_t m = req->mda_size ? round_up(req->mda_size, 512) : LVX_DEFAULT_MDA_SIZE;
-        uint64_t limit = out->pe_start;
+        uint64_t limit = req->pe_end_fixed ? req->pe_end_fixed : out->pe_start;
+        if (req->pe_end_fixed && (limit >= req->dev_size || req->dev_size - limit < 32768))
+            return lvx_error(ctx, ENOSPC, "Not enough space available for metadata area with "
+                             "index 1");
         uint64_t start = req->dev_size > m ? req->dev_size - m : 0;
         if (start < limit)
             start = limit;

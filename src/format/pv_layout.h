@@ -29,6 +29,8 @@ struct lvx_pv_layout_req {
     /* device topology (bytes, 0 = unknown), used when no explicit value is given */
     uint64_t io_min, io_opt, topo_alignment_offset;
     uint64_t pe_start_fixed;      /* bytes; non-zero pins pe_start (--restorefile) */
+    uint64_t pe_end_fixed;        /* bytes; non-zero: the data area ends there (--restorefile:
+                                     its extents), a second metadata area comes after it */
 };
 
 struct lvx_pv_layout {
@@ -40,7 +42,8 @@ struct lvx_pv_layout {
 };
 
 /* Compute the layout; -EINVAL with a message when it cannot fit (device too small,
- * metadata area below 32 KiB, offset larger than the alignment, ...). */
+ * metadata area below 32 KiB, offset larger than the alignment, ...); -ENOSPC when a
+ * second metadata area has no room after pe_end_fixed (LVM2's "Not enough space"). */
 int lvx_pv_layout_compute(struct lvx_ctx *ctx, const struct lvx_pv_layout_req *req,
                           struct lvx_pv_layout *out);
 

@@ -133,6 +133,12 @@ bool lvx_lv_is_thin(const struct lvx_lv *lv)
     return lvx_lv_thin_seg(lv) != NULL;
 }
 
+bool lvx_lv_thin_pool_private(const struct lvx_lv *lv)
+{
+    const struct lvx_seg *s = lvx_lv_thin_pool_seg(lv);
+    return s && s->transaction_id != 0;
+}
+
 unsigned lvx_thin_pool_users(const struct lvx_lv *pool, struct lvx_lv **out, unsigned max)
 {
     unsigned n = 0;

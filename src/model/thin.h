@@ -42,6 +42,10 @@ struct lvx_seg *lvx_lv_thin_pool_seg(const struct lvx_lv *lv);
 struct lvx_seg *lvx_lv_thin_seg(const struct lvx_lv *lv);
 bool lvx_lv_is_thin_pool(const struct lvx_lv *lv);
 bool lvx_lv_is_thin(const struct lvx_lv *lv);
+/* A used thin pool (transaction_id != 0: a thin LV was made in it): LVM2 keeps its device
+ * private, with no /dev/<vg>/<pool> link (dev_manager's _lv_has_mknode: only a new pool,
+ * transaction_id 0, gets one). */
+bool lvx_lv_thin_pool_private(const struct lvx_lv *lv);
 /* Thin LVs of pool (up to max in out); the count. */
 unsigned lvx_thin_pool_users(const struct lvx_lv *pool, struct lvx_lv **out, unsigned max);
 /* The next free device id of a pool (LVM2: highest in use + 1); 0 when exhausted. */

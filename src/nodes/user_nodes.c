@@ -39,7 +39,7 @@ static void make_dir(const char *path)
 }
 
 int lvx_user_nodes_add(struct lvx_ctx *ctx, const char *dev, const char *vg, const char *lv,
-                       const char *loop)
+                       const char *loop, bool vg_link)
 {
     char path[PATH_MAX];
     struct lvx_buf name = LVX_BUF_INIT;
@@ -52,7 +52,9 @@ int lvx_user_nodes_add(struct lvx_ctx *ctx, const char *dev, const char *vg, con
         snprintf(path, sizeof(path), "%s/mapper/%s", dev, lvx_buf_str(&name));
         rc = link_replace(ctx, loop, path);
     }
-    if (rc == 0) {
+    if (rc == 0 && !vg_link) {
+        lvx_user_nodes_remove_vg_link(dev, vg, lv);
+    } else if (rc == 0) {
         snprintf(path, sizeof(path), "%s/%s", dev, vg);
         make_dir(path);
         snprintf(path, sizeof(path), "%s/%s/%s", dev, vg, lv);
@@ -82,6 +84,12 @@ void lvx_user_nodes_remove(const char *dev, const char *vg, const char *lv)
         unlink_if_loop_link(path);
     }
     lvx_buf_free(&name);
+    lvx_user_nodes_remove_vg_link(dev, vg, lv);
+}
+
+void lvx_user_nodes_remove_vg_link(const char *dev, const char *vg, const char *lv)
+{
+    char path[PATH_MAX];
     snprintf(path, sizeof(path), "%s/%s/%s", dev, vg, lv);
     unlink_if_loop_link(path);
     snprintf(path, sizeof(path), "%s/%s", dev, vg);

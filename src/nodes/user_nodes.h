@@ -11,12 +11,17 @@
 #ifndef LVX_NODES_USER_NODES_H
 #define LVX_NODES_USER_NODES_H
 
+#include <stdbool.h>
+
 #include "util/ctx.h"
 
-/* Both links -> loop, replacing what is there (atomically: rename). */
+/* Both links -> loop, replacing what is there (atomically: rename); vg_link false: only
+ * the mapper link (a used thin pool, which LVM2 keeps private), the other one removed. */
 int lvx_user_nodes_add(struct lvx_ctx *ctx, const char *dev_dir, const char *vg, const char *lv,
-                       const char *loop);
+                       const char *loop, bool vg_link);
 /* Remove both when they link to a loop device, and <dev dir>/<vg> when empty. */
 void lvx_user_nodes_remove(const char *dev_dir, const char *vg, const char *lv);
+/* Remove only <dev dir>/<vg>/<lv> when it links to a loop device (and the empty dir). */
+void lvx_user_nodes_remove_vg_link(const char *dev_dir, const char *vg, const char *lv);
 
 #endif

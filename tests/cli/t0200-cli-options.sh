@@ -79,8 +79,15 @@ expect_error "unknown command: exit 2" 2 "No such command 'foo'" foo
 expect_error "bad --units: exit 3" 3 "Invalid units specification" pvs --units x --devices "$D01"
 expect_error "bad --units suffix: exit 3" 3 "Invalid units specification" vgs --units kb
 expect_error "bad --reportformat: exit 3" 3 "Invalid argument for --reportformat: xml" lvs --reportformat xml
-expect_error "-c with -s: exit 3" 3 "not allowed" pvdisplay -c -s --devices "$D01"
-expect_error "report option without -C: exit 3" 3 "requires -C" vgdisplay -o vg_name --devices "$D01"
+# the display commands' option checks: LVM2's line and its "Run `CMD --help'" line
+rc=0
+lvx pvdisplay -c -s --devices "$D01" >/dev/null 2>"$SCRATCH/e.err" || rc=$?
+test_eq "-c with -s: exit 3, LVM2's lines" "$rc|$(paste -sd'|' "$SCRATCH/e.err")" \
+    "3|  Option -c is not allowed with option -s|  Run \`pvdisplay --help' for more information."
+rc=0
+lvx vgdisplay -o vg_name --devices "$D01" >/dev/null 2>"$SCRATCH/e.err" || rc=$?
+test_eq "report option without -C: exit 3, LVM2's line" "$rc|$(head -1 "$SCRATCH/e.err")" \
+    "3|  Incompatible options selected."
 expect_error "unknown report field: exit 5" 5 "[Uu]nrecognised field.*foo" pvs -o foo --devices "$D01"
 # a missing VG: LVM2's two lines (the toolkit's "Cannot process" after "not found")
 for c in vgs vgdisplay; do

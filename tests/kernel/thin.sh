@@ -22,7 +22,7 @@
 # thin_check on lvx's pool) with equal tables and reads the other's data byte for byte;
 # thin_check accepts lvx's pool metadata; lvconvert --merge of thin snapshots (at once
 # with the origin active and closed, delayed while it is open and ended at its next
-# activation); lvremove of a pool with its thin LVs.
+# activation); lvremove of a pool with its thin LVs; a used pool has no /dev/VG/POOL link.
 # shellcheck disable=SC2086  # disk lists split on purpose
 . /t/guest-tap.sh
 
@@ -53,6 +53,8 @@ both "lvcreate -T -L 16m VG/pool" lvcreate -T -L 16m VG/pool
 check_eq "a new pool: one thin-pool device under the pool's name, as LVM2's" \
     "$(dm_of lvx-th; tables lvx-th)" "$(dm_of lvm-th; tables lvm-th)"
 both "lvcreate -V 32m -T VG/pool -n thin1" lvcreate -V 32m -T VG/pool -n thin1
+check_eq "the pool is used now: no /dev/VG/pool link, as LVM2's (_lv_has_mknode)" \
+    "$(ls /dev/lvx-th | xargs)" "$(ls /dev/lvm-th | xargs)"
 check "pattern A written to both thin LVs" sh -c \
     "dd if=/tmp/A of=/dev/lvm-th/thin1 bs=1M oflag=direct 2>/dev/null &&
      dd if=/tmp/A of=/dev/lvx-th/thin1 bs=1M oflag=direct 2>/dev/null"
@@ -116,6 +118,8 @@ check "LVM2 activates lvx's VG (thin_check at activation), lvx activates LVM2's"
     "lvm vgchange -ay lvx-th && $LVX vgchange -ay lvm-th"
 check_eq "dm tables: lvx's activation of LVM2's VG equals LVM2's of lvx's" \
     "$(tables lvm-th)" "$(tables lvx-th)"
+check_eq "/dev/VG links: lvx's activation of LVM2's VG as LVM2's of lvx's (no used pool's)" \
+    "$(ls /dev/lvm-th | xargs)" "$(ls /dev/lvx-th | xargs)"
 for vg in lvm-th lvx-th; do
     check "$vg (activated by the other tool): thin1 reads B, thin2 C" sh -c \
         "cmp -n 8388608 /tmp/B /dev/$vg/thin1 && cmp -n 8388608 /tmp/C /dev/$vg/thin2"
