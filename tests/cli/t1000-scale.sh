@@ -313,7 +313,10 @@ test_eq "the index still lists it as an orphan (no full scan since)" \
     "$(awk -v d="$(majmin "$F")" '$1 == "pv" && $2 == d { print $5 }' "$INDEX")" "-"
 X vgextend "$VG3" "$F" >"$R/steal.out" 2>"$R/steal.err"
 test_eq "lvx vgextend $VG3 with it fails (exit 5)" "$?" 5
-test_eq "naming $VG5" "$(grep -c "is already in volume group '$VG5'" "$R/steal.err")" 1
+# LVM2 2.03.16 refuses a PV flagged in use whose own metadata is missing this way even
+# when another PV's metadata lists it (its implicit pvcreate checks the flag first)
+test_eq "... with LVM2's lines (warnings aside)" "$(grep -v WARNING "$R/steal.err")" \
+    "$(lvm2 vgextend "$VG3" "$F" 2>&1 >/dev/null | sandbox_noise | grep -v WARNING)"
 test_eq "LVM2 still counts 4 PVs in $VG3" \
     "$(lvm2 vgs --noheadings -o pv_count "$VG3" 2>/dev/null | tr -d ' ')" 4
 
