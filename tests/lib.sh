@@ -72,7 +72,9 @@ _tap_result() {  # _tap_result OK(0/1) DESCRIPTION
 _diag_file() {  # _diag_file LABEL FILE
     [[ -s $2 ]] || return 0
     diag "$1:"
-    tail -n 25 "$2" | sed 's/^/#   /'
+    # awk ends every line (a log whose last line has no newline would otherwise swallow
+    # the next "ok N" line into this comment: TAP then counts a test missing)
+    tail -n 25 "$2" | awk '{ print "#   " $0 }'
 }
 
 # test_ok "description" command...   passes when the command exits 0.
