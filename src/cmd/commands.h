@@ -242,6 +242,10 @@ const char *lvx_cmd_size_str(struct lvx_pool *pool, uint64_t sectors, char units
                              uint64_t unit_bytes);
 
 /* --- report_cmd.c: running a report for pvs/vgs/lvs (and display -C) ------ */
+/* devs_used.c: LVM2's "Device mismatch detected" warning for the active LVs of these
+ * VGs that sit on devices which are not the VG's PVs (report commands). */
+void lvx_cmd_check_devs_used(struct lvx_cmd_env *env, struct lvx_vg *const *vgs, unsigned count);
+
 /* Render a report from the command line's report options and print it. */
 int lvx_cmd_report(struct lvx_cmd_env *env, int kind, struct lvx_vg *const *vgs, unsigned vg_count,
                    struct lvx_pv *const *orphans, unsigned orphan_count, bool all);

@@ -88,6 +88,7 @@ int lvx_cmd_report(struct lvx_cmd_env *env, int kind, struct lvx_vg *const *vgs,
     struct lvx_buf out = LVX_BUF_INIT;
     int rc;
 
+    lvx_cmd_check_devs_used(env, vgs, vg_count);
     lvx_cmd_report_opts(env, &opts);
     opts.all |= all;
     if (kind == LVX_REPORT_LVS || kind == LVX_REPORT_SEGS)
