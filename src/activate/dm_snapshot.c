@@ -247,7 +247,9 @@ int lvx_dm_activate_set(struct lvx_ctx *ctx, const struct lvx_lv *origin,
     } else if ((rc = lvx_dm_put_table(ctx, r, &top, lvx_buf_str(&t), ro, &info)) < 0) {
         goto fail;
     }
-    rc = lvx_dm_nodes_add(ctx, top.name, info.major, info.minor, origin->vg->name, origin->name);
+    /* no /dev/VG link for a hidden origin (a sparse snapshot's _vorigin), as LVM2 */
+    rc = lvx_dm_nodes_add(ctx, top.name, info.major, info.minor, origin->vg->name,
+                          (origin->status & LVX_LV_VISIBLE) ? origin->name : NULL);
     goto out;
 fail:
     if (suspended) {

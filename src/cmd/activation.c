@@ -560,7 +560,8 @@ int lvx_actcmd_vgchange(struct lvx_cmd_env *env, char **names, unsigned count, b
 static int confirm_snapshot_change(struct lvx_cmd_env *env, const struct lvx_lv *lv)
 {
     const struct lvx_seg *cs = lvx_lv_cow_snapshot_seg(lv);
-    if (!cs || !cs->origin_lv || env->args->count[LVX_OPT_YES])
+    if (!cs || !cs->origin_lv || env->args->count[LVX_OPT_YES] ||
+        lvx_lv_is_virtual_origin(cs->origin_lv))      /* a sparse LV: not asked (LVM2) */
         return 0;
     unsigned others = lvx_lv_snapshot_segs(cs->origin_lv, NULL, 0) - 1;
     const char *more = others ? lvx_pool_printf(env->pool, " and %u other snapshot(s)", others)

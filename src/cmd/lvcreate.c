@@ -60,6 +60,8 @@ struct create_opts {
     bool activation_skip;           /* -ky: flagged to be skipped at activation */
     const char *profile;            /* --profile/--metadataprofile: the LV's metadata profile */
     int64_t major, minor;
+    bool sparse;                    /* -s with -V: a sparse snapshot over NAME_vorigin */
+    uint64_t virtual_sectors;       /* -V, sectors */
 };
 
 /* ---- command line ------------------------------------------------------------- */
@@ -87,9 +89,10 @@ static int names_arg(struct lvx_cmd_env *env, struct create_opts *o)
 {
     const char *n = env->args->value[LVX_OPT_NAME];
     int orc;
-    if (o->snapshot && (orc = origin_arg(env, o)))
+    bool origin_given = o->snapshot && !o->sparse;
+    if (origin_given && (orc = origin_arg(env, o)))
         return orc;
-    if (!o->snapshot && env->args->argc > 0) {
+    if (!origin_given && env->args->argc > 0) {
         const char *vg, *lv;
         if (!lvx_lvcmd_split_name(env, env->args->argv[0], &vg, &lv) || lv) {
             lvx_cmd_errorf("Invalid volume group name %s.", env->args->argv[0]);
@@ -114,7 +117,7 @@ static int names_arg(struct lvx_cmd_env *env, struct create_opts *o)
         n = lv;
     }
     o->lv_name = n;
-    if (!o->vg_name && o->snapshot) {
+    if (!o->vg_name && origin_given) {
         lvx_cmd_errorf("The origin name should include the volume group.");
         return LVX_EXIT_INVALID;
     }
@@ -251,6 +254,8 @@ static int snapshot_args(struct lvx_cmd_env *env, struct create_opts *o)
     return 0;
 }
 
+static bool sparse_wanted(struct lvx_cmd_env *env);
+
 static int parse_create_args(struct lvx_cmd_env *env, struct create_opts *o)
 {
     bool given;
@@ -259,8 +264,15 @@ static int parse_create_args(struct lvx_cmd_env *env, struct create_opts *o)
     memset(o, 0, sizeof(*o));
     const char *type = env->args->value[LVX_OPT_TYPE];
     o->snapshot = env->args->count[LVX_OPT_SNAPSHOT] || (type && !strcmp(type, "snapshot"));
+    o->sparse = env->args->count[LVX_OPT_VIRTUALSIZE] > 0;   /* sparse_wanted() */
+    o->snapshot = o->snapshot || o->sparse;
+    o->virtual_sectors = env->args->val[LVX_OPT_VIRTUALSIZE].sectors;
+    if (o->sparse && !o->virtual_sectors) {
+        lvx_cmd_errorf("Virtual size must be larger than 0.");
+        return LVX_EXIT_INVALID;
+    }
     if ((rc = snapshot_args(env, o)) || (rc = names_arg(env, o)) ||
-        (rc = lvx_lvcmd_size_args(env, false, !o->snapshot, &o->size)) ||
+        (rc = lvx_lvcmd_size_args(env, false, !o->snapshot || o->sparse, &o->size)) ||
         (rc = stripes_arg(env, o)) || (rc = lvx_lvcmd_alloc_arg(env, &o->policy, &given)) ||
         (rc = permission_arg(env, &o->read_only, &given)) ||
         (rc = lvx_lvcmd_read_ahead_arg(env, &given, &o->read_ahead)) ||
@@ -280,6 +292,10 @@ static int parse_create_args(struct lvx_cmd_env *env, struct create_opts *o)
     }
     if (o->snapshot && o->size.percent == LVX_PCT_LV) {
         lvx_cmd_errorf("Please express size as %%FREE, %%ORIGIN, %%PVS or %%VG.");
+        return LVX_EXIT_FAILED;
+    }
+    if (o->size.percent == LVX_PCT_ORIGIN && o->sparse) {
+        lvx_cmd_errorf("Internal error: Couldn't find origin volume.");   /* LVM2's words */
         return LVX_EXIT_FAILED;
     }
     if (o->size.percent == LVX_PCT_ORIGIN && !o->snapshot) {
@@ -345,7 +361,7 @@ static uint64_t wanted_extents(struct lvx_cmd_env *env, const struct lvx_vg *vg,
                        lvx_lvcmd_size(env, e), UINT32_MAX);
         return 0;
     }
-    if (o->snapshot) {
+    if (o->snapshot && !o->sparse) {
         uint64_t max = lvx_cow_max_extents(o->origin, o->chunk, o->fixed_leak);
         if (max < ext) {
             lvx_notice(env->ctx, "Reducing COW size %s down to maximum usable size %s.",
@@ -441,6 +457,10 @@ static int check_origin(struct lvx_cmd_env *env, struct lvx_vg *vg, struct creat
         return LVX_EXIT_FAILED;
     }
     const struct lvx_lv *org = o->origin;
+    if (lvx_lv_is_virtual_origin(org)) {
+        lvx_cmd_errorf("Can't share virtual origins. Use --virtualsize.");
+        return LVX_EXIT_FAILED;
+    }
     const char *err = lvx_lv_is_cow(org) ? "snapshots"
                       : lvx_lv_is_snapshot_internal(org) || !lvx_lv_is_visible(org)
                           ? "hidden volumes"
@@ -464,20 +484,64 @@ static int check_origin(struct lvx_cmd_env *env, struct lvx_vg *vg, struct creat
     return 0;
 }
 
-/* -s after the COW LV is committed and zeroed: tie it to its origin (snapshotN), commit,
- * and load the origin's new device set when it is active. */
+static const struct lvx_actcmd *auto_filtered(struct lvx_cmd_env *env,
+                                              const struct lvx_actcmd *act,
+                                              const struct lvx_lv *lv);
+
+/* -V of a sparse snapshot in extents, rounded up as LVM2's extents_from_size (its
+ * line); 0 after an error. */
+static uint64_t virtual_extents(struct lvx_cmd_env *env, const struct lvx_vg *vg,
+                                const struct create_opts *o)
+{
+    uint64_t e = vg->extent_size, size = o->virtual_sectors;
+    if (size % e) {
+        size += e - size % e;
+        lvx_notice(env->ctx, "Rounding up size to full physical extent %s",
+                   lvx_lvcmd_size(env, size));
+    }
+    if (size > (uint64_t)UINT32_MAX * e) {
+        const char *big = lvx_pool_strdup(env->pool, lvx_lvcmd_size(env, size));
+        const char *es = lvx_pool_strdup(env->pool, lvx_lvcmd_size(env, e));
+        lvx_cmd_errorf("Volume too large (%s) for extent size %s. Upper limit is less than %s.",
+                       big, es, lvx_lvcmd_size(env, (uint64_t)UINT32_MAX * e));
+        return 0;
+    }
+    return size / e;
+}
+
+/* A sparse snapshot once committed: its _vorigin set activated as LVM2 does (the
+ * origin is the LV activation goes through). */
+static int activate_sparse(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                           const struct lvx_lv *vorigin)
+{
+    if (!(act = auto_filtered(env, act, vorigin)) || env->args->count[LVX_OPT_TEST])
+        return 0;
+    int rc = lvx_actcmd_activate(env, act, vorigin);
+    if (rc)
+        lvx_cmd_errorf("Failed to activate sparce volume %s/%s.", vorigin->vg->name,
+                       vorigin->name);      /* LVM2's spelling */
+    return rc;
+}
+
+/* -s after the COW LV is committed and zeroed: tie it to its origin (snapshotN; a
+ * sparse snapshot's new NAME_vorigin), commit, and load the origin's new device set
+ * when it is active. */
 static int make_snapshot(struct lvx_cmd_env *env, struct lvx_vg_update *u,
-                         const struct create_opts *o, struct lvx_lv *cow,
+                         struct create_opts *o, struct lvx_lv *cow,
                          const struct lvx_actcmd *act)
 {
     struct lvx_vg *vg = u->vg;
-    bool active = act && act->be && lvx_actcmd_is_active(env, act, o->origin, NULL);
+    if (o->sparse)
+        o->origin = lvx_vg_add_virtual_origin(vg, cow, o->virtual_sectors / vg->extent_size);
+    bool active = !o->sparse && act && act->be && lvx_actcmd_is_active(env, act, o->origin, NULL);
     if (o->read_only)
         cow->status &= ~LVX_LV_WRITE;   /* writable only for the zeroing, as LVM2 */
     lvx_vg_add_snapshot(vg, o->origin, cow, o->chunk);
     int rc = lvx_lvcmd_commit(env, u);
     if (rc)
         return rc;
+    if (o->sparse)
+        return act ? activate_sparse(env, act, o->origin) : 0;
     if (active && !env->args->count[LVX_OPT_TEST] && (rc = lvx_actcmd_activate(env, act, o->origin))) {
         lvx_cmd_errorf("Aborting. Manual intervention required.");
         return rc;
@@ -620,7 +684,7 @@ static int create_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
     int rc;
 
     const char *name = o->lv_name ? o->lv_name : first_free_name(env, vg);
-    if ((o->snapshot && (rc = check_origin(env, vg, o, act))) ||
+    if ((o->snapshot && !o->sparse && (rc = check_origin(env, vg, o, act))) ||
         (rc = lvx_lvcmd_check_new_name(vg, name)) || (rc = check_vg_room(vg)))
         return rc;
     if (o->stripe_size > vg->extent_size) {
@@ -642,6 +706,18 @@ static int create_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
     uint64_t ext = wanted_extents(env, vg, maps, o, pvs, pv_count);
     if (!ext)
         return LVX_EXIT_FAILED;
+    if (o->sparse) {
+        uint64_t vext = virtual_extents(env, vg, o);
+        if (!vext)
+            return LVX_EXIT_FAILED;
+        o->virtual_sectors = vext * vg->extent_size;
+        const char *vname = lvx_pool_printf(env->pool, "%s_vorigin", name);
+        if (lvx_vg_find_lv(vg, vname)) {
+            lvx_cmd_errorf("Unable to create LV %s in Volume Group %s: name already in use.",
+                           vname, vg->name);
+            return LVX_EXIT_FAILED;
+        }
+    }
     if (o->snapshot && !lvx_cow_min_ok(vg, ext, o->chunk)) {
         uint64_t min = (uint64_t)LVX_SNAPSHOT_MIN_CHUNKS * o->chunk;
         lvx_cmd_errorf("Snapshot volume cannot be smaller than %u chunks (%llu extents, %s).",
@@ -732,6 +808,17 @@ static int snapshot_type_syntax(struct lvx_cmd_env *env)
     return LVX_EXIT_INVALID;
 }
 
+/* -V with --type snapshot, or with -s or alone when lvm.conf's
+ * global/sparse_segtype_default is "snapshot" (LVM2's default "thin" makes -s -V a thin
+ * LV, lvcreate_thin.c): a sparse snapshot. */
+static bool sparse_wanted(struct lvx_cmd_env *env)
+{
+    const char *type = env->args->value[LVX_OPT_TYPE];
+    if (type)
+        return !strcmp(type, "snapshot");
+    return lvx_lvcreate_sparse_default_snapshot(env);
+}
+
 int lvx_cmd_lvcreate(struct lvx_cmd_env *env)
 {
     int rc = snapshot_type_syntax(env);
@@ -748,9 +835,10 @@ int lvx_cmd_lvcreate(struct lvx_cmd_env *env)
                        env->args->value[LVX_OPT_ERRORWHENFULL]);
         return LVX_EXIT_INVALID;
     }
-    if (env->args->count[LVX_OPT_VIRTUALSIZE]) {
-        lvx_cmd_errorf("lvx lvcreate -V makes thin LVs only (give the pool with -T VG/POOL or "
-                       "--thinpool): sparse snapshots are not supported.");
+    if (env->args->count[LVX_OPT_VIRTUALSIZE] && !sparse_wanted(env)) {
+        lvx_cmd_errorf("lvx lvcreate -s -V makes a sparse snapshot only with --type snapshot "
+                       "(or global/sparse_segtype_default = \"snapshot\"); a thin LV takes "
+                       "its pool with -T VG/POOL or --thinpool.");
         return LVX_EXIT_FAILED;
     }
     if (env->args->count[LVX_OPT_MIRRORS] && env->args->val[LVX_OPT_MIRRORS].sign < 0) {
@@ -763,7 +851,7 @@ int lvx_cmd_lvcreate(struct lvx_cmd_env *env)
         return rc;
     struct lvx_actcmd act;
     bool activate = lvx_lvcmd_wants_activation(env, true);
-    if (o.snapshot && !o.size.given) {
+    if (o.snapshot && !o.sparse && !o.size.given) {
         /* without a size: a thin snapshot (of a thin LV), else LVM2's error */
         if ((rc = lvx_lvcmd_begin(env, o.vg_name, &u)))
             return rc;
@@ -775,7 +863,7 @@ int lvx_cmd_lvcreate(struct lvx_cmd_env *env)
         lvx_vg_update_end(&u);
         return rc;
     }
-    if (o.snapshot) {
+    if (o.snapshot && !o.sparse) {
         /* a snapshot is active when its origin is: the backend is needed only then */
         if ((rc = activate ? lvx_actcmd_init_activating(env, &act) : lvx_actcmd_init(env, &act)))
             return rc;

@@ -56,6 +56,16 @@ struct thin_opts {
     bool activate;
 };
 
+bool lvx_lvcreate_sparse_default_snapshot(struct lvx_cmd_env *env)
+{
+    struct lvx_config *cfg = NULL;
+    if (lvx_config_load(env->ctx, &cfg) < 0)
+        lvx_error_clear(env->ctx);
+    bool snap = !strcmp(lvx_config_str(cfg, "global/sparse_segtype_default", "thin"), "snapshot");
+    lvx_config_free(cfg);
+    return snap;
+}
+
 bool lvx_lvcreate_is_thin(struct lvx_cmd_env *env)
 {
     const struct lvx_cmd_args *a = env->args;
@@ -63,7 +73,8 @@ bool lvx_lvcreate_is_thin(struct lvx_cmd_env *env)
     /* -V without -s or --type: LVM2 infers --type thin (global/sparse_segtype_default),
      * "lvcreate -V Size VG/POOL" naming the pool in its first argument, -L/-l making
      * a new one */
-    bool inferred = a->count[LVX_OPT_VIRTUALSIZE] && !type && !a->count[LVX_OPT_SNAPSHOT];
+    bool inferred = a->count[LVX_OPT_VIRTUALSIZE] && !type && !a->count[LVX_OPT_SNAPSHOT] &&
+                    !lvx_lvcreate_sparse_default_snapshot(env);
     return a->count[LVX_OPT_THIN] || a->count[LVX_OPT_THINPOOL] || inferred ||
            (type && (!strcmp(type, "thin") || !strcmp(type, "thin-pool")));
 }

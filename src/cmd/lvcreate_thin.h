@@ -29,6 +29,9 @@ struct lvx_thin_pool_args {
 /* Does the command line ask for a thin pool or a thin LV (-T, --thinpool, --type
  * thin|thin-pool)? */
 bool lvx_lvcreate_is_thin(struct lvx_cmd_env *env);
+/* Is lvm.conf's global/sparse_segtype_default "snapshot" (LVM2's default: "thin")?  Then
+ * -V without --type makes a sparse snapshot (cmd/lvcreate.c), not a thin LV. */
+bool lvx_lvcreate_sparse_default_snapshot(struct lvx_cmd_env *env);
 /* lvcreate of a thin pool and/or thin LV, or (-T|--thin|--type thin VG/THIN without a
  * size, -V or --thinpool) of a thin snapshot.  0 or an exit code (printed). */
 int lvx_lvcreate_thin(struct lvx_cmd_env *env);

@@ -9,7 +9,8 @@
  * linear/striped/RAID (a RAID LV goes with its rimage and rmeta sub-LVs).  A COW
  * snapshot goes with its internal snapshotN LV (an active one: only its snapshot
  * devices are removed, then the origin's devices are reloaded); an origin takes its
- * snapshots with it first, as LVM2 (each asked about when active).  An active LV is
+ * snapshots with it first, as LVM2 (each asked about when active); a sparse snapshot
+ * goes with its hidden NAME_vorigin (the whole set deactivated).  An active LV is
  * deactivated first
  * (cmd/activation.c) after the question "Do you really want to remove active logical
  * volume vg/lv?" (skipped with -y or -f); a mounted one is refused, an open one too
@@ -97,6 +98,21 @@ static bool lease_free_later(struct lvx_cmd_env *env, struct removal *r, struct 
 static bool in_vg(const struct lvx_lv *lv)
 {
     return lv->index < lv->vg->lv_count && lv->vg->lvs[lv->index] == lv;
+}
+
+/* A sparse snapshot (its origin the hidden NAME_vorigin): the whole set deactivated,
+ * then the COW LV, its snapshotN and the _vorigin removed, as LVM2 removes a virtual
+ * origin with its snapshot (only the COW LV is named in the message). */
+static bool remove_sparse(struct lvx_cmd_env *env, struct lvx_lv *cow, struct lvx_lv *vorigin,
+                          struct removal *r)
+{
+    if (lvx_actcmd_is_active(env, r->act, cow, NULL) && !deactivate_first(env, r->act, cow, false))
+        return false;
+    lvx_vg_remove_snapshot(cow->vg, cow);
+    lvx_vg_remove_lv(cow->vg, cow);
+    lvx_vg_remove_lv(vorigin->vg, vorigin);
+    r->names[r->count++] = cow->name;
+    return true;
 }
 
 /* A COW LV: ask (active), remove its snapshot devices, then it and its snapshotN. */
@@ -194,8 +210,12 @@ static int remove_one(struct lvx_cmd_env *env, struct lvx_lv *lv, void *arg)
         return 0;         /* went with its origin */
     removal_start(env, r, lv->vg);
     unsigned before = r->count;
-    if (lvx_lv_is_cow(lv))
+    if (lvx_lv_is_cow(lv)) {
+        struct lvx_lv *org = lvx_lv_cow_snapshot_seg(lv)->origin_lv;
+        if (org && lvx_lv_is_virtual_origin(org))
+            return remove_sparse(env, lv, org, r) ? 1 : -1;
         return remove_snapshot(env, lv, r) ? 1 : -1;
+    }
     if (lvx_lv_is_thin(lv))
         return remove_thin(env, lv, r) ? 1 : -1;
     if (lvx_lv_is_thin_pool(lv))

@@ -3,7 +3,8 @@
  * cmd/lvtable.c - `lvx lvtable [VG|VG/LV ...]`: the device-mapper table each LV would
  * be activated with (map/map.h, lvm2-format.md §15), as `dmsetup table` prints it:
  * the bare lines for a single LV, "<dm-name>: <line>" lines when several LVs are
- * shown (all visible LVs of the VGs named, or of every VG).  An origin with snapshots
+ * shown (all visible LVs of the VGs named, or of every VG, and the hidden _vorigin of
+ * each sparse snapshot).  An origin with snapshots
  * and a COW LV have two devices each (snapshot-origin + -real, snapshot + -cow): their
  * lines are always prefixed, other devices of the set named by their kernel device
  * numbers when active (activate/dm_snapshot.c).  A RAID LV's line names its sub-LVs'
@@ -16,6 +17,7 @@
 
 #include "activate/activate.h"
 #include "map/map.h"
+#include "model/snapshot.h"
 
 /* "<vg>-<lv>" with '-' inside each name doubled (§15). */
 static void dm_name_part(struct lvx_buf *b, const char *s)
@@ -64,6 +66,13 @@ static int table_of(struct lvx_cmd_env *env, struct lvx_buf *out, const struct l
     return 0;
 }
 
+/* The LVs shown without names: the visible ones and the hidden origins of sparse
+ * snapshots (their devices are not the COW LV's). */
+static bool shown_lv(const struct lvx_lv *lv)
+{
+    return lvx_lv_is_visible(lv) || lvx_lv_is_virtual_origin(lv);
+}
+
 static int tables(struct lvx_cmd_env *env, const struct lvx_tk_sel *sel, struct lvx_buf *out,
                   void *arg)
 {
@@ -71,11 +80,11 @@ static int tables(struct lvx_cmd_env *env, const struct lvx_tk_sel *sel, struct 
     unsigned shown = 0;
     for (unsigned i = 0; i < sel->vg_count; i++)
         for (unsigned j = 0; j < sel->vgs[i]->lv_count; j++)
-            shown += sel->only_named || lvx_lv_is_visible(sel->vgs[i]->lvs[j]);
+            shown += sel->only_named || shown_lv(sel->vgs[i]->lvs[j]);
     for (unsigned i = 0; i < sel->vg_count; i++) {
         for (unsigned j = 0; j < sel->vgs[i]->lv_count; j++) {
             const struct lvx_lv *lv = sel->vgs[i]->lvs[j];
-            if (!sel->only_named && !lvx_lv_is_visible(lv))
+            if (!sel->only_named && !shown_lv(lv))
                 continue;
             if (table_of(env, out, lv, shown > 1))
                 failed = true;

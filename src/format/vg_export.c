@@ -551,8 +551,8 @@ static void export_lv(struct exporter *ex, struct lvx_cfg_node *lvs, const struc
         export_seg(ex, sec, &lv->segs[s], s + 1);
 }
 
-/* LVM2's notion for ordering (lv_is_visible): VISIBLE status, or a snapshot COW LV whose
- * origin is visible; the internal snapshotN LV never.  cow_origin[i] is the origin of LV i when it is a COW LV. */
+/* LVM2's notion for ordering (lv_is_visible): VISIBLE status, or a snapshot COW LV (its
+ * origin visible, or hidden: a sparse snapshot); the internal snapshotN LV never.  cow_origin[i] is the origin of LV i when it is a COW LV. */
 static bool written_as_visible(const struct lvx_lv *lv, const struct lvx_lv *const *cow_origin)
 {
     /* snapshotN (carries the snapshot segment) is never visible, whatever its status */
@@ -561,8 +561,9 @@ static bool written_as_visible(const struct lvx_lv *lv, const struct lvx_lv *con
             return false;
     if (lv->status & LVX_LV_VISIBLE)
         return true;
-    const struct lvx_lv *origin = cow_origin[lv->index];
-    return origin && (origin->status & LVX_LV_VISIBLE);
+    /* a COW LV of a visible origin, or of a hidden one (a sparse snapshot's _vorigin:
+     * LVM2's virtual origin) */
+    return cow_origin[lv->index] != NULL;
 }
 
 static void export_lvs(struct exporter *ex, struct lvx_cfg_node *vgsec)

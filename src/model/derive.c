@@ -135,6 +135,9 @@ static bool lv_visible_depth(const struct lvx_lv *lv, int depth)
     if (lv->status & LVX_LV_VISIBLE)
         return true;
     const struct lvx_seg *snap = lvx_lv_cow_snapshot_seg(lv);
+    if (snap && snap->origin_lv && !(snap->origin_lv->status & LVX_LV_VISIBLE) &&
+        !lvx_lv_is_snapshot_internal(snap->origin_lv))
+        return true;        /* a sparse snapshot: its origin is the hidden _vorigin */
     if (snap && snap->origin_lv && !snap->merging)     /* a merging COW is internal */
         return lv_visible_depth(snap->origin_lv, depth + 1);
     return false;
@@ -171,8 +174,9 @@ void lvx_vg_lv_visibility(const struct lvx_vg *vg, bool *visible)
         else if (lv->status & LVX_LV_VISIBLE)
             visible[l] = true;
         else
-            visible[l] = origin && origin->index < vg->lv_count && !internal[origin->index] &&
-                         (origin->status & LVX_LV_VISIBLE);
+            /* a COW is listed with a visible origin, and with a hidden one (a sparse
+             * snapshot's _vorigin: LVM2's virtual origin) */
+            visible[l] = origin && origin->index < vg->lv_count && !internal[origin->index];
     }
     free(cow_origin);
     free(internal);

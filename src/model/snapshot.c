@@ -20,11 +20,19 @@
  * snapshotN LV, as LVM2's init_snapshot_merge; the COW LV and its snapshotN go when
  * the kernel has finished (lvx_vg_remove_snapshot + removing the COW LV).
  *
+ * A sparse snapshot (`lvcreate --type snapshot -L SIZE -V VSIZE -n NAME VG`, LVM2's
+ * _create_virtual_origin) has as origin an LV NAME_vorigin: READ only, not VISIBLE,
+ * allocation inherit, one segment `type = "zero"` of the virtual size.  LVM2 takes any
+ * origin without VISIBLE for such a virtual origin (its VIRTUAL_ORIGIN, never written):
+ * the COW LV of a virtual origin is listed itself, and goes with its origin.
+ *
  * Entry points: lvx_vg_add_snapshot(), lvx_vg_remove_snapshot(), lvx_cow_max_extents(),
  * lvx_cow_min_ok(), lvx_lv_snapshot_segs(), lvx_snapshot_start_merge(),
- * lvx_lv_merging_snapshot().
+ * lvx_lv_merging_snapshot(), lvx_vg_add_virtual_origin(), lvx_lv_is_virtual_origin().
  */
 #include "model/snapshot.h"
+
+#include "model/alloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,4 +163,25 @@ struct lvx_seg *lvx_lv_merging_snapshot(const struct lvx_lv *origin)
                 return &lv->segs[s];
     }
     return NULL;
+}
+
+struct lvx_lv *lvx_vg_add_virtual_origin(struct lvx_vg *vg, const struct lvx_lv *cow,
+                                         uint64_t extents)
+{
+    struct lvx_lv *lv = lvx_vg_add_lv(vg);
+    lv->name = lvx_pool_printf(vg->pool, "%s_vorigin", cow->name);
+    lvx_uuid_generate(lv->uuid);
+    lv->status = LVX_LV_READ;
+    lv->alloc = LVX_ALLOC_INHERIT;
+    lv->has_creation = cow->has_creation;
+    lv->creation_time = cow->creation_time;
+    lv->creation_host = cow->creation_host;
+    lvx_alloc_append_virtual(lv, LVX_SEG_ZERO, extents);
+    return lv;
+}
+
+bool lvx_lv_is_virtual_origin(const struct lvx_lv *lv)
+{
+    return !(lv->status & LVX_LV_VISIBLE) && !lvx_lv_is_snapshot_internal(lv) &&
+           lvx_lv_snapshot_segs(lv, NULL, 0) > 0;
 }

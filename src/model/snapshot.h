@@ -39,4 +39,13 @@ struct lvx_seg *lvx_lv_merging_snapshot(const struct lvx_lv *origin);
 unsigned lvx_lv_snapshot_segs(const struct lvx_lv *origin, const struct lvx_seg **out,
                               unsigned max);
 
+/* A sparse snapshot's origin for cow: a new LV "<cow>_vorigin" (READ, hidden, one zero
+ * segment of extents), as LVM2's _create_virtual_origin; tie it with
+ * lvx_vg_add_snapshot().  Returns the new LV. */
+struct lvx_lv *lvx_vg_add_virtual_origin(struct lvx_vg *vg, const struct lvx_lv *cow,
+                                         uint64_t extents);
+/* lv is an origin of snapshots without VISIBLE: a sparse snapshot's virtual origin
+ * (LVM2's lv_is_virtual_origin). */
+bool lvx_lv_is_virtual_origin(const struct lvx_lv *lv);
+
 #endif

@@ -282,8 +282,8 @@ static const char *role_csv(struct lvx_rctx *rc, const struct lvx_rrow *row)
                                    r->thin_snapshots > 1 ? ",multithinorigin" : "",
                                    snap ? ",snapshot,thinsnapshot" : "");
     }
-    if (r->snapshots)
-        return "public,origin,thickorigin";
+    if (r->snapshots)       /* private: a sparse snapshot's _vorigin */
+        return r->visible ? "public,origin,thickorigin" : "private,origin,thickorigin";
     if (r->thin_snapshots > 1)
         return "public,origin,thinorigin,multithinorigin";
     if (r->thin_snapshots)

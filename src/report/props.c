@@ -247,7 +247,9 @@ static void derive_visibility(struct lvx_rvg *rvg)
         if (!r->cow_of)
             continue;
         const struct lvx_rlv *origin = rlv_of(rvg, r->cow_of->origin_lv);
-        r->visible = origin && !r->cow_of->merging ? origin->visible : false;
+        /* a hidden origin is a sparse snapshot's _vorigin: its COW LV is listed */
+        r->visible = origin && !origin->visible && !origin->snapshot_internal ? true
+                     : origin && !r->cow_of->merging ? origin->visible : false;
     }
     for (unsigned i = 0; i < vg->lv_count; i++) {
         if (rvg->lvs[i].visible)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "model/model.h"
+#include "model/snapshot.h"
 
 static void test_uuid(void)
 {
@@ -222,10 +223,35 @@ static void test_derive(void)
             agree &= vis[i] == lvx_lv_is_visible(vg->lvs[i]);
         ok(agree, "one-pass visibility agrees with lvx_lv_is_visible");
     }
+    ok(!lvx_lv_is_virtual_origin(orig), "a visible origin is no virtual origin");
     orig->status &= ~LVX_LV_VISIBLE;
-    ok(!lvx_lv_is_visible(snap), "COW LV hidden when its origin is");
-    is_int(lvx_vg_visible_lv_count(vg), 3, "lv_count follows");
+    /* a hidden origin is LVM2's virtual origin (a sparse snapshot's _vorigin): its COW
+     * LV is listed itself */
+    ok(lvx_lv_is_virtual_origin(orig), "a hidden origin is a virtual origin");
+    ok(lvx_lv_is_visible(snap), "COW LV of a hidden origin visible (sparse snapshot)");
+    is_int(lvx_vg_visible_lv_count(vg), 4, "lv_count follows (orig hidden, snap listed)");
     orig->status |= LVX_LV_VISIBLE;
+    {
+        struct lvx_lv *cow = add_lv(vg, "sp", RW, 1);
+        linear(cow, 0, 0, 1, vg->pvs[1], 9);
+        struct lvx_lv *vo = lvx_vg_add_virtual_origin(vg, cow, 1000);
+        lvx_vg_add_snapshot(vg, vo, cow, 8);
+        is_str(vo->name, "sp_vorigin", "virtual origin named <cow>_vorigin");
+        ok(vo->status == LVX_LV_READ, "virtual origin: READ only, hidden");
+        ok(vo->seg_count == 1 && vo->segs[0].kind == LVX_SEG_ZERO &&
+           vo->segs[0].extent_count == 1000 && vo->le_count == 1000,
+           "virtual origin: one zero segment of the virtual size");
+        ok(lvx_lv_is_virtual_origin(vo) && lvx_lv_is_visible(cow) && !lvx_lv_is_visible(vo),
+           "sparse COW listed, its _vorigin not");
+        bool vis[16], agree = true;
+        lvx_vg_lv_visibility(vg, vis);
+        for (unsigned i = 0; i < vg->lv_count; i++)
+            agree &= vis[i] == lvx_lv_is_visible(vg->lvs[i]);
+        ok(agree, "one-pass visibility agrees with a sparse snapshot too");
+        lvx_vg_remove_snapshot(vg, cow);
+        lvx_vg_remove_lv(vg, cow);
+        lvx_vg_remove_lv(vg, vo);
+    }
 
     const char *role = NULL;
     const struct lvx_lv *r1 = lvx_vg_find_lv(vg, "r1");
