@@ -814,14 +814,35 @@ static int snapshot_type_syntax(struct lvx_cmd_env *env)
 static bool sparse_wanted(struct lvx_cmd_env *env)
 {
     const char *type = env->args->value[LVX_OPT_TYPE];
+    if (env->args->count[LVX_OPT_VIRTUALORIGINSIZE])   /* always, as LVM2 */
+        return true;
     if (type)
         return !strcmp(type, "snapshot");
     return lvx_lvcreate_sparse_default_snapshot(env);
 }
 
+/* --virtualoriginsize: LVM2's synonym of -V (its value taken as -V's; the option stays
+ * counted: it always means a sparse snapshot).  0 or the exit code. */
+static int virtual_origin_synonym(struct lvx_cmd_args *a)
+{
+    if (!a->count[LVX_OPT_VIRTUALORIGINSIZE])
+        return 0;
+    if (a->count[LVX_OPT_VIRTUALSIZE]) {
+        lvx_cmd_errorf("--virtualoriginsize and --virtualsize are synonyms.  Please only supply "
+                       "one.");
+        return LVX_EXIT_INVALID;
+    }
+    a->count[LVX_OPT_VIRTUALSIZE] = a->count[LVX_OPT_VIRTUALORIGINSIZE];
+    a->value[LVX_OPT_VIRTUALSIZE] = a->value[LVX_OPT_VIRTUALORIGINSIZE];
+    a->val[LVX_OPT_VIRTUALSIZE] = a->val[LVX_OPT_VIRTUALORIGINSIZE];
+    return 0;
+}
+
 int lvx_cmd_lvcreate(struct lvx_cmd_env *env)
 {
-    int rc = snapshot_type_syntax(env);
+    int rc = virtual_origin_synonym(env->args);
+    if (!rc)
+        rc = snapshot_type_syntax(env);
     if (rc)
         return rc;
     struct create_opts o;

@@ -74,7 +74,7 @@ bool lvx_lvcreate_is_thin(struct lvx_cmd_env *env)
      * "lvcreate -V Size VG/POOL" naming the pool in its first argument, -L/-l making
      * a new one */
     bool inferred = a->count[LVX_OPT_VIRTUALSIZE] && !type && !a->count[LVX_OPT_SNAPSHOT] &&
-                    !lvx_lvcreate_sparse_default_snapshot(env);
+                    !a->count[LVX_OPT_VIRTUALORIGINSIZE] && !lvx_lvcreate_sparse_default_snapshot(env);
     return a->count[LVX_OPT_THIN] || a->count[LVX_OPT_THINPOOL] || inferred ||
            (type && (!strcmp(type, "thin") || !strcmp(type, "thin-pool")));
 }

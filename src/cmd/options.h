@@ -178,6 +178,8 @@ enum lvx_opt_id {
     LVX_OPT_THIN,               /* -T/--thin (lvcreate: a thin pool and/or a thin LV) */
     LVX_OPT_THINPOOL,           /* --thinpool [VG/]POOL (lvcreate) */
     LVX_OPT_VIRTUALSIZE,        /* -V/--virtualsize SIZE[m|unit] (lvcreate: thin LV size) */
+    LVX_OPT_VIRTUALORIGINSIZE,  /* --virtualoriginsize SIZE: LVM2's synonym of -V that always
+                                 * makes a sparse COW snapshot (lvcreate) */
     LVX_OPT_POOLMETADATASIZE,   /* --poolmetadatasize [+]SIZE[m|unit] (thin pools) */
     LVX_OPT_POOLMETADATASPARE,  /* --poolmetadataspare y|n (thin pools) */
     LVX_OPT_POOLMETADATA,       /* --poolmetadata [VG/]LV (lvconvert to a thin pool) */

@@ -100,6 +100,19 @@ test_eq "nothing written by the refused commands" \
     "$(grep -c seqno "$SCRATCH/after"; grep seqno "$SCRATCH/after")" \
     "$(grep -c seqno "$SCRATCH/before"; grep seqno "$SCRATCH/before")"
 
+# ------------------------------------------------------------ --virtualoriginsize
+# LVM2's synonym of -V that always makes a sparse snapshot (lvcreate-usage: "-s
+# --virtualoriginsize 64m -L 32m" gives a COW LV of segtype linear under the default
+# sparse_segtype_default "thin"), and both together refused
+uspace_run_ok "lvcreate -s --virtualoriginsize 64m -L 32m -n vo (no --type)" \
+    lvx lvcreate -s --virtualoriginsize 64m -L 32m -n vo "$VG"
+test_eq "... vo: the COW LV (segtype linear) of vo_vorigin" \
+    "$(lvm2 lvs --noheadings -o seg_type,origin "$VG/vo" 2>/dev/null | xargs)" "linear [vo_vorigin]"
+uspace_run_ok "lvremove -f vo" lvx lvremove -f "$VG/vo"
+lvx lvcreate -s --virtualoriginsize 64m -V 64m -L 32m -n vo2 "$VG" >"$SCRATCH/out" 2>&1
+test_eq "--virtualoriginsize with --virtualsize: exit 3" "$?" 3
+test_ok "... LVM2's line" grep -q "are synonyms.  Please only supply one." "$SCRATCH/out"
+
 # ------------------------------------------------------------ removal and restore
 uspace_run_ok "lvremove -f of the active sp" lvx lvremove -f "$VG/sp"
 test_eq "... one line, for sp" "$(grep 'successfully removed' "$SCRATCH/out")" \
