@@ -18,6 +18,7 @@
 # snapshots with LVM2's own (metadata, dm tables, data) is t0701 (kernel, in a VM).
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
+own_mount_ns "$@"   # umount ends the filesystem before it is checked (lib.sh says why)
 
 need_loop
 need_cmd lvm

@@ -23,6 +23,7 @@
 # other way round) is t0707.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
+own_mount_ns "$@"   # umount ends the filesystem before it is checked (lib.sh says why)
 
 need_loop
 need_cmd lvm

@@ -18,6 +18,7 @@
 #   - lvextend of an active LV (new size live), nothing left behind at the end.
 # The daemon is private to the test ($SCRATCH/us/run).
 source "$(dirname "$0")/../lib.sh"
+own_mount_ns "$@"   # umount ends the filesystem before it is checked (lib.sh says why)
 source "$LVX_ROOT/tests/tools/uspace-env.sh"
 
 need_loop

@@ -10,6 +10,7 @@
 # a timeout) and the data read back.  The hog may be OOM-killed by its cgroup: that is
 # the kernel's answer to the hog, not a failure of the daemon.
 source "$(dirname "$0")/../lib.sh"
+own_mount_ns "$@"   # umount ends the filesystem before it is checked (lib.sh says why)
 source "$LVX_ROOT/tests/tools/uspace-env.sh"
 
 need_loop

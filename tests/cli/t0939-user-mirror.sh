@@ -22,6 +22,7 @@
 #     -m0 of an active 3-leg mirror, --type mirror -m1 of an active linear LV (copied
 #     at the reload): data intact, legs equal, logs in sync, LVM2 reads the result.
 source "$(dirname "$0")/../lib.sh"
+own_mount_ns "$@"   # umount ends the filesystem before it is checked (lib.sh says why)
 source "$LVX_ROOT/tests/tools/uspace-env.sh"
 
 need_loop
