@@ -6,9 +6,11 @@
  * of chunks being copied and the group commit of their records.
  *
  * The commit keeps the kernel's order for every record: its data on the COW PVs and
- * flushed, then the metadata area holding it written and flushed (a full area is
- * written after the next one was zeroed), and only then the record in the table and
- * its ticket ended, which lets the origin write that needed the copy go on.  Records
+ * durable (a FUA write), then the metadata area holding it written durably (FUA; a
+ * full area is written after the next one was zeroed), and only then the record in
+ * the table and its ticket ended, which lets the origin write that needed the copy
+ * go on.  Counts of records, commits, area writes and flushes are logged when the
+ * store is dropped (the figure bench/snap reports).  Records
  * enter the areas in commit order, which need not be allocation order (the kernel's
  * copies complete out of order too; a reader takes the largest chunk as the end of
  * the allocation).  A crash loses uncommitted chunks only: their origin writes never
@@ -89,6 +91,10 @@ void cow_shared_put(struct cow_shared *sh)
                 break;
             }
     pthread_mutex_unlock(&registry_mutex);
+    if (last && sh->n_records)
+        lvxd_log("snapshot %s: %" PRIu64 " records in %" PRIu64 " commits, %" PRIu64
+                 " metadata area writes, %" PRIu64 " COW flushes", sh->name, sh->n_records,
+                 sh->n_commits, sh->n_area_writes, sh->n_flushes);
     if (last)
         shared_free(sh);
 }
@@ -127,6 +133,7 @@ static int flush_cow(struct lvxd_io *io, struct lvxd_lv *v, const struct snap_re
 {
     unsigned n = 0;
     int rc = 0;
+    __atomic_fetch_add(&r->sh->n_flushes, 1, __ATOMIC_RELAXED);
     for (unsigned i = 0; i < v->pv_count && rc == 0; i++) {
         if (v->pvs[i].fd < 0 || !(r->cow_pvs & ((uint64_t)1 << (i % 64))))
             continue;
@@ -360,25 +367,23 @@ void cow_release(struct cow_shared *sh, struct cow_ticket *t)
     pthread_mutex_unlock(&sh->mu);
 }
 
-/* The queued tickets become the ready ones (their data written): the flush about to
- * start makes it durable, so their commit needs no flush of its own first. */
-static void take_ready(struct cow_shared *sh)
+/* Write metadata chunk `chunk` of r's COW from buf, durable when the write completes
+ * (a FUA write: no flush of the whole COW PVs). */
+static int write_area(struct lvxd_io *io, struct lvxd_lv *v, const struct snap_ref *r,
+                      uint64_t chunk, uint8_t *buf)
 {
-    pthread_mutex_lock(&sh->mu);
-    if (!sh->ready && sh->queue) {
-        sh->ready = sh->queue;
-        sh->queue = NULL;
-        sh->queue_tail = &sh->queue;
-    }
-    pthread_mutex_unlock(&sh->mu);
+    io->fua = true;
+    int rc = cow_write_chunk(io, v, r, chunk, buf);
+    io->fua = false;
+    r->sh->n_area_writes++;
+    return rc;
 }
 
-/* Write the records of batch into the metadata areas (their data written by their
- * requesters): the COW PVs flushed (unless flushed already), each record into the
- * current area (a full one written after zeroing the next), the current area
- * written, all flushed. */
+/* Write the records of batch into the metadata areas (their data written durably by
+ * their requesters): each record into the current area (a full one written after the
+ * next one was zeroed), then the current area; every area write durable when done. */
 static int write_records(struct lvxd_io *io, struct lvxd_lv *v, const struct snap_ref *r,
-                         struct cow_ticket *batch, bool flushed)
+                         struct cow_ticket *batch)
 {
     struct cow_shared *sh = r->sh;
     struct lvx_cow *st = &sh->st;
@@ -394,21 +399,23 @@ static int write_records(struct lvxd_io *io, struct lvxd_lv *v, const struct sna
         if (rc < 0)
             return rc;
     }
-    if (!flushed && (rc = flush_cow(io, v, r)) < 0)
-        return rc;
+    sh->n_commits++;
     for (struct cow_ticket *t = batch; t && rc == 0; t = t->qnext)
         for (unsigned i = 0; i < t->k && rc == 0; i++) {
             pending = true;
+            sh->n_records++;
             if (!lvx_cow_commit(st, sh->area, t->olds[i], t->news[i]))
                 continue;
             uint64_t next = lvx_cow_area_chunk(st, st->area + 1);
-            memset(sh->scratch, 0, sh->cb);
-            if (next < st->chunks && ((rc = cow_write_chunk(io, v, r, next, sh->scratch)) < 0 ||
-                                      (rc = flush_cow(io, v, r)) < 0))
-                break;
-            if ((rc = cow_write_chunk(io, v, r, lvx_cow_area_chunk(st, st->area),
-                                      sh->area)) < 0 ||
-                (rc = flush_cow(io, v, r)) < 0)
+            if (next < st->chunks) {           /* the scratch chunk is the header's too */
+                pthread_mutex_lock(&sh->hdr);
+                memset(sh->scratch, 0, sh->cb);
+                rc = write_area(io, v, r, next, sh->scratch);
+                pthread_mutex_unlock(&sh->hdr);
+                if (rc < 0)
+                    break;
+            }
+            if ((rc = write_area(io, v, r, lvx_cow_area_chunk(st, st->area), sh->area)) < 0)
                 break;
             pthread_mutex_lock(&sh->mu);
             lvx_cow_next_area(st);
@@ -416,31 +423,22 @@ static int write_records(struct lvxd_io *io, struct lvxd_lv *v, const struct sna
             memset(sh->area, 0, sh->cb);
             pending = false;
         }
-    if (rc == 0 && pending &&
-        (rc = cow_write_chunk(io, v, r, lvx_cow_area_chunk(st, st->area), sh->area)) == 0) {
-        take_ready(sh);
-        rc = flush_cow(io, v, r);
-    }
+    if (rc == 0 && pending)
+        rc = write_area(io, v, r, lvx_cow_area_chunk(st, st->area), sh->area);
     return rc;
 }
 
-/* Commit the ready tickets, else the queued ones (sh->mu held, no commit running;
- * returns with it held). */
+/* Commit the queued tickets (sh->mu held, no commit running; returns with it held). */
 static void commit_queue(struct lvxd_io *io, struct lvxd_lv *v, const struct snap_ref *r)
 {
     struct cow_shared *sh = r->sh;
-    bool flushed = sh->ready != NULL;
-    struct cow_ticket *batch = flushed ? sh->ready : sh->queue;
+    struct cow_ticket *batch = sh->queue;
     bool valid = sh->st.valid;
-    if (flushed) {
-        sh->ready = NULL;
-    } else {
-        sh->queue = NULL;
-        sh->queue_tail = &sh->queue;
-    }
+    sh->queue = NULL;
+    sh->queue_tail = &sh->queue;
     sh->committing = true;
     pthread_mutex_unlock(&sh->mu);
-    int rc = valid ? write_records(io, v, r, batch, flushed) : -EIO;
+    int rc = valid ? write_records(io, v, r, batch) : -EIO;
     if (rc < 0 && valid)
         cow_invalidate(io, v, r, strerror(-rc));
     pthread_rwlock_wrlock(&sh->lock);  /* no snapshot read takes these from the origin */
@@ -465,7 +463,7 @@ int cow_commit(struct lvxd_io *io, struct lvxd_lv *v, const struct snap_ref *r,
     *sh->queue_tail = t;
     sh->queue_tail = &t->qnext;
     while (!t->done) {
-        if (!sh->committing && (sh->ready || sh->queue))
+        if (!sh->committing && sh->queue)
             commit_queue(io, v, r);
         else
             pthread_cond_wait(&sh->cond, &sh->mu);

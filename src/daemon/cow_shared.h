@@ -14,13 +14,15 @@
  *         usage numbers and valid (also written under lock).
  * A request that copies chunks: cow_reserve() (waits while another ticket overlaps its
  * chunks, allocates COW chunks for the unrecorded ones and a buffer), its data I/O
- * without locks, then cow_commit(): the first waiter commits every queued ticket with
- * one flush pair (COW PVs flushed, metadata area written and flushed), then the
- * records enter the table and the tickets end.  The tickets queued by the time a
- * commit's last flush starts have their data flushed by it: the next commit writes
- * their records with that one flush (area written and flushed).  Until then the origin chunks stay
- * untouched (a writer of them waits on the ticket) and snapshot reads take them from
- * the origin.
+ * without locks (the COW writes durable when done: FUA writes, LVX_IO_WRITE_FUA), then
+ * cow_commit(): the first waiter commits every queued ticket with one durable write
+ * of the metadata area (two more when it fills one), then the records enter the
+ * table and the tickets end; tickets queued meanwhile wait for the next commit.  No
+ * flush of the whole COW PVs: a FUA write is one round trip where a flush is two
+ * (fdatasync runs in io_uring's worker threads), and a flush pair per batch made
+ * 4 KiB random origin writes wait ~5 ms each for their commit.  Until then the
+ * origin chunks stay untouched (a writer of them waits on the ticket) and snapshot
+ * reads take them from the origin.
  */
 #ifndef LVX_DAEMON_COW_SHARED_H
 #define LVX_DAEMON_COW_SHARED_H
@@ -55,8 +57,9 @@ struct cow_shared {
     unsigned units;
     struct cow_ticket *tickets;              /* reserved, not committed yet */
     struct cow_ticket *queue, **queue_tail;  /* data written, waiting for the commit */
-    struct cow_ticket *ready;                /* ... and flushed (by the last commit) */
     bool committing;
+    /* counts since load, logged when the store is dropped (cow_shared_put) */
+    uint64_t n_records, n_commits, n_area_writes, n_flushes;
 };
 
 /* One snapshot as a served file sees it. */

@@ -220,6 +220,8 @@ struct lvxd_io {
      * the bits set before they were submitted) leaves them for the next flush */
     atomic_uint_fast64_t *written_lv;
     uint_fast64_t written;
+    bool fua;                    /* lvxd_io_map_add's writes durable when done
+                                  * (LVX_IO_WRITE_FUA): set around one use */
 };
 
 int lvxd_io_init(struct lvxd_io *io);

@@ -119,12 +119,14 @@ static int run_batch(struct lvxd_io *io, unsigned n)
         for (unsigned i = 0; i < n; i++) {
             struct lvx_io_op *op = &p[i];
             if (op->result < 0 || (op->result == 0 && op->len &&
-                                   (op->kind == LVX_IO_READ || op->kind == LVX_IO_WRITE))) {
+                                   op->kind != LVX_IO_DATASYNC && op->kind != LVX_IO_PUNCH &&
+                                   op->kind != LVX_IO_ZERO)) {
                 io->err_dev = (int)op->dev;
                 io->err_off = op->off;
                 return op->result < 0 ? op->result : -EIO;   /* 0: no progress */
             }
-            if ((op->kind != LVX_IO_READ && op->kind != LVX_IO_WRITE) ||
+            if (op->kind == LVX_IO_DATASYNC || op->kind == LVX_IO_PUNCH ||
+                op->kind == LVX_IO_ZERO ||
                 (uint32_t)op->result >= op->len)
                 continue;
             struct lvx_io_op *rest = &p[again++];
@@ -224,7 +226,9 @@ int lvxd_io_map_add(struct lvxd_io *io, struct lvxd_lv *v, const struct lvx_map_
                     break;
                 n = 0;
             }
-            add_piece(io, &n, p, idx, write ? LVX_IO_WRITE : LVX_IO_READ, loc.pv_sector, cnt,
+            add_piece(io, &n, p, idx,
+                      !write ? LVX_IO_READ : io->fua ? LVX_IO_WRITE_FUA : LVX_IO_WRITE,
+                      loc.pv_sector, cnt,
                       buf + boff);
             if (write)
                 lvxd_io_mark_written(io, v, idx);

@@ -8,10 +8,10 @@
  *   origin    an LV with snapshots: reads go straight to it; a write first saves each
  *             chunk it touches that a snapshot has not copied yet: the old chunks are
  *             copied to the snapshot's next free COW chunks (a few large reads and
- *             writes), then their records committed (the COW PVs flushed, the
- *             current metadata area written and flushed: the kernel's order, data,
- *             then metadata, then the origin write, one flush pair for the records
- *             of every request waiting); then the origin is written.  A COW that
+ *             FUA writes), then their records committed (the current metadata area
+ *             written with FUA: the kernel's order, data durable, then metadata,
+ *             then the origin write, one area write for the records of every
+ *             request waiting); then the origin is written.  A COW that
  *             fills up invalidates its snapshot (header valid 0) and the origin keeps
  *             working.
  *   snapshot  the COW LV, served with the origin's size: a chunk with a record is read
@@ -150,10 +150,12 @@ static void copy_out(struct lvxd_io *io, struct lvxd_lv *v, const struct cow_sta
     if (rc == 0 && n)
         rc = lvxd_io_run(io, n);
     n = 0;
+    io->fua = true;          /* the data durable before its record is written */
     if (rc == 0)
         rc = add_runs(io, v, r->cow_map, true, t.news, t.k, sh->cb, UINT64_MAX, t.buf, &n);
     if (rc == 0 && n)
         rc = lvxd_io_run(io, n);
+    io->fua = false;
     if (rc < 0) {
         cow_invalidate(io, v, r, strerror(-rc));
         cow_release(sh, &t);
@@ -529,6 +531,7 @@ static int snapshot_write(struct lvxd_io *io, struct lvxd_lv *v, const struct co
     /* 2: the data: whole new chunks, or into COW chunks (looked up under the lock) */
     n = 0;
     unsigned j = 0;
+    io->fua = t.k > 0;       /* new chunks' data durable before their records */
     pthread_rwlock_rdlock(&sh->lock);
     for (uint64_t o = off; o < end && rc == 0;) {
         uint64_t c = o / sh->cb, cend = (c + 1) * sh->cb;
@@ -552,6 +555,7 @@ static int snapshot_write(struct lvxd_io *io, struct lvxd_lv *v, const struct co
     pthread_rwlock_unlock(&sh->lock);
     if (rc == 0 && n)
         rc = lvxd_io_run(io, n);
+    io->fua = false;
     /* 3: the records of new chunks, after their data */
     if (t.k && rc < 0) {
         cow_invalidate(io, v, r, strerror(-rc));

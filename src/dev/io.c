@@ -247,7 +247,7 @@ static void sys_queue_close(void *arg, struct lvx_io_queue *q)
 
 static bool is_transfer(const struct lvx_io_op *op)
 {
-    return op->kind == LVX_IO_READ || op->kind == LVX_IO_WRITE;
+    return op->kind == LVX_IO_READ || op->kind == LVX_IO_WRITE || op->kind == LVX_IO_WRITE_FUA;
 }
 
 /* The rest of op (result = bytes done so far) into sqe. */
@@ -260,6 +260,10 @@ static void prep_op(struct io_uring_sqe *sqe, const struct lvx_io_op *op)
         break;
     case LVX_IO_WRITE:
         io_uring_prep_write(sqe, op->fd, (char *)op->buf + done, op->len - done, op->off + done);
+        break;
+    case LVX_IO_WRITE_FUA:
+        io_uring_prep_write(sqe, op->fd, (char *)op->buf + done, op->len - done, op->off + done);
+        sqe->rw_flags = RWF_DSYNC;
         break;
     case LVX_IO_DATASYNC:
         io_uring_prep_fsync(sqe, op->fd, IORING_FSYNC_DATASYNC);
@@ -491,7 +495,7 @@ static void log_dp_fault(const char *kind, const struct lvx_io_op *op, const cha
 /* One op of a submitted batch in the log, as the single calls log theirs. */
 static void log_op(const struct lvx_io_op *op)
 {
-    static const char *const names[] = { "read", "write", "flush", "punch", "zero" };
+    static const char *const names[] = { "read", "write", "flush", "punch", "zero", "writefua" };
     const char *name = op->kind < sizeof(names) / sizeof(names[0]) ? names[op->kind] : "op";
     if (op->kind == LVX_IO_DATASYNC)
         log_line("flush %d %s", op->fd, fd_path(op->fd));
@@ -513,7 +517,7 @@ static int counted_submit(void *arg, struct lvx_io_queue *q, struct lvx_io_op *o
         int r = sys_submit(arg, q, ops, n);
         pthread_mutex_lock(&hooks.lock);
         for (unsigned i = 0; i < n; i++) {
-            hooks.writes += ops[i].kind == LVX_IO_WRITE;
+            hooks.writes += ops[i].kind == LVX_IO_WRITE || ops[i].kind == LVX_IO_WRITE_FUA;
             log_op(&ops[i]);
         }
         pthread_mutex_unlock(&hooks.lock);
@@ -522,7 +526,7 @@ static int counted_submit(void *arg, struct lvx_io_queue *q, struct lvx_io_op *o
     for (unsigned i = 0; i < n; i++) {
         struct lvx_io_op *op = &ops[i];
         unsigned long k = 0;
-        if (op->kind == LVX_IO_WRITE) {
+        if (op->kind == LVX_IO_WRITE || op->kind == LVX_IO_WRITE_FUA) {
             pthread_mutex_lock(&hooks.lock);
             k = ++hooks.writes;
             if (k == hooks.fail_write) {

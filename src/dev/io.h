@@ -32,6 +32,8 @@ enum lvx_io_kind {
     LVX_IO_DATASYNC,      /* fdatasync the fd (off, len, buf unused) */
     LVX_IO_PUNCH,         /* fallocate PUNCH_HOLE | KEEP_SIZE [off, off+len) */
     LVX_IO_ZERO,          /* fallocate ZERO_RANGE | KEEP_SIZE [off, off+len) */
+    LVX_IO_WRITE_FUA,     /* a WRITE that is durable when it completes (RWF_DSYNC: on a
+                           * block device opened O_DIRECT, a FUA write), no flush needed */
 };
 
 /* One operation of a submitted batch (struct lvx_dev_ops.submit). */

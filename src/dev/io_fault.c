@@ -218,7 +218,8 @@ static unsigned op_mask(const struct lvx_io_op *op)
 {
     switch (op->kind) {
     case LVX_IO_READ: return M_READ;
-    case LVX_IO_WRITE: return M_WRITE;
+    case LVX_IO_WRITE:
+    case LVX_IO_WRITE_FUA: return M_WRITE;
     case LVX_IO_DATASYNC: return M_FLUSH;
     default: return M_ZERO;
     }

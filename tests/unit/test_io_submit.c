@@ -2,9 +2,10 @@
 /*
  * tests/unit/test_io_submit.c - the I/O seam's submitted batches (dev/io.h submit on a
  * queue) on temp files: mixed writes, reads, datasync, punch and zero-range in one
- * batch, more ops than the queue depth, per-op errors; and the datapath fault rules
- * of the test wrapper (LVX_TEST_DP_FAULT): eio, short (half, rounded down to 512),
- * delay, lostflush, after/count, selection by path and by dev number, parse errors.
+ * batch, a FUA (RWF_DSYNC) write, more ops than the queue depth, per-op errors; and
+ * the datapath fault rules of the test wrapper (LVX_TEST_DP_FAULT): eio, short (half,
+ * rounded down to 512), delay, lostflush, after/count, selection by path and by dev
+ * number, parse errors.
  */
 #include "dev/io.h"
 #include "tap.h"
@@ -95,6 +96,14 @@ static void test_default_submit(void)
     is_int(ops->submit(ops->arg, q, e, 2), 0, "batch with failing ops still runs");
     is_int(e[0].result, 0, "read at the end of the file: 0 bytes (short, the caller decides)");
     is_int(e[1].result, -EBADF, "bad fd: -EBADF in that op only");
+
+    /* a durable write (RWF_DSYNC) is a write like the others */
+    memset(buf, 'F', 4096);
+    struct lvx_io_op f = op_of(fd, LVX_IO_WRITE_FUA, buf, 4096, 20 * 4096, 0);
+    is_int(ops->submit(ops->arg, q, &f, 1), 0, "a FUA write");
+    is_int(f.result, 4096, "... its result is its length");
+    r = pread(fd, chk, 4096, 20 * 4096);
+    ok(r == 4096 && chk[0] == 'F' && chk[4095] == 'F', "... and it landed");
     ops->queue_close(ops->arg, q);
     close(fd);
     free(buf);
