@@ -15,8 +15,9 @@
  *            About twice a second the legs are flushed, the bits of regions done and
  *            not written since are cleared, and the superblocks record the progress
  *            (array_resync_offset, as md's recovery_cp: every region below it is in
- *            sync; legs being rebuilt keep disk_recovery_offset 0), so a stop or a
- *            crash resumes there, by this daemon or by the kernel.
+ *            sync; legs being rebuilt keep disk_recovery_offset 0; the regions left
+ *            keep their bits), so a stop or a crash resumes there in this daemon and
+ *            the kernel finishes it.
  *   status   "resync" (every leg 'a') or "recover" (rebuilt legs 'a') with the
  *            walker's position, "idle" when done, "frozen" after an error.
  */
