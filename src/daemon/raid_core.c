@@ -17,8 +17,8 @@
  *            array on first use, a stale or absent bitmap, or an interrupted resync)
  *            are resynced by the target's geometry, a leg that comes back after a
  *            failure (or with an older superblock) is rebuilt in full; then every live
- *            superblock and bitmap is written clean with events + 1.  The resync is
- *            synchronous: activation returns when the LV is in sync.
+ *            superblock and bitmap is written with events + 1.  The resync itself runs
+ *            in the background (raid_resync.c): activation returns at once.
  *   read-only activation: nothing is written (no resync, no superblock update).
  */
 #include "daemon/raid_core.h"
@@ -41,6 +41,9 @@ void raid_core_free(struct raid *r)
     free(r->pending);
     free(r->touched);
     free(r->cand);
+    free(r->need);
+    free(r->wtouch);
+    pthread_cond_destroy(&r->cv);
     pthread_mutex_destroy(&r->mu);
     for (unsigned i = 0; i < 64; i++)
         pthread_rwlock_destroy(&r->stripe_mu[i]);
@@ -81,6 +84,8 @@ int raid_core_new(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_l
     if (!r)
         return lvx_error(ctx, ENOMEM, "Out of memory loading %s/%s.", lv->vg->name, lv->name);
     pthread_mutex_init(&r->mu, NULL);
+    pthread_cond_init(&r->cv, NULL);
+    r->max_rate = seg->max_recovery_rate;
     for (unsigned i = 0; i < 64; i++)
         pthread_rwlock_init(&r->stripe_mu[i], NULL);
     r->type = t;
@@ -129,7 +134,8 @@ int raid_core_alloc(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct raid *r
     r->area_bytes = lvx_raid_bm_area_bytes(r->regions);
     if (posix_memalign((void **)&r->area, 4096, r->area_bytes) ||
         !(r->pending = calloc(r->regions, sizeof(*r->pending))) ||
-        !(r->touched = calloc(r->regions, 1)) || !(r->cand = calloc(r->regions, 1)))
+        !(r->touched = calloc(r->regions, 1)) || !(r->cand = calloc(r->regions, 1)) ||
+        !(r->need = calloc(r->regions, 1)) || !(r->wtouch = calloc(r->regions, 1)))
         return lvx_error(ctx, ENOMEM, "Out of memory loading %s/%s.", lv->vg->name, lv->name);
     const struct lvx_seg *seg = &lv->segs[0];
     for (unsigned i = 0; i < r->n; i++)
@@ -175,7 +181,9 @@ int raid_write_state_locked(struct lvxd_io *io, struct lvxd_lv *v, struct raid *
                 continue;
             struct lvx_raid_sb s = r->sb;
             s.array_position = i;
-            s.disk_recovery_offset = LVX_RAID_MAX_SECTOR;
+            /* a leg being rebuilt says so: a crash restarts its rebuild */
+            s.disk_recovery_offset = (r->rebuild >> i) & 1 ? 0 : LVX_RAID_MAX_SECTOR;
+            s.array_resync_offset = raid_resync_offset_locked(r);
             lvx_raid_sb_encode(&s, g->sbuf, RAID_SB_BYTES);
             live++;
             if ((rc = meta_add(io, v, g, true, 0, RAID_SB_BYTES, g->sbuf, &n)) == 0)
@@ -255,16 +263,17 @@ static void bit_set_span(struct raid *r, uint64_t g, bool on, size_t *pfirst, si
 int raid_bits_begin(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint64_t r0,
                     uint64_t r1)
 {
-    int rc = 0;
     pthread_mutex_lock(&r->mu);
+    int rc = raid_sync_gate_locked(io, v, r, r0, r1);
     size_t pfirst = SIZE_MAX, plast = 0;
     for (uint64_t g = r0; g <= r1; g++) {
         r->pending[g]++;
         r->touched[g] = 1;
+        r->wtouch[g] = 1;
         if (!lvx_raid_bm_bit(r->area, g))
             bit_set_span(r, g, true, &pfirst, &plast);
     }
-    if (pfirst != SIZE_MAX)
+    if (pfirst != SIZE_MAX && rc == 0)
         rc = write_pages_locked(io, v, r, pfirst, plast);
     pthread_mutex_unlock(&r->mu);
     return rc;
@@ -306,7 +315,7 @@ int raid_core_flush(struct lvxd_io *io, struct lvxd_lv *v)
     bool any = false;
     pthread_mutex_lock(&r->mu);
     for (uint64_t g = 0; g < r->regions; g++) {
-        r->cand[g] = lvx_raid_bm_bit(r->area, g) && !r->pending[g];
+        r->cand[g] = lvx_raid_bm_bit(r->area, g) && !r->pending[g] && !r->need[g];
         r->touched[g] = 0;
         any |= r->cand[g];
     }
@@ -350,7 +359,7 @@ static int read_legs(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint
 }
 
 static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
-                    struct raid *r, uint8_t *areas, uint8_t *buf)
+                    struct raid *r, uint8_t *areas)
 {
     read_legs(io, v, r, areas);
     int best = -1;
@@ -402,8 +411,18 @@ static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
             full = true;
         else
             memcpy(r->area, a, r->area_bytes);
-        if (b->array_resync_offset != LVX_RAID_MAX_SECTOR)
-            full = true;                     /* resync interrupted (or never done) */
+        /* a resync interrupted (or never done): resumed from its recorded offset with a
+         * valid bitmap (its dirty regions below it too), from 0 without one */
+        if (b->array_resync_offset != LVX_RAID_MAX_SECTOR && !full) {
+            r->full = true;
+            for (uint64_t g = b->array_resync_offset / r->region; g < r->regions; g++)
+                lvx_raid_bm_set(r->area, g, true);
+            if (b->array_resync_offset)
+                lvxd_log("%s/%s: resync resumed at sector %" PRIu64, v->vg, v->lv,
+                         b->array_resync_offset);
+        } else if (b->array_resync_offset != LVX_RAID_MAX_SECTOR) {
+            full = true;
+        }
         if (b->array_sectors && b->array_sectors < r->sectors && !full)
             for (uint64_t g = b->array_sectors / r->lv_per_bm / r->region; g < r->regions; g++)
                 lvx_raid_bm_set(r->area, g, true);     /* extended since */
@@ -444,7 +463,9 @@ static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
     r->bm.write_behind = 0;
     if (v->read_only)
         return 0;
-    /* resync: dirty regions of every in-sync leg, then rebuilt legs in full */
+    /* what is to sync: dirty regions (from the in-sync legs to all), every region of
+     * rebuilt legs; done in the background (raid_resync.c), before any request
+     * touches a region */
     uint64_t insync = 0, rebuild = 0, all = 0;
     for (unsigned i = 0; i < r->n; i++) {
         if (!raid_leg_ok(r, i))
@@ -455,29 +476,28 @@ static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
     if (!insync)
         return lvx_error(ctx, EIO, "RAID LV %s/%s: no image is in sync: not served.", v->vg,
                          v->lv);
-    uint64_t dirty = 0;
-    for (uint64_t g = 0; g < r->regions; g++) {
-        if (!lvx_raid_bm_bit(r->area, g))
-            continue;
-        if (r->geom->sync(io, v, r, g, g + 1, insync, all, buf) < 0)
-            return lvx_error(ctx, EIO, "RAID LV %s/%s: resync failed.", v->vg, v->lv);
-        dirty++;
-    }
-    if (dirty && !full)
-        lvxd_log("%s/%s: %" PRIu64 " dirty regions of the bitmap resynced", v->vg, v->lv, dirty);
-    if (rebuild && r->geom->sync(io, v, r, 0, r->regions, insync, rebuild, buf) < 0)
-        return lvx_error(ctx, EIO, "RAID LV %s/%s: rebuild failed.", v->vg, v->lv);
-    for (unsigned i = 0; i < r->n; i++)
-        if (!raid_leg_ok(r, i))
-            lvx_raid_sb_set_failed(&r->sb, i, true);
     if (!r->geom->covered(r))
         return lvx_error(ctx, EIO, "RAID LV %s/%s: not every chunk has a live copy: not "
                          "served.", v->vg, v->lv);
+    r->insync = insync;
+    r->rebuild = rebuild;
+    r->all = all;
+    r->full |= full;
+    uint64_t dirty = 0;
+    for (uint64_t g = 0; g < r->regions; g++) {
+        r->need[g] = (lvx_raid_bm_bit(r->area, g) ? RAID_NEED_DIRTY : 0) |
+                     (rebuild ? RAID_NEED_REBUILD : 0);
+        dirty += (r->need[g] & RAID_NEED_DIRTY) != 0;
+        if (r->need[g])
+            atomic_fetch_add(&r->unsynced, 1);
+    }
+    if (dirty && !r->full)
+        lvxd_log("%s/%s: %" PRIu64 " dirty regions of the bitmap to resync (in the "
+                 "background)", v->vg, v->lv, dirty);
+    bool clean = atomic_load(&r->unsynced) == 0;
     int rc = lvxd_io_flush_pvs(io, v);
-    for (uint64_t g = 0; g < r->regions; g++)
-        lvx_raid_bm_set(r->area, g, false);
     if (rc == 0)
-        rc = raid_write_state_locked(io, v, r, true);
+        rc = raid_write_state_locked(io, v, r, clean);
     if (rc == 0)
         rc = lvxd_io_flush_pvs(io, v);
     if (rc < 0)
@@ -490,23 +510,27 @@ int raid_core_start(struct lvx_ctx *ctx, struct lvxd_lv *v)
 {
     struct raid *r = v->tstate;
     struct lvxd_io io;
-    uint8_t *areas = NULL, *buf = NULL;
+    uint8_t *areas = NULL;
     int rc = lvxd_io_init(&io);
     if (rc < 0)
         return lvx_error(ctx, -rc, "RAID LV %s/%s: no I/O queue: %s", v->vg, v->lv,
                          strerror(-rc));
-    if (posix_memalign((void **)&areas, 4096, r->n * r->area_bytes) ||
-        posix_memalign((void **)&buf, 4096, RAID_COPY_BYTES))
+    if (posix_memalign((void **)&areas, 4096, r->n * r->area_bytes))
         rc = lvx_error(ctx, ENOMEM, "Out of memory starting %s/%s.", v->vg, v->lv);
     else {
         pthread_mutex_lock(&r->mu);
-        rc = start_io(ctx, &io, v, r, areas, buf);
+        rc = start_io(ctx, &io, v, r, areas);
         pthread_mutex_unlock(&r->mu);
     }
     free(areas);
-    free(buf);
     lvxd_io_exit(&io);
     r->started = rc == 0;
+    if (rc == 0 && !v->read_only && atomic_load(&r->unsynced) &&
+        (rc = raid_resync_spawn(v, r)) < 0)
+        rc = lvx_error(ctx, -rc, "RAID LV %s/%s: no resync thread: %s", v->vg, v->lv,
+                       strerror(-rc));
+    if (rc < 0)
+        r->started = false;
     return rc;
 }
 
@@ -516,16 +540,18 @@ void raid_core_dtr(struct lvxd_lv *v, void *state)
     struct raid *r = state;
     if (!r)
         return;
+    raid_resync_stop(r);
     if (v && r->started && !v->read_only) {
         struct lvxd_io io;
         if (lvxd_io_init(&io) == 0) {
             pthread_mutex_lock(&r->mu);
             int rc = lvxd_io_flush_pvs(&io, v);
             if (rc == 0) {
+                /* regions still to sync keep their bits (and the resync offset) */
                 for (uint64_t g = 0; g < r->regions; g++)
-                    if (!r->pending[g])
+                    if (!r->pending[g] && !r->need[g])
                         lvx_raid_bm_set(r->area, g, false);
-                rc = raid_write_state_locked(&io, v, r, true);
+                rc = raid_write_state_locked(&io, v, r, atomic_load(&r->unsynced) == 0);
             }
             if (rc == 0)
                 rc = lvxd_io_flush_pvs(&io, v);
@@ -539,20 +565,16 @@ void raid_core_dtr(struct lvxd_lv *v, void *state)
     raid_core_free(r);
 }
 
-/* " raid <health> <done>/<total> <action> <mismatches>" as dm-raid's status: A live,
- * D failed or missing (the resync runs at start, a check when asked: always complete
- * and idle while served), the mismatches the last check/repair found */
+/* " raid <health> <done>/<total> <action> <mismatches>" as dm-raid's status (the
+ * live resync's part from raid_resync.c), the mismatches the last check/repair found */
 void raid_core_status(struct lvxd_lv *v, char *out, size_t n)
 {
     struct raid *r = v->tstate;
     if (!r || n < r->n + 64)
         return;
-    char h[RAID_MAX_LEGS + 1];
-    for (unsigned i = 0; i < r->n; i++)
-        h[i] = raid_leg_ok(r, i) ? 'A' : 'D';
-    h[r->n] = 0;
-    snprintf(out, n, " raid %s %" PRIu64 "/%" PRIu64 " %s %" PRIu64, h, r->sectors, r->sectors,
-             r->started ? "idle" : "frozen", r->mismatches);
+    char part[RAID_MAX_LEGS + 96];
+    raid_resync_status(r, part, sizeof(part));
+    snprintf(out, n, " raid%s %" PRIu64, part, r->mismatches);
 }
 
 int lvxd_raid_check(struct lvx_ctx *ctx, struct lvxd_lv *v, bool repair)
@@ -577,6 +599,9 @@ int lvxd_raid_check(struct lvx_ctx *ctx, struct lvxd_lv *v, bool repair)
             rc = lvx_error(ctx, EINVAL, "%s/%s is not a RAID LV served here.", v->vg, v->lv);
         } else if (g == 0 && (v->read_only || !r->geom->check)) {
             rc = lvx_error(ctx, EROFS, "%s/%s: no check of a read-only RAID LV.", v->vg, v->lv);
+        } else if (g == 0 && atomic_load(&r->unsynced)) {
+            rc = lvx_error(ctx, EBUSY, "%s/%s is being synchronised: no check before it is "
+                           "in sync.", v->vg, v->lv);
         } else if (g < r->regions) {
             for (unsigned i = 0; i < r->n && rc == 0; i++)
                 if (!raid_leg_ok(r, i))

@@ -5,7 +5,9 @@
  * superblock and md write-intent bitmap kept as the kernel keeps them (raid_core.c),
  * start-up (freshest superblock, dirty regions, legs to rebuild), the bitmap bits set
  * before writes and cleared after flushes, failed legs, the clean stop and the
- * status words.  A target supplies its geometry as struct raid_geom.
+ * status words.  A target supplies its geometry as struct raid_geom.  The resync runs
+ * in the background (raid_resync.c): regions not yet in sync are synced before any
+ * request touches them.
  */
 #ifndef LVX_DAEMON_RAID_CORE_H
 #define LVX_DAEMON_RAID_CORE_H
@@ -71,6 +73,20 @@ struct raid {
     size_t area_bytes;
     uint32_t *pending;              /* writes in flight per region */
     uint8_t *touched, *cand;        /* per region: written since / clearable at the flush */
+    /* background resync (raid_resync.c); need/pos/rebuild under mu */
+    uint8_t *need;                  /* per region: RAID_NEED_* still to do */
+    uint8_t *wtouch;                /* per region: written since the walker's mark */
+    atomic_uint_fast64_t unsynced;  /* regions with need set */
+    uint64_t insync, rebuild, all;  /* leg masks: copy from, rebuilt legs, live legs */
+    uint64_t pos;                   /* the walker's next region */
+    bool full;                      /* a whole-array resync: its offset recorded */
+    bool walk_failed;               /* the walker stopped on an error */
+    uint32_t max_rate;              /* KiB/s per device (--maxrecoveryrate), 0: no limit */
+    struct lvxd_lv *owner;
+    pthread_t walker;
+    bool walking;
+    bool stop;                      /* the walker is asked to end (mu) */
+    pthread_cond_t cv;              /* wakes the walker's pause (mu) */
     atomic_uint rr;                 /* read balancing */
     pthread_rwlock_t stripe_mu[64]; /* parity: rows of a stripe (by stripe % 64):
                                        writers exclusive, rebuilding readers shared */
@@ -100,6 +116,25 @@ int raid_write_state_locked(struct lvxd_io *io, struct lvxd_lv *v, struct raid *
 int raid_bits_begin(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint64_t r0,
                     uint64_t r1);
 void raid_bits_end(struct raid *r, uint64_t r0, uint64_t r1);
+
+/* --- background resync (raid_resync.c) --- */
+#define RAID_NEED_DIRTY 1u          /* copies/parity may differ: synced from `insync` */
+#define RAID_NEED_REBUILD 2u        /* the legs in `rebuild` to be written */
+
+/* Regions [r0, r1] synced first if they still need it (requests call this before
+ * touching them; raid_bits_begin does for writes).  mu held. */
+int raid_sync_gate_locked(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint64_t r0,
+                          uint64_t r1);
+/* The same for a read, taking mu only when something is still to sync. */
+int raid_sync_gate(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint64_t r0,
+                   uint64_t r1);
+/* The array's resync offset as recorded (sectors; LVX_RAID_MAX_SECTOR when in sync). mu */
+uint64_t raid_resync_offset_locked(const struct raid *r);
+/* Start the walker when something is to sync; stop it (joined) before a stop. */
+int raid_resync_spawn(struct lvxd_lv *v, struct raid *r);
+void raid_resync_stop(struct raid *r);
+/* " <health> <done>/<total> <action>" of the live state. */
+void raid_resync_status(struct raid *r, char *out, size_t n);
 
 /* The target hooks shared as they are. */
 int raid_core_start(struct lvx_ctx *ctx, struct lvxd_lv *v);

@@ -494,9 +494,15 @@ static int read_degraded(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, 
 static int parity_read(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint64_t off,
                        uint32_t len, uint8_t *buf)
 {
-    uint64_t s = off / 512, end = (off + len) / 512;
+    uint64_t s = off / 512, end = (off + len) / 512, sw = (r->n - r->parity) * r->chunk;
     unsigned n = 0;
-    int rc = 0;
+    /* the regions of the stripes still out of sync are synced before they are read */
+    uint64_t r1 = ((end - 1) / sw + 1) * r->chunk - 1;
+    r1 /= r->region;
+    int rc = raid_sync_gate(io, v, r, s / sw * r->chunk / r->region,
+                            r1 < r->regions ? r1 : r->regions - 1);
+    if (rc < 0)
+        return rc;
     /* fast path: every piece from its data leg, one batch */
     for (uint64_t x = s; x < end && rc == 0;) {
         uint64_t st, o;

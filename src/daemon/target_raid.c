@@ -115,7 +115,10 @@ static int raid_read(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint
     unsigned first = atomic_fetch_add(&r->rr, 1);
     uint64_t s = off / 512, end = (off + len) / 512;
     unsigned n = 0;
-    int rc = 0;
+    /* regions still out of sync are synced before they are read */
+    int rc = raid_sync_gate(io, v, r, s / r->region, (end - 1) / r->region);
+    if (rc < 0)
+        return rc;
     /* fast path: every piece from one live copy, one batch */
     for (uint64_t x = s; x < end && rc == 0;) {
         uint64_t ls = 0, run = 0;

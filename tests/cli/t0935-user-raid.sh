@@ -104,6 +104,7 @@ test_ok "leg 0's events are ahead of leg 1's" \
     test "$(sb_field r1_rmeta_0 events)" -gt "$(sb_field r1_rmeta_1 events)"
 test_ok "the data is not on leg 1" test "$(pv_sum r1_rimage_1 0 $((12 * MIB)))" != "$(pv_sum r1_rimage_0 0 $((12 * MIB)))"
 uspace_run_ok "activate r1 with both PVs healthy" lvx lvchange -ay "$VG/r1"
+test_ok "r1: in sync (polled: the daemon resyncs in the background)" wait_synced r1
 test_eq "lv_health_status is empty again (both legs live)" \
     "$(lvx lvs --noheadings -o lv_health_status "$VG/r1" 2>/dev/null | tr -d ' ')" ""
 test_ok "the daemon rebuilt leg 1" grep -q "RAID leg 1 is rebuilt from the others" "$LOG"
@@ -123,6 +124,7 @@ uspace_run_ok "deactivate" lvx lvchange -an "$HIDE" "$VG/r1"
 test_eq "leg 0's superblock marks leg 1 failed (missing)" "$(sb_field r1_rmeta_0 failed)" "2"
 test_ok "leg 1 lacks the degraded writes" test "$(pv_sum r1_rimage_1 0 $((4 * MIB)))" != "$(fsum "$SCRATCH/d2")"
 uspace_run_ok "activate r1 with the PV back" lvx lvchange -ay "$VG/r1"
+test_ok "r1: in sync (polled: the daemon resyncs in the background)" wait_synced r1
 test_eq "leg 1 was rebuilt: it holds the degraded writes" "$(pv_sum r1_rimage_1 0 $((4 * MIB)))" "$(fsum "$SCRATCH/d2")"
 
 # ---- SIGKILL of the daemon during writes, then bitmap-driven resync
@@ -144,7 +146,8 @@ DIRTY=$(sb_field r1_rmeta_0 dirty)
 test_ok "the bitmap on disk has dirty regions ($DIRTY)" test "$DIRTY" -gt 0
 [[ $DIRTY -gt 0 ]] || { _diag_file fio "$SCRATCH/fio3.out"; _diag_file log "$LOG"; }
 uspace_run_ok "lvx daemon start (serves r1 again)" lvx daemon start
-test_ok "the daemon resynced the dirty regions" grep -q "dirty regions of the bitmap resynced" "$LOG"
+test_ok "r1: in sync (polled: the daemon resyncs in the background)" wait_synced r1
+test_ok "the daemon resynced the dirty regions" grep -q "dirty regions of the bitmap to resync" "$LOG"
 test_ok "r1 is served again" test -b "$(readlink -f "$R1")"
 stop_daemon
 legs_equal "after the resync both legs are equal" $((16 * MIB))

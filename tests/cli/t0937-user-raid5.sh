@@ -137,6 +137,7 @@ uspace_run_ok "deactivate" lvx lvchange -an "$HIDE" "$VG/r5"
 test_eq "leg 0's superblock marks leg 1 failed (missing)" "$(sb_field r5_rmeta_0 failed)" "2"
 : >"$LOG"
 uspace_run_ok "activate r5 with the PV back" lvx lvchange -ay "$VG/r5"
+test_ok "r5: in sync (polled: the daemon resyncs in the background)" wait_synced r5
 test_ok "the daemon rebuilt leg 1" grep -q "RAID leg 1 is rebuilt from the others" "$LOG"
 test_eq "r5 reads back everything" "$(lv_sum "$R5" 0 $((24 * MIB)))" "$(fsum "$SCRATCH/exp")"
 layout_ok "after the rebuild: data and parity right on every leg" \
@@ -159,7 +160,8 @@ DIRTY=$(sb_field r5_rmeta_0 dirty)
 test_ok "the bitmap on disk has dirty regions ($DIRTY)" test "$DIRTY" -gt 0
 : >"$LOG"
 uspace_run_ok "lvx daemon start (serves r5 again)" lvx daemon start
-test_ok "the daemon resynced the dirty regions" grep -q "dirty regions of the bitmap resynced" "$LOG"
+test_ok "r5: in sync (polled: the daemon resyncs in the background)" wait_synced r5
+test_ok "the daemon resynced the dirty regions" grep -q "dirty regions of the bitmap to resync" "$LOG"
 dd if="$R5" of="$SCRATCH/now" bs=1M iflag=direct status=none
 layout_ok "after the resync: every stripe's parity is the XOR of its data" \
     r5 raid5_ls 4 $((8 * MIB)) "$SCRATCH/now"
@@ -181,6 +183,7 @@ test_eq "lvs -o lv_health_status says so" \
 stop_daemon
 : >"$LOG"
 uspace_run_ok "activate r5 with every PV healthy" lvx lvchange -ay "$VG/r5"
+test_ok "r5: in sync (polled: the daemon resyncs in the background)" wait_synced r5
 test_ok "the daemon rebuilt leg 2" grep -q "RAID leg 2 is rebuilt from the others" "$LOG"
 test_ok "fio verifies the data after the rebuild" fio --name=leg --filename="$R5" --direct=1 \
     --ioengine=psync --rw=randwrite --bs=16k --size=24m --verify=crc32c --verify_only \
@@ -258,6 +261,7 @@ raid6_degraded() {
     uspace_run_ok "$t: deactivate" lvx lvchange -an "$hide" "$VG/r6"
     : >"$LOG"
     uspace_run_ok "$t: activate with the PVs back" lvx lvchange -ay "$VG/r6"
+    test_ok "r6: in sync (polled: the daemon resyncs in the background)" wait_synced r6
     local rebuilt=0
     for leg in "$@"; do grep -q "RAID leg $leg is rebuilt from the others" "$LOG" && rebuilt=$((rebuilt + 1)); done
     test_eq "$t: the daemon rebuilt leg(s) $*" "$rebuilt" "$#"

@@ -10,6 +10,8 @@
 #   pv_plant LV OFF       4 KiB of random bytes written at OFF of LV, on its PV
 #   fsum FILE, lv_sum DEV OFF LEN               sha256 of a file / of the LV (direct I/O)
 #   sb_field RMETA FIELD  a dm-raid superblock / md bitmap field of a rmeta
+#   wait_synced LV        polls lvx's lvs until LV's sync_percent is 100.00 (the daemon
+#                         resyncs in the background); false after ~120 s of polling
 PVREAD=$LVX_ROOT/tests/tools/lv_pvread.py
 report() {  # report LV: SCRATCH/LV.segs.json (+ pvs.json, vgs.json), hidden LVs too
     lvm2 lvs -a --segments -o lv_name,seg_start,seg_size,stripes,stripe_size,seg_pe_ranges \
@@ -35,6 +37,14 @@ pv_plant() {
     ps=$(lvm2 pvs --noheadings --units s --nosuffix -o pe_start "$dev" 2>/dev/null | tr -d ' ')
     dd if=/dev/urandom of="$dev" bs=512 seek=$((ps + pe * es + $2 / 512)) count=8 \
         oflag=direct conv=notrunc status=none
+}
+wait_synced() {
+    local _i
+    for _i in $(seq 600); do
+        [[ $(lvx lvs --noheadings -o sync_percent "$VG/$1" 2>/dev/null | tr -d ' ') == 100.00 ]] && return 0
+        sleep 0.2
+    done
+    return 1
 }
 fsum() { sha256sum <"$1" | cut -d' ' -f1; }
 lv_sum() {  # lv_sum DEV OFFSET LENGTH: through the LV, direct I/O
