@@ -24,6 +24,10 @@ struct lvx_raid_change {
     unsigned moved_n;                      /* images renamed by the shift down */
     struct lvx_lv *moved[LVX_RAID_CHANGE_MAX];
     const char *moved_old[LVX_RAID_CHANGE_MAX];
+    /* a takeover (LVM2's _lv_update_reload_fns_reset_eliminate_lvs): after the swap
+     * REBUILD is cleared on the images only (the rmeta keep theirs) and the LV is
+     * committed and reloaded once more, so its table carries no rebuild */
+    bool takeover;
 };
 
 /* A linear LV as LVM2's seg_is_linear(first_seg) sees it. */
@@ -122,6 +126,24 @@ int lvx_lvconvert_takeover(struct lvx_cmd_env *env, struct lvx_vg_update *u, str
 bool lvx_raid0_takeover_wanted(const struct lvx_lv *lv, const char *type);
 int lvx_lvconvert_raid0(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
                         const char *to, bool yes, char **pv_args, unsigned pv_arg_count);
+
+/* For the takeovers to and from raid4/5/6/10 (cmd/lvconvert_parity.c), from
+ * cmd/lvconvert_raid0.c: a striped or raid0 lv made raid0_meta as LVM2 does it
+ * (rimages, then rmeta; LVM2's checks of a striped LV, printed: the exit code); a
+ * raid0_meta lv (the rimages holding the stripes) made `to` (raid0_meta, raid0 or
+ * striped: rmeta and rimages dropped into ch; 0 or the exit code); LVM2's list of the
+ * types a raid0* or striped LV converts to. */
+int lvx_raid0_to_meta(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
+                      const struct lvx_alloc_pv *pvs, unsigned pv_count, struct lvx_raid_change *ch);
+int lvx_raid0_from_meta(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_lv *lv,
+                        const char *to, struct lvx_raid_change *ch);
+void lvx_raid0_log_possible(const char *full, const char *from);
+
+/* raid0/raid0_meta/striped <-> raid4/raid5_n/raid6_n_6/raid10 (cmd/lvconvert_parity.c):
+ * is this such a takeover?  Then the command: the exit code. */
+bool lvx_parity_takeover_wanted(const struct lvx_lv *lv, const char *type);
+int lvx_lvconvert_parity(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
+                         const char *to, bool yes, char **pv_args, unsigned pv_arg_count);
 
 /* The distinct PVs of lv's own segments in order of appearance (LVM2's
  * get_pv_list_for_lv), allocated in env's pool; their count. */
