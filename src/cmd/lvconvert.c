@@ -163,7 +163,8 @@ static int parse_args(struct lvx_cmd_env *env, struct convert_opts *o)
         return 0;                   /* cmd/lvconvert_mirror.c */
     if (o->type && strcmp(o->type, "raid1") && strcmp(o->type, "linear") &&
         strcmp(o->type, "striped") && strcmp(o->type, "raid0") && strcmp(o->type, "raid0_meta") &&
-        strncmp(o->type, "raid5", 5) && strncmp(o->type, "raid6", 5) && strcmp(o->type, "raid10")) {
+        strncmp(o->type, "raid5", 5) && strncmp(o->type, "raid6", 5) && strcmp(o->type, "raid10") &&
+        strcmp(o->type, "raid4")) {
         lvx_cmd_errorf("lvx lvconvert does not convert to --type %s yet.", o->type);
         return LVX_EXIT_FAILED;
     }

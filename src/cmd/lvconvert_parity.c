@@ -1,21 +1,25 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * cmd/lvconvert_parity.c - `lvconvert --type raid5_n|raid6_n_6|raid10 VG/LV` of a
- * striped, raid0 or raid0_meta LV and `--type raid0|raid0_meta|striped` of a raid5_n,
- * raid6_n_6 or raid10 LV (cmd/lvconvert_raid.h): the takeovers LVM2 2.03.16 makes
- * between these levels (raid_manip.c, facts only).  The data never moves:
+ * cmd/lvconvert_parity.c - `lvconvert --type raid4|raid5_n|raid6_n_6|raid10 VG/LV` of
+ * a striped, raid0 or raid0_meta LV and `--type raid0|raid0_meta|striped` of a raid4,
+ * raid5_n, raid6_n_6 or raid10 LV (cmd/lvconvert_raid.h): the takeovers LVM2 2.03.16
+ * makes between these levels (raid_manip.c, facts only).  The data never moves:
  *
  *   up      striped -> raid0 -> raid0_meta as cmd/lvconvert_raid0.c does it, then
  *           image pairs added at the end (cmd/lvconvert_raid.c's lvx_raid_add_images,
  *           on PVs the LV does not use, carrying REBUILD): one parity image for
  *           raid5_n, two for raid6_n_6, one mirror of each stripe for raid10 (the
  *           areas reordered "near": stripe i at 2i, its new mirror at 2i+1, names
- *           kept); the default region size (raised for a big LV), the stripe size
+ *           kept; raid4: the parity pair moved to the front, every pair renamed by
+ *           its position, "<lv>_rimage__N" for one reload, then "<lv>_rimage_N" for
+ *           a second; the rmeta of a raid0_meta LV wiped first, as LVM2's
+ *           _clear_meta_lvs); the default region size (raised for a big LV), the stripe size
  *           kept.  Other raid5/raid6 layouts asked for are replaced by raid5_n /
  *           raid6_n_6 (raid5_n under 3 stripes) with LVM2's two warnings.
  *   down    the LV in sync; raid10's areas reordered back (the first copy of each
- *           stripe first), the parity or mirror pairs taken off the end, the images
- *           left renamed by position; then raid0_meta, raid0 or striped.
+ *           stripe first), raid4's parity pair moved to the end, the parity or mirror
+ *           pairs taken off the end, the images left renamed by position; then
+ *           raid0_meta (its rmeta wiped after, as LVM2 does), raid0 or striped.
  *
  * Both want the LV active (LVM2's "must be active" otherwise) and ask "Are you sure
  * you want to convert FROM LV VG/LV to TO type? [y/n]:" (-y: yes).  The devices follow
@@ -36,12 +40,14 @@
 
 #define SB_ZERO 4096u
 
-enum level { L_NONE, L_R5, L_R6, L_R10 };
+enum level { L_NONE, L_R4, L_R5, L_R6, L_R10 };
 
 static enum level level_of(const char *t)
 {
     if (!t)
         return L_NONE;
+    if (!strcmp(t, "raid4"))
+        return L_R4;
     if (!strncmp(t, "raid5", 5))
         return L_R5;
     if (!strncmp(t, "raid6", 5))
@@ -62,6 +68,8 @@ static enum level lv_level(const struct lvx_lv *lv)
     if (lv->seg_count != 1 || lv->segs[0].kind != LVX_SEG_RAID || !lv->segs[0].meta_areas)
         return L_NONE;
     const char *t = lv->segs[0].type_name;
+    if (!strcmp(t, "raid4"))
+        return L_R4;
     if (!strcmp(t, "raid5_n"))
         return L_R5;
     if (!strcmp(t, "raid6_n_6"))
@@ -139,6 +147,55 @@ static void reorder_from_near(struct lvx_seg *seg)
     memcpy(seg->meta_areas, m, 2 * n * sizeof(*m));
 }
 
+/* The sub-LVs of lv named by their position, "<lv>_rimage<sfx>_N" (LVM2's
+ * _rename_area_lvs: "_" while pairs move, "" after); those that exist already (not
+ * new in ch) and change name listed as moved. */
+static void rename_by_position(struct lvx_lv *lv, const char *sfx, struct lvx_raid_change *ch)
+{
+    struct lvx_seg *seg = &lv->segs[0];
+    for (uint32_t s = 0; s < seg->area_count; s++) {
+        struct lvx_lv *subs[2] = { seg->meta_areas[s].lv, seg->areas[s].lv };
+        const char *kinds[2] = { "rmeta", "rimage" };
+        for (int k = 0; k < 2; k++) {
+            const char *want = lvx_pool_printf(lv->vg->pool, "%s_%s%s_%u", lv->name, kinds[k],
+                                               sfx, s);
+            bool added = false;
+            for (unsigned i = 0; i < ch->added_n; i++)
+                added |= ch->added[i] == subs[k];
+            if (!strcmp(want, subs[k]->name))
+                continue;
+            if (!added) {
+                ch->moved[ch->moved_n] = subs[k];
+                ch->moved_old[ch->moved_n++] = subs[k]->name;
+            }
+            subs[k]->name = want;
+        }
+    }
+}
+
+/* raid4's parity pair first (LVM2's _shift_parity_dev): the last pair moved to the
+ * front (to_front) or the first to the end. */
+static void shift_parity(struct lvx_seg *seg, bool to_front)
+{
+    uint32_t n = seg->area_count;
+    struct lvx_area a, m;
+    if (to_front) {
+        a = seg->areas[n - 1];
+        m = seg->meta_areas[n - 1];
+        memmove(seg->areas + 1, seg->areas, (n - 1) * sizeof(a));
+        memmove(seg->meta_areas + 1, seg->meta_areas, (n - 1) * sizeof(m));
+        seg->areas[0] = a;
+        seg->meta_areas[0] = m;
+    } else {
+        a = seg->areas[0];
+        m = seg->meta_areas[0];
+        memmove(seg->areas, seg->areas + 1, (n - 1) * sizeof(a));
+        memmove(seg->meta_areas, seg->meta_areas + 1, (n - 1) * sizeof(m));
+        seg->areas[n - 1] = a;
+        seg->meta_areas[n - 1] = m;
+    }
+}
+
 /* The pairs from position keep on taken out of the VG (named *_extracted while the
  * devices go), the images left renamed by their position. */
 static void drop_tail(struct lvx_lv *lv, uint32_t keep, struct lvx_raid_change *ch)
@@ -154,18 +211,7 @@ static void drop_tail(struct lvx_lv *lv, uint32_t keep, struct lvx_raid_change *
         }
     }
     seg->area_count = seg->stripe_count = keep;
-    for (uint32_t s = 0; s < keep; s++) {
-        struct lvx_lv *subs[2] = { seg->meta_areas[s].lv, seg->areas[s].lv };
-        const char *kinds[2] = { "rmeta", "rimage" };
-        for (int k = 0; k < 2; k++) {
-            const char *want = lvx_pool_printf(lv->vg->pool, "%s_%s_%u", lv->name, kinds[k], s);
-            if (!strcmp(want, subs[k]->name))
-                continue;
-            ch->moved[ch->moved_n] = subs[k];
-            ch->moved_old[ch->moved_n++] = subs[k]->name;
-            subs[k]->name = want;
-        }
-    }
+    rename_by_position(lv, "", ch);
 }
 
 static void set_type(struct lvx_vg *vg, struct lvx_lv *lv, const char *type)
@@ -174,11 +220,11 @@ static void set_type(struct lvx_vg *vg, struct lvx_lv *lv, const char *type)
     lv->segs[0].raw = NULL;
 }
 
-/* The user backend's daemon starts the new level from blank superblocks: a full sync. */
-static int wipe_superblocks(struct lvx_cmd_env *env, struct lvx_vg_update *u,
-                            const struct lvx_actcmd *act, struct lvx_lv *lv)
+/* The rmeta superblocks of lv wiped (LVM2's _clear_meta_lvs; the user backend's daemon
+ * then starts the new level with a full sync). */
+static int wipe_superblocks(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv)
 {
-    if (act->be->rename_sub || env->args->count[LVX_OPT_TEST])
+    if (env->args->count[LVX_OPT_TEST])
         return 0;
     const struct lvx_seg *seg = &lv->segs[0];
     for (uint32_t s = 0; seg->meta_areas && s < seg->area_count; s++)
@@ -249,16 +295,31 @@ static int up(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *l
     for (unsigned i = 0; i < more.added_n; i++)
         ch.added[ch.added_n++] = more.added[i];
     struct lvx_seg *seg = &lv->segs[0];
-    if (lvl == L_R10) {
+    if (lvl == L_R10) {              /* LVM2 leaves REBUILD on the new rimages only */
         reorder_near(seg);
         seg->data_copies = 2;
+        for (uint32_t s = 0; s < seg->area_count; s++)
+            seg->meta_areas[s].lv->status &= ~(uint32_t)LVX_LV_REBUILD;
+    }
+    if (lvl == L_R4) {               /* the parity pair first, names by position */
+        shift_parity(seg, true);
+        rename_by_position(lv, "_", &ch);
     }
     set_type(vg, lv, to);
     ch.takeover = true;
-    if ((rc = wipe_superblocks(env, u, &act, lv)))
+    bool user = !act.be->rename_sub;
+    if ((user || (lvl == L_R4 && !strcmp(from, "raid0_meta"))) &&
+        (rc = wipe_superblocks(env, u, lv)))
         return rc;
     if ((rc = lvx_lvconvert_reload(env, u, &act, lv, &ch)))
         return rc;
+    if (lvl == L_R4) {               /* LVM2's second rename: the names without "_" */
+        memset(&ch, 0, sizeof(ch));
+        rename_by_position(lv, "", &ch);
+        ch.takeover = true;
+        if ((rc = lvx_lvconvert_reload(env, u, &act, lv, &ch)))
+            return rc;
+    }
     lvx_notice(env->ctx, "Logical volume %s successfully converted.", full);
     return 0;
 }
@@ -282,7 +343,7 @@ static int down(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv 
         lvx_cmd_errorf("Unable to convert %s while it is not in-sync.", full);
         return LVX_EXIT_FAILED;
     }
-    if (lvl == L_R5 && seg->area_count < 3) {
+    if ((lvl == L_R4 || lvl == L_R5) && seg->area_count < 3) {
         lvx_cmd_errorf("Can't convert %s LV %s to %s with < 3 legs.", from, full, to);
         return LVX_EXIT_FAILED;
     }
@@ -295,6 +356,8 @@ static int down(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv 
                                  : seg->area_count - (lvl == L_R6 ? 2 : 1);
     if (lvl == L_R10)
         reorder_from_near(seg);
+    if (lvl == L_R4)
+        shift_parity(seg, false);
     drop_tail(lv, keep, &ch);
     seg->region_size = 0;
     seg->data_copies = 0;
@@ -303,6 +366,8 @@ static int down(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv 
         return rc;
     ch.takeover = true;
     if ((rc = lvx_lvconvert_reload(env, u, &act, lv, &ch)))
+        return rc;
+    if (!strcmp(to, "raid0_meta") && (rc = wipe_superblocks(env, u, lv)))
         return rc;
     lvx_notice(env->ctx, "Logical volume %s successfully converted.", full);
     return 0;

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# t0744-kernel-raid-takeover: lvconvert --type raid5_n|raid5|raid10 of striped, raid0
-# and raid0_meta LVs and --type raid0|raid0_meta|striped back, made by lvx and by LVM2
+# t0744-kernel-raid-takeover: lvconvert --type raid5_n|raid10 of striped and raid0
+# LVs and --type raid0|striped back, made by lvx and by LVM2
 # on twin VGs, side by side in the kernel (LVM2 converts only active LVs).  The checks
 # run inside a throw-away QEMU guest (kvm-dm-test) running
 # tests/kernel/dm-raid-takeover.sh with the plain lvx binary ($LVX_PLAIN, built when
@@ -18,4 +18,5 @@
 # shellcheck source=tests/lib_kernel.sh
 . "$LVX_ROOT/tests/lib_kernel.sh"
 
-kernel_guest_test dm-raid-takeover.sh 8 64M 300 --put "$LVX_ROOT/tests/kernel/raid-twins.sh:/t/raid-twins.sh"
+kernel_guest_test dm-raid-takeover.sh 8 64M 300 --put "$LVX_ROOT/tests/kernel/raid-twins.sh:/t/raid-twins.sh" \
+    --put "$LVX_ROOT/tests/kernel/raid-takeover-lib.sh:/t/raid-takeover-lib.sh"

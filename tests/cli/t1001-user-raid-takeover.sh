@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# t1001-user-raid-takeover: lvconvert --type raid5_n|raid6_n_6|raid10 of striped and
+# t1001-user-raid-takeover: lvconvert --type raid4|raid5_n|raid6_n_6|raid10 of striped and
 # raid0 LVs and back to raid0|striped with the lvx daemon (user-space activation);
 # five 64 MiB loop devices, LVM2 (activation off) reading the layout:
 #   - a striped LV (-i3) written with 12 MiB becomes raid5_n: LVM2's line, LVM2 reads
@@ -11,7 +11,9 @@
 #     deactivation; raid5_n -> raid0 -> raid6_n_6 (P and Q images; check: 0
 #     mismatches) -> striped: the data each time;
 #   - a raid0 LV (-i2) -> raid10: its images in LVM2's "near" order, each mirror
-#     holding its stripe's bytes; raid10 -> raid0: the data;
+#     holding its stripe's bytes; raid10 -> raid0: the data; -> raid4: the parity
+#     image first (r_rimage_0, the stripes renamed after it) holding the XOR of each
+#     row, no mismatch; raid4 -> raid0: the data, the names back;
 #   - refusals as LVM2 2.03.16's (lines and exit 5, nothing written): the question
 #     unanswered (no -y: the list of types), the inactive LV, raid10 of 3 stripes (6
 #     images on 5 PVs); raid6 of 2 stripes made raid5_n with LVM2's warnings.
@@ -38,6 +40,10 @@ data_is() {       # data_is DEV FILE DESC: DEV reads FILE
 nomismatch() {    # nomismatch LV: lvchange --syncaction check, 0 mismatches
     uspace_run_ok "lvchange --syncaction check $1" lvx lvchange --syncaction check "$VG/$1"
     test_eq "... no mismatch, idle" "$(field "$VG/$1" raid_sync_action,raid_mismatch_count)" "idle0"
+}
+imgs() {          # imgs LV: "LV_rimage_N PV|" for each image, as LVM2 reads them
+    lvm2 lvs -a --noheadings -o lv_name,devices "$VG" 2>/dev/null | tr -d '[]' |
+        awk -v l="$1_rimage_" 'index($1, l) == 1 { sub(/\(.*/, "", $2); printf "%s %s|", $1, $2 }'
 }
 # xor_rows FILE N CHUNK OUT: for each row of N chunks of FILE, the XOR of the chunks
 xor_rows() {
@@ -125,6 +131,23 @@ data_is "$DM_DEV_DIR/$VG/r" "$SCRATCH/d3" "... the data"
 nomismatch r
 convert r raid0
 data_is "$DM_DEV_DIR/$VG/r" "$SCRATCH/d3" "... the data"
+
+# ---- raid0 -> raid4 (the parity image first) -> raid0
+convert r raid4
+test_eq "... the new (parity) image r_rimage_0 first, the stripes renamed r_rimage_1, r_rimage_2" \
+    "$(imgs r)" \
+    "r_rimage_0 ${DEVS[2]}|r_rimage_1 ${DEVS[0]}|r_rimage_2 ${DEVS[1]}|"
+xor_rows "$SCRATCH/d3" 2 65536 "$SCRATCH/p3"
+report r_rimage_0
+test_eq "... r_rimage_0 holds the XOR of each row's two 64 KiB chunks (on its PV)" \
+    "$(pv_sum r_rimage_0 0 $((4 * MIB)))" "$(fsum "$SCRATCH/p3")"
+data_is "$DM_DEV_DIR/$VG/r" "$SCRATCH/d3" "... the data"
+nomismatch r
+convert r raid0
+data_is "$DM_DEV_DIR/$VG/r" "$SCRATCH/d3" "... the data"
+test_eq "... r_rimage_0 and r_rimage_1 on the first two PVs again" \
+    "$(imgs r)" \
+    "r_rimage_0 ${DEVS[0]}|r_rimage_1 ${DEVS[1]}|"
 out=$(lvx lvconvert -y --type raid10 "$VG/s" 2>&1); rc=$?
 test_eq "raid10 of 3 stripes (6 images, 5 PVs): refused, exit 5" "$rc" 5
 diag "$out"
