@@ -558,7 +558,9 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
     }
     if (!o->mirrors_given && !env->args->count[LVX_OPT_STRIPES] &&
         !env->args->count[LVX_OPT_STRIPESIZE] && lvx_parity_takeover_wanted(lv, o->type))
-        return lvx_lvconvert_parity(env, u, lv, o->type, o->yes, o->pv_args, o->pv_arg_count);
+        return lvx_lvconvert_parity(env, u, lv, o->type, o->yes,
+                                    o->region_given ? o->region_size : 0, o->pv_args,
+                                    o->pv_arg_count);
     if (!o->mirrors_given && !env->args->count[LVX_OPT_STRIPES] &&
         !env->args->count[LVX_OPT_STRIPESIZE] && lvx_raid0_takeover_wanted(lv, o->type))
         return lvx_lvconvert_raid0(env, u, lv, o->type, o->yes, o->pv_args, o->pv_arg_count);

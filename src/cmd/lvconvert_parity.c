@@ -13,8 +13,8 @@
  *           kept; raid4: the parity pair moved to the front, every pair renamed by
  *           its position, "<lv>_rimage__N" for one reload, then "<lv>_rimage_N" for
  *           a second; the rmeta of a raid0_meta LV wiped first, as LVM2's
- *           _clear_meta_lvs); the default region size (raised for a big LV), the stripe size
- *           kept.  Other raid5/raid6 layouts asked for are replaced by raid5_n /
+ *           _clear_meta_lvs); -R or the default region size (raised for a big
+ *           LV), the stripe size kept.  Other raid5/raid6 layouts asked for are replaced by raid5_n /
  *           raid6_n_6 (raid5_n under 3 stripes) with LVM2's two warnings.
  *   down    the LV in sync; raid10's areas reordered back (the first copy of each
  *           stripe first), raid4's parity pair moved to the end, the parity or mirror
@@ -256,7 +256,8 @@ static int begin(struct lvx_cmd_env *env, struct lvx_actcmd *act, struct lvx_lv_
 }
 
 static int up(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
-              const char *to, bool yes, char **pv_args, unsigned pv_arg_count)
+              const char *to, bool yes, uint32_t region_size, char **pv_args,
+              unsigned pv_arg_count)
 {
     struct lvx_vg *vg = u->vg;
     const char *full = lvx_pool_printf(env->pool, "%s/%s", vg->name, lv->name);
@@ -285,7 +286,8 @@ static int up(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *l
         return rc;
     uint32_t add = lvl == L_R10 ? n : lvl == L_R6 ? 2 : 1;
     uint32_t region = lvx_raid_min_region_size(lv->le_count * (uint64_t)vg->extent_size,
-                                               lvx_raid_default_region(env));
+                                               region_size ? region_size
+                                                           : lvx_raid_default_region(env));
     struct lvx_free_maps *maps;
     if ((rc = lvx_lvcmd_free_maps(env, u, &maps)))
         return rc;
@@ -374,9 +376,10 @@ static int down(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv 
 }
 
 int lvx_lvconvert_parity(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
-                         const char *to, bool yes, char **pv_args, unsigned pv_arg_count)
+                         const char *to, bool yes, uint32_t region_size, char **pv_args,
+                         unsigned pv_arg_count)
 {
     if (is_down_target(to))
         return down(env, u, lv, to, yes);
-    return up(env, u, lv, to, yes, pv_args, pv_arg_count);
+    return up(env, u, lv, to, yes, region_size, pv_args, pv_arg_count);
 }

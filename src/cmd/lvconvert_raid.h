@@ -140,10 +140,12 @@ int lvx_raid0_from_meta(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_l
 void lvx_raid0_log_possible(const char *full, const char *from);
 
 /* raid0/raid0_meta/striped <-> raid4/raid5_n/raid6_n_6/raid10 (cmd/lvconvert_parity.c):
- * is this such a takeover?  Then the command: the exit code. */
+ * is this such a takeover?  Then the command (region_size: -R in sectors, 0: the
+ * default): the exit code. */
 bool lvx_parity_takeover_wanted(const struct lvx_lv *lv, const char *type);
 int lvx_lvconvert_parity(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
-                         const char *to, bool yes, char **pv_args, unsigned pv_arg_count);
+                         const char *to, bool yes, uint32_t region_size, char **pv_args,
+                         unsigned pv_arg_count);
 
 /* The distinct PVs of lv's own segments in order of appearance (LVM2's
  * get_pv_list_for_lv), allocated in env's pool; their count. */

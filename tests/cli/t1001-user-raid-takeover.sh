@@ -13,7 +13,8 @@
 #   - a raid0 LV (-i2) -> raid10: its images in LVM2's "near" order, each mirror
 #     holding its stripe's bytes; raid10 -> raid0: the data; -> raid4: the parity
 #     image first (r_rimage_0, the stripes renamed after it) holding the XOR of each
-#     row, no mismatch; raid4 -> raid0: the data, the names back;
+#     row, no mismatch; raid4 -> raid0: the data, the names back; -R 1m --type
+#     raid10: LVM2 reads that region size;
 #   - refusals as LVM2 2.03.16's (lines and exit 5, nothing written): the question
 #     unanswered (no -y: the list of types), the inactive LV, raid10 of 3 stripes (6
 #     images on 5 PVs); raid6 of 2 stripes made raid5_n with LVM2's warnings.
@@ -148,6 +149,11 @@ data_is "$DM_DEV_DIR/$VG/r" "$SCRATCH/d3" "... the data"
 test_eq "... r_rimage_0 and r_rimage_1 on the first two PVs again" \
     "$(imgs r)" \
     "r_rimage_0 ${DEVS[0]}|r_rimage_1 ${DEVS[1]}|"
+out=$(lvx lvconvert -y -R 1m --type raid10 "$VG/r" 2>&1); rc=$?
+test_eq "-R 1m --type raid10 of r: exit 0, LVM2's line, LVM2 reads the region size" \
+    "$rc $(grep -v 'NOT backed up' <<<"$out" | tail -n1 | sed 's/^ *//') $(lvm2 lvs --noheadings -o segtype,region_size "$VG/r" | tr -s ' ')" \
+    "0 Logical volume $VG/r successfully converted.  raid10 1.00m"
+data_is "$DM_DEV_DIR/$VG/r" "$SCRATCH/d3" "... the data"
 out=$(lvx lvconvert -y --type raid10 "$VG/s" 2>&1); rc=$?
 test_eq "raid10 of 3 stripes (6 images, 5 PVs): refused, exit 5" "$rc" 5
 diag "$out"
