@@ -292,6 +292,13 @@ static int up(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *l
     if ((rc = lvx_lvcmd_free_maps(env, u, &maps)))
         return rc;
     lv->segs[0].region_size = region;
+    if (lvx_raid_image_pv_count(env, lv, pvs, pv_count) < add) {   /* LVM2's allocator */
+        uint64_t image = lv->segs[0].areas[0].lv->le_count;
+        lvx_cmd_errorf("Insufficient suitable allocatable extents for logical volume : %llu "
+                       "more required", (unsigned long long)(add * (image +
+                       lvx_raid_rmeta_extents(image, region, vg->extent_size))));
+        return LVX_EXIT_FAILED;
+    }
     if (lvx_raid_add_images(env, vg, maps, lv, n + add, region, pvs, pv_count, &more) < 0)
         return lvx_cmd_fail(env);
     for (unsigned i = 0; i < more.added_n; i++)

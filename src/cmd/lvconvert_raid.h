@@ -41,12 +41,16 @@ uint32_t lvx_raid_failed_images(const struct lvx_lv *lv);
 
 /* Add images to lv (raid1 or linear) up to new_count, region_size the LV's region size
  * after the change (sectors).  pvs/pv_count: where the images may go (0 = every PV);
- * PVs the LV already uses are never taken.  New sub-LVs carry REBUILD (the kernel
+ * PVs the LV's images already use are never taken (those of its rmeta may be).  New sub-LVs carry REBUILD (the kernel
  * recovers them instead of resyncing the whole LV).  0 or negative errno (ctx). */
 int lvx_raid_add_images(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_free_maps *maps,
                         struct lvx_lv *lv, uint32_t new_count, uint32_t region_size,
                         const struct lvx_alloc_pv *pvs, unsigned pv_count,
                         struct lvx_raid_change *ch);
+
+/* How many PVs (of pvs, every PV when pv_count is 0) new images of lv may go to. */
+unsigned lvx_raid_image_pv_count(struct lvx_cmd_env *env, const struct lvx_lv *lv,
+                                 const struct lvx_alloc_pv *pvs, unsigned pv_count);
 
 /* Remove images of raid1 lv down to new_count (1: the LV becomes linear), as LVM2
  * chooses them: images on error segments first, then the highest-numbered ones on the
