@@ -162,7 +162,9 @@ static int parse_args(struct lvx_cmd_env *env, struct convert_opts *o)
     if ((o->type && !strcmp(o->type, "mirror")) || o->mirrorlog)
         return 0;                   /* cmd/lvconvert_mirror.c */
     if (o->type && strcmp(o->type, "raid1") && strcmp(o->type, "linear") &&
-        strcmp(o->type, "striped") && strcmp(o->type, "raid0") && strcmp(o->type, "raid0_meta")) {
+        strcmp(o->type, "striped") && strcmp(o->type, "raid0") && strcmp(o->type, "raid0_meta") &&
+        strncmp(o->type, "raid5", 5) && strncmp(o->type, "raid6", 5) && strcmp(o->type, "raid10") &&
+        strcmp(o->type, "raid4")) {
         lvx_cmd_errorf("lvx lvconvert does not convert to --type %s yet.", o->type);
         return LVX_EXIT_FAILED;
     }
@@ -299,6 +301,31 @@ static void drop_devices(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
         }
 }
 
+/* A takeover's end (lvx_raid_change.takeover): REBUILD cleared on the images, then
+ * stage, commit, swap once more. */
+static int reload_cleared(struct lvx_cmd_env *env, struct lvx_vg_update *u,
+                          struct lvx_actcmd *act, struct lvx_lv *lv)
+{
+    bool any = false;
+    const struct lvx_seg *seg = &lv->segs[0];
+    for (uint32_t s = 0; lvx_map_lv_is_raid(lv) && s < seg->area_count; s++)
+        if (seg->areas[s].lv->status & LVX_LV_REBUILD) {
+            seg->areas[s].lv->status &= ~(uint32_t)LVX_LV_REBUILD;
+            any = true;
+        }
+    if (!any)
+        return 0;
+    if (act->be->stage(env->ctx, lv, &act->opts) < 0)
+        return lvx_cmd_fail(env);
+    int rc = lvx_lvcmd_commit(env, u);
+    if (rc) {
+        if (act->be->unstage(env->ctx, lv) < 0)
+            lvx_error_clear(env->ctx);
+        return rc;
+    }
+    return lvx_actcmd_finish(env, act, lv, true);
+}
+
 int lvx_lvconvert_reload(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_actcmd *act,
                          struct lvx_lv *lv, const struct lvx_raid_change *ch)
 {
@@ -327,6 +354,8 @@ int lvx_lvconvert_reload(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
     if ((rc = lvx_actcmd_finish(env, act, lv, true)))
         return rc;
     drop_devices(env, act, ch->gone, ch->gone_n);
+    if (ch->takeover)
+        return reload_cleared(env, u, act, lv);
     if (lvx_raid_clear_rebuild(lv) && (rc = lvx_lvcmd_commit(env, u))) {
         lvx_cmd_errorf("Failed to clear REBUILD flag for %s/%s components.", lv->vg->name,
                        lv->name);
@@ -527,6 +556,11 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
                        lv->vg->name, lv->name);
         return LVX_EXIT_FAILED;
     }
+    if (!o->mirrors_given && !env->args->count[LVX_OPT_STRIPES] &&
+        !env->args->count[LVX_OPT_STRIPESIZE] && lvx_parity_takeover_wanted(lv, o->type))
+        return lvx_lvconvert_parity(env, u, lv, o->type, o->yes,
+                                    o->region_given ? o->region_size : 0, o->pv_args,
+                                    o->pv_arg_count);
     if (!o->mirrors_given && !env->args->count[LVX_OPT_STRIPES] &&
         !env->args->count[LVX_OPT_STRIPESIZE] && lvx_raid0_takeover_wanted(lv, o->type))
         return lvx_lvconvert_raid0(env, u, lv, o->type, o->yes, o->pv_args, o->pv_arg_count);

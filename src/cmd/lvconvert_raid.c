@@ -153,8 +153,21 @@ unsigned lvx_raid_own_pvs(struct lvx_cmd_env *env, const struct lvx_lv *lv, stru
     return n;
 }
 
+/* Do lv's data areas (its images, not their rmeta) have extents on pv? */
+static bool data_on_pv(const struct lvx_lv *lv, const struct lvx_pv *pv)
+{
+    for (unsigned i = 0; i < lv->seg_count; i++) {
+        const struct lvx_seg *s = &lv->segs[i];
+        for (uint32_t a = 0; s->areas && a < s->area_count; a++)
+            if (s->areas[a].pv == pv || (s->areas[a].lv && lv_on_pv(s->areas[a].lv, pv, 1)))
+                return true;
+    }
+    return false;
+}
+
 /* The PVs images may go to: those allowed (every PV of the VG when none are named),
- * without the ones lv uses (LVM2's parallel areas). */
+ * without the ones lv's images use (LVM2's parallel areas: the rmeta's PVs may be
+ * taken). */
 static unsigned image_pvs(struct lvx_cmd_env *env, const struct lvx_lv *lv,
                           const struct lvx_alloc_pv *pvs, unsigned pv_count,
                           struct lvx_alloc_pv **out)
@@ -164,11 +177,18 @@ static unsigned image_pvs(struct lvx_cmd_env *env, const struct lvx_lv *lv,
     struct lvx_alloc_pv *v = lvx_pool_alloc(env->pool, (cap ? cap : 1) * sizeof(*v));
     for (unsigned i = 0; i < cap; i++) {
         struct lvx_alloc_pv p = pv_count ? pvs[i] : (struct lvx_alloc_pv){ vg->pvs[i], 0, NULL };
-        if (!lv_on_pv(lv, p.pv, 0))
+        if (!data_on_pv(lv, p.pv))
             v[n++] = p;
     }
     *out = v;
     return n;
+}
+
+unsigned lvx_raid_image_pv_count(struct lvx_cmd_env *env, const struct lvx_lv *lv,
+                                 const struct lvx_alloc_pv *pvs, unsigned pv_count)
+{
+    struct lvx_alloc_pv *v;
+    return image_pvs(env, lv, pvs, pv_count, &v);
 }
 
 int lvx_raid_add_images(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_free_maps *maps,

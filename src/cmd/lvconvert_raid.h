@@ -24,6 +24,10 @@ struct lvx_raid_change {
     unsigned moved_n;                      /* images renamed by the shift down */
     struct lvx_lv *moved[LVX_RAID_CHANGE_MAX];
     const char *moved_old[LVX_RAID_CHANGE_MAX];
+    /* a takeover (LVM2's _lv_update_reload_fns_reset_eliminate_lvs): after the swap
+     * REBUILD is cleared on the images only (the rmeta keep theirs) and the LV is
+     * committed and reloaded once more, so its table carries no rebuild */
+    bool takeover;
 };
 
 /* A linear LV as LVM2's seg_is_linear(first_seg) sees it. */
@@ -37,12 +41,16 @@ uint32_t lvx_raid_failed_images(const struct lvx_lv *lv);
 
 /* Add images to lv (raid1 or linear) up to new_count, region_size the LV's region size
  * after the change (sectors).  pvs/pv_count: where the images may go (0 = every PV);
- * PVs the LV already uses are never taken.  New sub-LVs carry REBUILD (the kernel
+ * PVs the LV's images already use are never taken (those of its rmeta may be).  New sub-LVs carry REBUILD (the kernel
  * recovers them instead of resyncing the whole LV).  0 or negative errno (ctx). */
 int lvx_raid_add_images(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_free_maps *maps,
                         struct lvx_lv *lv, uint32_t new_count, uint32_t region_size,
                         const struct lvx_alloc_pv *pvs, unsigned pv_count,
                         struct lvx_raid_change *ch);
+
+/* How many PVs (of pvs, every PV when pv_count is 0) new images of lv may go to. */
+unsigned lvx_raid_image_pv_count(struct lvx_cmd_env *env, const struct lvx_lv *lv,
+                                 const struct lvx_alloc_pv *pvs, unsigned pv_count);
 
 /* Remove images of raid1 lv down to new_count (1: the LV becomes linear), as LVM2
  * chooses them: images on error segments first, then the highest-numbered ones on the
@@ -122,6 +130,26 @@ int lvx_lvconvert_takeover(struct lvx_cmd_env *env, struct lvx_vg_update *u, str
 bool lvx_raid0_takeover_wanted(const struct lvx_lv *lv, const char *type);
 int lvx_lvconvert_raid0(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
                         const char *to, bool yes, char **pv_args, unsigned pv_arg_count);
+
+/* For the takeovers to and from raid4/5/6/10 (cmd/lvconvert_parity.c), from
+ * cmd/lvconvert_raid0.c: a striped or raid0 lv made raid0_meta as LVM2 does it
+ * (rimages, then rmeta; LVM2's checks of a striped LV, printed: the exit code); a
+ * raid0_meta lv (the rimages holding the stripes) made `to` (raid0_meta, raid0 or
+ * striped: rmeta and rimages dropped into ch; 0 or the exit code); LVM2's list of the
+ * types a raid0* or striped LV converts to. */
+int lvx_raid0_to_meta(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
+                      const struct lvx_alloc_pv *pvs, unsigned pv_count, struct lvx_raid_change *ch);
+int lvx_raid0_from_meta(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_lv *lv,
+                        const char *to, struct lvx_raid_change *ch);
+void lvx_raid0_log_possible(const char *full, const char *from);
+
+/* raid0/raid0_meta/striped <-> raid4/raid5_n/raid6_n_6/raid10 (cmd/lvconvert_parity.c):
+ * is this such a takeover?  Then the command (region_size: -R in sectors, 0: the
+ * default): the exit code. */
+bool lvx_parity_takeover_wanted(const struct lvx_lv *lv, const char *type);
+int lvx_lvconvert_parity(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
+                         const char *to, bool yes, uint32_t region_size, char **pv_args,
+                         unsigned pv_arg_count);
 
 /* The distinct PVs of lv's own segments in order of appearance (LVM2's
  * get_pv_list_for_lv), allocated in env's pool; their count. */

@@ -257,7 +257,7 @@ static int striped_ok(const struct lvx_lv *lv)
 
 /* LVM2's list after a refused takeover (_log_possible_conversion_types): the types
  * its takeover table offers a striped or raid0* LV of 2+ stripes, its own left out. */
-static void log_possible(const char *full, const char *from)
+void lvx_raid0_log_possible(const char *full, const char *from)
 {
     static const char *const types[] = { "raid0", "raid0_meta", "striped", "raid10_near", "raid4",
                                          "raid5_n", "raid6_n_6" };
@@ -266,6 +266,37 @@ static void log_possible(const char *full, const char *from)
     for (unsigned i = 0; i < sizeof(types) / sizeof(types[0]); i++)
         if (strcmp(types[i], from))
             lvx_cmd_errorf("  %s", types[i]);
+}
+
+int lvx_raid0_to_meta(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
+                      const struct lvx_alloc_pv *pvs, unsigned pv_count, struct lvx_raid_change *ch)
+{
+    int rc;
+    if (!lvx_raid0_is(lv)) {
+        if ((rc = striped_ok(lv)))
+            return rc;
+        striped_to_raid0(u->vg, lv, ch);
+    }
+    if (!lv->segs[0].meta_areas && (rc = add_metas(env, u, lv, pvs, pv_count, ch)))
+        return rc;
+    set_type(u->vg, lv, "raid0_meta");
+    return 0;
+}
+
+int lvx_raid0_from_meta(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_lv *lv,
+                        const char *to, struct lvx_raid_change *ch)
+{
+    if (!strcmp(to, "raid0_meta")) {
+        set_type(vg, lv, to);
+        return 0;
+    }
+    drop_metas(vg, lv, ch);
+    if (!strcmp(to, "raid0")) {
+        set_type(vg, lv, to);
+        return 0;
+    }
+    set_type(vg, lv, "raid0");
+    return raid0_to_striped(env, vg, lv, ch) < 0 ? lvx_cmd_fail(env) : 0;
 }
 
 int lvx_lvconvert_raid0(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
@@ -306,7 +337,7 @@ int lvx_lvconvert_raid0(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
         !lvx_lvcmd_confirm(lvx_pool_printf(env->pool, "Are you sure you want to convert %s LV "
                                            "%s to %s type?", from, full, to))) {
         lvx_cmd_errorf("Logical volume %s NOT converted.", full);
-        log_possible(full, from);
+        lvx_raid0_log_possible(full, from);
         return LVX_EXIT_FAILED;
     }
     if (lv->status & LVX_LV_LOCKED || lvx_lv_snapshot_segs(lv, NULL, 0) > 0) {
