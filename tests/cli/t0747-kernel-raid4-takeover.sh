@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# t0744-kernel-raid4-takeover: lvconvert --type raid4|raid6_n_6|raid10 of striped, raid0
+# t0747-kernel-raid4-takeover: lvconvert --type raid4|raid6_n_6|raid10 of striped, raid0
 # and raid0_meta LVs and --type raid0|raid0_meta|striped back, made by lvx and by LVM2
 # on twin VGs, side by side in the kernel (LVM2 converts only active LVs).  The checks
 # run inside a throw-away QEMU guest (kvm-dm-test) running

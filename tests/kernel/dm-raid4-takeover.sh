@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # tests/kernel/dm-raid4-takeover.sh - runs INSIDE a kvm-dm-test guest (started by
-# tests/cli/t0744-kernel-raid4-takeover.sh), as dm-raid-takeover.sh (twin VGs rl by
+# tests/cli/t0747-kernel-raid4-takeover.sh), as dm-raid-takeover.sh (twin VGs rl by
 # LVM2 and rx by lvx, 4 disks each): raid0_meta -> raid6_n_6 of 2 stripes (LVM2 makes
 # it raid5_n, with its warnings) -> raid0_meta (rmeta cleared) -> raid4 (the parity
 # pair first, every pair renamed) -> raid0; raid0 -> raid10 on the PVs named ->
