@@ -469,15 +469,22 @@ static int check_origin(struct lvx_cmd_env *env, struct lvx_vg *vg, struct creat
         lvx_cmd_errorf("Snapshots of %s are not supported.", err);
         return LVX_EXIT_FAILED;
     }
-    bool mirror = lvx_map_lv_is_mirror(org);       /* dm backend only (activate.c) */
-    for (unsigned i = 0; !mirror && i < org->seg_count; i++)
+    if (lvx_lv_is_thin_pool(org)) {
+        lvx_cmd_errorf("Snapshots of thin pool type volumes are not supported.");
+        return LVX_EXIT_FAILED;
+    }
+    /* mirror and thin origins: dm backend only (activate.c; the daemon's snapshot
+     * targets copy from an origin's extents) */
+    bool mirror = lvx_map_lv_is_mirror(org), thin = lvx_lv_is_thin(org);
+    for (unsigned i = 0; !mirror && !thin && i < org->seg_count; i++)
         if (org->segs[i].kind != LVX_SEG_STRIPED) {
             lvx_cmd_errorf("lvx makes snapshots of linear, striped and mirror LVs only (%s/%s "
                            "has a %s segment).", vg->name, org->name, org->segs[i].type_name);
             return LVX_EXIT_FAILED;
         }
-    if (mirror && act && act->be && act->be != &lvx_activation_dm) {
-        lvx_cmd_errorf("lvx makes snapshots of mirror LVs in the dm activation backend only.");
+    if ((mirror || thin) && act && act->be && act->be != &lvx_activation_dm) {
+        lvx_cmd_errorf("lvx makes snapshots of %s LVs in the dm activation backend only.",
+                       thin ? "thin" : "mirror");
         return LVX_EXIT_FAILED;
     }
     o->fixed_leak = act && act->be == &lvx_activation_dm;
@@ -838,6 +845,23 @@ static int virtual_origin_synonym(struct lvx_cmd_args *a)
     return 0;
 }
 
+/* -s -V SIZE VG (no --type) under global/sparse_segtype_default = "thin" (LVM2's
+ * default): LVM2 drops -s and makes a thin LV ("Sparse volume via thin-pool", its
+ * _lvcreate_name_params), in a new pool with -L/-l; so does lvx.  With VG/LV the
+ * snapshot stays (lvx refuses it below). */
+static void thin_sparse_volume(struct lvx_cmd_env *env)
+{
+    struct lvx_cmd_args *a = env->args;
+    if (!a->count[LVX_OPT_SNAPSHOT] || !a->count[LVX_OPT_VIRTUALSIZE] || a->value[LVX_OPT_TYPE] ||
+        a->count[LVX_OPT_VIRTUALORIGINSIZE] || a->argc < 1)
+        return;
+    const char *vg = a->argv[0];
+    if (!strncmp(vg, "/dev/", 5))
+        vg += 5;
+    if (!strchr(vg, '/') && !lvx_lvcreate_sparse_default_snapshot(env))
+        a->count[LVX_OPT_SNAPSHOT] = 0;
+}
+
 int lvx_cmd_lvcreate(struct lvx_cmd_env *env)
 {
     int rc = virtual_origin_synonym(env->args);
@@ -849,6 +873,7 @@ int lvx_cmd_lvcreate(struct lvx_cmd_env *env)
     struct lvx_vg_update u;
     if (lvx_actcmd_monitor_conflict(env))     /* LVM2: its line, nothing done, exit 0 */
         return 0;
+    thin_sparse_volume(env);
     if (lvx_lvcreate_is_thin(env) && !env->args->count[LVX_OPT_SNAPSHOT])
         return lvx_lvcreate_thin(env);
     if (env->args->count[LVX_OPT_ERRORWHENFULL]) {        /* thin pools only */
