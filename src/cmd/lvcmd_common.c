@@ -772,7 +772,7 @@ bool lvx_lvcmd_confirm(const char *question)
     printf("%s [y/n]: ", question);
     fflush(stdout);
     if (!fgets(line, sizeof(line), stdin)) {
-        printf("\n");
+        printf("[n]\n");       /* LVM2's yes_no_prompt at end of input */
         return false;
     }
     return line[0] == 'y' || line[0] == 'Y';

@@ -216,13 +216,11 @@ static int remove_one(struct lvx_cmd_env *env, struct lvx_lv *lv, void *arg)
             return remove_sparse(env, lv, org, r) ? 1 : -1;
         return remove_snapshot(env, lv, r) ? 1 : -1;
     }
-    if (lvx_lv_is_thin(lv))
-        return remove_thin(env, lv, r) ? 1 : -1;
     if (lvx_lv_is_thin_pool(lv))
         return remove_pool(env, lv, r) ? 1 : -1;
     unsigned n = lvx_lv_snapshot_segs(lv, NULL, 0);
     if (n) {
-        /* an origin: its snapshots first */
+        /* an origin (a thin LV too): its snapshots first */
         const struct lvx_seg **segs = lvx_pool_alloc(env->pool, n * sizeof(*segs));
         struct lvx_lv **cows = lvx_pool_alloc(env->pool, n * sizeof(*cows));
         lvx_lv_snapshot_segs(lv, segs, n);
@@ -231,6 +229,13 @@ static int remove_one(struct lvx_cmd_env *env, struct lvx_lv *lv, void *arg)
         for (unsigned i = 0; i < n; i++)
             if (!remove_snapshot(env, cows[i], r))
                 return r->count > before ? 1 : -1;
+    }
+    if (lvx_lv_is_thin(lv)) {
+        bool gone = remove_thin(env, lv, r);
+        for (unsigned i = 0; gone && i < r->origin_count; i++)
+            if (r->origins[i] == lv)
+                r->origins[i] = NULL;    /* gone: nothing to reload */
+        return gone || r->count > before ? 1 : -1;
     }
     const char *role;
     bool raid = (lvx_map_lv_is_raid(lv) || lvx_map_lv_is_mirror(lv)) && !lvx_lv_used_by(lv, &role);

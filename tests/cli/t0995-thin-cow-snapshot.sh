@@ -12,7 +12,9 @@
 #   - snapshots of the thin pool refused with LVM2's line (on the host LVM2 refuses any
 #     snapshot first: no device-mapper); the user backend refuses a snapshot of
 #     an active thin LV (the daemon copies from an origin's extents), nothing written;
-#   - lvremove of the snapshot leaves the thin LV as it was (LVM2 reads it so).
+#   - the user backend refuses to activate a thin origin of COW snapshots;
+#   - lvremove of a snapshot, and of the thin origin (its snapshots first, LVM2's order),
+#     leave metadata LVM2 accepts.
 source "$(dirname "$0")/../lib.sh"
 source "$LVX_ROOT/tests/tools/side.sh"
 
@@ -68,22 +70,35 @@ test_eq "lvcreate -s -L 1m VG/pool (a thin pool): exit 5" "$rc" 5
 test_eq "... LVM2's line (validate_snapshot_origin)" "$(grep -v WARNING "$SCRATCH/o")" \
     "  Snapshots of thin pool type volumes are not supported."
 test_eq "... nothing written" "$(seqno)" "$s0"
-U lvchange -q -ay "$VG/lv1" >/dev/null 2>&1
 rc=0
-U lvcreate -s -L 1m -n os3 "$VG/lv1" >"$SCRATCH/o" 2>&1 || rc=$?
-test_eq "user backend, lv1 active: lvcreate -s VG/THIN refused, exit 5" "$rc" 5
+U lvchange -ay "$VG/lv1" >"$SCRATCH/o" 2>&1 || rc=$?
+test_eq "user backend: lvchange -ay of the thin origin refused, exit 5" "$rc" 5
+test_ok "... one line naming the dm backend" grep -q "does not serve COW snapshots of thin LVs" "$SCRATCH/o"
+test_eq "... nothing written" "$(seqno)" "$s0"
+
+rc=0
+lvx lvremove -q -y "$VG/os2" >"$SCRATCH/o" 2>&1 || rc=$?
+test_eq "lvremove VG/os2 (a snapshot): exit 0" "$rc" 0
+rc=0
+U lvremove -f "$VG/lv1" >"$SCRATCH/o" 2>&1 || rc=$?
+test_eq "lvremove -f VG/lv1 (the thin origin): its snapshot first, then it (LVM2's order)" \
+    "$rc $(grep -o 'Logical volume "[a-z0-9]*" successfully removed' "$SCRATCH/o" | cut -d'"' -f2 | xargs)" \
+    "0 os1 lv1"
+test_eq "LVM2 reads the pool's LVs only" \
+    "$(lvm2 lvs -a --noheadings -o lv_name "$VG" 2>/dev/null | tr -d ' []' | sort | xargs)" \
+    "lvol0_pmspare pool pool_tdata pool_tmeta"
+test_ok "LVM2's vgck passes" lvm2 vgck "$VG"
+test_eq "no snapshotN left in the metadata" "$(lvx vgcfgbackup -f "$SCRATCH/m3" "$VG" >/dev/null 2>&1;
+    grep -c 'snapshot[0-9]* {' "$SCRATCH/m3")" 0
+
+U lvcreate -q -V 8m -n lv2 "$VG/pool" >/dev/null 2>&1
+s0=$(seqno)
+rc=0
+U lvcreate -s -L 1m -n os3 "$VG/lv2" >"$SCRATCH/o" 2>&1 || rc=$?
+test_eq "user backend, lv2 active: lvcreate -s VG/THIN refused, exit 5" "$rc" 5
 test_ok "... one line naming the dm backend" grep -q "thin LVs in the dm activation backend only" "$SCRATCH/o"
 test_eq "... nothing written" "$(seqno)" "$s0"
 U vgchange -q -an "$VG" >/dev/null 2>&1
-
-rc=0
-lvx lvremove -q -y "$VG/os1" "$VG/os2" >"$SCRATCH/o" 2>&1 || rc=$?
-test_eq "lvremove of both snapshots: exit 0" "$rc" 0
-test_eq "LVM2 reads lv1 as a plain thin LV again (attr V, role public, no origin)" \
-    "$(lvm2 lvs --noheadings --separator , -o lv_attr,origin,segtype,lv_role "$VG/lv1" 2>/dev/null |
-        tr -d ' ' | cut -c1,11-)" "V,,thin,public"
-test_eq "no snapshotN left in the metadata" "$(lvx vgcfgbackup -f "$SCRATCH/m3" "$VG" >/dev/null 2>&1;
-    grep -c 'snapshot[0-9]* {' "$SCRATCH/m3")" 0
 
 lvm2 vgremove -ff "$VG" >/dev/null 2>&1
 done_testing
