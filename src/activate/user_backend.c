@@ -389,7 +389,9 @@ static int user_rename(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char 
     if (n > 0)
         loop[n] = 0;
     lvx_user_nodes_remove(lvx_dm_dev_dir(), lv->vg->name, lv->name);
-    return lvx_user_nodes_add(ctx, lvx_dm_dev_dir(), new_vg, new_lv, loop, vg_link(lv));
+    /* a link even for a sparse LV's hidden _vorigin: LVM2's rename of its device makes one */
+    return lvx_user_nodes_add(ctx, lvx_dm_dev_dir(), new_vg, new_lv, loop,
+                              !lvx_lv_thin_pool_private(lv));
 }
 
 /* --syncaction check|repair: the daemon runs it to its end before answering */

@@ -377,11 +377,7 @@ static uint64_t wanted_extents(struct lvx_cmd_env *env, const struct lvx_vg *vg,
 
 static const char *first_free_name(struct lvx_cmd_env *env, const struct lvx_vg *vg)
 {
-    for (unsigned i = 0;; i++) {
-        const char *n = lvx_pool_printf(env->pool, "lvol%u", i);
-        if (!lvx_vg_find_lv(vg, n))
-            return n;
-    }
+    return lvx_lvcmd_next_lvol(env->pool, vg);
 }
 
 static struct lvx_lv *new_lv(struct lvx_vg *vg, const struct create_opts *o, const char *name)

@@ -7,8 +7,8 @@
 #   - lvrename of a sparse snapshot renames its NAME_vorigin to NEW_vorigin as LVM2's
 #     _rename_sub_lv (inactive: the metadata LVM2 reads; active: the served devices take
 #     the new names, the data reads back) (lvcreate-usage, its line 162);
-#   - the user backend makes no /dev/VG link for the hidden _vorigin (LVM2's
-#     _lv_has_mknode), also after a rename;
+#   - the user backend makes no /dev/VG link for the hidden _vorigin at activation (LVM2's
+#     _lv_has_mknode); an active rename links it, as LVM2's rename of its device does;
 #   - lvcreate -s -V SIZE -L SIZE -n NAME VG under LVM2's default
 #     global/sparse_segtype_default = "thin" makes a thin LV in a new pool as LVM2 does
 #     (-s dropped), and a sparse snapshot under "snapshot".
@@ -35,7 +35,8 @@ uspace_run_ok "lvrename VG/sp VG/sp2 (active)" lvx lvrename "$VG/sp" "$VG/sp2"
 test_ok "... Renamed line" grep -q "Renamed \"sp\" to \"sp2\" in volume group \"$VG\"" "$SCRATCH/out"
 test_eq "LVM2 reads sp2 and sp2_vorigin" "$(names)" "sp2 sp2_vorigin"
 test_eq "sp2's origin is sp2_vorigin" "$(seg sp2)" "linear [sp2_vorigin]"
-test_eq "/dev/VG holds sp2 only" "$(ls "$DEV" | xargs)" "sp2"
+test_eq "/dev/VG holds sp2 and sp2_vorigin (LVM2's rename of the device links it)" \
+    "$(ls "$DEV" | xargs)" "sp2 sp2_vorigin"
 test_eq "/dev/mapper: the served devices took the new names" \
     "$(ls "$DM_DEV_DIR/mapper" | grep "^$VG-" | sed "s/^$VG-//" | xargs)" "sp2 sp2_vorigin"
 test_eq "the data reads back through sp2" \
