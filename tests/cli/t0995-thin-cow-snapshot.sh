@@ -92,6 +92,14 @@ test_eq "no snapshotN left in the metadata" "$(lvx vgcfgbackup -f "$SCRATCH/m3" 
     grep -c 'snapshot[0-9]* {' "$SCRATCH/m3")" 0
 
 U lvcreate -q -V 8m -n lv2 "$VG/pool" >/dev/null 2>&1
+lvx lvcreate -q -s -L 1m -n os4 "$VG/lv2" >/dev/null 2>&1
+rc=0
+U lvremove -f "$VG/pool" >"$SCRATCH/o" 2>&1 || rc=$?
+test_eq "lvremove -f VG/pool: the thin LV after its COW snapshot, then the pool" \
+    "$rc $(grep -o 'Logical volume "[a-z0-9]*" successfully removed' "$SCRATCH/o" | cut -d'"' -f2 | xargs)" \
+    "0 os4 lv2 pool"
+test_ok "LVM2's vgck passes" lvm2 vgck "$VG"
+U lvcreate -q -T -L 16m "$VG/pool" -V 8m -n lv2 >/dev/null 2>&1
 s0=$(seqno)
 rc=0
 U lvcreate -s -L 1m -n os3 "$VG/lv2" >"$SCRATCH/o" 2>&1 || rc=$?

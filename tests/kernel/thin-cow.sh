@@ -110,7 +110,9 @@ both "lvcreate -s -V 32m -L 8m -n tv VG (a thin LV in a new pool)" \
     lvcreate -s -V 32m -L 8m -n tv VG
 check_eq "metadata equal" "$(meta $LVX lvx-tc)" "$(meta lvm lvm-tc)"
 check_eq "dm tables equal" "$(tables lvx-tc)" "$(tables lvm-tc)"
-both "lvremove -f of the VG's LVs (origins after their snapshots)" lvremove -f VG
+both "lvremove -f VG/pool (thin LVs after their COW snapshots)" lvremove -f VG/pool
+both "lvremove -f VG/lvol1" lvremove -f VG/lvol1
+both "lvremove -f of the VG's last LVs" lvremove -f VG
 check_eq "no device of either VG left" "$(dmsetup ls | grep -E '^lv[mx]--tc-' || true)" ""
 
 guest_done
