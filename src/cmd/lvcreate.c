@@ -841,6 +841,30 @@ static int virtual_origin_synonym(struct lvx_cmd_args *a)
     return 0;
 }
 
+/* Options of pools given to a command form without a pool (no thin or cache type): no
+ * LVM2 command definition matches, its line, exit 3 (lvcreate-usage, its line 229). */
+static int pool_only_options(struct lvx_cmd_env *env)
+{
+    static const struct {
+        enum lvx_opt_id id;
+        const char *name;
+    } opts[] = {
+        { LVX_OPT_POOLMETADATASPARE, "--poolmetadataspare" },
+        { LVX_OPT_POOLMETADATASIZE, "--poolmetadatasize" },
+        { LVX_OPT_DISCARDS, "--discards" },
+    };
+    const char *type = env->args->value[LVX_OPT_TYPE];
+    if (type && !strncmp(type, "cache", 5))
+        return 0;
+    for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
+        if (env->args->count[opts[i].id]) {
+            lvx_cmd_errorf("Command does not accept option: %s %s.", opts[i].name,
+                           env->args->value[opts[i].id]);
+            return LVX_EXIT_INVALID;
+        }
+    return 0;
+}
+
 /* -s -V SIZE VG (no --type) under global/sparse_segtype_default = "thin" (LVM2's
  * default): LVM2 drops -s and makes a thin LV ("Sparse volume via thin-pool", its
  * _lvcreate_name_params), in a new pool with -L/-l; so does lvx.  With VG/LV the
@@ -877,6 +901,8 @@ int lvx_cmd_lvcreate(struct lvx_cmd_env *env)
                        env->args->value[LVX_OPT_ERRORWHENFULL]);
         return LVX_EXIT_INVALID;
     }
+    if ((rc = pool_only_options(env)))
+        return rc;
     if (env->args->count[LVX_OPT_VIRTUALSIZE] && !sparse_wanted(env)) {
         lvx_cmd_errorf("lvx lvcreate -s -V makes a sparse snapshot only with --type snapshot "
                        "(or global/sparse_segtype_default = \"snapshot\"); a thin LV takes "

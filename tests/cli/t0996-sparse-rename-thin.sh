@@ -76,5 +76,17 @@ uspace_run_ok "lvcreate -s -V 64m -L 8m -n sp4 VG, sparse_segtype_default = \"sn
 test_eq "sp4 is a sparse snapshot" "$(seg sp4)" "linear [sp4_vorigin]"
 test_eq "/dev/VG: no _vorigin link" "$(ls "$DEV" | xargs)" "sp3 sp4 th"
 
+# ---- pool-only options without a pool: no LVM2 command form matches (lvcreate-usage:229)
+for a in "--poolmetadataspare y" "--poolmetadatasize 10" "--discards passdown"; do
+    rc=0
+    # shellcheck disable=SC2086
+    lvx lvcreate $a -l1 "$VG" >"$SCRATCH/x" 2>&1 || rc=$?
+    lrc=0
+    # shellcheck disable=SC2086
+    lvm2 lvcreate $a -l1 "$VG" >"$SCRATCH/l" 2>&1 || lrc=$?
+    test_eq "lvcreate $a -l1 VG: LVM2's line and exit code (3)" \
+        "$rc $(grep -v WARNING "$SCRATCH/x")" "$lrc $(grep -v -e WARNING -e 'for more information' "$SCRATCH/l")"
+done
+
 uspace_run_ok "vgremove -ff" lvx vgremove -ff "$VG"
 done_testing
