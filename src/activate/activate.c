@@ -101,7 +101,8 @@ int lvx_activation_check(struct lvx_ctx *ctx, const struct lvx_lv *lv,
     const struct lvx_seg *cs = lvx_lv_cow_snapshot_seg(lv);
     if (cs && cs->origin_lv)
         lv = cs->origin_lv;
-    int rc = lvx_map_check_activatable(ctx, lv, partial);
+    int rc = lvx_lv_is_thin(lv) ? lvx_map_check_thin_activatable(ctx, lv, partial)
+                                : lvx_map_check_activatable(ctx, lv, partial);
     const struct lvx_seg *snaps[64];
     unsigned n = lvx_lv_snapshot_segs(lv, snaps, 64);
     for (unsigned i = 0; rc == 0 && i < n && i < 64; i++)
@@ -155,6 +156,12 @@ int lvx_activate_lv(struct lvx_ctx *ctx, const struct lvx_activation_backend *be
                                  "dm backend).", lv->vg->name, lv->name, be->name);
         return rc < 0 ? rc : be->activate(ctx, lv, opts);
     }
+    const struct lvx_seg *cs = lvx_lv_cow_snapshot_seg(lv);
+    const struct lvx_lv *head = cs && cs->origin_lv ? cs->origin_lv : lv;
+    if (be != &lvx_activation_dm && lvx_lv_is_thin(head) && lvx_lv_snapshot_segs(head, NULL, 0))
+        return lvx_error(ctx, ENOTSUP, "Cannot activate %s/%s: the %s activation backend does "
+                         "not serve COW snapshots of thin LVs yet (use the dm backend).",
+                         lv->vg->name, lv->name, be->name);
     if (lvx_map_lv_is_thin_kind(lv)) {
         int rc = be->thin_message
                      ? lvx_map_check_thin_activatable(ctx, lv, opts && opts->partial)

@@ -976,7 +976,8 @@ static int dm_rename(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char *n
     } else if ((rc = lvx_dm_rename(ctx, &dm, ids.name, lvx_buf_str(&new_name))) == 0) {
         lvx_dm_nodes_remove(ids.name, lv->vg->name, lv->name);
         rc = lvx_dm_nodes_add(ctx, lvx_buf_str(&new_name), info.major, info.minor, new_vg,
-                              lvx_lv_thin_pool_private(lv) ? NULL : new_lv);   /* LVM2's */
+                              lvx_lv_thin_pool_private(lv) ? NULL : new_lv);   /* LVM2's
+                              * fs rename: a link also for a sparse LV's hidden _vorigin */
     }
     lvx_buf_free(&new_name);
     lvx_dm_close(&dm);

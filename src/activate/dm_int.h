@@ -70,6 +70,12 @@ int lvx_dm_drop_real(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv
 int lvx_dm_snapshot_usage(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name,
                           struct lvx_lv_kstate *out);
 
+/* dm_thin.c: the table of thin LV thin (its pool's stack brought up in r first, its
+ * transaction id checked): an origin's -real layer.  0 or negative errno. */
+int lvx_dm_thin_table(struct lvx_ctx *ctx, struct lvx_dm_run *r, const struct lvx_lv *thin,
+                      const struct lvx_activate_opts *opts, struct lvx_buf *out);
+/* After a thin origin's devices went: its pool's stack when nothing else uses it. */
+int lvx_dm_thin_origin_gone(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *thin);
 /* dm_thin.c: thin pools (tmeta, tdata, thin-pool, the pool's own device) and thin LVs
  * (with their pool's stack); pool messages; status of either. */
 int lvx_dm_thin_activate(struct lvx_ctx *ctx, const struct lvx_lv *lv,

@@ -10,7 +10,8 @@
  *
  * (<snap> is the COW LV the user named; the internal snapshotN LV has no device.)
  * An old-style mirror origin: -real is its mirror table, over its sub-LV devices
- * (made before -real, removed after it).
+ * (made before -real, removed after it).  A thin origin: -real is its thin table over
+ * the pool's stack (brought up before -real, taken down after it when unused).
  * The set is activated and deactivated as a whole, as LVM2 does for an origin and
  * for any of its snapshots.  Activating: the live origin (if any) is suspended
  * first, so no write reaches the PVs past a snapshot being set up; then -real, each
@@ -39,6 +40,7 @@
 
 #include "map/map.h"
 #include "model/snapshot.h"
+#include "model/thin.h"
 #include "nodes/dm_nodes.h"
 
 #define MAX_SNAPS 256
@@ -202,7 +204,9 @@ int lvx_dm_activate_set(struct lvx_ctx *ctx, const struct lvx_lv *origin,
     bool stacked = lvx_map_lv_is_mirror(origin);    /* -real is the mirror over its subs */
     if (stacked && (rc = lvx_dm_stacked_subs_up(ctx, &r->dm, origin)) < 0)
         goto fail;
-    if ((rc = layer_table(ctx, origin, partial, &t)) < 0 ||
+    bool thin = lvx_lv_is_thin(origin);     /* -real is the thin LV over its pool */
+    if ((rc = thin ? lvx_dm_thin_table(ctx, r, origin, opts, &t)
+                   : layer_table(ctx, origin, partial, &t)) < 0 ||
         (rc = lvx_dm_put_table(ctx, r, &real, lvx_buf_str(&t), ro, &info)) < 0 ||
         (rc = lvx_dm_nodes_add(ctx, real.name, info.major, info.minor, NULL, NULL)) < 0)
         goto fail;
@@ -335,6 +339,8 @@ int lvx_dm_deactivate_set(struct lvx_ctx *ctx, const struct lvx_lv *origin,
         rc = lvx_dm_remove_one(ctx, &dm, &real, NULL, true);
     if (rc == 0 && lvx_map_lv_is_mirror(origin))    /* the mirror's sub-LV devices */
         rc = lvx_dm_stacked_subs_down(ctx, origin);
+    if (rc == 0 && lvx_lv_is_thin(origin))          /* the pool's, when unused now */
+        rc = lvx_dm_thin_origin_gone(ctx, &dm, origin);
 out:
     lvx_dm_close(&dm);
     return rc;

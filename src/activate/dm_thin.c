@@ -21,7 +21,9 @@
  * Messages (create_thin, create_snap, delete) go to the thin-pool device after it is
  * loaded, then set_transaction_id; before them the kernel's transaction id must be the
  * metadata's minus the number of messages (LVM2's check).  A thin origin that is
- * active is suspended around create_snap.
+ * active is suspended around create_snap (with its -real layer when it has COW
+ * snapshots).  A thin origin of COW snapshots (dm_snapshot.c) gets its thin table as
+ * its -real layer from lvx_dm_thin_table().
  *
  * Before a thin-pool device is made, thin_check runs on its metadata as LVM2 runs it
  * (global/thin_check_executable and _options; skipped for a new, zeroed pool).
@@ -290,14 +292,12 @@ static int activate_pool(struct lvx_ctx *ctx, struct lvx_dm_run *r, const struct
     return rc;
 }
 
-static int activate_thin(struct lvx_ctx *ctx, struct lvx_dm_run *r, const struct lvx_lv *thin,
-                         const struct lvx_activate_opts *opts)
+int lvx_dm_thin_table(struct lvx_ctx *ctx, struct lvx_dm_run *r, const struct lvx_lv *thin,
+                      const struct lvx_activate_opts *opts, struct lvx_buf *out)
 {
     const struct lvx_lv *pool = lvx_lv_thin_seg(thin)->pool_lv;
     char dev[32];
-    struct lvx_dm_ids ids, tp;
-    struct lvx_dm_info info;
-    struct lvx_buf t = LVX_BUF_INIT;
+    struct lvx_dm_ids tp;
     int rc;
     if (!pool_used(pool))
         return lvx_error(ctx, EINVAL, "Thin pool %s/%s of %s has transaction_id 0.",
@@ -305,14 +305,35 @@ static int activate_thin(struct lvx_ctx *ctx, struct lvx_dm_run *r, const struct
     if ((rc = pool_up(ctx, r, pool, opts && opts->partial, dev, sizeof(dev))) < 0 ||
         (rc = tpool_ids(ctx, pool, &tp)) < 0 ||
         (rc = check_tid(ctx, &r->dm, pool, tp.name,
-                        lvx_lv_thin_pool_seg(pool)->transaction_id)) < 0 ||
-        (rc = lvx_dm_ids_of(ctx, thin, NULL, &ids)) < 0)
+                        lvx_lv_thin_pool_seg(pool)->transaction_id)) < 0)
         return rc;
-    lvx_map_thin_line(thin, dev, &t);
+    lvx_map_thin_line(thin, dev, out);
+    return 0;
+}
+
+int lvx_dm_thin_origin_gone(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *thin)
+{
+    return pool_down(ctx, dm, lvx_lv_thin_seg(thin)->pool_lv, thin);
+}
+
+static int activate_thin(struct lvx_ctx *ctx, struct lvx_dm_run *r, const struct lvx_lv *thin,
+                         const struct lvx_activate_opts *opts)
+{
+    struct lvx_dm_ids ids;
+    struct lvx_dm_info info;
+    struct lvx_buf t = LVX_BUF_INIT;
+    int rc;
+    if ((rc = lvx_dm_ids_of(ctx, thin, NULL, &ids)) < 0 ||
+        (rc = lvx_dm_thin_table(ctx, r, thin, opts, &t)) < 0) {
+        lvx_buf_free(&t);
+        return rc;
+    }
     if ((rc = lvx_dm_put_table(ctx, r, &ids, lvx_buf_str(&t),
                                lvx_activation_read_only(thin, opts), &info)) == 0)
         rc = lvx_dm_nodes_add(ctx, ids.name, info.major, info.minor, thin->vg->name,
                               link_of(thin));
+    if (rc == 0)    /* an origin whose last COW snapshot went: its -real layer goes */
+        rc = lvx_dm_drop_real(ctx, &r->dm, thin);
     lvx_buf_free(&t);
     return rc;
 }
@@ -348,6 +369,8 @@ int lvx_dm_thin_deactivate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
         pool = lvx_lv_thin_seg(lv)->pool_lv;
         if ((rc = lvx_dm_ids_of(ctx, lv, NULL, &ids)) == 0)
             rc = lvx_dm_remove_one(ctx, &dm, &ids, lv, force);
+        if (rc == 0)    /* an origin whose COW snapshots were just taken away */
+            rc = lvx_dm_drop_real(ctx, &dm, lv);
         if (rc == 0)
             rc = pool_down(ctx, &dm, pool, lv);
     } else if (pool_used(lv)) {
@@ -367,10 +390,10 @@ int lvx_dm_thin_message(struct lvx_ctx *ctx, const struct lvx_lv *pool, const ch
 {
     const struct lvx_seg *ps = lvx_lv_thin_pool_seg(pool);
     struct lvx_dm_run *r = calloc(1, sizeof(*r));
-    struct lvx_dm_ids tp, sid;
+    struct lvx_dm_ids tp, sid, rid;
     struct lvx_dm_info info;
     char dev[32], m[64];
-    bool suspended = false;
+    bool suspended = false, real_suspended = false;
     if (!r)
         abort();
     if (!ps || ps->transaction_id < n) {
@@ -402,6 +425,13 @@ int lvx_dm_thin_message(struct lvx_ctx *ctx, const struct lvx_lv *pool, const ch
             goto fail;
         suspended = true;
     }
+    /* an origin with COW snapshots: its thin device is the -real layer under it */
+    if (suspended && lvx_dm_ids_of(ctx, suspend, "real", &rid) == 0 &&
+        exists_as(ctx, &r->dm, &rid, &info) && !info.suspended) {
+        if ((rc = lvx_dm_suspend(ctx, &r->dm, rid.name)) < 0)
+            goto resume;
+        real_suspended = true;
+    }
     for (unsigned i = 0; i < n && rc == 0; i++)
         rc = lvx_dm_message(ctx, &r->dm, tp.name, 0, msgs[i]);
     if (rc == 0) {
@@ -409,11 +439,14 @@ int lvx_dm_thin_message(struct lvx_ctx *ctx, const struct lvx_lv *pool, const ch
                  ps->transaction_id - n, ps->transaction_id);
         rc = lvx_dm_message(ctx, &r->dm, tp.name, 0, m);
     }
+resume:
     if (suspended) {
         int err = ctx->err;
         char msg[sizeof(ctx->errmsg)];
         memcpy(msg, ctx->errmsg, sizeof(msg));
-        int r2 = lvx_dm_resume(ctx, &r->dm, sid.name, NULL);
+        int r2 = real_suspended ? lvx_dm_resume(ctx, &r->dm, rid.name, NULL) : 0;
+        int r3 = lvx_dm_resume(ctx, &r->dm, sid.name, NULL);
+        r2 = r2 < 0 ? r2 : r3;
         if (rc == 0)
             rc = r2;
         else {
@@ -450,7 +483,12 @@ int lvx_dm_thin_status(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_
         struct lvx_buf st = LVX_BUF_INIT;
         unsigned long long s, l, mapped;
         if ((rc = lvx_dm_table(ctx, dm, ids.name, true, &st)) == 0 &&
-            sscanf(lvx_buf_str(&st), "%llu %llu thin %llu", &s, &l, &mapped) == 3) {
+            strstr(lvx_buf_str(&st), " snapshot-origin") &&    /* COW snapshots: -real's */
+            lvx_dm_ids_of(ctx, lv, "real", &ids) == 0) {
+            lvx_buf_reset(&st);
+            rc = lvx_dm_table(ctx, dm, ids.name, true, &st);
+        }
+        if (rc == 0 && sscanf(lvx_buf_str(&st), "%llu %llu thin %llu", &s, &l, &mapped) == 3) {
             out->thin = true;
             out->thin_mapped = mapped;
         }

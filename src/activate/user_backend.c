@@ -78,6 +78,13 @@ static void geometry_hint(struct lvx_ctx *ctx, uint64_t io_min, uint64_t io_opt)
                "k,sw=%" PRIu64, io_min / 1024, io_opt / io_min);
 }
 
+/* LVM2's _lv_has_mknode: a /dev/<vg>/<lv> link, except for a used thin pool and for a
+ * sparse snapshot's hidden NAME_vorigin */
+static bool vg_link(const struct lvx_lv *lv)
+{
+    return !lvx_lv_thin_pool_private(lv) && !lvx_lv_is_virtual_origin(lv);
+}
+
 static int activate_one(struct lvx_ctx *ctx, const struct lvx_lv *lv,
                         const struct lvx_activate_opts *opts)
 {
@@ -104,7 +111,7 @@ static int activate_one(struct lvx_ctx *ctx, const struct lvx_lv *lv,
             rc = lvx_error(ctx, EPROTO, "Unexpected answer of the lvx daemon: %s",
                            lvx_buf_str(&reply));
         } else if ((rc = lvx_user_nodes_add(ctx, dev_dir, lv->vg->name, lv->name, loop,
-                                            !lvx_lv_thin_pool_private(lv))) == 0) {
+                                            vg_link(lv))) == 0) {
             geometry_hint(ctx, io_min, io_opt);
         }
     }
@@ -382,6 +389,7 @@ static int user_rename(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char 
     if (n > 0)
         loop[n] = 0;
     lvx_user_nodes_remove(lvx_dm_dev_dir(), lv->vg->name, lv->name);
+    /* a link even for a sparse LV's hidden _vorigin: LVM2's rename of its device makes one */
     return lvx_user_nodes_add(ctx, lvx_dm_dev_dir(), new_vg, new_lv, loop,
                               !lvx_lv_thin_pool_private(lv));
 }

@@ -156,6 +156,10 @@ const char *lvx_lvcmd_size(struct lvx_cmd_env *env, uint64_t sectors);
 uint64_t lvx_lvcmd_round_to_stripes(struct lvx_cmd_env *env, uint64_t extents,
                                     uint32_t stripes, uint64_t extent_size);
 
+/* The name of a new LV given none: "lvol<N+1>" for the highest N of the VG's names that
+ * start "lvol<N>" (lvol0_pmspare too), as LVM2's generate_lv_name. */
+const char *lvx_lvcmd_next_lvol(struct lvx_pool *pool, const struct lvx_vg *vg);
+
 /* Ask "question [y/n]: " on stdout and read the answer from stdin: true for y/yes.
  * No answer (end of input) counts as no. */
 bool lvx_lvcmd_confirm(const char *question);

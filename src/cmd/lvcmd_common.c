@@ -763,6 +763,15 @@ int lvx_lvcmd_wipe_signatures(struct lvx_cmd_env *env, struct lvx_vg_update *u,
 
 /* ---- prompts and limits ----------------------------------------------------------- */
 
+const char *lvx_lvcmd_next_lvol(struct lvx_pool *pool, const struct lvx_vg *vg)
+{
+    int high = -1, i;
+    for (unsigned l = 0; l < vg->lv_count; l++)     /* "lvol0_pmspare" counts as 0 too */
+        if (sscanf(vg->lvs[l]->name, "lvol%d", &i) == 1 && i > high)
+            high = i;
+    return lvx_pool_printf(pool, "lvol%d", high + 1);
+}
+
 bool lvx_lvcmd_confirm(const char *question)
 {
     char line[64];
@@ -772,7 +781,7 @@ bool lvx_lvcmd_confirm(const char *question)
     printf("%s [y/n]: ", question);
     fflush(stdout);
     if (!fgets(line, sizeof(line), stdin)) {
-        printf("\n");
+        printf("[n]\n");       /* LVM2's yes_no_prompt at end of input */
         return false;
     }
     return line[0] == 'y' || line[0] == 'Y';

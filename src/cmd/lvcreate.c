@@ -377,11 +377,7 @@ static uint64_t wanted_extents(struct lvx_cmd_env *env, const struct lvx_vg *vg,
 
 static const char *first_free_name(struct lvx_cmd_env *env, const struct lvx_vg *vg)
 {
-    for (unsigned i = 0;; i++) {
-        const char *n = lvx_pool_printf(env->pool, "lvol%u", i);
-        if (!lvx_vg_find_lv(vg, n))
-            return n;
-    }
+    return lvx_lvcmd_next_lvol(env->pool, vg);
 }
 
 static struct lvx_lv *new_lv(struct lvx_vg *vg, const struct create_opts *o, const char *name)
@@ -469,15 +465,22 @@ static int check_origin(struct lvx_cmd_env *env, struct lvx_vg *vg, struct creat
         lvx_cmd_errorf("Snapshots of %s are not supported.", err);
         return LVX_EXIT_FAILED;
     }
-    bool mirror = lvx_map_lv_is_mirror(org);       /* dm backend only (activate.c) */
-    for (unsigned i = 0; !mirror && i < org->seg_count; i++)
+    if (lvx_lv_is_thin_pool(org)) {
+        lvx_cmd_errorf("Snapshots of thin pool type volumes are not supported.");
+        return LVX_EXIT_FAILED;
+    }
+    /* mirror and thin origins: dm backend only (activate.c; the daemon's snapshot
+     * targets copy from an origin's extents) */
+    bool mirror = lvx_map_lv_is_mirror(org), thin = lvx_lv_is_thin(org);
+    for (unsigned i = 0; !mirror && !thin && i < org->seg_count; i++)
         if (org->segs[i].kind != LVX_SEG_STRIPED) {
             lvx_cmd_errorf("lvx makes snapshots of linear, striped and mirror LVs only (%s/%s "
                            "has a %s segment).", vg->name, org->name, org->segs[i].type_name);
             return LVX_EXIT_FAILED;
         }
-    if (mirror && act && act->be && act->be != &lvx_activation_dm) {
-        lvx_cmd_errorf("lvx makes snapshots of mirror LVs in the dm activation backend only.");
+    if ((mirror || thin) && act && act->be && act->be != &lvx_activation_dm) {
+        lvx_cmd_errorf("lvx makes snapshots of %s LVs in the dm activation backend only.",
+                       thin ? "thin" : "mirror");
         return LVX_EXIT_FAILED;
     }
     o->fixed_leak = act && act->be == &lvx_activation_dm;
@@ -838,6 +841,47 @@ static int virtual_origin_synonym(struct lvx_cmd_args *a)
     return 0;
 }
 
+/* Options of pools given to a command form without a pool (no thin or cache type): no
+ * LVM2 command definition matches, its line, exit 3 (lvcreate-usage, its line 229). */
+static int pool_only_options(struct lvx_cmd_env *env)
+{
+    static const struct {
+        enum lvx_opt_id id;
+        const char *name;
+    } opts[] = {
+        { LVX_OPT_POOLMETADATASPARE, "--poolmetadataspare" },
+        { LVX_OPT_POOLMETADATASIZE, "--poolmetadatasize" },
+        { LVX_OPT_DISCARDS, "--discards" },
+    };
+    const char *type = env->args->value[LVX_OPT_TYPE];
+    if (type && !strncmp(type, "cache", 5))
+        return 0;
+    for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
+        if (env->args->count[opts[i].id]) {
+            lvx_cmd_errorf("Command does not accept option: %s %s.", opts[i].name,
+                           env->args->value[opts[i].id]);
+            return LVX_EXIT_INVALID;
+        }
+    return 0;
+}
+
+/* -s -V SIZE VG (no --type) under global/sparse_segtype_default = "thin" (LVM2's
+ * default): LVM2 drops -s and makes a thin LV ("Sparse volume via thin-pool", its
+ * _lvcreate_name_params), in a new pool with -L/-l; so does lvx.  With VG/LV the
+ * snapshot stays (lvx refuses it below). */
+static void thin_sparse_volume(struct lvx_cmd_env *env)
+{
+    struct lvx_cmd_args *a = env->args;
+    if (!a->count[LVX_OPT_SNAPSHOT] || !a->count[LVX_OPT_VIRTUALSIZE] || a->value[LVX_OPT_TYPE] ||
+        a->count[LVX_OPT_VIRTUALORIGINSIZE] || a->argc < 1)
+        return;
+    const char *vg = a->argv[0];
+    if (!strncmp(vg, "/dev/", 5))
+        vg += 5;
+    if (!strchr(vg, '/') && !lvx_lvcreate_sparse_default_snapshot(env))
+        a->count[LVX_OPT_SNAPSHOT] = 0;
+}
+
 int lvx_cmd_lvcreate(struct lvx_cmd_env *env)
 {
     int rc = virtual_origin_synonym(env->args);
@@ -849,6 +893,7 @@ int lvx_cmd_lvcreate(struct lvx_cmd_env *env)
     struct lvx_vg_update u;
     if (lvx_actcmd_monitor_conflict(env))     /* LVM2: its line, nothing done, exit 0 */
         return 0;
+    thin_sparse_volume(env);
     if (lvx_lvcreate_is_thin(env) && !env->args->count[LVX_OPT_SNAPSHOT])
         return lvx_lvcreate_thin(env);
     if (env->args->count[LVX_OPT_ERRORWHENFULL]) {        /* thin pools only */
@@ -856,6 +901,8 @@ int lvx_cmd_lvcreate(struct lvx_cmd_env *env)
                        env->args->value[LVX_OPT_ERRORWHENFULL]);
         return LVX_EXIT_INVALID;
     }
+    if ((rc = pool_only_options(env)))
+        return rc;
     if (env->args->count[LVX_OPT_VIRTUALSIZE] && !sparse_wanted(env)) {
         lvx_cmd_errorf("lvx lvcreate -s -V makes a sparse snapshot only with --type snapshot "
                        "(or global/sparse_segtype_default = \"snapshot\"); a thin LV takes "

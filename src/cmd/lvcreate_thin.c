@@ -318,9 +318,13 @@ static int pool_args(struct lvx_cmd_env *env, struct thin_opts *o)
 
 /* ---- helpers ---------------------------------------------------------------------- */
 
+/* LVM2's generate_lv_name (lvol<highest + 1>), past names taken with suffix too */
 static const char *free_name(struct lvx_cmd_env *env, const struct lvx_vg *vg, const char *suffix)
 {
-    for (unsigned i = 0;; i++) {
+    unsigned first = 0;
+    if (sscanf(lvx_lvcmd_next_lvol(env->pool, vg), "lvol%u", &first) != 1)
+        first = 0;
+    for (unsigned i = first;; i++) {
         const char *n = lvx_pool_printf(env->pool, "lvol%u", i);
         if (!lvx_vg_find_lv(vg, n) &&
             !lvx_vg_find_lv(vg, lvx_pool_printf(env->pool, "%s%s", n, suffix)))

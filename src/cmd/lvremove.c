@@ -164,6 +164,31 @@ static bool remove_thin(struct lvx_cmd_env *env, struct lvx_lv *thin, struct rem
     return true;
 }
 
+/* The COW snapshots of an origin (a thin LV too), removed before it as LVM2 does. */
+static bool remove_cows(struct lvx_cmd_env *env, struct lvx_lv *lv, struct removal *r)
+{
+    unsigned n = lvx_lv_snapshot_segs(lv, NULL, 0);
+    if (!n)
+        return true;
+    const struct lvx_seg **segs = lvx_pool_alloc(env->pool, n * sizeof(*segs));
+    struct lvx_lv **cows = lvx_pool_alloc(env->pool, n * sizeof(*cows));
+    lvx_lv_snapshot_segs(lv, segs, n);
+    for (unsigned i = 0; i < n; i++)
+        cows[i] = segs[i]->cow_lv;
+    for (unsigned i = 0; i < n; i++)
+        if (!remove_snapshot(env, cows[i], r))
+            return false;
+    return true;
+}
+
+/* lv is gone: an origin whose snapshots went is not reloaded */
+static void forget_origin(struct removal *r, const struct lvx_lv *lv)
+{
+    for (unsigned i = 0; i < r->origin_count; i++)
+        if (r->origins[i] == lv)
+            r->origins[i] = NULL;
+}
+
 /* A thin pool with its thin LVs (no messages: the pool's metadata goes), its data and
  * metadata LVs, and the metadata spare when it was the last pool (as LVM2). */
 static bool remove_pool(struct lvx_cmd_env *env, struct lvx_lv *pool, struct removal *r)
@@ -172,14 +197,16 @@ static bool remove_pool(struct lvx_cmd_env *env, struct lvx_lv *pool, struct rem
     unsigned n = lvx_thin_pool_users(pool, NULL, 0);
     struct lvx_lv **thins = lvx_pool_alloc(env->pool, (n + 1) * sizeof(*thins));
     lvx_thin_pool_users(pool, thins, n);
-    for (unsigned i = 0; i < n; i++)
-        if (!deactivate_first(env, r->act, thins[i], false))
+    for (unsigned i = 0; i < n; i++) {     /* each after its COW snapshots (LVM2's order) */
+        if (!remove_cows(env, thins[i], r) || !deactivate_first(env, r->act, thins[i], false))
             return false;
+        r->names[r->count++] = thins[i]->name;
+    }
     if (!deactivate_first(env, r->act, pool, false))
         return false;
     for (unsigned i = 0; i < n; i++) {
         lvx_vg_remove_lv(vg, thins[i]);
-        r->names[r->count++] = thins[i]->name;
+        forget_origin(r, thins[i]);
     }
     struct lvx_seg *ps = lvx_lv_thin_pool_seg(pool);
     lvx_vg_remove_lv(vg, pool);
@@ -216,21 +243,15 @@ static int remove_one(struct lvx_cmd_env *env, struct lvx_lv *lv, void *arg)
             return remove_sparse(env, lv, org, r) ? 1 : -1;
         return remove_snapshot(env, lv, r) ? 1 : -1;
     }
-    if (lvx_lv_is_thin(lv))
-        return remove_thin(env, lv, r) ? 1 : -1;
     if (lvx_lv_is_thin_pool(lv))
         return remove_pool(env, lv, r) ? 1 : -1;
-    unsigned n = lvx_lv_snapshot_segs(lv, NULL, 0);
-    if (n) {
-        /* an origin: its snapshots first */
-        const struct lvx_seg **segs = lvx_pool_alloc(env->pool, n * sizeof(*segs));
-        struct lvx_lv **cows = lvx_pool_alloc(env->pool, n * sizeof(*cows));
-        lvx_lv_snapshot_segs(lv, segs, n);
-        for (unsigned i = 0; i < n; i++)
-            cows[i] = segs[i]->cow_lv;
-        for (unsigned i = 0; i < n; i++)
-            if (!remove_snapshot(env, cows[i], r))
-                return r->count > before ? 1 : -1;
+    if (!remove_cows(env, lv, r))           /* an origin (a thin LV too): them first */
+        return r->count > before ? 1 : -1;
+    if (lvx_lv_is_thin(lv)) {
+        bool gone = remove_thin(env, lv, r);
+        if (gone)
+            forget_origin(r, lv);
+        return gone || r->count > before ? 1 : -1;
     }
     const char *role;
     bool raid = (lvx_map_lv_is_raid(lv) || lvx_map_lv_is_mirror(lv)) && !lvx_lv_used_by(lv, &role);
@@ -238,9 +259,7 @@ static int remove_one(struct lvx_cmd_env *env, struct lvx_lv *lv, void *arg)
         !deactivate_first(env, r->act, lv, false) || !lease_free_later(env, r, lv))
         return r->count > before ? 1 : -1;
     r->names[r->count++] = lv->name;
-    for (unsigned i = 0; i < r->origin_count; i++)
-        if (r->origins[i] == lv)
-            r->origins[i] = NULL;    /* gone: nothing to reload */
+    forget_origin(r, lv);
     lvx_lvcmd_remove_lv(lv);               /* a RAID LV's rimage/rmeta sub-LVs go with it */
     return 1;
 }

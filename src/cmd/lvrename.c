@@ -6,7 +6,8 @@
  * linear/striped are renamed (sub-LV names of raid/thin/... LVs would have to
  * follow, which lvx does not do yet), COW snapshots and their origins, thin LVs,
  * and mirrors (lvcreate --type mirror), whose
- * NAME_mimage_K and NAME_mlog sub-LVs take the new name as LVM2's do.  An active LV's
+ * NAME_mimage_K and NAME_mlog sub-LVs take the new name as LVM2's do, as does a sparse
+ * snapshot's hidden NAME_vorigin.  An active LV's
  * device (and a mirror's sub-LV devices) is renamed after the commit (DM rename, new
  * /dev nodes).
  */
@@ -135,6 +136,40 @@ static unsigned mirror_subs(struct lvx_lv *lv, struct lvx_lv **subs)
     return n;
 }
 
+/* A sparse snapshot's hidden NAME_vorigin takes the new name (LVM2's _rename_sub_lv:
+ * the part after the old name kept), with LVM2's refusals.  *vorigin: it, or NULL for
+ * any other LV; *old: its old name.  0 or the exit code. */
+static int rename_vorigin(struct lvx_vg *vg, struct lvx_lv *lv, const struct rename_args *r,
+                          struct lvx_lv **vorigin, const char **old)
+{
+    const struct lvx_seg *cs = lvx_lv_cow_snapshot_seg(lv);
+    *vorigin = cs && cs->origin_lv && lvx_lv_is_virtual_origin(cs->origin_lv)
+                   ? (struct lvx_lv *)cs->origin_lv : NULL;
+    if (!*vorigin)
+        return 0;
+    struct lvx_lv *vo = *vorigin;
+    size_t len = strlen(r->old_name);
+    if (strncmp(vo->name, r->old_name, len) || vo->name[len] != '_') {
+        lvx_cmd_errorf("Cannot rename \"%s\": name format not recognized for internal LV "
+                       "\"%s\"", r->old_name, vo->name);
+        return LVX_EXIT_FAILED;
+    }
+    const char *name = lvx_pool_printf(vg->pool, "%s%s", r->new_name, vo->name + len);
+    if (!lvx_name_valid(name)) {
+        lvx_cmd_errorf("Cannot rename \"%s\". New logical volume name \"%s\" is invalid.",
+                       vo->name, name);
+        return LVX_EXIT_FAILED;
+    }
+    if (lvx_vg_find_lv(vg, name)) {
+        lvx_cmd_errorf("Logical Volume \"%s\" already exists in volume group \"%s\"", name,
+                       vg->name);
+        return LVX_EXIT_FAILED;
+    }
+    *old = vo->name;
+    vo->name = name;
+    return 0;
+}
+
 static int rename_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u,
                         const struct rename_args *r)
 {
@@ -144,6 +179,13 @@ static int rename_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u,
     if (!lv) {
         lvx_cmd_errorf("Existing logical volume \"%s\" not found in volume group \"%s\"",
                        r->old_name, r->vg);
+        return LVX_EXIT_FAILED;
+    }
+    /* LVM2's lv_rename_update: sub-LVs (a sparse snapshot's NAME_vorigin too) are
+     * renamed with their LV only; pools are the exception */
+    if (!lvx_lv_is_visible(lv) && !lvx_lv_is_thin_pool(lv) &&
+        !(lv->seg_count && lv->segs[0].kind == LVX_SEG_CACHE_POOL)) {
+        lvx_cmd_errorf("Cannot rename internal LV \"%s\".", lv->name);
         return LVX_EXIT_FAILED;
     }
     if ((rc = lvx_lvcmd_check_new_name(u->vg, r->new_name)))
@@ -184,6 +226,10 @@ static int rename_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u,
         }
         subs[i]->name = name;
     }
+    struct lvx_lv *vorigin;
+    const char *vorigin_old = NULL;
+    if ((rc = rename_vorigin(u->vg, lv, r, &vorigin, &vorigin_old)))
+        return rc;
     lv->name = lvx_pool_strdup(u->vg->pool, r->new_name);
     if ((rc = lvx_lvcmd_commit(env, u)))
         return rc;
@@ -195,6 +241,12 @@ static int rename_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u,
         lv->name = old_name;            /* the backend finds the devices by the old name */
         rc = act.be->rename(env->ctx, lv, r->vg, new_name);
         lv->name = new_name;
+        if (rc == 0 && vorigin) {       /* its devices (-real too) follow, no /dev link */
+            new_name = vorigin->name;
+            vorigin->name = vorigin_old;
+            rc = act.be->rename(env->ctx, vorigin, r->vg, new_name);
+            vorigin->name = new_name;
+        }
         if (rc < 0)
             return lvx_cmd_fail(env);
     }

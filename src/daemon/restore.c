@@ -32,6 +32,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "model/snapshot.h"
 #include "model/thin.h"
 #include "nodes/user_nodes.h"
 
@@ -204,7 +205,8 @@ static void fix_loop(struct lvx_ctx *ctx, struct lvxd_lv *v, const char *mount_d
 static void sync_links(struct lvx_ctx *ctx, struct lvxd_lv *v, const char *mount_dir)
 {
     if (lvxd_volume_loop_ours(v, mount_dir)) {
-        bool vg_link = !v->model || !lvx_lv_thin_pool_private(v->model);
+        bool vg_link = !v->model || (!lvx_lv_thin_pool_private(v->model) &&
+                                     !lvx_lv_is_virtual_origin(v->model));   /* LVM2's */
         if (lvx_user_nodes_add(ctx, v->dev_dir, v->vg, v->lv, v->loop, vg_link) < 0)
             lvxd_log("%s/%s: %s", v->vg, v->lv, ctx->errmsg);
         return;

@@ -63,6 +63,8 @@ static char volume_type(const struct lvx_lv *lv, const struct lvx_rlv *r)
     }
     if (r->pmspare)
         return 'e';
+    if (k == LVX_SEG_THIN && r->snapshots)   /* the origin of COW snapshots: 'o' first */
+        return lvx_lv_merging_snapshot(lv) ? 'O' : 'o';
     if (k == LVX_SEG_THIN)      /* a thin merge waiting: the origin 'O', the snapshot 'S' */
         return lvx_thin_merging_into(lv) ? 'O' : lv->segs[0].merging ? 'S' : 'V';
     if (k == LVX_SEG_THIN_POOL)
@@ -110,10 +112,10 @@ static char target_type(const struct lvx_lv *lv, const struct lvx_rlv *r)
         return 'm';
     if (raid_type(lv, r))
         return 'r';
+    if (k == LVX_SEG_THIN || k == LVX_SEG_THIN_POOL)   /* also a thin origin of COW snapshots */
+        return 't';
     if (r->cow_of || r->snapshots)
         return 's';
-    if (k == LVX_SEG_THIN || k == LVX_SEG_THIN_POOL)
-        return 't';
     if (k == LVX_SEG_ERROR || k == LVX_SEG_ZERO)
         return 'v';
     return '-';

@@ -269,10 +269,15 @@ LVX_RGETTER(seg_monitor)
 }
 
 /* snap_percent and data_percent: a snapshot's COW usage from its device's status
- * (invalid: 100.00, only the store's metadata: 0.00); blank for other LVs and
+ * (invalid: 100.00, only the store's metadata: 0.00); a thin pool's or thin LV's
+ * data_percent (LVM2 reports PERCENT_GET_DATA in both); blank for other LVs and
  * inactive snapshots. */
 LVX_RGETTER(snap_percent)
 {
+    if (row->lv && (lvx_lv_is_thin_pool(row->lv) || lvx_lv_is_thin(row->lv))) {
+        lvx_rget_data_percent(rc, row, v);
+        return;
+    }
     const struct lvx_lv_kstate *k = row->lv && lvx_lv_is_cow(row->lv) ? kstate_of(rc, row) : NULL;
     if (!k || !k->active || !k->snapshot) {
         lvx_rval_blank(v, LVX_FT_PERCENT);

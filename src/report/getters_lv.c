@@ -276,14 +276,20 @@ static const char *role_csv(struct lvx_rctx *rc, const struct lvx_rrow *row)
                                    * external origin makes a thin LV a snapshot too) */
         const struct lvx_seg *s = &row->lv->segs[0];
         bool snap = s->origin_lv || s->external_lv;
-        if (r->thin_snapshots || snap)
-            return lvx_pool_printf(rc->pool, "public%s%s%s",
+        /* then the roles of an origin of COW snapshots ("origin" once) */
+        if (r->thin_snapshots || snap || r->snapshots)
+            return lvx_pool_printf(rc->pool, "public%s%s%s%s%s%s",
                                    r->thin_snapshots ? ",origin,thinorigin" : "",
                                    r->thin_snapshots > 1 ? ",multithinorigin" : "",
-                                   snap ? ",snapshot,thinsnapshot" : "");
+                                   snap ? ",snapshot,thinsnapshot" : "",
+                                   r->snapshots && !r->thin_snapshots ? ",origin" : "",
+                                   r->snapshots ? ",thickorigin" : "",
+                                   r->snapshots > 1 ? ",multithickorigin" : "");
     }
     if (r->snapshots)       /* private: a sparse snapshot's _vorigin */
-        return r->visible ? "public,origin,thickorigin" : "private,origin,thickorigin";
+        return lvx_pool_printf(rc->pool, "%s,origin,thickorigin%s",
+                               r->visible ? "public" : "private",
+                               r->snapshots > 1 ? ",multithickorigin" : "");
     if (r->thin_snapshots > 1)
         return "public,origin,thinorigin,multithinorigin";
     if (r->thin_snapshots)

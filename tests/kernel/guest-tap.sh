@@ -63,6 +63,7 @@ trim() { tr -d ' '; }
 #                       option is not printed by lvx: README "Where lvx deliberately differs")
 #   meta TOOL VG        the metadata text the tool writes, without ids, times and hosts
 #   tables VG           the VG's dm tables, device numbers as dm names, PVs as LVM2's
+#   dm_forms VG         names and UUID forms of VG's devices, VG's name replaced
 #   devnum DEV          MAJ:MIN of a disk
 both() {
     local desc=$1 ra=0 rb=0 oa ob
@@ -85,6 +86,10 @@ tables() {
     dmsetup table | grep "^$vg-" | sort | sed -E "$map" | sed "${PVMAP:-}s/$vg-/VG-/g"
 }
 devnum() { cat "/sys/block/${1#/dev/}/dev"; }
+dm_forms() {
+    dmsetup info -c --noheadings --separator ' ' -o name,uuid | grep "^${1//-/--}-" | sort |
+        sed -E "s/^${1//-/--}-/VG-/; s/ LVM-[A-Za-z0-9]{64}/ LVM-U/"
+}
 
 guest_done() {
     emit "# all done at ${SECONDS}s"

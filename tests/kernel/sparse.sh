@@ -21,10 +21,6 @@
 
 LVM_VG=lvm-sp LVX_VG=lvx-sp
 PVMAP="s/ $(devnum /dev/vdc) / $(devnum /dev/vda) /g;s/ $(devnum /dev/vdd) / $(devnum /dev/vdb) /g;"
-dm_forms() {  # dm_forms VG: names and UUID forms of VG's devices, VG's name replaced
-    dmsetup info -c --noheadings --separator ' ' -o name,uuid | grep "^${1//-/--}-" | sort |
-        sed -E "s/^${1//-/--}-/VG-/; s/ LVM-[A-Za-z0-9]{64}/ LVM-U/"
-}
 report() {  # report TOOL VG
     $1 lvs -a --noheadings --separator , \
         -o lv_name,origin,lv_attr,lv_size,snap_percent,chunk_size,seg_type,lv_role "$2" 2>/dev/null | trim
