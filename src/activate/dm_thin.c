@@ -505,9 +505,12 @@ int lvx_dm_thin_status(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_
     struct lvx_dm_ids tp, top;
     struct lvx_dm_info ti;
     if ((rc = tpool_ids(ctx, lv, &tp)) < 0 || (rc = lvx_dm_ids_of(ctx, lv, NULL, &top)) < 0 ||
-        (rc = lvx_dm_info(ctx, dm, top.name, info)) < 0 || !info->exists ||
+        (rc = lvx_dm_info(ctx, dm, top.name, info)) < 0 ||
         (rc = lvx_dm_info(ctx, dm, tp.name, &ti)) < 0 || !ti.exists)
         return rc;
+    if (!info->exists)      /* the pool LV inactive, its -tpool up for thin LVs: LVM2
+                             * reports the pool's usage all the same */
+        return pool_status(ctx, dm, tp.name, out);
     if (strcmp(tp.name, top.name) != 0) {
         bool top_ro = info->read_only;
         *info = ti;

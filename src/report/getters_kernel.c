@@ -288,8 +288,9 @@ LVX_RGETTER(snap_percent)
     percent_value(rc, v, p);
 }
 
-/* data_percent: a COW LV's snap_percent; a thin pool's used data blocks, a thin LV's
- * mapped sectors (dm-thin status) against its size; blank when inactive. */
+/* data_percent: a COW LV's snap_percent; a thin pool's used data blocks (also while
+ * only its -tpool is up, as LVM2), a thin LV's mapped sectors (dm-thin status) against
+ * its size; blank when inactive. */
 LVX_RGETTER(data_percent)
 {
     const struct lvx_lv *lv = row->lv;
@@ -299,7 +300,8 @@ LVX_RGETTER(data_percent)
         return;
     }
     const struct lvx_lv_kstate *k = kstate_of(rc, row);
-    if (!k || !k->active || (pool && !k->thin_pool) || (thin && !k->thin)) {
+    /* a pool's usage also while only its -tpool device is up (for its thin LVs) */
+    if (!k || (pool ? !k->thin_pool : !k->active || !k->thin)) {
         lvx_rval_blank(v, LVX_FT_PERCENT);
         return;
     }
@@ -315,7 +317,7 @@ LVX_RGETTER(metadata_percent)
 {
     const struct lvx_lv *lv = row->lv;
     const struct lvx_lv_kstate *k = lv && lvx_lv_is_thin_pool(lv) ? kstate_of(rc, row) : NULL;
-    if (!k || !k->active || !k->thin_pool)
+    if (!k || !k->thin_pool)
         lvx_rval_blank(v, LVX_FT_PERCENT);
     else
         percent_value(rc, v, make_percent(k->meta_used, k->meta_total));
