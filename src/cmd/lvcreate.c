@@ -852,6 +852,14 @@ int lvx_cmd_lvcreate(struct lvx_cmd_env *env)
         return 0;
     if (lvx_lvcreate_external_form(env))
         return lvx_lvcreate_external_cmd(env);
+    if (env->args->count[LVX_OPT_SNAPSHOT] && env->args->count[LVX_OPT_THINPOOL] &&
+        !env->args->value[LVX_OPT_TYPE] &&
+        (env->args->count[LVX_OPT_SIZE] || env->args->count[LVX_OPT_EXTENTS])) {
+        /* no command of LVM2's takes -s, a size and --thinpool */
+        lvx_cmd_errorf("Command does not accept option: --thinpool %s.",
+                       env->args->value[LVX_OPT_THINPOOL]);
+        return LVX_EXIT_INVALID;
+    }
     if (lvx_lvcreate_is_thin(env) && !env->args->count[LVX_OPT_SNAPSHOT])
         return lvx_lvcreate_thin(env);
     if (env->args->count[LVX_OPT_ERRORWHENFULL]) {        /* thin pools only */

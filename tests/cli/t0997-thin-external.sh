@@ -79,7 +79,8 @@ test_ok "ext deactivated" off lvchange -an vg1/ext
 before=$(sha_devs "$D1" "$D2")
 for c in "-s --thinpool vg1/nosuch vg1/ext" "-s --thinpool vg1/ext vg1/ext" \
          "-s --thinpool vg1/pool vg1/nosuch" "-s vg1/ext --chunksize 64 --thinpool vg1/pool" \
-         "-s vg1/ext --zero y --thinpool vg1/pool" "--type thin --thinpool pool ext"; do
+         "-s vg1/ext --zero y --thinpool vg1/pool" "--type thin --thinpool pool ext" \
+         "-s vg1/ext -L10 --thinpool vg1/pool"; do
     # shellcheck disable=SC2086
     same_as_lvm2 "lvcreate $c: LVM2's line and exit code" U lvcreate $c
 done
