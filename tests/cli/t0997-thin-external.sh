@@ -197,6 +197,11 @@ test_eq "lvs -a: as LVM2's" \
 test_ok "LVM2's vgck accepts the VG" lvm2 vgck vg1
 test_ok "conv activated" U lvchange -ay vg1/conv
 test_eq "conv reads its old bytes (from corig)" "$(sum conv)" "$(fsum "$SCRATCH/ext.img")"
+test_ok "t3: corig (an external origin already, active user) in pool3 (192 KiB chunks)" \
+    U lvcreate -q -s --thinpool vg1/pool3 vg1/corig -n t3
+test_ok "4 KiB written into t3" dd if="$SCRATCH/w4k" of="$(dev t3)" bs=4k oflag=direct status=none
+test_eq "t3's Data%: one 192 KiB chunk of 8 MiB rounded up to 43 chunks (LVM2's rule): 2.33" \
+    "$(f t3 data_percent)" "2.33"
 test_ok "LV lin (4 MiB) active" U lvcreate -q -L 4m -n lin vg1
 test_ok "... zeroed" dd if=/dev/zero of="$(dev lin)" bs=1M count=4 oflag=direct status=none
 out=$(U lvconvert --thin --thinpool vg1/pool vg1/lin 2>&1)
@@ -217,7 +222,7 @@ out=$(U lvremove -f vg1/ext 2>&1)
 test_eq "lvremove -f vg1/ext: exit 0" "$?" 0
 diag "$out"
 test_eq "... its thin LVs t1, s1, t2 went with it (LVM2's dependent volumes)" \
-    "$(X lvs --noheadings -o lv_name vg1 2>/dev/null | tr -d ' ' | sort | tr '\n' ' ')" "conv corig lin lvol1 pool pool3 "
+    "$(X lvs --noheadings -o lv_name vg1 2>/dev/null | tr -d ' ' | sort | tr '\n' ' ')" "conv corig lin lvol1 pool pool3 t3 "
 test_ok "thin_check accepts the pool's metadata (deletes)" meta_ok
 test_ok "LVM2's vgck accepts the VG" lvm2 vgck vg1
 test_ok "VG removed" X vgremove -f vg1
