@@ -12,7 +12,9 @@
  *   <vg>-<pool>-tpool  uuid LVM-<vg><pool>-tpool   thin-pool <tmeta> <tdata> ...
  *   <vg>-<pool>        uuid LVM-<vg><pool>-pool    linear <tpool> 0, read-only
  *                      (only while the pool LV itself is active)
- *   <vg>-<thin>        uuid LVM-<vg><thin>         thin <tpool> <device_id>
+ *   <vg>-<thin>        uuid LVM-<vg><thin>         thin <tpool> <device_id> [<ext>-real]
+ *   <vg>-<ext>-real    uuid LVM-<vg><ext>-real     a thin LV's external origin: its own
+ *                      segments, read-only (gone with the last active thin LV using it)
  *
  * When a new pool becomes used, its live thin-pool device is renamed to <pool>-tpool
  * (its UUID stays), as LVM2 does.  A thin LV brings up its pool's -tpool stack; the
@@ -292,6 +294,40 @@ static int activate_pool(struct lvx_ctx *ctx, struct lvx_dm_run *r, const struct
     return rc;
 }
 
+/* The external origin's <vg>-<ext>-real device, its own segments loaded read-only
+ * (LVM2's layer of an external origin), created or reused; "major:minor" in dev. */
+static int ext_real_up(struct lvx_ctx *ctx, struct lvx_dm_run *r, const struct lvx_lv *ext,
+                       bool partial, char *dev, size_t n)
+{
+    struct lvx_dm_ids real;
+    struct lvx_dm_info info;
+    struct lvx_buf t = LVX_BUF_INIT;
+    int rc = lvx_dm_ids_of(ctx, ext, "real", &real);
+    if (rc == 0 && (rc = lvx_activation_dm_table(ctx, ext, partial, &t)) == 0 &&
+        (rc = lvx_dm_put_table(ctx, r, &real, lvx_buf_str(&t), true, &info)) == 0 &&
+        (rc = lvx_dm_nodes_add(ctx, real.name, info.major, info.minor, NULL, NULL)) == 0)
+        snprintf(dev, n, "%u:%u", info.major, info.minor);
+    lvx_buf_free(&t);
+    return rc;
+}
+
+/* The external origin's -real device goes when no active thin LV but except uses it. */
+static int ext_real_down(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *ext,
+                         const struct lvx_lv *except)
+{
+    const struct lvx_vg *vg = ext->vg;
+    for (unsigned i = 0; i < vg->lv_count; i++) {
+        const struct lvx_lv *o = vg->lvs[i];
+        const struct lvx_seg *s = lvx_lv_thin_seg(o);
+        struct lvx_dm_ids ids;
+        struct lvx_dm_info info;
+        if (o != except && s && s->external_lv == ext && lvx_dm_ids_of(ctx, o, NULL, &ids) == 0 &&
+            exists_as(ctx, dm, &ids, &info))
+            return 0;
+    }
+    return lvx_dm_drop_real(ctx, dm, ext);
+}
+
 int lvx_dm_thin_table(struct lvx_ctx *ctx, struct lvx_dm_run *r, const struct lvx_lv *thin,
                       const struct lvx_activate_opts *opts, struct lvx_buf *out)
 {
@@ -299,6 +335,8 @@ int lvx_dm_thin_table(struct lvx_ctx *ctx, struct lvx_dm_run *r, const struct lv
     char dev[32];
     struct lvx_dm_ids tp;
     int rc;
+    const struct lvx_lv *ext = lvx_lv_thin_seg(thin)->external_lv;
+    char edev[32];
     if (!pool_used(pool))
         return lvx_error(ctx, EINVAL, "Thin pool %s/%s of %s has transaction_id 0.",
                          pool->vg->name, pool->name, thin->name);
@@ -307,7 +345,9 @@ int lvx_dm_thin_table(struct lvx_ctx *ctx, struct lvx_dm_run *r, const struct lv
         (rc = check_tid(ctx, &r->dm, pool, tp.name,
                         lvx_lv_thin_pool_seg(pool)->transaction_id)) < 0)
         return rc;
-    lvx_map_thin_line(thin, dev, out);
+    if (ext && (rc = ext_real_up(ctx, r, ext, opts && opts->partial, edev, sizeof(edev))) < 0)
+        return rc;
+    lvx_map_thin_line(thin, dev, ext ? edev : NULL, out);
     return 0;
 }
 
@@ -367,10 +407,13 @@ int lvx_dm_thin_deactivate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
     const struct lvx_lv *pool = lv;
     if (lvx_lv_is_thin(lv)) {
         pool = lvx_lv_thin_seg(lv)->pool_lv;
+        const struct lvx_lv *ext = lvx_lv_thin_seg(lv)->external_lv;
         if ((rc = lvx_dm_ids_of(ctx, lv, NULL, &ids)) == 0)
             rc = lvx_dm_remove_one(ctx, &dm, &ids, lv, force);
         if (rc == 0)    /* an origin whose COW snapshots were just taken away */
             rc = lvx_dm_drop_real(ctx, &dm, lv);
+        if (rc == 0 && ext)
+            rc = ext_real_down(ctx, &dm, ext, lv);
         if (rc == 0)
             rc = pool_down(ctx, &dm, pool, lv);
     } else if (pool_used(lv)) {
@@ -500,9 +543,12 @@ int lvx_dm_thin_status(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_
     struct lvx_dm_ids tp, top;
     struct lvx_dm_info ti;
     if ((rc = tpool_ids(ctx, lv, &tp)) < 0 || (rc = lvx_dm_ids_of(ctx, lv, NULL, &top)) < 0 ||
-        (rc = lvx_dm_info(ctx, dm, top.name, info)) < 0 || !info->exists ||
+        (rc = lvx_dm_info(ctx, dm, top.name, info)) < 0 ||
         (rc = lvx_dm_info(ctx, dm, tp.name, &ti)) < 0 || !ti.exists)
         return rc;
+    if (!info->exists)      /* the pool LV inactive, its -tpool up for thin LVs: LVM2
+                             * reports the pool's usage all the same */
+        return pool_status(ctx, dm, tp.name, out);
     if (strcmp(tp.name, top.name) != 0) {
         bool top_ro = info->read_only;
         *info = ti;

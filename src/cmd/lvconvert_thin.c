@@ -16,8 +16,8 @@
  *   lvconvert --thinpool VG/POOL --poolmetadata META   (POOL a thin pool)
  *       swaps the pool's metadata LV with META (inactive pool only).
  *
- * The prompts and warnings are LVM2's words.  External origins (--thin, --originname)
- * are not made yet.
+ * The prompts and warnings are LVM2's words.  --thin / --type thin (a thin LV with an
+ * external origin) is cmd/lvconvert_extorig.c.
  */
 #include "cmd/lvconvert_thin.h"
 
@@ -69,11 +69,6 @@ static int parse(struct lvx_cmd_env *env, struct conv *c)
     bool given;
     int rc;
     memset(c, 0, sizeof(*c));
-    if (a->count[LVX_OPT_THIN] || (type && !strcmp(type, "thin"))) {
-        lvx_cmd_errorf("lvx lvconvert does not make thin LVs with external origins yet "
-                       "(--thin, --type thin).");
-        return LVX_EXIT_FAILED;
-    }
     if (type && strcmp(type, "thin-pool")) {
         lvx_cmd_errorf("Command does not accept option: --type %s.", type);
         return LVX_EXIT_INVALID;
@@ -349,6 +344,9 @@ int lvx_lvconvert_thin(struct lvx_cmd_env *env)
 {
     struct conv c;
     struct lvx_vg_update u;
+    const char *type = env->args->value[LVX_OPT_TYPE];
+    if (env->args->count[LVX_OPT_THIN] || (type && !strcmp(type, "thin")))
+        return lvx_lvconvert_thin_external(env);
     int rc = parse(env, &c);
     if (rc || (rc = lvx_lvcmd_begin(env, c.vg_name, &u)))
         return rc;

@@ -13,5 +13,9 @@
 bool lvx_lvconvert_is_thin(struct lvx_cmd_env *env);
 /* The conversion.  0 or an exit code (printed). */
 int lvx_lvconvert_thin(struct lvx_cmd_env *env);
+/* lvconvert --type thin|--thin --thinpool POOL VG/LV [--originname NAME]: LV becomes a
+ * thin LV whose external origin is the old LV (cmd/lvconvert_extorig.c).  0 or an
+ * exit code (printed). */
+int lvx_lvconvert_thin_external(struct lvx_cmd_env *env);
 
 #endif

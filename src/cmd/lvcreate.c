@@ -17,6 +17,7 @@
 
 #include "cmd/actcmd.h"
 #include "cmd/lvcreate_raid.h"
+#include "cmd/lvcreate_extorig.h"
 #include "cmd/lvcreate_thin.h"
 #include "activate/activate.h"
 #include "map/map.h"
@@ -893,6 +894,16 @@ int lvx_cmd_lvcreate(struct lvx_cmd_env *env)
     struct lvx_vg_update u;
     if (lvx_actcmd_monitor_conflict(env))     /* LVM2: its line, nothing done, exit 0 */
         return 0;
+    if (lvx_lvcreate_external_form(env))
+        return lvx_lvcreate_external_cmd(env);
+    if (env->args->count[LVX_OPT_SNAPSHOT] && env->args->count[LVX_OPT_THINPOOL] &&
+        !env->args->value[LVX_OPT_TYPE] &&
+        (env->args->count[LVX_OPT_SIZE] || env->args->count[LVX_OPT_EXTENTS])) {
+        /* no command of LVM2's takes -s, a size and --thinpool */
+        lvx_cmd_errorf("Command does not accept option: --thinpool %s.",
+                       env->args->value[LVX_OPT_THINPOOL]);
+        return LVX_EXIT_INVALID;
+    }
     thin_sparse_volume(env);
     if (lvx_lvcreate_is_thin(env) && !env->args->count[LVX_OPT_SNAPSHOT])
         return lvx_lvcreate_thin(env);
@@ -925,7 +936,7 @@ int lvx_cmd_lvcreate(struct lvx_cmd_env *env)
             return rc;
         struct lvx_lv *origin = lvx_vg_find_lv(u.vg, o.origin_name);
         if (origin && lvx_lv_is_thin(origin))
-            rc = lvx_lvcreate_thin_snapshot(env, &u, origin, o.lv_name);
+            rc = lvx_lvcreate_thin_snapshot(env, &u, NULL, origin, o.lv_name);
         else
             rc = create_in_vg(env, &u, &o, NULL);
         lvx_vg_update_end(&u);

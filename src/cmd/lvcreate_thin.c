@@ -29,8 +29,11 @@
  */
 #include "cmd/lvcreate_thin.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
@@ -319,7 +322,7 @@ static int pool_args(struct lvx_cmd_env *env, struct thin_opts *o)
 /* ---- helpers ---------------------------------------------------------------------- */
 
 /* LVM2's generate_lv_name (lvol<highest + 1>), past names taken with suffix too */
-static const char *free_name(struct lvx_cmd_env *env, const struct lvx_vg *vg, const char *suffix)
+const char *lvx_thin_free_lv_name(struct lvx_cmd_env *env, const struct lvx_vg *vg, const char *suffix)
 {
     unsigned first = 0;
     if (sscanf(lvx_lvcmd_next_lvol(env->pool, vg), "lvol%u", &first) != 1)
@@ -408,8 +411,24 @@ void lvx_thin_overprovisioning_vg(struct lvx_cmd_env *env, const struct lvx_vg *
                    "specify by how much to extend thin pools reaching the threshold.");
 }
 
+const char *lvx_thin_next_lv_name(struct lvx_cmd_env *env, const struct lvx_vg *vg)
+{
+    long high = -1;
+    for (unsigned i = 0; i < vg->lv_count; i++) {
+        const char *n = vg->lvs[i]->name, *d = n + 4;
+        char *end;
+        if (strncmp(n, "lvol", 4) != 0 || !(isdigit((unsigned char)*d) ||
+                                            ((*d == '-' || *d == '+') && isdigit((unsigned char)d[1]))))
+            continue;
+        long v = strtol(d, &end, 10);
+        if (v > high && v < INT_MAX)
+            high = v;
+    }
+    return lvx_pool_printf(env->pool, "lvol%ld", high + 1);
+}
+
 /* The backend that will send the pool's messages, or an exit code after the message. */
-static int need_messages(const struct lvx_actcmd *act, const struct lvx_vg *vg, const char *what)
+int lvx_thin_need_messages(const struct lvx_actcmd *act, const struct lvx_vg *vg, const char *what)
 {
     if (act->be && act->be->thin_message)
         return 0;
@@ -465,7 +484,7 @@ int lvx_thin_pmspare(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lv
         lvx_warn(env->ctx, "WARNING: recovery of pools without pool metadata spare LV is not "
                  "automated.");
     } else if (!spare) {
-        const char *base = free_name(env, vg, "_pmspare");
+        const char *base = lvx_thin_free_lv_name(env, vg, "_pmspare");
         spare = lvx_lvcmd_new_lv(vg, lvx_pool_printf(env->pool, "%s_pmspare", base), now);
         spare->status &= ~LVX_LV_VISIBLE;
         int rc = alloc_into(env, vg, maps, spare, want, 1, 0, policy, pvs, pv_count);
@@ -661,7 +680,7 @@ static int make_pool(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct th
     struct lvx_alloc_pv *pvs;
     unsigned pv_count;
     int rc;
-    const char *name = o->pool_name ? o->pool_name : free_name(env, vg, "");
+    const char *name = o->pool_name ? o->pool_name : lvx_thin_free_lv_name(env, vg, "");
     if ((rc = lvx_lvcmd_check_new_name(vg, name)))
         return rc;
     if ((rc = lvx_lvcmd_pv_args(env, vg, o->pv_args, o->pv_arg_count, &pvs, &pv_count)) ||
@@ -755,9 +774,9 @@ static void thin_attrs(struct lvx_cmd_env *env, struct lvx_lv *thin, bool snapsh
         thin->flags |= LVX_LVF_ACTIVATION_SKIP;
 }
 
-static int make_thin(struct lvx_cmd_env *env, struct lvx_vg_update *u, const struct lvx_actcmd *act,
-                     struct lvx_lv *pool, const char *name, uint64_t le, struct lvx_lv *origin,
-                     struct lvx_lv **out)
+int lvx_lvcreate_thin_lv(struct lvx_cmd_env *env, struct lvx_vg_update *u, const struct lvx_actcmd *act,
+                         struct lvx_lv *pool, const char *name, uint64_t le, struct lvx_lv *origin,
+                         struct lvx_lv **out)
 {
     struct lvx_vg *vg = u->vg;
     struct lvx_seg *ps = lvx_lv_thin_pool_seg(pool);
@@ -779,10 +798,10 @@ static int make_thin(struct lvx_cmd_env *env, struct lvx_vg_update *u, const str
     }
     struct lvx_lv *thin = lvx_lvcmd_new_lv(vg, name, (uint64_t)time(NULL));
     lvx_vg_make_thin(vg, thin, pool, le, origin);
-    thin_attrs(env, thin, origin != NULL);
     const struct lvx_seg *ts = lvx_lv_thin_seg(thin);
+    thin_attrs(env, thin, ts->origin_lv != NULL);   /* not for an external origin */
     char msg[64];
-    if (origin)
+    if (ts->origin_lv)
         snprintf(msg, sizeof(msg), "create_snap %u %u", ts->device_id,
                  lvx_lv_thin_seg(origin)->device_id);
     else
@@ -793,7 +812,7 @@ static int make_thin(struct lvx_cmd_env *env, struct lvx_vg_update *u, const str
     if (env->args->count[LVX_OPT_TEST])
         return 0;
     const char *msgs[1] = { msg };
-    if (act->be->thin_message(env->ctx, pool, msgs, 1, origin) < 0) {
+    if (act->be->thin_message(env->ctx, pool, msgs, 1, ts->origin_lv) < 0) {
         lvx_cmd_errorf("Failed to send message to thin pool %s/%s: %s", vg->name, pool->name,
                        env->ctx->errmsg);
         lvx_error_clear(env->ctx);
@@ -834,8 +853,8 @@ static int create_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
         }
     }
     if (o->make_thin) {
-        thin_name = o->thin_name ? o->thin_name : free_name(env, vg, "");
-        if ((rc = lvx_lvcmd_check_new_name(vg, thin_name)) || (rc = need_messages(act, vg, "thin LV")))
+        thin_name = o->thin_name ? o->thin_name : lvx_thin_free_lv_name(env, vg, "");
+        if ((rc = lvx_lvcmd_check_new_name(vg, thin_name)) || (rc = lvx_thin_need_messages(act, vg, "thin LV")))
             return rc;
     }
     if (o->make_pool) {
@@ -859,7 +878,7 @@ static int create_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
     if (o->virtual_sectors % e)
         lvx_notice(env->ctx, "Rounding up size to full physical extent %s",
                    lvx_lvcmd_size(env, le * e));
-    if ((rc = make_thin(env, u, act, pool, thin_name, le, NULL, &thin)))
+    if ((rc = lvx_lvcreate_thin_lv(env, u, act, pool, thin_name, le, NULL, &thin)))
         return rc;
     lvx_thin_overprovisioning(env, pool);
     if (o->activate && (rc = activate_thin(env, act, thin)))
@@ -882,23 +901,30 @@ static bool thin_snapshot_form(struct lvx_cmd_env *env)
            !a->count[LVX_OPT_VIRTUALSIZE] && !a->count[LVX_OPT_THINPOOL];
 }
 
+int lvx_lvcreate_name_arg(struct lvx_cmd_env *env, const char **vg, const char **name)
+{
+    const char *nvg, *nlv;
+    int rc;
+    *name = env->args->value[LVX_OPT_NAME];
+    if (*name && strchr(*name, '/')) {
+        if ((rc = split(env, *name, &nvg, &nlv)) || (rc = set_vg(vg, nvg)))
+            return rc;
+        *name = nlv;
+    }
+    return *name ? lvx_lvcmd_check_new_name(NULL, *name) : 0;
+}
+
 static int thin_snapshot_cmd(struct lvx_cmd_env *env)
 {
-    const char *vg = NULL, *origin = NULL, *name = env->args->value[LVX_OPT_NAME], *nvg, *nlv;
+    const char *vg = NULL, *origin = NULL, *name;
     int rc;
     if (!strchr(env->args->argv[0], '/')) {
         lvx_cmd_errorf("The origin name should include the volume group.");
         lvx_cmd_errorf("Run `lvcreate --help' for more information.");
         return LVX_EXIT_INVALID;
     }
-    if ((rc = split(env, env->args->argv[0], &vg, &origin)))
-        return rc;
-    if (name && strchr(name, '/')) {
-        if ((rc = split(env, name, &nvg, &nlv)) || (rc = set_vg(&vg, nvg)))
-            return rc;
-        name = nlv;
-    }
-    if (name && (rc = lvx_lvcmd_check_new_name(NULL, name)))
+    if ((rc = split(env, env->args->argv[0], &vg, &origin)) ||
+        (rc = lvx_lvcreate_name_arg(env, &vg, &name)))
         return rc;
     struct lvx_vg_update u;
     if ((rc = lvx_lvcmd_begin(env, vg, &u)))
@@ -912,7 +938,7 @@ static int thin_snapshot_cmd(struct lvx_cmd_env *env)
                        "only thin origins.", vg, origin);
         rc = LVX_EXIT_FAILED;
     } else {
-        rc = lvx_lvcreate_thin_snapshot(env, &u, org, name);
+        rc = lvx_lvcreate_thin_snapshot(env, &u, NULL, org, name);
     }
     lvx_vg_update_end(&u);
     return rc;
@@ -943,8 +969,54 @@ int lvx_lvcreate_thin(struct lvx_cmd_env *env)
     return rc;
 }
 
+/* global/thin_disabled_features lists name? */
+static bool thin_feature_disabled(struct lvx_cmd_env *env, const char *name)
+{
+    struct lvx_config *cfg = NULL;
+    bool off = false;
+    if (lvx_config_load(env->ctx, &cfg) < 0)
+        lvx_error_clear(env->ctx);
+    const struct lvx_cfg_node *n = lvx_config_node(cfg, "global/thin_disabled_features");
+    for (const struct lvx_cfg_node *e = n && n->kind == LVX_CFG_ARRAY ? n->child : NULL; e;
+         e = e->next)
+        off = off || (e->kind == LVX_CFG_STRING && !strcmp(e->str, name));
+    lvx_config_free(cfg);
+    return off;
+}
+
+int lvx_thin_external_fits(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                           const struct lvx_lv *pool, const struct lvx_lv *lv)
+{
+    uint64_t csize = lvx_lv_thin_pool_seg(pool)->chunk_size;
+    uint64_t size = lv->le_count * (uint64_t)lv->vg->extent_size;
+    if ((size >= csize && size % csize == 0) ||
+        (!act->off && !thin_feature_disabled(env, "external_origin_extend")))
+        return 0;
+    lvx_cmd_errorf("Can't use \"%s/%s\" as external origin with \"%s/%s\" pool. Size %s is not "
+                   "a multiple of pool's chunk size %s.", lv->vg->name, lv->name, pool->vg->name,
+                   pool->name, lvx_lvcmd_size(env, size), lvx_lvcmd_size(env, csize));
+    return LVX_EXIT_FAILED;
+}
+
+/* LVM2's checks of an LV about to become an external origin (lv_manip.c
+ * _lv_create_an_lv): read-only and inactive (or an external origin already). */
+static int external_usable(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                           const struct lvx_lv *origin)
+{
+    if (origin->status & LVX_LV_WRITE) {
+        lvx_cmd_errorf("Cannot use writable LV as the external origin.");
+        return LVX_EXIT_FAILED;
+    }
+    if (!lvx_lv_is_external_origin(origin) && !act->off &&
+        lvx_actcmd_is_active(env, act, origin, NULL)) {
+        lvx_cmd_errorf("Cannot use active LV for the external origin.");
+        return LVX_EXIT_FAILED;
+    }
+    return 0;
+}
+
 int lvx_lvcreate_thin_snapshot(struct lvx_cmd_env *env, struct lvx_vg_update *u,
-                               struct lvx_lv *origin, const char *name)
+                               struct lvx_lv *pool, struct lvx_lv *origin, const char *name)
 {
     struct lvx_actcmd act;
     struct lvx_vg *vg = u->vg;
@@ -953,17 +1025,31 @@ int lvx_lvcreate_thin_snapshot(struct lvx_cmd_env *env, struct lvx_vg_update *u,
     int rc = activate ? lvx_actcmd_init_activating(env, &act) : lvx_actcmd_init(env, &act);
     if (rc)
         return rc;
-    const char *n = name ? name : free_name(env, vg, "");
-    if ((rc = lvx_lvcmd_check_new_name(vg, n)) || (rc = need_messages(&act, vg, "thin snapshot")))
+    if (!pool)
+        pool = lvx_lv_thin_seg(origin)->pool_lv;
+    const struct lvx_seg *os = lvx_lv_thin_seg(origin);
+    bool external = !os || os->pool_lv != pool;
+    const char *n = name ? name : external ? lvx_thin_next_lv_name(env, vg)
+                                           : lvx_thin_free_lv_name(env, vg, "");
+    if ((rc = lvx_lvcmd_check_new_name(vg, n)) ||
+        (rc = lvx_thin_need_messages(&act, vg, external ? "thin LV" : "thin snapshot")) ||
+        (external && (rc = lvx_thin_external_fits(env, &act, pool, origin))) ||
+        (external && (rc = external_usable(env, &act, origin))))
         return rc;
-    struct lvx_lv *pool = lvx_lv_thin_seg(origin)->pool_lv;
-    if ((rc = make_thin(env, u, &act, pool, n, origin->le_count, origin, &snap)))
+    /* a new pool active under its own name: LVM2 sends the message by reloading it, and
+     * the used pool keeps no device of its own then (only its -tpool) */
+    bool new_up = external && act.be == &lvx_activation_dm && activate &&
+                  !lvx_lv_thin_pool_seg(pool)->transaction_id &&
+                  lvx_actcmd_is_active(env, &act, pool, NULL);
+    if ((rc = lvx_lvcreate_thin_lv(env, u, &act, pool, n, origin->le_count, origin, &snap)))
         return rc;
     bool skip = (snap->flags & LVX_LVF_ACTIVATION_SKIP) != 0;
     lvx_thin_overprovisioning(env, pool);
     bool k = env->args->count[LVX_OPT_IGNOREACTIVATIONSKIP] > 0;
     if (activate && (!skip || k) && (rc = activate_thin(env, &act, snap)))
         return rc;
+    if (new_up && lvx_actcmd_deactivate(env, &act, pool, false))
+        return LVX_EXIT_FAILED;
     lvx_notice(env->ctx, "Logical volume \"%s\" created.", snap->name);
     return 0;
 }

@@ -36,9 +36,37 @@ bool lvx_lvcreate_sparse_default_snapshot(struct lvx_cmd_env *env);
  * size, -V or --thinpool) of a thin snapshot.  0 or an exit code (printed). */
 int lvx_lvcreate_thin(struct lvx_cmd_env *env);
 /* lvcreate -s of a thin LV without a size: a thin snapshot named name (NULL: lvolN),
- * in the update u (VG locked and read).  0 or an exit code (printed). */
+ * in the update u (VG locked and read), in pool (NULL: origin's); an origin that is
+ * not a thin LV of pool becomes the new thin LV's external origin (it must be
+ * read-only and inactive, as LVM2 wants).  0 or an exit code (printed). */
 int lvx_lvcreate_thin_snapshot(struct lvx_cmd_env *env, struct lvx_vg_update *u,
-                               struct lvx_lv *origin, const char *name);
+                               struct lvx_lv *pool, struct lvx_lv *origin, const char *name);
+
+/* -n [VG/]NAME of lvcreate into *name (NULL without -n), its VG checked against *vg
+ * (set when NULL) and the name against LVM2's rules.  0 or an exit code (printed). */
+int lvx_lvcreate_name_arg(struct lvx_cmd_env *env, const char **vg, const char **name);
+/* LVM2's pool_supports_external_origin: lv's size a multiple of pool's chunk, unless
+ * the thin target takes any size (it does unless activation is off, where LVM2 cannot
+ * ask the kernel, or global/thin_disabled_features lists external_origin_extend).
+ * 0 or an exit code (printed). */
+int lvx_thin_external_fits(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                           const struct lvx_lv *pool, const struct lvx_lv *lv);
+/* The first free lvolN name of vg (also free with suffix appended). */
+const char *lvx_thin_free_lv_name(struct lvx_cmd_env *env, const struct lvx_vg *vg,
+                                  const char *suffix);
+/* LVM2's generate_lv_name(vg, "lvol%d"): one more than the highest N of the names
+ * that start with lvolN (lvol0_pmspare counts as 0). */
+const char *lvx_thin_next_lv_name(struct lvx_cmd_env *env, const struct lvx_vg *vg);
+/* 0 when act's backend sends pool messages, else lvx's refusal (what: "thin LV"...)
+ * printed and an exit code. */
+int lvx_thin_need_messages(const struct lvx_actcmd *act, const struct lvx_vg *vg,
+                           const char *what);
+/* A new thin LV name of le extents in pool (origin: lvx_vg_make_thin's), committed and
+ * create_thin / create_snap sent through act's backend; a failed message takes the LV
+ * out again.  *out the new LV.  0 or an exit code (printed). */
+int lvx_lvcreate_thin_lv(struct lvx_cmd_env *env, struct lvx_vg_update *u,
+                         const struct lvx_actcmd *act, struct lvx_lv *pool, const char *name,
+                         uint64_t le, struct lvx_lv *origin, struct lvx_lv **out);
 
 /* Parse the pool options (new_pool false: refuse those only a new pool takes).  0 or
  * an exit code (printed). */

@@ -228,6 +228,31 @@ static bool remove_pool(struct lvx_cmd_env *env, struct lvx_lv *pool, struct rem
     return true;
 }
 
+/* An external origin's thin LVs go first (LVM2's _lv_remove_segs_using_this_lv: asked
+ * unless -f/-y); false when one stays. */
+static bool remove_ext_users(struct lvx_cmd_env *env, struct lvx_lv *lv, struct removal *r)
+{
+    struct lvx_vg *vg = lv->vg;
+    struct lvx_lv **users = lvx_pool_alloc(env->pool, (vg->lv_count + 1) * sizeof(*users));
+    unsigned n = 0;
+    for (unsigned i = 0; i < vg->lv_count; i++) {
+        const struct lvx_seg *s = lvx_lv_thin_seg(vg->lvs[i]);
+        if (s && s->external_lv == lv)
+            users[n++] = vg->lvs[i];
+    }
+    if (!env->args->count[LVX_OPT_FORCE] && !env->args->count[LVX_OPT_YES] &&
+        !lvx_lvcmd_confirm(lvx_pool_printf(env->pool, "Removing external origin %s/%s will "
+                                           "remove %u dependent volume(s). Proceed?",
+                                           vg->name, lv->name, n))) {
+        lvx_cmd_errorf("Logical volume %s/%s not removed.", vg->name, lv->name);
+        return false;
+    }
+    for (unsigned i = 0; i < n; i++)
+        if (in_vg(users[i]) && !remove_thin(env, users[i], r))
+            return false;
+    return true;
+}
+
 /* Remove lv from its VG (visible top-level LVs; sub-LVs go with their owners, refused
  * for now): 1, or -1 after printing why not. */
 static int remove_one(struct lvx_cmd_env *env, struct lvx_lv *lv, void *arg)
@@ -245,6 +270,8 @@ static int remove_one(struct lvx_cmd_env *env, struct lvx_lv *lv, void *arg)
     }
     if (lvx_lv_is_thin_pool(lv))
         return remove_pool(env, lv, r) ? 1 : -1;
+    if (lvx_lv_is_external_origin(lv) && !remove_ext_users(env, lv, r))
+        return r->count > before ? 1 : -1;
     if (!remove_cows(env, lv, r))           /* an origin (a thin LV too): them first */
         return r->count > before ? 1 : -1;
     if (lvx_lv_is_thin(lv)) {

@@ -564,6 +564,11 @@ static int resize_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
                                                .value = pct, .percent = LVX_PCT_LV };
         o->dir = EXTEND;
     }
+    if (lvx_lv_is_external_origin(lv)) {          /* read-only under its thin LVs */
+        lvx_cmd_errorf("Cannot resize external origin logical volume %s/%s.", lv->vg->name,
+                       lv->name);
+        return LVX_EXIT_FAILED;
+    }
     if ((rc = lvx_lvresize_raid_check(env, lv, o->dir == REDUCE)))
         return rc;
     if (env->args->count[LVX_OPT_POOLMETADATASIZE] && !lvx_lv_is_thin_pool(lv)) {

@@ -200,6 +200,7 @@ static const struct lvx_opt_def opt_table[LVX_OPT_COUNT] = {
         "Print only LVM_VG_NAME_COMPLETE/INCOMPLETE='vg' for udev."),
     OPT(LVX_OPT_THIN, "thin", 'T', LVX_ARG_FLAG, 0, NULL, "Create a thin pool (with a size) and/or a thin LV (with -V)."),
     OPT(LVX_OPT_THINPOOL, "thinpool", 0, LVX_ARG_STRING, 0, "LV", "The thin pool to create or to use."),
+    OPT(LVX_OPT_ORIGINNAME, "originname", 0, LVX_ARG_STRING, 0, "LV_new", "The new name of the LV that becomes the external origin."),
     OPT(LVX_OPT_VIRTUALSIZE, "virtualsize", 'V', LVX_ARG_SIZE, 'm', "Size[m|UNIT]", "Size of the thin LV (default MiB)."),
     OPT(LVX_OPT_VIRTUALORIGINSIZE, "virtualoriginsize", 0, LVX_ARG_SIZE, 'm', "Size[m|UNIT]", "Synonym of --virtualsize that always makes a sparse snapshot."),
     OPT(LVX_OPT_POOLMETADATASIZE, "poolmetadatasize", 0, LVX_ARG_SSIZE, 'm', "[+]Size[m|UNIT]", "Size of the pool's metadata LV."),

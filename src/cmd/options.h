@@ -177,6 +177,7 @@ enum lvx_opt_id {
     LVX_OPT_UDEVOUTPUT,         /* --udevoutput (pvscan --listvg --checkcomplete) */
     LVX_OPT_THIN,               /* -T/--thin (lvcreate: a thin pool and/or a thin LV) */
     LVX_OPT_THINPOOL,           /* --thinpool [VG/]POOL (lvcreate) */
+    LVX_OPT_ORIGINNAME,         /* --originname NAME (lvconvert --type thin: the external origin) */
     LVX_OPT_VIRTUALSIZE,        /* -V/--virtualsize SIZE[m|unit] (lvcreate: thin LV size) */
     LVX_OPT_VIRTUALORIGINSIZE,  /* --virtualoriginsize SIZE: LVM2's synonym of -V that always
                                  * makes a sparse COW snapshot (lvcreate) */

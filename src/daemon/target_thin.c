@@ -19,9 +19,12 @@
  *                one mutex around every lookup, change and the data I/O that
  *                depends on them.
  *   thin         reads map each block through the device's mapping tree (unmapped
- *                blocks read as zeroes); a write to an unmapped block provisions one
- *                from the data space map (the rest of the block zeroed first unless
- *                the pool has --zero n, the kernel's zero_new_blocks); a write to a
+ *                blocks read as zeroes, or from the external origin when the thin
+ *                LV has one: zeroes past its end); a write to an unmapped block
+ *                provisions one from the data space map (a partial write first
+ *                fills it from the external origin, as dm-thin's external copy;
+ *                else the rest of the block is zeroed first unless the pool has
+ *                --zero n, the kernel's zero_new_blocks); a write to a
  *                block shared with a snapshot (mapped before the device was last
  *                snapshotted: dm-thin's time rule) goes to a new block after the old
  *                one was copied (when the write does not cover it whole); zeroing
@@ -102,6 +105,8 @@ struct thin_state {
     bool pool_file;            /* the pool LV's own file */
     uint64_t dev_id;
     struct thin_pool *tp;      /* from start */
+    const struct lvx_map_prepared *ext;   /* the external origin (read-only), or NULL */
+    uint64_t ext_bytes;        /* its size: unmapped blocks past it read as zeroes */
 };
 
 static void pool_key(const struct lvx_lv *pool, char *key, size_t n)
@@ -373,6 +378,17 @@ static int thin_ctr(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx
         return lvx_error(ctx, ENOMEM, "Out of memory.");
     s->pool_file = lvx_lv_is_thin_pool(lv);
     s->dev_id = s->pool_file ? 0 : lvx_lv_thin_seg(lv)->device_id;
+    const struct lvx_lv *ext = s->pool_file ? NULL : lvx_lv_thin_seg(lv)->external_lv;
+    if (ext) {
+        struct lvx_map_prepared *m;
+        if ((rc = lvx_map_prepare(ctx, pool, ext, partial ? LVX_MAP_MISSING_IS_ERROR : 0,
+                                  &m)) < 0) {
+            free(s);
+            return rc;
+        }
+        s->ext = m;
+        s->ext_bytes = lvx_map_prepared_sectors(m) * 512;
+    }
     *map = NULL;
     *state = s;
     return 0;
@@ -491,15 +507,31 @@ static int provision(struct lvxd_io *io, unsigned *n, struct thin_pool *tp,
     }
 }
 
-/* Copy data block from to block to, whole (tp->lock held). */
+/* Bytes [o, o+len) of the external origin into buf, zeroes past its end (dm-thin's
+ * reads of unprovisioned blocks of a thin device with an origin). */
+static int ext_read(struct lvxd_io *io, struct lvxd_lv *v, const struct thin_state *s,
+                    uint64_t o, uint64_t len, uint8_t *buf, unsigned *n)
+{
+    uint64_t have = o < s->ext_bytes ? s->ext_bytes - o : 0;
+    if (have > len)
+        have = len;
+    if (have < len)
+        memset(buf + have, 0, len - have);
+    return have ? lvxd_io_map_add(io, v, s->ext, false, o, (uint32_t)have, buf, n) : 0;
+}
+
+/* Data block to filled whole (tp->lock held): from data block from, or (ext) from
+ * virtual block from of the external origin (dm-thin's schedule_external_copy before a
+ * partial write into an unprovisioned block). */
 static int copy_block(struct lvxd_io *io, struct lvxd_lv *v, struct thin_pool *tp,
-                      const struct thin_state *s, uint64_t from, uint64_t to)
+                      const struct thin_state *s, bool ext, uint64_t from, uint64_t to)
 {
     int rc = 0;
     for (uint64_t k = 0; k < tp->cb && rc == 0; k += COPY_BYTES) {
         uint32_t l = (uint32_t)(tp->cb - k < COPY_BYTES ? tp->cb - k : COPY_BYTES);
         unsigned n = 0;
-        rc = lvxd_io_map_add(io, v, tp->data_map, false, from * tp->cb + k, l, tp->copy, &n);
+        rc = ext ? ext_read(io, v, s, from * tp->cb + k, l, tp->copy, &n)
+                 : lvxd_io_map_add(io, v, tp->data_map, false, from * tp->cb + k, l, tp->copy, &n);
         if (rc == 0)
             rc = run_pending(io, &n);
         if (rc == 0)
@@ -522,6 +554,8 @@ static int thin_read(struct lvxd_io *io, struct lvxd_lv *v, struct thin_pool *tp
         int r = lvx_thin_lookup(tp->tm, s->dev_id, vb, &d, &t);
         if (r < 0)
             rc = -EIO;
+        else if (r == 0 && s->ext)
+            rc = ext_read(io, v, s, o, e - o, buf + (o - off), &n);
         else if (r == 0)
             memset(buf + (o - off), 0, e - o);
         else
@@ -559,7 +593,7 @@ static int thin_write(struct lvxd_io *io, struct lvxd_lv *v, struct thin_pool *t
             base = d;
         } else {
             /* a copy or zeroing below runs its own batches: this one goes first */
-            bool more_io = r == 1 ? !whole : !whole && tp->zero;
+            bool more_io = r == 1 ? !whole : !whole && (tp->zero || s->ext);
             if (more_io && (rc = run_pending(io, &n)) < 0)
                 break;
             if ((rc = provision(io, &n, tp, s, vb, &nd, &until, &waited)) == -EAGAIN) {
@@ -572,7 +606,9 @@ static int thin_write(struct lvxd_io *io, struct lvxd_lv *v, struct thin_pool *t
                 break;
             base = nd;
             if (r == 1 && !whole)                       /* break the sharing */
-                rc = copy_block(io, v, tp, s, d, nd);
+                rc = copy_block(io, v, tp, s, false, d, nd);
+            else if (r == 0 && !whole && s->ext && vb * tp->cb < s->ext_bytes)
+                rc = copy_block(io, v, tp, s, true, vb, nd);    /* the origin's block */
             else if (r == 0 && !whole && tp->zero) {    /* zero_new_blocks */
                 if (inner)
                     rc = lvxd_io_map_zero(io, v, tp->data_map, nd * tp->cb, inner);
@@ -652,11 +688,12 @@ static int zero_range(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint6
     return rc;
 }
 
-/* write-zeroes: unmapping unless the pool ignores discards */
+/* write-zeroes: unmapping unless the pool ignores discards or the device has an
+ * external origin (an unmapped block reads the origin's bytes) */
 static int thin_zero(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint64_t len)
 {
     const struct thin_state *s = v->tstate;
-    return zero_range(io, v, off, len, s->tp && !s->tp->ignore_discard);
+    return zero_range(io, v, off, len, s->tp && !s->tp->ignore_discard && !s->ext);
 }
 
 /* discard: refused when the pool ignores discards (--discards ignore: the kernel's

@@ -6,13 +6,13 @@
  *
  *   thin-pool <tmeta> <tdata> <chunk> <low_water_mark> <#features> [skip_block_zeroing]
  *             [ignore_discard] [no_discard_passdown] [error_if_no_space]
- *   thin <tpool> <device_id>
+ *   thin <tpool> <device_id> [<external origin device>]
  *
  * low_water_mark: the free data blocks left at activation/thin_pool_autoextend_threshold
  * (below 50 taken as 50; 0 at 100 or more, LVM2's default), as LVM2 sets it;
  * the features follow the pool segment (zero_new_blocks, discards) and the pool LV's
  * ERROR_WHEN_FULL flag.  Also: can a thin pool / thin LV be activated (its data and
- * metadata sub-LVs must be), and the refusal of the user-space backend.
+ * metadata sub-LVs must be, and a thin LV's external origin).
  * Entry points: lvx_map_thin_pool_line(), lvx_map_thin_line(), lvx_map_lv_is_thin_kind(),
  * lvx_map_check_thin_activatable().
  */
@@ -49,12 +49,13 @@ int lvx_map_thin_pool_line(struct lvx_ctx *ctx, const struct lvx_seg *seg, uint3
     return 0;
 }
 
-int lvx_map_thin_line(const struct lvx_lv *thin, const char *pool_dev, struct lvx_buf *out)
+int lvx_map_thin_line(const struct lvx_lv *thin, const char *pool_dev, const char *ext_dev,
+                      struct lvx_buf *out)
 {
     const struct lvx_seg *s = lvx_lv_thin_seg(thin);
-    lvx_buf_printf(out, "0 %" PRIu64 " thin %s %u\n",
+    lvx_buf_printf(out, "0 %" PRIu64 " thin %s %u%s%s\n",
                    thin->le_count * (uint64_t)thin->vg->extent_size, pool_dev,
-                   s ? s->device_id : 0);
+                   s ? s->device_id : 0, ext_dev ? " " : "", ext_dev ? ext_dev : "");
     return 0;
 }
 
@@ -71,15 +72,14 @@ int lvx_map_check_thin_activatable(struct lvx_ctx *ctx, const struct lvx_lv *lv,
         if (lv->seg_count != 1 || !ts->pool_lv)
             return lvx_error(ctx, ENOTSUP, "Activation of thin LV %s/%s with %u segments is not "
                              "supported.", lv->vg->name, lv->name, lv->seg_count);
-        if (ts->external_lv)
-            return lvx_error(ctx, ENOTSUP, "Activation of thin LV %s/%s with an external origin "
-                             "is not supported by lvx yet.", lv->vg->name, lv->name);
         pool = ts->pool_lv;
     }
     const struct lvx_seg *ps = lvx_lv_thin_pool_seg(pool);
     if (!ps || !ps->metadata_lv || !ps->data_lv)
         return lvx_error(ctx, EINVAL, "%s/%s is not a thin pool.", pool->vg->name, pool->name);
     int rc = lvx_map_check_activatable(ctx, ps->metadata_lv, partial);
+    if (rc == 0 && ts && ts->external_lv)
+        rc = lvx_map_check_activatable(ctx, ts->external_lv, partial);
     if (rc == 0)
         rc = lvx_map_check_activatable(ctx, ps->data_lv, partial);
     return rc;

@@ -232,10 +232,28 @@ void lvx_vg_make_thin(struct lvx_vg *vg, struct lvx_lv *thin, struct lvx_lv *poo
     uint32_t id = lvx_thin_free_device_id(pool);
     struct lvx_seg *seg = one_seg(vg, thin, le, "thin", LVX_SEG_THIN);
     seg->pool_lv = pool;
-    seg->origin_lv = origin;
+    const struct lvx_seg *os = origin ? lvx_lv_thin_seg(origin) : NULL;
+    if (os && os->pool_lv == pool) {        /* a thin snapshot keeps the external origin */
+        seg->origin_lv = origin;
+        seg->external_lv = os->external_lv;
+    } else if (origin) {                    /* LVM2's attach_thin_external_origin */
+        seg->external_lv = origin;
+        origin->status &= ~LVX_LV_WRITE;
+    }
     seg->has_thin_ids = true;
     seg->device_id = id;
     seg->transaction_id = ps->transaction_id++;
+}
+
+bool lvx_lv_is_external_origin(const struct lvx_lv *lv)
+{
+    const struct lvx_vg *vg = lv->vg;
+    for (unsigned i = 0; i < vg->lv_count; i++) {
+        const struct lvx_seg *s = lvx_lv_thin_seg(vg->lvs[i]);
+        if (s && s->external_lv == lv)
+            return true;
+    }
+    return false;
 }
 
 struct lvx_seg *lvx_thin_merging_into(const struct lvx_lv *origin)

@@ -60,10 +60,15 @@ uint64_t lvx_vg_pmspare_wanted(const struct lvx_vg *vg, uint64_t at_least);
 void lvx_vg_make_thin_pool(struct lvx_vg *vg, struct lvx_lv *pool, struct lvx_lv *tdata,
                            struct lvx_lv *tmeta, uint32_t chunk, const char *discards, bool zero);
 /* thin (an LV with no segments) becomes a thin LV of pool with extents le; origin
- * (NULL or a thin LV of the same pool) makes it a thin snapshot.  Takes the next
+ * (NULL or a thin LV of the same pool) makes it a thin snapshot (keeping origin's
+ * external origin), any other origin its external origin (made read-only, as
+ * LVM2's attach_thin_external_origin).  Takes the next
  * device id and the pool's transaction id (which moves on by one). */
 void lvx_vg_make_thin(struct lvx_vg *vg, struct lvx_lv *thin, struct lvx_lv *pool, uint64_t le,
                       struct lvx_lv *origin);
+
+/* Is lv the external origin of a thin LV of its VG? */
+bool lvx_lv_is_external_origin(const struct lvx_lv *lv);
 
 /* The thin snapshot whose merge into origin waits for origin's next activation
  * (its segment has merging set), or NULL. */

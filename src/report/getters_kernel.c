@@ -293,8 +293,19 @@ LVX_RGETTER(snap_percent)
     percent_value(rc, v, p);
 }
 
-/* data_percent: a COW LV's snap_percent; a thin pool's used data blocks, a thin LV's
- * mapped sectors (dm-thin status) against its size; blank when inactive. */
+/* A thin LV's size in sectors rounded up to whole chunks of its pool. */
+static uint64_t thin_chunked_size(const struct lvx_lv *lv)
+{
+    uint64_t size = lv->le_count * (uint64_t)lv->vg->extent_size;
+    const struct lvx_seg *ts = lvx_lv_thin_seg(lv);
+    const struct lvx_seg *ps = ts && ts->pool_lv ? lvx_lv_thin_pool_seg(ts->pool_lv) : NULL;
+    uint64_t c = ps && ps->chunk_size ? ps->chunk_size : 1;
+    return (size + c - 1) / c * c;
+}
+
+/* data_percent: a COW LV's snap_percent; a thin pool's used data blocks (also while
+ * only its -tpool is up, as LVM2), a thin LV's mapped sectors (dm-thin status) against
+ * its size; blank when inactive. */
 LVX_RGETTER(data_percent)
 {
     const struct lvx_lv *lv = row->lv;
@@ -304,15 +315,15 @@ LVX_RGETTER(data_percent)
         return;
     }
     const struct lvx_lv_kstate *k = kstate_of(rc, row);
-    if (!k || !k->active || (pool && !k->thin_pool) || (thin && !k->thin)) {
+    /* a pool's usage also while only its -tpool device is up (for its thin LVs) */
+    if (!k || (pool ? !k->thin_pool : !k->active || !k->thin)) {
         lvx_rval_blank(v, LVX_FT_PERCENT);
         return;
     }
     if (pool)
         percent_value(rc, v, make_percent(k->data_used, k->data_total));
-    else
-        percent_value(rc, v, make_percent(k->thin_mapped,
-                                          lv->le_count * (uint64_t)lv->vg->extent_size));
+    else     /* against the size rounded up to whole pool chunks (LVM2's thin.c) */
+        percent_value(rc, v, make_percent(k->thin_mapped, thin_chunked_size(lv)));
 }
 
 /* metadata_percent: a thin pool's used metadata blocks; blank otherwise. */
@@ -320,7 +331,7 @@ LVX_RGETTER(metadata_percent)
 {
     const struct lvx_lv *lv = row->lv;
     const struct lvx_lv_kstate *k = lv && lvx_lv_is_thin_pool(lv) ? kstate_of(rc, row) : NULL;
-    if (!k || !k->active || !k->thin_pool)
+    if (!k || !k->thin_pool)
         lvx_rval_blank(v, LVX_FT_PERCENT);
     else
         percent_value(rc, v, make_percent(k->meta_used, k->meta_total));

@@ -552,6 +552,28 @@ LVX_RGETTER(metadata_lv_uuid) { lv_uuid_value(rc, meta_of(row), v); }
 LVX_RGETTER(mirror_log) { lv_name_value(rc, row, log_of(row), v); }
 LVX_RGETTER(mirror_log_uuid) { lv_uuid_value(rc, log_of(row), v); }
 
+/* The LVs with of as their origin or external origin, each followed by its own
+ * descendants (depth first, each once: LVM2's _find_descendants). */
+static void add_descendants(const struct lvx_rrow *row, const struct lvx_lv *of,
+                            struct lvx_strlist *l)
+{
+    const struct lvx_vg *vg = row->vg;
+    for (unsigned i = 0; i < vg->lv_count; i++) {
+        struct lvx_rrow r = *row;
+        r.lv = vg->lvs[i];
+        const struct lvx_seg *s = first_seg(vg->lvs[i]);
+        bool ext = s && s->kind == LVX_SEG_THIN && s->external_lv == of;
+        bool seen = false;
+        for (unsigned k = 0; k < l->n && !seen; k++)
+            seen = !strcmp(l->v[k], vg->lvs[i]->name);
+        if (seen || (origin_of(&r) != of && !ext) ||
+            !lvx_report_rlv(row->rvg, vg->lvs[i])->visible)
+            continue;
+        l->v[l->n++] = vg->lvs[i]->name;
+        add_descendants(row, vg->lvs[i], l);
+    }
+}
+
 static void lv_relatives(struct lvx_rctx *rc, const struct lvx_rrow *row, struct lvx_rval *v,
                          bool descendants)
 {
@@ -570,14 +592,7 @@ static void lv_relatives(struct lvx_rctx *rc, const struct lvx_rrow *row, struct
             r.lv = o;
         }
     } else {
-        for (unsigned i = 0; i < vg->lv_count; i++) {
-            struct lvx_rrow r = *row;
-            r.lv = vg->lvs[i];
-            const struct lvx_seg *s = first_seg(vg->lvs[i]);
-            bool ext = s && s->kind == LVX_SEG_THIN && s->external_lv == row->lv;
-            if ((origin_of(&r) == row->lv || ext) && lvx_report_rlv(row->rvg, vg->lvs[i])->visible)
-                l.v[l.n++] = vg->lvs[i]->name;
-        }
+        add_descendants(row, row->lv, &l);
     }
     lvx_rval_list(v, &l);
 }

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * cmd/lvconvert_extorig.c - lvconvert of an LV into a thin LV whose external origin
+ * is the old LV, as LVM2 2.03.16 (tools/lvconvert.c _lvconvert_to_thin_with_external,
+ * tools/lvconvert_poll.c swap_lv_identifiers, lib/metadata/thin_manip.c
+ * attach_thin_external_origin, pool_supports_external_origin):
+ *
+ *   lvconvert --type thin --thinpool VG/POOL VG/LV [--originname NAME]
+ *   lvconvert --thin --thinpool VG/POOL VG/LV [--originname NAME]
+ *
+ * A thin LV of LV's size is made in POOL (create_thin, named NAME or lvolN: "Logical
+ * volume ... created."), then the two swap names and UUIDs: the thin LV becomes LV
+ * (keeping LV's write permission), the old LV becomes NAME, read-only, the thin LV's
+ * external origin.  Refusals as LVM2's (the origin's size against the pool's chunk:
+ * lvx_thin_external_fits).  lvx converts only an inactive LV (LVM2 also reloads
+ * an active one in place) and only into an existing thin pool.
+ * Entry point: lvx_lvconvert_thin_external().
+ */
+#include "cmd/lvconvert_thin.h"
+
+#include <string.h>
+
+#include "cmd/actcmd.h"
+#include "cmd/lvcreate_thin.h"
+
+static const char *full(struct lvx_cmd_env *env, const struct lvx_lv *lv)
+{
+    return lvx_pool_printf(env->pool, "%s/%s", lv->vg->name, lv->name);
+}
+
+/* Swap names and UUIDs of a and b (LVM2's swap_lv_identifiers). */
+static void swap_ids(struct lvx_lv *a, struct lvx_lv *b)
+{
+    char uuid[sizeof(a->uuid)];
+    const char *name = a->name;
+    memcpy(uuid, a->uuid, sizeof(uuid));
+    memcpy(a->uuid, b->uuid, sizeof(uuid));
+    memcpy(b->uuid, uuid, sizeof(uuid));
+    a->name = b->name;
+    b->name = name;
+}
+
+static int convert(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
+                   struct lvx_lv *pool, const char *origin_name)
+{
+    struct lvx_actcmd act;
+    struct lvx_lv *thin;
+    int rc = lvx_actcmd_init(env, &act);
+    if (rc)
+        return rc;
+    if ((rc = lvx_thin_external_fits(env, &act, pool, lv)))
+        return rc;
+    if ((rc = lvx_thin_need_messages(&act, u->vg, "thin LV")))
+        return rc;
+    if (!act.off && lvx_actcmd_is_active(env, &act, lv, NULL)) {
+        lvx_cmd_errorf("lvx lvconvert makes a thin LV with an external origin of an inactive "
+                       "LV only (deactivate %s first).", full(env, lv));
+        return LVX_EXIT_FAILED;
+    }
+    const char *name = origin_name ? origin_name : lvx_thin_next_lv_name(env, u->vg);
+    if ((rc = lvx_lvcmd_check_new_name(u->vg, name)))
+        return rc;
+    bool writable = (lv->status & LVX_LV_WRITE) != 0;
+    if ((rc = lvx_lvcreate_thin_lv(env, u, &act, pool, name, lv->le_count, NULL, &thin)))
+        return rc;
+    lvx_thin_overprovisioning(env, pool);
+    lvx_notice(env->ctx, "Logical volume \"%s\" created.", thin->name);
+    swap_ids(thin, lv);
+    thin->status = (thin->status & ~LVX_LV_WRITE) | (writable ? LVX_LV_WRITE : 0);
+    lvx_lv_thin_seg(thin)->external_lv = lv;
+    lv->status &= ~LVX_LV_WRITE;
+    if ((rc = lvx_lvcmd_commit(env, u)))
+        return rc;
+    lvx_notice(env->ctx, "Converted %s to thin volume with external origin %s.", full(env, thin),
+               full(env, lv));
+    return 0;
+}
+
+int lvx_lvconvert_thin_external(struct lvx_cmd_env *env)
+{
+    const struct lvx_cmd_args *a = env->args;
+    const char *vg = NULL, *name = NULL, *pvg = NULL, *pool = a->value[LVX_OPT_THINPOOL];
+    const char *oname = a->value[LVX_OPT_ORIGINNAME], *ovg = NULL, *olv = NULL;
+    int rc;
+    if (!pool) {
+        lvx_cmd_errorf("--thinpool is required to convert an LV to a thin LV.");
+        return LVX_EXIT_INVALID;
+    }
+    if (a->argc < 1) {
+        lvx_cmd_errorf("Please provide logical volume path.");
+        return LVX_EXIT_INVALID;
+    }
+    if (!lvx_lvcmd_split_name(env, a->argv[0], &vg, &name) || !name) {
+        lvx_cmd_errorf("Path required for Logical Volume \"%s\".", a->argv[0]);
+        return LVX_EXIT_INVALID;
+    }
+    if (strchr(pool, '/') && (!lvx_lvcmd_split_name(env, pool, &pvg, &pool) || !pool ||
+                              strcmp(pvg, vg) != 0)) {
+        lvx_cmd_errorf("Thin pool %s not found.", a->value[LVX_OPT_THINPOOL]);
+        return LVX_EXIT_FAILED;
+    }
+    if (oname && strchr(oname, '/')) {
+        if (!lvx_lvcmd_split_name(env, oname, &ovg, &olv) || !olv || strcmp(ovg, vg) != 0) {
+            lvx_cmd_errorf("Invalid logical volume name %s.", oname);
+            return LVX_EXIT_INVALID;
+        }
+        oname = olv;
+    }
+    if (oname && (rc = lvx_lvcmd_check_new_name(NULL, oname)))
+        return rc;
+    struct lvx_vg_update u;
+    if ((rc = lvx_lvcmd_begin(env, vg, &u)))
+        return rc;
+    struct lvx_lv *lv = lvx_vg_find_lv(u.vg, name);
+    struct lvx_lv *tp = lvx_vg_find_lv(u.vg, pool);
+    if (!lv || !lvx_lv_is_visible(lv)) {
+        lvx_cmd_errorf("Failed to find logical volume \"%s/%s\"", vg, name);
+        rc = LVX_EXIT_FAILED;
+    } else if (!tp) {
+        lvx_cmd_errorf("Thin pool %s not found.", pool);
+        rc = LVX_EXIT_FAILED;
+    } else if (!lvx_lv_is_thin_pool(tp) && tp == lv) {
+        lvx_cmd_errorf("Use a different LV for thin pool LV and thin LV %s.", full(env, tp));
+        rc = LVX_EXIT_FAILED;
+    } else if (!lvx_lv_is_thin_pool(tp)) {
+        lvx_cmd_errorf("lvx lvconvert does not make %s a thin pool here (lvconvert --thinpool "
+                       "%s first).", full(env, tp), full(env, tp));
+        rc = LVX_EXIT_FAILED;
+    } else {
+        rc = convert(env, &u, lv, tp, oname);
+    }
+    lvx_vg_update_end(&u);
+    return rc;
+}
