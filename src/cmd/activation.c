@@ -190,6 +190,14 @@ static bool mounted(int64_t major, int64_t minor)
     return found;
 }
 
+/* Is the LV's device a holder's (the kernel's holders/: a dm table maps onto it)?
+ * LVM2 then says "... is used by another device." */
+static bool held_by_device(const struct lvx_lv_kstate *ks)
+{
+    return ks->major >= 0 && ks->minor >= 0 &&
+           lvx_lvdev_has_holders((uint32_t)ks->major, (uint32_t)ks->minor);
+}
+
 /* An open LV that this command itself holds (read as a PV, devices/scan_lvs 1): its
  * descriptors let go and the state read again. */
 static void drop_own_opens(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
@@ -209,7 +217,10 @@ bool lvx_actcmd_in_use(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
     drop_own_opens(env, a, lv, &ks);
     if (ks.open_count <= 0)
         return false;
-    if (mounted(ks.major, ks.minor))
+    if (held_by_device(&ks))
+        lvx_cmd_errorf("Logical volume %s/%s is used by another device.", lv->vg->name,
+                       lv->name);
+    else if (mounted(ks.major, ks.minor))
         lvx_cmd_errorf("Logical volume %s/%s contains a filesystem in use.", lv->vg->name,
                        lv->name);
     else
@@ -272,6 +283,12 @@ static int deactivate(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
     if (!lvx_actcmd_is_active(env, a, lv, &ks))
         return 0;
     drop_own_opens(env, a, lv, &ks);
+    if (ks.open_count > 0 && !force && !snapshot_only && lvx_lv_is_visible(lv) &&
+        held_by_device(&ks)) {
+        lvx_cmd_errorf("Logical volume %s/%s is used by another device.", lv->vg->name,
+                       lv->name);
+        return LVX_EXIT_FAILED;
+    }
     if (ks.open_count > 0 && mounted(ks.major, ks.minor)) {
         lvx_cmd_errorf("Logical volume %s/%s contains a filesystem in use.", lv->vg->name,
                        lv->name);

@@ -32,11 +32,22 @@ void lvx_lvdev_probe_init(struct lvx_lvdev_probe *p)
     }
     if (f)
         fclose(f);
-    /* the daemon's mount: the run directory of daemon/client.c (lvx_daemon_run_dir) */
+    /* the daemon's mount: <run dir>/vol, the run directory of daemon/client.c
+     * (lvx_daemon_run_dir); looked for only while its state file lists active LVs
+     * (lvx_daemon_has_state), so loop devices cost nothing otherwise; the FUSE mount
+     * itself is never touched */
     const char *run = getenv("LVX_RUN_DIR");
-    snprintf(p->vol_dir, sizeof(p->vol_dir), "%s/vol", run && *run ? run : "/run/lvx");
+    char *real = realpath(run && *run ? run : "/run/lvx", NULL);   /* as the kernel shows it */
+    char state[PATH_MAX + 8];
     struct stat st;
-    p->have_vols = stat(p->vol_dir, &st) == 0 && S_ISDIR(st.st_mode);
+    snprintf(state, sizeof(state), "%s/state", real ? real : "");
+    p->have_vols = real && strlen(real) + 5 < sizeof(p->vol_dir) && stat(state, &st) == 0 &&
+                   st.st_size > 0;
+    if (p->have_vols)
+        snprintf(p->vol_dir, sizeof(p->vol_dir), "%s/vol", real);
+    else
+        p->vol_dir[0] = '\0';
+    free(real);
 }
 
 bool lvx_lvdev_read_line(const char *path, char *out, size_t n)
@@ -150,4 +161,19 @@ unsigned lvx_lvdev_drop_own_opens(uint32_t maj, uint32_t min)
     if (null >= 0)
         close(null);
     return n;
+}
+
+bool lvx_lvdev_has_holders(uint32_t maj, uint32_t min)
+{
+    char path[96];
+    snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/holders", maj, min);
+    DIR *d = opendir(path);
+    if (!d)
+        return false;
+    bool any = false;
+    struct dirent *e;
+    while (!any && (e = readdir(d)) != NULL)
+        any = strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    closedir(d);
+    return any;
 }

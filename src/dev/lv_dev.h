@@ -8,11 +8,12 @@
  * $DM_DEV_DIR/<vg>/<lv>.
  *
  * Cheap by design (the system list calls it per device): a probe made once per list
- * knows device-mapper's major (/proc/devices) and whether a daemon mount exists; a
- * device of another major costs nothing, a dm device one sysfs read.
+ * knows device-mapper's major (/proc/devices) and whether the daemon has active LVs;
+ * a device of another major costs nothing, a dm device (or a loop device while the
+ * daemon serves LVs) one sysfs read.
  *
  * Entry points: lvx_lvdev_probe_init(), lvx_lvdev_is_lv(), lvx_lvdev_aliases(),
- * lvx_lvdev_drop_own_opens(), lvx_lvdev_read_line().
+ * lvx_lvdev_drop_own_opens(), lvx_lvdev_read_line(), lvx_lvdev_has_holders().
  */
 #ifndef LVX_DEV_LV_DEV_H
 #define LVX_DEV_LV_DEV_H
@@ -26,7 +27,7 @@
 
 struct lvx_lvdev_probe {
     int dm_major;                 /* device-mapper's major, -1 when it has none */
-    bool have_vols;               /* the daemon's mount directory exists */
+    bool have_vols;               /* the daemon has active LVs (its state file) */
     char vol_dir[PATH_MAX];       /* <run dir>/vol */
 };
 
@@ -47,5 +48,9 @@ void lvx_lvdev_aliases(struct lvx_pool *pool, const char *dm_name, const char *o
  * device first; the descriptors stay valid for their owners' close().  Returns how
  * many. */
 unsigned lvx_lvdev_drop_own_opens(uint32_t maj, uint32_t min);
+
+/* Does the kernel list holders of maj:min (/sys/dev/block/MAJ:MIN/holders/: a dm
+ * table maps onto it, e.g. an LV of a VG stacked on this LV)? */
+bool lvx_lvdev_has_holders(uint32_t maj, uint32_t min);
 
 #endif
