@@ -283,12 +283,6 @@ static int deactivate(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
     if (!lvx_actcmd_is_active(env, a, lv, &ks))
         return 0;
     drop_own_opens(env, a, lv, &ks);
-    if (ks.open_count > 0 && !force && !snapshot_only && lvx_lv_is_visible(lv) &&
-        held_by_device(&ks)) {
-        lvx_cmd_errorf("Logical volume %s/%s is used by another device.", lv->vg->name,
-                       lv->name);
-        return LVX_EXIT_FAILED;
-    }
     if (ks.open_count > 0 && mounted(ks.major, ks.minor)) {
         lvx_cmd_errorf("Logical volume %s/%s contains a filesystem in use.", lv->vg->name,
                        lv->name);
@@ -459,7 +453,9 @@ static bool vg_has_open_lvs(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
     for (unsigned i = 0; i < vg->lv_count; i++) {
         struct lvx_lv_kstate ks;
         const struct lvx_lv *lv = vg->lvs[i];
-        if (!lvx_lv_is_visible(lv) || !lvx_actcmd_is_active(env, a, lv, &ks))
+        /* a thin pool is held by its own thin LVs (LVM2's visible pool device is not) */
+        if (!lvx_lv_is_visible(lv) || lvx_lv_is_thin_pool(lv) ||
+            !lvx_actcmd_is_active(env, a, lv, &ks))
             continue;
         drop_own_opens(env, a, lv, &ks);
         if (ks.open_count > 0) {
