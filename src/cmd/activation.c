@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "cmd/lvcmd.h"
+#include "dev/lv_dev.h"
 #include "cmd/vgcmd.h"
 #include "config/config.h"
 #include "map/map.h"
@@ -189,13 +190,37 @@ static bool mounted(int64_t major, int64_t minor)
     return found;
 }
 
+/* Is the LV's device a holder's (the kernel's holders/: a dm table maps onto it)?
+ * LVM2 then says "... is used by another device." */
+static bool held_by_device(const struct lvx_lv_kstate *ks)
+{
+    return ks->major >= 0 && ks->minor >= 0 &&
+           lvx_lvdev_has_holders((uint32_t)ks->major, (uint32_t)ks->minor);
+}
+
+/* An open LV that this command itself holds (read as a PV, devices/scan_lvs 1): its
+ * descriptors let go and the state read again. */
+static void drop_own_opens(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
+                           const struct lvx_lv *lv, struct lvx_lv_kstate *ks)
+{
+    if (ks->open_count > 0 && ks->major >= 0 && ks->minor >= 0 &&
+        lvx_lvdev_drop_own_opens((uint32_t)ks->major, (uint32_t)ks->minor) > 0)
+        lvx_actcmd_is_active(env, a, lv, ks);
+}
+
 bool lvx_actcmd_in_use(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
                        const struct lvx_lv *lv)
 {
     struct lvx_lv_kstate ks;
-    if (!lvx_actcmd_is_active(env, a, lv, &ks) || ks.open_count <= 0)
+    if (!lvx_actcmd_is_active(env, a, lv, &ks))
         return false;
-    if (mounted(ks.major, ks.minor))
+    drop_own_opens(env, a, lv, &ks);
+    if (ks.open_count <= 0)
+        return false;
+    if (held_by_device(&ks))
+        lvx_cmd_errorf("Logical volume %s/%s is used by another device.", lv->vg->name,
+                       lv->name);
+    else if (mounted(ks.major, ks.minor))
         lvx_cmd_errorf("Logical volume %s/%s contains a filesystem in use.", lv->vg->name,
                        lv->name);
     else
@@ -257,6 +282,7 @@ static int deactivate(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
     struct lvx_lv_kstate ks;
     if (!lvx_actcmd_is_active(env, a, lv, &ks))
         return 0;
+    drop_own_opens(env, a, lv, &ks);
     if (ks.open_count > 0 && mounted(ks.major, ks.minor)) {
         lvx_cmd_errorf("Logical volume %s/%s contains a filesystem in use.", lv->vg->name,
                        lv->name);
@@ -417,6 +443,33 @@ static int change_lv(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
                     : lvx_actcmd_deactivate(env, a, lv, env->args->count[LVX_OPT_FORCE] > 0);
 }
 
+/* vgchange -an of a VG with open visible LVs (mounted, or the PVs of a VG stacked on
+ * them): refused whole, as LVM2: the first one's "in use." line, then the count. */
+static bool vg_has_open_lvs(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
+                            const struct lvx_vg *vg)
+{
+    unsigned open = 0;
+    const struct lvx_lv *first = NULL;
+    for (unsigned i = 0; i < vg->lv_count; i++) {
+        struct lvx_lv_kstate ks;
+        const struct lvx_lv *lv = vg->lvs[i];
+        /* a thin pool is held by its own thin LVs (LVM2's visible pool device is not) */
+        if (!lvx_lv_is_visible(lv) || lvx_lv_is_thin_pool(lv) ||
+            !lvx_actcmd_is_active(env, a, lv, &ks))
+            continue;
+        drop_own_opens(env, a, lv, &ks);
+        if (ks.open_count > 0) {
+            open++;
+            first = first ? first : lv;
+        }
+    }
+    if (!open || !lvx_actcmd_in_use(env, a, first))
+        return false;
+    lvx_cmd_errorf("Can't deactivate volume group \"%s\" with %u open logical volume(s)",
+                   vg->name, open);
+    return true;
+}
+
 static int vg_activation(struct lvx_cmd_env *env, const struct lvx_actcmd *a, const char *name,
                          bool activate)
 {
@@ -427,6 +480,11 @@ static int vg_activation(struct lvx_cmd_env *env, const struct lvx_actcmd *a, co
     if (activate && lvx_lvcmd_autoactivating(env) && (u.vg->flags & LVX_VGF_NOAUTOACTIVATE)) {
         lvx_vg_update_end(&u);          /* LVM2: "Autoactivation is disabled", no count */
         return 0;
+    }
+    if (!activate && !a->off && !env->args->count[LVX_OPT_REFRESH] &&
+        vg_has_open_lvs(env, a, u.vg)) {
+        lvx_vg_update_end(&u);
+        return LVX_EXIT_FAILED;
     }
     for (unsigned i = 0; i < u.vg->lv_count; i++) {
         const struct lvx_lv *lv = u.vg->lvs[i];

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "config/config.h"
+#include "meta/scan_lvs.h"
 #include "meta/lockd.h"
 #include "meta/read.h"
 #include "meta/systemid.h"
@@ -369,7 +370,7 @@ static bool name_matches_pv(char **names, unsigned count, const struct lvx_pv *p
     return false;
 }
 
-static void report_unmatched_pv(const struct lvx_cmd_vgs *v, const char *name)
+static void report_unmatched_pv(struct lvx_ctx *ctx, const struct lvx_cmd_vgs *v, const char *name)
 {
     for (unsigned i = 0; i < v->hidden_count; i++) {
         const struct lvx_vg *vg = v->hidden[i];
@@ -386,7 +387,10 @@ static void report_unmatched_pv(const struct lvx_cmd_vgs *v, const char *name)
             lvx_cmd_errorf("Failed to find physical volume \"%s\".", name);
             return;
         }
-    lvx_cmd_errorf("Cannot use %s: device not found", name);
+    if (lvx_scan_lv_refused(ctx, name))
+        lvx_cmd_errorf("Cannot use %s: device is an LV", name);
+    else
+        lvx_cmd_errorf("Cannot use %s: device not found", name);
 }
 
 void lvx_cmd_pick_pvs(struct lvx_cmd_env *env, const struct lvx_cmd_vgs *v, char **names,
@@ -429,7 +433,7 @@ void lvx_cmd_pick_pvs(struct lvx_cmd_env *env, const struct lvx_cmd_vgs *v, char
         if (!found) {
             /* LVM2 reports the devices it cannot find before it walks the others */
             lvx_cmdlog_object_at(k, "pv", "", NULL, NULL, NULL);
-            report_unmatched_pv(v, names[k]);
+            report_unmatched_pv(env->ctx, v, names[k]);
             lvx_cmdlog_object_done();
             *failed = true;
         }

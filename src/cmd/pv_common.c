@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "config/config.h"
+#include "meta/scan_lvs.h"
 #include "meta/lock.h"
 #include "meta/pv_init.h"
 #include "meta/read.h"
@@ -133,6 +134,9 @@ int lvx_pvcmd_scan_named(struct lvx_cmd_env *env, char **names, unsigned count,
         if (lvx_devs_from_names(env->ctx, env->pool, &name, 1, &one) < 0) {
             lvx_cmd_errorf("No device found for %s.", name);
             lvx_error_clear(env->ctx);
+            missing = true;
+        } else if (one.devs[0]->is_lv && !lvx_scan_lvs_on(env->ctx)) {
+            lvx_cmd_errorf("Cannot use %s: device is an LV", name);
             missing = true;
         } else if (!in_devices_list(env, name)) {
             lvx_cmd_errorf("Cannot use %s: device is not in devices list", name);

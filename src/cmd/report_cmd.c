@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmd/actcmd.h"
 #include "config/config.h"
@@ -133,5 +134,10 @@ bool lvx_cmd_same_device(const char *given, const char *path)
     char a[PATH_MAX], b[PATH_MAX];
     if (!realpath(given, a) || !realpath(path, b))
         return false;
-    return strcmp(a, b) == 0;
+    if (strcmp(a, b) == 0)
+        return true;
+    /* two nodes of one block device (/dev/mapper/VG-LV made by mknod and /dev/dm-N) */
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && S_ISBLK(sa.st_mode) &&
+           S_ISBLK(sb.st_mode) && sa.st_rdev == sb.st_rdev;
 }

@@ -20,6 +20,7 @@
 #include "nodes/dm_nodes.h"
 #include "dev/io.h"
 #include "dev/signature.h"
+#include "meta/scan_lvs.h"
 #include "meta/commit.h"
 #include "meta/pv_init.h"
 #include "meta/read.h"
@@ -236,6 +237,11 @@ static bool is_outdated(const struct lvx_vgset *set, const char *pv_uuid)
 static int check_candidate(struct lvx_cmd_env *env, const struct lvx_vg_update *u, const char *name,
                            const struct lvx_dev *dev, const struct lvx_scan_pv *spv)
 {
+    if (!dev && lvx_scan_lv_refused(env->ctx, name)) {     /* LVM2's two lines */
+        lvx_cmd_errorf("Cannot use %s: device is an LV", name);
+        lvx_cmd_errorf("Command requires all devices to be found.");
+        return LVX_EXIT_FAILED;
+    }
     if (!dev) {
         lvx_cmd_errorf("No device found for %s.", name);
         return LVX_EXIT_FAILED;

@@ -113,8 +113,8 @@ static int do_deactivate(struct request *r)
         /* held open: checked again for up to 5 s, as LVM2's open count check with
          * activation/retry_deactivation (a device just unmounted, or opened for a
          * moment by a probe, comes free) */
-        bool busy = !force && lvxd_loop_busy(v->loop);
-        for (int i = 0; busy && i < 25; i++) {
+        bool busy = !force && (lvxd_loop_stacked(v->loop) || lvxd_loop_busy(v->loop));
+        for (int i = 0; busy && !lvxd_loop_stacked(v->loop) && i < 25; i++) {
             struct timespec pause = { 0, 200 * 1000000L };
             nanosleep(&pause, NULL);
             busy = lvxd_loop_busy(v->loop);
@@ -235,7 +235,7 @@ static int do_status(struct request *r)
         lvx_buf_puts(r->out, "ok inactive\n");
         return 0;
     }
-    int open = loop[0] != '-' && lvxd_loop_busy(loop);
+    int open = loop[0] != '-' && (lvxd_loop_busy(loop) || lvxd_loop_stacked(loop));
     lvx_buf_printf(r->out, "ok active %s %d %d %d %d %" PRIu64 "%s%s\n", loop, maj, min, ro,
                    open, size, more, monitored ? " monitored" : "");
     return 0;

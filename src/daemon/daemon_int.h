@@ -355,6 +355,8 @@ int lvxd_loop_attach(struct lvx_ctx *ctx, const char *file, bool ro, uint32_t lb
 int lvxd_loop_detach(struct lvx_ctx *ctx, const char *dev, bool force);
 /* Is the loop device held (mounted or opened exclusively)? */
 bool lvxd_loop_busy(const char *dev);
+/* Is the loop device (an LV's) a PV of another LV the daemon serves (stacked.c)? */
+bool lvxd_loop_stacked(const char *loop);
 /* The loop device dev is attached (any file). */
 bool lvxd_loop_attached(const char *dev);
 /* The backing file of loop device dev as the kernel shows it

@@ -212,7 +212,7 @@ int lvxd_read_vgs(struct lvx_ctx *ctx, const char *devs, struct lvx_scan **scan,
     char *save = NULL;
     for (char *t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save))
         names[n++] = t;
-    struct lvx_scan_opts so = { .devices = names, .device_count = n };
+    struct lvx_scan_opts so = { .devices = names, .device_count = n, .with_lvs = true };
     int rc = n ? lvx_scan_uncached(ctx, &so, scan) : lvx_error(ctx, EINVAL, "No devices given.");
     if (rc == 0)
         rc = lvx_scan_vgs(ctx, *scan, set);

@@ -13,6 +13,7 @@
  */
 #include "dev/dev.h"
 #include "dev/io.h"
+#include "dev/lv_dev.h"
 #include "util/buf.h"
 #include "util/file.h"
 #include "util/parallel.h"
@@ -118,6 +119,8 @@ int lvx_devs_from_names(struct lvx_ctx *ctx, struct lvx_pool *pool, const char *
                         unsigned count, struct lvx_devlist *out)
 {
     struct list_builder b = { pool, out, NULL, 0 };
+    struct lvx_lvdev_probe probe;
+    bool probed = false;
     int r = 0;
 
     out->count = 0;
@@ -128,8 +131,16 @@ int lvx_devs_from_names(struct lvx_ctx *ctx, struct lvx_pool *pool, const char *
         if (r < 0)
             break;
         struct dev_key k = key_of(&st);
-        if (!builder_has(&b, &k))
-            builder_add(&b, dev_new(pool, names[i], &st), &k);
+        if (builder_has(&b, &k))
+            continue;
+        struct lvx_dev *d = dev_new(pool, names[i], &st);
+        if (!d->is_file) {
+            if (!probed)
+                lvx_lvdev_probe_init(&probe);
+            probed = true;
+            d->is_lv = lvx_lvdev_is_lv(&probe, d->major, d->minor, NULL, 0);
+        }
+        builder_add(&b, d, &k);
     }
     free(b.keys);
     if (r < 0)
@@ -163,23 +174,6 @@ static bool parse_partition_line(const char *line, unsigned *maj, unsigned *min,
     *min = (unsigned)v[1];
     *blocks = v[2];
     return true;
-}
-
-/* A device-mapper device made for an LV (DM UUID "LVM-..."), skipped by the system
- * scan as LVM2 does: reading it would scan the LVs themselves and could block on a
- * suspended one. */
-static bool is_lvm_dm_device(const char *name)
-{
-    if (strncmp(name, "dm-", 3) != 0)
-        return false;
-    char path[128], uuid[16] = "";
-    snprintf(path, sizeof(path), "/sys/block/%s/dm/uuid", name);
-    FILE *f = fopen(path, "re");
-    if (!f)
-        return false;
-    bool lvm = fgets(uuid, sizeof(uuid), f) && strncmp(uuid, "LVM-", 4) == 0;
-    fclose(f);
-    return lvm;
 }
 
 /* The whole of /proc/partitions in one buffer (NUL-terminated, freed by the caller).
@@ -319,6 +313,8 @@ static int lvx_devs_from_system_unt(struct lvx_ctx *ctx, struct lvx_pool *pool, 
      * own node: no de-duplication needed */
     struct node_set nodes;
     node_set_load(&nodes);
+    struct lvx_lvdev_probe probe;
+    lvx_lvdev_probe_init(&probe);
     unsigned cap = 0;
     for (char *line = text, *next; line && *line; line = next) {
         next = strchr(line, '\n');
@@ -329,10 +325,6 @@ static int lvx_devs_from_system_unt(struct lvx_ctx *ctx, struct lvx_pool *pool, 
         char name[64], path[80];
         if (!parse_partition_line(line, &maj, &min, &blocks, name) || blocks == 0)
             continue;          /* header, blank line, or an empty device (unused loop) */
-        if (is_lvm_dm_device(name)) {
-            lvx_debug(ctx, "Skipping %s: an active LV, not a PV", name);
-            continue;
-        }
         snprintf(path, sizeof(path), "/dev/%s", name);
         struct lvx_dev *d;
         if (node_set_has(&nodes, name)) {
@@ -354,6 +346,7 @@ static int lvx_devs_from_system_unt(struct lvx_ctx *ctx, struct lvx_pool *pool, 
             cap = ncap;
         }
         d->size = (uint64_t)blocks * 1024;     /* a hint; lvx_dev_open() gets the exact size */
+        d->is_lv = lvx_lvdev_is_lv(&probe, maj, min, NULL, 0);
         out->devs[out->count++] = d;
     }
     node_set_free(&nodes);

@@ -31,6 +31,7 @@ struct lvx_dev {
     bool direct;               /* fd has O_DIRECT (lvx_dev_open_direct): aligned reads only,
                                 * until lvx_dev_end_direct() */
     bool is_link;              /* path is a symlink (system list: lstat of the node) */
+    bool is_lv;                /* an active LV (dev/lv_dev.h); set by the lists */
 };
 
 struct lvx_devlist {

@@ -6,6 +6,7 @@
  * _tdata ...) is left out, as LVM2 leaves internal LVs out of its index.
  */
 #include "dev/lv_slaves.h"
+#include "dev/lv_dev.h"
 
 #include <dirent.h>
 #include <stdbool.h>
@@ -20,25 +21,12 @@ static const char *sysfs(void)
     return d && *d ? d : "/sys";
 }
 
-/* First line of a sysfs file into buf (newline cut); false when unreadable. */
-static bool read_line(const char *path, char *buf, size_t n)
-{
-    FILE *f = fopen(path, "re");
-    if (!f)
-        return false;
-    bool ok = fgets(buf, (int)n, f) != NULL;
-    fclose(f);
-    if (ok)
-        buf[strcspn(buf, "\n")] = '\0';
-    return ok;
-}
-
 /* dm device KNAME's LVM ids ("LVM-" + 32 + 32 characters); false for others. */
 static bool lvm_ids(const char *kname, char vgid[33], char lvid[33])
 {
     char path[1024], uuid[256];
     snprintf(path, sizeof(path), "%s/block/%s/dm/uuid", sysfs(), kname);
-    if (!read_line(path, uuid, sizeof(uuid)) || strncmp(uuid, "LVM-", 4) != 0 ||
+    if (!lvx_lvdev_read_line(path, uuid, sizeof(uuid)) || strncmp(uuid, "LVM-", 4) != 0 ||
         strlen(uuid) < 4 + 64)
         return false;
     memcpy(vgid, uuid + 4, 32);
@@ -86,7 +74,7 @@ void lvx_lv_slaves(struct lvx_pool *pool, struct lvx_lv_slave **out, unsigned *n
                 continue;
             snprintf(path, sizeof(path), "%s/block/%s/slaves/%s/dev", sysfs(), e->d_name,
                      se->d_name);
-            if (!read_line(path, dev, sizeof(dev)) || sscanf(dev, "%u:%u", &ma, &mi) != 2)
+            if (!lvx_lvdev_read_line(path, dev, sizeof(dev)) || sscanf(dev, "%u:%u", &ma, &mi) != 2)
                 continue;
             bool dm = strncmp(se->d_name, "dm-", 3) == 0;
             if (dm && lvm_ids(se->d_name, vg2, lv2) && strcmp(vg2, s.vgid) == 0)
@@ -95,7 +83,7 @@ void lvx_lv_slaves(struct lvx_pool *pool, struct lvx_lv_slave **out, unsigned *n
             s.minor = mi;
             s.kname = lvx_pool_strdup(pool, se->d_name);
             snprintf(path, sizeof(path), "%s/block/%s/dm/name", sysfs(), se->d_name);
-            s.dm_name = dm && read_line(path, name, sizeof(name)) ? lvx_pool_strdup(pool, name)
+            s.dm_name = dm && lvx_lvdev_read_line(path, name, sizeof(name)) ? lvx_pool_strdup(pool, name)
                                                                   : NULL;
             add(pool, out, n, &cap, &s);
         }

@@ -22,6 +22,7 @@
  * lvx_scan_release().
  */
 #include "meta/scan.h"
+#include "meta/scan_lvs.h"
 #include "dev/devices_file.h"
 #include "meta/devfile_check.h"
 #include "util/phase.h"
@@ -658,9 +659,10 @@ static int scan_filter_devices(struct lvx_ctx *ctx, struct lvx_pool *pool,
     unsigned kept = 0;
     for (unsigned i = 0; i < devs->count; i++) {
         struct lvx_dev *dev = devs->devs[i];
-        char *real = dev->is_link ? realpath(dev->path, NULL) : NULL;
-        const char *names[2] = { dev->path, real };
-        if (lvx_filter_accepts(filter, names, 2))
+        char *real;
+        const char *names[4];
+        unsigned n = lvx_scan_filter_names(pool, dev, names, &real);
+        if (lvx_filter_accepts(filter, names, n))
             devs->devs[kept++] = dev;
         else
             lvx_debug(ctx, "%s: skipped by the device filter", dev->path);
@@ -676,10 +678,14 @@ int lvx_scan_list_devices(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts,
                           struct lvx_pool *pool, struct lvx_devlist *out)
 {
     int rc;
-    if (opts && opts->devices)
-        rc = lvx_devs_from_names(ctx, pool, opts->devices, opts->device_count, out);
-    else if ((rc = lvx_devs_from_system(ctx, pool, out)) == 0)
+    if (opts && opts->devices) {
+        if ((rc = lvx_devs_from_names(ctx, pool, opts->devices, opts->device_count, out)) == 0 &&
+            !opts->with_lvs)
+            lvx_scan_drop_lvs(ctx, out);
+    } else if ((rc = lvx_devs_from_system(ctx, pool, out)) == 0) {
+        lvx_scan_drop_lvs(ctx, out);
         rc = scan_filter_devices(ctx, pool, out);
+    }
     return rc;
 }
 

@@ -92,6 +92,9 @@ struct lvx_scan_opts {
      * through the index only when each is provably an orphan or no PV (meta/index.h). */
     const char *const *also_devices;
     unsigned also_count;
+    /* Keep the devices that are LVs whatever devices/scan_lvs says (meta/scan_lvs.h):
+     * the daemon reading the devices its client chose. */
+    bool with_lvs;
 };
 
 /*

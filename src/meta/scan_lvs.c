@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * meta/scan_lvs.c - devices/scan_lvs and the filter names of a device (see scan_lvs.h).
+ */
+#include "meta/scan_lvs.h"
+#include "config/config.h"
+#include "dev/lv_dev.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+bool lvx_scan_lvs_on(struct lvx_ctx *ctx)
+{
+    return lvx_config_flag(ctx, "devices/scan_lvs", false);
+}
+
+void lvx_scan_drop_lvs(struct lvx_ctx *ctx, struct lvx_devlist *devs)
+{
+    unsigned kept = 0, lvs = 0;
+    for (unsigned i = 0; i < devs->count; i++)
+        lvs += devs->devs[i]->is_lv;
+    if (!lvs || lvx_scan_lvs_on(ctx))
+        return;
+    for (unsigned i = 0; i < devs->count; i++) {
+        if (devs->devs[i]->is_lv)
+            lvx_debug(ctx, "%s: Skipping: device is an LV (scan_lvs 0)", devs->devs[i]->path);
+        else
+            devs->devs[kept++] = devs->devs[i];
+    }
+    devs->count = kept;
+}
+
+bool lvx_scan_lv_refused(struct lvx_ctx *ctx, const char *name)
+{
+    struct stat st;
+    if (stat(name, &st) < 0 || !S_ISBLK(st.st_mode))
+        return false;
+    struct lvx_lvdev_probe probe;
+    lvx_lvdev_probe_init(&probe);
+    return lvx_lvdev_is_lv(&probe, major(st.st_rdev), minor(st.st_rdev), NULL, 0) &&
+           !lvx_scan_lvs_on(ctx);
+}
+
+unsigned lvx_scan_filter_names(struct lvx_pool *pool, const struct lvx_dev *dev,
+                               const char *names[4], char **real)
+{
+    unsigned n = 0;
+    names[n++] = dev->path;
+    *real = dev->is_link ? realpath(dev->path, NULL) : NULL;
+    if (*real)
+        names[n++] = *real;
+    if (dev->is_lv) {
+        struct lvx_lvdev_probe probe;
+        char dm_name[NAME_MAX + 1];
+        const char *alias[2];
+        lvx_lvdev_probe_init(&probe);
+        if (lvx_lvdev_is_lv(&probe, dev->major, dev->minor, dm_name, sizeof(dm_name))) {
+            lvx_lvdev_aliases(pool, dm_name, alias);
+            for (unsigned i = 0; i < 2; i++)
+                if (alias[i])
+                    names[n++] = alias[i];
+        }
+    }
+    return n;
+}
