@@ -29,14 +29,6 @@ struct entry {
     uint64_t bytes;
 };
 
-/* LVM2's btree key of a device: (uint32_t)makedev(major, minor), bytes reversed. */
-static uint32_t tree_key(const struct lvx_dev *dev)
-{
-    uint32_t d = (dev->minor & 0xffu) | ((dev->major & 0xfffu) << 8) |
-                 ((dev->minor & ~0xffu) << 12);
-    return (d & 0xffu) << 24 | (d & 0xff00u) << 8 | (d & 0xff0000u) >> 8 | d >> 24;
-}
-
 static int by_key(const void *a, const void *b)
 {
     const struct entry *x = a, *y = b;
@@ -111,7 +103,7 @@ int lvx_cmd_lvmdiskscan(struct lvx_cmd_env *env)
     for (unsigned i = 0; i < n; i++) {
         struct lvx_dev *dev = scan->devs.devs[i];
         struct entry *x = &e[listed];
-        *x = (struct entry){ dev, tree_key(dev), i, false, 0 };
+        *x = (struct entry){ dev, lvx_dev_tree_key(dev->major, dev->minor), i, false, 0 };
         for (unsigned j = 0; j < scan->pv_count && !x->pv; j++)
             x->pv = scan->pvs[j].dev == dev;
         if (!device_size(env, dev, &x->bytes) || (x->bytes < min_bytes && !x->pv))

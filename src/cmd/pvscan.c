@@ -30,9 +30,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "config/config.h"
+#include "dev/dev.h"
 #include "util/privdir.h"
 
 #define ORPHAN_VG_NAME "#orphans_lvm2"     /* LVM2 counts it in the VG column width */
@@ -40,10 +42,30 @@
 struct entry {
     const struct lvx_pv *pv;
     const struct lvx_vg *vg;               /* NULL: in no VG */
+    uint32_t key;                          /* orphans: lvx_dev_tree_key, for the order */
+    unsigned index;                        /* orphans: the scan's order, for ties */
 };
 
+/* A PV in no VG: its device's place in LVM2's device cache (lvx_dev_tree_key); a
+ * regular file or a device gone sorts last, in scan order. */
+static uint32_t orphan_key(const struct lvx_pv *pv)
+{
+    struct stat st;
+    if (!pv->ondisk.dev_name || stat(pv->ondisk.dev_name, &st) < 0 || !S_ISBLK(st.st_mode))
+        return UINT32_MAX;
+    return lvx_dev_tree_key(major(st.st_rdev), minor(st.st_rdev));
+}
+
+static int by_tree_key(const void *a, const void *b)
+{
+    const struct entry *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
 /* Every PV on a device: VGs in name order (their PVs in metadata order), then the
- * orphans. */
+ * orphans in LVM2's device-cache order. */
 static struct entry *collect(struct lvx_cmd_env *env, const struct lvx_vgset *set, unsigned *n)
 {
     unsigned cap = set->orphan_count + 1;
@@ -54,9 +76,11 @@ static struct entry *collect(struct lvx_cmd_env *env, const struct lvx_vgset *se
     for (unsigned i = 0; i < set->vg_count; i++)
         for (unsigned j = 0; j < set->vgs[i]->pv_count; j++)
             if (set->vgs[i]->pvs[j]->ondisk.present)
-                e[(*n)++] = (struct entry){ set->vgs[i]->pvs[j], set->vgs[i] };
+                e[(*n)++] = (struct entry){ set->vgs[i]->pvs[j], set->vgs[i], 0, 0 };
+    struct entry *orphans = e + *n;
     for (unsigned i = 0; i < set->orphan_count; i++)
-        e[(*n)++] = (struct entry){ set->orphans[i], NULL };
+        e[(*n)++] = (struct entry){ set->orphans[i], NULL, orphan_key(set->orphans[i]), i };
+    qsort(orphans, set->orphan_count, sizeof(*e), by_tree_key);
     return e;
 }
 

@@ -701,3 +701,9 @@ int lvx_dev_read_many(struct lvx_ctx *ctx, struct lvx_dev **devs, unsigned count
     free(slot);
     return r;
 }
+
+uint32_t lvx_dev_tree_key(unsigned major, unsigned minor)
+{
+    uint32_t d = (minor & 0xffu) | ((major & 0xfffu) << 8) | ((minor & ~0xffu) << 12);
+    return (d & 0xffu) << 24 | (d & 0xff00u) << 8 | (d & 0xff0000u) >> 8 | d >> 24;
+}

@@ -70,6 +70,11 @@ void lvx_dev_close_many(const struct lvx_dev_ops *io, struct lvx_dev **devs, uns
 /* A block device held exclusively by someone else (mounted, or opened with O_EXCL):
  * an O_EXCL open refused with EBUSY.  Files are never held. */
 bool lvx_dev_held(struct lvx_ctx *ctx, const struct lvx_dev *dev);
+
+/* LVM2's device-cache order: its tree is keyed by the device number ((uint32_t)makedev,
+ * glibc's layout) with the key's bytes reversed and walked in key order; lists LVM2
+ * prints in that order (lvmdiskscan, pvscan's PVs in no VG) sort by this key. */
+uint32_t lvx_dev_tree_key(unsigned major, unsigned minor);
 /* Clear O_DIRECT on an fd opened by lvx_dev_open_direct() (no-op otherwise). */
 void lvx_dev_end_direct(struct lvx_ctx *ctx, struct lvx_dev *dev);
 /* Fill io_min, io_opt, alignment_offset (sysfs) and logical_block_size (open device) once;

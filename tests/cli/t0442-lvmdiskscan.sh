@@ -74,6 +74,13 @@ for u in k G s r; do
     same_scan "PVs: global/units=$u as LVM2" --config "global/units=$u"
 done
 same "pvscan with global/units=k as LVM2" pvscan --config 'global/units=k'
+# PVs in no VG come in LVM2's device-cache order (loop3NN before loop1NN; by name
+# loop1NN would come first)
+lvm2 pvcreate -q "$MID" >/dev/null 2>&1
+same "pvscan: PVs in no VG in LVM2's device-tree order" pvscan
+test_eq "... $HIGH listed before $MID" "$HIGH $MID" \
+    "$(grep -o -e "$HIGH " -e "$MID " "$SCRATCH/x.out" | paste -sd' ' | sed 's/  */ /g; s/ $//')"
+lvm2 pvremove -q "$MID" >/dev/null 2>&1
 same "pvdisplay with global/units=k as LVM2" pvdisplay --config 'global/units=k' "${D[0]}"
 same "vgdisplay with global/units=m as LVM2" vgdisplay --config 'global/units=m' "$VG"
 same "lvscan with global/units=k as LVM2" lvscan --config 'global/units=k'
