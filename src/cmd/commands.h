@@ -144,6 +144,7 @@ int lvx_cmd_lvscan(struct lvx_cmd_env *env);        /* cmd/lvscan.c */
 int lvx_cmd_vgmknodes(struct lvx_cmd_env *env);     /* cmd/vgmknodes.c */
 int lvx_cmd_segtypes(struct lvx_cmd_env *env);      /* cmd/segtypes.c */
 int lvx_cmd_systemid(struct lvx_cmd_env *env);      /* cmd/systemid.c */
+int lvx_cmd_tags(struct lvx_cmd_env *env);          /* cmd/tags.c */
 int lvx_cmd_formats(struct lvx_cmd_env *env);       /* cmd/segtypes.c */
 int lvx_cmd_lvmdevices(struct lvx_cmd_env *env);    /* cmd/lvmdevices.c */
 int lvx_cmd_vgimportdevices(struct lvx_cmd_env *env); /* cmd/vgimportdevices.c */
