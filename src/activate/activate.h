@@ -63,6 +63,8 @@ struct lvx_lv_kstate {
     bool suspended;
     bool read_only;
     int32_t open_count;
+    bool held_by_lv;        /* open because another active LV maps onto it (user backend;
+                             * the dm backend's holders are read from sysfs) */
     int64_t major, minor;   /* -1 when inactive */
     int64_t read_ahead;     /* sectors, -1 unknown */
     const char *backend;    /* the backend's name */

@@ -315,6 +315,7 @@ static int user_status(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_
             out->read_only = ro != 0;
             out->open_count = open;
             out->monitored = strstr(lvx_buf_str(&reply), " monitored") != NULL;
+            out->held_by_lv = strstr(lvx_buf_str(&reply), " stacked") != NULL;
             out->major = maj;
             out->minor = min;
             /* a snapshot: " snapshot VALID USED TOTAL META" (sectors); an origin

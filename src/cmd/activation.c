@@ -4,6 +4,7 @@
  * lvchange -a, the hooks of lvcreate/lvremove/lvresize/lvrename and the report's
  * kernel state.  Messages are LVM2's:
  *   "N logical volume(s) in volume group "vg" now active"      (vgchange -a)
+ *   "Logical volume vg/lv is used by another device."           (an LV maps onto it)
  *   "Logical volume vg/lv contains a filesystem in use."        (mounted)
  *   "Logical volume vg/lv in use."                              (open)
  *   "Refusing activation of partial LV vg/lv.  Use '--activationmode partial' to override."
@@ -194,8 +195,8 @@ static bool mounted(int64_t major, int64_t minor)
  * LVM2 then says "... is used by another device." */
 static bool held_by_device(const struct lvx_lv_kstate *ks)
 {
-    return ks->major >= 0 && ks->minor >= 0 &&
-           lvx_lvdev_has_holders((uint32_t)ks->major, (uint32_t)ks->minor);
+    return ks->held_by_lv || (ks->major >= 0 && ks->minor >= 0 &&
+                              lvx_lvdev_has_holders((uint32_t)ks->major, (uint32_t)ks->minor));
 }
 
 /* An open LV that this command itself holds (read as a PV, devices/scan_lvs 1): its
@@ -283,6 +284,11 @@ static int deactivate(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
     if (!lvx_actcmd_is_active(env, a, lv, &ks))
         return 0;
     drop_own_opens(env, a, lv, &ks);
+    if (ks.open_count > 0 && !force && held_by_device(&ks)) {
+        lvx_cmd_errorf("Logical volume %s/%s is used by another device.", lv->vg->name,
+                       lv->name);
+        return LVX_EXIT_FAILED;
+    }
     if (ks.open_count > 0 && mounted(ks.major, ks.minor)) {
         lvx_cmd_errorf("Logical volume %s/%s contains a filesystem in use.", lv->vg->name,
                        lv->name);

@@ -339,6 +339,11 @@ static const struct lvx_command command_table[] = {
     { "systemid", lvx_cmd_systemid, "Display the system ID, if any, currently set on this host",
       "", no_opts,
       "Prints the local system ID (lvm.conf global/system_id_source), empty when none." },
+    { "tags", lvx_cmd_tags, "List tags defined on this host", "", no_opts,
+      "Prints this host's tags, one per line: lvm.conf's tags section (tags/hosttags = 1: "
+      "the host name; tags/NAME or tags/@NAME, unless its host_list leaves this host out) "
+      "and those the lvm_TAG.conf files it brings in add. \"@*\" in the activation lists "
+      "matches an LV or VG carrying any of them." },
     { "version", lvx_cmd_version, "Display software and driver version information", "",
       no_opts,
       "Prints the version lines LVM2 prints (LVM version, Library version, Driver version when "

@@ -144,6 +144,7 @@ int lvx_cmd_lvscan(struct lvx_cmd_env *env);        /* cmd/lvscan.c */
 int lvx_cmd_vgmknodes(struct lvx_cmd_env *env);     /* cmd/vgmknodes.c */
 int lvx_cmd_segtypes(struct lvx_cmd_env *env);      /* cmd/segtypes.c */
 int lvx_cmd_systemid(struct lvx_cmd_env *env);      /* cmd/systemid.c */
+int lvx_cmd_tags(struct lvx_cmd_env *env);          /* cmd/tags.c */
 int lvx_cmd_formats(struct lvx_cmd_env *env);       /* cmd/segtypes.c */
 int lvx_cmd_lvmdevices(struct lvx_cmd_env *env);    /* cmd/lvmdevices.c */
 int lvx_cmd_vgimportdevices(struct lvx_cmd_env *env); /* cmd/vgimportdevices.c */
@@ -264,6 +265,10 @@ struct lvx_vg *lvx_cmd_vg_with_lvs(struct lvx_cmd_env *env, const struct lvx_vg 
 int lvx_cmd_detach(void);
 /* Does a device name given on the command line name this device path? */
 bool lvx_cmd_same_device(const char *given, const char *path);
+/* LVM2's reason for "Cannot use NAME: <reason>" when lvm.conf's filters reject a device
+ * named on the command line (meta/scan.h: lvx_scan_named_refusals), else NULL; NULL
+ * with --devices, whose devices are never filtered. */
+const char *lvx_cmd_named_refusal(struct lvx_cmd_env *env, const char *name);
 /* A VG or LV argument as LVM2's skip_dev_dir reads it: "DIR/vg/lv" -> "vg/lv" and
  * "DIR/mapper/vg-lv" -> "vg/lv" ("--" inside a name is '-'), DIR being /dev or lvm.conf
  * devices/dir; other arguments unchanged. */

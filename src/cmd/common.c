@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "config/config.h"
+#include "meta/scan.h"
 #include "meta/scan_lvs.h"
 #include "meta/lockd.h"
 #include "meta/read.h"
@@ -358,6 +359,16 @@ char **lvx_cmd_lv_args(struct lvx_cmd_env *env, unsigned *count)
     return out;
 }
 
+const char *lvx_cmd_named_refusal(struct lvx_cmd_env *env, const char *name)
+{
+    const char *reason = NULL;
+    if (env->args->devices || lvx_scan_named_refusals(env->ctx, env->pool, &name, 1, &reason) < 0) {
+        lvx_error_clear(env->ctx);
+        return NULL;
+    }
+    return reason;
+}
+
 /* A PV argument: its device name, or "@tag" for the PVs with the tag. */
 static bool name_matches_pv(char **names, unsigned count, const struct lvx_pv *pv)
 {
@@ -370,8 +381,11 @@ static bool name_matches_pv(char **names, unsigned count, const struct lvx_pv *p
     return false;
 }
 
-static void report_unmatched_pv(struct lvx_ctx *ctx, const struct lvx_cmd_vgs *v, const char *name)
+static void report_unmatched_pv(struct lvx_cmd_env *env, const struct lvx_cmd_vgs *v,
+                                const char *name)
 {
+    struct lvx_ctx *ctx = env->ctx;
+    const char *why;
     for (unsigned i = 0; i < v->hidden_count; i++) {
         const struct lvx_vg *vg = v->hidden[i];
         for (unsigned j = 0; j < vg->pv_count; j++)
@@ -389,6 +403,8 @@ static void report_unmatched_pv(struct lvx_ctx *ctx, const struct lvx_cmd_vgs *v
         }
     if (lvx_scan_lv_refused(ctx, name))
         lvx_cmd_errorf("Cannot use %s: device is an LV", name);
+    else if ((why = lvx_cmd_named_refusal(env, name)) != NULL)
+        lvx_cmd_errorf("Cannot use %s: %s", name, why);
     else
         lvx_cmd_errorf("Cannot use %s: device not found", name);
 }
@@ -433,7 +449,7 @@ void lvx_cmd_pick_pvs(struct lvx_cmd_env *env, const struct lvx_cmd_vgs *v, char
         if (!found) {
             /* LVM2 reports the devices it cannot find before it walks the others */
             lvx_cmdlog_object_at(k, "pv", "", NULL, NULL, NULL);
-            report_unmatched_pv(env->ctx, v, names[k]);
+            report_unmatched_pv(env, v, names[k]);
             lvx_cmdlog_object_done();
             *failed = true;
         }

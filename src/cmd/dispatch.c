@@ -30,15 +30,19 @@
 #include "meta/lockd.h"
 #include "util/file.h"
 
+/* As LVM2 2.03: -q overrides -v and -d and prints what a plain command prints; -qq
+ * also leaves out the messages (warnings and errors stay). */
 static int log_level_for(const struct lvx_cmd_args *args, int base)
 {
     int level = base ? base : LVX_LOG_NOTICE;
+    if (args->count[LVX_OPT_QUIET] >= 2)
+        return LVX_LOG_WARN;
+    if (args->count[LVX_OPT_QUIET])
+        return level;
     if (args->count[LVX_OPT_DEBUG] || args->count[LVX_OPT_VERBOSE] >= 2)
         return level > LVX_LOG_DEBUG ? level : LVX_LOG_DEBUG;
     if (args->count[LVX_OPT_VERBOSE])
         return level > LVX_LOG_INFO ? level : LVX_LOG_INFO;
-    if (args->count[LVX_OPT_QUIET])
-        return LVX_LOG_WARN;
     return level;
 }
 
@@ -336,6 +340,13 @@ int lvx_main_opts(const struct lvx_run_opts *o, int argc, char **argv)
     else if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0)
         name = "help";
     cmd = lvx_command_find(name);
+    if (!cmd && name[0] == '-') {        /* "lvx --config ... pvs": LVM2's line and code */
+        char msg[128];
+        snprintf(msg, sizeof(msg), "Specify options after a command: %s [command] [options].",
+                 prog);
+        say(o, LVX_LOG_ERROR, msg);
+        return LVX_EXIT_INVALID;
+    }
     if (!cmd) {
         char msg[512];
         if (strcmp(prog, "lvm") == 0)     /* LVM2's lvm names no command there */

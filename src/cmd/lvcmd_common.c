@@ -395,6 +395,14 @@ uint64_t lvx_lvcmd_pvs_free(const struct lvx_free_maps *maps, const struct lvx_v
 
 /* ---- activation lists ----------------------------------------------------------- */
 
+static bool has_host_tag(const struct lvx_config *cfg, const struct lvx_strlist *tags)
+{
+    for (unsigned i = 0; i < cfg->host_tag_count; i++)
+        if (lvx_strlist_has(tags, cfg->host_tags[i]))
+            return true;
+    return false;
+}
+
 /* lv against the list at key; unset: the list is not defined. */
 static bool volume_list_match(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char *key,
                               bool unset)
@@ -415,7 +423,9 @@ static bool volume_list_match(struct lvx_ctx *ctx, const struct lvx_lv *lv, cons
         if (n->kind != LVX_CFG_STRING || !n->str[0])
             continue;
         const char *s = n->str, *slash = strchr(s, '/');
-        if (s[0] == '@') {            /* a tag of the LV or of its VG */
+        if (strcmp(s, "@*") == 0) {   /* any host tag on the LV or its VG */
+            hit = has_host_tag(cfg, &lv->tags) || has_host_tag(cfg, &lv->vg->tags);
+        } else if (s[0] == '@') {     /* a tag of the LV or of its VG */
             hit = lvx_strlist_has(&lv->tags, s + 1) || lvx_strlist_has(&lv->vg->tags, s + 1);
         } else if (!slash) {          /* a VG name */
             hit = strcmp(s, lv->vg->name) == 0;

@@ -376,11 +376,6 @@ static uint64_t wanted_extents(struct lvx_cmd_env *env, const struct lvx_vg *vg,
 
 /* ---- the new LV ------------------------------------------------------------------- */
 
-static const char *first_free_name(struct lvx_cmd_env *env, const struct lvx_vg *vg)
-{
-    return lvx_lvcmd_next_lvol(env->pool, vg);
-}
-
 static struct lvx_lv *new_lv(struct lvx_vg *vg, const struct create_opts *o, const char *name)
 {
     struct lvx_lv *lv = lvx_lvcmd_new_lv(vg, name, (uint64_t)time(NULL));
@@ -687,7 +682,7 @@ static int create_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
     unsigned pv_count;
     int rc;
 
-    const char *name = o->lv_name ? o->lv_name : first_free_name(env, vg);
+    const char *name = o->lv_name ? o->lv_name : lvx_lvcmd_next_lvol(env->pool, vg);
     if ((o->snapshot && !o->sparse && (rc = check_origin(env, vg, o, act))) ||
         (rc = lvx_lvcmd_check_new_name(vg, name)) || (rc = check_vg_room(vg)))
         return rc;

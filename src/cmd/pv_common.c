@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "config/config.h"
+#include "meta/scan.h"
 #include "meta/scan_lvs.h"
 #include "meta/lock.h"
 #include "meta/pv_init.h"
@@ -128,6 +129,11 @@ int lvx_pvcmd_scan_named(struct lvx_cmd_env *env, char **names, unsigned count,
 {
     bool missing = false;
     memset(out, 0, sizeof(*out));
+    const char **refused = lvx_pool_alloc(env->pool, (count + 1) * sizeof(*refused));
+    if (!env->args->devices &&
+        lvx_scan_named_refusals(env->ctx, env->pool, (const char *const *)names, count,
+                                refused) < 0)
+        return lvx_cmd_fail(env);
     for (unsigned i = 0; i < count; i++) {
         struct lvx_devlist one;
         const char *name = names[i];
@@ -137,6 +143,9 @@ int lvx_pvcmd_scan_named(struct lvx_cmd_env *env, char **names, unsigned count,
             missing = true;
         } else if (one.devs[0]->is_lv && !lvx_scan_lvs_on(env->ctx)) {
             lvx_cmd_errorf("Cannot use %s: device is an LV", name);
+            missing = true;
+        } else if (refused[i]) {
+            lvx_cmd_errorf("Cannot use %s: %s", name, refused[i]);
             missing = true;
         } else if (!in_devices_list(env, name)) {
             lvx_cmd_errorf("Cannot use %s: device is not in devices list", name);

@@ -1006,6 +1006,11 @@ int lvx_cmd_pvck(struct lvx_cmd_env *env)
     int failed = 0;
     for (int i = 0; i < a->argc; i++) {
         p.name = a->argv[i];
+        const char *why = lvx_cmd_named_refusal(env, p.name);
+        if (why) {               /* LVM2 goes on, and its exit status stays 0 */
+            lvx_pvck_err(&p, "Cannot use %s: %s.", p.name, why);
+            continue;
+        }
         if (!open_src(&p, false, false))
             continue;
         failed |= check_found(&p);

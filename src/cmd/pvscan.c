@@ -36,6 +36,7 @@
 #include "config/config.h"
 #include "dev/dev.h"
 #include "util/privdir.h"
+#include "util/run_dir.h"
 
 #define ORPHAN_VG_NAME "#orphans_lvm2"     /* LVM2 counts it in the VG column width */
 
@@ -197,9 +198,7 @@ struct online {
 
 static int online_dirs(struct lvx_cmd_env *env, struct online *o)
 {
-    const char *run = getenv("LVX_RUN_DIR");
-    if (!run || !*run)
-        run = "/run/lvx";
+    const char *run = lvx_run_dir();
     if (lvx_privdir_check(env->ctx, "lvx run directory", run, LVX_PRIVDIR_CREATE) < 0)
         return lvx_cmd_fail(env);
     snprintf(o->pvs, sizeof(o->pvs), "%s/pvs_online", run);

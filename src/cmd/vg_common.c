@@ -242,6 +242,12 @@ static int check_candidate(struct lvx_cmd_env *env, const struct lvx_vg_update *
         lvx_cmd_errorf("Command requires all devices to be found.");
         return LVX_EXIT_FAILED;
     }
+    const char *why;
+    if (!dev && (why = lvx_cmd_named_refusal(env, name)) != NULL) {   /* LVM2's two lines */
+        lvx_cmd_errorf("Cannot use %s: %s", name, why);
+        lvx_cmd_errorf("Command requires all devices to be found.");
+        return LVX_EXIT_FAILED;
+    }
     if (!dev) {
         lvx_cmd_errorf("No device found for %s.", name);
         return LVX_EXIT_FAILED;

@@ -251,6 +251,10 @@ static int lvx_config_load_unt(struct lvx_ctx *ctx, struct lvx_config **out)
         }
     }
     merge_local(cfg);
+    if (lvx_config_host_tags(ctx, cfg) < 0) {
+        lvx_pool_destroy(pool);
+        return -EINVAL;
+    }
     /* a command profile (--commandprofile/--profile, else LVM_COMMAND_PROFILE) goes over
      * lvm.conf, --config over both */
     if ((ctx->config_profile ? merge_override(ctx, cfg, ctx->config_profile) < 0

@@ -17,6 +17,10 @@
  *   global/units, global/suffix, report/output_format   report defaults (cmd/report_cmd.c)
  *   log/report_command_log, log/command_log_selection   the shell's command log
  *                                           (cmd/shell_report.c)
+ * Host tags (config/host_tags.c): lvm.conf's `tags` section (tags/hosttags, tags/NAME
+ * with an optional host_list) gives this host tags; each one's lvm_TAG.conf beside
+ * lvm.conf is merged over lvm.conf and lvmlocal.conf (under a profile and --config), and
+ * the merged tree has no `tags` section, as LVM2's.
  * The profile LVM_COMMAND_PROFILE names ($LVM_SYSTEM_DIR/profile/NAME.profile) is merged
  * over lvm.conf (under --config), as LVM2's command profile.
  *   lvx/activation_backend                  "dm" or "user"
@@ -39,6 +43,8 @@ struct lvx_config {
     struct lvx_pool *pool;
     struct lvx_cfg_node *root;      /* file merged with the override; NULL when neither */
     const char *path;
+    const char **host_tags;         /* LVM2's host tags, in the order found (host_tags.c) */
+    unsigned host_tag_count;
 };
 
 /* Load lvm.conf and merge ctx->config_override over it (a parse error is -EINVAL with
@@ -54,6 +60,11 @@ const char *lvx_config_str(const struct lvx_config *cfg, const char *path, const
 bool lvx_config_flag(struct lvx_ctx *ctx, const char *path, bool dflt);
 /* The node at "section/key", or NULL. */
 const struct lvx_cfg_node *lvx_config_node(const struct lvx_config *cfg, const char *path);
+/* The host tags of the loaded tree (from cfg->root, which loses its `tags` section) and
+ * their lvm_TAG.conf files merged into it; -EINVAL with LVM2's line for an invalid tag. */
+int lvx_config_host_tags(struct lvx_ctx *ctx, struct lvx_config *cfg);
+/* Is tag one of this host's tags (activation lists' "@*")? */
+bool lvx_config_is_host_tag(const struct lvx_config *cfg, const char *tag);
 /* The system directory: $LVM_SYSTEM_DIR or /etc/lvm. */
 const char *lvx_config_system_dir(void);
 

@@ -29,16 +29,15 @@
 #include <unistd.h>
 
 #include "util/detach.h"
+#include "util/run_dir.h"
 
-#define RUN_DIR_ENV "LVX_RUN_DIR"
 #define START_WAIT_MS 15000
 #define START_ALIVE_MS 5000
 #define REPLY_WAIT_MS 300000
 
 const char *lvx_daemon_run_dir(void)
 {
-    const char *d = getenv(RUN_DIR_ENV);
-    return d && *d ? d : "/run/lvx";
+    return lvx_run_dir();
 }
 
 void lvx_daemon_path(char *out, size_t n, const char *leaf)

@@ -235,9 +235,10 @@ static int do_status(struct request *r)
         lvx_buf_puts(r->out, "ok inactive\n");
         return 0;
     }
-    int open = loop[0] != '-' && (lvxd_loop_busy(loop) || lvxd_loop_stacked(loop));
-    lvx_buf_printf(r->out, "ok active %s %d %d %d %d %" PRIu64 "%s%s\n", loop, maj, min, ro,
-                   open, size, more, monitored ? " monitored" : "");
+    bool stacked = loop[0] != '-' && lvxd_loop_stacked(loop);
+    int open = stacked || (loop[0] != '-' && lvxd_loop_busy(loop));
+    lvx_buf_printf(r->out, "ok active %s %d %d %d %d %" PRIu64 "%s%s%s\n", loop, maj, min, ro,
+                   open, size, more, monitored ? " monitored" : "", stacked ? " stacked" : "");
     return 0;
 }
 

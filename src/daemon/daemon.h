@@ -78,14 +78,15 @@
 
 #include "util/buf.h"
 #include "util/ctx.h"
+#include "util/run_dir.h"
 
 #define LVX_DAEMON_SOCKET "control.sock"
 #define LVX_DAEMON_PIDFILE "lvxd.pid"
 #define LVX_DAEMON_LOG "lvxd.log"
-#define LVX_DAEMON_STATE "state"
-#define LVX_DAEMON_MOUNT "vol"
+#define LVX_DAEMON_STATE LVX_RUN_DAEMON_STATE
+#define LVX_DAEMON_MOUNT LVX_RUN_DAEMON_MOUNT
 
-/* $LVX_RUN_DIR or /run/lvx. */
+/* lvx_run_dir() (util/run_dir.h). */
 const char *lvx_daemon_run_dir(void);
 /* The run directory is safe (access.c): a directory of root (or this uid), mode 0700,
  * inside directories others cannot change; create: make it (0700) when missing.

@@ -13,6 +13,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "util/run_dir.h"
+
 #define LOOP_MAJOR 7
 
 void lvx_lvdev_probe_init(struct lvx_lvdev_probe *p)
@@ -36,15 +38,14 @@ void lvx_lvdev_probe_init(struct lvx_lvdev_probe *p)
      * (lvx_daemon_run_dir); looked for only while its state file lists active LVs
      * (lvx_daemon_has_state), so loop devices cost nothing otherwise; the FUSE mount
      * itself is never touched */
-    const char *run = getenv("LVX_RUN_DIR");
-    char *real = realpath(run && *run ? run : "/run/lvx", NULL);   /* as the kernel shows it */
+    char *real = realpath(lvx_run_dir(), NULL);   /* as the kernel shows it */
     char state[PATH_MAX + 8];
     struct stat st;
-    snprintf(state, sizeof(state), "%s/state", real ? real : "");
+    snprintf(state, sizeof(state), "%s/" LVX_RUN_DAEMON_STATE, real ? real : "");
     p->have_vols = real && strlen(real) + 5 < sizeof(p->vol_dir) && stat(state, &st) == 0 &&
                    st.st_size > 0;
     if (p->have_vols)
-        snprintf(p->vol_dir, sizeof(p->vol_dir), "%s/vol", real);
+        snprintf(p->vol_dir, sizeof(p->vol_dir), "%s/" LVX_RUN_DAEMON_MOUNT, real);
     else
         p->vol_dir[0] = '\0';
     free(real);

@@ -11,6 +11,7 @@
 #include "util/buf.h"
 #include "util/file.h"
 #include "util/privdir.h"
+#include "util/run_dir.h"
 #include "util/phase.h"
 
 #include <errno.h>
@@ -25,7 +26,6 @@
 #include <unistd.h>
 
 #define INDEX_MAGIC "lvx-index 1"
-#define INDEX_DEFAULT_DIR "/run/lvx"
 
 struct index_entry {
     uint32_t major, minor;
@@ -55,8 +55,7 @@ static bool index_dir_private(bool create)
 {
     struct lvx_ctx tmp;
     lvx_ctx_init(&tmp);
-    const char *dir = getenv("LVX_RUN_DIR");
-    return lvx_privdir_check(&tmp, "index directory", dir && *dir ? dir : INDEX_DEFAULT_DIR,
+    return lvx_privdir_check(&tmp, "index directory", lvx_run_dir(),
                              LVX_PRIVDIR_ENTERABLE | (create ? LVX_PRIVDIR_CREATE : 0)) == 0;
 }
 
@@ -87,10 +86,8 @@ uint64_t lvx_index_hash_devices(const struct lvx_devlist *devs)
 const char *lvx_index_path(void)
 {
     static _Thread_local char path[4200];
-    const char *dir = getenv("LVX_RUN_DIR");
+    const char *dir = lvx_run_dir();
     const char *sysdir = getenv("LVM_SYSTEM_DIR");
-    if (!dir || !*dir)
-        dir = INDEX_DEFAULT_DIR;
     if (sysdir && *sysdir)
         snprintf(path, sizeof(path), "%s/index-%016" PRIx64, dir,
                  fnv_add(14695981039346656037ull, sysdir, strlen(sysdir)));

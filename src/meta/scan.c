@@ -636,19 +636,23 @@ int lvx_scan_devices_file(struct lvx_ctx *ctx, const struct lvx_config *cfg,
 /* Drop the devices lvm.conf's devices/global_filter and devices/filter reject, before
  * anything opens them.  A device is matched by its name and, for a symlink, its canonical
  * path.  As
- * LVM2 does, devices named with --devices are not filtered (system scan only). */
+ * LVM2 does, devices named with --devices are not filtered (system scan only).  named:
+ * devices named on the command line (devices/scan's directories do not apply); *used_file
+ * (may be NULL): whether the devices file, not the filters, decided. */
 static int scan_filter_devices(struct lvx_ctx *ctx, struct lvx_pool *pool,
-                               struct lvx_devlist *devs)
+                               struct lvx_devlist *devs, bool named, bool *used_file)
 {
     struct lvx_config *cfg = NULL;
     struct lvx_filter *filter = NULL;
     bool devices_file = false;
     int rc = lvx_config_load(ctx, &cfg);
-    if (rc == 0)
+    if (rc == 0 && !named)
         rc = scan_config_dirs(ctx, cfg, pool, devs);
     uint64_t t = lvx_phase_start();
     if (rc == 0)
         rc = lvx_scan_devices_file(ctx, cfg, pool, devs, &devices_file);
+    if (used_file)
+        *used_file = devices_file;
     if (rc == 0 && !devices_file)
         rc = lvx_config_device_filter(ctx, cfg, &filter);
     lvx_phase_end("filter.compile", t);
@@ -684,9 +688,47 @@ int lvx_scan_list_devices(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts,
             lvx_scan_drop_lvs(ctx, out);
     } else if ((rc = lvx_devs_from_system(ctx, pool, out)) == 0) {
         lvx_scan_drop_lvs(ctx, out);
-        rc = scan_filter_devices(ctx, pool, out);
+        rc = scan_filter_devices(ctx, pool, out, false, NULL);
     }
     return rc;
+}
+
+int lvx_scan_named_refusals(struct lvx_ctx *ctx, struct lvx_pool *pool,
+                            const char *const *names, unsigned count, const char **reasons)
+{
+    for (unsigned i = 0; i < count; i++)
+        reasons[i] = NULL;
+    struct lvx_devlist all = { 0 };
+    all.devs = lvx_pool_alloc(pool, (count + 1) * sizeof(*all.devs));
+    unsigned *index = lvx_pool_alloc(pool, (count + 1) * sizeof(*index));
+    for (unsigned i = 0; i < count; i++) {   /* names that are no device are not judged */
+        struct lvx_devlist one;
+        if (lvx_devs_from_names(ctx, pool, &names[i], 1, &one) < 0 || one.count != 1) {
+            lvx_error_clear(ctx);
+            continue;
+        }
+        index[all.count] = i;
+        all.devs[all.count++] = one.devs[0];
+    }
+    if (!all.count)
+        return 0;
+    struct lvx_dev **kept_from = lvx_pool_alloc(pool, all.count * sizeof(*kept_from));
+    memcpy(kept_from, all.devs, all.count * sizeof(*kept_from));
+    unsigned before = all.count;
+    bool used_file = false;
+    int rc = scan_filter_devices(ctx, pool, &all, true, &used_file);
+    if (rc < 0 || used_file)    /* the devices file: the commands' own checks */
+        return rc;
+    /* the filter keeps the devices in order: what is not kept was refused */
+    unsigned k = 0;
+    for (unsigned j = 0; j < before; j++) {
+        if (k < all.count && all.devs[k] == kept_from[j]) {
+            k++;
+            continue;
+        }
+        reasons[index[j]] = "device is rejected by filter config";
+    }
+    return 0;
 }
 
 /* Raise the soft RLIMIT_NOFILE (up to the hard limit) so that `count` devices can be

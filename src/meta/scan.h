@@ -133,6 +133,13 @@ struct lvx_scan_origin *lvx_scan_origin(struct lvx_scan *scan);
  * devices/filter accept (nothing is opened). */
 int lvx_scan_list_devices(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts,
                           struct lvx_pool *pool, struct lvx_devlist *out);
+/* Devices named on a command line (pvcreate, vgextend, pvs X...) go through lvm.conf's
+ * filters as a system scan's do: reasons[i] is NULL when names[i] is accepted (or is no
+ * device), else LVM2's reason "device is rejected by filter config" for "Cannot use X:
+ * <reason>".  One filter compile for all names.  Not for --devices lists (never
+ * filtered); none is refused while a devices file is in use (the commands check it). */
+int lvx_scan_named_refusals(struct lvx_ctx *ctx, struct lvx_pool *pool,
+                            const char *const *names, unsigned count, const char **reasons);
 
 /* Keep only the devices of devs the devices file lists, when one is in use (*used then
  * true): LVM2's warnings for entries without a device and for filters it ignores. */

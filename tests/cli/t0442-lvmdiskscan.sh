@@ -78,8 +78,10 @@ same "pvscan with global/units=k as LVM2" pvscan --config 'global/units=k'
 # loop1NN would come first)
 lvm2 pvcreate -q "$MID" >/dev/null 2>&1
 same "pvscan: PVs in no VG in LVM2's device-tree order" pvscan
-test_eq "... $HIGH listed before $MID" "$HIGH $MID" \
-    "$(grep -o -e "$HIGH " -e "$MID " "$SCRATCH/x.out" | paste -sd' ' | sed 's/  */ /g; s/ $//')"
+# the premise of the check above: LVM2's own order here is not the order of names, so
+# an lvx sorting by name would fail it
+test_eq "premise: LVM2 lists $HIGH before $MID" "$HIGH $MID" \
+    "$(grep -o -e "$HIGH " -e "$MID " "$SCRATCH/l.out" | paste -sd' ' | sed 's/  */ /g; s/ $//')"
 lvm2 pvremove -q "$MID" >/dev/null 2>&1
 same "pvdisplay with global/units=k as LVM2" pvdisplay --config 'global/units=k' "${D[0]}"
 same "vgdisplay with global/units=m as LVM2" vgdisplay --config 'global/units=m' "$VG"

@@ -14,7 +14,7 @@
 #   * the filters match an LV by its $DM_DEV_DIR/VG/LV and $DM_DEV_DIR/mapper/VG-LV
 #     names (a system scan whose global_filter accepts only that alias lists it);
 #   * the lower LV is in use while vg2 is active: lvchange -an vg1/lv1 "Logical volume
-#     vg1/lv1 in use.", vgchange -an vg1 also "Can't deactivate volume group "vg1" with
+#     vg1/lv1 is used by another device.", vgchange -an vg1 also "Can't deactivate volume group "vg1" with
 #     1 open logical volume(s)" (exit 5, LVM2's lines); after vgchange -an vg2 both go.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -102,9 +102,9 @@ test_eq "system scan, alias rejected first: not listed" \
 
 # ---------------------------------------------------------------- deactivation order
 test_eq "lvchange -an vg1/lv1 under active vg2: LVM2's refusal" "$(out U lvchange -an vg1/lv1)" \
-    "5 Logical volume vg1/lv1 in use."
+    "5 Logical volume vg1/lv1 is used by another device."
 test_eq "vgchange -an vg1 under active vg2: LVM2's refusal" "$(out U vgchange -an vg1)" \
-    "5 Logical volume vg1/lv1 in use.
+    "5 Logical volume vg1/lv1 is used by another device.
 Can't deactivate volume group \"vg1\" with 1 open logical volume(s)"
 test_eq "lvs: vg1/lv1 still active and open" "$(U lvs --noheadings -o lv_attr vg1/lv1 | tr -d ' ')" "-wi-ao----"
 test_eq "vgchange -an vg2" "$(out U vgchange -an vg2)" '0 0 logical volume(s) in volume group "vg2" now active'
