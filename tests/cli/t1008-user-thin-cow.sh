@@ -18,7 +18,8 @@
 #     every acknowledged write in its provisioned blocks (the others: the write or
 #     zeroes, as a crash before the pool's commit leaves them), the store parses,
 #     thin_check passes;
-#   - lvconvert --merge of that snapshot restores the origin; lvremove of a snapshot
+#   - lvconvert --merge of that snapshot restores the origin; lvextend of an active
+#     snapshot (the set reloaded: the daemon's table grows); lvremove of a snapshot
 #     and of the pool (COW snapshots, thin LV, pool) leave metadata LVM2's vgck takes.
 # The kernel's side (LVM2 with dm reads what the daemon wrote and the other way
 # round) is t0752.  The daemon is private to the test.  Costs about 30-60 s.
@@ -189,11 +190,20 @@ uspace_run_ok "vgchange -an" lvx vgchange -an "$VG"
 test_ok "thin_check passes after the merge" meta_ok
 test_ok "LVM2's vgck passes" lvm2 vgck "$VG"
 uspace_run_ok "vgchange -ay" lvx vgchange -ay "$VG"
+lv_get thin "$SCRATCH/E"
+uspace_run_ok "lvcreate -s -L 4m -n s3, 2 MiB written to thin" sh -c \
+    "$LVX lvcreate -s -L 4m -n s3 $VG/thin && dd if=/dev/urandom of=$DEV/thin bs=1M count=2 oflag=direct status=none"
+sp0=$(field s3 snap_percent)
+uspace_run_ok "lvextend -L +4m VG/s3 (active: thin and its snapshots reloaded)" lvx lvextend -L +4m "$VG/s3"
+sp1=$(field s3 snap_percent)
+test_ok "s3: snap_percent halved by the extension ($sp0 -> $sp1)" \
+    "$PYTHON" -c "import sys; a, b = float('$sp0'), float('$sp1'); sys.exit(not (a > 40 and abs(2 * b - a) < 2))"
+snap_equals s3 "$SCRATCH/E" "after lvextend"
 lvx lvremove -f "$VG/pool" >"$SCRATCH/o" 2>&1
 rc=$?
 test_eq "lvremove -f VG/pool of the active set: snap, thin, pool (LVM2's order)" \
     "$rc $(sed -n 's/^  Logical volume "\(.*\)" successfully removed.*/\1/p' "$SCRATCH/o" | xargs)" \
-    "0 snap thin pool"
+    "0 snap s3 thin pool"
 test_ok "LVM2's vgck passes" lvm2 vgck "$VG"
 test_eq "nothing served any more" "$(uspace_leftovers | grep -c "$LVX_RUN_DIR/vol/$VG")" 0
 uspace_run_ok "vgremove -f" lvx vgremove -f "$VG"
