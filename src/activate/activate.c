@@ -156,12 +156,6 @@ int lvx_activate_lv(struct lvx_ctx *ctx, const struct lvx_activation_backend *be
                                  "dm backend).", lv->vg->name, lv->name, be->name);
         return rc < 0 ? rc : be->activate(ctx, lv, opts);
     }
-    const struct lvx_seg *cs = lvx_lv_cow_snapshot_seg(lv);
-    const struct lvx_lv *head = cs && cs->origin_lv ? cs->origin_lv : lv;
-    if (be != &lvx_activation_dm && lvx_lv_is_thin(head) && lvx_lv_snapshot_segs(head, NULL, 0))
-        return lvx_error(ctx, ENOTSUP, "Cannot activate %s/%s: the %s activation backend does "
-                         "not serve COW snapshots of thin LVs yet (use the dm backend).",
-                         lv->vg->name, lv->name, be->name);
     if (lvx_map_lv_is_thin_kind(lv)) {
         int rc = be->thin_message
                      ? lvx_map_check_thin_activatable(ctx, lv, opts && opts->partial)

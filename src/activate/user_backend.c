@@ -163,38 +163,52 @@ static int served(struct lvx_ctx *ctx, const struct lvx_lv *lv, char *more, size
     return rc;
 }
 
+/* One LV served, or reloaded when it is served already. */
+static int serve_one(struct lvx_ctx *ctx, const struct lvx_lv *lv,
+                     const struct lvx_activate_opts *opts)
+{
+    char more[128];
+    int st = served(ctx, lv, more, sizeof(more));
+    return st < 0 ? st : st ? swap_one(ctx, lv) : activate_one(ctx, lv, opts);
+}
+
+/* A thin LV's pool up first (the daemon's pool object, the pool LV's file, as LVM2's
+ * -tpool device comes with it; its metadata checked first, as LVM2); one served
+ * already is reloaded (an lvextend of the pool's data goes live).  A pool served
+ * while new and used now loses its /dev/<vg> link, as LVM2's. */
+static int thin_pool_up(struct lvx_ctx *ctx, const struct lvx_lv *pool)
+{
+    char more[128];
+    int rc = served(ctx, pool, more, sizeof(more));
+    if (rc > 0)
+        rc = swap_one(ctx, pool);
+    else if (rc == 0 && (rc = lvx_thin_check_pvs(ctx, pool)) == 0)
+        rc = activate_one(ctx, pool, NULL);
+    if (rc == 0 && lvx_lv_thin_pool_private(pool))
+        lvx_user_nodes_remove_vg_link(lvx_dm_dev_dir(), pool->vg->name, pool->name);
+    return rc;
+}
+
 /* An origin with snapshots and its COW LVs are served as one set (the daemon's
  * snapshot-origin and snapshot targets share each COW's exception store): the
  * origin first (reloaded when it is served already, so that it copies for the
- * snapshots of the new metadata, or for none any more), then each COW LV. */
+ * snapshots of the new metadata, or for none any more), then each COW LV.  A thin
+ * LV (also one that is the origin of such a set) brings its pool up first. */
 static int user_activate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
                          const struct lvx_activate_opts *opts)
 {
-    if (lvx_map_lv_is_thin_kind(lv)) {
-        /* a thin LV brings its pool up (the daemon's pool object, the pool LV's file,
-         * as LVM2's -tpool device comes with it); one served already is reloaded (an
-         * lvextend of the pool's data or of the thin LV goes live) */
-        const struct lvx_lv *pool = lvx_lv_is_thin(lv) ? lvx_lv_thin_seg(lv)->pool_lv : lv;
-        char more[128];
-        int rc = 0;
-        for (int i = 0; i < 2 && rc == 0; i++) {
-            const struct lvx_lv *one = i ? lv : pool;
-            if (i && one == pool)
-                break;
-            int st = served(ctx, one, more, sizeof(more));
-            /* a pool about to be served: its metadata checked first, as LVM2 */
-            if (st == 0 && !i && (rc = lvx_thin_check_pvs(ctx, pool)) < 0)
-                break;
-            rc = st < 0 ? st : st ? swap_one(ctx, one) : activate_one(ctx, one, i ? opts : NULL);
-        }
-        /* a pool served while new and used now: its /dev/<vg> link goes, as LVM2's */
-        if (rc == 0 && lvx_lv_thin_pool_private(pool))
-            lvx_user_nodes_remove_vg_link(lvx_dm_dev_dir(), pool->vg->name, pool->name);
-        return rc;
-    }
     const struct lvx_seg *cs = lvx_lv_cow_snapshot_seg(lv), *segs[64];
     const struct lvx_lv *origin = cs && cs->origin_lv ? cs->origin_lv : lv;
     unsigned n = lvx_lv_snapshot_segs(origin, segs, 64);
+    if (lvx_map_lv_is_thin_kind(origin)) {
+        const struct lvx_lv *pool = lvx_lv_is_thin(origin) ? lvx_lv_thin_seg(origin)->pool_lv
+                                                           : origin;
+        int rc = thin_pool_up(ctx, pool);
+        if (rc < 0 || origin == pool)
+            return rc;
+        if (!n)         /* served already: reloaded (an lvextend of the thin LV) */
+            return serve_one(ctx, origin, opts);
+    }
     char more[128];
     int st = n || cs ? served(ctx, origin, more, sizeof(more)) : 0;
     if (st < 0)
@@ -504,13 +518,12 @@ static int user_monitor(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool on)
 {
     if (lvx_lv_is_thin_pool(lv))
         return monitor_one(ctx, lv, on);
-    if (lvx_lv_is_thin(lv))
-        return monitor_one(ctx, lvx_lv_thin_seg(lv)->pool_lv, on);
     if (lvx_lv_is_cow(lv))
         return monitor_one(ctx, lv, on);
+    /* a thin LV: its pool, and its COW snapshots when it has some */
+    int rc = lvx_lv_is_thin(lv) ? monitor_one(ctx, lvx_lv_thin_seg(lv)->pool_lv, on) : 0;
     const struct lvx_seg *segs[64];
     unsigned n = lvx_lv_snapshot_segs(lv, segs, 64);
-    int rc = 0;
     for (unsigned i = 0; i < n && i < 64 && rc == 0; i++)
         rc = monitor_one(ctx, segs[i]->cow_lv, on);
     return rc;

@@ -465,8 +465,8 @@ static int check_origin(struct lvx_cmd_env *env, struct lvx_vg *vg, struct creat
         lvx_cmd_errorf("Snapshots of thin pool type volumes are not supported.");
         return LVX_EXIT_FAILED;
     }
-    /* mirror and thin origins: dm backend only (activate.c; the daemon's snapshot
-     * targets copy from an origin's extents) */
+    /* mirror origins: dm backend only (the daemon's snapshot targets copy from an
+     * origin's extents or, for a thin origin, through its pool) */
     bool mirror = lvx_map_lv_is_mirror(org), thin = lvx_lv_is_thin(org);
     for (unsigned i = 0; !mirror && !thin && i < org->seg_count; i++)
         if (org->segs[i].kind != LVX_SEG_STRIPED) {
@@ -474,9 +474,8 @@ static int check_origin(struct lvx_cmd_env *env, struct lvx_vg *vg, struct creat
                            "has a %s segment).", vg->name, org->name, org->segs[i].type_name);
             return LVX_EXIT_FAILED;
         }
-    if ((mirror || thin) && act && act->be && act->be != &lvx_activation_dm) {
-        lvx_cmd_errorf("lvx makes snapshots of %s LVs in the dm activation backend only.",
-                       thin ? "thin" : "mirror");
+    if (mirror && act && act->be && act->be != &lvx_activation_dm) {
+        lvx_cmd_errorf("lvx makes snapshots of mirror LVs in the dm activation backend only.");
         return LVX_EXIT_FAILED;
     }
     o->fixed_leak = act && act->be == &lvx_activation_dm;

@@ -191,7 +191,7 @@ static int init_store(struct lvxd_io *io, struct lvxd_lv *v, const struct snap_r
 /* --- loading ---------------------------------------------------------------------- */
 
 int cow_shared_load(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
-                    const struct lvx_map_prepared *origin_map, struct snap_ref *r)
+                    uint64_t origin_sectors, struct snap_ref *r)
 {
     struct cow_shared *sh = r->sh;
     const char *name = sh->name;
@@ -217,7 +217,7 @@ int cow_shared_load(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
         lvxd_log("snapshot %s: chunk size %" PRIu32 " of its header overrides %" PRIu32, name,
                  chunk, r->chunk);
     uint64_t cow_sectors = lvx_map_prepared_sectors(r->cow_map);
-    uint64_t origin_chunks = lvx_map_prepared_sectors(origin_map) / chunk + 1;
+    uint64_t origin_chunks = origin_sectors / chunk + 1;
     if ((rc = lvx_cow_init(&sh->st, chunk, cow_sectors, origin_chunks)) < 0)
         return lvx_error(ctx, -rc, "Cannot set up the exception store of %s.", name);
     sh->cb = chunk * 512;

@@ -88,10 +88,10 @@ struct cow_ticket {
  * when out of memory.  cow_shared_put() drops the reference. */
 struct cow_shared *cow_shared_get(const struct lvx_lv *cow);
 void cow_shared_put(struct cow_shared *sh);
-/* Load r's store from the COW LV for v (origin_map: the origin's, for its size); the
+/* Load r's store from the COW LV for v (origin_sectors: the origin's size); the
  * caller holds sh->lock exclusively.  0 or -errno (message in ctx). */
 int cow_shared_load(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
-                    const struct lvx_map_prepared *origin_map, struct snap_ref *r);
+                    uint64_t origin_sectors, struct snap_ref *r);
 /* The PVs of r's COW LV into r->cow_pvs. */
 void cow_shared_pvs(struct snap_ref *r);
 

@@ -317,6 +317,23 @@ extern const struct lvxd_target lvxd_target_thin;
  * -ENOENT (no message) when the pool is not served; else 0 or -errno (message). */
 int lvxd_thin_message(struct lvx_ctx *ctx, const char *vg, const char *pool, uint64_t old_tid,
                       uint64_t new_tid, const char *const *msgs, unsigned n);
+/* target_thin.c too: thin LV lv served by another target (the origin of COW snapshots,
+ * target_snapshot.c), as the thin target serves it.  ctr in the model's pool (lv stays
+ * there until dtr); start takes its pool object (v: the file whose PVs the data goes
+ * through: the pool's _tdata and the external origin open); rw, zero (write-zeroes),
+ * flush (v's PVs synced, the pool's transaction committed) and status (" thin
+ * MAPPED_SECTORS") as the thin target's own.  v's lock held by the caller. */
+struct lvxd_thin_dev;
+int lvxd_thin_dev_ctr(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_lv *lv,
+                      bool partial, struct lvxd_thin_dev **out);
+int lvxd_thin_dev_start(struct lvx_ctx *ctx, struct lvxd_lv *v, struct lvxd_thin_dev *d);
+void lvxd_thin_dev_dtr(struct lvxd_lv *v, struct lvxd_thin_dev *d);
+int lvxd_thin_dev_rw(struct lvxd_io *io, struct lvxd_lv *v, const struct lvxd_thin_dev *d,
+                     bool write, uint64_t off, uint32_t len, uint8_t *buf);
+int lvxd_thin_dev_zero(struct lvxd_io *io, struct lvxd_lv *v, const struct lvxd_thin_dev *d,
+                       uint64_t off, uint64_t len);
+int lvxd_thin_dev_flush(struct lvxd_io *io, struct lvxd_lv *v, const struct lvxd_thin_dev *d);
+void lvxd_thin_dev_status(const struct lvxd_thin_dev *d, char *out, size_t n);
 /* The target serving lv (never NULL: the plain one is last). */
 const struct lvxd_target *lvxd_target_for(const struct lvx_lv *lv);
 

@@ -29,6 +29,12 @@
  *             store the kernel (or the daemon) goes on merging.  The merging
  *             snapshot's own device fails every request (the kernel's error target).
  *
+ * A thin origin (a COW snapshot of a thin LV, LVM2's snapshot-origin over the thin
+ * LV's -real device) is read and written through its pool (target_thin.c's
+ * lvxd_thin_dev_*: provisioning, unprovisioned blocks read as zeroes or from an
+ * external origin), so the copies take whatever the thin LV reads; the origin's
+ * flush also commits the pool's transaction.
+ *
  * The store of a COW LV is one object shared by the origin's and the snapshot's
  * served files (cow_shared.c): loaded from disk by the first start hook.  Copies
  * (origin writes) and new chunks of snapshot writes run concurrently: each reserves
@@ -49,6 +55,7 @@
 #include "daemon/cow_shared.h"
 #include "map/map.h"
 #include "model/snapshot.h"
+#include "model/thin.h"
 #include "util/pool.h"
 
 #define MAX_SNAPS 64
@@ -60,7 +67,9 @@ struct cow_state {
     bool origin;               /* the origin's file (else a snapshot's) */
     int merging;               /* refs[merging] merges into the origin (origin: -1 none;
                                 * a snapshot's file: 0 when it is the merging one) */
-    const struct lvx_map_prepared *origin_map;
+    const struct lvx_map_prepared *origin_map;   /* NULL for a thin origin */
+    struct lvxd_thin_dev *thin;                 /* a thin origin (target_thin.c), or NULL */
+    uint64_t origin_bytes;
     unsigned n;
     struct snap_ref refs[];
 };
@@ -75,22 +84,50 @@ static int run_one(struct lvxd_io *io, struct lvxd_lv *v, const struct lvx_map_p
     return rc == 0 && n ? lvxd_io_run(io, n) : rc;
 }
 
+/* Bytes [off, off+len) of the origin: a mapped origin's pieces join the batch of *n;
+ * a thin origin's go through its pool now (the batch run first: the thin device runs
+ * batches of its own in the same io). */
+static int origin_add(struct lvxd_io *io, struct lvxd_lv *v, const struct cow_state *s,
+                      bool write, uint64_t off, uint32_t len, uint8_t *buf, unsigned *n)
+{
+    if (!s->thin)
+        return lvxd_io_map_add(io, v, s->origin_map, write, off, len, buf, n);
+    int rc = *n ? lvxd_io_run(io, *n) : 0;
+    *n = 0;
+    return rc < 0 ? rc : lvxd_thin_dev_rw(io, v, s->thin, write, off, len, buf);
+}
+
+static int origin_run(struct lvxd_io *io, struct lvxd_lv *v, const struct cow_state *s,
+                      bool write, uint64_t off, uint32_t len, uint8_t *buf)
+{
+    unsigned n = 0;
+    int rc = origin_add(io, v, s, write, off, len, buf, &n);
+    return rc == 0 && n ? lvxd_io_run(io, n) : rc;
+}
+
+/* The origin's writes durable: v's PVs synced, a thin origin's pool committed. */
+static int origin_sync(struct lvxd_io *io, struct lvxd_lv *v, const struct cow_state *s)
+{
+    return s->thin ? lvxd_thin_dev_flush(io, v, s->thin) : lvxd_io_flush_pvs(io, v);
+}
+
 /* Read origin chunk c into buf (a chunk; past the origin's end zeroes). */
 static int add_origin_chunk(struct lvxd_io *io, struct lvxd_lv *v, const struct cow_state *s,
                             uint32_t cb, uint64_t c, uint8_t *buf, unsigned *n)
 {
-    uint64_t end = lvx_map_prepared_sectors(s->origin_map) * 512, off = c * cb;
+    uint64_t end = s->origin_bytes, off = c * cb;
     uint32_t len = off + cb <= end ? cb : (uint32_t)(end - off);
     if (len < cb)
         memset(buf + len, 0, cb - len);
-    return lvxd_io_map_add(io, v, s->origin_map, false, off, len, buf, n);
+    return origin_add(io, v, s, false, off, len, buf, n);
 }
 
 /* Add chunks[0..k) (slot i of buf holds chunks[i]) as runs of consecutive chunk
- * numbers, one range each, clipped at end bytes (a read's clipped tail is zeroed). */
-static int add_runs(struct lvxd_io *io, struct lvxd_lv *v, const struct lvx_map_prepared *map,
-                    bool write, const uint64_t *chunks, unsigned k, uint32_t cb, uint64_t end,
-                    uint8_t *buf, unsigned *n)
+ * numbers, one range each, clipped at end bytes (a read's clipped tail is zeroed):
+ * of map, or of the origin when map is NULL. */
+static int add_runs(struct lvxd_io *io, struct lvxd_lv *v, const struct cow_state *s,
+                    const struct lvx_map_prepared *map, bool write, const uint64_t *chunks,
+                    unsigned k, uint32_t cb, uint64_t end, uint8_t *buf, unsigned *n)
 {
     int rc = 0;
     for (unsigned i = 0, j; i < k && rc == 0; i = j) {
@@ -102,7 +139,8 @@ static int add_runs(struct lvxd_io *io, struct lvxd_lv *v, const struct lvx_map_
                 memset(buf + (size_t)i * cb + (end - off), 0, off + len - end);
             len = end - off;
         }
-        rc = lvxd_io_map_add(io, v, map, write, off, (uint32_t)len, buf + (size_t)i * cb, n);
+        rc = map ? lvxd_io_map_add(io, v, map, write, off, (uint32_t)len, buf + (size_t)i * cb, n)
+                 : origin_add(io, v, s, write, off, (uint32_t)len, buf + (size_t)i * cb, n);
     }
     return rc;
 }
@@ -145,14 +183,13 @@ static void copy_out(struct lvxd_io *io, struct lvxd_lv *v, const struct cow_sta
     if (cow_reserve(io, v, r, first, last, &t) < 0 || t.k == 0)
         return;
     unsigned n = 0;
-    int rc = add_runs(io, v, s->origin_map, false, t.olds, t.k, sh->cb,
-                      lvx_map_prepared_sectors(s->origin_map) * 512, t.buf, &n);
+    int rc = add_runs(io, v, s, NULL, false, t.olds, t.k, sh->cb, s->origin_bytes, t.buf, &n);
     if (rc == 0 && n)
         rc = lvxd_io_run(io, n);
     n = 0;
     io->fua = true;          /* the data durable before its record is written */
     if (rc == 0)
-        rc = add_runs(io, v, r->cow_map, true, t.news, t.k, sh->cb, UINT64_MAX, t.buf, &n);
+        rc = add_runs(io, v, s, r->cow_map, true, t.news, t.k, sh->cb, UINT64_MAX, t.buf, &n);
     if (rc == 0 && n)
         rc = lvxd_io_run(io, n);
     io->fua = false;
@@ -182,6 +219,8 @@ static int prepare_ref(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct 
     return 0;
 }
 
+static void cow_dtr(struct lvxd_lv *v, void *state);
+
 static int cow_ctr(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_lv *lv,
                    bool partial, const struct lvx_map_prepared **map, void **state)
 {
@@ -198,17 +237,25 @@ static int cow_ctr(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_
     if (n > MAX_SNAPS)
         return lvx_error(ctx, ENOTSUP, "Logical volume %s/%s has more than %d snapshots.",
                          lv->vg->name, lv->name, MAX_SNAPS);
-    struct lvx_map_prepared *om;
+    struct lvx_map_prepared *om = NULL;
+    struct lvxd_thin_dev *thin = NULL;
     int rc;
-    if ((rc = lvx_map_check_activatable(ctx, origin, partial)) < 0 ||
-        (rc = lvx_map_prepare(ctx, pool, origin, partial ? LVX_MAP_MISSING_IS_ERROR : 0,
-                              &om)) < 0)
+    if (lvx_lv_is_thin(origin))     /* a thin origin: through its pool (target_thin.c) */
+        rc = lvxd_thin_dev_ctr(ctx, pool, origin, partial, &thin);
+    else if ((rc = lvx_map_check_activatable(ctx, origin, partial)) == 0)
+        rc = lvx_map_prepare(ctx, pool, origin, partial ? LVX_MAP_MISSING_IS_ERROR : 0, &om);
+    if (rc < 0)
         return rc;
     struct cow_state *s = calloc(1, sizeof(*s) + n * sizeof(s->refs[0]));
-    if (!s)
+    if (!s) {
+        lvxd_thin_dev_dtr(NULL, thin);
         return lvx_error(ctx, ENOMEM, "Out of memory.");
+    }
     s->origin = cs == NULL;
     s->origin_map = om;
+    s->thin = thin;
+    s->origin_bytes = om ? lvx_map_prepared_sectors(om) * 512
+                         : origin->le_count * (uint64_t)origin->vg->extent_size * 512;
     s->n = n;
     s->merging = -1;
     for (unsigned i = 0; i < n; i++)
@@ -216,7 +263,7 @@ static int cow_ctr(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_
             s->merging = (int)i;
     for (unsigned i = 0; i < n; i++)
         if ((rc = prepare_ref(ctx, pool, segs[i], partial, &s->refs[i])) < 0) {
-            free(s);
+            cow_dtr(NULL, s);
             return rc;
         }
     *map = s->origin ? om : s->refs[0].cow_map;
@@ -228,8 +275,10 @@ static int cow_start(struct lvx_ctx *ctx, struct lvxd_lv *v)
 {
     struct cow_state *s = v->tstate;
     struct lvxd_io io;
-    int rc = lvxd_io_init(&io);
+    int rc = s->thin ? lvxd_thin_dev_start(ctx, v, s->thin) : 0;
     if (rc < 0)
+        return rc;
+    if ((rc = lvxd_io_init(&io)) < 0)
         return lvx_error(ctx, -rc, "Cannot set up I/O for %s/%s.", v->vg, v->lv);
     for (unsigned i = 0; i < s->n && rc == 0; i++) {
         struct snap_ref *r = &s->refs[i];
@@ -241,12 +290,12 @@ static int cow_start(struct lvx_ctx *ctx, struct lvxd_lv *v)
         struct lvx_cow *st = &r->sh->st;
         uint64_t cow_sectors = lvx_map_prepared_sectors(r->cow_map);
         if (!r->sh->loaded) {
-            rc = cow_shared_load(ctx, &io, v, s->origin_map, r);
+            rc = cow_shared_load(ctx, &io, v, s->origin_bytes / 512, r);
             r->sh->loaded = rc == 0;
         } else if (!s->origin && cow_sectors > st->sectors) {
             /* an extended COW LV (lvextend): the snapshot is reloaded after its origin,
              * so both files map the new size by now; the table grows with it */
-            uint64_t origin_chunks = lvx_map_prepared_sectors(s->origin_map) / st->chunk + 1;
+            uint64_t origin_chunks = s->origin_bytes / 512 / st->chunk + 1;
             pthread_mutex_lock(&r->sh->mu);
             if ((rc = lvx_cow_grow(st, cow_sectors, origin_chunks)) < 0)
                 rc = lvx_error(ctx, -rc, "Out of memory growing the exception store of %s.",
@@ -261,17 +310,18 @@ static int cow_start(struct lvx_ctx *ctx, struct lvxd_lv *v)
     }
     lvxd_io_exit(&io);
     if (rc == 0 && !s->origin)    /* a snapshot is as large as its origin */
-        v->size = lvx_map_prepared_sectors(s->origin_map) * 512;
+        v->size = s->origin_bytes;
     return rc;
 }
 
 static void cow_dtr(struct lvxd_lv *v, void *state)
 {
     struct cow_state *s = state;
-    (void)v;
     for (unsigned i = 0; s && i < s->n; i++)
         if (s->refs[i].sh)
             cow_shared_put(s->refs[i].sh);
+    if (s)
+        lvxd_thin_dev_dtr(v, s->thin);    /* the pool's transaction committed */
     free(s);
 }
 
@@ -295,7 +345,7 @@ static int origin_write(struct lvxd_io *io, struct lvxd_lv *v, const struct cow_
     for (unsigned i = 0; len && i < s->n; i++)
         if ((int)i != s->merging)
             copy_out(io, v, s, &s->refs[i], off, len);
-    return run_one(io, v, v->map, true, off, len, buf);
+    return origin_run(io, v, s, true, off, len, buf);
 }
 
 /* A write to a merging origin (the merging store's write lock held): the pieces of
@@ -335,14 +385,14 @@ static int origin_rw(struct lvxd_io *io, struct lvxd_lv *v, bool write, uint64_t
             pthread_rwlock_rdlock(&msh->lock);
         /* an invalid merging snapshot: the origin alone, as the kernel's */
         int rc = !msh->st.valid ? (write ? origin_write(io, v, s, off, len, buf)
-                                         : run_one(io, v, v->map, false, off, len, buf))
+                                         : origin_run(io, v, s, false, off, len, buf))
                  : write ? merge_write(io, v, s, off, len, buf)
                          : cow_read(io, v, s, &s->refs[s->merging], off, len, buf);
         pthread_rwlock_unlock(&msh->lock);
         return rc;
     }
     if (!write)
-        return run_one(io, v, v->map, false, off, len, buf);
+        return origin_run(io, v, s, false, off, len, buf);
     return origin_write(io, v, s, off, len, buf);
 }
 
@@ -362,7 +412,13 @@ static int origin_zero(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint
         for (unsigned i = 0; i < s->n; i++)
             copy_out(io, v, s, &s->refs[i], o, l);
     }
-    return lvxd_io_map_zero(io, v, v->map, off, len);
+    return s->thin ? lvxd_thin_dev_zero(io, v, s->thin, off, len)
+                   : lvxd_io_map_zero(io, v, v->map, off, len);
+}
+
+static int origin_flush(struct lvxd_io *io, struct lvxd_lv *v)
+{
+    return origin_sync(io, v, v->tstate);
 }
 
 /* " origin N": N snapshots; a merge adds " snapshot-merge VALID USED TOTAL META"
@@ -372,6 +428,10 @@ static void origin_status(struct lvxd_lv *v, char *out, size_t n)
     const struct cow_state *s = v->tstate;
     struct cow_shared *sh = s && s->merging >= 0 ? s->refs[s->merging].sh : NULL;
     int k = snprintf(out, n, " origin %u", s ? s->n : 0);
+    if (s && s->thin && k > 0 && (size_t)k < n) {   /* a thin origin: its mapped sectors */
+        lvxd_thin_dev_status(s->thin, out + k, n - (size_t)k);
+        k += (int)strlen(out + k);
+    }
     if (!sh || k < 0 || (size_t)k >= n)
         return;
     uint64_t used, total, meta;
@@ -401,7 +461,7 @@ static int merge_step(struct lvxd_io *io, struct lvxd_lv *v, const struct cow_st
     unsigned k = lvx_cow_merge_last(st, sh->area, olds, news, max < sh->slots ? max : sh->slots);
     if (k == 0)
         return 0;
-    uint64_t end = lvx_map_prepared_sectors(s->origin_map) * 512;
+    uint64_t end = s->origin_bytes;
     for (unsigned i = 0; i < k; i++) {          /* the other snapshots keep their view */
         uint64_t off = olds[i] * sh->cb;
         if (off >= end)
@@ -412,12 +472,12 @@ static int merge_step(struct lvxd_io *io, struct lvxd_lv *v, const struct cow_st
     }
     /* the buffer: the store's copy pool (a merging store copies nothing else) */
     unsigned n = 0;
-    if ((rc = add_runs(io, v, m->cow_map, false, news, k, sh->cb, UINT64_MAX, sh->pool,
+    if ((rc = add_runs(io, v, s, m->cow_map, false, news, k, sh->cb, UINT64_MAX, sh->pool,
                        &n)) < 0 || (n && (rc = lvxd_io_run(io, n)) < 0))
         return rc;
     n = 0;
-    if ((rc = add_runs(io, v, s->origin_map, true, olds, k, sh->cb, end, sh->pool, &n)) < 0 ||
-        (n && (rc = lvxd_io_run(io, n)) < 0) || (rc = lvxd_io_flush_pvs(io, v)) < 0)
+    if ((rc = add_runs(io, v, s, NULL, true, olds, k, sh->cb, end, sh->pool, &n)) < 0 ||
+        (n && (rc = lvxd_io_run(io, n)) < 0) || (rc = origin_sync(io, v, s)) < 0)
         return rc;
     pthread_mutex_lock(&sh->mu);
     lvx_cow_merge_drop(st, sh->area, k);
@@ -471,6 +531,7 @@ const struct lvxd_target lvxd_target_origin = {
     .dtr = cow_dtr,
     .rw = origin_rw,
     .zero = origin_zero,
+    .flush = origin_flush,
     .status = origin_status,
 };
 
@@ -495,16 +556,14 @@ static int cow_read(struct lvxd_io *io, struct lvxd_lv *v, const struct cow_stat
         if (!w.nc)
             continue;
         if (run < w.o)
-            rc = lvxd_io_map_add(io, v, s->origin_map, false, run, (uint32_t)(w.o - run),
-                                 buf + (run - off), &n);
+            rc = origin_add(io, v, s, false, run, (uint32_t)(w.o - run), buf + (run - off), &n);
         if (rc == 0)
             rc = lvxd_io_map_add(io, v, r->cow_map, false, w.nc * sh->cb + (w.o - w.c * sh->cb),
                                  (uint32_t)(w.e - w.o), buf + (w.o - off), &n);
         run = w.e;
     }
     if (rc == 0 && run < w.end)
-        rc = lvxd_io_map_add(io, v, s->origin_map, false, run, (uint32_t)(w.end - run),
-                             buf + (run - off), &n);
+        rc = origin_add(io, v, s, false, run, (uint32_t)(w.end - run), buf + (run - off), &n);
     return rc == 0 && n ? lvxd_io_run(io, n) : rc;
 }
 

@@ -50,9 +50,12 @@
  *                device remaps to its data device), writes fail with EROFS.
  *   messages     lvxd_thin_message(): create_thin, create_snap, delete and
  *                set_transaction_id on a served pool, committed at once.
+ *   thin dev     the same thin device for another target (lvxd_thin_dev_*): the
+ *                origin of COW snapshots (target_snapshot.c) reads and writes its thin
+ *                LV through it, and its snapshots read the origin's chunks through it.
  *
  * Entry points: lvxd_target_thin (target.c's table: thin LVs and pools),
- * lvxd_thin_message().
+ * lvxd_thin_message(), lvxd_thin_dev_ctr() and the other lvxd_thin_dev_* calls.
  */
 #include "daemon/daemon_int.h"
 
@@ -101,7 +104,8 @@ struct thin_pool {
 static pthread_mutex_t registry_mutex = PTHREAD_MUTEX_INITIALIZER;
 static struct thin_pool *registry;
 
-struct thin_state {
+struct lvxd_thin_dev {
+    const struct lvx_lv *lv;   /* the thin LV (or the pool), in the model of the file */
     bool pool_file;            /* the pool LV's own file */
     uint64_t dev_id;
     struct thin_pool *tp;      /* from start */
@@ -362,10 +366,10 @@ static const struct lvx_lv *pool_of(const struct lvx_lv *lv)
     return ts ? ts->pool_lv : lv;
 }
 
-static int thin_ctr(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_lv *lv,
-                    bool partial, const struct lvx_map_prepared **map, void **state)
+int lvxd_thin_dev_ctr(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_lv *lv,
+                      bool partial, struct lvxd_thin_dev **out)
 {
-    *state = NULL;
+    *out = NULL;
     int rc = lvx_map_check_thin_activatable(ctx, lv, partial);
     if (rc < 0)
         return rc;
@@ -373,9 +377,10 @@ static int thin_ctr(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx
     if (!ps->chunk_size)
         return lvx_error(ctx, EINVAL, "Thin pool %s/%s has no chunk size.", lv->vg->name,
                          pool_of(lv)->name);
-    struct thin_state *s = calloc(1, sizeof(*s));
+    struct lvxd_thin_dev *s = calloc(1, sizeof(*s));
     if (!s)
         return lvx_error(ctx, ENOMEM, "Out of memory.");
+    s->lv = lv;
     s->pool_file = lvx_lv_is_thin_pool(lv);
     s->dev_id = s->pool_file ? 0 : lvx_lv_thin_seg(lv)->device_id;
     const struct lvx_lv *ext = s->pool_file ? NULL : lvx_lv_thin_seg(lv)->external_lv;
@@ -389,15 +394,23 @@ static int thin_ctr(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx
         s->ext = m;
         s->ext_bytes = lvx_map_prepared_sectors(m) * 512;
     }
-    *map = NULL;
-    *state = s;
+    *out = s;
     return 0;
 }
 
-static int thin_start(struct lvx_ctx *ctx, struct lvxd_lv *v)
+static int thin_ctr(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_lv *lv,
+                    bool partial, const struct lvx_map_prepared **map, void **state)
 {
-    struct thin_state *s = v->tstate;
-    const struct lvx_lv *pool = pool_of(v->model);
+    struct lvxd_thin_dev *s;
+    int rc = lvxd_thin_dev_ctr(ctx, pool, lv, partial, &s);
+    *map = NULL;
+    *state = rc == 0 ? s : NULL;
+    return rc;
+}
+
+int lvxd_thin_dev_start(struct lvx_ctx *ctx, struct lvxd_lv *v, struct lvxd_thin_dev *s)
+{
+    const struct lvx_lv *pool = pool_of(s->lv);
     if (!s->tp && !(s->tp = pool_get(pool)))
         return lvx_error(ctx, ENOMEM, "Out of memory.");
     struct thin_pool *tp = s->tp;
@@ -407,7 +420,8 @@ static int thin_start(struct lvx_ctx *ctx, struct lvxd_lv *v)
         struct lvx_thin_details d;
         if (lvx_thin_meta_device(tp->tm, s->dev_id, &d) < 0)
             rc = lvx_error(ctx, ENOENT, "Thin device %" PRIu64 " of %s/%s is missing from the "
-                           "metadata of thin pool %s.", s->dev_id, v->vg, v->lv, tp->name);
+                           "metadata of thin pool %s.", s->dev_id, s->lv->vg->name, s->lv->name,
+                           tp->name);
     }
     pthread_mutex_unlock(&tp->lock);
     if (rc < 0) {
@@ -417,9 +431,13 @@ static int thin_start(struct lvx_ctx *ctx, struct lvxd_lv *v)
     return rc;
 }
 
-static void thin_dtr(struct lvxd_lv *v, void *state)
+static int thin_start(struct lvx_ctx *ctx, struct lvxd_lv *v)
 {
-    struct thin_state *s = state;
+    return lvxd_thin_dev_start(ctx, v, v->tstate);
+}
+
+void lvxd_thin_dev_dtr(struct lvxd_lv *v, struct lvxd_thin_dev *s)
+{
     if (s && s->tp) {
         if (v) {        /* this file's data writes reach the disk before the commit */
             struct lvxd_io io;
@@ -431,6 +449,11 @@ static void thin_dtr(struct lvxd_lv *v, void *state)
         pool_put(s->tp);
     }
     free(s);
+}
+
+static void thin_dtr(struct lvxd_lv *v, void *state)
+{
+    lvxd_thin_dev_dtr(v, state);
 }
 
 /* --- the thin device ---------------------------------------------------------- */
@@ -454,7 +477,7 @@ static int no_space_timeout(void)
  * first wait, *waited), then -EAGAIN: the caller looks the block up again (another
  * write may have mapped it meanwhile); after the deadline EIO. */
 static int provision(struct lvxd_io *io, unsigned *n, struct thin_pool *tp,
-                     const struct thin_state *s, uint64_t vb, uint64_t *nd,
+                     const struct lvxd_thin_dev *s, uint64_t vb, uint64_t *nd,
                      struct timespec *until, bool *waited)
 {
     for (;;) {
@@ -509,7 +532,7 @@ static int provision(struct lvxd_io *io, unsigned *n, struct thin_pool *tp,
 
 /* Bytes [o, o+len) of the external origin into buf, zeroes past its end (dm-thin's
  * reads of unprovisioned blocks of a thin device with an origin). */
-static int ext_read(struct lvxd_io *io, struct lvxd_lv *v, const struct thin_state *s,
+static int ext_read(struct lvxd_io *io, struct lvxd_lv *v, const struct lvxd_thin_dev *s,
                     uint64_t o, uint64_t len, uint8_t *buf, unsigned *n)
 {
     uint64_t have = o < s->ext_bytes ? s->ext_bytes - o : 0;
@@ -524,7 +547,7 @@ static int ext_read(struct lvxd_io *io, struct lvxd_lv *v, const struct thin_sta
  * virtual block from of the external origin (dm-thin's schedule_external_copy before a
  * partial write into an unprovisioned block). */
 static int copy_block(struct lvxd_io *io, struct lvxd_lv *v, struct thin_pool *tp,
-                      const struct thin_state *s, bool ext, uint64_t from, uint64_t to)
+                      const struct lvxd_thin_dev *s, bool ext, uint64_t from, uint64_t to)
 {
     int rc = 0;
     for (uint64_t k = 0; k < tp->cb && rc == 0; k += COPY_BYTES) {
@@ -543,7 +566,7 @@ static int copy_block(struct lvxd_io *io, struct lvxd_lv *v, struct thin_pool *t
 }
 
 static int thin_read(struct lvxd_io *io, struct lvxd_lv *v, struct thin_pool *tp,
-                     const struct thin_state *s, uint64_t off, uint32_t len, uint8_t *buf)
+                     const struct lvxd_thin_dev *s, uint64_t off, uint32_t len, uint8_t *buf)
 {
     unsigned n = 0;
     int rc = 0;
@@ -568,7 +591,7 @@ static int thin_read(struct lvxd_io *io, struct lvxd_lv *v, struct thin_pool *tp
 }
 
 static int thin_write(struct lvxd_io *io, struct lvxd_lv *v, struct thin_pool *tp,
-                      const struct thin_state *s, uint64_t off, uint32_t len, const uint8_t *buf)
+                      const struct lvxd_thin_dev *s, uint64_t off, uint32_t len, const uint8_t *buf)
 {
     struct lvx_thin_details det;
     if (tp->failed)
@@ -626,10 +649,9 @@ static int thin_write(struct lvxd_io *io, struct lvxd_lv *v, struct thin_pool *t
     return rc ? rc : r2;
 }
 
-static int thin_rw(struct lvxd_io *io, struct lvxd_lv *v, bool write, uint64_t off, uint32_t len,
-                   uint8_t *buf)
+int lvxd_thin_dev_rw(struct lvxd_io *io, struct lvxd_lv *v, const struct lvxd_thin_dev *s,
+                     bool write, uint64_t off, uint32_t len, uint8_t *buf)
 {
-    const struct thin_state *s = v->tstate;
     struct thin_pool *tp = s->tp;
     if (!len)
         return 0;
@@ -646,14 +668,19 @@ static int thin_rw(struct lvxd_io *io, struct lvxd_lv *v, bool write, uint64_t o
     return rc;
 }
 
+static int thin_rw(struct lvxd_io *io, struct lvxd_lv *v, bool write, uint64_t off, uint32_t len,
+                   uint8_t *buf)
+{
+    return lvxd_thin_dev_rw(io, v, v->tstate, write, off, len, buf);
+}
+
 /* Whole blocks unmapped (unmap: else written with zeroes), partial ones written with
  * zeroes; with passdown, the data blocks no device references any more are discarded
  * on _tdata at once (they are not reused before the next commit, and what a crash
  * before it leaves mapped there was discarded by the user). */
-static int zero_range(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint64_t len,
-                      bool unmap)
+static int zero_range(struct lvxd_io *io, struct lvxd_lv *v, const struct lvxd_thin_dev *s,
+                      uint64_t off, uint64_t len, bool unmap)
 {
-    const struct thin_state *s = v->tstate;
     struct thin_pool *tp = s->tp;
     if (s->pool_file)
         return -EROFS;
@@ -690,25 +717,29 @@ static int zero_range(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint6
 
 /* write-zeroes: unmapping unless the pool ignores discards or the device has an
  * external origin (an unmapped block reads the origin's bytes) */
+int lvxd_thin_dev_zero(struct lvxd_io *io, struct lvxd_lv *v, const struct lvxd_thin_dev *s,
+                       uint64_t off, uint64_t len)
+{
+    return zero_range(io, v, s, off, len, s->tp && !s->tp->ignore_discard && !s->ext);
+}
+
 static int thin_zero(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint64_t len)
 {
-    const struct thin_state *s = v->tstate;
-    return zero_range(io, v, off, len, s->tp && !s->tp->ignore_discard && !s->ext);
+    return lvxd_thin_dev_zero(io, v, v->tstate, off, len);
 }
 
 /* discard: refused when the pool ignores discards (--discards ignore: the kernel's
  * thin device takes none) */
 static int thin_discard(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint64_t len)
 {
-    const struct thin_state *s = v->tstate;
+    const struct lvxd_thin_dev *s = v->tstate;
     if (!s->pool_file && s->tp->ignore_discard)
         return -EOPNOTSUPP;
-    return zero_range(io, v, off, len, true);
+    return zero_range(io, v, s, off, len, true);
 }
 
-static int thin_flush(struct lvxd_io *io, struct lvxd_lv *v)
+int lvxd_thin_dev_flush(struct lvxd_io *io, struct lvxd_lv *v, const struct lvxd_thin_dev *s)
 {
-    const struct thin_state *s = v->tstate;
     int rc = lvxd_io_flush_pvs(io, v);
     if (rc < 0 || s->pool_file)
         return rc;
@@ -718,11 +749,15 @@ static int thin_flush(struct lvxd_io *io, struct lvxd_lv *v)
     return rc;
 }
 
+static int thin_flush(struct lvxd_io *io, struct lvxd_lv *v)
+{
+    return lvxd_thin_dev_flush(io, v, v->tstate);
+}
+
 /* pool: " thin-pool TID USED_META/TOTAL_META USED_DATA/TOTAL_DATA" (blocks, as the
  * kernel's pool status); thin LV: " thin MAPPED_SECTORS" */
-static void thin_status(struct lvxd_lv *v, char *out, size_t n)
+void lvxd_thin_dev_status(const struct lvxd_thin_dev *s, char *out, size_t n)
 {
-    const struct thin_state *s = v->tstate;
     struct thin_pool *tp = s ? s->tp : NULL;
     if (!tp)
         return;
@@ -739,6 +774,11 @@ static void thin_status(struct lvxd_lv *v, char *out, size_t n)
             snprintf(out, n, " thin %" PRIu64, d.mapped_blocks * tp->chunk);
     }
     pthread_mutex_unlock(&tp->lock);
+}
+
+static void thin_status(struct lvxd_lv *v, char *out, size_t n)
+{
+    lvxd_thin_dev_status(v->tstate, out, n);
 }
 
 static bool thin_serves(const struct lvx_lv *lv)

@@ -139,20 +139,25 @@ static bool lv_uses_pv(const struct lvx_lv *lv, const struct lvx_pv *pv, unsigne
     return false;
 }
 
+/* A thin LV or pool: the pool's data LV (target_thin.c; the metadata has its own) and
+ * a thin LV's external origin. */
+static bool thin_uses_pv(const struct lvx_lv *lv, const struct lvx_pv *pv)
+{
+    const struct lvx_seg *ts = lvx_lv_thin_seg(lv);
+    const struct lvx_seg *ps = lvx_lv_thin_pool_seg(ts ? ts->pool_lv : lv);
+    return (ps && lv_uses_pv(ps->data_lv, pv, 0)) || (ts && lv_uses_pv(ts->external_lv, pv, 0));
+}
+
 /* ... or an LV served with it (a COW LV's origin, an origin's COW LVs: the snapshot
- * targets, target_snapshot.c, copy between them; the reservation LV of a restripe,
- * target_pvmove.c). */
+ * targets, target_snapshot.c, copy between them; a thin origin's pool data; the
+ * reservation LV of a restripe, target_pvmove.c). */
 static bool set_uses_pv(const struct lvx_lv *lv, const struct lvx_pv *pv)
 {
     const struct lvx_seg *segs[64], *cs = lvx_lv_cow_snapshot_seg(lv);
     unsigned n = cs ? 0 : lvx_lv_snapshot_segs(lv, segs, 64);
     bool uses = lv_uses_pv(lv, pv, 0) || (cs && lv_uses_pv(cs->origin_lv, pv, 0)) ||
-                lv_uses_pv(lvx_restripe_rsv(lv), pv, 0);
-    /* a thin LV or pool: the pool's data LV (target_thin.c; the metadata has its own) */
-    const struct lvx_seg *ts = lvx_lv_thin_seg(lv);
-    const struct lvx_seg *ps = lvx_lv_thin_pool_seg(ts ? ts->pool_lv : lv);
-    if (ps && ps->data_lv && !uses)
-        uses = lv_uses_pv(ps->data_lv, pv, 0);
+                lv_uses_pv(lvx_restripe_rsv(lv), pv, 0) || thin_uses_pv(lv, pv) ||
+                (cs && cs->origin_lv && thin_uses_pv(cs->origin_lv, pv));
     for (unsigned i = 0; i < n && i < 64 && !uses; i++)
         uses = lv_uses_pv(segs[i]->cow_lv, pv, 0);
     return uses;
