@@ -789,8 +789,9 @@ static void resend_in_flight(int fd)
  * worker keeps the connection's /dev/fuse reads. */
 static void take_rings(unsigned nthreads, bool restarted)
 {
-    if (!restarted && lvxd_fuse_uring_mode() == LVXD_URING_WORKER)
-        lvxd_fuse_rings_make(nthreads, false);      /* the worker's own */
+    /* the worker's own: asked for, or the supervisor could not make them */
+    if (!restarted && !lvxd_fuse_rings() && lvxd_fuse_uring_mode() != LVXD_URING_OFF)
+        lvxd_fuse_rings_make(nthreads, false);
     const struct lvxd_ring_set *set = lvxd_fuse_rings();
     ring_why = lvxd_fuse_rings_why();
     if (!set || set->count != nthreads - 1)
