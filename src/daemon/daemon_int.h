@@ -345,9 +345,23 @@ int lvxd_fuse_mount(int fd, const char *dir);
 struct sockaddr_un;
 int lvxd_control_socket(struct sockaddr_un *sa, char *path);
 
-/* Start nthreads threads serving fd (all memory allocated here).  restarted:
- * the connection was initialised by a previous worker (resend in-flight requests;
- * /dev/fuse reads only).  *uring_used (memory shared with the supervisor) is set
+/* FUSE over io_uring as LVX_FUSE_URING asks: LVXD_URING_OFF ("0": /dev/fuse
+ * reads), LVXD_URING_WORKER ("worker": rings of the worker, which die with it:
+ * the supervisor then aborts the connection and serves on a new one) or
+ * LVXD_URING_KEPT (default: rings of the supervisor, adopted by a new worker). */
+enum { LVXD_URING_OFF, LVXD_URING_WORKER, LVXD_URING_KEPT };
+int lvxd_fuse_uring_mode(void);
+/* The FUSE-over-io_uring rings and ring entry buffers for nthreads FUSE threads
+ * (fuse_ring.c): kept (SQPOLL rings, made by the supervisor before the first
+ * fork: they outlive the workers) or the worker's own; nothing when they
+ * cannot be made (/dev/fuse reads). */
+void lvxd_fuse_rings_make(unsigned nthreads, bool kept);
+/* True when the supervisor made rings that outlive the workers. */
+bool lvxd_fuse_rings_kept(void);
+/* Start nthreads threads serving fd (all memory allocated here or by
+ * lvxd_fuse_rings_make()).  restarted: the connection was initialised by a
+ * previous worker (resend its /dev/fuse requests; when it used io_uring, adopt
+ * its ring entries).  *uring_used (memory shared with the supervisor) is set
  * before INIT is answered with FUSE over io_uring. */
 int lvxd_fuse_start(int fd, unsigned nthreads, bool restarted, volatile int *uring_used);
 /* In a child forked by the worker: drop its copy of the /dev/fuse fd (a child stuck

@@ -22,11 +22,12 @@
  * A restarted worker (the previous one died, the supervisor kept the
  * connection) asks the kernel to resend the requests the dead one had read
  * (FUSE_NOTIFY_RESEND, Linux 6.9+).  That covers /dev/fuse reads only: the
- * requests held by a dead process's io_uring ring entries are never resent
- * (the kernel's ring teardown on process exit only cancels idle entries; the
- * busy ones keep their request until the connection ends), so a connection that
- * used io_uring is aborted by the supervisor (lvxd_fuse_abort()) and its LVs are
- * served on a new one; a restarted worker never registers rings.
+ * kernel never resends what an io_uring ring entry holds, so by default the ring
+ * entries are the supervisor's (fuse_ring.c: its SQPOLL rings and shared
+ * buffers) and the restarted worker adopts them: it serves again the requests
+ * its predecessor had taken and not committed, and waits for the next ones.
+ * With rings of the worker's own (LVX_FUSE_URING=worker) the supervisor aborts
+ * the dead worker's connection (lvxd_fuse_abort()) and serves on a new one.
  *
  * Transports: /dev/fuse reads and writes, or io_uring ring entries
  * (FUSE_OVER_IO_URING, Linux 6.14+) when the kernel offers them; see the
@@ -37,7 +38,7 @@
  * lvxd_fuse_close_in_child().
  */
 #include "daemon/daemon_int.h"
-#include "daemon/fuse_uring_abi.h"
+#include "daemon/fuse_ring.h"
 
 #include <errno.h>
 #include <liburing.h>
@@ -58,9 +59,9 @@
 #define FUSE_NOTIFY_RESEND 7
 #endif
 
-#define PAGE 4096u
+#define PAGE LVXD_FUSE_PAGE
 #define HDR_LEN (sizeof(struct fuse_in_header) + sizeof(struct fuse_write_in))
-#define BUF_SIZE (PAGE + LVXD_MAX_IO + 2 * PAGE)
+#define BUF_SIZE LVXD_FUSE_BUF_SIZE
 #define STACK_SIZE (256u * 1024)
 #define OUR_MINOR 38
 #define ROOT_INO FUSE_ROOT_ID
@@ -71,11 +72,12 @@ struct worker {
     uint8_t *base;          /* BUF_SIZE, page aligned */
     struct lvxd_io io;
     bool started;
-    /* io_uring transport (workers 1..n-1) */
+    bool shared_base;       /* base is a ring slot's buffer (fuse_ring.c) */
+    /* io_uring transport (workers 1..n-1): the supervisor's ring and slot */
     bool has_ring;
-    struct io_uring ring;
+    struct io_uring *ring;
+    struct lvxd_ring_slot *slot;
     struct lvx_fuse_uring_req_header *hdr;
-    struct iovec reg_iov[2];
     uint16_t qid;
     bool ring_req;          /* the request being served came through the ring */
     bool replied;
@@ -91,6 +93,7 @@ static pthread_mutex_t tp_mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t tp_cond = PTHREAD_COND_INITIALIZER;
 static int tp_state;
 static bool rings_made;             /* every worker but 0 has its ring */
+static bool rings_kept;             /* restarted: the rings are in use, adopt them */
 static const char *ring_why = "";   /* why not, when not */
 static unsigned nqueues;            /* the kernel's: one per possible CPU */
 static unsigned reg_done, reg_ok;
@@ -578,9 +581,13 @@ static void dev_serve(struct worker *w)
  * keeps reading /dev/fuse: INIT, and what the kernel never sends through the rings
  * (FORGETs, INTERRUPTs).  Used when the kernel offers FUSE_OVER_IO_URING in INIT
  * (module parameter fuse.enable_uring; set by tests and benches, not by the daemon)
- * and the rings could be made; a registration the kernel refuses leaves the
- * connection on /dev/fuse (the kernel drops io_uring for it) and the worker reads
- * /dev/fuse like the others. */
+ * and the rings could be made (fuse_ring.c); a registration the kernel refuses
+ * leaves the connection on /dev/fuse (the kernel drops io_uring for it) and the
+ * worker reads /dev/fuse like the others.  By default the rings are SQPOLL rings
+ * of the supervisor: submitting is publishing the SQE (the SQ thread issues it),
+ * and the slot records each step (fuse_ring.h) for a successor to adopt; with
+ * LVX_FUSE_URING=worker they are the worker's own (the SQE is issued by
+ * io_uring_submit() itself). */
 static struct io_uring_sqe *prep_cmd(struct io_uring *ring, int fd, uint32_t op, uint16_t qid,
                                      uint64_t commit)
 {
@@ -597,6 +604,19 @@ static struct io_uring_sqe *prep_cmd(struct io_uring *ring, int fd, uint32_t op,
     return sqe;
 }
 
+/* Publish the prepared SQE; the slot knows the SQ tail that publishes it. */
+static int publish(struct worker *w)
+{
+    w->slot->pub_tail = w->ring->sq.sqe_tail;
+    w->slot->committing = 1;
+    int rc;
+    do
+        rc = io_uring_submit(w->ring);
+    while (rc == -EINTR);
+    atomic_store(&w->slot->state, LVXD_SLOT_FETCH);
+    return rc < 0 ? rc : 0;
+}
+
 /* One registration done (rc 0 or -errno); the last one logs the transport. */
 static void registration_done(int rc)
 {
@@ -606,8 +626,12 @@ static void registration_done(int rc)
     else if (rc == 0)
         reg_ok++;
     if (++reg_done == nworkers - 1) {
-        if (!reg_error)
-            lvxd_log("FUSE transport: io_uring (%u queues, %u entries)", nqueues, reg_ok);
+        if (rings_kept)
+            lvxd_log("FUSE transport: io_uring (%u queues, %u entries kept from the dead "
+                     "worker)", nqueues, reg_ok);
+        else if (!reg_error)
+            lvxd_log("FUSE transport: io_uring (%u queues, %u entries, %s)", nqueues, reg_ok,
+                     lvxd_fuse_rings_kept() ? "kept by the supervisor" : "the worker's own");
         else
             lvxd_log("FUSE transport: /dev/fuse reads (io_uring registration: %s; %u of %u "
                      "entries registered)", strerror(-reg_error), reg_ok, nworkers - 1);
@@ -615,67 +639,116 @@ static void registration_done(int rc)
     pthread_mutex_unlock(&tp_mutex);
 }
 
+/* Register the worker's entry: 0, or -errno when the kernel refused it.  The SQ
+ * thread issues it: once it has consumed the SQE, a refusal is in the CQ (it
+ * posts the completions of a batch before it moves the SQ head); a request may
+ * be there already (*first). */
+static int ring_register(struct worker *w, struct io_uring_cqe **first)
+{
+    struct lvxd_ring_slot *s = w->slot;
+    s->reg_iov[0] = (struct iovec){ w->hdr, sizeof(*w->hdr) };
+    s->reg_iov[1] = (struct iovec){ w->base + PAGE, BUF_SIZE - PAGE };
+    struct io_uring_sqe *sqe = prep_cmd(w->ring, w->fd, LVX_FUSE_IO_URING_CMD_REGISTER, w->qid, 0);
+    if (!sqe)
+        return -EBUSY;
+    sqe->addr = (uintptr_t)s->reg_iov;
+    sqe->len = 2;
+    int rc = publish(w);
+    if (rc < 0)
+        return rc;
+    _Atomic unsigned *head = (_Atomic unsigned *)w->ring->sq.khead;
+    for (int i = 0; i < 5000 && (int)(atomic_load(head) - s->pub_tail) < 0; i++)
+        usleep(1000);       /* within 5 s, else taken as queued */
+    struct io_uring_cqe *cqe;
+    if (io_uring_peek_cqe(w->ring, &cqe) != 0)
+        return 0;           /* queued: registered */
+    if (cqe->res >= 0) {
+        *first = cqe;       /* registered, and a request came already */
+        return 0;
+    }
+    rc = cqe->res;
+    io_uring_cqe_seen(w->ring, cqe);
+    atomic_store(&s->state, LVXD_SLOT_NONE);
+    return rc;
+}
+
+/* Take the request of cqe (res >= 0) into the slot: its shadow, then SERVING. */
+static void ring_take(struct worker *w, struct io_uring_cqe *cqe)
+{
+    struct lvxd_ring_slot *s = w->slot;
+    s->commit_id = w->hdr->ring_ent_in_out.commit_id;
+    s->payload_sz = w->hdr->ring_ent_in_out.payload_sz;
+    memcpy(s->in_out, w->hdr->in_out, sizeof(s->in_out));
+    memcpy(s->op_in, w->hdr->op_in, sizeof(s->op_in));
+    memcpy(s->payload, w->base + PAGE, sizeof(s->payload));
+    s->committing = 0;
+    atomic_store(&s->state, LVXD_SLOT_SERVING);
+    io_uring_cqe_seen(w->ring, cqe);
+}
+
+/* Serve the slot's request (taken, SERVING) and publish its commit. */
+static int ring_answer(struct worker *w)
+{
+    struct lvxd_ring_slot *s = w->slot;
+    struct request r;
+    memcpy(&r.h, w->hdr->in_out, sizeof(r.h));
+    r.op = w->hdr->op_in;
+    r.data = w->base + PAGE;
+    r.data_len = s->payload_sz < BUF_SIZE - PAGE ? s->payload_sz : BUF_SIZE - PAGE;
+    w->ring_req = true;
+    w->replied = false;
+    atomic_fetch_add(&served_ring, 1);
+    dispatch(w, &r);
+    if (!w->replied)        /* every ring request is committed */
+        reply(w, r.h.unique, -ENOSYS, NULL, 0);
+    w->ring_req = false;
+    struct io_uring_sqe *sqe = prep_cmd(w->ring, w->fd, LVX_FUSE_IO_URING_CMD_COMMIT_AND_FETCH,
+                                        w->qid, s->commit_id);
+    return sqe ? publish(w) : -EBUSY;
+}
+
 /* Serve the worker's ring entry until the connection ends: true; false when the
  * registration was refused (serve /dev/fuse instead). */
 static bool uring_serve(struct worker *w)
 {
-    w->reg_iov[0] = (struct iovec){ w->hdr, sizeof(*w->hdr) };
-    w->reg_iov[1] = (struct iovec){ w->base + PAGE, BUF_SIZE - PAGE };
-    struct io_uring_sqe *sqe = prep_cmd(&w->ring, w->fd, LVX_FUSE_IO_URING_CMD_REGISTER, w->qid, 0);
-    int rc = -EBUSY;
-    if (sqe) {
-        sqe->addr = (uintptr_t)w->reg_iov;
-        sqe->len = 2;
-        rc = io_uring_submit(&w->ring);
-    }
-    struct io_uring_cqe *cqe;
-    if (rc >= 0 && io_uring_peek_cqe(&w->ring, &cqe) == 0) {
-        rc = cqe->res;          /* completed at once: refused (a queued one completes later) */
-        io_uring_cqe_seen(&w->ring, cqe);
-        if (rc >= 0)
-            rc = -EPROTO;
-    }
-    registration_done(rc < 0 ? rc : 0);
-    if (rc < 0)
-        return false;
-    for (;;) {
-        rc = io_uring_wait_cqe(&w->ring, &cqe);
-        if (rc == -EINTR)
-            continue;
+    struct io_uring_cqe *cqe = NULL;
+    int rc = 0;
+    if (rings_kept && atomic_load(&w->slot->state) != LVXD_SLOT_NONE) {
+        registration_done(0);
+        if (lvxd_ring_adopt(w->ring, w->slot, w->base + PAGE)) {
+            lvxd_log("FUSE ring (queue %u): serving again request %llu, taken by the dead "
+                     "worker and not committed", w->qid, (unsigned long long)w->slot->commit_id);
+            rc = ring_answer(w);
+        }
+    } else {
+        rc = ring_register(w, &cqe);
+        registration_done(rc);
         if (rc < 0)
-            break;
+            return false;
+    }
+    while (rc >= 0) {
+        if (!cqe) {
+            rc = io_uring_wait_cqe(w->ring, &cqe);
+            if (rc == -EINTR) {
+                rc = 0;
+                continue;
+            }
+            if (rc < 0)
+                break;
+        }
         int res = cqe->res;
-        io_uring_cqe_seen(&w->ring, cqe);
         if (res < 0) {
+            io_uring_cqe_seen(w->ring, cqe);
             if (res != -ENOTCONN && res != -ECANCELED && res != -ENODEV)
                 lvxd_log("FUSE ring (queue %u): %s", w->qid, strerror(-res));
             break;
         }
-        struct request r;
-        memcpy(&r.h, w->hdr->in_out, sizeof(r.h));
-        uint64_t commit = w->hdr->ring_ent_in_out.commit_id;
-        uint32_t plen = w->hdr->ring_ent_in_out.payload_sz;
-        r.op = w->hdr->op_in;
-        r.data = w->base + PAGE;
-        r.data_len = plen < BUF_SIZE - PAGE ? plen : BUF_SIZE - PAGE;
-        w->ring_req = true;
-        w->replied = false;
-        atomic_fetch_add(&served_ring, 1);
-        dispatch(w, &r);
-        if (!w->replied)        /* every ring request is committed */
-            reply(w, r.h.unique, -ENOSYS, NULL, 0);
-        w->ring_req = false;
-        sqe = prep_cmd(&w->ring, w->fd, LVX_FUSE_IO_URING_CMD_COMMIT_AND_FETCH, w->qid, commit);
-        rc = -EBUSY;
-        if (sqe)
-            do
-                rc = io_uring_submit(&w->ring);
-            while (rc == -EINTR);
-        if (rc < 0) {
-            lvxd_log("FUSE ring (queue %u): commit: %s", w->qid, strerror(-rc));
-            break;
-        }
+        ring_take(w, cqe);
+        cqe = NULL;
+        rc = ring_answer(w);
     }
+    if (rc < 0)
+        lvxd_log("FUSE ring (queue %u): %s", w->qid, strerror(-rc));
     return true;
 }
 
@@ -710,70 +783,36 @@ static void resend_in_flight(int fd)
         lvxd_log("asked the kernel to resend the previous worker's requests");
 }
 
-/* The number of possible CPUs (/sys/devices/system/cpu/possible: "0-1", "0,2-5"). */
-static unsigned possible_cpus(void)
+/* Workers 1..n-1 take the supervisor's rings, slots and buffers (io_uring is
+ * offered to the kernel in INIT only when they exist).  restarted: the rings are
+ * adopted when the connection uses them (INIT agreed on io_uring); else the
+ * worker keeps the connection's /dev/fuse reads. */
+static void take_rings(unsigned nthreads, bool restarted)
 {
-    char buf[256] = "";
-    int fd = open("/sys/devices/system/cpu/possible", O_RDONLY | O_CLOEXEC);
-    ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
-    if (fd >= 0)
-        close(fd);
-    if (n <= 0)
-        return 0;
-    buf[n] = 0;
-    unsigned max = 0;
-    for (char *p = buf; *p;) {
-        if (*p >= '0' && *p <= '9') {
-            unsigned long v = strtoul(p, &p, 10);
-            if (v + 1 > max)
-                max = (unsigned)v + 1;
-        } else
-            p++;
-    }
-    return max;
-}
-
-/* Make the rings of workers 1..n-1 (before INIT is answered: io_uring is
- * offered to the kernel only when they exist). */
-static void make_rings(unsigned nthreads, bool restarted)
-{
-    const char *e = getenv("LVX_FUSE_URING");
-    nqueues = possible_cpus();
-    if (e && strcmp(e, "0") == 0) {
-        ring_why = "LVX_FUSE_URING=0";
+    /* the worker's own: asked for, or the supervisor could not make them */
+    if (!restarted && !lvxd_fuse_rings() && lvxd_fuse_uring_mode() != LVXD_URING_OFF)
+        lvxd_fuse_rings_make(nthreads, false);
+    const struct lvxd_ring_set *set = lvxd_fuse_rings();
+    ring_why = lvxd_fuse_rings_why();
+    if (!set || set->count != nthreads - 1)
         return;
-    }
-    if (restarted) {
+    nqueues = set->nqueues;
+    if (restarted && !(uring_used && *uring_used)) {
         ring_why = "a restarted worker keeps the /dev/fuse reads of its connection";
-        return;
-    }
-    if (!nqueues || nqueues > 0xffff || nthreads < nqueues + 1) {
-        ring_why = "fewer threads than CPUs";
         return;
     }
     for (unsigned i = 1; i < nthreads; i++) {
         struct worker *w = &workers[i];
-        if (posix_memalign((void **)&w->hdr, 64, sizeof(*w->hdr)) != 0) {
-            w->hdr = NULL;
-            ring_why = "out of memory";
-            break;
-        }
-        memset(w->hdr, 0, sizeof(*w->hdr));
-        int rc = io_uring_queue_init(4, &w->ring, IORING_SETUP_SQE128);
-        if (rc < 0) {
-            ring_why = "io_uring with 128-byte SQEs not available";
-            break;
-        }
         w->has_ring = true;
-        w->qid = (uint16_t)((i - 1) % nqueues);
+        w->ring = &set->rings[i - 1];
+        w->slot = &set->slots[i - 1];
+        w->hdr = &w->slot->hdr;
+        w->qid = w->slot->qid;
+        w->base = set->bufs + (size_t)(i - 1) * BUF_SIZE;
+        w->shared_base = true;
     }
-    rings_made = nthreads > 1 && workers[nthreads - 1].has_ring;
-    if (!rings_made)
-        for (unsigned i = 1; i < nthreads; i++)
-            if (workers[i].has_ring) {
-                io_uring_queue_exit(&workers[i].ring);
-                workers[i].has_ring = false;
-            }
+    rings_made = true;
+    rings_kept = restarted;     /* only kept rings reach a restarted worker in use */
 }
 
 int lvxd_fuse_start(int fd, unsigned nthreads, bool restarted, volatile int *used)
@@ -784,22 +823,24 @@ int lvxd_fuse_start(int fd, unsigned nthreads, bool restarted, volatile int *use
     if (!workers)
         return -ENOMEM;
     nworkers = nthreads;
+    take_rings(nthreads, restarted);
     for (unsigned i = 0; i < nthreads; i++) {
         struct worker *w = &workers[i];
         w->fd = fd;
-        if (posix_memalign((void **)&w->base, PAGE, BUF_SIZE) != 0)
-            return -ENOMEM;
-        memset(w->base, 0, BUF_SIZE);        /* touch: resident (and locked) now */
+        if (!w->shared_base) {
+            if (posix_memalign((void **)&w->base, PAGE, BUF_SIZE) != 0)
+                return -ENOMEM;
+            memset(w->base, 0, BUF_SIZE);    /* touch: resident (and locked) now */
+        }
         int rc = lvxd_io_init(&w->io);
         if (rc < 0)
             return rc;
     }
-    make_rings(nthreads, restarted);
-    /* restarted: the connection is initialised, on /dev/fuse reads (the supervisor
-     * replaces a connection that used io_uring); no ring is registered on it, the
-     * kernel would take one even where INIT never agreed on io_uring */
+    /* restarted: the connection is initialised, on the adopted rings or on
+     * /dev/fuse reads (no ring is registered on a connection that did not agree on
+     * io_uring: the kernel would take one even where INIT never agreed on it) */
     if (restarted)
-        tp_state = -1;
+        tp_state = rings_kept ? 1 : -1;
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, STACK_SIZE);
@@ -830,10 +871,8 @@ void lvxd_fuse_join(void)
         if (workers[i].started)
             pthread_join(workers[i].th, NULL);
         lvxd_io_exit(&workers[i].io);
-        if (workers[i].has_ring)
-            io_uring_queue_exit(&workers[i].ring);
-        free(workers[i].hdr);
-        free(workers[i].base);
+        if (!workers[i].shared_base)    /* the rings and slots are the supervisor's */
+            free(workers[i].base);
     }
     free(workers);
     workers = NULL;

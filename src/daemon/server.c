@@ -5,11 +5,15 @@
  * dead daemon's mount at the same path) and forks the worker; when the worker
  * dies by a signal, a new one is forked on the same /dev/fuse connection (the
  * kernel resends what the dead one had read), so active LVs, mounted file
- * systems included, only see a pause.  A worker that served through FUSE over
- * io_uring leaves requests in its ring entries that the kernel never resends:
- * that connection is aborted (those requests, and the I/O waiting on them, fail
- * with EIO instead of hanging) and the new worker serves the LVs on a new mount,
- * as after a complete crash (restore.c re-attaches their loop devices).  The worker serves the LVs of the state
+ * systems included, only see a pause.  FUSE over io_uring too by default: the
+ * supervisor makes the rings and their entries' buffers before the first fork
+ * (fuse_ring.c), so the entries outlive a worker and the new one adopts them (the
+ * kernel never resends what a ring entry holds).  With rings of the worker's own
+ * (LVX_FUSE_URING=worker), a dead worker's ring entries keep their requests: that
+ * connection is aborted (those requests, and the I/O waiting on them, fail with
+ * EIO instead of hanging) and the new worker serves the LVs on a new mount, as
+ * after a complete crash (restore.c re-attaches their loop devices).  The worker
+ * serves the LVs of the state
  * file, starts the FUSE threads, binds the control socket and answers requests
  * until told to stop; a daemon started after a complete crash re-binds the
  * restored LVs' loop devices to the new files and points their /dev links at
@@ -140,7 +144,7 @@ static int new_connection(const char *dir)
 }
 
 /* Fork workers on *fuse_fd until one exits; a new connection replaces one whose
- * dead worker used io_uring (*fuse_fd is then the new one, or -1). */
+ * dead worker used rings of its own (*fuse_fd is then the new one, or -1). */
 static int supervise(int *fuse_fd, const char *mount_dir)
 {
     bool restarted = false;
@@ -156,6 +160,8 @@ static int supervise(int *fuse_fd, const char *mount_dir)
         return 1;
     }
     *uring_used = 0;
+    if (lvxd_fuse_uring_mode() == LVXD_URING_KEPT)
+        lvxd_fuse_rings_make(thread_count(), true);
     for (;;) {
         pid_t w = fork();
         if (w < 0) {
@@ -175,7 +181,7 @@ static int supervise(int *fuse_fd, const char *mount_dir)
             window = time(NULL);
             restarts = 0;
         }
-        if (*uring_used) {
+        if (*uring_used && !lvxd_fuse_rings_kept()) {
             lvxd_log("worker %d killed by signal %d while serving through io_uring: the kernel "
                      "does not resend the requests in its ring entries; aborting the connection "
                      "(they fail with EIO) and serving the LVs on a new one", (int)w,
@@ -186,8 +192,8 @@ static int supervise(int *fuse_fd, const char *mount_dir)
             if ((*fuse_fd = new_connection(mount_dir)) < 0)
                 return 1;
         } else {
-            lvxd_log("worker %d killed by signal %d: starting a new one", (int)w,
-                     WTERMSIG(status));
+            lvxd_log("worker %d killed by signal %d: starting a new one%s", (int)w,
+                     WTERMSIG(status), *uring_used ? " (it adopts the io_uring ring entries)" : "");
             restarted = true;
         }
         if (++restarts > MAX_RESTARTS) {

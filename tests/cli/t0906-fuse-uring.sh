@@ -7,8 +7,8 @@
 # through io_uring ring entries (FUSE_OVER_IO_URING): its log names the transport and,
 # when it stops, how many requests went through each; data written and read through a
 # striped LV is checked (fio --verify=crc32c, sha256 of a file written through the LV);
-# a killed worker's successor registers new entries on a new connection (the supervisor
-# aborts the old one: the kernel does not resend what a dead ring entry held).  With the
+# a killed worker's successor adopts the ring entries, which the supervisor keeps (the
+# kernel does not resend what a dead worker's ring entry held; t0994 checks the data).  With the
 # parameter off (the kernel does not offer io_uring) or LVX_FUSE_URING=0 the daemon reads
 # /dev/fuse, and the same data reads back.  Skips the io_uring part when the kernel has
 # no FUSE over io_uring (no writable parameter).
@@ -68,7 +68,7 @@ if [[ -n $OLD_PARAM ]]; then
         "$LVX" lvcreate -q -n lv -i 2 -I 64k -L 128m "$VG"
     test_eq "the daemon serves FUSE through io_uring" \
         "FUSE transport: io_uring ($(cut -d- -f2 /sys/devices/system/cpu/possible | \
-            awk '{print $1 + 1}') queues, 4 entries)" "$(transport)"
+            awk '{print $1 + 1}') queues, 4 entries, kept by the supervisor)" "$(transport)"
     uspace_run_ok "fio write + crc32c verify through the ring (random 64k, depth 8)" \
         fio_run ringw --rw=randwrite
     head -c 32M /dev/urandom >"$SCRATCH/blob"
@@ -77,7 +77,7 @@ if [[ -n $OLD_PARAM ]]; then
     test_eq "a 32 MiB file written through the ring reads back (sha256, buffered)" \
         "$(sha256sum <"$SCRATCH/blob" | cut -d' ' -f1)" \
         "$(dd if="$LV" bs=1M skip=64 count=32 status=none | sha256sum | cut -d' ' -f1)"
-    # a killed worker: the supervisor's new one registers new entries (new connection)
+    # a killed worker: the supervisor's new one adopts the ring entries
     read -r _ worker <<<"$(uspace_daemon_pids)"
     kill -9 "$worker"
     for _ in $(seq 100); do
@@ -86,7 +86,7 @@ if [[ -n $OLD_PARAM ]]; then
         sleep 0.1
     done
     for _ in $(seq 50); do [[ $(grep -c 'FUSE transport: io_uring' "$LOG") -ge 2 ]] && break; sleep 0.1; done
-    test_eq "a restarted worker registers its ring entries again" \
+    test_eq "a restarted worker serves the ring entries again" \
         2 "$(grep -c 'FUSE transport: io_uring' "$LOG")"
     uspace_run_ok "fio verify-only after the worker restart" \
         fio_run ringw --rw=randwrite --verify_only

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# t0933-fuse-uring-worker-death: the daemon's FUSE transport over io_uring and the
-# death of its worker.  The kernel never resends the requests held by a dead
-# process's ring entries (FUSE_NOTIFY_RESEND covers /dev/fuse reads only), so the
-# supervisor aborts that connection and serves the LVs on a new one:
+# t0933-fuse-uring-worker-death: the daemon's FUSE transport over io_uring with
+# rings of the worker's own (LVX_FUSE_URING=worker) and the death of its worker.
+# The kernel never resends the requests held by a dead process's ring entries
+# (FUSE_NOTIFY_RESEND covers /dev/fuse reads only), so the supervisor aborts that
+# connection and serves the LVs on a new one (the default, rings kept by the
+# supervisor, carries on instead: t0994):
 #   - the daemon is started with the fuse module's enable_uring on (its old value is
 #     put back as soon as INIT is answered: the connection keeps io_uring) and must
 #     log "FUSE transport: io_uring"; a kernel without it skips the whole test;
@@ -19,7 +21,8 @@
 # The daemon is private to the test ($SCRATCH/us/run).
 source "$(dirname "$0")/../lib.sh"
 source "$LVX_ROOT/tests/tools/uspace-env.sh"
-unset LVX_FUSE_URING    # this test's daemons take io_uring when the kernel offers it
+source "$LVX_ROOT/tests/tools/fuse-conn.sh"
+export LVX_FUSE_URING=worker    # io_uring when the kernel offers it, rings of the worker
 
 need_root
 need_loop
@@ -49,32 +52,6 @@ uspace_test_env "$VG" "${DEVS[@]}"
 trap t0933_exit EXIT
 LOG=$LVX_RUN_DIR/lvxd.log
 LV=$DM_DEV_DIR/$VG/lv
-
-# The connection of the daemon's mount as fusectl names it (the kernel's dev_t).
-conn_of_mount() {
-    local mm
-    mm=$(awk -v m="$LVX_RUN_DIR/vol" '$5 == m {print $3}' /proc/self/mountinfo | tail -1)
-    [[ -n $mm ]] && echo $(((${mm%%:*} << 20) | ${mm##*:}))
-}
-
-# Abort the first connection through fusectl (mounted for it when it is not).
-abort_conn() {
-    [[ -n $CONN ]] || return 0
-    if [[ ! -d /sys/fs/fuse/connections/$CONN ]] && ! mountpoint -q /sys/fs/fuse/connections; then
-        mount -t fusectl none /sys/fs/fuse/connections && FUSECTL_MOUNTED=1
-    fi
-    [[ -e /sys/fs/fuse/connections/$CONN/abort ]] &&
-        echo 1 >"/sys/fs/fuse/connections/$CONN/abort" && diag "aborted FUSE connection $CONN"
-}
-
-wait_log() {  # wait_log PATTERN SECONDS: the daemon log has a line matching PATTERN
-    local i
-    for ((i = 0; i < $2 * 10; i++)); do
-        grep -q -- "$1" "$LOG" 2>/dev/null && return 0
-        sleep 0.1
-    done
-    return 1
-}
 
 # ------------------------------------------------------------ the daemon on io_uring
 # the parameter is machine-wide: the tests that change it (t0906, t0933) take turns
