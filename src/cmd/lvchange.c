@@ -5,6 +5,9 @@
  * metadata.  One commit per argument; "Logical volume vg/lv changed." per LV.
  * --errorwhenfull, --discards and -Z y|n change a thin pool (its table reloaded when active).
  * --profile/--metadataprofile NAME, --detachprofile: the LV's metadata profile.
+ * --minrecoveryrate/--maxrecoveryrate R: a RAID LV's recovery rates (KiB/s per device, 0
+ * no limit), as LVM2's _lvchange_recovery_rate: an active LV is reloaded, so the kernel
+ * or the daemon's resync takes the new rate at once (the resync goes on from its offset).
  * -a y|n [--activationmode partial] activates or deactivates the LVs after any
  * metadata change (cmd/activation.c).
  */
@@ -38,6 +41,8 @@ struct change_opts {
     bool persist_given, fixed;   /* -M y|n [--major M] --minor N */
     bool profile_given;          /* --profile/--metadataprofile NAME, --detachprofile */
     const char *profile;         /* NULL: detach */
+    bool minrate_given, maxrate_given;
+    uint32_t minrate, maxrate;   /* --min/--maxrecoveryrate, KiB/s per device */
     int64_t major, minor;
     const struct lvx_cmd_env *env; /* --addtag/--deltag are applied from its args */
 };
@@ -94,6 +99,10 @@ static int parse_change_args(struct lvx_cmd_env *env, struct change_opts *o)
     o->skip = o->skip_given && env->args->val[LVX_OPT_SETACTIVATIONSKIP].b;
     o->autoact_given = env->args->count[LVX_OPT_SETAUTOACTIVATION] > 0;
     o->autoact = o->autoact_given && env->args->val[LVX_OPT_SETAUTOACTIVATION].b;
+    o->minrate_given = env->args->count[LVX_OPT_MINRECOVERYRATE] > 0;
+    o->maxrate_given = env->args->count[LVX_OPT_MAXRECOVERYRATE] > 0;
+    o->minrate = (uint32_t)(env->args->val[LVX_OPT_MINRECOVERYRATE].sectors / 2);
+    o->maxrate = (uint32_t)(env->args->val[LVX_OPT_MAXRECOVERYRATE].sectors / 2);
     o->persist_given = env->args->count[LVX_OPT_PERSISTENT] || env->args->count[LVX_OPT_MINOR] ||
                        env->args->count[LVX_OPT_MAJOR];
     o->profile = lvx_cmd_metadata_profile(env);
@@ -118,7 +127,8 @@ static bool has_changes(const struct change_opts *o)
 {
     return o->perm_given || o->ra_given || lvx_cmd_has_tag_changes(o->env) || o->alloc_given ||
            o->ewf_given || o->skip_given || o->persist_given || o->autoact_given ||
-           o->discards || o->zero_given || o->profile_given;
+           o->discards || o->zero_given || o->profile_given || o->minrate_given ||
+           o->maxrate_given;
 }
 
 /* Whether the pool or one of its thin LVs is active (LVM2's pool_is_active). */
@@ -192,6 +202,24 @@ static int change_lv(struct lvx_cmd_env *env, struct lvx_lv *lv, void *arg)
                        lv->vg->name, lv->name);
         lvx_cmd_errorf("Command not permitted on LV %s/%s.", lv->vg->name, lv->name);
         return -1;
+    }
+    if ((o->minrate_given || o->maxrate_given) && !lvx_map_lv_is_raid(lv)) {
+        /* LVM2's rule: LV_raid */
+        lvx_cmd_errorf("Command on LV %s/%s uses options that require LV types raid .",
+                       lv->vg->name, lv->name);
+        lvx_cmd_errorf("Command not permitted on LV %s/%s.", lv->vg->name, lv->name);
+        return -1;
+    }
+    if (o->minrate_given || o->maxrate_given) {
+        struct lvx_seg *rs = &lv->segs[0];
+        uint32_t lo = o->minrate_given ? o->minrate : rs->min_recovery_rate;
+        uint32_t hi = o->maxrate_given ? o->maxrate : rs->max_recovery_rate;
+        if (hi && hi < lo) {
+            lvx_cmd_errorf("Minimum recovery rate cannot be higher than maximum.");
+            return -1;
+        }
+        rs->min_recovery_rate = lo;
+        rs->max_recovery_rate = hi;
     }
     if (o->discards || o->zero_given) {
         /* LVM2 runs its pool update once per option given, each taking both: with
@@ -283,7 +311,8 @@ static int change_lv(struct lvx_cmd_env *env, struct lvx_lv *lv, void *arg)
     return 1;
 }
 
-/* -p on active LVs: their tables are reloaded with the new permission (cmd/activation.c).
+/* -p (and the recovery rates) on active LVs: their tables are reloaded with the new
+ * permission (rates) (cmd/activation.c).
  * true when one failed (message printed). */
 static bool reload_active(struct lvx_cmd_env *env, struct lvx_lv **lvs, unsigned n)
 {
@@ -314,7 +343,7 @@ static bool changed_lvs(struct lvx_cmd_env *env, struct lvx_lv **lvs, unsigned n
     bool quiet = o->persist_given && o->fixed && !o->perm_given && !o->ra_given &&
                  !lvx_cmd_has_tag_changes(env) && !o->alloc_given && !o->ewf_given &&
                  !o->skip_given && !o->autoact_given && !o->discards && !o->zero_given &&
-                 !o->profile_given;
+                 !o->profile_given && !o->minrate_given && !o->maxrate_given;
     bool failed = false;
     for (unsigned i = 0; i < n && !quiet; i++) {
         lvx_notice(env->ctx, "Logical volume %s/%s changed.", lvs[i]->vg->name, lvs[i]->name);
@@ -324,8 +353,8 @@ static bool changed_lvs(struct lvx_cmd_env *env, struct lvx_lv **lvs, unsigned n
                 failed = true;
             }
     }
-    if ((o->perm_given || o->ewf_given || o->discards || o->zero_given) &&
-        reload_active(env, lvs, n))
+    if ((o->perm_given || o->ewf_given || o->discards || o->zero_given || o->minrate_given ||
+         o->maxrate_given) && reload_active(env, lvs, n))
         failed = true;
     return failed;
 }
@@ -377,7 +406,7 @@ int lvx_cmd_lvchange(struct lvx_cmd_env *env)
         return names ? lvx_actcmd_lvmonitor(env, names, n) : LVX_EXIT_FAILED;
     }
     if (!has_changes(&o) && !activate_given && !monitor_only) {
-        lvx_cmd_errorf("No change requested: give -p, -r, --addtag, --deltag, --alloc, -C, -k, --discards, -Z or -a.");
+        lvx_cmd_errorf("No change requested: give -p, -r, --addtag, --deltag, --alloc, -C, -k, --discards, -Z, --minrecoveryrate, --maxrecoveryrate or -a.");
         return LVX_EXIT_INVALID;
     }
     if (env->args->argc < 1 && !env->args->count[LVX_OPT_SELECT]) {

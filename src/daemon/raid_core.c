@@ -181,8 +181,9 @@ int raid_write_state_locked(struct lvxd_io *io, struct lvxd_lv *v, struct raid *
                 continue;
             struct lvx_raid_sb s = r->sb;
             s.array_position = i;
-            /* a leg being rebuilt says so: a crash restarts its rebuild */
-            s.disk_recovery_offset = (r->rebuild >> i) & 1 ? 0 : LVX_RAID_MAX_SECTOR;
+            /* a leg being rebuilt records how far: a crash resumes its rebuild there */
+            s.disk_recovery_offset = (r->rebuild >> i) & 1 ? raid_recovery_offset_locked(r)
+                                                           : LVX_RAID_MAX_SECTOR;
             s.array_resync_offset = raid_resync_offset_locked(r);
             lvx_raid_sb_encode(&s, g->sbuf, RAID_SB_BYTES);
             live++;
@@ -389,6 +390,7 @@ static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
                              "not served.", v->vg, v->lv, best, bad);
         r->sb = *b;
         r->data_offset = b->data_offset;
+        bool any_rebuild = false;
         for (unsigned i = 0; i < r->n; i++) {
             struct raid_leg *g = &r->legs[i];
             if (!raid_leg_ok(r, i))
@@ -397,11 +399,20 @@ static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
              * name the old positions, so only the events count (a leg that failed
              * missed the later writes) and the leg's own state say it is behind */
             bool same_set = b->num_devices == r->n;
-            g->rebuild = !g->has_sb || g->sb.events < b->events ||
-                         (same_set && lvx_raid_sb_failed(b, i)) ||
-                         g->sb.disk_recovery_offset != LVX_RAID_MAX_SECTOR;
-            if (g->rebuild)
+            bool behind = !g->has_sb || g->sb.events < b->events ||
+                          (same_set && lvx_raid_sb_failed(b, i));
+            g->rebuild = behind || g->sb.disk_recovery_offset != LVX_RAID_MAX_SECTOR;
+            /* a rebuild interrupted (here or in the kernel) goes on from its offset */
+            uint64_t from = behind || !g->rebuild ? 0 :
+                            raid_recovery_from_leg(r, g->sb.disk_recovery_offset);
+            if (g->rebuild && from)
+                lvxd_log("%s/%s: recovery of RAID leg %u resumed at sector %" PRIu64, v->vg,
+                         v->lv, i, g->sb.disk_recovery_offset);
+            else if (g->rebuild)
                 lvxd_log("%s/%s: RAID leg %u is rebuilt from the others", v->vg, v->lv, i);
+            if (g->rebuild && (!any_rebuild || from < r->rebuild_from))
+                r->rebuild_from = from;
+            any_rebuild |= g->rebuild;
         }
         /* the bitmap of the freshest leg: stale or absent means a full resync */
         const uint8_t *a = areas + (size_t)best * r->area_bytes;
@@ -411,15 +422,21 @@ static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
             full = true;
         else
             memcpy(r->area, a, r->area_bytes);
-        /* a resync interrupted (or never done): resumed from its recorded offset with a
-         * valid bitmap (its dirty regions below it too), from 0 without one */
+        /* a resync interrupted (or never done): with a valid bitmap resumed from its
+         * recorded offset (the kernel's: its dirty regions below it too), or by the
+         * bitmap when the offset is 0 (this daemon's record: the regions left keep
+         * their bits; a new kernel array's bitmap has every bit set); from 0 without */
         if (b->array_resync_offset != LVX_RAID_MAX_SECTOR && !full) {
             r->full = true;
-            for (uint64_t g = b->array_resync_offset / r->region; g < r->regions; g++)
-                lvx_raid_bm_set(r->area, g, true);
-            if (b->array_resync_offset)
-                lvxd_log("%s/%s: resync resumed at sector %" PRIu64, v->vg, v->lv,
-                         b->array_resync_offset);
+            uint64_t from = b->array_resync_offset;
+            if (from)
+                for (uint64_t g = from / r->region; g < r->regions; g++)
+                    lvx_raid_bm_set(r->area, g, true);
+            else
+                while (from / r->region < r->regions && !lvx_raid_bm_bit(r->area, from / r->region))
+                    from += r->region;
+            if (from)
+                lvxd_log("%s/%s: resync resumed at sector %" PRIu64, v->vg, v->lv, from);
         } else if (b->array_resync_offset != LVX_RAID_MAX_SECTOR) {
             full = true;
         }
@@ -485,8 +502,9 @@ static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
     r->full |= full;
     uint64_t dirty = 0;
     for (uint64_t g = 0; g < r->regions; g++) {
+        bool rebuilt = (g + 1) * r->region <= r->rebuild_from;   /* before a crash */
         r->need[g] = (lvx_raid_bm_bit(r->area, g) ? RAID_NEED_DIRTY : 0) |
-                     (rebuild ? RAID_NEED_REBUILD : 0);
+                     (rebuild && !rebuilt ? RAID_NEED_REBUILD : 0);
         dirty += (r->need[g] & RAID_NEED_DIRTY) != 0;
         if (r->need[g])
             atomic_fetch_add(&r->unsynced, 1);
@@ -495,6 +513,7 @@ static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
         lvxd_log("%s/%s: %" PRIu64 " dirty regions of the bitmap to resync (in the "
                  "background)", v->vg, v->lv, dirty);
     bool clean = atomic_load(&r->unsynced) == 0;
+    raid_progress_durable_locked(r);      /* nothing synced yet: the start's offsets */
     int rc = lvxd_io_flush_pvs(io, v);
     if (rc == 0)
         rc = raid_write_state_locked(io, v, r, clean);
@@ -547,6 +566,7 @@ void raid_core_dtr(struct lvxd_lv *v, void *state)
             pthread_mutex_lock(&r->mu);
             int rc = lvxd_io_flush_pvs(&io, v);
             if (rc == 0) {
+                raid_progress_durable_locked(r);
                 /* regions still to sync keep their bits (and the resync offset) */
                 for (uint64_t g = 0; g < r->regions; g++)
                     if (!r->pending[g] && !r->need[g])

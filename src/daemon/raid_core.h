@@ -79,6 +79,9 @@ struct raid {
     atomic_uint_fast64_t unsynced;  /* regions with need set */
     uint64_t insync, rebuild, all;  /* leg masks: copy from, rebuilt legs, live legs */
     uint64_t pos;                   /* the walker's next region */
+    uint64_t rebuild_from;          /* sync sectors: rebuilt legs in sync below (resumed) */
+    uint64_t resync_mark, rebuild_mark; /* first region to resync / rebuild as of the
+                                       last flush of the legs: the offsets recorded */
     bool full;                      /* a whole-array resync: its offset recorded */
     bool walk_failed;               /* the walker stopped on an error */
     uint32_t max_rate;              /* KiB/s per device (--maxrecoveryrate), 0: no limit */
@@ -128,8 +131,16 @@ int raid_sync_gate_locked(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r,
 /* The same for a read, taking mu only when something is still to sync. */
 int raid_sync_gate(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint64_t r0,
                    uint64_t r1);
+/* The legs were flushed: the progress so far may be recorded (the offsets below).  mu */
+void raid_progress_durable_locked(struct raid *r);
 /* The array's resync offset as recorded (sectors; LVX_RAID_MAX_SECTOR when in sync). mu */
 uint64_t raid_resync_offset_locked(const struct raid *r);
+/* The rebuilt legs' recovery offset as recorded (disk_recovery_offset, the leg's own
+ * sectors): every region below it is rebuilt.  mu held. */
+uint64_t raid_recovery_offset_locked(const struct raid *r);
+/* A recorded disk_recovery_offset (leg sectors, below MaxSector) as sectors of the
+ * bitmap's span (raid10: array sectors, rounded down to what is wholly rebuilt). */
+uint64_t raid_recovery_from_leg(const struct raid *r, uint64_t leg_sectors);
 /* Start the walker when something is to sync; stop it (joined) before a stop. */
 int raid_resync_spawn(struct lvxd_lv *v, struct raid *r);
 void raid_resync_stop(struct raid *r);

@@ -14,10 +14,13 @@
  *            it never yields to requests, so --minrecoveryrate is met by itself).
  *            About twice a second the legs are flushed, the bits of regions done and
  *            not written since are cleared, and the superblocks record the progress
- *            (array_resync_offset, as md's recovery_cp: every region below it is in
- *            sync; legs being rebuilt keep disk_recovery_offset 0; the regions left
- *            keep their bits), so a stop or a crash resumes there in this daemon and
- *            the kernel finishes it.
+ *            (a whole-array resync: array_resync_offset 0 with the regions left dirty
+ *            in the bitmap, which dm-raid resyncs by the bitmap, skipping the clean
+ *            ones; legs being rebuilt record disk_recovery_offset, md's per-device
+ *            recovery_offset: every region below it is rebuilt), so a stop or a crash
+ *            resumes there in this daemon and in the kernel (t0751, t1005).
+ *   rate     --maxrecoveryrate as loaded; lvchange changes it by a reload, which
+ *            stops the walker at a checkpoint and starts it again from there.
  *   status   "resync" (every leg 'a') or "recover" (rebuilt legs 'a') with the
  *            walker's position, "idle" when done, "frozen" after an error.
  */
@@ -88,15 +91,54 @@ int raid_sync_gate(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint64
     return rc;
 }
 
+static uint64_t first_need(const struct raid *r, unsigned mask)
+{
+    uint64_t g = 0;
+    while (g < r->regions && !(r->need[g] & mask))
+        g++;
+    return g;
+}
+
+void raid_progress_durable_locked(struct raid *r)
+{
+    r->resync_mark = first_need(r, RAID_NEED_DIRTY | RAID_NEED_REBUILD);
+    r->rebuild_mark = first_need(r, RAID_NEED_REBUILD);
+}
+
+/* 0, not the walker's position: dm-raid (Linux 6.12) takes any other offset below
+ * MaxSector as a requested resync from sector 0 that copies every region, the clean ones
+ * too; with 0 it resyncs the regions whose bits are set, i.e. from the walker's position
+ * on (every region left keeps its bit), as this daemon does at its next start. */
 uint64_t raid_resync_offset_locked(const struct raid *r)
 {
-    if (!r->full || !atomic_load(&r->unsynced))
+    return r->full && r->resync_mark < r->regions ? 0 : LVX_RAID_MAX_SECTOR;
+}
+
+static bool is_raid10(const struct raid *r)
+{
+    return strcmp(r->dm_name, "raid10") == 0;
+}
+
+/* raid10 near: array chunk a has its copies in slots a*c .. a*c+c-1, slot s on leg s % n
+ * at row s / n; the chunks below A fill rows below A*c/n, and the rows below R hold
+ * every copy of the chunks below R*n/c. */
+uint64_t raid_recovery_offset_locked(const struct raid *r)
+{
+    if (!r->rebuild || r->rebuild_mark >= r->regions)
         return LVX_RAID_MAX_SECTOR;
-    uint64_t g = 0;
-    while (g < r->regions && !r->need[g])
-        g++;
-    uint64_t off = g * r->region;
-    return off < r->sync_size ? off : r->sync_size;
+    uint64_t off = r->rebuild_mark * r->region;
+    if (off >= r->sync_size)
+        return LVX_RAID_MAX_SECTOR;
+    if (is_raid10(r))
+        off = off / r->chunk * r->copies / r->n * r->chunk;
+    return off;
+}
+
+uint64_t raid_recovery_from_leg(const struct raid *r, uint64_t leg)
+{
+    if (is_raid10(r))
+        leg = leg / r->chunk * r->n / r->copies * r->chunk;
+    return leg < r->sync_size ? leg : r->sync_size;
 }
 
 /* Progress to disk: the legs flushed, the bits of regions [a, b) done and not written
@@ -107,11 +149,15 @@ static int checkpoint_locked(struct lvxd_io *io, struct lvxd_lv *v, struct raid 
 {
     for (uint64_t g = a; g < b; g++)
         r->wtouch[g] = 0;
+    uint64_t resync_mark = first_need(r, RAID_NEED_DIRTY | RAID_NEED_REBUILD);
+    uint64_t rebuild_mark = first_need(r, RAID_NEED_REBUILD);
     pthread_mutex_unlock(&r->mu);
     int rc = lvxd_io_flush_pvs(io, v);
     pthread_mutex_lock(&r->mu);
     if (rc < 0)
         return rc;
+    r->resync_mark = resync_mark;         /* what was synced before the flush */
+    r->rebuild_mark = rebuild_mark;
     for (uint64_t g = a; g < b; g++)
         if (!r->need[g] && !r->pending[g] && !r->wtouch[g])
             lvx_raid_bm_set(r->area, g, false);
@@ -159,6 +205,12 @@ static void *walker(void *arg)
     uint64_t bytes = 0, mark = 0, synced = 0;
     pthread_mutex_lock(&r->mu);
     bool recover = r->rebuild != 0;
+    if (r->max_rate)
+        lvxd_log("%s/%s: %s paced at %u KiB/s per device", v->vg, v->lv,
+                 recover ? "recovery" : "resync", r->max_rate);
+    else
+        lvxd_log("%s/%s: %s not paced (no --maxrecoveryrate)", v->vg, v->lv,
+                 recover ? "recovery" : "resync");
     while (ok && !r->stop) {
         uint64_t g = r->pos;
         while (g < r->regions && !r->need[g])

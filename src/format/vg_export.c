@@ -386,6 +386,55 @@ static void set_raw_hints(struct exporter *ex, struct lvx_cfg_node *sec, const s
     }
 }
 
+/* Key `key` of a raw RAID section set to v (lvchange --min/--maxrecoveryrate): dropped
+ * when 0 (LVM2 writes none then), else set, or added before the first of the keys LVM2
+ * writes after it (`later`, NULL-ended). */
+static void set_raid_int(struct exporter *ex, struct lvx_cfg_node *sec, const char *key,
+                         uint32_t v, const char *const *later)
+{
+    struct lvx_cfg_node *prev = NULL, *n = sec->child;
+    while (n && (!n->key || strcmp(n->key, key))) {
+        prev = n;
+        n = n->next;
+    }
+    if (n && v) {
+        set_int(n, v);
+    } else if (n) {                         /* unlinked */
+        *(prev ? &prev->next : &sec->child) = n->next;
+        if (sec->last_child == n)
+            sec->last_child = prev;
+    } else if (v) {
+        struct lvx_cfg_node *add = lvx_cfg_new(ex->pool, NULL, key, LVX_CFG_INT);
+        add->num = v;
+        add->parent = sec;
+        prev = NULL;
+        for (n = sec->child; n; prev = n, n = n->next) {
+            bool before = false;
+            for (unsigned i = 0; n->key && later[i] && !before; i++)
+                before = !strcmp(n->key, later[i]);
+            if (before)
+                break;
+        }
+        add->next = n;
+        *(prev ? &prev->next : &sec->child) = add;
+        if (!n)
+            sec->last_child = add;
+    }
+}
+
+static void refresh_raid_rates(struct exporter *ex, struct lvx_cfg_node *sec,
+                               const struct lvx_seg *seg)
+{
+    static const char *const after_min[] = { "max_recovery_rate", "data_offset", "raids",
+                                             "raid0_lvs", NULL };
+    static const char *const after_max[] = { "data_offset", "raids", "raid0_lvs", NULL };
+    const struct lvx_raid_type *t = lvx_raid_type_find(seg->type_name);
+    if (!t || t->raid0 || !lvx_cfg_find(sec, "raids"))
+        return;
+    set_raid_int(ex, sec, "min_recovery_rate", seg->min_recovery_rate, after_min);
+    set_raid_int(ex, sec, "max_recovery_rate", seg->max_recovery_rate, after_max);
+}
+
 static void export_raw(struct exporter *ex, struct lvx_cfg_node *sec, const struct lvx_seg *seg)
 {
     for (const struct lvx_cfg_node *c = seg->raw->child; c; c = c->next)
@@ -394,6 +443,7 @@ static void export_raw(struct exporter *ex, struct lvx_cfg_node *sec, const stru
     set_int(lvx_cfg_find(sec, "extent_count"), (int64_t)seg->extent_count);
     refresh_areas(ex, sec, seg);
     refresh_refs(ex, sec, seg);
+    refresh_raid_rates(ex, sec, seg);
     set_raw_hints(ex, sec, seg);
 }
 

@@ -11,9 +11,10 @@
 #     same bytes (read from the PVs); the clean stop leaves the superblocks in sync;
 #   - lvchange --syncaction check refused while a resync runs (LVM2's line), works
 #     once the LV is in sync;
-#   - lvchange --resync, then SIGKILL of the daemon once the superblock on disk records
-#     progress: its array_resync_offset is above 0 and below the end; the next start
-#     resumes there (logged), more data written meanwhile verifies, legs equal;
+#   - lvchange --resync, then SIGKILL of the daemon once the bitmap on disk records
+#     progress: array_resync_offset 0 (dm-raid's bitmap-driven resync), the regions done
+#     clean, those left dirty; the next start resumes at the first dirty one (logged),
+#     more data written meanwhile verifies, legs equal;
 #   - raid5 -i2 with a rate limit: fio with crc32c while the parity is computed, then
 #     verified, every stripe's parity the XOR of its data (tests/tools/parity_check.py).
 source "$(dirname "$0")/../lib.sh"
@@ -39,14 +40,6 @@ wait_in_sync() {
 wait_log() {  # wait_log TEXT: polls the daemon's log for TEXT
     for _ in $(seq 100); do grep -q "$1" "$LOG" && return 0; sleep 0.1; done
     return 1
-}
-# fio_job NAME DEV SIZE EXTRA...: 16 KiB random writes with crc32c headers
-fio_job() {
-    local name=$1 dev=$2 size=$3
-    shift 3
-    fio --name="$name" --filename="$dev" --direct=1 --ioengine=psync --rw=randwrite --bs=16k \
-        --size="$size" --verify=crc32c --verify_state_save=0 --randseed=1004 "$@" \
-        --output="$SCRATCH/$name.out" >/dev/null 2>&1
 }
 legs_equal() {  # legs_equal DESC LV LENGTH: both rimages hold the same bytes
     report "$2_rimage_0"
@@ -77,12 +70,12 @@ else
     test_ok "--syncaction check (the resync had ended already)" test "$rc" -eq 0
 fi
 uspace_run_ok "fio: 8 MiB of crc32c-headed random writes while the resync runs" \
-    fio_job w1 "$R" 8m --do_verify=0
+    fio_crc w1 "$R" 8m --do_verify=0
 test_ok "sync_percent reaches 100.00 (polled)" wait_in_sync r
 test_eq "raid_sync_action is idle once in sync" "$(lvsf r raid_sync_action)" "idle"
 test_ok "the daemon logged the end of the resync (polled)" wait_log "r: resync done"
 uspace_run_ok "fio verifies every block written during the resync (crc32c)" \
-    fio_job w1 "$R" 8m --verify_only=1
+    fio_crc w1 "$R" 8m --verify_only=1
 uspace_run_ok "--syncaction check of the synced LV" lvx lvchange --syncaction check "$VG/r"
 test_eq "no mismatch found" "$(lvsf r raid_mismatch_count)" "0"
 uspace_run_ok "deactivate" lvx lvchange -an "$VG/r"
@@ -95,31 +88,26 @@ test_eq "r_rmeta_0: resync offset MaxSector, no dirty bit after the clean stop" 
 uspace_run_ok "lvchange -ay" lvx lvchange -ay "$VG/r"
 uspace_run_ok "lvchange --resync -y (a full resync in the background)" \
     lvx lvchange --resync -y "$VG/r"
-off=ffffffffffffffff
-for _ in $(seq 300); do    # until a checkpoint recorded progress on disk
-    off=$(sb_field r_rmeta_0 resync)
-    [[ $off != ffffffffffffffff && $((16#$off)) -gt 0 ]] && break
-    sleep 0.1
-done
+sb_wait_dirty r_rmeta_0 0 >/dev/null   # until a checkpoint cleared the first regions' bits
 report r_rmeta_1
 uspace_kill_daemon
 test_ok "the daemon is gone (SIGKILL)" test -z "$(uspace_daemon_pids)"
-off=$(sb_field r_rmeta_0 resync)
-off1=$(sb_field r_rmeta_1 resync)
-test_ok "the superblock records the resync offset: 0 < $off < 65536 sectors" \
-    test "$off" != ffffffffffffffff -a "$((16#$off))" -gt 0 -a "$((16#$off))" -lt 65536
-test_eq "both legs' superblocks record the same offset" "$off1" "$off"
-test_ok "bits set on disk for the regions left" test "$(sb_field r_rmeta_0 dirty)" -gt 0
+test_eq "both superblocks record a resync left to the bitmap (array_resync_offset 0)" \
+    "$(sb_field r_rmeta_0 resync) $(sb_field r_rmeta_1 resync)" "0 0"
+first=$(sb_field r_rmeta_0 first_dirty)
+test_ok "the regions done are clean on disk, the ones left dirty (first dirty: $first of 64)" \
+    test "$first" -gt 0 -a "$first" -lt 64 -a "$(sb_field r_rmeta_0 dirty)" -eq $((64 - first))
+test_eq "both legs' bitmaps agree" "$(sb_field r_rmeta_1 bits)" "$(sb_field r_rmeta_0 bits)"
 : >"$LOG"
 uspace_run_ok "lvx daemon start (serves r again)" lvx daemon start
-test_ok "the resync resumed at the recorded offset (sector $((16#$off)))" \
-    grep -q "r: resync resumed at sector $((16#$off))" "$LOG"
+test_ok "the resync resumed at the first dirty region (sector $((first * 1024)))" \
+    grep -q "r: resync resumed at sector $((first * 1024))\$" "$LOG"
 uspace_run_ok "fio: 8 MiB more crc32c-headed writes while it resumes" \
-    fio_job w2 "$R" 8m --offset=16m --do_verify=0
+    fio_crc w2 "$R" 8m --offset=16m --do_verify=0
 test_ok "sync_percent reaches 100.00 after the resume (polled)" wait_in_sync r
-uspace_run_ok "fio verifies the first writes" fio_job w1 "$R" 8m --verify_only=1
+uspace_run_ok "fio verifies the first writes" fio_crc w1 "$R" 8m --verify_only=1
 uspace_run_ok "fio verifies the writes made during the resumed resync" \
-    fio_job w2 "$R" 8m --offset=16m --verify_only=1
+    fio_crc w2 "$R" 8m --offset=16m --verify_only=1
 uspace_run_ok "deactivate" lvx lvchange -an "$VG/r"
 legs_equal "after the resumed resync both rimages are equal" r $((32 * MIB))
 test_eq "r_rmeta_1: in sync after the clean stop" \
@@ -130,9 +118,9 @@ uspace_run_ok "lvcreate --type raid5 -i2 -I 64k -L 16m -R 256k --maxrecoveryrate
     lvx lvcreate -Zn --type raid5 -i2 -I 64k -L 16m -R 256k --maxrecoveryrate 2m -n r5 "$VG"
 test_eq "raid5 resync running right after lvcreate" "$(lvsf r5 raid_sync_action)" "resync"
 uspace_run_ok "fio: 16 MiB of crc32c-headed writes while the parity is computed" \
-    fio_job w5 "$DM_DEV_DIR/$VG/r5" 16m --do_verify=0
+    fio_crc w5 "$DM_DEV_DIR/$VG/r5" 16m --do_verify=0
 test_ok "r5 sync_percent reaches 100.00 (polled)" wait_in_sync r5
-uspace_run_ok "fio verifies r5" fio_job w5 "$DM_DEV_DIR/$VG/r5" 16m --verify_only=1
+uspace_run_ok "fio verifies r5" fio_crc w5 "$DM_DEV_DIR/$VG/r5" 16m --verify_only=1
 dd if="$DM_DEV_DIR/$VG/r5" of="$SCRATCH/r5.img" bs=1M iflag=direct status=none
 uspace_run_ok "deactivate r5" lvx lvchange -an "$VG/r5"
 imgs=()

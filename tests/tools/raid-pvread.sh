@@ -9,7 +9,15 @@
 #   pv_get LV OFF LEN OUT / pv_sum LV OFF LEN   its bytes read from the PVs / their sha256
 #   pv_plant LV OFF       4 KiB of random bytes written at OFF of LV, on its PV
 #   fsum FILE, lv_sum DEV OFF LEN               sha256 of a file / of the LV (direct I/O)
-#   sb_field RMETA FIELD  a dm-raid superblock / md bitmap field of a rmeta
+#   sb_field RMETA FIELD  a dm-raid superblock / md bitmap field of a rmeta (bits: the
+#                         first 128 bitmap bits, 0/1 by region; first_dirty: the first
+#                         region whose bit is set, -1 for none)
+#   sb_wait_past RMETA FIELD N  polls sb_field until FIELD (an offset: recovery) is
+#                         recorded above N sectors; prints it (hex) at the end
+#   sb_wait_dirty RMETA N polls until the first dirty region of the bitmap is above N
+#                         (a resync's progress); prints it
+#   fio_crc NAME DEV SIZE EXTRA...  fio's 16 KiB random writes with crc32c headers (seed
+#                         1004; --do_verify=0 to write, --verify_only=1 to verify)
 #   wait_synced LV        polls lvx's lvs until LV's sync_percent is 100.00 (the daemon
 #                         resyncs in the background); false after ~120 s of polling
 PVREAD=$LVX_ROOT/tests/tools/lv_pvread.py
@@ -37,6 +45,31 @@ pv_plant() {
     ps=$(lvm2 pvs --noheadings --units s --nosuffix -o pe_start "$dev" 2>/dev/null | tr -d ' ')
     dd if=/dev/urandom of="$dev" bs=512 seek=$((ps + pe * es + $2 / 512)) count=8 \
         oflag=direct conv=notrunc status=none
+}
+sb_wait_past() {
+    local v=ffffffffffffffff _i
+    for _i in $(seq 300); do
+        v=$(sb_field "$1" "$2")
+        [[ $v != ffffffffffffffff ]] && (($((16#$v)) > $3)) && break
+        sleep 0.1
+    done
+    echo "$v"
+}
+sb_wait_dirty() {
+    local v=-1 _i
+    for _i in $(seq 300); do
+        v=$(sb_field "$1" first_dirty)
+        ((v > $2)) && break
+        sleep 0.1
+    done
+    echo "$v"
+}
+fio_crc() {
+    local name=$1 dev=$2 size=$3
+    shift 3
+    fio --name="$name" --filename="$dev" --direct=1 --ioengine=psync --rw=randwrite --bs=16k \
+        --size="$size" --verify=crc32c --verify_state_save=0 --randseed=1004 "$@" \
+        --output="$SCRATCH/$name.out" >/dev/null 2>&1
 }
 wait_synced() {
     local _i
@@ -73,6 +106,8 @@ sb = {"magic": b[0:4].decode("latin1"), "position": struct.unpack_from("<I", b, 
 chunks = -(-sb["bm_sync_size"] // (sb["bm_chunk"] // 512)) if sb["bm_chunk"] else 0
 bits = b[4096 + 256:]
 sb["dirty"] = sum((bits[c // 8] >> (c % 8)) & 1 for c in range(chunks))
+sb["bits"] = "".join(str((bits[c // 8] >> (c % 8)) & 1) for c in range(min(chunks, 128)))
+sb["first_dirty"] = next((c for c in range(chunks) if (bits[c // 8] >> (c % 8)) & 1), -1)
 print(sb[f])
 PY
 }

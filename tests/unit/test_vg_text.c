@@ -662,19 +662,29 @@ out:
     lvx_pool_destroy(pool);
 }
 
+/* p08's backup (*bk, freed by the caller) imported into pool; a failed check when not. */
+static struct lvx_vg *import_p08(struct lvx_ctx *ctx, struct lvx_pool *pool, char **bk,
+                                 const char *what)
+{
+    struct lvx_vg *vg = NULL;
+    *bk = fixture_read_file("p08_segtype_zoo", "backup-vg08.vg", NULL);
+    lvx_ctx_init(ctx);
+    if (!*bk || lvx_vg_import_text(ctx, pool, *bk, strlen(*bk), &vg) < 0) {
+        ok(0, "p08 imports for the %s test: %s", what, ctx->errmsg);
+        return NULL;
+    }
+    return vg;
+}
+
 /* PV renumbering and LV renames reach the raw segments on export */
 static void test_raw_refresh(void)
 {
-    char *bk = fixture_read_file("p08_segtype_zoo", "backup-vg08.vg", NULL);
+    char *bk;
     struct lvx_ctx ctx;
     struct lvx_pool *pool = lvx_pool_create();
-    struct lvx_vg *vg = NULL;
-
-    lvx_ctx_init(&ctx);
-    if (!bk || lvx_vg_import_text(&ctx, pool, bk, strlen(bk), &vg) < 0) {
-        ok(0, "p08 imports for the rename test: %s", ctx.errmsg);
+    struct lvx_vg *vg = import_p08(&ctx, pool, &bk, "rename");
+    if (!vg)
         goto out;
-    }
     lvx_vg_find_lv(vg, "m1_mlog")->name = "m1_mlog_renamed";
     lvx_vg_find_lv(vg, "r1_rimage_1")->name = "r1_rimage_x";
     lvx_vg_find_lv(vg, "tp_tmeta")->name = "tp_tmeta2";
@@ -696,16 +706,12 @@ out:
  * raid1, raid10, raid5, raid6, snapshot) must give the same text, byte for byte. */
 static void test_typed_export(void)
 {
-    char *bk = fixture_read_file("p08_segtype_zoo", "backup-vg08.vg", NULL);
+    char *bk;
     struct lvx_ctx ctx;
     struct lvx_pool *pool = lvx_pool_create();
-    struct lvx_vg *vg = NULL;
-
-    lvx_ctx_init(&ctx);
-    if (!bk || lvx_vg_import_text(&ctx, pool, bk, strlen(bk), &vg) < 0) {
-        ok(0, "p08 imports for the typed export test: %s", ctx.errmsg);
+    struct lvx_vg *vg = import_p08(&ctx, pool, &bk, "typed export");
+    if (!vg)
         goto out;
-    }
     struct lvx_buf want[2] = { LVX_BUF_INIT, LVX_BUF_INIT }, got[2] = { LVX_BUF_INIT, LVX_BUF_INIT };
     const enum lvx_cfg_layout layouts[2] = { LVX_CFG_LAYOUT_RAW, LVX_CFG_LAYOUT_FILE };
     for (int l = 0; l < 2; l++)
@@ -729,6 +735,59 @@ static void test_typed_export(void)
                "LVM2 wrote them", l ? "file" : "raw");
         lvx_buf_free(&got[l]);
         lvx_buf_free(&want[l]);
+    }
+out:
+    free(bk);
+    lvx_pool_destroy(pool);
+}
+
+/* lvchange --min/--maxrecoveryrate on LVM2's own RAID segments (raw sections): the keys
+ * are added where LVM2 writes them (the typed export, LVM2's order, gives the same text),
+ * changed, and dropped again at 0. */
+static void test_raid_rates(void)
+{
+    char *bk;
+    struct lvx_ctx ctx;
+    struct lvx_pool *pool = lvx_pool_create();
+    struct lvx_vg *vg = import_p08(&ctx, pool, &bk, "recovery rate");
+    if (!vg)
+        goto out;
+    unsigned n = 0;
+    for (unsigned i = 0; i < vg->lv_count; i++) {
+        struct lvx_seg *seg = &vg->lvs[i]->segs[0];
+        if (seg->raw && seg->kind == LVX_SEG_RAID && seg->meta_areas) {
+            seg->min_recovery_rate = 64 + n;
+            seg->max_recovery_rate = 1024 + n++;
+        }
+    }
+    struct lvx_buf raw = LVX_BUF_INIT, typed = LVX_BUF_INIT;
+    lvx_vg_export_text(&raw, vg, NULL, LVX_CFG_LAYOUT_FILE);
+    ok(n >= 4 && strstr(raw.data, "min_recovery_rate = 64\n") &&
+       strstr(raw.data, "max_recovery_rate = 1024\n"), "rates written into %u raw RAID sections", n);
+    struct lvx_vg *back = NULL;
+    is_int(lvx_vg_import_text(&ctx, pool, raw.data, raw.len, &back), 0, "the VG with rates imports");
+    const struct lvx_seg *bs = NULL;
+    for (unsigned i = 0; back && i < back->lv_count && !bs; i++)
+        if (back->lvs[i]->segs[0].kind == LVX_SEG_RAID && back->lvs[i]->segs[0].max_recovery_rate)
+            bs = &back->lvs[i]->segs[0];
+    ok(bs && bs->min_recovery_rate >= 64 && bs->max_recovery_rate == bs->min_recovery_rate + 960,
+       "the rates read back");
+    for (unsigned i = 0; i < vg->lv_count; i++)
+        if (vg->lvs[i]->segs[0].kind == LVX_SEG_RAID)
+            vg->lvs[i]->segs[0].raw = NULL;
+    lvx_vg_export_text(&typed, vg, NULL, LVX_CFG_LAYOUT_FILE);
+    if (strcmp(raw.data, typed.data))
+        show_first_difference(raw.data, typed.data, raw.len);
+    is_str(raw.data, typed.data, "the raw sections have the keys where LVM2's order puts them");
+    lvx_buf_free(&raw);
+    lvx_buf_free(&typed);
+    for (unsigned i = 0; back && i < back->lv_count; i++)      /* read with the rates */
+        back->lvs[i]->segs[0].max_recovery_rate = 0;
+    if (back) {
+        lvx_vg_export_text(&raw, back, NULL, LVX_CFG_LAYOUT_FILE);
+        ok(!strstr(raw.data, "max_recovery_rate") && strstr(raw.data, "min_recovery_rate = 64\n"),
+           "a maximum of 0 is dropped from the raw sections, the minimum kept");
+        lvx_buf_free(&raw);
     }
 out:
     free(bk);
@@ -1006,6 +1065,7 @@ int main(void)
     test_unknown_kept();
     test_raw_refresh();
     test_typed_export();
+    test_raid_rates();
     test_optional_keys();
     test_segment_order();
     test_pvmove_mirror_renumber();
