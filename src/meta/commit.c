@@ -690,6 +690,7 @@ int lvx_vg_commit_detach(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_
     /* phase 1: text; phase 2: precommit headers: one batch of durable writes (see the
      * top of the file) */
     struct write_list l = { 0 };
+    uint64_t step = lvx_phase_start();
     for (unsigned i = 0; i < count && r == 0; i++)
         r = plan_text(ctx, &l, &areas[i], text.data);
     for (unsigned i = 0; i < count && r == 0; i++)
@@ -698,17 +699,20 @@ int lvx_vg_commit_detach(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_
         list_free(&l);
         goto fail;
     }
+    lvx_phase_end("commit.text", step);
 
     /* PVs leaving the VG, before the commit point (see the top of the file) */
     if ((r = detach_pvs(ctx, cache, scan, vg, detach, detach_count)) < 0)
         goto fail;
 
     /* phase 3: commit - areas switching to ignored first, as LVM2 */
+    step = lvx_phase_start();
     for (int pass = 0; pass < 2; pass++)
         for (unsigned i = 0; i < count; i++)
             plan_commit(&l, &areas[i], pass);
     if ((r = list_write(ctx, cache, &l)) < 0)
         goto out_committing;
+    lvx_phase_end("commit.headers", step);
     if (keep_pool) {
         char *copy = lvx_pool_alloc_uninit(keep_pool, size);
         memcpy(copy, text.data, size);
