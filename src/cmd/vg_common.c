@@ -12,6 +12,7 @@
 #include "cmd/devfile_cmd.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,27 +202,11 @@ static struct lvx_dev *find_dev(const struct lvx_scan *scan, const char *name)
     return NULL;
 }
 
-static struct lvx_scan_pv *find_spv(const struct lvx_scan *scan, const struct lvx_dev *dev)
-{
-    for (unsigned i = 0; i < scan->pv_count; i++)
-        if (scan->pvs[i].dev == dev)
-            return &scan->pvs[i];
-    return NULL;
-}
-
 static const struct lvx_vg *vg_of_uuid(const struct lvx_vgset *set, const char *pv_uuid)
 {
     for (unsigned i = 0; i < set->vg_count; i++)
         if (lvx_vg_find_pv_uuid(set->vgs[i], pv_uuid))
             return set->vgs[i];
-    return NULL;
-}
-
-static struct lvx_pv *orphan_of_uuid(const struct lvx_vgset *set, const char *pv_uuid)
-{
-    for (unsigned i = 0; i < set->orphan_count; i++)
-        if (strcmp(set->orphans[i]->uuid, pv_uuid) == 0)
-            return set->orphans[i];
     return NULL;
 }
 
@@ -233,9 +218,93 @@ static bool is_outdated(const struct lvx_vgset *set, const char *pv_uuid)
     return false;
 }
 
+/* Lookups for the names of one vgcreate/vgextend: scanned devices by path, scanned PVs
+ * by device, orphans by UUID, each sorted once (a thousand names against a thousand
+ * devices and orphans were millions of string comparisons).  Each finds what the linear
+ * searches above find: the first match in scan or set order. */
+struct sorted_ref {
+    const void *key;                /* a path, a device, a UUID */
+    unsigned order;
+    void *item;
+};
+
+struct named_lookup {
+    struct sorted_ref *devs, *spvs, *orphans;
+    unsigned dev_count, spv_count, orphan_count;
+};
+
+static int ref_cmp_str(const void *a, const void *b)
+{
+    const struct sorted_ref *x = a, *y = b;
+    int c = strcmp(x->key, y->key);
+    return c ? c : (x->order > y->order) - (x->order < y->order);
+}
+
+static int ref_cmp_ptr(const void *a, const void *b)
+{
+    const struct sorted_ref *x = a, *y = b;
+    uintptr_t p = (uintptr_t)x->key, q = (uintptr_t)y->key;
+    return p != q ? (p > q) - (p < q) : (x->order > y->order) - (x->order < y->order);
+}
+
+static void lookup_build(struct named_lookup *l, struct lvx_pool *pool, const struct lvx_scan *scan,
+                         const struct lvx_vgset *set)
+{
+    l->dev_count = scan->devs.count;
+    l->spv_count = scan->pv_count;
+    l->orphan_count = set->orphan_count;
+    l->devs = lvx_pool_alloc(pool, (l->dev_count + 1) * sizeof(*l->devs));
+    l->spvs = lvx_pool_alloc(pool, (l->spv_count + 1) * sizeof(*l->spvs));
+    l->orphans = lvx_pool_alloc(pool, (l->orphan_count + 1) * sizeof(*l->orphans));
+    for (unsigned i = 0; i < l->dev_count; i++)
+        l->devs[i] = (struct sorted_ref){ scan->devs.devs[i]->path, i, scan->devs.devs[i] };
+    for (unsigned i = 0; i < l->spv_count; i++)
+        l->spvs[i] = (struct sorted_ref){ scan->pvs[i].dev, i, &scan->pvs[i] };
+    for (unsigned i = 0; i < l->orphan_count; i++)
+        l->orphans[i] = (struct sorted_ref){ set->orphans[i]->uuid, i, set->orphans[i] };
+    qsort(l->devs, l->dev_count, sizeof(*l->devs), ref_cmp_str);
+    qsort(l->spvs, l->spv_count, sizeof(*l->spvs), ref_cmp_ptr);
+    qsort(l->orphans, l->orphan_count, sizeof(*l->orphans), ref_cmp_str);
+}
+
+/* The first ref (lowest order) with this key, or NULL. */
+static void *lookup_find(const struct sorted_ref *refs, unsigned count, const void *key,
+                         int (*cmp)(const void *, const void *))
+{
+    struct sorted_ref probe = { key, 0, NULL };
+    unsigned lo = 0, hi = count;
+    while (lo < hi) {
+        unsigned mid = lo + (hi - lo) / 2;
+        if (cmp(&refs[mid], &probe) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < count && cmp(&refs[lo], &(struct sorted_ref){ key, refs[lo].order, NULL }) == 0
+               ? refs[lo].item : NULL;
+}
+
+static struct lvx_dev *lookup_dev(const struct named_lookup *l, const struct lvx_scan *scan,
+                                  const char *name)
+{
+    struct lvx_dev *dev = lookup_find(l->devs, l->dev_count, name, ref_cmp_str);
+    return dev ? dev : find_dev(scan, name);      /* an alias: the linear walk */
+}
+
+static struct lvx_scan_pv *lookup_spv(const struct named_lookup *l, const struct lvx_dev *dev)
+{
+    return lookup_find(l->spvs, l->spv_count, dev, ref_cmp_ptr);
+}
+
+static struct lvx_pv *lookup_orphan(const struct named_lookup *l, const char *pv_uuid)
+{
+    return lookup_find(l->orphans, l->orphan_count, pv_uuid, ref_cmp_str);
+}
+
 /* One-line refusal for a device that cannot join a VG; 0 if it can. */
 static int check_candidate(struct lvx_cmd_env *env, const struct lvx_vg_update *u, const char *name,
-                           const struct lvx_dev *dev, const struct lvx_scan_pv *spv)
+                           const struct lvx_dev *dev, const struct lvx_scan_pv *spv,
+                           const struct named_lookup *l)
 {
     if (!dev && lvx_scan_lv_refused(env->ctx, name)) {     /* LVM2's two lines */
         lvx_cmd_errorf("Cannot use %s: device is an LV", name);
@@ -273,7 +342,7 @@ static int check_candidate(struct lvx_cmd_env *env, const struct lvx_vg_update *
                        "vgck --updatemetadata first", dev->path);
         return LVX_EXIT_FAILED;
     }
-    if (!orphan_of_uuid(u->set, spv->label.pv_uuid)) {
+    if (!lookup_orphan(l, spv->label.pv_uuid)) {
         lvx_cmd_errorf("Physical volume '%s' cannot be used (duplicate PV UUID?)", dev->path);
         return LVX_EXIT_FAILED;
     }
@@ -435,7 +504,7 @@ static int vgcreate_block_sizes(struct lvx_cmd_env *env, struct lvx_dev **devs, 
 {
     unsigned prev = 0;
     for (unsigned i = 0; i < n; i++) {
-        unsigned lbs = lvx_dev_sysfs_logical_block_size(devs[i]);
+        unsigned lbs = lvx_dev_logical_block_size_now(devs[i]);
         if (!lbs || !prev || lbs == prev) {
             prev = prev ? prev : lbs;
             continue;
@@ -461,14 +530,14 @@ int lvx_vgcmd_check_block_sizes(struct lvx_cmd_env *env, struct lvx_vg_update *u
     unsigned prev = 0;
     for (unsigned i = 0; i < vg->pv_count; i++) {
         const struct lvx_dev *d = pv_dev(u, vg->pvs[i]);
-        unsigned lbs = d ? lvx_dev_sysfs_logical_block_size(d) : 0;
+        unsigned lbs = d ? lvx_dev_logical_block_size_now(d) : 0;
         if (lbs && prev && lbs != prev)
             return 0;                   /* mixed already: not enforced (as LVM2) */
         prev = prev ? prev : lbs;
     }
     for (unsigned i = 0; i < n && prev; i++) {
         const struct lvx_dev *d = pv_dev(u, pvs[i]);
-        unsigned lbs = d ? lvx_dev_sysfs_logical_block_size(d) : 0;
+        unsigned lbs = d ? lvx_dev_logical_block_size_now(d) : 0;
         if (!lbs || lbs == prev || mixed_block_sizes_allowed(env))
             continue;
         lvx_cmd_errorf("Devices have inconsistent logical block sizes (%u and %u).", prev, lbs);
@@ -483,21 +552,23 @@ static int vgcmd_orphans(struct lvx_cmd_env *env, struct lvx_vg_update *u, char 
     struct lvx_dev **devs = lvx_pool_alloc(env->pool, (count + 1) * sizeof(*devs));
     unsigned n = 0, unlabelled = 0;
     int rc;
+    struct named_lookup l;
+    lookup_build(&l, env->pool, u->scan, u->set);
 
     /* the named devices without a PV label, each once, probed first */
     struct sig_probe *probes = lvx_pool_alloc(env->pool, (count + 1) * sizeof(*probes));
     unsigned np = 0;
     for (unsigned i = 0; i < count; i++) {
-        struct lvx_dev *dev = find_dev(u->scan, names[i]);
-        if (dev && !find_spv(u->scan, dev) && !sig_probe_of(probes, np, dev))
+        struct lvx_dev *dev = lookup_dev(&l, u->scan, names[i]);
+        if (dev && !lookup_spv(&l, dev) && !sig_probe_of(probes, np, dev))
             probes[np++] = (struct sig_probe){ .dev = dev };
     }
     sig_probe_all(env, probes, np);
 
     for (unsigned i = 0; i < count; i++) {
-        struct lvx_dev *dev = find_dev(u->scan, names[i]);
-        struct lvx_scan_pv *spv = dev ? find_spv(u->scan, dev) : NULL;
-        int r = check_candidate(env, u, names[i], dev, spv);
+        struct lvx_dev *dev = lookup_dev(&l, u->scan, names[i]);
+        struct lvx_scan_pv *spv = dev ? lookup_spv(&l, dev) : NULL;
+        int r = check_candidate(env, u, names[i], dev, spv, &l);
         if (r == 0 && !spv)
             r = check_signatures(env, sig_probe_of(probes, np, dev));
         if (r)
@@ -523,7 +594,7 @@ static int vgcmd_orphans(struct lvx_cmd_env *env, struct lvx_vg_update *u, char 
         unsigned m = 0;
         for (unsigned i = 0; i < n; i++) {
             paths[i] = lvx_pool_strdup(env->pool, devs[i]->path);
-            if (find_spv(u->scan, devs[i]))
+            if (lookup_spv(&l, devs[i]))
                 continue;
             if ((rc = implicit_pvcreate(env, sig_probe_of(probes, np, devs[i]))) != 0)
                 return rc;
@@ -532,9 +603,10 @@ static int vgcmd_orphans(struct lvx_cmd_env *env, struct lvx_vg_update *u, char 
         /* only the new PVs are read again: the others did not change */
         if ((rc = rescan(env, u, made, m)) != 0)
             return rc;
+        lookup_build(&l, env->pool, u->scan, u->set);
         for (unsigned i = 0; i < n; i++) {
-            devs[i] = find_dev(u->scan, paths[i]);
-            struct lvx_scan_pv *spv = devs[i] ? find_spv(u->scan, devs[i]) : NULL;
+            devs[i] = lookup_dev(&l, u->scan, paths[i]);
+            struct lvx_scan_pv *spv = devs[i] ? lookup_spv(&l, devs[i]) : NULL;
             if (!spv) {
                 lvx_cmd_errorf("Physical volume %s not found after pvcreate.", paths[i]);
                 return LVX_EXIT_FAILED;
@@ -544,8 +616,8 @@ static int vgcmd_orphans(struct lvx_cmd_env *env, struct lvx_vg_update *u, char 
     struct lvx_pv **pvs = lvx_pool_alloc(env->pool, (n + 1) * sizeof(*pvs));
     const char **pvids = lvx_pool_alloc(env->pool, (n + 1) * sizeof(*pvids));
     for (unsigned i = 0; i < n; i++) {
-        struct lvx_scan_pv *spv = find_spv(u->scan, devs[i]);
-        pvs[i] = orphan_of_uuid(u->set, spv->label.pv_uuid);
+        struct lvx_scan_pv *spv = lookup_spv(&l, devs[i]);
+        pvs[i] = lookup_orphan(&l, spv->label.pv_uuid);
         if (!pvs[i]) {
             lvx_cmd_errorf("Physical volume '%s' is not an orphan PV.", devs[i]->path);
             return LVX_EXIT_FAILED;

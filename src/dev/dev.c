@@ -387,10 +387,13 @@ static uint64_t sysfs_queue_number(const struct lvx_dev *dev, const char *attr)
     return sysfs_number(path);
 }
 
-unsigned lvx_dev_sysfs_logical_block_size(const struct lvx_dev *dev)
+unsigned lvx_dev_logical_block_size_now(const struct lvx_dev *dev)
 {
     if (dev->is_file || (dev->major == 0 && dev->minor == 0))
         return 0;
+    int lbs = 0;
+    if (dev->fd >= 0 && ioctl(dev->fd, BLKSSZGET, &lbs) == 0 && lbs > 0)
+        return (unsigned)lbs;
     uint64_t v = sysfs_queue_number(dev, "logical_block_size");
     return v <= UINT32_MAX ? (unsigned)v : 0;
 }
@@ -548,6 +551,14 @@ int lvx_dev_open_direct(struct lvx_ctx *ctx, struct lvx_dev *dev)
     if (dev->fd >= 0)
         return 0;
     return dev_open_flags(ctx, dev, dev->is_file ? O_RDONLY : O_RDONLY | O_DIRECT, false);
+}
+
+int lvx_dev_open_write_direct(struct lvx_ctx *ctx, struct lvx_dev *dev)
+{
+    if (dev->fd >= 0 && dev->writable)
+        return 0;
+    lvx_dev_close(ctx, dev);
+    return dev_open_flags(ctx, dev, dev->is_file ? O_RDWR : O_RDWR | O_DIRECT, true);
 }
 
 void lvx_dev_end_direct(struct lvx_ctx *ctx, struct lvx_dev *dev)

@@ -65,6 +65,12 @@ int lvx_dev_open_direct(struct lvx_ctx *ctx, struct lvx_dev *dev);
  * a failed one for its message). */
 void lvx_dev_open_direct_many(struct lvx_ctx *ctx, struct lvx_dev **devs, unsigned count,
                               int *results);
+/* Open read-write for batched durable writes (dev/multi.h lvx_dev_write_durable_many):
+ * O_DIRECT for a block device (FUA writes, no page cache to dirty, read-modify-write or
+ * sync at close), plain for files or when O_DIRECT is refused.  An fd already open
+ * read-write is kept as it is; a read-only one is reopened.  As lvx_dev_open_direct(),
+ * lvx_dev_read/write switch the fd to buffered I/O. */
+int lvx_dev_open_write_direct(struct lvx_ctx *ctx, struct lvx_dev *dev);
 /* Close many devices (those open), spread over a few threads; no ctx needed. */
 void lvx_dev_close_many(const struct lvx_dev_ops *io, struct lvx_dev **devs, unsigned count);
 /* A block device held exclusively by someone else (mounted, or opened with O_EXCL):
@@ -81,9 +87,10 @@ void lvx_dev_end_direct(struct lvx_ctx *ctx, struct lvx_dev *dev);
  * block devices only.
  * Only PV creation needs them, so a scan of many devices does not pay for them. */
 void lvx_dev_read_topology(struct lvx_dev *dev);
-/* The logical block size the kernel reports for a block device (sysfs), 0 when unknown
- * (a file, no sysfs entry). */
-unsigned lvx_dev_sysfs_logical_block_size(const struct lvx_dev *dev);
+/* The logical block size the kernel reports for a block device (BLKSSZGET on an open
+ * device: a thousand devices cost a thousand cheap calls, not sysfs path walks; else
+ * sysfs), 0 when unknown (a file, no sysfs entry). */
+unsigned lvx_dev_logical_block_size_now(const struct lvx_dev *dev);
 void lvx_dev_close(struct lvx_ctx *ctx, struct lvx_dev *dev);
 /* Exact-length I/O; short reads past the end fail with -EIO and a message naming the device. */
 int lvx_dev_read(struct lvx_ctx *ctx, struct lvx_dev *dev, void *buf, size_t len, uint64_t offset);

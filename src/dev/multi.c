@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * dev/multi.c - lvx_dev_flush_many(): fdatasync of many devices on a few threads.
- * Threads call the I/O seam directly (it is thread-safe) and keep their result per
- * device; only the calling thread touches ctx.
+ * dev/multi.c - lvx_dev_flush_many(): fdatasync of many devices on a few threads;
+ * lvx_dev_write_durable_many(): many durable writes as one batch of FUA writes
+ * through the seam's queue.  Threads call the I/O seam directly (it is thread-safe)
+ * and keep their result per device; only the calling thread touches ctx.
  */
 #include "dev/multi.h"
 #include "dev/io.h"
 #include "util/parallel.h"
 
 #include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,5 +59,111 @@ int lvx_dev_flush_many(struct lvx_ctx *ctx, struct lvx_dev **devs, unsigned coun
     }
     free(results);
     free(uniq);
+    return r;
+}
+
+/* ---- durable writes ------------------------------------------------------------ */
+
+#define WRITE_ALIGN 4096u              /* O_DIRECT buffer alignment (any sector size) */
+#define WRITE_QUEUE_MAX 1024u          /* ring depth: the labels of 1000 PVs in one go */
+
+static size_t aligned_len(size_t len)
+{
+    return (len + WRITE_ALIGN - 1) / WRITE_ALIGN * WRITE_ALIGN;
+}
+
+/* The writes as FUA ops of one submitted batch; -ENOSYS/-errno: no queue (nothing
+ * written), else 0 with each entry's result set. */
+static int write_by_queue(const struct lvx_dev_ops *io, struct lvx_dev_write *w, unsigned count,
+                          uint8_t *copies)
+{
+    if (!io->queue_open || !io->submit || !io->queue_close)
+        return -ENOSYS;
+    struct lvx_io_queue *q;
+    int r = io->queue_open(io->arg, count < WRITE_QUEUE_MAX ? count : WRITE_QUEUE_MAX, &q);
+    if (r < 0)
+        return r;
+    struct lvx_io_op *ops = lvx_xcalloc(count, sizeof(*ops));
+    size_t at = 0;
+    for (unsigned i = 0; i < count; i++) {
+        ops[i] = (struct lvx_io_op){ .fd = w[i].dev->fd, .kind = LVX_IO_WRITE_FUA,
+                                     .len = (uint32_t)w[i].len, .off = w[i].offset,
+                                     .buf = copies + at, .dev = i };
+        at += aligned_len(w[i].len);
+    }
+    r = io->submit(io->arg, q, ops, count);
+    io->queue_close(io->arg, q);
+    for (unsigned i = 0; i < count; i++)
+        w[i].result = r < 0 ? r : ops[i].result < 0 ? ops[i].result
+                            : (size_t)ops[i].result < w[i].len ? -EAGAIN : 0;
+    free(ops);
+    return 0;
+}
+
+struct durable_job {
+    const struct lvx_dev_ops *io;
+    struct lvx_dev_write *w;
+    uint8_t *copies;
+    size_t *at;
+};
+
+static void durable_one(void *arg, unsigned i)
+{
+    struct durable_job *j = arg;
+    struct lvx_dev_write *w = &j->w[i];
+    ssize_t n = j->io->pwrite(j->io->arg, w->dev->fd, j->copies + j->at[i], w->len, w->offset);
+    w->result = n < 0 ? (int)n : (size_t)n < w->len ? -EAGAIN : j->io->flush(j->io->arg, w->dev->fd);
+}
+
+int lvx_dev_write_durable_many(struct lvx_ctx *ctx, struct lvx_dev_write *w, unsigned count)
+{
+    if (count == 0)
+        return 0;
+    for (unsigned i = 0; i < count; i++)       /* nothing written unless all can be */
+        if (w[i].dev->fd < 0 || !w[i].dev->writable)
+            return lvx_error(ctx, EBADF, "Device %s is not open for writing", w[i].dev->path);
+    const struct lvx_dev_ops *io = lvx_io(ctx);
+    size_t total = 0;
+    size_t *at = lvx_xcalloc(count, sizeof(*at));
+    for (unsigned i = 0; i < count; i++) {
+        at[i] = total;
+        total += aligned_len(w[i].len);
+    }
+    uint8_t *copies;
+    if (posix_memalign((void **)&copies, WRITE_ALIGN, total) != 0)
+        abort();                                  /* out of memory, as lvx_xmalloc */
+    memset(copies, 0, total);
+    bool *direct = lvx_xcalloc(count, sizeof(*direct));    /* as submitted: a retry clears it */
+    for (unsigned i = 0; i < count; i++) {
+        memcpy(copies + at[i], w[i].buf, w[i].len);
+        w[i].result = 0;
+        direct[i] = w[i].dev->direct;
+    }
+    if (write_by_queue(io, w, count, copies) < 0) {
+        struct durable_job job = { io, w, copies, at };
+        lvx_parallel_for(count, 0, durable_one, &job);
+    }
+    int r = 0;
+    for (unsigned i = 0; i < count; i++) {
+        struct lvx_dev_write *e = &w[i];
+        if (e->result == -EAGAIN || (e->result == -EINVAL && direct[i])) {
+            /* refused by O_DIRECT (alignment) or short: again buffered, then flushed;
+             * after a first failure, quietly (its message stays) */
+            struct lvx_ctx quiet = *ctx;
+            struct lvx_ctx *c = r ? &quiet : ctx;
+            e->result = lvx_dev_write(c, e->dev, e->buf, e->len, e->offset);
+            if (e->result == 0)
+                e->result = lvx_dev_flush(c, e->dev);
+        } else if (e->result < 0 && r == 0) {
+            lvx_error(ctx, e->result, "Write of %zu bytes at offset %llu to %s failed: %s",
+                      e->len, (unsigned long long)e->offset, e->dev->path,
+                      strerror(-e->result));
+        }
+        if (e->result < 0 && r == 0)
+            r = e->result;
+    }
+    free(direct);
+    free(copies);
+    free(at);
     return r;
 }

@@ -3,16 +3,18 @@
  * meta/commit.c - the metadata commit (lvm2-format.md §7) and PV label writes.
  *
  * lvx_vg_commit() renders the VG text once, then runs three phases over the set of
- * in-use areas, each phase finished on every area before the next:
+ * in-use areas, each phase finished (durable) on every area before the next.  The
+ * writes of a step are one batch of durable (FUA) writes, all in flight together
+ * (dev/multi.h lvx_dev_write_durable_many: no device flush, no per-device round trip):
  *   1. text into the circular buffer at the §6.4 location (headers untouched);
- *   2. precommit: slot 1 = new location, header rewritten; then one flush of every
- *      device (in parallel) for phases 1 and 2: nothing reads slot 1, so a crash that
- *      keeps a precommit header but loses its text still reads as the old version;
- *   3. commit: slot 0 = new location (ignored flag as desired), slot 1 cleared; flush.
+ *   2. precommit: slot 1 = new location, header rewritten; in the same batch as
+ *      phase 1: nothing reads slot 1, so a crash that keeps a precommit header but
+ *      loses its text still reads as the old version;
+ *   3. commit: slot 0 = new location (ignored flag as desired), slot 1 cleared.
  * The first slot-0 write is the commit point: a crash before it leaves every area at
- * the old version; after it, readers pick the highest seqno.  The flush before it
- * makes the text durable before any header points at it.  A failure in phase 1
- * or 2 reverts the headers already written (slot 1 cleared).
+ * the old version; after it, readers pick the highest seqno.  Phases 1-2 complete
+ * (durable) before it, so the text is durable before any header points at it.  A
+ * failure in phase 1 or 2 reverts the headers already written (slot 1 cleared).
  *
  * Labels are ordered around the commit point so that every crash reads as the old or
  * the new version (LVM2 reports a PV flagged PV_EXT_USED that no VG lists as
@@ -20,7 +22,7 @@
  *   - PVs leaving the VG (detach list, or carrying this VG's metadata without being
  *     listed: outdated, §8.4) get PV_EXT_USED cleared and their areas emptied after
  *     phase 2, before the commit point;
- *   - PVs of the VG lacking PV_EXT_USED get it after phase 3.
+ *   - PVs of the VG lacking PV_EXT_USED get it after phase 3 (one more batch).
  */
 #include "meta/commit.h"
 #include "meta/cache.h"
@@ -133,13 +135,11 @@ static const char *saved_error(const struct lvx_ctx *ctx, struct saved_error *e)
     return e->text;
 }
 
+/* Open for writing, O_DIRECT where it can be: the commit's writes go out as FUA writes
+ * (dev/multi.h). */
 static int ensure_writable(struct lvx_ctx *ctx, struct lvx_dev *dev)
 {
-    if (dev->fd >= 0 && dev->writable)
-        return 0;
-    if (dev->fd >= 0)
-        lvx_dev_close(ctx, dev);
-    return lvx_dev_open(ctx, dev, true);
+    return lvx_dev_open_write_direct(ctx, dev);
 }
 
 /* A write of the commit; with `cache` (the session cache the scan was lent by, or NULL)
@@ -171,10 +171,63 @@ static int write_label(struct lvx_ctx *ctx, struct lvx_cache *cache, struct lvx_
                         (uint64_t)spv->label.sector * LVX_SECTOR_SIZE);
 }
 
-/* Write `size` bytes of text (NUL included) at the new slot-0 location of an area,
- * zero-padded to a 512-byte boundary (a wrapped copy: first piece to the area end). */
-static int write_text(struct lvx_ctx *ctx, struct lvx_cache *cache, struct commit_area *a,
-                      const char *text, const struct lvx_raw_locn *locn)
+/* The writes of one commit step, made durable together (lvx_dev_write_durable_many:
+ * one batch of FUA writes, no device flush after it); each buffer owned here. */
+struct write_list {
+    struct lvx_dev_write *w;
+    unsigned n, cap;
+};
+
+static void list_add(struct write_list *l, struct lvx_dev *dev, const void *buf, size_t len,
+                     uint64_t offset)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 16;
+        struct lvx_dev_write *w = lvx_xcalloc(l->cap, sizeof(*w));
+        if (l->n)
+            memcpy(w, l->w, l->n * sizeof(*w));
+        free(l->w);
+        l->w = w;
+    }
+    void *copy = lvx_xmalloc(len);
+    memcpy(copy, buf, len);
+    l->w[l->n++] = (struct lvx_dev_write){ .dev = dev, .buf = copy, .len = len, .offset = offset };
+}
+
+/* Write the list, report the writes that succeeded to `cache` (the session cache the scan
+ * was lent by, or NULL: meta/cache.h), empty it. */
+static int list_write(struct lvx_ctx *ctx, struct lvx_cache *cache, struct write_list *l)
+{
+    int r = lvx_dev_write_durable_many(ctx, l->w, l->n);
+    for (unsigned i = 0; i < l->n; i++) {
+        if (cache && l->w[i].result == 0)
+            lvx_cache_note_write(cache, l->w[i].dev, l->w[i].offset, l->w[i].buf, l->w[i].len);
+        free((void *)l->w[i].buf);
+    }
+    free(l->w);
+    *l = (struct write_list){ 0 };
+    return r;
+}
+
+static void list_free(struct write_list *l)
+{
+    for (unsigned i = 0; i < l->n; i++)
+        free((void *)l->w[i].buf);
+    free(l->w);
+    *l = (struct write_list){ 0 };
+}
+
+static void list_header(struct write_list *l, struct lvx_dev *dev, const struct lvx_mda_header *hdr)
+{
+    uint8_t sector[LVX_MDA_HEADER_SIZE];
+    lvx_mda_header_encode(hdr, sector);
+    list_add(l, dev, sector, sizeof(sector), hdr->start);
+}
+
+/* `size` bytes of text (NUL included) at the new slot-0 location of an area, zero-padded
+ * to a 512-byte boundary (a wrapped copy: first piece to the area end). */
+static int list_text(struct lvx_ctx *ctx, struct write_list *l, struct commit_area *a,
+                     const char *text, const struct lvx_raw_locn *locn)
 {
     struct lvx_mda_range ranges[2];
     unsigned count;
@@ -186,51 +239,33 @@ static int write_text(struct lvx_ctx *ctx, struct lvx_cache *cache, struct commi
         uint64_t padded = (ranges[i].len + 511) / 512 * 512;
         uint8_t *buf = lvx_xcalloc(1, padded);
         memcpy(buf, text + done, ranges[i].len);
-        r = commit_write(ctx, cache, a->spv->dev, buf, padded, a->old.start + ranges[i].offset);
+        list_add(l, a->spv->dev, buf, padded, a->old.start + ranges[i].offset);
         free(buf);
-        if (r < 0)
-            return r;
         done += ranges[i].len;
     }
     return 0;
 }
 
-/* Flush the devices of the areas (each once), in parallel (dev/multi.h); the phases
- * that do not write flag-only areas leave their devices alone. */
-static int flush_some(struct lvx_ctx *ctx, struct commit_area *areas, unsigned count,
-                      bool with_flag_only)
+/* Flush the devices of the areas (each once), in parallel (dev/multi.h). */
+static int flush_devices(struct lvx_ctx *ctx, struct commit_area *areas, unsigned count)
 {
     struct lvx_dev **devs = lvx_xcalloc(count + 1, sizeof(*devs));
-    unsigned n = 0;
     for (unsigned i = 0; i < count; i++)
-        if (with_flag_only || !areas[i].flag_only)
-            devs[n++] = areas[i].spv->dev;
-    int r = lvx_dev_flush_many(ctx, devs, n);
+        devs[i] = areas[i].spv->dev;
+    int r = lvx_dev_flush_many(ctx, devs, count);
     free(devs);
     return r;
 }
 
-static int flush_devices(struct lvx_ctx *ctx, struct commit_area *areas, unsigned count)
-{
-    return flush_some(ctx, areas, count, true);
-}
+/* Device opens of a commit from PARALLEL_DEVICES devices on (a VG of hundreds of PVs)
+ * run on a few threads, each with its own ctx over the same seam; the first failure in
+ * item order is reported. */
+#define PARALLEL_DEVICES 64
 
-/* Put the headers back as they were (slot 1 cleared) after a failed phase 1/2. */
-/* The writes of one commit step, one call of `one` per area.  From PARALLEL_AREAS
- * areas on (a VG of hundreds of PVs) they run on a few threads, each with its own
- * ctx over the same seam: the writes of a step are independent of each other (the
- * flush that follows a step orders it against the next).  A scan lent by a session
- * cache keeps them on this thread (the cache notes each write).  The first failure in
- * area order is reported. */
-#define PARALLEL_AREAS 64
-
-/* fn(ctx, item, arg) for each item on a few threads, each with its own ctx over the
- * same seam; the first failure in item order is reported. */
 struct item_job {
     const struct lvx_ctx *parent;
     void **items;
-    int (*fn)(struct lvx_ctx *ctx, void *item, const void *arg);
-    const void *arg;
+    int (*fn)(struct lvx_ctx *ctx, void *item);
     int *rc;
     char (*msg)[sizeof(((struct lvx_ctx *)0)->errmsg)];
 };
@@ -241,15 +276,15 @@ static void item_one(void *arg, unsigned i)
     struct lvx_ctx own;
     lvx_ctx_init(&own);
     own.io = j->parent->io;
-    j->rc[i] = j->fn(&own, j->items[i], j->arg);
+    j->rc[i] = j->fn(&own, j->items[i]);
     if (j->rc[i] < 0)
         memcpy(j->msg[i], own.errmsg, sizeof(own.errmsg));
 }
 
 static int each_item(struct lvx_ctx *ctx, void **items, unsigned n,
-                     int (*fn)(struct lvx_ctx *ctx, void *item, const void *arg), const void *arg)
+                     int (*fn)(struct lvx_ctx *ctx, void *item))
 {
-    struct item_job job = { ctx, items, fn, arg, lvx_xcalloc(n + 1, sizeof(int)),
+    struct item_job job = { ctx, items, fn, lvx_xcalloc(n + 1, sizeof(int)),
                             lvx_xcalloc(n + 1, sizeof(*job.msg)) };
     lvx_parallel_for(n, 0, item_one, &job);
     int r = 0;
@@ -261,70 +296,59 @@ static int each_item(struct lvx_ctx *ctx, void **items, unsigned n,
     return r;
 }
 
-typedef int (*area_fn)(struct lvx_ctx *ctx, struct lvx_cache *cache, struct commit_area *a,
-                       const void *arg);
-struct area_step { area_fn one; const void *arg; };
-
-static int area_item(struct lvx_ctx *ctx, void *area, const void *step)
+static int open_item(struct lvx_ctx *ctx, void *dev)
 {
-    const struct area_step *st = step;
-    return st->one(ctx, NULL, area, st->arg);
+    return ensure_writable(ctx, dev);
 }
 
-static int each_area(struct lvx_ctx *ctx, struct lvx_cache *cache, struct commit_area *areas,
-                     unsigned count,
-                     int (*one)(struct lvx_ctx *ctx, struct lvx_cache *cache,
-                                struct commit_area *a, const void *arg),
-                     const void *arg)
+/* Each device of the list (each once; the list may repeat adjacent entries) open for
+ * writing. */
+static int open_devices(struct lvx_ctx *ctx, struct lvx_dev **list, unsigned count)
 {
-    if (cache || count < PARALLEL_AREAS) {
-        for (unsigned i = 0; i < count; i++) {
-            int r = one(ctx, cache, &areas[i], arg);
-            if (r < 0)
-                return r;
-        }
-        return 0;
-    }
-    void **items = lvx_xcalloc(count, sizeof(*items));
+    void **devs = lvx_xcalloc(count + 1, sizeof(*devs));
+    unsigned n = 0;
     for (unsigned i = 0; i < count; i++)
-        items[i] = &areas[i];
-    struct area_step st = { one, arg };
-    int r = each_item(ctx, items, count, area_item, &st);
-    free(items);
+        if (i == 0 || list[i - 1] != list[i])
+            devs[n++] = list[i];
+    int r = 0;
+    if (n < PARALLEL_DEVICES)
+        for (unsigned i = 0; i < n && r == 0; i++)
+            r = ensure_writable(ctx, devs[i]);
+    else
+        r = each_item(ctx, devs, n, open_item);
+    free(devs);
     return r;
 }
 
 /* phase 1: the text at the new slot-0 location */
-static int step_text(struct lvx_ctx *ctx, struct lvx_cache *cache, struct commit_area *a,
-                     const void *text)
+static int plan_text(struct lvx_ctx *ctx, struct write_list *l, struct commit_area *a,
+                     const char *text)
 {
-    return a->flag_only ? 0 : write_text(ctx, cache, a, text, &a->next.slot[0]);
+    return a->flag_only ? 0 : list_text(ctx, l, a, text, &a->next.slot[0]);
 }
 
 /* phase 2: the precommit header.  Slot 0 keeps its ignored flag (LVM2 already switches
  * it here): a crash before the commit point then leaves the old version whole, per-area
  * "in use" state included, and the next write clears slot 1. */
-static int step_precommit(struct lvx_ctx *ctx, struct lvx_cache *cache, struct commit_area *a,
-                          const void *unused)
+static void plan_precommit(struct write_list *l, struct commit_area *a)
 {
     if (a->flag_only)
-        return 0;
+        return;
     struct lvx_mda_header pre = a->old;
     pre.slot[1] = a->next.slot[0];
     pre.slot[1].flags = 0;
     a->header_touched = true;
-    return write_header(ctx, cache, a->spv->dev, &pre);
+    list_header(l, a->spv->dev, &pre);
 }
 
 /* phase 3: the committed header, areas switching to ignored first (pass 0), as LVM2 */
-static int step_commit(struct lvx_ctx *ctx, struct lvx_cache *cache, struct commit_area *a,
-                       const void *pass)
+static void plan_commit(struct write_list *l, struct commit_area *a, int pass)
 {
     bool switching_off = a->ignore_after && !a->spv->mda[a->index].ignored;
-    if ((*(const int *)pass == 0) != switching_off)
-        return 0;
+    if ((pass == 0) != switching_off)
+        return;
     memset(&a->next.slot[1], 0, sizeof(a->next.slot[1]));
-    return write_header(ctx, cache, a->spv->dev, &a->next);
+    list_header(l, a->spv->dev, &a->next);
 }
 
 static void revert_headers(struct lvx_ctx *ctx, struct commit_area *areas, unsigned count)
@@ -374,62 +398,24 @@ static unsigned collect_areas(const struct uuid_index *scan_ix, struct lvx_vg *v
     return n;
 }
 
-static int open_item(struct lvx_ctx *ctx, void *dev, const void *unused)
-{
-    return ensure_writable(ctx, dev);
-}
-
-/* Every area's device open for writing (the areas of one PV are adjacent: each
- * device once), on a few threads from PARALLEL_AREAS areas on. */
+/* Every area's device open for writing (the areas of one PV are adjacent). */
 static int open_writable(struct lvx_ctx *ctx, struct commit_area *areas, unsigned count)
 {
-    void **devs = lvx_xcalloc(count + 1, sizeof(*devs));
-    unsigned n = 0;
+    struct lvx_dev **devs = lvx_xcalloc(count + 1, sizeof(*devs));
     for (unsigned i = 0; i < count; i++)
-        if (i == 0 || areas[i - 1].spv->dev != areas[i].spv->dev)
-            devs[n++] = areas[i].spv->dev;
-    int r = 0;
-    if (n < PARALLEL_AREAS)
-        for (unsigned i = 0; i < n && r == 0; i++)
-            r = ensure_writable(ctx, devs[i]);
-    else
-        r = each_item(ctx, devs, n, open_item, NULL);
+        devs[i] = areas[i].spv->dev;
+    int r = open_devices(ctx, devs, count);
     free(devs);
     return r;
 }
 
-/* Label sectors of the VG's PVs lacking PV_EXT_USED: all written (from PARALLEL_AREAS
- * on, on a few threads, as the steps: a VG created on hundreds of PVs rewrites hundreds
- * of labels, each write waiting for its device), then all flushed in parallel. */
-static int label_write_one(struct lvx_ctx *ctx, struct lvx_cache *cache, struct lvx_scan_pv *spv)
-{
-    int r = ensure_writable(ctx, spv->dev);
-    return r < 0 ? r : write_label(ctx, cache, spv);
-}
-
-static int label_item(struct lvx_ctx *ctx, void *spv, const void *unused)
-{
-    return label_write_one(ctx, NULL, spv);
-}
-
-static int write_labels(struct lvx_ctx *ctx, struct lvx_cache *cache, struct lvx_scan_pv **spvs,
-                        unsigned n)
-{
-    if (!cache && n >= PARALLEL_AREAS)
-        return each_item(ctx, (void **)spvs, n, label_item, NULL);
-    for (unsigned i = 0; i < n; i++) {
-        int r = label_write_one(ctx, cache, spvs[i]);
-        if (r < 0)
-            return r;
-    }
-    return 0;
-}
-
+/* Label sectors of the VG's PVs lacking PV_EXT_USED: all written durably in one batch
+ * (a VG created on hundreds of PVs rewrites hundreds of labels). */
 static int rewrite_labels(struct lvx_ctx *ctx, struct lvx_cache *cache,
                           const struct uuid_index *scan_ix, struct lvx_vg *vg)
 {
     struct lvx_scan_pv **spvs = lvx_xcalloc(vg->pv_count + 1, sizeof(*spvs));
-    struct lvx_dev **written = lvx_xcalloc(vg->pv_count + 1, sizeof(*written));
+    struct lvx_dev **devs = lvx_xcalloc(vg->pv_count + 1, sizeof(*devs));
     unsigned n = 0;
     for (unsigned p = 0; p < vg->pv_count; p++) {
         struct lvx_scan_pv *spv = index_find(scan_ix, vg->pvs[p]->uuid);
@@ -440,15 +426,24 @@ static int rewrite_labels(struct lvx_ctx *ctx, struct lvx_cache *cache,
         spv->label.ext_version = 2;
         spv->label.ext_flags |= LVX_PV_EXT_USED;
         spvs[n] = spv;
-        written[n++] = spv->dev;
+        devs[n++] = spv->dev;
         vg->pvs[p]->ondisk.ext_version = 2;
         vg->pvs[p]->ondisk.ext_flags = spv->label.ext_flags;
     }
-    int r = write_labels(ctx, cache, spvs, n);
+    struct write_list l = { 0 };
+    int r = open_devices(ctx, devs, n);
+    for (unsigned i = 0; i < n && r == 0; i++) {
+        uint8_t sector[LVX_SECTOR_SIZE] = {0};
+        r = lvx_label_encode(ctx, &spvs[i]->label, sector);
+        if (r == 0)
+            list_add(&l, spvs[i]->dev, sector, sizeof(sector),
+                     (uint64_t)spvs[i]->label.sector * LVX_SECTOR_SIZE);
+    }
     if (r == 0)
-        r = lvx_dev_flush_many(ctx, written, n);
+        r = list_write(ctx, cache, &l);
+    list_free(&l);
     free(spvs);
-    free(written);
+    free(devs);
     return r;
 }
 
@@ -692,24 +687,32 @@ int lvx_vg_commit_detach(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_
         goto out;
     t = lvx_phase_start();
 
-    /* phase 1: text; phase 2: precommit headers; one flush for both (see the top of
-     * the file) */
-    if ((r = each_area(ctx, cache, areas, count, step_text, text.data)) < 0 ||
-        (r = each_area(ctx, cache, areas, count, step_precommit, NULL)) < 0)
+    /* phase 1: text; phase 2: precommit headers: one batch of durable writes (see the
+     * top of the file) */
+    struct write_list l = { 0 };
+    uint64_t step = lvx_phase_start();
+    for (unsigned i = 0; i < count && r == 0; i++)
+        r = plan_text(ctx, &l, &areas[i], text.data);
+    for (unsigned i = 0; i < count && r == 0; i++)
+        plan_precommit(&l, &areas[i]);
+    if (r < 0 || (r = list_write(ctx, cache, &l)) < 0) {
+        list_free(&l);
         goto fail;
-    if ((r = flush_some(ctx, areas, count, false)) < 0)
-        goto fail;
+    }
+    lvx_phase_end("commit.text", step);
 
     /* PVs leaving the VG, before the commit point (see the top of the file) */
     if ((r = detach_pvs(ctx, cache, scan, vg, detach, detach_count)) < 0)
         goto fail;
 
     /* phase 3: commit - areas switching to ignored first, as LVM2 */
+    step = lvx_phase_start();
     for (int pass = 0; pass < 2; pass++)
-        if ((r = each_area(ctx, cache, areas, count, step_commit, &pass)) < 0)
-            goto out_committing;
-    if ((r = flush_devices(ctx, areas, count)) < 0)
+        for (unsigned i = 0; i < count; i++)
+            plan_commit(&l, &areas[i], pass);
+    if ((r = list_write(ctx, cache, &l)) < 0)
         goto out_committing;
+    lvx_phase_end("commit.headers", step);
     if (keep_pool) {
         char *copy = lvx_pool_alloc_uninit(keep_pool, size);
         memcpy(copy, text.data, size);

@@ -598,15 +598,20 @@ static void update_narrowed(struct lvx_ctx *ctx, const struct lvx_scan *scan,
                            d->size / 1024, d->is_link ? 1 : 0, d->path);
         }
     }
+    /* the devices read, sorted by number (a thousand entries against a thousand devices) */
+    struct dev_vg *read_devs = lvx_xcalloc(scan->devs.count + 1, sizeof(*read_devs));
+    for (unsigned d = 0; d < scan->devs.count; d++)
+        read_devs[d] = (struct dev_vg){ scan->devs.devs[d]->major, scan->devs.devs[d]->minor, NULL };
+    qsort(read_devs, scan->devs.count, sizeof(*read_devs), dev_vg_cmp);
     for (unsigned i = 0; i < idx.count; i++) {
         const struct index_entry *e = &idx.entries[i];
-        bool read = false;
-        for (unsigned d = 0; d < scan->devs.count && !read; d++)
-            read = scan->devs.devs[d]->major == e->major && scan->devs.devs[d]->minor == e->minor;
+        struct dev_vg key = { e->major, e->minor, NULL };
+        bool read = bsearch(&key, read_devs, scan->devs.count, sizeof(key), dev_vg_cmp) != NULL;
         if (!read)
             lvx_buf_printf(&b, "pv %u:%u %s %s %s\n", e->major, e->minor, e->pv_uuid,
                            e->vg_uuid[0] ? e->vg_uuid : "-", e->vg_uuid[0] ? e->vg_name : "-");
     }
+    free(read_devs);
     const char *pv_lines = strstr(lvx_buf_str(&fresh), "\npv ");
     if (pv_lines)
         lvx_buf_puts(&b, pv_lines + 1);
