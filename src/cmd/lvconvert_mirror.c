@@ -30,7 +30,7 @@
  * made, a new log's start zeroed, the table staged, committed, swapped, the devices of
  * the sub-LVs that went removed).  More images for an active mirror are added only in
  * the user backend with a core log (a live disk log would be written back in sync by
- * the old table), and a mirrored log only for an inactive LV (exit 5 otherwise);
+ * the old table), and a mirrored log not while active in the dm backend (exit 5);
  * --type raid1 of an inactive mirror gets LVM2's "must be active" refusal.
  */
 #include "cmd/lvconvert_mirror.h"
@@ -361,9 +361,9 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
         lvx_cmd_errorf("Only up to 8 images in mirror supported currently.");
         return LVX_EXIT_FAILED;
     }
-    if (c->mirrored_log && active) {      /* the user backend does not serve one */
-        lvx_cmd_errorf("lvx lvconvert gives only inactive mirrors a mirrored log: deactivate "
-                       "%s/%s first.", vg, lv->name);
+    if (c->mirrored_log && dm) {          /* its stacked devices are not reloaded */
+        lvx_cmd_errorf("lvx lvconvert gives a mirror active in the dm backend no mirrored log: "
+                       "deactivate %s/%s first.", vg, lv->name);
         return LVX_EXIT_FAILED;
     }
     if (c->mirrored_log && linear) {

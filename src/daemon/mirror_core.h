@@ -2,7 +2,8 @@
 /*
  * daemon/mirror_core.h - what the daemon's old-style mirror target (target_mirror.c)
  * shares with its background resync (mirror_resync.c): the mirror, its legs, the
- * dm-log image (header + region bits, 1 = in sync) and the region copy.
+ * dm-log image (header + region bits, 1 = in sync; on every image of a mirrored log)
+ * and the region copy.
  */
 #ifndef LVX_DAEMON_MIRROR_CORE_H
 #define LVX_DAEMON_MIRROR_CORE_H
@@ -13,6 +14,7 @@
 #include <stdatomic.h>
 
 #define MIRROR_COPY_BYTES (1u << 20)  /* resync buffer */
+#define MIRROR_LOG_LEGS 8u            /* images of a mirrored log served */
 
 struct mirror_leg {
     const struct lvx_map_prepared *data;
@@ -21,7 +23,9 @@ struct mirror_leg {
 
 struct mirror {
     pthread_mutex_t mu;              /* bits, need, log writes, failing legs */
-    const struct lvx_map_prepared *log;  /* NULL: core log */
+    const struct lvx_map_prepared *log[MIRROR_LOG_LEGS];  /* the log LV, or the images
+                                                       of a mirrored log (nlog 0: core) */
+    unsigned nlog;
     unsigned n;
     uint64_t sectors;
     uint32_t region;

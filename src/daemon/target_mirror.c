@@ -7,6 +7,8 @@
  * nr_regions, bits at byte 1024, 1 = region in sync), so the same disks move between
  * this daemon and LVM2 + the kernel.
  *
+ *   log      a disk log, or a mirrored log's images (each written alike, the first
+ *            readable one read at start), or none (core log).
  *   writes   the regions' in-sync bits cleared and the log written before the data
  *            goes to every live leg in one batch; a leg whose write fails is marked
  *            failed (dm-mirror's handle_errors) and the LV keeps serving from the
@@ -137,14 +139,21 @@ static int mirror_ctr(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct l
     if (rc == 0 && !live)
         rc = lvx_error(ctx, EIO, "Mirror LV %s/%s: no image is present.", lv->vg->name,
                        lv->name);
-    if (rc == 0 && seg->log_lv && !lvx_map_lv_partial(seg->log_lv)) {
+    /* the log, or each present image of a mirrored log (its copies written alike, as
+     * the kernel's core-log mirror under the mlog keeps them) */
+    const struct lvx_lv *log = seg->log_lv;
+    bool mirrored = log && lvx_map_lv_is_mirror(log);
+    unsigned nlog = !log ? 0 : mirrored ? log->segs[0].area_count : 1;
+    for (unsigned i = 0; rc == 0 && i < nlog && m->nlog < MIRROR_LOG_LEGS; i++) {
+        const struct lvx_lv *l = mirrored ? log->segs[0].areas[i].lv : log;
         struct lvx_map_prepared *p;
-        if ((rc = lvx_map_prepare(ctx, pool, seg->log_lv, 0, &p)) == 0) {
-            m->log = p;
+        if (lvx_map_lv_partial(l))
+            continue;
+        if ((rc = lvx_map_prepare(ctx, pool, l, 0, &p)) == 0) {
+            m->log[m->nlog++] = p;
             if (lvx_map_prepared_sectors(p) * 512 < m->log_bytes)
                 rc = lvx_error(ctx, EINVAL, "Mirror LV %s/%s: log %s is too small for %" PRIu64
-                               " regions.", lv->vg->name, lv->name, seg->log_lv->name,
-                               m->regions);
+                               " regions.", lv->vg->name, lv->name, l->name, m->regions);
         }
     }
     if (rc < 0) {
@@ -174,16 +183,31 @@ static uint64_t get_le(const uint8_t *p, unsigned bytes)
 /* The header and bits to the log LV (mu held); nothing for a core log. */
 int mirror_write_log_locked(struct lvxd_io *io, struct lvxd_lv *v, struct mirror *m)
 {
-    if (!m->log || v->read_only)
+    if (!m->nlog || v->read_only)
         return 0;
     put_le32(m->hdr, MIRROR_MAGIC);
     put_le32(m->hdr + 4, MIRROR_VERSION);
     put_le32(m->hdr + 8, (uint32_t)m->regions);
     put_le32(m->hdr + 12, (uint32_t)(m->regions >> 32));
     unsigned n = 0;
-    int rc = lvxd_io_map_add(io, v, m->log, true, 0, (uint32_t)m->log_bytes, m->hdr, &n);
+    int rc = 0;
+    for (unsigned i = 0; i < m->nlog && rc == 0; i++)
+        rc = lvxd_io_map_add(io, v, m->log[i], true, 0, (uint32_t)m->log_bytes, m->hdr, &n);
     if (rc == 0 && n)
         rc = lvxd_io_run(io, n);
+    if (rc < 0 && m->nlog > 1) {     /* a mirrored log: written while one image takes it */
+        unsigned ok = 0;
+        for (unsigned i = 0; i < m->nlog; i++) {
+            unsigned k = 0;
+            int e = lvxd_io_map_add(io, v, m->log[i], true, 0, (uint32_t)m->log_bytes, m->hdr,
+                                    &k);
+            if (e == 0 && k)
+                e = lvxd_io_run(io, k);
+            ok += e == 0;
+        }
+        if (ok)
+            rc = 0;
+    }
     if (rc < 0)
         lvxd_log("%s/%s: writing the mirror log failed: %s", v->vg, v->lv, strerror(-rc));
     return rc;
@@ -386,11 +410,14 @@ static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v, 
 {
     uint64_t known = 0;                  /* regions the log on disk speaks for */
     memset(m->hdr, 0, m->log_bytes);
-    if (m->log) {
-        unsigned n = 0;
-        int rc = lvxd_io_map_add(io, v, m->log, false, 0, (uint32_t)m->log_bytes, m->hdr, &n);
-        if (rc == 0 && n)
-            rc = lvxd_io_run(io, n);
+    if (m->nlog) {
+        int rc = -EIO;
+        for (unsigned i = 0; i < m->nlog && rc < 0; i++) {  /* the first readable copy */
+            unsigned n = 0;
+            rc = lvxd_io_map_add(io, v, m->log[i], false, 0, (uint32_t)m->log_bytes, m->hdr, &n);
+            if (rc == 0 && n)
+                rc = lvxd_io_run(io, n);
+        }
         if (rc < 0)
             return lvx_error(ctx, EIO, "Mirror LV %s/%s: reading the log failed: %s", v->vg,
                              v->lv, strerror(-rc));
@@ -425,7 +452,7 @@ static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v, 
     if (dirty && !v->read_only)
         lvxd_log("%s/%s: %" PRIu64 " of %" PRIu64 " mirror regions out of sync: copied from "
                  "leg %d in the background", v->vg, v->lv, dirty, m->regions, from);
-    if (v->read_only || !m->log)
+    if (v->read_only || !m->nlog)
         return 0;
     int rc = mirror_write_log_locked(io, v, m);
     if (rc == 0)
@@ -467,7 +494,7 @@ static void mirror_dtr(struct lvxd_lv *v, void *state)
         if (lvxd_io_init(&io) == 0) {
             pthread_mutex_lock(&m->mu);
             int rc = lvxd_io_flush_pvs(&io, v);
-            if (rc == 0 && m->log) {
+            if (rc == 0 && m->nlog) {
                 for (uint64_t g = 0; g < m->regions && !mirror_any_failed(m); g++)
                     if (!m->pending[g] && !m->need[g])   /* still to copy: kept */
                         mirror_set_bit(m, g, true);

@@ -11,11 +11,13 @@
 #   - a core log: every region out of sync at activation, copied in the background;
 #   - --nosync: nothing to copy, copy_percent 100.00 at once;
 #   - SIGKILL of the daemon once the log on disk records progress: the restart copies
-#     only the regions left (logged count), data written before the kill verifies,
+#     only the regions left (logged count), data written before the kill reads back,
 #     legs equal;
 #   - lvconvert -m+1 of the active core-log mirror: lvconvert waits for the copy
 #     ("Converted: 100.00%"), three legs equal; -m+1 of the inactive disk-log mirror:
-#     the next activation copies every region to the new image, fio verifies.
+#     the next activation copies every region to the new image, fio verifies;
+#   - a mirrored log (--mirrorlog mirrored) served: the dm-log on both its images;
+#     --mirrorlog mirrored of an active disk-log mirror, live.
 source "$(dirname "$0")/../lib.sh"
 source "$LVX_ROOT/tests/tools/uspace-env.sh"
 
@@ -87,16 +89,17 @@ test_ok "copy_percent below 100 right after lvcreate (${P:-never seen}): the res
     test -n "$P"
 test_ok "the daemon logged all 256 regions out of sync" \
     grep -q "$VG/m: 256 of 256 mirror regions out of sync" "$LOG"
-uspace_run_ok "fio: 4 MiB of crc32c-headed random writes while the resync runs" \
-    fio_job w1 "$M" 4m --do_verify=0
+uspace_run_ok "fio: 2 MiB of crc32c-headed random writes while the resync runs" \
+    fio_job w1 "$M" 2m --do_verify=0
 test_ok "copy_percent reaches 100.00 (polled)" wait_in_sync m
 test_ok "the daemon logged the end of the resync" wait_log "$VG/m: mirror resync done"
-uspace_run_ok "fio verifies every block written during the resync" fio_job w1 "$M" 4m --verify_only=1
+uspace_run_ok "fio verifies every block written during the resync" fio_job w1 "$M" 2m --verify_only=1
 
 # ---- a core log: every region copied at activation, in the background
 uspace_run_ok "lvcreate --type mirror -m1 --corelog -L 8m -R 64k" \
     lvx lvcreate --type mirror -m1 --corelog -L 8m -R 64k -n c "$VG" "${DEVS[0]}" "${DEVS[1]}"
-test_ok "c: copy_percent below 100 ($(seen_below c || echo never seen))" seen_below c
+P=$(seen_below c)
+test_ok "c: copy_percent below 100 (${P:-never seen})" test -n "$P"
 test_ok "c: 128 of 128 regions out of sync logged" \
     grep -q "$VG/c: 128 of 128 mirror regions out of sync" "$LOG"
 uspace_run_ok "fio: 2 MiB to c while it resyncs" fio_job w2 "$DM_DEV_DIR/$VG/c" 2m --do_verify=0
@@ -114,11 +117,13 @@ test_eq "m_mlog: every region in sync after the clean stop" "$(mlog_insync m_mlo
 legs_equal "c: both legs equal" c $((8 * MIB)) 2
 
 # ---- SIGKILL mid-resync: the restart copies only the regions left
-LVX_TEST_DP_FAULT=$SLOW lvx lvcreate --type mirror -m1 -L 16m -R 64k -n k "$VG" \
-    "${DEVS[0]}" "${DEVS[1]}" "${DEVS[2]}" >"$SCRATCH/o" 2>&1
-_tap_result $? "lvcreate k -L 16m -R 64k (writes to ${DEVS[1]} slowed)"
-uspace_run_ok "fio: 2 MiB of crc32c-headed writes to k while it resyncs" \
-    fio_job w3 "$DM_DEV_DIR/$VG/k" 2m --do_verify=0
+LVX_TEST_DP_FAULT=${SLOW/delay=20/delay=60} lvx lvcreate --type mirror -m1 -L 16m -R 64k \
+    -n k "$VG" "${DEVS[0]}" "${DEVS[1]}" "${DEVS[2]}" >"$SCRATCH/o" 2>&1
+_tap_result $? "lvcreate k -L 16m -R 64k (writes to ${DEVS[1]} slowed more)"
+report k_mlog
+head -c "$MIB" /dev/urandom >"$SCRATCH/k.bin"
+uspace_run_ok "1 MiB written to k while it resyncs" dd if="$SCRATCH/k.bin" \
+    of="$DM_DEV_DIR/$VG/k" bs=1M oflag=direct status=none
 ins=0
 for _ in $(seq 300); do   # until a checkpoint recorded progress in the log on disk
     read -r ins _ <<<"$(mlog_insync k_mlog)"
@@ -135,8 +140,8 @@ uspace_run_ok "lvx daemon start (serves k again, no delay)" lvx daemon start
 test_ok "the restart copies only the $((NREG - INS)) regions left" \
     grep -q "$VG/k: $((NREG - INS)) of $NREG mirror regions out of sync" "$LOG"
 test_ok "k reaches 100.00 (polled)" wait_in_sync k
-uspace_run_ok "fio verifies the writes made before the kill" \
-    fio_job w3 "$DM_DEV_DIR/$VG/k" 2m --verify_only=1
+test_eq "k reads the MiB written before the kill" "$(lv_sum "$DM_DEV_DIR/$VG/k" 0 "$MIB")" \
+    "$(fsum "$SCRATCH/k.bin")"
 stop_daemon
 legs_equal "k: legs equal after the resumed resync" k $((16 * MIB)) 2
 test_eq "k_mlog in sync after the clean stop" "$(mlog_insync k_mlog)" "$NREG $NREG"
@@ -169,10 +174,35 @@ uspace_run_ok "activate m" lvx lvchange -ay "$VG/m"
 test_ok "every region of m copied again (its log's header was zeroed)" \
     grep -q "$VG/m: 256 of 256 mirror regions out of sync" "$LOG"
 test_ok "m reaches 100.00 (polled)" wait_in_sync m
-uspace_run_ok "fio verifies m's data" fio_job w1 "$M" 4m --verify_only=1
+uspace_run_ok "fio verifies m's data" fio_job w1 "$M" 2m --verify_only=1
 stop_daemon
 legs_equal "m: the new third leg holds the data" m $((16 * MIB)) 3
 test_eq "m_mlog in sync" "$(rm -f "$SCRATCH/m_mlog.segs.json"; mlog_insync m_mlog)" "256 256"
+# ---- a mirrored log (global/support_mirrored_mirror_log): the log on both its images
+uspace_run_ok "lvcreate --type mirror -m1 --mirrorlog mirrored -L 8m -R 64k (served)" \
+    lvx lvcreate --config "global/support_mirrored_mirror_log=1" --type mirror -m1 \
+    --mirrorlog mirrored -L 8m -R 64k -n ml "$VG"
+test_ok "ml reaches 100.00 (polled)" wait_in_sync ml
+uspace_run_ok "fio: 2 MiB with crc32c headers to ml" fio_job w4 "$DM_DEV_DIR/$VG/ml" 2m \
+    --do_verify=0
+uspace_run_ok "fio verifies ml" fio_job w4 "$DM_DEV_DIR/$VG/ml" 2m --verify_only=1
+uspace_run_ok "deactivate ml" lvx lvchange -an "$VG/ml"
+legs_equal "ml: both legs equal" ml $((8 * MIB)) 2
+test_eq "ml's log on both its images: dm-log, 128 of 128 regions in sync" \
+    "$(mlog_insync ml_mlog_mimage_0) $(mlog_insync ml_mlog_mimage_1)" "128 128 128 128"
+uspace_run_ok "activate k" lvx lvchange -ay "$VG/k"
+uspace_run_ok "lvconvert --mirrorlog mirrored of the active k (the daemon reloads it)" \
+    lvx lvconvert --config "global/support_mirrored_mirror_log=1" -y --mirrorlog mirrored \
+    "$VG/k"
+test_eq "LVM2 reads k's log as a 2-image mirror" \
+    "$(lvm2 lvs -a --noheadings -o devices "$VG/k_mlog" 2>/dev/null | tr -d ' ')" \
+    "k_mlog_mimage_0(0),k_mlog_mimage_1(0)"
+test_ok "k in sync (polled)" wait_in_sync k
+test_eq "k reads its data after the reload" "$(lv_sum "$DM_DEV_DIR/$VG/k" 0 "$MIB")" \
+    "$(fsum "$SCRATCH/k.bin")"
+uspace_run_ok "deactivate k" lvx lvchange -an "$VG/k"
+test_eq "k's log on both its new images: 256 of 256 regions in sync" \
+    "$(mlog_insync k_mlog_mimage_0) $(mlog_insync k_mlog_mimage_1)" "256 256 256 256"
 test_ok "LVM2's vgck accepts the VG" lvm2 vgck "$VG"
 
 done_testing
