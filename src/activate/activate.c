@@ -142,14 +142,7 @@ int lvx_activate_lv(struct lvx_ctx *ctx, const struct lvx_activation_backend *be
         return rc < 0 ? rc : be->activate(ctx, lv, opts);
     }
     if (lvx_map_lv_is_mirror(lv)) {
-        const struct lvx_lv *log = lv->segs[0].log_lv;
-        bool mlog = log && log->seg_count == 1 && log->segs[0].kind == LVX_SEG_MIRROR;
-        int rc = mlog && be == &lvx_activation_user
-                     ? lvx_error(ctx, ENOTSUP, "Cannot activate mirror LV %s/%s: the user "
-                                 "activation backend does not serve mirrored logs yet (use the "
-                                 "dm backend, or lvconvert --mirrorlog disk).", lv->vg->name,
-                                 lv->name)
-                 : lvx_activation_serves_raid(be, "mirror")
+        int rc = lvx_activation_serves_raid(be, "mirror")
                      ? lvx_map_check_mirror_activatable(ctx, lv, opts && opts->partial)
                      : lvx_error(ctx, ENOTSUP, "Cannot activate mirror LV %s/%s: the %s "
                                  "activation backend does not serve mirror LVs yet (use the "

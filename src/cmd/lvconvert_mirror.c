@@ -14,15 +14,24 @@
  *                     the images: LVM2's order in the metadata), the log's first 4 KiB
  *                     zeroed; "Conversion starts after activation."
  *
- * Each prints "Logical volume VG/LV converted." (linear -> mirror: "... being
- * converted.").  LVs active in the user backend are converted live: the new layout
- * staged, committed, new logs zeroed, then the daemon reloads the LV (its mirror
- * target copies image 0 to new images before the reload returns: "Converted:
- * 100.00%").  Active in the dm backend, the LV's table is reloaded as for RAID LVs
- * (lvx_lvconvert_reload: new sub-LV devices made, a new log's start zeroed, the table
- * staged, committed, swapped, the devices of the sub-LVs that went removed).  Adding
- * images to a mirror, and a mirrored log for an active LV, are not done by lvx yet
- * (exit 5); --type raid1 of an inactive mirror gets LVM2's "must be active" refusal.
+ *   more images       (-m N, -m +N of a core- or disk-log mirror): NAME_mimage_<k>...
+ *                     on PVs holding none of its images nor its log, appended; a disk
+ *                     log's header zeroed (every region copied again).  LVM2 goes
+ *                     through a NAME_mimagetmp_N layer its poll collapses into this
+ *                     layout after activation (README: a deliberate difference);
+ *                     refused (LVM2's words) for a NOTSYNCED mirror.
+ *
+ * Each prints "Logical volume VG/LV converted." (linear -> mirror and more images:
+ * "... being converted.").  LVs active in the user backend are converted live: the
+ * new layout staged, committed, new logs zeroed, then the daemon reloads the LV (its
+ * mirror target copies image 0 to the new images in the background; lvconvert waits
+ * for the copy as LVM2's poll does: "Converted: 100.00%").  Active in the dm backend,
+ * the LV's table is reloaded as for RAID LVs (lvx_lvconvert_reload: new sub-LV devices
+ * made, a new log's start zeroed, the table staged, committed, swapped, the devices of
+ * the sub-LVs that went removed).  More images for an active mirror are added only in
+ * the user backend with a core log (a live disk log would be written back in sync by
+ * the old table), and a mirrored log not while active in the dm backend (exit 5);
+ * --type raid1 of an inactive mirror gets LVM2's "must be active" refusal.
  */
 #include "cmd/lvconvert_mirror.h"
 
@@ -179,6 +188,60 @@ static int from_linear(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
     return 0;
 }
 
+/* More images for a mirror with a core or disk log: NAME_mimage_<cur>... on PVs holding
+ * none of its images nor its log, appended to the mirror.  LVM2 (2.03.16) adds them
+ * to a disk-log mirror through a temporary layer (NAME_mimagetmp_N over the old
+ * images, with the log) that its poll collapses into this layout once the new images
+ * are in sync; lvx writes the collapsed layout at once and the caller zeroes the
+ * log's header, so every region is copied again from image 0 (by the kernel or the
+ * daemon, as a new log). */
+static int add_images(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
+                      uint32_t want, const struct lvx_alloc_pv *pvs, unsigned pv_count)
+{
+    struct lvx_vg *vg = u->vg;
+    struct lvx_seg *seg = &lv->segs[0];
+    uint32_t cur = seg->area_count;
+    struct lvx_free_maps *maps;
+    int rc;
+    if ((rc = lvx_lvcmd_free_maps(env, u, &maps)))
+        return rc;
+    unsigned n = pv_count ? pv_count : vg->pv_count, k = 0;
+    struct lvx_alloc_pv *others = lvx_pool_alloc(env->pool, (n + 1) * sizeof(*others));
+    for (unsigned i = 0; i < n; i++) {
+        struct lvx_alloc_pv cand = pvs ? pvs[i] : (struct lvx_alloc_pv){ vg->pvs[i], 0, NULL };
+        bool used = seg->log_lv && on_pv(seg->log_lv, cand.pv);
+        for (uint32_t a = 0; a < cur && !used; a++)
+            used = on_pv(seg->areas[a].lv, cand.pv);
+        if (!used)
+            others[k++] = cand;
+    }
+    if (k < want - cur) {
+        lvx_cmd_errorf("Insufficient suitable allocatable extents for logical volume %s: %llu "
+                       "more required", lv->name,
+                       (unsigned long long)((want - cur) * (uint64_t)lv->le_count));
+        return LVX_EXIT_FAILED;
+    }
+    struct lvx_lv **img = lvx_pool_alloc(env->pool, want * sizeof(*img));
+    for (uint32_t i = 0; i < cur; i++)
+        img[i] = seg->areas[i].lv;
+    for (uint32_t i = cur; i < want; i++)
+        img[i] = new_sub(vg, lv, lvx_pool_printf(env->pool, "mimage_%u", i));
+    if (lvx_raid_alloc_images(env, maps, lv->name, want - cur, lv->le_count, 0,
+                              lvx_lvcmd_effective_policy(vg, lv->alloc), others, k, img + cur,
+                              NULL) < 0)
+        return lvx_cmd_fail(env);
+    struct lvx_area *areas = lvx_pool_alloc(vg->pool, want * sizeof(*areas));
+    memcpy(areas, seg->areas, cur * sizeof(*areas));
+    for (uint32_t i = cur; i < want; i++) {
+        memset(&areas[i], 0, sizeof(areas[i]));
+        areas[i].lv = img[i];
+    }
+    seg->areas = areas;
+    seg->area_count = seg->stripe_count = want;
+    seg->raw = NULL;
+    return 0;
+}
+
 int lvx_mirror_from_linear(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
                            uint32_t images, bool core_log, uint32_t region_size)
 {
@@ -246,6 +309,26 @@ int lvx_mirror_commit_live(struct lvx_cmd_env *env, struct lvx_vg_update *u,
     return active && !test ? lvx_actcmd_finish(env, act, lv, true) : 0;
 }
 
+/* Until the active mirror's regions are in sync (its target copies them in the
+ * background), as LVM2's lvconvert polls; a dead leg or a status error ends the wait. */
+static int wait_synced(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                       const struct lvx_lv *lv)
+{
+    if (!act->be || !act->be->status || env->args->count[LVX_OPT_TEST])
+        return 0;
+    for (;;) {
+        struct lvx_lv_kstate ks;
+        memset(&ks, 0, sizeof(ks));
+        if (act->be->status(env->ctx, lv, &ks) < 0)
+            return lvx_cmd_fail(env);
+        if (!ks.active || !ks.mirror || ks.sync_done >= ks.sync_total ||
+            strchr(ks.raid_health, 'D'))
+            return 0;
+        struct timespec t = { 0, 100000000L };
+        nanosleep(&t, NULL);
+    }
+}
+
 int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
                          const struct lvx_mirror_conv *c)
 {
@@ -278,9 +361,9 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
         lvx_cmd_errorf("Only up to 8 images in mirror supported currently.");
         return LVX_EXIT_FAILED;
     }
-    if (c->mirrored_log && active) {      /* the user backend does not serve one */
-        lvx_cmd_errorf("lvx lvconvert gives only inactive mirrors a mirrored log: deactivate "
-                       "%s/%s first.", vg, lv->name);
+    if (c->mirrored_log && dm) {          /* its stacked devices are not reloaded */
+        lvx_cmd_errorf("lvx lvconvert gives a mirror active in the dm backend no mirrored log: "
+                       "deactivate %s/%s first.", vg, lv->name);
         return LVX_EXIT_FAILED;
     }
     if (c->mirrored_log && linear) {
@@ -288,8 +371,22 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
                        "yet (convert it to a mirror first).", vg, lv->name);
         return LVX_EXIT_FAILED;
     }
-    if (!linear && want > cur) {
-        lvx_cmd_errorf("lvx lvconvert does not add images to mirror %s/%s yet.", vg, lv->name);
+    bool adding = !linear && want > cur;
+    if (adding && (lv->status & LVX_LV_NOTSYNCED)) {
+        lvx_cmd_errorf("Can't add mirror to out-of-sync mirrored LV: use lvchange --resync "
+                       "first.");
+        return LVX_EXIT_FAILED;
+    }
+    if (adding && (lvx_mirror_log_is_mirrored(lv->segs[0].log_lv) || c->mirrored_log ||
+                   c->core_log || c->disk_log)) {
+        lvx_cmd_errorf("lvx lvconvert adds images to mirror %s/%s only with its log kept as it "
+                       "is (not mirrored).", vg, lv->name);
+        return LVX_EXIT_FAILED;
+    }
+    /* a live disk log would be written in sync again by the old table at the reload */
+    if (adding && active && (dm || lv->segs[0].log_lv)) {
+        lvx_cmd_errorf("lvx lvconvert adds images to active mirror %s/%s only with a core log "
+                       "in the user backend: deactivate it first.", vg, lv->name);
         return LVX_EXIT_FAILED;
     }
     struct lvx_alloc_pv *pvs = NULL;
@@ -305,6 +402,10 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
             return rc;
     } else if (!linear && want == 1) {
         lvx_mirror_to_linear(lv);
+    } else if (adding) {
+        if ((rc = add_images(env, u, lv, want, pvs, pv_count)))
+            return rc;
+        old_log = NULL;           /* the log's header zeroed: every region copied again */
     } else if (!linear) {
         drop_subs(lv, want, c->core_log);
         struct lvx_lv *log = lv->segs[0].log_lv;
@@ -335,8 +436,10 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
     } else if ((rc = lvx_mirror_commit_live(env, u, &act, lv, active, old_log))) {
         return rc;
     }
-    if (linear && want > 1) {
+    if ((linear && want > 1) || adding) {
         lvx_notice(env->ctx, "Logical volume %s/%s being converted.", vg, lv->name);
+        if (active && (rc = wait_synced(env, &act, lv)))
+            return rc;
         if (active)
             lvx_notice(env->ctx, "%s/%s: Converted: 100.00%%", vg, lv->name);
         else

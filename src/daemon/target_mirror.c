@@ -7,6 +7,8 @@
  * nr_regions, bits at byte 1024, 1 = region in sync), so the same disks move between
  * this daemon and LVM2 + the kernel.
  *
+ *   log      a disk log, or a mirrored log's images (each written alike, the first
+ *            readable one read at start), or none (core log).
  *   writes   the regions' in-sync bits cleared and the log written before the data
  *            goes to every live leg in one batch; a leg whose write fails is marked
  *            failed (dm-mirror's handle_errors) and the LV keeps serving from the
@@ -16,17 +18,18 @@
  *            failed (its copy is behind: the next activation resyncs them).
  *   start    the log read (a log without the magic is new: every region out of sync,
  *            or in sync for a NOTSYNCED mirror, as dm-log's nosync; a core log is new
- *            at every activation); out-of-sync regions copied from the first live leg
- *            to the others, then the log written in sync.  Synchronous, as the RAID
- *            targets' resync (raid_core.c).  Read-only: nothing written, reads from
- *            the first live leg while a region is out of sync.
+ *            at every activation); the LV is served at once, its out-of-sync regions
+ *            copied from the first live leg to the others in the background
+ *            (mirror_resync.c: a request touching one copies it first; progress in
+ *            the log's bits).  Read-only: nothing written, reads from the first live
+ *            leg while a region is out of sync.
  *   reads    round robin over the live legs; a leg that fails a read is marked failed
  *            and the next one tried.
  *   stop     data flushed, the log written with every quiet region in sync.
  *
  * Entry point: lvxd_target_mirror (one line in target.c's table).
  */
-#include "daemon/daemon_int.h"
+#include "daemon/mirror_core.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -40,37 +43,14 @@
 #define MIRROR_VERSION 2u
 #define LOG_BITS_OFF 1024u           /* dm-log's LOG_OFFSET: 2 sectors */
 #define MIRROR_MAX_LEGS 64u
-#define COPY_BYTES (1u << 20)        /* resync buffer */
+#define COPY_BYTES MIRROR_COPY_BYTES
 
-struct mirror_leg {
-    const struct lvx_map_prepared *data;
-    atomic_bool failed;              /* absent, or its I/O failed */
-};
-
-struct mirror {
-    pthread_mutex_t mu;              /* bits, log writes, failing legs */
-    const struct lvx_map_prepared *log;  /* NULL: core log */
-    unsigned n;
-    uint64_t sectors;
-    uint32_t region;
-    uint64_t regions;
-    bool nosync;                     /* NOTSYNCED: new regions count as in sync */
-    bool started;
-    bool synced;                     /* every region in sync at start (reads balanced) */
-    uint8_t *hdr;                    /* log image: header + bits (aligned) */
-    size_t log_bytes;
-    uint32_t *pending;               /* writes in flight per region */
-    uint8_t *touched, *cand;         /* written since / settable at the flush */
-    atomic_uint rr;
-    struct mirror_leg legs[];
-};
-
-static bool bit(const struct mirror *m, uint64_t g)
+bool mirror_bit(const struct mirror *m, uint64_t g)
 {
     return (m->hdr[LOG_BITS_OFF + g / 8] >> (g % 8)) & 1;
 }
 
-static void set_bit(struct mirror *m, uint64_t g, bool on)
+void mirror_set_bit(struct mirror *m, uint64_t g, bool on)
 {
     uint8_t *b = &m->hdr[LOG_BITS_OFF + g / 8];
     *b = on ? (uint8_t)(*b | (1u << (g % 8))) : (uint8_t)(*b & ~(1u << (g % 8)));
@@ -81,7 +61,7 @@ static bool leg_ok(const struct mirror *m, unsigned i)
     return !atomic_load(&m->legs[i].failed);
 }
 
-static bool any_failed(const struct mirror *m)
+bool mirror_any_failed(const struct mirror *m)
 {
     for (unsigned i = 0; i < m->n; i++)
         if (!leg_ok(m, i))
@@ -97,6 +77,8 @@ static void mirror_free(struct mirror *m)
     free(m->pending);
     free(m->touched);
     free(m->cand);
+    free(m->need);
+    free(m->wtouch);
     pthread_mutex_destroy(&m->mu);
     free(m);
 }
@@ -137,7 +119,8 @@ static int mirror_ctr(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct l
     unsigned live = 0;
     if (posix_memalign((void **)&m->hdr, 4096, m->log_bytes) ||
         !(m->pending = calloc(m->regions, sizeof(*m->pending))) ||
-        !(m->touched = calloc(m->regions, 1)) || !(m->cand = calloc(m->regions, 1)))
+        !(m->touched = calloc(m->regions, 1)) || !(m->cand = calloc(m->regions, 1)) ||
+        !(m->need = calloc(m->regions, 1)) || !(m->wtouch = calloc(m->regions, 1)))
         rc = lvx_error(ctx, ENOMEM, "Out of memory loading %s/%s.", lv->vg->name, lv->name);
     for (unsigned i = 0; rc == 0 && i < m->n; i++) {
         const struct lvx_lv *img = seg->areas[i].lv;
@@ -156,14 +139,21 @@ static int mirror_ctr(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct l
     if (rc == 0 && !live)
         rc = lvx_error(ctx, EIO, "Mirror LV %s/%s: no image is present.", lv->vg->name,
                        lv->name);
-    if (rc == 0 && seg->log_lv && !lvx_map_lv_partial(seg->log_lv)) {
+    /* the log, or each present image of a mirrored log (its copies written alike, as
+     * the kernel's core-log mirror under the mlog keeps them) */
+    const struct lvx_lv *log = seg->log_lv;
+    bool mirrored = log && lvx_map_lv_is_mirror(log);
+    unsigned nlog = !log ? 0 : mirrored ? log->segs[0].area_count : 1;
+    for (unsigned i = 0; rc == 0 && i < nlog && m->nlog < MIRROR_LOG_LEGS; i++) {
+        const struct lvx_lv *l = mirrored ? log->segs[0].areas[i].lv : log;
         struct lvx_map_prepared *p;
-        if ((rc = lvx_map_prepare(ctx, pool, seg->log_lv, 0, &p)) == 0) {
-            m->log = p;
+        if (lvx_map_lv_partial(l))
+            continue;
+        if ((rc = lvx_map_prepare(ctx, pool, l, 0, &p)) == 0) {
+            m->log[m->nlog++] = p;
             if (lvx_map_prepared_sectors(p) * 512 < m->log_bytes)
                 rc = lvx_error(ctx, EINVAL, "Mirror LV %s/%s: log %s is too small for %" PRIu64
-                               " regions.", lv->vg->name, lv->name, seg->log_lv->name,
-                               m->regions);
+                               " regions.", lv->vg->name, lv->name, l->name, m->regions);
         }
     }
     if (rc < 0) {
@@ -191,18 +181,33 @@ static uint64_t get_le(const uint8_t *p, unsigned bytes)
 }
 
 /* The header and bits to the log LV (mu held); nothing for a core log. */
-static int write_log_locked(struct lvxd_io *io, struct lvxd_lv *v, struct mirror *m)
+int mirror_write_log_locked(struct lvxd_io *io, struct lvxd_lv *v, struct mirror *m)
 {
-    if (!m->log || v->read_only)
+    if (!m->nlog || v->read_only)
         return 0;
     put_le32(m->hdr, MIRROR_MAGIC);
     put_le32(m->hdr + 4, MIRROR_VERSION);
     put_le32(m->hdr + 8, (uint32_t)m->regions);
     put_le32(m->hdr + 12, (uint32_t)(m->regions >> 32));
     unsigned n = 0;
-    int rc = lvxd_io_map_add(io, v, m->log, true, 0, (uint32_t)m->log_bytes, m->hdr, &n);
+    int rc = 0;
+    for (unsigned i = 0; i < m->nlog && rc == 0; i++)
+        rc = lvxd_io_map_add(io, v, m->log[i], true, 0, (uint32_t)m->log_bytes, m->hdr, &n);
     if (rc == 0 && n)
         rc = lvxd_io_run(io, n);
+    if (rc < 0 && m->nlog > 1) {     /* a mirrored log: written while one image takes it */
+        unsigned ok = 0;
+        for (unsigned i = 0; i < m->nlog; i++) {
+            unsigned k = 0;
+            int e = lvxd_io_map_add(io, v, m->log[i], true, 0, (uint32_t)m->log_bytes, m->hdr,
+                                    &k);
+            if (e == 0 && k)
+                e = lvxd_io_run(io, k);
+            ok += e == 0;
+        }
+        if (ok)
+            rc = 0;
+    }
     if (rc < 0)
         lvxd_log("%s/%s: writing the mirror log failed: %s", v->vg, v->lv, strerror(-rc));
     return rc;
@@ -236,6 +241,9 @@ static int first_live(const struct mirror *m)
 static int mirror_read(struct lvxd_io *io, struct lvxd_lv *v, struct mirror *m, uint64_t off,
                        uint32_t len, uint8_t *buf)
 {
+    uint64_t r0 = off / 512 / m->region, r1 = (off + len - 1) / 512 / m->region;
+    if (!v->read_only && mirror_sync_gate(io, v, m, r0, r1) < 0)
+        return -EIO;
     unsigned first = m->synced ? atomic_fetch_add(&m->rr, 1) % m->n : 0;
     int rc = -EIO;
     for (unsigned t = 0; t < m->n; t++) {
@@ -268,18 +276,23 @@ static int mirror_write(struct lvxd_io *io, struct lvxd_lv *v, struct mirror *m,
     uint64_t r0 = off / 512 / m->region, r1 = (off + len - 1) / 512 / m->region;
     int rc = 0;
     bool dirtied = false;
-    /* out of sync on disk before the data goes out */
+    /* the regions copied first, out of sync on disk before the data goes out */
     pthread_mutex_lock(&m->mu);
+    if (mirror_sync_gate_locked(io, v, m, r0, r1) < 0) {
+        pthread_mutex_unlock(&m->mu);
+        return -EIO;
+    }
     for (uint64_t g = r0; g <= r1; g++) {
         m->pending[g]++;
         m->touched[g] = 1;
-        if (bit(m, g)) {
-            set_bit(m, g, false);
+        m->wtouch[g] = 1;
+        if (mirror_bit(m, g)) {
+            mirror_set_bit(m, g, false);
             dirtied = true;
         }
     }
     if (dirtied)
-        rc = write_log_locked(io, v, m);
+        rc = mirror_write_log_locked(io, v, m);
     pthread_mutex_unlock(&m->mu);
     if (rc == 0) {
         unsigned n = 0;
@@ -346,9 +359,9 @@ static int mirror_flush(struct lvxd_io *io, struct lvxd_lv *v)
         return -EIO;
     bool any = false;
     pthread_mutex_lock(&m->mu);
-    bool failed = any_failed(m);
+    bool failed = mirror_any_failed(m);
     for (uint64_t g = 0; g < m->regions; g++) {
-        m->cand[g] = !failed && !bit(m, g) && !m->pending[g];
+        m->cand[g] = !failed && !mirror_bit(m, g) && !m->pending[g] && !m->need[g];
         m->touched[g] = 0;
         any |= m->cand[g];
     }
@@ -357,24 +370,27 @@ static int mirror_flush(struct lvxd_io *io, struct lvxd_lv *v)
     if (rc < 0 || !any || v->read_only)
         return rc;
     pthread_mutex_lock(&m->mu);
-    bool set = false, failed_now = any_failed(m);
+    bool set = false, failed_now = mirror_any_failed(m);
     for (uint64_t g = 0; g < m->regions && !failed_now; g++)
-        if (m->cand[g] && !m->pending[g] && !m->touched[g]) {
-            set_bit(m, g, true);
+        if (m->cand[g] && !m->pending[g] && !m->touched[g] && !m->need[g]) {
+            mirror_set_bit(m, g, true);
             set = true;
         }
     if (set)
-        rc = write_log_locked(io, v, m);
+        rc = mirror_write_log_locked(io, v, m);
     pthread_mutex_unlock(&m->mu);
     return rc;
 }
 
 /* --- start and stop -------------------------------------------------------------- */
 
-/* Copy regions [g0, g1) from leg `from` to the other live legs (mu held). */
-static int sync_regions(struct lvxd_io *io, struct lvxd_lv *v, struct mirror *m, unsigned from,
-                        uint64_t g0, uint64_t g1, uint8_t *buf)
+int mirror_copy_locked(struct lvxd_io *io, struct lvxd_lv *v, struct mirror *m, uint64_t g0,
+                       uint64_t g1, uint8_t *buf)
 {
+    int live = first_live(m);
+    if (live < 0)
+        return -EIO;
+    unsigned from = (unsigned)live;
     uint64_t s = g0 * m->region, end = g1 * m->region < m->sectors ? g1 * m->region : m->sectors;
     while (s < end) {
         uint32_t cnt = end - s < COPY_BYTES / 512 ? (uint32_t)(end - s) : COPY_BYTES / 512;
@@ -390,16 +406,18 @@ static int sync_regions(struct lvxd_io *io, struct lvxd_lv *v, struct mirror *m,
     return 0;
 }
 
-static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v, struct mirror *m,
-                    uint8_t *buf)
+static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v, struct mirror *m)
 {
     uint64_t known = 0;                  /* regions the log on disk speaks for */
     memset(m->hdr, 0, m->log_bytes);
-    if (m->log) {
-        unsigned n = 0;
-        int rc = lvxd_io_map_add(io, v, m->log, false, 0, (uint32_t)m->log_bytes, m->hdr, &n);
-        if (rc == 0 && n)
-            rc = lvxd_io_run(io, n);
+    if (m->nlog) {
+        int rc = -EIO;
+        for (unsigned i = 0; i < m->nlog && rc < 0; i++) {  /* the first readable copy */
+            unsigned n = 0;
+            rc = lvxd_io_map_add(io, v, m->log[i], false, 0, (uint32_t)m->log_bytes, m->hdr, &n);
+            if (rc == 0 && n)
+                rc = lvxd_io_run(io, n);
+        }
         if (rc < 0)
             return lvx_error(ctx, EIO, "Mirror LV %s/%s: reading the log failed: %s", v->vg,
                              v->lv, strerror(-rc));
@@ -415,45 +433,28 @@ static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v, 
     if (known > m->regions)
         known = m->regions;
     for (uint64_t g = known; g < m->regions; g++)       /* new (or grown) regions */
-        set_bit(m, g, m->nosync);
+        mirror_set_bit(m, g, m->nosync);
     for (uint64_t g = m->regions; g < (m->regions + 31) / 32 * 32; g++)
-        set_bit(m, g, false);
+        mirror_set_bit(m, g, false);
     memset(m->hdr + LOG_BITS_OFF + (m->regions + 31) / 32 * 4, 0,
            m->log_bytes - LOG_BITS_OFF - (m->regions + 31) / 32 * 4);
     int from = first_live(m);
     uint64_t dirty = 0;
-    for (uint64_t g = 0; g < m->regions; g++)
-        dirty += !bit(m, g);
-    m->synced = !dirty;
-    if (v->read_only || !dirty) {
-        if (v->read_only || !m->log)
-            return 0;
-        return write_log_locked(io, v, m) < 0
-                   ? lvx_error(ctx, EIO, "Mirror LV %s/%s: writing the log failed.", v->vg, v->lv)
-                   : 0;
-    }
-    lvxd_log("%s/%s: %" PRIu64 " of %" PRIu64 " mirror regions out of sync: copied from leg %d",
-             v->vg, v->lv, dirty, m->regions, from);
     for (uint64_t g = 0; g < m->regions; g++) {
-        if (bit(m, g))
-            continue;
-        uint64_t g1 = g + 1;
-        while (g1 < m->regions && !bit(m, g1))
-            g1++;
-        if (sync_regions(io, v, m, (unsigned)from, g, g1, buf) < 0)
-            return lvx_error(ctx, EIO, "Mirror LV %s/%s: resync failed (leg %d unreadable).",
-                             v->vg, v->lv, from);
-        g = g1 - 1;
+        m->need[g] = !v->read_only && !mirror_bit(m, g);
+        dirty += !mirror_bit(m, g);
     }
-    int rc = lvxd_io_flush_pvs(io, v);
-    /* in sync only when every leg took the copies */
-    if (rc == 0 && !any_failed(m)) {
-        for (uint64_t g = 0; g < m->regions; g++)
-            set_bit(m, g, true);
-        m->synced = true;
-    }
-    if (rc == 0)
-        rc = write_log_locked(io, v, m);
+    atomic_store(&m->unsynced, v->read_only ? 0 : dirty);
+    m->pos = 0;
+    /* read-only: reads from the first live leg while a region is out of sync; else
+     * the gate copies a region before a request touches it */
+    m->synced = !dirty || !v->read_only;
+    if (dirty && !v->read_only)
+        lvxd_log("%s/%s: %" PRIu64 " of %" PRIu64 " mirror regions out of sync: copied from "
+                 "leg %d in the background", v->vg, v->lv, dirty, m->regions, from);
+    if (v->read_only || !m->nlog)
+        return 0;
+    int rc = mirror_write_log_locked(io, v, m);
     if (rc == 0)
         rc = lvxd_io_flush_pvs(io, v);
     return rc < 0 ? lvx_error(ctx, EIO, "Mirror LV %s/%s: writing the log failed.", v->vg, v->lv)
@@ -464,21 +465,20 @@ static int mirror_start(struct lvx_ctx *ctx, struct lvxd_lv *v)
 {
     struct mirror *m = v->tstate;
     struct lvxd_io io;
-    uint8_t *buf = NULL;
     int rc = lvxd_io_init(&io);
     if (rc < 0)
         return lvx_error(ctx, -rc, "Mirror LV %s/%s: no I/O queue: %s", v->vg, v->lv,
                          strerror(-rc));
-    if (posix_memalign((void **)&buf, 4096, COPY_BYTES)) {
-        rc = lvx_error(ctx, ENOMEM, "Out of memory starting %s/%s.", v->vg, v->lv);
-    } else {
-        pthread_mutex_lock(&m->mu);
-        rc = start_io(ctx, &io, v, m, buf);
-        pthread_mutex_unlock(&m->mu);
-    }
-    free(buf);
+    pthread_mutex_lock(&m->mu);
+    rc = start_io(ctx, &io, v, m);
+    pthread_mutex_unlock(&m->mu);
     lvxd_io_exit(&io);
     m->started = rc == 0;
+    if (rc == 0 && atomic_load(&m->unsynced) && (rc = mirror_resync_spawn(v, m)) < 0)
+        rc = lvx_error(ctx, -rc, "Mirror LV %s/%s: no resync thread: %s", v->vg, v->lv,
+                       strerror(-rc));
+    if (rc < 0)
+        m->started = false;
     return rc;
 }
 
@@ -488,16 +488,17 @@ static void mirror_dtr(struct lvxd_lv *v, void *state)
     struct mirror *m = state;
     if (!m)
         return;
+    mirror_resync_stop(m);
     if (v && m->started && !v->read_only) {
         struct lvxd_io io;
         if (lvxd_io_init(&io) == 0) {
             pthread_mutex_lock(&m->mu);
             int rc = lvxd_io_flush_pvs(&io, v);
-            if (rc == 0 && m->log) {
-                for (uint64_t g = 0; g < m->regions && !any_failed(m); g++)
-                    if (!m->pending[g])
-                        set_bit(m, g, true);
-                rc = write_log_locked(&io, v, m);
+            if (rc == 0 && m->nlog) {
+                for (uint64_t g = 0; g < m->regions && !mirror_any_failed(m); g++)
+                    if (!m->pending[g] && !m->need[g])   /* still to copy: kept */
+                        mirror_set_bit(m, g, true);
+                rc = mirror_write_log_locked(&io, v, m);
                 if (rc == 0)
                     rc = lvxd_io_flush_pvs(&io, v);
             }
@@ -513,7 +514,8 @@ static void mirror_dtr(struct lvxd_lv *v, void *state)
 
 /* " mirror <in-sync>/<regions> <health>" as dm-mirror's status (A alive, D dead): the
  * regions resynced (dm-mirror's sync bits, not the log's clean bits cleared by writes
- * in flight) - all once started, the log's in-sync bits while a leg is failed. */
+ * in flight): those not left to the background resync, the log's in-sync bits while
+ * a leg is failed or read-only. */
 static void mirror_status(struct lvxd_lv *v, char *out, size_t n)
 {
     struct mirror *m = v->tstate;
@@ -525,10 +527,11 @@ static void mirror_status(struct lvxd_lv *v, char *out, size_t n)
     for (unsigned i = 0; i < m->n; i++)
         h[i] = leg_ok(m, i) ? 'A' : 'D';
     h[m->n] = 0;
-    for (uint64_t g = 0; g < m->regions; g++)
-        in += bit(m, g);
-    if (m->synced && !any_failed(m))
-        in = m->regions;
+    if (mirror_any_failed(m) || v->read_only)
+        for (uint64_t g = 0; g < m->regions; g++)
+            in += mirror_bit(m, g);
+    else
+        in = m->regions - atomic_load(&m->unsynced);
     pthread_mutex_unlock(&m->mu);
     snprintf(out, n, " mirror %" PRIu64 "/%" PRIu64 " %s", in, m->regions, h);
 }

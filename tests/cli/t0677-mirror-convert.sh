@@ -11,8 +11,7 @@
 # each step: same output and exit code, and the same metadata text (ids, times, hosts,
 # seqno, device hints aside: LVM2's vgcfgbackup on both sides): sub-LV names, order,
 # placement, log, region size.  Refusals: --type raid1 of an inactive mirror (LVM2's
-# "must be active"), bad --mirrorlog values; -m +1 of a mirror is not done by lvx
-# (exit 5 as LVM2's failure here).  LVM2's vgck accepts side A at the end.
+# "must be active"), bad --mirrorlog values (-m +N: t0998).  LVM2's vgck accepts side A at the end.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 # shellcheck source=tests/tools/lv_twin.sh
@@ -53,11 +52,6 @@ step "-m1 with global/mirror_segtype_default=mirror: linear -> mirror" \
     -y -m1 --config global/mirror_segtype_default=mirror vg1/lin3
 step "--type raid1 of an inactive mirror: refused" -y --type raid1 vg1/m4
 step "--mirrorlog bogus: refused" -y --mirrorlog bogus vg1/m4
-rca=0
-lvx_a lvconvert -y -m+1 vg1/m4 >"$SCRATCH/a.out" 2>&1 || rca=$?
-test_eq "-m +1 of a mirror: not done by lvx (exit 5, one line)" \
-    "$rca $(sandbox_noise <"$SCRATCH/a.out")" \
-    "5   lvx lvconvert does not add images to mirror vg1/m4 yet."
 test_ok "LVM2's vgck accepts lvx's side" lvm_a vgck vg1
 test_eq "LVM2 reports lvx's side as its own (types, devices, logs)" \
     "$(lvm_a lvs -a --noheadings -o lv_name,segtype,devices,mirror_log vg1 2>/dev/null | sed "$(_twin_sed a)" | tr -s ' ')" \

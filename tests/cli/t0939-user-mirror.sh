@@ -11,7 +11,8 @@
 #     nr_regions = LV size / region size) and every region bit set (in sync), as the
 #     kernel's dm-log reads it (docs/dm-formats.md §6);
 #   - SIGKILL of the daemon during writes: the log on disk has regions out of sync; the
-#     restarted daemon copies them from leg 0, legs equal, log in sync after the stop;
+#     restarted daemon copies them from leg 0 (in the background: copy_percent polled),
+#     legs equal, log in sync after the stop;
 #   - a leg failing while in use (LVX_TEST_DP_FAULT: EIO on writes to its PV): fio
 #     --verify=crc32c verifies, the daemon logs the failed leg, copy_percent drops below
 #     100; the log keeps the written regions out of sync; activated again with the PV
@@ -20,7 +21,7 @@
 #   - a NOTSYNCED mirror (--nosync): no copy at the first activation;
 #   - live conversions in the user backend: --mirrorlog core|disk of an active mirror,
 #     -m0 of an active 3-leg mirror, --type mirror -m1 of an active linear LV (copied
-#     at the reload): data intact, legs equal, logs in sync, LVM2 reads the result.
+#     after the reload, lvconvert waiting for it): data intact, legs equal, logs in sync, LVM2 reads the result.
 source "$(dirname "$0")/../lib.sh"
 own_mount_ns "$@"   # umount ends the filesystem before it is checked (lib.sh says why)
 source "$LVX_ROOT/tests/tools/uspace-env.sh"
@@ -70,6 +71,13 @@ stop_daemon() {
     for _ in $(seq 100); do [[ -z $(uspace_daemon_pids) ]] && break; sleep 0.1; done
 }
 field() { lvx lvs --noheadings -o "$2" "$VG/$1" 2>/dev/null | tr -d ' '; }
+wait_in_sync() {  # the background resync done (copy_percent polled, ~120 s at most)
+    for _ in $(seq 600); do
+        [[ $(field "$1" copy_percent) == 100.00 ]] && return 0
+        sleep 0.2
+    done
+    return 1
+}
 
 uspace_run_ok "pvcreate" lvx pvcreate "${DEVS[@]}"
 uspace_run_ok "vgcreate $VG" lvx vgcreate "$VG" "${DEVS[@]}"
@@ -77,7 +85,7 @@ uspace_run_ok "lvcreate --type mirror -m1 -L 16m (disk log, active in the user b
     lvx lvcreate --type mirror -m1 -L 16m -n m "$VG" "${DEVS[0]}" "${DEVS[1]}" "${DEVS[2]}"
 M=$DM_DEV_DIR/$VG/m
 test_ok "$M is a block device" test -b "$M"
-test_eq "copy_percent 100.00 once served" "$(field m copy_percent)" "100.00"
+test_ok "copy_percent reaches 100.00 (the background resync, polled)" wait_in_sync m
 REGION=$(lvm2 lvs --noheadings --units s --nosuffix -o regionsize "$VG/m" 2>/dev/null | tr -d ' ')
 test_ok "LVM2 reads a region size ($REGION sectors)" test "${REGION:-0}" -gt 0
 NREG=$(((32768 + ${REGION:-1} - 1) / ${REGION:-1}))
@@ -118,6 +126,7 @@ test_ok "the log on disk has regions out of sync ($INS of $NREG in sync)" test "
 uspace_run_ok "lvx daemon start (serves m again)" lvx daemon start
 test_ok "the daemon copied the out-of-sync regions" \
     grep -q "$VG/m: $((NREG - INS)) of $NREG mirror regions out of sync" "$LOG"
+test_ok "the background resync ends (polled)" wait_in_sync m
 stop_daemon
 legs_equal "after the resync the legs are equal" m $((16 * MIB))
 test_eq "the log is in sync after the stop" "$(mlog_field m_mlog insync)" "$NREG"
@@ -137,7 +146,7 @@ test_ok "the log keeps the written regions out of sync ($INS of $NREG)" test "$I
 test_ok "leg 1 lacks the writes" \
     test "$(pv_sum m_mimage_1 0 $((12 * MIB)))" != "$(pv_sum m_mimage_0 0 $((12 * MIB)))"
 uspace_run_ok "activate m with both PVs healthy" lvx lvchange -ay "$VG/m"
-test_eq "copy_percent 100.00 again" "$(field m copy_percent)" "100.00"
+test_ok "copy_percent 100.00 again (polled)" wait_in_sync m
 stop_daemon
 legs_equal "leg 1 holds leg 0's data again" m $((16 * MIB))
 test_eq "the log is in sync" "$(mlog_field m_mlog insync)" "$NREG"
@@ -148,6 +157,7 @@ uspace_run_ok "lvcreate --type mirror -m2 --corelog -L 8m" \
 head -c $((8 * MIB)) /dev/urandom >"$SCRATCH/d2"
 uspace_run_ok "write 8 MiB" dd if="$SCRATCH/d2" of="$DM_DEV_DIR/$VG/c" bs=1M oflag=direct conv=fsync status=none
 test_eq "c reads it back" "$(lv_sum "$DM_DEV_DIR/$VG/c" 0 $((8 * MIB)))" "$(fsum "$SCRATCH/d2")"
+test_ok "c in sync (polled)" wait_in_sync c
 legs_equal "the three legs hold it" c $((8 * MIB)) 3
 uspace_run_ok "deactivate c" lvx lvchange -an "$VG/c"
 uspace_run_ok "activate c" lvx lvchange -ay "$VG/c"
@@ -183,11 +193,12 @@ test_eq "c is linear (LVM2 reads the metadata)" \
 test_eq "c reads its data" "$(lv_sum "$DM_DEV_DIR/$VG/c" 0 $((8 * MIB)))" "$D1"
 rc=0
 lvx lvconvert -y --type mirror -m1 "$VG/c" >"$SCRATCH/conv.out" 2>&1 || rc=$?
-test_eq "lvconvert --type mirror -m1 of the active linear c: copied at the reload" \
+test_eq "lvconvert --type mirror -m1 of the active linear c: copied, lvconvert waits" \
     "$(grep -v "NOT backed up" "$SCRATCH/conv.out"; echo "rc=$rc")" "  Logical volume $VG/c being converted.
   $VG/c: Converted: 100.00%
 rc=0"
 test_eq "c reads its data as a mirror" "$(lv_sum "$DM_DEV_DIR/$VG/c" 0 $((8 * MIB)))" "$D1"
+test_ok "m's new log in sync (polled)" wait_in_sync m
 stop_daemon
 legs_equal "c's new leg holds the data" c $((8 * MIB))
 test_eq "m_mlog and c_mlog in sync" "$(mlog_field m_mlog insync) $(mlog_field c_mlog insync)" \

@@ -8,6 +8,8 @@
 #   uspace_daemon_pids      "supervisor worker" pids of the running daemon (or nothing)
 #   uspace_kill_daemon      SIGKILL of the daemon's supervisor and worker (a crash), then
 #                           waits up to 5 s for them to be gone
+#   uspace_stop_daemon VG   a clean stop: VG deactivated, `lvx daemon stop`, waits up to
+#                           10 s for the daemon to be gone (output in SCRATCH/stop.out)
 #   uspace_cleanup          unmount DIR/mnt*, stop the daemon (forced), kill it by pid if
 #                           it does not stop, unmount its FUSE mount; safe to call twice
 #   uspace_leftovers        prints what is left (loop devices on the daemon's files,
@@ -66,6 +68,12 @@ uspace_kill_daemon() {
     read -r sup worker <<<"$(uspace_daemon_pids)"
     [[ -n $sup ]] && kill -9 "$sup" ${worker:+"$worker"}
     for _ in $(seq 50); do [[ -z $(uspace_daemon_pids) ]] && break; sleep 0.1; done
+}
+
+uspace_stop_daemon() {
+    "$LVX" vgchange -an "$1" >"$SCRATCH/stop.out" 2>&1
+    "$LVX" daemon stop >>"$SCRATCH/stop.out" 2>&1
+    for _ in $(seq 100); do [[ -z $(uspace_daemon_pids) ]] && break; sleep 0.1; done
 }
 
 uspace_cleanup() {

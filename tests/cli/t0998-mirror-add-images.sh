@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# t0998-mirror-add-images: lvconvert -m +N / -m N (more images) of inactive old-style
+# mirrors against LVM2 2.03.16 on twin VGs (tests/tools/lv_twin.sh: lvx makes the same
+# mirrors on both sides, side A converted by lvx, side B by LVM2, activation off):
+#   - a core-log mirror, -m+1 and -m3 (absolute): output, exit code and the metadata
+#     text equal LVM2's (new NAME_mimage_N appended, placed on PVs holding none of the
+#     mirror's images, as LVM2 places them); -m-1 back again equal too;
+#   - a NOTSYNCED mirror: LVM2's refusal (exit 5), nothing written;
+#   - a disk-log mirror, -m+1: LVM2 leaves a NAME_mimagetmp_2 layer its poll collapses
+#     after activation; lvx writes the collapsed layout at once: three images, the log
+#     kept, the new image where LVM2 put its own (a PV without an image or the log),
+#     the log's header (a planted "MiRr") zeroed so every region is copied again;
+#     LVM2's vgck accepts it and reports three images and the log;
+#   - a mirrored log: refused by lvx (exit 5, one line, nothing written).
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+# shellcheck source=tests/tools/lv_twin.sh
+. "$LVX_ROOT/tests/tools/lv_twin.sh"
+
+twin_begin 4 64M vg1
+C=(--config "global/activation=1")
+for side in a b; do
+    for a in "-m1 -L 8m -n d" "-m1 --corelog -L 8m -n c" "-m1 --corelog -L 4m -n c2" \
+        "-m1 --nosync --corelog -L 4m -n ns"; do
+        # shellcheck disable=SC2086
+        "lvx_$side" lvcreate "${C[@]}" -an --type mirror $a vg1 >/dev/null 2>&1
+    done
+done
+test_eq "the same mirrors made on both sides" "$(twin_meta a)" "$(twin_meta b)"
+
+twin_step "-m+1 of a core-log mirror" lvconvert -y -m+1 vg1/c
+twin_step "-m3 of a 2-image core-log mirror (two images more)" lvconvert -y -m3 vg1/c2
+twin_step "-m-1 of the 3-image mirror (the new image goes again)" lvconvert -y -m-1 vg1/c
+twin_step "-m+1 of a NOTSYNCED mirror: refused" lvconvert -y -m+1 vg1/ns
+
+# ---- a disk-log mirror: the collapsed layout (LVM2 keeps its temporary layer)
+R=$(lvm_a lvs -a --noheadings -o seg_pe_ranges vg1/d_mlog 2>/dev/null | tr -d ' ')
+LDEV=${R%%:*}
+PE=${R#*:}
+PE=${PE%%-*}
+PESTART=$(lvm_a pvs --noheadings --units b --nosuffix -o pe_start "$LDEV" 2>/dev/null | tr -d ' ')
+LOFF=$((PESTART + PE * 4194304))
+printf 'MiRr\002\000\000\000\002\000\000\000\000\000\000\000' |
+    dd of="$LDEV" bs=1 seek="$LOFF" conv=notrunc status=none
+test_eq "a dm-log header planted in d_mlog" "$(dd if="$LDEV" bs=1 skip="$LOFF" count=4 status=none)" "MiRr"
+rca=0 rcb=0
+lvx_a lvconvert -y -m+1 vg1/d >"$SCRATCH/a.out" 2>&1 || rca=$?
+lvm_b lvconvert -y -m+1 vg1/d >"$SCRATCH/b.out" 2>&1 || rcb=$?
+test_eq "-m+1 of a disk-log mirror: lvx's exit code and output equal LVM2's" \
+    "$rca $(twin_out a "$SCRATCH/a.out")" "$rcb $(twin_out b "$SCRATCH/b.out")"
+test_eq "LVM2 keeps its temporary layer (the oracle's intermediate state)" \
+    "$(lvm_b lvs --noheadings -o devices vg1/d 2>/dev/null | tr -d ' ')" "d_mimagetmp_2(0),d_mimage_2(0)"
+rep() { "lvm_$1" lvs -a --noheadings -o "$2" "vg1/$3" 2>/dev/null | tr -d ' ' | sed "$(_twin_sed "$1")"; }
+test_eq "lvx: d has three images (LVM2 reads lvx's metadata)" "$(rep a devices d)" \
+    "d_mimage_0(0),d_mimage_1(0),d_mimage_2(0)"
+test_eq "lvx: the log is kept" "$(rep a mirror_log d)" "[d_mlog]"
+test_eq "the new image where LVM2 put its own" "$(rep a seg_pe_ranges d_mimage_2)" \
+    "$(rep b seg_pe_ranges d_mimage_2)"
+test_eq "the old images and the log stay where they were on both sides" \
+    "$(rep a seg_pe_ranges d_mimage_0) $(rep a seg_pe_ranges d_mimage_1) $(rep a seg_pe_ranges d_mlog)" \
+    "$(rep b seg_pe_ranges d_mimage_0) $(rep b seg_pe_ranges d_mimage_1) $(rep b seg_pe_ranges d_mlog)"
+test_eq "d_mlog's first 4 KiB zeroed (every region copied again at activation)" \
+    "$(dd if="$LDEV" bs=512 skip=$((LOFF / 512)) count=8 status=none | tr -d '\0' | wc -c)" "0"
+test_ok "LVM2's vgck accepts lvx's side" lvm_a vgck vg1
+
+# ---- a mirrored log: not done by lvx
+lvx_a lvcreate --config "global/activation=1 global/support_mirrored_mirror_log=1" -an --type mirror -m1 --mirrorlog mirrored -L 4m -n ml vg1 >/dev/null 2>&1
+before=$(twin_meta a)
+rca=0
+lvx_a lvconvert -y -m+1 vg1/ml >"$SCRATCH/a.out" 2>&1 || rca=$?
+test_eq "-m+1 of a mirror with a mirrored log: refused by lvx (exit 5, one line)" \
+    "$rca $(sandbox_noise <"$SCRATCH/a.out")" \
+    "5   lvx lvconvert adds images to mirror vg1/ml only with its log kept as it is (not mirrored)."
+test_eq "nothing written" "$(twin_meta a)" "$before"
+
+lvx_a vgremove -ff vg1 >/dev/null 2>&1
+lvm_b vgremove -ff vg1 >/dev/null 2>&1
+done_testing
