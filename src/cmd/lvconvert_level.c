@@ -242,8 +242,9 @@ static int r45_r54(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_
     int rc;
     memset(&ch, 0, sizeof(ch));
     lvx_parity_rename(lv, "_", &ch);
-    if ((rc = lvx_parity_clear_metas(env, u, act, lv)))
+    if ((rc = lvx_parity_clear_metas(env, u, act, lv, &ch)))
         return rc;
+    memset(&ch, 0, sizeof(ch));       /* made (no devices to rename in the user backend) */
     lvx_parity_shift(seg, is4(to));
     if (region_size)
         seg->region_size = region_size;

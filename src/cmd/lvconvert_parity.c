@@ -234,7 +234,8 @@ int lvx_parity_wipe(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx
 }
 
 int lvx_parity_clear_metas(struct lvx_cmd_env *env, struct lvx_vg_update *u,
-                           struct lvx_actcmd *act, struct lvx_lv *lv)
+                           struct lvx_actcmd *act, struct lvx_lv *lv,
+                           const struct lvx_raid_change *moves)
 {
     if (!act->be->rename_sub || env->args->count[LVX_OPT_TEST])
         return lvx_parity_wipe(env, u, lv);    /* the daemon: a full sync from zero */
@@ -244,13 +245,26 @@ int lvx_parity_clear_metas(struct lvx_cmd_env *env, struct lvx_vg_update *u,
     struct lvx_raid_change ch;
     uint32_t n = seg->area_count;
     const char **names = lvx_pool_alloc(env->pool, n * sizeof(*names));
+    const char **devs = lvx_pool_alloc(env->pool, n * sizeof(*devs));
     int rc;
     memset(&ch, 0, sizeof(ch));
-    /* detached: "*_extracted", visible, out of the table (raid0_meta reloaded as raid0);
-     * their devices keep their names */
+    /* the renames asked for, but those of the rmeta: their devices keep their names */
+    for (unsigned i = 0; moves && i < moves->moved_n; i++) {
+        bool meta = false;
+        for (uint32_t s = 0; s < n && !meta; s++)
+            meta = moves->moved[i] == metas[s].lv;
+        if (!meta) {
+            ch.moved[ch.moved_n] = moves->moved[i];
+            ch.moved_old[ch.moved_n++] = moves->moved_old[i];
+        }
+    }
+    /* detached: "*_extracted", visible, out of the table (raid0_meta reloaded as raid0) */
     for (uint32_t s = 0; s < n; s++) {
         struct lvx_lv *m = metas[s].lv;
-        names[s] = m->name;
+        names[s] = devs[s] = m->name;
+        for (unsigned i = 0; moves && i < moves->moved_n; i++)
+            if (moves->moved[i] == m)
+                devs[s] = moves->moved_old[i];
         m->name = lvx_pool_printf(lv->vg->pool, "%s_extracted", m->name);
         m->status |= LVX_LV_VISIBLE;
     }
@@ -262,10 +276,11 @@ int lvx_parity_clear_metas(struct lvx_cmd_env *env, struct lvx_vg_update *u,
     /* their devices removed, their superblocks wiped, attached again under their names */
     for (uint32_t s = 0; s < n; s++) {
         struct lvx_lv *m = metas[s].lv;
-        m->name = names[s];
+        m->name = devs[s];
         m->status &= ~(uint32_t)LVX_LV_VISIBLE;
-        if (act->be->deactivate(env->ctx, m, NULL) < 0 ||
-            lvx_lvcmd_zero_start(env, u, m, SB_ZERO) < 0)
+        rc = act->be->deactivate(env->ctx, m, NULL);
+        m->name = names[s];
+        if (rc < 0 || lvx_lvcmd_zero_start(env, u, m, SB_ZERO) < 0)
             return lvx_cmd_fail(env);
     }
     seg->meta_areas = metas;
@@ -343,7 +358,7 @@ static int up(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *l
     /* LVM2's _clear_meta_lvs of a raid0_meta LV going to raid4: out of the live
      * table before their superblocks are wiped */
     if (!user && lvl == L_R4 && !strcmp(from, "raid0_meta") &&
-        (rc = lvx_parity_clear_metas(env, u, &act, lv)))
+        (rc = lvx_parity_clear_metas(env, u, &act, lv, NULL)))
         return rc;
     if (lvx_raid_add_images(env, vg, maps, lv, n + add, region, pvs, pv_count, &more) < 0)
         return lvx_cmd_fail(env);
@@ -422,7 +437,7 @@ static int down(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv 
         return rc;
     if (!strcmp(to, "raid0_meta") && act.be->rename_sub) {
         /* LVM2's _clear_meta_lvs, then the rmeta back in the table */
-        if ((rc = lvx_parity_clear_metas(env, u, &act, lv)))
+        if ((rc = lvx_parity_clear_metas(env, u, &act, lv, NULL)))
             return rc;
         memset(&ch, 0, sizeof(ch));
         if ((rc = lvx_lvconvert_reload(env, u, &act, lv, &ch)))

@@ -157,9 +157,10 @@ int lvx_lvconvert_parity(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
  * from the end to the front (to_front) or back; the pairs from position keep on
  * taken out of the VG into ch->gone; the rmeta superblocks wiped; LVM2's
  * _clear_meta_lvs: in the dm backend the rmeta detached ("*_extracted", a raid0_meta
- * LV reloaded as raid0), their devices removed, wiped, attached again (the next
- * reload puts them back in the table), in the user backend only wiped.  0 or the
- * exit code. */
+ * LV reloaded as raid0; the device renames of moves, NULL for none, made with that
+ * reload, the rmeta's left out), their devices removed, wiped, attached again (the
+ * next reload puts them back in the table), in the user backend only wiped.  0 or
+ * the exit code. */
 void lvx_parity_rename(struct lvx_lv *lv, const char *sfx, struct lvx_raid_change *ch);
 /* (also: LVM2's other name of a type, raid5 <-> raid5_ls ..., or NULL; the segment's
  * type set, its raw text dropped) */
@@ -169,7 +170,8 @@ void lvx_parity_shift(struct lvx_seg *seg, bool to_front);
 void lvx_parity_drop_tail(struct lvx_lv *lv, uint32_t keep, struct lvx_raid_change *ch);
 int lvx_parity_wipe(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv);
 int lvx_parity_clear_metas(struct lvx_cmd_env *env, struct lvx_vg_update *u,
-                           struct lvx_actcmd *act, struct lvx_lv *lv);
+                           struct lvx_actcmd *act, struct lvx_lv *lv,
+                           const struct lvx_raid_change *moves);
 
 /* raid4/raid5* -> raid6 (a Q pair added), raid6_X_6 -> raid5_X or raid4,
  * raid1 of 2 images <-> raid4 or raid5_X (cmd/lvconvert_level.c): is this such a takeover?
