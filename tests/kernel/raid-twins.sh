@@ -30,6 +30,7 @@ else
 fi
 disk() { echo "$2" | cut -d' ' -f$(($1 + 1)); }
 # sed scripts naming disk N of either VG DN: in device paths (FMT %s = the disk's name)
+# shellcheck disable=SC2059  # the format is the argument
 _dnames() {
     local i=0 d
     for d in $RL_DISKS; do

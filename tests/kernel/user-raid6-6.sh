@@ -13,6 +13,7 @@
 # Checks: dm-raid activates the daemon's LVs in sync at once (no resync), reads the
 # daemon's bytes, `--syncaction check` finds no mismatch; LVM2's own LVs are written
 # and deactivated cleanly.  Prints TAP (also to /out/result.tap).
+# shellcheck disable=SC2086,SC2046  # lists and status words split on purpose
 # shellcheck source=tests/kernel/guest-tap.sh
 . /t/guest-tap.sh
 

@@ -23,6 +23,7 @@ attach_all() {
 detach_all() { for d in "${DEVS[@]}"; do detach_loop "$d"; done; }
 attach_all
 uspace_test_env ux "${DEVS[@]}"
+# shellcheck disable=SC2034  # used by the sourcing test
 LOG=$LVX_RUN_DIR/lvxd.log
 sha() { sha256sum <"$1" | cut -d' ' -f1; }
 lv_sha() { dd if="$1" bs=1M iflag=direct status=none | sha256sum | cut -d' ' -f1; }
