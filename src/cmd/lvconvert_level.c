@@ -25,7 +25,7 @@
  * are refused after LVM2's first line (lvx does not reshape parity LVs).  Each asks
  * LVM2's question (-y: yes), wants the LV active and in sync, and reloads through
  * lvx_lvconvert_reload.  In the user backend the daemon finds superblocks of another
- * level or device count and serves the new level after a full resync
+ * level and serves the new level after a full resync
  * (daemon/raid_core.c).
  */
 #include "cmd/lvconvert_raid.h"
