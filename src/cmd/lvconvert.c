@@ -19,7 +19,7 @@
  * striped one) restripe them instead: cmd/lvconvert_restripe.c; --type raid1 of a
  * mirror and --type mirror of a raid1 LV: cmd/lvconvert_takeover.c; --type
  * striped|raid0|raid0_meta between striped, raid0 and raid0_meta LVs:
- * cmd/lvconvert_raid0.c.
+ * cmd/lvconvert_raid0.c; between RAID levels of a raid1/4/5/6 LV: cmd/lvconvert_level.c.
  */
 #include "cmd/lvcmd.h"
 
@@ -561,6 +561,11 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
         return lvx_lvconvert_parity(env, u, lv, o->type, o->yes,
                                     o->region_given ? o->region_size : 0, o->pv_args,
                                     o->pv_arg_count);
+    if (!o->mirrors_given && !env->args->count[LVX_OPT_STRIPES] &&
+        !env->args->count[LVX_OPT_STRIPESIZE] && lvx_level_takeover_wanted(lv, o->type))
+        return lvx_lvconvert_level(env, u, lv, o->type, o->yes,
+                                   o->region_given ? o->region_size : 0, o->pv_args,
+                                   o->pv_arg_count);
     if (!o->mirrors_given && !env->args->count[LVX_OPT_STRIPES] &&
         !env->args->count[LVX_OPT_STRIPESIZE] && lvx_raid0_takeover_wanted(lv, o->type))
         return lvx_lvconvert_raid0(env, u, lv, o->type, o->yes, o->pv_args, o->pv_arg_count);

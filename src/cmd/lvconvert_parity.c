@@ -12,20 +12,21 @@
  *           areas reordered "near": stripe i at 2i, its new mirror at 2i+1, names
  *           kept; raid4: the parity pair moved to the front, every pair renamed by
  *           its position, "<lv>_rimage__N" for one reload, then "<lv>_rimage_N" for
- *           a second; the rmeta of a raid0_meta LV wiped first, as LVM2's
- *           _clear_meta_lvs); -R or the default region size (raised for a big
+ *           a second; the rmeta of a raid0_meta LV cleared first, as LVM2's
+ *           _clear_meta_lvs: out of the live table, then wiped); -R or the default region size (raised for a big
  *           LV), the stripe size kept.  Other raid5/raid6 layouts asked for are replaced by raid5_n /
  *           raid6_n_6 (raid5_n under 3 stripes) with LVM2's two warnings.
  *   down    the LV in sync; raid10's areas reordered back (the first copy of each
  *           stripe first), raid4's parity pair moved to the end, the parity or mirror
  *           pairs taken off the end, the images left renamed by position; then
- *           raid0_meta (its rmeta wiped after, as LVM2 does), raid0 or striped.
+ *           raid0_meta (its rmeta cleared after, as LVM2 does), raid0 or striped.
  *
  * Both want the LV active (LVM2's "must be active" otherwise) and ask "Are you sure
  * you want to convert FROM LV VG/LV to TO type? [y/n]:" (-y: yes).  The devices follow
  * through lvx_lvconvert_reload.  In the user backend the daemon serves the new level
  * from rmeta superblocks wiped here: its first load is a full sync, which computes the
- * parity (or copies each stripe to its new mirror) from the data images.
+ * parity (or copies each stripe to its new mirror) from the data images.  Also the
+ * helpers cmd/lvconvert_level.c shares (declared in cmd/lvconvert_raid.h).
  */
 #include "cmd/lvconvert_raid.h"
 
@@ -87,8 +88,7 @@ bool lvx_parity_takeover_wanted(const struct lvx_lv *lv, const char *type)
     return is_down_target(type) && lv_level(lv) != L_NONE;
 }
 
-/* LVM2's alias names (" (same as ...)" in its warnings). */
-static const char *alias(const char *t)
+const char *lvx_parity_alias(const char *t)
 {
     static const char *const pairs[][2] = { { "raid5", "raid5_ls" }, { "raid6", "raid6_zr" },
                                             { "raid10", "raid10_near" } };
@@ -107,7 +107,7 @@ static const char *replace_type(struct lvx_cmd_env *env, const char *to, uint32_
     const char *want = level_of(to) == L_R5 ? "raid5_n"
                        : level_of(to) == L_R6 ? (n < 3 ? "raid5_n" : "raid6_n_6") : to;
     if (strcmp(want, to)) {
-        const char *a = alias(to);
+        const char *a = lvx_parity_alias(to);
         /* LVM2's log_warn lines: on stderr, without a "WARNING:" */
         lvx_cmd_errorf("Replaced LV type %s%s%s%s with possible type %s.", to,
                  a ? " (same as " : "", a ? a : "", a ? ")" : "", want);
@@ -150,7 +150,7 @@ static void reorder_from_near(struct lvx_seg *seg)
 /* The sub-LVs of lv named by their position, "<lv>_rimage<sfx>_N" (LVM2's
  * _rename_area_lvs: "_" while pairs move, "" after); those that exist already (not
  * new in ch) and change name listed as moved. */
-static void rename_by_position(struct lvx_lv *lv, const char *sfx, struct lvx_raid_change *ch)
+void lvx_parity_rename(struct lvx_lv *lv, const char *sfx, struct lvx_raid_change *ch)
 {
     struct lvx_seg *seg = &lv->segs[0];
     for (uint32_t s = 0; s < seg->area_count; s++) {
@@ -175,7 +175,7 @@ static void rename_by_position(struct lvx_lv *lv, const char *sfx, struct lvx_ra
 
 /* raid4's parity pair first (LVM2's _shift_parity_dev): the last pair moved to the
  * front (to_front) or the first to the end. */
-static void shift_parity(struct lvx_seg *seg, bool to_front)
+void lvx_parity_shift(struct lvx_seg *seg, bool to_front)
 {
     uint32_t n = seg->area_count;
     struct lvx_area a, m;
@@ -198,7 +198,7 @@ static void shift_parity(struct lvx_seg *seg, bool to_front)
 
 /* The pairs from position keep on taken out of the VG (named *_extracted while the
  * devices go), the images left renamed by their position. */
-static void drop_tail(struct lvx_lv *lv, uint32_t keep, struct lvx_raid_change *ch)
+void lvx_parity_drop_tail(struct lvx_lv *lv, uint32_t keep, struct lvx_raid_change *ch)
 {
     struct lvx_seg *seg = &lv->segs[0];
     for (uint32_t s = keep; s < seg->area_count; s++) {
@@ -211,18 +211,18 @@ static void drop_tail(struct lvx_lv *lv, uint32_t keep, struct lvx_raid_change *
         }
     }
     seg->area_count = seg->stripe_count = keep;
-    rename_by_position(lv, "", ch);
+    lvx_parity_rename(lv, "", ch);
 }
 
-static void set_type(struct lvx_vg *vg, struct lvx_lv *lv, const char *type)
+void lvx_parity_set_type(struct lvx_lv *lv, const char *type)
 {
-    lv->segs[0].type = lv->segs[0].type_name = lvx_pool_strdup(vg->pool, type);
+    lv->segs[0].type = lv->segs[0].type_name = lvx_pool_strdup(lv->vg->pool, type);
     lv->segs[0].raw = NULL;
 }
 
 /* The rmeta superblocks of lv wiped (LVM2's _clear_meta_lvs; the user backend's daemon
  * then starts the new level with a full sync). */
-static int wipe_superblocks(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv)
+int lvx_parity_wipe(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv)
 {
     if (env->args->count[LVX_OPT_TEST])
         return 0;
@@ -230,6 +230,61 @@ static int wipe_superblocks(struct lvx_cmd_env *env, struct lvx_vg_update *u, st
     for (uint32_t s = 0; seg->meta_areas && s < seg->area_count; s++)
         if (lvx_lvcmd_zero_start(env, u, seg->meta_areas[s].lv, SB_ZERO) < 0)
             return lvx_cmd_fail(env);
+    return 0;
+}
+
+int lvx_parity_clear_metas(struct lvx_cmd_env *env, struct lvx_vg_update *u,
+                           struct lvx_actcmd *act, struct lvx_lv *lv,
+                           const struct lvx_raid_change *moves)
+{
+    if (!act->be->rename_sub || env->args->count[LVX_OPT_TEST])
+        return lvx_parity_wipe(env, u, lv);    /* the daemon: a full sync from zero */
+    struct lvx_seg *seg = &lv->segs[0];
+    struct lvx_area *metas = seg->meta_areas;
+    const char *type = seg->type_name;
+    struct lvx_raid_change ch;
+    uint32_t n = seg->area_count;
+    const char **names = lvx_pool_alloc(env->pool, n * sizeof(*names));
+    const char **devs = lvx_pool_alloc(env->pool, n * sizeof(*devs));
+    int rc;
+    memset(&ch, 0, sizeof(ch));
+    /* the renames asked for, but those of the rmeta: their devices keep their names */
+    for (unsigned i = 0; moves && i < moves->moved_n; i++) {
+        bool meta = false;
+        for (uint32_t s = 0; s < n && !meta; s++)
+            meta = moves->moved[i] == metas[s].lv;
+        if (!meta) {
+            ch.moved[ch.moved_n] = moves->moved[i];
+            ch.moved_old[ch.moved_n++] = moves->moved_old[i];
+        }
+    }
+    /* detached: "*_extracted", visible, out of the table (raid0_meta reloaded as raid0) */
+    for (uint32_t s = 0; s < n; s++) {
+        struct lvx_lv *m = metas[s].lv;
+        names[s] = devs[s] = m->name;
+        for (unsigned i = 0; moves && i < moves->moved_n; i++)
+            if (moves->moved[i] == m)
+                devs[s] = moves->moved_old[i];
+        m->name = lvx_pool_printf(lv->vg->pool, "%s_extracted", m->name);
+        m->status |= LVX_LV_VISIBLE;
+    }
+    seg->meta_areas = NULL;
+    if (!strcmp(type, "raid0_meta"))
+        lvx_parity_set_type(lv, "raid0");
+    if ((rc = lvx_lvconvert_reload(env, u, act, lv, &ch)))
+        return rc;
+    /* their devices removed, their superblocks wiped, attached again under their names */
+    for (uint32_t s = 0; s < n; s++) {
+        struct lvx_lv *m = metas[s].lv;
+        m->name = devs[s];
+        m->status &= ~(uint32_t)LVX_LV_VISIBLE;
+        rc = act->be->deactivate(env->ctx, m, NULL);
+        m->name = names[s];
+        if (rc < 0 || lvx_lvcmd_zero_start(env, u, m, SB_ZERO) < 0)
+            return lvx_cmd_fail(env);
+    }
+    seg->meta_areas = metas;
+    lvx_parity_set_type(lv, type);
     return 0;
 }
 
@@ -299,6 +354,12 @@ static int up(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *l
                        lvx_raid_rmeta_extents(image, region, vg->extent_size))));
         return LVX_EXIT_FAILED;
     }
+    bool user = !act.be->rename_sub;
+    /* LVM2's _clear_meta_lvs of a raid0_meta LV going to raid4: out of the live
+     * table before their superblocks are wiped */
+    if (!user && lvl == L_R4 && !strcmp(from, "raid0_meta") &&
+        (rc = lvx_parity_clear_metas(env, u, &act, lv, NULL)))
+        return rc;
     if (lvx_raid_add_images(env, vg, maps, lv, n + add, region, pvs, pv_count, &more) < 0)
         return lvx_cmd_fail(env);
     for (unsigned i = 0; i < more.added_n; i++)
@@ -311,20 +372,18 @@ static int up(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *l
             seg->meta_areas[s].lv->status &= ~(uint32_t)LVX_LV_REBUILD;
     }
     if (lvl == L_R4) {               /* the parity pair first, names by position */
-        shift_parity(seg, true);
-        rename_by_position(lv, "_", &ch);
+        lvx_parity_shift(seg, true);
+        lvx_parity_rename(lv, "_", &ch);
     }
-    set_type(vg, lv, to);
+    lvx_parity_set_type(lv, to);
     ch.takeover = true;
-    bool user = !act.be->rename_sub;
-    if ((user || (lvl == L_R4 && !strcmp(from, "raid0_meta"))) &&
-        (rc = wipe_superblocks(env, u, lv)))
+    if (user && (rc = lvx_parity_wipe(env, u, lv)))
         return rc;
     if ((rc = lvx_lvconvert_reload(env, u, &act, lv, &ch)))
         return rc;
     if (lvl == L_R4) {               /* LVM2's second rename: the names without "_" */
         memset(&ch, 0, sizeof(ch));
-        rename_by_position(lv, "", &ch);
+        lvx_parity_rename(lv, "", &ch);
         ch.takeover = true;
         if ((rc = lvx_lvconvert_reload(env, u, &act, lv, &ch)))
             return rc;
@@ -366,18 +425,26 @@ static int down(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv 
     if (lvl == L_R10)
         reorder_from_near(seg);
     if (lvl == L_R4)
-        shift_parity(seg, false);
-    drop_tail(lv, keep, &ch);
+        lvx_parity_shift(seg, false);
+    lvx_parity_drop_tail(lv, keep, &ch);
     seg->region_size = 0;
     seg->data_copies = 0;
-    set_type(vg, lv, "raid0_meta");
+    lvx_parity_set_type(lv, "raid0_meta");
     if ((rc = lvx_raid0_from_meta(env, vg, lv, to, &ch)))
         return rc;
     ch.takeover = true;
     if ((rc = lvx_lvconvert_reload(env, u, &act, lv, &ch)))
         return rc;
-    if (!strcmp(to, "raid0_meta") && (rc = wipe_superblocks(env, u, lv)))
+    if (!strcmp(to, "raid0_meta") && act.be->rename_sub) {
+        /* LVM2's _clear_meta_lvs, then the rmeta back in the table */
+        if ((rc = lvx_parity_clear_metas(env, u, &act, lv, NULL)))
+            return rc;
+        memset(&ch, 0, sizeof(ch));
+        if ((rc = lvx_lvconvert_reload(env, u, &act, lv, &ch)))
+            return rc;
+    } else if (!strcmp(to, "raid0_meta") && (rc = lvx_parity_wipe(env, u, lv))) {
         return rc;
+    }
     lvx_notice(env->ctx, "Logical volume %s successfully converted.", full);
     return 0;
 }

@@ -151,6 +151,36 @@ int lvx_lvconvert_parity(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
                          const char *to, bool yes, uint32_t region_size, char **pv_args,
                          unsigned pv_arg_count);
 
+/* Shared by cmd/lvconvert_parity.c (which defines them) and cmd/lvconvert_level.c:
+ * the sub-LV pairs named by position, "<lv>_rimage<sfx>_N" (LVM2's _rename_area_lvs;
+ * those that exist and change name listed in ch->moved); raid4's parity pair moved
+ * from the end to the front (to_front) or back; the pairs from position keep on
+ * taken out of the VG into ch->gone; the rmeta superblocks wiped; LVM2's
+ * _clear_meta_lvs: in the dm backend the rmeta detached ("*_extracted", a raid0_meta
+ * LV reloaded as raid0; the device renames of moves, NULL for none, made with that
+ * reload, the rmeta's left out), their devices removed, wiped, attached again (the
+ * next reload puts them back in the table), in the user backend only wiped.  0 or
+ * the exit code. */
+void lvx_parity_rename(struct lvx_lv *lv, const char *sfx, struct lvx_raid_change *ch);
+/* (also: LVM2's other name of a type, raid5 <-> raid5_ls ..., or NULL; the segment's
+ * type set, its raw text dropped) */
+const char *lvx_parity_alias(const char *t);
+void lvx_parity_set_type(struct lvx_lv *lv, const char *type);
+void lvx_parity_shift(struct lvx_seg *seg, bool to_front);
+void lvx_parity_drop_tail(struct lvx_lv *lv, uint32_t keep, struct lvx_raid_change *ch);
+int lvx_parity_wipe(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv);
+int lvx_parity_clear_metas(struct lvx_cmd_env *env, struct lvx_vg_update *u,
+                           struct lvx_actcmd *act, struct lvx_lv *lv,
+                           const struct lvx_raid_change *moves);
+
+/* raid4/raid5* -> raid6 (a Q pair added), raid6_X_6 -> raid5_X or raid4,
+ * raid1 of 2 images <-> raid4 or raid5_X (cmd/lvconvert_level.c): is this such a takeover?
+ * Then the command: the exit code. */
+bool lvx_level_takeover_wanted(const struct lvx_lv *lv, const char *type);
+int lvx_lvconvert_level(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
+                        const char *to, bool yes, uint32_t region_size, char **pv_args,
+                        unsigned pv_arg_count);
+
 /* The distinct PVs of lv's own segments in order of appearance (LVM2's
  * get_pv_list_for_lv), allocated in env's pool; their count. */
 unsigned lvx_raid_own_pvs(struct lvx_cmd_env *env, const struct lvx_lv *lv, struct lvx_alloc_pv **out);

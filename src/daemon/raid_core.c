@@ -374,20 +374,33 @@ static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
     if (best >= 0) {
         const struct lvx_raid_sb *b = &r->legs[best].sb;
         const char *bad = NULL;
+        /* another level: a takeover by lvconvert (the data in place, parity or Q
+         * images added or taken off, moved); the kernel's md takes it over, the daemon
+         * resyncs it fully.  Another layout or number of devices at the same level
+         * (raid1 aside: -m N) would be a reshape: refused, but for raid4 <-> raid5_n
+         * (md's raid5 with its parity on the first or the last leg) */
+        bool takeover = b->level != level ||
+                        (level == 5 && b->num_devices == r->n && b->layout != layout &&
+                         (b->layout == 4 || b->layout == 5) && (layout == 4 || layout == 5));
         if (b->incompat_features || (b->compat_features & ~1u))
             bad = "unknown feature flags";
-        else if (b->num_devices != r->n && level != 1)
+        else if (!takeover && b->num_devices != r->n && level != 1)
             bad = "another number of devices";
-        else if (b->level != level || b->layout != layout)
+        else if (!takeover && b->layout != layout)
             bad = "another RAID level or layout";
         else if ((b->flags & 1) || b->reshape_position != LVX_RAID_MAX_SECTOR ||
                  b->new_level != b->level || b->new_layout != b->layout || b->delta_disks)
             bad = "a reshape in progress";
-        else if (r->stripe_sectors && b->stripe_sectors != r->stripe_sectors)
+        else if (!takeover && r->stripe_sectors && b->stripe_sectors != r->stripe_sectors)
             bad = "another stripe size";
         if (bad)
             return lvx_error(ctx, EINVAL, "RAID LV %s/%s: the superblock of image %d says %s: "
                              "not served.", v->vg, v->lv, best, bad);
+        if (takeover) {
+            lvxd_log("%s/%s: taken over from md level %u layout %u, %u devices: full resync",
+                     v->vg, v->lv, b->level, b->layout, b->num_devices);
+            full = true;
+        }
         r->sb = *b;
         r->data_offset = b->data_offset;
         bool any_rebuild = false;

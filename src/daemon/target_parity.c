@@ -84,9 +84,9 @@ static int parity_ctr(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct l
                            (r->md_layout >= 16 && r->md_layout <= 20)))
         rc = lvx_error(ctx, ENOTSUP, "RAID LV %s/%s: layout %s is not served by the user-space "
                        "backend.", lv->vg->name, lv->name, r->dm_name);
-    else if (r->n < 2 + r->parity || !r->chunk)
+    else if (r->n < (r->parity == 1 ? 2u : 4u) || !r->chunk)    /* md's minimum */
         rc = lvx_error(ctx, EINVAL, "RAID LV %s/%s: %s needs at least %u images and a stripe "
-                       "size.", lv->vg->name, lv->name, r->type->name, 2 + r->parity);
+                       "size.", lv->vg->name, lv->name, r->type->name, r->parity == 1 ? 2u : 4u);
     else if (r->sectors > r->leg_sectors / r->chunk * r->chunk * (r->n - r->parity))
         rc = lvx_error(ctx, EINVAL, "RAID LV %s/%s: images too small for the LV.", lv->vg->name,
                        lv->name);

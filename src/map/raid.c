@@ -12,7 +12,8 @@
  * raid0), <chunk> the stripe size in sectors (0 for raid1), <#params> counts the
  * words between it and <#devs> plus one; devices are the sub-LVs' dm devices, given
  * by the caller (they exist only while the sub-LVs are active); raid0 has no rmeta
- * ("-").  Rates, write-behind and data_offset come from the segment's typed fields
+ * ("-"), and so has a RAID LV whose rmeta are detached (LVM2's _clear_meta_lvs step:
+ * no meta_areas).  Rates, write-behind and data_offset come from the segment's typed fields
  * (read from the metadata by format/vg_import.c); rebuild / write_mostly from the images' REBUILD / WRITEMOSTLY status.
  * An image whose rmeta or rimage lies on a missing PV is named like any other: as
  * LVM2, the backend activates such a sub-LV over "<vg>-<sub-LV>-missing_S_A" error
@@ -37,7 +38,7 @@ int lvx_map_raid_table(struct lvx_ctx *ctx, const struct lvx_seg *seg, uint32_t 
         return lvx_error(ctx, ENOTSUP, "Segment type \"%s\" of LV %s/%s is not a RAID type lvx "
                          "activates", seg->type_name ? seg->type_name : "?", lv->vg->name, lv->name);
     for (uint32_t i = 0; i < seg->area_count; i++)
-        if (!seg->areas[i].lv || (t->meta && (!seg->meta_areas || !seg->meta_areas[i].lv)))
+        if (!seg->areas[i].lv || (t->meta && seg->meta_areas && !seg->meta_areas[i].lv))
             return lvx_error(ctx, EINVAL, "RAID LV %s/%s: image %u has no sub-LV", lv->vg->name,
                              lv->name, i);
     bool has_offset;
@@ -89,7 +90,7 @@ int lvx_map_raid_table(struct lvx_ctx *ctx, const struct lvx_seg *seg, uint32_t 
     for (uint32_t i = 0; i < seg->area_count; i++) {
         int r;
         lvx_buf_putc(out, ' ');
-        if (t->meta) {
+        if (t->meta && seg->meta_areas) {     /* without: LVM2's _clear_meta_lvs step */
             if ((r = dev(ctx, arg, seg->meta_areas[i].lv, out)) < 0)
                 return r;
         } else {
@@ -155,7 +156,7 @@ int lvx_map_check_raid_activatable(struct lvx_ctx *ctx, const struct lvx_lv *lv,
         for (int k = 0; k < 2; k++) {
             int r;
             if (!subs[k]) {
-                if (k == 0 || t->meta)
+                if (k == 0 || (t->meta && seg->meta_areas))
                     return lvx_error(ctx, EINVAL, "RAID LV %s/%s: image %u has no sub-LV",
                                      lv->vg->name, lv->name, i);
                 continue;

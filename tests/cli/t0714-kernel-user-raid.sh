@@ -23,25 +23,7 @@
 . "$LVX_ROOT/tests/lib_kernel.sh"
 source "$LVX_ROOT/tests/tools/uspace-env.sh"
 
-uspace_need_guest
-
-DISKS=$SCRATCH/disks
-mkdir -p "$DISKS" "$SCRATCH/data"
-IMGS=() DEVS=()
-for l in a b c d e f g h i j; do
-    truncate -s 64M "$DISKS/vd$l.img"
-    IMGS+=("$DISKS/vd$l.img")
-done
-attach_all() {
-    DEVS=()
-    for f in "${IMGS[@]}"; do DEVS+=("$(attach_loop "$f")"); done
-}
-detach_all() { for d in "${DEVS[@]}"; do detach_loop "$d"; done; }
-attach_all
-uspace_test_env ux "${DEVS[@]}"
-LOG=$LVX_RUN_DIR/lvxd.log
-sha() { sha256sum <"$1" | cut -d' ' -f1; }
-lv_sha() { dd if="$1" bs=1M iflag=direct status=none | sha256sum | cut -d' ' -f1; }
+source "$LVX_ROOT/tests/tools/guest-disks.sh"
 
 # ---- 1. lvx's daemon makes and writes ux
 uspace_run_ok "lvx pvcreate, vgcreate ux (vda-vde)" sh -c \

@@ -6,6 +6,7 @@
 # /t/raid-twins.sh by their t07NN file.  8 virtio disks:
 #
 #   vda-vdd  VG "rl": changed by LVM2       vde-vdh  VG "rx": the same changes by lvx
+#   (TWIN_DISKS=5 set before sourcing, 10 disks: vda-vde "rl", vdf-vdj "rx")
 #
 #   disk N LIST        the Nth disk of a list
 #   layout VG          LVM2's report of every LV and sub-LV, one line per segment
@@ -18,12 +19,28 @@
 #                      output equal (an unanswered question's echo aside); in ARGS %N
 #                      is disk N, V/LV an LV; stdin is /dev/null (no answers)
 #   conv DESC ARGS     twin lvconvert
-RL_DISKS="/dev/vda /dev/vdb /dev/vdc /dev/vdd"
-RX_DISKS="/dev/vde /dev/vdf /dev/vdg /dev/vdh"
+if [ "${TWIN_DISKS:-4}" = 5 ]; then
+    RL_DISKS="/dev/vda /dev/vdb /dev/vdc /dev/vdd /dev/vde"
+    RX_DISKS="/dev/vdf /dev/vdg /dev/vdh /dev/vdi /dev/vdj"
+    RL_RANGE="[a-e]" RX_RANGE="[f-j]"
+else
+    RL_DISKS="/dev/vda /dev/vdb /dev/vdc /dev/vdd"
+    RX_DISKS="/dev/vde /dev/vdf /dev/vdg /dev/vdh"
+    RL_RANGE="[a-d]" RX_RANGE="[e-h]"
+fi
 disk() { echo "$2" | cut -d' ' -f$(($1 + 1)); }
+# sed scripts naming disk N of either VG DN: in device paths (FMT %s = the disk's name)
+# shellcheck disable=SC2059  # the format is the argument
+_dnames() {
+    local i=0 d
+    for d in $RL_DISKS; do
+        printf "$1" "${d#/dev/}" "$i" "$(disk "$i" "$RX_DISKS" | sed 's#/dev/##')" "$i"
+        i=$((i + 1))
+    done
+}
 
 norm() {
-    sed -e 's#/dev/vd[ae]\([(:]\)#D0\1#g; s#/dev/vd[bf]\([(:]\)#D1\1#g; s#/dev/vd[cg]\([(:]\)#D2\1#g; s#/dev/vd[dh]\([(:]\)#D3\1#g'
+    sed -e "$(_dnames 's#/dev/%s\\([(:]\\)#D%s\\1#g; s#/dev/%s\\([(:]\\)#D%s\\1#g;')"
 }
 layout() {
     lvm lvs -a --noheadings --segments --units s --separator ' ' \
@@ -36,7 +53,7 @@ meta() {
 }
 names() {
     dmsetup info -c --noheadings --separator ' ' -o major,minor,name | awk '{ printf "s/ %s:%s( |$)/ %s\\1/g;", $1, $2, $3 }'
-    for d in a b c d e f g h; do
+    for d in a b c d e f g h i j; do
         [ -e /sys/block/vd$d/dev ] && printf 's/ %s( |$)/ vd%s\\1/g;' "$(cat /sys/block/vd$d/dev)" "$d"
     done
     # unplugged disks, by the numbers they had
@@ -46,7 +63,7 @@ tables() {
     local n
     n=$(names)
     dmsetup table | grep -E "^$1-" | sed -E "$n" |
-        sed -E "s/^$1-//; s/ $1-/ V-/g; s/ vd[ae]( |$)/ D0\\1/g; s/ vd[bf]( |$)/ D1\\1/g; s/ vd[cg]( |$)/ D2\\1/g; s/ vd[dh]( |$)/ D3\\1/g" | sort
+        sed -E "s/^$1-//; s/ $1-/ V-/g; $(_dnames 's/ %s( |$)/ D%s\\1/g; s/ %s( |$)/ D%s\\1/g;')" | sort
 }
 wait_sync() {
     local i
@@ -71,7 +88,7 @@ twin() {
     shift 2
     for a in "$@"; do
         case $a in
-        %[0-3]) al="$al $(disk "${a#%}" "$RL_DISKS")"; ax="$ax $(disk "${a#%}" "$RX_DISKS")" ;;
+        %[0-9]) al="$al $(disk "${a#%}" "$RL_DISKS")"; ax="$ax $(disk "${a#%}" "$RX_DISKS")" ;;
         V/*) al="$al rl/${a#V/}"; ax="$ax rx/${a#V/}" ;;
         *) al="$al $a"; ax="$ax $a" ;;
         esac
@@ -79,7 +96,7 @@ twin() {
     outl=$(lvm $cmd $al 2>&1 </dev/null); rcl=$?
     outx=$($LVX $cmd $ax 2>&1 </dev/null); rcx=$?
     check_eq "$desc: lvx $cmd exits as LVM2 ($rcl) and says what it says" \
-        "$rcx $(echo "$outx" | sed 's/rx/V/g; s/vd[e-h]/D/g; s/\[y\/n\]: .*$/[y\/n]:/' | grep -v WARNING)" \
-        "$rcl $(echo "$outl" | sed 's/rl/V/g; s/vd[a-d]/D/g; s/\[y\/n\]: .*$/[y\/n]:/' | grep -v WARNING)"
+        "$rcx $(echo "$outx" | sed "s/rx/V/g; s/vd$RX_RANGE/D/g; s/\[y\/n\]: .*\$/[y\/n]:/" | grep -v WARNING)" \
+        "$rcl $(echo "$outl" | sed "s/rl/V/g; s/vd$RL_RANGE/D/g; s/\[y\/n\]: .*\$/[y\/n]:/" | grep -v WARNING)"
 }
 conv() { twin lvconvert "$@"; }
