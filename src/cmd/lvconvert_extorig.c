@@ -12,8 +12,9 @@
  * volume ... created."), then the two swap names and UUIDs: the thin LV becomes LV
  * (keeping LV's write permission), the old LV becomes NAME, read-only, the thin LV's
  * external origin.  Refusals as LVM2's (the origin's size against the pool's chunk:
- * lvx_thin_external_fits).  lvx converts only an inactive LV (LVM2 also reloads
- * an active one in place) and only into an existing thin pool.
+ * lvx_thin_external_fits).  An active LV is reloaded in place as the thin LV (its
+ * data read through the origin's read-only -real layer); lvx converts only into an
+ * existing thin pool.
  * Entry point: lvx_lvconvert_thin_external().
  */
 #include "cmd/lvconvert_thin.h"
@@ -52,11 +53,10 @@ static int convert(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_
         return rc;
     if ((rc = lvx_thin_need_messages(&act, u->vg, "thin LV")))
         return rc;
-    if (!act.off && lvx_actcmd_is_active(env, &act, lv, NULL)) {
-        lvx_cmd_errorf("lvx lvconvert makes a thin LV with an external origin of an inactive "
-                       "LV only (deactivate %s first).", full(env, lv));
-        return LVX_EXIT_FAILED;
-    }
+    /* an active LV stays active: its device is reloaded as the thin LV (same name and
+     * UUID) over the origin's read-only -real layer, as LVM2's lv_update_and_reload */
+    bool active = !act.off && !env->args->count[LVX_OPT_TEST] &&
+                  lvx_actcmd_is_active(env, &act, lv, NULL);
     const char *name = origin_name ? origin_name : lvx_thin_next_lv_name(env, u->vg);
     if ((rc = lvx_lvcmd_check_new_name(u->vg, name)))
         return rc;
@@ -70,6 +70,8 @@ static int convert(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_
     lvx_lv_thin_seg(thin)->external_lv = lv;
     lv->status &= ~LVX_LV_WRITE;
     if ((rc = lvx_lvcmd_commit(env, u)))
+        return rc;
+    if (active && (rc = lvx_actcmd_activate(env, &act, thin)))
         return rc;
     lvx_notice(env->ctx, "Converted %s to thin volume with external origin %s.", full(env, thin),
                full(env, lv));
