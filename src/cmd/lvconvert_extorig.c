@@ -13,8 +13,8 @@
  * (keeping LV's write permission), the old LV becomes NAME, read-only, the thin LV's
  * external origin.  Refusals as LVM2's (the origin's size against the pool's chunk:
  * lvx_thin_external_fits).  An active LV is reloaded in place as the thin LV (its
- * data read through the origin's read-only -real layer); lvx converts only into an
- * existing thin pool.
+ * data read through the origin's read-only -real layer).  A POOL that is not a pool
+ * yet is made one first (lvconvert_thin.c, LVM2's _lvconvert_to_pool).
  * Entry point: lvx_lvconvert_thin_external().
  */
 #include "cmd/lvconvert_thin.h"
@@ -23,6 +23,9 @@
 
 #include "cmd/actcmd.h"
 #include "cmd/lvcreate_thin.h"
+#include "map/map.h"
+#include "model/snapshot.h"
+#include "model/thin.h"
 
 static const char *full(struct lvx_cmd_env *env, const struct lvx_lv *lv)
 {
@@ -78,6 +81,28 @@ static int convert(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_
     return 0;
 }
 
+/* The LV type LVM2's command definition refuses ("LV_linear_striped_raid_cache_thin_
+ * error_zero" are taken), or NULL. */
+static const char *refused_type(const struct lvx_lv *lv)
+{
+    if (lvx_lv_is_thin_pool(lv))
+        return "thinpool";
+    if (lvx_lv_is_cow(lv))
+        return "snapshot";
+    if (lvx_map_lv_is_mirror(lv))
+        return "mirror";
+    if (lv->seg_count && lv->segs[0].kind == LVX_SEG_CACHE_POOL)
+        return "cachepool";
+    return NULL;
+}
+
+/* LVM2 makes a linear, striped or raid LV the pool first. */
+static bool plain_pool_candidate(const struct lvx_lv *lv)
+{
+    return lv->seg_count && (lv->segs[0].kind == LVX_SEG_STRIPED || lvx_map_lv_is_raid(lv)) &&
+           !refused_type(lv);
+}
+
 int lvx_lvconvert_thin_external(struct lvx_cmd_env *env)
 {
     const struct lvx_cmd_args *a = env->args;
@@ -118,18 +143,26 @@ int lvx_lvconvert_thin_external(struct lvx_cmd_env *env)
     if (!lv || !lvx_lv_is_visible(lv)) {
         lvx_cmd_errorf("Failed to find logical volume \"%s/%s\"", vg, name);
         rc = LVX_EXIT_FAILED;
+    } else if (refused_type(lv)) {
+        lvx_cmd_errorf("Command on LV %s does not accept LV type %s.", full(env, lv),
+                       refused_type(lv));
+        lvx_cmd_errorf("Command not permitted on LV %s.", full(env, lv));
+        rc = LVX_EXIT_FAILED;
     } else if (!tp) {
         lvx_cmd_errorf("Thin pool %s not found.", pool);
         rc = LVX_EXIT_FAILED;
     } else if (!lvx_lv_is_thin_pool(tp) && tp == lv) {
         lvx_cmd_errorf("Use a different LV for thin pool LV and thin LV %s.", full(env, tp));
         rc = LVX_EXIT_FAILED;
-    } else if (!lvx_lv_is_thin_pool(tp)) {
-        lvx_cmd_errorf("lvx lvconvert does not make %s a thin pool here (lvconvert --thinpool "
-                       "%s first).", full(env, tp), full(env, tp));
+    } else if (!lvx_lv_is_thin_pool(tp) && !plain_pool_candidate(tp)) {
+        lvx_cmd_errorf("LV %s with type %s cannot be converted to a thin pool.", full(env, tp),
+                       tp->seg_count ? lvx_seg_report_type(&tp->segs[0]) : "unknown");
         rc = LVX_EXIT_FAILED;
+    } else if (!lvx_lv_is_thin_pool(tp) &&
+               (rc = lvx_lvconvert_thin_make_pool(env, &u, tp)) != 0) {
+        lvx_cmd_errorf("LV %s/%s could not be converted to a thin pool.", vg, pool);
     } else {
-        rc = convert(env, &u, lv, tp, oname);
+        rc = convert(env, &u, lv, lvx_vg_find_lv(u.vg, pool), oname);
     }
     lvx_vg_update_end(&u);
     return rc;

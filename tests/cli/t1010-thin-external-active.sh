@@ -98,6 +98,24 @@ same_as_lvm2 "lvchange -p r of the external origin: the same refusal" lvchange -
 same_as_lvm2 "lvchange -prw vgA (every LV, corig refused)" lvchange -prw vgA
 test_eq "... nothing written" "$(sha_devs "$D1" "$D2")" "$before"
 
+# ---------------------------------------------------------------- a pool made on the way
+test_ok "vgA: LVs pl (8 MiB) and th (4 MiB)" sh -c \
+    "'$LVX' lvcreate -q -an -L 8m -n pl vgA --devices $DEVS >/dev/null 2>&1 &&
+     '$LVX' lvcreate -q -an -L 4m -n th vgA --devices $DEVS >/dev/null 2>&1"
+same_as_lvm2 "lvconvert --thin --thinpool of a thin pool as the LV: LVM2's refusal" \
+    lvconvert --thin --thinpool vgA/pl vgA/pool --originname o1
+out=$(U lvconvert --yes --thin --thinpool vgA/pl vgA/th --zero n --originname th-origin 2>&1)
+test_eq "lvconvert --thin --thinpool vgA/pl (not a pool yet) vgA/th: exit 0" "$?" 0
+diag "$out"
+test_eq "... pl converted to a thin pool first, then th (LVM2's lines)" \
+    "$(grep -E 'Converted|created' <<<"$out")" '  Converted vgA/pl to thin pool.
+  Logical volume "th-origin" created.
+  Converted vgA/th to thin volume with external origin vgA/th-origin.'
+test_eq "pl a pool not zeroing (--zero n), th its thin LV over th-origin" \
+    "$(f vgA/pl segtype),$(f vgA/pl zero),$(f vgA/th pool_lv),$(f vgA/th origin)" "thin-pool,,pl,th-origin"
+test_ok "vgA: pl, th and th-origin removed" sh -c "DM_DEV_DIR=$SCRATCH/dev LVX_ACTIVATION_BACKEND=user \
+    '$LVX' lvremove -q -ff vgA/pl vgA/th-origin --devices $DEVS --config 'global { activation = 1 }' >/dev/null 2>&1"
+
 # ---------------------------------------------------------------- lvremove -f VG
 for v in vgA vgB; do
     X lvcreate -q -an -L 4m -n plain $v >/dev/null 2>&1
