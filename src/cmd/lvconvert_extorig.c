@@ -44,6 +44,24 @@ static void swap_ids(struct lvx_lv *a, struct lvx_lv *b)
     b->name = name;
 }
 
+/* LV was an external origin already (a chain): its active thin LVs follow it to its new
+ * name and UUID (their tables over the new <ext>-real), before thin's own reload lets
+ * the old -real go, as LVM2 reloads the active users of an external origin. */
+static int reload_users(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                        const struct lvx_lv *ext, const struct lvx_lv *thin)
+{
+    const struct lvx_vg *vg = ext->vg;
+    for (unsigned i = 0; i < vg->lv_count; i++) {
+        const struct lvx_lv *o = vg->lvs[i];
+        const struct lvx_seg *s = lvx_lv_thin_seg(o);
+        int rc;
+        if (o != thin && s && s->external_lv == ext && lvx_actcmd_is_active(env, act, o, NULL) &&
+            (rc = lvx_actcmd_activate(env, act, o)))
+            return rc;
+    }
+    return 0;
+}
+
 static int convert(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
                    struct lvx_lv *pool, const char *origin_name)
 {
@@ -73,6 +91,8 @@ static int convert(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_
     lvx_lv_thin_seg(thin)->external_lv = lv;
     lv->status &= ~LVX_LV_WRITE;
     if ((rc = lvx_lvcmd_commit(env, u)))
+        return rc;
+    if (!act.off && !env->args->count[LVX_OPT_TEST] && (rc = reload_users(env, &act, lv, thin)))
         return rc;
     if (active && (rc = lvx_actcmd_activate(env, &act, thin)))
         return rc;

@@ -96,6 +96,12 @@ before=$(sha_devs "$D1" "$D2")
 same_as_lvm2 "lvchange -p rw of the external origin: LVM2's lines and exit code" lvchange -p rw vgA/corig
 same_as_lvm2 "lvchange -p r of the external origin: the same refusal" lvchange -p r vgA/corig
 same_as_lvm2 "lvchange -prw vgA (every LV, corig refused)" lvchange -prw vgA
+same_as_lvm2 "lvextend of conv past its external origin (activation off: no external_origin_extend)" \
+    lvextend -L+4m vgA/conv
+out=$(DM_DEV_DIR=$SCRATCH/dev LVX_ACTIVATION_BACKEND=user X lvextend -L+4m vgA/conv \
+    --config 'global { activation = 1 thin_disabled_features = [ "external_origin_extend" ] }' 2>&1)
+test_eq "... the same with the daemon and external_origin_extend disabled: exit 5, LVM2's line" \
+    "$out rc=$?" "  Thin target does not support external origin smaller then thin volume. rc=5"
 test_eq "... nothing written" "$(sha_devs "$D1" "$D2")" "$before"
 
 # ---------------------------------------------------------------- a pool made on the way
