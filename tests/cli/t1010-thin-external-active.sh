@@ -141,4 +141,19 @@ lout=$(grep -v 'WARNING: Activation disabled' <<<"$lout")
 diag "$lout"
 test_eq "lvremove -f VG: LVM2's lines in LVM2's order, exit code" "${out//vgA/VG} rc=$rc" "${lout//vgB/VG} rc=$lrc"
 test_eq "both VGs empty" "$(X lvs --noheadings vgA vgB 2>&1 | wc -l)" 0
+
+# ---------------------------------------------------------------- a chain of external origins
+test_ok "vgA: pool, c1 converted, then its origin e1 converted (origin e2), then e2's origin" sh -c "
+    export DM_DEV_DIR=$SCRATCH/dev LVX_ACTIVATION_BACKEND=user
+    A='--devices $DEVS --config global{activation=1}'
+    '$LVX' lvcreate -q -T -L 16m vgA/pool \$A && '$LVX' lvcreate -q -L 4m -n c1 vgA \$A &&
+    '$LVX' lvconvert -q -T --thinpool vgA/pool vgA/c1 --originname e1 \$A &&
+    '$LVX' lvconvert -q -T --thinpool vgA/pool vgA/e1 --originname e2 \$A"
+
+out=$(U lvremove -f vgA/e2 2>&1)
+test_eq "lvremove -f of the chain's last origin: exit 0" "$?" 0
+diag "$out"
+test_eq "... its users went with it, each with its own users (only the pool is left)" \
+    "$(X lvs --noheadings -o lv_name vgA | tr -d ' ' | tr '\n' ' ')" "pool "
+test_ok "LVM2's vgck accepts vgA" lvm2 vgck vgA
 done_testing
