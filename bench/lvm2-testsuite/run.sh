@@ -217,7 +217,10 @@ for c in env ln find xargs pgrep pkill getconf mktemp readlink timeout sort ls f
 done
 # fsck -n of an ext4 file system (lvcreate-thin-snap) runs fsck.ext4: the guest's e2fsck
 p=$(command -v e2fsck) || die "the host has no e2fsck"
-PUTS+=(--put "$(readlink -f "$p"):/usr/bin/fsck.ext4")
+PUTS+=(--put "$(readlink -f "$p"):/usr/bin/fsck.ext4" --put "$(readlink -f "$p"):/usr/bin/fsck.ext2")
+# mkfs.ext2 (lvcreate-thin-external, lvconvert-thin-external): mke2fs called by that name
+p=$(command -v mke2fs) || die "the host has no mke2fs"
+PUTS+=(--put "$(readlink -f "$p"):/usr/bin/mkfs.ext2")
 
 # The guest side: for each test and side, run it and leave T.SIDE.rc/.log in /out.
 GUEST=$OUT/guest.sh

@@ -697,7 +697,7 @@ static int activate_devices(struct lvx_ctx *ctx, const struct lvx_lv *lv,
 
     if (has_snapshots)
         return lvx_dm_activate_set(ctx, head, opts);
-    if (lvx_map_lv_is_thin_kind(lv))
+    if (lvx_map_lv_is_thin_kind(lv) || lvx_lv_is_external_origin(lv))   /* ext: its layer */
         return lvx_dm_thin_activate(ctx, lv, opts);
     const struct lvx_lv *mv = lvx_dm_pvmove_of(lv);
     bool mv_made = false;
@@ -805,7 +805,7 @@ static int deactivate_devices(struct lvx_ctx *ctx, const struct lvx_lv *lv,
         return lvx_dm_deactivate_snapshot(ctx, lv, opts);
     if (has_snapshots)
         return lvx_dm_deactivate_set(ctx, head, opts);
-    if (lvx_map_lv_is_thin_kind(lv))
+    if (lvx_map_lv_is_thin_kind(lv) || lvx_lv_is_external_origin(lv))
         return lvx_dm_thin_deactivate(ctx, lv, opts);
     int rc = deactivate_one(ctx, lv, opts);
     const struct lvx_lv *mv = lvx_dm_pvmove_of(lv);
@@ -963,6 +963,7 @@ static int dm_rename(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char *n
     lvx_dm_set_head(lv, &has_snapshots);
     /* a COW snapshot's "-cow" and an origin's "-real" layer device follow the name */
     const char *layer = !has_snapshots ? NULL : lvx_lv_is_cow(lv) ? "cow" : "real";
+    int8_t watched = lvx_dm_watch_state(ctx, lv);    /* before the old device goes */
     int rc = open_active(ctx, lv, NULL, &dm, &ids, &info);
     if (rc < 0)
         return rc;
@@ -979,6 +980,8 @@ static int dm_rename(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char *n
                               lvx_lv_thin_pool_private(lv) ? NULL : new_lv);   /* LVM2's
                               * fs rename: a link also for a sparse LV's hidden _vorigin */
     }
+    if (rc == 0)
+        lvx_dm_watch_renamed(ctx, lv, new_vg, new_lv, watched);
     lvx_buf_free(&new_name);
     lvx_dm_close(&dm);
     return rc;

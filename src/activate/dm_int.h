@@ -98,5 +98,10 @@ int lvx_dm_watch(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool on);
 void lvx_dm_watch_gone(struct lvx_ctx *ctx, const struct lvx_lv *lv);
 /* seg_monitor of a thin pool or COW LV: 1 watched, 0 not, -1 another LV. */
 int8_t lvx_dm_watch_state(struct lvx_ctx *ctx, const struct lvx_lv *lv);
+/* lv (old names) was renamed to new_vg/new_lv: its watch (watched: its
+ * lvx_dm_watch_state() before the rename, asked before the daemon's next look could
+ * end it) follows it. */
+void lvx_dm_watch_renamed(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char *new_vg,
+                          const char *new_lv, int8_t watched);
 
 #endif

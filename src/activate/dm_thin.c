@@ -14,7 +14,10 @@
  *                      (only while the pool LV itself is active)
  *   <vg>-<thin>        uuid LVM-<vg><thin>         thin <tpool> <device_id> [<ext>-real]
  *   <vg>-<ext>-real    uuid LVM-<vg><ext>-real     a thin LV's external origin: its own
- *                      segments, read-only (gone with the last active thin LV using it)
+ *                      segments, read-only (gone with the last active thin LV using it
+ *                      and the origin's own device)
+ *   <vg>-<ext>         uuid LVM-<vg><ext>          the external origin active itself:
+ *                      linear <ext>-real 0 (LVM2's layer), read-only
  *
  * When a new pool becomes used, its live thin-pool device is renamed to <pool>-tpool
  * (its UUID stays), as LVM2 does.  A thin LV brings up its pool's -tpool stack; the
@@ -311,11 +314,16 @@ static int ext_real_up(struct lvx_ctx *ctx, struct lvx_dm_run *r, const struct l
     return rc;
 }
 
-/* The external origin's -real device goes when no active thin LV but except uses it. */
+/* The external origin's -real device goes when neither the origin's own device nor
+ * an active thin LV but except uses it. */
 static int ext_real_down(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *ext,
                          const struct lvx_lv *except)
 {
     const struct lvx_vg *vg = ext->vg;
+    struct lvx_dm_ids own;
+    struct lvx_dm_info own_info;
+    if (lvx_dm_ids_of(ctx, ext, NULL, &own) == 0 && exists_as(ctx, dm, &own, &own_info))
+        return 0;
     for (unsigned i = 0; i < vg->lv_count; i++) {
         const struct lvx_lv *o = vg->lvs[i];
         const struct lvx_seg *s = lvx_lv_thin_seg(o);
@@ -326,6 +334,29 @@ static int ext_real_down(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lv
             return 0;
     }
     return lvx_dm_drop_real(ctx, dm, ext);
+}
+
+/* An external origin active itself: LVM2's layer, its own device "0 <len> linear
+ * <ext>-real 0" (read-only as the LV) over the -real device its thin LVs use too. */
+static int activate_ext(struct lvx_ctx *ctx, struct lvx_dm_run *r, const struct lvx_lv *ext,
+                        const struct lvx_activate_opts *opts)
+{
+    struct lvx_dm_ids ids;
+    struct lvx_dm_info info;
+    struct lvx_buf t = LVX_BUF_INIT;
+    char edev[32];
+    int rc;
+    if ((rc = lvx_dm_ids_of(ctx, ext, NULL, &ids)) < 0 ||
+        (rc = ext_real_up(ctx, r, ext, opts && opts->partial, edev, sizeof(edev))) < 0)
+        return rc;
+    lvx_buf_printf(&t, "0 %" PRIu64 " linear %s 0\n",
+                   ext->le_count * (uint64_t)ext->vg->extent_size, edev);
+    if ((rc = lvx_dm_put_table(ctx, r, &ids, lvx_buf_str(&t),
+                               lvx_activation_read_only(ext, opts), &info)) == 0)
+        rc = lvx_dm_nodes_add(ctx, ids.name, info.major, info.minor, ext->vg->name,
+                              link_of(ext));
+    lvx_buf_free(&t);
+    return rc;
 }
 
 int lvx_dm_thin_table(struct lvx_ctx *ctx, struct lvx_dm_run *r, const struct lvx_lv *thin,
@@ -386,7 +417,9 @@ int lvx_dm_thin_activate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
         abort();
     int rc = lvx_dm_open(ctx, &r->dm);
     if (rc == 0) {
-        rc = lvx_lv_is_thin(lv) ? activate_thin(ctx, r, lv, opts) : activate_pool(ctx, r, lv, opts);
+        rc = lvx_lv_is_thin(lv)              ? activate_thin(ctx, r, lv, opts)
+             : lvx_lv_is_external_origin(lv) ? activate_ext(ctx, r, lv, opts)
+                                             : activate_pool(ctx, r, lv, opts);
         if (rc < 0)
             lvx_dm_run_undo(ctx, r);
         lvx_dm_close(&r->dm);
@@ -405,7 +438,11 @@ int lvx_dm_thin_deactivate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
     if (rc < 0)
         return rc;
     const struct lvx_lv *pool = lv;
-    if (lvx_lv_is_thin(lv)) {
+    if (!lvx_lv_is_thin(lv) && lvx_lv_is_external_origin(lv)) {
+        if ((rc = lvx_dm_ids_of(ctx, lv, NULL, &ids)) == 0 &&
+            (rc = lvx_dm_remove_one(ctx, &dm, &ids, lv, force)) == 0)
+            rc = ext_real_down(ctx, &dm, lv, NULL);
+    } else if (lvx_lv_is_thin(lv)) {
         pool = lvx_lv_thin_seg(lv)->pool_lv;
         const struct lvx_lv *ext = lvx_lv_thin_seg(lv)->external_lv;
         if ((rc = lvx_dm_ids_of(ctx, lv, NULL, &ids)) == 0)

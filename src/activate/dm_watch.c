@@ -13,8 +13,13 @@
  *   unwatch   --monitor n, and after a deactivation for every such device that is gone
  *             (a thin LV's pool taken down with it); nothing when no daemon runs.
  *   state     seg_monitor: watched or not (no daemon: not).
+ *   rename    a watched pool or snapshot renamed (lvrename, vgrename): the watch
+ *             moves to the new names and device (the daemon's entry would end with
+ *             the old device name).
+ * The daemon keeps its watches in its state file: a restarted worker goes on.
  *
- * Entry points: lvx_dm_watch(), lvx_dm_watch_gone(), lvx_dm_watch_state().
+ * Entry points: lvx_dm_watch(), lvx_dm_watch_gone(), lvx_dm_watch_state(),
+ * lvx_dm_watch_renamed().
  */
 #include "activate/dm_int.h"
 
@@ -148,4 +153,24 @@ int8_t lvx_dm_watch_state(struct lvx_ctx *ctx, const struct lvx_lv *lv)
     lvx_error_clear(ctx);
     lvx_buf_free(&reply);
     return on;
+}
+
+void lvx_dm_watch_renamed(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char *new_vg,
+                          const char *new_lv, int8_t watched)
+{
+    if (watched != 1)
+        return;
+    struct lvx_vg vg = *lv->vg;
+    struct lvx_lv renamed = *lv;
+    vg.name = new_vg;
+    renamed.vg = &vg;
+    renamed.name = new_lv;
+    struct lvx_dm dm;
+    unwatch(ctx, lv);
+    if (lvx_dm_open(ctx, &dm) < 0) {
+        lvx_error_clear(ctx);
+        return;
+    }
+    watch(ctx, &dm, &renamed);
+    lvx_dm_close(&dm);
 }

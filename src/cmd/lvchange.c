@@ -179,7 +179,31 @@ static int change_pool(struct lvx_cmd_env *env, struct lvx_lv *lv, const struct 
     return update ? 1 : -1;
 }
 
-/* Apply the changes to one LV: 1, or -1 (message printed) when a change is refused. */
+/* Does an argument name lv itself (not its VG)? */
+static bool named_arg(struct lvx_cmd_env *env, const struct lvx_lv *lv)
+{
+    for (int i = 0; i < env->args->argc; i++) {
+        const char *vg = NULL, *name = NULL;
+        if (lvx_lvcmd_split_name(env, env->args->argv[i], &vg, &name) && name && vg &&
+            !strcmp(vg, lv->vg->name) && !strcmp(name, lv->name))
+            return true;
+    }
+    return false;
+}
+
+/* After a command rule's warning (LVM2's _check_lv_rules/_check_lv_types): an LV an
+ * argument names fails the command ("Command not permitted"), one of a named VG is
+ * only left out. */
+static int rule_refused(struct lvx_cmd_env *env, const struct lvx_lv *lv)
+{
+    if (!named_arg(env, lv))
+        return 0;
+    lvx_cmd_errorf("Command not permitted on LV %s/%s.", lv->vg->name, lv->name);
+    return -1;
+}
+
+/* Apply the changes to one LV: 1, 0 nothing done, or -1 (message printed) when a change
+ * is refused. */
 static int change_lv(struct lvx_cmd_env *env, struct lvx_lv *lv, void *arg)
 {
     const struct change_opts *o = arg;
@@ -196,12 +220,22 @@ static int change_lv(struct lvx_cmd_env *env, struct lvx_lv *lv, void *arg)
         lvx_cmd_errorf("Command not permitted on LV %s/%s.", lv->vg->name, lv->name);
         return -1;
     }
+    /* LVM2's rule "--permission not lv_is_external_origin ... LV_thinpool" */
+    if (o->perm_given && lvx_lv_is_thin_pool(lv)) {
+        lvx_cmd_errorf("Command on LV %s/%s uses options invalid with LV type thinpool.",
+                       lv->vg->name, lv->name);
+        return rule_refused(env, lv);
+    }
+    if (o->perm_given && lvx_lv_is_external_origin(lv)) {
+        lvx_cmd_errorf("Command on LV %s/%s uses options that are invalid with LV properties: "
+                       "lv_is_external_origin .", lv->vg->name, lv->name);
+        return rule_refused(env, lv);
+    }
     if ((o->ewf_given || o->discards || o->zero_given) && !lvx_lv_is_thin_pool(lv)) {
         /* LVM2's rule: LV_thinpool */
         lvx_cmd_errorf("Command on LV %s/%s uses options that require LV types thinpool .",
                        lv->vg->name, lv->name);
-        lvx_cmd_errorf("Command not permitted on LV %s/%s.", lv->vg->name, lv->name);
-        return -1;
+        return rule_refused(env, lv);
     }
     if ((o->minrate_given || o->maxrate_given) && !lvx_map_lv_is_raid(lv)) {
         /* LVM2's rule: LV_raid */
@@ -258,7 +292,7 @@ static int change_lv(struct lvx_cmd_env *env, struct lvx_lv *lv, void *arg)
             return -1;
         }
         if (!o->read_only && writable) {
-            lvx_cmd_errorf("Logical volume \"%s/%s\" is already writable.", lv->vg->name,
+            lvx_cmd_errorf("Logical volume %s/%s is already writable.", lv->vg->name,
                            lv->name);
             return -1;
         }

@@ -340,6 +340,32 @@ static int to_pool(struct lvx_cmd_env *env, struct lvx_vg_update *u, const struc
     return 0;
 }
 
+int lvx_lvconvert_thin_make_pool(struct lvx_cmd_env *env, struct lvx_vg_update *u,
+                                 struct lvx_lv *lv)
+{
+    const struct lvx_cmd_args *a = env->args;
+    struct conv c;
+    bool given;
+    int rc;
+    memset(&c, 0, sizeof(c));
+    c.vg_name = u->vg->name;
+    c.lv_name = lv->name;
+    c.yes = a->count[LVX_OPT_YES] > 0;
+    if (a->count[LVX_OPT_POOLMETADATA]) {
+        const char *vg = NULL, *name = NULL, *m = a->value[LVX_OPT_POOLMETADATA];
+        if (!lvx_lvcmd_split_name(env, m, &vg, &name) || (strchr(m, '/') && !name) ||
+            (name && vg && strcmp(vg, c.vg_name))) {
+            lvx_cmd_errorf("Metadata LV %s not found.", m);
+            return LVX_EXIT_FAILED;
+        }
+        c.meta_name = name ? name : vg;
+    }
+    if ((rc = lvx_thin_pool_args(env, true, &c.pa)) ||
+        (rc = lvx_lvcmd_alloc_arg(env, &c.policy, &given)))
+        return rc;
+    return to_pool(env, u, &c, lv);
+}
+
 int lvx_lvconvert_thin(struct lvx_cmd_env *env)
 {
     struct conv c;

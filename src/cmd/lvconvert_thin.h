@@ -17,5 +17,11 @@ int lvx_lvconvert_thin(struct lvx_cmd_env *env);
  * thin LV whose external origin is the old LV (cmd/lvconvert_extorig.c).  0 or an
  * exit code (printed). */
 int lvx_lvconvert_thin_external(struct lvx_cmd_env *env);
+/* LV lv of update u becomes a thin pool of its name (the pool options of the command
+ * line, every PV; committed), as `lvconvert --thinpool VG/LV` (LVM2's _lvconvert_to_pool
+ * inside lvconvert --thin --thinpool of an LV that is not a pool yet).  0 or an exit
+ * code (printed). */
+int lvx_lvconvert_thin_make_pool(struct lvx_cmd_env *env, struct lvx_vg_update *u,
+                                 struct lvx_lv *lv);
 
 #endif

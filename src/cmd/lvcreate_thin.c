@@ -984,6 +984,11 @@ static bool thin_feature_disabled(struct lvx_cmd_env *env, const char *name)
     return off;
 }
 
+bool lvx_thin_external_extend_ok(struct lvx_cmd_env *env, const struct lvx_actcmd *act)
+{
+    return !act->off && !thin_feature_disabled(env, "external_origin_extend");
+}
+
 int lvx_thin_external_fits(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
                            const struct lvx_lv *pool, const struct lvx_lv *lv)
 {

@@ -51,6 +51,10 @@ int lvx_lvcreate_name_arg(struct lvx_cmd_env *env, const char **vg, const char *
  * 0 or an exit code (printed). */
 int lvx_thin_external_fits(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
                            const struct lvx_lv *pool, const struct lvx_lv *lv);
+/* LVM2's THIN_FEATURE_EXTERNAL_ORIGIN_EXTEND: a thin LV may be larger than its external
+ * origin (not with activation off, nor when global/thin_disabled_features lists
+ * external_origin_extend). */
+bool lvx_thin_external_extend_ok(struct lvx_cmd_env *env, const struct lvx_actcmd *act);
 /* The first free lvolN name of vg (also free with suffix appended). */
 const char *lvx_thin_free_lv_name(struct lvx_cmd_env *env, const struct lvx_vg *vg,
                                   const char *suffix);

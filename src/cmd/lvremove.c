@@ -228,8 +228,11 @@ static bool remove_pool(struct lvx_cmd_env *env, struct lvx_lv *pool, struct rem
     return true;
 }
 
+static int remove_one(struct lvx_cmd_env *env, struct lvx_lv *lv, void *arg);
+
 /* An external origin's thin LVs go first (LVM2's _lv_remove_segs_using_this_lv: asked
- * unless -f/-y); false when one stays. */
+ * unless -f/-y), each with what depends on it (its COW snapshots, its own external
+ * users in a chain); false when one stays. */
 static bool remove_ext_users(struct lvx_cmd_env *env, struct lvx_lv *lv, struct removal *r)
 {
     struct lvx_vg *vg = lv->vg;
@@ -248,7 +251,7 @@ static bool remove_ext_users(struct lvx_cmd_env *env, struct lvx_lv *lv, struct 
         return false;
     }
     for (unsigned i = 0; i < n; i++)
-        if (in_vg(users[i]) && !remove_thin(env, users[i], r))
+        if (in_vg(users[i]) && remove_one(env, users[i], r) < 0)
             return false;
     return true;
 }

@@ -505,6 +505,14 @@ static int resize_thin(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
             return LVX_EXIT_FAILED;
         if (new_count < lv->le_count && !thin)
             return refuse_pool_reduce(ps);
+        const struct lvx_lv *ext = thin ? lvx_lv_thin_seg(lv)->external_lv : NULL;
+        struct lvx_actcmd ea;
+        if (ext && new_count > lv->le_count && new_count > ext->le_count &&
+            lvx_actcmd_init(env, &ea) == 0 && !lvx_thin_external_extend_ok(env, &ea)) {
+            lvx_cmd_errorf("Thin target does not support external origin smaller then thin "
+                           "volume.");
+            return LVX_EXIT_FAILED;
+        }
         if (new_count < lv->le_count) {  /* a thin LV: its blocks past the end stay mapped */
             struct lvx_actcmd a;
             if (lvx_actcmd_init(env, &a) == 0 && lvx_actcmd_is_active(env, &a, lv, NULL)) {

@@ -14,6 +14,7 @@
 #include "cmd/lvcmd.h"
 #include "cmd/vgcmd.h"
 #include "meta/systemid.h"
+#include "model/thin.h"
 #include "report/report.h"
 
 /* ---- reading ------------------------------------------------------------------ */
@@ -429,8 +430,13 @@ static int begin_lv_arg(struct lvx_cmd_env *env, const char *arg, const struct l
         }
         return 0;
     }
+    /* LVM2's process_each_lv_in_vg: thin pools first (each put in front of the list, so
+     * the last one first), then the other LVs in the VG's order */
+    for (unsigned i = u->vg->lv_count; i-- > 0;)
+        if (lvx_lv_is_visible(u->vg->lvs[i]) && lvx_lv_is_thin_pool(u->vg->lvs[i]))
+            (*lvs)[(*n)++] = u->vg->lvs[i];
     for (unsigned i = 0; i < u->vg->lv_count; i++)
-        if (lvx_lv_is_visible(u->vg->lvs[i]))
+        if (lvx_lv_is_visible(u->vg->lvs[i]) && !lvx_lv_is_thin_pool(u->vg->lvs[i]))
             (*lvs)[(*n)++] = u->vg->lvs[i];
     return 0;
 }

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "dev/io.h"
 #include "meta/scan.h"
@@ -187,6 +188,11 @@ void lvxd_dm_watch_scan(void (*fn)(const struct lvxd_dm_look *look, void *arg), 
 /* fn on vg/lv's watch state (under the list's mutex), when watched. */
 void lvxd_dm_watch_update(const char *vg, const char *lv,
                           void (*fn)(struct lvxd_watch *w, void *arg), void *arg);
+
+/* The watch lines of the state file (restore.c); a line that is one ("watch ...")
+ * is watched again (true; a bad one is logged). */
+void lvxd_dm_watch_save(FILE *f);
+bool lvxd_dm_watch_load_line(struct lvx_ctx *ctx, const char *line);
 
 /* --- restore.c: the state file and a restarted daemon ----------------------- */
 /* Write the state file (every served LV). */

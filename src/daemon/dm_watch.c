@@ -9,13 +9,16 @@
  * not the LV's: the entry goes) and the client's DM_DEV_DIR.  The status is read with
  * DM_TABLE_STATUS (dev/dm_ioctl.c) at each look and turned into the words the
  * daemon's own targets give (" thin-pool TID MU/MT DU/DT ...", " snapshot VALID USED
- * TOTAL META"); a device that is gone ends its entry.  Entries live in this worker
- * only, as leases.c's: a worker that dies loses them (the dm devices stay, not
- * watched, as with a dmeventd that dies).  The list is guarded by its mutex (the
- * control loop adds and drops, the monitor thread looks).
+ * TOTAL META"); a device that is gone ends its entry.  Entries are kept in the
+ * daemon's state file ("watch VG LV pool|snapshot DMNAME DMUUID DEVDIR" lines,
+ * restore.c), so a worker or daemon that starts again watches them again (an entry
+ * whose device went meanwhile ends at the first look).  The list is guarded by its
+ * mutex (the control loop adds and drops, the monitor thread looks); the state file
+ * is written without it held.
  *
  * Entry points: lvxd_dm_watch_add(), lvxd_dm_watch_drop(), lvxd_dm_watched(),
- * lvxd_dm_watch_scan(), lvxd_dm_watch_update().
+ * lvxd_dm_watch_scan(), lvxd_dm_watch_update(), lvxd_dm_watch_save(),
+ * lvxd_dm_watch_load_line().
  */
 #include "daemon/daemon_int.h"
 
@@ -45,8 +48,9 @@ static struct entry **find(const char *vg, const char *lv)
     return p;
 }
 
-int lvxd_dm_watch_add(struct lvx_ctx *ctx, const char *vg, const char *lv, bool pool,
-                      const char *dm_name, const char *dm_uuid, const char *dev_dir)
+/* save: write the state file when the entry is new (not while it is being read) */
+static int add(struct lvx_ctx *ctx, const char *vg, const char *lv, bool pool,
+               const char *dm_name, const char *dm_uuid, const char *dev_dir, bool save)
 {
     if (strlen(vg) >= sizeof(entries->vg) || strlen(lv) >= sizeof(entries->lv) ||
         strlen(dm_name) >= sizeof(entries->name) || strlen(dm_uuid) >= sizeof(entries->uuid) ||
@@ -70,10 +74,19 @@ int lvxd_dm_watch_add(struct lvx_ctx *ctx, const char *vg, const char *lv, bool 
     snprintf(e->dev_dir, sizeof(e->dev_dir), "%s", dev_dir);
     e->pool = pool;
     pthread_mutex_unlock(&mutex);
-    if (fresh)
+    if (fresh) {
         lvxd_monitor_log_change(pool, dm_name, true);
+        if (save)
+            lvxd_state_save();
+    }
     lvxd_monitor_kick();
     return 0;
+}
+
+int lvxd_dm_watch_add(struct lvx_ctx *ctx, const char *vg, const char *lv, bool pool,
+                      const char *dm_name, const char *dm_uuid, const char *dev_dir)
+{
+    return add(ctx, vg, lv, pool, dm_name, dm_uuid, dev_dir, true);
 }
 
 bool lvxd_dm_watch_drop(const char *vg, const char *lv)
@@ -83,8 +96,10 @@ bool lvxd_dm_watch_drop(const char *vg, const char *lv)
     if (e)
         *p = e->next;
     pthread_mutex_unlock(&mutex);
-    if (e)
+    if (e) {
         lvxd_monitor_log_change(e->pool, e->name, false);
+        lvxd_state_save();
+    }
     free(e);
     return e != NULL;
 }
@@ -132,6 +147,7 @@ void lvxd_dm_watch_scan(void (*fn)(const struct lvxd_dm_look *look, void *arg), 
 {
     struct lvx_ctx ctx;
     struct lvx_dm dm;
+    bool gone = false;
     lvx_ctx_init(&ctx);
     pthread_mutex_lock(&mutex);
     if (!entries || lvx_dm_open(&ctx, &dm) < 0) {
@@ -149,6 +165,7 @@ void lvxd_dm_watch_scan(void (*fn)(const struct lvxd_dm_look *look, void *arg), 
             lvxd_log("%s is gone.", e->name);
             lvxd_monitor_log_change(e->pool, e->name, false);
             free(e);
+            gone = true;
             continue;
         }
         if (rc == 0 && st[0]) {
@@ -161,6 +178,8 @@ void lvxd_dm_watch_scan(void (*fn)(const struct lvxd_dm_look *look, void *arg), 
     }
     lvx_dm_close(&dm);
     pthread_mutex_unlock(&mutex);
+    if (gone)
+        lvxd_state_save();
 }
 
 void lvxd_dm_watch_update(const char *vg, const char *lv,
@@ -171,4 +190,27 @@ void lvxd_dm_watch_update(const char *vg, const char *lv,
     if (e)
         fn(&e->watch, arg);
     pthread_mutex_unlock(&mutex);
+}
+
+void lvxd_dm_watch_save(FILE *f)
+{
+    pthread_mutex_lock(&mutex);
+    for (struct entry *e = entries; e; e = e->next)
+        fprintf(f, "watch %s %s %s %s %s %s\n", e->vg, e->lv, e->pool ? "pool" : "snapshot",
+                e->name, e->uuid, e->dev_dir);
+    pthread_mutex_unlock(&mutex);
+}
+
+bool lvxd_dm_watch_load_line(struct lvx_ctx *ctx, const char *line)
+{
+    char vg[128], lv[128], kind[16], name[128], uuid[129], dev_dir[256];
+    if (strncmp(line, "watch ", 6) != 0)
+        return false;
+    if (sscanf(line + 6, "%127s %127s %15s %127s %128s %255s", vg, lv, kind, name, uuid,
+               dev_dir) != 6 || (strcmp(kind, "pool") && strcmp(kind, "snapshot")) ||
+        add(ctx, vg, lv, strcmp(kind, "pool") == 0, name, uuid, dev_dir, false) < 0) {
+        lvxd_log("warning: not watching again: %s", line);
+        lvx_error_clear(ctx);
+    }
+    return true;
 }

@@ -4,6 +4,8 @@
  * and what a restarted daemon does with it.  One line per served LV:
  *   <node id> <vg> <lv> <lv uuid> <flags> <loop dev|-> <file name the loop device
  *   was attached with|-> <dev dir of its links> <device>...
+ * and one per device-mapper device the dm backend asked to watch (dm_watch.c):
+ *   watch <vg> <lv> pool|snapshot <dm name> <dm uuid> <dev dir>
  * A worker that replaces a dead one serves the same LVs on the same FUSE
  * connection: their loop devices still work.  A new daemon (the whole daemon
  * died, its mount with it) serves them as files of a new mount.  A loop device
@@ -67,6 +69,7 @@ void lvxd_state_save(void)
                     v->loop[0] ? v->loop : "-",
                     v->loop[0] && v->loop_name[0] ? v->loop_name : "-", v->dev_dir, v->devices);
     pthread_mutex_unlock(&lvxd_lvs_mutex);
+    lvxd_dm_watch_save(f);       /* the dm backend's watched devices (dm_watch.c) */
     fflush(f);
     fsync(fileno(f));
     fclose(f);
@@ -99,6 +102,8 @@ unsigned lvxd_state_load(struct lvx_ctx *ctx)
             *next++ = '\0';
         else
             next = line + strlen(line);
+        if (lvxd_dm_watch_load_line(ctx, line))
+            continue;
         uint64_t ino;
         char vg[128], lv[128], uuid[64], loop[32], lname[260], ddir[256];
         int ro, pos = 0;
