@@ -68,6 +68,9 @@ test_ok "... not from 0 (no full rebuild logged)" sh -c "! grep -q 'leg 2 is reb
 uspace_run_ok "fio: 8 MiB more crc32c-headed writes during the resumed rebuild" \
     fio_crc w2 "$R" 8m --offset=12m --do_verify=0
 test_ok "sync_percent reaches 100.00 after the resume (polled)" wait_synced r
+# the walker logs its end after its last checkpoint, which can come after the status
+# already counts every region: the line is waited for (10 s at most)
+for _ in $(seq 50); do grep -q "r: recovery done" "$LOG" && break; sleep 0.2; done
 test_ok "the daemon logged the end of the recovery" grep -q "r: recovery done" "$LOG"
 uspace_run_ok "fio verifies the writes made before the rebuild" fio_crc w1 "$R" 8m --offset=24m --verify_only=1
 uspace_run_ok "fio verifies the writes made during the resumed rebuild" \
