@@ -50,6 +50,7 @@
 
 #include "activate/daemon_lease.h"
 #include "activate/dm_int.h"
+#include "dev/lv_dev.h"
 #include "model/snapshot.h"
 #include "model/thin.h"
 #include "nodes/dm_nodes.h"
@@ -777,7 +778,13 @@ static int deactivate_one(struct lvx_ctx *ctx, const struct lvx_lv *lv,
         goto out;
     }
     if (info.open_count > 0 && !(opts && opts->force)) {
-        rc = lvx_error(ctx, EBUSY, "Logical volume %s/%s in use.", lv->vg->name, lv->name);
+        /* LVM2's holders check first: another device (an LV of a VG on this LV, with
+         * devices/scan_lvs) maps onto it */
+        if (lvx_lvdev_has_holders(info.major, info.minor))
+            rc = lvx_error(ctx, EBUSY, "Logical volume %s/%s is used by another device.",
+                           lv->vg->name, lv->name);
+        else
+            rc = lvx_error(ctx, EBUSY, "Logical volume %s/%s in use.", lv->vg->name, lv->name);
         goto out;
     }
     if (info.open_count > 0)

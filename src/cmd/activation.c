@@ -284,7 +284,9 @@ static int deactivate(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
     if (!lvx_actcmd_is_active(env, a, lv, &ks))
         return 0;
     drop_own_opens(env, a, lv, &ks);
-    if (ks.open_count > 0 && !force && held_by_device(&ks)) {
+    /* the user backend's LV under another active LV (devices/scan_lvs); the dm
+     * backend refuses an LV its holders keep open itself (activate/dm_backend.c) */
+    if (ks.open_count > 0 && !force && ks.held_by_lv) {
         lvx_cmd_errorf("Logical volume %s/%s is used by another device.", lv->vg->name,
                        lv->name);
         return LVX_EXIT_FAILED;
