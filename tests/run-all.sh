@@ -59,17 +59,41 @@ export LVX_TAP_LOG_DIR
 rc=0
 perl tests/tools/harness.pl "${PROVE_JOBS:-2}" "${tests[@]}" || rc=$?
 if [[ $rc != 0 ]]; then
+    # Only real failures: a "not ok ... # TODO" is an expected difference, printed by
+    # its file's own table.  The list of failed files comes last, so the tail of a CI
+    # log names them whatever was cut above it.
+    failed=()
     for log in "$LVX_TAP_LOG_DIR"/*.tap; do
         [[ -f $log ]] || continue
         name=$(basename "$log" .tap)
-        if grep -q '^not ok' "$log"; then
+        if grep -E '^not ok' "$log" | grep -qvE '# (TODO|SKIP)'; then
             echo "=== $name: failed checks and the diagnostics after them"
-            grep -n -A12 '^not ok' "$log" | grep -E '^[0-9]+[-:](not ok|#)' | head -n 120
+            awk '/^not ok/ { show = ($0 !~ /# (TODO|SKIP)/) }
+                 /^ok / { show = 0 }
+                 show && /^(not ok|#)/ { print NR ": " $0 }' "$log" | head -n 120
+            failed+=("$name")
         elif ! grep -q '^1\.\.[0-9]' "$log"; then
             echo "=== $name: no plan; its last lines:"
             tail -n 30 "$log"
+            failed+=("$name (no plan)")
         fi
     done
+    # a file whose checks all passed can still fail (exit status, plan count): its TAP
+    # tail is printed here (tap-exec.sh appends "# tap-exec: exit N" to the log)
+    for log in "$LVX_TAP_LOG_DIR"/*.tap; do
+        [[ -f $log ]] || continue
+        name=$(basename "$log" .tap)
+        case " ${failed[*]} " in *" $name "*) continue ;; esac
+        plan=$(grep -m1 -oE '^1\.\.[0-9]+' "$log" | cut -d. -f3)
+        ran=$(grep -cE '^(not )?ok ' "$log")
+        st=$(sed -n 's/^# tap-exec: exit \([0-9]*\)$/\1/p' "$log" | tail -n1)
+        if [[ -n $plan && $plan != "$ran" ]] || [[ -n $st && $st != 0 ]]; then
+            echo "=== $name: planned ${plan:-?} checks, ran $ran, exit ${st:-?}; its last lines:"
+            tail -n 20 "$log"
+            failed+=("$name (plan ${plan:-?}, ran $ran, exit ${st:-?})")
+        fi
+    done
+    echo "=== run-all.sh: failed files: ${failed[*]:-(none with a failed check: see the summary of prove above)}"
 fi
 rm -rf "$LVX_TAP_LOG_DIR"
 exit "$rc"

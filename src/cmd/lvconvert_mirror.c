@@ -188,15 +188,16 @@ static int from_linear(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
     return 0;
 }
 
-/* More images for a mirror with a core or disk log: NAME_mimage_<cur>... on PVs holding
- * none of its images nor its log, appended to the mirror.  LVM2 (2.03.16) adds them
+/* More images for a mirror with a core or disk log: NAME_mimage_<k> (the first free k)
+ * on PVs holding none of its images nor its log, appended to the mirror.  LVM2 (2.03.16) adds them
  * to a disk-log mirror through a temporary layer (NAME_mimagetmp_N over the old
  * images, with the log) that its poll collapses into this layout once the new images
  * are in sync; lvx writes the collapsed layout at once and the caller zeroes the
  * log's header, so every region is copied again from image 0 (by the kernel or the
  * daemon, as a new log). */
-static int add_images(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
-                      uint32_t want, const struct lvx_alloc_pv *pvs, unsigned pv_count)
+int lvx_mirror_add_images(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
+                          uint32_t want, const struct lvx_alloc_pv *pvs, unsigned pv_count,
+                          bool repair)
 {
     struct lvx_vg *vg = u->vg;
     struct lvx_seg *seg = &lv->segs[0];
@@ -209,27 +210,42 @@ static int add_images(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
     struct lvx_alloc_pv *others = lvx_pool_alloc(env->pool, (n + 1) * sizeof(*others));
     for (unsigned i = 0; i < n; i++) {
         struct lvx_alloc_pv cand = pvs ? pvs[i] : (struct lvx_alloc_pv){ vg->pvs[i], 0, NULL };
-        bool used = seg->log_lv && on_pv(seg->log_lv, cand.pv);
+        bool used = !cand.pv->ondisk.present || (cand.pv->flags & LVX_PVF_MISSING) ||
+                    (seg->log_lv && on_pv(seg->log_lv, cand.pv));
         for (uint32_t a = 0; a < cur && !used; a++)
             used = on_pv(seg->areas[a].lv, cand.pv);
         if (!used)
             others[k++] = cand;
     }
     if (k < want - cur) {
+        /* a repair's lines name no LV (LVM2 allocates for a layer not named yet) */
         lvx_cmd_errorf("Insufficient suitable allocatable extents for logical volume %s: %llu "
-                       "more required", lv->name,
+                       "more required", repair ? "" : lv->name,
                        (unsigned long long)((want - cur) * (uint64_t)lv->le_count));
+        if (repair)
+            lvx_cmd_errorf("Unable to allocate extents for mirror(s).");
         return LVX_EXIT_FAILED;
     }
     struct lvx_lv **img = lvx_pool_alloc(env->pool, want * sizeof(*img));
     for (uint32_t i = 0; i < cur; i++)
         img[i] = seg->areas[i].lv;
-    for (uint32_t i = cur; i < want; i++)
-        img[i] = new_sub(vg, lv, lvx_pool_printf(env->pool, "mimage_%u", i));
+    /* the first free NAME_mimage_<k>: after a repair the survivors keep their names
+     * (mimage_0 and mimage_2 of three), so the new image takes the lost one's */
+    for (uint32_t i = cur, free_k = 0; i < want; i++) {
+        const char *suffix;
+        while (lvx_vg_find_lv(vg, lvx_pool_printf(env->pool, "%s_%s", lv->name,
+                                                  suffix = lvx_pool_printf(env->pool,
+                                                                           "mimage_%u", free_k))))
+            free_k++;
+        img[i] = new_sub(vg, lv, suffix);
+    }
     if (lvx_raid_alloc_images(env, maps, lv->name, want - cur, lv->le_count, 0,
                               lvx_lvcmd_effective_policy(vg, lv->alloc), others, k, img + cur,
-                              NULL) < 0)
+                              NULL) < 0) {
+        for (uint32_t i = cur; i < want; i++)     /* nothing changed: a repair goes on */
+            lvx_vg_remove_lv(vg, img[i]);
         return lvx_cmd_fail(env);
+    }
     struct lvx_area *areas = lvx_pool_alloc(vg->pool, want * sizeof(*areas));
     memcpy(areas, seg->areas, cur * sizeof(*areas));
     for (uint32_t i = cur; i < want; i++) {
@@ -403,7 +419,7 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
     } else if (!linear && want == 1) {
         lvx_mirror_to_linear(lv);
     } else if (adding) {
-        if ((rc = add_images(env, u, lv, want, pvs, pv_count)))
+        if ((rc = lvx_mirror_add_images(env, u, lv, want, pvs, pv_count, false)))
             return rc;
         old_log = NULL;           /* the log's header zeroed: every region copied again */
     } else if (!linear) {

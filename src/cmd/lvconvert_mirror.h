@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * cmd/lvconvert_mirror.h - lvconvert of old-style mirrors (cmd/lvconvert_mirror.c):
- * mirror -> linear, fewer images, --mirrorlog core|disk, linear -> mirror, for
- * inactive LVs as LVM2 does them.
+ * mirror -> linear, fewer images, more images, --mirrorlog core|disk, linear -> mirror,
+ * as LVM2 does them.
  */
 #ifndef LVX_CMD_LVCONVERT_MIRROR_H
 #define LVX_CMD_LVCONVERT_MIRROR_H
@@ -33,6 +33,15 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
  * 0 or the exit code (printed). */
 int lvx_mirror_add_log(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
                        uint64_t with_images, const struct lvx_alloc_pv *pvs, unsigned pv_count);
+
+/* More images for the mirror lv, up to `want`: NAME_mimage_<k> (the first free k), on
+ * pvs (or any PV) holding none of its images nor its log, appended to its segment
+ * (the collapsed layout; the caller zeroes the log's header so that every region is
+ * copied again); missing PVs are no candidates.  With repair, no room gets the lines
+ * LVM2's lvconvert --repair prints.  0 or the exit code (printed). */
+int lvx_mirror_add_images(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
+                          uint32_t want, const struct lvx_alloc_pv *pvs, unsigned pv_count,
+                          bool repair);
 
 /* The mirror lv becomes linear: it takes its first image's segments; the other images
  * and the log go. */

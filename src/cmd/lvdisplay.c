@@ -32,12 +32,6 @@ static int64_t raw_int(const struct lvx_seg *seg, const char *key, int64_t dflt)
 
 /* --- the header block ------------------------------------------------------ */
 
-static bool lv_is_pool(const struct lvx_lv *lv)
-{
-    return lv->seg_count &&
-           (lv->segs[0].kind == LVX_SEG_THIN_POOL || lv->segs[0].kind == LVX_SEG_CACHE_POOL);
-}
-
 static bool lv_is_mirrored(const struct lvx_lv *lv)
 {
     if (!lv->seg_count)
@@ -255,6 +249,11 @@ static void print_segment(struct lvx_cmd_env *env, struct lvx_buf *b, const stru
     case LVX_SEG_THIN_POOL:
         print_seg_thin_pool(env, b, seg, ks);
         break;
+    case LVX_SEG_CACHE_POOL:     /* LVM2 2.03.16 of an unused cache pool (host) */
+        lvx_buf_printf(b, "    Type\t\t%s\n    Chunk size\t\t%s\n", seg->type_name,
+                       lvx_cmd_size_str(env->pool, seg->chunk_size, env->args->units,
+                                        env->args->unit_bytes));
+        break;
     case LVX_SEG_THIN:
         lvx_buf_puts(b, "    Type\t\tthin\n");
         lvx_buf_printf(b, "    Device ID\t\t%lld\n", (long long)raw_int(seg, "device_id", 0));
@@ -327,7 +326,7 @@ void lvx_cmd_display_lv_full(struct lvx_cmd_env *env, const struct lvx_actcmd *a
     lvx_uuid_format(lv->uuid, uuid);
     lvx_buf_puts(b, "  --- Logical volume ---\n");
     if (lvx_lv_is_visible(lv)) {
-        if (!lv_is_pool(lv))
+        if (!lv_is_thin_pool(lv))    /* a cache pool shows it (LVM2 2.03.16) */
             lvx_buf_printf(b, "  LV Path                %s\n", lvx_cmd_lv_path(env->pool, lv));
         lvx_buf_printf(b, "  LV Name                %s\n", lv->name);
     } else {

@@ -16,9 +16,12 @@
  *               image fewer (down to 2), then one log fewer.  A linear LV becomes a
  *               mirror again as lvconvert --type mirror makes one ("Conversion starts
  *               after activation."); a log comes back as --mirrorlog disk adds one.
- *               Adding images to a mirror of 2 or more survivors is not done by lvx
- *               (LVM2 inserts a temporary resync layer): that step fails with one line
- *               and the loop goes on as LVM2's does after a failed allocation.
+ *               A mirror of 2 or more survivors gets its new images as lvconvert
+ *               -m +N adds them (cmd/lvconvert_mirror.c: the lost image's name, the
+ *               collapsed layout where LVM2 goes through a temporary resync layer, the
+ *               log's header zeroed); not while the daemon serves it with a disk log
+ *               nor with a mirrored log: that step fails with one line and the loop
+ *               goes on as LVM2's does after a failed allocation.
  *   active      the user backend's daemon reloads the LV onto the new layout (new
  *               images copied from the survivor first); in the dm backend the LV is
  *               deactivated first and activated again after the commit (the kernel's
@@ -28,6 +31,7 @@
 
 #include "cmd/actcmd.h"
 #include "cmd/lvconvert_mirror.h"
+#include "cmd/mirror_mlog.h"
 #include "config/config.h"
 #include "map/map.h"
 
@@ -129,19 +133,30 @@ static uint32_t log_count(const struct lvx_lv *lv)
 }
 
 /* One attempt at `images` images and `logs` logs: 0 done, 1 not possible (nothing
- * changed), else the exit code. */
+ * changed), else the exit code.  *added: images were added to the mirror (its log's
+ * header must be zeroed: every region copied again). */
 static int up_convert(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
-                      uint32_t images, uint32_t logs, uint32_t region_size)
+                      uint32_t images, uint32_t logs, uint32_t region_size, bool active,
+                      bool *added)
 {
+    int rc;
     if (!lvx_map_lv_is_mirror(lv)) {
         if (images < 2)
             return 0;
         return lvx_mirror_from_linear(env, u, lv, images, logs == 0, region_size);
     }
     if (images > image_count(lv)) {
-        lvx_warn(env->ctx, "WARNING: lvx does not add images to mirror %s/%s yet.", lv->vg->name,
-                 lv->name);
-        return 1;
+        /* served by the daemon with a disk log: the old table would write the zeroed
+         * log back in sync at the reload (as lvconvert -m +N refuses it) */
+        if ((active && log_count(lv)) || lvx_mirror_log_is_mirrored(lv->segs[0].log_lv)) {
+            lvx_warn(env->ctx, "WARNING: lvx adds images to mirror %s/%s only when it is "
+                     "inactive or has a core log.", lv->vg->name, lv->name);
+            return 1;
+        }
+        /* no room (its error printed, nothing changed): one image fewer, as LVM2 */
+        if ((rc = lvx_mirror_add_images(env, u, lv, images, NULL, 0, true)))
+            return rc == LVX_EXIT_FAILED ? 1 : rc;
+        *added = true;
     }
     if (logs > log_count(lv))
         return lvx_mirror_add_log(env, u, lv, 0, NULL, 0);
@@ -205,9 +220,10 @@ int lvx_mirror_repair(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
         replace_logs = false;
     uint32_t logs = replace_logs ? orig_logs : orig_logs - failed_logs;
     was_linear = !lvx_map_lv_is_mirror(lv);
+    bool added = false;
     while (replace_images || replace_logs) {
         lvx_warn(env->ctx, "WARNING: Trying to up-convert to %u images, %u logs.", images, logs);
-        rc = up_convert(env, u, lv, images, logs, region_size);
+        rc = up_convert(env, u, lv, images, logs, region_size, active, &added);
         if (!rc)
             break;
         if (rc != 1)
@@ -219,7 +235,7 @@ int lvx_mirror_repair(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
         else
             break;
     }
-    if ((rc = lvx_mirror_commit_live(env, u, &act, lv, active, old_log)))
+    if ((rc = lvx_mirror_commit_live(env, u, &act, lv, active, added ? NULL : old_log)))
         return rc;
     if (dm && !test && (rc = lvx_actcmd_activate(env, &act, lv)))
         return rc;

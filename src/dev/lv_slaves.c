@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * dev/lv_slaves.c - the devices under the kernel's active LVM devices (dev/lv_slaves.h):
- * each /sys/block/dm-* whose dm/uuid starts "LVM-", each entry of its slaves/ with
+ * when the kernel has device-mapper (/sys/class/misc/device-mapper), each dm-* of
+ * /sys/devices/virtual/block (read through /sys/block/dm-*) whose dm/uuid starts "LVM-", each entry of its slaves/ with
  * its dev number; a slave that is a dm device of the same VG (a layer: -real, -cow,
  * _tdata ...) is left out, as LVM2 leaves internal LVs out of its index.
  */
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 
 static const char *sysfs(void)
@@ -53,7 +55,13 @@ void lvx_lv_slaves(struct lvx_pool *pool, struct lvx_lv_slave **out, unsigned *n
     unsigned cap = 0;
     *out = NULL;
     *n = 0;
-    snprintf(path, sizeof(path), "%s/block", sysfs());
+    /* no device-mapper in the kernel (its control device's class entry): no dm device,
+     * nothing listed (the daemon's hosts: every report saved a walk of /sys/block) */
+    snprintf(path, sizeof(path), "%s/class/misc/device-mapper", sysfs());
+    if (access(path, F_OK) != 0)
+        return;
+    /* dm devices are virtual: this list leaves out a SAN host's thousands of disks */
+    snprintf(path, sizeof(path), "%s/devices/virtual/block", sysfs());
     DIR *d = opendir(path);
     if (!d)
         return;

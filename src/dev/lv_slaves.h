@@ -4,7 +4,8 @@
  * from sysfs (/sys/block/dm-N/dm/uuid "LVM-<vg id><lv id>[-layer]" and its slaves/),
  * as LVM2's device cache indexes them: what the device-mismatch check of active LVs
  * (cmd/devs_used.c) compares with the devices a VG's metadata names now.  Nothing is
- * read when the kernel has no device-mapper device.
+ * listed when the kernel has no device-mapper (no /sys/class/misc/device-mapper), and
+ * only the virtual block devices when it has.
  */
 #ifndef LVX_DEV_LV_SLAVES_H
 #define LVX_DEV_LV_SLAVES_H

@@ -105,8 +105,8 @@ static bool raid_type(const struct lvx_lv *lv, const struct lvx_rlv *r)
 static char target_type(const struct lvx_lv *lv, const struct lvx_rlv *r)
 {
     enum lvx_seg_kind k = lv_kind(lv);
-    if (k == LVX_SEG_CACHE || k == LVX_SEG_CACHE_POOL || r->role == LVX_RROLE_CDATA ||
-        r->role == LVX_RROLE_CMETA || r->role == LVX_RROLE_CORIGIN)
+    /* a cache pool's _cdata/_cmeta are not (LVM2 2.03.16: '-', checked on the host) */
+    if (k == LVX_SEG_CACHE || k == LVX_SEG_CACHE_POOL || r->role == LVX_RROLE_CORIGIN)
         return 'C';
     if (k == LVX_SEG_MIRROR || r->role == LVX_RROLE_MIMAGE || r->role == LVX_RROLE_MLOG)
         return 'm';

@@ -154,11 +154,11 @@ LVX_RGETTER(lv_full_name)
         lvx_rval_str(v, row->lv ? lvx_pool_printf(rc->pool, "%s/%s", row->vg->name, row->lv->name) : "");
 }
 
+/* A visible LV but a thin pool; an unused cache pool has its path (LVM2 2.03.16) */
 static bool lv_public(const struct lvx_rrow *row)
 {
     const struct lvx_rlv *r = lvx_report_rlv(row->rvg, row->lv);
-    return r->visible && lv_kind(row->lv) != LVX_SEG_THIN_POOL &&
-           lv_kind(row->lv) != LVX_SEG_CACHE_POOL;
+    return r->visible && lv_kind(row->lv) != LVX_SEG_THIN_POOL;
 }
 
 LVX_RGETTER(lv_path)
@@ -322,8 +322,8 @@ LVX_RGETTER(lv_modules)
     case LVX_SEG_RAID: csv = "raid"; break;
     case LVX_SEG_THIN: csv = "thin,thin-pool"; break;
     case LVX_SEG_THIN_POOL: csv = "thin-pool"; break;
-    case LVX_SEG_CACHE: csv = "cache,cache-pool"; break;
-    case LVX_SEG_CACHE_POOL: csv = "cache-pool"; break;
+    case LVX_SEG_CACHE:          /* the kernel's dm-cache for both (LVM2 2.03.16) */
+    case LVX_SEG_CACHE_POOL: csv = "cache"; break;
     default: break;
     }
     if (!csv && row->lv && (r->cow_of || r->snapshots))

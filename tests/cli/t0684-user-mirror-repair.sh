@@ -11,6 +11,9 @@
 #     straight from its PV), LVM2 sees the same layout;
 #   - a second mirror, --repair --use-policies (image policy "remove"): it becomes its
 #     surviving leg, active and linear, reading its data;
+#   - a 3-image mirror with a core log loses a leg: lvconvert -y --repair gives it a
+#     third image again (the lost one's name, on the PV left without one), copied
+#     from image 0 at the reload;
 #   - vgreduce --removemissing then drops the lost PV.
 source "$(dirname "$0")/../lib.sh"
 source "$LVX_ROOT/tests/tools/uspace-env.sh"
@@ -38,8 +41,13 @@ uspace_run_ok "mirror m (-m1, 16 MiB, legs on the first two PVs, log on the thir
     lvx lvcreate -Zn --type mirror -m1 -L 16m -n m "$VG" "${DEVS[0]}" "${DEVS[1]}" "${DEVS[2]}"
 uspace_run_ok "mirror p (-m1, 8 MiB, same PVs)" \
     lvx lvcreate -Zn --type mirror -m1 -L 8m -n p "$VG" "${DEVS[0]}" "${DEVS[1]}" "${DEVS[2]}"
+uspace_run_ok "mirror t (-m2 --corelog, 8 MiB, on the first three PVs)" \
+    lvx lvcreate -Zn --type mirror -m2 --corelog -L 8m -n t "$VG" "${DEVS[0]}" "${DEVS[1]}" "${DEVS[2]}"
 head -c $((16 * MIB)) /dev/urandom >"$SCRATCH/d1"
 head -c $((8 * MIB)) /dev/urandom >"$SCRATCH/p1"
+head -c $((8 * MIB)) /dev/urandom >"$SCRATCH/t1"
+uspace_run_ok "8 MiB written to t" \
+    dd if="$SCRATCH/t1" of="$DM_DEV_DIR/$VG/t" bs=1M oflag=direct conv=fsync status=none
 uspace_run_ok "16 MiB written to m, 8 MiB to p" sh -c \
     "dd if=$SCRATCH/d1 of=$DM_DEV_DIR/$VG/m bs=1M oflag=direct conv=fsync status=none &&
      dd if=$SCRATCH/p1 of=$DM_DEV_DIR/$VG/p bs=1M oflag=direct conv=fsync status=none"
@@ -85,6 +93,29 @@ test_eq "LVM2: p is linear, on ${DEVS[0]}" \
     " linear ${DEVS[0]}"
 test_eq "p reads its data" "$(lv_sum "$VG/p")" "$(fsum "$SCRATCH/p1")"
 test_eq "p is active as lvx reports it" "$(field "$VG/p" lv_active $HIDE)" "active"
+# ---- a 3-image mirror keeps its 2 survivors and gets a third image again: the lost
+# one's name, on the one PV holding none of its images, copied from image 0
+head -c $((8 * MIB)) /dev/urandom >"$SCRATCH/t2"
+uspace_run_ok "8 MiB written to the degraded t" \
+    dd if="$SCRATCH/t2" of="$DM_DEV_DIR/$VG/t" bs=1M oflag=direct conv=fsync status=none
+rc=0
+lvx lvconvert -y --repair "$HIDE" "$VG/t" >"$SCRATCH/rep3.out" 2>&1 || rc=$?
+diag "$(cat "$SCRATCH/rep3.out")"
+test_eq "lvconvert -y --repair of the active 3-image t: exit 0, LVM2's lines" \
+    "$rc $(sandbox_noise <"$SCRATCH/rep3.out" | grep -v -e "Couldn't find device" -e "is missing PV")" \
+    "0   Mirror status: 1 of 3 images failed.
+  WARNING: Trying to up-convert to 3 images, 0 logs."
+test_eq "LVM2: t is a mirror of 3 images, t_mimage_0/1/2" \
+    "$(lvm2 lvs -a --noheadings -o lv_name,stripes "$VG" 2>/dev/null | tr -s ' ' | grep -e ' t ' -e 't_mimage' | sort)" \
+    " [t_mimage_0] 1
+ [t_mimage_1] 1
+ [t_mimage_2] 1
+ t 3"
+test_eq "t_mimage_1 is new, on ${DEVS[3]}" "$(where t_mimage_1)" "${DEVS[3]}"
+test_eq "t reads the degraded writes" "$(lv_sum "$VG/t")" "$(fsum "$SCRATCH/t2")"
+test_eq "the new image holds them (read from its PV)" \
+    "$(pv_read_sum t_mimage_1 $((8 * MIB)))" "$(fsum "$SCRATCH/t2")"
+test_eq "the other survivor too" "$(pv_read_sum t_mimage_2 $((8 * MIB)))" "$(fsum "$SCRATCH/t2")"
 uspace_run_ok "vgreduce --removemissing (the lost PV out of the VG)" \
     lvx vgreduce --removemissing "$HIDE" "$VG"
 test_ok "LVM2's vgck" lvm2 vgck "$VG"
@@ -92,5 +123,6 @@ uspace_run_ok "m and p deactivated and activated again" \
     sh -c "$LVX vgchange -an $HIDE $VG && $LVX vgchange -ay $HIDE $VG"
 test_eq "m reads the degraded writes" "$(lv_sum "$VG/m")" "$(fsum "$SCRATCH/d2")"
 test_eq "p reads its data" "$(lv_sum "$VG/p")" "$(fsum "$SCRATCH/p1")"
+test_eq "t reads its data" "$(lv_sum "$VG/t")" "$(fsum "$SCRATCH/t2")"
 uspace_run_ok "deactivate" lvx vgchange -an "$HIDE" "$VG"
 done_testing

@@ -85,9 +85,13 @@ test_eq "lv_kernel_minor is the loop device's" "$((16#$(stat -L -c %T "/dev/$VG/
 test_eq "the loop device uses direct I/O" "1" "$(cat "/sys/block/${loopdev#/dev/}/loop/dio")"
 bdi=/sys/class/bdi/$(($(stat -L -c 0x%t "/dev/$VG/lv1"))):$(($(stat -L -c 0x%T "/dev/$VG/lv1")))
 if [[ -e $bdi/max_bytes ]]; then
-    # max_bytes reads back rounded (the kernel keeps a ratio of the dirty limit)
-    test_eq "the loop device's dirty limit: strict, 256 MiB" "1 256" \
-        "$(cat "$bdi/strict_limit") $((($(cat "$bdi/max_bytes") + (1 << 19)) >> 20))"
+    # max_bytes reads back recomputed: the kernel keeps a ratio of the global dirty
+    # limit, which moves with free memory, so 256 MiB reads back as 255 or 257 at
+    # times; within 2% is the limit set (unset, it is the whole dirty limit)
+    mib=$((($(cat "$bdi/max_bytes") + (1 << 19)) >> 20))
+    diag "strict_limit $(cat "$bdi/strict_limit"), max_bytes $mib MiB"
+    test_ok "the loop device's dirty limit: strict, 256 MiB (within 2%)" \
+        test "$(cat "$bdi/strict_limit")" = 1 -a "$mib" -ge 251 -a "$mib" -le 261
 else
     test_skip "the loop device's dirty limit" "no max_bytes in $bdi (Linux < 6.2)"
 fi

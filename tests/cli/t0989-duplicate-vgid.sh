@@ -74,13 +74,19 @@ lvm2 vgremove -q -ff vl1 vl2 --devices "$D3,$D4" >/dev/null 2>&1
 test_ok "lvx: vgcreate vx3 over two PVs, an LV" sh -c \
     "'$LVX' pvcreate -q -ff -y $D1 $D2 --devices $D1,$D2 && '$LVX' vgcreate -q vx3 $D1 $D2 --devices $D1,$D2 &&
      '$LVX' lvcreate -q -an -Zn -l1 -n keep vx3 --devices $D1,$D2"
-dd if="$D1" of="$SCRATCH/d1.head" bs=1M count=1 status=none
+# The old text goes back on the device LVM2 scans first (the lower loop number): LVM2
+# then takes the newer name, as lvx does whatever the order; with the old text on the
+# device it scans last LVM2 answers with the old name (seen when another user of the
+# machine's loop devices gave D1 the higher number; lvx's answer does not change).
+OLD=$D1
+[[ ${D2#/dev/loop} -lt ${D1#/dev/loop} ]] && OLD=$D2
+dd if="$OLD" of="$SCRATCH/old.head" bs=1M count=1 iflag=direct status=none
 test_ok "vgrename vx3 vx4" lvx vgrename -q vx3 vx4 --devices "$D1,$D2"
-dd if="$SCRATCH/d1.head" of="$D1" bs=1M count=1 oflag=direct conv=notrunc status=none   # the old text back on D1
+dd if="$SCRATCH/old.head" of="$OLD" bs=1M count=1 oflag=direct conv=notrunc status=none   # the old text back
 test_eq "... with the old name back on one PV: one VG, vx4 (the newer text)" \
     "$(lvx vgs --noheadings -o vg_name --devices "$D1,$D2" 2>/dev/null | tr -d ' ')" vx4
 test_eq "... LVM2 sees the same" "$(lvm2 vgs --noheadings -o vg_name --devices "$D1,$D2" 2>/dev/null | tr -d ' ')" vx4
-test_ok "... lvcreate in vx4 (a commit) repairs D1" lvx lvcreate -q -an -Zn -l1 -n more vx4 --devices "$D1,$D2"
+test_ok "... lvcreate in vx4 (a commit) repairs the PV with the old text" lvx lvcreate -q -an -Zn -l1 -n more vx4 --devices "$D1,$D2"
 test_eq "... both LVs listed" "$(lvx lvs --noheadings -o lv_name vx4 --devices "$D1,$D2" 2>/dev/null | tr -d ' ' | sort | tr '\n' ' ')" "keep more "
 lvx vgremove -q -ff vx4 --devices "$D1,$D2" >/dev/null 2>&1
 done_testing

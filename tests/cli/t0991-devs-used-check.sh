@@ -6,12 +6,15 @@
 # bench/lvm2-testsuite): an active LV of a VG sits on a device that is no longer one of
 # the VG's PVs (the PV's disk cloned and the clone seen instead).  This host has no
 # device-mapper, so the kernel's view is a sysfs tree made by the test (LVX_SYSFS_DIR:
-# block/dm-N/dm/{uuid,name} and slaves/) naming the real loop devices: the LV's dm
+# class/misc/device-mapper, devices/virtual/block/dm-N/dm/{uuid,name} and slaves/,
+# block/dm-N linked to it, as the kernel lays them out) naming the real loop devices: the LV's dm
 # device on D1 and D2, a layer device of the same VG (a -real, left out as LVM2 leaves
 # internal LVs out) and a foreign dm device.  Checks: no warning while the PVs are
 # D1 and D2; after D1 is cloned to D3 and the report sees D2 and D3, pvs/vgs/lvs warn
 # "... vg1/lv which is accessing D1 instead of D3." once each; a layer whose slaves are
-# the PVs and another VG's device do not warn; without LVM devices in sysfs nothing.
+# the PVs and another VG's device do not warn; without LVM devices in sysfs nothing;
+# without device-mapper in the kernel (the same tree, no class/misc/device-mapper)
+# nothing either.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -34,7 +37,9 @@ SYS=$SCRATCH/sys
 # dm NAME KNAME UUID SLAVE...: a dm device in the fake sysfs, its slaves "kname=maj:min"
 dm() {
     local k=$2 s
-    mkdir -p "$SYS/block/$k/dm" "$SYS/block/$k/slaves"
+    mkdir -p "$SYS/devices/virtual/block/$k/dm" "$SYS/devices/virtual/block/$k/slaves" \
+        "$SYS/block" "$SYS/class/misc/device-mapper"
+    ln -sfn "../devices/virtual/block/$k" "$SYS/block/$k"
     echo "$1" >"$SYS/block/$k/dm/name"
     echo "$3" >"$SYS/block/$k/dm/uuid"
     shift 3
@@ -59,6 +64,11 @@ test_eq "... lvs too" "$(X lvs --devices "$D2,$D3")" "$want"
 test_eq "... vg1/other (on D2 only) gets none" "$(X lvs --devices "$D2,$D3" | grep -c other)" 0
 test_eq "without LVM devices in sysfs: no warning" \
     "$(LVX_SYSFS_DIR=$SCRATCH/nosys X pvs --devices "$D2,$D3")" ""
+# a kernel without device-mapper (no class/misc/device-mapper) has no dm device: the
+# same tree without that entry is not walked (as on the daemon's hosts)
+cp -a "$SYS" "$SCRATCH/nodm" && rm -r "$SCRATCH/nodm/class/misc/device-mapper"
+test_eq "without device-mapper in the kernel: not walked, no warning" \
+    "$(LVX_SYSFS_DIR=$SCRATCH/nodm X pvs --devices "$D2,$D3")" ""
 test_eq "the report itself is unchanged (lv on D3 and D2)" \
     "$(lvx lvs --noheadings -o devices vg1/lv --devices "$D2,$D3" 2>/dev/null | tr -d ' ' | paste -sd,)" "$D3(0),$D2(0)"
 lvx vgremove -q -ff vg1 --devices "$D2,$D3" >/dev/null 2>&1
