@@ -265,9 +265,9 @@ struct lvx_vg *lvx_cmd_vg_with_lvs(struct lvx_cmd_env *env, const struct lvx_vg 
 int lvx_cmd_detach(void);
 /* Does a device name given on the command line name this device path? */
 bool lvx_cmd_same_device(const char *given, const char *path);
-/* LVM2's reason for "Cannot use NAME: <reason>" when lvm.conf's filters reject a device
- * named on the command line (meta/scan.h: lvx_scan_named_refusals), else NULL; NULL
- * with --devices, whose devices are never filtered. */
+/* LVM2's reason for "Cannot use NAME: <reason>" when the scan refuses a device named on
+ * the command line (meta/scan.h: lvx_scan_judge_named: an LV, outside --devices, rejected
+ * by lvm.conf's filters), else NULL (also for a name that is no device). */
 const char *lvx_cmd_named_refusal(struct lvx_cmd_env *env, const char *name);
 /* A VG or LV argument as LVM2's skip_dev_dir reads it: "DIR/vg/lv" -> "vg/lv" and
  * "DIR/mapper/vg-lv" -> "vg/lv" ("--" inside a name is '-'), DIR being /dev or lvm.conf

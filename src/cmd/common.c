@@ -359,14 +359,23 @@ char **lvx_cmd_lv_args(struct lvx_cmd_env *env, unsigned *count)
     return out;
 }
 
+/* The judgement of the scan (meta/scan.h) for names the command did not find. */
+static void judge_named(struct lvx_cmd_env *env, const char *const *names, unsigned count,
+                        enum lvx_named *why)
+{
+    struct lvx_scan_opts o = { .devices = env->args->devices,
+                               .device_count = env->args->device_count };
+    if (lvx_scan_judge_named(env->ctx, &o, env->pool, names, count, why, NULL) < 0) {
+        lvx_error_clear(env->ctx);
+        memset(why, 0, count * sizeof(*why));
+    }
+}
+
 const char *lvx_cmd_named_refusal(struct lvx_cmd_env *env, const char *name)
 {
-    const char *reason = NULL;
-    if (env->args->devices || lvx_scan_named_refusals(env->ctx, env->pool, &name, 1, &reason) < 0) {
-        lvx_error_clear(env->ctx);
-        return NULL;
-    }
-    return reason;
+    enum lvx_named why;
+    judge_named(env, &name, 1, &why);
+    return lvx_named_reason(why);
 }
 
 /* A PV argument: its device name, or "@tag" for the PVs with the tag. */
@@ -381,11 +390,9 @@ static bool name_matches_pv(char **names, unsigned count, const struct lvx_pv *p
     return false;
 }
 
-static void report_unmatched_pv(struct lvx_cmd_env *env, const struct lvx_cmd_vgs *v,
-                                const char *name)
+/* A PV argument matching no PV, which the scan did not refuse. */
+static void report_unmatched_pv(const struct lvx_cmd_vgs *v, const char *name)
 {
-    struct lvx_ctx *ctx = env->ctx;
-    const char *why;
     for (unsigned i = 0; i < v->hidden_count; i++) {
         const struct lvx_vg *vg = v->hidden[i];
         for (unsigned j = 0; j < vg->pv_count; j++)
@@ -401,12 +408,7 @@ static void report_unmatched_pv(struct lvx_cmd_env *env, const struct lvx_cmd_vg
             lvx_cmd_errorf("Failed to find physical volume \"%s\".", name);
             return;
         }
-    if (lvx_scan_lv_refused(ctx, name))
-        lvx_cmd_errorf("Cannot use %s: device is an LV", name);
-    else if ((why = lvx_cmd_named_refusal(env, name)) != NULL)
-        lvx_cmd_errorf("Cannot use %s: %s", name, why);
-    else
-        lvx_cmd_errorf("Cannot use %s: device not found", name);
+    lvx_cmd_errorf("Cannot use %s: device not found", name);
 }
 
 void lvx_cmd_pick_pvs(struct lvx_cmd_env *env, const struct lvx_cmd_vgs *v, char **names,
@@ -435,6 +437,7 @@ void lvx_cmd_pick_pvs(struct lvx_cmd_env *env, const struct lvx_cmd_vgs *v, char
         if (count == 0 || name_matches_pv(names, count, set->orphans[i]))
             out->orphans[out->orphan_count++] = set->orphans[i];
 
+    unsigned nmiss = 0, *miss = lvx_pool_alloc(env->pool, (count + 1) * sizeof(*miss));
     for (unsigned k = 0; k < count; k++) {
         bool found = names[k][0] == '@';     /* a tag that no PV has selects nothing */
         for (unsigned i = 0; i < out->vg_count && !found; i++)
@@ -446,14 +449,31 @@ void lvx_cmd_pick_pvs(struct lvx_cmd_env *env, const struct lvx_cmd_vgs *v, char
             lvx_cmdlog_object_at(LVX_CMDLOG_ARG_KEY(k), "label", names[k], NULL, NULL, NULL);
             lvx_cmdlog_status(0);
         }
-        if (!found) {
-            /* LVM2 reports the devices it cannot find before it walks the others */
-            lvx_cmdlog_object_at(k, "pv", "", NULL, NULL, NULL);
-            report_unmatched_pv(env, v, names[k]);
-            lvx_cmdlog_object_done();
-            *failed = true;
-        }
+        if (!found)
+            miss[nmiss++] = k;
     }
+    if (!nmiss)
+        return;
+    /* LVM2 reports the devices it cannot find before it walks the others: first those
+     * it refuses (filters, LVs, outside --devices: the scan's judgement), then the rest */
+    const char **missed = lvx_pool_alloc(env->pool, nmiss * sizeof(*missed));
+    enum lvx_named *why = lvx_pool_alloc(env->pool, nmiss * sizeof(*why));
+    for (unsigned m = 0; m < nmiss; m++)
+        missed[m] = names[miss[m]];
+    judge_named(env, missed, nmiss, why);
+    for (unsigned pass = 0; pass < 2; pass++)
+        for (unsigned m = 0; m < nmiss; m++) {
+            const char *reason = lvx_named_reason(why[m]);
+            if (!reason != (pass == 1))
+                continue;
+            lvx_cmdlog_object_at(miss[m], "pv", "", NULL, NULL, NULL);
+            if (reason)
+                lvx_cmd_errorf("Cannot use %s: %s", missed[m], reason);
+            else
+                report_unmatched_pv(v, missed[m]);
+            lvx_cmdlog_object_done();
+        }
+    *failed = true;
 }
 
 /* Index of the VG in the set, or -1 (with the error printed). */

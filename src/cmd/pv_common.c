@@ -112,51 +112,30 @@ static struct lvx_dev *find_scanned_dev(struct lvx_scan *scan, const char *name)
     return NULL;
 }
 
-/* With --devices, a named device outside that list is not the command's (LVM2, exit 5). */
-static bool in_devices_list(const struct lvx_cmd_env *env, const char *name)
-{
-    if (!env->args->devices)
-        return true;
-    for (unsigned i = 0; i < env->args->device_count; i++)
-        if (strcmp(env->args->devices[i], name) == 0 ||
-            lvx_cmd_same_device(env->args->devices[i], name))
-            return true;
-    return false;
-}
-
 int lvx_pvcmd_scan_named(struct lvx_cmd_env *env, char **names, unsigned count,
                          struct lvx_pvcmd_devs *out)
 {
-    bool missing = false;
     memset(out, 0, sizeof(*out));
-    const char **refused = lvx_pool_alloc(env->pool, (count + 1) * sizeof(*refused));
-    if (!env->args->devices &&
-        lvx_scan_named_refusals(env->ctx, env->pool, (const char *const *)names, count,
-                                refused) < 0)
-        return lvx_cmd_fail(env);
+    enum lvx_named *why = lvx_pool_alloc(env->pool, (count + 1) * sizeof(*why));
+    struct lvx_scan_opts opts = lvx_pvcmd_scan_opts(env);
+    opts.named = (const char *const *)names;      /* judged as the scan lists them */
+    opts.named_count = count;
+    opts.named_why = why;
+    int rc = lvx_scan(env->ctx, &opts, &out->scan);
+    bool refused = false;
     for (unsigned i = 0; i < count; i++) {
-        struct lvx_devlist one;
-        const char *name = names[i];
-        if (lvx_devs_from_names(env->ctx, env->pool, &name, 1, &one) < 0) {
-            lvx_cmd_errorf("No device found for %s.", name);
-            lvx_error_clear(env->ctx);
-            missing = true;
-        } else if (one.devs[0]->is_lv && !lvx_scan_lvs_on(env->ctx)) {
-            lvx_cmd_errorf("Cannot use %s: device is an LV", name);
-            missing = true;
-        } else if (refused[i]) {
-            lvx_cmd_errorf("Cannot use %s: %s", name, refused[i]);
-            missing = true;
-        } else if (!in_devices_list(env, name)) {
-            lvx_cmd_errorf("Cannot use %s: device is not in devices list", name);
-            missing = true;
-        }
+        if (why[i] == LVX_NAMED_NO_DEVICE)
+            lvx_cmd_errorf("No device found for %s.", names[i]);
+        else if (why[i] != LVX_NAMED_OK)
+            lvx_cmd_errorf("Cannot use %s: %s", names[i], lvx_named_reason(why[i]));
+        refused |= why[i] != LVX_NAMED_OK;
     }
-    if (missing)
+    if (refused) {
+        lvx_error_clear(env->ctx);
+        lvx_pvcmd_devs_free(out);
         return LVX_EXIT_FAILED;
-
-    struct lvx_scan_opts opts = { .devices = (const char *const *)names, .device_count = count };
-    if (lvx_scan(env->ctx, &opts, &out->scan) < 0)
+    }
+    if (rc < 0)
         return lvx_cmd_fail(env);
     out->count = count;
     out->devs = lvx_pool_alloc(env->pool, (count + 1) * sizeof(*out->devs));

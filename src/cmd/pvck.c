@@ -813,7 +813,8 @@ static int repair_label_header(struct pvck *p)
     return 0;
 }
 
-/* Open the device (or, for --dump, a regular file); false after LVM2's message. */
+/* Open the device (or, for --dump, a regular file) the scan would not refuse; false
+ * after LVM2's message. */
 static bool open_src(struct pvck *p, bool dump, bool write)
 {
     struct stat st;
@@ -826,6 +827,11 @@ static bool open_src(struct pvck *p, bool dump, bool write)
     }
     if (!S_ISBLK(st.st_mode) && !(dump && S_ISREG(st.st_mode))) {
         lvx_pvck_err(p, "Cannot use %s: device not found.", p->name);
+        return false;
+    }
+    const char *why = S_ISBLK(st.st_mode) ? lvx_cmd_named_refusal(p->env, p->name) : NULL;
+    if (why) {           /* refused as the scan refuses it (an image file is not judged) */
+        lvx_pvck_err(p, "Cannot use %s: %s.", p->name, why);
         return false;
     }
     p->fd = open(p->name, (write ? O_RDWR : O_RDONLY) | O_CLOEXEC);
@@ -1006,13 +1012,8 @@ int lvx_cmd_pvck(struct lvx_cmd_env *env)
     int failed = 0;
     for (int i = 0; i < a->argc; i++) {
         p.name = a->argv[i];
-        const char *why = lvx_cmd_named_refusal(env, p.name);
-        if (why) {               /* LVM2 goes on, and its exit status stays 0 */
-            lvx_pvck_err(&p, "Cannot use %s: %s.", p.name, why);
-            continue;
-        }
         if (!open_src(&p, false, false))
-            continue;
+            continue;            /* LVM2 goes on, and its exit status stays 0 */
         failed |= check_found(&p);
         close(p.fd);
     }

@@ -306,11 +306,6 @@ static int check_candidate(struct lvx_cmd_env *env, const struct lvx_vg_update *
                            const struct lvx_dev *dev, const struct lvx_scan_pv *spv,
                            const struct named_lookup *l)
 {
-    if (!dev && lvx_scan_lv_refused(env->ctx, name)) {     /* LVM2's two lines */
-        lvx_cmd_errorf("Cannot use %s: device is an LV", name);
-        lvx_cmd_errorf("Command requires all devices to be found.");
-        return LVX_EXIT_FAILED;
-    }
     const char *why;
     if (!dev && (why = lvx_cmd_named_refusal(env, name)) != NULL) {   /* LVM2's two lines */
         lvx_cmd_errorf("Cannot use %s: %s", name, why);

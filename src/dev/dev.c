@@ -3,7 +3,7 @@
  * dev/dev.c - devices (dev.h): which ones a command looks at, opening them with
  * size and topology, and exact-length I/O through the I/O seam (ctx->io).
  *
- * Entry points: lvx_devs_from_names(), lvx_devs_from_system(), lvx_dev_open(),
+ * Entry points: lvx_devs_from_names(), lvx_devs_from_names_each(), lvx_devs_from_system(), lvx_dev_open(),
  * lvx_dev_open_direct(), lvx_dev_end_direct(), lvx_dev_close(), lvx_dev_read(),
  * lvx_dev_write(), lvx_dev_flush(), lvx_dev_read_many(), lvx_dev_read_topology().
  *
@@ -82,12 +82,12 @@ struct list_builder {
     unsigned cap;
 };
 
-static bool builder_has(const struct list_builder *b, const struct dev_key *k)
+static int builder_find(const struct list_builder *b, const struct dev_key *k)
 {
     for (unsigned i = 0; i < b->out->count; i++)
         if (key_equal(&b->keys[i], k))
-            return true;
-    return false;
+            return (int)i;
+    return -1;
 }
 
 static void builder_add(struct list_builder *b, struct lvx_dev *d, const struct dev_key *k)
@@ -115,8 +115,8 @@ static int stat_device(struct lvx_ctx *ctx, const char *name, struct stat *st)
     return 0;
 }
 
-int lvx_devs_from_names(struct lvx_ctx *ctx, struct lvx_pool *pool, const char *const *names,
-                        unsigned count, struct lvx_devlist *out)
+static int devs_from_names(struct lvx_ctx *ctx, struct lvx_pool *pool, const char *const *names,
+                           unsigned count, struct lvx_devlist *out, struct lvx_dev **each)
 {
     struct list_builder b = { pool, out, NULL, 0 };
     struct lvx_lvdev_probe probe;
@@ -128,11 +128,21 @@ int lvx_devs_from_names(struct lvx_ctx *ctx, struct lvx_pool *pool, const char *
     for (unsigned i = 0; i < count && r == 0; i++) {
         struct stat st;
         r = stat_device(ctx, names[i], &st);
+        if (r < 0 && each) {            /* no device: told by each[i], not an error */
+            lvx_error_clear(ctx);
+            each[i] = NULL;
+            r = 0;
+            continue;
+        }
         if (r < 0)
             break;
         struct dev_key k = key_of(&st);
-        if (builder_has(&b, &k))
+        int at = builder_find(&b, &k);
+        if (at >= 0) {
+            if (each)
+                each[i] = out->devs[at];
             continue;
+        }
         struct lvx_dev *d = dev_new(pool, names[i], &st);
         if (!d->is_file) {
             if (!probed)
@@ -141,11 +151,26 @@ int lvx_devs_from_names(struct lvx_ctx *ctx, struct lvx_pool *pool, const char *
             d->is_lv = lvx_lvdev_is_lv(&probe, d->major, d->minor, NULL, 0);
         }
         builder_add(&b, d, &k);
+        if (each)
+            each[i] = d;
     }
     free(b.keys);
     if (r < 0)
         out->count = 0;
     return r;
+}
+
+int lvx_devs_from_names(struct lvx_ctx *ctx, struct lvx_pool *pool, const char *const *names,
+                        unsigned count, struct lvx_devlist *out)
+{
+    return devs_from_names(ctx, pool, names, count, out, NULL);
+}
+
+int lvx_devs_from_names_each(struct lvx_ctx *ctx, struct lvx_pool *pool,
+                             const char *const *names, unsigned count, struct lvx_devlist *out,
+                             struct lvx_dev **each)
+{
+    return devs_from_names(ctx, pool, names, count, out, each);
 }
 
 /* One "major minor #blocks name" line of /proc/partitions; false for the header. */

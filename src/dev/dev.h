@@ -49,6 +49,12 @@ struct lvx_dev *lvx_dev_new_listed(struct lvx_pool *pool, const char *path, uint
  * Duplicates (same device reached by two names) are listed once. */
 int lvx_devs_from_names(struct lvx_ctx *ctx, struct lvx_pool *pool, const char *const *names,
                         unsigned count, struct lvx_devlist *out);
+/* The same for devices named on a command line: each[i] is names[i]'s device (one
+ * device reached by two names is listed once, both point at it), or NULL when names[i]
+ * is no block device or regular file (no error: the caller says "No device found"). */
+int lvx_devs_from_names_each(struct lvx_ctx *ctx, struct lvx_pool *pool,
+                             const char *const *names, unsigned count, struct lvx_devlist *out,
+                             struct lvx_dev **each);
 /* All block devices of /proc/partitions (as /dev/<name>) that can be opened. */
 int lvx_devs_from_system(struct lvx_ctx *ctx, struct lvx_pool *pool, struct lvx_devlist *out);
 

@@ -357,7 +357,7 @@ int lvx_cache_scan(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts, struct
     /* the key is read before the list it vouches for: a change racing with the listing
      * makes the next key differ */
     struct lvx_buf key = LVX_BUF_INIT;
-    bool system = !(opts && opts->devices);
+    bool system = !(opts && (opts->devices || opts->named));
     if (system)
         lvx_scan_list_key(ctx, &key);
     struct lvx_pool *tmp = lvx_pool_create();

@@ -21,7 +21,7 @@ int lvx_scan(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts, struct lvx_s
             return rc;
         return lvx_scan_uncached(ctx, opts, out);   /* nested use within one command */
     }
-    if (opts && opts->vg_names && !opts->devices) {
+    if (opts && opts->vg_names && !opts->devices && !opts->named) {
         int rc = lvx_index_scan(ctx, opts, out);  /* only the named VGs' devices */
         if (rc != -ESTALE)
             return rc;
@@ -35,7 +35,7 @@ int lvx_scan_uncached(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts,
     *out = NULL;
     struct lvx_pool *pool = lvx_pool_create();
     struct lvx_devlist devs;
-    bool named = opts && opts->devices;
+    bool named = opts && (opts->devices || opts->named);
     uint64_t key = named ? 0 : lvx_scan_list_key_hash(ctx);   /* before the list: see scan.h */
     int rc = lvx_scan_list_devices(ctx, opts, pool, &devs);
     if (rc < 0) {

@@ -18,8 +18,8 @@
  *
  * A plain reader: which devices to read (the session cache, the device index, every
  * device) is decided above it, by the read front (meta/read.c).
- * Entry points: lvx_scan_devices(), lvx_scan_list_devices(), lvx_scan_reread_devices(),
- * lvx_scan_release().
+ * Entry points: lvx_scan_devices(), lvx_scan_list_devices(), lvx_scan_judge_named(),
+ * lvx_scan_reread_devices(), lvx_scan_release().
  */
 #include "meta/scan.h"
 #include "meta/scan_lvs.h"
@@ -682,7 +682,16 @@ int lvx_scan_list_devices(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts,
                           struct lvx_pool *pool, struct lvx_devlist *out)
 {
     int rc;
-    if (opts && opts->devices) {
+    if (opts && opts->named) {
+        enum lvx_named *why = opts->named_why;
+        if (!why)
+            why = lvx_pool_alloc(pool, (opts->named_count + 1) * sizeof(*why));
+        rc = lvx_scan_judge_named(ctx, opts, pool, opts->named, opts->named_count, why, out);
+        if (rc > 0) {            /* the caller says why (named_why) */
+            out->count = 0;
+            rc = -ENODEV;
+        }
+    } else if (opts && opts->devices) {
         if ((rc = lvx_devs_from_names(ctx, pool, opts->devices, opts->device_count, out)) == 0 &&
             !opts->with_lvs)
             lvx_scan_drop_lvs(ctx, out);
@@ -693,42 +702,104 @@ int lvx_scan_list_devices(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts,
     return rc;
 }
 
-int lvx_scan_named_refusals(struct lvx_ctx *ctx, struct lvx_pool *pool,
-                            const char *const *names, unsigned count, const char **reasons)
+const char *lvx_named_reason(enum lvx_named why)
 {
-    for (unsigned i = 0; i < count; i++)
-        reasons[i] = NULL;
-    struct lvx_devlist all = { 0 };
-    all.devs = lvx_pool_alloc(pool, (count + 1) * sizeof(*all.devs));
-    unsigned *index = lvx_pool_alloc(pool, (count + 1) * sizeof(*index));
-    for (unsigned i = 0; i < count; i++) {   /* names that are no device are not judged */
-        struct lvx_devlist one;
-        if (lvx_devs_from_names(ctx, pool, &names[i], 1, &one) < 0 || one.count != 1) {
-            lvx_error_clear(ctx);
-            continue;
-        }
-        index[all.count] = i;
-        all.devs[all.count++] = one.devs[0];
+    switch (why) {
+    case LVX_NAMED_LV:
+        return "device is an LV";
+    case LVX_NAMED_UNLISTED:
+        return "device is not in devices list";
+    case LVX_NAMED_FILTERED:
+        return "device is rejected by filter config";
+    default:
+        return NULL;
     }
-    if (!all.count)
-        return 0;
-    struct lvx_dev **kept_from = lvx_pool_alloc(pool, all.count * sizeof(*kept_from));
-    memcpy(kept_from, all.devs, all.count * sizeof(*kept_from));
-    unsigned before = all.count;
+}
+
+/* Two listings of one device: the same disk, or the same image file. */
+static bool same_dev(const struct lvx_dev *a, const struct lvx_dev *b)
+{
+    if (a->is_file != b->is_file)
+        return false;
+    if (!a->is_file)
+        return a->major == b->major && a->minor == b->minor;
+    if (strcmp(a->path, b->path) == 0)
+        return true;
+    char *ra = realpath(a->path, NULL), *rb = realpath(b->path, NULL);
+    bool same = ra && rb && strcmp(ra, rb) == 0;
+    free(ra);
+    free(rb);
+    return same;
+}
+
+/* The --devices list (its names that are devices) holds dev. */
+static bool in_devices_list(const struct lvx_devlist *list, const struct lvx_dev *dev)
+{
+    for (unsigned i = 0; i < list->count; i++)
+        if (same_dev(list->devs[i], dev))
+            return true;
+    return false;
+}
+
+/* Mark LVX_NAMED_FILTERED the names whose device the filters (or the devices file)
+ * would leave out of a system scan: judged as a list, the filters keep its order. */
+static int judge_filter(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_devlist *devs,
+                        struct lvx_dev **each, unsigned count, enum lvx_named *why)
+{
+    struct lvx_devlist kept = { .devs = lvx_pool_alloc(pool, (devs->count + 1) * sizeof(*kept.devs)),
+                                .count = devs->count };
+    memcpy(kept.devs, devs->devs, devs->count * sizeof(*kept.devs));
     bool used_file = false;
-    int rc = scan_filter_devices(ctx, pool, &all, true, &used_file);
-    if (rc < 0 || used_file)    /* the devices file: the commands' own checks */
+    int rc = scan_filter_devices(ctx, pool, &kept, true, &used_file);
+    if (rc < 0 || used_file || kept.count == devs->count)   /* devices file: the commands */
         return rc;
-    /* the filter keeps the devices in order: what is not kept was refused */
-    unsigned k = 0;
-    for (unsigned j = 0; j < before; j++) {
-        if (k < all.count && all.devs[k] == kept_from[j]) {
+    unsigned nrefused = 0, k = 0;
+    struct lvx_dev **refused = lvx_pool_alloc(pool, (devs->count + 1) * sizeof(*refused));
+    for (unsigned j = 0; j < devs->count; j++) {
+        if (k < kept.count && kept.devs[k] == devs->devs[j])
             k++;
-            continue;
-        }
-        reasons[index[j]] = "device is rejected by filter config";
+        else
+            refused[nrefused++] = devs->devs[j];
     }
+    for (unsigned i = 0; i < count; i++)
+        for (unsigned r = 0; why[i] == LVX_NAMED_OK && r < nrefused; r++)
+            if (each[i] == refused[r])
+                why[i] = LVX_NAMED_FILTERED;
     return 0;
+}
+
+int lvx_scan_judge_named(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts,
+                         struct lvx_pool *pool, const char *const *names, unsigned count,
+                         enum lvx_named *why, struct lvx_devlist *devs)
+{
+    struct lvx_devlist list, given = { 0 };
+    struct lvx_dev **each = lvx_pool_alloc(pool, (count + 1) * sizeof(*each));
+    int rc = lvx_devs_from_names_each(ctx, pool, names, count, &list, each);
+    if (rc == 0 && opts && opts->devices)
+        rc = lvx_devs_from_names_each(ctx, pool, opts->devices, opts->device_count, &given,
+                                      lvx_pool_alloc(pool, (opts->device_count + 1) *
+                                                               sizeof(struct lvx_dev *)));
+    if (rc < 0)
+        return rc;
+    bool lvs = false;
+    for (unsigned j = 0; j < list.count; j++)
+        lvs |= list.devs[j]->is_lv;
+    bool lvs_refused = lvs && !lvx_scan_lvs_on(ctx);
+    for (unsigned i = 0; i < count; i++)
+        why[i] = !each[i]                                     ? LVX_NAMED_NO_DEVICE
+                 : each[i]->is_lv && lvs_refused              ? LVX_NAMED_LV
+                 : opts && opts->devices && !in_devices_list(&given, each[i]) ? LVX_NAMED_UNLISTED
+                                                              : LVX_NAMED_OK;
+    if (!(opts && opts->devices) && list.count)   /* --devices lists are not filtered */
+        rc = judge_filter(ctx, pool, &list, each, count, why);
+    if (rc < 0)
+        return rc;
+    unsigned refused = 0;
+    for (unsigned i = 0; i < count; i++)
+        refused += why[i] != LVX_NAMED_OK;
+    if (devs)
+        *devs = list;
+    return (int)refused;
 }
 
 /* Raise the soft RLIMIT_NOFILE (up to the hard limit) so that `count` devices can be

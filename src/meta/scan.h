@@ -80,9 +80,26 @@ struct lvx_scan {
     struct lvx_scan_origin *origin; /* NULL for a plain read; lvx_scan_origin() makes it */
 };
 
+/* What a device named on the command line is to a command (lvx_scan_judge_named). */
+enum lvx_named {
+    LVX_NAMED_OK,                /* a device the command may use */
+    LVX_NAMED_NO_DEVICE,         /* no block device or regular file by that name */
+    LVX_NAMED_LV,                /* an LV while devices/scan_lvs is off */
+    LVX_NAMED_UNLISTED,          /* not in the --devices list */
+    LVX_NAMED_FILTERED,          /* rejected by lvm.conf's global_filter or filter */
+};
+
 struct lvx_scan_opts {
-    const char *const *devices;  /* --devices names, NULL = system scan */
+    const char *const *devices;  /* --devices names (never filtered, as LVM2), NULL = the
+                                  * system's devices through lvm.conf's filters */
     unsigned device_count;
+    /* Devices named on the command line (pvcreate X, pvremove X...): read instead of
+     * the above, and judged first as those would be (lvx_scan_judge_named).  When one
+     * is refused or no device, the listing fails with -ENODEV, nothing is read and
+     * nothing logged: named_why[i] (if given) says why for named[i]. */
+    const char *const *named;
+    unsigned named_count;
+    enum lvx_named *named_why;
     /* The VGs (names or UUIDs) the command is about, or NULL for all.  A system scan
      * then reads only their devices when the device index is valid (meta/index.h);
      * use lvx_scan_assemble(), which falls back to reading every device. */
@@ -127,19 +144,26 @@ uint64_t lvx_scan_list_key_hash(const struct lvx_ctx *ctx);
 void lvx_scan_release(struct lvx_scan *scan);
 /* The scan's origin record (made zeroed in its pool on first use). */
 struct lvx_scan_origin *lvx_scan_origin(struct lvx_scan *scan);
-/* The devices a scan looks at: the --devices names, or the system's block devices that
- * the devices file lists when one is in use (lvm.conf's devices/use_devicesfile or
- * --devicesfile, and the file exists), else those lvm.conf's devices/global_filter and
- * devices/filter accept (nothing is opened). */
+/* The devices a scan looks at: opts->named (judged), else the --devices names, else the
+ * system's block devices that the devices file lists when one is in use (lvm.conf's
+ * devices/use_devicesfile or --devicesfile, and the file exists), else those lvm.conf's
+ * devices/global_filter and devices/filter accept (nothing is opened). */
 int lvx_scan_list_devices(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts,
                           struct lvx_pool *pool, struct lvx_devlist *out);
-/* Devices named on a command line (pvcreate, vgextend, pvs X...) go through lvm.conf's
- * filters as a system scan's do: reasons[i] is NULL when names[i] is accepted (or is no
- * device), else LVM2's reason "device is rejected by filter config" for "Cannot use X:
- * <reason>".  One filter compile for all names.  Not for --devices lists (never
- * filtered); none is refused while a devices file is in use (the commands check it). */
-int lvx_scan_named_refusals(struct lvx_ctx *ctx, struct lvx_pool *pool,
-                            const char *const *names, unsigned count, const char **reasons);
+/* Judge devices named on the command line (names[i]: why[i]) as the devices a scan
+ * with opts lists are judged, so that a command refuses what it would not see: with
+ * opts->devices a name must be in that list (not filtered, as LVM2); else lvm.conf's
+ * filters must accept it as they would accept it in a system scan (while a devices file
+ * is in use, the commands check it themselves); and it is no LV unless
+ * devices/scan_lvs.  One listing and one filter compile for all names.  devs (may be
+ * NULL) gets the devices of the names, each once.  Returns how many names are refused
+ * or no device, or a negative errno. */
+int lvx_scan_judge_named(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts,
+                         struct lvx_pool *pool, const char *const *names, unsigned count,
+                         enum lvx_named *why, struct lvx_devlist *devs);
+/* LVM2's reason after "Cannot use NAME: " for a refused name; NULL for LVX_NAMED_OK
+ * and LVX_NAMED_NO_DEVICE (LVM2: "No device found for NAME."). */
+const char *lvx_named_reason(enum lvx_named why);
 
 /* Keep only the devices of devs the devices file lists, when one is in use (*used then
  * true): LVM2's warnings for entries without a device and for filters it ignores. */

@@ -32,17 +32,6 @@ void lvx_scan_drop_lvs(struct lvx_ctx *ctx, struct lvx_devlist *devs)
     devs->count = kept;
 }
 
-bool lvx_scan_lv_refused(struct lvx_ctx *ctx, const char *name)
-{
-    struct stat st;
-    if (stat(name, &st) < 0 || !S_ISBLK(st.st_mode))
-        return false;
-    struct lvx_lvdev_probe probe;
-    lvx_lvdev_probe_init(&probe);
-    return lvx_lvdev_is_lv(&probe, major(st.st_rdev), minor(st.st_rdev), NULL, 0) &&
-           !lvx_scan_lvs_on(ctx);
-}
-
 unsigned lvx_scan_filter_names(struct lvx_pool *pool, const struct lvx_dev *dev,
                                const char *names[4], char **real)
 {

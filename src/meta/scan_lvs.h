@@ -5,7 +5,7 @@
  * system's and --devices'), as LVM2's usable filter does; with 1 they are listed,
  * scanned and usable as PVs.  And the names the filters match a device by.
  *
- * Entry points: lvx_scan_lvs_on(), lvx_scan_drop_lvs(), lvx_scan_lv_refused(),
+ * Entry points: lvx_scan_lvs_on(), lvx_scan_drop_lvs(),
  * lvx_scan_filter_names().
  */
 #ifndef LVX_META_SCAN_LVS_H
@@ -21,9 +21,6 @@
 bool lvx_scan_lvs_on(struct lvx_ctx *ctx);
 /* Drop the LVs of devs unless scan_lvs is on. */
 void lvx_scan_drop_lvs(struct lvx_ctx *ctx, struct lvx_devlist *devs);
-/* Is the device named an LV left out by scan_lvs 0?  (Commands then refuse it with
- * LVM2's "Cannot use NAME: device is an LV".) */
-bool lvx_scan_lv_refused(struct lvx_ctx *ctx, const char *name);
 /* The names of dev the filters look at (LVM2 matches any of a device's names): its
  * path, its canonical path for a symlink (*real, malloc'd: the caller frees it) and,
  * for an LV, $DM_DEV_DIR/mapper/<dm name> and $DM_DEV_DIR/<vg>/<lv> (in pool).
