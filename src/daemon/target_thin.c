@@ -16,8 +16,21 @@
  *                _tdata grown: the data space grows and waiting writes go on; a
  *                grown _tmeta: the metadata file covers the new extents and the
  *                metadata space map grows, as the kernel's pool at resume), and
- *                one mutex around every lookup, change and the data I/O that
- *                depends on them.
+ *                two locks (below).
+ *   locks        a request whose blocks are all found in the metadata's block
+ *                cache (lvx_thin_lookup_cached) and, for a write, all mapped to
+ *                blocks of this device alone (written in place: no change of the
+ *                metadata) is served with the pool's rwlock `maps` read-held, beside
+ *                other such requests (fast_rw).  Everything else (a lookup that
+ *                reads metadata, provisioning, copies, zeroing and discards,
+ *                commits, messages, load and growth) holds the mutex `lock` and
+ *                `maps` write-held (pool_lock), as one request at a time did
+ *                before: no mapping and no data map changes while a read-held
+ *                request's data I/O runs, so a block it writes is neither freed,
+ *                reused, nor shared by a snapshot meanwhile.  Every change holds
+ *                both, so the mutex alone suffices to read the pool's state
+ *                (status, whether a commit is due).  `maps` prefers writers: a
+ *                waiting change stops new readers.
  *   thin         reads map each block through the device's mapping tree (unmapped
  *                blocks read as zeroes, or from the external origin when the thin
  *                LV has one: zeroes past its end); a write to an unmapped block
@@ -82,7 +95,8 @@ struct thin_pool {
     char key[2 * LVX_UUID_LEN + 2];
     char name[260];            /* vg/pool */
     unsigned refs;
-    pthread_mutex_t lock;
+    pthread_mutex_t lock;      /* every change, with maps write-held (pool_lock) */
+    pthread_rwlock_t maps;     /* read-held by fast_rw's requests */
     pthread_cond_t space;      /* the data space grew */
     bool loaded, changed, failed;
     struct lvx_pool *mem;
@@ -99,6 +113,7 @@ struct thin_pool {
     bool passdown;             /* blocks a discard frees are discarded on _tdata */
     uint8_t *copy;             /* COPY_BYTES */
     uint64_t since_kick;       /* blocks handed out since the monitor was last woken */
+    uint64_t n_fast, n_locked; /* requests served read-held (atomic) and locked */
 };
 
 static pthread_mutex_t registry_mutex = PTHREAD_MUTEX_INITIALIZER;
@@ -130,6 +145,11 @@ static struct thin_pool *pool_get(const struct lvx_lv *pool)
         snprintf(tp->key, sizeof(tp->key), "%s", key);
         snprintf(tp->name, sizeof(tp->name), "%s/%s", pool->vg->name, pool->name);
         pthread_mutex_init(&tp->lock, NULL);
+        pthread_rwlockattr_t a;
+        pthread_rwlockattr_init(&a);
+        pthread_rwlockattr_setkind_np(&a, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+        pthread_rwlock_init(&tp->maps, &a);
+        pthread_rwlockattr_destroy(&a);
         pthread_cond_init(&tp->space, NULL);
         tp->next = registry;
         registry = tp;
@@ -166,7 +186,20 @@ static void pool_unload(struct thin_pool *tp)
     tp->loaded = false;
 }
 
-/* Commit what changed (tp->lock held): the data first, then the metadata. */
+/* The pool for a change: the mutex, then maps write-held (no fast_rw request runs). */
+static void pool_lock(struct thin_pool *tp)
+{
+    pthread_mutex_lock(&tp->lock);
+    pthread_rwlock_wrlock(&tp->maps);
+}
+
+static void pool_unlock(struct thin_pool *tp)
+{
+    pthread_rwlock_unlock(&tp->maps);
+    pthread_mutex_unlock(&tp->lock);
+}
+
+/* Commit what changed (pool_lock held): the data first, then the metadata. */
 static int pool_commit(struct thin_pool *tp)
 {
     if (!tp->loaded || !tp->changed || tp->failed)
@@ -184,6 +217,21 @@ static int pool_commit(struct thin_pool *tp)
     return 0;
 }
 
+/* pool_commit when there is something to commit: maps write-held only then, so a
+ * flush with nothing new does not wait for the read-held requests. */
+static int commit_due(struct thin_pool *tp)
+{
+    pthread_mutex_lock(&tp->lock);
+    bool due = tp->loaded && tp->changed && !tp->failed;
+    if (due)
+        pthread_rwlock_wrlock(&tp->maps);
+    int rc = pool_commit(tp);
+    if (due)
+        pthread_rwlock_unlock(&tp->maps);
+    pthread_mutex_unlock(&tp->lock);
+    return rc;
+}
+
 static void pool_put(struct thin_pool *tp)
 {
     pthread_mutex_lock(&registry_mutex);
@@ -195,13 +243,16 @@ static void pool_put(struct thin_pool *tp)
                 break;
             }
     pthread_mutex_unlock(&registry_mutex);
-    pthread_mutex_lock(&tp->lock);
-    pool_commit(tp);
-    pthread_mutex_unlock(&tp->lock);
+    commit_due(tp);
     if (!last)
         return;
+    if (tp->loaded)
+        lvxd_log("thin pool %s: %" PRIu64 " requests served beside each other, %" PRIu64
+                 " under the pool lock", tp->name, __atomic_load_n(&tp->n_fast, __ATOMIC_RELAXED),
+                 tp->n_locked);
     pool_unload(tp);
     pthread_mutex_destroy(&tp->lock);
+    pthread_rwlock_destroy(&tp->maps);
     pthread_cond_destroy(&tp->space);
     free(tp);
 }
@@ -414,7 +465,7 @@ int lvxd_thin_dev_start(struct lvx_ctx *ctx, struct lvxd_lv *v, struct lvxd_thin
     if (!s->tp && !(s->tp = pool_get(pool)))
         return lvx_error(ctx, ENOMEM, "Out of memory.");
     struct thin_pool *tp = s->tp;
-    pthread_mutex_lock(&tp->lock);
+    pool_lock(tp);
     int rc = pool_load(ctx, tp, v, pool, !v->read_only || s->pool_file);
     if (rc == 0 && !s->pool_file) {
         struct lvx_thin_details d;
@@ -423,7 +474,7 @@ int lvxd_thin_dev_start(struct lvx_ctx *ctx, struct lvxd_lv *v, struct lvxd_thin
                            "metadata of thin pool %s.", s->dev_id, s->lv->vg->name, s->lv->name,
                            tp->name);
     }
-    pthread_mutex_unlock(&tp->lock);
+    pool_unlock(tp);
     if (rc < 0) {
         pool_put(tp);
         s->tp = NULL;
@@ -472,7 +523,7 @@ static int no_space_timeout(void)
     return t < 0 ? 0 : t;
 }
 
-/* A new data block for vblock (tp->lock held).  The pool full, with errorwhenfull n:
+/* A new data block for vblock (pool_lock held).  The pool full, with errorwhenfull n:
  * waits (the lock released) until the data space grows or *until passes (set at the
  * first wait, *waited), then -EAGAIN: the caller looks the block up again (another
  * write may have mapped it meanwhile); after the deadline EIO. */
@@ -525,7 +576,9 @@ static int provision(struct lvxd_io *io, unsigned *n, struct thin_pool *tp,
         }
         if ((rc = run_pending(io, n)) < 0)      /* others may commit meanwhile */
             return rc;
+        pthread_rwlock_unlock(&tp->maps);
         pthread_cond_timedwait(&tp->space, &tp->lock, until);
+        pthread_rwlock_wrlock(&tp->maps);
         return -EAGAIN;
     }
 }
@@ -543,7 +596,7 @@ static int ext_read(struct lvxd_io *io, struct lvxd_lv *v, const struct lvxd_thi
     return have ? lvxd_io_map_add(io, v, s->ext, false, o, (uint32_t)have, buf, n) : 0;
 }
 
-/* Data block to filled whole (tp->lock held): from data block from, or (ext) from
+/* Data block to filled whole (pool_lock held): from data block from, or (ext) from
  * virtual block from of the external origin (dm-thin's schedule_external_copy before a
  * partial write into an unprovisioned block). */
 static int copy_block(struct lvxd_io *io, struct lvxd_lv *v, struct thin_pool *tp,
@@ -565,28 +618,81 @@ static int copy_block(struct lvxd_io *io, struct lvxd_lv *v, struct thin_pool *t
     return rc;
 }
 
+/* Bytes [o, e) of one block into dst, the block's lookup r (1 mapped to data block d,
+ * 0 unmapped) given: queued, or filled at once. */
+static int read_block(struct lvxd_io *io, struct lvxd_lv *v, struct thin_pool *tp,
+                      const struct lvxd_thin_dev *s, int r, uint64_t d, uint64_t o, uint64_t e,
+                      uint8_t *dst, unsigned *n)
+{
+    if (r == 0 && s->ext)
+        return ext_read(io, v, s, o, e - o, dst, n);
+    if (r == 0) {
+        memset(dst, 0, e - o);
+        return 0;
+    }
+    return lvxd_io_map_add(io, v, tp->data_map, false, d * tp->cb + o % tp->cb,
+                           (uint32_t)(e - o), dst, n);
+}
+
 static int thin_read(struct lvxd_io *io, struct lvxd_lv *v, struct thin_pool *tp,
                      const struct lvxd_thin_dev *s, uint64_t off, uint32_t len, uint8_t *buf)
 {
     unsigned n = 0;
     int rc = 0;
     for (uint64_t o = off, end = off + len; o < end && rc == 0;) {
-        uint64_t vb = o / tp->cb, inner = o - vb * tp->cb;
+        uint64_t vb = o / tp->cb;
         uint64_t e = (vb + 1) * tp->cb < end ? (vb + 1) * tp->cb : end, d;
         uint32_t t;
         int r = lvx_thin_lookup(tp->tm, s->dev_id, vb, &d, &t);
-        if (r < 0)
-            rc = -EIO;
-        else if (r == 0 && s->ext)
-            rc = ext_read(io, v, s, o, e - o, buf + (o - off), &n);
-        else if (r == 0)
-            memset(buf + (o - off), 0, e - o);
-        else
-            rc = lvxd_io_map_add(io, v, tp->data_map, false, d * tp->cb + inner,
-                                 (uint32_t)(e - o), buf + (o - off), &n);
+        rc = r < 0 ? -EIO : read_block(io, v, tp, s, r, d, o, e, buf + (o - off), &n);
         o = e;
     }
     int r2 = run_pending(io, &n);
+    return rc ? rc : r2;
+}
+
+/* Blocks of one request that fast_rw resolves at most (1 MiB over 64 KiB blocks spans
+ * 17); a request over more takes the locked way. */
+#define FAST_BLOCKS 32
+#define FAST_NOT_SERVED 1
+
+/* The request with maps read-held only, beside other such requests (the locks: top of
+ * the file): every block it touches found by lvx_thin_lookup_cached, and for a write
+ * every one mapped to a block of this device alone (not shared by a snapshot: the
+ * time rule of thin_write), so it is written in place and the metadata does not
+ * change.  FAST_NOT_SERVED (nothing done) when that does not hold: pool_lock's way. */
+static int fast_rw(struct lvxd_io *io, struct lvxd_lv *v, struct thin_pool *tp,
+                   const struct lvxd_thin_dev *s, bool write, uint64_t off, uint32_t len,
+                   uint8_t *buf)
+{
+    uint64_t first = off / tp->cb, nb = (off + len - 1) / tp->cb - first + 1, d[FAST_BLOCKS];
+    int r[FAST_BLOCKS];
+    struct lvx_thin_details det = { 0 };
+    if (nb > FAST_BLOCKS)
+        return FAST_NOT_SERVED;
+    pthread_rwlock_rdlock(&tp->maps);
+    bool ok = tp->loaded && !(write && (tp->failed ||
+                                        lvx_thin_meta_device(tp->tm, s->dev_id, &det) < 0));
+    for (uint64_t i = 0; i < nb && ok; i++) {
+        uint32_t t;
+        r[i] = lvx_thin_lookup_cached(tp->tm, s->dev_id, first + i, &d[i], &t);
+        ok = r[i] >= 0 && !(write && (r[i] == 0 || t < det.snapshotted_time));
+    }
+    unsigned n = 0;
+    int rc = 0;
+    for (uint64_t o = off, end = off + len; ok && o < end && rc == 0;) {
+        uint64_t i = o / tp->cb - first;
+        uint64_t e = (first + i + 1) * tp->cb < end ? (first + i + 1) * tp->cb : end;
+        rc = write ? lvxd_io_map_add(io, v, tp->data_map, true, d[i] * tp->cb + o % tp->cb,
+                                     (uint32_t)(e - o), buf + (o - off), &n)
+                   : read_block(io, v, tp, s, r[i], d[i], o, e, buf + (o - off), &n);
+        o = e;
+    }
+    int r2 = run_pending(io, &n);
+    pthread_rwlock_unlock(&tp->maps);
+    if (!ok)
+        return FAST_NOT_SERVED;
+    __atomic_fetch_add(&tp->n_fast, 1, __ATOMIC_RELAXED);
     return rc ? rc : r2;
 }
 
@@ -662,9 +768,13 @@ int lvxd_thin_dev_rw(struct lvxd_io *io, struct lvxd_lv *v, const struct lvxd_th
         int rc = lvxd_io_map_add(io, v, tp->data_map, false, off, len, buf, &n);
         return rc == 0 ? run_pending(io, &n) : rc;
     }
-    pthread_mutex_lock(&tp->lock);
-    int rc = write ? thin_write(io, v, tp, s, off, len, buf) : thin_read(io, v, tp, s, off, len, buf);
-    pthread_mutex_unlock(&tp->lock);
+    int rc = fast_rw(io, v, tp, s, write, off, len, buf);
+    if (rc != FAST_NOT_SERVED)
+        return rc;
+    pool_lock(tp);
+    tp->n_locked++;
+    rc = write ? thin_write(io, v, tp, s, off, len, buf) : thin_read(io, v, tp, s, off, len, buf);
+    pool_unlock(tp);
     return rc;
 }
 
@@ -685,7 +795,7 @@ static int zero_range(struct lvxd_io *io, struct lvxd_lv *v, const struct lvxd_t
     if (s->pool_file)
         return -EROFS;
     int rc = 0;
-    pthread_mutex_lock(&tp->lock);
+    pool_lock(tp);
     if (tp->failed)
         rc = -EIO;
     for (uint64_t o = off, end = off + len; o < end && rc == 0;) {
@@ -711,7 +821,7 @@ static int zero_range(struct lvxd_io *io, struct lvxd_lv *v, const struct lvxd_t
         }
         o = e;
     }
-    pthread_mutex_unlock(&tp->lock);
+    pool_unlock(tp);
     return rc;
 }
 
@@ -743,10 +853,7 @@ int lvxd_thin_dev_flush(struct lvxd_io *io, struct lvxd_lv *v, const struct lvxd
     int rc = lvxd_io_flush_pvs(io, v);
     if (rc < 0 || s->pool_file)
         return rc;
-    pthread_mutex_lock(&s->tp->lock);
-    rc = pool_commit(s->tp);
-    pthread_mutex_unlock(&s->tp->lock);
-    return rc;
+    return commit_due(s->tp);
 }
 
 static int thin_flush(struct lvxd_io *io, struct lvxd_lv *v)
@@ -761,7 +868,7 @@ void lvxd_thin_dev_status(const struct lvxd_thin_dev *s, char *out, size_t n)
     struct thin_pool *tp = s ? s->tp : NULL;
     if (!tp)
         return;
-    pthread_mutex_lock(&tp->lock);
+    pthread_mutex_lock(&tp->lock);            /* reads only: the mutex suffices */
     if (tp->loaded && s->pool_file) {
         struct lvx_thin_info i;
         lvx_thin_meta_info(tp->tm, &i);
@@ -816,7 +923,7 @@ int lvxd_thin_message(struct lvx_ctx *ctx, const char *vg, const char *pool, uin
     pthread_mutex_unlock(&registry_mutex);
     if (!tp)
         return -ENOENT;            /* not served: the command changes the metadata */
-    pthread_mutex_lock(&tp->lock);
+    pool_lock(tp);
     struct lvx_thin_info info;
     int rc = 0;
     struct lvx_ctx *mc = tp->loaded ? lvx_lv_file_ctx(tp->meta) : NULL;
@@ -843,7 +950,7 @@ int lvxd_thin_message(struct lvx_ctx *ctx, const char *vg, const char *pool, uin
             rc = lvx_error(ctx, EIO, "Cannot commit the metadata of thin pool %s.", name);
         }
     }
-    pthread_mutex_unlock(&tp->lock);
+    pool_unlock(tp);
     pool_put(tp);
     return rc;
 }

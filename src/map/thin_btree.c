@@ -79,6 +79,21 @@ static int bad_node(struct lvx_thin_meta *tm, uint64_t b, const char *what)
                      (unsigned long long)b, what);
 }
 
+/* What is wrong with a node's header for the tree that holds it, or NULL. */
+static const char *node_problem(const uint8_t *n, uint32_t leaf_vs)
+{
+    uint32_t f = n_flags(n), vs = f == TM_NODE_LEAF ? leaf_vs : 8;
+    if (f != TM_NODE_LEAF && f != TM_NODE_INTERNAL)
+        return "neither internal nor leaf";
+    if (n_vs(n) != vs)
+        return "unexpected value size";
+    if (n_max(n) != tm_node_max(vs))
+        return "unexpected max_entries";
+    if (n_nr(n) > n_max(n))
+        return "more entries than max_entries";
+    return NULL;
+}
+
 /* Read a node and check its header against what the tree holds. */
 static uint8_t *get_node(struct lvx_thin_meta *tm, uint64_t b, uint32_t leaf_vs, int *err)
 {
@@ -87,18 +102,21 @@ static uint8_t *get_node(struct lvx_thin_meta *tm, uint64_t b, uint32_t leaf_vs,
         *err = tm->ctx->err ? tm->ctx->err : -EIO;
         return NULL;
     }
-    uint32_t f = n_flags(n), vs = f == TM_NODE_LEAF ? leaf_vs : 8;
-    const char *why = NULL;
-    if (f != TM_NODE_LEAF && f != TM_NODE_INTERNAL)
-        why = "neither internal nor leaf";
-    else if (n_vs(n) != vs)
-        why = "unexpected value size";
-    else if (n_max(n) != tm_node_max(vs))
-        why = "unexpected max_entries";
-    else if (n_nr(n) > n_max(n))
-        why = "more entries than max_entries";
+    const char *why = node_problem(n, leaf_vs);
     if (why) {
         *err = bad_node(tm, b, why);
+        return NULL;
+    }
+    return n;
+}
+
+/* A node only from the cache, nothing recorded or read: NULL (*err -EAGAIN) when it
+ * is not there or its header is wrong (the caller asks again through get_node). */
+static uint8_t *cached_node(struct lvx_thin_meta *tm, uint64_t b, uint32_t leaf_vs, int *err)
+{
+    uint8_t *n = b < tm->nr_meta ? tm->cache[b] : NULL;
+    if (!n || node_problem(n, leaf_vs)) {
+        *err = -EAGAIN;
         return NULL;
     }
     return n;
@@ -257,11 +275,13 @@ static int shadow(struct lvx_thin_meta *tm, uint64_t *b)
     return 0;
 }
 
-int tm_map_lookup(struct lvx_thin_meta *tm, uint64_t root, uint64_t key, uint64_t *value)
+/* The descent of tm_map_lookup (cached: tm_map_lookup_cached's). */
+static int map_lookup(struct lvx_thin_meta *tm, bool cached, uint64_t root, uint64_t key,
+                      uint64_t *value)
 {
     int r = 0;
     for (int depth = 0; depth <= MAX_DEPTH; depth++) {
-        uint8_t *n = get_node(tm, root, 8, &r);
+        uint8_t *n = cached ? cached_node(tm, root, 8, &r) : get_node(tm, root, 8, &r);
         if (!n)
             return r;
         if (n_flags(n) == TM_NODE_LEAF) {
@@ -272,10 +292,20 @@ int tm_map_lookup(struct lvx_thin_meta *tm, uint64_t root, uint64_t key, uint64_
             return 1;
         }
         if (!n_nr(n))
-            return bad_node(tm, root, "empty internal node");
+            return cached ? -EAGAIN : bad_node(tm, root, "empty internal node");
         root = val64(n, child_index(n, key));
     }
-    return bad_node(tm, root, "tree too deep");
+    return cached ? -EAGAIN : bad_node(tm, root, "tree too deep");
+}
+
+int tm_map_lookup(struct lvx_thin_meta *tm, uint64_t root, uint64_t key, uint64_t *value)
+{
+    return map_lookup(tm, false, root, key, value);
+}
+
+int tm_map_lookup_cached(struct lvx_thin_meta *tm, uint64_t root, uint64_t key, uint64_t *value)
+{
+    return map_lookup(tm, true, root, key, value);
 }
 
 static void insert_at(uint8_t *n, uint32_t i, uint64_t key, const uint8_t *val)

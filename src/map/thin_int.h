@@ -90,6 +90,9 @@ int tm_btree_build(struct lvx_thin_meta *tm, const uint64_t *keys, const uint8_t
                    size_t n, uint32_t value_size, struct tm_blocks *list, uint64_t *root);
 /* Bottom-level mapping trees (values: data block << 24 | time), copy-on-write. */
 int tm_map_lookup(struct lvx_thin_meta *tm, uint64_t root, uint64_t key, uint64_t *value);
+/* The same from cached blocks only, changing nothing (lvx_thin_lookup_cached): -EAGAIN
+ * where tm_map_lookup would read a block or record an error. */
+int tm_map_lookup_cached(struct lvx_thin_meta *tm, uint64_t root, uint64_t key, uint64_t *value);
 int tm_map_insert(struct lvx_thin_meta *tm, uint64_t *root, uint64_t key, uint64_t value,
                   bool *replaced, uint64_t *old);
 int tm_map_remove(struct lvx_thin_meta *tm, uint64_t *root, uint64_t key, uint64_t *old);

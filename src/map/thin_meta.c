@@ -274,13 +274,18 @@ static struct tm_dev *get_dev(struct lvx_thin_meta *tm, uint64_t id)
     return d;
 }
 
-/* A mapping's value: the data block must lie in the pool. */
-static int split_value(struct lvx_thin_meta *tm, uint64_t vblock, uint64_t v, uint64_t *data,
-                       uint32_t *time)
+/* A mapping's value: whether its data block lies in the pool. */
+static bool split_ok(const struct lvx_thin_meta *tm, uint64_t v, uint64_t *data, uint32_t *time)
 {
     *data = v >> 24;
     *time = (uint32_t)(v & 0xFFFFFF);
-    if (*data >= tm->nr_data)
+    return *data < tm->nr_data;
+}
+
+static int split_value(struct lvx_thin_meta *tm, uint64_t vblock, uint64_t v, uint64_t *data,
+                       uint32_t *time)
+{
+    if (!split_ok(tm, v, data, time))
         return lvx_error(tm->ctx, EINVAL, "Thin pool metadata: virtual block %llu maps data block %llu beyond the %llu data blocks.",
                          (unsigned long long)vblock, (unsigned long long)*data,
                          (unsigned long long)tm->nr_data);
@@ -298,6 +303,15 @@ int lvx_thin_lookup(struct lvx_thin_meta *tm, uint64_t id, uint64_t vblock, uint
     if (r == 1 && split_value(tm, vblock, v, data, time) < 0)
         return -EINVAL;
     return r;
+}
+
+int lvx_thin_lookup_cached(struct lvx_thin_meta *tm, uint64_t id, uint64_t vblock,
+                           uint64_t *data, uint32_t *time)
+{
+    struct tm_dev *d = find_dev(tm, id, NULL);
+    uint64_t v;
+    int r = d ? tm_map_lookup_cached(tm, d->root, vblock, &v) : -EAGAIN;
+    return r == 1 && !split_ok(tm, v, data, time) ? -EAGAIN : r;
 }
 
 struct walk_arg {

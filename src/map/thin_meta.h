@@ -57,6 +57,12 @@ int lvx_thin_meta_device(const struct lvx_thin_meta *tm, uint64_t id,
  * -errno (unknown device, unreadable block). */
 int lvx_thin_lookup(struct lvx_thin_meta *tm, uint64_t id, uint64_t vblock, uint64_t *data,
                     uint32_t *time);
+/* The same from the blocks already in memory only, and changing nothing in tm (no
+ * read, no error recorded), so that lookups may run at once in several threads while
+ * no change runs: 1, 0, or -EAGAIN where lvx_thin_lookup would have to read a block
+ * or would fail (ask it then, without other lookups running). */
+int lvx_thin_lookup_cached(struct lvx_thin_meta *tm, uint64_t id, uint64_t vblock,
+                           uint64_t *data, uint32_t *time);
 /* Every mapping of a device in virtual block order; fn returning non-zero stops the
  * walk with that value. */
 typedef int (*lvx_thin_walk_fn)(void *arg, uint64_t vblock, uint64_t data, uint32_t time);

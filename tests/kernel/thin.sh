@@ -129,6 +129,9 @@ check "the snapshots, activated with -K by the other tool, read A" sh -c \
      cmp -n 8388608 /tmp/A /dev/lvx-th/snap1 && cmp -n 8388608 /tmp/A /dev/lvm-th/snap1"
 check_eq "reports equal in both tools for both VGs" \
     "$(report $LVX lvx-th; report $LVX lvm-th)" "$(report lvm lvx-th; report lvm lvm-th)"
+# aligned columns: LVM2 left-aligns percent fields (Data%, Meta%: not numbers to libdm)
+check_eq "lvs -a of both VGs (active pools, aligned columns) equal in both tools" \
+    "$($LVX lvs -a lvm-th lvx-th 2>&1)" "$(lvm lvs -a lvm-th lvx-th 2>&1)"
 check "lvx removes a thin LV of LVM2's pool, LVM2 one of lvx's (delete messages)" sh -c \
     "$LVX lvremove -y lvm-th/thin3 && lvm lvremove -y lvx-th/thin3"
 check "both VGs deactivated and activated again by their own tools (transaction ids agree)" sh -c \

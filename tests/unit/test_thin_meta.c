@@ -371,6 +371,33 @@ static void test_restore(void)
             all = false;
     }
     ok(all, "lookups of device 2 agree with the XML");
+    /* the lookup from cached blocks only: the same answers once the blocks are read */
+    all = true;
+    for (uint32_t v = 0; v < VMAX && tm; v += 13) {
+        uint64_t d2 = 0;
+        uint32_t t2 = 0;
+        int r = lvx_thin_lookup(tm, 2, v, &data, &time);
+        int c = lvx_thin_lookup_cached(tm, 2, v, &d2, &t2);
+        if (c != r || (r == 1 && (d2 != data || t2 != time)))
+            all = false;
+    }
+    ok(all, "lvx_thin_lookup_cached agrees with lvx_thin_lookup");
+    size_t i2 = 0;
+    while (tm && i2 < tm->ndevs && tm->devs[i2].id != 2)
+        i2++;
+    if (tm && i2 < tm->ndevs) {
+        uint64_t root2 = tm->devs[i2].root;
+        uint8_t *keep = tm->cache[root2];
+        tm->cache[root2] = NULL;                 /* as if never read */
+        is_int(lvx_thin_lookup_cached(tm, 2, 0, &data, &time), -EAGAIN,
+               "a block not in the cache: EAGAIN (nothing read)");
+        ok(tm->cache[root2] == NULL, "... and nothing cached by it");
+        tm->cache[root2] = keep;
+    } else {
+        ok(false, "device 2 in the handle");
+    }
+    is_int(tm ? lvx_thin_lookup_cached(tm, 4, 0, &data, &time) : 0, -EAGAIN,
+           "a missing device, cached lookup: EAGAIN");
     is_int(tm ? lvx_thin_lookup(tm, 4, 0, &data, &time) : 0, -ENOENT, "a missing device: ENOENT");
     struct lvx_thin_info info;
     if (tm) {
