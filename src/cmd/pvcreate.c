@@ -464,6 +464,7 @@ static int write_all(struct lvx_cmd_env *env, const struct pvcreate_opts *o,
     struct lvx_pv_new *pvs = lvx_xcalloc(count + 1, sizeof(*pvs));
     unsigned n = 0;
     unsigned *of = lvx_xcalloc(count + 1, sizeof(*of));
+    t = lvx_phase_start();
     for (unsigned i = 0; i < count; i++) {
         struct pvcreate_dev *d = &devs[i];
         d->result = prepare_pv(env, d);
@@ -476,7 +477,11 @@ static int write_all(struct lvx_cmd_env *env, const struct pvcreate_opts *o,
                                       .keep_head = !o->zero };
         of[n++] = i;
     }
+    lvx_phase_end("pvcreate.prepare", t);
+    t = lvx_phase_start();
     lvx_pv_write_new_many(env->ctx, pvs, n, o->mda_ignored);
+    lvx_phase_end("pvcreate.batches", t);
+    t = lvx_phase_start();
     for (unsigned k = 0; k < n; k++)
         if (pvs[k].result < 0) {
             devs[of[k]].result = pvs[k].result;
@@ -504,7 +509,10 @@ static int write_all(struct lvx_cmd_env *env, const struct pvcreate_opts *o,
         made[m] = devs[i].dev;
         pvids[m++] = devs[i].label.pv_uuid;
     }
+    lvx_phase_end("pvcreate.report", t);
+    t = lvx_phase_start();
     lvx_cmd_devfile_note(env, made, pvids, m, true, NULL, NULL);
+    lvx_phase_end("pvcreate.devfile", t);
     return rc;
 }
 

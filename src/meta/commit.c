@@ -831,21 +831,3 @@ int lvx_pv_write_orphan(struct lvx_ctx *ctx, struct lvx_scan_pv *spv)
 {
     return detach_pv(ctx, NULL, spv);
 }
-
-int lvx_pv_wipe_label(struct lvx_ctx *ctx, struct lvx_dev *dev)
-{
-    uint8_t head[LVX_LABEL_SCAN_BYTES];
-    int r = lvx_dev_read(ctx, dev, head, sizeof(head), 0);
-    if (r < 0)
-        return r;
-    static const uint8_t zero[LVX_SECTOR_SIZE];
-    for (unsigned s = 0; s < LVX_LABEL_SCAN_SECTORS; s++) {
-        if (!lvx_label_sector_looks_like_label(head + s * LVX_SECTOR_SIZE))
-            continue;
-        if ((r = lvx_dev_write(ctx, dev, zero, sizeof(zero), (uint64_t)s * LVX_SECTOR_SIZE)) < 0)
-            return r;
-    }
-    int flushed = lvx_dev_flush(ctx, dev);
-    lvx_lvm2_hints_invalidate();
-    return flushed;
-}

@@ -76,7 +76,4 @@ int lvx_pv_write_orphan(struct lvx_ctx *ctx, struct lvx_scan_pv *spv);
  * creates /run/lvm/newhints so that the next LVM2 command rescans (LVM2's own rule). */
 void lvx_lvm2_hints_invalidate(void);
 
-/* Wipe every sector among 0..3 that looks like a label (pvremove). */
-int lvx_pv_wipe_label(struct lvx_ctx *ctx, struct lvx_dev *dev);
-
 #endif

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * meta/pv_new.c - lvx_pv_write_new_many(): new orphan PVs on many devices as three
- * batches of writes (see pv_new.h for the order and what a crash leaves).
+ * batches of writes (see pv_new.h for the order and what a crash leaves);
+ * lvx_pv_wipe_labels_many(): the labels of many devices zeroed in one batch.
  */
 #include "meta/pv_new.h"
 
@@ -75,11 +76,14 @@ int lvx_pv_write_new_many(struct lvx_ctx *ctx, struct lvx_pv_new *pvs, unsigned 
                           bool mda_ignored)
 {
     static const uint8_t zero[LVX_SECTOR_SIZE];
+    uint64_t t = lvx_phase_start();
+    size_t mdas = 0;
+    for (unsigned i = 0; i < count; i++)
+        mdas += pvs[i].label->mda_count;
     uint8_t *heads = lvx_xcalloc(count + 1, LVX_LABEL_SCAN_BYTES);
-    uint8_t *areas = lvx_xcalloc((size_t)count * LVX_LABEL_MAX_LOCNS + 1, AREA_WRITE);
-    unsigned cap = count * (LVX_LABEL_SCAN_SECTORS + LVX_LABEL_MAX_LOCNS) + 1;
+    uint8_t *areas = lvx_xcalloc(mdas + 1, AREA_WRITE);
+    size_t cap = (size_t)count * LVX_LABEL_SCAN_SECTORS + mdas + 1;
     struct step s = { lvx_xcalloc(cap, sizeof(*s.w)), lvx_xcalloc(cap, sizeof(*s.owner)), 0 };
-
     for (unsigned i = 0; i < count; i++) {
         struct lvx_pv_new *p = &pvs[i];
         p->result = 0;
@@ -91,6 +95,7 @@ int lvx_pv_write_new_many(struct lvx_ctx *ctx, struct lvx_pv_new *pvs, unsigned 
             snprintf(p->errmsg, sizeof(p->errmsg), "%s", own.errmsg);
         }
     }
+    lvx_phase_end("pvcreate.build", t);
     /* 1: the labels there are now, as LVM2's label_remove */
     for (unsigned i = 0; i < count; i++)
         for (unsigned sec = 0; sec < LVX_LABEL_SCAN_SECTORS && pvs[i].result == 0; sec++)
@@ -98,10 +103,10 @@ int lvx_pv_write_new_many(struct lvx_ctx *ctx, struct lvx_pv_new *pvs, unsigned 
                 step_add(&s, i, pvs[i].dev, zero, sizeof(zero), (uint64_t)sec * LVX_SECTOR_SIZE);
     step_run(ctx, pvs, &s, true, "old label", "pvcreate.unlabel");
     /* 2: the metadata area headers */
+    uint8_t *buf = areas;
     for (unsigned i = 0; i < count; i++) {
         const struct lvx_label *l = pvs[i].label;
-        for (unsigned m = 0; m < l->mda_count && pvs[i].result == 0; m++) {
-            uint8_t *buf = areas + ((size_t)i * LVX_LABEL_MAX_LOCNS + m) * AREA_WRITE;
+        for (unsigned m = 0; m < l->mda_count && pvs[i].result == 0; m++, buf += AREA_WRITE) {
             struct lvx_mda_header hdr = { .version = LVX_MDA_VERSION, .start = l->mda[m].offset,
                                           .size = l->mda[m].size };
             if (mda_ignored)
@@ -126,6 +131,54 @@ int lvx_pv_write_new_many(struct lvx_ctx *ctx, struct lvx_pv_new *pvs, unsigned 
     free(s.w);
     free(s.owner);
     free(areas);
+    free(heads);
+    return r;
+}
+
+int lvx_pv_wipe_labels_many(struct lvx_ctx *ctx, struct lvx_dev **devs, unsigned count,
+                            int *results, char (*errmsgs)[sizeof(((struct lvx_ctx *)0)->errmsg)])
+{
+    static const uint8_t zero[LVX_SECTOR_SIZE];
+    uint8_t *heads;
+    if (posix_memalign((void **)&heads, 4096, (size_t)(count + 1) * LVX_LABEL_SCAN_BYTES) != 0)
+        abort();                                  /* out of memory, as lvx_xmalloc */
+    uint8_t **bufs = lvx_xcalloc(count + 1, sizeof(*bufs));
+    for (unsigned i = 0; i < count; i++)
+        bufs[i] = heads + (size_t)i * LVX_LABEL_SCAN_BYTES;
+    struct lvx_ctx quiet = *ctx;
+    lvx_dev_read_many(&quiet, devs, count, 0, LVX_LABEL_SCAN_BYTES, bufs, results, NULL);
+    struct step s = { lvx_xcalloc((size_t)count * LVX_LABEL_SCAN_SECTORS + 1, sizeof(*s.w)),
+                      lvx_xcalloc((size_t)count * LVX_LABEL_SCAN_SECTORS + 1, sizeof(*s.owner)), 0 };
+    for (unsigned i = 0; i < count; i++) {
+        if (results[i] < 0) {
+            snprintf(errmsgs[i], sizeof(*errmsgs), "Read of the label sectors of %s failed: %s",
+                     devs[i]->path, strerror(-results[i]));
+            continue;
+        }
+        errmsgs[i][0] = '\0';
+        for (unsigned sec = 0; sec < LVX_LABEL_SCAN_SECTORS; sec++)
+            if (lvx_label_sector_looks_like_label(bufs[i] + sec * LVX_SECTOR_SIZE))
+                step_add(&s, i, devs[i], zero, sizeof(zero), (uint64_t)sec * LVX_SECTOR_SIZE);
+    }
+    bool wrote = s.n > 0;
+    lvx_dev_write_durable_many(&quiet, s.w, s.n);
+    for (unsigned k = 0; k < s.n; k++) {
+        unsigned i = s.owner[k];
+        if (s.w[k].result < 0 && results[i] == 0) {
+            results[i] = s.w[k].result;
+            snprintf(errmsgs[i], sizeof(*errmsgs), "Write of %zu bytes at offset %llu to %s failed: %s",
+                     s.w[k].len, (unsigned long long)s.w[k].offset, devs[i]->path,
+                     strerror(-s.w[k].result));
+        }
+    }
+    if (wrote)
+        lvx_lvm2_hints_invalidate();
+    int r = 0;
+    for (unsigned i = 0; i < count && r == 0; i++)
+        r = results[i];
+    free(s.w);
+    free(s.owner);
+    free(bufs);
     free(heads);
     return r;
 }

@@ -17,7 +17,7 @@
  * before its area headers are durable.  A device whose write fails gets no later
  * step; the others go on.
  *
- * Entry point: lvx_pv_write_new_many().
+ * Entry points: lvx_pv_write_new_many(), lvx_pv_wipe_labels_many().
  */
 #ifndef LVX_META_PV_NEW_H
 #define LVX_META_PV_NEW_H
@@ -46,5 +46,12 @@ struct lvx_pv_new {
  * failing entry has its own). */
 int lvx_pv_write_new_many(struct lvx_ctx *ctx, struct lvx_pv_new *pvs, unsigned count,
                           bool mda_ignored);
+
+/* pvremove: every sector among 0-3 of each device that looks like a label (LVM2's
+ * label_remove) zeroed, all of them as one batch of durable writes; the devices must be
+ * open read-write (lvx_dev_open_write_direct).  results[i] and errmsgs[i] are set per
+ * device; returns 0 or the first failure's -errno (no message in ctx). */
+int lvx_pv_wipe_labels_many(struct lvx_ctx *ctx, struct lvx_dev **devs, unsigned count,
+                            int *results, char (*errmsgs)[sizeof(((struct lvx_ctx *)0)->errmsg)]);
 
 #endif
