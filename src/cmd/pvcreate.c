@@ -8,8 +8,9 @@
  *   2. under the global lock, one scan of the named devices, then per device: size,
  *      existing PV (a PV of a VG needs -ff and a confirmation), foreign signatures
  *      (libblkid; wiped only with -f or -y), layout; what each check reads from a
- *      device (libblkid's probe, the exclusive open, the head) is read first for all
- *      devices on a few threads (util/parallel.h), the checks then run in order;
+ *      device (libblkid's probe, the exclusive open, the head, the topology) is read
+ *      first for all devices on a few threads (util/parallel.h), through one exclusive
+ *      open per device, the checks then run in order;
  *   3. only when every device passed: wipe signatures (each wiped device flushed),
  *      then the PVs as a few batches of writes over all devices (meta/pv_new.h:
  *      old labels removed, area headers durable, then the labels), LVM2's order.
@@ -19,6 +20,7 @@
 #include "cmd/devfile_cmd.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -276,6 +278,36 @@ static int read_head(struct lvx_ctx *ctx, struct lvx_dev *dev, bool *legacy,
     return r;
 }
 
+/* One exclusive open of a block device for everything the checks read from it (LVM2's
+ * held check: an EBUSY here is "mounted or in use"; libblkid's probe through it; the
+ * head; the topology): one open per device instead of three.  False when the device
+ * cannot be opened so (held, a file): probe_one then goes the long way. */
+static bool probe_exclusive(struct lvx_ctx *ctx, struct lvx_pool *pool, struct pvcreate_dev *d)
+{
+    const struct lvx_dev_ops *io = lvx_io(ctx);
+    if (d->dev->is_file)
+        return false;
+    int fd = io->open(io->arg, d->dev->path, O_RDONLY | O_EXCL);
+    if (fd < 0)
+        return false;
+    d->probe_rc = lvx_dev_find_signatures_fd(ctx, pool, d->dev, fd, &d->sigs, &d->sig_count);
+    if (d->probe_rc < 0)
+        snprintf(d->errmsg, sizeof(d->errmsg), "%s", ctx->errmsg);
+    uint8_t head[4096] = {0};
+    size_t len = d->dev->size < sizeof(head) ? (size_t)d->dev->size : sizeof(head);
+    ssize_t n = io->pread(io->arg, fd, head, len, 0);
+    if (n < 0 || (size_t)n < len) {
+        d->head_rc = n < 0 ? (int)n : -EIO;
+        snprintf(d->head_msg, sizeof(d->head_msg), "Read of %zu bytes at offset 0 from %s failed: %s",
+                 len, d->dev->path, strerror(-d->head_rc));
+    }
+    d->legacy = d->head_rc == 0 && lvx_dev_has_legacy_label(head, len);
+    memcpy(d->old, head, LVX_LABEL_SCAN_BYTES);
+    lvx_dev_read_topology_fd(d->dev, fd);       /* for plan_layout, here on the thread */
+    io->close(io->arg, fd);
+    return true;
+}
+
 static void probe_one(void *arg, unsigned i)
 {
     struct probe_job *j = arg;
@@ -284,6 +316,8 @@ static void probe_one(void *arg, unsigned i)
     lvx_ctx_init(&own);
     own.io = j->io;
     j->pools[i] = lvx_pool_create();
+    if (!d->first && probe_exclusive(&own, j->pools[i], d))
+        return;
     d->probe_rc = lvx_dev_find_signatures(&own, j->pools[i], d->dev, &d->sigs, &d->sig_count);
     if (d->probe_rc < 0)
         snprintf(d->errmsg, sizeof(d->errmsg), "%s", own.errmsg);
@@ -527,7 +561,9 @@ static int check_all(struct lvx_cmd_env *env, const struct pvcreate_opts *o,
             if (devs[j].dev == devs[i].dev)
                 devs[i].first = &devs[j];
     }
+    uint64_t tp = lvx_phase_start();
     probe_all(env, devs, named->count);
+    lvx_phase_end("pvcreate.probe", tp);
     uint64_t t = lvx_phase_start();
     for (unsigned i = 0; i < named->count; i++) {
         struct pvcreate_dev *d = &devs[i];

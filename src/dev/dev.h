@@ -88,6 +88,8 @@ void lvx_dev_end_direct(struct lvx_ctx *ctx, struct lvx_dev *dev);
  * block devices only.
  * Only PV creation needs them, so a scan of many devices does not pay for them. */
 void lvx_dev_read_topology(struct lvx_dev *dev);
+/* The same through fd, another open of dev (dev->fd may be closed). */
+void lvx_dev_read_topology_fd(struct lvx_dev *dev, int fd);
 /* The logical block size the kernel reports for a block device (BLKSSZGET on an open
  * device: a thousand devices cost a thousand cheap calls, not sysfs path walks; else
  * sysfs), 0 when unknown (a file, no sysfs entry). */
