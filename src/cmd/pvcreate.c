@@ -8,17 +8,19 @@
  *   2. under the global lock, one scan of the named devices, then per device: size,
  *      existing PV (a PV of a VG needs -ff and a confirmation), foreign signatures
  *      (libblkid; wiped only with -f or -y), layout; what each check reads from a
- *      device (libblkid's probe, the exclusive open, the head) is read first for all
- *      devices on a few threads (util/parallel.h), the checks then run in order;
- *   3. only when every device passed: wipe signatures, then, in rounds over all
- *      devices in parallel (util/parallel.h): mda headers, one flush of each device,
- *      labels (written back, not flushed; see write_all()).
+ *      device (libblkid's probe, the exclusive open, the head, the topology) is read
+ *      first for all devices on a few threads (util/parallel.h), through one exclusive
+ *      open per device, the checks then run in order;
+ *   3. only when every device passed: wipe signatures (each wiped device flushed),
+ *      then the PVs as a few batches of writes over all devices (meta/pv_new.h:
+ *      old labels removed, area headers durable, then the labels), LVM2's order.
  */
 #include "cmd/commands.h"
 #include "cmd/pvcmd.h"
 #include "cmd/devfile_cmd.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +31,7 @@
 #include "meta/commit.h"
 #include "meta/lock.h"
 #include "meta/pv_init.h"
+#include "meta/pv_new.h"
 #include "meta/read.h"
 #include "util/parallel.h"
 #include "util/phase.h"
@@ -51,7 +54,8 @@ struct pvcreate_dev {
     struct lvx_dev_sig *sigs;
     unsigned sig_count;
     struct lvx_label label;
-    uint8_t old[LVX_LABEL_SCAN_BYTES];  /* sectors 0-3 before writing (-Z n) */
+    uint8_t old[LVX_LABEL_SCAN_BYTES];  /* sectors 0-3 as read by probe_all (wipes applied
+                                         * by prepare_pv): old labels, -Z n */
     bool probed;                    /* sigs/sig_count (or probe_rc) filled by probe_all */
     int probe_rc;
     bool held;                      /* by probe_all: open exclusively elsewhere (mounted) */
@@ -59,7 +63,8 @@ struct pvcreate_dev {
     int head_rc;                    /* by probe_all: reading the head, 0 or -errno */
     char head_msg[sizeof(((struct lvx_ctx *)0)->errmsg)];
     const struct pvcreate_dev *first;   /* the same device named before, or NULL */
-    int result;                     /* of the writes: 0 or -errno, message in errmsg */
+    int result;                     /* of the writes: 0 or -errno, message in errmsg (also
+                                     * the read-write open's, by write_all's threads) */
     char errmsg[sizeof(((struct lvx_ctx *)0)->errmsg)];
 };
 
@@ -258,16 +263,49 @@ struct probe_job {
 };
 
 /* Whether the head of the device holds an LVM1 or GFS pool label (LVM2 does not see
- * such a device at all, its signature filter); 0 or -errno. */
-static int read_head(struct lvx_ctx *ctx, struct lvx_dev *dev, bool *legacy)
+ * such a device at all, its signature filter), its sectors 0-3 kept in keep (the labels
+ * there are removed first, -Z n keeps the rest); 0 or -errno. */
+static int read_head(struct lvx_ctx *ctx, struct lvx_dev *dev, bool *legacy,
+                     uint8_t keep[LVX_LABEL_SCAN_BYTES])
 {
-    uint8_t head[4096];
+    uint8_t head[4096] = {0};
     size_t len = dev->size < sizeof(head) ? (size_t)dev->size : sizeof(head);
     int r = lvx_dev_open(ctx, dev, false);
     if (r == 0)
         r = lvx_dev_read(ctx, dev, head, len, 0);
     *legacy = r == 0 && lvx_dev_has_legacy_label(head, len);
+    memcpy(keep, head, LVX_LABEL_SCAN_BYTES);
     return r;
+}
+
+/* One exclusive open of a block device for everything the checks read from it (LVM2's
+ * held check: an EBUSY here is "mounted or in use"; libblkid's probe through it; the
+ * head; the topology): one open per device instead of three.  False when the device
+ * cannot be opened so (held, a file): probe_one then goes the long way. */
+static bool probe_exclusive(struct lvx_ctx *ctx, struct lvx_pool *pool, struct pvcreate_dev *d)
+{
+    const struct lvx_dev_ops *io = lvx_io(ctx);
+    if (d->dev->is_file)
+        return false;
+    int fd = io->open(io->arg, d->dev->path, O_RDONLY | O_EXCL);
+    if (fd < 0)
+        return false;
+    d->probe_rc = lvx_dev_find_signatures_fd(ctx, pool, d->dev, fd, &d->sigs, &d->sig_count);
+    if (d->probe_rc < 0)
+        snprintf(d->errmsg, sizeof(d->errmsg), "%s", ctx->errmsg);
+    uint8_t head[4096] = {0};
+    size_t len = d->dev->size < sizeof(head) ? (size_t)d->dev->size : sizeof(head);
+    ssize_t n = io->pread(io->arg, fd, head, len, 0);
+    if (n < 0 || (size_t)n < len) {
+        d->head_rc = n < 0 ? (int)n : -EIO;
+        snprintf(d->head_msg, sizeof(d->head_msg), "Read of %zu bytes at offset 0 from %s failed: %s",
+                 len, d->dev->path, strerror(-d->head_rc));
+    }
+    d->legacy = d->head_rc == 0 && lvx_dev_has_legacy_label(head, len);
+    memcpy(d->old, head, LVX_LABEL_SCAN_BYTES);
+    lvx_dev_read_topology_fd(d->dev, fd);       /* for plan_layout, here on the thread */
+    io->close(io->arg, fd);
+    return true;
 }
 
 static void probe_one(void *arg, unsigned i)
@@ -278,6 +316,8 @@ static void probe_one(void *arg, unsigned i)
     lvx_ctx_init(&own);
     own.io = j->io;
     j->pools[i] = lvx_pool_create();
+    if (!d->first && probe_exclusive(&own, j->pools[i], d))
+        return;
     d->probe_rc = lvx_dev_find_signatures(&own, j->pools[i], d->dev, &d->sigs, &d->sig_count);
     if (d->probe_rc < 0)
         snprintf(d->errmsg, sizeof(d->errmsg), "%s", own.errmsg);
@@ -285,9 +325,10 @@ static void probe_one(void *arg, unsigned i)
         return;                      /* named twice: refused, its results copied */
     lvx_error_clear(&own);
     d->held = lvx_dev_held(&own, d->dev);
-    d->head_rc = read_head(&own, d->dev, &d->legacy);
+    d->head_rc = read_head(&own, d->dev, &d->legacy, d->old);
     if (d->head_rc < 0)
         snprintf(d->head_msg, sizeof(d->head_msg), "%s", own.errmsg);
+    lvx_dev_read_topology(d->dev);       /* for plan_layout, here on the device's thread */
 }
 
 static void probe_all(struct lvx_cmd_env *env, struct pvcreate_dev *devs, unsigned count)
@@ -408,111 +449,83 @@ static bool plan_layout(struct lvx_cmd_env *env, const struct pvcreate_opts *o, 
 
 /* ---- pass 3: writing ------------------------------------------------------- */
 
-/* -Z n: put back the sectors 0-3 the new label does not use (old labels excepted). */
-static int restore_head(struct lvx_cmd_env *env, struct pvcreate_dev *d, const uint8_t *old)
-{
-    for (unsigned s = 0; s < LVX_LABEL_SCAN_SECTORS; s++) {
-        const uint8_t *sec = old + s * LVX_SECTOR_SIZE;
-        if (s == d->label.sector || lvx_label_sector_looks_like_label(sec))
-            continue;
-        int r = lvx_dev_write(env->ctx, d->dev, sec, LVX_SECTOR_SIZE, (uint64_t)s * LVX_SECTOR_SIZE);
-        if (r < 0)
-            return r;
-    }
-    return lvx_dev_flush(env->ctx, d->dev);
-}
-
-/* Before the parallel part: open read-write, wipe signatures (with their notices),
- * keep the old head for -Z n. */
-static int prepare_pv(struct lvx_cmd_env *env, const struct pvcreate_opts *o, struct pvcreate_dev *d)
-{
-    struct lvx_ctx *ctx = env->ctx;
-    int r = lvx_dev_open(ctx, d->dev, true);
-    if (r < 0)
-        return r;
-    for (unsigned i = 0; i < d->sig_count; i++) {
-        lvx_notice(ctx, "Wiping %s signature on %s.", d->sigs[i].type, d->name);
-        if ((r = lvx_dev_wipe_signature(ctx, d->dev, &d->sigs[i])) < 0)
-            return r;
-    }
-    if (!o->zero && (r = lvx_dev_read(ctx, d->dev, d->old, sizeof(d->old), 0)) < 0)
-        return r;
-    return 0;
-}
-
-/* The metadata area headers and labels of every device, in three rounds over all the
- * devices, each on a few threads (a thousand PVs cost about as much as a few): every
- * device's area headers written, every device flushed once, every label written.  A
- * device's label is written only after its areas were flushed, so no crash leaves a
- * label pointing at areas that never landed.  The labels are written back to the
- * devices (seen by every reader, LVM2's O_DIRECT reads included) but not flushed from
- * their caches (LVM2 flushes nothing at all): until a label is stable the device
- * is simply not a PV, and the next command that commits to it (vgcreate, vgextend)
- * flushes it.  Each job has its own ctx; messages are copied out. */
-struct write_job {
-    struct lvx_ctx *ctx;
+/* Each device opened read-write (O_DIRECT) on a few threads; the result kept for
+ * prepare_pv, which reports a failure on the calling thread. */
+struct open_job {
+    const struct lvx_dev_ops *io;
     struct pvcreate_dev *devs;
-    bool mda_ignored;
 };
 
-enum write_round { ROUND_AREAS, ROUND_FLUSH, ROUND_LABEL };
-
-static void round_one(struct write_job *j, unsigned i, enum write_round round)
+static void open_one(void *arg, unsigned i)
 {
+    struct open_job *j = arg;
     struct pvcreate_dev *d = &j->devs[i];
-    if (d->result < 0)
-        return;                      /* prepare_pv or an earlier round failed */
     struct lvx_ctx own;
     lvx_ctx_init(&own);
-    own.io = j->ctx->io;
-    if (round == ROUND_AREAS)
-        d->result = lvx_pv_write_new_areas(&own, d->dev, &d->label, j->mda_ignored);
-    else if (round == ROUND_FLUSH)
-        d->result = lvx_dev_flush(&own, d->dev);
-    else if ((d->result = lvx_pv_write_new_label(&own, d->dev, &d->label)) == 0)
-        d->result = lvx_dev_writeback(&own, d->dev);
+    own.io = j->io;
+    d->result = lvx_dev_open_write_direct(&own, d->dev);
     if (d->result < 0)
         snprintf(d->errmsg, sizeof(d->errmsg), "%s", own.errmsg);
 }
 
-static void areas_one(void *arg, unsigned i) { round_one(arg, i, ROUND_AREAS); }
-static void flush_one(void *arg, unsigned i) { round_one(arg, i, ROUND_FLUSH); }
-static void label_one(void *arg, unsigned i) { round_one(arg, i, ROUND_LABEL); }
-
-/* Each device opened read-write on a few threads first (a failure is met again, and
- * reported, by prepare_pv on the calling thread). */
-static void open_one(void *arg, unsigned i)
+/* Before the batches: wipe the signatures (with their notices; -Z n: in the kept head
+ * too), each wiped device flushed, so that no label lands before its wipes.  LVM2 wipes
+ * every device before it writes the first PV, too. */
+static int prepare_pv(struct lvx_cmd_env *env, struct pvcreate_dev *d)
 {
-    struct write_job *j = arg;
-    struct lvx_ctx own;
-    lvx_ctx_init(&own);
-    own.io = j->ctx->io;
-    lvx_dev_open(&own, j->devs[i].dev, true);
+    struct lvx_ctx *ctx = env->ctx;
+    if (d->result < 0)
+        return lvx_error(ctx, d->result, "%s", d->errmsg);
+    for (unsigned i = 0; i < d->sig_count; i++) {
+        const struct lvx_dev_sig *s = &d->sigs[i];
+        lvx_notice(ctx, "Wiping %s signature on %s.", s->type, d->name);
+        int r = lvx_dev_wipe_signature(ctx, d->dev, s);
+        if (r < 0)
+            return r;
+        for (uint64_t b = s->offset; b < s->offset + s->len && b < sizeof(d->old); b++)
+            d->old[b] = 0;
+    }
+    return d->sig_count ? lvx_dev_flush(ctx, d->dev) : 0;
 }
 
 static int write_all(struct lvx_cmd_env *env, const struct pvcreate_opts *o,
                      struct pvcreate_dev *devs, unsigned count)
 {
-    struct write_job job = { env->ctx, devs, o->mda_ignored };
+    uint64_t t = lvx_phase_start();
+    struct open_job job = { lvx_io(env->ctx), devs };
     lvx_parallel_for(count, 0, open_one, &job);
+    lvx_phase_end("pvcreate.open", t);
+    struct lvx_pv_new *pvs = lvx_xcalloc(count + 1, sizeof(*pvs));
+    unsigned n = 0;
+    unsigned *of = lvx_xcalloc(count + 1, sizeof(*of));
+    t = lvx_phase_start();
     for (unsigned i = 0; i < count; i++) {
-        devs[i].result = prepare_pv(env, o, &devs[i]);
-        if (devs[i].result < 0) {
-            snprintf(devs[i].errmsg, sizeof(devs[i].errmsg), "%s", env->ctx->errmsg);
+        struct pvcreate_dev *d = &devs[i];
+        d->result = prepare_pv(env, d);
+        if (d->result < 0) {
+            snprintf(d->errmsg, sizeof(d->errmsg), "%s", env->ctx->errmsg);
             lvx_error_clear(env->ctx);
+            continue;
         }
+        pvs[n] = (struct lvx_pv_new){ .dev = d->dev, .label = &d->label, .head = d->old,
+                                      .keep_head = !o->zero };
+        of[n++] = i;
     }
-    lvx_parallel_for(count, 0, areas_one, &job);
-    lvx_parallel_for(count, 0, flush_one, &job);
-    lvx_parallel_for(count, 0, label_one, &job);
+    lvx_phase_end("pvcreate.prepare", t);
+    t = lvx_phase_start();
+    lvx_pv_write_new_many(env->ctx, pvs, n, o->mda_ignored);
+    lvx_phase_end("pvcreate.batches", t);
+    t = lvx_phase_start();
+    for (unsigned k = 0; k < n; k++)
+        if (pvs[k].result < 0) {
+            devs[of[k]].result = pvs[k].result;
+            snprintf(devs[of[k]].errmsg, sizeof(devs[of[k]].errmsg), "%s", pvs[k].errmsg);
+        }
+    free(pvs);
+    free(of);
     int rc = 0;
     for (unsigned i = 0; i < count; i++) {
         struct pvcreate_dev *d = &devs[i];
-        if (d->result == 0 && !o->zero && restore_head(env, d, d->old) < 0) {
-            d->result = -EIO;
-            snprintf(d->errmsg, sizeof(d->errmsg), "%s", env->ctx->errmsg);
-            lvx_error_clear(env->ctx);
-        }
         if (d->result < 0) {
             lvx_cmd_errorf("Failed to write physical volume \"%s\": %s", d->name, d->errmsg);
             rc = LVX_EXIT_FAILED;
@@ -523,14 +536,17 @@ static int write_all(struct lvx_cmd_env *env, const struct pvcreate_opts *o,
     /* the new PVs in the devices file, when one is in use */
     struct lvx_dev **made = lvx_pool_alloc(env->pool, (count + 1) * sizeof(*made));
     const char **pvids = lvx_pool_alloc(env->pool, (count + 1) * sizeof(*pvids));
-    unsigned n = 0;
+    unsigned m = 0;
     for (unsigned i = 0; i < count; i++) {
         if (devs[i].result < 0)
             continue;
-        made[n] = devs[i].dev;
-        pvids[n++] = devs[i].label.pv_uuid;
+        made[m] = devs[i].dev;
+        pvids[m++] = devs[i].label.pv_uuid;
     }
-    lvx_cmd_devfile_note(env, made, pvids, n, true, NULL, NULL);
+    lvx_phase_end("pvcreate.report", t);
+    t = lvx_phase_start();
+    lvx_cmd_devfile_note(env, made, pvids, m, true, NULL, NULL);
+    lvx_phase_end("pvcreate.devfile", t);
     return rc;
 }
 
@@ -545,7 +561,9 @@ static int check_all(struct lvx_cmd_env *env, const struct pvcreate_opts *o,
             if (devs[j].dev == devs[i].dev)
                 devs[i].first = &devs[j];
     }
+    uint64_t tp = lvx_phase_start();
     probe_all(env, devs, named->count);
+    lvx_phase_end("pvcreate.probe", tp);
     uint64_t t = lvx_phase_start();
     for (unsigned i = 0; i < named->count; i++) {
         struct pvcreate_dev *d = &devs[i];

@@ -6,17 +6,23 @@
  * label (with -f, as in LVM2, a device without one is accepted: only sectors that
  * look like a label are ever zeroed, so nothing is written to it); a PV belonging to
  * a VG needs -ff and a confirmation (-y or an answer on a terminal).  Then every
- * label sector among 0-3 is zeroed (lvx_pv_wipe_label).
+ * label sector among 0-3 of every device is zeroed, all as one batch of durable
+ * writes (meta/pv_new.h lvx_pv_wipe_labels_many).
  */
 #include "cmd/commands.h"
 #include "cmd/pvcmd.h"
 #include "cmd/devfile_cmd.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "meta/commit.h"
 #include "meta/lock.h"
+#include "dev/io.h"
 #include "meta/pv_init.h"
+#include "meta/pv_new.h"
+#include "util/parallel.h"
 
 static bool check_pv(struct lvx_cmd_env *env, const char *name, struct lvx_scan_pv *spv)
 {
@@ -53,17 +59,71 @@ static bool check_pv(struct lvx_cmd_env *env, const char *name, struct lvx_scan_
     return true;
 }
 
-static int wipe(struct lvx_cmd_env *env, const char *name, struct lvx_dev *dev)
+/* Each device opened read-write (O_DIRECT) on a few threads. */
+struct open_job {
+    const struct lvx_dev_ops *io;
+    struct lvx_dev **devs;
+    int *results;
+    char (*errmsgs)[sizeof(((struct lvx_ctx *)0)->errmsg)];
+};
+
+static void open_one(void *arg, unsigned i)
 {
-    if (!env->args->count[LVX_OPT_TEST]) {
-        if (lvx_dev_open(env->ctx, dev, true) < 0 || lvx_pv_wipe_label(env->ctx, dev) < 0) {
-            lvx_cmd_errorf("Failed to wipe the label of %s: %s", name, env->ctx->errmsg);
-            lvx_error_clear(env->ctx);
-            return LVX_EXIT_FAILED;
+    struct open_job *j = arg;
+    struct lvx_ctx own;
+    lvx_ctx_init(&own);
+    own.io = j->io;
+    j->results[i] = lvx_dev_open_write_direct(&own, j->devs[i]);
+    if (j->results[i] < 0)
+        snprintf(j->errmsgs[i], sizeof(*j->errmsgs), "%s", own.errmsg);
+}
+
+/* The labels of the named devices (each once) zeroed as one batch (meta/pv_new.h). */
+static int wipe_all(struct lvx_cmd_env *env, const struct lvx_pvcmd_devs *named)
+{
+    unsigned count = named->count, n = 0;
+    struct lvx_dev **devs = lvx_xcalloc(count + 1, sizeof(*devs));
+    const char **names = lvx_xcalloc(count + 1, sizeof(*names));
+    for (unsigned i = 0; i < count; i++) {
+        bool dup = false;
+        for (unsigned j = 0; j < n && !dup; j++)
+            dup = devs[j] == named->devs[i];
+        if (!dup) {
+            names[n] = env->args->argv[i];
+            devs[n++] = named->devs[i];
         }
     }
-    lvx_notice(env->ctx, "Labels on physical volume \"%s\" successfully wiped.", name);
-    return 0;
+    int *results = lvx_xcalloc(n + 1, sizeof(*results));
+    char (*errmsgs)[sizeof(env->ctx->errmsg)] = lvx_xcalloc(n + 1, sizeof(*errmsgs));
+    int rc = 0;
+    if (!env->args->count[LVX_OPT_TEST]) {
+        struct open_job job = { lvx_io(env->ctx), devs, results, errmsgs };
+        lvx_parallel_for(n, 0, open_one, &job);
+        unsigned m = 0;                  /* the opened ones, to the front */
+        for (unsigned i = 0; i < n; i++)
+            if (results[i] < 0) {
+                lvx_cmd_errorf("Failed to wipe the label of %s: %s", names[i], errmsgs[i]);
+                rc = LVX_EXIT_FAILED;
+            } else {
+                names[m] = names[i];
+                devs[m++] = devs[i];
+            }
+        n = m;
+        lvx_pv_wipe_labels_many(env->ctx, devs, n, results, errmsgs);
+    }
+    for (unsigned i = 0; i < n; i++) {
+        if (results[i] < 0) {
+            lvx_cmd_errorf("Failed to wipe the label of %s: %s", names[i], errmsgs[i]);
+            rc = LVX_EXIT_FAILED;
+            continue;
+        }
+        lvx_notice(env->ctx, "Labels on physical volume \"%s\" successfully wiped.", names[i]);
+    }
+    free(errmsgs);
+    free(results);
+    free(names);
+    free(devs);
+    return rc;
 }
 
 int lvx_cmd_pvremove(struct lvx_cmd_env *env)
@@ -87,13 +147,8 @@ int lvx_cmd_pvremove(struct lvx_cmd_env *env)
     for (unsigned i = 0; i < count; i++)
         ok = check_pv(env, env->args->argv[i], named.spvs[i]) && ok;
     rc = ok ? 0 : LVX_EXIT_FAILED;
-    for (unsigned i = 0; i < count && !rc; i++) {
-        bool dup = false;
-        for (unsigned j = 0; j < i; j++)
-            dup |= named.devs[j] == named.devs[i];
-        if (!dup)
-            rc = wipe(env, env->args->argv[i], named.devs[i]);
-    }
+    if (!rc)
+        rc = wipe_all(env, &named);
     if (!rc)      /* their entries in the devices file keep the device, without PVID */
         lvx_cmd_devfile_note(env, named.devs, NULL, count, false, NULL, NULL);
     lvx_pvcmd_devs_free(&named);

@@ -23,7 +23,7 @@ struct lvx_dev {
     uint32_t major, minor;     /* 0:0 for files */
     uint64_t size;             /* bytes */
     unsigned logical_block_size;   /* 512 until lvx_dev_read_topology() */
-    uint64_t io_min, io_opt, alignment_offset;   /* topology from sysfs, bytes (0 if unknown);
+    uint64_t io_min, io_opt, alignment_offset;   /* topology (ioctls or sysfs), bytes (0 if unknown);
                                                   * read by lvx_dev_read_topology() only */
     bool topology_known;       /* lvx_dev_read_topology() has run */
     int fd;                    /* -1 when closed */
@@ -89,10 +89,13 @@ bool lvx_dev_held(struct lvx_ctx *ctx, const struct lvx_dev *dev);
 uint32_t lvx_dev_tree_key(unsigned major, unsigned minor);
 /* Clear O_DIRECT on an fd opened by lvx_dev_open_direct() (no-op otherwise). */
 void lvx_dev_end_direct(struct lvx_ctx *ctx, struct lvx_dev *dev);
-/* Fill io_min, io_opt, alignment_offset (sysfs) and logical_block_size (open device) once;
+/* Fill io_min, io_opt, alignment_offset (ioctls of an open device, else sysfs) and
+ * logical_block_size (open device) once;
  * block devices only.
  * Only PV creation needs them, so a scan of many devices does not pay for them. */
 void lvx_dev_read_topology(struct lvx_dev *dev);
+/* The same through fd, another open of dev (dev->fd may be closed). */
+void lvx_dev_read_topology_fd(struct lvx_dev *dev, int fd);
 /* The logical block size the kernel reports for a block device (BLKSSZGET on an open
  * device: a thousand devices cost a thousand cheap calls, not sysfs path walks; else
  * sysfs), 0 when unknown (a file, no sysfs entry). */

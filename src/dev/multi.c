@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * dev/multi.c - lvx_dev_flush_many(): fdatasync of many devices on a few threads;
- * lvx_dev_write_durable_many(): many durable writes as one batch of FUA writes
- * through the seam's queue.  Threads call the I/O seam directly (it is thread-safe)
+ * lvx_dev_write_many(): many writes as one batch through the seam's queue, FUA writes
+ * when they must be durable (lvx_dev_write_durable_many()).  Threads call the I/O seam directly (it is thread-safe)
  * and keep their result per device; only the calling thread touches ctx.
  */
 #include "dev/multi.h"
@@ -62,7 +62,7 @@ int lvx_dev_flush_many(struct lvx_ctx *ctx, struct lvx_dev **devs, unsigned coun
     return r;
 }
 
-/* ---- durable writes ------------------------------------------------------------ */
+/* ---- batched writes ------------------------------------------------------------ */
 
 #define WRITE_ALIGN 4096u              /* O_DIRECT buffer alignment (any sector size) */
 #define WRITE_QUEUE_MAX 1024u          /* ring depth: the labels of 1000 PVs in one go */
@@ -72,10 +72,10 @@ static size_t aligned_len(size_t len)
     return (len + WRITE_ALIGN - 1) / WRITE_ALIGN * WRITE_ALIGN;
 }
 
-/* The writes as FUA ops of one submitted batch; -ENOSYS/-errno: no queue (nothing
- * written), else 0 with each entry's result set. */
+/* The writes as ops of one submitted batch (FUA ops when durable); -ENOSYS/-errno: no
+ * queue (nothing written), else 0 with each entry's result set. */
 static int write_by_queue(const struct lvx_dev_ops *io, struct lvx_dev_write *w, unsigned count,
-                          uint8_t *copies)
+                          uint8_t *copies, bool durable)
 {
     if (!io->queue_open || !io->submit || !io->queue_close)
         return -ENOSYS;
@@ -86,7 +86,7 @@ static int write_by_queue(const struct lvx_dev_ops *io, struct lvx_dev_write *w,
     struct lvx_io_op *ops = lvx_xcalloc(count, sizeof(*ops));
     size_t at = 0;
     for (unsigned i = 0; i < count; i++) {
-        ops[i] = (struct lvx_io_op){ .fd = w[i].dev->fd, .kind = LVX_IO_WRITE_FUA,
+        ops[i] = (struct lvx_io_op){ .fd = w[i].dev->fd, .kind = durable ? LVX_IO_WRITE_FUA : LVX_IO_WRITE,
                                      .len = (uint32_t)w[i].len, .off = w[i].offset,
                                      .buf = copies + at, .dev = i };
         at += aligned_len(w[i].len);
@@ -100,22 +100,34 @@ static int write_by_queue(const struct lvx_dev_ops *io, struct lvx_dev_write *w,
     return 0;
 }
 
-struct durable_job {
+struct write_job {
     const struct lvx_dev_ops *io;
     struct lvx_dev_write *w;
     uint8_t *copies;
     size_t *at;
+    bool durable;
 };
 
-static void durable_one(void *arg, unsigned i)
+/* After a plain write: on the device (seen by O_DIRECT readers), or also flushed. */
+static int settle(const struct lvx_dev_ops *io, int fd, bool durable)
 {
-    struct durable_job *j = arg;
+    return durable || !io->writeback ? io->flush(io->arg, fd) : io->writeback(io->arg, fd);
+}
+
+static void write_one(void *arg, unsigned i)
+{
+    struct write_job *j = arg;
     struct lvx_dev_write *w = &j->w[i];
     ssize_t n = j->io->pwrite(j->io->arg, w->dev->fd, j->copies + j->at[i], w->len, w->offset);
-    w->result = n < 0 ? (int)n : (size_t)n < w->len ? -EAGAIN : j->io->flush(j->io->arg, w->dev->fd);
+    w->result = n < 0 ? (int)n : (size_t)n < w->len ? -EAGAIN : settle(j->io, w->dev->fd, j->durable);
 }
 
 int lvx_dev_write_durable_many(struct lvx_ctx *ctx, struct lvx_dev_write *w, unsigned count)
+{
+    return lvx_dev_write_many(ctx, w, count, true);
+}
+
+int lvx_dev_write_many(struct lvx_ctx *ctx, struct lvx_dev_write *w, unsigned count, bool durable)
 {
     if (count == 0)
         return 0;
@@ -139,21 +151,26 @@ int lvx_dev_write_durable_many(struct lvx_ctx *ctx, struct lvx_dev_write *w, uns
         w[i].result = 0;
         direct[i] = w[i].dev->direct;
     }
-    if (write_by_queue(io, w, count, copies) < 0) {
-        struct durable_job job = { io, w, copies, at };
-        lvx_parallel_for(count, 0, durable_one, &job);
+    if (write_by_queue(io, w, count, copies, durable) < 0) {
+        struct write_job job = { io, w, copies, at, durable };
+        lvx_parallel_for(count, 0, write_one, &job);
+    } else if (!durable) {
+        /* a plain write on a buffered fd is in the page cache only: onto the device */
+        for (unsigned i = 0; i < count; i++)
+            if (w[i].result == 0 && !direct[i])
+                w[i].result = settle(io, w[i].dev->fd, false);
     }
     int r = 0;
     for (unsigned i = 0; i < count; i++) {
         struct lvx_dev_write *e = &w[i];
         if (e->result == -EAGAIN || (e->result == -EINVAL && direct[i])) {
-            /* refused by O_DIRECT (alignment) or short: again buffered, then flushed;
-             * after a first failure, quietly (its message stays) */
+            /* refused by O_DIRECT (alignment) or short: again buffered, then flushed (or
+             * written back); after a first failure, quietly (its message stays) */
             struct lvx_ctx quiet = *ctx;
             struct lvx_ctx *c = r ? &quiet : ctx;
             e->result = lvx_dev_write(c, e->dev, e->buf, e->len, e->offset);
             if (e->result == 0)
-                e->result = lvx_dev_flush(c, e->dev);
+                e->result = durable ? lvx_dev_flush(c, e->dev) : lvx_dev_writeback(c, e->dev);
         } else if (e->result < 0 && r == 0) {
             lvx_error(ctx, e->result, "Write of %zu bytes at offset %llu to %s failed: %s",
                       e->len, (unsigned long long)e->offset, e->dev->path,

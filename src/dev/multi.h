@@ -7,6 +7,8 @@
 #ifndef LVX_DEV_MULTI_H
 #define LVX_DEV_MULTI_H
 
+#include <stdbool.h>
+
 #include "dev/dev.h"
 
 /* Flush (fdatasync) every open device of the list, in parallel; a device listed twice
@@ -32,5 +34,11 @@ struct lvx_dev_write {
  * hooks run the batch in list order).  0, or the first failure in list order, with
  * lvx_dev_write()'s message. */
 int lvx_dev_write_durable_many(struct lvx_ctx *ctx, struct lvx_dev_write *w, unsigned count);
+
+/* lvx_dev_write_many(ctx, w, count, true) is lvx_dev_write_durable_many(); with durable
+ * false the writes are plain (O_DIRECT: on the device, seen by every reader, not flushed
+ * from its cache), and a retried or queue-less write is written back (sync_file_range)
+ * instead of flushed.  Each entry's result is set either way. */
+int lvx_dev_write_many(struct lvx_ctx *ctx, struct lvx_dev_write *w, unsigned count, bool durable);
 
 #endif

@@ -91,6 +91,21 @@ static int lvx_dev_find_signatures_unt(struct lvx_ctx *ctx, struct lvx_pool *poo
     return probe_all(ctx, pool, pr, dev->path, 0, out, count);
 }
 
+/* A probe over [offset, offset + size) of an open fd (size 0: to the end). */
+static int probe_fd(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_dev *dev, int fd,
+                    uint64_t offset, uint64_t size, struct lvx_dev_sig **out, unsigned *count)
+{
+    *out = NULL;
+    *count = 0;
+    blkid_probe pr = blkid_new_probe();
+    if (!pr || blkid_probe_set_device(pr, fd, (blkid_loff_t)offset, (blkid_loff_t)size) != 0) {
+        if (pr)
+            blkid_free_probe(pr);
+        return lvx_error(ctx, EIO, "Cannot probe %s for signatures", dev->path);
+    }
+    return probe_all(ctx, pool, pr, dev->path, offset, out, count);
+}
+
 int lvx_dev_find_signatures_at(struct lvx_ctx *ctx, struct lvx_pool *pool,
                                const struct lvx_dev *dev, uint64_t offset, uint64_t size,
                                struct lvx_dev_sig **out, unsigned *count)
@@ -104,16 +119,17 @@ int lvx_dev_find_signatures_at(struct lvx_ctx *ctx, struct lvx_pool *pool,
     /* the range was written through another device (an LV's, by a tool): what the
      * page cache of this one holds of it may be old */
     (void)posix_fadvise(fd, (off_t)offset, (off_t)size, POSIX_FADV_DONTNEED);
-    blkid_probe pr = blkid_new_probe();
-    int rc;
-    if (!pr || blkid_probe_set_device(pr, fd, (blkid_loff_t)offset, (blkid_loff_t)size) != 0) {
-        if (pr)
-            blkid_free_probe(pr);
-        rc = lvx_error(ctx, EIO, "Cannot probe %s for signatures", dev->path);
-    } else {
-        rc = probe_all(ctx, pool, pr, dev->path, offset, out, count);
-    }
+    int rc = probe_fd(ctx, pool, dev, fd, offset, size, out, count);
     close(fd);
+    return rc;
+}
+
+int lvx_dev_find_signatures_fd(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_dev *dev,
+                               int fd, struct lvx_dev_sig **out, unsigned *count)
+{
+    uint64_t t = lvx_phase_start();
+    int rc = probe_fd(ctx, pool, dev, fd, 0, 0, out, count);
+    lvx_phase_end("signatures", t);
     return rc;
 }
 

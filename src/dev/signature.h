@@ -5,7 +5,8 @@
  * it writes a label.  Probing reads the device through libblkid; wiping zeroes the
  * magic bytes blkid reports through the I/O seam (lvx_dev_write).
  *
- * Entry points: lvx_dev_find_signatures(), lvx_dev_find_signatures_at(),
+ * Entry points: lvx_dev_find_signatures(), lvx_dev_find_signatures_fd(),
+ * lvx_dev_find_signatures_at(),
  * lvx_dev_wipe_signature(),
  * lvx_dev_has_legacy_label().
  */
@@ -32,6 +33,11 @@ struct lvx_dev_sig {
  * negative errno with a message when the device cannot be probed. */
 int lvx_dev_find_signatures(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_dev *dev,
                             struct lvx_dev_sig **out, unsigned *count);
+
+/* The same through fd, a buffered open of dev the caller made (pvcreate's exclusive
+ * open: probe, head and held check with one open); the probe opens nothing itself. */
+int lvx_dev_find_signatures_fd(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_dev *dev,
+                               int fd, struct lvx_dev_sig **out, unsigned *count);
 
 /* The same for the size bytes of dev from offset (a range holding an LV's start);
  * offsets of the result are the device's.  The range's cached pages are dropped

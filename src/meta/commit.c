@@ -56,7 +56,6 @@ struct commit_area {
     bool header_touched;            /* precommit written */
 };
 
-static void lvm2_hints_invalidate(void);
 
 struct lvx_scan_pv *lvx_scan_find_pv(struct lvx_scan *scan, const char *raw_uuid)
 {
@@ -538,7 +537,7 @@ static int detach_pv(struct lvx_ctx *ctx, struct lvx_cache *cache, struct lvx_sc
         spv->label.ext_flags &= ~LVX_PV_EXT_USED;
         if ((r = write_label(ctx, cache, spv)) < 0 || (r = lvx_dev_flush(ctx, spv->dev)) < 0)
             return r;
-        lvm2_hints_invalidate();
+        lvx_lvm2_hints_invalidate();
     }
     bool wrote = false;
     for (unsigned m = 0; m < spv->mda_count; m++) {
@@ -756,7 +755,7 @@ out:
 
 /* LVM2 caches which devices are PVs in /run/lvm/hints; a command that writes labels
  * creates /run/lvm/newhints so that the next LVM2 command rescans (LVM2's own rule). */
-static void lvm2_hints_invalidate(void)
+void lvx_lvm2_hints_invalidate(void)
 {
     struct stat st;
     if (stat("/run/lvm", &st) < 0 || !S_ISDIR(st.st_mode))
@@ -777,7 +776,7 @@ int lvx_pv_write_label(struct lvx_ctx *ctx, struct lvx_scan_pv *spv)
     if (r < 0)
         return r;
     int flushed = lvx_dev_flush(ctx, spv->dev);
-    lvm2_hints_invalidate();
+    lvx_lvm2_hints_invalidate();
     return flushed;
 }
 
@@ -808,7 +807,7 @@ int lvx_pv_write_new_label(struct lvx_ctx *ctx, struct lvx_dev *dev,
     if (r < 0)
         return r;
     r = lvx_dev_write(ctx, dev, head, sizeof(head), 0);
-    lvm2_hints_invalidate();
+    lvx_lvm2_hints_invalidate();
     return r;
 }
 
@@ -831,22 +830,4 @@ int lvx_pv_write_new(struct lvx_ctx *ctx, struct lvx_dev *dev, const struct lvx_
 int lvx_pv_write_orphan(struct lvx_ctx *ctx, struct lvx_scan_pv *spv)
 {
     return detach_pv(ctx, NULL, spv);
-}
-
-int lvx_pv_wipe_label(struct lvx_ctx *ctx, struct lvx_dev *dev)
-{
-    uint8_t head[LVX_LABEL_SCAN_BYTES];
-    int r = lvx_dev_read(ctx, dev, head, sizeof(head), 0);
-    if (r < 0)
-        return r;
-    static const uint8_t zero[LVX_SECTOR_SIZE];
-    for (unsigned s = 0; s < LVX_LABEL_SCAN_SECTORS; s++) {
-        if (!lvx_label_sector_looks_like_label(head + s * LVX_SECTOR_SIZE))
-            continue;
-        if ((r = lvx_dev_write(ctx, dev, zero, sizeof(zero), (uint64_t)s * LVX_SECTOR_SIZE)) < 0)
-            return r;
-    }
-    int flushed = lvx_dev_flush(ctx, dev);
-    lvm2_hints_invalidate();
-    return flushed;
 }

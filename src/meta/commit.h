@@ -72,7 +72,8 @@ int lvx_pv_write_label(struct lvx_ctx *ctx, struct lvx_scan_pv *spv);
  * first area, so that no PV is left flagged in use without a VG after a crash. */
 int lvx_pv_write_orphan(struct lvx_ctx *ctx, struct lvx_scan_pv *spv);
 
-/* Wipe every sector among 0..3 that looks like a label (pvremove). */
-int lvx_pv_wipe_label(struct lvx_ctx *ctx, struct lvx_dev *dev);
+/* LVM2 caches which devices are PVs in /run/lvm/hints; a command that writes labels
+ * creates /run/lvm/newhints so that the next LVM2 command rescans (LVM2's own rule). */
+void lvx_lvm2_hints_invalidate(void);
 
 #endif
