@@ -8,6 +8,7 @@
  * LV areas with the sub-LV name (in brackets when hidden, for seg_le_ranges only).
  */
 #include "report/report_int.h"
+#include "model/raid.h"
 
 #include <string.h>
 
@@ -327,17 +328,28 @@ static bool has_reshape_len(const struct lvx_rrow *row)
     return row->seg && r->role == LVX_RROLE_RIMAGE && reshapable(r->parent_seg);
 }
 
+/* LVM2's reshape_len: the segment's reshape_count, in each image (the rimage's row) or
+ * over the data images (the RAID LV's row) */
+static uint64_t reshape_le(const struct lvx_rrow *row)
+{
+    const struct lvx_rlv *r = lvx_report_rlv(row->rvg, row->lv);
+    if (row->seg && row->seg->kind == LVX_SEG_RAID)
+        return lvx_raid_reshape_extents(row->seg);
+    return r->role == LVX_RROLE_RIMAGE && r->parent_seg && row->seg == &row->lv->segs[0]
+               ? r->parent_seg->reshape_count : 0;
+}
+
 LVX_RGETTER(reshape_len)
 {
-    (void)rc;
-    lvx_rval_size(v, 0);
+    lvx_rval_size(v, reshape_le(row) * (row->lv && row->lv->vg ? row->lv->vg->extent_size : 0));
     v->blank = !has_reshape_len(row);
+    (void)rc;
 }
 
 LVX_RGETTER(reshape_len_le)
 {
     (void)rc;
-    lvx_rval_num(v, 0);
+    lvx_rval_num(v, reshape_le(row));
     v->blank = !has_reshape_len(row);
 }
 
