@@ -99,7 +99,7 @@ const char *lvx_raid_reshape_state(const struct lvx_lv *lv, char *buf, size_t si
             for (unsigned k = 0; !f && seg->areas[i].lv && k < seg->areas[i].lv->seg_count; k++)
                 f = reshape_flag(&seg->areas[i].lv->segs[k]);
         if (f)
-            snprintf(buf, size, "a reshape not finished (%s)", f);
+            snprintf(buf, size, "reshape flags in its metadata (%s)", f);
         else if (seg->reshape_count)
             snprintf(buf, size, "reshape space in its images (reshape_count %u)",
                      seg->reshape_count);

@@ -54,8 +54,8 @@ uint64_t lvx_raid_reshape_extents(const struct lvx_seg *seg);
 /* What says a RAID LV is being reshaped or was prepared for one (LVM2 2.03.16's
  * lv_raid_convert: reshape space of `reshape_count` extents in each image, a data
  * offset, the RESHAPE* flags it writes after '+' in the segment types of the LV and its
- * images while the kernel has not taken the new layout): a phrase for an error
- * line ("a reshape not finished (raid5_rs+RESHAPE)"), or NULL for none. */
+ * images, kept after the kernel's reshape ended): a phrase for an error line
+ * ("reshape flags in its metadata (raid5_rs+RESHAPE)"), or NULL for none. */
 const char *lvx_raid_reshape_state(const struct lvx_lv *lv, char *buf, size_t size);
 
 #endif

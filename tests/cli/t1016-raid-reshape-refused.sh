@@ -6,8 +6,9 @@
 # lvx answers as LVM2 does with activation off (exit status, stdout "Using default
 # stripesize 64.00 KiB." when no -I is given, stderr "VG/LV must be active to perform
 # this operation."), and nothing is written.  Then the user-space daemon refuses to
-# serve a raid5 LV whose metadata says a reshape is not finished (segment type
-# "raid5_rs+RESHAPE", as LVM2 writes it while the kernel takes the new layout) or
+# serve a raid5 LV whose metadata carries reshape flags (segment type
+# "raid5_rs+RESHAPE+RESHAPE_DATA_OFFSET", as LVM2 2.03.16 leaves it after a layout
+# change, recorded in the guest by t0756) or
 # whose images hold reshape space (reshape_count, data_offset): exit 5, one line
 # naming the LV and the reason, no device written; an ordinary raid5 LV beside them is
 # served (the refusal is not a blanket one).
@@ -53,7 +54,7 @@ seg = text.index("segment1 {", start)
 end = text.index("}", seg)
 body = text[seg:end]
 if edit == "flag":
-    body = body.replace('type = "raid5"', 'type = "raid5_rs+RESHAPE"')
+    body = body.replace('type = "raid5"', 'type = "raid5_rs+RESHAPE+RESHAPE_DATA_OFFSET"')
 elif edit == "space":
     body = body.replace("extent_count", "reshape_count = 1\n\t\t\t\textent_count", 1)
 else:
@@ -76,8 +77,8 @@ refused() {      # refused LV WHY DESC
     test_eq "... nothing written" "$(sha_devs "${DEVS[@]}")" "$before"
     test_eq "... not active" "$("$LVX" lvs --noheadings -o lv_active "$VG/$1" 2>/dev/null | tr -d ' ')" ""
 }
-test_ok "c: segment type raid5_rs+RESHAPE (a reshape not finished)" craft c flag
-refused c "a reshape not finished (raid5_rs+RESHAPE)" "c, mid-reshape"
+test_ok "c: segment type raid5_rs+RESHAPE+RESHAPE_DATA_OFFSET (as LVM2 leaves a layout change)" craft c flag
+refused c "reshape flags in its metadata (raid5_rs+RESHAPE+RESHAPE_DATA_OFFSET)" "c, mid-reshape"
 test_eq "... LVM2 reads the type as lvx wrote it" \
     "$(lvm2 lvs --noheadings -o segtype "$VG/c" 2>/dev/null | tr -d ' ')" "raid5_rs"
 test_ok "d: reshape_count = 1 (reshape space)" craft d space

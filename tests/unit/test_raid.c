@@ -78,7 +78,7 @@ int main(void)
     ok(!lvx_raid_reshape_state(&lv, buf, sizeof(buf)), "no reshape: NULL");
     iseg.type = "striped+RESHAPE_DELTA_DISKS_PLUS";
     ok(lvx_raid_reshape_state(&lv, buf, sizeof(buf)) &&
-       !strcmp(buf, "a reshape not finished (striped+RESHAPE_DELTA_DISKS_PLUS)"),
+       !strcmp(buf, "reshape flags in its metadata (striped+RESHAPE_DELTA_DISKS_PLUS)"),
        "a flag on an image's segment");
     iseg.type = "striped";
     seg.has_data_offset = true;
