@@ -42,6 +42,7 @@ test_eq "... exit 5, LVM2's line" "$(cat "$SCRATCH/x.rc") $(sed 's/^ *//' "$SCRA
 test_eq "nothing written by the refusals" "$(sha_devs "${DEVS[@]}")" "$sum"
 
 # crafted metadata: LV c as LVM2 leaves it mid-reshape / with reshape space
+# shellcheck disable=SC2317  # called through test_ok
 craft() {        # craft LV EDIT: lvx lvcreate -an raid5 LV, its segment edited by EDIT (python)
     "$LVX" lvcreate -q -y -an -Zn --type raid5 -i3 -L 12m -n "$1" "$VG" >/dev/null 2>&1 &&
         "$LVX" vgcfgbackup -q -f "$SCRATCH/vg.txt" "$VG" >/dev/null 2>&1 &&
