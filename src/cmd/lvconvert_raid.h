@@ -143,6 +143,12 @@ int lvx_raid0_from_meta(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_l
                         const char *to, struct lvx_raid_change *ch);
 void lvx_raid0_log_possible(const char *full, const char *from);
 
+/* The forms by which LVM2 reshapes a raid4/5/6/10 LV (cmd/lvconvert_reshape.c): another
+ * layout at the same level, --stripes, --stripesize.  Is this one?  Then the command:
+ * LVM2's refusal of an inactive LV, lvx's of an active one; the exit code. */
+bool lvx_reshape_wanted(const struct lvx_cmd_env *env, const struct lvx_lv *lv, const char *type);
+int lvx_lvconvert_reshape(struct lvx_cmd_env *env, struct lvx_lv *lv);
+
 /* raid0/raid0_meta/striped <-> raid4/raid5_n/raid6_n_6/raid10 (cmd/lvconvert_parity.c):
  * is this such a takeover?  Then the command (region_size: -R in sectors, 0: the
  * default): the exit code. */

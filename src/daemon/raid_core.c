@@ -71,6 +71,12 @@ int raid_core_new(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_l
                                      "pvmove; the user-space backend serves it after the move.",
                                      lv->vg->name, lv->name, img->name);
     }
+    /* a reshape (LVM2's, in the kernel) moves the data between layouts with reshape
+     * space in each image: the daemon maps none of that */
+    char why[160];
+    if (lvx_raid_reshape_state(lv, why, sizeof(why)))
+        return lvx_error(ctx, ENOTSUP, "RAID LV %s/%s: %s; the user-space backend does not "
+                         "serve it.", lv->vg->name, lv->name, why);
     if (!t || t->raid0 || !t->meta)
         return lvx_error(ctx, ENOTSUP, "Activation of RAID LV %s/%s (%s) is not supported by "
                          "the user-space backend yet (raid1, raid10, raid4, raid5 and raid6 "

@@ -16,6 +16,7 @@
 #include <errno.h>
 
 #include "map/map.h"
+#include "model/raid.h"
 #include "model/raid0.h"
 
 static bool plain_serves(const struct lvx_lv *lv)
@@ -32,14 +33,13 @@ static int plain_ctr(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lv
     *state = NULL;
     if (lvx_raid0_is(lv)) {
         /* a raid0 LV: the striped LV it equals, mapped over its rimages' extents */
-        const struct lvx_seg *seg = &lv->segs[0];
         struct lvx_lv *as = lvx_pool_alloc(pool, sizeof(*as));
         if ((rc = lvx_map_check_raid_activatable(ctx, lv, partial, true)) < 0)
             return rc;
-        if (seg->has_data_offset && seg->data_offset)
-            return lvx_error(ctx, ENOTSUP, "RAID LV %s/%s: its images have a data offset (after "
-                             "a reshape); the user-space backend does not serve it.",
-                             lv->vg->name, lv->name);
+        char why[160];
+        if (lvx_raid_reshape_state(lv, why, sizeof(why)))
+            return lvx_error(ctx, ENOTSUP, "RAID LV %s/%s: %s; the user-space backend does not "
+                             "serve it.", lv->vg->name, lv->name, why);
         *as = *lv;
         if ((rc = lvx_raid0_striped_segs(ctx, pool, lv, &as->segs, &as->seg_count)) < 0)
             return rc;

@@ -645,7 +645,8 @@ static int import_seg(struct importer *im, struct lvx_lv *lv, struct lvx_seg *se
     seg->kind = lvx_seg_kind_of(seg->type_name);
     if ((r = get_tags(im, sec, what, &seg->tags)) < 0)
         return r;
-    if (get_u32(im, sec, "data_copies", what, false, &seg->data_copies) == -EINVAL)
+    if (get_u32(im, sec, "data_copies", what, false, &seg->data_copies) == -EINVAL ||
+        get_u32(im, sec, "reshape_count", what, false, &seg->reshape_count) == -EINVAL)
         return -EINVAL;
     if (seg->kind != LVX_SEG_STRIPED)
         seg->raw = lvx_cfg_clone(im->pool, sec);

@@ -65,7 +65,7 @@ int lvx_map_raid_table(struct lvx_ctx *ctx, const struct lvx_seg *seg, uint32_t 
                                                   (max_rate != 0) + (copies > 1) + has_offset) +
                       2 * (rebuilds + mostly);
     lvx_buf_printf(out, "%" PRIu64 " %" PRIu64 " raid %s %u %u", seg->start_extent * extent_size,
-                   seg->extent_count * extent_size, t->dm_name, params, seg->stripe_size);
+                   (seg->extent_count - lvx_raid_reshape_extents(seg)) * extent_size, t->dm_name, params, seg->stripe_size);
     if (nosync)
         lvx_buf_puts(out, " nosync");
     for (uint32_t i = 0; rebuilds && i < seg->area_count; i++)

@@ -186,6 +186,7 @@ struct lvx_seg {
     uint32_t writebehind;          /* raid1: max outstanding writes to write-mostly images, 0 if none */
     bool has_data_offset;          /* raid: "data_offset" written */
     uint32_t data_offset;          /* raid: sectors */
+    uint32_t reshape_count;        /* raid: reshape space in each image, extents ("reshape_count") */
     uint32_t extents_moved;        /* mirror of a pvmove LV: extents copied ("extents_moved") */
     uint32_t area_count;
     struct lvx_area *areas;        /* stripes / mirrors / raid images / raid0_lvs / pool data */

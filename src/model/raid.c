@@ -7,6 +7,7 @@
  */
 #include "model/raid.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static const struct lvx_raid_type types[] = {
@@ -81,4 +82,42 @@ uint64_t lvx_raid_image_extents(const struct lvx_raid_type *t, uint64_t le_count
     if (t->mirrored)
         return le_count * (data_copies ? data_copies : 2) / images;
     return le_count / (images - t->parity);
+}
+
+static const char *reshape_flag(const struct lvx_seg *seg)
+{
+    const char *plus = seg->type ? strchr(seg->type, '+') : NULL;
+    return plus && strstr(plus, "RESHAPE") ? seg->type : NULL;
+}
+
+const char *lvx_raid_reshape_state(const struct lvx_lv *lv, char *buf, size_t size)
+{
+    for (unsigned s = 0; s < lv->seg_count; s++) {
+        const struct lvx_seg *seg = &lv->segs[s];
+        const char *f = reshape_flag(seg);
+        for (uint32_t i = 0; !f && seg->kind == LVX_SEG_RAID && seg->areas && i < seg->area_count; i++)
+            for (unsigned k = 0; !f && seg->areas[i].lv && k < seg->areas[i].lv->seg_count; k++)
+                f = reshape_flag(&seg->areas[i].lv->segs[k]);
+        if (f)
+            snprintf(buf, size, "reshape flags in its metadata (%s)", f);
+        else if (seg->reshape_count)
+            snprintf(buf, size, "reshape space in its images (reshape_count %u)",
+                     seg->reshape_count);
+        else if (seg->has_data_offset && seg->data_offset)
+            snprintf(buf, size, "its data at an offset in its images (data_offset %u)",
+                     seg->data_offset);
+        else
+            continue;
+        return buf;
+    }
+    return NULL;
+}
+
+uint64_t lvx_raid_reshape_extents(const struct lvx_seg *seg)
+{
+    const struct lvx_raid_type *t = seg->kind == LVX_SEG_RAID ? lvx_raid_type_find(seg->type_name)
+                                                              : NULL;
+    if (!t || !seg->reshape_count || seg->area_count <= t->parity)
+        return 0;
+    return (uint64_t)seg->reshape_count * (seg->area_count - t->parity);
 }

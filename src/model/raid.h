@@ -47,4 +47,15 @@ uint32_t lvx_raid_images(const struct lvx_raid_type *t, uint32_t stripes, uint32
 uint64_t lvx_raid_image_extents(const struct lvx_raid_type *t, uint64_t le_count,
                                 uint32_t images, uint32_t data_copies);
 
+/* The reshape space LVM2 counts in a RAID segment's extent_count (reshape_count
+ * extents in each data image; the LV's size and its table leave it out): extents. */
+uint64_t lvx_raid_reshape_extents(const struct lvx_seg *seg);
+
+/* What says a RAID LV is being reshaped or was prepared for one (LVM2 2.03.16's
+ * lv_raid_convert: reshape space of `reshape_count` extents in each image, a data
+ * offset, the RESHAPE* flags it writes after '+' in the segment types of the LV and its
+ * images, kept after the kernel's reshape ended): a phrase for an error line
+ * ("reshape flags in its metadata (raid5_rs+RESHAPE)"), or NULL for none. */
+const char *lvx_raid_reshape_state(const struct lvx_lv *lv, char *buf, size_t size);
+
 #endif

@@ -8,6 +8,7 @@
 #include "report/report_int.h"
 #include "format/cfg.h"
 #include "format/label.h"
+#include "model/raid.h"
 
 #include <string.h>
 
@@ -316,6 +317,6 @@ uint64_t lvx_report_lv_size(const struct lvx_lv *lv)
 {
     uint64_t extents = 0;
     for (unsigned s = 0; s < lv->seg_count; s++)
-        extents += lv->segs[s].extent_count;
+        extents += lv->segs[s].extent_count - lvx_raid_reshape_extents(&lv->segs[s]);
     return extents * (lv->vg ? lv->vg->extent_size : 0);
 }

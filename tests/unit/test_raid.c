@@ -53,5 +53,39 @@ int main(void)
     is_int(lvx_raid_image_extents(t, 12, 5, 0), 4, "raid6: LV / data stripes");
     t = lvx_raid_type_find("raid0");
     is_int(lvx_raid_image_extents(t, 12, 3, 0), 4, "raid0: LV / stripes");
+
+    /* reshape space (LVM2's reshape_count per data image) and the reshape state */
+    struct lvx_vg vg = { .name = "vg", .extent_size = 8192 };
+    struct lvx_lv lv = { .name = "r", .vg = &vg };
+    struct lvx_lv img = { .name = "r_rimage_0", .vg = &vg };
+    struct lvx_seg iseg = { .type = "striped", .type_name = "striped", .kind = LVX_SEG_STRIPED,
+                            .lv = &img };
+    img.segs = &iseg;
+    img.seg_count = 1;
+    struct lvx_area areas[4] = { { .lv = &img }, { .lv = &img }, { .lv = &img }, { .lv = &img } };
+    struct lvx_seg seg = { .type = "raid5_ls", .type_name = "raid5_ls", .kind = LVX_SEG_RAID,
+                           .area_count = 4, .areas = areas, .lv = &lv, .extent_count = 15,
+                           .reshape_count = 2 };
+    lv.segs = &seg;
+    lv.seg_count = 1;
+    char buf[160];
+    is_int(lvx_raid_reshape_extents(&seg), 6, "raid5 of 4 images, 2 reshape extents each: 6");
+    ok(lvx_raid_reshape_state(&lv, buf, sizeof(buf)) &&
+       !strcmp(buf, "reshape space in its images (reshape_count 2)"), "reshape space named");
+    seg.type_name = seg.type = "raid6_zr";
+    is_int(lvx_raid_reshape_extents(&seg), 4, "raid6 of 4 images: 2 data images, 4");
+    seg.reshape_count = 0;
+    ok(!lvx_raid_reshape_state(&lv, buf, sizeof(buf)), "no reshape: NULL");
+    iseg.type = "striped+RESHAPE_DELTA_DISKS_PLUS";
+    ok(lvx_raid_reshape_state(&lv, buf, sizeof(buf)) &&
+       !strcmp(buf, "reshape flags in its metadata (striped+RESHAPE_DELTA_DISKS_PLUS)"),
+       "a flag on an image's segment");
+    iseg.type = "striped";
+    seg.has_data_offset = true;
+    seg.data_offset = 0;
+    ok(!lvx_raid_reshape_state(&lv, buf, sizeof(buf)), "data_offset 0: none");
+    seg.data_offset = 8192;
+    ok(lvx_raid_reshape_state(&lv, buf, sizeof(buf)) && strstr(buf, "data_offset 8192"),
+       "data_offset 8192 named");
     return tap_done();
 }
