@@ -191,7 +191,7 @@ void lvxd_dm_watch_scan(bool tick, void (*fn)(const struct lvxd_dm_look *look, v
 struct lvx_dm;
 /* Mark the entries whose device raised an event since their last read (or went);
  * their number, -1 when nothing is watched (dm_events.c, after each device-mapper
- * event). */
+ * event).  dm NULL: only -1 or 0 (is anything watched?). */
 int lvxd_dm_watch_events(struct lvx_ctx *ctx, struct lvx_dm *dm);
 /* --- dm_events.c: the thread that waits for device-mapper events ------------------- */
 /* Start it (worker start); poll_secs: the fallback's period where the kernel cannot

@@ -63,6 +63,10 @@ static void *events_main(void *arg)
     bool told = false;
     lvx_ctx_init(&ctx);
     for (;;) {
+        if (dm.fd < 0 && lvxd_dm_watch_events(&ctx, NULL) < 0) {
+            wait_wake(0);                /* nothing watched: control not even opened */
+            continue;
+        }
         if (dm.fd < 0 && lvx_dm_open(&ctx, &dm) < 0) {
             lvx_error_clear(&ctx);
             wait_wake(fallback_secs);

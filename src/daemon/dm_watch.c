@@ -271,7 +271,7 @@ int lvxd_dm_watch_events(struct lvx_ctx *ctx, struct lvx_dm *dm)
     pthread_mutex_lock(&mutex);
     if (!entries)
         n = -1;
-    for (struct entry *e = entries; e; e = e->next) {
+    for (struct entry *e = dm ? entries : NULL; e; e = e->next) {
         struct lvx_dm_info info;
         if (!e->looked || e->event)
             continue;
