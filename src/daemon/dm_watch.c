@@ -17,7 +17,9 @@
  * of the monitor, the device's underlying devices (sysfs slaves: a pool's tmeta and
  * tdata, a snapshot's origin and COW) wrote or discarded since the last read, so an
  * idle device costs no status read (a snapshot filling raises no event: the tick is
- * what sees it, as dmeventd's timeout).  Each read is logged with its cause.
+ * what sees it, as dmeventd's timeout; a pool whose policy failed is read at every
+ * tick, for dmeventd's back-off: the VG may have been given room meanwhile, while the
+ * full pool holds its writes).  Each read is logged with its cause.
  * Entries are kept in the daemon's state file ("watch VG LV pool|snapshot DMNAME
  * DMUUID DEVDIR" lines, restore.c), so a worker or daemon that starts again watches
  * them again (an entry whose device went meanwhile ends at the first look).  The list
@@ -210,6 +212,8 @@ static const char *cause(const struct entry *e, bool tick)
         return "new";
     if (e->event)
         return "event";
+    if (tick && e->watch.fails)          /* a failed policy is retried at the ticks */
+        return "retry";
     if (tick) {
         uint64_t io = slaves_io(e->major, e->minor);
         if (io == UINT64_MAX || io != e->io)
