@@ -183,8 +183,22 @@ struct lvxd_dm_look {
     struct lvxd_watch *watch;
 };
 /* fn for every watched device whose status was read (the list's mutex held: fn must
- * not call back here); entries whose device is gone are dropped. */
-void lvxd_dm_watch_scan(void (*fn)(const struct lvxd_dm_look *look, void *arg), void *arg);
+ * not call back here); entries whose device is gone are dropped.  A status is read
+ * for a new entry, one whose device raised an event, and at a poll tick (tick) one
+ * whose underlying devices wrote since its last read. */
+void lvxd_dm_watch_scan(bool tick, void (*fn)(const struct lvxd_dm_look *look, void *arg),
+                        void *arg);
+struct lvx_dm;
+/* Mark the entries whose device raised an event since their last read (or went);
+ * their number, -1 when nothing is watched (dm_events.c, after each device-mapper
+ * event).  dm NULL: only -1 or 0 (is anything watched?). */
+int lvxd_dm_watch_events(struct lvx_ctx *ctx, struct lvx_dm *dm);
+/* --- dm_events.c: the thread that waits for device-mapper events ------------------- */
+/* Start it (worker start); poll_secs: the fallback's period where the kernel cannot
+ * be polled. */
+void lvxd_dm_events_start(int poll_secs);
+/* Something is watched now (dm_watch.c): the thread waits for events again. */
+void lvxd_dm_events_wake(void);
 /* fn on vg/lv's watch state (under the list's mutex), when watched. */
 void lvxd_dm_watch_update(const char *vg, const char *lv,
                           void (*fn)(struct lvxd_watch *w, void *arg), void *arg);

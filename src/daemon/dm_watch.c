@@ -7,22 +7,34 @@
  * its kind, the dm device whose status tells the usage (a pool's -tpool device, a
  * snapshot's own), that device's dm UUID (a device of that name with another UUID is
  * not the LV's: the entry goes) and the client's DM_DEV_DIR.  The status is read with
- * DM_TABLE_STATUS (dev/dm_ioctl.c) at each look and turned into the words the
- * daemon's own targets give (" thin-pool TID MU/MT DU/DT ...", " snapshot VALID USED
- * TOTAL META"); a device that is gone ends its entry.  Entries are kept in the
- * daemon's state file ("watch VG LV pool|snapshot DMNAME DMUUID DEVDIR" lines,
- * restore.c), so a worker or daemon that starts again watches them again (an entry
- * whose device went meanwhile ends at the first look).  The list is guarded by its
- * mutex (the control loop adds and drops, the monitor thread looks); the state file
- * is written without it held.
+ * DM_TABLE_STATUS (dev/dm_ioctl.c) and turned into the words the daemon's own targets
+ * give (" thin-pool TID MU/MT DU/DT ...", " snapshot VALID USED TOTAL META"); a device
+ * that is gone ends its entry.  A status is read only when there is cause (dmeventd
+ * waits for the device's events): the entry is new; the kernel raised an event on the
+ * device since its last read (its event_nr moved: dm_events.c asks after each
+ * device-mapper event, lvxd_dm_watch_events(): a pool past its low water mark, out of
+ * space or metadata, a snapshot invalidated; or the device went); or, at a poll tick
+ * of the monitor, the device's underlying devices (sysfs slaves: a pool's tmeta and
+ * tdata, a snapshot's origin and COW) wrote or discarded since the last read, so an
+ * idle device costs no status read (a snapshot filling raises no event: the tick is
+ * what sees it, as dmeventd's timeout; a pool whose policy failed is read at every
+ * tick, for dmeventd's back-off: the VG may have been given room meanwhile, while the
+ * full pool holds its writes).  Each read is logged with its cause.
+ * Entries are kept in the daemon's state file ("watch VG LV pool|snapshot DMNAME
+ * DMUUID DEVDIR" lines, restore.c), so a worker or daemon that starts again watches
+ * them again (an entry whose device went meanwhile ends at the first look).  The list
+ * is guarded by its mutex (the control loop adds and drops, the monitor thread looks,
+ * the event thread compares event numbers); the state file is written without it held.
  *
  * Entry points: lvxd_dm_watch_add(), lvxd_dm_watch_drop(), lvxd_dm_watched(),
- * lvxd_dm_watch_scan(), lvxd_dm_watch_update(), lvxd_dm_watch_save(),
- * lvxd_dm_watch_load_line().
+ * lvxd_dm_watch_scan(), lvxd_dm_watch_events(), lvxd_dm_watch_update(),
+ * lvxd_dm_watch_save(), lvxd_dm_watch_load_line().
  */
 #include "daemon/daemon_int.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +46,10 @@ struct entry {
     char vg[128], lv[128], name[128], uuid[129], dev_dir[256];
     bool pool;
     struct lvxd_watch watch;
+    bool looked;                 /* its status was read once (its numbers below hold) */
+    bool event;                  /* its event_nr moved since (dm_events.c) */
+    uint32_t event_nr, major, minor;
+    uint64_t io;                 /* its slaves' writes and discards at the last read */
     struct entry *next;
 };
 
@@ -70,6 +86,7 @@ static int add(struct lvx_ctx *ctx, const char *vg, const char *lv, bool pool,
         snprintf(e->name, sizeof(e->name), "%s", dm_name);
         snprintf(e->uuid, sizeof(e->uuid), "%s", dm_uuid);
         memset(&e->watch, 0, sizeof(e->watch));
+        e->looked = e->event = false;
     }
     snprintf(e->dev_dir, sizeof(e->dev_dir), "%s", dev_dir);
     e->pool = pool;
@@ -79,6 +96,7 @@ static int add(struct lvx_ctx *ctx, const char *vg, const char *lv, bool pool,
         if (save)
             lvxd_state_save();
     }
+    lvxd_dm_events_wake();
     lvxd_monitor_kick();
     return 0;
 }
@@ -112,9 +130,46 @@ bool lvxd_dm_watched(const char *vg, const char *lv)
     return on;
 }
 
+/* The writes and discards done by the devices under major:minor (its sysfs slaves:
+ * /proc/diskstats' fields 5 and 12); UINT64_MAX when they cannot be read (every tick
+ * reads the status then). */
+static uint64_t slaves_io(uint32_t major, uint32_t minor)
+{
+    char dir[96];
+    snprintf(dir, sizeof(dir), "/sys/dev/block/%u:%u/slaves", major, minor);
+    DIR *d = opendir(dir);
+    if (!d)
+        return UINT64_MAX;
+    uint64_t sum = 0;
+    unsigned n = 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        if (de->d_name[0] == '.')
+            continue;
+        char path[400];
+        snprintf(path, sizeof(path), "%s/%s/stat", dir, de->d_name);
+        FILE *f = fopen(path, "re");
+        uint64_t v[15] = { 0 };
+        int got = f ? fscanf(f, "%" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64
+                             " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64
+                             " %" SCNu64 " %" SCNu64, &v[0], &v[1], &v[2], &v[3], &v[4],
+                             &v[5], &v[6], &v[7], &v[8], &v[9], &v[10], &v[11]) : 0;
+        if (f)
+            fclose(f);
+        if (got < 7) {
+            closedir(d);
+            return UINT64_MAX;
+        }
+        sum += v[4] + v[6] + (got >= 12 ? v[11] : 0);   /* writes, their sectors, discards */
+        n++;
+    }
+    closedir(d);
+    return n ? sum : UINT64_MAX;
+}
+
 /* The device's status as the daemon's targets word it into st; *sectors its length.
  * -ENODEV: the device is gone (or is another LV's). */
-static int look(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct entry *e, char *st,
+static int look(struct lvx_ctx *ctx, struct lvx_dm *dm, struct entry *e, char *st,
                 size_t n, uint64_t *sectors)
 {
     struct lvx_dm_info info;
@@ -122,8 +177,15 @@ static int look(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct entry *e, c
     int rc = lvx_dm_info(ctx, dm, e->name, &info);
     if (rc == 0 && (!info.exists || strcmp(info.uuid, e->uuid) != 0))
         rc = -ENODEV;
-    if (rc == 0)
+    if (rc == 0) {                 /* before the status: a later event moves it */
+        e->event_nr = info.event_nr;
+        e->major = info.major;
+        e->minor = info.minor;
+        e->io = slaves_io(info.major, info.minor);
+        e->looked = true;
+        e->event = false;
         rc = lvx_dm_table(ctx, dm, e->name, true, &b);
+    }
     unsigned long long start, len, used, total, meta;
     char target[32];
     int off = 0;
@@ -143,19 +205,41 @@ static int look(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct entry *e, c
     return rc;
 }
 
-void lvxd_dm_watch_scan(void (*fn)(const struct lvxd_dm_look *look, void *arg), void *arg)
+/* Why e's status is to be read now (NULL: not). */
+static const char *cause(const struct entry *e, bool tick)
+{
+    if (!e->looked)
+        return "new";
+    if (e->event)
+        return "event";
+    if (tick && e->watch.fails)          /* a failed policy is retried at the ticks */
+        return "retry";
+    if (tick) {
+        uint64_t io = slaves_io(e->major, e->minor);
+        if (io == UINT64_MAX || io != e->io)
+            return "poll";
+    }
+    return NULL;
+}
+
+void lvxd_dm_watch_scan(bool tick, void (*fn)(const struct lvxd_dm_look *look, void *arg),
+                        void *arg)
 {
     struct lvx_ctx ctx;
     struct lvx_dm dm;
-    bool gone = false;
+    bool gone = false, open = false;
     lvx_ctx_init(&ctx);
     pthread_mutex_lock(&mutex);
-    if (!entries || lvx_dm_open(&ctx, &dm) < 0) {
-        pthread_mutex_unlock(&mutex);
-        return;
-    }
     for (struct entry **p = &entries; *p;) {
         struct entry *e = *p;
+        const char *why = cause(e, tick);
+        if (!why) {
+            p = &e->next;
+            continue;
+        }
+        if (!open && lvx_dm_open(&ctx, &dm) < 0)
+            break;
+        open = true;
         char st[256];
         uint64_t sectors = 0;
         int rc = look(&ctx, &dm, e, st, sizeof(st), &sectors);
@@ -168,6 +252,7 @@ void lvxd_dm_watch_scan(void (*fn)(const struct lvxd_dm_look *look, void *arg), 
             gone = true;
             continue;
         }
+        lvxd_log("Status of %s read (%s, event %" PRIu32 ").", e->name, why, e->event_nr);
         if (rc == 0 && st[0]) {
             struct lvxd_dm_look l = { .vg = e->vg, .lv = e->lv, .name = e->name,
                                       .dev_dir = e->dev_dir, .pool = e->pool,
@@ -176,10 +261,37 @@ void lvxd_dm_watch_scan(void (*fn)(const struct lvxd_dm_look *look, void *arg), 
         }
         p = &e->next;
     }
-    lvx_dm_close(&dm);
+    if (open)
+        lvx_dm_close(&dm);
+    lvx_error_clear(&ctx);
     pthread_mutex_unlock(&mutex);
     if (gone)
         lvxd_state_save();
+}
+
+int lvxd_dm_watch_events(struct lvx_ctx *ctx, struct lvx_dm *dm)
+{
+    int n = 0;
+    pthread_mutex_lock(&mutex);
+    if (!entries)
+        n = -1;
+    for (struct entry *e = dm ? entries : NULL; e; e = e->next) {
+        struct lvx_dm_info info;
+        if (!e->looked || e->event)
+            continue;
+        if (lvx_dm_info(ctx, dm, e->name, &info) < 0) {
+            lvx_error_clear(ctx);
+            continue;
+        }
+        if (info.exists && strcmp(info.uuid, e->uuid) == 0 && info.event_nr == e->event_nr)
+            continue;
+        if (info.exists)
+            lvxd_log("Event %" PRIu32 " on %s.", info.event_nr, e->name);
+        e->event = true;                 /* an event, or the device went */
+        n++;
+    }
+    pthread_mutex_unlock(&mutex);
+    return n;
 }
 
 void lvxd_dm_watch_update(const char *vg, const char *lv,

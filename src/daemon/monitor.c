@@ -9,9 +9,12 @@
  * daemon serve the bigger LV at once (a thin pool's waiting writes go on).
  *
  *   watch     one thread; it looks at every monitored LV every LVXD_MONITOR_INTERVAL
- *             seconds (default 10, dmeventd's timeout) and when a target kicks it
- *             (lvxd_monitor_kick(): a pool out of space, 5% more of a pool or COW
- *             handed out), at most every 100 ms.  The steps are dmeventd's: checks
+ *             seconds (default 10, dmeventd's timeout: the poll tick) and when kicked
+ *             (lvxd_monitor_kick(): a target's pool out of space, 5% more of a pool
+ *             or COW handed out; a watched device's device-mapper event,
+ *             dm_events.c), at most every 100 ms.  A device device-mapper runs is
+ *             read when there is cause only (dm_watch.c: new, an event, or at a tick
+ *             when its underlying devices wrote), so an idle one costs nothing.  The steps are dmeventd's: checks
  *             at >50%, >55%, ... >95%, 100% (data and metadata apart for a pool,
  *             started again at 50% when the size changed), "WARNING: Thin pool
  *             VG-POOL-tpool data is now 81.23% full." (and "metadata", "Snapshot
@@ -373,7 +376,7 @@ static void dm_look(const struct lvxd_dm_look *l, void *arg)
 
 /* The jobs due now (the served LVs' status looked at under the list's mutex, then the
  * watched devices'). */
-static struct job *collect(void)
+static struct job *collect(bool tick)
 {
     struct job *jobs = NULL;
     pthread_mutex_lock(&lvxd_lvs_mutex);
@@ -397,7 +400,7 @@ static struct job *collect(void)
             break;
     }
     pthread_mutex_unlock(&lvxd_lvs_mutex);
-    lvxd_dm_watch_scan(dm_look, &jobs);
+    lvxd_dm_watch_scan(tick, dm_look, &jobs);
     return jobs;
 }
 
@@ -444,17 +447,24 @@ static void *monitor_main(void *arg)
 {
     (void)arg;
     int secs = interval();
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += secs;
     for (;;) {
         pthread_mutex_lock(&kick_mutex);
-        if (!kicked) {
-            struct timespec until;
-            clock_gettime(CLOCK_REALTIME, &until);
+        while (!kicked && pthread_cond_timedwait(&kick_cond, &kick_mutex, &until) != ETIMEDOUT)
+            ;
+        struct timespec now;
+        clock_gettime(CLOCK_REALTIME, &now);
+        bool tick = now.tv_sec > until.tv_sec ||
+                    (now.tv_sec == until.tv_sec && now.tv_nsec >= until.tv_nsec);
+        if (tick) {                      /* the next tick a period on, kicks or not */
+            until = now;
             until.tv_sec += secs;
-            pthread_cond_timedwait(&kick_cond, &kick_mutex, &until);
         }
         kicked = false;
         pthread_mutex_unlock(&kick_mutex);
-        run_jobs(collect());
+        run_jobs(collect(tick));
         struct timespec pause = { 0, 100 * 1000000L };
         nanosleep(&pause, NULL);
     }
@@ -471,4 +481,5 @@ void lvxd_monitor_start(void)
     pthread_attr_destroy(&attr);
     if (rc != 0)
         lvxd_log("warning: no monitoring thread: %s", strerror(rc));
+    lvxd_dm_events_start(interval());
 }

@@ -68,6 +68,7 @@ static const char *op_name(unsigned long req)
     case DM_TABLE_STATUS: return "DM_TABLE_STATUS";
     case DM_LIST_DEVICES: return "DM_LIST_DEVICES";
     case DM_TARGET_MSG: return "DM_TARGET_MSG";
+    case DM_DEV_ARM_POLL: return "DM_DEV_ARM_POLL";
     default: return "DM ioctl";
     }
 }
@@ -376,6 +377,16 @@ int lvx_dm_message(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name, uin
     char what[96];
     snprintf(what, sizeof(what), "message \"%.60s\"", message);
     rc = dm_call(ctx, dm, DM_TARGET_MSG, io, what);
+    free(io);
+    return rc;
+}
+
+int lvx_dm_arm_poll(struct lvx_ctx *ctx, struct lvx_dm *dm)
+{
+    if (dm->version[0] < 4 || (dm->version[0] == 4 && dm->version[1] < 37))
+        return -ENOTSUP;
+    struct dm_ioctl *io = request_new(INITIAL_BUFFER, NULL);
+    int rc = dm_call(ctx, dm, DM_DEV_ARM_POLL, io, NULL);
     free(io);
     return rc;
 }

@@ -13,7 +13,7 @@
  *
  * Entry points: lvx_dm_open(), lvx_dm_close(), lvx_dm_create(), lvx_dm_load(),
  * lvx_dm_suspend(), lvx_dm_resume(), lvx_dm_clear(), lvx_dm_remove(),
- * lvx_dm_rename(), lvx_dm_info(), lvx_dm_table(), lvx_dm_list().
+ * lvx_dm_rename(), lvx_dm_info(), lvx_dm_table(), lvx_dm_list(), lvx_dm_arm_poll().
  */
 #ifndef LVX_DEV_DM_IOCTL_H
 #define LVX_DEV_DM_IOCTL_H
@@ -87,6 +87,11 @@ int lvx_dm_table(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name, bool 
 /* LIST_DEVICES: names of all DM devices (array and strings in pool). */
 int lvx_dm_list(struct lvx_ctx *ctx, struct lvx_dm *dm, struct lvx_pool *pool,
                 const char ***names, unsigned *count);
+
+/* DEV_ARM_POLL (interface 4.37, Linux 4.13): poll() on dm->fd says POLLIN once any
+ * device-mapper event (a target's, or a device created, resumed, renamed, removed)
+ * happened after this call.  -ENOTSUP (no message) where the kernel lacks it. */
+int lvx_dm_arm_poll(struct lvx_ctx *ctx, struct lvx_dm *dm);
 
 /* Test seam: LVX_TEST_DM_FAIL=<op> makes the next call of that operation ("create",
  * "load", "resume", "suspend", "rename", "message") fail with EIO before reaching the kernel.

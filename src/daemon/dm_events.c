@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * daemon/dm_events.c - the thread that waits for the kernel's device-mapper events
+ * while devices that device-mapper runs are watched (dm_watch.c), as LVM2's dmeventd
+ * waits in DM_DEV_WAIT: it holds its own /dev/mapper/control open, arms it
+ * (DM_DEV_ARM_POLL, Linux 4.13) and sleeps in poll() until any device-mapper event
+ * (a target's: a thin pool past its low water mark, out of data space or metadata, a
+ * snapshot invalidated; or a device created, resumed, renamed, removed), then asks
+ * every watched device's event number (DM_DEV_STATUS, no status read) and kicks the
+ * monitor when one moved (dm_watch.c marks it: its status is read at once).  Arming
+ * before the asking means no event is lost between the two.  Unlike one DM_DEV_WAIT per
+ * device it holds no reference on a device (a removal is never held up) and needs one
+ * thread whatever the number of devices.  A kernel without DEV_ARM_POLL: the event
+ * numbers are asked every poll_secs seconds instead.  Nothing watched: the thread
+ * closes the control device and waits until an entry is added (lvxd_dm_events_wake()).
+ *
+ * Entry points: lvxd_dm_events_start(), lvxd_dm_events_wake().
+ */
+#include "daemon/daemon_int.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <string.h>
+#include <time.h>
+
+#include "dev/dm_ioctl.h"
+
+static pthread_mutex_t wake_mutex = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t wake_cond = PTHREAD_COND_INITIALIZER;
+static bool woken;
+static int fallback_secs = 10;
+
+void lvxd_dm_events_wake(void)
+{
+    pthread_mutex_lock(&wake_mutex);
+    woken = true;
+    pthread_cond_signal(&wake_cond);
+    pthread_mutex_unlock(&wake_mutex);
+}
+
+/* Until lvxd_dm_events_wake() (or secs, when secs > 0). */
+static void wait_wake(int secs)
+{
+    pthread_mutex_lock(&wake_mutex);
+    if (!woken && secs > 0) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_sec += secs;
+        pthread_cond_timedwait(&wake_cond, &wake_mutex, &until);
+    } else {
+        while (!woken)
+            pthread_cond_wait(&wake_cond, &wake_mutex);
+    }
+    woken = false;
+    pthread_mutex_unlock(&wake_mutex);
+}
+
+static void *events_main(void *arg)
+{
+    (void)arg;
+    struct lvx_ctx ctx;
+    struct lvx_dm dm = { .fd = -1 };
+    bool told = false;
+    lvx_ctx_init(&ctx);
+    for (;;) {
+        if (dm.fd < 0 && lvxd_dm_watch_events(&ctx, NULL) < 0) {
+            wait_wake(0);                /* nothing watched: control not even opened */
+            continue;
+        }
+        if (dm.fd < 0 && lvx_dm_open(&ctx, &dm) < 0) {
+            lvx_error_clear(&ctx);
+            wait_wake(fallback_secs);
+            continue;
+        }
+        int armed = lvx_dm_arm_poll(&ctx, &dm);
+        if (armed < 0 && !told) {
+            lvxd_log("warning: device-mapper events cannot be polled here (%s): event "
+                     "numbers asked every %d s.", ctx.errmsg[0] ? ctx.errmsg : strerror(-armed),
+                     fallback_secs);
+            told = true;
+        }
+        lvx_error_clear(&ctx);
+        int marked = lvxd_dm_watch_events(&ctx, &dm);
+        if (marked > 0)
+            lvxd_monitor_kick();
+        if (marked < 0) {                /* nothing watched: no descriptor kept */
+            lvx_dm_close(&dm);
+            wait_wake(0);
+            continue;
+        }
+        if (armed < 0) {
+            wait_wake(fallback_secs);
+            continue;
+        }
+        struct pollfd pf = { .fd = dm.fd, .events = POLLIN };
+        while (poll(&pf, 1, -1) < 0 && errno == EINTR)
+            ;
+    }
+    return NULL;
+}
+
+void lvxd_dm_events_start(int poll_secs)
+{
+    pthread_t th;
+    pthread_attr_t attr;
+    fallback_secs = poll_secs < 1 ? 1 : poll_secs;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    int rc = pthread_create(&th, &attr, events_main, NULL);
+    pthread_attr_destroy(&attr);
+    if (rc != 0)
+        lvxd_log("warning: no device-mapper event thread: %s", strerror(rc));
+}
