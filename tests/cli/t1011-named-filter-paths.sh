@@ -22,8 +22,8 @@ GF=(--config "devices { global_filter = [ \"a|^$M\$|\", \"a|^$N\$|\", \"r|.*|\" 
 lvm2 pvcreate -q "$M" >/dev/null 2>&1
 lvm2 vgcreate -q "$VG" "$M" >/dev/null 2>&1
 lvm2 pvcreate -q "$L" >/dev/null 2>&1
-test_eq "LVM2 made $VG on $M and an orphan PV on $L" "$L $M" \
-    "$(lvm2 pvs --noheadings -o pv_name 2>/dev/null | tr -d ' ' | sort | tr '\n' ' ' | sed 's/ $//')"
+test_eq "LVM2 made $VG on $M and an orphan PV on $L" "$(printf '%s\n' "$L" "$M" | sort | paste -sd' ')" \
+    "$(lvm2 pvs --noheadings -o pv_name 2>/dev/null | tr -d ' ' | sort | paste -sd' ')"
 
 # refused: the same lines and exit code as LVM2, and nothing written
 refused() {
