@@ -564,7 +564,10 @@ void lvx_scan_list_key(const struct lvx_ctx *ctx, struct lvx_buf *key)
     key_append_file(key, path, LVX_FILE_MAX_CONFIG);
     if (ctx->devices_file)
         lvx_buf_printf(key, "--devicesfile=%s", ctx->devices_file);
-    for (unsigned i = 0; i < ctx->devices_also_count; i++)
+    /* the devices vgcreate/vgextend name join the list only through a devices file (no
+     * file, no devices file): without one they leave the key as other commands have it */
+    bool devices_file = ctx->devices_also_count && access(path, F_OK) == 0;
+    for (unsigned i = 0; i < ctx->devices_also_count && devices_file; i++)
         lvx_buf_printf(key, "%c+%s", '\0', ctx->devices_also[i]);
     if (ctx->config_override)
         lvx_buf_puts(key, ctx->config_override);
