@@ -28,6 +28,8 @@ struct lvx_dev {
     bool topology_known;       /* lvx_dev_read_topology() has run */
     int fd;                    /* -1 when closed */
     bool writable;             /* opened read-write */
+    bool open_write;           /* lvx_dev_open_direct_many() opens it read-write (falling
+                                * back to read-only): the command writes it */
     bool direct;               /* fd has O_DIRECT (lvx_dev_open_direct): aligned reads only,
                                 * until lvx_dev_end_direct() */
     bool is_link;              /* path is a symlink (system list: lstat of the node) */
@@ -66,9 +68,10 @@ int lvx_dev_open(struct lvx_ctx *ctx, struct lvx_dev *dev, bool write);
  * lvx_dev_read_many() must then be 512-byte aligned; lvx_dev_read/write and
  * lvx_dev_end_direct() switch the fd back to buffered I/O. */
 int lvx_dev_open_direct(struct lvx_ctx *ctx, struct lvx_dev *dev);
-/* lvx_dev_open_direct() of many devices, spread over a few threads; results[i] gets 0
- * or a negative errno, and nothing is recorded in ctx (call lvx_dev_open_direct() on
- * a failed one for its message). */
+/* lvx_dev_open_direct() of many devices, spread over a few threads (read-write where
+ * dev->open_write is set and the device allows it); results[i] gets 0 or a negative
+ * errno, and nothing is recorded in ctx (call lvx_dev_open_direct() on a failed one for
+ * its message). */
 void lvx_dev_open_direct_many(struct lvx_ctx *ctx, struct lvx_dev **devs, unsigned count,
                               int *results);
 /* Open read-write for batched durable writes (dev/multi.h lvx_dev_write_durable_many):
@@ -110,7 +113,8 @@ int lvx_dev_flush(struct lvx_ctx *ctx, struct lvx_dev *dev);
  * LVM2, then see), without a cache flush; a seam without writeback flushes. */
 int lvx_dev_writeback(struct lvx_ctx *ctx, struct lvx_dev *dev);
 
-/* Read [offset, offset+len) of many open devices in one batch (io_uring).  bufs[i] must
+/* Read [offset, offset+len) of many open devices in one batch (io_uring; from 256 on, two
+ * halves on two threads, all in flight together).  bufs[i] must
  * hold len bytes; errs[i] gets 0 or -errno (a short read near the end zero-fills the rest
  * and reports the bytes read in lens[i] if lens is not NULL). */
 int lvx_dev_read_many(struct lvx_ctx *ctx, struct lvx_dev **devs, unsigned count, uint64_t offset,

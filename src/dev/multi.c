@@ -2,8 +2,10 @@
 /*
  * dev/multi.c - lvx_dev_flush_many(): fdatasync of many devices on a few threads;
  * lvx_dev_write_many(): many writes as one batch through the seam's queue, FUA writes
- * when they must be durable (lvx_dev_write_durable_many()).  Threads call the I/O seam directly (it is thread-safe)
- * and keep their result per device; only the calling thread touches ctx.
+ * when they must be durable (lvx_dev_write_durable_many()); from 256 writes on, two
+ * queues on two threads, all the writes still in flight together.  Threads call the
+ * I/O seam directly (it is thread-safe) and keep their result per device; only the
+ * calling thread touches ctx.
  */
 #include "dev/multi.h"
 #include "dev/io.h"
@@ -72,6 +74,27 @@ static size_t aligned_len(size_t len)
     return (len + WRITE_ALIGN - 1) / WRITE_ALIGN * WRITE_ALIGN;
 }
 
+/* From this many writes on, a batch goes out through two queues on two threads: the
+ * submitting thread does the block layer's work of each write (a thousand loop-device
+ * writes: tens of milliseconds of one CPU), and the devices start on the first writes
+ * of both halves at once.  All of them are still in flight together. */
+#define WRITE_SPLIT_MIN 256u
+#define WRITE_PARTS 2u
+
+struct queue_part {
+    const struct lvx_dev_ops *io;
+    struct lvx_io_queue *q;
+    struct lvx_io_op *ops;
+    unsigned count;
+    int r;
+};
+
+static void submit_part(void *arg, unsigned i)
+{
+    struct queue_part *p = &((struct queue_part *)arg)[i];
+    p->r = p->io->submit(p->io->arg, p->q, p->ops, p->count);
+}
+
 /* The writes as ops of one submitted batch (FUA ops when durable); -ENOSYS/-errno: no
  * queue (nothing written), else 0 with each entry's result set. */
 static int write_by_queue(const struct lvx_dev_ops *io, struct lvx_dev_write *w, unsigned count,
@@ -79,10 +102,21 @@ static int write_by_queue(const struct lvx_dev_ops *io, struct lvx_dev_write *w,
 {
     if (!io->queue_open || !io->submit || !io->queue_close)
         return -ENOSYS;
-    struct lvx_io_queue *q;
-    int r = io->queue_open(io->arg, count < WRITE_QUEUE_MAX ? count : WRITE_QUEUE_MAX, &q);
-    if (r < 0)
-        return r;
+    struct queue_part parts[WRITE_PARTS] = { 0 };
+    unsigned nparts = count >= WRITE_SPLIT_MIN ? WRITE_PARTS : 1;
+    for (unsigned k = 0; k < nparts; k++) {
+        unsigned lo = count * k / nparts, hi = count * (k + 1) / nparts;
+        parts[k] = (struct queue_part){ .io = io, .count = hi - lo };
+        int r = io->queue_open(io->arg, parts[k].count < WRITE_QUEUE_MAX ? parts[k].count
+                                                                         : WRITE_QUEUE_MAX,
+                               &parts[k].q);
+        if (r < 0 && k == 0)
+            return r;
+        if (r < 0) {                  /* one queue after all */
+            nparts = 1;
+            break;
+        }
+    }
     struct lvx_io_op *ops = lvx_xcalloc(count, sizeof(*ops));
     size_t at = 0;
     for (unsigned i = 0; i < count; i++) {
@@ -91,11 +125,25 @@ static int write_by_queue(const struct lvx_dev_ops *io, struct lvx_dev_write *w,
                                      .buf = copies + at, .dev = i };
         at += aligned_len(w[i].len);
     }
-    r = io->submit(io->arg, q, ops, count);
-    io->queue_close(io->arg, q);
-    for (unsigned i = 0; i < count; i++)
-        w[i].result = r < 0 ? r : ops[i].result < 0 ? ops[i].result
-                            : (size_t)ops[i].result < w[i].len ? -EAGAIN : 0;
+    if (nparts == 1) {
+        parts[0].ops = ops;
+        parts[0].count = count;
+        submit_part(parts, 0);
+    } else {
+        for (unsigned k = 0; k < nparts; k++)
+            parts[k].ops = ops + count * k / nparts;
+        lvx_parallel_for(nparts, nparts, submit_part, parts);
+    }
+    for (unsigned k = 0; k < WRITE_PARTS; k++)
+        if (parts[k].q)
+            io->queue_close(io->arg, parts[k].q);
+    for (unsigned k = 0; k < nparts; k++)
+        for (unsigned i = 0; i < parts[k].count; i++) {
+            const struct lvx_io_op *op = &parts[k].ops[i];
+            int r = parts[k].r;
+            w[op->dev].result = r < 0 ? r : op->result < 0 ? op->result
+                                  : (size_t)op->result < w[op->dev].len ? -EAGAIN : 0;
+        }
     free(ops);
     return 0;
 }

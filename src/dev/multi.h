@@ -31,7 +31,8 @@ struct lvx_dev_write {
  * fdatasync on a few threads.  A write an O_DIRECT fd refuses (alignment: EINVAL) or
  * leaves short is done again by lvx_dev_write() + lvx_dev_flush().  The entries are
  * independent: whatever order they land in must be safe (the seam's crash and failure
- * hooks run the batch in list order).  0, or the first failure in list order, with
+ * hooks run the batch in list order; from 256 entries on, its two halves on two
+ * threads).  0, or the first failure in list order, with
  * lvx_dev_write()'s message. */
 int lvx_dev_write_durable_many(struct lvx_ctx *ctx, struct lvx_dev_write *w, unsigned count);
 

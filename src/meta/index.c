@@ -3,8 +3,8 @@
  * meta/index.c - the persistent device index (see index.h): load and check it, scan
  * only the devices of the named VGs, fall back to a full scan, rebuild it.
  *
- * Entry points: lvx_index_scan(), lvx_index_vgs_whole(), lvx_index_update(),
- * lvx_index_update_vg(), lvx_index_hash_devices(), lvx_index_path().
+ * Entry points: lvx_index_scan(), lvx_index_listed_devices(), lvx_index_vgs_whole(),
+ * lvx_index_update(), lvx_index_update_vg(), lvx_index_hash_devices(), lvx_index_path().
  */
 #include "meta/index.h"
 #include "config/config.h"
@@ -361,6 +361,18 @@ static bool devices_file_on(struct lvx_ctx *ctx, struct lvx_pool *pool)
     lvx_error_clear(ctx);
     lvx_config_free(cfg);
     return on;
+}
+
+int lvx_index_listed_devices(struct lvx_ctx *ctx, struct lvx_pool *pool, uint64_t key,
+                             struct lvx_devlist *out)
+{
+    struct index_file idx;
+    if (index_disabled() || devices_file_on(ctx, pool) || !load_index(pool, &idx) ||
+        idx.list_key != key || idx.list.count == 0)
+        return -ESTALE;
+    lvx_debug(ctx, "Device index: using the %u devices listed under the same key", idx.list.count);
+    *out = idx.list;
+    return 0;
 }
 
 static int lvx_index_scan_unt(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts, struct lvx_scan **out)

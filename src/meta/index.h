@@ -33,6 +33,12 @@
  * errnos as lvx_scan(). */
 int lvx_index_scan(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts, struct lvx_scan **out);
 
+/* The system device list the index keeps under list key `key` (lvx_scan_list_key_hash()
+ * taken before any listing), in `pool`, when no devices file is in use: 0, or -ESTALE
+ * (list it). */
+int lvx_index_listed_devices(struct lvx_ctx *ctx, struct lvx_pool *pool, uint64_t key,
+                             struct lvx_devlist *out);
+
 /* Check 3 above: every named VG found, with every PV its metadata lists present. */
 bool lvx_index_vgs_whole(const struct lvx_vgset *set, const char *const *names, unsigned count);
 

@@ -37,7 +37,9 @@ int lvx_scan_uncached(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts,
     struct lvx_devlist devs;
     bool named = opts && (opts->devices || opts->named);
     uint64_t key = named ? 0 : lvx_scan_list_key_hash(ctx);   /* before the list: see scan.h */
-    int rc = lvx_scan_list_devices(ctx, opts, pool, &devs);
+    int rc = 0;
+    if (named || lvx_index_listed_devices(ctx, pool, key, &devs) < 0)
+        rc = lvx_scan_list_devices(ctx, opts, pool, &devs);
     if (rc < 0) {
         lvx_pool_destroy(pool);
         return rc;

@@ -117,10 +117,33 @@ static int scan_read_batch(struct lvx_ctx *ctx, struct scan_read *r, unsigned n)
 
 /* ---- phase 0: the device list ------------------------------------------------ */
 
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The devices a command names to add (ctx->devices_also: vgcreate, vgextend) are written
+ * by it: opened read-write at once, not reopened by the commit (a thousand closes and
+ * opens).  Matched by the name given (a device named through a symlink is reopened). */
+static void mark_written_devices(const struct lvx_ctx *ctx, const struct lvx_devlist *devs)
+{
+    unsigned n = ctx->devices_also_count;
+    if (n == 0)
+        return;
+    const char **names = lvx_xcalloc(n, sizeof(*names));
+    memcpy(names, ctx->devices_also, n * sizeof(*names));
+    qsort(names, n, sizeof(*names), cmp_str);
+    for (unsigned i = 0; i < devs->count; i++)
+        if (bsearch(&devs->devs[i]->path, names, n, sizeof(*names), cmp_str))
+            devs->devs[i]->open_write = true;
+    free(names);
+}
+
 static int scan_open_devices(struct lvx_ctx *ctx, struct lvx_scan *scan, bool named,
                              struct lvx_dev **usable, unsigned *usable_count)
 {
     unsigned n = 0;
+    mark_written_devices(ctx, &scan->devs);
     uint64_t min_bytes = lvx_scan_pv_min_bytes(ctx);
     int *opened = lvx_xcalloc(scan->devs.count + 1, sizeof(*opened));
     lvx_dev_open_direct_many(ctx, scan->devs.devs, scan->devs.count, opened);
@@ -224,12 +247,25 @@ static void mda_mark_bad(struct lvx_scan *scan, struct lvx_scan_mda *m, const ch
     m->tree = NULL;
 }
 
+/* Zero bytes only between the end of the label sector and the first area's header,
+ * both within the head read (struct lvx_scan_pv head_gap_zero)? */
+static bool head_gap_zero(const struct lvx_scan_pv *pv, const struct scan_head *head)
+{
+    uint64_t from = ((uint64_t)pv->label.sector + 1) * LVX_SECTOR_SIZE;
+    uint64_t to = pv->label.mda_count ? pv->label.mda[0].offset : 0;
+    static const uint8_t zeros[SCAN_HEAD_BYTES];      /* memcmp: a thousand PVs, fast */
+    if (to < from || to + LVX_MDA_HEADER_SIZE > head->len || to > sizeof(zeros))
+        return false;
+    return memcmp(head->buf + from, zeros, (size_t)(to - from)) == 0;
+}
+
 /* Set up the areas of one PV; queue header reads not covered by the phase 1 bytes. */
 static void scan_queue_headers(struct lvx_scan *scan, struct lvx_scan_pv *pv,
                                const struct scan_head *head, struct scan_read *reads,
                                unsigned *nreads, uint8_t **hdr_bufs)
 {
     pv->mda_count = pv->label.mda_count < 2 ? pv->label.mda_count : 2;
+    pv->head_gap_zero = head_gap_zero(pv, head);
     for (unsigned i = 0; i < pv->mda_count; i++) {
         struct lvx_scan_mda *m = &pv->mda[i];
         m->start = pv->label.mda[i].offset;
@@ -526,7 +562,10 @@ void lvx_scan_list_key(const struct lvx_ctx *ctx, struct lvx_buf *key)
     key_append_file(key, path, LVX_FILE_MAX_CONFIG);
     if (ctx->devices_file)
         lvx_buf_printf(key, "--devicesfile=%s", ctx->devices_file);
-    for (unsigned i = 0; i < ctx->devices_also_count; i++)
+    /* the devices vgcreate/vgextend name join the list only through a devices file (no
+     * file, no devices file): without one they leave the key as other commands have it */
+    bool devices_file = ctx->devices_also_count && access(path, F_OK) == 0;
+    for (unsigned i = 0; i < ctx->devices_also_count && devices_file; i++)
         lvx_buf_printf(key, "%c+%s", '\0', ctx->devices_also[i]);
     if (ctx->config_override)
         lvx_buf_puts(key, ctx->config_override);

@@ -55,6 +55,10 @@ struct lvx_scan_pv {
     struct lvx_label label;
     unsigned mda_count;
     struct lvx_scan_mda mda[2];
+    bool head_gap_zero;       /* the first area's header lay in the bytes the scan read
+                               * first (the head, 4608) and every byte between the label
+                               * sector and it was zero: a commit may write label, gap and
+                               * header as one write (meta/commit.c) */
 };
 
 /* What the read front (meta/read.c) and the session cache / device index below it

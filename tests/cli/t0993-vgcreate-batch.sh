@@ -3,12 +3,15 @@
 #
 # t0993-vgcreate-batch: a commit's writes go out as batches of durable (FUA) writes
 # (dev/multi.c lvx_dev_write_durable_many), and a VG of more PVs than the areas it keeps
-# in use (12 PVs: 8 areas in use, 4 switched to ignored, header only) is still written
-# in LVM2's order:
+# in use (12 PVs: 8 areas in use, 4 switched to ignored, header only) is written in
+# LVM2's order, except that the headers of the 4 empty areas switched to ignored go
+# with the labels, after the commit point (meta/commit.c: one round of durable writes
+# fewer), each in one write with its PV's label:
 #   * vgcreate of 12 fresh PVs: LVM2 reads the VG (12 PVs, seqno 1, 8 of 12 areas in
 #     use, every PV flagged used), vgck is clean; the writes are text and precommit
-#     headers, then the 12 committed headers, then the 12 labels, and no separate
-#     device flush is issued (every write durable when done);
+#     headers, then the 8 committed headers of the areas in use, then the 12 labels (4
+#     of them with the header of the area switched off: label sector to header, 4 KiB),
+#     and no separate device flush is issued (every write durable when done);
 #   * a crash right after each of those writes (LVX_TEST_CRASH_AFTER_WRITE=k): lvx and
 #     LVM2 both read the old state (12 orphan PVs, no VG) or both the new one;
 #   * a failure of the first write, of the first committed header and of the last label
@@ -87,12 +90,13 @@ test_eq "LVM2: 8 of $COUNT areas in use, every PV flagged used" \
     "$COUNT 8|2 a--"
 lvm2 vgck vgb >"$SCRATCH/vgck" 2>&1
 test_eq "LVM2 vgck is clean" "$?:$(grep -v 'Activation disabled' "$SCRATCH/vgck" | grep -c WARNING)" "0:0"
-mapfile -t W < <(awk '$1 == "write" { print $3 }' "$LOG")
+mapfile -t W < <(awk '$1 == "write" { print $3, $4 }' "$LOG")
 # offsets in write order: text and precommit headers of the 8 areas in use (text past
-# the 4 KiB header, header at 4096), then 12 committed headers, then 12 labels (512)
-order=$(printf '%s\n' "${W[@]}" | awk '{ k = $1 == 512 ? "L" : $1 == 4096 ? "H" : "T"; printf "%s", k }')
-test_eq "writes: 8 texts, 8 precommits, $COUNT headers, $COUNT labels, in that order" \
-    "$order" "TTTTTTTTHHHHHHHHHHHHHHHHHHHHLLLLLLLLLLLL"
+# the 4 KiB header, header at 4096), then 8 committed headers, then 12 labels (512; M:
+# 4096 bytes from 512, label and the header of an area switched off)
+order=$(printf '%s\n' "${W[@]}" | awk '{ k = $1 == 512 ? ($2 == 4096 ? "M" : "L") : $1 == 4096 ? "H" : "T"; printf "%s", k }')
+test_eq "writes: 8 texts, 8 precommits, 8 headers, $COUNT labels (4 with a header), in that order" \
+    "$order" "TTTTTTTTHHHHHHHHHHHHHHHHLLLLLLLLMMMM"
 test_eq "no separate device flush (every write durable when done)" \
     "$(grep -c '^flush ' "$LOG")" 0
 NW=${#W[@]}
