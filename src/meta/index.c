@@ -226,7 +226,8 @@ static bool load_index(struct lvx_pool *pool, struct index_file *out)
     }
     if (!ok || !have_hash)
         return false;
-    qsort(out->entries, out->count, sizeof(*out->entries), entry_cmp);
+    if (out->count)           /* an index of devices only has no entries (NULL) */
+        qsort(out->entries, out->count, sizeof(*out->entries), entry_cmp);
     return true;
 }
 
@@ -234,7 +235,7 @@ static const struct index_entry *find_entry(const struct index_file *idx, uint32
                                             uint32_t minor)
 {
     struct index_entry key = { .major = major, .minor = minor };
-    return bsearch(&key, idx->entries, idx->count, sizeof(key), entry_cmp);
+    return idx->count ? bsearch(&key, idx->entries, idx->count, sizeof(key), entry_cmp) : NULL;
 }
 
 /* The VGs a command names, each as given and as a raw UUID ("" when it is not one). */
