@@ -19,64 +19,17 @@
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-need_loop
-need_cmd lvm "$PYTHON"
-need_lvx
-plan_later
+# shellcheck source=tests/tools/crash_walk.sh
+. "$LVX_ROOT/tests/tools/crash_walk.sh"
 
 COUNT=12
-mapfile -t D < <(make_loops "$COUNT" 16M)
-[[ ${#D[@]} == "$COUNT" ]] || { _tap_result 1 "$COUNT loop devices"; done_testing; }
-lvm_sandbox "${D[@]}"
-DEVS=$(IFS=,; echo "${D[*]}")
-mkdir -p "$SCRATCH/locks" "$SCRATCH/snap"
-export LVX_LOCK_DIR="$SCRATCH/locks"
-X() { LVM_SYSTEM_DIR="$SCRATCH/lvm" "$LVX" "$@" --devices "$DEVS"; }
-
-# snap save|restore: the first 256 KiB of every device (label, area header, text)
-snap() {
-    "$PYTHON" - "$1" "$SCRATCH/snap/head" "${D[@]}" <<'PY'
-import os, sys
-mode, base, devs = sys.argv[1], sys.argv[2], sys.argv[3:]
-for i, dev in enumerate(devs):
-    fd = os.open(dev, os.O_RDWR if mode == "restore" else os.O_RDONLY)
-    path = "%s.%d" % (base, i)
-    if mode == "save":
-        with open(path, "wb") as f:
-            f.write(os.pread(fd, 256 << 10, 0))
-    else:
-        with open(path, "rb") as f:
-            os.pwrite(fd, f.read(), 0)
-        os.fsync(fd)
-    os.close(fd)
-PY
-}
-
-# state TOOL: the PVs counted by VG, PV count and seqno ("12 vgb 12 1": all in vgb,
-# "12 0 0": twelve orphans)
-state() {
-    local -x ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0"
-    if [[ $1 == lvx ]]; then
-        X pvs --noheadings -o vg_name,pv_count,vg_seqno 2>/dev/null
-    else
-        lvm2 pvs --noheadings -o vg_name,pv_count,vg_seqno 2>/dev/null
-    fi | awk '{ $1 = $1; print }' | sort | uniq -c | awk '{ $1 = $1; print }' | paste -sd';'
-}
-
+crash_begin "$COUNT"
 OLD="$COUNT 0 0"
 NEW="$COUNT vgb $COUNT 1"
-# classify: "old", "new" or what each tool read
-classify() {
-    local x l
-    x=$(state lvx)
-    l=$(state lvm2)
-    if [[ $x == "$l" && $x == "$OLD" ]]; then echo old
-    elif [[ $x == "$l" && $x == "$NEW" ]]; then echo new
-    else echo "lvx '$x' LVM2 '$l'"; fi
-}
+classify() { crash_classify; }
 
 test_ok "pvcreate of $COUNT devices" X pvcreate -q "${D[@]}"
-snap save
+heads save "${D[@]}"
 test_eq "before: no VG, no PV in one" "$(classify)" old
 
 # ---- the clean run ----------------------------------------------------------------
@@ -102,28 +55,16 @@ test_eq "no separate device flush (every write durable when done)" \
 NW=${#W[@]}
 
 # ---- a crash after each write -------------------------------------------------------
-bad=0
-seq=""
-for ((k = 1; k <= NW; k++)); do
-    snap restore
-    rc=0
-    LVX_TEST_CRASH_AFTER_WRITE=$k X vgcreate vgb "${D[@]}" >"$SCRATCH/out" 2>&1 || rc=$?
-    st=$(classify)
-    if [[ $rc != 99 || ($st != old && $st != new) ]]; then
-        diag "crash after write $k/$NW: exit $rc, state $st"
-        bad=$((bad + 1))
-    fi
-    seq+=${st:0:1}
-done
-test_eq "a crash after each of the $NW writes: both tools read old or new" "$bad" 0
+crash_walk "$NW" X vgcreate vgb "${D[@]}"
+test_eq "a crash after each of the $NW writes: both tools read old or new" "$CRASH_BAD" 0
 # old through the text and precommit batch (16 writes), new after the last write, and
 # never old again once new
 test_eq "old before the commit point, new from it on" \
-    "$([[ $seq =~ ^o{16,}n+$ ]] && echo ordered || echo "$seq")" ordered
+    "$([[ $CRASH_SEQ =~ ^o{16,}n+$ ]] && echo ordered || echo "$CRASH_SEQ")" ordered
 
 # ---- failures ---------------------------------------------------------------------------
 for k in 1 17 "$NW"; do
-    snap restore
+    heads restore "${D[@]}"
     rc=0
     LVX_TEST_FAIL_WRITE=$k X vgcreate vgb "${D[@]}" >"$SCRATCH/out" 2>"$SCRATCH/err" || rc=$?
     st=$(classify)
@@ -135,6 +76,6 @@ for k in 1 17 "$NW"; do
     ((ok)) && _diag_file stderr "$SCRATCH/err"
 done
 
-snap restore
+heads restore "${D[@]}"
 X pvremove -q -y "${D[@]}" >/dev/null 2>&1
 done_testing

@@ -17,37 +17,23 @@
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-need_loop
-need_cmd lvm "$PYTHON"
-need_lvx
-plan_later
+# shellcheck source=tests/tools/crash_walk.sh
+. "$LVX_ROOT/tests/tools/crash_walk.sh"
 
 COUNT=12
-mapfile -t D < <(make_loops "$COUNT" 16M)
-[[ ${#D[@]} == "$COUNT" ]] || { _tap_result 1 "$COUNT loop devices"; done_testing; }
-lvm_sandbox "${D[@]}"
-DEVS=$(IFS=,; echo "${D[*]}")
-mkdir -p "$SCRATCH/locks" "$SCRATCH/snap"
-export LVX_LOCK_DIR="$SCRATCH/locks"
-X() { LVM_SYSTEM_DIR="$SCRATCH/lvm" "$LVX" "$@" --devices "$DEVS"; }
+crash_begin "$COUNT"
+OLD="$COUNT 0 0"
+NEW="$COUNT vgc $COUNT 1"
+classify() { crash_classify; }
 
-# py MODE ARGS...: save|restore the first 256 KiB of every device; gap DEV (bytes
-# 1024..4095 as hex digest); mark DEV (a pattern in sectors 3 and 6)
+# py mark|gap DEV...: a pattern in sectors 3 and 6 / bytes 1024..4095 as a digest
 py() {
-    "$PYTHON" - "$SCRATCH/snap/head" "$@" <<'PY'
+    "$PYTHON" - "$@" <<'PY'
 import hashlib, os, sys
-base, mode, devs = sys.argv[1], sys.argv[2], sys.argv[3:]
-for i, dev in enumerate(devs):
-    fd = os.open(dev, os.O_RDWR if mode in ("restore", "mark") else os.O_RDONLY)
-    path = "%s.%d" % (base, i)
-    if mode == "save":
-        with open(path, "wb") as f:
-            f.write(os.pread(fd, 256 << 10, 0))
-    elif mode == "restore":
-        with open(path, "rb") as f:
-            os.pwrite(fd, f.read(), 0)
-        os.fsync(fd)
-    elif mode == "mark":
+mode, devs = sys.argv[1], sys.argv[2:]
+for dev in devs:
+    fd = os.open(dev, os.O_RDWR if mode == "mark" else os.O_RDONLY)
+    if mode == "mark":
         os.pwrite(fd, b"t1014 gap bytes\n" * 4, 1536)
         os.pwrite(fd, b"t1014 gap bytes\n" * 4, 3072)
         os.fsync(fd)
@@ -57,30 +43,11 @@ for i, dev in enumerate(devs):
 PY
 }
 
-state() {
-    local -x ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0"
-    if [[ $1 == lvx ]]; then
-        X pvs --noheadings -o vg_name,pv_count,vg_seqno 2>/dev/null
-    else
-        lvm2 pvs --noheadings -o vg_name,pv_count,vg_seqno 2>/dev/null
-    fi | awk '{ $1 = $1; print }' | sort | uniq -c | awk '{ $1 = $1; print }' | paste -sd';'
-}
-OLD="$COUNT 0 0"
-NEW="$COUNT vgc $COUNT 1"
-classify() {
-    local x l
-    x=$(state lvx)
-    l=$(state lvm2)
-    if [[ $x == "$l" && $x == "$OLD" ]]; then echo old
-    elif [[ $x == "$l" && $x == "$NEW" ]]; then echo new
-    else echo "lvx '$x' LVM2 '$l'"; fi
-}
-
 test_ok "pvcreate of $COUNT devices" X pvcreate -q "${D[@]}"
 py mark "${D[8]}" "${D[9]}"          # two of the PVs whose areas are switched off
 GAP_MARKED=$(py gap "${D[8]}" "${D[9]}" | paste -sd,)
 GAP_ZERO=$(py gap "${D[10]}" "${D[11]}" | paste -sd,)
-py save "${D[@]}"
+heads save "${D[@]}"
 test_eq "before: no VG" "$(classify)" old
 
 LOG=$SCRATCH/io.log
@@ -106,25 +73,13 @@ lvm2 vgck vgc >"$SCRATCH/vgck" 2>&1
 test_eq "LVM2 vgck is clean" "$?:$(grep -v 'Activation disabled' "$SCRATCH/vgck" | grep -c WARNING)" "0:0"
 NW=${#W[@]}
 
-bad=0
-seq=""
-for ((k = 1; k <= NW; k++)); do
-    py restore "${D[@]}"
-    rc=0
-    LVX_TEST_CRASH_AFTER_WRITE=$k X vgcreate vgc "${D[@]}" >"$SCRATCH/out" 2>&1 || rc=$?
-    st=$(classify)
-    if [[ $rc != 99 || ($st != old && $st != new) ]]; then
-        diag "crash after write $k/$NW: exit $rc, state $st"
-        bad=$((bad + 1))
-    fi
-    seq+=${st:0:1}
-done
-test_eq "a crash after each of the $NW writes: both tools read old or new" "$bad" 0
+crash_walk "$NW" X vgcreate vgc "${D[@]}"
+test_eq "a crash after each of the $NW writes: both tools read old or new" "$CRASH_BAD" 0
 test_eq "old through the first batch, new from the first committed header on" \
-    "$([[ $seq =~ ^o{16}n+$ ]] && echo ordered || echo "$seq")" ordered
+    "$([[ $CRASH_SEQ =~ ^o{16}n+$ ]] && echo ordered || echo "$CRASH_SEQ")" ordered
 
 # the first header of the last batch fails; the labels after it are written
-py restore "${D[@]}"
+heads restore "${D[@]}"
 rc=0
 LVX_TEST_FAIL_WRITE=25 X vgcreate vgc "${D[@]}" >"$SCRATCH/out" 2>"$SCRATCH/err" || rc=$?
 ok=0
@@ -136,6 +91,6 @@ test_eq "... both tools read the new VG" "$(classify)" new
 test_eq "... every PV in it (LVM2)" \
     "$(lvm2 pvs --noheadings -o pv_ext_vsn,pv_attr 2>/dev/null | awk '{ $1 = $1; print }' | sort -u)" "2 a--"
 
-py restore "${D[@]}"
+heads restore "${D[@]}"
 X pvremove -q -y "${D[@]}" >/dev/null 2>&1
 done_testing

@@ -22,19 +22,11 @@
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-need_loop
-need_cmd lvm "$PYTHON" mkfs.ext4
-need_lvx
-plan_later
+# shellcheck source=tests/tools/crash_walk.sh
+. "$LVX_ROOT/tests/tools/crash_walk.sh"
 
 COUNT=6
-mapfile -t D < <(make_loops "$COUNT" 16M)
-[[ ${#D[@]} == "$COUNT" ]] || { _tap_result 1 "$COUNT loop devices"; done_testing; }
-lvm_sandbox "${D[@]}"
-DEVS=$(IFS=,; echo "${D[*]}")
-mkdir -p "$SCRATCH/locks" "$SCRATCH/snap"
-export LVX_LOCK_DIR="$SCRATCH/locks"
-X() { LVM_SYSTEM_DIR="$SCRATCH/lvm" "$LVX" "$@" --devices "$DEVS"; }
+crash_begin "$COUNT" mkfs.ext4
 P=("${D[@]:0:5}")          # the devices made PVs; D[5] carries a filesystem
 NP=${#P[@]}
 LOG=$SCRATCH/io.log
@@ -53,26 +45,7 @@ PY
 }
 
 # snap save|restore|zero: the first 256 KiB of every PV device
-snap() {
-    "$PYTHON" - "$1" "$SCRATCH/snap/head" "${P[@]}" <<'PY'
-import os, sys
-mode, base, devs = sys.argv[1], sys.argv[2], sys.argv[3:]
-for i, dev in enumerate(devs):
-    fd = os.open(dev, os.O_RDWR if mode != "save" else os.O_RDONLY)
-    path = "%s.%d" % (base, i)
-    if mode == "save":
-        with open(path, "wb") as f:
-            f.write(os.pread(fd, 256 << 10, 0))
-    elif mode == "zero":
-        os.pwrite(fd, bytes(256 << 10), 0)
-        os.fsync(fd)
-    else:
-        with open(path, "rb") as f:
-            os.pwrite(fd, f.read(), 0)
-        os.fsync(fd)
-    os.close(fd)
-PY
-}
+snap() { heads "$1" "${P[@]}"; }
 
 # layout DEV...: sectors 0-3 with the label's UUID (32..63 of its sector) and CRC
 # (16..19) blanked, and the 4 KiB at 4096, hashed: what is equal between two tools
