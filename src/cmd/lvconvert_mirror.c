@@ -109,8 +109,10 @@ int lvx_mirror_add_log(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
     uint32_t ext = lvx_mirror_log_extents(lv->le_count * vg->extent_size, seg->region_size,
                                           vg->extent_size);
     if (lvx_mirror_alloc_log(env, vg, maps, lv->name, log, ext, img, seg->area_count, with_images,
-                             lvx_lvcmd_effective_policy(vg, lv->alloc), pvs, pv_count) < 0)
+                             lvx_lvcmd_effective_policy(vg, lv->alloc), pvs, pv_count) < 0) {
+        lvx_vg_remove_lv(vg, log);             /* nothing changed: a repair goes on */
         return lvx_cmd_fail(env);
+    }
     seg->log_lv = log;
     seg->raw = NULL;
     return 0;

@@ -145,10 +145,13 @@ static int up_convert(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
             return 0;
         return lvx_mirror_from_linear(env, u, lv, images, logs == 0, region_size);
     }
-    if (images > image_count(lv)) {
+    struct lvx_seg *seg = &lv->segs[0];
+    struct lvx_area *old_areas = seg->areas;
+    uint32_t old_count = seg->area_count;
+    if (images > old_count) {
         /* served by the daemon with a disk log: the old table would write the zeroed
          * log back in sync at the reload (as lvconvert -m +N refuses it) */
-        if ((active && log_count(lv)) || lvx_mirror_log_is_mirrored(lv->segs[0].log_lv)) {
+        if ((active && log_count(lv)) || lvx_mirror_log_is_mirrored(seg->log_lv)) {
             lvx_warn(env->ctx, "WARNING: lvx adds images to mirror %s/%s only when it is "
                      "inactive or has a core log.", lv->vg->name, lv->name);
             return 1;
@@ -156,10 +159,19 @@ static int up_convert(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
         /* no room (its error printed, nothing changed): one image fewer, as LVM2 */
         if ((rc = lvx_mirror_add_images(env, u, lv, images, NULL, 0, true)))
             return rc == LVX_EXIT_FAILED ? 1 : rc;
-        *added = true;
     }
-    if (logs > log_count(lv))
-        return lvx_mirror_add_log(env, u, lv, 0, NULL, 0);
+    if (logs > log_count(lv) && (rc = lvx_mirror_add_log(env, u, lv, 0, NULL, 0))) {
+        /* images and log did not fit together: the images just added go again and the
+         * next try has one image fewer (LVM2 allocates them together) */
+        for (uint32_t i = old_count; i < seg->area_count; i++)
+            lvx_vg_remove_lv(lv->vg, seg->areas[i].lv);
+        seg->areas = old_areas;
+        seg->area_count = seg->stripe_count = old_count;
+        seg->raw = NULL;
+        return rc == LVX_EXIT_FAILED ? 1 : rc;
+    }
+    if (images > old_count)
+        *added = true;
     if (logs < log_count(lv)) {
         lvx_vg_remove_lv(lv->vg, lv->segs[0].log_lv);
         lv->segs[0].log_lv = NULL;

@@ -572,6 +572,7 @@ static const struct lvx_dev_ops hook_ops = {
     .queue_open = sys_queue_open,
     .queue_close = sys_queue_close,
     .submit = hook_submit,
+    .ordered = true,
     .arg = NULL,
 };
 

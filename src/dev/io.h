@@ -76,6 +76,9 @@ struct lvx_dev_ops {
      * (then no result can be trusted).  One thread per queue at a time. */
     int (*submit)(void *arg, struct lvx_io_queue *q, struct lvx_io_op *ops, unsigned n);
     void *arg;
+    /* Writes are numbered in submission order (the test hooks: the Nth write fails or
+     * ends the process): a batch must go through one queue on one thread. */
+    bool ordered;
 };
 
 /* The default ops (syscalls + io_uring). */

@@ -103,7 +103,7 @@ static int write_by_queue(const struct lvx_dev_ops *io, struct lvx_dev_write *w,
     if (!io->queue_open || !io->submit || !io->queue_close)
         return -ENOSYS;
     struct queue_part parts[WRITE_PARTS] = { 0 };
-    unsigned nparts = count >= WRITE_SPLIT_MIN ? WRITE_PARTS : 1;
+    unsigned nparts = count >= WRITE_SPLIT_MIN && !io->ordered ? WRITE_PARTS : 1;
     for (unsigned k = 0; k < nparts; k++) {
         unsigned lo = count * k / nparts, hi = count * (k + 1) / nparts;
         parts[k] = (struct queue_part){ .io = io, .count = hi - lo };

@@ -186,7 +186,8 @@ int lvx_lv_file_open(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool rw,
     int rc = lvx_map_prepare(ctx, tmp, lv, 0, &m);
     f->under = lvx_io(ctx);
     f->ops = (struct lvx_dev_ops){ lf_open, lf_close, lf_pread, lf_pwrite, lf_flush, NULL,
-                                   lf_read_batch, lf_queue_open, lf_queue_close, lf_submit, f };
+                                   lf_read_batch, lf_queue_open, lf_queue_close, lf_submit, f,
+                                   f->under->ordered };
     lvx_ctx_init(&f->ctx);
     f->ctx.io = &f->ops;
     if (rc == 0 && posix_memalign((void **)&f->bounce, 4096, BOUNCE) != 0) {

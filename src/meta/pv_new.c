@@ -146,7 +146,11 @@ int lvx_pv_wipe_labels_many(struct lvx_ctx *ctx, struct lvx_dev **devs, unsigned
     for (unsigned i = 0; i < count; i++)
         bufs[i] = heads + (size_t)i * LVX_LABEL_SCAN_BYTES;
     struct lvx_ctx quiet = *ctx;
-    lvx_dev_read_many(&quiet, devs, count, 0, LVX_LABEL_SCAN_BYTES, bufs, results, NULL);
+    memset(heads, 0, (size_t)count * LVX_LABEL_SCAN_BYTES);
+    int rr = lvx_dev_read_many(&quiet, devs, count, 0, LVX_LABEL_SCAN_BYTES, bufs, results, NULL);
+    for (unsigned i = 0; rr < 0 && i < count; i++)   /* the batch failed: no result to trust */
+        if (results[i] >= 0)
+            results[i] = rr;
     struct step s = { lvx_xcalloc((size_t)count * LVX_LABEL_SCAN_SECTORS + 1, sizeof(*s.w)),
                       lvx_xcalloc((size_t)count * LVX_LABEL_SCAN_SECTORS + 1, sizeof(*s.owner)), 0 };
     for (unsigned i = 0; i < count; i++) {
