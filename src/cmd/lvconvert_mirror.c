@@ -199,7 +199,7 @@ static int from_linear(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
  * daemon, as a new log). */
 int lvx_mirror_add_images(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
                           uint32_t want, const struct lvx_alloc_pv *pvs, unsigned pv_count,
-                          bool repair)
+                          bool repair, uint32_t with_logs)
 {
     struct lvx_vg *vg = u->vg;
     struct lvx_seg *seg = &lv->segs[0];
@@ -219,7 +219,7 @@ int lvx_mirror_add_images(struct lvx_cmd_env *env, struct lvx_vg_update *u, stru
         if (!used)
             others[k++] = cand;
     }
-    if (k < want - cur) {
+    if (k < want - cur + with_logs) {    /* a repair's new log wants a PV of its own too */
         /* a repair's lines name no LV (LVM2 allocates for a layer not named yet) */
         lvx_cmd_errorf("Insufficient suitable allocatable extents for logical volume %s: %llu "
                        "more required", repair ? "" : lv->name,
@@ -421,7 +421,7 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
     } else if (!linear && want == 1) {
         lvx_mirror_to_linear(lv);
     } else if (adding) {
-        if ((rc = lvx_mirror_add_images(env, u, lv, want, pvs, pv_count, false)))
+        if ((rc = lvx_mirror_add_images(env, u, lv, want, pvs, pv_count, false, 0)))
             return rc;
         old_log = NULL;           /* the log's header zeroed: every region copied again */
     } else if (!linear) {

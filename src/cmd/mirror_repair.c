@@ -157,7 +157,8 @@ static int up_convert(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
             return 1;
         }
         /* no room (its error printed, nothing changed): one image fewer, as LVM2 */
-        if ((rc = lvx_mirror_add_images(env, u, lv, images, NULL, 0, true)))
+        if ((rc = lvx_mirror_add_images(env, u, lv, images, NULL, 0, true,
+                                         logs > log_count(lv) ? logs - log_count(lv) : 0)))
             return rc == LVX_EXIT_FAILED ? 1 : rc;
     }
     if (logs > log_count(lv) && (rc = lvx_mirror_add_log(env, u, lv, 0, NULL, 0))) {
