@@ -264,9 +264,10 @@ int lvxd_io_flush_pvs(struct lvxd_io *io, struct lvxd_lv *v)
     for (unsigned i = 0; i < v->pv_count && rc == 0; i++) {
         if (v->pvs[i].fd < 0 || !(bits & ((uint_fast64_t)1 << (i % 64))))
             continue;
-        io->pieces[n].fd = v->pvs[i].fd;
-        io->pieces[n].kind = LVX_IO_DATASYNC;
-        io->pieces[n].dev = i;
+        /* a whole piece: a slot left by an earlier write kept its offset, which a
+         * failed flush's log line then gave as "byte N" (t0930 check 51, at times) */
+        io->pieces[n] = (struct lvx_io_op){ .fd = v->pvs[i].fd, .kind = LVX_IO_DATASYNC,
+                                            .dev = i };
         if (++n == LVXD_MAX_PIECES) {       /* more PVs than a batch holds */
             rc = lvxd_io_run(io, n);
             n = 0;
