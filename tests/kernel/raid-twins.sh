@@ -73,8 +73,13 @@ wait_sync() {
     done
     return 1
 }
-data_ok() {
-    dd if=/dev/mapper/$1-$2 bs=1M count=8 iflag=direct status=none | cmp - /tmp/data.$2
+data_ok() {        # on a difference: which VG, how many bytes, the first and last offset
+    dd if=/dev/mapper/$1-$2 bs=1M count=8 iflag=direct status=none >/tmp/read.$1.$2 || return 1
+    cmp -s /tmp/read.$1.$2 /tmp/data.$2 && return 0
+    cmp -l /tmp/read.$1.$2 /tmp/data.$2 | awk -v lv="$1/$2" '
+        NR == 1 { first = $1 } { last = $1; n++ }
+        END { printf "%s: %d bytes differ, offsets %d-%d (1-based)\n", lv, n, first, last }' >&2
+    return 1
 }
 same() {
     check_eq "$1: lvx's layout equals LVM2's" "$(layout rx)" "$(layout rl)"
