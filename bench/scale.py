@@ -21,7 +21,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 
 OPS = ["pvcreate", "vgcreate", "vgextend", "vgreduce", "pvremove", "lvcreate", "lvcreate-i16",
-       "lvextend", "lvremove", "vgs", "pvs", "lvs", "lvs-1000LV", "lvcreate-1001"]
+       "lvextend", "lvremove", "vgs", "pvs", "lvs", "lvs-1000LV", "lvcreate-1001", "vgcreate-new"]
 TOOLS = ["lvx", "lvx0", "lvm2"]     # lvx0: a second lvx (bench/scale LVX_BEFORE)
 
 
