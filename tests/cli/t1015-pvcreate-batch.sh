@@ -67,15 +67,8 @@ print(" ".join(out))
 PY
 }
 
-FIELDS=pv_name,pv_uuid,pv_size,dev_size,pe_start,pv_mda_count,pv_mda_size,pv_mda_free,pv_ext_vsn,pv_attr,pv_ba_start,pv_ba_size
-report() {
-    local -x ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0"
-    if [[ $1 == lvx ]]; then
-        X pvs --noheadings --units b --nosuffix -o "$FIELDS" 2>/dev/null
-    else
-        lvm2 pvs --noheadings --units b --nosuffix -o "$FIELDS" 2>/dev/null
-    fi | awk '{ $1 = $1; print }' | sort
-}
+PV_FIELDS=pv_name,pv_uuid,pv_size,dev_size,pe_start,pv_mda_count,pv_mda_size,pv_mda_free,pv_ext_vsn,pv_attr,pv_ba_start,pv_ba_size
+report() { pv_report "$1"; }
 # the PVs each tool lists: "lvx N / LVM2 M"
 pv_count() {
     echo "$(report lvx | grep -c .) $(report lvm2 | grep -c .)"

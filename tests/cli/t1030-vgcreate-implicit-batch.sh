@@ -26,15 +26,8 @@ N=5                                   # D[0..4] named to vgcreate; D[5] for the 
 P=("${D[@]:0:N}")
 LOG=$SCRATCH/io.log
 
-FIELDS=pv_name,vg_name,pv_size,pe_start,pv_mda_count,pv_mda_size,pv_ext_vsn,pv_attr,pv_pe_count
-report() {
-    local -x ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0"
-    if [[ $1 == lvx ]]; then
-        X pvs --noheadings --units b --nosuffix -o "$FIELDS" 2>/dev/null
-    else
-        lvm2 pvs --noheadings --units b --nosuffix -o "$FIELDS" 2>/dev/null
-    fi | awk '{ $1 = $1; print }' | sort
-}
+PV_FIELDS=pv_name,vg_name,pv_size,pe_start,pv_mda_count,pv_mda_size,pv_ext_vsn,pv_attr,pv_pe_count
+report() { pv_report "$1"; }
 
 heads zero "${D[@]}"
 heads save "${D[@]}"

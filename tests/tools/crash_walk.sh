@@ -2,7 +2,7 @@
 # shellcheck shell=bash
 #
 # tests/tools/crash_walk.sh - sourced after tests/lib.sh by the tests that walk a
-# command's writes through the I/O seam's fault hooks (t0993, t1014, t1015): N loop
+# command's writes through the I/O seam's fault hooks (t0993, t1014, t1015, t1030): N loop
 # devices seen by LVM2's sandbox and by lvx through --devices, the heads of the
 # devices saved and put back between runs, and a crash after each write.
 #
@@ -12,6 +12,7 @@
 #   heads save|restore|zero DEV...   the first 256 KiB of each device, kept in the
 #                              scratch directory by position (zero: wiped)
 #   pv_state TOOL              "COUNT VG PVS SEQNO;..." of `pvs` by lvx or lvm2
+#   pv_report TOOL             `pvs -o $PV_FIELDS` in bytes by lvx or lvm2, sorted
 #   crash_classify             old / new (both tools read $OLD / $NEW) or what each read
 #   crash_walk NW CMD...       for each write k of NW: heads restore of D[], CMD with
 #                              LVX_TEST_CRASH_AFTER_WRITE=k (exit 99 expected), then
@@ -64,6 +65,15 @@ pv_state() {
     else
         lvm2 pvs --noheadings -o vg_name,pv_count,vg_seqno 2>/dev/null
     fi | awk '{ $1 = $1; print }' | sort | uniq -c | awk '{ $1 = $1; print }' | paste -sd';'
+}
+
+pv_report() {
+    local -x ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0"
+    if [[ $1 == lvx ]]; then
+        X pvs --noheadings --units b --nosuffix -o "$PV_FIELDS" 2>/dev/null
+    else
+        lvm2 pvs --noheadings --units b --nosuffix -o "$PV_FIELDS" 2>/dev/null
+    fi | awk '{ $1 = $1; print }' | sort
 }
 
 crash_classify() {
