@@ -25,6 +25,7 @@
 
 #define LVXD_MAX_IO (1u << 20)          /* FUSE max_read / max_write */
 #define LVXD_DIRTY_LIMIT (256ull << 20) /* dirty pages of an LV's loop device (bdi) */
+#define LVXD_READ_AHEAD_KB 16384u       /* least read-ahead of an LV's loop device */
 #define LVXD_RING_ENTRIES 256
 #define LVXD_MAX_PIECES 512             /* pieces of one request (4 KiB stripes: 256) */
 
@@ -417,6 +418,9 @@ int lvxd_loop_backing(const char *dev, char *out, size_t n);
 int lvxd_loop_change_fd(struct lvx_ctx *ctx, const char *dev, const char *file);
 /* Set the read-ahead of a loop device (KiB). */
 void lvxd_loop_read_ahead(const char *dev, unsigned kb);
+/* Set the largest request of loop device maj:min (queue/max_sectors_kb, KiB; 0 = the
+ * kernel's default), best effort (a warning in the log when refused). */
+void lvxd_loop_max_request(int maj, int min, unsigned kb);
 /* A dirty page limit of the loop device's own (its bdi's max_bytes and strict_limit),
  * best effort (a warning in the log when refused). */
 void lvxd_loop_dirty_limit(int maj, int min, uint64_t bytes);

@@ -16,7 +16,8 @@
  *
  * Entry points: lvxd_loop_attach(), lvxd_loop_detach(), lvxd_loop_busy(),
  * lvxd_loop_attached(), lvxd_loop_backing(), lvxd_loop_change_fd(), lvxd_loop_read_ahead(),
- * lvxd_loop_dirty_limit(), lvxd_loop_set_capacity(), lvxd_file_stat().
+ * lvxd_loop_max_request(), lvxd_loop_dirty_limit(), lvxd_loop_set_capacity(),
+ * lvxd_file_stat().
  */
 #include "daemon/daemon_int.h"
 
@@ -173,10 +174,13 @@ int lvxd_loop_detach(struct lvx_ctx *ctx, const char *dev, bool force)
     if (fd < 0)
         return errno == ENOENT ? 0 : lvx_error(ctx, errno, "Cannot open %s: %s", dev,
                                                 strerror(errno));
-    /* the read-ahead set at attach stays with the loop device after it: give the next
-     * user of this shared device the kernel's default (128 KiB) back */
+    /* the read-ahead and request size set at attach stay with the loop device after
+     * it: give the next user of this shared device the kernel's defaults (128 KiB) back */
     if (ioctl(fd, BLKRASET, 256UL) < 0)
         lvxd_log("warning: cannot reset the read-ahead of %s: %s", dev, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISBLK(st.st_mode))
+        lvxd_loop_max_request((int)major(st.st_rdev), (int)minor(st.st_rdev), 0);
     int rc = ioctl(fd, LOOP_CLR_FD, 0) < 0 ? -errno : 0;
     close(fd);
     if (rc == -ENXIO)
@@ -222,6 +226,15 @@ static bool write_sysfs(const char *path, const char *val)
     bool ok = write(fd, val, strlen(val)) == (ssize_t)strlen(val);
     close(fd);
     return ok;
+}
+
+void lvxd_loop_max_request(int maj, int min, unsigned kb)
+{
+    char path[96], val[32];
+    snprintf(val, sizeof(val), "%u\n", kb);
+    snprintf(path, sizeof(path), "/sys/dev/block/%d:%d/queue/max_sectors_kb", maj, min);
+    if (!write_sysfs(path, val))
+        lvxd_log("warning: cannot set %s to %u", path, kb);
 }
 
 void lvxd_loop_dirty_limit(int maj, int min, uint64_t bytes)
