@@ -345,8 +345,9 @@ static int change_lv(struct lvx_cmd_env *env, struct lvx_lv *lv, void *arg)
     return 1;
 }
 
-/* -p (and the recovery rates) on active LVs: their tables are reloaded with the new
- * permission (rates) (cmd/activation.c).
+/* -p, -r (and the recovery rates) on active LVs: their tables are reloaded with the new
+ * permission (rates; the read-ahead is set again after the reload, as LVM2's
+ * lv_update_and_reload does it) (cmd/activation.c).
  * true when one failed (message printed). */
 static bool reload_active(struct lvx_cmd_env *env, struct lvx_lv **lvs, unsigned n)
 {
@@ -388,7 +389,7 @@ static bool changed_lvs(struct lvx_cmd_env *env, struct lvx_lv **lvs, unsigned n
             }
     }
     if ((o->perm_given || o->ewf_given || o->discards || o->zero_given || o->minrate_given ||
-         o->maxrate_given) && reload_active(env, lvs, n))
+         o->maxrate_given || o->ra_given) && reload_active(env, lvs, n))
         failed = true;
     return failed;
 }

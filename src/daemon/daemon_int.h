@@ -416,8 +416,8 @@ bool lvxd_loop_attached(const char *dev);
 int lvxd_loop_backing(const char *dev, char *out, size_t n);
 /* Bind a read-only loop device to a new file (LOOP_CHANGE_FD). */
 int lvxd_loop_change_fd(struct lvx_ctx *ctx, const char *dev, const char *file);
-/* Set the read-ahead of a loop device (KiB). */
-void lvxd_loop_read_ahead(const char *dev, unsigned kb);
+/* Set the read-ahead of a loop device (sectors). */
+void lvxd_loop_read_ahead(const char *dev, unsigned long sectors);
 /* Set the largest request of loop device maj:min (queue/max_sectors_kb, KiB; 0 = the
  * kernel's default), best effort (a warning in the log when refused). */
 void lvxd_loop_max_request(int maj, int min, unsigned kb);

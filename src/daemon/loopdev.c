@@ -208,12 +208,12 @@ static int change_fd_here(struct lvx_ctx *ctx, const char *dev, const char *file
     return 0;
 }
 
-void lvxd_loop_read_ahead(const char *dev, unsigned kb)
+void lvxd_loop_read_ahead(const char *dev, unsigned long sectors)
 {
     int fd = open(dev, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return;
-    if (ioctl(fd, BLKRASET, (unsigned long)kb * 2) < 0)
+    if (ioctl(fd, BLKRASET, sectors) < 0)
         lvxd_log("warning: cannot set the read-ahead of %s: %s", dev, strerror(errno));
     close(fd);
 }

@@ -385,6 +385,29 @@ int lvxd_volume_add(struct lvx_ctx *ctx, const char *vg, const char *lv, const c
     return 0;
 }
 
+/* Read-ahead of the LV's loop device.  The LV's own when its metadata fixes one
+ * (lvcreate/lvchange -r N: N sectors; -r none: 0), as LVM2 sets it on its dm device.
+ * Auto: twice a full stripe, at least LVXD_READ_AHEAD_KB.  A buffered reader
+ * has at most about two read-ahead windows in flight, and each request crosses
+ * several hand-offs between threads (the loop device's worker, the FUSE queue,
+ * the daemon's thread, the PVs and back): with a window of 4 MiB (4 FUSE requests
+ * of 1 MiB) the latency of those hand-offs, not the disks, bounded a buffered read
+ * to ~300 MiB/s at 4 and 8 disks; 16 MiB keeps every FUSE thread of the daemon
+ * (LVX_DAEMON_THREADS, 16) busy.  See docs/design.md.  Set at attach and after each
+ * reload (lvchange -r of an active LV). */
+static void set_read_ahead(const struct lvxd_lv *v)
+{
+    const struct lvx_lv *lv = v->model;
+    if (!v->loop[0])
+        return;
+    if (lv && lv->has_read_ahead && lv->read_ahead != 0) {
+        lvxd_loop_read_ahead(v->loop, lv->read_ahead < 0 ? 0 : (unsigned long)lv->read_ahead);
+        return;
+    }
+    uint64_t ra_kb = 2 * v->io_opt / 1024;
+    lvxd_loop_read_ahead(v->loop, 2 * (ra_kb > LVXD_READ_AHEAD_KB ? ra_kb : LVXD_READ_AHEAD_KB));
+}
+
 static void drop_model(struct lvxd_lv *v)
 {
     struct loaded old = { v->scan, v->set, v->model, v->map, v->target, v->tstate, v->pvs,
@@ -423,6 +446,7 @@ int lvxd_volume_reload(struct lvx_ctx *ctx, struct lvxd_lv *v, const char *devs)
     if (v->target->start && (rc = v->target->start(ctx, v)) < 0)
         lvxd_log("%s/%s: the %s target did not start after the reload", v->vg, v->lv,
                  v->target->name);
+    set_read_ahead(v);
     pthread_rwlock_unlock(&v->lock);
     if (rc < 0)
         return rc;
@@ -438,6 +462,7 @@ static void volume_free(struct lvxd_lv *v)
     free(v->devices);
     free(v);
 }
+
 
 static void unlink_locked(struct lvxd_lv *v)
 {
@@ -513,15 +538,7 @@ int lvxd_volume_attach(struct lvx_ctx *ctx, struct lvxd_lv *v, const char *mount
      * and one of 256 KiB, and the next ones start off the 1 MiB grid (bench/stripe N=8:
      * 3270 FUSE reads for 2 GiB read, 2048 with 1024 KiB). */
     lvxd_loop_max_request(maj, min, LVXD_MAX_IO / 1024);
-    /* Read-ahead: twice a full stripe, at least LVXD_READ_AHEAD_KB.  A buffered reader
-     * has at most about two read-ahead windows in flight, and each request crosses
-     * several hand-offs between threads (the loop device's worker, the FUSE queue,
-     * the daemon's thread, the PVs and back): with a window of 4 MiB (4 FUSE requests
-     * of 1 MiB) the latency of those hand-offs, not the disks, bounded a buffered read
-     * to ~300 MiB/s at 4 and 8 disks; 16 MiB keeps every FUSE thread of the daemon
-     * (LVX_DAEMON_THREADS, 16) busy.  See docs/design.md. */
-    uint64_t ra_kb = 2 * v->io_opt / 1024;
-    lvxd_loop_read_ahead(dev, ra_kb > LVXD_READ_AHEAD_KB ? (unsigned)ra_kb : LVXD_READ_AHEAD_KB);
+    set_read_ahead(v);
     /* Writeback of a file system on the LV starts once a part of LVXD_DIRTY_LIMIT is
      * dirty, and the writer is paced at the LV's write rate near the limit (what the
      * kernel does for every FUSE bdi), instead of nothing being written before the

@@ -11,6 +11,8 @@
 #     1 MiB at most and about 1 MiB on average (sectors / requests of its stat; a few
 #     are shorter where udev's probe left pages cached), not the kernel's default 1280
 #     KiB, which the kernel splits into a 1 MiB and a 256 KiB FUSE request;
+#   - an LV's own read-ahead (lvcreate -r N, lvchange -r N|none|auto of the active LV)
+#     instead, as LVM2 sets its dm device's;
 #   - deactivated: the loop device gets the kernel's defaults back (128 KiB read-ahead,
 #     max_sectors_kb = min(max_hw_sectors_kb, 1280)) for its next user.
 # The daemon is private to the test.
@@ -55,8 +57,23 @@ avg_kb=$((sectors / 2 / (reqs ? reqs : 1)))
 test_ok "s256: $reqs read requests, $avg_kb KiB on average: 900-1024 KiB" \
     test "$avg_kb" -gt 900 -a "$avg_kb" -le 1024
 
+# the LV's own read-ahead (lvcreate/lvchange -r), as LVM2 sets it on its dm device
+uspace_run_ok "lvcreate -r 256 (fixed read-ahead)" lvx lvcreate -r 256 -n fix -L 16m "$VG"
+F=$(loop_of fix)
+test_eq "-r 256: blockdev --getra 256" "$(blockdev --getra "$DEV/fix")" 256
+test_eq "-r 256: lvs lv_read_ahead and lv_kernel_read_ahead" \
+    "$(lvx lvs --noheadings --units s -o lv_read_ahead,lv_kernel_read_ahead "$VG/fix" | xargs)" "256S 256S"
+uspace_run_ok "lvchange -r 1024 of the active LV" lvx lvchange -r 1024 "$VG/fix"
+test_eq "lvchange -r 1024: blockdev --getra 1024" "$(blockdev --getra "$DEV/fix")" 1024
+uspace_run_ok "lvchange -r none" lvx lvchange -r none "$VG/fix"
+test_eq "lvchange -r none: blockdev --getra 0" "$(blockdev --getra "$DEV/fix")" 0
+uspace_run_ok "lvchange -r auto" lvx lvchange -r auto "$VG/fix"
+test_eq "lvchange -r auto: 16 MiB again" "$(blockdev --getra "$DEV/fix")" 32768
+uspace_run_ok "lvchange -r 512 of s4m (auto was larger)" lvx lvchange -r 512 "$VG/s4m"
+test_eq "s4m: 512 sectors" "$(q "$W" read_ahead_kb)" 256
+
 uspace_run_ok "vgchange -an" lvx vgchange -an "$VG"
-for b in "$L" "$S" "$W"; do
+for b in "$L" "$S" "$W" "$F"; do
     if [[ -s /sys/block/$b/loop/backing_file ]]; then
         test_ok "$b: taken by another user meanwhile (not checked)" true
         continue
