@@ -6,11 +6,12 @@
  * of chunks being copied and the group commit of their records.
  *
  * The commit keeps the kernel's order for every record: its data on the COW PVs and
- * durable (a FUA write), then the metadata area holding it written durably (FUA; a
- * full area is written after the next one was zeroed), and only then the record in
- * the table and its ticket ended, which lets the origin write that needed the copy
- * go on.  Counts of records, commits, area writes and flushes are logged when the
- * store is dropped (the figure bench/snap reports).  Records
+ * durable (a FUA write), then the metadata area holding it written durably (FUA; the
+ * area's blocks that the batch's records went into; a full area is written after the
+ * next one was zeroed), and only then the record in the table and its ticket ended,
+ * which lets the origin write that needed the copy go on.  Counts of records,
+ * commits, area writes (and their bytes) and flushes are logged when the store is
+ * dropped (the figure bench/snap reports).  Records
  * enter the areas in commit order, which need not be allocation order (the kernel's
  * copies complete out of order too; a reader takes the largest chunk as the end of
  * the allocation).  A crash loses uncommitted chunks only: their origin writes never
@@ -93,8 +94,9 @@ void cow_shared_put(struct cow_shared *sh)
     pthread_mutex_unlock(&registry_mutex);
     if (last && sh->n_records)
         lvxd_log("snapshot %s: %" PRIu64 " records in %" PRIu64 " commits, %" PRIu64
-                 " metadata area writes, %" PRIu64 " COW flushes", sh->name, sh->n_records,
-                 sh->n_commits, sh->n_area_writes, sh->n_flushes);
+                 " metadata area writes (%" PRIu64 " bytes), %" PRIu64 " COW flushes", sh->name,
+                 sh->n_records, sh->n_commits, sh->n_area_writes, sh->n_area_bytes,
+                 sh->n_flushes);
     if (last)
         shared_free(sh);
 }
@@ -367,21 +369,38 @@ void cow_release(struct cow_shared *sh, struct cow_ticket *t)
     pthread_mutex_unlock(&sh->mu);
 }
 
-/* Write metadata chunk `chunk` of r's COW from buf, durable when the write completes
- * (a FUA write: no flush of the whole COW PVs). */
+/* Write bytes [from, to) of metadata chunk `chunk` of r's COW from the same bytes of
+ * buf (a chunk), widened to whole logical blocks of v's PVs, durable when the write
+ * completes (a FUA write: no flush of the whole COW PVs).  A commit writes the blocks
+ * its records went into, not the whole area: the rest of the chunk on disk already
+ * holds what buf does (written before, or zeroed with the area), the kernel's read of
+ * the area sees the same bytes, and the COW PVs take a sector per commit instead of a
+ * chunk (4 KiB random origin writes into a 4k-chunk store: 4.5 KiB instead of 8 KiB
+ * on the COW PVs per copy when each commits alone). */
 static int write_area(struct lvxd_io *io, struct lvxd_lv *v, const struct snap_ref *r,
-                      uint64_t chunk, uint8_t *buf)
+                      uint64_t chunk, uint8_t *buf, uint32_t from, uint32_t to)
 {
+    struct cow_shared *sh = r->sh;
+    uint32_t lbs = v->lbs >= 512 && v->lbs <= sh->cb ? v->lbs : sh->cb;
+    from -= from % lbs;
+    to = to > sh->cb - lbs ? sh->cb : (to + lbs - 1) / lbs * lbs;
+    unsigned n = 0;
     io->fua = true;
-    int rc = cow_write_chunk(io, v, r, chunk, buf);
+    int rc = lvxd_io_map_add(io, v, r->cow_map, true, chunk * sh->cb + from, to - from,
+                             buf + from, &n);
+    if (rc == 0 && n)
+        rc = lvxd_io_run(io, n);
     io->fua = false;
-    r->sh->n_area_writes++;
+    sh->n_area_writes++;
+    sh->n_area_bytes += to - from;
     return rc;
 }
 
 /* Write the records of batch into the metadata areas (their data written durably by
  * their requesters): each record into the current area (a full one written after the
- * next one was zeroed), then the current area; every area write durable when done. */
+ * next one was zeroed, from the batch's first record in it on), then the blocks of
+ * the current area from the batch's first record in it to its last; every area write
+ * durable when done. */
 static int write_records(struct lvxd_io *io, struct lvxd_lv *v, const struct snap_ref *r,
                          struct cow_ticket *batch)
 {
@@ -389,6 +408,7 @@ static int write_records(struct lvxd_io *io, struct lvxd_lv *v, const struct sna
     struct lvx_cow *st = &sh->st;
     int rc = 0;
     bool pending = false;
+    uint32_t from = (uint32_t)(st->committed * LVX_COW_RECORD);   /* this commit's bytes */
     if (sh->header_pending) {
         pthread_mutex_lock(&sh->hdr);
         pthread_mutex_lock(&sh->mu);
@@ -410,21 +430,24 @@ static int write_records(struct lvxd_io *io, struct lvxd_lv *v, const struct sna
             if (next < st->chunks) {           /* the scratch chunk is the header's too */
                 pthread_mutex_lock(&sh->hdr);
                 memset(sh->scratch, 0, sh->cb);
-                rc = write_area(io, v, r, next, sh->scratch);
+                rc = write_area(io, v, r, next, sh->scratch, 0, sh->cb);
                 pthread_mutex_unlock(&sh->hdr);
                 if (rc < 0)
                     break;
             }
-            if ((rc = write_area(io, v, r, lvx_cow_area_chunk(st, st->area), sh->area)) < 0)
+            if ((rc = write_area(io, v, r, lvx_cow_area_chunk(st, st->area), sh->area, from,
+                                 sh->cb)) < 0)
                 break;
             pthread_mutex_lock(&sh->mu);
             lvx_cow_next_area(st);
             pthread_mutex_unlock(&sh->mu);
             memset(sh->area, 0, sh->cb);
             pending = false;
+            from = 0;
         }
     if (rc == 0 && pending)
-        rc = write_area(io, v, r, lvx_cow_area_chunk(st, st->area), sh->area);
+        rc = write_area(io, v, r, lvx_cow_area_chunk(st, st->area), sh->area, from,
+                        (uint32_t)(st->committed * LVX_COW_RECORD));
     return rc;
 }
 

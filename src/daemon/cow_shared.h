@@ -16,7 +16,8 @@
  * chunks, allocates COW chunks for the unrecorded ones and a buffer), its data I/O
  * without locks (the COW writes durable when done: FUA writes, LVX_IO_WRITE_FUA), then
  * cow_commit(): the first waiter commits every queued ticket with one durable write
- * of the metadata area (two more when it fills one), then the records enter the
+ * of the metadata area's blocks that hold them (two whole-area writes more when it
+ * fills one), then the records enter the
  * table and the tickets end; tickets queued meanwhile wait for the next commit.  No
  * flush of the whole COW PVs: a FUA write is one round trip where a flush is two
  * (fdatasync runs in io_uring's worker threads), and a flush pair per batch made
@@ -59,7 +60,7 @@ struct cow_shared {
     struct cow_ticket *queue, **queue_tail;  /* data written, waiting for the commit */
     bool committing;
     /* counts since load, logged when the store is dropped (cow_shared_put) */
-    uint64_t n_records, n_commits, n_area_writes, n_flushes;
+    uint64_t n_records, n_commits, n_area_writes, n_area_bytes, n_flushes;
 };
 
 /* One snapshot as a served file sees it. */
