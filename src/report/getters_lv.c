@@ -351,7 +351,8 @@ LVX_RGETTER(lv_modules)
 LVX_RGETTER(lv_allocation_policy)
 {
     (void)rc;
-    lvx_rval_str(v, row->lv ? lvx_report_alloc_name(row->lv->alloc) : "");
+    /* a free run's pseudo LV has no policy: LVM2 "unknown" */
+    lvx_rval_str(v, row->lv ? lvx_report_alloc_name(row->lv->alloc) : pseudo_lv(row) ? "unknown" : "");
 }
 
 LVX_RGETTER(lv_allocation_locked)

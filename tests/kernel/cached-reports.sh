@@ -7,9 +7,10 @@
 # writethrough, default chunk), corig2 (a writeback cache pool, 128k chunks), vorig (a
 # cachevol), beside a plain LV; data is written and read through them (non-zero hit and
 # miss counters).  Active (LVM2's activation: lvx reads the dm-cache status) and
-# inactive, lvx's output equals LVM2's for: lvs -a [--segments] -o all (name prefixes),
+# inactive, lvx's output equals LVM2's for: lvs -a [--segments] -o all and -o
+# all,seg_all (name prefixes),
 # lvs -a --reportformat json -o all, lvdisplay -a -m, vgdisplay -v, pvs [--segments] -o
-# all (fullreport noted).  lvx refuses to activate a cached LV (exit 5, one line, no device made).
+# all, pvs -o all,seg_all (fullreport noted).  lvx refuses to activate a cached LV (exit 5, one line, no device made).
 # lvx's lvchange -an of LVM2's active cached LV (cache pool, cachevol) removes the
 # devices under it too.  Noted only (not checked): a writecache LV's reports.
 # shellcheck disable=SC2086
@@ -27,11 +28,13 @@ same() {  # same STATE ARGS...: LVM2 answers (exit 0, output); lvx's exit and ou
 reports() {
     same "$1" lvs -a --noheadings --nameprefixes -o all $VG
     same "$1" lvs -a --segments --noheadings --nameprefixes -o all $VG
+    same "$1" lvs -a --noheadings --nameprefixes -o all,seg_all $VG
     same "$1" lvs -a --reportformat json -o all $VG
     same "$1" lvdisplay -a -m $VG
     same "$1" vgdisplay -v $VG
     same "$1" pvs --noheadings --nameprefixes -o all /dev/vda /dev/vdb
     same "$1" pvs --segments --noheadings --nameprefixes -o all /dev/vda /dev/vdb
+    same "$1" pvs --noheadings --nameprefixes -o all,seg_all /dev/vda /dev/vdb
     # noted, not checked: fullreport (LVM2 pads its PV name column to 10 here, lvx to
     # the names' 8; not understood yet)
     if [ "$(lvm fullreport $VG 2>/dev/null)" = "$($LVX fullreport $VG 2>/dev/null)" ]; then
