@@ -189,7 +189,7 @@ static bool lv_is_cache(const struct lvx_lv *lv)
 /* The dm-cache status of a cache LV or a used cache pool (its cache LV's), or NULL. */
 static const struct lvx_lv_kstate *cache_state(struct lvx_rctx *rc, const struct lvx_rrow *row)
 {
-    if (!row->lv || (!!lv_is_cache(row->lv) &&
+    if (!row->lv || (!lv_is_cache(row->lv) &&
                      !(row->lv->seg_count && row->lv->segs[0].kind == LVX_SEG_CACHE_POOL)))
         return NULL;
     const struct lvx_lv_kstate *k = kstate_of(rc, row);

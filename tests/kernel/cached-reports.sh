@@ -27,9 +27,10 @@ same() {  # same STATE ARGS...: LVM2 answers (exit 0, output); lvx's exit and ou
 }
 reports() {
     same "$1" lvs -a --noheadings --nameprefixes -o all $VG
-    same "$1" lvs -a --segments --noheadings --nameprefixes -o all $VG
     same "$1" lvs -a --noheadings --nameprefixes -o all,seg_all $VG
     same "$1" lvs -a --reportformat json -o all $VG
+    same "$1" lvs -a --segments --noheadings --nameprefixes -o all $VG
+    same "$1" lvs -a --noheadings -o lv_name,cache_total_blocks,cache_used_blocks,cache_read_misses,kernel_cache_policy,data_percent,metadata_percent,copy_percent,lv_permissions $VG
     same "$1" lvdisplay -a -m $VG
     same "$1" vgdisplay -v $VG
     same "$1" pvs --noheadings --nameprefixes -o all /dev/vda /dev/vdb
