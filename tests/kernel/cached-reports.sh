@@ -63,6 +63,12 @@ check "writes and reads through the cached LVs" sh -c \
          dd if=/dev/urandom of=/dev/$VG/\$l bs=64k count=40 oflag=direct 2>/dev/null &&
          dd if=/dev/$VG/\$l of=/dev/null bs=64k count=80 iflag=direct 2>/dev/null || exit 1
      done"
+# the writeback cache cleans its dirty blocks in the background: the counters LVM2 and
+# lvx read one after the other must not move in between
+for i in $(seq 120); do
+    [ "$(dmsetup status | awk '$4 == "cache" && $15 != 0' | wc -l)" = 0 ] && break
+    sleep 1
+done
 note "$(dmsetup status | grep ' cache ')"
 reports active
 check "LVM2: vgchange -an" lvm vgchange -an -q $VG
