@@ -92,6 +92,20 @@ struct lvx_lv_kstate {
     /* mirror LVs: the dm-mirror status line (mirror false when none was read); its
      * in-sync/total region counts are sync_done/sync_total */
     bool mirror;
+    /* cache LVs, and a used cache pool (its cache LV's, the pool itself never active):
+     * the dm-cache status line (cache false when none was read) */
+    bool cache;
+    bool cache_fail;            /* "Fail" (or "Error") instead of the counters */
+    bool cache_read_only;       /* metadata mode "ro" */
+    bool cache_needs_check;
+    bool cache_metadata2;       /* feature "metadata2" */
+    bool cache_no_discard_passdown;
+    uint64_t cache_meta_used, cache_meta_total;     /* metadata blocks */
+    uint64_t cache_used, cache_total, cache_dirty;  /* cache blocks */
+    uint64_t cache_read_hits, cache_read_misses, cache_write_hits, cache_write_misses;
+    uint64_t cache_demotions, cache_promotions;
+    char cache_policy[32];
+    char cache_settings[512];   /* "key=value" of the core, then the policy arguments, ','-joined */
 };
 
 struct lvx_activation_backend {

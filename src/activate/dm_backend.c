@@ -815,6 +815,8 @@ static int deactivate_devices(struct lvx_ctx *ctx, const struct lvx_lv *lv,
     if (lvx_map_lv_is_thin_kind(lv) || lvx_lv_is_external_origin(lv))
         return lvx_dm_thin_deactivate(ctx, lv, opts);
     int rc = deactivate_one(ctx, lv, opts);
+    if (rc == 0)       /* a cache LV (LVM2's activation): the devices under it */
+        rc = lvx_dm_cache_subs_down(ctx, lv);
     const struct lvx_lv *mv = lvx_dm_pvmove_of(lv);
     if (rc == 0 && mv)                 /* the last LV over a pvmove takes its device down */
         return lvx_dm_pvmove_down(ctx, mv);
@@ -1091,6 +1093,8 @@ static int dm_status(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_lv
     }
     if (rc == 0 && info.exists && (lvx_lv_is_cow(lv) || lvx_lv_merging_snapshot(lv)))
         rc = lvx_dm_snapshot_usage(ctx, &dm, ids.name, out);
+    if (rc == 0)      /* a cache LV, or a used cache pool (its cache LV's, while inactive) */
+        rc = lvx_dm_cache_status(ctx, &dm, lv, out);
     if (rc == 0 && info.exists && info.live_table && stacked(lv)) {
         struct lvx_buf st = LVX_BUF_INIT;
         if (lvx_dm_table(ctx, &dm, ids.name, true, &st) == 0 &&

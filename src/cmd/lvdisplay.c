@@ -98,11 +98,36 @@ static void print_origin_status(struct lvx_cmd_env *env, const struct lvx_actcmd
     }
 }
 
-static void print_pool_lines(struct lvx_buf *b, const struct lvx_lv *lv)
+/* The cache LV whose origin lv is, or NULL. */
+static const struct lvx_lv *cache_of_origin(const struct lvx_lv *lv)
+{
+    for (unsigned i = 0; i < lv->vg->lv_count; i++) {
+        const struct lvx_lv *c = lv->vg->lvs[i];
+        if (c->seg_count && c->segs[0].kind == LVX_SEG_CACHE && c->segs[0].origin_lv == lv)
+            return c;
+    }
+    return NULL;
+}
+
+/* ks: the LV's kernel state when active (a cache LV's pool and origin are named only
+ * with its dm-cache status, as LVM2), else NULL */
+static void print_pool_lines(struct lvx_buf *b, const struct lvx_lv *lv,
+                             const struct lvx_lv_kstate *ks)
 {
     const struct lvx_seg *seg = lv->seg_count ? &lv->segs[0] : NULL;
+    const struct lvx_lv *cache = seg ? cache_of_origin(lv) : NULL;
     if (!seg)
         return;
+    if (cache) {
+        lvx_buf_printf(b, "  LV origin of Cache LV  %s\n", cache->name);
+        return;
+    }
+    if (seg->kind == LVX_SEG_CACHE) {
+        if (ks && ks->cache && seg->pool_lv && seg->origin_lv)
+            lvx_buf_printf(b, "  LV Cache pool name     %s\n  LV Cache origin name   %s\n",
+                           seg->pool_lv->name, seg->origin_lv->name);
+        return;
+    }
     if (seg->kind == LVX_SEG_THIN_POOL || seg->kind == LVX_SEG_CACHE_POOL) {
         if (seg->metadata_lv)
             lvx_buf_printf(b, "  LV Pool metadata       %s\n", seg->metadata_lv->name);
@@ -230,6 +255,26 @@ static void print_seg_thin_pool(struct lvx_cmd_env *env, struct lvx_buf *b,
     lvx_buf_printf(b, "    Zero new blocks\t%s\n", raw_int(seg, "zero_new_blocks", 0) ? "yes" : "no");
 }
 
+/* A cache pool's or cache LV's segment: its settings (a cache LV shows its pool's, or its
+ * own on a cachevol), each line only when the metadata has it, as LVM2 2.03.16. */
+static void print_seg_cache(struct lvx_cmd_env *env, struct lvx_buf *b, const struct lvx_seg *seg)
+{
+    const struct lvx_seg *set = lvx_report_cache_settings_seg(seg);
+    int64_t fmt = 0;
+    lvx_buf_printf(b, "    Type\t\t%s\n", seg->type_name);
+    if (!set)
+        return;
+    lvx_buf_printf(b, "    Chunk size\t\t%s\n",
+                   lvx_cmd_size_str(env->pool, set->chunk_size, env->args->units,
+                                    env->args->unit_bytes));
+    if (lvx_report_seg_raw_int(set, "metadata_format", &fmt) && (fmt == 1 || fmt == 2))
+        lvx_buf_printf(b, "    Metadata format\t%lld\n", (long long)fmt);
+    if (lvx_report_seg_raw_str(set, "cache_mode"))
+        lvx_buf_printf(b, "    Mode\t\t%s\n", lvx_report_seg_raw_str(set, "cache_mode"));
+    if (lvx_report_seg_raw_str(set, "policy"))
+        lvx_buf_printf(b, "    Policy\t\t%s\n", lvx_report_seg_raw_str(set, "policy"));
+}
+
 static void print_segment(struct lvx_cmd_env *env, struct lvx_buf *b, const struct lvx_seg *seg,
                           const struct lvx_lv_kstate *ks)
 {
@@ -249,10 +294,9 @@ static void print_segment(struct lvx_cmd_env *env, struct lvx_buf *b, const stru
     case LVX_SEG_THIN_POOL:
         print_seg_thin_pool(env, b, seg, ks);
         break;
-    case LVX_SEG_CACHE_POOL:     /* LVM2 2.03.16 of an unused cache pool (host) */
-        lvx_buf_printf(b, "    Type\t\t%s\n    Chunk size\t\t%s\n", seg->type_name,
-                       lvx_cmd_size_str(env->pool, seg->chunk_size, env->args->units,
-                                        env->args->unit_bytes));
+    case LVX_SEG_CACHE_POOL:
+    case LVX_SEG_CACHE:
+        print_seg_cache(env, b, seg);
         break;
     case LVX_SEG_THIN:
         lvx_buf_puts(b, "    Type\t\tthin\n");
@@ -302,6 +346,27 @@ static void print_thin_usage(struct lvx_cmd_env *env, struct lvx_buf *b, const s
     }
 }
 
+/* An active cache LV's dm-cache counters after LV Size, as LVM2 prints them. */
+static void print_cache_usage(struct lvx_cmd_env *env, struct lvx_buf *b,
+                              const struct lvx_lv_kstate *ks)
+{
+    if (ks->cache_fail)
+        return;
+    lvx_buf_printf(b, "  Cache used blocks      %s%%\n",
+                   lvx_report_percent_str(env->pool, ks->cache_used, ks->cache_total));
+    lvx_buf_printf(b, "  Cache metadata blocks  %s%%\n",
+                   lvx_report_percent_str(env->pool, ks->cache_meta_used, ks->cache_meta_total));
+    lvx_buf_printf(b, "  Cache dirty blocks     %s%%\n",
+                   ks->cache_used ? lvx_report_percent_str(env->pool, ks->cache_dirty, ks->cache_used)
+                                  : "0.00");
+    lvx_buf_printf(b, "  Cache read hits/misses %llu / %llu\n",
+                   (unsigned long long)ks->cache_read_hits, (unsigned long long)ks->cache_read_misses);
+    lvx_buf_printf(b, "  Cache wrt hits/misses  %llu / %llu\n",
+                   (unsigned long long)ks->cache_write_hits, (unsigned long long)ks->cache_write_misses);
+    lvx_buf_printf(b, "  Cache demotions        %llu\n  Cache promotions       %llu\n",
+                   (unsigned long long)ks->cache_demotions, (unsigned long long)ks->cache_promotions);
+}
+
 bool lvx_cmd_display_lv_open(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
                              const struct lvx_lv *lv)
 {
@@ -344,7 +409,7 @@ void lvx_cmd_display_lv_full(struct lvx_cmd_env *env, const struct lvx_actcmd *a
                        snap_active ? "active" : "INACTIVE", snap->origin_lv->name);
     else
         print_origin_status(env, act, b, lv, inkernel);
-    print_pool_lines(b, lv);
+    print_pool_lines(b, lv, inkernel ? &ks : NULL);
     if (inkernel && ks.suspended)
         lvx_buf_puts(b, "  LV Status              suspended\n");
     else if (act && !act->off)
@@ -353,6 +418,8 @@ void lvx_cmd_display_lv_full(struct lvx_cmd_env *env, const struct lvx_actcmd *a
         lvx_buf_printf(b, "  # open                 %d\n", ks.open_count);
     lvx_buf_printf(b, "  LV Size                %s\n",
                    lvx_cmd_size_str(env->pool, lvx_lv_size_sectors(shown), units, unit_bytes));
+    if (inkernel && ks.cache && lv->seg_count && lv->segs[0].kind == LVX_SEG_CACHE)
+        print_cache_usage(env, b, &ks);
     if (inkernel)
         print_thin_usage(env, b, lv, &ks);
     lvx_buf_printf(b, "  Current LE             %llu\n", (unsigned long long)shown->le_count);

@@ -3,7 +3,8 @@
  * report/columns.c - the -o and -O lists: LVM2's default columns and sort keys
  * per report, "+field" to append, "-field" to remove, a plain list to replace,
  * "<obj>_all" for every field of an object, "all" for those of the report (as LVM2
- * groups them); field names resolved with the
+ * groups them, widened by the types of the other fields named: "lvs -o all,seg_all"
+ * repeats the segment fields, as LVM2); field names resolved with the
  * report's prefix optional.  Several -o arguments arrive one per line; as LVM2, a
  * '+' or '-' at the start of an argument applies to all of its names, an argument
  * without one replaces the list.
@@ -94,20 +95,47 @@ static unsigned field_index(const char *name)
     return 0;
 }
 
-static bool in_all(enum lvx_report_kind kind, const struct lvx_field *f, unsigned idx,
-                   unsigned kernel_from, unsigned label_end)
+/* LVM2's field types: the PV label fields (up to pv_ext_vsn) and the other PV fields,
+ * the LV fields without kernel state and those with it (from lv_kernel_major), VG,
+ * segment and PV segment fields. */
+enum {
+    G_LABEL = 1u << 0, G_PVS = 1u << 1, G_LVS = 1u << 2, G_LVKERN = 1u << 3,
+    G_VGS = 1u << 4, G_SEGS = 1u << 5, G_PVSEGS = 1u << 6,
+};
+
+static unsigned field_group(const struct lvx_field *f, unsigned idx, unsigned kernel_from,
+                            unsigned label_end)
+{
+    switch (f->obj) {
+    case LVX_ROBJ_PV: return idx <= label_end ? G_LABEL : G_PVS;
+    case LVX_ROBJ_LV: return idx < kernel_from ? G_LVS : G_LVKERN;
+    case LVX_ROBJ_VG: return G_VGS;
+    case LVX_ROBJ_SEG: return G_SEGS;
+    default: return G_PVSEGS;
+    }
+}
+
+/* The types "all" covers in a report of this kind before other fields are named */
+static unsigned base_groups(enum lvx_report_kind kind)
 {
     switch (kind) {
-    case LVX_REPORT_PVS: return f->obj == LVX_ROBJ_PV;
-    case LVX_REPORT_VGS: return f->obj == LVX_ROBJ_VG;
-    case LVX_REPORT_LVS: return f->obj == LVX_ROBJ_LV || f->obj == LVX_ROBJ_VG;
-    case LVX_REPORT_SEGS:
-        return (f->obj == LVX_ROBJ_LV && idx < kernel_from) || f->obj == LVX_ROBJ_VG ||
-               f->obj == LVX_ROBJ_SEG;
-    case LVX_REPORT_PVSEGS:
-        return (f->obj == LVX_ROBJ_PV && idx <= label_end) || f->obj == LVX_ROBJ_PVSEG;
+    case LVX_REPORT_PVS: return G_LABEL | G_PVS;
+    case LVX_REPORT_VGS: return G_VGS;
+    case LVX_REPORT_LVS: return G_LVS | G_LVKERN | G_VGS;
+    case LVX_REPORT_SEGS: return G_LVS | G_VGS | G_SEGS;
+    case LVX_REPORT_PVSEGS: return G_LABEL | G_PVSEGS;
     }
-    return false;
+    return 0;
+}
+
+/* "all": the fields of the report's types and of the types of the other fields named
+ * in the same lists (LVM2 widens its report type by them first: "lvs -o all,segtype"
+ * has every LV, VG and segment field, then segtype once more; "pvs -o all,lv_name" the
+ * PV fields and the LV fields without kernel state). */
+static bool in_all(unsigned groups, const struct lvx_field *f, unsigned idx,
+                   unsigned kernel_from, unsigned label_end)
+{
+    return (field_group(f, idx, kernel_from, label_end) & groups) != 0;
 }
 
 /* "pv_all", "lv_all", ...: every field of those objects, in table order */
@@ -124,7 +152,7 @@ static unsigned all_objects(const char *name, size_t len)
 }
 
 static int apply_item(struct lvx_ctx *ctx, struct lvx_pool *pool, struct lvx_collist *l,
-                      const char *name, size_t len, char mode, enum lvx_report_kind kind,
+                      const char *name, size_t len, char mode, unsigned groups,
                       unsigned obj, bool desc)
 {
     unsigned objs = all_objects(name, len);
@@ -134,7 +162,7 @@ static int apply_item(struct lvx_ctx *ctx, struct lvx_pool *pool, struct lvx_col
         for (unsigned i = 0; i < lvx_report_field_count; i++) {
             const struct lvx_field *f = &lvx_report_fields[i];
             if (lvx_only(f) ||
-                !(every ? in_all(kind, f, i, kernel_from, label_end) : (f->obj & objs) != 0))
+                !(every ? in_all(groups, f, i, kernel_from, label_end) : (f->obj & objs) != 0))
                 continue;
             if (mode != '-')
                 list_add(pool, l, f, desc, true);
@@ -153,11 +181,38 @@ static int apply_item(struct lvx_ctx *ctx, struct lvx_pool *pool, struct lvx_col
     return 0;
 }
 
+/* The types of the fields a list names (besides "all"), added to the report's own. */
+static unsigned spec_groups(enum lvx_report_kind kind, unsigned obj, const char *spec)
+{
+    unsigned g = base_groups(kind);
+    unsigned kernel_from = field_index("lv_kernel_major"), label_end = field_index("pv_ext_vsn");
+    for (const char *p = spec; p && *p;) {
+        size_t len = strcspn(p, ",\n");
+        const char *name = p;
+        p += len + (p[len] ? 1 : 0);
+        if (len && (*name == '+' || *name == '-' || *name == '#')) {
+            if (*name == '-')
+                continue;
+            name++;
+            len--;
+        }
+        unsigned objs = all_objects(name, len);
+        for (unsigned i = 0; objs && i < lvx_report_field_count; i++)
+            if (lvx_report_fields[i].obj & objs)
+                g |= field_group(&lvx_report_fields[i], i, kernel_from, label_end);
+        const struct lvx_field *f = objs || !len ? NULL : lvx_report_field_find(name, len, obj);
+        if (f)
+            g |= field_group(f, (unsigned)(f - lvx_report_fields), kernel_from, label_end);
+    }
+    return g;
+}
+
 static int parse_columns_into(struct lvx_ctx *ctx, struct lvx_pool *pool,
                               enum lvx_report_kind kind, unsigned obj, const char *spec,
                               struct lvx_collist *out)
 {
     const char *arg = spec;
+    unsigned groups = spec_groups(kind, obj, spec);
     while (*arg) {     /* one -o argument per line */
         const char *eol = strchr(arg, '\n');
         size_t arglen = eol ? (size_t)(eol - arg) : strlen(arg);
@@ -179,7 +234,7 @@ static int parse_columns_into(struct lvx_ctx *ctx, struct lvx_pool *pool,
             p += len + (end ? 1 : 0);
             if (len == 0)
                 continue;
-            int r = apply_item(ctx, pool, out, name, len, mode == '-' ? '-' : '+', kind, obj,
+            int r = apply_item(ctx, pool, out, name, len, mode == '-' ? '-' : '+', groups, obj,
                                false);
             if (r < 0)
                 return r;
@@ -234,7 +289,7 @@ int lvx_report_parse_sort(struct lvx_ctx *ctx, struct lvx_pool *pool, enum lvx_r
         }
         if (len == 0)
             continue;
-        int r = apply_item(ctx, pool, out, name, len, '+', kind, obj, desc);
+        int r = apply_item(ctx, pool, out, name, len, '+', base_groups(kind), obj, desc);
         if (r < 0)
             return r;
     }

@@ -17,6 +17,7 @@
  */
 #include "report/report_int.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -180,6 +181,117 @@ static void raid_attr(struct lvx_rctx *rc, const struct lvx_rrow *row,
     }
 }
 
+static bool lv_is_cache(const struct lvx_lv *lv)
+{
+    return lv->seg_count && lv->segs[0].kind == LVX_SEG_CACHE;
+}
+
+/* The dm-cache status of a cache LV or a used cache pool (its cache LV's), or NULL. */
+static const struct lvx_lv_kstate *cache_state(struct lvx_rctx *rc, const struct lvx_rrow *row)
+{
+    if (!row->lv || (!lv_is_cache(row->lv) &&
+                     !(row->lv->seg_count && row->lv->segs[0].kind == LVX_SEG_CACHE_POOL)))
+        return NULL;
+    const struct lvx_lv_kstate *k = kstate_of(rc, row);
+    return k && k->cache ? k : NULL;
+}
+
+static void cache_num(struct lvx_rctx *rc, const struct lvx_rrow *row, struct lvx_rval *v,
+                      size_t off)
+{
+    const struct lvx_lv_kstate *k = cache_state(rc, row);
+    uint64_t n = 0;
+    if (!k || k->cache_fail) {
+        lvx_rval_blank(v, LVX_FT_NUM);
+        return;
+    }
+    memcpy(&n, (const char *)k + off, sizeof(n));
+    lvx_rval_num(v, (int64_t)n);
+}
+
+#define CACHE_NUM(field, member)                                                          \
+    LVX_RGETTER(field) { cache_num(rc, row, v, offsetof(struct lvx_lv_kstate, member)); }
+CACHE_NUM(cache_total_blocks, cache_total)
+CACHE_NUM(cache_used_blocks, cache_used)
+CACHE_NUM(cache_dirty_blocks, cache_dirty)
+CACHE_NUM(cache_read_hits, cache_read_hits)
+CACHE_NUM(cache_read_misses, cache_read_misses)
+CACHE_NUM(cache_write_hits, cache_write_hits)
+CACHE_NUM(cache_write_misses, cache_write_misses)
+
+LVX_RGETTER(kernel_cache_policy)
+{
+    const struct lvx_lv_kstate *k = cache_state(rc, row);
+    lvx_rval_str(v, k && !k->cache_fail ? lvx_pool_strdup(rc->pool, k->cache_policy) : "");
+}
+
+LVX_RGETTER(kernel_metadata_format)
+{
+    const struct lvx_lv_kstate *k = cache_state(rc, row);
+    if (k && !k->cache_fail)
+        lvx_rval_num(v, k->cache_metadata2 ? 2 : 1);
+    else
+        lvx_rval_blank(v, LVX_FT_NUM);
+}
+
+/* "key=value" of the kernel's core and policy arguments, in its order */
+LVX_RGETTER(kernel_cache_settings)
+{
+    const struct lvx_lv_kstate *k = cache_state(rc, row);
+    if (!k || k->cache_fail || !k->cache_settings[0]) {
+        lvx_rval_list(v, NULL);
+        return;
+    }
+    struct lvx_strlist l = { 0, NULL };
+    unsigned n = 1;
+    for (const char *p = k->cache_settings; *p; p++)
+        n += *p == ',';
+    l.v = lvx_pool_alloc(rc->pool, sizeof(*l.v) * n);
+    for (const char *p = k->cache_settings; *p;) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        l.v[l.n++] = lvx_pool_strndup(rc->pool, p, len);
+        p += len + (e ? 1 : 0);
+    }
+    lvx_rval_list(v, &l);
+}
+
+/* kernel_discards: a cache LV's "nopassdown" feature, "" otherwise */
+LVX_RGETTER(kernel_discards)
+{
+    const struct lvx_lv_kstate *k = cache_state(rc, row);
+    lvx_rval_str(v, k && k->cache_no_discard_passdown ? "nopassdown" : "");
+}
+
+/* lv_check_needed: an active cache LV's needs_check ("check needed" or ""), else
+ * "unknown" (as without device-mapper) */
+LVX_RGETTER(lv_check_needed)
+{
+    const struct lvx_lv_kstate *k = row->lv && lv_is_cache(row->lv) ? cache_state(rc, row) : NULL;
+    if (!k || k->cache_fail)
+        lvx_rget_unknown(rc, row, v);
+    else
+        lvx_rval_str(v, k->cache_needs_check ? "check needed" : "");
+}
+
+/* LVM2: an LV with write permission in the metadata is "writeable" while active
+ * ("read-only-override" activated read-only), "unknown" inactive; a read-only one
+ * "read-only". */
+LVX_RGETTER(lv_permissions)
+{
+    const struct lvx_lv *lv = row->lv;
+    if (!lv) {
+        lvx_rval_str(v, row->free_run ? "unknown" : "");
+        return;
+    }
+    if (!(lv->status & LVX_LV_WRITE) && !(lv->flags & LVX_LVF_WRITE_LOCKED)) {
+        lvx_rval_str(v, "read-only");
+        return;
+    }
+    const struct lvx_lv_kstate *k = kstate_of(rc, row);
+    lvx_rval_str(v, !k || !k->active ? "unknown" : k->read_only ? "read-only-override" : "writeable");
+}
+
 LVX_RGETTER(lv_attr)
 {
     if (!row->lv) {
@@ -204,6 +316,16 @@ LVX_RGETTER(lv_attr)
     if (k->active && k->snapshot && k->snap_invalid)
         a[4] = k->suspended ? 'S' : 'I';      /* LVM2's invalid (suspended) snapshot */
     a[5] = k->active && k->open_count > 0 ? 'o' : '-';
+    if (k->active && a[1] != 'r' && k->read_only)
+        a[1] = 'R';                           /* activated read-only (LVM2's 'R') */
+    if (k->active && k->cache && lv_is_cache(row->lv)) {   /* a cache LV's status */
+        if (k->cache_needs_check)
+            a[4] = k->suspended ? 'C' : 'c';
+        if (k->cache_fail)
+            a[8] = 'F';
+        else if (k->cache_read_only)
+            a[8] = 'M';
+    }
     raid_attr(rc, row, k, a);
     lvx_rval_str(v, a);
 }
@@ -278,6 +400,14 @@ LVX_RGETTER(snap_percent)
         lvx_rget_data_percent(rc, row, v);
         return;
     }
+    const struct lvx_lv_kstate *cs = cache_state(rc, row);
+    if (cs) {               /* a cache's used blocks (LVM2's PERCENT_GET_DATA of dm-cache) */
+        if (cs->cache_fail)
+            lvx_rval_blank(v, LVX_FT_PERCENT);
+        else
+            percent_value(rc, v, make_percent(cs->cache_used, cs->cache_total));
+        return;
+    }
     const struct lvx_lv_kstate *k = row->lv && lvx_lv_is_cow(row->lv) ? kstate_of(rc, row) : NULL;
     if (!k || !k->active || !k->snapshot) {
         lvx_rval_blank(v, LVX_FT_PERCENT);
@@ -326,10 +456,18 @@ LVX_RGETTER(data_percent)
         percent_value(rc, v, make_percent(k->thin_mapped, thin_chunked_size(lv)));
 }
 
-/* metadata_percent: a thin pool's used metadata blocks; blank otherwise. */
+/* metadata_percent: a thin pool's used metadata blocks, a cache's; blank otherwise. */
 LVX_RGETTER(metadata_percent)
 {
     const struct lvx_lv *lv = row->lv;
+    const struct lvx_lv_kstate *cs = cache_state(rc, row);
+    if (cs) {
+        if (cs->cache_fail)
+            lvx_rval_blank(v, LVX_FT_PERCENT);
+        else
+            percent_value(rc, v, make_percent(cs->cache_meta_used, cs->cache_meta_total));
+        return;
+    }
     const struct lvx_lv_kstate *k = lv && lvx_lv_is_thin_pool(lv) ? kstate_of(rc, row) : NULL;
     if (!k || !k->thin_pool)
         lvx_rval_blank(v, LVX_FT_PERCENT);
@@ -390,6 +528,14 @@ static const struct lvx_lv_kstate *mirror_state(struct lvx_rctx *rc, const struc
 
 LVX_RGETTER(sync_percent)
 {
+    const struct lvx_lv_kstate *cs = cache_state(rc, row);
+    if (cs) {               /* a cache's dirty blocks of its used ones (LVM2: 0 when none used) */
+        if (cs->cache_fail)
+            lvx_rval_blank(v, LVX_FT_PERCENT);
+        else
+            percent_value(rc, v, cs->cache_used ? make_percent(cs->cache_dirty, cs->cache_used) : 0);
+        return;
+    }
     const struct lvx_lv_kstate *k = raid_state(rc, row, true);
     if (!k)
         k = mirror_state(rc, row);

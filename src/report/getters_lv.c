@@ -203,10 +203,13 @@ LVX_RGETTER(lv_dm_path)
     lvx_buf_free(&b);
 }
 
+/* LVM2: the LV using a hidden mirror/RAID image or log, pool data or metadata; not
+ * a cache's origin */
 LVX_RGETTER(lv_parent)
 {
     const struct lvx_rlv *r = lvx_report_rlv(row->rvg, row->lv);
-    lv_name_value(rc, row, r->parent_seg ? r->parent_seg->lv : NULL, v);
+    bool has = r->parent_seg && r->role != LVX_RROLE_CORIGIN;
+    lv_name_value(rc, row, has ? r->parent_seg->lv : NULL, v);
 }
 
 /* --- layout and role ------------------------------------------------------ */
@@ -236,7 +239,9 @@ LVX_RGETTER(lv_layout)
     const char *t = lvx_report_seg_type(s);
     const char *csv;
     switch (s->kind) {
-    case LVX_SEG_STRIPED: csv = t; break;
+    case LVX_SEG_STRIPED:    /* a cachevol: LVM2 names its use, not its mapping */
+        csv = row->lv->flags & LVX_LVF_CACHE_VOL ? "cache,cachevol" : t;
+        break;
     case LVX_SEG_MIRROR: csv = "mirror"; break;
     case LVX_SEG_THIN_POOL: csv = "thin,pool"; break;
     case LVX_SEG_THIN: csv = "thin,sparse"; break;
@@ -263,7 +268,7 @@ static const char *role_csv(struct lvx_rctx *rc, const struct lvx_rrow *row)
     case LVX_RROLE_TMETA: return "private,thin,pool,metadata";
     case LVX_RROLE_CDATA: return "private,cache,pool,data";
     case LVX_RROLE_CMETA: return "private,cache,pool,metadata";
-    case LVX_RROLE_CORIGIN: return "private,cache,origin";
+    case LVX_RROLE_CORIGIN: return "private,cache,origin,cacheorigin";
     default: break;
     }
     if (r->pmspare)
@@ -346,7 +351,8 @@ LVX_RGETTER(lv_modules)
 LVX_RGETTER(lv_allocation_policy)
 {
     (void)rc;
-    lvx_rval_str(v, row->lv ? lvx_report_alloc_name(row->lv->alloc) : "");
+    /* a free run's pseudo LV has no policy: LVM2 "unknown" */
+    lvx_rval_str(v, row->lv ? lvx_report_alloc_name(row->lv->alloc) : pseudo_lv(row) ? "unknown" : "");
 }
 
 LVX_RGETTER(lv_allocation_locked)
@@ -405,18 +411,6 @@ LVX_RGETTER(lv_initial_image_sync)
     lvx_rval_str(v, synced ? "initial image sync" : "");
 }
 
-/* without device-mapper LVM2 only knows a read-only LV from its metadata */
-LVX_RGETTER(lv_permissions)
-{
-    (void)rc;
-    if (!row->lv)
-        lvx_rval_str(v, pseudo_lv(row) ? "unknown" : "");
-    else if (!(row->lv->status & LVX_LV_WRITE) && !(row->lv->flags & LVX_LVF_WRITE_LOCKED))
-        lvx_rval_str(v, "read-only");
-    else
-        lvx_rval_str(v, "unknown");
-}
-
 /* --- numbers and sizes ---------------------------------------------------- */
 LVX_RGETTER(lv_major)
 {
@@ -468,8 +462,12 @@ LVX_RGETTER(lv_metadata_size)
 {
     (void)rc;
     const struct lvx_seg *s = first_seg(row->lv);
+    int64_t len = 0;
     if (s && s->metadata_lv && (s->kind == LVX_SEG_THIN_POOL || s->kind == LVX_SEG_CACHE_POOL))
         lvx_rval_size(v, lvx_report_lv_size(s->metadata_lv));
+    else if (lvx_report_cache_on_cachevol(s))   /* its metadata's part of the cachevol */
+        lvx_rval_size(v, lvx_report_seg_raw_int(s, "metadata_len", &len) && len > 0
+                             ? (uint64_t)len : 0);
     else
         lvx_rval_blank(v, LVX_FT_SIZE);
 }
@@ -482,6 +480,16 @@ LVX_RGETTER(seg_count)
 }
 
 /* --- related LVs ---------------------------------------------------------- */
+static const struct lvx_lv *origin_of(const struct lvx_rrow *row);
+
+/* The origin whose descendant the row's LV is (LVM2's ancestors: snapshots and thin
+ * LVs, not a cache's origin) */
+static const struct lvx_lv *snap_origin_of(const struct lvx_rrow *row)
+{
+    const struct lvx_seg *s = first_seg(row->lv);
+    return s && s->kind == LVX_SEG_CACHE ? NULL : origin_of(row);
+}
+
 static const struct lvx_lv *origin_of(const struct lvx_rrow *row)
 {
     const struct lvx_rlv *r = lvx_report_rlv(row->rvg, row->lv);
@@ -566,7 +574,7 @@ static void add_descendants(const struct lvx_rrow *row, const struct lvx_lv *of,
         bool seen = false;
         for (unsigned k = 0; k < l->n && !seen; k++)
             seen = !strcmp(l->v[k], vg->lvs[i]->name);
-        if (seen || (origin_of(&r) != of && !ext) ||
+        if (seen || (snap_origin_of(&r) != of && !ext) ||
             !lvx_report_rlv(row->rvg, vg->lvs[i])->visible)
             continue;
         l->v[l->n++] = vg->lvs[i]->name;
@@ -587,7 +595,7 @@ static void lv_relatives(struct lvx_rctx *rc, const struct lvx_rrow *row, struct
     if (!descendants) {
         struct lvx_rrow r = *row;
         const struct lvx_lv *o;
-        while ((o = origin_of(&r)) != NULL && l.n < vg->lv_count) {
+        while ((o = snap_origin_of(&r)) != NULL && l.n < vg->lv_count) {
             l.v[l.n++] = o->name;
             r.lv = o;
         }

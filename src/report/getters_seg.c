@@ -126,9 +126,10 @@ LVX_RGETTER(chunk_size)
     const struct lvx_rlv *r = lvx_report_rlv(row->rvg, row->lv);
     if (s && r->cow_of)
         lvx_rval_size(v, r->cow_of->chunk_size);
-    else if (s && (s->kind == LVX_SEG_THIN_POOL || s->kind == LVX_SEG_CACHE_POOL ||
-                   s->kind == LVX_SEG_CACHE))
+    else if (s && s->kind == LVX_SEG_THIN_POOL)
         lvx_rval_size(v, s->chunk_size);
+    else if (lvx_report_cache_settings_seg(s))   /* a cache LV: its pool's (or its own on a cachevol) */
+        lvx_rval_size(v, lvx_report_cache_settings_seg(s)->chunk_size);
     else
         lvx_rval_size(v, 0);
 }
@@ -297,20 +298,26 @@ LVX_RGETTER(seg_metadata_le_ranges) { area_list(rc, row, v, true, RANGES_LE); }
 LVX_RGETTER(devices) { area_list(rc, row, v, false, DEVICES); }
 LVX_RGETTER(metadata_devices) { area_list(rc, row, v, true, DEVICES); }
 
-LVX_RGETTER(cache_mode)
+/* cache_mode, cache_policy, cache_metadata_format: the cache settings' segment's
+ * (lvx_report_cache_settings_seg: a cache LV shows its pool's) */
+static const char *cache_setting(const struct lvx_rrow *row, const char *key)
 {
-    (void)rc;
-    const struct lvx_seg *s = row->seg;
-    const char *m = s && s->kind == LVX_SEG_CACHE_POOL ? lvx_report_seg_raw_str(s, "cache_mode") : NULL;
-    lvx_rval_str(v, m);
+    const struct lvx_seg *s = lvx_report_cache_settings_seg(row->seg);
+    return s ? lvx_report_seg_raw_str(s, key) : NULL;
 }
 
-LVX_RGETTER(cache_policy)
+LVX_RGETTER(cache_mode) { (void)rc; lvx_rval_str(v, cache_setting(row, "cache_mode")); }
+LVX_RGETTER(cache_policy) { (void)rc; lvx_rval_str(v, cache_setting(row, "policy")); }
+
+LVX_RGETTER(cache_metadata_format)
 {
     (void)rc;
-    const struct lvx_seg *s = row->seg;
-    const char *m = s && s->kind == LVX_SEG_CACHE_POOL ? lvx_report_seg_raw_str(s, "policy") : NULL;
-    lvx_rval_str(v, m);
+    const struct lvx_seg *s = lvx_report_cache_settings_seg(row->seg);
+    int64_t f = 0;
+    if (s && lvx_report_seg_raw_int(s, "metadata_format", &f) && (f == 1 || f == 2))
+        lvx_rval_num(v, f);
+    else
+        lvx_rval_blank(v, LVX_FT_NUM);
 }
 
 /* raid levels that can reshape (not raid0/raid1) and their images: 0 */

@@ -143,6 +143,24 @@ bool lvx_report_seg_raw_int(const struct lvx_seg *seg, const char *key, int64_t 
     return true;
 }
 
+bool lvx_report_cache_on_cachevol(const struct lvx_seg *seg)
+{
+    return seg && seg->kind == LVX_SEG_CACHE && seg->pool_lv &&
+           (seg->pool_lv->flags & LVX_LVF_CACHE_VOL);
+}
+
+const struct lvx_seg *lvx_report_cache_settings_seg(const struct lvx_seg *seg)
+{
+    if (!seg)
+        return NULL;
+    if (seg->kind == LVX_SEG_CACHE_POOL || lvx_report_cache_on_cachevol(seg))
+        return seg;
+    if (seg->kind == LVX_SEG_CACHE && seg->pool_lv && seg->pool_lv->seg_count &&
+        seg->pool_lv->segs[0].kind == LVX_SEG_CACHE_POOL)
+        return &seg->pool_lv->segs[0];
+    return NULL;
+}
+
 /* new blocks zeroed: a thin pool with zero_new_blocks, or a thin LV of such a pool */
 bool lvx_report_seg_zero(const struct lvx_seg *seg)
 {

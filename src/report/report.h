@@ -125,6 +125,12 @@ void lvx_report_format_size(struct lvx_buf *out, uint64_t sectors, char units, b
  * integer (false when absent or not an integer).  Reports and displays use these. */
 const char *lvx_report_seg_raw_str(const struct lvx_seg *seg, const char *key);
 bool lvx_report_seg_raw_int(const struct lvx_seg *seg, const char *key, int64_t *out);
+/* The segment holding a cache's settings (chunk size, metadata format, mode, policy),
+ * as LVM2: a cache pool's own, a cache LV's over a cachevol its own, a cache LV's over
+ * a cache pool the pool's; NULL for other segments. */
+const struct lvx_seg *lvx_report_cache_settings_seg(const struct lvx_seg *seg);
+/* A cache LV whose cache is a cachevol (LVM2's CACHE_USES_CACHEVOL) */
+bool lvx_report_cache_on_cachevol(const struct lvx_seg *seg);
 
 /* A usage percentage as LVM2 prints it (reports and lvdisplay): num of den with its
  * rounding (never 0.00 for some use, never 100.00 short of full), two decimals. */
