@@ -800,7 +800,7 @@ int lvx_scan_judge_named(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts,
     bool lvs = false;
     for (unsigned j = 0; j < list.count; j++)
         lvs |= list.devs[j]->is_lv;
-    bool lvs_refused = lvs && !lvx_scan_lvs_on(ctx);
+    bool lvs_refused = lvs && !(opts && opts->with_lvs) && !lvx_scan_lvs_on(ctx);
     for (unsigned i = 0; i < count; i++)
         why[i] = !each[i]                                     ? LVX_NAMED_NO_DEVICE
                  : each[i]->is_lv && lvs_refused              ? LVX_NAMED_LV
