@@ -78,8 +78,11 @@ static void open_one(void *arg, unsigned i)
         snprintf(j->errmsgs[i], sizeof(*j->errmsgs), "%s", own.errmsg);
 }
 
-/* The labels of the named devices (each once) zeroed as one batch (meta/pv_new.h). */
-static int wipe_all(struct lvx_cmd_env *env, const struct lvx_pvcmd_devs *named)
+/* The labels of the named devices (each once) zeroed as one batch (meta/pv_new.h);
+ * wiped[] gets the devices wiped (all of them under --test), *wiped_count their number:
+ * the devices file is updated for those even when another failed, as LVM2. */
+static int wipe_all(struct lvx_cmd_env *env, const struct lvx_pvcmd_devs *named,
+                    struct lvx_dev **wiped, unsigned *wiped_count)
 {
     unsigned count = named->count, n = 0;
     struct lvx_dev **devs = lvx_xcalloc(count + 1, sizeof(*devs));
@@ -118,6 +121,7 @@ static int wipe_all(struct lvx_cmd_env *env, const struct lvx_pvcmd_devs *named)
             continue;
         }
         lvx_notice(env->ctx, "Labels on physical volume \"%s\" successfully wiped.", names[i]);
+        wiped[(*wiped_count)++] = devs[i];
     }
     free(errmsgs);
     free(results);
@@ -147,10 +151,13 @@ int lvx_cmd_pvremove(struct lvx_cmd_env *env)
     for (unsigned i = 0; i < count; i++)
         ok = check_pv(env, env->args->argv[i], named.spvs[i]) && ok;
     rc = ok ? 0 : LVX_EXIT_FAILED;
+    struct lvx_dev **wiped = lvx_xcalloc(count + 1, sizeof(*wiped));
+    unsigned n = 0;
     if (!rc)
-        rc = wipe_all(env, &named);
-    if (!rc)      /* their entries in the devices file keep the device, without PVID */
-        lvx_cmd_devfile_note(env, named.devs, NULL, count, false, NULL, NULL);
+        rc = wipe_all(env, &named, wiped, &n);
+    if (n)        /* their entries in the devices file keep the device, without PVID */
+        lvx_cmd_devfile_note(env, wiped, NULL, n, false, NULL, NULL);
+    free(wiped);
     lvx_pvcmd_devs_free(&named);
     lvx_unlock(&global);
     return rc;

@@ -198,7 +198,8 @@ int lvxd_dm_watch_events(struct lvx_ctx *ctx, struct lvx_dm *dm);
 /* Start it (worker start); poll_secs: the fallback's period where the kernel cannot
  * be polled. */
 void lvxd_dm_events_start(int poll_secs);
-/* Something is watched now (dm_watch.c): the thread waits for events again. */
+/* An entry was added or dropped (dm_watch.c): the thread asks again at once (and
+ * closes the control device when nothing is watched any more). */
 void lvxd_dm_events_wake(void);
 /* fn on vg/lv's watch state (under the list's mutex), when watched. */
 void lvxd_dm_watch_update(const char *vg, const char *lv,

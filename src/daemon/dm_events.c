@@ -12,7 +12,10 @@
  * device it holds no reference on a device (a removal is never held up) and needs one
  * thread whatever the number of devices.  A kernel without DEV_ARM_POLL: the event
  * numbers are asked every poll_secs seconds instead.  Nothing watched: the thread
- * closes the control device and waits until an entry is added (lvxd_dm_events_wake()).
+ * closes the control device and waits until an entry is added.  dm_watch.c wakes it
+ * through an eventfd it polls next to the control device (lvxd_dm_events_wake()) when
+ * an entry is added or dropped, so the last drop closes the control device at once,
+ * not at the next device-mapper event.
  *
  * Entry points: lvxd_dm_events_start(), lvxd_dm_events_wake().
  */
@@ -20,39 +23,37 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <stdint.h>
 #include <string.h>
-#include <time.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
 #include "dev/dm_ioctl.h"
 
-static pthread_mutex_t wake_mutex = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t wake_cond = PTHREAD_COND_INITIALIZER;
-static bool woken;
+static _Atomic int wake_fd = -1;      /* eventfd: lvxd_dm_events_wake() adds 1 */
 static int fallback_secs = 10;
 
 void lvxd_dm_events_wake(void)
 {
-    pthread_mutex_lock(&wake_mutex);
-    woken = true;
-    pthread_cond_signal(&wake_cond);
-    pthread_mutex_unlock(&wake_mutex);
+    uint64_t one = 1;
+    int fd = wake_fd;
+    if (fd >= 0 && write(fd, &one, sizeof(one)) < 0) {
+        /* EAGAIN: the counter is full, a wake is pending anyway */
+    }
 }
 
-/* Until lvxd_dm_events_wake() (or secs, when secs > 0). */
-static void wait_wake(int secs)
+/* Until lvxd_dm_events_wake() or fd (when >= 0) is readable, or secs pass (when secs >
+ * 0; poll's timeout is relative: a step of the wall clock does not move it).  Reading
+ * the eventfd clears the pending wakes. */
+static void wait_wake(int fd, int secs)
 {
-    pthread_mutex_lock(&wake_mutex);
-    if (!woken && secs > 0) {
-        struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_sec += secs;
-        pthread_cond_timedwait(&wake_cond, &wake_mutex, &until);
-    } else {
-        while (!woken)
-            pthread_cond_wait(&wake_cond, &wake_mutex);
+    struct pollfd pf[2] = { { .fd = wake_fd, .events = POLLIN }, { .fd = fd, .events = POLLIN } };
+    while (poll(pf, fd >= 0 ? 2 : 1, secs > 0 ? secs * 1000 : -1) < 0 && errno == EINTR)
+        ;
+    uint64_t n;
+    if (pf[0].revents & POLLIN && read(wake_fd, &n, sizeof(n)) < 0) {
+        /* EAGAIN: taken meanwhile */
     }
-    woken = false;
-    pthread_mutex_unlock(&wake_mutex);
 }
 
 static void *events_main(void *arg)
@@ -64,12 +65,12 @@ static void *events_main(void *arg)
     lvx_ctx_init(&ctx);
     for (;;) {
         if (dm.fd < 0 && lvxd_dm_watch_events(&ctx, NULL) < 0) {
-            wait_wake(0);                /* nothing watched: control not even opened */
+            wait_wake(-1, 0);            /* nothing watched: control not even opened */
             continue;
         }
         if (dm.fd < 0 && lvx_dm_open(&ctx, &dm) < 0) {
             lvx_error_clear(&ctx);
-            wait_wake(fallback_secs);
+            wait_wake(-1, fallback_secs);
             continue;
         }
         int armed = lvx_dm_arm_poll(&ctx, &dm);
@@ -85,16 +86,14 @@ static void *events_main(void *arg)
             lvxd_monitor_kick();
         if (marked < 0) {                /* nothing watched: no descriptor kept */
             lvx_dm_close(&dm);
-            wait_wake(0);
+            wait_wake(-1, 0);
             continue;
         }
         if (armed < 0) {
-            wait_wake(fallback_secs);
+            wait_wake(-1, fallback_secs);
             continue;
         }
-        struct pollfd pf = { .fd = dm.fd, .events = POLLIN };
-        while (poll(&pf, 1, -1) < 0 && errno == EINTR)
-            ;
+        wait_wake(dm.fd, 0);             /* an event, or a watch added or dropped */
     }
     return NULL;
 }
@@ -104,6 +103,12 @@ void lvxd_dm_events_start(int poll_secs)
     pthread_t th;
     pthread_attr_t attr;
     fallback_secs = poll_secs < 1 ? 1 : poll_secs;
+    int fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (fd < 0) {
+        lvxd_log("warning: no device-mapper event thread: eventfd: %s", strerror(errno));
+        return;
+    }
+    wake_fd = fd;
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
     int rc = pthread_create(&th, &attr, events_main, NULL);

@@ -62,11 +62,24 @@ extern char **environ;
 #define MAX_FAILS 256
 
 static pthread_mutex_t kick_mutex = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t kick_cond = PTHREAD_COND_INITIALIZER;
+static pthread_cond_t kick_cond;     /* on CLOCK_MONOTONIC (kick_init) */
+static pthread_once_t kick_once = PTHREAD_ONCE_INIT;
 static bool kicked;
+
+/* The tick's deadline is monotonic: a step of the wall clock (NTP, the admin) neither
+ * holds the ticks back until it catches up nor runs them early. */
+static void kick_init(void)
+{
+    pthread_condattr_t a;
+    pthread_condattr_init(&a);
+    pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
+    pthread_cond_init(&kick_cond, &a);
+    pthread_condattr_destroy(&a);
+}
 
 void lvxd_monitor_kick(void)
 {
+    pthread_once(&kick_once, kick_init);
     pthread_mutex_lock(&kick_mutex);
     kicked = true;
     pthread_cond_signal(&kick_cond);
@@ -448,14 +461,15 @@ static void *monitor_main(void *arg)
     (void)arg;
     int secs = interval();
     struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
+    pthread_once(&kick_once, kick_init);
+    clock_gettime(CLOCK_MONOTONIC, &until);
     until.tv_sec += secs;
     for (;;) {
         pthread_mutex_lock(&kick_mutex);
         while (!kicked && pthread_cond_timedwait(&kick_cond, &kick_mutex, &until) != ETIMEDOUT)
             ;
         struct timespec now;
-        clock_gettime(CLOCK_REALTIME, &now);
+        clock_gettime(CLOCK_MONOTONIC, &now);
         bool tick = now.tv_sec > until.tv_sec ||
                     (now.tv_sec == until.tv_sec && now.tv_nsec >= until.tv_nsec);
         if (tick) {                      /* the next tick a period on, kicks or not */

@@ -524,9 +524,9 @@ static void open_one(void *arg, unsigned i)
 {
     struct open_job *j = arg;
     struct lvx_dev *dev = j->devs[i];
-    int mode = dev->open_write ? O_RDWR : O_RDONLY;
     j->results[i] = dev->fd >= 0 ? 0
-                                 : dev_open_quiet(j->io, dev, dev->is_file ? mode : mode | O_DIRECT);
+                                 : dev_open_quiet(j->io, dev, dev->is_file ? O_RDONLY
+                                                                           : O_RDONLY | O_DIRECT);
 }
 
 static void close_one(void *arg, unsigned i)
@@ -603,8 +603,13 @@ int lvx_dev_open_write_direct(struct lvx_ctx *ctx, struct lvx_dev *dev)
 {
     if (dev->fd >= 0 && dev->writable)
         return 0;
-    lvx_dev_close(ctx, dev);
-    return dev_open_flags(ctx, dev, dev->is_file ? O_RDWR : O_RDWR | O_DIRECT, true);
+    int old = dev->fd;                 /* closed after the new open (see dev.h) */
+    dev->fd = -1;
+    dev->direct = false;
+    int r = dev_open_flags(ctx, dev, dev->is_file ? O_RDWR : O_RDWR | O_DIRECT, true);
+    if (old >= 0)
+        lvx_io(ctx)->close(lvx_io(ctx)->arg, old);
+    return r;
 }
 
 void lvx_dev_end_direct(struct lvx_ctx *ctx, struct lvx_dev *dev)

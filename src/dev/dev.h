@@ -28,8 +28,6 @@ struct lvx_dev {
     bool topology_known;       /* lvx_dev_read_topology() has run */
     int fd;                    /* -1 when closed */
     bool writable;             /* opened read-write */
-    bool open_write;           /* lvx_dev_open_direct_many() opens it read-write (falling
-                                * back to read-only): the command writes it */
     bool direct;               /* fd has O_DIRECT (lvx_dev_open_direct): aligned reads only,
                                 * until lvx_dev_end_direct() */
     bool is_link;              /* path is a symlink (system list: lstat of the node) */
@@ -68,8 +66,7 @@ int lvx_dev_open(struct lvx_ctx *ctx, struct lvx_dev *dev, bool write);
  * lvx_dev_read_many() must then be 512-byte aligned; lvx_dev_read/write and
  * lvx_dev_end_direct() switch the fd back to buffered I/O. */
 int lvx_dev_open_direct(struct lvx_ctx *ctx, struct lvx_dev *dev);
-/* lvx_dev_open_direct() of many devices, spread over a few threads (read-write where
- * dev->open_write is set and the device allows it); results[i] gets 0 or a negative
+/* lvx_dev_open_direct() of many devices, spread over a few threads; results[i] gets 0 or a negative
  * errno, and nothing is recorded in ctx (call lvx_dev_open_direct() on a failed one for
  * its message). */
 void lvx_dev_open_direct_many(struct lvx_ctx *ctx, struct lvx_dev **devs, unsigned count,
@@ -77,7 +74,11 @@ void lvx_dev_open_direct_many(struct lvx_ctx *ctx, struct lvx_dev **devs, unsign
 /* Open read-write for batched durable writes (dev/multi.h lvx_dev_write_durable_many):
  * O_DIRECT for a block device (FUA writes, no page cache to dirty, read-modify-write or
  * sync at close), plain for files or when O_DIRECT is refused.  An fd already open
- * read-write is kept as it is; a read-only one is reopened.  As lvx_dev_open_direct(),
+ * read-write is kept as it is; a read-only one is replaced by a new read-write fd,
+ * opened before the old one is closed (neither is the device's first open or last
+ * close: cheap, no partition or media check).  Only a command that is about to write
+ * calls this: a device opened read-write raises inotify IN_CLOSE_WRITE at its close, and
+ * udev turns that into a change event and a probe.  As lvx_dev_open_direct(),
  * lvx_dev_read/write switch the fd to buffered I/O. */
 int lvx_dev_open_write_direct(struct lvx_ctx *ctx, struct lvx_dev *dev);
 /* Close many devices (those open), spread over a few threads; no ctx needed. */

@@ -316,7 +316,7 @@ static int open_item(struct lvx_ctx *ctx, void *dev)
 }
 
 /* Each device of the list (each once; the list may repeat adjacent entries) open for
- * writing; those the scan opened read-write (struct lvx_dev open_write) already are. */
+ * writing (the scan opened them read-only: a read-only fd is replaced, dev.h). */
 static int open_devices(struct lvx_ctx *ctx, struct lvx_dev **list, unsigned count)
 {
     void **devs = lvx_xcalloc(count + 1, sizeof(*devs));

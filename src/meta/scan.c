@@ -117,33 +117,10 @@ static int scan_read_batch(struct lvx_ctx *ctx, struct scan_read *r, unsigned n)
 
 /* ---- phase 0: the device list ------------------------------------------------ */
 
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/* The devices a command names to add (ctx->devices_also: vgcreate, vgextend) are written
- * by it: opened read-write at once, not reopened by the commit (a thousand closes and
- * opens).  Matched by the name given (a device named through a symlink is reopened). */
-static void mark_written_devices(const struct lvx_ctx *ctx, const struct lvx_devlist *devs)
-{
-    unsigned n = ctx->devices_also_count;
-    if (n == 0)
-        return;
-    const char **names = lvx_xcalloc(n, sizeof(*names));
-    memcpy(names, ctx->devices_also, n * sizeof(*names));
-    qsort(names, n, sizeof(*names), cmp_str);
-    for (unsigned i = 0; i < devs->count; i++)
-        if (bsearch(&devs->devs[i]->path, names, n, sizeof(*names), cmp_str))
-            devs->devs[i]->open_write = true;
-    free(names);
-}
-
 static int scan_open_devices(struct lvx_ctx *ctx, struct lvx_scan *scan, bool named,
                              struct lvx_dev **usable, unsigned *usable_count)
 {
     unsigned n = 0;
-    mark_written_devices(ctx, &scan->devs);
     uint64_t min_bytes = lvx_scan_pv_min_bytes(ctx);
     int *opened = lvx_xcalloc(scan->devs.count + 1, sizeof(*opened));
     lvx_dev_open_direct_many(ctx, scan->devs.devs, scan->devs.count, opened);
@@ -823,7 +800,7 @@ int lvx_scan_judge_named(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts,
     bool lvs = false;
     for (unsigned j = 0; j < list.count; j++)
         lvs |= list.devs[j]->is_lv;
-    bool lvs_refused = lvs && !lvx_scan_lvs_on(ctx);
+    bool lvs_refused = lvs && !(opts && opts->with_lvs) && !lvx_scan_lvs_on(ctx);
     for (unsigned i = 0; i < count; i++)
         why[i] = !each[i]                                     ? LVX_NAMED_NO_DEVICE
                  : each[i]->is_lv && lvs_refused              ? LVX_NAMED_LV

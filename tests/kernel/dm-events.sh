@@ -11,6 +11,9 @@
 #     ("Event N on VG-pool-tpool.") made the daemon read the status ("read (event") and
 #     run lvextend, no tick did;
 #   * while the pool is idle, no status of it is read;
+#   * lvchange --monitor n drops the only watched device: the daemon closes its
+#     /dev/mapper/control at once (no device-mapper event needed to wake its event
+#     thread); --monitor y opens it again;
 #   * a daemon started again with a tick of 1 s: an idle watched COW snapshot has no
 #     status read at the ticks (its underlying devices did not write), and when its
 #     origin is rewritten the ticks do read it ("read (poll": a snapshot filling raises
@@ -76,6 +79,23 @@ check "the thin LV reads back the 48 MiB" cmp -n $((48 << 20)) /tmp/R48 /dev/$VG
 n0=$(reads $VG-pool-tpool)
 sleep 4
 check_eq "idle pool after the writes: no status read in 4 s" "$(reads $VG-pool-tpool)" "$n0"
+# descriptors of the control device in any process, by device number (the daemon's
+# mount namespace may name it otherwise)
+CTL_DEV=$(stat -c %t:%T /dev/mapper/control)
+ctl() {
+    local f n=0
+    for f in /proc/[0-9]*/fd/*; do
+        [ "$(stat -L -c %t:%T "$f" 2>/dev/null)" = "$CTL_DEV" ] && n=$((n + 1))
+    done
+    echo $n
+}
+no_ctl() { [ "$(ctl)" = 0 ]; }
+some_ctl() { [ "$(ctl)" != 0 ]; }
+check "the daemon holds /dev/mapper/control while the pool is watched" some_ctl
+check "lvchange --monitor n $VG/pool (the only watched device)" $LVX lvchange --monitor n $VG/pool
+check "... /dev/mapper/control closed within 10 s, no event needed" wait_for 10 no_ctl
+check "lvchange --monitor y $VG/pool" $LVX lvchange --monitor y $VG/pool
+check "... /dev/mapper/control open again" wait_for 10 some_ctl
 check "vgchange -an $VG" $LVX vgchange -an $VG
 check "lvx daemon stop" $LVX daemon stop
 
