@@ -63,4 +63,10 @@ int lvx_mirror_commit_live(struct lvx_cmd_env *env, struct lvx_vg_update *u,
                            const struct lvx_actcmd *act, struct lvx_lv *lv, bool active,
                            const struct lvx_lv *old_log);
 
+/* An active mirror given new images: waits for its copy as LVM2's poll ("VG/LV:
+ * Converted: 100.00%"), then, for a mirror with a log (LVM2's CONVERTING resync
+ * layer collapsed), "Logical volume VG/LV converted.".  0 or the exit code. */
+int lvx_mirror_poll_converted(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                              const struct lvx_lv *lv, bool with_log);
+
 #endif
