@@ -14,9 +14,10 @@
  *                     the images: LVM2's order in the metadata), the log's first 4 KiB
  *                     zeroed; "Conversion starts after activation."
  *
- *   more images       (-m N, -m +N of a core- or disk-log mirror): NAME_mimage_<k>...
- *                     on PVs holding none of its images nor its log, appended; a disk
- *                     log's header zeroed (every region copied again).  LVM2 goes
+ *   more images       (-m N, -m +N of a core-, disk- or mirrored-log mirror):
+ *                     NAME_mimage_<k>... (k above the highest in use) on PVs holding
+ *                     none of its images nor its log, appended; an inactive LV's log
+ *                     header zeroed (every region copied again).  LVM2 goes
  *                     through a NAME_mimagetmp_N layer its poll collapses into this
  *                     layout after activation (README: a deliberate difference);
  *                     refused (LVM2's words) for a NOTSYNCED mirror.
@@ -27,15 +28,16 @@
  * mirror target copies image 0 to the new images in the background; lvconvert waits
  * for the copy as LVM2's poll does: "Converted: 100.00%", and for a mirror with a log
  * "Logical volume VG/LV converted.", the end of LVM2's CONVERTING resync layer).  A
- * disk log is kept as it is there: the daemon sees the images the reload added beside
+ * disk or mirrored log is kept as it is there: the daemon sees the images the reload added beside
  * the same log and copies every region to them, the old images only where the log says
  * out of sync (what LVM2's resync layer copies).  Active in the dm backend,
  * the LV's table is reloaded as for RAID LVs (lvx_lvconvert_reload: new sub-LV devices
  * made, a new log's start zeroed, the table staged, committed, swapped, the devices of
- * the sub-LVs that went removed).  More images for a mirror active in the dm backend
- * are refused (no resync layer: the old table would write a zeroed log back in sync),
- * as is a mirrored log there (exit 5); --type raid1 of an inactive mirror gets LVM2's
- * "must be active" refusal.
+ * the sub-LVs that went removed).  More images for a mirror active in the dm backend:
+ * it is deactivated for the change (refused when in use) and activated again, the
+ * kernel copying every region (no resync layer: the old table would write a zeroed
+ * log back in sync at a reload); a mirrored log is refused there (exit 5);
+ * --type raid1 of an inactive mirror gets LVM2's "must be active" refusal.
  */
 #include "cmd/lvconvert_mirror.h"
 
@@ -60,11 +62,14 @@ static struct lvx_lv *new_sub(struct lvx_vg *vg, const struct lvx_lv *lv, const 
     return s;
 }
 
+/* lv, or a sub-LV under it (a mirrored log's images), has an area on pv */
 static bool on_pv(const struct lvx_lv *lv, const struct lvx_pv *pv)
 {
     for (unsigned s = 0; s < lv->seg_count; s++)
         for (uint32_t a = 0; lv->segs[s].areas && a < lv->segs[s].area_count; a++)
-            if (lv->segs[s].areas[a].pv == pv)
+            if (lv->segs[s].areas[a].pv == pv ||
+                (lv->segs[s].areas[a].lv && lv->segs[s].areas[a].lv != lv &&
+                 on_pv(lv->segs[s].areas[a].lv, pv)))
                 return true;
     return false;
 }
@@ -204,7 +209,7 @@ static int from_linear(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
  * whole and keeps the log (target_mirror.c's adopt). */
 int lvx_mirror_add_images(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
                           uint32_t want, const struct lvx_alloc_pv *pvs, unsigned pv_count,
-                          bool repair, uint32_t with_logs)
+                          uint32_t with_logs)
 {
     struct lvx_vg *vg = u->vg;
     struct lvx_seg *seg = &lv->segs[0];
@@ -225,12 +230,11 @@ int lvx_mirror_add_images(struct lvx_cmd_env *env, struct lvx_vg_update *u, stru
             others[k++] = cand;
     }
     if (k < want - cur + with_logs) {    /* a repair's new log wants a PV of its own too */
-        /* a repair's lines name no LV (LVM2 allocates for a layer not named yet) */
-        lvx_cmd_errorf("Insufficient suitable allocatable extents for logical volume %s: %llu "
-                       "more required", repair ? "" : lv->name,
+        /* no LV named: LVM2's add_mirror_images allocates for no LV */
+        lvx_cmd_errorf("Insufficient suitable allocatable extents for logical volume : %llu "
+                       "more required",
                        (unsigned long long)((want - cur) * (uint64_t)lv->le_count));
-        if (repair)
-            lvx_cmd_errorf("Unable to allocate extents for mirror(s).");
+        lvx_cmd_errorf("Unable to allocate extents for mirror(s).");
         return LVX_EXIT_FAILED;
     }
     struct lvx_lv **img = lvx_pool_alloc(env->pool, want * sizeof(*img));
@@ -407,18 +411,16 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
                        "first.");
         return LVX_EXIT_FAILED;
     }
-    if (adding && (lvx_mirror_log_is_mirrored(lv->segs[0].log_lv) || c->mirrored_log ||
-                   c->core_log || c->disk_log)) {
+    if (adding && (c->mirrored_log || c->core_log || c->disk_log)) {
         lvx_cmd_errorf("lvx lvconvert adds images to mirror %s/%s only with its log kept as it "
-                       "is (not mirrored).", vg, lv->name);
+                       "is.", vg, lv->name);
         return LVX_EXIT_FAILED;
     }
-    /* no resync layer in dm: the old table would write a zeroed log back in sync */
-    if (adding && dm) {
-        lvx_cmd_errorf("lvx lvconvert adds images to a mirror active in the dm backend only "
-                       "when it is inactive: deactivate %s/%s first.", vg, lv->name);
-        return LVX_EXIT_FAILED;
-    }
+    /* no resync layer in dm (the old table would write a zeroed log back in sync):
+     * the LV is deactivated for the change and activated again, the kernel's mirror
+     * copying every region from image 0 (its log zeroed) */
+    bool cycle = adding && dm;
+    bool test = env->args->count[LVX_OPT_TEST] != 0;
     struct lvx_alloc_pv *pvs = NULL;
     unsigned pv_count = 0;
     if ((rc = lvx_lvcmd_pv_args(env, u->vg, c->pv_args, c->pv_arg_count, &pvs, &pv_count)))
@@ -434,8 +436,15 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
     } else if (!linear && want == 1) {
         lvx_mirror_to_linear(lv);
     } else if (adding) {
-        if ((rc = lvx_mirror_add_images(env, u, lv, want, pvs, pv_count, false, 0)))
+        if ((rc = lvx_mirror_add_images(env, u, lv, want, pvs, pv_count, 0)))
             return rc;
+        if (cycle && !test && lvx_actcmd_deactivate(env, &act, lv, false)) {
+            lvx_cmd_errorf("lvx adds images to a mirror active in the device-mapper backend "
+                           "by deactivating it: %s/%s is in use.", vg, lv->name);
+            return LVX_EXIT_FAILED;
+        }
+        if (cycle)
+            dm = active = false;
         if (!active)              /* the log's header zeroed: every region copied again */
             old_log = NULL;
     } else if (!linear) {
@@ -468,6 +477,10 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
     } else if ((rc = lvx_mirror_commit_live(env, u, &act, lv, active, old_log))) {
         return rc;
     }
+    if (cycle && !test && (rc = lvx_actcmd_activate(env, &act, lv)))
+        return rc;
+    if (cycle)
+        active = true;
     if ((linear && want > 1) || adding) {
         lvx_notice(env->ctx, "Logical volume %s/%s being converted.", vg, lv->name);
         if (active && (rc = lvx_mirror_poll_converted(env, &act, lv, adding && had_log)))

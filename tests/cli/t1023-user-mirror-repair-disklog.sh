@@ -86,7 +86,7 @@ test_ok "the new image was copied whole: 16 MiB or more written to D4 ($w4 secto
     test "$w4" -ge $((16 * MIB / 512))
 test_ok "the survivors were copied only where written degraded: D0 (the source) under 1 MiB, D2 under 5 MiB ($w0, $w2 sectors)" \
     test "$w0" -lt 2048 -a "$w2" -lt $((5 * MIB / 512))
-read -r magic nreg _ nsync < <(mir_log_synced "$VG")
+read -r magic nreg _ nsync < <(mir_log_synced "$VG" m_mlog)
 test_eq "the log (dm-log on D3) says every region in sync" "$magic $nsync" "MiRr $nreg"
 test_eq "lvx: copy_percent 100.00, 3 images" \
     "$(field "$VG/m" copy_percent)/$(field "$VG/m" stripes)" "100.00/3"

@@ -7,7 +7,8 @@
 # the new images) that its poll collapses once in sync; lvx writes the collapsed
 # layout at once.  These helpers read LVM2's reports of either.
 #
-#   mir_layout VG SEDSCRIPT [LVM-ARGS...]  LVM2's "lv_name log=LOG devs" lines of VG,
+#   mir_layout VG SEDSCRIPT [LVM-ARGS...]  LVM2's (the command $MIR_LVM, default lvm2)
+#                         "lv_name log=LOG devs" lines of VG,
 #                         sorted, device names through SEDSCRIPT, PE offsets dropped,
 #                         a resync layer collapsed as LVM2's poll does (the layer's
 #                         images, then the top mirror's others; the layer's log)
@@ -15,12 +16,13 @@
 #   mir_pv_sum VG SUBLV BYTES [LVM-ARGS...]  sha256 of SUBLV's first BYTES read from its
 #                         PV (O_DIRECT)
 #   mir_wsect DEV         sectors written to loop device DEV so far (/sys/block/*/stat)
-#   mir_log_synced VG [LVM-ARGS...]  "MiRr N in-sync K" of VG/m's dm-log on its PV
+#   mir_log_synced VG SUBLV [LVM-ARGS...]  "MiRr N in-sync K" of the dm-log in SUBLV
+#                         (m_mlog, an image of a mirrored log) read from its PV
 
 mir_layout() {
     local vg=$1 sed=$2
     shift 2
-    lvm2 lvs -a --noheadings --separator ' ' -o lv_name,mirror_log,devices "$@" "$vg" \
+    "${MIR_LVM:-lvm2}" lvs -a --noheadings --separator ' ' -o lv_name,mirror_log,devices "$@" "$vg" \
         2>/dev/null | sed -e 's/^ *//' -e 's/\[//g; s/\]//g' -e 's/([0-9]*)//g' |
         awk 'NF == 2 { $3 = $2; $2 = "" } { print $1 "|" $2 "|" $3 }' | sed "$sed" |
         awk -F'|' '
@@ -69,10 +71,10 @@ mir_wsect() {
 # dm-log on disk (docs/dm-formats.md §6): "MiRr", version, nr_regions (le64), bits at
 # byte 1024, 1 = in sync
 mir_log_synced() {
-    local vg=$1 pv start off ext
-    shift
-    pv=$(mir_where "$vg" m_mlog "$@")
-    start=$(lvm2 lvs -a --noheadings -o devices "$@" "$vg/m_mlog" 2>/dev/null | tr -d ' ' |
+    local vg=$1 sub=$2 pv start off ext
+    shift 2
+    pv=$(mir_where "$vg" "$sub" "$@")
+    start=$(lvm2 lvs -a --noheadings -o devices "$@" "$vg/$sub" 2>/dev/null | tr -d ' ' |
         sed 's/.*(\(.*\))/\1/')
     off=$(lvm2 pvs --noheadings --units b --nosuffix -o pe_start "$@" "$pv" 2>/dev/null | tr -d ' ')
     ext=$(lvm2 vgs --noheadings --units b --nosuffix -o vg_extent_size "$@" "$vg" 2>/dev/null |
