@@ -11,7 +11,8 @@
 #
 # Images on the first three PVs, the log on the fourth, the fifth free; the second PV's
 # label is wiped while the VG is inactive (a lost disk), the VG activated with
-# --activationmode partial and written, then repaired.  Checks: exit status and output
+# --activationmode partial, then repaired (not written while degraded: the kernel holds
+# such writes for dmeventd, which the guest does not run).  Checks: exit status and output
 # (LVM2's warnings about the missing device aside), the metadata text once LVM2's poll
 # is done, the dm tables, every image's device holding the data.
 # shellcheck disable=SC2086
@@ -36,9 +37,7 @@ img_sum() { dd if="/dev/mapper/$1" bs=1M count=16 iflag=direct status=none | sha
 quiet() { grep -v -e "Couldn't find device" -e "is missing PV" -e "WARNING: Device for PV" || true; }
 
 dd if=/dev/urandom of=/tmp/A bs=1M count=16 2>/dev/null
-dd if=/dev/urandom of=/tmp/B bs=1M count=16 2>/dev/null
 A=$(sha256sum </tmp/A | cut -d' ' -f1)
-B=$(sha256sum </tmp/B | cut -d' ' -f1)
 
 check "LVM2 makes lvm-mr, lvx makes lvx-mr" sh -c \
     "lvm pvcreate -q /dev/vda /dev/vdb /dev/vdc /dev/vdd /dev/vde &&
@@ -62,13 +61,9 @@ ob=$($LVX vgchange -ay --activationmode partial $LVX_VG 2>&1) || rb=$?
 check_eq "vgchange -ay --activationmode partial: exit status as LVM2's" "$rb" "$ra"
 note "LVM2: $oa"
 note "lvx: $ob"
-check "8 MiB written to each degraded mirror" sh -c \
-    "dd if=/tmp/B of=/dev/$LVM_VG/m bs=1M count=8 oflag=direct status=none &&
-     dd if=/tmp/B of=/dev/$LVX_VG/m bs=1M count=8 oflag=direct status=none"
-head -c 8388608 /tmp/B >/tmp/C
-tail -c 8388608 /tmp/A >>/tmp/C
-C=$(sha256sum </tmp/C | cut -d' ' -f1)
-
+# no write while degraded: the kernel's mirror (handle_errors) holds writes after a
+# leg fails until dmeventd reconfigures it, and the guest runs no dmeventd
+C=$A
 ra=0 rb=0
 oa=$(lvm lvconvert -y --repair $LVM_VG/m 2>&1) || ra=$?
 ob=$($LVX lvconvert -y --repair $LVX_VG/m 2>&1) || rb=$?
