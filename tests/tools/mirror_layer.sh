@@ -50,18 +50,26 @@ mir_where() {
     lvm2 lvs -a --noheadings -o devices "$@" "$vg/$sub" 2>/dev/null | tr -d ' ' | sed 's/(.*//'
 }
 
-mir_pv_sum() {
-    local vg=$1 sub=$2 bytes=$3 pv start off ext
-    shift 3
+# _mir_at VG SUBLV [LVM-ARGS...]: "PV BYTE-OFFSET" of SUBLV's first extent, or nothing
+_mir_at() {
+    local vg=$1 sub=$2 pv start off ext
+    shift 2
     pv=$(mir_where "$vg" "$sub" "$@")
     start=$(lvm2 lvs -a --noheadings -o devices "$@" "$vg/$sub" 2>/dev/null | tr -d ' ' |
         sed 's/.*(\(.*\))/\1/')
     off=$(lvm2 pvs --noheadings --units b --nosuffix -o pe_start "$@" "$pv" 2>/dev/null | tr -d ' ')
     ext=$(lvm2 vgs --noheadings --units b --nosuffix -o vg_extent_size "$@" "$vg" 2>/dev/null |
         tr -d ' ')
-    [[ -n $pv && -n $start && -n $off && -n $ext ]] || { echo "no-pv"; return; }
-    dd if="$pv" bs=1M iflag=direct,skip_bytes,count_bytes skip=$((off + start * ext)) \
-        count="$bytes" status=none | sha256sum | cut -d' ' -f1
+    [[ -n $pv && -n $start && -n $off && -n $ext ]] && echo "$pv $((off + start * ext))"
+}
+
+mir_pv_sum() {
+    local vg=$1 sub=$2 bytes=$3 pv at
+    shift 3
+    read -r pv at < <(_mir_at "$vg" "$sub" "$@")
+    [[ -n $pv ]] || { echo "no-pv"; return; }
+    dd if="$pv" bs=1M iflag=direct,skip_bytes,count_bytes skip="$at" count="$bytes" status=none |
+        sha256sum | cut -d' ' -f1
 }
 
 mir_wsect() {
@@ -71,16 +79,11 @@ mir_wsect() {
 # dm-log on disk (docs/dm-formats.md §6): "MiRr", version, nr_regions (le64), bits at
 # byte 1024, 1 = in sync
 mir_log_synced() {
-    local vg=$1 sub=$2 pv start off ext
+    local vg=$1 sub=$2 pv at
     shift 2
-    pv=$(mir_where "$vg" "$sub" "$@")
-    start=$(lvm2 lvs -a --noheadings -o devices "$@" "$vg/$sub" 2>/dev/null | tr -d ' ' |
-        sed 's/.*(\(.*\))/\1/')
-    off=$(lvm2 pvs --noheadings --units b --nosuffix -o pe_start "$@" "$pv" 2>/dev/null | tr -d ' ')
-    ext=$(lvm2 vgs --noheadings --units b --nosuffix -o vg_extent_size "$@" "$vg" 2>/dev/null |
-        tr -d ' ')
-    [[ -n $pv && -n $start && -n $off && -n $ext ]] || { echo "no log"; return; }
-    dd if="$pv" bs=4096 iflag=direct,skip_bytes skip=$((off + start * ext)) count=1 \
+    read -r pv at < <(_mir_at "$vg" "$sub" "$@")
+    [[ -n $pv ]] || { echo "no log"; return; }
+    dd if="$pv" bs=4096 iflag=direct,skip_bytes skip="$at" count=1 \
         status=none | "$PYTHON" -c '
 import struct, sys
 b = sys.stdin.buffer.read()
