@@ -14,9 +14,10 @@
  *                     the images: LVM2's order in the metadata), the log's first 4 KiB
  *                     zeroed; "Conversion starts after activation."
  *
- *   more images       (-m N, -m +N of a core- or disk-log mirror): NAME_mimage_<k>...
- *                     on PVs holding none of its images nor its log, appended; a disk
- *                     log's header zeroed (every region copied again).  LVM2 goes
+ *   more images       (-m N, -m +N of a core-, disk- or mirrored-log mirror):
+ *                     NAME_mimage_<k>... (k above the highest in use) on PVs holding
+ *                     none of its images nor its log, appended; an inactive LV's log
+ *                     header zeroed (every region copied again).  LVM2 goes
  *                     through a NAME_mimagetmp_N layer its poll collapses into this
  *                     layout after activation (README: a deliberate difference);
  *                     refused (LVM2's words) for a NOTSYNCED mirror.
@@ -25,12 +26,17 @@
  * "... being converted.").  LVs active in the user backend are converted live: the
  * new layout staged, committed, new logs zeroed, then the daemon reloads the LV (its
  * mirror target copies image 0 to the new images in the background; lvconvert waits
- * for the copy as LVM2's poll does: "Converted: 100.00%").  Active in the dm backend,
+ * for the copy as LVM2's poll does: "Converted: 100.00%", and for a mirror with a log
+ * "Logical volume VG/LV converted.", the end of LVM2's CONVERTING resync layer).  A
+ * disk or mirrored log is kept as it is there: the daemon sees the images the reload added beside
+ * the same log and copies every region to them, the old images only where the log says
+ * out of sync (what LVM2's resync layer copies).  Active in the dm backend,
  * the LV's table is reloaded as for RAID LVs (lvx_lvconvert_reload: new sub-LV devices
  * made, a new log's start zeroed, the table staged, committed, swapped, the devices of
- * the sub-LVs that went removed).  More images for an active mirror are added only in
- * the user backend with a core log (a live disk log would be written back in sync by
- * the old table), and a mirrored log not while active in the dm backend (exit 5);
+ * the sub-LVs that went removed).  More images for a mirror active in the dm backend:
+ * it is deactivated for the change (refused when in use) and activated again, the
+ * kernel copying every region (no resync layer: the old table would write a zeroed
+ * log back in sync at a reload); a mirrored log is refused there (exit 5);
  * --type raid1 of an inactive mirror gets LVM2's "must be active" refusal.
  */
 #include "cmd/lvconvert_mirror.h"
@@ -56,11 +62,14 @@ static struct lvx_lv *new_sub(struct lvx_vg *vg, const struct lvx_lv *lv, const 
     return s;
 }
 
+/* lv, or a sub-LV under it (a mirrored log's images), has an area on pv */
 static bool on_pv(const struct lvx_lv *lv, const struct lvx_pv *pv)
 {
     for (unsigned s = 0; s < lv->seg_count; s++)
         for (uint32_t a = 0; lv->segs[s].areas && a < lv->segs[s].area_count; a++)
-            if (lv->segs[s].areas[a].pv == pv)
+            if (lv->segs[s].areas[a].pv == pv ||
+                (lv->segs[s].areas[a].lv && lv->segs[s].areas[a].lv != lv &&
+                 on_pv(lv->segs[s].areas[a].lv, pv)))
                 return true;
     return false;
 }
@@ -190,16 +199,17 @@ static int from_linear(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
     return 0;
 }
 
-/* More images for a mirror with a core or disk log: NAME_mimage_<k> (the first free k)
- * on PVs holding none of its images nor its log, appended to the mirror.  LVM2 (2.03.16) adds them
- * to a disk-log mirror through a temporary layer (NAME_mimagetmp_N over the old
+/* More images for a mirror with a core or disk log: NAME_mimage_<k> (k one above the
+ * highest in use) on PVs holding none of its images nor its log, appended to the
+ * mirror.  LVM2 (2.03.16) adds them to a disk-log mirror through a temporary layer (NAME_mimagetmp_N over the old
  * images, with the log) that its poll collapses into this layout once the new images
- * are in sync; lvx writes the collapsed layout at once and the caller zeroes the
- * log's header, so every region is copied again from image 0 (by the kernel or the
- * daemon, as a new log). */
+ * are in sync; lvx writes the collapsed layout at once and, for an inactive LV, the
+ * caller zeroes the log's header, so every region is copied again from image 0 (by the
+ * kernel or the daemon, as a new log); the daemon serving the LV copies the new images
+ * whole and keeps the log (target_mirror.c's adopt). */
 int lvx_mirror_add_images(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
                           uint32_t want, const struct lvx_alloc_pv *pvs, unsigned pv_count,
-                          bool repair, uint32_t with_logs)
+                          uint32_t with_logs)
 {
     struct lvx_vg *vg = u->vg;
     struct lvx_seg *seg = &lv->segs[0];
@@ -220,27 +230,21 @@ int lvx_mirror_add_images(struct lvx_cmd_env *env, struct lvx_vg_update *u, stru
             others[k++] = cand;
     }
     if (k < want - cur + with_logs) {    /* a repair's new log wants a PV of its own too */
-        /* a repair's lines name no LV (LVM2 allocates for a layer not named yet) */
-        lvx_cmd_errorf("Insufficient suitable allocatable extents for logical volume %s: %llu "
-                       "more required", repair ? "" : lv->name,
+        /* no LV named: LVM2's add_mirror_images allocates for no LV */
+        lvx_cmd_errorf("Insufficient suitable allocatable extents for logical volume : %llu "
+                       "more required",
                        (unsigned long long)((want - cur) * (uint64_t)lv->le_count));
-        if (repair)
-            lvx_cmd_errorf("Unable to allocate extents for mirror(s).");
+        lvx_cmd_errorf("Unable to allocate extents for mirror(s).");
         return LVX_EXIT_FAILED;
     }
     struct lvx_lv **img = lvx_pool_alloc(env->pool, want * sizeof(*img));
     for (uint32_t i = 0; i < cur; i++)
         img[i] = seg->areas[i].lv;
-    /* the first free NAME_mimage_<k>: after a repair the survivors keep their names
-     * (mimage_0 and mimage_2 of three), so the new image takes the lost one's */
-    for (uint32_t i = cur, free_k = 0; i < want; i++) {
-        const char *suffix;
-        while (lvx_vg_find_lv(vg, lvx_pool_printf(env->pool, "%s_%s", lv->name,
-                                                  suffix = lvx_pool_printf(env->pool,
-                                                                           "mimage_%u", free_k))))
-            free_k++;
-        img[i] = new_sub(vg, lv, suffix);
-    }
+    /* NAME_mimage_<one above the highest in use> (LVM2's generate_lv_name): after a
+     * repair kept mimage_0 and mimage_2 of three, the new image is mimage_3 */
+    for (uint32_t i = cur; i < want; i++)
+        img[i] = new_sub(vg, lv, lvx_pool_printf(env->pool, "mimage_%u",
+                                                  lvx_raid_next_index(vg, lv->name, "mimage")));
     if (lvx_raid_alloc_images(env, maps, lv->name, want - cur, lv->le_count, 0,
                               lvx_lvcmd_effective_policy(vg, lv->alloc), others, k, img + cur,
                               NULL) < 0) {
@@ -347,6 +351,18 @@ static int wait_synced(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
     }
 }
 
+int lvx_mirror_poll_converted(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                              const struct lvx_lv *lv, bool with_log)
+{
+    int rc = wait_synced(env, act, lv);
+    if (rc)
+        return rc;
+    lvx_notice(env->ctx, "%s/%s: Converted: 100.00%%", lv->vg->name, lv->name);
+    if (with_log)
+        lvx_notice(env->ctx, "Logical volume %s/%s converted.", lv->vg->name, lv->name);
+    return 0;
+}
+
 int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
                          const struct lvx_mirror_conv *c)
 {
@@ -395,23 +411,22 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
                        "first.");
         return LVX_EXIT_FAILED;
     }
-    if (adding && (lvx_mirror_log_is_mirrored(lv->segs[0].log_lv) || c->mirrored_log ||
-                   c->core_log || c->disk_log)) {
+    if (adding && (c->mirrored_log || c->core_log || c->disk_log)) {
         lvx_cmd_errorf("lvx lvconvert adds images to mirror %s/%s only with its log kept as it "
-                       "is (not mirrored).", vg, lv->name);
+                       "is.", vg, lv->name);
         return LVX_EXIT_FAILED;
     }
-    /* a live disk log would be written in sync again by the old table at the reload */
-    if (adding && active && (dm || lv->segs[0].log_lv)) {
-        lvx_cmd_errorf("lvx lvconvert adds images to active mirror %s/%s only with a core log "
-                       "in the user backend: deactivate it first.", vg, lv->name);
-        return LVX_EXIT_FAILED;
-    }
+    /* no resync layer in dm (the old table would write a zeroed log back in sync):
+     * the LV is deactivated for the change and activated again, the kernel's mirror
+     * copying every region from image 0 (its log zeroed) */
+    bool cycle = adding && dm;
+    bool test = env->args->count[LVX_OPT_TEST] != 0;
     struct lvx_alloc_pv *pvs = NULL;
     unsigned pv_count = 0;
     if ((rc = lvx_lvcmd_pv_args(env, u->vg, c->pv_args, c->pv_arg_count, &pvs, &pv_count)))
         return rc;
     const struct lvx_lv *old_log = linear ? NULL : lv->segs[0].log_lv;
+    bool had_log = old_log != NULL;
     struct lvx_raid_change ch;
     struct lvx_lv *before[LVX_RAID_CHANGE_MAX];
     unsigned before_n = mirror_subs(lv, before);
@@ -421,9 +436,17 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
     } else if (!linear && want == 1) {
         lvx_mirror_to_linear(lv);
     } else if (adding) {
-        if ((rc = lvx_mirror_add_images(env, u, lv, want, pvs, pv_count, false, 0)))
+        if ((rc = lvx_mirror_add_images(env, u, lv, want, pvs, pv_count, 0)))
             return rc;
-        old_log = NULL;           /* the log's header zeroed: every region copied again */
+        if (cycle && !test && lvx_actcmd_deactivate(env, &act, lv, false)) {
+            lvx_cmd_errorf("lvx adds images to a mirror active in the device-mapper backend "
+                           "by deactivating it: %s/%s is in use.", vg, lv->name);
+            return LVX_EXIT_FAILED;
+        }
+        if (cycle)
+            dm = active = false;
+        if (!active)              /* the log's header zeroed: every region copied again */
+            old_log = NULL;
     } else if (!linear) {
         drop_subs(lv, want, c->core_log);
         struct lvx_lv *log = lv->segs[0].log_lv;
@@ -454,13 +477,15 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
     } else if ((rc = lvx_mirror_commit_live(env, u, &act, lv, active, old_log))) {
         return rc;
     }
+    if (cycle && !test && (rc = lvx_actcmd_activate(env, &act, lv)))
+        return rc;
+    if (cycle)
+        active = true;
     if ((linear && want > 1) || adding) {
         lvx_notice(env->ctx, "Logical volume %s/%s being converted.", vg, lv->name);
-        if (active && (rc = wait_synced(env, &act, lv)))
+        if (active && (rc = lvx_mirror_poll_converted(env, &act, lv, adding && had_log)))
             return rc;
-        if (active)
-            lvx_notice(env->ctx, "%s/%s: Converted: 100.00%%", vg, lv->name);
-        else
+        if (!active)
             lvx_notice(env->ctx, "Conversion starts after activation.");
     } else {
         lvx_notice(env->ctx, "Logical volume %s/%s converted.", vg, lv->name);

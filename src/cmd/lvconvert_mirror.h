@@ -34,16 +34,17 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
 int lvx_mirror_add_log(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
                        uint64_t with_images, const struct lvx_alloc_pv *pvs, unsigned pv_count);
 
-/* More images for the mirror lv, up to `want`: NAME_mimage_<k> (the first free k), on
+/* More images for the mirror lv, up to `want`: NAME_mimage_<k> (k one above the highest), on
  * pvs (or any PV) holding none of its images nor its log, appended to its segment
- * (the collapsed layout; the caller zeroes the log's header so that every region is
- * copied again); missing PVs are no candidates.  With repair, no room gets the lines
- * LVM2's lvconvert --repair prints, and with_logs new logs to be added with the images
- * need PVs of their own among the candidates (LVM2 allocates them together).  0 or the
+ * (the collapsed layout; the caller zeroes the log's header of an inactive LV so that
+ * every region is copied again, the daemon copies the new images of an active one);
+ * missing PVs are no candidates.  No room gets the lines of LVM2's add_mirror_images
+ * (no LV named), and with_logs new logs to be added with the images (a repair's) need
+ * PVs of their own among the candidates (LVM2 allocates them together).  0 or the
  * exit code (printed). */
 int lvx_mirror_add_images(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
                           uint32_t want, const struct lvx_alloc_pv *pvs, unsigned pv_count,
-                          bool repair, uint32_t with_logs);
+                          uint32_t with_logs);
 
 /* The mirror lv becomes linear: it takes its first image's segments; the other images
  * and the log go. */
@@ -62,5 +63,11 @@ struct lvx_actcmd;
 int lvx_mirror_commit_live(struct lvx_cmd_env *env, struct lvx_vg_update *u,
                            const struct lvx_actcmd *act, struct lvx_lv *lv, bool active,
                            const struct lvx_lv *old_log);
+
+/* An active mirror given new images: waits for its copy as LVM2's poll ("VG/LV:
+ * Converted: 100.00%"), then, for a mirror with a log (LVM2's CONVERTING resync
+ * layer collapsed), "Logical volume VG/LV converted.".  0 or the exit code. */
+int lvx_mirror_poll_converted(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                              const struct lvx_lv *lv, bool with_log);
 
 #endif

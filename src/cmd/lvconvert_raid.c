@@ -98,7 +98,7 @@ static bool on_any(const struct lvx_lv *lv, const struct lvx_alloc_pv *pvs, unsi
 }
 
 /* One above the highest N of "<lv>_<kind>_N" in the VG (LVM2's generate_lv_name). */
-static uint32_t next_index(const struct lvx_vg *vg, const char *lv_name, const char *kind)
+uint32_t lvx_raid_next_index(const struct lvx_vg *vg, const char *lv_name, const char *kind)
 {
     size_t l = strlen(lv_name), k = strlen(kind);
     long high = -1;
@@ -214,16 +214,16 @@ int lvx_raid_add_images(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_f
     if (linear) {
         struct lvx_alloc_pv *own;
         unsigned own_n = lvx_raid_own_pvs(env, lv, &own);
-        rmeta0 = new_sub(vg, lv, "rmeta", next_index(vg, lv->name, "rmeta"), true, ch);
+        rmeta0 = new_sub(vg, lv, "rmeta", lvx_raid_next_index(vg, lv->name, "rmeta"), true, ch);
         if ((r = lvx_raid_alloc_images(env, maps, lv->name, 1, 0, meta_ext, policy, own, own_n,
                                        (struct lvx_lv *[]){ NULL }, &rmeta0)) < 0)
             return r;
     }
     struct lvx_lv **img = lvx_pool_alloc(env->pool, count * sizeof(*img));
     struct lvx_lv **meta = lvx_pool_alloc(env->pool, count * sizeof(*meta));
-    uint32_t first_img = linear ? 1 : next_index(vg, lv->name, "rimage");
+    uint32_t first_img = linear ? 1 : lvx_raid_next_index(vg, lv->name, "rimage");
     for (uint32_t s = 0; s < count; s++) {
-        meta[s] = new_sub(vg, lv, "rmeta", next_index(vg, lv->name, "rmeta"), true, ch);
+        meta[s] = new_sub(vg, lv, "rmeta", lvx_raid_next_index(vg, lv->name, "rmeta"), true, ch);
         img[s] = new_sub(vg, lv, "rimage", first_img + s, true, ch);
     }
     struct lvx_alloc_pv *where;
@@ -497,8 +497,8 @@ int lvx_raid_replace_images(struct lvx_cmd_env *env, struct lvx_vg *vg, struct l
     struct lvx_lv **img = lvx_pool_alloc(env->pool, n * sizeof(*img));
     struct lvx_lv **meta = lvx_pool_alloc(env->pool, n * sizeof(*meta));
     for (uint32_t k = 0; k < n; k++) {
-        meta[k] = new_sub(vg, lv, "rmeta", next_index(vg, lv->name, "rmeta"), true, ch);
-        img[k] = new_sub(vg, lv, "rimage", next_index(vg, lv->name, "rimage"), true, ch);
+        meta[k] = new_sub(vg, lv, "rmeta", lvx_raid_next_index(vg, lv->name, "rmeta"), true, ch);
+        img[k] = new_sub(vg, lv, "rimage", lvx_raid_next_index(vg, lv->name, "rimage"), true, ch);
     }
     struct lvx_alloc_pv *where;
     unsigned where_n = image_pvs(env, lv, pvs, pv_count, &where);
@@ -550,7 +550,7 @@ int lvx_raid_from_mirror(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_
         struct lvx_alloc_pv *own;
         unsigned own_n = lvx_raid_own_pvs(env, img, &own);
         uint32_t meta_ext = lvx_raid_rmeta_extents(img->le_count, region_size, vg->extent_size);
-        meta = new_sub(vg, lv, "rmeta", next_index(vg, lv->name, "rmeta"), false, ch);
+        meta = new_sub(vg, lv, "rmeta", lvx_raid_next_index(vg, lv->name, "rmeta"), false, ch);
         if ((r = lvx_raid_alloc_images(env, maps, lv->name, 1, 0, meta_ext, policy, own, own_n,
                                        (struct lvx_lv *[]){ NULL }, &meta)) < 0)
             return r;

@@ -32,6 +32,8 @@ struct lvx_raid_change {
 
 /* A linear LV as LVM2's seg_is_linear(first_seg) sees it. */
 bool lvx_raid_lv_is_linear(const struct lvx_lv *lv);
+/* One above the highest N of "<lv_name>_<kind>_N" in the VG (LVM2's generate_lv_name). */
+uint32_t lvx_raid_next_index(const struct lvx_vg *vg, const char *lv_name, const char *kind);
 /* Images of a raid1 LV (1 for a linear LV). */
 uint32_t lvx_raid_image_count(const struct lvx_lv *lv);
 

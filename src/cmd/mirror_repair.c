@@ -19,13 +19,14 @@
  *               A mirror of 2 or more survivors gets its new images as lvconvert
  *               -m +N adds them (cmd/lvconvert_mirror.c: the lost image's name, the
  *               collapsed layout where LVM2 goes through a temporary resync layer, the
- *               log's header zeroed); not while the daemon serves it with a disk log
- *               nor with a mirrored log: that step fails with one line and the loop
- *               goes on as LVM2's does after a failed allocation.
+ *               log's header zeroed when inactive; served by the daemon beside the
+ *               same disk or mirrored log, the new images copied whole and LVM2's
+ *               poll lines printed).
  *   active      the user backend's daemon reloads the LV onto the new layout (new
  *               images copied from the survivor first); in the dm backend the LV is
  *               deactivated first and activated again after the commit (the kernel's
- *               mirror resyncs a new image), refused when it is in use.
+ *               mirror resyncs a new image; LVM2's poll lines once in sync), refused
+ *               when it is in use.
  */
 #include "cmd/mirror_repair.h"
 
@@ -149,15 +150,8 @@ static int up_convert(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
     struct lvx_area *old_areas = seg->areas;
     uint32_t old_count = seg->area_count;
     if (images > old_count) {
-        /* served by the daemon with a disk log: the old table would write the zeroed
-         * log back in sync at the reload (as lvconvert -m +N refuses it) */
-        if ((active && log_count(lv)) || lvx_mirror_log_is_mirrored(seg->log_lv)) {
-            lvx_warn(env->ctx, "WARNING: lvx adds images to mirror %s/%s only when it is "
-                     "inactive or has a core log.", lv->vg->name, lv->name);
-            return 1;
-        }
         /* no room (its error printed, nothing changed): one image fewer, as LVM2 */
-        if ((rc = lvx_mirror_add_images(env, u, lv, images, NULL, 0, true,
+        if ((rc = lvx_mirror_add_images(env, u, lv, images, NULL, 0,
                                          logs > log_count(lv) ? logs - log_count(lv) : 0)))
             return rc == LVX_EXIT_FAILED ? 1 : rc;
     }
@@ -248,7 +242,10 @@ int lvx_mirror_repair(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
         else
             break;
     }
-    if ((rc = lvx_mirror_commit_live(env, u, &act, lv, active, added ? NULL : old_log)))
+    /* images added: inactive, the log's header zeroed (every region copied again);
+     * served by the daemon beside the same log, the new images copied whole */
+    if ((rc = lvx_mirror_commit_live(env, u, &act, lv, active,
+                                     added && !active ? NULL : old_log)))
         return rc;
     if (dm && !test && (rc = lvx_actcmd_activate(env, &act, lv)))
         return rc;
@@ -261,5 +258,8 @@ int lvx_mirror_repair(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
     if (replace_logs && log_count(lv) != orig_logs)
         lvx_warn(env->ctx, "WARNING: Failed to replace %u of %u logs in volume %s/%s.",
                  orig_logs - log_count(lv), orig_logs, vg, lv->name);
+    /* images added to a mirror with a log: LVM2 polls its resync layer to the end */
+    if (added && (active || (dm && !test)) && lv->segs[0].log_lv)
+        return lvx_mirror_poll_converted(env, &act, lv, true);
     return 0;
 }

@@ -293,6 +293,9 @@ struct lvxd_target {
     /* optional: after the PVs are open and v holds the new model (add, reload under
      * the write lock), e.g. to read on-disk state; a failure fails the activation */
     int (*start)(struct lvx_ctx *ctx, struct lvxd_lv *v);
+    /* optional: at a reload, before the old model goes (its dtr) and the new state
+     * starts: what the new state takes over from the old model (state from ctr) */
+    void (*adopt)(void *state, const struct lvx_lv *lv, const struct lvx_lv *old);
     /* optional: free what ctr/start made (before the PVs close; v is NULL when the
      * activation failed before v was made) */
     void (*dtr)(struct lvxd_lv *v, void *state);

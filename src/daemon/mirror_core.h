@@ -38,7 +38,11 @@ struct mirror {
     uint32_t *pending;               /* writes in flight per region */
     uint8_t *touched, *cand;         /* written since / settable at the flush */
     /* background resync (mirror_resync.c): need, pos, wtouch under mu */
-    uint8_t *need;                   /* 1: region still to copy from the first live leg */
+    uint8_t *need;                   /* region still to copy from the first live leg: to
+                                        every other leg (1), or to the fresh legs (2) */
+    uint64_t fresh;                  /* legs a reload added beside a kept log (adopt):
+                                        every region copied to them, the rest only where
+                                        the log says out of sync */
     uint8_t *wtouch;                 /* written since the walker's last checkpoint */
     atomic_uint_fast64_t unsynced;   /* regions with need set */
     uint64_t pos;                    /* the walker's next region */
@@ -55,9 +59,9 @@ void mirror_set_bit(struct mirror *m, uint64_t g, bool on);
 bool mirror_any_failed(const struct mirror *m);
 /* The header and bits to the log LV (mu held); nothing for a core log. */
 int mirror_write_log_locked(struct lvxd_io *io, struct lvxd_lv *v, struct mirror *m);
-/* Copy regions [g0, g1) from the first live leg to the other live legs (mu held). */
+/* Copy regions [g0, g1) from the first live leg to the other live legs in `to` (mu held). */
 int mirror_copy_locked(struct lvxd_io *io, struct lvxd_lv *v, struct mirror *m, uint64_t g0,
-                       uint64_t g1, uint8_t *buf);
+                       uint64_t g1, uint64_t to, uint8_t *buf);
 
 /* mirror_resync.c */
 /* Regions [r0, r1] still in need copied first (mu held / taken). */

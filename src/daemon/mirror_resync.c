@@ -5,7 +5,9 @@
  * from the first live leg to the others, as dm-raid1's recovery does in the kernel.
  *
  *   need     per region, set at start for every region whose log bit is clear (a
- *            core log: every region, unless the mirror is NOTSYNCED).
+ *            core log: every region, unless the mirror is NOTSYNCED); after a reload
+ *            that added legs beside the same log, every region, the ones in sync
+ *            copied to the new legs only.
  *   gate     a request touching a region still in need copies that region first,
  *            under the mirror's mutex: no region is copied under a request, and no
  *            request sees a region out of sync.
@@ -36,7 +38,8 @@ static int64_t now_ns(void)
 static int sync_region_locked(struct lvxd_io *io, struct lvxd_lv *v, struct mirror *m,
                               uint64_t g, uint8_t *buf)
 {
-    int rc = mirror_copy_locked(io, v, m, g, g + 1, buf);
+    int rc = mirror_copy_locked(io, v, m, g, g + 1, m->need[g] == 2 ? m->fresh : ~(uint64_t)0,
+                                buf);
     if (rc < 0) {
         lvxd_log("%s/%s: resync of mirror region %" PRIu64 " failed: %s", v->vg, v->lv, g,
                  strerror(-rc));

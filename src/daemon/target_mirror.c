@@ -18,7 +18,8 @@
  *            failed (its copy is behind: the next activation resyncs them).
  *   start    the log read (a log without the magic is new: every region out of sync,
  *            or in sync for a NOTSYNCED mirror, as dm-log's nosync; a core log is new
- *            at every activation); the LV is served at once, its out-of-sync regions
+ *            at every activation; a reload that added images beside the same log
+ *            copies every region to them, marked out of sync until then); the LV is served at once, its out-of-sync regions
  *            copied from the first live leg to the others in the background
  *            (mirror_resync.c: a request touching one copies it first; progress in
  *            the log's bits).  Read-only: nothing written, reads from the first live
@@ -384,8 +385,35 @@ static int mirror_flush(struct lvxd_io *io, struct lvxd_lv *v)
 
 /* --- start and stop -------------------------------------------------------------- */
 
+static bool has_image(const struct lvx_lv *mirror, const char *uuid)
+{
+    const struct lvx_seg *seg = &mirror->segs[0];
+    for (uint32_t i = 0; i < seg->area_count; i++)
+        if (seg->areas[i].lv && !strcmp(seg->areas[i].lv->uuid, uuid))
+            return true;
+    return false;
+}
+
+/* A reload that added images beside the same (disk or mirrored) log, as lvconvert -m +N
+ * and --repair do: the old images stay in sync where the log says so (the old state's
+ * stop wrote it), the new ones are copied whole (LVM2's temporary resync layer). */
+static void mirror_adopt(void *state, const struct lvx_lv *lv, const struct lvx_lv *old)
+{
+    struct mirror *m = state;
+    const struct lvx_seg *seg = &lv->segs[0];
+    if (!lvx_map_lv_is_mirror(old) || !seg->log_lv || !old->segs[0].log_lv ||
+        strcmp(seg->log_lv->uuid, old->segs[0].log_lv->uuid) != 0)
+        return;
+    uint64_t fresh = 0;
+    for (uint32_t i = 0; i < seg->area_count && i < m->n; i++)
+        if (seg->areas[i].lv && !has_image(old, seg->areas[i].lv->uuid))
+            fresh |= (uint64_t)1 << i;
+    if (fresh != (m->n < 64 ? ((uint64_t)1 << m->n) - 1 : ~(uint64_t)0))
+        m->fresh = fresh;
+}
+
 int mirror_copy_locked(struct lvxd_io *io, struct lvxd_lv *v, struct mirror *m, uint64_t g0,
-                       uint64_t g1, uint8_t *buf)
+                       uint64_t g1, uint64_t to, uint8_t *buf)
 {
     int live = first_live(m);
     if (live < 0)
@@ -398,7 +426,7 @@ int mirror_copy_locked(struct lvxd_io *io, struct lvxd_lv *v, struct mirror *m, 
         if (rc < 0)
             return rc;
         for (unsigned i = 0; i < m->n; i++)
-            if (i != from && leg_ok(m, i) &&
+            if (i != from && ((to >> i) & 1) && leg_ok(m, i) &&
                 leg_io(io, v, m, i, true, s * 512, cnt * 512, buf) < 0)
                 mark_failed_locked(v, m, i, "write error during resync");
         s += cnt;
@@ -440,9 +468,15 @@ static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v, 
            m->log_bytes - LOG_BITS_OFF - (m->regions + 31) / 32 * 4);
     int from = first_live(m);
     uint64_t dirty = 0;
+    if (from >= 0 && ((m->fresh >> from) & 1))   /* no old leg left to copy from alone */
+        m->fresh = 0;
     for (uint64_t g = 0; g < m->regions; g++) {
-        m->need[g] = !v->read_only && !mirror_bit(m, g);
-        dirty += !mirror_bit(m, g);
+        /* added legs: every region copied to them, out of sync on disk until then */
+        uint8_t need = !mirror_bit(m, g) ? 1 : m->fresh ? 2 : 0;
+        if (m->fresh)
+            mirror_set_bit(m, g, false);
+        m->need[g] = v->read_only ? 0 : need;
+        dirty += need != 0;
     }
     atomic_store(&m->unsynced, v->read_only ? 0 : dirty);
     m->pos = 0;
@@ -541,6 +575,7 @@ const struct lvxd_target lvxd_target_mirror = {
     .serves = mirror_serves,
     .ctr = mirror_ctr,
     .start = mirror_start,
+    .adopt = mirror_adopt,
     .dtr = mirror_dtr,
     .rw = mirror_rw,
     .zero = mirror_zero,

@@ -437,6 +437,8 @@ int lvxd_volume_reload(struct lvx_ctx *ctx, struct lvxd_lv *v, const char *devs)
         if (v->pvs[i].fd >= 0 && !v->read_only && ops->flush(ops->arg, v->pvs[i].fd) < 0)
             lvxd_log("warning: %s/%s: flushing %s before the reload failed", v->vg, v->lv,
                      v->pvs[i].path);
+    if (l.target->adopt && l.tstate && v->model)
+        l.target->adopt(l.tstate, l.lv, v->model);
     drop_model(v);
     apply(v, &l);
     free(v->devices);

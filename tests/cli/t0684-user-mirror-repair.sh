@@ -12,8 +12,8 @@
 #   - a second mirror, --repair --use-policies (image policy "remove"): it becomes its
 #     surviving leg, active and linear, reading its data;
 #   - a 3-image mirror with a core log loses a leg: lvconvert -y --repair gives it a
-#     third image again (the lost one's name, on the PV left without one), copied
-#     from image 0 at the reload;
+#     third image again (t_mimage_3: one above the highest name in use, as LVM2's
+#     generate_lv_name; on the PV left without one), copied from image 0 at the reload;
 #   - vgreduce --removemissing then drops the lost PV.
 source "$(dirname "$0")/../lib.sh"
 source "$LVX_ROOT/tests/tools/uspace-env.sh"
@@ -93,8 +93,8 @@ test_eq "LVM2: p is linear, on ${DEVS[0]}" \
     " linear ${DEVS[0]}"
 test_eq "p reads its data" "$(lv_sum "$VG/p")" "$(fsum "$SCRATCH/p1")"
 test_eq "p is active as lvx reports it" "$(field "$VG/p" lv_active $HIDE)" "active"
-# ---- a 3-image mirror keeps its 2 survivors and gets a third image again: the lost
-# one's name, on the one PV holding none of its images, copied from image 0
+# ---- a 3-image mirror keeps its 2 survivors and gets a third image again: t_mimage_3,
+# on the one PV holding none of its images, copied from image 0
 head -c $((8 * MIB)) /dev/urandom >"$SCRATCH/t2"
 uspace_run_ok "8 MiB written to the degraded t" \
     dd if="$SCRATCH/t2" of="$DM_DEV_DIR/$VG/t" bs=1M oflag=direct conv=fsync status=none
@@ -105,16 +105,16 @@ test_eq "lvconvert -y --repair of the active 3-image t: exit 0, LVM2's lines" \
     "$rc $(sandbox_noise <"$SCRATCH/rep3.out" | grep -v -e "Couldn't find device" -e "is missing PV")" \
     "0   Mirror status: 1 of 3 images failed.
   WARNING: Trying to up-convert to 3 images, 0 logs."
-test_eq "LVM2: t is a mirror of 3 images, t_mimage_0/1/2" \
+test_eq "LVM2: t is a mirror of 3 images, t_mimage_0/2/3" \
     "$(lvm2 lvs -a --noheadings -o lv_name,stripes "$VG" 2>/dev/null | tr -s ' ' | grep -e ' t ' -e 't_mimage' | sort)" \
     " [t_mimage_0] 1
- [t_mimage_1] 1
  [t_mimage_2] 1
+ [t_mimage_3] 1
  t 3"
-test_eq "t_mimage_1 is new, on ${DEVS[3]}" "$(where t_mimage_1)" "${DEVS[3]}"
+test_eq "t_mimage_3 is new, on ${DEVS[3]}" "$(where t_mimage_3)" "${DEVS[3]}"
 test_eq "t reads the degraded writes" "$(lv_sum "$VG/t")" "$(fsum "$SCRATCH/t2")"
 test_eq "the new image holds them (read from its PV)" \
-    "$(pv_read_sum t_mimage_1 $((8 * MIB)))" "$(fsum "$SCRATCH/t2")"
+    "$(pv_read_sum t_mimage_3 $((8 * MIB)))" "$(fsum "$SCRATCH/t2")"
 test_eq "the other survivor too" "$(pv_read_sum t_mimage_2 $((8 * MIB)))" "$(fsum "$SCRATCH/t2")"
 uspace_run_ok "vgreduce --removemissing (the lost PV out of the VG)" \
     lvx vgreduce --removemissing "$HIDE" "$VG"

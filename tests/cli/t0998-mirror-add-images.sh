@@ -13,11 +13,14 @@
 #     kept, the new image where LVM2 put its own (a PV without an image or the log),
 #     the log's header (a planted "MiRr") zeroed so every region is copied again;
 #     LVM2's vgck accepts it and reports three images and the log;
-#   - a mirrored log: refused by lvx (exit 5, one line, nothing written).
+#   - a mirrored log, -m+1: the mirrored log kept, the new image where LVM2's is once
+#     its layer is collapsed (tests/tools/mirror_layer.sh).
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 # shellcheck source=tests/tools/lv_twin.sh
 . "$LVX_ROOT/tests/tools/lv_twin.sh"
+# shellcheck source=tests/tools/mirror_layer.sh
+. "$LVX_ROOT/tests/tools/mirror_layer.sh"
 
 twin_begin 4 64M vg1
 C=(--config "global/activation=1")
@@ -65,15 +68,22 @@ test_eq "d_mlog's first 4 KiB zeroed (every region copied again at activation)" 
     "$(dd if="$LDEV" bs=512 skip=$((LOFF / 512)) count=8 status=none | tr -d '\0' | wc -c)" "0"
 test_ok "LVM2's vgck accepts lvx's side" lvm_a vgck vg1
 
-# ---- a mirrored log: not done by lvx
-lvx_a lvcreate --config "global/activation=1 global/support_mirrored_mirror_log=1" -an --type mirror -m1 --mirrorlog mirrored -L 4m -n ml vg1 >/dev/null 2>&1
-before=$(twin_meta a)
-rca=0
+# ---- a mirrored log: kept, the new image where LVM2 puts its own (LVM2's resync layer
+# collapsed as its poll does: tests/tools/mirror_layer.sh)
+for side in a b; do
+    "lvx_$side" lvcreate --config "global/activation=1 global/support_mirrored_mirror_log=1" -an \
+        --type mirror -m1 --mirrorlog mirrored -L 4m -n ml vg1 >/dev/null 2>&1
+done
+rca=0 rcb=0
 lvx_a lvconvert -y -m+1 vg1/ml >"$SCRATCH/a.out" 2>&1 || rca=$?
-test_eq "-m+1 of a mirror with a mirrored log: refused by lvx (exit 5, one line)" \
-    "$rca $(sandbox_noise <"$SCRATCH/a.out")" \
-    "5   lvx lvconvert adds images to mirror vg1/ml only with its log kept as it is (not mirrored)."
-test_eq "nothing written" "$(twin_meta a)" "$before"
+lvm_b lvconvert -y -m+1 vg1/ml >"$SCRATCH/b.out" 2>&1 || rcb=$?
+test_eq "-m+1 of a mirror with a mirrored log: lvx's exit code and output equal LVM2's" \
+    "$rca $(twin_out a "$SCRATCH/a.out")" "$rcb $(twin_out b "$SCRATCH/b.out")"
+diag "LVM2: $(lvm_b lvs -a -o lv_name,mirror_log,devices vg1 2>/dev/null)"
+test_eq "... the layout LVM2's once collapsed (3 images, the mirrored log kept)" \
+    "$(MIR_LVM=lvm_a mir_layout vg1 "$(_twin_sed a)" | grep '^ml')" \
+    "$(MIR_LVM=lvm_b mir_layout vg1 "$(_twin_sed b)" | grep '^ml')"
+test_ok "LVM2's vgck accepts lvx's side" lvm_a vgck vg1
 
 lvx_a vgremove -ff vg1 >/dev/null 2>&1
 lvm_b vgremove -ff vg1 >/dev/null 2>&1

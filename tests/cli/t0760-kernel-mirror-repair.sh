@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# t0760-kernel-mirror-repair: lvconvert -y --repair of an active 3-image disk-log mirror
+# in the kernel (dm backend) that lost an image's PV, beside LVM2, inside a throw-away
+# QEMU guest (kvm-dm-test) running tests/kernel/mirror-repair.sh with the plain lvx
+# binary and 10 virtio disks of 128 MiB: exit status and output, the metadata once
+# LVM2's poll has collapsed its resync layer (the new image's name and PV, the log
+# kept), the dm tables, the data on every image.  The guest's TAP lines become this
+# test's.
+#
+# Runs through tests/lib_kernel.sh (one guest at a time; LVX_SKIP_KERNEL=1 skips;
+# LVX_KERNEL_TIMEOUT=SEC overrides the guest limit of 900 s).
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+# shellcheck source=tests/lib_kernel.sh
+. "$LVX_ROOT/tests/lib_kernel.sh"
+
+kernel_guest_test mirror-repair.sh 10 128M 900

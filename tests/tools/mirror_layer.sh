@@ -1,0 +1,93 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
+#
+# tests/tools/mirror_layer.sh - sourced by the tests of images added to disk-log
+# mirrors (t1023, t1024) after tests/lib.sh.  LVM2 adds them through a temporary
+# resync layer (NAME_mimagetmp_N, the old mirror with its log, under a mirror of it and
+# the new images) that its poll collapses once in sync; lvx writes the collapsed
+# layout at once.  These helpers read LVM2's reports of either.
+#
+#   mir_layout VG SEDSCRIPT [LVM-ARGS...]  LVM2's (the command $MIR_LVM, default lvm2)
+#                         "lv_name log=LOG devs" lines of VG,
+#                         sorted, device names through SEDSCRIPT, PE offsets dropped,
+#                         a resync layer collapsed as LVM2's poll does (the layer's
+#                         images, then the top mirror's others; the layer's log)
+#   mir_where VG SUBLV [LVM-ARGS...]     the PV LVM2 places SUBLV on (first segment)
+#   mir_pv_sum VG SUBLV BYTES [LVM-ARGS...]  sha256 of SUBLV's first BYTES read from its
+#                         PV (O_DIRECT)
+#   mir_wsect DEV         sectors written to loop device DEV so far (/sys/block/*/stat)
+#   mir_log_synced VG SUBLV [LVM-ARGS...]  "MiRr N in-sync K" of the dm-log in SUBLV
+#                         (m_mlog, an image of a mirrored log) read from its PV
+
+mir_layout() {
+    local vg=$1 sed=$2
+    shift 2
+    "${MIR_LVM:-lvm2}" lvs -a --noheadings --separator ' ' -o lv_name,mirror_log,devices "$@" "$vg" \
+        2>/dev/null | sed -e 's/^ *//' -e 's/\[//g; s/\]//g' -e 's/([0-9]*)//g' |
+        awk 'NF == 2 { $3 = $2; $2 = "" } { print $1 "|" $2 "|" $3 }' | sed "$sed" |
+        awk -F'|' '
+            { name[NR] = $1; log_[NR] = $2; devs[NR] = $3; row[$1] = NR }
+            END {
+                for (i = 1; i <= NR; i++) {
+                    if (name[i] ~ /_mimagetmp_/) continue
+                    n = split(devs[i], d, ","); out = ""; lg = log_[i]
+                    for (k = 1; k <= n; k++) {
+                        if (d[k] in row && d[k] ~ /_mimagetmp_/) {
+                            out = out (out == "" ? "" : ",") devs[row[d[k]]]
+                            lg = log_[row[d[k]]]
+                        } else {
+                            out = out (out == "" ? "" : ",") d[k]
+                        }
+                    }
+                    print name[i] " log=" lg " " out
+                }
+            }' | sort
+}
+
+mir_where() {
+    local vg=$1 sub=$2
+    shift 2
+    lvm2 lvs -a --noheadings -o devices "$@" "$vg/$sub" 2>/dev/null | tr -d ' ' | sed 's/(.*//'
+}
+
+# _mir_at VG SUBLV [LVM-ARGS...]: "PV BYTE-OFFSET" of SUBLV's first extent, or nothing
+_mir_at() {
+    local vg=$1 sub=$2 pv start off ext
+    shift 2
+    pv=$(mir_where "$vg" "$sub" "$@")
+    start=$(lvm2 lvs -a --noheadings -o devices "$@" "$vg/$sub" 2>/dev/null | tr -d ' ' |
+        sed 's/.*(\(.*\))/\1/')
+    off=$(lvm2 pvs --noheadings --units b --nosuffix -o pe_start "$@" "$pv" 2>/dev/null | tr -d ' ')
+    ext=$(lvm2 vgs --noheadings --units b --nosuffix -o vg_extent_size "$@" "$vg" 2>/dev/null |
+        tr -d ' ')
+    [[ -n $pv && -n $start && -n $off && -n $ext ]] && echo "$pv $((off + start * ext))"
+}
+
+mir_pv_sum() {
+    local vg=$1 sub=$2 bytes=$3 pv at
+    shift 3
+    read -r pv at < <(_mir_at "$vg" "$sub" "$@")
+    [[ -n $pv ]] || { echo "no-pv"; return; }
+    dd if="$pv" bs=1M iflag=direct,skip_bytes,count_bytes skip="$at" count="$bytes" status=none |
+        sha256sum | cut -d' ' -f1
+}
+
+mir_wsect() {
+    awk '{ print $7 }' "/sys/block/$(basename "$1")/stat"
+}
+
+# dm-log on disk (docs/dm-formats.md §6): "MiRr", version, nr_regions (le64), bits at
+# byte 1024, 1 = in sync
+mir_log_synced() {
+    local vg=$1 sub=$2 pv at
+    shift 2
+    read -r pv at < <(_mir_at "$vg" "$sub" "$@")
+    [[ -n $pv ]] || { echo "no log"; return; }
+    dd if="$pv" bs=4096 iflag=direct,skip_bytes skip="$at" count=1 \
+        status=none | "$PYTHON" -c '
+import struct, sys
+b = sys.stdin.buffer.read()
+magic, _ver, n = struct.unpack_from("<IIQ", b, 0)
+bits = sum(((b[1024 + g // 8] >> (g % 8)) & 1) for g in range(n))
+print("%s %d in-sync %d" % ("MiRr" if magic == 0x4D695272 else "none", n, bits))'
+}
