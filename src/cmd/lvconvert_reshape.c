@@ -9,9 +9,12 @@
  *
  * lvx recognises these forms and answers as LVM2 does where LVM2 refuses (the line
  * "Using default stripesize 64.00 KiB." when no -I is given, then "VG/LV must be
- * active to perform this operation." for an inactive LV); an active LV is refused
- * with lvx's own line: lvx does not reshape yet.  The daemon refuses to serve an LV
- * that LVM2 reshaped or is reshaping (model/raid.h lvx_raid_reshape_state).
+ * active to perform this operation." for an inactive LV).  Of an active LV in the
+ * kernel (dm backend) it adds stripes to a raid4/5/6 LV as LVM2 does (add_stripes);
+ * the other forms (removing stripes, another layout or stripe size, raid10, an LV
+ * the daemon serves) are refused with lvx's own line: lvx does not reshape it yet.
+ * The daemon refuses to serve an LV that LVM2 or lvx reshaped or is reshaping
+ * (model/raid.h lvx_raid_reshape_state).
  */
 #include "cmd/lvconvert_raid.h"
 

@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # tests/kernel/raid-stripes.sh - runs INSIDE a kvm-dm-test guest (started by
-# tests/cli/t0761-kernel-raid-stripes.sh), twin VGs of 5 disks (tests/kernel/raid-twins.sh:
+# tests/cli/t0761-kernel-raid-stripes.sh), twin VGs of 6 disks (tests/kernel/raid-twins.sh:
 # "rl" changed by LVM2, "rx" by lvx): `lvconvert --stripes N` adding stripes to an
-# active raid5 (-i3 -> 4) and raid4 (-i2 -> 3) LV holding 12 MiB of random data, by
+# active raid5 (-i3 -> 4), raid6 (-i3 -> 4) and raid4 (-i2 -> 3) LV holding 12 MiB of random data, by
 # LVM2 on rl and by lvx on rx: the same exit status and output, the kernel's reshape
 # runs to its end in both, then the same layout, metadata text and dm tables, the data
 # intact and the same new size; the reshaped LVs deactivated and activated again by
@@ -13,7 +13,7 @@
 # shellcheck disable=SC2317,SC2086
 # shellcheck source=tests/kernel/guest-tap.sh
 . /t/guest-tap.sh
-TWIN_DISKS=5
+TWIN_DISKS=6
 # shellcheck source=tests/kernel/raid-twins.sh
 . /t/raid-twins.sh
 R=/out/rec
@@ -73,6 +73,7 @@ reshape() {    # reshape TYPE STRIPES NEW: lvcreate --type TYPE -i STRIPES -L 12
     check "$t: removed" sh -c "lvm lvremove -q -y rl/a && $LVX lvremove -q -y rx/a"
 }
 reshape raid5 3 4
+reshape raid6 3 4
 reshape raid4 2 3
 dmesg | tail -n 60 >$R/dmesg
 lvm vgchange -an rl rx >/dev/null 2>&1
