@@ -576,7 +576,7 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
         return LVX_EXIT_FAILED;
     }
     if (lvx_reshape_wanted(env, lv, o->type))
-        return lvx_lvconvert_reshape(env, lv);
+        return lvx_lvconvert_reshape(env, u, lv, &o->rs);
     if (lvx_restripe_wanted(env, lv, o->type, env->args->count[LVX_OPT_MIRRORS] > 0))
         return lvx_lvconvert_restripe(env, u, lv, &o->rs, o->job);
     bool mirror = lvx_map_lv_is_mirror(lv);

@@ -103,6 +103,11 @@ int lvx_lvchange_raid(struct lvx_cmd_env *env);
  * sub-LVs untouched.  0 or the exit code (printed).  Before it, the check of any LV
  * given to lvextend/lvreduce/lvresize: a RAID image or rmeta is refused, and lvreduce
  * (not lvresize) of a RAID LV wants a kernel whose dm-raid can shrink (LVM2's words). */
+/* Image s of RAID lv grown by `extents` at its end, placed as a raid extension places
+ * it (on pvs or every PV, never on a PV another image uses).  0 or the exit code. */
+int lvx_raid_grow_image(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
+                        uint32_t s, uint64_t extents, const struct lvx_alloc_pv *pvs,
+                        unsigned pv_count, enum lvx_alloc policy);
 /* lv cut to new_count extents from the end (cmd/lvresize.c). */
 void lvx_lvresize_truncate(struct lvx_lv *lv, uint64_t new_count);
 int lvx_lvresize_raid_check(struct lvx_cmd_env *env, const struct lvx_lv *lv, bool lvreduce);
@@ -149,7 +154,9 @@ void lvx_raid0_log_possible(const char *full, const char *from);
  * layout at the same level, --stripes, --stripesize.  Is this one?  Then the command:
  * LVM2's refusal of an inactive LV, lvx's of an active one; the exit code. */
 bool lvx_reshape_wanted(const struct lvx_cmd_env *env, const struct lvx_lv *lv, const char *type);
-int lvx_lvconvert_reshape(struct lvx_cmd_env *env, struct lvx_lv *lv);
+struct lvx_restripe_opts;
+int lvx_lvconvert_reshape(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
+                          const struct lvx_restripe_opts *o);
 
 /* raid0/raid0_meta/striped <-> raid4/raid5_n/raid6_n_6/raid10 (cmd/lvconvert_parity.c):
  * is this such a takeover?  Then the command (region_size: -R in sectors, 0: the

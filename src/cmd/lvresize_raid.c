@@ -93,6 +93,40 @@ int lvx_lvresize_raid_check(struct lvx_cmd_env *env, const struct lvx_lv *lv, bo
     return 0;
 }
 
+int lvx_raid_grow_image(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
+                        uint32_t s, uint64_t extents, const struct lvx_alloc_pv *pvs,
+                        unsigned pv_count, enum lvx_alloc policy)
+{
+    const struct lvx_seg *seg = &lv->segs[0];
+    struct lvx_lv *img = seg->areas[s].lv;
+    struct lvx_free_maps *maps;
+    struct lvx_alloc_pv *where;
+    unsigned where_n = image_targets(env, seg, s, pvs, pv_count, &where);
+    int rc;
+    if ((rc = lvx_lvcmd_free_maps(env, u, &maps)))
+        return rc;
+    struct lvx_alloc_request req = {
+        .extents = extents,
+        .stripes = 1,
+        .policy = policy,
+        .pv_count = where_n,
+        .pvs = where,
+        .lv = img,
+        .lv_name = lv->name,
+    };
+    struct lvx_alloc_result res;
+    if (!where_n) {
+        lvx_cmd_errorf("Insufficient suitable allocatable extents for logical volume %s: "
+                       "%llu more required", lv->name,
+                       (unsigned long long)extents * seg->area_count);
+        return LVX_EXIT_FAILED;
+    }
+    if (lvx_lvcmd_allocate(env, u->vg, maps, &req, false, &res) < 0 ||
+        lvx_alloc_append(env->ctx, img, &res) < 0)
+        return lvx_cmd_fail(env);
+    return 0;
+}
+
 int lvx_lvresize_raid(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
                       uint64_t *new_count, const struct lvx_alloc_pv *pvs, unsigned pv_count,
                       enum lvx_alloc policy)
@@ -146,31 +180,10 @@ int lvx_lvresize_raid(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
             lvx_lvresize_truncate(img, img_ext);
             continue;
         }
-        struct lvx_free_maps *maps;
-        struct lvx_alloc_pv *where;
-        unsigned where_n = image_targets(env, seg, s, pvs, pv_count, &where);
-        int rc;
-        if ((rc = lvx_lvcmd_free_maps(env, u, &maps)))
+        int rc = lvx_raid_grow_image(env, u, lv, s, img_ext - img->le_count, pvs, pv_count,
+                                     policy);
+        if (rc)
             return rc;
-        struct lvx_alloc_request req = {
-            .extents = img_ext - img->le_count,
-            .stripes = 1,
-            .policy = policy,
-            .pv_count = where_n,
-            .pvs = where,
-            .lv = img,
-            .lv_name = lv->name,
-        };
-        struct lvx_alloc_result res;
-        if (!where_n) {
-            lvx_cmd_errorf("Insufficient suitable allocatable extents for logical volume %s: "
-                           "%llu more required", lv->name,
-                           (unsigned long long)(img_ext - img->le_count) * seg->area_count);
-            return LVX_EXIT_FAILED;
-        }
-        if (lvx_lvcmd_allocate(env, u->vg, maps, &req, false, &res) < 0 ||
-            lvx_alloc_append(env->ctx, img, &res) < 0)
-            return lvx_cmd_fail(env);
     }
     seg->extent_count = *new_count;
     lv->le_count = *new_count;

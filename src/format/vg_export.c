@@ -189,6 +189,10 @@ static void add_seg_head(struct exporter *ex, struct lvx_cfg_node *sec, const st
     struct lvx_cfg_node *n = lvx_cfg_add_int(ex->pool, sec, "extent_count",
                                              (int64_t)seg->extent_count);
     n->comment = size_comment(ex->pool, seg->extent_count * ex->vg->extent_size);
+    if (seg->reshape_count) {      /* LVM2 writes it here (raid segments and their images) */
+        n = lvx_cfg_add_int(ex->pool, sec, "reshape_count", seg->reshape_count);
+        n->comment = size_comment(ex->pool, (uint64_t)seg->reshape_count * ex->vg->extent_size);
+    }
     lvx_cfg_add_str(ex->pool, sec, "type", seg->type ? seg->type : "striped")->blank_before = true;
     add_tags(ex, sec, &seg->tags);
 }

@@ -394,7 +394,7 @@ static int import_area_pairs(struct importer *im, struct lvx_seg *seg,
 
 static const char *const striped_known_keys[] = {
     "start_extent", "extent_count", "type", "tags", "stripe_count", "stripe_size", "stripes",
-    NULL,
+    "reshape_count", NULL,
 };
 
 static int import_striped(struct importer *im, struct lvx_seg *seg,

@@ -5,7 +5,8 @@
  *
  *   <start> <len> raid <type> <#params> <chunk>[ nosync][ rebuild N]...
  *       [ min_recovery_rate R][ max_recovery_rate R][ write_mostly N]...
- *       [ max_write_behind W][ region_size S][ raid10_copies C][ data_offset O]
+ *       [ max_write_behind W][ region_size S][ raid10_copies C][ delta_disks D]
+ *       [ data_offset O]
  *       <#devs> <meta|-> <data> ...
  *
  * <type> is the kernel's name (raid5 -> raid5_ls, raid6 -> raid6_zr, raid0_meta ->
@@ -14,6 +15,8 @@
  * by the caller (they exist only while the sub-LVs are active); raid0 has no rmeta
  * ("-"), and so has a RAID LV whose rmeta are detached (LVM2's _clear_meta_lvs step:
  * no meta_areas).  Rates, write-behind and data_offset come from the segment's typed fields
+ * (delta_disks and a reshape step's data_offset from its kernel_* fields, which are
+ * never in the metadata)
  * (read from the metadata by format/vg_import.c); rebuild / write_mostly from the images' REBUILD / WRITEMOSTLY status.
  * An image whose rmeta or rimage lies on a missing PV is named like any other: as
  * LVM2, the backend activates such a sub-LV over "<vg>-<sub-LV>-missing_S_A" error
@@ -42,14 +45,16 @@ int lvx_map_raid_table(struct lvx_ctx *ctx, const struct lvx_seg *seg, uint32_t 
             return lvx_error(ctx, EINVAL, "RAID LV %s/%s: image %u has no sub-LV", lv->vg->name,
                              lv->name, i);
     bool has_offset;
+    int32_t delta = 0;
     uint32_t min_rate = 0, max_rate = 0, wb = 0, copies = 0, offset = 0;
     unsigned rebuilds = 0, mostly = 0;
     if (!t->raid0) {
         min_rate = seg->min_recovery_rate;
         max_rate = seg->max_recovery_rate;
         wb = !strcmp(t->name, "raid1") ? seg->writebehind : 0;
-        has_offset = seg->has_data_offset;
-        offset = seg->data_offset;
+        has_offset = seg->has_data_offset || seg->kernel_offset;
+        offset = seg->kernel_offset ? seg->kernel_data_offset : seg->data_offset;
+        delta = seg->kernel_delta_disks;
         if (!strcmp(t->name, "raid10"))
             copies = seg->data_copies >= 2 ? seg->data_copies : 2;
         for (uint32_t i = 0; i < seg->area_count; i++) {
@@ -62,7 +67,8 @@ int lvx_map_raid_table(struct lvx_ctx *ctx, const struct lvx_seg *seg, uint32_t 
     }
     uint32_t region = t->raid0 ? 0 : seg->region_size;
     unsigned params = 1 + (nosync ? 1 : 0) + 2 * ((region != 0) + (wb != 0) + (min_rate != 0) +
-                                                  (max_rate != 0) + (copies > 1) + has_offset) +
+                                                  (max_rate != 0) + (copies > 1) + has_offset +
+                                                  (delta != 0)) +
                       2 * (rebuilds + mostly);
     lvx_buf_printf(out, "%" PRIu64 " %" PRIu64 " raid %s %u %u", seg->start_extent * extent_size,
                    (seg->extent_count - lvx_raid_reshape_extents(seg)) * extent_size, t->dm_name, params, seg->stripe_size);
@@ -84,6 +90,8 @@ int lvx_map_raid_table(struct lvx_ctx *ctx, const struct lvx_seg *seg, uint32_t 
         lvx_buf_printf(out, " region_size %u", region);
     if (copies > 1)
         lvx_buf_printf(out, " raid10_copies %u", copies);
+    if (delta)
+        lvx_buf_printf(out, " delta_disks %d", (int)delta);
     if (has_offset)
         lvx_buf_printf(out, " data_offset %u", offset);
     lvx_buf_printf(out, " %u", seg->area_count);

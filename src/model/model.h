@@ -187,6 +187,11 @@ struct lvx_seg {
     bool has_data_offset;          /* raid: "data_offset" written */
     uint32_t data_offset;          /* raid: sectors */
     uint32_t reshape_count;        /* raid: reshape space in each image, extents ("reshape_count") */
+    /* raid, never written to the metadata: what a reshape step passes to the kernel in
+       the table line only, as LVM2 does ("delta_disks D", "data_offset O") */
+    int32_t kernel_delta_disks;
+    bool kernel_offset;            /* kernel_data_offset goes into the line */
+    uint32_t kernel_data_offset;   /* sectors */
     uint32_t extents_moved;        /* mirror of a pvmove LV: extents copied ("extents_moved") */
     uint32_t area_count;
     struct lvx_area *areas;        /* stripes / mirrors / raid images / raid0_lvs / pool data */

@@ -332,7 +332,10 @@ static bool has_reshape_len(const struct lvx_rrow *row)
     const struct lvx_rlv *r = lvx_report_rlv(row->rvg, row->lv);
     if (row->seg && reshapable(row->seg))
         return true;
-    return row->seg && r->role == LVX_RROLE_RIMAGE && reshapable(r->parent_seg);
+    /* an image's first segment only (LVM2 2.03.16 leaves its later ones blank: the
+     * guest's rimages of 2 segments after --stripes) */
+    return row->seg && r->role == LVX_RROLE_RIMAGE && row->seg->start_extent == 0 &&
+           reshapable(r->parent_seg);
 }
 
 /* LVM2's reshape_len: reshape_count in an image's segment, times the images in the

@@ -6,7 +6,8 @@
 # /t/raid-twins.sh by their t07NN file.  8 virtio disks:
 #
 #   vda-vdd  VG "rl": changed by LVM2       vde-vdh  VG "rx": the same changes by lvx
-#   (TWIN_DISKS=5 set before sourcing, 10 disks: vda-vde "rl", vdf-vdj "rx")
+#   (TWIN_DISKS=5 set before sourcing, 10 disks: vda-vde "rl", vdf-vdj "rx";
+#    TWIN_DISKS=6, 12 disks: vda-vdf "rl", vdg-vdl "rx")
 #
 #   disk N LIST        the Nth disk of a list
 #   layout VG          LVM2's report of every LV and sub-LV, one line per segment
@@ -19,7 +20,11 @@
 #                      output equal (an unanswered question's echo aside); in ARGS %N
 #                      is disk N, V/LV an LV; stdin is /dev/null (no answers)
 #   conv DESC ARGS     twin lvconvert
-if [ "${TWIN_DISKS:-4}" = 5 ]; then
+if [ "${TWIN_DISKS:-4}" = 6 ]; then
+    RL_DISKS="/dev/vda /dev/vdb /dev/vdc /dev/vdd /dev/vde /dev/vdf"
+    RX_DISKS="/dev/vdg /dev/vdh /dev/vdi /dev/vdj /dev/vdk /dev/vdl"
+    RL_RANGE="[a-f]" RX_RANGE="[g-l]"
+elif [ "${TWIN_DISKS:-4}" = 5 ]; then
     RL_DISKS="/dev/vda /dev/vdb /dev/vdc /dev/vdd /dev/vde"
     RX_DISKS="/dev/vdf /dev/vdg /dev/vdh /dev/vdi /dev/vdj"
     RL_RANGE="[a-e]" RX_RANGE="[f-j]"
@@ -53,7 +58,7 @@ meta() {
 }
 names() {
     dmsetup info -c --noheadings --separator ' ' -o major,minor,name | awk '{ printf "s/ %s:%s( |$)/ %s\\1/g;", $1, $2, $3 }'
-    for d in a b c d e f g h i j; do
+    for d in a b c d e f g h i j k l; do
         [ -e /sys/block/vd$d/dev ] && printf 's/ %s( |$)/ vd%s\\1/g;' "$(cat /sys/block/vd$d/dev)" "$d"
     done
     # unplugged disks, by the numbers they had

@@ -428,6 +428,27 @@ static void test_raid_line(void)
                    : "0 16384 raid raid1 3 0 region_size 4096 2 r1_rmeta_0 r1_rimage_0 "
                      "r1_rmeta_1 r1_rimage_1\n",
                    "raid1 line %s", pass ? "with rates, write-behind, data_offset" : "plain");
+            if (!pass) {    /* a reshape step: delta_disks and data_offset in the line
+                             * only, in LVM2's order (guest, --stripes 4 of raid5) */
+                struct lvx_seg *sg = (struct lvx_seg *)&lv->segs[0];
+                sg->kernel_delta_disks = 1;
+                sg->kernel_offset = true;
+                sg->kernel_data_offset = 8192;
+                lvx_buf_reset(&b);
+                ok(lvx_map_raid_table(&ctx, sg, vg->extent_size, false, subdev_name, NULL,
+                                      &b) == 0, "raid line of a reshape step");
+                is_str(lvx_buf_str(&b), "0 16384 raid raid1 7 0 region_size 4096 delta_disks 1 "
+                       "data_offset 8192 2 r1_rmeta_0 r1_rimage_0 r1_rmeta_1 r1_rimage_1\n",
+                       "delta_disks and data_offset after region_size, params 7");
+                struct lvx_buf t = LVX_BUF_INIT;
+                sg->raw = NULL;     /* written from the typed fields, as after a reshape */
+                lvx_vg_export_text(&t, vg, NULL, LVX_CFG_LAYOUT_FILE);
+                ok(strstr(lvx_buf_str(&t), "device_count = 2") && !strstr(lvx_buf_str(&t), "delta") &&
+                   !strstr(lvx_buf_str(&t), "data_offset"), "... and never in the metadata");
+                lvx_buf_free(&t);
+                sg->kernel_delta_disks = 0;
+                sg->kernel_offset = false;
+            }
             if (!pass) {    /* every PV gone: the images still named (the backend maps them
                              * over error devices, as LVM2) */
                 for (unsigned i = 0; i < vg->pv_count; i++)

@@ -1,0 +1,80 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# tests/kernel/raid-stripes.sh - runs INSIDE a kvm-dm-test guest (started by
+# tests/cli/t0761-kernel-raid-stripes.sh), twin VGs of 6 disks (tests/kernel/raid-twins.sh:
+# "rl" changed by LVM2, "rx" by lvx): `lvconvert --stripes N` adding stripes to an
+# active raid5 (-i3 -> 4), raid6 (-i3 -> 4) and raid4 (-i2 -> 3) LV holding 12 MiB of random data, by
+# LVM2 on rl and by lvx on rx: the same exit status and output, the kernel's reshape
+# runs to its end in both, then the same layout, metadata text and dm tables, the data
+# intact and the same new size; the reshaped LVs deactivated and activated again by
+# each tool give the same tables and the data.  What each tool wrote (metadata, tables,
+# status, lvs) goes to /out/rec.
+# shellcheck disable=SC2317,SC2086
+# shellcheck source=tests/kernel/guest-tap.sh
+. /t/guest-tap.sh
+TWIN_DISKS=6
+# shellcheck source=tests/kernel/raid-twins.sh
+. /t/raid-twins.sh
+R=/out/rec
+mkdir -p $R
+record() {     # record NAME: both VGs' metadata, tables, status, LVM2's report
+    local vg
+    for vg in rl rx; do
+        lvm vgcfgbackup -f $R/$1.$vg.vg $vg >/dev/null 2>&1
+        dmsetup table | grep "^$vg-" >$R/$1.$vg.table
+        dmsetup status | grep "^$vg-" >$R/$1.$vg.status
+        lvm lvs -a -o+reshape_len_le,data_offset,new_data_offset,raid_sync_action,sync_percent,stripesize $vg >$R/$1.$vg.lvs 2>&1
+    done
+}
+idle() {       # every RAID LV of rl and rx idle and in sync (the kernel's reshape done)
+    local i
+    for i in $(seq 1 240); do
+        [ "$(lvm lvs --noheadings -o raid_sync_action,sync_percent rl rx 2>/dev/null | trim | sort -u)" = idle100.00 ] && return 0
+        sleep 1
+    done
+    return 1
+}
+sums() { dd if=/dev/mapper/$1-$2 bs=1M count=12 iflag=direct status=none | sha256sum; }
+dd if=/dev/urandom of=/tmp/data bs=1M count=12 status=none
+want=$(sha256sum </tmp/data)
+LVS=""
+size() { lvm lvs --noheadings -o lv_size $1/$2 | trim; }
+
+check "LVM2: pvcreate, vgcreate rl" sh -c "lvm pvcreate -q $RL_DISKS && lvm vgcreate -q rl $RL_DISKS"
+check "lvx: pvcreate, vgcreate rx" sh -c "$LVX pvcreate -q $RX_DISKS && $LVX vgcreate -q rx $RX_DISKS"
+
+reshape() {    # reshape TYPE STRIPES NEW: lvcreate --type TYPE -i STRIPES -L 12m, add to NEW
+    local t=$1 i=$2 n=$3 vg
+    check "$t -i$i: created by LVM2 on rl, by lvx on rx" sh -c \
+        "lvm lvcreate -q -y --type $t -i$i -L 12m -n a rl && $LVX lvcreate -q -y --type $t -i$i -L 12m -n a rx"
+    check "$t: both in sync" idle
+    for vg in rl rx; do dd if=/tmp/data of=/dev/mapper/$vg-a bs=1M oflag=direct status=none; done
+    record $t-before
+    conv "$t --stripes $n of the active LV" -y --stripes $n V/a
+    record $t-conv
+    check "$t: the kernel's reshape runs to its end in both" idle
+    record $t-done
+    check_eq "$t: lvx's layout equals LVM2's" "$(layout rx)" "$(layout rl)"
+    check_eq "$t: lvx's metadata text equals LVM2's (ids, times aside)" "$(meta rx)" "$(meta rl)"
+    check_eq "$t: lvx's dm tables equal LVM2's (device numbers named)" "$(tables rx)" "$(tables rl)"
+    check_eq "$t: the data intact in rl" "$(sums rl a)" "$want"
+    check_eq "$t: the data intact in rx" "$(sums rx a)" "$want"
+    check_eq "$t: the new size (LVM2's report of rx equals that of rl)" "$(size rx a)" "$(size rl a)"
+    check "$t: deactivated (LVM2 rl, lvx rx)" sh -c "lvm lvchange -an rl/a && $LVX lvchange -an rx/a"
+    check "$t: activated again (LVM2 rl, lvx rx)" sh -c "lvm lvchange -ay rl/a && $LVX lvchange -ay rx/a"
+    record $t-react
+    check_eq "$t: lvx's tables after the activation equal LVM2's" "$(tables rx)" "$(tables rl)"
+    check_eq "$t: the data intact after it (rx)" "$(sums rx a)" "$want"
+    check_eq "$t: lvx's report of the reshaped LV equals LVM2's" \
+        "$($LVX lvs -a --noheadings -o lv_name,segtype,stripes,reshape_len_le,lv_size rx | sed 's/^ *//')" \
+        "$(lvm lvs -a --noheadings -o lv_name,segtype,stripes,reshape_len_le,lv_size rx | sed 's/^ *//')"
+    check "$t: LVM2's vgck of rx passes" lvm vgck rx
+    check "$t: removed" sh -c "lvm lvremove -q -y rl/a && $LVX lvremove -q -y rx/a"
+}
+reshape raid5 3 4
+reshape raid6 3 4
+reshape raid4 2 3
+dmesg | tail -n 60 >$R/dmesg
+lvm vgchange -an rl rx >/dev/null 2>&1
+guest_done
