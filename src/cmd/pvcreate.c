@@ -513,7 +513,7 @@ static int write_all(struct lvx_cmd_env *env, const struct pvcreate_opts *o,
     }
     lvx_phase_end("pvcreate.prepare", t);
     t = lvx_phase_start();
-    lvx_pv_write_new_many(env->ctx, pvs, n, o->mda_ignored);
+    lvx_pv_write_new_many(env->ctx, pvs, n, o->mda_ignored, false);
     lvx_phase_end("pvcreate.batches", t);
     t = lvx_phase_start();
     for (unsigned k = 0; k < n; k++)

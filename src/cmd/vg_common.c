@@ -461,8 +461,10 @@ static int implicit_prepare(struct lvx_cmd_env *env, const struct sig_probe *p,
 }
 
 /* The implicit pvcreate of the named devices without a label: each prepared, then
- * every label and metadata area in meta/pv_new.c's three batches (as pvcreate), so
- * 1000 new PVs cost three rounds of writes, not 1000 flushed pairs.  Sectors 0-3 of
+ * every label and metadata area in meta/pv_new.c's three batches (as pvcreate, but
+ * the labels durable: the VG's FUA commit writes follow and would not make a label
+ * still in a device's cache durable), so 1000 new PVs cost three rounds of writes,
+ * not 1000 flushed pairs.  Sectors 0-3 of
  * each become zeros around the label (pvcreate's default -Z y).  made[] gets the
  * devices written; a device that failed is named and the command fails. */
 static int implicit_pvcreate_all(struct lvx_cmd_env *env, const struct sig_probe *probes,
@@ -483,8 +485,8 @@ static int implicit_pvcreate_all(struct lvx_cmd_env *env, const struct sig_probe
         news[m] = (struct lvx_pv_new){ .dev = devs[i], .label = &labels[m], .head = no_label };
         made[m++] = devs[i];
     }
-    lvx_pv_write_new_many(env->ctx, news, m,
-                          lvx_cmd_bool(env, LVX_OPT_METADATAIGNORE, false));
+    lvx_pv_write_new_many(env->ctx, news, m, lvx_cmd_bool(env, LVX_OPT_METADATAIGNORE, false),
+                          true);
     rc = 0;
     for (unsigned k = 0; k < m; k++) {
         if (news[k].result < 0) {

@@ -73,7 +73,7 @@ static int build_head(struct lvx_ctx *ctx, const struct lvx_pv_new *p, uint8_t *
 }
 
 int lvx_pv_write_new_many(struct lvx_ctx *ctx, struct lvx_pv_new *pvs, unsigned count,
-                          bool mda_ignored)
+                          bool mda_ignored, bool durable_labels)
 {
     static const uint8_t zero[LVX_SECTOR_SIZE];
     uint64_t t = lvx_phase_start();
@@ -122,7 +122,7 @@ int lvx_pv_write_new_many(struct lvx_ctx *ctx, struct lvx_pv_new *pvs, unsigned 
             step_add(&s, i, pvs[i].dev, heads + (size_t)i * LVX_LABEL_SCAN_BYTES,
                      LVX_LABEL_SCAN_BYTES, 0);
     bool labelled = s.n > 0;
-    step_run(ctx, pvs, &s, false, "label", "pvcreate.labels");
+    step_run(ctx, pvs, &s, durable_labels, "label", "pvcreate.labels");
     if (labelled)
         lvx_lvm2_hints_invalidate();
     int r = 0;

@@ -41,11 +41,13 @@ struct lvx_pv_new {
 };
 
 /* Write every device of the list as a new orphan PV (steps above); slot 0 of each area
- * header flagged ignored when mda_ignored.  Each entry's result is set; returns 0 when
+ * header flagged ignored when mda_ignored; step 3 durable too when durable_labels (a
+ * VG's commit follows: vgcreate/vgextend's implicit pvcreate, whose FUA commit writes
+ * would not carry a label left in a device's cache to stable storage).  Each entry's result is set; returns 0 when
  * every device was written, else the first failure's -errno (ctx holds no message: each
  * failing entry has its own). */
 int lvx_pv_write_new_many(struct lvx_ctx *ctx, struct lvx_pv_new *pvs, unsigned count,
-                          bool mda_ignored);
+                          bool mda_ignored, bool durable_labels);
 
 /* pvremove: every sector among 0-3 of each device that looks like a label (LVM2's
  * label_remove) zeroed, all of them as one batch of durable writes; the devices must be
