@@ -316,6 +316,11 @@ int lvx_mirror_commit_live(struct lvx_cmd_env *env, struct lvx_vg_update *u,
     const struct lvx_lv *log = seg->kind == LVX_SEG_MIRROR ? seg->log_lv : NULL;
     bool test = env->args->count[LVX_OPT_TEST] != 0;
     int rc;
+    /* a new log, or the kept one of an inactive LV, zeroed BEFORE the commit: a crash
+     * between the two must not leave the new images under a log whose regions say in
+     * sync (a zeroed log under the old metadata only costs a full resync) */
+    if (!test && log && log != old_log && lvx_mirror_log_zero(env, u, log, LOG_ZERO_BYTES) < 0)
+        return lvx_cmd_fail(env);
     if (active && !test && act->be->stage(env->ctx, lv, &act->opts) < 0)
         return lvx_cmd_fail(env);
     if ((rc = lvx_lvcmd_commit(env, u))) {
@@ -323,9 +328,6 @@ int lvx_mirror_commit_live(struct lvx_cmd_env *env, struct lvx_vg_update *u,
             lvx_error_clear(env->ctx);
         return rc;
     }
-    if (!test && log && log != old_log &&    /* a new log */
-        lvx_mirror_log_zero(env, u, log, LOG_ZERO_BYTES) < 0)
-        return lvx_cmd_fail(env);
     /* live: the daemon serves the new layout (new images and a new or core log: the
      * regions copied from image 0 before the reload returns) */
     return active && !test ? lvx_actcmd_finish(env, act, lv, true) : 0;

@@ -11,7 +11,9 @@
 #   - a disk-log mirror, -m+1: LVM2 leaves a NAME_mimagetmp_2 layer its poll collapses
 #     after activation; lvx writes the collapsed layout at once: three images, the log
 #     kept, the new image where LVM2 put its own (a PV without an image or the log),
-#     the log's header (a planted "MiRr") zeroed so every region is copied again;
+#     the log's header (a planted "MiRr") zeroed so every region is copied again, and
+#     before the metadata commit (a crash between them must not leave the new image
+#     under a log that says in sync);
 #     LVM2's vgck accepts it and reports three images and the log;
 #   - a mirrored log, -m+1: the mirrored log kept, the new image where LVM2's is once
 #     its layer is collapsed (tests/tools/mirror_layer.sh).
@@ -49,10 +51,15 @@ printf 'MiRr\002\000\000\000\002\000\000\000\000\000\000\000' |
     dd of="$LDEV" bs=1 seek="$LOFF" conv=notrunc status=none
 test_eq "a dm-log header planted in d_mlog" "$(dd if="$LDEV" bs=1 skip="$LOFF" count=4 status=none)" "MiRr"
 rca=0 rcb=0
-lvx_a lvconvert -y -m+1 vg1/d >"$SCRATCH/a.out" 2>&1 || rca=$?
+LVX_TEST_IO_LOG=$SCRATCH/io.log lvx_a lvconvert -y -m+1 vg1/d >"$SCRATCH/a.out" 2>&1 || rca=$?
 lvm_b lvconvert -y -m+1 vg1/d >"$SCRATCH/b.out" 2>&1 || rcb=$?
 test_eq "-m+1 of a disk-log mirror: lvx's exit code and output equal LVM2's" \
     "$rca $(twin_out a "$SCRATCH/a.out")" "$rcb $(twin_out b "$SCRATCH/b.out")"
+# L: the write at the log's start, M: a write below pe_start (the metadata commit)
+first=$(awk -v d="$LDEV" -v lo="$LOFF" -v ps="$PESTART" '$1 == "write" {
+    if ($5 == d && $3 == lo) { print "L"; exit } if ($3 < ps) { print "M"; exit } }' "$SCRATCH/io.log")
+test_eq "the log zeroed before the first metadata write (a crash between: old metadata, zeroed log)" \
+    "$first" L
 test_eq "LVM2 keeps its temporary layer (the oracle's intermediate state)" \
     "$(lvm_b lvs --noheadings -o devices vg1/d 2>/dev/null | tr -d ' ')" "d_mimagetmp_2(0),d_mimage_2(0)"
 rep() { "lvm_$1" lvs -a --noheadings -o "$2" "vg1/$3" 2>/dev/null | tr -d ' ' | sed "$(_twin_sed "$1")"; }
