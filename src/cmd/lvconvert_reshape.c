@@ -137,6 +137,14 @@ static int add_stripes(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
              (unsigned long long)new_le);
     lvx_notice(env->ctx, "Run \"lvresize -l%llu %s\" to shrink it or use the additional "
                "capacity.", (unsigned long long)lv->le_count, full);
+    /* LVM2's question (_raid_reshape_add_images): no answer is no */
+    if (!env->args->count[LVX_OPT_YES] &&
+        !lvx_lvcmd_confirm(lvx_pool_printf(env->pool, "Are you sure you want to add %u images "
+                                           "to %s LV %s?", new_n - old_n, seg->type_name, full))) {
+        lvx_cmd_errorf("Logical volume %s NOT converted.", full);
+        lvx_cmd_errorf("Reshape request failed on LV %s.", full);
+        return LVX_EXIT_FAILED;
+    }
     struct lvx_alloc_pv *pvs = NULL;
     unsigned pv_count = 0;
     if ((rc = lvx_lvcmd_pv_args(env, vg, o->pv_args, o->pv_arg_count, &pvs, &pv_count)))

@@ -5,7 +5,8 @@
 # tests/cli/t0761-kernel-raid-stripes.sh), twin VGs of 6 disks (tests/kernel/raid-twins.sh:
 # "rl" changed by LVM2, "rx" by lvx): `lvconvert --stripes N` adding stripes to an
 # active raid5 (-i3 -> 4), raid6 (-i3 -> 4) and raid4 (-i2 -> 3) LV holding 12 MiB of random data, by
-# LVM2 on rl and by lvx on rx: the same exit status and output, the kernel's reshape
+# LVM2 on rl and by lvx on rx (raid5 first unanswered, without -y: both NOT converted):
+# the same exit status and output, the kernel's reshape
 # runs to its end in both, then the same layout, metadata text and dm tables, the data
 # intact and the same new size; the reshaped LVs deactivated and activated again by
 # each tool give the same tables and the data.  What each tool wrote (metadata, tables,
@@ -51,6 +52,10 @@ reshape() {    # reshape TYPE STRIPES NEW: lvcreate --type TYPE -i STRIPES -L 12
     check "$t: both in sync" idle
     for vg in rl rx; do dd if=/tmp/data of=/dev/mapper/$vg-a bs=1M oflag=direct status=none; done
     record $t-before
+    if [ "$t" = raid5 ]; then  # LVM2 asks; no answer is no: nothing changed
+        conv "$t --stripes $n unanswered (no -y): NOT converted" --stripes $n V/a
+        check_eq "$t: unanswered, lvx's metadata text still equals LVM2's" "$(meta rx)" "$(meta rl)"
+    fi
     conv "$t --stripes $n of the active LV" -y --stripes $n V/a
     record $t-conv
     check "$t: the kernel's reshape runs to its end in both" idle
