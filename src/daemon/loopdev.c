@@ -27,6 +27,7 @@
 #include <linux/fs.h>
 #include <linux/loop.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
@@ -166,6 +167,24 @@ int lvxd_loop_backing(const char *dev, char *out, size_t n)
     return 0;
 }
 
+/* The kernel's default largest request of a block device (KiB): its hardware limit,
+ * at most 1280 KiB (BLK_DEF_MAX_SECTORS).  Written as a number: kernels before 6.3
+ * refuse 0 ("the default") with EINVAL. */
+static unsigned default_max_request(int maj, int min)
+{
+    char path[96], val[32] = "";
+    snprintf(path, sizeof(path), "/sys/dev/block/%d:%d/queue/max_hw_sectors_kb", maj, min);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    unsigned hw = 0;
+    if (fd >= 0) {
+        ssize_t n = read(fd, val, sizeof(val) - 1);
+        if (n > 0)
+            hw = (unsigned)strtoul(val, NULL, 10);
+        close(fd);
+    }
+    return hw && hw < 1280 ? hw : 1280;
+}
+
 int lvxd_loop_detach(struct lvx_ctx *ctx, const char *dev, bool force)
 {
     if (!force && lvxd_loop_busy(dev))
@@ -180,7 +199,8 @@ int lvxd_loop_detach(struct lvx_ctx *ctx, const char *dev, bool force)
         lvxd_log("warning: cannot reset the read-ahead of %s: %s", dev, strerror(errno));
     struct stat st;
     if (fstat(fd, &st) == 0 && S_ISBLK(st.st_mode))
-        lvxd_loop_max_request((int)major(st.st_rdev), (int)minor(st.st_rdev), 0);
+        lvxd_loop_max_request((int)major(st.st_rdev), (int)minor(st.st_rdev),
+                              default_max_request((int)major(st.st_rdev), (int)minor(st.st_rdev)));
     int rc = ioctl(fd, LOOP_CLR_FD, 0) < 0 ? -errno : 0;
     close(fd);
     if (rc == -ENXIO)
