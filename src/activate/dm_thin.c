@@ -586,10 +586,8 @@ int lvx_dm_thin_status(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_
     if (!info->exists)      /* the pool LV inactive, its -tpool up for thin LVs: LVM2
                              * reports the pool's usage all the same */
         return pool_status(ctx, dm, tp.name, out);
-    if (strcmp(tp.name, top.name) != 0) {
-        bool top_ro = info->read_only;
-        *info = ti;
-        info->read_only = top_ro;
-    }
+    if (strcmp(tp.name, top.name) != 0)
+        *info = ti;         /* the pool's own device is LVM2's read-only layer over the
+                             * -tpool; LVM2 reports the -tpool's state ('w', "writeable") */
     return pool_status(ctx, dm, tp.name, out);
 }

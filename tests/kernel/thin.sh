@@ -38,7 +38,10 @@ dm_of() {
 }
 
 REP=lv_name,lv_attr,lv_size,pool_lv,origin,data_percent,metadata_percent,thin_count,transaction_id,thin_id,discards,zero,chunk_size,lv_metadata_size,seg_pe_ranges
-report() {  # report TOOL VG
+report() {  # report TOOL VG; the VG's pools committed first (dmsetup status flushes): the
+             # kernel commits every second, and Meta% counts a transaction's shadow blocks
+    dmsetup ls --target thin-pool | awk -v p="${2//-/--}-" 'index($1, p) == 1 {print $1}' |
+        xargs -r -n1 dmsetup status >/dev/null
     $1 lvs -a --noheadings --separator , -o $REP "$2" 2>/dev/null | trim | sed "s/$2/VG/g;s#/dev/vd[ac]#PV0#g;s#/dev/vd[bd]#PV1#g"
 }
 
