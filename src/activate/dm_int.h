@@ -87,6 +87,8 @@ int lvx_dm_thin_message(struct lvx_ctx *ctx, const struct lvx_lv *pool, const ch
 /* The ids of a pool's thin-pool device (named by the pool's state: -tpool). */
 int lvx_dm_thin_pool_ids(struct lvx_ctx *ctx, const struct lvx_lv *pool, struct lvx_dm_ids *ids);
 /* *info: the LV's device (a pool: its thin-pool device's open count), out: the status. */
+int lvx_dm_thin_status(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *lv,
+                       struct lvx_dm_info *info, struct lvx_lv_kstate *out);
 /* dm_cache.c: a cache LV's dm-cache status (a used cache pool: its cache LV's) into
  * out->cache*; nothing when it is not active.  0, or -errno. */
 int lvx_dm_cache_status(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *lv,
@@ -94,8 +96,6 @@ int lvx_dm_cache_status(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx
 /* dm_cache.c: the devices under a cache LV (origin, pool data/metadata or the
  * cachevol's layers and itself) removed after its own; 0 for other LVs. */
 int lvx_dm_cache_subs_down(struct lvx_ctx *ctx, const struct lvx_lv *lv);
-int lvx_dm_thin_status(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *lv,
-                       struct lvx_dm_info *info, struct lvx_lv_kstate *out);
 
 /* dm_watch.c: monitoring by the lvx daemon (dmeventd's part).  Watch the devices that
  * stand for lv (a pool, a thin LV's pool, a COW LV, an origin's snapshots) or stop

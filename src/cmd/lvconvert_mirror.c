@@ -353,6 +353,22 @@ static int wait_synced(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
     }
 }
 
+int lvx_mirror_refuse_read_only(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                                const struct lvx_lv *lv)
+{
+    if (!act->be || !act->be->status || act->be->rename_sub)   /* dm: the kernel copies */
+        return 0;
+    struct lvx_lv_kstate ks;
+    memset(&ks, 0, sizeof(ks));
+    if (act->be->status(env->ctx, lv, &ks) < 0)
+        return lvx_cmd_fail(env);
+    if (!ks.active || !ks.read_only)
+        return 0;
+    lvx_cmd_errorf("lvx cannot copy new images of %s/%s while it is active read-only: "
+                   "deactivate it first.", lv->vg->name, lv->name);
+    return LVX_EXIT_FAILED;
+}
+
 int lvx_mirror_poll_converted(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
                               const struct lvx_lv *lv, bool with_log)
 {
@@ -413,6 +429,9 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
                        "first.");
         return LVX_EXIT_FAILED;
     }
+    if (active && !dm && (adding || (linear && want > 1)) &&
+        (rc = lvx_mirror_refuse_read_only(env, &act, lv)))
+        return rc;
     if (adding && (c->mirrored_log || c->core_log || c->disk_log)) {
         lvx_cmd_errorf("lvx lvconvert adds images to mirror %s/%s only with its log kept as it "
                        "is.", vg, lv->name);
@@ -440,10 +459,10 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
     } else if (adding) {
         if ((rc = lvx_mirror_add_images(env, u, lv, want, pvs, pv_count, 0)))
             return rc;
-        if (cycle && !test && lvx_actcmd_deactivate(env, &act, lv, false)) {
+        if (cycle && !test && (rc = lvx_actcmd_deactivate(env, &act, lv, false))) {
             lvx_cmd_errorf("lvx adds images to a mirror active in the device-mapper backend "
-                           "by deactivating it: %s/%s is in use.", vg, lv->name);
-            return LVX_EXIT_FAILED;
+                           "by deactivating it: %s/%s was not deactivated.", vg, lv->name);
+            return rc;
         }
         if (cycle)
             dm = active = false;

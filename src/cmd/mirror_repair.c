@@ -195,10 +195,10 @@ int lvx_mirror_repair(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
      * from the survivor, its new log zeroed): an LV in use is refused. */
     bool dm = active && act.be->rename_sub;
     if (dm && !test) {
-        if (lvx_actcmd_deactivate(env, &act, lv, false)) {
+        if ((rc = lvx_actcmd_deactivate(env, &act, lv, false))) {
             lvx_cmd_errorf("lvx repairs a mirror active in the device-mapper backend by "
-                           "deactivating it: %s/%s is in use.", vg, lv->name);
-            return LVX_EXIT_FAILED;
+                           "deactivating it: %s/%s was not deactivated.", vg, lv->name);
+            return rc;
         }
         active = false;
     }
@@ -222,6 +222,8 @@ int lvx_mirror_repair(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
                    orig_logs);
     bool replace_logs, replace_images;
     ask_policies(env, r, failed_logs, failed_images, &replace_logs, &replace_images);
+    if (active && !dm && replace_images && (rc = lvx_mirror_refuse_read_only(env, &act, lv)))
+        return rc;
     uint32_t images = replace_images ? orig_images : orig_images - failed_images;
     if (images == 1)
         replace_logs = false;

@@ -427,25 +427,15 @@ static int check_signatures(struct lvx_cmd_env *env, const struct sig_probe *p)
     return 0;
 }
 
-/* pvcreate with default settings, first half: the device opened for direct writes, the
- * signatures its probe found (checked before) wiped and flushed, the label planned.
- * The labels and empty metadata areas of every such device are then written together
- * (implicit_pvcreate_all). */
-static int implicit_prepare(struct lvx_cmd_env *env, const struct sig_probe *p,
-                            struct lvx_label *label)
+/* pvcreate with default settings, first step: the device opened for direct writes and
+ * its label planned with the PV options vgcreate/vgextend take (as pvcreate's).  Every
+ * device passes this before any is wiped (implicit_wipe), as LVM2's pvcreate checks
+ * them all first: a device refused here leaves every device as it was. */
+static int implicit_plan(struct lvx_cmd_env *env, const struct sig_probe *p,
+                         struct lvx_label *label)
 {
     struct lvx_ctx *ctx = env->ctx;
     struct lvx_dev *dev = p->dev;
-    if (lvx_dev_open_write_direct(ctx, dev) < 0)
-        return lvx_cmd_fail(env);
-    for (unsigned i = 0; i < p->n; i++) {
-        if (lvx_dev_wipe_signature(ctx, dev, &p->sigs[i]) < 0)
-            return lvx_cmd_fail(env);
-        lvx_notice(ctx, "Wiping %s signature on %s.", p->sigs[i].type, dev->path);
-    }
-    if (p->n && lvx_dev_flush(ctx, dev) < 0)      /* no label lands before its wipes */
-        return lvx_cmd_fail(env);
-    /* the PV options vgcreate/vgextend take for it (as pvcreate's) */
     struct lvx_pv_layout_req req = { .dev_size = dev->size, .mda_copies = 1 };
     unsigned sector = 1;
     int rc;
@@ -457,6 +447,24 @@ static int implicit_prepare(struct lvx_cmd_env *env, const struct sig_probe *p,
         lvx_cmd_errorf("Cannot use %s: %s", dev->path, ctx->errmsg);
         return LVX_EXIT_FAILED;
     }
+    if (lvx_dev_open_write_direct(ctx, dev) < 0)
+        return lvx_cmd_fail(env);
+    return 0;
+}
+
+/* Second step: the signatures its probe found (checked before) wiped and flushed, so
+ * no label lands before its wipes.  The labels and empty metadata areas of every such
+ * device are then written together (implicit_pvcreate_all). */
+static int implicit_wipe(struct lvx_cmd_env *env, const struct sig_probe *p)
+{
+    struct lvx_ctx *ctx = env->ctx;
+    for (unsigned i = 0; i < p->n; i++) {
+        if (lvx_dev_wipe_signature(ctx, p->dev, &p->sigs[i]) < 0)
+            return lvx_cmd_fail(env);
+        lvx_notice(ctx, "Wiping %s signature on %s.", p->sigs[i].type, p->dev->path);
+    }
+    if (p->n && lvx_dev_flush(ctx, p->dev) < 0)
+        return lvx_cmd_fail(env);
     return 0;
 }
 
@@ -474,17 +482,22 @@ static int implicit_pvcreate_all(struct lvx_cmd_env *env, const struct sig_probe
     static const uint8_t no_label[LVX_LABEL_SCAN_BYTES];   /* the scan found none */
     struct lvx_label *labels = lvx_pool_alloc(env->pool, (n + 1) * sizeof(*labels));
     struct lvx_pv_new *news = lvx_pool_alloc(env->pool, (n + 1) * sizeof(*news));
+    const struct sig_probe **plan = lvx_pool_alloc(env->pool, (n + 1) * sizeof(*plan));
     unsigned m = 0;
     int rc;
     for (unsigned i = 0; i < n; i++) {
         const struct sig_probe *p = sig_probe_of(probes, np, devs[i]);
         if (!p)
             continue;                         /* labelled already */
-        if ((rc = implicit_prepare(env, p, &labels[m])) != 0)
+        if ((rc = implicit_plan(env, p, &labels[m])) != 0)
             return rc;
+        plan[m] = p;
         news[m] = (struct lvx_pv_new){ .dev = devs[i], .label = &labels[m], .head = no_label };
         made[m++] = devs[i];
     }
+    for (unsigned k = 0; k < m; k++)
+        if ((rc = implicit_wipe(env, plan[k])) != 0)
+            return rc;
     lvx_pv_write_new_many(env->ctx, news, m, lvx_cmd_bool(env, LVX_OPT_METADATAIGNORE, false),
                           true);
     rc = 0;

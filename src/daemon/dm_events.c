@@ -48,6 +48,8 @@ void lvxd_dm_events_wake(void)
 static void wait_wake(int fd, int secs)
 {
     struct pollfd pf[2] = { { .fd = wake_fd, .events = POLLIN }, { .fd = fd, .events = POLLIN } };
+    if (wake_fd < 0)                  /* no eventfd: nothing wakes us, so poll */
+        secs = fallback_secs;
     while (poll(pf, fd >= 0 ? 2 : 1, secs > 0 ? secs * 1000 : -1) < 0 && errno == EINTR)
         ;
     uint64_t n;
@@ -104,10 +106,9 @@ void lvxd_dm_events_start(int poll_secs)
     pthread_attr_t attr;
     fallback_secs = poll_secs < 1 ? 1 : poll_secs;
     int fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-    if (fd < 0) {
-        lvxd_log("warning: no device-mapper event thread: eventfd: %s", strerror(errno));
-        return;
-    }
+    if (fd < 0)      /* the thread still runs, waking every fallback_secs */
+        lvxd_log("warning: device-mapper events looked at every %d s: eventfd: %s",
+                 fallback_secs, strerror(errno));
     wake_fd = fd;
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);

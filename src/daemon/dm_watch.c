@@ -117,7 +117,8 @@ bool lvxd_dm_watch_drop(const char *vg, const char *lv)
     if (e) {
         lvxd_monitor_log_change(e->pool, e->name, false);
         lvxd_state_save();
-        lvxd_dm_events_wake();         /* the last one: the control device closed at once */
+        lvxd_dm_events_wake();         /* the event thread re-reads its watch list (none
+                                        * left: the control device closed at once) */
     }
     free(e);
     return e != NULL;

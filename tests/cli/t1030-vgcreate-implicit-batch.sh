@@ -13,7 +13,8 @@
 #   * a crash right after each write: both tools read the same thing, and that is no
 #     VG with 0..N complete orphan PVs (never a label before every header) or the
 #     whole new VG;
-#   * a signature on one device without -y: refused, nothing written to any device.
+#   * a signature on one device without -y: refused, nothing written to any device;
+#   * a later device refused (too small): the earlier ones not wiped, as LVM2.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -116,5 +117,19 @@ test_eq "with -y: the signature wiped, $COUNT PVs in vgi" \
     "$rc:$(grep -c 'Wiping ext4 signature' "$SCRATCH/out"):$(pv_state lvm2)" "0:1:$COUNT vgi $COUNT 1"
 X vgremove -q -y vgi >/dev/null 2>&1
 X pvremove -q -y "${D[@]}" >/dev/null 2>&1
+
+# ---- a later device refused: the earlier one not wiped (review s7 R5) ---------------------
+T=$(make_loop 1M)                     # too small for a PV's first extent
+lvm_sandbox "${D[@]}" "$T"
+DEVS="$DEVS,$T"
+mkfs.ext4 -q -F "${D[5]}" >/dev/null 2>&1
+before=$(sha256sum "${D[5]}" "$T" | awk '{ print $1 }' | paste -sd,)
+rc=0
+X vgcreate -y vgi "${D[5]}" "$T" >"$SCRATCH/out" 2>&1 || rc=$?
+test_eq "vgcreate -y of ext4 ${D[5]} and a 1 MiB device: refused for the second, exit 5" \
+    "$rc:$(grep -c "Cannot use $T" "$SCRATCH/out"):$(grep -c 'Wiping' "$SCRATCH/out")" "5:1:0"
+test_eq "... the ext4 signature kept, neither device written" \
+    "$(blkid -p -o value -s TYPE "${D[5]}"):$(sha256sum "${D[5]}" "$T" | awk '{ print $1 }' | paste -sd,)" \
+    "ext4:$before"
 
 done_testing
