@@ -138,6 +138,13 @@ struct lvx_activation_backend {
     /* send a message to the LV's target (dm-raid: "check", "repair"); NULL when the
      * backend cannot */
     int (*message)(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char *msg);
+    /* An active mirror with a disk or mirrored log about to be committed with new
+     * images (lvconvert -m +N, --repair): on, its log written durably with every region
+     * out of sync and kept so until the next reload (which carries the real bits to
+     * the new state), so a crash between the commit and the new state's start resyncs
+     * instead of trusting uncopied images; off (the commit failed), written as it is
+     * again.  NULL when the backend needs none (dm: the mirror is cycled). */
+    int (*hold_mirror_log)(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool on);
     /* state of the LV; 0 with out->active false when it is not active */
     int (*status)(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_lv_kstate *out);
     /* One step of the merge of the active origin's merging COW snapshot, for a backend

@@ -417,6 +417,13 @@ static int user_message(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char
     return lvx_daemon_call(ctx, req, false, NULL);
 }
 
+static int user_hold_mirror_log(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool on)
+{
+    char req[512];
+    snprintf(req, sizeof(req), "mirrorhold %s %s %d", lv->vg->name, lv->name, on ? 1 : 0);
+    return lvx_daemon_call(ctx, req, false, NULL);
+}
+
 static int user_merge_step(struct lvx_ctx *ctx, const struct lvx_lv *origin, unsigned max,
                            uint64_t *left)
 {
@@ -550,6 +557,7 @@ const struct lvx_activation_backend lvx_activation_user = {
     .unstage = user_unstage,
     .rename = user_rename,
     .message = user_message,
+    .hold_mirror_log = user_hold_mirror_log,
     .status = user_status,
     .merge_step = user_merge_step,
     .thin_message = user_thin_message,

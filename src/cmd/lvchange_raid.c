@@ -92,6 +92,8 @@ static int rebuild_one(struct lvx_cmd_env *env, const char *arg)
         rc = LVX_EXIT_FAILED;
         goto out;
     }
+    if (active && (rc = lvx_lvconvert_refuse_read_only(env, &act, lv)))
+        goto out;
     uint32_t n;
     if (lvx_raid_mark_rebuild(env, lv, pvs, pv_count, &n) < 0) {
         rc = lvx_cmd_fail(env);

@@ -202,6 +202,22 @@ bool lvx_lvconvert_in_sync(const struct lvx_lv *lv, const struct lvx_lv_kstate *
     return ks->raid && ks->sync_total && ks->sync_done == ks->sync_total;
 }
 
+int lvx_lvconvert_refuse_read_only(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                                   const struct lvx_lv *lv)
+{
+    if (!act->be || !act->be->status || act->be->rename_sub)   /* dm: the kernel copies */
+        return 0;
+    struct lvx_lv_kstate ks;
+    memset(&ks, 0, sizeof(ks));
+    if (act->be->status(env->ctx, lv, &ks) < 0)
+        return lvx_cmd_fail(env);
+    if (!ks.active || !ks.read_only)
+        return 0;
+    lvx_cmd_errorf("lvx cannot copy new images of %s/%s while it is active read-only: "
+                   "change it to read-write first.", lv->vg->name, lv->name);
+    return LVX_EXIT_FAILED;
+}
+
 /* LVM2's _raid_allow_extraction for a raid1 LV that is not in sync. */
 static bool allow_extraction(const struct lvx_lv *lv, const struct lvx_lv_kstate *ks,
                              uint32_t new_count)
@@ -419,6 +435,8 @@ static int change_images(struct lvx_cmd_env *env, struct lvx_vg_update *u,
     if ((rc = lvx_lvcmd_pv_args(env, u->vg, o->pv_args, o->pv_arg_count, &pvs, &pv_count)))
         return rc;
     if (new_count > old) {
+        if ((rc = lvx_lvconvert_refuse_read_only(env, &act, lv)))
+            return rc;
         if (lv->status & LVX_LV_NOTSYNCED) {
             lvx_cmd_errorf("Can't add image to out-of-sync RAID LV: use 'lvchange --resync' "
                            "first.");
@@ -503,6 +521,8 @@ static int replace_images(struct lvx_cmd_env *env, struct lvx_vg_update *u,
         return o->repair ? (lvx_cmd_errorf("Failed to replace faulty devices in %s.", full),
                             LVX_EXIT_FAILED) : LVX_EXIT_FAILED;
     }
+    if ((rc = lvx_lvconvert_refuse_read_only(env, &act, lv)))
+        return rc;
     struct lvx_free_maps *maps;
     uint32_t n;
     if ((rc = lvx_lvcmd_free_maps(env, u, &maps)))

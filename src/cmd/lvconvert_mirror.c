@@ -321,11 +321,18 @@ int lvx_mirror_commit_live(struct lvx_cmd_env *env, struct lvx_vg_update *u,
      * sync (a zeroed log under the old metadata only costs a full resync) */
     if (!test && log && log != old_log && lvx_mirror_log_zero(env, u, log, LOG_ZERO_BYTES) < 0)
         return lvx_cmd_fail(env);
+    /* the kept log of a mirror served live: held all out of sync on disk by its server
+     * until the reload (the daemon carries the real bits over), for the same reason */
+    bool hold = active && !test && log && log == old_log && act->be->hold_mirror_log;
+    if (hold && act->be->hold_mirror_log(env->ctx, lv, true) < 0)
+        return lvx_cmd_fail(env);
     if (active && !test && act->be->stage(env->ctx, lv, &act->opts) < 0)
         return lvx_cmd_fail(env);
     if ((rc = lvx_lvcmd_commit(env, u))) {
         if (active && !test && act->be->unstage(env->ctx, lv) < 0)
             lvx_error_clear(env->ctx);
+        if (hold && act->be->hold_mirror_log(env->ctx, lv, false) < 0)
+            lvx_error_clear(env->ctx);     /* held: a full resync at the next start */
         return rc;
     }
     /* live: the daemon serves the new layout (new images and a new or core log: the
@@ -351,22 +358,6 @@ static int wait_synced(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
         struct timespec t = { 0, 100000000L };
         nanosleep(&t, NULL);
     }
-}
-
-int lvx_mirror_refuse_read_only(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
-                                const struct lvx_lv *lv)
-{
-    if (!act->be || !act->be->status || act->be->rename_sub)   /* dm: the kernel copies */
-        return 0;
-    struct lvx_lv_kstate ks;
-    memset(&ks, 0, sizeof(ks));
-    if (act->be->status(env->ctx, lv, &ks) < 0)
-        return lvx_cmd_fail(env);
-    if (!ks.active || !ks.read_only)
-        return 0;
-    lvx_cmd_errorf("lvx cannot copy new images of %s/%s while it is active read-only: "
-                   "deactivate it first.", lv->vg->name, lv->name);
-    return LVX_EXIT_FAILED;
 }
 
 int lvx_mirror_poll_converted(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
@@ -430,7 +421,7 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
         return LVX_EXIT_FAILED;
     }
     if (active && !dm && (adding || (linear && want > 1)) &&
-        (rc = lvx_mirror_refuse_read_only(env, &act, lv)))
+        (rc = lvx_lvconvert_refuse_read_only(env, &act, lv)))
         return rc;
     if (adding && (c->mirrored_log || c->core_log || c->disk_log)) {
         lvx_cmd_errorf("lvx lvconvert adds images to mirror %s/%s only with its log kept as it "

@@ -70,11 +70,4 @@ int lvx_mirror_commit_live(struct lvx_cmd_env *env, struct lvx_vg_update *u,
 int lvx_mirror_poll_converted(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
                               const struct lvx_lv *lv, bool with_log);
 
-/* New images of a mirror the daemon serves read-only are never copied (the daemon
- * writes nothing through such an LV), so lvconvert's wait would not end: 0 when lv is
- * not served read-only by act's user backend, else the error printed and its exit code
- * (called before any change). */
-int lvx_mirror_refuse_read_only(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
-                                const struct lvx_lv *lv);
-
 #endif

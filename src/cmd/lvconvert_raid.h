@@ -86,6 +86,12 @@ struct lvx_actcmd;
 struct lvx_lv_kstate;
 int lvx_lvconvert_need_active(struct lvx_cmd_env *env, struct lvx_actcmd *act,
                               const struct lvx_lv *lv, struct lvx_lv_kstate *ks);
+/* new images (or images to rebuild) of an LV the daemon serves read-only are never
+ * copied: the daemon writes nothing through such an LV, and reads only its in-sync
+ * images.  0 when lv is not served read-only by act's user backend, else the error
+ * printed and its exit code (called before any change); */
+int lvx_lvconvert_refuse_read_only(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                                   const struct lvx_lv *lv);
 /* the kernel says the RAID LV is in sync (true for a non-RAID LV); */
 bool lvx_lvconvert_in_sync(const struct lvx_lv *lv, const struct lvx_lv_kstate *ks);
 /* a changed RAID LV reloaded as LVM2 does: new rmeta zeroed, devices renamed, the new

@@ -32,6 +32,7 @@
 
 #include "cmd/actcmd.h"
 #include "cmd/lvconvert_mirror.h"
+#include "cmd/lvconvert_raid.h"
 #include "cmd/mirror_mlog.h"
 #include "config/config.h"
 #include "map/map.h"
@@ -222,7 +223,7 @@ int lvx_mirror_repair(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
                    orig_logs);
     bool replace_logs, replace_images;
     ask_policies(env, r, failed_logs, failed_images, &replace_logs, &replace_images);
-    if (active && !dm && replace_images && (rc = lvx_mirror_refuse_read_only(env, &act, lv)))
+    if (active && !dm && replace_images && (rc = lvx_lvconvert_refuse_read_only(env, &act, lv)))
         return rc;
     uint32_t images = replace_images ? orig_images : orig_images - failed_images;
     if (images == 1)

@@ -326,6 +326,21 @@ static int do_raidmsg(struct request *r)
     return 0;
 }
 
+/* mirrorhold VG LV 1|0: a served mirror's log held all out of sync until the next
+ * reload (1, written and flushed before the reply), or released (0) */
+static int do_mirrorhold(struct request *r)
+{
+    if (r->n < 4 || (strcmp(r->w[3], "1") && strcmp(r->w[3], "0")))
+        return fail(r, EINVAL, "usage: mirrorhold VG LV 1|0");
+    struct lvxd_lv *v = served_lv(r);
+    if (!v)
+        return -1;
+    if (lvxd_mirror_hold_log(r->ctx, v, strcmp(r->w[3], "1") == 0) < 0)
+        return fail_ctx(r);
+    lvx_buf_puts(r->out, "ok\n");
+    return 0;
+}
+
 /* thinmsg VG POOL OLD_TID NEW_TID MSG...: a served thin pool's messages (each with ':'
  * for its blanks: create_snap:2:1), then set_transaction_id OLD NEW, committed;
  * "err 2" when the pool is not served (the command changes its metadata itself) */
@@ -495,6 +510,8 @@ static void handle(struct request *r, char *line)
         do_raidmsg(r);
     else if (strcmp(cmd, "thinmsg") == 0)
         do_thinmsg(r);
+    else if (strcmp(cmd, "mirrorhold") == 0)
+        do_mirrorhold(r);
     else if (strcmp(cmd, "lease") == 0)
         do_lease(r);
     else if (strcmp(cmd, "unlease") == 0)

@@ -294,8 +294,10 @@ struct lvxd_target {
      * the write lock), e.g. to read on-disk state; a failure fails the activation */
     int (*start)(struct lvx_ctx *ctx, struct lvxd_lv *v);
     /* optional: at a reload, before the old model goes (its dtr) and the new state
-     * starts: what the new state takes over from the old model (state from ctr) */
-    void (*adopt)(void *state, const struct lvx_lv *lv, const struct lvx_lv *old);
+     * starts: what the new state takes over from the old model and the old target's
+     * state (state from ctr) */
+    void (*adopt)(void *state, const struct lvx_lv *lv, const struct lvx_lv *old,
+                  const struct lvxd_target *old_target, void *old_state);
     /* optional: free what ctr/start made (before the PVs close; v is NULL when the
      * activation failed before v was made) */
     void (*dtr)(struct lvxd_lv *v, void *state);
@@ -314,6 +316,11 @@ extern const struct lvxd_target lvxd_target_plain;
 /* raid_core.c: `--syncaction check|repair` of a served RAID LV, run to its end (its
  * mismatch count then in the status).  0 or -errno (message in ctx). */
 int lvxd_raid_check(struct lvx_ctx *ctx, struct lvxd_lv *v, bool repair);
+/* target_mirror.c: hold (on) a served mirror's disk or mirrored log all out of sync on
+ * disk, written and flushed now and at every later log write until the next reload,
+ * whose new state takes the real bits over (adopt); or release it (off).  0 or -errno
+ * (message in ctx). */
+int lvxd_mirror_hold_log(struct lvx_ctx *ctx, struct lvxd_lv *v, bool on);
 /* target_snapshot.c: one step of the merge of an origin's merging snapshot: up to
  * max chunks copied back to the origin and their records dropped; *left: records
  * still to merge.  0 or -errno (message in ctx). */

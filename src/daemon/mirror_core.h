@@ -44,6 +44,10 @@ struct mirror {
                                         every region copied to them, the rest only where
                                         the log says out of sync */
     uint8_t *wtouch;                 /* written since the walker's last checkpoint */
+    uint8_t *held;                   /* lvxd_mirror_hold_log: the log image written
+                                        instead (header, every bit 0) until the reload */
+    uint8_t *adopted;                /* the held old state's bits (log image) that
+                                        start takes instead of the held log's */
     atomic_uint_fast64_t unsynced;   /* regions with need set */
     uint64_t pos;                    /* the walker's next region */
     struct lvxd_lv *owner;

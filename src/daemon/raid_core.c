@@ -19,7 +19,8 @@
  *            failure (or with an older superblock) is rebuilt in full; then every live
  *            superblock and bitmap is written with events + 1.  The resync itself runs
  *            in the background (raid_resync.c): activation returns at once.
- *   read-only activation: nothing is written (no resync, no superblock update).
+ *   read-only activation: nothing is written (no resync, no superblock update); legs
+ *            that would be rebuilt are not read (failed in memory).
  */
 #include "daemon/raid_core.h"
 
@@ -497,8 +498,21 @@ static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
     r->bm.chunksize = r->region * 512u;
     r->bm.daemon_sleep = 5;
     r->bm.write_behind = 0;
-    if (v->read_only)
+    if (v->read_only) {
+        /* nothing is synced or rebuilt: a leg behind is not read (as a failed one,
+         * in memory only), so no read returns what it has not got yet */
+        for (unsigned i = 0; i < r->n; i++)
+            if (raid_leg_ok(r, i) && r->legs[i].rebuild) {
+                atomic_store(&r->legs[i].failed, true);
+                r->ro_behind |= (uint64_t)1 << i;
+                lvxd_log("%s/%s: RAID leg %u is behind and the LV read-only: not rebuilt, "
+                         "not read", v->vg, v->lv, i);
+            }
+        if (!r->geom->covered(r))
+            return lvx_error(ctx, EIO, "RAID LV %s/%s: read-only and not every chunk has an "
+                             "in-sync copy: not served.", v->vg, v->lv);
         return 0;
+    }
     /* what is to sync: dirty regions (from the in-sync legs to all), every region of
      * rebuilt legs; done in the background (raid_resync.c), before any request
      * touches a region */

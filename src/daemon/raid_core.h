@@ -84,6 +84,8 @@ struct raid {
                                        last flush of the legs: the offsets recorded */
     bool full;                      /* a whole-array resync: its offset recorded */
     bool walk_failed;               /* the walker stopped on an error */
+    uint64_t ro_behind;             /* read-only: legs to rebuild, not read (failed in
+                                       memory), shown 'a' with the sync frozen */
     uint32_t max_rate;              /* KiB/s per device (--maxrecoveryrate), 0: no limit */
     struct lvxd_lv *owner;
     pthread_t walker;

@@ -290,9 +290,17 @@ void raid_resync_status(struct raid *r, char *out, size_t n)
     bool busy = atomic_load(&r->unsynced) != 0 && r->started;
     bool recover = busy && r->rebuild && !r->full;
     for (unsigned i = 0; i < r->n; i++)
-        h[i] = !raid_leg_ok(r, i) ? 'D'
+        h[i] = (r->ro_behind >> i) & 1 ? 'a'
+               : !raid_leg_ok(r, i) ? 'D'
                : busy && (!recover || ((r->rebuild >> i) & 1)) ? 'a' : 'A';
     h[r->n] = 0;
+    if (r->ro_behind) {        /* read-only: the rebuild waits where it was left */
+        snprintf(out, n, " %s %" PRIu64 "/%" PRIu64 " frozen", h,
+                 r->rebuild_from < r->sync_size ? r->rebuild_from : r->sync_size - 1,
+                 r->sync_size);
+        pthread_mutex_unlock(&r->mu);
+        return;
+    }
     uint64_t done = r->pos * r->region;
     if (busy && done >= r->sync_size)           /* the walker ended with regions left */
         done = r->sync_size - 1;

@@ -27,6 +27,9 @@
  *   reads    round robin over the live legs; a leg that fails a read is marked failed
  *            and the next one tried.
  *   stop     data flushed, the log written with every quiet region in sync.
+ *   hold     (lvxd_mirror_hold_log, before lvconvert commits new images beside the
+ *            log) every log write is the header with no region in sync until the
+ *            reload, whose new state takes the real bits from the old one (adopt).
  *
  * Entry point: lvxd_target_mirror (one line in target.c's table).
  */
@@ -80,6 +83,8 @@ static void mirror_free(struct mirror *m)
     free(m->cand);
     free(m->need);
     free(m->wtouch);
+    free(m->held);
+    free(m->adopted);
     pthread_mutex_destroy(&m->mu);
     free(m);
 }
@@ -190,17 +195,22 @@ int mirror_write_log_locked(struct lvxd_io *io, struct lvxd_lv *v, struct mirror
     put_le32(m->hdr + 4, MIRROR_VERSION);
     put_le32(m->hdr + 8, (uint32_t)m->regions);
     put_le32(m->hdr + 12, (uint32_t)(m->regions >> 32));
+    uint8_t *img = m->hdr;
+    if (m->held) {                   /* held: the header, every region out of sync */
+        memcpy(m->held, m->hdr, LOG_BITS_OFF);
+        img = m->held;
+    }
     unsigned n = 0;
     int rc = 0;
     for (unsigned i = 0; i < m->nlog && rc == 0; i++)
-        rc = lvxd_io_map_add(io, v, m->log[i], true, 0, (uint32_t)m->log_bytes, m->hdr, &n);
+        rc = lvxd_io_map_add(io, v, m->log[i], true, 0, (uint32_t)m->log_bytes, img, &n);
     if (rc == 0 && n)
         rc = lvxd_io_run(io, n);
     if (rc < 0 && m->nlog > 1) {     /* a mirrored log: written while one image takes it */
         unsigned ok = 0;
         for (unsigned i = 0; i < m->nlog; i++) {
             unsigned k = 0;
-            int e = lvxd_io_map_add(io, v, m->log[i], true, 0, (uint32_t)m->log_bytes, m->hdr,
+            int e = lvxd_io_map_add(io, v, m->log[i], true, 0, (uint32_t)m->log_bytes, img,
                                     &k);
             if (e == 0 && k)
                 e = lvxd_io_run(io, k);
@@ -383,6 +393,47 @@ static int mirror_flush(struct lvxd_io *io, struct lvxd_lv *v)
     return rc;
 }
 
+int lvxd_mirror_hold_log(struct lvx_ctx *ctx, struct lvxd_lv *v, bool on)
+{
+    pthread_rwlock_rdlock(&v->lock);
+    struct mirror *m = v->target == &lvxd_target_mirror ? v->tstate : NULL;
+    int rc = 0;
+    if (!m || !m->started) {
+        pthread_rwlock_unlock(&v->lock);
+        return lvx_error(ctx, EINVAL, "%s/%s is not a mirror served here.", v->vg, v->lv);
+    }
+    struct lvxd_io io;
+    if ((rc = lvxd_io_init(&io)) < 0) {
+        pthread_rwlock_unlock(&v->lock);
+        return lvx_error(ctx, -rc, "Mirror LV %s/%s: no I/O queue: %s", v->vg, v->lv,
+                         strerror(-rc));
+    }
+    pthread_mutex_lock(&m->mu);
+    if (on && !m->held && (posix_memalign((void **)&m->held, 4096, m->log_bytes) != 0 ||
+                           !m->held)) {
+        m->held = NULL;
+        rc = -ENOMEM;
+    } else if (on) {
+        memset(m->held, 0, m->log_bytes);
+    } else {
+        free(m->held);
+        m->held = NULL;
+    }
+    if (rc == 0 && m->nlog && !v->read_only)
+        rc = mirror_write_log_locked(&io, v, m);
+    pthread_mutex_unlock(&m->mu);
+    if (rc == 0 && m->nlog && !v->read_only)
+        rc = lvxd_io_flush_pvs(&io, v);
+    lvxd_io_exit(&io);
+    pthread_rwlock_unlock(&v->lock);
+    if (rc < 0)
+        return lvx_error(ctx, -rc, "Mirror LV %s/%s: the log was not %s: %s", v->vg, v->lv,
+                         on ? "held out of sync" : "released", strerror(-rc));
+    if (on)
+        lvxd_log("%s/%s: mirror log held out of sync for a conversion", v->vg, v->lv);
+    return 0;
+}
+
 /* --- start and stop -------------------------------------------------------------- */
 
 static bool has_image(const struct lvx_lv *mirror, const char *uuid)
@@ -395,15 +446,32 @@ static bool has_image(const struct lvx_lv *mirror, const char *uuid)
 }
 
 /* A reload that added images beside the same (disk or mirrored) log, as lvconvert -m +N
- * and --repair do: the old images stay in sync where the log says so (the old state's
- * stop wrote it), the new ones are copied whole (LVM2's temporary resync layer). */
-static void mirror_adopt(void *state, const struct lvx_lv *lv, const struct lvx_lv *old)
+ * and --repair do: the old images stay in sync where the old state's bits say so (its
+ * log held all out of sync on disk since before the commit: the bits taken from its
+ * memory here), the new ones are copied whole (LVM2's temporary resync layer). */
+static void mirror_adopt(void *state, const struct lvx_lv *lv, const struct lvx_lv *old,
+                         const struct lvxd_target *old_target, void *old_state)
 {
     struct mirror *m = state;
     const struct lvx_seg *seg = &lv->segs[0];
     if (!lvx_map_lv_is_mirror(old) || !seg->log_lv || !old->segs[0].log_lv ||
         strcmp(seg->log_lv->uuid, old->segs[0].log_lv->uuid) != 0)
         return;
+    struct mirror *o = old_target == &lvxd_target_mirror ? old_state : NULL;
+    if (o) {
+        pthread_mutex_lock(&o->mu);
+        if (o->held && o->started && o->regions == m->regions && o->region == m->region &&
+            o->log_bytes == m->log_bytes && !m->adopted &&
+            (m->adopted = malloc(m->log_bytes)) != NULL) {
+            memcpy(m->adopted, o->hdr, m->log_bytes);
+            /* as its stop would (the data was flushed before this call): quiet regions
+             * in sync, none while a leg is failed */
+            for (uint64_t g = 0; g < o->regions && !mirror_any_failed(o); g++)
+                if (!o->pending[g] && !o->need[g])
+                    m->adopted[LOG_BITS_OFF + g / 8] |= (uint8_t)(1u << (g % 8));
+        }
+        pthread_mutex_unlock(&o->mu);
+    }
     uint64_t fresh = 0;
     for (uint32_t i = 0; i < seg->area_count && i < m->n; i++)
         if (seg->areas[i].lv && !has_image(old, seg->areas[i].lv->uuid))
@@ -457,6 +525,12 @@ static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v, 
         } else {
             memset(m->hdr, 0, m->log_bytes);
         }
+    }
+    if (m->adopted) {                /* the held old state's bits, not the held log's */
+        memcpy(m->hdr, m->adopted, m->log_bytes);
+        known = m->regions;
+        free(m->adopted);
+        m->adopted = NULL;
     }
     if (known > m->regions)
         known = m->regions;

@@ -438,7 +438,7 @@ int lvxd_volume_reload(struct lvx_ctx *ctx, struct lvxd_lv *v, const char *devs)
             lvxd_log("warning: %s/%s: flushing %s before the reload failed", v->vg, v->lv,
                      v->pvs[i].path);
     if (l.target->adopt && l.tstate && v->model)
-        l.target->adopt(l.tstate, l.lv, v->model);
+        l.target->adopt(l.tstate, l.lv, v->model, v->target, v->tstate);
     drop_model(v);
     apply(v, &l);
     free(v->devices);
