@@ -12,6 +12,8 @@
  */
 #include "activate/dm_int.h"
 
+#include "map/map.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,8 +151,8 @@ int lvx_dm_cache_status(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx
 }
 
 /* The devices under an active cache LV (LVM2's), after the cache device itself went:
- * removed when present and not open by anything else; an open one stops with
- * -EBUSY. */
+ * removed when present and not open by anything else (a RAID or mirror sub-LV's own
+ * images and metadata after it); an open one stops with -EBUSY. */
 int lvx_dm_cache_subs_down(struct lvx_ctx *ctx, const struct lvx_lv *lv)
 {
     const struct lvx_seg *s = lv->seg_count ? &lv->segs[0] : NULL;
@@ -176,8 +178,13 @@ int lvx_dm_cache_subs_down(struct lvx_ctx *ctx, const struct lvx_lv *lv)
         return rc;
     for (unsigned i = 0; rc == 0 && i < n; i++) {
         struct lvx_dm_ids ids;
-        if (subs[i].lv && (rc = lvx_dm_ids_of(ctx, subs[i].lv, subs[i].layer, &ids)) == 0)
+        const struct lvx_lv *sub = subs[i].lv;
+        if (sub && (rc = lvx_dm_ids_of(ctx, sub, subs[i].layer, &ids)) == 0)
             rc = lvx_dm_remove_one(ctx, &dm, &ids, NULL, false);
+        /* a RAID or mirror origin, data or cachevol: its own image and meta devices */
+        if (rc == 0 && sub && !subs[i].layer &&
+            (lvx_map_lv_is_raid(sub) || lvx_map_lv_is_mirror(sub)))
+            rc = lvx_dm_stacked_subs_down(ctx, sub);
     }
     lvx_dm_close(&dm);
     return rc;

@@ -341,7 +341,8 @@ int lvx_mirror_commit_live(struct lvx_cmd_env *env, struct lvx_vg_update *u,
 }
 
 /* Until the active mirror's regions are in sync (its target copies them in the
- * background), as LVM2's lvconvert polls; a dead leg or a status error ends the wait. */
+ * background), as LVM2's lvconvert polls; a dead leg before the end is an error (the
+ * copy cannot finish), as is a status error. */
 static int wait_synced(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
                        const struct lvx_lv *lv)
 {
@@ -352,9 +353,14 @@ static int wait_synced(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
         memset(&ks, 0, sizeof(ks));
         if (act->be->status(env->ctx, lv, &ks) < 0)
             return lvx_cmd_fail(env);
-        if (!ks.active || !ks.mirror || ks.sync_done >= ks.sync_total ||
-            strchr(ks.raid_health, 'D'))
+        if (!ks.active || !ks.mirror || ks.sync_done >= ks.sync_total)
             return 0;
+        if (strchr(ks.raid_health, 'D')) {
+            lvx_cmd_errorf("%s/%s: an image failed before the copy to the new images ended "
+                           "(%.2f%%): lvconvert --repair replaces it.", lv->vg->name, lv->name,
+                           100.0 * (double)ks.sync_done / (double)ks.sync_total);
+            return LVX_EXIT_FAILED;
+        }
         struct timespec t = { 0, 100000000L };
         nanosleep(&t, NULL);
     }

@@ -59,12 +59,20 @@ bool lvx_reshape_wanted(const struct lvx_cmd_env *env, const struct lvx_lv *lv, 
 
 /* The first `r` extents of an image: its last r extents (the reshape space allocated
  * at its end) moved in front of its data, as LVM2's "(Re)allocating reshape space"
- * does for a forward reshape; the moved segment carries reshape_count r. */
+ * does for a forward reshape; the moved segment carries reshape_count r.  Only when
+ * they are the tail of one linear segment (space_movable; LVM2 moves several
+ * segments: not recorded, so add_stripes refuses before its first commit). */
+static bool space_movable(const struct lvx_lv *img, uint32_t r)
+{
+    const struct lvx_seg *last = &img->segs[img->seg_count - 1];
+    return last->kind == LVX_SEG_STRIPED && last->stripe_count == 1 &&
+           last->extent_count >= r && last->areas[0].pv;
+}
+
 static int space_to_front(struct lvx_cmd_env *env, struct lvx_lv *img, uint32_t r)
 {
     struct lvx_seg *last = &img->segs[img->seg_count - 1];
-    if (last->kind != LVX_SEG_STRIPED || last->stripe_count != 1 || last->extent_count < r ||
-        !last->areas[0].pv)
+    if (!space_movable(img, r))
         return lvx_error(env->ctx, EINVAL, "image %s: its reshape space is not one linear "
                          "segment", img->name);
     unsigned n = img->seg_count + (last->extent_count > r);
@@ -126,9 +134,10 @@ static int add_stripes(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
     uint32_t old_n = seg->area_count, new_n = o->stripes + t->parity, es = vg->extent_size;
     uint64_t img_ext = seg->areas[0].lv->le_count;
     uint64_t new_le = img_ext * o->stripes;
-    /* LVM2's reshape space per image: max(1 MiB, the stripe size), in extents */
+    /* LVM2's reshape space per image: max(1 MiB, the stripe size) in whole extents,
+     * rounded down, at least one */
     uint32_t sz = seg->stripe_size > 2048 ? seg->stripe_size : 2048;
-    uint32_t r = (sz + es - 1) / es;
+    uint32_t r = sz / es ? sz / es : 1;
     struct lvx_raid_change ch;
     int rc;
 
@@ -159,6 +168,14 @@ static int add_stripes(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
     for (uint32_t s = 0; s < new_n; s++)
         if ((rc = lvx_raid_grow_image(env, u, lv, s, r, NULL, 0, policy)))
             return rc;
+    /* step 2 moves one linear segment per image: known before anything is written */
+    for (uint32_t s = 0; s < new_n; s++)
+        if (!space_movable(seg->areas[s].lv, r)) {
+            lvx_cmd_errorf("lvx cannot reshape %s: the reshape space of %s (%u extents) is "
+                           "not one linear segment on one PV; free %u contiguous extents "
+                           "there first.", full, seg->areas[s].lv->name, r, r);
+            return LVX_EXIT_FAILED;
+        }
     seg->reshape_count = r;
     /* LVM2 counts the reshape space in the segment (and so in the LV's extents); the
      * LV's size and its table leave it out (model/raid.h lvx_raid_reshape_extents) */

@@ -19,11 +19,14 @@
  *   start    the log read (a log without the magic is new: every region out of sync,
  *            or in sync for a NOTSYNCED mirror, as dm-log's nosync; a core log is new
  *            at every activation; a reload that added images beside the same log
- *            copies every region to them, marked out of sync until then); the LV is served at once, its out-of-sync regions
- *            copied from the first live leg to the others in the background
- *            (mirror_resync.c: a request touching one copies it first; progress in
- *            the log's bits).  Read-only: nothing written, reads from the first live
- *            leg while a region is out of sync.
+ *            copies every region to them, marked out of sync until then); the LV is
+ *            served at once, its out-of-sync regions copied from the first live leg
+ *            that holds the data (never an added one; a source failing a read is
+ *            failed and the next read) to the others in the background
+ *            (mirror_resync.c: a request touching one copies it first, EIO when no
+ *            source is left; progress in the log's bits).  A reload whose added legs
+ *            are all that is live is not served.  Read-only: nothing written, reads
+ *            from the first live leg while a region is out of sync.
  *   reads    round robin over the live legs; a leg that fails a read is marked failed
  *            and the next one tried.
  *   stop     data flushed, the log written with every quiet region in sync.
@@ -245,6 +248,16 @@ static int first_live(const struct mirror *m)
 {
     for (unsigned i = 0; i < m->n; i++)
         if (leg_ok(m, i))
+            return (int)i;
+    return -1;
+}
+
+/* The leg a copy reads: the first live one that holds the data, never a leg a reload
+ * added (fresh: nothing copied to it yet); -1 when none is left. */
+static int copy_source(const struct mirror *m)
+{
+    for (unsigned i = 0; i < m->n; i++)
+        if (leg_ok(m, i) && !((m->fresh >> i) & 1))
             return (int)i;
     return -1;
 }
@@ -483,16 +496,17 @@ static void mirror_adopt(void *state, const struct lvx_lv *lv, const struct lvx_
 int mirror_copy_locked(struct lvxd_io *io, struct lvxd_lv *v, struct mirror *m, uint64_t g0,
                        uint64_t g1, uint64_t to, uint8_t *buf)
 {
-    int live = first_live(m);
-    if (live < 0)
-        return -EIO;
-    unsigned from = (unsigned)live;
     uint64_t s = g0 * m->region, end = g1 * m->region < m->sectors ? g1 * m->region : m->sectors;
     while (s < end) {
         uint32_t cnt = end - s < COPY_BYTES / 512 ? (uint32_t)(end - s) : COPY_BYTES / 512;
-        int rc = leg_io(io, v, m, from, false, s * 512, cnt * 512, buf);
-        if (rc < 0)
+        /* a source that fails to read is failed and the next one read */
+        int live, rc = -EIO;
+        while ((live = copy_source(m)) >= 0 &&
+               (rc = leg_io(io, v, m, (unsigned)live, false, s * 512, cnt * 512, buf)) < 0)
+            mark_failed_locked(v, m, (unsigned)live, "read error during resync");
+        if (live < 0)
             return rc;
+        unsigned from = (unsigned)live;
         for (unsigned i = 0; i < m->n; i++)
             if (i != from && ((to >> i) & 1) && leg_ok(m, i) &&
                 leg_io(io, v, m, i, true, s * 512, cnt * 512, buf) < 0)
@@ -540,10 +554,11 @@ static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v, 
         mirror_set_bit(m, g, false);
     memset(m->hdr + LOG_BITS_OFF + (m->regions + 31) / 32 * 4, 0,
            m->log_bytes - LOG_BITS_OFF - (m->regions + 31) / 32 * 4);
-    int from = first_live(m);
+    int from = copy_source(m);
     uint64_t dirty = 0;
-    if (from >= 0 && ((m->fresh >> from) & 1))   /* no old leg left to copy from alone */
-        m->fresh = 0;
+    if (from < 0 && m->fresh)     /* the new legs hold nothing: no data left to serve */
+        return lvx_error(ctx, EIO, "Mirror LV %s/%s: no image holding its data is left to "
+                         "copy the new images from: not served.", v->vg, v->lv);
     for (uint64_t g = 0; g < m->regions; g++) {
         /* added legs: every region copied to them, out of sync on disk until then */
         uint8_t need = !mirror_bit(m, g) ? 1 : m->fresh ? 2 : 0;

@@ -12,7 +12,8 @@
 # tests/kernel/cached-reports.sh (lvs -o all, -o all,seg_all, --segments, JSON,
 # lvdisplay -a -m, vgdisplay -v, pvs -o all[,seg_all], pvs --segments); lvx refuses to
 # activate a cached LV (exit 5, one line, no device); lvx's lvchange -an of LVM2's active
-# cached LV removes the devices under it too (origin, pool data/metadata, cachevol).
+# cached LV removes the devices under it too (origin, pool data/metadata, cachevol, a
+# raid1 origin's images and metadata).
 # With the main build of 415474c 15 of the 36 checks failed.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"

@@ -11,8 +11,8 @@
 # all,seg_all (name prefixes),
 # lvs -a --reportformat json -o all, lvdisplay -a -m, vgdisplay -v, pvs [--segments] -o
 # all, pvs -o all,seg_all (fullreport noted).  lvx refuses to activate a cached LV (exit 5, one line, no device made).
-# lvx's lvchange -an of LVM2's active cached LV (cache pool, cachevol) removes the
-# devices under it too.  Noted only (not checked): a writecache LV's reports.
+# lvx's lvchange -an of LVM2's active cached LV (cache pool, cachevol, a raid1 origin)
+# removes the devices under it too.  Noted only (not checked): a writecache LV's reports.
 # shellcheck disable=SC2086
 . /t/guest-tap.sh
 
@@ -89,6 +89,19 @@ for l in corig vorig; do
         "$(dmsetup ls | grep "^$VG-" | cut -f1 | tr '\n' ' ')" ""
     lvm vgchange -an -q $VG >/dev/null 2>&1
 done
+
+# a cached RAID LV (review s7 R6: its _corig's rimage/rmeta devices were left, keeping
+# the PVs open): LVM2 makes and activates it, lvx deactivates it
+check "LVM2: rorig (raid1 -m1) with cache pool rpool attached" sh -c \
+    "lvm lvcreate -q -y --type raid1 -m1 -L 8m -n rorig $VG /dev/vda /dev/vdb &&
+     lvm lvcreate -q --type cache-pool -L 8m -n rpool $VG /dev/vdb &&
+     lvm lvconvert -y -q --type cache --cachepool $VG/rpool $VG/rorig"
+check "LVM2: lvchange -ay $VG/rorig" lvm lvchange -ay -q $VG/rorig
+check_match "... its origin's raid images are devices" "$(dmsetup ls | cut -f1)" "$VG-rorig_corig_rimage_1"
+check "lvx lvchange -an $VG/rorig (LVM2's activation)" $LVX lvchange -an $VG/rorig
+check_eq "no device of $VG left (the raid origin's images and metadata too)" \
+    "$(dmsetup ls | grep "^$VG-" | cut -f1 | tr '\n' ' ')" ""
+lvm vgchange -an -q $VG >/dev/null 2>&1
 
 # noted: writecache (LVM2 2.03.16 needs the cachevol inactive)
 if lvm lvcreate -q -L 16m -n worig $VG /dev/vda >/dev/null 2>&1 &&
