@@ -15,7 +15,8 @@
 #              attached to its files are detached (see "scratch + cleanup")
 #   fixtures:  fixture_images SCENARIO DIR, fixture_scenarios, fixture_vgs SCENARIO
 #   LVM2:      lvm_sandbox DEV..., lvm2 ARGS... (the real LVM2 restricted to DEV...),
-#              both ARGS... (lvx and LVM2 side by side: $SCRATCH/{x,l}.{out,err,rc});
+#              both ARGS... (lvx and LVM2 side by side: $SCRATCH/{x,l}.{out,err,rc}),
+#              same_as_lvm2 ARGS... (TAP: lvx's stdout and exit equal LVM2's);
 #              LVM_SYSTEM_DIR=$SCRATCH/lvm is exported: lvx and LVM2 see only the
 #              test's loop devices even before lvm_sandbox
 #   lvx:       lvx ARGS... (runs $LVX, default build-asan/lvx), sanitizer_report FILE
@@ -493,6 +494,21 @@ both() {
     rc=0
     lvm2 "$@" >"$SCRATCH/l.out" 2>"$SCRATCH/l.err" || rc=$?
     echo "$rc" >"$SCRATCH/l.rc"
+}
+
+# same_as_lvm2 ARGS...: TAP check: LVM2 answers ARGS (exit 0, some output) and lvx's
+# stdout and exit code equal LVM2's (both outputs through the command $SAME_FILTER, cat
+# by default).
+same_as_lvm2() {
+    both "$@"
+    if [[ $(cat "$SCRATCH/l.rc") != 0 || ! -s $SCRATCH/l.out ]]; then
+        _tap_result 1 "LVM2 answers $*"
+        _diag_file "LVM2's stderr" "$SCRATCH/l.err"
+        return 1
+    fi
+    test_eq "$*: lvx's output and exit code equal LVM2's" \
+        "$(cat "$SCRATCH/x.rc") $(${SAME_FILTER:-cat} <"$SCRATCH/x.out")" \
+        "$(cat "$SCRATCH/l.rc") $(${SAME_FILTER:-cat} <"$SCRATCH/l.out")"
 }
 
 # ---------------------------------------------------------------- lvx

@@ -304,6 +304,8 @@ static void print_segment(struct lvx_cmd_env *env, struct lvx_buf *b, const stru
         break;
     default:
         lvx_buf_printf(b, "    Type\t\t%s\n", seg->type_name ? seg->type_name : seg->type);
+        if (lvx_seg_is_writecache(seg))   /* LVM2 2.03.16: no blank line of its own */
+            return;
         break;
     }
     lvx_buf_puts(b, "   \n");

@@ -578,6 +578,40 @@ static int import_pool_like(struct importer *im, struct lvx_seg *seg,
     }
 }
 
+/* A segment of a type lvx does not model: every string value (in arrays too, "type"
+ * aside) that names an LV of the VG is a reference, so that LV counts as used by the
+ * segment and is neither removed nor renamed under it. */
+static int import_other_refs(struct importer *im, struct lvx_seg *seg,
+                             const struct lvx_cfg_node *sec)
+{
+    unsigned cap = 0;
+    for (const struct lvx_cfg_node *k = sec->child; k; k = k->next) {
+        if (!k->key || !strcmp(k->key, "type"))
+            continue;
+        const struct lvx_cfg_node *v = k->kind == LVX_CFG_ARRAY ? k->child : k;
+        for (; v; v = k->kind == LVX_CFG_ARRAY ? v->next : NULL) {
+            struct lvx_lv *lv = v->kind == LVX_CFG_STRING ? map_get(&im->lvs, v->str) : NULL;
+            if (!lv || lv == seg->lv)
+                continue;
+            if (seg->ref_count == cap) {
+                unsigned ncap = cap ? cap * 2 : 4;
+                struct lvx_lv **r = lvx_pool_alloc(im->pool, ncap * sizeof(*r));
+                const char **n = lvx_pool_alloc(im->pool, ncap * sizeof(*n));
+                if (!r || !n)
+                    return lvx_error(im->ctx, ENOMEM, "Out of memory.");
+                if (cap) {
+                    memcpy(r, seg->refs, cap * sizeof(*r));
+                    memcpy(n, seg->ref_keys, cap * sizeof(*n));
+                }
+                seg->refs = r, seg->ref_keys = n, cap = ncap;
+            }
+            seg->refs[seg->ref_count] = lv;
+            seg->ref_keys[seg->ref_count++] = k->key;
+        }
+    }
+    return 0;
+}
+
 static int import_seg_body(struct importer *im, struct lvx_seg *seg,
                            const struct lvx_cfg_node *sec, const char *what)
 {
@@ -594,6 +628,14 @@ static int import_seg_body(struct importer *im, struct lvx_seg *seg,
     case LVX_SEG_CACHE_POOL:
     case LVX_SEG_CACHE:
         return import_pool_like(im, seg, sec, what);
+    case LVX_SEG_OTHER:
+        if (import_other_refs(im, seg, sec) < 0)
+            return -EINVAL;
+        if (lvx_seg_is_writecache(seg) && lvx_seg_ref(seg, "origin")) {
+            alloc_areas(im, seg, 1, false);     /* LVM2's one area: the origin */
+            seg->areas[0].lv = lvx_seg_ref(seg, "origin");
+        }
+        return 0;
     default:
         return 0;
     }

@@ -227,7 +227,7 @@ static const char *area_role(const struct lvx_seg *seg)
     case LVX_SEG_THIN_POOL: return "tdata";
     case LVX_SEG_CACHE_POOL: return "cdata";
     case LVX_SEG_CACHE: return "origin";
-    default: return "image";
+    default: return lvx_seg_is_writecache(seg) ? "origin" : "image";
     }
 }
 
@@ -252,6 +252,9 @@ static void check_seg_uses(struct used_by *best, const struct lvx_seg *seg,
         consider(best, seg, "cow", RANK_STRUCTURAL);
     if (seg->pool_lv == lv)
         consider(best, seg, "pool", RANK_REFERENCE);
+    for (unsigned r = 0; r < seg->ref_count; r++)
+        if (seg->refs[r] == lv)
+            consider(best, seg, seg->ref_keys[r], RANK_STRUCTURAL);
     if (seg->origin_lv == lv) {
         if (seg->kind == LVX_SEG_CACHE)
             consider(best, seg, "origin", RANK_STRUCTURAL);
@@ -278,6 +281,20 @@ const struct lvx_seg *lvx_lv_used_by(const struct lvx_lv *lv, const char **role)
     if (role)
         *role = best.role;
     return best.seg;
+}
+
+struct lvx_lv *lvx_seg_ref(const struct lvx_seg *seg, const char *key)
+{
+    for (unsigned r = 0; seg && r < seg->ref_count; r++)
+        if (!strcmp(seg->ref_keys[r], key))
+            return seg->refs[r];
+    return NULL;
+}
+
+bool lvx_seg_is_writecache(const struct lvx_seg *seg)
+{
+    return seg && seg->kind == LVX_SEG_OTHER && seg->type_name &&
+           !strcmp(seg->type_name, "writecache");
 }
 
 const char *lvx_seg_report_type(const struct lvx_seg *seg)

@@ -212,6 +212,11 @@ struct lvx_seg {
     bool zero_new_blocks;          /* thin-pool: "zero_new_blocks = 1" */
     const char *discards;          /* thin-pool: "passdown", "nopassdown", "ignore"; NULL if absent */
     struct lvx_strlist tags;
+    /* OTHER (writecache, integrity, vdo...): the LVs its section names (string values,
+       in arrays too), in order, so they count as used by it (model/derive.c) */
+    unsigned ref_count;
+    struct lvx_lv **refs;
+    const char **ref_keys;         /* the key naming each */
     struct lvx_cfg_node *raw;      /* kind != STRIPED read from metadata: the parsed section, exported
                                       as is; NULL for RAID/SNAPSHOT segments lvx made (the exporter
                                       writes them from the typed fields) */
@@ -344,8 +349,13 @@ const struct lvx_seg *lvx_lv_cow_snapshot_seg(const struct lvx_lv *lv);
 uint64_t lvx_lv_size_sectors(const struct lvx_lv *lv);    /* as LVM2 reports lv_size */
 /* The segment (and LV) that uses lv as a sub-LV (leg, image, rmeta, log, pool data/metadata,
  * origin), or NULL. *role gets a short role name: "image","rmeta","mlog","mimage","tdata",
- * "tmeta","cdata","cmeta","origin","cow","pool","thin_origin". */
+ * "tmeta","cdata","cmeta","origin","cow","pool","thin_origin", or for a segment type lvx
+ * does not model the key naming lv ("origin", "writecache", ...). */
 const struct lvx_seg *lvx_lv_used_by(const struct lvx_lv *lv, const char **role);
+/* A segment of a type lvx does not model: the LV its section names under key, or NULL. */
+struct lvx_lv *lvx_seg_ref(const struct lvx_seg *seg, const char *key);
+/* LVM2's writecache segment (an origin LV and a cachevol, not modelled otherwise). */
+bool lvx_seg_is_writecache(const struct lvx_seg *seg);
 /* Report name of a segment type: "linear" for one-stripe striped, else type_name. */
 const char *lvx_seg_report_type(const struct lvx_seg *seg);
 /* Number of areas LVM2 reports as "stripes" for the segment. */

@@ -69,7 +69,8 @@ static char volume_type(const struct lvx_lv *lv, const struct lvx_rlv *r)
         return lvx_thin_merging_into(lv) ? 'O' : lv->segs[0].merging ? 'S' : 'V';
     if (k == LVX_SEG_THIN_POOL)
         return 't';
-    if (k == LVX_SEG_CACHE || k == LVX_SEG_CACHE_POOL || (lv->flags & LVX_LVF_CACHE_VOL))
+    if (k == LVX_SEG_CACHE || k == LVX_SEG_CACHE_POOL || (lv->flags & LVX_LVF_CACHE_VOL) ||
+        lvx_seg_is_writecache(first_seg(lv)))
         return 'C';
     if (seg_type_is(lv, "vdo-pool"))
         return 'd';
@@ -79,8 +80,8 @@ static char volume_type(const struct lvx_lv *lv, const struct lvx_rlv *r)
         return lvx_lv_merging_snapshot(lv) ? 'O' : 'o';
     if (k == LVX_SEG_ERROR || k == LVX_SEG_ZERO)
         return 'v';
-    if (r->role == LVX_RROLE_CORIGIN)       /* a cache's origin (LVM2 2.03.16, kernel guest) */
-        return 'o';
+    if (r->role == LVX_RROLE_CORIGIN || r->role == LVX_RROLE_WCORIGIN)
+        return 'o';                         /* a cache's origin (LVM2 2.03.16, kernel guest) */
     return '-';
 }
 
@@ -109,7 +110,8 @@ static char target_type(const struct lvx_lv *lv, const struct lvx_rlv *r)
     enum lvx_seg_kind k = lv_kind(lv);
     /* a cache pool's _cdata/_cmeta are not (LVM2 2.03.16: '-', checked on the host) */
     if (k == LVX_SEG_CACHE || k == LVX_SEG_CACHE_POOL || r->role == LVX_RROLE_CORIGIN ||
-        (lv->flags & LVX_LVF_CACHE_VOL))
+        r->role == LVX_RROLE_WCORIGIN || (lv->flags & LVX_LVF_CACHE_VOL) ||
+        lvx_seg_is_writecache(first_seg(lv)))
         return 'C';
     if (k == LVX_SEG_MIRROR || r->role == LVX_RROLE_MIMAGE || r->role == LVX_RROLE_MLOG)
         return 'm';

@@ -86,7 +86,7 @@ const struct lvx_field lvx_report_fields[] = {
     F(lv_host, LV, "Host", 10, STR, L, lv_host),
     F(lv_modules, LV, "Modules", 7, STRLIST, L, lv_modules),
     F(lv_historical, LV, "Historical", 10, NUM, R, blank_num),
-    F(writecache_block_size, LV, "WCacheBlkSize", 13, NUM, R, minus_one),
+    F(writecache_block_size, LV, "WCacheBlkSize", 13, NUM, R, writecache_block_size),
     F(lv_kernel_major, LV, "KMaj", 4, NUM, R, lv_kernel_major),
     F(lv_kernel_minor, LV, "KMin", 4, NUM, R, lv_kernel_minor),
     F(lv_kernel_read_ahead, LV, "KRahead", 7, SIZE, R, lv_kernel_read_ahead),

@@ -66,6 +66,7 @@ LVX_RGETTER(metadata_devices);
 LVX_RGETTER(metadata_lv);
 LVX_RGETTER(metadata_lv_uuid);
 LVX_RGETTER(minus_one);
+LVX_RGETTER(writecache_block_size);
 LVX_RGETTER(mirror_log);
 LVX_RGETTER(mirror_log_uuid);
 LVX_RGETTER(origin);

@@ -107,6 +107,17 @@ LVX_RGETTER(blank_size) { (void)rc; (void)row; lvx_rval_blank(v, LVX_FT_SIZE); }
 LVX_RGETTER(blank_pct) { (void)rc; (void)row; lvx_rval_blank(v, LVX_FT_PERCENT); }
 LVX_RGETTER(blank_list) { (void)rc; (void)row; lvx_rval_list(v, NULL); }
 
+/* a writecache LV's block size (its segment's writecache_block_size), else -1 */
+LVX_RGETTER(writecache_block_size)
+{
+    const struct lvx_seg *s = row->lv ? first_seg(row->lv) : NULL;
+    int64_t n;
+    if (lvx_seg_is_writecache(s) && lvx_report_seg_raw_int(s, "writecache_block_size", &n))
+        lvx_rval_num(v, n);
+    else
+        lvx_rget_minus_one(rc, row, v);
+}
+
 LVX_RGETTER(minus_one)
 {
     (void)rc;
@@ -208,7 +219,7 @@ LVX_RGETTER(lv_dm_path)
 LVX_RGETTER(lv_parent)
 {
     const struct lvx_rlv *r = lvx_report_rlv(row->rvg, row->lv);
-    bool has = r->parent_seg && r->role != LVX_RROLE_CORIGIN;
+    bool has = r->parent_seg && r->role != LVX_RROLE_CORIGIN && r->role != LVX_RROLE_WCORIGIN;
     lv_name_value(rc, row, has ? r->parent_seg->lv : NULL, v);
 }
 
@@ -240,7 +251,9 @@ LVX_RGETTER(lv_layout)
     const char *csv;
     switch (s->kind) {
     case LVX_SEG_STRIPED:    /* a cachevol: LVM2 names its use, not its mapping */
-        csv = row->lv->flags & LVX_LVF_CACHE_VOL ? "cache,cachevol" : t;
+        csv = !(row->lv->flags & LVX_LVF_CACHE_VOL) ? t
+              : lvx_seg_is_writecache(lvx_lv_used_by(row->lv, NULL)) ? "writecache,cachevol"
+                                                                     : "cache,cachevol";
         break;
     case LVX_SEG_MIRROR: csv = "mirror"; break;
     case LVX_SEG_THIN_POOL: csv = "thin,pool"; break;
@@ -250,7 +263,7 @@ LVX_RGETTER(lv_layout)
     case LVX_SEG_ERROR: csv = "error"; break;
     case LVX_SEG_ZERO: csv = "zero"; break;
     case LVX_SEG_RAID: csv = raid_layout(rc->pool, t); break;
-    default: csv = "unknown"; break;
+    default: csv = lvx_seg_is_writecache(s) ? "writecache" : "unknown"; break;
     }
     list_from_csv(rc->pool, v, csv);
 }
@@ -269,6 +282,7 @@ static const char *role_csv(struct lvx_rctx *rc, const struct lvx_rrow *row)
     case LVX_RROLE_CDATA: return "private,cache,pool,data";
     case LVX_RROLE_CMETA: return "private,cache,pool,metadata";
     case LVX_RROLE_CORIGIN: return "private,cache,origin,cacheorigin";
+    case LVX_RROLE_WCORIGIN: return "private,writecache,origin,writecacheorigin";
     default: break;
     }
     if (r->pmspare)
@@ -329,7 +343,10 @@ LVX_RGETTER(lv_modules)
     case LVX_SEG_THIN_POOL: csv = "thin-pool"; break;
     case LVX_SEG_CACHE:          /* the kernel's dm-cache for both (LVM2 2.03.16) */
     case LVX_SEG_CACHE_POOL: csv = "cache"; break;
-    default: break;
+    default:
+        if (lvx_seg_is_writecache(first_seg(row->lv)))
+            csv = "writecache";
+        break;
     }
     if (!csv && row->lv && (r->cow_of || r->snapshots))
         csv = "snapshot";
@@ -487,7 +504,7 @@ static const struct lvx_lv *origin_of(const struct lvx_rrow *row);
 static const struct lvx_lv *snap_origin_of(const struct lvx_rrow *row)
 {
     const struct lvx_seg *s = first_seg(row->lv);
-    return s && s->kind == LVX_SEG_CACHE ? NULL : origin_of(row);
+    return s && (s->kind == LVX_SEG_CACHE || lvx_seg_is_writecache(s)) ? NULL : origin_of(row);
 }
 
 static const struct lvx_lv *origin_of(const struct lvx_rrow *row)
@@ -500,6 +517,8 @@ static const struct lvx_lv *origin_of(const struct lvx_rrow *row)
         return s->origin_lv ? s->origin_lv : s->external_lv;
     if (s && s->kind == LVX_SEG_CACHE)
         return s->origin_lv;
+    if (lvx_seg_is_writecache(s))
+        return lvx_seg_ref(s, "origin");
     return NULL;
 }
 
@@ -524,6 +543,8 @@ LVX_RGETTER(origin_size)
 static const struct lvx_lv *pool_of(const struct lvx_rrow *row)
 {
     const struct lvx_seg *s = first_seg(row->lv);
+    if (lvx_seg_is_writecache(s))
+        return lvx_seg_ref(s, "writecache");
     return s && (s->kind == LVX_SEG_THIN || s->kind == LVX_SEG_CACHE) ? s->pool_lv : NULL;
 }
 

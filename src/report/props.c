@@ -190,7 +190,7 @@ static enum lvx_rrole area_role(const struct lvx_seg *seg)
     case LVX_SEG_THIN_POOL: return LVX_RROLE_TDATA;
     case LVX_SEG_CACHE_POOL: return LVX_RROLE_CDATA;
     case LVX_SEG_CACHE: return LVX_RROLE_CORIGIN;
-    default: return LVX_RROLE_OTHER;
+    default: return lvx_seg_is_writecache(seg) ? LVX_RROLE_WCORIGIN : LVX_RROLE_OTHER;
     }
 }
 

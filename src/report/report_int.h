@@ -51,6 +51,7 @@ enum lvx_rrole {
     LVX_RROLE_CDATA,
     LVX_RROLE_CMETA,
     LVX_RROLE_CORIGIN,
+    LVX_RROLE_WCORIGIN,        /* a writecache's origin (_wcorig) */
     LVX_RROLE_OTHER,
 };
 

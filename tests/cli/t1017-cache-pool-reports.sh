@@ -17,25 +17,15 @@ test_ok "LVM2: vgc with cache pools cp (default chunk) and cp2 (256k), a linear 
      LVM_SYSTEM_DIR=$SCRATCH/lvm lvm lvcreate -q --type cache-pool -L 16m -n cp vgc &&
      LVM_SYSTEM_DIR=$SCRATCH/lvm lvm lvcreate -q --type cache-pool --chunksize 256k -L 16m -n cp2 vgc &&
      LVM_SYSTEM_DIR=$SCRATCH/lvm lvm lvcreate -q -an -Zn -L 32m -n orig vgc" 
-same() {  # same ARGS...: LVM2 answers (exit 0, some output); lvx's stdout and exit equal
-    both "$@"
-    if [[ $(cat "$SCRATCH/l.rc") != 0 || ! -s $SCRATCH/l.out ]]; then
-        _tap_result 1 "LVM2 answers $*"
-        _diag_file "LVM2's stderr" "$SCRATCH/l.err"
-        return
-    fi
-    test_eq "$*: lvx's output and exit code equal LVM2's" \
-        "$(cat "$SCRATCH/x.rc") $(cat "$SCRATCH/x.out")" "$(cat "$SCRATCH/l.rc") $(cat "$SCRATCH/l.out")"
-}
 both lvs -a --noheadings -o lv_name,lv_attr,lv_modules,lv_path vgc
 diag "$(cat "$SCRATCH/l.out")"
-same lvs -a --noheadings -o lv_name,lv_attr,lv_modules,lv_path,chunk_size vgc
-same lvs -a --noheadings --nameprefixes -o all vgc
-same lvdisplay -a vgc
-same lvdisplay -m -a vgc
-same lvdisplay -m -a --units s vgc
-same vgdisplay -v vgc
-same fullreport vgc
-same lvs -a --reportformat json -o all vgc
+same_as_lvm2 lvs -a --noheadings -o lv_name,lv_attr,lv_modules,lv_path,chunk_size vgc
+same_as_lvm2 lvs -a --noheadings --nameprefixes -o all vgc
+same_as_lvm2 lvdisplay -a vgc
+same_as_lvm2 lvdisplay -m -a vgc
+same_as_lvm2 lvdisplay -m -a --units s vgc
+same_as_lvm2 vgdisplay -v vgc
+same_as_lvm2 fullreport vgc
+same_as_lvm2 lvs -a --reportformat json -o all vgc
 lvm2 vgremove -q -ff vgc >/dev/null 2>&1
 done_testing
