@@ -641,6 +641,32 @@ static int confirm_snapshot_change(struct lvx_cmd_env *env, const struct lvx_lv 
     return LVX_EXIT_FAILED;
 }
 
+/* A component LV (LVM2's: a hidden LV another one uses as its image, metadata, pool
+ * data, cache or writecache origin, cachevol...) named alone: activated read-only
+ * after LVM2's question (yes with -y), else LVM2's refusal; writing to it would go
+ * around the LV it is part of. */
+static bool component_lv(const struct lvx_lv *lv)
+{
+    const char *role = NULL;
+    if (lvx_lv_is_visible(lv) || !lvx_lv_used_by(lv, &role) || !role)
+        return false;
+    return strcmp(role, "pool") != 0 && strcmp(role, "thin_origin") != 0 &&
+           strcmp(role, "cow") != 0;
+}
+
+static int activate_component(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
+                              const struct lvx_lv *lv)
+{
+    if (!env->args->count[LVX_OPT_YES] &&
+        !lvx_lvcmd_confirm("Do you want to activate component LV in read-only mode?")) {
+        lvx_cmd_errorf("Operation not permitted on hidden LV %s/%s.", lv->vg->name, lv->name);
+        return LVX_EXIT_FAILED;
+    }
+    struct lvx_actcmd ro = *a;
+    ro.opts.read_only = true;
+    return lvx_actcmd_activate(env, &ro, lv);
+}
+
 /* lvchange -a y|n (activate) or --refresh (activate false) of one argument. */
 static int lvchange_one(struct lvx_cmd_env *env, const struct lvx_actcmd *a, const char *arg,
                         bool activate)
@@ -664,6 +690,8 @@ static int lvchange_one(struct lvx_cmd_env *env, const struct lvx_actcmd *a, con
             lvx_info(env->ctx, "Skipping activation of %s/%s: it is flagged to be skipped "
                      "(use -K).", vgname, lvname);
         } else if (activate && not_autoactivated(env, lv)) {  /* LVM2: silently, exit 0 */
+        } else if (activate && !refresh && component_lv(lv)) {
+            rc = activate_component(env, a, lv);
         } else if (refresh || !(rc = confirm_snapshot_change(env, lv))) {
             rc = change_lv(env, a, lv, activate);
         }

@@ -15,6 +15,9 @@
 #     (exit 5, the seqno and the metadata unchanged; LVM2's vgck still passes).  Before,
 #     lvremove of worig_wcorig succeeded and left metadata LVM2 could not read ("Unknown
 #     LV specified for writecache origin"): the VG was lost to LVM2;
+#   - lvchange -ay of the hidden origin alone asks LVM2's question ("activate component
+#     LV in read-only mode?"); no answer is LVM2's refusal (before: activated read-write,
+#     writes going around the cache);
 #   - lvx's vgcfgbackup writes the writecache segment back as LVM2 wrote it.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -72,6 +75,11 @@ for c in "lvremove -y $VG/worig_wcorig" "lvremove -y $VG/wvol_cvol" "lvremove -y
     out=$(lvx $c 2>&1) || rc=$?
     test_eq "lvx $c: refused, exit 5, one line" "$rc $(grep -c . <<<"$out")" "5 1" || diag "$out"
 done
+rc=0
+out=$(lvx lvchange -ay "$VG/worig_wcorig" </dev/null 2>&1) || rc=$?
+test_eq "lvx lvchange -ay of the component worig_wcorig, no answer: LVM2's question and refusal, exit 5" \
+    "$rc $(grep -c 'Do you want to activate component LV in read-only mode? \[y/n\]:' <<<"$out") $(grep -c "Operation not permitted on hidden LV $VG/worig_wcorig." <<<"$out")" \
+    "5 1 1" || diag "$out"
 test_eq "... the metadata not committed (seqno $s0)" "$(seqno)" "$s0"
 test_ok "LVM2's vgck of $VG passes" lvm2 vgck "$VG"
 test_ok "lvx vgcfgbackup" lvx vgcfgbackup -q -f "$SCRATCH/back.vg" "$VG"
