@@ -106,6 +106,10 @@ struct lvx_lv_kstate {
     uint64_t cache_demotions, cache_promotions;
     char cache_policy[32];
     char cache_settings[512];   /* "key=value" of the core, then the policy arguments, ','-joined */
+    /* writecache LVs: the dm-writecache status line (writecache false when none was
+     * read): error indicator, blocks in all, free, under writeback */
+    bool writecache;
+    uint64_t wc_error, wc_total, wc_free, wc_writeback;
 };
 
 struct lvx_activation_backend {

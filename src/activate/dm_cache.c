@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * activate/dm_cache.c - the kernel state of cache LVs for reports: the dm-cache status
- * line of an active cache LV (docs/dm-formats.md) parsed into struct lvx_lv_kstate, and
- * for a cache pool in use the status of the cache LV using it (as LVM2: the pool itself
- * is never a device, its report shows its cache's counters).  lvx does not activate
- * cache LVs (map/activatable.c refuses them); LVM2's are read here.
+ * activate/dm_cache.c - the kernel state of cache and writecache LVs for reports: the
+ * dm-cache status line of an active cache LV (docs/dm-formats.md) parsed into struct
+ * lvx_lv_kstate, and for a cache pool in use the status of the cache LV using it (as
+ * LVM2: the pool itself is never a device, its report shows its cache's counters); a
+ * writecache LV's dm-writecache status (error, blocks, free, under writeback).  lvx
+ * does not activate either (map/activatable.c refuses them); LVM2's are read here.
  * Deactivation: a cache LV's device goes with the devices under it that LVM2 made (its
  * origin, the pool's data and metadata, or the cachevol's -cdata/-cmeta layers and the
- * cachevol itself).
+ * cachevol itself), a writecache's with its origin and cachevol.
  * Entry points: lvx_dm_cache_status(), lvx_dm_cache_subs_down().
  */
 #include "activate/dm_int.h"
@@ -130,10 +131,22 @@ static const struct lvx_lv *cache_lv_of(const struct lvx_lv *lv)
     return NULL;
 }
 
+/* "<start> <len> writecache <error> <blocks> <free blocks> <writeback blocks> ..." */
+static void parse_writecache_status(char *line, struct lvx_lv_kstate *out)
+{
+    char *p = line, *w;
+    uint64_t x;
+    if (!num(&p, &x) || !num(&p, &x) || !(w = word(&p)) || strcmp(w, "writecache") != 0)
+        return;
+    out->writecache = num(&p, &out->wc_error) && num(&p, &out->wc_total) &&
+                      num(&p, &out->wc_free) && num(&p, &out->wc_writeback);
+}
+
 int lvx_dm_cache_status(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *lv,
                         struct lvx_lv_kstate *out)
 {
-    const struct lvx_lv *c = cache_lv_of(lv);
+    bool wc = lv->seg_count && lvx_seg_is_writecache(&lv->segs[0]);
+    const struct lvx_lv *c = wc ? lv : cache_lv_of(lv);
     struct lvx_dm_ids ids;
     struct lvx_dm_info info;
     if (!c || lvx_dm_ids_of(ctx, c, NULL, &ids) < 0 ||
@@ -142,7 +155,9 @@ int lvx_dm_cache_status(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx
     struct lvx_buf st = LVX_BUF_INIT;
     if (lvx_dm_table(ctx, dm, ids.name, true, &st) == 0) {
         char *line = strdup(lvx_buf_str(&st));
-        if (line)
+        if (line && wc)
+            parse_writecache_status(line, out);
+        else if (line)
             parse_cache_status(line, out);
         free(line);
     }
@@ -150,28 +165,12 @@ int lvx_dm_cache_status(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx
     return 0;
 }
 
-/* The devices under an active cache LV (LVM2's), after the cache device itself went:
- * removed when present and not open by anything else (a RAID or mirror sub-LV's own
- * images and metadata after it); an open one stops with -EBUSY. */
-int lvx_dm_cache_subs_down(struct lvx_ctx *ctx, const struct lvx_lv *lv)
+struct sub_dev { const struct lvx_lv *lv; const char *layer; };
+
+/* Each present device of subs (an LV, or its layer) removed unless open; a RAID or
+ * mirror one's own image and metadata devices after it. */
+static int remove_subs(struct lvx_ctx *ctx, const struct sub_dev *subs, unsigned n)
 {
-    const struct lvx_seg *s = lv->seg_count ? &lv->segs[0] : NULL;
-    if (!s || s->kind != LVX_SEG_CACHE || !s->pool_lv)
-        return 0;
-    const struct lvx_lv *pool = s->pool_lv;
-    const struct lvx_seg *ps = pool->seg_count ? &pool->segs[0] : NULL;
-    struct { const struct lvx_lv *lv; const char *layer; } subs[4];
-    unsigned n = 0;
-    if (pool->flags & LVX_LVF_CACHE_VOL) {
-        subs[n].lv = pool, subs[n++].layer = "cdata";
-        subs[n].lv = pool, subs[n++].layer = "cmeta";
-    } else if (ps && ps->kind == LVX_SEG_CACHE_POOL) {
-        subs[n].lv = ps->data_lv, subs[n++].layer = NULL;
-        subs[n].lv = ps->metadata_lv, subs[n++].layer = NULL;
-    }
-    subs[n].lv = s->origin_lv, subs[n++].layer = NULL;
-    if (pool->flags & LVX_LVF_CACHE_VOL)
-        subs[n].lv = pool, subs[n++].layer = NULL;
     struct lvx_dm dm;
     int rc = lvx_dm_open(ctx, &dm);
     if (rc < 0)
@@ -188,4 +187,34 @@ int lvx_dm_cache_subs_down(struct lvx_ctx *ctx, const struct lvx_lv *lv)
     }
     lvx_dm_close(&dm);
     return rc;
+}
+
+/* The devices under an active cache LV (LVM2's), after the cache device itself went:
+ * removed when present and not open by anything else (a RAID or mirror sub-LV's own
+ * images and metadata after it); an open one stops with -EBUSY. */
+int lvx_dm_cache_subs_down(struct lvx_ctx *ctx, const struct lvx_lv *lv)
+{
+    const struct lvx_seg *s = lv->seg_count ? &lv->segs[0] : NULL;
+    struct sub_dev subs[4];
+    unsigned n = 0;
+    if (lvx_seg_is_writecache(s)) {
+        subs[n].lv = lvx_seg_ref(s, "origin"), subs[n++].layer = NULL;
+        subs[n].lv = lvx_seg_ref(s, "writecache"), subs[n++].layer = NULL;
+        return remove_subs(ctx, subs, n);
+    }
+    if (!s || s->kind != LVX_SEG_CACHE || !s->pool_lv)
+        return 0;
+    const struct lvx_lv *pool = s->pool_lv;
+    const struct lvx_seg *ps = pool->seg_count ? &pool->segs[0] : NULL;
+    if (pool->flags & LVX_LVF_CACHE_VOL) {
+        subs[n].lv = pool, subs[n++].layer = "cdata";
+        subs[n].lv = pool, subs[n++].layer = "cmeta";
+    } else if (ps && ps->kind == LVX_SEG_CACHE_POOL) {
+        subs[n].lv = ps->data_lv, subs[n++].layer = NULL;
+        subs[n].lv = ps->metadata_lv, subs[n++].layer = NULL;
+    }
+    subs[n].lv = s->origin_lv, subs[n++].layer = NULL;
+    if (pool->flags & LVX_LVF_CACHE_VOL)
+        subs[n].lv = pool, subs[n++].layer = NULL;
+    return remove_subs(ctx, subs, n);
 }

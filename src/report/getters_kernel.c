@@ -196,17 +196,23 @@ static const struct lvx_lv_kstate *cache_state(struct lvx_rctx *rc, const struct
     return k && k->cache ? k : NULL;
 }
 
-static void cache_num(struct lvx_rctx *rc, const struct lvx_rrow *row, struct lvx_rval *v,
-                      size_t off)
+/* The uint64_t member at off of a kernel state, blank without one. */
+static void kstate_num(const struct lvx_lv_kstate *k, struct lvx_rval *v, size_t off)
 {
-    const struct lvx_lv_kstate *k = cache_state(rc, row);
     uint64_t n = 0;
-    if (!k || k->cache_fail) {
+    if (!k) {
         lvx_rval_blank(v, LVX_FT_NUM);
         return;
     }
     memcpy(&n, (const char *)k + off, sizeof(n));
     lvx_rval_num(v, (int64_t)n);
+}
+
+static void cache_num(struct lvx_rctx *rc, const struct lvx_rrow *row, struct lvx_rval *v,
+                      size_t off)
+{
+    const struct lvx_lv_kstate *k = cache_state(rc, row);
+    kstate_num(k && !k->cache_fail ? k : NULL, v, off);
 }
 
 #define CACHE_NUM(field, member)                                                          \
@@ -218,6 +224,26 @@ CACHE_NUM(cache_read_hits, cache_read_hits)
 CACHE_NUM(cache_read_misses, cache_read_misses)
 CACHE_NUM(cache_write_hits, cache_write_hits)
 CACHE_NUM(cache_write_misses, cache_write_misses)
+
+/* The dm-writecache status of a writecache LV, or NULL. */
+static const struct lvx_lv_kstate *writecache_state(struct lvx_rctx *rc,
+                                                    const struct lvx_rrow *row)
+{
+    if (!row->lv || !row->lv->seg_count || !lvx_seg_is_writecache(&row->lv->segs[0]))
+        return NULL;
+    const struct lvx_lv_kstate *k = kstate_of(rc, row);
+    return k && k->writecache ? k : NULL;
+}
+
+#define WRITECACHE_NUM(field, member)                                                     \
+    LVX_RGETTER(field)                                                                    \
+    {                                                                                     \
+        kstate_num(writecache_state(rc, row), v, offsetof(struct lvx_lv_kstate, member)); \
+    }
+WRITECACHE_NUM(writecache_total_blocks, wc_total)
+WRITECACHE_NUM(writecache_free_blocks, wc_free)
+WRITECACHE_NUM(writecache_writeback_blocks, wc_writeback)
+WRITECACHE_NUM(writecache_error, wc_error)
 
 LVX_RGETTER(kernel_cache_policy)
 {
@@ -406,6 +432,11 @@ LVX_RGETTER(snap_percent)
             lvx_rval_blank(v, LVX_FT_PERCENT);
         else
             percent_value(rc, v, make_percent(cs->cache_used, cs->cache_total));
+        return;
+    }
+    const struct lvx_lv_kstate *ws = writecache_state(rc, row);
+    if (ws) {               /* a writecache's blocks in use */
+        percent_value(rc, v, make_percent(ws->wc_total - ws->wc_free, ws->wc_total));
         return;
     }
     const struct lvx_lv_kstate *k = row->lv && lvx_lv_is_cow(row->lv) ? kstate_of(rc, row) : NULL;

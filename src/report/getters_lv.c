@@ -358,6 +358,15 @@ LVX_RGETTER(lv_modules)
         }
         csv = err && zero ? "error,zero" : err ? "error" : zero ? "zero" : NULL;
     }
+    /* a cache's or writecache's origin is its area: its own module follows (LVM2
+     * lists the modules of area sub-LVs too: "cache,raid") */
+    const struct lvx_seg *s = row->lv ? first_seg(row->lv) : NULL;
+    const struct lvx_lv *o = s && (s->kind == LVX_SEG_CACHE || lvx_seg_is_writecache(s)) &&
+                             s->area_count ? s->areas[0].lv : NULL;
+    if (csv && o && lv_kind(o) == LVX_SEG_RAID)
+        csv = lvx_pool_printf(rc->pool, "%s,raid", csv);
+    else if (csv && o && lv_kind(o) == LVX_SEG_MIRROR)
+        csv = lvx_pool_printf(rc->pool, "%s,mirror", csv);
     if (csv)
         list_from_csv(rc->pool, v, csv);
     else

@@ -13,7 +13,9 @@
 # lvdisplay -a -m, vgdisplay -v, pvs -o all[,seg_all], pvs --segments); lvx refuses to
 # activate a cached LV (exit 5, one line, no device); lvx's lvchange -an of LVM2's active
 # cached LV removes the devices under it too (origin, pool data/metadata, cachevol, a
-# raid1 origin's images and metadata).
+# raid1 origin's images and metadata); a writecache LV LVM2 made, active: lvx's reports
+# (layout, roles, origin, cachevol, dm-writecache status fields) equal LVM2's, and lvx's
+# lvchange -an takes its origin and cachevol down too.
 # With the main build of 415474c 15 of the 36 checks failed.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"

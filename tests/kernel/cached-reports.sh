@@ -12,7 +12,9 @@
 # lvs -a --reportformat json -o all, lvdisplay -a -m, vgdisplay -v, pvs [--segments] -o
 # all, pvs -o all,seg_all (fullreport noted).  lvx refuses to activate a cached LV (exit 5, one line, no device made).
 # lvx's lvchange -an of LVM2's active cached LV (cache pool, cachevol, a raid1 origin)
-# removes the devices under it too.  Noted only (not checked): a writecache LV's reports.
+# removes the devices under it too.  A writecache LV made by LVM2, active: lvx's reports
+# (layout, roles, origin, cachevol, dm-writecache status fields) equal LVM2's, and lvx's
+# lvchange -an takes its origin and cachevol devices down too.
 # shellcheck disable=SC2086
 . /t/guest-tap.sh
 
@@ -103,21 +105,23 @@ check_eq "no device of $VG left (the raid origin's images and metadata too)" \
     "$(dmsetup ls | grep "^$VG-" | cut -f1 | tr '\n' ' ')" ""
 lvm vgchange -an -q $VG >/dev/null 2>&1
 
-# noted: writecache (LVM2 2.03.16 needs the cachevol inactive)
+# a writecache (LVM2 2.03.16 needs the cachevol inactive), active: its reports, its
+# dm-writecache status fields, then lvx's deactivation takes its origin and cachevol
+# devices down too
 if lvm lvcreate -q -L 16m -n worig $VG /dev/vda >/dev/null 2>&1 &&
    lvm lvcreate -q -an -L 8m -n wvol $VG /dev/vdb >/dev/null 2>&1 &&
    lvm lvconvert -y -q --type writecache --cachevol $VG/wvol $VG/worig >/dev/null 2>&1; then
-    for f in lv_name,lv_attr,lv_layout,lv_role,origin,pool_lv,segtype,writecache_block_size \
-             writecache_total_blocks,writecache_free_blocks,writecache_writeback_blocks,writecache_error,data_percent; do
-        a=$(lvm lvs -a --noheadings -o $f $VG 2>&1)
-        b=$($LVX lvs -a --noheadings -o $f $VG 2>&1)
-        [ "$a" = "$b" ] && note "writecache: lvs -o $f equal" ||
-            note "writecache: lvs -o $f differs; LVM2:
-$a
-lvx:
-$b"
+    dd if=/dev/urandom of=/dev/$VG/worig bs=64k count=16 oflag=direct 2>/dev/null
+    for f in lv_name,lv_attr,lv_layout,lv_role,origin,pool_lv,segtype,writecache_block_size,lv_modules \
+             lv_name,writecache_total_blocks,writecache_free_blocks,writecache_writeback_blocks,writecache_error,data_percent,snap_percent \
+             lv_name,lv_active,lv_permissions,devices; do
+        check_eq "writecache: lvs -a -o $f: lvx's equals LVM2's" \
+            "$($LVX lvs -a --noheadings -o $f $VG 2>&1)" "$(lvm lvs -a --noheadings -o $f $VG 2>&1)"
     done
+    check "lvx lvchange -an $VG/worig (LVM2's activation)" $LVX lvchange -an $VG/worig
+    check_eq "no device of worig left (its origin and cachevol too)" \
+        "$(dmsetup ls | grep "^$VG-w" | cut -f1 | tr '\n' ' ')" ""
 else
-    note "LVM2 could not make a writecache LV here"
+    fail "LVM2 makes a writecache LV here"
 fi
 guest_done
