@@ -648,10 +648,11 @@ static int confirm_snapshot_change(struct lvx_cmd_env *env, const struct lvx_lv 
 static bool component_lv(const struct lvx_lv *lv)
 {
     const char *role = NULL;
-    if (lvx_lv_is_visible(lv) || !lvx_lv_used_by(lv, &role) || !role)
+    const struct lvx_seg *user = lvx_lv_is_visible(lv) ? NULL : lvx_lv_used_by(lv, &role);
+    /* a snapshot's or thin LV's origin (a sparse LV's _vorigin) is no component */
+    if (!user || !role || user->kind == LVX_SEG_SNAPSHOT || user->kind == LVX_SEG_THIN)
         return false;
-    return strcmp(role, "pool") != 0 && strcmp(role, "thin_origin") != 0 &&
-           strcmp(role, "cow") != 0;
+    return strcmp(role, "pool") != 0 && strcmp(role, "cow") != 0;
 }
 
 static int activate_component(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
