@@ -727,7 +727,12 @@ int lvx_cmd_fail(struct lvx_cmd_env *env)
     char vg[256];
     int end = 0;
     if (!msg[0]) {
-        lvx_cmd_errorf("%s failed.", env->command ? env->command->name : "command");
+        /* an error that set no text: its code at least says which kind it was */
+        const char *name = env->command ? env->command->name : "command";
+        if (env->ctx->err)
+            lvx_cmd_errorf("%s failed: %s.", name, strerror(-env->ctx->err));
+        else
+            lvx_cmd_errorf("%s failed.", name);
     } else {
         lvx_cmd_errorf("%s", msg);
         /* a named VG the update cycle did not find (meta/update.c): LVM2's toolkit adds

@@ -319,6 +319,8 @@ int lvx_lvconvert_level(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
                            lvx_raid_rmeta_extents(image, region, vg->extent_size)));
             return LVX_EXIT_FAILED;
         }
+        if ((rc = lvx_lvconvert_refuse_read_only(env, &act, lv)))   /* before any commit */
+            return rc;
         if (is4(from) && (rc = r45_r54(env, u, &act, lv, "raid5_n", 0)))
             return rc;
         if ((rc = lvx_lvcmd_free_maps(env, u, &maps)))

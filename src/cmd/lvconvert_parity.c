@@ -336,6 +336,9 @@ static int up(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *l
     unsigned pv_count = 0;
     if ((rc = lvx_lvcmd_pv_args(env, vg, pv_args, pv_arg_count, &pvs, &pv_count)))
         return rc;
+    /* new images are copied by whoever serves the LV: not a read-only daemon */
+    if ((rc = lvx_lvconvert_refuse_read_only(env, &act, lv)))
+        return rc;
     memset(&ch, 0, sizeof(ch));
     if ((rc = lvx_raid0_to_meta(env, u, lv, pvs, pv_count, &ch)))
         return rc;

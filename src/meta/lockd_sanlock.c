@@ -279,7 +279,10 @@ static int acquire(struct lvx_ctx *ctx, const char *vgname, uint64_t slot, uint6
     struct timespec pause = { 0, 0 };
     for (unsigned attempt = 0;; attempt++) {
         r = f.acquire(s, -1, SANLK_ACQUIRE_OWNER_NOWAIT, 1, &rs, &opt);
-        if (r == 0 || !held_elsewhere(r) || attempt >= retries)
+        /* -EEXIST: a process of this host holds it, or sanlock is still releasing it
+         * after its holder let go (a daemon's deactivation): both pass */
+        bool busy = held_elsewhere(r) || r == -EEXIST;
+        if (r == 0 || !busy || attempt >= retries)
             break;
         /* another host's change takes a few sanlock I/Os: wait 50-300 ms and retry */
         pause.tv_nsec = (long)(50 + (unsigned)rand() % 250) * 1000000L;
@@ -287,9 +290,9 @@ static int acquire(struct lvx_ctx *ctx, const char *vgname, uint64_t slot, uint6
     }
     if (r < 0) {
         close(s);
-        if (held_elsewhere(r))
+        if (held_elsewhere(r) || r == -EEXIST)
             return -EAGAIN;
-        return lvx_error(ctx, EIO, "sanlock error %d.", r);
+        return lvx_error(ctx, EIO, "sanlock acquire error %d.", r);
     }
     *sock = s;
     return 0;

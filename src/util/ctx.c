@@ -21,7 +21,11 @@ int lvx_verror(struct lvx_ctx *ctx, int err, const char *fmt, va_list ap)
         err = -err;
     if (err == 0)
         err = EINVAL;
-    vsnprintf(ctx->errmsg, sizeof(ctx->errmsg), fmt, ap);
+    /* formatted apart first: a message may quote the one it replaces (ctx->errmsg as an
+     * argument), which vsnprintf into the same buffer would overwrite while reading it */
+    char msg[sizeof(ctx->errmsg)];
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    memcpy(ctx->errmsg, msg, sizeof(msg));
     /* keep it one line */
     for (char *p = ctx->errmsg; *p; p++)
         if (*p == '\n')

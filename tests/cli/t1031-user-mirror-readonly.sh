@@ -16,12 +16,11 @@ source "$LVX_ROOT/tests/tools/mirror_layer.sh"
 VG=vgumro$$
 uspace_test_loops "$VG" 5 32M
 MIB=1048576
-wsect_all() { local d s=0; for d in "${DEVS[@]}"; do s=$((s + $(mir_wsect "$d"))); done; echo $s; }
 seqno() { "$LVX" vgs --noheadings -o vg_seqno "$@" "$VG" 2>/dev/null | tr -d ' '; }
 refused() {  # refused DESC LV CMD...: exit 5, the line, no write
     local desc=$1 lv=$2 s0 w0 rc=0
     shift 2
-    s0=$(seqno "${HIDE[@]}") w0=$(wsect_all)
+    s0=$(seqno "${HIDE[@]}") w0=$(mir_wsect_all "${DEVS[@]}")
     timeout 60 "$LVX" "$@" >"$SCRATCH/ro.out" 2>&1 || rc=$?
     test_eq "$desc: exit 5 (124 is the old wait that never ends)" "$rc" 5
     test_eq "... one error line, naming the LV (other lines only WARNINGs)" \
@@ -29,7 +28,7 @@ refused() {  # refused DESC LV CMD...: exit 5, the line, no write
         "lvx cannot copy new images of $VG/$lv while it is active read-only: change it to read-write first." \
         "$SCRATCH/ro.out")" "1 1" || sed 's/^/# /' "$SCRATCH/ro.out"
     test_eq "... the metadata not committed (seqno $s0)" "$(seqno "${HIDE[@]}")" "$s0"
-    test_eq "... nothing written to any PV" "$(wsect_all)" "$w0"
+    test_eq "... nothing written to any PV" "$(mir_wsect_all "${DEVS[@]}")" "$w0"
 }
 HIDE=()
 

@@ -22,20 +22,19 @@ source "$LVX_ROOT/tests/tools/mirror_layer.sh"
 VG=vgrro$$
 uspace_test_loops "$VG" 4 48M
 MIB=1048576
-wsect_all() { local d s=0; for d in "${DEVS[@]}"; do s=$((s + $(mir_wsect "$d"))); done; echo $s; }
 seqno() { "$LVX" vgs --noheadings -o vg_seqno "$VG" 2>/dev/null | tr -d ' '; }
 RO_LINE="lvx cannot copy new images of $VG/r while it is active read-only: change it to read-write first."
 refused() {  # refused DESC LINE CMD...: exit 5, the one error line LINE, no write
     local desc=$1 line=$2 s0 w0 rc=0
     shift 2
-    s0=$(seqno) w0=$(wsect_all)
+    s0=$(seqno) w0=$(mir_wsect_all "${DEVS[@]}")
     timeout 60 "$LVX" "$@" >"$SCRATCH/ro.out" 2>&1 || rc=$?
     test_eq "$desc: exit 5" "$rc" 5
     test_eq "... one error line: $line" \
         "$(grep -vc '^ *WARNING: ' "$SCRATCH/ro.out") $(grep -cxF "  $line" "$SCRATCH/ro.out")" \
         "1 1" || sed 's/^/# /' "$SCRATCH/ro.out"
     test_eq "... the metadata not committed (seqno $s0)" "$(seqno)" "$s0"
-    test_eq "... nothing written to any PV" "$(wsect_all)" "$w0"
+    test_eq "... nothing written to any PV" "$(mir_wsect_all "${DEVS[@]}")" "$w0"
 }
 
 uspace_run_ok "pvcreate, vgcreate" sh -c "$LVX pvcreate ${DEVS[*]} && $LVX vgcreate $VG ${DEVS[*]}"

@@ -76,6 +76,13 @@ mir_wsect() {
     awk '{ print $7 }' "/sys/block/$(basename "$1")/stat"
 }
 
+# mir_wsect_all DEV...: the sectors written to all of them, summed
+mir_wsect_all() {
+    local d s=0
+    for d in "$@"; do s=$((s + $(mir_wsect "$d"))); done
+    echo "$s"
+}
+
 # dm-log on disk (docs/dm-formats.md §6): "MiRr", version, nr_regions (le64), bits at
 # byte 1024, 1 = in sync
 mir_log_synced() {

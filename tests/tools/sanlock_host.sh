@@ -45,7 +45,8 @@ host_start() {
     unshare -m --propagation private bash -c '
         d=$1 shim=$2 lockd=$3
         mount --bind "$d/run" /run || exit 1
-        mount -t tmpfs -o mode=0755 lvx-host-mapper /dev/mapper || exit 1
+        # a machine without device-mapper has no /dev/mapper until LVM2 makes one
+        mkdir -p /dev/mapper && mount -t tmpfs -o mode=0755 lvx-host-mapper /dev/mapper || exit 1
         mkdir -p /run/lvm /run/lock/lvm
         echo $$ >"$d/ns.pid"
         LD_PRELOAD=$shim sanlock daemon -D -w 0 -l 0 -h 0 -U root -G root \
