@@ -273,6 +273,10 @@ static void print_seg_cache(struct lvx_cmd_env *env, struct lvx_buf *b, const st
         lvx_buf_printf(b, "    Mode\t\t%s\n", lvx_report_seg_raw_str(set, "cache_mode"));
     if (lvx_report_seg_raw_str(set, "policy"))
         lvx_buf_printf(b, "    Policy\t\t%s\n", lvx_report_seg_raw_str(set, "policy"));
+    struct lvx_strlist l;
+    lvx_report_cache_settings(seg, env->pool, &l);
+    for (unsigned i = 0; i < l.n; i++)
+        lvx_buf_printf(b, "      Setting\t\t%s\n", l.v[i]);
 }
 
 static void print_segment(struct lvx_cmd_env *env, struct lvx_buf *b, const struct lvx_seg *seg,

@@ -75,6 +75,8 @@ struct lvx_cfg_node {
     unsigned blank_before_close;   /* SECTION: number of blank lines before its closing '}'
                                       (LVM2: 1, or 2 in a VG without LVs) */
     unsigned per_line;             /* ARRAY: 0 = all on one line; N = N elements per line */
+    bool tight;                    /* "key=value", no spaces around '=' (LVM2 writes a cache
+                                      segment's policy_settings items so) */
 };
 
 #define LVX_CFG_MAX_DEPTH 64          /* nesting of sections accepted by the parser */

@@ -165,7 +165,7 @@ static void put_assignment(struct lvx_buf *out, const struct lvx_cfg_node *n,
     size_t line_start = out->len;
     if (n->key) {
         put_key(out, n->key);
-        lvx_buf_puts(out, " = ");
+        lvx_buf_puts(out, n->tight ? "=" : " = ");
     }
     if (n->kind == LVX_CFG_ARRAY && n->per_line) {
         put_array_per_line(out, n, layout, depth);

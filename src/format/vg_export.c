@@ -387,6 +387,9 @@ static void set_raw_hints(struct exporter *ex, struct lvx_cfg_node *sec, const s
         } else if (!strcmp(n->key, "chunk_size") && n->kind == LVX_CFG_INT &&
                    (seg->kind == LVX_SEG_THIN_POOL || seg->kind == LVX_SEG_CACHE_POOL))
             n->comment = size_comment(ex->pool, (uint64_t)n->num);
+        else if (!strcmp(n->key, "policy_settings") && n->kind == LVX_CFG_SECTION)
+            for (struct lvx_cfg_node *c = n->child; c; c = c->next)
+                c->tight = true;          /* LVM2 writes them with libdm's config writer */
     }
 }
 

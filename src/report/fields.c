@@ -220,7 +220,7 @@ const struct lvx_field lvx_report_fields[] = {
     F(metadata_devices, SEG, "Metadata Devs", 13, STRLIST, L, metadata_devices),
     F(seg_monitor, SEG, "Monitor", 7, STR, L, seg_monitor),
     F(cache_policy, SEG, "CachePolicy", 11, STR, L, cache_policy),
-    F(cache_settings, SEG, "CacheSettings", 13, STRLIST, L, blank_list),
+    F(cache_settings, SEG, "CacheSettings", 13, STRLIST, L, cache_settings),
     F(vdo_compression, SEG, "VDOCompression", 14, NUM, R, blank_num),
     F(vdo_deduplication, SEG, "VDODeduplication", 16, NUM, R, blank_num),
     F(vdo_use_metadata_hints, SEG, "VDOMetadataHints", 16, NUM, R, blank_num),

@@ -11,6 +11,7 @@ LVX_RGETTER(blank_size);
 LVX_RGETTER(blank_str);
 LVX_RGETTER(cache_mode);
 LVX_RGETTER(cache_policy);
+LVX_RGETTER(cache_settings);
 LVX_RGETTER(chunk_size);
 LVX_RGETTER(data_copies);
 LVX_RGETTER(data_lv);

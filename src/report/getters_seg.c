@@ -309,6 +309,13 @@ static const char *cache_setting(const struct lvx_rrow *row, const char *key)
 LVX_RGETTER(cache_mode) { (void)rc; lvx_rval_str(v, cache_setting(row, "cache_mode")); }
 LVX_RGETTER(cache_policy) { (void)rc; lvx_rval_str(v, cache_setting(row, "policy")); }
 
+LVX_RGETTER(cache_settings)
+{
+    struct lvx_strlist l;
+    lvx_report_cache_settings(row->seg, rc->pool, &l);
+    lvx_rval_list(v, l.n ? &l : NULL);
+}
+
 LVX_RGETTER(cache_metadata_format)
 {
     (void)rc;

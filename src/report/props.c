@@ -161,6 +161,34 @@ const struct lvx_seg *lvx_report_cache_settings_seg(const struct lvx_seg *seg)
     return NULL;
 }
 
+void lvx_report_cache_settings(const struct lvx_seg *seg, struct lvx_pool *pool,
+                               struct lvx_strlist *l)
+{
+    l->n = 0;
+    l->v = NULL;
+    const struct lvx_seg *set = lvx_report_cache_settings_seg(seg);
+    const struct lvx_cfg_node *sec = set ? raw_find(set, "policy_settings") : NULL;
+    if (!sec || sec->kind != LVX_CFG_SECTION)
+        return;
+    unsigned n = 0;
+    for (const struct lvx_cfg_node *c = sec->child; c; c = c->next)
+        n++;
+    l->v = lvx_pool_alloc(pool, sizeof(*l->v) * (n ? n : 1));
+    struct lvx_buf b = { 0 };
+    for (const struct lvx_cfg_node *c = sec->child; c; c = c->next) {
+        struct lvx_cfg_node one = *c;         /* printed alone, as one tight line */
+        one.next = NULL;
+        one.tight = true;
+        one.comment = one.heading = NULL;
+        one.blank_before = false;
+        lvx_buf_reset(&b);
+        lvx_cfg_print_node(&b, &one, LVX_CFG_LAYOUT_RAW, 0);
+        size_t len = b.len && b.data[b.len - 1] == '\n' ? b.len - 1 : b.len;
+        l->v[l->n++] = lvx_pool_strndup(pool, b.data, len);
+    }
+    lvx_buf_free(&b);
+}
+
 /* new blocks zeroed: a thin pool with zero_new_blocks, or a thin LV of such a pool */
 bool lvx_report_seg_zero(const struct lvx_seg *seg)
 {

@@ -129,6 +129,11 @@ bool lvx_report_seg_raw_int(const struct lvx_seg *seg, const char *key, int64_t 
  * as LVM2: a cache pool's own, a cache LV's over a cachevol its own, a cache LV's over
  * a cache pool the pool's; NULL for other segments. */
 const struct lvx_seg *lvx_report_cache_settings_seg(const struct lvx_seg *seg);
+/* The cache policy settings of that segment (its policy_settings section), each item
+ * "key=value" as LVM2 prints them (libdm's config line), in the metadata's order;
+ * l->n 0 when there are none.  Strings from pool. */
+void lvx_report_cache_settings(const struct lvx_seg *seg, struct lvx_pool *pool,
+                               struct lvx_strlist *l);
 /* A cache LV whose cache is a cachevol (LVM2's CACHE_USES_CACHEVOL) */
 bool lvx_report_cache_on_cachevol(const struct lvx_seg *seg);
 
