@@ -129,7 +129,7 @@ const struct lvx_field lvx_report_fields[] = {
     F(pv_fmt, PV, "Fmt", 3, STR, L, pv_fmt),
     F(pv_uuid, PV, "PV UUID", 38, STR, L, pv_uuid),
     F(dev_size, PV, "DevSize", 7, SIZE, R, dev_size),
-    F(pv_name, PV, "PV", 2, STR, L, pv_name),
+    F(pv_name, PV, "PV", 10, STR, L, pv_name),   /* LVM2 pads it to 10 (/dev/vda: 2 spaces) */
     F(pv_major, PV, "Maj", 3, STR, L, pv_major),
     F(pv_minor, PV, "Min", 3, STR, L, pv_minor),
     F(pv_mda_free, PV, "PMdaFree", 9, SIZE, R, pv_mda_free),
