@@ -10,6 +10,7 @@
 #include "activate/activate.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -86,6 +87,26 @@ const struct lvx_activation_backend *lvx_activation_choose(struct lvx_ctx *ctx,
         }
     }
     return NULL;   /* the last probe's reason stays in ctx */
+}
+
+void lvx_activation_pool_discards(const char *status, char out[12])
+{
+    static const char *const tok[][2] = {
+        { "ignore_discard", "ignore" },
+        { "no_discard_passdown", "nopassdown" },
+        { "discard_passdown", "passdown" },
+    };
+    out[0] = '\0';
+    for (const char *p = status; p && *p;) {
+        p += strspn(p, " \t\n");
+        size_t len = strcspn(p, " \t\n");
+        for (unsigned i = 0; i < sizeof(tok) / sizeof(tok[0]); i++)
+            if (len == strlen(tok[i][0]) && !strncmp(p, tok[i][0], len)) {
+                snprintf(out, 12, "%s", tok[i][1]);
+                return;
+            }
+        p += len;
+    }
 }
 
 bool lvx_activation_lv_partial(const struct lvx_lv *lv)

@@ -79,6 +79,7 @@ struct lvx_lv_kstate {
     /* thin pools: the -tpool device's status (thin_pool false when none was read) */
     bool thin_pool;
     uint64_t pool_tid;
+    char pool_discards[12];   /* "ignore", "nopassdown", "passdown" as loaded; "" unknown */
     uint64_t meta_used, meta_total, data_used, data_total;   /* blocks */
     /* thin LVs: the thin device's status (thin false when none was read) */
     bool thin;
@@ -231,6 +232,10 @@ bool lvx_activation_has_snapshots(const struct lvx_lv *lv);
  * user backend (the daemon's RAID targets): raid1, raid10, raid4, raid5 and raid6 (every
  * layout), and raid0/raid0_meta (served as the striped LV they equal). */
 bool lvx_activation_serves_raid(const struct lvx_activation_backend *be, const char *type);
+/* The discard mode of a thin-pool status line (the kernel's ignore_discard,
+ * no_discard_passdown, discard_passdown tokens; the daemon's status the same) as LVM2
+ * names it in out ("ignore", "nopassdown", "passdown"); "" when none is there. */
+void lvx_activation_pool_discards(const char *status, char out[12]);
 /* Does lv use a PV whose device is missing? */
 bool lvx_activation_lv_partial(const struct lvx_lv *lv);
 /* lvx_activation_check() then be->activate(). */

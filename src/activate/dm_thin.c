@@ -199,6 +199,7 @@ static int pool_status(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name,
         out->meta_total = tm;
         out->data_used = ud;
         out->data_total = td;
+        lvx_activation_pool_discards(lvx_buf_str(&st), out->pool_discards);
     }
     lvx_buf_free(&st);
     return rc;

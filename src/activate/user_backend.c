@@ -365,8 +365,10 @@ static int user_status(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_
             const char *th = strstr(lvx_buf_str(&reply), " thin ");
             if (tp && sscanf(tp, " thin-pool %" SCNu64 " %" SCNu64 "/%" SCNu64 " %" SCNu64
                              "/%" SCNu64, &out->pool_tid, &out->meta_used, &out->meta_total,
-                             &out->data_used, &out->data_total) == 5)
+                             &out->data_used, &out->data_total) == 5) {
                 out->thin_pool = true;
+                lvx_activation_pool_discards(tp, out->pool_discards);
+            }
             else if (th && sscanf(th, " thin %" SCNu64, &out->thin_mapped) == 1)
                 out->thin = true;
             /* RAID LVs: " raid <health> <done>/<total> <action>" after the size */

@@ -861,8 +861,9 @@ static int thin_flush(struct lvxd_io *io, struct lvxd_lv *v)
     return lvxd_thin_dev_flush(io, v, v->tstate);
 }
 
-/* pool: " thin-pool TID USED_META/TOTAL_META USED_DATA/TOTAL_DATA" (blocks, as the
- * kernel's pool status); thin LV: " thin MAPPED_SECTORS" */
+/* pool: " thin-pool TID USED_META/TOTAL_META USED_DATA/TOTAL_DATA - rw DISCARDS"
+ * (blocks; the held root, mode and discard token as in the kernel's pool status);
+ * thin LV: " thin MAPPED_SECTORS" */
 void lvxd_thin_dev_status(const struct lvxd_thin_dev *s, char *out, size_t n)
 {
     struct thin_pool *tp = s ? s->tp : NULL;
@@ -873,7 +874,9 @@ void lvxd_thin_dev_status(const struct lvxd_thin_dev *s, char *out, size_t n)
         struct lvx_thin_info i;
         lvx_thin_meta_info(tp->tm, &i);
         snprintf(out, n, " thin-pool %" PRIu64 " %" PRIu64 "/%" PRIu64 " %" PRIu64 "/%" PRIu64
-                 "%s", i.trans_id, i.meta_used, i.nr_meta, i.data_used, i.nr_data,
+                 " - rw %s%s", i.trans_id, i.meta_used, i.nr_meta, i.data_used, i.nr_data,
+                 tp->ignore_discard ? "ignore_discard"
+                 : tp->passdown ? "discard_passdown" : "no_discard_passdown",
                  tp->failed ? " fail" : "");
     } else if (tp->loaded) {
         struct lvx_thin_details d;

@@ -282,9 +282,16 @@ LVX_RGETTER(kernel_cache_settings)
     lvx_rval_list(v, &l);
 }
 
-/* kernel_discards: a cache LV's "nopassdown" feature, "" otherwise */
+/* kernel_discards: an active thin pool's discard mode as loaded, a cache LV's
+ * "nopassdown" feature, "" otherwise */
 LVX_RGETTER(kernel_discards)
 {
+    const struct lvx_lv_kstate *p = row->lv && lvx_lv_is_thin_pool(row->lv) ? kstate_of(rc, row)
+                                                                              : NULL;
+    if (p && p->thin_pool) {
+        lvx_rval_str(v, p->pool_discards);
+        return;
+    }
     const struct lvx_lv_kstate *k = cache_state(rc, row);
     lvx_rval_str(v, k && k->cache_no_discard_passdown ? "nopassdown" : "");
 }

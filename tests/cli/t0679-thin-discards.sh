@@ -12,7 +12,8 @@
 #     (Data% drops, the files keep their space), ignore refuses discards (EOPNOTSUPP:
 #     nothing unmapped, the data stays); lvchange between passdown and
 #     nopassdown reloads an active pool, to or from ignore is refused while it is
-#     active (LVM2's message); thin_check accepts the metadata at the end.
+#     active (LVM2's message); kernel_discards names the mode the daemon loaded;
+#     thin_check accepts the metadata at the end.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -98,6 +99,9 @@ held() { sync; echo $(( ($(stat -c %b "$F1") + $(stat -c %b "$F2")) / 2 )); }
 put() { dd if=/dev/urandom of="$(dev thin1)" bs=1M count=8 oflag=direct conv=notrunc,fsync status=none; }
 
 test_ok "thin1 in vgt/pool (user backend)" U lvcreate -q -V 32m -T vgt/pool -n thin1
+kdisc() { U lvs --noheadings -o kernel_discards vgt/pool 2>/dev/null | tr -d ' '; }
+test_eq "kernel_discards of the active pool: passdown (the daemon's, as the kernel's status names it)" \
+    "$(kdisc)" passdown
 # round MODE: 8 MiB written to thin1 and discarded; $freed the KiB the backing files gave back
 round() {
     local h0 h1
@@ -119,6 +123,7 @@ test_eq "lvchange --discards nopassdown of the active pool: exit 0" "$?" 0
 diag "$out"
 test_eq "... the pool's status (the daemon's) still active" \
     "$(U lvs --noheadings -o lv_active vgt/thin1 2>/dev/null | tr -d ' ')" active
+test_eq "... kernel_discards nopassdown after the reload" "$(kdisc)" nopassdown
 round nopassdown
 test_ok "... the backing files keep their space (not passed down)" test "$freed" -lt 1024
 
@@ -135,6 +140,7 @@ test_ok "deactivated, --discards ignore, thin1 activated" sh -c \
     "DM_DEV_DIR=$SCRATCH/dev LVX_ACTIVATION_BACKEND=user '$LVX' vgchange -an vgt --devices $DEVS --config 'global { activation = 1 }' >/dev/null &&
      '$LVX' lvchange --discards ignore vgt/pool --devices $DEVS >/dev/null &&
      DM_DEV_DIR=$SCRATCH/dev LVX_ACTIVATION_BACKEND=user '$LVX' lvchange -ay vgt/thin1 --devices $DEVS --config 'global { activation = 1 }'"
+test_eq "kernel_discards ignore" "$(kdisc)" ignore
 test_ok "8 MiB written to thin1" put
 s0=$(head -c 8388608 "$(dev thin1)" | sha256sum)
 # the daemon refuses the discard (EOPNOTSUPP); the loop device over its file then stops
@@ -145,6 +151,7 @@ test_eq "... Data% still 50.00" "$(used)" "50.00"
 test_eq "... the data still there" "$(head -c 8388608 "$(dev thin1)" | sha256sum)" "$s0"
 
 test_ok "deactivated" U vgchange -an vgt
+test_eq "... kernel_discards blank when inactive (LVM2's)" "$(kdisc)" ""
 test_ok "thin_check accepts the pool's metadata" \
     env LVM_SYSTEM_DIR="$SCRATCH/lvm" "$LVX_ROOT/tests/tools/thin_meta_check.sh" vgt pool "$SCRATCH"
 test_ok "LVM2's vgck" lvm2 vgck vgt
