@@ -51,6 +51,8 @@ struct lvx_activate_opts {
     bool snapshot_only;    /* deactivate a COW LV: only its snapshot devices (the origin
                               and its other snapshots stay), for removing it */
     bool nosync;           /* RAID: the first activation of an LV made with --nosync */
+    bool component;        /* a hidden sub-LV activated alone (read-only, LVM2's component
+                              activation): linked under /dev/VG by its name as LVM2 does */
     bool lock_shared;      /* shared VG: the LV's lease shared (-asy), else exclusive; the
                               lvx daemon holds it while the LV is active (both backends) */
     enum lvx_monitor_mode monitor;   /* thin pools and snapshots activated: watched? */
@@ -80,10 +82,15 @@ struct lvx_lv_kstate {
     bool thin_pool;
     uint64_t pool_tid;
     char pool_discards[12];   /* "ignore", "nopassdown", "passdown" as loaded; "" unknown */
+    bool pool_fail;           /* "Fail": no counters (thin_pool true all the same) */
+    bool pool_out_of_data;    /* mode out_of_data_space */
+    bool pool_read_only;      /* mode ro (metadata read-only) */
+    bool pool_needs_check;    /* needs_check set in the pool's superblock */
     uint64_t meta_used, meta_total, data_used, data_total;   /* blocks */
     /* thin LVs: the thin device's status (thin false when none was read) */
     bool thin;
     uint64_t thin_mapped;   /* sectors */
+    bool thin_fail;         /* "Fail": its pool failed */
     /* RAID LVs: the dm-raid status line (raid false when none was read) */
     bool raid;
     char raid_health[257];  /* one letter per image: A in sync, a not yet, D dead */

@@ -728,6 +728,21 @@ out:
 /* A shared VG's LV: its lease first, held by the lvx daemon while the device exists
  * (as lvmlockd's before LVM2 loads the table), released again when the activation
  * fails and this call took it. */
+/* A hidden LV activated alone (a component): /dev/VG/LV too, as LVM2 links it. */
+static int link_component(struct lvx_ctx *ctx, const struct lvx_lv *lv)
+{
+    struct lvx_dm_ids ids;
+    struct lvx_dm_info info;
+    struct lvx_dm dm;
+    int rc;
+    if ((rc = ids_of(ctx, lv->vg->name, lv, &ids)) < 0 || (rc = lvx_dm_open(ctx, &dm)) < 0)
+        return rc;
+    if ((rc = lvx_dm_info(ctx, &dm, ids.name, &info)) == 0 && info.exists)
+        rc = lvx_dm_nodes_add(ctx, ids.name, info.major, info.minor, lv->vg->name, lv->name);
+    lvx_dm_close(&dm);
+    return rc;
+}
+
 static int dm_activate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
                        const struct lvx_activate_opts *opts)
 {
@@ -736,6 +751,8 @@ static int dm_activate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
     if (lease && (rc = lvx_dm_lease_take(ctx, lv, opts && opts->lock_shared, &taken)) < 0)
         return rc;
     rc = activate_devices(ctx, lv, opts);
+    if (rc == 0 && opts && opts->component && !(lv->status & LVX_LV_VISIBLE))
+        rc = link_component(ctx, lv);
     if (rc < 0 && taken) {
         struct saved_error first;
         save_error(ctx, &first);
@@ -791,8 +808,9 @@ static int deactivate_one(struct lvx_ctx *ctx, const struct lvx_lv *lv,
         rc = force_remove(ctx, &dm, &ids, lv);
     else
         rc = lvx_dm_remove_retry(ctx, &dm, ids.name, false);
+    /* a hidden LV's /dev/VG/LV exists only when it was activated alone (a component) */
     if (rc == 0)
-        lvx_dm_nodes_remove(ids.name, lv->vg->name, link_of(lv));
+        lvx_dm_nodes_remove(ids.name, lv->vg->name, lv->name);
     if (rc == 0)       /* a RAID sub-LV's error devices of missing PVs */
         remove_missing_devs(ctx, &dm, lv);
     if (rc == 0)       /* an origin whose snapshots were just taken away */

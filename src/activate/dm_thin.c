@@ -184,15 +184,30 @@ static int run_thin_check(struct lvx_ctx *ctx, const struct lvx_lv *pool, const 
     return lvx_thin_check_path(ctx, pool, path);
 }
 
-/* "<start> <len> thin-pool <tid> <um>/<tm> <ud>/<td> ..." of the thin-pool device */
-static int pool_status(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name,
+/* "<start> <len> thin-pool <tid> <um>/<tm> <ud>/<td> <held root> ro|rw|out_of_data_space
+ * <discards> <no space> needs_check|- ..." of the thin-pool device, or "... thin-pool
+ * Fail".  flush: the pool commits its metadata first (a transaction id to check); a
+ * report reads it without, as LVM2's. */
+static int pool_status(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name, bool flush,
                        struct lvx_lv_kstate *out)
 {
     struct lvx_buf st = LVX_BUF_INIT;
-    int rc = lvx_dm_table(ctx, dm, name, true, &st);
+    int rc = flush ? lvx_dm_table(ctx, dm, name, true, &st)
+                   : lvx_dm_status_noflush(ctx, dm, name, &st);
     unsigned long long s, l, tid, um, tm, ud, td;
-    if (rc == 0 && sscanf(lvx_buf_str(&st), "%llu %llu thin-pool %llu %llu/%llu %llu/%llu", &s,
+    char root[24], mode[24], disc[24], space[24], check[16];
+    int n = 0;
+    if (rc == 0 && sscanf(lvx_buf_str(&st), "%llu %llu thin-pool Fai%n", &s, &l, &n) == 2 && n) {
+        out->thin_pool = true;
+        out->pool_fail = true;
+    } else if (rc == 0 && sscanf(lvx_buf_str(&st), "%llu %llu thin-pool %llu %llu/%llu %llu/%llu", &s,
                           &l, &tid, &um, &tm, &ud, &td) == 7) {
+        if (sscanf(lvx_buf_str(&st), "%*u %*u thin-pool %*u %*u/%*u %*u/%*u %23s %23s %23s %23s "
+                   "%15s", root, mode, disc, space, check) == 5) {
+            out->pool_out_of_data = !strcmp(mode, "out_of_data_space");
+            out->pool_read_only = !strcmp(mode, "ro");
+            out->pool_needs_check = !strcmp(check, "needs_check");
+        }
         out->thin_pool = true;
         out->pool_tid = tid;
         out->meta_used = um;
@@ -210,11 +225,12 @@ static int check_tid(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv
 {
     struct lvx_lv_kstate ks;
     memset(&ks, 0, sizeof(ks));
-    int rc = pool_status(ctx, dm, tpname, &ks);
+    int rc = pool_status(ctx, dm, tpname, true, &ks);
     if (rc < 0)
         return rc;
-    if (!ks.thin_pool)
-        return lvx_error(ctx, EIO, "Cannot read the status of thin pool %s.", tpname);
+    if (!ks.thin_pool || ks.pool_fail)
+        return lvx_error(ctx, EIO, "Cannot read the status of thin pool %s%s.", tpname,
+                         ks.pool_fail ? " (failed)" : "");
     if (ks.pool_tid != want)
         return lvx_error(ctx, EINVAL, "Thin pool %s transaction_id is %" PRIu64 ", while "
                          "expected %" PRIu64 ".", tpname, ks.pool_tid, want);
@@ -569,9 +585,14 @@ int lvx_dm_thin_status(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_
             lvx_buf_reset(&st);
             rc = lvx_dm_table(ctx, dm, ids.name, true, &st);
         }
+        int n = 0;
         if (rc == 0 && sscanf(lvx_buf_str(&st), "%llu %llu thin %llu", &s, &l, &mapped) == 3) {
             out->thin = true;
             out->thin_mapped = mapped;
+        } else if (rc == 0 && sscanf(lvx_buf_str(&st), "%llu %llu thin Fai%n", &s, &l, &n) == 2 &&
+                   n) {
+            out->thin = true;           /* its pool failed */
+            out->thin_fail = true;
         }
         lvx_buf_free(&st);
         return rc;
@@ -586,9 +607,9 @@ int lvx_dm_thin_status(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_
         return rc;
     if (!info->exists)      /* the pool LV inactive, its -tpool up for thin LVs: LVM2
                              * reports the pool's usage all the same */
-        return pool_status(ctx, dm, tp.name, out);
+        return pool_status(ctx, dm, tp.name, false, out);
     if (strcmp(tp.name, top.name) != 0)
         *info = ti;         /* the pool's own device is LVM2's read-only layer over the
                              * -tpool; LVM2 reports the -tpool's state ('w', "writeable") */
-    return pool_status(ctx, dm, tp.name, out);
+    return pool_status(ctx, dm, tp.name, false, out);
 }

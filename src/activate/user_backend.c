@@ -368,6 +368,7 @@ static int user_status(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_
                              &out->data_used, &out->data_total) == 5) {
                 out->thin_pool = true;
                 lvx_activation_pool_discards(tp, out->pool_discards);
+                out->pool_fail = strstr(tp, " fail") != NULL;   /* the daemon's failed pool */
             }
             else if (th && sscanf(th, " thin %" SCNu64, &out->thin_mapped) == 1)
                 out->thin = true;

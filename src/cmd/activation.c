@@ -665,6 +665,7 @@ static int activate_component(struct lvx_cmd_env *env, const struct lvx_actcmd *
     }
     struct lvx_actcmd ro = *a;
     ro.opts.read_only = true;
+    ro.opts.component = true;
     return lvx_actcmd_activate(env, &ro, lv);
 }
 

@@ -638,6 +638,17 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
         return lvx_lvconvert_mirror(env, u, lv, &c);
     }
     bool none = !o->repair && !o->replace_count && !o->mirrors_given && !o->type;
+    static const enum lvx_opt_id pool_opts[] = {
+        LVX_OPT_POOLMETADATASIZE, LVX_OPT_POOLMETADATA, LVX_OPT_POOLMETADATASPARE,
+        LVX_OPT_CHUNKSIZE, LVX_OPT_DISCARDS, LVX_OPT_ZERO, LVX_OPT_ERRORWHENFULL,
+    };
+    for (unsigned i = 0; none && i < sizeof(pool_opts) / sizeof(pool_opts[0]); i++)
+        if (env->args->count[pool_opts[i]]) {   /* a pool's option without a pool type:
+                                                 * no LVM2 command form has it */
+            lvx_cmd_errorf("No command with matching syntax recognised.  Run 'lvconvert "
+                           "--help' for more information.");
+            return LVX_EXIT_INVALID;
+        }
     if ((o->repair || o->replace_count || none) && !lvx_map_lv_is_raid(lv)) {
         /* LVM2's command definitions: these forms take RAID (or mirror) LVs */
         lvx_cmd_errorf("Command on LV %s/%s does not accept LV type %s.", lv->vg->name, lv->name,

@@ -139,7 +139,7 @@ static int names_args(struct lvx_cmd_env *env, struct thin_opts *o)
     }
     bool has_size = a->count[LVX_OPT_SIZE] || a->count[LVX_OPT_EXTENTS];
     o->make_thin = a->count[LVX_OPT_VIRTUALSIZE] > 0;
-    o->make_pool = has_size && !(type && !strcmp(type, "thin"));
+    o->make_pool = has_size;      /* --type thin with -L/-l: its pool made first (LVM2) */
     if (type && !strcmp(type, "thin-pool")) {
         if (o->make_thin) {
             lvx_cmd_errorf("Command does not accept option: --virtualsize %s.",
@@ -235,6 +235,11 @@ int lvx_thin_pool_args(struct lvx_cmd_env *env, bool new_pool, struct lvx_thin_p
             return LVX_EXIT_INVALID;
         }
         o->meta_sectors = a->val[LVX_OPT_POOLMETADATASIZE].sectors;
+        if (!o->meta_sectors) {        /* LVM2's get_pool_params */
+            lvx_cmd_errorf("--poolmetadatasize may not be zero.");
+            lvx_cmd_errorf("Run `lvcreate --help' for more information.");
+            return LVX_EXIT_INVALID;
+        }
     }
     if ((o->chunk || o->meta_sectors || a->count[LVX_OPT_DISCARDS] ||
          a->count[LVX_OPT_ERRORWHENFULL]) && !new_pool) {
@@ -853,8 +858,9 @@ static int create_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
         }
     }
     if (o->make_thin) {
-        thin_name = o->thin_name ? o->thin_name : lvx_thin_free_lv_name(env, vg, "");
-        if ((rc = lvx_lvcmd_check_new_name(vg, thin_name)) || (rc = lvx_thin_need_messages(act, vg, "thin LV")))
+        thin_name = o->thin_name;      /* unnamed: lvolN once the new pool has its name */
+        if ((thin_name && (rc = lvx_lvcmd_check_new_name(vg, thin_name))) ||
+            (rc = lvx_thin_need_messages(act, vg, "thin LV")))
             return rc;
     }
     if (o->make_pool) {
@@ -874,6 +880,8 @@ static int create_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
             return 0;
         }
     }
+    if (!thin_name)                    /* LVM2: pool lvol0 (and lvol0_pmspare), thin lvol1 */
+        thin_name = lvx_thin_free_lv_name(env, vg, "");
     uint64_t e = vg->extent_size, le = (o->virtual_sectors + e - 1) / e;
     if (o->virtual_sectors % e)
         lvx_notice(env->ctx, "Rounding up size to full physical extent %s",

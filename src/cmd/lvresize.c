@@ -40,6 +40,8 @@ struct resize_opts {
     unsigned pv_arg_count;
     bool use_policies;                 /* --usepolicies: the size from lvm.conf's policy */
     uint32_t meta_pct;                 /* ... a pool's metadata grows by this % (0: not) */
+    bool meta_by_size;                 /* lvresize -L|-l of <pool>_tmeta itself: its new
+                                          size is `size`, not --poolmetadatasize's */
 };
 
 static int parse_resize_args(struct lvx_cmd_env *env, struct resize_opts *o)
@@ -427,6 +429,12 @@ static int grow_meta(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lv
     int rc;
     if (o->meta_pct) {              /* +N% of the LV, rounded up (LVM2's percent_of_extents) */
         new_count = target->le_count + (target->le_count * o->meta_pct + 99) / 100;
+    } else if (o->meta_by_size) {   /* -L/-l given for the _tmeta LV */
+        uint64_t ext = o->size.in_extents ? o->size.value : (o->size.value + e - 1) / e;
+        new_count = o->size.sign > 0 ? target->le_count + ext : ext;
+        if (!o->size.in_extents && o->size.value % e)   /* the size given, rounded (LVM2) */
+            lvx_notice(env->ctx, "Rounding size to boundary between physical extents: %s.",
+                       lvx_lvcmd_size(env, ext * e));
     } else {
         const struct lvx_opt_val *v = &env->args->val[LVX_OPT_POOLMETADATASIZE];
         uint64_t ext = (v->sectors + e - 1) / e;
@@ -488,8 +496,10 @@ static int resize_thin(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
         return rc;
     /* --poolmetadatasize: the metadata LV only; --use-policies: the metadata, then the
      * data (LVM2's order), each when the policy asks */
-    bool meta = ps && (env->args->count[LVX_OPT_POOLMETADATASIZE] || o->meta_pct);
-    bool data = !meta || o->size.given;      /* --poolmetadatasize with -L/-l: both */
+    bool meta = ps && (env->args->count[LVX_OPT_POOLMETADATASIZE] || o->meta_pct ||
+                       o->meta_by_size);
+    bool data = !o->meta_by_size &&
+                (!meta || o->size.given);    /* --poolmetadatasize with -L/-l: both */
     if (meta && (rc = grow_meta(env, u, ps, maps, pvs, pv_count, o)))
         return rc;
     if (meta)
@@ -593,6 +603,17 @@ static int resize_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
             return LVX_EXIT_FAILED;
         }
         return resize_thin(env, u, user->lv, o);
+    }
+    {   /* -L/-l of a pool's _tmeta: LVM2 resizes the pool's metadata (grow only) */
+        const char *role = NULL;
+        const struct lvx_seg *user = lvx_lv_used_by(lv, &role);
+        if (user && user->kind == LVX_SEG_THIN_POOL && role && !strcmp(role, "tmeta") &&
+            o->size.given && o->size.percent == LVX_PCT_NONE && o->dir != REDUCE &&
+            o->size.sign >= 0) {
+            o->meta_by_size = true;
+            o->dir = EXTEND;
+            return resize_thin(env, u, user->lv, o);
+        }
     }
     if (lvx_lv_is_thin(lv) || lvx_lv_is_thin_pool(lv))
         return resize_thin(env, u, lv, o);

@@ -107,6 +107,9 @@ static const struct {
 } percent_names[] = {
     { "VG", LVX_PCT_VG }, { "FREE", LVX_PCT_FREE }, { "PVS", LVX_PCT_PVS },
     { "LV", LVX_PCT_LV }, { "ORIGIN", LVX_PCT_ORIGIN },
+    /* LVM2's short forms */
+    { "V", LVX_PCT_VG }, { "F", LVX_PCT_FREE }, { "FR", LVX_PCT_FREE }, { "P", LVX_PCT_PVS },
+    { "PV", LVX_PCT_PVS }, { "L", LVX_PCT_LV }, { "O", LVX_PCT_ORIGIN }, { "OR", LVX_PCT_ORIGIN },
 };
 
 int lvx_opt_parse_extents(const char *s, struct lvx_opt_val *out, const char **reason)

@@ -409,14 +409,14 @@ int lvx_dm_info(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name,
     return rc;
 }
 
-int lvx_dm_table(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name, bool status,
-                 struct lvx_buf *out)
+static int table_status(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name,
+                        uint32_t flags, struct lvx_buf *out)
 {
     int rc = 0;
     if (!name_fits(ctx, name, &rc))
         return rc;
     struct dm_ioctl *io = request_new(INITIAL_BUFFER, name);
-    io->flags = status ? 0 : DM_STATUS_TABLE_FLAG;
+    io->flags = flags;
     rc = dm_call_grow(ctx, dm, DM_TABLE_STATUS, &io);
     if (rc == 0) {
         const char *data = (const char *)io + io->data_start;
@@ -439,6 +439,18 @@ int lvx_dm_table(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name, bool 
     }
     free(io);
     return rc;
+}
+
+int lvx_dm_table(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name, bool status,
+                 struct lvx_buf *out)
+{
+    return table_status(ctx, dm, name, status ? 0 : DM_STATUS_TABLE_FLAG, out);
+}
+
+int lvx_dm_status_noflush(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name,
+                          struct lvx_buf *out)
+{
+    return table_status(ctx, dm, name, DM_NOFLUSH_FLAG, out);
 }
 
 int lvx_dm_list(struct lvx_ctx *ctx, struct lvx_dm *dm, struct lvx_pool *pool,

@@ -84,6 +84,10 @@ int lvx_dm_info(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name,
  * "dmsetup table" lines) or the targets' status lines, appended to out. */
 int lvx_dm_table(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name, bool status,
                  struct lvx_buf *out);
+/* The targets' status lines as lvx_dm_table(status true), with DM_NOFLUSH_FLAG: a thin
+ * pool or cache does not commit its metadata for it (what LVM2's reports ask). */
+int lvx_dm_status_noflush(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name,
+                          struct lvx_buf *out);
 /* LIST_DEVICES: names of all DM devices (array and strings in pool). */
 int lvx_dm_list(struct lvx_ctx *ctx, struct lvx_dm *dm, struct lvx_pool *pool,
                 const char ***names, unsigned *count);

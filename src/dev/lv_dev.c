@@ -94,6 +94,14 @@ bool lvx_lvdev_is_lv(const struct lvx_lvdev_probe *p, uint32_t maj, uint32_t min
     return true;
 }
 
+bool lvx_lvdev_layer(const struct lvx_lvdev_probe *p, uint32_t maj, uint32_t min)
+{
+    char line[PATH_MAX];
+    return p->dm_major >= 0 && maj == (uint32_t)p->dm_major &&
+           sys_line(maj, min, "dm/uuid", line, sizeof(line)) && strncmp(line, "LVM-", 4) == 0 &&
+           strlen(line) > 4 + 64;
+}
+
 /* Undo the doubling of dashes of one half of a dm name (len bytes at s). */
 static char *undash(struct lvx_pool *pool, const char *s, size_t len)
 {

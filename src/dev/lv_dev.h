@@ -38,6 +38,10 @@ bool lvx_lvdev_read_line(const char *path, char *out, size_t n);
  * ("vg-lv", dashes doubled) is copied there (n bytes). */
 bool lvx_lvdev_is_lv(const struct lvx_lvdev_probe *p, uint32_t maj, uint32_t min,
                      char *dm_name, size_t n);
+/* Is dm device maj:min one of an LV's private layers: a DM UUID "LVM-" followed by
+ * more than the VG's and LV's 64 characters (a layer suffix: -tpool, -tdata, -pool,
+ * -real, -cow, ...)?  LVM2's "Reserved uuid ... not usable". */
+bool lvx_lvdev_layer(const struct lvx_lvdev_probe *p, uint32_t maj, uint32_t min);
 /* The LV's other names for the filters: out[0] = $DM_DEV_DIR/mapper/<dm name>,
  * out[1] = $DM_DEV_DIR/<vg>/<lv> (NULL when the name does not split); in pool. */
 void lvx_lvdev_aliases(struct lvx_pool *pool, const char *dm_name, const char *out[2]);

@@ -5,9 +5,11 @@
 #include "meta/scan_lvs.h"
 #include "config/config.h"
 #include "dev/lv_dev.h"
+#include "model/model.h"
 
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
@@ -16,13 +18,47 @@ bool lvx_scan_lvs_on(struct lvx_ctx *ctx)
     return lvx_config_flag(ctx, "devices/scan_lvs", false);
 }
 
+/* An LV device LVM2 never reads as a PV, even with scan_lvs: a private layer (its DM
+ * UUID has a suffix) or a hidden sub-LV by its name (_tdata, _rimage_N ...).  Both
+ * hold another LV's data, so a PV label on them is a stacked VG's, seen twice. */
+static bool private_lv(struct lvx_ctx *ctx, const struct lvx_lvdev_probe *probe,
+                       const struct lvx_dev *d)
+{
+    char dm_name[NAME_MAX + 1];
+    const char *alias[2] = { NULL, NULL };
+    struct lvx_pool *pool = lvx_pool_create();
+    bool priv = false;
+    if (lvx_lvdev_layer(probe, d->major, d->minor)) {
+        lvx_debug(ctx, "%s: Reserved uuid on internal LV device not usable.", d->path);
+        priv = true;
+    } else if (pool && lvx_lvdev_is_lv(probe, d->major, d->minor, dm_name, sizeof(dm_name))) {
+        lvx_lvdev_aliases(pool, dm_name, alias);
+        const char *lv = alias[1] ? strrchr(alias[1], '/') + 1 : NULL;
+        if (lv && lvx_lv_name_reserved(lv)) {
+            lvx_debug(ctx, "%s: Reserved internal LV device %s not usable.", d->path, lv);
+            priv = true;
+        }
+    }
+    lvx_pool_destroy(pool);
+    return priv;
+}
+
 void lvx_scan_drop_lvs(struct lvx_ctx *ctx, struct lvx_devlist *devs)
 {
     unsigned kept = 0, lvs = 0;
     for (unsigned i = 0; i < devs->count; i++)
         lvs += devs->devs[i]->is_lv;
-    if (!lvs || lvx_scan_lvs_on(ctx))
+    if (!lvs)
         return;
+    if (lvx_scan_lvs_on(ctx)) {
+        struct lvx_lvdev_probe probe;
+        lvx_lvdev_probe_init(&probe);
+        for (unsigned i = 0; i < devs->count; i++)
+            if (!devs->devs[i]->is_lv || !private_lv(ctx, &probe, devs->devs[i]))
+                devs->devs[kept++] = devs->devs[i];
+        devs->count = kept;
+        return;
+    }
     for (unsigned i = 0; i < devs->count; i++) {
         if (devs->devs[i]->is_lv)
             lvx_debug(ctx, "%s: Skipping: device is an LV (scan_lvs 0)", devs->devs[i]->path);

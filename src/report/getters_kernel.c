@@ -359,6 +359,18 @@ LVX_RGETTER(lv_attr)
         else if (k->cache_read_only)
             a[8] = 'M';
     }
+    if (k->active && k->thin_pool && lvx_lv_is_thin_pool(row->lv)) {   /* the pool's status */
+        if (k->pool_needs_check)
+            a[4] = k->suspended ? 'C' : 'c';
+        if (k->pool_fail)
+            a[8] = 'F';
+        else if (k->pool_out_of_data)
+            a[8] = 'D';
+        else if (k->pool_read_only)
+            a[8] = 'M';
+    }
+    if (k->active && k->thin && k->thin_fail && lvx_lv_is_thin(row->lv))
+        a[8] = 'F';                           /* a thin LV of a failed pool */
     raid_attr(rc, row, k, a);
     lvx_rval_str(v, a);
 }
@@ -604,8 +616,26 @@ LVX_RGETTER(sync_percent)
                              (unsigned long long)(hundredths % 100));
 }
 
+/* An active thin pool's or thin LV's health (LVM2's words), NULL for other rows. */
+static const char *thin_health(struct lvx_rctx *rc, const struct lvx_rrow *row)
+{
+    bool pool = row->lv && lvx_lv_is_thin_pool(row->lv), thin = row->lv && lvx_lv_is_thin(row->lv);
+    const struct lvx_lv_kstate *k = pool || thin ? kstate_of(rc, row) : NULL;
+    if (!k || !k->active)
+        return NULL;
+    if (pool)
+        return k->pool_fail ? "failed" : k->pool_out_of_data ? "out_of_data"
+               : k->pool_read_only ? "metadata_read_only" : "";
+    return k->thin_fail ? "failed" : "";
+}
+
 LVX_RGETTER(lv_health_status)
 {
+    const char *th = thin_health(rc, row);
+    if (th) {
+        lvx_rval_str(v, th);
+        return;
+    }
     const struct lvx_rlv *r = lvx_report_rlv(row->rvg, row->lv);
     bool raid = row->lv && ((row->lv->seg_count && row->lv->segs[0].kind == LVX_SEG_RAID) || r->role == LVX_RROLE_RIMAGE ||
                             r->role == LVX_RROLE_RMETA);

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# t1038-thin-suite-args: command-line answers LVM2's own suite (test/shell, run in the
+# guest) found different, checked here against LVM2 on the same devices:
+#   - lvcreate --poolmetadatasize 0: "--poolmetadatasize may not be zero." and the
+#     help line, exit 3, nothing written (lvx made the pool; lvcreate-thin-big.sh:33);
+#   - -l N%P, %PV, %V, %F, %FR: LVM2's short forms of %PVS, %VG, %FREE (lvx: "Specified
+#     %PV is unknown.", exit 3; lvcreate-thin-limits.sh:38): the same LV sizes;
+#   - lvconvert with a pool's option and no pool type (--poolmetadatasize 1G of a linear
+#     LV): "No command with matching syntax recognised.", exit 3 (lvx: "does not accept
+#     LV type linear", exit 5; lvconvert-thin.sh:51);
+#   - lvcreate -l1 -V2G -T VG (no names, user backend, twice): the pool lvol0 and the
+#     thin LV lvol1, then lvol2/lvol3 (lvx named both lvol0 and refused its own
+#     metadata: "duplicate logical volume name lvol0"; lvcreate-thin.sh:97); --type thin
+#     with -l/-L makes its pool too (lvx asked for a pool name; lvcreate-thin.sh:98);
+#   - lvresize -L+2M of POOL_tmeta grows the pool's metadata (and the spare), as
+#     --poolmetadatasize +2M does (lvx: "used by POOL (tmeta)"; thin-flags.sh:113).
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+[[ -e /dev/fuse ]] || skip_all "no /dev/fuse"
+lvm2_pair_begin 200M
+VG=vgtsa$$
+seqno() { lvm2 vgs --noheadings -o vg_seqno "$VG" 2>/dev/null | tr -d ' '; }
+quiet() { sandbox_noise | grep -v -e 'not zeroed' -e 'without activation support' \
+    -e 'without initialization'; }
+same_lines() {  # same_lines DESC ARGS...: lvx's and LVM2's exit code and lines equal
+    local desc=$1
+    shift
+    both "$@"
+    test_eq "$desc: lvx's exit code and lines are LVM2's" \
+        "$(cat "$SCRATCH/x.rc") $(cat "$SCRATCH/x.out" "$SCRATCH/x.err" | quiet)" \
+        "$(cat "$SCRATCH/l.rc") $(cat "$SCRATCH/l.out" "$SCRATCH/l.err" | quiet)"
+}
+test_ok "LVM2: $VG on D1, D2" lvm2 vgcreate -q "$VG" "$D1" "$D2"
+
+s0=$(seqno)
+same_lines "lvcreate -L4M --chunksize 128 --poolmetadatasize 0 -T" \
+    lvcreate -an -L4M --chunksize 128 --poolmetadatasize 0 -T "$VG/pool1"
+test_eq "... exit 3" "$(cat "$SCRATCH/x.rc")" 3
+test_eq "... nothing written (seqno $s0)" "$(seqno)" "$s0"
+
+test_ok "LVM2: 20 MiB used on D1" lvm2 lvcreate -q -an -Zn -L 20m -n used "$VG" "$D1"
+for pct in P PV V F FR; do      # each tool's LV made alone, then removed
+    lvx lvcreate -q -an -Zn -l "10%$pct" -n t "$VG" "$D1" >"$SCRATCH/x.out" 2>&1
+    test_eq "lvx lvcreate -l 10%$pct $VG D1: exit 0" "$?" 0 || diag "$(cat "$SCRATCH/x.out")"
+    xs=$(lvm2 lvs --noheadings -o lv_size,devices "$VG/t" 2>/dev/null | xargs)
+    lvm2 lvremove -q -f "$VG/t" >/dev/null 2>&1
+    lvm2 lvcreate -q -an -Zn -l "10%$pct" -n t "$VG" "$D1" >/dev/null 2>&1
+    test_eq "... the size and place LVM2 gives" "$xs" \
+        "$(lvm2 lvs --noheadings -o lv_size,devices "$VG/t" 2>/dev/null | xargs)"
+    lvm2 lvremove -q -f "$VG/t" >/dev/null 2>&1
+done
+rc=0
+out=$(lvx lvcreate -an -Zn -l 10%VGS -n bad "$VG" 2>&1) || rc=$?
+test_eq "lvcreate -l 10%VGS (LVM2 has no such form): exit 3, LVM2's reason" \
+    "$rc $(grep -c 'Specified %VGS is unknown.' <<<"$out")" "3 1"
+lvm2 lvremove -q -ff "$VG" >/dev/null 2>&1
+
+test_ok "LVM2: linear lv1" lvm2 lvcreate -q -an -Zn -L 8m -n lv1 "$VG"
+s0=$(seqno)
+same_lines "lvconvert --yes --poolmetadatasize 1G of linear lv1" \
+    lvconvert --yes --poolmetadatasize 1G "$VG/lv1"
+test_eq "... exit 3, nothing written" "$(cat "$SCRATCH/x.rc") $(seqno)" "3 $s0"
+same_lines "lvconvert of linear lv1 with no option (a RAID/mirror form)" lvconvert "$VG/lv1"
+lvm2 lvremove -q -ff "$VG" >/dev/null 2>&1
+
+mkdir -p "$SCRATCH/dev"
+U() { DM_DEV_DIR=$SCRATCH/dev LVX_ACTIVATION_BACKEND=user lvx "$@" --config 'global { activation = 1 }'; }
+test_ok "user backend: lvcreate -l1 -V2G -T $VG (no names)" U lvcreate -q -l1 -V2G -T "$VG"
+test_ok "... again" U lvcreate -q -l1 -V2G -T "$VG"
+test_eq "pools lvol0 and lvol2, their thin LVs lvol1 and lvol3 (LVM2's names)" \
+    "$(lvm2 lvs --noheadings -o lv_name,pool_lv "$VG" 2>/dev/null | xargs)" \
+    "lvol0 lvol1 lvol0 lvol2 lvol3 lvol2"
+test_ok "user backend: lvcreate -l1 -V2G --type thin $VG (a pool made for it, as LVM2)" \
+    U lvcreate -q -l1 -V2G --type thin "$VG"
+test_ok "... -L4M -V2G --name lvo4 --type thin $VG/pool4" U lvcreate -q -L4M -V2G --name lvo4 --type thin "$VG/pool4"
+test_eq "... pool lvol4 with lvol5, pool4 with lvo4" \
+    "$(lvm2 lvs --noheadings -o lv_name,pool_lv "$VG/lvol5" "$VG/lvo4" 2>/dev/null | xargs)" \
+    "lvo4 pool4 lvol5 lvol4"
+test_ok "lvresize -L+2M of pool4_tmeta (LVM2: the pool's metadata grows)" \
+    U lvresize -L+2M "$VG/pool4_tmeta"
+test_eq "... pool4_tmeta 8 MiB (4 MiB extents: +2M rounded to one), the spare as large" \
+    "$(lvm2 lvs --noheadings --units m -o lv_size "$VG/pool4_tmeta" "$VG/lvol0_pmspare" 2>/dev/null | xargs)" \
+    "8.00m 8.00m"
+test_ok "LVM2's vgck" lvm2 vgck "$VG"
+test_ok "deactivated" U vgchange -an "$VG"
+lvm2 vgremove -q -ff "$VG" >/dev/null 2>&1
+done_testing
