@@ -50,8 +50,10 @@ static bool deactivate_first(struct lvx_cmd_env *env, const struct lvx_actcmd *a
             return false;
         }
     }
-    return (snapshot ? lvx_actcmd_deactivate_snapshot(env, act, lv, force)
-                     : lvx_actcmd_deactivate(env, act, lv, force)) == 0;
+    /* -f skips the question only: an open LV stays ("in use"), as LVM2's
+     * lv_check_not_in_use refuses it whatever -f says */
+    return (snapshot ? lvx_actcmd_deactivate_snapshot(env, act, lv, false)
+                     : lvx_actcmd_deactivate(env, act, lv, false)) == 0;
 }
 
 /* What one argument removed (the snapshots an origin takes with it are not in the
@@ -65,6 +67,8 @@ struct removal {
     unsigned origin_count;
     struct lvx_lv *leased;          /* shared VG: copies of removed LVs with a lease */
     unsigned leased_count;
+    bool kept;                      /* an LV named stayed after what depends on it went
+                                       (committed): the command fails, as LVM2's */
 };
 
 static void removal_start(struct lvx_cmd_env *env, struct removal *r, const struct lvx_vg *vg)
@@ -230,6 +234,16 @@ static bool remove_pool(struct lvx_cmd_env *env, struct lvx_lv *pool, struct rem
 
 static int remove_one(struct lvx_cmd_env *env, struct lvx_lv *lv, void *arg);
 
+/* The LV stays: 1 (commit) when LVs it took along before went, and the command fails
+ * all the same; -1 (nothing to commit) otherwise. */
+static int kept(struct removal *r, unsigned before)
+{
+    if (r->count == before)
+        return -1;
+    r->kept = true;
+    return 1;
+}
+
 /* An external origin's thin LVs go first (LVM2's _lv_remove_segs_using_this_lv: asked
  * unless -f/-y), each with what depends on it (its COW snapshots, its own external
  * users in a chain); false when one stays. */
@@ -274,20 +288,20 @@ static int remove_one(struct lvx_cmd_env *env, struct lvx_lv *lv, void *arg)
     if (lvx_lv_is_thin_pool(lv))
         return remove_pool(env, lv, r) ? 1 : -1;
     if (lvx_lv_is_external_origin(lv) && !remove_ext_users(env, lv, r))
-        return r->count > before ? 1 : -1;
+        return kept(r, before);
     if (!remove_cows(env, lv, r))           /* an origin (a thin LV too): them first */
-        return r->count > before ? 1 : -1;
+        return kept(r, before);
     if (lvx_lv_is_thin(lv)) {
         bool gone = remove_thin(env, lv, r);
         if (gone)
             forget_origin(r, lv);
-        return gone || r->count > before ? 1 : -1;
+        return gone ? 1 : kept(r, before);
     }
     const char *role;
     bool raid = (lvx_map_lv_is_raid(lv) || lvx_map_lv_is_mirror(lv)) && !lvx_lv_used_by(lv, &role);
     if ((!raid && lvx_lvcmd_refuse_complex(lv, "remove")) ||
         !deactivate_first(env, r->act, lv, false) || !lease_free_later(env, r, lv))
-        return r->count > before ? 1 : -1;
+        return kept(r, before);
     r->names[r->count++] = lv->name;
     forget_origin(r, lv);
     lvx_lvcmd_remove_lv(lv);               /* a RAID LV's rimage/rmeta sub-LVs go with it */
@@ -311,6 +325,8 @@ static bool removed(struct lvx_cmd_env *env, struct lvx_lv **lvs, unsigned n, vo
             failed = true;
         }
     lvx_cmdlog_lv_removed();
+    failed = failed || r->kept;
+    r->kept = false;
     for (unsigned i = 0; i < r->count; i++)
         lvx_notice(env->ctx, "Logical volume \"%s\" successfully removed.", r->names[i]);
     r->names = NULL;

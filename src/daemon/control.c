@@ -113,11 +113,12 @@ static int do_deactivate(struct request *r)
         /* held open: checked again for up to 5 s, as LVM2's open count check with
          * activation/retry_deactivation (a device just unmounted, or opened for a
          * moment by a probe, comes free) */
-        bool busy = !force && (lvxd_loop_stacked(v->loop) || lvxd_loop_busy(v->loop));
+        bool busy = !force && (lvxd_loop_stacked(v->loop) || lvxd_loop_busy(v->loop) ||
+                               lvxd_loop_opened(v->loop_major, v->loop_minor));
         for (int i = 0; busy && !lvxd_loop_stacked(v->loop) && i < 25; i++) {
             struct timespec pause = { 0, 200 * 1000000L };
             nanosleep(&pause, NULL);
-            busy = lvxd_loop_busy(v->loop);
+            busy = lvxd_loop_busy(v->loop) || lvxd_loop_opened(v->loop_major, v->loop_minor);
         }
         if (busy) {
             char msg[300];

@@ -14,13 +14,14 @@
  * an LV's node).  Whose a device is, is told by its backing file
  * (lvxd_loop_backing()), never by its number.
  *
- * Entry points: lvxd_loop_attach(), lvxd_loop_detach(), lvxd_loop_busy(),
+ * Entry points: lvxd_loop_attach(), lvxd_loop_detach(), lvxd_loop_busy(), lvxd_loop_opened(),
  * lvxd_loop_attached(), lvxd_loop_backing(), lvxd_loop_change_fd(), lvxd_loop_read_ahead(),
  * lvxd_loop_max_request(), lvxd_loop_dirty_limit(), lvxd_loop_set_capacity(),
  * lvxd_file_stat().
  */
 #include "daemon/daemon_int.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -124,6 +125,37 @@ static int attach_here(struct lvx_ctx *ctx, const char *file, bool ro, uint32_t 
     if (rc < 0 && !ctx->err)
         lvx_error(ctx, -rc, "Cannot attach %s to a loop device: %s", file, strerror(-rc));
     return rc < 0 ? (ctx->err ? ctx->err : rc) : 0;
+}
+
+bool lvxd_loop_opened(int maj, int min)
+{
+    DIR *procs = opendir("/proc");
+    if (!procs)
+        return false;
+    dev_t want = makedev((unsigned)maj, (unsigned)min);
+    pid_t self = getpid();
+    bool found = false;
+    struct dirent *p;
+    while (!found && (p = readdir(procs))) {
+        char *end;
+        long pid = strtol(p->d_name, &end, 10);
+        if (*end || pid <= 0 || pid == self)
+            continue;
+        char dir[64];
+        snprintf(dir, sizeof(dir), "/proc/%ld/fd", pid);
+        DIR *fds = opendir(dir);
+        struct dirent *f;
+        while (fds && !found && (f = readdir(fds))) {
+            struct stat st;
+            if (f->d_name[0] != '.' && fstatat(dirfd(fds), f->d_name, &st, 0) == 0 &&
+                S_ISBLK(st.st_mode) && st.st_rdev == want)
+                found = true;
+        }
+        if (fds)
+            closedir(fds);
+    }
+    closedir(procs);
+    return found;
 }
 
 bool lvxd_loop_busy(const char *dev)
