@@ -191,8 +191,16 @@ static int parse_reply(struct lvx_ctx *ctx, const char *text, struct lvx_buf *re
         msg = *end == ' ' ? end + 1 : end;
     }
     size_t len = strcspn(msg, "\n");
-    return lvx_error(ctx, err > 0 ? err : EIO, "%.*s", (int)len,
-                     len ? msg : "The lvx daemon gave no answer.");
+    if (len == 0) {
+        /* no text: an empty reply is a daemon that closed the connection without
+         * answering (it stopped or died in the request).  Said apart: "%.*s" with
+         * len 0 cut any fallback to "", so the command only said "<cmd> failed." */
+        char log[4096];
+        lvx_daemon_path(log, sizeof(log), LVX_DAEMON_LOG);
+        return lvx_error(ctx, err > 0 ? err : EIO, "The lvx daemon gave no answer (see %s).",
+                         log);
+    }
+    return lvx_error(ctx, err > 0 ? err : EIO, "%.*s", (int)len, msg);
 }
 
 /* The process at the other end is root or runs as this uid (not an impostor that

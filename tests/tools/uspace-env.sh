@@ -138,7 +138,12 @@ uspace_run_ok() {
     "$@" >"$SCRATCH/out" 2>&1
     rc=$?
     _tap_result $((rc != 0)) "$desc"
-    ((rc == 0)) || _diag_file "output" "$SCRATCH/out"
+    ((rc == 0)) && return
+    _diag_file "output" "$SCRATCH/out"
+    # the daemon's side of a failure (a worker that stopped mid-request says why here)
+    [[ -f $LVX_RUN_DIR/lvxd.log ]] && tail -n 15 "$LVX_RUN_DIR/lvxd.log" >"$SCRATCH/lvxd.tail" &&
+        _diag_file "lvxd.log (last 15 lines)" "$SCRATCH/lvxd.tail"
+    return 0
 }
 
 uspace_leftovers() {
