@@ -705,6 +705,11 @@ int lvx_cmd_lvconvert(struct lvx_cmd_env *env)
     struct lvx_vg_update u;
     if (lvx_lvconvert_is_thin(env))
         return lvx_lvconvert_thin(env);
+    if (env->args->count[LVX_OPT_READAHEAD]) {   /* a pool conversion's option only */
+        lvx_cmd_errorf("Command does not accept option: --readahead %s.",
+                       env->args->value[LVX_OPT_READAHEAD]);
+        return LVX_EXIT_INVALID;
+    }
     int rc = parse_args(env, &o);
     if (rc)
         return rc;

@@ -261,7 +261,10 @@ static int to_pool(struct lvx_cmd_env *env, struct lvx_vg_update *u, const struc
     struct lvx_lv *meta = NULL;
     struct lvx_actcmd act;
     int rc;
-    if ((rc = check_data(env, lv)) || (c->meta_name && (rc = check_meta(env, c, lv, &meta))))
+    bool ra_given = false;        /* -r/--readahead: the new pool's (LVM2's lp.read_ahead) */
+    int64_t ra = 0;
+    if ((rc = lvx_lvcmd_read_ahead_arg(env, &ra_given, &ra)) || (rc = check_data(env, lv)) ||
+        (c->meta_name && (rc = check_meta(env, c, lv, &meta))))
         return rc;
     if (strlen(lv->name) + 6 > LVX_NAME_MAX) {
         lvx_cmd_errorf("Failed to create internal lv names, pool name is too long.");
@@ -321,6 +324,10 @@ static int to_pool(struct lvx_cmd_env *env, struct lvx_vg_update *u, const struc
     }
     struct lvx_lv *pool = lvx_lvcmd_new_lv(vg, pool_name, now);
     lvx_vg_make_thin_pool(vg, pool, lv, meta, p.chunk, pa.discards, pa.zero);
+    if (ra_given) {
+        pool->has_read_ahead = ra != 0;
+        pool->read_ahead = ra;
+    }
     if (pa.error_when_full)
         pool->flags |= LVX_LVF_ERROR_WHEN_FULL;
     if ((rc = lvx_thin_pmspare(env, u, maps, meta->le_count, pa.spare,

@@ -592,6 +592,24 @@ static struct lvx_alloc_pv *meta_pvs(struct lvx_cmd_env *env, const struct lvx_v
     return out;
 }
 
+/* How many PVs at the end of meta_pvs()'s list hold tdata's extents. */
+static unsigned separate_cut(const struct lvx_vg *vg, const struct lvx_lv *tdata,
+                             const struct lvx_alloc_pv *list, unsigned n)
+{
+    (void)vg;
+    unsigned cut = 0;
+    for (unsigned i = n; i-- > 0;) {
+        bool used = false;
+        for (unsigned s = 0; s < tdata->seg_count; s++)
+            for (uint32_t a = 0; a < tdata->segs[s].area_count; a++)
+                used = used || tdata->segs[s].areas[a].pv == list[i].pv;
+        if (!used)
+            break;
+        cut++;
+    }
+    return cut;
+}
+
 int lvx_thin_pool_plan(struct lvx_cmd_env *env, uint64_t data, uint32_t e,
                        const struct lvx_thin_pool_args *pa, struct lvx_thin_params *out)
 {
@@ -733,7 +751,10 @@ static int make_pool(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct th
     struct lvx_lv *tmeta = lvx_lvcmd_new_lv(vg, lvx_pool_printf(env->pool, "%s_tmeta", name), now);
     struct lvx_lv *tdata = lvx_lvcmd_new_lv(vg, lvx_pool_printf(env->pool, "%s_tdata", name), now);
     struct lvx_alloc_pv mplace;
-    bool placed = o->stripes == 1 && policy == LVX_ALLOC_NORMAL &&
+    /* allocation/thin_pool_metadata_require_separate_pvs: _tmeta on PVs _tdata leaves */
+    bool separate = lvx_config_flag(env->ctx, "allocation/thin_pool_metadata_require_separate_pvs",
+                                    false);
+    bool placed = !separate && o->stripes == 1 && policy == LVX_ALLOC_NORMAL &&
                   meta_place(env, maps, vg, pvs, pv_count, data, p.meta_extents, &mplace);
     if (placed && (rc = alloc_into(env, vg, maps, tmeta, p.meta_extents, 1, 0, policy, &mplace, 1)))
         return rc;
@@ -742,6 +763,13 @@ static int make_pool(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct th
         return rc;
     unsigned mcount;
     struct lvx_alloc_pv *mpvs = placed ? NULL : meta_pvs(env, vg, tdata, pvs, pv_count, &mcount);
+    if (separate)                      /* the PVs without data come first: only they */
+        mcount -= separate_cut(vg, tdata, mpvs, mcount);
+    if (separate && !mcount) {
+        lvx_cmd_errorf("Insufficient suitable allocatable extents for logical volume %s: "
+                       "%llu more required", tmeta->name, (unsigned long long)p.meta_extents);
+        return LVX_EXIT_FAILED;
+    }
     if (!placed && (rc = alloc_into(env, vg, maps, tmeta, p.meta_extents, 1, 0, policy, mpvs,
                                     mcount)))
         return rc;

@@ -15,7 +15,10 @@
 #     metadata: "duplicate logical volume name lvol0"; lvcreate-thin.sh:97); --type thin
 #     with -l/-L makes its pool too (lvx asked for a pool name; lvcreate-thin.sh:98);
 #   - lvresize -L+2M of POOL_tmeta grows the pool's metadata (and the spare), as
-#     --poolmetadatasize +2M does (lvx: "used by POOL (tmeta)"; thin-flags.sh:113).
+#     --poolmetadatasize +2M does (lvx: "used by POOL (tmeta)"; thin-flags.sh:113);
+#   - lvconvert --thinpool --readahead N sets the pool's read-ahead (lvx: unknown option;
+#     lvconvert-thin.sh:75); allocation/thin_pool_metadata_require_separate_pvs keeps
+#     _tmeta off _tdata's PVs, failing when there is no other (lvcreate-thin.sh:207).
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -64,6 +67,12 @@ same_lines "lvconvert --yes --poolmetadatasize 1G of linear lv1" \
     lvconvert --yes --poolmetadatasize 1G "$VG/lv1"
 test_eq "... exit 3, nothing written" "$(cat "$SCRATCH/x.rc") $(seqno)" "3 $s0"
 same_lines "lvconvert of linear lv1 with no option (a RAID/mirror form)" lvconvert "$VG/lv1"
+test_ok "lvx lvconvert --yes --thinpool $VG/lv1 --readahead 48" lvx lvconvert -q --yes --thinpool "$VG/lv1" --readahead 48
+test_eq "... the pool's read-ahead 48 sectors (LVM2 reads it)" \
+    "$(lvm2 lvs --noheadings --units s -o lv_read_ahead "$VG/lv1" 2>/dev/null | xargs)" "48S"
+rc=0
+out=$(lvx lvconvert -m1 --readahead 48 "$VG/lv1" 2>&1) || rc=$?
+test_eq "lvconvert -m1 --readahead: exit 3 (a pool conversion's option only)" "$rc" 3
 lvm2 lvremove -q -ff "$VG" >/dev/null 2>&1
 
 mkdir -p "$SCRATCH/dev"
@@ -86,5 +95,14 @@ test_eq "... pool4_tmeta 8 MiB (4 MiB extents: +2M rounded to one), the spare as
     "8.00m 8.00m"
 test_ok "LVM2's vgck" lvm2 vgck "$VG"
 test_ok "deactivated" U vgchange -an "$VG"
+
+SEP=(--config 'allocation/thin_pool_metadata_require_separate_pvs=1')
+rc=0
+out=$(lvx lvcreate -an -L8m -T --poolmetadataspare n "${SEP[@]}" "$VG/sp1" "$D1" 2>&1) || rc=$?
+test_eq "thin_pool_metadata_require_separate_pvs=1, one PV named: refused, exit 5 (lvx put both on it)" \
+    "$rc $(grep -c 'Insufficient suitable allocatable extents' <<<"$out")" "5 1" || diag "$out"
+test_ok "... with both PVs: made" lvx lvcreate -q -an -L8m -T --poolmetadataspare n "${SEP[@]}" "$VG/sp2" "$D1" "$D2"
+test_eq "... sp2_tdata on D1, sp2_tmeta on D2" \
+    "$(lvm2 lvs -a --noheadings -o devices "$VG/sp2_tdata" "$VG/sp2_tmeta" 2>/dev/null | sed 's/(.*//' | xargs)" "$D1 $D2"
 lvm2 vgremove -q -ff "$VG" >/dev/null 2>&1
 done_testing
