@@ -227,8 +227,8 @@ static int check_data(struct lvx_cmd_env *env, struct lvx_lv *lv)
         lvx_cmd_errorf("Can't convert internal LV %s.", full(env, lv));
         return LVX_EXIT_FAILED;
     }
-    for (unsigned i = 0; i < lv->seg_count; i++)
-        if (lv->segs[i].kind != LVX_SEG_STRIPED) {
+    for (unsigned i = 0; i < lv->seg_count; i++)   /* zero: LVM2's suite makes huge pools so */
+        if (lv->segs[i].kind != LVX_SEG_STRIPED && lv->segs[i].kind != LVX_SEG_ZERO) {
             lvx_cmd_errorf("LV %s with type %s cannot be used as a thin pool LV.", full(env, lv),
                            lvx_seg_report_type(&lv->segs[i]));
             return LVX_EXIT_FAILED;

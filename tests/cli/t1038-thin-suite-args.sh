@@ -96,6 +96,11 @@ test_eq "... pool4_tmeta 8 MiB (4 MiB extents: +2M rounded to one), the spare as
 test_ok "LVM2's vgck" lvm2 vgck "$VG"
 test_ok "deactivated" U vgchange -an "$VG"
 
+test_ok "a zero-type LV (3 GiB) converted to a thin pool (lvx refused its type; lvcreate-thin-big.sh:45)" \
+    sh -c "$LVX lvcreate -q -an --type zero -L3G -n z $VG && $LVX lvconvert -q -y --thinpool $VG/z"
+test_eq "... LVM2 reads z a thin pool over a zero _tdata" \
+    "$(lvm2 lvs -a --noheadings -o segtype "$VG/z" "$VG/z_tdata" 2>/dev/null | xargs)" "thin-pool zero"
+
 SEP=(--config 'allocation/thin_pool_metadata_require_separate_pvs=1')
 rc=0
 out=$(lvx lvcreate -an -L8m -T --poolmetadataspare n "${SEP[@]}" "$VG/sp1" "$D1" 2>&1) || rc=$?
