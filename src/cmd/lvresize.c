@@ -457,7 +457,12 @@ static int grow_meta(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lv
     struct lvx_lv *spare = lvx_vg_pmspare(u->vg);
     uint64_t want = lvx_vg_pmspare_wanted(u->vg, 0);
     if (spare && spare->le_count < want) {
-        uint64_t sc = want;
+        uint64_t sc = want, need = want - spare->le_count, free = lvx_vg_free_count(u->vg);
+        if (need > free) {          /* LVM2 says so and keeps the smaller spare */
+            lvx_cmd_errorf("Insufficient free space: %llu extents needed, but only %llu "
+                           "available", (unsigned long long)need, (unsigned long long)free);
+            return 0;
+        }
         if ((rc = extend(env, u, spare, maps, NULL, 0, &mo, &sc)))
             return rc;
     }

@@ -18,7 +18,9 @@
 #     --poolmetadatasize +2M does (lvx: "used by POOL (tmeta)"; thin-flags.sh:113);
 #   - lvconvert --thinpool --readahead N sets the pool's read-ahead (lvx: unknown option;
 #     lvconvert-thin.sh:75); allocation/thin_pool_metadata_require_separate_pvs keeps
-#     _tmeta off _tdata's PVs, failing when there is no other (lvcreate-thin.sh:207).
+#     _tmeta off _tdata's PVs, failing when there is no other (lvcreate-thin.sh:207);
+#   - lvresize --poolmetadatasize beyond what the spare can follow: the metadata grows,
+#     the spare stays, LVM2's "Insufficient free space" line (lvx refused it all).
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -100,6 +102,19 @@ test_ok "a zero-type LV (3 GiB) converted to a thin pool (lvx refused its type; 
     sh -c "$LVX lvcreate -q -an --type zero -L3G -n z $VG && $LVX lvconvert -q -y --thinpool $VG/z"
 test_eq "... LVM2 reads z a thin pool over a zero _tdata" \
     "$(lvm2 lvs -a --noheadings -o segtype "$VG/z" "$VG/z_tdata" 2>/dev/null | xargs)" "thin-pool zero"
+
+test_ok "inactive pool mp (8 MiB, 4 MiB metadata)" lvx lvcreate -q -an -T -L8m --poolmetadatasize 4m "$VG/mp"
+sp0=$(lvm2 lvs --noheadings --units m -o lv_size "$VG/lvol0_pmspare" 2>/dev/null | xargs)
+free=$(lvm2 vgs --noheadings -o vg_free_count "$VG" 2>/dev/null | xargs)
+grow=$(( (free / 2 + 10) * 4 ))   # MiB: more than half the free space, the spare can't follow
+rc=0
+out=$(lvx lvresize --poolmetadatasize "+${grow}m" "$VG/mp" 2>&1) || rc=$?
+test_eq "lvresize --poolmetadatasize +${grow}m: exit 0, the metadata grown, LVM2's line for the spare" \
+    "$rc $(lvm2 lvs --noheadings --units m -o lv_size "$VG/mp_tmeta" 2>/dev/null | xargs) $(grep -Ec "^  Insufficient free space: [0-9]+ extents needed, but only [0-9]+ available$" <<<"$out")" \
+    "0 $((grow + 4)).00m 1" || diag "$out"
+test_eq "... the spare kept its size (lvx refused the whole resize; lvresize-thin-metadata.sh:40)" \
+    "$(lvm2 lvs --noheadings --units m -o lv_size "$VG/lvol0_pmspare" 2>/dev/null | xargs)" "$sp0"
+lvx lvremove -q -f "$VG/mp" >/dev/null 2>&1
 
 SEP=(--config 'allocation/thin_pool_metadata_require_separate_pvs=1')
 rc=0
