@@ -269,6 +269,14 @@ int lvx_opts_parse(struct lvx_ctx *ctx, struct lvx_pool *pool, const char *cmd,
         }
     }
     out->argv[out->argc] = NULL;
+    if (out->count[LVX_OPT_SYSINIT]) {    /* LVM2's shortcut of three options */
+        out->count[LVX_OPT_IGNORELOCKINGFAILURE]++;
+        out->count[LVX_OPT_IGNOREMONITORING]++;
+        if (!out->count[LVX_OPT_POLL]) {
+            out->count[LVX_OPT_POLL] = 1;
+            out->val[LVX_OPT_POLL].b = false;
+        }
+    }
     out->devices = out->val[LVX_OPT_DEVICES].items;
     out->device_count = out->val[LVX_OPT_DEVICES].item_count;
     return rc;

@@ -20,7 +20,8 @@
 #     lvconvert-thin.sh:75); allocation/thin_pool_metadata_require_separate_pvs keeps
 #     _tmeta off _tdata's PVs, failing when there is no other (lvcreate-thin.sh:207);
 #   - lvresize --poolmetadatasize beyond what the spare can follow: the metadata grows,
-#     the spare stays, LVM2's "Insufficient free space" line (lvx refused it all).
+#     the spare stays, LVM2's "Insufficient free space" line (lvx refused it all);
+#   - vgchange/lvchange --sysinit (lvx: unrecognized option).
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -62,6 +63,10 @@ out=$(lvx lvcreate -an -Zn -l 10%VGS -n bad "$VG" 2>&1) || rc=$?
 test_eq "lvcreate -l 10%VGS (LVM2 has no such form): exit 3, LVM2's reason" \
     "$rc $(grep -c 'Specified %VGS is unknown.' <<<"$out")" "3 1"
 lvm2 lvremove -q -ff "$VG" >/dev/null 2>&1
+
+same_lines "vgchange -ay --sysinit (lvx: unknown option; thin-vglock.sh:48)" vgchange -ay --sysinit "$VG"
+same_lines "vgchange -ay --sysinit --monitor y (LVM2's refusal)" vgchange -ay --sysinit --monitor y "$VG"
+same_lines "lvchange -an --sysinit of a VG's LVs" lvchange -an --sysinit "$VG"
 
 test_ok "LVM2: linear lv1" lvm2 lvcreate -q -an -Zn -L 8m -n lv1 "$VG"
 s0=$(seqno)
