@@ -91,6 +91,14 @@ static int parse(struct lvx_cmd_env *env, struct conv *c)
         lvx_cmd_errorf("Path required for Logical Volume \"%s\".", arg);
         return LVX_EXIT_INVALID;
     }
+    if (a->count[LVX_OPT_POOLMETADATA] && (a->count[LVX_OPT_READAHEAD] ||
+                                           a->count[LVX_OPT_STRIPES] ||
+                                           a->count[LVX_OPT_STRIPESIZE])) {
+        /* LVM2's rule, its line as it prints it (the whole rule, spaces included) */
+        lvx_cmd_errorf("Command does not accept option combination: --poolmetadata  with "
+                       "--readahead --stripesize --stripes ");
+        return LVX_EXIT_INVALID;
+    }
     if (a->count[LVX_OPT_POOLMETADATA]) {
         const char *vg = NULL, *lv = NULL, *m = a->value[LVX_OPT_POOLMETADATA];
         if (!lvx_lvcmd_split_name(env, m, &vg, &lv) || (strchr(m, '/') && !lv) ||

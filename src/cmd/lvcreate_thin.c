@@ -157,6 +157,17 @@ static int names_args(struct lvx_cmd_env *env, struct thin_opts *o)
                        "--virtualsize for a thin LV.");
         return LVX_EXIT_INVALID;
     }
+    bool persistent = a->count[LVX_OPT_MINOR] || a->count[LVX_OPT_MAJOR] ||
+                      (a->count[LVX_OPT_PERSISTENT] && a->val[LVX_OPT_PERSISTENT].b);
+    if (o->make_pool && !o->make_thin && persistent) {      /* LVM2's lines, exit 5 */
+        lvx_cmd_errorf("Persistent major and minor numbers are unsupported with pools.");
+        return LVX_EXIT_FAILED;
+    }
+    if (o->make_pool && o->make_thin && a->count[LVX_OPT_READAHEAD]) {
+        lvx_cmd_errorf("Ambigous --readahead parameter specified. Please use either with pool "
+                       "or volume.");
+        return LVX_EXIT_FAILED;
+    }
     if (o->make_thin)
         o->thin_name = name;
     else if (!o->pool_name)

@@ -21,7 +21,9 @@
 #     _tmeta off _tdata's PVs, failing when there is no other (lvcreate-thin.sh:207);
 #   - lvresize --poolmetadatasize beyond what the spare can follow: the metadata grows,
 #     the spare stays, LVM2's "Insufficient free space" line (lvx refused it all);
-#   - vgchange/lvchange --sysinit (lvx: unrecognized option).
+#   - vgchange/lvchange --sysinit (lvx: unrecognized option);
+#   - LVM2's refusals of --minor for a pool alone, of an ambiguous -T --readahead and of
+#     --readahead/--stripes with --poolmetadata (lvx went on).
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -64,6 +66,12 @@ test_eq "lvcreate -l 10%VGS (LVM2 has no such form): exit 3, LVM2's reason" \
     "$rc $(grep -c 'Specified %VGS is unknown.' <<<"$out")" "3 1"
 lvm2 lvremove -q -ff "$VG" >/dev/null 2>&1
 
+same_lines "lvcreate --minor with a pool only (lvcreate-thin.sh:221)" \
+    lvcreate -an -L10M --minor 100 -T "$VG/pool_minor"
+same_lines "lvcreate -T --readahead with -V and a new pool (lvcreate-thin.sh:224)" \
+    lvcreate -an -L4M -Mn -m0 -T --readahead 32 -V20 -n lv "$VG/pool_normal"
+same_lines "lvconvert --thinpool --poolmetadata --readahead (lvconvert-thin.sh:71)" \
+    lvconvert --thinpool "$VG/lv1" --poolmetadata "$VG/lv2" --readahead 512
 same_lines "vgchange -ay --sysinit (lvx: unknown option; thin-vglock.sh:48)" vgchange -ay --sysinit "$VG"
 same_lines "vgchange -ay --sysinit --monitor y (LVM2's refusal)" vgchange -ay --sysinit --monitor y "$VG"
 same_lines "lvchange -an --sysinit of a VG's LVs" lvchange -an --sysinit "$VG"
