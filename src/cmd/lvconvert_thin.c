@@ -43,6 +43,7 @@ bool lvx_lvconvert_is_thin(struct lvx_cmd_env *env)
 {
     const char *type = env->args->value[LVX_OPT_TYPE];
     return env->args->count[LVX_OPT_THINPOOL] || env->args->count[LVX_OPT_THIN] ||
+           env->args->count[LVX_OPT_SWAPMETADATA] ||
            (type && (!strcmp(type, "thin-pool") || !strcmp(type, "thin")));
 }
 
@@ -89,6 +90,11 @@ static int parse(struct lvx_cmd_env *env, struct conv *c)
     }
     if (!lvx_lvcmd_split_name(env, arg, &c->vg_name, &c->lv_name) || !c->lv_name) {
         lvx_cmd_errorf("Path required for Logical Volume \"%s\".", arg);
+        return LVX_EXIT_INVALID;
+    }
+    if (a->count[LVX_OPT_SWAPMETADATA] && !a->count[LVX_OPT_POOLMETADATA]) {
+        lvx_cmd_errorf("No command with matching syntax recognised.  Run 'lvconvert --help' "
+                       "for more information.");
         return LVX_EXIT_INVALID;
     }
     if (a->count[LVX_OPT_POOLMETADATA] && (a->count[LVX_OPT_READAHEAD] ||
@@ -397,6 +403,11 @@ int lvx_lvconvert_thin(struct lvx_cmd_env *env)
         rc = LVX_EXIT_FAILED;
     } else if (lvx_lv_is_thin_pool(lv)) {
         rc = swap_metadata(env, &u, &c, lv);
+    } else if (env->args->count[LVX_OPT_SWAPMETADATA]) {  /* LVM2: a pool's form only */
+        lvx_cmd_errorf("Command on LV %s does not accept LV type %s.", full(env, lv),
+                       lv->seg_count ? lvx_seg_report_type(&lv->segs[0]) : "linear");
+        lvx_cmd_errorf("Command not permitted on LV %s.", full(env, lv));
+        rc = LVX_EXIT_FAILED;
     } else {
         rc = to_pool(env, &u, &c, lv);
     }

@@ -132,6 +132,8 @@ static const struct lvx_opt_def opt_table[LVX_OPT_COUNT] = {
         "Leave the monitoring of the LVs activated as it is."),
     OPT(LVX_OPT_SYSINIT, "sysinit", 0, LVX_ARG_FLAG, 0, NULL,
         "Early boot: --ignorelockingfailure, --ignoremonitoring and --poll n together."),
+    OPT(LVX_OPT_SWAPMETADATA, "swapmetadata", 0, LVX_ARG_FLAG, 0, NULL,
+        "Swap a thin pool's metadata LV with the one --poolmetadata names."),
     OPT(LVX_OPT_PROFILE, "profile", 0, LVX_ARG_STRING, 0, "String",
         "Settings of <system dir>/profile/String.profile over lvm.conf."),
     OPT(LVX_OPT_TYPECONFIG, "typeconfig", 0, LVX_ARG_STRING, 0,

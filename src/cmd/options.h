@@ -149,6 +149,7 @@ enum lvx_opt_id {
     LVX_OPT_IGNORELOCKINGFAILURE, /* --ignorelockingfailure */
     LVX_OPT_IGNOREMONITORING,   /* --ignoremonitoring (lvcreate, lvchange, vgchange) */
     LVX_OPT_SYSINIT,            /* --sysinit (vgchange, lvchange): early boot, see opt_parse.c */
+    LVX_OPT_SWAPMETADATA,       /* --swapmetadata (lvconvert POOL --poolmetadata LV) */
     LVX_OPT_PROFILE,            /* --profile String (a profile as command profile) */
     LVX_OPT_TYPECONFIG,         /* --typeconfig (lvmconfig: = --type) */
     LVX_OPT_WITHCOMMENTS,       /* --withcomments (lvmconfig) */

@@ -23,7 +23,7 @@
 #     the spare stays, LVM2's "Insufficient free space" line (lvx refused it all);
 #   - vgchange/lvchange --sysinit (lvx: unrecognized option);
 #   - LVM2's refusals of --minor for a pool alone, of an ambiguous -T --readahead and of
-#     --readahead/--stripes with --poolmetadata (lvx went on).
+#     --readahead/--stripes with --poolmetadata (lvx went on); lvconvert --swapmetadata.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -128,6 +128,20 @@ test_eq "lvresize --poolmetadatasize +${grow}m: exit 0, the metadata grown, LVM2
 test_eq "... the spare kept its size (lvx refused the whole resize; lvresize-thin-metadata.sh:40)" \
     "$(lvm2 lvs --noheadings --units m -o lv_size "$VG/lvol0_pmspare" 2>/dev/null | xargs)" "$sp0"
 lvx lvremove -q -f "$VG/mp" >/dev/null 2>&1
+
+test_ok "inactive pool sw and linear lv2" sh -c \
+    "$LVX lvcreate -q -an -T -L8m $VG/sw && $LVX lvcreate -q -an -Zn -L4m -n lv2 $VG"
+u_meta=$(lvm2 lvs --noheadings -o uuid "$VG/sw_tmeta" 2>/dev/null | xargs)
+u_lv2=$(lvm2 lvs --noheadings -o uuid "$VG/lv2" 2>/dev/null | xargs)
+test_ok "lvconvert --yes --swapmetadata $VG/sw --poolmetadata lv2 (lvx: unknown option; lvconvert-thin.sh:94)" \
+    lvx lvconvert -q --yes --swapmetadata "$VG/sw" --poolmetadata lv2
+test_eq "... the LVs swapped, as LVM2: sw_tmeta has lv2's UUID, lv2 the old metadata's" \
+    "$(lvm2 lvs --noheadings -o uuid "$VG/sw_tmeta" 2>/dev/null | xargs) $(lvm2 lvs --noheadings -o uuid "$VG/lv2" 2>/dev/null | xargs)" \
+    "$u_lv2 $u_meta"
+rc=0
+lvx lvconvert --yes --swapmetadata "$VG/sw" >/dev/null 2>&1 || rc=$?
+test_eq "--swapmetadata without --poolmetadata: exit 3 (LVM2's no matching syntax)" "$rc" 3
+lvx lvremove -q -f "$VG/sw" "$VG/lv2" >/dev/null 2>&1
 
 SEP=(--config 'allocation/thin_pool_metadata_require_separate_pvs=1')
 rc=0
