@@ -22,7 +22,11 @@ LVM_VG=lvm-ae
 LVX_VG=lvx-ae
 PVMAP="s/ $(devnum /dev/vdc) / $(devnum /dev/vda) /g;s/ $(devnum /dev/vdd) / $(devnum /dev/vdb) /g;"
 REP=lv_name,lv_size,data_percent,metadata_percent,lv_metadata_size
-report() {  # report TOOL VG
+report() {  # report TOOL VG; the VG's pools committed first (dmsetup status flushes): the
+             # kernel commits every second, both tools read without flushing (LVM2's
+             # DM_NOFLUSH_FLAG), and Meta% counts a transaction's shadow blocks
+    dmsetup ls --target thin-pool | awk -v p="${2//-/--}-" 'index($1, p) == 1 {print $1}' |
+        xargs -r -n1 dmsetup status >/dev/null
     $1 lvs -a --noheadings --separator , -o $REP "$2" 2>/dev/null | trim | sed "s/$2/VG/g"
 }
 # bothc CONFIG DESC ARGS...: `both` with --config CONFIG (LVM2's one --config also
