@@ -45,6 +45,8 @@ struct request {
     struct lvx_ctx *ctx;
     struct lvx_buf *out;
     bool stop;
+    pid_t caller;       /* the requesting process (SO_PEERCRED): its own opens of an LV it
+                           deactivates (a scan_lvs read) do not make the LV busy */
 };
 
 static int fail(struct request *r, int err, const char *msg)
@@ -114,11 +116,12 @@ static int do_deactivate(struct request *r)
          * activation/retry_deactivation (a device just unmounted, or opened for a
          * moment by a probe, comes free) */
         bool busy = !force && (lvxd_loop_stacked(v->loop) || lvxd_loop_busy(v->loop) ||
-                               lvxd_loop_opened(v->loop_major, v->loop_minor));
+                               lvxd_loop_opened(v->loop_major, v->loop_minor, r->caller));
         for (int i = 0; busy && !lvxd_loop_stacked(v->loop) && i < 25; i++) {
             struct timespec pause = { 0, 200 * 1000000L };
             nanosleep(&pause, NULL);
-            busy = lvxd_loop_busy(v->loop) || lvxd_loop_opened(v->loop_major, v->loop_minor);
+            busy = lvxd_loop_busy(v->loop) ||
+                   lvxd_loop_opened(v->loop_major, v->loop_minor, r->caller);
         }
         if (busy) {
             char msg[300];
@@ -543,6 +546,7 @@ static bool allowed(struct request *r, int c)
         fail(r, EACCES, "Permission denied: only root may send requests to the lvx daemon.");
         return false;
     }
+    r->caller = cred.pid;
     lvx_error_clear(r->ctx);
     if (lvx_daemon_check_run_dir(r->ctx, false) < 0) {
         fail_ctx(r);

@@ -418,10 +418,11 @@ int lvxd_loop_attach(struct lvx_ctx *ctx, const char *file, bool ro, uint32_t lb
 int lvxd_loop_detach(struct lvx_ctx *ctx, const char *dev, bool force);
 /* Is the loop device held (mounted or opened exclusively)? */
 bool lvxd_loop_busy(const char *dev);
-/* Does a process other than the daemon hold block device maj:min open (a file
+/* Does a process other than the daemon and `except` (the requesting command, whose
+ * own reads of the device do not count) hold block device maj:min open (a file
  * descriptor of it in /proc/PID/fd)?  What the kernel's open count tells for a dm
  * device, which a loop device does not show; a scan of /proc, for deactivation. */
-bool lvxd_loop_opened(int maj, int min);
+bool lvxd_loop_opened(int maj, int min, pid_t except);
 /* Is the loop device (an LV's) a PV of another LV the daemon serves (stacked.c)? */
 bool lvxd_loop_stacked(const char *loop);
 /* The loop device dev is attached (any file). */

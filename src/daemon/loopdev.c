@@ -127,7 +127,7 @@ static int attach_here(struct lvx_ctx *ctx, const char *file, bool ro, uint32_t 
     return rc < 0 ? (ctx->err ? ctx->err : rc) : 0;
 }
 
-bool lvxd_loop_opened(int maj, int min)
+bool lvxd_loop_opened(int maj, int min, pid_t except)
 {
     DIR *procs = opendir("/proc");
     if (!procs)
@@ -139,7 +139,7 @@ bool lvxd_loop_opened(int maj, int min)
     while (!found && (p = readdir(procs))) {
         char *end;
         long pid = strtol(p->d_name, &end, 10);
-        if (*end || pid <= 0 || pid == self)
+        if (*end || pid <= 0 || pid == self || (except > 0 && pid == except))
             continue;
         char dir[64];
         snprintf(dir, sizeof(dir), "/proc/%ld/fd", pid);
