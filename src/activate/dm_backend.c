@@ -725,9 +725,6 @@ out:
     return rc;
 }
 
-/* A shared VG's LV: its lease first, held by the lvx daemon while the device exists
- * (as lvmlockd's before LVM2 loads the table), released again when the activation
- * fails and this call took it. */
 /* A hidden LV activated alone (a component): /dev/VG/LV too, as LVM2 links it. */
 static int link_component(struct lvx_ctx *ctx, const struct lvx_lv *lv)
 {
@@ -743,6 +740,9 @@ static int link_component(struct lvx_ctx *ctx, const struct lvx_lv *lv)
     return rc;
 }
 
+/* A shared VG's LV: its lease first, held by the lvx daemon while the device exists
+ * (as lvmlockd's before LVM2 loads the table), released again when the activation
+ * fails and this call took it. */
 static int dm_activate(struct lvx_ctx *ctx, const struct lvx_lv *lv,
                        const struct lvx_activate_opts *opts)
 {

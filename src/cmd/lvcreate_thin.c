@@ -584,11 +584,11 @@ static bool meta_place(struct lvx_cmd_env *env, const struct lvx_free_maps *maps
  * metadata on another PV when it can), then the data's. */
 static struct lvx_alloc_pv *meta_pvs(struct lvx_cmd_env *env, const struct lvx_vg *vg,
                                      const struct lvx_lv *tdata, const struct lvx_alloc_pv *pvs,
-                                     unsigned pv_count, unsigned *out_count)
+                                     unsigned pv_count, bool unused_only, unsigned *out_count)
 {
     unsigned n = pv_count ? pv_count : vg->pv_count, k = 0;
     struct lvx_alloc_pv *out = lvx_pool_alloc(env->pool, (n ? n : 1) * sizeof(*out));
-    for (int pass = 0; pass < 2; pass++)
+    for (int pass = 0; pass < (unused_only ? 1 : 2); pass++)
         for (unsigned i = 0; i < n; i++) {
             struct lvx_alloc_pv p = pv_count ? pvs[i] : (struct lvx_alloc_pv){ vg->pvs[i], 0, NULL };
             bool used = false;
@@ -601,24 +601,6 @@ static struct lvx_alloc_pv *meta_pvs(struct lvx_cmd_env *env, const struct lvx_v
         }
     *out_count = k;
     return out;
-}
-
-/* How many PVs at the end of meta_pvs()'s list hold tdata's extents. */
-static unsigned separate_cut(const struct lvx_vg *vg, const struct lvx_lv *tdata,
-                             const struct lvx_alloc_pv *list, unsigned n)
-{
-    (void)vg;
-    unsigned cut = 0;
-    for (unsigned i = n; i-- > 0;) {
-        bool used = false;
-        for (unsigned s = 0; s < tdata->seg_count; s++)
-            for (uint32_t a = 0; a < tdata->segs[s].area_count; a++)
-                used = used || tdata->segs[s].areas[a].pv == list[i].pv;
-        if (!used)
-            break;
-        cut++;
-    }
-    return cut;
 }
 
 int lvx_thin_pool_plan(struct lvx_cmd_env *env, uint64_t data, uint32_t e,
@@ -773,9 +755,8 @@ static int make_pool(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct th
                          pv_count)))
         return rc;
     unsigned mcount;
-    struct lvx_alloc_pv *mpvs = placed ? NULL : meta_pvs(env, vg, tdata, pvs, pv_count, &mcount);
-    if (separate)                      /* the PVs without data come first: only they */
-        mcount -= separate_cut(vg, tdata, mpvs, mcount);
+    struct lvx_alloc_pv *mpvs = placed ? NULL : meta_pvs(env, vg, tdata, pvs, pv_count, separate,
+                                                         &mcount);
     if (separate && !mcount) {
         lvx_cmd_errorf("Insufficient suitable allocatable extents for logical volume %s: "
                        "%llu more required", tmeta->name, (unsigned long long)p.meta_extents);

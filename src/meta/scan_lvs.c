@@ -21,12 +21,11 @@ bool lvx_scan_lvs_on(struct lvx_ctx *ctx)
 /* An LV device LVM2 never reads as a PV, even with scan_lvs: a private layer (its DM
  * UUID has a suffix) or a hidden sub-LV by its name (_tdata, _rimage_N ...).  Both
  * hold another LV's data, so a PV label on them is a stacked VG's, seen twice. */
-static bool private_lv(struct lvx_ctx *ctx, const struct lvx_lvdev_probe *probe,
-                       const struct lvx_dev *d)
+static bool private_lv(struct lvx_ctx *ctx, struct lvx_pool *pool,
+                       const struct lvx_lvdev_probe *probe, const struct lvx_dev *d)
 {
     char dm_name[NAME_MAX + 1];
     const char *alias[2] = { NULL, NULL };
-    struct lvx_pool *pool = lvx_pool_create();
     bool priv = false;
     if (lvx_lvdev_layer(probe, d->major, d->minor)) {
         lvx_debug(ctx, "%s: Reserved uuid on internal LV device not usable.", d->path);
@@ -39,7 +38,6 @@ static bool private_lv(struct lvx_ctx *ctx, const struct lvx_lvdev_probe *probe,
             priv = true;
         }
     }
-    lvx_pool_destroy(pool);
     return priv;
 }
 
@@ -52,11 +50,13 @@ void lvx_scan_drop_lvs(struct lvx_ctx *ctx, struct lvx_devlist *devs)
         return;
     if (lvx_scan_lvs_on(ctx)) {
         struct lvx_lvdev_probe probe;
+        struct lvx_pool *pool = lvx_pool_create();     /* the aliases of all of them */
         lvx_lvdev_probe_init(&probe);
         for (unsigned i = 0; i < devs->count; i++)
-            if (!devs->devs[i]->is_lv || !private_lv(ctx, &probe, devs->devs[i]))
+            if (!devs->devs[i]->is_lv || !private_lv(ctx, pool, &probe, devs->devs[i]))
                 devs->devs[kept++] = devs->devs[i];
         devs->count = kept;
+        lvx_pool_destroy(pool);
         return;
     }
     for (unsigned i = 0; i < devs->count; i++) {
