@@ -70,7 +70,8 @@ static const enum lvx_opt_id lvconvert_opts[] = {
     LVX_OPT_STRIPES, LVX_OPT_STRIPESIZE, LVX_OPT_ALLOC, LVX_OPT_USEPOLICIES, LVX_OPT_USE_POLICIES,
     LVX_OPT_THINPOOL, LVX_OPT_THIN, LVX_OPT_POOLMETADATA, LVX_OPT_POOLMETADATASIZE,
     LVX_OPT_POOLMETADATASPARE, LVX_OPT_CHUNKSIZE, LVX_OPT_ZERO, LVX_OPT_DISCARDS,
-    LVX_OPT_ERRORWHENFULL, LVX_OPT_ORIGINNAME, LVX_OPT_READAHEAD, LVX_OPT_SWAPMETADATA, END };
+    LVX_OPT_ERRORWHENFULL, LVX_OPT_ORIGINNAME, LVX_OPT_READAHEAD, LVX_OPT_SWAPMETADATA,
+    LVX_OPT_SNAPSHOT, LVX_OPT_SPLITSNAPSHOT, END };
 static const enum lvx_opt_id lvchange_opts[] = {
     LVX_OPT_PERMISSION, LVX_OPT_READAHEAD, LVX_OPT_ADDTAG, LVX_OPT_DELTAG, LVX_OPT_ALLOC,
     LVX_OPT_CONTIGUOUS, LVX_OPT_ACTIVATE, LVX_OPT_ACTIVATIONMODE, LVX_OPT_PARTIAL,
@@ -197,7 +198,9 @@ static const struct lvx_command command_table[] = {
       "replaces the images of a RAID LV on missing PVs, --replace PV those on PV, by new ones "
       "on the PVs named or any PV the LV does not use. --stripes N [-I SIZE] (or --type "
       "striped|linear) restripes a linear or striped LV, active or not, onto N stripes of "
-      "free extents (rerun, or `lvconvert VG/LV`, resumes an interrupted restripe)." },
+      "free extents (rerun, or `lvconvert VG/LV`, resumes an interrupted restripe). "
+      "--splitsnapshot VG/SNAP makes a COW snapshot a plain LV; -s VG/ORIGIN VG/LV makes "
+      "the linear or striped LV a COW snapshot of ORIGIN (its content is lost)." },
     { "lvdisplay", lvx_cmd_lvdisplay, "Display information about a logical volume",
       "[VG|VG/LV ...]", lvdisplay_opts,
       "Displays the attributes of logical volumes as blocks of lines (with -m also their "

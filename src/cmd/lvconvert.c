@@ -33,6 +33,7 @@
 #include "cmd/lvconvert_thin.h"
 #include "cmd/lvconvert_restripe.h"
 #include "cmd/lvcreate_raid.h"
+#include "cmd/snapshot_cmd.h"
 #include "map/map.h"
 #include "model/restripe.h"
 #include "model/snapshot.h"
@@ -703,6 +704,8 @@ int lvx_cmd_lvconvert(struct lvx_cmd_env *env)
 {
     struct convert_opts o;
     struct lvx_vg_update u;
+    if (lvx_lvconvert_is_snapshot(env))
+        return lvx_lvconvert_snapshot(env);
     if (lvx_lvconvert_is_thin(env))
         return lvx_lvconvert_thin(env);
     if (env->args->count[LVX_OPT_READAHEAD]) {   /* a pool conversion's option only */

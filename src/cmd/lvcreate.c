@@ -19,6 +19,7 @@
 #include "cmd/lvcreate_raid.h"
 #include "cmd/lvcreate_extorig.h"
 #include "cmd/lvcreate_thin.h"
+#include "cmd/snapshot_cmd.h"
 #include "activate/activate.h"
 #include "map/map.h"
 
@@ -448,36 +449,13 @@ static int check_origin(struct lvx_cmd_env *env, struct lvx_vg *vg, struct creat
         lvx_cmd_errorf("Please specify either size or extents with snapshots.");
         return LVX_EXIT_FAILED;
     }
-    const struct lvx_lv *org = o->origin;
-    if (lvx_lv_is_virtual_origin(org)) {
+    if (lvx_lv_is_virtual_origin(o->origin)) {
         lvx_cmd_errorf("Can't share virtual origins. Use --virtualsize.");
         return LVX_EXIT_FAILED;
     }
-    const char *err = lvx_lv_is_cow(org) ? "snapshots"
-                      : lvx_lv_is_snapshot_internal(org) || !lvx_lv_is_visible(org)
-                          ? "hidden volumes"
-                          : NULL;
-    if (err) {
-        lvx_cmd_errorf("Snapshots of %s are not supported.", err);
-        return LVX_EXIT_FAILED;
-    }
-    if (lvx_lv_is_thin_pool(org)) {
-        lvx_cmd_errorf("Snapshots of thin pool type volumes are not supported.");
-        return LVX_EXIT_FAILED;
-    }
-    /* mirror origins: dm backend only (the daemon's snapshot targets copy from an
-     * origin's extents or, for a thin origin, through its pool) */
-    bool mirror = lvx_map_lv_is_mirror(org), thin = lvx_lv_is_thin(org);
-    for (unsigned i = 0; !mirror && !thin && i < org->seg_count; i++)
-        if (org->segs[i].kind != LVX_SEG_STRIPED) {
-            lvx_cmd_errorf("lvx makes snapshots of linear, striped and mirror LVs only (%s/%s "
-                           "has a %s segment).", vg->name, org->name, org->segs[i].type_name);
-            return LVX_EXIT_FAILED;
-        }
-    if (mirror && act && act->be && act->be != &lvx_activation_dm) {
-        lvx_cmd_errorf("lvx makes snapshots of mirror LVs in the dm activation backend only.");
-        return LVX_EXIT_FAILED;
-    }
+    int rc = lvx_snapshot_origin_check(env, o->origin, act);
+    if (rc)
+        return rc;
     o->fixed_leak = act && act->be == &lvx_activation_dm;
     return 0;
 }
@@ -716,14 +694,8 @@ static int create_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
             return LVX_EXIT_FAILED;
         }
     }
-    if (o->snapshot && !lvx_cow_min_ok(vg, ext, o->chunk)) {
-        uint64_t min = (uint64_t)LVX_SNAPSHOT_MIN_CHUNKS * o->chunk;
-        lvx_cmd_errorf("Snapshot volume cannot be smaller than %u chunks (%llu extents, %s).",
-                       LVX_SNAPSHOT_MIN_CHUNKS,
-                       (unsigned long long)((min + vg->extent_size - 1) / vg->extent_size),
-                       lvx_lvcmd_size(env, min));
-        return LVX_EXIT_FAILED;
-    }
+    if (o->snapshot && (rc = lvx_snapshot_cow_size_check(env, vg, ext, o->chunk)))
+        return rc;
 
     if (o->raid.type)
         return create_raid(env, u, o, act, maps, pvs, pv_count, name, ext);
