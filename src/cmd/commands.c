@@ -137,6 +137,7 @@ static const enum lvx_opt_id lvmdevices_opts[] = { LVX_OPT_CHECK, LVX_OPT_UPDATE
 static const enum lvx_opt_id vgimportdevices_opts[] = { LVX_OPT_ALL, END };
 static const enum lvx_opt_id no_opts[] = { END };
 static const enum lvx_opt_id lvremove_opts[] = { LVX_OPT_SELECT, END };
+static const enum lvx_opt_id lvpoll_opts[] = { LVX_OPT_POLLOPERATION, LVX_OPT_INTERVAL, END };
 static const enum lvx_opt_id daemon_opts[] = { LVX_OPT_FORCE, END };
 
 static const struct lvx_command command_table[] = {
@@ -217,6 +218,11 @@ static const struct lvx_command command_table[] = {
       "Reduces the size of a logical volume to a new size or extent count, or by one relative "
       "to the current size (-N). The data beyond the new end is lost: a file system on the LV "
       "must be shrunk first." },
+    { "lvpoll", lvx_cmd_lvpoll, "Continue already initiated poll operation on a logical volume",
+      "--polloperation merge VG/LV", lvpoll_opts,
+      "Waits for the snapshot merge into VG/LV (started by lvconvert --merge) to end, printing "
+      "its progress every -i seconds, and finishes it (the merged snapshot leaves the VG). "
+      "lvconvert -b --merge runs it in a detached process." },
     { "lvremove", lvx_cmd_lvremove, "Remove logical volume(s) from the system",
       "VG|VG/LV ...", lvremove_opts,
       "Removes logical volumes from their volume group. An active LV is deactivated first, "

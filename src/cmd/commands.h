@@ -100,6 +100,7 @@ int lvx_cmd_lvcreate(struct lvx_cmd_env *env);      /* cmd/lvcreate.c */
 int lvx_cmd_lvextend(struct lvx_cmd_env *env);      /* cmd/lvresize.c */
 int lvx_cmd_lvreduce(struct lvx_cmd_env *env);      /* cmd/lvresize.c */
 int lvx_cmd_lvresize(struct lvx_cmd_env *env);      /* cmd/lvresize.c */
+int lvx_cmd_lvpoll(struct lvx_cmd_env *env);        /* cmd/lvpoll.c */
 int lvx_cmd_lvremove(struct lvx_cmd_env *env);      /* cmd/lvremove.c */
 int lvx_cmd_lvrename(struct lvx_cmd_env *env);      /* cmd/lvrename.c */
 int lvx_cmd_lvchange(struct lvx_cmd_env *env);      /* cmd/lvchange.c */
@@ -263,6 +264,10 @@ struct lvx_vg *lvx_cmd_vg_with_lvs(struct lvx_cmd_env *env, const struct lvx_vg 
 /* lvx_detach_fork() for a command: 0 in the detached process, 1 in the command, -1
  * after printing why the fork failed. */
 int lvx_cmd_detach(void);
+/* Append to argv[k...] the options that say where a command looks (--devices,
+ * --config) as this command line gave them, for this program run again in the
+ * background; the new k. */
+unsigned lvx_cmd_scope_args(struct lvx_cmd_env *env, const char **argv, unsigned k);
 /* Does a device name given on the command line name this device path? */
 bool lvx_cmd_same_device(const char *given, const char *path);
 /* LVM2's reason for "Cannot use NAME: <reason>" when the scan refuses a device named on

@@ -609,6 +609,19 @@ int lvx_cmd_detach(void)
     return r;
 }
 
+unsigned lvx_cmd_scope_args(struct lvx_cmd_env *env, const char **argv, unsigned k)
+{
+    if (env->args->count[LVX_OPT_DEVICES]) {
+        argv[k++] = "--devices";
+        argv[k++] = env->args->value[LVX_OPT_DEVICES];
+    }
+    if (env->args->count[LVX_OPT_CONFIG]) {
+        argv[k++] = "--config";
+        argv[k++] = env->args->value[LVX_OPT_CONFIG];
+    }
+    return k;
+}
+
 /* ---- output routing ---------------------------------------------------------
  * Every byte a command prints goes through the context of the command being run
  * (bound by the dispatcher): report text through ctx->out_fn, messages through the

@@ -22,9 +22,12 @@
  * finished.", the COW LV and its snapshotN leave the VG (commit), the origin is
  * reloaded without its -real/-cow layers (or with the snapshots it still has), the
  * snapshot's devices are removed.
- * Unlike LVM2's poller, lvx holds the VG's lock while it polls (no other command
- * changes the VG meanwhile) and polls in the foreground with --background too (it
- * then only skips the progress lines).
+ * Unlike LVM2's poller, lvx holds the VG's lock while it polls in the foreground (no
+ * other command changes the VG meanwhile).  With --background the poll goes to a
+ * detached `lvx lvpoll --polloperation merge` (cmd/lvpoll.c), which takes the lock only
+ * for each look and for the finish: other commands see the merge running (lv_merging),
+ * and two pollers (a later `lvpoll`, an activation) take turns; whichever sees the
+ * merge done first finishes it, the other then finds nothing to merge.
  *
  * In the user-space backend the daemon serves the origin as snapshot-merge does
  * (daemon/target_snapshot.c) and the poll drives the copy: each round asks the daemon
@@ -36,9 +39,12 @@
 #include "cmd/actcmd.h"
 #include "cmd/lvcmd.h"
 #include "model/snapshot.h"
+#include "util/detach.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static const char *full(struct lvx_cmd_env *env, const struct lvx_lv *lv)
 {
@@ -131,6 +137,101 @@ int lvx_merge_poll(struct lvx_cmd_env *env, struct lvx_vg_update *u,
     }
 }
 
+int lvx_merge_background(struct lvx_cmd_env *env, struct lvx_vg_update *u,
+                         const struct lvx_actcmd *act, struct lvx_lv *origin,
+                         unsigned interval)
+{
+    char exe[4096];
+    if (!lvx_self_is_lvx(exe, sizeof(exe)))
+        return lvx_merge_poll(env, u, act, origin, interval, false);
+    int r = lvx_cmd_detach();
+    if (r)
+        return r < 0 ? LVX_EXIT_FAILED : 0;
+    const char *argv[16];
+    unsigned k = 0;
+    argv[k++] = "lvx";
+    argv[k++] = "lvpoll";
+    argv[k++] = "--polloperation";
+    argv[k++] = "merge";
+    k = lvx_cmd_scope_args(env, argv, k);
+    argv[k++] = "-i";
+    argv[k++] = lvx_pool_printf(env->pool, "%u", interval);
+    argv[k++] = full(env, origin);
+    argv[k] = NULL;
+    execv(exe, (char *const *)argv);
+    _exit(LVX_EXIT_FAILED);
+}
+
+/* One look at the merge into vgname/lvname under the VG's lock: finished (the merge was
+ * done: 0 in *rc), or one step driven by the backend, or nothing; *left for the
+ * progress line.  Returns true when the poll is over (*rc its exit code). */
+static bool poll_round(struct lvx_cmd_env *env, const char *vgname, const char *lvname,
+                       double *left, bool *driven, int *rc)
+{
+    struct lvx_vg_update u;
+    if ((*rc = lvx_lvcmd_begin(env, vgname, &u)))
+        return true;
+    struct lvx_actcmd act;
+    struct lvx_lv *origin = lvx_vg_find_lv(u.vg, lvname);
+    bool over = true;
+    if (!origin || !lvx_lv_merging_snapshot(origin)) {
+        *rc = 0;                     /* finished by another poller, or never begun */
+    } else if ((*rc = lvx_actcmd_init(env, &act))) {
+    } else if (act.off || !lvx_actcmd_is_active(env, &act, origin, NULL)) {
+        *rc = 0;                     /* waits for the origin's next activation */
+    } else {
+        int st = merge_state(env, &act, origin, left);
+        if (st < 0)
+            *rc = -st;
+        else if (st == 0)
+            *rc = lvx_merge_finish(env, &u, &act, origin);
+        else if (act.be->merge_step) {
+            /* steps for up to a second under this lock, then the lock is let go */
+            time_t until = time(NULL) + 1;
+            uint64_t chunks = 0;
+            do {
+                if (act.be->merge_step(env->ctx, origin, MERGE_STEP, &chunks) < 0) {
+                    lvx_cmd_errorf("%s", env->ctx->errmsg);
+                    lvx_error_clear(env->ctx);
+                    lvx_cmd_errorf("%s: Merging snapshot failed. Aborting merge.",
+                                   full(env, origin));
+                    *rc = LVX_EXIT_FAILED;
+                    break;
+                }
+            } while (chunks && time(NULL) < until);
+            over = *rc != 0;
+            *driven = true;
+        } else {
+            over = false;
+        }
+    }
+    lvx_vg_update_end(&u);
+    return over;
+}
+
+int lvx_merge_poll_unlocked(struct lvx_cmd_env *env, const char *vgname, const char *lvname,
+                            unsigned interval, bool show)
+{
+    time_t last = 0;
+    for (;;) {
+        double left = -1;
+        bool driven = false;
+        int rc = 0;
+        if (poll_round(env, vgname, lvname, &left, &driven, &rc))
+            return rc;
+        if (show && interval && left >= 0 && time(NULL) - last >= (time_t)interval) {
+            lvx_notice(env->ctx, "%s/%s: Merged: %.2f%%", vgname, lvname, 100.0 - left);
+            last = time(NULL);
+        }
+        /* the kernel merges by itself: a look every interval; a merge this poller
+         * drives goes on at once, after a pause that lets other commands in */
+        struct timespec ts = { interval ? interval : 1, 0 };
+        if (!interval || driven)
+            ts = (struct timespec){ 0, driven ? 20000000 : 100000000 };
+        nanosleep(&ts, NULL);
+    }
+}
+
 int lvx_lvconvert_merge(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
                         unsigned interval, bool background)
 {
@@ -192,5 +293,7 @@ int lvx_lvconvert_merge(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
     if ((rc = lvx_actcmd_activate(env, &act, origin)))
         return rc;
     lvx_notice(env->ctx, "Merging of volume %s started.", full(env, lv));
-    return lvx_merge_poll(env, u, &act, origin, interval, !background);
+    if (background)
+        return lvx_merge_background(env, u, &act, origin, interval);
+    return lvx_merge_poll(env, u, &act, origin, interval, true);
 }

@@ -27,4 +27,17 @@ int lvx_merge_poll(struct lvx_cmd_env *env, struct lvx_vg_update *u,
 int lvx_merge_finish(struct lvx_cmd_env *env, struct lvx_vg_update *u,
                      const struct lvx_actcmd *act, struct lvx_lv *origin);
 
+/* lvconvert -b --merge: poll the merge into origin in a detached process (this program
+ * again as `lvx lvpoll --polloperation merge -i INTERVAL VG/ORIGIN`), as LVM2's
+ * background poller; the caller's VG lock is not kept meanwhile.  Where the program is
+ * not lvx (a library caller), the poll runs here instead, as lvx_merge_poll. */
+int lvx_merge_background(struct lvx_cmd_env *env, struct lvx_vg_update *u,
+                         const struct lvx_actcmd *act, struct lvx_lv *origin,
+                         unsigned interval);
+/* lvpoll's merge: wait for the merge into vgname/lvname and finish it, taking the VG's
+ * lock only for each look (and each step a backend drives), so that other commands see
+ * the merge meanwhile.  0 when there is (or is left) nothing to merge. */
+int lvx_merge_poll_unlocked(struct lvx_cmd_env *env, const char *vgname, const char *lvname,
+                            unsigned interval, bool show);
+
 #endif

@@ -771,14 +771,7 @@ static int background(struct lvx_cmd_env *env, const struct mv_opts *o, const ch
         unsigned k = 0;
         argv[k++] = "lvx";
         argv[k++] = "pvmove";
-        if (env->args->count[LVX_OPT_DEVICES]) {
-            argv[k++] = "--devices";
-            argv[k++] = env->args->value[LVX_OPT_DEVICES];
-        }
-        if (env->args->count[LVX_OPT_CONFIG]) {
-            argv[k++] = "--config";
-            argv[k++] = env->args->value[LVX_OPT_CONFIG];
-        }
+        k = lvx_cmd_scope_args(env, argv, k);
         argv[k++] = "-i";
         argv[k++] = lvx_pool_printf(env->pool, "%u", o->interval);
         if (o->max_rate) {
