@@ -515,6 +515,33 @@ int lvx_thin_pmspare(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lv
     return 0;
 }
 
+int lvx_thin_vg_spare(struct lvx_cmd_env *env, struct lvx_vg_update *u, bool wanted)
+{
+    struct lvx_vg *vg = u->vg;
+    uint64_t want = lvx_vg_pmspare_wanted(vg, 0);
+    struct lvx_lv *spare = lvx_vg_pmspare(vg);
+    if (!wanted) {
+        if (want)
+            lvx_warn(env->ctx, "WARNING: recovery of pools without pool metadata spare LV is "
+                     "not automated.");
+        return 0;
+    }
+    if (!want) {
+        if (spare)
+            lvx_vg_remove_lv(vg, spare);
+        return 0;
+    }
+    struct lvx_free_maps *maps;
+    int rc = lvx_lvcmd_free_maps(env, u, &maps);
+    if (!rc)
+        rc = lvx_thin_pmspare(env, u, maps, 0, true,
+                              lvx_lvcmd_effective_policy(vg, LVX_ALLOC_INHERIT), NULL, 0,
+                              (uint64_t)time(NULL));
+    if (!rc && !spare)          /* LVM2 makes it with lvcreate's checks */
+        lvx_thin_overprovisioning_vg(env, vg, NULL);
+    return rc;
+}
+
 /* The free area a PV offers a linear allocation of need extents (model/alloc.c step
  * 3): the smallest that holds all of it, else its largest, the lowest PE on a tie.
  * Its length in *worth (at most need); false when the PV has none. */

@@ -90,6 +90,12 @@ int lvx_thin_pmspare(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lv
                      uint64_t meta_extents, bool wanted, enum lvx_alloc policy,
                      const struct lvx_alloc_pv *pvs, unsigned pv_count, uint64_t now);
 
+/* LVM2's handle_pool_metadata_spare over a whole VG (vgmerge, vgsplit): u's VG's spare
+ * made (with the over-provisioning warnings LVM2's lvcreate of it prints) or grown to
+ * its largest pool metadata, dropped when no pool is left; !wanted: left as it is,
+ * with LVM2's warning when pools are there.  0 or an exit code (printed). */
+int lvx_thin_vg_spare(struct lvx_cmd_env *env, struct lvx_vg_update *u, bool wanted);
+
 /* LVM2's over-provisioning warnings (pool_check_overprovisioning, with lvm.conf
  * activation/thin_pool_autoextend_threshold and _percent) after pool has grown users
  * or shrunk. */

@@ -13,9 +13,7 @@
 #include "cmd/vgcmd.h"
 
 #include <string.h>
-#include <time.h>
 
-#include "cmd/lvcmd.h"
 #include "cmd/lvcreate_thin.h"
 #include "model/thin.h"
 
@@ -36,30 +34,6 @@ static int compatible(struct lvx_cmd_env *env, struct lvx_vg *to, struct lvx_vg 
 {
     drop_smaller_spare(to, from);
     return lvx_vgcmd_compatible(env, from, to);
-}
-
-/* After the merge: LVM2's handle_pool_metadata_spare over the whole VG. */
-static int fit_spare(struct lvx_cmd_env *env, struct lvx_vg_update *u, bool wanted)
-{
-    struct lvx_vg *vg = u->vg;
-    uint64_t want = lvx_vg_pmspare_wanted(vg, 0);
-    struct lvx_lv *spare = lvx_vg_pmspare(vg);
-    if (!wanted) {
-        if (want)
-            lvx_warn(env->ctx, "WARNING: recovery of pools without pool metadata spare LV is "
-                     "not automated.");
-        return 0;
-    }
-    if (!want) {
-        if (spare)
-            lvx_vg_remove_lv(vg, spare);
-        return 0;
-    }
-    struct lvx_free_maps *maps;
-    int rc = lvx_lvcmd_free_maps(env, u, &maps);
-    return rc ? rc : lvx_thin_pmspare(env, u, maps, 0, true,
-                                      lvx_lvcmd_effective_policy(vg, LVX_ALLOC_INHERIT), NULL,
-                                      0, (uint64_t)time(NULL));
 }
 
 static int merge_one(struct lvx_cmd_env *env, const char *to_name, const char *from_name)
@@ -96,7 +70,7 @@ static int merge_one(struct lvx_cmd_env *env, const char *to_name, const char *f
         }
         const char *fname = lvx_pool_strdup(env->pool, from->name);
         lvx_vg_merge(to, from);
-        rc = fit_spare(env, &u, lvx_cmd_bool(env, LVX_OPT_POOLMETADATASPARE, true));
+        rc = lvx_thin_vg_spare(env, &u, lvx_cmd_bool(env, LVX_OPT_POOLMETADATASPARE, true));
         if (!rc)
             rc = lvx_vgcmd_commit(env, &u);
         lvx_vg_backup_warning(env->ctx);      /* LVM2: before its message */

@@ -4,8 +4,12 @@
  * named (or those LV uses) leave FROM for TO, a new VG (attributes inherited from
  * FROM unless -l/-p/--alloc/--vgmetadatacopies say otherwise) or an existing one (same
  * extent size, limits, no LV name in both, as LVM2's vgs_are_compatible).  The LVs
- * whose PVs all moved follow them (model/vgsplit.c); an LV on both sides or active is
- * refused.  Nothing is written before every check passed.
+ * whose PVs all moved follow them (model/vgsplit.c): thin pools with their data and
+ * metadata, thin LVs with their pool and external origin, snapshots with origin and
+ * COW; an LV on both sides (a pool parted from its metadata, a thin LV from its
+ * external origin) or active is refused.  Then each side gets its pool metadata spare
+ * as LVM2's handle_pool_metadata_spare leaves it (made or grown for the pools there,
+ * dropped where none is left).  Nothing is written before every check passed.
  *
  * The writes follow LVM2's order (docs/design.md "VG surgery"): TO is committed
  * EXPORTED first (its PVs: the moved ones and its own), then FROM without the moved
@@ -17,6 +21,7 @@
 
 #include <string.h>
 
+#include "cmd/lvcreate_thin.h"
 #include "meta/mda_policy.h"
 
 static bool new_vg_option(const struct lvx_cmd_args *a)
@@ -147,7 +152,11 @@ static int split(struct lvx_cmd_env *env, struct lvx_vg_update *u, const char *t
         return rc;
     }
     ut.vg = to;
-    if (!(rc = move(env, from, to))) {
+    /* LVM2's handle_pool_metadata_spare on each side, TO first: a spare made where
+     * pools are left without one (or grown), dropped where none is */
+    if (!(rc = move(env, from, to)) && !(rc = lvx_thin_vg_spare(env, &ut, true)))
+        rc = lvx_thin_vg_spare(env, u, true);
+    if (!rc) {
         if (env->args->count[LVX_OPT_TEST])
             lvx_notice(env->ctx, "TEST MODE: Metadata will NOT be updated.");
         else

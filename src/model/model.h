@@ -368,15 +368,18 @@ uint64_t lvx_seg_area_len(const struct lvx_seg *seg);
 /* Append pv / lv to `to`, removed from its VG (addresses kept: areas stay valid). */
 void lvx_vg_move_pv(struct lvx_vg *to, struct lvx_pv *pv);
 void lvx_vg_move_lv(struct lvx_vg *to, struct lvx_lv *lv);
-/* Has lv (or a sub-LV, log, pool data/metadata of it) an area on a PV of vg? */
+/* Has lv (or a sub-LV, log, pool data/metadata, pool or external origin of it) an area on
+ * a PV of vg? */
 bool lvx_lv_on_vg_pvs(const struct lvx_lv *lv, const struct lvx_vg *vg);
 /* vgsplit -n: move the PVs lv and its sub-LVs use from `from` to `to`, in LVM2's order. */
 void lvx_vg_move_pvs_of_lv(struct lvx_vg *from, struct lvx_vg *to, const struct lvx_lv *lv);
 typedef bool (*lvx_lv_active_fn)(const struct lvx_lv *lv, void *arg);
 /* After PVs moved from `from` to `to`: move the LVs that follow them, as LVM2's vgsplit
- * (RAID stacks, plain LVs, mirrors, snapshots, appended in that order).  An LV left
- * with PVs on both sides, or active (`active`, may be NULL), is refused: -EINVAL with
- * LVM2's message (thin and cache LVs touched by the split: -EINVAL, lvx's message). */
+ * (RAID stacks, plain LVs, mirrors, thin pools and thin LVs, snapshots, appended in
+ * that order).  An LV left with PVs on both sides, a pool parted from its data or
+ * metadata, a thin LV from its external origin, or an active LV (`active`, may be
+ * NULL), is refused: -EINVAL with LVM2's message (cache LVs touched by the split:
+ * -EINVAL, lvx's message).  The pool metadata spares are the caller's. */
 int lvx_vg_split_lvs(struct lvx_ctx *ctx, struct lvx_vg *from, struct lvx_vg *to,
                      lvx_lv_active_fn active, void *arg);
 /* Move every PV and LV of from to `to` (vgmerge); an LV UUID that `to` has already

@@ -2,8 +2,9 @@
 /*
  * model/vgsplit.c - moving PVs and LVs between two VGs in memory, with LVM2's rules
  * (vgsplit, vgmerge): which LVs follow the PVs that moved, in which order they are
- * appended to the destination (LVM2's passes: RAID stacks, plain LVs, mirrors,
- * snapshots), and the refusals ("Can't split ... between two Volume Groups").
+ * appended to the destination (LVM2's passes: RAID stacks, plain LVs, mirrors, thin
+ * pools and thin LVs, snapshots), and the refusals ("Can't split ... between two
+ * Volume Groups").
  * Objects keep their addresses (segment areas point at them); both VGs must live in
  * the same pool.
  */
@@ -31,8 +32,9 @@ static bool on_vg_pvs(const struct lvx_lv *lv, const struct lvx_vg *vg, unsigned
         }
         if (seg->log_lv && on_vg_pvs(seg->log_lv, vg, depth + 1))
             return true;
-        const struct lvx_lv *more[] = { seg->pool_lv, seg->metadata_lv, seg->data_lv };
-        for (unsigned i = 0; i < 3; i++)
+        const struct lvx_lv *more[] = { seg->pool_lv, seg->metadata_lv, seg->data_lv,
+                                        seg->external_lv };
+        for (unsigned i = 0; i < 4; i++)
             if (more[i] && more[i] != lv && on_vg_pvs(more[i], vg, depth + 1))
                 return true;
     }
@@ -56,12 +58,22 @@ struct split {
     void *arg;
 };
 
-/* The LV (or NULL) whose segments use lv as a sub-LV (LVM2's lv_parent). */
+/* The LV (or NULL) of which lv is a hidden image, log or pool data/metadata (LVM2's
+ * lv_parent: not a snapshot's COW, an origin or a visible LV). */
 static const struct lvx_lv *parent_of(const struct lvx_lv *lv)
 {
-    const char *role;
+    static const char *const roles[] = { "mimage", "mlog", "rmeta", "cdata", "cmeta", "tdata",
+                                         "tmeta" };
+    const char *role = NULL;
     const struct lvx_seg *seg = lvx_lv_used_by(lv, &role);
-    return seg ? seg->lv : NULL;
+    if (!seg || !role || (lv->status & LVX_LV_VISIBLE))
+        return NULL;
+    if (!strcmp(role, "image"))
+        return seg->kind == LVX_SEG_RAID ? seg->lv : NULL;
+    for (unsigned i = 0; i < sizeof(roles) / sizeof(roles[0]); i++)
+        if (!strcmp(role, roles[i]))
+            return seg->lv;
+    return NULL;
 }
 
 /* The LV with its first segment's LV areas (LVM2's tree move): -1 refused. */
@@ -218,15 +230,83 @@ static int move_snapshots(struct split *sp)
     return 0;
 }
 
-/* Thin pools, thin and cache LVs: LVM2 moves them with their own rules, lvx refuses
- * when one of them would be touched. */
-static int refuse_stacks(struct split *sp)
+/* A thin pool's data LV (its first area), or NULL. */
+static struct lvx_lv *pool_data(const struct lvx_lv *pool)
+{
+    const struct lvx_seg *ps = pool && pool->seg_count ? &pool->segs[0] : NULL;
+    return ps && ps->area_count ? ps->areas[0].lv : NULL;
+}
+
+static bool in_vg(const struct lvx_lv *lv, const struct lvx_vg *vg)
+{
+    return lv && lv->vg == vg;
+}
+
+/* A thin LV goes where its pool's data went, with its external origin (which the plain
+ * pass moved or left): refused when the two would part. */
+static int move_thin_lv(struct split *sp, struct lvx_lv *lv)
+{
+    const struct lvx_seg *seg = &lv->segs[0];
+    const struct lvx_lv *data = pool_data(seg->pool_lv), *ext = seg->external_lv;
+    if (!data)
+        return 0;
+    /* LVM2 passes over it only when neither the data nor an external origin is on a
+     * moved PV (a thin LV without one is always looked at) */
+    if (!lvx_lv_on_vg_pvs(data, sp->to) && ext && !lvx_lv_on_vg_pvs(ext, sp->to))
+        return 0;
+    if (!in_vg(data, sp->to) && !in_vg(ext, sp->to))
+        return 0;
+    if (ext && (in_vg(ext, sp->from) || in_vg(data, sp->from)))
+        return lvx_error(sp->ctx, EINVAL, "Can't split external origin %s/%s and pool %s/%s "
+                         "between two Volume Groups.", ext->vg->name, ext->name,
+                         seg->pool_lv->vg->name, seg->pool_lv->name);
+    return move_one(sp, lv);
+}
+
+/* A thin pool goes when its data (or metadata) went, refused when they part. */
+static int move_thin_pool(struct split *sp, struct lvx_lv *lv)
+{
+    const struct lvx_seg *seg = &lv->segs[0];
+    const struct lvx_lv *data = pool_data(lv), *meta = seg->metadata_lv;
+    if (!data || !lvx_lv_on_vg_pvs(data, sp->to))
+        return 0;
+    if (!in_vg(data, sp->to) && !in_vg(meta, sp->to))
+        return 0;
+    if (in_vg(meta, sp->from) || in_vg(data, sp->from))
+        return lvx_error(sp->ctx, EINVAL, "Can't split pool data and metadata %s between two "
+                         "Volume Groups.", lv->name);
+    return move_one(sp, lv);
+}
+
+/* LVM2's thin pass, in list order: the pools' _tdata/_tmeta, the spare and the external
+ * origins moved (or stayed) as plain LVs before. */
+static int move_thins(struct split *sp)
+{
+    unsigned n;
+    struct lvx_lv **v = lv_list(sp, &n);
+    for (unsigned i = 0; i < n; i++) {
+        struct lvx_lv *lv = v[i];
+        if (lv->vg != sp->from)
+            continue;
+        enum lvx_seg_kind k = first_kind(lv);
+        int r = k == LVX_SEG_THIN ? move_thin_lv(sp, lv)
+                : k == LVX_SEG_THIN_POOL ? move_thin_pool(sp, lv) : 0;
+        if (r < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Cache LVs and cache pools: LVM2 moves them with their own rules, lvx refuses when
+ * one of them would be touched. */
+static int refuse_caches(struct split *sp)
 {
     for (unsigned i = 0; i < sp->from->lv_count; i++) {
         const struct lvx_lv *lv = sp->from->lvs[i];
-        if (stack_kind(first_kind(lv)) && lvx_lv_on_vg_pvs(lv, sp->to))
-            return lvx_error(sp->ctx, ENOTSUP, "Cannot split thin or cache LV %s: lvx does not "
-                             "move thin and cache LVs between VGs.", lv->name);
+        enum lvx_seg_kind k = first_kind(lv);
+        if ((k == LVX_SEG_CACHE || k == LVX_SEG_CACHE_POOL) && lvx_lv_on_vg_pvs(lv, sp->to))
+            return lvx_error(sp->ctx, ENOTSUP, "Cannot split cache LV %s: lvx does not move "
+                             "cache LVs between VGs.", lv->name);
     }
     return 0;
 }
@@ -236,7 +316,7 @@ int lvx_vg_split_lvs(struct lvx_ctx *ctx, struct lvx_vg *from, struct lvx_vg *to
 {
     struct split sp = { ctx, from, to, active, arg };
     if (move_raids(&sp) < 0 || move_plain(&sp) < 0 || move_mirrors(&sp) < 0 ||
-        refuse_stacks(&sp) < 0 || move_snapshots(&sp) < 0)
+        move_thins(&sp) < 0 || refuse_caches(&sp) < 0 || move_snapshots(&sp) < 0)
         return -EINVAL;
     return 0;
 }
