@@ -51,6 +51,7 @@
 #include "activate/daemon_lease.h"
 #include "activate/dm_int.h"
 #include "dev/lv_dev.h"
+#include "model/thin.h"
 #include "model/snapshot.h"
 #include "model/thin.h"
 #include "nodes/dm_nodes.h"
@@ -158,9 +159,14 @@ int lvx_activation_dm_table(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool p
         lvx_dm_close(&dm);
         return rc;
     }
+    uint64_t limit = lvx_lv_table_limit(lv);     /* a cropped _tmeta: libdevmapper's cut */
     for (unsigned s = 0; s < lv->seg_count; s++) {
         const struct lvx_seg *seg = &lv->segs[s];
         uint64_t start = seg->start_extent * (uint64_t)e, len = seg->extent_count * (uint64_t)e;
+        if (start >= limit)
+            break;
+        if (len > limit - start)
+            len = limit - start;
         if (partial && seg_touches_missing(seg)) {
             lvx_buf_printf(out, "%" PRIu64 " %" PRIu64 " error\n", start, len);
             continue;
@@ -424,6 +430,19 @@ uint32_t lvx_activation_dm_major(void)
     return found;
 }
 
+void lvx_dm_fixed_devno(const struct lvx_lv *lv, uint32_t *major, uint32_t *minor)
+{
+    *major = *minor = 0;
+    if (!(lv->status & LVX_LV_FIXED_MINOR) || !lv->has_minor || lv->minor < 0)
+        return;
+    *major = lv->has_major && lv->major > 0 ? (uint32_t)lv->major : 0;
+    *minor = (uint32_t)lv->minor;
+    if (!*major)
+        *major = lvx_activation_dm_major();
+    if (!*major)
+        *major = 253;
+}
+
 /* Make one LV's device live with `table` (created, or refreshed when it exists with
  * its UUID).  *created: a new device was made. */
 static int activate_one(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *lv,
@@ -453,15 +472,7 @@ static int activate_one(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx
         return rc;
     }
     uint32_t fmaj = 0, fmin = 0;
-    if ((lv->status & LVX_LV_FIXED_MINOR) && lv->has_minor && lv->minor >= 0) {
-        fmaj = lv->has_major && lv->major > 0 ? (uint32_t)lv->major : 0;
-        fmin = (uint32_t)lv->minor;
-        if (!fmaj)
-            fmaj = lvx_activation_dm_major();
-        if (!fmaj)
-            fmaj = 253;
-
-    }
+    lvx_dm_fixed_devno(lv, &fmaj, &fmin);
     if ((rc = lvx_dm_create(ctx, dm, ids.name, ids.uuid, fmaj, fmin, NULL)) < 0)
         return rc;
     if ((rc = make_live(ctx, dm, lv, &ids, table, ro)) < 0)

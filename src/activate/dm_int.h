@@ -40,6 +40,13 @@ struct lvx_dm_run {
  * already is; *info describes the device afterwards. */
 int lvx_dm_put_table(struct lvx_ctx *ctx, struct lvx_dm_run *r, const struct lvx_dm_ids *ids,
                      const char *table, bool ro, struct lvx_dm_info *info);
+/* The same for the top device of lv, created with lv's persistent major:minor (lvcreate
+ * / lvchange --minor) when it has one. */
+int lvx_dm_put_lv_table(struct lvx_ctx *ctx, struct lvx_dm_run *r, const struct lvx_dm_ids *ids,
+                        const struct lvx_lv *lv, const char *table, bool ro,
+                        struct lvx_dm_info *info);
+/* lv's persistent major:minor for a new device (dm_backend.c), 0:0 when none. */
+void lvx_dm_fixed_devno(const struct lvx_lv *lv, uint32_t *major, uint32_t *minor);
 /* Remove the devices r made, newest first (the error in ctx is kept). */
 void lvx_dm_run_undo(struct lvx_ctx *ctx, struct lvx_dm_run *r);
 /* Remove one device and its nodes (link_lv: its /dev/VG/LV link, or NULL); a missing

@@ -56,8 +56,9 @@ const struct lvx_lv *lvx_dm_set_head(const struct lvx_lv *lv, bool *has_snapshot
 
 /* The device exists with uuid, or is created (remembered for undo).  *info filled. */
 static int ensure_device(struct lvx_ctx *ctx, struct lvx_dm_run *r, const struct lvx_dm_ids *ids,
-                         struct lvx_dm_info *info)
+                         const struct lvx_lv *lv, struct lvx_dm_info *info)
 {
+    uint32_t fmaj = 0, fmin = 0;
     int rc = lvx_dm_info(ctx, &r->dm, ids->name, info);
     if (rc < 0)
         return rc;
@@ -67,18 +68,28 @@ static int ensure_device(struct lvx_ctx *ctx, struct lvx_dm_run *r, const struct
                              "exists with UUID \"%s\".", ids->name, info->uuid);
         return 0;
     }
-    if ((rc = lvx_dm_create(ctx, &r->dm, ids->name, ids->uuid, 0, 0, NULL)) < 0)
+    if (lv)
+        lvx_dm_fixed_devno(lv, &fmaj, &fmin);
+    if ((rc = lvx_dm_create(ctx, &r->dm, ids->name, ids->uuid, fmaj, fmin, NULL)) < 0)
         return rc;
     snprintf(r->made[r->made_count++].name, sizeof(r->made[0].name), "%s", ids->name);
     info->live_table = false;
     return 0;
 }
 
-/* Make table live on the device (created when missing), unless it already is. */
 int lvx_dm_put_table(struct lvx_ctx *ctx, struct lvx_dm_run *r, const struct lvx_dm_ids *ids,
                      const char *table, bool ro, struct lvx_dm_info *info)
 {
-    int rc = ensure_device(ctx, r, ids, info);
+    return lvx_dm_put_lv_table(ctx, r, ids, NULL, table, ro, info);
+}
+
+/* Make table live on the device (created when missing, with lv's persistent minor),
+ * unless it already is. */
+int lvx_dm_put_lv_table(struct lvx_ctx *ctx, struct lvx_dm_run *r, const struct lvx_dm_ids *ids,
+                        const struct lvx_lv *lv, const char *table, bool ro,
+                        struct lvx_dm_info *info)
+{
+    int rc = ensure_device(ctx, r, ids, lv, info);
     if (rc < 0)
         return rc;
     if (info->live_table) {

@@ -416,8 +416,8 @@ static int activate_thin(struct lvx_ctx *ctx, struct lvx_dm_run *r, const struct
         lvx_buf_free(&t);
         return rc;
     }
-    if ((rc = lvx_dm_put_table(ctx, r, &ids, lvx_buf_str(&t),
-                               lvx_activation_read_only(thin, opts), &info)) == 0)
+    if ((rc = lvx_dm_put_lv_table(ctx, r, &ids, thin, lvx_buf_str(&t),
+                                  lvx_activation_read_only(thin, opts), &info)) == 0)
         rc = lvx_dm_nodes_add(ctx, ids.name, info.major, info.minor, thin->vg->name,
                               link_of(thin));
     if (rc == 0)    /* an origin whose last COW snapshot went: its -real layer goes */

@@ -45,6 +45,18 @@ struct change_opts {
     uint32_t minrate, maxrate;   /* --min/--maxrecoveryrate, KiB/s per device */
     int64_t major, minor;
     const struct lvx_cmd_env *env; /* --addtag/--deltag are applied from its args */
+    struct react *react;         /* -My: the active LVs deactivated for it */
+};
+
+/* LVM2's lvchange -My of an active LV: deactivated before the commit, activated again
+ * after it (with the new device number). */
+#define REACT_MAX 64
+struct react {
+    bool init;
+    int init_rc;
+    struct lvx_actcmd act;
+    unsigned n;
+    const char *names[REACT_MAX];   /* VG/LV */
 };
 
 /* LVM2's command definitions for -M: "lvchange -M y --minor N [--major M] LV" and
@@ -319,8 +331,30 @@ static int change_lv(struct lvx_cmd_env *env, struct lvx_lv *lv, void *arg)
                        lv->name);
         return -1;
     }
+    struct react *r = o->react;
+    if (o->persist_given && o->fixed && r) {
+        if (!r->init) {
+            r->init = true;
+            r->init_rc = lvx_actcmd_init(env, &r->act);
+        }
+        if (!r->init_rc && r->act.be && !r->act.test && r->n < REACT_MAX &&
+            lvx_actcmd_is_active(env, &r->act, lv, NULL)) {
+            const char *name = lvx_pool_printf(env->pool, "%s/%s", lv->vg->name, lv->name);
+            if (!env->args->count[LVX_OPT_YES] && !env->args->count[LVX_OPT_FORCE] &&
+                !lvx_lvcmd_confirm(lvx_pool_printf(env->pool, "Logical volume %s will be "
+                                                   "deactivated temporarily. Continue?", name))) {
+                lvx_cmd_errorf("%s device number not changed.", name);
+                return -1;
+            }
+            if (lvx_actcmd_deactivate(env, &r->act, lv, false)) {
+                lvx_cmd_errorf("Cannot deactivate %s.", name);
+                return -1;
+            }
+            r->names[r->n++] = name;
+        }
+    }
     if (o->persist_given) {    /* the device number of the next activation (as LVM2's
-                                * metadata; LVM2 also reactivates an active LV) */
+                                * metadata; an active LV is activated again after it) */
         if (o->fixed)
             lv->status |= LVX_LV_FIXED_MINOR;
         else
@@ -391,6 +425,18 @@ static bool changed_lvs(struct lvx_cmd_env *env, struct lvx_lv **lvs, unsigned n
     if ((o->perm_given || o->ewf_given || o->discards || o->zero_given || o->minrate_given ||
          o->maxrate_given || o->ra_given) && reload_active(env, lvs, n))
         failed = true;
+    const struct react *r = o->react;
+    for (unsigned i = 0; r && i < n; i++)
+        for (unsigned k = 0; k < r->n; k++) {
+            const char *slash = strchr(r->names[k], '/');
+            if (strncmp(r->names[k], lvs[i]->vg->name, (size_t)(slash - r->names[k])) ||
+                lvs[i]->vg->name[slash - r->names[k]] || strcmp(slash + 1, lvs[i]->name))
+                continue;
+            if (lvx_actcmd_activate(env, &r->act, lvs[i])) {
+                lvx_cmd_errorf("%s: reactivation failed.", r->names[k]);
+                failed = true;
+            }
+        }
     return failed;
 }
 
@@ -456,6 +502,9 @@ int lvx_cmd_lvchange(struct lvx_cmd_env *env)
     if (!args || !(args = lvx_tk_select_lvs(env, args, count, &count)))   /* -S */
         return LVX_EXIT_FAILED;
     /* metadata changes are made while PVs are missing (LVM2's handles_missing_pvs) */
+    struct react react;
+    memset(&react, 0, sizeof(react));
+    o.react = &react;
     struct lvx_tk_lv_ops ops = { .lv = change_lv, .done = changed_lvs, .arg = &o,
                                  .update_flags = LVX_UPDATE_ALLOW_MISSING };
     if (monitor_only)                          /* cmd/monitor_cmd.c */

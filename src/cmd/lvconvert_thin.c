@@ -285,8 +285,10 @@ static int to_pool(struct lvx_cmd_env *env, struct lvx_vg_update *u, const struc
         return LVX_EXIT_FAILED;
     }
     struct lvx_thin_pool_args pa = c->pa;
-    if (meta)
+    if (meta) {
         pa.meta_sectors = meta->le_count * (uint64_t)e;
+        pa.meta_lv = full(env, meta);
+    }
     struct lvx_thin_params p;
     if ((rc = lvx_thin_pool_plan(env, lv->le_count, e, &pa, &p)))
         return rc;
@@ -338,6 +340,7 @@ static int to_pool(struct lvx_cmd_env *env, struct lvx_vg_update *u, const struc
     }
     struct lvx_lv *pool = lvx_lvcmd_new_lv(vg, pool_name, now);
     lvx_vg_make_thin_pool(vg, pool, lv, meta, p.chunk, pa.discards, pa.zero);
+    lvx_thin_pool_set_crop(&pool->segs[0], p.crop, p.crop == LVX_THIN_CROP_NO);
     if (ra_given) {
         pool->has_read_ahead = ra != 0;
         pool->read_ahead = ra;

@@ -110,6 +110,11 @@ static int names_args(struct lvx_cmd_env *env, struct thin_opts *o)
     const char *type = a->value[LVX_OPT_TYPE];
     const char *vg = NULL, *lv = NULL, *name = a->value[LVX_OPT_NAME];
     int rc;
+    if (a->count[LVX_OPT_THINPOOL] && a->count[LVX_OPT_MIRRORS] && a->val[LVX_OPT_MIRRORS].n > 0) {
+        /* LVM2: -m N makes it a mirror command line, which takes no --thinpool */
+        lvx_cmd_errorf("Command does not accept option: --thinpool %s.", a->value[LVX_OPT_THINPOOL]);
+        return LVX_EXIT_INVALID;
+    }
     if (a->argc > 0) {
         if ((rc = split(env, a->argv[0], &vg, &lv)))
             return rc;
@@ -313,6 +318,12 @@ static int pool_args(struct lvx_cmd_env *env, struct thin_opts *o)
         (rc = lvx_lvcmd_alloc_arg(env, &o->policy, &given)) ||
         (rc = lvx_lvcmd_read_ahead_arg(env, &given, &o->read_ahead)))
         return rc;
+    if (o->make_thin) {     /* --minor/-My for the thin LV (a pool alone was refused) */
+        bool fixed;
+        int64_t major, minor;
+        if ((rc = lvx_lvcmd_persistent_args(env, &fixed, &major, &minor)))
+            return rc;
+    }
     if (!o->stripes)
         o->stripes = 1;
     if (o->stripes > 1 && !o->stripe_size)
@@ -633,7 +644,12 @@ static struct lvx_alloc_pv *meta_pvs(struct lvx_cmd_env *env, const struct lvx_v
 int lvx_thin_pool_plan(struct lvx_cmd_env *env, uint64_t data, uint32_t e,
                        const struct lvx_thin_pool_args *pa, struct lvx_thin_params *out)
 {
-    struct lvx_thin_params p = { .chunk = pa->chunk, .start_chunk = pa->start_chunk };
+    struct lvx_thin_params p = {
+        .chunk = pa->chunk,
+        .start_chunk = pa->start_chunk,
+        .crop_config = lvx_config_flag(env->ctx, "allocation/thin_pool_crop_metadata", false),
+        .meta_lv = pa->meta_lv != NULL,
+    };
     if (pa->meta_sectors) {
         p.meta_extents = (pa->meta_sectors + e - 1) / e;
         if (pa->meta_sectors % e)
@@ -647,7 +663,17 @@ int lvx_thin_pool_plan(struct lvx_cmd_env *env, uint64_t data, uint32_t e,
                                            : "WARNING: Chunk size is too small for pool, "
                                              "suggested minimum is %s.",
                  lvx_lvcmd_size(env, p.suggested_chunk));
-    if (p.meta_clamped_from)
+    if (p.meta_too_small) {
+        lvx_cmd_errorf("Can't use volume %s with size %s as pool metadata. Minimal required "
+                       "size is %s.", pa->meta_lv, lvx_lvcmd_size(env, p.meta_clamped_from),
+                       lvx_lvcmd_size(env, p.meta_extents * e));
+        return LVX_EXIT_FAILED;
+    }
+    if (p.meta_clamped_from && pa->meta_lv)
+        lvx_notice(env->ctx, "Size %s of pool metadata volume %s is bigger then maximum usable "
+                   "size %s.", lvx_lvcmd_size(env, p.meta_clamped_from), pa->meta_lv,
+                   lvx_lvcmd_size(env, p.meta_max));
+    else if (p.meta_clamped_from)
         lvx_notice(env->ctx, p.meta_clamped_from > p.meta_extents * e
                                  ? "Reducing pool metadata size %s to maximum usable size %s."
                                  : "Extending pool metadata size %s to required minimal size %s.",
@@ -793,6 +819,7 @@ static int make_pool(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct th
                                     mcount)))
         return rc;
     lvx_vg_make_thin_pool(vg, pool, tdata, tmeta, p.chunk, o->pa.discards, o->pa.zero);
+    lvx_thin_pool_set_crop(&pool->segs[0], p.crop, p.crop == LVX_THIN_CROP_NO);
     if (o->pa.error_when_full)
         pool->flags |= LVX_LVF_ERROR_WHEN_FULL;
     /* before the commit, as LVM2 wipes it: a failure leaves the VG as it was */
@@ -824,6 +851,13 @@ static void thin_attrs(struct lvx_cmd_env *env, struct lvx_lv *thin, bool snapsh
     }
     if (snapshot && lvx_cmd_bool(env, LVX_OPT_SETACTIVATIONSKIP, true))
         thin->flags |= LVX_LVF_ACTIVATION_SKIP;
+    if (a->count[LVX_OPT_MINOR] == 1 && lvx_cmd_bool(env, LVX_OPT_PERSISTENT, true) &&
+        a->val[LVX_OPT_MINOR].n <= 1048575) {     /* checked with the options */
+        thin->status |= LVX_LV_FIXED_MINOR;
+        thin->has_major = thin->has_minor = true;
+        thin->major = lvx_activation_dm_major();
+        thin->minor = (int64_t)a->val[LVX_OPT_MINOR].n;
+    }
 }
 
 int lvx_lvcreate_thin_lv(struct lvx_cmd_env *env, struct lvx_vg_update *u, const struct lvx_actcmd *act,

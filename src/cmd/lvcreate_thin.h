@@ -20,6 +20,7 @@ struct lvx_thin_pool_args {
     uint32_t start_chunk;       /* where that choice starts (chunk size policy) */
     bool chunk_from_config;     /* chunk is allocation/thin_pool_chunk_size */
     uint64_t meta_sectors;      /* 0: LVM2's choice */
+    const char *meta_lv;        /* VG/LV when meta_sectors is that LV's (lvconvert --poolmetadata) */
     const char *discards;
     bool error_when_full;       /* --errorwhenfull, else activation/error_when_full */
     bool zero;

@@ -21,6 +21,7 @@
 #include "cmd/lvconvert_raid.h"
 #include "cmd/lvresize_policy.h"
 #include "map/map.h"
+#include "config/config.h"
 
 #include <errno.h>
 #include <string.h>
@@ -447,6 +448,28 @@ static int grow_meta(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lv
         lvx_cmd_errorf("New size (%llu extents) matches existing size (%llu extents).",
                        (unsigned long long)new_count, (unsigned long long)target->le_count);
         return LVX_EXIT_FAILED;
+    }
+    /* LVM2: no more than the setting's maximum (allocation/thin_pool_crop_metadata), the
+     * pool's crop_metadata chosen again for the new size (a change alone reloads) */
+    bool crop_cfg = lvx_config_flag(env->ctx, "allocation/thin_pool_crop_metadata", false);
+    uint64_t max = lvx_thin_max_meta(crop_cfg);
+    if (new_count * e > max) {
+        new_count = (max + e - 1) / e;
+        lvx_notice(env->ctx, "Reached maximum pool metadata size %s (%llu extents).",
+                   lvx_lvcmd_size(env, max), (unsigned long long)new_count);
+    }
+    if (new_count < target->le_count)
+        new_count = target->le_count;
+    enum lvx_thin_crop crop = lvx_thin_crop_for(crop_cfg, new_count * e);
+    if (ps->crop_metadata != crop) {
+        lvx_thin_pool_set_crop(ps, crop, true);
+        lvx_notice(env->ctx, "Thin pool will use metadata without cropping.");
+    }
+    if (new_count == target->le_count) {    /* LVM2's line; a crop change still reloads */
+        lvx_notice(env->ctx, "Size of logical volume %s/%s unchanged from %s (%llu extents).",
+                   target->vg->name, target->name, lvx_lvcmd_size(env, new_count * e),
+                   (unsigned long long)new_count);
+        return 0;
     }
     uint64_t old = target->le_count;
     struct resize_opts mo = *o;

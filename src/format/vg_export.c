@@ -326,6 +326,38 @@ static void set_zero_new_blocks(struct exporter *ex, struct lvx_cfg_node *sec, b
     }
 }
 
+/* A thin pool's crop_metadata as LVM2 writes it: "crop_metadata = 0|1" after
+ * zero_new_blocks (else discards), absent when not selected, and the type with the
+ * pool's "+CROP_METADATA" (LVM2 sets that flag whenever it reads or changes the key). */
+static void set_crop(struct exporter *ex, struct lvx_cfg_node *sec, const struct lvx_seg *seg)
+{
+    struct lvx_cfg_node *t = lvx_cfg_find(sec, "type");
+    if (t && t->kind == LVX_CFG_STRING && seg->type && strcmp(t->str, seg->type))
+        set_str(ex, t, seg->type);
+    struct lvx_cfg_node *c = lvx_cfg_find(sec, "crop_metadata");
+    if (seg->crop_metadata == LVX_THIN_CROP_NONE) {
+        if (c)
+            drop_key(sec, "crop_metadata");
+        return;
+    }
+    int64_t v = seg->crop_metadata == LVX_THIN_CROP_YES;
+    if (c) {
+        set_int(c, v);
+        return;
+    }
+    struct lvx_cfg_node *after = lvx_cfg_find(sec, "zero_new_blocks");
+    if (!after)
+        after = lvx_cfg_find(sec, "discards");
+    c = lvx_cfg_add_int(ex->pool, after ? NULL : sec, "crop_metadata", v);
+    if (after) {
+        c->parent = sec;
+        c->next = after->next;
+        after->next = c;
+        if (sec->last_child == after)
+            sec->last_child = c;
+    }
+}
+
 static void refresh_refs(struct exporter *ex, struct lvx_cfg_node *sec, const struct lvx_seg *seg)
 {
     switch (seg->kind) {
@@ -340,6 +372,7 @@ static void refresh_refs(struct exporter *ex, struct lvx_cfg_node *sec, const st
             set_int(lvx_cfg_find(sec, "transaction_id"), (int64_t)seg->transaction_id);
         set_str(ex, lvx_cfg_find(sec, "discards"), seg->discards);   /* lvchange */
         set_zero_new_blocks(ex, sec, seg->zero_new_blocks);
+        set_crop(ex, sec, seg);
         break;
     case LVX_SEG_THIN:
         set_ref(ex, sec, "thin_pool", seg->pool_lv);
@@ -508,6 +541,8 @@ static void export_new_thin_pool(struct exporter *ex, struct lvx_cfg_node *sec,
     lvx_cfg_add_str(ex->pool, sec, "discards", seg->discards ? seg->discards : "passdown");
     if (seg->zero_new_blocks)
         lvx_cfg_add_int(ex->pool, sec, "zero_new_blocks", 1);
+    if (seg->crop_metadata != LVX_THIN_CROP_NONE)
+        lvx_cfg_add_int(ex->pool, sec, "crop_metadata", seg->crop_metadata == LVX_THIN_CROP_YES);
     set_raw_hints(ex, sec, seg);
 }
 

@@ -13,6 +13,7 @@
  */
 #include "format/vg_text.h"
 #include "format/vg_text_priv.h"
+#include "model/thin.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -521,6 +522,8 @@ static void import_thin_fields(struct importer *im, struct lvx_seg *seg,
         seg->zero_new_blocks = v != 0;
     if ((n = lvx_cfg_find(sec, "discards")) && n->kind == LVX_CFG_STRING)
         seg->discards = lvx_pool_strdup(im->pool, n->str);
+    if (seg->kind == LVX_SEG_THIN_POOL && lvx_cfg_get_int(sec, "crop_metadata", &v) == 0)
+        lvx_thin_pool_set_crop(seg, v ? LVX_THIN_CROP_YES : LVX_THIN_CROP_NO, true);
 }
 
 /* Pools and their users: data/metadata sub-LVs and named references. */

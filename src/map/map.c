@@ -12,6 +12,8 @@
 #include <errno.h>
 #include <inttypes.h>
 
+#include "model/thin.h"
+
 static const char *lv_name(const struct lvx_lv *lv)
 {
     return lv && lv->name ? lv->name : "?";
@@ -116,13 +118,17 @@ int lvx_map_dm_table(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_bu
     if (lv->seg_count == 0)
         return lvx_error(ctx, EINVAL, "LV %s has no segments", lv_name(lv));
     size_t rollback = out->len;
+    uint64_t limit = lvx_lv_table_limit(lv);     /* a cropped _tmeta */
     for (unsigned s = 0; s < lv->seg_count; s++) {
         const struct lvx_seg *seg = &lv->segs[s];
         const struct lvx_map_target *t;
+        uint64_t start = seg->start_extent * (uint64_t)e, len = seg->extent_count * (uint64_t)e;
+        if (start >= limit)
+            break;
         if ((r = checked_target(ctx, seg, e, &t)) < 0)
             break;
-        lvx_buf_printf(out, "%" PRIu64 " %" PRIu64 " %s", seg->start_extent * (uint64_t)e,
-                       seg->extent_count * (uint64_t)e, t->name);
+        lvx_buf_printf(out, "%" PRIu64 " %" PRIu64 " %s", start,
+                       len > limit - start ? limit - start : len, t->name);
         if ((r = t->table(ctx, seg, e, out)) < 0)
             break;
         lvx_buf_putc(out, '\n');

@@ -169,6 +169,9 @@ struct lvx_area {
     uint64_t start;      /* first PE (pv) or LE (lv) */
 };
 
+/* A thin pool's "crop_metadata" key: absent, 0 (the full _tmeta in the table), 1 (cut). */
+enum lvx_thin_crop { LVX_THIN_CROP_NONE = 0, LVX_THIN_CROP_NO, LVX_THIN_CROP_YES };
+
 struct lvx_seg {
     struct lvx_lv *lv;
     uint64_t start_extent;     /* first LE of the LV covered */
@@ -210,6 +213,7 @@ struct lvx_seg {
     uint32_t device_id;            /* thin: "device_id" */
     bool has_thin_ids;             /* thin-pool / thin: transaction_id (and device_id) read or set */
     bool zero_new_blocks;          /* thin-pool: "zero_new_blocks = 1" */
+    enum lvx_thin_crop crop_metadata;  /* thin-pool: "crop_metadata" (none: absent) */
     const char *discards;          /* thin-pool: "passdown", "nopassdown", "ignore"; NULL if absent */
     struct lvx_strlist tags;
     /* OTHER (writecache, integrity, vdo...): the LVs its section names (string values,

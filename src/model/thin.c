@@ -28,7 +28,12 @@
  * Pool parameters follow LVM2's update_thin_pool_params: the default chunk is 64 KiB,
  * doubled while the metadata estimate (64 bytes per chunk) exceeds 128 MiB; the
  * metadata size is that estimate rounded up to extents, at least 2 MiB, at most
- * 255 x 16320 blocks of 4 KiB; a given metadata size picks the chunk instead.
+ * 255 x 16320 blocks of 4 KiB (with allocation/thin_pool_crop_metadata=1: 255 x 16384
+ * blocks less 128 MiB); a given metadata size picks the chunk instead, a given metadata
+ * LV is never cut (the kernel uses what it can of it).  Metadata above the smaller max
+ * makes the pool say "crop_metadata = 0|1" (the setting), and with 0 also
+ * "+CROP_METADATA" in its type at once (LVM2 adds that flag whenever it reads the key);
+ * with 1 the _tmeta's dm table stops at that max (lvx_lv_table_limit).
  */
 #include "model/thin.h"
 
@@ -63,10 +68,23 @@ static uint64_t round_up(uint64_t v, uint64_t to)
     return (v + to - 1) / to * to;
 }
 
+uint64_t lvx_thin_max_meta(bool crop_config)
+{
+    return crop_config ? LVX_THIN_MAX_META_CROP : LVX_THIN_MAX_META;
+}
+
+enum lvx_thin_crop lvx_thin_crop_for(bool crop_config, uint64_t meta_sectors)
+{
+    if (meta_sectors <= LVX_THIN_MAX_META_CROP)
+        return LVX_THIN_CROP_NONE;
+    return crop_config ? LVX_THIN_CROP_YES : LVX_THIN_CROP_NO;
+}
+
 int lvx_thin_pool_params(uint64_t data_extents, uint32_t extent_size, struct lvx_thin_params *p)
 {
-    uint64_t meta;
+    uint64_t meta, max_meta = lvx_thin_max_meta(p->crop_config);
     p->chunk_too_small = false;
+    p->meta_too_small = false;
     p->meta_clamped_from = 0;
     if (!p->meta_extents) {
         if (!p->chunk) {
@@ -78,10 +96,9 @@ int lvx_thin_pool_params(uint64_t data_extents, uint32_t extent_size, struct lvx
             }
         } else {
             meta = estimate(data_extents, extent_size, p->chunk);
-            if (meta > LVX_THIN_MAX_META) {
+            if (meta > max_meta) {
                 p->chunk_too_small = true;
-                p->suggested_chunk = lvx_thin_estimate_chunk(data_extents, extent_size,
-                                                             LVX_THIN_MAX_META);
+                p->suggested_chunk = lvx_thin_estimate_chunk(data_extents, extent_size, max_meta);
             }
         }
         meta = round_up(meta ? meta : 1, extent_size);
@@ -95,18 +112,43 @@ int lvx_thin_pool_params(uint64_t data_extents, uint32_t extent_size, struct lvx
             p->suggested_chunk = est;
         }
     }
-    uint64_t max = round_up(LVX_THIN_MAX_META, extent_size);
+    uint64_t max = round_up(max_meta, extent_size);
     uint64_t min = round_up(LVX_THIN_MIN_META, extent_size);
-    if (meta > max || meta < min) {
+    p->meta_max = max;
+    if (p->meta_lv && meta > max) {
+        p->meta_clamped_from = meta;        /* told, kept: the kernel uses what it can */
+    } else if (p->meta_lv && meta < min) {
+        p->meta_too_small = true;
+        p->meta_clamped_from = meta;
+        meta = min;
+    } else if (meta > max || meta < min) {
         if (p->meta_extents)
             p->meta_clamped_from = meta;
         meta = meta > max ? max : min;
     }
+    p->crop = lvx_thin_crop_for(p->crop_config, meta);
     p->meta_extents = (meta + extent_size - 1) / extent_size;
-    p->max_data_sectors = LVX_THIN_MAX_META * p->chunk * (512 / 64);
+    p->max_data_sectors = max_meta * p->chunk * (512 / 64);
     if (p->max_data_sectors / extent_size < data_extents)
         return -22;    /* -EINVAL */
     return 0;
+}
+
+void lvx_thin_pool_set_crop(struct lvx_seg *seg, enum lvx_thin_crop crop, bool flag)
+{
+    seg->crop_metadata = crop;
+    if (flag && !strstr(seg->type, "+CROP_METADATA"))
+        seg->type = "thin-pool+CROP_METADATA";
+}
+
+uint64_t lvx_lv_table_limit(const struct lvx_lv *lv)
+{
+    const char *role = NULL;
+    const struct lvx_seg *user = lvx_lv_used_by(lv, &role);
+    if (user && user->kind == LVX_SEG_THIN_POOL && role && !strcmp(role, "tmeta") &&
+        user->crop_metadata == LVX_THIN_CROP_YES)
+        return LVX_THIN_MAX_META_CROP;
+    return UINT64_MAX;
 }
 
 struct lvx_seg *lvx_lv_thin_pool_seg(const struct lvx_lv *lv)

@@ -18,6 +18,10 @@
 #define LVX_THIN_OPTIMAL_META 262144u           /* sectors: 128 MiB */
 /* without crop_metadata: 255 bitmaps of 16320 blocks of 4 KiB, in sectors */
 #define LVX_THIN_MAX_META (UINT64_C(255) * ((1u << 14) - 64) * 4 * 2)
+/* with allocation/thin_pool_crop_metadata=1: libdevmapper's DM_THIN_MAX_METADATA_SIZE,
+ * 255 x 16384 blocks of 4 KiB less 128 MiB, in sectors; also the most of a _tmeta a
+ * pool with crop_metadata = 1 puts in the kernel's table */
+#define LVX_THIN_MAX_META_CROP (UINT64_C(255) * (1u << 14) * 8 - 256 * 1024)
 #define LVX_THIN_MAX_DEVICE_ID ((1u << 24) - 1)
 #define LVX_THIN_SPARE_MAX_SECTORS (UINT64_C(32) * 1024 * 1024)   /* 16 GiB */
 
@@ -26,11 +30,27 @@ struct lvx_thin_params {
     uint32_t chunk;              /* sectors; in: 0 = choose */
     uint32_t start_chunk;        /* in: where that choice starts (0: the generic 64 KiB) */
     uint64_t meta_extents;       /* in: 0 = choose */
+    bool crop_config;            /* in: allocation/thin_pool_crop_metadata */
+    bool meta_lv;                /* in: meta_extents is a given LV's (never clamped) */
+    bool meta_too_small;         /* meta_lv below the 2 MiB minimum (LVM2 refuses it) */
+    uint64_t meta_max;           /* the max the metadata was held to (sectors, extents' multiple) */
+    enum lvx_thin_crop crop;     /* the pool's crop_metadata */
     bool chunk_too_small;        /* chunk given, metadata would need more than the max */
     uint32_t suggested_chunk;    /* for that warning (sectors) */
     uint64_t meta_clamped_from;  /* != 0: a given metadata size was raised/lowered (sectors) */
     uint64_t max_data_sectors;   /* what the chunk size can address */
 };
+/* The pool's crop_metadata for metadata of meta_sectors under the setting crop_config
+ * (LVM2's get_thin_pool_crop_metadata): none unless it exceeds LVX_THIN_MAX_META_CROP. */
+enum lvx_thin_crop lvx_thin_crop_for(bool crop_config, uint64_t meta_sectors);
+/* The largest metadata under the setting (sectors). */
+uint64_t lvx_thin_max_meta(bool crop_config);
+/* Set a pool's crop_metadata (and the segment type's "+CROP_METADATA" as LVM2 writes it:
+ * with a new pool's "crop_metadata = 0", or whenever the key is read or changed). */
+void lvx_thin_pool_set_crop(struct lvx_seg *pool_seg, enum lvx_thin_crop crop, bool flag);
+/* Sectors of lv that go into its dm table: all of it, but a _tmeta of a pool with
+ * crop_metadata = 1 only up to LVX_THIN_MAX_META_CROP (libdevmapper's cut). */
+uint64_t lvx_lv_table_limit(const struct lvx_lv *lv);
 /* Fill p for a pool of data_extents (extent_size sectors).  -EINVAL when the chunk
  * cannot address the data (p->max_data_sectors says how much it could). */
 int lvx_thin_pool_params(uint64_t data_extents, uint32_t extent_size, struct lvx_thin_params *p);
