@@ -66,22 +66,11 @@ rcb=0
 lvm2 lvconvert -y --repair "$TW/m" >"$SCRATCH/twin.out" 2>&1 || rcb=$?
 diag "LVM2 on the twin: $(cat "$SCRATCH/twin.out")"
 diag "LVM2's layout of the twin: $(lvm2 lvs -a -o lv_name,mirror_log,devices "$TW" 2>/dev/null)"
-noise() { sandbox_noise | grep -v -e "Couldn't find device" -e "is missing PV" -e "starts after activation"; }
-test_eq "lvconvert -y --repair of the active m: exit 0, LVM2's lines, then its poll's end" \
-    "$rc $(noise <"$SCRATCH/rep.out")" \
-    "$rcb $(noise <"$SCRATCH/twin.out" | sed "s/$TW/$VG/g")
-  $VG/m: Converted: 100.00%
-  Logical volume $VG/m converted."
-test_eq "the layout LVM2 reads: LVM2's on the twin once its resync layer is collapsed" \
-    "$(mir_layout "$VG" "$SEDA")" "$(mir_layout "$TW" "$SEDB")"
-test_eq "... a new m_mimage_3 on D4 after the survivors, the log kept on D3" \
-    "$(mir_layout "$VG" "$SEDA" | paste -sd' ')" \
-    "m log=m_mlog m_mimage_0,m_mimage_2,m_mimage_3 m_mimage_0 log= D0 m_mimage_2 log= D2 m_mimage_3 log= D4 m_mlog log= D3"
-test_eq "m reads the degraded writes" "$(lv_sum "$VG/m")" "$(fsum "$SCRATCH/d2")"
-for img in m_mimage_0 m_mimage_2 m_mimage_3; do
-    test_eq "$img holds them (read from its PV)" \
-        "$(mir_pv_sum "$VG" $img $((16 * MIB)))" "$(fsum "$SCRATCH/d2")"
-done
+mir_same_as_twin "lvconvert -y --repair of the active m" m "$rc" "$SCRATCH/rep.out" "$rcb" \
+    "$SCRATCH/twin.out" "Couldn't find device" "is missing PV"
+mir_copied "$VG" "$TW" "$SCRATCH/d2" "a new m_mimage_3 on D4 after the survivors, the log kept on D3" \
+    "m log=m_mlog m_mimage_0,m_mimage_2,m_mimage_3 m_mimage_0 log= D0 m_mimage_2 log= D2 m_mimage_3 log= D4 m_mlog log= D3" \
+    m_mimage_0 m_mimage_2 m_mimage_3
 test_ok "the new image was copied whole: 16 MiB or more written to D4 ($w4 sectors)" \
     test "$w4" -ge $((16 * MIB / 512))
 test_ok "the survivors were copied only where written degraded: D0 (the source) under 1 MiB, D2 under 5 MiB ($w0, $w2 sectors)" \

@@ -51,22 +51,10 @@ rcb=0
 lvm2 lvconvert -m +1 "$TW/m" >"$SCRATCH/twin.out" 2>&1 || rcb=$?
 diag "LVM2 on the twin: $(cat "$SCRATCH/twin.out")"
 diag "LVM2's layout of the twin: $(lvm2 lvs -a -o lv_name,mirror_log,devices "$TW" 2>/dev/null)"
-noise() { sandbox_noise | grep -v -e "starts after activation"; }
-test_eq "lvconvert -m +1 of the active m: exit 0, LVM2's lines, then its poll's end" \
-    "$rc $(noise <"$SCRATCH/conv.out")" \
-    "$rcb $(noise <"$SCRATCH/twin.out" | sed "s/$TW/$VG/g")
-  $VG/m: Converted: 100.00%
-  Logical volume $VG/m converted."
-test_eq "the layout LVM2 reads: LVM2's on the twin once its resync layer is collapsed" \
-    "$(mir_layout "$VG" "$SEDA")" "$(mir_layout "$TW" "$SEDB")"
-test_eq "... m_mimage_2 on D3 after the others, the log kept on D2" \
-    "$(mir_layout "$VG" "$SEDA" | paste -sd' ')" \
-    "m log=m_mlog m_mimage_0,m_mimage_1,m_mimage_2 m_mimage_0 log= D0 m_mimage_1 log= D1 m_mimage_2 log= D3 m_mlog log= D2"
-test_eq "m reads its data" "$(lv_sum "$VG/m")" "$(fsum "$SCRATCH/d1")"
-for img in m_mimage_0 m_mimage_1 m_mimage_2; do
-    test_eq "$img holds it (read from its PV)" \
-        "$(mir_pv_sum "$VG" $img $((16 * MIB)))" "$(fsum "$SCRATCH/d1")"
-done
+mir_same_as_twin "lvconvert -m +1 of the active m" m "$rc" "$SCRATCH/conv.out" "$rcb" "$SCRATCH/twin.out"
+mir_copied "$VG" "$TW" "$SCRATCH/d1" "m_mimage_2 on D3 after the others, the log kept on D2" \
+    "m log=m_mlog m_mimage_0,m_mimage_1,m_mimage_2 m_mimage_0 log= D0 m_mimage_1 log= D1 m_mimage_2 log= D3 m_mlog log= D2" \
+    m_mimage_0 m_mimage_1 m_mimage_2
 test_ok "the new image was copied whole: 16 MiB or more written to D3 ($w3 sectors)" \
     test "$w3" -ge $((16 * MIB / 512))
 test_ok "the old images were not copied again: under 1 MiB written to D0, D1 ($w0, $w1 sectors)" \
@@ -107,11 +95,7 @@ diag "$(cat "$SCRATCH/convk.out")"
 rcb=0
 lvm2 lvconvert -m +1 "$TW/k" >"$SCRATCH/twink.out" 2>&1 || rcb=$?
 diag "LVM2's layout of the twin: $(lvm2 lvs -a -o lv_name,mirror_log,devices "$TW" 2>/dev/null)"
-test_eq "lvconvert -m +1 of the active k: exit 0, LVM2's lines, then its poll's end" \
-    "$rc $(noise <"$SCRATCH/convk.out")" \
-    "$rcb $(noise <"$SCRATCH/twink.out" | sed "s/$TW/$VG/g")
-  $VG/k: Converted: 100.00%
-  Logical volume $VG/k converted."
+mir_same_as_twin "lvconvert -m +1 of the active k" k "$rc" "$SCRATCH/convk.out" "$rcb" "$SCRATCH/twink.out"
 test_eq "the layout LVM2 reads: LVM2's on the twin once collapsed (the mirrored log kept)" \
     "$(mir_layout "$VG" "$SEDA" | grep '^k')" "$(mir_layout "$TW" "$SEDB" | grep '^k')"
 newpv=$(mir_where "$VG" k_mimage_2)

@@ -18,6 +18,15 @@
 #   mir_wsect DEV         sectors written to loop device DEV so far (/sys/block/*/stat)
 #   mir_log_synced VG SUBLV [LVM-ARGS...]  "MiRr N in-sync K" of the dm-log in SUBLV
 #                         (m_mlog, an image of a mirrored log) read from its PV
+#
+# Checks (TAP, tests/lib.sh) of an image conversion that lvx made on VG and LVM2 on the
+# twin TW, devices named through $SEDA (VG) and $SEDB (TW):
+#   mir_same_as_twin DESC LV RC OUT TWIN_RC TWIN_OUT [GREP-V-PATTERN...]  lvx's exit
+#                         code and lines equal LVM2's on the twin, then its poll's end for
+#                         VG/LV (noise and the patterns left out)
+#   mir_copied VG TW DATA WHERE LAYOUT IMAGE...  the layout LVM2 reads equals LVM2's own
+#                         on the twin and is LAYOUT (WHERE says it in words); VG/m reads
+#                         the file DATA and so does each IMAGE read from its PV
 
 mir_layout() {
     local vg=$1 sed=$2
@@ -97,4 +106,29 @@ b = sys.stdin.buffer.read()
 magic, _ver, n = struct.unpack_from("<IIQ", b, 0)
 bits = sum(((b[1024 + g // 8] >> (g % 8)) & 1) for g in range(n))
 print("%s %d in-sync %d" % ("MiRr" if magic == 0x4D695272 else "none", n, bits))'
+}
+
+mir_same_as_twin() {
+    local desc=$1 lv=$2 rc=$3 out=$4 rcb=$5 twin=$6 p
+    shift 6
+    local filter=(grep -v -e "starts after activation")
+    for p in "$@"; do filter+=(-e "$p"); done
+    test_eq "$desc: exit 0, LVM2's lines, then its poll's end" \
+        "$rc $(sandbox_noise <"$out" | "${filter[@]}")" \
+        "$rcb $(sandbox_noise <"$twin" | "${filter[@]}" | sed "s/$TW/$VG/g")
+  $VG/$lv: Converted: 100.00%
+  Logical volume $VG/$lv converted."
+}
+
+mir_copied() {
+    local vg=$1 tw=$2 data=$3 where=$4 layout=$5 img
+    shift 5
+    test_eq "the layout LVM2 reads: LVM2's on the twin once its resync layer is collapsed" \
+        "$(mir_layout "$vg" "$SEDA")" "$(mir_layout "$tw" "$SEDB")"
+    test_eq "... $where" "$(mir_layout "$vg" "$SEDA" | paste -sd' ')" "$layout"
+    test_eq "m reads its data" "$(lv_sum "$vg/m")" "$(fsum "$data")"
+    for img in "$@"; do
+        test_eq "$img holds it (read from its PV)" \
+            "$(mir_pv_sum "$vg" "$img" $((16 * 1048576)))" "$(fsum "$data")"
+    done
 }
