@@ -441,14 +441,71 @@ static int refresh_lv(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
     return lvx_actcmd_activate(env, a, lv);
 }
 
+/* LVM2's lv_change_activate and lv_refresh for the origin of a thin merge that waits
+ * (cmd/thin_cmd.c): its hidden snapshot is deactivated first.  While the snapshot
+ * cannot be (open): a refresh goes on after "Delaying merge ...", a deactivation goes
+ * on but fails (-1 here), an activation is refused (LVX_EXIT_FAILED).  0: go on. */
+static int merging_snapshot_down(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
+                                 const struct lvx_lv *lv, bool activate, bool refresh)
+{
+    /* only a thin LV pays for the look over the VG's LVs */
+    const struct lvx_seg *m = lvx_lv_is_thin(lv) ? lvx_thin_merging_into(lv) : NULL;
+    if (!m || a->off || !a->be || a->test || !lvx_actcmd_is_active(env, a, m->lv, NULL) ||
+        lvx_actcmd_deactivate(env, a, m->lv, false) == 0)
+        return 0;
+    const char *o = lvx_pool_printf(env->pool, "%s/%s", lv->vg->name, lv->name);
+    const char *sn = lvx_pool_printf(env->pool, "%s/%s", lv->vg->name, m->lv->name);
+    if (refresh) {
+        lvx_notice(env->ctx, "Delaying merge for origin volume %s since snapshot volume %s is "
+                   "still active.", o, sn);
+        return 0;
+    }
+    if (activate) {
+        lvx_cmd_errorf("Refusing to activate merging volume %s while snapshot volume %s is "
+                       "still active.", o, sn);
+        return LVX_EXIT_FAILED;
+    }
+    lvx_cmd_errorf("Cannot fully deactivate merging origin volume %s while snapshot volume %s "
+                   "is still active.", o, sn);
+    return -1;
+}
+
 /* -a y|n, or --refresh (lvchange). */
 static int change_lv(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
                      const struct lvx_lv *lv, bool activate)
 {
-    if (env->args->count[LVX_OPT_REFRESH])
-        return refresh_lv(env, a, lv);
-    return activate ? lvx_actcmd_activate(env, a, lv)
-                    : lvx_actcmd_deactivate(env, a, lv, env->args->count[LVX_OPT_FORCE] > 0);
+    bool refresh = env->args->count[LVX_OPT_REFRESH] > 0;
+    int first = merging_snapshot_down(env, a, lv, activate, refresh);
+    if (first > 0)
+        return first;
+    int rc = refresh ? refresh_lv(env, a, lv)
+             : activate ? lvx_actcmd_activate(env, a, lv)
+                        : lvx_actcmd_deactivate(env, a, lv, env->args->count[LVX_OPT_FORCE] > 0);
+    return rc ? rc : first < 0 ? LVX_EXIT_FAILED : 0;
+}
+
+/* A thin snapshot whose merge waits for its origin (hidden, cmd/thin_cmd.c). */
+static bool merging_thin_snapshot(const struct lvx_lv *lv)
+{
+    const struct lvx_seg *seg = lvx_lv_thin_seg(lv);
+    return seg && seg->merging;
+}
+
+/* lvchange -ay of the origin of a thin merge that waits, whose snapshot is active: the
+ * snapshot goes down first (or the activation is refused), then the VG is read again:
+ * begin_activation ends the merge before the origin is activated.  0: go on with u. */
+static int merge_first(struct lvx_cmd_env *env, const struct lvx_actcmd *a, const char *vgname,
+                       const char *lvname, struct lvx_vg_update *u)
+{
+    const struct lvx_lv *lv = lvx_vg_find_lv(u->vg, lvname);
+    const struct lvx_seg *m = lv && lvx_lv_is_thin(lv) ? lvx_thin_merging_into(lv) : NULL;
+    if (!m || a->off || !a->be || a->test || !lvx_actcmd_is_active(env, a, m->lv, NULL))
+        return 0;
+    int rc = merging_snapshot_down(env, a, lv, true, false);
+    lvx_vg_update_end(u);
+    if (rc)
+        return rc;
+    return begin_activation(env, a, vgname, u, 1);
 }
 
 /* vgchange -an of a VG with open visible LVs (mounted, or the PVs of a VG stacked on
@@ -683,10 +740,16 @@ static int lvchange_one(struct lvx_cmd_env *env, const struct lvx_actcmd *a, con
     }
     if ((rc = begin_activation(env, a, vgname, &u, refresh ? -1 : activate)))
         return rc;
+    if (lvname && activate && !refresh && (rc = merge_first(env, a, vgname, lvname, &u)))
+        return rc;
     if (lvname) {
         const struct lvx_lv *lv = lvx_vg_find_lv(u.vg, lvname);
         if (!lv) {
             lvx_cmd_errorf("Failed to find logical volume \"%s/%s\"", vgname, lvname);
+            rc = LVX_EXIT_FAILED;
+        } else if (!lvx_lv_is_visible(lv) && (refresh || merging_thin_snapshot(lv))) {
+            /* LVM2's _lvchange_refresh_check / _lvchange_activate_check */
+            lvx_cmd_errorf("Operation not permitted on hidden LV %s/%s.", vgname, lvname);
             rc = LVX_EXIT_FAILED;
         } else if (activate && skipped_lv(env, lv)) {       /* LVM2: skipped, exit 0 */
             lvx_info(env->ctx, "Skipping activation of %s/%s: it is flagged to be skipped "

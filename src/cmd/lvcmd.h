@@ -167,6 +167,10 @@ bool lvx_lvcmd_confirm(const char *question);
 /* LV-commands' refusal for LVs they cannot handle yet: true (and a message) when lv
  * is not a top-level linear/striped LV. */
 bool lvx_lvcmd_refuse_complex(const struct lvx_lv *lv, const char *what);
+/* LVM2's name of lv's type in its command definitions' refusals ("Command on LV VG/LV
+ * does not accept LV type NAME."): snapshot, thin, thinpool, cachepool, mirror, else
+ * the first segment's report type. */
+const char *lvx_lvcmd_lv_type(const struct lvx_lv *lv);
 
 /* A new LV named name in vg (the name copied into vg's pool): a fresh UUID, READ,
  * WRITE and VISIBLE, created at now (seconds) on this host, as LVM2 stamps it. */

@@ -23,6 +23,7 @@
 #include "dev/dev.h"
 #include "dev/signature.h"
 #include "map/map.h"
+#include "model/thin.h"
 #include "meta/commit.h"
 
 #define STRIPE_SIZE_MIN 8u          /* sectors: one 4 KiB page */
@@ -840,4 +841,19 @@ bool lvx_lvcmd_refuse_complex(const struct lvx_lv *lv, const char *what)
         }
     }
     return false;
+}
+
+const char *lvx_lvcmd_lv_type(const struct lvx_lv *lv)
+{
+    if (lvx_lv_is_cow(lv))
+        return "snapshot";
+    if (lvx_lv_is_thin(lv))
+        return "thin";
+    if (lvx_lv_is_thin_pool(lv))
+        return "thinpool";
+    if (lv->seg_count && lv->segs[0].kind == LVX_SEG_CACHE_POOL)
+        return "cachepool";
+    if (lvx_map_lv_is_mirror(lv))
+        return "mirror";
+    return lv->seg_count ? lvx_seg_report_type(&lv->segs[0]) : "linear";
 }

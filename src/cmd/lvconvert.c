@@ -59,7 +59,7 @@ struct convert_opts {
     bool repair;                /* --repair */
     char **replace;             /* --replace PVs */
     unsigned replace_count;
-    bool merge;                 /* --merge (cmd/lvconvert_merge.c) */
+    bool merge;                 /* --merge, --mergethin, --mergesnapshot (cmd/lvconvert_merge.c) */
     bool background;            /* -b */
     unsigned interval;          /* -i, seconds between merge progress lines */
     struct lvx_restripe_opts rs; /* --stripes, -I, --alloc (cmd/lvconvert_restripe.c) */
@@ -81,7 +81,8 @@ static int parse_args(struct lvx_cmd_env *env, struct convert_opts *o)
     }
     o->pv_args = a->argv + 1;
     o->pv_arg_count = (unsigned)a->argc - 1;
-    o->merge = a->count[LVX_OPT_MERGE] > 0;
+    o->merge = a->count[LVX_OPT_MERGE] || a->count[LVX_OPT_MERGETHIN] ||
+               a->count[LVX_OPT_MERGESNAPSHOT];
     o->background = a->count[LVX_OPT_BACKGROUND] > 0;
     o->interval = 15;                /* LVM2's activation/polling_interval */
     if ((rc = lvx_lvcmd_interval_arg(env, &o->interval)))
@@ -560,6 +561,14 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
     struct lvx_lv *lv = lvx_vg_find_lv(u->vg, o->lv_name);
     if (!lv) {
         lvx_cmd_errorf("Failed to find logical volume \"%s/%s\"", o->vg_name, o->lv_name);
+        return LVX_EXIT_FAILED;
+    }
+    if ((env->args->count[LVX_OPT_MERGETHIN] && !lvx_lv_is_thin(lv)) ||
+        (env->args->count[LVX_OPT_MERGESNAPSHOT] && !lvx_lv_is_cow(lv))) {
+        /* LVM2's command definitions: LV_thin, LV_snapshot */
+        lvx_cmd_errorf("Command on LV %s/%s does not accept LV type %s.", lv->vg->name, lv->name,
+                       lvx_lvcmd_lv_type(lv));
+        lvx_cmd_errorf("Command not permitted on LV %s/%s.", lv->vg->name, lv->name);
         return LVX_EXIT_FAILED;
     }
     if (o->merge && lvx_lv_is_thin(lv))

@@ -105,15 +105,9 @@ static int convert(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_
  * error_zero" are taken), or NULL. */
 static const char *refused_type(const struct lvx_lv *lv)
 {
-    if (lvx_lv_is_thin_pool(lv))
-        return "thinpool";
-    if (lvx_lv_is_cow(lv))
-        return "snapshot";
-    if (lvx_map_lv_is_mirror(lv))
-        return "mirror";
-    if (lv->seg_count && lv->segs[0].kind == LVX_SEG_CACHE_POOL)
-        return "cachepool";
-    return NULL;
+    bool refused = lvx_lv_is_thin_pool(lv) || lvx_lv_is_cow(lv) || lvx_map_lv_is_mirror(lv) ||
+                   (lv->seg_count && lv->segs[0].kind == LVX_SEG_CACHE_POOL);
+    return refused ? lvx_lvcmd_lv_type(lv) : NULL;
 }
 
 /* LVM2 makes a linear, striped or raid LV the pool first. */

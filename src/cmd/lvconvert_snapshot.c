@@ -48,22 +48,6 @@ bool lvx_lvconvert_is_snapshot(const struct lvx_cmd_env *env)
            (type && !strcmp(type, "snapshot"));
 }
 
-/* LVM2's name of lv's type in its command definitions' refusals. */
-static const char *lv_type(const struct lvx_lv *lv)
-{
-    if (lvx_lv_is_cow(lv))
-        return "snapshot";
-    if (lvx_lv_is_thin(lv))
-        return "thin";
-    if (lvx_lv_is_thin_pool(lv))
-        return "thinpool";
-    if (lv->seg_count && lv->segs[0].kind == LVX_SEG_CACHE_POOL)
-        return "cachepool";
-    if (lvx_map_lv_is_mirror(lv))
-        return "mirror";
-    return lv->seg_count ? lvx_seg_report_type(&lv->segs[0]) : "linear";
-}
-
 static int not_permitted(struct lvx_cmd_env *env, const struct lvx_lv *lv, const char *why)
 {
     lvx_cmd_errorf("%s", why);
@@ -74,7 +58,7 @@ static int not_permitted(struct lvx_cmd_env *env, const struct lvx_lv *lv, const
 static int refuse_type(struct lvx_cmd_env *env, const struct lvx_lv *lv)
 {
     return not_permitted(env, lv, lvx_pool_printf(env->pool, "Command on LV %s does not accept "
-                                                  "LV type %s.", full(env, lv), lv_type(lv)));
+                                                  "LV type %s.", full(env, lv), lvx_lvcmd_lv_type(lv)));
 }
 
 static int refuse_shared(struct lvx_cmd_env *env, const struct lvx_vg *vg, const char *what)

@@ -138,6 +138,13 @@ static void print_pool_lines(struct lvx_buf *b, const struct lvx_lv *lv,
             lvx_buf_printf(b, "  LV Pool name           %s\n", seg->pool_lv->name);
         if (seg->origin_lv)
             lvx_buf_printf(b, "  LV Thin origin name    %s\n", seg->origin_lv->name);
+        if (seg->external_lv)
+            lvx_buf_printf(b, "  LV External origin name %s\n", seg->external_lv->name);
+        if (seg->merging && seg->origin_lv)      /* a thin merge waiting (cmd/thin_cmd.c) */
+            lvx_buf_printf(b, "  LV merging to          %s\n", seg->origin_lv->name);
+        const struct lvx_seg *m = lvx_thin_merging_into(lv);
+        if (m)
+            lvx_buf_printf(b, "  LV merged with         %s\n", m->lv->name);
     }
 }
 

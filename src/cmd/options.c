@@ -227,6 +227,8 @@ static const struct lvx_opt_def opt_table[LVX_OPT_COUNT] = {
     OPT(LVX_OPT_BACKGROUND, "background", 'b', LVX_ARG_FLAG, 0, NULL, "Copy in the background."),
     OPT(LVX_OPT_INTERVAL, "interval", 'i', LVX_ARG_STRING, 0, "[+]Number", "Seconds between progress lines (0: none)."),
     OPT(LVX_OPT_MERGE, "merge", 0, LVX_ARG_FLAG, 0, NULL, "Merge a snapshot back into its origin."),
+    OPT(LVX_OPT_MERGETHIN, "mergethin", 0, LVX_ARG_FLAG, 0, NULL, "Merge a thin snapshot into its origin (--merge for thin LVs only)."),
+    OPT(LVX_OPT_MERGESNAPSHOT, "mergesnapshot", 0, LVX_ARG_FLAG, 0, NULL, "Merge a COW snapshot into its origin (--merge for COW snapshots only)."),
     OPT(LVX_OPT_POLLOPERATION, "polloperation", 0, LVX_ARG_STRING, 0, "merge|merge_thin|pvmove|convert",
         "What lvpoll waits for (lvx: merge; merge_thin has nothing to wait for)."),
     OPT(LVX_OPT_SPLITSNAPSHOT, "splitsnapshot", 0, LVX_ARG_FLAG, 0, NULL,
