@@ -51,7 +51,6 @@
 #include "activate/daemon_lease.h"
 #include "activate/dm_int.h"
 #include "dev/lv_dev.h"
-#include "model/thin.h"
 #include "model/snapshot.h"
 #include "model/thin.h"
 #include "nodes/dm_nodes.h"
