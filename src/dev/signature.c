@@ -3,7 +3,10 @@
  * dev/signature.c - foreign signatures through libblkid (see signature.h).
  *
  * One probe with the superblock and partition chains enabled, magic reporting on;
- * blkid_do_probe() returns one signature per call until none is left.
+ * blkid_do_probe() returns one signature per call until none is left.  Before a
+ * whole-device probe the places libblkid's probers read are asked for at once
+ * (prefetch_probe_areas): the probe then reads from the page cache instead of
+ * waiting for some 34 small reads one after the other.
  */
 #include "dev/signature.h"
 #include "util/phase.h"
@@ -80,15 +83,55 @@ static int probe_all(struct lvx_ctx *ctx, struct lvx_pool *pool, blkid_probe pr,
     return 0;
 }
 
+/*
+ * Where libblkid 2.38's superblock and partition probers read on a device of size end
+ * (seen with strace on empty devices of 16 MiB and 1 GiB): the first 512 KiB (ZFS
+ * reads it whole on big devices, most others a sector or two in its first 68 KiB),
+ * single sectors at 1, 2 and 4 MiB, the last 512 KiB (RAID metadata, ZFS's two back
+ * labels, GPT's backup) and one sector 1580544 bytes before the end.  A hint only:
+ * what a prober reads elsewhere (another version, a magic found and followed) is
+ * read on demand as before.  On a loop device this is 7 reads of about 1 MiB instead
+ * of 34 of 10 KiB one after the other (bench/pvcreate).  The pages stay cached while
+ * fd is open; a block device's cache is dropped at its last close.
+ */
+static void prefetch_probe_areas(int fd)
+{
+    static const struct { uint64_t off, len; bool from_end; } areas[] = {
+        { 0, 512 << 10, false },
+        { 1 << 20, 4096, false },
+        { 2 << 20, 4096, false },
+        { 4 << 20, 4096, false },
+        { 512 << 10, 512 << 10, true },
+        { 1580544, 4096, true },
+    };
+    off_t end = lseek(fd, 0, SEEK_END);
+    if (end <= 0)
+        return;
+    for (size_t i = 0; i < sizeof(areas) / sizeof(areas[0]); i++) {
+        uint64_t len = areas[i].len, off;
+        if (areas[i].off >= (uint64_t)end)
+            continue;
+        off = areas[i].from_end ? ((uint64_t)end - areas[i].off) & ~(uint64_t)4095 : areas[i].off;
+        (void)posix_fadvise(fd, (off_t)off, (off_t)len, POSIX_FADV_WILLNEED);
+    }
+}
+
+static int probe_fd(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_dev *dev, int fd,
+                    uint64_t offset, uint64_t size, struct lvx_dev_sig **out, unsigned *count);
+
 static int lvx_dev_find_signatures_unt(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_dev *dev,
                             struct lvx_dev_sig **out, unsigned *count)
 {
     *out = NULL;
     *count = 0;
-    blkid_probe pr = blkid_new_probe_from_filename(dev->path);
-    if (!pr)
+    /* the flags libblkid's own open by name uses */
+    int fd = open(dev->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
         return lvx_error(ctx, EIO, "Cannot probe %s for signatures", dev->path);
-    return probe_all(ctx, pool, pr, dev->path, 0, out, count);
+    prefetch_probe_areas(fd);
+    int rc = probe_fd(ctx, pool, dev, fd, 0, 0, out, count);
+    close(fd);
+    return rc;
 }
 
 /* A probe over [offset, offset + size) of an open fd (size 0: to the end). */
@@ -128,6 +171,7 @@ int lvx_dev_find_signatures_fd(struct lvx_ctx *ctx, struct lvx_pool *pool, const
                                int fd, struct lvx_dev_sig **out, unsigned *count)
 {
     uint64_t t = lvx_phase_start();
+    prefetch_probe_areas(fd);
     int rc = probe_fd(ctx, pool, dev, fd, 0, 0, out, count);
     lvx_phase_end("signatures", t);
     return rc;
