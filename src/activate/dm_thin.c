@@ -507,11 +507,14 @@ int lvx_dm_thin_message(struct lvx_ctx *ctx, const struct lvx_lv *pool, const ch
     if ((rc = tpool_ids(ctx, pool, &tp)) < 0)
         goto out;
     was_up = thins_active(ctx, &r->dm, pool, NULL) || pool_top_active(ctx, &r->dm, pool);
+    bool top_was_pool = false;      /* the thin-pool device itself under the pool's name */
+    struct lvx_dm_ids top;
     {   /* a new pool active under its own name counts too */
-        struct lvx_dm_ids top;
         if (lvx_dm_ids_of(ctx, pool, NULL, &top) == 0 &&
-            lvx_dm_info(ctx, &r->dm, top.name, &info) == 0 && info.exists)
+            lvx_dm_info(ctx, &r->dm, top.name, &info) == 0 && info.exists) {
             was_up = true;
+            top_was_pool = !strcmp(info.uuid, tp.uuid);
+        }
     }
     if ((rc = pool_up(ctx, r, pool, false, dev, sizeof(dev))) < 0 ||
         (rc = check_tid(ctx, &r->dm, pool, tp.name, ps->transaction_id - n)) < 0)
@@ -551,8 +554,21 @@ resume:
             memcpy(ctx->errmsg, msg, sizeof(msg));
         }
     }
-    if (rc < 0)
-        goto out;
+    if (rc < 0) {   /* the pool as it was: a failed message changed nothing in it */
+        int err = ctx->err;
+        char msg[sizeof(ctx->errmsg)];
+        memcpy(msg, ctx->errmsg, sizeof(msg));
+        if (top_was_pool && lvx_dm_info(ctx, &r->dm, top.name, &info) == 0 && !info.exists &&
+            lvx_dm_info(ctx, &r->dm, tp.name, &info) == 0 && info.exists &&
+            lvx_dm_rename(ctx, &r->dm, tp.name, top.name) == 0) {
+            lvx_dm_nodes_remove(tp.name, NULL, NULL);
+            (void)lvx_dm_nodes_add(ctx, top.name, info.major, info.minor, pool->vg->name,
+                                   link_of(pool));
+        }
+        ctx->err = err;
+        memcpy(ctx->errmsg, msg, sizeof(msg));
+        goto fail;
+    }
     /* the pool LV was active as a new pool: its read-only top device comes with the rename */
     if (was_up && pool_used(pool) && !thins_active(ctx, &r->dm, pool, NULL) &&
         !pool_top_active(ctx, &r->dm, pool))

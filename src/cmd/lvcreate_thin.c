@@ -38,6 +38,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "cmd/lvresize_policy.h"
 #include "config/config.h"
 #include "model/thin.h"
 
@@ -860,6 +861,51 @@ static void thin_attrs(struct lvx_cmd_env *env, struct lvx_lv *thin, bool snapsh
     }
 }
 
+/* Room in pool for one more thin LV, by activation/thin_pool_autoextend_threshold: LVM2
+ * activates a pool that has had thin LVs (transaction_id above 0) and refuses a thin
+ * LV or snapshot when it is above the threshold; a new pool it checks at the message,
+ * for new thin LVs only (create_thin), after a first commit it then reverts.  lvx checks
+ * both before writing anything.  A pool activated here for the look is taken down again
+ * when the look lets the LV in (the message step activates it as before); after a
+ * refusal it stays active, as LVM2 leaves it. */
+static int check_pool_room(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                           const struct lvx_lv *pool, bool snapshot)
+{
+    const struct lvx_seg *ps = lvx_lv_thin_pool_seg(pool);
+    bool fresh = ps->transaction_id == 0, activated = false;
+    struct lvx_lv_kstate ks;
+    int rc;
+    if (act->off || !act->be || env->args->count[LVX_OPT_TEST] || (fresh && snapshot))
+        return 0;
+    memset(&ks, 0, sizeof(ks));
+    if (!lvx_actcmd_is_active(env, act, pool, &ks) || !ks.thin_pool) {
+        lvx_error_clear(env->ctx);
+        if ((rc = lvx_actcmd_activate(env, act, pool))) {
+            lvx_cmd_errorf("Aborting. Failed to locally activate thin pool %s/%s.",
+                           pool->vg->name, pool->name);
+            return rc;
+        }
+        activated = true;
+        memset(&ks, 0, sizeof(ks));
+        if (!lvx_actcmd_is_active(env, act, pool, &ks) || !ks.thin_pool) {
+            lvx_error_clear(env->ctx);
+            lvx_cmd_errorf("Pool %s/%s needs to be locally active for threshold check.",
+                           pool->vg->name, pool->name);
+            return LVX_EXIT_FAILED;
+        }
+    }
+    if (!lvx_thin_pool_below_threshold(env, pool, &ks)) {
+        if (fresh)
+            lvx_cmd_errorf("Free space in pool %s/%s is above threshold, new volumes are not "
+                           "allowed.", pool->vg->name, pool->name);
+        else
+            lvx_cmd_errorf("Cannot create new thin volume, free space in thin pool %s/%s "
+                           "reached threshold.", pool->vg->name, pool->name);
+        return LVX_EXIT_FAILED;
+    }
+    return activated ? lvx_actcmd_deactivate(env, act, pool, false) : 0;
+}
+
 int lvx_lvcreate_thin_lv(struct lvx_cmd_env *env, struct lvx_vg_update *u, const struct lvx_actcmd *act,
                          struct lvx_lv *pool, const char *name, uint64_t le, struct lvx_lv *origin,
                          struct lvx_lv **out)
@@ -882,6 +928,8 @@ int lvx_lvcreate_thin_lv(struct lvx_cmd_env *env, struct lvx_vg_update *u, const
                        vg->max_lv, vg->name);
         return LVX_EXIT_FAILED;
     }
+    if ((rc = check_pool_room(env, act, pool, origin != NULL)))
+        return rc;
     struct lvx_lv *thin = lvx_lvcmd_new_lv(vg, name, (uint64_t)time(NULL));
     lvx_vg_make_thin(vg, thin, pool, le, origin);
     const struct lvx_seg *ts = lvx_lv_thin_seg(thin);

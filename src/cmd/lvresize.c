@@ -43,6 +43,8 @@ struct resize_opts {
     uint32_t meta_pct;                 /* ... a pool's metadata grows by this % (0: not) */
     bool meta_by_size;                 /* lvresize -L|-l of <pool>_tmeta itself: its new
                                           size is `size`, not --poolmetadatasize's */
+    uint64_t meta_to_sectors;          /* a pool's data grows: its metadata to this size,
+                                          LVM2's estimate for the new data size */
 };
 
 static int parse_resize_args(struct lvx_cmd_env *env, struct resize_opts *o)
@@ -85,6 +87,7 @@ static int parse_resize_args(struct lvx_cmd_env *env, struct resize_opts *o)
         if (env->args->count[LVX_OPT_EXTENTS])
             lvx_notice(env->ctx, "Ignoring size parameters with --use-policies.");
         pvs_only = meta_only = false;
+        o->size = (struct lvx_lvcmd_size){ 0 };    /* not the PVs' free space named */
     }
     if ((!pvs_only && !meta_only && !o->use_policies &&
          (rc = lvx_lvcmd_size_args(env, true, true, &o->size))) ||
@@ -430,6 +433,11 @@ static int grow_meta(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lv
     int rc;
     if (o->meta_pct) {              /* +N% of the LV, rounded up (LVM2's percent_of_extents) */
         new_count = target->le_count + (target->le_count * o->meta_pct + 99) / 100;
+    } else if (o->meta_to_sectors) {    /* rounded up to an extent, as LVM2 says */
+        new_count = (o->meta_to_sectors + e - 1) / e;
+        if (o->meta_to_sectors % e)
+            lvx_notice(env->ctx, "Rounding size to boundary between physical extents: %s.",
+                       lvx_lvcmd_size(env, new_count * e));
     } else if (o->meta_by_size) {   /* -L/-l given for the _tmeta LV */
         uint64_t ext = o->size.in_extents ? o->size.value : (o->size.value + e - 1) / e;
         new_count = o->size.sign > 0 ? target->le_count + ext : ext;
@@ -543,6 +551,18 @@ static int resize_thin(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
             return LVX_EXIT_FAILED;
         if (new_count < lv->le_count && !thin)
             return refuse_pool_reduce(ps);
+        /* LVM2: a pool's data grown without PVs named or the metadata resized otherwise
+         * takes its metadata along, first, to the size it estimates for the new data
+         * (data sectors / chunk sectors * 64 bytes), when that is more */
+        if (!thin && !meta && !o->pv_arg_count && new_count > lv->le_count) {
+            uint64_t est = new_count * u->vg->extent_size / ((uint64_t)ps->chunk_size * 8);
+            if (est > ps->metadata_lv->le_count * (uint64_t)u->vg->extent_size) {
+                struct resize_opts mo = *o;
+                mo.meta_to_sectors = est;
+                if ((rc = grow_meta(env, u, ps, maps, pvs, pv_count, &mo)))
+                    return rc;
+            }
+        }
         const struct lvx_lv *ext = thin ? lvx_lv_thin_seg(lv)->external_lv : NULL;
         struct lvx_actcmd ea;
         if (ext && new_count > lv->le_count && new_count > ext->le_count &&

@@ -13,7 +13,11 @@
  *     that is more;
  *   - a pool's metadata: the same against the lower of the threshold and the pool's
  *     minimal metadata threshold (25% or 4 MiB free, whichever is less), plus 1%.
- * Entry point: lvx_lvresize_policy().
+ * The same threshold decides whether a pool takes new thin LVs (LVM2's
+ * pool_below_threshold): its data used above the threshold, its metadata above it or
+ * at the minimal metadata threshold, or the pool failed, out of data space, erroring,
+ * read-only or needing a check: no.
+ * Entry points: lvx_lvresize_policy(), lvx_thin_pool_below_threshold().
  */
 #include "cmd/lvresize_policy.h"
 
@@ -80,15 +84,63 @@ static bool read_policy(struct lvx_cmd_env *env, bool pool, int64_t *threshold,
     return *threshold < 100;
 }
 
-/* The pool's lowest metadata threshold in whole percent: 25% or 4 MiB of its
+/* The pool's lowest metadata threshold as a dm_percent_t: 25% or 4 MiB of its
  * metadata LV free, whichever is less. */
-static int64_t meta_min_threshold(const struct lvx_lv *pool)
+static int64_t meta_min_pct(const struct lvx_lv *pool)
 {
     const struct lvx_lv *meta = lvx_lv_thin_pool_seg(pool)->metadata_lv;
     int64_t free = lvx_report_dm_percent(8192, meta->le_count * (uint64_t)pool->vg->extent_size);
     if (free > 25 * PCT_1)
         free = 25 * PCT_1;
-    return (PCT_100 - free) / PCT_1;
+    return PCT_100 - free;
+}
+
+/* The same in whole percent (the policy's growth). */
+static int64_t meta_min_threshold(const struct lvx_lv *pool)
+{
+    return meta_min_pct(pool) / PCT_1;
+}
+
+bool lvx_thin_pool_below_threshold(struct lvx_cmd_env *env, const struct lvx_lv *pool,
+                                   const struct lvx_lv_kstate *ks)
+{
+    const char *name = pool->name, *vg = pool->vg->name;
+    int64_t threshold = 100;
+    struct lvx_config *cfg;
+    if (lvx_config_load(env->ctx, &cfg) == 0) {
+        threshold = lvx_config_int(cfg, "activation/thin_pool_autoextend_threshold", 100);
+        lvx_config_free(cfg);
+    } else {
+        lvx_error_clear(env->ctx);
+    }
+    if (threshold > 100)
+        threshold = 100;
+    threshold *= PCT_1;
+    bool below = true;
+    if (ks->pool_fail || ks->pool_out_of_data || ks->pool_needs_check || ks->pool_read_only) {
+        lvx_warn(env->ctx, "WARNING: Thin pool %s/%s%s%s%s%s.", vg, name,
+                 ks->pool_fail ? " is failed" : "",
+                 ks->pool_out_of_data ? " is out of data space" : "",
+                 ks->pool_needs_check ? " needs check" : "",
+                 ks->pool_read_only ? " has read-only metadata" : "");
+        if (ks->pool_fail)
+            return false;
+        below = false;
+    }
+    int64_t data = lvx_report_dm_percent(ks->data_used, ks->data_total);
+    int64_t meta = lvx_report_dm_percent(ks->meta_used, ks->meta_total);
+    int64_t meta_min = meta_min_pct(pool);
+    if (data > threshold)
+        below = false;
+    if (meta >= meta_min) {
+        lvx_warn(env->ctx, "WARNING: Remaining free space in metadata of thin pool %s/%s is too "
+                 "low (%.2f%% >= %.2f%%). Resize is recommended.", vg, name,
+                 (double)meta / PCT_1, (double)meta_min / PCT_1);
+        below = false;
+    }
+    if (meta > threshold)
+        below = false;
+    return below;
 }
 
 int lvx_lvresize_policy(struct lvx_cmd_env *env, const struct lvx_lv *lv, uint32_t *data_pct,
