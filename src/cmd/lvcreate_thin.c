@@ -864,8 +864,9 @@ static void thin_attrs(struct lvx_cmd_env *env, struct lvx_lv *thin, bool snapsh
 /* Room in pool for one more thin LV, by activation/thin_pool_autoextend_threshold: LVM2
  * activates a pool that has had thin LVs (transaction_id above 0) and refuses a thin
  * LV or snapshot when it is above the threshold; a new pool it checks at the message,
- * for new thin LVs only (create_thin), after a first commit it then reverts.  lvx checks
- * both before writing anything.  A pool activated here for the look is taken down again
+ * for new thin LVs only (create_thin), after a first commit it then reverts, and refuses
+ * a new pool whose kernel transaction id is not 0 (a foreign user's thin devices).  lvx
+ * checks all before writing anything.  A pool activated here for the look is taken down again
  * when the look lets the LV in (the message step activates it as before); after a
  * refusal it stays active, as LVM2 leaves it. */
 static int check_pool_room(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
@@ -893,6 +894,12 @@ static int check_pool_room(struct lvx_cmd_env *env, const struct lvx_actcmd *act
                            pool->vg->name, pool->name);
             return LVX_EXIT_FAILED;
         }
+    }
+    if (fresh && ks.pool_tid != 0) {    /* LVM2's check_new_thin_pool: a foreign user's */
+        lvx_cmd_errorf("Cannot use thin pool %s/%s with transaction id %llu for thin volumes. "
+                       "Expected transaction id 0.", pool->vg->name, pool->name,
+                       (unsigned long long)ks.pool_tid);
+        return LVX_EXIT_FAILED;
     }
     if (!lvx_thin_pool_below_threshold(env, pool, &ks)) {
         if (fresh)

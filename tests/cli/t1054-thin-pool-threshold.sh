@@ -17,7 +17,10 @@
 #     (3.50 MiB: data sectors / chunk sectors * 64 bytes, rounded up to an extent);
 #   - a used pool (transaction_id 1) with its data above the threshold: lvcreate -V and
 #     a thin snapshot refused ("reached threshold"), nothing written; with the default
-#     threshold (100) both are made.
+#     threshold (100) both are made;
+#   - a new pool (transaction_id 0 in the VG) whose daemon-served metadata a foreign user
+#     moved to transaction id 2: lvcreate -V refused with LVM2's line (its
+#     check_new_thin_pool; LVM2's thin-foreign-repair.sh:56), nothing written.
 source "$(dirname "$0")/../lib.sh"
 source "$LVX_ROOT/tests/tools/uspace-env.sh"
 
@@ -101,6 +104,16 @@ test_eq "... nothing written (seqno)" "$(seqno)" "$before"
 uspace_run_ok "with the default threshold (100): lvcreate -V and the snapshot are made" \
     sh -c "$LVX lvcreate -q -V10 -n t2 $VG/pool2 && $LVX lvcreate -q -s -n s1 $VG/t1"
 test_eq "... t2 and s1 listed" "$(lvx lvs --noheadings -o lv_name "$VG/t2" "$VG/s1" 2>/dev/null | tr -d ' ' | sort | tr '\n' ,)" "s1,t2,"
+
+# ---- a new pool a foreign user gave a thin device and a transaction id (thin-foreign-repair)
+uspace_run_ok "pool3 (new, active)" lvx lvcreate -q -L8M -T "$VG/pool3"
+uspace_run_ok "a foreign user's create_thin 0 and set_transaction_id 0 2 to pool3" \
+    python3 "$LVX_ROOT/tests/tools/lvxd_request.py" thinmsg "$VG" pool3 0 2 create_thin:0
+before=$(seqno)
+rc=0; lvx lvcreate -V10 -n t3 "$VG/pool3" >"$SCRATCH/o" 2>&1 || rc=$?
+test_eq "lvcreate -V in it: refused, exit 5, nothing written" "$rc $(seqno)" "5 $before"
+expect_line "... LVM2's line" "$SCRATCH/o" \
+    "Cannot use thin pool $VG/pool3 with transaction id 2 for thin volumes. Expected transaction id 0."
 
 uspace_run_ok "VG deactivated" lvx vgchange -q -an "$VG"
 done_testing
