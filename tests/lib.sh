@@ -535,3 +535,11 @@ sha_devs() {
         printf '%s  %s\n' "$(cksum <"$dev")" "$dev"
     done
 }
+
+# thin_meta_alloc_pct PCT NR_BLOCKS: a thin pool's Meta% without the blocks the kernel
+# keeps back (a tenth of NR_BLOCKS, at most 4096, counted as used in its status and so
+# in the lvx daemon's): the share of the metadata really allocated, which halves when
+# the metadata doubles.
+thin_meta_alloc_pct() {
+    python3 -c "import sys; p, n = float(sys.argv[1]), int(sys.argv[2]); print('%.4f' % (p - 100.0 * min(4096, n // 10) / n))" "$1" "$2"
+}

@@ -873,8 +873,12 @@ void lvxd_thin_dev_status(const struct lvxd_thin_dev *s, char *out, size_t n)
     if (tp->loaded && s->pool_file) {
         struct lvx_thin_info i;
         lvx_thin_meta_info(tp->tm, &i);
+        /* the kernel keeps back a tenth of the metadata blocks (at most 4096) for its own
+         * commits and counts them as used in its status: Meta% as the kernel's */
+        uint64_t reserve = i.nr_meta / 10 < 4096 ? i.nr_meta / 10 : 4096;
+        uint64_t meta_used = i.meta_used + reserve < i.nr_meta ? i.meta_used + reserve : i.nr_meta;
         snprintf(out, n, " thin-pool %" PRIu64 " %" PRIu64 "/%" PRIu64 " %" PRIu64 "/%" PRIu64
-                 " - rw %s%s", i.trans_id, i.meta_used, i.nr_meta, i.data_used, i.nr_data,
+                 " - rw %s%s", i.trans_id, meta_used, i.nr_meta, i.data_used, i.nr_data,
                  tp->ignore_discard ? "ignore_discard"
                  : tp->passdown ? "discard_passdown" : "no_discard_passdown",
                  tp->failed ? " fail" : "");
