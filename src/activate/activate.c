@@ -122,8 +122,9 @@ int lvx_activation_check(struct lvx_ctx *ctx, const struct lvx_lv *lv,
     const struct lvx_seg *cs = lvx_lv_cow_snapshot_seg(lv);
     if (cs && cs->origin_lv)
         lv = cs->origin_lv;
-    int rc = lvx_lv_is_thin(lv) ? lvx_map_check_thin_activatable(ctx, lv, partial)
-                                : lvx_map_check_activatable(ctx, lv, partial);
+    int rc = lvx_lv_is_thin(lv)        ? lvx_map_check_thin_activatable(ctx, lv, partial)
+             : lvx_map_lv_is_mirror(lv) ? lvx_map_check_mirror_activatable(ctx, lv, partial)
+                                        : lvx_map_check_activatable(ctx, lv, partial);
     const struct lvx_seg *snaps[64];
     unsigned n = lvx_lv_snapshot_segs(lv, snaps, 64);
     for (unsigned i = 0; rc == 0 && i < n && i < 64; i++)

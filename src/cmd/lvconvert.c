@@ -576,7 +576,19 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
     if (o->merge)
         return lvx_lvconvert_merge(env, u, lv, o->interval, o->background);
     const char *role = NULL;
-    if (lvx_lv_used_by(lv, &role)) {
+    const struct lvx_seg *user = lvx_lv_used_by(lv, &role);
+    /* a mirror that is the origin of COW snapshots is repaired as LVM2 does, the
+     * snapshots kept over it (cmd/mirror_repair.c) */
+    bool snap_origin = user && user->kind == LVX_SEG_SNAPSHOT && role && !strcmp(role, "origin");
+    if (snap_origin && lvx_map_lv_is_mirror(lv) && !o->repair && o->mirrors_given &&
+        o->mirrors_sign >= 0 &&
+        (o->mirrors_sign ? o->mirrors : o->mirrors + 1) >
+            (o->mirrors_sign ? 0 : lv->segs[0].area_count)) {
+        lvx_cmd_errorf("Can't add additional mirror images to mirror %s/%s which is under "
+                       "snapshots.", lv->vg->name, lv->name);
+        return LVX_EXIT_FAILED;
+    }
+    if (user && !(snap_origin && o->repair && lvx_map_lv_is_mirror(lv))) {
         lvx_cmd_errorf("Can't convert logical volume %s/%s: it is a sub-LV (%s).", lv->vg->name,
                        lv->name, role ? role : "sub-LV");
         return LVX_EXIT_FAILED;

@@ -36,6 +36,7 @@
 #include "cmd/mirror_mlog.h"
 #include "config/config.h"
 #include "map/map.h"
+#include "model/snapshot.h"
 
 #include <string.h>
 
@@ -142,6 +143,13 @@ static int up_convert(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
                       bool *added)
 {
     int rc;
+    if (lvx_map_lv_is_mirror(lv) && images > image_count(lv) &&
+        lvx_lv_snapshot_segs(lv, NULL, 0) > 0) {
+        /* LVM2 adds no image to a mirror under snapshots (a linear origin becomes one) */
+        lvx_cmd_errorf("Can't add additional mirror images to mirror %s/%s which is under "
+                       "snapshots.", lv->vg->name, lv->name);
+        return 1;
+    }
     if (!lvx_map_lv_is_mirror(lv)) {
         if (images < 2)
             return 0;

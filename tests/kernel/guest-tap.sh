@@ -15,6 +15,7 @@
 #   check_match DESC TEXT FIXED-STRING         TEXT contains FIXED-STRING
 #   lvm CMD ARGS...                            the host's LVM2 without device hints
 #   trim                                       filter: drop spaces
+#   quiet_missing                              filter: drop the missing-PV warnings
 #   both, meta, tables, devnum                 twin-VG comparisons (below)
 #   guest_done                                 plan line, result.tap, exit 0
 set -u
@@ -54,6 +55,8 @@ check_match() {
 }
 lvm() { local c=$1; shift; command lvm "$c" --config 'devices { hints = "none" }' "$@"; }
 trim() { tr -d ' '; }
+# filter: without LVM2's (and lvx's) lines about missing PVs
+quiet_missing() { grep -v -e "Couldn't find device" -e "is missing PV" -e "WARNING: Device for PV" || true; }
 
 # Twin VGs, one made by each tool: the script sets LVM_VG (LVM2's) and LVX_VG (lvx's), and
 # PVMAP (a sed script mapping lvx's PV device numbers to LVM2's) for `tables`.
@@ -65,6 +68,9 @@ trim() { tr -d ' '; }
 #   tables VG           the VG's dm tables, device numbers as dm names, PVs as LVM2's
 #   dm_forms VG         names and UUID forms of VG's devices, VG's name replaced
 #   devnum DEV          MAJ:MIN of a disk
+#   pv_map PAIRS...     sets PVMAP from disk letter pairs LVM2:LVX (a:f)
+#   wait_sync TOOL LV   waits (at most 120 s) for the LV's copy_percent 100 (a script's
+#                       own wait_sync, defined after sourcing, takes its place)
 both() {
     local desc=$1 ra=0 rb=0 oa ob
     shift
@@ -86,6 +92,21 @@ tables() {
     dmsetup table | grep "^$vg-" | sort | sed -E "$map" | sed "${PVMAP:-}s/$vg-/VG-/g"
 }
 devnum() { cat "/sys/block/${1#/dev/}/dev"; }
+pv_map() {  # pv_map LVM2:LVX...: PVMAP from pairs of disk letters (a:f = vda is vdf's twin)
+    local p
+    PVMAP=""
+    for p in "$@"; do
+        PVMAP+="s/ $(devnum /dev/vd${p#*:}) / $(devnum /dev/vd${p%:*}) /g;"
+    done
+}
+wait_sync() {  # wait_sync TOOL VG/LV: copy_percent 100 (at most 120 s)
+    local t
+    for ((t = 0; t < 240; t++)); do
+        [[ $($1 lvs --noheadings -o copy_percent "$2" 2>/dev/null | trim) == 100.00 ]] && return 0
+        sleep 0.5
+    done
+    return 1
+}
 dm_forms() {
     dmsetup info -c --noheadings --separator ' ' -o name,uuid | grep "^${1//-/--}-" | sort |
         sed -E "s/^${1//-/--}-/VG-/; s/ LVM-[A-Za-z0-9]{64}/ LVM-U/"

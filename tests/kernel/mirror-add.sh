@@ -19,18 +19,7 @@
 
 LVM_VG=lvm-ma
 LVX_VG=lvx-ma
-PVMAP=""
-for p in a:e b:f c:g d:h; do
-    PVMAP+="s/ $(devnum /dev/vd${p#*:}) / $(devnum /dev/vd${p%:*}) /g;"
-done
-wait_sync() {  # wait_sync TOOL VG/LV: copy_percent 100 (at most 120 s)
-    local t
-    for ((t = 0; t < 240; t++)); do
-        [[ $($1 lvs --noheadings -o copy_percent "$2" 2>/dev/null | trim) == 100.00 ]] && return 0
-        sleep 0.5
-    done
-    return 1
-}
+pv_map a:e b:f c:g d:h
 sync_both() { wait_sync lvm $LVM_VG/m && wait_sync lvm $LVX_VG/m; }
 img_sum() { dd if="/dev/mapper/$1" bs=1M count=16 iflag=direct status=none | sha256sum | cut -d' ' -f1; }
 

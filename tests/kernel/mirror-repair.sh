@@ -20,21 +20,9 @@
 
 LVM_VG=lvm-mr
 LVX_VG=lvx-mr
-PVMAP=""
-for p in a:f b:g c:h d:i e:j; do
-    PVMAP+="s/ $(devnum /dev/vd${p#*:}) / $(devnum /dev/vd${p%:*}) /g;"
-done
-wait_sync() {  # wait_sync TOOL VG/LV: copy_percent 100 (at most 120 s)
-    local t
-    for ((t = 0; t < 240; t++)); do
-        [[ $($1 lvs --noheadings -o copy_percent "$2" 2>/dev/null | trim) == 100.00 ]] && return 0
-        sleep 0.5
-    done
-    return 1
-}
+pv_map a:f b:g c:h d:i e:j
 sync_both() { wait_sync lvm $LVM_VG/m && wait_sync lvm $LVX_VG/m; }
 img_sum() { dd if="/dev/mapper/$1" bs=1M count=16 iflag=direct status=none | sha256sum | cut -d' ' -f1; }
-quiet() { grep -v -e "Couldn't find device" -e "is missing PV" -e "WARNING: Device for PV" || true; }
 
 dd if=/dev/urandom of=/tmp/A bs=1M count=16 2>/dev/null
 A=$(sha256sum </tmp/A | cut -d' ' -f1)
@@ -72,8 +60,8 @@ note "lvx: $ob"
 # LVM2's poll prints a progress line per interval (how many depends on the timing: a
 # run printed "Converted: 75.00%" before 100.00%): those lines left out on both sides
 check_eq "lvconvert -y --repair of the active mirror: exit status and output as LVM2's (progress lines below 100% aside)" \
-    "$rb $(quiet <<<"${ob//$LVX_VG/VG}" | grep -v "Converted: [0-9.]*%$" ; grep -c "Converted: 100.00%$" <<<"$ob")" \
-    "$ra $(quiet <<<"${oa//$LVM_VG/VG}" | grep -v "Converted: [0-9.]*%$" ; grep -c "Converted: 100.00%$" <<<"$oa")"
+    "$rb $(quiet_missing <<<"${ob//$LVX_VG/VG}" | grep -v "Converted: [0-9.]*%$" ; grep -c "Converted: 100.00%$" <<<"$ob")" \
+    "$ra $(quiet_missing <<<"${oa//$LVM_VG/VG}" | grep -v "Converted: [0-9.]*%$" ; grep -c "Converted: 100.00%$" <<<"$oa")"
 check "both in sync" sync_both
 check_eq "metadata as LVM2's after its poll (the new image placed and named alike, the log kept)" \
     "$(meta $LVX $LVX_VG)" "$(meta lvm $LVM_VG)"
