@@ -17,7 +17,10 @@
  * first, so no write reaches the PVs past a snapshot being set up; then -real, each
  * -cow and snapshot (created, or reloaded when their live table differs), then the
  * origin's snapshot-origin table, resumed last.  A failure removes the devices this
- * call created and resumes the origin.
+ * call created and resumes the origin.  A persistent minor (lvcreate --minor, lvchange
+ * -My) goes to the LV's top device, as LVM2's dev_manager.c gives it to the layer-less
+ * node only: the origin's snapshot-origin device, the COW LV's snapshot device; -real
+ * and -cow get the kernel's.
  *
  * An origin with a merging snapshot (lvconvert --merge) gets LVM2's merge layout
  * when the merge can run (it already runs, or neither the origin nor the merging
@@ -242,8 +245,8 @@ int lvx_dm_activate_set(struct lvx_ctx *ctx, const struct lvx_lv *origin,
             lvx_buf_printf(&t, "0 %" PRIu64 " snapshot %u:%u %u:%u P %u\n", sectors, real_maj,
                            real_min, info.major, info.minor, snaps[i]->chunk_size);
         }
-        if ((rc = lvx_dm_put_table(ctx, r, &sid, lvx_buf_str(&t), lvx_activation_read_only(cow, opts),
-                            &info)) < 0 ||
+        if ((rc = lvx_dm_put_lv_table(ctx, r, &sid, cow, lvx_buf_str(&t),
+                                      lvx_activation_read_only(cow, opts), &info)) < 0 ||
             (rc = lvx_dm_nodes_add(ctx, sid.name, info.major, info.minor, cow->vg->name,
                                    cow->name)) < 0)
             goto fail;
@@ -259,7 +262,7 @@ int lvx_dm_activate_set(struct lvx_ctx *ctx, const struct lvx_lv *origin,
             (rc = lvx_dm_resume(ctx, &r->dm, top.name, &info)) < 0)
             goto fail;
         suspended = false;
-    } else if ((rc = lvx_dm_put_table(ctx, r, &top, lvx_buf_str(&t), ro, &info)) < 0) {
+    } else if ((rc = lvx_dm_put_lv_table(ctx, r, &top, origin, lvx_buf_str(&t), ro, &info)) < 0) {
         goto fail;
     }
     /* no /dev/VG link for a hidden origin (a sparse snapshot's _vorigin), as LVM2 */

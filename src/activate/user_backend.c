@@ -16,7 +16,8 @@
  *   deactivate refused while the loop device is held (mounted) unless forced;
  *   stage/swap: the new size and mapping go live at swap (after the commit):
  *              the daemon re-reads the metadata, the loop device its capacity;
- *   rename, status (open = the loop device is held exclusively, e.g. mounted;
+ *   rename, status (open = the loop device's open count: descriptors of it in any process
+ *              but the daemon and the asking command, or held (mounted): 1;
  *              monitored = the daemon watches the pool or snapshot);
  *   monitor    the daemon watches a thin pool or snapshot (daemon/monitor.c: dmeventd's
  *              thin and snapshot plugins), set after an activation by the command's

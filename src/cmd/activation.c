@@ -491,6 +491,15 @@ static bool merging_thin_snapshot(const struct lvx_lv *lv)
     return seg && seg->merging;
 }
 
+/* Is lv the origin of a thin merge that waits whose snapshot is active (and a a real
+ * activation)? */
+static bool snapshot_first(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
+                           const struct lvx_lv *lv)
+{
+    const struct lvx_seg *m = lv && lvx_lv_is_thin(lv) ? lvx_thin_merging_into(lv) : NULL;
+    return m && !a->off && a->be && !a->test && lvx_actcmd_is_active(env, a, m->lv, NULL);
+}
+
 /* lvchange -ay of the origin of a thin merge that waits, whose snapshot is active: the
  * snapshot goes down first (or the activation is refused), then the VG is read again:
  * begin_activation ends the merge before the origin is activated.  0: go on with u. */
@@ -498,13 +507,36 @@ static int merge_first(struct lvx_cmd_env *env, const struct lvx_actcmd *a, cons
                        const char *lvname, struct lvx_vg_update *u)
 {
     const struct lvx_lv *lv = lvx_vg_find_lv(u->vg, lvname);
-    const struct lvx_seg *m = lv && lvx_lv_is_thin(lv) ? lvx_thin_merging_into(lv) : NULL;
-    if (!m || a->off || !a->be || a->test || !lvx_actcmd_is_active(env, a, m->lv, NULL))
+    if (!snapshot_first(env, a, lv))
         return 0;
     int rc = merging_snapshot_down(env, a, lv, true, false);
     lvx_vg_update_end(u);
     if (rc)
         return rc;
+    return begin_activation(env, a, vgname, u, 1);
+}
+
+/* merge_first for all the LVs vgchange/lvchange -ay of a VG activates (LVM2's
+ * lv_change_activate for each): each such origin's snapshot goes down, then the VG is
+ * read again, which ends those merges before any origin is activated.  An origin
+ * whose snapshot stays (open) is refused here, *rc set; the caller's loop leaves it
+ * out (snapshot_first still true).  0: go on with u; else u is ended. */
+static int merges_first(struct lvx_cmd_env *env, const struct lvx_actcmd *a, const char *vgname,
+                        struct lvx_vg_update *u, int *rc)
+{
+    bool down = false;
+    for (unsigned i = 0; i < u->vg->lv_count; i++) {
+        const struct lvx_lv *lv = u->vg->lvs[i];
+        if (!wanted_lv(env, lv, true) || !snapshot_first(env, a, lv))
+            continue;
+        int r = merging_snapshot_down(env, a, lv, true, false);
+        if (r > *rc)
+            *rc = r;
+        down = down || !r;
+    }
+    if (!down)
+        return 0;
+    lvx_vg_update_end(u);
     return begin_activation(env, a, vgname, u, 1);
 }
 
@@ -539,7 +571,7 @@ static int vg_activation(struct lvx_cmd_env *env, const struct lvx_actcmd *a, co
                          bool activate)
 {
     struct lvx_vg_update u;
-    int rc = begin_activation(env, a, name, &u, activate);
+    int refused = 0, rc = begin_activation(env, a, name, &u, activate);
     if (rc)
         return rc;
     if (activate && lvx_lvcmd_autoactivating(env) && (u.vg->flags & LVX_VGF_NOAUTOACTIVATE)) {
@@ -551,9 +583,12 @@ static int vg_activation(struct lvx_cmd_env *env, const struct lvx_actcmd *a, co
         lvx_vg_update_end(&u);
         return LVX_EXIT_FAILED;
     }
+    if (activate && (rc = merges_first(env, a, name, &u, &refused)))
+        return rc;
+    rc = refused;
     for (unsigned i = 0; i < u.vg->lv_count; i++) {
         const struct lvx_lv *lv = u.vg->lvs[i];
-        if (!wanted_lv(env, lv, activate))
+        if (!wanted_lv(env, lv, activate) || (activate && snapshot_first(env, a, lv)))
             continue;
         int r = change_lv(env, a, lv, activate);
         if (r > rc)
@@ -761,8 +796,13 @@ static int lvchange_one(struct lvx_cmd_env *env, const struct lvx_actcmd *a, con
             rc = change_lv(env, a, lv, activate);
         }
     } else {
+        int refused = 0;
+        if (activate && !refresh && (rc = merges_first(env, a, vgname, &u, &refused)))
+            return rc;
+        rc = refused;
         for (unsigned i = 0; i < u.vg->lv_count; i++) {
-            if (!wanted_lv(env, u.vg->lvs[i], activate))
+            if (!wanted_lv(env, u.vg->lvs[i], activate) ||
+                (activate && !refresh && snapshot_first(env, a, u.vg->lvs[i])))
                 continue;
             /* all of a VG: a COW LV changes with its origin, not asked for (LVM2) */
             if (!refresh && lvx_lv_cow_snapshot_seg(u.vg->lvs[i]))

@@ -240,8 +240,10 @@ static int do_status(struct request *r)
         return 0;
     }
     bool stacked = loop[0] != '-' && lvxd_loop_stacked(loop);
-    int open = stacked || (loop[0] != '-' && lvxd_loop_busy(loop));
-    lvx_buf_printf(r->out, "ok active %s %d %d %d %d %" PRIu64 "%s%s%s\n", loop, maj, min, ro,
+    /* a PV of another served LV: the daemon's own open, which the scan leaves out */
+    unsigned open = loop[0] == '-' ? 0
+                    : (stacked ? 1 : 0) + lvxd_loop_open_count(loop, maj, min, r->caller);
+    lvx_buf_printf(r->out, "ok active %s %d %d %d %u %" PRIu64 "%s%s%s\n", loop, maj, min, ro,
                    open, size, more, monitored ? " monitored" : "", stacked ? " stacked" : "");
     return 0;
 }

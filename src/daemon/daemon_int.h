@@ -423,6 +423,10 @@ bool lvxd_loop_busy(const char *dev);
  * descriptor of it in /proc/PID/fd)?  What the kernel's open count tells for a dm
  * device, which a loop device does not show; a scan of /proc, for deactivation. */
 bool lvxd_loop_opened(int maj, int min, pid_t except);
+/* The open count the status reports for loop device dev (maj:min): the descriptors
+ * lvxd_loop_opened() looks for, or 1 when there are none but the device is held (a
+ * mounted file system).  LVM2's dm open count, which counts every open. */
+unsigned lvxd_loop_open_count(const char *dev, int maj, int min, pid_t except);
 /* Is the loop device (an LV's) a PV of another LV the daemon serves (stacked.c)? */
 bool lvxd_loop_stacked(const char *loop);
 /* The loop device dev is attached (any file). */

@@ -15,6 +15,7 @@
  * (lvxd_loop_backing()), never by its number.
  *
  * Entry points: lvxd_loop_attach(), lvxd_loop_detach(), lvxd_loop_busy(), lvxd_loop_opened(),
+ * lvxd_loop_open_count(),
  * lvxd_loop_attached(), lvxd_loop_backing(), lvxd_loop_change_fd(), lvxd_loop_read_ahead(),
  * lvxd_loop_max_request(), lvxd_loop_dirty_limit(), lvxd_loop_set_capacity(),
  * lvxd_file_stat().
@@ -127,16 +128,20 @@ static int attach_here(struct lvx_ctx *ctx, const char *file, bool ro, uint32_t 
     return rc < 0 ? (ctx->err ? ctx->err : rc) : 0;
 }
 
-bool lvxd_loop_opened(int maj, int min, pid_t except)
+/* The descriptors of block device maj:min in /proc/PID/fd of the processes other than
+ * the daemon and `except`; at most `stop` of them counted (0: all).  Only a link to a
+ * node under /dev/ is looked at (an LV's node, also through $DM_DEV_DIR's symlinks, is
+ * its /dev/loopN), so no file of the daemon's own FUSE mount is ever stat'ed. */
+static unsigned open_fds(int maj, int min, pid_t except, unsigned stop)
 {
     DIR *procs = opendir("/proc");
     if (!procs)
-        return false;
+        return 0;
     dev_t want = makedev((unsigned)maj, (unsigned)min);
     pid_t self = getpid();
-    bool found = false;
+    unsigned n = 0;
     struct dirent *p;
-    while (!found && (p = readdir(procs))) {
+    while ((!stop || n < stop) && (p = readdir(procs))) {
         char *end;
         long pid = strtol(p->d_name, &end, 10);
         if (*end || pid <= 0 || pid == self || (except > 0 && pid == except))
@@ -145,17 +150,34 @@ bool lvxd_loop_opened(int maj, int min, pid_t except)
         snprintf(dir, sizeof(dir), "/proc/%ld/fd", pid);
         DIR *fds = opendir(dir);
         struct dirent *f;
-        while (fds && !found && (f = readdir(fds))) {
+        while (fds && (!stop || n < stop) && (f = readdir(fds))) {
+            char target[16];
             struct stat st;
-            if (f->d_name[0] != '.' && fstatat(dirfd(fds), f->d_name, &st, 0) == 0 &&
-                S_ISBLK(st.st_mode) && st.st_rdev == want)
-                found = true;
+            ssize_t len = f->d_name[0] == '.' ? -1
+                          : readlinkat(dirfd(fds), f->d_name, target, sizeof(target) - 1);
+            if (len < 5 || memcmp(target, "/dev/", 5) != 0)
+                continue;
+            if (fstatat(dirfd(fds), f->d_name, &st, 0) == 0 && S_ISBLK(st.st_mode) &&
+                st.st_rdev == want)
+                n++;
         }
         if (fds)
             closedir(fds);
     }
     closedir(procs);
-    return found;
+    return n;
+}
+
+bool lvxd_loop_opened(int maj, int min, pid_t except)
+{
+    return open_fds(maj, min, except, 1) > 0;
+}
+
+unsigned lvxd_loop_open_count(const char *dev, int maj, int min, pid_t except)
+{
+    unsigned n = open_fds(maj, min, except, 0);
+    /* held with no descriptor anywhere: a mounted file system (the kernel's holder) */
+    return n ? n : lvxd_loop_busy(dev) ? 1 : 0;
 }
 
 bool lvxd_loop_busy(const char *dev)

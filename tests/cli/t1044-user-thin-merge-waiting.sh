@@ -26,14 +26,6 @@ VG=vgtmw$$
 uspace_test_loops "$VG" 2 64M
 MIB=1048576
 dev() { echo "$DM_DEV_DIR/$VG/$1"; }
-hold() {  # hold NAME LV: a process keeps LV open read-only until unhold NAME
-    : >"$SCRATCH/held.$1"
-    python3 -c 'import os, sys, time; fd = os.open(sys.argv[1], os.O_RDONLY); print("held", flush=True); time.sleep(300)' \
-        "$(readlink -f "$(dev "$2")")" >"$SCRATCH/held.$1" 2>&1 &
-    eval "holder_$1=$!"
-    for _ in $(seq 1 100); do grep -q held "$SCRATCH/held.$1" && break; sleep 0.05; done
-}
-unhold() { local p; eval "p=\$holder_$1"; kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; }
 run() {  # run ARGS...: lvx, output in $out, exit code in $rc
     rc=0
     out=$(lvx "$@" 2>&1) || rc=$?
@@ -48,15 +40,15 @@ uspace_run_ok "A written to lv1" dd if="$SCRATCH/A" of="$(dev lv1)" bs=1M oflag=
 uspace_run_ok "thin snapshot snap of lv1, activated (-K)" sh -c \
     "$LVX lvcreate -q -s -n snap $VG/lv1 && $LVX lvchange -q -K -ay $VG/snap"
 uspace_run_ok "S written to snap" dd if="$SCRATCH/S" of="$(dev snap)" bs=1M oflag=direct conv=fsync status=none
-hold o lv1
-hold s snap
+uspace_hold o "$VG/lv1"
+uspace_hold s "$VG/snap"
 run lvconvert --merge "$VG/snap"
 test_eq "lvconvert --merge with both open: exit 0, the merge waits (LVM2's line)" \
     "$rc $(grep -c "Merging of thin snapshot $VG/snap will occur on next activation of $VG/lv1." <<<"$out")" "0 1" || diag "$out"
 run lvdisplay -a "$VG"
 test_eq "lvdisplay -a: 'LV merging to lv1' (snap), 'LV merged with snap' (lv1)" \
     "$rc $(grep -c '^  LV merging to          lv1$' <<<"$out") $(grep -c '^  LV merged with         snap$' <<<"$out")" "0 1 1" || diag "$out"
-unhold o
+uspace_unhold o
 run lvchange --refresh "$VG/lv1"
 test_eq "lv1 let go, snap open: lvchange --refresh lv1: exit 0, 'Delaying merge ...', lv1's thin_id still 1" \
     "$rc $(grep -c "Delaying merge for origin volume $VG/lv1 since snapshot volume $VG/snap is still active." <<<"$out") $(field "$VG/lv1" thin_id)" \
@@ -69,7 +61,7 @@ run lvchange -ay "$VG/lv1"
 test_eq "lvchange -ay lv1: exit 5, LVM2's line, lv1 still inactive, the merge still waits" \
     "$rc $(grep -c "Refusing to activate merging volume $VG/lv1 while snapshot volume $VG/snap is still active." <<<"$out") $(field "$VG/lv1" lv_active) $(field "$VG/lv1" thin_id)" \
     "5 1  1" || diag "$out"
-unhold s
+uspace_unhold s
 : >"$SCRATCH/hidden.out"
 for c in "lvchange --refresh" "lvchange -an" "lvchange -K -ay" "lvremove -y"; do
     run $c "$VG/snap"

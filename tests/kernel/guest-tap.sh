@@ -16,7 +16,7 @@
 #   lvm CMD ARGS...                            the host's LVM2 without device hints
 #   trim                                       filter: drop spaces
 #   quiet_missing                              filter: drop the missing-PV warnings
-#   both, meta, tables, devnum                 twin-VG comparisons (below)
+#   both, each, meta, tables, devnum, kminor   twin-VG comparisons (below)
 #   guest_done                                 plan line, result.tap, exit 0
 set -u
 export PATH=/t:$PATH
@@ -67,10 +67,13 @@ quiet_missing() { grep -v -e "Couldn't find device" -e "is missing PV" -e "WARNI
 #   meta TOOL VG        the metadata text the tool writes, without ids, times and hosts
 #   tables VG           the VG's dm tables, device numbers as dm names, PVs as LVM2's
 #   dm_forms VG         names and UUID forms of VG's devices, VG's name replaced
+#   each DESC ARGS...   ARGS by LVM2 on LVM_VG and by lvx on LVX_VG ("VG" in ARGS is the
+#                       VG): two checks, each must exit 0
 #   devnum DEV          MAJ:MIN of a disk
 #   pv_map PAIRS...     sets PVMAP from disk letter pairs LVM2:LVX (a:f)
 #   wait_sync TOOL LV   waits (at most 120 s) for the LV's copy_percent 100 (a script's
 #                       own wait_sync, defined after sourcing, takes its place)
+#   kminor VG LV[-LAYER] the device minor of dm device VG-LV[-LAYER] (blanks removed)
 both() {
     local desc=$1 ra=0 rb=0 oa ob
     shift
@@ -78,6 +81,12 @@ both() {
     ob=$($LVX "${@//VG/$LVX_VG}" 2>&1) || rb=$?
     check_eq "$desc: lvx's exit status and output equal LVM2's" \
         "$rb ${ob//$LVX_VG/VG}" "$ra ${oa//$LVM_VG/VG}"
+}
+each() {
+    local desc=$1
+    shift
+    check "$desc (LVM2)" lvm "${@//VG/$LVM_VG}"
+    check "$desc (lvx)" $LVX "${@//VG/$LVX_VG}"
 }
 meta() {
     rm -f /tmp/meta.vg
@@ -107,6 +116,7 @@ wait_sync() {  # wait_sync TOOL VG/LV: copy_percent 100 (at most 120 s)
     done
     return 1
 }
+kminor() { dmsetup info -c --noheadings -o minor "${1//-/--}-$2" 2>/dev/null | trim; }
 dm_forms() {
     dmsetup info -c --noheadings --separator ' ' -o name,uuid | grep "^${1//-/--}-" | sort |
         sed -E "s/^${1//-/--}-/VG-/; s/ LVM-[A-Za-z0-9]{64}/ LVM-U/"

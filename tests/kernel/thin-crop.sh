@@ -32,13 +32,6 @@ LVX=/tmp/lvxc
 cfg() { EXTRA=$1; shift; "$@"; EXTRA=''; }   # cfg SETTINGS both|check ...
 tlen() { dmsetup table "${1//-/--}-$2" 2>/dev/null | awk '{ s += $2 } END { print s + 0 }'; }
 tlens() { echo "$(tlen $LVX_VG "$1") $(tlen $LVM_VG "$1")"; }
-kminor() { dmsetup info -c --noheadings -o minor "${1//-/--}-$2" 2>/dev/null | trim; }
-each() {  # each DESC ARGS...: ARGS ("VG" the VG) by both tools, each must succeed
-    local desc=$1
-    shift
-    check "$desc (LVM2)" lvm "${@//VG/$LVM_VG}"
-    check "$desc (lvx)" $LVX "${@//VG/$LVX_VG}"
-}
 
 check "LVM2 makes lvm-cr, lvx makes lvx-cr (-s 512k)" sh -c \
     "lvm pvcreate -q /dev/vda /dev/vdb && lvm vgcreate -q -s 512k lvm-cr /dev/vda /dev/vdb &&

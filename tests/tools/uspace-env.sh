@@ -31,6 +31,8 @@
 #                           cannot)
 #   fsum FILE, lv_sum VG/LV  sha256 of a file, of an LV read through $DM_DEV_DIR (O_DIRECT)
 #   field VG/LV FIELD       one lvs field of lvx's, blanks removed
+#   uspace_hold NAME VG/LV  a background process keeps VG/LV's device open (read-only, not
+#                           exclusive) until uspace_unhold NAME
 #   fs_gone VG/LV           TAP check after a umount: the LV's device is open nowhere (the
 #                           filesystem really ended); else the pids whose mount namespace
 #                           still has it mounted
@@ -201,6 +203,14 @@ uspace_attach() {
 fsum() { sha256sum <"$1" | cut -d' ' -f1; }
 lv_sum() { dd if="$DM_DEV_DIR/$1" bs=1M iflag=direct status=none | sha256sum | cut -d' ' -f1; }
 field() { "$LVX" lvs --noheadings -o "$2" "$1" 2>/dev/null | tr -d ' '; }
+uspace_hold() {
+    : >"$SCRATCH/held.$1"
+    python3 -c 'import os, sys, time; fd = os.open(sys.argv[1], os.O_RDONLY); print("held", flush=True); time.sleep(300)' \
+        "$(readlink -f "$DM_DEV_DIR/$2")" >"$SCRATCH/held.$1" 2>&1 &
+    eval "uspace_holder_$1=$!"
+    for _ in $(seq 1 100); do grep -q held "$SCRATCH/held.$1" && break; sleep 0.05; done
+}
+uspace_unhold() { local p; eval "p=\$uspace_holder_$1"; kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; }
 fs_gone() {
     local open dev mm pids
     open=$(field "$1" lv_device_open)
