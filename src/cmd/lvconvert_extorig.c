@@ -82,7 +82,7 @@ static int convert(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_
     if ((rc = lvx_lvcmd_check_new_name(u->vg, name)))
         return rc;
     bool writable = (lv->status & LVX_LV_WRITE) != 0;
-    if ((rc = lvx_lvcreate_thin_lv(env, u, &act, pool, name, lv->le_count, NULL, &thin)))
+    if ((rc = lvx_lvcreate_thin_lv(env, u, &act, pool, false, name, lv->le_count, NULL, &thin)))
         return rc;
     lvx_thin_overprovisioning(env, pool);
     lvx_notice(env->ctx, "Logical volume \"%s\" created.", thin->name);

@@ -914,8 +914,8 @@ static int check_pool_room(struct lvx_cmd_env *env, const struct lvx_actcmd *act
 }
 
 int lvx_lvcreate_thin_lv(struct lvx_cmd_env *env, struct lvx_vg_update *u, const struct lvx_actcmd *act,
-                         struct lvx_lv *pool, const char *name, uint64_t le, struct lvx_lv *origin,
-                         struct lvx_lv **out)
+                         struct lvx_lv *pool, bool pool_made, const char *name, uint64_t le,
+                         struct lvx_lv *origin, struct lvx_lv **out)
 {
     struct lvx_vg *vg = u->vg;
     struct lvx_seg *ps = lvx_lv_thin_pool_seg(pool);
@@ -935,8 +935,8 @@ int lvx_lvcreate_thin_lv(struct lvx_cmd_env *env, struct lvx_vg_update *u, const
                        vg->max_lv, vg->name);
         return LVX_EXIT_FAILED;
     }
-    if ((rc = check_pool_room(env, act, pool, origin != NULL)))
-        return rc;
+    if (!pool_made && (rc = check_pool_room(env, act, pool, origin != NULL)))
+        return rc;     /* a pool made just now: zeroed metadata, nothing to look at */
     struct lvx_lv *thin = lvx_lvcmd_new_lv(vg, name, (uint64_t)time(NULL));
     lvx_vg_make_thin(vg, thin, pool, le, origin);
     const struct lvx_seg *ts = lvx_lv_thin_seg(thin);
@@ -1022,7 +1022,7 @@ static int create_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
     if (o->virtual_sectors % e)
         lvx_notice(env->ctx, "Rounding up size to full physical extent %s",
                    lvx_lvcmd_size(env, le * e));
-    if ((rc = lvx_lvcreate_thin_lv(env, u, act, pool, thin_name, le, NULL, &thin)))
+    if ((rc = lvx_lvcreate_thin_lv(env, u, act, pool, o->make_pool, thin_name, le, NULL, &thin)))
         return rc;
     lvx_thin_overprovisioning(env, pool);
     if (o->activate && (rc = activate_thin(env, act, thin)))
@@ -1190,7 +1190,7 @@ int lvx_lvcreate_thin_snapshot(struct lvx_cmd_env *env, struct lvx_vg_update *u,
     bool new_up = external && act.be == &lvx_activation_dm && activate &&
                   !lvx_lv_thin_pool_seg(pool)->transaction_id &&
                   lvx_actcmd_is_active(env, &act, pool, NULL);
-    if ((rc = lvx_lvcreate_thin_lv(env, u, &act, pool, n, origin->le_count, origin, &snap)))
+    if ((rc = lvx_lvcreate_thin_lv(env, u, &act, pool, false, n, origin->le_count, origin, &snap)))
         return rc;
     bool skip = (snap->flags & LVX_LVF_ACTIVATION_SKIP) != 0;
     lvx_thin_overprovisioning(env, pool);

@@ -68,10 +68,13 @@ int lvx_thin_need_messages(const struct lvx_actcmd *act, const struct lvx_vg *vg
                            const char *what);
 /* A new thin LV name of le extents in pool (origin: lvx_vg_make_thin's), committed and
  * create_thin / create_snap sent through act's backend; a failed message takes the LV
- * out again.  *out the new LV.  0 or an exit code (printed). */
+ * out again.  A pool not made by this command (pool_made false) is first looked at as
+ * LVM2 does (its transaction id, its threshold).  *out the new LV.  0 or an exit code
+ * (printed). */
 int lvx_lvcreate_thin_lv(struct lvx_cmd_env *env, struct lvx_vg_update *u,
-                         const struct lvx_actcmd *act, struct lvx_lv *pool, const char *name,
-                         uint64_t le, struct lvx_lv *origin, struct lvx_lv **out);
+                         const struct lvx_actcmd *act, struct lvx_lv *pool, bool pool_made,
+                         const char *name, uint64_t le, struct lvx_lv *origin,
+                         struct lvx_lv **out);
 
 /* Parse the pool options (new_pool false: refuse those only a new pool takes).  0 or
  * an exit code (printed). */
