@@ -13,6 +13,14 @@
  *   users      an LV with areas on pvmoveN: its lines name pvmoveN's device (major:minor)
  *              and the area's offset in it (a striped line mixes PVs and pvmoveN).
  *
+ *   atomic     (pvmove --atomic) pvmoveN_mimage_0 and _1 are devices of their own
+ *              (vg-pvmoveN_mimage_K, UUID LVM-<vg uuid><image uuid>, a "linear" line per
+ *              segment, the old areas and the new), brought up before pvmoveN, which is
+ *              one line over its whole length: "mirror core 1 <region> 2 <mimage_0> 0
+ *              <mimage_1> 0" (the kernel copies every segment at once), "linear" on
+ *              mimage_1 once extents_moved is complete, on mimage_0 when safe.  They go
+ *              with pvmoveN.
+ *
  * The copy is the kernel's; `pvmove` (cmd/pvmove.c) waits until the running mirror is
  * in sync, commits the checkpoint, and reloads pvmoveN (the next segment's mirror:
  * lvx_dm_pvmove_sync).  The first time, pvmoveN is made live with every segment
@@ -31,6 +39,7 @@
 #include <string.h>
 
 #include "map/map.h"
+#include "model/pvmove.h"
 #include "nodes/dm_nodes.h"
 
 const struct lvx_lv *lvx_dm_pvmove_of(const struct lvx_lv *lv)
@@ -58,10 +67,57 @@ static int pv_area(struct lvx_ctx *ctx, const struct lvx_seg *ms, uint32_t k, ui
     return rc;
 }
 
+/* "maj:min" of the device of lv, which must exist. */
+static int lv_devnum(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *lv,
+                     struct lvx_buf *out)
+{
+    struct lvx_dm_ids ids;
+    struct lvx_dm_info info;
+    int rc = lvx_dm_ids_of(ctx, lv, NULL, &ids);
+    if (rc == 0)
+        rc = lvx_dm_info(ctx, dm, ids.name, &info);
+    if (rc == 0 && !info.exists)
+        rc = lvx_error(ctx, ENXIO, "%s/%s is not active: its device is not known.",
+                       lv->vg->name, lv->name);
+    if (rc == 0)
+        lvx_buf_printf(out, "%u:%u", info.major, info.minor);
+    return rc;
+}
+
+/* The table of an atomic pvmove LV (its images' devices up). */
+static int mv_table_atomic(struct lvx_ctx *ctx, const struct lvx_lv *mv, bool safe,
+                           struct lvx_buf *out)
+{
+    const struct lvx_seg *ms = &mv->segs[0];
+    uint64_t len = mv->le_count * (uint64_t)mv->vg->extent_size;
+    struct lvx_dm dm;
+    int rc = lvx_dm_open(ctx, &dm);
+    if (rc < 0)
+        return rc;
+    bool copied = ms->extents_moved >= ms->extent_count;
+    if (copied || safe) {
+        lvx_buf_printf(out, "0 %" PRIu64 " linear ", len);
+        rc = lv_devnum(ctx, &dm, ms->areas[copied ? 1 : 0].lv, out);
+        lvx_buf_puts(out, " 0\n");
+    } else {
+        lvx_buf_printf(out, "0 %" PRIu64 " mirror core 1 %u 2 ", len,
+                       lvx_pvmove_region(ms->region_size, len));
+        if ((rc = lv_devnum(ctx, &dm, ms->areas[0].lv, out)) == 0) {
+            lvx_buf_puts(out, " 0 ");
+            if ((rc = lv_devnum(ctx, &dm, ms->areas[1].lv, out)) == 0)
+                lvx_buf_puts(out, " 0\n");
+        }
+    }
+    lvx_dm_close(&dm);
+    return rc;
+}
+
 /* The table of pvmove LV mv (safe: no mirror, the running segment on its old area). */
 static int mv_table(struct lvx_ctx *ctx, const struct lvx_lv *mv, bool safe,
                     struct lvx_buf *out)
 {
+    if (lvx_pvmove_is_atomic(mv))
+        return mv_table_atomic(ctx, mv, safe, out);
     uint32_t e = mv->vg->extent_size;
     bool running = false;
     for (unsigned i = 0; i < mv->seg_count; i++) {
@@ -84,7 +140,7 @@ static int mv_table(struct lvx_ctx *ctx, const struct lvx_lv *mv, bool safe,
         } else {
             running = true;
             lvx_buf_printf(out, "%" PRIu64 " %" PRIu64 " mirror core 1 %u 2 ", start, len,
-                           ms->region_size);
+                           lvx_pvmove_region(ms->region_size, len));
             if ((rc = pv_area(ctx, ms, 0, e, out)) < 0)
                 return rc;
             lvx_buf_putc(out, ' ');
@@ -174,7 +230,8 @@ int lvx_dm_pvmove_user_table(struct lvx_ctx *ctx, const struct lvx_lv *lv, struc
 
 /* Make mv's device live with its table (safe: no mirror) when it is not, or reload it
  * when its table differs (fresh: also when equal, a new mirror that copies the running
- * segment again).  *made: created here. */
+ * segment again).  *made: created here.  An image of an atomic move (no PVMOVE flag):
+ * its own linear table. */
 static int mv_put(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *mv, bool safe,
                   bool fresh, bool *made)
 {
@@ -187,7 +244,8 @@ static int mv_put(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *m
     if (rc == 0 && (info.exists && info.live_table) && safe)
         goto out;                        /* live already: its table is the real one */
     if (rc == 0)
-        rc = mv_table(ctx, mv, safe, &table);
+        rc = (mv->status & LVX_LV_PVMOVE) ? mv_table(ctx, mv, safe, &table)
+                                          : lvx_activation_dm_table(ctx, mv, false, &table);
     if (rc < 0)
         goto out;
     if (!info.exists) {
@@ -227,6 +285,36 @@ out:
     return rc;
 }
 
+/* The image devices of an atomic move made live (nothing for a move by segments). */
+static int images_put(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *mv)
+{
+    if (!lvx_pvmove_is_atomic(mv))
+        return 0;
+    int rc = 0;
+    for (uint32_t k = 0; k < mv->segs[0].area_count && rc == 0; k++)
+        rc = mv_put(ctx, dm, mv->segs[0].areas[k].lv, false, false, NULL);
+    return rc;
+}
+
+/* The image devices of an atomic move (vg-<mv>_mimage_0/1) removed when nothing holds
+ * them.  By name: at the end mv has lost its images in the metadata already. */
+static int images_down(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *mv)
+{
+    int rc = 0;
+    for (unsigned k = 0; k < 2 && rc == 0; k++) {
+        char name[LVX_DM_NAME_MAX + 1];
+        snprintf(name, sizeof(name), "%s_mimage_%u", mv->name, k);
+        struct lvx_lv im = *mv;
+        im.name = name;
+        struct lvx_dm_ids ids;
+        struct lvx_dm_info info;
+        if ((rc = mv_info(ctx, dm, &im, &ids, &info)) == 0 && info.exists &&
+            info.open_count == 0)
+            rc = lvx_dm_remove_one(ctx, dm, &ids, NULL, false);
+    }
+    return rc;
+}
+
 int lvx_dm_pvmove_up(struct lvx_ctx *ctx, const struct lvx_lv *mv, bool *made)
 {
     struct lvx_dm dm;
@@ -239,7 +327,7 @@ int lvx_dm_pvmove_up(struct lvx_ctx *ctx, const struct lvx_lv *mv, bool *made)
         return rc;
     /* live: left as it is (a move's sync may have it on its safe table); else nobody
      * maps through it yet: its real table at once */
-    if (!(info.exists && info.live_table))
+    if (!(info.exists && info.live_table) && (rc = images_put(ctx, &dm, mv)) == 0)
         rc = mv_put(ctx, &dm, mv, false, false, made);
     lvx_dm_close(&dm);
     return rc;
@@ -255,6 +343,8 @@ int lvx_dm_pvmove_down(struct lvx_ctx *ctx, const struct lvx_lv *mv)
         return rc;
     if (info.exists && info.open_count == 0)
         rc = lvx_dm_remove_one(ctx, &dm, &ids, NULL, false);
+    if (rc == 0 && !(info.exists && info.open_count))
+        rc = images_down(ctx, &dm, mv);
     lvx_dm_close(&dm);
     return rc;
 }
@@ -284,6 +374,38 @@ bool lvx_dm_pvmove_live(struct lvx_ctx *ctx, const struct lvx_lv *mv)
     return info.exists && info.live_table;
 }
 
+/* Bring the kernel to the metadata for lv, an active LV that may map through a pvmove
+ * LV: a top-level LV through the backend's activation (reloaded when changed); a
+ * thin pool's _tdata/_tmeta (a device of its own, with its layer's UUID) by reloading
+ * its own table when it differs. */
+static int user_reload(struct lvx_ctx *ctx, const struct lvx_lv *lv)
+{
+    const char *role = NULL;
+    if (!lvx_lv_used_by(lv, &role) || !role || (strcmp(role, "tdata") && strcmp(role, "tmeta")))
+        return lvx_activation_dm.activate(ctx, lv, NULL);
+    struct lvx_dm dm;
+    struct lvx_dm_ids ids;
+    struct lvx_dm_info info;
+    struct lvx_buf table = LVX_BUF_INIT, live = LVX_BUF_INIT;
+    int rc = lvx_dm_open(ctx, &dm);
+    if (rc < 0)
+        return rc;
+    if ((rc = mv_info(ctx, &dm, lv, &ids, &info)) < 0 || !info.exists || !info.live_table)
+        goto out;
+    rc = lvx_dm_pvmove_of(lv) ? lvx_dm_pvmove_user_table(ctx, lv, &table)
+                              : lvx_activation_dm_table(ctx, lv, false, &table);
+    if (rc < 0 || (rc = lvx_dm_table(ctx, &dm, ids.name, false, &live)) < 0)
+        goto out;
+    if (strcmp(lvx_buf_str(&live), lvx_buf_str(&table)) &&
+        (rc = lvx_dm_load(ctx, &dm, ids.name, lvx_buf_str(&table), false)) == 0)
+        rc = lvx_dm_swap_tables(ctx, &dm, ids.name);
+out:
+    lvx_buf_free(&table);
+    lvx_buf_free(&live);
+    lvx_dm_close(&dm);
+    return rc;
+}
+
 int lvx_dm_pvmove_sync(struct lvx_ctx *ctx, const struct lvx_vg *vg, const struct lvx_lv *mv,
                        bool fresh)
 {
@@ -303,11 +425,11 @@ int lvx_dm_pvmove_sync(struct lvx_ctx *ctx, const struct lvx_vg *vg, const struc
     if ((rc = mv_info(ctx, &dm, mv, &ids, &info)) < 0 || (!n && !info.exists))
         goto out;
     /* live first, without the mirror: the users' writes reach pvmoveN before it copies */
-    if ((rc = mv_put(ctx, &dm, mv, true, false, NULL)) < 0)
+    if ((rc = images_put(ctx, &dm, mv)) < 0 || (rc = mv_put(ctx, &dm, mv, true, false, NULL)) < 0)
         goto out;
     lvx_dm_close(&dm);
     for (unsigned i = 0; i < n && rc == 0; i++)
-        rc = lvx_activation_dm.activate(ctx, users[i], NULL);     /* reloaded when changed */
+        rc = user_reload(ctx, users[i]);     /* reloaded when changed */
     if (rc < 0 || (rc = lvx_dm_open(ctx, &dm)) < 0)
         return rc;
     rc = mv_put(ctx, &dm, mv, false, fresh, NULL);
@@ -372,6 +494,6 @@ int lvx_dm_pvmove_end(struct lvx_ctx *ctx, const struct lvx_vg *vg, const struct
     }
     lvx_dm_close(&dm);
     for (unsigned i = 0; i < n && rc == 0; i++)
-        rc = lvx_activation_dm.activate(ctx, act[i], NULL);
+        rc = user_reload(ctx, act[i]);
     return rc < 0 ? rc : lvx_dm_pvmove_down(ctx, mv);
 }

@@ -21,6 +21,7 @@
 #include "cmd/lvcreate_raid.h"
 
 #include "config/config.h"
+#include "model/pvmove.h"
 
 #include <errno.h>
 #include <string.h>
@@ -366,10 +367,7 @@ static int append_run(struct lvx_cmd_env *env, struct lvx_lv *lv, struct lvx_pv 
 void lvx_raid_reduce_region(struct lvx_cmd_env *env, struct lvx_raid_opts *o, uint64_t sectors)
 {
     if (sectors < UINT32_MAX && o->region_size > sectors) {
-        uint32_t r = 1;
-        while ((uint64_t)r * 2 <= sectors)
-            r *= 2;
-        o->region_size = r;
+        o->region_size = lvx_pvmove_region(o->region_size, sectors);
         lvx_notice(env->ctx, "Using reduced mirror region size of %s",
                    lvx_lvcmd_size(env, o->region_size));
     }

@@ -222,6 +222,7 @@ static const struct lvx_opt_def opt_table[LVX_OPT_COUNT] = {
     OPTR(LVX_OPT_REPLACE, "replace", 0, LVX_ARG_LIST, 0, "PV", "Replace the RAID images on this PV (repeatable)."),
     OPT(LVX_OPT_SYNCACTION, "syncaction", 0, LVX_ARG_STRING, 0, "check|repair", "Start a RAID scrub: check (count mismatches) or repair."),
     OPT(LVX_OPT_ABORT, "abort", 0, LVX_ARG_FLAG, 0, NULL, "Abort the moves in progress (the segments copied stay moved)."),
+    OPT(LVX_OPT_ATOMIC, "atomic", 0, LVX_ARG_FLAG, 0, NULL, "Move every segment at once (one mirror of two sub-LVs): all or nothing."),
     OPT(LVX_OPT_PAUSE, "pause", 0, LVX_ARG_FLAG, 0, NULL, "Stop the running copies, leaving each move in progress (resumable)."),
     OPT(LVX_OPT_RESUME, "resume", 0, LVX_ARG_FLAG, 0, NULL, "Start the paused moves' copies again, in the background."),
     OPT(LVX_OPT_BACKGROUND, "background", 'b', LVX_ARG_FLAG, 0, NULL, "Copy in the background."),

@@ -197,6 +197,7 @@ enum lvx_opt_id {
     LVX_OPT_REPLACE,            /* --replace PV (lvconvert, repeatable) */
     LVX_OPT_SYNCACTION,         /* --syncaction check|repair (lvchange, RAID) */
     LVX_OPT_ABORT,              /* --abort (pvmove) */
+    LVX_OPT_ATOMIC,             /* --atomic (pvmove) */
     LVX_OPT_PAUSE,              /* --pause (lvx jobs) */
     LVX_OPT_RESUME,             /* --resume (lvx jobs) */
     LVX_OPT_BACKGROUND,         /* -b/--background (pvmove) */

@@ -33,6 +33,7 @@
 #include "cmd/cmd.h"
 #include "cmd/actcmd.h"
 #include "cmd/lvcmd.h"
+#include "cmd/lvcreate_raid.h"
 #include "cmd/vgcmd.h"
 
 #include <errno.h>
@@ -57,10 +58,10 @@
 
 #define COPY_CHUNK (1u << 20)          /* bytes per read/write of the copy */
 #define COPY_GROUP 4u                  /* chunks read (and written) by each batch */
-#define REGION_SIZE_DEFAULT 4096       /* sectors: LVM2's activation/mirror_region_size */
 
 struct mv_opts {
     bool abort;
+    bool atomic;                       /* --atomic: one mirror of two sub-LVs */
     bool background;
     unsigned interval;                 /* seconds between progress lines (0: none) */
     const char *lv_name;
@@ -443,6 +444,25 @@ static struct lvx_lv *find_mv_uuid(const struct lvx_vg *vg, const char *uuid)
     return NULL;
 }
 
+/* The piece copying extents LEs (LE le of the pvmove LV) from PV area a to PV area b. */
+static void set_piece(struct piece *pc, const struct lvx_vg *vg, const struct lvx_area *a,
+                      const struct lvx_area *b, uint64_t extents, uint64_t le)
+{
+    uint64_t es = (uint64_t)vg->extent_size * 512;
+    memset(pc, 0, sizeof(*pc));
+    pc->src_path = a->pv->ondisk.dev_name;
+    pc->dst_path = b->pv->ondisk.dev_name;
+    pc->src_off = a->pv->pe_start * 512 + a->start * es;
+    pc->dst_off = b->pv->pe_start * 512 + b->start * es;
+    pc->bytes = extents * es;
+    pc->extents = extents;
+    pc->seg_le = le;
+    memcpy(pc->src_uuid, a->pv->uuid, sizeof(pc->src_uuid));
+    memcpy(pc->dst_uuid, b->pv->uuid, sizeof(pc->dst_uuid));
+    pc->src_pe = a->start;
+    pc->dst_pe = b->start;
+}
+
 /* The first mirror segment of mv not copied yet, as a piece; false when none. */
 static bool next_piece(const struct lvx_vg *vg, const struct lvx_lv *mv, struct piece *pc)
 {
@@ -450,22 +470,9 @@ static bool next_piece(const struct lvx_vg *vg, const struct lvx_lv *mv, struct 
         const struct lvx_seg *s = &mv->segs[i];
         if (s->kind != LVX_SEG_MIRROR || s->area_count != 2 || s->extents_moved >= s->extent_count)
             continue;
-        struct lvx_pv *a = s->areas[0].pv, *b = s->areas[1].pv;
-        if (!a || !b)
+        if (!s->areas[0].pv || !s->areas[1].pv)
             continue;
-        uint64_t es = (uint64_t)vg->extent_size * 512;
-        memset(pc, 0, sizeof(*pc));
-        pc->src_path = a->ondisk.dev_name;
-        pc->dst_path = b->ondisk.dev_name;
-        pc->src_off = a->pe_start * 512 + s->areas[0].start * es;
-        pc->dst_off = b->pe_start * 512 + s->areas[1].start * es;
-        pc->bytes = s->extent_count * es;
-        pc->extents = s->extent_count;
-        pc->seg_le = s->start_extent;
-        memcpy(pc->src_uuid, a->uuid, sizeof(pc->src_uuid));
-        memcpy(pc->dst_uuid, b->uuid, sizeof(pc->dst_uuid));
-        pc->src_pe = s->areas[0].start;
-        pc->dst_pe = s->areas[1].start;
+        set_piece(pc, vg, &s->areas[0], &s->areas[1], s->extent_count, s->start_extent);
         return true;
     }
     return false;
@@ -537,7 +544,8 @@ static int begin(struct lvx_cmd_env *env, const char *vgname, struct lvx_vg_upda
 
 /* The end of a move, in LVM2's two commits.  The update u is begun and holds mv;
  * it is ended here. */
-static int finish(struct lvx_cmd_env *env, struct lvx_vg_update *u, const char *mv_uuid)
+static int finish(struct lvx_cmd_env *env, struct lvx_vg_update *u, const char *mv_uuid,
+                  bool abort)
 {
     struct lvx_lv *mv = find_mv_uuid(u->vg, mv_uuid);
     char *vgname = lvx_pool_strdup(env->pool, u->vg->name);
@@ -547,7 +555,7 @@ static int finish(struct lvx_cmd_env *env, struct lvx_vg_update *u, const char *
         act.be = NULL;
     if (mv && !lvx_pvmove_is_leftover(u->vg, mv)) {
         char **names = user_names(env, u->vg, mv);
-        if (lvx_pvmove_detach(env->ctx, u->vg, mv) < 0) {
+        if (lvx_pvmove_detach(env->ctx, u->vg, mv, abort) < 0) {
             lvx_vg_update_end(u);
             lvx_cmd_fail(env);
             lvx_cmd_errorf("ABORTING: Removal of temporary mirror failed");
@@ -609,6 +617,88 @@ static int watch(struct lvx_cmd_env *env, const struct mv_opts *o, const char *v
     }
 }
 
+/* The pieces of an atomic move: image segment i of the two sub-LVs, as a piece. */
+static bool atomic_piece(const struct lvx_vg *vg, const struct lvx_lv *mv, unsigned i,
+                         struct piece *pc)
+{
+    const struct lvx_lv *m0 = mv->segs[0].areas[0].lv, *m1 = mv->segs[0].areas[1].lv;
+    if (!m0 || !m1 || i >= m0->seg_count || i >= m1->seg_count)
+        return false;
+    const struct lvx_seg *a = &m0->segs[i], *b = &m1->segs[i];
+    if (!a->area_count || !b->area_count || !a->areas[0].pv || !b->areas[0].pv ||
+        a->extent_count != b->extent_count)
+        return false;
+    set_piece(pc, vg, &a->areas[0], &b->areas[0], a->extent_count, a->start_extent);
+    return true;
+}
+
+/* The copy of an atomic move (the update u holds it; ended here): the kernel's mirror
+ * over the two sub-LVs when pvmoveN is live (dm backend), else every segment copied
+ * directly; then the end, with no checkpoint between (the mirror's extents_moved set
+ * in memory only, as LVM2 goes from the mirror in sync straight to its end).  An LV
+ * over the move served by the user-space daemon is refused: its pvmove target mirrors
+ * one segment at a time. */
+static int copy_atomic(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                       struct lvx_vg_update *u, const char *mv_uuid, const char *name,
+                       struct progress *pr)
+{
+    const char *vgname = lvx_pool_strdup(env->pool, u->vg->name);
+    struct lvx_lv *mv = find_mv_uuid(u->vg, mv_uuid);
+    bool kernel = act->be == &lvx_activation_dm && lvx_dm_pvmove_live(env->ctx, mv);
+    unsigned n = mv->segs[0].areas[0].lv->seg_count;
+    struct piece *pcs = lvx_pool_alloc(env->pool, (n ? n : 1) * sizeof(*pcs));
+    for (unsigned i = 0; i < n; i++) {
+        if (!atomic_piece(u->vg, mv, i, &pcs[i])) {
+            lvx_vg_update_end(u);
+            lvx_cmd_errorf("%s/%s: the sub-LVs of the atomic move do not match.", vgname, name);
+            return LVX_EXIT_FAILED;
+        }
+        pcs[i].src_path = lvx_pool_strdup(env->pool, pcs[i].src_path);
+        pcs[i].dst_path = lvx_pool_strdup(env->pool, pcs[i].dst_path);
+        const struct lvx_lv *owner = owner_of(u->vg, mv, pcs[i].seg_le);
+        if (!kernel && owner && lvx_pvmove_in_daemon(env, act, owner)) {
+            lvx_vg_update_end(u);
+            lvx_cmd_errorf("pvmove --atomic of active LV %s/%s is not supported by the "
+                           "user-space backend.", vgname, owner->name);
+            return LVX_EXIT_FAILED;
+        }
+    }
+    struct lvx_vg kvg = { .name = vgname, .extent_size = u->vg->extent_size };
+    struct lvx_lv kmv = { .vg = &kvg, .name = lvx_pool_strdup(env->pool, mv->name) };
+    memcpy(kvg.uuid, u->vg->uuid, sizeof(kvg.uuid));
+    memcpy(kmv.uuid, mv->uuid, sizeof(kmv.uuid));
+    uint64_t total = mv->le_count;
+    lvx_vg_update_end(u);               /* no lock held while copying */
+    int rc = 0;
+    if (kernel) {
+        struct piece all = { .seg_le = 0, .extents = total,
+                             .bytes = total * kvg.extent_size * 512ull };
+        rc = copy_piece_kernel(env, &all, &kmv, pr);
+    } else {
+        for (unsigned i = 0; i < n && rc == 0; i++) {
+            rc = copy_piece(env, &pcs[i], pr);
+            pr->done += pcs[i].extents;
+        }
+    }
+    if (rc == -EINTR)                   /* --abort asked us to stop */
+        return 0;
+    if (rc)
+        return rc;
+    if ((rc = begin(env, vgname, u)))
+        return rc;
+    mv = find_mv_uuid(u->vg, mv_uuid);
+    if (!mv || !lvx_pvmove_is_atomic(mv)) {
+        lvx_vg_update_end(u);
+        lvx_notice(env->ctx, "%s: No pvmove in progress - already finished or aborted.", name);
+        return 0;
+    }
+    mv->segs[0].extents_moved = (uint32_t)mv->segs[0].extent_count;
+    pr->done = total;
+    if (pr->o->interval)
+        progress_line(pr, pr->done);
+    return finish(env, u, mv_uuid, false);
+}
+
 /* Copy every segment of the move left, checkpointing each, then finish.  The move is
  * pvmove LV mv_uuid of VG vgname; name: its source device (progress lines). */
 static int run_copy(struct lvx_cmd_env *env, const struct mv_opts *o, const char *vgname,
@@ -655,9 +745,13 @@ static int run_copy(struct lvx_cmd_env *env, const struct mv_opts *o, const char
         if (first && (o->interval || o->background))
             progress_line(&pr, pr.done);
         first = false;
+        if (lvx_pvmove_is_atomic(mv)) {
+            rc = copy_atomic(env, &act, &u, mv_uuid, name, &pr);
+            break;
+        }
         struct piece pc;
         if (!next_piece(u.vg, mv, &pc)) {
-            rc = finish(env, &u, mv_uuid);
+            rc = finish(env, &u, mv_uuid, false);
             break;
         }
         /* the paths live in the VG's pool, which the end frees */
@@ -838,10 +932,16 @@ static bool refuse_active(void *arg, const struct lvx_lv *lv)
     if (!lvx_actcmd_is_active(a->env, &a->act, lv, NULL) &&
         (top == lv || !lvx_actcmd_is_active(a->env, &a->act, top, NULL)))
         return false;
-    bool plain = top == lv;
+    bool plain = true;
     for (unsigned s = 0; plain && s < lv->seg_count; s++)
         plain = lv->segs[s].kind == LVX_SEG_STRIPED;
-    if (plain && (a->act.be == &lvx_activation_user || a->act.be == &lvx_activation_dm))
+    /* the kernel: a thin pool's linear/striped _tdata/_tmeta is a device of its own,
+     * reloaded over pvmoveN as a top-level LV is */
+    const char *sub_role = NULL;
+    bool pool_sub = lvx_lv_used_by(lv, &sub_role) && sub_role &&
+                    (!strcmp(sub_role, "tdata") || !strcmp(sub_role, "tmeta"));
+    if (plain && (top == lv || (pool_sub && a->act.be == &lvx_activation_dm)) &&
+        (a->act.be == &lvx_activation_user || a->act.be == &lvx_activation_dm))
         return false;
     lvx_cmd_errorf("Logical volume %s/%s is active: lvx moves active LVs only when they "
                    "are linear or striped (deactivate it first).", lv->vg->name, top->name);
@@ -1010,9 +1110,10 @@ static int move_one(struct lvx_cmd_env *env, const struct mv_opts *o)
         struct utsname un;
         struct lvx_pvmove_setup s = {
             .src = src, .lv_name = lv_name, .dst = dst, .dst_count = k, .policy = policy,
-            .region_size = REGION_SIZE_DEFAULT, .now = (uint64_t)time(NULL),
+            .region_size = lvx_raid_default_region(env), .now = (uint64_t)time(NULL),
             .host = uname(&un) == 0 ? un.nodename : "unknown",
             .moving = say_moving, .skip_locked = say_locked, .refuse = refuse_active, .arg = &sa,
+            .atomic = o->atomic,
         };
         bool skipped;
         lvx_info(env->ctx, "Creating logical volume %s", lvx_pvmove_free_name(vg));
@@ -1058,7 +1159,7 @@ int lvx_pvmove_abort(struct lvx_cmd_env *env, const char *vgname, const char *uu
     int lock = copier_stop(env, uuid), r;
     struct lvx_vg_update u;
     if (!(r = begin(env, vgname, &u)))
-        r = find_mv_uuid(u.vg, uuid) ? finish(env, &u, uuid) : (lvx_vg_update_end(&u), 0);
+        r = find_mv_uuid(u.vg, uuid) ? finish(env, &u, uuid, true) : (lvx_vg_update_end(&u), 0);
     lvx_pvmove_copier_unlock(env, lock, uuid);
     return r;
 }
@@ -1120,6 +1221,7 @@ int lvx_cmd_pvmove(struct lvx_cmd_env *env)
     struct lvx_cmd_args *a = env->args;
     struct mv_opts o = { .interval = 15, .policy = LVX_ALLOC_INHERIT };
     o.abort = a->count[LVX_OPT_ABORT] != 0;
+    o.atomic = a->count[LVX_OPT_ATOMIC] != 0;
     o.background = a->count[LVX_OPT_BACKGROUND] != 0;
     if (lvx_lvcmd_interval_arg(env, &o.interval))
         return LVX_EXIT_INVALID;

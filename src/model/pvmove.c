@@ -134,11 +134,21 @@ void lvx_lv_merge_segments(struct lvx_lv *lv)
 
 /* ---- finding ------------------------------------------------------------------ */
 
+bool lvx_pvmove_is_atomic(const struct lvx_lv *mv)
+{
+    return mv && mv->seg_count && mv->segs[0].kind == LVX_SEG_MIRROR &&
+           mv->segs[0].area_count && mv->segs[0].areas[0].lv;
+}
+
 struct lvx_pv *lvx_pvmove_source(const struct lvx_lv *mv)
 {
     if (!mv || !(mv->status & LVX_LV_PVMOVE) || !mv->seg_count ||
         mv->segs[0].kind != LVX_SEG_MIRROR || !mv->segs[0].area_count)
         return NULL;
+    if (lvx_pvmove_is_atomic(mv)) {
+        const struct lvx_lv *m0 = mv->segs[0].areas[0].lv;
+        return m0->seg_count && m0->segs[0].area_count ? m0->segs[0].areas[0].pv : NULL;
+    }
     return mv->segs[0].areas[0].pv;
 }
 
@@ -150,6 +160,11 @@ struct lvx_lv *lvx_pvmove_find(const struct lvx_vg *vg, const struct lvx_pv *pv)
             continue;
         if (!pv)
             return lv;
+        if (lvx_pvmove_is_atomic(lv)) {
+            if (lvx_pvmove_source(lv) == pv)
+                return lv;
+            continue;
+        }
         for (unsigned s = 0; s < lv->seg_count; s++)
             if (lv->segs[s].area_count && lv->segs[s].areas[0].pv == pv)
                 return lv;
@@ -391,7 +406,8 @@ static int add_mirror_legs(struct lvx_ctx *ctx, struct lvx_vg *vg, struct lvx_lv
             ms->type = ms->type_name = "mirror";
             ms->kind = LVX_SEG_MIRROR;
             ms->stripe_count = 2;
-            ms->region_size = s->region_size;
+            ms->region_size = lvx_pvmove_region(s->region_size,
+                                                mv->le_count * (uint64_t)vg->extent_size);
             ms->area_count = 2;
             ms->areas = lvx_pool_alloc(vg->pool, 2 * sizeof(*ms->areas));
             ms->areas[0] = old;
@@ -411,6 +427,89 @@ static int add_mirror_legs(struct lvx_ctx *ctx, struct lvx_vg *vg, struct lvx_lv
                              "gave %llu", (unsigned long long)want, (unsigned long long)le);
     }
     return 0;
+}
+
+/* A hidden linear sub-LV of mv named NAME_<suffix>, created with mv. */
+static struct lvx_lv *new_image(struct lvx_vg *vg, const struct lvx_lv *mv, const char *suffix)
+{
+    struct lvx_lv *im = lvx_vg_add_lv(vg);
+    im->name = lvx_pool_printf(vg->pool, "%s%s", mv->name, suffix);
+    lvx_uuid_generate(im->uuid);
+    im->status = LVX_LV_READ | LVX_LV_WRITE;
+    im->alloc = LVX_ALLOC_INHERIT;
+    im->has_creation = mv->has_creation;
+    im->creation_time = mv->creation_time;
+    im->creation_host = mv->creation_host;
+    return im;
+}
+
+/* The atomic layout (pvmove.h): mv's 2-way mirror segments become the segments of
+ * its two images, mv one mirror segment over them. */
+static void make_atomic(struct lvx_vg *vg, struct lvx_lv *mv)
+{
+    struct lvx_lv *im[2] = { new_image(vg, mv, "_mimage_0"), new_image(vg, mv, "_mimage_1") };
+    for (unsigned i = 0; i < mv->seg_count; i++) {
+        const struct lvx_seg *ms = &mv->segs[i];
+        for (unsigned k = 0; k < 2; k++) {
+            struct lvx_seg *s = append_seg(im[k], ms->extent_count);
+            make_linear(s, ms->areas[k].pv, NULL, ms->areas[k].start);
+        }
+    }
+    struct lvx_seg one = mv->segs[0];
+    one.start_extent = 0;
+    one.extent_count = mv->le_count;
+    one.extents_moved = 0;
+    one.tags = (struct lvx_strlist){ 0 };
+    one.areas = lvx_pool_alloc(vg->pool, 2 * sizeof(*one.areas));
+    for (unsigned k = 0; k < 2; k++)
+        one.areas[k] = (struct lvx_area){ .lv = im[k], .start = 0 };
+    mv->segs = lvx_pool_alloc(vg->pool, sizeof(*mv->segs));
+    mv->segs[0] = one;
+    mv->seg_count = 1;
+}
+
+/* Back from the atomic layout to one mirror segment per image segment, each copied
+ * (done) or not; the images leave the VG. */
+static int flatten_atomic(struct lvx_ctx *ctx, struct lvx_vg *vg, struct lvx_lv *mv, bool done)
+{
+    const struct lvx_seg top = mv->segs[0];
+    struct lvx_lv *im[2] = { top.areas[0].lv, top.area_count > 1 ? top.areas[1].lv : NULL };
+    if (mv->seg_count != 1 || top.area_count != 2 || !im[1] ||
+        im[0]->seg_count != im[1]->seg_count || im[0]->le_count != mv->le_count ||
+        im[1]->le_count != mv->le_count)
+        return lvx_error(ctx, EINVAL, "Segment is not mirrored: %s/%s:0", vg->name, mv->name);
+    unsigned n = im[0]->seg_count;
+    struct lvx_seg *segs = lvx_pool_alloc(vg->pool, (n ? n : 1) * sizeof(*segs));
+    for (unsigned i = 0; i < n; i++) {
+        const struct lvx_seg *a = &im[0]->segs[i], *b = &im[1]->segs[i];
+        if (a->start_extent != b->start_extent || a->extent_count != b->extent_count ||
+            a->area_count != 1 || b->area_count != 1)
+            return lvx_error(ctx, EINVAL, "Layer boundary mismatch: %s:%llu on %s",
+                             im[1]->name, (unsigned long long)b->start_extent, im[0]->name);
+        segs[i] = top;
+        segs[i].start_extent = a->start_extent;
+        segs[i].extent_count = a->extent_count;
+        segs[i].extents_moved = done ? (uint32_t)a->extent_count : 0;
+        segs[i].areas = lvx_pool_alloc(vg->pool, 2 * sizeof(*segs[i].areas));
+        segs[i].areas[0] = a->areas[0];
+        segs[i].areas[1] = b->areas[0];
+    }
+    mv->segs = segs;
+    mv->seg_count = n;
+    lvx_vg_remove_lv(vg, im[0]);
+    lvx_vg_remove_lv(vg, im[1]);
+    return 0;
+}
+
+uint32_t lvx_pvmove_region(uint32_t region, uint64_t sectors)
+{
+    if (sectors && sectors < UINT32_MAX && region > sectors) {
+        uint32_t r = 1;
+        while ((uint64_t)r * 2 <= sectors)
+            r *= 2;
+        return r;
+    }
+    return region;
 }
 
 const char *lvx_pvmove_free_name(struct lvx_vg *vg)
@@ -472,14 +571,22 @@ int lvx_pvmove_setup(struct lvx_ctx *ctx, struct lvx_vg *vg, const struct lvx_pv
     if (r < 0)
         return r;
     split_parents(vg, mv);
+    if (s->atomic)
+        make_atomic(vg, mv);
     *out = mv;
     return 0;
 }
 
 /* ---- the end ------------------------------------------------------------------ */
 
-int lvx_pvmove_detach(struct lvx_ctx *ctx, struct lvx_vg *vg, struct lvx_lv *mv)
+int lvx_pvmove_detach(struct lvx_ctx *ctx, struct lvx_vg *vg, struct lvx_lv *mv, bool abort)
 {
+    if (lvx_pvmove_is_atomic(mv)) {
+        bool done = !abort && mv->segs[0].extents_moved >= mv->segs[0].extent_count;
+        int r = flatten_atomic(ctx, vg, mv, done);
+        if (r < 0)
+            return r;
+    }
     /* every mirror segment keeps one leg: the new one when it is complete */
     for (unsigned i = 0; i < mv->seg_count; i++) {
         struct lvx_seg *ms = &mv->segs[i];

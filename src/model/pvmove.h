@@ -17,6 +17,15 @@
  *               becomes one "error" segment, PVMOVE and LOCKED dropped (LVM2's
  *               first commit of the end; an --abort is the same step).
  *   remove:     pvmoveN goes (the second commit).
+ * An atomic move (pvmove --atomic, LVM2's MIRROR_BY_SEGMENTED_LV) lays the same
+ * segments out as two hidden linear sub-LVs, pvmoveN_mimage_0 (the old areas, one
+ * segment per pvmove segment) and pvmoveN_mimage_1 (the new ones), READ WRITE,
+ * created with pvmoveN; pvmoveN is then one "mirror" segment over its whole length
+ * [pvmoveN_mimage_0 0, pvmoveN_mimage_1 0], extents_moved 0; the LV segments above
+ * are split where the images' segments are (LVM2's parallel areas of pvmoveN follow
+ * its images), as for a move by segments.  No
+ * checkpoint: the copy of every segment ends in the detach, which keeps every new
+ * area, or with --abort every old one; the sub-LVs go with the detach.
  * The model knows no devices: copying the extents is the command's job.
  */
 #ifndef LVX_MODEL_PVMOVE_H
@@ -35,9 +44,11 @@ struct lvx_pvmove_setup {
     const struct lvx_alloc_pv *dst;     /* PVs to allocate from (the source left out) */
     unsigned dst_count;
     enum lvx_alloc policy;              /* resolved (not INHERIT) */
-    uint32_t region_size;               /* sectors */
+    uint32_t region_size;               /* sectors: the default (reduced here to the move's
+                                         * length as LVM2 reduces it) */
     const char *host;                   /* creation_host of pvmoveN */
     uint64_t now;                       /* creation_time of pvmoveN */
+    bool atomic;                        /* --atomic: the layout of two sub-LVs */
     /* Messages and checks of the command (each optional):
      * moving: LVM2's verbose "Moving N extents of logical volume VG/LV.";
      * skip_locked: "Skipping locked LV VG/LV.";
@@ -57,11 +68,18 @@ struct lvx_pvmove_setup {
 int lvx_pvmove_setup(struct lvx_ctx *ctx, struct lvx_vg *vg, const struct lvx_pvmove_setup *s,
                      bool *skipped, struct lvx_lv **out);
 
+/* LVM2's adjusted_mirror_region_size: region (sectors) reduced to the largest power of
+ * 2 not above sectors when larger (pvmoveN's region_size: sectors = its whole length;
+ * the kernel's mirror line: the mirrored segment's length). */
+uint32_t lvx_pvmove_region(uint32_t region, uint64_t sectors);
+
 /* The name setup gives the pvmove LV: "pvmoveN", the first N free (in vg->pool). */
 const char *lvx_pvmove_free_name(struct lvx_vg *vg);
 /* The pvmove LV moving off pv (its first mirror leg is on pv), or with pv NULL the
  * first pvmove LV of the VG; NULL when none. */
 struct lvx_lv *lvx_pvmove_find(const struct lvx_vg *vg, const struct lvx_pv *pv);
+/* Whether the pvmove LV mv has the atomic layout (its mirror's legs are LVs). */
+bool lvx_pvmove_is_atomic(const struct lvx_lv *mv);
 /* The PV a pvmove LV moves from (first leg of its first mirror segment), or NULL (an
  * LV already detached: one error segment). */
 struct lvx_pv *lvx_pvmove_source(const struct lvx_lv *mv);
@@ -75,9 +93,12 @@ bool lvx_pvmove_is_leftover(const struct lvx_vg *vg, const struct lvx_lv *lv);
 unsigned lvx_pvmove_users(const struct lvx_vg *vg, const struct lvx_lv *mv,
                           struct lvx_lv **out);
 
-/* Detach (finish or abort): see above.  0 or -EINVAL (a layout LVM2 would refuse
- * too: "Layer boundary mismatch", a pvmove segment that is not a 2-way mirror). */
-int lvx_pvmove_detach(struct lvx_ctx *ctx, struct lvx_vg *vg, struct lvx_lv *mv);
+/* Detach (finish or abort): see above.  abort: an atomic move keeps every old area
+ * (a move by segments keeps what its checkpoints say either way); without it an
+ * atomic move keeps its new areas when its mirror's extents_moved is complete (the
+ * copier sets it, uncommitted, before the end).  0 or -EINVAL (a layout LVM2 would
+ * refuse too: "Layer boundary mismatch", a pvmove segment that is not a 2-way mirror). */
+int lvx_pvmove_detach(struct lvx_ctx *ctx, struct lvx_vg *vg, struct lvx_lv *mv, bool abort);
 /* Merge adjacent segments of lv that continue each other on the same PVs (LVM2's
  * lv_merge_segments for striped segments). */
 void lvx_lv_merge_segments(struct lvx_lv *lv);

@@ -7,6 +7,7 @@
  */
 #include "report/report_int.h"
 
+#include "model/pvmove.h"
 #include "model/snapshot.h"
 #include "model/thin.h"
 
@@ -131,13 +132,15 @@ LVX_RGETTER(minus_one)
 LVX_RGETTER(lv_uuid) { lv_uuid_value(rc, row->lv, v); }
 LVX_RGETTER(lv_name) { lv_name_value(rc, row, row->lv, v); }
 
-/* The PV a pvmove LV moves from: its mirror's first leg (as LVM2: only the pvmove LV
- * itself shows it). */
+/* The PV a pvmove LV moves from: its mirror's first leg, the first leg's first PV for
+ * an atomic move (as LVM2: only the pvmove LV itself shows it). */
 static const struct lvx_pv *move_source(const struct lvx_rrow *row)
 {
     const struct lvx_lv *lv = row->lv;
     if (!lv || !(lv->status & LVX_LV_PVMOVE) || !lv->seg_count || !lv->segs[0].area_count)
         return NULL;
+    if (lvx_pvmove_is_atomic(lv))
+        return lvx_pvmove_source(lv);
     return lv->segs[0].areas[0].pv;
 }
 
