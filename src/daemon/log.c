@@ -12,6 +12,8 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -24,6 +26,12 @@ void lvxd_log_open(void)
     int fd = lvxd_open_private(path, O_WRONLY | O_CREAT | O_APPEND);   /* 0600 */
     if (fd >= 0)
         log_fd = fd;
+    /* a daemon started by a command has its stderr on /dev/null (lvx_detach_fork): what
+     * reaches stderr (a sanitizer's report, a library's complaint) goes to the log then,
+     * so a worker that dies without a word of its own still says why */
+    struct stat st;
+    if (fd >= 0 && fstat(2, &st) == 0 && S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3))
+        dup2(fd, 2);
 }
 
 void lvxd_log(const char *fmt, ...)

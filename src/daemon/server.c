@@ -175,8 +175,12 @@ static int supervise(int *fuse_fd, const char *mount_dir)
         while (waitpid(w, &status, 0) < 0 && errno == EINTR)
             ;
         worker_pid = 0;
-        if (WIFEXITED(status))
+        if (WIFEXITED(status)) {
+            /* 0 after "worker stopped"; anything else without it: the worker died in a
+             * request (a sanitizer exits with 1, its report above in this log) */
+            lvxd_log("worker %d exited with status %d", (int)w, WEXITSTATUS(status));
             return WEXITSTATUS(status);
+        }
         if (time(NULL) - window > 60) {
             window = time(NULL);
             restarts = 0;
