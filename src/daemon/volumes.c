@@ -486,13 +486,18 @@ static void unlink_locked(struct lvxd_lv *v)
 
 void lvxd_volume_remove(struct lvxd_lv *v)
 {
+    char line[600];
     pthread_mutex_lock(&lvxd_lvs_mutex);
     bool now = atomic_load(&v->opens) == 0;
     v->dying = true;          /* not found by name, open or lookup any more */
     if (now)
         unlink_locked(v);
+    /* written while v is sure to live: once the mutex is let go, the last close of a
+     * file still open (lvxd_volume_put on a FUSE thread) may free v at once */
+    snprintf(line, sizeof(line), "stopped serving %s/%s%s", v->vg, v->lv,
+             now ? "" : " (freed at the last close)");
     pthread_mutex_unlock(&lvxd_lvs_mutex);
-    lvxd_log("stopped serving %s/%s%s", v->vg, v->lv, now ? "" : " (freed at the last close)");
+    lvxd_log("%s", line);
     if (now)
         volume_free(v);
 }
