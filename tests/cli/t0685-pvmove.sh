@@ -21,15 +21,8 @@
 #      backend) moved.
 source "$(dirname "$0")/../lib.sh"
 source "$LVX_ROOT/tests/tools/side.sh"
-
-need_loop
-need_lvx
-need_cmd lvm
-
-D=()
-for i in $(seq 0 8); do D+=("$(make_loop 64M)"); done
-lvm_sandbox "${D[@]}"
 source "$LVX_ROOT/tests/tools/pvmove-lib.sh"
+pvmove_loops
 
 # ---------------------------------------------------------------- 1 + 2: twins
 # twin NAME ARGS...: the move "pvmove ARGS" (device names as A/B/C) on twin VGs made

@@ -18,15 +18,8 @@
 #   4. -b: the move done in the background.
 source "$(dirname "$0")/../lib.sh"
 source "$LVX_ROOT/tests/tools/side.sh"
-
-need_loop
-need_lvx
-need_cmd lvm
-
-D=()
-for i in $(seq 0 8); do D+=("$(make_loop 64M)"); done
-lvm_sandbox "${D[@]}"
 source "$LVX_ROOT/tests/tools/pvmove-lib.sh"
+pvmove_loops
 
 has_pvmove() { lvm2 lvs -a --noheadings -o lv_name "$1" 2>/dev/null | grep -q pvmove; }
 

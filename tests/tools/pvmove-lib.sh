@@ -3,7 +3,7 @@
 # tests/tools/pvmove-lib.sh: helpers of the pvmove tests on loop devices (t0685, t1045),
 # sourced after tests/lib.sh: the VG LVM2 makes (four linear LVs, three on the first
 # PV), the LVs' contents read and written through the segment mapping, the backup
-# text without what differs between twin VGs.
+# text without what differs between twin VGs.  pvmove_loops: the set-up both share.
 q() { "$@" >/dev/null 2>&1; }
 
 # mkvg VG A B C: LVM2 makes the VG: one (8m on A, +4m on B), two (12m on A), three
@@ -20,6 +20,18 @@ mkvg() {
     q lvm2 lvcreate -Zn -n four -L 8m "$vg" "$1"
 }
 rmvg() { q lvm2 vgremove -f "$1"; q lvm2 pvremove -ff -y "${@:2}"; }
+
+# pvmove_loops: skipped without loop devices, lvx or LVM2; nine 64 MiB loop devices in
+# D, LVM2's sandbox seeing only them
+pvmove_loops() {
+    local i
+    need_loop
+    need_lvx
+    need_cmd lvm
+    D=()
+    for i in $(seq 0 8); do D+=("$(make_loop 64M)"); done
+    lvm_sandbox "${D[@]}"
+}
 
 # ---- LV contents through the segment mapping (linear LVs, no move in progress)
 ES=$((4 * 1024 * 1024))
