@@ -7,7 +7,8 @@
  * Debian build's: LVM2 adds "--clear-needs-check-flag" only when built so) and the
  * metadata path; skipped when the first 64 bytes are zero (a new pool: the kernel
  * formats it); a missing executable is a warning; any other failure refuses the
- * activation ("Check of pool VG/POOL failed (status:N). Manual repair required!").
+ * activation ("Check of pool VG/POOL failed (status:N). Manual repair required!", after
+ * the tool's own lines, which go to the terminal as LVM2 lets them).
  * The dm backend checks the _tmeta device; the user backend, which has none, a copy of
  * the _tmeta extents read through map/lv_file.c (so the tool's repairs of the
  * needs_check flag, if configured, do not reach the PVs).
@@ -19,16 +20,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "config/config.h"
 #include "dev/io.h"
 #include "map/lv_file.h"
 #include "model/thin.h"
+#include "util/spawn.h"
 
 #define HEAD 64
-#define COPY_CHUNK (1u << 20)
 
 static bool zero_head(const unsigned char *b)
 {
@@ -68,27 +68,12 @@ static int run(struct lvx_ctx *ctx, const struct lvx_lv *pool, const char *path)
     }
     argv[argc++] = path;
     argv[argc] = NULL;
-    pid_t pid = fork();
-    if (pid < 0) {
-        rc = lvx_error(ctx, errno, "Cannot run %s: %s", exe, strerror(errno));
-        goto out;
-    }
-    if (pid == 0) {
-        int null = open("/dev/null", O_RDWR);
-        if (null >= 0) {
-            dup2(null, 0);
-            dup2(null, 1);
-            dup2(null, 2);
-        }
-        execv(exe, (char *const *)argv);
-        _exit(127);
-    }
-    int st = 0;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-        ;
-    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+    int st = 0, r = lvx_spawn_wait(argv, false, &st);   /* its lines shown, as LVM2's */
+    if (r < 0)
+        rc = lvx_error(ctx, -r, "Cannot run %s: %s", exe, strerror(-r));
+    else if (st != 0)
         rc = lvx_error(ctx, EIO, "Check of pool %s/%s failed (status:%d). Manual repair required!",
-                       pool->vg->name, pool->name, WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+                       pool->vg->name, pool->name, st);
 out:
     lvx_config_free(cfg);
     return rc;
@@ -106,33 +91,6 @@ int lvx_thin_check_path(struct lvx_ctx *ctx, const struct lvx_lv *pool, const ch
     if (n == (ssize_t)sizeof(head) && zero_head(head))
         return 0;
     return run(ctx, pool, path);
-}
-
-/* Copy f's bytes to fd.  0 or -errno. */
-static int copy_out(struct lvx_lv_file *f, int fd)
-{
-    struct lvx_ctx *fc = lvx_lv_file_ctx(f);
-    const struct lvx_dev_ops *io = lvx_io(fc);
-    uint64_t total = lvx_lv_file_bytes(f);
-    unsigned char *buf = malloc(COPY_CHUNK);
-    int rc = 0;
-    if (!buf)
-        abort();
-    for (uint64_t off = 0; off < total && rc == 0; off += COPY_CHUNK) {
-        size_t len = total - off < COPY_CHUNK ? (size_t)(total - off) : COPY_CHUNK;
-        ssize_t n = io->pread(io->arg, lvx_lv_file_fd(f), buf, len, off);
-        if (n != (ssize_t)len)
-            rc = n < 0 ? (int)n : -EIO;
-        for (size_t done = 0; rc == 0 && done < len;) {
-            ssize_t w = pwrite(fd, buf + done, len - done, (off_t)(off + done));
-            if (w < 0 && errno != EINTR)
-                rc = -errno;
-            else if (w > 0)
-                done += (size_t)w;
-        }
-    }
-    free(buf);
-    return rc;
 }
 
 int lvx_thin_check_pvs(struct lvx_ctx *ctx, const struct lvx_lv *pool)
@@ -167,7 +125,7 @@ int lvx_thin_check_pvs(struct lvx_ctx *ctx, const struct lvx_lv *pool)
         lvx_lv_file_close(f);
         return rc;
     }
-    rc = copy_out(f, fd);
+    rc = lvx_lv_file_save(f, fd);
     lvx_lv_file_close(f);
     close(fd);
     if (rc < 0)

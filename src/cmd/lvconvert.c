@@ -573,6 +573,8 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
     }
     if (o->merge && lvx_lv_is_thin(lv))
         return lvx_lvconvert_merge_thin(env, u, lv);
+    if (o->repair && lvx_lv_is_thin_pool(lv))
+        return lvx_lvconvert_thin_repair(env, u, lv, o->pv_args, o->pv_arg_count);
     if (o->merge)
         return lvx_lvconvert_merge(env, u, lv, o->interval, o->background);
     const char *role = NULL;

@@ -2,7 +2,8 @@
 /*
  * cmd/lvconvert_thin.h - lvconvert to thin pools (cmd/lvconvert_thin.c): --thinpool
  * VG/LV or --type thin-pool VG/LV (with --poolmetadata, the pool options, -y), and the
- * metadata swap of an existing pool (--thinpool VG/POOL --poolmetadata META).
+ * metadata swap of an existing pool (--thinpool VG/POOL --poolmetadata META); a pool's
+ * repair (cmd/lvconvert_thin_repair.c).
  */
 #ifndef LVX_CMD_LVCONVERT_THIN_H
 #define LVX_CMD_LVCONVERT_THIN_H
@@ -23,5 +24,9 @@ int lvx_lvconvert_thin_external(struct lvx_cmd_env *env);
  * code (printed). */
 int lvx_lvconvert_thin_make_pool(struct lvx_cmd_env *env, struct lvx_vg_update *u,
                                  struct lvx_lv *lv);
+/* lvconvert --repair VG/POOL [PV ...] of thin pool pool of update u (committed):
+ * cmd/lvconvert_thin_repair.c.  0 or an exit code (printed). */
+int lvx_lvconvert_thin_repair(struct lvx_cmd_env *env, struct lvx_vg_update *u,
+                              struct lvx_lv *pool, char **pv_args, unsigned pv_arg_count);
 
 #endif

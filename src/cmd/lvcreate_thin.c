@@ -763,6 +763,9 @@ static int make_pool(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct th
     if (!o->size.in_extents && o->size.value % e)
         lvx_notice(env->ctx, "Rounding up size to full physical extent %s",
                    lvx_lvcmd_size(env, data * e));
+    if (o->make_thin && o->virtual_sectors % e)     /* LVM2: -L's rounding, then -V's */
+        lvx_notice(env->ctx, "Rounding up size to full physical extent %s",
+                   lvx_lvcmd_size(env, (o->virtual_sectors + e - 1) / e * e));
     data = lvx_lvcmd_round_to_stripes(env, data, o->stripes, e);
     struct lvx_thin_params p;
     if ((rc = lvx_thin_pool_plan(env, data, e, &o->pa, &p)))
@@ -1019,7 +1022,7 @@ static int create_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
     if (!thin_name)                    /* LVM2: pool lvol0 (and lvol0_pmspare), thin lvol1 */
         thin_name = lvx_thin_free_lv_name(env, vg, "");
     uint64_t e = vg->extent_size, le = (o->virtual_sectors + e - 1) / e;
-    if (o->virtual_sectors % e)
+    if (o->virtual_sectors % e && !o->make_pool)   /* else make_pool said it */
         lvx_notice(env->ctx, "Rounding up size to full physical extent %s",
                    lvx_lvcmd_size(env, le * e));
     if ((rc = lvx_lvcreate_thin_lv(env, u, act, pool, o->make_pool, thin_name, le, NULL, &thin)))

@@ -8,7 +8,8 @@
  * pool's metadata opened over its _tmeta (lvx_thin_pool_meta_open).
  *
  * Entry points: lvx_lv_file_open(), lvx_lv_file_grow(), lvx_lv_file_close(), lvx_lv_file_ctx(),
- * lvx_lv_file_fd(), lvx_lv_file_bytes(), lvx_thin_pool_meta_open().
+ * lvx_lv_file_fd(), lvx_lv_file_bytes(), lvx_lv_file_save(), lvx_lv_file_load() (an LV's
+ * bytes to and from a regular file, for the thin tools), lvx_thin_pool_meta_open().
  */
 #include "map/lv_file.h"
 
@@ -16,6 +17,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "dev/io.h"
 #include "map/map.h"
@@ -281,6 +283,88 @@ uint64_t lvx_lv_file_bytes(const struct lvx_lv_file *f)
 int lvx_lv_file_flush(struct lvx_lv_file *f)
 {
     return lf_flush(f, 0);
+}
+
+#define COPY_CHUNK (1u << 20)
+#define COPY_BLOCK 4096u
+
+static bool all_zero(const uint8_t *b, size_t len)
+{
+    return len == 0 || (b[0] == 0 && memcmp(b, b + 1, len - 1) == 0);
+}
+
+static int write_all(int fd, const uint8_t *b, size_t len, uint64_t off)
+{
+    for (size_t done = 0; done < len;) {
+        ssize_t w = pwrite(fd, b + done, len - done, (off_t)(off + done));
+        if (w < 0 && errno != EINTR)
+            return -errno;
+        if (w > 0)
+            done += (size_t)w;
+    }
+    return 0;
+}
+
+int lvx_lv_file_save(struct lvx_lv_file *f, int fd)
+{
+    uint8_t *buf = lvx_xcalloc(1, COPY_CHUNK);
+    int rc = ftruncate(fd, (off_t)f->bytes) < 0 ? -errno : 0;
+    for (uint64_t off = 0; off < f->bytes && rc == 0; off += COPY_CHUNK) {
+        size_t len = f->bytes - off < COPY_CHUNK ? (size_t)(f->bytes - off) : COPY_CHUNK;
+        ssize_t n = lf_io(f, false, buf, len, off);
+        if (n != (ssize_t)len)
+            rc = n < 0 ? (int)n : -EIO;
+        else if (!all_zero(buf, len))
+            rc = write_all(fd, buf, len, off);
+    }
+    free(buf);
+    return rc;
+}
+
+int lvx_lv_file_load(struct lvx_lv_file *f, int fd, uint64_t bytes)
+{
+    uint8_t *buf = lvx_xcalloc(1, COPY_CHUNK);
+    int rc = 0;
+    if (bytes > f->bytes)
+        bytes = f->bytes;
+    for (uint64_t off = 0; off < bytes && rc == 0; off += COPY_CHUNK) {
+        size_t len = bytes - off < COPY_CHUNK ? (size_t)(bytes - off) : COPY_CHUNK, got = 0;
+        while (got < len) {
+            ssize_t n = pread(fd, buf + got, len - got, (off_t)(off + got));
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n < 0) {
+                rc = -errno;
+                break;
+            }
+            if (n == 0) {                 /* a short file: the rest reads as zero */
+                memset(buf + got, 0, len - got);
+                break;
+            }
+            got += (size_t)n;
+        }
+        /* runs of non-zero 4 KiB blocks, each written in one request */
+        for (size_t b = 0; rc == 0 && b < len;) {
+            size_t bl = len - b < COPY_BLOCK ? len - b : COPY_BLOCK;
+            if (all_zero(buf + b, bl)) {
+                b += bl;
+                continue;
+            }
+            size_t e = b + bl;
+            while (e < len) {
+                size_t el = len - e < COPY_BLOCK ? len - e : COPY_BLOCK;
+                if (all_zero(buf + e, el))
+                    break;
+                e += el;
+            }
+            ssize_t n = lf_io(f, true, buf + b, e - b, off + b);
+            if (n != (ssize_t)(e - b))
+                rc = n < 0 ? (int)n : -EIO;
+            b = e;
+        }
+    }
+    free(buf);
+    return rc ? rc : lf_flush(f, 0);
 }
 
 int lvx_thin_pool_meta_open(struct lvx_ctx *ctx, struct lvx_pool *mem, const struct lvx_lv *pool_lv,

@@ -37,6 +37,14 @@ int lvx_lv_file_fd(const struct lvx_lv_file *f);
 uint64_t lvx_lv_file_bytes(const struct lvx_lv_file *f);
 /* fdatasync every PV of the file: 0 or the first -errno. */
 int lvx_lv_file_flush(struct lvx_lv_file *f);
+/* f's bytes saved into the regular file fd (made f's size; pieces of f that are all
+ * zero left as holes, so a mostly empty thin metadata LV costs little space).  0 or
+ * -errno. */
+int lvx_lv_file_save(struct lvx_lv_file *f, int fd);
+/* The first bytes of the regular file fd (at most f's size) written into f, 4 KiB block
+ * by block, leaving f's blocks as they were where the file's are all zero (what a tool
+ * such as thin_repair did not write); then flushed.  0 or -errno. */
+int lvx_lv_file_load(struct lvx_lv_file *f, int fd, uint64_t bytes);
 
 /* The metadata of thin pool pool_lv: its _tmeta opened (*file), read and checked, or
  * formatted empty when its first 4 KiB are zero (rw only); the data space grown to
