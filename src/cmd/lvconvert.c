@@ -518,6 +518,15 @@ static int replace_images(struct lvx_cmd_env *env, struct lvx_vg_update *u,
     }
     if ((rc = lvx_lvcmd_pv_args(env, vg, o->pv_args, o->pv_arg_count, &pvs, &pv_count)))
         return rc;
+    /* images the kernel (or the daemon) reports dead, their PVs present (a transient
+     * failure, LVM2's lv_check_transient): replaced by a repair too */
+    bool *dead = NULL;
+    uint32_t slots = lv->seg_count ? lv->segs[0].area_count : 0;
+    if (o->repair && ks.raid && strlen(ks.raid_health) == slots) {
+        dead = lvx_pool_alloc(env->pool, (slots ? slots : 1) * sizeof(*dead));
+        for (uint32_t s = 0; s < slots; s++)
+            dead[s] = ks.raid_health[s] == 'D';
+    }
     if (!lvx_lvconvert_in_sync(lv, &ks)) {
         lvx_cmd_errorf("Unable to replace devices in %s while it is not in-sync.", full);
         return o->repair ? (lvx_cmd_errorf("Failed to replace faulty devices in %s.", full),
@@ -529,8 +538,8 @@ static int replace_images(struct lvx_cmd_env *env, struct lvx_vg_update *u,
     uint32_t n;
     if ((rc = lvx_lvcmd_free_maps(env, u, &maps)))
         return rc;
-    if (lvx_raid_replace_images(env, vg, maps, lv, remove, remove_n, pvs, pv_count, action, &ch,
-                                &n) < 0) {
+    if (lvx_raid_replace_images(env, vg, maps, lv, remove, remove_n, dead, pvs, pv_count, action,
+                                &ch, &n) < 0) {
         lvx_cmd_fail(env);
         if (o->repair)
             lvx_cmd_errorf("Failed to replace faulty devices in %s.", full);

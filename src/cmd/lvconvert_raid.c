@@ -409,7 +409,7 @@ bool lvx_raid_clear_rebuild(struct lvx_lv *lv)
  * message, -EINVAL).  *n: how many (0: none). */
 static int select_images(struct lvx_cmd_env *env, struct lvx_lv *lv,
                          const struct lvx_alloc_pv *remove, unsigned remove_n, bool failed,
-                         const char *action, bool *match, uint32_t *n)
+                         const bool *dead, const char *action, bool *match, uint32_t *n)
 {
     struct lvx_seg *seg = &lv->segs[0];
     const struct lvx_raid_type *t = lvx_raid_type_find(seg->type_name);
@@ -420,7 +420,7 @@ static int select_images(struct lvx_cmd_env *env, struct lvx_lv *lv,
                          seg->type_name, full);
     for (uint32_t s = 0; s < seg->area_count; s++) {
         const struct lvx_lv *img = seg->areas[s].lv, *meta = seg->meta_areas[s].lv;
-        match[s] = (failed && (sub_failed(img) || sub_failed(meta))) ||
+        match[s] = (failed && (sub_failed(img) || sub_failed(meta))) || (dead && dead[s]) ||
                    on_any(img, remove, remove_n) || on_any(meta, remove, remove_n);
         *n += match[s];
     }
@@ -438,7 +438,7 @@ static int select_images(struct lvx_cmd_env *env, struct lvx_lv *lv,
             if (!(i % 2))
                 per_group = 0;
             if (on_any(seg->areas[s].lv, remove, remove_n) ||
-                on_any(seg->meta_areas[s].lv, remove, remove_n) ||
+                on_any(seg->meta_areas[s].lv, remove, remove_n) || (dead && dead[s]) ||
                 is_error_sub(seg->areas[s].lv) || is_error_sub(seg->meta_areas[s].lv))
                 per_group++;
             if (per_group >= 2)
@@ -454,7 +454,7 @@ int lvx_raid_mark_rebuild(struct lvx_cmd_env *env, struct lvx_lv *lv,
 {
     struct lvx_seg *seg = &lv->segs[0];
     bool *match = lvx_pool_alloc(env->pool, (seg->area_count ? seg->area_count : 1) * sizeof(*match));
-    int r = select_images(env, lv, pvs, pv_count, false, "rebuild", match, marked);
+    int r = select_images(env, lv, pvs, pv_count, false, NULL, "rebuild", match, marked);
     if (r < 0 || !*marked)
         return r;
     for (uint32_t s = 0; s < seg->area_count; s++) {
@@ -472,8 +472,8 @@ int lvx_raid_mark_rebuild(struct lvx_cmd_env *env, struct lvx_lv *lv,
 
 int lvx_raid_replace_images(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_free_maps *maps,
                             struct lvx_lv *lv, const struct lvx_alloc_pv *remove, unsigned remove_n,
-                            const struct lvx_alloc_pv *pvs, unsigned pv_count, const char *action,
-                            struct lvx_raid_change *ch, uint32_t *replaced)
+                            const bool *dead, const struct lvx_alloc_pv *pvs, unsigned pv_count,
+                            const char *action, struct lvx_raid_change *ch, uint32_t *replaced)
 {
     struct lvx_seg *seg = &lv->segs[0];
     bool *match = lvx_pool_alloc(env->pool, (seg->area_count ? seg->area_count : 1) * sizeof(*match));
@@ -482,7 +482,7 @@ int lvx_raid_replace_images(struct lvx_cmd_env *env, struct lvx_vg *vg, struct l
 
     memset(ch, 0, sizeof(*ch));
     *replaced = 0;
-    if ((r = select_images(env, lv, remove, remove_n, true, action, match, &n)) < 0 || !n)
+    if ((r = select_images(env, lv, remove, remove_n, true, dead, action, match, &n)) < 0 || !n)
         return r;
 
     /* new images first (named after the highest in use, as LVM2 allocates them before

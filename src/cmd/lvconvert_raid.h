@@ -62,16 +62,17 @@ int lvx_raid_remove_images(struct lvx_cmd_env *env, struct lvx_lv *lv, uint32_t 
                            const struct lvx_alloc_pv *pvs, unsigned pv_count,
                            struct lvx_raid_change *ch);
 
-/* Replace the images (rmeta + rimage) that have a sub-LV on a PV of `remove` or a
- * failed sub-LV (missing PV, error segment) by new ones allocated on pvs (0 = every
- * PV) away from the PVs the LV uses; each new pair takes the slot and names of the
- * pair it replaces and carries REBUILD (LVM2's _lv_raid_rebuild_or_replace, action
- * "replace").  *replaced: how many (0: nothing to do).  0 or negative errno (ctx:
- * LVM2's message). */
+/* Replace the images (rmeta + rimage) that have a sub-LV on a PV of `remove`, a
+ * failed sub-LV (missing PV, error segment) or, with dead (one flag per slot, NULL for
+ * none), an image the kernel or the daemon reports dead ('D' in the status: LVM2's
+ * lv_check_transient) by new ones allocated on pvs (0 = every PV) away from the PVs
+ * the LV uses; each new pair takes the slot and names of the pair it replaces and
+ * carries REBUILD (LVM2's _lv_raid_rebuild_or_replace, action "replace").  *replaced:
+ * how many (0: nothing to do).  0 or negative errno (ctx: LVM2's message). */
 int lvx_raid_replace_images(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_free_maps *maps,
                             struct lvx_lv *lv, const struct lvx_alloc_pv *remove, unsigned remove_n,
-                            const struct lvx_alloc_pv *pvs, unsigned pv_count, const char *action,
-                            struct lvx_raid_change *ch, uint32_t *replaced);
+                            const bool *dead, const struct lvx_alloc_pv *pvs, unsigned pv_count,
+                            const char *action, struct lvx_raid_change *ch, uint32_t *replaced);
 
 /* lvchange --rebuild: REBUILD set on the images (rmeta and rimage) with a sub-LV on a
  * PV of pvs, LVM2's refusals as for a replacement (action "rebuild").  *marked: how

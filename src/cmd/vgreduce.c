@@ -11,12 +11,16 @@
  * removed LV as LVM2, then the missing PVs; --mirrorsonly --force only names the
  * non-mirror partial LVs ("can't remove") and writes the VG unchanged.  With --force
  * mirrors first lose their images and logs on missing PVs (cmd/mirror_repair.c: one
- * image left, the mirror becomes linear).  RAID LVs with missing images are refused
- * with --force (LVM2 replaces the images with error segments; lvx does not yet).
+ * image left, the mirror becomes linear).  With --force RAID LVs with missing images
+ * keep them as error segments (rimage and rmeta; an active LV reloaded), as LVM2's
+ * lv_raid_remove_missing: `lvconvert --repair` replaces them.
  */
 #include "cmd/vgcmd.h"
+#include "cmd/actcmd.h"
+#include "cmd/lvconvert_raid.h"
 #include "cmd/mirror_repair.h"
 #include "map/map.h"
+#include "model/pvmove.h"
 
 #include <errno.h>
 #include <string.h>
@@ -119,6 +123,33 @@ static bool consolidate(struct lvx_cmd_env *env, struct lvx_vg *vg)
     return true;
 }
 
+/* LVM2's lv_raid_remove_missing: the images with a sub-LV on a missing PV become error
+ * segments (rimage and rmeta), committed, an active LV reloaded (one commit, as LVM2's
+ * lv_update_and_reload); lvconvert --repair replaces them later.  0 or an exit code. */
+static int raid_remove_missing(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv)
+{
+    struct lvx_seg *seg = &lv->segs[0];
+    for (uint32_t s = 0; s < seg->area_count; s++) {
+        struct lvx_lv *img = seg->areas[s].lv, *meta = seg->meta_areas ? seg->meta_areas[s].lv : NULL;
+        if (!(img && lvx_lv_is_partial(img)) && !(meta && lvx_lv_is_partial(meta)))
+            continue;
+        if (img)
+            lvx_lv_replace_with_error(img);
+        if (meta)
+            lvx_lv_replace_with_error(meta);
+    }
+    seg->raw = NULL;
+    struct lvx_actcmd act;
+    int rc = lvx_actcmd_init(env, &act);
+    if (rc)
+        return rc;
+    if (!lvx_actcmd_is_active(env, &act, lv, NULL))
+        return lvx_vgcmd_commit(env, u);
+    struct lvx_raid_change ch;
+    memset(&ch, 0, sizeof(ch));
+    return lvx_lvconvert_reload(env, u, &act, lv, &ch);
+}
+
 static int remove_missing(struct lvx_cmd_env *env, struct lvx_vg_update *u)
 {
     struct lvx_vg *vg = u->vg;
@@ -141,13 +172,8 @@ static int remove_missing(struct lvx_cmd_env *env, struct lvx_vg_update *u)
         for (unsigned l = 0; l < vg->lv_count; l++) {
             struct lvx_lv *lv = vg->lvs[l];
             enum lvx_seg_kind k = lv->seg_count ? lv->segs[0].kind : LVX_SEG_STRIPED;
-            if (k == LVX_SEG_RAID && lvx_lv_is_partial(lv)) {
-                /* LVM2 puts error segments in place of the missing images */
-                lvx_cmd_errorf("Cannot remove the missing images of %s LV %s: lvx does not "
-                               "repair RAID LVs this way yet.", lv->segs[0].type_name,
-                               lv->name);
-                return LVX_EXIT_FAILED;
-            }
+            if (k == LVX_SEG_RAID && lvx_lv_is_partial(lv) && (rc = raid_remove_missing(env, u, lv)))
+                return rc;
         }
         for (unsigned l = 0; l < vg->lv_count; l++) {
             struct lvx_lv *lv = vg->lvs[l];

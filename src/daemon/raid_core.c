@@ -114,8 +114,8 @@ int raid_core_new(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_l
             rc = lvx_error(ctx, ENOMEM, "Out of memory loading %s/%s.", lv->vg->name, lv->name);
             break;
         }
-        if (lvx_map_raid_image_missing(seg, i)) {
-            g->absent = true;
+        if (lvx_map_raid_image_missing(seg, i) || lvx_map_raid_image_error(seg, i)) {
+            g->absent = true;          /* missing PV, or an error image (dm-raid: failed) */
             atomic_store(&g->failed, true);
             continue;
         }

@@ -135,6 +135,9 @@ int lvx_map_check_raid_activatable(struct lvx_ctx *ctx, const struct lvx_lv *lv,
                                    bool degraded);
 /* Does image i of a raid segment have a sub-LV on a missing PV? */
 bool lvx_map_raid_image_missing(const struct lvx_seg *seg, uint32_t i);
+/* Is image i of a raid segment an error image (its rimage or rmeta all error segments:
+ * what vgreduce --removemissing --force leaves, LVM2's lv_is_virtual sub-LV)? */
+bool lvx_map_raid_image_error(const struct lvx_seg *seg, uint32_t i);
 
 /* Old-style mirror LVs (map/mirror.c): one "mirror" segment (not a pvmove) over
  * mimage sub-LVs and an optional mlog sub-LV, each its own dm device.  The mirror line

@@ -124,6 +124,22 @@ bool lvx_map_raid_image_missing(const struct lvx_seg *seg, uint32_t i)
     return (img && lvx_map_lv_partial(img)) || (meta && lvx_map_lv_partial(meta));
 }
 
+static bool all_error(const struct lvx_lv *sub)
+{
+    if (!sub || !sub->seg_count)
+        return false;
+    for (unsigned k = 0; k < sub->seg_count; k++)
+        if (sub->segs[k].kind != LVX_SEG_ERROR)
+            return false;
+    return true;
+}
+
+bool lvx_map_raid_image_error(const struct lvx_seg *seg, uint32_t i)
+{
+    return all_error(seg->areas ? seg->areas[i].lv : NULL) ||
+           all_error(seg->meta_areas ? seg->meta_areas[i].lv : NULL);
+}
+
 /* LVM2's _partial_raid_lv_is_redundant: can the LV work without its missing images?
  * (raid0 never: the kernel cannot run it degraded.) */
 static bool redundant(const struct lvx_seg *seg, const struct lvx_raid_type *t)

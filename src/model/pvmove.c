@@ -631,13 +631,18 @@ int lvx_pvmove_detach(struct lvx_ctx *ctx, struct lvx_vg *vg, struct lvx_lv *mv,
     }
     /* pvmoveN: one error segment over its extents, no longer a pvmove LV (LVM2's
      * replace_lv_with_error_segment drops PVMOVE and LOCKED) */
-    uint64_t n = mv->le_count;
     mv->status &= ~(uint32_t)(LVX_LV_PVMOVE | LVX_LV_LOCKED);
-    mv->seg_count = 0;
-    mv->segs = NULL;
-    mv->le_count = 0;
-    struct lvx_seg *e = append_seg(mv, n);
+    lvx_lv_replace_with_error(mv);
+    return 0;
+}
+
+void lvx_lv_replace_with_error(struct lvx_lv *lv)
+{
+    uint64_t n = lv->le_count;
+    lv->seg_count = 0;
+    lv->segs = NULL;
+    lv->le_count = 0;
+    struct lvx_seg *e = append_seg(lv, n);
     e->type = e->type_name = "error";
     e->kind = LVX_SEG_ERROR;
-    return 0;
 }

@@ -102,6 +102,9 @@ int lvx_pvmove_detach(struct lvx_ctx *ctx, struct lvx_vg *vg, struct lvx_lv *mv,
 /* Merge adjacent segments of lv that continue each other on the same PVs (LVM2's
  * lv_merge_segments for striped segments). */
 void lvx_lv_merge_segments(struct lvx_lv *lv);
+/* All of lv's extents become one error segment (LVM2's replace_lv_with_error_segment:
+ * its PV areas let go). */
+void lvx_lv_replace_with_error(struct lvx_lv *lv);
 /* Split lv->segs[i] at LE offset off (0 < off < extent_count, a multiple of the
  * stripe count for a striped segment): two segments, areas shifted in the second.
  * The segment array is rebuilt in vg->pool (seg pointers go stale). */
