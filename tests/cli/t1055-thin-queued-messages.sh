@@ -7,7 +7,8 @@
 # user-space backend with host LVM2 as the metadata oracle:
 #   - LVM2 (no device-mapper here) removes thin lv1: its delete stays queued, the pool's
 #     transaction_id 3; lvx reads that VG (lvs), its vgcfgbackup holds LVM2's
-#     message1 section as LVM2's vgcfgbackup does; an unrelated lvx change (a tag on the
+#     message1 section as LVM2's vgcfgbackup does; a message with neither key is
+#     refused as LVM2 ("Unknown message in ..."); an unrelated lvx change (a tag on the
 #     pool) keeps the message for LVM2;
 #   - lvx lvextend of the pool sends it (LVM2's update_pool_lv): exit 0, no message in
 #     either tool's metadata, transaction_id still 3; the pool's kernel metadata (read by
@@ -63,6 +64,11 @@ test_eq "lvx vgcfgbackup: the pool's segment as LVM2's, message1 { delete = 1 } 
     "$(pool_seg "$SCRATCH/x0")" "$(pool_seg "$SCRATCH/l0")"
 test_eq "... its blank line and section as LVM2 writes them" \
     "$(grep -B1 -A2 'message1 {' "$SCRATCH/x0")" "$(grep -B1 -A2 'message1 {' "$SCRATCH/l0")"
+sed 's/delete = 1/bogus = 1/' "$SCRATCH/l0" >"$SCRATCH/bad"
+both vgcfgrestore -f "$SCRATCH/bad" "$VG"
+test_eq "vgcfgrestore of a message with neither create nor delete: refused by both (exit 5), LVM2's 'Unknown message'" \
+    "$(cat "$SCRATCH/x.rc") $(cat "$SCRATCH/l.rc") $(grep -c 'Unknown message in' "$SCRATCH/x.err") $(grep -c 'Unknown message in' "$SCRATCH/l.err")" \
+    "5 5 1 1" || diag "$(cat "$SCRATCH/x.err" "$SCRATCH/l.err")"
 run lvchange -q --addtag t1 "$VG/pool"
 backup lvm2 "$SCRATCH/l1"
 test_eq "lvx lvchange --addtag on the pool: exit 0, LVM2 still reads delete 1 queued" \
