@@ -167,10 +167,12 @@ struct lvx_activation_backend {
                       uint64_t *left);
     /* Thin pools (NULL: the backend serves no thin pools or thin LVs).  Send msgs
      * ("create_thin 1", "create_snap 2 1", "delete 2") to the pool, then
-     * "set_transaction_id <tid - n> <tid>" with tid the pool segment's transaction_id
-     * (the metadata already counts the messages; the pool's kernel metadata must be at
-     * tid - n).  The pool is brought up for it when it is not active (and taken down
-     * again afterwards); suspend (NULL or a thin LV) is held suspended meanwhile. */
+     * "set_transaction_id <tid - 1> <tid>" with tid the pool segment's transaction_id
+     * (the metadata already counts the messages, one step for all of them as LVM2; the
+     * pool's kernel metadata must be at tid - 1; at tid they were sent before: nothing
+     * is sent, 0).  An active pool is used as it is; one not active is brought up for
+     * it (and taken down again afterwards); suspend (NULL or a thin LV) is held
+     * suspended meanwhile. */
     int (*thin_message)(struct lvx_ctx *ctx, const struct lvx_lv *pool,
                         const char *const *msgs, unsigned n, const struct lvx_lv *suspend);
     /* Watch the active thin pool or snapshot lv (dmeventd's monitoring: extended by

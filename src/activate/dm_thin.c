@@ -231,9 +231,13 @@ static int check_tid(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv
     if (!ks.thin_pool || ks.pool_fail)
         return lvx_error(ctx, EIO, "Cannot read the status of thin pool %s%s.", tpname,
                          ks.pool_fail ? " (failed)" : "");
-    if (ks.pool_tid != want)
+    /* messages queued in the VG metadata: the kernel's may be one behind (libdm's
+     * check of a pool's transaction_id before its messages are sent) */
+    const struct lvx_seg *ps = lvx_lv_thin_pool_seg(pool);
+    unsigned queued = ps && ps->msg_count && want ? 1 : 0;
+    if (ks.pool_tid != want && ks.pool_tid + queued != want)
         return lvx_error(ctx, EINVAL, "Thin pool %s transaction_id is %" PRIu64 ", while "
-                         "expected %" PRIu64 ".", tpname, ks.pool_tid, want);
+                         "expected %" PRIu64 ".", tpname, ks.pool_tid, want - queued);
     return 0;
 }
 
@@ -493,7 +497,7 @@ int lvx_dm_thin_message(struct lvx_ctx *ctx, const struct lvx_lv *pool, const ch
     bool suspended = false, real_suspended = false;
     if (!r)
         abort();
-    if (!ps || ps->transaction_id < n) {
+    if (!ps || !ps->transaction_id) {
         free(r);
         return lvx_error(ctx, EINVAL, "Thin pool %s/%s: bad transaction_id.", pool->vg->name,
                          pool->name);
@@ -516,9 +520,31 @@ int lvx_dm_thin_message(struct lvx_ctx *ctx, const struct lvx_lv *pool, const ch
             top_was_pool = !strcmp(info.uuid, tp.uuid);
         }
     }
-    if ((rc = pool_up(ctx, r, pool, false, dev, sizeof(dev))) < 0 ||
-        (rc = check_tid(ctx, &r->dm, pool, tp.name, ps->transaction_id - n)) < 0)
+    /* an active pool is used as it is (LVM2 sends messages to the -tpool it finds; its
+     * sub-LVs are not reloaded), else brought up for the messages */
+    bool tp_up = lvx_dm_info(ctx, &r->dm, tp.name, &info) == 0 && info.exists;
+    lvx_error_clear(ctx);
+    if (!tp_up && (rc = pool_up(ctx, r, pool, false, dev, sizeof(dev))) < 0)
         goto fail;
+    struct lvx_lv_kstate ks;
+    memset(&ks, 0, sizeof(ks));
+    if ((rc = pool_status(ctx, &r->dm, tp.name, false, &ks)) < 0)
+        goto fail;
+    if (ks.thin_pool && !ks.pool_fail && ks.pool_tid == ps->transaction_id) {
+        n = 0;      /* libdm: the transaction_id matches, the messages were committed */
+        goto sent;
+    }
+    if (!ks.thin_pool || ks.pool_fail || ks.pool_tid + 1 != ps->transaction_id) {
+        rc = lvx_error(ctx, EINVAL, "Thin pool %s transaction_id is %" PRIu64 ", while "
+                       "expected %" PRIu64 ".", tp.name, ks.pool_tid, ps->transaction_id - 1);
+        goto fail;
+    }
+    if (ks.pool_read_only || ks.pool_needs_check) {
+        rc = lvx_error(ctx, EINVAL, "Cannot send messages to thin pool %s%s%s.", tp.name,
+                       ks.pool_read_only ? " with read only metadata" : "",
+                       ks.pool_needs_check ? " which needs check first" : "");
+        goto fail;
+    }
     if (suspend && lvx_dm_ids_of(ctx, suspend, NULL, &sid) == 0 &&
         exists_as(ctx, &r->dm, &sid, &info) && !info.suspended) {
         if ((rc = lvx_dm_suspend(ctx, &r->dm, sid.name)) < 0)
@@ -536,8 +562,16 @@ int lvx_dm_thin_message(struct lvx_ctx *ctx, const struct lvx_lv *pool, const ch
         rc = lvx_dm_message(ctx, &r->dm, tp.name, 0, msgs[i]);
     if (rc == 0) {
         snprintf(m, sizeof(m), "set_transaction_id %" PRIu64 " %" PRIu64,
-                 ps->transaction_id - n, ps->transaction_id);
+                 ps->transaction_id - 1, ps->transaction_id);
         rc = lvx_dm_message(ctx, &r->dm, tp.name, 0, m);
+    }
+    if (rc == 0) {  /* libdm reads it back: a pool that failed on its commit says so */
+        memset(&ks, 0, sizeof(ks));
+        if ((rc = pool_status(ctx, &r->dm, tp.name, false, &ks)) == 0 &&
+            (!ks.thin_pool || ks.pool_fail || ks.pool_tid != ps->transaction_id))
+            rc = lvx_error(ctx, EIO, "Thin pool %s transaction_id is %" PRIu64 " and does "
+                           "not match expected  %" PRIu64 ".", tp.name, ks.pool_tid,
+                           ps->transaction_id);
     }
 resume:
     if (suspended) {
@@ -554,6 +588,7 @@ resume:
             memcpy(ctx->errmsg, msg, sizeof(msg));
         }
     }
+sent:
     if (rc < 0) {   /* the pool as it was: a failed message changed nothing in it */
         int err = ctx->err;
         char msg[sizeof(ctx->errmsg)];

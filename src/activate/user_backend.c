@@ -460,15 +460,17 @@ static int thin_message_local(struct lvx_ctx *ctx, const struct lvx_lv *pool,
     struct lvx_ctx *fc = lvx_lv_file_ctx(f);
     struct lvx_thin_info info;
     lvx_thin_meta_info(tm, &info);
-    if (info.trans_id != old_tid)
+    if (info.trans_id == new_tid)
+        n = 0;      /* the messages were committed (as libdm: nothing more to send) */
+    else if (info.trans_id != old_tid)
         rc = lvx_error(ctx, EINVAL, "Thin pool %s/%s transaction_id is %" PRIu64 ", while "
                        "expected %" PRIu64 ".", pool->vg->name, pool->name, info.trans_id,
                        old_tid);
     char m[64];
     snprintf(m, sizeof(m), "set_transaction_id %" PRIu64 " %" PRIu64, old_tid, new_tid);
-    for (unsigned i = 0; i <= n && rc == 0; i++)
+    for (unsigned i = 0; i <= n && rc == 0 && info.trans_id != new_tid; i++)
         rc = lvx_thin_message(tm, i < n ? msgs[i] : m);
-    if (rc == 0)
+    if (rc == 0 && info.trans_id != new_tid)
         rc = lvx_thin_commit(tm);
     if (rc < 0 && !ctx->err)
         rc = lvx_error(ctx, fc->err ? -fc->err : -rc, "%s", fc->errmsg[0] ? fc->errmsg
@@ -485,10 +487,10 @@ static int user_thin_message(struct lvx_ctx *ctx, const struct lvx_lv *pool,
                              const char *const *msgs, unsigned n, const struct lvx_lv *suspend)
 {
     const struct lvx_seg *ps = lvx_lv_thin_pool_seg(pool);
-    if (!ps || ps->transaction_id < n || n > 8)
+    if (!ps || !ps->transaction_id || n > 8)
         return lvx_error(ctx, EINVAL, "Thin pool %s/%s: bad transaction_id.", pool->vg->name,
                          pool->name);
-    uint64_t new_tid = ps->transaction_id, old_tid = new_tid - n;
+    uint64_t new_tid = ps->transaction_id, old_tid = new_tid - 1;   /* LVM2: one step */
     struct lvx_buf req = LVX_BUF_INIT;
     lvx_buf_printf(&req, "thinmsg %s %s %" PRIu64 " %" PRIu64, pool->vg->name, pool->name,
                    old_tid, new_tid);

@@ -39,6 +39,7 @@
 #include <time.h>
 
 #include "cmd/lvresize_policy.h"
+#include "cmd/thin_cmd.h"
 #include "config/config.h"
 #include "model/thin.h"
 
@@ -940,6 +941,10 @@ int lvx_lvcreate_thin_lv(struct lvx_cmd_env *env, struct lvx_vg_update *u, const
     }
     if (!pool_made && (rc = check_pool_room(env, act, pool, origin != NULL)))
         return rc;     /* a pool made just now: zeroed metadata, nothing to look at */
+    /* LVM2: the messages still queued in the pool's segment are sent first (committed
+     * with the new LV) */
+    if (!env->args->count[LVX_OPT_TEST] && (rc = lvx_thin_cmd_update_pool(env, act, pool)))
+        return rc;
     struct lvx_lv *thin = lvx_lvcmd_new_lv(vg, name, (uint64_t)time(NULL));
     lvx_vg_make_thin(vg, thin, pool, le, origin);
     const struct lvx_seg *ts = lvx_lv_thin_seg(thin);

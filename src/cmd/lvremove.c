@@ -160,9 +160,12 @@ static bool remove_thin(struct lvx_cmd_env *env, struct lvx_lv *thin, struct rem
             return false;
     }
     const char *name = thin->name;
-    if (lvx_thin_cmd_delete(env, r->act, thin)) {
+    bool queued = false;
+    if (lvx_thin_cmd_delete(env, r->act, thin, &queued)) {
         lvx_error_clear(env->ctx);
-        return false;
+        if (queued)         /* gone with its message queued (committed): a failure */
+            r->kept = true;
+        return queued;
     }
     r->names[r->count++] = name;
     return true;

@@ -13,6 +13,7 @@
  * gets its new table loaded before the commit and swapped in after it (suspend/resume).
  */
 #include "cmd/lvcmd.h"
+#include "cmd/thin_cmd.h"
 
 #include "cmd/actcmd.h"
 #include "model/snapshot.h"
@@ -600,6 +601,11 @@ static int resize_thin(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
     if ((rc = lvx_actcmd_init(env, &act)) || (rc = lvx_lvcmd_commit(env, u)))
         return rc;
     if ((rc = lvx_actcmd_reload_thin(env, &act, lv)))     /* the new tables */
+        return rc;
+    /* LVM2's update_pool_lv: messages left queued in the pool's segment go now */
+    struct lvx_seg *qs = thin ? NULL : lvx_lv_thin_pool_seg(pool);
+    if (qs && qs->msg_count && !act.test &&
+        ((rc = lvx_thin_cmd_update_pool(env, &act, pool)) || (rc = lvx_lvcmd_commit(env, u))))
         return rc;
     lvx_notice(env->ctx, "Logical volume %s/%s successfully resized.", u->vg->name,
                meta && !data ? target->name : lv->name);

@@ -26,6 +26,7 @@
 #include "model/snapshot.h"
 #include "model/thin.h"
 
+#include <errno.h>
 #include <stdio.h>
 
 static const char *full(struct lvx_cmd_env *env, const struct lvx_lv *lv)
@@ -33,8 +34,48 @@ static const char *full(struct lvx_cmd_env *env, const struct lvx_lv *lv)
     return lvx_pool_printf(env->pool, "%s/%s", lv->vg->name, lv->name);
 }
 
+/* The queued messages of pool's segment sent (0, the queue emptied) or not (-errno). */
+static int send_queued(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                       struct lvx_lv *pool)
+{
+    struct lvx_seg *ps = lvx_lv_thin_pool_seg(pool);
+    if (!ps || !ps->msg_count)
+        return 0;
+    if (!act->be || !act->be->thin_message)
+        return lvx_error(env->ctx, ENOTSUP, "Cannot send the queued messages of thin pool "
+                         "%s without device-mapper.", full(env, pool));
+    const char **msgs = lvx_pool_alloc(env->pool, ps->msg_count * sizeof(*msgs));
+    for (unsigned i = 0; i < ps->msg_count; i++) {
+        char *b = lvx_pool_alloc(env->pool, 64);
+        lvx_thin_pool_msg_text(ps, i, b, 64);
+        msgs[i] = b;
+    }
+    int rc = act->be->thin_message(env->ctx, pool, msgs, ps->msg_count, NULL);
+    if (rc == 0) {
+        ps->msg_count = 0;
+        ps->msgs = NULL;
+    }
+    return rc;
+}
+
+static int update_failed(struct lvx_cmd_env *env, const struct lvx_lv *pool)
+{
+    lvx_cmd_fail(env);
+    lvx_error_clear(env->ctx);
+    lvx_cmd_errorf("Failed to update pool %s.", full(env, pool));
+    return LVX_EXIT_FAILED;
+}
+
+int lvx_thin_cmd_update_pool(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                             struct lvx_lv *pool)
+{
+    if (act->test || send_queued(env, act, pool) == 0)
+        return 0;
+    return update_failed(env, pool);
+}
+
 int lvx_thin_cmd_delete(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
-                        struct lvx_lv *thin)
+                        struct lvx_lv *thin, bool *queued)
 {
     struct lvx_seg *ts = lvx_lv_thin_seg(thin);
     struct lvx_seg *ps = ts ? lvx_lv_thin_pool_seg(ts->pool_lv) : NULL;
@@ -43,17 +84,37 @@ int lvx_thin_cmd_delete(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
                        "metadata must drop it (delete message).", full(env, thin));
         return LVX_EXIT_FAILED;
     }
-    char msg[32];
-    snprintf(msg, sizeof(msg), "delete %u", ts->device_id);
-    const char *msgs[1] = { msg };
-    ps->transaction_id++;
-    if (!act->test && act->be->thin_message(env->ctx, ts->pool_lv, msgs, 1, NULL) < 0) {
-        ps->transaction_id--;
-        return lvx_cmd_fail(env);
+    struct lvx_lv *pool = ts->pool_lv;
+    unsigned count = ps->msg_count;
+    struct lvx_thin_msg *msgs = ps->msgs;
+    uint64_t tid = ps->transaction_id;
+    lvx_thin_pool_queue(thin->vg, ps, NULL, ts->device_id);
+    int rc = 0;
+    if (!act->test && send_queued(env, act, pool) < 0) {
+        if (!queued) {
+            ps->msg_count = count;
+            ps->msgs = msgs;
+            ps->transaction_id = tid;
+            return lvx_cmd_fail(env);
+        }
+        *queued = true;
+        rc = update_failed(env, pool);
+        /* a create of this LV still queued: it never reached the pool, both go */
+        unsigned k = 0;
+        bool created = false;
+        for (unsigned i = 0; i < ps->msg_count; i++)
+            if (ps->msgs[i].create == thin)
+                created = true;
+        for (unsigned i = 0; i < ps->msg_count; i++)
+            if (!created || (ps->msgs[i].create != thin &&
+                             (ps->msgs[i].create || ps->msgs[i].delete_id != ts->device_id)))
+                ps->msgs[k++] = ps->msgs[i];
+        if (!(ps->msg_count = k))
+            ps->transaction_id--;
     }
     lvx_thin_detach_snapshots(thin);
     lvx_vg_remove_lv(thin->vg, thin);
-    return 0;
+    return rc;
 }
 
 /* The end of a merge: snap takes origin's place, origin's device goes (the caller
@@ -62,7 +123,7 @@ static int merge_finish(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
                         struct lvx_lv *origin, struct lvx_lv *snap)
 {
     lvx_thin_merge_swap(origin, snap);
-    return lvx_thin_cmd_delete(env, act, origin);
+    return lvx_thin_cmd_delete(env, act, origin, NULL);
 }
 
 static bool has_cow_snapshots(const struct lvx_lv *origin)

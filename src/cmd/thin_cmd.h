@@ -12,11 +12,22 @@
 #include "cmd/commands.h"
 #include "meta/update.h"
 
-/* Delete the inactive thin LV thin from its pool ("delete <id>" sent through the
- * backend, the pool's transaction id moves on), turn its thin snapshots into plain
- * thin LVs and take it out of the VG (the caller commits). */
+/* Delete the inactive thin LV thin from its pool ("delete <id>" queued in the pool's
+ * segment, the pool's transaction id moves on with the first queued message, then the
+ * queued messages sent through the backend), turn its thin snapshots into plain thin
+ * LVs and take it out of the VG (the caller commits).  When the pool refuses the
+ * messages: with queued NULL nothing changes (exit code); else, as LVM2's lvremove,
+ * the LV goes all the same with its message left queued for the pool's next update,
+ * "Failed to update pool ..." is printed, *queued set and the exit code returned (the
+ * caller commits and fails). */
 int lvx_thin_cmd_delete(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
-                        struct lvx_lv *thin);
+                        struct lvx_lv *thin, bool *queued);
+
+/* Send the messages queued in pool's segment (LVM2's update_pool_lv): none, or the
+ * backend took them (the queue is emptied in memory; the caller commits): 0; else
+ * the error printed with "Failed to update pool ...", the exit code. */
+int lvx_thin_cmd_update_pool(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                             struct lvx_lv *pool);
 
 /* lvconvert --merge of the thin snapshot snap (in u's VG), as LVM2 2.03: at once when
  * the snapshot and its origin are inactive or can be deactivated ("Volume ... replaced

@@ -936,7 +936,9 @@ int lvxd_thin_message(struct lvx_ctx *ctx, const char *vg, const char *pool, uin
     struct lvx_ctx *mc = tp->loaded ? lvx_lv_file_ctx(tp->meta) : NULL;
     if (!tp->loaded || tp->failed) {
         rc = lvx_error(ctx, EIO, "Thin pool %s is in failure mode.", name);
-    } else if (lvx_thin_meta_info(tp->tm, &info), info.trans_id != old_tid) {
+    } else if (lvx_thin_meta_info(tp->tm, &info), info.trans_id == new_tid && n) {
+        rc = 0;     /* the messages were committed (libdm: nothing more to send) */
+    } else if (info.trans_id != old_tid) {
         rc = lvx_error(ctx, EINVAL, "Thin pool %s transaction_id is %" PRIu64 ", while "
                        "expected %" PRIu64 ".", name, info.trans_id, old_tid);
     } else {

@@ -475,10 +475,29 @@ static void refresh_raid_rates(struct exporter *ex, struct lvx_cfg_node *sec,
     set_raid_int(ex, sec, "max_recovery_rate", seg->max_recovery_rate, after_max);
 }
 
+/* A thin pool's queued messages, last in its segment as LVM2 writes them: a blank
+ * line, then message1 { create = "<thin LV>" } or message1 { delete = <id> }, ... */
+static void add_thin_messages(struct exporter *ex, struct lvx_cfg_node *sec,
+                              const struct lvx_seg *seg)
+{
+    for (unsigned i = 0; i < seg->msg_count; i++) {
+        struct lvx_cfg_node *m =
+            lvx_cfg_add_section(ex->pool, sec, lvx_pool_printf(ex->pool, "message%u", i + 1));
+        m->blank_before = i == 0;
+        if (seg->msgs[i].create)
+            lvx_cfg_add_str(ex->pool, m, "create", seg->msgs[i].create->name);
+        else
+            lvx_cfg_add_int(ex->pool, m, "delete", seg->msgs[i].delete_id);
+    }
+}
+
 static void export_raw(struct exporter *ex, struct lvx_cfg_node *sec, const struct lvx_seg *seg)
 {
     for (const struct lvx_cfg_node *c = seg->raw->child; c; c = c->next)
-        lvx_cfg_append(sec, lvx_cfg_clone(ex->pool, c));
+        if (seg->kind != LVX_SEG_THIN_POOL || c->kind != LVX_CFG_SECTION)  /* messages: typed */
+            lvx_cfg_append(sec, lvx_cfg_clone(ex->pool, c));
+    if (seg->kind == LVX_SEG_THIN_POOL)
+        add_thin_messages(ex, sec, seg);
     set_int(lvx_cfg_find(sec, "start_extent"), (int64_t)seg->start_extent);
     set_int(lvx_cfg_find(sec, "extent_count"), (int64_t)seg->extent_count);
     refresh_areas(ex, sec, seg);
@@ -543,6 +562,7 @@ static void export_new_thin_pool(struct exporter *ex, struct lvx_cfg_node *sec,
         lvx_cfg_add_int(ex->pool, sec, "zero_new_blocks", 1);
     if (seg->crop_metadata != LVX_THIN_CROP_NONE)
         lvx_cfg_add_int(ex->pool, sec, "crop_metadata", seg->crop_metadata == LVX_THIN_CROP_YES);
+    add_thin_messages(ex, sec, seg);
     set_raw_hints(ex, sec, seg);
 }
 

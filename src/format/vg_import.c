@@ -526,6 +526,46 @@ static void import_thin_fields(struct importer *im, struct lvx_seg *seg,
         lvx_thin_pool_set_crop(seg, v ? LVX_THIN_CROP_YES : LVX_THIN_CROP_NO, true);
 }
 
+/* A thin pool's queued messages: each subsection of its segment (LVM2 names them
+ * message1, message2, ...) holds `create = "<thin LV>"` or `delete = <device id>`. */
+static int import_thin_messages(struct importer *im, struct lvx_seg *seg,
+                                const struct lvx_cfg_node *sec, const char *what)
+{
+    for (const struct lvx_cfg_node *m = sec->child; m; m = m->next) {
+        if (m->kind != LVX_CFG_SECTION)
+            continue;
+        const struct lvx_cfg_node *c = lvx_cfg_find(m, "create");
+        const struct lvx_cfg_node *d = lvx_cfg_find(m, "delete");
+        struct lvx_lv *lv = NULL;
+        uint32_t id = 0;
+        if (c && c->kind == LVX_CFG_STRING) {
+            if (!(lv = map_get(&im->lvs, c->str)))
+                return lvx_error(im->ctx, EINVAL, "Unknown LV %s for create message in %s.",
+                                 c->str, what);
+        } else if (d && d->kind == LVX_CFG_INT && d->num >= 0 && d->num <= UINT32_MAX) {
+            id = (uint32_t)d->num;
+        } else {
+            return lvx_error(im->ctx, EINVAL, "Unknown message in %s.", what);
+        }
+        for (unsigned i = 0; i < seg->msg_count; i++)
+            if (lv ? seg->msgs[i].create == lv : (!seg->msgs[i].create &&
+                                                   seg->msgs[i].delete_id == id))
+                return lv ? lvx_error(im->ctx, EINVAL, "Message referring LV %s already "
+                                      "queued in %s.", lv->name, what)
+                          : lvx_error(im->ctx, EINVAL, "Delete for device %u already "
+                                      "queued in %s.", id, what);
+        /* read back as written: the transaction_id already counts them */
+        struct lvx_thin_msg *n = lvx_pool_alloc(im->pool, (seg->msg_count + 1) * sizeof(*n));
+        if (seg->msg_count)
+            memcpy(n, seg->msgs, seg->msg_count * sizeof(*n));
+        n[seg->msg_count].create = lv;
+        n[seg->msg_count].delete_id = id;
+        seg->msgs = n;
+        seg->msg_count++;
+    }
+    return 0;
+}
+
 /* Pools and their users: data/metadata sub-LVs and named references. */
 static int import_pool_like(struct importer *im, struct lvx_seg *seg,
                             const struct lvx_cfg_node *sec, const char *what)
@@ -540,7 +580,7 @@ static int import_pool_like(struct importer *im, struct lvx_seg *seg,
         alloc_areas(im, seg, 1, false);
         seg->areas[0].lv = seg->data_lv;
         import_thin_fields(im, seg, sec);
-        return 0;
+        return import_thin_messages(im, seg, sec, what);
     case LVX_SEG_CACHE_POOL:
         if (get_lv_ref(im, sec, "data", what, true, &seg->data_lv) < 0 ||
             get_lv_ref(im, sec, "metadata", what, true, &seg->metadata_lv) < 0)

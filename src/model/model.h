@@ -169,6 +169,14 @@ struct lvx_area {
     uint64_t start;      /* first PE (pv) or LE (lv) */
 };
 
+/* A thin pool message queued in the VG metadata (LVM2's "messageN" subsections of the
+ * pool segment): recorded and committed before it reaches the pool's kernel metadata,
+ * kept there while it could not be sent (sent at the pool's next update). */
+struct lvx_thin_msg {
+    struct lvx_lv *create;         /* "create = <thin LV>" (create_thin / create_snap) */
+    uint32_t delete_id;            /* "delete = <device id>" when create is NULL */
+};
+
 /* A thin pool's "crop_metadata" key: absent, 0 (the full _tmeta in the table), 1 (cut). */
 enum lvx_thin_crop { LVX_THIN_CROP_NONE = 0, LVX_THIN_CROP_NO, LVX_THIN_CROP_YES };
 
@@ -215,6 +223,9 @@ struct lvx_seg {
     bool zero_new_blocks;          /* thin-pool: "zero_new_blocks = 1" */
     enum lvx_thin_crop crop_metadata;  /* thin-pool: "crop_metadata" (none: absent) */
     const char *discards;          /* thin-pool: "passdown", "nopassdown", "ignore"; NULL if absent */
+    unsigned msg_count;            /* thin-pool: queued messages (the transaction_id already
+                                      counts them: one more than the pool's kernel metadata) */
+    struct lvx_thin_msg *msgs;
     struct lvx_strlist tags;
     /* OTHER (writecache, integrity, vdo...): the LVs its section names (string values,
        in arrays too), in order, so they count as used by it (model/derive.c) */

@@ -37,6 +37,7 @@
  */
 #include "model/thin.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static uint64_t estimate(uint64_t data_extents, uint32_t extent_size, uint64_t size)
@@ -285,6 +286,33 @@ void lvx_vg_make_thin(struct lvx_vg *vg, struct lvx_lv *thin, struct lvx_lv *poo
     seg->has_thin_ids = true;
     seg->device_id = id;
     seg->transaction_id = ps->transaction_id++;
+}
+
+void lvx_thin_pool_queue(struct lvx_vg *vg, struct lvx_seg *ps, struct lvx_lv *create,
+                         uint32_t delete_id)
+{
+    struct lvx_thin_msg *m = lvx_pool_alloc(vg->pool, (ps->msg_count + 1) * sizeof(*m));
+    if (ps->msg_count)
+        memcpy(m, ps->msgs, ps->msg_count * sizeof(*m));
+    else
+        ps->transaction_id++;
+    m[ps->msg_count].create = create;
+    m[ps->msg_count].delete_id = create ? 0 : delete_id;
+    ps->msgs = m;
+    ps->msg_count++;
+}
+
+void lvx_thin_pool_msg_text(const struct lvx_seg *ps, unsigned i, char *buf, size_t size)
+{
+    const struct lvx_thin_msg *m = &ps->msgs[i];
+    const struct lvx_seg *ts = m->create ? lvx_lv_thin_seg(m->create) : NULL;
+    const struct lvx_seg *os = ts && ts->origin_lv ? lvx_lv_thin_seg(ts->origin_lv) : NULL;
+    if (os)
+        snprintf(buf, size, "create_snap %u %u", ts->device_id, os->device_id);
+    else if (ts)
+        snprintf(buf, size, "create_thin %u", ts->device_id);
+    else
+        snprintf(buf, size, "delete %u", m->delete_id);
 }
 
 bool lvx_lv_is_external_origin(const struct lvx_lv *lv)

@@ -58,6 +58,14 @@ int lvx_thin_pool_params(uint64_t data_extents, uint32_t extent_size, struct lvx
 uint32_t lvx_thin_estimate_chunk(uint64_t data_extents, uint32_t extent_size, uint64_t meta_sectors);
 
 /* The pool segment of a thin pool LV (or NULL), the pool segment of a thin LV's pool. */
+/* Queue a message in pool segment ps (create: a thin LV of the pool, else delete_id):
+ * the first queued one moves the transaction_id on (LVM2's attach_pool_message). */
+void lvx_thin_pool_queue(struct lvx_vg *vg, struct lvx_seg *ps, struct lvx_lv *create,
+                         uint32_t delete_id);
+/* The queued message i in the kernel's syntax ("create_thin 1", "create_snap 2 1",
+ * "delete 3") into buf. */
+void lvx_thin_pool_msg_text(const struct lvx_seg *ps, unsigned i, char *buf, size_t size);
+
 struct lvx_seg *lvx_lv_thin_pool_seg(const struct lvx_lv *lv);
 struct lvx_seg *lvx_lv_thin_seg(const struct lvx_lv *lv);
 bool lvx_lv_is_thin_pool(const struct lvx_lv *lv);
