@@ -91,6 +91,8 @@ struct lvx_lv_kstate {
     bool thin;
     uint64_t thin_mapped;   /* sectors */
     bool thin_fail;         /* "Fail": its pool failed */
+    bool thin_dev_known;    /* thin_dev_id read (dm: the origin of a waiting thin merge only) */
+    uint32_t thin_dev_id;   /* the pool's thin device the live table maps */
     /* RAID LVs: the dm-raid status line (raid false when none was read) */
     bool raid;
     char raid_health[257];  /* one letter per image: A in sync, a not yet, D dead */

@@ -380,6 +380,38 @@ static int activate_ext(struct lvx_ctx *ctx, struct lvx_dm_run *r, const struct 
     return rc;
 }
 
+/* The thin device thin's table maps: its own, or for the origin of a waiting merge its
+ * snapshot's (LVM2's merge at activation, lib/activate/dev_manager.c) unless the merge
+ * must wait: the snapshot is active, or the origin is active and open with its own
+ * device still mapped. */
+static uint32_t thin_device_id(struct lvx_ctx *ctx, struct lvx_dm *dm,
+                               const struct lvx_lv *thin)
+{
+    uint32_t own = lvx_lv_thin_seg(thin)->device_id;
+    const struct lvx_seg *m = lvx_thin_merging_into(thin);
+    struct lvx_dm_ids ids;
+    struct lvx_dm_info info;
+    if (!m)
+        return own;
+    if (lvx_dm_ids_of(ctx, m->lv, NULL, &ids) == 0 &&
+        lvx_dm_info(ctx, dm, ids.name, &info) == 0 && info.exists)
+        return own;
+    if (lvx_dm_ids_of(ctx, thin, NULL, &ids) == 0 &&
+        lvx_dm_info(ctx, dm, ids.name, &info) == 0 && info.exists) {
+        struct lvx_buf t = LVX_BUF_INIT;
+        unsigned long long s, l;
+        unsigned id = 0;
+        bool mapped = lvx_dm_table(ctx, dm, ids.name, false, &t) == 0 &&
+                      sscanf(lvx_buf_str(&t), "%llu %llu thin %*s %u", &s, &l, &id) == 3;
+        lvx_buf_free(&t);
+        if (mapped && id == m->device_id)
+            return id;
+        if (info.open_count > 0)
+            return own;
+    }
+    return m->device_id;
+}
+
 int lvx_dm_thin_table(struct lvx_ctx *ctx, struct lvx_dm_run *r, const struct lvx_lv *thin,
                       const struct lvx_activate_opts *opts, struct lvx_buf *out)
 {
@@ -399,7 +431,7 @@ int lvx_dm_thin_table(struct lvx_ctx *ctx, struct lvx_dm_run *r, const struct lv
         return rc;
     if (ext && (rc = ext_real_up(ctx, r, ext, opts && opts->partial, edev, sizeof(edev))) < 0)
         return rc;
-    lvx_map_thin_line(thin, dev, ext ? edev : NULL, out);
+    lvx_map_thin_line(thin, thin_device_id(ctx, &r->dm, thin), dev, ext ? edev : NULL, out);
     return 0;
 }
 
@@ -644,6 +676,17 @@ int lvx_dm_thin_status(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_
                    n) {
             out->thin = true;           /* its pool failed */
             out->thin_fail = true;
+        }
+        /* the origin of a waiting thin merge: which thin device its table maps (the
+         * merge is done in the kernel when it is the snapshot's) */
+        unsigned id;
+        if (rc == 0 && out->thin && lvx_thin_merging_into(lv)) {
+            lvx_buf_reset(&st);
+            if ((rc = lvx_dm_table(ctx, dm, ids.name, false, &st)) == 0 &&
+                sscanf(lvx_buf_str(&st), "%llu %llu thin %*s %u", &s, &l, &id) == 3) {
+                out->thin_dev_known = true;
+                out->thin_dev_id = id;
+            }
         }
         lvx_buf_free(&st);
         return rc;

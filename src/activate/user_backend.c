@@ -361,7 +361,7 @@ static int user_status(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_
             if (f)
                 fclose(f);
             /* thin pools: " thin-pool TID USED/TOTAL(meta) USED/TOTAL(data)" (blocks);
-             * thin LVs: " thin MAPPED_SECTORS" */
+             * thin LVs: " thin MAPPED_SECTORS DEVICE_ID" */
             const char *tp = strstr(lvx_buf_str(&reply), " thin-pool ");
             const char *th = strstr(lvx_buf_str(&reply), " thin ");
             if (tp && sscanf(tp, " thin-pool %" SCNu64 " %" SCNu64 "/%" SCNu64 " %" SCNu64
@@ -371,8 +371,10 @@ static int user_status(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_
                 lvx_activation_pool_discards(tp, out->pool_discards);
                 out->pool_fail = strstr(tp, " fail") != NULL;   /* the daemon's failed pool */
             }
-            else if (th && sscanf(th, " thin %" SCNu64, &out->thin_mapped) == 1)
+            else if (th && sscanf(th, " thin %" SCNu64, &out->thin_mapped) == 1) {
                 out->thin = true;
+                out->thin_dev_known = sscanf(th, " thin %*u %" SCNu32, &out->thin_dev_id) == 1;
+            }
             /* RAID LVs: " raid <health> <done>/<total> <action>" after the size */
             const char *raid = strstr(lvx_buf_str(&reply), " raid ");
             if (raid && sscanf(raid, " raid %256s %" SCNu64 "/%" SCNu64 " %15s %" SCNu64,

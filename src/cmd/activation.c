@@ -385,11 +385,19 @@ static int begin_read(struct lvx_cmd_env *env, const char *vgname, struct lvx_vg
 
 /* begin_read() for an activation: thin merges waiting in the VG end first
  * (cmd/thin_cmd.c), then the VG is read again. */
+static bool polling(struct lvx_cmd_env *env)
+{
+    return !(env->args->count[LVX_OPT_POLL] && !env->args->val[LVX_OPT_POLL].b);
+}
+
 static int begin_activation(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
                             const char *vgname, struct lvx_vg_update *u, int activate)
 {
     int rc = begin_read(env, vgname, u, activate);
-    if (rc || activate != 1 || !lvx_thin_cmd_has_merges(u->vg))
+    /* --poll n (--sysinit): LVM2's activation merges in the kernel only (the origin
+     * maps its snapshot's thin device, map/thin.c); the metadata wait for a later
+     * activation or refresh (finish_thin_merges) */
+    if (rc || activate != 1 || !polling(env) || !lvx_thin_cmd_has_merges(u->vg))
         return rc;
     lvx_vg_update_end(u);
     if ((rc = lvx_thin_cmd_finish_merges(env, a, vgname)))
@@ -419,6 +427,15 @@ static int finish_merges(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
     }
     lvx_vg_update_end(&u);
     return rc;
+}
+
+/* After an activation or refresh of vgname: the thin merges the kernel now does (an
+ * origin mapping its snapshot's thin device) finished in the metadata, as LVM2's
+ * poller does (not with --poll n, --sysinit). */
+static int finish_thin_merges(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
+                              const char *vgname, bool thin_merges)
+{
+    return thin_merges && polling(env) ? lvx_thin_cmd_finish_kernel_merges(env, a, vgname) : 0;
 }
 
 /* Does the VG hold an origin whose merge waits for an activation? */
@@ -597,11 +614,12 @@ static int vg_activation(struct lvx_cmd_env *env, const struct lvx_actcmd *a, co
     lvx_notice(env->ctx, "%u logical volume(s) in volume group \"%s\" now active",
                count_active(env, a, u.vg), u.vg->name);
     bool merges = activate && has_merges(u.vg);
+    bool thin_merges = activate && lvx_thin_cmd_has_merges(u.vg);
     /* moves whose pvmoveN the kernel now runs: polled by a background copier, as
      * LVM2's activation starts its poller (not with --poll n) */
     const char *moves[8][3];
     unsigned nmoves = 0;
-    bool poll = !(env->args->count[LVX_OPT_POLL] && !env->args->val[LVX_OPT_POLL].b);
+    bool poll = polling(env);
     for (unsigned i = 0; activate && poll && !a->test && a->be == &lvx_activation_dm &&
                          i < u.vg->lv_count && nmoves < 8; i++) {
         const struct lvx_lv *lv = u.vg->lvs[i];
@@ -619,6 +637,9 @@ static int vg_activation(struct lvx_cmd_env *env, const struct lvx_actcmd *a, co
         if (r > rc)
             rc = r;
     }
+    int tr = finish_thin_merges(env, a, name, thin_merges);
+    if (tr > rc)
+        rc = tr;
     for (unsigned i = 0; i < nmoves; i++) {
         int r = lvx_pvmove_background(env, moves[i][0], moves[i][1], moves[i][2]);
         if (r > rc)
@@ -815,13 +836,15 @@ static int lvchange_one(struct lvx_cmd_env *env, const struct lvx_actcmd *a, con
         }
     }
     bool merges = activate && has_merges(u.vg);
+    bool thin_merges = (activate || refresh) && lvx_thin_cmd_has_merges(u.vg);
     lvx_vg_update_end(&u);
     if (merges) {
         int r = finish_merges(env, a, vgname);
         if (r > rc)
             rc = r;
     }
-    return rc;
+    int tr = finish_thin_merges(env, a, vgname, thin_merges);
+    return tr > rc ? tr : rc;
 }
 
 int lvx_actcmd_lvchange(struct lvx_cmd_env *env, char **args, unsigned count, bool activate)

@@ -15,7 +15,10 @@
  *     merge ends as thin_merge_finish: the snapshot takes the origin's name, UUID and
  *     attributes (model/thin.c), the old origin's thin device is deleted from the pool
  *     and it leaves the VG; its other snapshots become plain thin LVs.  An origin that
- *     was active is activated again (now mapping the snapshot's thin device).
+ *     was active is activated again (now mapping the snapshot's thin device);
+ *   - an activation without polling (--sysinit, --poll n) merges in the kernel only
+ *     (the origin maps the snapshot's thin device); the next activation or refresh
+ *     with polling finishes that merge in the metadata (LVM2's lvpoll).
  *
  * No data moves: a thin snapshot shares the pool's blocks, so the merge is a change
  * of which thin device the origin's name stands for.
@@ -219,8 +222,32 @@ bool lvx_thin_cmd_has_merges(const struct lvx_vg *vg)
     return false;
 }
 
-int lvx_thin_cmd_finish_merges(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
-                               const char *vgname)
+/* A thin merge of vg done in the kernel: its origin active, its table mapping the
+ * snapshot's thin device (an activation or refresh while the merge waited), the
+ * snapshot inactive; or NULL. */
+static struct lvx_seg *kernel_merged(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                                     const struct lvx_vg *vg)
+{
+    for (unsigned i = 0; i < vg->lv_count; i++) {
+        struct lvx_seg *seg = lvx_lv_thin_seg(vg->lvs[i]);
+        struct lvx_lv_kstate ks;
+        if (seg && seg->merging && seg->origin_lv &&
+            !lvx_actcmd_is_active(env, act, vg->lvs[i], NULL) &&
+            lvx_actcmd_is_active(env, act, seg->origin_lv, &ks) && ks.thin_dev_known &&
+            ks.thin_dev_id == seg->device_id)
+            return seg;
+    }
+    return NULL;
+}
+
+/* Finish each thin merge of vgname that find() returns (one at a time, the VG's model
+ * changing under it), committed once; each says so at verbosity level (notice: a
+ * finish the user sees, as LVM2's poller's line). */
+static int finish_each(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                       const char *vgname, bool notice,
+                       struct lvx_seg *(*find)(struct lvx_cmd_env *env,
+                                               const struct lvx_actcmd *act,
+                                               const struct lvx_vg *vg))
 {
     struct lvx_vg_update u;
     int rc;
@@ -230,11 +257,15 @@ int lvx_thin_cmd_finish_merges(struct lvx_cmd_env *env, const struct lvx_actcmd 
         return rc;
     bool changed = false;
     struct lvx_seg *seg;
-    while (!rc && (seg = waiting_merge(env, act, u.vg))) {
+    while (!rc && lvx_thin_cmd_has_merges(u.vg) && (seg = find(env, act, u.vg))) {
         const char *origin_name = full(env, seg->origin_lv);
         if (!(rc = merge_finish(env, act, seg->origin_lv, seg->lv))) {
-            lvx_info(env->ctx, "Merge of snapshot into logical volume %s has finished.",
-                     origin_name);
+            if (notice)
+                lvx_notice(env->ctx, "Merge of snapshot into logical volume %s has finished.",
+                           origin_name);
+            else
+                lvx_info(env->ctx, "Merge of snapshot into logical volume %s has finished.",
+                         origin_name);
             changed = true;
         }
     }
@@ -242,4 +273,16 @@ int lvx_thin_cmd_finish_merges(struct lvx_cmd_env *env, const struct lvx_actcmd 
         rc = lvx_lvcmd_commit(env, &u);
     lvx_vg_update_end(&u);
     return rc;
+}
+
+int lvx_thin_cmd_finish_merges(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                               const char *vgname)
+{
+    return finish_each(env, act, vgname, false, waiting_merge);
+}
+
+int lvx_thin_cmd_finish_kernel_merges(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                                      const char *vgname)
+{
+    return finish_each(env, act, vgname, true, kernel_merged);
 }

@@ -41,5 +41,11 @@ bool lvx_thin_cmd_has_merges(const struct lvx_vg *vg);
  * snapshot is not active (committed), as LVM2's activation of a merging origin does. */
 int lvx_thin_cmd_finish_merges(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
                                const char *vgname);
+/* After an activation or refresh of vgname (with polling, as LVM2's poller of the
+ * merging origin): finish each thin merge the kernel has done -- the origin active
+ * with its snapshot's thin device, the snapshot inactive (committed: the old origin's
+ * device deleted, the pool's transaction id one more). */
+int lvx_thin_cmd_finish_kernel_merges(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                                      const char *vgname);
 
 #endif

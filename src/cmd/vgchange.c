@@ -273,6 +273,17 @@ int lvx_cmd_vgchange(struct lvx_cmd_env *env)
         char **names = lvx_cmd_vg_names(env, &count);
         return names ? lock_start_stop(env, names, count) : LVX_EXIT_FAILED;
     }
+    if (env->args->count[LVX_OPT_REFRESH]) {   /* LVM2's lv_refresh of each visible LV */
+        if (env->args->count[LVX_OPT_ACTIVATE]) {      /* LVM2: no command form has both */
+            lvx_cmd_errorf("Command does not accept option: --refresh.");
+            return LVX_EXIT_INVALID;
+        }
+        unsigned count;
+        char **names = lvx_cmd_vg_names(env, &count);
+        if (!names || !(names = lvx_tk_select_vgs(env, names, count, &count)))
+            return LVX_EXIT_FAILED;
+        return lvx_actcmd_refresh(env, names, count);      /* cmd/activation.c */
+    }
     struct change c = {0};
     if (lvx_actcmd_monitor_conflict(env))     /* LVM2: its line, nothing done, exit 0 */
         return 0;

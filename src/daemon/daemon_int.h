@@ -366,6 +366,8 @@ int lvxd_thin_dev_zero(struct lvxd_io *io, struct lvxd_lv *v, const struct lvxd_
                        uint64_t off, uint64_t len);
 int lvxd_thin_dev_flush(struct lvxd_io *io, struct lvxd_lv *v, const struct lvxd_thin_dev *d);
 void lvxd_thin_dev_status(const struct lvxd_thin_dev *d, char *out, size_t n);
+/* The pool's thin device a served thin LV maps, or -1 (no thin LV). */
+int64_t lvxd_thin_dev_mapped_id(const struct lvxd_lv *v);
 /* The target serving lv (never NULL: the plain one is last). */
 const struct lvxd_target *lvxd_target_for(const struct lvx_lv *lv);
 

@@ -433,7 +433,7 @@ int lvxd_thin_dev_ctr(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct l
         return lvx_error(ctx, ENOMEM, "Out of memory.");
     s->lv = lv;
     s->pool_file = lvx_lv_is_thin_pool(lv);
-    s->dev_id = s->pool_file ? 0 : lvx_lv_thin_seg(lv)->device_id;
+    s->dev_id = s->pool_file ? 0 : lvx_thin_table_device_id(lv);
     const struct lvx_lv *ext = s->pool_file ? NULL : lvx_lv_thin_seg(lv)->external_lv;
     if (ext) {
         struct lvx_map_prepared *m;
@@ -885,9 +885,15 @@ void lvxd_thin_dev_status(const struct lvxd_thin_dev *s, char *out, size_t n)
     } else if (tp->loaded) {
         struct lvx_thin_details d;
         if (lvx_thin_meta_device(tp->tm, s->dev_id, &d) == 0)
-            snprintf(out, n, " thin %" PRIu64, d.mapped_blocks * tp->chunk);
+            snprintf(out, n, " thin %" PRIu64 " %" PRIu64, d.mapped_blocks * tp->chunk, s->dev_id);
     }
     pthread_mutex_unlock(&tp->lock);
+}
+
+int64_t lvxd_thin_dev_mapped_id(const struct lvxd_lv *v)
+{
+    const struct lvxd_thin_dev *s = v->target == &lvxd_target_thin ? v->tstate : NULL;
+    return s && !s->pool_file ? (int64_t)s->dev_id : -1;
 }
 
 static void thin_status(struct lvxd_lv *v, char *out, size_t n)

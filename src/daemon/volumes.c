@@ -226,8 +226,27 @@ int lvxd_read_vgs(struct lvx_ctx *ctx, const char *devs, struct lvx_scan **scan,
     return rc;
 }
 
+/* The origin of a waiting thin merge maps its snapshot's thin device (model/thin.c,
+ * LVM2's merge at activation) unless the merge must wait on: its snapshot is served,
+ * or the origin is served already (a reload) with its own device.  Then the merge
+ * is dropped from this private model, which maps the origin's own device. */
+static void thin_merge_postponed(struct lvx_vg *vg, const struct lvx_lv *lv,
+                                 const struct lvxd_lv *old)
+{
+    struct lvx_seg *m = lvx_lv_is_thin(lv) ? lvx_thin_merging_into(lv) : NULL;
+    if (!m)
+        return;
+    pthread_mutex_lock(&lvxd_lvs_mutex);
+    bool snap_served = lvxd_volume_find(vg->name, m->lv->name) != NULL;
+    pthread_mutex_unlock(&lvxd_lvs_mutex);
+    int64_t cur = old ? lvxd_thin_dev_mapped_id(old) : -1;
+    if (snap_served || (cur >= 0 && cur != (int64_t)m->device_id))
+        m->merging = false;
+}
+
 static int load(struct lvx_ctx *ctx, const char *vgname, const char *lvname, const char *uuid,
-                bool ro, bool partial, const char *devs, struct loaded *l)
+                bool ro, bool partial, const char *devs, const struct lvxd_lv *old,
+                struct loaded *l)
 {
     memset(l, 0, sizeof(*l));
     int rc = lvxd_read_vgs(ctx, devs, &l->scan, &l->set);
@@ -245,6 +264,7 @@ static int load(struct lvx_ctx *ctx, const char *vgname, const char *lvname, con
                        vgname, lvname);
         goto fail;
     }
+    thin_merge_postponed(vg, lv, old);
     /* partial: a missing PV keeps fd -1 and its areas map to error: EIO there */
     l->target = lvxd_target_for(lv);
     if ((rc = l->target->ctr(ctx, l->set->pool, lv, partial, &l->map, &l->tstate)) < 0)
@@ -322,7 +342,7 @@ int lvxd_volume_add(struct lvx_ctx *ctx, const char *vg, const char *lv, const c
         return 0;
     }
     struct loaded l;
-    int rc = load(ctx, vg, lv, uuid, ro, partial, devs, &l);
+    int rc = load(ctx, vg, lv, uuid, ro, partial, devs, NULL, &l);
     if (rc < 0)
         return rc;
     /* a shared VG's LV: its lease, held by this process as long as the LV is served;
@@ -423,7 +443,7 @@ static void drop_model(struct lvxd_lv *v)
 int lvxd_volume_reload(struct lvx_ctx *ctx, struct lvxd_lv *v, const char *devs)
 {
     struct loaded l;
-    int rc = load(ctx, v->vg, v->lv, v->uuid, v->read_only, v->partial, devs, &l);
+    int rc = load(ctx, v->vg, v->lv, v->uuid, v->read_only, v->partial, devs, v, &l);
     if (rc < 0)
         return rc;
     char *devices = strdup(devs);

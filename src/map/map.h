@@ -156,9 +156,11 @@ int lvx_map_check_mirror_activatable(struct lvx_ctx *ctx, const struct lvx_lv *l
 int lvx_map_thin_pool_line(struct lvx_ctx *ctx, const struct lvx_seg *seg, uint32_t extent_size,
                            int64_t threshold, const char *meta_dev, const char *data_dev,
                            struct lvx_buf *out);
-/* ext_dev: the external origin's device (its -real layer), NULL without one */
-int lvx_map_thin_line(const struct lvx_lv *thin, const char *pool_dev, const char *ext_dev,
-                      struct lvx_buf *out);
+/* ext_dev: the external origin's device (its -real layer), NULL without one; device_id:
+ * the pool's thin device mapped (lvx_thin_table_device_id(), or the LV's own when the
+ * merge of a merging origin must wait) */
+int lvx_map_thin_line(const struct lvx_lv *thin, uint32_t device_id, const char *pool_dev,
+                      const char *ext_dev, struct lvx_buf *out);
 /* lv is a thin pool or a thin LV? */
 bool lvx_map_lv_is_thin_kind(const struct lvx_lv *lv);
 /* The pool's sub-LVs are activatable (lvx_map_check_activatable), a thin LV has one

@@ -8,6 +8,9 @@
  *             [ignore_discard] [no_discard_passdown] [error_if_no_space]
  *   thin <tpool> <device_id> [<external origin device>]
  *
+ * (device_id: the caller's; a merging origin's is its snapshot's, LVM2's merge at
+ * activation, unless that merge must wait)
+ *
  * low_water_mark: the free data blocks left at activation/thin_pool_autoextend_threshold
  * (below 50 taken as 50; 0 at 100 or more, LVM2's default), as LVM2 sets it;
  * the features follow the pool segment (zero_new_blocks, discards) and the pool LV's
@@ -49,13 +52,12 @@ int lvx_map_thin_pool_line(struct lvx_ctx *ctx, const struct lvx_seg *seg, uint3
     return 0;
 }
 
-int lvx_map_thin_line(const struct lvx_lv *thin, const char *pool_dev, const char *ext_dev,
-                      struct lvx_buf *out)
+int lvx_map_thin_line(const struct lvx_lv *thin, uint32_t device_id, const char *pool_dev,
+                      const char *ext_dev, struct lvx_buf *out)
 {
-    const struct lvx_seg *s = lvx_lv_thin_seg(thin);
     lvx_buf_printf(out, "0 %" PRIu64 " thin %s %u%s%s\n",
                    thin->le_count * (uint64_t)thin->vg->extent_size, pool_dev,
-                   s ? s->device_id : 0, ext_dev ? " " : "", ext_dev ? ext_dev : "");
+                   device_id, ext_dev ? " " : "", ext_dev ? ext_dev : "");
     return 0;
 }
 

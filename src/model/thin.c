@@ -337,6 +337,15 @@ struct lvx_seg *lvx_thin_merging_into(const struct lvx_lv *origin)
     return NULL;
 }
 
+uint32_t lvx_thin_table_device_id(const struct lvx_lv *thin)
+{
+    const struct lvx_seg *s = lvx_lv_thin_seg(thin);
+    if (!s)
+        return 0;
+    const struct lvx_seg *m = lvx_thin_merging_into(thin);
+    return m ? m->device_id : s->device_id;
+}
+
 void lvx_thin_detach_snapshots(struct lvx_lv *origin)
 {
     const struct lvx_vg *vg = origin->vg;

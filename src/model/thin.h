@@ -101,6 +101,10 @@ bool lvx_lv_is_external_origin(const struct lvx_lv *lv);
 /* The thin snapshot whose merge into origin waits for origin's next activation
  * (its segment has merging set), or NULL. */
 struct lvx_seg *lvx_thin_merging_into(const struct lvx_lv *origin);
+/* The pool's thin device a thin LV's table maps: its own device id, or for the origin
+ * of a waiting merge its snapshot's (LVM2's activation merges by that swap alone; the
+ * metadata follows when the merge is finished, cmd/thin_cmd.c). */
+uint32_t lvx_thin_table_device_id(const struct lvx_lv *thin);
 /* origin leaves the VG: its thin snapshots become plain thin LVs (LVM2's
  * detach_pool_lv: their origin and any waiting merge are dropped). */
 void lvx_thin_detach_snapshots(struct lvx_lv *origin);

@@ -12,6 +12,9 @@
  */
 #include "report/report_int.h"
 
+#include "activate/activate.h"
+#include "model/thin.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,6 +140,36 @@ struct prepared {
     struct lvx_rctx rc;
 };
 
+/* LVM2's lvs of the origin of a waiting thin merge (tools/reporter.c): when its live
+ * table maps the snapshot's thin device, the merge is done in the kernel and the row's
+ * segment fields (thin_id, transaction_id, ...) are the snapshot's segment's until the
+ * metadata catch up; its LV fields stay the origin's. */
+static void merged_thin_rows(const struct lvx_report_opts *opts, struct lvx_rrow **rows,
+                             unsigned n)
+{
+    const struct lvx_vg *vg = NULL;
+    bool merges = false;
+    for (unsigned i = 0; opts->lv_kstate && i < n; i++) {
+        const struct lvx_lv *lv = rows[i]->lv;
+        if (!lv || !lvx_lv_is_thin(lv))
+            continue;
+        if (lv->vg != vg) {     /* one look over each VG for a waiting merge */
+            vg = lv->vg;
+            merges = false;
+            for (unsigned l = 0; l < vg->lv_count && !merges; l++) {
+                const struct lvx_seg *ts = lvx_lv_thin_seg(vg->lvs[l]);
+                merges = ts && ts->merging;
+            }
+        }
+        const struct lvx_seg *m = merges ? lvx_thin_merging_into(lv) : NULL;
+        struct lvx_lv_kstate k;
+        memset(&k, 0, sizeof(k));
+        if (m && opts->lv_kstate(opts->kstate_arg, lv, &k) == 0 && k.active &&
+            k.thin_dev_known && k.thin_dev_id == m->device_id && rows[i]->seg)
+            rows[i]->seg = m;
+    }
+}
+
 static int prepare(struct lvx_ctx *ctx, struct lvx_pool *pool, enum lvx_report_kind base,
                    const struct lvx_report_opts *opts, struct lvx_vg *const *vgs,
                    unsigned vg_count, struct lvx_pv *const *orphans, unsigned orphan_count,
@@ -163,6 +196,8 @@ static int prepare(struct lvx_ctx *ctx, struct lvx_pool *pool, enum lvx_report_k
         rvgs[g] = lvx_report_rvg_build(pool, vgs[g]);   /* figures of the whole VG */
     lvx_report_build_rows(pool, p->kind, opts->all, base != LVX_REPORT_VGS, rvgs, vg_count,
                           orphans, orphan_count, &p->rows, &p->nrows);
+    if (base == LVX_REPORT_LVS)
+        merged_thin_rows(opts, p->rows, p->nrows);
 
     p->rc = (struct lvx_rctx){ .pool = pool, .opts = opts };
     p->nrows = select_rows(&p->rc, *sel, p->rows, p->nrows);

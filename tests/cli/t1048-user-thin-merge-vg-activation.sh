@@ -27,9 +27,7 @@ run() {  # run ARGS...: lvx, output in $out, exit code in $rc
 # wait_merge SNAP DATA: snapshot SNAP of lv1 active, held open, lvconvert --merge waits,
 # lv1 deactivated (fails, SNAP stays); SNAP stays held (uspace_unhold s).  DATA: written to SNAP.
 wait_merge() {
-    uspace_run_ok "$1 of lv1, activated (-K), $2 written to it" sh -c \
-        "$LVX lvcreate -q -s -n $1 $VG/lv1 && $LVX lvchange -q -K -ay $VG/$1 &&
-         dd if=$SCRATCH/$2 of=$DM_DEV_DIR/$VG/$1 bs=1M oflag=direct conv=fsync status=none"
+    uspace_thin_snap "$1" "$2"
     uspace_hold s "$VG/$1"
     run lvconvert --merge "$VG/$1"
     test_eq "lvconvert --merge $1 while open: exit 0, the merge waits" \

@@ -203,6 +203,13 @@ uspace_attach() {
 fsum() { sha256sum <"$1" | cut -d' ' -f1; }
 lv_sum() { dd if="$DM_DEV_DIR/$1" bs=1M iflag=direct status=none | sha256sum | cut -d' ' -f1; }
 field() { "$LVX" lvs --noheadings -o "$2" "$1" 2>/dev/null | tr -d ' '; }
+# uspace_thin_snap SNAP DATA: thin snapshot SNAP of $VG/lv1, activated (-K), the file
+# $SCRATCH/DATA written to it (one check)
+uspace_thin_snap() {
+    uspace_run_ok "$1 of lv1, activated (-K), $2 written to it" sh -c \
+        "$LVX lvcreate -q -s -n $1 $VG/lv1 && $LVX lvchange -q -K -ay $VG/$1 &&
+         dd if=$SCRATCH/$2 of=$DM_DEV_DIR/$VG/$1 bs=1M oflag=direct conv=fsync status=none"
+}
 uspace_hold() {
     : >"$SCRATCH/held.$1"
     python3 -c 'import os, sys, time; fd = os.open(sys.argv[1], os.O_RDONLY); print("held", flush=True); time.sleep(300)' \
