@@ -172,7 +172,10 @@ int lvx_activate_lv(struct lvx_ctx *ctx, const struct lvx_activation_backend *be
         return rc < 0 ? rc : be->activate(ctx, lv, opts);
     }
     if (lvx_map_lv_is_thin_kind(lv)) {
-        int rc = be->thin_message
+        int rc = be == &lvx_activation_user ? lvx_map_refuse_thin_on_raid(ctx, lv) : 0;
+        if (rc < 0)
+            return rc;
+        rc = be->thin_message
                      ? lvx_map_check_thin_activatable(ctx, lv, opts && opts->partial)
                      : lvx_error(ctx, ENOTSUP, "Cannot activate %s %s/%s: the %s activation "
                                  "backend does not serve thin pools and thin LVs yet (use the dm "

@@ -376,12 +376,21 @@ bool lvx_dm_pvmove_live(struct lvx_ctx *ctx, const struct lvx_lv *mv)
 
 /* Bring the kernel to the metadata for lv, an active LV that may map through a pvmove
  * LV: a top-level LV through the backend's activation (reloaded when changed); a
- * thin pool's _tdata/_tmeta (a device of its own, with its layer's UUID) by reloading
- * its own table when it differs. */
+ * thin pool's _tdata/_tmeta (a device of its own, with its layer's UUID), or an image
+ * or rmeta of a raid one, by reloading its own table when it differs. */
+static bool pool_role(const char *role)
+{
+    return role && (!strcmp(role, "tdata") || !strcmp(role, "tmeta"));
+}
+
 static int user_reload(struct lvx_ctx *ctx, const struct lvx_lv *lv)
 {
-    const char *role = NULL;
-    if (!lvx_lv_used_by(lv, &role) || !role || (strcmp(role, "tdata") && strcmp(role, "tmeta")))
+    const char *role = NULL, *up_role = NULL;
+    const struct lvx_seg *up = lvx_lv_used_by(lv, &role);
+    /* an image or rmeta of a raid _tdata/_tmeta: a device of its own too */
+    bool raid_sub = up && up->kind == LVX_SEG_RAID && lvx_lv_used_by(up->lv, &up_role) &&
+                    pool_role(up_role);
+    if (!raid_sub && (!up || !pool_role(role)))
         return lvx_activation_dm.activate(ctx, lv, NULL);
     struct lvx_dm dm;
     struct lvx_dm_ids ids;

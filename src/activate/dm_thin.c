@@ -6,6 +6,8 @@
  *
  *   <vg>-<pool>_tmeta  uuid LVM-<vg><tmeta>-tmeta  the metadata LV's segments
  *   <vg>-<pool>_tdata  uuid LVM-<vg><tdata>-tdata  the data LV's segments
+ *   (a raid _tmeta/_tdata: its raid line over <vg>-<pool>_t{meta,data}_r{meta,image}_N,
+ *   plain LVM-<vg><sub> UUIDs, made before it and removed after it, as LVM2's tree)
  *   a pool whose transaction_id is 0 ("new", no thin LV was ever made in it):
  *   <vg>-<pool>        uuid LVM-<vg><pool>-tpool   thin-pool <tmeta> <tdata> ...
  *   a used pool:
@@ -132,13 +134,18 @@ static int pool_up(struct lvx_ctx *ctx, struct lvx_dm_run *r, const struct lvx_l
         (rc = ids_suffixed(ctx, ps->data_lv, "tdata", &data)) < 0 ||
         (rc = tpool_ids(ctx, pool, &tp)) < 0)
         return rc;
-    if ((rc = lvx_activation_dm_table(ctx, ps->metadata_lv, partial, &t)) < 0 ||
+    /* a raid1 _tmeta/_tdata: its rmeta/rimage devices first (LVM2's tree) */
+    if ((lvx_map_lv_is_raid(ps->metadata_lv) &&
+         (rc = lvx_dm_stacked_subs_up(ctx, &r->dm, ps->metadata_lv)) < 0) ||
+        (rc = lvx_activation_dm_table(ctx, ps->metadata_lv, partial, &t)) < 0 ||
         (rc = lvx_dm_put_table(ctx, r, &meta, lvx_buf_str(&t), false, &info)) < 0 ||
         (rc = lvx_dm_nodes_add(ctx, meta.name, info.major, info.minor, NULL, NULL)) < 0)
         goto out;
     devno(&info, mdev, sizeof(mdev));
     lvx_buf_reset(&t);
-    if ((rc = lvx_activation_dm_table(ctx, ps->data_lv, partial, &t)) < 0 ||
+    if ((lvx_map_lv_is_raid(ps->data_lv) &&
+         (rc = lvx_dm_stacked_subs_up(ctx, &r->dm, ps->data_lv)) < 0) ||
+        (rc = lvx_activation_dm_table(ctx, ps->data_lv, partial, &t)) < 0 ||
         (rc = lvx_dm_put_table(ctx, r, &data, lvx_buf_str(&t), false, &info)) < 0 ||
         (rc = lvx_dm_nodes_add(ctx, data.name, info.major, info.minor, NULL, NULL)) < 0)
         goto out;
@@ -287,8 +294,12 @@ static int pool_down(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv
         rc = lvx_dm_remove_one(ctx, dm, &tp, NULL, false);
     if (rc == 0)
         rc = lvx_dm_remove_one(ctx, dm, &data, NULL, false);
+    if (rc == 0 && lvx_map_lv_is_raid(ps->data_lv))      /* its rmeta/rimage devices */
+        rc = lvx_dm_stacked_subs_down(ctx, ps->data_lv);
     if (rc == 0)
         rc = lvx_dm_remove_one(ctx, dm, &meta, NULL, false);
+    if (rc == 0 && lvx_map_lv_is_raid(ps->metadata_lv))
+        rc = lvx_dm_stacked_subs_down(ctx, ps->metadata_lv);
     return rc;
 }
 

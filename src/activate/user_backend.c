@@ -266,8 +266,10 @@ static int user_stage(struct lvx_ctx *ctx, const struct lvx_lv *lv,
                       const struct lvx_activate_opts *opts)
 {
     /* the new mapping goes live at swap: here only the checks of an activation */
-    if (lvx_map_lv_is_thin_kind(lv))
-        return lvx_map_check_thin_activatable(ctx, lv, opts && opts->partial);
+    if (lvx_map_lv_is_thin_kind(lv)) {
+        int rc = lvx_map_refuse_thin_on_raid(ctx, lv);
+        return rc < 0 ? rc : lvx_map_check_thin_activatable(ctx, lv, opts && opts->partial);
+    }
     if (lvx_map_lv_is_raid(lv))
         return lvx_map_check_raid_activatable(ctx, lv, opts && opts->partial,
                                               opts && opts->degraded);

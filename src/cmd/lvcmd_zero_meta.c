@@ -140,9 +140,33 @@ static int zero_all(struct lvx_cmd_env *env, struct lvx_vg_update *u, const stru
     return r;
 }
 
+/* A raid LV (a pool's raid1 _tmeta): every image zeroed whole, which leaves the LV's
+ * content zero at any level (copies, and XOR/syndrome parity, of zeroes are zeroes);
+ * the rmeta LVs stay, so the array stays in sync.  1 when lv is raid, 0 when not,
+ * -errno on failure. */
+static int zero_raid(struct lvx_cmd_env *env, struct lvx_vg_update *u, const struct lvx_lv *lv)
+{
+    bool raid = lv->seg_count > 0;
+    for (unsigned i = 0; i < lv->seg_count; i++)
+        raid = raid && lv->segs[i].kind == LVX_SEG_RAID;
+    if (!raid)
+        return 0;
+    for (unsigned i = 0; i < lv->seg_count; i++)
+        for (unsigned k = 0; k < lv->segs[i].area_count; k++) {
+            const struct lvx_lv *img = lv->segs[i].areas[k].lv;
+            int r = img ? zero_all(env, u, img) : 0;
+            if (r < 0)
+                return r;
+        }
+    return 1;
+}
+
 int lvx_lvcmd_zero_metadata(struct lvx_cmd_env *env, struct lvx_vg_update *u,
                             const struct lvx_lv *lv)
 {
+    int rr = zero_raid(env, u, lv);
+    if (rr)
+        return rr < 0 ? rr : 0;
     struct lvx_config *cfg = NULL;
     bool all = true;
     if (lvx_config_load(env->ctx, &cfg) == 0) {

@@ -10,7 +10,9 @@
  *       -y): LV keeps its UUID and becomes <LV>_tdata of a new pool LV (new UUID) named
  *       LV; the metadata is a new LV allocated as a plain linear LV on the PVs given
  *       (or all) and named <LV>_tmeta, or META renamed; then lvol0_pmspare made or
- *       grown to it.  The metadata's start is zeroed (the kernel, or the lvx daemon,
+ *       grown to it.  LV and META may be raid LVs (LVM2's raid1 data/metadata): their
+ *       rimage/rmeta sub-LVs take the new names (LV_tdata_rimage_0, ...), a mirror META
+ *       is refused with LVM2's lines.  The metadata's start is zeroed (the kernel, or the lvx daemon,
  *       formats it at the pool's first activation).  An active LV is deactivated and
  *       the pool activated after, as LVM2.
  *   lvconvert --thinpool VG/POOL --poolmetadata META   (POOL a thin pool)
@@ -225,8 +227,15 @@ static int check_meta(struct lvx_cmd_env *env, const struct conv *c, struct lvx_
     if (rc)
         return rc;
     bool plain = !is_origin(meta) && meta->seg_count > 0;
-    for (unsigned i = 0; i < meta->seg_count; i++)
-        plain = plain && meta->segs[i].kind == LVX_SEG_STRIPED;
+    for (unsigned i = 0; i < meta->seg_count; i++) {
+        if (meta->segs[i].kind == LVX_SEG_MIRROR) {
+            lvx_cmd_errorf("Mirror logical volumes cannot be used for pool metadata.");
+            lvx_notice(env->ctx, "Try \"raid1\" segment type instead.");
+            return LVX_EXIT_FAILED;
+        }
+        /* a raid LV too: its images follow it under the pool (rename_tree) */
+        plain = plain && (meta->segs[i].kind == LVX_SEG_STRIPED || meta->segs[i].kind == LVX_SEG_RAID);
+    }
     if (!plain) {
         lvx_cmd_errorf("Pool metadata LV %s is of an unsupported type.", full(env, meta));
         return LVX_EXIT_FAILED;
@@ -242,7 +251,8 @@ static int check_data(struct lvx_cmd_env *env, struct lvx_lv *lv)
         return LVX_EXIT_FAILED;
     }
     for (unsigned i = 0; i < lv->seg_count; i++)   /* zero: LVM2's suite makes huge pools so */
-        if (lv->segs[i].kind != LVX_SEG_STRIPED && lv->segs[i].kind != LVX_SEG_ZERO) {
+        if (lv->segs[i].kind != LVX_SEG_STRIPED && lv->segs[i].kind != LVX_SEG_ZERO &&
+            lv->segs[i].kind != LVX_SEG_RAID) {
             lvx_cmd_errorf("LV %s with type %s cannot be used as a thin pool LV.", full(env, lv),
                            lvx_seg_report_type(&lv->segs[i]));
             return LVX_EXIT_FAILED;
@@ -256,6 +266,28 @@ static int check_data(struct lvx_cmd_env *env, struct lvx_lv *lv)
         return LVX_EXIT_FAILED;
     }
     return 0;
+}
+
+/* LVM2's lv_rename_update of a pool's new data or metadata LV: its sub-LVs (a raid
+ * LV's NAME_rimage_N and NAME_rmeta_N) take the new name in place of the old one
+ * (p_rimage_0 -> p_tdata_rimage_0), theirs in turn. */
+static void rename_tree(struct lvx_vg *vg, struct lvx_lv *lv, const char *name)
+{
+    const char *old = lv->name;
+    size_t len = strlen(old);
+    lv->name = name;
+    for (unsigned i = 0; i < lv->seg_count; i++) {
+        struct lvx_seg *s = &lv->segs[i];
+        if (s->kind != LVX_SEG_RAID)
+            continue;
+        for (unsigned k = 0; k < 2 * s->area_count; k++) {
+            struct lvx_area *a = k < s->area_count ? &s->areas[k]
+                               : s->meta_areas ? &s->meta_areas[k - s->area_count] : NULL;
+            struct lvx_lv *sub = a ? a->lv : NULL;
+            if (sub && !strncmp(sub->name, old, len) && sub->name[len] == '_')
+                rename_tree(vg, sub, lvx_pool_printf(vg->pool, "%s%s", name, sub->name + len));
+        }
+    }
 }
 
 static int deactivate(struct lvx_cmd_env *env, const struct lvx_actcmd *act, struct lvx_lv *lv,
@@ -339,6 +371,8 @@ static int to_pool(struct lvx_cmd_env *env, struct lvx_vg_update *u, const struc
         meta->alloc = c->policy;
     }
     struct lvx_lv *pool = lvx_lvcmd_new_lv(vg, pool_name, now);
+    rename_tree(vg, lv, lvx_pool_printf(vg->pool, "%s_tdata", pool_name));
+    rename_tree(vg, meta, lvx_pool_printf(vg->pool, "%s_tmeta", pool_name));
     lvx_vg_make_thin_pool(vg, pool, lv, meta, p.chunk, pa.discards, pa.zero);
     lvx_thin_pool_set_crop(&pool->segs[0], p.crop, p.crop == LVX_THIN_CROP_NO);
     if (ra_given) {

@@ -217,10 +217,10 @@ static bool remove_pool(struct lvx_cmd_env *env, struct lvx_lv *pool, struct rem
     }
     struct lvx_seg *ps = lvx_lv_thin_pool_seg(pool);
     lvx_vg_remove_lv(vg, pool);
-    if (ps->data_lv)
-        lvx_vg_remove_lv(vg, ps->data_lv);
+    if (ps->data_lv)         /* a raid one with its rimage/rmeta sub-LVs */
+        lvx_lvcmd_remove_lv(ps->data_lv);
     if (ps->metadata_lv)
-        lvx_vg_remove_lv(vg, ps->metadata_lv);
+        lvx_lvcmd_remove_lv(ps->metadata_lv);
     r->names[r->count++] = pool->name;
     bool last = true;
     for (unsigned i = 0; i < vg->lv_count; i++)

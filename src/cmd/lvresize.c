@@ -521,6 +521,14 @@ static int resize_thin(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
     bool reducing = o->dir == REDUCE || (o->size.given && o->size.sign < 0), shrunk = false;
     if (reducing && !thin)
         return refuse_pool_reduce(ps);
+    /* a raid1 _tdata/_tmeta (lvconvert --thinpool of raid LVs) would need its images
+     * grown, not a linear segment appended: not done yet */
+    if (!thin && ps && ((ps->data_lv && lvx_map_lv_is_raid(ps->data_lv)) ||
+                        (ps->metadata_lv && lvx_map_lv_is_raid(ps->metadata_lv)))) {
+        lvx_cmd_errorf("lvx does not resize thin pool %s/%s with raid data or metadata yet.",
+                       lv->vg->name, lv->name);
+        return LVX_EXIT_FAILED;
+    }
     if (!reducing)
         o->dir = EXTEND;
     if (o->type && !strcmp(o->type, "mirror") && !lvx_map_lv_is_mirror(lv)) {

@@ -938,8 +938,14 @@ static bool refuse_active(void *arg, const struct lvx_lv *lv)
     /* the kernel: a thin pool's linear/striped _tdata/_tmeta is a device of its own,
      * reloaded over pvmoveN as a top-level LV is */
     const char *sub_role = NULL;
-    bool pool_sub = lvx_lv_used_by(lv, &sub_role) && sub_role &&
-                    (!strcmp(sub_role, "tdata") || !strcmp(sub_role, "tmeta"));
+    const struct lvx_seg *up = lvx_lv_used_by(lv, &sub_role);
+    bool pool_sub = up && sub_role && (!strcmp(sub_role, "tdata") || !strcmp(sub_role, "tmeta"));
+    /* ... as is an image or rmeta of a raid _tdata/_tmeta (LVM2's raid1 pool data or
+     * metadata): each of those a device of its own under the raid device */
+    const char *raid_role = NULL;
+    if (!pool_sub && up && up->kind == LVX_SEG_RAID && lvx_lv_used_by(up->lv, &raid_role) &&
+        raid_role && (!strcmp(raid_role, "tdata") || !strcmp(raid_role, "tmeta")))
+        pool_sub = true;
     if (plain && (top == lv || (pool_sub && a->act.be == &lvx_activation_dm)) &&
         (a->act.be == &lvx_activation_user || a->act.be == &lvx_activation_dm))
         return false;

@@ -421,7 +421,9 @@ int lvxd_thin_dev_ctr(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct l
                       bool partial, struct lvxd_thin_dev **out)
 {
     *out = NULL;
-    int rc = lvx_map_check_thin_activatable(ctx, lv, partial);
+    int rc = lvx_map_refuse_thin_on_raid(ctx, lv);
+    if (rc == 0)
+        rc = lvx_map_check_thin_activatable(ctx, lv, partial);
     if (rc < 0)
         return rc;
     const struct lvx_seg *ps = lvx_lv_thin_pool_seg(pool_of(lv));

@@ -166,6 +166,12 @@ bool lvx_map_lv_is_thin_kind(const struct lvx_lv *lv);
 /* The pool's sub-LVs are activatable (lvx_map_check_activatable), a thin LV has one
  * thin segment (and its external origin, if any, is activatable). */
 int lvx_map_check_thin_activatable(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool partial);
+/* The pool of lv (a thin pool or thin LV) has a raid _tdata or _tmeta (LVM2's raid1
+ * pool data/metadata): the dm backend serves it, the daemon does not (its pool files
+ * are map/lv_file.c's linear/striped LVs); lvx_map_refuse_thin_on_raid() is its one
+ * line (-ENOTSUP), 0 for other pools. */
+bool lvx_map_thin_pool_on_raid(const struct lvx_lv *lv);
+int lvx_map_refuse_thin_on_raid(struct lvx_ctx *ctx, const struct lvx_lv *lv);
 
 /* The targets (map/linear.c, map/striped.c, map/fill.c). */
 extern const struct lvx_map_target lvx_map_linear;

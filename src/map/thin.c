@@ -66,6 +66,13 @@ bool lvx_map_lv_is_thin_kind(const struct lvx_lv *lv)
     return lvx_lv_is_thin_pool(lv) || lvx_lv_is_thin(lv);
 }
 
+/* A pool's _tmeta/_tdata: a raid one (LVM2's raid1 data or metadata) as a raid LV. */
+static int pool_sub_activatable(struct lvx_ctx *ctx, const struct lvx_lv *sub, bool partial)
+{
+    return lvx_map_lv_is_raid(sub) ? lvx_map_check_raid_activatable(ctx, sub, partial, false)
+                                   : lvx_map_check_activatable(ctx, sub, partial);
+}
+
 int lvx_map_check_thin_activatable(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool partial)
 {
     const struct lvx_lv *pool = lv;
@@ -79,10 +86,28 @@ int lvx_map_check_thin_activatable(struct lvx_ctx *ctx, const struct lvx_lv *lv,
     const struct lvx_seg *ps = lvx_lv_thin_pool_seg(pool);
     if (!ps || !ps->metadata_lv || !ps->data_lv)
         return lvx_error(ctx, EINVAL, "%s/%s is not a thin pool.", pool->vg->name, pool->name);
-    int rc = lvx_map_check_activatable(ctx, ps->metadata_lv, partial);
+    int rc = pool_sub_activatable(ctx, ps->metadata_lv, partial);
     if (rc == 0 && ts && ts->external_lv)
         rc = lvx_map_check_activatable(ctx, ts->external_lv, partial);
     if (rc == 0)
-        rc = lvx_map_check_activatable(ctx, ps->data_lv, partial);
+        rc = pool_sub_activatable(ctx, ps->data_lv, partial);
     return rc;
+}
+
+bool lvx_map_thin_pool_on_raid(const struct lvx_lv *lv)
+{
+    const struct lvx_seg *ts = lvx_lv_thin_seg(lv);
+    const struct lvx_seg *ps = lvx_lv_thin_pool_seg(ts && ts->pool_lv ? ts->pool_lv : lv);
+    return ps && ((ps->metadata_lv && lvx_map_lv_is_raid(ps->metadata_lv)) ||
+                  (ps->data_lv && lvx_map_lv_is_raid(ps->data_lv)));
+}
+
+int lvx_map_refuse_thin_on_raid(struct lvx_ctx *ctx, const struct lvx_lv *lv)
+{
+    if (!lvx_map_thin_pool_on_raid(lv))
+        return 0;
+    const struct lvx_seg *ts = lvx_lv_thin_seg(lv);
+    const struct lvx_lv *pool = ts && ts->pool_lv ? ts->pool_lv : lv;
+    return lvx_error(ctx, ENOTSUP, "Thin pool %s/%s with raid data or metadata cannot be served "
+                     "by the user-space backend.", pool->vg->name, pool->name);
 }

@@ -40,6 +40,8 @@ static char volume_type(const struct lvx_lv *lv, const struct lvx_rlv *r)
     bool notsynced = (lv->status & LVX_LV_NOTSYNCED) != 0;
     if (lv->status & LVX_LV_PVMOVE)
         return 'p';
+    if (r->role == LVX_RROLE_TMETA || r->role == LVX_RROLE_CMETA)
+        return 'e';                         /* a pool's raid1 metadata too (LVM2's order) */
     if (k == LVX_SEG_MIRROR)
         return notsynced ? 'M' : 'm';
     if (k == LVX_SEG_RAID)
