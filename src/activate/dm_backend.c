@@ -94,9 +94,11 @@ static int ids_of(struct lvx_ctx *ctx, const char *vg_name, const struct lvx_lv 
 
 /* The device of lv that its own segments are loaded into (stage/swap/unstage): a COW
  * LV's is its "-cow" layer (its own name carries the snapshot target). */
+/* The device that holds lv's own table: a COW snapshot's "-cow", an origin's "-real"
+ * (its top device is the snapshot-origin over it), else the LV's own device. */
 static const char *own_layer(const struct lvx_lv *lv)
 {
-    return lvx_lv_is_cow(lv) ? "cow" : NULL;
+    return lvx_lv_is_cow(lv) ? "cow" : lvx_lv_snapshot_segs(lv, NULL, 0) > 0 ? "real" : NULL;
 }
 
 static bool seg_touches_missing(const struct lvx_seg *seg)
@@ -1124,11 +1126,18 @@ static int dm_status(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_lv
     if (rc == 0)      /* a cache LV, or a used cache pool (its cache LV's, while inactive) */
         rc = lvx_dm_cache_status(ctx, &dm, lv, out);
     if (rc == 0 && info.exists && info.live_table && stacked(lv)) {
-        struct lvx_buf st = LVX_BUF_INIT;
-        if (lvx_dm_table(ctx, &dm, ids.name, true, &st) == 0 &&
+        /* a RAID or mirror origin's own table is on its -real layer */
+        struct lvx_buf st = LVX_BUF_INIT, layer = LVX_BUF_INIT;
+        const char *own = own_layer(lv), *name = ids.name;
+        if (own && lvx_dm_lv_name(&layer, lv->vg->name, lv->name, own) == 0)
+            name = lvx_buf_str(&layer);
+        if (lvx_dm_table(ctx, &dm, name, true, &st) == 0 &&
             !parse_raid_status(lvx_buf_str(&st), out))
             parse_mirror_status(lvx_buf_str(&st), out);
+        else
+            lvx_error_clear(ctx);
         lvx_buf_free(&st);
+        lvx_buf_free(&layer);
     }
     lvx_dm_close(&dm);
     if (rc < 0 || !info.exists)

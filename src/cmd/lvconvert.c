@@ -599,7 +599,24 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
                        "snapshots.", lv->vg->name, lv->name);
         return LVX_EXIT_FAILED;
     }
-    if (user && !(snap_origin && o->repair && lvx_map_lv_is_mirror(lv))) {
+    /* LVM2 changes the image count of a raid1 (or linear) origin under its COW
+     * snapshots: the origin's own table (dm: its -real layer) is what changes */
+    bool origin_images = snap_origin && !o->repair && !o->replace_count && o->mirrors_given &&
+                         !o->type && !o->mirrorlog &&
+                         (lvx_raid_lv_is_linear(lv) ||
+                          (lvx_map_lv_is_raid(lv) && !strcmp(lv->segs[0].type_name, "raid1")));
+    if (origin_images && o->mirrors_sign >= 0 && o->mirrors > 0) {
+        struct lvx_actcmd oa;          /* the daemon serves no snapshots of RAID LVs */
+        int r = lvx_actcmd_init(env, &oa);
+        if (r)
+            return r;
+        if (oa.be && oa.be != &lvx_activation_dm) {
+            lvx_cmd_errorf("lvx converts origins of snapshots to raid1 in the dm activation "
+                           "backend only.");
+            return LVX_EXIT_FAILED;
+        }
+    }
+    if (user && !(snap_origin && o->repair && lvx_map_lv_is_mirror(lv)) && !origin_images) {
         lvx_cmd_errorf("Can't convert logical volume %s/%s: it is a sub-LV (%s).", lv->vg->name,
                        lv->name, role ? role : "sub-LV");
         return LVX_EXIT_FAILED;
@@ -708,7 +725,8 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
                        lv->seg_count ? lvx_seg_report_type(&lv->segs[0]) : "empty");
         return LVX_EXIT_FAILED;
     }
-    if (lv->status & LVX_LV_LOCKED || lvx_lv_snapshot_segs(lv, NULL, 0) > 0 || lvx_lv_is_cow(lv)) {
+    if (lv->status & LVX_LV_LOCKED || (lvx_lv_snapshot_segs(lv, NULL, 0) > 0 && !origin_images) ||
+        lvx_lv_is_cow(lv)) {
         lvx_cmd_errorf("lvx lvconvert does not convert snapshots, origins or locked LVs yet.");
         return LVX_EXIT_FAILED;
     }

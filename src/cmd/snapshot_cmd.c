@@ -24,17 +24,20 @@ int lvx_snapshot_origin_check(struct lvx_cmd_env *env, const struct lvx_lv *org,
         lvx_cmd_errorf("Snapshots of %s are not supported.", err);
         return LVX_EXIT_FAILED;
     }
-    /* mirror origins: dm backend only (the daemon's snapshot targets copy from an
-     * origin's extents or, for a thin origin, through its pool) */
-    bool mirror = lvx_map_lv_is_mirror(org), thin = lvx_lv_is_thin(org);
-    for (unsigned i = 0; !mirror && !thin && i < org->seg_count; i++)
+    /* mirror and RAID origins: dm backend only (the daemon's snapshot targets copy from
+     * an origin's extents or, for a thin origin, through its pool) */
+    bool mirror = lvx_map_lv_is_mirror(org), raid = lvx_map_lv_is_raid(org);
+    bool thin = lvx_lv_is_thin(org);
+    for (unsigned i = 0; !mirror && !raid && !thin && i < org->seg_count; i++)
         if (org->segs[i].kind != LVX_SEG_STRIPED) {
-            lvx_cmd_errorf("lvx makes snapshots of linear, striped and mirror LVs only (%s/%s "
-                           "has a %s segment).", vg->name, org->name, org->segs[i].type_name);
+            lvx_cmd_errorf("lvx makes snapshots of linear, striped, mirror and RAID LVs only "
+                           "(%s/%s has a %s segment).", vg->name, org->name,
+                           org->segs[i].type_name);
             return LVX_EXIT_FAILED;
         }
-    if (mirror && act && act->be && act->be != &lvx_activation_dm) {
-        lvx_cmd_errorf("lvx makes snapshots of mirror LVs in the dm activation backend only.");
+    if ((mirror || raid) && act && act->be && act->be != &lvx_activation_dm) {
+        lvx_cmd_errorf("lvx makes snapshots of %s LVs in the dm activation backend only.",
+                       mirror ? "mirror" : "RAID");
         return LVX_EXIT_FAILED;
     }
     return 0;

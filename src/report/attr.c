@@ -40,6 +40,9 @@ static char volume_type(const struct lvx_lv *lv, const struct lvx_rlv *r)
     bool notsynced = (lv->status & LVX_LV_NOTSYNCED) != 0;
     if (lv->status & LVX_LV_PVMOVE)
         return 'p';
+    /* LVM2: an origin (of COW snapshots, or external) before mirror, RAID and thin */
+    if (r->snapshots || r->ext_thins)
+        return lvx_lv_merging_snapshot(lv) ? 'O' : 'o';
     if (r->role == LVX_RROLE_TMETA || r->role == LVX_RROLE_CMETA)
         return 'e';                         /* a pool's raid1 metadata too (LVM2's order) */
     if (k == LVX_SEG_MIRROR)
@@ -65,8 +68,6 @@ static char volume_type(const struct lvx_lv *lv, const struct lvx_rlv *r)
     }
     if (r->pmspare)
         return 'e';
-    if (k == LVX_SEG_THIN && r->snapshots)   /* the origin of COW snapshots: 'o' first */
-        return lvx_lv_merging_snapshot(lv) ? 'O' : 'o';
     if (k == LVX_SEG_THIN)      /* a thin merge waiting: the origin 'O', the snapshot 'S' */
         return lvx_thin_merging_into(lv) ? 'O' : lv->segs[0].merging ? 'S' : 'V';
     if (k == LVX_SEG_THIN_POOL)
@@ -78,8 +79,6 @@ static char volume_type(const struct lvx_lv *lv, const struct lvx_rlv *r)
         return 'd';
     if (r->cow_of)
         return r->cow_of->merging ? 'S' : 's';
-    if (r->snapshots || r->ext_thins)    /* an external origin is an origin too */
-        return lvx_lv_merging_snapshot(lv) ? 'O' : 'o';
     if (k == LVX_SEG_ERROR || k == LVX_SEG_ZERO)
         return 'v';
     if (r->role == LVX_RROLE_CORIGIN || r->role == LVX_RROLE_WCORIGIN)
