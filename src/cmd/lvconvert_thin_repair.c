@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * cmd/lvconvert_thin_repair.c - `lvconvert --repair VG/POOL [PV ...]` of a thin pool,
  * as LVM2 2.03.16 (tools/lvconvert.c _lvconvert_thin_pool_repair):
@@ -83,14 +83,15 @@ static void tmp_close(struct tmp_file *t)
 /* Is the pool or one of its thin LVs active? */
 static bool pool_in_use(struct lvx_cmd_env *env, struct lvx_actcmd *act, struct lvx_lv *pool)
 {
-    struct lvx_lv *users[256];
-    unsigned n = lvx_thin_pool_users(pool, users, 256);
+    unsigned n = lvx_thin_pool_users(pool, NULL, 0);
+    struct lvx_lv **users = lvx_pool_alloc(env->pool, (n ? n : 1) * sizeof(*users));
+    lvx_thin_pool_users(pool, users, n);
     if (lvx_actcmd_is_active(env, act, pool, NULL))
         return true;
-    for (unsigned i = 0; i < n && i < 256; i++)
+    for (unsigned i = 0; i < n; i++)
         if (lvx_actcmd_is_active(env, act, users[i], NULL))
             return true;
-    return n > 256;            /* more than can be asked here: refused as in use */
+    return false;
 }
 
 /* global/thin_repair_executable with its options, -i in -o out, run to its end.  0 or
