@@ -92,10 +92,10 @@ static int ids_of(struct lvx_ctx *ctx, const char *vg_name, const struct lvx_lv 
     return lvx_dm_ids_of(ctx, lv, NULL, ids);
 }
 
-/* The device of lv that its own segments are loaded into (stage/swap/unstage): a COW
- * LV's is its "-cow" layer (its own name carries the snapshot target). */
-/* The device that holds lv's own table: a COW snapshot's "-cow", an origin's "-real"
- * (its top device is the snapshot-origin over it), else the LV's own device. */
+/* The device of lv that its own segments are loaded into (stage/swap/unstage, and the
+ * RAID/mirror status): a COW LV's "-cow" layer (its own name carries the snapshot
+ * target), an origin's "-real" (its top device is the snapshot-origin over it), else
+ * the LV's own device. */
 static const char *own_layer(const struct lvx_lv *lv)
 {
     return lvx_lv_is_cow(lv) ? "cow" : lvx_lv_snapshot_segs(lv, NULL, 0) > 0 ? "real" : NULL;

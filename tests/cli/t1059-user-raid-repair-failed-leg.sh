@@ -106,6 +106,21 @@ test_eq "r5 reads what was written" "$(lv_sum "$R5" 0 $((16 * MIB)))" "$(fsum "$
 uspace_run_ok "deactivate, activate again" \
     sh -c "$LVX lvchange -q -an $HIDE $VG/r5 && $LVX lvchange -q -ay $HIDE $VG/r5"
 test_eq "r5 still reads it (from the rebuilt image too)" "$(lv_sum "$R5" 0 $((16 * MIB)))" "$(fsum "$SCRATCH/d5")"
-uspace_run_ok "deactivate" lvx lvchange -q -an "$HIDE" "$VG/r5"
+
+# ---- what the daemon does not serve: snapshots of RAID LVs, and a linear origin made
+# raid1 under its snapshot (refused with one line, exit 5, nothing written)
+rc=0; before=$(seqno)
+lvx lvcreate -s -L 4m -n s5 "$HIDE" "$VG/r5" >"$SCRATCH/o" 2>&1 || rc=$?
+test_eq "lvcreate -s of the raid5 LV: refused, exit 5, nothing written" \
+    "$rc $(sed 's/^ *//' "$SCRATCH/o") $(seqno)" \
+    "5 lvx makes snapshots of RAID LVs in the dm activation backend only. $before"
+uspace_run_ok "lin (linear, D0) and its snapshot ls" sh -c "
+    $LVX lvcreate -q -L 4m -n lin $HIDE $VG ${DEVS[0]} && $LVX lvcreate -q -s -L 4m -n ls $HIDE $VG/lin"
+rc=0; before=$(seqno)
+lvx lvconvert -y -m 1 "$HIDE" "$VG/lin" >"$SCRATCH/o" 2>&1 || rc=$?
+test_eq "lvconvert -m 1 of the origin lin: refused, exit 5, nothing written" \
+    "$rc $(sed 's/^ *//' "$SCRATCH/o") $(seqno)" \
+    "5 lvx converts origins of snapshots to raid1 in the dm activation backend only. $before"
+uspace_run_ok "deactivate" sh -c "$LVX lvchange -q -an $HIDE $VG/r5 && $LVX vgchange -q -an $HIDE $VG"
 
 done_testing
