@@ -211,7 +211,7 @@ VMRC=0
 if [ "$TABLE_ONLY" = 0 ]; then
 # host tools the guest's busybox lacks or has in too small a form
 PUTS=()
-for c in env ln find xargs pgrep pkill getconf mktemp readlink timeout sort ls fsck grep; do
+for c in env ln find xargs pgrep pkill getconf mktemp readlink timeout sort ls fsck grep mkfs; do
     p=$(command -v "$c") || die "the host has no $c"
     PUTS+=(--put "$(readlink -f "$p"):/usr/bin/$c")
 done

@@ -51,6 +51,9 @@ struct lvx_activate_opts {
     bool snapshot_only;    /* deactivate a COW LV: only its snapshot devices (the origin
                               and its other snapshots stay), for removing it */
     bool nosync;           /* RAID: the first activation of an LV made with --nosync */
+    bool refresh;          /* --refresh: a RAID device whose table stays is suspended and
+                              resumed all the same (LVM2's lv_refresh: dm-raid takes back
+                              legs that failed and are readable again on such a resume) */
     bool component;        /* a hidden sub-LV activated alone (read-only, LVM2's component
                               activation): linked under /dev/VG by its name as LVM2 does */
     bool lock_shared;      /* shared VG: the LV's lease shared (-asy), else exclusive; the

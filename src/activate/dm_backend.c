@@ -95,7 +95,7 @@ static int ids_of(struct lvx_ctx *ctx, const char *vg_name, const struct lvx_lv 
 /* The device of lv that its own segments are loaded into (stage/swap/unstage, and the
  * RAID/mirror status): a COW LV's "-cow" layer (its own name carries the snapshot
  * target), an origin's "-real" (its top device is the snapshot-origin over it), else
- * the LV's own device. */
+ * the LV's own device; messages (RAID --syncaction) go there too. */
 static const char *own_layer(const struct lvx_lv *lv)
 {
     return lvx_lv_is_cow(lv) ? "cow" : lvx_lv_snapshot_segs(lv, NULL, 0) > 0 ? "real" : NULL;
@@ -678,6 +678,16 @@ int lvx_dm_stacked_subs_down(struct lvx_ctx *ctx, const struct lvx_lv *lv)
     return rc;
 }
 
+/* A live device suspended and resumed as it is (no table loaded). */
+static int suspend_resume(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *lv)
+{
+    struct lvx_dm_ids ids;
+    int rc = ids_of(ctx, lv->vg->name, lv, &ids);
+    if (rc == 0 && (rc = lvx_dm_suspend(ctx, dm, ids.name)) == 0)
+        rc = lvx_dm_resume(ctx, dm, ids.name, NULL);
+    return rc;
+}
+
 /* A raid LV: its sub-LVs first (linear devices), then the raid device over them. */
 static int activate_raid(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *lv,
                          const struct lvx_activate_opts *opts)
@@ -690,9 +700,12 @@ static int activate_raid(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lv
     if (rc == 0) {
         rc = stacked_table(ctx, lv, opts && opts->nosync, dm, &table);
     }
+    bool created = false;
     if (rc == 0)
         rc = activate_one(ctx, dm, lv, lvx_buf_str(&table), lvx_activation_read_only(lv, opts),
-                          NULL);
+                          &created);
+    if (rc == 0 && opts && opts->refresh && !created)
+        rc = suspend_resume(ctx, dm, lv);
     if (rc < 0)
         remove_made(ctx, dm, subs, made, n);
     lvx_buf_free(&table);
@@ -1031,7 +1044,7 @@ static int dm_message(struct lvx_ctx *ctx, const struct lvx_lv *lv, const char *
     struct lvx_dm_ids ids;
     struct lvx_dm dm;
     struct lvx_dm_info info;
-    int rc = open_active(ctx, lv, NULL, &dm, &ids, &info);
+    int rc = open_active(ctx, lv, own_layer(lv), &dm, &ids, &info);
     if (rc < 0)
         return rc;
     rc = lvx_dm_message(ctx, &dm, ids.name, 0, msg);

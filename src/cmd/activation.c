@@ -455,7 +455,9 @@ static int refresh_lv(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
 {
     if (a->off || !lvx_actcmd_is_active(env, a, lv, NULL))
         return 0;
-    return lvx_actcmd_activate(env, a, lv);
+    struct lvx_actcmd r = *a;
+    r.opts.refresh = true;
+    return lvx_actcmd_activate(env, &r, lv);
 }
 
 /* LVM2's lv_change_activate and lv_refresh for the origin of a thin merge that waits
@@ -782,6 +784,25 @@ static int activate_component(struct lvx_cmd_env *env, const struct lvx_actcmd *
     return lvx_actcmd_activate(env, &ro, lv);
 }
 
+/* -an of a whole VG takes down component LVs activated on their own too (LVM2's
+ * process_component_lvs): those still active whose LV is not. */
+static int deactivate_components(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
+                                 const struct lvx_vg *vg)
+{
+    int rc = 0;
+    for (unsigned i = 0; i < vg->lv_count; i++) {
+        const struct lvx_lv *lv = vg->lvs[i], *top;
+        if (!component_lv(lv) || !lvx_actcmd_is_active(env, a, lv, NULL))
+            continue;
+        if ((top = lvx_lv_top(lv)) != lv && lvx_actcmd_is_active(env, a, top, NULL))
+            continue;
+        int r = lvx_actcmd_deactivate(env, a, lv, env->args->count[LVX_OPT_FORCE] > 0);
+        if (r > rc)
+            rc = r;
+    }
+    return rc;
+}
+
 /* lvchange -a y|n (activate) or --refresh (activate false) of one argument. */
 static int lvchange_one(struct lvx_cmd_env *env, const struct lvx_actcmd *a, const char *arg,
                         bool activate)
@@ -831,6 +852,11 @@ static int lvchange_one(struct lvx_cmd_env *env, const struct lvx_actcmd *a, con
             int r = refresh ? 0 : confirm_snapshot_change(env, u.vg->lvs[i]);
             if (!r)
                 r = change_lv(env, a, u.vg->lvs[i], activate);
+            if (r > rc)
+                rc = r;
+        }
+        if (!activate && !refresh) {
+            int r = deactivate_components(env, a, u.vg);
             if (r > rc)
                 rc = r;
         }

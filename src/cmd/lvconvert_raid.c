@@ -228,6 +228,10 @@ int lvx_raid_add_images(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_f
     }
     struct lvx_alloc_pv *where;
     unsigned where_n = image_pvs(env, lv, pvs, pv_count, &where);
+    if (!where_n)       /* every PV allowed holds an image already (an empty list is "any") */
+        return lvx_error(env->ctx, ENOSPC, "Insufficient suitable allocatable extents for "
+                         "logical volume : %llu more required",
+                         (unsigned long long)(count * (image_ext + meta_ext)));
     if ((r = lvx_raid_alloc_images(env, maps, lv->name, count, image_ext, meta_ext, policy,
                                    where, where_n, img, meta)) < 0)
         return r;
@@ -502,6 +506,10 @@ int lvx_raid_replace_images(struct lvx_cmd_env *env, struct lvx_vg *vg, struct l
     }
     struct lvx_alloc_pv *where;
     unsigned where_n = image_pvs(env, lv, pvs, pv_count, &where);
+    if (!where_n)       /* every PV allowed holds an image already (an empty list is "any") */
+        return lvx_error(env->ctx, ENOSPC, "Insufficient suitable allocatable extents for "
+                         "logical volume : %llu more required",
+                         (unsigned long long)(n * (image_ext + meta_ext)));
     if ((r = lvx_raid_alloc_images(env, maps, lv->name, n, image_ext, (uint32_t)meta_ext,
                                    lvx_lvcmd_effective_policy(vg, lv->alloc), where, where_n,
                                    img, meta)) < 0)

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "cmd/actcmd.h"
+#include "map/map.h"
 #include "model/thin.h"
 #include "report/report.h"
 
@@ -426,7 +427,9 @@ void lvx_cmd_display_lv_full(struct lvx_cmd_env *env, const struct lvx_actcmd *a
     if (inkernel && ks.suspended)
         lvx_buf_puts(b, "  LV Status              suspended\n");
     else if (act && !act->off)
-        lvx_buf_printf(b, "  LV Status              %savailable\n", inkernel ? "" : "NOT ");
+        lvx_buf_printf(b, "  LV Status              %savailable%s\n",
+                       inkernel && (!lvx_map_lv_is_raid(lv) || lvx_map_raid_available(lv)) ? "" : "NOT ",
+                       lvx_map_lv_partial(lv) ? " (partial)" : "");
     if (inkernel)
         lvx_buf_printf(b, "  # open                 %d\n", ks.open_count);
     lvx_buf_printf(b, "  LV Size                %s\n",

@@ -16,7 +16,8 @@
  *   room (compared with LVM2 in t0713/t0614).  NOT the same: for raid0/4/5/6, when
  *   an image's PV is full LVM2 may put its new extents on a PV another image uses
  *   (its new areas only need distinct PVs among themselves); lvx keeps images apart.
- *   Reduction takes the extents from the end of every image.
+ *   Reduction takes the extents from the end of every image.  An extension raises
+ *   the region size (doubling) until the bitmap's 2^21 regions cover the new size.
  * Old-style mirrors (segment type "mirror") are resized the same way as raid1: every
  * mimage by the change, the log left as it is (its region count follows the LV's size
  * when the kernel loads the table), as LVM2 does (compared on the host: t0695).
@@ -185,6 +186,10 @@ int lvx_lvresize_raid(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
         if (rc)
             return rc;
     }
+    /* the kernel's bitmap tracks at most 2^21 regions: the region size doubles until the
+     * new size fits (LVM2's lv_extend, raid_ensure_min_region_size; raid0 has none) */
+    if (extend && !mirror && !t->raid0)
+        seg->region_size = lvx_raid_min_region_size(*new_count * e, seg->region_size);
     seg->extent_count = *new_count;
     lv->le_count = *new_count;
     seg->raw = NULL;

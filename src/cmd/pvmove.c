@@ -920,7 +920,9 @@ static void say_locked(void *arg, const struct lvx_lv *lv)
 
 /* An LV in use (active) is moved when it is a linear/striped top-level LV: the daemon's
  * pvmove target (user-space backend) or the kernel's pvmoveN mirror (dm backend)
- * mirrors its writes.  Sub-LVs of active LVs and other types are refused. */
+ * mirrors its writes; in the dm backend also a linear/striped sub-LV that is a device
+ * of its own (a thin pool's _tdata/_tmeta, a RAID LV's rimage/rmeta).  Other sub-LVs of
+ * active LVs and other types are refused. */
 static bool refuse_active(void *arg, const struct lvx_lv *lv)
 {
     struct setup_arg *a = arg;
@@ -940,11 +942,9 @@ static bool refuse_active(void *arg, const struct lvx_lv *lv)
     const char *sub_role = NULL;
     const struct lvx_seg *up = lvx_lv_used_by(lv, &sub_role);
     bool pool_sub = up && sub_role && (!strcmp(sub_role, "tdata") || !strcmp(sub_role, "tmeta"));
-    /* ... as is an image or rmeta of a raid _tdata/_tmeta (LVM2's raid1 pool data or
+    /* ... as is an image or rmeta of a RAID LV (top-level, or LVM2's raid1 pool data or
      * metadata): each of those a device of its own under the raid device */
-    const char *raid_role = NULL;
-    if (!pool_sub && up && up->kind == LVX_SEG_RAID && lvx_lv_used_by(up->lv, &raid_role) &&
-        raid_role && (!strcmp(raid_role, "tdata") || !strcmp(raid_role, "tmeta")))
+    if (!pool_sub && up && up->kind == LVX_SEG_RAID)
         pool_sub = true;
     if (plain && (top == lv || (pool_sub && a->act.be == &lvx_activation_dm)) &&
         (a->act.be == &lvx_activation_user || a->act.be == &lvx_activation_dm))

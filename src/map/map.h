@@ -138,6 +138,8 @@ bool lvx_map_raid_image_missing(const struct lvx_seg *seg, uint32_t i);
 /* Is image i of a raid segment an error image (its rimage or rmeta all error segments:
  * what vgreduce --removemissing --force leaves, LVM2's lv_is_virtual sub-LV)? */
 bool lvx_map_raid_image_error(const struct lvx_seg *seg, uint32_t i);
+/* LVM2's raid_is_available: enough image sub-LVs without missing PVs to serve lv. */
+bool lvx_map_raid_available(const struct lvx_lv *lv);
 
 /* Old-style mirror LVs (map/mirror.c): one "mirror" segment (not a pvmove) over
  * mimage sub-LVs and an optional mlog sub-LV, each its own dm device.  The mirror line

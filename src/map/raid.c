@@ -140,6 +140,32 @@ bool lvx_map_raid_image_error(const struct lvx_seg *seg, uint32_t i)
            all_error(seg->meta_areas ? seg->meta_areas[i].lv : NULL);
 }
 
+/* LVM2's raid_is_available (lvdisplay's "LV Status"): image sub-LVs with missing PVs
+ * counted (raid10 also error images), per pair for raid10, else at most parity of them
+ * (raid1: all but one). */
+bool lvx_map_raid_available(const struct lvx_lv *lv)
+{
+    if (!lv->seg_count || lv->segs[0].kind != LVX_SEG_RAID)
+        return false;
+    const struct lvx_seg *seg = &lv->segs[0];
+    const struct lvx_raid_type *t = lvx_raid_type_find(seg->type_name);
+    if (!t)
+        return false;
+    uint32_t lost = 0;
+    bool raid10 = !strncmp(t->name, "raid10", 6);
+    for (uint32_t i = 0; i < seg->area_count * (raid10 ? 2 : 1); i++) {
+        const struct lvx_lv *img = seg->areas ? seg->areas[i % seg->area_count].lv : NULL;
+        if (raid10 && !(i % 2))
+            lost = 0;
+        lost += img && (lvx_map_lv_partial(img) || (raid10 && all_error(img)));
+        if (raid10 && lost >= 2)
+            return false;
+    }
+    if (raid10)
+        return true;
+    return lost <= (!strcmp(t->name, "raid1") ? seg->area_count - 1 : t->parity);
+}
+
 /* LVM2's _partial_raid_lv_is_redundant: can the LV work without its missing images?
  * (raid0 never: the kernel cannot run it degraded.) */
 static bool redundant(const struct lvx_seg *seg, const struct lvx_raid_type *t)

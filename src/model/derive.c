@@ -283,6 +283,18 @@ const struct lvx_seg *lvx_lv_used_by(const struct lvx_lv *lv, const char **role)
     return best.seg;
 }
 
+const struct lvx_lv *lvx_lv_top(const struct lvx_lv *lv)
+{
+    const char *role;
+    const struct lvx_seg *seg;
+    for (unsigned depth = 0; depth < 16 && (seg = lvx_lv_used_by(lv, &role)); depth++) {
+        if (role && (!strcmp(role, "origin") || !strcmp(role, "cow")))
+            break;                  /* a snapshot's origin and COW are LVs of their own */
+        lv = seg->lv;
+    }
+    return lv;
+}
+
 struct lvx_lv *lvx_seg_ref(const struct lvx_seg *seg, const char *key)
 {
     for (unsigned r = 0; seg && r < seg->ref_count; r++)

@@ -367,6 +367,9 @@ uint64_t lvx_lv_size_sectors(const struct lvx_lv *lv);    /* as LVM2 reports lv_
  * "tmeta","cdata","cmeta","origin","cow","pool","thin_origin", or for a segment type lvx
  * does not model the key naming lv ("origin", "writecache", ...). */
 const struct lvx_seg *lvx_lv_used_by(const struct lvx_lv *lv, const char **role);
+/* The LV lv is a sub-LV of, up to the top (lv itself when used by none); a snapshot's
+ * origin and COW count as tops of their own. */
+const struct lvx_lv *lvx_lv_top(const struct lvx_lv *lv);
 /* A segment of a type lvx does not model: the LV its section names under key, or NULL. */
 struct lvx_lv *lvx_seg_ref(const struct lvx_seg *seg, const char *key);
 /* LVM2's writecache segment (an origin LV and a cachevol, not modelled otherwise). */

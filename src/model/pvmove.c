@@ -224,19 +224,6 @@ static bool on_pv(const struct lvx_lv *lv, const struct lvx_pv *pv)
     return false;
 }
 
-/* The LV lv is a sub-LV of, up to the top (lv itself when it is used by none). */
-static const struct lvx_lv *top_of(const struct lvx_lv *lv)
-{
-    const char *role;
-    const struct lvx_seg *seg;
-    for (unsigned depth = 0; depth < 16 && (seg = lvx_lv_used_by(lv, &role)); depth++) {
-        if (!strcmp(role, "origin") || !strcmp(role, "cow"))
-            break;                  /* a snapshot's origin and COW are LVs of their own */
-        lv = seg->lv;
-    }
-    return lv;
-}
-
 static bool all_striped(const struct lvx_lv *lv)
 {
     if (!lv->seg_count)
@@ -332,24 +319,44 @@ static void split_parents(struct lvx_vg *vg, struct lvx_lv *mv)
     }
 }
 
+/* The other half of a RAID image pair named alone ("LV_rimage_N" <-> "LV_rmeta_N"), or
+ * NULL: LVM2 lets a moved rimage/rmeta go beside its own pair (pvmove.c's siblings). */
+static const struct lvx_lv *raid_sibling(const struct lvx_lv *named)
+{
+    const char *role = NULL;
+    const struct lvx_seg *up = lvx_lv_used_by(named, &role);
+    if (!up || up->kind != LVX_SEG_RAID || !role)
+        return NULL;
+    for (uint32_t i = 0; i < up->area_count; i++) {
+        if (up->areas && up->areas[i].lv == named)
+            return up->meta_areas ? up->meta_areas[i].lv : NULL;
+        if (up->meta_areas && up->meta_areas[i].lv == named)
+            return up->areas ? up->areas[i].lv : NULL;
+    }
+    return NULL;
+}
+
 /* For RAID and mirror LVs on the source: their other PVs are not destinations
- * (LVM2 keeps the images apart), unless the policy is anywhere. */
+ * (LVM2 keeps the images apart), unless the policy is anywhere.  With -n of a sub-LV
+ * its top-level LV counts, and the PVs of the sub-LV's own rimage/rmeta pair stay. */
 static unsigned trim_dst(const struct lvx_vg *vg, const struct lvx_pvmove_setup *s,
                          struct lvx_alloc_pv *dst, unsigned n)
 {
     if (s->policy == LVX_ALLOC_ANYWHERE)
         return n;
+    const struct lvx_lv *named = s->lv_name ? lvx_vg_find_lv(vg, s->lv_name) : NULL;
+    const struct lvx_lv *sibling = named ? raid_sibling(named) : NULL;
     for (unsigned l = 0; l < vg->lv_count; l++) {
         const struct lvx_lv *lv = vg->lvs[l];
         if (lvx_lv_used_by(lv, &(const char *){ NULL }) || !lv->seg_count ||
             (lv->segs[0].kind != LVX_SEG_RAID && lv->segs[0].kind != LVX_SEG_MIRROR))
             continue;
-        if (s->lv_name && strcmp(lv->name, s->lv_name))
+        if (s->lv_name && (!named || lvx_lv_top(named) != lv))
             continue;
         /* the PVs under lv's sub-LVs */
         bool touches = false;
         for (unsigned k = 0; k < vg->lv_count; k++)
-            if (top_of(vg->lvs[k]) == lv && on_pv(vg->lvs[k], s->src->pv))
+            if (lvx_lv_top(vg->lvs[k]) == lv && on_pv(vg->lvs[k], s->src->pv))
                 touches = true;
         if (!touches)
             continue;
@@ -357,8 +364,8 @@ static unsigned trim_dst(const struct lvx_vg *vg, const struct lvx_pvmove_setup 
         for (unsigned d = 0; d < n; d++) {
             bool used = false;
             for (unsigned k = 0; k < vg->lv_count && !used; k++)
-                used = top_of(vg->lvs[k]) == lv && on_pv(vg->lvs[k], dst[d].pv);
-            if (!used)
+                used = lvx_lv_top(vg->lvs[k]) == lv && on_pv(vg->lvs[k], dst[d].pv);
+            if (!used || (sibling && on_pv(sibling, dst[d].pv)))
                 dst[m++] = dst[d];
         }
         n = m;
@@ -541,7 +548,7 @@ int lvx_pvmove_setup(struct lvx_ctx *ctx, struct lvx_vg *vg, const struct lvx_pv
         if (lv == mv)
             continue;
         if (s->lv_name) {
-            const struct lvx_lv *t = top_of(lv);
+            const struct lvx_lv *t = lvx_lv_top(lv);
             if (strcmp(lv->name, s->lv_name) && strcmp(t->name, s->lv_name))
                 continue;
             found = true;
