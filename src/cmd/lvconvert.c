@@ -30,6 +30,7 @@
 #include "cmd/mirror_mlog.h"
 #include "cmd/mirror_repair.h"
 #include "cmd/lvconvert_raid.h"
+#include "cmd/lvconvert_raid_split.h"
 #include "cmd/lvconvert_thin.h"
 #include "cmd/lvconvert_restripe.h"
 #include "cmd/lvcreate_raid.h"
@@ -64,7 +65,48 @@ struct convert_opts {
     unsigned interval;          /* -i, seconds between merge progress lines */
     struct lvx_restripe_opts rs; /* --stripes, -I, --alloc (cmd/lvconvert_restripe.c) */
     char job[LVX_UUID_LEN + 1]; /* the LV whose restripe copy runs after the setup */
+    bool split;                 /* --splitmirrors (cmd/lvconvert_raid_split.c) */
+    struct lvx_split_opts so;
 };
+
+/* --splitmirrors N [--name NEW | --trackchanges]: LVM2's _read_params checks. */
+static int split_args(struct lvx_cmd_env *env, struct convert_opts *o)
+{
+    const struct lvx_cmd_args *a = env->args;
+    const char *t = a->value[LVX_OPT_TYPE];
+    if (a->count[LVX_OPT_MIRRORS] ||
+        (t && (!strcmp(t, "mirror") || !strncmp(t, "raid", 4)))) {
+        lvx_cmd_errorf("--mirrors/--type mirror/--type raid* and --splitmirrors are "
+                       "mutually exclusive.");
+        return LVX_EXIT_INVALID;
+    }
+    o->so.track = a->count[LVX_OPT_TRACKCHANGES] > 0;
+    o->so.name = a->value[LVX_OPT_NAME];
+    if (!o->so.name && !o->so.track) {
+        lvx_cmd_errorf("Please name the new logical volume using '--name'");
+        return LVX_EXIT_INVALID;
+    }
+    if (o->so.name) {
+        const char *slash = strrchr(o->so.name, '/');
+        if (slash) {
+            size_t l = (size_t)(slash - o->so.name);
+            if (strlen(o->vg_name) != l || strncmp(o->so.name, o->vg_name, l)) {
+                lvx_cmd_errorf("Logical volume name \"%s\" is invalid.", o->so.name);
+                return LVX_EXIT_INVALID;
+            }
+            o->so.name = slash + 1;
+        }
+        int rc = lvx_lvcmd_check_new_name(NULL, o->so.name);
+        if (rc)
+            return rc;
+    }
+    o->split = true;
+    o->so.count = (uint32_t)a->val[LVX_OPT_SPLITMIRRORS].n;
+    o->so.yes = a->count[LVX_OPT_YES] > 0;
+    o->so.pv_args = o->pv_args;
+    o->so.pv_arg_count = o->pv_arg_count;
+    return 0;
+}
 
 static int parse_args(struct lvx_cmd_env *env, struct convert_opts *o)
 {
@@ -100,6 +142,13 @@ static int parse_args(struct lvx_cmd_env *env, struct convert_opts *o)
             return LVX_EXIT_INVALID;
         }
         return 0;
+    }
+    if (a->count[LVX_OPT_SPLITMIRRORS])
+        return split_args(env, o);
+    if (a->count[LVX_OPT_TRACKCHANGES] || a->count[LVX_OPT_NAME]) {
+        lvx_cmd_errorf("Command does not accept option: %s.",
+                       a->count[LVX_OPT_NAME] ? "--name" : "--trackchanges");
+        return LVX_EXIT_INVALID;
     }
     if ((rc = lvx_lvcmd_stripe_args(env, &o->rs.stripes, &o->rs.stripe_size)))
         return rc;
@@ -220,17 +269,32 @@ int lvx_lvconvert_refuse_read_only(struct lvx_cmd_env *env, const struct lvx_act
     return LVX_EXIT_FAILED;
 }
 
-/* LVM2's _raid_allow_extraction for a raid1 LV that is not in sync. */
+/* Does sub have extents on a PV of pvs (every PV when n is 0)? */
+static bool sub_on(const struct lvx_lv *sub, const struct lvx_alloc_pv *pvs, unsigned n)
+{
+    if (!n)
+        return true;
+    for (unsigned i = 0; sub && i < sub->seg_count; i++)
+        for (uint32_t a = 0; sub->segs[i].areas && a < sub->segs[i].area_count; a++)
+            for (unsigned p = 0; p < n; p++)
+                if (sub->segs[i].areas[a].pv && sub->segs[i].areas[a].pv == pvs[p].pv)
+                    return true;
+    return false;
+}
+
+/* LVM2's _raid_allow_extraction for a raid1 LV that is not in sync: the images on the
+ * PVs named (every image when none are), from the first. */
 static bool allow_extraction(const struct lvx_lv *lv, const struct lvx_lv_kstate *ks,
-                             uint32_t new_count)
+                             uint32_t new_count, const struct lvx_alloc_pv *pvs, unsigned n)
 {
     if (lvx_lvconvert_in_sync(lv, ks))
         return true;
     const struct lvx_seg *seg = &lv->segs[0];
     if (!ks->raid)
         return true;
+    bool meta = seg->meta_areas != NULL;
     if (!strcmp(ks->sync_action, "resync")) {
-        if (new_count > 0 && seg->area_count > 1)   /* images go from the top: never 0 */
+        if (!sub_on(seg->areas[0].lv, pvs, n) && !(meta && sub_on(seg->meta_areas[0].lv, pvs, n)))
             return true;
         lvx_cmd_errorf("Unable to remove primary RAID image while array resyncing.");
         return false;
@@ -241,14 +305,18 @@ static bool allow_extraction(const struct lvx_lv *lv, const struct lvx_lv_kstate
                        ks->sync_action);
         return false;
     }
-    uint32_t redundancy = 0;
+    uint32_t redundancy = 0, extract = seg->area_count - new_count;
     for (uint32_t s = 0; s < seg->area_count && ks->raid_health[s]; s++)
         redundancy += ks->raid_health[s] == 'A';
-    for (uint32_t s = seg->area_count; s-- > new_count;)
+    for (uint32_t s = 0; s < seg->area_count && ks->raid_health[s] && extract; s++) {
+        if (!sub_on(seg->areas[s].lv, pvs, n) && !(meta && sub_on(seg->meta_areas[s].lv, pvs, n)))
+            continue;
         if (ks->raid_health[s] == 'A' && !--redundancy) {
             lvx_cmd_errorf("Unable to remove all primary source devices");
             return false;
         }
+        extract--;
+    }
     return true;
 }
 
@@ -462,7 +530,7 @@ static int change_images(struct lvx_cmd_env *env, struct lvx_vg_update *u,
         if (lvx_raid_add_images(env, u->vg, maps, lv, new_count, adj, pvs, pv_count, &ch) < 0)
             return lvx_cmd_fail(env);
     } else {
-        if (!allow_extraction(lv, &ks, new_count))
+        if (!allow_extraction(lv, &ks, new_count, pvs, pv_count))
             return LVX_EXIT_FAILED;
         if (new_count == 1 &&
             !confirm(env, o, lvx_pool_printf(env->pool, "Are you sure you want to convert %s "
@@ -580,6 +648,8 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
         lvx_cmd_errorf("Command not permitted on LV %s/%s.", lv->vg->name, lv->name);
         return LVX_EXIT_FAILED;
     }
+    if (o->merge && lvx_raid_merge_wanted(lv))
+        return lvx_lvconvert_raid_merge(env, u, lv);
     if (o->merge && lvx_lv_is_thin(lv))
         return lvx_lvconvert_merge_thin(env, u, lv);
     if (o->repair && lvx_lv_is_thin_pool(lv))
@@ -621,6 +691,18 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
                        lv->name, role ? role : "sub-LV");
         return LVX_EXIT_FAILED;
     }
+    if (lvx_raid_tracked_image(lv)) {   /* LVM2: a split too */
+        lvx_cmd_errorf("Conversion of tracking raid1 LV %s/%s is not supported.", lv->vg->name,
+                       lv->name);
+        return LVX_EXIT_FAILED;
+    }
+    if (user && user->kind == LVX_SEG_RAID && lvx_raid_tracked_image(user->lv)) {
+        lvx_cmd_errorf("Conversion of tracked raid1 subvolume %s/%s is not supported.",
+                       lv->vg->name, lv->name);
+        return LVX_EXIT_FAILED;
+    }
+    if (o->split && !user)
+        return lvx_lvconvert_split(env, u, lv, &o->so);
     if (lvx_restripe_is_rsv(lv)) {
         lvx_cmd_errorf("Can't convert logical volume %s/%s: it holds the restripe of another LV.",
                        lv->vg->name, lv->name);

@@ -230,6 +230,8 @@ static const struct lvx_opt_def opt_table[LVX_OPT_COUNT] = {
     OPT(LVX_OPT_MERGE, "merge", 0, LVX_ARG_FLAG, 0, NULL, "Merge a snapshot back into its origin."),
     OPT(LVX_OPT_MERGETHIN, "mergethin", 0, LVX_ARG_FLAG, 0, NULL, "Merge a thin snapshot into its origin (--merge for thin LVs only)."),
     OPT(LVX_OPT_MERGESNAPSHOT, "mergesnapshot", 0, LVX_ARG_FLAG, 0, NULL, "Merge a COW snapshot into its origin (--merge for COW snapshots only)."),
+    OPT(LVX_OPT_SPLITMIRRORS, "splitmirrors", 0, LVX_ARG_NUMBER, 0, "Number", "Split images off a raid1 LV into a new LV (--name) or, with --trackchanges, one image tracked for --merge."),
+    OPT(LVX_OPT_TRACKCHANGES, "trackchanges", 0, LVX_ARG_FLAG, 0, NULL, "With --splitmirrors 1: the split image stays in the raid1 LV, read-only; changes are tracked for lvconvert --merge."),
     OPT(LVX_OPT_POLLOPERATION, "polloperation", 0, LVX_ARG_STRING, 0, "merge|merge_thin|pvmove|convert",
         "What lvpoll waits for (lvx: merge; merge_thin has nothing to wait for)."),
     OPT(LVX_OPT_SPLITSNAPSHOT, "splitsnapshot", 0, LVX_ARG_FLAG, 0, NULL,

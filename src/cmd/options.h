@@ -205,6 +205,8 @@ enum lvx_opt_id {
     LVX_OPT_MERGE,              /* --merge (lvconvert: a snapshot into its origin) */
     LVX_OPT_MERGETHIN,          /* --mergethin (lvconvert: --merge of a thin snapshot only) */
     LVX_OPT_MERGESNAPSHOT,      /* --mergesnapshot (lvconvert: --merge of a COW snapshot only) */
+    LVX_OPT_SPLITMIRRORS,       /* --splitmirrors Number (lvconvert: raid1 images become a new LV) */
+    LVX_OPT_TRACKCHANGES,       /* --trackchanges (lvconvert --splitmirrors 1: the image stays tracked) */
     LVX_OPT_POLLOPERATION,      /* --polloperation merge|merge_thin|pvmove|convert (lvpoll) */
     LVX_OPT_SPLITSNAPSHOT,      /* --splitsnapshot (lvconvert: a COW snapshot becomes a plain LV) */
     LVX_OPT_POLL,               /* --poll y|n (vgchange/lvchange -ay: finish merges) */

@@ -22,6 +22,8 @@
  * LVM2, the backend activates such a sub-LV over "<vg>-<sub-LV>-missing_S_A" error
  * devices (degraded or partial activation; lvx_map_check_raid_activatable() applies
  * LVM2's rules for when that is allowed), so the kernel sees a failing device.
+ * An image split off with --trackchanges (visible, read-only: cmd/lvconvert_raid_split.c)
+ * is "- -" as LVM2 writes it: the kernel tracks the regions written in its bitmap.
  * Entry point: lvx_map_raid_table().
  */
 #include "map/map.h"
@@ -97,6 +99,11 @@ int lvx_map_raid_table(struct lvx_ctx *ctx, const struct lvx_seg *seg, uint32_t 
     lvx_buf_printf(out, " %u", seg->area_count);
     for (uint32_t i = 0; i < seg->area_count; i++) {
         int r;
+        const struct lvx_lv *img = seg->areas[i].lv;
+        if ((img->status & LVX_LV_VISIBLE) && !(img->status & LVX_LV_WRITE)) {
+            lvx_buf_puts(out, " - -");     /* a tracked split image (LVM2's "- -") */
+            continue;
+        }
         lvx_buf_putc(out, ' ');
         if (t->meta && seg->meta_areas) {     /* without: LVM2's _clear_meta_lvs step */
             if ((r = dev(ctx, arg, seg->meta_areas[i].lv, out)) < 0)
