@@ -8,6 +8,8 @@
  * --minrecoveryrate/--maxrecoveryrate R: a RAID LV's recovery rates (KiB/s per device, 0
  * no limit), as LVM2's _lvchange_recovery_rate: an active LV is reloaded, so the kernel
  * or the daemon's resync takes the new rate at once (the resync goes on from its offset).
+ * --writemostly PV[:t|n|y], --writebehind N: a raid1 LV's images and segment
+ * (cmd/lvchange_wmostly.c), the active LV reloaded as for the rates.
  * -a y|n [--activationmode partial] activates or deactivates the LVs after any
  * metadata change (cmd/activation.c).
  */
@@ -15,6 +17,7 @@
 #include "cmd/toolkit.h"
 
 #include "cmd/actcmd.h"
+#include "cmd/lvchange_wmostly.h"
 #include "cmd/lvconvert_raid.h"
 #include "map/map.h"
 #include "model/thin.h"
@@ -140,7 +143,7 @@ static bool has_changes(const struct change_opts *o)
     return o->perm_given || o->ra_given || lvx_cmd_has_tag_changes(o->env) || o->alloc_given ||
            o->ewf_given || o->skip_given || o->persist_given || o->autoact_given ||
            o->discards || o->zero_given || o->profile_given || o->minrate_given ||
-           o->maxrate_given;
+           o->maxrate_given || lvx_lvchange_wmostly_given(o->env);
 }
 
 /* Whether the pool or one of its thin LVs is active (LVM2's pool_is_active). */
@@ -267,6 +270,8 @@ static int change_lv(struct lvx_cmd_env *env, struct lvx_lv *lv, void *arg)
         rs->min_recovery_rate = lo;
         rs->max_recovery_rate = hi;
     }
+    if (lvx_lvchange_wmostly_given(env) && lvx_lvchange_wmostly(env, lv) < 0)
+        return -1;                        /* cmd/lvchange_wmostly.c */
     if (o->discards || o->zero_given) {
         /* LVM2 runs its pool update once per option given, each taking both: with
          * --discards and -Z, the second run repeats the refusals of what the first
@@ -412,7 +417,8 @@ static bool changed_lvs(struct lvx_cmd_env *env, struct lvx_lv **lvs, unsigned n
     bool quiet = o->persist_given && o->fixed && !o->perm_given && !o->ra_given &&
                  !lvx_cmd_has_tag_changes(env) && !o->alloc_given && !o->ewf_given &&
                  !o->skip_given && !o->autoact_given && !o->discards && !o->zero_given &&
-                 !o->profile_given && !o->minrate_given && !o->maxrate_given;
+                 !o->profile_given && !o->minrate_given && !o->maxrate_given &&
+                 !lvx_lvchange_wmostly_given(env);
     bool failed = false;
     for (unsigned i = 0; i < n && !quiet; i++) {
         lvx_notice(env->ctx, "Logical volume %s/%s changed.", lvs[i]->vg->name, lvs[i]->name);
@@ -423,7 +429,8 @@ static bool changed_lvs(struct lvx_cmd_env *env, struct lvx_lv **lvs, unsigned n
             }
     }
     if ((o->perm_given || o->ewf_given || o->discards || o->zero_given || o->minrate_given ||
-         o->maxrate_given || o->ra_given) && reload_active(env, lvs, n))
+         o->maxrate_given || o->ra_given || lvx_lvchange_wmostly_given(env)) &&
+        reload_active(env, lvs, n))
         failed = true;
     const struct react *r = o->react;
     for (unsigned i = 0; r && i < n; i++)
@@ -487,7 +494,7 @@ int lvx_cmd_lvchange(struct lvx_cmd_env *env)
         return names ? lvx_actcmd_lvmonitor(env, names, n) : LVX_EXIT_FAILED;
     }
     if (!has_changes(&o) && !activate_given && !monitor_only) {
-        lvx_cmd_errorf("No change requested: give -p, -r, --addtag, --deltag, --alloc, -C, -k, --discards, -Z, --minrecoveryrate, --maxrecoveryrate or -a.");
+        lvx_cmd_errorf("No change requested: give -p, -r, --addtag, --deltag, --alloc, -C, -k, --discards, -Z, --minrecoveryrate, --maxrecoveryrate, --writemostly, --writebehind or -a.");
         return LVX_EXIT_INVALID;
     }
     if (env->args->argc < 1 && !env->args->count[LVX_OPT_SELECT]) {

@@ -89,6 +89,11 @@ static bool lv_on_pv(const struct lvx_lv *lv, const struct lvx_pv *pv, unsigned 
     return false;
 }
 
+bool lvx_raid_lv_on_pv(const struct lvx_lv *lv, const struct lvx_pv *pv)
+{
+    return lv_on_pv(lv, pv, 0);
+}
+
 static bool on_any(const struct lvx_lv *lv, const struct lvx_alloc_pv *pvs, unsigned n)
 {
     for (unsigned i = 0; i < n; i++)

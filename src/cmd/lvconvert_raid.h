@@ -210,4 +210,7 @@ unsigned lvx_raid_own_pvs(struct lvx_cmd_env *env, const struct lvx_lv *lv, stru
 /* Clear REBUILD on the images and rmeta sub-LVs of lv; true when one had it. */
 bool lvx_raid_clear_rebuild(struct lvx_lv *lv);
 
+/* Does lv (or a sub-LV of it, rmeta included) have extents on pv? */
+bool lvx_raid_lv_on_pv(const struct lvx_lv *lv, const struct lvx_pv *pv);
+
 #endif

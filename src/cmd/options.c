@@ -251,6 +251,8 @@ static const struct lvx_opt_def opt_table[LVX_OPT_COUNT] = {
     OPT(LVX_OPT_RESTOREMISSING, "restoremissing", 0, LVX_ARG_FLAG, 0, NULL, "Take back PVs that were missing (clear their MISSING flag)."),
     OPT(LVX_OPT_POLL, "poll", 0, LVX_ARG_BOOL, 0, "y|n", "Wait for and finish snapshot merges the activation starts (default y)."),
     OPTR(LVX_OPT_REBUILD, "rebuild", 0, LVX_ARG_LIST, 0, "PV", "Rebuild the RAID images on this PV (repeatable)."),
+    OPTR(LVX_OPT_WRITEMOSTLY, "writemostly", 0, LVX_ARG_LIST, 0, "PV[:t|n|y]", "Set (y), clear (n) or toggle (t) write-mostly on the raid1 images on this PV (repeatable)."),
+    OPT(LVX_OPT_WRITEBEHIND, "writebehind", 0, LVX_ARG_NUMBER, 0, "Number", "Outstanding writes allowed to the write-mostly images of a raid1 LV (0: none)."),
     OPT(LVX_OPT_RESYNC, "resync", 0, LVX_ARG_FLAG, 0, NULL, "Resynchronize a RAID LV completely."),
     OPTR(LVX_OPT_DEVICES, "devices", 0, LVX_ARG_LIST, 0, "PV", "Look only at these devices (files allowed)."),
     OPTR(LVX_OPT_VERBOSE, "verbose", 'v', LVX_ARG_FLAG, 0, NULL, "More messages (repeatable)."),

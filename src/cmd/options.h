@@ -216,6 +216,8 @@ enum lvx_opt_id {
     LVX_OPT_LOCKTYPE,           /* --locktype none|sanlock (vgchange: shared <-> local) */
     LVX_OPT_REBUILD,            /* --rebuild PV (lvchange, RAID; repeatable) */
     LVX_OPT_RESYNC,             /* --resync (lvchange, RAID) */
+    LVX_OPT_WRITEMOSTLY,        /* --[raid]writemostly PV[:t|:n|:y] (lvchange, raid1; repeatable) */
+    LVX_OPT_WRITEBEHIND,        /* --[raid]writebehind N (lvchange, raid1) */
     LVX_OPT_DUMP,               /* --dump headers|metadata|... (pvck) */
     LVX_OPT_REPAIRTYPE,         /* --repairtype label_header|pv_header|metadata (pvck) */
     LVX_OPT_SETTINGS,           /* --settings "key=value ..." (pvck; repeatable) */

@@ -119,6 +119,8 @@ int raid_core_new(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_l
             atomic_store(&g->failed, true);
             continue;
         }
+        g->writemostly = !strcmp(r->type->name, "raid1") &&
+                         (seg->areas[i].lv->status & LVX_LV_WRITEMOSTLY);
         if (seg->areas[i].lv->le_count * (uint64_t)e != r->leg_sectors)
             rc = lvx_error(ctx, EINVAL, "RAID LV %s/%s: images of different sizes.",
                            lv->vg->name, lv->name);

@@ -27,6 +27,7 @@ struct raid_leg {
     bool absent;                    /* not activated (a missing PV) */
     atomic_bool failed;             /* absent, or its I/O failed */
     bool rebuild;                   /* needs a full copy at start */
+    bool writemostly;               /* raid1 WRITEMOSTLY image: read only when no other */
     bool has_sb;
     struct lvx_raid_sb sb;          /* as read at start */
     uint8_t *sbuf;                  /* RAID_SB_BYTES, aligned */

@@ -6,8 +6,11 @@
  *
  *   copies   raid1: every leg holds the LV; raid10 near: chunk k has its c copies
  *            on legs (k*c + j) mod n, row (k*c + j) div n (j < c).
- *   reads    one in-sync copy per chunk, round robin over the legs; a copy that
- *            fails is marked failed and the read is retried on the next copy.
+ *   reads    one in-sync copy per chunk, round robin over the legs, a writemostly
+ *            raid1 leg only when no other is live (dm-raid's write_mostly); a copy
+ *            that fails is marked failed and the read is retried on the next copy.
+ *            max_write_behind is not kept: writes to writemostly legs complete
+ *            with the others' (synchronous).
  *   writes   the regions' bits set first (raid_core.c), then the data goes to every
  *            live copy in one batch; a leg whose writes fail is marked failed and the
  *            LV keeps serving while a copy of every chunk is left.
@@ -20,6 +23,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,16 +87,30 @@ static unsigned copy_of(const struct raid *r, uint64_t s, unsigned j, uint64_t *
 
 /* --- data path ------------------------------------------------------------------ */
 
-/* Read [s, s+cnt) (within one chunk) from one of its copies, round robin; copies that
- * fail are marked failed and the next one tried. */
+/* The copy of LV sector x to read from, round robin from `first`: a live leg, not a
+ * writemostly one while another is live; UINT_MAX when none is. */
+static unsigned read_copy_of(const struct raid *r, uint64_t x, unsigned first, uint64_t *ls,
+                             uint64_t *run)
+{
+    for (int pass = 0; pass < 2; pass++)
+        for (unsigned t = 0; t < r->copies; t++) {
+            unsigned leg = copy_of(r, x, (first + t) % r->copies, ls, run);
+            if (raid_leg_ok(r, leg) && r->legs[leg].writemostly == (pass == 1))
+                return leg;
+        }
+    return UINT_MAX;
+}
+
+/* Read [s, s+cnt) (within one chunk) from one of its copies, round robin (writemostly
+ * legs last); copies that fail are marked failed and the next one tried. */
 static int read_piece(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint64_t s,
                       uint64_t cnt, uint8_t *buf, unsigned first)
 {
     int rc = -EIO;
-    for (unsigned t = 0; t < r->copies; t++) {
+    for (unsigned t = 0; t < 2 * r->copies; t++) {
         uint64_t ls, run;
         unsigned leg = copy_of(r, s, (first + t) % r->copies, &ls, &run);
-        if (!raid_leg_ok(r, leg))
+        if (!raid_leg_ok(r, leg) || r->legs[leg].writemostly != (t >= r->copies))
             continue;
         unsigned n = 0;
         rc = lvxd_io_map_add(io, v, r->legs[leg].data, false, ls * 512, (uint32_t)(cnt * 512),
@@ -122,14 +140,11 @@ static int raid_read(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint
     /* fast path: every piece from one live copy, one batch */
     for (uint64_t x = s; x < end && rc == 0;) {
         uint64_t ls = 0, run = 0;
-        unsigned leg = 0, t;
-        for (t = 0; t < r->copies; t++) {
-            leg = copy_of(r, x, (first + t) % r->copies, &ls, &run);
-            if (raid_leg_ok(r, leg))
-                break;
-        }
+        unsigned leg = read_copy_of(r, x, first, &ls, &run);
+        if (leg == UINT_MAX)
+            copy_of(r, x, 0, &ls, &run);
         uint64_t cnt = run < end - x ? run : end - x;
-        rc = t == r->copies ? -EIO
+        rc = leg == UINT_MAX ? -EIO
                             : lvxd_io_map_add(io, v, r->legs[leg].data, false, ls * 512,
                                               (uint32_t)(cnt * 512), buf + (x - s) * 512, &n);
         x += cnt;

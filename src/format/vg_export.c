@@ -468,9 +468,12 @@ static void refresh_raid_rates(struct exporter *ex, struct lvx_cfg_node *sec,
     static const char *const after_min[] = { "max_recovery_rate", "data_offset", "raids",
                                              "raid0_lvs", NULL };
     static const char *const after_max[] = { "data_offset", "raids", "raid0_lvs", NULL };
+    static const char *const after_wb[] = { "min_recovery_rate", "max_recovery_rate",
+                                            "data_offset", "raids", "raid0_lvs", NULL };
     const struct lvx_raid_type *t = lvx_raid_type_find(seg->type_name);
     if (!t || t->raid0 || !lvx_cfg_find(sec, "raids"))
         return;
+    set_raid_int(ex, sec, "writebehind", strcmp(t->name, "raid1") ? 0 : seg->writebehind, after_wb);
     set_raid_int(ex, sec, "min_recovery_rate", seg->min_recovery_rate, after_min);
     set_raid_int(ex, sec, "max_recovery_rate", seg->max_recovery_rate, after_max);
 }
@@ -523,6 +526,8 @@ static void export_new_raid(struct exporter *ex, struct lvx_cfg_node *sec,
     }
     if (seg->stripe_size)
         lvx_cfg_add_int(pool, sec, "stripe_size", seg->stripe_size);
+    if (seg->writebehind && t && !strcmp(t->name, "raid1"))
+        lvx_cfg_add_int(pool, sec, "writebehind", seg->writebehind);
     if (seg->min_recovery_rate)
         lvx_cfg_add_int(pool, sec, "min_recovery_rate", seg->min_recovery_rate);
     if (seg->max_recovery_rate)

@@ -10,7 +10,8 @@
  * RAID LVs (not raid0) read the dm-raid status line: sync_percent / copy_percent
  * (done/total, LVM2's rounding: 100.00 only when done), raid_sync_action,
  * raid_mismatch_count, lv_health_status ("partial", "refresh needed" for a dead
- * image, "mismatches exist"; "" when healthy or inactive, "unknown" without a hook).
+ * image, "mismatches exist", "writemostly" for such a raid1 image; "" when healthy or
+ * inactive, "unknown" without a hook).
  *
  * The state of the last LV asked is kept in the report context: a row's fields
  * cost one status query.
@@ -139,7 +140,7 @@ static bool backend_state(const struct lvx_lv_kstate *k)
 /* With a backend's state (device-mapper's, or the daemon's), LVM2's RAID letters: an image is 'i' once its health
  * letter in the RAID LV's status is 'A' ('I' before, and while inactive); the health
  * letter (9th) of RAID LVs and their sub-LVs is 'r' (a dead image: refresh needed),
- * 'm' (mismatches) or '-' instead of "unknown" ('X'). */
+ * 'm' (mismatches), 'w' (a writemostly raid1 image) or '-' instead of "unknown" ('X'). */
 static void raid_attr(struct lvx_rctx *rc, const struct lvx_rrow *row,
                       const struct lvx_lv_kstate *k, char *a)
 {
@@ -179,6 +180,8 @@ static void raid_attr(struct lvx_rctx *rc, const struct lvx_rrow *row,
         else if (!user && top->mismatches)
             a[8] = 'm';
     }
+    if (a[8] == '-' && user && (row->lv->status & LVX_LV_WRITEMOSTLY))
+        a[8] = 'w';                            /* a raid1 image marked writemostly */
 }
 
 static bool lv_is_cache(const struct lvx_lv *lv)
@@ -629,6 +632,20 @@ static const char *thin_health(struct lvx_rctx *rc, const struct lvx_rrow *row)
     return k->thin_fail ? "failed" : "";
 }
 
+/* A writemostly raid1 image: "writemostly", or "refresh needed" while an image of its
+ * RAID LV is dead (LVM2's order). */
+static const char *writemostly_health(struct lvx_rctx *rc, const struct lvx_lv *img)
+{
+    const char *role = NULL;
+    const struct lvx_seg *user = lvx_lv_used_by(img, &role);
+    struct lvx_lv_kstate parent;
+    memset(&parent, 0, sizeof(parent));
+    if (user && rc->opts->lv_kstate(rc->opts->kstate_arg, user->lv, &parent) == 0 &&
+        parent.active && parent.raid && strchr(parent.raid_health, 'D'))
+        return "refresh needed";
+    return "writemostly";
+}
+
 LVX_RGETTER(lv_health_status)
 {
     const char *th = thin_health(rc, row);
@@ -651,6 +668,8 @@ LVX_RGETTER(lv_health_status)
     }
     if (lvx_map_lv_partial(row->lv))
         lvx_rval_str(v, "partial");
+    else if (r->role == LVX_RROLE_RIMAGE && (row->lv->status & LVX_LV_WRITEMOSTLY))
+        lvx_rval_str(v, writemostly_health(rc, row->lv));
     else if (!k->active || !k->raid)
         lvx_rval_str(v, "");
     else if (strchr(k->raid_health, 'D'))
