@@ -158,13 +158,15 @@ unsigned lvx_raid_own_pvs(struct lvx_cmd_env *env, const struct lvx_lv *lv, stru
     return n;
 }
 
-/* Do lv's data areas (its images, not their rmeta) have extents on pv? */
-static bool data_on_pv(const struct lvx_lv *lv, const struct lvx_pv *pv)
+/* Do lv's data areas (its images, not their rmeta) have extents on pv?  Images whose
+ * skip[a] is set (being replaced) do not count. */
+static bool data_on_pv(const struct lvx_lv *lv, const struct lvx_pv *pv, const bool *skip)
 {
     for (unsigned i = 0; i < lv->seg_count; i++) {
         const struct lvx_seg *s = &lv->segs[i];
         for (uint32_t a = 0; s->areas && a < s->area_count; a++)
-            if (s->areas[a].pv == pv || (s->areas[a].lv && lv_on_pv(s->areas[a].lv, pv, 1)))
+            if (!(skip && s->kind == LVX_SEG_RAID && skip[a]) &&
+                (s->areas[a].pv == pv || (s->areas[a].lv && lv_on_pv(s->areas[a].lv, pv, 1))))
                 return true;
     }
     return false;
@@ -172,9 +174,9 @@ static bool data_on_pv(const struct lvx_lv *lv, const struct lvx_pv *pv)
 
 /* The PVs images may go to: those allowed (every PV of the VG when none are named),
  * without the ones lv's images use (LVM2's parallel areas: the rmeta's PVs may be
- * taken). */
+ * taken; so may the PVs of images being replaced, skip[]). */
 static unsigned image_pvs(struct lvx_cmd_env *env, const struct lvx_lv *lv,
-                          const struct lvx_alloc_pv *pvs, unsigned pv_count,
+                          const struct lvx_alloc_pv *pvs, unsigned pv_count, const bool *skip,
                           struct lvx_alloc_pv **out)
 {
     const struct lvx_vg *vg = lv->vg;
@@ -182,7 +184,7 @@ static unsigned image_pvs(struct lvx_cmd_env *env, const struct lvx_lv *lv,
     struct lvx_alloc_pv *v = lvx_pool_alloc(env->pool, (cap ? cap : 1) * sizeof(*v));
     for (unsigned i = 0; i < cap; i++) {
         struct lvx_alloc_pv p = pv_count ? pvs[i] : (struct lvx_alloc_pv){ vg->pvs[i], 0, NULL };
-        if (!data_on_pv(lv, p.pv))
+        if (!data_on_pv(lv, p.pv, skip))
             v[n++] = p;
     }
     *out = v;
@@ -193,7 +195,7 @@ unsigned lvx_raid_image_pv_count(struct lvx_cmd_env *env, const struct lvx_lv *l
                                  const struct lvx_alloc_pv *pvs, unsigned pv_count)
 {
     struct lvx_alloc_pv *v;
-    return image_pvs(env, lv, pvs, pv_count, &v);
+    return image_pvs(env, lv, pvs, pv_count, NULL, &v);
 }
 
 int lvx_raid_add_images(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_free_maps *maps,
@@ -232,7 +234,7 @@ int lvx_raid_add_images(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_f
         img[s] = new_sub(vg, lv, "rimage", first_img + s, true, ch);
     }
     struct lvx_alloc_pv *where;
-    unsigned where_n = image_pvs(env, lv, pvs, pv_count, &where);
+    unsigned where_n = image_pvs(env, lv, pvs, pv_count, NULL, &where);
     if (!where_n)       /* every PV allowed holds an image already (an empty list is "any") */
         return lvx_error(env->ctx, ENOSPC, "Insufficient suitable allocatable extents for "
                          "logical volume : %llu more required",
@@ -510,8 +512,8 @@ int lvx_raid_replace_images(struct lvx_cmd_env *env, struct lvx_vg *vg, struct l
         img[k] = new_sub(vg, lv, "rimage", lvx_raid_next_index(vg, lv->name, "rimage"), true, ch);
     }
     struct lvx_alloc_pv *where;
-    unsigned where_n = image_pvs(env, lv, pvs, pv_count, &where);
-    if (!where_n)       /* every PV allowed holds an image already (an empty list is "any") */
+    unsigned where_n = image_pvs(env, lv, pvs, pv_count, match, &where);
+    if (!where_n)       /* every PV allowed holds a kept image (an empty list is "any") */
         return lvx_error(env->ctx, ENOSPC, "Insufficient suitable allocatable extents for "
                          "logical volume : %llu more required",
                          (unsigned long long)(n * (image_ext + meta_ext)));

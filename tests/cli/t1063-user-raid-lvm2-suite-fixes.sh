@@ -7,7 +7,9 @@
 #   only D0 and D1 allowed must be refused -- lvx put the new image on D0, beside the
 #   data it was to protect (an empty list of usable PVs was taken for "any PV").  Also
 #   with one more PV named by a range too small for the image (:29); refused with the
-#   allocator's line, exit 5, nothing written; with D2 the image goes to D2.
+#   allocator's line, exit 5, nothing written; with D2 the image goes to D2.  A repair
+#   (lvconvert-raid-allocation.sh:76) may use the lost image's other PV, never those of
+#   the image that survives (lvx put the new image beside it).
 # - component-raid.sh:45: `lvchange -an VG` deactivates component LVs (rimage/rmeta)
 #   activated on their own too (LVM2's process_component_lvs); lvx left them active.
 # - lvdisplay-raid.sh: "LV Status" says "(partial)" for an LV with a missing PV, and
@@ -29,7 +31,7 @@ for i in 0 1 2 3; do DEVS+=("$(make_loop 48M)"); done
 BIG=("$(make_loop 6T)" "$(make_loop 6T)")     # sparse
 uspace_test_env "$VG" "${DEVS[@]}" "${BIG[@]}"
 seqno() { lvx vgs --noheadings -o vg_seqno "$VG" 2>/dev/null | tr -d ' '; }
-pvs_of() { lvx lvs -a --noheadings -o devices "$VG/$1" 2>/dev/null | tr -d ' ' | sed 's/(.*//' | sort -u | paste -sd' '; }
+pvs_of() { lvx lvs -a --noheadings -o devices ${2:+"$2"} "$VG/$1" 2>/dev/null | tr -d ' ' | sed 's/(.*//' | sort -u | paste -sd' '; }
 dev_link() { [[ -e $DM_DEV_DIR/$VG/$1 ]] && echo yes || echo no; }
 
 uspace_run_ok "vgcreate -s 256k" sh -c "$LVX pvcreate -q ${DEVS[*]} && $LVX vgcreate -q -s 256k $VG ${DEVS[*]}"
@@ -54,6 +56,29 @@ uspace_run_ok "with D2: converted" lvx lvconvert -q -y --type raid1 -m 1 "$VG/LV
 test_eq "... rimage_1 and rmeta_1 on D2" "$(pvs_of LV1_rimage_1) $(pvs_of LV1_rmeta_1)" "${DEVS[2]} ${DEVS[2]}"
 test_eq "... rimage_0 keeps D0 D1" "$(pvs_of LV1_rimage_0)" "$D01"
 uspace_run_ok "LV1 removed" lvx lvremove -q -f "$VG/LV1"
+
+# ---- a repair's new image (LVM2's lvconvert-raid-allocation.sh:72-76): each image on two
+# PVs; D0 lost; the new image may take the lost image's other PV but never the PVs of
+# the image that survives (lvx put it there: fake redundancy)
+uspace_run_ok "raid1 LV2 -l 3: image 0 on D0:0-1 D1:0-1, image 1 on D2:0-1 D3:0-1" \
+    lvx lvcreate -q -Zn --type raid1 -m 1 -l 3 -n LV2 "$VG" "${DEVS[0]}:0-1" "${DEVS[1]}:0-1" \
+    "${DEVS[2]}:0-1" "${DEVS[3]}:0-1"
+OTHER=$(pvs_of LV2_rimage_0 | tr ' ' '\n' | grep -vxF "${DEVS[0]}")     # image 0's other PV
+KEPT=$(pvs_of LV2_rimage_1)
+test_eq "image 0 on D0 and one other PV, image 1 on two PVs apart from it" \
+    "$(wc -w <<<"$OTHER $KEPT") $(grep -cwF -- "$OTHER" <<<"$KEPT")" "3 0"
+uspace_run_ok "LV2 deactivated" lvx lvchange -q -an "$VG/LV2"
+HIDE0="--devices=${DEVS[1]},${DEVS[2]},${DEVS[3]}"
+uspace_run_ok "D0 missing: LV2 activated degraded" lvx lvchange -q -ay "$HIDE0" "$VG/LV2"
+uspace_run_ok "lvconvert -y --repair LV2 D1 D2 D3 (every PV but the lost one)" \
+    lvx lvconvert -q -y --repair "$HIDE0" "$VG/LV2" "${DEVS[1]}" "${DEVS[2]}" "${DEVS[3]}"
+test_eq "... the new rimage_0 and rmeta_0 on image 0's other PV, rimage_1 kept" \
+    "$(pvs_of LV2_rimage_0 "$HIDE0") $(pvs_of LV2_rmeta_0 "$HIDE0") / $(pvs_of LV2_rimage_1 "$HIDE0")" \
+    "$OTHER $OTHER / $KEPT"
+uspace_run_ok "LV2 removed, D0 back in the VG" sh -c "
+    $LVX lvchange -q -an $HIDE0 $VG/LV2 && $LVX lvremove -q -f $HIDE0 $VG/LV2 &&
+    $LVX vgreduce -q --removemissing $HIDE0 $VG && $LVX pvcreate -q -ff -y ${DEVS[0]} &&
+    $LVX vgextend -q $VG ${DEVS[0]}"
 
 # ---- component LVs down with the VG (LVM2's component-raid.sh)
 uspace_run_ok "raid1 r1 -m 1, deactivated" sh -c "
