@@ -9,6 +9,8 @@
 # raid6 of a raid5_n -i2 LV (LVM2 adds a stripe first): each exit 5 with lvx's one line
 # after LVM2's first lines, the VG's seqno and the LV's report unchanged, the data
 # intact, LVM2's vgck passing; an inactive LV gets LVM2's "must be active" line.
+# Then the report of an LV whose last pair a shrinking reshape left to remove
+# (data_stripes without it, as LVM2's).
 # Four 64 MiB loop devices; LVM2 (activation off) reads the metadata.
 source "$(dirname "$0")/../lib.sh"
 source "$LVX_ROOT/tests/tools/uspace-env.sh"
@@ -60,4 +62,23 @@ out=$(lvx lvconvert -y --stripesize 256K "$VG/a" 2>&1 </dev/null); rc=$?
 test_eq "--stripesize 256K of the inactive LV: LVM2's line, exit 5" "$rc $(lines <<<"$out")" \
     "5 $VG/a must be active to perform this operation.|"
 test_eq "... the VG's seqno unchanged" "$(seqno)" "$s0"
+
+# the report of an LV whose last pair a shrinking reshape left to remove (its segment
+# types "+REMOVE_AFTER_RESHAPE", as LVM2's first --stripes N --force writes them):
+# data_stripes leaves it out, stripes counts it (LVM2's report of the same metadata)
+lvx vgcfgbackup -q -f "$SCRATCH/vg" "$VG" >/dev/null 2>&1
+"${PYTHON:-python3}" - "$SCRATCH/vg" <<'PY'
+import sys
+p = sys.argv[1]; s = open(p).read()
+i = s.index("a_rimage_3 {"); j = s.index('type = "striped"', i)
+s = s[:j] + 'type = "striped+REMOVE_AFTER_RESHAPE"' + s[j + len('type = "striped"'):]
+i = s.index("a_rmeta_3 {"); j = s.index('type = "striped"', i)
+s = s[:j] + 'type = "striped+REMOVE_AFTER_RESHAPE"' + s[j + len('type = "striped"'):]
+open(p, "w").write(s)
+PY
+test_ok "a's last pair flagged REMOVE_AFTER_RESHAPE (vgcfgrestore)" lvx vgcfgrestore -q -f "$SCRATCH/vg" "$VG"
+test_eq "lvx reports data_stripes 2, stripes 4 (LVM2's report of the same metadata)" \
+    "$(field "$VG/a" data_stripes) $(field "$VG/a" stripes)" \
+    "$(lvm2 lvs --noheadings -o data_stripes "$VG/a" 2>/dev/null | tr -d ' ') $(lvm2 lvs --noheadings -o stripes "$VG/a" 2>/dev/null | tr -d ' ')"
+test_eq "... which is 2 4" "$(field "$VG/a" data_stripes) $(field "$VG/a" stripes)" "2 4"
 done_testing
