@@ -102,6 +102,9 @@ struct lvx_lv_kstate {
     uint64_t sync_done, sync_total;  /* "<done>/<total>" sectors */
     char sync_action[16];   /* idle frozen resync recover check repair reshape */
     uint64_t mismatches;
+    int64_t raid_data_offset;   /* sectors: where the data starts in each image; -1 unknown */
+    uint32_t raid_devs;         /* the device count dm-raid reports (after a shrinking
+                                 * reshape: fewer than raid_health's letters) */
     /* mirror LVs: the dm-mirror status line (mirror false when none was read); its
      * in-sync/total region counts are sync_done/sync_total */
     bool mirror;

@@ -1067,16 +1067,19 @@ static int64_t sysfs_read_ahead(uint32_t major, uint32_t minor)
     return kb < 0 ? -1 : kb * 2;
 }
 
-/* "<start> <len> raid <type> <#devs> <health> <done>/<total> <action> <mismatches> ..."
- * (dm-raid's status line, docs/dm-formats.md) into out; false when it is not one. */
+/* "<start> <len> raid <type> <#devs> <health> <done>/<total> <action> <mismatches>
+ * <data_offset> ..." (dm-raid's status line, docs/dm-formats.md) into out; false when it is not one. */
 static bool parse_raid_status(const char *line, struct lvx_lv_kstate *out)
 {
-    unsigned long long start, len, done, total, mism;
+    unsigned long long start, len, done, total, mism, off;
     unsigned devs;
     char type[32], health[257], action[16];
-    if (sscanf(line, "%llu %llu raid %31s %u %256s %llu/%llu %15s %llu", &start, &len, type,
-               &devs, health, &done, &total, action, &mism) != 9)
+    int n = sscanf(line, "%llu %llu raid %31s %u %256s %llu/%llu %15s %llu %llu", &start, &len,
+                   type, &devs, health, &done, &total, action, &mism, &off);
+    if (n < 9)
         return false;
+    out->raid_data_offset = n == 10 ? (int64_t)off : -1;
+    out->raid_devs = devs;
     out->raid = true;
     snprintf(out->raid_health, sizeof(out->raid_health), "%s", health);
     snprintf(out->sync_action, sizeof(out->sync_action), "%s", action);

@@ -708,6 +708,10 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
                        lv->vg->name, lv->name);
         return LVX_EXIT_FAILED;
     }
+    /* LVM2 takes over no LV with images left to remove by lvconvert --stripes */
+    if (!o->mirrors_given && !env->args->count[LVX_OPT_STRIPES] && o->type &&
+        !lvx_reshape_wanted(env, lv, o->type) && lvx_reshape_removal_pending(lv, o->type))
+        return LVX_EXIT_FAILED;
     if (!o->mirrors_given && !env->args->count[LVX_OPT_STRIPES] &&
         !env->args->count[LVX_OPT_STRIPESIZE] && lvx_parity_takeover_wanted(lv, o->type))
         return lvx_lvconvert_parity(env, u, lv, o->type, o->yes,
@@ -728,7 +732,7 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
         return LVX_EXIT_FAILED;
     }
     if (lvx_reshape_wanted(env, lv, o->type))
-        return lvx_lvconvert_reshape(env, u, lv, &o->rs);
+        return lvx_lvconvert_reshape(env, u, lv, o->type, &o->rs);
     if (lvx_restripe_wanted(env, lv, o->type, env->args->count[LVX_OPT_MIRRORS] > 0))
         return lvx_lvconvert_restripe(env, u, lv, &o->rs, o->job);
     bool mirror = lvx_map_lv_is_mirror(lv);

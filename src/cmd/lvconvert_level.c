@@ -279,6 +279,9 @@ int lvx_lvconvert_level(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
         return rc;
     const char *want = resolve(env, lv, to, full);
     if (!want) {
+        /* raid4/5 of 3 images to raid6: LVM2 adds a stripe first (its line said so) */
+        if (!is1(from) && is6(to) && seg->area_count < 4)
+            return lvx_lvconvert_add_stripes(env, u, lv, 4 - 1, pv_args, pv_arg_count);
         if (is1(from))           /* LVM2's own refusal; the others would reshape first */
             log_possible(lv, full);
         else
@@ -303,6 +306,10 @@ int lvx_lvconvert_level(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
         lvx_cmd_errorf("Unable to convert %s while it is not in-sync.", full);
         return LVX_EXIT_FAILED;
     }
+    /* LVM2's takeovers free the reshape space of an earlier reshape first */
+    if ((rc = lvx_raid_free_reshape_space(env, u, &act, lv, &ks, NULL)))
+        return rc;
+    seg = &lv->segs[0];
     uint32_t n = seg->area_count;
     memset(&ch, 0, sizeof(ch));
     if (is6(want)) {                          /* the Q pair added */

@@ -422,6 +422,9 @@ static int down(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv 
         lvx_cmd_errorf("Can't convert RAID LV %s while under snapshot.", full);
         return LVX_EXIT_FAILED;
     }
+    if ((rc = lvx_raid_free_reshape_space(env, u, &act, lv, &ks, NULL)))
+        return rc;
+    seg = &lv->segs[0];
     memset(&ch, 0, sizeof(ch));
     uint32_t keep = lvl == L_R10 ? seg->area_count / 2
                                  : seg->area_count - (lvl == L_R6 ? 2 : 1);

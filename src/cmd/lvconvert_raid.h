@@ -159,11 +159,28 @@ void lvx_raid0_log_possible(const char *full, const char *from);
 
 /* The forms by which LVM2 reshapes a raid4/5/6/10 LV (cmd/lvconvert_reshape.c): another
  * layout at the same level, --stripes, --stripesize.  Is this one?  Then the command:
- * LVM2's refusal of an inactive LV, lvx's of an active one; the exit code. */
+ * LVM2's refusal of an inactive LV; of an active raid4/5/6 LV in the kernel, stripes
+ * added and another layout or stripe size (type: --type or NULL); the exit code. */
 bool lvx_reshape_wanted(const struct lvx_cmd_env *env, const struct lvx_lv *lv, const char *type);
 struct lvx_restripe_opts;
+/* LVM2's _lv_free_reshape_space before a takeover: the RESHAPE flags dropped; the
+ * reshape space of every image (moved to its end first, the LV loaded with
+ * "data_offset 0", when the kernel's data starts behind it: ks; *moved then true) cut
+ * off, the LV's extents without it; not committed.  0 or the exit code. */
+struct lvx_actcmd;
+struct lvx_lv_kstate;
+int lvx_raid_free_reshape_space(struct lvx_cmd_env *env, struct lvx_vg_update *u,
+                                struct lvx_actcmd *act, struct lvx_lv *lv,
+                                const struct lvx_lv_kstate *ks, bool *moved);
+/* LVM2's interim reshape of a raid4/5 LV under 4 images asked to become raid6
+ * ("Converting ... to 4 stripes first."): `stripes` data stripes, in the kernel only. */
+/* A takeover (to: the type asked for) of a RAID LV whose images a shrinking reshape
+ * left to remove: LVM2's two lines, the exit code; 0 when none is left. */
+int lvx_reshape_removal_pending(const struct lvx_lv *lv, const char *to);
+int lvx_lvconvert_add_stripes(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
+                              uint32_t stripes, char **pv_args, unsigned pv_arg_count);
 int lvx_lvconvert_reshape(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
-                          const struct lvx_restripe_opts *o);
+                          const char *type, const struct lvx_restripe_opts *o);
 
 /* raid0/raid0_meta/striped <-> raid4/raid5_n/raid6_n_6/raid10 (cmd/lvconvert_parity.c):
  * is this such a takeover?  Then the command (region_size: -R in sectors, 0: the

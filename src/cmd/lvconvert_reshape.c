@@ -9,11 +9,15 @@
  *
  * lvx recognises these forms and answers as LVM2 does where LVM2 refuses (the line
  * "Using default stripesize 64.00 KiB." when no -I is given, then "VG/LV must be
- * active to perform this operation." for an inactive LV).  Of an active LV in the
- * kernel (dm backend) it adds stripes to a raid4/5/6 LV as LVM2 does (add_stripes);
- * the other forms (removing stripes, another layout or stripe size, raid10, an LV
- * the daemon serves) are refused with lvx's own line: lvx does not reshape it yet.
- * The daemon refuses to serve an LV that LVM2 or lvx reshaped or is reshaping
+ * active to perform this operation." for an inactive LV).  Of an active raid4/5/6 LV
+ * in the kernel (dm backend) it makes LVM2's reshapes with LVM2's commits and tables:
+ * stripes added (add_stripes, also LVM2's interim stripe of a raid4/5 LV of 3 images
+ * going to raid6), another layout or stripe size (keep_images), stripes removed in two
+ * commands (remove_stripes), the reshape space freed (--stripes N unchanged, and
+ * before a takeover: lvx_raid_free_reshape_space).  Other forms (raid10, stripes and
+ * stripe size at once) are refused with lvx's line; so is every reshape of an LV the
+ * daemon serves (user backend), which cannot serve a reshape in progress, and the
+ * daemon refuses to serve an LV that LVM2 or lvx reshaped or is reshaping
  * (model/raid.h lvx_raid_reshape_state).
  */
 #include "cmd/lvconvert_raid.h"
@@ -21,6 +25,7 @@
 #include "cmd/actcmd.h"
 #include "cmd/lvconvert_restripe.h"
 #include "map/map.h"
+#include "model/pvmove.h"
 #include "model/raid.h"
 
 #include <errno.h>
@@ -57,11 +62,9 @@ bool lvx_reshape_wanted(const struct lvx_cmd_env *env, const struct lvx_lv *lv, 
     return strcmp(f->dm_name, t->dm_name) != 0;
 }
 
-/* The first `r` extents of an image: its last r extents (the reshape space allocated
- * at its end) moved in front of its data, as LVM2's "(Re)allocating reshape space"
- * does for a forward reshape; the moved segment carries reshape_count r.  Only when
- * they are the tail of one linear segment (space_movable; LVM2 moves several
- * segments: not recorded, so add_stripes refuses before its first commit). */
+/* Can the last r extents of an image (its reshape space) move in front of its data
+ * (space_to_front)?  Only when they are the tail of one linear segment (LVM2 moves
+ * several segments: not recorded, so add_stripes refuses before its first commit). */
 static bool space_movable(const struct lvx_lv *img, uint32_t r)
 {
     const struct lvx_seg *last = &img->segs[img->seg_count - 1];
@@ -69,33 +72,41 @@ static bool space_movable(const struct lvx_lv *img, uint32_t r)
            last->extent_count >= r && last->areas[0].pv;
 }
 
+/* The first k extents of an image moved behind the others (LVM2's relocation of the
+ * reshape space from the front to the end), start LEs renumbered, neighbours merged;
+ * the first segment carries reshape_count r. */
+static void rotate_front_to_end(struct lvx_lv *img, uint64_t k, uint32_t r)
+{
+    unsigned i = 0;
+    for (uint64_t le = 0; i < img->seg_count && le + img->segs[i].extent_count <= k; i++)
+        le += img->segs[i].extent_count;
+    if (i < img->seg_count && img->segs[i].start_extent < k)
+        lvx_lv_split_seg(img, i, k - img->segs[i].start_extent), i++;
+    unsigned n = img->seg_count;
+    struct lvx_seg *segs = lvx_pool_alloc(img->vg->pool, n * sizeof(*segs));
+    memcpy(segs, img->segs + i, (n - i) * sizeof(*segs));
+    memcpy(segs + (n - i), img->segs, i * sizeof(*segs));
+    uint64_t le = 0;
+    for (unsigned j = 0; j < n; j++) {
+        segs[j].lv = img;
+        segs[j].start_extent = le;
+        segs[j].reshape_count = 0;
+        le += segs[j].extent_count;
+    }
+    img->segs = segs;
+    lvx_lv_merge_segments(img);
+    img->segs[0].reshape_count = r;
+}
+
+/* The last r extents of an image (the reshape space allocated at its end) moved in
+ * front of its data, as LVM2's "(Re)allocating reshape space" does for a forward
+ * reshape; the first segment carries reshape_count r. */
 static int space_to_front(struct lvx_cmd_env *env, struct lvx_lv *img, uint32_t r)
 {
-    struct lvx_seg *last = &img->segs[img->seg_count - 1];
     if (!space_movable(img, r))
         return lvx_error(env->ctx, EINVAL, "image %s: its reshape space is not one linear "
                          "segment", img->name);
-    unsigned n = img->seg_count + (last->extent_count > r);
-    struct lvx_seg *segs = lvx_pool_alloc(img->vg->pool, n * sizeof(*segs));
-    struct lvx_area *a = lvx_pool_alloc(img->vg->pool, sizeof(*a));
-    segs[0] = *last;
-    *a = last->areas[0];
-    a->start += last->extent_count - r;
-    segs[0].areas = a;
-    segs[0].extent_count = r;
-    segs[0].reshape_count = r;
-    segs[0].extra = NULL;
-    memcpy(segs + 1, img->segs, img->seg_count * sizeof(*segs));
-    if (last->extent_count > r)
-        segs[n - 1].extent_count -= r;
-    uint64_t le = 0;
-    for (unsigned i = 0; i < n; i++) {
-        segs[i].lv = img;
-        segs[i].start_extent = le;
-        le += segs[i].extent_count;
-    }
-    img->segs = segs;
-    img->seg_count = n;
+    rotate_front_to_end(img, img->le_count - r, r);
     return 0;
 }
 
@@ -116,6 +127,19 @@ static int commit_reload(struct lvx_cmd_env *env, struct lvx_vg_update *u,
     return lvx_actcmd_finish(env, act, lv, true);
 }
 
+/* LVM2's last update of a reshape: the table line without delta_disks and data_offset,
+ * committed and loaded. */
+static int last_load(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_actcmd *act,
+                     struct lvx_lv *lv, const char *full)
+{
+    lv->segs[0].kernel_delta_disks = 0;
+    lv->segs[0].kernel_offset = false;
+    int rc = commit_reload(env, u, act, lv);
+    if (!rc)
+        lvx_notice(env->ctx, "Logical volume %s successfully converted.", full);
+    return rc;
+}
+
 /* --stripes N above the data stripes of an active raid4/5/6 LV, LVM2's three steps
  * (guest record, tests/kernel/raid-stripes.sh): (1) the new image pairs added (REBUILD)
  * and reshape space (`r` extents) allocated at the end of every image, committed and
@@ -127,31 +151,43 @@ static int commit_reload(struct lvx_cmd_env *env, struct lvx_vg_update *u,
  * reshape and leaves the type's flags and reshape_count in the metadata. */
 static int add_stripes(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_actcmd *act,
                        struct lvx_lv *lv, const struct lvx_raid_type *t,
-                       const struct lvx_restripe_opts *o, const char *full)
+                       const struct lvx_restripe_opts *o, const char *full,
+                       const struct lvx_lv_kstate *ks)
 {
     struct lvx_seg *seg = &lv->segs[0];
     struct lvx_vg *vg = u->vg;
     uint32_t old_n = seg->area_count, new_n = o->stripes + t->parity, es = vg->extent_size;
-    uint64_t img_ext = seg->areas[0].lv->le_count;
+    /* reshape space there already (an earlier reshape): reused, no first commit */
+    uint32_t have = seg->reshape_count;
+    uint64_t img_ext = seg->areas[0].lv->le_count - have;
     uint64_t new_le = img_ext * o->stripes;
     /* LVM2's reshape space per image: max(1 MiB, the stripe size) in whole extents,
      * rounded down, at least one */
     uint32_t sz = seg->stripe_size > 2048 ? seg->stripe_size : 2048;
-    uint32_t r = sz / es ? sz / es : 1;
+    uint32_t r = have ? have : sz / es ? sz / es : 1;
+    /* the space goes in front of the data unless the kernel's data starts behind it */
+    bool move = !have || !(ks && ks->raid && ks->raid_data_offset > 0);
     struct lvx_raid_change ch;
     int rc;
 
     lvx_warn(env->ctx, "WARNING: Adding stripes to active logical volume %s will grow it from "
-             "%llu to %llu extents!", full, (unsigned long long)lv->le_count,
+             "%llu to %llu extents!", full, (unsigned long long)(lv->le_count - (uint64_t)have *
+                                                                 (old_n - t->parity)),
              (unsigned long long)new_le);
     lvx_notice(env->ctx, "Run \"lvresize -l%llu %s\" to shrink it or use the additional "
-               "capacity.", (unsigned long long)lv->le_count, full);
+               "capacity.", (unsigned long long)(lv->le_count - (uint64_t)have *
+                                                 (old_n - t->parity)), full);
     /* LVM2's question (_raid_reshape_add_images): no answer is no */
     if (!env->args->count[LVX_OPT_YES] &&
         !lvx_lvcmd_confirm(lvx_pool_printf(env->pool, "Are you sure you want to add %u images "
                                            "to %s LV %s?", new_n - old_n, seg->type_name, full))) {
         lvx_cmd_errorf("Logical volume %s NOT converted.", full);
         lvx_cmd_errorf("Reshape request failed on LV %s.", full);
+        return LVX_EXIT_FAILED;
+    }
+    if (have && have < (sz / es ? sz / es : 1)) {
+        lvx_cmd_errorf("lvx cannot reshape %s: its reshape space (%u extents) is smaller than "
+                       "its stripe size wants.", full, have);
         return LVX_EXIT_FAILED;
     }
     struct lvx_alloc_pv *pvs = NULL;
@@ -165,11 +201,11 @@ static int add_stripes(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
         return lvx_cmd_fail(env);
     seg = &lv->segs[0];
     enum lvx_alloc policy = lvx_lvcmd_effective_policy(vg, lv->alloc);
-    for (uint32_t s = 0; s < new_n; s++)
+    for (uint32_t s = 0; !have && s < new_n; s++)
         if ((rc = lvx_raid_grow_image(env, u, lv, s, r, NULL, 0, policy)))
             return rc;
     /* step 2 moves one linear segment per image: known before anything is written */
-    for (uint32_t s = 0; s < new_n; s++)
+    for (uint32_t s = 0; move && s < new_n; s++)
         if (!space_movable(seg->areas[s].lv, r)) {
             lvx_cmd_errorf("lvx cannot reshape %s: the reshape space of %s (%u extents) is "
                            "not one linear segment on one PV; free %u contiguous extents "
@@ -187,12 +223,18 @@ static int add_stripes(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
                 lvx_lvcmd_zero_start(env, u, ch.added[i], 4096) < 0)
                 return lvx_cmd_fail(env);
     }
-    if ((rc = commit_reload(env, u, act, lv)))
+    if (!have && (rc = commit_reload(env, u, act, lv)))
         return rc;
 
-    for (uint32_t s = 0; s < new_n; s++)
-        if (space_to_front(env, seg->areas[s].lv, r) < 0)
-            return lvx_cmd_fail(env);
+    for (uint32_t s = 0; s < new_n; s++) {
+        struct lvx_lv *img = seg->areas[s].lv;
+        if (move) {
+            if (space_to_front(env, img, r) < 0)
+                return lvx_cmd_fail(env);
+        }
+        for (unsigned k = 0; k < img->seg_count; k++)
+            img->segs[k].reshape_count = k ? 0 : r;
+    }
     for (uint32_t s = old_n; s < new_n; s++)
         seg->areas[s].lv->status &= ~(uint32_t)LVX_LV_REBUILD;
     seg->type = lvx_pool_printf(vg->pool, "%s+RESHAPE+RESHAPE_DATA_OFFSET", seg->type_name);
@@ -201,16 +243,331 @@ static int add_stripes(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
     seg->kernel_data_offset = r * es;
     if ((rc = commit_reload(env, u, act, lv)))
         return rc;
-    seg->kernel_delta_disks = 0;
-    seg->kernel_offset = false;
+    return last_load(env, u, act, lv, full);
+}
+
+/* The segment type string with LVM2's RESHAPE flags: "raid5_ls+RESHAPE+RESHAPE_DATA_OFFSET". */
+static const char *flagged_type(struct lvx_vg *vg, const char *name, bool reshape, bool offset)
+{
+    return lvx_pool_printf(vg->pool, "%s%s%s", name, reshape ? "+RESHAPE" : "",
+                           offset ? "+RESHAPE_DATA_OFFSET" : "");
+}
+
+/* LVM2's " (same as raid5)" after raid5_ls (and back, raid6/raid6_zr), "" for others. */
+static const char *same_as(struct lvx_cmd_env *env, const char *t)
+{
+    const char *a = lvx_parity_alias(t);
+    return a ? lvx_pool_printf(env->pool, " (same as %s)", a) : "";
+}
+
+/* LVM2's reshape space allocated at the end of every image (r extents, counted in
+ * the segment and in the first segment of each image), committed and loaded. */
+static int space_at_end(struct lvx_cmd_env *env, struct lvx_vg_update *u,
+                        struct lvx_actcmd *act, struct lvx_lv *lv, uint32_t r)
+{
+    struct lvx_seg *seg = &lv->segs[0];
+    const struct lvx_raid_type *t = lvx_raid_type_find(seg->type_name);
+    uint32_t n = seg->area_count;
+    uint64_t img_ext = seg->areas[0].lv->le_count;
+    enum lvx_alloc policy = lvx_lvcmd_effective_policy(u->vg, lv->alloc);
+    int rc;
+    for (uint32_t s = 0; s < n; s++)
+        if ((rc = lvx_raid_grow_image(env, u, lv, s, r, NULL, 0, policy)))
+            return rc;
+    seg = &lv->segs[0];
+    seg->reshape_count = r;
+    for (uint32_t s = 0; s < n; s++)
+        seg->areas[s].lv->segs[0].reshape_count = r;
+    seg->extent_count = lv->le_count = (img_ext + r) * (n - t->parity);
+    seg->raw = NULL;
+    return commit_reload(env, u, act, lv);
+}
+
+/* Another layout or stripe size of an active raid4/5/6 LV keeping its images, as LVM2's
+ * _raid_reshape_keep_images: without reshape space yet (or less than the new stripe size
+ * wants: refused), `r` extents added at the end of every image and the new stripe size,
+ * committed and loaded (the space stays at the end: the kernel picks the direction);
+ * then the new type, "+RESHAPE+RESHAPE_DATA_OFFSET", committed and loaded with
+ * "data_offset r*extent_size" (the kernel's md reshapes); then the line without it.
+ * With the space there already, only the last two. */
+static int keep_images(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_actcmd *act,
+                       struct lvx_lv *lv, const struct lvx_raid_type *nt, uint32_t new_ss,
+                       const char *full)
+{
+    struct lvx_seg *seg = &lv->segs[0];
+    struct lvx_vg *vg = u->vg;
+    uint32_t es = vg->extent_size;
+    uint32_t sz = new_ss > 2048 ? new_ss : 2048;
+    uint32_t r = sz / es ? sz / es : 1;
+    int rc;
+    if (new_ss != seg->stripe_size)
+        lvx_notice(env->ctx, "Converting stripesize %s of %s LV %s to %s.",
+                   lvx_lvcmd_size(env, seg->stripe_size), seg->type_name, full,
+                   lvx_lvcmd_size(env, new_ss));
+    if (strcmp(nt->name, seg->type_name))
+        lvx_notice(env->ctx, "Converting %s%s LV %s to %s%s.", seg->type_name,
+                   same_as(env, seg->type_name), full, nt->name, same_as(env, nt->name));
+    if (!env->args->count[LVX_OPT_YES] &&
+        !lvx_lvcmd_confirm(lvx_pool_printf(env->pool, "Are you sure you want to convert %s LV "
+                                           "%s?", seg->type_name, full))) {
+        lvx_cmd_errorf("Logical volume %s NOT converted.", full);
+        return LVX_EXIT_FAILED;
+    }
+    if (seg->reshape_count && seg->reshape_count < r) {
+        lvx_cmd_errorf("lvx cannot reshape %s: its reshape space (%u extents) is smaller than "
+                       "stripe size %s wants (%u).", full, seg->reshape_count,
+                       lvx_lvcmd_size(env, new_ss), r);
+        return LVX_EXIT_FAILED;
+    }
+    bool offset_flag = seg->type && strstr(seg->type, "+RESHAPE_DATA_OFFSET");
+    seg->stripe_size = new_ss;
+    if (!seg->reshape_count) {
+        if ((rc = space_at_end(env, u, act, lv, r)))
+            return rc;
+        seg = &lv->segs[0];
+        offset_flag = true;
+    }
+    seg->type_name = nt->name;
+    seg->type = flagged_type(vg, nt->name, true, offset_flag);
+    seg->raw = NULL;
+    seg->kernel_offset = true;
+    seg->kernel_data_offset = seg->reshape_count * es;
     if ((rc = commit_reload(env, u, act, lv)))
         return rc;
-    lvx_notice(env->ctx, "Logical volume %s successfully converted.", full);
+    return last_load(env, u, act, lv, full);
+}
+
+/* The segment type of every segment of a sub-LV: "striped" plus flag (NULL: none). */
+static void sub_flag(struct lvx_lv *sub, const char *flag)
+{
+    for (unsigned k = 0; k < sub->seg_count; k++) {
+        struct lvx_seg *g = &sub->segs[k];
+        g->type = flag ? lvx_pool_printf(sub->vg->pool, "%s+%s", g->type_name, flag)
+                       : g->type_name;
+    }
+}
+
+static bool sub_flagged(const struct lvx_lv *sub, const char *flag)
+{
+    return sub->seg_count && sub->segs[0].type && strstr(sub->segs[0].type, flag);
+}
+
+/* --stripes N below the data stripes of an active raid4/5/6 LV, LVM2's two commands
+ * (_raid_reshape_remove_images).  The first (the kernel still runs every image; --force
+ * wanted): reshape space as keep_images allocates it (moved to the end of every image
+ * when the kernel's data starts behind it), the images past the new count flagged
+ * RESHAPE_DELTA_DISKS_MINUS, committed and loaded with "delta_disks -D data_offset O":
+ * the kernel's md reshapes backwards; then their rimage and rmeta flagged
+ * REMOVE_AFTER_RESHAPE, committed, loaded without them.  The LV keeps its size until
+ * the second (the kernel runs the new count): the LV's extents cut to the new stripes,
+ * the flagged pairs taken out, "+RESHAPE" dropped, committed and loaded. */
+static int remove_stripes(struct lvx_cmd_env *env, struct lvx_vg_update *u,
+                          struct lvx_actcmd *act, struct lvx_lv *lv,
+                          const struct lvx_raid_type *t, bool other_layout, uint32_t stripes,
+                          const char *full, const struct lvx_lv_kstate *ks)
+{
+    struct lvx_seg *seg = &lv->segs[0];
+    struct lvx_vg *vg = u->vg;
+    uint32_t old_n = seg->area_count, new_n = stripes + t->parity, es = vg->extent_size;
+    uint32_t old_d = old_n - t->parity, new_d = stripes;
+    uint32_t kdevs = ks->raid_devs ? ks->raid_devs : old_n, in_sync = 0, removed = 0;
+    int rc;
+    for (const char *h = ks->raid_health; *h; h++)
+        in_sync += *h == 'A';
+    for (uint32_t s = 0; s < old_n; s++)
+        removed += sub_flagged(seg->areas[s].lv, "REMOVE_AFTER_RESHAPE");
+    if (kdevs == old_n && in_sync < strlen(ks->raid_health)) {
+        lvx_cmd_errorf("Can't reshape out of sync LV %s.", full);
+        return LVX_EXIT_FAILED;
+    }
+    if (kdevs < old_n && in_sync != new_n) {
+        lvx_cmd_errorf("Device count is incorrect. Forgotten \"lvconvert --stripes %u %s\" to "
+                       "remove %u images after reshape?", in_sync - t->parity, full,
+                       old_n - in_sync);
+        return LVX_EXIT_FAILED;
+    }
+    if (t->parity == 2 && stripes < 3) {
+        lvx_cmd_errorf("Minimum 3 stripes required for %s LV %s.", seg->type_name, full);
+        return LVX_EXIT_FAILED;
+    }
+    uint32_t r = seg->reshape_count;
+    if (kdevs == new_n) {                               /* the second command */
+        if (removed + new_n != old_n) {
+            lvx_cmd_errorf("No correct kernel/lvm total LV count on %s.", full);
+            return LVX_EXIT_FAILED;
+        }
+        uint64_t data = lv->le_count - (uint64_t)r * old_d;
+        struct lvx_raid_change ch;
+        memset(&ch, 0, sizeof(ch));
+        lvx_parity_drop_tail(lv, new_n, &ch);
+        seg = &lv->segs[0];
+        seg->extent_count = lv->le_count = (uint64_t)r * new_d + data * new_d / old_d;
+        seg->type = flagged_type(vg, seg->type_name, false, r != 0);
+        seg->raw = NULL;
+        ch.takeover = true;
+        if ((rc = lvx_lvconvert_reload(env, u, act, lv, &ch)))
+            return rc;
+        lvx_notice(env->ctx, "Logical volume %s successfully converted.", full);
+        return 0;
+    }
+    /* the first command */
+    if (other_layout)
+        lvx_notice(env->ctx, "Ignoring layout change on device removing reshape.");
+    uint64_t cur = lv->le_count - (uint64_t)r * old_d;
+    uint64_t red = cur * new_d / old_d;
+    uint64_t ext = red ? cur * cur / red : 0;
+    bool yes = env->args->count[LVX_OPT_YES] != 0;
+    lvx_warn(env->ctx, "WARNING: Removing stripes from active%s logical volume %s will shrink "
+             "it from %s to %s!", ks->open_count > 0 ? " and open" : "", full,
+             lvx_lvcmd_size(env, cur * es), lvx_lvcmd_size(env, red * es));
+    lvx_cmd_errorf("THIS MAY DESTROY (PARTS OF) YOUR DATA!");     /* LVM2's log_warn */
+    if (!yes)
+        lvx_cmd_errorf("Interrupt the conversion and run \"lvresize -y -l%llu %s\" to keep "
+                       "the current size if not done already!", (unsigned long long)ext, full);
+    lvx_notice(env->ctx, "If that leaves the logical volume larger than %llu extents due to "
+               "stripe rounding,", (unsigned long long)ext);
+    lvx_notice(env->ctx, "you may want to grow the content afterwards (filesystem etc.)");
+    lvx_warn(env->ctx, "WARNING: to remove freed stripes after the conversion has finished, "
+             "you have to run \"lvconvert --stripes %u %s\"", stripes, full);
+    if (!env->args->count[LVX_OPT_FORCE]) {
+        lvx_cmd_errorf("Can't remove stripes without --force option.");
+        lvx_cmd_errorf("Reshape request failed on LV %s.", full);
+        return LVX_EXIT_FAILED;
+    }
+    if (!yes && !lvx_lvcmd_confirm(lvx_pool_printf(env->pool, "Are you sure you want to remove "
+                                                   "%u images from %s LV %s?", old_n - new_n,
+                                                   seg->type_name, full))) {
+        lvx_cmd_errorf("Logical volume %s NOT converted.", full);
+        lvx_cmd_errorf("Reshape request failed on LV %s.", full);
+        return LVX_EXIT_FAILED;
+    }
+    uint32_t sz = seg->stripe_size > 2048 ? seg->stripe_size : 2048;
+    uint32_t want = sz / es ? sz / es : 1;
+    if (r && r < want) {
+        lvx_cmd_errorf("lvx cannot reshape %s: its reshape space (%u extents) is smaller than "
+                       "its stripe size wants.", full, r);
+        return LVX_EXIT_FAILED;
+    }
+    if (!r) {                       /* space at the end of every image, committed first */
+        if ((rc = space_at_end(env, u, act, lv, want)))
+            return rc;
+        seg = &lv->segs[0];
+        r = want;
+    } else if (ks->raid_data_offset > 0) {     /* the space to the end (md goes backwards) */
+        for (uint32_t s = 0; s < old_n; s++)
+            rotate_front_to_end(seg->areas[s].lv, r, r);
+    }
+    for (uint32_t s = new_n; s < old_n; s++)
+        sub_flag(seg->areas[s].lv, "RESHAPE_DELTA_DISKS_MINUS");
+    seg->type = flagged_type(vg, seg->type_name, true, true);
+    seg->raw = NULL;
+    seg->kernel_delta_disks = -(int32_t)(old_n - new_n);
+    seg->kernel_offset = true;
+    seg->kernel_data_offset = r * es;
+    if ((rc = commit_reload(env, u, act, lv)))
+        return rc;
+    for (uint32_t s = new_n; s < old_n; s++) {
+        sub_flag(seg->areas[s].lv, "REMOVE_AFTER_RESHAPE");
+        sub_flag(seg->meta_areas[s].lv, "REMOVE_AFTER_RESHAPE");
+    }
+    return last_load(env, u, act, lv, full);
+}
+
+int lvx_raid_free_reshape_space(struct lvx_cmd_env *env, struct lvx_vg_update *u,
+                                struct lvx_actcmd *act, struct lvx_lv *lv,
+                                const struct lvx_lv_kstate *ks, bool *moved)
+{
+    struct lvx_seg *seg = &lv->segs[0];
+    const struct lvx_raid_type *t = lvx_raid_type_find(seg->type_name);
+    uint32_t r = seg->reshape_count;
+    if (moved)
+        *moved = false;
+    int rc;
+    seg->raw = NULL;
+    if (!r || !t) {
+        seg->type = seg->type_name;
+        return 0;
+    }
+    uint32_t n = seg->area_count, data = n - t->parity;
+    /* the kernel's data behind the space: the space moved to the end of every image
+     * and the LV loaded with "data_offset 0" (where the data now starts) */
+    if (ks && ks->raid && ks->raid_data_offset > 0) {
+        for (uint32_t s = 0; s < n; s++)
+            rotate_front_to_end(seg->areas[s].lv, r, r);
+        seg->kernel_offset = true;
+        seg->kernel_data_offset = 0;
+        rc = commit_reload(env, u, act, lv);
+        seg->kernel_offset = false;
+        if (rc)
+            return rc;
+        if (moved)
+            *moved = true;
+    }
+    for (uint32_t s = 0; s < n; s++) {
+        struct lvx_lv *img = seg->areas[s].lv;
+        lvx_lvresize_truncate(img, img->le_count - r);
+        for (unsigned k = 0; k < img->seg_count; k++)
+            img->segs[k].reshape_count = 0;
+    }
+    seg->reshape_count = 0;
+    seg->type = seg->type_name;
+    seg->extent_count = lv->le_count = lv->le_count - (uint64_t)r * data;
     return 0;
 }
 
+/* The daemon serves no RAID reshape (its md would have to move the data while serving
+ * it): the user backend's one line, nothing written. */
+static int user_refusal(const char *full)
+{
+    lvx_cmd_errorf("lvx cannot reshape %s in the user-space backend: its daemon does not "
+                   "serve a RAID reshape (activate it with the dm backend).", full);
+    return LVX_EXIT_FAILED;
+}
+
+int lvx_reshape_removal_pending(const struct lvx_lv *lv, const char *to)
+{
+    if (!to || !lvx_map_lv_is_raid(lv) || lv->seg_count != 1 || !lv->segs[0].areas)
+        return 0;
+    const struct lvx_seg *seg = &lv->segs[0];
+    uint32_t removed = 0;
+    for (uint32_t s = 0; s < seg->area_count; s++)
+        removed += seg->areas[s].lv && sub_flagged(seg->areas[s].lv, "REMOVE_AFTER_RESHAPE");
+    if (!removed)
+        return 0;
+    lvx_cmd_errorf("Can't convert %s LV %s/%s to %s containing sub LVs to remove after a "
+                   "reshape.", seg->type_name, lv->vg->name, lv->name, to);
+    lvx_cmd_errorf("Run \"lvconvert --stripes %u %s/%s\" first.", seg->area_count - removed - 1,
+                   lv->vg->name, lv->name);
+    return LVX_EXIT_FAILED;
+}
+
+int lvx_lvconvert_add_stripes(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
+                              uint32_t stripes, char **pv_args, unsigned pv_arg_count)
+{
+    struct lvx_actcmd act;
+    struct lvx_lv_kstate ks;
+    int rc;
+    if ((rc = lvx_actcmd_init(env, &act)))
+        return rc;
+    const char *full = lvx_pool_printf(env->pool, "%s/%s", lv->vg->name, lv->name);
+    const struct lvx_raid_type *t = lvx_raid_type_find(lv->segs[0].type_name);
+    if (!lvx_actcmd_is_active(env, &act, lv, &ks)) {
+        lvx_cmd_errorf("%s must be active to perform this operation.", full);
+        return LVX_EXIT_FAILED;
+    }
+    if (strcmp(act.be->name, "dm"))
+        return user_refusal(full);
+    if (!lvx_lvconvert_in_sync(lv, &ks)) {
+        lvx_cmd_errorf("Unable to convert %s while it is not in-sync.", full);
+        return LVX_EXIT_FAILED;
+    }
+    struct lvx_restripe_opts o = { .stripes_given = true, .stripes = stripes,
+                                   .pv_args = pv_args, .pv_arg_count = pv_arg_count };
+    return add_stripes(env, u, &act, lv, t, &o, full, &ks);
+}
+
 int lvx_lvconvert_reshape(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
-                          const struct lvx_restripe_opts *o)
+                          const char *type, const struct lvx_restripe_opts *o)
 {
     const struct lvx_cmd_args *a = env->args;
     struct lvx_actcmd act;
@@ -227,19 +584,74 @@ int lvx_lvconvert_reshape(struct lvx_cmd_env *env, struct lvx_vg_update *u, stru
     const struct lvx_seg *seg = &lv->segs[0];
     const struct lvx_raid_type *t = lvx_raid_type_find(seg->type_name);
     const char *full = lvx_pool_printf(env->pool, "%s/%s", lv->vg->name, lv->name);
-    char why[160];
+    if (strcmp(act.be->name, "dm"))
+        return user_refusal(full);
     unsigned l = level(seg->type_name);
     /* what lvx does: stripes added to a raid4/5/6 LV without reshape state, in the
      * kernel (dm backend), stripe size and layout kept */
     if (o->stripes_given && (l == 4 || l == 5 || l == 6) && !strcmp(act.be->name, "dm") &&
         (!a->count[LVX_OPT_STRIPESIZE] || o->stripe_size == seg->stripe_size) &&
-        !a->count[LVX_OPT_TYPE] && !lvx_raid_reshape_state(lv, why, sizeof(why)) &&
         o->stripes > seg->area_count - t->parity) {
         if (!lvx_lvconvert_in_sync(lv, &ks)) {
             lvx_cmd_errorf("Unable to convert %s while it is not in-sync.", full);
             return LVX_EXIT_FAILED;
         }
-        return add_stripes(env, u, &act, lv, t, o, full);
+        if (type && lvx_raid_type_find(type) != t)
+            lvx_notice(env->ctx, "Ignoring layout change on device adding reshape.");
+        return add_stripes(env, u, &act, lv, t, o, full, &ks);
+    }
+    /* stripes removed: raid4/5/6 in the kernel, layout and stripe size kept */
+    if ((l == 4 || l == 5 || l == 6) && o->stripes_given && o->stripes &&
+        o->stripes < seg->area_count - t->parity &&
+        (!a->count[LVX_OPT_STRIPESIZE] || o->stripe_size == seg->stripe_size) &&
+        !strcmp(act.be->name, "dm") && ks.raid) {
+        if (!lvx_lvconvert_in_sync(lv, &ks)) {
+            lvx_cmd_errorf("Unable to convert %s while it is not in-sync.", full);
+            return LVX_EXIT_FAILED;
+        }
+        return remove_stripes(env, u, &act, lv, t, type && lvx_raid_type_find(type) != t,
+                              o->stripes, full, &ks);
+    }
+    /* nothing to change: LVM2 frees the reshape space */
+    if ((l == 4 || l == 5 || l == 6) && o->stripes_given &&
+        (!type || lvx_raid_type_find(type) == t) && o->stripes == seg->area_count - t->parity &&
+        (!a->count[LVX_OPT_STRIPESIZE] || o->stripe_size == seg->stripe_size) &&
+        !strcmp(act.be->name, "dm")) {
+        if (!lvx_lvconvert_in_sync(lv, &ks)) {
+            lvx_cmd_errorf("Unable to convert %s while it is not in-sync.", full);
+            return LVX_EXIT_FAILED;
+        }
+        bool had = seg->reshape_count != 0, moved = false;
+        if ((rc = lvx_raid_free_reshape_space(env, u, &act, lv, &ks, &moved)))
+            return rc;
+        lvx_notice(env->ctx, "No change in RAID LV %s layout, freeing reshape space.", full);
+        if (!had) {
+            lvx_cmd_errorf("LV %s does not have reshape space allocated.", full);
+            lvx_cmd_errorf("Reshape request failed on LV %s.", full);
+            return LVX_EXIT_FAILED;
+        }
+        struct lvx_seg *sg = &lv->segs[0];
+        sg->kernel_offset = moved;          /* LVM2 loads "data_offset 0" once more */
+        sg->kernel_data_offset = 0;
+        if ((rc = commit_reload(env, u, &act, lv)))
+            return rc;
+        return last_load(env, u, &act, lv, full);
+    }
+    /* another layout or stripe size, the images kept: raid4/5/6 in the kernel */
+    const struct lvx_raid_type *nt = type ? lvx_raid_type_find(type) : t;
+    uint32_t new_ss = a->count[LVX_OPT_STRIPESIZE] ? o->stripe_size : seg->stripe_size;
+    if ((l == 4 || l == 5 || l == 6) && nt && level(nt->name) == l &&
+        (!o->stripes_given || o->stripes == seg->area_count - t->parity) &&
+        (strcmp(nt->name, t->name) || new_ss != seg->stripe_size)) {
+        if (new_ss > seg->region_size) {
+            lvx_cmd_errorf("Region size may not be smaller than stripe size on LV %s.", full);
+            return LVX_EXIT_FAILED;
+        }
+        if (!lvx_lvconvert_in_sync(lv, &ks)) {
+            lvx_cmd_errorf("Unable to convert %s while it is not in-sync.", full);
+            return LVX_EXIT_FAILED;
+        }
+        return keep_images(env, u, &act, lv, nt, new_ss, full);
     }
     lvx_cmd_errorf("lvx lvconvert does not reshape %s (%s) yet.", full, seg->type_name);
     return LVX_EXIT_FAILED;

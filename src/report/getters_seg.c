@@ -53,11 +53,23 @@ static uint32_t raid10_copies(const struct lvx_seg *s)
     return s->data_copies ? s->data_copies : 2;
 }
 
+/* The images of a RAID segment but those at its end a shrinking reshape left to remove
+ * (their segment types carry REMOVE_AFTER_RESHAPE), as LVM2 counts data stripes. */
+static uint32_t used_images(const struct lvx_seg *s)
+{
+    uint32_t k = seg_images(s);
+    while (s->kind == LVX_SEG_RAID && s->areas && k > 1 && s->areas[k - 1].lv &&
+           s->areas[k - 1].lv->seg_count && s->areas[k - 1].lv->segs[0].type &&
+           strstr(s->areas[k - 1].lv->segs[0].type, "+REMOVE_AFTER_RESHAPE"))
+        k--;
+    return k;
+}
+
 LVX_RGETTER(data_stripes)
 {
     (void)rc;
     const struct lvx_seg *s = row->seg;
-    uint32_t k = s ? seg_images(s) : 0;
+    uint32_t k = s ? used_images(s) : 0;
     if (!s)
         lvx_rval_num(v, 0);
     else if (s->kind == LVX_SEG_STRIPED && s->stripe_count)

@@ -4,7 +4,8 @@
 # t0756-kernel-raid-reshape: LVM2's reshape of a raid5 LV in the kernel (--type
 # raid5_rs) and lvx beside it, inside a throw-away QEMU guest (kvm-dm-test) running
 # tests/kernel/raid-reshape.sh with the plain lvx binary and 4 virtio disks of 64 MiB:
-# lvx refuses to reshape the active LV itself (exit 5, metadata and tables unchanged);
+# lvx refuses a reshape it does not make of the active LV (--stripes 4 --stripesize
+# 128k: stripes added with another stripe size; exit 5, metadata and tables unchanged);
 # after the reshape the data is intact, lvx's report equals LVM2's, and lvx's activation
 # of the reshaped LV ends as LVM2's (in Debian's 6.1 kernel both fail: dm-raid refuses
 # the table of a reshaped raid5_rs LV with EINVAL; where LVM2's works, the same tables).

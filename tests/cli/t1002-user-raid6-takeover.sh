@@ -16,8 +16,8 @@
 #     no mismatch, the data, new data after a deactivation; -> raid1: the data;
 #   - raid5 (ls) -> raid6: raid6_ls_6 (LVM2's lines), no mismatch; -> raid5: raid5_ls;
 #   - refusals (exit 5, the metadata unchanged): the question unanswered (LVM2's list of
-#     types), raid5_n of 3 images -> raid6 (LVM2's first line: it would add a stripe
-#     first), raid1 of 3 images -> raid5, an inactive LV.
+#     types), raid5_n of 3 images -> raid6 (LVM2's first line: it adds a stripe first,
+#     a reshape the daemon does not serve), raid1 of 3 images -> raid5, an inactive LV.
 source "$(dirname "$0")/../lib.sh"
 source "$LVX_ROOT/tests/tools/uspace-env.sh"
 
@@ -75,9 +75,9 @@ test_ok "t in sync" wait_synced t
 test_ok "r in sync" wait_synced r
 seqno=$(lvm2 vgs --noheadings -o vg_seqno "$VG" | tr -d ' ')
 out=$(lvx lvconvert -y --type raid6 "$VG/t" 2>&1); rc=$?
-test_eq "raid5_n of 3 images -> raid6: LVM2's first line (it adds a stripe first), exit 5" \
+test_eq "raid5_n of 3 images -> raid6: LVM2's first line (it adds a stripe first), lvx's refusal of a reshape in the daemon, exit 5" \
     "$rc $(lines <<<"$out")" \
-    "5 Using default stripesize 64.00 KiB.|Converting raid5_n LV $VG/t to 4 stripes first.|lvx lvconvert does not reshape $VG/t (raid5_n) yet.|"
+    "5 Using default stripesize 64.00 KiB.|Converting raid5_n LV $VG/t to 4 stripes first.|lvx cannot reshape $VG/t in the user-space backend: its daemon does not serve a RAID reshape (activate it with the dm backend).|"
 out=$(lvx lvconvert -y --type raid5 "$VG/r" 2>&1); rc=$?
 test_eq "raid1 of 3 images -> raid5: LVM2's lines, exit 5" "$rc $(lines <<<"$out")" \
     "5 Using default stripesize 64.00 KiB.|Convert raid1 LV $VG/r to 2 images first.|Converting $VG/r from raid1 is directly possible to the following layout:|mirror|"

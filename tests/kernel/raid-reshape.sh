@@ -4,7 +4,8 @@
 # tests/kernel/raid-reshape.sh - runs INSIDE a kvm-dm-test guest (started by
 # tests/cli/t0756-kernel-raid-reshape.sh), 4 virtio disks in VG "rl": a raid5 LV (-i3,
 # 12 MiB of random data) that LVM2 reshapes in the kernel (--type raid5_rs) while lvx is
-# asked for reshapes of the active LV (--type raid5_rs, then --stripesize 128k): lvx
+# asked for a reshape it does not make of the active LV (stripes added with another
+# stripe size: --stripes 4 --stripesize 128k, before and after LVM2's): lvx
 # refuses with its line and exit 5, the metadata and the dm tables unchanged; after
 # LVM2's reshape (the kernel's md done) the data is intact, lvx's report of the LV
 # (segtype, stripes, stripe size, reshape space, sizes) equals LVM2's, lvx's activation
@@ -57,7 +58,7 @@ dd if=/dev/urandom of=/tmp/data bs=1M count=12 status=none
 check "12 MiB written to a" dd if=/tmp/data of=/dev/mapper/rl-a bs=1M oflag=direct status=none
 want=$(sha256sum </tmp/data)
 record before
-refuse "--type raid5_rs" raid5 --type raid5_rs
+refuse "--stripes 4 --stripesize 128k" raid5 --stripes 4 --stripesize 128k
 
 lvm lvconvert -y -vvvv --type raid5_rs rl/a >$R/conv1.out 2>$R/conv1.err
 echo "exit $?" >>$R/conv1.out
@@ -66,7 +67,7 @@ check "LVM2's reshape to raid5_rs runs in the kernel to its end" wait_reshape co
 record conv1-done
 check_eq "the data intact after LVM2's reshape" "$(sums)" "$want"
 check_eq "lvx's report of the reshaped LV equals LVM2's" "$(rep $LVX)" "$(rep lvm)"
-refuse "--stripesize 128k" raid5_rs --stripesize 128k
+refuse "--stripes 4 --stripesize 128k" raid5_rs --stripes 4 --stripesize 128k
 
 # This kernel's dm-raid may refuse the table of a reshaped LV at activation (Debian's
 # 6.1: LVM2's own "raid5_rs 3 128 region_size 4096 4 ..." fails with EINVAL): lvx's

@@ -20,23 +20,6 @@ TWIN_DISKS=6
 . /t/raid-twins.sh
 R=/out/rec
 mkdir -p $R
-record() {     # record NAME: both VGs' metadata, tables, status, LVM2's report
-    local vg
-    for vg in rl rx; do
-        lvm vgcfgbackup -f $R/$1.$vg.vg $vg >/dev/null 2>&1
-        dmsetup table | grep "^$vg-" >$R/$1.$vg.table
-        dmsetup status | grep "^$vg-" >$R/$1.$vg.status
-        lvm lvs -a -o+reshape_len_le,data_offset,new_data_offset,raid_sync_action,sync_percent,stripesize $vg >$R/$1.$vg.lvs 2>&1
-    done
-}
-idle() {       # every RAID LV of rl and rx idle and in sync (the kernel's reshape done)
-    local i
-    for i in $(seq 1 240); do
-        [ "$(lvm lvs --noheadings -o raid_sync_action,sync_percent rl rx 2>/dev/null | trim | sort -u)" = idle100.00 ] && return 0
-        sleep 1
-    done
-    return 1
-}
 sums() { dd if=/dev/mapper/$1-$2 bs=1M count=12 iflag=direct status=none | sha256sum; }
 dd if=/dev/urandom of=/tmp/data bs=1M count=12 status=none
 want=$(sha256sum </tmp/data)

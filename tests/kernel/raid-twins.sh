@@ -20,6 +20,8 @@
 #                      output equal (an unanswered question's echo aside); in ARGS %N
 #                      is disk N, V/LV an LV; stdin is /dev/null (no answers)
 #   conv DESC ARGS     twin lvconvert
+#   record NAME        both VGs' metadata, tables, status, LVM2's report to $R/NAME.*
+#   idle               every RAID LV of rl and rx idle and in sync (a reshape done)
 if [ "${TWIN_DISKS:-4}" = 6 ]; then
     RL_DISKS="/dev/vda /dev/vdb /dev/vdc /dev/vdd /dev/vde /dev/vdf"
     RX_DISKS="/dev/vdg /dev/vdh /dev/vdi /dev/vdj /dev/vdk /dev/vdl"
@@ -110,3 +112,21 @@ twin() {
         "$rcl $(echo "$outl" | sed "s/rl/V/g; s/vd$RL_RANGE/D/g; s/\[y\/n\]: .*\$/[y\/n]:/" | grep -v WARNING)"
 }
 conv() { twin lvconvert "$@"; }
+record() {
+    local vg
+    for vg in rl rx; do
+        lvm vgcfgbackup -f $R/$1.$vg.vg $vg >/dev/null 2>&1
+        dmsetup table | grep "^$vg-" >$R/$1.$vg.table
+        dmsetup status | grep "^$vg-" >$R/$1.$vg.status
+        lvm lvs -a -o+reshape_len_le,data_offset,new_data_offset,raid_sync_action,sync_percent,stripesize $vg >$R/$1.$vg.lvs 2>&1
+    done
+}
+idle() {       # (striped LVs only: nothing to wait for)
+    local i
+    for i in $(seq 1 240); do
+        [ "$(lvm lvs --noheadings -o raid_sync_action,sync_percent rl rx 2>/dev/null | trim | sort -u | grep -v '^$')" = idle100.00 ] && return 0
+        [ "$(lvm lvs --noheadings -o segtype rl rx 2>/dev/null | trim | sort -u)" = striped ] && return 0
+        sleep 1
+    done
+    return 1
+}

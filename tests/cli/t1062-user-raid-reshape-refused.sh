@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# t1062-user-raid-reshape-refused: the reshapes lvx makes of an active raid4/5/6 LV in
+# the kernel (dm backend: tests/kernel/raid-reshape-keep.sh) are refused for an LV the
+# lvx daemon serves (user-space activation), which cannot serve a reshape in progress:
+# --stripesize 256K, --type raid5_n, --stripes 4, --stripes 2 --force, --stripes 3 (no
+# change: LVM2 frees reshape space) of a raid5_ls -i3 LV holding 12 MiB, and --type
+# raid6 of a raid5_n -i2 LV (LVM2 adds a stripe first): each exit 5 with lvx's one line
+# after LVM2's first lines, the VG's seqno and the LV's report unchanged, the data
+# intact, LVM2's vgck passing; an inactive LV gets LVM2's "must be active" line.
+# Then the report of an LV whose last pair a shrinking reshape left to remove
+# (data_stripes without it, as LVM2's).
+# Four 64 MiB loop devices; LVM2 (activation off) reads the metadata.
+source "$(dirname "$0")/../lib.sh"
+source "$LVX_ROOT/tests/tools/uspace-env.sh"
+
+VG=vgurr$$
+uspace_test_loops "$VG" 4 64M
+source "$LVX_ROOT/tests/tools/raid-pvread.sh"
+MIB=1048576
+lines() { sed 's/^ *//' | grep -v -e 'NOT backed up' -e WARNING | tr '\n' '|'; }
+seqno() { lvm2 vgs --noheadings -o vg_seqno "$VG" 2>/dev/null | tr -d ' '; }
+rep() { lvm2 lvs -a --noheadings --separator ' ' -o lv_name,segtype,stripes,stripesize,reshape_len_le,lv_size "$VG" 2>/dev/null | sed 's/^ *//'; }
+REFUSE="lvx cannot reshape $VG/a in the user-space backend: its daemon does not serve a RAID reshape (activate it with the dm backend).|"
+
+uspace_run_ok "pvcreate, vgcreate" sh -c "$LVX pvcreate -q ${DEVS[*]} && $LVX vgcreate -q $VG ${DEVS[*]}"
+uspace_run_ok "raid5_ls a (-i3 -L 12m)" lvx lvcreate -q -y -Zn --type raid5_ls -i3 -L 12m -n a "$VG"
+test_ok "a in sync" wait_synced a
+head -c $((12 * MIB)) /dev/urandom >"$SCRATCH/da"
+uspace_run_ok "12 MiB written to a" dd if="$SCRATCH/da" of="$DM_DEV_DIR/$VG/a" bs=1M oflag=direct conv=fsync status=none
+s0=$(seqno) r0=$(rep)
+
+refused() {      # refused DESC LINES ARGS: lvx lvconvert -y ARGS VG/a: exit 5, LINES, nothing changed
+    local d=$1 want=$2 out rc=0
+    shift 2
+    out=$(lvx lvconvert -y "$@" "$VG/a" 2>&1 </dev/null) || rc=$?
+    test_eq "$d: exit 5, LVM2's first lines, then lvx's one line" "$rc $(lines <<<"$out")" "5 $want"
+    test_eq "... the VG's seqno unchanged" "$(seqno)" "$s0"
+    test_eq "... LVM2's report of the LVs unchanged" "$(rep)" "$r0"
+    test_eq "... the data intact" "$(lv_sum "$DM_DEV_DIR/$VG/a" 0 $((12 * MIB)))" "$(fsum "$SCRATCH/da")"
+}
+refused "--stripesize 256K" "$REFUSE" --stripesize 256K
+refused "--type raid5_n" "Using default stripesize 64.00 KiB.|$REFUSE" --type raid5_n
+refused "--stripes 4" "Using default stripesize 64.00 KiB.|$REFUSE" --stripes 4
+refused "--stripes 2 --force" "Using default stripesize 64.00 KiB.|$REFUSE" --stripes 2 --force
+refused "--stripes 3 (no change)" "Using default stripesize 64.00 KiB.|$REFUSE" --stripes 3
+test_ok "LVM2's vgck passes" lvm2 vgck "$VG"
+
+uspace_run_ok "raid5_n t (-i2 -L 8m)" lvx lvcreate -q -y -Zn --type raid5_n -i2 -L 8m -n t "$VG"
+test_ok "t in sync" wait_synced t
+s0=$(seqno) r0=$(rep)
+out=$(lvx lvconvert -y --type raid6 "$VG/t" 2>&1 </dev/null); rc=$?
+test_eq "--type raid6 of raid5_n with 3 images: LVM2's lines, lvx's refusal of the stripe it adds first, exit 5" \
+    "$rc $(lines <<<"$out")" \
+    "5 Using default stripesize 64.00 KiB.|Converting raid5_n LV $VG/t to 4 stripes first.|${REFUSE//\/a /\/t }"
+test_eq "... the VG's seqno unchanged" "$(seqno)" "$s0"
+test_eq "... LVM2's report of the LVs unchanged" "$(rep)" "$r0"
+
+uspace_run_ok "a deactivated" lvx lvchange -an "$VG/a"
+out=$(lvx lvconvert -y --stripesize 256K "$VG/a" 2>&1 </dev/null); rc=$?
+test_eq "--stripesize 256K of the inactive LV: LVM2's line, exit 5" "$rc $(lines <<<"$out")" \
+    "5 $VG/a must be active to perform this operation.|"
+test_eq "... the VG's seqno unchanged" "$(seqno)" "$s0"
+
+# the report of an LV whose last pair a shrinking reshape left to remove (its segment
+# types "+REMOVE_AFTER_RESHAPE", as LVM2's first --stripes N --force writes them):
+# data_stripes leaves it out, stripes counts it (LVM2's report of the same metadata)
+lvx vgcfgbackup -q -f "$SCRATCH/vg" "$VG" >/dev/null 2>&1
+"${PYTHON:-python3}" - "$SCRATCH/vg" <<'PY'
+import sys
+p = sys.argv[1]; s = open(p).read()
+i = s.index("a_rimage_3 {"); j = s.index('type = "striped"', i)
+s = s[:j] + 'type = "striped+REMOVE_AFTER_RESHAPE"' + s[j + len('type = "striped"'):]
+i = s.index("a_rmeta_3 {"); j = s.index('type = "striped"', i)
+s = s[:j] + 'type = "striped+REMOVE_AFTER_RESHAPE"' + s[j + len('type = "striped"'):]
+open(p, "w").write(s)
+PY
+test_ok "a's last pair flagged REMOVE_AFTER_RESHAPE (vgcfgrestore)" lvx vgcfgrestore -q -f "$SCRATCH/vg" "$VG"
+test_eq "lvx reports data_stripes 2, stripes 4 (LVM2's report of the same metadata)" \
+    "$(field "$VG/a" data_stripes) $(field "$VG/a" stripes)" \
+    "$(lvm2 lvs --noheadings -o data_stripes "$VG/a" 2>/dev/null | tr -d ' ') $(lvm2 lvs --noheadings -o stripes "$VG/a" 2>/dev/null | tr -d ' ')"
+test_eq "... which is 2 4" "$(field "$VG/a" data_stripes) $(field "$VG/a" stripes)" "2 4"
+done_testing

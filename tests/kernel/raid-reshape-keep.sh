@@ -1,0 +1,74 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# tests/kernel/raid-reshape-keep.sh - runs INSIDE a kvm-dm-test guest (started by
+# tests/cli/t0776-kernel-raid-reshape-keep.sh), twin VGs of 6 disks with 1 MiB extents
+# (tests/kernel/raid-twins.sh: "rl" changed by LVM2, "rx" by lvx): the steps of LVM2's
+# lvconvert-raid-reshape.sh on an active raid5_ls -i3 LV of 16 MiB holding 8 MiB of
+# random data, each by LVM2 on rl and by lvx on rx: --stripesize 256K (reshape space
+# allocated, the kernel's md reshapes), --type raid5_n (the space reused), then raid5_n
+# -> striped (the space freed) -> raid5_n -> raid5_ls, --stripes 5, --stripes 3 --force
+# and --stripes 3 (the freed images removed); then lvconvert-raid-takeover.sh's --type
+# raid6 of a striped -i2 LV three times (raid5_n; a stripe added first; raid6_n_6).
+# After each: the same exit status and
+# output, the kernel's reshape runs to its end in both, then the same layout, metadata
+# text, dm tables and data.  What each tool wrote (metadata, tables, status, lvs) goes
+# to /out/rec.
+# shellcheck disable=SC2317,SC2086
+# shellcheck source=tests/kernel/guest-tap.sh
+. /t/guest-tap.sh
+TWIN_DISKS=6
+# shellcheck source=tests/kernel/raid-twins.sh
+. /t/raid-twins.sh
+R=/out/rec
+mkdir -p $R
+f() { lvm lvs --noheadings -o "$1" "$2/$LVS" | trim; }
+dd if=/dev/urandom of=/tmp/data.a bs=1M count=8 status=none
+LVS=a
+
+check "LVM2: pvcreate, vgcreate -s 1M rl" sh -c "lvm pvcreate -q $RL_DISKS && lvm vgcreate -q -s 1M rl $RL_DISKS"
+check "lvx: pvcreate, vgcreate -s 1M rx" sh -c "$LVX pvcreate -q $RX_DISKS && $LVX vgcreate -q -s 1M rx $RX_DISKS"
+check "raid5_ls -i3 -L 16M: created by LVM2 on rl, by lvx on rx" sh -c \
+    "lvm lvcreate -q -y --type raid5_ls -i3 -L 16M -n a rl && $LVX lvcreate -q -y --type raid5_ls -i3 -L 16M -n a rx"
+check "both in sync" idle
+for vg in rl rx; do dd if=/tmp/data.a of=/dev/mapper/$vg-a bs=1M oflag=direct status=none; done
+record before
+
+step() {       # step NAME SEGTYPE DATA_STRIPES STRIPES ARGS: the twin lvconvert of $LVS, then the same
+    local name=$1 st=$2 ds=$3 s=$4
+    shift 4
+    conv "$name" -y "$@" V/$LVS
+    record $name-conv
+    check "$name: the kernel's work runs to its end in both" idle
+    record $name
+    check_eq "$name: LVM2's segtype, data_stripes, stripes of rl" \
+        "$(f segtype rl) $(f data_stripes rl) $(f stripes rl)" "$st $ds $s"
+    same "$name"
+}
+step stripesize raid5_ls 3 4 --stripesize 256K
+check_eq "stripesize: LVM2's stripesize of rl, reshape_len of rx" \
+    "$(f stripesize rl) $(f reshape_len_le rx)" "256.00k $(f reshape_len_le rl)"
+step raid5_n raid5_n 3 4 --type raid5_n
+step striped striped 3 3 --type striped
+step to-raid5_n raid5_n 3 4 --type raid5_n
+step raid5_ls raid5_ls 3 4 --type raid5_ls
+step stripes5 raid5_ls 5 6 --stripes 5
+step stripes3f raid5_ls 3 6 --stripes 3 --force
+step stripes3 raid5_ls 3 4 --stripes 3
+check "LVM2's vgck of rx passes" lvm vgck rx
+check "a removed (LVM2 rl, lvx rx)" sh -c "lvm lvremove -q -y rl/a && $LVX lvremove -q -y rx/a"
+
+# lvconvert-raid-takeover.sh's raid6 of 2 stripes: striped -> raid5_n (2 stripes),
+# then a stripe added first (raid5_n, 3 stripes: LVM2's interim reshape), then raid6_n_6
+dd if=/dev/urandom of=/tmp/data.b bs=1M count=8 status=none
+LVS=b
+check "striped -i2 -L 8M: created by LVM2 on rl, by lvx on rx" sh -c \
+    "lvm lvcreate -q -y --type striped -i2 -L 8M -n b rl && $LVX lvcreate -q -y --type striped -i2 -L 8M -n b rx"
+for vg in rl rx; do dd if=/tmp/data.b of=/dev/mapper/$vg-b bs=1M oflag=direct status=none; done
+step to-raid5_n-2 raid5_n 2 3 --type raid6
+step stripe-first raid5_n 3 4 --type raid6
+step to-raid6 raid6_n_6 3 5 --type raid6
+check "LVM2's vgck of rx passes (takeover)" lvm vgck rx
+dmesg | tail -n 80 >$R/dmesg
+lvm vgchange -an rl rx >/dev/null 2>&1
+guest_done
