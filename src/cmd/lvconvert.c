@@ -30,6 +30,7 @@
 #include "cmd/mirror_mlog.h"
 #include "cmd/mirror_repair.h"
 #include "cmd/lvconvert_raid.h"
+#include "cmd/lvconvert_region.h"
 #include "cmd/lvconvert_raid_split.h"
 #include "cmd/lvconvert_thin.h"
 #include "cmd/lvconvert_restripe.h"
@@ -712,6 +713,10 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
     if (!o->mirrors_given && !env->args->count[LVX_OPT_STRIPES] && o->type &&
         !lvx_reshape_wanted(env, lv, o->type) && lvx_reshape_removal_pending(lv, o->type))
         return LVX_EXIT_FAILED;
+    if (!o->mirrors_given && !env->args->count[LVX_OPT_STRIPES] &&
+        !env->args->count[LVX_OPT_STRIPESIZE] &&
+        lvx_lvconvert_region_wanted(lv, o->type, o->region_given))
+        return lvx_lvconvert_region(env, u, lv, o->region_size, o->yes, o->type != NULL);
     if (!o->mirrors_given && !env->args->count[LVX_OPT_STRIPES] &&
         !env->args->count[LVX_OPT_STRIPESIZE] && lvx_parity_takeover_wanted(lv, o->type))
         return lvx_lvconvert_parity(env, u, lv, o->type, o->yes,

@@ -511,16 +511,26 @@ int lvx_raid_replace_images(struct lvx_cmd_env *env, struct lvx_vg *vg, struct l
         meta[k] = new_sub(vg, lv, "rmeta", lvx_raid_next_index(vg, lv->name, "rmeta"), true, ch);
         img[k] = new_sub(vg, lv, "rimage", lvx_raid_next_index(vg, lv->name, "rimage"), true, ch);
     }
-    struct lvx_alloc_pv *where;
-    unsigned where_n = image_pvs(env, lv, pvs, pv_count, match, &where);
-    if (!where_n)       /* every PV allowed holds a kept image (an empty list is "any") */
-        return lvx_error(env->ctx, ENOSPC, "Insufficient suitable allocatable extents for "
-                         "logical volume : %llu more required",
-                         (unsigned long long)(n * (image_ext + meta_ext)));
-    if ((r = lvx_raid_alloc_images(env, maps, lv->name, n, image_ext, (uint32_t)meta_ext,
-                                   lvx_lvcmd_effective_policy(vg, lv->alloc), where, where_n,
-                                   img, meta)) < 0)
-        return r;
+    /* on PVs no image uses; a repair of an LV with missing PVs that finds no room there
+     * may take the replaced images' own PVs (LVM2's _remove_partial_multi_segment_image
+     * fallback) */
+    bool partial = lvx_map_lv_partial(lv);
+    for (int attempt = 0;; attempt++) {
+        struct lvx_alloc_pv *where;
+        unsigned where_n = image_pvs(env, lv, pvs, pv_count, attempt ? match : NULL, &where);
+        r = !where_n ? lvx_error(env->ctx, ENOSPC, "Insufficient suitable allocatable extents "
+                                 "for logical volume : %llu more required",
+                                 (unsigned long long)(n * (image_ext + meta_ext)))
+                     : lvx_raid_alloc_images(env, maps, lv->name, n, image_ext,
+                                             (uint32_t)meta_ext,
+                                             lvx_lvcmd_effective_policy(vg, lv->alloc), where,
+                                             where_n, img, meta);
+        if (r >= 0)
+            break;
+        if (attempt || !partial)
+            return r;
+        lvx_error_clear(env->ctx);
+    }
     /* the old ones leave their slots (no shift); the new ones take the slots and names */
     uint32_t k = 0;
     for (uint32_t s = 0; s < seg->area_count; s++) {

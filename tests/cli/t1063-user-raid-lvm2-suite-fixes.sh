@@ -18,6 +18,8 @@
 # - lvcreate-large-raid.sh:76: lvextend of a raid1 past 2^21 regions of its region size
 #   doubles the region size (LVM2's raid_ensure_min_region_size in lv_extend); lvx kept
 #   it and the kernel refused the table.
+# - lvconvert-raid-regionsize.sh:31-35: `lvconvert -R` / `--type raid1 -R` of an active
+#   raid1 changes its region size (lvx printed "already has image count" and kept it).
 source "$(dirname "$0")/../lib.sh"
 source "$LVX_ROOT/tests/tools/uspace-env.sh"
 
@@ -115,6 +117,35 @@ HIDE01="--devices=${DEVS[2]},${DEVS[3]}"
 test_eq "D0 and D1 missing: r1 NOT available (partial)" "$(status r1 "$HIDE01")" "NOT available (partial)"
 uspace_run_ok "lvchange -an VG" lvx lvchange -q -an "$VG"
 test_eq "inactive r1 with D0 missing: NOT available (partial)" "$(status r1 "$HIDE0")" "NOT available (partial)"
+
+# ---- lvconvert -R of an active raid1 (LVM2's lvconvert-raid-regionsize.sh:31-35)
+rs1() { lvx lvs --noheadings -o region_size "$VG/r1" 2>/dev/null | tr -d ' '; }
+uspace_run_ok "r1 active, 2 MiB written" sh -c "
+    $LVX lvchange -q -ay $VG/r1 && head -c 2097152 /dev/urandom >$SCRATCH/r1 &&
+    dd if=$SCRATCH/r1 of=$DM_DEV_DIR/$VG/r1 bs=1M oflag=direct status=none"
+for _ in $(seq 100); do [[ $(lvx lvs --noheadings -o copy_percent "$VG/r1" | tr -d ' ') == 100.00 ]] && break; sleep 0.1; done
+before=$(seqno)
+out=$(lvx lvconvert --type raid1 -y -R 128K "$VG/r1" 2>&1 | grep -v 'NOT backed up'; exit "${PIPESTATUS[0]}"); rc=$?
+test_eq "--type raid1 -y -R 128K: LVM2's two lines, exit 0" "$rc $(tr -s ' ' <<<"$out" | sed 's/^ //' | paste -sd'|')" \
+    "0 Changed region size on raid1 LV $VG/r1 to 128.00 KiB.|Logical volume $VG/r1 successfully converted."
+test_eq "... region size 128k, one commit" "$(rs1) $(seqno)" "128.00k $((before + 1))"
+before=$(seqno)
+out=$(lvx lvconvert --regionsize 128K "$VG/r1" 2>&1); rc=$?
+test_eq "--regionsize 128K again: LVM2's refusal, exit 5, nothing written" \
+    "$rc $(tr -s ' ' <<<"$out" | sed 's/^ //') $(seqno)" "5 Region size is already 128.00 KiB on raid1 LV $VG/r1. $before"
+test_eq "-R 1G: too large, exit 5" "$(lvx lvconvert -y -R 1G "$VG/r1" 2>&1 | tr -s ' ' | sed 's/^ //'; echo "${PIPESTATUS[0]} $(seqno)")" \
+    "Region size is too large for raid1 LV $VG/r1.
+5 $before"
+test_eq "-R 512K answered n: NOT converted, exit 5" \
+    "$(echo n | lvx lvconvert -R 512K "$VG/r1" 2>&1 | grep -c 'NOT converted'; echo "${PIPESTATUS[1]} $(seqno)")" "1
+5 $before"
+for _ in $(seq 100); do [[ $(lvx lvs --noheadings -o copy_percent "$VG/r1" | tr -d ' ') == 100.00 ]] && break; sleep 0.1; done
+test_ok "r1 reads its data (the daemon resynced to the new bitmap)" cmp "$SCRATCH/r1" "$DM_DEV_DIR/$VG/r1"
+uspace_run_ok "r1 deactivated and activated" sh -c "$LVX lvchange -q -an $VG/r1 && $LVX lvchange -q -ay $VG/r1"
+test_ok "... still reads its data" cmp "$SCRATCH/r1" "$DM_DEV_DIR/$VG/r1"
+test_eq "... in sync at once (the bitmap the daemon wrote has 128k regions)" \
+    "$(lvx lvs --noheadings -o copy_percent,region_size "$VG/r1" | xargs)" "100.00 128.00k"
+uspace_run_ok "r1 deactivated" lvx lvchange -q -an "$VG/r1"
 
 uspace_run_ok "vgremove" lvx vgremove -q -f "$VG"
 
