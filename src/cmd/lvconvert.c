@@ -673,7 +673,7 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
     /* LVM2 changes the image count of a raid1 (or linear) origin under its COW
      * snapshots: the origin's own table (dm: its -real layer) is what changes */
     bool origin_images = snap_origin && !o->repair && !o->replace_count && o->mirrors_given &&
-                         !o->type && !o->mirrorlog &&
+                         (!o->type || !strcmp(o->type, "raid1")) && !o->mirrorlog &&
                          (lvx_raid_lv_is_linear(lv) ||
                           (lvx_map_lv_is_raid(lv) && !strcmp(lv->segs[0].type_name, "raid1")));
     if (origin_images && o->mirrors_sign >= 0 && o->mirrors > 0) {

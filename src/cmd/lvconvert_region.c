@@ -31,9 +31,9 @@ bool lvx_lvconvert_region_wanted(const struct lvx_lv *lv, const char *type, bool
     const struct lvx_raid_type *t = lvx_raid_type_find(lv->segs[0].type_name);
     if (!t || t->raid0)
         return false;
-    /* --type of the LV's own type (LVM2: raid5 is raid5_ls) */
-    const struct lvx_raid_type *want = type ? lvx_raid_type_find(type) : t;
-    return want && !strcmp(want->dm_name, t->dm_name);
+    /* --type of the LV's own segment type, spelt as in its metadata: LVM2 compares the
+     * segment types, so `--type raid5` of a raid5_ls LV goes elsewhere (a no-op) */
+    return !type || !strcmp(type, lv->segs[0].type_name);
 }
 
 int lvx_lvconvert_region(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
@@ -81,12 +81,11 @@ int lvx_lvconvert_region(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
                        lvx_lvcmd_size(env, region_size), full);
         return LVX_EXIT_FAILED;
     }
+    struct lvx_lv_kstate ks = { 0 };
     struct lvx_actcmd act;
-    struct lvx_lv_kstate ks;
-    int rc;
-    if ((rc = lvx_actcmd_init(env, &act)))
+    int rc = lvx_actcmd_init(env, &act);
+    if (rc)
         return rc;
-    memset(&ks, 0, sizeof(ks));
     bool active = act.be && lvx_actcmd_is_active(env, &act, lv, &ks);
     if (!active || !lvx_lvconvert_in_sync(lv, &ks)) {
         lvx_cmd_errorf("Unable to change region size on %s LV %s while it is not in-sync.",

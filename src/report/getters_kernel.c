@@ -177,10 +177,10 @@ static void raid_attr(struct lvx_rctx *rc, const struct lvx_rrow *row,
     if (top && top->active && top->raid) {
         if (strchr(top->raid_health, 'D'))
             a[8] = 'r';
-        else if (!user && top->mismatches)
+        else if (!(user && user->kind == LVX_SEG_RAID) && top->mismatches)  /* an origin too */
             a[8] = 'm';
     }
-    if (a[8] == '-' && user && (row->lv->status & LVX_LV_WRITEMOSTLY))
+    if (a[8] == '-' && user && user->kind == LVX_SEG_RAID && (row->lv->status & LVX_LV_WRITEMOSTLY))
         a[8] = 'w';                            /* a raid1 image marked writemostly */
 }
 

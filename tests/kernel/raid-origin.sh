@@ -54,5 +54,10 @@ both "lvconvert -y -m 0 VG/lv1 under its snapshot (linear)" lvconvert -y -m 0 VG
 check_eq "... metadata equal LVM2's" "$(meta $LVX $LVX_VG)" "$(meta lvm $LVM_VG)"
 check_eq "... dm tables equal LVM2's" "$(tables $LVX_VG)" "$(tables $LVM_VG)"
 data_kept
+both "lvconvert -y --type raid1 -m 1 VG/lv1 under its snapshot (linear -> raid1)" \
+    lvconvert -y --type raid1 -m 1 VG/lv1
+check_eq "... metadata equal LVM2's" "$(meta $LVX $LVX_VG)" "$(meta lvm $LVM_VG)"
+check_eq "... dm tables equal LVM2's" "$(tables $LVX_VG)" "$(tables $LVM_VG)"
+data_kept
 check "both VGs removed" sh -c "lvm vgremove -q -ff $LVM_VG && $LVX vgremove -q -ff $LVX_VG"
 guest_done

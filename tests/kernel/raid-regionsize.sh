@@ -50,6 +50,6 @@ for vg in $LVM_VG $LVX_VG; do
     check "$vg: r5 in sync" wait_sync $tool $vg/r5
 done
 step "raid5 -y -R 32K (below the stripe size)" -y -R 32K VG/r5
-step "raid5 --type raid5 -y -R 512K" --type raid5 -y -R 512K VG/r5
+step "raid5 -y -R 512K" -y -R 512K VG/r5
 check "both VGs removed" sh -c "lvm vgremove -q -ff $LVM_VG && $LVX vgremove -q -ff $LVX_VG"
 guest_done
