@@ -678,11 +678,12 @@ int lvx_dm_stacked_subs_down(struct lvx_ctx *ctx, const struct lvx_lv *lv)
     return rc;
 }
 
-/* A live device suspended and resumed as it is (no table loaded). */
-static int suspend_resume(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *lv)
+/* A live device (lv's, or its layer's) suspended and resumed as it is (no table loaded). */
+static int suspend_resume(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *lv,
+                          const char *layer)
 {
     struct lvx_dm_ids ids;
-    int rc = ids_of(ctx, lv->vg->name, lv, &ids);
+    int rc = lvx_dm_ids_of(ctx, lv, layer, &ids);
     if (rc == 0 && (rc = lvx_dm_suspend(ctx, dm, ids.name)) == 0)
         rc = lvx_dm_resume(ctx, dm, ids.name, NULL);
     return rc;
@@ -705,7 +706,7 @@ static int activate_raid(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lv
         rc = activate_one(ctx, dm, lv, lvx_buf_str(&table), lvx_activation_read_only(lv, opts),
                           &created);
     if (rc == 0 && opts && opts->refresh && !created)
-        rc = suspend_resume(ctx, dm, lv);
+        rc = suspend_resume(ctx, dm, lv, NULL);
     if (rc < 0)
         remove_made(ctx, dm, subs, made, n);
     lvx_buf_free(&table);
@@ -721,8 +722,16 @@ static int activate_devices(struct lvx_ctx *ctx, const struct lvx_lv *lv,
     bool has_snapshots;
     const struct lvx_lv *head = lvx_dm_set_head(lv, &has_snapshots);
 
-    if (has_snapshots)
-        return lvx_dm_activate_set(ctx, head, opts);
+    if (has_snapshots) {
+        rc = lvx_dm_activate_set(ctx, head, opts);
+        /* a RAID origin's raid device is its -real layer (see activate_raid's refresh) */
+        if (rc == 0 && opts && opts->refresh && stacked(lv) && own_layer(lv) &&
+            (rc = lvx_dm_open(ctx, &dm)) == 0) {
+            rc = suspend_resume(ctx, &dm, lv, own_layer(lv));
+            lvx_dm_close(&dm);
+        }
+        return rc;
+    }
     if (lvx_map_lv_is_thin_kind(lv) || lvx_lv_is_external_origin(lv))   /* ext: its layer */
         return lvx_dm_thin_activate(ctx, lv, opts);
     const struct lvx_lv *mv = lvx_dm_pvmove_of(lv);

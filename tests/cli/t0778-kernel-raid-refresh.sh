@@ -8,6 +8,7 @@
 # the raid device even when its table stays; dm-raid retries failed legs on such a
 # resume.  lvx before this change left the leg dead ('D', lv_health_status "refresh
 # needed"): LVM2's lvchange-raid10 and lvchange-raid456 failed at lvchange-raid.sh:244.
+# The same for a raid1 origin of a COW snapshot (its raid device is the -real layer).
 #
 # Runs through tests/lib_kernel.sh (one guest at a time; LVX_SKIP_KERNEL=1 skips;
 # LVX_KERNEL_TIMEOUT=SEC overrides the guest limit of 600 s).

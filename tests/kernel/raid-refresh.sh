@@ -58,5 +58,24 @@ check_eq "lvx-rf: leg 0 dead" "$(kstatus $LVX_VG)" "DA"
 check "lvx-rf: vgchange --refresh" $LVX vgchange --refresh $LVX_VG
 check "lvx-rf: in sync again" wait_sync $LVX lvx-rf/r
 check_eq "lvx-rf: both legs live" "$(kstatus $LVX_VG)" "AA"
+# a RAID origin of a COW snapshot: its raid device is the -real layer (LVM2's
+# lvchange-raid.sh under snapshot); the refresh must suspend and resume that one
+for t in "lvm $LVM_VG" "$LVX $LVX_VG"; do
+    set -- $t
+    tool=$1 vg=$2 d=${2//-/--}
+    check "$vg: snapshot of r" $tool lvcreate -q -y -s $vg/r -n snap -L 4m
+    check "$vg: in sync" wait_sync $tool $vg/r
+    live=$(dmsetup table $d-r_rimage_1)
+    check "$vg: rimage_1 fails under writes, then its table comes back" sh -c \
+        "dmsetup load $d-r_rimage_1 --table '0 $(blockdev --getsz /dev/mapper/$d-r_rimage_1) error' &&
+         dmsetup resume $d-r_rimage_1 && dd if=/tmp/A of=/dev/$vg/r bs=1M oflag=direct status=none &&
+         dmsetup load $d-r_rimage_1 --table '$live' && dmsetup resume $d-r_rimage_1"
+    check_eq "$vg: origin's leg dead (-real's status)" "$(dmsetup status $d-r-real | awk '{ print $6 }')" "AD"
+    check "$vg: lvchange --refresh of the origin" $tool lvchange --refresh $vg/r
+    check "$vg: in sync again" wait_sync $tool $vg/r
+    check_eq "$vg: both legs live, health letter clear again" \
+        "$(dmsetup status $d-r-real | awk '{ print $6 }') $($tool lvs --noheadings -o lv_attr $vg/r | xargs)" \
+        "AA owi-a-r---"
+done
 check "both VGs removed" sh -c "lvm vgremove -q -ff $LVM_VG && $LVX vgremove -q -ff $LVX_VG"
 guest_done
