@@ -496,6 +496,18 @@ both() {
     echo "$rc" >"$SCRATCH/l.rc"
 }
 
+# same_refusal DESC ARGS...: TAP check: lvx and LVM2 (through both) end ARGS with the same
+# exit code and stderr lines; LVM2's lines of a host without device-mapper (activation
+# disabled, /dev/mapper/control, libdevmapper) are not lvx's to print and are dropped.
+same_refusal() {
+    local desc=$1
+    shift
+    both "$@"
+    test_eq "$desc: exit code and lines as LVM2's (but its activation-off warning)" \
+        "$(cat "$SCRATCH/x.rc") $(cat "$SCRATCH/x.err")" \
+        "$(cat "$SCRATCH/l.rc") $(grep -Ev 'WARNING: Activation disabled|/dev/mapper/control|device-mapper|libdevmapper' "$SCRATCH/l.err")"
+}
+
 # same_as_lvm2 ARGS...: TAP check: LVM2 answers ARGS (exit 0, some output) and lvx's
 # stdout and exit code equal LVM2's (both outputs through the command $SAME_FILTER, cat
 # by default).

@@ -426,10 +426,12 @@ void lvx_cmd_display_lv_full(struct lvx_cmd_env *env, const struct lvx_actcmd *a
     print_pool_lines(b, lv, inkernel ? &ks : NULL);
     if (inkernel && ks.suspended)
         lvx_buf_puts(b, "  LV Status              suspended\n");
-    else if (act && !act->off)
-        lvx_buf_printf(b, "  LV Status              %savailable%s\n",
-                       inkernel && (!lvx_map_lv_is_raid(lv) || lvx_map_raid_available(lv)) ? "" : "NOT ",
+    else if (act && !act->off) {
+        /* LVM2: an active RAID LV short of images is "NOT available" too */
+        bool serving = inkernel && (!lvx_map_lv_is_raid(lv) || lvx_map_raid_available(lv));
+        lvx_buf_printf(b, "  LV Status              %savailable%s\n", serving ? "" : "NOT ",
                        lvx_map_lv_partial(lv) ? " (partial)" : "");
+    }
     if (inkernel)
         lvx_buf_printf(b, "  # open                 %d\n", ks.open_count);
     lvx_buf_printf(b, "  LV Size                %s\n",

@@ -147,54 +147,50 @@ bool lvx_map_raid_image_error(const struct lvx_seg *seg, uint32_t i)
            all_error(seg->meta_areas ? seg->meta_areas[i].lv : NULL);
 }
 
-/* LVM2's raid_is_available (lvdisplay's "LV Status"): image sub-LVs with missing PVs
- * counted (raid10 also error images), per pair for raid10, else at most parity of them
- * (raid1: all but one). */
-bool lvx_map_raid_available(const struct lvx_lv *lv)
-{
-    if (!lv->seg_count || lv->segs[0].kind != LVX_SEG_RAID)
-        return false;
-    const struct lvx_seg *seg = &lv->segs[0];
-    const struct lvx_raid_type *t = lvx_raid_type_find(seg->type_name);
-    if (!t)
-        return false;
-    uint32_t lost = 0;
-    bool raid10 = !strncmp(t->name, "raid10", 6);
-    for (uint32_t i = 0; i < seg->area_count * (raid10 ? 2 : 1); i++) {
-        const struct lvx_lv *img = seg->areas ? seg->areas[i % seg->area_count].lv : NULL;
-        if (raid10 && !(i % 2))
-            lost = 0;
-        lost += img && (lvx_map_lv_partial(img) || (raid10 && all_error(img)));
-        if (raid10 && lost >= 2)
-            return false;
-    }
-    if (raid10)
-        return true;
-    return lost <= (!strcmp(t->name, "raid1") ? seg->area_count - 1 : t->parity);
-}
-
-/* LVM2's _partial_raid_lv_is_redundant: can the LV work without its missing images?
- * (raid0 never: the kernel cannot run it degraded.) */
-static bool redundant(const struct lvx_seg *seg, const struct lvx_raid_type *t)
+/* Can a segment of type t run without the images lost(seg, i) says are gone?  raid10:
+ * no pair of copies may lose both; raid0: none may go; raid1: all but one; raid4/5/6:
+ * at most their parity images. */
+static bool survives(const struct lvx_seg *seg, const struct lvx_raid_type *t,
+                     bool (*lost)(const struct lvx_seg *seg, uint32_t i))
 {
     uint32_t failed = 0;
-    for (uint32_t i = 0; i < seg->area_count; i++)
-        failed += lvx_map_raid_image_missing(seg, i);
-    if (!strcmp(t->name, "raid10")) {        /* pairs of 2 copies */
-        for (uint32_t i = 0, per = 0; i < seg->area_count * 2; i++) {
-            if (!(i % 2))
-                per = 0;
-            per += lvx_map_raid_image_missing(seg, i % seg->area_count);
-            if (per >= 2)
+    if (!strncmp(t->name, "raid10", 6)) {
+        for (uint32_t i = 0; i < seg->area_count * 2; i++) {
+            failed = (i % 2 ? failed : 0) + lost(seg, i % seg->area_count);
+            if (failed >= 2)
                 return false;
         }
         return true;
     }
+    for (uint32_t i = 0; i < seg->area_count; i++)
+        failed += lost(seg, i);
     if (t->raid0)
         return failed == 0;
-    if (failed == seg->area_count)
+    return failed < seg->area_count && !(t->parity && failed > t->parity);
+}
+
+/* LVM2's lv_is_partial of an image (its rmeta not counted); raid10 counts an error
+ * image too (LVM2's lv_is_virtual there). */
+static bool image_partial(const struct lvx_seg *seg, uint32_t i)
+{
+    const struct lvx_lv *img = seg->areas ? seg->areas[i].lv : NULL;
+    return img && (lvx_map_lv_partial(img) ||
+                   (!strncmp(seg->type_name, "raid10", 6) && all_error(img)));
+}
+
+bool lvx_map_raid_available(const struct lvx_lv *lv)
+{
+    if (!lv->seg_count || lv->segs[0].kind != LVX_SEG_RAID)
         return false;
-    return !(t->parity && failed > t->parity);
+    const struct lvx_raid_type *t = lvx_raid_type_find(lv->segs[0].type_name);
+    return t && survives(&lv->segs[0], t, image_partial);
+}
+
+/* LVM2's _partial_raid_lv_is_redundant: can the LV work without its missing images
+ * (image or rmeta)?  (raid0 never: the kernel cannot run it degraded.) */
+static bool redundant(const struct lvx_seg *seg, const struct lvx_raid_type *t)
+{
+    return survives(seg, t, lvx_map_raid_image_missing);
 }
 
 int lvx_map_check_raid_activatable(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool partial,

@@ -31,15 +31,7 @@ wait_log() {  # wait_log TEXT: polls the daemon's log for TEXT
     for _ in $(seq 100); do grep -q "$1" "$LOG" && return 0; sleep 0.1; done
     return 1
 }
-# same_refusal DESC ARGS...: lvx and LVM2 refuse ARGS with the same lines and exit code
-same_refusal() {
-    local desc=$1
-    shift
-    both "$@"
-    test_eq "$desc: exit code and lines as LVM2's (but its activation-off warning)" \
-        "$(cat "$SCRATCH/x.rc") $(cat "$SCRATCH/x.err")" \
-        "$(cat "$SCRATCH/l.rc") $(grep -v 'WARNING: Activation disabled' "$SCRATCH/l.err")"
-}
+# same_refusal: tests/lib.sh
 
 uspace_run_ok "pvcreate, vgcreate" sh -c "$LVX pvcreate ${DEVS[*]} && $LVX vgcreate $VG ${DEVS[*]}"
 : >"$LOG"

@@ -26,16 +26,7 @@ hl() { lvx lvs -a --noheadings -o lv_attr "$VG/$1" 2>/dev/null | tr -d ' ' | cut
 hs() { lvx lvs -a --noheadings -o lv_health_status "$VG/$1" 2>/dev/null | tr -d ' '; }
 both_h() { echo "$(hl r_rimage_0)$(hl r_rimage_1)"; }
 seqno() { lvx vgs --noheadings -o vg_seqno "$VG" 2>/dev/null | tr -d ' '; }
-# LVM2's lines on a host without device-mapper, not lvx's to print
-NOISE='WARNING: Activation disabled|/dev/mapper/control|device-mapper|libdevmapper'
-same_refusal() {
-    local desc=$1
-    shift
-    both "$@"
-    test_eq "$desc: exit code and lines as LVM2's (but its activation-off warning)" \
-        "$(cat "$SCRATCH/x.rc") $(cat "$SCRATCH/x.err")" \
-        "$(cat "$SCRATCH/l.rc") $(grep -Ev "$NOISE" "$SCRATCH/l.err")"
-}
+# same_refusal: tests/lib.sh
 refusal() {  # refusal DESC RC LINE ARGS...: lvx alone
     local desc=$1 rc=$2 line=$3 out got=0
     shift 3
