@@ -21,7 +21,7 @@
 # CI's t0700/t0701 failure, guests that reported nothing, looks the same).
 #
 # Guests run one at a time: each takes both cores under software emulation, and two at
-# once (prove -j2 in `make check`) pushed each past its time limit.  The lock is
+# once (two prove jobs in `make check`) pushed each past its time limit.  The lock is
 # ${LVX_VM_LOCK:-/tmp/lvx-kvm-dm-test.lock}; TIMEOUT counts from the guest's start, after
 # the lock is held.  When the guest fails, the end of its console goes to stderr too, so
 # that prove's summary (and CI's log) shows why.
