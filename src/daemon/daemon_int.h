@@ -248,6 +248,11 @@ struct lvxd_io {
 
 int lvxd_io_init(struct lvxd_io *io);
 void lvxd_io_exit(struct lvxd_io *io);
+/* LVXD_MAX_IO zero bytes, page aligned, the source of the targets' zeroing writes
+ * (never written): an anonymous mapping made on first use, so that a command, which
+ * never zeroes through a target, has no megabyte of zeroes in its data (a sanitizer's
+ * leak check scans every writable global at exit).  NULL when it cannot be mapped. */
+uint8_t *lvxd_zeroes(void);
 /* What the FUSE threads call: v's read lock held, the target's rw/zero/flush, a
  * failure logged.  Read/write len bytes at LV offset off (both multiples of the LV's
  * block size) from/to buf (aligned).  0 or -errno. */

@@ -12,6 +12,7 @@
  * PV is marked written when its write is queued and again when the run ends
  * (lvxd_io_mark_written), so a flush that raced with the write leaves it to the next;
  * zeroing coalesces the mapped ranges per PV and fallocates them all at once.
+ * The targets' zeroing writes take their source from lvxd_zeroes() (mapped on first use).
  * Errors: any piece's error fails the whole request (the FUSE reply carries it to
  * the writer or reader); a short piece is continued, one without progress is EIO;
  * a failed flush leaves its PVs dirty (the next flush syncs them again) and is
@@ -30,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "map/map.h"
@@ -45,6 +47,21 @@ void lvxd_use_ops(const struct lvx_dev_ops *ops)
 const struct lvx_dev_ops *lvxd_ops(void)
 {
     return daemon_ops ? daemon_ops : lvx_dev_ops_default();
+}
+
+static uint8_t *zeroes;
+static pthread_once_t zeroes_once = PTHREAD_ONCE_INIT;
+
+static void zeroes_map(void)
+{
+    void *p = mmap(NULL, LVXD_MAX_IO, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    zeroes = p == MAP_FAILED ? NULL : p;
+}
+
+uint8_t *lvxd_zeroes(void)
+{
+    pthread_once(&zeroes_once, zeroes_map);
+    return zeroes;
 }
 
 int lvxd_io_init(struct lvxd_io *io)

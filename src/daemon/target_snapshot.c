@@ -60,8 +60,6 @@
 
 #define MAX_SNAPS 64
 
-/* A zero buffer for zeroing a snapshot through its write path. */
-static uint8_t zeroes[LVXD_MAX_IO] __attribute__((aligned(COW_ALIGN)));
 
 struct cow_state {
     bool origin;               /* the origin's file (else a snapshot's) */
@@ -400,7 +398,8 @@ static int origin_zero(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint
 {
     const struct cow_state *s = v->tstate;
     if (s->merging >= 0) {       /* through the merge's write path */
-        int rc = 0;
+        uint8_t *zeroes = lvxd_zeroes();
+        int rc = zeroes ? 0 : -ENOMEM;
         for (uint64_t o = off; o < off + len && rc == 0; o += LVXD_MAX_IO) {
             uint64_t l = off + len - o < LVXD_MAX_IO ? off + len - o : LVXD_MAX_IO;
             rc = origin_rw(io, v, true, o, (uint32_t)l, zeroes);
@@ -644,7 +643,8 @@ static int snapshot_rw(struct lvxd_io *io, struct lvxd_lv *v, bool write, uint64
 
 static int snapshot_zero(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint64_t len)
 {
-    int rc = 0;
+    uint8_t *zeroes = lvxd_zeroes();
+    int rc = zeroes ? 0 : -ENOMEM;
     for (uint64_t o = off; o < off + len && rc == 0; o += LVXD_MAX_IO) {
         uint64_t l = off + len - o < LVXD_MAX_IO ? off + len - o : LVXD_MAX_IO;
         rc = snapshot_rw(io, v, true, o, (uint32_t)l, zeroes);

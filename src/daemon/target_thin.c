@@ -88,7 +88,6 @@
 #define ALIGN 4096
 #define COPY_BYTES (1u << 20)
 
-static uint8_t zeroes[LVXD_MAX_IO] __attribute__((aligned(ALIGN)));
 
 struct thin_pool {
     struct thin_pool *next;
@@ -816,6 +815,9 @@ static int zero_range(struct lvxd_io *io, struct lvxd_lv *v, const struct lvxd_t
                     rc = lvxd_io_map_zero(io, v, tp->data_map, d * tp->cb, tp->cb);
             }
         } else {
+            uint8_t *zeroes = lvxd_zeroes();
+            if (!zeroes)
+                rc = -ENOMEM;
             for (uint64_t k = o; k < e && rc == 0; k += LVXD_MAX_IO) {
                 uint64_t l = e - k < LVXD_MAX_IO ? e - k : LVXD_MAX_IO;
                 rc = thin_write(io, v, tp, s, k, (uint32_t)l, zeroes);

@@ -357,12 +357,14 @@ static struct {
     int log_fd;                     /* -1 = off */
     char log_path[FD_PATH_MAX];
     unsigned long writes;           /* writes seen by the wrapper, whole process */
-    struct fd_name fds[FD_TABLE_SIZE];
+    /* FD_TABLE_SIZE entries, allocated by the first open the wrapper sees (a megabyte
+     * in every command's data otherwise, which a sanitizer's leak check scans) */
+    struct fd_name *fds;
 } hooks = { .lock = PTHREAD_MUTEX_INITIALIZER, .log_fd = -1 };
 
 static const char *fd_path(int fd)
 {
-    for (unsigned i = 0; i < FD_TABLE_SIZE; i++)
+    for (unsigned i = 0; hooks.fds && i < FD_TABLE_SIZE; i++)
         if (hooks.fds[i].path[0] && hooks.fds[i].fd == fd)
             return hooks.fds[i].path;
     return "?";
@@ -370,6 +372,8 @@ static const char *fd_path(int fd)
 
 static void fd_remember(int fd, const char *path)
 {
+    if (!hooks.fds && !(hooks.fds = calloc(FD_TABLE_SIZE, sizeof(*hooks.fds))))
+        return;                     /* the log shows "?" for this fd */
     struct fd_name *slot = NULL;
     for (unsigned i = 0; i < FD_TABLE_SIZE && !slot; i++)
         if (!hooks.fds[i].path[0] || hooks.fds[i].fd == fd)
@@ -382,7 +386,7 @@ static void fd_remember(int fd, const char *path)
 
 static void fd_forget(int fd)
 {
-    for (unsigned i = 0; i < FD_TABLE_SIZE; i++)
+    for (unsigned i = 0; hooks.fds && i < FD_TABLE_SIZE; i++)
         if (hooks.fds[i].path[0] && hooks.fds[i].fd == fd)
             hooks.fds[i].path[0] = '\0';
 }

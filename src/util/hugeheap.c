@@ -11,6 +11,12 @@
 
 #define HUGE_PAGE (2u << 20)
 
+#if defined(__SANITIZE_ADDRESS__)
+void lvx_hugeheap_reserve(size_t bytes)
+{
+    (void)bytes;
+}
+#else
 /* Keeps the heap below the first huge page allocated (see below). */
 static void *below_first_huge_page;
 
@@ -35,3 +41,4 @@ void lvx_hugeheap_reserve(size_t bytes)
     if (lo - (uintptr_t)p > 64)
         below_first_huge_page = malloc(lo - (uintptr_t)p - 32);
 }
+#endif
