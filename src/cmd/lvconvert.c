@@ -687,7 +687,16 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
             return LVX_EXIT_FAILED;
         }
     }
-    if (user && !(snap_origin && o->repair && lvx_map_lv_is_mirror(lv)) && !origin_images) {
+    /* a thin pool's raid1 data or metadata LV: LVM2 splits images off it (--splitmirrors,
+     * --trackchanges) and changes its image count (-m) like a top-level raid1 LV's; in
+     * dm only its raid device is reloaded, the pool above it stays live */
+    bool pool_sub = user && user->kind == LVX_SEG_THIN_POOL && role &&
+                    (!strcmp(role, "tdata") || !strcmp(role, "tmeta")) &&
+                    lvx_map_lv_is_raid(lv) && !strcmp(lv->segs[0].type_name, "raid1") &&
+                    (o->split || (o->mirrors_given && !o->type && !o->mirrorlog && !o->repair &&
+                                  !o->replace_count));
+    if (user && !(snap_origin && o->repair && lvx_map_lv_is_mirror(lv)) && !origin_images &&
+        !pool_sub) {
         lvx_cmd_errorf("Can't convert logical volume %s/%s: it is a sub-LV (%s).", lv->vg->name,
                        lv->name, role ? role : "sub-LV");
         return LVX_EXIT_FAILED;
@@ -702,7 +711,7 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
                        lv->vg->name, lv->name);
         return LVX_EXIT_FAILED;
     }
-    if (o->split && !user)
+    if (o->split && (!user || pool_sub))
         return lvx_lvconvert_split(env, u, lv, &o->so);
     if (lvx_restripe_is_rsv(lv)) {
         lvx_cmd_errorf("Can't convert logical volume %s/%s: it holds the restripe of another LV.",

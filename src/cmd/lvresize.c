@@ -423,6 +423,27 @@ static int refuse_pool_reduce(const struct lvx_seg *ps)
     return LVX_EXIT_FAILED;
 }
 
+/* Grow a pool's data or metadata LV to *new_count: a raid one (lvconvert --thinpool of
+ * raid LVs) as cmd/lvresize_raid.c grows any RAID LV (every image by its share, the size
+ * rounded to the data stripes: LVM2's lv_extend of the sub-LV with its own segment type),
+ * any other by a segment appended. */
+static int extend_pool_sub(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *sub,
+                           struct lvx_free_maps *maps, struct lvx_alloc_pv *pvs,
+                           unsigned pv_count, const struct resize_opts *o, uint64_t *new_count)
+{
+    if (!lvx_map_lv_is_raid(sub))
+        return extend(env, u, sub, maps, pvs, pv_count, o, new_count);
+    int rc = lvx_lvresize_raid(env, u, sub, new_count, pvs, pv_count,
+                               lvx_lvcmd_effective_policy(sub->vg, o->policy_given ? o->policy
+                                                                                   : sub->alloc));
+    *new_count = sub->le_count;
+    /* the images were placed on maps of their own: the caller's are made again */
+    struct lvx_free_maps *fresh;
+    if (!rc && !(rc = lvx_lvcmd_free_maps(env, u, &fresh)))
+        *maps = *fresh;
+    return rc;
+}
+
 /* Grow a pool's metadata LV by --poolmetadatasize or o->meta_pct (and the pool
  * metadata spare with it, as LVM2). */
 static int grow_meta(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_seg *ps,
@@ -483,7 +504,7 @@ static int grow_meta(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lv
     uint64_t old = target->le_count;
     struct resize_opts mo = *o;
     mo.size.percent = LVX_PCT_NONE;
-    if ((rc = extend(env, u, target, maps, pvs, pv_count, &mo, &new_count)))
+    if ((rc = extend_pool_sub(env, u, target, maps, pvs, pv_count, &mo, &new_count)))
         return rc;
     size_changed(env, target, old);
     struct lvx_lv *spare = lvx_vg_pmspare(u->vg);
@@ -521,14 +542,6 @@ static int resize_thin(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
     bool reducing = o->dir == REDUCE || (o->size.given && o->size.sign < 0), shrunk = false;
     if (reducing && !thin)
         return refuse_pool_reduce(ps);
-    /* a raid1 _tdata/_tmeta (lvconvert --thinpool of raid LVs) would need its images
-     * grown, not a linear segment appended: not done yet */
-    if (!thin && ps && ((ps->data_lv && lvx_map_lv_is_raid(ps->data_lv)) ||
-                        (ps->metadata_lv && lvx_map_lv_is_raid(ps->metadata_lv)))) {
-        lvx_cmd_errorf("lvx does not resize thin pool %s/%s with raid data or metadata yet.",
-                       lv->vg->name, lv->name);
-        return LVX_EXIT_FAILED;
-    }
     if (!reducing)
         o->dir = EXTEND;
     if (o->type && !strcmp(o->type, "mirror") && !lvx_map_lv_is_mirror(lv)) {
@@ -598,7 +611,7 @@ static int resize_thin(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
             target = ps->data_lv;
             uint64_t data_new = new_count;
             old = target->le_count;
-            if ((rc = extend(env, u, target, maps, pvs, pv_count, o, &data_new)))
+            if ((rc = extend_pool_sub(env, u, target, maps, pvs, pv_count, o, &data_new)))
                 return rc;
             set_le(lv, target->le_count);
         }

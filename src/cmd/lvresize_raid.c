@@ -21,7 +21,8 @@
  * Old-style mirrors (segment type "mirror") are resized the same way as raid1: every
  * mimage by the change, the log left as it is (its region count follows the LV's size
  * when the kernel loads the table), as LVM2 does (compared on the host: t0695).
- * Entry point: lvx_lvresize_raid(), called by cmd/lvresize.c after the common checks.
+ * Entry point: lvx_lvresize_raid(), called by cmd/lvresize.c after the common checks, and
+ * for a thin pool's raid _tdata/_tmeta when the pool grows (cmd/lvresize.c extend_pool_sub).
  */
 #include "cmd/lvcmd.h"
 

@@ -13,7 +13,10 @@
 #     raid1 devices under -tpool's tdata/tmeta), also after vgchange -an/-ay;
 #   - pvmove vda -> vdc (vdd -> vdf) of the active pool, then pvmove --atomic -n t back
 #     (pvmove-thin-segtypes.sh:66-75): data kept, lvs -a, the metadata and the tables
-#     equal to LVM2's (the spare's state aside: LVM2 leaves it active after moving it).
+#     equal to LVM2's (the spare's state aside: LVM2 leaves it active after moving it);
+#   - the live pool's raid sub-LVs changed (lvextend of the pool: p_tdata's images grow;
+#     -m +1, --splitmirrors --name, --trackchanges and --merge of p_tmeta): lines, lvs -a,
+#     the metadata and the tables equal to LVM2's, t keeps its data.
 # shellcheck disable=SC2086  # disk lists split on purpose
 . /t/guest-tap.sh
 
@@ -81,6 +84,28 @@ check_eq "... lvx's t holds its data" "$(tsum)" "$SUM"
 check "LVM2: pvmove --atomic -n t /dev/vdc /dev/vda" lvm pvmove -i0 --atomic -n t /dev/vdc /dev/vda
 check "lvx: pvmove --atomic -n t /dev/vdf /dev/vdd" $LVX pvmove -i0 --atomic -n t /dev/vdf /dev/vdd
 same_lvs "after pvmove --atomic"
+check_eq "... the metadata equal to LVM2's" "$(meta $LVX $LVX_VG)" "$(meta lvm $LVM_VG)"
+check_eq "... the tables equal LVM2's" "$(twin_tables)" "$(lvm_tables)"
+check_eq "... lvx's t holds its data" "$(tsum)" "$SUM"
+# the active pool's raid sub-LVs changed under it (lvextend-thin-raid.sh,
+# lvconvert-thin-raid.sh): only the raid device is reloaded, the pool stays live
+both "lvextend -l+2 VG/p (p_tdata's images grow)" lvextend -l+2 VG/p
+same_lvs "after lvextend"
+check_eq "... the metadata equal to LVM2's" "$(meta $LVX $LVX_VG)" "$(meta lvm $LVM_VG)"
+check_eq "... the tables equal LVM2's" "$(twin_tables)" "$(lvm_tables)"
+check_eq "... lvx's t holds its data" "$(tsum)" "$SUM"
+each "lvconvert -y -m +1 VG/p_tmeta" lvconvert -q -y -m +1 VG/p_tmeta
+wait_sync lvm $LVM_VG/p_tmeta || note "LVM2's p_tmeta not in sync"
+wait_sync $LVX $LVX_VG/p_tmeta || note "lvx's p_tmeta not in sync"
+check_eq "... the tables equal LVM2's" "$(twin_tables)" "$(lvm_tables)"
+both "lvconvert --splitmirrors 1 --name sm VG/p_tmeta" lvconvert --splitmirrors 1 --name sm VG/p_tmeta
+same_lvs "after the split"
+check_eq "... the tables equal LVM2's" "$(twin_tables)" "$(lvm_tables)"
+both "lvconvert -y --splitmirrors 1 --trackchanges VG/p_tmeta" \
+    lvconvert -y --splitmirrors 1 --trackchanges VG/p_tmeta
+check_eq "... the tables equal LVM2's" "$(twin_tables)" "$(lvm_tables)"
+both "lvconvert --merge VG/p_tmeta_rimage_1" lvconvert --merge VG/p_tmeta_rimage_1
+same_lvs "after the merge"
 check_eq "... the metadata equal to LVM2's" "$(meta $LVX $LVX_VG)" "$(meta lvm $LVM_VG)"
 check_eq "... the tables equal LVM2's" "$(twin_tables)" "$(lvm_tables)"
 check_eq "... lvx's t holds its data" "$(tsum)" "$SUM"
