@@ -552,6 +552,49 @@ static int change_images(struct lvx_cmd_env *env, struct lvx_vg_update *u,
     return 0;
 }
 
+/* `--type striped --stripes N` (N > 1) or --type raid4|raid5*|raid6*|raid10 of a linear
+ * LV active in the kernel: LVM2's interim raid1 of 2 images (lvx restripes such an LV
+ * itself in the user backend or inactive, and refuses one active in dm). */
+static bool linear_to_striped_in_kernel(struct lvx_cmd_env *env, const struct convert_opts *o,
+                                        const struct lvx_lv *lv)
+{
+    struct lvx_actcmd act;
+    struct lvx_lv_kstate ks;
+    if (!o->type || o->mirrors_given || !lvx_raid_lv_is_linear(lv))
+        return false;
+    bool striped = !strcmp(o->type, "striped");
+    if (striped ? !o->rs.stripes_given || o->rs.stripes < 2
+                : strcmp(o->type, "raid4") && strncmp(o->type, "raid5", 5) &&
+                  strncmp(o->type, "raid6", 5) && strcmp(o->type, "raid10"))
+        return false;
+    if (lvx_restripe_rsv(lv) || lvx_restripe_old(lv) || lvx_actcmd_init(env, &act))
+        return false;
+    return lvx_actcmd_is_active(env, &act, lv, &ks) && !strcmp(act.be->name, "dm");
+}
+
+/* ... LVM2's lines (the type replaced, --stripes and -I not allowed), then raid1. */
+static int linear_raid1_interim(struct lvx_cmd_env *env, struct lvx_vg_update *u,
+                                struct convert_opts *o, struct lvx_lv *lv)
+{
+    const char *full = lvx_pool_printf(env->pool, "%s/%s", lv->vg->name, lv->name);
+    /* LVM2's log_warn lines: on stderr, without a "WARNING:" */
+    const char *a = lvx_parity_alias(o->type);
+    lvx_cmd_errorf("Replaced LV type %s%s%s%s with possible type raid1.", o->type,
+                   a ? " (same as " : "", a ? a : "", a ? ")" : "");
+    lvx_cmd_errorf("Repeat this command to convert to %s after an interim conversion "
+                   "has finished.", o->type);
+    if (o->rs.stripes_given && o->rs.stripes > 1)
+        lvx_cmd_errorf("--stripes not allowed for LV %s when converting from linear to raid1.",
+                       full);
+    if (env->args->count[LVX_OPT_STRIPESIZE]) {
+        lvx_cmd_errorf("-I/--stripesize not allowed for LV %s when converting from linear to "
+                       "raid1.", full);
+        lvx_warn(env->ctx, "WARNING: ignoring --stripesize option on takeover of %s (reshape "
+                 "afterwards).", full);
+    }
+    return change_images(env, u, o, lv, 2);
+}
+
 /* --repair / --replace: LVM2's lv_raid_replace over the failed (missing) PVs or the
  * PVs named. */
 static int replace_images(struct lvx_cmd_env *env, struct lvx_vg_update *u,
@@ -726,13 +769,21 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
         !env->args->count[LVX_OPT_STRIPESIZE] &&
         lvx_lvconvert_region_wanted(lv, o->type, o->region_given))
         return lvx_lvconvert_region(env, u, lv, o->region_size, o->yes, o->type != NULL);
+    /* (--type linear is -m 0 here) */
+    if ((!o->mirrors_given || !strcmp(o->type ? o->type : "", "linear")) &&
+        lvx_level_interim_wanted(env, lv, o->type, o->rs.stripes)) {
+        o->rs.region_size = o->region_given ? o->region_size : 0;
+        return lvx_lvconvert_interim(env, u, lv, o->type, o->yes, &o->rs);
+    }
     if (!o->mirrors_given && !env->args->count[LVX_OPT_STRIPES] &&
         !env->args->count[LVX_OPT_STRIPESIZE] && lvx_parity_takeover_wanted(lv, o->type))
         return lvx_lvconvert_parity(env, u, lv, o->type, o->yes,
                                     o->region_given ? o->region_size : 0, o->pv_args,
                                     o->pv_arg_count);
-    if (!o->mirrors_given && !env->args->count[LVX_OPT_STRIPES] &&
-        !env->args->count[LVX_OPT_STRIPESIZE] && lvx_level_takeover_wanted(lv, o->type))
+    bool raid1 = lvx_map_lv_is_raid(lv) && !strcmp(lv->segs[0].type_name, "raid1");
+    if (!o->mirrors_given && ((!env->args->count[LVX_OPT_STRIPES] &&
+                               !env->args->count[LVX_OPT_STRIPESIZE]) || raid1) &&
+        lvx_level_takeover_wanted(lv, o->type))
         return lvx_lvconvert_level(env, u, lv, o->type, o->yes,
                                    o->region_given ? o->region_size : 0, o->pv_args,
                                    o->pv_arg_count);
@@ -747,13 +798,14 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
     }
     if (lvx_reshape_wanted(env, lv, o->type))
         return lvx_lvconvert_reshape(env, u, lv, o->type, &o->rs);
+    if (linear_to_striped_in_kernel(env, o, lv))
+        return linear_raid1_interim(env, u, o, lv);
     if (lvx_restripe_wanted(env, lv, o->type, env->args->count[LVX_OPT_MIRRORS] > 0))
         return lvx_lvconvert_restripe(env, u, lv, &o->rs, o->job);
     bool mirror = lvx_map_lv_is_mirror(lv);
     bool to_mirror = (o->type && !strcmp(o->type, "mirror")) ||
                      (!o->type && o->mirrors_given && o->mirrors && lvx_raid_lv_is_linear(lv) &&
                       lvx_raid_default_is_mirror(env));
-    bool raid1 = lvx_map_lv_is_raid(lv) && !strcmp(lv->segs[0].type_name, "raid1");
     if (o->type && !o->mirrors_given && !o->mirrorlog &&
         ((mirror && !strcmp(o->type, "raid1")) || (raid1 && !strcmp(o->type, "mirror"))))
         return lvx_lvconvert_takeover(env, u, lv, mirror, o->region_given, o->region_size,

@@ -20,9 +20,15 @@
  *                             copy of each chunk on both legs (stripe size 64 KiB).
  *
  * Another layout asked for is replaced by the one reachable with LVM2's two warnings
- * ("Replaced LV type ...", "Repeat this command ..."); those that need a reshape first
- * (a raid5 of 3 images to raid6, raid5 of 3+ images to raid1, raid5_ls -> raid4)
- * are refused after LVM2's first line (lvx does not reshape parity LVs).  Each asks
+ * ("Replaced LV type ...", "Repeat this command ..."); raid1 of 2 images asked for
+ * striped/raid0/raid0_meta/raid10 becomes raid5_n (stripe size -I, else 64 KiB), asked
+ * for raid6 raid5_ls.  LVM2's interim steps of a raid4/raid5_X LV (lvx_lvconvert_interim,
+ * one command each) go to cmd/lvconvert_reshape.c where they are reshapes (raid4 <->
+ * raid5_n, raid5_X -> raid5_n on the way to raid4/striped/raid0/raid10, stripes added
+ * to a raid5_n of 2 images or to --stripes S on the way to striped, stripes removed to
+ * 2 images on the way to raid1/linear), to cmd/lvconvert_parity.c for raid4/raid5_n ->
+ * raid10 (raid0_meta first), here for raid4/5 of 2 images -> linear (raid1 first).
+ * A raid4/5 of 3 images asked for raid6 adds a stripe first.  Each asks
  * LVM2's question (-y: yes), wants the LV active and in sync, and reloads through
  * lvx_lvconvert_reload.  In the user backend the daemon finds superblocks of another
  * level and serves the new level after a full resync
@@ -32,6 +38,7 @@
 
 #include "activate/activate.h"
 #include "cmd/actcmd.h"
+#include "cmd/lvconvert_restripe.h"
 #include "cmd/lvcreate_raid.h"
 #include "model/snapshot.h"
 
@@ -63,6 +70,12 @@ static bool is6(const char *t)
 static bool is1(const char *t)
 {
     return t && !strcmp(t, "raid1");
+}
+
+/* striped, raid0, raid0_meta, raid10: the levels a raid1/4/5 LV reaches through raid5_n */
+static bool is_down(const char *t)
+{
+    return t && (!strcmp(t, "striped") || !strncmp(t, "raid0", 5) || !strcmp(t, "raid10"));
 }
 
 /* raid6_X_6 of raid5_X (X one of ls, la, rs, ra, n), NULL for another layout. */
@@ -100,8 +113,8 @@ bool lvx_level_takeover_wanted(const struct lvx_lv *lv, const char *type)
     const char *f = from_type(lv);
     if (!f || !type)
         return false;
-    if (is1(f))
-        return is4(type) || is5(type);
+    if (is1(f))                    /* to striped/raid0/raid0_meta/raid10/raid6: through raid5 */
+        return is4(type) || is5(type) || is6(type) || is_down(type);
     if (is4(f) || is5(f))          /* raid4 <-> raid5_n asked for: LVM2 reshapes */
         return is6(type) || is1(type);
     if (is6(f) && to5(layout(f)))
@@ -136,6 +149,7 @@ static const char *resolve(struct lvx_cmd_env *env, const struct lvx_lv *lv, con
             lvx_cmd_errorf("Convert raid1 LV %s to 2 images first.", full);
             return NULL;
         }
+        want = is_down(to) ? "raid5_n" : is6(to) ? "raid5_ls" : to;
     } else if (is6(to)) {
         if (n < 4) {
             lvx_cmd_errorf("Converting %s LV %s to 4 stripes first.", f, full);
@@ -273,7 +287,8 @@ int lvx_lvconvert_level(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
     struct lvx_raid_change ch;
     int rc;
 
-    if (!is1(to))                     /* LVM2's get_stripe_params for a striped raid type */
+    if (!is1(to) && !strncmp(to, "raid", 4) && !env->args->count[LVX_OPT_STRIPESIZE])
+        /* LVM2's get_stripe_params (a raid type) */
         lvx_notice(env->ctx, "Using default stripesize %s.", lvx_lvcmd_size(env, 128));
     if ((rc = lvx_actcmd_init(env, &act)) || (rc = lvx_lvconvert_need_active(env, &act, lv, &ks)))
         return rc;
@@ -351,7 +366,10 @@ int lvx_lvconvert_level(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
     } else {                                          /* raid1 <-> raid4/5 of 2 images */
         if (region_size)
             seg->region_size = region_size;
-        seg->stripe_size = is1(want) ? 0 : 128;
+        uint32_t stripes = 0, ss = 0;      /* -I: the stripe size (LVM2 allows it here) */
+        if (!is1(want) && (rc = lvx_lvcmd_stripe_args(env, &stripes, &ss)))
+            return rc;
+        seg->stripe_size = is1(want) ? 0 : env->args->count[LVX_OPT_STRIPESIZE] ? ss : 128;
         lvx_parity_set_type(lv, want);
         ch.takeover = true;
         if ((rc = lvx_lvconvert_reload(env, u, &act, lv, &ch)))
@@ -359,4 +377,98 @@ int lvx_lvconvert_level(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
     }
     lvx_notice(env->ctx, "Logical volume %s successfully converted.", full);
     return 0;
+}
+
+/* LVM2's interim step for a raid4/raid5_X LV asked for a type it does not reach in one
+ * (its _set_convenient_raid145610_segtype_to): the type of that step, or NULL when the
+ * request goes another way (then *stripes is 0); *stripes > 0: the data stripes LVM2
+ * adds first (a reshape, the type then raid5_n). */
+static const char *interim(const struct lvx_cmd_env *env, const struct lvx_lv *lv,
+                           const char *type, uint32_t want_stripes, uint32_t *stripes)
+{
+    const char *f = from_type(lv);
+    *stripes = 0;
+    if (!f || !type || !(is4(f) || is5(f)))
+        return NULL;
+    bool n5 = !strcmp(layout(f), "raid5_n");
+    uint32_t n = lv->segs[0].area_count;
+    bool stripes_given = env->args->count[LVX_OPT_STRIPES] > 0;
+    if (is4(f) && is5(type))                    /* a reshape to raid5_n */
+        return stripes_given ? NULL : "raid5_n";
+    if (is5(f) && is4(type))
+        return stripes_given ? NULL : n5 ? "raid4" : "raid5_n";
+    if (is1(type) || !strcmp(type, "linear")) {  /* through 2 images, then raid1 */
+        if (n != 2) {
+            *stripes = 1;
+            return f;
+        }
+        return is1(type) ? NULL : "raid1";
+    }
+    if (!is_down(type))
+        return NULL;
+    if (!n5 && !is4(f))                         /* the layout first */
+        return stripes_given ? NULL : "raid5_n";
+    if (stripes_given && want_stripes > 2 && want_stripes != n - 1)
+        *stripes = want_stripes;
+    else if (n < 3)
+        *stripes = 2;
+    if (*stripes && is4(f)) {                  /* raid4: lvx adds no stripes with a new */
+        *stripes = 0;                          /* layout (another route refuses) */
+        return NULL;
+    }
+    if (!*stripes && (stripes_given || strcmp(type, "raid10")))
+        return NULL;                            /* raid4/raid5_n -> striped/raid0, raid0_meta: a takeover */
+    if (!*stripes)
+        return "raid0_meta";
+    return "raid5_n";
+}
+
+bool lvx_level_interim_wanted(const struct lvx_cmd_env *env, const struct lvx_lv *lv,
+                              const char *type, uint32_t want_stripes)
+{
+    uint32_t stripes;
+    return interim(env, lv, type, want_stripes, &stripes) != NULL;
+}
+
+int lvx_lvconvert_interim(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
+                          const char *type, bool yes, const struct lvx_restripe_opts *o)
+{
+    const char *full = lvx_pool_printf(env->pool, "%s/%s", lv->vg->name, lv->name);
+    uint32_t stripes;
+    const char *want = interim(env, lv, type, o->stripes, &stripes);
+    struct lvx_actcmd act;
+    struct lvx_lv_kstate ks;
+    int rc;
+    /* LVM2's get_stripe_params: for a raid type (not striped or linear) */
+    if (!env->args->count[LVX_OPT_STRIPESIZE] && !strncmp(type, "raid", 4))
+        lvx_notice(env->ctx, "Using default stripesize %s.", lvx_lvcmd_size(env, 128));
+    if ((rc = lvx_actcmd_init(env, &act)) || (rc = lvx_lvconvert_need_active(env, &act, lv, &ks)))
+        return rc;
+    if (stripes)
+        lvx_cmd_errorf("Converting %s LV %s to %u stripes first.", lv->segs[0].type_name, full,
+                       stripes + 1);
+    if (stripes == 1) {                 /* stripes removed (LVM2's reshape, --force) */
+        struct lvx_restripe_opts r = *o;
+        r.said = true;
+        r.stripes_given = true;
+        r.stripes = 1;
+        return lvx_lvconvert_reshape(env, u, lv, NULL, &r);
+    }
+    if (strcmp(want, type)) {
+        /* LVM2's log_warn lines: on stderr, without a "WARNING:" */
+        lvx_cmd_errorf("Replaced LV type %s%s with possible type %s.", type, alias(env, type),
+                       want);
+        lvx_cmd_errorf("Repeat this command to convert to %s after an interim conversion "
+                       "has finished.", type);
+    }
+    if (stripes)
+        return lvx_lvconvert_add_stripes(env, u, lv, stripes, o->pv_args, o->pv_arg_count);
+    if (is1(want))
+        return lvx_lvconvert_level(env, u, lv, want, yes, o->region_size, o->pv_args,
+                                   o->pv_arg_count);
+    if (!strcmp(want, "raid0_meta"))
+        return lvx_lvconvert_parity_down(env, u, lv, want, yes);
+    struct lvx_restripe_opts r = *o;
+    r.said = true;
+    return lvx_lvconvert_reshape(env, u, lv, want, &r);
 }

@@ -292,11 +292,11 @@ int lvx_parity_clear_metas(struct lvx_cmd_env *env, struct lvx_vg_update *u,
  * raid target), the LV active (its state in *ks), the question (-y: yes; no: NOT
  * converted, and the list of types for a striped/raid0* LV).  0 or the exit code. */
 static int begin(struct lvx_cmd_env *env, struct lvx_actcmd *act, struct lvx_lv_kstate *ks,
-                 const struct lvx_lv *lv, const char *from, const char *to, bool yes)
+                 const struct lvx_lv *lv, const char *from, const char *to, bool yes, bool said)
 {
     const char *full = lvx_pool_printf(env->pool, "%s/%s", lv->vg->name, lv->name);
     int rc;
-    if (lv_level(lv) != L_NONE && strcmp(to, "striped"))     /* up(): said already */
+    if (!said && lv_level(lv) != L_NONE && strcmp(to, "striped"))   /* up(): said already */
         lvx_notice(env->ctx, "Using default stripesize %s.", lvx_lvcmd_size(env, 128));
     if ((rc = lvx_actcmd_init(env, act)) || (rc = lvx_lvconvert_need_active(env, act, lv, ks)))
         return rc;
@@ -325,7 +325,7 @@ static int up(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *l
     lvx_notice(env->ctx, "Using default stripesize %s.", lvx_lvcmd_size(env, 128));
     to = replace_type(env, to, lv->segs[0].area_count);
     enum level lvl = level_of(to);
-    if ((rc = begin(env, &act, &ks, lv, from, to, yes)))
+    if ((rc = begin(env, &act, &ks, lv, from, to, yes, false)))
         return rc;
     uint32_t n = lv->segs[0].area_count;
     if (lv->status & LVX_LV_LOCKED || lvx_lv_snapshot_segs(lv, NULL, 0) > 0) {
@@ -396,7 +396,7 @@ static int up(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *l
 }
 
 static int down(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
-                const char *to, bool yes)
+                const char *to, bool yes, bool said)
 {
     struct lvx_vg *vg = u->vg;
     const char *full = lvx_pool_printf(env->pool, "%s/%s", vg->name, lv->name);
@@ -408,7 +408,7 @@ static int down(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv 
     struct lvx_raid_change ch;
     int rc;
 
-    if ((rc = begin(env, &act, &ks, lv, from, to, yes)))
+    if ((rc = begin(env, &act, &ks, lv, from, to, yes, said)))
         return rc;
     if (!lvx_lvconvert_in_sync(lv, &ks)) {
         lvx_cmd_errorf("Unable to convert %s while it is not in-sync.", full);
@@ -460,6 +460,12 @@ int lvx_lvconvert_parity(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
                          unsigned pv_arg_count)
 {
     if (is_down_target(to))
-        return down(env, u, lv, to, yes);
+        return down(env, u, lv, to, yes, false);
     return up(env, u, lv, to, yes, region_size, pv_args, pv_arg_count);
+}
+
+int lvx_lvconvert_parity_down(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
+                              const char *to, bool yes)
+{
+    return down(env, u, lv, to, yes, true);
 }

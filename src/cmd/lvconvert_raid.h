@@ -220,6 +220,20 @@ int lvx_lvconvert_level(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
                         const char *to, bool yes, uint32_t region_size, char **pv_args,
                         unsigned pv_arg_count);
 
+/* LVM2's interim step of a raid4/raid5_X LV asked for a level it does not reach in one
+ * (cmd/lvconvert_level.c): raid4 -> any raid5 and raid5_X -> raid4 (a reshape to
+ * raid5_n / raid4), raid5_X -> striped/raid0/raid0_meta/raid10 (a reshape to raid5_n first),
+ * raid5_n -> raid10 (raid0_meta first), raid5_n under 3 images or with --stripes S to
+ * striped/raid0/raid0_meta/raid10 (S stripes added first), each with LVM2's lines; is this one
+ * (want_stripes: --stripes)?  Then the command: the exit code.  Also the takeover of
+ * cmd/lvconvert_parity.c to raid0_meta with its first lines printed already. */
+bool lvx_level_interim_wanted(const struct lvx_cmd_env *env, const struct lvx_lv *lv,
+                              const char *type, uint32_t want_stripes);
+int lvx_lvconvert_interim(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
+                          const char *type, bool yes, const struct lvx_restripe_opts *o);
+int lvx_lvconvert_parity_down(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
+                              const char *to, bool yes);
+
 /* The distinct PVs of lv's own segments in order of appearance (LVM2's
  * get_pv_list_for_lv), allocated in env's pool; their count. */
 unsigned lvx_raid_own_pvs(struct lvx_cmd_env *env, const struct lvx_lv *lv, struct lvx_alloc_pv **out);

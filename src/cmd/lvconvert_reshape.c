@@ -44,6 +44,20 @@ static unsigned level(const char *t)
     return rt->parity == 2 ? 6 : 5;
 }
 
+/* raid4 and raid5_n, either way: one level for LVM2 (its _is_same_level), a reshape. */
+static bool r4_r5n(const char *a, const char *b)
+{
+    const struct lvx_raid_type *x = a ? lvx_raid_type_find(a) : NULL;
+    const struct lvx_raid_type *y = b ? lvx_raid_type_find(b) : NULL;
+    return x && y && ((!strcmp(x->name, "raid4") && !strcmp(y->dm_name, "raid5_n")) ||
+                      (!strcmp(y->name, "raid4") && !strcmp(x->dm_name, "raid5_n")));
+}
+
+static bool same_level(const char *a, const char *b)
+{
+    return level(a) == level(b) || r4_r5n(a, b);
+}
+
 bool lvx_reshape_wanted(const struct lvx_cmd_env *env, const struct lvx_lv *lv, const char *type)
 {
     const struct lvx_cmd_args *a = env->args;
@@ -54,7 +68,9 @@ bool lvx_reshape_wanted(const struct lvx_cmd_env *env, const struct lvx_lv *lv, 
     if (!l || a->count[LVX_OPT_MIRRORS])
         return false;
     if (a->count[LVX_OPT_STRIPES] || a->count[LVX_OPT_STRIPESIZE])
-        return !type || level(type) == l;
+        return !type || same_level(type, from);
+    if (r4_r5n(from, type))
+        return true;
     if (!type || level(type) != l || l == 4 || l == 10)
         return false;
     /* the same level in another layout (raid5 is raid5_ls, raid6 raid6_zr) */
@@ -292,7 +308,7 @@ static int space_at_end(struct lvx_cmd_env *env, struct lvx_vg_update *u,
  * With the space there already, only the last two. */
 static int keep_images(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_actcmd *act,
                        struct lvx_lv *lv, const struct lvx_raid_type *nt, uint32_t new_ss,
-                       const char *full)
+                       uint32_t region, const char *full)
 {
     struct lvx_seg *seg = &lv->segs[0];
     struct lvx_vg *vg = u->vg;
@@ -329,6 +345,8 @@ static int keep_images(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
     }
     seg->type_name = nt->name;
     seg->type = flagged_type(vg, nt->name, true, offset_flag);
+    if (region)                     /* LVM2 sets -R with the new layout */
+        seg->region_size = region;
     seg->raw = NULL;
     seg->kernel_offset = true;
     seg->kernel_data_offset = seg->reshape_count * es;
@@ -573,7 +591,7 @@ int lvx_lvconvert_reshape(struct lvx_cmd_env *env, struct lvx_vg_update *u, stru
     struct lvx_actcmd act;
     struct lvx_lv_kstate ks;
     int rc;
-    if (!a->count[LVX_OPT_STRIPESIZE])     /* LVM2's get_stripe_params */
+    if (!a->count[LVX_OPT_STRIPESIZE] && !o->said)     /* LVM2's get_stripe_params */
         lvx_notice(env->ctx, "Using default stripesize %s.", lvx_lvcmd_size(env, 128));
     if ((rc = lvx_actcmd_init(env, &act)))
         return rc;
@@ -640,10 +658,11 @@ int lvx_lvconvert_reshape(struct lvx_cmd_env *env, struct lvx_vg_update *u, stru
     /* another layout or stripe size, the images kept: raid4/5/6 in the kernel */
     const struct lvx_raid_type *nt = type ? lvx_raid_type_find(type) : t;
     uint32_t new_ss = a->count[LVX_OPT_STRIPESIZE] ? o->stripe_size : seg->stripe_size;
-    if ((l == 4 || l == 5 || l == 6) && nt && level(nt->name) == l &&
+    uint32_t region = o->region_size ? o->region_size : seg->region_size;
+    if ((l == 4 || l == 5 || l == 6) && nt && same_level(nt->name, t->name) &&
         (!o->stripes_given || o->stripes == seg->area_count - t->parity) &&
         (strcmp(nt->name, t->name) || new_ss != seg->stripe_size)) {
-        if (new_ss > seg->region_size) {
+        if (new_ss > region) {
             lvx_cmd_errorf("Region size may not be smaller than stripe size on LV %s.", full);
             return LVX_EXIT_FAILED;
         }
@@ -651,7 +670,7 @@ int lvx_lvconvert_reshape(struct lvx_cmd_env *env, struct lvx_vg_update *u, stru
             lvx_cmd_errorf("Unable to convert %s while it is not in-sync.", full);
             return LVX_EXIT_FAILED;
         }
-        return keep_images(env, u, &act, lv, nt, new_ss, full);
+        return keep_images(env, u, &act, lv, nt, new_ss, o->region_size, full);
     }
     lvx_cmd_errorf("lvx lvconvert does not reshape %s (%s) yet.", full, seg->type_name);
     return LVX_EXIT_FAILED;

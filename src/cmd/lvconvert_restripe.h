@@ -15,6 +15,9 @@ struct lvx_restripe_opts {
     enum lvx_alloc policy;         /* INHERIT: the VG's */
     char **pv_args;
     unsigned pv_arg_count;
+    uint32_t region_size;          /* a RAID reshape's -R (sectors), 0: kept */
+    bool said;                     /* a RAID reshape's first lines printed already
+                                    * (cmd/lvconvert_level.c lvx_lvconvert_interim) */
 };
 
 /* The restripe of a linear/striped LV is asked for: --stripes, -I or --type striped,
