@@ -70,4 +70,12 @@ int lvx_mirror_commit_live(struct lvx_cmd_env *env, struct lvx_vg_update *u,
 int lvx_mirror_poll_converted(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
                               const struct lvx_lv *lv, bool with_log);
 
+/* lvconvert --splitmirrors COUNT --name NAME of an active, in-sync mirror lv (LVM2's
+ * lv_split_mirror_images): the last image (the last one wholly on the PVs named) leaves
+ * the mirror as the linear LV NAME, activated; down to one image lv becomes linear, its
+ * log gone.  One image at a time.  The exit code (messages printed). */
+int lvx_mirror_split(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
+                     uint32_t count, const char *name, bool track, char **pv_args,
+                     unsigned pv_arg_count);
+
 #endif
