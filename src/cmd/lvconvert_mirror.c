@@ -278,7 +278,7 @@ int lvx_mirror_from_linear(struct lvx_cmd_env *env, struct lvx_vg_update *u, str
 
 /* The sub-LVs of a mirror (images, log, a mirrored log's images) into out; none for a
  * linear LV. */
-static unsigned mirror_subs(const struct lvx_lv *lv, struct lvx_lv **out)
+unsigned lvx_mirror_subs(const struct lvx_lv *lv, struct lvx_lv **out)
 {
     unsigned n = 0;
     if (!lvx_map_lv_is_mirror(lv))
@@ -311,6 +311,31 @@ static uint32_t wanted_images(const struct lvx_mirror_conv *c, uint32_t cur, boo
     if (c->mirrors_sign)
         return c->mirrors_sign > 0 ? cur + c->mirrors : cur - c->mirrors;
     return c->mirrors + 1;
+}
+
+int lvx_mirror_reload_dm(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_actcmd *act,
+                         struct lvx_lv *lv, struct lvx_lv *const *before, unsigned before_n,
+                         struct lvx_lv *moved, const char *moved_old)
+{
+    struct lvx_lv *after[LVX_RAID_CHANGE_MAX];
+    unsigned after_n = lvx_mirror_subs(lv, after);
+    struct lvx_raid_change ch;
+    memset(&ch, 0, sizeof(ch));
+    if (moved) {
+        ch.moved[0] = moved;
+        ch.moved_old[0] = moved_old;
+        ch.moved_n = 1;
+    }
+    for (unsigned i = 0; i < after_n; i++)
+        if (!listed(after[i], before, before_n))
+            ch.added[ch.added_n++] = after[i];
+    /* taken down from the end of the list: a mirrored log before its images */
+    for (unsigned i = before_n; i-- > 0;)
+        if (before[i] != moved && !listed(before[i], after, after_n)) {
+            ch.gone_old[ch.gone_n] = before[i]->name;
+            ch.gone[ch.gone_n++] = before[i];
+        }
+    return lvx_lvconvert_reload(env, u, act, lv, &ch);
 }
 
 int lvx_mirror_commit_live(struct lvx_cmd_env *env, struct lvx_vg_update *u,
@@ -439,9 +464,8 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
         return rc;
     const struct lvx_lv *old_log = linear ? NULL : lv->segs[0].log_lv;
     bool had_log = old_log != NULL;
-    struct lvx_raid_change ch;
     struct lvx_lv *before[LVX_RAID_CHANGE_MAX];
-    unsigned before_n = mirror_subs(lv, before);
+    unsigned before_n = lvx_mirror_subs(lv, before);
     if (linear && want > 1) {
         /* a mirrored log made after the images (both its areas placed at once, as LVM2
          * allocates them with the images; no warning from LVM2 here) */
@@ -478,24 +502,24 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
                        adding ? "adds images to" : "gives a mirrored log to", vg, lv->name);
         return rc;
     }
+    if (cycle && !test) {
+        /* the devices of sub-LVs the change took away (a log going to core) are not
+         * under the LV's new layout: taken down too, a mirrored log before its images */
+        struct lvx_lv *after[LVX_RAID_CHANGE_MAX];
+        unsigned after_n = lvx_mirror_subs(lv, after);
+        for (unsigned i = before_n; i-- > 0;)
+            if (!listed(before[i], after, after_n) &&
+                act.be->deactivate(env->ctx, before[i], NULL) < 0) {
+                lvx_cmd_fail(env);
+                return LVX_EXIT_FAILED;
+            }
+    }
     if (cycle)
         dm = active = false;
     if (adding && !active)        /* the log's header zeroed: every region copied again */
         old_log = NULL;
     if (dm) {
-        struct lvx_lv *after[LVX_RAID_CHANGE_MAX];
-        unsigned after_n = mirror_subs(lv, after);
-        memset(&ch, 0, sizeof(ch));
-        for (unsigned i = 0; i < after_n; i++)
-            if (!listed(after[i], before, before_n))
-                ch.added[ch.added_n++] = after[i];
-        /* taken down from the end of the list: a mirrored log before its images */
-        for (unsigned i = before_n; i-- > 0;)
-            if (!listed(before[i], after, after_n)) {
-                ch.gone_old[ch.gone_n] = before[i]->name;
-                ch.gone[ch.gone_n++] = before[i];
-            }
-        if ((rc = lvx_lvconvert_reload(env, u, &act, lv, &ch)))
+        if ((rc = lvx_mirror_reload_dm(env, u, &act, lv, before, before_n, NULL, NULL)))
             return rc;
     } else if ((rc = lvx_mirror_commit_live(env, u, &act, lv, active, old_log))) {
         return rc;
@@ -594,7 +618,7 @@ int lvx_mirror_split(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lv
         pick = i;
     }
     struct lvx_lv *before[LVX_RAID_CHANGE_MAX];
-    unsigned before_n = mirror_subs(lv, before);
+    unsigned before_n = lvx_mirror_subs(lv, before);
     const struct lvx_lv *old_log = seg->log_lv;
     struct lvx_area taken = seg->areas[pick];
     struct lvx_area *areas = lvx_pool_alloc(vg->pool, cur * sizeof(*areas));
@@ -611,23 +635,14 @@ int lvx_mirror_split(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lv
         lvx_mirror_to_linear(lv);
     bool dm = act.be->rename_sub != NULL;
     if (dm) {
-        struct lvx_lv *after[LVX_RAID_CHANGE_MAX];
-        unsigned after_n = mirror_subs(lv, after);
-        struct lvx_raid_change ch;
-        memset(&ch, 0, sizeof(ch));
-        ch.moved[0] = img;
-        ch.moved_old[0] = img_old;
-        ch.moved_n = 1;
-        for (unsigned i = before_n; i-- > 0;)       /* as in lvx_lvconvert_mirror */
-            if (before[i] != img && !listed(before[i], after, after_n)) {
-                ch.gone_old[ch.gone_n] = before[i]->name;
-                ch.gone[ch.gone_n++] = before[i];
-            }
-        rc = lvx_lvconvert_reload(env, u, &act, lv, &ch);
+        rc = lvx_mirror_reload_dm(env, u, &act, lv, before, before_n, img, img_old);
     } else {
         rc = lvx_mirror_commit_live(env, u, &act, lv, true, old_log);
     }
     if (rc || env->args->count[LVX_OPT_TEST])
         return rc;
-    return lvx_actcmd_activate(env, &act, img);
+    if ((rc = lvx_actcmd_activate(env, &act, img)))
+        return rc;
+    lvx_notice(env->ctx, "Logical volume %s converted.", full);
+    return 0;
 }
