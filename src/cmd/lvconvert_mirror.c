@@ -504,10 +504,11 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
     }
     if (cycle && !test) {
         /* the devices of sub-LVs the change took away (a log going to core) are not
-         * under the LV's new layout: taken down too, a mirrored log before its images */
+         * under the LV's new layout: taken down too, in list order (a mirrored log
+         * before its images) */
         struct lvx_lv *after[LVX_RAID_CHANGE_MAX];
         unsigned after_n = lvx_mirror_subs(lv, after);
-        for (unsigned i = before_n; i-- > 0;)
+        for (unsigned i = 0; i < before_n; i++)
             if (!listed(before[i], after, after_n) &&
                 act.be->deactivate(env->ctx, before[i], NULL) < 0) {
                 lvx_cmd_fail(env);
