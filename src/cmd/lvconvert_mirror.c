@@ -14,7 +14,11 @@
  *                     the images: LVM2's order in the metadata), the log's first 4 KiB
  *                     zeroed; "Conversion starts after activation."
  *
- *   more images       (-m N, -m +N of a core-, disk- or mirrored-log mirror):
+ *   --splitmirrors 1  (--name NEW) of an active, in-sync mirror: its last image (the
+ *                     last one on the PVs named) becomes the linear LV NEW, activated;
+ *                     down to one image the mirror becomes linear (lvx_mirror_split);
+ *   more images       (-m N, -m +N of a core-, disk- or mirrored-log mirror, with
+ *                     --mirrorlog too: the log changed after the images are added):
  *                     NAME_mimage_<k>... (k above the highest in use) on PVs holding
  *                     none of its images nor its log, appended; an inactive LV's log
  *                     header zeroed (every region copied again).  LVM2 goes
@@ -36,7 +40,7 @@
  * the sub-LVs that went removed).  More images for a mirror active in the dm backend:
  * it is deactivated for the change (refused when in use) and activated again, the
  * kernel copying every region (no resync layer: the old table would write a zeroed
- * log back in sync at a reload); a mirrored log is refused there (exit 5);
+ * log back in sync at a reload); so does a new mirrored log there;
  * --type raid1 of an inactive mirror gets LVM2's "must be active" refusal.
  */
 #include "cmd/lvconvert_mirror.h"
@@ -129,7 +133,7 @@ int lvx_mirror_add_log(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
 
 /* --mirrorlog mirrored of a mirror with a core or disk log (LVM2's warning first). */
 static int add_mirrored_log(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
-                            const struct lvx_alloc_pv *pvs, unsigned pv_count)
+                            const struct lvx_alloc_pv *pvs, unsigned pv_count, bool warn)
 {
     struct lvx_vg *vg = u->vg;
     const struct lvx_seg *seg = &lv->segs[0];
@@ -137,7 +141,8 @@ static int add_mirrored_log(struct lvx_cmd_env *env, struct lvx_vg_update *u, st
     int rc;
     if ((rc = lvx_lvcmd_free_maps(env, u, &maps)))
         return rc;
-    lvx_cmd_errorf("%s", LVX_MLOG_WARNING);
+    if (warn)
+        lvx_cmd_errorf("%s", LVX_MLOG_WARNING);
     uint32_t ext = seg->log_lv ? seg->log_lv->le_count
                    : lvx_mirror_log_extents(lv->le_count * vg->extent_size, seg->region_size,
                                             vg->extent_size);
@@ -273,7 +278,7 @@ int lvx_mirror_from_linear(struct lvx_cmd_env *env, struct lvx_vg_update *u, str
 
 /* The sub-LVs of a mirror (images, log, a mirrored log's images) into out; none for a
  * linear LV. */
-static unsigned mirror_subs(const struct lvx_lv *lv, struct lvx_lv **out)
+unsigned lvx_mirror_subs(const struct lvx_lv *lv, struct lvx_lv **out)
 {
     unsigned n = 0;
     if (!lvx_map_lv_is_mirror(lv))
@@ -306,6 +311,31 @@ static uint32_t wanted_images(const struct lvx_mirror_conv *c, uint32_t cur, boo
     if (c->mirrors_sign)
         return c->mirrors_sign > 0 ? cur + c->mirrors : cur - c->mirrors;
     return c->mirrors + 1;
+}
+
+int lvx_mirror_reload_dm(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_actcmd *act,
+                         struct lvx_lv *lv, struct lvx_lv *const *before, unsigned before_n,
+                         struct lvx_lv *moved, const char *moved_old)
+{
+    struct lvx_lv *after[LVX_RAID_CHANGE_MAX];
+    unsigned after_n = lvx_mirror_subs(lv, after);
+    struct lvx_raid_change ch;
+    memset(&ch, 0, sizeof(ch));
+    if (moved) {
+        ch.moved[0] = moved;
+        ch.moved_old[0] = moved_old;
+        ch.moved_n = 1;
+    }
+    for (unsigned i = 0; i < after_n; i++)
+        if (!listed(after[i], before, before_n))
+            ch.added[ch.added_n++] = after[i];
+    /* taken down from the end of the list: a mirrored log before its images */
+    for (unsigned i = before_n; i-- > 0;)
+        if (before[i] != moved && !listed(before[i], after, after_n)) {
+            ch.gone_old[ch.gone_n] = before[i]->name;
+            ch.gone[ch.gone_n++] = before[i];
+        }
+    return lvx_lvconvert_reload(env, u, act, lv, &ch);
 }
 
 int lvx_mirror_commit_live(struct lvx_cmd_env *env, struct lvx_vg_update *u,
@@ -410,17 +440,10 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
         lvx_cmd_errorf("Only up to 8 images in mirror supported currently.");
         return LVX_EXIT_FAILED;
     }
-    if (c->mirrored_log && dm) {          /* its stacked devices are not reloaded */
-        lvx_cmd_errorf("lvx lvconvert gives a mirror active in the dm backend no mirrored log: "
-                       "deactivate %s/%s first.", vg, lv->name);
-        return LVX_EXIT_FAILED;
-    }
-    if (c->mirrored_log && linear) {
-        lvx_cmd_errorf("lvx lvconvert does not make a mirror with a mirrored log of linear %s/%s "
-                       "yet (convert it to a mirror first).", vg, lv->name);
-        return LVX_EXIT_FAILED;
-    }
     bool adding = !linear && want > cur;
+    /* a new mirrored log: its stacked devices are not reloaded in dm (see cycle) */
+    bool new_mlog = c->mirrored_log && want > 1 &&
+                    (linear || !lvx_mirror_log_is_mirrored(lv->segs[0].log_lv));
     if (adding && (lv->status & LVX_LV_NOTSYNCED)) {
         lvx_cmd_errorf("Can't add mirror to out-of-sync mirrored LV: use lvchange --resync "
                        "first.");
@@ -429,15 +452,11 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
     if (active && !dm && (adding || (linear && want > 1)) &&
         (rc = lvx_lvconvert_refuse_read_only(env, &act, lv)))
         return rc;
-    if (adding && (c->mirrored_log || c->core_log || c->disk_log)) {
-        lvx_cmd_errorf("lvx lvconvert adds images to mirror %s/%s only with its log kept as it "
-                       "is.", vg, lv->name);
-        return LVX_EXIT_FAILED;
-    }
     /* no resync layer in dm (the old table would write a zeroed log back in sync):
      * the LV is deactivated for the change and activated again, the kernel's mirror
-     * copying every region from image 0 (its log zeroed) */
-    bool cycle = adding && dm;
+     * copying every region from image 0 (its log zeroed); so is a new mirrored log
+     * (its own images stacked under the log's device) */
+    bool cycle = dm && (adding || new_mlog);
     bool test = env->args->count[LVX_OPT_TEST] != 0;
     struct lvx_alloc_pv *pvs = NULL;
     unsigned pv_count = 0;
@@ -445,52 +464,63 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
         return rc;
     const struct lvx_lv *old_log = linear ? NULL : lv->segs[0].log_lv;
     bool had_log = old_log != NULL;
-    struct lvx_raid_change ch;
     struct lvx_lv *before[LVX_RAID_CHANGE_MAX];
-    unsigned before_n = mirror_subs(lv, before);
+    unsigned before_n = lvx_mirror_subs(lv, before);
     if (linear && want > 1) {
-        if ((rc = from_linear(env, u, lv, c, want, pvs, pv_count)))
+        /* a mirrored log made after the images (both its areas placed at once, as LVM2
+         * allocates them with the images; no warning from LVM2 here) */
+        struct lvx_mirror_conv cl = *c;
+        cl.core_log = c->core_log || c->mirrored_log;
+        if ((rc = from_linear(env, u, lv, &cl, want, pvs, pv_count)))
+            return rc;
+        if (c->mirrored_log && (rc = add_mirrored_log(env, u, lv, pvs, pv_count, false)))
             return rc;
     } else if (!linear && want == 1) {
         lvx_mirror_to_linear(lv);
-    } else if (adding) {
-        if ((rc = lvx_mirror_add_images(env, u, lv, want, pvs, pv_count, 0)))
-            return rc;
-        if (cycle && !test && (rc = lvx_actcmd_deactivate(env, &act, lv, false))) {
-            lvx_cmd_errorf("lvx adds images to a mirror active in the device-mapper backend "
-                           "by deactivating it: %s/%s was not deactivated.", vg, lv->name);
-            return rc;
-        }
-        if (cycle)
-            dm = active = false;
-        if (!active)              /* the log's header zeroed: every region copied again */
-            old_log = NULL;
     } else if (!linear) {
+        /* more images (the collapsed layout of LVM2's temporary layer), or fewer, then
+         * the log as --mirrorlog asks */
+        if (adding && (rc = lvx_mirror_add_images(env, u, lv, want, pvs, pv_count, 0)))
+            return rc;
         drop_subs(lv, want, c->core_log);
         struct lvx_lv *log = lv->segs[0].log_lv;
-        if (c->disk_log && !log && (rc = lvx_mirror_add_log(env, u, lv, 0, pvs, pv_count)))
+        /* a log added with new images: placed as LVM2 allocates them together */
+        if (c->disk_log && !log &&
+            (rc = lvx_mirror_add_log(env, u, lv, adding ? lv->le_count : 0, pvs, pv_count)))
             return rc;
         if (c->disk_log && lvx_mirror_log_is_mirrored(log)) {
             lvx_mirror_mlog_unmirror(log);
             lv->segs[0].raw = NULL;
         }
         if (c->mirrored_log && !lvx_mirror_log_is_mirrored(log) &&
-            (rc = add_mirrored_log(env, u, lv, pvs, pv_count)))
+            (rc = add_mirrored_log(env, u, lv, pvs, pv_count, true)))
             return rc;
     }
-    if (dm) {
+    if (cycle && !test && (rc = lvx_actcmd_deactivate(env, &act, lv, false))) {
+        lvx_cmd_errorf("lvx %s a mirror active in the device-mapper backend by deactivating "
+                       "it: %s/%s was not deactivated.",
+                       adding ? "adds images to" : "gives a mirrored log to", vg, lv->name);
+        return rc;
+    }
+    if (cycle && !test) {
+        /* the devices of sub-LVs the change took away (a log going to core) are not
+         * under the LV's new layout: taken down too, in list order (a mirrored log
+         * before its images) */
         struct lvx_lv *after[LVX_RAID_CHANGE_MAX];
-        unsigned after_n = mirror_subs(lv, after);
-        memset(&ch, 0, sizeof(ch));
-        for (unsigned i = 0; i < after_n; i++)
-            if (!listed(after[i], before, before_n))
-                ch.added[ch.added_n++] = after[i];
+        unsigned after_n = lvx_mirror_subs(lv, after);
         for (unsigned i = 0; i < before_n; i++)
-            if (!listed(before[i], after, after_n)) {
-                ch.gone_old[ch.gone_n] = before[i]->name;
-                ch.gone[ch.gone_n++] = before[i];
+            if (!listed(before[i], after, after_n) &&
+                act.be->deactivate(env->ctx, before[i], NULL) < 0) {
+                lvx_cmd_fail(env);
+                return LVX_EXIT_FAILED;
             }
-        if ((rc = lvx_lvconvert_reload(env, u, &act, lv, &ch)))
+    }
+    if (cycle)
+        dm = active = false;
+    if (adding && !active)        /* the log's header zeroed: every region copied again */
+        old_log = NULL;
+    if (dm) {
+        if ((rc = lvx_mirror_reload_dm(env, u, &act, lv, before, before_n, NULL, NULL)))
             return rc;
     } else if ((rc = lvx_mirror_commit_live(env, u, &act, lv, active, old_log))) {
         return rc;
@@ -508,5 +538,112 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
     } else {
         lvx_notice(env->ctx, "Logical volume %s/%s converted.", vg, lv->name);
     }
+    return 0;
+}
+
+/* Does every area of image lie on a PV of pvs (LVM2's is_mirror_image_removable)? */
+static bool all_on(const struct lvx_lv *img, const struct lvx_alloc_pv *pvs, unsigned n)
+{
+    for (unsigned s = 0; s < img->seg_count; s++)
+        for (uint32_t a = 0; img->segs[s].areas && a < img->segs[s].area_count; a++) {
+            const struct lvx_pv *pv = img->segs[s].areas[a].pv;
+            bool found = pv == NULL;
+            for (unsigned p = 0; p < n && !found; p++)
+                found = pvs[p].pv == pv;
+            if (!found)
+                return false;
+        }
+    return true;
+}
+
+int lvx_mirror_split(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
+                     uint32_t count, const char *name, bool track, char **pv_args,
+                     unsigned pv_arg_count)
+{
+    struct lvx_vg *vg = u->vg;
+    struct lvx_seg *seg = &lv->segs[0];
+    const char *full = lvx_pool_printf(env->pool, "%s/%s", vg->name, lv->name);
+    uint32_t cur = seg->area_count;
+    int rc;
+    if (track) {             /* LVM2's command definitions: raid1 LVs only */
+        lvx_cmd_errorf("Command on LV %s does not accept LV type mirror.", full);
+        lvx_cmd_errorf("Command not permitted on LV %s.", full);
+        return LVX_EXIT_FAILED;
+    }
+    if (count >= cur) {
+        lvx_cmd_errorf("Unable to reduce images by specified amount - only %u in %s", cur,
+                       lv->name);
+        return LVX_EXIT_FAILED;
+    }
+    if (lvx_vg_find_lv(vg, name)) {
+        lvx_cmd_errorf("Logical Volume \"%s\" already exists in volume group \"%s\".", name,
+                       vg->name);
+        return LVX_EXIT_FAILED;
+    }
+    struct lvx_actcmd act;
+    struct lvx_lv_kstate ks;
+    if ((rc = lvx_actcmd_init(env, &act)))
+        return rc;
+    memset(&ks, 0, sizeof(ks));
+    if (!lvx_actcmd_is_active(env, &act, lv, NULL) || !act.be->status ||
+        act.be->status(env->ctx, lv, &ks) < 0 || !ks.active || !ks.mirror) {
+        lvx_error_clear(env->ctx);
+        lvx_cmd_errorf("Unable to determine mirror sync status of %s.", full);
+        lvx_cmd_errorf("Unable to split mirror %s that is not in-sync.", full);
+        return LVX_EXIT_FAILED;
+    }
+    if (!ks.sync_total || ks.sync_done < ks.sync_total) {
+        lvx_cmd_errorf("Unable to split mirror %s that is not in-sync.", full);
+        return LVX_EXIT_FAILED;
+    }
+    if (count > 1) {
+        lvx_cmd_errorf("lvx lvconvert --splitmirrors splits one image off mirror %s at a time, "
+                       "not %u.", full, count);
+        return LVX_EXIT_FAILED;
+    }
+    struct lvx_alloc_pv *pvs = NULL;
+    unsigned pv_count = 0;
+    if ((rc = lvx_lvcmd_pv_args(env, vg, pv_args, pv_arg_count, &pvs, &pv_count)))
+        return rc;
+    /* the image to split: the last one, or the last one wholly on the PVs named, moved
+     * to the end first (LVM2's _move_removable_mimages_to_end) */
+    uint32_t pick = cur - 1;
+    if (pv_count) {
+        uint32_t i = cur;
+        while (i-- > 0 && !all_on(seg->areas[i].lv, pvs, pv_count))
+            ;
+        if (i >= cur) {
+            lvx_cmd_errorf("Insufficient removable PVs given to satisfy request.");
+            return LVX_EXIT_FAILED;
+        }
+        pick = i;
+    }
+    struct lvx_lv *before[LVX_RAID_CHANGE_MAX];
+    unsigned before_n = lvx_mirror_subs(lv, before);
+    const struct lvx_lv *old_log = seg->log_lv;
+    struct lvx_area taken = seg->areas[pick];
+    struct lvx_area *areas = lvx_pool_alloc(vg->pool, cur * sizeof(*areas));
+    memcpy(areas, seg->areas, cur * sizeof(*areas));
+    memmove(areas + pick, areas + pick + 1, (cur - 1 - pick) * sizeof(*areas));
+    seg->areas = areas;
+    seg->area_count = seg->stripe_count = cur - 1;
+    seg->raw = NULL;
+    struct lvx_lv *img = taken.lv;
+    const char *img_old = img->name;
+    img->name = lvx_pool_strdup(vg->pool, name);
+    img->status |= LVX_LV_VISIBLE;
+    if (seg->area_count == 1)          /* the rest becomes linear, its log goes */
+        lvx_mirror_to_linear(lv);
+    bool dm = act.be->rename_sub != NULL;
+    if (dm) {
+        rc = lvx_mirror_reload_dm(env, u, &act, lv, before, before_n, img, img_old);
+    } else {
+        rc = lvx_mirror_commit_live(env, u, &act, lv, true, old_log);
+    }
+    if (rc || env->args->count[LVX_OPT_TEST])
+        return rc;
+    if ((rc = lvx_actcmd_activate(env, &act, img)))
+        return rc;
+    lvx_notice(env->ctx, "Logical volume %s converted.", full);
     return 0;
 }

@@ -70,4 +70,25 @@ int lvx_mirror_commit_live(struct lvx_cmd_env *env, struct lvx_vg_update *u,
 int lvx_mirror_poll_converted(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
                               const struct lvx_lv *lv, bool with_log);
 
+/* lvconvert --splitmirrors COUNT --name NAME of an active, in-sync mirror lv (LVM2's
+ * lv_split_mirror_images): the last image (the last one wholly on the PVs named) leaves
+ * the mirror as the linear LV NAME, activated; down to one image lv becomes linear, its
+ * log gone.  One image at a time.  The exit code (messages printed). */
+int lvx_mirror_split(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
+                     uint32_t count, const char *name, bool track, char **pv_args,
+                     unsigned pv_arg_count);
+
+/* The sub-LVs of mirror lv (images, log, a mirrored log's images) into out (up to
+ * LVX_RAID_CHANGE_MAX); none for a linear LV. */
+unsigned lvx_mirror_subs(const struct lvx_lv *lv, struct lvx_lv **out);
+/* lv active in the dm backend, changed in the model from the sub-LVs before[]: the
+ * change committed and the LV reloaded (lvx_lvconvert_reload), new sub-LVs' devices
+ * made, those that went taken down (a mirrored log before its images), moved (when not
+ * NULL: an image that left, now named otherwise) renamed from moved_old.  0 or the
+ * exit code. */
+struct lvx_actcmd;
+int lvx_mirror_reload_dm(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_actcmd *act,
+                         struct lvx_lv *lv, struct lvx_lv *const *before, unsigned before_n,
+                         struct lvx_lv *moved, const char *moved_old);
+
 #endif

@@ -23,10 +23,12 @@
  *            is reloaded with it: the kernel recovers only the regions in its bitmap.
  *
  * The user-space backend serves split LVs; it does not track changes (refused with
- * one line before any change).
+ * one line before any change).  A mirror LV's split is lvx_mirror_split
+ * (cmd/lvconvert_mirror.c).
  */
 #include "cmd/lvconvert_raid_split.h"
 
+#include "cmd/lvconvert_mirror.h"
 #include "cmd/lvconvert_raid.h"
 
 #include "cmd/actcmd.h"
@@ -179,8 +181,12 @@ int lvx_lvconvert_split(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
     struct lvx_actcmd act;
     struct lvx_lv_kstate ks;
     int rc;
+    if (lvx_map_lv_is_mirror(lv))
+        return lvx_mirror_split(env, u, lv, o->count, o->name, o->track, o->pv_args,
+                                o->pv_arg_count);
     if (!lvx_map_lv_is_raid(lv) || strcmp(lv->segs[0].type_name, "raid1")) {
-        lvx_cmd_errorf("lvx lvconvert --splitmirrors splits raid1 LVs only, not %s (%s).", full,
+        lvx_cmd_errorf("lvx lvconvert --splitmirrors splits raid1 and mirror LVs only, not %s "
+                       "(%s).", full,
                        lv->seg_count ? lvx_seg_report_type(&lv->segs[0]) : "empty");
         return LVX_EXIT_FAILED;
     }

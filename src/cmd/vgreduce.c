@@ -17,6 +17,7 @@
  */
 #include "cmd/vgcmd.h"
 #include "cmd/actcmd.h"
+#include "cmd/lvconvert_mirror.h"
 #include "cmd/lvconvert_raid.h"
 #include "cmd/mirror_repair.h"
 #include "map/map.h"
@@ -187,7 +188,17 @@ static int remove_missing(struct lvx_cmd_env *env, struct lvx_vg_update *u)
                 continue;      /* removed below with the other partial LVs */
             }
             uint32_t fi, fl;
+            struct lvx_lv *before[LVX_RAID_CHANGE_MAX];
+            unsigned before_n = lvx_mirror_subs(lv, before);
             lvx_mirror_remove_missing(lv, &fi, &fl);
+            /* active in dm: reloaded now, the devices of what went taken down (the
+             * old table keeps the missing PV's device open) */
+            struct lvx_actcmd act;
+            if ((rc = lvx_actcmd_init(env, &act)))
+                return rc;
+            if (act.be && act.be->rename_sub && lvx_actcmd_is_active(env, &act, lv, NULL) &&
+                (rc = lvx_mirror_reload_dm(env, u, &act, lv, before, before_n, NULL, NULL)))
+                return rc;
         }
         if (env->args->count[LVX_OPT_MIRRORSONLY]) {
             for (unsigned l = 0; l < vg->lv_count; l++)

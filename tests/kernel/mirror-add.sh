@@ -13,7 +13,9 @@
 #
 # Checks: exit status and output (LVM2's first line and its poll's last two; its
 # progress lines in between depend on timing), the metadata text once LVM2's poll is
-# done, the dm tables, every image's device holding the data, data written after.
+# done, the dm tables, every image's device holding the data, data written after;
+# then --splitmirrors 1 twice (3 images -> 2 -> linear): output, metadata, dm tables
+# as LVM2's, the split LV holding the data.
 # shellcheck disable=SC2086
 . /t/guest-tap.sh
 
@@ -60,6 +62,18 @@ check_eq "LVM2's m_mimage_2 too" "$(img_sum ${LVM_VG//-/--}-m_mimage_2)" "$A"
 check "16 MiB more written to lvx's m" dd if=/tmp/B of=/dev/$LVX_VG/m bs=1M oflag=direct status=none
 for k in 0 1 2; do
     check_eq "lvx's m_mimage_$k holds them" "$(img_sum ${LVX_VG//-/--}-m_mimage_$k)" "$B"
+done
+# --splitmirrors of the 3-image mirror (its last image leaves as the linear LV sp),
+# then of the 2-image one (m becomes linear, its log gone)
+for n in sp sp2; do
+    ra=0 rb=0
+    oa=$(lvm lvconvert --splitmirrors 1 -n $n $LVM_VG/m 2>&1) || ra=$?
+    ob=$($LVX lvconvert --splitmirrors 1 -n $n $LVX_VG/m 2>&1) || rb=$?
+    check_eq "--splitmirrors 1 -n $n: exit status and output as LVM2's" \
+        "$rb ${ob//$LVX_VG/VG}" "$ra ${oa//$LVM_VG/VG}"
+    check_eq "--splitmirrors 1 -n $n: metadata and dm tables as LVM2's" \
+        "$(meta $LVX $LVX_VG; tables $LVX_VG)" "$(meta lvm $LVM_VG; tables $LVM_VG)"
+    check_eq "lvx's $n holds the data" "$(img_sum ${LVX_VG//-/--}-$n)" "$B"
 done
 check "vgck of both" sh -c "lvm vgck $LVM_VG && lvm vgck $LVX_VG"
 check "both deactivated" sh -c "lvm vgchange -an $LVM_VG >/dev/null && $LVX vgchange -an $LVX_VG >/dev/null"
