@@ -217,6 +217,28 @@ static int check_peer(struct lvx_ctx *ctx, int fd)
     return 0;
 }
 
+/* The request and its newline in one stream, without SIGPIPE (a library call must not
+ * kill its caller when the daemon closed the connection): 0 or an errno. */
+static int send_request(int fd, const char *request)
+{
+    size_t len = strlen(request);
+    char *line = malloc(len + 1);
+    if (!line)
+        return ENOMEM;
+    memcpy(line, request, len);
+    line[len++] = '\n';
+    int err = 0;
+    for (size_t done = 0; done < len && !err;) {
+        ssize_t n = send(fd, line + done, len - done, MSG_NOSIGNAL);
+        if (n > 0)
+            done += (size_t)n;
+        else if (n < 0 && errno != EINTR)
+            err = errno;
+    }
+    free(line);
+    return err;
+}
+
 int lvx_daemon_call(struct lvx_ctx *ctx, const char *request, bool start, struct lvx_buf *reply)
 {
     int rc = lvx_daemon_check_run_dir(ctx, false);
@@ -241,12 +263,11 @@ int lvx_daemon_call(struct lvx_ctx *ctx, const char *request, bool start, struct
         close(fd);
         return rc;
     }
-    size_t len = strlen(request);
     struct lvx_buf all = LVX_BUF_INIT;
-    if (write(fd, request, len) != (ssize_t)len || write(fd, "\n", 1) != 1) {
-        rc = lvx_error(ctx, errno ? errno : EIO, "Writing to the lvx daemon: %s",
-                       strerror(errno));
-    } else {
+    int err = send_request(fd, request);
+    if (err && err != EPIPE && err != ECONNRESET) {
+        rc = lvx_error(ctx, err, "Writing to the lvx daemon: %s", strerror(err));
+    } else {             /* a daemon that closed early may have answered: its reply read */
         shutdown(fd, SHUT_WR);
         rc = read_reply(ctx, fd, &all);
         if (rc == 0)
