@@ -36,7 +36,7 @@ rc=0
 # one guest at a time, as tests/lib_kernel.sh does for the other kernel tests
 {
     flock 8
-    "$RUN" --control skip --lvx "$LVX_PLAIN" --timeout "${LVX_SUITE_TIMEOUT:-240}" \
+    nice -n "$( [[ $(id -u) == 0 ]] && echo -5 || echo 0)" "$RUN" --control skip --lvx "$LVX_PLAIN" --timeout "${LVX_SUITE_TIMEOUT:-240}" \
         --out "$SCRATCH/out" "${tests[@]}" >"$SCRATCH/table" 2>"$SCRATCH/log" || rc=$?
 } 8>>"${LVX_VM_LOCK:-/tmp/lvx-kvm-dm-test.lock}"
 [[ $rc == 77 ]] && skip_all "$(grep SKIP "$SCRATCH/log" | tail -n 1)"
