@@ -164,10 +164,11 @@ if command -v strace >/dev/null 2>&1; then
     uspace_run_ok "lvcreate linear 32m LVs k on ${D[0]} and t on ${D[1]} (active)" \
         lvx lvcreate -Zn -n k -L 32m "$VG" "${D[0]}"
     lvx lvcreate -Zn -n t -L 32m "$VG" "${D[1]}" >/dev/null 2>&1
-    ASAN_OPTIONS=detect_leaks=0 strace -f -qq -s 80 -e trace=connect,write -o "$SCRATCH/trial.st" \
+    # (the daemon client sends each request with one sendto(); write() is also matched)
+    ASAN_OPTIONS=detect_leaks=0 strace -f -qq -s 80 -e trace=connect,write,sendto -o "$SCRATCH/trial.st" \
         "$LVX" lvconvert --stripes 2 "$VG/t" >/dev/null 2>&1
-    K=$(awk '/connect\(/ { n++ } /write\(.*"rscopy [^"]* 1"/ { c = 1 }
-             /write\(.*"reload / && c { k = n; c = 0 } END { print k + 0 }' "$SCRATCH/trial.st")
+    K=$(awk '/connect\(/ { n++ } /(write|sendto)\(.*"rscopy [^"]* 1(\\n)?"/ { c = 1 }
+             /(write|sendto)\(.*"reload / && c { k = n; c = 0 } END { print k + 0 }' "$SCRATCH/trial.st")
     head -c 32M /dev/urandom >"$SCRATCH/A"
     head -c 32M /dev/urandom >"$SCRATCH/B"
     dd if="$SCRATCH/A" of="$DM_DEV_DIR/$VG/k" bs=1M oflag=direct status=none
