@@ -591,7 +591,10 @@ static int finish(struct lvx_cmd_env *env, struct lvx_vg_update *u, const char *
 }
 
 /* Another lvx copies the move: report its progress (from the checkpoints, every
- * interval) until the move is gone, as LVM2's poller does for a move it did not start. */
+ * interval) until the move is gone, as LVM2's poller does for a move it did not start.
+ * 1 when that copier is gone with the move left (killed: its lock free again), for the
+ * caller to copy; a resume started while a SIGKILLed copier was still exiting had
+ * watched forever (CI, t0685). */
 static int watch(struct lvx_cmd_env *env, const struct mv_opts *o, const char *vgname,
                  const char *mv_uuid, const char *name)
 {
@@ -614,6 +617,11 @@ static int watch(struct lvx_cmd_env *env, const struct mv_opts *o, const char *v
         }
         struct timespec ts = { o->interval ? (time_t)o->interval : 1, 0 };
         nanosleep(&ts, NULL);
+        int lock = lvx_pvmove_copier_lock(env, mv_uuid);
+        if (lock >= 0) {
+            lvx_pvmove_copier_unlock(env, lock, mv_uuid);
+            return 1;
+        }
     }
 }
 
@@ -704,9 +712,12 @@ static int copy_atomic(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
 static int run_copy(struct lvx_cmd_env *env, const struct mv_opts *o, const char *vgname,
                     const char *mv_uuid, const char *name)
 {
-    int lock = lvx_pvmove_copier_lock(env, mv_uuid);
-    if (lock == -EBUSY)
-        return watch(env, o, vgname, mv_uuid, name);
+    int lock;
+    while ((lock = lvx_pvmove_copier_lock(env, mv_uuid)) == -EBUSY) {
+        int rc = watch(env, o, vgname, mv_uuid, name);
+        if (rc != 1)
+            return rc;
+    }
     struct sigaction sa = { .sa_handler = on_term }, old;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGTERM, &sa, &old);
