@@ -56,7 +56,7 @@ LIST=
 CPUS=1
 PREPARE_ONLY=0
 TABLE_ONLY=0
-LAYOUT_VERSION=1     # bump when layout_tree() changes
+LAYOUT_VERSION=2     # bump when layout_tree() changes
 declare -a TESTS=()
 
 die() { echo "run.sh: error: $*" >&2; exit 2; }
@@ -144,6 +144,10 @@ layout_tree() {
     for f in aux check inittest utils get lvm-wrapper; do
         cp "$t/lib/$f.sh" "$DATA/lib/$f"; chmod 755 "$DATA/lib/$f"
     done
+    # aux's error_dev/delayzero_dev map 2^62 sectors; the guest's 6.12 kernel refuses a target
+    # ending past LLONG_MAX >> 9 ("device-mapper: table: too large device", for LVM2 as
+    # for lvx: lvextend-raid :45): 2^53 sectors, still far beyond any test device.
+    sed -i 's/"0 4611686018427387904 /"0 9007199254740992 /' "$DATA/lib/aux"
     for f in "$t"/lib/flavour-*.sh; do n=${f##*/}; cp "$f" "$DATA/lib/${n%.sh}"; done
     cp "$t"/lib/test-*-conf "$t/lib/mke2fs.conf" "$DATA/lib/"
     for n in cache-mq cache-smq thin-performance lvmdbusd; do
