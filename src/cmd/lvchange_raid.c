@@ -15,7 +15,13 @@
  *              commit), their first 4 KiB zeroed (the dm-raid superblocks: the kernel
  *              resyncs the whole LV at the next activation), hidden again (second
  *              commit), and the LV activated again when it was active.
- * Both take RAID LVs with rmeta sub-LVs; the mirror segment type is not handled here.
+ *              An old-style mirror (--resync only): deactivated the same way; a core
+ *              log is reset by the activation alone; a disk log is detached (visible,
+ *              the mirror ACTIVATION_SKIP: LVM2's intermediate commit), its first 4 KiB
+ *              zeroed (the kernel or the daemon copies every region again), attached
+ *              again (second commit).
+ * Both take RAID LVs with rmeta sub-LVs; --resync takes mirrors too (LVM2's
+ * LV_raid_mirror).
  */
 #include "cmd/lvcmd.h"
 
@@ -30,7 +36,7 @@
 /* The LV of a VG/LV argument in u, or the exit code after LVM2's message; *begun:
  * u must be ended. */
 static int find_raid(struct lvx_cmd_env *env, const char *arg, struct lvx_vg_update *u,
-                     bool *begun, struct lvx_lv **out)
+                     bool *begun, bool mirror_ok, struct lvx_lv **out)
 {
     const char *vgname, *lvname;
     int rc;
@@ -49,7 +55,8 @@ static int find_raid(struct lvx_cmd_env *env, const char *arg, struct lvx_vg_upd
     }
     const struct lvx_raid_type *t = lvx_map_lv_is_raid(lv) ?
                                     lvx_raid_type_find(lv->segs[0].type_name) : NULL;
-    if (!t || !t->meta) {                 /* LVM2's command definitions */
+    bool ok = (t && t->meta) || (mirror_ok && lvx_map_lv_is_mirror(lv));
+    if (!ok) {                            /* LVM2's command definitions */
         lvx_cmd_errorf("Command on LV %s/%s does not accept LV type %s.", vgname, lvname,
                        lv->seg_count ? lvx_seg_report_type(&lv->segs[0]) : "linear");
         lvx_cmd_errorf("Command not permitted on LV %s/%s.", vgname, lvname);
@@ -65,7 +72,7 @@ static int rebuild_one(struct lvx_cmd_env *env, const char *arg)
     struct lvx_vg_update u;
     struct lvx_lv *lv = NULL;
     bool begun;
-    int rc = find_raid(env, arg, &u, &begun, &lv);
+    int rc = find_raid(env, arg, &u, &begun, false, &lv);
     if (rc)
         goto out;
     const char *full = lvx_pool_printf(env->pool, "%s/%s", lv->vg->name, lv->name);
@@ -136,12 +143,46 @@ static void set_rmeta_visible(struct lvx_lv *lv, bool visible)
     }
 }
 
+/* --resync of an old-style mirror, deactivated: a core log is reset by the activation
+ * (NOTSYNCED cleared, committed only when it was set); a disk or mirrored log is
+ * detached (a visible LV of its own, the mirror ACTIVATION_SKIP: LVM2's "intermediate"
+ * commit), its first 4 KiB zeroed (no valid log header: every region is copied again),
+ * attached and hidden again (second commit).  0 or the exit code after the message. */
+static int resync_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
+                         const char *full, bool test)
+{
+    struct lvx_seg *seg = &lv->segs[0];
+    struct lvx_lv *log = seg->log_lv;
+    int rc;
+    if (!log) {
+        if (!(lv->status & LVX_LV_NOTSYNCED))
+            return 0;
+        lv->status &= ~(uint32_t)LVX_LV_NOTSYNCED;
+        return lvx_lvcmd_commit(env, u);
+    }
+    lv->status &= ~(uint32_t)LVX_LV_NOTSYNCED;
+    lv->flags |= LVX_LVF_ACTIVATION_SKIP;
+    seg->log_lv = NULL;
+    log->status |= LVX_LV_VISIBLE;
+    if ((rc = lvx_lvcmd_commit(env, u)))
+        return rc;
+    if (!test && lvx_lvcmd_zero_start(env, u, log, RMETA_WIPE) < 0) {
+        rc = lvx_cmd_fail(env);
+        lvx_cmd_errorf("Failed to clear mirror log for %s.", full);
+        return rc;
+    }
+    seg->log_lv = log;
+    log->status &= ~(uint32_t)LVX_LV_VISIBLE;
+    lv->flags &= ~(uint32_t)LVX_LVF_ACTIVATION_SKIP;
+    return lvx_lvcmd_commit(env, u);
+}
+
 static int resync_one(struct lvx_cmd_env *env, const char *arg)
 {
     struct lvx_vg_update u;
     struct lvx_lv *lv = NULL;
     bool begun;
-    int rc = find_raid(env, arg, &u, &begun, &lv);
+    int rc = find_raid(env, arg, &u, &begun, true, &lv);
     if (rc)
         goto out;
     const char *full = lvx_pool_printf(env->pool, "%s/%s", lv->vg->name, lv->name);
@@ -168,6 +209,11 @@ static int resync_one(struct lvx_cmd_env *env, const char *arg)
         rc = LVX_EXIT_FAILED;
         goto out;
     }
+    if (lvx_map_lv_is_mirror(lv)) {
+        if ((rc = resync_mirror(env, &u, lv, full, test)))
+            goto out;
+        goto reactivate;
+    }
     lv->status &= ~(uint32_t)LVX_LV_NOTSYNCED;
     set_rmeta_visible(lv, true);
     if ((rc = lvx_lvcmd_commit(env, &u)))
@@ -182,6 +228,7 @@ static int resync_one(struct lvx_cmd_env *env, const char *arg)
     set_rmeta_visible(lv, false);
     if ((rc = lvx_lvcmd_commit(env, &u)))
         goto out;
+reactivate:
     if (active && !test && lvx_actcmd_activate(env, &act, lv)) {
         lvx_cmd_errorf("Failed to reactivate %s after resync.", full);
         rc = LVX_EXIT_FAILED;
