@@ -730,14 +730,20 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
             return LVX_EXIT_FAILED;
         }
     }
-    /* a thin pool's raid1 data or metadata LV: LVM2 splits images off it (--splitmirrors,
-     * --trackchanges) and changes its image count (-m) like a top-level raid1 LV's; in
-     * dm only its raid device is reloaded, the pool above it stays live */
+    /* a thin pool's data or metadata LV: LVM2 splits images off a raid1 one
+     * (--splitmirrors, --trackchanges), changes the image count of a linear or raid1 one
+     * (-m, --type raid1 -m) and takes a striped one over to raid10 (raid4/5/6) and
+     * back like a top-level LV's (raid0: lvx's takeover of an inactive LV is not for a
+     * pool's sub-LV); in dm only its own device is reloaded, the pool
+     * above it stays live */
+    bool sub_raid1 = lvx_map_lv_is_raid(lv) && !strcmp(lv->segs[0].type_name, "raid1");
     bool pool_sub = user && user->kind == LVX_SEG_THIN_POOL && role &&
-                    (!strcmp(role, "tdata") || !strcmp(role, "tmeta")) &&
-                    lvx_map_lv_is_raid(lv) && !strcmp(lv->segs[0].type_name, "raid1") &&
-                    (o->split || (o->mirrors_given && !o->type && !o->mirrorlog && !o->repair &&
-                                  !o->replace_count));
+                    (!strcmp(role, "tdata") || !strcmp(role, "tmeta")) && !o->mirrorlog &&
+                    !o->repair && !o->replace_count &&
+                    ((o->split && sub_raid1) ||
+                     (o->mirrors_given && (!o->type || !strcmp(o->type, "raid1")) &&
+                      (sub_raid1 || lvx_raid_lv_is_linear(lv))) ||
+                     (!o->mirrors_given && !o->split && lvx_parity_takeover_wanted(lv, o->type)));
     /* LVM2 converts a mirror origin under its COW snapshots too (fewer images, the
      * log) and a linear origin to a mirror: in dm its -real layer's table changes */
     bool origin_mirror = snap_origin && !o->repair && !o->replace_count && !o->split &&

@@ -160,8 +160,9 @@ static int swap_metadata(struct lvx_cmd_env *env, struct lvx_vg_update *u, const
         lvx_cmd_errorf("Metadata LV %s not found.", c->meta_name);
         return LVX_EXIT_FAILED;
     }
-    for (unsigned i = 0; i < meta->seg_count && meta != pool; i++)
-        if (meta->segs[i].kind != LVX_SEG_STRIPED) {
+    for (unsigned i = 0; i < meta->seg_count && meta != pool; i++)   /* LVM2: linear,
+                                                                      * striped or raid */
+        if (meta->segs[i].kind != LVX_SEG_STRIPED && meta->segs[i].kind != LVX_SEG_RAID) {
             lvx_cmd_errorf("LV %s with type %s cannot be used as a metadata LV.",
                            full(env, meta), lvx_seg_report_type(&meta->segs[i]));
             return LVX_EXIT_FAILED;
@@ -201,11 +202,11 @@ static int swap_metadata(struct lvx_cmd_env *env, struct lvx_vg_update *u, const
         lvx_cmd_errorf("Aborting. Failed to deactivate %s.", full(env, meta));
         return LVX_EXIT_FAILED;
     }
-    struct lvx_lv *old = ps->metadata_lv;
+    struct lvx_lv *old = ps->metadata_lv;     /* a raid LV's images follow its name */
     const char *swap_name = meta->name;
-    meta->name = old->name;
+    lvx_lvconvert_rename_tree(vg, meta, old->name);
     meta->status &= ~LVX_LV_VISIBLE;
-    old->name = swap_name;
+    lvx_lvconvert_rename_tree(vg, old, swap_name);
     old->status |= LVX_LV_VISIBLE;
     ps->metadata_lv = meta;
     return lvx_lvcmd_commit(env, u);
@@ -233,7 +234,8 @@ static int check_meta(struct lvx_cmd_env *env, const struct conv *c, struct lvx_
             lvx_notice(env->ctx, "Try \"raid1\" segment type instead.");
             return LVX_EXIT_FAILED;
         }
-        /* a raid LV too: its images follow it under the pool (rename_tree) */
+        /* a raid LV too: its images follow it under the pool
+         * (lvx_lvconvert_rename_tree) */
         plain = plain && (meta->segs[i].kind == LVX_SEG_STRIPED || meta->segs[i].kind == LVX_SEG_RAID);
     }
     if (!plain) {
@@ -271,7 +273,7 @@ static int check_data(struct lvx_cmd_env *env, struct lvx_lv *lv)
 /* LVM2's lv_rename_update of a pool's new data or metadata LV: its sub-LVs (a raid
  * LV's NAME_rimage_N and NAME_rmeta_N) take the new name in place of the old one
  * (p_rimage_0 -> p_tdata_rimage_0), theirs in turn. */
-static void rename_tree(struct lvx_vg *vg, struct lvx_lv *lv, const char *name)
+void lvx_lvconvert_rename_tree(struct lvx_vg *vg, struct lvx_lv *lv, const char *name)
 {
     const char *old = lv->name;
     size_t len = strlen(old);
@@ -285,7 +287,8 @@ static void rename_tree(struct lvx_vg *vg, struct lvx_lv *lv, const char *name)
                                : s->meta_areas ? &s->meta_areas[k - s->area_count] : NULL;
             struct lvx_lv *sub = a ? a->lv : NULL;
             if (sub && !strncmp(sub->name, old, len) && sub->name[len] == '_')
-                rename_tree(vg, sub, lvx_pool_printf(vg->pool, "%s%s", name, sub->name + len));
+                lvx_lvconvert_rename_tree(vg, sub, lvx_pool_printf(vg->pool, "%s%s", name,
+                                                                   sub->name + len));
         }
     }
 }
@@ -371,8 +374,8 @@ static int to_pool(struct lvx_cmd_env *env, struct lvx_vg_update *u, const struc
         meta->alloc = c->policy;
     }
     struct lvx_lv *pool = lvx_lvcmd_new_lv(vg, pool_name, now);
-    rename_tree(vg, lv, lvx_pool_printf(vg->pool, "%s_tdata", pool_name));
-    rename_tree(vg, meta, lvx_pool_printf(vg->pool, "%s_tmeta", pool_name));
+    lvx_lvconvert_rename_tree(vg, lv, lvx_pool_printf(vg->pool, "%s_tdata", pool_name));
+    lvx_lvconvert_rename_tree(vg, meta, lvx_pool_printf(vg->pool, "%s_tmeta", pool_name));
     lvx_vg_make_thin_pool(vg, pool, lv, meta, p.chunk, pa.discards, pa.zero);
     lvx_thin_pool_set_crop(&pool->segs[0], p.crop, p.crop == LVX_THIN_CROP_NO);
     if (ra_given) {

@@ -28,5 +28,8 @@ int lvx_lvconvert_thin_make_pool(struct lvx_cmd_env *env, struct lvx_vg_update *
  * cmd/lvconvert_thin_repair.c.  0 or an exit code (printed). */
 int lvx_lvconvert_thin_repair(struct lvx_cmd_env *env, struct lvx_vg_update *u,
                               struct lvx_lv *pool, char **pv_args, unsigned pv_arg_count);
+/* LVM2's lv_rename_update: lv named name, its raid sub-LVs (OLD_rimage_N, OLD_rmeta_N)
+ * renamed with it (NAME_rimage_N), theirs in turn. */
+void lvx_lvconvert_rename_tree(struct lvx_vg *vg, struct lvx_lv *lv, const char *name);
 
 #endif

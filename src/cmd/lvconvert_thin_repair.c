@@ -279,7 +279,8 @@ int lvx_lvconvert_thin_repair(struct lvx_cmd_env *env, struct lvx_vg_update *u,
     spare->name = old_name;
     spare->status &= ~LVX_LV_VISIBLE;
     ps->metadata_lv = spare;
-    old->name = backup_name(env, pool);
+    lvx_lvconvert_rename_tree(vg, old, backup_name(env, pool));   /* a raid1 _tmeta's
+                                                                    * images too */
     old->status |= LVX_LV_VISIBLE;
     if ((rc = lvx_lvcmd_commit(env, u)))
         goto out;

@@ -179,9 +179,31 @@ static int pv_slot(struct lvx_ctx *ctx, struct lvx_lv_file *f, const struct lvx_
     return (int)f->nfds++;
 }
 
+/* The image a read of a raid1 LV goes to (a pool's raid1 _tmeta read for thin_check
+ * or thin_repair): the first one on present PVs that is not to be rebuilt, holding the
+ * LV's sectors at its own start (no data offset), or NULL (then the mapper's refusal). */
+static const struct lvx_lv *raid1_read_image(const struct lvx_lv *lv)
+{
+    if (!lvx_map_lv_is_raid(lv) || strcmp(lv->segs[0].type_name, "raid1"))
+        return NULL;
+    const struct lvx_seg *s = &lv->segs[0];
+    if (s->data_offset || s->reshape_count)
+        return NULL;
+    for (uint32_t i = 0; i < s->area_count; i++) {
+        const struct lvx_lv *img = s->areas[i].lv;
+        if (img && !s->areas[i].start && !(img->status & LVX_LV_REBUILD) &&
+            !lvx_map_lv_partial(img) && img->le_count >= lv->le_count)
+            return img;
+    }
+    return NULL;
+}
+
 int lvx_lv_file_open(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool rw,
                      struct lvx_lv_file **out)
 {
+    const struct lvx_lv *img = rw ? NULL : raid1_read_image(lv);
+    if (img)
+        lv = img;
     struct lvx_pool *tmp = lvx_pool_create();
     struct lvx_map_prepared *m;
     struct lvx_lv_file *f = lvx_xcalloc(1, sizeof(*f));
