@@ -297,6 +297,24 @@ void raid_bits_end(struct raid *r, uint64_t r0, uint64_t r1)
     pthread_mutex_unlock(&r->mu);
 }
 
+const struct lvxd_target *raid_target_of(const struct lvxd_lv *v)
+{
+    void *state = NULL;
+    const struct lvxd_target *t = v->target;
+    if (t == &lvxd_target_origin)
+        t = lvxd_origin_inner(v, &state);
+    return t && t->start == raid_core_start ? t : NULL;
+}
+
+struct raid *raid_of(const struct lvxd_lv *v)
+{
+    void *state = v->tstate;
+    const struct lvxd_target *t = v->target;
+    if (t == &lvxd_target_origin)
+        t = lvxd_origin_inner(v, &state);
+    return t && t->start == raid_core_start ? state : NULL;
+}
+
 /* Zeroing: written as zeroes through the target's write path (bitmap and legs). */
 int raid_core_zero(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint64_t len)
 {
@@ -307,7 +325,7 @@ int raid_core_zero(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint64_t
     int rc = 0;
     while (len && rc == 0) {
         uint32_t m = len < RAID_COPY_BYTES ? (uint32_t)len : RAID_COPY_BYTES;
-        rc = v->target->rw(io, v, true, off, m, z);
+        rc = raid_target_of(v)->rw(io, v, true, off, m, z);
         off += m;
         len -= m;
     }
@@ -319,7 +337,7 @@ int raid_core_zero(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint64_t
  * written since the flush began are cleared (lazily: not flushed themselves). */
 int raid_core_flush(struct lvxd_io *io, struct lvxd_lv *v)
 {
-    struct raid *r = v->tstate;
+    struct raid *r = raid_of(v);
     if (!r || !r->started)
         return -EIO;
     bool any = false;
@@ -562,7 +580,7 @@ static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
 
 int raid_core_start(struct lvx_ctx *ctx, struct lvxd_lv *v)
 {
-    struct raid *r = v->tstate;
+    struct raid *r = raid_of(v);
     struct lvxd_io io;
     uint8_t *areas = NULL;
     int rc = lvxd_io_init(&io);
@@ -624,7 +642,7 @@ void raid_core_dtr(struct lvxd_lv *v, void *state)
  * live resync's part from raid_resync.c), the mismatches the last check/repair found */
 void raid_core_status(struct lvxd_lv *v, char *out, size_t n)
 {
-    struct raid *r = v->tstate;
+    struct raid *r = raid_of(v);
     if (!r || n < r->n + 64)
         return;
     char part[RAID_MAX_LEGS + 96];
@@ -649,7 +667,7 @@ int lvxd_raid_check(struct lvx_ctx *ctx, struct lvxd_lv *v, bool repair)
      * copies are compared, and requests go on between regions */
     for (uint64_t g = 0;; g++) {
         pthread_rwlock_wrlock(&v->lock);
-        struct raid *r = v->target && v->target->start == raid_core_start ? v->tstate : NULL;
+        struct raid *r = raid_of(v);
         if (!r || !r->started) {
             rc = lvx_error(ctx, EINVAL, "%s/%s is not a RAID LV served here.", v->vg, v->lv);
         } else if (g == 0 && (v->read_only || !r->geom->check)) {

@@ -108,6 +108,12 @@ int raid_core_new(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_l
 int raid_core_alloc(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct raid *r);
 void raid_core_free(struct raid *r);
 
+/* The RAID state of a served LV: its own target's, or under a snapshot-origin (a RAID
+ * origin of COW snapshots) the inner target's; NULL when neither is a RAID target.
+ * raid_target_of(): the target whose state it is (its rw serves the array). */
+const struct lvxd_target *raid_target_of(const struct lvxd_lv *v);
+struct raid *raid_of(const struct lvxd_lv *v);
+
 static inline bool raid_leg_ok(const struct raid *r, unsigned i)
 {
     return !atomic_load(&r->legs[i].failed);
