@@ -9,6 +9,8 @@
 #     reports), served as $DEV/r1_rimage_1: it reads the data as it was at the split
 #     while the raid1 takes new writes, which reach leg 0 only (read from the PVs);
 #     writes to the image fail;
+#   - vgchange -an/-ay and a SIGKILL of the daemon while tracking: the image and the
+#     raid1 served again as they were;
 #   - another split while tracking: refused as LVM2 2.03.16 does;
 #   - the merge: the image hidden again, the raid1 resyncs the regions its bitmap
 #     recorded meanwhile, only those (as md's re-add: bytes planted on the image's PV
@@ -58,8 +60,6 @@ test_eq "r1 reads A with B" "$(sum_of r1)" "$AB"
 test_eq "the image still reads pattern A" "$(sum_of r1_rimage_1)" "$A"
 test_eq "leg 0 holds the new data (read from its PV)" "$(leg_sum 0)" "$AB"
 test_eq "leg 1 does not (read from its PV)" "$(leg_sum 1)" "$A"
-report r1_rimage_1
-pv_plant r1_rimage_1 $((14 * MIB))
 test_fail "a write to the image fails" \
     dd if="$SCRATCH/B" of="$DEV/r1_rimage_1" bs=1M count=1 oflag=direct status=none
 rc=0; before=$(seqno)
@@ -68,7 +68,26 @@ test_eq "a second --trackchanges: refused, exit 5, nothing written" \
     "$rc $(sed 's/^ *//' "$SCRATCH/o") $(seqno)" \
     "5 Conversion of tracking raid1 LV $VG/r1 is not supported. $before"
 
+# ------------------------------------------------- deactivation, SIGKILL while tracking
+uspace_run_ok "vgchange -an, vgchange -ay while tracking" \
+    sh -c "'$LVX' vgchange -an '$VG' && '$LVX' vgchange -ay '$VG'"
+test_eq "... the image served again, reading A" "$(sum_of r1_rimage_1)" "$A"
+test_eq "... r1 reads A with B" "$(sum_of r1)" "$AB"
+head -c $((2 * MIB)) /dev/urandom >"$SCRATCH/K"
+dd if="$SCRATCH/K" of="$SCRATCH/AB" bs=1M seek=2 conv=notrunc status=none
+AB=$(fsum "$SCRATCH/AB")
+uspace_run_ok "2 MiB of K written to r1 at 2 MiB" \
+    dd if="$SCRATCH/K" of="$DEV/r1" bs=1M seek=2 oflag=direct conv=fsync status=none
+uspace_kill_daemon
+test_eq "daemon killed (SIGKILL) while tracking" "$(uspace_daemon_pids)" ""
+uspace_run_ok "the next lvx command restarts the daemon" lvx lvs "$VG"
+for _ in $(seq 50); do test -b "$DEV/r1_rimage_1" && break; sleep 0.2; done
+test_eq "after the restart: the image still reads A" "$(sum_of r1_rimage_1)" "$A"
+test_eq "after the restart: r1 reads the writes" "$(sum_of r1)" "$AB"
+
 # ---------------------------------------------------------------- merge
+report r1_rimage_1
+pv_plant r1_rimage_1 $((14 * MIB))
 rc=0
 lvx lvconvert --merge "$VG/r1_rimage_1" >"$SCRATCH/o" 2>&1 || rc=$?
 test_eq "lvconvert --merge of the image: exit 0, LVM2's line" \
@@ -80,6 +99,8 @@ uspace_run_ok "r1 deactivated" lvx lvchange -an "$VG/r1"
 test_eq "leg 0 holds the data" "$(leg_sum 0)" "$AB"
 test_eq "leg 1 holds the new data again (resynced)" \
     "$(pv_sum r1_rimage_1 $((6 * MIB)) $((4 * MIB)))" "$(fsum "$SCRATCH/B")"
+test_eq "... and the writes before the SIGKILL" \
+    "$(pv_sum r1_rimage_1 $((2 * MIB)) $((2 * MIB)))" "$(fsum "$SCRATCH/K")"
 test_ok "the daemon resynced leg 1 by the bitmap" \
     grep -q "only the regions of the bitmap are rebuilt" "$LVX_RUN_DIR/lvxd.log"
 test_ok "... only its regions: 4 KiB planted on leg 1's PV in a region not written meanwhile stay" \
