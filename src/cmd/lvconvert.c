@@ -720,7 +720,7 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
                          (lvx_raid_lv_is_linear(lv) ||
                           (lvx_map_lv_is_raid(lv) && !strcmp(lv->segs[0].type_name, "raid1")));
     if (origin_images && o->mirrors_sign >= 0 && o->mirrors > 0) {
-        struct lvx_actcmd oa;          /* the daemon serves no snapshots of RAID LVs */
+        struct lvx_actcmd oa;          /* the daemon's origins get no new images live */
         int r = lvx_actcmd_init(env, &oa);
         if (r)
             return r;

@@ -22,8 +22,10 @@
  *   merge    the image's devices go, it is hidden and writable again, and the raid LV
  *            is reloaded with it: the kernel recovers only the regions in its bitmap.
  *
- * The user-space backend serves split LVs; it does not track changes (refused with
- * one line before any change).  A mirror LV's split is lvx_mirror_split
+ * The user-space backend serves split LVs and tracked images: the daemon's raid1
+ * target leaves the tracked image out (daemon/raid_core.c, as the "- -" slot) and the
+ * image is served read-only as an LV of its own; at the merge the daemon's reload
+ * brings it back and resyncs it.  A mirror LV's split is lvx_mirror_split
  * (cmd/lvconvert_mirror.c).
  */
 #include "cmd/lvconvert_raid_split.h"
@@ -133,11 +135,6 @@ static int split_track(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
     struct lvx_seg *seg = &lv->segs[0];
     if (lvx_raid_tracked_image(lv)) {
         lvx_cmd_errorf("Cannot track more than one split image at a time.");
-        return LVX_EXIT_FAILED;
-    }
-    if (!act->be->rename_sub) {
-        lvx_cmd_errorf("lvx tracks changes of split images in the dm activation backend only, "
-                       "not in the %s backend.", act->be->name);
         return LVX_EXIT_FAILED;
     }
     if (seg->area_count == 2 && !yes &&

@@ -24,8 +24,9 @@ int lvx_snapshot_origin_check(struct lvx_cmd_env *env, const struct lvx_lv *org,
         lvx_cmd_errorf("Snapshots of %s are not supported.", err);
         return LVX_EXIT_FAILED;
     }
-    /* mirror and RAID origins: dm backend only (the daemon's snapshot targets copy from
-     * an origin's extents or, for a thin origin, through its pool) */
+    /* mirror origins: dm backend only (the daemon's snapshot targets copy from an
+     * origin's extents or through the target serving it: a thin origin's pool, a RAID
+     * origin's RAID target) */
     bool mirror = lvx_map_lv_is_mirror(org), raid = lvx_map_lv_is_raid(org);
     bool thin = lvx_lv_is_thin(org);
     for (unsigned i = 0; !mirror && !raid && !thin && i < org->seg_count; i++)
@@ -35,9 +36,9 @@ int lvx_snapshot_origin_check(struct lvx_cmd_env *env, const struct lvx_lv *org,
                            org->segs[i].type_name);
             return LVX_EXIT_FAILED;
         }
-    if ((mirror || raid) && act && act->be && act->be != &lvx_activation_dm) {
+    if (mirror && act && act->be && act->be != &lvx_activation_dm) {
         lvx_cmd_errorf("lvx makes snapshots of %s LVs in the dm activation backend only.",
-                       mirror ? "mirror" : "RAID");
+                       "mirror");
         return LVX_EXIT_FAILED;
     }
     return 0;

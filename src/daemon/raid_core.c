@@ -114,7 +114,13 @@ int raid_core_new(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_l
             rc = lvx_error(ctx, ENOMEM, "Out of memory loading %s/%s.", lv->vg->name, lv->name);
             break;
         }
-        if (lvx_map_raid_image_missing(seg, i) || lvx_map_raid_image_error(seg, i)) {
+        /* a raid1 image split off with --trackchanges (visible, read-only) is served
+         * as an LV of its own: here absent, as dm-raid's "- -" slot (its superblock
+         * untouched, failed in the others'), rebuilt when it is merged back */
+        const struct lvx_lv *img = seg->areas[i].lv;
+        bool tracked = img && !strcmp(t->name, "raid1") && (img->status & LVX_LV_VISIBLE) &&
+                       !(img->status & LVX_LV_WRITE);
+        if (lvx_map_raid_image_missing(seg, i) || lvx_map_raid_image_error(seg, i) || tracked) {
             g->absent = true;          /* missing PV, or an error image (dm-raid: failed) */
             atomic_store(&g->failed, true);
             continue;
@@ -297,6 +303,24 @@ void raid_bits_end(struct raid *r, uint64_t r0, uint64_t r1)
     pthread_mutex_unlock(&r->mu);
 }
 
+const struct lvxd_target *raid_target_of(const struct lvxd_lv *v)
+{
+    void *state = NULL;
+    const struct lvxd_target *t = v->target;
+    if (t == &lvxd_target_origin)
+        t = lvxd_origin_inner(v, &state);
+    return t && t->start == raid_core_start ? t : NULL;
+}
+
+struct raid *raid_of(const struct lvxd_lv *v)
+{
+    void *state = v->tstate;
+    const struct lvxd_target *t = v->target;
+    if (t == &lvxd_target_origin)
+        t = lvxd_origin_inner(v, &state);
+    return t && t->start == raid_core_start ? state : NULL;
+}
+
 /* Zeroing: written as zeroes through the target's write path (bitmap and legs). */
 int raid_core_zero(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint64_t len)
 {
@@ -307,7 +331,7 @@ int raid_core_zero(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint64_t
     int rc = 0;
     while (len && rc == 0) {
         uint32_t m = len < RAID_COPY_BYTES ? (uint32_t)len : RAID_COPY_BYTES;
-        rc = v->target->rw(io, v, true, off, m, z);
+        rc = raid_target_of(v)->rw(io, v, true, off, m, z);
         off += m;
         len -= m;
     }
@@ -319,7 +343,7 @@ int raid_core_zero(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint64_t
  * written since the flush began are cleared (lazily: not flushed themselves). */
 int raid_core_flush(struct lvxd_io *io, struct lvxd_lv *v)
 {
-    struct raid *r = v->tstate;
+    struct raid *r = raid_of(v);
     if (!r || !r->started)
         return -EIO;
     bool any = false;
@@ -331,7 +355,7 @@ int raid_core_flush(struct lvxd_io *io, struct lvxd_lv *v)
     }
     pthread_mutex_unlock(&r->mu);
     int rc = lvxd_io_flush_pvs(io, v);
-    if (rc < 0 || !any || v->read_only)
+    if (rc < 0 || !any || v->read_only || raid_degraded(r))
         return rc;
     pthread_mutex_lock(&r->mu);
     size_t pfirst = SIZE_MAX, plast = 0;
@@ -380,6 +404,7 @@ static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
     uint32_t level, layout;
     lvx_raid_md_level(r->dm_name, r->copies, &level, &layout);
     bool full = best < 0;                /* first use: every leg new */
+    uint64_t cleared = 0;                /* the bitmap's events_cleared on disk */
     if (best >= 0) {
         const struct lvx_raid_sb *b = &r->legs[best].sb;
         const char *bad = NULL;
@@ -424,6 +449,13 @@ static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
             bool behind = !g->has_sb || g->sb.events < b->events ||
                           (same_set && lvx_raid_sb_failed(b, i));
             g->rebuild = behind || g->sb.disk_recovery_offset != LVX_RAID_MAX_SECTOR;
+            /* md's re-add: a raid1 leg that left in sync (its own superblock said so)
+             * after the bitmap last cleared a bit misses only the regions whose bits
+             * are set (checked against the bitmap below) */
+            g->by_bitmap = behind && g->has_sb && same_set && r->copies == r->n &&
+                           g->sb.disk_recovery_offset == LVX_RAID_MAX_SECTOR &&
+                           g->sb.array_resync_offset == LVX_RAID_MAX_SECTOR &&
+                           !lvx_raid_sb_failed(&g->sb, i);
             /* a rebuild interrupted (here or in the kernel) goes on from its offset */
             uint64_t from = behind || !g->rebuild ? 0 :
                             raid_recovery_from_leg(r, g->sb.disk_recovery_offset);
@@ -444,6 +476,20 @@ static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
             full = true;
         else
             memcpy(r->area, a, r->area_bytes);
+        /* the legs to rebuild by the bitmap alone: every one qualifies, none cleared a
+         * bit since it left, and the array was in sync */
+        r->rebuild_by_bitmap = any_rebuild && !full &&
+                               b->array_resync_offset == LVX_RAID_MAX_SECTOR;
+        for (unsigned i = 0; i < r->n; i++) {
+            struct raid_leg *g = &r->legs[i];
+            if (raid_leg_ok(r, i) && g->rebuild &&
+                (!g->by_bitmap || g->sb.events < bm.events_cleared))
+                r->rebuild_by_bitmap = false;
+        }
+        cleared = bm.events_cleared;
+        if (r->rebuild_by_bitmap)
+            lvxd_log("%s/%s: the legs come back in the bitmap's range: only the regions of "
+                     "the bitmap are rebuilt", v->vg, v->lv);
         /* a resync interrupted (or never done): with a valid bitmap resumed from its
          * recorded offset (the kernel's: its dirty regions below it too), or by the
          * bitmap when the offset is 0 (this daemon's record: the regions left keep
@@ -494,7 +540,8 @@ static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
         if (!raid_leg_ok(r, i))
             lvx_raid_sb_set_failed(&r->sb, i, true);
     r->bm.version = 4;
-    r->bm.events_cleared = r->sb.events;
+    /* degraded: the bits stay, and so does the record of when they were last cleared */
+    r->bm.events_cleared = raid_degraded(r) && !full && cleared ? cleared : r->sb.events;
     r->bm.sync_size = r->sync_size;
     r->bm.state = 0;
     r->bm.chunksize = r->region * 512u;
@@ -539,7 +586,9 @@ static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
     for (uint64_t g = 0; g < r->regions; g++) {
         bool rebuilt = (g + 1) * r->region <= r->rebuild_from;   /* before a crash */
         r->need[g] = (lvx_raid_bm_bit(r->area, g) ? RAID_NEED_DIRTY : 0) |
-                     (rebuild && !rebuilt ? RAID_NEED_REBUILD : 0);
+                     (rebuild && !rebuilt &&
+                              (!r->rebuild_by_bitmap || lvx_raid_bm_bit(r->area, g))
+                          ? RAID_NEED_REBUILD : 0);
         dirty += (r->need[g] & RAID_NEED_DIRTY) != 0;
         if (r->need[g])
             atomic_fetch_add(&r->unsynced, 1);
@@ -547,7 +596,7 @@ static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
     if (dirty && !r->full)
         lvxd_log("%s/%s: %" PRIu64 " dirty regions of the bitmap to resync (in the "
                  "background)", v->vg, v->lv, dirty);
-    bool clean = atomic_load(&r->unsynced) == 0;
+    bool clean = atomic_load(&r->unsynced) == 0 && !raid_degraded(r);
     raid_progress_durable_locked(r);      /* nothing synced yet: the start's offsets */
     int rc = lvxd_io_flush_pvs(io, v);
     if (rc == 0)
@@ -562,7 +611,7 @@ static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
 
 int raid_core_start(struct lvx_ctx *ctx, struct lvxd_lv *v)
 {
-    struct raid *r = v->tstate;
+    struct raid *r = raid_of(v);
     struct lvxd_io io;
     uint8_t *areas = NULL;
     int rc = lvxd_io_init(&io);
@@ -602,11 +651,14 @@ void raid_core_dtr(struct lvxd_lv *v, void *state)
             int rc = lvxd_io_flush_pvs(&io, v);
             if (rc == 0) {
                 raid_progress_durable_locked(r);
-                /* regions still to sync keep their bits (and the resync offset) */
-                for (uint64_t g = 0; g < r->regions; g++)
+                /* regions still to sync keep their bits (and the resync offset); a
+                 * degraded array every bit */
+                bool degraded = raid_degraded(r);
+                for (uint64_t g = 0; g < r->regions && !degraded; g++)
                     if (!r->pending[g] && !r->need[g])
                         lvx_raid_bm_set(r->area, g, false);
-                rc = raid_write_state_locked(&io, v, r, atomic_load(&r->unsynced) == 0);
+                rc = raid_write_state_locked(&io, v, r,
+                                             atomic_load(&r->unsynced) == 0 && !degraded);
             }
             if (rc == 0)
                 rc = lvxd_io_flush_pvs(&io, v);
@@ -624,7 +676,7 @@ void raid_core_dtr(struct lvxd_lv *v, void *state)
  * live resync's part from raid_resync.c), the mismatches the last check/repair found */
 void raid_core_status(struct lvxd_lv *v, char *out, size_t n)
 {
-    struct raid *r = v->tstate;
+    struct raid *r = raid_of(v);
     if (!r || n < r->n + 64)
         return;
     char part[RAID_MAX_LEGS + 96];
@@ -649,7 +701,7 @@ int lvxd_raid_check(struct lvx_ctx *ctx, struct lvxd_lv *v, bool repair)
      * copies are compared, and requests go on between regions */
     for (uint64_t g = 0;; g++) {
         pthread_rwlock_wrlock(&v->lock);
-        struct raid *r = v->target && v->target->start == raid_core_start ? v->tstate : NULL;
+        struct raid *r = raid_of(v);
         if (!r || !r->started) {
             rc = lvx_error(ctx, EINVAL, "%s/%s is not a RAID LV served here.", v->vg, v->lv);
         } else if (g == 0 && (v->read_only || !r->geom->check)) {

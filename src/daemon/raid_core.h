@@ -27,6 +27,8 @@ struct raid_leg {
     bool absent;                    /* not activated (a missing PV) */
     atomic_bool failed;             /* absent, or its I/O failed */
     bool rebuild;                   /* needs a full copy at start */
+    bool by_bitmap;                 /* ... or only the bitmap's regions (a raid1 leg that
+                                       left while no bit was cleared: a tracked image) */
     bool writemostly;               /* raid1 WRITEMOSTLY image: read only when no other */
     bool has_sb;
     struct lvx_raid_sb sb;          /* as read at start */
@@ -84,6 +86,7 @@ struct raid {
     uint64_t resync_mark, rebuild_mark; /* first region to resync / rebuild as of the
                                        last flush of the legs: the offsets recorded */
     bool full;                      /* a whole-array resync: its offset recorded */
+    bool rebuild_by_bitmap;         /* the rebuilt legs get the bitmap's regions only */
     bool walk_failed;               /* the walker stopped on an error */
     uint64_t ro_behind;             /* read-only: legs to rebuild, not read (failed in
                                        memory), shown 'a' with the sync frozen */
@@ -108,9 +111,24 @@ int raid_core_new(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_l
 int raid_core_alloc(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct raid *r);
 void raid_core_free(struct raid *r);
 
+/* The RAID state of a served LV: its own target's, or under a snapshot-origin (a RAID
+ * origin of COW snapshots) the inner target's; NULL when neither is a RAID target.
+ * raid_target_of(): the target whose state it is (its rw serves the array). */
+const struct lvxd_target *raid_target_of(const struct lvxd_lv *v);
+struct raid *raid_of(const struct lvxd_lv *v);
+
 static inline bool raid_leg_ok(const struct raid *r, unsigned i)
 {
     return !atomic_load(&r->legs[i].failed);
+}
+/* A leg is failed or absent: as md, no bitmap bit is cleared (nor events_cleared
+ * raised), so a leg that comes back misses only the regions whose bits are set. */
+static inline bool raid_degraded(const struct raid *r)
+{
+    for (unsigned i = 0; i < r->n; i++)
+        if (!raid_leg_ok(r, i))
+            return true;
+    return false;
 }
 /* Mark leg i failed (its bit in the superblock; logged once).  mu held. */
 void raid_mark_failed_locked(struct lvxd_lv *v, struct raid *r, unsigned i, const char *why);

@@ -158,12 +158,13 @@ static int checkpoint_locked(struct lvxd_io *io, struct lvxd_lv *v, struct raid 
         return rc;
     r->resync_mark = resync_mark;         /* what was synced before the flush */
     r->rebuild_mark = rebuild_mark;
-    for (uint64_t g = a; g < b; g++)
+    bool degraded = raid_degraded(r);     /* as md: its bits stay (raid_core.h) */
+    for (uint64_t g = a; g < b && !degraded; g++)
         if (!r->need[g] && !r->pending[g] && !r->wtouch[g])
             lvx_raid_bm_set(r->area, g, false);
     if (done)
         r->rebuild = 0;
-    bool clean = true;
+    bool clean = !degraded;
     for (uint64_t g = 0; g < r->regions && clean; g++)
         clean = !lvx_raid_bm_bit(r->area, g);
     rc = raid_write_state_locked(io, v, r, clean);

@@ -242,7 +242,7 @@ static int raid_write(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uin
 static int raid_rw(struct lvxd_io *io, struct lvxd_lv *v, bool write, uint64_t off,
                    uint32_t len, uint8_t *buf)
 {
-    struct raid *r = v->tstate;
+    struct raid *r = raid_of(v);
     if (!r || !r->started)
         return -EIO;
     if (!len)

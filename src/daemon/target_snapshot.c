@@ -33,7 +33,13 @@
  * LV's -real device) is read and written through its pool (target_thin.c's
  * lvxd_thin_dev_*: provisioning, unprovisioned blocks read as zeroes or from an
  * external origin), so the copies take whatever the thin LV reads; the origin's
- * flush also commits the pool's transaction.
+ * flush also commits the pool's transaction.  A RAID origin (raid1/10, raid4/5/6) is
+ * served in the origin's file by the RAID target it would have alone (`inner`: its
+ * ctr, start, dtr, rw, zero, flush and status called from the origin's, as dm stacks
+ * snapshot-origin over the raid device of `-real`), so copies read the array and
+ * origin writes reach every leg with the bitmap kept; a snapshot's file reads the
+ * origin through the origin's served file (via_origin_read: one array state).  A
+ * raid0 origin is the striped LV it equals.
  *
  * The store of a COW LV is one object shared by the origin's and the snapshot's
  * served files (cow_shared.c): loaded from disk by the first start hook.  Copies
@@ -54,6 +60,7 @@
 
 #include "daemon/cow_shared.h"
 #include "map/map.h"
+#include "model/raid0.h"
 #include "model/snapshot.h"
 #include "model/thin.h"
 #include "util/pool.h"
@@ -65,14 +72,56 @@ struct cow_state {
     bool origin;               /* the origin's file (else a snapshot's) */
     int merging;               /* refs[merging] merges into the origin (origin: -1 none;
                                 * a snapshot's file: 0 when it is the merging one) */
-    const struct lvx_map_prepared *origin_map;   /* NULL for a thin origin */
+    const struct lvx_map_prepared *origin_map;   /* NULL for a thin or RAID origin */
     struct lvxd_thin_dev *thin;                 /* a thin origin (target_thin.c), or NULL */
+    /* a RAID origin: in the origin's file the RAID target serving it (its state from its
+     * ctr, started, stopped and asked for status with the origin's); a snapshot's file
+     * reads it through the origin's file (raid_via), which must be served */
+    const struct lvxd_target *inner;
+    void *inner_state;
+    bool raid_via;
+    char origin_lv[128], origin_uuid[LVX_UUID_LEN + 1];
     uint64_t origin_bytes;
     unsigned n;
     struct snap_ref refs[];
 };
 
 /* --- I/O over the store ------------------------------------------------------------ */
+
+const struct lvxd_target *lvxd_origin_inner(const struct lvxd_lv *v, void **state)
+{
+    const struct cow_state *s = v->target == &lvxd_target_origin ? v->tstate : NULL;
+    *state = s && s->inner ? s->inner_state : NULL;
+    return s ? s->inner : NULL;
+}
+
+/* A snapshot's read of its RAID origin: through the origin's served file, under its
+ * lock (an open reference keeps it from being freed meanwhile); EIO when it is not
+ * served as this origin. */
+static int via_origin_read(struct lvxd_io *io, struct lvxd_lv *v, const struct cow_state *s,
+                           uint64_t off, uint32_t len, uint8_t *buf)
+{
+    pthread_mutex_lock(&lvxd_lvs_mutex);
+    struct lvxd_lv *o = lvxd_volume_find(v->vg, s->origin_lv);
+    if (o)
+        atomic_fetch_add(&o->opens, 1);
+    pthread_mutex_unlock(&lvxd_lvs_mutex);
+    if (!o) {
+        lvxd_log("%s/%s: its origin %s is not served: read failed", v->vg, v->lv, s->origin_lv);
+        return -EIO;
+    }
+    pthread_rwlock_rdlock(&o->lock);
+    const struct cow_state *os = o->target == &lvxd_target_origin ? o->tstate : NULL;
+    int rc = -EIO;
+    if (os && os->inner && strcmp(o->uuid, s->origin_uuid) == 0)
+        rc = os->inner->rw(io, o, false, off, len, buf);
+    else
+        lvxd_log("%s/%s: its origin %s is not served as a RAID origin: read failed", v->vg,
+                 v->lv, s->origin_lv);
+    pthread_rwlock_unlock(&o->lock);
+    lvxd_volume_put(o);
+    return rc;
+}
 
 static int run_one(struct lvxd_io *io, struct lvxd_lv *v, const struct lvx_map_prepared *map,
                    bool write, uint64_t off, uint32_t len, uint8_t *buf)
@@ -88,11 +137,17 @@ static int run_one(struct lvxd_io *io, struct lvxd_lv *v, const struct lvx_map_p
 static int origin_add(struct lvxd_io *io, struct lvxd_lv *v, const struct cow_state *s,
                       bool write, uint64_t off, uint32_t len, uint8_t *buf, unsigned *n)
 {
-    if (!s->thin)
+    if (s->origin_map)
         return lvxd_io_map_add(io, v, s->origin_map, write, off, len, buf, n);
     int rc = *n ? lvxd_io_run(io, *n) : 0;
     *n = 0;
-    return rc < 0 ? rc : lvxd_thin_dev_rw(io, v, s->thin, write, off, len, buf);
+    if (rc < 0)
+        return rc;
+    if (s->thin)
+        return lvxd_thin_dev_rw(io, v, s->thin, write, off, len, buf);
+    if (s->inner)
+        return s->inner->rw(io, v, write, off, len, buf);
+    return write || !s->raid_via ? -EIO : via_origin_read(io, v, s, off, len, buf);
 }
 
 static int origin_run(struct lvxd_io *io, struct lvxd_lv *v, const struct cow_state *s,
@@ -106,6 +161,8 @@ static int origin_run(struct lvxd_io *io, struct lvxd_lv *v, const struct cow_st
 /* The origin's writes durable: v's PVs synced, a thin origin's pool committed. */
 static int origin_sync(struct lvxd_io *io, struct lvxd_lv *v, const struct cow_state *s)
 {
+    if (s->inner && s->inner->flush)     /* a RAID origin: its bitmap's bits cleared too */
+        return s->inner->flush(io, v);
     return s->thin ? lvxd_thin_dev_flush(io, v, s->thin) : lvxd_io_flush_pvs(io, v);
 }
 
@@ -237,23 +294,55 @@ static int cow_ctr(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_
                          lv->vg->name, lv->name, MAX_SNAPS);
     struct lvx_map_prepared *om = NULL;
     struct lvxd_thin_dev *thin = NULL;
+    const struct lvxd_target *inner = NULL;
+    const struct lvx_map_prepared *imap = NULL;
+    void *istate = NULL;
+    bool raid_via = false;
     int rc;
-    if (lvx_lv_is_thin(origin))     /* a thin origin: through its pool (target_thin.c) */
+    if (lvx_lv_is_thin(origin)) {   /* a thin origin: through its pool (target_thin.c) */
         rc = lvxd_thin_dev_ctr(ctx, pool, origin, partial, &thin);
-    else if ((rc = lvx_map_check_activatable(ctx, origin, partial)) == 0)
+    } else if (lvx_raid0_is(origin)) {  /* raid0: the striped LV it equals (target.c) */
+        struct lvx_lv *as = lvx_pool_alloc(pool, sizeof(*as));
+        *as = *origin;
+        if ((rc = lvx_map_check_raid_activatable(ctx, origin, partial, true)) == 0 &&
+            (rc = lvx_raid0_striped_segs(ctx, pool, origin, &as->segs, &as->seg_count)) == 0)
+            rc = lvx_map_prepare(ctx, pool, as, partial ? LVX_MAP_MISSING_IS_ERROR : 0, &om);
+    } else if (lvx_map_lv_is_raid(origin)) {
+        /* the origin's file serves the array with its RAID target; a snapshot's file
+         * reads it through the origin's file (dm: both over the origin's -real) */
+        const struct lvxd_target *t = lvxd_target_raid.serves(origin) ? &lvxd_target_raid
+                                      : lvxd_target_parity.serves(origin) ? &lvxd_target_parity
+                                                                          : NULL;
+        if (!t)
+            rc = lvx_error(ctx, ENOTSUP, "RAID LV %s/%s (%s) is not served as an origin.",
+                           origin->vg->name, origin->name, origin->segs[0].type_name);
+        else if (cs)
+            rc = 0, raid_via = true;
+        else if ((rc = t->ctr(ctx, pool, origin, partial, &imap, &istate)) == 0)
+            inner = t;
+    } else if ((rc = lvx_map_check_activatable(ctx, origin, partial)) == 0) {
         rc = lvx_map_prepare(ctx, pool, origin, partial ? LVX_MAP_MISSING_IS_ERROR : 0, &om);
+    }
     if (rc < 0)
         return rc;
     struct cow_state *s = calloc(1, sizeof(*s) + n * sizeof(s->refs[0]));
     if (!s) {
         lvxd_thin_dev_dtr(NULL, thin);
+        if (inner && inner->dtr)
+            inner->dtr(NULL, istate);
         return lvx_error(ctx, ENOMEM, "Out of memory.");
     }
     s->origin = cs == NULL;
     s->origin_map = om;
     s->thin = thin;
+    s->inner = inner;
+    s->inner_state = istate;
+    s->raid_via = raid_via;
+    snprintf(s->origin_lv, sizeof(s->origin_lv), "%s", origin->name);
+    snprintf(s->origin_uuid, sizeof(s->origin_uuid), "%s", origin->uuid);
     s->origin_bytes = om ? lvx_map_prepared_sectors(om) * 512
                          : origin->le_count * (uint64_t)origin->vg->extent_size * 512;
+    (void)imap;              /* the RAID targets serve over their legs' own mappings */
     s->n = n;
     s->merging = -1;
     for (unsigned i = 0; i < n; i++)
@@ -274,6 +363,8 @@ static int cow_start(struct lvx_ctx *ctx, struct lvxd_lv *v)
     struct cow_state *s = v->tstate;
     struct lvxd_io io;
     int rc = s->thin ? lvxd_thin_dev_start(ctx, v, s->thin) : 0;
+    if (rc == 0 && s->inner && s->inner->start)   /* a RAID origin: superblocks, bitmap */
+        rc = s->inner->start(ctx, v);
     if (rc < 0)
         return rc;
     if ((rc = lvxd_io_init(&io)) < 0)
@@ -320,12 +411,12 @@ static void cow_dtr(struct lvxd_lv *v, void *state)
             cow_shared_put(s->refs[i].sh);
     if (s)
         lvxd_thin_dev_dtr(v, s->thin);    /* the pool's transaction committed */
+    if (s && s->inner && s->inner->dtr)   /* a RAID origin: stopped clean */
+        s->inner->dtr(v, s->inner_state);
     free(s);
 }
 
 /* --- origin ------------------------------------------------------------------ */
-
-extern const struct lvxd_target lvxd_target_origin;
 
 static bool origin_serves(const struct lvx_lv *lv)
 {
@@ -411,6 +502,8 @@ static int origin_zero(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint
         for (unsigned i = 0; i < s->n; i++)
             copy_out(io, v, s, &s->refs[i], o, l);
     }
+    if (s->inner)
+        return s->inner->zero(io, v, off, len);
     return s->thin ? lvxd_thin_dev_zero(io, v, s->thin, off, len)
                    : lvxd_io_map_zero(io, v, v->map, off, len);
 }
@@ -429,6 +522,10 @@ static void origin_status(struct lvxd_lv *v, char *out, size_t n)
     int k = snprintf(out, n, " origin %u", s ? s->n : 0);
     if (s && s->thin && k > 0 && (size_t)k < n) {   /* a thin origin: its mapped sectors */
         lvxd_thin_dev_status(s->thin, out + k, n - (size_t)k);
+        k += (int)strlen(out + k);
+    }
+    if (s && s->inner && s->inner->status && k > 0 && (size_t)k < n) {   /* RAID: its words */
+        s->inner->status(v, out + k, n - (size_t)k);
         k += (int)strlen(out + k);
     }
     if (!sh || k < 0 || (size_t)k >= n)
