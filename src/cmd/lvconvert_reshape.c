@@ -15,8 +15,9 @@
  * going to raid6), another layout or stripe size (keep_images), stripes removed in two
  * commands (remove_stripes), the reshape space freed (--stripes N unchanged, and
  * before a takeover: lvx_raid_free_reshape_space); stripes, stripe size and region size
- * together (LVM2's _raid_reshape: -R with the step, -I unless 2 images are left).
- * Other forms (raid10) are refused with lvx's line; so is every reshape of an LV the
+ * together (LVM2's _raid_reshape: -R with the step, -I unless 2 images are left);
+ * stripes added to a raid10 LV (2 images a stripe, its old reshape space freed first).
+ * Other forms (raid10 layout or stripe size alone) are refused with lvx's line; so is every reshape of an LV the
  * daemon serves (user backend), which cannot serve a reshape in progress, and the
  * daemon refuses to serve an LV that LVM2 or lvx reshaped or is reshaping
  * (model/raid.h lvx_raid_reshape_state).
@@ -173,7 +174,10 @@ static int add_stripes(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
 {
     struct lvx_seg *seg = &lv->segs[0];
     struct lvx_vg *vg = u->vg;
-    uint32_t old_n = seg->area_count, new_n = o->stripes + t->parity, es = vg->extent_size;
+    /* raid10: 2 images a stripe (LVM2's "--stripes N" of raid10 is 2N images) */
+    bool r10 = level(seg->type_name) == 10;
+    uint32_t old_n = seg->area_count, es = vg->extent_size;
+    uint32_t new_n = r10 ? o->stripes * 2 : o->stripes + t->parity;
     /* reshape space there already (an earlier reshape): reused, no first commit */
     uint32_t have = seg->reshape_count;
     uint64_t img_ext = seg->areas[0].lv->le_count - have;
@@ -201,6 +205,17 @@ static int add_stripes(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
         lvx_cmd_errorf("Logical volume %s NOT converted.", full);
         lvx_cmd_errorf("Reshape request failed on LV %s.", full);
         return LVX_EXIT_FAILED;
+    }
+    if (r10 && have) {
+        /* LVM2 frees a raid10's reshape space before adding images (moved to the end
+         * of every image and loaded with "data_offset 0" first where the kernel's data
+         * starts behind it), then allocates it anew */
+        if ((rc = lvx_raid_free_reshape_space(env, u, act, lv, ks, NULL)))
+            return rc;
+        seg = &lv->segs[0];
+        have = 0;
+        r = sz / es ? sz / es : 1;
+        move = true;
     }
     if (have && have < (sz / es ? sz / es : 1)) {
         lvx_cmd_errorf("lvx cannot reshape %s: its reshape space (%u extents) is smaller than "
@@ -230,9 +245,10 @@ static int add_stripes(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
             return LVX_EXIT_FAILED;
         }
     seg->reshape_count = r;
-    /* LVM2 counts the reshape space in the segment (and so in the LV's extents); the
-     * LV's size and its table leave it out (model/raid.h lvx_raid_reshape_extents) */
-    seg->extent_count = lv->le_count = (img_ext + r) * o->stripes;
+    /* LVM2 counts the reshape space in the segment (and so in the LV's extents), r for
+     * every image but the parity ones (raid10: every image); the LV's size and its
+     * table leave it out (model/raid.h lvx_raid_reshape_extents) */
+    seg->extent_count = lv->le_count = img_ext * o->stripes + (uint64_t)r * (new_n - t->parity);
     seg->raw = NULL;
     if (!env->args->count[LVX_OPT_TEST]) {
         for (unsigned i = 0; i < ch.added_n; i++)
@@ -642,7 +658,7 @@ int lvx_lvconvert_reshape(struct lvx_cmd_env *env, struct lvx_vg_update *u, stru
     uint32_t region = o->region_size ? o->region_size : seg->region_size;
     /* LVM2's _reshape_requested: the region size not under the stripe size (LVM2's
      * refusal, before lvx's of the user backend) */
-    uint32_t cur_d = seg->area_count - (t ? t->parity : 0);
+    uint32_t cur_d = l == 10 ? seg->area_count / 2 : seg->area_count - (t ? t->parity : 0);
     bool no_change = (!type || lvx_raid_type_find(type) == t) && region == seg->region_size &&
                      (!o->stripes_given || o->stripes == cur_d) && new_ss == seg->stripe_size;
     if (!no_change && region < (new_ss ? new_ss : seg->stripe_size)) {
@@ -650,12 +666,19 @@ int lvx_lvconvert_reshape(struct lvx_cmd_env *env, struct lvx_vg_update *u, stru
         lvx_cmd_errorf("Invalid conversion request on %s.", full);
         return LVX_EXIT_FAILED;
     }
+    /* raid10 (LVM2: 2 images a stripe) only grows */
+    if (l == 10 && o->stripes_given && seg->area_count > 2 && o->stripes * 2 < seg->area_count) {
+        lvx_cmd_errorf("Can't remove stripes from raid10.");
+        lvx_cmd_errorf("Invalid conversion request on %s.", full);
+        return LVX_EXIT_FAILED;
+    }
     if (strcmp(act.be->name, "dm"))
         return user_refusal(full);
-    /* what lvx does: stripes added to a raid4/5/6 LV without reshape state, in the
-     * kernel (dm backend), stripe size and layout kept */
-    if (o->stripes_given && (l == 4 || l == 5 || l == 6) && !strcmp(act.be->name, "dm") &&
-        o->stripes > seg->area_count - t->parity) {
+    /* stripes added to a raid4/5/6 LV, or to a raid10 one (2 images a stripe), in the
+     * kernel (dm backend) */
+    if (o->stripes_given && (((l == 4 || l == 5 || l == 6) &&
+                              o->stripes > seg->area_count - t->parity) ||
+                             (l == 10 && o->stripes * 2 > seg->area_count && ks.raid))) {
         if (!lvx_lvconvert_in_sync(lv, &ks)) {
             lvx_cmd_errorf("Unable to convert %s while it is not in-sync.", full);
             return LVX_EXIT_FAILED;

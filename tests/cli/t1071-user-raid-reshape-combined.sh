@@ -43,6 +43,20 @@ refused "--stripesize 256k (above the region size 128k)" "$REGION" --stripesize 
 refused "--stripes 1 -f (no default stripe size printed with 1 stripe)" "$REFUSE" -f --stripes 1
 test_ok "LVM2's vgck passes" lvm2 vgck "$VG"
 
+# raid10 (LVM2: --stripes N is 2N images) only grows; adding stripes is lvx's refusal here
+uspace_run_ok "raid10 t (-i2 -L 8m)" lvx lvcreate -q -y -Zn --type raid10 -i2 -L 8m -n t "$VG"
+test_ok "t in sync" wait_synced t
+s0=$(seqno)
+out=$(lvx lvconvert -y --stripes 1 "$VG/t" 2>&1 </dev/null); rc=$?
+test_eq "raid10 --stripes 1: LVM2's two lines, exit 5" "$rc $(lines <<<"$out")" \
+    "5 Can't remove stripes from raid10.|Invalid conversion request on $VG/t.|"
+out=$(lvx lvconvert -y --stripes 3 "$VG/t" 2>&1 </dev/null); rc=$?
+test_eq "raid10 --stripes 3: lvx's line, exit 5" "$rc $(lines <<<"$out")" \
+    "5 Using default stripesize 64.00 KiB.|${REFUSE//\/a /\/t }"
+test_eq "... the VG's seqno unchanged" "$(seqno)" "$s0"
+uspace_run_ok "t removed" lvx lvremove -q -y "$VG/t"
+s0=$(seqno)
+
 uspace_run_ok "a deactivated" lvx lvchange -an "$VG/a"
 same "inactive a, --stripes 1 -I 64k -R 32k -f: as LVM2" lvconvert -y -f --type raid5_n --stripes 1 -I 64k -R 32k "$VG/a"
 test_eq "... exit 5, LVM2's line" "$(cat "$SCRATCH/x.rc") $(sed 's/^ *//' "$SCRATCH/x.err")" \
