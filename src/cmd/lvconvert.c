@@ -818,8 +818,10 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
                        o->type);
         return LVX_EXIT_FAILED;
     }
-    if (lvx_reshape_wanted(env, lv, o->type))
+    if (lvx_reshape_wanted(env, lv, o->type)) {
+        o->rs.region_size = o->region_given ? o->region_size : 0;
         return lvx_lvconvert_reshape(env, u, lv, o->type, &o->rs);
+    }
     if (linear_to_striped_in_kernel(env, o, lv))
         return linear_raid1_interim(env, u, o, lv);
     if (lvx_restripe_wanted(env, lv, o->type, env->args->count[LVX_OPT_MIRRORS] > 0))

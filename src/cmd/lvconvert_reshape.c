@@ -14,8 +14,10 @@
  * stripes added (add_stripes, also LVM2's interim stripe of a raid4/5 LV of 3 images
  * going to raid6), another layout or stripe size (keep_images), stripes removed in two
  * commands (remove_stripes), the reshape space freed (--stripes N unchanged, and
- * before a takeover: lvx_raid_free_reshape_space).  Other forms (raid10, stripes and
- * stripe size at once) are refused with lvx's line; so is every reshape of an LV the
+ * before a takeover: lvx_raid_free_reshape_space); stripes, stripe size and region size
+ * together (LVM2's _raid_reshape: -R with the step, -I unless 2 images are left);
+ * stripes added to a raid10 LV (2 images a stripe, its old reshape space freed first).
+ * Other forms (raid10 layout or stripe size alone) are refused with lvx's line; so is every reshape of an LV the
  * daemon serves (user backend), which cannot serve a reshape in progress, and the
  * daemon refuses to serve an LV that LVM2 or lvx reshaped or is reshaping
  * (model/raid.h lvx_raid_reshape_state).
@@ -172,7 +174,10 @@ static int add_stripes(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
 {
     struct lvx_seg *seg = &lv->segs[0];
     struct lvx_vg *vg = u->vg;
-    uint32_t old_n = seg->area_count, new_n = o->stripes + t->parity, es = vg->extent_size;
+    /* raid10: 2 images a stripe (LVM2's "--stripes N" of raid10 is 2N images) */
+    bool r10 = level(seg->type_name) == 10;
+    uint32_t old_n = seg->area_count, es = vg->extent_size;
+    uint32_t new_n = r10 ? o->stripes * 2 : o->stripes + t->parity;
     /* reshape space there already (an earlier reshape): reused, no first commit */
     uint32_t have = seg->reshape_count;
     uint64_t img_ext = seg->areas[0].lv->le_count - have;
@@ -200,6 +205,17 @@ static int add_stripes(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
         lvx_cmd_errorf("Logical volume %s NOT converted.", full);
         lvx_cmd_errorf("Reshape request failed on LV %s.", full);
         return LVX_EXIT_FAILED;
+    }
+    if (r10 && have) {
+        /* LVM2 frees a raid10's reshape space before adding images (moved to the end
+         * of every image and loaded with "data_offset 0" first where the kernel's data
+         * starts behind it), then allocates it anew */
+        if ((rc = lvx_raid_free_reshape_space(env, u, act, lv, ks, NULL)))
+            return rc;
+        seg = &lv->segs[0];
+        have = 0;
+        r = sz / es ? sz / es : 1;
+        move = true;
     }
     if (have && have < (sz / es ? sz / es : 1)) {
         lvx_cmd_errorf("lvx cannot reshape %s: its reshape space (%u extents) is smaller than "
@@ -229,9 +245,10 @@ static int add_stripes(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
             return LVX_EXIT_FAILED;
         }
     seg->reshape_count = r;
-    /* LVM2 counts the reshape space in the segment (and so in the LV's extents); the
-     * LV's size and its table leave it out (model/raid.h lvx_raid_reshape_extents) */
-    seg->extent_count = lv->le_count = (img_ext + r) * o->stripes;
+    /* LVM2 counts the reshape space in the segment (and so in the LV's extents), r for
+     * every image but the parity ones (raid10: every image); the LV's size and its
+     * table leave it out (model/raid.h lvx_raid_reshape_extents) */
+    seg->extent_count = lv->le_count = img_ext * o->stripes + (uint64_t)r * (new_n - t->parity);
     seg->raw = NULL;
     if (!env->args->count[LVX_OPT_TEST]) {
         for (unsigned i = 0; i < ch.added_n; i++)
@@ -254,6 +271,10 @@ static int add_stripes(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
     for (uint32_t s = old_n; s < new_n; s++)
         seg->areas[s].lv->status &= ~(uint32_t)LVX_LV_REBUILD;
     seg->type = lvx_pool_printf(vg->pool, "%s+RESHAPE+RESHAPE_DATA_OFFSET", seg->type_name);
+    if (o->stripe_size)             /* LVM2's new stripe size and region size go here */
+        seg->stripe_size = o->stripe_size;
+    if (o->region_size)
+        seg->region_size = o->region_size;
     seg->kernel_delta_disks = (int32_t)(new_n - old_n);
     seg->kernel_offset = true;
     seg->kernel_data_offset = r * es;
@@ -382,7 +403,8 @@ static bool sub_flagged(const struct lvx_lv *sub, const char *flag)
 static int remove_stripes(struct lvx_cmd_env *env, struct lvx_vg_update *u,
                           struct lvx_actcmd *act, struct lvx_lv *lv,
                           const struct lvx_raid_type *t, bool other_layout, uint32_t stripes,
-                          const char *full, const struct lvx_lv_kstate *ks)
+                          uint32_t new_ss, uint32_t region, const char *full,
+                          const struct lvx_lv_kstate *ks)
 {
     struct lvx_seg *seg = &lv->segs[0];
     struct lvx_vg *vg = u->vg;
@@ -404,10 +426,19 @@ static int remove_stripes(struct lvx_cmd_env *env, struct lvx_vg_update *u,
                        old_n - in_sync);
         return LVX_EXIT_FAILED;
     }
+    if (new_ss != seg->stripe_size)
+        lvx_notice(env->ctx, "Converting stripesize %s of %s LV %s to %s.",
+                   lvx_lvcmd_size(env, seg->stripe_size), seg->type_name, full,
+                   lvx_lvcmd_size(env, new_ss));
     if (t->parity == 2 && stripes < 3) {
         lvx_cmd_errorf("Minimum 3 stripes required for %s LV %s.", seg->type_name, full);
         return LVX_EXIT_FAILED;
     }
+    /* LVM2 takes the new stripe size for more than 2 images left, else keeps the old
+     * one (with its warning); the region size with the step's commit */
+    bool ignore_ss = new_n <= 2 && new_ss && new_ss != seg->stripe_size;
+    if (new_n <= 2)
+        new_ss = seg->stripe_size;
     uint32_t r = seg->reshape_count;
     if (kdevs == new_n) {                               /* the second command */
         if (removed + new_n != old_n) {
@@ -421,6 +452,12 @@ static int remove_stripes(struct lvx_cmd_env *env, struct lvx_vg_update *u,
         seg = &lv->segs[0];
         seg->extent_count = lv->le_count = (uint64_t)r * new_d + data * new_d / old_d;
         seg->type = flagged_type(vg, seg->type_name, false, r != 0);
+        seg->stripe_size = new_ss;
+        if (region)
+            seg->region_size = region;
+        if (ignore_ss)
+            lvx_warn(env->ctx, "WARNING: ignoring --stripesize on conversion of %s to 1 "
+                     "stripe.", full);
         seg->raw = NULL;
         ch.takeover = true;
         if ((rc = lvx_lvconvert_reload(env, u, act, lv, &ch)))
@@ -478,6 +515,12 @@ static int remove_stripes(struct lvx_cmd_env *env, struct lvx_vg_update *u,
     for (uint32_t s = new_n; s < old_n; s++)
         sub_flag(seg->areas[s].lv, "RESHAPE_DELTA_DISKS_MINUS");
     seg->type = flagged_type(vg, seg->type_name, true, true);
+    seg->stripe_size = new_ss;
+    if (region)
+        seg->region_size = region;
+    if (ignore_ss)
+        lvx_warn(env->ctx, "WARNING: ignoring --stripesize on conversion of %s to 1 stripe.",
+                 full);
     seg->raw = NULL;
     seg->kernel_delta_disks = -(int32_t)(old_n - new_n);
     seg->kernel_offset = true;
@@ -591,7 +634,15 @@ int lvx_lvconvert_reshape(struct lvx_cmd_env *env, struct lvx_vg_update *u, stru
     struct lvx_actcmd act;
     struct lvx_lv_kstate ks;
     int rc;
-    if (!a->count[LVX_OPT_STRIPESIZE] && !o->said)     /* LVM2's get_stripe_params */
+    /* LVM2's get_stripe_params: -I with --stripes 1 is dropped (the stripe size asked
+     * for is then 0: a 2-image raid4/5 keeps its own) */
+    bool ss_given = a->count[LVX_OPT_STRIPESIZE] != 0;
+    uint32_t ss_arg = o->stripe_size;
+    if (ss_given && o->stripes_given && o->stripes == 1 && !o->said) {
+        lvx_notice(env->ctx, "Ignoring stripesize argument with single stripe.");
+        ss_arg = 0;
+    }
+    if (!ss_given && !o->said && !(o->stripes_given && o->stripes == 1))
         lvx_notice(env->ctx, "Using default stripesize %s.", lvx_lvcmd_size(env, 128));
     if ((rc = lvx_actcmd_init(env, &act)))
         return rc;
@@ -602,38 +653,61 @@ int lvx_lvconvert_reshape(struct lvx_cmd_env *env, struct lvx_vg_update *u, stru
     const struct lvx_seg *seg = &lv->segs[0];
     const struct lvx_raid_type *t = lvx_raid_type_find(seg->type_name);
     const char *full = lvx_pool_printf(env->pool, "%s/%s", lv->vg->name, lv->name);
+    unsigned l = level(seg->type_name);
+    uint32_t new_ss = ss_given ? ss_arg : seg->stripe_size;
+    uint32_t region = o->region_size ? o->region_size : seg->region_size;
+    /* LVM2's _reshape_requested: the region size not under the stripe size (LVM2's
+     * refusal, before lvx's of the user backend) */
+    uint32_t cur_d = l == 10 ? seg->area_count / 2 : seg->area_count - (t ? t->parity : 0);
+    bool no_change = (!type || lvx_raid_type_find(type) == t) && region == seg->region_size &&
+                     (!o->stripes_given || o->stripes == cur_d) && new_ss == seg->stripe_size;
+    if (!no_change && region < (new_ss ? new_ss : seg->stripe_size)) {
+        lvx_cmd_errorf("Region size may not be smaller than stripe size on LV %s.", full);
+        lvx_cmd_errorf("Invalid conversion request on %s.", full);
+        return LVX_EXIT_FAILED;
+    }
+    /* raid10 (LVM2: 2 images a stripe) only grows */
+    if (l == 10 && o->stripes_given && seg->area_count > 2 && o->stripes * 2 < seg->area_count) {
+        lvx_cmd_errorf("Can't remove stripes from raid10.");
+        lvx_cmd_errorf("Invalid conversion request on %s.", full);
+        return LVX_EXIT_FAILED;
+    }
     if (strcmp(act.be->name, "dm"))
         return user_refusal(full);
-    unsigned l = level(seg->type_name);
-    /* what lvx does: stripes added to a raid4/5/6 LV without reshape state, in the
-     * kernel (dm backend), stripe size and layout kept */
-    if (o->stripes_given && (l == 4 || l == 5 || l == 6) && !strcmp(act.be->name, "dm") &&
-        (!a->count[LVX_OPT_STRIPESIZE] || o->stripe_size == seg->stripe_size) &&
-        o->stripes > seg->area_count - t->parity) {
+    /* stripes added to a raid4/5/6 LV, or to a raid10 one (2 images a stripe), in the
+     * kernel (dm backend) */
+    if (o->stripes_given && (((l == 4 || l == 5 || l == 6) &&
+                              o->stripes > seg->area_count - t->parity) ||
+                             (l == 10 && o->stripes * 2 > seg->area_count && ks.raid))) {
         if (!lvx_lvconvert_in_sync(lv, &ks)) {
             lvx_cmd_errorf("Unable to convert %s while it is not in-sync.", full);
             return LVX_EXIT_FAILED;
         }
+        if (new_ss != seg->stripe_size)
+            lvx_notice(env->ctx, "Converting stripesize %s of %s LV %s to %s.",
+                       lvx_lvcmd_size(env, seg->stripe_size), seg->type_name, full,
+                       lvx_lvcmd_size(env, new_ss));
         if (type && lvx_raid_type_find(type) != t)
             lvx_notice(env->ctx, "Ignoring layout change on device adding reshape.");
-        return add_stripes(env, u, &act, lv, t, o, full, &ks);
+        struct lvx_restripe_opts o2 = *o;
+        o2.stripe_size = new_ss != seg->stripe_size ? new_ss : 0;
+        return add_stripes(env, u, &act, lv, t, &o2, full, &ks);
     }
-    /* stripes removed: raid4/5/6 in the kernel, layout and stripe size kept */
+    /* stripes removed: raid4/5/6 in the kernel, the layout kept */
     if ((l == 4 || l == 5 || l == 6) && o->stripes_given && o->stripes &&
-        o->stripes < seg->area_count - t->parity &&
-        (!a->count[LVX_OPT_STRIPESIZE] || o->stripe_size == seg->stripe_size) &&
-        !strcmp(act.be->name, "dm") && ks.raid) {
+        o->stripes < seg->area_count - t->parity && !strcmp(act.be->name, "dm") && ks.raid) {
         if (!lvx_lvconvert_in_sync(lv, &ks)) {
             lvx_cmd_errorf("Unable to convert %s while it is not in-sync.", full);
             return LVX_EXIT_FAILED;
         }
         return remove_stripes(env, u, &act, lv, t, type && lvx_raid_type_find(type) != t,
-                              o->stripes, full, &ks);
+                              o->stripes, new_ss, o->region_size, full, &ks);
     }
     /* nothing to change: LVM2 frees the reshape space */
     if ((l == 4 || l == 5 || l == 6) && o->stripes_given &&
         (!type || lvx_raid_type_find(type) == t) && o->stripes == seg->area_count - t->parity &&
-        (!a->count[LVX_OPT_STRIPESIZE] || o->stripe_size == seg->stripe_size) &&
+        (!o->region_size || o->region_size == seg->region_size) &&
+        new_ss == seg->stripe_size &&
         !strcmp(act.be->name, "dm")) {
         if (!lvx_lvconvert_in_sync(lv, &ks)) {
             lvx_cmd_errorf("Unable to convert %s while it is not in-sync.", full);
@@ -657,8 +731,6 @@ int lvx_lvconvert_reshape(struct lvx_cmd_env *env, struct lvx_vg_update *u, stru
     }
     /* another layout or stripe size, the images kept: raid4/5/6 in the kernel */
     const struct lvx_raid_type *nt = type ? lvx_raid_type_find(type) : t;
-    uint32_t new_ss = a->count[LVX_OPT_STRIPESIZE] ? o->stripe_size : seg->stripe_size;
-    uint32_t region = o->region_size ? o->region_size : seg->region_size;
     if ((l == 4 || l == 5 || l == 6) && nt && same_level(nt->name, t->name) &&
         (!o->stripes_given || o->stripes == seg->area_count - t->parity) &&
         (strcmp(nt->name, t->name) || new_ss != seg->stripe_size)) {

@@ -57,7 +57,9 @@ int lvx_map_raid_table(struct lvx_ctx *ctx, const struct lvx_seg *seg, uint32_t 
         has_offset = seg->has_data_offset || seg->kernel_offset;
         offset = seg->kernel_offset ? seg->kernel_data_offset : seg->data_offset;
         delta = seg->kernel_delta_disks;
-        if (!strcmp(t->name, "raid10"))
+        /* LVM2 2.03.16 loads a raid10 LV holding reshape space without raid10_copies
+         * (guest record of its reshape of 8 to 20 images) */
+        if (!strcmp(t->name, "raid10") && !seg->reshape_count)
             copies = seg->data_copies >= 2 ? seg->data_copies : 2;
         for (uint32_t i = 0; i < seg->area_count; i++) {
             rebuilds += (seg->areas[i].lv->status & LVX_LV_REBUILD) != 0;

@@ -18,28 +18,15 @@ source "$LVX_ROOT/tests/tools/uspace-env.sh"
 VG=vgurr$$
 uspace_test_loops "$VG" 4 64M
 source "$LVX_ROOT/tests/tools/raid-pvread.sh"
-MIB=1048576
-lines() { sed 's/^ *//' | grep -v -e 'NOT backed up' -e WARNING | tr '\n' '|'; }
-seqno() { lvm2 vgs --noheadings -o vg_seqno "$VG" 2>/dev/null | tr -d ' '; }
+# shellcheck source=tests/tools/reshape-refused.sh
+source "$LVX_ROOT/tests/tools/reshape-refused.sh"
 rep() { lvm2 lvs -a --noheadings --separator ' ' -o lv_name,segtype,stripes,stripesize,reshape_len_le,lv_size "$VG" 2>/dev/null | sed 's/^ *//'; }
 REFUSE="lvx cannot reshape $VG/a in the user-space backend: its daemon does not serve a RAID reshape (activate it with the dm backend).|"
 
 uspace_run_ok "pvcreate, vgcreate" sh -c "$LVX pvcreate -q ${DEVS[*]} && $LVX vgcreate -q $VG ${DEVS[*]}"
 uspace_run_ok "raid5_ls a (-i3 -L 12m)" lvx lvcreate -q -y -Zn --type raid5_ls -i3 -L 12m -n a "$VG"
-test_ok "a in sync" wait_synced a
-head -c $((12 * MIB)) /dev/urandom >"$SCRATCH/da"
-uspace_run_ok "12 MiB written to a" dd if="$SCRATCH/da" of="$DM_DEV_DIR/$VG/a" bs=1M oflag=direct conv=fsync status=none
-s0=$(seqno) r0=$(rep)
+fill_a
 
-refused() {      # refused DESC LINES ARGS: lvx lvconvert -y ARGS VG/a: exit 5, LINES, nothing changed
-    local d=$1 want=$2 out rc=0
-    shift 2
-    out=$(lvx lvconvert -y "$@" "$VG/a" 2>&1 </dev/null) || rc=$?
-    test_eq "$d: exit 5, LVM2's first lines, then lvx's one line" "$rc $(lines <<<"$out")" "5 $want"
-    test_eq "... the VG's seqno unchanged" "$(seqno)" "$s0"
-    test_eq "... LVM2's report of the LVs unchanged" "$(rep)" "$r0"
-    test_eq "... the data intact" "$(lv_sum "$DM_DEV_DIR/$VG/a" 0 $((12 * MIB)))" "$(fsum "$SCRATCH/da")"
-}
 refused "--stripesize 256K" "$REFUSE" --stripesize 256K
 refused "--type raid5_n" "Using default stripesize 64.00 KiB.|$REFUSE" --type raid5_n
 refused "--stripes 4" "Using default stripesize 64.00 KiB.|$REFUSE" --stripes 4

@@ -22,7 +22,6 @@ TWIN_DISKS=6
 . /t/raid-twins.sh
 R=/out/rec
 mkdir -p $R
-f() { lvm lvs --noheadings -o "$1" "$2/$LVS" | trim; }
 dd if=/dev/urandom of=/tmp/data.a bs=1M count=8 status=none
 LVS=a
 
@@ -34,27 +33,16 @@ check "both in sync" idle
 for vg in rl rx; do dd if=/tmp/data.a of=/dev/mapper/$vg-a bs=1M oflag=direct status=none; done
 record before
 
-step() {       # step NAME SEGTYPE DATA_STRIPES STRIPES ARGS: the twin lvconvert of $LVS, then the same
-    local name=$1 st=$2 ds=$3 s=$4
-    shift 4
-    conv "$name" -y "$@" V/$LVS
-    record $name-conv
-    check "$name: the kernel's work runs to its end in both" idle
-    record $name
-    check_eq "$name: LVM2's segtype, data_stripes, stripes of rl" \
-        "$(f segtype rl) $(f data_stripes rl) $(f stripes rl)" "$st $ds $s"
-    same "$name"
-}
-step stripesize raid5_ls 3 4 --stripesize 256K
+twin_step stripesize raid5_ls 3 4 --stripesize 256K
 check_eq "stripesize: LVM2's stripesize of rl, reshape_len of rx" \
-    "$(f stripesize rl) $(f reshape_len_le rx)" "256.00k $(f reshape_len_le rl)"
-step raid5_n raid5_n 3 4 --type raid5_n
-step striped striped 3 3 --type striped
-step to-raid5_n raid5_n 3 4 --type raid5_n
-step raid5_ls raid5_ls 3 4 --type raid5_ls
-step stripes5 raid5_ls 5 6 --stripes 5
-step stripes3f raid5_ls 3 6 --stripes 3 --force
-step stripes3 raid5_ls 3 4 --stripes 3
+    "$(rl_field stripesize rl) $(rl_field reshape_len_le rx)" "256.00k $(rl_field reshape_len_le rl)"
+twin_step raid5_n raid5_n 3 4 --type raid5_n
+twin_step striped striped 3 3 --type striped
+twin_step to-raid5_n raid5_n 3 4 --type raid5_n
+twin_step raid5_ls raid5_ls 3 4 --type raid5_ls
+twin_step stripes5 raid5_ls 5 6 --stripes 5
+twin_step stripes3f raid5_ls 3 6 --stripes 3 --force
+twin_step stripes3 raid5_ls 3 4 --stripes 3
 check "LVM2's vgck of rx passes" lvm vgck rx
 check "a removed (LVM2 rl, lvx rx)" sh -c "lvm lvremove -q -y rl/a && $LVX lvremove -q -y rx/a"
 
@@ -65,9 +53,9 @@ LVS=b
 check "striped -i2 -L 8M: created by LVM2 on rl, by lvx on rx" sh -c \
     "lvm lvcreate -q -y --type striped -i2 -L 8M -n b rl && $LVX lvcreate -q -y --type striped -i2 -L 8M -n b rx"
 for vg in rl rx; do dd if=/tmp/data.b of=/dev/mapper/$vg-b bs=1M oflag=direct status=none; done
-step to-raid5_n-2 raid5_n 2 3 --type raid6
-step stripe-first raid5_n 3 4 --type raid6
-step to-raid6 raid6_n_6 3 5 --type raid6
+twin_step to-raid5_n-2 raid5_n 2 3 --type raid6
+twin_step stripe-first raid5_n 3 4 --type raid6
+twin_step to-raid6 raid6_n_6 3 5 --type raid6
 check "LVM2's vgck of rx passes (takeover)" lvm vgck rx
 dmesg | tail -n 80 >$R/dmesg
 lvm vgchange -an rl rx >/dev/null 2>&1

@@ -22,6 +22,9 @@
 #   conv DESC ARGS     twin lvconvert
 #   record NAME        both VGs' metadata, tables, status, LVM2's report to $R/NAME.*
 #   idle               every RAID LV of rl and rx idle and in sync (a reshape done)
+#   rl_field FIELD VG  LVM2's report field FIELD of VG/$LVS
+#   twin_step NAME SEGTYPE DATA_STRIPES STRIPES ARGS   conv of V/$LVS by both, recorded
+#                      ($R), idle, LVM2's segtype/data_stripes/stripes checked, then same
 if [ "${TWIN_DISKS:-4}" = 6 ]; then
     RL_DISKS="/dev/vda /dev/vdb /dev/vdc /dev/vdd /dev/vde /dev/vdf"
     RX_DISKS="/dev/vdg /dev/vdh /dev/vdi /dev/vdj /dev/vdk /dev/vdl"
@@ -129,4 +132,16 @@ idle() {       # (striped LVs only: nothing to wait for)
         sleep 1
     done
     return 1
+}
+rl_field() { lvm lvs --noheadings -o "$1" "$2/$LVS" | trim; }
+twin_step() {
+    local name=$1 st=$2 ds=$3 s=$4
+    shift 4
+    conv "$name" -y "$@" V/$LVS
+    record $name-conv
+    check "$name: the kernel's work runs to its end in both" idle
+    record $name
+    check_eq "$name: LVM2's segtype, data_stripes, stripes of rl" \
+        "$(rl_field segtype rl) $(rl_field data_stripes rl) $(rl_field stripes rl)" "$st $ds $s"
+    same "$name"
 }
