@@ -329,8 +329,10 @@ static int pool_args(struct lvx_cmd_env *env, struct thin_opts *o)
     }
     if (!o->stripes)
         o->stripes = 1;
-    if (o->stripes > 1 && !o->stripe_size)
+    if (o->stripes > 1 && !o->stripe_size) {
         o->stripe_size = 128;
+        lvx_notice(env->ctx, "Using default stripesize %s.", lvx_lvcmd_size(env, 128));
+    }
     if (o->stripes == 1)
         o->stripe_size = 0;
     if (a->count[LVX_OPT_PERMISSION]) {

@@ -49,7 +49,7 @@ expect() {
     local n=$1 args=$2 want=$3 x
     # shellcheck disable=SC2086  # ARGS split on purpose
     if lvm2 vgcreate -q "$VG" "${D[@]:0:n}" >/dev/null 2>&1 &&
-        lvx lvcreate -q -an $args "$VG/pool" >/dev/null 2>"$SCRATCH/x.err"; then
+        lvx lvcreate -q -an $args "$VG/pool" >"$SCRATCH/x.out" 2>"$SCRATCH/x.err"; then
         x=$(layout)
     else
         x="failed: $(cat "$SCRATCH/x.err")"
@@ -62,6 +62,8 @@ expect 5 "-T -L16m" \
     "[lvol0_pmspare] D0(0) D0:0-0|pool pool_tdata(0) pool_tdata:0-3|[pool_tdata] D0(1) D0:1-4|[pool_tmeta] D4(0) D4:0-0"
 expect 5 "-T -i2 -L16m" \
     "[lvol0_pmspare] D0(0) D0:0-0|pool pool_tdata(0) pool_tdata:0-3|[pool_tdata] D0(1),D1(0) D0:1-2 D1:0-1|[pool_tmeta] D4(0) D4:0-0"
+test_eq "... its first line LVM2's (the default stripe size named)" "$(head -n1 "$SCRATCH/x.out")" \
+    "  Using default stripesize 64.00 KiB."
 expect 5 "-T -i3 -L24m" \
     "[lvol0_pmspare] D0(0) D0:0-0|pool pool_tdata(0) pool_tdata:0-5|[pool_tdata] D0(1),D1(0),D2(0) D0:1-2 D1:0-1 D2:0-1|[pool_tmeta] D4(0) D4:0-0"
 expect 5 "-T -i2 -L16m --poolmetadatasize 8m" \
