@@ -920,6 +920,15 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
     else
         new_count = lvx_raid_image_count(lv);
     if (linear && o->type && strcmp(o->type, "raid1") && new_count > 1) {
+        /* inactive: LVM2's refusal before anything else (its interim raid1 needs the
+         * LV live: linear_raid1_interim) */
+        struct lvx_actcmd act;
+        struct lvx_lv_kstate ks;
+        if (!lvx_actcmd_init(env, &act) && !lvx_actcmd_is_active(env, &act, lv, &ks)) {
+            lvx_cmd_errorf("%s/%s must be active to perform this operation.", lv->vg->name,
+                           lv->name);
+            return LVX_EXIT_FAILED;
+        }
         lvx_cmd_errorf("lvx lvconvert does not convert to --type %s yet.", o->type);
         return LVX_EXIT_FAILED;
     }

@@ -289,16 +289,19 @@ int lvx_parity_clear_metas(struct lvx_cmd_env *env, struct lvx_vg_update *u,
 }
 
 /* What every such lvconvert does first, as LVM2: the default stripe size named (a
- * raid target), the LV active (its state in *ks), the question (-y: yes; no: NOT
- * converted, and the list of types for a striped/raid0* LV).  0 or the exit code. */
+ * raid target), the LV active (its state in *ks; up() checks it before it replaces the
+ * type: checked), the question (-y: yes; no: NOT converted, and the list of types for
+ * a striped/raid0* LV).  0 or the exit code. */
 static int begin(struct lvx_cmd_env *env, struct lvx_actcmd *act, struct lvx_lv_kstate *ks,
-                 const struct lvx_lv *lv, const char *from, const char *to, bool yes, bool said)
+                 const struct lvx_lv *lv, const char *from, const char *to, bool yes, bool said,
+                 bool checked)
 {
     const char *full = lvx_pool_printf(env->pool, "%s/%s", lv->vg->name, lv->name);
     int rc;
     if (!said && lv_level(lv) != L_NONE && strcmp(to, "striped"))   /* up(): said already */
         lvx_notice(env->ctx, "Using default stripesize %s.", lvx_lvcmd_size(env, 128));
-    if ((rc = lvx_actcmd_init(env, act)) || (rc = lvx_lvconvert_need_active(env, act, lv, ks)))
+    if (!checked &&
+        ((rc = lvx_actcmd_init(env, act)) || (rc = lvx_lvconvert_need_active(env, act, lv, ks))))
         return rc;
     if (!yes && !lvx_lvcmd_confirm(lvx_pool_printf(env->pool, "Are you sure you want to convert "
                                                    "%s LV %s to %s type?", from, full, to))) {
@@ -323,9 +326,12 @@ static int up(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *l
     int rc;
 
     lvx_notice(env->ctx, "Using default stripesize %s.", lvx_lvcmd_size(env, 128));
+    /* LVM2 wants the LV active before it replaces the type (its two lines) */
+    if ((rc = lvx_actcmd_init(env, &act)) || (rc = lvx_lvconvert_need_active(env, &act, lv, &ks)))
+        return rc;
     to = replace_type(env, to, lv->segs[0].area_count);
     enum level lvl = level_of(to);
-    if ((rc = begin(env, &act, &ks, lv, from, to, yes, false)))
+    if ((rc = begin(env, &act, &ks, lv, from, to, yes, false, true)))
         return rc;
     uint32_t n = lv->segs[0].area_count;
     if (lv->status & LVX_LV_LOCKED || lvx_lv_snapshot_segs(lv, NULL, 0) > 0) {
@@ -408,7 +414,7 @@ static int down(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv 
     struct lvx_raid_change ch;
     int rc;
 
-    if ((rc = begin(env, &act, &ks, lv, from, to, yes, said)))
+    if ((rc = begin(env, &act, &ks, lv, from, to, yes, said, false)))
         return rc;
     if (!lvx_lvconvert_in_sync(lv, &ks)) {
         lvx_cmd_errorf("Unable to convert %s while it is not in-sync.", full);

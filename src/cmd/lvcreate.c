@@ -832,6 +832,28 @@ static int pool_only_options(struct lvx_cmd_env *env)
     return 0;
 }
 
+/* -T or --thinpool with another --type (raid1, striped, mirror, ...) or -T with -m N:
+ * no LVM2 command definition takes them together: its line, exit 3. */
+static int thin_with_other_type(struct lvx_cmd_env *env)
+{
+    const struct lvx_cmd_args *a = env->args;
+    const char *type = a->value[LVX_OPT_TYPE];
+    bool other = type && strcmp(type, "thin") && strcmp(type, "thin-pool");
+    bool plain = other && (!strncmp(type, "raid", 4) || !strcmp(type, "mirror") ||
+                           !strcmp(type, "striped") || !strcmp(type, "linear"));
+    bool mirrors = a->count[LVX_OPT_MIRRORS] && a->value[LVX_OPT_MIRRORS] &&
+                   strcmp(a->value[LVX_OPT_MIRRORS], "0");
+    if (a->count[LVX_OPT_THIN] && (other || mirrors)) {
+        lvx_cmd_errorf("Command does not accept option: --thin.");
+        return LVX_EXIT_INVALID;
+    }
+    if (a->count[LVX_OPT_THINPOOL] && plain) {
+        lvx_cmd_errorf("Command does not accept option: --thinpool %s.", a->value[LVX_OPT_THINPOOL]);
+        return LVX_EXIT_INVALID;
+    }
+    return 0;
+}
+
 /* -s -V SIZE VG (no --type) under global/sparse_segtype_default = "thin" (LVM2's
  * default): LVM2 drops -s and makes a thin LV ("Sparse volume via thin-pool", its
  * _lvcreate_name_params), in a new pool with -L/-l; so does lvx.  With VG/LV the
@@ -870,6 +892,8 @@ int lvx_cmd_lvcreate(struct lvx_cmd_env *env)
                        env->args->value[LVX_OPT_THINPOOL]);
         return LVX_EXIT_INVALID;
     }
+    if ((rc = thin_with_other_type(env)))
+        return rc;
     thin_sparse_volume(env);
     if (lvx_lvcreate_is_thin(env) && !env->args->count[LVX_OPT_SNAPSHOT])
         return lvx_lvcreate_thin(env);

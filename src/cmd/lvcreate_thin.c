@@ -9,7 +9,8 @@
  *                                              the new metadata size), then the data
  *                                              (<pool>_tdata) and the metadata
  *                                              (<pool>_tmeta, placed as LVM2 places it:
- *                                              meta_place); the metadata's first 4 KiB zeroed
+ *                                              meta_place, meta_place_after, for -i1 to -iN);
+ *                                              the metadata's first 4 KiB zeroed
  *                                              (the kernel formats it on first load);
  *   lvcreate -V SIZE -T VG/POOL [-n THIN] | --type thin -V SIZE --thinpool POOL VG
  *                                              a thin LV: device id, transaction id,
@@ -328,8 +329,10 @@ static int pool_args(struct lvx_cmd_env *env, struct thin_opts *o)
     }
     if (!o->stripes)
         o->stripes = 1;
-    if (o->stripes > 1 && !o->stripe_size)
+    if (o->stripes > 1 && !o->stripe_size) {
         o->stripe_size = 128;
+        lvx_notice(env->ctx, "Using default stripesize %s.", lvx_lvcmd_size(env, 128));
+    }
     if (o->stripes == 1)
         o->stripe_size = 0;
     if (a->count[LVX_OPT_PERMISSION]) {
@@ -578,45 +581,87 @@ static bool offer(const struct lvx_pv_free *pf, uint64_t need, struct lvx_pe_run
 }
 
 /* Where LVM2 puts a new pool's metadata (lib/metadata/lv_manip.c: the thin pool's
- * metadata is the "log" area of the data's first allocation): the data's first piece
- * takes the PV whose offer is worth most (the first on a tie); the metadata goes on
- * another candidate PV, the one whose offer is worth least while still holding it (the
- * later on a tie, glibc's stable sort), at the start of that offer.  false when no
- * other PV can (LVM2 then puts it after the data on a PV the data uses: meta_pvs) or
- * the PVs are given with ranges. */
+ * metadata is the "log" area of the data's first allocation): each PV offers one area
+ * for a piece of data/stripes extents (at least meta), the offers sorted by worth, most
+ * first (glibc's stable sort: the earlier PV on a tie); the data's stripes take the
+ * first ones, the metadata the last of the others that holds it (the one worth least,
+ * the later on a tie), at the start of that offer.  false when no other PV can (LVM2
+ * then puts it after the data on a PV the data uses: meta_pvs), when fewer PVs than
+ * stripes offer, or the PVs are given with ranges. */
 static bool meta_place(struct lvx_cmd_env *env, const struct lvx_free_maps *maps,
                        const struct lvx_vg *vg, const struct lvx_alloc_pv *pvs, unsigned pv_count,
-                       uint64_t data, uint64_t meta, struct lvx_alloc_pv *out)
+                       uint64_t data, uint32_t stripes, uint64_t meta, struct lvx_alloc_pv *out)
 {
-    unsigned n = pv_count ? pv_count : vg->pv_count;
-    int best = -1, log = -1;
-    uint64_t best_worth = 0, log_worth = 0;
-    struct lvx_pe_run log_run = { 0, 0 };
+    unsigned n = pv_count ? pv_count : vg->pv_count, k = 0;
+    uint64_t need = data / (stripes ? stripes : 1);
+    if (need < meta)
+        need = meta;
     uint64_t *worths = lvx_pool_alloc(env->pool, (n ? n : 1) * sizeof(*worths));
     struct lvx_pe_run *runs = lvx_pool_alloc(env->pool, (n ? n : 1) * sizeof(*runs));
+    unsigned *order = lvx_pool_alloc(env->pool, (n ? n : 1) * sizeof(*order));
     for (unsigned i = 0; i < n; i++) {
         const struct lvx_pv *pv = pv_count ? pvs[i].pv : vg->pvs[i];
-        worths[i] = 0;
         if (pv_count && pvs[i].range_count)
             return false;
-        if (!offer(&maps->pvs[pv->index], data, &runs[i], &worths[i]))
+        if (!offer(&maps->pvs[pv->index], need, &runs[i], &worths[i]))
             continue;
-        if (best < 0 || worths[i] > best_worth) {
-            best = (int)i;
-            best_worth = worths[i];
+        unsigned j = k++;           /* stable insertion: after the offers worth as much */
+        while (j && worths[order[j - 1]] < worths[i]) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = i;
+    }
+    if (k <= stripes || worths[order[stripes]] < meta)
+        return false;
+    unsigned log = order[stripes];
+    for (unsigned j = stripes + 1; j < k && worths[order[j]] >= meta; j++)
+        log = order[j];
+    struct lvx_pe_run *range = lvx_pool_alloc(env->pool, sizeof(*range));
+    *range = (struct lvx_pe_run){ runs[log].start, meta };
+    *out = (struct lvx_alloc_pv){ pv_count ? pvs[log].pv : vg->pvs[log], 1, range };
+    return true;
+}
+
+/* ... and when no other PV holds it, on a PV of the data's first segment (LVM2's extra
+ * pass for the "log" over the PVs the data took, in PV order): each offers its free
+ * area as it is after the data (the one right after the data's piece when it is big
+ * enough), the metadata on the one worth least that holds it, the later on a tie
+ * (tdata already allocated from maps).  false when none can (then meta_pvs). */
+static bool meta_place_after(struct lvx_cmd_env *env, const struct lvx_free_maps *maps,
+                             const struct lvx_vg *vg, const struct lvx_lv *tdata,
+                             const struct lvx_alloc_pv *pvs, unsigned pv_count, uint64_t data,
+                             uint32_t stripes, uint64_t meta, struct lvx_alloc_pv *out)
+{
+    unsigned n = pv_count ? pv_count : vg->pv_count;
+    uint64_t need = data / (stripes ? stripes : 1), best_worth = 0, worth;
+    struct lvx_pe_run run, best_run = { 0, 0 };
+    struct lvx_pv *best = NULL;
+    if (need < meta)
+        need = meta;
+    if (!tdata->seg_count)
+        return false;
+    const struct lvx_seg *seg = &tdata->segs[0];
+    for (unsigned i = 0; i < n; i++) {
+        struct lvx_pv *pv = pv_count ? pvs[i].pv : vg->pvs[i];
+        bool used = false;
+        if (pv_count && pvs[i].range_count)
+            return false;
+        for (uint32_t a = 0; a < seg->area_count; a++)
+            used |= seg->areas[a].pv == pv;
+        if (!used || !offer(&maps->pvs[pv->index], need, &run, &worth) || worth < meta)
+            continue;
+        if (!best || worth <= best_worth) {
+            best = pv;
+            best_worth = worth;
+            best_run = run;
         }
     }
-    for (unsigned i = 0; i < n; i++)
-        if ((int)i != best && worths[i] >= meta && (log < 0 || worths[i] <= log_worth)) {
-            log = (int)i;
-            log_worth = worths[i];
-            log_run = runs[i];
-        }
-    if (log < 0)
+    if (!best)
         return false;
     struct lvx_pe_run *range = lvx_pool_alloc(env->pool, sizeof(*range));
-    *range = (struct lvx_pe_run){ log_run.start, meta };
-    *out = (struct lvx_alloc_pv){ pv_count ? pvs[log].pv : vg->pvs[log], 1, range };
+    *range = (struct lvx_pe_run){ best_run.start, meta };
+    *out = (struct lvx_alloc_pv){ best, 1, range };
     return true;
 }
 
@@ -805,13 +850,21 @@ static int make_pool(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct th
     /* allocation/thin_pool_metadata_require_separate_pvs: _tmeta on PVs _tdata leaves */
     bool separate = lvx_config_flag(env->ctx, "allocation/thin_pool_metadata_require_separate_pvs",
                                     false);
-    bool placed = !separate && o->stripes == 1 && policy == LVX_ALLOC_NORMAL &&
-                  meta_place(env, maps, vg, pvs, pv_count, data, p.meta_extents, &mplace);
+    bool placed = !separate && policy == LVX_ALLOC_NORMAL &&
+                  meta_place(env, maps, vg, pvs, pv_count, data, o->stripes, p.meta_extents,
+                             &mplace);
     if (placed && (rc = alloc_into(env, vg, maps, tmeta, p.meta_extents, 1, 0, policy, &mplace, 1)))
         return rc;
     if ((rc = alloc_into(env, vg, maps, tdata, data, o->stripes, o->stripe_size, policy, pvs,
                          pv_count)))
         return rc;
+    /* no other PV held it: after the data on one of its PVs, as LVM2 */
+    bool after = !placed && !separate && policy == LVX_ALLOC_NORMAL &&
+                 meta_place_after(env, maps, vg, tdata, pvs, pv_count, data, o->stripes,
+                                  p.meta_extents, &mplace);
+    if (after && (rc = alloc_into(env, vg, maps, tmeta, p.meta_extents, 1, 0, policy, &mplace, 1)))
+        return rc;
+    placed |= after;
     unsigned mcount;
     struct lvx_alloc_pv *mpvs = placed ? NULL : meta_pvs(env, vg, tdata, pvs, pv_count, separate,
                                                          &mcount);

@@ -21,6 +21,8 @@
 
 #include "dev/io.h"
 #include "map/map.h"
+#include "model/raid.h"
+#include "model/raid_sb.h"
 #include "model/thin.h"
 
 #define BOUNCE (64u * 1024)
@@ -179,21 +181,56 @@ static int pv_slot(struct lvx_ctx *ctx, struct lvx_lv_file *f, const struct lvx_
     return (int)f->nfds++;
 }
 
+/* The dm-raid superblock in the first 4 KiB of rmeta (read as any LV here); false
+ * when it cannot be read or holds none (a new leg).  ctx's error left as it was. */
+static bool read_sb(struct lvx_ctx *ctx, const struct lvx_lv *rmeta, struct lvx_raid_sb *sb)
+{
+    int err = ctx->err;
+    char msg[sizeof(ctx->errmsg)];
+    memcpy(msg, ctx->errmsg, sizeof(msg));
+    struct lvx_lv_file *mf = NULL;
+    uint8_t buf[4096];
+    bool ok = rmeta && lvx_lv_file_open(ctx, rmeta, false, &mf) == 0 &&
+              lf_io(mf, false, buf, sizeof(buf), 0) == (ssize_t)sizeof(buf) &&
+              lvx_raid_sb_decode(buf, sizeof(buf), sb);
+    lvx_lv_file_close(mf);
+    ctx->err = err;
+    memcpy(ctx->errmsg, msg, sizeof(msg));
+    return ok;
+}
+
 /* The image a read of a raid1 LV goes to (a pool's raid1 _tmeta read for thin_check
  * or thin_repair): the first one on present PVs that is not to be rebuilt, holding the
- * LV's sectors at its own start (no data offset), or NULL (then the mapper's refusal). */
-static const struct lvx_lv *raid1_read_image(const struct lvx_lv *lv)
+ * LV's sectors at its own start (no data offset), and in sync by the kernel's record
+ * when there is one: its rmeta's dm-raid superblock says it is not recovering
+ * (disk_recovery_offset MaxSector) and the superblock with the most events does not
+ * mark it failed (a leg half-rebuilt when the LV went down keeps no REBUILD flag).
+ * When no rmeta holds a superblock (never activated) the first such image.  NULL when
+ * none (then the mapper's refusal). */
+static const struct lvx_lv *raid1_read_image(struct lvx_ctx *ctx, const struct lvx_lv *lv)
 {
     if (!lvx_map_lv_is_raid(lv) || strcmp(lv->segs[0].type_name, "raid1"))
         return NULL;
     const struct lvx_seg *s = &lv->segs[0];
-    if (s->data_offset || s->reshape_count)
+    if (s->data_offset || s->reshape_count || s->area_count > LVX_RAID_MAX_IMAGES)
         return NULL;
+    struct lvx_raid_sb sbs[LVX_RAID_MAX_IMAGES];
+    bool has[LVX_RAID_MAX_IMAGES];
+    int newest = -1;
+    for (uint32_t i = 0; i < s->area_count; i++) {
+        has[i] = s->meta_areas && read_sb(ctx, s->meta_areas[i].lv, &sbs[i]);
+        if (has[i] && (newest < 0 || sbs[i].events > sbs[newest].events))
+            newest = (int)i;
+    }
     for (uint32_t i = 0; i < s->area_count; i++) {
         const struct lvx_lv *img = s->areas[i].lv;
-        if (img && !s->areas[i].start && !(img->status & LVX_LV_REBUILD) &&
-            !lvx_map_lv_partial(img) && img->le_count >= lv->le_count)
-            return img;
+        if (!img || s->areas[i].start || (img->status & LVX_LV_REBUILD) ||
+            lvx_map_lv_partial(img) || img->le_count < lv->le_count)
+            continue;
+        if (newest >= 0 && (!has[i] || sbs[i].disk_recovery_offset != LVX_RAID_MAX_SECTOR ||
+                            lvx_raid_sb_failed(&sbs[newest], i)))
+            continue;
+        return img;
     }
     return NULL;
 }
@@ -201,7 +238,7 @@ static const struct lvx_lv *raid1_read_image(const struct lvx_lv *lv)
 int lvx_lv_file_open(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool rw,
                      struct lvx_lv_file **out)
 {
-    const struct lvx_lv *img = rw ? NULL : raid1_read_image(lv);
+    const struct lvx_lv *img = rw ? NULL : raid1_read_image(ctx, lv);
     if (img)
         lv = img;
     struct lvx_pool *tmp = lvx_pool_create();

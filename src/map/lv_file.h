@@ -23,8 +23,8 @@
 struct lvx_lv_file;
 
 /* Open lv's areas (every PV present) through lvx_io(ctx); a raid1 LV opened read-only
- * is read from its first whole image on present PVs (a pool's raid1 _tmeta for the
- * thin tools).  0 or -errno (message). */
+ * is read from its first whole image on present PVs that its rmeta's dm-raid superblock
+ * says is in sync (a pool's raid1 _tmeta for the thin tools).  0 or -errno (message). */
 int lvx_lv_file_open(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool rw,
                      struct lvx_lv_file **out);
 void lvx_lv_file_close(struct lvx_lv_file *f);
