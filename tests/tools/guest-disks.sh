@@ -3,8 +3,9 @@
 #
 # tests/tools/guest-disks.sh - sourced by the tests whose disks move between lvx's daemon
 # on the host and a kvm-dm-test guest (t0714, t0750), after lib.sh, lib_kernel.sh and
-# uspace-env.sh: ten 64 MiB disk images vda-vdj in $DISKS (IMGS), attached as loop
-# devices (DEVS), $SCRATCH/data for the guest (--put), the daemon's log LOG.
+# uspace-env.sh: ten disk images vda-vdj of GUEST_DISK_SIZE (64M unless set) in $DISKS
+# (IMGS), attached as loop devices (DEVS), $SCRATCH/data for the guest (--put), the
+# daemon's log LOG.
 #   attach_all / detach_all   the images as loop devices (DEVS) / detached again
 #   sha FILE, lv_sha DEV      sha256 of a file / of a device read with direct I/O
 uspace_need_guest
@@ -13,7 +14,7 @@ DISKS=$SCRATCH/disks
 mkdir -p "$DISKS" "$SCRATCH/data"
 IMGS=() DEVS=()
 for l in a b c d e f g h i j; do
-    truncate -s 64M "$DISKS/vd$l.img"
+    truncate -s "${GUEST_DISK_SIZE:-64M}" "$DISKS/vd$l.img"
     IMGS+=("$DISKS/vd$l.img")
 done
 attach_all() {
