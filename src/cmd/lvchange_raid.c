@@ -15,12 +15,17 @@
  *              commit), their first 4 KiB zeroed (the dm-raid superblocks: the kernel
  *              resyncs the whole LV at the next activation), hidden again (second
  *              commit), and the LV activated again when it was active.
- * Both take RAID LVs with rmeta sub-LVs; the mirror segment type is not handled here.
+ *              An old-style mirror (--resync only): NOTSYNCED cleared and its log's
+ *              header zeroed (before the one commit; LVM2 detaches the log for an
+ *              intermediate commit, so its seqno runs one higher), activated again
+ *              when it was active.
+ * Both take RAID LVs with rmeta sub-LVs; --resync mirrors too.
  */
 #include "cmd/lvcmd.h"
 
 #include "cmd/actcmd.h"
 #include "cmd/lvconvert_raid.h"
+#include "cmd/mirror_mlog.h"
 #include "map/map.h"
 
 #include <string.h>
@@ -30,7 +35,7 @@
 /* The LV of a VG/LV argument in u, or the exit code after LVM2's message; *begun:
  * u must be ended. */
 static int find_raid(struct lvx_cmd_env *env, const char *arg, struct lvx_vg_update *u,
-                     bool *begun, struct lvx_lv **out)
+                     bool *begun, struct lvx_lv **out, bool mirror_ok)
 {
     const char *vgname, *lvname;
     int rc;
@@ -49,7 +54,8 @@ static int find_raid(struct lvx_cmd_env *env, const char *arg, struct lvx_vg_upd
     }
     const struct lvx_raid_type *t = lvx_map_lv_is_raid(lv) ?
                                     lvx_raid_type_find(lv->segs[0].type_name) : NULL;
-    if (!t || !t->meta) {                 /* LVM2's command definitions */
+    if ((!t || !t->meta) && !(mirror_ok && lvx_map_lv_is_mirror(lv))) {  /* LVM2's command
+                                                                          * definitions */
         lvx_cmd_errorf("Command on LV %s/%s does not accept LV type %s.", vgname, lvname,
                        lv->seg_count ? lvx_seg_report_type(&lv->segs[0]) : "linear");
         lvx_cmd_errorf("Command not permitted on LV %s/%s.", vgname, lvname);
@@ -65,7 +71,7 @@ static int rebuild_one(struct lvx_cmd_env *env, const char *arg)
     struct lvx_vg_update u;
     struct lvx_lv *lv = NULL;
     bool begun;
-    int rc = find_raid(env, arg, &u, &begun, &lv);
+    int rc = find_raid(env, arg, &u, &begun, &lv, false);
     if (rc)
         goto out;
     const char *full = lvx_pool_printf(env->pool, "%s/%s", lv->vg->name, lv->name);
@@ -141,7 +147,7 @@ static int resync_one(struct lvx_cmd_env *env, const char *arg)
     struct lvx_vg_update u;
     struct lvx_lv *lv = NULL;
     bool begun;
-    int rc = find_raid(env, arg, &u, &begun, &lv);
+    int rc = find_raid(env, arg, &u, &begun, &lv, true);
     if (rc)
         goto out;
     const char *full = lvx_pool_printf(env->pool, "%s/%s", lv->vg->name, lv->name);
@@ -169,6 +175,20 @@ static int resync_one(struct lvx_cmd_env *env, const char *arg)
         goto out;
     }
     lv->status &= ~(uint32_t)LVX_LV_NOTSYNCED;
+    if (lvx_map_lv_is_mirror(lv)) {
+        /* a mirror: its log's header zeroed before the commit (every region copied
+         * again at the next activation; a core log starts all out of sync anyway) */
+        const struct lvx_lv *log = lv->segs[0].log_lv;
+        lv->segs[0].raw = NULL;
+        if (!test && log && lvx_mirror_log_zero(env, &u, log, RMETA_WIPE) < 0) {
+            rc = lvx_cmd_fail(env);
+            lvx_cmd_errorf("Unable to reset sync status for %s.", full);
+            goto out;
+        }
+        if ((rc = lvx_lvcmd_commit(env, &u)))
+            goto out;
+        goto reactivate;
+    }
     set_rmeta_visible(lv, true);
     if ((rc = lvx_lvcmd_commit(env, &u)))
         goto out;
@@ -182,6 +202,7 @@ static int resync_one(struct lvx_cmd_env *env, const char *arg)
     set_rmeta_visible(lv, false);
     if ((rc = lvx_lvcmd_commit(env, &u)))
         goto out;
+reactivate:
     if (active && !test && lvx_actcmd_activate(env, &act, lv)) {
         lvx_cmd_errorf("Failed to reactivate %s after resync.", full);
         rc = LVX_EXIT_FAILED;
