@@ -6,7 +6,8 @@
  *
  *   mirror -> linear  (-m 0, --type linear): the LV takes its first image's segments;
  *                     the other images and the log go;
- *   fewer images      (-m N, -m -N): the last images go;
+ *   fewer images      (-m N, -m -N): the last images go; with PVs named, those wholly
+ *                     on them first (the first image only from an in-sync mirror);
  *   --mirrorlog core  the log goes; --mirrorlog disk: a new NAME_mlog, placed as a log
  *                     added alone (on a PV without an image, best fit);
  *   linear -> mirror  (--type mirror [-m N] [--stripes S]; a striped LV too): the LV's
@@ -489,6 +490,45 @@ int lvx_mirror_poll_converted(struct lvx_cmd_env *env, const struct lvx_actcmd *
     return 0;
 }
 
+static bool all_on(const struct lvx_lv *img, const struct lvx_alloc_pv *pvs, unsigned n);
+
+/* Fewer images with PVs named: the images wholly on them, from the last one down, moved
+ * to the end (the last ones go), as LVM2's _remove_mirror_images; the first image only
+ * when the mirror is in sync (or partial).  0 or the exit code (printed). */
+static int removable_to_end(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                            struct lvx_lv *lv, uint32_t count, const struct lvx_alloc_pv *pvs,
+                            unsigned pv_count, bool active)
+{
+    struct lvx_seg *seg = &lv->segs[0];
+    const char *full = lvx_pool_printf(env->pool, "%s/%s", lv->vg->name, lv->name);
+    uint32_t moved = 0;
+    for (uint32_t s = seg->area_count; s-- > 0 && moved < count;) {
+        if (!all_on(seg->areas[s].lv, pvs, pv_count))
+            continue;
+        if (s == 0 && !lvx_map_lv_partial(lv)) {
+            struct lvx_lv_kstate ks;
+            memset(&ks, 0, sizeof(ks));
+            if (!active || !act->be->status || act->be->status(env->ctx, lv, &ks) < 0 ||
+                !ks.active || !ks.mirror) {
+                lvx_error_clear(env->ctx);
+                lvx_cmd_errorf("Unable to determine mirror sync status of %s.", full);
+                ks.sync_total = 1;
+            }
+            if (!ks.sync_total || ks.sync_done < ks.sync_total) {
+                lvx_cmd_errorf("Unable to remove primary mirror image while mirror volume %s "
+                               "is not in-sync.", full);
+                return LVX_EXIT_FAILED;
+            }
+        }
+        struct lvx_area a = seg->areas[s];
+        memmove(seg->areas + s, seg->areas + s + 1, (seg->area_count - 1 - s) * sizeof(a));
+        seg->areas[seg->area_count - 1] = a;
+        seg->raw = NULL;
+        moved++;
+    }
+    return 0;
+}
+
 int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
                          const struct lvx_mirror_conv *c)
 {
@@ -557,6 +597,9 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
     bool had_log = old_log != NULL;
     struct lvx_lv *before[LVX_RAID_CHANGE_MAX];
     unsigned before_n = lvx_mirror_subs(lv, before);
+    if (!linear && want < cur && pv_count &&
+        (rc = removable_to_end(env, &act, lv, cur - want, pvs, pv_count, active)))
+        return rc;
     if (linear && want > 1) {
         /* a mirrored log made after the images (both its areas placed at once, as LVM2
          * allocates them with the images; no warning from LVM2 here) */

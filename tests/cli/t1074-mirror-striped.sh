@@ -10,7 +10,8 @@
 #   striped image (LVM2's stripe rounding, striped extensions in every image);
 #   -m3 --mirrorlog core|disk of a 2-image mirror with a mirrored log on 5 free PVs
 #   (LVM2 changes the log first: the PVs it frees take images); -m3 --alloc anywhere
-#   (the new images beside the old ones, in PV order).  Each step: lvx's output, exit
+#   (the new images beside the old ones, in PV order); -m-1 / -m0 with a PV named
+#   (the image on it goes; the first one not while the sync status is unknown).  Each step: lvx's output, exit
 #   code and metadata (or, where LVM2 keeps its temporary mimagetmp layer, the images'
 #   and log's places) equal LVM2's.
 #   lvcreate --type mirror -i N (LVM2 makes no mirror without device-mapper): each
@@ -82,6 +83,27 @@ test_eq "-m3 --mirrorlog mirrored --alloc anywhere (5 PVs free): lvx's exit code
     "$rca $(twin_out a "$SCRATCH/a.out")" "$rcb $(twin_out b "$SCRATCH/b.out")"
 test_eq "-m3 --alloc anywhere: the new images beside the old ones, where LVM2 puts them" \
     "$(places a ma)" "$(places b ma)"
+lvx_a lvremove -y vg1/ma >/dev/null 2>&1   # LVM2's mimagetmp layer: not compared
+lvm_b lvremove -y vg1/ma >/dev/null 2>&1
+lvx_a lvcreate "${C[@]}" -an -Zn --type mirror -m2 --corelog -l1 -n m3 vg1 "${TWIN_A[@]:0:3}" >/dev/null 2>&1
+lvx_b lvcreate "${C[@]}" -an -Zn --type mirror -m2 --corelog -l1 -n m3 vg1 "${TWIN_B[@]:0:3}" >/dev/null 2>&1
+test_eq "a 3-image mirror on D0 D1 D2 made on both sides" \
+    "$(places a m3 | cut -d'(' -f1)/$(places b m3 | cut -d'(' -f1)" \
+    "[m3_mimage_0] D0
+[m3_mimage_1] D1
+[m3_mimage_2] D2/[m3_mimage_0] D0
+[m3_mimage_1] D1
+[m3_mimage_2] D2"
+twin_step "-m-1 PV of a 3-image mirror: the image on that PV goes (not the last)" \
+    lvconvert -y -m-1 vg1/m3 %1
+test_eq "... the images on D0 and D2 left" "$(places a m3 | cut -d'(' -f1 | tr '\n' ' ')" \
+    "[m3_mimage_0] D0 [m3_mimage_2] D2 "
+twin_step "-m-1 PV of the first image of an inactive mirror: refused (sync status unknown)" \
+    lvconvert -y -m-1 vg1/m3 %0
+twin_step "-m0 PV of the second image: linear on the first" lvconvert -y -m0 vg1/m3 %2
+test_eq "... m3 linear on D0" \
+    "$(lvm_a lvs --noheadings -o segtype,devices vg1/m3 2>/dev/null | sed "$(_twin_sed a)" | tr -s ' ' | cut -d'(' -f1)" \
+    " linear D0"
 test_ok "LVM2's vgck accepts lvx's side" lvm_a vgck vg1
 lvx_a vgremove -ff vg1 >/dev/null 2>&1
 lvm_b vgremove -ff vg1 >/dev/null 2>&1
