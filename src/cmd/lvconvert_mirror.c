@@ -30,6 +30,8 @@
  *                     layout after activation (README: a deliberate difference);
  *                     refused (LVM2's words) for a NOTSYNCED mirror.
  *
+ * `lvconvert VG/LV` alone waits for an active mirror to be in sync ("VG/LV: Converted:
+ * 100.00%", LVM2's poll), nothing written.
  * Each prints "Logical volume VG/LV converted." (linear -> mirror and more images:
  * "... being converted.").  LVs active in the user backend are converted live: the
  * new layout staged, committed, new logs zeroed, then the daemon reloads the LV (its
@@ -549,6 +551,9 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
     if ((rc = lvx_actcmd_init(env, &act)))
         return rc;
     bool active = lvx_actcmd_is_active(env, &act, lv, NULL);
+    if (!linear && !c->type && !c->mirrors_given && !c->core_log && !c->disk_log &&
+        !c->mirrored_log)      /* `lvconvert VG/LV`: LVM2's poll, until in sync; no write */
+        return active ? lvx_mirror_poll_converted(env, &act, lv, false) : 0;
     if (!linear && c->type && !strcmp(c->type, "raid1") && !active) {
         lvx_cmd_errorf("%s/%s must be active to perform this operation.", vg, lv->name);
         return LVX_EXIT_FAILED;

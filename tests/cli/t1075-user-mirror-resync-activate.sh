@@ -9,6 +9,8 @@
 # `lvchange -aey --resync -y` of a --nosync mirror before adding an image to it):
 #   - a --nosync mirror refuses -m +1 (LVM2's line); after `lvchange -aey --resync -y`
 #     (exit 0, the warning) it is no longer NOTSYNCED, active, and -m +1 works;
+#   - `lvconvert VG/LV` alone (LVM2's poll, lvconvert-mirror.sh:331): waits for the
+#     sync, nothing written;
 #   - an inactive core-log --nosync mirror: `lvchange -ay --resync -y` resyncs and
 #     activates it;
 #   - --rebuild with -a stays refused (exit 3, nothing changed).
@@ -37,6 +39,12 @@ test_eq "after it: not NOTSYNCED (attr m), active" \
     "$(lvsf m1 lv_attr | cut -c1,5)" "ma"
 uspace_run_ok "-m +1 works now" lvx lvconvert -m +1 "$VG/m1"
 test_eq "three images" "$(lvsf m1 devices | tr ',' '\n' | wc -l)" "3"
+s0=$(seqno)
+rc=0
+lvx lvconvert "$VG/m1" >"$SCRATCH/p.out" 2>&1 || rc=$?
+test_eq "lvconvert VG/LV alone: waits for the sync (LVM2's poll line), nothing written" \
+    "$rc $(cat "$SCRATCH/p.out") $(seqno) $(lvsf m1 copy_percent)" \
+    "0   $VG/m1: Converted: 100.00% $s0 100.00"
 
 uspace_run_ok "an inactive core-log --nosync mirror" \
     lvx lvcreate -an --type mirror -m1 --corelog -l1 --nosync -n m2 "$VG"
