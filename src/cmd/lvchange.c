@@ -468,11 +468,18 @@ int lvx_cmd_lvchange(struct lvx_cmd_env *env)
     if (sync && strcmp(sync, "check") && strcmp(sync, "repair"))
         return lvx_opts_invalid("syncaction", sync, NULL);
     if (env->args->count[LVX_OPT_REBUILD] || env->args->count[LVX_OPT_RESYNC]) {
-        if (sync || has_changes(&o) || activate_given) {
+        /* LVM2's --resync command takes -a too: the resync, its warning, then the
+         * activation change as `lvchange -a` alone */
+        bool then_activate = activate_given && !env->args->count[LVX_OPT_REBUILD];
+        if (sync || has_changes(&o) || (activate_given && !then_activate)) {
             lvx_cmd_errorf("--rebuild and --resync cannot be combined with other changes.");
             return LVX_EXIT_INVALID;
         }
-        return lvx_lvchange_raid(env);     /* cmd/lvchange_raid.c */
+        rc = lvx_lvchange_raid(env);     /* cmd/lvchange_raid.c */
+        if (rc || !then_activate)
+            return rc;
+        lvx_warn(env->ctx, "WARNING: Combining activation change with other commands is not "
+                 "advised.");
     }
     if (sync)      /* cmd/activation.c: a message to the kernel, no metadata change */
         return lvx_actcmd_syncaction(env, env->args->argv, (unsigned)env->args->argc, sync);

@@ -159,7 +159,10 @@ static int parse_args(struct lvx_cmd_env *env, struct convert_opts *o)
         return rc;
     o->rs.pv_args = a->argv + 1;
     o->rs.pv_arg_count = (unsigned)a->argc - 1;
-    if (a->count[LVX_OPT_MIRRORS] && (a->count[LVX_OPT_STRIPES] || a->count[LVX_OPT_STRIPESIZE])) {
+    bool mirror_type = (a->count[LVX_OPT_TYPE] && !strcmp(a->value[LVX_OPT_TYPE], "mirror")) ||
+                       a->count[LVX_OPT_MIRRORLOG] || a->count[LVX_OPT_CORELOG];
+    if (a->count[LVX_OPT_MIRRORS] && !mirror_type &&
+        (a->count[LVX_OPT_STRIPES] || a->count[LVX_OPT_STRIPESIZE])) {
         lvx_cmd_errorf("lvx lvconvert does not combine --mirrors with --stripes or "
                        "--stripesize.");
         return LVX_EXIT_INVALID;
@@ -555,6 +558,15 @@ static int change_images(struct lvx_cmd_env *env, struct lvx_vg_update *u,
 /* `--type striped --stripes N` (N > 1) or --type raid4|raid5*|raid6*|raid10 of a linear
  * LV active in the kernel: LVM2's interim raid1 of 2 images (lvx restripes such an LV
  * itself in the user backend or inactive, and refuses one active in dm). */
+/* Every segment of lv striped (or linear): what --type mirror turns into _mimage_0. */
+static bool all_striped(const struct lvx_lv *lv)
+{
+    for (unsigned s = 0; s < lv->seg_count; s++)
+        if (lv->segs[s].kind != LVX_SEG_STRIPED || !lv->segs[s].area_count)
+            return false;
+    return lv->seg_count > 0;
+}
+
 static bool linear_to_striped_in_kernel(struct lvx_cmd_env *env, const struct convert_opts *o,
                                         const struct lvx_lv *lv)
 {
@@ -846,7 +858,7 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
         return lvx_mirror_repair(env, u, lv, &r);
     }
     if (mirror || to_mirror || o->mirrorlog) {
-        if (!mirror && !lvx_raid_lv_is_linear(lv)) {
+        if (!mirror && !lvx_raid_lv_is_linear(lv) && !(to_mirror && all_striped(lv))) {
             lvx_cmd_errorf("lvx lvconvert makes mirrors of linear LVs only, not of %s/%s (%s).",
                            lv->vg->name, lv->name,
                            lv->seg_count ? lvx_seg_report_type(&lv->segs[0]) : "empty");
@@ -860,6 +872,8 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
             .mirrored_log = o->mirrorlog && !strcmp(o->mirrorlog, "mirrored"),
             .region_size = o->region_size, .pv_args = o->pv_args,
             .pv_arg_count = o->pv_arg_count,
+            .stripes = o->rs.stripes ? o->rs.stripes : 1, .stripe_size = o->rs.stripe_size,
+            .alloc = o->rs.policy,
         };
         return lvx_lvconvert_mirror(env, u, lv, &c);
     }

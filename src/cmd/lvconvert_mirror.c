@@ -6,11 +6,13 @@
  *
  *   mirror -> linear  (-m 0, --type linear): the LV takes its first image's segments;
  *                     the other images and the log go;
- *   fewer images      (-m N, -m -N): the last images go;
+ *   fewer images      (-m N, -m -N): the last images go; with PVs named, those wholly
+ *                     on them first (the first image only from an in-sync mirror);
  *   --mirrorlog core  the log goes; --mirrorlog disk: a new NAME_mlog, placed as a log
  *                     added alone (on a PV without an image, best fit);
- *   linear -> mirror  (--type mirror [-m N]): the LV's segments become NAME_mimage_0,
- *                     N new images on other PVs and a log (the log created first, then
+ *   linear -> mirror  (--type mirror [-m N] [--stripes S]; a striped LV too): the LV's
+ *                     segments become NAME_mimage_0, N new images (linear, or of S
+ *                     stripes) on other PVs and a log (the log created first, then
  *                     the images: LVM2's order in the metadata), the log's first 4 KiB
  *                     zeroed; "Conversion starts after activation."
  *
@@ -18,7 +20,9 @@
  *                     last one on the PVs named) becomes the linear LV NEW, activated;
  *                     down to one image the mirror becomes linear (lvx_mirror_split);
  *   more images       (-m N, -m +N of a core-, disk- or mirrored-log mirror, with
- *                     --mirrorlog too: the log changed after the images are added):
+ *                     --mirrorlog too: the log changed after the images are added,
+ *                     but a log going to core or a mirrored log to disk first, as LVM2,
+ *                     so that the PVs it frees take images):
  *                     NAME_mimage_<k>... (k above the highest in use) on PVs holding
  *                     none of its images nor its log, appended; an inactive LV's log
  *                     header zeroed (every region copied again).  LVM2 goes
@@ -26,6 +30,8 @@
  *                     layout after activation (README: a deliberate difference);
  *                     refused (LVM2's words) for a NOTSYNCED mirror.
  *
+ * `lvconvert VG/LV` alone waits for an active mirror to be in sync ("VG/LV: Converted:
+ * 100.00%", LVM2's poll), nothing written.
  * Each prints "Logical volume VG/LV converted." (linear -> mirror and more images:
  * "... being converted.").  LVs active in the user backend are converted live: the
  * new layout staged, committed, new logs zeroed, then the daemon reloads the LV (its
@@ -56,6 +62,7 @@
 #include <time.h>
 
 #define LOG_ZERO_BYTES 4096u
+#define DEFAULT_STRIPE_SIZE 128u    /* sectors: 64 KiB */
 
 /* A new hidden sub-LV of lv for lvconvert: created now. */
 static struct lvx_lv *new_sub(struct lvx_vg *vg, const struct lvx_lv *lv, const char *suffix)
@@ -183,14 +190,21 @@ static int from_linear(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
             others[k++] = cand;
     }
     enum lvx_alloc policy = lvx_lvcmd_effective_policy(vg, lv->alloc);
+    uint32_t stripes = c->stripes > 1 ? c->stripes : 1;
+    if (stripes > 1 && lv->le_count % stripes) {     /* LVM2's allocator's words */
+        lvx_cmd_errorf("Number of extents requested (%u) needs to be divisible by %u.",
+                       (unsigned)lv->le_count, stripes);
+        lvx_cmd_errorf("Unable to allocate extents for mirror(s).");
+        return LVX_EXIT_FAILED;
+    }
     if (!k) {
         lvx_cmd_errorf("Insufficient suitable allocatable extents for logical volume %s: %llu "
                        "more required", lv->name,
                        (unsigned long long)((images - 1) * lv->le_count));
         return LVX_EXIT_FAILED;
     }
-    if (lvx_raid_alloc_images(env, maps, lv->name, images - 1, lv->le_count, 0, policy, others, k,
-                              img + 1, NULL) < 0)
+    if (lvx_mirror_alloc_images(env, maps, lv->name, images - 1, stripes, c->stripe_size,
+                                lv->le_count, policy, others, k, img + 1) < 0)
         return lvx_cmd_fail(env);
     if (log && lvx_mirror_alloc_log(env, vg, maps, lv->name, log,
                                     lvx_mirror_log_extents(lv->le_count * vg->extent_size,
@@ -204,6 +218,63 @@ static int from_linear(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
     return 0;
 }
 
+/* The new images appended to the mirror's segment. */
+static void append_images(struct lvx_lv *lv, struct lvx_lv **img, uint32_t want)
+{
+    struct lvx_seg *seg = &lv->segs[0];
+    uint32_t cur = seg->area_count;
+    struct lvx_area *areas = lvx_pool_alloc(lv->vg->pool, want * sizeof(*areas));
+    memcpy(areas, seg->areas, cur * sizeof(*areas));
+    for (uint32_t i = cur; i < want; i++) {
+        memset(&areas[i], 0, sizeof(areas[i]));
+        areas[i].lv = img[i];
+    }
+    seg->areas = areas;
+    seg->area_count = seg->stripe_count = want;
+    seg->raw = NULL;
+}
+
+/* --alloc anywhere when too few PVs are free of the mirror's images and log: as LVM2's
+ * allocator then does (seen on the host, t1074), each new image goes on the next PV in
+ * VG order (or order named) with room for it, beside the images and log there. */
+static int add_images_anywhere(struct lvx_cmd_env *env, struct lvx_vg_update *u,
+                               struct lvx_lv *lv, uint32_t want, const struct lvx_alloc_pv *pvs,
+                               unsigned pv_count, struct lvx_free_maps *maps)
+{
+    struct lvx_vg *vg = u->vg;
+    uint32_t cur = lv->segs[0].area_count;
+    unsigned n = pv_count ? pv_count : vg->pv_count, next = 0;
+    struct lvx_lv **img = lvx_pool_alloc(env->pool, want * sizeof(*img));
+    for (uint32_t i = 0; i < cur; i++)
+        img[i] = lv->segs[0].areas[i].lv;
+    for (uint32_t i = cur; i < want; i++) {
+        img[i] = new_sub(vg, lv, lvx_pool_printf(env->pool, "mimage_%u",
+                                                  lvx_raid_next_index(vg, lv->name, "mimage")));
+        int r = -1;
+        for (; next < n && r < 0; next++) {
+            struct lvx_alloc_pv cand = pvs ? pvs[next]
+                                           : (struct lvx_alloc_pv){ vg->pvs[next], 0, NULL };
+            if (!cand.pv->ondisk.present || (cand.pv->flags & LVX_PVF_MISSING))
+                continue;
+            r = lvx_raid_alloc_images(env, maps, lv->name, 1, lv->le_count, 0,
+                                      LVX_ALLOC_ANYWHERE, &cand, 1, img + i, NULL);
+            if (r < 0)
+                lvx_error_clear(env->ctx);
+        }
+        if (r < 0) {
+            for (uint32_t j = cur; j <= i; j++)
+                lvx_vg_remove_lv(vg, img[j]);
+            lvx_cmd_errorf("Insufficient suitable allocatable extents for logical volume : %llu "
+                           "more required",
+                           (unsigned long long)((want - cur) * (uint64_t)lv->le_count));
+            lvx_cmd_errorf("Unable to allocate extents for mirror(s).");
+            return LVX_EXIT_FAILED;
+        }
+    }
+    append_images(lv, img, want);
+    return 0;
+}
+
 /* More images for a mirror with a core or disk log: NAME_mimage_<k> (k one above the
  * highest in use) on PVs holding none of its images nor its log, appended to the
  * mirror.  LVM2 (2.03.16) adds them to a disk-log mirror through a temporary layer (NAME_mimagetmp_N over the old
@@ -212,9 +283,21 @@ static int from_linear(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
  * caller zeroes the log's header, so every region is copied again from image 0 (by the
  * kernel or the daemon, as a new log); the daemon serving the LV copies the new images
  * whole and keeps the log (target_mirror.c's adopt). */
+static int add_images(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
+                      uint32_t want, const struct lvx_alloc_pv *pvs, unsigned pv_count,
+                      uint32_t with_logs, enum lvx_alloc alloc);
+
 int lvx_mirror_add_images(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
                           uint32_t want, const struct lvx_alloc_pv *pvs, unsigned pv_count,
                           uint32_t with_logs)
+{
+    return add_images(env, u, lv, want, pvs, pv_count, with_logs, LVX_ALLOC_INHERIT);
+}
+
+/* ... with --alloc `alloc` (LVX_ALLOC_INHERIT: the LV's policy) */
+static int add_images(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
+                      uint32_t want, const struct lvx_alloc_pv *pvs, unsigned pv_count,
+                      uint32_t with_logs, enum lvx_alloc alloc)
 {
     struct lvx_vg *vg = u->vg;
     struct lvx_seg *seg = &lv->segs[0];
@@ -234,6 +317,10 @@ int lvx_mirror_add_images(struct lvx_cmd_env *env, struct lvx_vg_update *u, stru
         if (!used)
             others[k++] = cand;
     }
+    enum lvx_alloc policy = lvx_lvcmd_effective_policy(vg, alloc ? alloc : lv->alloc);
+    bool anywhere = policy == LVX_ALLOC_ANYWHERE && !with_logs;
+    if (k < want - cur && anywhere)
+        return add_images_anywhere(env, u, lv, want, pvs, pv_count, maps);
     if (k < want - cur + with_logs) {    /* a repair's new log wants a PV of its own too */
         /* no LV named: LVM2's add_mirror_images allocates for no LV */
         lvx_cmd_errorf("Insufficient suitable allocatable extents for logical volume : %llu "
@@ -251,21 +338,18 @@ int lvx_mirror_add_images(struct lvx_cmd_env *env, struct lvx_vg_update *u, stru
         img[i] = new_sub(vg, lv, lvx_pool_printf(env->pool, "mimage_%u",
                                                   lvx_raid_next_index(vg, lv->name, "mimage")));
     if (lvx_raid_alloc_images(env, maps, lv->name, want - cur, lv->le_count, 0,
-                              lvx_lvcmd_effective_policy(vg, lv->alloc), others, k, img + cur,
+                              anywhere ? LVX_ALLOC_NORMAL : policy, others, k, img + cur,
                               NULL) < 0) {
         for (uint32_t i = cur; i < want; i++)     /* nothing changed: a repair goes on */
             lvx_vg_remove_lv(vg, img[i]);
-        return lvx_cmd_fail(env);
+        if (!anywhere)
+            return lvx_cmd_fail(env);
+        lvx_error_clear(env->ctx);
+        if ((rc = lvx_lvcmd_free_maps(env, u, &maps)))     /* the failed try's maps */
+            return rc;
+        return add_images_anywhere(env, u, lv, want, pvs, pv_count, maps);
     }
-    struct lvx_area *areas = lvx_pool_alloc(vg->pool, want * sizeof(*areas));
-    memcpy(areas, seg->areas, cur * sizeof(*areas));
-    for (uint32_t i = cur; i < want; i++) {
-        memset(&areas[i], 0, sizeof(areas[i]));
-        areas[i].lv = img[i];
-    }
-    seg->areas = areas;
-    seg->area_count = seg->stripe_count = want;
-    seg->raw = NULL;
+    append_images(lv, img, want);
     return 0;
 }
 
@@ -408,6 +492,45 @@ int lvx_mirror_poll_converted(struct lvx_cmd_env *env, const struct lvx_actcmd *
     return 0;
 }
 
+static bool all_on(const struct lvx_lv *img, const struct lvx_alloc_pv *pvs, unsigned n);
+
+/* Fewer images with PVs named: the images wholly on them, from the last one down, moved
+ * to the end (the last ones go), as LVM2's _remove_mirror_images; the first image only
+ * when the mirror is in sync (or partial).  0 or the exit code (printed). */
+static int removable_to_end(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                            struct lvx_lv *lv, uint32_t count, const struct lvx_alloc_pv *pvs,
+                            unsigned pv_count, bool active)
+{
+    struct lvx_seg *seg = &lv->segs[0];
+    const char *full = lvx_pool_printf(env->pool, "%s/%s", lv->vg->name, lv->name);
+    uint32_t moved = 0;
+    for (uint32_t s = seg->area_count; s-- > 0 && moved < count;) {
+        if (!all_on(seg->areas[s].lv, pvs, pv_count))
+            continue;
+        if (s == 0 && !lvx_map_lv_partial(lv)) {
+            struct lvx_lv_kstate ks;
+            memset(&ks, 0, sizeof(ks));
+            if (!active || !act->be->status || act->be->status(env->ctx, lv, &ks) < 0 ||
+                !ks.active || !ks.mirror) {
+                lvx_error_clear(env->ctx);
+                lvx_cmd_errorf("Unable to determine mirror sync status of %s.", full);
+                ks.sync_total = 1;
+            }
+            if (!ks.sync_total || ks.sync_done < ks.sync_total) {
+                lvx_cmd_errorf("Unable to remove primary mirror image while mirror volume %s "
+                               "is not in-sync.", full);
+                return LVX_EXIT_FAILED;
+            }
+        }
+        struct lvx_area a = seg->areas[s];
+        memmove(seg->areas + s, seg->areas + s + 1, (seg->area_count - 1 - s) * sizeof(a));
+        seg->areas[seg->area_count - 1] = a;
+        seg->raw = NULL;
+        moved++;
+    }
+    return 0;
+}
+
 int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
                          const struct lvx_mirror_conv *c)
 {
@@ -415,9 +538,22 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
     bool linear = !lvx_map_lv_is_mirror(lv);
     struct lvx_actcmd act;
     int rc;
+    /* --stripes / -I as LVM2 reads them for the mirror type (get_stripe_params) */
+    struct lvx_mirror_conv cs = *c;
+    if (cs.stripes <= 1 && cs.stripe_size) {
+        lvx_notice(env->ctx, "Ignoring stripesize argument with single stripe.");
+        cs.stripe_size = 0;
+    } else if (cs.stripes > 1 && !cs.stripe_size) {
+        cs.stripe_size = DEFAULT_STRIPE_SIZE;
+        lvx_notice(env->ctx, "Using default stripesize %s.", lvx_lvcmd_size(env, cs.stripe_size));
+    }
+    c = &cs;
     if ((rc = lvx_actcmd_init(env, &act)))
         return rc;
     bool active = lvx_actcmd_is_active(env, &act, lv, NULL);
+    if (!linear && !c->type && !c->mirrors_given && !c->core_log && !c->disk_log &&
+        !c->mirrored_log)      /* `lvconvert VG/LV`: LVM2's poll, until in sync; no write */
+        return active ? lvx_mirror_poll_converted(env, &act, lv, false) : 0;
     if (!linear && c->type && !strcmp(c->type, "raid1") && !active) {
         lvx_cmd_errorf("%s/%s must be active to perform this operation.", vg, lv->name);
         return LVX_EXIT_FAILED;
@@ -466,6 +602,9 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
     bool had_log = old_log != NULL;
     struct lvx_lv *before[LVX_RAID_CHANGE_MAX];
     unsigned before_n = lvx_mirror_subs(lv, before);
+    if (!linear && want < cur && pv_count &&
+        (rc = removable_to_end(env, &act, lv, cur - want, pvs, pv_count, active)))
+        return rc;
     if (linear && want > 1) {
         /* a mirrored log made after the images (both its areas placed at once, as LVM2
          * allocates them with the images; no warning from LVM2 here) */
@@ -480,7 +619,16 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
     } else if (!linear) {
         /* more images (the collapsed layout of LVM2's temporary layer), or fewer, then
          * the log as --mirrorlog asks */
-        if (adding && (rc = lvx_mirror_add_images(env, u, lv, want, pvs, pv_count, 0)))
+        /* a log going to core, or a mirrored log going to disk, changes first (LVM2
+         * changes the log type before it adds images): the PVs and extents it frees
+         * are free for the new images */
+        if (adding && c->core_log)
+            drop_subs(lv, cur, true);
+        if (adding && c->disk_log && lvx_mirror_log_is_mirrored(lv->segs[0].log_lv)) {
+            lvx_mirror_mlog_unmirror(lv->segs[0].log_lv);
+            lv->segs[0].raw = NULL;
+        }
+        if (adding && (rc = add_images(env, u, lv, want, pvs, pv_count, 0, c->alloc)))
             return rc;
         drop_subs(lv, want, c->core_log);
         struct lvx_lv *log = lv->segs[0].log_lv;

@@ -17,6 +17,9 @@ struct lvx_mirror_conv {
     bool core_log, disk_log;   /* --mirrorlog core (or --corelog) / disk */
     bool mirrored_log;         /* --mirrorlog mirrored (cmd/mirror_mlog.c) */
     uint32_t region_size;      /* sectors: -R or the default */
+    uint32_t stripes;          /* --stripes of new images (linear -> mirror; 0 or 1: linear) */
+    uint32_t stripe_size;      /* -I (sectors), 0: the default */
+    enum lvx_alloc alloc;      /* --alloc of new images (LVX_ALLOC_INHERIT: the LV's) */
     char **pv_args;
     unsigned pv_arg_count;
 };

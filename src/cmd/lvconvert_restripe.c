@@ -82,6 +82,8 @@ bool lvx_restripe_wanted(const struct lvx_cmd_env *env, const struct lvx_lv *lv,
                          const char *type, bool mirrors_given)
 {
     const struct lvx_cmd_args *a = env->args;
+    if (type && !strcmp(type, "mirror"))        /* --stripes of the new images */
+        return false;
     if (a->count[LVX_OPT_STRIPES] || a->count[LVX_OPT_STRIPESIZE])
         return true;
     if (type && !strcmp(type, "striped"))

@@ -9,8 +9,9 @@
  * global/support_mirrored_mirror_log = 1, else refused as deprecated, exit 5, after the
  * activation check as LVM2; built by cmd/mirror_mlog.c),
  * --corelog (= core), -R/--regionsize (LVM2's checks and default, shared with RAID),
- * --nosync (NOTSYNCED on the LV: the kernel table says "nosync").  Striped mirrors
- * (-i > 1) are not made by lvx (exit 5).  With activation disabled in lvm.conf,
+ * --nosync (NOTSYNCED on the LV: the kernel table says "nosync"), -i N [-I S]: a
+ * striped mirror, each image one striped segment of N areas (the size rounded up to
+ * a multiple of N, as a striped LV's).  With activation disabled in lvm.conf,
  * LVM2 refuses to create a mirror; lvcreate.c does the same.
  *
  * Layout, as observed with LVM2 in the VM (tests/kernel/mirror.sh): the images are
@@ -35,6 +36,7 @@
 
 #define MIRROR_MAX_IMAGES 8u
 #define LOG_ZERO_BYTES 4096u
+#define DEFAULT_STRIPE_SIZE 128u    /* sectors: 64 KiB */
 
 static const struct lvx_raid_type mirror_type = { "mirror", "mirror", 0, true, false, false };
 
@@ -85,12 +87,17 @@ int lvx_lvcreate_mirror_args(struct lvx_cmd_env *env, struct lvx_raid_opts *o)
     uint32_t stripes, ss;
     if ((rc = lvx_lvcmd_stripe_args(env, &stripes, &ss)))
         return rc;
-    if (stripes > 1) {
-        lvx_cmd_errorf("lvx lvcreate does not create striped mirrors (-i %u) yet.", stripes);
-        return LVX_EXIT_FAILED;
+    if (stripes <= 1) {
+        if (stripes == 1 && ss)
+            lvx_notice(env->ctx, "Ignoring stripesize argument with single stripe.");
+        stripes = 1;
+        ss = 0;
+    } else if (!ss) {
+        ss = DEFAULT_STRIPE_SIZE;
+        lvx_notice(env->ctx, "Using default stripesize %s.", lvx_lvcmd_size(env, ss));
     }
-    o->stripes = 1;
-    o->stripe_size = 0;
+    o->stripes = stripes;           /* each image striped (LVM2's striped mirror) */
+    o->stripe_size = ss;
     if ((rc = log_arg(env, o)))
         return rc;
     bool given;
@@ -111,9 +118,37 @@ static bool holds_image(struct lvx_lv *const *img, uint32_t count, const struct 
 {
     for (uint32_t i = 0; i < count; i++)
         for (unsigned s = 0; s < img[i]->seg_count; s++)
-            if (img[i]->segs[s].areas && img[i]->segs[s].areas[0].pv == pv)
-                return true;
+            for (uint32_t a = 0; img[i]->segs[s].areas && a < img[i]->segs[s].area_count; a++)
+                if (img[i]->segs[s].areas[a].pv == pv)
+                    return true;
     return false;
+}
+
+int lvx_mirror_alloc_images(struct lvx_cmd_env *env, struct lvx_free_maps *maps,
+                            const char *lv_name, uint32_t count, uint32_t stripes,
+                            uint32_t stripe_size, uint64_t image_ext, enum lvx_alloc policy,
+                            const struct lvx_alloc_pv *pvs, unsigned pv_count,
+                            struct lvx_lv **img)
+{
+    if (stripes <= 1)
+        return lvx_raid_alloc_images(env, maps, lv_name, count, image_ext, 0, policy, pvs,
+                                     pv_count, img, NULL);
+    struct lvx_alloc_result res;
+    int r = lvx_raid_alloc_parallel(env, maps, lv_name, count * stripes, image_ext / stripes,
+                                    stripe_size, policy, pvs, pv_count, &res);
+    if (r < 0)
+        return r;
+    for (uint32_t i = 0; i < count; i++)
+        for (unsigned s = 0; s < res.seg_count; s++) {
+            const struct lvx_alloc_seg *as = &res.segs[s];
+            uint64_t per = as->extent_count / as->stripe_count;
+            struct lvx_alloc_seg one = { img[i]->le_count, per * stripes, stripes, stripe_size,
+                                         &as->areas[i * stripes] };
+            struct lvx_alloc_result part = { 1, &one };
+            if ((r = lvx_alloc_append(env->ctx, img[i], &part)) < 0)
+                return r;
+        }
+    return 0;
 }
 
 bool lvx_mirror_conf_on(struct lvx_cmd_env *env, const char *path)
@@ -274,8 +309,8 @@ int lvx_lvcreate_mirror_build(struct lvx_cmd_env *env, struct lvx_vg *vg,
                          : lvx_raid_new_sub(vg, lv, "mlog", 0, false);
     if (log)                /* NAME_mlog: no index */
         log->name = lvx_pool_printf(vg->pool, "%s_mlog", lv->name);
-    int r = lvx_raid_alloc_images(env, maps, lv->name, images, extents, 0, policy, pvs, pv_count,
-                                  img, NULL);
+    int r = lvx_mirror_alloc_images(env, maps, lv->name, images, o->stripes, o->stripe_size,
+                                    extents, policy, pvs, pv_count, img);
     if (r == -EINVAL && strstr(env->ctx->errmsg, "must not exceed number of physical volumes"))
         r = lvx_error(env->ctx, ENOSPC, "Insufficient suitable allocatable extents for logical "
                       "volume %s: %llu more required", lv->name,

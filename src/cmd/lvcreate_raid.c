@@ -383,22 +383,32 @@ static void final_region_size(struct lvx_cmd_env *env, struct lvx_raid_opts *o,
     o->region_size = lvx_raid_min_region_size(max, o->region_size);
 }
 
-int lvx_raid_alloc_images(struct lvx_cmd_env *env, struct lvx_free_maps *maps,
-                          const char *lv_name, uint32_t count, uint64_t image_ext,
-                          uint32_t meta_ext, enum lvx_alloc policy, const struct lvx_alloc_pv *pvs,
-                          unsigned pv_count, struct lvx_lv **img, struct lvx_lv **meta)
+int lvx_raid_alloc_parallel(struct lvx_cmd_env *env, struct lvx_free_maps *maps,
+                            const char *lv_name, uint32_t areas, uint64_t area_ext,
+                            uint32_t stripe_size, enum lvx_alloc policy,
+                            const struct lvx_alloc_pv *pvs, unsigned pv_count,
+                            struct lvx_alloc_result *res)
 {
     struct lvx_alloc_request req = {
-        .extents = (uint64_t)count * (image_ext + meta_ext),
-        .stripes = count,
-        .stripe_size = 8,          /* unused: the areas become linear sub-LVs */
+        .extents = (uint64_t)areas * area_ext,
+        .stripes = areas,
+        .stripe_size = stripe_size ? stripe_size : 8,   /* 8: unused, the areas linear */
         .policy = policy,
         .pv_count = pv_count,
         .pvs = pvs,
         .lv_name = lv_name,
     };
+    return lvx_alloc_extents(env->ctx, env->pool, maps, &req, res);
+}
+
+int lvx_raid_alloc_images(struct lvx_cmd_env *env, struct lvx_free_maps *maps,
+                          const char *lv_name, uint32_t count, uint64_t image_ext,
+                          uint32_t meta_ext, enum lvx_alloc policy, const struct lvx_alloc_pv *pvs,
+                          unsigned pv_count, struct lvx_lv **img, struct lvx_lv **meta)
+{
     struct lvx_alloc_result res;
-    int r = lvx_alloc_extents(env->ctx, env->pool, maps, &req, &res);
+    int r = lvx_raid_alloc_parallel(env, maps, lv_name, count, image_ext + meta_ext, 0, policy,
+                                    pvs, pv_count, &res);
     if (r < 0)
         return r;
     for (uint32_t i = 0; i < count; i++) {

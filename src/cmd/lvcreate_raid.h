@@ -95,6 +95,23 @@ int lvx_lvcreate_mirror_build(struct lvx_cmd_env *env, struct lvx_vg *vg,
                               struct lvx_free_maps *maps, struct lvx_raid_opts *o,
                               struct lvx_lv *lv, uint64_t extents, enum lvx_alloc policy,
                               const struct lvx_alloc_pv *pvs, unsigned pv_count);
+/* `areas` parallel areas of area_ext extents each, on distinct PVs (a striped request of
+ * stripe_size; 0: the areas become linear sub-LVs) into *res.  0 or negative errno. */
+int lvx_raid_alloc_parallel(struct lvx_cmd_env *env, struct lvx_free_maps *maps,
+                            const char *lv_name, uint32_t areas, uint64_t area_ext,
+                            uint32_t stripe_size, enum lvx_alloc policy,
+                            const struct lvx_alloc_pv *pvs, unsigned pv_count,
+                            struct lvx_alloc_result *res);
+/* Allocate `count` mirror images of image_ext extents each: with stripes > 1 (a striped
+ * mirror) count * stripes parallel areas at once, image i taking areas i * stripes
+ * onwards as one striped segment (LVM2's _create_mimage_lvs), else as
+ * lvx_raid_alloc_images does.  image_ext is a multiple of stripes.  0 or negative
+ * errno (ctx). */
+int lvx_mirror_alloc_images(struct lvx_cmd_env *env, struct lvx_free_maps *maps,
+                            const char *lv_name, uint32_t count, uint32_t stripes,
+                            uint32_t stripe_size, uint64_t image_ext, enum lvx_alloc policy,
+                            const struct lvx_alloc_pv *pvs, unsigned pv_count,
+                            struct lvx_lv **img);
 /* The log's size: a 1 KiB header area and one bit per region, whole extents. */
 uint32_t lvx_mirror_log_extents(uint64_t lv_sectors, uint32_t region_size, uint32_t extent_size);
 /* Place the disk log `log` (ext extents) of the mirror top_name with images img[0..count):

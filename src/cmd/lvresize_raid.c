@@ -20,7 +20,10 @@
  *   the region size (doubling) until the bitmap's 2^21 regions cover the new size.
  * Old-style mirrors (segment type "mirror") are resized the same way as raid1: every
  * mimage by the change, the log left as it is (its region count follows the LV's size
- * when the kernel loads the table), as LVM2 does (compared on the host: t0695).
+ * when the kernel loads the table), as LVM2 does (compared on the host: t0695).  A
+ * striped mirror (its first image striped): a reduction rounded up to whole stripes
+ * ("Rounding size (N extents) up to stripe boundary size for segment ..."), an
+ * extension made of segments of that many stripes in every image (t1074).
  * Entry point: lvx_lvresize_raid(), called by cmd/lvresize.c after the common checks, and
  * for a thin pool's raid _tdata/_tmeta when the pool grows (cmd/lvresize.c extend_pool_sub).
  */
@@ -95,9 +98,21 @@ int lvx_lvresize_raid_check(struct lvx_cmd_env *env, const struct lvx_lv *lv, bo
     return 0;
 }
 
+static int grow_image(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
+                      uint32_t s, uint64_t extents, uint32_t stripes, uint32_t stripe_size,
+                      const struct lvx_alloc_pv *pvs, unsigned pv_count, enum lvx_alloc policy);
+
 int lvx_raid_grow_image(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
                         uint32_t s, uint64_t extents, const struct lvx_alloc_pv *pvs,
                         unsigned pv_count, enum lvx_alloc policy)
+{
+    return grow_image(env, u, lv, s, extents, 1, 0, pvs, pv_count, policy);
+}
+
+/* Image s of lv grows by `extents`, in one segment of `stripes` stripes. */
+static int grow_image(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
+                      uint32_t s, uint64_t extents, uint32_t stripes, uint32_t stripe_size,
+                      const struct lvx_alloc_pv *pvs, unsigned pv_count, enum lvx_alloc policy)
 {
     const struct lvx_seg *seg = &lv->segs[0];
     struct lvx_lv *img = seg->areas[s].lv;
@@ -109,11 +124,14 @@ int lvx_raid_grow_image(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
         return rc;
     struct lvx_alloc_request req = {
         .extents = extents,
-        .stripes = 1,
+        .stripes = stripes,
+        .stripe_size = stripes > 1 ? stripe_size : 0,
         .policy = policy,
         .pv_count = where_n,
         .pvs = where,
-        .lv = img,
+        /* LVM2 continues only the one-area segments it ends with (its contiguous check
+         * skips striped ones) */
+        .lv = img->seg_count && img->segs[img->seg_count - 1].area_count > 1 ? NULL : img,
         .lv_name = lv->name,
     };
     struct lvx_alloc_result res;
@@ -123,8 +141,11 @@ int lvx_raid_grow_image(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
                        (unsigned long long)extents * seg->area_count);
         return LVX_EXIT_FAILED;
     }
-    if (lvx_lvcmd_allocate(env, u->vg, maps, &req, false, &res) < 0 ||
-        lvx_alloc_append(env->ctx, img, &res) < 0)
+    if (lvx_lvcmd_allocate(env, u->vg, maps, &req, false, &res) < 0)
+        return lvx_cmd_fail(env);
+    for (unsigned i = 0; !req.lv && i < res.seg_count; i++)    /* placed as for a new LV */
+        res.segs[i].start_extent += img->le_count;
+    if (lvx_alloc_append(env->ctx, img, &res) < 0)
         return lvx_cmd_fail(env);
     return 0;
 }
@@ -145,6 +166,17 @@ int lvx_lvresize_raid(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
     uint32_t ds = data_stripes(seg, t);
     uint64_t cur = lv->le_count, e = lv->vg->extent_size;
     bool extend = *new_count > cur;
+    /* a striped mirror: the stripes of its first image (LVM2's _lvseg_get_stripes; its
+     * last segment when extending), every image's new extents striped alike */
+    uint32_t mst = 1, mss = 0;
+    const struct lvx_lv *i0 = mirror ? seg->areas[0].lv : NULL;
+    if (i0 && i0->seg_count) {
+        const struct lvx_seg *is = &i0->segs[extend ? i0->seg_count - 1 : 0];
+        if (is->kind == LVX_SEG_STRIPED && is->area_count > 1) {
+            mst = is->area_count;
+            mss = is->stripe_size;
+        }
+    }
     if (extend)
         *new_count = cur + lvx_lvcmd_round_to_stripes(env, *new_count - cur, ds, e);
     if (!extend && ds > 1 && (cur - *new_count) % ds) {
@@ -160,6 +192,17 @@ int lvx_lvresize_raid(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
     if (extend && t->mirrored && !env->args->count[LVX_OPT_MIRRORS])   /* -m: LVM2 is quiet */
         lvx_notice(env->ctx, "Extending %u mirror images.", !strcmp(t->name, "raid1") ?
                    seg->area_count : (seg->data_copies >= 2 ? seg->data_copies : 2));
+    if (extend && mst > 1 && mss)
+        lvx_notice(env->ctx, "Using stripesize of last segment %s", lvx_lvcmd_size(env, mss));
+    /* the segment's size (the change when extending) in whole stripes, rounded toward
+     * the original size */
+    uint64_t rest = mst > 1 ? (extend ? *new_count - cur : *new_count) % mst : 0;
+    if (rest) {
+        lvx_notice(env->ctx, "Rounding size (%llu extents) up to stripe boundary size for "
+                   "segment (%llu extents).", (unsigned long long)*new_count,
+                   (unsigned long long)(*new_count - rest + mst));
+        *new_count = *new_count - rest + mst;
+    }
     if (*new_count == cur) {
         lvx_cmd_errorf("New size (%llu extents) matches existing size (%llu extents).",
                        (unsigned long long)*new_count, (unsigned long long)cur);
@@ -182,8 +225,8 @@ int lvx_lvresize_raid(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
             lvx_lvresize_truncate(img, img_ext);
             continue;
         }
-        int rc = lvx_raid_grow_image(env, u, lv, s, img_ext - img->le_count, pvs, pv_count,
-                                     policy);
+        int rc = grow_image(env, u, lv, s, img_ext - img->le_count, mst, mss, pvs, pv_count,
+                            policy);
         if (rc)
             return rc;
     }

@@ -100,10 +100,10 @@ test_ok "mirror_logs_require_separate_pvs=1: the log on the third PV" \
     "$LVX" lvcreate "${S[@]}" -an --type mirror -m1 -L 4m -n m9 vg "$d1" "$d2" "$d3"
 test_eq "... and it is there" "$(lvm2 lvs -a --noheadings -o devices vg/m9_mlog 2>/dev/null | tr -d ' ')" "$d3(7)"
 test_ok "lvx lvremove of it" "$LVX" lvremove -y vg/m9
-test_eq "-i2: not made by lvx (exit 5, one line)" \
-    "$(mk --type mirror -m1 -i2 -L 8m -n m6 vg; echo "rc=$?")" \
-    "  lvx lvcreate does not create striped mirrors (-i 2) yet.
-rc=5"
+test_eq "-i2 -m1 on 3 PVs (4 areas needed): refused, nothing made (striped mirrors: t1074)" \
+    "$(mk --type mirror -m1 -i2 -L 8m -n m6 vg | grep -c "Insufficient suitable allocatable extents for logical volume m6"; echo "rc=${PIPESTATUS[0]}") $(lvm2 lvs --noheadings vg/m6 2>/dev/null | wc -l)" \
+    "1
+rc=5 0"
 
 # The places LVM2 2.03.16 chose for the same commands in the VM (3 x 128 MiB PVs,
 # tests/kernel/mirror.sh's sequence m1..m19 without the refused ones).
