@@ -731,8 +731,8 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
                          (!o->type || !strcmp(o->type, "raid1")) && !o->mirrorlog &&
                          (lvx_raid_lv_is_linear(lv) ||
                           (lvx_map_lv_is_raid(lv) && !strcmp(lv->segs[0].type_name, "raid1")));
-    if (origin_images && o->mirrors_sign >= 0 && o->mirrors > 0) {
-        struct lvx_actcmd oa;          /* the daemon's origins get no new images live */
+    if (origin_images && o->mirrors_sign >= 0 && o->mirrors > 0 && lvx_raid_lv_is_linear(lv)) {
+        struct lvx_actcmd oa;     /* the daemon's linear origins do not become raid1 */
         int r = lvx_actcmd_init(env, &oa);
         if (r)
             return r;
