@@ -17,7 +17,11 @@
 #     snapshot unchanged, its store's records hold the old chunks, the mirror resyncs
 #     and its legs are equal;
 #   - lvconvert --merge of the first snapshot: the origin (both legs) reads as the
-#     snapshot did, the other snapshot keeps its contents; LVM2 reads the VG (vgck).
+#     snapshot did, the other snapshot keeps its contents; LVM2 reads the VG (vgck);
+#   - lvconvert -y --repair of the active origin with a leg's PV hidden: m becomes its
+#     survivor, then a mirror again (LVM2's order under snapshots) with a new image and
+#     log, the origin's file reloaded: s2's view kept, the new image
+#     copied, both mimages hold a later write, the new log in sync after the stop.
 # The sections shared with t1083 (RAID origins): tests/tools/uspace-origin-snap.sh.
 # The daemon is private to the test.
 source "$(dirname "$0")/../lib.sh"
@@ -96,7 +100,42 @@ test_eq "LVM2 reads the VG: m (mirror), s2 a snapshot of m" \
     "m mirror s2 linear m"
 uspace_run_ok "LVM2's vgck" lvm2 vgck "$VG"
 
-uspace_run_ok "vgremove -f" lvx vgremove -f "$VG"
+# ---------------------------------------------------------------- repair under s2
+# m_mimage_1's PV hidden: the set activated partial, lvconvert --repair of the active
+# origin (LVM2 adds no image under snapshots: m goes on with its survivor)
+lost=$(lvm2 lvs -a --noheadings -o devices "$VG/m_mimage_1" 2>/dev/null | tr -d ' ' | sed 's/(.*//')
+keep=()
+for d in "${DEVS[@]}"; do [[ $d != "$lost" ]] && keep+=("$d"); done
+HIDE="--devices=$(IFS=,; echo "${keep[*]}")"
+uspace_run_ok "the set activated with $lost hidden (--activationmode partial)" \
+    lvx vgchange -ay --activationmode partial "$HIDE" "$VG"
+test_eq "degraded: m reads S1, s2 its contents" "$(sum_of m) $(sum_of s2)" \
+    "$S1 $(fsum "$SCRATCH/before2")"
+lvx lvconvert -y --repair "$HIDE" "$VG/m" >"$SCRATCH/rep.out" 2>&1
+test_eq "lvconvert -y --repair of the active origin m: exit 0" "$?" 0
+test_eq "after the repair: m reads S1, s2 its contents" "$(sum_of m) $(sum_of s2)" \
+    "$S1 $(fsum "$SCRATCH/before2")"
+uspace_run_ok "pattern B written over m (copied out for s2)" \
+    dd if="$SCRATCH/B" of="$DEV/m" bs=1M oflag=direct status=none
+test_eq "after the write: m reads B, s2 its contents" "$(sum_of m) $(sum_of s2)" \
+    "$B $(fsum "$SCRATCH/before2")"
+test_eq "the repair gave m a new image on a PV left (a linear origin made a mirror again, as LVM2)" \
+    "$(lvm2 lvs --noheadings -o segtype,stripes,origin "$VG/m" "$VG/s2" 2>/dev/null | xargs) $(lvm2 lvs -a --noheadings -o devices "$VG" 2>/dev/null | grep -c "$lost")" \
+    "mirror 2 linear 1 m 0"
+synced_hidden() {
+    local _i
+    for _i in $(seq 600); do
+        [[ $(lvx lvs --noheadings -o copy_percent "$HIDE" "$VG/m" 2>/dev/null | tr -d ' ') == 100.00 ]] && return 0
+        sleep 0.2
+    done
+    return 1
+}
+test_ok "the new image copied (copy_percent 100.00 through the snapshot-origin)" synced_hidden
+uspace_run_ok "the set deactivated" lvx lvchange -an "$HIDE" "$VG/m"
+legs_hold "after the repair and the write" "$B"
+test_eq "m_mlog (new) in sync after the stop" "$(mlog_insync)" "4d695272 $NREG $NREG"
+
+uspace_run_ok "vgremove -f" lvx vgremove -f "$HIDE" "$VG"
 test_eq "no loop device over the daemon's files" \
     "$(losetup -a 2>/dev/null | grep -cF "$LVX_RUN_DIR/vol/")" 0
 done_testing
