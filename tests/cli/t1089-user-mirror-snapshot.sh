@@ -100,6 +100,27 @@ test_eq "LVM2 reads the VG: m (mirror), s2 a snapshot of m" \
     "m mirror s2 linear m"
 uspace_run_ok "LVM2's vgck" lvm2 vgck "$VG"
 
+# ---------------------------------------------------------------- conversions under s2
+uspace_run_ok "the set activated" lvx lvchange -ay "$VG/m"
+uspace_run_ok "lvconvert -y --mirrorlog core of the active origin m" \
+    lvx lvconvert -y --mirrorlog core "$VG/m"
+test_eq "core log: m reads S1, s2 its contents" "$(sum_of m) $(sum_of s2)" "$S1 $(fsum "$SCRATCH/before2")"
+uspace_run_ok "lvconvert -y -m0 of the active origin m (linear)" lvx lvconvert -y -m0 "$VG/m"
+test_eq "linear: m reads S1, s2 its contents" "$(sum_of m) $(sum_of s2)" "$S1 $(fsum "$SCRATCH/before2")"
+uspace_run_ok "pattern A written over the linear m (copied out for s2)" \
+    dd if="$SCRATCH/A" of="$DEV/m" bs=1M oflag=direct status=none
+uspace_run_ok "lvconvert -y --type mirror -m1 of the active linear origin m (disk log)" \
+    lvx lvconvert -y --type mirror -m1 "$VG/m"
+test_eq "a mirror again: m reads A, s2 its contents" "$(sum_of m) $(sum_of s2)" "$A $(fsum "$SCRATCH/before2")"
+test_ok "m in sync (the new image copied)" origin_synced
+uspace_run_ok "the set deactivated" lvx lvchange -an "$VG/m"
+legs_hold "after -m0 and --type mirror -m1" "$A"
+test_eq "m_mlog (new) in sync after the stop" "$(mlog_insync)" "4d695272 $NREG $NREG"
+test_eq "LVM2 reads the VG: m (mirror), s2 a snapshot of m" \
+    "$(lvm2 lvs --noheadings -o lv_name,segtype,origin "$VG/m" "$VG/s2" 2>/dev/null | xargs)" \
+    "m mirror s2 linear m"
+S1=$(fsum "$SCRATCH/A")
+
 # ---------------------------------------------------------------- repair under s2
 # m_mimage_1's PV hidden: the set activated partial, lvconvert --repair of the active
 # origin (LVM2 adds no image under snapshots: m goes on with its survivor)
