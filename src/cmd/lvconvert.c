@@ -731,8 +731,8 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
                          (!o->type || !strcmp(o->type, "raid1")) && !o->mirrorlog &&
                          (lvx_raid_lv_is_linear(lv) ||
                           (lvx_map_lv_is_raid(lv) && !strcmp(lv->segs[0].type_name, "raid1")));
-    if (origin_images && o->mirrors_sign >= 0 && o->mirrors > 0) {
-        struct lvx_actcmd oa;          /* the daemon's origins get no new images live */
+    if (origin_images && o->mirrors_sign >= 0 && o->mirrors > 0 && lvx_raid_lv_is_linear(lv)) {
+        struct lvx_actcmd oa;     /* the daemon's linear origins do not become raid1 */
         int r = lvx_actcmd_init(env, &oa);
         if (r)
             return r;
@@ -757,21 +757,11 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
                       (sub_raid1 || lvx_raid_lv_is_linear(lv))) ||
                      (!o->mirrors_given && !o->split && lvx_parity_takeover_wanted(lv, o->type)));
     /* LVM2 converts a mirror origin under its COW snapshots too (fewer images, the
-     * log) and a linear origin to a mirror: in dm its -real layer's table changes */
+     * log) and a linear origin to a mirror: in dm its -real layer's table changes, in
+     * the user backend the origin's file is reloaded (its mirror target inner) */
     bool origin_mirror = snap_origin && !o->repair && !o->replace_count && !o->split &&
                          (lvx_map_lv_is_mirror(lv) ||
                           (lvx_raid_lv_is_linear(lv) && o->type && !strcmp(o->type, "mirror")));
-    if (origin_mirror) {
-        struct lvx_actcmd oa;
-        int r = lvx_actcmd_init(env, &oa);
-        if (r)
-            return r;
-        if (oa.be && oa.be != &lvx_activation_dm && lvx_actcmd_is_active(env, &oa, lv, NULL)) {
-            lvx_cmd_errorf("lvx converts active mirror origins of snapshots in the dm "
-                           "activation backend only.");
-            return LVX_EXIT_FAILED;
-        }
-    }
     if (user && !(snap_origin && o->repair && lvx_map_lv_is_mirror(lv)) && !origin_images &&
         !origin_mirror && !pool_sub) {
         lvx_cmd_errorf("Can't convert logical volume %s/%s: it is a sub-LV (%s).", lv->vg->name,

@@ -24,9 +24,10 @@ int lvx_snapshot_origin_check(struct lvx_cmd_env *env, const struct lvx_lv *org,
         lvx_cmd_errorf("Snapshots of %s are not supported.", err);
         return LVX_EXIT_FAILED;
     }
-    /* mirror origins: dm backend only (the daemon's snapshot targets copy from an
+    /* every backend serves these origins (the daemon's snapshot targets copy from an
      * origin's extents or through the target serving it: a thin origin's pool, a RAID
-     * origin's RAID target) */
+     * or mirror origin's own target) */
+    (void)act;
     bool mirror = lvx_map_lv_is_mirror(org), raid = lvx_map_lv_is_raid(org);
     bool thin = lvx_lv_is_thin(org);
     for (unsigned i = 0; !mirror && !raid && !thin && i < org->seg_count; i++)
@@ -36,11 +37,6 @@ int lvx_snapshot_origin_check(struct lvx_cmd_env *env, const struct lvx_lv *org,
                            org->segs[i].type_name);
             return LVX_EXIT_FAILED;
         }
-    if (mirror && act && act->be && act->be != &lvx_activation_dm) {
-        lvx_cmd_errorf("lvx makes snapshots of %s LVs in the dm activation backend only.",
-                       "mirror");
-        return LVX_EXIT_FAILED;
-    }
     return 0;
 }
 

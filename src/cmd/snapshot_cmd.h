@@ -14,7 +14,8 @@
 #include "cmd/commands.h"
 
 /* org can be the origin of a COW snapshot (LVM2's validate_snapshot_origin, for the
- * origin kinds lvx serves: linear, striped, thin; mirror in the dm backend only). */
+ * origin kinds lvx serves: linear, striped, thin, mirror, RAID; act is not consulted:
+ * every activation backend serves them). */
 int lvx_snapshot_origin_check(struct lvx_cmd_env *env, const struct lvx_lv *org,
                               const struct lvx_actcmd *act);
 

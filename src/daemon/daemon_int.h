@@ -331,8 +331,8 @@ int lvxd_mirror_hold_log(struct lvx_ctx *ctx, struct lvxd_lv *v, bool on);
  * still to merge.  0 or -errno (message in ctx). */
 int lvxd_snapshot_merge(struct lvx_ctx *ctx, struct lvxd_lv *v, unsigned max, uint64_t *left);
 /* target_snapshot.c: the snapshot-origin target, and the target serving the data of an
- * origin it stacks over (a RAID origin: raid1/raid10 or raid4/5/6, as dm's -real
- * layer): that target and its state (from its ctr) through *state, or NULL when v is
+ * origin it stacks over (a RAID origin: raid1/raid10 or raid4/5/6, or an old-style
+ * mirror origin, as dm's -real layer): that target and its state (from its ctr) through *state, or NULL when v is
  * not served as such an origin.  v's lock held. */
 extern const struct lvxd_target lvxd_target_origin;
 const struct lvxd_target *lvxd_origin_inner(const struct lvxd_lv *v, void **state);

@@ -79,9 +79,9 @@ extern const struct lvxd_target lvxd_target_snapshot;  /* target_snapshot.c */
 static const struct lvxd_target *const targets[] = {
     &lvxd_target_pvmove,      /* first: its ctr refuses origins and snapshots being moved */
     &lvxd_target_restripe,
-    &lvxd_target_mirror,
     &lvxd_target_snapshot,
-    &lvxd_target_origin,      /* before the RAID targets: a RAID origin is served by it */
+    &lvxd_target_origin,      /* before the RAID and mirror targets: it serves such origins */
+    &lvxd_target_mirror,
     &lvxd_target_raid,
     &lvxd_target_parity,
     &lvxd_target_thin,

@@ -34,6 +34,9 @@
  *            log) every log write is the header with no region in sync until the
  *            reload, whose new state takes the real bits from the old one (adopt).
  *
+ * A mirror that is the origin of COW snapshots is served by this target under the
+ * snapshot-origin one (target_snapshot.c's `inner`): mirror_of() finds the state.
+ *
  * Entry point: lvxd_target_mirror (one line in target.c's table).
  */
 #include "daemon/mirror_core.h"
@@ -95,6 +98,18 @@ static void mirror_free(struct mirror *m)
 static bool mirror_serves(const struct lvx_lv *lv)
 {
     return lvx_map_lv_is_mirror(lv);
+}
+
+/* The mirror state of a served LV: its own target's, or under a snapshot-origin (a
+ * mirror origin of COW snapshots, target_snapshot.c) the inner target's; NULL when
+ * neither is this target. */
+static struct mirror *mirror_of(const struct lvxd_lv *v)
+{
+    void *state = v->tstate;
+    const struct lvxd_target *t = v->target;
+    if (t == &lvxd_target_origin)
+        t = lvxd_origin_inner(v, &state);
+    return t == &lvxd_target_mirror ? state : NULL;
 }
 
 static int mirror_ctr(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_lv *lv,
@@ -349,7 +364,7 @@ static int mirror_write(struct lvxd_io *io, struct lvxd_lv *v, struct mirror *m,
 static int mirror_rw(struct lvxd_io *io, struct lvxd_lv *v, bool write, uint64_t off,
                      uint32_t len, uint8_t *buf)
 {
-    struct mirror *m = v->tstate;
+    struct mirror *m = mirror_of(v);
     if (!m || !m->started)
         return -EIO;
     if (!len)
@@ -378,7 +393,7 @@ static int mirror_zero(struct lvxd_io *io, struct lvxd_lv *v, uint64_t off, uint
 /* Data durable, then quiet regions written before the flush back in sync. */
 static int mirror_flush(struct lvxd_io *io, struct lvxd_lv *v)
 {
-    struct mirror *m = v->tstate;
+    struct mirror *m = mirror_of(v);
     if (!m || !m->started)
         return -EIO;
     bool any = false;
@@ -409,7 +424,7 @@ static int mirror_flush(struct lvxd_io *io, struct lvxd_lv *v)
 int lvxd_mirror_hold_log(struct lvx_ctx *ctx, struct lvxd_lv *v, bool on)
 {
     pthread_rwlock_rdlock(&v->lock);
-    struct mirror *m = v->target == &lvxd_target_mirror ? v->tstate : NULL;
+    struct mirror *m = mirror_of(v);
     int rc = 0;
     if (!m || !m->started) {
         pthread_rwlock_unlock(&v->lock);
@@ -470,6 +485,7 @@ static void mirror_adopt(void *state, const struct lvx_lv *lv, const struct lvx_
     if (!lvx_map_lv_is_mirror(old) || !seg->log_lv || !old->segs[0].log_lv ||
         strcmp(seg->log_lv->uuid, old->segs[0].log_lv->uuid) != 0)
         return;
+    /* (an origin's old state comes unwrapped: target_snapshot.c's origin_adopt) */
     struct mirror *o = old_target == &lvxd_target_mirror ? old_state : NULL;
     if (o) {
         pthread_mutex_lock(&o->mu);
@@ -586,7 +602,7 @@ static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v, 
 
 static int mirror_start(struct lvx_ctx *ctx, struct lvxd_lv *v)
 {
-    struct mirror *m = v->tstate;
+    struct mirror *m = mirror_of(v);
     struct lvxd_io io;
     int rc = lvxd_io_init(&io);
     if (rc < 0)
@@ -641,7 +657,7 @@ static void mirror_dtr(struct lvxd_lv *v, void *state)
  * a leg is failed or read-only. */
 static void mirror_status(struct lvxd_lv *v, char *out, size_t n)
 {
-    struct mirror *m = v->tstate;
+    struct mirror *m = mirror_of(v);
     if (!m || n < m->n + 64)
         return;
     char h[MIRROR_MAX_LEGS + 1];

@@ -39,7 +39,8 @@
  * snapshot-origin over the raid device of `-real`), so copies read the array and
  * origin writes reach every leg with the bitmap kept; a snapshot's file reads the
  * origin through the origin's served file (via_origin_read: one array state).  A
- * raid0 origin is the striped LV it equals.
+ * raid0 origin is the striped LV it equals.  An old-style mirror origin is served the
+ * same way by the mirror target (its dm-log kept; a reload's adopt goes to it).
  *
  * The store of a COW LV is one object shared by the origin's and the snapshot's
  * served files (cow_shared.c): loaded from disk by the first start hook.  Copies
@@ -74,9 +75,10 @@ struct cow_state {
                                 * a snapshot's file: 0 when it is the merging one) */
     const struct lvx_map_prepared *origin_map;   /* NULL for a thin or RAID origin */
     struct lvxd_thin_dev *thin;                 /* a thin origin (target_thin.c), or NULL */
-    /* a RAID origin: in the origin's file the RAID target serving it (its state from its
-     * ctr, started, stopped and asked for status with the origin's); a snapshot's file
-     * reads it through the origin's file (raid_via), which must be served */
+    /* a RAID or mirror origin: in the origin's file the RAID or mirror target serving
+     * it (its state from its ctr, started, stopped, adopting and asked for status with
+     * the origin's); a snapshot's file reads it through the origin's file (raid_via),
+     * which must be served */
     const struct lvxd_target *inner;
     void *inner_state;
     bool raid_via;
@@ -95,7 +97,7 @@ const struct lvxd_target *lvxd_origin_inner(const struct lvxd_lv *v, void **stat
     return s ? s->inner : NULL;
 }
 
-/* A snapshot's read of its RAID origin: through the origin's served file, under its
+/* A snapshot's read of its RAID or mirror origin: through the origin's served file, under its
  * lock (an open reference keeps it from being freed meanwhile); EIO when it is not
  * served as this origin. */
 static int via_origin_read(struct lvxd_io *io, struct lvxd_lv *v, const struct cow_state *s,
@@ -116,8 +118,8 @@ static int via_origin_read(struct lvxd_io *io, struct lvxd_lv *v, const struct c
     if (os && os->inner && strcmp(o->uuid, s->origin_uuid) == 0)
         rc = os->inner->rw(io, o, false, off, len, buf);
     else
-        lvxd_log("%s/%s: its origin %s is not served as a RAID origin: read failed", v->vg,
-                 v->lv, s->origin_lv);
+        lvxd_log("%s/%s: its origin %s is not served as a RAID or mirror origin: read failed",
+                 v->vg, v->lv, s->origin_lv);
     pthread_rwlock_unlock(&o->lock);
     lvxd_volume_put(o);
     return rc;
@@ -161,7 +163,7 @@ static int origin_run(struct lvxd_io *io, struct lvxd_lv *v, const struct cow_st
 /* The origin's writes durable: v's PVs synced, a thin origin's pool committed. */
 static int origin_sync(struct lvxd_io *io, struct lvxd_lv *v, const struct cow_state *s)
 {
-    if (s->inner && s->inner->flush)     /* a RAID origin: its bitmap's bits cleared too */
+    if (s->inner && s->inner->flush)     /* RAID bitmap or dm-log bits cleared/set too */
         return s->inner->flush(io, v);
     return s->thin ? lvxd_thin_dev_flush(io, v, s->thin) : lvxd_io_flush_pvs(io, v);
 }
@@ -307,10 +309,12 @@ static int cow_ctr(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_
         if ((rc = lvx_map_check_raid_activatable(ctx, origin, partial, true)) == 0 &&
             (rc = lvx_raid0_striped_segs(ctx, pool, origin, &as->segs, &as->seg_count)) == 0)
             rc = lvx_map_prepare(ctx, pool, as, partial ? LVX_MAP_MISSING_IS_ERROR : 0, &om);
-    } else if (lvx_map_lv_is_raid(origin)) {
-        /* the origin's file serves the array with its RAID target; a snapshot's file
-         * reads it through the origin's file (dm: both over the origin's -real) */
-        const struct lvxd_target *t = lvxd_target_raid.serves(origin) ? &lvxd_target_raid
+    } else if (lvx_map_lv_is_raid(origin) || lvx_map_lv_is_mirror(origin)) {
+        /* the origin's file serves the array (or mirror) with its own target; a
+         * snapshot's file reads it through the origin's file (dm: both over the
+         * origin's -real) */
+        const struct lvxd_target *t = lvxd_target_mirror.serves(origin) ? &lvxd_target_mirror
+                                      : lvxd_target_raid.serves(origin) ? &lvxd_target_raid
                                       : lvxd_target_parity.serves(origin) ? &lvxd_target_parity
                                                                           : NULL;
         if (!t)
@@ -363,7 +367,7 @@ static int cow_start(struct lvx_ctx *ctx, struct lvxd_lv *v)
     struct cow_state *s = v->tstate;
     struct lvxd_io io;
     int rc = s->thin ? lvxd_thin_dev_start(ctx, v, s->thin) : 0;
-    if (rc == 0 && s->inner && s->inner->start)   /* a RAID origin: superblocks, bitmap */
+    if (rc == 0 && s->inner && s->inner->start)   /* RAID superblocks, bitmap; dm-log */
         rc = s->inner->start(ctx, v);
     if (rc < 0)
         return rc;
@@ -411,12 +415,29 @@ static void cow_dtr(struct lvxd_lv *v, void *state)
             cow_shared_put(s->refs[i].sh);
     if (s)
         lvxd_thin_dev_dtr(v, s->thin);    /* the pool's transaction committed */
-    if (s && s->inner && s->inner->dtr)   /* a RAID origin: stopped clean */
+    if (s && s->inner && s->inner->dtr)   /* a RAID or mirror origin: stopped clean */
         s->inner->dtr(v, s->inner_state);
     free(s);
 }
 
 /* --- origin ------------------------------------------------------------------ */
+
+/* A reload of an origin served with an inner target (a mirror origin whose images
+ * change under its snapshots): what that target takes over from the old model, the
+ * old state unwrapped when the old model was an origin too. */
+static void origin_adopt(void *state, const struct lvx_lv *lv, const struct lvx_lv *old,
+                         const struct lvxd_target *old_target, void *old_state)
+{
+    struct cow_state *s = state;
+    if (!s || !s->inner || !s->inner->adopt)
+        return;
+    if (old_target == &lvxd_target_origin) {
+        const struct cow_state *o = old_state;
+        old_target = o ? o->inner : NULL;
+        old_state = o ? o->inner_state : NULL;
+    }
+    s->inner->adopt(s->inner_state, lv, old, old_target, old_state);
+}
 
 static bool origin_serves(const struct lvx_lv *lv)
 {
@@ -524,7 +545,7 @@ static void origin_status(struct lvxd_lv *v, char *out, size_t n)
         lvxd_thin_dev_status(s->thin, out + k, n - (size_t)k);
         k += (int)strlen(out + k);
     }
-    if (s && s->inner && s->inner->status && k > 0 && (size_t)k < n) {   /* RAID: its words */
+    if (s && s->inner && s->inner->status && k > 0 && (size_t)k < n) {  /* RAID, mirror words */
         s->inner->status(v, out + k, n - (size_t)k);
         k += (int)strlen(out + k);
     }
@@ -624,6 +645,7 @@ const struct lvxd_target lvxd_target_origin = {
     .serves = origin_serves,
     .ctr = cow_ctr,
     .start = cow_start,
+    .adopt = origin_adopt,
     .dtr = cow_dtr,
     .rw = origin_rw,
     .zero = origin_zero,
