@@ -229,13 +229,19 @@ static int add_stripes(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
     struct lvx_free_maps *maps;
     if ((rc = lvx_lvcmd_free_maps(env, u, &maps)))
         return rc;
-    if (lvx_raid_add_images(env, vg, maps, lv, new_n, seg->region_size, pvs, pv_count, &ch) < 0)
-        return lvx_cmd_fail(env);
+    /* no room: LVM2's allocation line, then its "Reshape request failed" */
+    if (lvx_raid_add_images(env, vg, maps, lv, new_n, seg->region_size, pvs, pv_count, &ch) < 0) {
+        rc = lvx_cmd_fail(env);
+        lvx_cmd_errorf("Reshape request failed on LV %s.", full);
+        return rc;
+    }
     seg = &lv->segs[0];
     enum lvx_alloc policy = lvx_lvcmd_effective_policy(vg, lv->alloc);
     for (uint32_t s = 0; !have && s < new_n; s++)
-        if ((rc = lvx_raid_grow_image(env, u, lv, s, r, NULL, 0, policy)))
+        if ((rc = lvx_raid_grow_image(env, u, lv, s, r, NULL, 0, policy))) {
+            lvx_cmd_errorf("Reshape request failed on LV %s.", full);
             return rc;
+        }
     /* step 2 moves one linear segment per image: known before anything is written */
     for (uint32_t s = 0; move && s < new_n; s++)
         if (!space_movable(seg->areas[s].lv, r)) {
