@@ -555,9 +555,6 @@ static int change_images(struct lvx_cmd_env *env, struct lvx_vg_update *u,
     return 0;
 }
 
-/* `--type striped --stripes N` (N > 1) or --type raid4|raid5*|raid6*|raid10 of a linear
- * LV active in the kernel: LVM2's interim raid1 of 2 images (lvx restripes such an LV
- * itself in the user backend or inactive, and refuses one active in dm). */
 /* Every segment of lv striped (or linear): what --type mirror turns into _mimage_0. */
 static bool all_striped(const struct lvx_lv *lv)
 {
@@ -567,6 +564,9 @@ static bool all_striped(const struct lvx_lv *lv)
     return lv->seg_count > 0;
 }
 
+/* `--type striped --stripes N` (N > 1) or --type raid4|raid5*|raid6*|raid10 of a linear
+ * LV active in the kernel: LVM2's interim raid1 of 2 images (lvx restripes such an LV
+ * itself in the user backend or inactive, and refuses one active in dm). */
 static bool linear_to_striped_in_kernel(struct lvx_cmd_env *env, const struct convert_opts *o,
                                         const struct lvx_lv *lv)
 {
