@@ -94,7 +94,11 @@ test_eq "lvconvert --merge of the image: exit 0, LVM2's line" \
     "$rc $(sed 's/^ *//' "$SCRATCH/o" | grep -v '^WARNING: ')" "0 $VG/r1_rimage_1 successfully merged back into $VG/r1."
 test_fail "the image is not served any more" test -b "$DEV/r1_rimage_1"
 test_ok "r1 in sync again" wait_synced r1
-test_eq "r1 reads A with B" "$(sum_of r1)" "$AB"
+# the 4 KiB planted on leg 1 differ between the legs on purpose (the bitmap does not
+# name their region): a read there may come from either leg, so they are left out
+test_eq "r1 reads A with B (but the planted 4 KiB)" \
+    "$(lv_sum "$DEV/r1" 0 $((14 * MIB))) $(lv_sum "$DEV/r1" $((14 * MIB + 4096)) $((2 * MIB - 4096)))" \
+    "$(lv_sum "$SCRATCH/AB" 0 $((14 * MIB))) $(lv_sum "$SCRATCH/AB" $((14 * MIB + 4096)) $((2 * MIB - 4096)))"
 uspace_run_ok "r1 deactivated" lvx lvchange -an "$VG/r1"
 test_eq "leg 0 holds the data" "$(leg_sum 0)" "$AB"
 test_eq "leg 1 holds the new data again (resynced)" \
