@@ -50,7 +50,8 @@ struct lvx_activate_opts {
                               error target, removal deferred to the last close) */
     bool snapshot_only;    /* deactivate a COW LV: only its snapshot devices (the origin
                               and its other snapshots stay), for removing it */
-    bool nosync;           /* RAID: the first activation of an LV made with --nosync */
+    bool nosync;           /* RAID: the first activation of an LV made with --nosync;
+                            * mirror: its first table says "nosync" (split images) */
     bool refresh;          /* --refresh: a RAID device whose table stays is suspended and
                               resumed all the same (LVM2's lv_refresh: dm-raid takes back
                               legs that failed and are readable again on such a resume) */

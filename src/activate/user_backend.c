@@ -91,11 +91,13 @@ static int activate_one(struct lvx_ctx *ctx, const struct lvx_lv *lv,
 {
     struct lvx_buf req = LVX_BUF_INIT, reply = LVX_BUF_INIT;
     /* FLAGS: 1 read-only, 2 partial (the daemon serves the present PVs, the missing
-     * ones' extents fail with EIO), 4 a shared VG's LV lease taken shared */
+     * ones' extents fail with EIO), 4 a shared VG's LV lease taken shared, 16 a mirror's
+     * regions start in sync (dm-log's "nosync" of a first table) */
     const char *dev_dir = lvx_dm_dev_dir();
     lvx_buf_printf(&req, "activate %s %s %s %d %s", lv->vg->name, lv->name, lv->uuid,
                    (lvx_activation_read_only(lv, opts) ? 1 : 0) |
-                       (opts && opts->partial ? 2 : 0) | (opts && opts->lock_shared ? 4 : 0),
+                       (opts && opts->partial ? 2 : 0) | (opts && opts->lock_shared ? 4 : 0) |
+                       (opts && opts->nosync && lvx_map_lv_is_mirror(lv) ? 16 : 0),
                    dev_dir);
     int rc = strpbrk(dev_dir, " \t\n") || dev_dir[0] != '/'
                  ? lvx_error(ctx, EINVAL, "DM_DEV_DIR \"%s\" must be an absolute path without "

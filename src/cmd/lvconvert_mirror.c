@@ -16,9 +16,12 @@
  *                     the images: LVM2's order in the metadata), the log's first 4 KiB
  *                     zeroed; "Conversion starts after activation."
  *
- *   --splitmirrors 1  (--name NEW) of an active, in-sync mirror: its last image (the
- *                     last one on the PVs named) becomes the linear LV NEW, activated;
- *                     down to one image the mirror becomes linear (lvx_mirror_split);
+ *   --splitmirrors N  (--name NEW) of an active, in-sync mirror: its last N images (the
+ *                     last ones on the PVs named) become the LV NEW, activated: linear
+ *                     for one, else a core-log mirror of them (NEW_mimage_0 a new layer
+ *                     with the first one's segments, the others renamed NEW_mimage_1...),
+ *                     its first table "nosync"; down to one image the mirror becomes
+ *                     linear (lvx_mirror_split);
  *   more images       (-m N, -m +N of a core-, disk- or mirrored-log mirror, with
  *                     --mirrorlog too: the log changed after the images are added,
  *                     but a log going to core or a mirrored log to disk first, as LVM2,
@@ -399,23 +402,24 @@ static uint32_t wanted_images(const struct lvx_mirror_conv *c, uint32_t cur, boo
 
 int lvx_mirror_reload_dm(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_actcmd *act,
                          struct lvx_lv *lv, struct lvx_lv *const *before, unsigned before_n,
-                         struct lvx_lv *moved, const char *moved_old)
+                         struct lvx_lv *const *moved, const char *const *moved_old,
+                         unsigned moved_n)
 {
     struct lvx_lv *after[LVX_RAID_CHANGE_MAX];
     unsigned after_n = lvx_mirror_subs(lv, after);
     struct lvx_raid_change ch;
     memset(&ch, 0, sizeof(ch));
-    if (moved) {
-        ch.moved[0] = moved;
-        ch.moved_old[0] = moved_old;
-        ch.moved_n = 1;
+    for (unsigned i = 0; i < moved_n && i < LVX_RAID_CHANGE_MAX; i++) {
+        ch.moved[i] = moved[i];
+        ch.moved_old[i] = moved_old[i];
+        ch.moved_n++;
     }
     for (unsigned i = 0; i < after_n; i++)
         if (!listed(after[i], before, before_n))
             ch.added[ch.added_n++] = after[i];
     /* taken down from the end of the list: a mirrored log before its images */
     for (unsigned i = before_n; i-- > 0;)
-        if (before[i] != moved && !listed(before[i], after, after_n)) {
+        if (!listed(before[i], moved, moved_n) && !listed(before[i], after, after_n)) {
             ch.gone_old[ch.gone_n] = before[i]->name;
             ch.gone[ch.gone_n++] = before[i];
         }
@@ -668,7 +672,7 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
     if (adding && !active)        /* the log's header zeroed: every region copied again */
         old_log = NULL;
     if (dm) {
-        if ((rc = lvx_mirror_reload_dm(env, u, &act, lv, before, before_n, NULL, NULL)))
+        if ((rc = lvx_mirror_reload_dm(env, u, &act, lv, before, before_n, NULL, NULL, 0)))
             return rc;
     } else if ((rc = lvx_mirror_commit_live(env, u, &act, lv, active, old_log))) {
         return rc;
@@ -702,6 +706,32 @@ static bool all_on(const struct lvx_lv *img, const struct lvx_alloc_pv *pvs, uns
                 return false;
         }
     return true;
+}
+
+/* The images split off (split[0] already named NAME and visible, the others in the
+ * order taken) made the mirror NAME, as LVM2's _split_mirror_images: a layer
+ * NAME_mimage_0 takes NAME's segments, the others are renamed NAME_mimage_<next> and
+ * follow it; the mirror has lv's region size and a core log. */
+static void split_to_mirror(struct lvx_cmd_env *env, const struct lvx_lv *lv,
+                            struct lvx_lv **split, uint32_t count)
+{
+    struct lvx_vg *vg = lv->vg;
+    struct lvx_lv *top = split[0];
+    struct lvx_lv **img = lvx_pool_alloc(env->pool, count * sizeof(*img));
+    img[0] = new_sub(vg, top, "mimage_0");
+    img[0]->alloc = LVX_ALLOC_INHERIT;
+    img[0]->segs = top->segs;
+    img[0]->seg_count = top->seg_count;
+    img[0]->le_count = top->le_count;
+    for (unsigned s = 0; s < img[0]->seg_count; s++)
+        img[0]->segs[s].lv = img[0];
+    for (uint32_t k = 1; k < count; k++) {
+        img[k] = split[k];
+        img[k]->name = lvx_pool_printf(vg->pool, "%s_mimage_%u", top->name,
+                                       lvx_raid_next_index(vg, top->name, "mimage"));
+    }
+    struct lvx_raid_opts o = { .region_size = lv->segs[0].region_size };
+    lvx_raid_new_seg(vg, top, "mirror", LVX_SEG_MIRROR, top->le_count, count, img, &o);
 }
 
 int lvx_mirror_split(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
@@ -744,47 +774,55 @@ int lvx_mirror_split(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lv
         lvx_cmd_errorf("Unable to split mirror %s that is not in-sync.", full);
         return LVX_EXIT_FAILED;
     }
-    if (count > 1) {
-        lvx_cmd_errorf("lvx lvconvert --splitmirrors splits one image off mirror %s at a time, "
-                       "not %u.", full, count);
-        return LVX_EXIT_FAILED;
-    }
     struct lvx_alloc_pv *pvs = NULL;
     unsigned pv_count = 0;
     if ((rc = lvx_lvcmd_pv_args(env, vg, pv_args, pv_arg_count, &pvs, &pv_count)))
         return rc;
-    /* the image to split: the last one, or the last one wholly on the PVs named, moved
-     * to the end first (LVM2's _move_removable_mimages_to_end) */
-    uint32_t pick = cur - 1;
-    if (pv_count) {
-        uint32_t i = cur;
-        while (i-- > 0 && !all_on(seg->areas[i].lv, pvs, pv_count))
-            ;
-        if (i >= cur) {
-            lvx_cmd_errorf("Insufficient removable PVs given to satisfy request.");
-            return LVX_EXIT_FAILED;
-        }
-        pick = i;
+    /* the images to split: the last `count` ones (wholly on the PVs named), each moved to
+     * the end from the last one down (LVM2's _move_removable_mimages_to_end, every PV of
+     * the VG when none is named): they end up last, the lowest one at the very end */
+    struct lvx_area *areas = lvx_pool_alloc(vg->pool, cur * sizeof(*areas));
+    memcpy(areas, seg->areas, cur * sizeof(*areas));
+    uint32_t need = count;
+    for (uint32_t i = cur; i-- > 0 && need;) {
+        if (pv_count && !all_on(areas[i].lv, pvs, pv_count))
+            continue;
+        struct lvx_area a = areas[i];
+        memmove(areas + i, areas + i + 1, (cur - 1 - i) * sizeof(*areas));
+        areas[cur - 1] = a;
+        need--;
+    }
+    if (need) {
+        lvx_cmd_errorf("Insufficient removable PVs given to satisfy request.");
+        return LVX_EXIT_FAILED;
     }
     struct lvx_lv *before[LVX_RAID_CHANGE_MAX];
     unsigned before_n = lvx_mirror_subs(lv, before);
     const struct lvx_lv *old_log = seg->log_lv;
-    struct lvx_area taken = seg->areas[pick];
-    struct lvx_area *areas = lvx_pool_alloc(vg->pool, cur * sizeof(*areas));
-    memcpy(areas, seg->areas, cur * sizeof(*areas));
-    memmove(areas + pick, areas + pick + 1, (cur - 1 - pick) * sizeof(*areas));
+    /* taken from the end: the first one taken is NAME, the others its images in the
+     * order taken (their order in the mirror) */
+    struct lvx_lv **split = lvx_pool_alloc(env->pool, count * sizeof(*split));
+    const char **split_old = lvx_pool_alloc(env->pool, count * sizeof(*split_old));
+    for (uint32_t k = 0; k < count; k++) {
+        split[k] = areas[cur - 1 - k].lv;
+        split_old[k] = split[k]->name;
+    }
     seg->areas = areas;
-    seg->area_count = seg->stripe_count = cur - 1;
+    seg->area_count = seg->stripe_count = cur - count;
     seg->raw = NULL;
-    struct lvx_lv *img = taken.lv;
-    const char *img_old = img->name;
+    struct lvx_lv *img = split[0];
     img->name = lvx_pool_strdup(vg->pool, name);
     img->status |= LVX_LV_VISIBLE;
+    if (count > 1)
+        split_to_mirror(env, lv, split, count);
     if (seg->area_count == 1)          /* the rest becomes linear, its log goes */
         lvx_mirror_to_linear(lv);
+    /* LVM2 sets its in-sync flag for the split of more than one image: the tables it
+     * loads next (the mirror's reload, the new mirror's first) say "nosync" */
+    act.opts.nosync = count > 1;
     bool dm = act.be->rename_sub != NULL;
     if (dm) {
-        rc = lvx_mirror_reload_dm(env, u, &act, lv, before, before_n, img, img_old);
+        rc = lvx_mirror_reload_dm(env, u, &act, lv, before, before_n, split, split_old, count);
     } else {
         rc = lvx_mirror_commit_live(env, u, &act, lv, true, old_log);
     }

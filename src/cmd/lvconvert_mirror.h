@@ -74,9 +74,11 @@ int lvx_mirror_poll_converted(struct lvx_cmd_env *env, const struct lvx_actcmd *
                               const struct lvx_lv *lv, bool with_log);
 
 /* lvconvert --splitmirrors COUNT --name NAME of an active, in-sync mirror lv (LVM2's
- * lv_split_mirror_images): the last image (the last one wholly on the PVs named) leaves
- * the mirror as the linear LV NAME, activated; down to one image lv becomes linear, its
- * log gone.  One image at a time.  The exit code (messages printed). */
+ * lv_split_mirror_images): the last COUNT images (the last ones wholly on the PVs named)
+ * leave the mirror, in their order, as the LV NAME, activated: linear for one image, else
+ * a core-log mirror of them (NAME_mimage_0 the first one's segments, NAME_mimage_1...
+ * the others); down to one image lv becomes linear, its log gone.  The exit code
+ * (messages printed). */
 int lvx_mirror_split(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
                      uint32_t count, const char *name, bool track, char **pv_args,
                      unsigned pv_arg_count);
@@ -86,12 +88,13 @@ int lvx_mirror_split(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lv
 unsigned lvx_mirror_subs(const struct lvx_lv *lv, struct lvx_lv **out);
 /* lv active in the dm backend, changed in the model from the sub-LVs before[]: the
  * change committed and the LV reloaded (lvx_lvconvert_reload), new sub-LVs' devices
- * made, those that went taken down (a mirrored log before its images), moved (when not
- * NULL: an image that left, now named otherwise) renamed from moved_old.  0 or the
- * exit code. */
+ * made, those that went taken down (a mirrored log before its images), moved[moved_n]
+ * (images that left, now named otherwise) renamed from moved_old[].  0 or the exit
+ * code. */
 struct lvx_actcmd;
 int lvx_mirror_reload_dm(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_actcmd *act,
                          struct lvx_lv *lv, struct lvx_lv *const *before, unsigned before_n,
-                         struct lvx_lv *moved, const char *moved_old);
+                         struct lvx_lv *const *moved, const char *const *moved_old,
+                         unsigned moved_n);
 
 #endif

@@ -197,7 +197,7 @@ static int remove_missing(struct lvx_cmd_env *env, struct lvx_vg_update *u)
             if ((rc = lvx_actcmd_init(env, &act)))
                 return rc;
             if (act.be && act.be->rename_sub && lvx_actcmd_is_active(env, &act, lv, NULL) &&
-                (rc = lvx_mirror_reload_dm(env, u, &act, lv, before, before_n, NULL, NULL)))
+                (rc = lvx_mirror_reload_dm(env, u, &act, lv, before, before_n, NULL, NULL, 0)))
                 return rc;
         }
         if (env->args->count[LVX_OPT_MIRRORSONLY]) {

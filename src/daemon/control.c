@@ -77,7 +77,8 @@ static int do_activate(struct request *r)
     if (r->n < 7 || r->w[5][0] != '/')
         return fail(r, EINVAL, "usage: activate VG LV UUID FLAGS DEVDIR DEV...");
     char *devs = join_from(r, 6);
-    unsigned flags = (unsigned)strtoul(r->w[4], NULL, 10) & (LVXD_FLAG_RO | LVXD_FLAG_PARTIAL | LVXD_FLAG_LOCK_SH);
+    unsigned flags = (unsigned)strtoul(r->w[4], NULL, 10) &
+                     (LVXD_FLAG_RO | LVXD_FLAG_PARTIAL | LVXD_FLAG_LOCK_SH | LVXD_FLAG_NOSYNC);
     struct lvxd_lv *v;
     pthread_mutex_lock(&lvxd_lvs_mutex);
     bool existed = lvxd_volume_find(r->w[1], r->w[2]) != NULL;

@@ -25,7 +25,8 @@
  *                                             FLAGS: 1 read-only | 2 partial (extents
  *                                             on missing PVs fail with EIO) | 4 a
  *                                             shared VG's LV lease shared (else
- *                                             exclusive; meta/lockd.h); DEVDIR:
+ *                                             exclusive; meta/lockd.h) | 16 a
+ *                                             mirror's new regions in sync; DEVDIR:
  *                                             where the client links the LV
  *   deactivate VG LV FORCE                 -> ok
  *   status VG LV                           -> ok active <loop> <maj> <min> <ro> <open> <bytes>

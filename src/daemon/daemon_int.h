@@ -117,6 +117,9 @@ extern struct lvxd_lv *lvxd_lvs;
 #define LVXD_FLAG_PARTIAL 2u     /* missing PVs allowed: their extents fail with EIO */
 #define LVXD_FLAG_LOCK_SH 4u     /* shared VG: the LV's lease shared (-asy), else exclusive */
 #define LVXD_FLAG_MONITOR 8u     /* the state file: the LV is monitored (monitor.c) */
+#define LVXD_FLAG_NOSYNC 16u     /* a mirror: its new regions in sync (dm-log's "nosync" of
+                                  * a first table: the mirror lvconvert --splitmirrors N
+                                  * makes of in-sync images) */
 
 /* Read the VG from devs (space separated), open the LV's PVs, add it as a file.
  * flags: LVXD_FLAG_*.  ino 0: a new node id.  *out the LV (already served: the
@@ -326,6 +329,9 @@ int lvxd_raid_check(struct lvx_ctx *ctx, struct lvxd_lv *v, bool repair);
  * whose new state takes the real bits over (adopt); or release it (off).  0 or -errno
  * (message in ctx). */
 int lvxd_mirror_hold_log(struct lvx_ctx *ctx, struct lvxd_lv *v, bool on);
+/* target_mirror.c: a mirror state just made (tstate of its ctr, not started): its new
+ * regions (all of a core log's) start in sync, as a NOTSYNCED mirror's (LVXD_FLAG_NOSYNC). */
+void lvxd_mirror_assume_synced(void *tstate);
 /* target_snapshot.c: one step of the merge of an origin's merging snapshot: up to
  * max chunks copied back to the origin and their records dropped; *left: records
  * still to merge.  0 or -errno (message in ctx). */

@@ -421,6 +421,11 @@ static int mirror_flush(struct lvxd_io *io, struct lvxd_lv *v)
     return rc;
 }
 
+void lvxd_mirror_assume_synced(void *tstate)
+{
+    ((struct mirror *)tstate)->nosync = true;
+}
+
 int lvxd_mirror_hold_log(struct lvx_ctx *ctx, struct lvxd_lv *v, bool on)
 {
     pthread_rwlock_rdlock(&v->lock);

@@ -345,6 +345,8 @@ int lvxd_volume_add(struct lvx_ctx *ctx, const char *vg, const char *lv, const c
     int rc = load(ctx, vg, lv, uuid, ro, partial, devs, NULL, &l);
     if (rc < 0)
         return rc;
+    if ((flags & LVXD_FLAG_NOSYNC) && l.target == &lvxd_target_mirror)
+        lvxd_mirror_assume_synced(l.tstate);
     /* a shared VG's LV: its lease, held by this process as long as the LV is served;
      * a thin LV's is its pool's, taken once for every served LV of the pool */
     int lease = 0;
