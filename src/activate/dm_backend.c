@@ -594,7 +594,8 @@ static int raid_sub_table(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct l
 
 /* The sub-LVs of a raid LV in LVM2's table order: rmeta_i, rimage_i; of a mirror:
  * the log, then the images; a mirrored log's own images before it (made first, `up`)
- * or after it (removed after it). */
+ * or after it (removed after it); so are the log and images of LVM2's resync layer
+ * (a CONVERTING mirror's first image, cmd/mirror_layer.c). */
 static unsigned raid_subs_dir(const struct lvx_lv *lv, const struct lvx_lv **subs, unsigned cap,
                               bool up)
 {
@@ -608,10 +609,16 @@ static unsigned raid_subs_dir(const struct lvx_lv *lv, const struct lvx_lv **sub
         subs[n++] = log->segs[0].areas[i].lv;
     if (log && (up || !nested) && cap > n)
         subs[n++] = log;
+    const struct lvx_lv *layer = lvx_map_mirror_sync_layer(lv);
     for (uint32_t i = 0; i < seg->area_count && n + 2 <= cap; i++) {
         if (seg->meta_areas && seg->meta_areas[i].lv)
             subs[n++] = seg->meta_areas[i].lv;
-        subs[n++] = seg->areas[i].lv;
+        if (i == 0 && layer && !up)    /* LVM2's resync layer: a mirror under the mirror */
+            subs[n++] = layer;
+        if (i == 0 && layer)
+            n += raid_subs_dir(layer, subs + n, cap - n - (up ? 1 : 0), up);
+        if (!(i == 0 && layer && !up))
+            subs[n++] = seg->areas[i].lv;
     }
     return n;
 }

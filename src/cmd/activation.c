@@ -21,6 +21,7 @@
 #include "cmd/cmdlog.h"
 #include "cmd/actcmd.h"
 #include "cmd/lvconvert_merge.h"
+#include "cmd/mirror_layer.h"
 #include "cmd/thin_cmd.h"
 
 #include <errno.h>
@@ -391,9 +392,18 @@ static bool polling(struct lvx_cmd_env *env)
 }
 
 static int begin_activation(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
-                            const char *vgname, struct lvx_vg_update *u, int activate)
+                            const char *vgname, const char *lvname, struct lvx_vg_update *u,
+                            int activate)
 {
     int rc = begin_read(env, vgname, u, activate);
+    /* a mirror LVM2 left CONVERTING (lvname's, or the VG's when NULL): its resync layer
+     * collapsed first (LVM2's activation starts the poll that collapses it) */
+    if (!rc && activate == 1 && lvx_mirror_vg_has_layers(u->vg)) {
+        lvx_vg_update_end(u);
+        if ((rc = lvx_mirror_finish_layers(env, a, vgname, lvname)) ||
+            (rc = begin_read(env, vgname, u, activate)))
+            return rc;
+    }
     /* --poll n (--sysinit): LVM2's activation merges in the kernel only (the origin
      * maps its snapshot's thin device, map/thin.c); the metadata wait for a later
      * activation or refresh (finish_thin_merges) */
@@ -532,7 +542,7 @@ static int merge_first(struct lvx_cmd_env *env, const struct lvx_actcmd *a, cons
     lvx_vg_update_end(u);
     if (rc)
         return rc;
-    return begin_activation(env, a, vgname, u, 1);
+    return begin_activation(env, a, vgname, lvname, u, 1);
 }
 
 /* merge_first for all the LVs vgchange/lvchange -ay of a VG activates (LVM2's
@@ -556,7 +566,7 @@ static int merges_first(struct lvx_cmd_env *env, const struct lvx_actcmd *a, con
     if (!down)
         return 0;
     lvx_vg_update_end(u);
-    return begin_activation(env, a, vgname, u, 1);
+    return begin_activation(env, a, vgname, NULL, u, 1);
 }
 
 /* vgchange -an of a VG with open visible LVs (mounted, or the PVs of a VG stacked on
@@ -590,7 +600,7 @@ static int vg_activation(struct lvx_cmd_env *env, const struct lvx_actcmd *a, co
                          bool activate)
 {
     struct lvx_vg_update u;
-    int refused = 0, rc = begin_activation(env, a, name, &u, activate);
+    int refused = 0, rc = begin_activation(env, a, name, NULL, &u, activate);
     if (rc)
         return rc;
     if (activate && lvx_lvcmd_autoactivating(env) && (u.vg->flags & LVX_VGF_NOAUTOACTIVATE)) {
@@ -815,7 +825,7 @@ static int lvchange_one(struct lvx_cmd_env *env, const struct lvx_actcmd *a, con
         lvx_cmd_errorf("Invalid logical volume name \"%s\".", arg);
         return LVX_EXIT_INVALID;
     }
-    if ((rc = begin_activation(env, a, vgname, &u, refresh ? -1 : activate)))
+    if ((rc = begin_activation(env, a, vgname, lvname, &u, refresh ? -1 : activate)))
         return rc;
     if (lvname && activate && !refresh && (rc = merge_first(env, a, vgname, lvname, &u)))
         return rc;

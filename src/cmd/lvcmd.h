@@ -176,7 +176,8 @@ const char *lvx_lvcmd_lv_type(const struct lvx_lv *lv);
  * WRITE and VISIBLE, created at now (seconds) on this host, as LVM2 stamps it. */
 struct lvx_lv *lvx_lvcmd_new_lv(struct lvx_vg *vg, const char *name, uint64_t now);
 
-/* Take lv out of its VG, a RAID LV with its rimage/rmeta sub-LVs (only those). */
+/* Take lv out of its VG, a RAID or mirror LV with its sub-LVs (rimage/rmeta; a mirror's
+ * images and log, LVM2's resync layer with its own). */
 void lvx_lvcmd_remove_lv(struct lvx_lv *lv);
 
 #endif

@@ -807,8 +807,8 @@ void lvx_lvcmd_remove_lv(struct lvx_lv *lv)
     if (stacked && seg->kind == LVX_SEG_MIRROR && seg->log_lv)
         lvx_lvcmd_remove_lv(seg->log_lv);       /* a mirrored log with its images */
     for (uint32_t i = 0; stacked && i < seg->area_count; i++) {
-        if (seg->areas && seg->areas[i].lv)
-            lvx_vg_remove_lv(vg, seg->areas[i].lv);
+        if (seg->areas && seg->areas[i].lv)     /* LVM2's resync layer with its own */
+            lvx_lvcmd_remove_lv(seg->areas[i].lv);
         if (seg->meta_areas && seg->meta_areas[i].lv)
             lvx_vg_remove_lv(vg, seg->meta_areas[i].lv);
     }

@@ -34,7 +34,8 @@
  *                     refused (LVM2's words) for a NOTSYNCED mirror.
  *
  * `lvconvert VG/LV` alone waits for an active mirror to be in sync ("VG/LV: Converted:
- * 100.00%", LVM2's poll), nothing written.
+ * 100.00%", LVM2's poll), nothing written; a mirror LVM2 left CONVERTING (its
+ * NAME_mimagetmp_N layer) is finished by cmd/mirror_layer.c, refused other conversions.
  * Each prints "Logical volume VG/LV converted." (linear -> mirror and more images:
  * "... being converted.").  LVs active in the user backend are converted live: the
  * new layout staged, committed, new logs zeroed, then the daemon reloads the LV (its
@@ -57,6 +58,7 @@
 #include "cmd/actcmd.h"
 #include "cmd/lvconvert_raid.h"
 #include "cmd/lvcreate_raid.h"
+#include "cmd/mirror_layer.h"
 #include "cmd/mirror_mlog.h"
 #include "map/map.h"
 
@@ -555,8 +557,22 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
     if ((rc = lvx_actcmd_init(env, &act)))
         return rc;
     bool active = lvx_actcmd_is_active(env, &act, lv, NULL);
-    if (!linear && !c->type && !c->mirrors_given && !c->core_log && !c->disk_log &&
-        !c->mirrored_log)      /* `lvconvert VG/LV`: LVM2's poll, until in sync; no write */
+    bool poll = !c->type && !c->mirrors_given && !c->core_log && !c->disk_log &&
+                !c->mirrored_log;
+    if (lvx_map_mirror_sync_layer(lv)) {     /* LVM2 left it CONVERTING (mirror_layer.c) */
+        if (poll)
+            return lvx_mirror_layer_poll(env, u, &act, lv, active);
+        if (c->mirrors_given && c->mirrors_sign > 0) {
+            lvx_cmd_errorf("%s/%s is already being converted.  Unable to start another "
+                           "conversion.", vg, lv->name);
+            return LVX_EXIT_FAILED;
+        }
+        lvx_cmd_errorf("lvx does not convert %s/%s further while LVM2's resync layer %s is "
+                       "there: activate it, or run lvconvert %s/%s, to finish it first.", vg,
+                       lv->name, lv->segs[0].areas[0].lv->name, vg, lv->name);
+        return LVX_EXIT_FAILED;
+    }
+    if (!linear && poll)      /* `lvconvert VG/LV`: LVM2's poll, until in sync; no write */
         return active ? lvx_mirror_poll_converted(env, &act, lv, false) : 0;
     if (!linear && c->type && !strcmp(c->type, "raid1") && !active) {
         lvx_cmd_errorf("%s/%s must be active to perform this operation.", vg, lv->name);

@@ -148,6 +148,10 @@ int lvx_map_mirror_table(struct lvx_ctx *ctx, const struct lvx_seg *seg, uint32_
                          bool nosync, lvx_map_subdev_fn dev, void *arg, struct lvx_buf *out);
 /* lv is one mirror segment over sub-LVs (what lvx activates as a mirror)? */
 bool lvx_map_lv_is_mirror(const struct lvx_lv *lv);
+/* LVM2's CONVERTING mirror: lv's first image is its temporary resync layer
+ * (NAME_mimagetmp_N, the old mirror with its log, that lvconvert -m +N of a disk-log
+ * mirror puts under a new top mirror of it and the new images): that layer, or NULL. */
+const struct lvx_lv *lvx_map_mirror_sync_layer(const struct lvx_lv *lv);
 /* Every image and the log are activatable (lvx_map_check_activatable). */
 int lvx_map_check_mirror_activatable(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool partial);
 

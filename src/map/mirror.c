@@ -14,18 +14,29 @@
  * does not pass it when it activates a NOTSYNCED mirror again); the
  * devices are the sub-LVs' dm devices, given by the caller (map/raid.c's
  * lvx_map_subdev_fn).  Entry points: lvx_map_lv_is_mirror(), lvx_map_mirror_table(),
- * lvx_map_check_mirror_activatable().
+ * lvx_map_check_mirror_activatable(), lvx_map_mirror_sync_layer().
  */
 #include "map/map.h"
 
 #include <errno.h>
 #include <inttypes.h>
+#include <string.h>
 
 bool lvx_map_lv_is_mirror(const struct lvx_lv *lv)
 {
     return lv->seg_count == 1 && lv->segs[0].kind == LVX_SEG_MIRROR &&
            !(lv->status & LVX_LV_PVMOVE) && lv->segs[0].area_count && lv->segs[0].areas &&
            lv->segs[0].areas[0].lv;
+}
+
+/* LVM2 marks an LV CONVERTING when it reads it: a mirror whose first image's name holds
+ * "_mimagetmp" (its is_temporary_mirror_layer: that image a mirror itself) */
+const struct lvx_lv *lvx_map_mirror_sync_layer(const struct lvx_lv *lv)
+{
+    if (!lv || !lvx_map_lv_is_mirror(lv))
+        return NULL;
+    const struct lvx_lv *tmp = lv->segs[0].areas[0].lv;
+    return strstr(tmp->name, "_mimagetmp") && lvx_map_lv_is_mirror(tmp) ? tmp : NULL;
 }
 
 int lvx_map_mirror_table(struct lvx_ctx *ctx, const struct lvx_seg *seg, uint32_t extent_size,

@@ -40,6 +40,8 @@ static char volume_type(const struct lvx_lv *lv, const struct lvx_rlv *r)
     bool notsynced = (lv->status & LVX_LV_NOTSYNCED) != 0;
     if (lv->status & LVX_LV_PVMOVE)
         return 'p';
+    if (lvx_map_mirror_sync_layer(lv))     /* LVM2's CONVERTING */
+        return 'c';
     /* LVM2: an origin (of COW snapshots, or external) before mirror, RAID and thin */
     if (r->snapshots || r->ext_thins)
         return lvx_lv_merging_snapshot(lv) ? 'O' : 'o';

@@ -7,6 +7,7 @@
  */
 #include "report/report_int.h"
 
+#include "map/map.h"
 #include "model/pvmove.h"
 #include "model/snapshot.h"
 #include "model/thin.h"
@@ -258,7 +259,9 @@ LVX_RGETTER(lv_layout)
               : lvx_seg_is_writecache(lvx_lv_used_by(row->lv, NULL)) ? "writecache,cachevol"
                                                                      : "cache,cachevol";
         break;
-    case LVX_SEG_MIRROR: csv = "mirror"; break;
+    case LVX_SEG_MIRROR:    /* LVM2 finds no layout for a resync layer (an image too) */
+        csv = lvx_report_rlv(row->rvg, row->lv)->role == LVX_RROLE_MIMAGE ? "unknown" : "mirror";
+        break;
     case LVX_SEG_THIN_POOL: csv = "thin,pool"; break;
     case LVX_SEG_THIN: csv = "thin,sparse"; break;
     case LVX_SEG_CACHE_POOL: csv = "cache,pool"; break;
@@ -592,6 +595,14 @@ LVX_RGETTER(metadata_lv) { lv_name_value(rc, row, meta_of(row), v); }
 LVX_RGETTER(metadata_lv_uuid) { lv_uuid_value(rc, meta_of(row), v); }
 LVX_RGETTER(mirror_log) { lv_name_value(rc, row, log_of(row), v); }
 LVX_RGETTER(mirror_log_uuid) { lv_uuid_value(rc, log_of(row), v); }
+/* LVM2's lv_convert_lv: a CONVERTING mirror's resync layer (NAME_mimagetmp_N) */
+LVX_RGETTER(convert_lv) { lv_name_value(rc, row, lvx_map_mirror_sync_layer(row->lv), v); }
+LVX_RGETTER(convert_lv_uuid) { lv_uuid_value(rc, lvx_map_mirror_sync_layer(row->lv), v); }
+LVX_RGETTER(lv_converting)
+{
+    (void)rc;
+    lvx_rval_str(v, row->lv && lvx_map_mirror_sync_layer(row->lv) ? "converting" : "");
+}
 
 /* The LVs with of as their origin or external origin, each followed by its own
  * descendants (depth first, each once: LVM2's _find_descendants). */

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * cmd/mirror_layer.c - mirrors LVM2 left CONVERTING (cmd/mirror_layer.h).  LVM2 2.03.16
+ * adds images to a mirror with a disk log through a temporary layer:
+ *
+ *   m              mirror (core log)  m_mimagetmp_N, m_mimage_<new>...
+ *   m_mimagetmp_N  mirror (the old m) m_mimage_0, m_mimage_1..., log m_mlog
+ *
+ * (no flag on disk: LVM2 sets CONVERTING when it reads a mirror whose first image is
+ * named *_mimagetmp*; map/mirror.c's lvx_map_mirror_sync_layer), and its poll
+ * collapses it once the top mirror is in sync: m takes the layer's segment (images
+ * and log), the new images appended, the layer removed (LVM2's collapse_mirrored_lv:
+ * remove_layer_from_lv, then the removed images merged back).  A VG that LVM2 left so
+ * (a command interrupted, a background poll that never ended, disks moved) is
+ * reported as LVM2 reports it (report/), finished here:
+ *   - at activation (cmd/activation.c, before the LVs are activated): lvx serves no
+ *     layer (neither backend stacks a mirror under a mirror); LVM2's activation
+ *     starts the poll that collapses it once in sync.  lvx collapses it first and
+ *     zeroes the log, so the mirror target copies every region from image 0 to all
+ *     the images (the new ones were never in sync; where the old ones were, the copy
+ *     writes the same data);
+ *   - by `lvconvert VG/LV` (cmd/lvconvert_mirror.c): LVM2's poll.
+ * Another image conversion of it gets LVM2's refusal (lvconvert_mirror.c).
+ */
+#include "cmd/mirror_layer.h"
+
+#include "cmd/actcmd.h"
+#include "cmd/lvconvert_mirror.h"
+#include "map/map.h"
+
+#include <string.h>
+
+void lvx_mirror_collapse_layer(struct lvx_lv *lv)
+{
+    struct lvx_seg *top = &lv->segs[0];
+    struct lvx_lv *tmp = top->areas[0].lv;
+    uint32_t extra = top->area_count - 1;
+    const struct lvx_area *added = top->areas + 1;
+    lvx_vg_remove_lv(lv->vg, tmp);
+    lv->segs = tmp->segs;
+    lv->seg_count = tmp->seg_count;
+    for (unsigned s = 0; s < lv->seg_count; s++)
+        lv->segs[s].lv = lv;
+    struct lvx_seg *seg = &lv->segs[0];
+    uint32_t n = seg->area_count;
+    struct lvx_area *areas = lvx_pool_alloc(lv->vg->pool, (n + extra) * sizeof(*areas));
+    memcpy(areas, seg->areas, n * sizeof(*areas));
+    memcpy(areas + n, added, extra * sizeof(*areas));
+    seg->areas = areas;
+    seg->area_count = seg->stripe_count = n + extra;
+    seg->raw = NULL;                /* written from its typed fields */
+}
+
+bool lvx_mirror_vg_has_layers(const struct lvx_vg *vg)
+{
+    for (unsigned i = 0; i < vg->lv_count; i++)
+        if (lvx_map_mirror_sync_layer(vg->lvs[i]))
+            return true;
+    return false;
+}
+
+int lvx_mirror_finish_layers(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                             const char *vgname, const char *only)
+{
+    struct lvx_vg_update u;
+    int rc;
+    if (act->off || !act->be || act->test)
+        return 0;
+    if ((rc = lvx_lvcmd_begin(env, vgname, &u)))
+        return rc;
+    for (unsigned i = 0; i < u.vg->lv_count && !rc; i++) {
+        struct lvx_lv *lv = u.vg->lvs[i];
+        if (!lvx_map_mirror_sync_layer(lv) || (only && strcmp(lv->name, only)) ||
+            lvx_actcmd_is_active(env, act, lv, NULL))
+            continue;
+        lvx_mirror_collapse_layer(lv);
+        lvx_info(env->ctx, "Removing the resync layer of %s/%s: every region copied again.",
+                 u.vg->name, lv->name);
+        rc = lvx_mirror_commit_live(env, &u, act, lv, false, NULL);
+    }
+    lvx_vg_update_end(&u);
+    return rc;
+}
+
+int lvx_mirror_layer_poll(struct lvx_cmd_env *env, struct lvx_vg_update *u,
+                          const struct lvx_actcmd *act, struct lvx_lv *lv, bool active)
+{
+    int rc;
+    if (!active) {
+        lvx_notice(env->ctx, "%s/%s: Interrupted: No longer active.", u->vg->name, lv->name);
+        return 0;
+    }
+    if ((rc = lvx_mirror_poll_converted(env, act, lv, false)))
+        return rc;
+    if (env->args->count[LVX_OPT_TEST])
+        return 0;
+    /* in sync: the layer's log holds the old images' state, the new ones are copies */
+    if ((rc = lvx_actcmd_deactivate(env, act, lv, false)))
+        return rc;
+    lvx_mirror_collapse_layer(lv);
+    if ((rc = lvx_lvcmd_commit(env, u)) || (rc = lvx_actcmd_activate(env, act, lv)))
+        return rc;
+    lvx_notice(env->ctx, "Logical volume %s/%s converted.", u->vg->name, lv->name);
+    return 0;
+}

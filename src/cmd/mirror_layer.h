@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * cmd/mirror_layer.h - LVM2's CONVERTING mirrors (cmd/mirror_layer.c): the temporary
+ * resync layer NAME_mimagetmp_N that LVM2's lvconvert -m +N of a disk-log mirror
+ * writes, finished (collapsed) by lvx as LVM2's poll does.
+ */
+#ifndef LVX_CMD_MIRROR_LAYER_H
+#define LVX_CMD_MIRROR_LAYER_H
+
+#include "cmd/lvcmd.h"
+
+struct lvx_actcmd;
+
+/* lv's resync layer removed from the metadata (LVM2's collapse_mirrored_lv): lv takes
+ * the layer's mirror (its images and log), the top mirror's other images appended. */
+void lvx_mirror_collapse_layer(struct lvx_lv *lv);
+
+/* Does vg hold a CONVERTING mirror? */
+bool lvx_mirror_vg_has_layers(const struct lvx_vg *vg);
+
+/* Before vgname's LVs are activated: each inactive CONVERTING mirror (only the one
+ * named `only` when not NULL) collapsed, its log
+ * zeroed first (every region copied from image 0 again once active: the new images
+ * were never in sync), committed.  LVM2's activation starts its poll, which does the
+ * same once the new images are in sync.  0 or the exit code (printed). */
+int lvx_mirror_finish_layers(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                             const char *vgname, const char *only);
+
+/* `lvconvert VG/LV` of a CONVERTING mirror lv: inactive, LVM2's "VG/LV: Interrupted:
+ * No longer active." and nothing written; active, its copy waited for ("Converted:
+ * 100.00%"), the LV deactivated, collapsed, activated again, "Logical volume VG/LV
+ * converted.".  0 or the exit code. */
+int lvx_mirror_layer_poll(struct lvx_cmd_env *env, struct lvx_vg_update *u,
+                          const struct lvx_actcmd *act, struct lvx_lv *lv, bool active);
+
+#endif
