@@ -18,9 +18,10 @@
  * together (LVM2's _raid_reshape: -R with the step, -I unless 2 images are left);
  * stripes added to a raid10 LV (2 images a stripe, its old reshape space freed first).
  * Other forms (raid10 layout or stripe size alone) are refused with lvx's line; so is every reshape of an LV the
- * daemon serves (user backend), which cannot serve a reshape in progress, and the
- * daemon refuses to serve an LV that LVM2 or lvx reshaped or is reshaping
- * (model/raid.h lvx_raid_reshape_state).
+ * daemon serves (user backend), which cannot serve a reshape in progress, but freeing
+ * reshape space that lies behind the data (metadata and a reload); the daemon serves
+ * an LV that LVM2 or lvx reshaped once its superblocks say the reshape ended
+ * (docs/reshape-user.md step 1).
  */
 #include "cmd/lvconvert_raid.h"
 
@@ -557,7 +558,14 @@ int lvx_raid_free_reshape_space(struct lvx_cmd_env *env, struct lvx_vg_update *u
     }
     uint32_t n = seg->area_count, data = n - t->parity;
     /* the kernel's data behind the space: the space moved to the end of every image
-     * and the LV loaded with "data_offset 0" (where the data now starts) */
+     * and the LV loaded with "data_offset 0" (where the data now starts); the daemon
+     * takes the offset from the superblocks only: refused there, nothing written */
+    if (ks && ks->raid && ks->raid_data_offset > 0 && act && act->be && strcmp(act->be->name, "dm")) {
+        lvx_cmd_errorf("lvx cannot free the reshape space of %s/%s in the user-space backend: "
+                       "its data starts behind it (data_offset %lld); activate it with the dm "
+                       "backend.", lv->vg->name, lv->name, (long long)ks->raid_data_offset);
+        return LVX_EXIT_FAILED;
+    }
     if (ks && ks->raid && ks->raid_data_offset > 0) {
         for (uint32_t s = 0; s < n; s++)
             rotate_front_to_end(seg->areas[s].lv, r, r);
@@ -678,7 +686,17 @@ int lvx_lvconvert_reshape(struct lvx_cmd_env *env, struct lvx_vg_update *u, stru
         lvx_cmd_errorf("Invalid conversion request on %s.", full);
         return LVX_EXIT_FAILED;
     }
-    if (strcmp(act.be->name, "dm"))
+    /* the user backend's daemon serves a finished reshape: freeing its reshape space
+     * when it lies behind the data is metadata and a reload (the superblocks then
+     * written by the daemon); not the move of space in front (the kernel's
+     * "data_offset 0" has no daemon counterpart yet, docs/reshape-user.md) */
+    bool free_only = (l == 4 || l == 5 || l == 6) && o->stripes_given &&
+                     (!type || lvx_raid_type_find(type) == t) &&
+                     o->stripes == seg->area_count - t->parity &&
+                     (!o->region_size || o->region_size == seg->region_size) &&
+                     new_ss == seg->stripe_size;
+    bool dm = !strcmp(act.be->name, "dm");
+    if (!dm && !(free_only && ks.raid))
         return user_refusal(full);
     /* stripes added to a raid4/5/6 LV, or to a raid10 one (2 images a stripe), in the
      * kernel (dm backend) */
@@ -710,11 +728,7 @@ int lvx_lvconvert_reshape(struct lvx_cmd_env *env, struct lvx_vg_update *u, stru
                               o->stripes, new_ss, o->region_size, full, &ks);
     }
     /* nothing to change: LVM2 frees the reshape space */
-    if ((l == 4 || l == 5 || l == 6) && o->stripes_given &&
-        (!type || lvx_raid_type_find(type) == t) && o->stripes == seg->area_count - t->parity &&
-        (!o->region_size || o->region_size == seg->region_size) &&
-        new_ss == seg->stripe_size &&
-        !strcmp(act.be->name, "dm")) {
+    if (free_only) {
         if (!lvx_lvconvert_in_sync(lv, &ks)) {
             lvx_cmd_errorf("Unable to convert %s while it is not in-sync.", full);
             return LVX_EXIT_FAILED;

@@ -21,6 +21,9 @@
  *            in the background (raid_resync.c): activation returns at once.
  *   read-only activation: nothing is written (no resync, no superblock update); legs
  *            that would be rebuilt are not read (failed in memory).
+ *   reshaped an LV a finished reshape left behind (reshape space in each image, LVM2's
+ *            RESHAPE flags) is served at the superblocks' data offset; a reshape in
+ *            progress is refused (docs/reshape-user.md step 1).
  */
 #include "daemon/raid_core.h"
 
@@ -72,12 +75,14 @@ int raid_core_new(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_l
                                      "pvmove; the user-space backend serves it after the move.",
                                      lv->vg->name, lv->name, img->name);
     }
-    /* a reshape (LVM2's, in the kernel) moves the data between layouts with reshape
-     * space in each image: the daemon maps none of that */
+    /* a reshape (LVM2's, in the kernel) leaves reshape space in each image and the
+     * data at an offset only the superblocks know; one that changes the image set and
+     * is not completed (its flags on the images) is not served */
     char why[160];
-    if (lvx_raid_reshape_state(lv, why, sizeof(why)))
-        return lvx_error(ctx, ENOTSUP, "RAID LV %s/%s: %s; the user-space backend does not "
-                         "serve it.", lv->vg->name, lv->name, why);
+    if (lvx_raid_reshape_pending(lv, why, sizeof(why)))
+        return lvx_error(ctx, ENOTSUP, "RAID LV %s/%s: %s: its reshape is not completed; the "
+                         "user-space backend serves a RAID LV once its reshape has ended "
+                         "(activate it with the dm backend).", lv->vg->name, lv->name, why);
     if (!t || t->raid0 || !t->meta)
         return lvx_error(ctx, ENOTSUP, "Activation of RAID LV %s/%s (%s) is not supported by "
                          "the user-space backend yet (raid1, raid10, raid4, raid5 and raid6 "
@@ -99,9 +104,18 @@ int raid_core_new(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_l
     r->geom = geom;
     snprintf(r->dm_name, sizeof(r->dm_name), "%s", t->dm_name);
     r->n = seg->area_count;
-    r->sectors = lv->le_count * (uint64_t)e;
-    r->leg_sectors = seg->areas[0].lv->le_count * (uint64_t)e;
-    r->data_offset = seg->has_data_offset ? seg->data_offset : 0;
+    /* reshape space: in each image beside the data (before or after it: the
+     * superblocks' data_offset says), left out of the LV's size */
+    r->sectors = (lv->le_count - lvx_raid_reshape_extents(seg)) * (uint64_t)e;
+    r->image_sectors = seg->areas[0].lv->le_count * (uint64_t)e;
+    r->leg_sectors = r->image_sectors - (uint64_t)seg->reshape_count * e;
+    r->data_offset = 0;
+    if (lvx_raid_reshape_state(lv, why, sizeof(why)))
+        snprintf(r->reshaped, sizeof(r->reshaped), "%s", why);
+    if (seg->reshape_count && seg->reshape_count >= seg->areas[0].lv->le_count)
+        rc = lvx_error(ctx, EINVAL, "RAID LV %s/%s: reshape space of %u extents in images of "
+                       "%" PRIu64 ".", lv->vg->name, lv->name, seg->reshape_count,
+                       (uint64_t)seg->areas[0].lv->le_count);
     r->region = seg->region_size ? seg->region_size : LVX_RAID_DEFAULT_REGION;
     r->lv_per_bm = 1;
     if (r->region < 8 || (r->region & (r->region - 1)))
@@ -127,7 +141,7 @@ int raid_core_new(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_l
         }
         g->writemostly = !strcmp(r->type->name, "raid1") &&
                          (seg->areas[i].lv->status & LVX_LV_WRITEMOSTLY);
-        if (seg->areas[i].lv->le_count * (uint64_t)e != r->leg_sectors)
+        if (seg->areas[i].lv->le_count * (uint64_t)e != r->image_sectors)
             rc = lvx_error(ctx, EINVAL, "RAID LV %s/%s: images of different sizes.",
                            lv->vg->name, lv->name);
         if (rc == 0 && (rc = lvx_map_prepare(ctx, pool, seg->areas[i].lv, 0, &m)) == 0)
@@ -392,6 +406,42 @@ static int read_legs(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint
     return 0;
 }
 
+/* The freshest superblock (image `best`) against a reshape: one in progress is not
+ * served; after one (or for any array) the data offset is the superblocks', the same on
+ * every leg that is current, with the data inside the image beside its reshape space.
+ * Sets r->data_offset.  mu held. */
+static int reshape_ended(struct lvx_ctx *ctx, struct lvxd_lv *v, struct raid *r, int best)
+{
+    const struct lvx_raid_sb *b = &r->legs[best].sb;
+    if ((b->flags & 1) || b->reshape_position != LVX_RAID_MAX_SECTOR || b->delta_disks)
+        return lvx_error(ctx, EBUSY, "RAID LV %s/%s: a reshape in progress (the superblock of "
+                         "image %d: reshape_position %" PRIu64 ", delta_disks %d); the "
+                         "user-space backend serves a RAID LV once its reshape has ended "
+                         "(activate it with the dm backend: the kernel goes on with it).",
+                         v->vg, v->lv, best, b->reshape_position == LVX_RAID_MAX_SECTOR ? 0 :
+                         b->reshape_position, b->delta_disks);
+    for (unsigned i = 0; i < r->n; i++) {
+        const struct lvx_raid_sb *s = &r->legs[i].sb;
+        if (!raid_leg_ok(r, i) || !r->legs[i].has_sb || s->events != b->events)
+            continue;
+        if (s->data_offset != b->data_offset || s->new_data_offset != b->data_offset)
+            return lvx_error(ctx, EINVAL, "RAID LV %s/%s: the superblock of image %u puts its "
+                             "data at sector %" PRIu64 " (new %" PRIu64 "), image %d's at %"
+                             PRIu64 ": not served.", v->vg, v->lv, i, s->data_offset,
+                             s->new_data_offset, best, b->data_offset);
+    }
+    if (b->data_offset + r->leg_sectors > r->image_sectors)
+        return lvx_error(ctx, EINVAL, "RAID LV %s/%s: the superblocks put its data at sector %"
+                         PRIu64 " of images of %" PRIu64 " sectors with %" PRIu64 " of reshape "
+                         "space: not served.", v->vg, v->lv, b->data_offset, r->image_sectors,
+                         r->image_sectors - r->leg_sectors);
+    if (b->data_offset || r->reshaped[0])
+        lvxd_log("%s/%s: reshaped (%s): its data at sector %" PRIu64 " of each image", v->vg,
+                 v->lv, r->reshaped[0] ? r->reshaped : "a data offset", b->data_offset);
+    r->data_offset = b->data_offset;
+    return 0;
+}
+
 static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
                     struct raid *r, uint8_t *areas)
 {
@@ -404,10 +454,28 @@ static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
     uint32_t level, layout;
     lvx_raid_md_level(r->dm_name, r->copies, &level, &layout);
     bool full = best < 0;                /* first use: every leg new */
+    if (full && r->reshaped[0])
+        return lvx_error(ctx, EINVAL, "RAID LV %s/%s: %s and no dm-raid superblock that says "
+                         "where its data is: not served.", v->vg, v->lv, r->reshaped);
     uint64_t cleared = 0;                /* the bitmap's events_cleared on disk */
     if (best >= 0) {
-        const struct lvx_raid_sb *b = &r->legs[best].sb;
+        struct lvx_raid_sb nb = r->legs[best].sb;
+        const struct lvx_raid_sb *b = &nb;
         const char *bad = NULL;
+        int rc;
+        /* md's record of a reshape that ended without its geometry reset (no reshape
+         * active, new_* recorded): the new geometry, as dm-raid takes it
+         * (rs_reset_inconclusive_reshape) */
+        if (!(nb.flags & 1) && nb.reshape_position == LVX_RAID_MAX_SECTOR && !nb.delta_disks &&
+            (nb.compat_features & 1) && (nb.new_level != nb.level || nb.new_layout != nb.layout ||
+                                         nb.new_stripe_sectors != nb.stripe_sectors)) {
+            lvxd_log("%s/%s: the superblocks record a reshape that ended: md level %u layout "
+                     "%u, %u sectors a chunk taken", v->vg, v->lv, nb.new_level, nb.new_layout,
+                     nb.new_stripe_sectors);
+            nb.level = nb.new_level;
+            nb.layout = nb.new_layout;
+            nb.stripe_sectors = nb.new_stripe_sectors;
+        }
         /* another level: a takeover by lvconvert (the data in place, parity or Q
          * images added or taken off, moved); the kernel's md takes it over, the daemon
          * resyncs it fully.  Another layout or number of devices at the same level
@@ -422,21 +490,19 @@ static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
             bad = "another number of devices";
         else if (!takeover && b->layout != layout)
             bad = "another RAID level or layout";
-        else if ((b->flags & 1) || b->reshape_position != LVX_RAID_MAX_SECTOR ||
-                 b->new_level != b->level || b->new_layout != b->layout || b->delta_disks)
-            bad = "a reshape in progress";
         else if (!takeover && r->stripe_sectors && b->stripe_sectors != r->stripe_sectors)
             bad = "another stripe size";
         if (bad)
             return lvx_error(ctx, EINVAL, "RAID LV %s/%s: the superblock of image %d says %s: "
                              "not served.", v->vg, v->lv, best, bad);
+        if ((rc = reshape_ended(ctx, v, r, best)) < 0)
+            return rc;
         if (takeover) {
             lvxd_log("%s/%s: taken over from md level %u layout %u, %u devices: full resync",
                      v->vg, v->lv, b->level, b->layout, b->num_devices);
             full = true;
         }
         r->sb = *b;
-        r->data_offset = b->data_offset;
         bool any_rebuild = false;
         for (unsigned i = 0; i < r->n; i++) {
             struct raid_leg *g = &r->legs[i];
@@ -533,6 +599,9 @@ static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
     r->sb.delta_disks = 0;
     r->sb.array_sectors = r->sectors;
     r->sb.data_offset = r->sb.new_data_offset = r->data_offset;
+    /* each leg's data sectors, the rimage less its reshape space: what dm-raid writes
+     * after its next activation (md's end of a reshape leaves another value, 0 after a
+     * backward one, which dm-raid then refuses: "Invalid rdev size"; t0785) */
     r->sb.sectors = r->leg_sectors;
     r->sb.incompat_features = 0;
     r->sb.array_resync_offset = LVX_RAID_MAX_SECTOR;
@@ -672,8 +741,9 @@ void raid_core_dtr(struct lvxd_lv *v, void *state)
     raid_core_free(r);
 }
 
-/* " raid <health> <done>/<total> <action> <mismatches>" as dm-raid's status (the
- * live resync's part from raid_resync.c), the mismatches the last check/repair found */
+/* " raid <health> <done>/<total> <action> <mismatches> <data_offset>" as dm-raid's
+ * status (the live resync's part from raid_resync.c), the mismatches the last
+ * check/repair found, where the data starts in each image (sectors) */
 void raid_core_status(struct lvxd_lv *v, char *out, size_t n)
 {
     struct raid *r = raid_of(v);
@@ -681,7 +751,7 @@ void raid_core_status(struct lvxd_lv *v, char *out, size_t n)
         return;
     char part[RAID_MAX_LEGS + 96];
     raid_resync_status(r, part, sizeof(part));
-    snprintf(out, n, " raid%s %" PRIu64, part, r->mismatches);
+    snprintf(out, n, " raid%s %" PRIu64 " %" PRIu64, part, r->mismatches, r->data_offset);
 }
 
 int lvxd_raid_check(struct lvx_ctx *ctx, struct lvxd_lv *v, bool repair)

@@ -62,9 +62,14 @@ struct raid {
     uint64_t chunk;                 /* sectors per chunk (raid1: the LV) */
     uint32_t stripe_sectors;        /* the superblock's (0 for raid1) */
     uint64_t sectors;               /* of the LV */
-    uint64_t leg_sectors;           /* of each rimage */
+    uint64_t image_sectors;         /* of each rimage */
+    uint64_t leg_sectors;           /* of each rimage's data: the rimage less its reshape
+                                       space (LVM2's reshape_count) */
     uint64_t sync_size;             /* sectors the bitmap covers */
-    uint64_t data_offset;           /* sectors into each rimage */
+    uint64_t data_offset;           /* sectors into each rimage: the superblocks' (0 or
+                                       past the reshape space in front) */
+    char reshaped[160];             /* what in the metadata says the LV was reshaped
+                                       (model/raid.h): served only with superblocks */
     uint32_t region;                /* sectors per bitmap bit */
     uint64_t regions;
     unsigned lv_per_bm;             /* LV sectors per bitmap sector (parity: data legs) */

@@ -684,7 +684,7 @@ struct rows {
 static void rows_init(struct rows *w, const struct raid *r, uint64_t g0, uint64_t g1,
                       uint8_t *buf)
 {
-    uint64_t used = r->leg_sectors - r->data_offset;
+    uint64_t used = r->leg_sectors;
     w->x = g0 * r->region;
     w->end = g1 * r->region < used ? g1 * r->region : used;
     w->slice = (RAID_COPY_BYTES / (r->n + 4)) & ~(size_t)4095;

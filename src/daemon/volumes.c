@@ -14,6 +14,7 @@
 #include "daemon/daemon.h"
 #include "daemon/daemon_int.h"
 #include "meta/read.h"
+#include "model/raid.h"
 #include "model/restripe.h"
 
 #include <errno.h>
@@ -298,7 +299,11 @@ static void apply(struct lvxd_lv *v, struct loaded *l)
     v->tstate = l->tstate;
     v->pvs = l->pvs;
     v->pv_count = l->pv_count;
-    v->size = l->lv->le_count * (uint64_t)l->lv->vg->extent_size * 512;
+    /* a RAID LV's reshape space (LVM2 counts it in the extents) is not served */
+    uint64_t le = l->lv->le_count;
+    for (unsigned s = 0; s < l->lv->seg_count; s++)
+        le -= lvx_raid_reshape_extents(&l->lv->segs[s]);
+    v->size = le * (uint64_t)l->lv->vg->extent_size * 512;
     v->lbs = 512;
     for (unsigned i = 0; i < v->pv_count; i++)
         if (v->pvs[i].fd >= 0 && v->pvs[i].lbs > v->lbs)

@@ -113,6 +113,37 @@ const char *lvx_raid_reshape_state(const struct lvx_lv *lv, char *buf, size_t si
     return NULL;
 }
 
+/* The first of LVM2's image-set flags in an image's segment types ("striped+..."). */
+static const char *set_flag(const struct lvx_lv *img)
+{
+    static const char *const flags[] = { "RESHAPE_DELTA_DISKS_PLUS", "RESHAPE_DELTA_DISKS_MINUS",
+                                         "REMOVE_AFTER_RESHAPE" };
+    for (unsigned k = 0; k < img->seg_count; k++) {
+        const char *plus = img->segs[k].type ? strchr(img->segs[k].type, '+') : NULL;
+        for (unsigned f = 0; plus && f < 3; f++)
+            if (strstr(plus, flags[f]))
+                return flags[f];
+    }
+    return NULL;
+}
+
+const char *lvx_raid_reshape_pending(const struct lvx_lv *lv, char *buf, size_t size)
+{
+    for (unsigned s = 0; s < lv->seg_count; s++) {
+        const struct lvx_seg *seg = &lv->segs[s];
+        if (seg->kind != LVX_SEG_RAID || !seg->areas)
+            continue;
+        for (uint32_t i = 0; i < seg->area_count; i++) {
+            const char *f = seg->areas[i].lv ? set_flag(seg->areas[i].lv) : NULL;
+            if (f) {
+                snprintf(buf, size, "image %s flagged %s", seg->areas[i].lv->name, f);
+                return buf;
+            }
+        }
+    }
+    return NULL;
+}
+
 uint64_t lvx_raid_reshape_extents(const struct lvx_seg *seg)
 {
     const struct lvx_raid_type *t = seg->kind == LVX_SEG_RAID ? lvx_raid_type_find(seg->type_name)

@@ -51,11 +51,19 @@ uint64_t lvx_raid_image_extents(const struct lvx_raid_type *t, uint64_t le_count
  * extents in each data image; the LV's size and its table leave it out): extents. */
 uint64_t lvx_raid_reshape_extents(const struct lvx_seg *seg);
 
-/* What says a RAID LV is being reshaped or was prepared for one (LVM2 2.03.16's
+/* What says a RAID LV was reshaped or prepared for one (LVM2 2.03.16's
  * lv_raid_convert: reshape space of `reshape_count` extents in each image, a data
  * offset, the RESHAPE* flags it writes after '+' in the segment types of the LV and its
  * images, kept after the kernel's reshape ended): a phrase for an error line
- * ("reshape flags in its metadata (raid5_rs+RESHAPE)"), or NULL for none. */
+ * ("reshape flags in its metadata (raid5_rs+RESHAPE)"), or NULL for none.  The
+ * metadata does not say whether the kernel's reshape ended: the superblocks do (the
+ * daemon serves such an LV when they show it ended, daemon/raid_core.c). */
 const char *lvx_raid_reshape_state(const struct lvx_lv *lv, char *buf, size_t size);
+
+/* What in the metadata alone says a reshape changes the LV's set of images and has
+ * not been completed (images flagged RESHAPE_DELTA_DISKS_PLUS/MINUS, or
+ * REMOVE_AFTER_RESHAPE: the second command of a stripe removal still to run): a
+ * phrase ("image r_rimage_3 flagged REMOVE_AFTER_RESHAPE"), or NULL for none. */
+const char *lvx_raid_reshape_pending(const struct lvx_lv *lv, char *buf, size_t size);
 
 #endif

@@ -9,9 +9,10 @@
 # serve a raid5 LV whose metadata carries reshape flags (segment type
 # "raid5_rs+RESHAPE+RESHAPE_DATA_OFFSET", as LVM2 2.03.16 leaves it after a layout
 # change, recorded in the guest by t0756) or
-# whose images hold reshape space (reshape_count, data_offset): exit 5, one line
-# naming the LV and the reason, no device written; an ordinary raid5 LV beside them is
-# served (the refusal is not a blanket one).
+# whose images hold reshape space (reshape_count, data_offset) while no superblock says
+# where its data is (never activated: the daemon serves a reshaped LV by its
+# superblocks, t1091): exit 5, one line naming the LV and the reason, no device
+# written; an ordinary raid5 LV beside them is served (the refusal is not a blanket one).
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 # shellcheck source=tests/tools/uspace-env.sh
@@ -72,20 +73,20 @@ refused() {      # refused LV WHY DESC
     before=$(sha_devs "${DEVS[@]}")
     out=$("$LVX" lvchange -ay "$VG/$1" 2>&1) || rc=$?
     test_eq "$3: activation refused (exit 5), one line naming the reason" \
-        "$rc $(grep -c . <<<"$out") $(grep -cF "RAID LV $VG/$1: $2; the user-space backend does not serve it." <<<"$out")" \
+        "$rc $(grep -c . <<<"$out") $(grep -cF "RAID LV $VG/$1: $2" <<<"$out")" \
         "5 1 1"
     [[ $rc == 5 ]] || diag "$out"
     test_eq "... nothing written" "$(sha_devs "${DEVS[@]}")" "$before"
     test_eq "... not active" "$("$LVX" lvs --noheadings -o lv_active "$VG/$1" 2>/dev/null | tr -d ' ')" ""
 }
 test_ok "c: segment type raid5_rs+RESHAPE+RESHAPE_DATA_OFFSET (as LVM2 leaves a layout change)" craft c flag
-refused c "reshape flags in its metadata (raid5_rs+RESHAPE+RESHAPE_DATA_OFFSET)" "c, mid-reshape"
+refused c "reshape flags in its metadata (raid5_rs+RESHAPE+RESHAPE_DATA_OFFSET) and no dm-raid superblock that says where its data is: not served." "c, mid-reshape"
 test_eq "... LVM2 reads the type as lvx wrote it" \
     "$(lvm2 lvs --noheadings -o segtype "$VG/c" 2>/dev/null | tr -d ' ')" "raid5_rs"
 test_ok "d: reshape_count = 1 (reshape space)" craft d space
-refused d "reshape space in its images (reshape_count 1)" "d, reshape space"
+refused d "reshape space of 1 extents in images of 1." "d, reshape space (the whole image)"
 test_ok "e: data_offset = 2048" craft e offset
-refused e "its data at an offset in its images (data_offset 2048)" "e, data offset"
+refused e "its data at an offset in its images (data_offset 2048) and no dm-raid superblock that says where its data is: not served." "e, data offset"
 uspace_run_ok "an ordinary raid5 LV beside them is served" lvx lvchange -ay "$VG/r5"
 uspace_run_ok "... and deactivated" lvx lvchange -an "$VG/r5"
 done_testing

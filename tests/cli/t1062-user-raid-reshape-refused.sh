@@ -4,10 +4,10 @@
 # t1062-user-raid-reshape-refused: the reshapes lvx makes of an active raid4/5/6 LV in
 # the kernel (dm backend: tests/kernel/raid-reshape-keep.sh) are refused for an LV the
 # lvx daemon serves (user-space activation), which cannot serve a reshape in progress:
-# --stripesize 256K, --type raid5_n, --stripes 4, --stripes 2 --force, --stripes 3 (no
-# change: LVM2 frees reshape space) of a raid5_ls -i3 LV holding 12 MiB, and --type
-# raid6 of a raid5_n -i2 LV (LVM2 adds a stripe first): each exit 5 with lvx's one line
-# after LVM2's first lines, the VG's seqno and the LV's report unchanged, the data
+# --stripesize 256K, --type raid5_n, --stripes 4, --stripes 2 --force of a raid5_ls
+# -i3 LV holding 12 MiB, and --type raid6 of a raid5_n -i2 LV (LVM2 adds a stripe
+# first): each exit 5 with lvx's one line after LVM2's first lines (--stripes 3, no
+# change, frees reshape space as LVM2 does: here none, LVM2's refusal), the VG's seqno and the LV's report unchanged, the data
 # intact, LVM2's vgck passing; an inactive LV gets LVM2's "must be active" line.
 # Then the report of an LV whose last pair a shrinking reshape left to remove
 # (data_stripes without it, as LVM2's).
@@ -31,7 +31,9 @@ refused "--stripesize 256K" "$REFUSE" --stripesize 256K
 refused "--type raid5_n" "Using default stripesize 64.00 KiB.|$REFUSE" --type raid5_n
 refused "--stripes 4" "Using default stripesize 64.00 KiB.|$REFUSE" --stripes 4
 refused "--stripes 2 --force" "Using default stripesize 64.00 KiB.|$REFUSE" --stripes 2 --force
-refused "--stripes 3 (no change)" "Using default stripesize 64.00 KiB.|$REFUSE" --stripes 3
+# no change frees reshape space, which the user backend does too (t1091): here none,
+# LVM2's own refusal
+refused "--stripes 3 (no change)" "Using default stripesize 64.00 KiB.|No change in RAID LV $VG/a layout, freeing reshape space.|LV $VG/a does not have reshape space allocated.|Reshape request failed on LV $VG/a.|" --stripes 3
 test_ok "LVM2's vgck passes" lvm2 vgck "$VG"
 
 uspace_run_ok "raid5_n t (-i2 -L 8m)" lvx lvcreate -q -y -Zn --type raid5_n -i2 -L 8m -n t "$VG"

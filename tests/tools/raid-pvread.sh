@@ -8,6 +8,7 @@
 #   report LV             LVM2's segments of (sub-)LV LV, PV starts, extent size
 #   pv_get LV OFF LEN OUT / pv_sum LV OFF LEN   its bytes read from the PVs / their sha256
 #   pv_plant LV OFF       4 KiB of random bytes written at OFF of LV, on its PV
+#   pv_put LV OFF FILE    FILE written at OFF of LV, on its PV
 #   fsum FILE, lv_sum DEV OFF LEN               sha256 of a file / of the LV (direct I/O)
 #   sb_field RMETA FIELD  a dm-raid superblock / md bitmap field of a rmeta (bits: the
 #                         first 128 bitmap bits, 0/1 by region; first_dirty: the first
@@ -33,9 +34,9 @@ pv_get() {
         "$2" "$3" "$4" >"$SCRATCH/pvread.out" 2>&1 || echo "pvread of $1 failed" >"$4"
 }
 pv_sum() { pv_get "$@" "$SCRATCH/pvread.bin"; sha256sum <"$SCRATCH/pvread.bin" | cut -d' ' -f1; }
-# pv_plant LV OFFSET: 4 KiB of random bytes into the (sub-)LV at byte OFFSET of its first
-# segment, written straight on its PV where LVM2's report places it (a planted mismatch)
-pv_plant() {
+# pv_at LV: "DEV SECTOR" where the (sub-)LV's first segment starts on its PV, as
+# LVM2's report places it
+pv_at() {
     local range dev pe es ps
     range=$(lvm2 lvs -a --noheadings -o seg_pe_ranges "$VG/$1" 2>/dev/null | tr -d ' ')
     dev=${range%%:*}
@@ -43,8 +44,22 @@ pv_plant() {
     pe=${pe%%-*}
     es=$(lvm2 vgs --noheadings --units s --nosuffix -o vg_extent_size "$VG" 2>/dev/null | tr -d ' ')
     ps=$(lvm2 pvs --noheadings --units s --nosuffix -o pe_start "$dev" 2>/dev/null | tr -d ' ')
-    dd if=/dev/urandom of="$dev" bs=512 seek=$((ps + pe * es + $2 / 512)) count=8 \
+    echo "$dev $((ps + pe * es))"
+}
+# pv_plant LV OFFSET: 4 KiB of random bytes into the (sub-)LV at byte OFFSET of its first
+# segment, written straight on its PV (a planted mismatch)
+pv_plant() {
+    local at
+    read -r -a at <<<"$(pv_at "$1")"
+    dd if=/dev/urandom of="${at[0]}" bs=512 seek=$((at[1] + $2 / 512)) count=8 \
         oflag=direct conv=notrunc status=none
+}
+# pv_put LV OFFSET FILE: FILE's bytes into the (sub-)LV at byte OFFSET of its first
+# segment, on its PV
+pv_put() {
+    local at
+    read -r -a at <<<"$(pv_at "$1")"
+    dd if="$3" of="${at[0]}" bs=512 seek=$((at[1] + $2 / 512)) oflag=direct conv=notrunc status=none
 }
 sb_wait_past() {
     local v=ffffffffffffffff _i
@@ -98,6 +113,10 @@ sb = {"magic": b[0:4].decode("latin1"), "position": struct.unpack_from("<I", b, 
       "level": struct.unpack_from("<I", b, 0x30)[0], "layout": struct.unpack_from("<I", b, 0x34)[0],
       "stripe": struct.unpack_from("<I", b, 0x38)[0],
       "array_sectors": struct.unpack_from("<Q", b, 0x58)[0], "devices": struct.unpack_from("<I", b, 0x08)[0],
+      "flags": struct.unpack_from("<I", b, 0x3C)[0], "reshape": "%x" % struct.unpack_from("<Q", b, 0x40)[0],
+      "delta_disks": struct.unpack_from("<i", b, 0x54)[0],
+      "data_offset": struct.unpack_from("<Q", b, 0x60)[0],
+      "new_data_offset": struct.unpack_from("<Q", b, 0x68)[0], "sectors": struct.unpack_from("<Q", b, 0x70)[0],
       "bm_magic": b[4096:4100].decode("latin1"), "bm_version": struct.unpack_from("<I", b, 4100)[0],
       "bm_events": struct.unpack_from("<Q", b, 4096 + 24)[0],
       "bm_cleared": struct.unpack_from("<Q", b, 4096 + 32)[0],

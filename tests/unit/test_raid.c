@@ -80,6 +80,21 @@ int main(void)
     ok(lvx_raid_reshape_state(&lv, buf, sizeof(buf)) &&
        !strcmp(buf, "reshape flags in its metadata (striped+RESHAPE_DELTA_DISKS_PLUS)"),
        "a flag on an image's segment");
+    ok(lvx_raid_reshape_pending(&lv, buf, sizeof(buf)) &&
+       !strcmp(buf, "image r_rimage_0 flagged RESHAPE_DELTA_DISKS_PLUS"),
+       "pending: images being added");
+    iseg.type = "striped+REMOVE_AFTER_RESHAPE";
+    ok(lvx_raid_reshape_pending(&lv, buf, sizeof(buf)) &&
+       !strcmp(buf, "image r_rimage_0 flagged REMOVE_AFTER_RESHAPE"),
+       "pending: images to take out after the reshape");
+    iseg.type = "striped";
+    seg.type = "raid6_zr+RESHAPE+RESHAPE_DATA_OFFSET";
+    seg.reshape_count = 1;
+    ok(lvx_raid_reshape_state(&lv, buf, sizeof(buf)) &&
+           !lvx_raid_reshape_pending(&lv, buf, sizeof(buf)),
+       "the segment's RESHAPE flags and reshape space: reshaped, nothing pending");
+    seg.type = "raid6_zr";
+    seg.reshape_count = 0;
     iseg.type = "striped";
     seg.has_data_offset = true;
     seg.data_offset = 0;
