@@ -726,22 +726,12 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
         return LVX_EXIT_FAILED;
     }
     /* LVM2 changes the image count of a raid1 (or linear) origin under its COW
-     * snapshots: the origin's own table (dm: its -real layer) is what changes */
+     * snapshots: the origin's own table is what changes (dm: its -real layer; user:
+     * the origin's file, its RAID target inner to the snapshot-origin one) */
     bool origin_images = snap_origin && !o->repair && !o->replace_count && o->mirrors_given &&
                          (!o->type || !strcmp(o->type, "raid1")) && !o->mirrorlog &&
                          (lvx_raid_lv_is_linear(lv) ||
                           (lvx_map_lv_is_raid(lv) && !strcmp(lv->segs[0].type_name, "raid1")));
-    if (origin_images && o->mirrors_sign >= 0 && o->mirrors > 0 && lvx_raid_lv_is_linear(lv)) {
-        struct lvx_actcmd oa;     /* the daemon's linear origins do not become raid1 */
-        int r = lvx_actcmd_init(env, &oa);
-        if (r)
-            return r;
-        if (oa.be && oa.be != &lvx_activation_dm) {
-            lvx_cmd_errorf("lvx converts origins of snapshots to raid1 in the dm activation "
-                           "backend only.");
-            return LVX_EXIT_FAILED;
-        }
-    }
     /* a thin pool's data or metadata LV: LVM2 splits images off a raid1 one
      * (--splitmirrors, --trackchanges), changes the image count of a linear or raid1 one
      * (-m, --type raid1 -m) and takes a striped one over to raid10 (raid4/5/6) and

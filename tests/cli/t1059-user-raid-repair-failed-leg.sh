@@ -107,18 +107,23 @@ uspace_run_ok "deactivate, activate again" \
     sh -c "$LVX lvchange -q -an $HIDE $VG/r5 && $LVX lvchange -q -ay $HIDE $VG/r5"
 test_eq "r5 still reads it (from the rebuilt image too)" "$(lv_sum "$R5" 0 $((16 * MIB)))" "$(fsum "$SCRATCH/d5")"
 
-# ---- snapshots of RAID LVs are served (t1083); what the daemon does not serve: a
-# linear origin made raid1 under its snapshot (refused with one line, exit 5, nothing
-# written)
+# ---- snapshots of RAID LVs are served (t1083); a linear origin made raid1 under its
+# snapshot too (t1093): converted live, the snapshot kept
 uspace_run_ok "lvcreate -s of the repaired raid5 LV, then lvremove of the snapshot" sh -c "
     $LVX lvcreate -q -s -L 4m -n s5 $HIDE $VG/r5 && $LVX lvremove -q -f $HIDE $VG/s5"
 uspace_run_ok "lin (linear, D0) and its snapshot ls" sh -c "
     $LVX lvcreate -q -L 4m -n lin $HIDE $VG ${DEVS[0]} && $LVX lvcreate -q -s -L 4m -n ls $HIDE $VG/lin"
+uspace_run_ok "4 MiB written to lin (copied out for ls)" \
+    dd if="$SCRATCH/d5" of="$DM_DEV_DIR/$VG/lin" bs=1M count=4 oflag=direct status=none
+ls_before=$(lv_sum "$DM_DEV_DIR/$VG/ls" 0 $((4 * MIB)))
 rc=0; before=$(seqno)
 lvx lvconvert -y -m 1 "$HIDE" "$VG/lin" >"$SCRATCH/o" 2>&1 || rc=$?
-test_eq "lvconvert -m 1 of the origin lin: refused, exit 5, nothing written" \
-    "$rc $(sed 's/^ *//' "$SCRATCH/o") $(seqno)" \
-    "5 lvx converts origins of snapshots to raid1 in the dm activation backend only. $before"
+test_eq "lvconvert -m 1 of the origin lin: exit 0, LVM2's line, committed" \
+    "$rc $(grep -c "Logical volume $VG/lin successfully converted." "$SCRATCH/o") $(($(seqno) > before))" "0 1 1"
+test_ok "lin (raid1 now) in sync" wait_synced lin
+test_eq "lin reads what was written, ls what it held" \
+    "$(lv_sum "$DM_DEV_DIR/$VG/lin" 0 $((4 * MIB))) $(lv_sum "$DM_DEV_DIR/$VG/ls" 0 $((4 * MIB)))" \
+    "$(head -c $((4 * MIB)) "$SCRATCH/d5" | sha256sum | cut -d' ' -f1) $ls_before"
 uspace_run_ok "deactivate" sh -c "$LVX lvchange -q -an $HIDE $VG/r5 && $LVX vgchange -q -an $HIDE $VG"
 
 done_testing

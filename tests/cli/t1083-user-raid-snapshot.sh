@@ -35,11 +35,7 @@ source "$LVX_ROOT/tests/tools/uspace-origin-snap.sh"
 OSNAP_LEGS=(r1_rimage_0 r1_rimage_1)
 origin_synced() { wait_synced r1; }
 
-head -c $((16 * MIB)) /dev/urandom >"$SCRATCH/A"
-head -c $((16 * MIB)) /dev/urandom >"$SCRATCH/B"
-head -c $MIB /dev/urandom >"$SCRATCH/C"
-A=$(fsum "$SCRATCH/A")
-B=$(fsum "$SCRATCH/B")
+osnap_patterns
 
 uspace_run_ok "vgcreate" lvx vgcreate "$VG" "${DEVS[@]}"
 uspace_run_ok "lvcreate --type raid1 -m1 -L 16m r1" \

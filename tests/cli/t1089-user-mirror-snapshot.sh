@@ -58,11 +58,7 @@ origin_synced() {
     return 1
 }
 
-head -c $((16 * MIB)) /dev/urandom >"$SCRATCH/A"
-head -c $((16 * MIB)) /dev/urandom >"$SCRATCH/B"
-head -c $MIB /dev/urandom >"$SCRATCH/C"
-A=$(fsum "$SCRATCH/A")
-B=$(fsum "$SCRATCH/B")
+osnap_patterns
 
 uspace_run_ok "vgcreate" lvx vgcreate "$VG" "${DEVS[@]}"
 uspace_run_ok "lvcreate --type mirror -m1 -L 16m m (disk log)" \

@@ -3,9 +3,12 @@
 #
 # tests/tools/uspace-origin-snap.sh - the checks shared by the tests of COW snapshots of
 # an origin with legs (RAID, mirror) served by the lvx daemon (sourced after
-# uspace-snap.sh and raid-pvread.sh; VG, DEV, MIB, SCRATCH set; 16 MiB files A, B, C (C:
-# 1 MiB) in SCRATCH with sums A and B; the test sets OSNAP_LEGS (the origin's image
-# sub-LVs) and defines `origin_synced`):
+# uspace-snap.sh and raid-pvread.sh; VG, DEV, MIB, SCRATCH set; the test sets OSNAP_LEGS
+# (the origin's image sub-LVs) and defines `origin_synced`):
+#   osnap_patterns       random files A, B (16 MiB) and C (1 MiB) in SCRATCH, their sums
+#                        in A and B (what the other functions write and expect)
+#   osnap_s1_write       1 MiB of C written to s1 at 5 MiB (a check); S1: the sum of A
+#                        with that write (SCRATCH/S1 the file)
 #   sum_of LV            sha256 of the LV read through its device (direct I/O)
 #   legs_hold DESC SUM   every leg in OSNAP_LEGS, read from its PV, holds 16 MiB with
 #                        that sum (a check each)
@@ -17,11 +20,28 @@
 #                        lv_attr an active origin; 1 MiB of C written to s1 (S1: its
 #                        sum); s1's store parses and equals what the daemon serves; fio
 #                        --verify=crc32c over O leaves s1 unchanged
+#   osnap_store O        s1's store (read from its PVs) parses and, read as the kernel
+#                        reads it over O, equals what the daemon serves as s1
+#   osnap_fio O          fio --verify=crc32c over O (16 MiB) leaves s1 (S1) unchanged
 #   osnap_kill O         s2 taken live, the daemon SIGKILLed during origin writes
 #                        (kill_during_copies): s2 reads O as it was, s1 unchanged, s2's
 #                        records hold the old chunks, O in sync again (origin_synced)
 #   osnap_merge O        lvconvert --merge of s1: s1 gone, O reads as s1 did, s2 kept;
 #                        the set deactivated, every leg holds S1
+osnap_patterns() {
+    head -c $((16 * MIB)) /dev/urandom >"$SCRATCH/A"
+    head -c $((16 * MIB)) /dev/urandom >"$SCRATCH/B"
+    head -c $MIB /dev/urandom >"$SCRATCH/C"
+    A=$(fsum "$SCRATCH/A")
+    B=$(fsum "$SCRATCH/B")
+}
+osnap_s1_write() {
+    cp "$SCRATCH/A" "$SCRATCH/S1"
+    uspace_run_ok "1 MiB of C written to s1 at 5 MiB" \
+        dd if="$SCRATCH/C" of="$DEV/s1" bs=1M seek=5 oflag=direct status=none
+    dd if="$SCRATCH/C" of="$SCRATCH/S1" bs=1M seek=5 conv=notrunc status=none
+    S1=$(fsum "$SCRATCH/S1")
+}
 sum_of() { dd if="$DEV/$1" bs=1M iflag=direct status=none | sha256sum | cut -d' ' -f1; }
 legs_hold() {
     local l
@@ -50,20 +70,24 @@ osnap_live() {
     test_ok "s1: snap_percent grew ($pct)" "$PYTHON" -c "import sys; sys.exit(not 60 < float('$pct') < 100)"
     test_eq "$o: $sf through the snapshot-origin (its $kind state)" "$(field "$o" "$sf")" "100.00"
     test_eq "$o: lv_attr origin of a $kind (o), active" "$(field "$o" lv_attr | cut -c1,5)" "oa"
-    cp "$SCRATCH/A" "$SCRATCH/S1"
-    uspace_run_ok "1 MiB of C written to s1 at 5 MiB" \
-        dd if="$SCRATCH/C" of="$DEV/s1" bs=1M seek=5 oflag=direct status=none
-    dd if="$SCRATCH/C" of="$SCRATCH/S1" bs=1M seek=5 conv=notrunc status=none
-    S1=$(fsum "$SCRATCH/S1")
+    osnap_s1_write
     test_eq "s1 reads A with that write" "$(sum_of s1)" "$S1"
     test_eq "$o still reads B" "$(sum_of "$o")" "$B"
-    lv_get "$o" "$SCRATCH/$o.now"
+    osnap_store "$o"
+    osnap_fio "$o"
+}
+
+osnap_store() {
+    lv_get "$1" "$SCRATCH/$1.now"
     lv_get s1 "$SCRATCH/s1.now"
     cow_get s1 "$SCRATCH/cow.bin"
     uspace_run_ok "s1's store parses; read as the kernel does it equals what the daemon serves" \
-        "$PYTHON" "$COWCHECK" "$SCRATCH/cow.bin" - "$SCRATCH/$o.now" "$SCRATCH/s1.now"
-    uspace_run_ok "fio --verify=crc32c of random 4k writes over $o" \
-        fio --name=v --filename="$DEV/$o" --rw=randwrite --bs=4k --size=16m --direct=1 \
+        "$PYTHON" "$COWCHECK" "$SCRATCH/cow.bin" - "$SCRATCH/$1.now" "$SCRATCH/s1.now"
+}
+
+osnap_fio() {
+    uspace_run_ok "fio --verify=crc32c of random 4k writes over $1" \
+        fio --name=v --filename="$DEV/$1" --rw=randwrite --bs=4k --size=16m --direct=1 \
         --ioengine=psync --verify=crc32c --verify_fatal=1 --randrepeat=0 --output="$SCRATCH/fio.out"
     test_eq "s1 unchanged by fio" "$(sum_of s1)" "$S1"
 }
