@@ -17,11 +17,11 @@
  * Layout, as observed with LVM2 in the VM (tests/kernel/mirror.sh): the images are
  * linear sub-LVs NAME_mimage_K placed as RAID images are (one area per image, on
  * distinct PVs); the disk log NAME_mlog (1 extent for any LV lvx can make with 4 MiB
- * extents) goes on a PV without an image when the PV list has one, else on the PV of
- * the last image (also under --alloc anywhere; never with lvm.conf's
- * allocation/mirror_logs_require_separate_pvs = 1), at the start of the smallest free
- * area there that would hold an image (the largest such area over the PVs: LVM2
- * allocates the images and the log at once; seen with lvconvert, t0677).  Sub-LVs are
+ * extents) is allocated after them, as LVM2's lvcreate adds it (add_mirror_log, the
+ * same as lvconvert --mirrorlog disk): on the last PV of the list without an image
+ * when there is one, else on the PV of the last image (also under --alloc anywhere;
+ * never with lvm.conf's allocation/mirror_logs_require_separate_pvs = 1), at the start
+ * of the smallest free area there (t1095 compares with LVM2's).  Sub-LVs are
  * READ/WRITE, hidden, with the LV's creation time/host and allocation policy, no tags;
  * the LV lists them in that order (images, then the log).  The region size is reduced to the largest
  * power of 2 not above the LV size ("Using reduced mirror region size of ...").
@@ -169,15 +169,20 @@ static bool separate_log_pvs(struct lvx_cmd_env *env)
     return lvx_mirror_conf_on(env, "allocation/mirror_logs_require_separate_pvs");
 }
 
-/* Where LVM2 puts a log it allocates together with images of `need` extents each:
- * every candidate PV offers its smallest free area holding `need` (the lowest on a
- * tie), the largest offer wins (the earlier candidate on a tie), the log goes at its
- * start.  *out is that PV with a range of ext extents there.  False when no area
+/* Where LVM2 puts a log: every candidate PV offers its smallest free area holding
+ * `need` (the image size when LVM2 allocates the log together with images, as
+ * lvconvert of a linear LV does; else the log's own size: lvcreate adds the log after
+ * the images, as --mirrorlog disk of a mirror does), the highest such area on a tie
+ * (LVM2 keeps equal areas in PE order and takes the last).
+ * LVM2 asks each of them for `need` extents only, sorts these (equal) amounts largest
+ * first and puts the log on the last that holds it: the last candidate, at the start of
+ * its area.  *out is that PV with a range of ext extents there.  False when no area
  * holds `need`. */
 static bool log_area(const struct lvx_free_maps *maps, const struct lvx_alloc_pv *c, unsigned n,
-                     uint64_t need, uint32_t ext, struct lvx_alloc_pv *out, struct lvx_pe_run *run)
+                     uint64_t need, uint32_t ext, struct lvx_alloc_pv *out,
+                     struct lvx_pe_run *run)
 {
-    uint64_t best = 0;
+    bool found = false;
     for (unsigned i = 0; i < n; i++) {
         const struct lvx_pv_free *f = &maps->pvs[c[i].pv->index];
         uint64_t fit = 0, fit_start = 0;
@@ -190,19 +195,19 @@ static bool log_area(const struct lvx_free_maps *maps, const struct lvx_alloc_pv
                     s = s > pr->start ? s : pr->start;
                     e = e < pr->start + pr->count ? e : pr->start + pr->count;
                 }
-                if (e > s && e - s >= need && (!fit || e - s < fit)) {
+                if (e > s && e - s >= need && (!fit || e - s <= fit)) {
                     fit = e - s;
                     fit_start = s;
                 }
             }
         }
-        if (fit > best) {
-            best = fit;
+        if (fit) {                      /* the later candidate wins */
+            found = true;
             *run = (struct lvx_pe_run){ fit_start, ext };
             *out = (struct lvx_alloc_pv){ c[i].pv, 1, run };
         }
     }
-    return best != 0;
+    return found;
 }
 
 uint64_t lvx_mirror_log_offer(const struct lvx_free_maps *maps, const struct lvx_alloc_pv *c,
@@ -274,9 +279,11 @@ int lvx_mirror_alloc_log(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_
             continue;
         struct lvx_alloc_pv at;
         struct lvx_pe_run run;
-        bool one = with_images &&
-                   (log_area(maps, tries[t].pvs, tries[t].n, with_images, ext, &at, &run) ||
-                    log_area(maps, tries[t].pvs, tries[t].n, ext, ext, &at, &run));
+        bool one = with_images ?
+                   log_area(maps, tries[t].pvs, tries[t].n, with_images, ext, &at, &run) ||
+                   log_area(maps, tries[t].pvs, tries[t].n, ext, ext, &at, &run) :
+                   policy != LVX_ALLOC_ANYWHERE &&
+                   log_area(maps, tries[t].pvs, tries[t].n, ext, ext, &at, &run);
         struct lvx_alloc_request req = {
             .extents = ext, .stripes = 1, .policy = policy, .pv_count = one ? 1 : tries[t].n,
             .pvs = one ? &at : tries[t].pvs, .lv_name = log->name,
@@ -320,7 +327,7 @@ int lvx_lvcreate_mirror_build(struct lvx_cmd_env *env, struct lvx_vg *vg,
     if (log && (r = lvx_mirror_alloc_log(env, vg, maps, lv->name, log,
                                          lvx_mirror_log_extents(size, o->region_size,
                                                                 vg->extent_size),
-                                         img, images, extents, policy, pvs, pv_count)) < 0)
+                                         img, images, 0, policy, pvs, pv_count)) < 0)
         return r;
 
     struct lvx_seg *seg = lvx_raid_new_seg(vg, lv, "mirror", LVX_SEG_MIRROR, extents, images, img,

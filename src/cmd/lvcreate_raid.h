@@ -118,8 +118,11 @@ uint32_t lvx_mirror_log_extents(uint64_t lv_sectors, uint32_t region_size, uint3
  * on a candidate PV without an image when one can take it, else on the last image's PV,
  * else anywhere allowed (with allocation/mirror_logs_require_separate_pvs only the
  * first).  with_images (the extents of each image allocated with it, LVM2 allocating
- * both at once): on each PV the smallest area holding that many, the largest of those;
- * 0 (a log added alone): where the allocator's best fit puts it.  0 or negative errno. */
+ * both at once, as lvconvert of a linear LV): the last candidate with an area holding
+ * that many, at the start of the smallest such area there; 0 (a log added after the
+ * images, as lvcreate and --mirrorlog disk add it): the last candidate with room for
+ * the log, at the start of its smallest area holding it (--alloc anywhere: where the
+ * allocator puts it).  0 or negative errno. */
 int lvx_mirror_alloc_log(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_free_maps *maps,
                          const char *top_name, struct lvx_lv *log, uint32_t ext,
                          struct lvx_lv *const *img, uint32_t count, uint64_t with_images,
@@ -130,9 +133,9 @@ bool lvx_mirror_conf_on(struct lvx_cmd_env *env, const char *path);
  * there holds that many, else its largest free area; 0 when none holds ext. */
 uint64_t lvx_mirror_log_offer(const struct lvx_free_maps *maps, const struct lvx_alloc_pv *c,
                               uint64_t with_images, uint32_t ext);
-/* ext extents of the log (or log image) `log` on one of the candidates c[0..n): the PV
- * whose smallest free area holding with_images (else ext) extents is the largest, at
- * that area's start; *chosen that PV.  0 or negative errno (ctx). */
+/* ext extents of the log (or log image) `log` on one of the candidates c[0..n) where
+ * with_images (else ext) extents fit, the last such candidate, at the start of the
+ * smallest area there holding them; *chosen that PV.  0 or negative errno (ctx). */
 int lvx_mirror_alloc_log_among(struct lvx_cmd_env *env, struct lvx_free_maps *maps,
                                struct lvx_lv *log, uint32_t ext, uint64_t with_images,
                                enum lvx_alloc policy, const struct lvx_alloc_pv *c, unsigned n,
