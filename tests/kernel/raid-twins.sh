@@ -25,6 +25,29 @@
 #   rl_field FIELD VG  LVM2's report field FIELD of VG/$LVS
 #   twin_step NAME SEGTYPE DATA_STRIPES STRIPES ARGS   conv of V/$LVS by both, recorded
 #                      ($R), idle, LVM2's segtype/data_stripes/stripes checked, then same
+# A watchdog: these scripts run in 1-3 minutes; one that is still running after
+# TWIN_WATCHDOG seconds (default 480; the guest's limit is 1200) has hung (seen once, in
+# t0776 after a --stripesize reshape, not reproduced): the device-mapper state, the
+# processes in uninterruptible sleep with their kernel stacks and the kernel's last
+# lines go to the TAP stream as comments, for a diagnosis.
+twin_watchdog() {
+    local p st
+    sleep "${TWIN_WATCHDOG:-480}"
+    note "watchdog: still running after ${TWIN_WATCHDOG:-480}s; the state:"
+    note "$(dmsetup info -c 2>&1)"
+    note "$(dmsetup status 2>&1)"
+    for p in /proc/[0-9]*; do
+        st=$(cut -d' ' -f3 "$p/stat" 2>/dev/null)
+        case $st in
+        D) note "pid ${p#/proc/} D $(tr '\0' ' ' <"$p/cmdline" 2>/dev/null) wchan $(cat "$p/wchan" 2>/dev/null)"
+           note "$(cat "$p/stack" 2>/dev/null)" ;;
+        esac
+    done
+    note "processes: $(for p in /proc/[0-9]*; do tr '\0' ' ' <"$p/cmdline" 2>/dev/null | cut -c1-60; echo; done | grep -e lvm -e lvx -e dmsetup -e 'dd ' | tr '\n' ';')"
+    note "$(dmesg 2>&1 | tail -n 40)"
+}
+twin_watchdog </dev/null &
+
 if [ "${TWIN_DISKS:-4}" = 6 ]; then
     RL_DISKS="/dev/vda /dev/vdb /dev/vdc /dev/vdd /dev/vde /dev/vdf"
     RX_DISKS="/dev/vdg /dev/vdh /dev/vdi /dev/vdj /dev/vdk /dev/vdl"
