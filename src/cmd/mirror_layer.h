@@ -34,6 +34,24 @@ bool lvx_mirror_leaves_on_pv(const struct lvx_lv *lv, const struct lvx_pv *pv);
 int lvx_mirror_layer_refuse_pvmove(const struct lvx_vg *vg, const struct lvx_pv *pv,
                                    const char *lv_name);
 
+/* lvconvert of the CONVERTING mirror lv not active (cmd/mirror_layer_convert.c): fewer
+ * images (-m, --type linear: the top's first, the PVs named preferred), --mirrorlog
+ * core|disk on the layer, as LVM2 does them.  *done false: the layer was taken out and
+ * c now asks the plain mirror lv for the rest (an image count, not relative), the
+ * caller goes on as for any mirror; true: committed and said, or refused.  0 or the
+ * exit code (printed). */
+struct lvx_mirror_conv;
+int lvx_mirror_layer_convert(struct lvx_cmd_env *env, struct lvx_vg_update *u,
+                             const struct lvx_actcmd *act, struct lvx_lv *lv,
+                             struct lvx_mirror_conv *c, bool active, bool *done);
+
+/* --splitmirrors (split), --repair, --type raid1 (type) of the CONVERTING mirror lv:
+ * lvx's refusal (exit 5) when lv is active, or for a repair with a PV missing under it
+ * (lvx neither splits, repairs nor takes over through the layer); else 0 (the command
+ * goes on: inactive, LVM2's own refusals; a repair finds nothing to do). */
+int lvx_mirror_layer_refuse_other(struct lvx_cmd_env *env, const struct lvx_lv *lv,
+                                  bool split, bool repair, const char *type);
+
 /* Does vg hold a CONVERTING mirror? */
 bool lvx_mirror_vg_has_layers(const struct lvx_vg *vg);
 

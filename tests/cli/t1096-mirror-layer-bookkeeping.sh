@@ -20,15 +20,10 @@
 
 twin_begin 5 64M vg1
 C=(--config "global/activation=1")
-on() {  # on SIDE CMD ARGS...: CMD (lvx or lvm) on SIDE, "%N" the side's device N
-    local side=$1 tool=$2 aa
-    shift 2
-    mapfile -d '' aa < <(twin_args "$side" "$@")
-    "${tool}_$side" "${aa[@]}"
-}
 for side in a b; do
-    on $side lvx lvcreate "${C[@]}" -an -Zn --type mirror -m1 -L 8m -n m vg1 %0 %1 %2 >/dev/null 2>&1
-    on $side lvm lvconvert -m +1 vg1/m %3 >/dev/null 2>&1
+    twin_on $side lvx lvcreate "${C[@]}" -an -Zn --type mirror -m1 -L 8m -n m vg1 %0 %1 %2 \
+        >/dev/null 2>&1
+    twin_on $side lvm lvconvert -m +1 vg1/m %3 >/dev/null 2>&1
 done
 test_eq "LVM2 left its layer on side A: m over m_mimagetmp_2 and m_mimage_2" \
     "$(lvm_a lvs --noheadings -o devices vg1/m 2>/dev/null | tr -d ' ')" \
