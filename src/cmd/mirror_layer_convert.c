@@ -114,9 +114,34 @@ int lvx_mirror_layer_convert(struct lvx_cmd_env *env, struct lvx_vg_update *u,
     unsigned pv_count = 0;
     if ((rc = lvx_lvcmd_pv_args(env, vg, c->pv_args, c->pv_arg_count, &pvs, &pv_count)))
         return rc;
+    /* LVM2's order: the top's images on the PVs named, the layer's on them, then (too
+     * few there) the top's others, the layer's others; without PVs, all count as named */
     uint32_t rm = total - want;
-    if (rm)
-        rm -= cut_top(lv, rm, pvs, pv_count);
+    const struct lvx_lv *old_log = layer->segs[0].log_lv;
+    for (int pass = 0; pass < 2 && rm; pass++) {
+        bool named = pass == 0 && pv_count;
+        if (pass == 1 && !pv_count)
+            break;
+        rm -= cut_top(lv, rm, named ? pvs : NULL, named ? pv_count : 0);
+        if (top->area_count == 1)
+            break;
+        uint32_t k = rm;
+        if (named) {             /* only those wholly on the PVs named */
+            k = 0;
+            for (uint32_t i = 0; i < layer->segs[0].area_count; i++)
+                k += wholly_on(layer->segs[0].areas[i].lv, pvs, pv_count);
+            if (k > rm)
+                k = rm;
+            if (k && (rc = lvx_mirror_removable_to_end(env, act, layer, k, pvs, pv_count,
+                                                       false)))
+                return rc;       /* (nothing committed: the model is dropped) */
+        }
+        if (k && k + 2 > layer->segs[0].area_count)
+            return refuse(lv, layer, "reduce to one image the layer of");
+        if (k)
+            cut_images(layer, layer->segs[0].area_count - k);
+        rm -= k;
+    }
     if (top->area_count == 1) {  /* the layer taken out: a plain mirror for the rest */
         lvx_mirror_collapse_layer(lv);
         if (!linear) {
@@ -126,15 +151,6 @@ int lvx_mirror_layer_convert(struct lvx_cmd_env *env, struct lvx_vg_update *u,
         }
         *done = false;
         return 0;
-    }
-    const struct lvx_lv *old_log = layer->segs[0].log_lv;
-    if (rm) {                    /* from the layer: the PVs named preferred */
-        if (pv_count && (rc = lvx_mirror_removable_to_end(env, act, layer, rm, pvs, pv_count,
-                                                          false)))
-            return rc;           /* (nothing committed: the model is dropped) */
-        if (rm + 2 > layer->segs[0].area_count)
-            return refuse(lv, layer, "reduce to one image the layer of");
-        cut_images(layer, layer->segs[0].area_count - rm);
     }
     struct lvx_seg *ls = &layer->segs[0];
     if (c->core_log && ls->log_lv) {

@@ -10,7 +10,8 @@
 #   -m -1 (the top's new image goes, the top left with one area: the layer taken out),
 #   -m -1 PV (the new image's PV), -m 0, --type linear, -m 1 of a 4-image stack, -m -1
 #   of a 4-image stack (still layered), --mirrorlog core then disk on the layer (the
-#   new log NAME_mlog), -m -1 PV of the layer's first image (LVM2's "not in-sync"
+#   new log NAME_mlog), -m -1/-2 with PVs of a 3-image layer's images, -m -1 with a
+#   PV under no image, -m -1 PV of the layer's first image (LVM2's "not in-sync"
 #   refusal), --repair with no PV missing.  Then `lvs -a` of each side equal, LVM2's
 #   vgck clean on lvx's side; and lvx's refusals of --splitmirrors, --type raid1,
 #   --mirrorlog mirrored, a layer left with one image (nothing written).  Last, in the
@@ -35,6 +36,14 @@ layered() {
 }
 for lv in c1 c2 c3 c4 c7 c8 r; do layered $lv 1; done
 for lv in c5 c6; do layered $lv 2; done
+for lv in t w; do              # 3-image mirrors (log on D5) given one image (D3)
+    for side in a b; do
+        twin_on $side lvx lvcreate "${C[@]}" -an -Zn --type mirror -m2 -L 4m -n $lv vg1 \
+            %0 %1 %2 %5 >/dev/null 2>&1
+        twin_on $side lvm lvconvert -m +1 vg1/$lv %3 >/dev/null 2>&1
+    done
+done
+layered u 1
 test_eq "LVM2 left its layers on side A (c5: two new images)" \
     "$(lvm_a lvs --noheadings -o devices vg1/c1 vg1/c5 2>/dev/null | tr -d ' ' | paste -sd' ')" \
     "c1_mimagetmp_2(0),c1_mimage_2(0) c5_mimagetmp_2(0),c5_mimage_2(0),c5_mimage_3(0)"
@@ -48,7 +57,10 @@ twin_step "-m 1 of a 4-image stack" lvconvert -y -m 1 vg1/c5
 twin_step "-m -1 of a 4-image stack (still layered)" lvconvert -y -m -1 vg1/c6
 twin_step "--mirrorlog core (the layer's log goes)" lvconvert -y --mirrorlog core vg1/c7
 twin_step "--mirrorlog disk (a new c7_mlog under the layer)" lvconvert -y --mirrorlog disk vg1/c7
-seq=$(lvm_a vgs --noheadings -o vg_seqno vg1 2>/dev/null | tr -d ' ')
+twin_step "-m -1 with a PV of the 3-image layer's second image" lvconvert -y -m -1 vg1/t %1
+twin_step "-m -2 with the PVs of the new image and the layer's second" \
+    lvconvert -y -m -2 vg1/w %1 %3
+twin_step "-m -1 with a PV under no image (the top's image goes)" lvconvert -y -m -1 vg1/u %4
 twin_step "-m -1 with the layer's first image's PV: LVM2's refusal" lvconvert -y -m -1 vg1/c8 %0
 
 L=lv_name,lv_attr,devices,convert_lv,mirror_log,copy_percent
