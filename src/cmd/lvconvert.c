@@ -28,6 +28,7 @@
 #include "cmd/thin_cmd.h"
 #include "cmd/lvconvert_mirror.h"
 #include "cmd/mirror_mlog.h"
+#include "cmd/mirror_layer.h"
 #include "cmd/mirror_repair.h"
 #include "cmd/lvconvert_raid.h"
 #include "cmd/lvconvert_region.h"
@@ -767,6 +768,11 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
         lvx_cmd_errorf("Conversion of tracked raid1 subvolume %s/%s is not supported.",
                        lv->vg->name, lv->name);
         return LVX_EXIT_FAILED;
+    }
+    if (lvx_map_mirror_sync_layer(lv)) {     /* LVM2's CONVERTING (mirror_layer_convert.c) */
+        int lrc = lvx_mirror_layer_refuse_other(env, lv, o->split, o->repair, o->type);
+        if (lrc)
+            return lrc;
     }
     if (o->split && (!user || pool_sub))
         return lvx_lvconvert_split(env, u, lv, &o->so);

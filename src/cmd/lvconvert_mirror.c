@@ -35,7 +35,8 @@
  *
  * `lvconvert VG/LV` alone waits for an active mirror to be in sync ("VG/LV: Converted:
  * 100.00%", LVM2's poll), nothing written; a mirror LVM2 left CONVERTING (its
- * NAME_mimagetmp_N layer) is finished by cmd/mirror_layer.c, refused other conversions.
+ * NAME_mimagetmp_N layer) is finished by cmd/mirror_layer.c, reduced or given another
+ * log by cmd/mirror_layer_convert.c (then, the layer gone, as any mirror here).
  * Each prints "Logical volume VG/LV converted." (linear -> mirror and more images:
  * "... being converted.").  LVs active in the user backend are converted live: the
  * new layout staged, committed, new logs zeroed, then the daemon reloads the LV (its
@@ -500,12 +501,9 @@ int lvx_mirror_poll_converted(struct lvx_cmd_env *env, const struct lvx_actcmd *
 
 static bool all_on(const struct lvx_lv *img, const struct lvx_alloc_pv *pvs, unsigned n);
 
-/* Fewer images with PVs named: the images wholly on them, from the last one down, moved
- * to the end (the last ones go), as LVM2's _remove_mirror_images; the first image only
- * when the mirror is in sync (or partial).  0 or the exit code (printed). */
-static int removable_to_end(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
-                            struct lvx_lv *lv, uint32_t count, const struct lvx_alloc_pv *pvs,
-                            unsigned pv_count, bool active)
+int lvx_mirror_removable_to_end(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                                struct lvx_lv *lv, uint32_t count,
+                                const struct lvx_alloc_pv *pvs, unsigned pv_count, bool active)
 {
     struct lvx_seg *seg = &lv->segs[0];
     const char *full = lvx_pool_printf(env->pool, "%s/%s", lv->vg->name, lv->name);
@@ -567,10 +565,11 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
                            "conversion.", vg, lv->name);
             return LVX_EXIT_FAILED;
         }
-        lvx_cmd_errorf("lvx does not convert %s/%s further while LVM2's resync layer %s is "
-                       "there: activate it, or run lvconvert %s/%s, to finish it first.", vg,
-                       lv->name, lv->segs[0].areas[0].lv->name, vg, lv->name);
-        return LVX_EXIT_FAILED;
+        /* fewer images, the layer's log (cmd/mirror_layer_convert.c); the layer gone,
+         * the rest as for any mirror below */
+        bool done;
+        if ((rc = lvx_mirror_layer_convert(env, u, &act, lv, &cs, active, &done)) || done)
+            return rc;
     }
     if (!linear && poll)      /* `lvconvert VG/LV`: LVM2's poll, until in sync; no write */
         return active ? lvx_mirror_poll_converted(env, &act, lv, false) : 0;
@@ -623,7 +622,7 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
     struct lvx_lv *before[LVX_RAID_CHANGE_MAX];
     unsigned before_n = lvx_mirror_subs(lv, before);
     if (!linear && want < cur && pv_count &&
-        (rc = removable_to_end(env, &act, lv, cur - want, pvs, pv_count, active)))
+        (rc = lvx_mirror_removable_to_end(env, &act, lv, cur - want, pvs, pv_count, active)))
         return rc;
     if (linear && want > 1) {
         /* a mirrored log made after the images (both its areas placed at once, as LVM2

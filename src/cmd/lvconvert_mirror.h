@@ -73,6 +73,14 @@ int lvx_mirror_commit_live(struct lvx_cmd_env *env, struct lvx_vg_update *u,
 int lvx_mirror_poll_converted(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
                               const struct lvx_lv *lv, bool with_log);
 
+/* Fewer images with PVs named: the images of lv wholly on them, from the last one down,
+ * moved to the end (the last ones go), as LVM2's _remove_mirror_images; the first image
+ * only when the mirror is in sync (or partial; else LVM2's words).  0 or the exit code
+ * (printed). */
+int lvx_mirror_removable_to_end(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                                struct lvx_lv *lv, uint32_t count,
+                                const struct lvx_alloc_pv *pvs, unsigned pv_count, bool active);
+
 /* lvconvert --splitmirrors COUNT --name NAME of an active, in-sync mirror lv (LVM2's
  * lv_split_mirror_images): the last COUNT images (the last ones wholly on the PVs named)
  * leave the mirror, in their order, as the LV NAME, activated: linear for one image, else

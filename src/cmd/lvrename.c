@@ -115,24 +115,36 @@ static bool stacked_renamable(const struct lvx_lv *lv)
     return true;
 }
 
-#define LVX_MIRROR_SUBS 11    /* up to 8 images, the log and a mirrored log's 2 images */
+/* up to 8 images, the log and a mirrored log's 2 images; with LVM2's CONVERTING layer
+ * (cmd/mirror_layer.c) the layer's own as many again */
+#define LVX_MIRROR_SUBS 24
 
-/* The sub-LVs of a mirror whose names start with the mirror's (as LVM2 names them). */
-static unsigned mirror_subs(struct lvx_lv *lv, struct lvx_lv **subs)
+/* The sub-LVs of a mirror whose names start with `prefix` (the mirror's name, as LVM2
+ * names them), appended to subs from *n; a CONVERTING layer's own (its images, log,
+ * NAME_mimagetmp_N itself) followed through (LVM2's for_each_sub_lv renames them all). */
+static void mirror_subs_of(struct lvx_lv *lv, const char *prefix, struct lvx_lv **subs,
+                           unsigned *n)
 {
     const struct lvx_seg *seg = &lv->segs[0];
     const struct lvx_lv *log = seg->log_lv;
     const struct lvx_seg *ls = log && lvx_map_lv_is_mirror(log) ? &log->segs[0] : NULL;
-    size_t len = strlen(lv->name);
-    unsigned n = 0;
+    size_t len = strlen(prefix);
     for (uint32_t i = 0; i <= seg->area_count + (ls ? ls->area_count : 0) &&
-                         n < LVX_MIRROR_SUBS; i++) {
+                         *n < LVX_MIRROR_SUBS; i++) {
         struct lvx_lv *sub = i < seg->area_count ? seg->areas[i].lv
                              : i == seg->area_count ? seg->log_lv
                                                     : ls->areas[i - seg->area_count - 1].lv;
-        if (sub && !strncmp(sub->name, lv->name, len) && sub->name[len] == '_')
-            subs[n++] = sub;
+        if (sub && !strncmp(sub->name, prefix, len) && sub->name[len] == '_')
+            subs[(*n)++] = sub;
+        if (sub && i == 0 && lvx_map_mirror_sync_layer(lv) == sub)
+            mirror_subs_of(sub, prefix, subs, n);
     }
+}
+
+static unsigned mirror_subs(struct lvx_lv *lv, struct lvx_lv **subs)
+{
+    unsigned n = 0;
+    mirror_subs_of(lv, lv->name, subs, &n);
     return n;
 }
 

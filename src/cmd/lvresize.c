@@ -664,6 +664,11 @@ static int resize_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct
     }
     if ((rc = lvx_lvresize_raid_check(env, lv, o->dir == REDUCE)))
         return rc;
+    if (lvx_map_mirror_sync_layer(lv)) {          /* LVM2's CONVERTING (cmd/mirror_layer.c) */
+        lvx_cmd_errorf("Can't resize logical volume %s/%s while lvconvert in progress.",
+                       lv->vg->name, lv->name);
+        return LVX_EXIT_FAILED;
+    }
     if (env->args->count[LVX_OPT_POOLMETADATASIZE] && !lvx_lv_is_thin_pool(lv)) {
         /* LVM2 takes a pool's metadata LV for its pool (without -L/-l) */
         const char *role = NULL;

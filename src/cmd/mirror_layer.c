@@ -20,12 +20,15 @@
  *     the images (the new ones were never in sync; where the old ones were, the copy
  *     writes the same data);
  *   - by `lvconvert VG/LV` (cmd/lvconvert_mirror.c): LVM2's poll.
- * Another image conversion of it gets LVM2's refusal (lvconvert_mirror.c).
+ * Another image conversion of it gets LVM2's refusal (lvconvert_mirror.c), as do
+ * lvresize (cmd/lvresize.c) and pvmove of a PV under it (lvx_mirror_layer_refuse_pvmove);
+ * lvrename renames the layer, its images and its log with it (cmd/lvrename.c).
  */
 #include "cmd/mirror_layer.h"
 
 #include "cmd/actcmd.h"
 #include "cmd/lvconvert_mirror.h"
+#include "cmd/lvconvert_raid.h"
 #include "map/map.h"
 
 #include <string.h>
@@ -49,6 +52,53 @@ void lvx_mirror_collapse_layer(struct lvx_lv *lv)
     seg->areas = areas;
     seg->area_count = seg->stripe_count = n + extra;
     seg->raw = NULL;                /* written from its typed fields */
+}
+
+unsigned lvx_mirror_leaves(const struct lvx_lv *lv, struct lvx_lv **img, unsigned max,
+                           struct lvx_lv **log)
+{
+    unsigned n = 0;
+    *log = NULL;
+    if (!lvx_map_lv_is_mirror(lv))
+        return 0;
+    const struct lvx_seg *top = &lv->segs[0];
+    const struct lvx_lv *layer = lvx_map_mirror_sync_layer(lv);
+    if (layer) {
+        const struct lvx_seg *ls = &layer->segs[0];
+        for (uint32_t i = 0; i < ls->area_count && n < max; i++)
+            img[n++] = ls->areas[i].lv;
+        *log = ls->log_lv;
+    }
+    for (uint32_t i = layer ? 1 : 0; i < top->area_count && n < max; i++)
+        img[n++] = top->areas[i].lv;
+    if (top->log_lv)
+        *log = top->log_lv;
+    return n;
+}
+
+bool lvx_mirror_leaves_on_pv(const struct lvx_lv *lv, const struct lvx_pv *pv)
+{
+    struct lvx_lv *img[LVX_MIRROR_LEAVES_MAX], *log;
+    unsigned n = lvx_mirror_leaves(lv, img, LVX_MIRROR_LEAVES_MAX, &log);
+    for (unsigned i = 0; i < n; i++)
+        if (lvx_raid_lv_on_pv(img[i], pv))
+            return true;
+    return log && lvx_raid_lv_on_pv(log, pv);
+}
+
+int lvx_mirror_layer_refuse_pvmove(const struct lvx_vg *vg, const struct lvx_pv *pv,
+                                   const char *lv_name)
+{
+    for (unsigned i = 0; i < vg->lv_count; i++) {
+        const struct lvx_lv *lv = vg->lvs[i];
+        if ((lv_name && strcmp(lv->name, lv_name)) || !lvx_map_mirror_sync_layer(lv) ||
+            !lvx_mirror_leaves_on_pv(lv, pv))
+            continue;
+        lvx_cmd_errorf("Unable to pvmove when converting volume %s/%s is present.", vg->name,
+                       lv->name);
+        return LVX_EXIT_FAILED;
+    }
+    return 0;
 }
 
 bool lvx_mirror_vg_has_layers(const struct lvx_vg *vg)

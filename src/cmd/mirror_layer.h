@@ -11,9 +11,46 @@
 
 struct lvx_actcmd;
 
+#define LVX_MIRROR_LEAVES_MAX 16u    /* 8 images on a layer, 8 on its top */
+
 /* lv's resync layer removed from the metadata (LVM2's collapse_mirrored_lv): lv takes
  * the layer's mirror (its images and log), the top mirror's other images appended. */
 void lvx_mirror_collapse_layer(struct lvx_lv *lv);
+
+/* The leaves of mirror lv (LVM2's images and log as seen through a CONVERTING layer):
+ * the layer's images then the top's other images into img (up to max), the count
+ * returned; *log the layer's log (a top's own log if it has one, NULL for a core log).
+ * A mirror without a layer: its images and log. */
+unsigned lvx_mirror_leaves(const struct lvx_lv *lv, struct lvx_lv **img, unsigned max,
+                           struct lvx_lv **log);
+
+/* Does the mirror lv, through its layer, have extents on pv (its images, its log and a
+ * mirrored log's images)? */
+bool lvx_mirror_leaves_on_pv(const struct lvx_lv *lv, const struct lvx_pv *pv);
+
+/* pvmove of a source PV: LVM2's "Unable to pvmove when converting volume VG/LV is
+ * present." for the first CONVERTING mirror (VG order; only lv_name when not NULL)
+ * with extents on pv, exit 5; 0 otherwise. */
+int lvx_mirror_layer_refuse_pvmove(const struct lvx_vg *vg, const struct lvx_pv *pv,
+                                   const char *lv_name);
+
+/* lvconvert of the CONVERTING mirror lv not active (cmd/mirror_layer_convert.c): fewer
+ * images (-m, --type linear: the top's first, the PVs named preferred), --mirrorlog
+ * core|disk on the layer, as LVM2 does them.  *done false: the layer was taken out and
+ * c now asks the plain mirror lv for the rest (an image count, not relative), the
+ * caller goes on as for any mirror; true: committed and said, or refused.  0 or the
+ * exit code (printed). */
+struct lvx_mirror_conv;
+int lvx_mirror_layer_convert(struct lvx_cmd_env *env, struct lvx_vg_update *u,
+                             const struct lvx_actcmd *act, struct lvx_lv *lv,
+                             struct lvx_mirror_conv *c, bool active, bool *done);
+
+/* --splitmirrors (split), --repair, --type raid1 (type) of the CONVERTING mirror lv:
+ * lvx's refusal (exit 5) when lv is active, or for a repair with a PV missing under it
+ * (lvx neither splits, repairs nor takes over through the layer); else 0 (the command
+ * goes on: inactive, LVM2's own refusals; a repair finds nothing to do). */
+int lvx_mirror_layer_refuse_other(struct lvx_cmd_env *env, const struct lvx_lv *lv,
+                                  bool split, bool repair, const char *type);
 
 /* Does vg hold a CONVERTING mirror? */
 bool lvx_mirror_vg_has_layers(const struct lvx_vg *vg);

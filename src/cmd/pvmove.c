@@ -34,6 +34,7 @@
 #include "cmd/actcmd.h"
 #include "cmd/lvcmd.h"
 #include "cmd/lvcreate_raid.h"
+#include "cmd/mirror_layer.h"
 #include "cmd/vgcmd.h"
 
 #include <errno.h>
@@ -1123,6 +1124,10 @@ static int move_one(struct lvx_cmd_env *env, const struct mv_opts *o)
             lvx_vg_update_end(&u);
             lvx_cmd_errorf("No extents available for allocation.");
             return LVX_EXIT_FAILED;
+        }
+        if ((rc = lvx_mirror_layer_refuse_pvmove(vg, src->pv, lv_name))) {
+            lvx_vg_update_end(&u);         /* LVM2's CONVERTING mirror (cmd/mirror_layer.c) */
+            return rc;
         }
         struct utsname un;
         struct lvx_pvmove_setup s = {

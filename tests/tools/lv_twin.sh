@@ -20,6 +20,7 @@
 #   twin_diff                                prints the differences (for diag)
 #   twin_step DESC CMD ARGS...               lvx on A, LVM2 on B: output, exit code and
 #                                            metadata compared (two checks)
+#   twin_on SIDE lvx|lvm ARGS...             one tool on one side, "%N" its device N
 
 _twin_sandbox() {  # _twin_sandbox DIR DEV...
     local dir=$1 dev accept=""
@@ -126,6 +127,15 @@ twin_args() {  # twin_args a|b ARGS...
 }
 
 lvx_b() { LVM_SYSTEM_DIR="$SCRATCH/twin_b" "$LVX" "$@" --devices "$(IFS=,; echo "${TWIN_B[*]}")"; }
+
+# twin_on SIDE TOOL ARGS...: TOOL (lvx or lvm) on SIDE (lvx_a, lvm_b...), "%N" in ARGS the
+# side's device N.
+twin_on() {
+    local side=$1 tool=$2 aa
+    shift 2
+    mapfile -d '' aa < <(twin_args "$side" "$@")
+    "${tool}_$side" "${aa[@]}"
+}
 
 # twin_resync: make side B's metadata a copy of side A's (PV ids and device hints
 # mapped), so that the next step starts from the same layout on both sides.
