@@ -22,7 +22,8 @@
 #      guest; lvx refused ("Insufficient suitable allocatable extents").
 #   5. new sub-LV names skip historical LVs' (LVM2's generate_lv_name, each kind on its
 #      own): raid1 h with historical h_rimage_4 and h_rmeta_3 gets h_rimage_5 and
-#      h_rmeta_4 from -m +1 (lvx: h_rimage_2, h_rmeta_2).
+#      h_rmeta_4 from -m +1 (lvx: h_rimage_2, h_rmeta_2); with a historical lvol7,
+#      lvcreate without -n makes lvol8 (lvx: lvol0).
 source "$(dirname "$0")/../lib.sh"
 source "$LVX_ROOT/tests/tools/uspace-env.sh"
 
@@ -139,17 +140,22 @@ wait_idle h
 uspace_run_ok "vgchange -an" deact "$VG"
 lvx vgcfgbackup -q -f "$SCRATCH/h.vg" "$VG" >/dev/null 2>&1
 awk '/^\tlogical_volumes \{/ && !done {
-        print "\thistorical_logical_volumes {\n\n\t\th_rimage_4 {\n\t\t\tid = \"aaaaaa-aaaa-aaaa-aaaa-aaaa-aaaa-aaaaaa\"\n\t\t\tcreation_time = 1700000000\n\t\t\tremoval_time = 1700000100\n\t\t}\n\n\t\th_rmeta_3 {\n\t\t\tid = \"bbbbbb-aaaa-aaaa-aaaa-aaaa-aaaa-aaaaaa\"\n\t\t\tcreation_time = 1700000000\n\t\t\tremoval_time = 1700000100\n\t\t}\n\t}\n"
+        print "\thistorical_logical_volumes {\n\n\t\th_rimage_4 {\n\t\t\tid = \"aaaaaa-aaaa-aaaa-aaaa-aaaa-aaaa-aaaaaa\"\n\t\t\tcreation_time = 1700000000\n\t\t\tremoval_time = 1700000100\n\t\t}\n\n\t\th_rmeta_3 {\n\t\t\tid = \"bbbbbb-aaaa-aaaa-aaaa-aaaa-aaaa-aaaaaa\"\n\t\t\tcreation_time = 1700000000\n\t\t\tremoval_time = 1700000100\n\t\t}\n\n\t\tlvol7 {\n\t\t\tid = \"cccccc-aaaa-aaaa-aaaa-aaaa-aaaa-aaaaaa\"\n\t\t\tcreation_time = 1700000000\n\t\t\tremoval_time = 1700000100\n\t\t}\n\t}\n"
         done = 1 }
      { print }' "$SCRATCH/h.vg" >"$SCRATCH/h2.vg"
-uspace_run_ok "vgcfgrestore with historical LVs h_rimage_4, h_rmeta_3" lvx vgcfgrestore -q -f "$SCRATCH/h2.vg" "$VG"
+uspace_run_ok "vgcfgrestore with historical LVs h_rimage_4, h_rmeta_3, lvol7" lvx vgcfgrestore -q -f "$SCRATCH/h2.vg" "$VG"
 test_eq "LVM2 reads the historical LV" \
-    "$(lvm2 lvs --noheadings -H -o name -S 'lv_historical=1' "$VG" 2>/dev/null | tr -d ' ' | sort | paste -sd' ')" "-h_rimage_4 -h_rmeta_3"
+    "$(lvm2 lvs --noheadings -H -o name -S 'lv_historical=1' "$VG" 2>/dev/null | tr -d ' ' | sort | paste -sd' ')" "-h_rimage_4 -h_rmeta_3 -lvol7"
 uspace_run_ok "vgchange -ay" lvx vgchange -ay "$VG"
 uspace_run_ok "lvconvert -y -m +1 $VG/h" lvx lvconvert -y -m +1 "$VG/h" "${DEVS[2]}"
 test_eq "the new image and metadata LVs skip the historical names (h_rimage_5, h_rmeta_4)" \
     "$(lvx lvs --noheadings -a -o name "$VG" 2>/dev/null | tr -d ' []' | grep '^h_' | sort | paste -sd' ')" \
     "h_rimage_0 h_rimage_1 h_rimage_5 h_rmeta_0 h_rmeta_1 h_rmeta_4"
 test_ok "h in sync (polled)" wait_idle h
+lout=$(lvm2 lvcreate --test -Zn -an -L 4m "$VG" 2>&1)
+out=$(lvx lvcreate -q -Zn -an -L 4m "$VG" 2>&1)
+test_eq "lvcreate without -n: lvol8 after the historical lvol7, as LVM2's (--test)" \
+    "$(grep -o 'Logical volume "[^"]*" created' <<<"$out") $(grep -o 'Logical volume "[^"]*" created' <<<"$lout")" \
+    'Logical volume "lvol8" created Logical volume "lvol8" created'
 uspace_run_ok "vgchange -an" deact "$VG"
 done_testing
