@@ -777,9 +777,13 @@ int lvx_lvcmd_wipe_signatures(struct lvx_cmd_env *env, struct lvx_vg_update *u,
 const char *lvx_lvcmd_next_lvol(struct lvx_pool *pool, const struct lvx_vg *vg)
 {
     int high = -1, i;
-    for (unsigned l = 0; l < vg->lv_count; l++)     /* "lvol0_pmspare" counts as 0 too */
-        if (sscanf(vg->lvs[l]->name, "lvol%d", &i) == 1 && i > high)
+    /* "lvol0_pmspare" counts as 0 too; historical LVs count (LVM2's generate_lv_name) */
+    for (unsigned l = 0; l < vg->lv_count + vg->historical_names.n; l++) {
+        const char *n = l < vg->lv_count ? vg->lvs[l]->name
+                                         : vg->historical_names.v[l - vg->lv_count];
+        if (sscanf(n, "lvol%d", &i) == 1 && i > high)
             high = i;
+    }
     return lvx_pool_printf(pool, "lvol%d", high + 1);
 }
 

@@ -753,6 +753,28 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
     bool origin_mirror = snap_origin && !o->repair && !o->replace_count && !o->split &&
                          (lvx_map_lv_is_mirror(lv) ||
                           (lvx_raid_lv_is_linear(lv) && o->type && !strcmp(o->type, "mirror")));
+    /* --type raid1 without -m of a linear origin: LVM2's takeover refuses it late, after
+     * its check that the LV is active and its question */
+    if (snap_origin && !o->mirrors_given && !o->repair && !o->replace_count && !o->split &&
+        o->type && !strcmp(o->type, "raid1") && lvx_raid_lv_is_linear(lv)) {
+        const char *full = lvx_pool_printf(env->pool, "%s/%s", lv->vg->name, lv->name);
+        struct lvx_actcmd act;
+        struct lvx_lv_kstate ks;
+        int rc = lvx_actcmd_init(env, &act);
+        if (rc)
+            return rc;
+        if (!lvx_actcmd_is_active(env, &act, lv, &ks)) {
+            lvx_cmd_errorf("%s must be active to perform this operation.", full);
+            return LVX_EXIT_FAILED;
+        }
+        if (!confirm(env, o, lvx_pool_printf(env->pool, "Are you sure you want to convert "
+                                             "linear LV %s to raid1 type?", full))) {
+            lvx_cmd_errorf("Logical volume %s NOT converted.", full);
+            return LVX_EXIT_FAILED;
+        }
+        lvx_cmd_errorf("Can't convert RAID LV %s while under snapshot.", full);
+        return LVX_EXIT_FAILED;
+    }
     if (user && !(snap_origin && o->repair && lvx_map_lv_is_mirror(lv)) && !origin_images &&
         !origin_mirror && !pool_sub) {
         lvx_cmd_errorf("Can't convert logical volume %s/%s: it is a sub-LV (%s).", lv->vg->name,

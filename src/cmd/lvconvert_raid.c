@@ -102,13 +102,15 @@ static bool on_any(const struct lvx_lv *lv, const struct lvx_alloc_pv *pvs, unsi
     return false;
 }
 
-/* One above the highest N of "<lv>_<kind>_N" in the VG (LVM2's generate_lv_name). */
+/* One above the highest N of "<lv>_<kind>_N" among the VG's LVs and historical LVs
+ * (LVM2's generate_lv_name). */
 uint32_t lvx_raid_next_index(const struct lvx_vg *vg, const char *lv_name, const char *kind)
 {
     size_t l = strlen(lv_name), k = strlen(kind);
     long high = -1;
-    for (unsigned i = 0; i < vg->lv_count; i++) {
-        const char *n = vg->lvs[i]->name;
+    for (unsigned i = 0; i < vg->lv_count + vg->historical_names.n; i++) {
+        const char *n = i < vg->lv_count ? vg->lvs[i]->name
+                                         : vg->historical_names.v[i - vg->lv_count];
         if (strncmp(n, lv_name, l) || n[l] != '_' || strncmp(n + l + 1, kind, k) ||
             n[l + 1 + k] != '_')
             continue;

@@ -593,7 +593,8 @@ static int create_raid(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
     if (act && !act->off && (rc = lvx_lvcmd_refuse_unwipeable(env, lv)))
         return rc;
     enum lvx_alloc policy = lvx_lvcmd_effective_policy(vg, o->policy);
-    if ((mirror ? lvx_lvcreate_mirror_build(env, vg, maps, &o->raid, lv, ext, policy, pvs, pv_count)
+    if ((mirror ? lvx_lvcreate_mirror_build(env, vg, maps, &o->raid, lv, ext, policy, pvs, pv_count,
+                                            o->size.percent != LVX_PCT_NONE)
                 : lvx_lvcreate_raid_build(env, vg, maps, &o->raid, lv, ext, policy, pvs,
                                           pv_count, o->size.percent != LVX_PCT_NONE)) < 0)
         return lvx_cmd_fail(env);

@@ -24,12 +24,16 @@
  * of the smallest free area there (t1095 compares with LVM2's).  Sub-LVs are
  * READ/WRITE, hidden, with the LV's creation time/host and allocation policy, no tags;
  * the LV lists them in that order (images, then the log).  The region size is reduced to the largest
- * power of 2 not above the LV size ("Using reduced mirror region size of ...").
+ * power of 2 not above the LV size ("Using reduced mirror region size of ...").  A
+ * percentage size (-l 100%FREE) is LVM2's approximate allocation: the largest images
+ * that fit with their log (3 PVs in the guest: a whole PV per image, the log on the
+ * third; 2 PVs: one extent less, the log after the second image).
  */
 #include "cmd/lvcreate_raid.h"
 #include "cmd/mirror_mlog.h"
 
 #include "config/config.h"
+#include "model/pvmove.h"
 
 #include <errno.h>
 #include <string.h>
@@ -299,13 +303,64 @@ int lvx_mirror_alloc_log(struct lvx_cmd_env *env, struct lvx_vg *vg, struct lvx_
     return -ENOSPC;
 }
 
+/* Do images of `extents` (and their disk log) fit?  Tried on fresh maps of the VG with
+ * stand-in sub-LVs outside it. */
+static bool mirror_fits(struct lvx_cmd_env *env, struct lvx_vg *vg, const struct lvx_raid_opts *o,
+                        uint64_t extents, enum lvx_alloc policy, const struct lvx_alloc_pv *pvs,
+                        unsigned pv_count)
+{
+    struct lvx_ctx probe = *env->ctx;
+    struct lvx_cmd_env penv = *env;
+    penv.ctx = &probe;
+    struct lvx_free_maps *fresh;
+    if (lvx_alloc_free_maps(&probe, env->pool, vg, &fresh) < 0)
+        return false;
+    struct lvx_lv **img = lvx_pool_alloc(env->pool, o->mirrors * sizeof(*img));
+    for (uint32_t i = 0; i < o->mirrors; i++) {
+        img[i] = lvx_pool_alloc(env->pool, sizeof(**img));
+        memset(img[i], 0, sizeof(**img));
+        img[i]->vg = vg;
+        img[i]->name = "probe";
+    }
+    if (lvx_mirror_alloc_images(&penv, fresh, "probe", o->mirrors, o->stripes, o->stripe_size,
+                                extents, policy, pvs, pv_count, img) < 0)
+        return false;
+    if (o->core_log || o->mirrored_log)
+        return true;
+    struct lvx_lv *log = lvx_pool_alloc(env->pool, sizeof(*log));
+    memset(log, 0, sizeof(*log));
+    log->vg = vg;
+    log->name = "probe";
+    uint64_t size = extents * vg->extent_size;
+    uint32_t region = size < UINT32_MAX && o->region_size > size ?
+                      lvx_pvmove_region(o->region_size, size) : o->region_size;
+    return lvx_mirror_alloc_log(&penv, vg, fresh, "probe", log,
+                                lvx_mirror_log_extents(size, region, vg->extent_size), img,
+                                o->mirrors, 0, policy, pvs, pv_count) == 0;
+}
+
 int lvx_lvcreate_mirror_build(struct lvx_cmd_env *env, struct lvx_vg *vg,
                               struct lvx_free_maps *maps, struct lvx_raid_opts *o,
                               struct lvx_lv *lv, uint64_t extents, enum lvx_alloc policy,
-                              const struct lvx_alloc_pv *pvs, unsigned pv_count)
+                              const struct lvx_alloc_pv *pvs, unsigned pv_count, bool approx)
 {
     if (o->mirrored_log && !lvx_mirror_mlog_allowed(env))  /* after the device-mapper check */
         return lvx_error(env->ctx, ENOTSUP, "%s", LVX_MLOG_DEPRECATED);
+    /* a percentage size: LVM2 allocates what fits (images and log together), in whole
+     * stripes */
+    uint32_t step = o->stripes > 1 ? o->stripes : 1;
+    if (approx && !o->mirrored_log && !mirror_fits(env, vg, o, extents, policy, pvs, pv_count)) {
+        uint64_t ok = 0, bad = extents / step;
+        while (bad - ok > 1) {
+            uint64_t mid = ok + (bad - ok) / 2;
+            if (mirror_fits(env, vg, o, mid * step, policy, pvs, pv_count))
+                ok = mid;
+            else
+                bad = mid;
+        }
+        if (ok)
+            extents = ok * step;
+    }
     uint64_t size = extents * vg->extent_size;
     lvx_raid_reduce_region(env, o, size);
     uint32_t images = o->mirrors;

@@ -90,11 +90,13 @@ bool lvx_raid_default_is_mirror(struct lvx_cmd_env *env);
 /* Is o a --type mirror request? */
 bool lvx_raid_opts_mirror(const struct lvx_raid_opts *o);
 /* Allocate and add the mimage sub-LVs, the mlog (unless core_log) and the mirror
- * segment of lv (new, empty).  0 or negative errno (ctx). */
+ * segment of lv (new, empty); approx (a percentage size): LVM2's approximate
+ * allocation, the largest size up to `extents` whose images and log fit.  0 or
+ * negative errno (ctx). */
 int lvx_lvcreate_mirror_build(struct lvx_cmd_env *env, struct lvx_vg *vg,
                               struct lvx_free_maps *maps, struct lvx_raid_opts *o,
                               struct lvx_lv *lv, uint64_t extents, enum lvx_alloc policy,
-                              const struct lvx_alloc_pv *pvs, unsigned pv_count);
+                              const struct lvx_alloc_pv *pvs, unsigned pv_count, bool approx);
 /* `areas` parallel areas of area_ext extents each, on distinct PVs (a striped request of
  * stripe_size; 0: the areas become linear sub-LVs) into *res.  0 or negative errno. */
 int lvx_raid_alloc_parallel(struct lvx_cmd_env *env, struct lvx_free_maps *maps,

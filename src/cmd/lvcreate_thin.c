@@ -446,8 +446,10 @@ void lvx_thin_overprovisioning_vg(struct lvx_cmd_env *env, const struct lvx_vg *
 const char *lvx_thin_next_lv_name(struct lvx_cmd_env *env, const struct lvx_vg *vg)
 {
     long high = -1;
-    for (unsigned i = 0; i < vg->lv_count; i++) {
-        const char *n = vg->lvs[i]->name, *d = n + 4;
+    for (unsigned i = 0; i < vg->lv_count + vg->historical_names.n; i++) {   /* historical too */
+        const char *n = i < vg->lv_count ? vg->lvs[i]->name
+                                         : vg->historical_names.v[i - vg->lv_count];
+        const char *d = n + 4;
         char *end;
         if (strncmp(n, "lvol", 4) != 0 || !(isdigit((unsigned char)*d) ||
                                             ((*d == '-' || *d == '+') && isdigit((unsigned char)d[1]))))

@@ -60,7 +60,7 @@ bool lvx_thin_external_extend_ok(struct lvx_cmd_env *env, const struct lvx_actcm
 const char *lvx_thin_free_lv_name(struct lvx_cmd_env *env, const struct lvx_vg *vg,
                                   const char *suffix);
 /* LVM2's generate_lv_name(vg, "lvol%d"): one more than the highest N of the names
- * that start with lvolN (lvol0_pmspare counts as 0). */
+ * that start with lvolN (lvol0_pmspare counts as 0), the VG's historical LVs' too. */
 const char *lvx_thin_next_lv_name(struct lvx_cmd_env *env, const struct lvx_vg *vg);
 /* 0 when act's backend sends pool messages, else lvx's refusal (what: "thin LV"...)
  * printed and an exit code. */

@@ -141,6 +141,7 @@ int raid_core_new(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_l
         }
         g->writemostly = !strcmp(r->type->name, "raid1") &&
                          (seg->areas[i].lv->status & LVX_LV_WRITEMOSTLY);
+        g->table_rebuild = (seg->areas[i].lv->status & LVX_LV_REBUILD) != 0;
         if (seg->areas[i].lv->le_count * (uint64_t)e != r->image_sectors)
             rc = lvx_error(ctx, EINVAL, "RAID LV %s/%s: images of different sizes.",
                            lv->vg->name, lv->name);
@@ -581,7 +582,27 @@ static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
     } else {
         memset(&r->sb, 0, sizeof(r->sb));
         r->sb.events = 0;
-        lvxd_log("%s/%s: new RAID set: full initial sync", v->vg, v->lv);
+        /* no superblock yet, some raid1 images flagged to rebuild and others not (LVM2's
+         * linear -> raid1: the linear LV is image 0): as dm-raid, the others are in
+         * sync and the flagged ones are recovered from them ("recover", not "resync") */
+        unsigned flagged = 0, live = 0;
+        for (unsigned i = 0; i < r->n; i++)
+            if (raid_leg_ok(r, i)) {
+                live++;
+                flagged += r->legs[i].table_rebuild;
+            }
+        if (level == 1 && flagged && flagged < live) {
+            full = false;
+            for (unsigned i = 0; i < r->n; i++)
+                if (raid_leg_ok(r, i) && r->legs[i].table_rebuild) {
+                    r->legs[i].rebuild = true;
+                    lvxd_log("%s/%s: new RAID set: leg %u is rebuilt from the others", v->vg,
+                             v->lv, i);
+                }
+            memset(r->area, 0, r->area_bytes);
+        } else {
+            lvxd_log("%s/%s: new RAID set: full initial sync", v->vg, v->lv);
+        }
     }
     if (full) {
         memset(r->area, 0, r->area_bytes);

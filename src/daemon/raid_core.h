@@ -30,6 +30,7 @@ struct raid_leg {
     bool by_bitmap;                 /* ... or only the bitmap's regions (a raid1 leg that
                                        left while no bit was cleared: a tracked image) */
     bool writemostly;               /* raid1 WRITEMOSTLY image: read only when no other */
+    bool table_rebuild;             /* the image's REBUILD flag (dm-raid's "rebuild N") */
     bool has_sb;
     struct lvx_raid_sb sb;          /* as read at start */
     uint8_t *sbuf;                  /* RAID_SB_BYTES, aligned */

@@ -924,6 +924,9 @@ static int import_vg_keys(struct importer *im, const struct lvx_cfg_node *sec)
     const struct lvx_cfg_node *hist = lvx_cfg_find(sec, "historical_logical_volumes");
     if (hist)
         vg->historical = lvx_cfg_clone(im->pool, hist);
+    for (const struct lvx_cfg_node *h = hist ? hist->child : NULL; h; h = h->next)
+        if (h->kind == LVX_CFG_SECTION && h->key)
+            lvx_strlist_add(im->pool, &vg->historical_names, h->key);
     vg->extra = collect_extra(im->pool, sec, vg_known_keys, true);
     return 0;
 }

@@ -288,6 +288,7 @@ struct lvx_vg {
     unsigned lv_count;             /* all LVs, hidden included (see lvx_vg_visible_lv_count) */
     struct lvx_lv **lvs;
     struct lvx_cfg_node *historical; /* historical_logical_volumes section, kept raw, or NULL */
+    struct lvx_strlist historical_names; /* the names of its historical LVs (import) */
     struct lvx_cfg_node *extra;      /* unknown keys of the VG section, or NULL */
 
     /* header block of the text this VG was imported from (NULL/0 if none) */

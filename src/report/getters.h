@@ -35,6 +35,7 @@ LVX_RGETTER(lv_fixed_minor);
 LVX_RGETTER(lv_full_name);
 LVX_RGETTER(lv_health_status);
 LVX_RGETTER(raid_sync_action);
+LVX_RGETTER(data_offset);
 LVX_RGETTER(raid_mismatch_count);
 LVX_RGETTER(raid_write_behind);
 LVX_RGETTER(raid_min_recovery_rate);

@@ -559,6 +559,23 @@ LVX_RGETTER(raid_sync_action)
         lvx_rval_str(v, lvx_pool_strdup(rc->pool, k->sync_action));
 }
 
+/* data_offset and new_data_offset (the same as LVM2 2.03.16 reports them: its "new"
+ * differs only for an image LV it never passes): the data offset in the kernel's
+ * status of the RAID LV behind the row (lvx_report_reshapable_lv), when active. */
+LVX_RGETTER(data_offset)
+{
+    const struct lvx_lv *lv = lvx_report_reshapable_lv(row);
+    const struct lvx_report_opts *o = rc->opts;
+    struct lvx_lv_kstate *k = lvx_pool_alloc(rc->pool, sizeof(*k));
+    memset(k, 0, sizeof(*k));
+    if (!lv || !o || !o->lv_kstate || o->lv_kstate(o->kstate_arg, lv, k) != 0 || !k->active ||
+        !k->raid) {
+        lvx_rval_blank(v, LVX_FT_NUM);
+        return;
+    }
+    lvx_rval_num(v, k->raid_data_offset > 0 ? k->raid_data_offset : 0);
+}
+
 LVX_RGETTER(raid_mismatch_count)
 {
     const struct lvx_lv_kstate *k = raid_state(rc, row, false);

@@ -346,15 +346,37 @@ static bool reshapable(const struct lvx_seg *s)
            strcmp(lvx_report_seg_type(s), "raid1") != 0;
 }
 
+const struct lvx_lv *lvx_report_reshapable_lv(const struct lvx_rrow *row)
+{
+    if (!row->seg || !row->lv)
+        return NULL;
+    if (reshapable(row->seg))
+        return row->lv;
+    /* an image's first segment only (LVM2 2.03.16 leaves its later ones blank: the
+     * guest's rimages of 2 segments after --stripes); LVM2 finds the RAID LV by the
+     * image's name cut at its first '_' (past "_dup_"), so the images of an LV whose
+     * name has a '_' get blanks (the guest's r_4) */
+    const struct lvx_rlv *r = lvx_report_rlv(row->rvg, row->lv);
+    if (!r || r->role != LVX_RROLE_RIMAGE || row->seg->start_extent != 0 || !row->lv->vg)
+        return NULL;
+    const char *name = row->lv->name, *p = strchr(name, '_');
+    if (p && strstr(p, "_dup_"))
+        p = strchr(p + 5, '_');
+    if (!p)
+        return NULL;
+    char top[LVX_NAME_MAX + 1];
+    size_t n = (size_t)(p - name);
+    if (n > LVX_NAME_MAX)
+        return NULL;
+    memcpy(top, name, n);
+    top[n] = 0;
+    const struct lvx_lv *lv = lvx_vg_find_lv(row->lv->vg, top);
+    return lv && lv->seg_count && reshapable(&lv->segs[0]) ? lv : NULL;
+}
+
 static bool has_reshape_len(const struct lvx_rrow *row)
 {
-    const struct lvx_rlv *r = lvx_report_rlv(row->rvg, row->lv);
-    if (row->seg && reshapable(row->seg))
-        return true;
-    /* an image's first segment only (LVM2 2.03.16 leaves its later ones blank: the
-     * guest's rimages of 2 segments after --stripes) */
-    return row->seg && r->role == LVX_RROLE_RIMAGE && row->seg->start_extent == 0 &&
-           reshapable(r->parent_seg);
+    return lvx_report_reshapable_lv(row) != NULL;
 }
 
 /* LVM2's reshape_len: reshape_count in an image's segment, times the images in the

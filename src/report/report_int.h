@@ -140,6 +140,10 @@ const struct lvx_rlv *lvx_report_rlv(const struct lvx_rvg *rvg, const struct lvx
 uint32_t lvx_report_pv_alloc(const struct lvx_rvg *rvg, const struct lvx_pv *pv);
 uint64_t lvx_report_seg_area_len(const struct lvx_seg *seg);
 const char *lvx_report_seg_type(const struct lvx_seg *seg);
+/* LVM2's RAID LV behind a row's data_offset and reshape_len: the LV of a reshapable
+ * RAID segment, or the reshapable RAID LV an image's first segment belongs to (found
+ * by LVM2's name cut); NULL when those fields are blank. */
+const struct lvx_lv *lvx_report_reshapable_lv(const struct lvx_rrow *row);
 bool lvx_report_seg_zero(const struct lvx_seg *seg);
 const char *lvx_report_lv_attr(struct lvx_pool *pool, const struct lvx_rvg *rvg,
                                const struct lvx_lv *lv);
