@@ -2,7 +2,7 @@
 /*
  * cmd/mirror_layer.h - LVM2's CONVERTING mirrors (cmd/mirror_layer.c): the temporary
  * resync layer NAME_mimagetmp_N that LVM2's lvconvert -m +N of a disk-log mirror
- * writes, finished (collapsed) by lvx as LVM2's poll does.
+ * writes (lvx too, for an inactive LV), finished (collapsed) by lvx as LVM2's poll does.
  */
 #ifndef LVX_CMD_MIRROR_LAYER_H
 #define LVX_CMD_MIRROR_LAYER_H
@@ -14,6 +14,18 @@ struct lvx_actcmd;
 /* lv's resync layer removed from the metadata (LVM2's collapse_mirrored_lv): lv takes
  * the layer's mirror (its images and log), the top mirror's other images appended. */
 void lvx_mirror_collapse_layer(struct lvx_lv *lv);
+
+/* N of the next NAME_mimage_N of mirror `name`: one above the highest in vg, historical
+ * LVs included (LVM2's generate_lv_name). */
+uint32_t lvx_mirror_next_image(const struct lvx_vg *vg, const char *name);
+
+/* LVM2's resync layer put under mirror lv before `lvconvert -m +N` adds images to it
+ * (its _insert_lvconvert_layer): a hidden NAME_mimagetmp_<n> (READ, WRITE as lv's, new
+ * id and creation time) appended to the VG's list takes lv's segments (the old mirror
+ * and its log); lv becomes a core-log mirror of that one area, the old region size.
+ * n: lvx_mirror_next_image() taken before (the first new image gets it too).  The
+ * layer, for the caller to add images to lv after. */
+struct lvx_lv *lvx_mirror_insert_layer(struct lvx_lv *lv, uint32_t n);
 
 /* Does vg hold a CONVERTING mirror? */
 bool lvx_mirror_vg_has_layers(const struct lvx_vg *vg);
