@@ -27,11 +27,13 @@
  *                     but a log going to core or a mirrored log to disk first, as LVM2,
  *                     so that the PVs it frees take images):
  *                     NAME_mimage_<k>... (k above the highest in use) on PVs holding
- *                     none of its images nor its log, appended; an inactive LV's log
- *                     header zeroed (every region copied again).  LVM2 goes
- *                     through a NAME_mimagetmp_N layer its poll collapses into this
- *                     layout after activation (README: a deliberate difference);
- *                     refused (LVM2's words) for a NOTSYNCED mirror.
+ *                     none of its images nor its log, appended.  An inactive mirror
+ *                     with a log (once --mirrorlog changed it, first) gets LVM2's
+ *                     NAME_mimagetmp_N resync layer instead (add_images_layered, the
+ *                     same metadata as LVM2's; cmd/mirror_layer.c collapses it at
+ *                     activation); an active one the collapsed layout at once (README:
+ *                     a deliberate difference); refused (LVM2's words) for a
+ *                     NOTSYNCED mirror (a mirror under snapshots: cmd/lvconvert.c).
  *
  * `lvconvert VG/LV` alone waits for an active mirror to be in sync ("VG/LV: Converted:
  * 100.00%", LVM2's poll), nothing written; a mirror LVM2 left CONVERTING (its
@@ -255,7 +257,7 @@ static int add_images_anywhere(struct lvx_cmd_env *env, struct lvx_vg_update *u,
         img[i] = lv->segs[0].areas[i].lv;
     for (uint32_t i = cur; i < want; i++) {
         img[i] = new_sub(vg, lv, lvx_pool_printf(env->pool, "mimage_%u",
-                                                  lvx_raid_next_index(vg, lv->name, "mimage")));
+                                                  lvx_mirror_next_image(vg, lv->name)));
         int r = -1;
         for (; next < n && r < 0; next++) {
             struct lvx_alloc_pv cand = pvs ? pvs[next]
@@ -281,14 +283,12 @@ static int add_images_anywhere(struct lvx_cmd_env *env, struct lvx_vg_update *u,
     return 0;
 }
 
-/* More images for a mirror with a core or disk log: NAME_mimage_<k> (k one above the
- * highest in use) on PVs holding none of its images nor its log, appended to the
- * mirror.  LVM2 (2.03.16) adds them to a disk-log mirror through a temporary layer (NAME_mimagetmp_N over the old
- * images, with the log) that its poll collapses into this layout once the new images
- * are in sync; lvx writes the collapsed layout at once and, for an inactive LV, the
- * caller zeroes the log's header, so every region is copied again from image 0 (by the
- * kernel or the daemon, as a new log); the daemon serving the LV copies the new images
- * whole and keeps the log (target_mirror.c's adopt). */
+/* More images for a mirror: NAME_mimage_<k> (k one above the highest in use) on PVs
+ * holding none of its images nor its log (those under its resync layer when
+ * add_images_layered put one), appended to the mirror's segment.  Without a layer (an
+ * active LV with a log: the collapsed layout of LVM2's layer at once) the daemon
+ * serving the LV copies the new images whole and keeps the log (target_mirror.c's
+ * adopt); dm cycles the LV. */
 static int add_images(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
                       uint32_t want, const struct lvx_alloc_pv *pvs, unsigned pv_count,
                       uint32_t with_logs, enum lvx_alloc alloc);
@@ -308,6 +308,10 @@ static int add_images(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
     struct lvx_vg *vg = u->vg;
     struct lvx_seg *seg = &lv->segs[0];
     uint32_t cur = seg->area_count;
+    /* the PVs in use: the old mirror's images and log, under the resync layer when
+     * there is one (lv's own area is then the layer alone) */
+    const struct lvx_lv *layer = lvx_map_mirror_sync_layer(lv);
+    const struct lvx_seg *old = layer ? &layer->segs[0] : seg;
     struct lvx_free_maps *maps;
     int rc;
     if ((rc = lvx_lvcmd_free_maps(env, u, &maps)))
@@ -317,9 +321,9 @@ static int add_images(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
     for (unsigned i = 0; i < n; i++) {
         struct lvx_alloc_pv cand = pvs ? pvs[i] : (struct lvx_alloc_pv){ vg->pvs[i], 0, NULL };
         bool used = !cand.pv->ondisk.present || (cand.pv->flags & LVX_PVF_MISSING) ||
-                    (seg->log_lv && on_pv(seg->log_lv, cand.pv));
-        for (uint32_t a = 0; a < cur && !used; a++)
-            used = on_pv(seg->areas[a].lv, cand.pv);
+                    (old->log_lv && on_pv(old->log_lv, cand.pv));
+        for (uint32_t a = 0; a < old->area_count && !used; a++)
+            used = on_pv(old->areas[a].lv, cand.pv);
         if (!used)
             others[k++] = cand;
     }
@@ -342,7 +346,7 @@ static int add_images(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
      * repair kept mimage_0 and mimage_2 of three, the new image is mimage_3 */
     for (uint32_t i = cur; i < want; i++)
         img[i] = new_sub(vg, lv, lvx_pool_printf(env->pool, "mimage_%u",
-                                                  lvx_raid_next_index(vg, lv->name, "mimage")));
+                                                  lvx_mirror_next_image(vg, lv->name)));
     if (lvx_raid_alloc_images(env, maps, lv->name, want - cur, lv->le_count, 0,
                               anywhere ? LVX_ALLOC_NORMAL : policy, others, k, img + cur,
                               NULL) < 0) {
@@ -357,6 +361,32 @@ static int add_images(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
     }
     append_images(lv, img, want);
     return 0;
+}
+
+/* More images for an inactive mirror with a log, as LVM2 2.03.16 adds them
+ * (_lvconvert_mirrors_aux): the log type changed first as --mirrorlog asks (a disk log
+ * added alone, a mirrored log made or unmirrored), then its resync layer inserted
+ * (cmd/mirror_layer.c: NAME_mimagetmp_N over the old images and the log, N the next
+ * NAME_mimage_N), then `more` images NAME_mimage_N... added to the top (a core-log
+ * mirror) on PVs holding none of the old images nor the log.  The log is not zeroed: it
+ * speaks for the old images still; the top copies the new ones whole once active. */
+static int add_images_layered(struct lvx_cmd_env *env, struct lvx_vg_update *u,
+                              struct lvx_lv *lv, const struct lvx_mirror_conv *c, uint32_t more,
+                              const struct lvx_alloc_pv *pvs, unsigned pv_count)
+{
+    struct lvx_lv *log = lv->segs[0].log_lv;
+    int rc;
+    if (c->disk_log && lvx_mirror_log_is_mirrored(log)) {
+        lvx_mirror_mlog_unmirror(log);
+        lv->segs[0].raw = NULL;
+    }
+    if (c->disk_log && !log && (rc = lvx_mirror_add_log(env, u, lv, 0, pvs, pv_count)))
+        return rc;
+    if (c->mirrored_log && !lvx_mirror_log_is_mirrored(log) &&
+        (rc = add_mirrored_log(env, u, lv, pvs, pv_count, true)))
+        return rc;
+    lvx_mirror_insert_layer(lv, lvx_mirror_next_image(u->vg, lv->name));
+    return add_images(env, u, lv, 1 + more, pvs, pv_count, 0, c->alloc);
 }
 
 int lvx_mirror_from_linear(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
@@ -596,6 +626,10 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
         return LVX_EXIT_FAILED;
     }
     bool adding = !linear && want > cur;
+    /* LVM2's resync layer: more images for an inactive mirror that has a log once
+     * --mirrorlog changed it (LVM2's order) */
+    bool layered = adding && !active &&
+                   (c->disk_log || c->mirrored_log || (!c->core_log && lv->segs[0].log_lv));
     /* a new mirrored log: its stacked devices are not reloaded in dm (see cycle) */
     bool new_mlog = c->mirrored_log && want > 1 &&
                     (linear || !lvx_mirror_log_is_mirrored(lv->segs[0].log_lv));
@@ -635,6 +669,9 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
             return rc;
     } else if (!linear && want == 1) {
         lvx_mirror_to_linear(lv);
+    } else if (layered) {
+        if ((rc = add_images_layered(env, u, lv, c, want - cur, pvs, pv_count)))
+            return rc;
     } else if (!linear) {
         /* more images (the collapsed layout of LVM2's temporary layer), or fewer, then
          * the log as --mirrorlog asks */
@@ -684,7 +721,7 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
     }
     if (cycle)
         dm = active = false;
-    if (adding && !active)        /* the log's header zeroed: every region copied again */
+    if (adding && !active && !layered)  /* the log's header zeroed: every region copied again */
         old_log = NULL;
     if (dm) {
         if ((rc = lvx_mirror_reload_dm(env, u, &act, lv, before, before_n, NULL, NULL, 0)))

@@ -12,7 +12,9 @@
  * and log), the new images appended, the layer removed (LVM2's collapse_mirrored_lv:
  * remove_layer_from_lv, then the removed images merged back).  A VG that LVM2 left so
  * (a command interrupted, a background poll that never ended, disks moved) is
- * reported as LVM2 reports it (report/), finished here:
+ * reported as LVM2 reports it (report/).  lvx writes the layer too
+ * (lvx_mirror_insert_layer) when lvconvert -m +N adds images to an inactive mirror with
+ * a log (cmd/lvconvert_mirror.c).  Either is finished here:
  *   - at activation (cmd/activation.c, before the LVs are activated): lvx serves no
  *     layer (neither backend stacks a mirror under a mirror); LVM2's activation
  *     starts the poll that collapses it once in sync.  lvx collapses it first and
@@ -29,9 +31,33 @@
 #include "cmd/actcmd.h"
 #include "cmd/lvconvert_mirror.h"
 #include "cmd/lvconvert_raid.h"
+#include "cmd/lvcreate_raid.h"
 #include "map/map.h"
 
 #include <string.h>
+#include <time.h>
+
+uint32_t lvx_mirror_next_image(const struct lvx_vg *vg, const char *name)
+{
+    return lvx_raid_next_index(vg, name, "mimage");   /* historical LVs included */
+}
+
+struct lvx_lv *lvx_mirror_insert_layer(struct lvx_lv *lv, uint32_t n)
+{
+    struct lvx_vg *vg = lv->vg;
+    struct lvx_lv *tmp = lvx_raid_new_sub(vg, lv, "mimagetmp", n, false);
+    tmp->status = LVX_LV_READ | (lv->status & LVX_LV_WRITE);     /* hidden */
+    tmp->alloc = LVX_ALLOC_INHERIT;
+    tmp->creation_time = (uint64_t)time(NULL);
+    tmp->segs = lv->segs;                   /* the old mirror, with its log */
+    tmp->seg_count = lv->seg_count;
+    tmp->le_count = lv->le_count;
+    for (unsigned s = 0; s < tmp->seg_count; s++)
+        tmp->segs[s].lv = tmp;
+    struct lvx_raid_opts o = { .region_size = tmp->segs[0].region_size };
+    lvx_raid_new_seg(vg, lv, "mirror", LVX_SEG_MIRROR, tmp->le_count, 1, &tmp, &o);
+    return tmp;
+}
 
 void lvx_mirror_collapse_layer(struct lvx_lv *lv)
 {

@@ -2,7 +2,7 @@
 /*
  * cmd/mirror_layer.h - LVM2's CONVERTING mirrors (cmd/mirror_layer.c): the temporary
  * resync layer NAME_mimagetmp_N that LVM2's lvconvert -m +N of a disk-log mirror
- * writes, finished (collapsed) by lvx as LVM2's poll does.
+ * writes (lvx too, for an inactive LV), finished (collapsed) by lvx as LVM2's poll does.
  */
 #ifndef LVX_CMD_MIRROR_LAYER_H
 #define LVX_CMD_MIRROR_LAYER_H
@@ -51,6 +51,18 @@ int lvx_mirror_layer_convert(struct lvx_cmd_env *env, struct lvx_vg_update *u,
  * goes on: inactive, LVM2's own refusals; a repair finds nothing to do). */
 int lvx_mirror_layer_refuse_other(struct lvx_cmd_env *env, const struct lvx_lv *lv,
                                   bool split, bool repair, const char *type);
+
+/* N of the next NAME_mimage_N of mirror `name`: one above the highest in vg, historical
+ * LVs included (LVM2's generate_lv_name). */
+uint32_t lvx_mirror_next_image(const struct lvx_vg *vg, const char *name);
+
+/* LVM2's resync layer put under mirror lv before `lvconvert -m +N` adds images to it
+ * (its _insert_lvconvert_layer): a hidden NAME_mimagetmp_<n> (READ, WRITE as lv's, new
+ * id and creation time) appended to the VG's list takes lv's segments (the old mirror
+ * and its log); lv becomes a core-log mirror of that one area, the old region size.
+ * n: lvx_mirror_next_image() taken before (the first new image gets it too).  The
+ * layer, for the caller to add images to lv after. */
+struct lvx_lv *lvx_mirror_insert_layer(struct lvx_lv *lv, uint32_t n);
 
 /* Does vg hold a CONVERTING mirror? */
 bool lvx_mirror_vg_has_layers(const struct lvx_vg *vg);

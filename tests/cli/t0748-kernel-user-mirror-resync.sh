@@ -5,13 +5,15 @@
 # guest (tests/kernel/user-mirror-resync.sh) take over two mirrors lvx left mid-way:
 #   1. host: on four disk images (loop devices), lvx's daemon makes VG ur with a
 #      disk-log mirror m (-m1, 8 MiB, data written, in sync, clean stop), then
-#      `lvx lvconvert -m+1 ur/m` while inactive adds m_mimage_2 (not yet holding the
-#      data) and zeroes m_mlog's header; and a disk-log mirror k (-m1, 16 MiB, 64 KiB
+#      `lvx lvconvert -m+1 ur/m` while inactive writes LVM2's resync layer
+#      (m_mimagetmp_2 over the old images and m_mlog, kept in sync; m_mimage_2 not yet
+#      holding the data); and a disk-log mirror k (-m1, 16 MiB, 64 KiB
 #      regions, writes to one leg slowed) written while its background resync runs,
 #      then the daemon SIGKILLed once the log on disk records part of the resync;
-#   2. guest: dm-mirror activates both: m resyncs every region to its new third image
-#      (the zeroed log), k resyncs the rest; each reaches N/N, reads lvx's bytes, and
-#      its images hold the same bytes.
+#   2. guest: LVM2 activates both (no poll): m stacked over its layer, the top copies
+#      the new third image, LVM2's `lvconvert ur/m` then collapses it (3 images); k
+#      resyncs the rest; each reaches N/N, reads lvx's bytes, and its images hold the
+#      same bytes.
 # Runs through tests/lib_kernel.sh (one guest at a time; LVX_SKIP_KERNEL=1 skips).
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -62,7 +64,11 @@ uspace_run_ok "lvx lvconvert -y -m+1 ur/m (inactive)" lvx lvconvert -y -m+1 ur/m
 report m_mimage_2
 test_ok "m_mimage_2 does not hold the data yet" \
     test "$(pv_sum m_mimage_2 0 $((8 * MIB)))" != "$(fsum "$SCRATCH/data/m.bin")"
-test_eq "m_mlog's header zeroed (no dm-log magic)" "$(mlog_insync m_mlog)" "0 0"
+test_eq "m over LVM2's resync layer m_mimagetmp_2 and the new image" \
+    "$(lvm2 lvs --noheadings -o devices ur/m 2>/dev/null | tr -d ' ')" "m_mimagetmp_2(0),m_mimage_2(0)"
+read -r MINS MNREG <<<"$(mlog_insync m_mlog)"
+test_ok "m_mlog kept, every region in sync ($MINS of $MNREG: the old images agree)" \
+    test "$MINS" -gt 0 -a "$MINS" = "$MNREG"
 
 uspace_stop_daemon ur
 LVX_TEST_DP_FAULT="pv=${D[1]},op=write,kind=delay=20" lvx lvcreate -q --type mirror -m1 \

@@ -15,7 +15,8 @@
 #     legs equal;
 #   - lvconvert -m+1 of the active core-log mirror: lvconvert waits for the copy
 #     ("Converted: 100.00%"), three legs equal; -m+1 of the inactive disk-log mirror:
-#     the next activation copies every region to the new image, fio verifies;
+#     LVM2's resync layer written; the next activation collapses it and copies every
+#     region to the new image, fio verifies;
 #   - a mirrored log (--mirrorlog mirrored) served: the dm-log on both its images;
 #     --mirrorlog mirrored of an active disk-log mirror, live.
 source "$(dirname "$0")/../lib.sh"
@@ -166,12 +167,13 @@ test_eq "lvconvert -m+1 of the inactive disk-log m" \
     "$(grep -v "NOT backed up" "$SCRATCH/conv.out"; echo "rc=$rc")" "  Logical volume $VG/m being converted.
   Conversion starts after activation.
 rc=0"
-test_eq "LVM2 reads m with three images and its log" \
-    "$(lvm2 lvs --noheadings -o devices,mirror_log "$VG/m" 2>/dev/null | tr -s ' ' | sed 's/^ //')" \
-    "m_mimage_0(0),m_mimage_1(0),m_mimage_2(0) [m_mlog]"
+test_eq "LVM2 reads m over its resync layer m_mimagetmp_2 (the old images, the log) and m_mimage_2" \
+    "$(lvm2 lvs -a --noheadings -o lv_name,devices,mirror_log "$VG/m" "$VG/m_mimagetmp_2" 2>/dev/null |
+        tr -s ' ' | sed 's/^ //' | paste -sd'|')" \
+    "m m_mimagetmp_2(0),m_mimage_2(0) |[m_mimagetmp_2] m_mimage_0(0),m_mimage_1(0) [m_mlog]"
 : >"$LOG"
 uspace_run_ok "activate m" lvx lvchange -ay "$VG/m"
-test_ok "every region of m copied again (its log's header was zeroed)" \
+test_ok "every region of m copied again (the layer collapsed, the log's header zeroed)" \
     grep -q "$VG/m: 256 of 256 mirror regions out of sync" "$LOG"
 test_ok "m reaches 100.00 (polled)" wait_in_sync m
 uspace_run_ok "fio verifies m's data" fio_job w1 "$M" 2m --verify_only=1

@@ -3,11 +3,13 @@
 #
 # tests/kernel/user-mirror-resync.sh - runs INSIDE a kvm-dm-test guest (started by
 # tests/cli/t0748-kernel-user-mirror-resync.sh) on 4 virtio disks kept on the host:
-#   VG "ur": m, a disk-log mirror lvx converted to 3 images while inactive (its log's
-#   header zeroed; /t/data/m.bin on images 0 and 1), and k, a disk-log mirror whose
+#   VG "ur": m, a disk-log mirror lvx converted to 3 images while inactive (LVM2's
+#   resync layer m_mimagetmp_2 over images 0 and 1 and the log, in sync; /t/data/m.bin
+#   on images 0 and 1), and k, a disk-log mirror whose
 #   lvx daemon was SIGKILLed mid-resync (/t/data/k.bin in its first 4 MiB).
-# Checks: dm-mirror activates both, resyncs them to N/N, both read lvx's bytes and
-# every image holds the same bytes; clean deactivation.  Prints TAP.
+# Checks: LVM2 activates both (no poll), dm-mirror resyncs them to N/N (m's top mirror
+# copying the new image), LVM2's lvconvert ur/m collapses m's layer, both read lvx's
+# bytes and every image holds the same bytes; clean deactivation.  Prints TAP.
 # shellcheck source=tests/kernel/guest-tap.sh
 . /t/guest-tap.sh
 
@@ -24,10 +26,14 @@ wait_sync() {
 }
 head_sha() { dd if="$1" bs=1M count="$2" iflag=direct status=none | sha256sum | cut -d' ' -f1; }
 
-check "LVM2 activates lvx's VG ur" lvm vgchange -ay ur
-check_eq "ur/m: LVM2 sees three images" \
-    "$(lvm lvs --noheadings -o devices ur/m | trim)" "m_mimage_0(0),m_mimage_1(0),m_mimage_2(0)"
-check "ur/m: dm-mirror reaches N/N (resync of the zeroed log)" wait_sync ur-m
+check "LVM2 activates lvx's VG ur (no poll)" lvm vgchange -ay --poll n ur
+# (LVM2's lvconvert VG/LV takes no --config: the wrapper lvm() is not used for it)
+check_eq "ur/m: LVM2 sees lvx's resync layer" \
+    "$(lvm lvs --noheadings -o devices ur/m | trim)" "m_mimagetmp_2(0),m_mimage_2(0)"
+check "ur/m: the top dm-mirror reaches N/N (the new image copied)" wait_sync ur-m
+check_eq "ur/m: LVM2's lvconvert ur/m collapses the layer: three images" \
+    "$(command lvm lvconvert ur/m >/dev/null 2>&1; lvm lvs --noheadings -o devices ur/m | trim)" \
+    "m_mimage_0(0),m_mimage_1(0),m_mimage_2(0)"
 check "ur/k: dm-mirror reaches N/N (the rest of lvx's resync)" wait_sync ur-k
 check_eq "ur/m reads lvx's bytes" "$(head_sha /dev/ur/m 8)" "$(sha /t/data/m.bin)"
 for i in 0 1 2; do
