@@ -13,6 +13,9 @@
  * bytes, md's start checks must accept the state, and a restart by the daemon's rules
  * (complete a half-written round, resume from the recorded position) must end with
  * the LV's bytes in B, B's parity right, and every superblock in the finished state.
+ * For every 32nd crash point (all with LVX_RESHAPE_SIM_ALL=1) the restart itself is
+ * crashed after each of its first writes (the completion of a half-written round and
+ * a few more) and restarted again, with the same checks.
  * Every other step is followed by a regular write (§3.3), by turns to the moved but
  * unrecorded range (recorded first), the moved side (B) and the unmoved side (A),
  * acknowledged after a flush: acknowledged bytes must survive, a torn write may read
@@ -631,6 +634,64 @@ static void owners(const struct sim *S, const struct cfg *c, uint64_t old, struc
 
 enum broken { NO_CHECKPOINT = 1, NO_FLUSH = 2, NO_WRITE_CHECKPOINT = 4 };
 
+static bool sim_all;                /* LVX_RESHAPE_SIM_ALL=1 */
+static long nested_points;          /* second crashes, inside a restart */
+
+/* A copy of a crashed S (its journal already applied) for a second crash. */
+static void sim_clone(struct sim *d, const struct sim *S, size_t reflen)
+{
+    *d = *S;
+    d->j = NULL;
+    d->nj = d->capj = 0;
+    for (unsigned l = 0; l < S->nlegs; l++) {
+        d->leg[l] = malloc(S->img * SS);
+        memcpy(d->leg[l], S->leg[l], S->img * SS);
+    }
+    d->ref = malloc(reflen * SS);
+    memcpy(d->ref, S->ref, reflen * SS);
+    d->alt = malloc(reflen * SS);
+    memcpy(d->alt, S->alt, reflen * SS);
+    d->maybe = malloc(reflen);
+    memcpy(d->maybe, S->maybe, reflen);
+}
+
+/* After the crash of S: a second crash after each of the restart's first writes (the
+ * completion of a half-written round and beyond), then a full restart.  NULL or what
+ * went wrong (in msg). */
+static const char *nested(const struct sim *S, const struct cfg *c, const struct lvx_reshape *rs0,
+                          size_t reflen, uint64_t keep, uint64_t endlen, char *msg, size_t sz)
+{
+    for (long j = 0; j <= (long)S->nlegs + 2; j++) {
+        struct sim N;
+        sim_clone(&N, S, reflen);
+        N.writes = 0;
+        N.crash_at = j;
+        const char *r = restart(&N, c, rs0);
+        bool crashed = N.crashed;
+        if (crashed) {
+            nested_points++;
+            crash(&N);
+            uint64_t b = md_check(&N, keep);
+            N.crashed = false;
+            N.crash_at = -1;
+            r = b ? "md reads the LV wrong" : restart(&N, c, rs0);
+            struct lvx_reshape fin = *rs0;
+            if (!r)
+                resync_torn(&N, &fin);
+            if (!r)
+                r = check_end(&N, &fin, endlen);
+        }
+        sim_free(&N);
+        if (r) {
+            snprintf(msg, sz, "then after write %ld of the restart: %s", j, r);
+            return msg;
+        }
+        if (!crashed)
+            break;
+    }
+    return NULL;
+}
+
 /* Run case c with a crash after every write (both variants).  Returns the failures;
  * broken: a broken walker (expect failures). */
 static long run_case(const struct cfg *c, int every, struct totals *t, unsigned broken,
@@ -720,19 +781,25 @@ static long run_case(const struct cfg *c, int every, struct totals *t, unsigned 
                     S.crashed = false;
                     S.crash_at = -1;
                     S.lv_writes = false;
-                    const char *r = restart(&S, c, &rs0);
+                    char nmsg[120];
+                    const char *r = sim_all || k % 32 == 0
+                                        ? nested(&S, c, &rs0, reflen, keep, endlen, nmsg,
+                                                 sizeof(nmsg))
+                                        : NULL;
+                    if (!r)
+                        r = restart(&S, c, &rs0);
                     struct lvx_reshape fin = rs0;
                     if (!r)
                         resync_torn(&S, &fin);
                     if (r || (r = check_end(&S, &fin, endlen))) {
-                        snprintf(msg, sizeof(msg), "crash after write %ld%s, restart: %s", k,
+                        snprintf(msg, sizeof(msg), "crash after write %ld%s, restart: %.90s", k,
                                  lose ? " (unflushed lost)" : "", r);
                         bad = msg;
                     }
                 }
             }
             if (bad && !fails++)
-                snprintf(first, firstsz, "%s", bad);
+                snprintf(first, firstsz, "%.190s", bad);
             sim_free(&S);
         }
     }
@@ -906,6 +973,7 @@ int main(void)
     lvx_gf_init();
     unit_checks();
     bool all = getenv("LVX_RESHAPE_SIM_ALL") && *getenv("LVX_RESHAPE_SIM_ALL") == '1';
+    sim_all = all;
     if (all)
         dev_len = 64;
     struct totals t = { 0, 0, 0, 0 };
@@ -972,6 +1040,7 @@ int main(void)
     tap_diag("%ld reshapes, %ld crash points checked; md refused %ld finish-round (F1) "
              "states of shrinks and raid10 (the daemon finishes those)", t.cases,
              t.crash_points, t.md_refused_f1);
+    tap_diag("second crashes inside a restart: %ld", nested_points);
     tap_diag("regular writes in the uninterrupted runs: %ld to the unrecorded range, %ld to the "
              "moved side, %ld to the unmoved side", lvw_count[LVX_RESHAPE_UNRECORDED],
              lvw_count[LVX_RESHAPE_MOVED], lvw_count[LVX_RESHAPE_UNMOVED]);
