@@ -8,7 +8,7 @@
  *
  *   geometry LV chunk c (C sectors): stripe s = c div d, data index k = c mod d
  *            (d = legs - parity legs); the parity leg P and data leg of (s, k) by md's
- *            layout:
+ *            layout (computed by model/raid_geo.c):
  *            la: P = d - s mod n, k (+1 past P); ra: P = s mod n, k (+1 past P);
  *            ls: P = d - s mod n, (P + 1 + k) mod n; rs: P = s mod n, (P + 1 + k)
  *            mod n; raid4 (PARITY_0): P = 0, k + 1; raid5_n: P = d, k; raid6 zr:
@@ -49,10 +49,9 @@
 #include <string.h>
 
 #include "map/map.h"
+#include "model/raid_geo.h"
 
 static const struct raid_geom parity_geom;
-static pthread_once_t gf_once = PTHREAD_ONCE_INIT;
-static void gf_init(void);
 
 static bool parity_serves(const struct lvx_lv *lv)
 {
@@ -72,7 +71,7 @@ static int parity_ctr(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct l
         return rc;
     uint32_t level = 0;
     r->parity = r->type->parity;
-    pthread_once(&gf_once, gf_init);
+    lvx_gf_init();
     r->copies = 1;
     r->chunk = seg->stripe_size;
     r->stripe_sectors = (uint32_t)r->chunk;
@@ -100,113 +99,50 @@ static int parity_ctr(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct l
     return 0;
 }
 
-/* --- geometry ------------------------------------------------------------------ */
+/* --- geometry (model/raid_geo.c: md's placement, GF(2^8)) -------------------- */
+
+static inline struct lvx_raid_geo geo_of(const struct raid *r)
+{
+    return (struct lvx_raid_geo){ .legs = r->n, .parity = r->parity, .copies = 1,
+                                  .layout = r->md_layout, .chunk = r->chunk,
+                                  .data_offset = r->data_offset };
+}
 
 static unsigned parity_leg(const struct raid *r, uint64_t stripe)
 {
-    unsigned n = r->n, d = n - r->parity, m = (unsigned)(stripe % n);
-    switch (r->md_layout) {
-    case 0: case 2: return d - m;          /* left asymmetric / symmetric */
-    case 1: case 3: return m;              /* right asymmetric / symmetric */
-    case 4: return 0;                      /* PARITY_0: raid4 */
-    case 8: return m;                      /* raid6 ROTATING_ZERO_RESTART */
-    case 9: return n - 1 - (unsigned)((stripe + 1) % n);   /* ROTATING_N_RESTART */
-    case 10: return n - 1 - m;             /* raid6 ROTATING_N_CONTINUE */
-    /* raid6 *_6: raid5's layout over legs 0..n-2, Q on the last leg */
-    case 16: case 18: return d - (unsigned)(stripe % (n - 1));
-    case 17: case 19: return (unsigned)(stripe % (n - 1));
-    case 20: return 0;
-    default: return d;                     /* PARITY_N (raid5_n, raid6_n_6) */
-    }
+    struct lvx_raid_geo g = geo_of(r);
+    return lvx_raid_geo_p_leg(&g, stripe);
 }
 
-/* raid6: the Q leg of a stripe (after P, or before it for nc); r->n without one */
+/* raid6: the Q leg of a stripe; r->n without one */
 static unsigned q_leg(const struct raid *r, uint64_t stripe)
 {
-    if (r->parity < 2)
-        return r->n;
-    unsigned p = parity_leg(r, stripe);
-    if (r->md_layout == 10)
-        return (p + r->n - 1) % r->n;
-    if (r->md_layout >= 16)
-        return r->n - 1;
-    return p == r->n - 1 ? 0 : p + 1;
+    struct lvx_raid_geo g = geo_of(r);
+    return lvx_raid_geo_q_leg(&g, stripe);
 }
 
 static unsigned data_leg(const struct raid *r, uint64_t stripe, unsigned k)
 {
-    unsigned p = parity_leg(r, stripe);
-    switch (r->md_layout) {
-    case 0: case 1: return k >= p ? k + 1 : k;
-    case 2: case 3: case 10: return (p + 1 + k) % r->n;
-    case 4: return k + 1;
-    case 8: case 9: return p == r->n - 1 ? k + 1 : k >= p ? k + 2 : k;
-    case 16: case 17: return k >= p ? k + 1 : k;
-    case 18: case 19: return (p + 1 + k) % (r->n - 1);
-    case 20: return k + 1;
-    default: return k;
-    }
+    struct lvx_raid_geo g = geo_of(r);
+    return lvx_raid_geo_data_leg(&g, stripe, k);
 }
 
-/* raid6: the power of g that data chunk k of a stripe has in Q: md's DDF layouts
- * (zr, nr, nc) number every leg; the others number the data legs only, in leg order
- * (P and Q skipped). */
+/* raid6: the power of g that data chunk k of a stripe has in Q */
 static unsigned q_exp(const struct raid *r, uint64_t stripe, unsigned k)
 {
-    unsigned leg = data_leg(r, stripe, k);
-    if (r->md_layout >= 8 && r->md_layout <= 10)
-        return leg;
-    return leg - (leg > parity_leg(r, stripe)) - (leg > q_leg(r, stripe));
+    struct lvx_raid_geo g = geo_of(r);
+    return lvx_raid_geo_q_exp(&g, stripe, k);
 }
 
-/* --- GF(2^8) for raid6's Q (polynomial 0x11D, generator 2; DDF layouts: the
- * coefficient of a data chunk is g^(its leg index)) ------------------------------ */
-
-static uint8_t gf_exp[512], gf_log[256];
-
-static void gf_init(void)
-{
-    unsigned x = 1;
-    for (unsigned i = 0; i < 255; i++) {
-        gf_exp[i] = gf_exp[i + 255] = (uint8_t)x;
-        gf_log[x] = (uint8_t)i;
-        x <<= 1;
-        if (x & 0x100)
-            x ^= 0x11D;
-    }
-}
-
-/* q ^= g^j * src, bytes long */
-static void q_acc(uint8_t *q, const uint8_t *src, size_t bytes, unsigned j)
-{
-    for (size_t i = 0; i < bytes; i++)
-        if (src[i])
-            q[i] ^= gf_exp[gf_log[src[i]] + j % 255];
-}
-
-/* dst ^= c * src; dst = c * dst (c != 0) */
-static void gf_mul_acc(uint8_t *dst, const uint8_t *src, size_t bytes, uint8_t c)
-{
-    for (size_t i = 0; i < bytes; i++)
-        if (src[i])
-            dst[i] ^= gf_exp[gf_log[src[i]] + gf_log[c]];
-}
-
-static void gf_scale(uint8_t *dst, size_t bytes, uint8_t c)
-{
-    for (size_t i = 0; i < bytes; i++)
-        if (dst[i])
-            dst[i] = gf_exp[gf_log[dst[i]] + gf_log[c]];
-}
+#define q_acc lvx_gf_q_acc
+#define gf_mul_acc lvx_gf_mul_acc
+#define gf_scale lvx_gf_scale
 
 /* LV sector s: its stripe, data leg and row offset in the chunk. */
 static unsigned locate(const struct raid *r, uint64_t s, uint64_t *stripe, uint64_t *off)
 {
-    uint64_t c = s / r->chunk;
-    unsigned d = r->n - r->parity;
-    *stripe = c / d;
-    *off = s % r->chunk;
-    return data_leg(r, *stripe, (unsigned)(c % d));
+    struct lvx_raid_geo g = geo_of(r);
+    return lvx_raid_geo_locate(&g, s, stripe, off);
 }
 
 /* Byte offset in the rimage of row offset `off` of stripe `stripe`. */
@@ -343,7 +279,7 @@ static int load_rows(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint
     unsigned lx = q_exp(r, st, miss[0]);
     if (nm == 1) {                         /* D = Q' / g^leg */
         memcpy(dx, qb, bytes);
-        gf_scale(dx, bytes, gf_exp[255 - lx]);
+        gf_scale(dx, bytes, lvx_gf_exp(255 - lx));
         return 0;
     }
     /* two: Dx ^ Dy = P' (P ^ the other data), g^x Dx ^ g^y Dy = Q' */
@@ -353,9 +289,9 @@ static int load_rows(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint
     for (unsigned k = 0; k < d; k++)
         if (k != miss[0] && k != miss[1])
             xor_into(dy, rowbuf + k * bytes, bytes);
-    uint8_t gx = gf_exp[lx], gy = gf_exp[ly];
+    uint8_t gx = lvx_gf_exp(lx), gy = lvx_gf_exp(ly);
     gf_mul_acc(qb, dy, bytes, gy);         /* g^x Dx ^ g^y Dx ... = Q' ^ g^y P' */
-    gf_scale(qb, bytes, gf_exp[255 - gf_log[gx ^ gy]]);
+    gf_scale(qb, bytes, lvx_gf_exp(255 - lvx_gf_log(gx ^ gy)));
     memcpy(dx, qb, bytes);
     xor_into(dy, dx, bytes);
     return 0;

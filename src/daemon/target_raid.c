@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "map/map.h"
+#include "model/raid_geo.h"
 
 static const struct raid_geom mirror_geom;
 
@@ -78,11 +79,9 @@ static int raid_ctr(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx
 static unsigned copy_of(const struct raid *r, uint64_t s, unsigned j, uint64_t *leg_sector,
                         uint64_t *run)
 {
-    uint64_t k = s / r->chunk, in = s % r->chunk;
-    uint64_t slot = k * r->copies + j;
-    *leg_sector = r->data_offset + slot / r->n * r->chunk + in;
-    *run = r->chunk - in;
-    return (unsigned)(slot % r->n);
+    struct lvx_raid_geo g = { .legs = r->n, .copies = r->copies, .chunk = r->chunk,
+                              .data_offset = r->data_offset };
+    return lvx_raid_geo_copy(&g, s, j, leg_sector, run);
 }
 
 /* --- data path ------------------------------------------------------------------ */
