@@ -5,8 +5,8 @@
 # of a mirror conversion (cmd/mirror_poll.c), on the host (user backend) beside LVM2
 # reading the same metadata: an LV not there ("Can't find LV in VG for VG/LV."), an
 # inactive layered mirror LVM2 wrote ("VG/LV: Interrupted: No longer active."), both
-# exit 0 and nothing written; -i +N waits N seconds before the first look; an active
-# mirror in sync: "VG/LV: Converted: 100.00%", exit 0.
+# exit 0 and nothing written (lvconvert --startpoll too); -i +N waits N seconds before
+# the first look; an active mirror in sync: "VG/LV: Converted: 100.00%", exit 0.
 source "$(dirname "$0")/../lib.sh"
 source "$LVX_ROOT/tests/tools/uspace-env.sh"
 
@@ -23,13 +23,18 @@ seq0=$(lvx vgs --noheadings -o vg_seqno "$VG" | tr -d ' ')
 poll_both() {   # poll_both DESC ARGS...: lvx's and LVM2's lvpoll, exit status and output
     local desc=$1 ra=0 rb=0 oa ob
     shift
-    oa=$(lvm2 lvpoll --polloperation convert "$@" 2>&1 | sandbox_noise) || ra=$?
+    oa=$(lvm2 lvpoll --polloperation convert "$@" 2>&1 | sandbox_noise; exit "${PIPESTATUS[0]}") || ra=$?
     ob=$(lvx lvpoll --polloperation convert "$@" 2>&1) || rb=$?
     test_eq "$desc: exit status and output as LVM2's" "$rb $ob" "$ra $oa"
 }
 poll_both "an LV not there" "$VG/zz"
 poll_both "an inactive layered mirror" "$VG/k"
 poll_both "the same by its /dev path, -i 1" -i 1 "/dev/$VG/k"
+ra=0 rb=0
+oa=$(lvm2 lvconvert --startpoll "$VG/k" 2>&1 | sandbox_noise | grep -v -e lvmpolld
+     exit "${PIPESTATUS[0]}") || ra=$?
+ob=$(lvx lvconvert --startpoll "$VG/k" 2>&1) || rb=$?
+test_eq "lvconvert --startpoll of it: exit status and output as LVM2's" "$rb $ob" "$ra $oa"
 test_eq "nothing written" "$(lvx vgs --noheadings -o vg_seqno "$VG" | tr -d ' ')" "$seq0"
 t0=$SECONDS
 out=$(lvx lvpoll --polloperation convert -i +2 "$VG/zz" 2>&1)
