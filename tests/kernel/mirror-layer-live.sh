@@ -17,7 +17,9 @@
 #   n  lvchange -ay: the detached poller each tool starts collapses it (n_mimage_1 marked
 #      too: the mark stays)
 #   p, q  vgchange -ay: one poller each
-#   r  lvconvert -b: a detached poller (the caller's environment kept); lvpoll -i +2
+#   r  lvconvert --startpoll -b: a detached poller; lvpoll -i +2
+#   s  lvx's lvconvert --startpoll -b -i +3: its poller seen running with the caller's
+#      environment
 # shellcheck disable=SC2086
 . /t/guest-tap.sh
 
@@ -128,32 +130,54 @@ check "vgchange -ay by each tool" sh -c \
     "lvm vgchange -ay $LVM_VG >/dev/null 2>&1 && $LVX vgchange -ay $LVX_VG >/dev/null"
 check "lvx's pollers collapsed p and q" wait_collapsed $LVX_VG/p $LVX_VG/q
 check "LVM2's pollers collapsed p and q" wait_collapsed $LVM_VG/p $LVM_VG/q
-# ---- r: lvconvert -b of an active layered mirror: a detached poller, the caller's
+# ---- r: lvconvert --startpoll -b of an active layered mirror (LVM2 takes -b only with
+# --startpoll or a conversion): a detached poller, the caller's
 # environment kept
 mk_r() {
     D1=/dev/vda D2=/dev/vdb D3=/dev/vdc D4=/dev/vdd mk_layer $LVM_VG 4m r &&
         D1=/dev/vde D2=/dev/vdf D3=/dev/vdg D4=/dev/vdh mk_layer $LVX_VG 4m r &&
         lvm vgchange -ay --poll n $LVM_VG >/dev/null && $LVX vgchange -ay --poll n $LVX_VG >/dev/null
 }
-poller_env() {   # poller_env PATTERN: a process matching it (within 2 s) has LVM_TEST_TAG
-    local t pid
+poller_env() {   # poller_env TEXT: a process whose command line holds TEXT (within 2 s)
+    local t d c   # has LVM_TEST_TAG in its environment (the guest has no pgrep)
     for ((t = 0; t < 20; t++)); do
-        pid=$(pgrep -f "$1" | head -1)
-        [[ -n $pid ]] && grep -qz LVM_TEST_TAG=kill_me_h123 /proc/$pid/environ && return 0
+        for d in /proc/[0-9]*; do
+            c=$( { tr '\0' ' ' <$d/cmdline; } 2>/dev/null)
+            [[ $c == *"$1"* ]] && grep -qz LVM_TEST_TAG=kill_me_h123 $d/environ && return 0
+        done
         sleep 0.1
+    done
+    for d in /proc/[0-9]*; do       # what runs instead
+        c=$( { tr '\0' ' ' <$d/cmdline; } 2>/dev/null)
+        [[ $c == *lv* ]] && echo "$d: $c"
     done
     return 1
 }
 check "LVM2 makes layered r in both VGs, activated with --poll n" mk_r
 ra=0 rb=0
-oa=$(LVM_TEST_TAG=kill_me_h123 command lvm lvconvert -b $LVM_VG/r 2>&1) || ra=$?
-ob=$(LVM_TEST_TAG=kill_me_h123 $LVX lvconvert -b $LVX_VG/r 2>&1) || rb=$?
-check_eq "lvconvert -b VG/r: exit status and output as LVM2's" "$rb ${ob//$LVX_VG/VG}" \
-    "$ra ${oa//$LVM_VG/VG}"
-check "lvx's detached poller runs with the caller's environment (LVM_TEST_TAG)" \
-    poller_env "lvpoll --polloperation convert -i 15 $LVX_VG/r"
+oa=$(LVM_TEST_TAG=kill_me_h123 command lvm lvconvert --startpoll -b $LVM_VG/r 2>&1 |
+    grep -v lvmpolld; exit "${PIPESTATUS[0]}") || ra=$?
+ob=$(LVM_TEST_TAG=kill_me_h123 $LVX lvconvert --startpoll -b $LVX_VG/r 2>&1) || rb=$?
+check_eq "lvconvert --startpoll -b VG/r: exit status and output as LVM2's" \
+    "$rb ${ob//$LVX_VG/VG}" "$ra ${oa//$LVM_VG/VG}"
 check "lvx's poller collapsed r" wait_collapsed $LVX_VG/r
 check "LVM2's poller collapsed r" wait_collapsed $LVM_VG/r
+# s: lvx's -b poller told to wait 3 s first (-i +3, which lvx's lvconvert takes here and
+# LVM2's only with a conversion), so it is seen running; LVM2 collapses its twin itself
+mk_s() {
+    D1=/dev/vda D2=/dev/vdb D3=/dev/vdc D4=/dev/vdd mk_layer $LVM_VG 4m s &&
+        D1=/dev/vde D2=/dev/vdf D3=/dev/vdg D4=/dev/vdh mk_layer $LVX_VG 4m s &&
+        lvm vgchange -ay --poll n $LVM_VG >/dev/null && $LVX vgchange -ay --poll n $LVX_VG >/dev/null
+}
+check "LVM2 makes layered s in both VGs, activated with --poll n" mk_s
+check "lvx lvconvert --startpoll -b -i +3 VG/s (LVM_TEST_TAG set)" \
+    env LVM_TEST_TAG=kill_me_h123 $LVX lvconvert --startpoll -b -i +3 $LVX_VG/s
+note "$(lvm lvs -a $LVX_VG 2>&1 | grep -- ' s')"
+check "lvx's detached poller runs with the caller's environment (LVM_TEST_TAG)" \
+    poller_env "lvpoll --polloperation convert -i +3 $LVX_VG/s"
+check "s still layered while the poller waits" layered $LVX_VG/s
+collapse_s() { wait_collapsed $LVX_VG/s && command lvm lvconvert $LVM_VG/s >/dev/null; }
+check "lvx's poller collapsed s, LVM2 collapses its own" collapse_s
 t0=$SECONDS
 out=$($LVX lvpoll --polloperation convert -i +2 $LVX_VG/zz 2>&1)
 check_eq "lvpoll -i +2: two seconds before its first look" \
