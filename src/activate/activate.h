@@ -166,6 +166,14 @@ struct lvx_activation_backend {
      * instead of trusting uncopied images; off (the commit failed), written as it is
      * again.  NULL when the backend needs none (dm: the mirror is cycled). */
     int (*hold_mirror_log)(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool on);
+    /* The live collapse of a CONVERTING mirror (cmd/mirror_layer.c), lv's collapsed
+     * table staged and committed: LVM2's order (lv suspended, then its old resync layer
+     * `layer`, a mirror over the same log and images; the layer's device given the error
+     * target while both are suspended, so its mirror goes without writing the log
+     * again; lv resumed with the staged table, which reads that log; the layer's device
+     * removed).  NULL: the backend serves no layer (user: collapsed by a reload). */
+    int (*collapse_layer)(struct lvx_ctx *ctx, const struct lvx_lv *lv,
+                          const struct lvx_lv *layer);
     /* state of the LV; 0 with out->active false when it is not active */
     int (*status)(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_lv_kstate *out);
     /* One step of the merge of the active origin's merging COW snapshot, for a backend

@@ -1000,6 +1000,56 @@ static int dm_unstage(struct lvx_ctx *ctx, const struct lvx_lv *lv)
     return rc;
 }
 
+static int dm_collapse_layer(struct lvx_ctx *ctx, const struct lvx_lv *lv,
+                             const struct lvx_lv *layer)
+{
+    struct lvx_dm_ids ids, lids;
+    struct lvx_dm dm;
+    struct lvx_dm_info info, linfo;
+    char table[64];
+    int rc = open_active(ctx, lv, own_layer(lv), &dm, &ids, &info);
+    if (rc < 0)
+        return rc;
+    snprintf(table, sizeof(table), "0 %" PRIu64 " error\n",
+             layer->le_count * (uint64_t)layer->vg->extent_size);
+    if ((rc = ids_of(ctx, layer->vg->name, layer, &lids)) < 0 ||
+        (rc = lvx_dm_info(ctx, &dm, lids.name, &linfo)) < 0)
+        goto out;
+    if (!linfo.exists) {                /* nothing under lv but its new devices */
+        rc = lvx_dm_swap_tables(ctx, &dm, ids.name);
+        goto out;
+    }
+    /* the error table preloaded, as LVM2 loads the layer's new (error) segment */
+    if ((rc = lvx_dm_load(ctx, &dm, lids.name, table, false)) < 0)
+        goto out;
+    if ((rc = lvx_dm_suspend(ctx, &dm, ids.name)) < 0) {
+        struct saved_error first;
+        save_error(ctx, &first);
+        lvx_dm_clear(ctx, &dm, lids.name);
+        rc = restore_error(ctx, &first);
+        goto out;
+    }
+    if ((rc = lvx_dm_suspend(ctx, &dm, lids.name)) < 0 ||
+        (rc = lvx_dm_resume(ctx, &dm, lids.name, NULL)) < 0) {
+        /* the layer keeps its mirror: lv back on its old table */
+        struct saved_error first;
+        save_error(ctx, &first);
+        lvx_dm_clear(ctx, &dm, lids.name);
+        lvx_dm_resume(ctx, &dm, lids.name, NULL);
+        lvx_dm_clear(ctx, &dm, ids.name);
+        lvx_dm_resume(ctx, &dm, ids.name, NULL);
+        rc = restore_error(ctx, &first);
+        goto out;
+    }
+    if ((rc = lvx_dm_resume(ctx, &dm, ids.name, NULL)) < 0)
+        goto out;
+    if ((rc = lvx_dm_remove_retry(ctx, &dm, lids.name, false)) == 0)
+        lvx_dm_nodes_remove(lids.name, layer->vg->name, link_of(layer));
+out:
+    lvx_dm_close(&dm);
+    return rc;
+}
+
 /* lv's layer device (when there is one) takes the name of new_vg/new_lv's layer; no
  * /dev links are involved. */
 static int rename_layer(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *lv,
@@ -1196,6 +1246,7 @@ const struct lvx_activation_backend lvx_activation_dm = {
     .stage = dm_stage,
     .swap = dm_swap,
     .unstage = dm_unstage,
+    .collapse_layer = dm_collapse_layer,
     .rename = dm_rename,
     .rename_sub = dm_rename_sub,
     .message = dm_message,

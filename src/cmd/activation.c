@@ -643,6 +643,10 @@ static int vg_activation(struct lvx_cmd_env *env, const struct lvx_actcmd *a, co
             nmoves++;
         }
     }
+    /* CONVERTING mirrors now stacked in dm: one poller each, as LVM2's activation */
+    struct lvx_mirror_pollers pollers = { 0 };
+    if (activate && poll)
+        lvx_mirror_pollers_collect(env, a, u.vg, &pollers);
     lvx_vg_update_end(&u);
     if (merges) {
         int r = finish_merges(env, a, name);
@@ -650,6 +654,9 @@ static int vg_activation(struct lvx_cmd_env *env, const struct lvx_actcmd *a, co
             rc = r;
     }
     int tr = finish_thin_merges(env, a, name, thin_merges);
+    if (tr > rc)
+        rc = tr;
+    tr = lvx_mirror_pollers_spawn(env, &pollers);
     if (tr > rc)
         rc = tr;
     for (unsigned i = 0; i < nmoves; i++) {
@@ -873,6 +880,19 @@ static int lvchange_one(struct lvx_cmd_env *env, const struct lvx_actcmd *a, con
     }
     bool merges = activate && has_merges(u.vg);
     bool thin_merges = (activate || refresh) && lvx_thin_cmd_has_merges(u.vg);
+    struct lvx_mirror_pollers pollers = { 0 };
+    if (activate && !refresh && polling(env)) {
+        lvx_mirror_pollers_collect(env, a, u.vg, &pollers);
+        if (lvname) {                   /* only the LV named */
+            unsigned k = 0;
+            for (unsigned i = 0; i < pollers.n; i++)
+                if (!strcmp(pollers.lv[i], lvname)) {
+                    pollers.lv[k] = pollers.lv[i];
+                    pollers.uuid[k++] = pollers.uuid[i];
+                }
+            pollers.n = k;
+        }
+    }
     lvx_vg_update_end(&u);
     if (merges) {
         int r = finish_merges(env, a, vgname);
@@ -880,6 +900,9 @@ static int lvchange_one(struct lvx_cmd_env *env, const struct lvx_actcmd *a, con
             rc = r;
     }
     int tr = finish_thin_merges(env, a, vgname, thin_merges);
+    if (tr > rc)
+        rc = tr;
+    tr = lvx_mirror_pollers_spawn(env, &pollers);
     return tr > rc ? tr : rc;
 }
 

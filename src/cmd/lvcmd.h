@@ -57,6 +57,8 @@ int lvx_lvcmd_refuse_activation(void);
 /* -i/--interval [+]N seconds into *interval (left as it is when not given); 0 or
  * LVX_EXIT_INVALID after LVM2's message. */
 int lvx_lvcmd_interval_arg(struct lvx_cmd_env *env, unsigned *interval);
+/* The same, *plus set for "+N" (LVM2's poll: wait N seconds before the first look). */
+int lvx_lvcmd_interval_sign(struct lvx_cmd_env *env, unsigned *interval, bool *plus);
 int lvx_lvcmd_read_ahead_arg(struct lvx_cmd_env *env, bool *given, int64_t *ra);
 
 /* Parse y|n (also yes/no) for option opt.  0 or LVX_EXIT_INVALID (printed). */

@@ -202,10 +202,18 @@ struct lvx_lv *lvx_lvcmd_new_lv(struct lvx_vg *vg, const char *name, uint64_t no
 
 int lvx_lvcmd_interval_arg(struct lvx_cmd_env *env, unsigned *interval)
 {
+    bool plus;
+    return lvx_lvcmd_interval_sign(env, interval, &plus);
+}
+
+int lvx_lvcmd_interval_sign(struct lvx_cmd_env *env, unsigned *interval, bool *plus)
+{
     const struct lvx_cmd_args *a = env->args;
+    *plus = false;
     if (!a->count[LVX_OPT_INTERVAL])
         return 0;
     const char *v = a->value[LVX_OPT_INTERVAL];
+    *plus = v[0] == '+';
     uint64_t n;
     if (lvx_opt_parse_number(v[0] == '+' ? v + 1 : v, UINT32_MAX, &n) < 0) {
         lvx_opts_invalid("interval", v, NULL);   /* a sign '-' too, as LVM2's parser */

@@ -65,6 +65,7 @@ struct convert_opts {
     bool merge;                 /* --merge, --mergethin, --mergesnapshot (cmd/lvconvert_merge.c) */
     bool background;            /* -b */
     unsigned interval;          /* -i, seconds between merge progress lines */
+    bool wait_first;            /* -i +N: the poll waits N seconds before its first look */
     struct lvx_restripe_opts rs; /* --stripes, -I, --alloc (cmd/lvconvert_restripe.c) */
     char job[LVX_UUID_LEN + 1]; /* the LV whose restripe copy runs after the setup */
     bool split;                 /* --splitmirrors (cmd/lvconvert_raid_split.c) */
@@ -129,7 +130,7 @@ static int parse_args(struct lvx_cmd_env *env, struct convert_opts *o)
                a->count[LVX_OPT_MERGESNAPSHOT];
     o->background = a->count[LVX_OPT_BACKGROUND] > 0;
     o->interval = 15;                /* LVM2's activation/polling_interval */
-    if ((rc = lvx_lvcmd_interval_arg(env, &o->interval)))
+    if ((rc = lvx_lvcmd_interval_sign(env, &o->interval, &o->wait_first)))
         return rc;
     if (o->merge) {                  /* LVM2's command definition: only -b and -i */
         static const enum lvx_opt_id others[] = { LVX_OPT_MIRRORS, LVX_OPT_TYPE,
@@ -882,6 +883,8 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
             .pv_arg_count = o->pv_arg_count,
             .stripes = o->rs.stripes ? o->rs.stripes : 1, .stripe_size = o->rs.stripe_size,
             .alloc = o->rs.policy,
+            .background = o->background, .interval = o->interval,
+            .wait_first = o->wait_first,
         };
         return lvx_lvconvert_mirror(env, u, lv, &c);
     }

@@ -589,7 +589,7 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
                 !c->mirrored_log;
     if (lvx_map_mirror_sync_layer(lv)) {     /* LVM2 left it CONVERTING (mirror_layer.c) */
         if (poll)
-            return lvx_mirror_layer_poll(env, u, &act, lv, active);
+            return lvx_mirror_layer_poll(env, u, &act, lv, active, c);
         if (c->mirrors_given && c->mirrors_sign > 0) {
             lvx_cmd_errorf("%s/%s is already being converted.  Unable to start another "
                            "conversion.", vg, lv->name);

@@ -22,6 +22,9 @@ struct lvx_mirror_conv {
     enum lvx_alloc alloc;      /* --alloc of new images (LVX_ALLOC_INHERIT: the LV's) */
     char **pv_args;
     unsigned pv_arg_count;
+    bool background;           /* -b: a poll goes to a detached lvpoll (cmd/mirror_poll.c) */
+    unsigned interval;         /* -i N: seconds between a poll's looks */
+    bool wait_first;           /* -i +N: the poll waits before its first look */
 };
 
 /* Convert lv (a mirror, or a linear LV with --type mirror) as c asks; the exit code

@@ -15,13 +15,16 @@
  * reported as LVM2 reports it (report/).  lvx writes the layer too
  * (lvx_mirror_insert_layer) when lvconvert -m +N adds images to an inactive mirror with
  * a log (cmd/lvconvert_mirror.c).  Either is finished here:
- *   - at activation (cmd/activation.c, before the LVs are activated): lvx serves no
- *     layer (neither backend stacks a mirror under a mirror); LVM2's activation
- *     starts the poll that collapses it once in sync.  lvx collapses it first and
- *     zeroes the log, so the mirror target copies every region from image 0 to all
- *     the images (the new ones were never in sync; where the old ones were, the copy
- *     writes the same data);
- *   - by `lvconvert VG/LV` (cmd/lvconvert_mirror.c): LVM2's poll.
+ *   - dm: activation stacks it as LVM2 does (activate/dm_backend.c raid_subs_dir; the
+ *     layer's log kept) and starts a detached poller (cmd/mirror_poll.c), which
+ *     collapses it live once the top is in sync (lvx_mirror_layer_finish, the
+ *     backend's collapse_layer);
+ *   - user: the daemon serves no layer: at activation (cmd/activation.c, before the
+ *     LVs are activated) lvx collapses it first and zeroes the log, so the mirror
+ *     target copies every region from image 0 to all the images (the new ones were
+ *     never in sync; where the old ones were, the copy writes the same data);
+ *   - by `lvconvert [-b] VG/LV` (cmd/lvconvert_mirror.c) and `lvpoll --polloperation
+ *     convert`: LVM2's poll.
  * Another image conversion of it gets LVM2's refusal (lvconvert_mirror.c), as do
  * lvresize (cmd/lvresize.c) and pvmove of a PV under it (lvx_mirror_layer_refuse_pvmove);
  * lvrename renames the layer, its images and its log with it (cmd/lvrename.c).
@@ -140,7 +143,8 @@ int lvx_mirror_finish_layers(struct lvx_cmd_env *env, const struct lvx_actcmd *a
 {
     struct lvx_vg_update u;
     int rc;
-    if (act->off || !act->be || act->test)
+    /* dm stacks the layer as LVM2 does; a poller collapses it (activation.c) */
+    if (act->off || !act->be || act->test || act->be->collapse_layer)
         return 0;
     if ((rc = lvx_lvcmd_begin(env, vgname, &u)))
         return rc;
@@ -158,24 +162,77 @@ int lvx_mirror_finish_layers(struct lvx_cmd_env *env, const struct lvx_actcmd *a
     return rc;
 }
 
-int lvx_mirror_layer_poll(struct lvx_cmd_env *env, struct lvx_vg_update *u,
-                          const struct lvx_actcmd *act, struct lvx_lv *lv, bool active)
+/* The top mirror's copy state: 1 in sync, 0 not yet, -1 not known. */
+static int top_in_sync(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                       const struct lvx_lv *lv)
+{
+    struct lvx_lv_kstate ks;
+    memset(&ks, 0, sizeof(ks));
+    if (!act->be->status || act->be->status(env->ctx, lv, &ks) < 0 || !ks.active ||
+        !ks.mirror) {
+        lvx_error_clear(env->ctx);
+        return -1;
+    }
+    return ks.sync_done >= ks.sync_total;
+}
+
+int lvx_mirror_layer_finish(struct lvx_cmd_env *env, struct lvx_vg_update *u,
+                            const struct lvx_actcmd *act, struct lvx_lv *lv)
 {
     int rc;
+    if (env->args->count[LVX_OPT_TEST])
+        return 0;
+    if (!act->be->collapse_layer) {
+        /* in sync: the layer's log holds the old images' state, the new ones are copies */
+        if ((rc = lvx_actcmd_deactivate(env, act, lv, false)))
+            return rc;
+        lvx_mirror_collapse_layer(lv);
+        if ((rc = lvx_lvcmd_commit(env, u)) || (rc = lvx_actcmd_activate(env, act, lv)))
+            return rc;
+    } else {
+        /* live (dm): the collapsed table staged over the devices already there, the
+         * copy checked again (an image failing since the look: no collapse), the
+         * commit, then the swap in LVM2's order (dm_collapse_layer) */
+        struct lvx_lv *layer = lv->segs[0].areas[0].lv;
+        lvx_mirror_collapse_layer(lv);
+        if (act->be->stage(env->ctx, lv, &act->opts) < 0)
+            return lvx_cmd_fail(env);
+        if (top_in_sync(env, act, lv) != 1) {
+            if (act->be->unstage(env->ctx, lv) < 0)
+                lvx_error_clear(env->ctx);
+            lvx_cmd_errorf("Failed to remove temporary sync layer.");
+            return LVX_EXIT_FAILED;
+        }
+        if ((rc = lvx_lvcmd_commit(env, u))) {
+            if (act->be->unstage(env->ctx, lv) < 0)
+                lvx_error_clear(env->ctx);
+            return rc;
+        }
+        if (act->be->collapse_layer(env->ctx, lv, layer) < 0)
+            return lvx_cmd_fail(env);
+    }
+    lvx_notice(env->ctx, "Logical volume %s/%s converted.", u->vg->name, lv->name);
+    return 0;
+}
+
+int lvx_mirror_layer_poll(struct lvx_cmd_env *env, struct lvx_vg_update *u,
+                          const struct lvx_actcmd *act, struct lvx_lv *lv, bool active,
+                          const struct lvx_mirror_conv *c)
+{
+    int rc;
+    if (c->background && active && !act->test &&
+        (rc = lvx_mirror_poll_background(env, u->vg->name, lv->name, lv->uuid, c->interval,
+                                         c->wait_first, true)) >= 0)
+        return rc;
+    if (active && c->wait_first && c->interval) {
+        struct timespec ts = { c->interval, 0 };
+        nanosleep(&ts, NULL);
+    }
     if (!active) {
         lvx_notice(env->ctx, "%s/%s: Interrupted: No longer active.", u->vg->name, lv->name);
         return 0;
     }
     if ((rc = lvx_mirror_poll_converted(env, act, lv, false)))
         return rc;
-    if (env->args->count[LVX_OPT_TEST])
-        return 0;
-    /* in sync: the layer's log holds the old images' state, the new ones are copies */
-    if ((rc = lvx_actcmd_deactivate(env, act, lv, false)))
-        return rc;
-    lvx_mirror_collapse_layer(lv);
-    if ((rc = lvx_lvcmd_commit(env, u)) || (rc = lvx_actcmd_activate(env, act, lv)))
-        return rc;
-    lvx_notice(env->ctx, "Logical volume %s/%s converted.", u->vg->name, lv->name);
-    return 0;
+    return lvx_mirror_layer_finish(env, u, act, lv);
 }

@@ -209,6 +209,7 @@ enum lvx_opt_id {
     LVX_OPT_TRACKCHANGES,       /* --trackchanges (lvconvert --splitmirrors 1: the image stays tracked) */
     LVX_OPT_POLLOPERATION,      /* --polloperation merge|merge_thin|pvmove|convert (lvpoll) */
     LVX_OPT_SPLITSNAPSHOT,      /* --splitsnapshot (lvconvert: a COW snapshot becomes a plain LV) */
+    LVX_OPT_STARTPOLL,          /* --startpoll (lvconvert: poll a conversion again) */
     LVX_OPT_POLL,               /* --poll y|n (vgchange/lvchange -ay: finish merges) */
     LVX_OPT_ERRORWHENFULL,      /* --errorwhenfull y|n (thin pools: lvcreate, lvchange) */
     LVX_OPT_LOCKSTART,          /* --lockstart (vgchange: join shared VGs' lockspaces) */
