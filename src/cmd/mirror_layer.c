@@ -15,13 +15,15 @@
  * reported as LVM2 reports it (report/).  lvx writes the layer too
  * (lvx_mirror_insert_layer) when lvconvert -m +N adds images to an inactive mirror with
  * a log (cmd/lvconvert_mirror.c).  Either is finished here:
- *   - at activation (cmd/activation.c, before the LVs are activated): lvx serves no
- *     layer (neither backend stacks a mirror under a mirror); LVM2's activation
- *     starts the poll that collapses it once in sync.  lvx collapses it first and
- *     zeroes the log, so the mirror target copies every region from image 0 to all
- *     the images (the new ones were never in sync; where the old ones were, the copy
- *     writes the same data);
- *   - by `lvconvert VG/LV` (cmd/lvconvert_mirror.c): LVM2's poll.
+ *   - at activation (cmd/activation.c, before the LVs are activated) in dm: lvx
+ *     stacks no layer it did not find active; LVM2's activation starts the poll that
+ *     collapses it once in sync.  lvx collapses it first and zeroes the log, so the
+ *     mirror target copies every region from image 0 to all the images (the new ones
+ *     were never in sync; where the old ones were, the copy writes the same data).
+ *     The user backend's daemon serves the layer as it is (lvx_mirror_layer_served;
+ *     daemon/target_mirror.c's flattened view: only the new images copied);
+ *   - by `lvconvert VG/LV` (cmd/lvconvert_mirror.c): LVM2's poll (user backend: the
+ *     collapse committed and the daemon reloaded live).
  * Another image conversion of it gets LVM2's refusal (lvconvert_mirror.c), as do
  * lvresize (cmd/lvresize.c) and pvmove of a PV under it (lvx_mirror_layer_refuse_pvmove);
  * lvrename renames the layer, its images and its log with it (cmd/lvrename.c).
@@ -127,6 +129,11 @@ int lvx_mirror_layer_refuse_pvmove(const struct lvx_vg *vg, const struct lvx_pv 
     return 0;
 }
 
+bool lvx_mirror_layer_served(const struct lvx_actcmd *act)
+{
+    return act->be && !strcmp(act->be->name, "user");
+}
+
 bool lvx_mirror_vg_has_layers(const struct lvx_vg *vg)
 {
     for (unsigned i = 0; i < vg->lv_count; i++)
@@ -140,7 +147,7 @@ int lvx_mirror_finish_layers(struct lvx_cmd_env *env, const struct lvx_actcmd *a
 {
     struct lvx_vg_update u;
     int rc;
-    if (act->off || !act->be || act->test)
+    if (act->off || !act->be || act->test || lvx_mirror_layer_served(act))
         return 0;
     if ((rc = lvx_lvcmd_begin(env, vgname, &u)))
         return rc;
@@ -171,6 +178,18 @@ int lvx_mirror_layer_poll(struct lvx_cmd_env *env, struct lvx_vg_update *u,
     if (env->args->count[LVX_OPT_TEST])
         return 0;
     /* in sync: the layer's log holds the old images' state, the new ones are copies */
+    if (lvx_mirror_layer_served(act)) {
+        /* the daemon serves the layer flattened: the collapse committed while it says
+         * the new images are copied (every write since reached every leg, so the log's
+         * bits now speak for all), then reloaded (its adopt: no leg fresh, bits kept) */
+        lvx_mirror_collapse_layer(lv);
+        if (act->be->stage(env->ctx, lv, &act->opts) < 0)
+            return lvx_cmd_fail(env);
+        if ((rc = lvx_lvcmd_commit(env, u)) || (rc = lvx_actcmd_finish(env, act, lv, true)))
+            return rc;
+        lvx_notice(env->ctx, "Logical volume %s/%s converted.", u->vg->name, lv->name);
+        return 0;
+    }
     if ((rc = lvx_actcmd_deactivate(env, act, lv, false)))
         return rc;
     lvx_mirror_collapse_layer(lv);

@@ -64,10 +64,16 @@ uint32_t lvx_mirror_next_image(const struct lvx_vg *vg, const char *name);
  * layer, for the caller to add images to lv after. */
 struct lvx_lv *lvx_mirror_insert_layer(struct lvx_lv *lv, uint32_t n);
 
+/* Does act's backend serve a CONVERTING mirror as it is (the user backend's daemon:
+ * the layer's images and the top's new ones as one mirror, daemon/target_mirror.c),
+ * so that activation keeps the layer and the poll collapses it live? */
+bool lvx_mirror_layer_served(const struct lvx_actcmd *act);
+
 /* Does vg hold a CONVERTING mirror? */
 bool lvx_mirror_vg_has_layers(const struct lvx_vg *vg);
 
-/* Before vgname's LVs are activated: each inactive CONVERTING mirror (only the one
+/* Before vgname's LVs are activated (not in a backend that serves the layer,
+ * lvx_mirror_layer_served): each inactive CONVERTING mirror (only the one
  * named `only` when not NULL) collapsed, its log
  * zeroed first (every region copied from image 0 again once active: the new images
  * were never in sync), committed.  LVM2's activation starts its poll, which does the
@@ -77,8 +83,9 @@ int lvx_mirror_finish_layers(struct lvx_cmd_env *env, const struct lvx_actcmd *a
 
 /* `lvconvert VG/LV` of a CONVERTING mirror lv: inactive, LVM2's "VG/LV: Interrupted:
  * No longer active." and nothing written; active, its copy waited for ("Converted:
- * 100.00%"), the LV deactivated, collapsed, activated again, "Logical volume VG/LV
- * converted.".  0 or the exit code. */
+ * 100.00%"), the LV deactivated, collapsed, activated again (user backend: the
+ * collapse committed and the daemon reloaded, the LV staying open), "Logical volume
+ * VG/LV converted.".  0 or the exit code. */
 int lvx_mirror_layer_poll(struct lvx_cmd_env *env, struct lvx_vg_update *u,
                           const struct lvx_actcmd *act, struct lvx_lv *lv, bool active);
 

@@ -85,7 +85,10 @@ int lvx_map_check_mirror_activatable(struct lvx_ctx *ctx, const struct lvx_lv *l
         if (!img)
             return lvx_error(ctx, EINVAL, "Mirror LV %s/%s: image %u is not a sub-LV",
                              lv->vg->name, lv->name, i);
-        if ((r = lvx_map_check_activatable(ctx, img, partial)) < 0)
+        /* a CONVERTING layer (lvx_map_mirror_sync_layer): a mirror itself */
+        bool layer = i == 0 && lvx_map_mirror_sync_layer(lv) == img;
+        if ((r = layer ? lvx_map_check_mirror_activatable(ctx, img, partial)
+                       : lvx_map_check_activatable(ctx, img, partial)) < 0)
             return r;
     }
     return 0;
