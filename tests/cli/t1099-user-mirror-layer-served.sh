@@ -78,6 +78,7 @@ test_eq "the log is not zeroed: every region still in sync on disk" "$(log_state
 p=$(field "$VG/m" copy_percent)
 test_ok "the top's copy_percent is the new image's progress: below 100 ($p)" \
     test -n "$p" -a "$p" != 100.00
+diag "lvx lvs -a while the layer is served: $(lvx lvs -a --noheadings -o lv_name,lv_attr,copy_percent,devices "$VG" 2>&1 | sed "$SED")"
 test_eq "m reads its data during the copy" "$(head15)" "$(fsum "$SCRATCH/d15")"
 test_ok "the daemon copies every region to the new image only (leg 0 the source)" \
     grep -q "$VG/m: $NREG of $NREG mirror regions out of sync: copied from leg 0" "$LOG"
