@@ -396,14 +396,6 @@ static int begin_activation(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
                             int activate)
 {
     int rc = begin_read(env, vgname, u, activate);
-    /* a mirror LVM2 left CONVERTING (lvname's, or the VG's when NULL): its resync layer
-     * collapsed first (LVM2's activation starts the poll that collapses it) */
-    if (!rc && activate == 1 && lvx_mirror_vg_has_layers(u->vg)) {
-        lvx_vg_update_end(u);
-        if ((rc = lvx_mirror_finish_layers(env, a, vgname, lvname)) ||
-            (rc = begin_read(env, vgname, u, activate)))
-            return rc;
-    }
     /* --poll n (--sysinit): LVM2's activation merges in the kernel only (the origin
      * maps its snapshot's thin device, map/thin.c); the metadata wait for a later
      * activation or refresh (finish_thin_merges) */

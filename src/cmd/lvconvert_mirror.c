@@ -31,8 +31,11 @@
  *                     with a log (once --mirrorlog changed it, first) gets LVM2's
  *                     NAME_mimagetmp_N resync layer instead (add_images_layered, the
  *                     same metadata as LVM2's; cmd/mirror_layer.c collapses it at
- *                     activation); an active one the collapsed layout at once (README:
- *                     a deliberate difference); refused (LVM2's words) for a
+ *                     dm activation), so does one active in the user backend whose
+ *                     log is kept as it is (the daemon serves the layer; lvconvert
+ *                     then polls and collapses it live: lvx_mirror_layer_poll); other
+ *                     active ones the collapsed layout at once (README: a deliberate
+ *                     difference); refused (LVM2's words) for a
  *                     NOTSYNCED mirror (a mirror under snapshots: cmd/lvconvert.c).
  *
  * `lvconvert VG/LV` alone waits for an active mirror to be in sync ("VG/LV: Converted:
@@ -630,6 +633,13 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
      * --mirrorlog changed it (LVM2's order) */
     bool layered = adding && !active &&
                    (c->disk_log || c->mirrored_log || (!c->core_log && lv->segs[0].log_lv));
+    /* active in the user backend, whose daemon serves the layer (mirror_layer.c): the
+     * layer written too when the log is kept as it is (its bits keep the old images'
+     * meaning across the commit: no hold), the poll below collapsing it live */
+    bool layered_live = adding && active && !dm && lvx_mirror_layer_served(&act) &&
+                        !c->disk_log && !c->mirrored_log && !c->core_log &&
+                        lv->segs[0].log_lv != NULL;
+    layered |= layered_live;
     /* a new mirrored log: its stacked devices are not reloaded in dm (see cycle) */
     bool new_mlog = c->mirrored_log && want > 1 &&
                     (linear || !lvx_mirror_log_is_mirrored(lv->segs[0].log_lv));
@@ -735,6 +745,8 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
         active = true;
     if ((linear && want > 1) || adding) {
         lvx_notice(env->ctx, "Logical volume %s/%s being converted.", vg, lv->name);
+        if (layered_live)
+            return lvx_mirror_layer_poll(env, u, &act, lv, true, c);
         if (active && (rc = lvx_mirror_poll_converted(env, &act, lv, adding && had_log)))
             return rc;
         if (!active)

@@ -19,10 +19,9 @@
  *     layer's log kept) and starts a detached poller (cmd/mirror_poll.c), which
  *     collapses it live once the top is in sync (lvx_mirror_layer_finish, the
  *     backend's collapse_layer);
- *   - user: the daemon serves no layer: at activation (cmd/activation.c, before the
- *     LVs are activated) lvx collapses it first and zeroes the log, so the mirror
- *     target copies every region from image 0 to all the images (the new ones were
- *     never in sync; where the old ones were, the copy writes the same data);
+ *   - user: the daemon serves the layer as it is (daemon/target_mirror.c's flattened
+ *     view: only the new images copied, the layer's log kept); the collapse is
+ *     committed and the daemon reloaded live (lvx_mirror_layer_finish);
  *   - by `lvconvert [-b] VG/LV` (cmd/lvconvert_mirror.c) and `lvpoll --polloperation
  *     convert`: LVM2's poll.
  * Another image conversion of it gets LVM2's refusal (lvconvert_mirror.c), as do
@@ -130,36 +129,9 @@ int lvx_mirror_layer_refuse_pvmove(const struct lvx_vg *vg, const struct lvx_pv 
     return 0;
 }
 
-bool lvx_mirror_vg_has_layers(const struct lvx_vg *vg)
+bool lvx_mirror_layer_served(const struct lvx_actcmd *act)
 {
-    for (unsigned i = 0; i < vg->lv_count; i++)
-        if (lvx_map_mirror_sync_layer(vg->lvs[i]))
-            return true;
-    return false;
-}
-
-int lvx_mirror_finish_layers(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
-                             const char *vgname, const char *only)
-{
-    struct lvx_vg_update u;
-    int rc;
-    /* dm stacks the layer as LVM2 does; a poller collapses it (activation.c) */
-    if (act->off || !act->be || act->test || act->be->collapse_layer)
-        return 0;
-    if ((rc = lvx_lvcmd_begin(env, vgname, &u)))
-        return rc;
-    for (unsigned i = 0; i < u.vg->lv_count && !rc; i++) {
-        struct lvx_lv *lv = u.vg->lvs[i];
-        if (!lvx_map_mirror_sync_layer(lv) || (only && strcmp(lv->name, only)) ||
-            lvx_actcmd_is_active(env, act, lv, NULL))
-            continue;
-        lvx_mirror_collapse_layer(lv);
-        lvx_info(env->ctx, "Removing the resync layer of %s/%s: every region copied again.",
-                 u.vg->name, lv->name);
-        rc = lvx_mirror_commit_live(env, &u, act, lv, false, NULL);
-    }
-    lvx_vg_update_end(&u);
-    return rc;
+    return act->be && !strcmp(act->be->name, "user");
 }
 
 /* The top mirror's copy state: 1 in sync, 0 not yet, -1 not known. */
@@ -183,11 +155,14 @@ int lvx_mirror_layer_finish(struct lvx_cmd_env *env, struct lvx_vg_update *u,
     if (env->args->count[LVX_OPT_TEST])
         return 0;
     if (!act->be->collapse_layer) {
-        /* in sync: the layer's log holds the old images' state, the new ones are copies */
-        if ((rc = lvx_actcmd_deactivate(env, act, lv, false)))
-            return rc;
+        /* user: the daemon serves the layer flattened; in sync, the collapse committed
+         * while it says the new images are copied (every write since reached every
+         * leg, so the log's bits now speak for all), then reloaded (its adopt: no leg
+         * fresh, bits kept) */
         lvx_mirror_collapse_layer(lv);
-        if ((rc = lvx_lvcmd_commit(env, u)) || (rc = lvx_actcmd_activate(env, act, lv)))
+        if (act->be->stage(env->ctx, lv, &act->opts) < 0)
+            return lvx_cmd_fail(env);
+        if ((rc = lvx_lvcmd_commit(env, u)) || (rc = lvx_actcmd_finish(env, act, lv, true)))
             return rc;
     } else {
         /* live (dm): the collapsed table staged over the devices already there, the

@@ -65,22 +65,15 @@ uint32_t lvx_mirror_next_image(const struct lvx_vg *vg, const char *name);
  * layer, for the caller to add images to lv after. */
 struct lvx_lv *lvx_mirror_insert_layer(struct lvx_lv *lv, uint32_t n);
 
-/* Does vg hold a CONVERTING mirror? */
-bool lvx_mirror_vg_has_layers(const struct lvx_vg *vg);
-
-/* Before vgname's LVs are activated by a backend that serves no layer (user; dm stacks
- * it and starts a poller): each inactive CONVERTING mirror (only the one named `only`
- * when not NULL) collapsed, its log zeroed first (every region copied from image 0
- * again once active: the new images were never in sync), committed.  LVM2's
- * activation starts its poll, which does the same once the new images are in sync.
- * 0 or the exit code (printed). */
-int lvx_mirror_finish_layers(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
-                             const char *vgname, const char *only);
+/* Does act's backend serve a CONVERTING mirror as it is (the user backend's daemon:
+ * the layer's images and the top's new ones as one mirror, daemon/target_mirror.c),
+ * so that activation keeps the layer and the poll collapses it live? */
+bool lvx_mirror_layer_served(const struct lvx_actcmd *act);
 
 /* lv, a CONVERTING mirror whose top copy is done, collapsed (LVM2's
  * lvconvert_mirror_finish): dm live (the collapsed table staged, the copy checked again,
- * the commit, the backend's collapse_layer), user deactivated, collapsed, activated
- * again; "Logical volume VG/LV converted.".  0 or the exit code (printed). */
+ * the commit, the backend's collapse_layer), user committed and the daemon reloaded
+ * live; "Logical volume VG/LV converted.".  0 or the exit code (printed). */
 int lvx_mirror_layer_finish(struct lvx_cmd_env *env, struct lvx_vg_update *u,
                             const struct lvx_actcmd *act, struct lvx_lv *lv);
 

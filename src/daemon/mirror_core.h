@@ -31,6 +31,10 @@ struct mirror {
     uint32_t region;
     uint64_t regions;
     bool nosync;                     /* NOTSYNCED: new regions count as in sync */
+    bool layer;                      /* an LVM2 CONVERTING layer served flattened: legs
+                                        = the layer's images then the top's new ones
+                                        (fresh), log = the layer's, whose bits keep
+                                        speaking for the layer's images only */
     bool started;
     bool synced;                     /* every region in sync at start (read-only reads) */
     uint8_t *hdr;                    /* log image: header + bits (aligned) */

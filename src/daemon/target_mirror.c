@@ -34,6 +34,14 @@
  *            log) every log write is the header with no region in sync until the
  *            reload, whose new state takes the real bits from the old one (adopt).
  *
+ *   layer    (LVM2's CONVERTING NAME_mimagetmp_N under the top, map/mirror.c) served
+ *            flattened: legs = the layer's images then the top's new ones (fresh:
+ *            copied whole from the first old image), log = the layer's, whose bits
+ *            keep speaking for the old images only (regions in sync are copied to the
+ *            new legs without clearing them; no hold), so a crash or LVM2 reading the
+ *            disks copies only the new images again; at the collapse reload adopt
+ *            finds every leg in the old state and the bits then speak for all.
+ *
  * A mirror that is the origin of COW snapshots is served by this target under the
  * snapshot-origin one (target_snapshot.c's `inner`): mirror_of() finds the state.
  *
@@ -118,22 +126,30 @@ static int mirror_ctr(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct l
     *state = NULL;
     *map = NULL;
     const struct lvx_seg *seg = &lv->segs[0];
-    int rc = lvx_map_check_mirror_activatable(ctx, lv, partial);
+    /* a CONVERTING layer (LVM2's NAME_mimagetmp_N under the top): served flattened */
+    const struct lvx_lv *layer = lvx_map_mirror_sync_layer(lv);
+    const struct lvx_seg *lseg = layer ? &layer->segs[0] : NULL;
+    int rc = lvx_map_check_mirror_activatable(ctx, lv, partial);     /* the layer too */
     if (rc < 0)
         return rc;
-    if (seg->area_count < 1 || seg->area_count > MIRROR_MAX_LEGS)
+    uint32_t legs = layer ? lseg->area_count + seg->area_count - 1 : seg->area_count;
+    if (legs < 1 || legs > MIRROR_MAX_LEGS)
         return lvx_error(ctx, EINVAL, "Mirror LV %s/%s: %u images (1 to %u served).",
-                         lv->vg->name, lv->name, seg->area_count, MIRROR_MAX_LEGS);
-    uint32_t region = seg->region_size;
+                         lv->vg->name, lv->name, legs, MIRROR_MAX_LEGS);
+    uint32_t region = layer ? lseg->region_size : seg->region_size;
     if (region < 8 || (region & (region - 1)))
         return lvx_error(ctx, EINVAL, "Mirror LV %s/%s: region size %u is not a power of two "
                          "of at least 4 KiB.", lv->vg->name, lv->name, region);
-    struct mirror *m = calloc(1, sizeof(*m) + seg->area_count * sizeof(struct mirror_leg));
+    struct mirror *m = calloc(1, sizeof(*m) + legs * sizeof(struct mirror_leg));
     if (!m)
         return lvx_error(ctx, ENOMEM, "Out of memory loading %s/%s.", lv->vg->name, lv->name);
     pthread_mutex_init(&m->mu, NULL);
     uint32_t e = lv->vg->extent_size;
-    m->n = seg->area_count;
+    m->n = legs;
+    m->layer = layer != NULL;
+    if (layer)      /* the top's new images: copied whole, the layer's log not theirs */
+        for (uint32_t i = lseg->area_count; i < legs; i++)
+            m->fresh |= (uint64_t)1 << i;
     m->sectors = lv->le_count * (uint64_t)e;
     m->region = region;
     m->regions = (m->sectors + region - 1) / region;
@@ -147,7 +163,9 @@ static int mirror_ctr(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct l
         !(m->need = calloc(m->regions, 1)) || !(m->wtouch = calloc(m->regions, 1)))
         rc = lvx_error(ctx, ENOMEM, "Out of memory loading %s/%s.", lv->vg->name, lv->name);
     for (unsigned i = 0; rc == 0 && i < m->n; i++) {
-        const struct lvx_lv *img = seg->areas[i].lv;
+        const struct lvx_lv *img = !layer ? seg->areas[i].lv
+                                   : i < lseg->area_count ? lseg->areas[i].lv
+                                   : seg->areas[i - lseg->area_count + 1].lv;
         struct lvx_map_prepared *p;
         if (lvx_map_lv_partial(img)) {
             atomic_store(&m->legs[i].failed, true);
@@ -165,7 +183,7 @@ static int mirror_ctr(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct l
                        lv->name);
     /* the log, or each present image of a mirrored log (its copies written alike, as
      * the kernel's core-log mirror under the mlog keeps them) */
-    const struct lvx_lv *log = seg->log_lv;
+    const struct lvx_lv *log = layer ? lseg->log_lv : seg->log_lv;
     bool mirrored = log && lvx_map_lv_is_mirror(log);
     unsigned nlog = !log ? 0 : mirrored ? log->segs[0].area_count : 1;
     for (unsigned i = 0; rc == 0 && i < nlog && m->nlog < MIRROR_LOG_LEGS; i++) {
@@ -469,26 +487,41 @@ int lvxd_mirror_hold_log(struct lvx_ctx *ctx, struct lvxd_lv *v, bool on)
 
 /* --- start and stop -------------------------------------------------------------- */
 
+/* mirror as the daemon serves it: its log, through a CONVERTING layer (the layer's) */
+static const struct lvx_lv *flat_log(const struct lvx_lv *mirror)
+{
+    const struct lvx_lv *layer = lvx_map_mirror_sync_layer(mirror);
+    return layer ? layer->segs[0].log_lv : mirror->segs[0].log_lv;
+}
+
+/* Is uuid one of mirror's legs as served (through a CONVERTING layer: its images)? */
 static bool has_image(const struct lvx_lv *mirror, const char *uuid)
 {
+    const struct lvx_lv *layer = lvx_map_mirror_sync_layer(mirror);
     const struct lvx_seg *seg = &mirror->segs[0];
-    for (uint32_t i = 0; i < seg->area_count; i++)
+    for (uint32_t i = layer ? 1 : 0; i < seg->area_count; i++)
         if (seg->areas[i].lv && !strcmp(seg->areas[i].lv->uuid, uuid))
             return true;
-    return false;
+    return layer && has_image(layer, uuid);
 }
 
 /* A reload that added images beside the same (disk or mirrored) log, as lvconvert -m +N
  * and --repair do: the old images stay in sync where the old state's bits say so (its
  * log held all out of sync on disk since before the commit: the bits taken from its
- * memory here), the new ones are copied whole (LVM2's temporary resync layer). */
+ * memory here), the new ones are copied whole (LVM2's temporary resync layer).  A
+ * CONVERTING layer collapsed (lvconvert's poll, once the new images were copied): the
+ * layer's images and the top's were all the old state's legs, none fresh, and the
+ * log's bits, which the old state's stop writes just before this one starts, now speak
+ * for every leg.  A reload into a layer: fresh from the metadata (ctr), bits from the
+ * log (the old images' word, as before). */
 static void mirror_adopt(void *state, const struct lvx_lv *lv, const struct lvx_lv *old,
                          const struct lvxd_target *old_target, void *old_state)
 {
     struct mirror *m = state;
     const struct lvx_seg *seg = &lv->segs[0];
-    if (!lvx_map_lv_is_mirror(old) || !seg->log_lv || !old->segs[0].log_lv ||
-        strcmp(seg->log_lv->uuid, old->segs[0].log_lv->uuid) != 0)
+    const struct lvx_lv *log = flat_log(lv), *old_log;
+    if (m->layer || !lvx_map_lv_is_mirror(old) || !log || !(old_log = flat_log(old)) ||
+        strcmp(log->uuid, old_log->uuid) != 0)
         return;
     /* (an origin's old state comes unwrapped: target_snapshot.c's origin_adopt) */
     struct mirror *o = old_target == &lvxd_target_mirror ? old_state : NULL;
@@ -583,7 +616,7 @@ static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v, 
     for (uint64_t g = 0; g < m->regions; g++) {
         /* added legs: every region copied to them, out of sync on disk until then */
         uint8_t need = !mirror_bit(m, g) ? 1 : m->fresh ? 2 : 0;
-        if (m->fresh)
+        if (m->fresh && !m->layer)  /* a layer's log: still the old images' word */
             mirror_set_bit(m, g, false);
         m->need[g] = v->read_only ? 0 : need;
         dirty += need != 0;

@@ -27,6 +27,8 @@
 #   mir_copied VG TW DATA WHERE LAYOUT IMAGE...  the layout LVM2 reads equals LVM2's own
 #                         on the twin and is LAYOUT (WHERE says it in words); VG/m reads
 #                         the file DATA and so does each IMAGE read from its PV
+#   mir_collapsed3 VG SEDSCRIPT  LVM2 reads VG's m collapsed as LVM2 leaves it (three
+#                         images on D0 D1 D3, m_mlog on D2), then its vgck
 
 mir_layout() {
     local vg=$1 sed=$2
@@ -131,4 +133,19 @@ mir_copied() {
         test_eq "$img holds it (read from its PV)" \
             "$(mir_pv_sum "$vg" "$img" $((16 * 1048576)))" "$(fsum "$data")"
     done
+}
+
+# mir_collapsed3 VG SEDSCRIPT: the check that LVM2 reads VG after the collapse of m's
+# layer as LVM2's own collapse leaves it (m over m_mimage_0,1,2 on D0 D1 D3 with m_mlog
+# on D2; device names through SEDSCRIPT), then LVM2's vgck (t1094, t1099)
+mir_collapsed3() {
+    local f=lv_name,lv_attr,devices,mirror_log,convert_lv,lv_converting,lv_layout,lv_role,lv_parent
+    test_eq "LVM2 reads LVM2's final layout (collapse_mirrored_lv): m over m_mimage_0,1,2 and m_mlog" \
+        "$(lvm2 lvs -a --noheadings --separator ' | ' -o $f "$1" 2>/dev/null | sed "$2")" \
+        "  m | mwi-XXm--- | m_mimage_0(0),m_mimage_1(0),m_mimage_2(0) | [m_mlog] |  |  | mirror | public | 
+  [m_mimage_0] | Iwi-XXm--- | D0(0) |  |  |  | linear | private,mirror,image | m
+  [m_mimage_1] | Iwi-XXm--- | D1(0) |  |  |  | linear | private,mirror,image | m
+  [m_mimage_2] | Iwi-XXm--- | D3(0) |  |  |  | linear | private,mirror,image | m
+  [m_mlog] | lwi-XXm--- | D2(0) |  |  |  | linear | private,mirror,log | m"
+    test_ok "LVM2's vgck" lvm2 vgck "$1"
 }
