@@ -158,8 +158,12 @@ test_eq "they read back" "$(dd if="$LV" bs=1M skip=48 count=8 iflag=direct statu
 uspace_run_ok "vgremove -f" lvx vgremove -f "$VG"
 uspace_run_ok "lvx daemon stop" lvx daemon stop
 for ((i = 0; i < 50; i++)); do [[ -z $(uspace_leftovers) ]] && break; sleep 0.1; done
+# The last worker served at least the 8 MiB dd wrote above and fsynced (max_write 1 MiB:
+# 8 requests or more; the read back may come from the page cache) through io_uring; how
+# much of fio's verify it served too depends on where the SIGKILL fell (34 requests in
+# all seen once in CI), so no more is asked.
 n=$(served_ring)
-test_ok "the last worker served requests through io_uring (${n:-none})" test "${n:-0}" -gt 100
+test_ok "the last worker served requests through io_uring (${n:-none})" test "${n:-0}" -ge 8
 test_eq "no abort logged" "$(grep -c 'abort' "$LOG")" 0
 test_eq "no loop device, mount or daemon left" "$(uspace_leftovers)" ""
 diag "the daemon's log:" "$(grep -E 'FUSE|worker|resend' "$LOG" | cut -c1-200)"

@@ -67,20 +67,22 @@ test_ok "it prints LVM2's line" grep -qx "  Logical volume $VG/o successfully co
 pct=$(field o sync_percent)
 test_ok "the new image is being copied (sync_percent $pct)" \
     "$PYTHON" -c "import sys; sys.exit(not float('${pct:-100}') < 100)"
-# the daemon's copy of a new set: every region's bit set, cleared as it is copied
+# the daemon copies the new image as dm-raid does for LVM2's "rebuild 1" (the linear LV
+# is image 0, in sync): a recovery of leg 1, its progress in o_rmeta_1's recovery offset
 report o_rmeta_0
+report o_rmeta_1
 for _ in $(seq 100); do
-    bits=$(sb_field o_rmeta_0 bits)
-    [[ $bits =~ ^0+1+$ ]] && break
+    rec=$(sb_field o_rmeta_1 recovery)
+    [[ $rec != 0 && $rec != ffffffffffffffff ]] && break
     sleep 0.1
 done
 pids=$(uspace_daemon_pids)
 # shellcheck disable=SC2086
 kill -9 $pids 2>/dev/null
 test_ok "daemon SIGKILLed during the copy to the new image (${pids:-none})" test -n "$pids"
-bits=$(sb_field o_rmeta_0 bits)
-test_ok "o_rmeta_0 records the copy under way at the kill (resync offset 0, region bits $bits)" \
-    test "$(sb_field o_rmeta_0 resync)" = 0 -a "$(echo "$bits" | grep -cE '^0+1+$')" = 1
+rec=$(sb_field o_rmeta_1 recovery)
+test_ok "o_rmeta_1 records the recovery under way at the kill (offset $rec), o_rmeta_0 in sync" \
+    test "$rec" != 0 -a "$rec" != ffffffffffffffff -a "$(sb_field o_rmeta_0 resync)" = ffffffffffffffff
 test_eq "the conversion committed: raid1 of 2 images, the new one on ${DEVS[1]}, rimage_0 the old extents" \
     "$(lvm2 lvs --noheadings -o segtype,stripes "$VG/o" 2>/dev/null | xargs) $(where o_rimage_1 | sed 's/(.*//') $(where o_rimage_0)" \
     "raid1 2 ${DEVS[1]} $linear_at"
@@ -89,7 +91,7 @@ uspace_run_ok "the next lvx command restarts the daemon" lvx lvs "$VG"
 for _ in $(seq 50); do test -b "$DEV/s1" && break; sleep 0.2; done
 test_ok "o in sync after the restart (rebuild finished)" wait_synced o
 test_ok "the restarted daemon resumed the copy where it was (not from sector 0)" \
-    grep -q "o: resync resumed at sector" "$LVX_RUN_DIR/lvxd.log"
+    grep -q "o: recovery of RAID leg 1 resumed at sector" "$LVX_RUN_DIR/lvxd.log"
 test_eq "o reads B, s1 its data" "$(sum_of o) $(sum_of s1)" "$B $S1"
 test_eq "o: lv_attr an active origin (o, a), o_rimage_1 an image (i)" \
     "$(field o lv_attr | cut -c1,5) $(lvx lvs -a --noheadings -o lv_attr "$VG/o_rimage_1" 2>/dev/null | tr -d ' ' | cut -c1)" "oa i"
