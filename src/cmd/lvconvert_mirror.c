@@ -532,8 +532,6 @@ int lvx_mirror_poll_converted(struct lvx_cmd_env *env, const struct lvx_actcmd *
     return 0;
 }
 
-static bool all_on(const struct lvx_lv *img, const struct lvx_alloc_pv *pvs, unsigned n);
-
 int lvx_mirror_removable_to_end(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
                                 struct lvx_lv *lv, uint32_t count,
                                 const struct lvx_alloc_pv *pvs, unsigned pv_count, bool active)
@@ -542,7 +540,7 @@ int lvx_mirror_removable_to_end(struct lvx_cmd_env *env, const struct lvx_actcmd
     const char *full = lvx_pool_printf(env->pool, "%s/%s", lv->vg->name, lv->name);
     uint32_t moved = 0;
     for (uint32_t s = seg->area_count; s-- > 0 && moved < count;) {
-        if (!all_on(seg->areas[s].lv, pvs, pv_count))
+        if (!lvx_mirror_image_on(seg->areas[s].lv, pvs, pv_count))
             continue;
         if (s == 0 && !lvx_map_lv_partial(lv)) {
             struct lvx_lv_kstate ks;
@@ -758,7 +756,7 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
 }
 
 /* Does every area of image lie on a PV of pvs (LVM2's is_mirror_image_removable)? */
-static bool all_on(const struct lvx_lv *img, const struct lvx_alloc_pv *pvs, unsigned n)
+bool lvx_mirror_image_on(const struct lvx_lv *img, const struct lvx_alloc_pv *pvs, unsigned n)
 {
     for (unsigned s = 0; s < img->seg_count; s++)
         for (uint32_t a = 0; img->segs[s].areas && a < img->segs[s].area_count; a++) {
@@ -849,7 +847,7 @@ int lvx_mirror_split(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lv
     memcpy(areas, seg->areas, cur * sizeof(*areas));
     uint32_t need = count;
     for (uint32_t i = cur; i-- > 0 && need;) {
-        if (pv_count && !all_on(areas[i].lv, pvs, pv_count))
+        if (pv_count && !lvx_mirror_image_on(areas[i].lv, pvs, pv_count))
             continue;
         struct lvx_area a = areas[i];
         memmove(areas + i, areas + i + 1, (cur - 1 - i) * sizeof(*areas));

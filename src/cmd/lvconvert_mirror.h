@@ -76,6 +76,9 @@ int lvx_mirror_commit_live(struct lvx_cmd_env *env, struct lvx_vg_update *u,
 int lvx_mirror_poll_converted(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
                               const struct lvx_lv *lv, bool with_log);
 
+/* Does every area of img lie on a PV of pvs (n of them)? */
+bool lvx_mirror_image_on(const struct lvx_lv *img, const struct lvx_alloc_pv *pvs, unsigned n);
+
 /* Fewer images with PVs named: the images of lv wholly on them, from the last one down,
  * moved to the end (the last ones go), as LVM2's _remove_mirror_images; the first image
  * only when the mirror is in sync (or partial; else LVM2's words).  0 or the exit code

@@ -29,20 +29,6 @@
 
 #include <string.h>
 
-/* Does every area of img lie on a PV of pvs? */
-static bool wholly_on(const struct lvx_lv *img, const struct lvx_alloc_pv *pvs, unsigned n)
-{
-    for (unsigned s = 0; s < img->seg_count; s++)
-        for (uint32_t a = 0; img->segs[s].areas && a < img->segs[s].area_count; a++) {
-            bool found = img->segs[s].areas[a].pv == NULL;
-            for (unsigned p = 0; p < n && !found; p++)
-                found = pvs[p].pv == img->segs[s].areas[a].pv;
-            if (!found)
-                return false;
-        }
-    return true;
-}
-
 /* The images of seg from index `keep` on removed from the VG and the segment. */
 static void cut_images(struct lvx_lv *lv, uint32_t keep)
 {
@@ -61,7 +47,7 @@ static uint32_t cut_top(struct lvx_lv *lv, uint32_t count, const struct lvx_allo
     struct lvx_seg *top = &lv->segs[0];
     uint32_t moved = 0;
     for (uint32_t s = top->area_count; s-- > 1 && moved < count;) {
-        if (pv_count && !wholly_on(top->areas[s].lv, pvs, pv_count))
+        if (pv_count && !lvx_mirror_image_on(top->areas[s].lv, pvs, pv_count))
             continue;
         struct lvx_area a = top->areas[s];
         memmove(top->areas + s, top->areas + s + 1, (top->area_count - 1 - s) * sizeof(a));
@@ -129,7 +115,7 @@ int lvx_mirror_layer_convert(struct lvx_cmd_env *env, struct lvx_vg_update *u,
         if (named) {             /* only those wholly on the PVs named */
             k = 0;
             for (uint32_t i = 0; i < layer->segs[0].area_count; i++)
-                k += wholly_on(layer->segs[0].areas[i].lv, pvs, pv_count);
+                k += lvx_mirror_image_on(layer->segs[0].areas[i].lv, pvs, pv_count);
             if (k > rm)
                 k = rm;
             if (k && (rc = lvx_mirror_removable_to_end(env, act, layer, k, pvs, pv_count,
