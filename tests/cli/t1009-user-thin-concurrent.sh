@@ -87,7 +87,8 @@ lv_get t2 "$SCRATCH/t2.before"
 wpids=()
 for lv in t1 t2 ts; do
     : >"$SCRATCH/acked.$lv"
-    "$PYTHON" "$ACK" write "$DEV/$lv" $((MB << 20)) 16 "$SCRATCH/acked.$lv" "k$lv" >"$SCRATCH/w.$lv" 2>&1 &
+    "$PYTHON" "$ACK" write "$DEV/$lv" $((MB << 20)) 16 "$SCRATCH/acked.$lv" "k$lv" 1000 \
+        >"$SCRATCH/w.$lv" 2>&1 &
     wpids+=($!)
 done
 for _ in $(seq 1000); do

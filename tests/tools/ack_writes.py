@@ -4,11 +4,14 @@
 # tests/tools/ack_writes.py - concurrent 4 KiB random writes with a log of the
 # acknowledged ones, then a check that the device holds every one of them (for tests
 # that kill a daemon mid-write):
-#   ack_writes.py write DEV BYTES THREADS LOG SEED
+#   ack_writes.py write DEV BYTES THREADS LOG SEED [SLOW_AFTER]
 #       THREADS threads write each 4 KiB block of the first BYTES of DEV once, in a
 #       random order (O_DIRECT), block i holding a pattern of (SEED, i); each write that
 #       returned (acknowledged) is appended to LOG (its block number) at once; a thread
 #       stops at its first failed write.  Prints "issued=N acked=N failed=N".
+#       With SLOW_AFTER (optional), once that many writes are acknowledged each thread
+#       waits 50 ms before each further write: a test that kills the daemon after
+#       seeing that count then still finds writes left, however late it looks.
 #   ack_writes.py check DEV LOG SEED
 #       every block in LOG holds its pattern.  Prints "checked=N bad=N"; exit 1 when
 #       one does not.
@@ -18,6 +21,7 @@ import os
 import random
 import sys
 import threading
+import time
 
 BS = 4096
 
@@ -27,7 +31,7 @@ def pattern(seed, i):
     return (h * (BS // len(h)))[:BS]
 
 
-def write(dev, nbytes, nthreads, log, seed):
+def write(dev, nbytes, nthreads, log, seed, slow_after=None):
     blocks = list(range(nbytes // BS))
     random.Random(seed).shuffle(blocks)
     lock = threading.Lock()
@@ -39,6 +43,8 @@ def write(dev, nbytes, nthreads, log, seed):
         buf = mmap.mmap(-1, BS)
         try:
             while True:
+                if slow_after is not None and state["acked"] >= slow_after:
+                    time.sleep(0.05)
                 with lock:
                     if state["next"] >= len(blocks):
                         return
@@ -86,9 +92,9 @@ def check(dev, log, seed):
 
 if __name__ == "__main__":
     a = sys.argv[1:]
-    if len(a) == 6 and a[0] == "write":
-        write(a[1], int(a[2]), int(a[3]), a[4], a[5])
+    if len(a) in (6, 7) and a[0] == "write":
+        write(a[1], int(a[2]), int(a[3]), a[4], a[5], int(a[6]) if len(a) == 7 else None)
     elif len(a) == 4 and a[0] == "check":
         sys.exit(check(a[1], a[2], a[3]))
     else:
-        sys.exit("usage: ack_writes.py write DEV BYTES THREADS LOG SEED | check DEV LOG SEED")
+        sys.exit("usage: ack_writes.py write DEV BYTES THREADS LOG SEED [SLOW_AFTER] | check DEV LOG SEED")
