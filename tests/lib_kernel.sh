@@ -50,10 +50,11 @@ kernel_guest_test() {
 
     local -a nice=()                   # as root a raised priority (else nice only warns)
     [[ $(id -u) == 0 ]] && nice=(nice -n -5)
-    local rc=0 lock=${LVX_VM_LOCK:-/tmp/lvx-kvm-dm-test.lock} waited=$SECONDS try
+    local rc=0 lock=${LVX_VM_LOCK:-/tmp/lvx-kvm-dm-test.lock} waited=$SECONDS try held
     {
         flock 8
         waited=$((SECONDS - waited))
+        held=$SECONDS
         for try in 1 2; do
             rc=0
             rm -rf "$KERNEL_OUT"
@@ -71,9 +72,10 @@ kernel_guest_test() {
                 tail -n 40 "$SCRATCH/console"
             } >&2
         done
+        held=$((SECONDS - held))
     } 8>>"$lock"
     [[ $rc == 77 ]] && skip_all "no QEMU or kernel for kvm-dm-test: $(tail -n 1 "$SCRATCH/console")"
-    diag "waited ${waited}s for the guest lock; guest limit ${timeout}s; attempts: $try"
+    diag "waited ${waited}s for the guest lock, held it ${held}s; guest limit ${timeout}s; attempts: $try"
 
     local result=$KERNEL_OUT/result.tap line
     [[ -s $result ]] || result=$KERNEL_OUT/result.partial
