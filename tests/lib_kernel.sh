@@ -21,7 +21,9 @@
 # CI's t0700/t0701 failure, guests that reported nothing, looks the same).
 #
 # Guests run one at a time: each takes both cores under software emulation, and two at
-# once (two prove jobs in `make check`) pushed each past its time limit.  The guest runs
+# once (two prove jobs in `make check`) pushed each past its time limit.  `make check` runs
+# the guest files in two lanes (tests/tools/harness.pl): one file's host part runs while
+# the other's guest holds the lock, and the diag line says how long each waited and held it.  The guest runs
 # at nice -5 when the test runs as root: the guest lane is the longest chain
 # of a `make check`, and the two lanes of host files beside it had slowed its guests by
 # 13% (CI of 12cad5f, the first 23 guest files), some by 70% (t0724's polling).  The lock is
