@@ -21,7 +21,9 @@
 # CI's t0700/t0701 failure, guests that reported nothing, looks the same).
 #
 # Guests run one at a time: each takes both cores under software emulation, and two at
-# once (two prove jobs in `make check`) pushed each past its time limit.  The guest runs
+# once (two prove jobs in `make check`) pushed each past its time limit.  `make check` runs
+# the guest files in two lanes (tests/tools/harness.pl): one file's host part runs while
+# the other's guest holds the lock, and the diag line says how long each waited and held it.  The guest runs
 # at nice -5 when the test runs as root: the guest lane is the longest chain
 # of a `make check`, and the two lanes of host files beside it had slowed its guests by
 # 13% (CI of 12cad5f, the first 23 guest files), some by 70% (t0724's polling).  The lock is
@@ -50,10 +52,11 @@ kernel_guest_test() {
 
     local -a nice=()                   # as root a raised priority (else nice only warns)
     [[ $(id -u) == 0 ]] && nice=(nice -n -5)
-    local rc=0 lock=${LVX_VM_LOCK:-/tmp/lvx-kvm-dm-test.lock} waited=$SECONDS try
+    local rc=0 lock=${LVX_VM_LOCK:-/tmp/lvx-kvm-dm-test.lock} waited=$SECONDS try held
     {
         flock 8
         waited=$((SECONDS - waited))
+        held=$SECONDS
         for try in 1 2; do
             rc=0
             rm -rf "$KERNEL_OUT"
@@ -71,9 +74,10 @@ kernel_guest_test() {
                 tail -n 40 "$SCRATCH/console"
             } >&2
         done
+        held=$((SECONDS - held))
     } 8>>"$lock"
     [[ $rc == 77 ]] && skip_all "no QEMU or kernel for kvm-dm-test: $(tail -n 1 "$SCRATCH/console")"
-    diag "waited ${waited}s for the guest lock; guest limit ${timeout}s; attempts: $try"
+    diag "waited ${waited}s for the guest lock, held it ${held}s; guest limit ${timeout}s; attempts: $try"
 
     local result=$KERNEL_OUT/result.tap line
     [[ -s $result ]] || result=$KERNEL_OUT/result.partial

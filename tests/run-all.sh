@@ -9,7 +9,8 @@
 # Prints prove's summary (TAP::Harness, tests/tools/harness.pl); exits non-zero when any test failed.
 #   PROVE_JOBS=N   parallel test files (default 3: the guest lane and two lanes of the rest;
 #                  at 2, CI's test run left a quarter of the CPU idle: many host files wait
-#                  on sanlock leases and daemons)
+#                  on sanlock leases and daemons); the sanlock files (t085N-shared-vg*)
+#                  run in one more lane of their own (tests/tools/harness.pl)
 #   bash tests/run-all.sh tests/cli/t0100-fixture-reports.sh   runs only the files named
 set -euo pipefail
 cd "$(dirname "$0")/.."
