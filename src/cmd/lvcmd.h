@@ -51,14 +51,18 @@ bool lvx_lvcmd_wants_activation(struct lvx_cmd_env *env, bool activate_by_defaul
 /* Print the refusal and return LVX_EXIT_FAILED. */
 int lvx_lvcmd_refuse_activation(void);
 
-/* -r auto|none|N[unit] (sectors by default): *ra 0 = auto, -1 = none (also for 0),
- * else sectors (rounded down to 4 KiB, at least 8, with LVM2's warning).
- * 0 or LVX_EXIT_INVALID (printed). */
+/* LVM2's activation/polling_interval (lvm.conf merged with --config; 15 when unset):
+ * the seconds between a poll's looks when -i is not given. */
+unsigned lvx_lvcmd_polling_interval(struct lvx_cmd_env *env);
+
 /* -i/--interval [+]N seconds into *interval (left as it is when not given); 0 or
  * LVX_EXIT_INVALID after LVM2's message. */
 int lvx_lvcmd_interval_arg(struct lvx_cmd_env *env, unsigned *interval);
 /* The same, *plus set for "+N" (LVM2's poll: wait N seconds before the first look). */
 int lvx_lvcmd_interval_sign(struct lvx_cmd_env *env, unsigned *interval, bool *plus);
+/* -r auto|none|N[unit] (sectors by default): *ra 0 = auto, -1 = none (also for 0),
+ * else sectors (rounded down to 4 KiB, at least 8, with LVM2's warning).
+ * 0 or LVX_EXIT_INVALID (printed). */
 int lvx_lvcmd_read_ahead_arg(struct lvx_cmd_env *env, bool *given, int64_t *ra);
 
 /* Parse y|n (also yes/no) for option opt.  0 or LVX_EXIT_INVALID (printed). */

@@ -200,6 +200,18 @@ struct lvx_lv *lvx_lvcmd_new_lv(struct lvx_vg *vg, const char *name, uint64_t no
     return lv;
 }
 
+unsigned lvx_lvcmd_polling_interval(struct lvx_cmd_env *env)
+{
+    struct lvx_config *cfg = NULL;
+    if (lvx_config_load(env->ctx, &cfg) < 0) {
+        lvx_error_clear(env->ctx);
+        return 15;
+    }
+    int64_t v = lvx_config_int(cfg, "activation/polling_interval", 15);
+    lvx_config_free(cfg);
+    return v < 0 ? 0 : v > UINT32_MAX ? UINT32_MAX : (unsigned)v;
+}
+
 int lvx_lvcmd_interval_arg(struct lvx_cmd_env *env, unsigned *interval)
 {
     bool plus;

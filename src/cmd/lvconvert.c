@@ -111,6 +111,45 @@ static int split_args(struct lvx_cmd_env *env, struct convert_opts *o)
     return 0;
 }
 
+/* LVM2's command forms the options given match none of, exit 3 with its parser's
+ * line: `lvconvert VG/LV` (no option choosing a conversion nor --startpoll: the plain
+ * form, secondary syntax) takes neither -b nor -i; --mirrorlog alone neither -R nor -i.
+ * (LVM2's --startpoll refuses -i too; lvx takes it there: -i +N keeps a layer for a
+ * test, tests/kernel/mirror-layer-live.sh.) */
+static int poll_form_args(struct lvx_cmd_env *env)
+{
+    const struct lvx_cmd_args *a = env->args;
+    static const enum lvx_opt_id convs[] = {
+        LVX_OPT_MIRRORS, LVX_OPT_TYPE, LVX_OPT_REGIONSIZE, LVX_OPT_REPAIR, LVX_OPT_REPLACE,
+        LVX_OPT_MIRRORLOG, LVX_OPT_CORELOG, LVX_OPT_STRIPES, LVX_OPT_STRIPESIZE,
+        LVX_OPT_USEPOLICIES, LVX_OPT_USE_POLICIES, LVX_OPT_THINPOOL, LVX_OPT_THIN,
+        LVX_OPT_POOLMETADATA, LVX_OPT_POOLMETADATASIZE, LVX_OPT_POOLMETADATASPARE,
+        LVX_OPT_CHUNKSIZE, LVX_OPT_ZERO, LVX_OPT_DISCARDS, LVX_OPT_ERRORWHENFULL,
+        LVX_OPT_ORIGINNAME, LVX_OPT_READAHEAD, LVX_OPT_SWAPMETADATA, LVX_OPT_SNAPSHOT,
+        LVX_OPT_SPLITSNAPSHOT, LVX_OPT_SPLITMIRRORS, LVX_OPT_TRACKCHANGES, LVX_OPT_NAME,
+    };
+    /* --mirrorlog alone (LVM2's `lvconvert --mirrorlog MirrorLog LV_mirror`) takes
+     * neither -R nor -i */
+    if (a->count[LVX_OPT_MIRRORLOG] && !a->count[LVX_OPT_MIRRORS] && !a->count[LVX_OPT_TYPE] &&
+        (a->count[LVX_OPT_REGIONSIZE] || a->count[LVX_OPT_INTERVAL])) {
+        bool region = a->count[LVX_OPT_REGIONSIZE] != 0;
+        lvx_cmd_errorf("Command does not accept option: --%s %s.",
+                       region ? "mirrorlog" : "interval",
+                       a->value[region ? LVX_OPT_MIRRORLOG : LVX_OPT_INTERVAL]);
+        return LVX_EXIT_INVALID;
+    }
+    for (unsigned i = 0; i < sizeof(convs) / sizeof(convs[0]); i++)
+        if (a->count[convs[i]])
+            return 0;
+    if (!a->count[LVX_OPT_STARTPOLL] &&
+        (a->count[LVX_OPT_BACKGROUND] || a->count[LVX_OPT_INTERVAL])) {
+        lvx_cmd_errorf("No command with matching syntax recognised.  Run 'lvconvert --help' "
+                       "for more information.");
+        return LVX_EXIT_INVALID;
+    }
+    return 0;
+}
+
 static int parse_args(struct lvx_cmd_env *env, struct convert_opts *o)
 {
     const struct lvx_cmd_args *a = env->args;
@@ -129,7 +168,8 @@ static int parse_args(struct lvx_cmd_env *env, struct convert_opts *o)
     o->merge = a->count[LVX_OPT_MERGE] || a->count[LVX_OPT_MERGETHIN] ||
                a->count[LVX_OPT_MERGESNAPSHOT];
     o->background = a->count[LVX_OPT_BACKGROUND] > 0;
-    o->interval = 15;                /* LVM2's activation/polling_interval */
+    /* LVM2's activation/polling_interval unless -i */
+    o->interval = a->count[LVX_OPT_INTERVAL] ? 0 : lvx_lvcmd_polling_interval(env);
     if ((rc = lvx_lvcmd_interval_sign(env, &o->interval, &o->wait_first)))
         return rc;
     if (o->merge) {                  /* LVM2's command definition: only -b and -i */
@@ -146,6 +186,8 @@ static int parse_args(struct lvx_cmd_env *env, struct convert_opts *o)
         }
         return 0;
     }
+    if ((rc = poll_form_args(env)))
+        return rc;
     if (a->count[LVX_OPT_SPLITMIRRORS])
         return split_args(env, o);
     if (a->count[LVX_OPT_TRACKCHANGES] || a->count[LVX_OPT_NAME]) {
@@ -865,6 +907,18 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
             .force = env->args->count[LVX_OPT_FORCE] != 0, .yes = o->yes,
         };
         return lvx_mirror_repair(env, u, lv, &r);
+    }
+    if (mirror && !o->mirrors_given && !o->mirrorlog &&
+        (o->type ? !strcmp(o->type, "mirror") : o->region_given)) {
+        /* LVM2: -R alone is a RAID LV's command; --type mirror wants -m */
+        if (o->type) {
+            lvx_cmd_errorf("Conversions to --type mirror require -m/--mirrors");
+        } else {
+            lvx_cmd_errorf("Command on LV %s/%s does not accept LV type mirror.", lv->vg->name,
+                           lv->name);
+            lvx_cmd_errorf("Command not permitted on LV %s/%s.", lv->vg->name, lv->name);
+        }
+        return LVX_EXIT_FAILED;
     }
     if (mirror || to_mirror || o->mirrorlog) {
         if (!mirror && !lvx_raid_lv_is_linear(lv) && !(to_mirror && all_striped(lv))) {

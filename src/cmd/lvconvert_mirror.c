@@ -32,7 +32,8 @@
  *                     NAME_mimagetmp_N resync layer instead (add_images_layered, the
  *                     same metadata as LVM2's; cmd/mirror_layer.c collapses it at
  *                     dm activation), so does one active in the user backend whose
- *                     log is kept as it is (the daemon serves the layer; lvconvert
+ *                     log is kept as it is or becomes a disk log (a new one zeroed
+ *                     first; the daemon serves the layer; lvconvert
  *                     then polls and collapses it live: lvx_mirror_layer_poll); other
  *                     active ones the collapsed layout at once (README: a deliberate
  *                     difference); refused (LVM2's words) for a
@@ -383,8 +384,15 @@ static int add_images_layered(struct lvx_cmd_env *env, struct lvx_vg_update *u,
         lvx_mirror_mlog_unmirror(log);
         lv->segs[0].raw = NULL;
     }
-    if (c->disk_log && !log && (rc = lvx_mirror_add_log(env, u, lv, 0, pvs, pv_count)))
-        return rc;
+    if (c->disk_log && !log) {
+        if ((rc = lvx_mirror_add_log(env, u, lv, 0, pvs, pv_count)))
+            return rc;
+        /* zeroed before the commit (lvx_mirror_commit_live sees the top's core log
+         * only): the old images resynced among themselves, never a stale header trusted */
+        if (!env->args->count[LVX_OPT_TEST] &&
+            lvx_mirror_log_zero(env, u, lv->segs[0].log_lv, LOG_ZERO_BYTES) < 0)
+            return lvx_cmd_fail(env);
+    }
     if (c->mirrored_log && !lvx_mirror_log_is_mirrored(log) &&
         (rc = add_mirrored_log(env, u, lv, pvs, pv_count, true)))
         return rc;
@@ -633,10 +641,11 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
                    (c->disk_log || c->mirrored_log || (!c->core_log && lv->segs[0].log_lv));
     /* active in the user backend, whose daemon serves the layer (mirror_layer.c): the
      * layer written too when the log is kept as it is (its bits keep the old images'
-     * meaning across the commit: no hold), the poll below collapsing it live */
+     * meaning across the commit: no hold) or a disk log is asked for (a new one zeroed
+     * before the commit), the poll below collapsing it live */
     bool layered_live = adding && active && !dm && lvx_mirror_layer_served(&act) &&
-                        !c->disk_log && !c->mirrored_log && !c->core_log &&
-                        lv->segs[0].log_lv != NULL;
+                        !c->mirrored_log && !c->core_log &&
+                        (c->disk_log || lv->segs[0].log_lv != NULL);
     layered |= layered_live;
     /* a new mirrored log: its stacked devices are not reloaded in dm (see cycle) */
     bool new_mlog = c->mirrored_log && want > 1 &&

@@ -35,7 +35,8 @@ bool lvx_mirror_leaves_on_pv(const struct lvx_lv *lv, const struct lvx_pv *pv);
 int lvx_mirror_layer_refuse_pvmove(const struct lvx_vg *vg, const struct lvx_pv *pv,
                                    const char *lv_name);
 
-/* lvconvert of the CONVERTING mirror lv not active (cmd/mirror_layer_convert.c): fewer
+/* lvconvert of the CONVERTING mirror lv not active, or active in the user backend
+ * (committed, the daemon reloaded; cmd/mirror_layer_convert.c): fewer
  * images (-m, --type linear: the top's first, the PVs named preferred), --mirrorlog
  * core|disk on the layer, as LVM2 does them.  *done false: the layer was taken out and
  * c now asks the plain mirror lv for the rest (an image count, not relative), the

@@ -16,9 +16,13 @@
  *   --mirrorlog core|disk   on the layer (LVM2's _original_lv): its log goes, or a new
  *                      one is added named NAME_mlog (no _mimagetmp_N in it).
  *
+ * Active in the user backend the same, committed and the daemon reloaded live
+ * (lvx_mirror_commit_live; daemon/target_mirror.c serves the layer flattened: the
+ * reload re-reads the layer's log, the top's new images copied whole again; a new log
+ * under the layer is zeroed first, the old images resynced among themselves).
  * lvx refuses (its own words) a layer reduced to one image (LVM2 re-initialises its
  * log in sync, which it cannot do with activation off either), a mirrored log, and
- * any of these for an active LV.
+ * any of these for an LV active in dm.
  */
 #include "cmd/mirror_layer.h"
 
@@ -77,7 +81,8 @@ int lvx_mirror_layer_convert(struct lvx_cmd_env *env, struct lvx_vg_update *u,
     uint32_t total = layer->segs[0].area_count + top->area_count - 1;
     int rc;
     *done = true;
-    if (active || c->mirrored_log || (c->type && !linear && strcmp(c->type, "mirror")))
+    if ((active && !lvx_mirror_layer_served(act)) || c->mirrored_log ||
+        (c->type && !linear && strcmp(c->type, "mirror")))
         return refuse(lv, layer, "convert");
     uint32_t want = total;
     if (linear) {
@@ -150,12 +155,17 @@ int lvx_mirror_layer_convert(struct lvx_cmd_env *env, struct lvx_vg_update *u,
         if ((rc = lvx_mirror_add_log(env, u, layer, 0, pvs, pv_count)))
             return rc;
         ls->log_lv->name = lvx_pool_printf(vg->pool, "%s_mlog", lv->name);
+        /* zeroed before the commit: the old images resynced among themselves (the
+         * top's own log is core: lvx_mirror_commit_live does not see this one) */
+        if (!env->args->count[LVX_OPT_TEST] &&
+            lvx_mirror_log_zero(env, u, ls->log_lv, 4096) < 0)
+            return lvx_cmd_fail(env);
     }
     if (c->disk_log && lvx_mirror_log_is_mirrored(ls->log_lv)) {
         lvx_mirror_mlog_unmirror(ls->log_lv);
         ls->raw = NULL;
     }
-    if ((rc = lvx_mirror_commit_live(env, u, act, lv, false, old_log)))
+    if ((rc = lvx_mirror_commit_live(env, u, act, lv, active, old_log)))
         return rc;
     lvx_notice(env->ctx, "Logical volume %s/%s converted.", vg->name, lv->name);
     return 0;

@@ -4,7 +4,9 @@
  * layer, cmd/mirror_layer.c), as LVM2's polldaemon runs it (tools/polldaemon.c
  * wait_for_single_lv with the convert functions): `lvx lvpoll --polloperation convert`
  * (cmd/lvpoll.c), the detached poller `lvconvert -b VG/LV` starts, and those an
- * activation starts for each CONVERTING mirror it made active (cmd/activation.c).
+ * activation starts for each CONVERTING mirror active after it (cmd/activation.c; dm,
+ * and the user backend whose daemon serves the layer), every
+ * activation/polling_interval seconds as LVM2's lv_spawn_background_polling.
  * Each look takes the VG's lock and lets it go again: the LV by name and uuid ("Can't
  * find LV in VG for VG/LV." when renamed or removed), active ("VG/LV: Interrupted: No
  * longer active."), a mirror ("ABORTING: Mirror percentage check failed."), the progress
@@ -127,7 +129,8 @@ void lvx_mirror_pollers_collect(struct lvx_cmd_env *env, const struct lvx_actcmd
 {
     p->n = 0;
     p->vg = lvx_pool_strdup(env->pool, vg->name);
-    if (act->off || !act->be || act->test || !act->be->collapse_layer)
+    if (act->off || !act->be || act->test ||
+        !(act->be->collapse_layer || lvx_mirror_layer_served(act)))
         return;
     for (unsigned i = 0; i < vg->lv_count && p->n < LVX_MIRROR_POLLERS; i++) {
         const struct lvx_lv *lv = vg->lvs[i];
@@ -141,9 +144,9 @@ void lvx_mirror_pollers_collect(struct lvx_cmd_env *env, const struct lvx_actcmd
 int lvx_mirror_pollers_spawn(struct lvx_cmd_env *env, const struct lvx_mirror_pollers *p)
 {
     int rc = 0;
+    unsigned interval = p->n ? lvx_lvcmd_polling_interval(env) : 0;
     for (unsigned i = 0; i < p->n; i++) {
-        /* LVM2's activation/polling_interval */
-        int r = lvx_mirror_poll_background(env, p->vg, p->lv[i], p->uuid[i], 15, false,
+        int r = lvx_mirror_poll_background(env, p->vg, p->lv[i], p->uuid[i], interval, false,
                                            false);
         if (r > rc)
             rc = r;

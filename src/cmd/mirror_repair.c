@@ -19,9 +19,10 @@
  *               A mirror of 2 or more survivors gets its new images as lvconvert
  *               -m +N adds them (cmd/lvconvert_mirror.c: the lost image's name, the
  *               collapsed layout where LVM2 goes through a temporary resync layer, the
- *               log's header zeroed when inactive; served by the daemon beside the
- *               same disk or mirrored log, the new images copied whole and LVM2's
- *               poll lines printed).
+ *               log's header zeroed when inactive).  Active in the user backend with
+ *               its log kept, LVM2's layer itself (NAME_mimagetmp_N over the survivors
+ *               and the log, cmd/mirror_layer.c): the daemon serves it, only the new
+ *               images copied, then LVM2's poll lines and the live collapse.
  *   active      the user backend's daemon reloads the LV onto the new layout (new
  *               images copied from the survivor first); in the dm backend the LV is
  *               deactivated first and activated again after the commit (the kernel's
@@ -33,6 +34,7 @@
 #include "cmd/actcmd.h"
 #include "cmd/lvconvert_mirror.h"
 #include "cmd/lvconvert_raid.h"
+#include "cmd/mirror_layer.h"
 #include "cmd/mirror_mlog.h"
 #include "config/config.h"
 #include "map/map.h"
@@ -125,21 +127,27 @@ static void ask_policies(struct lvx_cmd_env *env, const struct lvx_mirror_repair
         *replace_images = false;
 }
 
+/* (through a resync layer: its images and the top's new ones, its log) */
 static uint32_t image_count(const struct lvx_lv *lv)
 {
-    return lvx_map_lv_is_mirror(lv) ? lv->segs[0].area_count : 1;
+    struct lvx_lv *img[LVX_MIRROR_LEAVES_MAX], *log;
+    return lvx_map_lv_is_mirror(lv) ? lvx_mirror_leaves(lv, img, LVX_MIRROR_LEAVES_MAX, &log)
+                                    : 1;
 }
 
 static uint32_t log_count(const struct lvx_lv *lv)
 {
-    return lvx_map_lv_is_mirror(lv) && lv->segs[0].log_lv ? 1 : 0;
+    struct lvx_lv *img[LVX_MIRROR_LEAVES_MAX], *log = NULL;
+    if (lvx_map_lv_is_mirror(lv))
+        lvx_mirror_leaves(lv, img, LVX_MIRROR_LEAVES_MAX, &log);
+    return log ? 1 : 0;
 }
 
 /* One attempt at `images` images and `logs` logs: 0 done, 1 not possible (nothing
  * changed), else the exit code.  *added: images were added to the mirror (its log's
  * header must be zeroed: every region copied again). */
 static int up_convert(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
-                      uint32_t images, uint32_t logs, uint32_t region_size, bool active,
+                      uint32_t images, uint32_t logs, uint32_t region_size, bool layer,
                       bool *added)
 {
     int rc;
@@ -158,6 +166,17 @@ static int up_convert(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
     struct lvx_seg *seg = &lv->segs[0];
     struct lvx_area *old_areas = seg->areas;
     uint32_t old_count = seg->area_count;
+    if (layer && images > old_count && logs == log_count(lv) && logs) {
+        /* LVM2's resync layer (as lvconvert -m +N, cmd/lvconvert_mirror.c): the
+         * survivors and their log under NAME_mimagetmp_N, the new images beside it */
+        lvx_mirror_insert_layer(lv, lvx_mirror_next_image(u->vg, lv->name));
+        if ((rc = lvx_mirror_add_images(env, u, lv, 1 + images - old_count, NULL, 0, 0))) {
+            lvx_mirror_collapse_layer(lv);      /* the top's one area: as before */
+            return rc == LVX_EXIT_FAILED ? 1 : rc;
+        }
+        *added = true;
+        return 0;
+    }
     if (images > old_count) {
         /* no room (its error printed, nothing changed): one image fewer, as LVM2 */
         if ((rc = lvx_mirror_add_images(env, u, lv, images, NULL, 0,
@@ -241,7 +260,8 @@ int lvx_mirror_repair(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
     bool added = false;
     while (replace_images || replace_logs) {
         lvx_warn(env->ctx, "WARNING: Trying to up-convert to %u images, %u logs.", images, logs);
-        rc = up_convert(env, u, lv, images, logs, region_size, active, &added);
+        rc = up_convert(env, u, lv, images, logs, region_size,
+                        active && !dm && lvx_mirror_layer_served(&act), &added);
         if (!rc)
             break;
         if (rc != 1)
@@ -269,7 +289,12 @@ int lvx_mirror_repair(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
     if (replace_logs && log_count(lv) != orig_logs)
         lvx_warn(env->ctx, "WARNING: Failed to replace %u of %u logs in volume %s/%s.",
                  orig_logs - log_count(lv), orig_logs, vg, lv->name);
-    /* images added to a mirror with a log: LVM2 polls its resync layer to the end */
+    /* images added to a mirror with a log: LVM2 polls its resync layer to the end
+     * (written in the user backend: collapsed live once the daemon has copied them) */
+    if (added && active && !test && lvx_map_mirror_sync_layer(lv)) {
+        struct lvx_mirror_conv c = { 0 };
+        return lvx_mirror_layer_poll(env, u, &act, lv, true, &c);
+    }
     if (added && (active || (dm && !test)) && lv->segs[0].log_lv)
         return lvx_mirror_poll_converted(env, &act, lv, true);
     return 0;

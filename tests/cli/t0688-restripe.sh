@@ -109,7 +109,7 @@ bad 5 "an LV that does not exist" --stripes 2 "$VG/nolv"
 rc=0
 lvx lvconvert -i 2 "$VG/lv" >/dev/null 2>&1 || rc=$?
 test_eq "lvconvert -i 2 (-i is --interval, not --stripes): refused, not restriped" \
-    "$rc $(layout lv)" "5 $want4"
+    "$rc $(layout lv)" "3 $want4"
 uspace_run_ok "lvconvert --test --stripes 2: exit 0" lvx lvconvert --test --stripes 2 "$VG/lv"
 test_eq "no metadata written by the bad commands nor --test" "$(seqno)" "$s0"
 test_eq "... no reservation LV" "$(in_progress)" "0"

@@ -72,8 +72,9 @@ test_eq "... the metadata unchanged (seqno $seq0)" \
     "$(lvm2 vgs --noheadings -o vg_seqno "$VG" 2>/dev/null | tr -d ' ')" "$seq0"
 
 # ---- activation: the layer served as it is (the daemon's flattened view: the layer's
-# images and the new one as one mirror, the new one copied whole, the layer's log kept)
-uspace_run_ok "lvchange -ay $VG/m" lvx lvchange -ay "$VG/m"
+# images and the new one as one mirror, the new one copied whole, the layer's log kept);
+# --poll n: no poller (t1103 has the activation's), `lvconvert VG/m` below collapses it
+uspace_run_ok "lvchange -ay --poll n $VG/m" lvx lvchange -ay --poll n "$VG/m"
 test_eq "k is left as LVM2 wrote it (only m was activated)" \
     "$(lvm2 lvs --noheadings -o devices "$VG/k" 2>/dev/null | tr -d ' ')" "k_mimagetmp_2(0),k_mimage_2(0)"
 uspace_run_ok "lvremove -f of the converting k" lvx lvremove -f "$VG/k"

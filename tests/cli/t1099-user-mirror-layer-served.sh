@@ -66,11 +66,12 @@ diag "LVM2: $(sandbox_noise <"$SCRATCH/l.out")"
 test_eq "LVM2 left its layer: m over m_mimagetmp_2 and m_mimage_2" "$(m_devs)" \
     "m_mimagetmp_2(0),m_mimage_2(0)"
 
-# ---- activation in the user backend, the new image's writes slowed (the copy is seen)
+# ---- activation in the user backend, the new image's writes slowed (the copy is seen);
+# --poll n: no poller (t1103 has the activation's), `lvconvert VG/m` below collapses it
 : >"$LOG"
-LVX_TEST_DP_FAULT="pv=${DEVS[3]},op=write,kind=delay=40" lvx lvchange -ay "$VG/m" \
+LVX_TEST_DP_FAULT="pv=${DEVS[3]},op=write,kind=delay=40" lvx lvchange -ay --poll n "$VG/m" \
     >"$SCRATCH/a.out" 2>&1
-_tap_result $? "lvchange -ay $VG/m (writes to D3 slowed)"
+_tap_result $? "lvchange -ay --poll n $VG/m (writes to D3 slowed)"
 test_eq "the layer is kept (LVM2 reads m over m_mimagetmp_2 and m_mimage_2)" "$(m_devs)" \
     "m_mimagetmp_2(0),m_mimage_2(0)"
 test_eq "the log is not zeroed: every region still in sync on disk" "$(log_state)" \
@@ -124,12 +125,7 @@ LVX_TEST_DP_FAULT="pv=${DEVS[4]},op=write,kind=delay=40" lvx lvchange -ay "$VG/m
 _tap_result $? "lvchange -ay $VG/m (writes to D4 slowed)"
 lvx lvconvert -m +1 "$VG/m" "${DEVS[4]}" >"$SCRATCH/c2.out" 2>&1 &
 cpid=$!
-seen=
-for _ in $(seq 100); do
-    d=$(lvm2 lvs --nolocking --noheadings -o devices "$VG/m" 2>/dev/null | tr -d ' ')
-    [[ $d == "m_mimagetmp_3(0),m_mimage_3(0)" ]] && { seen=$d; break; }
-    sleep 0.1
-done
+seen=$(mir_seen_devs "$VG" m "m_mimagetmp_3(0),m_mimage_3(0)")
 test_eq "while lvx's live -m +1 copies, LVM2 reads its layer" "$seen" \
     "m_mimagetmp_3(0),m_mimage_3(0)"
 test_eq "... the log untouched: every region in sync (no hold)" "$(log_state)" "MiRr $NREG/$NREG"

@@ -29,6 +29,9 @@
 #                         the file DATA and so does each IMAGE read from its PV
 #   mir_collapsed3 VG SEDSCRIPT  LVM2 reads VG's m collapsed as LVM2 leaves it (three
 #                         images on D0 D1 D3, m_mlog on D2), then its vgck
+#   mir_seen_devs VG LV WANT  LVM2's devices of VG/LV (--nolocking: a command holds the
+#                         lock) read every 0.1 s for up to 10 s until they are WANT;
+#                         prints what it read last (while a live conversion runs)
 
 mir_layout() {
     local vg=$1 sed=$2
@@ -148,4 +151,14 @@ mir_collapsed3() {
   [m_mimage_2] | Iwi-XXm--- | D3(0) |  |  |  | linear | private,mirror,image | m
   [m_mlog] | lwi-XXm--- | D2(0) |  |  |  | linear | private,mirror,log | m"
     test_ok "LVM2's vgck" lvm2 vgck "$1"
+}
+
+mir_seen_devs() {
+    local d=
+    for _ in $(seq 100); do
+        d=$(lvm2 lvs --nolocking --noheadings -o devices "$1/$2" 2>/dev/null | tr -d ' ')
+        [[ $d == "$3" ]] && break
+        sleep 0.1
+    done
+    echo "$d"
 }
