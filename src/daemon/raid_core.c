@@ -866,6 +866,10 @@ int lvxd_raid_check(struct lvx_ctx *ctx, struct lvxd_lv *v, bool repair)
             rc = lvx_error(ctx, EINVAL, "%s/%s is not a RAID LV served here.", v->vg, v->lv);
         } else if (g == 0 && (v->read_only || !r->geom->check)) {
             rc = lvx_error(ctx, EROFS, "%s/%s: no check of a read-only RAID LV.", v->vg, v->lv);
+        } else if (g == 0 && r->reshaping) {
+            /* md's check walks one geometry; dm-raid refuses it while reshaping */
+            rc = lvx_error(ctx, EBUSY, "%s/%s: a reshape in progress: no %s before it has "
+                           "ended.", v->vg, v->lv, repair ? "repair" : "check");
         } else if (g == 0 && atomic_load(&r->unsynced)) {
             rc = lvx_error(ctx, EBUSY, "%s/%s is being synchronised: no check before it is "
                            "in sync.", v->vg, v->lv);

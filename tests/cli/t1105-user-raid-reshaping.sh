@@ -8,8 +8,9 @@
 # image) to 128k (B: data at 0, forward), recorded at LV sector 16384: the first half
 # laid out in B, the second in A (tests/tools/reshape_rows.py), superblocks with
 # RESHAPE_ACTIVE, reshape_position 16384 and new_stripe_sectors 256.  The daemon reads
-# both halves, reports the reshape frozen at 50%, writes each half in its geometry (B's
-# and A's rows and parity checked on the PVs), keeps every superblock field; a
+# both halves, reports the reshape frozen at 50% (so lvchange --syncaction check is
+# refused), writes each half in its geometry (B's and A's rows and parity checked on
+# the PVs), keeps every superblock field; a
 # position off md's stripe boundary is refused with md's reason, nothing written.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -71,6 +72,10 @@ head -c $((16 * M)) /dev/urandom >"$SCRATCH/e16"
 uspace_run_ok "16 MiB of new data written (both geometries, 1 MiB requests across the position)" \
     dd if="$SCRATCH/e16" of="$DM_DEV_DIR/$VG/r" bs=1M oflag=direct conv=fsync status=none
 test_eq "read back" "$(lv_sum "$DM_DEV_DIR/$VG/r" 0 $((16 * M)))" "$(fsum "$SCRATCH/e16")"
+rc=0
+out=$("$LVX" lvchange --syncaction check "$VG/r" 2>&1) || rc=$?
+test_eq "--syncaction check refused during the reshape (LVM2's line for a frozen action)" \
+    "$rc $(grep -c . <<<"$out") $(grep -cF "$VG/r state is currently \"frozen\".  Unable to switch to \"check\"." <<<"$out")" "5 1 1"
 uspace_run_ok "deactivated" lvx lvchange -an "$VG/r"
 for i in 0 1 2 3 4; do pv_get "r_rimage_$i" 0 $((8 * M)) "$SCRATCH/img$i"; done
 test_ok "on the PVs: B's data and parity below 16384, A's above (md's placement)" \
