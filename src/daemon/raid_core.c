@@ -22,8 +22,9 @@
  *   read-only activation: nothing is written (no resync, no superblock update); legs
  *            that would be rebuilt are not read (failed in memory).
  *   reshaped an LV a finished reshape left behind (reshape space in each image, LVM2's
- *            RESHAPE flags) is served at the superblocks' data offset; a reshape in
- *            progress is refused (docs/reshape-user.md step 1).
+ *            RESHAPE flags) is served at the superblocks' data offset (docs/reshape-user.md
+ *            step 1); a raid4/5/6 reshape in progress (the kernel's, interrupted) is
+ *            served frozen in its two geometries, its superblock fields kept (step 3).
  */
 #include "daemon/raid_core.h"
 
@@ -213,7 +214,8 @@ int raid_write_state_locked(struct lvxd_io *io, struct lvxd_lv *v, struct raid *
             s.array_position = i;
             /* a leg being rebuilt records how far: a crash resumes its rebuild there */
             s.disk_recovery_offset = (r->rebuild >> i) & 1 ? raid_recovery_offset_locked(r)
-                                                           : LVX_RAID_MAX_SECTOR;
+                                     : r->reshaping ? g->sb.disk_recovery_offset
+                                                    : LVX_RAID_MAX_SECTOR;
             s.array_resync_offset = raid_resync_offset_locked(r);
             lvx_raid_sb_encode(&s, g->sbuf, RAID_SB_BYTES);
             live++;
@@ -407,20 +409,69 @@ static int read_legs(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint
     return 0;
 }
 
-/* The freshest superblock (image `best`) against a reshape: one in progress is not
- * served; after one (or for any array) the data offset is the superblocks', the same on
- * every leg that is current, with the data inside the image beside its reshape space.
- * Sets r->data_offset.  mu held. */
-static int reshape_ended(struct lvx_ctx *ctx, struct lvxd_lv *v, struct raid *r, int best)
+/* A reshape recorded in the freshest superblock (image `best`), parity RAID: taken as
+ * md left it (model/raid_reshape.h), its new geometry the metadata's, every leg
+ * current and in sync, its bitmap clean, then served frozen (no walker yet: the
+ * kernel goes on with it at its next activation).  Sets r->rs.  mu held. */
+static int reshape_taken(struct lvx_ctx *ctx, struct lvxd_lv *v, struct raid *r, int best,
+                         uint32_t layout)
 {
     const struct lvx_raid_sb *b = &r->legs[best].sb;
-    if ((b->flags & 1) || b->reshape_position != LVX_RAID_MAX_SECTOR || b->delta_disks)
+    const char *why = NULL;
+    char buf[96];
+    if (!r->parity)
+        why = "the user-space backend serves only raid4/5/6 reshapes in progress yet";
+    else if (!(why = lvx_reshape_from_sb(&r->rs, b, r->leg_sectors)) &&
+             !(why = lvx_reshape_start_check(&r->rs, true))) {
+        if (r->rs.b.legs != r->n || r->rs.a.legs > r->n || r->rs.b.layout != layout ||
+            r->rs.b.chunk != r->stripe_sectors)
+            why = "its new geometry is not the metadata's";
+        else if ((r->rs.a.data_offset > r->rs.b.data_offset ? r->rs.a.data_offset
+                                                            : r->rs.b.data_offset) +
+                 r->leg_sectors > r->image_sectors)
+            why = "its data offsets put the data past the images";
+    }
+    for (unsigned i = 0; !why && i < r->n; i++) {
+        const struct lvx_raid_sb *s = &r->legs[i].sb;
+        if (!raid_leg_ok(r, i) || !r->legs[i].has_sb || s->events != b->events) {
+            snprintf(buf, sizeof(buf), "image %u is missing or behind (degraded reshapes are "
+                     "not served yet)", i);
+            why = buf;
+        } else if (s->data_offset != b->data_offset || s->new_data_offset != b->new_data_offset) {
+            snprintf(buf, sizeof(buf), "image %u's data offsets (%" PRIu64 ", new %" PRIu64
+                     ") differ from image %d's", i, s->data_offset, s->new_data_offset, best);
+            why = buf;
+        }
+    }
+    if (why)
         return lvx_error(ctx, EBUSY, "RAID LV %s/%s: a reshape in progress (the superblock of "
-                         "image %d: reshape_position %" PRIu64 ", delta_disks %d); the "
-                         "user-space backend serves a RAID LV once its reshape has ended "
-                         "(activate it with the dm backend: the kernel goes on with it).",
+                         "image %d: reshape_position %" PRIu64 ", delta_disks %d): %s; not "
+                         "served (activate it with the dm backend: the kernel goes on with it).",
                          v->vg, v->lv, best, b->reshape_position == LVX_RAID_MAX_SECTOR ? 0 :
-                         b->reshape_position, b->delta_disks);
+                         b->reshape_position, b->delta_disks, why);
+    r->reshaping = true;
+    r->data_offset = b->data_offset;
+    r->io_sectors = b->array_sectors && b->array_sectors < r->sectors ? b->array_sectors
+                                                                       : r->sectors;
+    lvxd_log("%s/%s: a reshape in progress at sector %" PRIu64 " (%s, %u -> %u legs, chunk %"
+             PRIu64 " -> %" PRIu64 ", data at %" PRIu64 " -> %" PRIu64 "): served frozen, %"
+             PRIu64 " sectors", v->vg, v->lv, r->rs.pos, r->rs.forward ? "forward" : "backward",
+             r->rs.a.legs, r->rs.b.legs, r->rs.a.chunk, r->rs.b.chunk, r->rs.a.data_offset,
+             r->rs.b.data_offset, r->io_sectors);
+    return 0;
+}
+
+/* The freshest superblock (image `best`) against a reshape: one in progress is
+ * reshape_taken's; after one (or for any array) the data offset is the superblocks',
+ * the same on every leg that is current, with the data inside the image beside its
+ * reshape space.  Sets r->data_offset.  mu held. */
+static int reshape_ended(struct lvx_ctx *ctx, struct lvxd_lv *v, struct raid *r, int best,
+                         uint32_t layout)
+{
+    const struct lvx_raid_sb *b = &r->legs[best].sb;
+    r->io_sectors = r->sectors;
+    if ((b->flags & 1) || b->reshape_position != LVX_RAID_MAX_SECTOR || b->delta_disks)
+        return reshape_taken(ctx, v, r, best, layout);
     for (unsigned i = 0; i < r->n; i++) {
         const struct lvx_raid_sb *s = &r->legs[i].sb;
         if (!raid_leg_ok(r, i) || !r->legs[i].has_sb || s->events != b->events)
@@ -482,21 +533,24 @@ static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
          * resyncs it fully.  Another layout or number of devices at the same level
          * (raid1 aside: -m N) would be a reshape: refused, but for raid4 <-> raid5_n
          * (md's raid5 with its parity on the first or the last leg) */
-        bool takeover = b->level != level ||
-                        (level == 5 && b->num_devices == r->n && b->layout != layout &&
-                         (b->layout == 4 || b->layout == 5) && (layout == 4 || layout == 5));
+        bool rsh = nb.flags & 1;         /* a reshape in progress: new_* is B, the LV's */
+        bool takeover = !rsh && (b->level != level ||
+                                 (level == 5 && b->num_devices == r->n && b->layout != layout &&
+                                  (b->layout == 4 || b->layout == 5) &&
+                                  (layout == 4 || layout == 5)));
         if (b->incompat_features || (b->compat_features & ~1u))
             bad = "unknown feature flags";
         else if (!takeover && b->num_devices != r->n && level != 1)
             bad = "another number of devices";
-        else if (!takeover && b->layout != layout)
+        else if (!takeover && (rsh ? b->new_layout : b->layout) != layout)
             bad = "another RAID level or layout";
-        else if (!takeover && r->stripe_sectors && b->stripe_sectors != r->stripe_sectors)
+        else if (!takeover && r->stripe_sectors &&
+                 (rsh ? b->new_stripe_sectors : b->stripe_sectors) != r->stripe_sectors)
             bad = "another stripe size";
         if (bad)
             return lvx_error(ctx, EINVAL, "RAID LV %s/%s: the superblock of image %d says %s: "
                              "not served.", v->vg, v->lv, best, bad);
-        if ((rc = reshape_ended(ctx, v, r, best)) < 0)
+        if ((rc = reshape_ended(ctx, v, r, best, layout)) < 0)
             return rc;
         if (takeover) {
             lvxd_log("%s/%s: taken over from md level %u layout %u, %u devices: full resync",
@@ -515,7 +569,8 @@ static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
             bool same_set = b->num_devices == r->n;
             bool behind = !g->has_sb || g->sb.events < b->events ||
                           (same_set && lvx_raid_sb_failed(b, i));
-            g->rebuild = behind || g->sb.disk_recovery_offset != LVX_RAID_MAX_SECTOR;
+            g->rebuild = behind || (g->sb.disk_recovery_offset != LVX_RAID_MAX_SECTOR &&
+                                    !r->reshaping);
             /* md's re-add: a raid1 leg that left in sync (its own superblock said so)
              * after the bitmap last cleared a bit misses only the regions whose bits
              * are set (checked against the bitmap below) */
@@ -575,7 +630,18 @@ static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
         } else if (b->array_resync_offset != LVX_RAID_MAX_SECTOR) {
             full = true;
         }
-        if (b->array_sectors && b->array_sectors < r->sectors && !full)
+        /* a reshape is served only clean: its resync (md's, after the reshape) and
+         * rebuilds are the walker's steps (docs/reshape-user.md §3.6) */
+        if (r->reshaping && (full || any_rebuild || b->array_resync_offset != LVX_RAID_MAX_SECTOR))
+            return lvx_error(ctx, EBUSY, "RAID LV %s/%s: a reshape in progress with %s: not "
+                             "served (activate it with the dm backend).", v->vg, v->lv,
+                             any_rebuild ? "images to rebuild" : "a resync pending");
+        for (uint64_t g = 0; r->reshaping && g < r->regions; g++)
+            if (lvx_raid_bm_bit(r->area, g))
+                return lvx_error(ctx, EBUSY, "RAID LV %s/%s: a reshape in progress with dirty "
+                                 "regions in its bitmap: not served (activate it with the dm "
+                                 "backend).", v->vg, v->lv);
+        if (b->array_sectors && b->array_sectors < r->sectors && !full && !r->reshaping)
             for (uint64_t g = b->array_sectors / r->lv_per_bm / r->region; g < r->regions; g++)
                 lvx_raid_bm_set(r->area, g, true);     /* extended since */
         r->sb.failed[0] = r->sb.failed[1] = r->sb.failed[2] = r->sb.failed[3] = 0;
@@ -609,21 +675,24 @@ static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
         for (uint64_t g = 0; g < r->regions; g++)
             lvx_raid_bm_set(r->area, g, true);
     }
-    /* the array's superblock as dm-raid writes it */
+    /* the array's superblock as dm-raid writes it (a reshape's fields as md left them:
+     * its geometries, position, direction, offsets, array size and `sectors`) */
     r->sb.compat_features = 1;
-    r->sb.num_devices = r->n;
-    r->sb.level = r->sb.new_level = level;
-    r->sb.layout = r->sb.new_layout = layout;
-    r->sb.stripe_sectors = r->sb.new_stripe_sectors = r->stripe_sectors;
-    r->sb.flags = 0;
-    r->sb.reshape_position = LVX_RAID_MAX_SECTOR;
-    r->sb.delta_disks = 0;
-    r->sb.array_sectors = r->sectors;
-    r->sb.data_offset = r->sb.new_data_offset = r->data_offset;
-    /* each leg's data sectors, the rimage less its reshape space: what dm-raid writes
-     * after its next activation (md's end of a reshape leaves another value, 0 after a
-     * backward one, which dm-raid then refuses: "Invalid rdev size"; t0785) */
-    r->sb.sectors = r->leg_sectors;
+    if (!r->reshaping) {
+        r->sb.num_devices = r->n;
+        r->sb.level = r->sb.new_level = level;
+        r->sb.layout = r->sb.new_layout = layout;
+        r->sb.stripe_sectors = r->sb.new_stripe_sectors = r->stripe_sectors;
+        r->sb.flags = 0;
+        r->sb.reshape_position = LVX_RAID_MAX_SECTOR;
+        r->sb.delta_disks = 0;
+        r->sb.array_sectors = r->sectors;
+        r->sb.data_offset = r->sb.new_data_offset = r->data_offset;
+        /* each leg's data sectors, the rimage less its reshape space: what dm-raid writes
+         * after its next activation (md's end of a reshape leaves another value, 0 after a
+         * backward one, which dm-raid then refuses: "Invalid rdev size"; t0785) */
+        r->sb.sectors = r->leg_sectors;
+    }
     r->sb.incompat_features = 0;
     r->sb.array_resync_offset = LVX_RAID_MAX_SECTOR;
     for (unsigned i = 0; i < r->n; i++)
@@ -797,6 +866,10 @@ int lvxd_raid_check(struct lvx_ctx *ctx, struct lvxd_lv *v, bool repair)
             rc = lvx_error(ctx, EINVAL, "%s/%s is not a RAID LV served here.", v->vg, v->lv);
         } else if (g == 0 && (v->read_only || !r->geom->check)) {
             rc = lvx_error(ctx, EROFS, "%s/%s: no check of a read-only RAID LV.", v->vg, v->lv);
+        } else if (g == 0 && r->reshaping) {
+            /* md's check walks one geometry; dm-raid refuses it while reshaping */
+            rc = lvx_error(ctx, EBUSY, "%s/%s: a reshape in progress: no %s before it has "
+                           "ended.", v->vg, v->lv, repair ? "repair" : "check");
         } else if (g == 0 && atomic_load(&r->unsynced)) {
             rc = lvx_error(ctx, EBUSY, "%s/%s is being synchronised: no check before it is "
                            "in sync.", v->vg, v->lv);

@@ -14,6 +14,7 @@
 
 #include "daemon/daemon_int.h"
 #include "model/raid.h"
+#include "model/raid_reshape.h"
 #include "model/raid_sb.h"
 
 #define RAID_SB_BYTES 4096u         /* written at rmeta 0: superblock + zeroes */
@@ -69,6 +70,12 @@ struct raid {
     uint64_t sync_size;             /* sectors the bitmap covers */
     uint64_t data_offset;           /* sectors into each rimage: the superblocks' (0 or
                                        past the reshape space in front) */
+    bool reshaping;                 /* a reshape recorded in the superblocks: served
+                                       frozen in its two geometries (docs/reshape-user.md
+                                       step 3; parity RAID only) */
+    struct lvx_reshape rs;          /* ... its geometries and position */
+    uint64_t io_sectors;            /* LV sectors served: the array's size as md records
+                                       it (a growth: the old size until the end) */
     char reshaped[160];             /* what in the metadata says the LV was reshaped
                                        (model/raid.h): served only with superblocks */
     uint32_t region;                /* sectors per bitmap bit */

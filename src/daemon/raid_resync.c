@@ -295,6 +295,17 @@ void raid_resync_status(struct raid *r, char *out, size_t n)
                : !raid_leg_ok(r, i) ? 'D'
                : busy && (!recover || ((r->rebuild >> i) & 1)) ? 'a' : 'A';
     h[r->n] = 0;
+    if (r->reshaping) {        /* dm-raid's words for a reshape that does not move */
+        uint64_t moved = r->rs.forward ? r->rs.pos : r->sb.array_sectors > r->rs.pos ?
+                                                     r->sb.array_sectors - r->rs.pos : 0;
+        for (unsigned i = 0; i < r->n; i++)
+            if (h[i] == 'A')
+                h[i] = 'a';
+        snprintf(out, n, " %s %" PRIu64 "/%" PRIu64 " frozen", h,
+                 moved / lvx_raid_geo_data_legs(&r->rs.b), r->sync_size);
+        pthread_mutex_unlock(&r->mu);
+        return;
+    }
     if (r->ro_behind) {        /* read-only: the rebuild waits where it was left */
         snprintf(out, n, " %s %" PRIu64 "/%" PRIu64 " frozen", h,
                  r->rebuild_from < r->sync_size ? r->rebuild_from : r->sync_size - 1,

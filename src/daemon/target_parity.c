@@ -35,6 +35,10 @@
  *            whose I/O fails is marked failed and the LV keeps serving on the rest:
  *            raid6 with two legs gone (a data chunk rebuilt from P or Q, two from
  *            both: Dx = (Q' ^ g^y P') / (g^x ^ g^y), Dy = P' ^ Dx).
+ *   reshape  a reshape in progress, frozen (docs/reshape-user.md step 3): a request is
+ *            cut at the recorded position and each piece served as above in the
+ *            geometry that holds it (the new one on the moved side, the old one on the
+ *            other); every function of the request path takes its geometry.
  *   resync   dirty regions: P (and Q) of their rows recomputed from the data; a
  *            rebuilt leg: data from P and the other data, P and Q from the data.
  *
@@ -101,6 +105,9 @@ static int parity_ctr(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct l
 
 /* --- geometry (model/raid_geo.c: md's placement, GF(2^8)) -------------------- */
 
+/* The array's one geometry (outside a reshape); during one, each piece of a request
+ * is served in the geometry that holds it (model/raid_reshape.h) and the helpers below
+ * take that geometry. */
 static inline struct lvx_raid_geo geo_of(const struct raid *r)
 {
     return (struct lvx_raid_geo){ .legs = r->n, .parity = r->parity, .copies = 1,
@@ -108,47 +115,24 @@ static inline struct lvx_raid_geo geo_of(const struct raid *r)
                                   .data_offset = r->data_offset };
 }
 
-static unsigned parity_leg(const struct raid *r, uint64_t stripe)
-{
-    struct lvx_raid_geo g = geo_of(r);
-    return lvx_raid_geo_p_leg(&g, stripe);
-}
-
-/* raid6: the Q leg of a stripe; r->n without one */
-static unsigned q_leg(const struct raid *r, uint64_t stripe)
-{
-    struct lvx_raid_geo g = geo_of(r);
-    return lvx_raid_geo_q_leg(&g, stripe);
-}
-
-static unsigned data_leg(const struct raid *r, uint64_t stripe, unsigned k)
-{
-    struct lvx_raid_geo g = geo_of(r);
-    return lvx_raid_geo_data_leg(&g, stripe, k);
-}
-
-/* raid6: the power of g that data chunk k of a stripe has in Q */
-static unsigned q_exp(const struct raid *r, uint64_t stripe, unsigned k)
-{
-    struct lvx_raid_geo g = geo_of(r);
-    return lvx_raid_geo_q_exp(&g, stripe, k);
-}
-
+#define parity_leg lvx_raid_geo_p_leg
+#define q_leg lvx_raid_geo_q_leg         /* raid6; g->legs without one */
+#define data_leg lvx_raid_geo_data_leg
+#define q_exp lvx_raid_geo_q_exp         /* raid6: power of g of data chunk k in Q */
+#define locate lvx_raid_geo_locate       /* LV sector -> stripe, offset, data leg */
 #define q_acc lvx_gf_q_acc
 #define gf_mul_acc lvx_gf_mul_acc
 #define gf_scale lvx_gf_scale
 
-/* LV sector s: its stripe, data leg and row offset in the chunk. */
-static unsigned locate(const struct raid *r, uint64_t s, uint64_t *stripe, uint64_t *off)
+static inline unsigned dlegs(const struct lvx_raid_geo *G)
 {
-    struct lvx_raid_geo g = geo_of(r);
-    return lvx_raid_geo_locate(&g, s, stripe, off);
+    return G->legs - G->parity;
 }
 
 /* Byte offset in the rimage of row offset `off` of stripe `stripe`. */
-static uint64_t leg_byte(const struct raid *r, uint64_t stripe, uint64_t off)
+static uint64_t leg_byte(const struct lvx_raid_geo *G, uint64_t stripe, uint64_t off)
 {
-    return (r->data_offset + stripe * r->chunk + off) * 512;
+    return (G->data_offset + stripe * G->chunk + off) * 512;
 }
 
 static void xor_into(uint8_t *dst, const uint8_t *src, size_t bytes)
@@ -236,31 +220,32 @@ static int run_lops(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, struc
  * up to `parity` data legs outside it are rebuilt: one from P (or from Q), two from P
  * and Q.  pb and qb (bytes each) are scratch.  0, 1 (a leg failed: marked; call
  * again with the new mask), or -errno. */
-static int load_rows(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint64_t st,
+static int load_rows(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r,
+                     const struct lvx_raid_geo *G, uint64_t st,
                      uint64_t off, size_t bytes, uint64_t usable, uint8_t *rowbuf,
                      uint8_t *pb, uint8_t *qb, bool locked)
 {
-    unsigned d = r->n - r->parity, p = parity_leg(r, st), q = q_leg(r, st);
+    unsigned d = dlegs(G), p = parity_leg(G, st), q = q_leg(G, st);
     unsigned miss[2], nm = 0, c = 0;
     struct lop ops[RAID_MAX_LEGS];
     for (unsigned k = 0; k < d; k++) {
-        unsigned leg = data_leg(r, st, k);
+        unsigned leg = data_leg(G, st, k);
         if ((usable >> leg) & 1)
-            ops[c++] = (struct lop){ leg, false, leg_byte(r, st, off), (uint32_t)bytes,
+            ops[c++] = (struct lop){ leg, false, leg_byte(G, st, off), (uint32_t)bytes,
                                      rowbuf + k * bytes };
         else if (nm == 2)
             return -EIO;
         else
             miss[nm++] = k;
     }
-    bool pu = (usable >> p) & 1, qu = q < r->n && ((usable >> q) & 1);
+    bool pu = (usable >> p) & 1, qu = q < G->legs && ((usable >> q) & 1);
     bool use_p = nm && pu, use_q = qu && (nm == 2 || (nm == 1 && !pu));
     if ((nm == 1 && !pu && !qu) || (nm == 2 && !(pu && qu)))
         return -EIO;
     if (use_p)
-        ops[c++] = (struct lop){ p, false, leg_byte(r, st, off), (uint32_t)bytes, pb };
+        ops[c++] = (struct lop){ p, false, leg_byte(G, st, off), (uint32_t)bytes, pb };
     if (use_q)
-        ops[c++] = (struct lop){ q, false, leg_byte(r, st, off), (uint32_t)bytes, qb };
+        ops[c++] = (struct lop){ q, false, leg_byte(G, st, off), (uint32_t)bytes, qb };
     int rc = run_lops(io, v, r, ops, c, locked);
     if (rc != 0 || !nm)
         return rc;
@@ -275,15 +260,15 @@ static int load_rows(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint
     /* Q' = Q ^ sum of g^leg * D over the data read */
     for (unsigned k = 0; k < d; k++)
         if (k != miss[0] && (nm == 1 || k != miss[1]))
-            q_acc(qb, rowbuf + k * bytes, bytes, q_exp(r, st, k));
-    unsigned lx = q_exp(r, st, miss[0]);
+            q_acc(qb, rowbuf + k * bytes, bytes, q_exp(G, st, k));
+    unsigned lx = q_exp(G, st, miss[0]);
     if (nm == 1) {                         /* D = Q' / g^leg */
         memcpy(dx, qb, bytes);
         gf_scale(dx, bytes, lvx_gf_exp(255 - lx));
         return 0;
     }
     /* two: Dx ^ Dy = P' (P ^ the other data), g^x Dx ^ g^y Dy = Q' */
-    unsigned ly = q_exp(r, st, miss[1]);
+    unsigned ly = q_exp(G, st, miss[1]);
     uint8_t *dy = rowbuf + miss[1] * bytes;
     memcpy(dy, pb, bytes);
     for (unsigned k = 0; k < d; k++)
@@ -307,7 +292,8 @@ static uint64_t ok_mask(const struct raid *r)
 }
 
 /* Rows [off, off+cnt) of data index k of `stripe`, rebuilt from the other legs. */
-static int reconstruct(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint64_t stripe,
+static int reconstruct(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r,
+                       const struct lvx_raid_geo *G, uint64_t stripe,
                        uint64_t off, uint64_t cnt, unsigned k, uint8_t *out)
 {
     size_t bytes = cnt * 512;
@@ -316,7 +302,7 @@ static int reconstruct(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, ui
         return -ENOMEM;
     int rc = 1;
     for (int attempt = 0; attempt < 3 && rc == 1; attempt++)
-        rc = load_rows(io, v, r, stripe, off, bytes, ok_mask(r), tmp + 2 * bytes, tmp,
+        rc = load_rows(io, v, r, G, stripe, off, bytes, ok_mask(r), tmp + 2 * bytes, tmp,
                        tmp + bytes, false);
     if (rc == 0)
         memcpy(out, tmp + (2 + k) * bytes, bytes);
@@ -344,14 +330,15 @@ static void lock_stripes(struct raid *r, uint64_t mask, bool lock)
  * without); shared, as reads do not change a stripe: 16 requests of 1 MiB in flight
  * span more than the 64 locks).  0, 1 (not this case: not exactly one leg failed, or no piece on it), or
  * -errno (the caller goes piece by piece). */
-static int read_degraded(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint64_t s,
+static int read_degraded(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r,
+                         const struct lvx_raid_geo *G, uint64_t s,
                          uint64_t end, uint8_t *buf)
 {
     int bad;
     if (failed_legs(r, &bad) != 1)
         return 1;
-    unsigned d = r->n - r->parity;
-    uint64_t sw = d * r->chunk, st0 = s / sw, st1 = (end - 1) / sw;
+    unsigned d = dlegs(G);
+    uint64_t sw = d * G->chunk, st0 = s / sw, st1 = (end - 1) / sw;
     uint64_t nst = st1 - st0 + 1;
     /* per stripe at most one piece on the failed leg: its sources (P and the other
      * data) and scratch for those the request does not cover (at most d times the
@@ -368,35 +355,35 @@ static int read_degraded(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, 
     uint64_t locks = 0;
     for (uint64_t x = s; x < end;) {
         uint64_t st, o;
-        if (!raid_leg_ok(r, locate(r, x, &st, &o)))
+        if (!raid_leg_ok(r, locate(G, x, &st, &o)))
             locks |= (uint64_t)1 << (st % 64);
-        x += r->chunk - o < end - x ? r->chunk - o : end - x;
+        x += G->chunk - o < end - x ? G->chunk - o : end - x;
     }
     lock_stripes(r, locks, true);
     unsigned n = 0, nmiss = 0;
     int rc = 0;
     for (uint64_t x = s; x < end && rc == 0;) {
         uint64_t st, o;
-        unsigned leg = locate(r, x, &st, &o);
-        uint64_t cnt = r->chunk - o < end - x ? r->chunk - o : end - x;
+        unsigned leg = locate(G, x, &st, &o);
+        uint64_t cnt = G->chunk - o < end - x ? G->chunk - o : end - x;
         uint32_t bytes = (uint32_t)(cnt * 512);
         uint8_t *dst = buf + (x - s) * 512;
         x += cnt;
         if (raid_leg_ok(r, leg)) {
-            rc = lvxd_io_map_add(io, v, r->legs[leg].data, false, leg_byte(r, st, o), bytes,
+            rc = lvxd_io_map_add(io, v, r->legs[leg].data, false, leg_byte(G, st, o), bytes,
                                  dst, &n);
             continue;
         }
         /* a row of srcs: dst, P, the d-1 other data, the length (as a pointer) */
         uint8_t **row = srcs + nmiss * (d + 2);
-        unsigned p = parity_leg(r, st), k = (unsigned)((x - cnt) / r->chunk % d), m = 0;
+        unsigned p = parity_leg(G, st), k = (unsigned)((x - cnt) / G->chunk % d), m = 0;
         nmiss++;
         row[m++] = dst;
-        rc = lvxd_io_map_add(io, v, r->legs[p].data, false, leg_byte(r, st, o), bytes, sc, &n);
+        rc = lvxd_io_map_add(io, v, r->legs[p].data, false, leg_byte(G, st, o), bytes, sc, &n);
         row[m++] = sc;
         sc += bytes;
         for (unsigned j = 0; j < d && rc == 0; j++) {
-            uint64_t at = st * sw + j * r->chunk + o;   /* LV sector of the same rows */
+            uint64_t at = st * sw + j * G->chunk + o;   /* LV sector of the same rows */
             if (j == k)
                 continue;
             if (at >= s && at + cnt <= end) {
@@ -404,8 +391,8 @@ static int read_degraded(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, 
                 continue;
             }
             row[m++] = sc;
-            rc = lvxd_io_map_add(io, v, r->legs[data_leg(r, st, j)].data, false,
-                                 leg_byte(r, st, o), bytes, sc, &n);
+            rc = lvxd_io_map_add(io, v, r->legs[data_leg(G, st, j)].data, false,
+                                 leg_byte(G, st, o), bytes, sc, &n);
             sc += bytes;
         }
         row[d + 1] = (uint8_t *)(uintptr_t)bytes;
@@ -427,45 +414,46 @@ static int read_degraded(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, 
     return rc;
 }
 
-static int parity_read(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint64_t off,
+static int parity_read(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r,
+                       const struct lvx_raid_geo *G, uint64_t off,
                        uint32_t len, uint8_t *buf)
 {
-    uint64_t s = off / 512, end = (off + len) / 512, sw = (r->n - r->parity) * r->chunk;
+    uint64_t s = off / 512, end = (off + len) / 512, sw = (dlegs(G)) * G->chunk;
     unsigned n = 0;
     /* the regions of the stripes still out of sync are synced before they are read */
-    uint64_t r1 = ((end - 1) / sw + 1) * r->chunk - 1;
+    uint64_t r1 = ((end - 1) / sw + 1) * G->chunk - 1;
     r1 /= r->region;
-    int rc = raid_sync_gate(io, v, r, s / sw * r->chunk / r->region,
+    int rc = raid_sync_gate(io, v, r, s / sw * G->chunk / r->region,
                             r1 < r->regions ? r1 : r->regions - 1);
     if (rc < 0)
         return rc;
     /* fast path: every piece from its data leg, one batch */
     for (uint64_t x = s; x < end && rc == 0;) {
         uint64_t st, o;
-        unsigned leg = locate(r, x, &st, &o);
-        uint64_t cnt = r->chunk - o < end - x ? r->chunk - o : end - x;
+        unsigned leg = locate(G, x, &st, &o);
+        uint64_t cnt = G->chunk - o < end - x ? G->chunk - o : end - x;
         rc = !raid_leg_ok(r, leg) ? -EIO
                                   : lvxd_io_map_add(io, v, r->legs[leg].data, false,
-                                                    leg_byte(r, st, o), (uint32_t)(cnt * 512),
+                                                    leg_byte(G, st, o), (uint32_t)(cnt * 512),
                                                     buf + (x - s) * 512, &n);
         x += cnt;
     }
     if (rc == 0 && n)
         rc = lvxd_io_run(io, n);
-    if (rc == 0 || (rc = read_degraded(io, v, r, s, end, buf)) == 0)
+    if (rc == 0 || (rc = read_degraded(io, v, r, G, s, end, buf)) == 0)
         return 0;
     /* slow path: piece by piece, failed legs rebuilt from the others */
     for (uint64_t x = s; x < end;) {
         uint64_t st, o;
-        unsigned leg = locate(r, x, &st, &o);
-        uint64_t cnt = r->chunk - o < end - x ? r->chunk - o : end - x;
+        unsigned leg = locate(G, x, &st, &o);
+        uint64_t cnt = G->chunk - o < end - x ? G->chunk - o : end - x;
         uint8_t *p = buf + (x - s) * 512;
-        struct lop op = { leg, false, leg_byte(r, st, o), (uint32_t)(cnt * 512), p };
+        struct lop op = { leg, false, leg_byte(G, st, o), (uint32_t)(cnt * 512), p };
         rc = raid_leg_ok(r, leg) ? run_lops(io, v, r, &op, 1, false) : 1;
         if (rc == 1) {
             pthread_rwlock_rdlock(&r->stripe_mu[st % 64]);
-            rc = reconstruct(io, v, r, st, o, cnt,
-                             (unsigned)(x / r->chunk % (r->n - r->parity)), p);
+            rc = reconstruct(io, v, r, G, st, o, cnt,
+                             (unsigned)(x / G->chunk % (dlegs(G))), p);
             pthread_rwlock_unlock(&r->stripe_mu[st % 64]);
         }
         if (rc < 0)
@@ -480,10 +468,11 @@ static int parity_read(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, ui
 /* Write LV sectors [a, b) of stripe `st` from src (LV sector a).  Stripe lock held.
  * 0, 1 (a leg failed while reading: try again), or -errno. */
 static int write_stripe_once(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r,
+                             const struct lvx_raid_geo *G,
                              uint64_t st, uint64_t a, uint64_t b, const uint8_t *src)
 {
-    unsigned d = r->n - r->parity, p = parity_leg(r, st), q = q_leg(r, st);
-    uint64_t base = st * d * r->chunk, C = r->chunk;
+    unsigned d = dlegs(G), p = parity_leg(G, st), q = q_leg(G, st);
+    uint64_t base = st * d * G->chunk, C = G->chunk;
     unsigned k0 = (unsigned)((a - base) / C), k1 = (unsigned)((b - 1 - base) / C);
     uint64_t o0 = k0 == k1 ? (a - base) % C : 0, o1 = k0 == k1 ? (b - 1 - base) % C + 1 : C;
     size_t rows = (o1 - o0) * 512;
@@ -491,10 +480,10 @@ static int write_stripe_once(struct lvxd_io *io, struct lvxd_lv *v, struct raid 
     int miss;
     if (failed_legs(r, &miss) > r->parity)
         return -EIO;
-    bool pok = raid_leg_ok(r, p), qok = q < r->n && raid_leg_ok(r, q);
+    bool pok = raid_leg_ok(r, p), qok = q < G->legs && raid_leg_ok(r, q);
     unsigned dmiss = 0;                    /* failed data legs */
     for (unsigned k = 0; k < d; k++)
-        dmiss += !raid_leg_ok(r, data_leg(r, st, k));
+        dmiss += !raid_leg_ok(r, data_leg(G, st, k));
     uint8_t *pb, *qb, *rowbuf;
     struct lop ops[2 * RAID_MAX_LEGS];
     unsigned c = 0;
@@ -512,15 +501,15 @@ static int write_stripe_once(struct lvxd_io *io, struct lvxd_lv *v, struct raid 
         for (unsigned k = 0; k < d; k++) {
             xor_into(pb, K_SRC(k), rows);
             if (qok)
-                q_acc(qb, K_SRC(k), rows, q_exp(r, st, k));
+                q_acc(qb, K_SRC(k), rows, q_exp(G, st, k));
         }
     } else if (!dmiss && (pok || qok)) {   /* read-modify-write */
         if (pok)
-            ops[c++] = (struct lop){ p, false, leg_byte(r, st, o0), (uint32_t)rows, pb };
+            ops[c++] = (struct lop){ p, false, leg_byte(G, st, o0), (uint32_t)rows, pb };
         if (qok)
-            ops[c++] = (struct lop){ q, false, leg_byte(r, st, o0), (uint32_t)rows, qb };
+            ops[c++] = (struct lop){ q, false, leg_byte(G, st, o0), (uint32_t)rows, qb };
         for (unsigned k = k0; k <= k1; k++)
-            ops[c++] = (struct lop){ data_leg(r, st, k), false, leg_byte(r, st, K_A(k)),
+            ops[c++] = (struct lop){ data_leg(G, st, k), false, leg_byte(G, st, K_A(k)),
                                      (uint32_t)((K_B(k) - K_A(k)) * 512),
                                      rowbuf + k * rows + (K_A(k) - o0) * 512 };
         if ((rc = run_lops(io, v, r, ops, c, false)) != 0)
@@ -531,10 +520,10 @@ static int write_stripe_once(struct lvxd_io *io, struct lvxd_lv *v, struct raid 
             xor_into(delta, K_SRC(k), sz);
             xor_into(pb + at, delta, sz);
             if (qok)
-                q_acc(qb + at, delta, sz, q_exp(r, st, k));
+                q_acc(qb + at, delta, sz, q_exp(G, st, k));
         }
     } else if (dmiss) {                    /* reconstruct-write: rows of the others */
-        if ((rc = load_rows(io, v, r, st, o0, rows, ok_mask(r), rowbuf, pb, qb, false)) != 0)
+        if ((rc = load_rows(io, v, r, G, st, o0, rows, ok_mask(r), rowbuf, pb, qb, false)) != 0)
             goto out;
         for (unsigned k = k0; k <= k1; k++)
             memcpy(rowbuf + k * rows + (K_A(k) - o0) * 512, K_SRC(k), (K_B(k) - K_A(k)) * 512);
@@ -542,18 +531,18 @@ static int write_stripe_once(struct lvxd_io *io, struct lvxd_lv *v, struct raid 
         for (unsigned k = 0; k < d; k++) {
             xor_into(pb, rowbuf + k * rows, rows);
             if (qok)
-                q_acc(qb, rowbuf + k * rows, rows, q_exp(r, st, k));
+                q_acc(qb, rowbuf + k * rows, rows, q_exp(G, st, k));
         }
     }
     /* writes: the data ranges, then parity */
     c = 0;
     for (unsigned k = k0; k <= k1; k++)
-        ops[c++] = (struct lop){ data_leg(r, st, k), true, leg_byte(r, st, K_A(k)),
+        ops[c++] = (struct lop){ data_leg(G, st, k), true, leg_byte(G, st, K_A(k)),
                                  (uint32_t)((K_B(k) - K_A(k)) * 512), (uint8_t *)K_SRC(k) };
     if (pok)
-        ops[c++] = (struct lop){ p, true, leg_byte(r, st, o0), (uint32_t)rows, pb };
+        ops[c++] = (struct lop){ p, true, leg_byte(G, st, o0), (uint32_t)rows, pb };
     if (qok)
-        ops[c++] = (struct lop){ q, true, leg_byte(r, st, o0), (uint32_t)rows, qb };
+        ops[c++] = (struct lop){ q, true, leg_byte(G, st, o0), (uint32_t)rows, qb };
     rc = run_lops(io, v, r, ops, c, false);
     if (rc == 1)                           /* written on the rest: served while one is left */
         rc = parity_covered(r) ? 0 : -EIO;
@@ -565,31 +554,33 @@ out:
     return rc;
 }
 
-static int write_stripe(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint64_t st,
+static int write_stripe(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r,
+                        const struct lvx_raid_geo *G, uint64_t st,
                         uint64_t a, uint64_t b, const uint8_t *src)
 {
     pthread_rwlock_t *mu = &r->stripe_mu[st % 64];
     int rc = 1;
     pthread_rwlock_wrlock(mu);
     for (unsigned attempt = 0; attempt < 3 && rc == 1; attempt++)
-        rc = write_stripe_once(io, v, r, st, a, b, src);
+        rc = write_stripe_once(io, v, r, G, st, a, b, src);
     pthread_rwlock_unlock(mu);
     return rc == 1 ? -EIO : rc;
 }
 
-static int parity_write(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint64_t off,
+static int parity_write(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r,
+                        const struct lvx_raid_geo *G, uint64_t off,
                         uint32_t len, const uint8_t *buf)
 {
-    uint64_t s = off / 512, end = (off + len) / 512, sw = (r->n - r->parity) * r->chunk;
+    uint64_t s = off / 512, end = (off + len) / 512, sw = (dlegs(G)) * G->chunk;
     uint64_t st0 = s / sw, st1 = (end - 1) / sw;
-    uint64_t r0 = st0 * r->chunk / r->region, r1 = ((st1 + 1) * r->chunk - 1) / r->region;
+    uint64_t r0 = st0 * G->chunk / r->region, r1 = ((st1 + 1) * G->chunk - 1) / r->region;
     if (r1 >= r->regions)
         r1 = r->regions - 1;
     /* bits first: on disk before data and parity */
     int rc = raid_bits_begin(io, v, r, r0, r1);
     for (uint64_t st = st0; st <= st1 && rc == 0; st++) {
         uint64_t a = st * sw > s ? st * sw : s, b = (st + 1) * sw < end ? (st + 1) * sw : end;
-        rc = write_stripe(io, v, r, st, a, b, buf + (a - s) * 512);
+        rc = write_stripe(io, v, r, G, st, a, b, buf + (a - s) * 512);
     }
     raid_bits_end(r, r0, r1);
     return rc;
@@ -603,7 +594,40 @@ static int parity_rw(struct lvxd_io *io, struct lvxd_lv *v, bool write, uint64_t
         return -EIO;
     if (!len)
         return 0;
-    return write ? parity_write(io, v, r, off, len, buf) : parity_read(io, v, r, off, len, buf);
+    if (!r->reshaping) {
+        struct lvx_raid_geo g = geo_of(r);
+        return write ? parity_write(io, v, r, &g, off, len, buf)
+                     : parity_read(io, v, r, &g, off, len, buf);
+    }
+    /* a reshape recorded (frozen: the position does not move while the LV is served):
+     * each piece in the geometry that holds it, B on the moved side of the position, A
+     * on the other; past the array's size as md records it (a growth's new space)
+     * reads give zeros (md writes zeros there when it moves the data) and writes fail */
+    uint64_t s = off / 512, end = (off + len) / 512;
+    for (uint64_t x = s; x < end;) {
+        uint64_t cut = end;
+        if (x < r->rs.pos && r->rs.pos < cut)
+            cut = r->rs.pos;
+        if (x < r->io_sectors && r->io_sectors < cut)
+            cut = r->io_sectors;
+        uint32_t blen = (uint32_t)((cut - x) * 512);
+        uint8_t *p = buf + (x - s) * 512;
+        int rc;
+        if (x >= r->io_sectors) {
+            if (write)
+                return -EIO;
+            memset(p, 0, blen);
+            rc = 0;
+        } else {
+            const struct lvx_raid_geo *g = lvx_reshape_geo_of(&r->rs, x);
+            rc = write ? parity_write(io, v, r, g, x * 512, blen, p)
+                       : parity_read(io, v, r, g, x * 512, blen, p);
+        }
+        if (rc < 0)
+            return rc;
+        x = cut;
+    }
+    return 0;
 }
 
 /* --- resync ----------------------------------------------------------------------- */
@@ -617,7 +641,8 @@ struct rows {
     uint8_t *pacc, *qacc, *pb, *qb, *rowbuf;
 };
 
-static void rows_init(struct rows *w, const struct raid *r, uint64_t g0, uint64_t g1,
+static void rows_init(struct rows *w, const struct raid *r, const struct lvx_raid_geo *G,
+                      uint64_t g0, uint64_t g1,
                       uint8_t *buf)
 {
     uint64_t used = r->leg_sectors;
@@ -631,14 +656,14 @@ static void rows_init(struct rows *w, const struct raid *r, uint64_t g0, uint64_
     w->rowbuf = w->qb + w->slice;
 }
 
-static bool rows_next(struct rows *w, const struct raid *r, uint64_t *st, uint64_t *o,
+static bool rows_next(struct rows *w, const struct lvx_raid_geo *G, uint64_t *st, uint64_t *o,
                       uint64_t *cnt)
 {
     if (w->x >= w->end)
         return false;
-    *st = w->x / r->chunk;
-    *o = w->x % r->chunk;
-    *cnt = r->chunk - *o;
+    *st = w->x / G->chunk;
+    *o = w->x % G->chunk;
+    *cnt = G->chunk - *o;
     if (*cnt > w->slice / 512)
         *cnt = w->slice / 512;
     if (*cnt > w->end - w->x)
@@ -648,14 +673,15 @@ static bool rows_next(struct rows *w, const struct raid *r, uint64_t *st, uint64
 }
 
 /* P (and Q) of stripe st's data rows in w->rowbuf into w->pacc (w->qacc). */
-static void rows_parity(const struct rows *w, const struct raid *r, uint64_t st, uint32_t bytes)
+static void rows_parity(const struct rows *w, const struct lvx_raid_geo *G, uint64_t st,
+                        uint32_t bytes)
 {
-    unsigned q = q_leg(r, st);
+    unsigned q = q_leg(G, st);
     memset(w->pacc, 0, 2 * w->slice);
-    for (unsigned k = 0; k < r->n - r->parity; k++) {
+    for (unsigned k = 0; k < dlegs(G); k++) {
         xor_into(w->pacc, w->rowbuf + (size_t)k * bytes, bytes);
-        if (q < r->n)
-            q_acc(w->qacc, w->rowbuf + (size_t)k * bytes, bytes, q_exp(r, st, k));
+        if (q < G->legs)
+            q_acc(w->qacc, w->rowbuf + (size_t)k * bytes, bytes, q_exp(G, st, k));
     }
 }
 
@@ -665,33 +691,35 @@ static void rows_parity(const struct rows *w, const struct raid *r, uint64_t st,
 static int parity_sync(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint64_t g0,
                        uint64_t g1, uint64_t insync, uint64_t to, uint8_t *buf)
 {
+    struct lvx_raid_geo G0 = geo_of(r);
+    const struct lvx_raid_geo *G = &G0;
     struct rows w;
-    rows_init(&w, r, g0, g1, buf);
+    rows_init(&w, r, G, g0, g1, buf);
     uint64_t all = r->n == 64 ? ~(uint64_t)0 : ((uint64_t)1 << r->n) - 1;
     struct lop ops[RAID_MAX_LEGS];
     uint64_t st, o, cnt;
-    while (rows_next(&w, r, &st, &o, &cnt)) {
+    while (rows_next(&w, G, &st, &o, &cnt)) {
         uint32_t bytes = (uint32_t)(cnt * 512);
-        unsigned p = parity_leg(r, st), q = q_leg(r, st), c = 0;
+        unsigned p = parity_leg(G, st), q = q_leg(G, st), c = 0;
         uint64_t usable = ok_mask(r) & insync, targets = ok_mask(r) & to & ~insync;
         if (!targets && usable != all)
             continue;                      /* degraded: no parity to recompute */
-        int rc = load_rows(io, v, r, st, o, bytes, usable, w.rowbuf, w.pb, w.qb, true);
+        int rc = load_rows(io, v, r, G, st, o, bytes, usable, w.rowbuf, w.pb, w.qb, true);
         if (rc != 0) {
             lvxd_log("%s/%s: stripe %" PRIu64 " cannot be rebuilt from the legs left", v->vg,
                      v->lv, st);
             return rc < 0 ? rc : -EIO;
         }
-        rows_parity(&w, r, st, bytes);
-        for (unsigned k = 0; k < r->n - r->parity; k++) {
-            unsigned leg = data_leg(r, st, k);
+        rows_parity(&w, G, st, bytes);
+        for (unsigned k = 0; k < dlegs(G); k++) {
+            unsigned leg = data_leg(G, st, k);
             if ((targets >> leg) & 1)
-                ops[c++] = (struct lop){ leg, true, leg_byte(r, st, o), bytes, w.rowbuf + k * bytes };
+                ops[c++] = (struct lop){ leg, true, leg_byte(G, st, o), bytes, w.rowbuf + k * bytes };
         }
         if (!targets || ((targets >> p) & 1))
-            ops[c++] = (struct lop){ p, true, leg_byte(r, st, o), bytes, w.pacc };
-        if (q < r->n && (!targets || ((targets >> q) & 1)))
-            ops[c++] = (struct lop){ q, true, leg_byte(r, st, o), bytes, w.qacc };
+            ops[c++] = (struct lop){ p, true, leg_byte(G, st, o), bytes, w.pacc };
+        if (q < G->legs && (!targets || ((targets >> q) & 1)))
+            ops[c++] = (struct lop){ q, true, leg_byte(G, st, o), bytes, w.qacc };
         if ((rc = run_lops(io, v, r, ops, c, true)) != 0)
             return rc < 0 ? rc : -EIO;
     }
@@ -705,36 +733,38 @@ static int parity_sync(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, ui
 static int parity_check(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint64_t g0,
                         uint64_t g1, bool repair, uint64_t *mism, uint8_t *buf)
 {
+    struct lvx_raid_geo G0 = geo_of(r);
+    const struct lvx_raid_geo *G = &G0;
     struct rows w;
-    rows_init(&w, r, g0, g1, buf);
+    rows_init(&w, r, G, g0, g1, buf);
     uint64_t all = r->n == 64 ? ~(uint64_t)0 : ((uint64_t)1 << r->n) - 1;
     struct lop ops[2];
     uint64_t st, o, cnt;
-    while (rows_next(&w, r, &st, &o, &cnt)) {
+    while (rows_next(&w, G, &st, &o, &cnt)) {
         uint32_t bytes = (uint32_t)(cnt * 512);
-        unsigned p = parity_leg(r, st), q = q_leg(r, st), c = 0;
-        int rc = load_rows(io, v, r, st, o, bytes, all, w.rowbuf, w.pb, w.qb, true);
+        unsigned p = parity_leg(G, st), q = q_leg(G, st), c = 0;
+        int rc = load_rows(io, v, r, G, st, o, bytes, all, w.rowbuf, w.pb, w.qb, true);
         if (rc != 0)
             return rc < 0 ? rc : -EIO;
-        rows_parity(&w, r, st, bytes);
-        ops[c++] = (struct lop){ p, false, leg_byte(r, st, o), bytes, w.pb };
-        if (q < r->n)
-            ops[c++] = (struct lop){ q, false, leg_byte(r, st, o), bytes, w.qb };
+        rows_parity(&w, G, st, bytes);
+        ops[c++] = (struct lop){ p, false, leg_byte(G, st, o), bytes, w.pb };
+        if (q < G->legs)
+            ops[c++] = (struct lop){ q, false, leg_byte(G, st, o), bytes, w.qb };
         if ((rc = run_lops(io, v, r, ops, c, true)) != 0)
             return rc < 0 ? rc : -EIO;
         bool differs = false;
         for (uint32_t b = 0; b < bytes; b += 4096) {
             uint32_t l = bytes - b < 4096 ? bytes - b : 4096;
-            if (memcmp(w.pacc + b, w.pb + b, l) || (q < r->n && memcmp(w.qacc + b, w.qb + b, l))) {
+            if (memcmp(w.pacc + b, w.pb + b, l) || (q < G->legs && memcmp(w.qacc + b, w.qb + b, l))) {
                 *mism += 8;
                 differs = true;
             }
         }
         if (repair && differs) {
             c = 0;
-            ops[c++] = (struct lop){ p, true, leg_byte(r, st, o), bytes, w.pacc };
-            if (q < r->n)
-                ops[c++] = (struct lop){ q, true, leg_byte(r, st, o), bytes, w.qacc };
+            ops[c++] = (struct lop){ p, true, leg_byte(G, st, o), bytes, w.pacc };
+            if (q < G->legs)
+                ops[c++] = (struct lop){ q, true, leg_byte(G, st, o), bytes, w.qacc };
             if ((rc = run_lops(io, v, r, ops, c, true)) != 0)
                 return rc < 0 ? rc : -EIO;
         }

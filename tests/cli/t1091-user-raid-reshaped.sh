@@ -19,7 +19,8 @@
 #          (tests/tools/parity_check.py on the images read from the PVs), the old
 #          place untouched; a dirty bitmap region with a planted parity mismatch is
 #          resynced at the offset; lvs reports the kernel's data_offset;
-#   refused  a reshape in progress (RESHAPE_ACTIVE, reshape_position), images whose
+#   refused  a reshape in progress that md would not resume (RESHAPE_ACTIVE,
+#          reshape_position, the geometry unchanged: t1105 serves one), images whose
 #          superblocks disagree on the offset, an offset past the reshape space: exit
 #          5, one line, nothing written.
 # shellcheck source=tests/lib.sh
@@ -46,57 +47,8 @@ uspace_run_ok "32 MiB written, in sync, deactivated" sh -c \
      $LVX lvchange -an $VG/r"
 for i in 0 1 2 3 4; do report "r_rimage_$i"; report "r_rmeta_$i"; done
 
-# shellcheck disable=SC2317  # called through test_ok
-# sb_set FIELD=VALUE... [legs=I,J]: the superblock fields of every rmeta (or of legs I,J)
-# changed on the PVs (offsets of docs/dm-formats.md §2, §3); bit=N sets bitmap bit N
-sb_set() {
-    local legs="0 1 2 3 4" a i
-    for a in "$@"; do [[ $a == legs=* ]] && legs=${a#legs=}; done
-    for i in ${legs//,/ }; do
-        pv_get "r_rmeta_$i" 0 $((12 * 1024)) "$SCRATCH/m.bin"
-        "$PYTHON" - "$SCRATCH/m.bin" "$@" <<'PY' || return 1
-import struct, sys
-p = sys.argv[1]
-b = bytearray(open(p, "rb").read())
-at = {"flags": (0x3C, "<I"), "reshape": (0x40, "<Q"), "delta_disks": (0x54, "<i"),
-      "array_sectors": (0x58, "<Q"), "data_offset": (0x60, "<Q"), "new_data_offset": (0x68, "<Q"),
-      "sectors": (0x70, "<Q"), "bm_sync_size": (4096 + 40, "<Q")}
-for a in sys.argv[2:]:
-    k, v = a.split("=")
-    if k == "legs":
-        continue
-    if k == "bit":
-        b[4096 + 256 + int(v) // 8] |= 1 << (int(v) % 8)
-        continue
-    off, fmt = at[k]
-    struct.pack_into(fmt, b, off, int(v, 0))
-open(p, "wb").write(bytes(b))
-PY
-        pv_put "r_rmeta_$i" 0 "$SCRATCH/m.bin"
-    done
-}
-# the metadata of a finished LVM2 reshape: RESHAPE flags, reshape_count 1 (one extent)
-# shellcheck disable=SC2317  # called through test_ok
-reshaped_meta() {
-    "$LVX" vgcfgbackup -q -f "$SCRATCH/vg.txt" "$VG" >/dev/null 2>&1 &&
-        "$PYTHON" - "$SCRATCH/vg.txt" <<'PY' &&
-import re, sys
-p = sys.argv[1]
-t = open(p).read().replace('type = "raid5"', 'type = "raid5+RESHAPE+RESHAPE_DATA_OFFSET"', 1)
-out, lv, n = [], None, 0
-for line in t.split('\n'):
-    m = re.match(r'\t\t(\S+) \{$', line)
-    if m:
-        lv = m.group(1)
-    out.append(line)
-    if re.match(r'\t+extent_count = \d+', line) and re.fullmatch(r'r(_rimage_\d+)?', lv or ''):
-        out.append(line[:line.index('e')] + 'reshape_count = 1')
-        n += 1
-assert n == 6, n
-open(p, 'w').write('\n'.join(out))
-PY
-        "$LVX" vgcfgrestore -q -f "$SCRATCH/vg.txt" "$VG" >/dev/null 2>&1
-}
+# shellcheck source=tests/tools/raid-reshaped.sh
+source "$LVX_ROOT/tests/tools/raid-reshaped.sh"
 test_ok "metadata: raid5+RESHAPE+RESHAPE_DATA_OFFSET, reshape_count 1 (16 MiB left)" reshaped_meta
 test_eq "LVM2 reads the LV as 16 MiB with 4 MiB of reshape space in each image" \
     "$(lvm2 lvs --noheadings --units m --nosuffix -o lv_size,reshape_len_le $VG/r 2>/dev/null | xargs)" "16.00 5"
@@ -174,7 +126,7 @@ refused() {      # refused DESC LINE
     test_eq "... nothing written" "$(sha_devs "${DEVS[@]}")" "$before"
 }
 test_ok "in progress: RESHAPE_ACTIVE, reshape_position 0" sb_set flags=1 reshape=0
-refused "in progress" "a reshape in progress (the superblock of image 0: reshape_position 0, delta_disks 0); the user-space backend serves a RAID LV once its reshape has ended (activate it with the dm backend: the kernel goes on with it)."
+refused "in progress" "a reshape in progress (the superblock of image 0: reshape_position 0, delta_disks 0): nothing to reshape; not served (activate it with the dm backend: the kernel goes on with it)."
 test_ok "offsets differ: image 2's superblock says 0" sb_set flags=0 reshape=0xffffffffffffffff
 test_ok "..." sb_set data_offset=0 new_data_offset=0 legs=2
 refused "offsets differ" "the superblock of image 2 puts its data at sector 0 (new 0), image 0's at 8192: not served."

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# t0791-kernel-user-raid-reshaping: RAID reshapes that LVM2 and the kernel started and
+# left unfinished, served frozen by lvx's user-space daemon, then finished by the
+# kernel (docs/reshape-user.md §5 step 3):
+#   1. guest (tests/kernel/user-raid-reshaping.sh, phase 1): LVM2 starts raid5 -i3 ->
+#      4 stripes (forward), raid6 -i3 -> 4 (forward), raid5 stripe size 64k -> 128k
+#      (backward), throttled, and deactivates them once a position is recorded;
+#   2. host: lvx's daemon serves them in both geometries (the moved side in the new,
+#      the rest in the old), reports the reshape frozen, reads the kernel's bytes,
+#      writes its own over each LV's old size, deactivates; the superblocks keep every
+#      reshape field (events aside);
+#   3. guest (phase 2): the kernel goes on from the recorded position to the end and
+#      reads the daemon's bytes.
+# Runs through tests/lib_kernel.sh (one guest at a time; LVX_SKIP_KERNEL=1 skips).
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+# shellcheck source=tests/lib_kernel.sh
+. "$LVX_ROOT/tests/lib_kernel.sh"
+# shellcheck source=tests/tools/uspace-env.sh
+source "$LVX_ROOT/tests/tools/uspace-env.sh"
+# shellcheck source=tests/tools/guest-disks.sh
+source "$LVX_ROOT/tests/tools/guest-disks.sh"
+# shellcheck source=tests/tools/raid-pvread.sh
+source "$LVX_ROOT/tests/tools/raid-pvread.sh"
+# shellcheck disable=SC2034  # raid-pvread.sh reads it
+VG=kr
+: "${PYTHON:=python3}"
+LVS=(r5 r6 r5b)
+declare -A LEGS=([r5]=5 [r6]=6 [r5b]=4)
+detach_all
+
+# ---- 1. LVM2 and the kernel start the reshapes and stop them
+echo 1 >"$SCRATCH/data/phase"
+KERNEL_GUEST_MORE=1 kernel_guest_test user-raid-reshaping.sh 6 64M 900 --disk-dir "$DISKS" --reuse-disks \
+    --put "$SCRATCH/data:/t/data"
+cp "$KERNEL_OUT"/ka_*.bin "$SCRATCH/data/" 2>/dev/null
+[[ -n ${LVX_GUEST_KEEP:-} ]] && { rm -rf "$LVX_GUEST_KEEP"; cp -r "$KERNEL_OUT" "$LVX_GUEST_KEEP"; }
+
+# ---- 2. lvx's daemon serves them frozen
+attach_all
+uspace_env "$SCRATCH/us" "${DEVS[@]}"
+lvm_sandbox "${DEVS[@]}"
+: >"$LOG"
+# the dm-raid superblock fields the daemon must keep (all but events), per rmeta
+sbs() {
+    local lv i f
+    for lv in "${LVS[@]}"; do
+        for ((i = 0; i < LEGS[$lv]; i++)); do
+            report "${lv}_rmeta_$i"
+            for f in devices position level layout stripe array_sectors data_offset \
+                new_data_offset flags reshape delta_disks sectors recovery resync bm_sync_size dirty; do
+                printf '%s ' "$f=$(sb_field "${lv}_rmeta_$i" $f)"
+            done
+            echo
+        done
+    done
+}
+sbs >"$SCRATCH/sb.kernel"
+diag "the kernel's superblocks: $(cat "$SCRATCH/sb.kernel")"
+test_eq "every superblock records a reshape in progress (flags 1 or 3, a position)" \
+    "$(grep -E 'flags=[13] reshape=' "$SCRATCH/sb.kernel" | grep -c -v -e 'reshape=0 ' -e 'reshape=ffffffffffffffff ')" "15"
+uspace_run_ok "lvx activates kr (three reshapes in progress)" lvx vgchange -ay kr
+test_eq "the daemon names each reshape's position (its log)" \
+    "$(grep -c 'a reshape in progress at sector [1-9].*served frozen' "$LOG")" "3"
+lvx lvs --noheadings -o lv_name,raid_sync_action,sync_percent kr >"$SCRATCH/lvs" 2>&1
+diag "$(cat "$SCRATCH/lvs")"
+test_eq "lvs: each reshape frozen, 0 < sync_percent < 100" \
+    "$(awk '$2 == "frozen" && $3 > 0 && $3 < 100' "$SCRATCH/lvs" | wc -l)" "3"
+for lv in "${LVS[@]}"; do
+    bytes=$(stat -c %s "$SCRATCH/data/ka_$lv.bin")
+    test_eq "kr/$lv: the daemon reads the kernel's bytes on both sides of the position" \
+        "$(head -c "$bytes" "$DM_DEV_DIR/kr/$lv" | sha256sum | cut -d' ' -f1)" "$(sha "$SCRATCH/data/ka_$lv.bin")"
+    head -c "$bytes" /dev/urandom >"$SCRATCH/data/hx_$lv.bin"
+    uspace_run_ok "kr/$lv: new data written through the daemon (both geometries)" dd if="$SCRATCH/data/hx_$lv.bin" \
+        of="$DM_DEV_DIR/kr/$lv" bs=1M oflag=direct conv=fsync status=none
+    test_eq "kr/$lv reads them back" \
+        "$(head -c "$bytes" "$DM_DEV_DIR/kr/$lv" | sha256sum | cut -d' ' -f1)" "$(sha "$SCRATCH/data/hx_$lv.bin")"
+done
+test_eq "no resync or rebuild in the daemon's log" \
+    "$(grep -c -e 'new RAID set' -e 'is rebuilt' -e 'resync' -e 'failed' "$LOG")" "0"
+uspace_run_ok "deactivate kr" lvx vgchange -an kr
+sbs >"$SCRATCH/sb.daemon"
+test_eq "the superblocks keep every reshape field the kernel wrote (events aside)" \
+    "$(diff "$SCRATCH/sb.kernel" "$SCRATCH/sb.daemon")" ""
+lvx daemon stop >/dev/null 2>&1
+for _ in $(seq 100); do [[ -z $(uspace_daemon_pids) ]] && break; sleep 0.1; done
+detach_all
+
+# ---- 3. the kernel finishes them
+echo 2 >"$SCRATCH/data/phase"
+KERNEL_GUEST_MORE=1 kernel_guest_test user-raid-reshaping.sh 6 64M 900 --disk-dir "$DISKS" --reuse-disks \
+    --put "$SCRATCH/data:/t/data"
+attach_all
+lvm_sandbox "${DEVS[@]}"
+sbs >"$SCRATCH/sb.kernel2"
+diag "the kernel's superblocks after the end: $(cat "$SCRATCH/sb.kernel2")"
+test_eq "no superblock records a reshape after the kernel's end" \
+    "$(grep -c 'reshape=ffffffffffffffff ' "$SCRATCH/sb.kernel2")" "15"
+detach_all
+done_testing

@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
+#
+# tests/tools/raid-reshaped.sh - sourced by the tests of RAID LVs that a reshape left
+# behind or is in the middle of (t1091, t1105), after raid-pvread.sh: raid5 LV `r` of
+# 5 images in VG, its superblocks and metadata given a reshape's marks on the PVs.
+#   sb_set FIELD=VALUE... [legs=I,J]   superblock fields of every rmeta (or legs I,J)
+#   reshaped_meta [STRIPE]             RESHAPE flags and reshape_count 1 in the metadata
+# shellcheck disable=SC2317  # called through test_ok
+# sb_set FIELD=VALUE... [legs=I,J]: the superblock fields of every rmeta (or of legs I,J)
+# changed on the PVs (offsets of docs/dm-formats.md §2, §3); bit=N sets bitmap bit N
+sb_set() {
+    local legs="0 1 2 3 4" a i
+    for a in "$@"; do [[ $a == legs=* ]] && legs=${a#legs=}; done
+    for i in ${legs//,/ }; do
+        pv_get "r_rmeta_$i" 0 $((12 * 1024)) "$SCRATCH/m.bin"
+        "$PYTHON" - "$SCRATCH/m.bin" "$@" <<'PY' || return 1
+import struct, sys
+p = sys.argv[1]
+b = bytearray(open(p, "rb").read())
+at = {"flags": (0x3C, "<I"), "reshape": (0x40, "<Q"), "delta_disks": (0x54, "<i"),
+      "array_sectors": (0x58, "<Q"), "data_offset": (0x60, "<Q"), "new_data_offset": (0x68, "<Q"),
+      "sectors": (0x70, "<Q"), "bm_sync_size": (4096 + 40, "<Q"), "new_stripe": (0x50, "<I")}
+for a in sys.argv[2:]:
+    k, v = a.split("=")
+    if k == "legs":
+        continue
+    if k == "bit":
+        b[4096 + 256 + int(v) // 8] |= 1 << (int(v) % 8)
+        continue
+    off, fmt = at[k]
+    struct.pack_into(fmt, b, off, int(v, 0))
+open(p, "wb").write(bytes(b))
+PY
+        pv_put "r_rmeta_$i" 0 "$SCRATCH/m.bin"
+    done
+}
+# reshaped_meta [STRIPE]: the metadata of an LVM2 reshape: RESHAPE flags, reshape_count 1
+# (one extent), the stripe size STRIPE sectors (B's) when given
+# shellcheck disable=SC2317  # called through test_ok
+reshaped_meta() {
+    "$LVX" vgcfgbackup -q -f "$SCRATCH/vg.txt" "$VG" >/dev/null 2>&1 &&
+        "$PYTHON" - "$SCRATCH/vg.txt" "${1:-}" <<'PY' &&
+import re, sys
+p = sys.argv[1]
+t = open(p).read().replace('type = "raid5"', 'type = "raid5+RESHAPE+RESHAPE_DATA_OFFSET"', 1)
+if sys.argv[2]:
+    t = re.sub(r'(\n\t+stripe_size = )\d+', r'\g<1>' + sys.argv[2], t, count=1)
+out, lv, n = [], None, 0
+for line in t.split('\n'):
+    m = re.match(r'\t\t(\S+) \{$', line)
+    if m:
+        lv = m.group(1)
+    out.append(line)
+    if re.match(r'\t+extent_count = \d+', line) and re.fullmatch(r'r(_rimage_\d+)?', lv or ''):
+        out.append(line[:line.index('e')] + 'reshape_count = 1')
+        n += 1
+assert n == 6, n
+open(p, 'w').write('\n'.join(out))
+PY
+        "$LVX" vgcfgrestore -q -f "$SCRATCH/vg.txt" "$VG" >/dev/null 2>&1
+}
