@@ -16,9 +16,11 @@
  *   --mirrorlog core|disk   on the layer (LVM2's _original_lv): its log goes, or a new
  *                      one is added named NAME_mlog (no _mimagetmp_N in it).
  *
- * lvx refuses (its own words) a layer reduced to one image (LVM2 re-initialises its
- * log in sync, which it cannot do with activation off either), a mirrored log, and
- * any of these for an active LV.
+ * An LV active in dm may have its layer's log changed (core or disk: the layer's new
+ * table loaded inactive, resumed under the suspended top, the log's device gone after;
+ * mirror-names.sh :140).  lvx refuses (its own words) a layer reduced to one image
+ * (LVM2 re-initialises its log in sync, which it cannot do with activation off
+ * either), a mirrored log, and the others for an active LV.
  */
 #include "cmd/mirror_layer.h"
 
@@ -77,7 +79,11 @@ int lvx_mirror_layer_convert(struct lvx_cmd_env *env, struct lvx_vg_update *u,
     uint32_t total = layer->segs[0].area_count + top->area_count - 1;
     int rc;
     *done = true;
-    if (active || c->mirrored_log || (c->type && !linear && strcmp(c->type, "mirror")))
+    /* active: only the layer's log changed (core or disk), in dm (the layer's new
+     * table loaded inactive and resumed under the suspended top: dm_backend.c) */
+    bool log_only = !c->mirrors_given && !c->type && (c->core_log || c->disk_log);
+    if ((active && (!log_only || !act->be->rename_sub)) || c->mirrored_log ||
+        (c->type && !linear && strcmp(c->type, "mirror")))
         return refuse(lv, layer, "convert");
     uint32_t want = total;
     if (linear) {
@@ -155,8 +161,21 @@ int lvx_mirror_layer_convert(struct lvx_cmd_env *env, struct lvx_vg_update *u,
         lvx_mirror_mlog_unmirror(ls->log_lv);
         ls->raw = NULL;
     }
-    if ((rc = lvx_mirror_commit_live(env, u, act, lv, false, old_log)))
+    /* LVM2 loads the top's and the layer's tables "nosync" when the layer was in sync
+     * (remove_mirror_log / add_mirror_log: init_mirror_in_sync) */
+    struct lvx_actcmd a = *act;
+    struct lvx_lv_kstate ks;
+    memset(&ks, 0, sizeof(ks));
+    if (active && !act->test && act->be->status && act->be->status(env->ctx, layer, &ks) == 0 &&
+        ks.active && ks.mirror && ks.sync_total && ks.sync_done >= ks.sync_total)
+        a.opts.nosync = true;
+    lvx_error_clear(env->ctx);
+    if ((rc = lvx_mirror_commit_live(env, u, &a, lv, active, old_log)))
         return rc;
+    /* the log that went: its device no longer under the layer */
+    if (active && !act->test && old_log && old_log != ls->log_lv &&
+        act->be->deactivate(env->ctx, old_log, NULL) < 0)
+        return lvx_cmd_fail(env);
     lvx_notice(env->ctx, "Logical volume %s/%s converted.", vg->name, lv->name);
     return 0;
 }

@@ -6,8 +6,8 @@
 # LVM2 on a twin VG, inside a throw-away QEMU guest running
 # tests/kernel/mirror-layer-add.sh with the plain lvx binary and 10 virtio disks of 64 MiB:
 # output, dm tables, metadata and lvs -a while layered as LVM2's, a second -m+1 refused
-# alike, an ext4 mounted across the conversion, the detached poller, the foreground
-# `lvconvert VG/LV` collapsing it (tables, metadata, every image's data); a core-log
+# alike, the layer's log dropped and added again, an ext4 mounted across the conversion,
+# the detached poller, the foreground `lvconvert VG/LV` collapsing it (tables, metadata, every image's data); a core-log
 # mirror given --mirrorlog disk with its new image (the layer on the new log).
 # The guest's TAP lines become this test's.
 #

@@ -12,7 +12,8 @@
 #
 #   vda-vde  "lvm-ad": LVM2 (the oracle)          vdf-vdj  "lvx-ad": lvx
 #
-#   m   disk log (D1 D2, log D3), new image on D4; ext4 on lvx's
+#   m   disk log (D1 D2, log D3), new image on D4; ext4 on lvx's; the layer's log
+#       dropped and added again while layered
 #   c   core log (D1 D2), -m+1 --mirrorlog disk (D3 D5)
 # shellcheck disable=SC2086
 . /t/guest-tap.sh
@@ -80,6 +81,16 @@ kill $p $(poller_of "lvconvert") 2>/dev/null
 sleep 0.5
 check_eq "both pollers killed (the test's own foreground collapse follows)" \
     "$(poller_of lvpoll)$(poller_of lvconvert)" ""
+# the layer's log changed while layered and active (mirror-names.sh :140-145), lvx's mounted
+both "lvconvert -f --mirrorlog core VG/m while layered (the layer's log goes)" \
+    lvconvert -f --mirrorlog core VG/m
+check_eq "m's dm tables after --mirrorlog core as LVM2's (the layer on a core log, no m_mlog)" \
+    "$(tables $LVX_VG | grep -- '-m')" "$(tables $LVM_VG | grep -- '-m')"
+both "lvconvert --mirrorlog disk VG/m while layered (a new m_mlog under the layer)" \
+    lvconvert --mirrorlog disk VG/m
+check_eq "m's dm tables after --mirrorlog disk as LVM2's" \
+    "$(tables $LVX_VG | grep -- '-m')" "$(tables $LVM_VG | grep -- '-m')"
+check_eq "metadata after both log changes as LVM2's" "$(meta $LVX $LVX_VG)" "$(meta lvm $LVM_VG)"
 ra=0 rb=0
 oa=$(command lvm lvconvert $LVM_VG/m 2>&1) || ra=$?
 ob=$($LVX lvconvert $LVX_VG/m 2>&1) || rb=$?
