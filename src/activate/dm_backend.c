@@ -647,17 +647,65 @@ static void remove_made(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx
     restore_error(ctx, &first);
 }
 
+/* A mirror's resync layer (LVM2's NAME_mimagetmp_N) new under an active mirror: its
+ * device made live with an error table (LVM2's interim LV), its mirror table loaded
+ * inactive only.  It runs on the log and images the live top mirror still writes: it
+ * is resumed by dm_swap while the top is suspended (LVM2's order), never before. */
+static int stage_new_layer(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *layer,
+                           const char *table, bool *made)
+{
+    struct lvx_dm_ids ids;
+    struct lvx_dm_info info;
+    char err[64];
+    int rc;
+    if ((rc = ids_of(ctx, layer->vg->name, layer, &ids)) < 0 ||
+        (rc = lvx_dm_info(ctx, dm, ids.name, &info)) < 0)
+        return rc;
+    if (info.exists) {
+        /* already stacked: a new table (its log changed) loaded inactive, resumed by
+         * dm_swap under the suspended top as a new layer's */
+        struct lvx_buf live = LVX_BUF_INIT;
+        bool same = info.live_table && lvx_dm_table(ctx, dm, ids.name, false, &live) == 0 &&
+                    same_table(lvx_buf_str(&live), table);
+        lvx_buf_free(&live);
+        lvx_error_clear(ctx);
+        if (same || !info.live_table || info.suspended)
+            return activate_one(ctx, dm, layer, table, false, made);
+        return lvx_dm_load(ctx, dm, ids.name, table, false);
+    }
+    snprintf(err, sizeof(err), "0 %" PRIu64 " error\n",
+             layer->le_count * (uint64_t)layer->vg->extent_size);
+    if ((rc = lvx_dm_create(ctx, dm, ids.name, ids.uuid, 0, 0, NULL)) < 0)
+        return rc;
+    if ((rc = make_live(ctx, dm, layer, &ids, err, false)) < 0 ||
+        (rc = lvx_dm_load(ctx, dm, ids.name, table, false)) < 0)
+        return undo_create(ctx, dm, &ids, layer);
+    *made = true;
+    return 0;
+}
+
 /* The sub-LV devices of a raid LV made live (created, or refreshed when they exist:
  * at a stage, the images lvconvert adds or the rimage_0 layer of a linear LV becoming
- * raid1 are new); made[] marks the created ones. */
+ * raid1 are new); made[] marks the created ones.  defer: a new resync layer whose
+ * mirror table is only loaded (stage_new_layer). */
 static int stage_raid_subs(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv **subs,
-                           bool *made, unsigned n)
+                           bool *made, unsigned n, const struct lvx_lv *defer, bool nosync)
 {
     struct lvx_buf table = LVX_BUF_INIT;
     int rc = 0;
     for (unsigned i = 0; i < n && rc == 0; i++) {
         lvx_buf_reset(&table);
-        if ((rc = raid_sub_table(ctx, dm, subs[i], &table)) == 0)
+        /* the layer's table "nosync" too when the top's is (LVM2's global in-sync
+         * flag: every mirror table a log change of an in-sync layer loads) */
+        if (subs[i] == defer && nosync)
+            rc = stacked_table(ctx, subs[i], true, dm, &table);
+        else
+            rc = raid_sub_table(ctx, dm, subs[i], &table);
+        if (rc != 0)
+            break;
+        if (subs[i] == defer)
+            rc = stage_new_layer(ctx, dm, subs[i], lvx_buf_str(&table), &made[i]);
+        else
             rc = activate_one(ctx, dm, subs[i], lvx_buf_str(&table), false, &made[i]);
     }
     lvx_buf_free(&table);
@@ -669,7 +717,7 @@ int lvx_dm_stacked_subs_up(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct 
     const struct lvx_lv *subs[RAID_SUBS_MAX];
     bool made[RAID_SUBS_MAX] = { false };
     unsigned n = raid_subs(lv, subs, RAID_SUBS_MAX);
-    int rc = stage_raid_subs(ctx, dm, subs, made, n);
+    int rc = stage_raid_subs(ctx, dm, subs, made, n, NULL, false);
     if (rc < 0)
         remove_made(ctx, dm, subs, made, n);
     return rc;
@@ -704,7 +752,7 @@ static int activate_raid(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lv
     bool made[RAID_SUBS_MAX] = { false };
     unsigned n = raid_subs(lv, subs, RAID_SUBS_MAX);
     struct lvx_buf table = LVX_BUF_INIT;
-    int rc = stage_raid_subs(ctx, dm, subs, made, n);
+    int rc = stage_raid_subs(ctx, dm, subs, made, n, NULL, false);
     if (rc == 0) {
         rc = stacked_table(ctx, lv, opts && opts->nosync, dm, &table);
     }
@@ -929,7 +977,9 @@ static int dm_stage(struct lvx_ctx *ctx, const struct lvx_lv *lv,
                     : lvx_activation_check(ctx, lv, opts);
     if (rc < 0 || (rc = open_active(ctx, lv, own_layer(lv), &dm, &ids, &info)) < 0)
         return rc;
-    if (raid && (rc = stage_raid_subs(ctx, &dm, subs, made, n)) == 0)
+    const struct lvx_lv *layer = raid ? lvx_map_mirror_sync_layer(lv) : NULL;
+    if (raid && (rc = stage_raid_subs(ctx, &dm, subs, made, n, layer,
+                                      opts && opts->nosync)) == 0)
         rc = stacked_table(ctx, lv, opts && opts->nosync, &dm, &table);
     else if (!raid)
         rc = lvx_activation_dm_table(ctx, lv, opts && opts->partial, &table);
@@ -973,29 +1023,105 @@ static int dm_rename_sub(struct lvx_ctx *ctx, const struct lvx_lv *sub, const ch
     return rc;
 }
 
+/* lv's resync layer staged by stage_new_layer (its mirror table still inactive):
+ * *lids filled; false when there is none (or it is live already).  *fresh (may be
+ * NULL): its live table is the error one of a layer new with this change. */
+static bool staged_layer(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *lv,
+                         struct lvx_dm_ids *lids, bool *fresh)
+{
+    const struct lvx_lv *layer = lvx_map_lv_is_mirror(lv) ? lvx_map_mirror_sync_layer(lv) : NULL;
+    struct lvx_dm_info linfo;
+    if (!layer)
+        return false;
+    if (ids_of(ctx, layer->vg->name, layer, lids) < 0 ||
+        lvx_dm_info(ctx, dm, lids->name, &linfo) < 0) {
+        lvx_error_clear(ctx);
+        return false;
+    }
+    if (!linfo.exists || !linfo.inactive_table)
+        return false;
+    if (fresh) {
+        struct lvx_buf live = LVX_BUF_INIT;
+        *fresh = lvx_dm_table(ctx, dm, lids->name, false, &live) == 0 &&
+                 strstr(lvx_buf_str(&live), " error") != NULL;
+        lvx_buf_free(&live);
+        lvx_error_clear(ctx);
+    }
+    return true;
+}
+
+/* The top suspended (its old mirror flushes the log and stops its recovery), the
+ * staged layer resumed (its mirror takes over the log and the old images), the top
+ * resumed on its new table over the layer: LVM2's order (libdm suspends top-down and
+ * resumes bottom-up).  A failure before the top's resume puts the old tables back. */
+static int swap_over_layer(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *top,
+                           const char *layer)
+{
+    int rc = lvx_dm_suspend(ctx, dm, top);
+    if (rc < 0)
+        return rc;
+    if ((rc = lvx_dm_resume(ctx, dm, layer, NULL)) < 0) {
+        struct saved_error first;
+        save_error(ctx, &first);
+        lvx_dm_clear(ctx, dm, layer);
+        lvx_dm_clear(ctx, dm, top);
+        lvx_dm_resume(ctx, dm, top, NULL);
+        return restore_error(ctx, &first);
+    }
+    return lvx_dm_resume(ctx, dm, top, NULL);
+}
+
 static int dm_swap(struct lvx_ctx *ctx, const struct lvx_lv *lv)
 {
-    struct lvx_dm_ids ids;
+    struct lvx_dm_ids ids, lids;
     struct lvx_dm dm;
     struct lvx_dm_info info;
     int rc = open_active(ctx, lv, own_layer(lv), &dm, &ids, &info);
     if (rc < 0)
         return rc;
-    rc = lvx_dm_swap_tables(ctx, &dm, ids.name);
+    if (staged_layer(ctx, &dm, lv, &lids, NULL))
+        rc = swap_over_layer(ctx, &dm, ids.name, lids.name);
+    else
+        rc = lvx_dm_swap_tables(ctx, &dm, ids.name);
     lvx_dm_close(&dm);
     return rc;
 }
 
-static int dm_unstage(struct lvx_ctx *ctx, const struct lvx_lv *lv)
+/* A device no table uses any more (open count 0) removed with its nodes. */
+static void remove_unused(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *lv)
 {
     struct lvx_dm_ids ids;
+    struct lvx_dm_info info;
+    if (ids_of(ctx, lv->vg->name, lv, &ids) < 0 || lvx_dm_info(ctx, dm, ids.name, &info) < 0) {
+        lvx_error_clear(ctx);
+        return;
+    }
+    if (info.exists && info.open_count == 0 && lvx_dm_remove_retry(ctx, dm, ids.name, false) == 0)
+        lvx_dm_nodes_remove(ids.name, lv->vg->name, link_of(lv));
+    lvx_error_clear(ctx);
+}
+
+static int dm_unstage(struct lvx_ctx *ctx, const struct lvx_lv *lv)
+{
+    struct lvx_dm_ids ids, lids;
     struct lvx_dm dm;
     struct lvx_dm_info info;
     int rc = open_active(ctx, lv, own_layer(lv), &dm, &ids, &info);
     if (rc < 0)
         return rc;
+    bool fresh = false;
+    bool layer = staged_layer(ctx, &dm, lv, &lids, &fresh);
     if (info.inactive_table)
         rc = lvx_dm_clear(ctx, &dm, ids.name);
+    if (rc == 0 && layer && !fresh)      /* a live layer's new table dropped */
+        rc = lvx_dm_clear(ctx, &dm, lids.name);
+    /* a layer staged and never resumed: it and the top's new images go again */
+    if (rc == 0 && layer && fresh) {
+        const struct lvx_seg *top = &lv->segs[0];
+        remove_unused(ctx, &dm, top->areas[0].lv);
+        for (uint32_t i = 1; i < top->area_count; i++)
+            remove_unused(ctx, &dm, top->areas[i].lv);
+    }
     lvx_dm_close(&dm);
     return rc;
 }

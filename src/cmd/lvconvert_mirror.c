@@ -33,9 +33,12 @@
  *                     same metadata as LVM2's; cmd/mirror_layer.c collapses it at
  *                     dm activation), so does one active in the user backend whose
  *                     log is kept as it is or becomes a disk log (a new one zeroed
- *                     first; the daemon serves the layer; lvconvert
- *                     then polls and collapses it live: lvx_mirror_layer_poll); other
- *                     active ones the collapsed layout at once (README: a deliberate
+ *                     first; the daemon serves the layer; lvconvert then polls and
+ *                     collapses it live: lvx_mirror_layer_poll), and one active in dm
+ *                     whose log is kept or becomes a disk log (the layer's device
+ *                     staged inactive, resumed under the suspended top: dm_backend.c;
+ *                     open LVs too); other active ones the collapsed layout at once
+ *                     (README: a deliberate
  *                     difference); refused (LVM2's words) for a
  *                     NOTSYNCED mirror (a mirror under snapshots: cmd/lvconvert.c).
  *
@@ -54,7 +57,8 @@
  * out of sync (what LVM2's resync layer copies).  Active in the dm backend,
  * the LV's table is reloaded as for RAID LVs (lvx_lvconvert_reload: new sub-LV devices
  * made, a new log's start zeroed, the table staged, committed, swapped, the devices of
- * the sub-LVs that went removed).  More images for a mirror active in the dm backend:
+ * the sub-LVs that went removed).  More images for a core-log mirror active in the dm
+ * backend (not given a disk log) or with a new mirrored log:
  * it is deactivated for the change (refused when in use) and activated again, the
  * kernel copying every region (no resync layer: the old table would write a zeroed
  * log back in sync at a reload); so does a new mirrored log there;
@@ -476,12 +480,15 @@ int lvx_mirror_commit_live(struct lvx_cmd_env *env, struct lvx_vg_update *u,
 {
     const struct lvx_seg *seg = &lv->segs[0];
     const struct lvx_lv *log = seg->kind == LVX_SEG_MIRROR ? seg->log_lv : NULL;
+    /* a resync layer's log (a core-log mirror given a disk log as the layer is put in) */
+    const struct lvx_lv *layer = seg->kind == LVX_SEG_MIRROR ? lvx_map_mirror_sync_layer(lv) : NULL;
+    const struct lvx_lv *zlog = log ? log : layer ? layer->segs[0].log_lv : NULL;
     bool test = env->args->count[LVX_OPT_TEST] != 0;
     int rc;
     /* a new log, or the kept one of an inactive LV, zeroed BEFORE the commit: a crash
      * between the two must not leave the new images under a log whose regions say in
      * sync (a zeroed log under the old metadata only costs a full resync) */
-    if (!test && log && log != old_log && lvx_mirror_log_zero(env, u, log, LOG_ZERO_BYTES) < 0)
+    if (!test && zlog && zlog != old_log && lvx_mirror_log_zero(env, u, zlog, LOG_ZERO_BYTES) < 0)
         return lvx_cmd_fail(env);
     /* the kept log of a mirror served live: held all out of sync on disk by its server
      * until the reload (the daemon carries the real bits over), for the same reason */
@@ -639,13 +646,16 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
      * --mirrorlog changed it (LVM2's order) */
     bool layered = adding && !active &&
                    (c->disk_log || c->mirrored_log || (!c->core_log && lv->segs[0].log_lv));
-    /* active in the user backend, whose daemon serves the layer (mirror_layer.c): the
-     * layer written too when the log is kept as it is (its bits keep the old images'
-     * meaning across the commit: no hold) or a disk log is asked for (a new one zeroed
-     * before the commit), the poll below collapsing it live */
-    bool layered_live = adding && active && !dm && lvx_mirror_layer_served(&act) &&
-                        !c->mirrored_log && !c->core_log &&
-                        (c->disk_log || lv->segs[0].log_lv != NULL);
+    /* active, the log kept as it is or a disk log asked for (a new one zeroed before
+     * the commit): the layer written too, the poll below collapsing it live.  The
+     * user backend's daemon serves it (mirror_layer.c; its bits keep the old images'
+     * meaning across the commit: no hold); in dm the layer's device is staged with its
+     * table inactive and resumed while the top is suspended (LVM2's order: never two
+     * mirrors running on one log), the LV open or not */
+    const struct lvx_lv *log0 = linear ? NULL : lv->segs[0].log_lv;
+    bool layered_live = adding && active && !c->mirrored_log && !c->core_log &&
+                        (dm ? (c->disk_log ? !lvx_mirror_log_is_mirrored(log0) : log0 != NULL)
+                            : lvx_mirror_layer_served(&act) && (c->disk_log || log0 != NULL));
     layered |= layered_live;
     /* a new mirrored log: its stacked devices are not reloaded in dm (see cycle) */
     bool new_mlog = c->mirrored_log && want > 1 &&
@@ -658,11 +668,11 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
     if (active && !dm && (adding || (linear && want > 1)) &&
         (rc = lvx_lvconvert_refuse_read_only(env, &act, lv)))
         return rc;
-    /* no resync layer in dm (the old table would write a zeroed log back in sync):
-     * the LV is deactivated for the change and activated again, the kernel's mirror
-     * copying every region from image 0 (its log zeroed); so is a new mirrored log
-     * (its own images stacked under the log's device) */
-    bool cycle = dm && (adding || new_mlog);
+    /* without the resync layer in dm (a core-log mirror kept so, a log going to core
+     * or becoming mirrored): the LV is deactivated for the change and activated again,
+     * the kernel's mirror copying every region from image 0 (its log zeroed); so is a
+     * new mirrored log (its own images stacked under the log's device) */
+    bool cycle = dm && (adding || new_mlog) && !layered_live;
     bool test = env->args->count[LVX_OPT_TEST] != 0;
     struct lvx_alloc_pv *pvs = NULL;
     unsigned pv_count = 0;
@@ -740,7 +750,7 @@ int lvx_lvconvert_mirror(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
         dm = active = false;
     if (adding && !active && !layered)  /* the log's header zeroed: every region copied again */
         old_log = NULL;
-    if (dm) {
+    if (dm && !layered_live) {
         if ((rc = lvx_mirror_reload_dm(env, u, &act, lv, before, before_n, NULL, NULL, 0)))
             return rc;
     } else if ((rc = lvx_mirror_commit_live(env, u, &act, lv, active, old_log))) {

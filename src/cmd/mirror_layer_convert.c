@@ -19,10 +19,12 @@
  * Active in the user backend the same, committed and the daemon reloaded live
  * (lvx_mirror_commit_live; daemon/target_mirror.c serves the layer flattened: the
  * reload re-reads the layer's log, the top's new images copied whole again; a new log
- * under the layer is zeroed first, the old images resynced among themselves).
- * lvx refuses (its own words) a layer reduced to one image (LVM2 re-initialises its
- * log in sync, which it cannot do with activation off either), a mirrored log, and
- * any of these for an LV active in dm.
+ * under the layer is zeroed first, the old images resynced among themselves).  An LV
+ * active in dm may have its layer's log changed (core or disk: the layer's new table
+ * loaded inactive, resumed under the suspended top, the log's device gone after;
+ * mirror-names.sh :140).  lvx refuses (its own words) a layer reduced to one image
+ * (LVM2 re-initialises its log in sync, which it cannot do with activation off
+ * either), a mirrored log, and the other conversions of an LV active in dm.
  */
 #include "cmd/mirror_layer.h"
 
@@ -81,7 +83,12 @@ int lvx_mirror_layer_convert(struct lvx_cmd_env *env, struct lvx_vg_update *u,
     uint32_t total = layer->segs[0].area_count + top->area_count - 1;
     int rc;
     *done = true;
-    if ((active && !lvx_mirror_layer_served(act)) || c->mirrored_log ||
+    /* active in dm: only the layer's log changed (core or disk: the layer's new table
+     * loaded inactive and resumed under the suspended top: dm_backend.c); active in the
+     * user backend: all of them (the daemon reloaded) */
+    bool served = lvx_mirror_layer_served(act);
+    bool log_only = !c->mirrors_given && !c->type && (c->core_log || c->disk_log);
+    if ((active && !served && (!log_only || !act->be->rename_sub)) || c->mirrored_log ||
         (c->type && !linear && strcmp(c->type, "mirror")))
         return refuse(lv, layer, "convert");
     uint32_t want = total;
@@ -165,8 +172,22 @@ int lvx_mirror_layer_convert(struct lvx_cmd_env *env, struct lvx_vg_update *u,
         lvx_mirror_mlog_unmirror(ls->log_lv);
         ls->raw = NULL;
     }
-    if ((rc = lvx_mirror_commit_live(env, u, act, lv, active, old_log)))
+    /* LVM2 loads the top's and the layer's tables "nosync" in dm when the layer was in
+     * sync (remove_mirror_log / add_mirror_log: init_mirror_in_sync) */
+    struct lvx_actcmd a = *act;
+    struct lvx_lv_kstate ks;
+    memset(&ks, 0, sizeof(ks));
+    if (active && !served && !act->test && act->be->status &&
+        act->be->status(env->ctx, layer, &ks) == 0 && ks.active && ks.mirror &&
+        ks.sync_total && ks.sync_done >= ks.sync_total)
+        a.opts.nosync = true;
+    lvx_error_clear(env->ctx);
+    if ((rc = lvx_mirror_commit_live(env, u, &a, lv, active, old_log)))
         return rc;
+    /* the log that went: its dm device no longer under the layer */
+    if (active && !served && !act->test && old_log && old_log != ls->log_lv &&
+        act->be->deactivate(env->ctx, old_log, NULL) < 0)
+        return lvx_cmd_fail(env);
     lvx_notice(env->ctx, "Logical volume %s/%s converted.", vg->name, lv->name);
     return 0;
 }
