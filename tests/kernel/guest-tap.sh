@@ -116,6 +116,18 @@ wait_sync() {  # wait_sync TOOL VG/LV: copy_percent 100 (at most 120 s)
     done
     return 1
 }
+# dmraid_status VG-LV: "<#devs> <health> <ratio> <action> <mismatches> <data_offset>"
+# of dm-raid's status line
+dmraid_status() { dmsetup status "$1" | awk '{ print $5, $6, $7, $8, $9, $10 }'; }
+dmraid_wait_idle() {  # VG-LV: until sync action idle and the ratio complete (at most 120 s)
+    local dev=$1
+    for _ in $(seq 600); do
+        # shellcheck disable=SC2046
+        set -- $(dmraid_status "$dev") x x x x x x
+        [ "$4" = idle ] && [ "${3%/*}" = "${3#*/}" ] && break
+        sleep 0.2
+    done
+}
 kminor() { dmsetup info -c --noheadings -o minor "${1//-/--}-$2" 2>/dev/null | trim; }
 dm_forms() {
     dmsetup info -c --noheadings --separator ' ' -o name,uuid | grep "^${1//-/--}-" | sort |

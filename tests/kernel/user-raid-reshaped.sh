@@ -21,16 +21,6 @@
 . /t/guest-tap.sh
 R=/out/rec
 mkdir -p $R
-# raid_status VG-LV: "<#devs> <health> <ratio> <action> <mismatches> <data_offset>"
-raid_status() { dmsetup status "$1" | awk '{ print $5, $6, $7, $8, $9, $10 }'; }
-wait_idle() {     # until sync action idle and the ratio complete (at most 120 s)
-    local dev=$1
-    for _ in $(seq 600); do
-        set -- $(raid_status "$dev") x x x x x x
-        [ "$4" = idle ] && [ "${3%/*}" = "${3#*/}" ] && break
-        sleep 0.2
-    done
-}
 sha() { sha256sum <"$1" | cut -d' ' -f1; }
 lv_sha() { dd if="$1" bs=1M iflag=direct status=none | sha256sum | cut -d' ' -f1; }
 record() {
@@ -45,7 +35,7 @@ if [ "$PHASE" = 1 ]; then
     for lv in r5 r5b; do
         check "LVM2 lvcreate --type raid5 -i3 -I 64k -L 12m kr/$lv" \
             lvm lvcreate -q -y --type raid5 -i3 -I 64k -L 12m -n $lv kr
-        wait_idle kr-$lv
+        dmraid_wait_idle kr-$lv
         check "kr/$lv: 12 MiB written through dm-raid" dd if=/tmp/d12 of=/dev/kr/$lv bs=1M oflag=direct conv=fsync status=none
     done
     record before
@@ -53,9 +43,9 @@ if [ "$PHASE" = 1 ]; then
         lvm lvconvert -y --stripes 4 kr/r5
     check "LVM2 lvconvert --stripesize 128k kr/r5b (same images)" lvm lvconvert -y --stripesize 128k kr/r5b
     for lv in r5 r5b; do
-        wait_idle kr-$lv
+        dmraid_wait_idle kr-$lv
         record after-$lv
-        set -- $(raid_status kr-$lv 2>/dev/null) - - - - - -
+        set -- $(dmraid_status kr-$lv 2>/dev/null) - - - - - -
         check_eq "kr/$lv: the kernel's reshape ended ($*)" "$2 $4" "AAAA$([ $lv = r5 ] && echo A) idle"
         check_eq "kr/$lv: the first 12 MiB are the data written before" \
             "$(dd if=/dev/kr/$lv bs=1M count=12 iflag=direct status=none | sha256sum | cut -d' ' -f1)" "$(sha /tmp/d12)"
@@ -69,15 +59,15 @@ if [ "$PHASE" = 1 ]; then
 else
     check "LVM2 activates kr (after lvx's daemon served it)" lvm vgchange -ay kr
     for lv in r5 r5b; do
-        set -- $(raid_status kr-$lv 2>/dev/null) - - - - - -
+        set -- $(dmraid_status kr-$lv 2>/dev/null) - - - - - -
         want=$(grep "^$lv " /t/data/offsets | cut -d' ' -f2)
         check_eq "kr/$lv: in sync at once, data_offset as the kernel left it ($*)" \
             "$(echo "$2" | tr -d A) ${3%/*} $4 $6" " ${3#*/} idle $want"
         check_eq "kr/$lv: the kernel reads the daemon's bytes" "$(lv_sha /dev/kr/$lv)" "$(sha /t/data/hx_$lv.bin)"
         check "kr/$lv: lvchange --syncaction check" lvm lvchange --syncaction check kr/$lv
         sleep 1
-        wait_idle kr-$lv
-        set -- $(raid_status kr-$lv 2>/dev/null) - - - - - -
+        dmraid_wait_idle kr-$lv
+        set -- $(dmraid_status kr-$lv 2>/dev/null) - - - - - -
         check_eq "kr/$lv: the check found no mismatch" "$4 $5" "idle 0"
     done
     record back

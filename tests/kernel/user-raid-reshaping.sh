@@ -21,16 +21,6 @@
 R=/out/rec
 mkdir -p $R
 LVS="r5 r6 r5b"
-# raid_status VG-LV: "<#devs> <health> <ratio> <action> <mismatches> <data_offset>"
-raid_status() { dmsetup status "$1" | awk '{ print $5, $6, $7, $8, $9, $10 }'; }
-wait_idle() {     # until sync action idle and the ratio complete (at most 120 s)
-    local dev=$1
-    for _ in $(seq 600); do
-        set -- $(raid_status "$dev") x x x x x x
-        [ "$4" = idle ] && [ "${3%/*}" = "${3#*/}" ] && break
-        sleep 0.2
-    done
-}
 # the reshape_position recorded in rmeta_0's superblock (hex; ffffffffffffffff: none)
 sb_pos() {
     dd if=/dev/mapper/kr-$1_rmeta_0 bs=4096 count=1 iflag=direct status=none |
@@ -50,7 +40,7 @@ if [ "$PHASE" = 1 ]; then
         set -- $spec
         check "LVM2 lvcreate --type $2 -i$3 -I 64k -L $4m kr/$1" \
             lvm lvcreate -q -y --type $2 -i$3 -I 64k -L $4m -n $1 kr
-        wait_idle kr-$1
+        dmraid_wait_idle kr-$1
         dd if=/dev/urandom of=/out/ka_$1.bin bs=1M count=$4 status=none
         check "kr/$1: $4 MiB written through dm-raid" dd if=/out/ka_$1.bin of=/dev/kr/$1 bs=1M oflag=direct conv=fsync status=none
         check "kr/$1: reshape throttled (lvchange --maxrecoveryrate 64k)" lvm lvchange -q --maxrecoveryrate 64k kr/$1
@@ -69,13 +59,13 @@ if [ "$PHASE" = 1 ]; then
             { [ -z "$p" ] || [ "$p" = ffffffffffffffff ] || [ $((16#$p)) = 0 ] ||
                 [ $((16#$p)) = 24576 ]; } && ok=0
         done
-        echo "$(date +%s) $(for lv in $LVS; do echo "$lv $(sb_pos $lv) $(raid_status kr-$lv | cut -d' ' -f3,4)"; done | xargs)" >>$R/positions
+        echo "$(date +%s) $(for lv in $LVS; do echo "$lv $(sb_pos $lv) $(dmraid_status kr-$lv | cut -d' ' -f3,4)"; done | xargs)" >>$R/positions
         [ $ok = 1 ] && break
         sleep 0.5
     done
     record stopped
     for lv in $LVS; do
-        set -- $(raid_status kr-$lv 2>/dev/null) - - - - - -
+        set -- $(dmraid_status kr-$lv 2>/dev/null) - - - - - -
         check_eq "kr/$lv: reshaping when stopped, a position recorded ($* pos $(sb_pos $lv))" \
             "$4 $([ "${3%/*}" -lt "${3#*/}" ] && echo running)" "reshape running"
     done
@@ -84,8 +74,8 @@ else
     # a new guest's speed_limit_min (1000 KiB/s) is above the LVs' 64k: not throttled
     check "LVM2 activates kr (after lvx's daemon served the reshapes frozen)" lvm vgchange -ay kr
     for lv in $LVS; do
-        wait_idle kr-$lv
-        set -- $(raid_status kr-$lv 2>/dev/null) - - - - - -
+        dmraid_wait_idle kr-$lv
+        set -- $(dmraid_status kr-$lv 2>/dev/null) - - - - - -
         check_eq "kr/$lv: the kernel finished the reshape ($*)" "$(echo "$2" | tr -d A) $4" " idle"
         mb=$(($(stat -c %s /t/data/hx_$lv.bin) / 1048576))
         check_eq "kr/$lv: the kernel reads the daemon's bytes ($mb MiB)" \
