@@ -2,7 +2,8 @@
 /*
  * cmd/activation.c - activation in the commands (see cmd/actcmd.h): vgchange -a,
  * lvchange -a, the hooks of lvcreate/lvremove/lvresize/lvrename and the report's
- * kernel state.  Messages are LVM2's:
+ * kernel state (a backend without sub-LV devices: the hidden sub-LVs of an active RAID
+ * or mirror stack reported active and held open, as on dm).  Messages are LVM2's:
  *   "N logical volume(s) in volume group "vg" now active"      (vgchange -a)
  *   "Logical volume vg/lv is used by another device."           (an LV maps onto it)
  *   "Logical volume vg/lv contains a filesystem in use."        (mounted)
@@ -962,12 +963,44 @@ int lvx_actcmd_reload_thin(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
     return 0;
 }
 
+/* A backend without sub-LV devices (rename_sub NULL: the user backend, whose daemon
+ * serves a RAID or mirror LV as one device) has no state of its own for the hidden
+ * images, rmeta, logs and resync layers under an active RAID or mirror LV, where LVM2
+ * on dm has devices, active and held open by the LV above them ("iwi-aor---",
+ * "lwi-aom---"): such a sub-LV takes that state from the top of its RAID/mirror stack
+ * (no major/minor: there is no device). */
+static void sub_lv_kstate(struct hook_arg *h, const struct lvx_lv *lv, struct lvx_lv_kstate *out)
+{
+    if (out->active || h->act.be->rename_sub || lvx_lv_is_visible(lv))
+        return;
+    const struct lvx_lv *top = lv;
+    const struct lvx_seg *seg;
+    for (unsigned depth = 0; depth < 16 && (seg = lvx_lv_used_by(top, NULL)) &&
+                             (seg->kind == LVX_SEG_RAID || seg->kind == LVX_SEG_MIRROR);
+         depth++)
+        top = seg->lv;
+    struct lvx_lv_kstate ks;
+    if (top == lv || h->act.be->status(h->env->ctx, top, &ks) < 0) {
+        lvx_error_clear(h->env->ctx);
+        return;
+    }
+    if (!ks.active)
+        return;
+    out->active = out->live_table = true;
+    out->suspended = ks.suspended;
+    out->open_count = 1;
+    out->held_by_lv = true;
+    out->backend = ks.backend;
+}
+
 static int report_kstate(void *arg, const struct lvx_lv *lv, struct lvx_lv_kstate *out)
 {
     struct hook_arg *h = arg;
     int rc = h->act.be->status(h->env->ctx, lv, out);
     if (rc < 0)
         lvx_error_clear(h->env->ctx);
+    else
+        sub_lv_kstate(h, lv, out);
     if (!h->monitoring)          /* LVM2 reports no monitoring then */
         out->monitored = -1;
     return rc;

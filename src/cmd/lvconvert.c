@@ -113,9 +113,10 @@ static int split_args(struct lvx_cmd_env *env, struct convert_opts *o)
 
 /* LVM2's command forms the options given match none of, exit 3 with its parser's
  * line: `lvconvert VG/LV` (no option choosing a conversion nor --startpoll: the plain
- * form, secondary syntax) takes neither -b nor -i; --mirrorlog alone neither -R nor -i.
- * (LVM2's --startpoll refuses -i too; lvx takes it there: -i +N keeps a layer for a
- * test, tests/kernel/mirror-layer-live.sh.) */
+ * form, secondary syntax) is matched by LVM2 only when no option but -v is given (its
+ * parser's special case: -q, -y, -b, -i, --config, --devices... all leave no form);
+ * --mirrorlog alone takes neither -R nor -i.  (LVM2's --startpoll refuses -i too; lvx
+ * takes it there: -i +N keeps a layer for a test, tests/kernel/mirror-layer-live.sh.) */
 static int poll_form_args(struct lvx_cmd_env *env)
 {
     const struct lvx_cmd_args *a = env->args;
@@ -141,8 +142,11 @@ static int poll_form_args(struct lvx_cmd_env *env)
     for (unsigned i = 0; i < sizeof(convs) / sizeof(convs[0]); i++)
         if (a->count[convs[i]])
             return 0;
-    if (!a->count[LVX_OPT_STARTPOLL] &&
-        (a->count[LVX_OPT_BACKGROUND] || a->count[LVX_OPT_INTERVAL])) {
+    unsigned given = 0;
+    for (unsigned i = 0; i < LVX_OPT_COUNT; i++)
+        if (i != LVX_OPT_VERBOSE)
+            given += a->count[i];
+    if (!a->count[LVX_OPT_STARTPOLL] && given) {
         lvx_cmd_errorf("No command with matching syntax recognised.  Run 'lvconvert --help' "
                        "for more information.");
         return LVX_EXIT_INVALID;
@@ -834,6 +838,13 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
                        lv->vg->name, lv->name);
         return LVX_EXIT_FAILED;
     }
+    /* LVM2's raid-types path: --type mirror wants -m unless the LV is raid1 (a takeover),
+     * before anything else is looked at (the layer, the LV's state) */
+    if (o->type && !strcmp(o->type, "mirror") && !o->mirrors_given && !sub_raid1 &&
+        (all_striped(lv) || lvx_map_lv_is_mirror(lv) || lvx_map_lv_is_raid(lv))) {
+        lvx_cmd_errorf("Conversions to --type mirror require -m/--mirrors");
+        return LVX_EXIT_FAILED;
+    }
     if (lvx_map_mirror_sync_layer(lv)) {     /* LVM2's CONVERTING (mirror_layer_convert.c) */
         int lrc = lvx_mirror_layer_refuse_other(env, lv, o->split, o->repair, o->type);
         if (lrc)
@@ -908,16 +919,11 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
         };
         return lvx_mirror_repair(env, u, lv, &r);
     }
-    if (mirror && !o->mirrors_given && !o->mirrorlog &&
-        (o->type ? !strcmp(o->type, "mirror") : o->region_given)) {
-        /* LVM2: -R alone is a RAID LV's command; --type mirror wants -m */
-        if (o->type) {
-            lvx_cmd_errorf("Conversions to --type mirror require -m/--mirrors");
-        } else {
-            lvx_cmd_errorf("Command on LV %s/%s does not accept LV type mirror.", lv->vg->name,
-                           lv->name);
-            lvx_cmd_errorf("Command not permitted on LV %s/%s.", lv->vg->name, lv->name);
-        }
+    if (mirror && !o->mirrors_given && !o->mirrorlog && !o->type && o->region_given) {
+        /* LVM2: -R alone is a RAID LV's command (--type mirror without -m: above) */
+        lvx_cmd_errorf("Command on LV %s/%s does not accept LV type mirror.", lv->vg->name,
+                       lv->name);
+        lvx_cmd_errorf("Command not permitted on LV %s/%s.", lv->vg->name, lv->name);
         return LVX_EXIT_FAILED;
     }
     if (mirror || to_mirror || o->mirrorlog) {

@@ -131,7 +131,9 @@ LVX_RGETTER(lv_activation_backend)
 }
 
 /* A backend's state was read (dm, or the lvx daemon, which serves a RAID or mirror LV
- * as one device: its sub-LVs are inactive there, the LV's status speaks for them). */
+ * as one device: the commands' hook reports its hidden sub-LVs active and open while
+ * the LV is, as LVM2's sub-LV devices, cmd/activation.c; the LV's status speaks for
+ * their health). */
 static bool backend_state(const struct lvx_lv_kstate *k)
 {
     return k && k->backend;

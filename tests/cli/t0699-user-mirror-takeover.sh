@@ -62,7 +62,7 @@ test_eq "... served at once, in sync, idle" "$(field m sync_percent) $(field m r
     "100.00 idle"
 test_eq "... lv_attr and health as LVM2's dm-raid report" \
     "$(field m lv_attr) [$(field m lv_health_status)] $(field m_rimage_0 lv_attr)" \
-    "rwi-a-r--- [] iwi---r---"
+    "rwi-a-r--- [] iwi-aor---"
 data_on rimage
 uspace_run_ok "deactivated and activated again" sh -c \
     "$LVX lvchange -an $VG/m && $LVX lvchange -ay $VG/m"
