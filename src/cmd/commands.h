@@ -168,6 +168,11 @@ void lvx_cmd_unload(struct lvx_cmd_vgs *v);
 /* VGs named on the command line (all VGs when names == NULL / count 0).  A name
  * not found prints "Volume group "x" not found" and sets *failed.  The array lives
  * in env->pool. */
+/* vgs[0..n) put in the order LVM2 processes VGs when none is named (its lvmcache list:
+ * each VG put first as the label scan finds it, the scan going up by device number, so
+ * the VG whose first in-use metadata area lies on the highest device comes first):
+ * what fullreport and an unbuffered report print. */
+void lvx_cmd_vgs_lvm2_order(struct lvx_vg **vgs, unsigned n);
 struct lvx_vg **lvx_cmd_pick_vgs(struct lvx_cmd_env *env, const struct lvx_cmd_vgs *v,
                                  char **names, unsigned count, unsigned *out_count, bool *failed);
 /* The VGs a changing command's arguments stand for: the arguments as given, "@tag"

@@ -204,6 +204,36 @@ static void add_vg_once(struct lvx_vg **vgs, unsigned *n, struct lvx_vg *vg)
     vgs[(*n)++] = vg;
 }
 
+/* Where the label scan finds vg first: the lowest device number among its PVs with a
+ * metadata area in use (UINT64_MAX: none, e.g. every area ignored). */
+static uint64_t vg_found_at(const struct lvx_vg *vg)
+{
+    uint64_t best = UINT64_MAX;
+    for (unsigned i = 0; i < vg->pv_count; i++) {
+        const struct lvx_pv_ondisk *d = &vg->pvs[i]->ondisk;
+        bool used = false;
+        for (unsigned m = 0; m < d->mda_count && m < 2; m++)
+            used = used || !d->mda[m].ignored;
+        uint64_t key = ((uint64_t)d->dev_major << 32) | d->dev_minor;
+        if (d->present && used && key < best)
+            best = key;
+    }
+    return best;
+}
+
+void lvx_cmd_vgs_lvm2_order(struct lvx_vg **vgs, unsigned n)
+{
+    /* insertion sort, stable (n is the number of VGs): found later goes first */
+    for (unsigned i = 1; i < n; i++) {
+        struct lvx_vg *vg = vgs[i];
+        uint64_t key = vg_found_at(vg);
+        unsigned j = i;
+        for (; j > 0 && vg_found_at(vgs[j - 1]) < key; j--)
+            vgs[j] = vgs[j - 1];
+        vgs[j] = vg;
+    }
+}
+
 struct lvx_vg **lvx_cmd_pick_vgs(struct lvx_cmd_env *env, const struct lvx_cmd_vgs *v,
                                  char **names, unsigned count, unsigned *out_count, bool *failed)
 {

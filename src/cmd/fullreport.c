@@ -139,6 +139,8 @@ int lvx_cmd_fullreport(struct lvx_cmd_env *env)
     struct lvx_vg **sorted = lvx_pool_alloc(env->pool, sizeof(*sorted) * (n + 1));
     memcpy(sorted, vgs, sizeof(*sorted) * n);
     qsort(sorted, n, sizeof(*sorted), vg_name_cmp);
+    if (env->args->argc == 0)
+        lvx_cmd_vgs_lvm2_order(sorted, n);   /* LVM2's processing order */
     memset(&sel, 0, sizeof(sel));
     if (env->args->argc == 0)
         lvx_cmd_pick_pvs(env, &v, NULL, 0, &sel, &failed);

@@ -56,7 +56,10 @@ if [[ -f $CMDHANDLER ]]; then
     done
 fi
 
-D1=$(make_loop 100M) && D2=$(make_loop 100M) && D3=$(make_loop 60M) && D4=$(make_loop 60M) ||
+# abc's device made first: loop numbers go up (usually), so abc lies below vgr and
+# LVM2 lists vgr first in fullreport and unbuffered reports (its lvmcache puts each VG
+# first as the scan finds it, the scan going up by device number): not name order
+D4=$(make_loop 60M) && D1=$(make_loop 100M) && D2=$(make_loop 100M) && D3=$(make_loop 60M) ||
     { _tap_result 1 "attach four loop devices"; done_testing; }
 lvm_sandbox "$D1" "$D2" "$D3" "$D4"
 test_ok "LVM2 builds vgr" run_lvm vgcreate -q vgr "$D1" "$D2"
