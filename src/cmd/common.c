@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "config/config.h"
@@ -221,17 +222,33 @@ static uint64_t vg_found_at(const struct lvx_vg *vg)
     return best;
 }
 
+struct vg_found {
+    uint64_t at;
+    unsigned idx;
+    struct lvx_vg *vg;
+};
+
+static int vg_found_cmp(const void *x, const void *y)
+{
+    const struct vg_found *a = x, *b = y;
+    if (a->at != b->at)
+        return a->at > b->at ? -1 : 1;      /* found later goes first */
+    return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
 void lvx_cmd_vgs_lvm2_order(struct lvx_vg **vgs, unsigned n)
 {
-    /* insertion sort, stable (n is the number of VGs): found later goes first */
-    for (unsigned i = 1; i < n; i++) {
-        struct lvx_vg *vg = vgs[i];
-        uint64_t key = vg_found_at(vg);
-        unsigned j = i;
-        for (; j > 0 && vg_found_at(vgs[j - 1]) < key; j--)
-            vgs[j] = vgs[j - 1];
-        vgs[j] = vg;
-    }
+    /* each key taken once (a VG's PVs walked once), then one sort; on no memory the
+     * order given stays */
+    struct vg_found *f = n > 1 ? malloc(n * sizeof(*f)) : NULL;
+    if (!f)
+        return;
+    for (unsigned i = 0; i < n; i++)
+        f[i] = (struct vg_found){ vg_found_at(vgs[i]), i, vgs[i] };
+    qsort(f, n, sizeof(*f), vg_found_cmp);
+    for (unsigned i = 0; i < n; i++)
+        vgs[i] = f[i].vg;
+    free(f);
 }
 
 struct lvx_vg **lvx_cmd_pick_vgs(struct lvx_cmd_env *env, const struct lvx_cmd_vgs *v,
