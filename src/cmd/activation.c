@@ -944,6 +944,9 @@ struct hook_arg {
     struct lvx_cmd_env *env;
     struct lvx_actcmd act;
     bool monitoring;            /* activation/monitoring (seg_monitor "" when 0) */
+    const struct lvx_lv *top;   /* sub_lv_kstate: the last RAID/mirror top asked about */
+    int top_rc;                 /* ... its status call's result */
+    struct lvx_lv_kstate top_ks;/* ... and state (one daemon query per top, not per sub-LV) */
 };
 
 int lvx_actcmd_reload_thin(struct lvx_cmd_env *env, const struct lvx_actcmd *a,
@@ -979,12 +982,16 @@ static void sub_lv_kstate(struct hook_arg *h, const struct lvx_lv *lv, struct lv
                              (seg->kind == LVX_SEG_RAID || seg->kind == LVX_SEG_MIRROR);
          depth++)
         top = seg->lv;
-    struct lvx_lv_kstate ks;
-    if (top == lv || h->act.be->status(h->env->ctx, top, &ks) < 0) {
-        lvx_error_clear(h->env->ctx);
+    if (top == lv)
         return;
+    if (top != h->top) {        /* a report lists a top's sub-LVs one after another */
+        h->top = top;
+        memset(&h->top_ks, 0, sizeof(h->top_ks));
+        h->top_rc = h->act.be->status(h->env->ctx, top, &h->top_ks);
+        lvx_error_clear(h->env->ctx);
     }
-    if (!ks.active)
+    const struct lvx_lv_kstate ks = h->top_ks;
+    if (h->top_rc < 0 || !ks.active)
         return;
     out->active = out->live_table = true;
     out->suspended = ks.suspended;
