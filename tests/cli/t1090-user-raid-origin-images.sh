@@ -101,7 +101,7 @@ test_eq "after reactivation: s1 reads A, r1 the same" "$(sum_of s1) $(sum_of r1)
 uspace_run_ok "lvconvert -y -m1 r1 ${DEVS[1]} (the image there leaves, s1 active)" \
     lvx lvconvert -y -m1 "$VG/r1" "${DEVS[1]}"
 test_eq "r1 has 2 images, none on ${DEVS[1]}" \
-    "$(lvm2 lvs --noheadings -o stripes "$VG/r1" 2>/dev/null | tr -d ' ') $(lvm2 lvs -a --noheadings -o devices "$VG" 2>/dev/null | grep -c "${DEVS[1]}")" "2 0"
+    "$(lvm2 lvs --noheadings -o stripes "$VG/r1" 2>/dev/null | tr -d ' ') $(lvm2 lvs -a --noheadings -o devices "$VG" 2>/dev/null | grep -cF "${DEVS[1]}(")" "2 0"
 test_eq "after -m1: r1 the same, s1 reads A" "$(sum_of r1) $(sum_of s1)" "$R $A"
 uspace_run_ok "pattern A written over r1 (copied out: s1 keeps A)" \
     dd if="$SCRATCH/A" of="$DEV/r1" bs=1M oflag=direct status=none

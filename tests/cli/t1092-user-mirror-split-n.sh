@@ -58,7 +58,7 @@ layout() {
     local i out
     out=$(lvm2 lvs -a --noheadings --separator ' ' -o lv_name,segtype,devices,mirror_log "$VG" \
         2>/dev/null | sed 's/^ *//' | grep -E "^\[?($(IFS='|'; echo "$*"))[]_ ]")
-    for i in "${!DEVS[@]}"; do out=${out//${DEVS[$i]}/D$i}; done
+    for i in "${!DEVS[@]}"; do out=${out//"${DEVS[$i]}("/D$i(}; done
     echo "$out"
 }
 # pv_sum LV: sha256 of a linear (sub-)LV's one segment read straight from its PV
