@@ -171,8 +171,13 @@ void lvx_cmd_unload(struct lvx_cmd_vgs *v);
 /* vgs[0..n) put in the order LVM2 processes VGs when none is named (its lvmcache list:
  * each VG put first as the label scan finds it, the scan going up by device number, so
  * the VG whose first in-use metadata area lies on the highest device comes first):
- * what fullreport and an unbuffered report print. */
+ * what every read command prints when no VG is named (fullreport, reports, displays,
+ * scans), and the order of PVs' VGs even when PVs are named. */
 void lvx_cmd_vgs_lvm2_order(struct lvx_vg **vgs, unsigned n);
+/* vgs[0..n) in the order LVM2 processes the VGs of LV arguments (names[0..count)):
+ * the VGs the arguments name in the arguments' order, then the others (selected by a
+ * tag) in its lvmcache order. */
+void lvx_cmd_vgs_arg_order(struct lvx_vg **vgs, unsigned n, char **names, unsigned count);
 struct lvx_vg **lvx_cmd_pick_vgs(struct lvx_cmd_env *env, const struct lvx_cmd_vgs *v,
                                  char **names, unsigned count, unsigned *out_count, bool *failed);
 /* The VGs a changing command's arguments stand for: the arguments as given, "@tag"

@@ -251,6 +251,23 @@ void lvx_cmd_vgs_lvm2_order(struct lvx_vg **vgs, unsigned n)
     free(f);
 }
 
+void lvx_cmd_vgs_arg_order(struct lvx_vg **vgs, unsigned n, char **names, unsigned count)
+{
+    lvx_cmd_vgs_lvm2_order(vgs, n);
+    /* then VGs named by an argument first, in the arguments' order: each VG's key (its
+     * first argument, count for none) taken once, one stable sort */
+    struct vg_found *f = n > 1 ? malloc(n * sizeof(*f)) : NULL;
+    if (!f)
+        return;
+    for (unsigned i = 0; i < n; i++)
+        f[i] = (struct vg_found){ UINT64_MAX - lvx_cmd_vg_arg_key(names, count, vgs[i]->name, 0),
+                                  i, vgs[i] };
+    qsort(f, n, sizeof(*f), vg_found_cmp);   /* the highest `at` first: the lowest key */
+    for (unsigned i = 0; i < n; i++)
+        vgs[i] = f[i].vg;
+    free(f);
+}
+
 struct lvx_vg **lvx_cmd_pick_vgs(struct lvx_cmd_env *env, const struct lvx_cmd_vgs *v,
                                  char **names, unsigned count, unsigned *out_count, bool *failed)
 {
@@ -337,8 +354,12 @@ char **lvx_cmd_vg_names(struct lvx_cmd_env *env, unsigned *count)
     const struct lvx_vgset *set = v.set;
     char **names = lvx_pool_alloc(env->pool, (n + set->vg_count + 1) * sizeof(*names));
     unsigned k = 0;
+    /* all VGs: in LVM2's lvmcache order (the order its messages come in) */
+    struct lvx_vg **all = lvx_pool_alloc(env->pool, (set->vg_count + 1) * sizeof(*all));
+    memcpy(all, set->vgs, set->vg_count * sizeof(*all));
+    lvx_cmd_vgs_lvm2_order(all, set->vg_count);
     for (unsigned i = 0; i < set->vg_count && n == 0; i++) {
-        const struct lvx_vg *vg = set->vgs[i];
+        const struct lvx_vg *vg = all[i];
         if (lvx_cmd_skips_exported(env, vg))
             continue;
         /* all VGs: local ones sharing a name are each taken by UUID (as LVM2's walk

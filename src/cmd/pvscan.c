@@ -65,19 +65,23 @@ static int by_tree_key(const void *a, const void *b)
     return x->index < y->index ? -1 : x->index > y->index;
 }
 
-/* Every PV on a device: VGs in name order (their PVs in metadata order), then the
- * orphans in LVM2's device-cache order. */
+/* Every PV on a device: VGs in LVM2's lvmcache order (their PVs in metadata order),
+ * then the orphans in LVM2's device-cache order. */
 static struct entry *collect(struct lvx_cmd_env *env, const struct lvx_vgset *set, unsigned *n)
 {
     unsigned cap = set->orphan_count + 1;
-    for (unsigned i = 0; i < set->vg_count; i++)
+    struct lvx_vg **vgs = lvx_pool_alloc(env->pool, (set->vg_count + 1) * sizeof(*vgs));
+    for (unsigned i = 0; i < set->vg_count; i++) {
         cap += set->vgs[i]->pv_count;
+        vgs[i] = set->vgs[i];
+    }
+    lvx_cmd_vgs_lvm2_order(vgs, set->vg_count);
     struct entry *e = lvx_pool_alloc(env->pool, cap * sizeof(*e));
     *n = 0;
     for (unsigned i = 0; i < set->vg_count; i++)
-        for (unsigned j = 0; j < set->vgs[i]->pv_count; j++)
-            if (set->vgs[i]->pvs[j]->ondisk.present)
-                e[(*n)++] = (struct entry){ set->vgs[i]->pvs[j], set->vgs[i], 0, 0 };
+        for (unsigned j = 0; j < vgs[i]->pv_count; j++)
+            if (vgs[i]->pvs[j]->ondisk.present)
+                e[(*n)++] = (struct entry){ vgs[i]->pvs[j], vgs[i], 0, 0 };
     struct entry *orphans = e + *n;
     for (unsigned i = 0; i < set->orphan_count; i++)
         e[(*n)++] = (struct entry){ set->orphans[i], NULL, orphan_key(set->orphans[i]), i };

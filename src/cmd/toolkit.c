@@ -138,19 +138,19 @@ int lvx_process_read(struct lvx_cmd_env *env, enum lvx_tk_kind kind_flags, lvx_t
     int rc = lvx_cmd_load(env, &sel.load);
     if (rc)
         return rc;
-    /* an unbuffered report prints rows as they come: VGs in LVM2's order */
-    bool lvm2_order = count == 0 && env->args->count[LVX_OPT_UNBUFFERED];
+    /* VGs in the order LVM2 processes them (what displays, scans, unbuffered reports
+     * and reports sorted by nothing (-O '') show): named VGs in the arguments' order,
+     * else its lvmcache order; a PV's VG always in its lvmcache order */
     if (kind == LVX_TK_VGS) {
         sel.vgs = lvx_cmd_pick_vgs(env, &sel.load, names, count, &sel.vg_count, &sel.failed);
-        if (lvm2_order)
+        if (count == 0)
             lvx_cmd_vgs_lvm2_order(sel.vgs, sel.vg_count);
     } else if (kind == LVX_TK_PVS) {
         struct lvx_cmd_pvsel p;
         lvx_cmd_pick_pvs(env, &sel.load, names, count, &p, &sel.failed);
         sel.vgs = p.vgs;
         sel.vg_count = p.vg_count;
-        if (lvm2_order)
-            lvx_cmd_vgs_lvm2_order(sel.vgs, sel.vg_count);
+        lvx_cmd_vgs_lvm2_order(sel.vgs, sel.vg_count);
         sel.orphans = p.orphans;
         sel.orphan_count = p.orphan_count;
     } else {
@@ -159,6 +159,7 @@ int lvx_process_read(struct lvx_cmd_env *env, enum lvx_tk_kind kind_flags, lvx_t
         sel.vgs = l.vgs;
         sel.vg_count = l.vg_count;
         sel.only_named = l.only_named;
+        lvx_cmd_vgs_arg_order(sel.vgs, sel.vg_count, names, count);
     }
     if (kind == LVX_TK_LVS || (kind_flags & LVX_TK_NO_EXPORTED))
         drop_exported(&sel, names, count);

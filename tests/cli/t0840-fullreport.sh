@@ -116,6 +116,24 @@ compare "lvm2-dbusd's fullreport invocation" "${DBUSD[@]}"
 compare "lvm2-dbusd's fullreport invocation, vgr only" "${DBUSD[@]}" vgr
 compare "lvm2-dbusd's fullreport invocation without -a" "${DBUSD[@]/-a/--aligned}"
 
+# Every read command takes VGs in LVM2's order (abc, on the lowest device, last): with no
+# VG named its lvmcache order, VGs of LV arguments in the arguments' order, the VGs of PVs
+# always in the lvmcache order, orphans last; also changing commands over every VG
+test_ok "LVM2 adds a1 to abc" run_lvm lvcreate -q -an -Zn -L 8m -n a1 abc
+ORDER_CASES=(
+    "vgdisplay" "vgdisplay -c" "vgdisplay -s" "vgdisplay -v" "pvdisplay" "pvdisplay -c"
+    "pvdisplay -s" "pvdisplay -m" "lvdisplay" "lvdisplay -c" "lvscan" "vgscan" "pvscan"
+    "vgs -O ''" "pvs -O ''" "lvs -O ''" "pvs -a -O ''" "lvdisplay -C -O ''" "lvs --unbuffered"
+    "vgdisplay -s abc vgr" "vgdisplay -s vgr abc" "vgs -O '' abc vgr" "lvs -O '' vgr abc"
+    "lvs --unbuffered vgr abc" "lvdisplay -c vgr/zz abc/a1" "lvs -O '' /dev/vgr/zz abc/a1 vgr"
+    "pvdisplay -c $D4 $D1 $D3" "pvs --unbuffered $D3 $D4 $D1" "pvs -O '' $D4 $D1"
+    "vgchange -an" "vgmknodes" "vgchange --refresh"
+)
+for c in "${ORDER_CASES[@]}"; do
+    eval "args=($c)"
+    compare "$c" "${args[@]}"
+done
+
 # Fixture images made by LVM2 (read-only loop devices): thin, raid, cache, snapshots, ...
 for scenario in p06_multiseg_extended p08_segtype_zoo; do
     dir="$SCRATCH/$scenario"
