@@ -24,7 +24,8 @@
  *   reshaped an LV a finished reshape left behind (reshape space in each image, LVM2's
  *            RESHAPE flags) is served at the superblocks' data offset (docs/reshape-user.md
  *            step 1); a raid4/5/6 reshape in progress (the kernel's, interrupted) is
- *            served frozen in its two geometries, its superblock fields kept (step 3).
+ *            served in its two geometries, its superblock fields kept (step 3), and,
+ *            read-write, continued to its end by raid_reshape.c's walker (step 4).
  */
 #include "daemon/raid_core.h"
 
@@ -409,6 +410,20 @@ static int read_legs(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint
     return 0;
 }
 
+/* Leg superblock s is the round of a reshape before the freshest b (docs/reshape-user.md
+ * §3.4: a crash inside a checkpoint, F1 or F2 leaves some legs one round behind): the
+ * events one below, a reshape recorded in s, the same new geometry and new offset, and
+ * (b finished, F2) the data offset b's.  Such a leg is current: the start's superblock
+ * writes complete the round from b. */
+static bool half_round(const struct lvx_raid_sb *s, const struct lvx_raid_sb *b)
+{
+    return s->events + 1 == b->events && (s->flags & LVX_RAID_SB_RESHAPE_ACTIVE) &&
+           s->num_devices == b->num_devices && s->new_level == b->new_level &&
+           s->new_layout == b->new_layout && s->new_stripe_sectors == b->new_stripe_sectors &&
+           s->new_data_offset == b->new_data_offset &&
+           ((b->flags & LVX_RAID_SB_RESHAPE_ACTIVE) || s->data_offset == b->data_offset);
+}
+
 /* A reshape recorded in the freshest superblock (image `best`), parity RAID: taken as
  * md left it (model/raid_reshape.h), its new geometry the metadata's, every leg
  * current and in sync, its bitmap clean, then served frozen (no walker yet: the
@@ -433,10 +448,15 @@ static int reshape_taken(struct lvx_ctx *ctx, struct lvxd_lv *v, struct raid *r,
     }
     for (unsigned i = 0; !why && i < r->n; i++) {
         const struct lvx_raid_sb *s = &r->legs[i].sb;
-        if (!raid_leg_ok(r, i) || !r->legs[i].has_sb || s->events != b->events) {
+        bool half = r->legs[i].has_sb && half_round(s, b);
+        if (!raid_leg_ok(r, i) || !r->legs[i].has_sb || (s->events != b->events && !half)) {
             snprintf(buf, sizeof(buf), "image %u is missing or behind (degraded reshapes are "
                      "not served yet)", i);
             why = buf;
+        } else if (half) {
+            /* its data offset may be the previous round's (F1 moves it): b's counts */
+            lvxd_log("%s/%s: image %u is one superblock round behind (reshape_position %"
+                     PRIu64 "): the round is completed", v->vg, v->lv, i, s->reshape_position);
         } else if (s->data_offset != b->data_offset || s->new_data_offset != b->new_data_offset) {
             snprintf(buf, sizeof(buf), "image %u's data offsets (%" PRIu64 ", new %" PRIu64
                      ") differ from image %d's", i, s->data_offset, s->new_data_offset, best);
@@ -567,7 +587,8 @@ static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
              * name the old positions, so only the events count (a leg that failed
              * missed the later writes) and the leg's own state say it is behind */
             bool same_set = b->num_devices == r->n;
-            bool behind = !g->has_sb || g->sb.events < b->events ||
+            bool behind = !g->has_sb ||
+                          (g->sb.events < b->events && !half_round(&g->sb, b)) ||
                           (same_set && lvx_raid_sb_failed(b, i));
             g->rebuild = behind || (g->sb.disk_recovery_offset != LVX_RAID_MAX_SECTOR &&
                                     !r->reshaping);
@@ -787,6 +808,13 @@ int raid_core_start(struct lvx_ctx *ctx, struct lvxd_lv *v)
     free(areas);
     lvxd_io_exit(&io);
     r->started = rc == 0;
+    /* a reshape recorded is continued (md's order: before any resync, none is pending
+     * then: reshape_taken), unless read-only; LVX_TEST_RESHAPE_FROZEN keeps it frozen
+     * (step 3's state, for the tests that check it) */
+    if (rc == 0 && !v->read_only && r->reshaping && !getenv("LVX_TEST_RESHAPE_FROZEN") &&
+        (rc = raid_reshape_spawn(v, r)) < 0)
+        rc = lvx_error(ctx, -rc, "RAID LV %s/%s: no reshape thread: %s", v->vg, v->lv,
+                       strerror(-rc));
     if (rc == 0 && !v->read_only && atomic_load(&r->unsynced) &&
         (rc = raid_resync_spawn(v, r)) < 0)
         rc = lvx_error(ctx, -rc, "RAID LV %s/%s: no resync thread: %s", v->vg, v->lv,

@@ -51,6 +51,11 @@ struct raid_geom {
      * other copies from the first (mirrors) or the parity (as md).  mu held. */
     int (*check)(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint64_t g0,
                  uint64_t g1, bool repair, uint64_t *mism, uint8_t *buf);
+    /* A reshape's step (raid_reshape.c): LV sectors [lv0, lv1) read in r->rs.a (zeros
+     * past its old size) and written in r->rs.b, P/Q from the data, no bitmap bit.
+     * buf holds (lv1 - lv0) sectors.  No request runs meanwhile (the LV's lock). */
+    int (*reshape_copy)(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint64_t lv0,
+                        uint64_t lv1, uint8_t *buf);
 };
 
 struct raid {
@@ -73,7 +78,10 @@ struct raid {
     bool reshaping;                 /* a reshape recorded in the superblocks: served
                                        frozen in its two geometries (docs/reshape-user.md
                                        step 3; parity RAID only) */
-    struct lvx_reshape rs;          /* ... its geometries and position */
+    struct lvx_reshape rs;          /* ... its geometries and position (pos and safe
+                                       under mu; pos moves only under the LV's lock
+                                       held exclusive, so a request sees it fixed) */
+    bool rs_running;                /* the reshape walker moves it (raid_reshape.c) */
     uint64_t io_sectors;            /* LV sectors served: the array's size as md records
                                        it (a growth: the old size until the end) */
     char reshaped[160];             /* what in the metadata says the LV was reshaped
@@ -175,9 +183,21 @@ uint64_t raid_recovery_offset_locked(const struct raid *r);
 /* A recorded disk_recovery_offset (leg sectors, below MaxSector) as sectors of the
  * bitmap's span (raid10: array sectors, rounded down to what is wholly rebuilt). */
 uint64_t raid_recovery_from_leg(const struct raid *r, uint64_t leg_sectors);
+/* The monotonic clock (ns); a walker's sleep until `until` or a stop (mu held). */
+int64_t raid_now_ns(void);
+void raid_pause_locked(struct raid *r, int64_t until);
 /* Start the walker when something is to sync; stop it (joined) before a stop. */
 int raid_resync_spawn(struct lvxd_lv *v, struct raid *r);
 void raid_resync_stop(struct raid *r);
+/* --- the reshape walker (raid_reshape.c) --- */
+/* Start it (the reshape recorded, the LV read-write): it continues the reshape to its
+ * end; stopped (joined, its position recorded) by raid_resync_stop. */
+int raid_reshape_spawn(struct lvxd_lv *v, struct raid *r);
+/* Record the walker's position (a write in the moved but unrecorded range waits for
+ * this): the legs flushed, then every leg's superblock with reshape_position = pos.
+ * Nothing to do when pos = safe.  mu held. */
+int raid_reshape_checkpoint_locked(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r);
+
 /* " <health> <done>/<total> <action>" of the live state. */
 void raid_resync_status(struct raid *r, char *out, size_t n);
 

@@ -36,7 +36,7 @@
 
 #define CHECKPOINT_NS 500000000LL   /* progress recorded this often */
 
-static int64_t now_ns(void)
+int64_t raid_now_ns(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
@@ -173,11 +173,10 @@ static int checkpoint_locked(struct lvxd_io *io, struct lvxd_lv *v, struct raid 
     return rc;
 }
 
-/* Sleep until `until` (ns, monotonic) or a stop.  mu held. */
-static void pause_locked(struct raid *r, int64_t until)
+void raid_pause_locked(struct raid *r, int64_t until)
 {
     while (!r->stop) {
-        int64_t left = until - now_ns();
+        int64_t left = until - raid_now_ns();
         if (left <= 0)
             return;
         struct timespec t;
@@ -202,7 +201,7 @@ static void *walker(void *arg)
         return NULL;
     }
     bool ok = posix_memalign((void **)&buf, 4096, RAID_COPY_BYTES) == 0;
-    int64_t t0 = now_ns(), last = t0;
+    int64_t t0 = raid_now_ns(), last = t0;
     uint64_t bytes = 0, mark = 0, synced = 0;
     pthread_mutex_lock(&r->mu);
     bool recover = r->rebuild != 0;
@@ -227,17 +226,17 @@ static void *walker(void *arg)
         r->pos = g + 1;
         synced++;
         bytes += (uint64_t)r->region * 512;
-        int64_t now = now_ns();
+        int64_t now = raid_now_ns();
         if (now - last >= CHECKPOINT_NS) {
             if (checkpoint_locked(&io, v, r, mark, r->pos, false) < 0) {
                 ok = false;
                 break;
             }
             mark = r->pos;
-            last = now_ns();
+            last = raid_now_ns();
         }
         if (r->max_rate)
-            pause_locked(r, t0 + (int64_t)(bytes * 1000000000ULL / (r->max_rate * 1024ULL)));
+            raid_pause_locked(r, t0 + (int64_t)(bytes * 1000000000ULL / (r->max_rate * 1024ULL)));
         /* requests get the region lock between regions */
         pthread_mutex_unlock(&r->mu);
         sched_yield();
@@ -295,14 +294,15 @@ void raid_resync_status(struct raid *r, char *out, size_t n)
                : !raid_leg_ok(r, i) ? 'D'
                : busy && (!recover || ((r->rebuild >> i) & 1)) ? 'a' : 'A';
     h[r->n] = 0;
-    if (r->reshaping) {        /* dm-raid's words for a reshape that does not move */
+    if (r->reshaping) {        /* dm-raid's words for a reshape: moving (the walker) or not */
         uint64_t moved = r->rs.forward ? r->rs.pos : r->sb.array_sectors > r->rs.pos ?
                                                      r->sb.array_sectors - r->rs.pos : 0;
         for (unsigned i = 0; i < r->n; i++)
             if (h[i] == 'A')
                 h[i] = 'a';
-        snprintf(out, n, " %s %" PRIu64 "/%" PRIu64 " frozen", h,
-                 moved / lvx_raid_geo_data_legs(&r->rs.b), r->sync_size);
+        snprintf(out, n, " %s %" PRIu64 "/%" PRIu64 " %s", h,
+                 moved / lvx_raid_geo_data_legs(&r->rs.b), r->sync_size,
+                 r->rs_running && !r->walk_failed ? "reshape" : "frozen");
         pthread_mutex_unlock(&r->mu);
         return;
     }

@@ -599,10 +599,11 @@ static int parity_rw(struct lvxd_io *io, struct lvxd_lv *v, bool write, uint64_t
         return write ? parity_write(io, v, r, &g, off, len, buf)
                      : parity_read(io, v, r, &g, off, len, buf);
     }
-    /* a reshape recorded (frozen: the position does not move while the LV is served):
-     * each piece in the geometry that holds it, B on the moved side of the position, A
-     * on the other; past the array's size as md records it (a growth's new space)
-     * reads give zeros (md writes zeros there when it moves the data) and writes fail */
+    /* a reshape recorded (the position moves only while no request runs: the walker
+     * holds the LV's lock for a step): each piece in the geometry that holds it, B on
+     * the moved side of the position, A on the other; past the array's size as md
+     * records it (a growth's new space, until the end) reads give zeros (md writes
+     * zeros there when it moves the data) and writes fail */
     uint64_t s = off / 512, end = (off + len) / 512;
     for (uint64_t x = s; x < end;) {
         uint64_t cut = end;
@@ -620,6 +621,16 @@ static int parity_rw(struct lvxd_io *io, struct lvxd_lv *v, bool write, uint64_t
             rc = 0;
         } else {
             const struct lvx_raid_geo *g = lvx_reshape_geo_of(&r->rs, x);
+            /* moved but not recorded: a restart would copy A over it; record first */
+            uint64_t u0 = r->rs.safe < r->rs.pos ? r->rs.safe : r->rs.pos;
+            uint64_t u1 = r->rs.safe < r->rs.pos ? r->rs.pos : r->rs.safe;
+            if (write && x < u1 && cut > u0) {
+                pthread_mutex_lock(&r->mu);
+                rc = raid_reshape_checkpoint_locked(io, v, r);
+                pthread_mutex_unlock(&r->mu);
+                if (rc < 0)
+                    return rc;
+            }
             rc = write ? parity_write(io, v, r, g, x * 512, blen, p)
                        : parity_read(io, v, r, g, x * 512, blen, p);
         }
@@ -628,6 +639,29 @@ static int parity_rw(struct lvxd_io *io, struct lvxd_lv *v, bool write, uint64_t
         x = cut;
     }
     return 0;
+}
+
+/* A reshape's step (raid_core.h reshape_copy): LV sectors [lv0, lv1), whole stripes
+ * of B, read in A (zeros past A's size), written in B as full stripes (data, P, Q from
+ * the data; no bitmap bit, as md's copies). */
+static int parity_reshape_copy(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r,
+                               uint64_t lv0, uint64_t lv1, uint8_t *buf)
+{
+    const struct lvx_reshape *rs = &r->rs;
+    uint64_t rend = lv1 < rs->old_sectors ? lv1 : rs->old_sectors;
+    int rc = 0;
+    if (lv0 < rend)
+        rc = parity_read(io, v, r, &rs->a, lv0 * 512, (uint32_t)((rend - lv0) * 512), buf);
+    if (rc < 0)
+        return rc;
+    if (rend < lv1)
+        memset(buf + (rend > lv0 ? rend - lv0 : 0) * 512, 0,
+               (lv1 - (rend > lv0 ? rend : lv0)) * 512);
+    uint64_t sw = dlegs(&rs->b) * rs->b.chunk;
+    for (uint64_t x = lv0; x < lv1 && rc == 0; x += sw)
+        rc = write_stripe(io, v, r, &rs->b, x / sw, x, x + sw < lv1 ? x + sw : lv1,
+                          buf + (x - lv0) * 512);
+    return rc;
 }
 
 /* --- resync ----------------------------------------------------------------------- */
@@ -773,7 +807,8 @@ static int parity_check(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, u
 }
 
 static const struct raid_geom parity_geom = { .sync = parity_sync, .covered = parity_covered,
-                                              .check = parity_check };
+                                              .check = parity_check,
+                                              .reshape_copy = parity_reshape_copy };
 
 const struct lvxd_target lvxd_target_parity = {
     .name = "raid-parity",

@@ -11,8 +11,11 @@
 #      the rest in the old), reports the reshape frozen, reads the kernel's bytes,
 #      writes its own over each LV's old size, deactivates; the superblocks keep every
 #      reshape field (events aside);
+#   2b. host: the daemon, read-write (step 4), continues r5's reshape to its end and
+#      writes the new space; r5's superblocks are md's finished state;
 #   3. guest (phase 2): the kernel goes on from the recorded position to the end and
-#      reads the daemon's bytes.
+#      reads the daemon's bytes (r5: takes the daemon's finished array in sync, no
+#      reshape, no resync).
 # Runs through tests/lib_kernel.sh (one guest at a time; LVX_SKIP_KERNEL=1 skips).
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -38,8 +41,10 @@ KERNEL_GUEST_MORE=1 kernel_guest_test user-raid-reshaping.sh 6 64M 900 --disk-di
 cp "$KERNEL_OUT"/ka_*.bin "$SCRATCH/data/" 2>/dev/null
 [[ -n ${LVX_GUEST_KEEP:-} ]] && { rm -rf "$LVX_GUEST_KEEP"; cp -r "$KERNEL_OUT" "$LVX_GUEST_KEEP"; }
 
-# ---- 2. lvx's daemon serves them frozen
+# ---- 2. lvx's daemon serves them frozen (step 3's serving: a read-write activation
+# would continue them since step 4; the daemon inherits this)
 attach_all
+export LVX_TEST_RESHAPE_FROZEN=1
 uspace_env "$SCRATCH/us" "${DEVS[@]}"
 lvm_sandbox "${DEVS[@]}"
 : >"$LOG"
@@ -86,9 +91,34 @@ test_eq "the superblocks keep every reshape field the kernel wrote (events aside
     "$(diff "$SCRATCH/sb.kernel" "$SCRATCH/sb.daemon")" ""
 lvx daemon stop >/dev/null 2>&1
 for _ in $(seq 100); do [[ -z $(uspace_daemon_pids) ]] && break; sleep 0.1; done
+
+# ---- 2b. the daemon (step 4) continues r5's reshape (3 -> 4 stripes) to its end
+unset LVX_TEST_RESHAPE_FROZEN
+uspace_run_ok "kr/r5 unthrottled (lvchange --maxrecoveryrate 0)" lvx lvchange -q --maxrecoveryrate 0 kr/r5
+: >"$LOG"
+uspace_run_ok "lvx activates kr/r5 read-write" lvx lvchange -ay kr/r5
+for _ in $(seq 600); do grep -q "kr/r5: reshape done" "$LOG" && break; sleep 0.2; done
+test_ok "the daemon continued kr/r5's reshape to its end (its log)" \
+    grep -q "kr/r5: reshape done after [0-9]* steps: 5 legs" "$LOG"
+test_eq "kr/r5 reads the daemon's 12 MiB after the end" \
+    "$(head -c $((12 << 20)) "$DM_DEV_DIR/kr/r5" | sha256sum | cut -d' ' -f1)" "$(sha "$SCRATCH/data/hx_r5.bin")"
+head -c $((4 << 20)) /dev/urandom >>"$SCRATCH/data/hx_r5.bin"
+uspace_run_ok "kr/r5: its new 4 MiB (past the old size) written" dd if="$SCRATCH/data/hx_r5.bin" \
+    of="$DM_DEV_DIR/kr/r5" bs=1M skip=12 seek=12 oflag=direct conv=fsync status=none
+uspace_run_ok "deactivate kr/r5" lvx lvchange -an kr/r5
+fin=0
+for ((i = 0; i < 5; i++)); do
+    report "r5_rmeta_$i"
+    [[ "$(sb_field r5_rmeta_$i flags) $(sb_field r5_rmeta_$i reshape) $(sb_field r5_rmeta_$i data_offset)" == "0 ffffffffffffffff 0" ]] &&
+        fin=$((fin + 1))
+done
+test_eq "kr/r5's superblocks: md's finished state (no reshape, data at 0)" "$fin" 5
+touch "$SCRATCH/data/done_r5"
+lvx daemon stop >/dev/null 2>&1
+for _ in $(seq 100); do [[ -z $(uspace_daemon_pids) ]] && break; sleep 0.1; done
 detach_all
 
-# ---- 3. the kernel finishes them
+# ---- 3. the kernel finishes them (r5: takes the daemon's finished array)
 echo 2 >"$SCRATCH/data/phase"
 KERNEL_GUEST_MORE=1 kernel_guest_test user-raid-reshaping.sh 6 64M 900 --disk-dir "$DISKS" --reuse-disks \
     --put "$SCRATCH/data:/t/data"

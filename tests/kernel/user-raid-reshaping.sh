@@ -13,7 +13,9 @@
 #      records a position between the start and the end (a checkpoint).
 #   2  (after lvx's daemon on the host served kr frozen and wrote /t/data/hx_LV.bin
 #      over each LV's old size) LVM2 activates kr: the kernel goes on with each
-#      reshape from the recorded position to its end; the daemon's bytes read back.
+#      reshape from the recorded position to its end; the daemon's bytes read back
+#      (r5, when /t/data/done_r5 says lvx's daemon finished its reshape: in sync at
+#      once, no resync).
 # Prints TAP (also to /out/result.tap).
 # shellcheck disable=SC2046,SC2086
 # shellcheck source=tests/kernel/guest-tap.sh
@@ -73,6 +75,11 @@ if [ "$PHASE" = 1 ]; then
 else
     # a new guest's speed_limit_min (1000 KiB/s) is above the LVs' 64k: not throttled
     check "LVM2 activates kr (after lvx's daemon served the reshapes frozen)" lvm vgchange -ay kr
+    if [ -f /t/data/done_r5 ]; then
+        set -- $(dmraid_status kr-r5 2>/dev/null) - - - - - -
+        check_eq "kr/r5 (finished by lvx's daemon): dm-raid takes it in sync at once ($*)" \
+            "$(echo "$2" | tr -d A) $4" " idle"
+    fi
     for lv in $LVS; do
         dmraid_wait_idle kr-$lv
         set -- $(dmraid_status kr-$lv 2>/dev/null) - - - - - -

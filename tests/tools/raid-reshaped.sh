@@ -6,6 +6,10 @@
 # 5 images in VG, its superblocks and metadata given a reshape's marks on the PVs.
 #   sb_set FIELD=VALUE... [legs=I,J]   superblock fields of every rmeta (or legs I,J)
 #   reshaped_meta [STRIPE]             RESHAPE flags and reshape_count 1 in the metadata
+#   reshaping_rows POS / reshaping_sb POS   md's state of raid5_ls -i4 r (images of 2
+#                                      extents) going from 64k chunks at 8192 to 128k at 0,
+#                                      recorded at LV sector POS: SCRATCH/d16 (16 MiB,
+#                                      random) laid out on the PVs / the superblocks
 # shellcheck disable=SC2317  # called through test_ok
 # sb_set FIELD=VALUE... [legs=I,J]: the superblock fields of every rmeta (or of legs I,J)
 # changed on the PVs (offsets of docs/dm-formats.md §2, §3); bit=N sets bitmap bit N
@@ -20,7 +24,7 @@ p = sys.argv[1]
 b = bytearray(open(p, "rb").read())
 at = {"flags": (0x3C, "<I"), "reshape": (0x40, "<Q"), "delta_disks": (0x54, "<i"),
       "array_sectors": (0x58, "<Q"), "data_offset": (0x60, "<Q"), "new_data_offset": (0x68, "<Q"),
-      "sectors": (0x70, "<Q"), "bm_sync_size": (4096 + 40, "<Q"), "new_stripe": (0x50, "<I")}
+      "sectors": (0x70, "<Q"), "events": (0x10, "<Q"), "bm_sync_size": (4096 + 40, "<Q"), "new_stripe": (0x50, "<I")}
 for a in sys.argv[2:]:
     k, v = a.split("=")
     if k == "legs":
@@ -59,4 +63,20 @@ assert n == 6, n
 open(p, 'w').write('\n'.join(out))
 PY
         "$LVX" vgcfgrestore -q -f "$SCRATCH/vg.txt" "$VG" >/dev/null 2>&1
+}
+# shellcheck disable=SC2317  # called through test_ok
+reshaping_rows() {
+    local f i rows=$LVX_ROOT/tests/tools/reshape_rows.py
+    head -c $((16 << 20)) /dev/urandom >"$SCRATCH/d16" || return 1
+    IMGS=("$SCRATCH"/img{0,1,2,3,4})
+    for f in "${IMGS[@]}"; do : >"$f"; truncate -s $((8 << 20)) "$f"; done
+    "$PYTHON" "$rows" plant "$SCRATCH/d16" 32768 0 0 128 8192 "${IMGS[@]}" &&
+        "$PYTHON" "$rows" plant "$SCRATCH/d16" "$1" 0 0 256 0 "${IMGS[@]}" &&
+        "$PYTHON" "$rows" verify "$SCRATCH/d16" "$1" 128 8192 256 0 "${IMGS[@]}" || return 1
+    for i in 0 1 2 3 4; do pv_put "r_rimage_$i" 0 "$SCRATCH/img$i"; done
+}
+# shellcheck disable=SC2317  # called through test_ok
+reshaping_sb() {
+    sb_set flags=1 reshape="$1" new_stripe=256 delta_disks=0 array_sectors=32768 \
+        data_offset=8192 new_data_offset=0 sectors=16384 bm_sync_size=8192
 }
