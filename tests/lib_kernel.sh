@@ -34,6 +34,8 @@
 #   KVM_DM_TEST=PATH        the tool (default: tests/tools/kvm-dm-test)
 #   LVX_SKIP_KERNEL=1       skip (e.g. for quick local runs)
 #   LVX_KERNEL_TIMEOUT=SEC  overrides TIMEOUT
+#   LVX_GUEST_TMPDIR=DIR    kvm-dm-test's TMPDIR (default /dev/shm when 4 GiB free there,
+#                           else $TMPDIR or /tmp; empty: the latter)
 #   KERNEL_GUEST_MORE=1     do not end the TAP stream (the caller checks more after the guest)
 # Skipped (1..0 # SKIP) where no QEMU/kernel can run (kvm-dm-test exit 77).
 
@@ -53,6 +55,15 @@ kernel_guest_test() {
     local -a nice=()                   # as root a raised priority (else nice only warns)
     [[ $(id -u) == 0 ]] && nice=(nice -n -5)
     local rc=0 lock=${LVX_VM_LOCK:-/tmp/lvx-kvm-dm-test.lock} waited=$SECONDS try held
+    # kvm-dm-test's work dir (the initramfs, and the disk images unless --disk-dir) in RAM
+    # when /dev/shm has 4 GiB free: QEMU (cache=unsafe) flushes the images' dirty pages
+    # when it exits, and scattered guest writes took minutes to reach a loaded host's disk
+    # (t0724: 250 s after its guest script ended; with the images on tmpfs, nothing to write)
+    local kdt_tmp=${LVX_GUEST_TMPDIR-/dev/shm}
+    if [[ -z $kdt_tmp || ! -d $kdt_tmp || ! -w $kdt_tmp ]] ||
+        (($(df -P -k "$kdt_tmp" 2>/dev/null | awk 'NR == 2 { print $4 }') + 0 < 4194304)); then
+        kdt_tmp=${TMPDIR:-/tmp}
+    fi
     {
         flock 8
         waited=$((SECONDS - waited))
@@ -61,7 +72,7 @@ kernel_guest_test() {
             rc=0
             rm -rf "$KERNEL_OUT"
             mkdir -p "$KERNEL_OUT"
-            "${nice[@]}" "$kdt" -q --cpus "${LVX_GUEST_CPUS:-1}" --disks "$disks" --disk-size "$size" --timeout "$timeout" \
+            TMPDIR=$kdt_tmp "${nice[@]}" "$kdt" -q --cpus "${LVX_GUEST_CPUS:-1}" --disks "$disks" --disk-size "$size" --timeout "$timeout" \
                 --put "$LVX_PLAIN:/t/lvx" --put "$LVX_ROOT/tests/kernel/guest-tap.sh:/t/guest-tap.sh" \
                 "$@" --out "$KERNEL_OUT" \
                 --run "$LVX_ROOT/tests/kernel/$script" >"$SCRATCH/console" 2>&1 || rc=$?

@@ -52,6 +52,7 @@ ALL=$(echo /dev/vd?)
 dd if=/dev/urandom of=/tmp/data.m bs=1M count=16 status=none
 r10idle() {
     local i
+    dm_settle idle rten
     for i in $(seq 1 240); do
         [ "$(lvm lvs --noheadings -o raid_sync_action,sync_percent rten/m 2>/dev/null | trim)" = idle100.00 ] && return 0
         sleep 1

@@ -33,6 +33,7 @@ step() {
 nomismatch() {
     check "lvx lvchange --syncaction check rx/$1" $LVX lvchange --syncaction check rx/$1
     local i
+    dm_settle idle rx
     for i in $(seq 1 60); do
         [ "$(lvm lvs --noheadings -o raid_sync_action rx/$1 2>/dev/null | trim)" = idle ] && break
         sleep 1

@@ -98,8 +98,29 @@ tables() {
     dmsetup table | grep -E "^$1-" | sed -E "$n" |
         sed -E "s/^$1-//; s/ $1-/ V-/g; $(_dnames 's/ %s( |$)/ D%s\\1/g; s/ %s( |$)/ D%s\\1/g;')" | sort
 }
+# dm_settled MODE VG...: every raid and mirror device of the VGs in sync (MODE idle: and
+# each raid's sync action idle), read from dmsetup status (tens of ms under TCG, where one
+# `lvm lvs` costs 0.2-0.5 s of the one vCPU the kernel's resync needs).  wait_sync and idle
+# first wait with it (dm_settle: 0.3 s steps, at most 120 s), then ask LVM2 as before: they
+# return when the kernel is done instead of up to a poll (an LVM2 report and a second's
+# sleep) later, and the check is still LVM2's
+dm_settled() {
+    local mode=$1 pat
+    shift
+    pat="^($(echo "$@" | sed 's/-/--/g; s/ /|/g'))-"
+    dmsetup status 2>/dev/null | grep -E "$pat" | awk -v mode="$mode" '
+        $4 == "raid" { split($8, r, "/"); if (r[1] != r[2] || (mode == "idle" && $9 != "idle")) bad = 1 }
+        $4 == "mirror" { split($(6 + $5), r, "/"); if (r[1] != r[2]) bad = 1 }
+        END { exit bad }'
+}
+dm_settle() {
+    local i
+    for i in $(seq 1 400); do dm_settled "$@" && return 0; sleep 0.3; done
+    return 1
+}
 wait_sync() {
     local i
+    dm_settle sync "$@"
     for i in $(seq 1 120); do
         [ "$(lvm lvs --noheadings -o sync_percent "$@" 2>/dev/null | trim | grep -v -e '^$' -e '^100.00$' | wc -l)" = 0 ] && return 0
         sleep 1
@@ -149,6 +170,7 @@ record() {
 }
 idle() {       # (striped LVs only: nothing to wait for)
     local i
+    dm_settle idle rl rx
     for i in $(seq 1 240); do
         [ "$(lvm lvs --noheadings -o raid_sync_action,sync_percent rl rx 2>/dev/null | trim | sort -u | grep -v '^$')" = idle100.00 ] && return 0
         [ "$(lvm lvs --noheadings -o segtype rl rx 2>/dev/null | trim | sort -u)" = striped ] && return 0
