@@ -152,7 +152,7 @@ uninstall:
 	rm -f $(DESTDIR)$(MANDIR)/man8/lvx.8 $(DESTDIR)$(MANDIR)/man8/lvx-*.8
 
 clean:
-	rm -rf build build-asan build-fuzz
+	rm -rf build build-asan build-fuzz build-fuzz-smoke
 
 -include $(LIB_OBJ:.o=.d) $(BIN_OBJ:.o=.d) $(TESTLIB_OBJ:.o=.d) $(BUILD)/obj/tools/docgen.d \
          $(UNIT_SRC:tests/unit/%.c=$(BUILD)/obj/tests/unit/%.d)

@@ -8,6 +8,10 @@
 # FUZZ_SECONDS sets the time there.  Crash inputs go to build-fuzz/artifacts/.
 # A dictionary fuzz/<harness without fuzz_>.dict is passed when it exists.
 # SECONDS 0 only builds (fuzz/deep.sh and the regression replay in t9100 use that).
+# FUZZ_OPT sets the optimisation and debug flags (default "-O1 -g"; t9100's smoke run uses
+# "-O0 -gline-tables-only" in its own build-fuzz-smoke/: a quarter of the compile time,
+# sanitizer reports still name file and line).  The flags are kept in OUT/flags; other
+# flags rebuild everything.
 # Exit status: 0 when every harness ran clean, 1 on a finding or a build failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,7 +21,8 @@ shift || true
 OUT=${FUZZ_BUILD:-build-fuzz}
 CC_FUZZ=${CC_FUZZ:-clang}
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
-CFLAGS_FUZZ="-std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -O1 -g -Werror=implicit-function-declaration -Isrc -Iinclude $SAN"
+OPT=${FUZZ_OPT:--O1 -g}
+CFLAGS_FUZZ="-std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 $OPT -Werror=implicit-function-declaration -Isrc -Iinclude $SAN"
 LIBS="-luring -lblkid -lz -lpthread"
 
 if [[ $# -gt 0 ]]; then
@@ -34,10 +39,12 @@ if [[ ${#harnesses[@]} -eq 0 ]]; then
 fi
 
 # 1. the library, instrumented for coverage (fuzzer-no-link) and sanitizers; rebuilt
-#    whole when any file under src/ or include/ is newer than the archive.
+#    whole when any file under src/ or include/ is newer than the archive or the flags
+#    changed (then the harnesses are linked again too: the archive is newer).
 LIB="$OUT/liblvx-fuzz.a"
 mkdir -p "$OUT/obj" "$OUT/artifacts"
-if [[ ! -e $LIB || -n $(find src include -newer "$LIB" -type f 2>/dev/null | head -n1) ]]; then
+if [[ ! -e $LIB || "$(cat "$OUT/flags" 2>/dev/null)" != "$CC_FUZZ $CFLAGS_FUZZ" ||
+        -n $(find src include -newer "$LIB" -type f 2>/dev/null | head -n1) ]]; then
     mapfile -t srcs < <(find src -name '*.c' ! -path src/lvx.c | sort)
     rm -rf "$OUT/obj" && mkdir -p "$OUT/obj"
     # one compiler per CPU; the source path is the last argument ($3) of the inline script
@@ -47,6 +54,7 @@ if [[ ! -e $LIB || -n $(find src include -newer "$LIB" -type f 2>/dev/null | hea
         exec $1 $2 -fsanitize=fuzzer-no-link -c "$3" -o "$obj"' "$OUT" "$CC_FUZZ" "$CFLAGS_FUZZ"
     rm -f "$LIB"
     ar rcs "$LIB" "$OUT"/obj/*.o
+    echo "$CC_FUZZ $CFLAGS_FUZZ" >"$OUT/flags"
 fi
 
 # 2. each harness: build, run

@@ -8,6 +8,10 @@
 # asking for a file outside the harness's temporary directory gets no file, and the one
 # it may write inside is gone after the input.  One TAP line per harness and check;
 # skipped when clang/libFuzzer is not available.  The long runs are fuzz/deep.sh.
+# Built without optimisation and with line tables only (FUZZ_OPT, default here
+# "-O0 -gline-tables-only") in build-fuzz-smoke/ (FUZZ_BUILD): the same sanitizers and
+# coverage, a quarter of the compile time of fuzz/run.sh's default -O1 -g (the build was
+# most of this file's CPU time); fuzz/run.sh and fuzz/deep.sh keep -O1 for speed.
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
@@ -27,7 +31,9 @@ clang -fsanitize=fuzzer,address,undefined "$SCRATCH/probe.c" -o "$SCRATCH/probe"
 plan_later
 
 cd "$LVX_ROOT" || exit 1
-OUT=${FUZZ_BUILD:-build-fuzz}
+export FUZZ_OPT=${FUZZ_OPT:--O0 -gline-tables-only}
+export FUZZ_BUILD=${FUZZ_BUILD:-build-fuzz-smoke}
+OUT=$FUZZ_BUILD
 test_ok "harnesses build" bash fuzz/run.sh 0 "${HARNESSES[@]}"
 
 for h in "${HARNESSES[@]}"; do

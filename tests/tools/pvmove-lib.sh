@@ -5,6 +5,10 @@
 # PV), the LVs' contents read and written through the segment mapping, the backup
 # text without what differs between twin VGs.  pvmove_loops: the set-up both share.
 q() { "$@" >/dev/null 2>&1; }
+# lvq ARGS...: the reads of the helpers below (where an LV's extents are, its size) by
+# the plain build: plumbing of the checks, not the command under test (each ASan run of
+# lvx costs ten times the plain one; t0685 made about a hundred)
+lvq() { "$LVX_PLAIN" "$@"; }
 
 # mkvg VG A B C: LVM2 makes the VG: one (8m on A, +4m on B), two (12m on A), three
 # (4m on B), four (8m on A): pvmove A has 3 LVs and 3 segments to move
@@ -38,7 +42,7 @@ ES=$((4 * 1024 * 1024))
 PE_START=1048576   # LVM2's default data offset (checked below)
 lv_map() {   # lv_map VG/LV: "DEV OFFSET BYTES" per segment
     local n dev d pe
-    lvx lvs --noheadings --segments -o seg_size_pe,devices "$1" 2>/dev/null | while read -r n dev; do
+    lvq lvs --noheadings --segments -o seg_size_pe,devices "$1" 2>/dev/null | while read -r n dev; do
         d=${dev%(*}
         pe=${dev#*(}
         pe=${pe%)}
@@ -55,7 +59,7 @@ lv_fill() {  # lv_fill VG/LV FILE: write FILE over the LV
 }
 sums_now() { # sums_now VG: "LV sha256" of every LV, from one report of the segments
     local lv n dev d pe cur=""
-    lvx lvs --noheadings --segments -o lv_name,seg_size_pe,devices "$1" 2>/dev/null |
+    lvq lvs --noheadings --segments -o lv_name,seg_size_pe,devices "$1" 2>/dev/null |
         sort -s -k1,1 | while read -r lv n dev; do
         d=${dev%(*}
         pe=${dev#*(}
@@ -73,7 +77,7 @@ fill_all() {  # fill_all VG: random contents in every LV, checksums in $SCRATCH/
     local lv
     : >"$SCRATCH/$1.sums"
     for lv in one two three four; do
-        head -c "$(($(lvx lvs --noheadings --units b --nosuffix -o lv_size "$1/$lv" | tr -d ' ')))" \
+        head -c "$(($(lvq lvs --noheadings --units b --nosuffix -o lv_size "$1/$lv" | tr -d ' ')))" \
             /dev/urandom >"$SCRATCH/pat"
         lv_fill "$1/$lv" "$SCRATCH/pat"
         echo "$lv $(sha256sum <"$SCRATCH/pat" | cut -d' ' -f1)" >>"$SCRATCH/$1.sums"
