@@ -587,9 +587,13 @@ static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
              * name the old positions, so only the events count (a leg that failed
              * missed the later writes) and the leg's own state say it is behind */
             bool same_set = b->num_devices == r->n;
-            bool behind = !g->has_sb ||
-                          (g->sb.events < b->events && !half_round(&g->sb, b)) ||
+            bool half = g->has_sb && g->sb.events < b->events && half_round(&g->sb, b);
+            bool behind = !g->has_sb || (g->sb.events < b->events && !half) ||
                           (same_set && lvx_raid_sb_failed(b, i));
+            if (half && !r->reshaping)  /* F1 left on this leg, F2 on the freshest */
+                lvxd_log("%s/%s: image %u is one superblock round behind (reshape_position %"
+                         PRIu64 "): the round is completed", v->vg, v->lv, i,
+                         g->sb.reshape_position);
             g->rebuild = behind || (g->sb.disk_recovery_offset != LVX_RAID_MAX_SECTOR &&
                                     !r->reshaping);
             /* md's re-add: a raid1 leg that left in sync (its own superblock said so)

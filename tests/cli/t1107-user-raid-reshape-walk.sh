@@ -33,14 +33,6 @@ ROWS=$LVX_ROOT/tests/tools/reshape_rows.py
 LOG=$LVX_RUN_DIR/lvxd.log
 R=$DM_DEV_DIR/$VG/r
 
-in_sync() {
-    for _ in $(seq 100); do
-        [[ $("$LVX" lvs --noheadings -o sync_percent "$VG/r" 2>/dev/null | xargs) == 100.00 ]] &&
-            return 0
-        sleep 0.2
-    done
-    return 1
-}
 uspace_run_ok "raid5 -i4 -I 64k -L 32m r" sh -c \
     "$LVX pvcreate -q ${DEVS[*]} && $LVX vgcreate -q $VG ${DEVS[*]} &&
      $LVX lvcreate -q -y -Zn --type raid5 -i4 -I 64k -L 32m -n r $VG"
@@ -62,12 +54,6 @@ put() {
             status=none &&
         dd if="$SCRATCH/w.bin" of="$SCRATCH/ref" bs=64k seek=$(($1 * 16)) conv=notrunc status=none
 }
-moving() {  # the walk is under way: status reshape, 0 < sync_percent < 100
-    local a p
-    read -r a p <<<"$("$LVX" lvs --noheadings -o raid_sync_action,sync_percent "$VG/r" 2>/dev/null)"
-    [[ $a == reshape ]] && awk -v p="$p" 'BEGIN { exit !(p > 0 && p < 100) }'
-}
-pos_of() { printf '%d' "0x$(sb_field "r_rmeta_$1" reshape)"; }
 
 : >"$LOG"
 uspace_run_ok "the daemon activates r read-write" lvx lvchange -ay "$VG/r"

@@ -2,14 +2,16 @@
 # shellcheck shell=bash
 #
 # tests/tools/raid-reshaped.sh - sourced by the tests of RAID LVs that a reshape left
-# behind or is in the middle of (t1091, t1105), after raid-pvread.sh: raid5 LV `r` of
-# 5 images in VG, its superblocks and metadata given a reshape's marks on the PVs.
+# behind or is in the middle of (t1091, t1105, t1107, t1108), after raid-pvread.sh: LV `r` of
+# 5 images (raid5 or raid6) in VG, its superblocks and metadata given a reshape's marks on the PVs.
 #   sb_set FIELD=VALUE... [legs=I,J]   superblock fields of every rmeta (or legs I,J)
 #   reshaped_meta [STRIPE]             RESHAPE flags and reshape_count 1 in the metadata
 #   reshaping_rows POS / reshaping_sb POS   md's state of raid5_ls -i4 r (images of 2
 #                                      extents) going from 64k chunks at 8192 to 128k at 0,
 #                                      recorded at LV sector POS: SCRATCH/d16 (16 MiB,
 #                                      random) laid out on the PVs / the superblocks
+#   in_sync / moving / pos_of I        r in sync (polled) / its reshape under way (lvs) /
+#                                      image I's reshape_position
 # shellcheck disable=SC2317  # called through test_ok
 # sb_set FIELD=VALUE... [legs=I,J]: the superblock fields of every rmeta (or of legs I,J)
 # changed on the PVs (offsets of docs/dm-formats.md §2, §3); bit=N sets bitmap bit N
@@ -24,7 +26,8 @@ p = sys.argv[1]
 b = bytearray(open(p, "rb").read())
 at = {"flags": (0x3C, "<I"), "reshape": (0x40, "<Q"), "delta_disks": (0x54, "<i"),
       "array_sectors": (0x58, "<Q"), "data_offset": (0x60, "<Q"), "new_data_offset": (0x68, "<Q"),
-      "sectors": (0x70, "<Q"), "events": (0x10, "<Q"), "bm_sync_size": (4096 + 40, "<Q"), "new_stripe": (0x50, "<I")}
+      "sectors": (0x70, "<Q"), "events": (0x10, "<Q"), "bm_sync_size": (4096 + 40, "<Q"), "new_stripe": (0x50, "<I"),
+      "stripe": (0x38, "<I")}
 for a in sys.argv[2:]:
     k, v = a.split("=")
     if k == "legs":
@@ -39,15 +42,15 @@ PY
         pv_put "r_rmeta_$i" 0 "$SCRATCH/m.bin"
     done
 }
-# reshaped_meta [STRIPE]: the metadata of an LVM2 reshape: RESHAPE flags, reshape_count 1
-# (one extent), the stripe size STRIPE sectors (B's) when given
+# reshaped_meta [STRIPE]: the metadata of an LVM2 reshape of r (raid4/5/6, any layout):
+# RESHAPE flags, reshape_count 1 (one extent), the stripe size STRIPE sectors (B's) when given
 # shellcheck disable=SC2317  # called through test_ok
 reshaped_meta() {
     "$LVX" vgcfgbackup -q -f "$SCRATCH/vg.txt" "$VG" >/dev/null 2>&1 &&
         "$PYTHON" - "$SCRATCH/vg.txt" "${1:-}" <<'PY' &&
 import re, sys
 p = sys.argv[1]
-t = open(p).read().replace('type = "raid5"', 'type = "raid5+RESHAPE+RESHAPE_DATA_OFFSET"', 1)
+t = re.sub(r'type = "(raid[456][a-z0-9_]*)"', r'type = "\1+RESHAPE+RESHAPE_DATA_OFFSET"', open(p).read(), count=1)
 if sys.argv[2]:
     t = re.sub(r'(\n\t+stripe_size = )\d+', r'\g<1>' + sys.argv[2], t, count=1)
 out, lv, n = [], None, 0
@@ -80,3 +83,22 @@ reshaping_sb() {
     sb_set flags=1 reshape="$1" new_stripe=256 delta_disks=0 array_sectors=32768 \
         data_offset=8192 new_data_offset=0 sectors=16384 bm_sync_size=8192
 }
+# in_sync: polls lvx's lvs until r's sync_percent is 100.00 (~20 s at most)
+# shellcheck disable=SC2317  # called through test_ok
+in_sync() {
+    for _ in $(seq 100); do
+        [[ $("$LVX" lvs --noheadings -o sync_percent "$VG/r" 2>/dev/null | xargs) == 100.00 ]] &&
+            return 0
+        sleep 0.2
+    done
+    return 1
+}
+# moving: the walk is under way: status reshape, 0 < sync_percent < 100
+# shellcheck disable=SC2317  # called through test_ok
+moving() {
+    local a p
+    read -r a p <<<"$("$LVX" lvs --noheadings -o raid_sync_action,sync_percent "$VG/r" 2>/dev/null)"
+    [[ $a == reshape ]] && awk -v p="$p" 'BEGIN { exit !(p > 0 && p < 100) }'
+}
+# pos_of I: the reshape_position in image I's superblock (decimal)
+pos_of() { printf '%d' "0x$(sb_field "r_rmeta_$1" reshape)"; }
