@@ -74,6 +74,8 @@ RAW=${UUID//-/}
 test_ok "a: lvx daemon start" hx a daemon start
 test_ok "b: lvx daemon start" hx b daemon start
 DEVS="${D[*]}"
+# another UUID: RAW with its first character changed (never to itself)
+if [[ ${RAW:0:1} == x ]]; then OTHER=y${RAW:1}; else OTHER=x${RAW:1}; fi
 
 test_eq "a: lease (exclusive): new" "$(req a "lease sv lv1 $RAW 0 $DEVS")" "ok new"
 test_eq "a: the LV's lease is held by a's worker" "$(lease_pid a)" "$(worker a)"
@@ -84,9 +86,9 @@ test_eq "b: shared lease refused too" "$(req b "lease sv lv1 $RAW 4 $DEVS")" \
     "err 11 LV locked by other host: sv/lv1"
 test_eq "b: holds nothing" "$(lease_pid b)" "no lease"
 test_eq "a: the held LV named with another UUID: refused (ESTALE)" \
-    "$(req a "lease sv lv1 ${RAW/?/x} 0 $DEVS" | cut -c1-7)" "err 116"
+    "$(req a "lease sv lv1 $OTHER 0 $DEVS" | cut -c1-7)" "err 116"
 test_eq "b: another UUID than the devices': refused (ESTALE)" \
-    "$(req b "lease sv lv1 ${RAW/?/x} 0 $DEVS" | cut -c1-7)" "err 116"
+    "$(req b "lease sv lv1 $OTHER 0 $DEVS" | cut -c1-7)" "err 116"
 rc=0
 out=$(hx a daemon stop 2>&1) || rc=$?
 test_eq "a: lvx daemon stop refused while the lease is held" "$rc $out" \
