@@ -62,6 +62,15 @@ LVX_TAP_LOG_DIR=$(mktemp -d /tmp/lvx-tap.XXXXXX)
 export LVX_TAP_LOG_DIR
 rc=0
 perl tests/tools/harness.pl "${PROVE_JOBS:-3}" "${tests[@]}" || rc=$?
+# the guest lane is CI's longest chain: how long each file held the guest (lib_kernel.sh's
+# "held it Ns" diagnostics), the sum and the 20 largest (before the failures: those come last)
+grep -oE 'held it [0-9]+s' "$LVX_TAP_LOG_DIR"/*.tap 2>/dev/null |
+    awk -F'[: ]' '{ f = $1; sub(/.*\//, "", f); sub(/\.tap$/, "", f); t[f] += $4; all += $4 }
+         END { if (!all) exit
+               printf "=== guest lock held: %d s in all; the largest:\n", all
+               cmd = "sort -rn | head -n 20"
+               for (f in t) printf "%6d s  %s\n", t[f], f | cmd
+               close(cmd) }'
 if [[ $rc != 0 ]]; then
     # Only real failures: a "not ok ... # TODO" is an expected difference, printed by
     # its file's own table.  The list of failed files comes last, so the tail of a CI
