@@ -111,8 +111,14 @@ static inline const struct lvx_dev_ops *lvx_io(const struct lvx_ctx *ctx)
  *                         bytes, possibly nothing) and returns that count
  *         kind=delay=MS   the op is delayed MS milliseconds, then done
  *         kind=lostflush  a DATASYNC is not done and fails with -EIO
+ *         kind=kill       the process SIGKILLs itself at the op: the ops before it in its
+ *                         batch are done first, it and the rest are not (a crash
+ *                         inside one batch, e.g. between two legs' superblocks)
  *         after=N         the first N matching ops pass (default 0)
  *         count=M         then M ops get the fault (default 0: every later one)
+ *         off=BYTES       only ops that start at this byte offset of the device
+ *       the counts are shared with processes forked after the rules were read (a
+ *       daemon's restarted worker goes on counting: a kill hits once);
  *       each injection is logged as "dpfault KIND DEV OFF LEN PATH" when
  *       LVX_TEST_IO_LOG is set.
  * Writes are counted across the whole process, those of submitted batches too (each

@@ -2,9 +2,12 @@
 /*
  * dev/io_fault.c - LVX_TEST_DP_FAULT (dev/io.h): rules injecting errors, short
  * transfers, delays and lost flushes into the ops of submitted batches (the
- * daemon's datapath) on chosen devices.  Test code only: the default ops never
- * come here.  A rule counts the ops it matches (all threads together); after
- * `after` of them it hits the next `count` (0: all).  A device named by path is
+ * daemon's datapath) on chosen devices, or kill the process at a chosen op (a crash
+ * inside one batch: the ops before it done, it and the rest not).  Test code only: the default ops never
+ * come here.  A rule counts the ops it matches (all threads together, and the
+ * processes forked after the rules were read: a daemon's restarted worker goes on
+ * counting, so a kill hits once); after `after` of them it hits the next `count`
+ * (0: all).  A device named by path is
  * matched by fstat() of each op's fd (block device number, else file system and
  * inode).  Faulted ops are never handed to the inner submit: a batch is cut
  * around them; a short op goes in with half its length.
@@ -16,9 +19,11 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -26,7 +31,7 @@
 #define SPEC_MAX 2048
 #define CHUNK 128                  /* ops decided at once (stack arrays, ~20 KiB) */
 
-enum fault { F_NONE, F_EIO, F_SHORT, F_DELAY, F_LOSTFLUSH,
+enum fault { F_NONE, F_EIO, F_SHORT, F_DELAY, F_LOSTFLUSH, F_KILL,
              F_EMPTY };                /* a short op with nothing left to do */
 enum { M_READ = 1, M_WRITE = 2, M_FLUSH = 4, M_ZERO = 8, M_ANY = 15 };
 
@@ -38,9 +43,11 @@ struct rule {
     ino_t ino;
     char path[256];
     unsigned ops;                  /* M_* */
+    bool by_off;                   /* only ops starting at byte off */
+    uint64_t off;
     enum fault kind;
     unsigned ms;
-    unsigned long after, count, seen;
+    unsigned long after, count;
 };
 
 struct rules {
@@ -52,9 +59,24 @@ static struct {
     pthread_mutex_t lock;
     char spec[SPEC_MAX];
     struct rules set;
+    unsigned long *seen;           /* per rule: ops matched; shared with forked children */
 } st = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
-static const char *const fault_names[] = { "none", "eio", "short", "delay", "lostflush" };
+/* The rules' counters, zeroed: a shared mapping made once (a private array if mmap
+ * fails).  Called with st.lock held. */
+static void reset_seen(void)
+{
+    static unsigned long fallback[MAX_RULES];
+    if (!st.seen) {
+        void *m = mmap(NULL, sizeof(fallback), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+                       -1, 0);
+        st.seen = m == MAP_FAILED ? fallback : m;
+    }
+    for (unsigned i = 0; i < MAX_RULES; i++)
+        __atomic_store_n(&st.seen[i], 0, __ATOMIC_RELAXED);
+}
+
+static const char *const fault_names[] = { "none", "eio", "short", "delay", "lostflush", "kill" };
 
 static int bad(char *err, size_t n, const char *fmt, const char *what)
 {
@@ -101,11 +123,13 @@ static int parse_kind(struct rule *r, const char *v, char *err, size_t n)
         r->kind = F_SHORT;
     else if (strcmp(v, "lostflush") == 0)
         r->kind = F_LOSTFLUSH;
+    else if (strcmp(v, "kill") == 0)
+        r->kind = F_KILL;
     else if (strncmp(v, "delay=", 6) == 0 && parse_ulong(v + 6, &ms) && ms <= 600000) {
         r->kind = F_DELAY;
         r->ms = (unsigned)ms;
     } else
-        return bad(err, n, "kind=%s: not eio, short, delay=MS or lostflush", v);
+        return bad(err, n, "kind=%s: not eio, short, delay=MS, lostflush or kill", v);
     return 0;
 }
 
@@ -148,8 +172,14 @@ static int parse_rule(struct rule *r, char *text, char *err, size_t n)
             rc = parse_ulong(v, &r->after) ? 0 : bad(err, n, "after=%s: not a count", v);
         } else if (strcmp(k, "count") == 0) {
             rc = parse_ulong(v, &r->count) ? 0 : bad(err, n, "count=%s: not a count", v);
+        } else if (strcmp(k, "off") == 0) {
+            unsigned long o;
+            rc = parse_ulong(v, &o) && o % 512 == 0
+                     ? 0 : bad(err, n, "off=%s: not a byte offset (a multiple of 512)", v);
+            r->by_off = true;
+            r->off = o;
         } else {
-            rc = bad(err, n, "%s: unknown key (pv, op, kind, after, count)", k);
+            rc = bad(err, n, "%s: unknown key (pv, op, kind, after, count, off)", k);
         }
         if (rc < 0)
             return rc;
@@ -201,6 +231,7 @@ int lvx_io_fault_configure(const char *spec, char *err, size_t n)
         snprintf(st.spec, sizeof(st.spec), "%s", spec);
         if ((rc = parse(spec, &st.set, err, n)) < 0)
             st.set.n = 0;
+        reset_seen();
     }
     pthread_mutex_unlock(&st.lock);
     return rc;
@@ -230,6 +261,8 @@ static bool rule_selects(const struct rule *r, const struct lvx_io_op *op, const
 {
     if (!(r->ops & op_mask(op)))
         return false;
+    if (r->by_off && op->off != r->off)
+        return false;
     if (r->by_index)
         return op->dev == r->index;
     if (!have_sb)
@@ -249,7 +282,7 @@ static enum fault decide(const struct lvx_io_op *op, const struct stat *sb, bool
         struct rule *r = &st.set.r[i];
         if (!rule_selects(r, op, sb, have_sb))
             continue;
-        unsigned long k = ++r->seen;
+        unsigned long k = __atomic_add_fetch(&st.seen[i], 1, __ATOMIC_RELAXED);
         bool hit = k > r->after && (r->count == 0 || k <= r->after + r->count);
         if (!hit || f != F_NONE)
             continue;
@@ -298,6 +331,15 @@ static int fault_chunk(lvx_io_submit_fn inner, void *arg, struct lvx_io_queue *q
             delay = ms;
     }
     pthread_mutex_unlock(&st.lock);
+    /* a kill: the ops before it run (with their own faults), then the process dies */
+    bool killing = false;
+    for (unsigned i = 0; i < n && !killing; i++)
+        if (what[i] == F_KILL) {
+            killing = true;
+            if (log)
+                log(fault_names[F_KILL], &ops[i], paths[i]);
+            n = i;
+        }
     for (unsigned i = 0; i < n; i++) {
         full[i] = ops[i].len;
         if (what[i] == F_NONE)
@@ -328,6 +370,8 @@ static int fault_chunk(lvx_io_submit_fn inner, void *arg, struct lvx_io_queue *q
     }
     for (i = 0; i < n; i++)
         ops[i].len = full[i];
+    if (killing)
+        raise(SIGKILL);
     return rc;
 }
 

@@ -2,7 +2,7 @@
 # shellcheck shell=bash
 #
 # tests/tools/raid-reshaped.sh - sourced by the tests of RAID LVs that a reshape left
-# behind or is in the middle of (t1091, t1105, t1107, t1108), after raid-pvread.sh: LV `r` of
+# behind or is in the middle of (t1091, t1105, t1107, t1108, t1112), after raid-pvread.sh: LV `r` of
 # 5 images (raid5 or raid6) in VG, its superblocks and metadata given a reshape's marks on the PVs.
 #   sb_set FIELD=VALUE... [legs=I,J]   superblock fields of every rmeta (or legs I,J)
 #   reshaped_meta [STRIPE]             RESHAPE flags and reshape_count 1 in the metadata
@@ -12,6 +12,8 @@
 #                                      random) laid out on the PVs / the superblocks
 #   in_sync / moving / pos_of I        r in sync (polled) / its reshape under way (lvs) /
 #                                      image I's reshape_position
+#   new_r5_paced                       r made on DEVS: raid5_ls -i4 -I 64k -L 32m, in sync,
+#                                      deactivated, --maxrecoveryrate 256k, sub-LVs reported
 # shellcheck disable=SC2317  # called through test_ok
 # sb_set FIELD=VALUE... [legs=I,J]: the superblock fields of every rmeta (or of legs I,J)
 # changed on the PVs (offsets of docs/dm-formats.md §2, §3); bit=N sets bitmap bit N
@@ -102,3 +104,13 @@ moving() {
 }
 # pos_of I: the reshape_position in image I's superblock (decimal)
 pos_of() { printf '%d' "0x$(sb_field "r_rmeta_$1" reshape)"; }
+# new_r5_paced: the PVs DEVS labelled, VG made, r = raid5_ls -i4 -I 64k -L 32m on them,
+# in sync, deactivated, its walks paced at 256 KiB/s, its sub-LVs reported (t1107, t1112)
+# shellcheck disable=SC2317  # called through uspace_run_ok
+new_r5_paced() {
+    local i
+    "$LVX" pvcreate -q "${DEVS[@]}" && "$LVX" vgcreate -q "$VG" "${DEVS[@]}" &&
+        "$LVX" lvcreate -q -y -Zn --type raid5 -i4 -I 64k -L 32m -n r "$VG" && in_sync &&
+        "$LVX" lvchange -an "$VG/r" && "$LVX" lvchange --maxrecoveryrate 256k "$VG/r" || return 1
+    for i in 0 1 2 3 4; do report "r_rimage_$i"; report "r_rmeta_$i"; done
+}

@@ -4,8 +4,8 @@
  * queue) on temp files: mixed writes, reads, datasync, punch and zero-range in one
  * batch, a FUA (RWF_DSYNC) write, more ops than the queue depth, per-op errors; and
  * the datapath fault rules of the test wrapper (LVX_TEST_DP_FAULT): eio, short (half,
- * rounded down to 512), delay, lostflush, after/count, selection by path and by dev
- * number, parse errors.
+ * rounded down to 512), delay, lostflush, kill (a forked child killed inside its
+ * batch), after/count, selection by path, dev number and offset, parse errors.
  */
 #include "dev/io.h"
 #include "tap.h"
@@ -14,7 +14,9 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -121,6 +123,7 @@ static void test_parse(void)
         "kind=eio", "pv=0", "pv=/no/such/dev,kind=eio", "pv=0,kind=zap", "pv=0,op=nope,kind=eio",
         "pv=0,kind=eio,after=-1", "pv=0,kind=eio,count=1x", "pv=0,op=flush,kind=short",
         "pv=0,op=write,kind=lostflush", "pv=0,kind=delay=", "pv=0,kind=eio,x=1", "pv=0,eio",
+        "pv=0,kind=kill,off=100", "pv=0,kind=kill,off=-512", "pv=0,kind=kill,off=",
     };
     for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         err[0] = 0;
@@ -203,8 +206,71 @@ static void test_faults(void)
     ok(w[0].result == 4096 && took >= 150, "delayed write done after %.0f ms", took);
     ops->queue_close(ops->arg, q);
 
-    unsetenv("LVX_TEST_DP_FAULT");
-    ok(lvx_dev_ops_from_env() == lvx_dev_ops_default(), "unset: the default ops again");
+    /* kill at the second write starting at byte 8192 of b (off=, after=1): a child
+     * submits a batch of 4 writes ('k': a@64k, b@8192, a@68k, b@80k), then one of 3 ('m':
+     * a@72k, b@8192, a@76k) and dies inside it: a@72k written, b@8192 and a@76k not */
+    snprintf(spec, sizeof(spec), "pv=%s,op=write,off=8192,kind=kill,after=1", b);
+    uint8_t *mb = aligned_alloc(4096, 4096);
+    memset(buf, 'k', 4096);
+    memset(mb, 'm', 4096);
+    pid_t pid = fork();
+    if (pid == 0) {
+        ops = with_faults(spec);
+        if (ops->queue_open(ops->arg, 16, &q) != 0)
+            _exit(2);
+        struct lvx_io_op k1[4] = {
+            op_of(fa, LVX_IO_WRITE, buf, 4096, 65536, 0), op_of(fb, LVX_IO_WRITE, buf, 4096, 8192, 1),
+            op_of(fa, LVX_IO_WRITE, buf, 4096, 69632, 0), op_of(fb, LVX_IO_WRITE, buf, 4096, 81920, 1),
+        };
+        struct lvx_io_op k2[3] = {
+            op_of(fa, LVX_IO_WRITE, mb, 4096, 73728, 0), op_of(fb, LVX_IO_WRITE, mb, 4096, 8192, 1),
+            op_of(fa, LVX_IO_WRITE, mb, 4096, 77824, 0),
+        };
+        if (ops->submit(ops->arg, q, k1, 4) != 0)
+            _exit(3);
+        ops->submit(ops->arg, q, k2, 3);
+        _exit(4);                                       /* not reached: killed */
+    }
+    int wst = 0;
+    ok(pid > 0 && waitpid(pid, &wst, 0) == pid && WIFSIGNALED(wst) && WTERMSIG(wst) == SIGKILL,
+       "kind=kill: the child is SIGKILLed inside its second batch (status %#x)", (unsigned)wst);
+    static const struct { int b; uint64_t off; char want; const char *what; } after_kill[] = {
+        { 0, 65536, 'k', "first batch: a@64k written" },
+        { 1, 8192, 'k', "first batch: b@8192 written (after=1: the first match passes)" },
+        { 1, 81920, 'k', "first batch: b@80k written" },
+        { 0, 73728, 'm', "second batch: a@72k (before the kill) written" },
+        { 1, 8192, 'k', "second batch: b@8192 (the killed op) not written" },
+        { 0, 77824, 0, "second batch: a@76k (after the kill) not written" },
+    };
+    for (unsigned i = 0; i < sizeof(after_kill) / sizeof(after_kill[0]); i++) {
+        chk[0] = '?';
+        ssize_t got = pread(after_kill[i].b ? fb : fa, chk, 4096, (off_t)after_kill[i].off);
+        ok(got == 4096 && chk[0] == after_kill[i].want, "%s (byte %#x)", after_kill[i].what, chk[0]);
+    }
+    free(mb);
+
+    /* counts shared with forked children (a daemon's restarted worker): eio on the second
+     * write of b only; the parent's first passes, a child's gets the fault, and the
+     * parent's next passes (it counts the child's) */
+    snprintf(spec, sizeof(spec), "pv=%s,op=write,kind=eio,after=1,count=1", b);
+    ops = with_faults(spec);
+    is_int(ops->queue_open(ops->arg, 16, &q), 0, "queue for shared counts");
+    w[0] = op_of(fb, LVX_IO_WRITE, buf, 4096, 90112, 1);
+    ops->submit(ops->arg, q, w, 1);
+    is_int(w[0].result, 4096, "parent: the first write passes");
+    pid = fork();
+    if (pid == 0) {
+        w[0] = op_of(fb, LVX_IO_WRITE, buf, 4096, 94208, 1);
+        ops->submit(ops->arg, q, w, 1);
+        _exit(w[0].result == -EIO ? 0 : 1);
+    }
+    ok(pid > 0 && waitpid(pid, &wst, 0) == pid && WIFEXITED(wst) && WEXITSTATUS(wst) == 0,
+       "child: the second write (counted from the parent's) fails with -EIO");
+    w[0] = op_of(fb, LVX_IO_WRITE, buf, 4096, 98304, 1);
+    ops->submit(ops->arg, q, w, 1);
+    is_int(w[0].result, 4096, "parent: the third write passes (the child's was counted)");
+    ops->queue_close(ops->arg, q);
+    ops = lvx_dev_ops_default();
     close(fa);
     close(fb);
     unlink(a);
