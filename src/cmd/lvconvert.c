@@ -115,8 +115,9 @@ static int split_args(struct lvx_cmd_env *env, struct convert_opts *o)
  * line: `lvconvert VG/LV` (no option choosing a conversion nor --startpoll: the plain
  * form, secondary syntax) is matched by LVM2 only when no option but -v is given (its
  * parser's special case: -q, -y, -b, -i, --config, --devices... all leave no form);
- * --mirrorlog alone takes neither -R nor -i.  (LVM2's --startpoll refuses -i too; lvx
- * takes it there: -i +N keeps a layer for a test, tests/kernel/mirror-layer-live.sh.) */
+ * --mirrorlog alone takes neither -R nor -i; `lvconvert --startpoll LV` takes neither -i
+ * (its OO_LVCONVERT: -b, --alloc, -f, --noudevsync) nor an option choosing a conversion
+ * (that conversion's form, which refuses --startpoll). */
 static int poll_form_args(struct lvx_cmd_env *env)
 {
     const struct lvx_cmd_args *a = env->args;
@@ -140,8 +141,17 @@ static int poll_form_args(struct lvx_cmd_env *env)
         return LVX_EXIT_INVALID;
     }
     for (unsigned i = 0; i < sizeof(convs) / sizeof(convs[0]); i++)
-        if (a->count[convs[i]])
-            return 0;
+        if (a->count[convs[i]]) {
+            if (!a->count[LVX_OPT_STARTPOLL])
+                return 0;
+            lvx_cmd_errorf("Command does not accept option: --startpoll.");
+            return LVX_EXIT_INVALID;
+        }
+    if (a->count[LVX_OPT_STARTPOLL] && a->count[LVX_OPT_INTERVAL]) {
+        lvx_cmd_errorf("Command does not accept option: --interval %s.",
+                       a->value[LVX_OPT_INTERVAL]);
+        return LVX_EXIT_INVALID;
+    }
     unsigned given = 0;
     for (unsigned i = 0; i < LVX_OPT_COUNT; i++)
         if (i != LVX_OPT_VERBOSE)

@@ -3,8 +3,9 @@
  * cmd/pvchange.c - `lvx pvchange [-x y|n] [--metadataignore y|n] [-u] [--addtag T]
  * [--deltag T] (-a | PV ...)`: change PV properties.
  *
- * PVs of a VG are changed in the model and committed once per VG through
- * meta/update (locks, archive, three-phase commit, backup).  Orphan PVs have no
+ * PVs of a VG are changed in the model and committed once per PV (LVM2's seqno +1
+ * a PV: cmd/toolkit.c) through meta/update (locks, archive, three-phase commit,
+ * backup).  Orphan PVs have no
  * metadata text: only their UUID (label rewrite) and the ignored flag of their
  * metadata areas (mda header rewrite) can change; allocatability and tags are
  * refused as LVM2 refuses them.

@@ -4,7 +4,7 @@
  * use the current device size (or the size given).
  *
  * A PV of a VG gets pe_count = floor((size - pe_start) / extent_size) and dev_size in
- * the metadata (committed per VG through meta/update), then device_size in its label.
+ * the metadata (committed per PV, as LVM2, through meta/update), then device_size in its label.
  * Shrinking below allocated extents is refused.  An orphan PV only gets its label's
  * device_size rewritten; its second metadata area (at the end of the device) moves to
  * the new end, emptied, as LVM2 moves it.  A PV of a VG with a second metadata area is

@@ -534,7 +534,9 @@ int lvx_process_each_lv(struct lvx_cmd_env *env, const struct lvx_tk_lv_ops *ops
 
 /* ---- PVs ------------------------------------------------------------------------ */
 
-/* The named PVs of one VG, in one update. */
+/* The named PVs of one VG, in one update committed once per PV changed, as LVM2's
+ * pvchange and pvresize write the VG for each PV (seqno +1 each, each write archived),
+ * each PV's line right after its write. */
 static void one_pv_vg(struct lvx_cmd_env *env, const char *vgname, const struct lvx_pvcmd_targets *t,
                       const struct lvx_tk_pv_ops *ops, struct lvx_pvcmd_count *cnt)
 {
@@ -543,9 +545,7 @@ static void one_pv_vg(struct lvx_cmd_env *env, const char *vgname, const struct 
         cnt->failed = true;
         return;
     }
-    const char **names = lvx_pool_alloc(env->pool, (t->pv_count + 1) * sizeof(*names));
-    struct lvx_pv **pvs = lvx_pool_alloc(env->pool, (t->pv_count + 1) * sizeof(*pvs));
-    unsigned n = 0;
+    bool test = env->args->count[LVX_OPT_TEST] > 0;
     for (unsigned i = 0; i < t->pv_count; i++) {
         struct lvx_pv *pv = lvx_vg_find_pv_uuid(u.vg, t->pv_uuids[i]);
         if (!pv || !pv_selected(env, &u, pv))
@@ -559,31 +559,26 @@ static void one_pv_vg(struct lvx_cmd_env *env, const char *vgname, const struct 
             cnt->unchanged++;
             continue;
         }
-        names[n] = t->pv_names[i];
-        pvs[n++] = pv;
-    }
-    if (n && lvx_tk_commit(env, &u, NULL, lvx_pvcmd_command_line(env))) {
-        cnt->failed = true;
-        cnt->unchanged += n;
-        n = 0;
-    }
-    unsigned k = 0;
-    bool test = env->args->count[LVX_OPT_TEST] > 0;
-    for (unsigned i = 0; i < n; i++) {
-        int r = test || !ops->committed_pv ? 1 : ops->committed_pv(env, &u, names[i], pvs[i],
-                                                                    ops->arg);
+        if (lvx_tk_commit(env, &u, NULL, lvx_pvcmd_command_line(env))) {
+            cnt->failed = true;
+            cnt->unchanged++;
+            break;              /* the change stays in memory: no later write of this VG */
+        }
+        if (!test)
+            lvx_vg_update_archive_next(env->ctx, &u);   /* LVM2's archive before each write */
+        r = test || !ops->committed_pv ? 1 : ops->committed_pv(env, &u, t->pv_names[i], pv,
+                                                                ops->arg);
         if (r < 1)
             cnt->failed = true;
-        if (r < 0)
+        if (r < 0) {
             cnt->unchanged++;
-        else
-            names[k++] = names[i];
+            continue;
+        }
+        if (ops->backup_warning_first)
+            lvx_vg_backup_warning(env->ctx);
+        lvx_notice(env->ctx, "Physical volume \"%s\" changed", t->pv_names[i]);
+        cnt->changed++;
     }
-    if (ops->backup_warning_first)
-        lvx_vg_backup_warning(env->ctx);
-    for (unsigned i = 0; i < k; i++)
-        lvx_notice(env->ctx, "Physical volume \"%s\" changed", names[i]);
-    cnt->changed += k;
     lvx_vg_update_end(&u);
 }
 

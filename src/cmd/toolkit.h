@@ -155,7 +155,7 @@ struct lvx_tk_pv_ops {
     /* A PV of the VG u->vg, in memory: 1 changed, 0 unchanged, -1 refused (printed). */
     int (*vg_pv)(struct lvx_cmd_env *env, struct lvx_vg_update *u, const char *name,
                  struct lvx_pv *pv, void *arg);
-    /* After the VG's commit (not with --test), for each changed PV, optional (label
+    /* After the VG's commit of this PV (not with --test), optional (label
      * writes): 1 ok, 0 failed but the change stands, -1 failed and not changed. */
     int (*committed_pv)(struct lvx_cmd_env *env, struct lvx_vg_update *u, const char *name,
                         struct lvx_pv *pv, void *arg);
@@ -163,8 +163,8 @@ struct lvx_tk_pv_ops {
     lvx_pvcmd_orphan_fn orphan;
     void *arg;
 };
-/* The PVs of the command line: each VG holding some of them in one update, then the
- * orphans.  Counts the PVs changed or not into *cnt (failed set on any failure, also
+/* The PVs of the command line: each VG holding some of them in one update (committed
+ * once per PV changed, as LVM2), then the orphans.  Counts the PVs changed or not into *cnt (failed set on any failure, also
  * for unknown names).  0 or an exit code for the arguments themselves. */
 int lvx_process_each_pv(struct lvx_cmd_env *env, const struct lvx_tk_pv_ops *ops,
                         struct lvx_pvcmd_count *cnt);

@@ -445,6 +445,16 @@ int lvx_vg_update_commit(struct lvx_ctx *ctx, struct lvx_vg_update *u, const cha
     return rc;
 }
 
+void lvx_vg_update_archive_next(struct lvx_ctx *ctx, struct lvx_vg_update *u)
+{
+    lvx_buf_reset(&u->archive_text);
+    if (archive_enabled(ctx)) {
+        struct lvx_text_header hdr;
+        lvx_text_header_default(&hdr, "");
+        lvx_vg_export_text(&u->archive_text, u->vg, &hdr, LVX_CFG_LAYOUT_FILE);
+    }
+}
+
 void lvx_vg_update_set_old(struct lvx_ctx *ctx, struct lvx_vg_update *u, const struct lvx_vg *old)
 {
     u->old_pv_count = old->pv_count;

@@ -86,5 +86,9 @@ void lvx_vg_update_archive(struct lvx_ctx *ctx, struct lvx_vg_update *u,
  * vgcfgrestore with the VG on disk that a backup file replaces): the commit detaches
  * the PVs old has and the new version lacks, and archives old's text. */
 void lvx_vg_update_set_old(struct lvx_ctx *ctx, struct lvx_vg_update *u, const struct lvx_vg *old);
+/* After a commit, for another commit in the same update: the version just written is
+ * the one the next commit archives (LVM2 archives before each write: pvchange of
+ * several PVs of one VG). */
+void lvx_vg_update_archive_next(struct lvx_ctx *ctx, struct lvx_vg_update *u);
 
 #endif

@@ -8,8 +8,8 @@
 # disks of 64 MiB: activation stacks the layer as LVM2's (tables; the layer's log kept:
 # no resync of the old images), `lvpoll --polloperation convert` collapses it under a
 # mounted file system (LVM2's lines and exit; tables, metadata, lvs -a after), lvpoll's
-# other answers and -i +N, the detached pollers lvchange/vgchange -ay and lvconvert
-# --startpoll -b start.
+# other answers and -i +N, the detached pollers lvchange/vgchange -ay, lvconvert
+# --startpoll -b and lvx's live lvconvert -m +1 -b -i +60 start.
 # The guest's TAP lines become this test's.
 #
 # Runs through tests/lib_kernel.sh (one guest at a time; LVX_SKIP_KERNEL=1 skips;

@@ -47,8 +47,6 @@ DBUSD = {
     'lv_remove snap (cleanup)': SNAP,
     'vg_lv_create_linear pool': THIN_POOL,
     'lv_remove thin1 (cleanup)': THIN_POOL,
-    'pv_tag D0 D1': 'lvx commits a pvchange of two PVs of one VG once (cmd/pvchange.c), '
-                    'LVM2 once per PV: vg_seqno +1 against +2',
 }
 KNOWN['ansible'] = {
     'lvol snapshot': SNAP,

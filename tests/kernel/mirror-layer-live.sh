@@ -18,8 +18,10 @@
 #      too: the mark stays)
 #   p, q  vgchange -ay: one poller each
 #   r  lvconvert --startpoll -b: a detached poller; lvpoll -i +2
-#   s  lvx's lvconvert --startpoll -b -i +60: its poller seen running with the caller's
-#      environment, then killed; lvx's foreground lvconvert collapses s
+#   s  lvx's lvconvert -m +1 -b -i +60 of the active mirror (the layer written live, a
+#      detached poller told to wait; LVM2 takes -i with a conversion, not with
+#      --startpoll): the poller seen running with the caller's environment, then killed;
+#      lvx's foreground lvconvert collapses s
 # shellcheck disable=SC2086
 . /t/guest-tap.sh
 
@@ -162,19 +164,22 @@ check_eq "lvconvert --startpoll -b VG/r: exit status and output as LVM2's" \
     "$rb ${ob//$LVX_VG/VG}" "$ra ${oa//$LVM_VG/VG}"
 check "lvx's poller collapsed r" wait_collapsed $LVX_VG/r
 check "LVM2's poller collapsed r" wait_collapsed $LVM_VG/r
-# s: lvx's -b poller told to wait 60 s first (-i +60, which lvx's lvconvert takes here and
-# LVM2's only with a conversion), so it is seen running whatever the guest's speed (with
-# +3 a slow guest's poller had looked, collapsed and left before the scan); then it is
-# killed (the kill_me_ tag's purpose) and lvx's foreground lvconvert collapses s; LVM2
-# collapses its twin itself
+# s: lvx's -b poller told to wait 60 s first (-i +60, which LVM2 takes with a conversion
+# and not with --startpoll: lvx's own lvconvert -m +1 of the active mirror writes the
+# layer live), so it is seen running whatever the guest's speed (with +3 a slow guest's
+# poller had looked, collapsed and left before the scan); then it is killed (the
+# kill_me_ tag's purpose) and lvx's foreground lvconvert collapses s; LVM2's twin is
+# layered by LVM2 (inactive) and collapses itself
 mk_s() {
     D1=/dev/vda D2=/dev/vdb D3=/dev/vdc D4=/dev/vdd mk_layer $LVM_VG 4m s &&
-        D1=/dev/vde D2=/dev/vdf D3=/dev/vdg D4=/dev/vdh mk_layer $LVX_VG 4m s &&
+        lvm lvcreate -q --type mirror -m1 -L 4m -n s $LVX_VG /dev/vde /dev/vdf /dev/vdg >/dev/null &&
+        wait_sync lvm $LVX_VG/s &&
+        dd if=/tmp/A of=/dev/$LVX_VG/s bs=1M count=4 oflag=direct status=none &&
         lvm vgchange -ay --poll n $LVM_VG >/dev/null && $LVX vgchange -ay --poll n $LVX_VG >/dev/null
 }
-check "LVM2 makes layered s in both VGs, activated with --poll n" mk_s
-check "lvx lvconvert --startpoll -b -i +60 VG/s (LVM_TEST_TAG set)" \
-    env LVM_TEST_TAG=kill_me_h123 $LVX lvconvert --startpoll -b -i +60 $LVX_VG/s
+check "LVM2 makes layered s in its VG, a plain mirror s in lvx's, activated with --poll n" mk_s
+check "lvx lvconvert -m +1 -b -i +60 VG/s (LVM_TEST_TAG set)" \
+    env LVM_TEST_TAG=kill_me_h123 $LVX lvconvert -m +1 -b -i +60 $LVX_VG/s /dev/vdh
 note "$(lvm lvs -a $LVX_VG 2>&1 | grep -- ' s')"
 check "lvx's detached poller runs with the caller's environment (LVM_TEST_TAG)" \
     poller_env "lvpoll --polloperation convert -i +60 $LVX_VG/s"
