@@ -591,9 +591,17 @@ int lvx_raid_free_reshape_space(struct lvx_cmd_env *env, struct lvx_vg_update *u
 }
 
 /* The daemon serves no RAID reshape (its md would have to move the data while serving
- * it): the user backend's one line, nothing written. */
-static int user_refusal(const char *full)
+ * it): the user backend's one line, nothing written.  An LV not in sync (a reshape in
+ * progress among others) gets LVM2's refusal instead, which comes first in LVM2's
+ * _raid_reshape. */
+static int user_refusal(const char *full, const struct lvx_lv *lv,
+                        const struct lvx_lv_kstate *ks)
 {
+    if (ks->raid && !lvx_lvconvert_in_sync(lv, ks)) {
+        lvx_cmd_errorf("Unable to convert %s while it is not in-sync.", full);
+        lvx_cmd_errorf("Reshape request failed on LV %s.", full);
+        return LVX_EXIT_FAILED;
+    }
     lvx_cmd_errorf("lvx cannot reshape %s in the user-space backend: its daemon does not "
                    "serve a RAID reshape (activate it with the dm backend).", full);
     return LVX_EXIT_FAILED;
@@ -631,7 +639,7 @@ int lvx_lvconvert_add_stripes(struct lvx_cmd_env *env, struct lvx_vg_update *u, 
         return LVX_EXIT_FAILED;
     }
     if (strcmp(act.be->name, "dm"))
-        return user_refusal(full);
+        return user_refusal(full, lv, &ks);
     if (!lvx_lvconvert_in_sync(lv, &ks)) {
         lvx_cmd_errorf("Unable to convert %s while it is not in-sync.", full);
         return LVX_EXIT_FAILED;
@@ -697,7 +705,7 @@ int lvx_lvconvert_reshape(struct lvx_cmd_env *env, struct lvx_vg_update *u, stru
                      new_ss == seg->stripe_size;
     bool dm = !strcmp(act.be->name, "dm");
     if (!dm && !(free_only && ks.raid))
-        return user_refusal(full);
+        return user_refusal(full, lv, &ks);
     /* stripes added to a raid4/5/6 LV, or to a raid10 one (2 images a stripe), in the
      * kernel (dm backend) */
     if (o->stripes_given && (((l == 4 || l == 5 || l == 6) &&

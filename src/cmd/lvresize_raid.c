@@ -208,6 +208,20 @@ int lvx_lvresize_raid(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
                        (unsigned long long)*new_count, (unsigned long long)cur);
         return LVX_EXIT_FAILED;
     }
+    /* LVM2's lvresize check: an LV with reshape space (a reshape's, ended or not) only
+     * while the kernel (or the daemon) says it is in sync: not while it reshapes */
+    if (!mirror && seg->reshape_count) {
+        struct lvx_actcmd a;
+        struct lvx_lv_kstate ks;
+        memset(&ks, 0, sizeof(ks));
+        bool active = lvx_actcmd_init(env, &a) == 0 && lvx_actcmd_is_active(env, &a, lv, &ks);
+        if (!active || !ks.raid)
+            lvx_cmd_errorf("Unable to determine sync status of %s/%s.", lv->vg->name, lv->name);
+        if (!active || !ks.raid || !lvx_lvconvert_in_sync(lv, &ks)) {
+            lvx_cmd_errorf("Can't resize reshaping LV %s/%s.", lv->vg->name, lv->name);
+            return LVX_EXIT_FAILED;
+        }
+    }
     if (!extend && !mirror) {   /* LVM2 (VM, t0713): this line alone for an active RAID LV */
         struct lvx_actcmd a;
         if (lvx_actcmd_init(env, &a) == 0 && lvx_actcmd_is_active(env, &a, lv, NULL))

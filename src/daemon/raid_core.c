@@ -195,6 +195,43 @@ void raid_mark_failed_locked(struct lvxd_lv *v, struct raid *r, unsigned i, cons
              why);
 }
 
+/* The dirty bits (v->dirty, PV index % 64) of the PVs leg g's data and rmeta lie on. */
+static uint64_t leg_pv_bits(const struct raid_leg *g)
+{
+    uint64_t bits = 0;
+    const struct lvx_map_prepared *maps[2] = { g->data, g->meta };
+    for (unsigned k = 0; k < 2; k++) {
+        if (!maps[k])
+            continue;
+        uint64_t end = lvx_map_prepared_sectors(maps[k]);
+        struct lvx_map_loc loc;
+        for (uint64_t s = 0; s < end; s += loc.len) {
+            if (lvx_map_prepared_lookup(maps[k], s, &loc) < 0 || loc.len == 0)
+                break;
+            if (loc.kind == LVX_MAP_PV && loc.pv)
+                bits |= (uint64_t)1 << (loc.pv->index % 64);
+        }
+    }
+    return bits;
+}
+
+int raid_flush_pvs(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r)
+{
+    int rc = lvxd_io_flush_pvs(io, v);
+    if (rc == 0 || !raid_degraded(r))
+        return rc;
+    /* a failed leg's PVs hold nothing the array still needs: the ones no live leg
+     * shares are left out (a lost disk's datasync fails for ever) and the rest flushed */
+    uint64_t gone = 0, live = 0;
+    for (unsigned i = 0; i < r->n; i++)
+        *(raid_leg_ok(r, i) ? &live : &gone) |= leg_pv_bits(&r->legs[i]);
+    gone &= ~live;
+    if (!gone)
+        return rc;
+    atomic_fetch_and(&v->dirty, ~(uint_fast64_t)gone);
+    return lvxd_io_flush_pvs(io, v);
+}
+
 /* Write the superblock (events + 1) and the whole bitmap area to every live leg;
  * legs whose write fails are marked failed and the others written again.  mu held. */
 int raid_write_state_locked(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, bool clean)
@@ -372,7 +409,7 @@ int raid_core_flush(struct lvxd_io *io, struct lvxd_lv *v)
         any |= r->cand[g];
     }
     pthread_mutex_unlock(&r->mu);
-    int rc = lvxd_io_flush_pvs(io, v);
+    int rc = raid_flush_pvs(io, v, r);
     if (rc < 0 || !any || v->read_only || raid_degraded(r))
         return rc;
     pthread_mutex_lock(&r->mu);
@@ -446,13 +483,13 @@ static int reshape_taken(struct lvx_ctx *ctx, struct lvxd_lv *v, struct raid *r,
                  r->leg_sectors > r->image_sectors)
             why = "its data offsets put the data past the images";
     }
+    uint64_t out = 0;                    /* legs missing, failed or behind */
     for (unsigned i = 0; !why && i < r->n; i++) {
         const struct lvx_raid_sb *s = &r->legs[i].sb;
-        bool half = r->legs[i].has_sb && half_round(s, b);
-        if (!raid_leg_ok(r, i) || !r->legs[i].has_sb || (s->events != b->events && !half)) {
-            snprintf(buf, sizeof(buf), "image %u is missing or behind (degraded reshapes are "
-                     "not served yet)", i);
-            why = buf;
+        bool half = r->legs[i].has_sb && !lvx_raid_sb_failed(b, i) && half_round(s, b);
+        if (!raid_leg_ok(r, i) || !r->legs[i].has_sb || lvx_raid_sb_failed(b, i) ||
+            (s->events != b->events && !half)) {
+            out |= (uint64_t)1 << i;
         } else if (half) {
             /* its data offset may be the previous round's (F1 moves it): b's counts */
             lvxd_log("%s/%s: image %u is one superblock round behind (reshape_position %"
@@ -463,12 +500,27 @@ static int reshape_taken(struct lvx_ctx *ctx, struct lvxd_lv *v, struct raid *r,
             why = buf;
         }
     }
+    if (!why && (unsigned)__builtin_popcountll(out) > r->parity) {
+        snprintf(buf, sizeof(buf), "%d images are missing or behind, more than its parity "
+                 "covers", __builtin_popcountll(out));
+        why = buf;
+    }
     if (why)
         return lvx_error(ctx, EBUSY, "RAID LV %s/%s: a reshape in progress (the superblock of "
                          "image %d: reshape_position %" PRIu64 ", delta_disks %d): %s; not "
                          "served (activate it with the dm backend: the kernel goes on with it).",
                          v->vg, v->lv, best, b->reshape_position == LVX_RAID_MAX_SECTOR ? 0 :
                          b->reshape_position, b->delta_disks, why);
+    /* degraded (docs/reshape-user.md §3.6, step 7): as md's raid5/6, the reshape goes on
+     * without them, their chunks rebuilt from parity; a leg behind holds rows of an
+     * earlier position and is not read: rebuilt (in B) once the reshape has ended */
+    for (unsigned i = 0; i < r->n; i++)
+        if ((out >> i) & 1) {
+            bool gone = !raid_leg_ok(r, i) || !r->legs[i].has_sb;
+            raid_mark_failed_locked(v, r, i, gone ? "missing" : "behind the reshape");
+            lvxd_log("%s/%s: image %u is %s: the reshape goes on degraded, the image is "
+                     "rebuilt after its end", v->vg, v->lv, i, gone ? "missing" : "behind");
+        }
     r->reshaping = true;
     r->data_offset = b->data_offset;
     r->io_sectors = b->array_sectors && b->array_sectors < r->sectors ? b->array_sectors
@@ -661,7 +713,9 @@ static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
             return lvx_error(ctx, EBUSY, "RAID LV %s/%s: a reshape in progress with %s: not "
                              "served (activate it with the dm backend).", v->vg, v->lv,
                              any_rebuild ? "images to rebuild" : "a resync pending");
-        for (uint64_t g = 0; r->reshaping && g < r->regions; g++)
+        /* degraded, the bits are the record of the writes a missing leg lacks (as md:
+         * never cleared while degraded), not a resync's: they stay, unused */
+        for (uint64_t g = 0; r->reshaping && !raid_degraded(r) && g < r->regions; g++)
             if (lvx_raid_bm_bit(r->area, g))
                 return lvx_error(ctx, EBUSY, "RAID LV %s/%s: a reshape in progress with dirty "
                                  "regions in its bitmap: not served (activate it with the dm "
@@ -782,11 +836,11 @@ static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
                  "background)", v->vg, v->lv, dirty);
     bool clean = atomic_load(&r->unsynced) == 0 && !raid_degraded(r);
     raid_progress_durable_locked(r);      /* nothing synced yet: the start's offsets */
-    int rc = lvxd_io_flush_pvs(io, v);
+    int rc = raid_flush_pvs(io, v, r);
     if (rc == 0)
         rc = raid_write_state_locked(io, v, r, clean);
     if (rc == 0)
-        rc = lvxd_io_flush_pvs(io, v);
+        rc = raid_flush_pvs(io, v, r);
     if (rc < 0)
         return lvx_error(ctx, EIO, "RAID LV %s/%s: writing the superblocks failed.", v->vg,
                          v->lv);
@@ -839,7 +893,7 @@ void raid_core_dtr(struct lvxd_lv *v, void *state)
         struct lvxd_io io;
         if (lvxd_io_init(&io) == 0) {
             pthread_mutex_lock(&r->mu);
-            int rc = lvxd_io_flush_pvs(&io, v);
+            int rc = raid_flush_pvs(&io, v, r);
             if (rc == 0) {
                 raid_progress_durable_locked(r);
                 /* regions still to sync keep their bits (and the resync offset); a
@@ -852,7 +906,7 @@ void raid_core_dtr(struct lvxd_lv *v, void *state)
                                              atomic_load(&r->unsynced) == 0 && !degraded);
             }
             if (rc == 0)
-                rc = lvxd_io_flush_pvs(&io, v);
+                rc = raid_flush_pvs(&io, v, r);
             pthread_mutex_unlock(&r->mu);
             if (rc < 0)
                 lvxd_log("%s/%s: the RAID state was not written clean: %s", v->vg, v->lv,

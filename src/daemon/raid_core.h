@@ -153,6 +153,9 @@ static inline bool raid_degraded(const struct raid *r)
 }
 /* Mark leg i failed (its bit in the superblock; logged once).  mu held. */
 void raid_mark_failed_locked(struct lvxd_lv *v, struct raid *r, unsigned i, const char *why);
+/* The PVs flushed (lvxd_io_flush_pvs); degraded, a PV that only failed legs use is
+ * left out when its flush fails. */
+int raid_flush_pvs(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r);
 /* Superblock (events + 1) and bitmap to every live leg.  mu held. */
 int raid_write_state_locked(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, bool clean);
 

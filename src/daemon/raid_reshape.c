@@ -38,14 +38,14 @@ int raid_reshape_checkpoint_locked(struct lvxd_io *io, struct lvxd_lv *v, struct
 {
     if (r->rs.safe == r->rs.pos)
         return 0;
-    int rc = lvxd_io_flush_pvs(io, v);   /* every step's B rows durable before the record */
+    int rc = raid_flush_pvs(io, v, r);   /* every step's B rows durable before the record */
     if (rc < 0)
         return rc;
     uint64_t keep = r->sb.reshape_position;
     r->sb.reshape_position = r->rs.pos;
     rc = raid_write_state_locked(io, v, r, false);
     if (rc == 0)
-        rc = lvxd_io_flush_pvs(io, v);
+        rc = raid_flush_pvs(io, v, r);
     if (rc < 0) {
         r->sb.reshape_position = keep;
         return rc;
@@ -69,19 +69,19 @@ static bool bits_clear(const struct raid *r)
  * request running (the LV's lock). */
 static int finish_locked(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r)
 {
-    int rc = lvxd_io_flush_pvs(io, v);
+    int rc = raid_flush_pvs(io, v, r);
     if (rc < 0)
         return rc;
     lvx_reshape_sb_round(&r->rs, LVX_RESHAPE_F1, 0, &r->sb);
     r->sb.sectors = r->leg_sectors;
     if ((rc = raid_write_state_locked(io, v, r, false)) < 0 ||
-        (rc = lvxd_io_flush_pvs(io, v)) < 0)
+        (rc = raid_flush_pvs(io, v, r)) < 0)
         return rc;
     r->rs.safe = r->rs.pos;
     lvx_reshape_sb_round(&r->rs, LVX_RESHAPE_F2, 0, &r->sb);
     r->sb.sectors = r->leg_sectors;
     if ((rc = raid_write_state_locked(io, v, r, bits_clear(r))) < 0 ||
-        (rc = lvxd_io_flush_pvs(io, v)) < 0)
+        (rc = raid_flush_pvs(io, v, r)) < 0)
         return rc;
     r->md_layout = r->rs.b.layout;
     r->chunk = r->rs.b.chunk;

@@ -152,7 +152,7 @@ static int checkpoint_locked(struct lvxd_io *io, struct lvxd_lv *v, struct raid 
     uint64_t resync_mark = first_need(r, RAID_NEED_DIRTY | RAID_NEED_REBUILD);
     uint64_t rebuild_mark = first_need(r, RAID_NEED_REBUILD);
     pthread_mutex_unlock(&r->mu);
-    int rc = lvxd_io_flush_pvs(io, v);
+    int rc = raid_flush_pvs(io, v, r);
     pthread_mutex_lock(&r->mu);
     if (rc < 0)
         return rc;
@@ -169,7 +169,7 @@ static int checkpoint_locked(struct lvxd_io *io, struct lvxd_lv *v, struct raid 
         clean = !lvx_raid_bm_bit(r->area, g);
     rc = raid_write_state_locked(io, v, r, clean);
     if (rc == 0)
-        rc = lvxd_io_flush_pvs(io, v);
+        rc = raid_flush_pvs(io, v, r);
     return rc;
 }
 
