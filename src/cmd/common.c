@@ -722,7 +722,8 @@ bool lvx_cmd_plain_warning(const char *msg)
            strncmp(msg, "THIS MAY DESTROY YOUR DATA", 26) == 0 ||
            strncmp(msg, "THIS WILL DESTROY CONTENT OF ", 29) == 0 ||
            strncmp(msg, "See vgck --updatemetadata", 25) == 0 ||
-           strncmp(msg, "Physical extent size of VG ", 27) == 0;
+           strncmp(msg, "Physical extent size of VG ", 27) == 0 ||
+           strncmp(msg, "TEST MODE: ", 11) == 0;
 }
 
 void lvx_cmd_log_stdio(void *arg, int level, const char *msg)

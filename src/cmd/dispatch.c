@@ -254,6 +254,10 @@ static int run_command(const struct lvx_run_opts *o, const struct lvx_command *c
         rc = lvx_cmd_version(&env);
     } else {
         ctx.log_level = log_level_for(&args, o ? o->log_level : 0);
+        /* LVM2's one line for --test, before anything the command does */
+        if (args.count[LVX_OPT_TEST])
+            lvx_warn(&ctx, "TEST MODE: Metadata will NOT be updated and volumes will not be "
+                     "(de)activated.");
         if (args.value[LVX_OPT_CONFIG])
             ctx.config_override = args.value[LVX_OPT_CONFIG];
         if (args.count[LVX_OPT_DEVICESFILE])

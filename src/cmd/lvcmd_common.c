@@ -667,8 +667,7 @@ int lvx_lvcmd_begin_flags(struct lvx_cmd_env *env, const char *vgname, unsigned 
 
 int lvx_lvcmd_commit(struct lvx_cmd_env *env, struct lvx_vg_update *u)
 {
-    return lvx_tk_commit(env, u, "TEST MODE: Metadata will NOT be updated and volumes will not "
-                         "be (de)activated.", lvx_lvcmd_command_line(env));
+    return lvx_tk_commit(env, u, lvx_lvcmd_command_line(env));
 }
 
 int lvx_lvcmd_free_maps(struct lvx_cmd_env *env, struct lvx_vg_update *u,

@@ -977,9 +977,6 @@ int lvx_cmd_pvck(struct lvx_cmd_env *env)
         lvx_pvck_err(&p, "pvck: this form is not supported by lvx yet.");
         return LVX_EXIT_FAILED;
     }
-    if (a->count[LVX_OPT_TEST])
-        lvx_cmd_errorf("TEST MODE: Metadata will NOT be updated and volumes will not be "
-                       "(de)activated.");
     bool fix = repair || a->count[LVX_OPT_REPAIR];
     if (dump || fix) {
         p.name = a->argv[0];

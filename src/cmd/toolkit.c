@@ -185,12 +185,10 @@ int lvx_process_display(struct lvx_cmd_env *env, enum lvx_tk_kind kind, lvx_cmd_
 
 /* ---- the update cycle ----------------------------------------------------------- */
 
-int lvx_tk_commit(struct lvx_cmd_env *env, struct lvx_vg_update *u, const char *test_line,
-                  const char *description)
+int lvx_tk_commit(struct lvx_cmd_env *env, struct lvx_vg_update *u, const char *description)
 {
     if (env->args->count[LVX_OPT_TEST]) {
-        if (test_line)
-            lvx_notice(env->ctx, "%s", test_line);
+        lvx_vg_backup_skipped(env->ctx);
         return 0;
     }
     if (lvx_vg_update_commit(env->ctx, u, description) < 0)
@@ -559,7 +557,7 @@ static void one_pv_vg(struct lvx_cmd_env *env, const char *vgname, const struct 
             cnt->unchanged++;
             continue;
         }
-        if (lvx_tk_commit(env, &u, NULL, lvx_pvcmd_command_line(env))) {
+        if (lvx_tk_commit(env, &u, lvx_pvcmd_command_line(env))) {
             cnt->failed = true;
             cnt->unchanged++;
             break;              /* the change stays in memory: no later write of this VG */

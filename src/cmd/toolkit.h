@@ -20,8 +20,8 @@
  *
  * Changing, with the VG update cycle (meta/update.h) run here, not in commands:
  *   begin (locks, scan, assembly, archive text) -> callback changes the VG in memory
- *   -> commit (archive, three-phase commit, backup; with --test only LVM2's TEST MODE
- *   line) -> end (free, unlock), one cycle per VG:
+ *   -> commit (archive, three-phase commit, backup; with --test nothing written, the
+ *   backup warning still due) -> end (free, unlock), one cycle per VG:
  *     lvx_process_each_vg(env, &ops)   VG arguments (vgchange, vgck --updatemetadata,
  *                                      vgremove ...); ops.vg per VG
  *     lvx_process_each_lv(env, &ops)   LV arguments VG|VG/LV|/dev/VG/LV|@tag (lvchange,
@@ -115,9 +115,11 @@ int lvx_process_each_vg(struct lvx_cmd_env *env, const struct lvx_tk_vg_ops *ops
 /* The same for a list of VG names already expanded. */
 int lvx_process_vg_names(struct lvx_cmd_env *env, char **names, unsigned count,
                          const struct lvx_tk_vg_ops *ops);
-/* Commit u, or with --test only print test_line (NULL: nothing).  description: the
- * command line (lvx_vgcmd_command_line() ...).  0 or LVX_EXIT_FAILED (printed). */
-int lvx_tk_commit(struct lvx_cmd_env *env, struct lvx_vg_update *u, const char *test_line,
+/* Commit u; with --test nothing is written (the dispatcher printed LVM2's TEST MODE
+ * line) but the "NOT backed up" warning is due as after a commit.
+ * description: the command line (lvx_vgcmd_command_line() ...).  0 or
+ * LVX_EXIT_FAILED (printed). */
+int lvx_tk_commit(struct lvx_cmd_env *env, struct lvx_vg_update *u,
                   const char *description);
 
 /* ---- changing LVs ------------------------------------------------------------- */

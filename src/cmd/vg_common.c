@@ -103,8 +103,7 @@ void lvx_vgcmd_log_id(const struct lvx_vg_update *u)
 
 int lvx_vgcmd_commit(struct lvx_cmd_env *env, struct lvx_vg_update *u)
 {
-    return lvx_tk_commit(env, u, "TEST MODE: Metadata will NOT be updated.",
-                         lvx_vgcmd_command_line(env));
+    return lvx_tk_commit(env, u, lvx_vgcmd_command_line(env));
 }
 
 /* ---- option values ------------------------------------------------------------- */

@@ -48,7 +48,7 @@ static int update_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, bool *com
 {
     const char *cmdline = lvx_vgcmd_command_line(env);
     if (env->args->count[LVX_OPT_TEST]) {
-        lvx_notice(env->ctx, "TEST MODE: Metadata will NOT be updated.");
+        lvx_vg_backup_skipped(env->ctx);
         return 0;
     }
     /* outdated PVs (§8.4): the commit detaches them */

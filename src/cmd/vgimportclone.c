@@ -141,10 +141,8 @@ static int update_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, char **ar
 
 static int write_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u)
 {
-    if (env->args->count[LVX_OPT_TEST]) {
-        lvx_notice(env->ctx, "TEST MODE: Metadata will NOT be updated.");
+    if (env->args->count[LVX_OPT_TEST])
         return 0;
-    }
     u->old_pv_count = 0;        /* the PVs stay; their old UUIDs are gone */
     if (lvx_vg_update_commit(env->ctx, u, lvx_vgcmd_command_line(env)) < 0)
         return lvx_cmd_fail(env);

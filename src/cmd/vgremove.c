@@ -106,7 +106,12 @@ static int remove_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, bool *com
                        "(use -f to remove them too).", vg->name, lvs);
         rc = LVX_EXIT_FAILED;
     } else if (env->args->count[LVX_OPT_TEST]) {
-        lvx_notice(env->ctx, "TEST MODE: Metadata will NOT be updated.");
+        /* nothing written (the TEST MODE line came first, lvx_cmd_dispatch); LVM2's
+         * messages as if it had been, its LVs' removal warning of the backup */
+        report_removed_lvs(env, vg);
+        lvx_notice(env->ctx, "Volume group \"%s\" successfully removed", vg->name);
+        if (vg->lv_count)
+            lvx_vg_backup_skipped(env->ctx);
     } else if (!deactivate_lvs(env, vg)) {
         lvx_cmd_errorf("Volume group \"%s\" not removed.", vg->name);
         rc = LVX_EXIT_FAILED;

@@ -157,9 +157,7 @@ static int split(struct lvx_cmd_env *env, struct lvx_vg_update *u, const char *t
     if (!(rc = move(env, from, to)) && !(rc = lvx_thin_vg_spare(env, &ut, true)))
         rc = lvx_thin_vg_spare(env, u, true);
     if (!rc) {
-        if (env->args->count[LVX_OPT_TEST])
-            lvx_notice(env->ctx, "TEST MODE: Metadata will NOT be updated.");
-        else
+        if (!env->args->count[LVX_OPT_TEST])
             rc = write_both(env, u, &ut);
     }
     lvx_buf_free(&ut.archive_text);

@@ -308,6 +308,18 @@ static int write_archive(struct lvx_ctx *ctx, const struct lvx_config *cfg, stru
     return 0;     /* as LVM2: a failed archive does not stop the change */
 }
 
+void lvx_vg_backup_skipped(struct lvx_ctx *ctx)
+{
+    struct lvx_config *cfg = NULL;
+    if (lvx_config_load(ctx, &cfg) < 0) {
+        lvx_error_clear(ctx);
+        return;
+    }
+    if (!lvx_config_int(cfg, "backup/backup", 1) && !ctx->backup_unsaved)
+        ctx->backup_unsaved = 1;
+    lvx_config_free(cfg);
+}
+
 int lvx_vg_write_backup(struct lvx_ctx *ctx, const struct lvx_vg *vg, const char *command_line)
 {
     struct lvx_config *cfg = NULL;

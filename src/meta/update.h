@@ -71,6 +71,9 @@ int lvx_vg_update_check(struct lvx_ctx *ctx, const struct lvx_vg *vg, unsigned f
 
 /* Write the backup file of vg (unless disabled by lvm.conf backup/backup = 0). */
 int lvx_vg_write_backup(struct lvx_ctx *ctx, const struct lvx_vg *vg, const char *command_line);
+/* --test: no backup written, but the "NOT backed up" warning made due when lvm.conf
+ * disables backups, as LVM2 warns before it skips a test-mode backup. */
+void lvx_vg_backup_skipped(struct lvx_ctx *ctx);
 /* Print the "NOT backed up" warning now if it is due (commands where LVM2 prints it
  * before their own message: vgcreate, vgrename, vgmerge, vgsplit, pvchange). */
 void lvx_vg_backup_warning(struct lvx_ctx *ctx);
