@@ -15,7 +15,9 @@
  *              PVs' extents failing I/O with EIO;
  *   deactivate refused while the loop device is held (mounted) unless forced;
  *   stage/swap: the new size and mapping go live at swap (after the commit):
- *              the daemon re-reads the metadata, the loop device its capacity;
+ *              the daemon re-reads the metadata, the loop device its capacity; a
+ *              RAID reshape's starting table (delta_disks, data_offset) is the
+ *              daemon's raidreshape request, a reload that starts the reshape;
  *   rename, status (open = the loop device's open count: descriptors of it in any process
  *              but the daemon and the asking command, or held (mounted): 1;
  *              monitored = the daemon watches the pool or snapshot);
@@ -283,7 +285,15 @@ static int user_stage(struct lvx_ctx *ctx, const struct lvx_lv *lv,
 static int swap_one(struct lvx_ctx *ctx, const struct lvx_lv *lv)
 {
     struct lvx_buf req = LVX_BUF_INIT;
-    lvx_buf_printf(&req, "reload %s %s", lv->vg->name, lv->name);
+    const struct lvx_seg *seg = lvx_map_lv_is_raid(lv) ? &lv->segs[0] : NULL;
+    /* a RAID reshape's starting table (dm-raid's delta_disks / data_offset, the
+     * segment's transient kernel_* values): the daemon's raidreshape, a reload that
+     * starts the reshape (daemon/raid_reshape_start.c) */
+    if (seg && (seg->kernel_delta_disks || seg->kernel_offset))
+        lvx_buf_printf(&req, "raidreshape %s %s %d %u", lv->vg->name, lv->name,
+                       (int)seg->kernel_delta_disks, seg->kernel_offset ? seg->kernel_data_offset : 0);
+    else
+        lvx_buf_printf(&req, "reload %s %s", lv->vg->name, lv->name);
     int rc = lvx_daemon_device_words(ctx, lv->vg, &req);
     if (rc == 0)
         rc = lvx_daemon_call(ctx, lvx_buf_str(&req), false, NULL);

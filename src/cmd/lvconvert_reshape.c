@@ -17,11 +17,12 @@
  * before a takeover: lvx_raid_free_reshape_space); stripes, stripe size and region size
  * together (LVM2's _raid_reshape: -R with the step, -I unless 2 images are left);
  * stripes added to a raid10 LV (2 images a stripe, its old reshape space freed first).
- * Other forms (raid10 layout or stripe size alone) are refused with lvx's line; so is every reshape of an LV the
- * daemon serves (user backend), which cannot serve a reshape in progress, but freeing
- * reshape space that lies behind the data (metadata and a reload); the daemon serves
- * an LV that LVM2 or lvx reshaped once its superblocks say the reshape ended
- * (docs/reshape-user.md step 1).
+ * Other forms (raid10 layout or stripe size alone) are refused with lvx's line.  Of an
+ * LV the daemon serves (user backend) the same commits run, the starting table being
+ * the daemon's raidreshape request (the backend's swap; docs/reshape-user.md step 5,
+ * §10): stripes added and another layout or stripe size of raid4/5/6; the rest
+ * (removal, raid10, a region size change, a takeover's interim reshape, a read-only
+ * or degraded LV) is refused with one line before any commit (user_refusal).
  */
 #include "cmd/lvconvert_raid.h"
 
@@ -146,6 +147,18 @@ static int commit_reload(struct lvx_cmd_env *env, struct lvx_vg_update *u,
     return lvx_actcmd_finish(env, act, lv, true);
 }
 
+/* A reshape's first commit (reshape space allocated, images added): loaded as LVM2
+ * loads it in the dm backend; the user backend's daemon keeps serving the LV as it was
+ * until the second commit's raidreshape starts the reshape from its superblocks (a
+ * reload here would find the superblocks and the metadata apart). */
+static int commit_first(struct lvx_cmd_env *env, struct lvx_vg_update *u,
+                        struct lvx_actcmd *act, struct lvx_lv *lv)
+{
+    if (!strcmp(act->be->name, "dm") || env->args->count[LVX_OPT_TEST])
+        return commit_reload(env, u, act, lv);
+    return lvx_lvcmd_commit(env, u);
+}
+
 /* LVM2's last update of a reshape: the table line without delta_disks and data_offset,
  * committed and loaded. */
 static int last_load(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_actcmd *act,
@@ -263,7 +276,7 @@ static int add_stripes(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
                 lvx_lvcmd_zero_start(env, u, ch.added[i], 4096) < 0)
                 return lvx_cmd_fail(env);
     }
-    if (!have && (rc = commit_reload(env, u, act, lv)))
+    if (!have && (rc = commit_first(env, u, act, lv)))
         return rc;
 
     for (uint32_t s = 0; s < new_n; s++) {
@@ -324,7 +337,7 @@ static int space_at_end(struct lvx_cmd_env *env, struct lvx_vg_update *u,
         seg->areas[s].lv->segs[0].reshape_count = r;
     seg->extent_count = lv->le_count = (img_ext + r) * (n - t->parity);
     seg->raw = NULL;
-    return commit_reload(env, u, act, lv);
+    return commit_first(env, u, act, lv);
 }
 
 /* Another layout or stripe size of an active raid4/5/6 LV keeping its images, as LVM2's
@@ -590,20 +603,23 @@ int lvx_raid_free_reshape_space(struct lvx_cmd_env *env, struct lvx_vg_update *u
     return 0;
 }
 
-/* The daemon serves no RAID reshape (its md would have to move the data while serving
- * it): the user backend's one line, nothing written.  An LV not in sync (a reshape in
- * progress among others) gets LVM2's refusal instead, which comes first in LVM2's
- * _raid_reshape. */
-static int user_refusal(const char *full, const struct lvx_lv *lv,
-                        const struct lvx_lv_kstate *ks)
+/* What the daemon does not reshape (docs/reshape-user.md §10): the user backend's
+ * line, nothing written.  An LV not in sync (a reshape in progress among others) gets
+ * LVM2's refusal instead, which comes first in LVM2's _raid_reshape. */
+static int not_in_sync(const char *full)
 {
-    if (ks->raid && !lvx_lvconvert_in_sync(lv, ks)) {
-        lvx_cmd_errorf("Unable to convert %s while it is not in-sync.", full);
-        lvx_cmd_errorf("Reshape request failed on LV %s.", full);
-        return LVX_EXIT_FAILED;
-    }
-    lvx_cmd_errorf("lvx cannot reshape %s in the user-space backend: its daemon does not "
-                   "serve a RAID reshape (activate it with the dm backend).", full);
+    lvx_cmd_errorf("Unable to convert %s while it is not in-sync.", full);
+    lvx_cmd_errorf("Reshape request failed on LV %s.", full);
+    return LVX_EXIT_FAILED;
+}
+
+static int user_refusal(const char *full, const struct lvx_lv *lv,
+                        const struct lvx_lv_kstate *ks, const char *why)
+{
+    if (ks->raid && !lvx_lvconvert_in_sync(lv, ks))
+        return not_in_sync(full);
+    lvx_cmd_errorf("lvx cannot reshape %s in the user-space backend: its daemon %s "
+                   "(activate it with the dm backend).", full, why);
     return LVX_EXIT_FAILED;
 }
 
@@ -639,7 +655,8 @@ int lvx_lvconvert_add_stripes(struct lvx_cmd_env *env, struct lvx_vg_update *u, 
         return LVX_EXIT_FAILED;
     }
     if (strcmp(act.be->name, "dm"))
-        return user_refusal(full, lv, &ks);
+        return user_refusal(full, lv, &ks,
+                            "does not make the interim reshape of a takeover yet");
     if (!lvx_lvconvert_in_sync(lv, &ks)) {
         lvx_cmd_errorf("Unable to convert %s while it is not in-sync.", full);
         return LVX_EXIT_FAILED;
@@ -704,8 +721,34 @@ int lvx_lvconvert_reshape(struct lvx_cmd_env *env, struct lvx_vg_update *u, stru
                      (!o->region_size || o->region_size == seg->region_size) &&
                      new_ss == seg->stripe_size;
     bool dm = !strcmp(act.be->name, "dm");
-    if (!dm && !(free_only && ks.raid))
-        return user_refusal(full, lv, &ks);
+    /* the user backend's daemon starts raid4/5/6 reshapes that keep or add images
+     * (raidreshape, daemon/raid_reshape_start.c); not raid10's, nor a removal (its
+     * images flagged to go after the reshape are not served yet) */
+    if (!dm && !(free_only && ks.raid)) {
+        if (l != 4 && l != 5 && l != 6)
+            return user_refusal(full, lv, &ks, "does not reshape raid10 yet");
+        if (o->stripes_given && o->stripes < seg->area_count - t->parity)
+            return user_refusal(full, lv, &ks, "does not remove stripes yet");
+        if (o->said)            /* LVM2's interim step of a takeover (lvconvert_level.c) */
+            return user_refusal(full, lv, &ks,
+                                "does not make the interim reshape of a takeover yet");
+        if (region != seg->region_size)     /* the bitmap would be rebuilt: not yet */
+            return user_refusal(full, lv, &ks,
+                                "does not change the region size in a reshape yet");
+        if (ks.raid && !lvx_lvconvert_in_sync(lv, &ks))    /* LVM2's first check */
+            return not_in_sync(full);
+        if (ks.read_only || !(lv->status & LVX_LV_WRITE)) {     /* its walker would not run */
+            lvx_cmd_errorf("lvx cannot reshape %s while it is active read-only: change it to "
+                           "read-write first.", full);
+            return LVX_EXIT_FAILED;
+        }
+        /* dm-raid refuses it at the load, after LVM2's commits; here before them */
+        if (ks.raid && strchr(ks.raid_health, 'D')) {
+            lvx_cmd_errorf("lvx cannot reshape %s: Can't reshape degraded raid set (health "
+                           "%s).", full, ks.raid_health);
+            return LVX_EXIT_FAILED;
+        }
+    }
     /* stripes added to a raid4/5/6 LV, or to a raid10 one (2 images a stripe), in the
      * kernel (dm backend) */
     if (o->stripes_given && (((l == 4 || l == 5 || l == 6) &&

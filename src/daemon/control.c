@@ -249,15 +249,12 @@ static int do_status(struct request *r)
     return 0;
 }
 
-static int do_reload(struct request *r)
+/* The served LV v reloaded from the device words at index `from` (reshape: a
+ * raidreshape's values, else NULL), the kernel told its new size: "ok" or an error. */
+static int reload_served(struct request *r, struct lvxd_lv *v, int from, const int64_t *reshape)
 {
-    if (r->n < 4)
-        return fail(r, EINVAL, "usage: reload VG LV DEV...");
-    struct lvxd_lv *v = served_lv(r);
-    if (!v)
-        return -1;
-    char *devs = join_from(r, 3);
-    int rc = lvxd_volume_reload(r->ctx, v, devs);
+    char *devs = join_from(r, from);
+    int rc = lvxd_volume_reload(r->ctx, v, devs, reshape);
     free(devs);
     if (rc < 0)
         return fail_ctx(r);
@@ -271,6 +268,34 @@ static int do_reload(struct request *r)
     lvxd_state_save();
     lvx_buf_puts(r->out, "ok\n");
     return 0;
+}
+
+static int do_reload(struct request *r)
+{
+    if (r->n < 4)
+        return fail(r, EINVAL, "usage: reload VG LV DEV...");
+    struct lvxd_lv *v = served_lv(r);
+    return v ? reload_served(r, v, 3, NULL) : -1;
+}
+
+/* raidreshape VG LV DELTA OFFSET DEV...: a reload that starts a RAID reshape (the
+ * user backend's dm-raid "delta_disks DELTA data_offset OFFSET"), answered once the
+ * start is on the legs (raid_reshape_start.c); refusals before any write */
+static int do_raidreshape(struct request *r)
+{
+    long long delta;
+    unsigned long long off;
+    char *end;
+    if (r->n < 6 || (delta = strtoll(r->w[3], &end, 10), *end) ||
+        (off = strtoull(r->w[4], &end, 10), *end) || delta < -64 || delta > 64)
+        return fail(r, EINVAL, "usage: raidreshape VG LV DELTA OFFSET DEV...");
+    struct lvxd_lv *v = served_lv(r);
+    if (!v)
+        return -1;
+    if (raid_reshape_can_start(r->ctx, v) < 0)
+        return fail_ctx(r);
+    int64_t rq[2] = { delta, (int64_t)off };
+    return reload_served(r, v, 5, rq);
 }
 
 /* monitor VG LV 0|1: watch a served thin pool or snapshot (monitor.c), or stop */
@@ -505,6 +530,8 @@ static void handle(struct request *r, char *line)
         do_monitor(r);
     else if (strcmp(cmd, "reload") == 0)
         do_reload(r);
+    else if (strcmp(cmd, "raidreshape") == 0)
+        do_raidreshape(r);
     else if (strcmp(cmd, "rename") == 0)
         do_rename(r);
     else if (strcmp(cmd, "pvcopy") == 0)

@@ -35,6 +35,10 @@
  *                                             and extended by lvextend --use-policies as
  *                                             dmeventd does, or no longer; monitor.c)
  *   reload VG LV DEV...                    -> ok (metadata re-read, new size live)
+ *   raidreshape VG LV DELTA OFFSET DEV...  -> ok (a reload that starts a raid4/5/6
+ *                                             reshape: dm-raid's delta_disks DELTA and
+ *                                             data_offset OFFSET; answered once the
+ *                                             start is on the legs, the walker running)
  *   rename VG LV NEWVG NEWLV               -> ok <file>
  *   pvcopy VG LV MVLE OFFSET SECTORS FLUSH -> ok (sectors of the pvmove segment at
  *                                             extent MVLE copied leg 0 -> leg 1 against

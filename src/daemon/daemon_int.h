@@ -130,8 +130,11 @@ int lvxd_volume_add(struct lvx_ctx *ctx, const char *vg, const char *lv, const c
  * caller (lvx_vgset_free, lvx_scan_free) also after a failure. */
 int lvxd_read_vgs(struct lvx_ctx *ctx, const char *devs, struct lvx_scan **scan,
                   struct lvx_vgset **set);
-/* Re-read the metadata (resize): the new size and mapping become live. */
-int lvxd_volume_reload(struct lvx_ctx *ctx, struct lvxd_lv *v, const char *devs);
+/* Re-read the metadata (resize): the new size and mapping become live.  reshape
+ * (NULL: none): a raidreshape request, {delta_disks, data_offset} handed to the
+ * reloaded RAID target's start (lvxd_raid_reshape_request). */
+int lvxd_volume_reload(struct lvx_ctx *ctx, struct lvxd_lv *v, const char *devs,
+                       const int64_t *reshape);
 /* Remove from the list; freed now, or at the last release when open. */
 void lvxd_volume_remove(struct lvxd_lv *v);
 struct lvxd_lv *lvxd_volume_find(const char *vg, const char *lv);
@@ -324,6 +327,11 @@ extern const struct lvxd_target lvxd_target_plain;
 /* raid_core.c: `--syncaction check|repair` of a served RAID LV, run to its end (its
  * mismatch count then in the status).  0 or -errno (message in ctx). */
 int lvxd_raid_check(struct lvx_ctx *ctx, struct lvxd_lv *v, bool repair);
+/* raidreshape (daemon/raid_reshape_start.c): the served RAID LV can start a reshape
+ * (checked before its reload, nothing written); the reloaded target starts one with
+ * dm-raid's delta_disks and data_offset at its start. */
+int raid_reshape_can_start(struct lvx_ctx *ctx, struct lvxd_lv *v);
+int lvxd_raid_reshape_request(struct lvx_ctx *ctx, struct lvxd_lv *v, int delta, uint64_t offset);
 /* target_mirror.c: hold (on) a served mirror's disk or mirrored log all out of sync on
  * disk, written and flushed now and at every later log write until the next reload,
  * whose new state takes the real bits over (adopt); or release it (off).  0 or -errno

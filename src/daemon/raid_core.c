@@ -454,6 +454,8 @@ static int read_legs(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint
  * writes complete the round from b. */
 static bool half_round(const struct lvx_raid_sb *s, const struct lvx_raid_sb *b)
 {
+    if (raid_reshape_s1_of(s, b))       /* the start's S2 half-written */
+        return true;
     return s->events + 1 == b->events && (s->flags & LVX_RAID_SB_RESHAPE_ACTIVE) &&
            s->num_devices == b->num_devices && s->new_level == b->new_level &&
            s->new_layout == b->new_layout && s->new_stripe_sectors == b->new_stripe_sectors &&
@@ -566,17 +568,33 @@ static int reshape_ended(struct lvx_ctx *ctx, struct lvxd_lv *v, struct raid *r,
     return 0;
 }
 
-static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
-                    struct raid *r, uint8_t *areas)
+/* The live leg with the freshest superblock, -1 when none has one. */
+static int freshest(const struct raid *r)
 {
-    read_legs(io, v, r, areas);
     int best = -1;
     for (unsigned i = 0; i < r->n; i++)
         if (raid_leg_ok(r, i) && r->legs[i].has_sb &&
             (best < 0 || r->legs[i].sb.events > r->legs[best].sb.events))
             best = (int)i;
+    return best;
+}
+
+static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
+                    struct raid *r, uint8_t *areas)
+{
+    read_legs(io, v, r, areas);
+    int best = freshest(r);
     uint32_t level, layout;
     lvx_raid_md_level(r->dm_name, r->copies, &level, &layout);
+    /* raidreshape: the reshape's start written (raid_reshape_start.c), then taken as
+     * a recorded one */
+    if (r->start_req) {
+        int rc = raid_reshape_begin_locked(ctx, io, v, r, best, level, layout, areas);
+        if (rc < 0)
+            return rc;
+        read_legs(io, v, r, areas);
+        best = freshest(r);
+    }
     bool full = best < 0;                /* first use: every leg new */
     if (full && r->reshaped[0])
         return lvx_error(ctx, EINVAL, "RAID LV %s/%s: %s and no dm-raid superblock that says "
@@ -619,6 +637,17 @@ static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
         else if (!takeover && r->stripe_sectors &&
                  (rsh ? b->new_stripe_sectors : b->stripe_sectors) != r->stripe_sectors)
             bad = "another stripe size";
+        /* the metadata of a reshape beside superblocks that record none: the start
+         * of a reshape was interrupted before its second round (docs/reshape-user.md
+         * §3.5, §10) */
+        bool half_start = !rsh && r->reshaped[0] && (bad || b->data_offset != b->new_data_offset);
+        if (half_start)
+            return lvx_error(ctx, EINVAL, "RAID LV %s/%s: a reshape's start was interrupted: "
+                             "its metadata records the reshape (%s), the superblock of image "
+                             "%d none (%s, data_offset %" PRIu64 ", new_data_offset %" PRIu64
+                             "): not served.", v->vg, v->lv, r->reshaped, best,
+                             bad ? bad : "the first round written", b->data_offset,
+                             b->new_data_offset);
         if (bad)
             return lvx_error(ctx, EINVAL, "RAID LV %s/%s: the superblock of image %d says %s: "
                              "not served.", v->vg, v->lv, best, bad);

@@ -82,6 +82,11 @@ struct raid {
                                        under mu; pos moves only under the LV's lock
                                        held exclusive, so a request sees it fixed) */
     bool rs_running;                /* the reshape walker moves it (raid_reshape.c) */
+    bool start_req;                 /* raidreshape: start a reshape at this start
+                                       (raid_reshape_start.c), with dm-raid's two
+                                       transient table values: */
+    int req_delta;                  /* ... delta_disks */
+    uint64_t req_offset;            /* ... data_offset (sectors) */
     uint64_t io_sectors;            /* LV sectors served: the array's size as md records
                                        it (a growth: the old size until the end) */
     char reshaped[160];             /* what in the metadata says the LV was reshaped
@@ -200,6 +205,21 @@ int raid_reshape_spawn(struct lvxd_lv *v, struct raid *r);
  * this): the legs flushed, then every leg's superblock with reshape_position = pos.
  * Nothing to do when pos = safe.  mu held. */
 int raid_reshape_checkpoint_locked(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r);
+
+/* --- a reshape's start (raid_reshape_start.c, docs/reshape-user.md §3.5, §10) --- */
+/* raid_reshape_can_start, lvxd_raid_reshape_request: daemon_int.h. */
+/* At the start of the reloaded target (r->start_req, the superblocks read, `best` the
+ * freshest, level/layout the metadata's): A from the superblocks, B from the metadata,
+ * the offsets from req_delta/req_offset as dm-raid's rs_adjust_data_offsets; refused
+ * with a reason before any write; then the legs' superblocks S1 (new legs' rmeta
+ * included) and S2, each after a flush.  The caller reads the legs again: the reshape
+ * is then a recorded one.  mu held. */
+int raid_reshape_begin_locked(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
+                              struct raid *r, int best, uint32_t level, uint32_t layout,
+                              const uint8_t *areas);
+/* Leg superblock s is the start's round S1 of the freshest b's reshape recorded at its
+ * start (S2 half-written: completed at the next start). */
+bool raid_reshape_s1_of(const struct lvx_raid_sb *s, const struct lvx_raid_sb *b);
 
 /* " <health> <done>/<total> <action>" of the live state. */
 void raid_resync_status(struct raid *r, char *out, size_t n);

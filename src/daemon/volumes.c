@@ -447,7 +447,8 @@ static void drop_model(struct lvxd_lv *v)
     v->pvs = NULL;
 }
 
-int lvxd_volume_reload(struct lvx_ctx *ctx, struct lvxd_lv *v, const char *devs)
+int lvxd_volume_reload(struct lvx_ctx *ctx, struct lvxd_lv *v, const char *devs,
+                       const int64_t *reshape)
 {
     struct loaded l;
     int rc = load(ctx, v->vg, v->lv, v->uuid, v->read_only, v->partial, devs, v, &l);
@@ -472,7 +473,9 @@ int lvxd_volume_reload(struct lvx_ctx *ctx, struct lvxd_lv *v, const char *devs)
     v->devices = devices;
     /* a target that cannot start on the new model fails its requests (its own
      * state says so) until the next reload */
-    if (v->target->start && (rc = v->target->start(ctx, v)) < 0)
+    if (reshape)
+        rc = lvxd_raid_reshape_request(ctx, v, (int)reshape[0], (uint64_t)reshape[1]);
+    if (rc == 0 && v->target->start && (rc = v->target->start(ctx, v)) < 0)
         lvxd_log("%s/%s: the %s target did not start after the reload", v->vg, v->lv,
                  v->target->name);
     set_read_ahead(v);

@@ -77,7 +77,7 @@ seqno=$(lvm2 vgs --noheadings -o vg_seqno "$VG" | tr -d ' ')
 out=$(lvx lvconvert -y --type raid6 "$VG/t" 2>&1); rc=$?
 test_eq "raid5_n of 3 images -> raid6: LVM2's first line (it adds a stripe first), lvx's refusal of a reshape in the daemon, exit 5" \
     "$rc $(lines <<<"$out")" \
-    "5 Using default stripesize 64.00 KiB.|Converting raid5_n LV $VG/t to 4 stripes first.|lvx cannot reshape $VG/t in the user-space backend: its daemon does not serve a RAID reshape (activate it with the dm backend).|"
+    "5 Using default stripesize 64.00 KiB.|Converting raid5_n LV $VG/t to 4 stripes first.|lvx cannot reshape $VG/t in the user-space backend: its daemon does not make the interim reshape of a takeover yet (activate it with the dm backend).|"
 out=$(lvx lvconvert -y --type raid5 "$VG/r" 2>&1); rc=$?
 test_eq "raid1 of 3 images -> raid5: LVM2's lines, exit 5" "$rc $(lines <<<"$out")" \
     "5 Using default stripesize 64.00 KiB.|Convert raid1 LV $VG/r to 2 images first.|Converting $VG/r from raid1 is directly possible to the following layout:|mirror|"

@@ -26,7 +26,7 @@ MIB=1048576
 lines() { sed 's/^ *//' | grep -v -e 'NOT backed up' -e '^WARNING' | tr '\n' '|'; }
 seqno() { lvm2 vgs --noheadings -o vg_seqno "$VG" 2>/dev/null | tr -d ' '; }
 l2() { lvm2 lvs --noheadings --separator ' ' -o "$2" "$VG/$1" 2>/dev/null | sed 's/^ *//'; }
-refuse() { echo "lvx cannot reshape $VG/$1 in the user-space backend: its daemon does not serve a RAID reshape (activate it with the dm backend).|"; }
+refuse() { echo "lvx cannot reshape $VG/$1 in the user-space backend: its daemon does not make the interim reshape of a takeover yet (activate it with the dm backend).|"; }
 DEF="Using default stripesize 64.00 KiB.|"
 repl() { echo "Replaced LV type $1 with possible type $2.|Repeat this command to convert to ${1%% *} after an interim conversion has finished.|"; }
 refused() {      # refused LV DESC LINES ARGS...: lvx lvconvert -y ARGS VG/LV: exit 5, LINES, seqno kept

@@ -25,7 +25,8 @@ source "$LVX_ROOT/tests/tools/raid-pvread.sh"
 # shellcheck source=tests/tools/reshape-refused.sh
 source "$LVX_ROOT/tests/tools/reshape-refused.sh"
 rep() { lvm2 lvs -a --noheadings --separator ' ' -o lv_name,segtype,stripes,stripesize,regionsize,reshape_len_le,lv_size "$VG" 2>/dev/null | sed 's/^ *//'; }
-REFUSE="lvx cannot reshape $VG/a in the user-space backend: its daemon does not serve a RAID reshape (activate it with the dm backend).|"
+REFUSE="lvx cannot reshape $VG/a in the user-space backend: its daemon does not remove stripes yet (activate it with the dm backend).|"
+REFUSE10="lvx cannot reshape $VG/t in the user-space backend: its daemon does not reshape raid10 yet (activate it with the dm backend).|"
 REGION="Region size may not be smaller than stripe size on LV $VG/a.|Invalid conversion request on $VG/a.|"
 IGN="Ignoring stripesize argument with single stripe.|"
 
@@ -52,7 +53,7 @@ test_eq "raid10 --stripes 1: LVM2's two lines, exit 5" "$rc $(lines <<<"$out")" 
     "5 Can't remove stripes from raid10.|Invalid conversion request on $VG/t.|"
 out=$(lvx lvconvert -y --stripes 3 "$VG/t" 2>&1 </dev/null); rc=$?
 test_eq "raid10 --stripes 3: lvx's line, exit 5" "$rc $(lines <<<"$out")" \
-    "5 Using default stripesize 64.00 KiB.|${REFUSE//\/a /\/t }"
+    "5 Using default stripesize 64.00 KiB.|$REFUSE10"
 test_eq "... the VG's seqno unchanged" "$(seqno)" "$s0"
 uspace_run_ok "t removed" lvx lvremove -q -y "$VG/t"
 s0=$(seqno)
