@@ -603,9 +603,8 @@ int lvx_raid_free_reshape_space(struct lvx_cmd_env *env, struct lvx_vg_update *u
     return 0;
 }
 
-/* What the daemon does not reshape (docs/reshape-user.md §10): the user backend's
- * line, nothing written.  An LV not in sync (a reshape in progress among others) gets
- * LVM2's refusal instead, which comes first in LVM2's _raid_reshape. */
+/* LVM2's _raid_reshape refusing an LV not in sync (a reshape in progress among
+ * others), and its caller's line after any refusal of a reshape. */
 static int not_in_sync(const char *full)
 {
     lvx_cmd_errorf("Unable to convert %s while it is not in-sync.", full);
@@ -613,6 +612,9 @@ static int not_in_sync(const char *full)
     return LVX_EXIT_FAILED;
 }
 
+/* What the daemon does not reshape (docs/reshape-user.md §10): the user backend's
+ * line, nothing written; an LV not in sync gets LVM2's refusal instead, which comes
+ * first in LVM2's _raid_reshape. */
 static int user_refusal(const char *full, const struct lvx_lv *lv,
                         const struct lvx_lv_kstate *ks, const char *why)
 {
@@ -754,10 +756,8 @@ int lvx_lvconvert_reshape(struct lvx_cmd_env *env, struct lvx_vg_update *u, stru
     if (o->stripes_given && (((l == 4 || l == 5 || l == 6) &&
                               o->stripes > seg->area_count - t->parity) ||
                              (l == 10 && o->stripes * 2 > seg->area_count && ks.raid))) {
-        if (!lvx_lvconvert_in_sync(lv, &ks)) {
-            lvx_cmd_errorf("Unable to convert %s while it is not in-sync.", full);
-            return LVX_EXIT_FAILED;
-        }
+        if (!lvx_lvconvert_in_sync(lv, &ks))
+            return not_in_sync(full);
         if (new_ss != seg->stripe_size)
             lvx_notice(env->ctx, "Converting stripesize %s of %s LV %s to %s.",
                        lvx_lvcmd_size(env, seg->stripe_size), seg->type_name, full,
@@ -771,19 +771,15 @@ int lvx_lvconvert_reshape(struct lvx_cmd_env *env, struct lvx_vg_update *u, stru
     /* stripes removed: raid4/5/6 in the kernel, the layout kept */
     if ((l == 4 || l == 5 || l == 6) && o->stripes_given && o->stripes &&
         o->stripes < seg->area_count - t->parity && !strcmp(act.be->name, "dm") && ks.raid) {
-        if (!lvx_lvconvert_in_sync(lv, &ks)) {
-            lvx_cmd_errorf("Unable to convert %s while it is not in-sync.", full);
-            return LVX_EXIT_FAILED;
-        }
+        if (!lvx_lvconvert_in_sync(lv, &ks))
+            return not_in_sync(full);
         return remove_stripes(env, u, &act, lv, t, type && lvx_raid_type_find(type) != t,
                               o->stripes, new_ss, o->region_size, full, &ks);
     }
     /* nothing to change: LVM2 frees the reshape space */
     if (free_only) {
-        if (!lvx_lvconvert_in_sync(lv, &ks)) {
-            lvx_cmd_errorf("Unable to convert %s while it is not in-sync.", full);
-            return LVX_EXIT_FAILED;
-        }
+        if (!lvx_lvconvert_in_sync(lv, &ks))
+            return not_in_sync(full);
         bool had = seg->reshape_count != 0, moved = false;
         if ((rc = lvx_raid_free_reshape_space(env, u, &act, lv, &ks, &moved)))
             return rc;
@@ -809,10 +805,8 @@ int lvx_lvconvert_reshape(struct lvx_cmd_env *env, struct lvx_vg_update *u, stru
             lvx_cmd_errorf("Region size may not be smaller than stripe size on LV %s.", full);
             return LVX_EXIT_FAILED;
         }
-        if (!lvx_lvconvert_in_sync(lv, &ks)) {
-            lvx_cmd_errorf("Unable to convert %s while it is not in-sync.", full);
-            return LVX_EXIT_FAILED;
-        }
+        if (!lvx_lvconvert_in_sync(lv, &ks))
+            return not_in_sync(full);
         return keep_images(env, u, &act, lv, nt, new_ss, o->region_size, full);
     }
     lvx_cmd_errorf("lvx lvconvert does not reshape %s (%s) yet.", full, seg->type_name);

@@ -105,7 +105,7 @@ refused() {
     test_eq "$d: exit 5, the lines" "$rc $(lines <"$SCRATCH/conv.out")" "5 $want"
     test_eq "... the VG's seqno unchanged" "$(seqno)" "$s0"
 }
-want="Using default stripesize 64.00 KiB.|Unable to convert $VG/r while it is not in-sync.|"
+want="Using default stripesize 64.00 KiB.|Unable to convert $VG/r while it is not in-sync.|Reshape request failed on LV $VG/r.|"
 refused "lvconvert --stripes 5 during the reshape (LVM2's refusal)" r --stripes 5
 test_ok "fio writes and verifies 4 MiB at 16 MiB during the reshape" \
     fio_crc f1 "$DM_DEV_DIR/$VG/r" 4m --offset=16m
