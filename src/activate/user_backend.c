@@ -291,7 +291,8 @@ static int swap_one(struct lvx_ctx *ctx, const struct lvx_lv *lv)
      * starts the reshape (daemon/raid_reshape_start.c) */
     if (seg && (seg->kernel_delta_disks || seg->kernel_offset))
         lvx_buf_printf(&req, "raidreshape %s %s %d %u", lv->vg->name, lv->name,
-                       (int)seg->kernel_delta_disks, seg->kernel_offset ? seg->kernel_data_offset : 0);
+                       (int)seg->kernel_delta_disks,
+                       seg->kernel_offset ? seg->kernel_data_offset : 0);
     else
         lvx_buf_printf(&req, "reload %s %s", lv->vg->name, lv->name);
     int rc = lvx_daemon_device_words(ctx, lv->vg, &req);

@@ -286,8 +286,9 @@ static int do_raidreshape(struct request *r)
     long long delta;
     unsigned long long off;
     char *end;
-    if (r->n < 6 || (delta = strtoll(r->w[3], &end, 10), *end) ||
-        (off = strtoull(r->w[4], &end, 10), *end) || delta < -64 || delta > 64)
+    if (r->n < 6 || !*r->w[3] || (delta = strtoll(r->w[3], &end, 10), *end) ||
+        !*r->w[4] || *r->w[4] == '-' || (off = strtoull(r->w[4], &end, 10), *end) ||
+        delta < -64 || delta > 64)
         return fail(r, EINVAL, "usage: raidreshape VG LV DELTA OFFSET DEV...");
     struct lvxd_lv *v = served_lv(r);
     if (!v)
