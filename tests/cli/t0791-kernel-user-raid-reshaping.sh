@@ -13,9 +13,12 @@
 #      reshape field (events aside);
 #   2b. host: the daemon, read-write (step 4), continues r5's reshape to its end and
 #      writes the new space; r5's superblocks are md's finished state;
+#   2c. host: the daemon makes raid5 u5, starts its reshape (lvconvert --stripes 4:
+#      step 5's raidreshape) and is stopped mid-way: every superblock records one
+#      position between the start and the end;
 #   3. guest (phase 2): the kernel goes on from the recorded position to the end and
 #      reads the daemon's bytes (r5: takes the daemon's finished array in sync, no
-#      reshape, no resync).
+#      reshape, no resync; u5: finishes the reshape the daemon started).
 # Runs through tests/lib_kernel.sh (one guest at a time; LVX_SKIP_KERNEL=1 skips).
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -114,6 +117,53 @@ for ((i = 0; i < 5; i++)); do
 done
 test_eq "kr/r5's superblocks: md's finished state (no reshape, data at 0)" "$fin" 5
 touch "$SCRATCH/data/done_r5"
+
+# ---- 2c. the daemon (step 5) starts a reshape of its own and is stopped mid-way
+# (docs/reshape-user.md §4 guest direction 1): u5, raid5_ls -i3, made and synced by the
+# daemon, throttled, --stripes 4; deactivated once the walk is under way (a clean stop
+# records the position); the kernel finishes it in phase 2
+uspace_run_ok "lvx lvcreate --type raid5 -i3 -I 64k -L 12m kr/u5" \
+    lvx lvcreate -q -y -Zn --type raid5 -i3 -I 64k -L 12m -n u5 kr
+u5_synced() {
+    for _ in $(seq 300); do
+        [[ $("$LVX" lvs --noheadings -o sync_percent kr/u5 2>/dev/null | xargs) == 100.00 ]] && return 0
+        sleep 0.2
+    done
+    return 1
+}
+test_ok "kr/u5 in sync (the daemon's initial sync)" u5_synced
+head -c $((12 << 20)) /dev/urandom >"$SCRATCH/data/hx_u5.bin"
+uspace_run_ok "kr/u5: 12 MiB written through the daemon" dd if="$SCRATCH/data/hx_u5.bin" \
+    of="$DM_DEV_DIR/kr/u5" bs=1M oflag=direct conv=fsync status=none
+uspace_run_ok "kr/u5 throttled (--maxrecoveryrate 256k)" lvx lvchange -q --maxrecoveryrate 256k kr/u5
+: >"$LOG"
+uspace_run_ok "lvx lvconvert --stripes 4 kr/u5 (the daemon starts the reshape)" \
+    lvx lvconvert -y --stripes 4 kr/u5
+u5_moving() {
+    local a p
+    for _ in $(seq 150); do
+        read -r a p <<<"$("$LVX" lvs --noheadings -o raid_sync_action,sync_percent kr/u5 2>/dev/null)"
+        [[ $a == reshape ]] && awk -v p="$p" 'BEGIN { exit !(p > 5 && p < 60) }' && return 0
+        sleep 0.2
+    done
+    return 1
+}
+test_ok "kr/u5: the walk under way (lvs: reshape, 5 < sync_percent < 60)" u5_moving
+uspace_run_ok "deactivate kr/u5 mid-reshape" lvx lvchange -an kr/u5
+test_ok "the daemon's log: u5's reshape started forward, 4 -> 5 legs" \
+    grep -q "kr/u5: reshape started (forward, 4 -> 5 legs" "$LOG"
+LVS+=(u5)
+LEGS[u5]=5
+u5_pos=()
+for ((i = 0; i < 5; i++)); do
+    report "u5_rmeta_$i"
+    u5_pos+=("$(sb_field u5_rmeta_$i flags) $(printf '%d' "0x$(sb_field u5_rmeta_$i reshape)")")
+done
+diag "u5's superblocks (flags, reshape_position): ${u5_pos[*]}"
+test_eq "kr/u5: every superblock records the reshape at one position" \
+    "$(printf '%s\n' "${u5_pos[@]}" | sort -u | wc -l) ${u5_pos[0]%% *}" "1 1"
+test_ok "kr/u5: the position lies between the start and the end (32768)" \
+    test "${u5_pos[0]##* }" -gt 0 -a "${u5_pos[0]##* }" -lt 32768
 lvx daemon stop >/dev/null 2>&1
 for _ in $(seq 100); do [[ -z $(uspace_daemon_pids) ]] && break; sleep 0.1; done
 detach_all
@@ -127,6 +177,6 @@ lvm_sandbox "${DEVS[@]}"
 sbs >"$SCRATCH/sb.kernel2"
 diag "the kernel's superblocks after the end: $(cat "$SCRATCH/sb.kernel2")"
 test_eq "no superblock records a reshape after the kernel's end" \
-    "$(grep -c 'reshape=ffffffffffffffff ' "$SCRATCH/sb.kernel2")" "15"
+    "$(grep -c 'reshape=ffffffffffffffff ' "$SCRATCH/sb.kernel2")" "20"
 detach_all
 done_testing

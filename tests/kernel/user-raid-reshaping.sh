@@ -15,7 +15,8 @@
 #      over each LV's old size) LVM2 activates kr: the kernel goes on with each
 #      reshape from the recorded position to its end; the daemon's bytes read back
 #      (r5, when /t/data/done_r5 says lvx's daemon finished its reshape: in sync at
-#      once, no resync).
+#      once, no resync); u5, made by the daemon, which started its reshape
+#      (--stripes 4) and was stopped mid-way: the kernel finishes it and reads its bytes.
 # Prints TAP (also to /out/result.tap).
 # shellcheck disable=SC2046,SC2086
 # shellcheck source=tests/kernel/guest-tap.sh
@@ -74,6 +75,8 @@ if [ "$PHASE" = 1 ]; then
     check "deactivate kr mid-reshape" lvm vgchange -an kr
 else
     # a new guest's speed_limit_min (1000 KiB/s) is above the LVs' 64k: not throttled
+    # u5: made by lvx's daemon, which started its reshape and was stopped mid-way
+    [ -f /t/data/hx_u5.bin ] && LVS="$LVS u5"
     check "LVM2 activates kr (after lvx's daemon served the reshapes frozen)" lvm vgchange -ay kr
     if [ -f /t/data/done_r5 ]; then
         set -- $(dmraid_status kr-r5 2>/dev/null) - - - - - -
