@@ -63,20 +63,6 @@ put() {
         dd if="$SCRATCH/w.bin" of="$R" bs=64k seek=$(($1 * 16)) oflag=direct conv=fsync status=none &&
         dd if="$SCRATCH/w.bin" of="$SCRATCH/ref" bs=64k seek=$(($1 * 16)) conv=notrunc status=none
 }
-logged() {  # logged PATTERN: polled in the daemon's log (~10 s)
-    for _ in $(seq 50); do grep -q "$1" "$LOG" && return 0; sleep 0.2; done
-    return 1
-}
-# fields LEGS...: the finished-state fields of those legs' superblocks, one line per set
-fields() {
-    local i f
-    for i in "$@"; do
-        for f in devices level stripe flags reshape delta_disks data_offset new_data_offset sectors recovery resync; do
-            printf '%s ' "$f=$(sb_field "r_rmeta_$i" $f)"
-        done
-        echo
-    done | sort -u
-}
 restart_daemon() {  # restart_daemon [FAULT]: the daemon stopped, started (with FAULT)
     "$LVX" daemon stop >/dev/null 2>&1
     for _ in $(seq 50); do [[ -z $(uspace_daemon_pids) ]] && break; sleep 0.1; done
@@ -91,7 +77,7 @@ rebuilt_end() {
     test_eq "r reads the reference" "$(lv_sum "$R" 0 $(($1 * M)))" "$(fsum "$SCRATCH/ref")"
     uspace_run_ok "deactivated" lvx lvchange -an "$VG/r"
     test_eq "every superblock: md's finished state, no failed leg" \
-        "$(fields 0 1 2 3 4) $(sb_field r_rmeta_0 failed)" "$2 0"
+        "$(sb_fin_fields 0 1 2 3 4) $(sb_field r_rmeta_0 failed)" "$2 0"
     for i in 0 1 2 3 4; do pv_get "r_rimage_$i" 0 $((8 * M)) "$SCRATCH/img$i"; done
 }
 
@@ -169,7 +155,7 @@ test_ok "the reshape ends (logged)" logged "$VG/r: reshape done after [0-9]* ste
 test_eq "r reads the reference after the end" "$(lv_sum "$R" 0 $((16 * M)))" "$(fsum "$SCRATCH/ref")"
 uspace_run_ok "deactivated; --maxrecoveryrate 0" sh -c "$LVX lvchange -an $VG/r && $LVX lvchange --maxrecoveryrate 0 $VG/r"
 FIN="devices=5 level=5 stripe=256 flags=0 reshape=ffffffffffffffff delta_disks=0 data_offset=0 new_data_offset=0 sectors=8192 recovery=ffffffffffffffff resync=ffffffffffffffff "
-test_eq "the live legs' superblocks: md's finished state" "$(fields 0 1 3 4)" "$FIN"
+test_eq "the live legs' superblocks: md's finished state" "$(sb_fin_fields 0 1 3 4)" "$FIN"
 test_eq "leg 2's superblock still records the reshape (not written since it failed)" "$(sb_field r_rmeta_2 flags)" 1
 : >"$LOG"
 uspace_run_ok "activated: leg 2 rebuilt" lvx lvchange -ay "$VG/r"
@@ -216,7 +202,7 @@ uspace_run_ok "deactivated; --maxrecoveryrate 0" sh -c \
     "$LVX lvchange -an $HIDE $VG/r && $LVX lvchange --maxrecoveryrate 0 $VG/r"
 FIN6="devices=5 level=6 stripe=256 flags=0 reshape=ffffffffffffffff delta_disks=0 data_offset=0 new_data_offset=0 sectors=8192 recovery=ffffffffffffffff resync=ffffffffffffffff "
 test_eq "legs 0, 2, 4: md's finished state, legs 1 and 3 marked failed" \
-    "$(fields 0 2 4) $(sb_field r_rmeta_0 failed)" "$FIN6 10"
+    "$(sb_fin_fields 0 2 4) $(sb_field r_rmeta_0 failed)" "$FIN6 10"
 restart_daemon
 uspace_run_ok "activated with every PV: legs 1 and 3 rebuilt" lvx lvchange -ay "$VG/r"
 rebuilt_end 12 "$FIN6"

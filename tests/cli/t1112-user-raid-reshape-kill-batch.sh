@@ -18,6 +18,12 @@
 # finished state.  The kill rule and the counts shared with
 # the restarted worker are new: on the code before them the rule is refused (no kill) and
 # 14 of the 43 checks fail.
+# Then image 2's superblock write fails for good (kind=eio from the Nth write on: the
+# leg's rmeta dies inside the round) at 3 (F1) and 4 (F2): the daemon marks leg 2 failed,
+# writes the round on the others and ends the reshape degraded (lvs: refresh needed),
+# r reads the reference; the live legs hold md's finished state with leg 2 failed, leg
+# 2's own superblock stays one or two rounds behind; with the fault gone the next
+# activation rebuilds leg 2 in the new layout (rows and parity on the PVs as md's).
 # shellcheck disable=SC2317  # the helpers below are called through test_ok / uspace_run_ok
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -59,19 +65,24 @@ plant_sb() { sb_set stripe=128 && reshaping_sb 8192; }
 # kill_at N WHAT [finished]: the state planted again, the daemon started with the kill at
 # image 2's Nth superblock write, r activated; waits for the new worker's end of the
 # reshape (finished: for its start, the reshape being over on images 0-1)
-kill_at() {
-    local n=$1 what=$2
+# start_faulted WHAT FAULT DESC: t1107's state planted again (reference: d16), the daemon
+# started with FAULT (kind and counts) on image 2's superblock writes, r activated, 1 MiB
+# written on the moved side
+start_faulted() {
+    local what=$1
     test_ok "$what: A's and B's rows planted at 8192" reshaping_rows 8192
     test_ok "$what: superblocks: reshape at 8192 (stripe 128 -> 256)" plant_sb
     cp "$SCRATCH/d16" "$SCRATCH/ref"
     : >"$LOG"
     : >"$IOLOG"
-    uspace_run_ok "$what: lvx daemon start (kill at image 2's superblock write $n)" \
-        env LVX_TEST_IO_LOG="$IOLOG" \
-        LVX_TEST_DP_FAULT="pv=$SB_DEV,op=write,off=$((SB_SEC * 512)),kind=kill,after=$((n - 1)),count=1" \
-        "$LVX" daemon start
+    uspace_run_ok "$what: lvx daemon start ($3)" env LVX_TEST_IO_LOG="$IOLOG" \
+        LVX_TEST_DP_FAULT="pv=$SB_DEV,op=write,off=$((SB_SEC * 512)),$2" "$LVX" daemon start
     uspace_run_ok "$what: r activated (the walk starts)" lvx lvchange -ay "$VG/r"
     uspace_run_ok "$what: 1 MiB written at 1 MiB (moved side)" put 1
+}
+kill_at() {
+    local n=$1 what=$2
+    start_faulted "$what" "kind=kill,after=$((n - 1)),count=1" "kill at image 2's superblock write $n"
     local until="$VG/r: reshape done"
     [[ ${3:-} == finished ]] && until="$VG/r: image 2 is one superblock round behind"
     for _ in $(seq 300); do grep -q "$until" "$LOG" && break; sleep 0.2; done
@@ -118,4 +129,49 @@ kill_at 4 "F2" finished
 test_ok "F2: the leg left at F1 is taken as one round behind (image 2 named)" \
     grep -q "$VG/r: image 2 is one superblock round behind" "$LOG"
 after_kill "F2" finished
+
+# image 2's superblock write fails (EIO) from its Nth write on, inside round F1 or F2
+ROWS=$LVX_ROOT/tests/tools/reshape_rows.py
+FIN="devices=5 level=5 stripe=256 flags=0 reshape=ffffffffffffffff delta_disks=0 data_offset=0 new_data_offset=0 sectors=8192 recovery=ffffffffffffffff resync=ffffffffffffffff "
+fail_at() {
+    local n=$1 what=$2 behind=$3
+    start_faulted "$what" "kind=eio,after=$((n - 1))" "image 2's superblock writes fail from the ${n}th on"
+    for _ in $(seq 300); do grep -q "$VG/r: reshape done" "$LOG" && break; sleep 0.2; done
+    test_ok "$what: the reshape ends (logged)" grep -q "$VG/r: reshape done after [0-9]* steps: 5 legs, chunk 256" "$LOG"
+    test_ok "$what: the I/O log: image 2's superblock write failed" \
+        grep -q "^dpfault eio [^ ]* $((SB_SEC * 512)) [^ ]* $SB_DEV\$" "$IOLOG"
+    test_ok "$what: leg 2 failed (logged)" grep -q "$VG/r: RAID leg 2 failed" "$LOG"
+    test_eq "$what: lvs: health refresh needed" \
+        "$("$LVX" lvs --noheadings -o lv_health_status "$VG/r" | xargs)" "refresh needed"
+    test_eq "$what: r reads the reference (degraded)" "$(lv_sum "$R" 0 $((16 * M)))" "$(fsum "$SCRATCH/ref")"
+    uspace_run_ok "$what: deactivated; lvx daemon stop" sh -c "$LVX lvchange -an $VG/r && $LVX daemon stop"
+    for _ in $(seq 50); do [[ -z $(uspace_daemon_pids) ]] && break; sleep 0.1; done
+    test_eq "$what: the live legs' superblocks: md's finished state, leg 2 failed (bit 2)" \
+        "$(sb_fin_fields 0 1 3 4) $(sb_field r_rmeta_0 failed)" "$FIN 4"
+    # behind: "checkpoint" (F1 failed: the last checkpoint's position, past 8192) or
+    # "F1" (F2 failed: the reshape recorded at its end, 32768)
+    local p2
+    p2=$(pos_of 2)
+    test_eq "$what: leg 2's own superblock stays behind: reshape recorded at $p2" \
+        "$(sb_field r_rmeta_2 flags) $([[ $behind == F1 ]] && echo "$p2" ||
+            { ((p2 > 8192 && p2 < 32768)) && echo between; })" \
+        "1 $([[ $behind == F1 ]] && echo 32768 || echo between)"
+    : >"$LOG"
+    uspace_run_ok "$what: the fault gone: lvx daemon start, r activated" \
+        sh -c "$LVX daemon start >/dev/null && $LVX lvchange -ay $VG/r"
+    test_ok "$what: leg 2 rebuilt (logged)" logged "$VG/r: RAID leg 2 is rebuilt from the others"
+    test_ok "$what: in sync (polled)" wait_synced r
+    test_eq "$what: r reads the reference" "$(lv_sum "$R" 0 $((16 * M)))" "$(fsum "$SCRATCH/ref")"
+    uspace_run_ok "$what: deactivated" lvx lvchange -an "$VG/r"
+    test_eq "$what: every superblock md's finished state, no leg failed" \
+        "$(sb_fin_fields 0 1 2 3 4) $(sb_field r_rmeta_0 failed)" "$FIN 0"
+    local i
+    for i in 0 1 2 3 4; do pv_get "r_rimage_$i" 0 $((8 * M)) "$SCRATCH/img$i"; done
+    test_ok "$what: on the PVs every row and parity in B (128k chunks at 0), leg 2's too" \
+        "$PYTHON" "$ROWS" verify "$SCRATCH/ref" 32768 128 8192 256 0 "${IMGS[@]}"
+    uspace_run_ok "$what: lvx daemon stop" lvx daemon stop
+    for _ in $(seq 50); do [[ -z $(uspace_daemon_pids) ]] && break; sleep 0.1; done
+}
+fail_at 3 "EIO at F1" checkpoint
+fail_at 4 "EIO at F2" F1
 done_testing

@@ -2,7 +2,7 @@
 # shellcheck shell=bash
 #
 # tests/tools/raid-reshaped.sh - sourced by the tests of RAID LVs that a reshape left
-# behind or is in the middle of (t1091, t1105, t1107, t1108, t1112), after raid-pvread.sh: LV `r` of
+# behind or is in the middle of (t1091, t1105, t1107, t1108, t1110, t1112), after raid-pvread.sh: LV `r` of
 # 5 images (raid5 or raid6) in VG, its superblocks and metadata given a reshape's marks on the PVs.
 #   sb_set FIELD=VALUE... [legs=I,J]   superblock fields of every rmeta (or legs I,J)
 #   reshaped_meta [STRIPE]             RESHAPE flags and reshape_count 1 in the metadata
@@ -14,6 +14,8 @@
 #                                      image I's reshape_position
 #   new_r5_paced                       r made on DEVS: raid5_ls -i4 -I 64k -L 32m, in sync,
 #                                      deactivated, --maxrecoveryrate 256k, sub-LVs reported
+#   logged PATTERN / sb_fin_fields L.. PATTERN in the daemon's log (polled) / the
+#                                      finished-state fields of those legs' superblocks
 # shellcheck disable=SC2317  # called through test_ok
 # sb_set FIELD=VALUE... [legs=I,J]: the superblock fields of every rmeta (or of legs I,J)
 # changed on the PVs (offsets of docs/dm-formats.md §2, §3); bit=N sets bitmap bit N
@@ -113,4 +115,19 @@ new_r5_paced() {
         "$LVX" lvcreate -q -y -Zn --type raid5 -i4 -I 64k -L 32m -n r "$VG" && in_sync &&
         "$LVX" lvchange -an "$VG/r" && "$LVX" lvchange --maxrecoveryrate 256k "$VG/r" || return 1
     for i in 0 1 2 3 4; do report "r_rimage_$i"; report "r_rmeta_$i"; done
+}
+# logged PATTERN: polled in the daemon's log $LOG (~10 s)
+logged() {
+    for _ in $(seq 50); do grep -q "$1" "$LOG" && return 0; sleep 0.2; done
+    return 1
+}
+# sb_fin_fields LEGS...: the finished-state fields of r's legs' superblocks, one line per set
+sb_fin_fields() {
+    local i f
+    for i in "$@"; do
+        for f in devices level stripe flags reshape delta_disks data_offset new_data_offset sectors recovery resync; do
+            printf '%s ' "$f=$(sb_field "r_rmeta_$i" $f)"
+        done
+        echo
+    done | sort -u
 }
