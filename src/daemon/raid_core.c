@@ -25,7 +25,8 @@
  *            RESHAPE flags) is served at the superblocks' data offset (docs/reshape-user.md
  *            step 1); a raid4/5/6 reshape in progress (the kernel's, interrupted) is
  *            served in its two geometries, its superblock fields kept (step 3), and,
- *            read-write, continued to its end by raid_reshape.c's walker (step 4).
+ *            read-write, continued to its end by raid_reshape.c's walker (step 4); a
+ *            raid10 growth the same way (step 6), its new space resynced after it.
  */
 #include "daemon/raid_core.h"
 
@@ -473,10 +474,14 @@ static int reshape_taken(struct lvx_ctx *ctx, struct lvxd_lv *v, struct raid *r,
     const struct lvx_raid_sb *b = &r->legs[best].sb;
     const char *why = NULL;
     char buf[96];
-    if (!r->parity)
-        why = "the user-space backend serves only raid4/5/6 reshapes in progress yet";
+    /* raid10's F1 (both offsets at the new place, the end recorded) fails md's own
+     * start ("offset difference not enough"): only this daemon finishes it (§3.4) */
+    if (r->copies == r->n)
+        why = "the user-space backend serves raid4/5/6 and raid10 reshapes in progress only";
     else if (!(why = lvx_reshape_from_sb(&r->rs, b, r->leg_sectors)) &&
-             !(why = lvx_reshape_start_check(&r->rs, true))) {
+             (r->parity || r->rs.a.data_offset != r->rs.b.data_offset))
+        why = lvx_reshape_start_check(&r->rs, true);
+    if (!why) {
         if (r->rs.b.legs != r->n || r->rs.a.legs > r->n || r->rs.b.layout != layout ||
             r->rs.b.chunk != r->stripe_sectors)
             why = "its new geometry is not the metadata's";
@@ -502,7 +507,11 @@ static int reshape_taken(struct lvx_ctx *ctx, struct lvxd_lv *v, struct raid *r,
             why = buf;
         }
     }
-    if (!why && (unsigned)__builtin_popcountll(out) > r->parity) {
+    if (!why && out && !r->parity) {
+        snprintf(buf, sizeof(buf), "%d images are missing or behind (a raid10 reshape is not "
+                 "continued degraded here)", __builtin_popcountll(out));
+        why = buf;
+    } else if (!why && (unsigned)__builtin_popcountll(out) > r->parity) {
         snprintf(buf, sizeof(buf), "%d images are missing or behind, more than its parity "
                  "covers", __builtin_popcountll(out));
         why = buf;

@@ -52,7 +52,8 @@ struct raid_geom {
     int (*check)(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint64_t g0,
                  uint64_t g1, bool repair, uint64_t *mism, uint8_t *buf);
     /* A reshape's step (raid_reshape.c): LV sectors [lv0, lv1) read in r->rs.a (zeros
-     * past its old size) and written in r->rs.b, P/Q from the data, no bitmap bit.
+     * past its old size) and written in r->rs.b, P/Q from the data (raid10: one copy
+     * read, every copy written), no bitmap bit.
      * buf holds (lv1 - lv0) sectors.  No request runs meanwhile (the LV's lock). */
     int (*reshape_copy)(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint64_t lv0,
                         uint64_t lv1, uint8_t *buf);
@@ -76,8 +77,8 @@ struct raid {
     uint64_t data_offset;           /* sectors into each rimage: the superblocks' (0 or
                                        past the reshape space in front) */
     bool reshaping;                 /* a reshape recorded in the superblocks: served
-                                       frozen in its two geometries (docs/reshape-user.md
-                                       step 3; parity RAID only) */
+                                       in its two geometries (docs/reshape-user.md steps
+                                       3, 4 and 6: raid4/5/6, raid10 growth) */
     struct lvx_reshape rs;          /* ... its geometries and position (pos and safe
                                        under mu; pos moves only under the LV's lock
                                        held exclusive, so a request sees it fixed) */
@@ -112,6 +113,9 @@ struct raid {
     uint64_t resync_mark, rebuild_mark; /* first region to resync / rebuild as of the
                                        last flush of the legs: the offsets recorded */
     bool full;                      /* a whole-array resync: its offset recorded */
+    uint64_t grow_resync;           /* a raid10 growth's new space resynced after the
+                                       reshape from here (sectors; md's recovery_cp =
+                                       the old size): the offset recorded until done */
     bool rebuild_by_bitmap;         /* the rebuilt legs get the bitmap's regions only */
     bool walk_failed;               /* the walker stopped on an error */
     uint64_t ro_behind;             /* read-only: legs to rebuild, not read (failed in
@@ -196,6 +200,9 @@ int64_t raid_now_ns(void);
 void raid_pause_locked(struct raid *r, int64_t until);
 /* Start the walker when something is to sync; stop it (joined) before a stop. */
 int raid_resync_spawn(struct lvxd_lv *v, struct raid *r);
+/* The resync walk in the calling thread (the reshape walker's, after a raid10
+ * growth: the new space); r->owner set, the thread is r->walker. */
+void raid_resync_run(struct raid *r);
 void raid_resync_stop(struct raid *r);
 /* --- the reshape walker (raid_reshape.c) --- */
 /* Start it (the reshape recorded, the LV read-write): it continues the reshape to its

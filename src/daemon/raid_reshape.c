@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * daemon/raid_reshape.c - the daemon's reshape walker (docs/reshape-user.md §3.4,
- * step 4): a raid4/5/6 reshape recorded in the superblocks (the kernel's, interrupted)
- * is continued to its end, as md's reshape thread would, while the LV is served.
+ * steps 4 and 6): a raid4/5/6 reshape or a raid10 growth recorded in the superblocks
+ * (the kernel's, interrupted, or the daemon's own start) is continued to its end, as
+ * md's reshape thread would, while the LV is served.
  *
  *   step        the next unit of the model (model/raid_reshape.h): its LV range read
  *               in the old geometry A and written in the new one B with P/Q from the
@@ -18,7 +19,9 @@
  *   finish      F1 (the reshape recorded at its end, both offsets B's, `sectors` the
  *               final value), then F2 (B's geometry, no reshape, the new size), each a
  *               round after a flush; struct raid then takes B (layout, chunk, data
- *               offset) and serves the LV's whole size.
+ *               offset) and serves the LV's whole size; a raid10 growth's new space
+ *               is then resynced (F2 records md's resync offset, the old size) by the
+ *               resync walk, run in this thread.
  *   rate        --maxrecoveryrate (KiB/s per device) as the resync walker.
  *   stop        deactivation or reload (raid_resync_stop): the current step ends, the
  *               position is recorded; the next activation resumes there.
@@ -65,6 +68,30 @@ static bool bits_clear(const struct raid *r)
     return true;
 }
 
+/* A raid10 growth's new space, LV sectors [old size, new size), to resync after the
+ * reshape (md's raid10_finish_reshape: recovery_cp = the old size): its regions dirty
+ * in the bitmap and to sync from the live legs; F2 records the old size as the resync
+ * offset until the resync walk ends.  mu held. */
+static void grow_resync_locked(struct raid *r)
+{
+    uint64_t all = 0, from = r->rs.old_sectors;
+    for (unsigned i = 0; i < r->n; i++)
+        if (raid_leg_ok(r, i))
+            all |= (uint64_t)1 << i;
+    r->insync = r->all = all;
+    r->rebuild = 0;
+    r->full = true;
+    r->grow_resync = from;
+    for (uint64_t g = from / r->region; g < r->regions; g++) {
+        if (!r->need[g])
+            atomic_fetch_add(&r->unsynced, 1);
+        r->need[g] |= RAID_NEED_DIRTY;
+        lvx_raid_bm_set(r->area, g, true);
+    }
+    r->pos = from / r->region;
+    raid_progress_durable_locked(r);
+}
+
 /* The end: F1 then F2, each round after a flush; struct raid takes B.  mu held, no
  * request running (the LV's lock). */
 static int finish_locked(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r)
@@ -78,6 +105,8 @@ static int finish_locked(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r)
         (rc = raid_flush_pvs(io, v, r)) < 0)
         return rc;
     r->rs.safe = r->rs.pos;
+    if (r->rs.level == 10 && r->rs.new_sectors > r->rs.old_sectors)
+        grow_resync_locked(r);
     lvx_reshape_sb_round(&r->rs, LVX_RESHAPE_F2, 0, &r->sb);
     r->sb.sectors = r->leg_sectors;
     if ((rc = raid_write_state_locked(io, v, r, bits_clear(r))) < 0 ||
@@ -203,6 +232,9 @@ static void *reshape_walker(void *arg)
     free(buf);
     if (have_io)
         lvxd_io_exit(&io);
+    /* a raid10 growth: its new space resynced now, in this thread (md's order) */
+    if (done && atomic_load(&r->unsynced))
+        raid_resync_run(r);
     return NULL;
 }
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * daemon/raid_reshape_start.c - a raid4/5/6 reshape started by the daemon
- * (docs/reshape-user.md §3.5, step 5; the walker that then runs it is raid_reshape.c).
+ * daemon/raid_reshape_start.c - a raid4/5/6 reshape or a raid10 growth started by the
+ * daemon (docs/reshape-user.md §3.5, steps 5 and 6; the walker that then runs it is
+ * raid_reshape.c).
  *
  * The user backend's counterpart of dm-raid's starting table ("delta_disks D
  * data_offset O" beside the new layout) is the control request `raidreshape VG LV D O
@@ -17,7 +18,9 @@
  *              the metadata, the data offsets as rs_adjust_data_offsets sets them
  *              from D and O (stripes added: A at O, B at 0; removed: A at 0, B at O;
  *              same count: from the current offset to the other place); the model
- *              (lvx_reshape_init) refuses what md could not run; then the rounds:
+ *              (lvx_reshape_init) refuses what md could not run (raid10: anything
+ *              but stripes added); raid10's bitmap covers the new size from here on
+ *              (md resizes it at the start), the new regions clean; then the rounds:
  *              S1 (every leg, the new legs' rmeta included: no reshape recorded, A's
  *              geometry, new_data_offset B's) and S2 (the reshape recorded at its
  *              start), each after a flush.  The start then goes on as for a reshape
@@ -52,8 +55,8 @@ int raid_reshape_can_start(struct lvx_ctx *ctx, struct lvxd_lv *v)
         why = "raid set already reshaping!";
     else if (atomic_load(&r->unsynced))
         why = "Convert request on recovering raid set prohibited";
-    else if (!r->parity)
-        why = "the user-space backend reshapes raid4/5/6 only";
+    else if (r->copies == r->n)
+        why = "the user-space backend reshapes raid4/5/6 and raid10 only";
     pthread_mutex_unlock(&r->mu);
     if (why)
         return lvx_error(ctx, EPERM, "RAID LV %s/%s: %s: no reshape started.", v->vg, v->lv, why);
@@ -94,7 +97,16 @@ static const char *legs_ready(struct raid *r, const struct lvx_raid_sb *b, unsig
         bm.chunksize != r->region * 512u)
         return "Convert request on recovering raid set prohibited (its bitmap is stale)";
     memcpy(r->area, a, r->area_bytes);
-    for (uint64_t g = 0; g < r->regions; g++)
+    /* raid10: the bitmap covers array sectors; a growth resizes it to the new size (md's
+     * raid10_start_reshape): the regions past the old size start clean (the bits the
+     * old bitmap left past its end mean nothing) and are resynced after the reshape */
+    uint64_t used = r->regions;
+    if (!r->parity && b->array_sectors < r->sectors) {
+        used = (b->array_sectors + r->region - 1) / r->region;
+        for (uint64_t g = used; g < r->regions; g++)
+            lvx_raid_bm_set(r->area, g, false);
+    }
+    for (uint64_t g = 0; g < used; g++)
         if (lvx_raid_bm_bit(r->area, g))
             return "Convert request on recovering raid set prohibited (dirty bitmap regions)";
     return NULL;
@@ -122,8 +134,8 @@ int raid_reshape_begin_locked(struct lvx_ctx *ctx, struct lvxd_io *io, struct lv
     unsigned old_n = b ? b->num_devices : 0;
     if (!b)
         why = "no dm-raid superblock on its images";
-    else if (!r->parity)
-        why = "the user-space backend reshapes raid4/5/6 only";
+    else if (r->copies == r->n)
+        why = "the user-space backend reshapes raid4/5/6 and raid10 only";
     else if ((b->flags & LVX_RAID_SB_RESHAPE_ACTIVE) || b->reshape_position != LVX_RAID_MAX_SECTOR ||
              b->delta_disks)
         why = "raid set already reshaping!";
@@ -149,10 +161,11 @@ int raid_reshape_begin_locked(struct lvx_ctx *ctx, struct lvxd_io *io, struct lv
             a_off = 0, b_off = o;
         else
             a_off = cur, b_off = cur ? 0 : o;
-        struct lvx_raid_geo ga = { .legs = old_n, .parity = r->parity, .copies = 1,
+        unsigned copies = r->parity ? 1 : r->copies;      /* raid10 near: its copies */
+        struct lvx_raid_geo ga = { .legs = old_n, .parity = r->parity, .copies = copies,
                                    .layout = b->layout, .chunk = b->stripe_sectors,
                                    .data_offset = a_off };
-        struct lvx_raid_geo gb = { .legs = r->n, .parity = r->parity, .copies = 1,
+        struct lvx_raid_geo gb = { .legs = r->n, .parity = r->parity, .copies = copies,
                                    .layout = layout, .chunk = r->stripe_sectors,
                                    .data_offset = b_off };
         why = lvx_reshape_init(&r->rs, level, &ga, &gb, r->leg_sectors);

@@ -9,8 +9,9 @@
  *   gate     a request touching a region still in need syncs that region first,
  *            under the array's mutex (the region lock): no region is ever copied
  *            under a request, and no request sees a region out of sync.
- *   walker   one thread per LV, its own I/O queue, walks the regions in order and
- *            syncs those still in need, paced by --maxrecoveryrate (KiB/s per device;
+ *   walker   one thread per LV (after a raid10 growth the reshape walker's own, which
+ *            then resyncs the new space: raid_resync_run), its own I/O queue, walks
+ *            the regions in order and syncs those still in need, paced by --maxrecoveryrate (KiB/s per device;
  *            it never yields to requests, so --minrecoveryrate is met by itself).
  *            About twice a second the legs are flushed, the bits of regions done and
  *            not written since are cleared, and the superblocks record the progress
@@ -111,7 +112,9 @@ void raid_progress_durable_locked(struct raid *r)
  * on (every region left keeps its bit), as this daemon does at its next start. */
 uint64_t raid_resync_offset_locked(const struct raid *r)
 {
-    return r->full && r->resync_mark < r->regions ? 0 : LVX_RAID_MAX_SECTOR;
+    if (!r->full || r->resync_mark >= r->regions)
+        return LVX_RAID_MAX_SECTOR;
+    return r->grow_resync;    /* a raid10 growth's new space: md's old size, until done */
 }
 
 static bool is_raid10(const struct raid *r)
@@ -260,6 +263,11 @@ static void *walker(void *arg)
     return NULL;
 }
 
+void raid_resync_run(struct raid *r)
+{
+    walker(r);
+}
+
 int raid_resync_spawn(struct lvxd_lv *v, struct raid *r)
 {
     r->owner = v;
@@ -300,8 +308,12 @@ void raid_resync_status(struct raid *r, char *out, size_t n)
         for (unsigned i = 0; i < r->n; i++)
             if (h[i] == 'A')
                 h[i] = 'a';
+        /* raid4/5/6: device sectors of B over each leg's; raid10: array sectors over
+         * the old size (md's resync_max_sectors while it reshapes) */
+        bool r10 = is_raid10(r);
         snprintf(out, n, " %s %" PRIu64 "/%" PRIu64 " %s", h,
-                 moved / lvx_raid_geo_data_legs(&r->rs.b), r->sync_size,
+                 r10 ? moved : moved / lvx_raid_geo_data_legs(&r->rs.b),
+                 r10 ? r->rs.end : r->sync_size,
                  r->rs_running && !r->walk_failed ? "reshape" : "frozen");
         pthread_mutex_unlock(&r->mu);
         return;

@@ -16,6 +16,11 @@
  *            LV keeps serving while a copy of every chunk is left.
  *   resync   dirty regions copied from an in-sync copy to the others; rebuilt legs
  *            in full (the start-up itself, superblocks and bitmap: raid_core.c).
+ *   reshape  raid10 stripes added (docs/reshape-user.md step 6): a request is cut at
+ *            the reshape's position and each piece served in its geometry (the new
+ *            one below, the old one above; a write into the moved but unrecorded range
+ *            records the position first); the walker's step (raid_reshape.c) reads one
+ *            copy in the old geometry and writes every copy of the new one.
  *
  * Entry point: lvxd_target_raid (one line in target.c's table).
  */
@@ -74,41 +79,48 @@ static int raid_ctr(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx
 
 /* --- copies -------------------------------------------------------------------- */
 
-/* Copy j of LV sector s: its leg and the sector in the rimage; *run: sectors to the
- * end of the chunk. */
-static unsigned copy_of(const struct raid *r, uint64_t s, unsigned j, uint64_t *leg_sector,
-                        uint64_t *run)
+/* The array's one geometry (outside a reshape; during one, each piece of a request is
+ * served in the geometry that holds it, model/raid_reshape.h). */
+static struct lvx_raid_geo geo_of(const struct raid *r)
 {
-    struct lvx_raid_geo g = { .legs = r->n, .copies = r->copies, .chunk = r->chunk,
-                              .data_offset = r->data_offset };
-    return lvx_raid_geo_copy(&g, s, j, leg_sector, run);
+    return (struct lvx_raid_geo){ .legs = r->n, .copies = r->copies, .chunk = r->chunk,
+                                  .data_offset = r->data_offset };
+}
+
+/* Copy j of LV sector s in geometry G: its leg and the sector in the rimage; *run:
+ * sectors to the end of the chunk. */
+static unsigned copy_of(const struct lvx_raid_geo *G, uint64_t s, unsigned j,
+                        uint64_t *leg_sector, uint64_t *run)
+{
+    return lvx_raid_geo_copy(G, s, j, leg_sector, run);
 }
 
 /* --- data path ------------------------------------------------------------------ */
 
-/* The copy of LV sector x to read from, round robin from `first`: a live leg, not a
- * writemostly one while another is live; UINT_MAX when none is. */
-static unsigned read_copy_of(const struct raid *r, uint64_t x, unsigned first, uint64_t *ls,
-                             uint64_t *run)
+/* The copy of LV sector x (geometry G) to read from, round robin from `first`: a live
+ * leg, not a writemostly one while another is live; UINT_MAX when none is. */
+static unsigned read_copy_of(const struct raid *r, const struct lvx_raid_geo *G, uint64_t x,
+                             unsigned first, uint64_t *ls, uint64_t *run)
 {
     for (int pass = 0; pass < 2; pass++)
         for (unsigned t = 0; t < r->copies; t++) {
-            unsigned leg = copy_of(r, x, (first + t) % r->copies, ls, run);
+            unsigned leg = copy_of(G, x, (first + t) % r->copies, ls, run);
             if (raid_leg_ok(r, leg) && r->legs[leg].writemostly == (pass == 1))
                 return leg;
         }
     return UINT_MAX;
 }
 
-/* Read [s, s+cnt) (within one chunk) from one of its copies, round robin (writemostly
- * legs last); copies that fail are marked failed and the next one tried. */
-static int read_piece(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint64_t s,
-                      uint64_t cnt, uint8_t *buf, unsigned first)
+/* Read [s, s+cnt) (within one chunk of G) from one of its copies, round robin
+ * (writemostly legs last); copies that fail are marked failed and the next one tried. */
+static int read_piece(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r,
+                      const struct lvx_raid_geo *G, uint64_t s, uint64_t cnt, uint8_t *buf,
+                      unsigned first)
 {
     int rc = -EIO;
     for (unsigned t = 0; t < 2 * r->copies; t++) {
         uint64_t ls, run;
-        unsigned leg = copy_of(r, s, (first + t) % r->copies, &ls, &run);
+        unsigned leg = copy_of(G, s, (first + t) % r->copies, &ls, &run);
         if (!raid_leg_ok(r, leg) || r->legs[leg].writemostly != (t >= r->copies))
             continue;
         unsigned n = 0;
@@ -126,22 +138,19 @@ static int read_piece(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uin
     return rc;
 }
 
-static int raid_read(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint64_t off,
-                     uint32_t len, uint8_t *buf)
+/* Read LV sectors [s, end) in geometry G (no resync gate: the caller's). */
+static int read_geo(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r,
+                    const struct lvx_raid_geo *G, uint64_t s, uint64_t end, uint8_t *buf)
 {
     unsigned first = atomic_fetch_add(&r->rr, 1);
-    uint64_t s = off / 512, end = (off + len) / 512;
     unsigned n = 0;
-    /* regions still out of sync are synced before they are read */
-    int rc = raid_sync_gate(io, v, r, s / r->region, (end - 1) / r->region);
-    if (rc < 0)
-        return rc;
+    int rc = 0;
     /* fast path: every piece from one live copy, one batch */
     for (uint64_t x = s; x < end && rc == 0;) {
         uint64_t ls = 0, run = 0;
-        unsigned leg = read_copy_of(r, x, first, &ls, &run);
+        unsigned leg = read_copy_of(r, G, x, first, &ls, &run);
         if (leg == UINT_MAX)
-            copy_of(r, x, 0, &ls, &run);
+            copy_of(G, x, 0, &ls, &run);
         uint64_t cnt = run < end - x ? run : end - x;
         rc = leg == UINT_MAX ? -EIO
                             : lvxd_io_map_add(io, v, r->legs[leg].data, false, ls * 512,
@@ -155,24 +164,35 @@ static int raid_read(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint
     /* slow path: piece by piece, failing copies marked */
     for (uint64_t x = s; x < end;) {
         uint64_t ls, run;
-        copy_of(r, x, 0, &ls, &run);
+        copy_of(G, x, 0, &ls, &run);
         uint64_t cnt = run < end - x ? run : end - x;
-        if ((rc = read_piece(io, v, r, x, cnt, buf + (x - s) * 512, first)) < 0)
+        if ((rc = read_piece(io, v, r, G, x, cnt, buf + (x - s) * 512, first)) < 0)
             return rc;
         x += cnt;
     }
     return 0;
 }
 
-/* Add the writes of [s, end) to every live copy (only legs in `only` when not ~0). */
-static int add_writes(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint64_t s,
-                      uint64_t end, uint8_t *buf, uint64_t only, unsigned *n)
+static int raid_read(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r,
+                     const struct lvx_raid_geo *G, uint64_t off, uint32_t len, uint8_t *buf)
+{
+    uint64_t s = off / 512, end = (off + len) / 512;
+    /* regions still out of sync are synced before they are read */
+    int rc = raid_sync_gate(io, v, r, s / r->region, (end - 1) / r->region);
+    return rc < 0 ? rc : read_geo(io, v, r, G, s, end, buf);
+}
+
+/* Add the writes of [s, end) to every live copy in G (only legs in `only` when not
+ * ~0). */
+static int add_writes(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r,
+                      const struct lvx_raid_geo *G, uint64_t s, uint64_t end, uint8_t *buf,
+                      uint64_t only, unsigned *n)
 {
     int rc = 0;
     for (uint64_t x = s; x < end && rc == 0;) {
         uint64_t ls, run = 0;
         for (unsigned j = 0; j < r->copies && rc == 0; j++) {
-            unsigned leg = copy_of(r, x, j, &ls, &run);
+            unsigned leg = copy_of(G, x, j, &ls, &run);
             if (!raid_leg_ok(r, leg) || !((only >> leg) & 1))
                 continue;
             rc = lvxd_io_map_add(io, v, r->legs[leg].data, true, ls * 512,
@@ -184,8 +204,9 @@ static int add_writes(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uin
     return rc;
 }
 
-/* Every chunk of [s, end) still has a live copy? */
-static bool covered(const struct raid *r, uint64_t s, uint64_t end)
+/* Every chunk of [s, end) still has a live copy in G? */
+static bool covered(const struct raid *r, const struct lvx_raid_geo *G, uint64_t s,
+                    uint64_t end)
 {
     if (r->copies == r->n) {
         for (unsigned i = 0; i < r->n; i++)
@@ -197,7 +218,7 @@ static bool covered(const struct raid *r, uint64_t s, uint64_t end)
         uint64_t ls, run = 0;
         bool any = false;
         for (unsigned j = 0; j < r->copies; j++)
-            any |= raid_leg_ok(r, copy_of(r, x, j, &ls, &run));
+            any |= raid_leg_ok(r, copy_of(G, x, j, &ls, &run));
         if (!any)
             return false;
         x += run;
@@ -205,35 +226,43 @@ static bool covered(const struct raid *r, uint64_t s, uint64_t end)
     return true;
 }
 
-static int raid_write(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uint64_t off,
-                      uint32_t len, uint8_t *buf)
+/* The data of [s, end) to every live copy in G, one batch; when it fails, each leg
+ * alone: the failing ones marked failed, the write kept while every chunk has a copy. */
+static int write_copies(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r,
+                        const struct lvx_raid_geo *G, uint64_t s, uint64_t end, uint8_t *buf)
+{
+    unsigned n = 0;
+    int rc = add_writes(io, v, r, G, s, end, buf, ~(uint64_t)0, &n);
+    if (rc == 0 && n)
+        rc = lvxd_io_run(io, n);
+    if (rc == 0)
+        return 0;
+    pthread_mutex_lock(&r->mu);
+    for (unsigned i = 0; i < r->n; i++) {
+        unsigned m = 0;
+        if (!raid_leg_ok(r, i))
+            continue;
+        int e = add_writes(io, v, r, G, s, end, buf, (uint64_t)1 << i, &m);
+        if (e == 0 && m)
+            e = lvxd_io_run(io, m);
+        if (e < 0)
+            raid_mark_failed_locked(v, r, i, "write error");
+    }
+    rc = covered(r, G, s, end) ? raid_write_state_locked(io, v, r, false) : -EIO;
+    pthread_mutex_unlock(&r->mu);
+    return rc;
+}
+
+static int raid_write(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r,
+                      const struct lvx_raid_geo *G, uint64_t off, uint32_t len, uint8_t *buf)
 {
     uint64_t s = off / 512, end = (off + len) / 512;
     uint64_t r0 = s / r->region, r1 = (end - 1) / r->region;
-    /* bits first: on disk before the data */
+    /* bits first: on disk before the data (raid10's bitmap covers LV sectors: the same
+     * regions in either geometry of a reshape) */
     int rc = raid_bits_begin(io, v, r, r0, r1);
-    if (rc == 0) {
-        unsigned n = 0;
-        rc = add_writes(io, v, r, s, end, buf, ~(uint64_t)0, &n);
-        if (rc == 0 && n)
-            rc = lvxd_io_run(io, n);
-        if (rc < 0) {
-            /* which legs fail: each one alone */
-            pthread_mutex_lock(&r->mu);
-            for (unsigned i = 0; i < r->n; i++) {
-                unsigned m = 0;
-                if (!raid_leg_ok(r, i))
-                    continue;
-                int e = add_writes(io, v, r, s, end, buf, (uint64_t)1 << i, &m);
-                if (e == 0 && m)
-                    e = lvxd_io_run(io, m);
-                if (e < 0)
-                    raid_mark_failed_locked(v, r, i, "write error");
-            }
-            rc = covered(r, s, end) ? raid_write_state_locked(io, v, r, false) : -EIO;
-            pthread_mutex_unlock(&r->mu);
-        }
-    }
+    if (rc == 0)
+        rc = write_copies(io, v, r, G, s, end, buf);
     raid_bits_end(r, r0, r1);
     return rc;
 }
@@ -246,7 +275,58 @@ static int raid_rw(struct lvxd_io *io, struct lvxd_lv *v, bool write, uint64_t o
         return -EIO;
     if (!len)
         return 0;
-    return write ? raid_write(io, v, r, off, len, buf) : raid_read(io, v, r, off, len, buf);
+    if (!r->reshaping) {
+        struct lvx_raid_geo g = geo_of(r);
+        return write ? raid_write(io, v, r, &g, off, len, buf)
+                     : raid_read(io, v, r, &g, off, len, buf);
+    }
+    /* a raid10 reshape recorded (docs/reshape-user.md step 6; the position moves only
+     * while no request runs: the walker holds the LV's lock for a step): each piece in
+     * the geometry that holds it, B below the position, A above; past md's array size
+     * (the growth's new space, until the end) reads give zeros and writes fail */
+    uint64_t s = off / 512, end = (off + len) / 512;
+    for (uint64_t x = s; x < end;) {
+        uint64_t cut = end;
+        if (x < r->rs.pos && r->rs.pos < cut)
+            cut = r->rs.pos;
+        if (x < r->io_sectors && r->io_sectors < cut)
+            cut = r->io_sectors;
+        uint32_t blen = (uint32_t)((cut - x) * 512);
+        uint8_t *p = buf + (x - s) * 512;
+        int rc = 0;
+        if (x >= r->io_sectors) {
+            if (write)
+                return -EIO;
+            memset(p, 0, blen);
+        } else {
+            const struct lvx_raid_geo *g = lvx_reshape_geo_of(&r->rs, x);
+            /* moved but not recorded: a restart would copy A over it; record first
+             * (md's raid10_write_request) */
+            if (write && x < r->rs.pos && cut > r->rs.safe) {
+                pthread_mutex_lock(&r->mu);
+                rc = raid_reshape_checkpoint_locked(io, v, r);
+                pthread_mutex_unlock(&r->mu);
+            }
+            if (rc == 0)
+                rc = write ? raid_write(io, v, r, g, x * 512, blen, p)
+                           : raid_read(io, v, r, g, x * 512, blen, p);
+        }
+        if (rc < 0)
+            return rc;
+        x = cut;
+    }
+    return 0;
+}
+
+/* A reshape's step (raid_core.h reshape_copy; raid10 growth, forward): LV sectors
+ * [lv0, lv1), inside one chunk of both geometries, read from one copy in A (another
+ * copy when it fails) and written to every copy in B, no bitmap bit (md's
+ * reshape_request). */
+static int mirror_reshape_copy(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r,
+                               uint64_t lv0, uint64_t lv1, uint8_t *buf)
+{
+    int rc = read_geo(io, v, r, &r->rs.a, lv0, lv1, buf);
+    return rc < 0 ? rc : write_copies(io, v, r, &r->rs.b, lv0, lv1, buf);
 }
 
 /* --- resync --------------------------------------------------------------------- */
@@ -257,15 +337,16 @@ static int sync_range(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uin
                       uint64_t g1, uint64_t insync, uint64_t to, uint8_t *buf)
 {
     uint64_t s = g0 * r->region, end = g1 * r->region < r->sectors ? g1 * r->region : r->sectors;
+    struct lvx_raid_geo G = geo_of(r);
     while (s < end) {
         uint64_t cnt = end - s < RAID_COPY_BYTES / 512 ? end - s : RAID_COPY_BYTES / 512;
         uint64_t ls, run;
-        copy_of(r, s, 0, &ls, &run);
+        copy_of(&G, s, 0, &ls, &run);
         if (run < cnt)
             cnt = run;
         int rc = -EIO;
         for (unsigned j = 0; j < r->copies && rc < 0; j++) {
-            unsigned leg = copy_of(r, s, j, &ls, &run), n = 0;
+            unsigned leg = copy_of(&G, s, j, &ls, &run), n = 0;
             if (!((insync >> leg) & 1) || !raid_leg_ok(r, leg))
                 continue;
             rc = lvxd_io_map_add(io, v, r->legs[leg].data, false, ls * 512,
@@ -280,7 +361,7 @@ static int sync_range(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uin
             return rc;
         }
         for (unsigned j = 0; j < r->copies; j++) {
-            unsigned leg = copy_of(r, s, j, &ls, &run), n = 0;
+            unsigned leg = copy_of(&G, s, j, &ls, &run), n = 0;
             if (!((to >> leg) & 1) || !raid_leg_ok(r, leg))
                 continue;
             int e = lvxd_io_map_add(io, v, r->legs[leg].data, true, ls * 512,
@@ -297,7 +378,11 @@ static int sync_range(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, uin
 
 static bool all_covered(const struct raid *r)
 {
-    return covered(r, 0, r->sectors);
+    struct lvx_raid_geo g = geo_of(r);
+    if (!r->reshaping)
+        return covered(r, &g, 0, r->sectors);
+    return covered(r, &r->rs.a, r->rs.pos, r->rs.old_sectors) &&
+           covered(r, &r->rs.b, 0, r->rs.pos);
 }
 
 #define CHECK_UNIT 128u         /* sectors md's mirror check compares at once (64 KiB) */
@@ -319,17 +404,18 @@ static int mirror_check(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, u
 {
     uint64_t s = g0 * r->region, end = g1 * r->region < r->sectors ? g1 * r->region : r->sectors;
     uint8_t *ref = buf, *cmp = buf + CHECK_UNIT * 512;
+    struct lvx_raid_geo G = geo_of(r);
     while (s < end) {
         uint64_t cnt = CHECK_UNIT - s % CHECK_UNIT, ls, run;
         if (cnt > end - s)
             cnt = end - s;
-        unsigned first = copy_of(r, s, 0, &ls, &run);
+        unsigned first = copy_of(&G, s, 0, &ls, &run);
         if (run < cnt)
             cnt = run;
         int rc = read_copy(io, v, r, first, ls, cnt, ref, false);
         bool differs = false;
         for (unsigned j = 1; j < r->copies && rc == 0; j++) {
-            unsigned leg = copy_of(r, s, j, &ls, &run);
+            unsigned leg = copy_of(&G, s, j, &ls, &run);
             if ((rc = read_copy(io, v, r, leg, ls, cnt, cmp, false)) < 0 ||
                 memcmp(ref, cmp, cnt * 512) == 0)
                 continue;
@@ -347,7 +433,8 @@ static int mirror_check(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, u
 }
 
 static const struct raid_geom mirror_geom = { .sync = sync_range, .covered = all_covered,
-                                              .check = mirror_check };
+                                              .check = mirror_check,
+                                              .reshape_copy = mirror_reshape_copy };
 
 const struct lvxd_target lvxd_target_raid = {
     .name = "raid",

@@ -26,7 +26,7 @@ source "$LVX_ROOT/tests/tools/raid-pvread.sh"
 source "$LVX_ROOT/tests/tools/reshape-refused.sh"
 rep() { lvm2 lvs -a --noheadings --separator ' ' -o lv_name,segtype,stripes,stripesize,regionsize,reshape_len_le,lv_size "$VG" 2>/dev/null | sed 's/^ *//'; }
 REFUSE="lvx cannot reshape $VG/a in the user-space backend: its daemon does not remove stripes yet (activate it with the dm backend).|"
-REFUSE10="lvx cannot reshape $VG/t in the user-space backend: its daemon does not reshape raid10 yet (activate it with the dm backend).|"
+REFUSE10="lvx cannot reshape $VG/t in the user-space backend: its daemon does not change the region size in a reshape yet (activate it with the dm backend).|"
 REGION="Region size may not be smaller than stripe size on LV $VG/a.|Invalid conversion request on $VG/a.|"
 IGN="Ignoring stripesize argument with single stripe.|"
 
@@ -44,15 +44,16 @@ refused "--stripesize 256k (above the region size 128k)" "$REGION" --stripesize 
 refused "--stripes 1 -f (no default stripe size printed with 1 stripe)" "$REFUSE" -f --stripes 1
 test_ok "LVM2's vgck passes" lvm2 vgck "$VG"
 
-# raid10 (LVM2: --stripes N is 2N images) only grows; adding stripes is lvx's refusal here
+# raid10 (LVM2: --stripes N is 2N images) only grows; adding stripes with another region
+# size is lvx's refusal here (stripes alone: t1115)
 uspace_run_ok "raid10 t (-i2 -L 8m)" lvx lvcreate -q -y -Zn --type raid10 -i2 -L 8m -n t "$VG"
 test_ok "t in sync" wait_synced t
 s0=$(seqno)
 out=$(lvx lvconvert -y --stripes 1 "$VG/t" 2>&1 </dev/null); rc=$?
 test_eq "raid10 --stripes 1: LVM2's two lines, exit 5" "$rc $(lines <<<"$out")" \
     "5 Can't remove stripes from raid10.|Invalid conversion request on $VG/t.|"
-out=$(lvx lvconvert -y --stripes 3 "$VG/t" 2>&1 </dev/null); rc=$?
-test_eq "raid10 --stripes 3: lvx's line, exit 5" "$rc $(lines <<<"$out")" \
+out=$(lvx lvconvert -y --stripes 3 -R 4m "$VG/t" 2>&1 </dev/null); rc=$?
+test_eq "raid10 --stripes 3 -R 4m: lvx's line, exit 5" "$rc $(lines <<<"$out")" \
     "5 Using default stripesize 64.00 KiB.|$REFUSE10"
 test_eq "... the VG's seqno unchanged" "$(seqno)" "$s0"
 uspace_run_ok "t removed" lvx lvremove -q -y "$VG/t"

@@ -34,43 +34,15 @@ source "$LVX_ROOT/tests/tools/raid-pvread.sh"
 source "$LVX_ROOT/tests/tools/reshape-refused.sh"
 # shellcheck source=tests/tools/raid-reshaped.sh
 source "$LVX_ROOT/tests/tools/raid-reshaped.sh"
+# shellcheck source=tests/tools/reshape-start.sh
+source "$LVX_ROOT/tests/tools/reshape-start.sh"
 plan_later
 M=1048576
 LOG=$LVX_RUN_DIR/lvxd.log
 MAXS=ffffffffffffffff
 
-# moving LV: lvs shows the reshape under way (reshape, 0 < sync_percent < 100)
-moving() {
-    local a p
-    read -r a p <<<"$("$LVX" lvs --noheadings -o raid_sync_action,sync_percent "$VG/$1" 2>/dev/null)"
-    [[ $a == reshape ]] && awk -v p="$p" 'BEGIN { exit !(p > 0 && p < 100) }'
-}
-# done_wait LV: the walker's end logged (60 s at most)
-done_wait() {
-    for _ in $(seq 300); do grep -q "$VG/$1: reshape done" "$LOG" && return 0; sleep 0.2; done
-    return 1
-}
-# sbs LV N FIELDS...: the fields of the N superblocks, the distinct lines
-sbs() {
-    local lv=$1 n=$2 i f
-    shift 2
-    for ((i = 0; i < n; i++)); do report "${lv}_rmeta_$i"; done
-    for ((i = 0; i < n; i++)); do
-        for f in "$@"; do printf '%s ' "$f=$(sb_field "${lv}_rmeta_$i" "$f")"; done
-        echo
-    done | sort -u
-}
 FIN=(devices level layout stripe flags reshape delta_disks array_sectors data_offset new_data_offset sectors recovery resync dirty)
-# rep_cmp: lvs -a of the VG through lvx and through LVM2 (activation off), metadata fields
-REPF=lv_name,segtype,stripes,data_stripes,stripesize,reshape_len_le,lv_size,devices
-rep_lvx() { "$LVX" lvs -a --noheadings --separator ' ' -o $REPF "$VG" 2>/dev/null | sed 's/^ *//' | sort; }
-rep_lvm() { lvm2 lvs -a --noheadings --separator ' ' -o $REPF "$VG" 2>/dev/null | sed 's/^ *//' | sort; }
 rep() { rep_lvm; }
-conv() {    # conv LV ARGS...: lvx lvconvert -y ARGS VG/LV, output in $SCRATCH/conv.out
-    local lv=$1
-    shift
-    "$LVX" lvconvert -y "$@" "$VG/$lv" >"$SCRATCH/conv.out" 2>&1 </dev/null
-}
 
 # make_lv LV TYPE MIB: -i3 -I 64k, in sync, MIB of random data ($SCRATCH/ref) written
 make_lv() {

@@ -59,6 +59,7 @@ pv_plant() {
 pv_put() {
     local at
     read -r -a at <<<"$(pv_at "$1")"
+    [[ -e ${at[0]:-} ]] || return 1     # no such LV: nothing written (not a new file)
     dd if="$3" of="${at[0]}" bs=512 seek=$((at[1] + $2 / 512)) oflag=direct conv=notrunc status=none
 }
 sb_wait_past() {
