@@ -391,17 +391,18 @@ static int user_status(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_
                 out->thin_dev_known = sscanf(th, " thin %*u %" SCNu32, &out->thin_dev_id) == 1;
             }
             /* RAID LVs: " raid <health> <done>/<total> <action> <mismatches>
-             * <data_offset>" after the size (dm-raid's words) */
+             * <data_offset> <devices>" after the size (dm-raid's words) */
             const char *raid = strstr(lvx_buf_str(&reply), " raid ");
             uint64_t doff = 0;
+            unsigned devs = 0;
             int words = raid ? sscanf(raid, " raid %256s %" SCNu64 "/%" SCNu64 " %15s %" SCNu64
-                                      " %" SCNu64, out->raid_health, &out->sync_done,
+                                      " %" SCNu64 " %u", out->raid_health, &out->sync_done,
                                       &out->sync_total, out->sync_action, &out->mismatches,
-                                      &doff) : 0;
+                                      &doff, &devs) : 0;
             if (words >= 4) {
                 out->raid = true;
-                out->raid_devs = (unsigned)strlen(out->raid_health);
-                out->raid_data_offset = words == 6 ? (int64_t)doff : -1;
+                out->raid_devs = words == 7 ? devs : (unsigned)strlen(out->raid_health);
+                out->raid_data_offset = words >= 6 ? (int64_t)doff : -1;
             }
             /* mirror LVs: " mirror <in-sync>/<regions> <health>" */
             const char *mir = strstr(lvx_buf_str(&reply), " mirror ");

@@ -20,10 +20,10 @@
  * Other forms (raid10 layout or stripe size alone) are refused with lvx's line.  Of an
  * LV the daemon serves (user backend) the same commits run, the starting table being
  * the daemon's raidreshape request (the backend's swap; docs/reshape-user.md step 5,
- * §10, §12): stripes added and another layout or stripe size of raid4/5/6, stripes
- * added to raid10; the rest (removal, other raid10 changes, a region size change, a
- * takeover's interim reshape, a read-only or degraded LV) is refused with one line
- * before any commit (user_refusal).
+ * §10, §12): stripes added or removed and another layout or stripe size of
+ * raid4/5/6, stripes added to raid10; the rest (other raid10 changes, a region size
+ * change, a takeover's interim reshape, a read-only or degraded LV) is refused with
+ * one line before any commit (user_refusal).
  */
 #include "cmd/lvconvert_raid.h"
 
@@ -724,14 +724,12 @@ int lvx_lvconvert_reshape(struct lvx_cmd_env *env, struct lvx_vg_update *u, stru
                      (!o->region_size || o->region_size == seg->region_size) &&
                      new_ss == seg->stripe_size;
     bool dm = !strcmp(act.be->name, "dm");
-    /* the user backend's daemon starts raid4/5/6 reshapes that keep or add images and
-     * raid10 growths (raidreshape, daemon/raid_reshape_start.c); not a removal (its
-     * images flagged to go after the reshape are not served yet) */
+    /* the user backend's daemon starts raid4/5/6 reshapes (raidreshape,
+     * daemon/raid_reshape_start.c): images added, kept or removed (the images flagged
+     * to go are served until the second command takes them out), and raid10 growths */
     bool r10_other = l == 10 && !(o->stripes_given && o->stripes * 2 > seg->area_count);
     /* (raid10's other changes: lvx's line below, as in the dm backend) */
     if (!dm && !(free_only && ks.raid) && !r10_other) {
-        if (l != 10 && o->stripes_given && o->stripes < seg->area_count - t->parity)
-            return user_refusal(full, lv, &ks, "does not remove stripes yet");
         if (o->said)            /* LVM2's interim step of a takeover (lvconvert_level.c) */
             return user_refusal(full, lv, &ks,
                                 "does not make the interim reshape of a takeover yet");
@@ -769,9 +767,9 @@ int lvx_lvconvert_reshape(struct lvx_cmd_env *env, struct lvx_vg_update *u, stru
         o2.stripe_size = new_ss != seg->stripe_size ? new_ss : 0;
         return add_stripes(env, u, &act, lv, t, &o2, full, &ks);
     }
-    /* stripes removed: raid4/5/6 in the kernel, the layout kept */
+    /* stripes removed: raid4/5/6 in the kernel or the daemon, the layout kept */
     if ((l == 4 || l == 5 || l == 6) && o->stripes_given && o->stripes &&
-        o->stripes < seg->area_count - t->parity && !strcmp(act.be->name, "dm") && ks.raid) {
+        o->stripes < seg->area_count - t->parity && ks.raid) {
         if (!lvx_lvconvert_in_sync(lv, &ks))
             return not_in_sync(full);
         return remove_stripes(env, u, &act, lv, t, type && lvx_raid_type_find(type) != t,

@@ -82,7 +82,10 @@ int raid_core_new(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_l
      * data at an offset only the superblocks know; one that changes the image set and
      * is not completed (its flags on the images) is not served */
     char why[160];
-    if (lvx_raid_reshape_pending(lv, why, sizeof(why)))
+    unsigned leaving = lvx_raid_images_leaving(seg);
+    if (leaving && (!t || !t->parity))
+        snprintf(why, sizeof(why), "images flagged to be taken out by a reshape");
+    if ((leaving && (!t || !t->parity)) || lvx_raid_reshape_pending(lv, why, sizeof(why)))
         return lvx_error(ctx, ENOTSUP, "RAID LV %s/%s: %s: its reshape is not completed; the "
                          "user-space backend serves a RAID LV once its reshape has ended "
                          "(activate it with the dm backend).", lv->vg->name, lv->name, why);
@@ -106,10 +109,12 @@ int raid_core_new(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct lvx_l
     r->type = t;
     r->geom = geom;
     snprintf(r->dm_name, sizeof(r->dm_name), "%s", t->dm_name);
-    r->n = seg->area_count;
+    r->n = r->an = seg->area_count;
+    r->leaving = leaving;
     /* reshape space: in each image beside the data (before or after it: the
      * superblocks' data_offset says), left out of the LV's size */
     r->sectors = (lv->le_count - lvx_raid_reshape_extents(seg)) * (uint64_t)e;
+    r->io_sectors = r->sectors;
     r->image_sectors = seg->areas[0].lv->le_count * (uint64_t)e;
     r->leg_sectors = r->image_sectors - (uint64_t)seg->reshape_count * e;
     r->data_offset = 0;
@@ -482,8 +487,11 @@ static int reshape_taken(struct lvx_ctx *ctx, struct lvxd_lv *v, struct raid *r,
              (r->parity || r->rs.a.data_offset != r->rs.b.data_offset))
         why = lvx_reshape_start_check(&r->rs, true);
     if (!why) {
-        if (r->rs.b.legs != r->n || r->rs.a.legs > r->n || r->rs.b.layout != layout ||
-            r->rs.b.chunk != r->stripe_sectors)
+        /* a stripe removal: B without the images flagged to be taken out */
+        unsigned want = r->n - (r->rs.delta_disks < 0 ? r->leaving : 0);
+        if (r->rs.b.legs != want || r->rs.a.legs > r->n || r->rs.b.layout != layout ||
+            r->rs.b.chunk != r->stripe_sectors ||
+            (r->leaving && r->rs.delta_disks != -(int)r->leaving))
             why = "its new geometry is not the metadata's";
         else if ((r->rs.a.data_offset > r->rs.b.data_offset ? r->rs.a.data_offset
                                                             : r->rs.b.data_offset) +
@@ -555,6 +563,20 @@ static int reshape_ended(struct lvx_ctx *ctx, struct lvxd_lv *v, struct raid *r,
     r->io_sectors = r->sectors;
     if ((b->flags & 1) || b->reshape_position != LVX_RAID_MAX_SECTOR || b->delta_disks)
         return reshape_taken(ctx, v, r, best, layout);
+    if (r->leaving && b->num_devices != r->n - r->leaving)
+        return lvx_error(ctx, EINVAL, "RAID LV %s/%s: %u images flagged to be taken out by a "
+                         "reshape, and its superblocks record no reshape and %u devices: not "
+                         "served.", v->vg, v->lv, r->leaving, b->num_devices);
+    if (r->leaving) {
+        /* a stripe removal's reshape ended (the second lvconvert --stripes still to
+         * run): the array is the first n - leaving legs at the smaller size md
+         * recorded; the last images stay current, unread */
+        r->an = b->num_devices;
+        if (b->array_sectors && b->array_sectors < r->sectors)
+            r->io_sectors = b->array_sectors;
+        lvxd_log("%s/%s: a stripe removal ended: %u of %u legs, %" PRIu64 " sectors; images %u-%u "
+                 "are to be taken out", v->vg, v->lv, r->an, r->n, r->io_sectors, r->an, r->n - 1);
+    }
     for (unsigned i = 0; i < r->n; i++) {
         const struct lvx_raid_sb *s = &r->legs[i].sb;
         if (!raid_leg_ok(r, i) || !r->legs[i].has_sb || s->events != b->events)
@@ -639,7 +661,8 @@ static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
                                   (layout == 4 || layout == 5)));
         if (b->incompat_features || (b->compat_features & ~1u))
             bad = "unknown feature flags";
-        else if (!takeover && b->num_devices != r->n && level != 1)
+        else if (!takeover && b->num_devices != r->n && level != 1 &&
+                 !(r->leaving && b->num_devices == r->n - r->leaving))
             bad = "another number of devices";
         else if (!takeover && (rsh ? b->new_layout : b->layout) != layout)
             bad = "another RAID level or layout";
@@ -758,7 +781,8 @@ static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
                 return lvx_error(ctx, EBUSY, "RAID LV %s/%s: a reshape in progress with dirty "
                                  "regions in its bitmap: not served (activate it with the dm "
                                  "backend).", v->vg, v->lv);
-        if (b->array_sectors && b->array_sectors < r->sectors && !full && !r->reshaping)
+        if (b->array_sectors && b->array_sectors < r->sectors && !full && !r->reshaping &&
+            r->an == r->n)
             for (uint64_t g = b->array_sectors / r->lv_per_bm / r->region; g < r->regions; g++)
                 lvx_raid_bm_set(r->area, g, true);     /* extended since */
         r->sb.failed[0] = r->sb.failed[1] = r->sb.failed[2] = r->sb.failed[3] = 0;
@@ -796,14 +820,14 @@ static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
      * its geometries, position, direction, offsets, array size and `sectors`) */
     r->sb.compat_features = 1;
     if (!r->reshaping) {
-        r->sb.num_devices = r->n;
+        r->sb.num_devices = r->an;
         r->sb.level = r->sb.new_level = level;
         r->sb.layout = r->sb.new_layout = layout;
         r->sb.stripe_sectors = r->sb.new_stripe_sectors = r->stripe_sectors;
         r->sb.flags = 0;
         r->sb.reshape_position = LVX_RAID_MAX_SECTOR;
         r->sb.delta_disks = 0;
-        r->sb.array_sectors = r->sectors;
+        r->sb.array_sectors = r->io_sectors;
         r->sb.data_offset = r->sb.new_data_offset = r->data_offset;
         /* each leg's data sectors, the rimage less its reshape space: what dm-raid writes
          * after its next activation (md's end of a reshape leaves another value, 0 after a
@@ -842,7 +866,7 @@ static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
      * rebuilt legs; done in the background (raid_resync.c), before any request
      * touches a region */
     uint64_t insync = 0, rebuild = 0, all = 0;
-    for (unsigned i = 0; i < r->n; i++) {
+    for (unsigned i = 0; i < r->an; i++) {      /* legs taken out by a removal: none */
         if (!raid_leg_ok(r, i))
             continue;
         all |= (uint64_t)1 << i;
@@ -955,9 +979,11 @@ void raid_core_dtr(struct lvxd_lv *v, void *state)
     raid_core_free(r);
 }
 
-/* " raid <health> <done>/<total> <action> <mismatches> <data_offset>" as dm-raid's
- * status (the live resync's part from raid_resync.c), the mismatches the last
- * check/repair found, where the data starts in each image (sectors) */
+/* " raid <health> <done>/<total> <action> <mismatches> <data_offset> <devices>" as
+ * dm-raid's status (the live resync's part from raid_resync.c), the mismatches the
+ * last check/repair found, where the data starts in each image (sectors), and md's
+ * device count (dm-raid's <#devs>: B's from a reshape's start, fewer than the images
+ * once a stripe removal has started) */
 void raid_core_status(struct lvxd_lv *v, char *out, size_t n)
 {
     struct raid *r = raid_of(v);
@@ -965,7 +991,11 @@ void raid_core_status(struct lvxd_lv *v, char *out, size_t n)
         return;
     char part[RAID_MAX_LEGS + 96];
     raid_resync_status(r, part, sizeof(part));
-    snprintf(out, n, " raid%s %" PRIu64 " %" PRIu64, part, r->mismatches, r->data_offset);
+    pthread_mutex_lock(&r->mu);
+    unsigned devs = r->reshaping ? r->rs.b.legs : r->an;
+    pthread_mutex_unlock(&r->mu);
+    snprintf(out, n, " raid%s %" PRIu64 " %" PRIu64 " %u", part, r->mismatches, r->data_offset,
+             devs);
 }
 
 int lvxd_raid_check(struct lvx_ctx *ctx, struct lvxd_lv *v, bool repair)

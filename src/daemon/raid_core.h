@@ -65,6 +65,11 @@ struct raid {
     const struct raid_geom *geom;
     char dm_name[16];
     unsigned n, copies;             /* legs; copies of a chunk (mirrors) */
+    unsigned leaving;               /* the last images a stripe removal takes out (their
+                                       metadata flags, model/raid.h) */
+    unsigned an;                    /* legs in the array's geometry: n, or n - leaving
+                                       once the removal's reshape has ended (the others
+                                       kept current, not read, shown 'a' as dm-raid) */
     unsigned parity;                /* parity legs (raid4/5: 1) */
     uint32_t md_layout;             /* md's layout number (parity placement) */
     uint64_t chunk;                 /* sectors per chunk (raid1: the LV) */

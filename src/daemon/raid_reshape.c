@@ -19,9 +19,10 @@
  *   finish      F1 (the reshape recorded at its end, both offsets B's, `sectors` the
  *               final value), then F2 (B's geometry, no reshape, the new size), each a
  *               round after a flush; struct raid then takes B (layout, chunk, data
- *               offset) and serves the LV's whole size; a raid10 growth's new space
- *               is then resynced (F2 records md's resync offset, the old size) by the
- *               resync walk, run in this thread.
+ *               offset, legs) and serves the LV's whole size (a growth) or md's new
+ *               size (a stripe removal: the legs past B's count leave its geometry);
+ *               a raid10 growth's new space is then resynced (F2 records md's resync
+ *               offset, the old size) by the resync walk, run in this thread.
  *   rate        --maxrecoveryrate (KiB/s per device) as the resync walker.
  *   stop        deactivation or reload (raid_resync_stop): the current step ends, the
  *               position is recorded; the next activation resumes there.
@@ -116,7 +117,11 @@ static int finish_locked(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r)
     r->chunk = r->rs.b.chunk;
     r->stripe_sectors = (uint32_t)r->rs.b.chunk;
     r->data_offset = r->rs.b.data_offset;
-    r->io_sectors = r->sectors;
+    /* a growth serves its new space from now on; a shrink keeps md's smaller size, and
+     * its last legs leave the geometry (kept current until the second lvconvert takes
+     * them out) */
+    r->io_sectors = r->rs.new_sectors < r->sectors ? r->rs.new_sectors : r->sectors;
+    r->an = r->rs.b.legs;
     r->reshaping = false;
     return 0;
 }

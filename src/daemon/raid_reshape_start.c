@@ -16,7 +16,8 @@
  *   begin      at the new target's start (the old one stopped clean by the reload):
  *              A from the freshest superblock (level, layout, chunk, devices), B from
  *              the metadata, the data offsets as rs_adjust_data_offsets sets them
- *              from D and O (stripes added: A at O, B at 0; removed: A at 0, B at O;
+ *              from D and O (stripes added: A at O, B at 0; removed: A at 0, B at O,
+ *              B without the images flagged to be taken out, which A still holds;
  *              same count: from the current offset to the other place); the model
  *              (lvx_reshape_init) refuses what md could not run (raid10: anything
  *              but stripes added); raid10's bitmap covers the new size from here on
@@ -141,9 +142,12 @@ int raid_reshape_begin_locked(struct lvx_ctx *ctx, struct lvxd_io *io, struct lv
         why = "raid set already reshaping!";
     else if (b->level != level || b->new_level != level)
         why = "another RAID level in its superblocks (a takeover, not a reshape)";
-    else if ((int64_t)old_n + r->req_delta != (int64_t)r->n) {
+    else if (r->req_delta < 0 ? old_n != r->n || r->leaving != (unsigned)-r->req_delta
+                              : (int64_t)old_n + r->req_delta != (int64_t)r->n || r->leaving) {
+        /* stripes removed: the metadata keeps every image, the last -D flagged */
         snprintf(buf, sizeof(buf), "delta_disks %d: its superblocks record %u devices, its "
-                 "metadata %u images", r->req_delta, old_n, r->n);
+                 "metadata %u images (%u flagged to be taken out)", r->req_delta, old_n, r->n,
+                 r->leaving);
         why = buf;
     } else if (b->data_offset != b->new_data_offset)
         why = "its superblocks' data offsets differ";
@@ -165,8 +169,8 @@ int raid_reshape_begin_locked(struct lvx_ctx *ctx, struct lvxd_io *io, struct lv
         struct lvx_raid_geo ga = { .legs = old_n, .parity = r->parity, .copies = copies,
                                    .layout = b->layout, .chunk = b->stripe_sectors,
                                    .data_offset = a_off };
-        struct lvx_raid_geo gb = { .legs = r->n, .parity = r->parity, .copies = copies,
-                                   .layout = layout, .chunk = r->stripe_sectors,
+        struct lvx_raid_geo gb = { .legs = r->n - r->leaving, .parity = r->parity,
+                                   .copies = copies, .layout = layout, .chunk = r->stripe_sectors,
                                    .data_offset = b_off };
         why = lvx_reshape_init(&r->rs, level, &ga, &gb, r->leg_sectors);
         if (!why && (a_off > b_off ? a_off : b_off) + r->leg_sectors > r->image_sectors)

@@ -301,6 +301,9 @@ void raid_resync_status(struct raid *r, char *out, size_t n)
         h[i] = (r->ro_behind >> i) & 1 ? 'a'
                : !raid_leg_ok(r, i) ? 'D'
                : busy && (!recover || ((r->rebuild >> i) & 1)) ? 'a' : 'A';
+    for (unsigned i = r->an; i < r->n; i++)     /* a removal's legs, out of the array */
+        if (h[i] == 'A')
+            h[i] = 'a';
     h[r->n] = 0;
     if (r->reshaping) {        /* dm-raid's words for a reshape: moving (the walker) or not */
         uint64_t moved = r->rs.forward ? r->rs.pos : r->sb.array_sectors > r->rs.pos ?

@@ -110,7 +110,7 @@ static int parity_ctr(struct lvx_ctx *ctx, struct lvx_pool *pool, const struct l
  * take that geometry. */
 static inline struct lvx_raid_geo geo_of(const struct raid *r)
 {
-    return (struct lvx_raid_geo){ .legs = r->n, .parity = r->parity, .copies = 1,
+    return (struct lvx_raid_geo){ .legs = r->an, .parity = r->parity, .copies = 1,
                                   .layout = r->md_layout, .chunk = r->chunk,
                                   .data_offset = r->data_offset };
 }
@@ -594,20 +594,20 @@ static int parity_rw(struct lvxd_io *io, struct lvxd_lv *v, bool write, uint64_t
         return -EIO;
     if (!len)
         return 0;
-    if (!r->reshaping) {
-        struct lvx_raid_geo g = geo_of(r);
-        return write ? parity_write(io, v, r, &g, off, len, buf)
-                     : parity_read(io, v, r, &g, off, len, buf);
-    }
+    struct lvx_raid_geo g0 = geo_of(r);
+    if (!r->reshaping && off + len <= r->io_sectors * 512)
+        return write ? parity_write(io, v, r, &g0, off, len, buf)
+                     : parity_read(io, v, r, &g0, off, len, buf);
     /* a reshape recorded (the position moves only while no request runs: the walker
      * holds the LV's lock for a step): each piece in the geometry that holds it, B on
      * the moved side of the position, A on the other; past the array's size as md
-     * records it (a growth's new space, until the end) reads give zeros (md writes
-     * zeros there when it moves the data) and writes fail */
+     * records it (a growth's new space, until the end; a stripe removal's old space,
+     * from its start until the second lvconvert) reads give zeros (md writes zeros
+     * there when it moves the data) and writes fail */
     uint64_t s = off / 512, end = (off + len) / 512;
     for (uint64_t x = s; x < end;) {
         uint64_t cut = end;
-        if (x < r->rs.pos && r->rs.pos < cut)
+        if (r->reshaping && x < r->rs.pos && r->rs.pos < cut)
             cut = r->rs.pos;
         if (x < r->io_sectors && r->io_sectors < cut)
             cut = r->io_sectors;
@@ -620,11 +620,11 @@ static int parity_rw(struct lvxd_io *io, struct lvxd_lv *v, bool write, uint64_t
             memset(p, 0, blen);
             rc = 0;
         } else {
-            const struct lvx_raid_geo *g = lvx_reshape_geo_of(&r->rs, x);
+            const struct lvx_raid_geo *g = r->reshaping ? lvx_reshape_geo_of(&r->rs, x) : &g0;
             /* moved but not recorded: a restart would copy A over it; record first */
             uint64_t u0 = r->rs.safe < r->rs.pos ? r->rs.safe : r->rs.pos;
             uint64_t u1 = r->rs.safe < r->rs.pos ? r->rs.pos : r->rs.safe;
-            if (write && x < u1 && cut > u0) {
+            if (r->reshaping && write && x < u1 && cut > u0) {
                 pthread_mutex_lock(&r->mu);
                 rc = raid_reshape_checkpoint_locked(io, v, r);
                 pthread_mutex_unlock(&r->mu);
@@ -729,7 +729,7 @@ static int parity_sync(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, ui
     const struct lvx_raid_geo *G = &G0;
     struct rows w;
     rows_init(&w, r, G, g0, g1, buf);
-    uint64_t all = r->n == 64 ? ~(uint64_t)0 : ((uint64_t)1 << r->n) - 1;
+    uint64_t all = r->an == 64 ? ~(uint64_t)0 : ((uint64_t)1 << r->an) - 1;
     struct lop ops[RAID_MAX_LEGS];
     uint64_t st, o, cnt;
     while (rows_next(&w, G, &st, &o, &cnt)) {
@@ -771,7 +771,7 @@ static int parity_check(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, u
     const struct lvx_raid_geo *G = &G0;
     struct rows w;
     rows_init(&w, r, G, g0, g1, buf);
-    uint64_t all = r->n == 64 ? ~(uint64_t)0 : ((uint64_t)1 << r->n) - 1;
+    uint64_t all = r->an == 64 ? ~(uint64_t)0 : ((uint64_t)1 << r->an) - 1;
     struct lop ops[2];
     uint64_t st, o, cnt;
     while (rows_next(&w, G, &st, &o, &cnt)) {

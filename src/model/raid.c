@@ -127,13 +127,29 @@ static const char *set_flag(const struct lvx_lv *img)
     return NULL;
 }
 
+unsigned lvx_raid_images_leaving(const struct lvx_seg *seg)
+{
+    if (seg->kind != LVX_SEG_RAID || !seg->areas)
+        return 0;
+    unsigned k = 0;
+    for (uint32_t i = seg->area_count; i-- > 0;) {
+        const char *f = seg->areas[i].lv ? set_flag(seg->areas[i].lv) : NULL;
+        if (!f || !strcmp(f, "RESHAPE_DELTA_DISKS_PLUS"))
+            break;
+        k++;
+    }
+    return k;
+}
+
 const char *lvx_raid_reshape_pending(const struct lvx_lv *lv, char *buf, size_t size)
 {
     for (unsigned s = 0; s < lv->seg_count; s++) {
         const struct lvx_seg *seg = &lv->segs[s];
         if (seg->kind != LVX_SEG_RAID || !seg->areas)
             continue;
-        for (uint32_t i = 0; i < seg->area_count; i++) {
+        /* a removal's last images (served: the daemon runs the shrink) */
+        uint32_t keep = seg->area_count - lvx_raid_images_leaving(seg);
+        for (uint32_t i = 0; i < keep; i++) {
             const char *f = seg->areas[i].lv ? set_flag(seg->areas[i].lv) : NULL;
             if (f) {
                 snprintf(buf, size, "image %s flagged %s", seg->areas[i].lv->name, f);

@@ -61,9 +61,14 @@ uint64_t lvx_raid_reshape_extents(const struct lvx_seg *seg);
 const char *lvx_raid_reshape_state(const struct lvx_lv *lv, char *buf, size_t size);
 
 /* What in the metadata alone says a reshape changes the LV's set of images and has
- * not been completed (images flagged RESHAPE_DELTA_DISKS_PLUS/MINUS, or
- * REMOVE_AFTER_RESHAPE: the second command of a stripe removal still to run): a
- * phrase ("image r_rimage_3 flagged REMOVE_AFTER_RESHAPE"), or NULL for none. */
+ * not been completed in a way the daemon does not serve (images flagged
+ * RESHAPE_DELTA_DISKS_PLUS, or removal flags on images other than the last ones): a
+ * phrase ("image r_rimage_3 flagged RESHAPE_DELTA_DISKS_PLUS"), or NULL for none. */
 const char *lvx_raid_reshape_pending(const struct lvx_lv *lv, char *buf, size_t size);
+
+/* The images a stripe removal takes out (LVM2's two commands): the last images of the
+ * RAID segment flagged RESHAPE_DELTA_DISKS_MINUS (the reshape asked for) or
+ * REMOVE_AFTER_RESHAPE (the second command still to run); 0 for none. */
+unsigned lvx_raid_images_leaving(const struct lvx_seg *seg);
 
 #endif

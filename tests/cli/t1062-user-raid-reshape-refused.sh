@@ -4,7 +4,8 @@
 # t1062-user-raid-reshape-refused: the reshapes lvx makes of an active raid4/5/6 LV in
 # the kernel (dm backend: tests/kernel/raid-reshape-keep.sh) that the lvx daemon
 # (user-space activation) does not start yet (it starts the others: t1109):
-# --stripes 2 --force of a raid5_ls -i3 LV holding 12 MiB (a removal), and --type
+# --stripes 2 of a raid5_ls -i3 LV holding 12 MiB (a removal without --force: LVM2's
+# refusal; removals are made by the daemon, t1114), and --type
 # raid6 of a raid5_n -i2 LV (LVM2 adds a stripe first, an interim step): each exit 5 with lvx's one line after LVM2's first lines (--stripes 3, no
 # change, frees reshape space as LVM2 does: here none, LVM2's refusal), the VG's seqno and the LV's report unchanged, the data
 # intact, LVM2's vgck passing; an inactive LV gets LVM2's "must be active" line.
@@ -20,7 +21,6 @@ source "$LVX_ROOT/tests/tools/raid-pvread.sh"
 # shellcheck source=tests/tools/reshape-refused.sh
 source "$LVX_ROOT/tests/tools/reshape-refused.sh"
 rep() { lvm2 lvs -a --noheadings --separator ' ' -o lv_name,segtype,stripes,stripesize,reshape_len_le,lv_size "$VG" 2>/dev/null | sed 's/^ *//'; }
-REFUSE="lvx cannot reshape $VG/a in the user-space backend: its daemon does not remove stripes yet (activate it with the dm backend).|"
 INTERIM="lvx cannot reshape $VG/t in the user-space backend: its daemon does not make the interim reshape of a takeover yet (activate it with the dm backend).|"
 
 uspace_run_ok "pvcreate, vgcreate" sh -c "$LVX pvcreate -q ${DEVS[*]} && $LVX vgcreate -q $VG ${DEVS[*]}"
@@ -28,7 +28,7 @@ uspace_run_ok "raid5_ls a (-i3 -L 12m)" lvx lvcreate -q -y -Zn --type raid5_ls -
 fill_a
 
 # --stripesize, --type raid5_n and --stripes 4 are made by the daemon (t1109)
-refused "--stripes 2 --force" "Using default stripesize 64.00 KiB.|$REFUSE" --stripes 2 --force
+refused "--stripes 2 without --force (LVM2's refusal; removals are t1114's)" "Using default stripesize 64.00 KiB.|THIS MAY DESTROY (PARTS OF) YOUR DATA!|If that leaves the logical volume larger than 4 extents due to stripe rounding,|you may want to grow the content afterwards (filesystem etc.)|Can't remove stripes without --force option.|Reshape request failed on LV $VG/a.|" --stripes 2
 # no change frees reshape space, which the user backend does too (t1091): here none,
 # LVM2's own refusal
 refused "--stripes 3 (no change)" "Using default stripesize 64.00 KiB.|No change in RAID LV $VG/a layout, freeing reshape space.|LV $VG/a does not have reshape space allocated.|Reshape request failed on LV $VG/a.|" --stripes 3

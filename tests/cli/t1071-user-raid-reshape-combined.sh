@@ -5,9 +5,11 @@
 # size of a RAID LV in one command (LVM2's lvconvert-raid-reshape-striped_to_linear
 # :68, `--type raid5_n --stripes 1 -I 64k -R 1024k -f`; lvx makes it in the kernel:
 # tests/kernel/raid-reshape-combined.sh).  For an LV the lvx daemon serves (user
-# backend), which serves no reshape: LVM2's refusal of a region size under the new
-# stripe size comes first ("Region size may not be smaller than stripe size on LV
-# VG/LV.", removing, adding or keeping stripes), else lvx's one line; each exit 5, the
+# backend), whose daemon changes no region size in a reshape: LVM2's refusal of a
+# region size under the new stripe size comes first ("Region size may not be smaller
+# than stripe size on LV VG/LV.", removing, adding or keeping stripes), else lvx's one
+# line (a removal without -f: LVM2's "Can't remove stripes without --force option."
+# lines; removals are t1114's); each exit 5, the
 # VG's seqno and LVM2's report of the LVs unchanged, the data intact.  An inactive LV
 # gets LVM2's own answer (compared with LVM2 on the same devices): "Ignoring stripesize
 # argument with single stripe." for -I with --stripes 1, no "Using default stripesize"
@@ -25,7 +27,8 @@ source "$LVX_ROOT/tests/tools/raid-pvread.sh"
 # shellcheck source=tests/tools/reshape-refused.sh
 source "$LVX_ROOT/tests/tools/reshape-refused.sh"
 rep() { lvm2 lvs -a --noheadings --separator ' ' -o lv_name,segtype,stripes,stripesize,regionsize,reshape_len_le,lv_size "$VG" 2>/dev/null | sed 's/^ *//'; }
-REFUSE="lvx cannot reshape $VG/a in the user-space backend: its daemon does not remove stripes yet (activate it with the dm backend).|"
+RREGION="lvx cannot reshape $VG/a in the user-space backend: its daemon does not change the region size in a reshape yet (activate it with the dm backend).|"
+NOFORCE="THIS MAY DESTROY (PARTS OF) YOUR DATA!|If that leaves the logical volume larger than 128 extents due to stripe rounding,|you may want to grow the content afterwards (filesystem etc.)|Can't remove stripes without --force option.|Reshape request failed on LV $VG/a.|"
 REFUSE10="lvx cannot reshape $VG/t in the user-space backend: its daemon does not change the region size in a reshape yet (activate it with the dm backend).|"
 REGION="Region size may not be smaller than stripe size on LV $VG/a.|Invalid conversion request on $VG/a.|"
 IGN="Ignoring stripesize argument with single stripe.|"
@@ -34,14 +37,14 @@ uspace_run_ok "pvcreate, vgcreate -s 512K" sh -c "$LVX pvcreate -q ${DEVS[*]} &&
 uspace_run_ok "raid5_n a (-i4 -I32k -R128k -L 16m)" lvx lvcreate -q -y -Zn --type raid5_n -i4 -I32k -R128k -L 16m -n a "$VG"
 fill_a
 
-refused "--type raid5_n --stripes 1 -I 64k -R 1024k -f (LVM2's :68)" "$IGN$REFUSE" \
+refused "--type raid5_n --stripes 1 -I 64k -R 1024k -f (LVM2's :68)" "$IGN$RREGION" \
     -f --type raid5_n --stripes 1 -I 64k -R 1024k
 refused "--stripes 1 -I 64k -R 16k -f (removing stripes; -I ignored)" "$IGN$REGION" -f --type raid5_n --stripes 1 -I 64k -R 16k
 refused "--stripes 2 -I 256k -R 128k -f (removing stripes)" "$REGION" -f --stripes 2 -I 256k -R 128k
 refused "--stripes 5 -I 256k -R 128k (adding stripes)" "$REGION" --stripes 5 -I 256k -R 128k
 refused "--stripesize 256k -R 128k (keeping stripes)" "$REGION" --stripesize 256k -R 128k
 refused "--stripesize 256k (above the region size 128k)" "$REGION" --stripesize 256k
-refused "--stripes 1 -f (no default stripe size printed with 1 stripe)" "$REFUSE" -f --stripes 1
+refused "--stripes 1 without -f (no default stripe size printed with 1 stripe; LVM2's refusal)" "$NOFORCE" --stripes 1
 test_ok "LVM2's vgck passes" lvm2 vgck "$VG"
 
 # raid10 (LVM2: --stripes N is 2N images) only grows; adding stripes with another region

@@ -33,12 +33,11 @@ uspace_test_loops "$VG" 6 64M
 source "$LVX_ROOT/tests/tools/raid-pvread.sh"
 # shellcheck source=tests/tools/reshape-refused.sh
 source "$LVX_ROOT/tests/tools/reshape-refused.sh"
-# shellcheck source=tests/tools/reshape-start.sh
-source "$LVX_ROOT/tests/tools/reshape-start.sh"
+# shellcheck source=tests/tools/raid-reshaped.sh
+source "$LVX_ROOT/tests/tools/raid-reshaped.sh"
 plan_later
 M=1048576
 LOG=$LVX_RUN_DIR/lvxd.log
-MAXS=ffffffffffffffff
 
 # resyncing: lvs shows the new space's resync (resync, 0 <= sync_percent < 100)
 resyncing() {

@@ -2,7 +2,7 @@
 # shellcheck shell=bash
 #
 # tests/tools/raid-reshaped.sh - sourced by the tests of RAID LVs that a reshape left
-# behind or is in the middle of (t1091, t1105, t1107, t1108, t1110, t1112), after raid-pvread.sh: LV `r` of
+# behind or is in the middle of (t1091, t1105, t1107-t1110, t1112, t1114, t1115), after raid-pvread.sh: LV `r` of
 # 5 images (raid5 or raid6) in VG, its superblocks and metadata given a reshape's marks on the PVs.
 #   sb_set FIELD=VALUE... [legs=I,J]   superblock fields of every rmeta (or legs I,J)
 #   reshaped_meta [STRIPE]             RESHAPE flags and reshape_count 1 in the metadata
@@ -10,12 +10,22 @@
 #                                      extents) going from 64k chunks at 8192 to 128k at 0,
 #                                      recorded at LV sector POS: SCRATCH/d16 (16 MiB,
 #                                      random) laid out on the PVs / the superblocks
-#   in_sync / moving / pos_of I        r in sync (polled) / its reshape under way (lvs) /
+#   in_sync / moving [LV] / pos_of I   r in sync (polled) / its reshape under way (lvs) /
 #                                      image I's reshape_position
+#   done_wait LV / sbs LV N FIELDS...  the walker's end in $LOG / the N superblocks' fields
+#   rep_lvx / rep_lvm                  lvs -a (devices, data_stripes, reshape_len) by lvx /
+#                                      by LVM2 with activation off
+#   conv LV ARGS... / make_lv LV TYPE MIB [STRIPES]   lvconvert -y / a new LV with data
 #   new_r5_paced                       r made on DEVS: raid5_ls -i4 -I 64k -L 32m, in sync,
 #                                      deactivated, --maxrecoveryrate 256k, sub-LVs reported
 #   logged PATTERN / sb_fin_fields L.. PATTERN in the daemon's log (polled) / the
 #                                      finished-state fields of those legs' superblocks
+# MAXS, FIN: md's MaxSector as sb_field prints it; the superblock fields of md's finished
+# state (sbs LV N "${FIN[@]}")
+# shellcheck disable=SC2034  # used by the tests that source this file
+MAXS=ffffffffffffffff
+# shellcheck disable=SC2034
+FIN=(devices level layout stripe flags reshape delta_disks array_sectors data_offset new_data_offset sectors recovery resync dirty)
 # shellcheck disable=SC2317  # called through test_ok
 # sb_set FIELD=VALUE... [legs=I,J]: the superblock fields of every rmeta (or of legs I,J)
 # changed on the PVs (offsets of docs/dm-formats.md §2, §3); bit=N sets bitmap bit N
@@ -97,12 +107,50 @@ in_sync() {
     done
     return 1
 }
-# moving: the walk is under way: status reshape, 0 < sync_percent < 100
+# moving [LV]: the walk of LV (default r) is under way: status reshape, 0 < sync_percent < 100
 # shellcheck disable=SC2317  # called through test_ok
 moving() {
     local a p
-    read -r a p <<<"$("$LVX" lvs --noheadings -o raid_sync_action,sync_percent "$VG/r" 2>/dev/null)"
+    read -r a p <<<"$("$LVX" lvs --noheadings -o raid_sync_action,sync_percent "$VG/${1:-r}" 2>/dev/null)"
     [[ $a == reshape ]] && awk -v p="$p" 'BEGIN { exit !(p > 0 && p < 100) }'
+}
+# done_wait LV: the walker's end logged in $LOG (60 s at most)
+# shellcheck disable=SC2317  # called through test_ok
+done_wait() {
+    for _ in $(seq 300); do grep -q "$VG/$1: reshape done" "$LOG" && return 0; sleep 0.2; done
+    return 1
+}
+# sbs LV N FIELDS...: the fields of the N superblocks of LV, the distinct lines
+sbs() {
+    local lv=$1 n=$2 i f
+    shift 2
+    for ((i = 0; i < n; i++)); do report "${lv}_rmeta_$i"; done
+    for ((i = 0; i < n; i++)); do
+        for f in "$@"; do printf '%s ' "$f=$(sb_field "${lv}_rmeta_$i" "$f")"; done
+        echo
+    done | sort -u
+}
+# rep_lvx / rep_lvm: lvs -a of the VG through lvx and through LVM2 (activation off),
+# metadata fields (devices, data_stripes, reshape_len)
+REPF=lv_name,segtype,stripes,data_stripes,stripesize,reshape_len_le,lv_size,devices
+rep_lvx() { "$LVX" lvs -a --noheadings --separator ' ' -o $REPF "$VG" 2>/dev/null | sed 's/^ *//' | sort; }
+rep_lvm() { lvm2 lvs -a --noheadings --separator ' ' -o $REPF "$VG" 2>/dev/null | sed 's/^ *//' | sort; }
+# conv LV ARGS...: lvx lvconvert -y ARGS VG/LV, output in $SCRATCH/conv.out
+# shellcheck disable=SC2317  # called through test_ok
+conv() {
+    local lv=$1
+    shift
+    "$LVX" lvconvert -y "$@" "$VG/$lv" >"$SCRATCH/conv.out" 2>&1 </dev/null
+}
+# make_lv LV TYPE MIB [STRIPES]: -iSTRIPES (3) -I 64k, in sync, MIB of random data
+# ($SCRATCH/ref) written
+make_lv() {
+    uspace_run_ok "$2 $1 (-i${4:-3} -I 64k -L $3m)" \
+        lvx lvcreate -q -y -Zn --type "$2" -i"${4:-3}" -I 64k -L "$3m" -n "$1" "$VG"
+    test_ok "$1 in sync" wait_synced "$1"
+    head -c $(($3 * 1048576)) /dev/urandom >"$SCRATCH/ref"
+    uspace_run_ok "$3 MiB of random data written to $1" \
+        dd if="$SCRATCH/ref" of="$DM_DEV_DIR/$VG/$1" bs=1M oflag=direct conv=fsync status=none
 }
 # pos_of I: the reshape_position in image I's superblock (decimal)
 pos_of() { printf '%d' "0x$(sb_field "r_rmeta_$1" reshape)"; }

@@ -83,10 +83,28 @@ int main(void)
     ok(lvx_raid_reshape_pending(&lv, buf, sizeof(buf)) &&
        !strcmp(buf, "image r_rimage_0 flagged RESHAPE_DELTA_DISKS_PLUS"),
        "pending: images being added");
-    iseg.type = "striped+REMOVE_AFTER_RESHAPE";
+    /* a stripe removal: the last images flagged are served (the daemon runs it),
+     * flags on any other image are not */
+    struct lvx_lv last = { .name = "r_rimage_3", .vg = &vg };
+    struct lvx_seg lseg = { .type = "striped+REMOVE_AFTER_RESHAPE", .type_name = "striped",
+                            .kind = LVX_SEG_STRIPED, .lv = &last };
+    last.segs = &lseg;
+    last.seg_count = 1;
+    areas[3].lv = &last;
+    iseg.type = "striped";
+    is_int(lvx_raid_images_leaving(&seg), 1, "removal: the last image leaving");
+    ok(!lvx_raid_reshape_pending(&lv, buf, sizeof(buf)), "removal's last image: not pending");
+    lseg.type = "striped+RESHAPE_DELTA_DISKS_MINUS";
+    is_int(lvx_raid_images_leaving(&seg), 1, "removal asked: the last image leaving");
+    lseg.type = "striped";
+    iseg.type = "striped+REMOVE_AFTER_RESHAPE";     /* images 0-2, not the last */
+    is_int(lvx_raid_images_leaving(&seg), 0, "the last image not flagged: none leaving");
     ok(lvx_raid_reshape_pending(&lv, buf, sizeof(buf)) &&
        !strcmp(buf, "image r_rimage_0 flagged REMOVE_AFTER_RESHAPE"),
-       "pending: images to take out after the reshape");
+       "pending: an image to take out that is not among the last");
+    lseg.type = "striped+RESHAPE_DELTA_DISKS_PLUS";
+    is_int(lvx_raid_images_leaving(&seg), 0, "images being added: none leaving");
+    areas[3].lv = &img;
     iseg.type = "striped";
     seg.type = "raid6_zr+RESHAPE+RESHAPE_DATA_OFFSET";
     seg.reshape_count = 1;
