@@ -290,6 +290,16 @@ int lvxd_io_map_zero(struct lvxd_io *io, struct lvxd_lv *v, const struct lvx_map
 /* fdatasync every PV written since the last flush (all at once). */
 int lvxd_io_flush_pvs(struct lvxd_io *io, struct lvxd_lv *v);
 
+/* --- legs_flush.c: the flush of an LV with redundant legs, without a lost disk ---- */
+/* The dirty bits (v->dirty: PV index % 64) of the PVs map's PV areas lie on (0: NULL). */
+uint64_t lvxd_map_pv_bits(const struct lvx_map_prepared *map);
+/* lvxd_io_flush_pvs; while it fails, gone(arg, PV index whose datasync failed, or -1)
+ * returns the bits of the PVs that only failed legs use (the target may fail the legs
+ * on that PV first); those still dirty are dropped and the rest flushed again (a lost
+ * disk's datasync fails for ever).  Nothing more to drop: the failure stands. */
+int lvxd_io_flush_live_pvs(struct lvxd_io *io, struct lvxd_lv *v,
+                           uint64_t (*gone)(void *arg, int failed_pv), void *arg);
+
 /* --- target.c: how an LV is served (a dm target's shape) ----------------------- */
 struct lvx_pool;
 struct lvx_map_prepared;

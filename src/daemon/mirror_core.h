@@ -67,6 +67,10 @@ void mirror_set_bit(struct mirror *m, uint64_t g, bool on);
 bool mirror_any_failed(const struct mirror *m);
 /* The header and bits to the log LV (mu held); nothing for a core log. */
 int mirror_write_log_locked(struct lvxd_io *io, struct lvxd_lv *v, struct mirror *m);
+/* The PVs flushed (legs_flush.c): a leg on a PV whose datasync fails is failed while
+ * another leg is live (dm-raid1's flush error), and the PVs only failed legs use are
+ * left out (a lost disk's datasync fails for ever). */
+int mirror_flush_pvs(struct lvxd_io *io, struct lvxd_lv *v, struct mirror *m);
 /* Copy regions [g0, g1) from the first live leg to the other live legs in `to` (mu held). */
 int mirror_copy_locked(struct lvxd_io *io, struct lvxd_lv *v, struct mirror *m, uint64_t g0,
                        uint64_t g1, uint64_t to, uint8_t *buf);

@@ -15,7 +15,9 @@
  *            About twice a second the legs are flushed and the log bits of the
  *            regions done (and not written since) are set and written: dm-log's
  *            clean bits, so a stop or a crash resumes where it was, in this daemon
- *            or the kernel.  No bit is set while a leg is failed.
+ *            or the kernel.  No bit is set while a leg is failed; a leg lost on the
+ *            way is left out (its writes skipped, its PV out of the flushes:
+ *            mirror_flush_pvs) and the walk goes on to its end on the live legs.
  */
 #include "daemon/mirror_core.h"
 
@@ -88,7 +90,7 @@ static int checkpoint_locked(struct lvxd_io *io, struct lvxd_lv *v, struct mirro
     for (uint64_t g = a; g < b; g++)
         m->wtouch[g] = 0;
     pthread_mutex_unlock(&m->mu);
-    int rc = lvxd_io_flush_pvs(io, v);
+    int rc = mirror_flush_pvs(io, v, m);
     pthread_mutex_lock(&m->mu);
     if (rc < 0 || mirror_any_failed(m))
         return rc;
@@ -99,7 +101,7 @@ static int checkpoint_locked(struct lvxd_io *io, struct lvxd_lv *v, struct mirro
             set = true;
         }
     if (set && (rc = mirror_write_log_locked(io, v, m)) == 0)
-        rc = lvxd_io_flush_pvs(io, v);
+        rc = mirror_flush_pvs(io, v, m);
     return rc;
 }
 

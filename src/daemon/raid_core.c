@@ -201,41 +201,23 @@ void raid_mark_failed_locked(struct lvxd_lv *v, struct raid *r, unsigned i, cons
              why);
 }
 
-/* The dirty bits (v->dirty, PV index % 64) of the PVs leg g's data and rmeta lie on. */
-static uint64_t leg_pv_bits(const struct raid_leg *g)
+/* The PVs only failed legs use (degraded): they hold nothing the array still needs
+ * (legs_flush.c).  A flush failure on a live leg's PV stands (md's own rules). */
+static uint64_t raid_gone_pvs(void *arg, int failed_pv)
 {
-    uint64_t bits = 0;
-    const struct lvx_map_prepared *maps[2] = { g->data, g->meta };
-    for (unsigned k = 0; k < 2; k++) {
-        if (!maps[k])
-            continue;
-        uint64_t end = lvx_map_prepared_sectors(maps[k]);
-        struct lvx_map_loc loc;
-        for (uint64_t s = 0; s < end; s += loc.len) {
-            if (lvx_map_prepared_lookup(maps[k], s, &loc) < 0 || loc.len == 0)
-                break;
-            if (loc.kind == LVX_MAP_PV && loc.pv)
-                bits |= (uint64_t)1 << (loc.pv->index % 64);
-        }
-    }
-    return bits;
+    const struct raid *r = arg;
+    if (!raid_degraded(r))
+        return 0;
+    uint64_t gone = 0, live = 0;
+    for (unsigned i = 0; i < r->n; i++)
+        *(raid_leg_ok(r, i) ? &live : &gone) |=
+            lvxd_map_pv_bits(r->legs[i].data) | lvxd_map_pv_bits(r->legs[i].meta);
+    return gone & ~live;
 }
 
 int raid_flush_pvs(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r)
 {
-    int rc = lvxd_io_flush_pvs(io, v);
-    if (rc == 0 || !raid_degraded(r))
-        return rc;
-    /* a failed leg's PVs hold nothing the array still needs: the ones no live leg
-     * shares are left out (a lost disk's datasync fails for ever) and the rest flushed */
-    uint64_t gone = 0, live = 0;
-    for (unsigned i = 0; i < r->n; i++)
-        *(raid_leg_ok(r, i) ? &live : &gone) |= leg_pv_bits(&r->legs[i]);
-    gone &= ~live;
-    if (!gone)
-        return rc;
-    atomic_fetch_and(&v->dirty, ~(uint_fast64_t)gone);
-    return lvxd_io_flush_pvs(io, v);
+    return lvxd_io_flush_live_pvs(io, v, raid_gone_pvs, r);
 }
 
 /* Write the superblock (events + 1) and the whole bitmap area to every live leg;

@@ -15,7 +15,11 @@
  *            others while one is left.
  *   flush    data durable first, then the bits of regions with nothing in flight and
  *            not written since are set again (lazily written); never while a leg is
- *            failed (its copy is behind: the next activation resyncs them).
+ *            failed (its copy is behind: the next activation resyncs them).  Every
+ *            flush goes through legs_flush.c (mirror_flush_pvs): a leg on a PV whose
+ *            datasync fails is failed (dm-raid1's flush error) while another is live,
+ *            and the PVs only failed legs use are left out (a lost disk's datasync
+ *            fails for ever: fsync and the resync's checkpoints go on).
  *   start    the log read (a log without the magic is new: every region out of sync,
  *            or in sync for a NOTSYNCED mirror, as dm-log's nosync; a core log is new
  *            at every activation; a reload that added images beside the same log
@@ -267,6 +271,44 @@ static void mark_failed_locked(struct lvxd_lv *v, struct mirror *m, unsigned i, 
                  i, why);
 }
 
+/* --- flushes --------------------------------------------------------------------- */
+
+struct mirror_flush_arg {
+    struct lvxd_lv *v;
+    struct mirror *m;
+};
+
+/* legs_flush.c's question: the legs on the PV that failed its datasync failed (while
+ * a leg elsewhere stays live: the last one's failure is the flush's), then the PVs
+ * that only failed legs use (a log's PVs are never left out).  mu held or not: the
+ * failed flags are atomic. */
+static uint64_t mirror_gone_pvs(void *arg, int failed_pv)
+{
+    struct mirror_flush_arg *a = arg;
+    struct mirror *m = a->m;
+    uint64_t bit = failed_pv >= 0 ? (uint64_t)1 << (failed_pv % 64) : 0, legs[MIRROR_MAX_LEGS];
+    bool elsewhere = false;
+    for (unsigned i = 0; i < m->n; i++) {
+        legs[i] = lvxd_map_pv_bits(m->legs[i].data);
+        elsewhere |= leg_ok(m, i) && !(legs[i] & bit);
+    }
+    for (unsigned i = 0; i < m->n && elsewhere; i++)
+        if (leg_ok(m, i) && (legs[i] & bit))
+            mark_failed_locked(a->v, m, i, "flush error");
+    uint64_t gone = 0, live = 0;
+    for (unsigned i = 0; i < m->n; i++)
+        *(leg_ok(m, i) ? &live : &gone) |= legs[i];
+    for (unsigned i = 0; i < m->nlog; i++)
+        live |= lvxd_map_pv_bits(m->log[i]);
+    return gone & ~live;
+}
+
+int mirror_flush_pvs(struct lvxd_io *io, struct lvxd_lv *v, struct mirror *m)
+{
+    struct mirror_flush_arg a = { v, m };
+    return lvxd_io_flush_live_pvs(io, v, mirror_gone_pvs, &a);
+}
+
 /* --- data path ------------------------------------------------------------------- */
 
 static int leg_io(struct lvxd_io *io, struct lvxd_lv *v, struct mirror *m, unsigned leg,
@@ -423,7 +465,7 @@ static int mirror_flush(struct lvxd_io *io, struct lvxd_lv *v)
         any |= m->cand[g];
     }
     pthread_mutex_unlock(&m->mu);
-    int rc = lvxd_io_flush_pvs(io, v);
+    int rc = mirror_flush_pvs(io, v, m);
     if (rc < 0 || !any || v->read_only)
         return rc;
     pthread_mutex_lock(&m->mu);
@@ -474,7 +516,7 @@ int lvxd_mirror_hold_log(struct lvx_ctx *ctx, struct lvxd_lv *v, bool on)
         rc = mirror_write_log_locked(&io, v, m);
     pthread_mutex_unlock(&m->mu);
     if (rc == 0 && m->nlog && !v->read_only)
-        rc = lvxd_io_flush_pvs(&io, v);
+        rc = mirror_flush_pvs(&io, v, m);
     lvxd_io_exit(&io);
     pthread_rwlock_unlock(&v->lock);
     if (rc < 0)
@@ -633,7 +675,7 @@ static int start_io(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v, 
         return 0;
     int rc = mirror_write_log_locked(io, v, m);
     if (rc == 0)
-        rc = lvxd_io_flush_pvs(io, v);
+        rc = mirror_flush_pvs(io, v, m);
     return rc < 0 ? lvx_error(ctx, EIO, "Mirror LV %s/%s: writing the log failed.", v->vg, v->lv)
                   : 0;
 }
@@ -670,14 +712,14 @@ static void mirror_dtr(struct lvxd_lv *v, void *state)
         struct lvxd_io io;
         if (lvxd_io_init(&io) == 0) {
             pthread_mutex_lock(&m->mu);
-            int rc = lvxd_io_flush_pvs(&io, v);
+            int rc = mirror_flush_pvs(&io, v, m);
             if (rc == 0 && m->nlog) {
                 for (uint64_t g = 0; g < m->regions && !mirror_any_failed(m); g++)
                     if (!m->pending[g] && !m->need[g])   /* still to copy: kept */
                         mirror_set_bit(m, g, true);
                 rc = mirror_write_log_locked(&io, v, m);
                 if (rc == 0)
-                    rc = lvxd_io_flush_pvs(&io, v);
+                    rc = mirror_flush_pvs(&io, v, m);
             }
             pthread_mutex_unlock(&m->mu);
             if (rc < 0)
