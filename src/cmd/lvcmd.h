@@ -166,8 +166,8 @@ uint64_t lvx_lvcmd_round_to_stripes(struct lvx_cmd_env *env, uint64_t extents,
  * start "lvol<N>" (lvol0_pmspare too), as LVM2's generate_lv_name. */
 const char *lvx_lvcmd_next_lvol(struct lvx_pool *pool, const struct lvx_vg *vg);
 
-/* Ask "question [y/n]: " on stdout and read the answer from stdin: true for y/yes.
- * No answer (end of input) counts as no. */
+/* Ask "question [y/n]: " on stderr (LVM2's yes_no_prompt) and read the answer from
+ * stdin: true for y/yes.  No answer (end of input) counts as no, shown as "[n]". */
 bool lvx_lvcmd_confirm(const char *question);
 
 /* LV-commands' refusal for LVs they cannot handle yet: true (and a message) when lv

@@ -812,10 +812,10 @@ bool lvx_lvcmd_confirm(const char *question)
     bool answer;
     if (lvx_cmd_ask_hook(question, &answer))    /* a shell or library session */
         return answer;
-    printf("%s [y/n]: ", question);
-    fflush(stdout);
+    fflush(stdout);             /* LVM2's yes_no_prompt asks on stderr */
+    fprintf(stderr, "%s [y/n]: ", question);
     if (!fgets(line, sizeof(line), stdin)) {
-        printf("[n]\n");       /* LVM2's yes_no_prompt at end of input */
+        fprintf(stderr, "[n]\n");  /* its answer at end of input */
         return false;
     }
     return line[0] == 'y' || line[0] == 'Y';

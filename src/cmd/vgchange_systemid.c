@@ -13,23 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cmd/lvcmd.h"
 #include "meta/systemid.h"
-
-/* LVM2's yes_no_prompt: on stderr; no answer (end of input) is no, shown as "[n]". */
-static bool confirm(const char *question)
-{
-    bool answer;
-    if (lvx_cmd_ask_hook(question, &answer))    /* a shell or library session */
-        return answer;
-    fflush(stdout);
-    fprintf(stderr, "%s [y/n]: ", question);
-    char line[64];
-    if (!fgets(line, sizeof(line), stdin)) {
-        fprintf(stderr, "[n]\n");
-        return false;
-    }
-    return line[0] == 'y' || line[0] == 'Y';
-}
 
 static int change_sysid(struct lvx_cmd_env *env, struct lvx_vg_update *u, bool *commit, void *arg)
 {
@@ -51,7 +36,7 @@ static int change_sysid(struct lvx_cmd_env *env, struct lvx_vg_update *u, bool *
         lvx_warn(env->ctx, "WARNING: Removing the system ID allows unsafe access from other "
                  "hosts.");
         snprintf(q, sizeof(q), "Remove system ID %s from volume group %s?", now, vg->name);
-        if (!yes && !confirm(q)) {
+        if (!yes && !lvx_lvcmd_confirm(q)) {
             lvx_cmd_errorf("System ID of volume group %s not changed.", vg->name);
             return LVX_EXIT_FAILED;
         }
@@ -70,7 +55,7 @@ static int change_sysid(struct lvx_cmd_env *env, struct lvx_vg_update *u, bool *
         lvx_warn(env->ctx, "WARNING: Volume group %s might become inaccessible from this "
                  "machine.", vg->name);
         snprintf(q, sizeof(q), "Set foreign system ID %s on volume group %s?", id, vg->name);
-        if (!yes && !confirm(q)) {
+        if (!yes && !lvx_lvcmd_confirm(q)) {
             lvx_cmd_errorf("Volume group %s system ID not changed.", vg->name);
             return LVX_EXIT_FAILED;
         }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * cmd/vgremove.c - `lvx vgremove [-f] VG...`: remove whole VGs.  A VG holding LVs is
- * refused unless -f (or -y, LVM2's answer to its prompt), which removes the LVs too.
+ * removed with them after LVM2's prompt is answered yes (-f or -y: no prompt); no
+ * (or no answer) leaves it, "not removed", exit 5.
  * Every metadata area of every PV of the VG gets both slots cleared and the labels
  * lose PV_EXT_USED (lvm2-format.md §7.5); outdated PVs still carrying the VG's
  * metadata are cleared the same way (§8.4).  The VG's backup file is removed.  Active
@@ -14,6 +15,7 @@
 #include <string.h>
 
 #include "cmd/actcmd.h"
+#include "cmd/lvcmd.h"
 #include "meta/commit.h"
 #include "meta/vgops.h"
 #include "model/snapshot.h"
@@ -101,9 +103,11 @@ static int remove_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, bool *com
     struct lvx_vg *vg = u->vg;
     int rc = 0;
     unsigned lvs = lvx_vg_visible_lv_count(vg);
-    if (vg->lv_count && !force) {
-        lvx_cmd_errorf("Volume group \"%s\" not removed: it contains %u logical volume(s) "
-                       "(use -f to remove them too).", vg->name, lvs);
+    if (vg->lv_count && !force &&
+        !lvx_lvcmd_confirm(lvx_pool_printf(env->pool, "Do you really want to remove volume "
+                                           "group \"%s\" containing %u logical volumes?",
+                                           vg->name, lvs))) {
+        lvx_cmd_errorf("Volume group \"%s\" not removed", vg->name);
         rc = LVX_EXIT_FAILED;
     } else if (env->args->count[LVX_OPT_TEST]) {
         /* nothing written (the TEST MODE line came first, lvx_cmd_dispatch); LVM2's
@@ -122,6 +126,8 @@ static int remove_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, bool *com
             report_removed_lvs(env, vg);
             lvx_vg_remove_backup(env->ctx, vg->name);
             lvx_notice(env->ctx, "Volume group \"%s\" successfully removed", vg->name);
+            if (vg->lv_count)       /* LVM2's warning of its LVs' removal, backups off */
+                lvx_vg_backup_skipped(env->ctx);
         }
     }
     return rc;

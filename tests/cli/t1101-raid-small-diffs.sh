@@ -117,9 +117,10 @@ test_eq "no metadata written" "$(seqno)" "$s0"
 uspace_run_ok "lvremove s o" lvx lvremove -q -y "$VG/s" "$VG/o"
 
 # ---- 4. mirror -l 100%FREE
+# (\b: /dev/loop1 must not match the start of /dev/loop17)
 mlayout() {
     lvm2 lvs -a --noheadings -o name,seg_pe_ranges "$VG" 2>/dev/null | sed -e 's/^ *//' -e 's/ *$//' \
-        -e 's/  */ /g' -e "s|${DEVS[0]}|D0|g;s|${DEVS[1]}|D1|g;s|${DEVS[2]}|D2|g" | sort | paste -sd'|'
+        -e 's/  */ /g' -e "s|${DEVS[0]}\b|D0|g;s|${DEVS[1]}\b|D1|g;s|${DEVS[2]}\b|D2|g" | sort | paste -sd'|'
 }
 pe=$(lvm2 pvs --noheadings -o pv_pe_count "${DEVS[0]}" 2>/dev/null | tr -d ' ')
 l=$((pe - 1))
