@@ -106,9 +106,14 @@ same "after the snapshot's growth"
 both "lvcreate -T -L 13g -c 64k --poolmetadatasize 2m -Zn VG/mpool" \
     lvcreate -T -L 13g -c 64k --poolmetadatasize 2m -Zn VG/mpool
 both "lvcreate -V 8g -T VG/mpool -n mthin" lvcreate -V 8g -T VG/mpool -n mthin
-strided() {  # strided DEV FROM_STEP STEPS
+# strided DEV FROM_STEP STEPS: 4 KiB at the start of each 64 KiB chunk, in order, 32 I/Os
+# submitted at a time (libaio): each step's 8192 writes took 3.2-4.3 s one by one (psync)
+# under TCG, 1.7-1.9 s so; the pools' Meta% after the same steps is the same either way
+# (21.09, 27.54, 40.43, 46.88 % after 1, 2, 4, 5 steps, psync and libaio alike)
+strided() {
     /t/fio --name=s --filename="$1" --rw=write:60k --bs=4k --offset=$(($2 * 512))m \
-        --size=$(($3 * 512))m --direct=1 --ioengine=psync >/dev/null 2>&1
+        --size=$(($3 * 512))m --direct=1 --ioengine=libaio --iodepth=32 --iodepth_batch_submit=32 \
+        >/dev/null 2>&1
 }
 steps=0 m=0
 while [ $steps -lt 16 ]; do

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # tests/kernel/pvmove-fio.sh - runs INSIDE a kvm-dm-test guest (started by
-# tests/cli/t0719-kernel-pvmove.sh) with 8 virtio disks, lvx at /t/lvx, fio at /t/fio.
+# tests/cli/t0719-kernel-pvmove.sh, the third part of its guest-parts.sh) with 8 virtio
+# disks (of 128 MiB; 80 MiB of each used), lvx at /t/lvx, fio at /t/fio.
 # A 4-stripe LV (vda-vdd) made and activated in the kernel by lvx, XFS on it, mounted;
 # while fio writes and verifies files there (--verify=crc32c, one run after the other),
 # lvx moves every PV of the LV to a new disk, one after another (vda->vde, vdb->vdf,

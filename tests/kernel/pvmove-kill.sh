@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # tests/kernel/pvmove-kill.sh - runs INSIDE a kvm-dm-test guest (started by
-# tests/cli/t0719-kernel-pvmove.sh) with 4 virtio disks, lvx at /t/lvx.  VG "kr" (vda
+# tests/cli/t0719-kernel-pvmove.sh, the second part of its guest-parts.sh) with virtio
+# disks vda-vdc (of 128 MiB; more may be there, blank), lvx at /t/lvx.  VG "kr" (vda
 # vdb vdc) with a 2-stripe LV (vda vdb) and a linear one (vda), active in the kernel.
 # RUNS runs (/t/kill-runs, else 10), moving vda->vdc and back in turn: `lvx pvmove`
 # starts, a writer puts a new random 4 MiB chunk at a random place of each LV, the
