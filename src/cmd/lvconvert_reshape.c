@@ -20,7 +20,7 @@
  * Other forms (raid10 layout or stripe size alone) are refused with lvx's line.  Of an
  * LV the daemon serves (user backend) the same commits run, the starting table being
  * the daemon's raidreshape request (the backend's swap; docs/reshape-user.md step 5,
- * §10, §12): stripes added or removed and another layout or stripe size of
+ * §10, §12, §13): stripes added or removed and another layout or stripe size of
  * raid4/5/6, stripes added to raid10; the rest (other raid10 changes, a region size
  * change, a takeover's interim reshape, a read-only or degraded LV) is refused with
  * one line before any commit (user_refusal).

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # t1114-user-raid-reshape-remove: lvx's user-space daemon removes stripes of a raid4/5/6
-# LV it serves as LVM2 + dm-raid do (docs/reshape-user.md §12): the first
+# LV it serves as LVM2 + dm-raid do (docs/reshape-user.md §13): the first
 # `lvconvert --stripes N --force` starts a backward reshape (`raidreshape VG LV -D O`:
 # the array's size shrunk first, data 0 -> O, the last images flagged
 # RESHAPE_DELTA_DISKS_MINUS then REMOVE_AFTER_RESHAPE and still served), the walker
