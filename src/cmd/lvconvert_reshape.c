@@ -16,12 +16,14 @@
  * commands (remove_stripes), the reshape space freed (--stripes N unchanged, and
  * before a takeover: lvx_raid_free_reshape_space); stripes, stripe size and region size
  * together (LVM2's _raid_reshape: -R with the step, -I unless 2 images are left);
- * stripes added to a raid10 LV (2 images a stripe, its old reshape space freed first).
- * Other forms (raid10 layout or stripe size alone) are refused with lvx's line.  Of an
+ * stripes added to a raid10 LV (2 images a stripe, its old reshape space freed first);
+ * another stripe size of a raid10 LV (keep_images, as LVM2's _raid_reshape_keep_images
+ * does it for raid10 too) and its reshape space freed (--stripes N unchanged).  Of an
  * LV the daemon serves (user backend) the same commits run, the starting table being
  * the daemon's raidreshape request (the backend's swap; docs/reshape-user.md step 5,
  * §10, §12, §13): stripes added or removed and another layout or stripe size of
- * raid4/5/6, stripes added to raid10; the rest (other raid10 changes, a region size
+ * raid4/5/6, stripes added to raid10; the rest (a raid10's other stripe size or its
+ * reshape space freed: lvx's refusal line, as for other forms; a region size
  * change, a takeover's interim reshape, a read-only or degraded LV) is refused with
  * one line before any commit (user_refusal).
  */
@@ -252,6 +254,7 @@ static int add_stripes(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
     }
     seg = &lv->segs[0];
     enum lvx_alloc policy = lvx_lvcmd_effective_policy(vg, lv->alloc);
+    seg->kernel_no_copies = r10 && !have;    /* LVM2's loads from here on */
     for (uint32_t s = 0; !have && s < new_n; s++)
         if ((rc = lvx_raid_grow_image(env, u, lv, s, r, NULL, 0, policy))) {
             lvx_cmd_errorf("Reshape request failed on LV %s.", full);
@@ -319,14 +322,16 @@ static const char *same_as(struct lvx_cmd_env *env, const char *t)
 }
 
 /* LVM2's reshape space allocated at the end of every image (r extents, counted in
- * the segment and in the first segment of each image), committed and loaded. */
+ * the segment, r for every image but the parity ones, and in the first segment of
+ * each image), committed and loaded (a raid10 LV from here on without raid10_copies,
+ * as LVM2 loads it). */
 static int space_at_end(struct lvx_cmd_env *env, struct lvx_vg_update *u,
                         struct lvx_actcmd *act, struct lvx_lv *lv, uint32_t r)
 {
     struct lvx_seg *seg = &lv->segs[0];
     const struct lvx_raid_type *t = lvx_raid_type_find(seg->type_name);
     uint32_t n = seg->area_count;
-    uint64_t img_ext = seg->areas[0].lv->le_count;
+    uint64_t le = lv->le_count;
     enum lvx_alloc policy = lvx_lvcmd_effective_policy(u->vg, lv->alloc);
     int rc;
     for (uint32_t s = 0; s < n; s++)
@@ -336,7 +341,9 @@ static int space_at_end(struct lvx_cmd_env *env, struct lvx_vg_update *u,
     seg->reshape_count = r;
     for (uint32_t s = 0; s < n; s++)
         seg->areas[s].lv->segs[0].reshape_count = r;
-    seg->extent_count = lv->le_count = (img_ext + r) * (n - t->parity);
+    /* (raid10: the LV's extents are not its images' times its images) */
+    seg->extent_count = lv->le_count = le + (uint64_t)r * (n - t->parity);
+    seg->kernel_no_copies = level(seg->type_name) == 10;
     seg->raw = NULL;
     return commit_first(env, u, act, lv);
 }
@@ -718,12 +725,12 @@ int lvx_lvconvert_reshape(struct lvx_cmd_env *env, struct lvx_vg_update *u, stru
      * when it lies behind the data is metadata and a reload (the superblocks then
      * written by the daemon); not the move of space in front (the kernel's
      * "data_offset 0" has no daemon counterpart yet, docs/reshape-user.md) */
-    bool free_only = (l == 4 || l == 5 || l == 6) && o->stripes_given &&
-                     (!type || lvx_raid_type_find(type) == t) &&
-                     o->stripes == seg->area_count - t->parity &&
+    bool dm = !strcmp(act.be->name, "dm");
+    /* (raid10's in the kernel only: dm backend) */
+    bool free_only = (l == 4 || l == 5 || l == 6 || (l == 10 && dm)) && o->stripes_given &&
+                     (!type || lvx_raid_type_find(type) == t) && o->stripes == cur_d &&
                      (!o->region_size || o->region_size == seg->region_size) &&
                      new_ss == seg->stripe_size;
-    bool dm = !strcmp(act.be->name, "dm");
     /* the user backend's daemon starts raid4/5/6 reshapes (raidreshape,
      * daemon/raid_reshape_start.c): images added, kept or removed (the images flagged
      * to go are served until the second command takes them out), and raid10 growths */
@@ -795,10 +802,11 @@ int lvx_lvconvert_reshape(struct lvx_cmd_env *env, struct lvx_vg_update *u, stru
             return rc;
         return last_load(env, u, &act, lv, full);
     }
-    /* another layout or stripe size, the images kept: raid4/5/6 in the kernel */
+    /* another layout or stripe size, the images kept: raid4/5/6 in the kernel; another
+     * stripe size of raid10 in the kernel (dm backend; the daemon: lvx's line below) */
     const struct lvx_raid_type *nt = type ? lvx_raid_type_find(type) : t;
-    if ((l == 4 || l == 5 || l == 6) && nt && same_level(nt->name, t->name) &&
-        (!o->stripes_given || o->stripes == seg->area_count - t->parity) &&
+    if ((l == 4 || l == 5 || l == 6 || (l == 10 && dm && ks.raid)) && nt &&
+        same_level(nt->name, t->name) && (!o->stripes_given || o->stripes == cur_d) &&
         (strcmp(nt->name, t->name) || new_ss != seg->stripe_size)) {
         if (new_ss > region) {
             lvx_cmd_errorf("Region size may not be smaller than stripe size on LV %s.", full);

@@ -15,8 +15,8 @@
  * by the caller (they exist only while the sub-LVs are active); raid0 has no rmeta
  * ("-"), and so has a RAID LV whose rmeta are detached (LVM2's _clear_meta_lvs step:
  * no meta_areas).  Rates, write-behind and data_offset come from the segment's typed fields
- * (delta_disks and a reshape step's data_offset from its kernel_* fields, which are
- * never in the metadata)
+ * (delta_disks, a reshape step's data_offset and a raid10's raid10_copies left out
+ * from its kernel_* fields, which are never in the metadata)
  * (read from the metadata by format/vg_import.c); rebuild / write_mostly from the images' REBUILD / WRITEMOSTLY status.
  * An image whose rmeta or rimage lies on a missing PV is named like any other: as
  * LVM2, the backend activates such a sub-LV over "<vg>-<sub-LV>-missing_S_A" error
@@ -57,9 +57,10 @@ int lvx_map_raid_table(struct lvx_ctx *ctx, const struct lvx_seg *seg, uint32_t 
         has_offset = seg->has_data_offset || seg->kernel_offset;
         offset = seg->kernel_offset ? seg->kernel_data_offset : seg->data_offset;
         delta = seg->kernel_delta_disks;
-        /* LVM2 2.03.16 loads a raid10 LV holding reshape space without raid10_copies
-         * (guest record of its reshape of 8 to 20 images) */
-        if (!strcmp(t->name, "raid10") && !seg->reshape_count)
+        /* LVM2 2.03.16 loads a raid10 LV without raid10_copies in the command that
+         * allocates its reshape space, with it otherwise (guest records of its reshape
+         * of 8 to 20 images and of its stripe size changes, tests/kernel/raid-reshape-keep.sh) */
+        if (!strcmp(t->name, "raid10") && !seg->kernel_no_copies)
             copies = seg->data_copies >= 2 ? seg->data_copies : 2;
         for (uint32_t i = 0; i < seg->area_count; i++) {
             rebuilds += (seg->areas[i].lv->status & LVX_LV_REBUILD) != 0;

@@ -203,6 +203,9 @@ struct lvx_seg {
     int32_t kernel_delta_disks;
     bool kernel_offset;            /* kernel_data_offset goes into the line */
     uint32_t kernel_data_offset;   /* sectors */
+    /* raid10: no "raid10_copies" in the line (LVM2 2.03.16 leaves it out of every load
+       of the command that allocates a raid10 LV's reshape space) */
+    bool kernel_no_copies;
     uint32_t extents_moved;        /* mirror of a pvmove LV: extents copied ("extents_moved") */
     uint32_t area_count;
     struct lvx_area *areas;        /* stripes / mirrors / raid images / raid0_lvs / pool data */

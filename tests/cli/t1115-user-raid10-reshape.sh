@@ -18,8 +18,8 @@
 #      both copies of every chunk equal on the PVs (the planted leg overwritten), every
 #      superblock md's finished state, lvs -a (devices, data_stripes, reshape_len) =
 #      LVM2's (activation off) of the metadata, the next activation in sync.
-#   refusals: raid10 --stripes 1 (LVM2's lines), --stripesize 128k (lvx's line, as in
-#      the dm backend), a second --stripes 4 during the reshape (LVM2's "not in-sync").
+#   refusals: raid10 --stripes 1 (LVM2's lines), --stripesize 128k (lvx's line; the dm
+#      backend reshapes it), a second --stripes 4 during the reshape (LVM2's "not in-sync").
 # shellcheck disable=SC2317  # helpers called through test_ok / uspace_run_ok
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -82,7 +82,7 @@ refused() {
 want="Can't remove stripes from raid10.|Invalid conversion request on $VG/t.|"
 refused "raid10 --stripes 1 (LVM2's refusal)" t --stripes 1
 want="lvx lvconvert does not reshape $VG/t (raid10) yet.|"
-refused "raid10 --stripesize 128k (lvx's line, as in the dm backend)" t --stripesize 128k
+refused "raid10 --stripesize 128k (lvx's line in the user backend; the dm backend reshapes it)" t --stripesize 128k
 
 uspace_run_ok "--maxrecoveryrate 512k" lvx lvchange -q --maxrecoveryrate 512k "$VG/t"
 : >"$LOG"

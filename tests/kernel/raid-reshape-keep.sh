@@ -9,7 +9,8 @@
 # allocated, the kernel's md reshapes), --type raid5_n (the space reused), then raid5_n
 # -> striped (the space freed) -> raid5_n -> raid5_ls, --stripes 5, --stripes 3 --force
 # and --stripes 3 (the freed images removed); then lvconvert-raid-takeover.sh's --type
-# raid6 of a striped -i2 LV three times (raid5_n; a stripe added first; raid6_n_6).
+# raid6 of a striped -i2 LV three times (raid5_n; a stripe added first; raid6_n_6); then
+# a raid10 -i2 -m1 LV's stripe size changed twice and its reshape space freed.
 # After each: the same exit status and
 # output, the kernel's reshape runs to its end in both, then the same layout, metadata
 # text, dm tables and data.  What each tool wrote (metadata, tables, status, lvs) goes
@@ -57,6 +58,25 @@ twin_step to-raid5_n-2 raid5_n 2 3 --type raid6
 twin_step stripe-first raid5_n 3 4 --type raid6
 twin_step to-raid6 raid6_n_6 3 5 --type raid6
 check "LVM2's vgck of rx passes (takeover)" lvm vgck rx
+
+# raid10 -i2 -m1 -I64k: --stripesize 128K (reshape space allocated: LVM2 loads it
+# without raid10_copies; the kernel's md moves the data behind the space), --stripesize
+# 256K (the space reused, the kernel's data goes back in front), --stripes 2 (nothing
+# to change: the space freed, "data_offset 0" loaded first)
+dd if=/dev/urandom of=/tmp/data.c bs=1M count=8 status=none
+LVS=c
+check "raid10 -i2 -m1 -I64k -L 16M: created by LVM2 on rl, by lvx on rx" sh -c \
+    "lvm lvcreate -q -y --type raid10 -i2 -m1 -I64k -L 16M -n c rl && $LVX lvcreate -q -y --type raid10 -i2 -m1 -I64k -L 16M -n c rx"
+check "both in sync (raid10)" idle
+for vg in rl rx; do dd if=/tmp/data.c of=/dev/mapper/$vg-c bs=1M oflag=direct status=none; done
+twin_step r10-128k raid10 2 4 --stripesize 128K
+check_eq "r10-128k: LVM2's stripesize, reshape_len_le, data_offset of rx" \
+    "$(lvm lvs --noheadings -o stripesize,reshape_len_le,data_offset rx/c | trim)" "128.00k42048"
+twin_step r10-256k raid10 2 4 --stripesize 256K
+twin_step r10-free raid10 2 4 --stripes 2
+check_eq "r10-free: LVM2's reshape_len_le, lv_size of rx" \
+    "$(lvm lvs --noheadings --units m -o reshape_len_le,lv_size rx/c | trim)" "016.00m"
+check "LVM2's vgck of rx passes (raid10)" lvm vgck rx
 dmesg | tail -n 80 >$R/dmesg
 lvm vgchange -an rl rx >/dev/null 2>&1
 guest_done
