@@ -6,7 +6,8 @@
 # kernel (docs/reshape-user.md §5 step 3):
 #   1. guest (tests/kernel/user-raid-reshaping.sh, phase 1): LVM2 starts raid5 -i3 ->
 #      4 stripes (forward), raid6 -i3 -> 4 (forward), raid5 stripe size 64k -> 128k
-#      (backward), throttled, and deactivates them once a position is recorded;
+#      (backward), raid5 k4 -i4 -> 3 (a stripe removed, --force: backward), throttled,
+#      and deactivates them once a position is recorded;
 #   2. host: lvx's daemon serves them in both geometries (the moved side in the new,
 #      the rest in the old), reports the reshape frozen, reads the kernel's bytes,
 #      writes its own over each LV's old size, deactivates; the superblocks keep every
@@ -16,9 +17,22 @@
 #   2c. host: the daemon makes raid5 u5, starts its reshape (lvconvert --stripes 4:
 #      step 5's raidreshape) and is stopped mid-way: every superblock records one
 #      position between the start and the end;
+#   2d. host: the daemon makes raid10 t10 and s10 (-i2 -m1) and grows them
+#      (--stripes 3, docs/reshape-user.md §12): t10 to its end and the new space's
+#      resync, s10 stopped mid-walk;
+#   2e. host: the daemon removes a stripe of its raid5 d5 (-i4, --stripes 3 --force,
+#      §13) and walks it to its end (first command only);
+#   2f. host: the daemon continues LVM2's removal of k4 to its end, then lvx's second
+#      command;
 #   3. guest (phase 2): the kernel goes on from the recorded position to the end and
 #      reads the daemon's bytes (r5: takes the daemon's finished array in sync, no
-#      reshape, no resync; u5: finishes the reshape the daemon started).
+#      reshape, no resync; u5: finishes the reshape the daemon started; t10, d5, k4:
+#      taken in sync at once; s10: the kernel finishes the growth, its superblock and
+#      bitmap recorded mid-way); d5's leaving leg's superblock as the kernel leaves it
+#      (array_position), LVM2's second command of d5 refused after the reactivation (as
+#      LVM2's own x5 cannot even be reactivated between its two commands);
+#   4. host: the daemon takes t10 and s10 back from the kernel (in sync, bytes) and runs
+#      d5's second command.
 # Runs through tests/lib_kernel.sh (one guest at a time; LVX_SKIP_KERNEL=1 skips).
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -27,6 +41,8 @@
 # shellcheck source=tests/tools/uspace-env.sh
 source "$LVX_ROOT/tests/tools/uspace-env.sh"
 # shellcheck source=tests/tools/guest-disks.sh
+# shellcheck disable=SC2034  # guest-disks.sh reads it
+GUEST_DISK_SIZE=128M   # 31 extents a PV: r5 r6 r5b u5 k4 t10 s10 d5
 source "$LVX_ROOT/tests/tools/guest-disks.sh"
 # shellcheck source=tests/tools/raid-pvread.sh
 source "$LVX_ROOT/tests/tools/raid-pvread.sh"
@@ -39,7 +55,7 @@ detach_all
 
 # ---- 1. LVM2 and the kernel start the reshapes and stop them
 echo 1 >"$SCRATCH/data/phase"
-KERNEL_GUEST_MORE=1 kernel_guest_test user-raid-reshaping.sh 6 64M 900 --disk-dir "$DISKS" --reuse-disks \
+KERNEL_GUEST_MORE=1 kernel_guest_test user-raid-reshaping.sh 6 128M 900 --disk-dir "$DISKS" --reuse-disks \
     --put "$SCRATCH/data:/t/data"
 cp "$KERNEL_OUT"/ka_*.bin "$SCRATCH/data/" 2>/dev/null
 [[ -n ${LVX_GUEST_KEEP:-} ]] && { rm -rf "$LVX_GUEST_KEEP"; cp -r "$KERNEL_OUT" "$LVX_GUEST_KEEP"; }
@@ -65,11 +81,51 @@ sbs() {
         done
     done
 }
+# shellcheck disable=SC2317  # called through test_ok
+lv_synced() {
+    for _ in $(seq 300); do
+        [[ $("$LVX" lvs --noheadings -o sync_percent "kr/$1" 2>/dev/null | xargs) == 100.00 ]] && return 0
+        sleep 0.2
+    done
+    return 1
+}
+# shellcheck disable=SC2317
+logged() { for _ in $(seq 300); do grep -q "$1" "$LOG" && return 0; sleep 0.2; done; return 1; }
+# shellcheck disable=SC2317
+# lv_moving LV: lvs reshape, 5 < sync_percent < 60 (polled)
+lv_moving() {
+    local a p
+    for _ in $(seq 150); do
+        read -r a p <<<"$("$LVX" lvs --noheadings -o raid_sync_action,sync_percent "kr/$1" 2>/dev/null)"
+        [[ $a == reshape ]] && awk -v p="$p" 'BEGIN { exit !(p > 5 && p < 60) }' && return 0
+        sleep 0.2
+    done
+    return 1
+}
+# sbl LV N FIELDS...: the distinct lines of the fields of LV's N superblocks
+sbl() {
+    local lv=$1 n=$2 i f
+    shift 2
+    for ((i = 0; i < n; i++)); do
+        report "${lv}_rmeta_$i"
+        for f in "$@"; do printf '%s ' "$f=$(sb_field "${lv}_rmeta_$i" "$f")"; done
+        echo
+    done | sort -u
+}
+# second_command LV: lvx's second lvconvert --stripes 3 of a removal ended 5 -> 4 legs;
+# the LV then 4 images, 12 MiB, which read SCRATCH/data/hx_LV.bin
+second_command() {
+    uspace_run_ok "lvx's second lvconvert --stripes 3 kr/$1" lvx lvconvert -y --stripes 3 "kr/$1"
+    test_eq "kr/$1: 4 images, 3 data stripes, 12 MiB" \
+        "$("$LVX" lvs --noheadings --units m -o stripes,data_stripes,lv_size "kr/$1" 2>/dev/null | xargs)" "4 3 12.00m"
+    test_eq "kr/$1 reads its 12 MiB after the second command" \
+        "$(head -c $((12 << 20)) "$DM_DEV_DIR/kr/$1" | sha256sum | cut -d' ' -f1)" "$(sha "$SCRATCH/data/hx_$1.bin")"
+}
 sbs >"$SCRATCH/sb.kernel"
 diag "the kernel's superblocks: $(cat "$SCRATCH/sb.kernel")"
 test_eq "every superblock records a reshape in progress (flags 1 or 3, a position)" \
     "$(grep -E 'flags=[13] reshape=' "$SCRATCH/sb.kernel" | grep -c -v -e 'reshape=0 ' -e 'reshape=ffffffffffffffff ')" "15"
-uspace_run_ok "lvx activates kr (three reshapes in progress)" lvx vgchange -ay kr
+uspace_run_ok "lvx activates kr/r5 kr/r6 kr/r5b (three reshapes in progress)" lvx lvchange -ay kr/r5 kr/r6 kr/r5b
 test_eq "the daemon names each reshape's position (its log)" \
     "$(grep -c 'a reshape in progress at sector [1-9].*served frozen' "$LOG")" "3"
 lvx lvs --noheadings -o lv_name,raid_sync_action,sync_percent kr >"$SCRATCH/lvs" 2>&1
@@ -124,14 +180,7 @@ touch "$SCRATCH/data/done_r5"
 # records the position); the kernel finishes it in phase 2
 uspace_run_ok "lvx lvcreate --type raid5 -i3 -I 64k -L 12m kr/u5" \
     lvx lvcreate -q -y -Zn --type raid5 -i3 -I 64k -L 12m -n u5 kr
-u5_synced() {
-    for _ in $(seq 300); do
-        [[ $("$LVX" lvs --noheadings -o sync_percent kr/u5 2>/dev/null | xargs) == 100.00 ]] && return 0
-        sleep 0.2
-    done
-    return 1
-}
-test_ok "kr/u5 in sync (the daemon's initial sync)" u5_synced
+test_ok "kr/u5 in sync (the daemon's initial sync)" lv_synced u5
 head -c $((12 << 20)) /dev/urandom >"$SCRATCH/data/hx_u5.bin"
 uspace_run_ok "kr/u5: 12 MiB written through the daemon" dd if="$SCRATCH/data/hx_u5.bin" \
     of="$DM_DEV_DIR/kr/u5" bs=1M oflag=direct conv=fsync status=none
@@ -139,16 +188,7 @@ uspace_run_ok "kr/u5 throttled (--maxrecoveryrate 256k)" lvx lvchange -q --maxre
 : >"$LOG"
 uspace_run_ok "lvx lvconvert --stripes 4 kr/u5 (the daemon starts the reshape)" \
     lvx lvconvert -y --stripes 4 kr/u5
-u5_moving() {
-    local a p
-    for _ in $(seq 150); do
-        read -r a p <<<"$("$LVX" lvs --noheadings -o raid_sync_action,sync_percent kr/u5 2>/dev/null)"
-        [[ $a == reshape ]] && awk -v p="$p" 'BEGIN { exit !(p > 5 && p < 60) }' && return 0
-        sleep 0.2
-    done
-    return 1
-}
-test_ok "kr/u5: the walk under way (lvs: reshape, 5 < sync_percent < 60)" u5_moving
+test_ok "kr/u5: the walk under way (lvs: reshape, 5 < sync_percent < 60)" lv_moving u5
 uspace_run_ok "deactivate kr/u5 mid-reshape" lvx lvchange -an kr/u5
 test_ok "the daemon's log: u5's reshape started forward, 4 -> 5 legs" \
     grep -q "kr/u5: reshape started (forward, 4 -> 5 legs" "$LOG"
@@ -164,13 +204,94 @@ test_eq "kr/u5: every superblock records the reshape at one position" \
     "$(printf '%s\n' "${u5_pos[@]}" | sort -u | wc -l) ${u5_pos[0]%% *}" "1 1"
 test_ok "kr/u5: the position lies between the start and the end (32768)" \
     test "${u5_pos[0]##* }" -gt 0 -a "${u5_pos[0]##* }" -lt 32768
+
+# ---- 2d. the daemon's raid10 growths (docs/reshape-user.md §12): t10 to its end and
+# the new space's resync; s10 stopped mid-walk (the kernel finishes it in phase 2)
+M=1048576
+MAXS=ffffffffffffffff
+for lv in t10 s10; do
+    uspace_run_ok "lvx lvcreate --type raid10 -i2 -m1 -I 64k -L 8m kr/$lv" \
+        lvx lvcreate -q -y -Zn --type raid10 -i2 -m1 -I 64k -L 8m -n $lv kr
+    test_ok "kr/$lv in sync" lv_synced $lv
+    head -c $((8 * M)) /dev/urandom >"$SCRATCH/data/hx_$lv.bin"
+    uspace_run_ok "kr/$lv: 8 MiB written through the daemon" dd if="$SCRATCH/data/hx_$lv.bin" \
+        of="$DM_DEV_DIR/kr/$lv" bs=1M oflag=direct conv=fsync status=none
+done
+uspace_run_ok "kr/t10 unthrottled" lvx lvchange -q --maxrecoveryrate 0 kr/t10
+uspace_run_ok "kr/s10 throttled (--maxrecoveryrate 256k)" lvx lvchange -q --maxrecoveryrate 256k kr/s10
+: >"$LOG"
+uspace_run_ok "lvx lvconvert --stripes 3 kr/t10 (4 -> 6 images)" lvx lvconvert -y --stripes 3 kr/t10
+test_ok "kr/t10: the reshape ends, then the new space's resync (the daemon's log)" \
+    logged "kr/t10: resync done"
+test_ok "... logged: 6 legs, data at 0, 24576 sectors" \
+    grep -q "kr/t10: reshape done after [0-9]* steps: 6 legs, chunk 128, data at 0, 24576 sectors" "$LOG"
+test_eq "kr/t10: lvs idle 100%, 12 MiB" \
+    "$("$LVX" lvs --noheadings -o raid_sync_action,sync_percent,lv_size --units m kr/t10 2>/dev/null | xargs)" \
+    "idle 100.00 12.00m"
+test_eq "kr/t10 reads its 8 MiB after the growth" "$(head -c $((8 * M)) "$DM_DEV_DIR/kr/t10" | sha256sum | cut -d' ' -f1)" \
+    "$(sha "$SCRATCH/data/hx_t10.bin")"
+head -c $((4 * M)) /dev/urandom >>"$SCRATCH/data/hx_t10.bin"
+uspace_run_ok "kr/t10: its new 4 MiB written" dd if="$SCRATCH/data/hx_t10.bin" of="$DM_DEV_DIR/kr/t10" \
+    bs=1M skip=8 seek=8 oflag=direct conv=fsync status=none
+uspace_run_ok "deactivate kr/t10" lvx lvchange -an kr/t10
+test_eq "kr/t10's superblocks: md's finished growth, in sync (resync MaxSector, no bit)" \
+    "$(sbl t10 6 devices flags reshape delta_disks array_sectors data_offset new_data_offset resync dirty bm_sync_size)" \
+    "devices=6 flags=0 reshape=$MAXS delta_disks=0 array_sectors=24576 data_offset=0 new_data_offset=0 resync=$MAXS dirty=0 bm_sync_size=24576 "
+: >"$LOG"
+uspace_run_ok "lvx lvconvert --stripes 3 kr/s10 (throttled)" lvx lvconvert -y --stripes 3 kr/s10
+test_ok "kr/s10: the walk under way (lvs: reshape, 5 < sync_percent < 60)" lv_moving s10
+uspace_run_ok "deactivate kr/s10 mid-reshape" lvx lvchange -an kr/s10
+sbl s10 6 devices flags reshape delta_disks array_sectors data_offset new_data_offset resync bm_sync_size >"$SCRATCH/s10.sb"
+diag "kr/s10's superblocks (the daemon's, mid-walk): $(cat "$SCRATCH/s10.sb")"
+s10_pos=$(sed -n 's/.* reshape=\([0-9a-f]*\) .*/\1/p' "$SCRATCH/s10.sb")
+test_eq "kr/s10: one record of 6 legs mid-way (forward, delta 2, the old size, bitmap of the new)" \
+    "$(sed "s/reshape=$s10_pos /reshape=P /" "$SCRATCH/s10.sb")" \
+    "devices=6 flags=1 reshape=P delta_disks=2 array_sectors=16384 data_offset=8192 new_data_offset=0 resync=$MAXS bm_sync_size=24576 "
+test_ok "... P between the start and the end ($((0x${s10_pos:-0})))" test "$((0x${s10_pos:-0}))" -gt 0 -a "$((0x${s10_pos:-0}))" -lt 16384
+uspace_run_ok "kr/s10 at 512k for the guest (its walk seen mid-way there)" lvx lvchange -q --maxrecoveryrate 512k kr/s10
+
+# ---- 2e. the daemon removes a stripe of d5 (docs/reshape-user.md §13), first command
+uspace_run_ok "lvx lvcreate --type raid5 -i4 -I 64k -L 16m kr/d5" \
+    lvx lvcreate -q -y -Zn --type raid5 -i4 -I 64k -L 16m -n d5 kr
+test_ok "kr/d5 in sync" lv_synced d5
+head -c $((16 * M)) /dev/urandom >"$SCRATCH/d5.16"
+uspace_run_ok "kr/d5: 16 MiB written through the daemon" dd if="$SCRATCH/d5.16" \
+    of="$DM_DEV_DIR/kr/d5" bs=1M oflag=direct conv=fsync status=none
+head -c $((12 * M)) "$SCRATCH/d5.16" >"$SCRATCH/data/hx_d5.bin"
+uspace_run_ok "kr/d5 unthrottled" lvx lvchange -q --maxrecoveryrate 0 kr/d5
+: >"$LOG"
+uspace_run_ok "lvx lvconvert --stripes 3 --force kr/d5 (5 -> 4 legs)" lvx lvconvert -y --force --stripes 3 kr/d5
+test_ok "kr/d5: the walk ends (logged: 4 legs, data at 8192)" \
+    logged "kr/d5: reshape done after [0-9]* steps: 4 legs, chunk 128, data at 8192"
+test_eq "kr/d5 reads the first 12 MiB" "$(head -c $((12 * M)) "$DM_DEV_DIR/kr/d5" | sha256sum | cut -d' ' -f1)" \
+    "$(sha "$SCRATCH/data/hx_d5.bin")"
+uspace_run_ok "deactivate kr/d5" lvx lvchange -an kr/d5
+test_eq "kr/d5's 5 superblocks: md's finished removal (4 devices, data at 8192, 12 MiB)" \
+    "$(sbl d5 5 devices flags reshape delta_disks array_sectors data_offset new_data_offset resync dirty)" \
+    "devices=4 flags=0 reshape=$MAXS delta_disks=0 array_sectors=24576 data_offset=8192 new_data_offset=8192 resync=$MAXS dirty=0 "
+test_eq "... the leaving leg keeps its array_position (4)" "$(sb_field d5_rmeta_4 position)" 4
+
+# ---- 2f. the daemon continues LVM2's removal of k4 to its end, then lvx's second command
+uspace_run_ok "kr/k4 unthrottled" lvx lvchange -q --maxrecoveryrate 0 kr/k4
+: >"$LOG"
+uspace_run_ok "lvx activates kr/k4 (LVM2's removal stopped mid-way)" lvx lvchange -ay kr/k4
+test_ok "kr/k4: the daemon continues it to its end (logged: 4 legs, data at 8192)" \
+    logged "kr/k4: reshape done after [0-9]* steps: 4 legs, chunk 128, data at 8192"
+head -c $((12 * M)) "$SCRATCH/data/ka_k4.bin" >"$SCRATCH/data/hx_k4.bin"
+test_eq "kr/k4 reads the kernel's first 12 MiB" "$(head -c $((12 * M)) "$DM_DEV_DIR/kr/k4" | sha256sum | cut -d' ' -f1)" \
+    "$(sha "$SCRATCH/data/hx_k4.bin")"
+second_command k4
+uspace_run_ok "deactivate kr/k4" lvx lvchange -an kr/k4
+test_eq "kr/k4's 4 superblocks: md's finished removal" \
+    "$(sbl k4 4 devices flags reshape delta_disks array_sectors data_offset new_data_offset resync dirty)" \
+    "devices=4 flags=0 reshape=$MAXS delta_disks=0 array_sectors=24576 data_offset=8192 new_data_offset=8192 resync=$MAXS dirty=0 "
 lvx daemon stop >/dev/null 2>&1
 for _ in $(seq 100); do [[ -z $(uspace_daemon_pids) ]] && break; sleep 0.1; done
 detach_all
 
 # ---- 3. the kernel finishes them (r5: takes the daemon's finished array)
 echo 2 >"$SCRATCH/data/phase"
-KERNEL_GUEST_MORE=1 kernel_guest_test user-raid-reshaping.sh 6 64M 900 --disk-dir "$DISKS" --reuse-disks \
+KERNEL_GUEST_MORE=1 kernel_guest_test user-raid-reshaping.sh 6 128M 900 --disk-dir "$DISKS" --reuse-disks \
     --put "$SCRATCH/data:/t/data"
 attach_all
 lvm_sandbox "${DEVS[@]}"
@@ -178,5 +299,42 @@ sbs >"$SCRATCH/sb.kernel2"
 diag "the kernel's superblocks after the end: $(cat "$SCRATCH/sb.kernel2")"
 test_eq "no superblock records a reshape after the kernel's end" \
     "$(grep -c 'reshape=ffffffffffffffff ' "$SCRATCH/sb.kernel2")" "20"
+diag "the guest's records: $(cat "$KERNEL_OUT/s10_sb_mid.txt" "$KERNEL_OUT/d5_sb.txt" "$KERNEL_OUT/x5.txt" 2>&1)"
+s10_mid=$(grep '^[0-5] ' "$KERNEL_OUT/s10_sb_mid.txt" 2>/dev/null | cut -d' ' -f2- | sed 's/ events=[0-9]*//; s/ reshape=[0-9a-f]*//; s/ position=[0-9]*//' | sort -u)
+test_eq "kr/s10 mid-growth in the kernel: md's superblocks, bitmap sync_size the old size (the daemon's: the new)" \
+    "$s10_mid" "devices=6 flags=1 delta_disks=2 array_sectors=16384 data_offset=8192 new_data_offset=0 bm_sync_size=16384"
+test_eq "kr/t10 after the kernel: in sync, the daemon's bitmap sync_size (the new size) kept" \
+    "$(sbl t10 6 devices flags reshape delta_disks array_sectors data_offset resync dirty bm_sync_size)" \
+    "devices=6 flags=0 reshape=$MAXS delta_disks=0 array_sectors=24576 data_offset=0 resync=$MAXS dirty=0 bm_sync_size=24576 "
+test_eq "kr/s10 after the kernel's end: finished, in sync, md's bitmap sync_size still the old size" \
+    "$(sbl s10 6 devices flags reshape delta_disks array_sectors data_offset resync dirty bm_sync_size)" \
+    "devices=6 flags=0 reshape=$MAXS delta_disks=0 array_sectors=24576 data_offset=0 resync=$MAXS dirty=0 bm_sync_size=16384 "
+test_eq "kr/d5's leaving leg as the kernel left it: array_position 4 (lvx's), devices 4" \
+    "$(awk '$1 == "kernel" && $2 == 4 { print $3, $4 }' "$KERNEL_OUT/d5_sb.txt" 2>/dev/null)" "devices=4 position=4"
+test_eq "LVM2's own removal (x5) deactivated before its second command: md wrote -1 there" \
+    "$(awk '$1 == "lvm2" && $2 == 4 { print $3, $4 }' "$KERNEL_OUT/d5_sb.txt" 2>/dev/null)" "devices=4 position=-1"
+
+# ---- 4. the daemon takes the kernel's raid10 growths back (md's bitmap: sync_size the
+# old size after s10's growth, the daemon's the new size after t10's)
+uspace_env "$SCRATCH/us" "${DEVS[@]}"
+: >"$LOG"
+for lv in t10 s10; do
+    uspace_run_ok "lvx activates kr/$lv (the kernel ran it last)" lvx lvchange -ay kr/$lv
+    test_eq "kr/$lv: lvs idle 100%, 12 MiB" \
+        "$("$LVX" lvs --noheadings -o raid_sync_action,sync_percent,lv_size --units m kr/$lv 2>/dev/null | xargs)" \
+        "idle 100.00 12.00m"
+    bytes=$(stat -c %s "$SCRATCH/data/hx_$lv.bin")
+    test_eq "kr/$lv: the daemon reads the bytes" \
+        "$(head -c "$bytes" "$DM_DEV_DIR/kr/$lv" | sha256sum | cut -d' ' -f1)" "$(sha "$SCRATCH/data/hx_$lv.bin")"
+    uspace_run_ok "deactivate kr/$lv" lvx lvchange -an kr/$lv
+done
+uspace_run_ok "lvx activates kr/d5 (the kernel ran it last, LVM2's second command refused)" lvx lvchange -ay kr/d5
+test_ok "... logged: a stripe removal ended, 4 of 5 legs" grep -q "kr/d5: a stripe removal ended: 4 of 5 legs" "$LOG"
+second_command d5
+uspace_run_ok "deactivate kr/d5" lvx lvchange -an kr/d5
+test_eq "no resync or rebuild in the daemon's log" \
+    "$(grep -c -e 'new RAID set' -e 'is rebuilt' -e 'resync' -e 'failed' "$LOG")" "0"
+lvx daemon stop >/dev/null 2>&1
+for _ in $(seq 100); do [[ -z $(uspace_daemon_pids) ]] && break; sleep 0.1; done
 detach_all
 done_testing
