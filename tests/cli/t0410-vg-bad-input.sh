@@ -30,8 +30,9 @@ refused() {
     sha_devs "${D[@]}" >"$SCRATCH/sha.before"
     test_fail "$what: refused" lx "$@"
     local lines
-    # LVM2's toolkit line after a missing VG's (t0949 checks it) is not counted
-    grep -v '^  Cannot process volume group ' "$SCRATCH/.err" >"$SCRATCH/.err1"
+    # LVM2's toolkit line after a missing VG's (t0949 checks it) and a question left
+    # unanswered (LVM2's prompt on stderr, "[n]" at the end of input) are not counted
+    grep -v -e '^  Cannot process volume group ' -e '\[y/n\]: \[n\]$' "$SCRATCH/.err" >"$SCRATCH/.err1"
     lines=$(grep -c '' "$SCRATCH/.err1")
     if [[ $lines -eq 1 ]] && grep -Eq -- "$want" "$SCRATCH/.err1"; then
         _tap_result 0 "$what: one clear error line"

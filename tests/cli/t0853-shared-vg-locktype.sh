@@ -71,9 +71,9 @@ test_eq "forced to sanlock refused (LVM2's line)" \
     "$(rc_err "$LVX" vgchange --locktype sanlock --lockopt force -y sv)" \
     "5 Lock type can only be forced to \"none\" for recovery."
 lvm2 vgchange --locktype sanlock --lockopt force -y sv >/dev/null 2>&1
-test_eq "forced, answer n: not changed" \
+test_eq "forced, answer n: LVM2's question (on stderr), not changed" \
     "$(echo n | "$LVX" vgchange --locktype none --lockopt force sv 2>&1 >/dev/null | sed 's/^ *//')" \
-    "VG lock type not changed."
+    "Forcibly change VG lock type to none? [y/n]:   VG lock type not changed."
 test_eq "none on a local VG: a warning, exit 0" "$(rc_err hx a vgchange --locktype none sv)" "0 "
 test_eq "... LVM2's warning" "$(hx a vgchange --locktype none sv 2>&1 | sed 's/^ *//')" \
     "WARNING: New lock type none matches the current lock type none."
