@@ -52,17 +52,8 @@ test_ok "lvs mid-way: reshape, 0 < sync_percent < 100" moving r
 test_eq "superblocks mid-way: reshape recorded, 5 devices, delta_disks 1, offsets 8192 -> 0" \
     "$(sbs r 5 devices flags delta_disks array_sectors data_offset new_data_offset)" \
     "devices=5 flags=1 delta_disks=1 array_sectors=49152 data_offset=8192 new_data_offset=0 "
-# refused CONVARGS... (LV first): exit 5, the lines in $want, the VG's seqno unchanged
-refused() {
-    local d=$1 s0 rc=0
-    shift
-    s0=$(seqno)
-    conv "$@" || rc=$?
-    test_eq "$d: exit 5, the lines" "$rc $(lines <"$SCRATCH/conv.out")" "5 $want"
-    test_eq "... the VG's seqno unchanged" "$(seqno)" "$s0"
-}
 want="Using default stripesize 64.00 KiB.|Unable to convert $VG/r while it is not in-sync.|Reshape request failed on LV $VG/r.|"
-refused "lvconvert --stripes 5 during the reshape (LVM2's refusal)" r --stripes 5
+conv_refused "lvconvert --stripes 5 during the reshape (LVM2's refusal)" r --stripes 5
 test_ok "fio writes and verifies 4 MiB at 16 MiB during the reshape" \
     fio_crc f1 "$DM_DEV_DIR/$VG/r" 4m --offset=16m
 test_ok "still moving after fio" moving r
@@ -104,10 +95,10 @@ uspace_run_ok "r removed" lvx lvremove -q -y "$VG/r"
 # --- r again: raid5_ls -i3, --stripesize 128k (backward), then --type raid5_n ---------
 make_lv r raid5_ls 12
 want="THIS MAY DESTROY (PARTS OF) YOUR DATA!|If that leaves the logical volume larger than 4 extents due to stripe rounding,|you may want to grow the content afterwards (filesystem etc.)|Can't remove stripes without --force option.|Reshape request failed on LV $VG/r.|"
-refused "--stripes 2 without --force (a removal: LVM2's refusal; t1114 makes removals)" r --stripes 2 -I 64k
+conv_refused "--stripes 2 without --force (a removal: LVM2's refusal; t1114 makes removals)" r --stripes 2 -I 64k
 uspace_run_ok "r read-only (lvchange -pr)" lvx lvchange -q -pr "$VG/r"
 want="lvx cannot reshape $VG/r while it is active read-only: change it to read-write first.|"
-refused "--stripesize 128k of the read-only LV" r --stripesize 128k
+conv_refused "--stripesize 128k of the read-only LV" r --stripesize 128k
 uspace_run_ok "r read-write again" lvx lvchange -q -prw "$VG/r"
 # the daemon kept at the start (LVX_TEST_RESHAPE_FROZEN): the state S2 leaves
 uspace_stop_daemon "$VG"

@@ -70,19 +70,10 @@ head -c $((16 * M)) /dev/urandom >"$SCRATCH/ref"
 uspace_run_ok "16 MiB of random data written to t" \
     dd if="$SCRATCH/ref" of="$DM_DEV_DIR/$VG/t" bs=1M oflag=direct conv=fsync status=none
 
-# refused CONVARGS...: exit 5, the lines in $want, the VG's seqno unchanged
-refused() {
-    local d=$1 s0 rc=0
-    shift
-    s0=$(seqno)
-    conv "$@" || rc=$?
-    test_eq "$d: exit 5, the lines" "$rc $(lines <"$SCRATCH/conv.out")" "5 $want"
-    test_eq "... the VG's seqno unchanged" "$(seqno)" "$s0"
-}
 want="Can't remove stripes from raid10.|Invalid conversion request on $VG/t.|"
-refused "raid10 --stripes 1 (LVM2's refusal)" t --stripes 1
+conv_refused "raid10 --stripes 1 (LVM2's refusal)" t --stripes 1
 want="lvx lvconvert does not reshape $VG/t (raid10) yet.|"
-refused "raid10 --stripesize 128k (lvx's line in the user backend; the dm backend reshapes it)" t --stripesize 128k
+conv_refused "raid10 --stripesize 128k (lvx's line in the user backend; the dm backend reshapes it)" t --stripesize 128k
 
 uspace_run_ok "--maxrecoveryrate 512k" lvx lvchange -q --maxrecoveryrate 512k "$VG/t"
 : >"$LOG"
@@ -97,7 +88,7 @@ test_eq "superblocks mid-way: reshape recorded, 6 devices, delta_disks 2, the ol
 test_eq "lvs: 24 MiB (the metadata's size), 3 data stripes" \
     "$("$LVX" lvs --noheadings -o lv_size,data_stripes --units m "$VG/t" 2>/dev/null | xargs)" "24.00m 3"
 want="Using default stripesize 64.00 KiB.|Unable to convert $VG/t while it is not in-sync.|Reshape request failed on LV $VG/t.|"
-refused "lvconvert --stripes 4 during the reshape (LVM2's refusal)" t --stripes 4
+conv_refused "lvconvert --stripes 4 during the reshape (LVM2's refusal)" t --stripes 4
 test_ok "a write past the old size fails during the reshape (md holds it until the end)" \
     sh -c "! dd if=/dev/urandom of=$DM_DEV_DIR/$VG/t bs=64k count=1 seek=$((16 * 16)) oflag=direct status=none 2>/dev/null"
 test_ok "fio writes and verifies 4 MiB at 8 MiB during the reshape" \

@@ -16,6 +16,7 @@
 #   rep_lvx / rep_lvm                  lvs -a (devices, data_stripes, reshape_len) by lvx /
 #                                      by LVM2 with activation off
 #   conv LV ARGS... / make_lv LV TYPE MIB [STRIPES]   lvconvert -y / a new LV with data
+#   conv_refused DESC LV ARGS...       lvconvert refused: exit 5, the lines in $want, no write
 #   new_r5_paced                       r made on DEVS: raid5_ls -i4 -I 64k -L 32m, in sync,
 #                                      deactivated, --maxrecoveryrate 256k, sub-LVs reported
 #   logged PATTERN / sb_fin_fields L.. PATTERN in the daemon's log (polled) / the
@@ -141,6 +142,16 @@ conv() {
     local lv=$1
     shift
     "$LVX" lvconvert -y "$@" "$VG/$lv" >"$SCRATCH/conv.out" 2>&1 </dev/null
+}
+# conv_refused DESC LV CONVARGS...: lvconvert refused: exit 5, the lines in $want (joined
+# with |, reshape-refused.sh's `lines`), the VG's seqno unchanged
+conv_refused() {
+    local d=$1 s0 rc=0
+    shift
+    s0=$(seqno)
+    conv "$@" || rc=$?
+    test_eq "$d: exit 5, the lines" "$rc $(lines <"$SCRATCH/conv.out")" "5 $want"
+    test_eq "... the VG's seqno unchanged" "$(seqno)" "$s0"
 }
 # make_lv LV TYPE MIB [STRIPES]: -iSTRIPES (3) -I 64k, in sync, MIB of random data
 # ($SCRATCH/ref) written
