@@ -217,6 +217,20 @@ int raid_reshape_spawn(struct lvxd_lv *v, struct raid *r);
  * this): the legs flushed, then every leg's superblock with reshape_position = pos.
  * Nothing to do when pos = safe.  mu held. */
 int raid_reshape_checkpoint_locked(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r);
+/* A target's request of one piece served in geometry g (its read or write path). */
+typedef int (*raid_piece_fn)(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r,
+                             const struct lvx_raid_geo *g, bool write, uint64_t off,
+                             uint32_t len, uint8_t *buf);
+/* A request of a RAID LV whose reshape is recorded, or which reaches past the array's
+ * size as md records it (io_sectors), cut into pieces for `piece`: B on the moved side
+ * of the position, A on the other (g0 when no reshape is recorded); past io_sectors
+ * (a growth's new space until the end, a removal's old space until the second
+ * lvconvert) reads give zeros and writes fail; a write into the moved but unrecorded
+ * range records the position first (md's rule: a restart would copy A over it).  The
+ * position moves only while no request runs (the walker holds the LV's lock). */
+int raid_rw_pieces(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, bool write,
+                   uint64_t off, uint32_t len, uint8_t *buf, const struct lvx_raid_geo *g0,
+                   raid_piece_fn piece);
 
 /* --- a reshape's start (raid_reshape_start.c, docs/reshape-user.md §3.5, §10) --- */
 /* raid_reshape_can_start, lvxd_raid_reshape_request: daemon_int.h. */

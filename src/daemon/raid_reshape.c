@@ -148,6 +148,43 @@ static bool lock_lv(struct lvxd_lv *v, struct raid *r)
     }
 }
 
+int raid_rw_pieces(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r, bool write,
+                   uint64_t off, uint32_t len, uint8_t *buf, const struct lvx_raid_geo *g0,
+                   raid_piece_fn piece)
+{
+    uint64_t s = off / 512, end = (off + len) / 512;
+    for (uint64_t x = s; x < end;) {
+        uint64_t cut = end;
+        if (r->reshaping && x < r->rs.pos && r->rs.pos < cut)
+            cut = r->rs.pos;
+        if (x < r->io_sectors && r->io_sectors < cut)
+            cut = r->io_sectors;
+        uint32_t blen = (uint32_t)((cut - x) * 512);
+        uint8_t *p = buf + (x - s) * 512;
+        int rc = 0;
+        if (x >= r->io_sectors) {
+            if (write)
+                return -EIO;
+            memset(p, 0, blen);
+        } else {
+            const struct lvx_raid_geo *g = r->reshaping ? lvx_reshape_geo_of(&r->rs, x) : g0;
+            uint64_t u0 = r->rs.safe < r->rs.pos ? r->rs.safe : r->rs.pos;
+            uint64_t u1 = r->rs.safe < r->rs.pos ? r->rs.pos : r->rs.safe;
+            if (r->reshaping && write && x < u1 && cut > u0) {
+                pthread_mutex_lock(&r->mu);
+                rc = raid_reshape_checkpoint_locked(io, v, r);
+                pthread_mutex_unlock(&r->mu);
+            }
+            if (rc == 0)
+                rc = piece(io, v, r, g, write, x * 512, blen, p);
+        }
+        if (rc < 0)
+            return rc;
+        x = cut;
+    }
+    return 0;
+}
+
 static void *reshape_walker(void *arg)
 {
     struct raid *r = arg;

@@ -586,6 +586,14 @@ static int parity_write(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r,
     return rc;
 }
 
+static int parity_piece(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r,
+                        const struct lvx_raid_geo *g, bool write, uint64_t off, uint32_t len,
+                        uint8_t *buf)
+{
+    return write ? parity_write(io, v, r, g, off, len, buf)
+                 : parity_read(io, v, r, g, off, len, buf);
+}
+
 static int parity_rw(struct lvxd_io *io, struct lvxd_lv *v, bool write, uint64_t off,
                      uint32_t len, uint8_t *buf)
 {
@@ -596,49 +604,10 @@ static int parity_rw(struct lvxd_io *io, struct lvxd_lv *v, bool write, uint64_t
         return 0;
     struct lvx_raid_geo g0 = geo_of(r);
     if (!r->reshaping && off + len <= r->io_sectors * 512)
-        return write ? parity_write(io, v, r, &g0, off, len, buf)
-                     : parity_read(io, v, r, &g0, off, len, buf);
-    /* a reshape recorded (the position moves only while no request runs: the walker
-     * holds the LV's lock for a step): each piece in the geometry that holds it, B on
-     * the moved side of the position, A on the other; past the array's size as md
-     * records it (a growth's new space, until the end; a stripe removal's old space,
-     * from its start until the second lvconvert) reads give zeros (md writes zeros
-     * there when it moves the data) and writes fail */
-    uint64_t s = off / 512, end = (off + len) / 512;
-    for (uint64_t x = s; x < end;) {
-        uint64_t cut = end;
-        if (r->reshaping && x < r->rs.pos && r->rs.pos < cut)
-            cut = r->rs.pos;
-        if (x < r->io_sectors && r->io_sectors < cut)
-            cut = r->io_sectors;
-        uint32_t blen = (uint32_t)((cut - x) * 512);
-        uint8_t *p = buf + (x - s) * 512;
-        int rc;
-        if (x >= r->io_sectors) {
-            if (write)
-                return -EIO;
-            memset(p, 0, blen);
-            rc = 0;
-        } else {
-            const struct lvx_raid_geo *g = r->reshaping ? lvx_reshape_geo_of(&r->rs, x) : &g0;
-            /* moved but not recorded: a restart would copy A over it; record first */
-            uint64_t u0 = r->rs.safe < r->rs.pos ? r->rs.safe : r->rs.pos;
-            uint64_t u1 = r->rs.safe < r->rs.pos ? r->rs.pos : r->rs.safe;
-            if (r->reshaping && write && x < u1 && cut > u0) {
-                pthread_mutex_lock(&r->mu);
-                rc = raid_reshape_checkpoint_locked(io, v, r);
-                pthread_mutex_unlock(&r->mu);
-                if (rc < 0)
-                    return rc;
-            }
-            rc = write ? parity_write(io, v, r, g, x * 512, blen, p)
-                       : parity_read(io, v, r, g, x * 512, blen, p);
-        }
-        if (rc < 0)
-            return rc;
-        x = cut;
-    }
-    return 0;
+        return parity_piece(io, v, r, &g0, write, off, len, buf);
+    /* a reshape recorded, or past the array's size as md records it: in pieces
+     * (raid_rw_pieces; md writes zeros where it reads them past that size) */
+    return raid_rw_pieces(io, v, r, write, off, len, buf, &g0, parity_piece);
 }
 
 /* A reshape's step (raid_core.h reshape_copy): LV sectors [lv0, lv1), whole stripes

@@ -267,6 +267,13 @@ static int raid_write(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r,
     return rc;
 }
 
+static int raid_piece(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r,
+                      const struct lvx_raid_geo *g, bool write, uint64_t off, uint32_t len,
+                      uint8_t *buf)
+{
+    return write ? raid_write(io, v, r, g, off, len, buf) : raid_read(io, v, r, g, off, len, buf);
+}
+
 static int raid_rw(struct lvxd_io *io, struct lvxd_lv *v, bool write, uint64_t off,
                    uint32_t len, uint8_t *buf)
 {
@@ -275,47 +282,12 @@ static int raid_rw(struct lvxd_io *io, struct lvxd_lv *v, bool write, uint64_t o
         return -EIO;
     if (!len)
         return 0;
-    if (!r->reshaping) {
-        struct lvx_raid_geo g = geo_of(r);
-        return write ? raid_write(io, v, r, &g, off, len, buf)
-                     : raid_read(io, v, r, &g, off, len, buf);
-    }
-    /* a raid10 reshape recorded (docs/reshape-user.md step 6; the position moves only
-     * while no request runs: the walker holds the LV's lock for a step): each piece in
-     * the geometry that holds it, B below the position, A above; past md's array size
-     * (the growth's new space, until the end) reads give zeros and writes fail */
-    uint64_t s = off / 512, end = (off + len) / 512;
-    for (uint64_t x = s; x < end;) {
-        uint64_t cut = end;
-        if (x < r->rs.pos && r->rs.pos < cut)
-            cut = r->rs.pos;
-        if (x < r->io_sectors && r->io_sectors < cut)
-            cut = r->io_sectors;
-        uint32_t blen = (uint32_t)((cut - x) * 512);
-        uint8_t *p = buf + (x - s) * 512;
-        int rc = 0;
-        if (x >= r->io_sectors) {
-            if (write)
-                return -EIO;
-            memset(p, 0, blen);
-        } else {
-            const struct lvx_raid_geo *g = lvx_reshape_geo_of(&r->rs, x);
-            /* moved but not recorded: a restart would copy A over it; record first
-             * (md's raid10_write_request) */
-            if (write && x < r->rs.pos && cut > r->rs.safe) {
-                pthread_mutex_lock(&r->mu);
-                rc = raid_reshape_checkpoint_locked(io, v, r);
-                pthread_mutex_unlock(&r->mu);
-            }
-            if (rc == 0)
-                rc = write ? raid_write(io, v, r, g, x * 512, blen, p)
-                           : raid_read(io, v, r, g, x * 512, blen, p);
-        }
-        if (rc < 0)
-            return rc;
-        x = cut;
-    }
-    return 0;
+    struct lvx_raid_geo g0 = geo_of(r);
+    if (!r->reshaping)
+        return raid_piece(io, v, r, &g0, write, off, len, buf);
+    /* a raid10 reshape recorded (docs/reshape-user.md step 6): each piece in the
+     * geometry that holds it (raid_rw_pieces) */
+    return raid_rw_pieces(io, v, r, write, off, len, buf, &g0, raid_piece);
 }
 
 /* A reshape's step (raid_core.h reshape_copy; raid10 growth, forward): LV sectors
