@@ -21,11 +21,12 @@
  * does it for raid10 too) and its reshape space freed (--stripes N unchanged).  Of an
  * LV the daemon serves (user backend) the same commits run, the starting table being
  * the daemon's raidreshape request (the backend's swap; docs/reshape-user.md step 5,
- * §10, §12, §13): stripes added or removed and another layout or stripe size of
- * raid4/5/6, stripes added to raid10; the rest (a raid10's other stripe size or its
- * reshape space freed: lvx's refusal line, as for other forms; a region size
- * change, a takeover's interim reshape, a read-only or degraded LV) is refused with
- * one line before any commit (user_refusal).
+ * §10, §12, §13, §14): stripes added or removed and another layout or stripe size of
+ * raid4/5/6, stripes added to raid10 and another stripe size of raid10, the reshape
+ * space freed (where the data lies behind it: "data_offset 0" as the daemon's
+ * `raidreshape VG LV 0 0`); the rest (a region size change, a takeover's interim
+ * reshape, a read-only or degraded LV) is refused with one line before any commit
+ * (user_refusal).
  */
 #include "cmd/lvconvert_raid.h"
 
@@ -579,14 +580,8 @@ int lvx_raid_free_reshape_space(struct lvx_cmd_env *env, struct lvx_vg_update *u
     }
     uint32_t n = seg->area_count, data = n - t->parity;
     /* the kernel's data behind the space: the space moved to the end of every image
-     * and the LV loaded with "data_offset 0" (where the data now starts); the daemon
-     * takes the offset from the superblocks only: refused there, nothing written */
-    if (ks && ks->raid && ks->raid_data_offset > 0 && act && act->be && strcmp(act->be->name, "dm")) {
-        lvx_cmd_errorf("lvx cannot free the reshape space of %s/%s in the user-space backend: "
-                       "its data starts behind it (data_offset %lld); activate it with the dm "
-                       "backend.", lv->vg->name, lv->name, (long long)ks->raid_data_offset);
-        return LVX_EXIT_FAILED;
-    }
+     * and the LV loaded with "data_offset 0" (where the data now starts; the user
+     * backend sends it as `raidreshape VG LV 0 0`: the daemon records offset 0) */
     if (ks && ks->raid && ks->raid_data_offset > 0) {
         for (uint32_t s = 0; s < n; s++)
             rotate_front_to_end(seg->areas[s].lv, r, r);
@@ -722,19 +717,22 @@ int lvx_lvconvert_reshape(struct lvx_cmd_env *env, struct lvx_vg_update *u, stru
         return LVX_EXIT_FAILED;
     }
     /* the user backend's daemon serves a finished reshape: freeing its reshape space
-     * when it lies behind the data is metadata and a reload (the superblocks then
-     * written by the daemon); not the move of space in front (the kernel's
-     * "data_offset 0" has no daemon counterpart yet, docs/reshape-user.md) */
+     * is metadata and a reload (the superblocks then written by the daemon), with
+     * "data_offset 0" first where the space lies in front of the data (the daemon's
+     * raidreshape 0 0, docs/reshape-user.md §14) */
     bool dm = !strcmp(act.be->name, "dm");
-    /* (raid10's in the kernel only: dm backend) */
-    bool free_only = (l == 4 || l == 5 || l == 6 || (l == 10 && dm)) && o->stripes_given &&
+    bool free_only = (l == 4 || l == 5 || l == 6 || l == 10) && o->stripes_given &&
                      (!type || lvx_raid_type_find(type) == t) && o->stripes == cur_d &&
                      (!o->region_size || o->region_size == seg->region_size) &&
                      new_ss == seg->stripe_size;
     /* the user backend's daemon starts raid4/5/6 reshapes (raidreshape,
      * daemon/raid_reshape_start.c): images added, kept or removed (the images flagged
-     * to go are served until the second command takes them out), and raid10 growths */
-    bool r10_other = l == 10 && !(o->stripes_given && o->stripes * 2 > seg->area_count);
+     * to go are served until the second command takes them out), and raid10's two:
+     * stripes added, another stripe size with the same images */
+    bool r10_ss = l == 10 && (!o->stripes_given || o->stripes == cur_d) &&
+                  (!type || lvx_raid_type_find(type) == t) && new_ss != seg->stripe_size;
+    bool r10_other = l == 10 && !(o->stripes_given && o->stripes * 2 > seg->area_count) &&
+                     !r10_ss;
     /* (raid10's other changes: lvx's line below, as in the dm backend) */
     if (!dm && !(free_only && ks.raid) && !r10_other) {
         if (o->said)            /* LVM2's interim step of a takeover (lvconvert_level.c) */
@@ -802,10 +800,10 @@ int lvx_lvconvert_reshape(struct lvx_cmd_env *env, struct lvx_vg_update *u, stru
             return rc;
         return last_load(env, u, &act, lv, full);
     }
-    /* another layout or stripe size, the images kept: raid4/5/6 in the kernel; another
-     * stripe size of raid10 in the kernel (dm backend; the daemon: lvx's line below) */
+    /* another layout or stripe size, the images kept: raid4/5/6; another stripe size
+     * of raid10 (the kernel's md or the daemon picks the direction by the offsets) */
     const struct lvx_raid_type *nt = type ? lvx_raid_type_find(type) : t;
-    if ((l == 4 || l == 5 || l == 6 || (l == 10 && dm && ks.raid)) && nt &&
+    if ((l == 4 || l == 5 || l == 6 || (l == 10 && ks.raid)) && nt &&
         same_level(nt->name, t->name) && (!o->stripes_given || o->stripes == cur_d) &&
         (strcmp(nt->name, t->name) || new_ss != seg->stripe_size)) {
         if (new_ss > region) {

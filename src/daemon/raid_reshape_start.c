@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * daemon/raid_reshape_start.c - a raid4/5/6 reshape or a raid10 growth started by the
- * daemon (docs/reshape-user.md §3.5, steps 5 and 6; the walker that then runs it is
- * raid_reshape.c).
+ * daemon/raid_reshape_start.c - a raid4/5/6 reshape, a raid10 growth or stripe size
+ * change started by the daemon (docs/reshape-user.md §3.5, §10, §12, §14; the walker
+ * that then runs it is raid_reshape.c).
  *
  * The user backend's counterpart of dm-raid's starting table ("delta_disks D
  * data_offset O" beside the new layout) is the control request `raidreshape VG LV D O
@@ -20,8 +20,9 @@
  *              B without the images flagged to be taken out, which A still holds;
  *              same count: from the current offset to the other place); the model
  *              (lvx_reshape_init) refuses what md could not run (raid10: anything
- *              but stripes added); raid10's bitmap covers the new size from here on
- *              (md resizes it at the start), the new regions clean; then the rounds:
+ *              but stripes added or another chunk size); raid10's bitmap covers the
+ *              new size from here on (md resizes it at a growth's start), the new
+ *              regions clean; then the rounds:
  *              S1 (every leg, the new legs' rmeta included: no reshape recorded, A's
  *              geometry, new_data_offset B's) and S2 (the reshape recorded at its
  *              start), each after a flush.  The start then goes on as for a reshape
@@ -29,6 +30,10 @@
  *   crashes    inside S2: the legs left at S1 are one round behind (s1_of); the next
  *              start completes the round.  Before S2 (nothing recorded): the metadata
  *              describes B, the superblocks A; the start refuses it naming the state.
+ *   offset 0   `raidreshape VG LV 0 0` (dm-raid's "data_offset 0" of LVM2's reshape
+ *              space freed where it lay in front of the data, the images' extents
+ *              rotated in the metadata): every superblock's data offsets set to 0 in
+ *              one round, nothing moved (offsets_to_zero).
  */
 #include "daemon/raid_core.h"
 
@@ -124,11 +129,67 @@ static int round_locked(struct lvxd_io *io, struct lvxd_lv *v, struct raid *r)
     return rc;
 }
 
+/* The state every leg gets from superblock b (its bitmap clean, legs_ready). */
+static void state_from(struct raid *r, const struct lvx_raid_sb *b)
+{
+    lvx_raid_bm_decode(r->area, &r->bm);
+    r->bm.version = 4;
+    r->bm.sync_size = r->sync_size;
+    r->bm.state = 0;
+    r->bm.chunksize = r->region * 512u;
+    r->bm.daemon_sleep = 5;
+    r->bm.write_behind = 0;
+    r->sb = *b;
+    r->sb.compat_features = 1;
+    r->sb.incompat_features = 0;
+    r->sb.failed[0] = r->sb.failed[1] = r->sb.failed[2] = r->sb.failed[3] = 0;
+    r->sb.array_resync_offset = LVX_RAID_MAX_SECTOR;
+    r->sb.sectors = r->leg_sectors;
+}
+
+/* "data_offset 0" with the images kept (raidreshape 0 0): LVM2 frees reshape space that
+ * lies in front of the data by moving it to the end of every image in the metadata
+ * (the images now start where the data does) and loading that; dm-raid's
+ * rs_adjust_data_offsets then records both offsets 0 (RT_FLAG_UPDATE_SBS): nothing
+ * moves, one round. */
+static int offsets_to_zero(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
+                           struct raid *r, int best, const uint8_t *areas)
+{
+    const struct lvx_raid_sb *b = best >= 0 ? &r->legs[best].sb : NULL;
+    const char *why = NULL;
+    if (!b)
+        why = "no dm-raid superblock on its images";
+    else if ((b->flags & LVX_RAID_SB_RESHAPE_ACTIVE) || b->reshape_position != LVX_RAID_MAX_SECTOR ||
+             b->delta_disks)
+        why = "raid set already reshaping!";
+    else if (b->num_devices != r->n || r->leaving)
+        why = "another number of devices in its superblocks";
+    else if (b->data_offset != b->new_data_offset)
+        why = "its superblocks' data offsets differ";
+    else
+        why = legs_ready(r, b, b->num_devices, areas, best);
+    if (why)
+        return lvx_error(ctx, EPERM, "RAID LV %s/%s: %s: data offset not changed.", v->vg,
+                         v->lv, why);
+    uint64_t was = b->data_offset;
+    state_from(r, b);
+    r->sb.data_offset = r->sb.new_data_offset = 0;
+    int rc = round_locked(io, v, r);
+    if (rc < 0)
+        return lvx_error(ctx, -rc, "RAID LV %s/%s: its data offset was not written: %s",
+                         v->vg, v->lv, strerror(-rc));
+    lvxd_log("%s/%s: data offset %" PRIu64 " -> 0 (the reshape space moved behind the data)",
+             v->vg, v->lv, was);
+    return 0;
+}
+
 int raid_reshape_begin_locked(struct lvx_ctx *ctx, struct lvxd_io *io, struct lvxd_lv *v,
                               struct raid *r, int best, uint32_t level, uint32_t layout,
                               const uint8_t *areas)
 {
     r->start_req = false;
+    if (!r->req_delta && !r->req_offset)
+        return offsets_to_zero(ctx, io, v, r, best, areas);
     const struct lvx_raid_sb *b = best >= 0 ? &r->legs[best].sb : NULL;
     const char *why = NULL;
     char buf[160];
@@ -180,19 +241,7 @@ int raid_reshape_begin_locked(struct lvx_ctx *ctx, struct lvxd_io *io, struct lv
         return lvx_error(ctx, EPERM, "RAID LV %s/%s: %s: no reshape started.", v->vg, v->lv,
                          why);
     /* the bitmap (clean, legs_ready) goes to every leg with the superblocks */
-    lvx_raid_bm_decode(r->area, &r->bm);
-    r->bm.version = 4;
-    r->bm.sync_size = r->sync_size;
-    r->bm.state = 0;
-    r->bm.chunksize = r->region * 512u;
-    r->bm.daemon_sleep = 5;
-    r->bm.write_behind = 0;
-    r->sb = *b;
-    r->sb.compat_features = 1;
-    r->sb.incompat_features = 0;
-    r->sb.failed[0] = r->sb.failed[1] = r->sb.failed[2] = r->sb.failed[3] = 0;
-    r->sb.array_resync_offset = LVX_RAID_MAX_SECTOR;
-    r->sb.sectors = r->leg_sectors;
+    state_from(r, b);
     lvx_reshape_sb_round(&r->rs, LVX_RESHAPE_S1, 0, &r->sb);
     int rc = round_locked(io, v, r);
     if (rc == 0) {

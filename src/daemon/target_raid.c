@@ -16,9 +16,10 @@
  *            LV keeps serving while a copy of every chunk is left.
  *   resync   dirty regions copied from an in-sync copy to the others; rebuilt legs
  *            in full (the start-up itself, superblocks and bitmap: raid_core.c).
- *   reshape  raid10 stripes added (docs/reshape-user.md step 6): a request is cut at
- *            the reshape's position and each piece served in its geometry (the new
- *            one below, the old one above; a write into the moved but unrecorded range
+ *   reshape  raid10 stripes added or another chunk size (docs/reshape-user.md §12,
+ *            §14): a request is cut at the reshape's position and each piece served
+ *            in its geometry (the new one on the moved side: below the position
+ *            forward, above it backward; a write into the moved but unrecorded range
  *            records the position first); the walker's step (raid_reshape.c) reads one
  *            copy in the old geometry and writes every copy of the new one.
  *
@@ -290,7 +291,7 @@ static int raid_rw(struct lvxd_io *io, struct lvxd_lv *v, bool write, uint64_t o
     return raid_rw_pieces(io, v, r, write, off, len, buf, &g0, raid_piece);
 }
 
-/* A reshape's step (raid_core.h reshape_copy; raid10 growth, forward): LV sectors
+/* A reshape's step (raid_core.h reshape_copy; raid10, either direction): LV sectors
  * [lv0, lv1), inside one chunk of both geometries, read from one copy in A (another
  * copy when it fails) and written to every copy in B, no bitmap bit (md's
  * reshape_request). */
@@ -353,8 +354,11 @@ static bool all_covered(const struct raid *r)
     struct lvx_raid_geo g = geo_of(r);
     if (!r->reshaping)
         return covered(r, &g, 0, r->sectors);
-    return covered(r, &r->rs.a, r->rs.pos, r->rs.old_sectors) &&
-           covered(r, &r->rs.b, 0, r->rs.pos);
+    /* the unmoved side in A, the moved side in B (backward: below pos is A's) */
+    uint64_t p = r->rs.pos, end = r->rs.old_sectors;
+    if (!r->rs.forward)
+        return covered(r, &r->rs.a, 0, p) && covered(r, &r->rs.b, p, end);
+    return covered(r, &r->rs.a, p, end) && covered(r, &r->rs.b, 0, p);
 }
 
 #define CHECK_UNIT 128u         /* sectors md's mirror check compares at once (64 KiB) */

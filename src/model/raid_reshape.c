@@ -9,10 +9,12 @@
  *              (a growth's new space is written as zeros).  Checkpoint before a step
  *              when md's writepos passes its safepos while readpos is still ahead
  *              (the three shifted by the offsets' difference).
- *   raid10     a step is at most 64 KiB and stays in one chunk of the smaller chunk
- *              size; the walk covers the old size (md resyncs a growth's new space
- *              after the reshape); checkpoint when the last device address of B's
- *              step passes the first of A at `safe` plus the offsets' difference.
+ *   raid10     stripes added (forward) or another chunk size with the same legs
+ *              (either direction, by the offsets); a step is at most 64 KiB and
+ *              stays in one chunk of the smaller chunk size; the walk covers the old
+ *              size (md resyncs a growth's new space after the reshape); checkpoint
+ *              when the last device address of B's step passes the first of A at
+ *              `safe` plus the offsets' difference (backward: mirrored).
  */
 #include "model/raid_reshape.h"
 
@@ -57,10 +59,14 @@ static const char *setup(struct lvx_reshape *rs, uint32_t level, const struct lv
     if (r10) {
         if (a->copies != b->copies || a->copies < 2 || b->legs > 64)
             return "raid10 keeps its number of copies";
-        if (b->legs <= a->legs || a->chunk != b->chunk)
-            return "raid10 is only reshaped by adding stripes";
+        /* LVM2's two raid10 reshapes: stripes added (the chunk kept) and another
+         * chunk size with the same legs (md picks the direction by the offsets) */
+        if (b->legs < a->legs || (b->legs > a->legs && a->chunk != b->chunk))
+            return "raid10 is only reshaped by adding stripes or by another chunk size";
+        if (b->legs == a->legs && a->chunk == b->chunk)
+            return "nothing to reshape";
         rs->unit = min64(min64(a->chunk, b->chunk), LVX_RESHAPE_RAID10_STEP);
-        if (dev_sectors % a->chunk)
+        if (dev_sectors % max64(a->chunk, b->chunk))
             return "leg size not a multiple of the chunk";
         rs->old_sectors = raid10_size(a, dev_sectors);
         rs->new_sectors = raid10_size(b, dev_sectors);

@@ -2,10 +2,11 @@
 /*
  * model/raid_reshape.h - a RAID reshape as md runs it (docs/reshape-user.md §1-§3):
  * the old geometry A and the new B of raid4/5/6 (any layout, stripe count or chunk
- * change) and raid10 near (stripes added), the direction and data offsets, md's step
- * ("unit"), its checkpoint rule, its start checks, which geometry serves an LV
- * sector at a given position (moved, moved but unrecorded, the window, not moved),
- * and the dm-raid superblock fields of each round of a reshape (§3.4, §3.5).
+ * change) and raid10 near (stripes added, or another chunk size), the direction
+ * and data offsets, md's step ("unit"), its checkpoint rule, its start checks,
+ * which geometry serves an LV sector at a given position (moved, moved but
+ * unrecorded, the window, not moved), and the dm-raid superblock fields of each
+ * round of a reshape (§3.4, §3.5).
  * Pure: no devices, no allocation.  The daemon's reshape (steps 3-6 of the plan)
  * builds on it; tests/unit/test_raid_reshape.c simulates whole reshapes with a
  * crash after every write.
@@ -44,9 +45,10 @@ struct lvx_reshape {
 /* Set up a reshape from A to B of an array at its start (pos = safe = 0 forward, the
  * end backward).  Direction as dm-raid's rs_adjust_data_offsets: stripes added:
  * forward, removed: backward, same count: forward when B's data offset is below A's.
- * NULL, or why md could not run it (another level, raid10 copies or stripes removed,
- * a chunk that does not divide dev_sectors, reshape space smaller than one step (a
- * crash could not be recovered: md's in-place case), ...). */
+ * NULL, or why md could not run it (another level, raid10 copies or stripes removed
+ * or stripes added with another chunk, a chunk that does not divide dev_sectors,
+ * reshape space smaller than one step (a crash could not be recovered: md's in-place
+ * case), ...). */
 const char *lvx_reshape_init(struct lvx_reshape *rs, uint32_t level,
                              const struct lvx_raid_geo *a, const struct lvx_raid_geo *b,
                              uint64_t dev_sectors);

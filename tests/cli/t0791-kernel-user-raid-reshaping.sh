@@ -19,7 +19,8 @@
 #      position between the start and the end;
 #   2d. host: the daemon makes raid10 t10 and s10 (-i2 -m1) and grows them
 #      (--stripes 3, docs/reshape-user.md §12): t10 to its end and the new space's
-#      resync, s10 stopped mid-walk;
+#      resync, s10 stopped mid-walk; 2d2. z10 (-i2 -m1) gets --stripesize 128k
+#      (backward) and is stopped mid-walk;
 #   2e. host: the daemon removes a stripe of its raid5 d5 (-i4, --stripes 3 --force,
 #      §13) and walks it to its end (first command only);
 #   2f. host: the daemon continues LVM2's removal of k4 to its end, then lvx's second
@@ -28,7 +29,7 @@
 #      reads the daemon's bytes (r5: takes the daemon's finished array in sync, no
 #      reshape, no resync; u5: finishes the reshape the daemon started; t10, d5, k4:
 #      taken in sync at once; s10: the kernel finishes the growth, its superblock and
-#      bitmap recorded mid-way); d5's leaving leg's superblock as the kernel leaves it
+#      bitmap recorded mid-way; z10: the kernel finishes the stripe size change); d5's leaving leg's superblock as the kernel leaves it
 #      (array_position), LVM2's second command of d5 refused after the reactivation (as
 #      LVM2's own x5 cannot even be reactivated between its two commands);
 #   4. host: the daemon takes t10 and s10 back from the kernel (in sync, bytes) and runs
@@ -250,6 +251,26 @@ test_eq "kr/s10: one record of 6 legs mid-way (forward, delta 2, the old size, b
 test_ok "... P between the start and the end ($((0x${s10_pos:-0})))" test "$((0x${s10_pos:-0}))" -gt 0 -a "$((0x${s10_pos:-0}))" -lt 16384
 uspace_run_ok "kr/s10 at 512k for the guest (its walk seen mid-way there)" lvx lvchange -q --maxrecoveryrate 512k kr/s10
 
+# ---- 2d2. the daemon's raid10 stripe size change (docs/reshape-user.md §14): z10 64k ->
+# 128k (backward, data 0 -> 8192) stopped mid-walk (the kernel finishes it in phase 2)
+uspace_run_ok "lvx lvcreate --type raid10 -i2 -m1 -I 64k -L 8m kr/z10" \
+    lvx lvcreate -q -y -Zn --type raid10 -i2 -m1 -I 64k -L 8m -n z10 kr
+test_ok "kr/z10 in sync" lv_synced z10
+head -c $((8 * M)) /dev/urandom >"$SCRATCH/data/hx_z10.bin"
+uspace_run_ok "kr/z10: 8 MiB written, throttled (256k)" sh -c "dd if=$SCRATCH/data/hx_z10.bin \
+    of=$DM_DEV_DIR/kr/z10 bs=1M oflag=direct conv=fsync status=none &&
+    $LVX lvchange -q --maxrecoveryrate 256k kr/z10"
+uspace_run_ok "lvx lvconvert --stripesize 128k kr/z10 (throttled)" lvx lvconvert -y --stripesize 128k kr/z10
+test_ok "kr/z10: the walk under way (lvs: reshape, 5 < sync_percent < 60)" lv_moving z10
+uspace_run_ok "deactivate kr/z10 mid-reshape" lvx lvchange -an kr/z10
+sbl z10 4 stripe new_stripe flags reshape delta_disks array_sectors data_offset new_data_offset >"$SCRATCH/z10.sb"
+diag "kr/z10's superblocks (the daemon's, mid-walk): $(cat "$SCRATCH/z10.sb")"
+z10_pos=$(sed -n 's/.* reshape=\([0-9a-f]*\) .*/\1/p' "$SCRATCH/z10.sb")
+test_eq "kr/z10: one record of 4 legs mid-way (backward, stripe 128 -> 256, offsets 0 -> 8192)" \
+    "$(sed "s/reshape=$z10_pos /reshape=P /" "$SCRATCH/z10.sb")" \
+    "stripe=128 new_stripe=256 flags=3 reshape=P delta_disks=0 array_sectors=16384 data_offset=0 new_data_offset=8192 "
+test_ok "... P between the end and the start ($((0x${z10_pos:-0})))" test "$((0x${z10_pos:-0}))" -gt 0 -a "$((0x${z10_pos:-0}))" -lt 16384
+
 # ---- 2e. the daemon removes a stripe of d5 (docs/reshape-user.md §13), first command
 uspace_run_ok "lvx lvcreate --type raid5 -i4 -I 64k -L 16m kr/d5" \
     lvx lvcreate -q -y -Zn --type raid5 -i4 -I 64k -L 16m -n d5 kr
@@ -309,6 +330,11 @@ test_eq "kr/t10 after the kernel: in sync, the daemon's bitmap sync_size (the ne
 test_eq "kr/s10 after the kernel's end: finished, in sync, md's bitmap sync_size still the old size" \
     "$(sbl s10 6 devices flags reshape delta_disks array_sectors data_offset resync dirty bm_sync_size)" \
     "devices=6 flags=0 reshape=$MAXS delta_disks=0 array_sectors=24576 data_offset=0 resync=$MAXS dirty=0 bm_sync_size=16384 "
+sbl z10 4 stripe flags reshape delta_disks data_offset new_data_offset sectors >"$SCRATCH/z10k.sb"
+diag "kr/z10's superblocks after the kernel: $(cat "$SCRATCH/z10k.sb")"
+test_eq "kr/z10 after the kernel's end: stripe 256, no reshape, data at 8192" \
+    "$(sed 's/ sectors=[0-9]*//' "$SCRATCH/z10k.sb")" \
+    "stripe=256 flags=0 reshape=$MAXS delta_disks=0 data_offset=8192 new_data_offset=8192 "
 test_eq "kr/d5's leaving leg as the kernel left it: array_position 4 (lvx's), devices 4" \
     "$(awk '$1 == "kernel" && $2 == 4 { print $3, $4 }' "$KERNEL_OUT/d5_sb.txt" 2>/dev/null)" "devices=4 position=4"
 test_eq "LVM2's own removal (x5) deactivated before its second command: md wrote -1 there" \
@@ -328,6 +354,10 @@ for lv in t10 s10; do
         "$(head -c "$bytes" "$DM_DEV_DIR/kr/$lv" | sha256sum | cut -d' ' -f1)" "$(sha "$SCRATCH/data/hx_$lv.bin")"
     uspace_run_ok "deactivate kr/$lv" lvx lvchange -an kr/$lv
 done
+uspace_run_ok "lvx activates kr/z10 (the kernel finished its stripe size change)" lvx lvchange -ay kr/z10
+test_eq "kr/z10: the daemon reads the bytes" "$(head -c $((8 * M)) "$DM_DEV_DIR/kr/z10" | sha256sum | cut -d' ' -f1)" \
+    "$(sha "$SCRATCH/data/hx_z10.bin")"
+uspace_run_ok "deactivate kr/z10" lvx lvchange -an kr/z10
 uspace_run_ok "lvx activates kr/d5 (the kernel ran it last, LVM2's second command refused)" lvx lvchange -ay kr/d5
 test_ok "... logged: a stripe removal ended, 4 of 5 legs" grep -q "kr/d5: a stripe removal ended: 4 of 5 legs" "$LOG"
 second_command d5

@@ -73,19 +73,8 @@ test_eq "the images past the new count flagged REMOVE_AFTER_RESHAPE in the metad
 test_ok "fio writes and verifies 4 MiB at 16 MiB during the reshape" \
     fio_crc f1 "$DM_DEV_DIR/$VG/r" 4m --offset=16m
 test_ok "still moving after fio" moving r
-uspace_run_ok "r flushed" dd if=/dev/null of="$DM_DEV_DIR/$VG/r" conv=fsync,notrunc status=none
-uspace_kill_daemon
-test_ok "the daemon is gone (SIGKILL mid-walk)" test -z "$(uspace_daemon_pids)"
-report r_rmeta_0
-killed=$(printf '%d' "0x$(sb_field r_rmeta_0 reshape)")
-test_ok "the record is mid-way (0 < $killed < 49152)" test "$killed" -gt 0 -a "$killed" -lt 49152
-: >"$LOG"
-uspace_run_ok "lvx daemon start (serves r again)" lvx daemon start
-test_ok "the walk resumed from the record ($killed, backward)" \
-    grep -q "$VG/r: reshape resumed at sector $killed of 49152 (backward)" "$LOG"
-test_ok "the reshape ends (logged: 4 legs, chunk 128, data at 8192)" done_wait r
-grep -q "$VG/r: reshape done after [0-9]* steps: 4 legs, chunk 128, data at 8192" "$LOG" ||
-    echo "# $(grep "$VG/r: reshape done" "$LOG")"
+killed_resumed r 49152 backward
+ended r "4 legs, chunk 128, data at 8192"
 test_eq "r reads the reference below 16 MiB" "$(lv_sum "$DM_DEV_DIR/$VG/r" 0 $((16 * M)))" "$(ref_sum 16)"
 test_eq "... and from 20 MiB to 24 MiB" "$(lv_sum "$DM_DEV_DIR/$VG/r" $((20 * M)) $((4 * M)))" \
     "$(head -c $((24 * M)) "$SCRATCH/ref" | tail -c $((4 * M)) | sha256sum | cut -d' ' -f1)"

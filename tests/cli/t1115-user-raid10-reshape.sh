@@ -18,8 +18,8 @@
 #      both copies of every chunk equal on the PVs (the planted leg overwritten), every
 #      superblock md's finished state, lvs -a (devices, data_stripes, reshape_len) =
 #      LVM2's (activation off) of the metadata, the next activation in sync.
-#   refusals: raid10 --stripes 1 (LVM2's lines), --stripesize 128k (lvx's line; the dm
-#      backend reshapes it), a second --stripes 4 during the reshape (LVM2's "not in-sync").
+#   refusals: raid10 --stripes 1 (LVM2's lines), --stripesize 128k -R 4m (lvx's line: a
+#      region size change), a second --stripes 4 during the reshape (LVM2's "not in-sync").
 # shellcheck disable=SC2317  # helpers called through test_ok / uspace_run_ok
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -36,8 +36,6 @@ source "$LVX_ROOT/tests/tools/reshape-refused.sh"
 # shellcheck source=tests/tools/raid-reshaped.sh
 source "$LVX_ROOT/tests/tools/raid-reshaped.sh"
 plan_later
-M=1048576
-LOG=$LVX_RUN_DIR/lvxd.log
 
 # resyncing: lvs shows the new space's resync (resync, 0 <= sync_percent < 100)
 resyncing() {
@@ -64,16 +62,12 @@ pairs_equal() {
 ref_sum() { head -c "$2" "$SCRATCH/ref" | tail -c "$(($2 - $1))" | sha256sum | cut -d' ' -f1; }
 
 uspace_run_ok "pvcreate, vgcreate" sh -c "$LVX pvcreate -q ${DEVS[*]} && $LVX vgcreate -q $VG ${DEVS[*]}"
-uspace_run_ok "raid10 t (-i2 -m1 -I 64k -L 16m)" lvx lvcreate -q -y -Zn --type raid10 -i2 -m1 -I 64k -L 16m -n t "$VG"
-test_ok "t in sync" wait_synced t
-head -c $((16 * M)) /dev/urandom >"$SCRATCH/ref"
-uspace_run_ok "16 MiB of random data written to t" \
-    dd if="$SCRATCH/ref" of="$DM_DEV_DIR/$VG/t" bs=1M oflag=direct conv=fsync status=none
+make_lv t raid10 16 2
 
 want="Can't remove stripes from raid10.|Invalid conversion request on $VG/t.|"
 conv_refused "raid10 --stripes 1 (LVM2's refusal)" t --stripes 1
-want="lvx lvconvert does not reshape $VG/t (raid10) yet.|"
-conv_refused "raid10 --stripesize 128k (lvx's line in the user backend; the dm backend reshapes it)" t --stripesize 128k
+want="lvx cannot reshape $VG/t in the user-space backend: its daemon does not change the region size in a reshape yet (activate it with the dm backend).|"
+conv_refused "raid10 --stripesize 128k -R 4m (lvx's line in the user backend; t1119 makes --stripesize)" t --stripesize 128k -R 4m
 
 uspace_run_ok "--maxrecoveryrate 512k" lvx lvchange -q --maxrecoveryrate 512k "$VG/t"
 : >"$LOG"
@@ -104,23 +98,13 @@ rec=$(sbs t 6 reshape | xargs)
 rec=$((0x${rec#reshape=}))
 test_ok "... every superblock records one position past it first ($rec)" \
     test "$(sbs t 6 reshape | wc -l)" -eq 1 -a "$rec" -ge 256 -a "$rec" -lt 32768
-uspace_run_ok "t flushed" dd if=/dev/null of="$DM_DEV_DIR/$VG/t" conv=fsync,notrunc status=none
 # the new space of legs 4 and 5 (chunk 256 on: rows from 10880) is touched by nothing
 # before the resync that follows the reshape: leg 5's copy planted with other bytes
 report t_rimage_5
 head -c $M /dev/urandom >"$SCRATCH/plant"
 uspace_run_ok "1 MiB planted in leg 5's new space (rimage sector 12288)" pv_put t_rimage_5 $((6 * M)) "$SCRATCH/plant"
-uspace_kill_daemon
-test_ok "the daemon is gone (SIGKILL mid-walk)" test -z "$(uspace_daemon_pids)"
-report t_rmeta_0
-killed=$(printf '%d' "0x$(sb_field t_rmeta_0 reshape)")
-: >"$LOG"
-uspace_run_ok "lvx daemon start (serves t again)" lvx daemon start
-test_ok "the walk resumed from the record ($killed)" \
-    grep -q "$VG/t: reshape resumed at sector $killed of 32768 (forward)" "$LOG"
-test_ok "the reshape ends (logged: 6 legs, chunk 128, data at 0, 49152 sectors)" done_wait t
-grep -q "$VG/t: reshape done after [0-9]* steps: 6 legs, chunk 128, data at 0, 49152 sectors" "$LOG" ||
-    echo "# $(grep "$VG/t: reshape done" "$LOG")"
+killed_resumed t 32768 forward
+ended t "6 legs, chunk 128, data at 0, 49152 sectors"
 test_ok "then the new space resyncs (lvs: resync)" resyncing
 test_eq "... the superblocks record the resync from the old size (md's raid10_finish_reshape)" \
     "$(sbs t 6 devices flags reshape delta_disks array_sectors data_offset resync)" \

@@ -21,7 +21,8 @@
 #      (--stripes 4) and was stopped mid-way: the kernel finishes it and reads its bytes;
 #      (when /t/data/hx_t10.bin is there) the daemon's raid10 growths t10 (finished, its
 #      new space resynced) and s10 (stopped mid-walk: s10 is activated first, throttled,
-#      its superblock and bitmap recorded while the kernel reshapes), the daemon's
+#      its superblock and bitmap recorded while the kernel reshapes), z10 (the daemon's
+#      raid10 --stripesize 128k stopped mid-walk, backward), the daemon's
 #      stripe removal d5 (first command only) and k4 (LVM2's removal the daemon ended,
 #      both commands): t10, d5 and k4 must be taken in sync at once; the kernel reads
 #      every LV's bytes; d5's superblocks as the kernel leaves them (/out/d5_sb.txt),
@@ -136,7 +137,7 @@ else
         check_eq "kr/$lv (ended by lvx's daemon): dm-raid takes it in sync at once ($*)" \
             "$(echo "$2" | tr -d A) $([ "${3%/*}" = "${3#*/}" ] && echo complete) $4" " complete idle"
     done
-    for lv in t10 s10 d5 k4; do [ -f /t/data/hx_$lv.bin ] && LVS="$LVS $lv"; done
+    for lv in t10 s10 z10 d5 k4; do [ -f /t/data/hx_$lv.bin ] && LVS="$LVS $lv"; done
     if [ -f /t/data/done_r5 ]; then
         set -- $(dmraid_status kr-r5 2>/dev/null) - - - - - -
         check_eq "kr/r5 (finished by lvx's daemon): dm-raid takes it in sync at once ($*)" \

@@ -21,10 +21,17 @@
 #                                      deactivated, --maxrecoveryrate 256k, sub-LVs reported
 #   logged PATTERN / sb_fin_fields L.. PATTERN in the daemon's log (polled) / the
 #                                      finished-state fields of those legs' superblocks
+#   killed_resumed LV TOTAL DIR        LV flushed, the daemon SIGKILLed mid-walk, started
+#                                      again: the walk resumes at image 0's record ($KILLED)
+#   ended LV WHAT                      the walker's end, its log line "...: WHAT" checked
+# M (a MiB) and LOG (the daemon's log) for the tests that source this file.
 # MAXS, FIN: md's MaxSector as sb_field prints it; the superblock fields of md's finished
 # state (sbs LV N "${FIN[@]}")
 # shellcheck disable=SC2034  # used by the tests that source this file
 MAXS=ffffffffffffffff
+# shellcheck disable=SC2034
+M=1048576
+LOG=$LVX_RUN_DIR/lvxd.log
 # shellcheck disable=SC2034
 FIN=(devices level layout stripe flags reshape delta_disks array_sectors data_offset new_data_offset sectors recovery resync dirty)
 # shellcheck disable=SC2317  # called through test_ok
@@ -189,4 +196,26 @@ sb_fin_fields() {
         done
         echo
     done | sort -u
+}
+# killed_resumed LV TOTAL DIR: LV flushed, the daemon SIGKILLed in the middle of LV's
+# walk (TOTAL array sectors, DIR forward|backward), started again: the walk resumes
+# from the position image 0's superblock records (KILLED)
+killed_resumed() {
+    uspace_run_ok "$1 flushed" dd if=/dev/null of="$DM_DEV_DIR/$VG/$1" conv=fsync,notrunc status=none
+    uspace_kill_daemon
+    test_ok "the daemon is gone (SIGKILL mid-walk)" test -z "$(uspace_daemon_pids)"
+    report "$1_rmeta_0"
+    KILLED=$(printf '%d' "0x$(sb_field "$1_rmeta_0" reshape)")
+    test_ok "the record is mid-way (0 < $KILLED < $2)" test "$KILLED" -gt 0 -a "$KILLED" -lt "$2"
+    : >"$LOG"
+    uspace_run_ok "lvx daemon start (serves $1 again)" lvx daemon start
+    test_ok "the walk resumed from the record ($KILLED, $3)" \
+        grep -q "$VG/$1: reshape resumed at sector $KILLED of $2 ($3)" "$LOG"
+}
+# ended LV WHAT: the walker's end of LV (done_wait), its log line "reshape done after N
+# steps: WHAT" shown when it differs
+ended() {
+    test_ok "the reshape ends (logged: $2)" done_wait "$1"
+    grep -q "$VG/$1: reshape done after [0-9]* steps: $2" "$LOG" ||
+        echo "# $(grep "$VG/$1: reshape done" "$LOG")"
 }

@@ -24,7 +24,8 @@
  * range not recorded first) must be caught.
  * Geometries: raid5 la/ra/ls/rs/n, raid4, raid6 zr/nr/nc/n_6/ls_6 with 3..6 legs
  * (raid6 4..7), stripes +1, +2, -1, -2, chunk x2 and /2 and a layout change in both
- * directions, reshape space 1..3 steps; raid10 near 2 copies 3..6 legs + 1, + 2.
+ * directions, reshape space 1..3 steps; raid10 near 2 copies 3..6 legs + 1, + 2, and
+ * 2..5 legs with the chunk x2 and /2 in both directions.
  * The default run takes one leg count and one space size per layout and change, in
  * rotation; LVX_RESHAPE_SIM_ALL=1 runs every combination with legs twice as long.
  */
@@ -943,7 +944,8 @@ static void unit_checks(void)
        "over the old 128 sectors, new size 160");
     ok(lvx_reshape_need_checkpoint(&rs) == false, "raid10 first step: no checkpoint "
        "(B's rows end at 8, A's start at 0, offset difference 8)");
-    is_str(lvx_reshape_init(&rs, 10, &rb, &ra, 64) ?: "", "raid10 is only reshaped by adding stripes",
+    is_str(lvx_reshape_init(&rs, 10, &rb, &ra, 64) ?: "",
+           "raid10 is only reshaped by adding stripes or by another chunk size",
            "raid10 stripe removal refused");
 }
 
@@ -1013,6 +1015,29 @@ int main(void)
     ok(!g.fails, "raid10 near 2 copies: %ld reshapes (3..6 legs, +1 +2), %ld crash points: the "
        "LV intact and resumed each time", g.cases, t.crash_points - g.before);
     group_end(&g);
+    /* raid10's other reshape: the same legs, the chunk doubled or halved, forward
+     * (B's data in front of A's) or backward (behind: LVM2's first --stripesize) */
+    struct group g10 = { .before = t.crash_points };
+    for (unsigned n = 2; n <= 5; n++)
+        for (unsigned v = 0; v < 4; v++, idx++)
+            for (unsigned sp = 1; sp <= 3; sp++) {
+                if (!all && sp != 1 + idx % 3)
+                    continue;
+                struct cfg c = { .level = 10 };
+                uint64_t bc = v & 1 ? CHUNK / 2 : CHUNK * 2, big = bc > CHUNK ? bc : CHUNK;
+                bool fwd = v < 2;
+                c.a = (struct lvx_raid_geo){ n, 0, 2, 0x102, CHUNK, fwd ? sp * big : 0 };
+                c.b = c.a;
+                c.b.chunk = bc;
+                c.b.data_offset = fwd ? 0 : sp * big;
+                snprintf(c.name, sizeof(c.name), "raid10 %u legs, chunk %s %s, space %u", n,
+                         v & 1 ? "/2" : "x2", fwd ? "forward" : "backward", sp);
+                group_run(&g10, &c, idx, &t);
+            }
+    ok(!g10.fails, "raid10 near 2 copies: %ld chunk changes (2..5 legs, x2 /2, both "
+       "directions), %ld crash points: the LV intact and resumed each time", g10.cases,
+       t.crash_points - g10.before);
+    group_end(&g10);
     char first[200];
     /* the simulator catches broken walkers */
     struct cfg c;
