@@ -176,6 +176,23 @@ static int add_mirrored_log(struct lvx_cmd_env *env, struct lvx_vg_update *u, st
 }
 
 /* linear -> mirror of `images` images: the LV's segments become NAME_mimage_0. */
+/* from_linear's changes taken back: lv holds its segments again, the new sub-LVs go
+ * (the free maps are made anew from the VG by the next allocation) */
+static void undo_from_linear(struct lvx_vg *vg, struct lvx_lv *lv, struct lvx_lv **img,
+                             uint32_t images, struct lvx_lv *log)
+{
+    lv->segs = img[0]->segs;
+    lv->seg_count = img[0]->seg_count;
+    for (unsigned s = 0; s < lv->seg_count; s++)
+        lv->segs[s].lv = lv;
+    img[0]->segs = NULL;
+    img[0]->seg_count = 0;
+    for (uint32_t i = 0; i < images; i++)
+        lvx_vg_remove_lv(vg, img[i]);
+    if (log)
+        lvx_vg_remove_lv(vg, log);
+}
+
 static int from_linear(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
                        const struct lvx_mirror_conv *c, uint32_t images,
                        const struct lvx_alloc_pv *pvs, unsigned pv_count)
@@ -208,25 +225,34 @@ static int from_linear(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct 
     enum lvx_alloc policy = lvx_lvcmd_effective_policy(vg, lv->alloc);
     uint32_t stripes = c->stripes > 1 ? c->stripes : 1;
     if (stripes > 1 && lv->le_count % stripes) {     /* LVM2's allocator's words */
+        undo_from_linear(vg, lv, img, images, log);
         lvx_cmd_errorf("Number of extents requested (%u) needs to be divisible by %u.",
                        (unsigned)lv->le_count, stripes);
         lvx_cmd_errorf("Unable to allocate extents for mirror(s).");
         return LVX_EXIT_FAILED;
     }
     if (!k) {
+        undo_from_linear(vg, lv, img, images, log);
         lvx_cmd_errorf("Insufficient suitable allocatable extents for logical volume %s: %llu "
                        "more required", lv->name,
                        (unsigned long long)((images - 1) * lv->le_count));
         return LVX_EXIT_FAILED;
     }
     if (lvx_mirror_alloc_images(env, maps, lv->name, images - 1, stripes, c->stripe_size,
-                                lv->le_count, policy, others, k, img + 1) < 0)
-        return lvx_cmd_fail(env);
-    if (log && lvx_mirror_alloc_log(env, vg, maps, lv->name, log,
-                                    lvx_mirror_log_extents(lv->le_count * vg->extent_size,
-                                                           o.region_size, vg->extent_size),
-                                    img, images, lv->le_count, policy, pvs, pv_count) < 0)
-        return lvx_cmd_fail(env);
+                                lv->le_count, policy, others, k, img + 1) < 0 ||
+        (log && lvx_mirror_alloc_log(env, vg, maps, lv->name, log,
+                                     lvx_mirror_log_extents(lv->le_count * vg->extent_size,
+                                                            o.region_size, vg->extent_size),
+                                     img, images, lv->le_count, policy, pvs, pv_count) < 0)) {
+        /* LVM2 allocates the images and the log together, for no LV: its two lines; the
+         * LV as it was (a repair then tries one image fewer) */
+        lvx_error_clear(env->ctx);
+        undo_from_linear(vg, lv, img, images, log);
+        lvx_cmd_errorf("Insufficient suitable allocatable extents for logical volume : %llu "
+                       "more required", (unsigned long long)((images - 1) * lv->le_count));
+        lvx_cmd_errorf("Unable to allocate extents for mirror(s).");
+        return LVX_EXIT_FAILED;
+    }
     o.nosync = false;
     struct lvx_seg *seg = lvx_raid_new_seg(vg, lv, "mirror", LVX_SEG_MIRROR, lv->le_count,
                                            images, img, &o);

@@ -72,10 +72,13 @@ bool lvx_lv_is_partial(const struct lvx_lv *lv)
     return partial_at(lv, 0);
 }
 
-void lvx_mirror_remove_missing(struct lvx_lv *lv, uint32_t *failed_images, uint32_t *failed_logs)
+void lvx_mirror_remove_missing(struct lvx_lv *lv, bool active, uint32_t *failed_images,
+                               uint32_t *failed_logs)
 {
     struct lvx_seg *seg = &lv->segs[0];
     uint32_t keep = 0, lost = 0;
+    if (!active && seg->area_count > 1 && seg->areas[0].lv && lvx_lv_is_partial(seg->areas[0].lv))
+        lvx_cmd_errorf("Unable to determine mirror sync status of %s/%s.", lv->vg->name, lv->name);
     *failed_logs = 0;
     if (seg->log_lv && lvx_lv_is_partial(seg->log_lv)) {
         *failed_logs = 1;
@@ -161,7 +164,9 @@ static int up_convert(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
     if (!lvx_map_lv_is_mirror(lv)) {
         if (images < 2)
             return 0;
-        return lvx_mirror_from_linear(env, u, lv, images, logs == 0, region_size);
+        /* no room (its lines printed, the LV as it was): one image fewer, as LVM2 */
+        rc = lvx_mirror_from_linear(env, u, lv, images, logs == 0, region_size);
+        return rc == LVX_EXIT_FAILED ? 1 : rc;
     }
     struct lvx_seg *seg = &lv->segs[0];
     struct lvx_area *old_areas = seg->areas;
@@ -215,7 +220,7 @@ int lvx_mirror_repair(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
     int rc;
     if ((rc = lvx_actcmd_init(env, &act)))
         return rc;
-    bool active = lvx_actcmd_is_active(env, &act, lv, NULL);
+    bool active = lvx_actcmd_is_active(env, &act, lv, NULL), was_active = active;
     bool test = env->args->count[LVX_OPT_TEST] != 0;
     /* the user backend serves the mirror as one file over its sub-LVs: the daemon
      * re-reads them at the reload.  The dm backend's stack is taken down before the
@@ -241,7 +246,7 @@ int lvx_mirror_repair(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
     }
     const struct lvx_lv *old_log = lv->segs[0].log_lv;
     bool was_linear;
-    lvx_mirror_remove_missing(lv, &failed_images, &failed_logs);
+    lvx_mirror_remove_missing(lv, was_active, &failed_images, &failed_logs);
     if (failed_images)
         lvx_notice(env->ctx, "Mirror status: %u of %u images failed.", failed_images,
                    orig_images);
@@ -280,15 +285,15 @@ int lvx_mirror_repair(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
         return rc;
     if (dm && !test && (rc = lvx_actcmd_activate(env, &act, lv)))
         return rc;
-    /* LVM2 polls no conversion of a repair: an active LV is copied at the reload */
-    if (was_linear && lvx_map_lv_is_mirror(lv) && !active && !dm)
-        lvx_notice(env->ctx, "Conversion starts after activation.");
     if (replace_images && image_count(lv) != orig_images)
         lvx_warn(env->ctx, "WARNING: Failed to replace %u of %u images in volume %s/%s.",
                  orig_images - image_count(lv), orig_images, vg, lv->name);
     if (replace_logs && log_count(lv) != orig_logs)
         lvx_warn(env->ctx, "WARNING: Failed to replace %u of %u logs in volume %s/%s.",
                  orig_logs - log_count(lv), orig_logs, vg, lv->name);
+    /* (after the warnings, as LVM2) LVM2 polls no conversion of a repair: an active LV is copied at the reload */
+    if (was_linear && lvx_map_lv_is_mirror(lv) && !active && !dm)
+        lvx_notice(env->ctx, "Conversion starts after activation.");
     /* images added to a mirror with a log: LVM2 polls its resync layer to the end
      * (written in the user backend: collapsed live once the daemon has copied them) */
     if (added && active && !test && lvx_map_mirror_sync_layer(lv)) {
@@ -297,5 +302,9 @@ int lvx_mirror_repair(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
     }
     if (added && (active || (dm && !test)) && lv->segs[0].log_lv)
         return lvx_mirror_poll_converted(env, &act, lv, true);
+    /* a linear survivor made a mirror again in the kernel: LVM2 polls it ("Converted",
+     * no "converted." line: no resync layer) */
+    if (was_linear && lvx_map_lv_is_mirror(lv) && dm && !test)
+        return lvx_mirror_poll_converted(env, &act, lv, false);
     return 0;
 }

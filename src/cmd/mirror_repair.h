@@ -19,8 +19,12 @@ struct lvx_mirror_repair {
 bool lvx_lv_is_partial(const struct lvx_lv *lv);
 
 /* The mirror lv's images and log on missing PVs go (LVM2's mirror_remove_missing); one
- * image left: lv becomes linear.  The counts of failed images and logs returned. */
-void lvx_mirror_remove_missing(struct lvx_lv *lv, uint32_t *failed_images, uint32_t *failed_logs);
+ * image left: lv becomes linear.  The counts of failed images and logs returned.
+ * active: the LV is active (its sync status can be read); when it is not and its first
+ * image goes, LVM2's "Unable to determine mirror sync status of VG/LV." is printed (LVM2
+ * asks the kernel before taking the first image out). */
+void lvx_mirror_remove_missing(struct lvx_lv *lv, bool active, uint32_t *failed_images,
+                               uint32_t *failed_logs);
 
 /* lvconvert --repair of the mirror lv: removal, then replacement as r asks, committed.
  * 0 or the exit code (messages printed). */

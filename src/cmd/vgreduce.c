@@ -190,13 +190,14 @@ static int remove_missing(struct lvx_cmd_env *env, struct lvx_vg_update *u)
             uint32_t fi, fl;
             struct lvx_lv *before[LVX_RAID_CHANGE_MAX];
             unsigned before_n = lvx_mirror_subs(lv, before);
-            lvx_mirror_remove_missing(lv, &fi, &fl);
-            /* active in dm: reloaded now, the devices of what went taken down (the
-             * old table keeps the missing PV's device open) */
             struct lvx_actcmd act;
             if ((rc = lvx_actcmd_init(env, &act)))
                 return rc;
-            if (act.be && act.be->rename_sub && lvx_actcmd_is_active(env, &act, lv, NULL) &&
+            bool active = act.be && lvx_actcmd_is_active(env, &act, lv, NULL);
+            lvx_mirror_remove_missing(lv, active, &fi, &fl);
+            /* active in dm: reloaded now, the devices of what went taken down (the
+             * old table keeps the missing PV's device open) */
+            if (act.be && act.be->rename_sub && active &&
                 (rc = lvx_mirror_reload_dm(env, u, &act, lv, before, before_n, NULL, NULL, 0)))
                 return rc;
         }

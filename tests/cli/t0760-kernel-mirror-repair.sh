@@ -7,7 +7,10 @@
 # binary and 10 virtio disks of 128 MiB: exit status and output, the metadata once
 # LVM2's poll has collapsed its resync layer (the new image's name and PV, the log
 # kept), the dm tables, the data on every image.  The guest's TAP lines become this
-# test's.
+# test's.  The same guest then runs tests/kernel/mirror-repair-linear.sh
+# (guest-parts.sh: the disks blank again in between): two of three images lost, the log
+# on a PV of its own (allocation/mirror_logs_require_separate_pvs = 1), the repair ends
+# with 2 images as LVM2's.
 #
 # Runs through tests/lib_kernel.sh (one guest at a time; LVX_SKIP_KERNEL=1 skips;
 # LVX_KERNEL_TIMEOUT=SEC overrides the guest limit of 900 s).
@@ -16,4 +19,7 @@
 # shellcheck source=tests/lib_kernel.sh
 . "$LVX_ROOT/tests/lib_kernel.sh"
 
-kernel_guest_test mirror-repair.sh 10 128M 900
+parts=(mirror-repair.sh mirror-repair-linear.sh)
+puts=(--put "$LVX_ROOT/tests/kernel/mirror-lost.sh:/t/mirror-lost.sh")
+for p in "${parts[@]}"; do puts+=(--put "$LVX_ROOT/tests/kernel/$p:/t/$p"); done
+kernel_guest_test guest-parts.sh 10 128M 900 --env "GUEST_PARTS=${parts[*]}" "${puts[@]}"
