@@ -72,19 +72,20 @@ bool lvx_lv_is_partial(const struct lvx_lv *lv)
     return partial_at(lv, 0);
 }
 
-void lvx_mirror_remove_missing(struct lvx_lv *lv, uint32_t *failed_images, uint32_t *failed_logs)
+void lvx_mirror_remove_missing(struct lvx_lv *lv, uint64_t dead, bool dead_log,
+                               uint32_t *failed_images, uint32_t *failed_logs)
 {
     struct lvx_seg *seg = &lv->segs[0];
     uint32_t keep = 0, lost = 0;
     *failed_logs = 0;
-    if (seg->log_lv && lvx_lv_is_partial(seg->log_lv)) {
+    if (seg->log_lv && (dead_log || lvx_lv_is_partial(seg->log_lv))) {
         *failed_logs = 1;
         lvx_vg_remove_lv(lv->vg, seg->log_lv);
         seg->log_lv = NULL;
     }
     for (uint32_t i = 0; i < seg->area_count; i++) {
         struct lvx_lv *img = seg->areas[i].lv;
-        if (img && lvx_lv_is_partial(img)) {
+        if (img && (((dead >> (i % 64)) & 1) || lvx_lv_is_partial(img))) {
             lvx_vg_remove_lv(lv->vg, img);
             lost++;
         } else {
@@ -203,19 +204,43 @@ static int up_convert(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
     return 0;
 }
 
+/* LVM2's lv_check_transient: the images (a bit per area) and the disk log the active
+ * mirror's target reports failed (a health letter other than 'A': the daemon's 'D',
+ * the kernel's D, F, S, R or U), their PVs present.  Nothing for a mirror under a
+ * resync layer (its status names the layer's legs). */
+static void transient_failures(const struct lvx_lv *lv, const struct lvx_lv_kstate *ks,
+                               uint64_t *dead, bool *dead_log)
+{
+    const struct lvx_seg *seg = &lv->segs[0];
+    *dead = 0;
+    *dead_log = false;
+    if (!ks->active || !ks->mirror || lvx_map_mirror_sync_layer(lv) ||
+        strlen(ks->raid_health) != seg->area_count)
+        return;
+    for (uint32_t i = 0; i < seg->area_count && i < 64; i++)
+        if (ks->raid_health[i] != 'A')
+            *dead |= (uint64_t)1 << i;
+    *dead_log = seg->log_lv && ks->mirror_log_health && ks->mirror_log_health != 'A';
+}
+
 int lvx_mirror_repair(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
                       const struct lvx_mirror_repair *r)
 {
     const char *vg = lv->vg->name;
-    if (!lvx_lv_is_partial(lv)) {
-        lvx_notice(env->ctx, "Volume %s/%s is consistent. Nothing to repair.", vg, lv->name);
-        return 0;
-    }
     struct lvx_actcmd act;
+    struct lvx_lv_kstate ks;
     int rc;
     if ((rc = lvx_actcmd_init(env, &act)))
         return rc;
-    bool active = lvx_actcmd_is_active(env, &act, lv, NULL);
+    memset(&ks, 0, sizeof(ks));
+    bool active = lvx_actcmd_is_active(env, &act, lv, &ks);
+    uint64_t dead;
+    bool dead_log;
+    transient_failures(lv, &ks, &dead, &dead_log);
+    if (!dead && !dead_log && !lvx_lv_is_partial(lv)) {
+        lvx_notice(env->ctx, "Volume %s/%s is consistent. Nothing to repair.", vg, lv->name);
+        return 0;
+    }
     bool test = env->args->count[LVX_OPT_TEST] != 0;
     /* the user backend serves the mirror as one file over its sub-LVs: the daemon
      * re-reads them at the reload.  The dm backend's stack is taken down before the
@@ -234,14 +259,15 @@ int lvx_mirror_repair(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
     uint32_t region_size = lv->segs[0].region_size, failed_images, failed_logs;
     uint32_t usable = 0;
     for (uint32_t i = 0; i < lv->segs[0].area_count; i++)
-        usable += lv->segs[0].areas[i].lv && !lvx_lv_is_partial(lv->segs[0].areas[i].lv);
+        usable += lv->segs[0].areas[i].lv && !((dead >> (i % 64)) & 1) &&
+                  !lvx_lv_is_partial(lv->segs[0].areas[i].lv);
     if (!usable) {
         lvx_cmd_errorf("No usable images left in %s/%s.", vg, lv->name);
         return LVX_EXIT_FAILED;
     }
     const struct lvx_lv *old_log = lv->segs[0].log_lv;
     bool was_linear;
-    lvx_mirror_remove_missing(lv, &failed_images, &failed_logs);
+    lvx_mirror_remove_missing(lv, dead, dead_log, &failed_images, &failed_logs);
     if (failed_images)
         lvx_notice(env->ctx, "Mirror status: %u of %u images failed.", failed_images,
                    orig_images);

@@ -18,9 +18,12 @@ struct lvx_mirror_repair {
 /* Does lv, or a sub-LV under it, have extents on a missing PV? */
 bool lvx_lv_is_partial(const struct lvx_lv *lv);
 
-/* The mirror lv's images and log on missing PVs go (LVM2's mirror_remove_missing); one
- * image left: lv becomes linear.  The counts of failed images and logs returned. */
-void lvx_mirror_remove_missing(struct lvx_lv *lv, uint32_t *failed_images, uint32_t *failed_logs);
+/* The mirror lv's images and log on missing PVs go (LVM2's mirror_remove_missing), and
+ * those its target reports failed: the images whose bits are set in dead (a bit per
+ * area), the log when dead_log; one image left: lv becomes linear.  The counts of
+ * failed images and logs returned. */
+void lvx_mirror_remove_missing(struct lvx_lv *lv, uint64_t dead, bool dead_log,
+                               uint32_t *failed_images, uint32_t *failed_logs);
 
 /* lvconvert --repair of the mirror lv: removal, then replacement as r asks, committed.
  * 0 or the exit code (messages printed). */

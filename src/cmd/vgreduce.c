@@ -190,7 +190,7 @@ static int remove_missing(struct lvx_cmd_env *env, struct lvx_vg_update *u)
             uint32_t fi, fl;
             struct lvx_lv *before[LVX_RAID_CHANGE_MAX];
             unsigned before_n = lvx_mirror_subs(lv, before);
-            lvx_mirror_remove_missing(lv, &fi, &fl);
+            lvx_mirror_remove_missing(lv, 0, false, &fi, &fl);
             /* active in dm: reloaded now, the devices of what went taken down (the
              * old table keeps the missing PV's device open) */
             struct lvx_actcmd act;
