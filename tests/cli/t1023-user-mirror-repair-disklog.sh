@@ -19,9 +19,6 @@ source "$LVX_ROOT/tests/tools/mirror_layer.sh"
 VG=vgumd$$
 TW=vgumt$$
 uspace_test_loops "$VG" 5 64M
-# no dmeventd-like automatic repair (as LVM2's test suite, monitoring off): the failed
-# legs stay for the checks (t1117 tests the monitor's repair)
-printf 'activation {\n    monitoring = 0\n}\n' >>"$USPACE_DIR/etc/lvm.conf"
 TWD=()
 for i in 0 1 2 3 4; do TWD+=("$(make_loop 64M)"); done
 lvm_sandbox "${DEVS[@]}" "${TWD[@]}"

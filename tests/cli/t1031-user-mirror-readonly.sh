@@ -15,9 +15,6 @@ source "$LVX_ROOT/tests/tools/mirror_layer.sh"
 
 VG=vgumro$$
 uspace_test_loops "$VG" 5 32M
-# no dmeventd-like automatic repair (as LVM2's test suite, monitoring off): the failed
-# legs stay for the checks (t1117 tests the monitor's repair)
-printf 'activation {\n    monitoring = 0\n}\n' >>"$USPACE_DIR/etc/lvm.conf"
 MIB=1048576
 seqno() { "$LVX" vgs --noheadings -o vg_seqno "$@" "$VG" 2>/dev/null | tr -d ' '; }
 refused() {  # refused DESC LV CMD...: exit 5, the line, no write

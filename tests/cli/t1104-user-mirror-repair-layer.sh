@@ -16,9 +16,6 @@ source "$LVX_ROOT/tests/tools/mirror_layer.sh"
 
 VG=vgurl$$
 uspace_test_loops "$VG" 5 48M
-# no dmeventd-like automatic repair (as LVM2's test suite, monitoring off): the failed
-# legs stay for the checks (t1117 tests the monitor's repair)
-printf 'activation {\n    monitoring = 0\n}\n' >>"$USPACE_DIR/etc/lvm.conf"
 MIB=1048576
 devs() { lvm2 lvs --nolocking --noheadings -o devices "$VG/$1" 2>/dev/null | tr -d ' '; }
 

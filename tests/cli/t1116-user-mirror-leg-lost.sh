@@ -35,22 +35,10 @@ need_cmd fio
 need_cmd "$PYTHON"
 VG=vgmll$$ MIB=1048576
 uspace_test_loops "$VG" 5 64M
-# no dmeventd-like automatic repair (as LVM2's test suite, monitoring off): the failed
-# legs stay for the checks (t1117 tests the monitor's repair)
-printf 'activation {\n    monitoring = 0\n}\n' >>"$USPACE_DIR/etc/lvm.conf"
 LOG=$LVX_RUN_DIR/lvxd.log
 source "$LVX_ROOT/tests/tools/raid-pvread.sh"
 
-lvsf() { "$LVX" lvs --noheadings -o "$2" "$VG/$1" 2>/dev/null | tr -d ' '; }
-logged() {  # logged PATTERN [TRIES]: polled in the daemon's log (0.2 s each)
-    for _ in $(seq "${2:-100}"); do grep -q "$1" "$LOG" && return 0; sleep 0.2; done
-    return 1
-}
-wait_in_sync() {
-    for _ in $(seq 600); do [[ $(lvsf "$1" copy_percent) == 100.00 ]] && return 0; sleep 0.2; done
-    return 1
-}
-source "$LVX_ROOT/tests/tools/mirror-fault.sh"   # restart_daemon, fio_w
+source "$LVX_ROOT/tests/tools/mirror-fault.sh"   # restart_daemon, fio_w, lvsf, logged, wait_in_sync
 # images LV N: its N mimages read from their PVs into SCRATCH/LV.imgI, its mlog into
 # SCRATCH/LV.mlog
 images() {

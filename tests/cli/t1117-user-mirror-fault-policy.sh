@@ -6,6 +6,8 @@
 # while in use (LVX_TEST_DP_FAULT, its PV still present) gets `lvconvert --repair
 # --use-policies` run by the daemon's monitor, and the manual repair treats a leg the
 # daemon reports failed ('D', its PV present: LVM2's lv_check_transient) as failed:
+# Monitoring on in its lvm.conf (activation/monitoring = 1: the tests' lvm.conf has it
+# off, as LVM2's test suite, and t1117 turns it on as LVM2's aux prepare_dmeventd).
 #   A. a 2-leg disk-log mirror, leg 1 failing during writes, monitored (the default):
 #      the policy runs (logged: "Device failure in VG-a.", the repair's lines, "Repair
 #      of mirrored device VG-a finished successfully."), mirror_image_fault_policy
@@ -32,27 +34,14 @@ need_cmd fio
 VG=vgmfp$$ MIB=1048576
 uspace_test_loops "$VG" 6 64M
 LOG=$LVX_RUN_DIR/lvxd.log
-CONF=$USPACE_DIR/etc/lvm.conf
-cp "$CONF" "$SCRATCH/lvm.conf.base"
 source "$LVX_ROOT/tests/tools/raid-pvread.sh"
 
-lvsf() { "$LVX" lvs --noheadings -o "$2" "$VG/$1" 2>/dev/null | tr -d ' '; }
-subs() { "$LVX" lvs -a --noheadings -o lv_name "$VG" 2>/dev/null | tr -d ' ' | grep "^\[$1_" | sort | paste -sd' '; }
-devs() { "$LVX" lvs -a --noheadings -o devices "$VG/$1" 2>/dev/null | tr -d ' ' | sed 's/([0-9]*)//g'; }
-logged() {  # logged PATTERN [TRIES]: polled in the daemon's log (0.2 s each)
-    for _ in $(seq "${2:-150}"); do grep -qF -- "$1" "$LOG" && return 0; sleep 0.2; done
-    return 1
-}
-wait_in_sync() {
-    for _ in $(seq 600); do [[ $(lvsf "$1" copy_percent) == 100.00 ]] && return 0; sleep 0.2; done
-    return 1
-}
-policy() {  # policy SETTINGS...: lvm.conf's activation section (read by the repair)
-    cp "$SCRATCH/lvm.conf.base" "$CONF"
-    printf 'activation {\n%s\n}\n' "$*" >>"$CONF"
+policy() {  # policy SETTINGS...: lvm.conf's activation section (read by the repair),
+    #         monitoring on (the tests' lvm.conf has it off, as LVM2's test suite)
+    uspace_activation "monitoring = 1" "$@"
 }
 FIO_SEED=1117
-source "$LVX_ROOT/tests/tools/mirror-fault.sh"   # restart_daemon, fio_w
+source "$LVX_ROOT/tests/tools/mirror-fault.sh"   # restart_daemon, fio_w, lvsf, subs, devs, logged
 fail_leg() {  # fail_leg LV PV MONITOR: LV activated (--monitor MONITOR), PV's writes failing
     #           after 20, 8 MiB of fio's crc32c writes to it (the leg fails on the way)
     restart_daemon "pv=$2,op=write,kind=eio,after=20"
@@ -72,7 +61,7 @@ uspace_run_ok "lvcreate --type mirror -m1 -L 16m -R 64k a (legs D0 D1, log D2)" 
     "${DEVS[0]}" "${DEVS[1]}" "${DEVS[2]}"
 test_ok "a in sync" wait_in_sync a
 restart_daemon "pv=${DEVS[1]},op=write,kind=eio,after=20"
-uspace_run_ok "a activated (monitored: the default), D1's writes failing after 20" \
+uspace_run_ok "a activated (monitored: monitoring = 1), D1's writes failing after 20" \
     lvx lvchange -ay "$VG/a"
 test_ok "the daemon monitors it (dmeventd's line)" logged "Monitoring mirror device $VG-a for events."
 A=$DM_DEV_DIR/$VG/a
