@@ -943,6 +943,11 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
                             env->args->count[LVX_OPT_USE_POLICIES] != 0,
             .force = env->args->count[LVX_OPT_FORCE] != 0, .yes = o->yes,
         };
+        struct lvx_alloc_pv *pvs = NULL;
+        int rc = lvx_lvcmd_pv_args(env, u->vg, o->pv_args, o->pv_arg_count, &pvs, &r.pv_count);
+        if (rc)
+            return rc;
+        r.pvs = pvs;
         return lvx_mirror_repair(env, u, lv, &r);
     }
     if (mirror && !o->mirrors_given && !o->mirrorlog && !o->type && o->region_given) {

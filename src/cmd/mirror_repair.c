@@ -13,8 +13,10 @@
  *               --use-policies: lvm.conf's activation/mirror_image_fault_policy,
  *               default "remove", and mirror_log_fault_policy, default "allocate"),
  *               "Trying to up-convert to N images, M logs." and, when that fails, one
- *               image fewer (down to 2), then one log fewer.  A linear LV becomes a
- *               mirror again as lvconvert --type mirror makes one ("Conversion starts
+ *               image fewer (down to 2), then one log fewer; allocated on the PVs named
+ *               after the LV, or on every PV (LVM2's use_pvh: a failed image's PV still
+ *               present is a candidate again once the image is removed).  A linear LV
+ *               becomes a mirror again as lvconvert --type mirror makes one ("Conversion starts
  *               after activation."); a log comes back as --mirrorlog disk adds one.
  *               A mirror of 2 or more survivors gets its new images as lvconvert
  *               -m +N adds them (cmd/lvconvert_mirror.c: the lost image's name, the
@@ -149,7 +151,7 @@ static uint32_t log_count(const struct lvx_lv *lv)
  * header must be zeroed: every region copied again). */
 static int up_convert(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
                       uint32_t images, uint32_t logs, uint32_t region_size, bool layer,
-                      bool *added)
+                      const struct lvx_mirror_repair *r, bool *added)
 {
     int rc;
     if (lvx_map_lv_is_mirror(lv) && images > image_count(lv) &&
@@ -162,7 +164,8 @@ static int up_convert(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
     if (!lvx_map_lv_is_mirror(lv)) {
         if (images < 2)
             return 0;
-        return lvx_mirror_from_linear(env, u, lv, images, logs == 0, region_size);
+        return lvx_mirror_from_linear(env, u, lv, images, logs == 0, region_size, r->pvs,
+                                      r->pv_count);
     }
     struct lvx_seg *seg = &lv->segs[0];
     struct lvx_area *old_areas = seg->areas;
@@ -171,7 +174,8 @@ static int up_convert(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
         /* LVM2's resync layer (as lvconvert -m +N, cmd/lvconvert_mirror.c): the
          * survivors and their log under NAME_mimagetmp_N, the new images beside it */
         lvx_mirror_insert_layer(lv, lvx_mirror_next_image(u->vg, lv->name));
-        if ((rc = lvx_mirror_add_images(env, u, lv, 1 + images - old_count, NULL, 0, 0))) {
+        if ((rc = lvx_mirror_add_images(env, u, lv, 1 + images - old_count, r->pvs,
+                                         r->pv_count, 0))) {
             lvx_mirror_collapse_layer(lv);      /* the top's one area: as before */
             return rc == LVX_EXIT_FAILED ? 1 : rc;
         }
@@ -180,11 +184,11 @@ static int up_convert(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
     }
     if (images > old_count) {
         /* no room (its error printed, nothing changed): one image fewer, as LVM2 */
-        if ((rc = lvx_mirror_add_images(env, u, lv, images, NULL, 0,
+        if ((rc = lvx_mirror_add_images(env, u, lv, images, r->pvs, r->pv_count,
                                          logs > log_count(lv) ? logs - log_count(lv) : 0)))
             return rc == LVX_EXIT_FAILED ? 1 : rc;
     }
-    if (logs > log_count(lv) && (rc = lvx_mirror_add_log(env, u, lv, 0, NULL, 0))) {
+    if (logs > log_count(lv) && (rc = lvx_mirror_add_log(env, u, lv, 0, r->pvs, r->pv_count))) {
         /* images and log did not fit together: the images just added go again and the
          * next try has one image fewer (LVM2 allocates them together) */
         for (uint32_t i = old_count; i < seg->area_count; i++)
@@ -287,7 +291,7 @@ int lvx_mirror_repair(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
     while (replace_images || replace_logs) {
         lvx_warn(env->ctx, "WARNING: Trying to up-convert to %u images, %u logs.", images, logs);
         rc = up_convert(env, u, lv, images, logs, region_size,
-                        active && !dm && lvx_mirror_layer_served(&act), &added);
+                        active && !dm && lvx_mirror_layer_served(&act), r, &added);
         if (!rc)
             break;
         if (rc != 1)

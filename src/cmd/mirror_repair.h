@@ -13,6 +13,10 @@ struct lvx_mirror_repair {
     bool use_policies;         /* --use-policies: lvm.conf's mirror fault policies */
     bool force;                /* -f: remove only */
     bool yes;                  /* -y: replace without asking */
+    /* the PVs named after the LV (LVM2's use_pvh): where replacements may go; none:
+     * every PV of the VG, a failed one whose PV is still present included */
+    const struct lvx_alloc_pv *pvs;
+    unsigned pv_count;
 };
 
 /* Does lv, or a sub-LV under it, have extents on a missing PV? */
