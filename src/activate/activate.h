@@ -107,8 +107,11 @@ struct lvx_lv_kstate {
     uint32_t raid_devs;         /* the device count dm-raid reports (after a shrinking
                                  * reshape: fewer than raid_health's letters) */
     /* mirror LVs: the dm-mirror status line (mirror false when none was read); its
-     * in-sync/total region counts are sync_done/sync_total */
+     * in-sync/total region counts are sync_done/sync_total, its images' health letters
+     * raid_health (A alive; the kernel's D write, F flush, S sync, R read, U unknown
+     * failure; the daemon's D) */
     bool mirror;
+    char mirror_log_health;     /* a disk log's letter (A or D); 0 core log or unknown */
     /* cache LVs, and a used cache pool (its cache LV's, the pool itself never active):
      * the dm-cache status line (cache false when none was read) */
     bool cache;

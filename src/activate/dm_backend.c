@@ -1281,8 +1281,9 @@ static bool parse_raid_status(const char *line, struct lvx_lv_kstate *out)
     return true;
 }
 
-/* "<start> <len> mirror <#images> <dev>... <in-sync>/<regions> ..." (dm-mirror's
- * status line) into out; false when it is not one. */
+/* "<start> <len> mirror <#images> <dev>... <in-sync>/<regions> 1 <health> <#log args>
+ * <log type> [<log dev> <log health>]" (dm-mirror's status line) into out; false when it
+ * is not one. */
 static bool parse_mirror_status(const char *line, struct lvx_lv_kstate *out)
 {
     unsigned long long start, len, done, total;
@@ -1297,11 +1298,20 @@ static bool parse_mirror_status(const char *line, struct lvx_lv_kstate *out)
             return false;
         p++;
     }
-    if (sscanf(p, "%llu/%llu", &done, &total) != 2)
+    char health[65] = "", log_type[16] = "", log_dev[32], log_health = 0;
+    unsigned health_args = 0, log_args = 0;
+    int n = sscanf(p, "%llu/%llu %u %64s %u %15s %31s %c", &done, &total, &health_args, health,
+                   &log_args, log_type, log_dev, &log_health);
+    if (n < 2)
         return false;
     out->mirror = true;
     out->sync_done = done;
     out->sync_total = total;
+    /* "1 <a letter per image> 1 core" or "... 3 disk <log dev> <letter>" */
+    if (n >= 4 && health_args == 1 && strlen(health) == images)
+        snprintf(out->raid_health, sizeof(out->raid_health), "%s", health);
+    if (n == 8 && log_args == 3 && strcmp(log_type, "disk") == 0)
+        out->mirror_log_health = log_health;
     return true;
 }
 

@@ -550,16 +550,26 @@ static int monitor_one(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool on)
     return lvx_daemon_call(ctx, req, false, NULL);
 }
 
-/* The daemon watches a pool's file (a thin LV's pool) and each COW LV's file (an
- * origin's snapshots); other LVs have nothing to watch. */
+/* The daemon watches a pool's file (a thin LV's pool), each COW LV's file (an
+ * origin's snapshots) and a mirror's or RAID LV's file (its legs' health, dmeventd's
+ * mirror and raid plugins); other LVs have nothing to watch. */
 static int user_monitor(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool on)
 {
     if (lvx_lv_is_thin_pool(lv))
         return monitor_one(ctx, lv, on);
     if (lvx_lv_is_cow(lv))
         return monitor_one(ctx, lv, on);
+    /* (an origin's file is its snapshot-origin target: not watched; raid0 has no
+     * redundant leg) */
+    bool legs = (lvx_map_lv_is_mirror(lv) ||
+                 (lv->seg_count && lv->segs[0].kind == LVX_SEG_RAID &&
+                  strncmp(lvx_seg_report_type(&lv->segs[0]), "raid0", 5) != 0)) &&
+                lvx_lv_snapshot_segs(lv, NULL, 0) == 0;
     /* a thin LV: its pool, and its COW snapshots when it has some */
     int rc = lvx_lv_is_thin(lv) ? monitor_one(ctx, lvx_lv_thin_seg(lv)->pool_lv, on) : 0;
+    if (legs && monitor_one(ctx, lv, on) < 0)
+        lvx_error_clear(ctx);    /* served under another target (an origin's wrapper kept
+                                  * until its next activation): not watched, no error */
     const struct lvx_seg *segs[64];
     unsigned n = lvx_lv_snapshot_segs(lv, segs, 64);
     for (unsigned i = 0; i < n && i < 64 && rc == 0; i++)

@@ -37,6 +37,7 @@
 #include "cmd/lvconvert_restripe.h"
 #include "cmd/lvcreate_raid.h"
 #include "cmd/snapshot_cmd.h"
+#include "config/config.h"
 #include "map/map.h"
 #include "model/restripe.h"
 #include "model/snapshot.h"
@@ -682,10 +683,25 @@ static int replace_images(struct lvx_cmd_env *env, struct lvx_vg_update *u,
         return rc;
     if ((rc = lvx_lvconvert_need_active(env, &act, lv, &ks)))
         return rc;
-    if (o->repair && !o->yes &&
-        !lvx_lvcmd_confirm("Attempt to replace failed RAID images (requires full device "
-                           "resync)?"))
+    if (o->repair && (env->args->count[LVX_OPT_USEPOLICIES] ||
+                      env->args->count[LVX_OPT_USE_POLICIES])) {
+        /* dmeventd's command: lvm.conf's activation/raid_fault_policy, "warn" unless
+         * "allocate" (or "replace") */
+        struct lvx_config *cfg = NULL;
+        if (lvx_config_load(env->ctx, &cfg) < 0)
+            lvx_error_clear(env->ctx);
+        const char *policy = lvx_config_str(cfg, "activation/raid_fault_policy", "warn");
+        bool replace = !strcmp(policy, "allocate") || !strcmp(policy, "replace");
+        lvx_config_free(cfg);
+        if (!replace) {
+            lvx_warn(env->ctx, "Use 'lvconvert --repair %s' to replace failed device.", full);
+            return 0;
+        }
+    } else if (o->repair && !o->yes &&
+               !lvx_lvcmd_confirm("Attempt to replace failed RAID images (requires full "
+                                  "device resync)?")) {
         return 0;                       /* LVM2: not an error */
+    }
     /* the PVs to leave: the missing ones holding extents, or those named */
     struct lvx_alloc_pv *remove = NULL, *pvs = NULL;
     unsigned remove_n = 0, pv_count = 0;
@@ -927,6 +943,11 @@ static int convert_in_vg(struct lvx_cmd_env *env, struct lvx_vg_update *u, struc
                             env->args->count[LVX_OPT_USE_POLICIES] != 0,
             .force = env->args->count[LVX_OPT_FORCE] != 0, .yes = o->yes,
         };
+        struct lvx_alloc_pv *pvs = NULL;
+        int rc = lvx_lvcmd_pv_args(env, u->vg, o->pv_args, o->pv_arg_count, &pvs, &r.pv_count);
+        if (rc)
+            return rc;
+        r.pvs = pvs;
         return lvx_mirror_repair(env, u, lv, &r);
     }
     if (mirror && !o->mirrors_given && !o->mirrorlog && !o->type && o->region_given) {

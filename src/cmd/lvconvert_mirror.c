@@ -431,10 +431,11 @@ static int add_images_layered(struct lvx_cmd_env *env, struct lvx_vg_update *u,
 }
 
 int lvx_mirror_from_linear(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
-                           uint32_t images, bool core_log, uint32_t region_size)
+                           uint32_t images, bool core_log, uint32_t region_size,
+                           const struct lvx_alloc_pv *pvs, unsigned pv_count)
 {
     struct lvx_mirror_conv c = { .core_log = core_log, .region_size = region_size };
-    return from_linear(env, u, lv, &c, images, NULL, 0);
+    return from_linear(env, u, lv, &c, images, pvs, pv_count);
 }
 
 /* The sub-LVs of a mirror (images, log, a mirrored log's images) into out; none for a

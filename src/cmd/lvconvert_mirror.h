@@ -57,10 +57,11 @@ int lvx_mirror_add_images(struct lvx_cmd_env *env, struct lvx_vg_update *u, stru
 void lvx_mirror_to_linear(struct lvx_lv *lv);
 
 /* The linear lv becomes a mirror of `images` images (its segments NAME_mimage_0), with
- * a disk log unless core_log, as lvconvert --type mirror places them (every PV a
- * candidate).  0 or the exit code (printed). */
+ * a disk log unless core_log, as lvconvert --type mirror places them on pvs (pv_count
+ * 0: every PV a candidate).  0 or the exit code (printed). */
 int lvx_mirror_from_linear(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
-                           uint32_t images, bool core_log, uint32_t region_size);
+                           uint32_t images, bool core_log, uint32_t region_size,
+                           const struct lvx_alloc_pv *pvs, unsigned pv_count);
 
 /* The change to the mirror (or once-mirror) lv committed; a new log (not old_log)
  * zeroed; when active (in the user backend: act's) staged before and swapped after,

@@ -13,8 +13,10 @@
  *               --use-policies: lvm.conf's activation/mirror_image_fault_policy,
  *               default "remove", and mirror_log_fault_policy, default "allocate"),
  *               "Trying to up-convert to N images, M logs." and, when that fails, one
- *               image fewer (down to 2), then one log fewer.  A linear LV becomes a
- *               mirror again as lvconvert --type mirror makes one ("Conversion starts
+ *               image fewer (down to 2), then one log fewer; allocated on the PVs named
+ *               after the LV, or on every PV (LVM2's use_pvh: a failed image's PV still
+ *               present is a candidate again once the image is removed).  A linear LV
+ *               becomes a mirror again as lvconvert --type mirror makes one ("Conversion starts
  *               after activation."); a log comes back as --mirrorlog disk adds one.
  *               A mirror of 2 or more survivors gets its new images as lvconvert
  *               -m +N adds them (cmd/lvconvert_mirror.c: the lost image's name, the
@@ -72,22 +74,22 @@ bool lvx_lv_is_partial(const struct lvx_lv *lv)
     return partial_at(lv, 0);
 }
 
-void lvx_mirror_remove_missing(struct lvx_lv *lv, bool active, uint32_t *failed_images,
-                               uint32_t *failed_logs)
+void lvx_mirror_remove_missing(struct lvx_lv *lv, bool active, uint64_t dead, bool dead_log,
+                               uint32_t *failed_images, uint32_t *failed_logs)
 {
     struct lvx_seg *seg = &lv->segs[0];
     uint32_t keep = 0, lost = 0;
     if (!active && seg->area_count > 1 && seg->areas[0].lv && lvx_lv_is_partial(seg->areas[0].lv))
         lvx_cmd_errorf("Unable to determine mirror sync status of %s/%s.", lv->vg->name, lv->name);
     *failed_logs = 0;
-    if (seg->log_lv && lvx_lv_is_partial(seg->log_lv)) {
+    if (seg->log_lv && (dead_log || lvx_lv_is_partial(seg->log_lv))) {
         *failed_logs = 1;
         lvx_vg_remove_lv(lv->vg, seg->log_lv);
         seg->log_lv = NULL;
     }
     for (uint32_t i = 0; i < seg->area_count; i++) {
         struct lvx_lv *img = seg->areas[i].lv;
-        if (img && lvx_lv_is_partial(img)) {
+        if (img && (((dead >> (i % 64)) & 1) || lvx_lv_is_partial(img))) {
             lvx_vg_remove_lv(lv->vg, img);
             lost++;
         } else {
@@ -151,7 +153,7 @@ static uint32_t log_count(const struct lvx_lv *lv)
  * header must be zeroed: every region copied again). */
 static int up_convert(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
                       uint32_t images, uint32_t logs, uint32_t region_size, bool layer,
-                      bool *added)
+                      const struct lvx_mirror_repair *r, bool *added)
 {
     int rc;
     if (lvx_map_lv_is_mirror(lv) && images > image_count(lv) &&
@@ -165,7 +167,8 @@ static int up_convert(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
         if (images < 2)
             return 0;
         /* no room (its lines printed, the LV as it was): one image fewer, as LVM2 */
-        rc = lvx_mirror_from_linear(env, u, lv, images, logs == 0, region_size);
+        rc = lvx_mirror_from_linear(env, u, lv, images, logs == 0, region_size, r->pvs,
+                                    r->pv_count);
         return rc == LVX_EXIT_FAILED ? 1 : rc;
     }
     struct lvx_seg *seg = &lv->segs[0];
@@ -175,7 +178,8 @@ static int up_convert(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
         /* LVM2's resync layer (as lvconvert -m +N, cmd/lvconvert_mirror.c): the
          * survivors and their log under NAME_mimagetmp_N, the new images beside it */
         lvx_mirror_insert_layer(lv, lvx_mirror_next_image(u->vg, lv->name));
-        if ((rc = lvx_mirror_add_images(env, u, lv, 1 + images - old_count, NULL, 0, 0))) {
+        if ((rc = lvx_mirror_add_images(env, u, lv, 1 + images - old_count, r->pvs,
+                                         r->pv_count, 0))) {
             lvx_mirror_collapse_layer(lv);      /* the top's one area: as before */
             return rc == LVX_EXIT_FAILED ? 1 : rc;
         }
@@ -184,11 +188,11 @@ static int up_convert(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
     }
     if (images > old_count) {
         /* no room (its error printed, nothing changed): one image fewer, as LVM2 */
-        if ((rc = lvx_mirror_add_images(env, u, lv, images, NULL, 0,
+        if ((rc = lvx_mirror_add_images(env, u, lv, images, r->pvs, r->pv_count,
                                          logs > log_count(lv) ? logs - log_count(lv) : 0)))
             return rc == LVX_EXIT_FAILED ? 1 : rc;
     }
-    if (logs > log_count(lv) && (rc = lvx_mirror_add_log(env, u, lv, 0, NULL, 0))) {
+    if (logs > log_count(lv) && (rc = lvx_mirror_add_log(env, u, lv, 0, r->pvs, r->pv_count))) {
         /* images and log did not fit together: the images just added go again and the
          * next try has one image fewer (LVM2 allocates them together) */
         for (uint32_t i = old_count; i < seg->area_count; i++)
@@ -208,19 +212,43 @@ static int up_convert(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
     return 0;
 }
 
+/* LVM2's lv_check_transient: the images (a bit per area) and the disk log the active
+ * mirror's target reports failed (a health letter other than 'A': the daemon's 'D',
+ * the kernel's D, F, S, R or U), their PVs present.  Nothing for a mirror under a
+ * resync layer (its status names the layer's legs). */
+static void transient_failures(const struct lvx_lv *lv, const struct lvx_lv_kstate *ks,
+                               uint64_t *dead, bool *dead_log)
+{
+    const struct lvx_seg *seg = &lv->segs[0];
+    *dead = 0;
+    *dead_log = false;
+    if (!ks->active || !ks->mirror || lvx_map_mirror_sync_layer(lv) ||
+        strlen(ks->raid_health) != seg->area_count)
+        return;
+    for (uint32_t i = 0; i < seg->area_count && i < 64; i++)
+        if (ks->raid_health[i] != 'A')
+            *dead |= (uint64_t)1 << i;
+    *dead_log = seg->log_lv && ks->mirror_log_health && ks->mirror_log_health != 'A';
+}
+
 int lvx_mirror_repair(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct lvx_lv *lv,
                       const struct lvx_mirror_repair *r)
 {
     const char *vg = lv->vg->name;
-    if (!lvx_lv_is_partial(lv)) {
-        lvx_notice(env->ctx, "Volume %s/%s is consistent. Nothing to repair.", vg, lv->name);
-        return 0;
-    }
     struct lvx_actcmd act;
+    struct lvx_lv_kstate ks;
     int rc;
     if ((rc = lvx_actcmd_init(env, &act)))
         return rc;
-    bool active = lvx_actcmd_is_active(env, &act, lv, NULL), was_active = active;
+    memset(&ks, 0, sizeof(ks));
+    bool active = lvx_actcmd_is_active(env, &act, lv, &ks), was_active = active;
+    uint64_t dead;
+    bool dead_log;
+    transient_failures(lv, &ks, &dead, &dead_log);
+    if (!dead && !dead_log && !lvx_lv_is_partial(lv)) {
+        lvx_notice(env->ctx, "Volume %s/%s is consistent. Nothing to repair.", vg, lv->name);
+        return 0;
+    }
     bool test = env->args->count[LVX_OPT_TEST] != 0;
     /* the user backend serves the mirror as one file over its sub-LVs: the daemon
      * re-reads them at the reload.  The dm backend's stack is taken down before the
@@ -239,14 +267,15 @@ int lvx_mirror_repair(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
     uint32_t region_size = lv->segs[0].region_size, failed_images, failed_logs;
     uint32_t usable = 0;
     for (uint32_t i = 0; i < lv->segs[0].area_count; i++)
-        usable += lv->segs[0].areas[i].lv && !lvx_lv_is_partial(lv->segs[0].areas[i].lv);
+        usable += lv->segs[0].areas[i].lv && !((dead >> (i % 64)) & 1) &&
+                  !lvx_lv_is_partial(lv->segs[0].areas[i].lv);
     if (!usable) {
         lvx_cmd_errorf("No usable images left in %s/%s.", vg, lv->name);
         return LVX_EXIT_FAILED;
     }
     const struct lvx_lv *old_log = lv->segs[0].log_lv;
     bool was_linear;
-    lvx_mirror_remove_missing(lv, was_active, &failed_images, &failed_logs);
+    lvx_mirror_remove_missing(lv, was_active, dead, dead_log, &failed_images, &failed_logs);
     if (failed_images)
         lvx_notice(env->ctx, "Mirror status: %u of %u images failed.", failed_images,
                    orig_images);
@@ -266,7 +295,7 @@ int lvx_mirror_repair(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
     while (replace_images || replace_logs) {
         lvx_warn(env->ctx, "WARNING: Trying to up-convert to %u images, %u logs.", images, logs);
         rc = up_convert(env, u, lv, images, logs, region_size,
-                        active && !dm && lvx_mirror_layer_served(&act), &added);
+                        active && !dm && lvx_mirror_layer_served(&act), r, &added);
         if (!rc)
             break;
         if (rc != 1)

@@ -194,7 +194,7 @@ static int remove_missing(struct lvx_cmd_env *env, struct lvx_vg_update *u)
             if ((rc = lvx_actcmd_init(env, &act)))
                 return rc;
             bool active = act.be && lvx_actcmd_is_active(env, &act, lv, NULL);
-            lvx_mirror_remove_missing(lv, active, &fi, &fl);
+            lvx_mirror_remove_missing(lv, active, 0, false, &fi, &fl);
             /* active in dm: reloaded now, the devices of what went taken down (the
              * old table keeps the missing PV's device open) */
             if (act.be && act.be->rename_sub && active &&

@@ -61,6 +61,10 @@ struct lvxd_watch {
     uint64_t known_data, known_meta; /* sizes the steps belong to */
     unsigned fails, max_fails;       /* a failing policy's back-off */
     bool dropped;                    /* an invalid snapshot: no longer watched */
+    uint64_t dead_legs;              /* mirror, RAID: the failed legs already reported */
+    bool repair_ran, sync_warned;    /* RAID: dmeventd's raid plugin's failed, warned */
+    const void *layout;              /* mirror, RAID: the model they belong to (a reload,
+                                      * a repair's new legs: reported afresh) */
 };
 
 struct lvxd_lv {
@@ -167,7 +171,7 @@ void lvxd_monitor_kick(void);
 /* Watch v or stop (lvchange --monitor); -EINVAL when v is neither the file of a thin
  * pool nor a snapshot's. */
 int lvxd_monitor_set(struct lvx_ctx *ctx, struct lvxd_lv *v, bool on);
-/* v is a thin pool's or a snapshot's file (can be monitored). */
+/* v is a thin pool's, a snapshot's, a mirror's or a RAID LV's file (can be monitored). */
 bool lvxd_monitorable(const struct lvxd_lv *v);
 /* Log "Monitoring thin pool|snapshot NAME." (on) or "No longer monitoring ...". */
 void lvxd_monitor_log_change(bool pool, const char *name, bool on);

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * daemon/monitor.c - what LVM2's dmeventd does with its thin and snapshot plugins, for
- * the LVs this worker serves and those device-mapper runs: a monitored thin pool (the
+ * daemon/monitor.c - what LVM2's dmeventd does with its thin, snapshot, mirror and raid
+ * plugins, for the LVs this worker serves and those device-mapper runs (thin pools and
+ * snapshots only there): a monitored mirror or RAID LV whose leg fails gets `lvx
+ * lvconvert --repair --use-policies VG/LV` (mirror_due, raid_due: dmeventd's lines and
+ * once-per-failure rules); a monitored thin pool (the
  * pool LV's own file, or its -tpool device: dm_watch.c) or COW snapshot (the COW LV's
  * file, or its snapshot device) is watched, and when its usage passes the next 5% step
  * above 50% the policy runs: `lvx lvextend --use-policies VG/LV` (dmeventd's `lvm
@@ -86,26 +89,50 @@ void lvxd_monitor_kick(void)
     pthread_mutex_unlock(&kick_mutex);
 }
 
+enum watch_kind { WATCH_NONE, WATCH_POOL, WATCH_SNAPSHOT, WATCH_MIRROR, WATCH_RAID };
+
 /* v's read lock held, or by the control loop (which alone reloads) */
-bool lvxd_monitorable(const struct lvxd_lv *v)
+static enum watch_kind kind_of(const struct lvxd_lv *v)
 {
     const char *t = v->target ? v->target->name : "";
-    return (strcmp(t, "thin") == 0 && lvx_lv_is_thin_pool(v->model)) ||
-           strcmp(t, "snapshot") == 0;
+    if (strcmp(t, "thin") == 0 && lvx_lv_is_thin_pool(v->model))
+        return WATCH_POOL;
+    if (strcmp(t, "snapshot") == 0)
+        return WATCH_SNAPSHOT;
+    if (strcmp(t, "mirror") == 0)
+        return WATCH_MIRROR;
+    if (strcmp(t, "raid") == 0 || strcmp(t, "raid-parity") == 0)
+        return WATCH_RAID;
+    return WATCH_NONE;
 }
 
-/* The dm name dmeventd names the LV by: a pool's -tpool device, a snapshot's own. */
+bool lvxd_monitorable(const struct lvxd_lv *v)
+{
+    return kind_of(v) != WATCH_NONE;
+}
+
+/* The dm name dmeventd names the LV by: a pool's -tpool device, the others' own. */
 static void watch_name(const struct lvxd_lv *v, char *out, size_t n)
 {
-    bool pool = strcmp(v->target->name, "thin") == 0;
-    snprintf(out, n, "%s%s", v->name, pool ? "-tpool" : "");
+    snprintf(out, n, "%s%s", v->name, kind_of(v) == WATCH_POOL ? "-tpool" : "");
+}
+
+/* dmeventd's mirror and raid plugins' lines at (un)registration */
+static void log_change(enum watch_kind k, const char *name, bool on)
+{
+    if (k == WATCH_MIRROR || k == WATCH_RAID)
+        lvxd_log("%s %s device %s for events.", on ? "Monitoring" : "No longer monitoring",
+                 k == WATCH_MIRROR ? "mirror" : "RAID", name);
+    else
+        lvxd_monitor_log_change(k == WATCH_POOL, name, on);
 }
 
 int lvxd_monitor_set(struct lvx_ctx *ctx, struct lvxd_lv *v, bool on)
 {
     char name[300];
     pthread_mutex_lock(&lvxd_lvs_mutex);
-    bool ok = lvxd_monitorable(v), was = v->monitored;
+    enum watch_kind k = kind_of(v);
+    bool ok = k != WATCH_NONE, was = v->monitored;
     if (ok) {
         v->monitored = on;
         memset(&v->watch, 0, sizeof(v->watch));
@@ -113,10 +140,10 @@ int lvxd_monitor_set(struct lvx_ctx *ctx, struct lvxd_lv *v, bool on)
     }
     pthread_mutex_unlock(&lvxd_lvs_mutex);
     if (!ok)
-        return lvx_error(ctx, EINVAL, "%s/%s is neither a thin pool nor a snapshot.", v->vg,
-                         v->lv);
+        return lvx_error(ctx, EINVAL, "%s/%s is not a thin pool, a snapshot, a mirror or a "
+                         "RAID LV.", v->vg, v->lv);
     if (on != was)
-        lvxd_monitor_log_change(strcmp(v->target->name, "thin") == 0, name, on);
+        log_change(k, name, on);
     if (on)
         lvxd_monitor_kick();
     return 0;
@@ -226,10 +253,78 @@ static bool snapshot_due(struct lvxd_watch *w, uint64_t sectors, const char *st,
     return true;
 }
 
+/* The failed legs of a health word (a letter per leg; 'A' alive, RAID's 'a' not yet in
+ * sync: a mirror's every other letter, RAID's 'D'). */
+static uint64_t dead_mask(const char *health, bool raid)
+{
+    uint64_t m = 0;
+    for (unsigned i = 0; health[i] && i < 64; i++)
+        if (raid ? health[i] == 'D' : health[i] != 'A')
+            m |= (uint64_t)1 << i;
+    return m;
+}
+
+/* A mirror: " mirror IN/REGIONS HEALTH".  As dmeventd's mirror plugin: a leg newly
+ * failed is reported and the repair runs (lvm.conf's mirror fault policies). */
+static bool mirror_due(struct lvxd_watch *w, const char *st, const char *name)
+{
+    uint64_t in, regions;
+    char health[65];
+    const char *s = strstr(st, " mirror ");
+    if (!s || sscanf(s, " mirror %" SCNu64 "/%" SCNu64 " %64s", &in, &regions, health) != 3)
+        return false;
+    uint64_t dead = dead_mask(health, false), fresh = dead & ~w->dead_legs;
+    w->dead_legs = dead;
+    if (!fresh)
+        return false;
+    for (unsigned i = 0; health[i] && i < 64; i++)
+        if ((fresh >> i) & 1)
+            lvxd_log("%s mirror device %u of %s has failed (%c).", i ? "Secondary" : "Primary",
+                     i, name, health[i]);
+    lvxd_log("Device failure in %s.", name);
+    return true;
+}
+
+/* A RAID LV: " raid HEALTH DONE/TOTAL ACTION ...".  As dmeventd's raid plugin: each leg
+ * newly 'D' warned about; the repair (lvm.conf's raid_fault_policy) once the array is
+ * in sync with its live legs, once per failure. */
+static bool raid_due(struct lvxd_watch *w, const char *type, const char *st, const char *name)
+{
+    uint64_t done, total;
+    char health[257], action[16];
+    const char *s = strstr(st, " raid ");
+    if (!s || sscanf(s, " raid %256s %" SCNu64 "/%" SCNu64 " %15s", health, &done, &total,
+                     action) != 4)
+        return false;
+    uint64_t dead = dead_mask(health, true);
+    for (unsigned i = 0; health[i] && i < 64; i++)
+        if (((dead & ~w->dead_legs) >> i) & 1)
+            lvxd_log("WARNING: Device #%u of %s array, %s, has failed.", i, type, name);
+    w->dead_legs |= dead;
+    if (!dead) {
+        w->repair_ran = false;
+        if (done == total)
+            w->dead_legs = 0;
+        return false;
+    }
+    if (done < total) {
+        if (!w->sync_warned)
+            lvxd_log("WARNING: waiting for resynchronization to finish before initiating "
+                     "repair on RAID device %s.", name);
+        w->sync_warned = true;
+        return false;
+    }
+    if (w->repair_ran)
+        return false;
+    w->repair_ran = true;
+    return true;
+}
+
 /* --- the command ----------------------------------------------------------------- */
 
 struct job {
     char vg[128], lv[128], name[300], dev_dir[256];
+    enum watch_kind kind;
     bool pool;
     bool dm;                         /* a device device-mapper runs (dm_watch.c) */
     struct job *next;
@@ -271,6 +366,12 @@ static char **command_env(const struct job *j)
     return e;
 }
 
+/* The policy's command: lvextend for pools and snapshots, lvconvert for the others. */
+static const char *command_name(const struct job *j)
+{
+    return j->kind == WATCH_MIRROR || j->kind == WATCH_RAID ? "lvconvert" : "lvextend";
+}
+
 /* Log the command's output, line by line, until it closes its end. */
 static void log_output(int fd, const struct job *j)
 {
@@ -287,24 +388,25 @@ static void log_output(int fd, const struct job *j)
         char *line = buf, *nl;
         while ((nl = strchr(line, '\n'))) {
             *nl = 0;
-            lvxd_log("lvextend %s/%s: %s", j->vg, j->lv, line);
+            lvxd_log("%s %s/%s: %s", command_name(j), j->vg, j->lv, line);
             line = nl + 1;
         }
         have = strlen(line);
         memmove(buf, line, have);
         if (have == sizeof(buf) - 1) {      /* a line longer than the buffer */
             buf[have] = 0;
-            lvxd_log("lvextend %s/%s: %s", j->vg, j->lv, buf);
+            lvxd_log("%s %s/%s: %s", command_name(j), j->vg, j->lv, buf);
             have = 0;
         }
     }
     if (have) {
         buf[have] = 0;
-        lvxd_log("lvextend %s/%s: %s", j->vg, j->lv, buf);
+        lvxd_log("%s %s/%s: %s", command_name(j), j->vg, j->lv, buf);
     }
 }
 
-/* Run `lvx lvextend --use-policies VG/LV`: true when it exited 0. */
+/* Run `lvx lvextend --use-policies VG/LV` (`lvx lvconvert --repair --use-policies VG/LV`
+ * for a mirror or RAID LV): true when it exited 0. */
 static bool run_policy(const struct job *j)
 {
     char exe[PATH_MAX], arg[260];
@@ -313,7 +415,9 @@ static bool run_policy(const struct job *j)
         return false;
     exe[n] = 0;
     snprintf(arg, sizeof(arg), "%s/%s", j->vg, j->lv);
-    char *argv[] = { "lvx", "lvextend", "--use-policies", arg, NULL };
+    char *extend[] = { "lvx", "lvextend", "--use-policies", arg, NULL };
+    char *repair[] = { "lvx", "lvconvert", "--repair", "--use-policies", arg, NULL };
+    char **argv = strcmp(command_name(j), "lvconvert") == 0 ? repair : extend;
     int p[2];
     if (pipe2(p, O_CLOEXEC) < 0)
         return false;
@@ -340,7 +444,7 @@ static bool run_policy(const struct job *j)
     close(p[1]);
     if (rc != 0) {
         close(p[0]);
-        lvxd_log("cannot run lvextend for %s: %s", j->name, strerror(rc));
+        lvxd_log("cannot run %s for %s: %s", command_name(j), j->name, strerror(rc));
         return false;
     }
     log_output(p[0], j);
@@ -349,12 +453,13 @@ static bool run_policy(const struct job *j)
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
     if (!WIFEXITED(status)) {
-        lvxd_log("lvextend %s/%s was terminated by signal %d.", j->vg, j->lv,
+        lvxd_log("%s %s/%s was terminated by signal %d.", command_name(j), j->vg, j->lv,
                  WIFSIGNALED(status) ? WTERMSIG(status) : 0);
         return false;
     }
     /* dmeventd: "Child N exited with status S." */
-    lvxd_log("lvextend %s/%s exited with status %d.", j->vg, j->lv, WEXITSTATUS(status));
+    lvxd_log("%s %s/%s exited with status %d.", command_name(j), j->vg, j->lv,
+             WEXITSTATUS(status));
     return WEXITSTATUS(status) == 0;
 }
 
@@ -362,8 +467,9 @@ static bool run_policy(const struct job *j)
 
 /* A job for vg/lv pushed onto *jobs; false when out of memory. */
 static bool job_push(struct job **jobs, const char *vg, const char *lv, const char *name,
-                     const char *dev_dir, bool pool, bool dm)
+                     const char *dev_dir, enum watch_kind kind, bool dm)
 {
+    bool pool = kind == WATCH_POOL;
     struct job *j = calloc(1, sizeof(*j));
     if (!j)
         return false;
@@ -371,6 +477,7 @@ static bool job_push(struct job **jobs, const char *vg, const char *lv, const ch
     snprintf(j->lv, sizeof(j->lv), "%s", lv);
     snprintf(j->name, sizeof(j->name), "%s", name);
     snprintf(j->dev_dir, sizeof(j->dev_dir), "%s", dev_dir);
+    j->kind = kind;
     j->pool = pool;
     j->dm = dm;
     j->next = *jobs;
@@ -384,7 +491,8 @@ static void dm_look(const struct lvxd_dm_look *l, void *arg)
     bool due = l->pool ? pool_due(l->watch, l->status, l->name)
                        : snapshot_due(l->watch, l->sectors, l->status, l->name);
     if (due)
-        job_push(arg, l->vg, l->lv, l->name, l->dev_dir, l->pool, true);
+        job_push(arg, l->vg, l->lv, l->name, l->dev_dir, l->pool ? WATCH_POOL : WATCH_SNAPSHOT,
+                 true);
 }
 
 /* The jobs due now (the served LVs' status looked at under the list's mutex, then the
@@ -396,20 +504,30 @@ static struct job *collect(bool tick)
     for (struct lvxd_lv *v = lvxd_lvs; v; v = v->next) {
         if (!v->monitored || v->dying)
             continue;
-        char st[160] = "", name[300];
+        char st[512] = "", name[300], type[32] = "";
         pthread_rwlock_rdlock(&v->lock);        /* a reload swaps the model */
-        bool ok = lvxd_monitorable(v) && v->target->status;
+        enum watch_kind k = kind_of(v);
+        bool ok = k != WATCH_NONE && v->target->status;
         if (ok)
             v->target->status(v, st, sizeof(st));
+        if (ok && k == WATCH_RAID && v->model && v->model->seg_count)
+            snprintf(type, sizeof(type), "%s", lvx_seg_report_type(&v->model->segs[0]));
+        if (ok && (k == WATCH_MIRROR || k == WATCH_RAID) && v->watch.layout != v->model) {
+            v->watch.layout = v->model;      /* reloaded: its legs' failures are new */
+            v->watch.dead_legs = 0;
+            v->watch.repair_ran = v->watch.sync_warned = false;
+        }
         pthread_rwlock_unlock(&v->lock);
         if (!ok)
             continue;
         watch_name(v, name, sizeof(name));
-        bool pool = strcmp(v->target->name, "thin") == 0;
-        if (!(pool ? pool_due(&v->watch, st, name)
-                   : snapshot_due(&v->watch, v->size / 512, st, name)))
+        bool due = k == WATCH_POOL     ? pool_due(&v->watch, st, name)
+                   : k == WATCH_MIRROR ? mirror_due(&v->watch, st, name)
+                   : k == WATCH_RAID   ? raid_due(&v->watch, type, st, name)
+                                       : snapshot_due(&v->watch, v->size / 512, st, name);
+        if (!due)
             continue;
-        if (!job_push(&jobs, v->vg, v->lv, name, v->dev_dir, pool, false))
+        if (!job_push(&jobs, v->vg, v->lv, name, v->dev_dir, k, false))
             break;
     }
     pthread_mutex_unlock(&lvxd_lvs_mutex);
@@ -433,7 +551,13 @@ static void run_jobs(struct job *jobs)
         struct job *j = jobs;
         jobs = j->next;
         bool ok = run_policy(j);
-        if (!ok)
+        if (j->kind == WATCH_MIRROR && ok)
+            lvxd_log("Repair of mirrored device %s finished successfully.", j->name);
+        else if (j->kind == WATCH_MIRROR)
+            lvxd_log("Repair of mirrored device %s failed.", j->name);
+        else if (j->kind == WATCH_RAID && !ok)
+            lvxd_log("Repair of RAID device %s failed.", j->name);
+        else if (!ok && j->kind != WATCH_RAID)
             lvxd_log(j->pool ? "Failed command for %s." : "Failed to extend snapshot %s.",
                      j->name);
         if (j->pool && j->dm) {

@@ -199,6 +199,7 @@ void raid_mark_failed_locked(struct lvxd_lv *v, struct raid *r, unsigned i, cons
     lvx_raid_sb_set_failed(&r->sb, i, true);
     lvxd_log("%s/%s: RAID leg %u failed (%s): served from the other legs", v->vg, v->lv, i,
              why);
+    lvxd_monitor_kick();                    /* a monitored RAID LV: its policy (monitor.c) */
 }
 
 /* The PVs only failed legs use (degraded): they hold nothing the array still needs

@@ -267,8 +267,11 @@ int mirror_write_log_locked(struct lvxd_io *io, struct lvxd_lv *v, struct mirror
 static void mark_failed_locked(struct lvxd_lv *v, struct mirror *m, unsigned i, const char *why)
 {
     if (!atomic_exchange(&m->legs[i].failed, true))
+    {
         lvxd_log("%s/%s: mirror leg %u failed (%s): served from the other legs", v->vg, v->lv,
                  i, why);
+        lvxd_monitor_kick();                /* a monitored mirror is repaired (monitor.c) */
+    }
 }
 
 /* --- flushes --------------------------------------------------------------------- */

@@ -38,27 +38,7 @@ uspace_test_loops "$VG" 5 64M
 LOG=$LVX_RUN_DIR/lvxd.log
 source "$LVX_ROOT/tests/tools/raid-pvread.sh"
 
-lvsf() { "$LVX" lvs --noheadings -o "$2" "$VG/$1" 2>/dev/null | tr -d ' '; }
-logged() {  # logged PATTERN [TRIES]: polled in the daemon's log (0.2 s each)
-    for _ in $(seq "${2:-100}"); do grep -q "$1" "$LOG" && return 0; sleep 0.2; done
-    return 1
-}
-wait_in_sync() {
-    for _ in $(seq 600); do [[ $(lvsf "$1" copy_percent) == 100.00 ]] && return 0; sleep 0.2; done
-    return 1
-}
-restart_daemon() {  # restart_daemon [FAULT]: every LV deactivated, the daemon (re)started
-    uspace_stop_daemon "$VG"
-    : >"$LOG"
-    env ${1:+LVX_TEST_DP_FAULT=$1} "$LVX" daemon start >/dev/null 2>&1
-}
-fio_w() {  # fio_w NAME DEV SIZE EXTRA...: 64 KiB random writes, crc32c-headed
-    local name=$1 dev=$2 size=$3
-    shift 3
-    fio --name="$name" --filename="$dev" --direct=1 --ioengine=psync --rw=randwrite --bs=64k \
-        --size="$size" --verify=crc32c --randseed=1116 "$@" --output="$SCRATCH/$name.out" \
-        >/dev/null 2>&1
-}
+source "$LVX_ROOT/tests/tools/mirror-fault.sh"   # restart_daemon, fio_w, lvsf, logged, wait_in_sync
 # images LV N: its N mimages read from their PVs into SCRATCH/LV.imgI, its mlog into
 # SCRATCH/LV.mlog
 images() {

@@ -15,9 +15,15 @@
 #   uspace_leftovers        prints what is left (loop devices on the daemon's files,
 #                           mounts, daemon processes); empty when clean
 #   uspace_test_env VG DEV...  for tests (after lib.sh): uspace_env $SCRATCH/us DEV...,
-#                           a private DM_DEV_DIR ($SCRATCH/dev), LVM2's sandbox, and an
-#                           EXIT trap deactivating VG, cleaning up the daemon, then lib.sh's
-#                           cleanup
+#                           activation/monitoring = 0 (as LVM2's test suite's lvm.conf: no
+#                           dmeventd-like repair of the legs a test fails on purpose, no
+#                           autoextend behind its back), a private DM_DEV_DIR
+#                           ($SCRATCH/dev), LVM2's sandbox, and an EXIT trap deactivating
+#                           VG, cleaning up the daemon, then lib.sh's cleanup
+#   uspace_activation LINE...  the lvm.conf's activation section made of LINE... (none:
+#                           no section, LVM2's defaults): a test of the daemon's monitor
+#                           turns it on with uspace_activation "monitoring = 1" (as LVM2's
+#                           aux prepare_dmeventd)
 #   uspace_test_loops VG N SIZE  the checks such a test needs, N loop devices of SIZE in
 #                           DEVS, then uspace_test_env VG over them
 #   uspace_run_ok DESC CMD...  TAP: ok when CMD exits 0 (its output shown otherwise)
@@ -44,17 +50,26 @@ uspace_env() {
     mkdir -p "$dir/etc" "$dir/lock"
     mkdir -p -m 0700 "$dir/run"   # lvx refuses a run directory others can enter
     for dev in "$@"; do accept+="\"a|^${dev}\$|\", "; done
-    cat >"$dir/etc/lvm.conf" <<CONF
-devices {
-    global_filter = [ ${accept}"r|.*|" ]
-}
-backup {
-    backup = 0
-    archive = 0
-}
-CONF
+    USPACE_ACCEPT=$accept
+    uspace_activation
     export LVX_RUN_DIR=$dir/run LVX_LOCK_DIR=$dir/lock LVM_SYSTEM_DIR=$dir/etc
     export LVX_ACTIVATION_BACKEND=user
+}
+
+uspace_activation() {
+    local line
+    {
+        printf 'devices {\n    global_filter = [ %s"r|.*|" ]\n}\n' "$USPACE_ACCEPT"
+        printf 'backup {\n    backup = 0\n    archive = 0\n}\n'
+        if [[ $# -gt 0 ]]; then
+            printf 'activation {\n'
+            for line in "$@"; do
+                if [[ -n $line ]]; then printf '    %s\n' "$line"; fi
+            done
+            printf '}\n'
+        fi
+    } >"$USPACE_DIR/etc/lvm.conf.new"
+    mv -f "$USPACE_DIR/etc/lvm.conf.new" "$USPACE_DIR/etc/lvm.conf"
 }
 
 uspace_daemon_pids() {
@@ -107,6 +122,7 @@ uspace_test_env() {
     shift
     trap _uspace_test_exit EXIT
     uspace_env "$SCRATCH/us" "$@"
+    uspace_activation "monitoring = 0"
     export DM_DEV_DIR=$SCRATCH/dev
     mkdir -p "$DM_DEV_DIR"
     lvm_sandbox "$@"
