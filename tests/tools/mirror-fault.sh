@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tests/tools/mirror-fault.sh - helpers of the user-backend tests whose mirror or RAID
-# legs fail (t1116, t1117, t1118), sourced after uspace-env.sh with VG and LOG (the
+# legs fail (t1116, t1117, t1121), sourced after uspace-env.sh with VG and LOG (the
 # daemon's log) set:
 #   restart_daemon [FAULT]     every LV of VG deactivated, the daemon (re)started with
 #                              LVX_TEST_DP_FAULT=FAULT (none: healthy), its log emptied

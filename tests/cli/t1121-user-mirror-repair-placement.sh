@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# t1118-user-mirror-repair-placement: where lvconvert --repair puts the replacement of a
+# t1121-user-mirror-repair-placement: where lvconvert --repair puts the replacement of a
 # mirror leg that failed while its PV is still present (the daemon's 'D', LVM2's
 # lv_check_transient), in lvx's user-space daemon, as LVM2 2.03.16 does:
 #   A. without PVs named: LVM2 removes the failed image first (mirror_remove_missing),
