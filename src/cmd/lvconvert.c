@@ -45,6 +45,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <time.h>
 
 #define ZERO_BYTES 4096u
 
@@ -383,6 +384,27 @@ static bool allow_extraction(const struct lvx_lv *lv, const struct lvx_lv_kstate
     return true;
 }
 
+/* The kernel's raid status just after a table was loaded (the command before changed
+ * the LV): not in sync, "idle", every image 'a' (dm-raid's resyncing flag set before md
+ * has started its recovery).  Read so, every image would count as out of sync and
+ * allow_extraction would let the last in-sync image go: read it again, every 100 ms
+ * for at most 5 s, until md has started (LVM2's own commands take longer between its
+ * reload and its next status read; its lvconvert-raid.sh removes an image right after
+ * adding one and expects the refusal). */
+static void settle_status(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
+                          const struct lvx_lv *lv, struct lvx_lv_kstate *ks)
+{
+    for (int i = 0; i < 50; i++) {
+        if (!ks->raid || lvx_lvconvert_in_sync(lv, ks) || strcmp(ks->sync_action, "idle") ||
+            !ks->raid_health[0] || strspn(ks->raid_health, "a") != strlen(ks->raid_health))
+            return;
+        struct timespec ts = { 0, 100 * 1000 * 1000 };
+        nanosleep(&ts, NULL);
+        if (!lvx_actcmd_is_active(env, act, lv, ks))
+            return;
+    }
+}
+
 /* Rename the device of sub from old_name to its name (forward) or back (undo). */
 static int rename_one(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
                       struct lvx_lv *sub, const char *old_name, bool undo)
@@ -593,6 +615,7 @@ static int change_images(struct lvx_cmd_env *env, struct lvx_vg_update *u,
         if (lvx_raid_add_images(env, u->vg, maps, lv, new_count, adj, pvs, pv_count, &ch) < 0)
             return lvx_cmd_fail(env);
     } else {
+        settle_status(env, &act, lv, &ks);
         if (!allow_extraction(lv, &ks, new_count, pvs, pv_count))
             return LVX_EXIT_FAILED;
         if (new_count == 1 &&

@@ -84,6 +84,11 @@ void lvx_mirror_remove_missing(struct lvx_lv *lv, bool active, uint64_t dead, bo
     *failed_logs = 0;
     if (seg->log_lv && (dead_log || lvx_lv_is_partial(seg->log_lv))) {
         *failed_logs = 1;
+        /* a mirrored log goes with its images (none left behind in the metadata) */
+        if (lvx_mirror_log_is_mirrored(seg->log_lv))
+            for (uint32_t a = 0; a < seg->log_lv->segs[0].area_count; a++)
+                if (seg->log_lv->segs[0].areas[a].lv)
+                    lvx_vg_remove_lv(lv->vg, seg->log_lv->segs[0].areas[a].lv);
         lvx_vg_remove_lv(lv->vg, seg->log_lv);
         seg->log_lv = NULL;
     }

@@ -12,6 +12,10 @@
 # exceed number of physical volumes (0)"), exit 5, the VG half changed in memory and
 # nothing repaired (found by LVM2's test in the guest, bench/lvm2-testsuite).  A second
 # case without the setting: three images again, the log beside an image (both tools).
+# A third, lvx alone (LVM2 cannot repair a mirrored log without device-mapper): a
+# 2-image mirror with a mirrored log whose two PVs are lost: the repair leaves no
+# sub-LV on a missing PV (lvx left the log's images behind, "[unknown]" in LVM2's
+# lvs -a, until LVM2's lvconvert-repair-replace.sh:83 caught it).
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 # shellcheck source=tests/tools/lv_twin.sh
@@ -68,4 +72,26 @@ test_eq "separate log PVs: lvx said it replaced 1 image fewer, as LVM2" \
 repair 0 "log beside an image"
 test_eq "log beside an image: 3 images again" \
     "$(lvm_a lvs --noheadings -o stripes vg1/m 2>/dev/null | tr -d ' ')" 3
+# mirrored log: images on D0 D1, the log's images on D2 D3, both log PVs lost
+for side in a b; do
+    twin_on "$side" lvm vgreduce --removemissing --force vg1 >/dev/null 2>&1
+    twin_on "$side" lvm lvremove -ff vg1 >/dev/null 2>&1
+done
+M=(--config "global/activation=1 global/support_mirrored_mirror_log=1")
+mapfile -d '' pvs < <(twin_args a %0 %1 %2 %3)
+lvx_a lvcreate "${M[@]}" -an --type mirror -m1 --mirrorlog mirrored -L 4m -n ml vg1 "${pvs[@]}" >/dev/null 2>&1
+test_eq "mirrored log: made, its images on D2 and D3" "$(devs_of a)" \
+    "[ml_mimage_0]=D0 [ml_mimage_1]=D1 [ml_mlog]=ml_mlog_mimage_0 [ml_mlog_mimage_0]=D2 [ml_mlog_mimage_1]=D3 ml=ml_mimage_0"
+cp "$SCRATCH/twin_a/lvm.conf" "$SCRATCH/twin_a/lvm.conf.all"
+sed -i -e "s#\"a|^${TWIN_A[2]}\\\$|\", ##" -e "s#\"a|^${TWIN_A[3]}\\\$|\", ##" "$SCRATCH/twin_a/lvm.conf"
+LEFT_A=("${TWIN_A[0]}" "${TWIN_A[1]}" "${TWIN_A[4]}")
+lvx_a() { LVM_SYSTEM_DIR="$SCRATCH/twin_a" "$LVX" "$@" --devices "$(IFS=,; echo "${LEFT_A[*]}")"; }
+rc=0
+lvx_a lvconvert "${M[@]}" -y --repair vg1/ml >"$SCRATCH/a.out" 2>&1 || rc=$?
+diag "$(out a "$SCRATCH/a.out")"
+test_eq "mirrored log lost: the repair succeeds, no sub-LV left on a missing PV (LVM2's lvs -a)" \
+    "$rc $(lvm_a lvs -a --noheadings -o lv_name,devices vg1 2>/dev/null | grep -c unknown)" "0 0"
+test_eq "... the mirror keeps its images, a new log on D4" "$(devs_of a)" \
+    "[ml_mimage_0]=D0 [ml_mimage_1]=D1 [ml_mlog]=D4 ml=ml_mimage_0"
+mv "$SCRATCH/twin_a/lvm.conf.all" "$SCRATCH/twin_a/lvm.conf"
 done_testing
