@@ -55,7 +55,7 @@ int lvx_cmd_devfile_open(struct lvx_cmd_env *env, bool modify, struct lvx_cmd_de
         lvx_cmd_errorf("%s", ctx->errmsg);
         return LVX_EXIT_FAILED;
     }
-    lvx_scan_drop_lvs(ctx, &f->devs);
+    lvx_scan_drop_lvs(ctx, f->devpool, &f->devs);
     lvx_devices_file_match(env->pool, &f->df, &f->devs);
     for (unsigned i = 0; i < f->df.count; i++)
         if (!f->df.entries[i].dev)

@@ -318,6 +318,10 @@ static int check_candidate(struct lvx_cmd_env *env, const struct lvx_vg_update *
     }
     if (!spv)
         return 0;                 /* implicit pvcreate */
+    if (lvx_vgset_pv_duplicated(u->set, spv->label.pv_uuid)) {
+        lvx_cmd_errorf("Cannot use device %s with duplicates.", dev->path);
+        return LVX_EXIT_FAILED;
+    }
     if (lvx_pv_scanned_in_vg(spv) && !lvx_pv_scanned_vg_name(spv) &&
         env->args->count[LVX_OPT_FORCE] < 2) {
         /* marked in use (PV_EXT_USED), no metadata of its own naming the VG: LVM2's

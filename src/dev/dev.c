@@ -3,6 +3,10 @@
  * dev/dev.c - devices (dev.h): which ones a command looks at, opening them with
  * size and topology, and exact-length I/O through the I/O seam (ctx->io).
  *
+ * The system list names a device /dev/<kernel name>, except a device-mapper device
+ * that is not an LV: /dev/mapper/<dm name> when that node is the device (LVM2's
+ * preferred name, dev/aliases.h).
+ *
  * Entry points: lvx_devs_from_names(), lvx_devs_from_names_each(), lvx_devs_from_system(), lvx_dev_open(),
  * lvx_dev_open_direct(), lvx_dev_end_direct(), lvx_dev_close(), lvx_dev_read(),
  * lvx_dev_write(), lvx_dev_flush(), lvx_dev_read_many(), lvx_dev_read_topology().
@@ -13,6 +17,7 @@
  * directory of its own, so its parent's is used.
  */
 #include "dev/dev.h"
+#include "dev/aliases.h"
 #include "dev/io.h"
 #include "dev/lv_dev.h"
 #include "util/buf.h"
@@ -373,6 +378,14 @@ static int lvx_devs_from_system_unt(struct lvx_ctx *ctx, struct lvx_pool *pool, 
         }
         d->size = (uint64_t)blocks * 1024;     /* a hint; lvx_dev_open() gets the exact size */
         d->is_lv = lvx_lvdev_is_lv(&probe, maj, min, NULL, 0);
+        if (!d->is_lv && probe.dm_major >= 0 && maj == (unsigned)probe.dm_major) {
+            bool link;                /* LVM2 names it by its /dev/mapper node */
+            const char *mapper = lvx_dev_mapper_path(&probe, pool, maj, min, &link);
+            if (mapper) {
+                d->path = mapper;
+                d->is_link = link;
+            }
+        }
         out->devs[out->count++] = d;
     }
     node_set_free(&nodes);

@@ -5,9 +5,9 @@
  * Cost independent of the number of patterns where it can be: a pattern that names one
  * device exactly ("a|^/dev/loop7$|": anchored at both ends, no special character but
  * escaped punctuation) is not compiled but kept as its text in a hash table, and a
- * pattern matching every name (".*", "^.*$") as a flag.  A device's verdict is then
- * the lowest-numbered of: the exact patterns naming one of its names (one hash lookup
- * per name) and the regexes before it, tried in order.  A configuration of one pattern
+ * pattern matching every name (".*", "^.*$") as a flag.  A name's verdict is then
+ * the lowest-numbered of: the exact pattern naming it (one hash lookup) and the
+ * regexes before it, tried in order.  A configuration of one pattern
  * per device plus "r|.*|" costs two lookups and one flag test per device instead of
  * one regexec per pattern.
  */
@@ -202,26 +202,42 @@ int lvx_filter_add(struct lvx_ctx *ctx, struct lvx_filter **f, const char *patte
     return 0;
 }
 
-/* The verdict of one list: the first rule matching any name, else accept. */
-static bool list_accepts(const struct lvx_filter *f, const char *const *names, unsigned count)
+/* The first rule matching one name: its index, or UINT_MAX when none does. */
+static unsigned first_match(const struct lvx_filter *f, const char *name)
 {
-    unsigned first_exact = UINT_MAX;
-    for (unsigned n = 0; n < count; n++) {
-        unsigned r = names[n] ? exact_lookup(f, names[n]) : UINT_MAX;
-        first_exact = r < first_exact ? r : first_exact;
-    }
+    unsigned first_exact = exact_lookup(f, name);
     for (unsigned t = 0; t < f->tried_count && f->tried[t] < first_exact; t++) {
         const struct filter_rule *rule = &f->rules[f->tried[t]];
-        if (rule->kind == RULE_ALL)
-            return rule->accept;
-        for (unsigned n = 0; n < count; n++)
-            if (names[n] && regexec(&rule->re, names[n], 0, NULL, 0) == 0)
-                return rule->accept;
+        if (rule->kind == RULE_ALL || regexec(&rule->re, name, 0, NULL, 0) == 0)
+            return f->tried[t];
     }
-    return first_exact == UINT_MAX ? true : f->rules[first_exact].accept;
+    return first_exact;
 }
 
-bool lvx_filter_accepts(const struct lvx_filter *f, const char *const *names, unsigned count)
+/* The verdict of one list, as LVM2's regex filter gives it: each name is judged by the
+ * first rule matching it; the device is accepted when one of its names is, rejected
+ * when a name is rejected and none accepted, and accepted when no rule matches any
+ * name ("r|/dev/dm-|" does not reject a dm device whose /dev/mapper name an "a|.*|"
+ * accepts). */
+static bool list_accepts(const struct lvx_filter *f, const char **names, unsigned count)
+{
+    bool rejected = false;
+    for (unsigned n = 0; n < count; n++) {
+        unsigned r = names[n] ? first_match(f, names[n]) : UINT_MAX;
+        if (r == UINT_MAX)
+            continue;
+        if (f->rules[r].accept) {
+            const char *by = names[n];       /* LVM2's new preferred name */
+            memmove(&names[1], &names[0], n * sizeof(*names));
+            names[0] = by;
+            return true;
+        }
+        rejected = true;
+    }
+    return !rejected;
+}
+
+bool lvx_filter_accepts(const struct lvx_filter *f, const char **names, unsigned count)
 {
     for (; f; f = f->next)
         if (!list_accepts(f, names, count))

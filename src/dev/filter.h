@@ -3,8 +3,10 @@
  * dev/filter.h - LVM2's device filters (lvm.conf devices/filter and
  * devices/global_filter): a list of patterns "a<d>REGEX<d>" (accept) or
  * "r<d>REGEX<d>" (reject), <d> any delimiter character repeated at the end
- * ("a|^/dev/sd|", "r/.*\/").  The first pattern matching one of a device's names
- * decides; a device matched by none is accepted.  Regexes are POSIX extended.
+ * ("a|^/dev/sd|", "r/.*\/").  Each of a device's names is judged by the first
+ * pattern matching it; the device is accepted when one name is, rejected when a name
+ * is rejected and none accepted, accepted when no pattern matches any of its names
+ * (LVM2's regex filter).  Regexes are POSIX extended.
  *
  * Entry points: lvx_filter_add(), lvx_filter_chain(), lvx_filter_accepts(),
  * lvx_filter_free().
@@ -22,8 +24,10 @@ struct lvx_filter;
  * pattern when it is malformed ("Invalid filter pattern \"x\": ..."). */
 int lvx_filter_add(struct lvx_ctx *ctx, struct lvx_filter **f, const char *pattern);
 /* Does the filter accept a device known by these names (its path, its canonical
- * name...)?  NULL filter accepts everything. */
-bool lvx_filter_accepts(const struct lvx_filter *f, const char *const *names, unsigned count);
+ * name...)?  NULL filter accepts everything.  A list accepting the device by another
+ * name than names[0] moves that name to names[0]: LVM2 then reports the device by it
+ * (dev_set_preferred_name). */
+bool lvx_filter_accepts(const struct lvx_filter *f, const char **names, unsigned count);
 /* A filter accepting what both a and b accept (LVM2's global_filter then filter: each
  * list decides on its own).  Takes ownership of both; either may be NULL. */
 struct lvx_filter *lvx_filter_chain(struct lvx_filter *a, struct lvx_filter *b);

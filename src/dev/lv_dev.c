@@ -94,6 +94,13 @@ bool lvx_lvdev_is_lv(const struct lvx_lvdev_probe *p, uint32_t maj, uint32_t min
     return true;
 }
 
+bool lvx_lvdev_dm_name(const struct lvx_lvdev_probe *p, uint32_t maj, uint32_t min,
+                       char *name, size_t n)
+{
+    return p->dm_major >= 0 && maj == (uint32_t)p->dm_major && sys_line(maj, min, "dm/name", name, n) &&
+           name[0];
+}
+
 bool lvx_lvdev_layer(const struct lvx_lvdev_probe *p, uint32_t maj, uint32_t min)
 {
     char line[PATH_MAX];
@@ -172,7 +179,9 @@ unsigned lvx_lvdev_drop_own_opens(uint32_t maj, uint32_t min)
     return n;
 }
 
-bool lvx_lvdev_has_holders(uint32_t maj, uint32_t min)
+/* Holders of maj:min (/sys/dev/block/MAJ:MIN/holders/): any, or (lvs_only) those that
+ * are active LVs (an "LVM-" DM UUID, LVM2's dev_is_used_by_active_lv). */
+static bool holders(uint32_t maj, uint32_t min, bool lvs_only)
 {
     char path[96];
     snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/holders", maj, min);
@@ -181,8 +190,24 @@ bool lvx_lvdev_has_holders(uint32_t maj, uint32_t min)
         return false;
     bool any = false;
     struct dirent *e;
-    while (!any && (e = readdir(d)) != NULL)
-        any = strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    while (!any && (e = readdir(d)) != NULL) {
+        char uuid_path[PATH_MAX], uuid[160];
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        snprintf(uuid_path, sizeof(uuid_path), "/sys/block/%s/dm/uuid", e->d_name);
+        any = !lvs_only || (lvx_lvdev_read_line(uuid_path, uuid, sizeof(uuid)) &&
+                            strncmp(uuid, "LVM-", 4) == 0);
+    }
     closedir(d);
     return any;
+}
+
+bool lvx_lvdev_has_holders(uint32_t maj, uint32_t min)
+{
+    return holders(maj, min, false);
+}
+
+bool lvx_lvdev_used_by_lv(uint32_t maj, uint32_t min)
+{
+    return holders(maj, min, true);
 }

@@ -12,8 +12,9 @@
  * a device of another major costs nothing, a dm device (or a loop device while the
  * daemon serves LVs) one sysfs read.
  *
- * Entry points: lvx_lvdev_probe_init(), lvx_lvdev_is_lv(), lvx_lvdev_aliases(),
- * lvx_lvdev_drop_own_opens(), lvx_lvdev_read_line(), lvx_lvdev_has_holders().
+ * Entry points: lvx_lvdev_probe_init(), lvx_lvdev_is_lv(), lvx_lvdev_dm_name(),
+ * lvx_lvdev_aliases(), lvx_lvdev_drop_own_opens(), lvx_lvdev_read_line(),
+ * lvx_lvdev_has_holders(), lvx_lvdev_used_by_lv().
  */
 #ifndef LVX_DEV_LV_DEV_H
 #define LVX_DEV_LV_DEV_H
@@ -38,6 +39,10 @@ bool lvx_lvdev_read_line(const char *path, char *out, size_t n);
  * ("vg-lv", dashes doubled) is copied there (n bytes). */
 bool lvx_lvdev_is_lv(const struct lvx_lvdev_probe *p, uint32_t maj, uint32_t min,
                      char *dm_name, size_t n);
+/* The dm name of device-mapper device maj:min (sysfs dm/name) into name (n bytes);
+ * false for a device of another major or when it is unreadable. */
+bool lvx_lvdev_dm_name(const struct lvx_lvdev_probe *p, uint32_t maj, uint32_t min,
+                       char *name, size_t n);
 /* Is dm device maj:min one of an LV's private layers: a DM UUID "LVM-" followed by
  * more than the VG's and LV's 64 characters (a layer suffix: -tpool, -tdata, -pool,
  * -real, -cow, ...)?  LVM2's "Reserved uuid ... not usable". */
@@ -56,5 +61,7 @@ unsigned lvx_lvdev_drop_own_opens(uint32_t maj, uint32_t min);
 /* Does the kernel list holders of maj:min (/sys/dev/block/MAJ:MIN/holders/: a dm
  * table maps onto it, e.g. an LV of a VG stacked on this LV)? */
 bool lvx_lvdev_has_holders(uint32_t maj, uint32_t min);
+/* Is one of those holders an active LV (a dm device with an "LVM-" UUID)? */
+bool lvx_lvdev_used_by_lv(uint32_t maj, uint32_t min);
 
 #endif

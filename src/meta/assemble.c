@@ -6,7 +6,7 @@
  * first copy (device order) with the highest seqno is imported into the set's pool.
  * LVM2-style warnings are logged for damaged areas, older copies, same-seqno copies
  * that differ (marked bad), PVs listed in the text but not found, duplicate PV UUIDs
- * (the first device wins), outdated PVs, devices smaller than their PV size
+ * (LVM2's preferred device wins, meta/dup_prefer.h), outdated PVs, devices smaller than their PV size
  * (metadata/check_pv_device_sizes) and VG name clashes (messages as LVM2
  * 2.03.16 prints them).  Every VG PV found on a device gets its `ondisk` state from
  * the scan; labelled PVs that no VG lists become orphans, except outdated PVs (they
@@ -15,6 +15,7 @@
  * Entry points: lvx_scan_vgs(), lvx_vgset_find(), lvx_vgset_free(),
  * lvx_scan_fill_ondisk().
  */
+#include "meta/dup_prefer.h"
 #include "meta/mda_pvs.h"
 #include "meta/scan.h"
 #include "meta/systemid.h"
@@ -91,16 +92,51 @@ static void sort_by_uuid(struct assembly *a)
     sort_scan = NULL;
 }
 
+/* The runs of equal PV UUIDs in by_uuid: the device LVM2 prefers (meta/dup_prefer.h)
+ * is moved to the front of its run, the others are duplicates. */
 static void find_duplicates(struct assembly *a)
 {
     struct lvx_scan *scan = a->scan;
     unsigned *first = lvx_pool_alloc(a->tmp, (scan->pv_count + 1) * sizeof(*first));
-    for (unsigned k = 0; k < scan->pv_count; k++) {
-        unsigned i = a->by_uuid[k];
-        bool same = k > 0 && strcmp(scan->pvs[i].label.pv_uuid,
-                                    scan->pvs[a->by_uuid[k - 1]].label.pv_uuid) == 0;
-        first[i] = same ? first[a->by_uuid[k - 1]] : i;
-        a->duplicate[i] = same;
+    const char **reason = lvx_pool_alloc(a->tmp, (scan->pv_count + 1) * sizeof(*reason));
+    struct lvx_lvdev_probe probe;
+    bool probed = false;
+    for (unsigned k = 0, end; k < scan->pv_count; k = end) {
+        const char *uuid = scan->pvs[a->by_uuid[k]].label.pv_uuid;
+        for (end = k + 1; end < scan->pv_count &&
+                          strcmp(scan->pvs[a->by_uuid[end]].label.pv_uuid, uuid) == 0; end++)
+            ;
+        unsigned best = k;
+        const char *why = NULL;
+        if (end - k > 1) {
+            if (!probed)
+                lvx_lvdev_probe_init(&probe);
+            probed = true;
+            struct lvx_dup_facts fb, f;
+            lvx_dup_facts_of(scan, a->by_uuid[k], &probe, &fb);
+            for (unsigned m = k + 1; m < end; m++) {
+                lvx_dup_facts_of(scan, a->by_uuid[m], &probe, &f);
+                if (lvx_dup_prefer_second(&fb, &f, &why)) {
+                    best = m;
+                    fb = f;
+                }
+            }
+            unsigned w = a->by_uuid[best];          /* the run keeps device order after it */
+            memmove(&a->by_uuid[k + 1], &a->by_uuid[k], (best - k) * sizeof(*a->by_uuid));
+            a->by_uuid[k] = w;
+        }
+        if (end - k > 1) {
+            a->set->dup_uuids = lvx_pool_realloc(a->set->pool, a->set->dup_uuids,
+                                                 a->set->dup_count * sizeof(char *),
+                                                 (a->set->dup_count + 1) * sizeof(char *));
+            a->set->dup_uuids[a->set->dup_count++] = lvx_pool_strdup(a->set->pool, uuid);
+        }
+        for (unsigned m = k; m < end; m++) {
+            unsigned i = a->by_uuid[m];
+            first[i] = a->by_uuid[k];
+            a->duplicate[i] = m > k;
+            reason[i] = why;
+        }
     }
     /* warnings in device order, LVM2's "Not using" lines before its "prefers" lines */
     for (unsigned i = 0; i < scan->pv_count; i++)
@@ -109,8 +145,9 @@ static void find_duplicates(struct assembly *a)
                      dashed(a->tmp, scan->pvs[i].label.pv_uuid));
     for (unsigned i = 0; i < scan->pv_count; i++)
         if (a->duplicate[i])
-            lvx_warn(a->ctx, "WARNING: PV %s prefers device %s because device was seen first.",
-                     dashed(a->tmp, scan->pvs[i].label.pv_uuid), scan->pvs[first[i]].dev->path);
+            lvx_warn(a->ctx, "WARNING: PV %s prefers device %s because %s.",
+                     dashed(a->tmp, scan->pvs[i].label.pv_uuid), scan->pvs[first[i]].dev->path,
+                     reason[i]);
 }
 
 static void warn_bad_areas(struct assembly *a)
@@ -555,6 +592,22 @@ static int lvx_scan_vgs_unt(struct lvx_ctx *ctx, struct lvx_scan *scan, struct l
     lvx_pool_destroy(a.tmp);
     *out = set;
     return 0;
+}
+
+bool lvx_vgset_pv_duplicated(const struct lvx_vgset *set, const char *pv_uuid)
+{
+    unsigned lo = 0, hi = set->dup_count;        /* dup_uuids: in by_uuid's order */
+    while (lo < hi) {
+        unsigned mid = lo + (hi - lo) / 2;
+        int c = strcmp(set->dup_uuids[mid], pv_uuid);
+        if (c == 0)
+            return true;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return false;
 }
 
 int lvx_scan_vgs(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_vgset **out)

@@ -27,6 +27,7 @@
 #include "meta/devfile_check.h"
 #include "util/phase.h"
 #include "config/config.h"
+#include "dev/aliases.h"
 #include "dev/filter.h"
 #include "dev/scandirs.h"
 #include "dev/io.h"
@@ -650,8 +651,7 @@ int lvx_scan_devices_file(struct lvx_ctx *ctx, const struct lvx_config *cfg,
 }
 
 /* Drop the devices lvm.conf's devices/global_filter and devices/filter reject, before
- * anything opens them.  A device is matched by its name and, for a symlink, its canonical
- * path.  As
+ * anything opens them.  A device is matched by all its names (dev/aliases.h).  As
  * LVM2 does, devices named with --devices are not filtered (system scan only).  named:
  * devices named on the command line (devices/scan's directories do not apply); *used_file
  * (may be NULL): whether the devices file, not the filters, decided. */
@@ -677,17 +677,23 @@ static int scan_filter_devices(struct lvx_ctx *ctx, struct lvx_pool *pool,
         return rc;
     t = lvx_phase_start();
     unsigned kept = 0;
+    struct lvx_dev_aliases aliases;
+    lvx_dev_aliases_init(&aliases);
     for (unsigned i = 0; i < devs->count; i++) {
         struct lvx_dev *dev = devs->devs[i];
-        char *real;
-        const char *names[4];
-        unsigned n = lvx_scan_filter_names(pool, dev, names, &real);
-        if (lvx_filter_accepts(filter, names, n))
+        const char *names[LVX_DEV_ALIASES_MAX];
+        unsigned n = lvx_dev_alias_names(&aliases, pool, dev, names, LVX_DEV_ALIASES_MAX);
+        if (lvx_filter_accepts(filter, names, n)) {
+            struct stat st;
+            if (!named && names[0] != dev->path) {     /* accepted by another name */
+                dev->path = names[0];
+                dev->is_link = lstat(names[0], &st) == 0 && S_ISLNK(st.st_mode);
+            }
             devs->devs[kept++] = dev;
-        else
+        } else
             lvx_debug(ctx, "%s: skipped by the device filter", dev->path);
-        free(real);
     }
+    lvx_dev_aliases_free(&aliases);
     devs->count = kept;
     lvx_filter_free(filter);
     lvx_phase_end("filter", t);
@@ -710,9 +716,9 @@ int lvx_scan_list_devices(struct lvx_ctx *ctx, const struct lvx_scan_opts *opts,
     } else if (opts && opts->devices) {
         if ((rc = lvx_devs_from_names(ctx, pool, opts->devices, opts->device_count, out)) == 0 &&
             !opts->with_lvs)
-            lvx_scan_drop_lvs(ctx, out);
+            lvx_scan_drop_lvs(ctx, pool, out);
     } else if ((rc = lvx_devs_from_system(ctx, pool, out)) == 0) {
-        lvx_scan_drop_lvs(ctx, out);
+        lvx_scan_drop_lvs(ctx, pool, out);
         rc = scan_filter_devices(ctx, pool, out, false, NULL);
     }
     return rc;

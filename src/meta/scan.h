@@ -183,13 +183,17 @@ struct lvx_vgset {
     unsigned orphan_count;
     struct lvx_pv **orphans;     /* PVs not in any VG (vg == NULL), ondisk filled */
     unsigned outdated_count;     /* PVs carrying metadata of a VG that no longer lists */
-    struct lvx_pv **outdated;    /* them (§8.4): vg == NULL, ondisk filled, not orphans */
+    struct lvx_pv **outdated;    /* them (§8.4): vg == NULL, ondisk filled, not orphans */    unsigned dup_count;          /* PV UUIDs (raw) that more than one device carries */
+    const char **dup_uuids;      /* (LVM2's duplicates), sorted */
 };
 
 /* Assemble all VGs found by the scan.  Damaged copies and missing PVs give warnings;
  * a VG whose every copy is damaged gives a warning and is left out (error if named). */
 int lvx_scan_vgs(struct lvx_ctx *ctx, struct lvx_scan *scan, struct lvx_vgset **out);
 void lvx_vgset_free(struct lvx_vgset *set);
+/* Does more than one device carry this PV UUID (raw)?  LVM2 then refuses the PV to
+ * vgcreate, vgextend and pvcreate ("Cannot use device ... with duplicates."). */
+bool lvx_vgset_pv_duplicated(const struct lvx_vgset *set, const char *pv_uuid);
 /* A PV's on-disk state (device, label, metadata areas) from its scan record; strings
  * are copied into pool.  Assembly does it for every PV it places; vgcfgrestore for
  * the PVs of a restored VG. */

@@ -63,30 +63,63 @@ static void test_filter_order(void)
     f = make(p4);
     const char *names[2] = { "/dev/loop7", "/dev/disk/by-id/keep" };
     ok(lvx_filter_accepts(f, names, 2), "an alias accepted by the first pattern");
+    is_str(names[0], "/dev/disk/by-id/keep", "the accepting alias becomes the first name");
+    is_str(names[1], "/dev/loop7", "... the others follow");
+    lvx_filter_free(f);
+
+    /* LVM2 judges each name on its own: rejecting the kernel name of a dm device does
+     * not reject the device when its /dev/mapper name is accepted */
+    const char *const p5[] = { "r|/dev/dm-|", "a|.*|", NULL };
+    f = make(p5);
+    const char *dm[2] = { "/dev/mapper/crypt", "/dev/dm-0" };
+    ok(lvx_filter_accepts(f, dm, 2), "r|/dev/dm-| a|.*|: a dm device accepted by its mapper name");
+    is_str(dm[0], "/dev/mapper/crypt", "... its first name stays");
+    const char *dm_only[1] = { "/dev/dm-0" };
+    ok(!lvx_filter_accepts(f, dm_only, 1), "... the kernel name alone is rejected");
+    lvx_filter_free(f);
+    const char *const p6[] = { "r|^/dev/mapper/|", "a|^/dev/dm-|", "r|.*|", NULL };
+    f = make(p6);
+    const char *dm2[2] = { "/dev/mapper/crypt", "/dev/dm-0" };
+    ok(lvx_filter_accepts(f, dm2, 2), "a name rejected, another accepted: accepted");
+    is_str(dm2[0], "/dev/dm-0", "... reported by the accepted name");
+    const char *const p7[] = { "r|^/dev/mapper/|", "r|^/dev/dm-|", "a|.*|", NULL };
+    lvx_filter_free(f);
+    f = make(p7);
+    const char *dm3[2] = { "/dev/mapper/crypt", "/dev/dm-0" };
+    ok(!lvx_filter_accepts(f, dm3, 2), "every name rejected by an earlier pattern: rejected");
     lvx_filter_free(f);
 }
 
-/* The verdict LVM2's rule gives (first pattern matching any name decides, none =
- * accept), computed the plain way: every pattern compiled and tried in order. */
+/* The verdict LVM2's rule gives (each name judged by the first pattern matching it;
+ * accepted when a name is, rejected when a name is rejected and none accepted, none
+ * matched = accept), computed the plain way: every pattern compiled and tried in
+ * order. */
 static bool reference_accepts(const char *const *patterns, const char *const *names,
                               unsigned count)
 {
-    for (; *patterns; patterns++) {
-        const char *p = *patterns;
-        size_t len = strlen(p);
-        char re_text[256];
-        snprintf(re_text, sizeof(re_text), "%.*s", (int)(len - 3), p + 2);
-        regex_t re;
-        if (regcomp(&re, re_text, REG_EXTENDED | REG_NOSUB) != 0)
-            return false;
-        bool hit = false;
-        for (unsigned n = 0; n < count; n++)
-            hit |= names[n] && regexec(&re, names[n], 0, NULL, 0) == 0;
-        regfree(&re);
-        if (hit)
-            return p[0] == 'a';
+    bool rejected = false;
+    for (unsigned n = 0; n < count; n++) {
+        if (!names[n])
+            continue;
+        for (const char *const *pp = patterns; *pp; pp++) {
+            const char *p = *pp;
+            size_t len = strlen(p);
+            char re_text[256];
+            snprintf(re_text, sizeof(re_text), "%.*s", (int)(len - 3), p + 2);
+            regex_t re;
+            if (regcomp(&re, re_text, REG_EXTENDED | REG_NOSUB) != 0)
+                return false;
+            bool hit = regexec(&re, names[n], 0, NULL, 0) == 0;
+            regfree(&re);
+            if (!hit)
+                continue;
+            if (p[0] == 'a')
+                return true;
+            rejected = true;
+            break;
+        }
     }
-    return true;
+    return !rejected;
 }
 
 /* Exact-name patterns are looked up in a hash and ".*" is a flag (dev/filter.c): the

@@ -8,6 +8,7 @@
 #include "tap.h"
 
 #include "meta/read.h"
+#include "meta/dup_prefer.h"
 #include "meta/backup.h"
 #include "dev/io.h"
 #include "format/cfg.h"
@@ -584,27 +585,75 @@ static void test_missing_pv(void)
     expect_free(&d.e);
 }
 
-static void test_duplicate(void)
+/* The four PVs of p02 and a copy of the first (dup: its path), scanned: the copy last,
+ * or (grown) 1 MiB larger and first. */
+static struct lvx_vgset *scan_with_copy(struct damage_env *d, const char *tag, bool grown,
+                                        char dup[512], struct lvx_ctx *ctx, struct lvx_scan **scan)
+{
+    damage_setup(d, "p02_striped4_256k", tag);
+    snprintf(dup, 512, "%s/%s-copy.img", tmpdir, tag);
+    copy_file(d->path[0], dup);
+    struct stat st;
+    if (grown)
+        ok(stat(dup, &st) == 0 && truncate(dup, st.st_size + 1048576) == 0, "%s: copy grown 1 MiB", tag);
+    const char *five[5] = { d->paths[0], d->paths[1], d->paths[2], d->paths[3], dup };
+    const char *grown_first[5] = { dup, d->paths[0], d->paths[1], d->paths[2], d->paths[3] };
+    ctx_setup(ctx);
+    return scan_files(ctx, grown ? grown_first : five, 5, scan);
+}
+
+/* Duplicates: the copy last is not used (the first device is); a copy seen first but
+ * 1 MiB larger (grown) than the dev_size the VG metadata records loses to the device
+ * whose size is right (LVM2's preference, meta/dup_prefer.h).  Either way the PV is
+ * known duplicated (lvx_vgset_pv_duplicated: refused to vgcreate/vgextend). */
+static void test_duplicate(bool grown)
 {
     struct damage_env d;
-    damage_setup(&d, "p02_striped4_256k", "dup");
     char dup[512];
-    snprintf(dup, sizeof(dup), "%s/dup-copy.img", tmpdir);
-    copy_file(d.path[0], dup);
-    const char *five[5] = { d.paths[0], d.paths[1], d.paths[2], d.paths[3], dup };
     struct lvx_ctx ctx;
-    ctx_setup(&ctx);
     struct lvx_scan *scan;
-    struct lvx_vgset *set = scan_files(&ctx, five, 5, &scan);
+    const char *t = grown ? "duplicate grown first" : "duplicate";
+    struct lvx_vgset *set = scan_with_copy(&d, grown ? "dupsize" : "dup", grown, dup, &ctx, &scan);
     struct lvx_vg *vg = set && set->vg_count == 1 ? set->vgs[0] : NULL;
-    ok(vg != NULL, "duplicate: VG assembled");
-    ok(ctx.warnings >= 1, "duplicate: warned");
-    ok(pv_on(vg, d.path[0]) != NULL, "duplicate: first device used");
-    ok(pv_on(vg, dup) == NULL, "duplicate: copy not used");
-    ok(set && set->orphan_count == 0, "duplicate: copy is not an orphan");
+    ok(vg != NULL, "%s: VG assembled", t);
+    ok(ctx.warnings >= 1, "%s: warned", t);
+    ok(pv_on(vg, d.path[0]) != NULL, "%s: the original used (first seen, or the right size)", t);
+    ok(pv_on(vg, dup) == NULL, "%s: copy not used", t);
+    ok(set && set->orphan_count == 0, "%s: copy is not an orphan", t);
+    ok(set && set->dup_count == 1, "%s: one PV UUID duplicated", t);
+    bool dup_known = false, other_known = false;
+    for (unsigned i = 0; scan && i < scan->pv_count; i++) {
+        if (strcmp(scan->pvs[i].dev->path, dup) == 0)
+            dup_known = lvx_vgset_pv_duplicated(set, scan->pvs[i].label.pv_uuid);
+        else if (strcmp(scan->pvs[i].dev->path, d.paths[1]) == 0)
+            other_known = lvx_vgset_pv_duplicated(set, scan->pvs[i].label.pv_uuid);
+    }
+    ok(dup_known, "%s: the duplicated PV is known as such", t);
+    ok(!other_known, "%s: another PV of the VG is not", t);
     lvx_vgset_free(set);
     lvx_scan_free(scan);
     expect_free(&d.e);
+}
+
+/* The order of LVM2's criteria and its words. */
+static void test_duplicate_order(void)
+{
+    const char *why = NULL;
+    struct lvx_dup_facts none = { 0 }, lv = { .used_by_lv = true }, size = { .size_correct = true },
+                         name = { .name_matches = true }, dm = { .is_dm = true },
+                         size_dm = { .size_correct = true, .is_dm = true };
+    ok(!lvx_dup_prefer_second(&none, &none, &why) && strcmp(why, "device was seen first") == 0,
+       "nothing differs: the first, \"device was seen first\"");
+    ok(lvx_dup_prefer_second(&none, &dm, &why) && strcmp(why, "device is in dm subsystem") == 0,
+       "a dm device over the disk: \"device is in dm subsystem\"");
+    ok(!lvx_dup_prefer_second(&size, &dm, &why) && strcmp(why, "device size is correct") == 0,
+       "the right size beats dm: \"device size is correct\"");
+    ok(lvx_dup_prefer_second(&dm, &name, &why) && strcmp(why, "device name matches previous") == 0,
+       "the metadata's device hint beats dm");
+    ok(lvx_dup_prefer_second(&size_dm, &lv, &why) && strcmp(why, "device is used by LV") == 0,
+       "a device an active LV uses beats size and dm: \"device is used by LV\"");
+    ok(lvx_dup_prefer_second(&name, &size, &why) && strcmp(why, "device size is correct") == 0,
+       "size before name");
 }
 
 static void test_all_damaged(void)
@@ -838,7 +887,9 @@ int main(void)
     test_newer_copy();
     test_same_seqno_different();
     test_missing_pv();
-    test_duplicate();
+    test_duplicate(false);
+    test_duplicate(true);
+    test_duplicate_order();
     test_all_damaged();
     test_truncated();
     test_name_clash();
