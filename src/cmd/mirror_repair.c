@@ -74,36 +74,68 @@ bool lvx_lv_is_partial(const struct lvx_lv *lv)
     return partial_at(lv, 0);
 }
 
+/* lv out of the VG with the sub-LVs under it (a mirrored log's images, a resync layer's
+ * images and log): none left behind in the metadata */
+static void remove_with_subs(struct lvx_vg *vg, struct lvx_lv *lv, unsigned depth)
+{
+    for (unsigned s = 0; depth < 8 && s < lv->seg_count; s++) {
+        struct lvx_seg *seg = &lv->segs[s];
+        for (uint32_t a = 0; seg->areas && a < seg->area_count; a++)
+            if (seg->areas[a].lv && seg->areas[a].lv != lv)
+                remove_with_subs(vg, seg->areas[a].lv, depth + 1);
+        if (seg->log_lv)
+            remove_with_subs(vg, seg->log_lv, depth + 1);
+    }
+    lvx_vg_remove_lv(vg, lv);
+}
+
+/* Does the layer still hold an image that is not on a missing PV? */
+static bool layer_has_usable(const struct lvx_lv *layer)
+{
+    const struct lvx_seg *seg = &layer->segs[0];
+    for (uint32_t a = 0; a < seg->area_count; a++)
+        if (seg->areas[a].lv && !lvx_lv_is_partial(seg->areas[a].lv))
+            return true;
+    return false;
+}
+
 void lvx_mirror_remove_missing(struct lvx_lv *lv, bool active, uint64_t dead, bool dead_log,
                                uint32_t *failed_images, uint32_t *failed_logs)
 {
     struct lvx_seg *seg = &lv->segs[0];
     uint32_t keep = 0, lost = 0;
-    if (!active && seg->area_count > 1 && seg->areas[0].lv && lvx_lv_is_partial(seg->areas[0].lv))
-        lvx_cmd_errorf("Unable to determine mirror sync status of %s/%s.", lv->vg->name, lv->name);
     *failed_logs = 0;
+    /* LVM2's resync layer (NAME_mimagetmp_N: the old images and the log under the top,
+     * beside the new images): as LVM2's remove_mirror_images, the failed images are
+     * taken out inside it, not the layer as a whole (while it keeps an image) */
+    struct lvx_lv *layer = (struct lvx_lv *)lvx_map_mirror_sync_layer(lv);
+    if (layer && layer_has_usable(layer)) {
+        uint32_t li, ll;
+        lvx_mirror_remove_missing(layer, active, 0, false, &li, &ll);
+        lost += li;
+        *failed_logs += ll;
+    }
     if (seg->log_lv && (dead_log || lvx_lv_is_partial(seg->log_lv))) {
-        *failed_logs = 1;
-        /* a mirrored log goes with its images (none left behind in the metadata) */
-        if (lvx_mirror_log_is_mirrored(seg->log_lv))
-            for (uint32_t a = 0; a < seg->log_lv->segs[0].area_count; a++)
-                if (seg->log_lv->segs[0].areas[a].lv)
-                    lvx_vg_remove_lv(lv->vg, seg->log_lv->segs[0].areas[a].lv);
-        lvx_vg_remove_lv(lv->vg, seg->log_lv);
+        *failed_logs += 1;
+        remove_with_subs(lv->vg, seg->log_lv, 0);     /* a mirrored log with its images */
         seg->log_lv = NULL;
     }
+    uint32_t top_lost = 0;
     for (uint32_t i = 0; i < seg->area_count; i++) {
         struct lvx_lv *img = seg->areas[i].lv;
         if (img && (((dead >> (i % 64)) & 1) || lvx_lv_is_partial(img))) {
-            lvx_vg_remove_lv(lv->vg, img);
-            lost++;
+            if (i == 0 && !active && seg->area_count > 1)   /* LVM2's in-sync check */
+                lvx_cmd_errorf("Unable to determine mirror sync status of %s/%s.", lv->vg->name,
+                               lv->name);
+            remove_with_subs(lv->vg, img, 0);
+            top_lost++;
         } else {
             seg->areas[keep++] = seg->areas[i];
         }
     }
-    *failed_images = lost;
+    *failed_images = lost + top_lost;
     seg->raw = NULL;                       /* written from its typed fields now */
-    if (!lost)
+    if (!top_lost)
         return;
     seg->area_count = seg->stripe_count = keep;
     if (keep == 1)
