@@ -99,6 +99,12 @@ static bool layer_has_usable(const struct lvx_lv *layer)
     return false;
 }
 
+bool lvx_mirror_image_usable(const struct lvx_lv *img)
+{
+    const struct lvx_lv *layer = img->seg_count && img->segs[0].kind == LVX_SEG_MIRROR ? img : NULL;
+    return layer ? layer_has_usable(layer) : !lvx_lv_is_partial(img);
+}
+
 void lvx_mirror_remove_missing(struct lvx_lv *lv, bool active, uint64_t dead, bool dead_log,
                                uint32_t *failed_images, uint32_t *failed_logs)
 {
@@ -110,10 +116,29 @@ void lvx_mirror_remove_missing(struct lvx_lv *lv, bool active, uint64_t dead, bo
      * taken out inside it, not the layer as a whole (while it keeps an image) */
     struct lvx_lv *layer = (struct lvx_lv *)lvx_map_mirror_sync_layer(lv);
     if (layer && layer_has_usable(layer)) {
+        /* the top's own images first; left with the layer alone, the top takes the
+         * layer's images and log (LVM2 collapses it so) and loses the rest itself */
+        for (uint32_t i = 0; i < seg->area_count; i++) {
+            struct lvx_lv *img = seg->areas[i].lv;
+            if (img && img != layer && (((dead >> (i % 64)) & 1) || lvx_lv_is_partial(img))) {
+                remove_with_subs(lv->vg, img, 0);
+                lost++;
+            } else {
+                seg->areas[keep++] = seg->areas[i];
+            }
+        }
+        seg->area_count = seg->stripe_count = keep;
+        seg->raw = NULL;
         uint32_t li, ll;
-        lvx_mirror_remove_missing(layer, active, 0, false, &li, &ll);
-        lost += li;
-        *failed_logs += ll;
+        if (keep == 1) {
+            lvx_mirror_to_linear(lv);
+            lvx_mirror_remove_missing(lv, active, 0, false, &li, &ll);
+        } else {
+            lvx_mirror_remove_missing(layer, active, 0, false, &li, &ll);
+        }
+        *failed_images = lost + li;
+        *failed_logs = ll;
+        return;
     }
     if (seg->log_lv && (dead_log || lvx_lv_is_partial(seg->log_lv))) {
         *failed_logs += 1;
@@ -302,10 +327,10 @@ int lvx_mirror_repair(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
     }
     uint32_t orig_images = image_count(lv), orig_logs = log_count(lv);
     uint32_t region_size = lv->segs[0].region_size, failed_images, failed_logs;
-    uint32_t usable = 0;
+    bool usable = false;
     for (uint32_t i = 0; i < lv->segs[0].area_count; i++)
-        usable += lv->segs[0].areas[i].lv && !((dead >> (i % 64)) & 1) &&
-                  !lvx_lv_is_partial(lv->segs[0].areas[i].lv);
+        usable |= lv->segs[0].areas[i].lv && !((dead >> (i % 64)) & 1) &&
+                  lvx_mirror_image_usable(lv->segs[0].areas[i].lv);
     if (!usable) {
         lvx_cmd_errorf("No usable images left in %s/%s.", vg, lv->name);
         return LVX_EXIT_FAILED;

@@ -22,6 +22,11 @@ struct lvx_mirror_repair {
 /* Does lv, or a sub-LV under it, have extents on a missing PV? */
 bool lvx_lv_is_partial(const struct lvx_lv *lv);
 
+/* Can the mirror image img (an area of a mirror's segment: an image, or LVM2's resync
+ * layer with images of its own) still give the data: not on a missing PV (a layer: one
+ * of its images is not)? */
+bool lvx_mirror_image_usable(const struct lvx_lv *img);
+
 /* The mirror lv's images and log on missing PVs go (LVM2's mirror_remove_missing), and
  * those its target reports failed: the images whose bits are set in dead (a bit per
  * area), the log when dead_log; one image left: lv becomes linear.  The counts of

@@ -182,7 +182,7 @@ static int remove_missing(struct lvx_cmd_env *env, struct lvx_vg_update *u)
                 continue;
             bool usable = false;
             for (uint32_t i = 0; i < lv->segs[0].area_count; i++)
-                usable |= lv->segs[0].areas[i].lv && !lvx_lv_is_partial(lv->segs[0].areas[i].lv);
+                usable |= lv->segs[0].areas[i].lv && lvx_mirror_image_usable(lv->segs[0].areas[i].lv);
             if (!usable) {
                 lvx_cmd_errorf("No usable images left in %s/%s.", vg->name, lv->name);
                 continue;      /* removed below with the other partial LVs */
