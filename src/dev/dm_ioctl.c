@@ -293,7 +293,7 @@ int lvx_dm_load(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name, const 
 }
 
 static int suspend_call(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name, bool suspend,
-                        struct lvx_dm_info *out)
+                        uint32_t flags, struct lvx_dm_info *out)
 {
     int rc = 0;
     if (!name_fits(ctx, name, &rc))
@@ -302,7 +302,7 @@ static int suspend_call(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name
         return injected(ctx, suspend ? "suspend" : "resume", name);
     struct dm_ioctl *io = request_new(INITIAL_BUFFER, name);
     if (suspend)
-        io->flags |= DM_SUSPEND_FLAG;
+        io->flags |= DM_SUSPEND_FLAG | flags;
     rc = dm_call(ctx, dm, DM_DEV_SUSPEND, io, suspend ? "suspend" : "resume");
     if (rc == 0)
         fill_info(io, out);
@@ -312,13 +312,18 @@ static int suspend_call(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name
 
 int lvx_dm_suspend(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name)
 {
-    return suspend_call(ctx, dm, name, true, NULL);
+    return suspend_call(ctx, dm, name, true, 0, NULL);
+}
+
+int lvx_dm_suspend_noflush(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name)
+{
+    return suspend_call(ctx, dm, name, true, DM_NOFLUSH_FLAG, NULL);
 }
 
 int lvx_dm_resume(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name,
                   struct lvx_dm_info *out)
 {
-    return suspend_call(ctx, dm, name, false, out);
+    return suspend_call(ctx, dm, name, false, 0, out);
 }
 
 /* A call with just the name and flags. */
