@@ -38,7 +38,8 @@
 
 /* What an activation does with monitoring (LVM2's dmeventd_monitor_mode): nothing
  * (the zero value: --ignoremonitoring, activation/monitoring = 0, or a command run by
- * the monitor itself), or thin pools and snapshots it activates watched or not. */
+ * the monitor itself), or the thin pools, snapshots, mirrors and RAID LVs it activates
+ * watched or not. */
 enum lvx_monitor_mode { LVX_MONITOR_IGNORE = 0, LVX_MONITOR_OFF, LVX_MONITOR_ON };
 
 struct lvx_activate_opts {
@@ -59,7 +60,7 @@ struct lvx_activate_opts {
                               activation): linked under /dev/VG by its name as LVM2 does */
     bool lock_shared;      /* shared VG: the LV's lease shared (-asy), else exclusive; the
                               lvx daemon holds it while the LV is active (both backends) */
-    enum lvx_monitor_mode monitor;   /* thin pools and snapshots activated: watched? */
+    enum lvx_monitor_mode monitor;   /* monitorable LVs activated: watched? */
 };
 
 /* Kernel-side state of an LV as a backend sees it. */
@@ -79,8 +80,8 @@ struct lvx_lv_kstate {
     bool snap_invalid;      /* "Invalid"/"Overflow"/"Merge failed" */
     bool snap_merging;      /* an origin's snapshot-merge status (its merge runs) */
     uint64_t snap_used, snap_total, snap_meta;   /* sectors */
-    /* a thin pool or a snapshot: watched by the monitor (seg_monitor; -1: the backend
-     * cannot tell, 0 no, 1 yes) */
+    /* a thin pool, a snapshot, a mirror or RAID LV: watched by the monitor (seg_monitor;
+     * -1: the backend cannot tell, 0 no, 1 yes) */
     int8_t monitored;
     /* thin pools: the -tpool device's status (thin_pool false when none was read) */
     bool thin_pool;
@@ -196,7 +197,8 @@ struct lvx_activation_backend {
     int (*thin_message)(struct lvx_ctx *ctx, const struct lvx_lv *pool,
                         const char *const *msgs, unsigned n, const struct lvx_lv *suspend);
     /* Watch the active thin pool or snapshot lv (dmeventd's monitoring: extended by
-     * lvextend --use-policies when it fills) or stop: a thin LV's pool, an origin's
+     * lvextend --use-policies when it fills), mirror or RAID LV (lvconvert --repair
+     * --use-policies when a leg fails) or stop: a thin LV's pool, an origin's
      * snapshots; other LVs: 0, nothing done.  NULL: the backend has no monitoring. */
     int (*monitor)(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool on);
 };

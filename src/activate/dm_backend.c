@@ -15,9 +15,9 @@
  *   shared VGs: the LV's sanlock lease is taken by the lvx daemon before anything is
  *              made (activate/daemon_lease.c) and released after the devices are gone
  *              or when the activation fails;
- *   monitor    thin pools and snapshots watched by the lvx daemon after an activation
- *              in the command's monitoring mode, no longer once their devices are gone
- *              (activate/dm_watch.c).
+ *   monitor    thin pools, snapshots, mirrors and RAID LVs watched by the lvx daemon
+ *              after an activation in the command's monitoring mode, no longer once
+ *              their devices are gone (activate/dm_watch.c).
  *
  * Tables: one line per segment from map/ (linear, striped, error, zero); with
  * partial activation a segment touching a missing PV becomes one `error` line
@@ -304,11 +304,12 @@ static int make_live(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv
     return 0;
 }
 
-/* Suspend + resume: a loaded inactive table becomes live.  A failed resume drops the
+/* Suspend (noflush: without waiting for the I/O in flight, which dm issues to the new
+ * table) + resume: a loaded inactive table becomes live.  A failed resume drops the
  * new table and resumes the old one (an LV is never left suspended). */
-int lvx_dm_swap_tables(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name)
+static int swap_tables(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name, bool noflush)
 {
-    int rc = lvx_dm_suspend(ctx, dm, name);
+    int rc = noflush ? lvx_dm_suspend_noflush(ctx, dm, name) : lvx_dm_suspend(ctx, dm, name);
     if (rc < 0)
         return rc;
     rc = lvx_dm_resume(ctx, dm, name, NULL);
@@ -320,6 +321,27 @@ int lvx_dm_swap_tables(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name)
         rc = restore_error(ctx, &first);
     }
     return rc;
+}
+
+int lvx_dm_swap_tables(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name)
+{
+    return swap_tables(ctx, dm, name, false);
+}
+
+/* Is name's live table dm-mirror's?  LVM2 suspends a mirror without flushing: after a
+ * leg failed dm-mirror holds the writes that reached the other legs until it is
+ * reloaded (handle_errors), and a flushing suspend would fail them. */
+static bool live_mirror(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name)
+{
+    struct lvx_buf live = LVX_BUF_INIT;
+    unsigned long long start, len;
+    char target[16] = "";
+    bool mirror = lvx_dm_table(ctx, dm, name, false, &live) == 0 &&
+                  sscanf(lvx_buf_str(&live), "%llu %llu %15s", &start, &len, target) == 3 &&
+                  strcmp(target, "mirror") == 0;
+    lvx_buf_free(&live);
+    lvx_error_clear(ctx);
+    return mirror;
 }
 
 /* A dm-raid line without its one-time parameters ("nosync", "rebuild N": what the
@@ -1082,7 +1104,7 @@ static int dm_swap(struct lvx_ctx *ctx, const struct lvx_lv *lv)
     if (staged_layer(ctx, &dm, lv, &lids, NULL))
         rc = swap_over_layer(ctx, &dm, ids.name, lids.name);
     else
-        rc = lvx_dm_swap_tables(ctx, &dm, ids.name);
+        rc = swap_tables(ctx, &dm, ids.name, live_mirror(ctx, &dm, ids.name));
     lvx_dm_close(&dm);
     return rc;
 }
@@ -1369,7 +1391,7 @@ static int dm_status(struct lvx_ctx *ctx, const struct lvx_lv *lv, struct lvx_lv
     out->major = info.major;
     out->minor = info.minor;
     out->read_ahead = sysfs_read_ahead(info.major, info.minor);
-    out->monitored = lvx_dm_watch_state(ctx, lv);   /* pools and COW LVs; else -1 */
+    out->monitored = lvx_dm_watch_state(ctx, lv);   /* pools, COW, mirror, RAID; else -1 */
     return 0;
 }
 

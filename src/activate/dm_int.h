@@ -105,12 +105,13 @@ int lvx_dm_cache_status(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx
 int lvx_dm_cache_subs_down(struct lvx_ctx *ctx, const struct lvx_lv *lv);
 
 /* dm_watch.c: monitoring by the lvx daemon (dmeventd's part).  Watch the devices that
- * stand for lv (a pool, a thin LV's pool, a COW LV, an origin's snapshots) or stop
+ * stand for lv (a pool, a thin LV's pool, a COW LV, an origin's snapshots, a mirror or
+ * RAID LV) or stop
  * (never fails for the daemon: a warning). */
 int lvx_dm_watch(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool on);
 /* After lv's deactivation: those of its devices that are gone no longer watched. */
 void lvx_dm_watch_gone(struct lvx_ctx *ctx, const struct lvx_lv *lv);
-/* seg_monitor of a thin pool or COW LV: 1 watched, 0 not, -1 another LV. */
+/* seg_monitor of a thin pool, COW, mirror or RAID LV: 1 watched, 0 not, -1 another LV. */
 int8_t lvx_dm_watch_state(struct lvx_ctx *ctx, const struct lvx_lv *lv);
 /* lv (old names) was renamed to new_vg/new_lv: its watch (watched: its
  * lvx_dm_watch_state() before the rename, asked before the daemon's next look could

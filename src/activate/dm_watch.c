@@ -3,12 +3,15 @@
  * activate/dm_watch.c - the `dm` backend's monitoring (LVM2's dmeventd registration):
  * the lvx daemon (started when it does not run, as for a lease: daemon_lease.c)
  * watches an active thin pool's thin-pool device or a COW snapshot's device and runs
- * `lvx lvextend --use-policies VG/LV` when it fills (daemon/dm_watch.c, monitor.c).
+ * `lvx lvextend --use-policies VG/LV` when it fills, and a mirror's or redundant RAID
+ * LV's device and runs `lvx lvconvert --repair --use-policies VG/LV` when a leg fails
+ * (daemon/dm_watch.c, monitor.c).
  *
  *   watch     after an activation in the command's monitoring mode and by
  *             lvchange/vgchange --monitor y: a thin LV stands for its pool, an origin
- *             for its snapshots, as in the user backend; a device that does not exist
- *             is not watched.  A daemon that cannot be asked is a warning, as LVM2's
+ *             for its snapshots, as in the user backend; a mirror or RAID LV (not
+ *             raid0, not an origin: as the user backend) for itself; a device that
+ *             does not exist is not watched.  A daemon that cannot be asked is a warning, as LVM2's
  *             when dmeventd cannot be reached, never a failed activation.
  *   unwatch   --monitor n, and after a deactivation for every such device that is gone
  *             (a thin LV's pool taken down with it); nothing when no daemon runs.
@@ -28,17 +31,34 @@
 #include <string.h>
 
 #include "daemon/daemon.h"
+#include "map/map.h"
 #include "model/snapshot.h"
 #include "model/thin.h"
 #include "nodes/dm_nodes.h"
 
 #define MAX_TARGETS 64
 
+/* A mirror or a RAID LV with a redundant leg, not an origin (dmeventd's mirror and raid
+ * plugins' LVs; an origin's -real device is not watched, as in the user backend). */
+static bool has_legs(const struct lvx_lv *lv)
+{
+    return (lvx_map_lv_is_mirror(lv) ||
+            (lv->seg_count && lv->segs[0].kind == LVX_SEG_RAID &&
+             strncmp(lvx_seg_report_type(&lv->segs[0]), "raid0", 5) != 0)) &&
+           !(lv->status & LVX_LV_PVMOVE) && lvx_lv_snapshot_segs(lv, NULL, 0) == 0;
+}
+
+static const char *kind_word(const struct lvx_lv *t)
+{
+    return lvx_lv_is_thin_pool(t) ? "pool" : lvx_lv_is_cow(t) ? "snapshot"
+           : lvx_map_lv_is_mirror(t) ? "mirror" : "raid";
+}
+
 /* The LVs whose devices stand for lv's monitoring: a pool (a thin LV's), COW LVs (an
- * origin's snapshots); count. */
+ * origin's snapshots), a mirror or RAID LV itself; count. */
 static unsigned targets_of(const struct lvx_lv *lv, const struct lvx_lv **out)
 {
-    if (lvx_lv_is_thin_pool(lv) || lvx_lv_is_cow(lv)) {
+    if (lvx_lv_is_thin_pool(lv) || lvx_lv_is_cow(lv) || has_legs(lv)) {
         out[0] = lv;
         return 1;
     }
@@ -89,8 +109,8 @@ static void watch(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *t
     }
     const char *dev_dir = lvx_dm_dev_dir();
     char req[1024];
-    snprintf(req, sizeof(req), "watch %s %s %s %s %s %s", t->vg->name, t->name,
-             lvx_lv_is_thin_pool(t) ? "pool" : "snapshot", ids.name, ids.uuid, dev_dir);
+    snprintf(req, sizeof(req), "watch %s %s %s %s %s %s", t->vg->name, t->name, kind_word(t),
+             ids.name, ids.uuid, dev_dir);
     int rc = strpbrk(dev_dir, " \t\n") ? -EINVAL : lvx_daemon_call(ctx, req, true, NULL);
     if (rc < 0) {
         lvx_warn(ctx, "WARNING: Failed to monitor %s/%s: %s", t->vg->name, t->name,
@@ -141,7 +161,7 @@ void lvx_dm_watch_gone(struct lvx_ctx *ctx, const struct lvx_lv *lv)
 
 int8_t lvx_dm_watch_state(struct lvx_ctx *ctx, const struct lvx_lv *lv)
 {
-    if (!lvx_lv_is_thin_pool(lv) && !lvx_lv_is_cow(lv))
+    if (!lvx_lv_is_thin_pool(lv) && !lvx_lv_is_cow(lv) && !has_legs(lv))
         return -1;
     if (!lvx_daemon_alive())
         return 0;

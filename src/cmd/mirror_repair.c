@@ -313,18 +313,16 @@ int lvx_mirror_repair(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
     }
     bool test = env->args->count[LVX_OPT_TEST] != 0;
     /* the user backend serves the mirror as one file over its sub-LVs: the daemon
-     * re-reads them at the reload.  The dm backend's stack is taken down before the
-     * change and set up again after it (the kernel's mirror resyncing a new image
-     * from the survivor, its new log zeroed): an LV in use is refused. */
+     * re-reads them at the reload.  The dm backend's mirror is repaired live as LVM2
+     * does: the failed images and log removed by a reload of its table (the top
+     * suspended without flushing: dm-mirror hands back the writes it holds since the
+     * failure, which go to the new table), then what replaces them added as lvconvert
+     * adds images to an active mirror (lvx_mirror_reload_dm, or LVM2's resync layer
+     * for a mirror with a disk log); only a core-log mirror given images, or a new log,
+     * is still deactivated and activated again (refused when in use). */
     bool dm = active && act.be->rename_sub;
-    if (dm && !test) {
-        if ((rc = lvx_actcmd_deactivate(env, &act, lv, false))) {
-            lvx_cmd_errorf("lvx repairs a mirror active in the device-mapper backend by "
-                           "deactivating it: %s/%s was not deactivated.", vg, lv->name);
-            return rc;
-        }
-        active = false;
-    }
+    struct lvx_lv *before[LVX_RAID_CHANGE_MAX];
+    unsigned before_n = dm ? lvx_mirror_subs(lv, before) : 0;
     uint32_t orig_images = image_count(lv), orig_logs = log_count(lv);
     uint32_t region_size = lv->segs[0].region_size, failed_images, failed_logs;
     bool usable = false;
@@ -352,12 +350,17 @@ int lvx_mirror_repair(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
     if (images == 1)
         replace_logs = false;
     uint32_t logs = replace_logs ? orig_logs : orig_logs - failed_logs;
+    if (dm && !test && (rc = lvx_mirror_reload_dm(env, u, &act, lv, before, before_n, NULL,
+                                                  NULL, 0)))
+        return rc;                   /* the failed legs gone live (LVM2's first commit) */
+    before_n = dm ? lvx_mirror_subs(lv, before) : 0;
     was_linear = !lvx_map_lv_is_mirror(lv);
+    old_log = lv->segs[0].log_lv;
     bool added = false;
     while (replace_images || replace_logs) {
         lvx_warn(env->ctx, "WARNING: Trying to up-convert to %u images, %u logs.", images, logs);
         rc = up_convert(env, u, lv, images, logs, region_size,
-                        active && !dm && lvx_mirror_layer_served(&act), r, &added);
+                        active && (dm || lvx_mirror_layer_served(&act)), r, &added);
         if (!rc)
             break;
         if (rc != 1)
@@ -369,13 +372,34 @@ int lvx_mirror_repair(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
         else
             break;
     }
-    /* images added: inactive, the log's header zeroed (every region copied again);
-     * served by the daemon beside the same log, the new images copied whole */
-    if ((rc = lvx_mirror_commit_live(env, u, &act, lv, active,
-                                     added && !active ? NULL : old_log)))
+    bool changed = added || log_count(lv) != (old_log ? 1u : 0u) ||
+                   was_linear != !lvx_map_lv_is_mirror(lv);
+    /* dm: a linear LV made a mirror again, or a mirror without a disk log given images
+     * or a log, cannot take LVM2's resync layer: a mirror of them is loaded live when
+     * the old one was linear; else the LV is cycled */
+    bool cycle = dm && changed && !was_linear && !lvx_map_mirror_sync_layer(lv);
+    if (cycle && !test && (rc = lvx_actcmd_deactivate(env, &act, lv, false))) {
+        lvx_cmd_errorf("lvx repairs a mirror without a disk log active in the device-mapper "
+                       "backend by deactivating it: %s/%s was not deactivated.", vg, lv->name);
         return rc;
-    if (dm && !test && (rc = lvx_actcmd_activate(env, &act, lv)))
+    }
+    if (cycle)
+        dm = active = false;
+    if (dm && !test && changed && was_linear) {
+        if ((rc = lvx_mirror_reload_dm(env, u, &act, lv, before, before_n, NULL, NULL, 0)))
+            return rc;
+    } else if ((!dm || test || changed) &&
+               (rc = lvx_mirror_commit_live(env, u, &act, lv, active,
+                                            added && !active ? NULL : old_log))) {
+        /* images added: inactive, the log's header zeroed (every region copied
+         * again); served by the daemon beside the same log, the new images copied
+         * whole; in dm the resync layer's device staged and swapped in */
         return rc;
+    }
+    if (cycle && !test && (rc = lvx_actcmd_activate(env, &act, lv)))
+        return rc;
+    if (cycle && !test)
+        dm = active = true;
     if (replace_images && image_count(lv) != orig_images)
         lvx_warn(env->ctx, "WARNING: Failed to replace %u of %u images in volume %s/%s.",
                  orig_images - image_count(lv), orig_images, vg, lv->name);
@@ -391,7 +415,7 @@ int lvx_mirror_repair(struct lvx_cmd_env *env, struct lvx_vg_update *u, struct l
         struct lvx_mirror_conv c = { 0 };
         return lvx_mirror_layer_poll(env, u, &act, lv, true, &c);
     }
-    if (added && (active || (dm && !test)) && lv->segs[0].log_lv)
+    if (added && active && lv->segs[0].log_lv)
         return lvx_mirror_poll_converted(env, &act, lv, true);
     /* a linear survivor made a mirror again in the kernel: LVM2 polls it ("Converted",
      * no "converted." line: no resync layer) */

@@ -166,16 +166,17 @@ static int do_unlease(struct request *r)
     return 0;
 }
 
-/* watch VG LV pool|snapshot DMNAME DMUUID DEVDIR: watch a thin pool or snapshot that
- * device-mapper runs (dm_watch.c); unwatch VG LV: stop ("ok", also when not watched);
- * watched VG LV: "ok 1" or "ok 0". */
+/* watch VG LV pool|snapshot|mirror|raid DMNAME DMUUID DEVDIR: watch a thin pool, a
+ * snapshot, a mirror or a RAID LV that device-mapper runs (dm_watch.c); unwatch VG LV:
+ * stop ("ok", also when not watched); watched VG LV: "ok 1" or "ok 0". */
 static int do_watch(struct request *r)
 {
-    if (r->n < 7 || (strcmp(r->w[3], "pool") && strcmp(r->w[3], "snapshot")))
-        return fail(r, EINVAL, "usage: watch VG LV pool|snapshot DMNAME DMUUID DEVDIR");
+    enum lvxd_watch_kind k = r->n < 7 ? LVXD_WATCH_NONE : lvxd_watch_kind_of(r->w[3]);
+    if (k == LVXD_WATCH_NONE)
+        return fail(r, EINVAL, "usage: watch VG LV pool|snapshot|mirror|raid DMNAME DMUUID "
+                    "DEVDIR");
     char *dev_dir = join_from(r, 6);
-    int rc = lvxd_dm_watch_add(r->ctx, r->w[1], r->w[2], strcmp(r->w[3], "pool") == 0,
-                               r->w[4], r->w[5], dev_dir);
+    int rc = lvxd_dm_watch_add(r->ctx, r->w[1], r->w[2], k, r->w[4], r->w[5], dev_dir);
     free(dev_dir);
     if (rc < 0)
         return fail_ctx(r);

@@ -56,10 +56,11 @@
  *                                             lease held by the worker, nothing served;
  *                                             FLAGS 4: shared; held: it was already)
  *   unlease VG LV                          -> ok (that lease released)
- *   watch VG LV pool|snapshot DMNAME DMUUID DEVDIR -> ok (a monitored thin pool or
- *                                             snapshot that device-mapper runs: its
- *                                             device DMNAME (a pool's -tpool) watched
- *                                             as monitor's, dm_watch.c)
+ *   watch VG LV KIND DMNAME DMUUID DEVDIR  -> ok (a monitored thin pool, snapshot,
+ *                                             mirror or RAID LV that device-mapper
+ *                                             runs, KIND pool|snapshot|mirror|raid:
+ *                                             its device DMNAME (a pool's -tpool)
+ *                                             watched as monitor's, dm_watch.c)
  *   unwatch VG LV                          -> ok (no longer watched)
  *   watched VG LV                          -> ok 1|0
  *   list                                   -> ok, then "<vg> <lv> <loop> <maj>:<min> <bytes>"

@@ -55,6 +55,14 @@ struct lvxd_pv {
 
 struct lvxd_target;
 
+/* What a monitored LV is to monitor.c (and dm_watch.c's entries: no NONE there) */
+enum lvxd_watch_kind { LVXD_WATCH_NONE, LVXD_WATCH_POOL, LVXD_WATCH_SNAPSHOT, LVXD_WATCH_MIRROR,
+                       LVXD_WATCH_RAID };
+/* Its word in the watch request and the state file ("pool", "snapshot", "mirror",
+ * "raid"), and back (LVXD_WATCH_NONE: no such word). */
+const char *lvxd_watch_kind_word(enum lvxd_watch_kind k);
+enum lvxd_watch_kind lvxd_watch_kind_of(const char *word);
+
 /* monitor.c's view of a monitored LV (dmeventd's plugin state) */
 struct lvxd_watch {
     int32_t data_check, meta_check;  /* next step (dm_percent_t) */
@@ -173,24 +181,32 @@ void lvxd_monitor_kick(void);
 int lvxd_monitor_set(struct lvx_ctx *ctx, struct lvxd_lv *v, bool on);
 /* v is a thin pool's, a snapshot's, a mirror's or a RAID LV's file (can be monitored). */
 bool lvxd_monitorable(const struct lvxd_lv *v);
-/* Log "Monitoring thin pool|snapshot NAME." (on) or "No longer monitoring ...". */
-void lvxd_monitor_log_change(bool pool, const char *name, bool on);
+/* Log "Monitoring thin pool|snapshot NAME." (on) or "No longer monitoring ..." (for a
+ * mirror or RAID LV dmeventd's plugins' "Monitoring mirror|RAID device NAME for
+ * events."). */
+void lvxd_monitor_log_change(enum lvxd_watch_kind k, const char *name, bool on);
 
-/* --- dm_watch.c: monitored thin pools and snapshots that device-mapper runs --------- */
-/* Watch vg/lv (a pool: its thin-pool device dm_name; else a snapshot device) whose
- * device has dm UUID dm_uuid; the policy runs with DM_DEV_DIR dev_dir.  Watched
- * already under the same device: its steps kept. */
-int lvxd_dm_watch_add(struct lvx_ctx *ctx, const char *vg, const char *lv, bool pool,
-                      const char *dm_name, const char *dm_uuid, const char *dev_dir);
+/* --- dm_watch.c: monitored thin pools, snapshots, mirrors and RAID LVs that
+ * device-mapper runs ------------------------------------------------------------- */
+/* Watch vg/lv of kind k (a pool: its thin-pool device dm_name; else the LV's own
+ * device) whose device has dm UUID dm_uuid; the policy runs with DM_DEV_DIR dev_dir.
+ * Watched already under the same device: its steps kept. */
+int lvxd_dm_watch_add(struct lvx_ctx *ctx, const char *vg, const char *lv,
+                      enum lvxd_watch_kind k, const char *dm_name, const char *dm_uuid,
+                      const char *dev_dir);
 /* Stop watching vg/lv; false: it was not. */
 bool lvxd_dm_watch_drop(const char *vg, const char *lv);
 bool lvxd_dm_watched(const char *vg, const char *lv);
 /* One watched device as the monitor sees it (valid during the callback only). */
 struct lvxd_dm_look {
     const char *vg, *lv, *name, *dev_dir;
-    bool pool;
+    enum lvxd_watch_kind kind;
     uint64_t sectors;            /* the device's length */
-    const char *status;          /* " thin-pool ..." or " snapshot VALID USED TOTAL META" */
+    /* as the daemon's targets word it: " thin-pool ...", " snapshot VALID USED TOTAL
+     * META", " mirror IN/REGIONS HEALTH[ log L] devs M:m...[ M:m]" (the images' and
+     * then the disk log's devices), " raid HEALTH DONE/TOTAL ACTION" */
+    const char *status;
+    const char *raid_type;       /* a RAID LV's: the kernel's type word ("raid1") */
     struct lvxd_watch *watch;
 };
 /* fn for every watched device whose status was read (the list's mutex held: fn must

@@ -89,50 +89,53 @@ void lvxd_monitor_kick(void)
     pthread_mutex_unlock(&kick_mutex);
 }
 
-enum watch_kind { WATCH_NONE, WATCH_POOL, WATCH_SNAPSHOT, WATCH_MIRROR, WATCH_RAID };
+static const char *const kind_words[] = { "", "pool", "snapshot", "mirror", "raid" };
+
+const char *lvxd_watch_kind_word(enum lvxd_watch_kind k)
+{
+    return (unsigned)k < sizeof(kind_words) / sizeof(kind_words[0]) ? kind_words[k] : "";
+}
+
+enum lvxd_watch_kind lvxd_watch_kind_of(const char *word)
+{
+    for (unsigned k = LVXD_WATCH_POOL; k < sizeof(kind_words) / sizeof(kind_words[0]); k++)
+        if (strcmp(word, kind_words[k]) == 0)
+            return (enum lvxd_watch_kind)k;
+    return LVXD_WATCH_NONE;
+}
 
 /* v's read lock held, or by the control loop (which alone reloads) */
-static enum watch_kind kind_of(const struct lvxd_lv *v)
+static enum lvxd_watch_kind kind_of(const struct lvxd_lv *v)
 {
     const char *t = v->target ? v->target->name : "";
     if (strcmp(t, "thin") == 0 && lvx_lv_is_thin_pool(v->model))
-        return WATCH_POOL;
+        return LVXD_WATCH_POOL;
     if (strcmp(t, "snapshot") == 0)
-        return WATCH_SNAPSHOT;
+        return LVXD_WATCH_SNAPSHOT;
     if (strcmp(t, "mirror") == 0)
-        return WATCH_MIRROR;
+        return LVXD_WATCH_MIRROR;
     if (strcmp(t, "raid") == 0 || strcmp(t, "raid-parity") == 0)
-        return WATCH_RAID;
-    return WATCH_NONE;
+        return LVXD_WATCH_RAID;
+    return LVXD_WATCH_NONE;
 }
 
 bool lvxd_monitorable(const struct lvxd_lv *v)
 {
-    return kind_of(v) != WATCH_NONE;
+    return kind_of(v) != LVXD_WATCH_NONE;
 }
 
 /* The dm name dmeventd names the LV by: a pool's -tpool device, the others' own. */
 static void watch_name(const struct lvxd_lv *v, char *out, size_t n)
 {
-    snprintf(out, n, "%s%s", v->name, kind_of(v) == WATCH_POOL ? "-tpool" : "");
-}
-
-/* dmeventd's mirror and raid plugins' lines at (un)registration */
-static void log_change(enum watch_kind k, const char *name, bool on)
-{
-    if (k == WATCH_MIRROR || k == WATCH_RAID)
-        lvxd_log("%s %s device %s for events.", on ? "Monitoring" : "No longer monitoring",
-                 k == WATCH_MIRROR ? "mirror" : "RAID", name);
-    else
-        lvxd_monitor_log_change(k == WATCH_POOL, name, on);
+    snprintf(out, n, "%s%s", v->name, kind_of(v) == LVXD_WATCH_POOL ? "-tpool" : "");
 }
 
 int lvxd_monitor_set(struct lvx_ctx *ctx, struct lvxd_lv *v, bool on)
 {
     char name[300];
     pthread_mutex_lock(&lvxd_lvs_mutex);
-    enum watch_kind k = kind_of(v);
-    bool ok = k != WATCH_NONE, was = v->monitored;
+    enum lvxd_watch_kind k = kind_of(v);
+    bool ok = k != LVXD_WATCH_NONE, was = v->monitored;
     if (ok) {
         v->monitored = on;
         memset(&v->watch, 0, sizeof(v->watch));
@@ -143,16 +146,21 @@ int lvxd_monitor_set(struct lvx_ctx *ctx, struct lvxd_lv *v, bool on)
         return lvx_error(ctx, EINVAL, "%s/%s is not a thin pool, a snapshot, a mirror or a "
                          "RAID LV.", v->vg, v->lv);
     if (on != was)
-        log_change(k, name, on);
+        lvxd_monitor_log_change(k, name, on);
     if (on)
         lvxd_monitor_kick();
     return 0;
 }
 
-void lvxd_monitor_log_change(bool pool, const char *name, bool on)
+/* dmeventd's plugins' lines at (un)registration */
+void lvxd_monitor_log_change(enum lvxd_watch_kind k, const char *name, bool on)
 {
-    lvxd_log("%s %s %s.", on ? "Monitoring" : "No longer monitoring",
-             pool ? "thin pool" : "snapshot", name);
+    if (k == LVXD_WATCH_MIRROR || k == LVXD_WATCH_RAID)
+        lvxd_log("%s %s device %s for events.", on ? "Monitoring" : "No longer monitoring",
+                 k == LVXD_WATCH_MIRROR ? "mirror" : "RAID", name);
+    else
+        lvxd_log("%s %s %s.", on ? "Monitoring" : "No longer monitoring",
+                 k == LVXD_WATCH_POOL ? "thin pool" : "snapshot", name);
 }
 
 /* dm_percent_to_round_float(p, 2) printed with two decimals */
@@ -264,23 +272,47 @@ static uint64_t dead_mask(const char *health, bool raid)
     return m;
 }
 
-/* A mirror: " mirror IN/REGIONS HEALTH".  As dmeventd's mirror plugin: a leg newly
- * failed is reported and the repair runs (lvm.conf's mirror fault policies). */
+/* A mirror: " mirror IN/REGIONS HEALTH[ log L][ devs D0 D1 ...[ LOGDEV]]" (the kernel's
+ * mirror adds its disk log's letter and the devices: dm_watch.c).  As dmeventd's
+ * mirror plugin: a leg (or the disk log) newly failed is reported and the repair runs
+ * (lvm.conf's mirror fault policies); its device named when known, as dmeventd names
+ * it (major:minor).  The log is bit 63 of w->dead_legs. */
 static bool mirror_due(struct lvxd_watch *w, const char *st, const char *name)
 {
     uint64_t in, regions;
-    char health[65];
+    char health[65], log[2] = "", devs[65][16];
+    int off = 0;
     const char *s = strstr(st, " mirror ");
-    if (!s || sscanf(s, " mirror %" SCNu64 "/%" SCNu64 " %64s", &in, &regions, health) != 3)
+    if (!s || sscanf(s, " mirror %" SCNu64 "/%" SCNu64 " %64s%n", &in, &regions, health,
+                     &off) != 3)
         return false;
-    uint64_t dead = dead_mask(health, false), fresh = dead & ~w->dead_legs;
+    s += off;
+    if (sscanf(s, " log %1s%n", log, &off) == 1)
+        s += off;
+    unsigned n = 0, legs = (unsigned)strlen(health);
+    if (strncmp(s, " devs", 5) == 0)
+        for (s += 5; n < 65 && sscanf(s, " %15s%n", devs[n], &off) == 1; s += off)
+            n++;
+    bool named = n >= legs;
+    uint64_t dead = dead_mask(health, false) & ~((uint64_t)1 << 63);
+    if (log[0] && log[0] != 'A')
+        dead |= (uint64_t)1 << 63;
+    uint64_t fresh = dead & ~w->dead_legs;
     w->dead_legs = dead;
     if (!fresh)
         return false;
-    for (unsigned i = 0; health[i] && i < 64; i++)
-        if ((fresh >> i) & 1)
+    for (unsigned i = 0; health[i] && i < 63; i++) {
+        if (!((fresh >> i) & 1))
+            continue;
+        if (named)
+            lvxd_log("%s mirror device %s has failed (%c).", i ? "Secondary" : "Primary",
+                     devs[i], health[i]);
+        else
             lvxd_log("%s mirror device %u of %s has failed (%c).", i ? "Secondary" : "Primary",
                      i, name, health[i]);
+    }
+    if ((fresh >> 63) & 1)
+        lvxd_log("Log device %s has failed (%c).", n > legs ? devs[legs] : name, log[0]);
     lvxd_log("Device failure in %s.", name);
     return true;
 }
@@ -324,7 +356,7 @@ static bool raid_due(struct lvxd_watch *w, const char *type, const char *st, con
 
 struct job {
     char vg[128], lv[128], name[300], dev_dir[256];
-    enum watch_kind kind;
+    enum lvxd_watch_kind kind;
     bool pool;
     bool dm;                         /* a device device-mapper runs (dm_watch.c) */
     struct job *next;
@@ -369,7 +401,7 @@ static char **command_env(const struct job *j)
 /* The policy's command: lvextend for pools and snapshots, lvconvert for the others. */
 static const char *command_name(const struct job *j)
 {
-    return j->kind == WATCH_MIRROR || j->kind == WATCH_RAID ? "lvconvert" : "lvextend";
+    return j->kind == LVXD_WATCH_MIRROR || j->kind == LVXD_WATCH_RAID ? "lvconvert" : "lvextend";
 }
 
 /* Log the command's output, line by line, until it closes its end. */
@@ -467,9 +499,9 @@ static bool run_policy(const struct job *j)
 
 /* A job for vg/lv pushed onto *jobs; false when out of memory. */
 static bool job_push(struct job **jobs, const char *vg, const char *lv, const char *name,
-                     const char *dev_dir, enum watch_kind kind, bool dm)
+                     const char *dev_dir, enum lvxd_watch_kind kind, bool dm)
 {
-    bool pool = kind == WATCH_POOL;
+    bool pool = kind == LVXD_WATCH_POOL;
     struct job *j = calloc(1, sizeof(*j));
     if (!j)
         return false;
@@ -488,11 +520,13 @@ static bool job_push(struct job **jobs, const char *vg, const char *lv, const ch
 /* A watched device (dm_watch.c): a job when due. */
 static void dm_look(const struct lvxd_dm_look *l, void *arg)
 {
-    bool due = l->pool ? pool_due(l->watch, l->status, l->name)
-                       : snapshot_due(l->watch, l->sectors, l->status, l->name);
+    bool due = l->kind == LVXD_WATCH_POOL     ? pool_due(l->watch, l->status, l->name)
+               : l->kind == LVXD_WATCH_MIRROR ? mirror_due(l->watch, l->status, l->name)
+               : l->kind == LVXD_WATCH_RAID
+                   ? raid_due(l->watch, l->raid_type, l->status, l->name)
+                   : snapshot_due(l->watch, l->sectors, l->status, l->name);
     if (due)
-        job_push(arg, l->vg, l->lv, l->name, l->dev_dir, l->pool ? WATCH_POOL : WATCH_SNAPSHOT,
-                 true);
+        job_push(arg, l->vg, l->lv, l->name, l->dev_dir, l->kind, true);
 }
 
 /* The jobs due now (the served LVs' status looked at under the list's mutex, then the
@@ -506,13 +540,13 @@ static struct job *collect(bool tick)
             continue;
         char st[512] = "", name[300], type[32] = "";
         pthread_rwlock_rdlock(&v->lock);        /* a reload swaps the model */
-        enum watch_kind k = kind_of(v);
-        bool ok = k != WATCH_NONE && v->target->status;
+        enum lvxd_watch_kind k = kind_of(v);
+        bool ok = k != LVXD_WATCH_NONE && v->target->status;
         if (ok)
             v->target->status(v, st, sizeof(st));
-        if (ok && k == WATCH_RAID && v->model && v->model->seg_count)
+        if (ok && k == LVXD_WATCH_RAID && v->model && v->model->seg_count)
             snprintf(type, sizeof(type), "%s", lvx_seg_report_type(&v->model->segs[0]));
-        if (ok && (k == WATCH_MIRROR || k == WATCH_RAID) && v->watch.layout != v->model) {
+        if (ok && (k == LVXD_WATCH_MIRROR || k == LVXD_WATCH_RAID) && v->watch.layout != v->model) {
             v->watch.layout = v->model;      /* reloaded: its legs' failures are new */
             v->watch.dead_legs = 0;
             v->watch.repair_ran = v->watch.sync_warned = false;
@@ -521,9 +555,9 @@ static struct job *collect(bool tick)
         if (!ok)
             continue;
         watch_name(v, name, sizeof(name));
-        bool due = k == WATCH_POOL     ? pool_due(&v->watch, st, name)
-                   : k == WATCH_MIRROR ? mirror_due(&v->watch, st, name)
-                   : k == WATCH_RAID   ? raid_due(&v->watch, type, st, name)
+        bool due = k == LVXD_WATCH_POOL     ? pool_due(&v->watch, st, name)
+                   : k == LVXD_WATCH_MIRROR ? mirror_due(&v->watch, st, name)
+                   : k == LVXD_WATCH_RAID   ? raid_due(&v->watch, type, st, name)
                                        : snapshot_due(&v->watch, v->size / 512, st, name);
         if (!due)
             continue;
@@ -551,13 +585,13 @@ static void run_jobs(struct job *jobs)
         struct job *j = jobs;
         jobs = j->next;
         bool ok = run_policy(j);
-        if (j->kind == WATCH_MIRROR && ok)
+        if (j->kind == LVXD_WATCH_MIRROR && ok)
             lvxd_log("Repair of mirrored device %s finished successfully.", j->name);
-        else if (j->kind == WATCH_MIRROR)
+        else if (j->kind == LVXD_WATCH_MIRROR)
             lvxd_log("Repair of mirrored device %s failed.", j->name);
-        else if (j->kind == WATCH_RAID && !ok)
+        else if (j->kind == LVXD_WATCH_RAID && !ok)
             lvxd_log("Repair of RAID device %s failed.", j->name);
-        else if (!ok && j->kind != WATCH_RAID)
+        else if (!ok && j->kind != LVXD_WATCH_RAID)
             lvxd_log(j->pool ? "Failed command for %s." : "Failed to extend snapshot %s.",
                      j->name);
         if (j->pool && j->dm) {

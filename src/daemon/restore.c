@@ -5,7 +5,7 @@
  *   <node id> <vg> <lv> <lv uuid> <flags> <loop dev|-> <file name the loop device
  *   was attached with|-> <dev dir of its links> <device>...
  * and one per device-mapper device the dm backend asked to watch (dm_watch.c):
- *   watch <vg> <lv> pool|snapshot <dm name> <dm uuid> <dev dir>
+ *   watch <vg> <lv> pool|snapshot|mirror|raid <dm name> <dm uuid> <dev dir>
  * A worker that replaces a dead one serves the same LVs on the same FUSE
  * connection: their loop devices still work.  A new daemon (the whole daemon
  * died, its mount with it) serves them as files of a new mount.  A loop device

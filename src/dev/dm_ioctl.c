@@ -10,6 +10,16 @@
  * kernel sets DM_BUFFER_FULL_FLAG the call is repeated with a larger one.
  * Answer layouts: TABLE_STATUS specs' `next` counts from the start of the data
  * area, LIST_DEVICES entries' `next` from the entry itself (0 = last).
+ *
+ * A suspend is issued from a thread of its own, every signal blocked there: the kernel
+ * waits for the device's I/O interruptibly, and an interrupted suspend has already run
+ * the targets' presuspend, which dm-mirror does not undo (its recovery stopped for
+ * good: the restarted ioctl, and any later suspend, waits forever in
+ * dm_rh_stop_recovery).  Not only signals interrupt that wait: lvx's suspend was seen
+ * to return ERESTARTSYS with no signal delivered (a TIF_NOTIFY_SIGNAL wakeup, presumably
+ * the task work the kernel's teardown of a closed io_uring ring queues on the thread
+ * that used it: dev/io.c's batched reads); a new thread has used no ring.  LVM2
+ * (libaio, signals blocked around a suspend) is not exposed.
  */
 #include "dev/dm_ioctl.h"
 
@@ -17,6 +27,8 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <linux/dm-ioctl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,11 +85,46 @@ static const char *op_name(unsigned long req)
     }
 }
 
-/* Issue req.  -errno with a message naming the device and the call. */
+struct quiet_ioctl {
+    int fd;
+    unsigned long req;
+    struct dm_ioctl *io;
+    int err;   /* errno, 0 when the ioctl succeeded */
+};
+
+static void *quiet_ioctl_run(void *arg)
+{
+    struct quiet_ioctl *q = arg;
+    q->err = ioctl(q->fd, q->req, q->io) == 0 ? 0 : errno;
+    return NULL;
+}
+
+/* ioctl(fd, req, io) from a new thread that blocks every signal and has no io_uring
+ * (see the top of this file); the calling thread when no thread can be made.  0 or
+ * -1 with errno set, as ioctl. */
+static int quiet_ioctl(int fd, unsigned long req, struct dm_ioctl *io)
+{
+    struct quiet_ioctl q = { .fd = fd, .req = req, .io = io };
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);   /* the new thread inherits the mask */
+    pthread_t t;
+    bool made = pthread_create(&t, NULL, quiet_ioctl_run, &q) == 0;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (!made)
+        return ioctl(fd, req, io);
+    pthread_join(t, NULL);
+    errno = q.err;
+    return q.err ? -1 : 0;
+}
+
+/* Issue req (a suspend through quiet_ioctl).  -errno with a message naming the device
+ * and the call. */
 static int dm_call(struct lvx_ctx *ctx, struct lvx_dm *dm, unsigned long req, struct dm_ioctl *io,
                    const char *what)
 {
-    if (ioctl(dm->fd, req, io) == 0)
+    bool suspend = req == DM_DEV_SUSPEND && (io->flags & DM_SUSPEND_FLAG);
+    if ((suspend ? quiet_ioctl(dm->fd, req, io) : ioctl(dm->fd, req, io)) == 0)
         return 0;
     int e = errno;
     if (io->name[0])
@@ -293,7 +340,7 @@ int lvx_dm_load(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name, const 
 }
 
 static int suspend_call(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name, bool suspend,
-                        struct lvx_dm_info *out)
+                        uint32_t flags, struct lvx_dm_info *out)
 {
     int rc = 0;
     if (!name_fits(ctx, name, &rc))
@@ -302,7 +349,7 @@ static int suspend_call(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name
         return injected(ctx, suspend ? "suspend" : "resume", name);
     struct dm_ioctl *io = request_new(INITIAL_BUFFER, name);
     if (suspend)
-        io->flags |= DM_SUSPEND_FLAG;
+        io->flags |= DM_SUSPEND_FLAG | flags;
     rc = dm_call(ctx, dm, DM_DEV_SUSPEND, io, suspend ? "suspend" : "resume");
     if (rc == 0)
         fill_info(io, out);
@@ -312,13 +359,18 @@ static int suspend_call(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name
 
 int lvx_dm_suspend(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name)
 {
-    return suspend_call(ctx, dm, name, true, NULL);
+    return suspend_call(ctx, dm, name, true, 0, NULL);
+}
+
+int lvx_dm_suspend_noflush(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name)
+{
+    return suspend_call(ctx, dm, name, true, DM_NOFLUSH_FLAG, NULL);
 }
 
 int lvx_dm_resume(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name,
                   struct lvx_dm_info *out)
 {
-    return suspend_call(ctx, dm, name, false, out);
+    return suspend_call(ctx, dm, name, false, 0, out);
 }
 
 /* A call with just the name and flags. */

@@ -12,8 +12,8 @@
  * with a one-line message in ctx naming the device and the operation.
  *
  * Entry points: lvx_dm_open(), lvx_dm_close(), lvx_dm_create(), lvx_dm_load(),
- * lvx_dm_suspend(), lvx_dm_resume(), lvx_dm_clear(), lvx_dm_remove(),
- * lvx_dm_rename(), lvx_dm_info(), lvx_dm_table(), lvx_dm_list(), lvx_dm_arm_poll().
+ * lvx_dm_suspend(), lvx_dm_suspend_noflush(), lvx_dm_resume(), lvx_dm_clear(),
+ * lvx_dm_remove(), lvx_dm_rename(), lvx_dm_info(), lvx_dm_table(), lvx_dm_list(), lvx_dm_arm_poll().
  */
 #ifndef LVX_DEV_DM_IOCTL_H
 #define LVX_DEV_DM_IOCTL_H
@@ -62,6 +62,10 @@ int lvx_dm_load(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name, const 
                 bool read_only);
 /* DEV_SUSPEND with DM_SUSPEND_FLAG (I/O is flushed and held). */
 int lvx_dm_suspend(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name);
+/* ... with DM_NOFLUSH_FLAG: I/O in flight is not waited for but handed back to dm,
+ * which issues it to the table live after the resume (dm-mirror's writes held since a
+ * leg failed: LVM2 suspends mirrors so). */
+int lvx_dm_suspend_noflush(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name);
 /* DEV_SUSPEND without the flag: a loaded inactive table becomes live, held I/O
  * continues.  out (may be NULL) gets the device number. */
 int lvx_dm_resume(struct lvx_ctx *ctx, struct lvx_dm *dm, const char *name,

@@ -424,9 +424,9 @@ const char *lvx_report_percent_str(struct lvx_pool *pool, uint64_t num, uint64_t
 }
 
 /* seg_monitor as LVM2's lvseg_monitor_dup(): raid0 (a segment type dmeventd never
- * watches) "not monitored"; an active thin pool's or COW snapshot's segment
- * "monitored"/"not monitored" as the backend's monitor says; "" otherwise (inactive,
- * a backend without monitoring, activation/monitoring = 0). */
+ * watches) "not monitored"; an active thin pool's, COW snapshot's, mirror's or RAID
+ * LV's segment "monitored"/"not monitored" as the backend's monitor says; "" otherwise
+ * (inactive, a backend without monitoring, activation/monitoring = 0). */
 LVX_RGETTER(seg_monitor)
 {
     const struct lvx_seg *s = row->seg;
@@ -434,8 +434,9 @@ LVX_RGETTER(seg_monitor)
         lvx_rval_str(v, "not monitored");
         return;
     }
-    const struct lvx_lv_kstate *k = s && (lvx_lv_is_thin_pool(row->lv) || lvx_lv_is_cow(row->lv))
-                                        ? kstate_of(rc, row) : NULL;
+    bool watched = lvx_lv_is_thin_pool(row->lv) || lvx_lv_is_cow(row->lv) ||
+                   lvx_map_lv_is_mirror(row->lv) || (s && s->kind == LVX_SEG_RAID);
+    const struct lvx_lv_kstate *k = s && watched ? kstate_of(rc, row) : NULL;
     lvx_rval_str(v, !k || !k->active || k->monitored < 0 ? ""
                     : k->monitored ? "monitored" : "not monitored");
 }
