@@ -385,17 +385,19 @@ static bool allow_extraction(const struct lvx_lv *lv, const struct lvx_lv_kstate
 }
 
 /* The kernel's raid status just after a table was loaded (the command before changed
- * the LV): not in sync, "idle", every image 'a' (dm-raid's resyncing flag set before md
- * has started its recovery).  Read so, every image would count as out of sync and
+ * the LV): not in sync, no image 'A' (dm-raid's resyncing flag set before md has
+ * started its recovery: "idle", then for a moment "recover"), while a recovery has an
+ * in-sync image to copy from.  Read so, every image would count as out of sync and
  * allow_extraction would let the last in-sync image go: read it again, every 100 ms
- * for at most 5 s, until md has started (LVM2's own commands take longer between its
- * reload and its next status read; its lvconvert-raid.sh removes an image right after
- * adding one and expects the refusal). */
+ * for at most 5 s, until an image shows 'A' (a "resync" has none: not waited for).
+ * LVM2's own commands take longer between their reload and their next status read;
+ * its lvconvert-raid.sh removes an image right after adding one and expects the
+ * refusal. */
 static void settle_status(struct lvx_cmd_env *env, const struct lvx_actcmd *act,
                           const struct lvx_lv *lv, struct lvx_lv_kstate *ks)
 {
     for (int i = 0; i < 50; i++) {
-        if (!ks->raid || lvx_lvconvert_in_sync(lv, ks) || strcmp(ks->sync_action, "idle") ||
+        if (!ks->raid || lvx_lvconvert_in_sync(lv, ks) || !strcmp(ks->sync_action, "resync") ||
             !ks->raid_health[0] || strspn(ks->raid_health, "a") != strlen(ks->raid_health))
             return;
         struct timespec ts = { 0, 100 * 1000 * 1000 };

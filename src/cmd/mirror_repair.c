@@ -99,6 +99,53 @@ static bool layer_has_usable(const struct lvx_lv *layer)
     return false;
 }
 
+static uint32_t layer_usable_count(const struct lvx_lv *layer)
+{
+    const struct lvx_seg *seg = &layer->segs[0];
+    uint32_t n = 0;
+    for (uint32_t a = 0; a < seg->area_count; a++)
+        n += seg->areas[a].lv && !lvx_lv_is_partial(seg->areas[a].lv);
+    return n;
+}
+
+/* The resync layer left with one image: its lost images (and its log, if lost) go, the
+ * survivor takes the layer's place among the top's images and the layer's log becomes
+ * the top's, the layer itself goes (LVM2 collapses the layer so; mirror-vgreduce-
+ * removemissing.sh's test_2way_mirror_plus_2_fail_1_). */
+static void collapse_layer(struct lvx_lv *lv, struct lvx_lv *layer, bool active,
+                           uint32_t *failed_images, uint32_t *failed_logs)
+{
+    struct lvx_seg *lseg = &layer->segs[0], *top = &lv->segs[0];
+    struct lvx_lv *survivor = NULL;
+    for (uint32_t a = 0; a < lseg->area_count; a++) {
+        struct lvx_lv *img = lseg->areas[a].lv;
+        if (img && !lvx_lv_is_partial(img)) {
+            survivor = img;
+            continue;
+        }
+        if (a == 0 && !active)               /* LVM2's in-sync check, as below */
+            lvx_cmd_errorf("Unable to determine mirror sync status of %s/%s.", lv->vg->name,
+                           layer->name);
+        if (img)
+            remove_with_subs(lv->vg, img, 0);
+        (*failed_images)++;
+    }
+    struct lvx_lv *log = lseg->log_lv;
+    if (log && lvx_lv_is_partial(log)) {
+        remove_with_subs(lv->vg, log, 0);
+        (*failed_logs)++;
+        log = NULL;
+    }
+    for (uint32_t a = 0; a < top->area_count; a++)
+        if (top->areas[a].lv == layer)
+            top->areas[a].lv = survivor;
+    top->log_lv = log;
+    top->raw = NULL;
+    lseg->area_count = 0;
+    lseg->log_lv = NULL;
+    lvx_vg_remove_lv(lv->vg, layer);
+}
+
 bool lvx_mirror_image_usable(const struct lvx_lv *img)
 {
     const struct lvx_lv *layer = img->seg_count && img->segs[0].kind == LVX_SEG_MIRROR ? img : NULL;
@@ -129,10 +176,12 @@ void lvx_mirror_remove_missing(struct lvx_lv *lv, bool active, uint64_t dead, bo
         }
         seg->area_count = seg->stripe_count = keep;
         seg->raw = NULL;
-        uint32_t li, ll;
+        uint32_t li = 0, ll = 0;
         if (keep == 1) {
             lvx_mirror_to_linear(lv);
             lvx_mirror_remove_missing(lv, active, 0, false, &li, &ll);
+        } else if (layer_usable_count(layer) == 1) {
+            collapse_layer(lv, layer, active, &li, &ll);
         } else {
             lvx_mirror_remove_missing(layer, active, 0, false, &li, &ll);
         }
