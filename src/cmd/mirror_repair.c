@@ -7,7 +7,13 @@
  *               order), a log on a missing PV goes (core log); one image left: the LV
  *               becomes it (linear, no log).  vgreduce --removemissing --force stops
  *               here; a mirror without a usable image is removed ("No usable images
- *               left in VG/LV.").
+ *               left in VG/LV.").  A mirror LVM2 left CONVERTING (its resync layer
+ *               NAME_mimagetmp_N under the top) loses its images as LVM2's
+ *               remove_mirror_images walks it: the top's own first, then those under
+ *               the layer; a top left with the layer alone takes the layer over, a
+ *               layer left with one image is collapsed into the top (its survivor
+ *               among the top's images, its log the top's); nothing removed leaves a
+ *               sub-LV behind (a mirrored log's images, a layer's).
  *   replacement lvconvert --repair then asks for the original image and log counts
  *               (without --use-policies: both replaced, -f: neither, no -y: asked; with
  *               --use-policies: lvm.conf's activation/mirror_image_fault_policy,
@@ -26,10 +32,11 @@
  *               and the log, cmd/mirror_layer.c): the daemon serves it, only the new
  *               images copied, then LVM2's poll lines and the live collapse.
  *   active      the user backend's daemon reloads the LV onto the new layout (new
- *               images copied from the survivor first); in the dm backend the LV is
- *               deactivated first and activated again after the commit (the kernel's
- *               mirror resyncs a new image; LVM2's poll lines once in sync), refused
- *               when it is in use.
+ *               images copied from the survivor first); in the dm backend the failed
+ *               legs go by a live table reload (no-flush suspend), the replacements
+ *               as an active -m +N (LVM2's resync layer, polled); only a core-log
+ *               mirror given images back, or a new log, is deactivated and activated
+ *               again (refused when in use).
  */
 #include "cmd/mirror_repair.h"
 
