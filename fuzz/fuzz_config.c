@@ -85,11 +85,12 @@ static void use_settings(struct lvx_ctx *ctx, const struct lvx_config *cfg)
     }
     struct lvx_filter *f = NULL;
     if (lvx_config_device_filter(ctx, cfg, &f) == 0) {
-        static const char *const names[] = { "/dev/sda", "/dev/loop0", "/dev/mapper/vg-lv",
-                                             "/dev/disk/by-id/x", "" };
+        /* (writable: an accepting name is moved to the front, as LVM2's preferred name) */
+        const char *names[] = { "/dev/sda", "/dev/loop0", "/dev/mapper/vg-lv",
+                                "/dev/disk/by-id/x", "" };
         for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
             (void)lvx_filter_accepts(f, &names[i], 1);
-        (void)lvx_filter_accepts(f, (const char *const *)names, 5);
+        (void)lvx_filter_accepts(f, names, 5);
         lvx_filter_free(f);
     } else {
         require(ctx->errmsg[0] != '\0', "a filter error has a message");

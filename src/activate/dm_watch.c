@@ -100,7 +100,10 @@ static void unwatch(struct lvx_ctx *ctx, const struct lvx_lv *t)
     lvx_error_clear(ctx);       /* no daemon: nothing watched */
 }
 
-static void watch(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *t)
+/* kind: kind_word() of the LV as it is in its VG (a renamed copy is no longer found as
+ * a snapshot's COW by pointer) */
+static void watch(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *t,
+                  const char *kind)
 {
     struct lvx_dm_ids ids;
     if (watched_ids(ctx, t, &ids) < 0 || !device_live(ctx, dm, &ids)) {
@@ -109,7 +112,7 @@ static void watch(struct lvx_ctx *ctx, struct lvx_dm *dm, const struct lvx_lv *t
     }
     const char *dev_dir = lvx_dm_dev_dir();
     char req[1024];
-    snprintf(req, sizeof(req), "watch %s %s %s %s %s %s", t->vg->name, t->name, kind_word(t),
+    snprintf(req, sizeof(req), "watch %s %s %s %s %s %s", t->vg->name, t->name, kind,
              ids.name, ids.uuid, dev_dir);
     int rc = strpbrk(dev_dir, " \t\n") ? -EINVAL : lvx_daemon_call(ctx, req, true, NULL);
     if (rc < 0) {
@@ -136,7 +139,7 @@ int lvx_dm_watch(struct lvx_ctx *ctx, const struct lvx_lv *lv, bool on)
     if (rc < 0)
         return rc;
     for (unsigned i = 0; i < n; i++)
-        watch(ctx, &dm, t[i]);
+        watch(ctx, &dm, t[i], kind_word(t[i]));
     lvx_dm_close(&dm);
     return 0;
 }
@@ -191,6 +194,6 @@ void lvx_dm_watch_renamed(struct lvx_ctx *ctx, const struct lvx_lv *lv, const ch
         lvx_error_clear(ctx);
         return;
     }
-    watch(ctx, &dm, &renamed);
+    watch(ctx, &dm, &renamed, kind_word(lv));
     lvx_dm_close(&dm);
 }

@@ -434,9 +434,11 @@ LVX_RGETTER(seg_monitor)
         lvx_rval_str(v, "not monitored");
         return;
     }
-    bool watched = lvx_lv_is_thin_pool(row->lv) || lvx_lv_is_cow(row->lv) ||
-                   lvx_map_lv_is_mirror(row->lv) || (s && s->kind == LVX_SEG_RAID);
-    const struct lvx_lv_kstate *k = s && watched ? kstate_of(rc, row) : NULL;
+    /* (no LV: a PV's free segment in pvs -o seg_all) */
+    bool watched = s && row->lv &&
+                   (lvx_lv_is_thin_pool(row->lv) || lvx_lv_is_cow(row->lv) ||
+                    lvx_map_lv_is_mirror(row->lv) || s->kind == LVX_SEG_RAID);
+    const struct lvx_lv_kstate *k = watched ? kstate_of(rc, row) : NULL;
     lvx_rval_str(v, !k || !k->active || k->monitored < 0 ? ""
                     : k->monitored ? "monitored" : "not monitored");
 }

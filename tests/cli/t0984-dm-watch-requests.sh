@@ -4,10 +4,10 @@
 # t0984-dm-watch-requests: the watch entries of the lvx daemon that the dm backend asks
 # for (daemon/dm_watch.c, activate/dm_watch.c), driven on this host through the control
 # socket (the requests the dm backend sends; the watch of a real kernel device is
-# t0738, in a guest).  Checked: "watch VG LV pool|snapshot DMNAME DMUUID DEVDIR" is "ok"
+# t0738, in a guest).  Checked: "watch VG LV pool|snapshot|mirror|raid DMNAME DMUUID DEVDIR" is "ok"
 # and logged as dmeventd's "Monitoring thin pool NAME." / "Monitoring snapshot NAME.";
 # "watched" answers 1, and 0 for another LV; a second watch of the same device logs
-# nothing new; a kind other than pool|snapshot and missing words are refused (errno 22,
+# nothing new; a kind other than pool|snapshot|mirror|raid and missing words are refused (errno 22,
 # the usage); "unwatch" ends it ("No longer monitoring ..."), also when not watched; the
 # worker keeps running and answers after its monitor thread looked (no device-mapper
 # here: nothing read, nothing dropped).
@@ -31,10 +31,10 @@ test_eq "the same watch again" "$(req "watch vgw pool pool vgw-pool-tpool $U-tpo
 test_eq "... logged once" "$(grep -c "Monitoring thin pool vgw-pool-tpool\." "$LOG")" 1
 test_eq "watch of a snapshot" "$(req "watch vgw snap snapshot vgw-snap $U /dev")" "ok"
 test_ok "lvxd.log: Monitoring snapshot vgw-snap." grep -q "Monitoring snapshot vgw-snap\.$" "$LOG"
-test_eq "a kind other than pool|snapshot refused" "$(req "watch vgw x thin vgw-x $U /dev")" \
-    "err 22 usage: watch VG LV pool|snapshot DMNAME DMUUID DEVDIR"
+test_eq "a kind other than pool|snapshot|mirror|raid refused" "$(req "watch vgw x thin vgw-x $U /dev")" \
+    "err 22 usage: watch VG LV pool|snapshot|mirror|raid DMNAME DMUUID DEVDIR"
 test_eq "missing words refused" "$(req "watch vgw x pool vgw-x")" \
-    "err 22 usage: watch VG LV pool|snapshot DMNAME DMUUID DEVDIR"
+    "err 22 usage: watch VG LV pool|snapshot|mirror|raid DMNAME DMUUID DEVDIR"
 test_eq "watched without an LV refused" "$(req "watched vgw")" "err 22 usage: watched VG LV"
 sleep 2   # two looks of the monitor thread
 test_eq "still watched after the monitor looked" "$(req "watched vgw snap")" "ok 1"
