@@ -113,6 +113,21 @@ sbl() {
         echo
     done | sort -u
 }
+# midway LV LEGS DESC WANT FIELD...: kr/LV deactivated mid-reshape; its LEGS superblocks'
+# FIELDs are one record equal to WANT (the reshape position written as P), P inside the
+# 8 MiB array (16384 sectors)
+midway() {
+    local lv=$1 legs=$2 desc=$3 want=$4 pos
+    shift 4
+    uspace_run_ok "deactivate kr/$lv mid-reshape" lvx lvchange -an "kr/$lv"
+    sbl "$lv" "$legs" "$@" >"$SCRATCH/$lv.sb"
+    diag "kr/$lv's superblocks (the daemon's, mid-walk): $(cat "$SCRATCH/$lv.sb")"
+    pos=$(sed -n 's/.* reshape=\([0-9a-f]*\) .*/\1/p' "$SCRATCH/$lv.sb")
+    test_eq "kr/$lv: one record of $legs legs mid-way ($desc)" \
+        "$(sed "s/reshape=$pos /reshape=P /" "$SCRATCH/$lv.sb")" "$want"
+    test_ok "... P strictly inside the array ($((0x${pos:-0})))" \
+        test "$((0x${pos:-0}))" -gt 0 -a "$((0x${pos:-0}))" -lt 16384
+}
 # second_command LV: lvx's second lvconvert --stripes 3 of a removal ended 5 -> 4 legs;
 # the LV then 4 images, 12 MiB, which read SCRATCH/data/hx_LV.bin
 second_command() {
@@ -241,14 +256,9 @@ test_eq "kr/t10's superblocks: md's finished growth, in sync (resync MaxSector, 
 : >"$LOG"
 uspace_run_ok "lvx lvconvert --stripes 3 kr/s10 (throttled)" lvx lvconvert -y --stripes 3 kr/s10
 test_ok "kr/s10: the walk under way (lvs: reshape, 5 < sync_percent < 60)" lv_moving s10
-uspace_run_ok "deactivate kr/s10 mid-reshape" lvx lvchange -an kr/s10
-sbl s10 6 devices flags reshape delta_disks array_sectors data_offset new_data_offset resync bm_sync_size >"$SCRATCH/s10.sb"
-diag "kr/s10's superblocks (the daemon's, mid-walk): $(cat "$SCRATCH/s10.sb")"
-s10_pos=$(sed -n 's/.* reshape=\([0-9a-f]*\) .*/\1/p' "$SCRATCH/s10.sb")
-test_eq "kr/s10: one record of 6 legs mid-way (forward, delta 2, the old size, bitmap of the new)" \
-    "$(sed "s/reshape=$s10_pos /reshape=P /" "$SCRATCH/s10.sb")" \
-    "devices=6 flags=1 reshape=P delta_disks=2 array_sectors=16384 data_offset=8192 new_data_offset=0 resync=$MAXS bm_sync_size=24576 "
-test_ok "... P between the start and the end ($((0x${s10_pos:-0})))" test "$((0x${s10_pos:-0}))" -gt 0 -a "$((0x${s10_pos:-0}))" -lt 16384
+midway s10 6 "forward, delta 2, the old size, bitmap of the new" \
+    "devices=6 flags=1 reshape=P delta_disks=2 array_sectors=16384 data_offset=8192 new_data_offset=0 resync=$MAXS bm_sync_size=24576 " \
+    devices flags reshape delta_disks array_sectors data_offset new_data_offset resync bm_sync_size
 uspace_run_ok "kr/s10 at 512k for the guest (its walk seen mid-way there)" lvx lvchange -q --maxrecoveryrate 512k kr/s10
 
 # ---- 2d2. the daemon's raid10 stripe size change (docs/reshape-user.md §14): z10 64k ->
@@ -262,14 +272,9 @@ uspace_run_ok "kr/z10: 8 MiB written, throttled (256k)" sh -c "dd if=$SCRATCH/da
     $LVX lvchange -q --maxrecoveryrate 256k kr/z10"
 uspace_run_ok "lvx lvconvert --stripesize 128k kr/z10 (throttled)" lvx lvconvert -y --stripesize 128k kr/z10
 test_ok "kr/z10: the walk under way (lvs: reshape, 5 < sync_percent < 60)" lv_moving z10
-uspace_run_ok "deactivate kr/z10 mid-reshape" lvx lvchange -an kr/z10
-sbl z10 4 stripe new_stripe flags reshape delta_disks array_sectors data_offset new_data_offset >"$SCRATCH/z10.sb"
-diag "kr/z10's superblocks (the daemon's, mid-walk): $(cat "$SCRATCH/z10.sb")"
-z10_pos=$(sed -n 's/.* reshape=\([0-9a-f]*\) .*/\1/p' "$SCRATCH/z10.sb")
-test_eq "kr/z10: one record of 4 legs mid-way (backward, stripe 128 -> 256, offsets 0 -> 8192)" \
-    "$(sed "s/reshape=$z10_pos /reshape=P /" "$SCRATCH/z10.sb")" \
-    "stripe=128 new_stripe=256 flags=3 reshape=P delta_disks=0 array_sectors=16384 data_offset=0 new_data_offset=8192 "
-test_ok "... P between the end and the start ($((0x${z10_pos:-0})))" test "$((0x${z10_pos:-0}))" -gt 0 -a "$((0x${z10_pos:-0}))" -lt 16384
+midway z10 4 "backward, stripe 128 -> 256, offsets 0 -> 8192" \
+    "stripe=128 new_stripe=256 flags=3 reshape=P delta_disks=0 array_sectors=16384 data_offset=0 new_data_offset=8192 " \
+    stripe new_stripe flags reshape delta_disks array_sectors data_offset new_data_offset
 
 # ---- 2e. the daemon removes a stripe of d5 (docs/reshape-user.md §13), first command
 uspace_run_ok "lvx lvcreate --type raid5 -i4 -I 64k -L 16m kr/d5" \
